@@ -1,0 +1,149 @@
+"""The engine contract every game implements (see shared/design/ARCHITECTURE.md).
+
+State is a plain JSON-serialisable dict. Actions, chance outcomes and views are plain
+JSON values too, so they can be stored as events, sent over a websocket and replayed
+by any process. Engines never mutate their input, never read the clock and never use
+global randomness: the same events always give the same states.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from abc import ABC, abstractmethod
+from typing import Any, Iterable
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+#: Seat value returned by ``to_move`` when a random outcome is due (never a real seat).
+CHANCE = -1
+
+
+class EngineError(Exception):
+    """Base for refusals raised by engines: a stable ``code`` and a sentence for people."""
+
+    default_code = "engine_error"
+
+    def __init__(self, message: str, code: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.code = code or self.default_code
+
+    def as_dict(self) -> dict[str, str]:
+        return {"code": self.code, "detail": self.message}
+
+
+class IllegalAction(EngineError):
+    """An action (or chance outcome) that the rules do not allow in this state."""
+
+    default_code = "illegal_action"
+
+
+class InvalidConfig(EngineError):
+    """A match configuration the engine cannot set up."""
+
+    default_code = "invalid_config"
+
+
+class Engine(ABC):
+    """Base class. A game subclasses it and fills in the rules.
+
+    Events given to ``apply`` are one of:
+      ``{"kind": "action", "seat": int, "action": Action}``
+      ``{"kind": "chance", "outcome": Any}``
+    """
+
+    name: str = ""  # registry key, e.g. "dueling-wizards"
+    title: str = ""  # human-readable name
+    version: str = "1"  # bumped whenever replaying old events could change meaning
+    min_seats: int = 2
+    max_seats: int = 2
+
+    # -- configuration -------------------------------------------------
+    def default_config(self, seats: int) -> dict[str, Any]:
+        return {}
+
+    def validate_config(self, config: dict[str, Any] | None, seats: int) -> dict[str, Any]:
+        """Return the normalised config (defaults filled in) or raise InvalidConfig."""
+        if not (self.min_seats <= seats <= self.max_seats):
+            raise InvalidConfig(
+                f"{self.title} is played by {self.min_seats} to {self.max_seats} players, not {seats}.",
+                code="bad_seat_count",
+            )
+        merged = self.default_config(seats)
+        for key, value in (config or {}).items():
+            if key not in merged:
+                raise InvalidConfig(f"Unknown option '{key}' for {self.title}.", code="unknown_option")
+            merged[key] = value
+        return merged
+
+    # -- the game --------------------------------------------------------
+    @abstractmethod
+    def setup(self, config: dict[str, Any], seats: int) -> State:
+        """The initial state for a validated config."""
+
+    @abstractmethod
+    def to_move(self, state: State) -> list[int]:
+        """Seats that must act now; ``[CHANCE]`` when a random outcome is due; ``[]`` at the end."""
+
+    @abstractmethod
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now (empty when it is not to move)."""
+
+    def validate(self, state: State, seat: int, action: Action) -> None:
+        """Raise IllegalAction with a reason if ``action`` is not allowed for ``seat``."""
+        if seat not in self.to_move(state):
+            raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction("That action is not allowed now.", code="illegal_action")
+
+    def chance(self, state: State) -> dict[str, Any] | None:
+        """The pending random draw (see engines.chance for the spec shapes), or None."""
+        return None
+
+    @abstractmethod
+    def apply(self, state: State, event: dict[str, Any]) -> State:
+        """A new state; raises IllegalAction (input untouched) for a refused event."""
+
+    def is_terminal(self, state: State) -> bool:
+        return not self.to_move(state)
+
+    @abstractmethod
+    def result(self, state: State) -> dict[str, Any] | None:
+        """Once terminal: ``{"placements": [int per seat, 1 = first, ties share],
+        "scores": [number per seat], "winners": [seats placed first]}``; else None."""
+
+    @abstractmethod
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` (None: a spectator) may see; hidden information redacted."""
+
+    def describe(self, before: State, event: dict[str, Any], after: State) -> str:
+        """One line a person reads in a match log. Must not leak hidden information
+        that ``after`` still hides from spectators."""
+        return event.get("kind", "event")
+
+    # -- bots --------------------------------------------------------------
+    def random_action(self, state: State, seat: int, rng) -> Action:
+        """A uniformly random legal action. ``rng`` only needs ``random()``."""
+        actions = self.legal_actions(state, seat)
+        if not actions:
+            raise IllegalAction("This seat has no legal action.", code="no_legal_action")
+        return actions[int(rng.random() * len(actions))]
+
+    # -- helpers -------------------------------------------------------------
+    @staticmethod
+    def clone(state: State) -> State:
+        return copy.deepcopy(state)
+
+
+def canonical_json(value: Any) -> bytes:
+    """Sorted keys, no whitespace, UTF-8: the form that is hashed and compared."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def replay(engine: Engine, config: dict[str, Any], seats: int, events: Iterable[dict[str, Any]]) -> State:
+    state = engine.setup(config, seats)
+    for event in events:
+        state = engine.apply(state, event)
+    return state
