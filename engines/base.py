@@ -123,6 +123,17 @@ class Engine(ABC):
         that ``after`` still hides from spectators."""
         return event.get("kind", "event")
 
+    def redact_action(self, seat: int, action: Action, viewer: int | None) -> Action:
+        """An action as ``viewer`` may see it while the match is live (default: public)."""
+        return action
+
+    def redact_chance(self, spec: dict[str, Any], outcome: Any, viewer: int | None) -> Any:
+        """A chance outcome as ``viewer`` may see it while live. Dice are public; a
+        shuffle's order would reveal every hidden card, so it stays secret until the end."""
+        if spec.get("kind") == "shuffle":
+            return None
+        return outcome
+
     # -- bots --------------------------------------------------------------
     def random_action(self, state: State, seat: int, rng) -> Action:
         """A uniformly random legal action. ``rng`` only needs ``random()``."""

@@ -1,0 +1,44 @@
+"""Every refusal is JSON: ``{"code": "<stable_code>", "detail": "<a sentence>"}``."""
+
+from __future__ import annotations
+
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from matches.eventstore import EventStoreError
+from matches.services import MatchError
+
+
+def error_response(code: str, detail: str, http_status: int, **extra) -> Response:
+    return Response({"code": code, "detail": detail, **extra}, status=http_status)
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, MatchError):
+        return error_response(exc.code, exc.message, exc.status, **exc.extra)
+    if isinstance(exc, EventStoreError):
+        return error_response(exc.code, exc.message, exc.status, **exc.extra)
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        fields = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+        first = _first_message(fields)
+        response.data = {"code": "invalid_request", "detail": first, "fields": fields}
+        response.status_code = status.HTTP_400_BAD_REQUEST
+        return response
+    if isinstance(exc, exceptions.APIException):
+        codes = exc.get_codes()
+        code = codes if isinstance(codes, str) else exc.default_code
+        response.data = {"code": code, "detail": str(exc.detail)}
+    return response
+
+
+def _first_message(fields) -> str:
+    for name, messages in fields.items():
+        message = messages[0] if isinstance(messages, list) and messages else messages
+        if isinstance(message, dict):
+            return _first_message(message)
+        return f"{name}: {message}" if name != "non_field_errors" else str(message)
+    return "The request is not valid."

@@ -1,0 +1,57 @@
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from rest_framework import serializers
+
+from matches.models import Match
+
+
+class SeatInSerializer(serializers.Serializer):
+    username = serializers.CharField(required=False, help_text="The account that plays this seat.")
+    bot = serializers.CharField(required=False, help_text="Or a bot, e.g. 'random'.")
+
+    def validate(self, attrs):
+        if bool(attrs.get("username")) == bool(attrs.get("bot")):
+            raise serializers.ValidationError("Give a seat either a username or a bot, not both.")
+        if attrs.get("username"):
+            user = get_user_model().objects.filter(username=attrs["username"]).first()
+            if user is None:
+                raise serializers.ValidationError(f"There is no user called '{attrs['username']}'.")
+            attrs["user"] = user
+        return attrs
+
+
+class MatchCreateSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    mode = serializers.ChoiceField(choices=Match.Mode.values, default=Match.Mode.SERVER)
+    config = serializers.JSONField(required=False, default=dict)
+    seats = SeatInSerializer(many=True)
+
+    def validate_config(self, value):
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("config must be a JSON object.")
+        return value
+
+
+class CommandSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0)
+    expected_seq = serializers.IntegerField(min_value=0)
+    event_id = serializers.UUIDField(required=False)
+    action = serializers.JSONField(required=False, help_text="The move, as legal/ lists it.")
+    chance = serializers.JSONField(required=False, help_text="Tabletop only: the outcome shown at the table.")
+
+    def validate(self, attrs):
+        if ("action" in attrs) == ("chance" in attrs):
+            raise serializers.ValidationError("Send either an action or a chance outcome.")
+        if "action" in attrs and not isinstance(attrs["action"], dict):
+            raise serializers.ValidationError("action must be a JSON object.")
+        return attrs
+
+
+class EngineSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    title = serializers.CharField()
+    version = serializers.CharField()
+    min_seats = serializers.IntegerField()
+    max_seats = serializers.IntegerField()
+    bots = serializers.ListField(child=serializers.CharField())

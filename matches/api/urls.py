@@ -1,0 +1,14 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("engines/", views.EngineList.as_view(), name="api-engines"),
+    path("matches/", views.MatchList.as_view(), name="api-matches"),
+    path("matches/<uuid:match_id>/", views.MatchDetail.as_view(), name="api-match"),
+    path("matches/<uuid:match_id>/events/", views.MatchEvents.as_view(), name="api-match-events"),
+    path("matches/<uuid:match_id>/log/", views.MatchLog.as_view(), name="api-match-log"),
+    path("matches/<uuid:match_id>/state/", views.MatchState.as_view(), name="api-match-state"),
+    path("matches/<uuid:match_id>/legal/", views.MatchLegal.as_view(), name="api-match-legal"),
+    path("matches/<uuid:match_id>/actions/", views.MatchActions.as_view(), name="api-match-actions"),
+]

@@ -1,0 +1,205 @@
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, status
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from engines import registry
+from matches import selectors, services
+from matches.models import Match
+
+from .serializers import CommandSerializer, EngineSerializer, MatchCreateSerializer
+
+
+def _match_or_404(match_id) -> Match:
+    match = selectors.match_get(match_id=match_id)
+    if match is None:
+        raise NotFound("No such match.")
+    return match
+
+
+def _int_param(request, name: str, default: int | None) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValidationError({name: [f"'{raw}' is not a whole number."]}) from None
+    if value < 0:
+        raise ValidationError({name: ["Must be 0 or more."]})
+    return value
+
+
+class EngineList(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=EngineSerializer(many=True), summary="The games this platform runs")
+    def get(self, request):
+        data = [
+            {
+                "name": e.name,
+                "title": e.title,
+                "version": e.version,
+                "min_seats": e.min_seats,
+                "max_seats": e.max_seats,
+                "bots": list(services.engine_bots(e)),
+            }
+            for e in registry.latest()
+        ]
+        return Response(EngineSerializer(data, many=True).data)
+
+
+class MatchList(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("status", str, enum=Match.Status.values),
+            OpenApiParameter("game", str),
+        ],
+        responses=OpenApiTypes.OBJECT,
+        summary="Matches, newest first",
+    )
+    def get(self, request):
+        qs = Match.objects.prefetch_related("seats__user")
+        if request.query_params.get("status"):
+            qs = qs.filter(status=request.query_params["status"])
+        if request.query_params.get("game"):
+            qs = qs.filter(game=request.query_params["game"])
+        limit = min(_int_param(request, "limit", 50), 200)
+        offset = _int_param(request, "offset", 0)
+        page = list(qs[offset : offset + limit])
+        return Response(
+            {
+                "count": qs.count(),
+                "results": [
+                    selectors.match_summary(match=m, seat=selectors.viewer_seat(match=m, user=request.user))
+                    for m in page
+                ],
+            }
+        )
+
+    @extend_schema(request=MatchCreateSerializer, responses={201: OpenApiTypes.OBJECT}, summary="Create a match")
+    def post(self, request):
+        serializer = MatchCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        seats = [services.SeatSpec(user=s.get("user"), bot=s.get("bot", "")) for s in data["seats"]]
+        if not request.user.is_staff and all(s.user != request.user for s in seats):
+            raise PermissionDenied("You can create a match only for a seat of your own (organisers excepted).")
+        match = services.match_create(
+            game=data["game"], seats=seats, created_by=request.user, mode=data["mode"], config=data["config"]
+        )
+        match = selectors.match_get(match_id=match.id)
+        seat = selectors.viewer_seat(match=match, user=request.user)
+        return Response(selectors.match_summary(match=match, seat=seat), status=status.HTTP_201_CREATED)
+
+
+class MatchDetail(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A match: seats, status, result, verification")
+    def get(self, request, match_id):
+        match = _match_or_404(match_id)
+        seat = selectors.viewer_seat(match=match, user=request.user)
+        return Response(selectors.match_summary(match=match, seat=seat))
+
+
+class MatchEvents(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("after", int, description="Only events with a greater seq")],
+        responses=OpenApiTypes.OBJECT,
+        summary="The match's events (hidden information redacted while live)",
+    )
+    def get(self, request, match_id):
+        match = _match_or_404(match_id)
+        seat = selectors.viewer_seat(match=match, user=request.user)
+        after = _int_param(request, "after", 0)
+        events = selectors.match_events(match=match, seat=seat, after=after)
+        return Response({"head_seq": match.state_seq, "events": events})
+
+
+class MatchLog(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("after", int)], responses=OpenApiTypes.OBJECT, summary="Readable match log"
+    )
+    def get(self, request, match_id):
+        match = _match_or_404(match_id)
+        return Response({"log": selectors.match_log(match=match, after=_int_param(request, "after", 0))})
+
+
+class MatchState(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("at", int, description="The view after this seq (default: now)")],
+        responses=OpenApiTypes.OBJECT,
+        summary="What the caller may see of the game, now or after event N",
+    )
+    def get(self, request, match_id):
+        match = _match_or_404(match_id)
+        seat = selectors.viewer_seat(match=match, user=request.user)
+        at = _int_param(request, "at", None)
+        if at is None or at >= match.state_seq:
+            return Response({"seq": match.state_seq, "view": selectors.match_view(match=match, seat=seat)})
+        return Response({"seq": at, "view": selectors.match_state_at(match=match, seat=seat, at=at)})
+
+
+class MatchLegal(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("seat", int, description="Default: the caller's seat")],
+        responses=OpenApiTypes.OBJECT,
+        summary="The legal actions of a seat now",
+    )
+    def get(self, request, match_id):
+        match = _match_or_404(match_id)
+        own = selectors.viewer_seat(match=match, user=request.user)
+        seat = _int_param(request, "seat", own)
+        if seat is None:
+            raise ValidationError({"seat": ["Say which seat (you hold none in this match)."]})
+        if seat != own and match.status != Match.Status.FINISHED:
+            # Legal actions can reveal a hand, so only the seat's holder may ask while live.
+            raise PermissionDenied(f"Seat {seat} is not yours.")
+        engine = selectors.engine_for(match)
+        to_move = engine.to_move(match.state)
+        actions = engine.legal_actions(match.state, seat) if seat in to_move else []
+        return Response({"seat": seat, "head_seq": match.state_seq, "to_move": seat in to_move, "actions": actions})
+
+
+class MatchActions(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=CommandSerializer,
+        responses={201: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT},
+        summary="Act for your seat (or record a tabletop chance outcome)",
+        description=(
+            "Send the seq your move was based on as expected_seq; if the stream has moved on, "
+            "the answer is 409 stale_seq and nothing is written. Send an event_id (UUID) to make "
+            "retries safe: the same id again returns the stored event (200) instead of a duplicate."
+        ),
+    )
+    def post(self, request, match_id):
+        serializer = CommandSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        common = dict(
+            match_id=match_id,
+            user=request.user,
+            seat=data["seat"],
+            expected_seq=data["expected_seq"],
+            event_id=data.get("event_id"),
+        )
+        if "action" in data:
+            outcome = services.match_act(action=data["action"], **common)
+        else:
+            outcome = services.match_record_chance(outcome=data["chance"], **common)
+        match = selectors.match_get(match_id=outcome.match.id)
+        seat = data["seat"]
+        return Response(
+            {
+                "created": outcome.created,
+                "head_seq": match.state_seq,
+                "events": [selectors.event_public(match=match, event=e, seat=seat) for e in outcome.events],
+                "status": match.status,
+            },
+            status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK,
+        )

@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+
+from engines import registry
+
+from .models import Match
+
+
+class NewMatchForm(forms.Form):
+    game = forms.ChoiceField()
+    opponent = forms.CharField(
+        required=False, help_text="Another player's username. Leave empty to play the bot.", max_length=150
+    )
+    mode = forms.ChoiceField(choices=Match.Mode.choices, initial=Match.Mode.SERVER)
+
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.fields["game"].choices = [(e.name, e.title) for e in registry.latest()]
+
+    def clean_opponent(self):
+        name = self.cleaned_data["opponent"].strip()
+        if not name:
+            return None
+        opponent = get_user_model().objects.filter(username=name).first()
+        if opponent is None:
+            raise forms.ValidationError(f"There is no player called '{name}'.")
+        if opponent == self.user:
+            raise forms.ValidationError("Pick someone else, or leave it empty to play the bot.")
+        return opponent
+
+    def clean(self):
+        data = super().clean()
+        if data.get("mode") == Match.Mode.TABLETOP and not data.get("opponent"):
+            raise forms.ValidationError("A tabletop match needs a second person at the table.")
+        return data

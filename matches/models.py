@@ -1,0 +1,144 @@
+"""The event store (Stream, Event) and the match projections built from it.
+
+Only Event rows are a source of truth. Stream heads, Match state, MatchLog lines and
+verdicts are projections: each can be dropped and rebuilt from the events.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+GENESIS_HASH = "0" * 64
+
+
+class Stream(models.Model):
+    """One ordered stream of events: a match, a draft, a tournament or a season.
+
+    The row doubles as the per-stream append lock (SELECT ... FOR UPDATE), which
+    serialises writers so ``head_seq`` and ``head_hash`` always describe the last event.
+    """
+
+    id = models.CharField(primary_key=True, max_length=100)
+    kind = models.CharField(max_length=32)
+    head_seq = models.PositiveIntegerField(default=0)
+    head_hash = models.CharField(max_length=64, default=GENESIS_HASH)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.id}@{self.head_seq}"
+
+
+class Event(models.Model):
+    """An immutable fact. The database refuses UPDATE, DELETE and TRUNCATE (see migrations)."""
+
+    stream = models.ForeignKey(Stream, on_delete=models.PROTECT, related_name="events", db_index=False)
+    seq = models.PositiveIntegerField()
+    event_id = models.UUIDField(unique=True, default=uuid.uuid4)
+    type = models.CharField(max_length=64)
+    data = models.JSONField(default=dict)
+    actor = models.CharField(max_length=64, help_text="'user:<id>', 'server' or 'system'")
+    recorded_at = models.DateTimeField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["stream", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["stream", "seq"], name="event_stream_seq_unique"),
+            models.CheckConstraint(condition=models.Q(seq__gte=1), name="event_seq_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stream_id}#{self.seq} {self.type}"
+
+
+class Match(models.Model):
+    class Mode(models.TextChoices):
+        SERVER = "server", "Server deals the chance outcomes"
+        TABLETOP = "tabletop", "Players record real dice and shuffles"
+
+    class Status(models.TextChoices):
+        LIVE = "live", "Live"
+        FINISHED = "finished", "Finished"
+
+    class Verdict(models.TextChoices):
+        PENDING = "pending", "Not yet verified"
+        VERIFIED = "verified", "Verified"
+        DISPUTED = "disputed", "Disputed"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    stream = models.OneToOneField(Stream, on_delete=models.PROTECT, related_name="match")
+    game = models.CharField(max_length=64)
+    engine_version = models.CharField(max_length=32)
+    mode = models.CharField(max_length=16, choices=Mode.choices, default=Mode.SERVER)
+    config = models.JSONField(default=dict)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    # The server's secret for server-dealt matches: never shown until the match ends.
+    seed_hex = models.CharField(max_length=64, blank=True, default="")
+    seed_commitment = models.CharField(max_length=64, blank=True, default="")
+
+    # Projection of the stream (rebuilt by replay).
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.LIVE)
+    state = models.JSONField(default=dict)
+    state_seq = models.PositiveIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    head_hash = models.CharField(max_length=64, blank=True, default="")
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    # Verification verdict (projection of the verifier's last run).
+    verdict = models.CharField(max_length=16, choices=Verdict.choices, default=Verdict.PENDING)
+    verdict_seq = models.PositiveIntegerField(null=True, blank=True)
+    verdict_reason = models.TextField(blank=True, default="")
+    verified_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.id}"
+
+
+class Seat(models.Model):
+    """Who plays a seat: a user account, or one of the engine's bots."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
+    )
+    bot = models.CharField(max_length=32, blank=True, default="")
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="seat_match_index_unique"),
+            models.CheckConstraint(
+                condition=(models.Q(user__isnull=False, bot="") | models.Q(user__isnull=True) & ~models.Q(bot="")),
+                name="seat_user_xor_bot",
+            ),
+        ]
+
+    @property
+    def label(self) -> str:
+        if self.user_id:
+            return self.user.username
+        return f"{self.bot} bot"
+
+
+class MatchLog(models.Model):
+    """One readable line per event (a projection; safe for spectators)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="log")
+    seq = models.PositiveIntegerField()
+    text = models.TextField()
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="matchlog_match_seq_unique")]

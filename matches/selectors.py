@@ -1,0 +1,123 @@
+"""Reads for matches: who is asking decides what they see while a match is live."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+
+from engines import registry
+from engines.base import CHANCE, replay
+
+from . import eventstore
+from .models import Event, Match, MatchLog
+
+
+def match_get(*, match_id) -> Match | None:
+    try:
+        return Match.objects.select_related("stream").prefetch_related("seats__user").get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError, ValidationError):
+        return None
+
+
+def viewer_seat(*, match: Match, user) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    for seat in match.seats.all():
+        if seat.user_id == user.pk:
+            return seat.index
+    return None
+
+
+def engine_for(match: Match):
+    return registry.get(match.game, match.engine_version)
+
+
+def match_view(*, match: Match, seat: int | None) -> dict[str, Any]:
+    engine = engine_for(match)
+    view_seat = None if match.status == Match.Status.FINISHED else seat
+    return engine.view(match.state, view_seat)
+
+
+def event_public(*, match: Match, event: Event, seat: int | None, engine=None) -> dict[str, Any]:
+    """An event as ``seat`` may see it: everything once finished, redacted while live."""
+    engine = engine or engine_for(match)
+    data = event.data
+    if match.status != Match.Status.FINISHED:
+        if event.type == "action" and data.get("seat") != seat:
+            data = {**data, "action": engine.redact_action(data["seat"], data["action"], seat)}
+        elif event.type == "chance":
+            outcome = engine.redact_chance(data.get("spec", {}), data.get("outcome"), seat)
+            data = {**data, "outcome": outcome, "hidden": outcome is None}
+    return {
+        "seq": event.seq,
+        "event_id": str(event.event_id),
+        "type": event.type,
+        "data": data,
+        "actor": event.actor,
+        "recorded_at": event.recorded_at.isoformat(),
+        "prev_hash": event.prev_hash,
+        "hash": event.hash,
+    }
+
+
+def match_events(*, match: Match, seat: int | None, after: int = 0, upto: int | None = None) -> list[dict]:
+    engine = engine_for(match)
+    return [
+        event_public(match=match, event=e, seat=seat, engine=engine)
+        for e in eventstore.stream_events(stream_id=match.stream_id, after=after, upto=upto)
+    ]
+
+
+def match_log(*, match: Match, after: int = 0) -> list[dict]:
+    return [
+        {"seq": line.seq, "text": line.text}
+        for line in MatchLog.objects.filter(match=match, seq__gt=after).order_by("seq")
+    ]
+
+
+def match_state_at(*, match: Match, seat: int | None, at: int) -> dict[str, Any]:
+    """The view as it stood after event ``at`` (replayed from the stream)."""
+    engine = engine_for(match)
+    events = eventstore.stream_events(stream_id=match.stream_id, upto=at)
+    engine_events = []
+    for e in events:
+        if e.type == "action":
+            engine_events.append({"kind": "action", "seat": e.data["seat"], "action": e.data["action"]})
+        elif e.type == "chance":
+            engine_events.append({"kind": "chance", "outcome": e.data["outcome"]})
+    state = replay(engine, match.config, match.seats.count(), engine_events)
+    view_seat = None if match.status == Match.Status.FINISHED else seat
+    return engine.view(state, view_seat)
+
+
+def match_summary(*, match: Match, seat: int | None) -> dict[str, Any]:
+    engine = engine_for(match)
+    to_move = engine.to_move(match.state)
+    return {
+        "id": str(match.id),
+        "game": match.game,
+        "game_title": engine.title,
+        "engine_version": match.engine_version,
+        "mode": match.mode,
+        "status": match.status,
+        "created_at": match.created_at.isoformat(),
+        "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+        "seats": [
+            {"seat": s.index, "username": s.user.username if s.user_id else None, "bot": s.bot or None, "label": s.label}
+            for s in match.seats.all()
+        ],
+        "your_seat": seat,
+        "head_seq": match.state_seq,
+        "to_move": ["chance" if s == CHANCE else s for s in to_move],
+        "result": match.result,
+        "head_hash": match.head_hash or None,
+        "seed_commitment": match.seed_commitment or None,
+        "seed": match.seed_hex if match.status == Match.Status.FINISHED and match.seed_hex else None,
+        "verification": {
+            "verdict": match.verdict,
+            "seq": match.verdict_seq,
+            "reason": match.verdict_reason or None,
+            "verified_at": match.verified_at.isoformat() if match.verified_at else None,
+        },
+    }

@@ -1,0 +1,381 @@
+"""Writes for matches: create, act, record chance. Checks first, then one append.
+
+Every command runs in one transaction holding the stream's lock: permission checks,
+the idempotency lookup, the expected-seq check and the engine's legality check all
+happen before anything is written, so a refusal writes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from engines import registry
+from engines.base import CHANCE, EngineError, IllegalAction
+from engines.chance import check_outcome, derive, seed_commitment
+
+from . import eventstore
+from .eventstore import EventIdReused, NewEvent
+from .models import Event, Match, MatchLog, Seat
+
+BOTS = ("random",)
+
+
+class MatchError(Exception):
+    """A refused command: HTTP status, stable code and a sentence for people."""
+
+    def __init__(self, message: str, *, code: str, status: int = 400, **extra: Any):
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.status = status
+        self.extra = extra
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    user: AbstractBaseUser | None = None
+    bot: str = ""
+
+
+@dataclass
+class CommandOutcome:
+    match: Match
+    events: list[Event]
+    created: bool  # False when an idempotent retry returned the stored event
+
+
+def user_actor(user) -> str:
+    return f"user:{user.pk}"
+
+
+# -- create ------------------------------------------------------------------
+
+
+def match_create(
+    *,
+    game: str,
+    seats: list[SeatSpec],
+    created_by: AbstractBaseUser | None,
+    mode: str = Match.Mode.SERVER,
+    config: dict[str, Any] | None = None,
+) -> Match:
+    try:
+        engine = registry.get(game)
+    except registry.UnknownEngine as exc:
+        raise MatchError(str(exc), code="unknown_game", status=400) from None
+    if mode not in Match.Mode.values:
+        raise MatchError("Mode must be 'server' or 'tabletop'.", code="bad_mode")
+    for i, spec in enumerate(seats):
+        if (spec.user is None) == (not spec.bot):
+            raise MatchError(f"Seat {i} needs exactly one of a user or a bot.", code="bad_seat")
+        if spec.bot and spec.bot not in engine_bots(engine):
+            raise MatchError(f"There is no '{spec.bot}' bot for {engine.title}.", code="unknown_bot")
+    if mode == Match.Mode.TABLETOP and any(s.bot for s in seats):
+        raise MatchError("A tabletop match is played by people at a table: no bots.", code="bot_at_tabletop")
+    user_ids = [s.user.pk for s in seats if s.user is not None]
+    if len(user_ids) != len(set(user_ids)):
+        raise MatchError("A user can hold only one seat in a match.", code="duplicate_user")
+    try:
+        normalised = engine.validate_config(config or {}, len(seats))
+        state = engine.setup(normalised, len(seats))
+    except EngineError as exc:
+        raise MatchError(exc.message, code=exc.code) from None
+
+    match_id = uuid.uuid4()
+    seed = secrets.token_bytes(32) if mode == Match.Mode.SERVER else b""
+    commitment = seed_commitment(seed) if seed else ""
+    with transaction.atomic():
+        stream = eventstore.stream_create(stream_id=f"match:{match_id}", kind="match")
+        match = Match.objects.create(
+            id=match_id,
+            stream=stream,
+            game=engine.name,
+            engine_version=engine.version,
+            mode=mode,
+            config=normalised,
+            created_by=created_by,
+            seed_hex=seed.hex(),
+            seed_commitment=commitment,
+            state=state,
+        )
+        Seat.objects.bulk_create(
+            [Seat(match=match, index=i, user=s.user, bot=s.bot) for i, s in enumerate(seats)]
+        )
+        created = NewEvent(
+            type="match.created",
+            actor=user_actor(created_by) if created_by else "system",
+            data={
+                "game": engine.name,
+                "engine_version": engine.version,
+                "mode": mode,
+                "config": normalised,
+                "seats": [
+                    {"seat": i, "user_id": s.user.pk if s.user else None,
+                     "username": s.user.get_username() if s.user else None, "bot": s.bot or None}
+                    for i, s in enumerate(seats)
+                ],
+                "seed_commitment": commitment or None,
+            },
+        )
+        stream = eventstore.stream_lock(stream_id=stream.id)
+        events = eventstore.events_append(stream=stream, new_events=[created])
+        _log(match, events[0], "Match created.")
+        events += _advance(match=match, stream=stream, engine=engine, state=state)
+        _after_append(match, events)
+    return match
+
+
+def engine_bots(engine) -> tuple[str, ...]:
+    return tuple(getattr(engine, "bots", BOTS))
+
+
+# -- act -----------------------------------------------------------------------
+
+
+def match_act(
+    *,
+    match_id: uuid.UUID | str,
+    user: AbstractBaseUser,
+    seat: int,
+    action: dict[str, Any],
+    expected_seq: int,
+    event_id: uuid.UUID | None = None,
+) -> CommandOutcome:
+    """A seat's move. Refused (nothing written) unless the user holds the seat, the
+    command is based on the current head and the engine allows the action now."""
+    return _command(
+        match_id=match_id,
+        user=user,
+        seat=seat,
+        expected_seq=expected_seq,
+        event_id=event_id,
+        body={"kind": "action", "seat": seat, "action": action},
+    )
+
+
+def match_record_chance(
+    *,
+    match_id: uuid.UUID | str,
+    user: AbstractBaseUser,
+    seat: int,
+    outcome: Any,
+    expected_seq: int,
+    event_id: uuid.UUID | None = None,
+) -> CommandOutcome:
+    """A tabletop seat records a real-world random outcome (dice shown, deck order)."""
+    return _command(
+        match_id=match_id,
+        user=user,
+        seat=seat,
+        expected_seq=expected_seq,
+        event_id=event_id,
+        body={"kind": "chance", "seat": seat, "outcome": outcome},
+    )
+
+
+def _command(*, match_id, user, seat, expected_seq, event_id, body) -> CommandOutcome:
+    with transaction.atomic():
+        match = _match_for_update(match_id)
+        stream = eventstore.stream_lock(stream_id=match.stream_id)
+        existing = eventstore.event_find(event_id=event_id)
+        if existing is not None:
+            return _idempotent_replay(match, existing, body, user)
+        check_seat_holder(match=match, user=user, seat=seat)
+        eventstore.check_expected_seq(stream=stream, expected_seq=expected_seq)
+        engine = registry.get(match.game, match.engine_version)
+        state = match.state
+        if match.status == Match.Status.FINISHED:
+            raise MatchError("This match is over.", code="match_finished", status=409)
+        if body["kind"] == "chance":
+            new, state = _checked_tabletop_chance(match, engine, state, body["outcome"], user)
+        else:
+            new, state = _checked_action(engine, state, seat, body["action"], user)
+        new.event_id = event_id
+        before = match.state
+        events = eventstore.events_append(stream=stream, new_events=[new])
+        _log(match, events[0], engine.describe(before, _engine_event(events[0]), state))
+        events += _advance(match=match, stream=stream, engine=engine, state=state)
+        _after_append(match, events)
+    return CommandOutcome(match=match, events=events, created=True)
+
+
+def check_seat_holder(*, match: Match, user: AbstractBaseUser, seat: int) -> Seat:
+    if not user or not user.is_authenticated:
+        raise MatchError("Sign in to play.", code="not_authenticated", status=401)
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise MatchError("Seat must be a whole number.", code="bad_seat")
+    holder = match.seats.filter(index=seat).first()
+    if holder is None:
+        raise MatchError(f"This match has no seat {seat}.", code="no_such_seat", status=404)
+    if holder.user_id != user.pk:
+        raise MatchError(f"Seat {seat} is not yours to play.", code="not_your_seat", status=403)
+    return holder
+
+
+def _match_for_update(match_id) -> Match:
+    try:
+        return Match.objects.select_for_update().get(pk=match_id)
+    except (Match.DoesNotExist, ValueError, TypeError):
+        raise MatchError("No such match.", code="match_not_found", status=404) from None
+
+
+def _idempotent_replay(match: Match, existing: Event, body: dict, user) -> CommandOutcome:
+    """The same event_id again: hand back what was stored, if it is the same command."""
+    same_stream = existing.stream_id == match.stream_id
+    same_body = same_stream and existing.actor == user_actor(user) and _command_matches(existing, body)
+    if not same_body:
+        raise MatchError(
+            "This event_id was already used for a different command. Use a new id for a new command.",
+            code=EventIdReused.code,
+            status=409,
+        )
+    return CommandOutcome(match=match, events=[existing], created=False)
+
+
+def _command_matches(existing: Event, body: dict) -> bool:
+    if body["kind"] == "action":
+        return existing.type == "action" and existing.data == {"seat": body["seat"], "action": body["action"]}
+    return existing.type == "chance" and existing.data.get("outcome") == body["outcome"]
+
+
+def _checked_action(engine, state, seat, action, user):
+    if not isinstance(action, dict):
+        raise MatchError("An action must be a JSON object.", code="bad_action")
+    if engine.to_move(state) == [CHANCE]:
+        raise MatchError("A random outcome is due before anyone can act.", code="chance_pending", status=409)
+    event = {"kind": "action", "seat": seat, "action": action}
+    try:
+        new_state = engine.apply(state, event)
+    except IllegalAction as exc:
+        raise MatchError(exc.message, code=exc.code, status=422) from None
+    return NewEvent(type="action", data={"seat": seat, "action": action}, actor=user_actor(user)), new_state
+
+
+def _checked_tabletop_chance(match, engine, state, outcome, user):
+    if match.mode != Match.Mode.TABLETOP:
+        raise MatchError(
+            "In a server-dealt match the server draws every random outcome.", code="server_deals_chance", status=403
+        )
+    spec = engine.chance(state) if engine.to_move(state) == [CHANCE] else None
+    if spec is None:
+        raise MatchError("No random outcome is due now.", code="no_chance_due", status=409)
+    try:
+        check_outcome(spec, outcome)
+        new_state = engine.apply(state, {"kind": "chance", "outcome": outcome})
+    except IllegalAction as exc:
+        raise MatchError(exc.message, code=exc.code, status=422) from None
+    return NewEvent(type="chance", data={"spec": spec, "outcome": outcome}, actor=user_actor(user)), new_state
+
+
+def _engine_event(event: Event) -> dict:
+    if event.type == "chance":
+        return {"kind": "chance", "outcome": event.data["outcome"]}
+    return {"kind": "action", "seat": event.data["seat"], "action": event.data["action"]}
+
+
+def _advance(*, match: Match, stream, engine, state) -> list[Event]:
+    """After a command: deal server chance, let bots move, close a finished match.
+
+    All in the caller's transaction, so the stream never rests at a point where the
+    server owes an outcome. Bots play only while no person is to move."""
+    appended: list[Event] = []
+    bot_seats = {s.index: s.bot for s in match.seats.all() if s.bot}
+    rng = _BotRng(match.seed_hex or match.stream_id, stream.head_seq)
+    while True:
+        to_move = engine.to_move(state)
+        if not to_move:
+            break
+        if to_move == [CHANCE]:
+            if match.mode != Match.Mode.SERVER:
+                break
+            spec = engine.chance(state)
+            outcome = derive(spec, bytes.fromhex(match.seed_hex), stream.id, stream.head_seq + 1)
+            new = NewEvent(type="chance", data={"spec": spec, "outcome": outcome}, actor="server")
+        else:
+            bot_seat = next((s for s in to_move if s in bot_seats), None)
+            if bot_seat is None or any(s not in bot_seats for s in to_move):
+                break  # a person must act (bots wait for people moving at the same time)
+            action = bot_action(engine, bot_seats[bot_seat], state, bot_seat, rng)
+            new = NewEvent(type="action", data={"seat": bot_seat, "action": action}, actor=f"bot:{bot_seats[bot_seat]}")
+        before = state
+        state = engine.apply(state, _engine_event_from_new(new))
+        events = eventstore.events_append(stream=stream, new_events=[new])
+        _log(match, events[0], engine.describe(before, _engine_event(events[0]), state))
+        appended += events
+    if not engine.to_move(state):
+        result = engine.result(state)
+        data = {"result": result}
+        if match.mode == Match.Mode.SERVER:
+            data["seed"] = match.seed_hex  # the reveal: anyone can now re-derive every outcome
+        finished = eventstore.events_append(
+            stream=stream, new_events=[NewEvent(type="match.finished", data=data, actor="server")]
+        )
+        _log(match, finished[0], _result_line(match, result))
+        appended += finished
+        match.status = Match.Status.FINISHED
+        match.result = result
+        match.finished_at = timezone.now()
+        match.head_hash = stream.head_hash
+    match.state = state
+    match.state_seq = stream.head_seq
+    match.save(update_fields=["state", "state_seq", "status", "result", "finished_at", "head_hash"])
+    return appended
+
+
+def bot_action(engine, bot: str, state, seat: int, rng) -> dict:
+    if bot == "random":
+        return engine.random_action(state, seat, rng)
+    chooser = getattr(engine, f"{bot}_action", None)
+    if chooser is None:
+        raise MatchError(f"There is no '{bot}' bot for {engine.title}.", code="unknown_bot")
+    return chooser(state, seat, rng)
+
+
+def _engine_event_from_new(new: NewEvent) -> dict:
+    if new.type == "chance":
+        return {"kind": "chance", "outcome": new.data["outcome"]}
+    return {"kind": "action", "seat": new.data["seat"], "action": new.data["action"]}
+
+
+class _BotRng:
+    """Bots need only random(); derive it from the match so bot play is reproducible."""
+
+    def __init__(self, key: str, seq: int):
+        self._key = hashlib.sha256(f"bot:{key}:{seq}".encode()).digest()
+        self._n = 0
+
+    def random(self) -> float:
+        self._n += 1
+        digest = hashlib.sha256(self._key + self._n.to_bytes(8, "big")).digest()
+        return int.from_bytes(digest[:7], "big") / float(1 << 56)
+
+
+def _result_line(match: Match, result: dict | None) -> str:
+    if not result:
+        return "Match over."
+    names = {s.index: s.label for s in match.seats.all()}
+    winners = ", ".join(names.get(w, f"seat {w}") for w in result.get("winners", []))
+    return f"Match over. Winner: {winners}." if winners else "Match over."
+
+
+def _log(match: Match, event: Event, text: str) -> None:
+    MatchLog.objects.create(match=match, seq=event.seq, text=text)
+
+
+def _after_append(match: Match, events: list[Event]) -> None:
+    if not events:
+        return
+    from . import live, tasks
+
+    head = events[-1].seq
+    transaction.on_commit(lambda: live.broadcast_match(match_id=match.id, head_seq=head))
+    if match.status == Match.Status.FINISHED:
+        tasks.verify_match.delay_on_commit(str(match.id))

@@ -1,0 +1,82 @@
+"""Server-rendered pages. The live and replay pages draw themselves from the API and the socket."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
+from django.http import Http404
+from django.shortcuts import redirect, render
+from rest_framework.authtoken.models import Token
+
+from . import selectors, services
+from .forms import NewMatchForm
+from .models import Match
+
+
+def home(request):
+    live = Match.objects.filter(status=Match.Status.LIVE).prefetch_related("seats__user")[:30]
+    finished = Match.objects.filter(status=Match.Status.FINISHED).prefetch_related("seats__user")[:30]
+    form = NewMatchForm(user=request.user) if request.user.is_authenticated else None
+    return render(request, "matches/home.html", {"live": live, "finished": finished, "form": form})
+
+
+@login_required
+def match_new(request):
+    form = NewMatchForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        opponent = form.cleaned_data["opponent"]
+        seats = [services.SeatSpec(user=request.user)]
+        seats.append(services.SeatSpec(user=opponent) if opponent else services.SeatSpec(bot="random"))
+        try:
+            match = services.match_create(
+                game=form.cleaned_data["game"], seats=seats, created_by=request.user, mode=form.cleaned_data["mode"]
+            )
+        except services.MatchError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect("match-live", match_id=match.id)
+    return render(request, "matches/new.html", {"form": form})
+
+
+def _match(match_id) -> Match:
+    match = selectors.match_get(match_id=match_id)
+    if match is None:
+        raise Http404("No such match.")
+    return match
+
+
+def match_live(request, match_id):
+    match = _match(match_id)
+    seat = selectors.viewer_seat(match=match, user=request.user)
+    return render(
+        request,
+        "matches/live.html",
+        {"match": match, "seat": seat, "summary": selectors.match_summary(match=match, seat=seat)},
+    )
+
+
+def match_replay(request, match_id):
+    match = _match(match_id)
+    if match.status != Match.Status.FINISHED:
+        messages.info(request, "The replay opens when the match is over; here it is live.")
+        return redirect("match-live", match_id=match.id)
+    return render(
+        request, "matches/replay.html", {"match": match, "summary": selectors.match_summary(match=match, seat=None)}
+    )
+
+
+def signup(request):
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect("home")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+def account(request):
+    token, _ = Token.objects.get_or_create(user=request.user)
+    return render(request, "matches/account.html", {"token": token.key})

@@ -1,0 +1,187 @@
+// The live and replay pages: a small client over the REST API and the match websocket.
+// Game-specific drawing lives in window.GameRenderers[game].render(board, view, ctx).
+(function () {
+  "use strict";
+  const renderers = (window.GameRenderers = window.GameRenderers || {});
+
+  function csrfToken() {
+    const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+    return m ? decodeURIComponent(m[1]) : "";
+  }
+
+  async function api(path, options) {
+    const res = await fetch(path, {
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
+      ...options,
+    });
+    const body = await res.json().catch(() => ({}));
+    if (!res.ok) {
+      const err = new Error(body.detail || `Request failed (${res.status})`);
+      err.code = body.code;
+      err.status = res.status;
+      throw err;
+    }
+    return body;
+  }
+
+  function uuid4() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    const b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40; b[8] = (b[8] & 0x3f) | 0x80;
+    const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  }
+
+  function renderLog(list, lines, currentSeq) {
+    for (const line of lines) {
+      if (list.querySelector(`li[data-seq="${line.seq}"]`)) continue; // never show an event twice
+      const li = document.createElement("li");
+      li.value = line.seq;
+      li.dataset.seq = line.seq;
+      li.textContent = line.text;
+      list.appendChild(li);
+    }
+    if (currentSeq !== undefined) {
+      list.querySelectorAll("li").forEach((li) => li.classList.toggle("current", Number(li.dataset.seq) === currentSeq));
+    }
+    list.scrollTop = list.scrollHeight;
+  }
+
+  function setBadge(el, text, cls) {
+    if (!el) return;
+    el.textContent = text;
+    el.className = `badge ${cls || ""}`;
+  }
+
+  const VERDICT_TEXT = { pending: "Not yet verified", verified: "Verified", disputed: "Disputed" };
+
+  function live(root) {
+    const matchId = root.dataset.matchId;
+    const seat = root.dataset.seat === "" ? null : Number(root.dataset.seat);
+    const board = root.querySelector("#board");
+    const logList = root.querySelector("#log");
+    const errorBox = root.querySelector("#error");
+    const conn = root.querySelector('[data-testid="connection"]');
+    const renderer = renderers[root.dataset.game];
+    let headSeq = 0;
+    let lastSeq = 0;
+    let socket = null;
+    let retry = 0;
+    let busy = false;
+
+    function showError(message) {
+      errorBox.textContent = message;
+      errorBox.hidden = !message;
+    }
+
+    const ctx = {
+      seat,
+      mode: root.dataset.mode,
+      async act(action) {
+        if (busy) return;
+        busy = true;
+        showError("");
+        try {
+          await api(`/api/matches/${matchId}/actions/`, {
+            method: "POST",
+            body: JSON.stringify({ seat, action, expected_seq: headSeq, event_id: uuid4() }),
+          });
+        } catch (err) {
+          showError(err.message);
+          if (err.code === "stale_seq" && socket) socket.send(JSON.stringify({ type: "resync" }));
+        } finally {
+          busy = false;
+        }
+      },
+      async recordChance(outcome) {
+        showError("");
+        try {
+          await api(`/api/matches/${matchId}/actions/`, {
+            method: "POST",
+            body: JSON.stringify({ seat, chance: outcome, expected_seq: headSeq, event_id: uuid4() }),
+          });
+        } catch (err) {
+          showError(err.message);
+        }
+      },
+    };
+
+    function apply(update) {
+      for (const e of update.events) lastSeq = Math.max(lastSeq, e.seq);
+      headSeq = update.match.head_seq;
+      renderLog(logList, update.log);
+      setBadge(root.querySelector('[data-testid="status"]'), update.match.status === "finished" ? "Finished" : "Live",
+        update.match.status);
+      const v = update.match.verification.verdict;
+      setBadge(root.querySelector('[data-testid="verdict"]'), VERDICT_TEXT[v] || v, v);
+      if (update.match.status === "finished") root.querySelector("#replay-link").hidden = false;
+      root.dataset.headSeq = headSeq;
+      if (renderer) renderer.render(board, update.view, { ...ctx, match: update.match, live: true });
+      else board.textContent = JSON.stringify(update.view, null, 2);
+    }
+
+    function connect() {
+      const scheme = location.protocol === "https:" ? "wss" : "ws";
+      socket = new WebSocket(`${scheme}://${location.host}/ws/matches/${matchId}/?after=${lastSeq}`);
+      socket.onopen = () => { retry = 0; conn.textContent = "live"; };
+      socket.onmessage = (msg) => apply(JSON.parse(msg.data));
+      socket.onclose = () => {
+        conn.textContent = "reconnecting…";
+        retry = Math.min(retry + 1, 6);
+        setTimeout(connect, 300 * 2 ** retry); // catches up from lastSeq: nothing missed, nothing twice
+      };
+    }
+    connect();
+    window.__match = { ctx, get lastSeq() { return lastSeq; }, get socket() { return socket; } };
+  }
+
+  function replay(root) {
+    const matchId = root.dataset.matchId;
+    const head = Number(root.dataset.head);
+    const board = root.querySelector("#board");
+    const logList = root.querySelector("#log");
+    const eventBox = root.querySelector("#event");
+    const scrubber = root.querySelector("#scrubber");
+    const atLabel = root.querySelector("#at");
+    const renderer = renderers[root.dataset.game];
+    const views = new Map();
+    let events = [];
+    let at = head;
+
+    async function show(n) {
+      at = Math.max(0, Math.min(head, n));
+      scrubber.value = at;
+      atLabel.textContent = at;
+      if (!views.has(at)) views.set(at, (await api(`/api/matches/${matchId}/state/?at=${at}`)).view);
+      const view = views.get(at);
+      if (renderer) renderer.render(board, view, { seat: null, live: false });
+      else board.textContent = JSON.stringify(view, null, 2);
+      const e = events.find((x) => x.seq === at);
+      eventBox.textContent = e
+        ? `#${e.seq} ${e.type} by ${e.actor}\n${JSON.stringify(e.data)}\nhash ${e.hash.slice(0, 16)}…`
+        : "Before the first event.";
+      renderLog(logList, [], at);
+    }
+
+    root.querySelectorAll("[data-step]").forEach((b) =>
+      b.addEventListener("click", () => {
+        const step = b.dataset.step;
+        show(step === "first" ? 0 : step === "last" ? head : step === "prev" ? at - 1 : at + 1);
+      })
+    );
+    scrubber.addEventListener("input", () => show(Number(scrubber.value)));
+    document.addEventListener("keydown", (ev) => {
+      if (ev.key === "ArrowLeft") show(at - 1);
+      if (ev.key === "ArrowRight") show(at + 1);
+    });
+    Promise.all([api(`/api/matches/${matchId}/events/`), api(`/api/matches/${matchId}/log/`)]).then(([ev, log]) => {
+      events = ev.events;
+      renderLog(logList, log.log, at);
+      logList.querySelectorAll("li").forEach((li) => li.addEventListener("click", () => show(Number(li.dataset.seq))));
+      show(head);
+    });
+  }
+
+  window.MatchClient = { live, replay, api, uuid4 };
+})();
