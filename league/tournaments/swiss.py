@@ -1,0 +1,540 @@
+"""Swiss pairing by minimum-cost perfect matching.
+
+Pure Python (networkx for the matching, nothing from Django), so the tournament app can
+call it from a projection of its event stream, a worker or a test and always get the
+same pairing for the same players.
+
+How a round is paired
+---------------------
+Every possible pairing of two players gets a cost made of tiers, compared strictly in
+this order (a higher tier always outweighs any sum of lower ones):
+
+1. ``rematch``   how many times the two have already met. Nothing else can buy a rematch,
+                 so one is produced only when no rematch-free pairing of the field exists,
+                 and then the fewest.
+2. ``forbidden`` the organiser's forbidden pairs and, unless switched off, players of the
+                 same club. Treated like a rematch, one step below it.
+3. ``bye``       (only on the edges to the bye) how many bye-eligible players rank below
+                 the one who would get it, so the bye goes to the lowest-ranked eligible
+                 player (lowest score, then lowest rating, then highest id) unless that
+                 would force a rematch or a forbidden pairing.
+4. ``score``     the squared score difference, so the matching prefers two floats of one
+                 half point over one float of a whole point, and pairs within score groups
+                 whenever it can.
+5. ``colour``    both players want the same seat; costs the strength of the weaker wish.
+6. ``dutch``     distance from the Dutch ideal: within a score group of size g the player
+                 at position i meets the one at i + g//2 (top half against bottom half);
+                 across groups the lowest of the higher group meets the highest of the
+                 lower one.
+
+The tiers are folded into one integer per edge (see ``_fold``) and the complete graph
+goes to ``networkx.max_weight_matching(maxcardinality=True)`` on ``top - cost``. Because
+every candidate graph has a perfect matching, maximum cardinality makes every matching it
+compares the same size, so maximising ``top - cost`` is minimising the total cost. Integer
+weights keep networkx's blossom algorithm exact.
+
+When the field is odd a ``BYE`` vertex joins the graph, linked only to players who may
+still receive a bye (fewer than ``max_byes``). If nobody may, it is linked to the players
+with the fewest byes, because a round must still be paired.
+
+Scale: why large fields are split, and why that never buys an avoidable rematch
+-------------------------------------------------------------------------------
+networkx's blossom algorithm is pure Python and roughly O(V * E) per run here; a complete
+graph on 2,000 players (2M edges) does not finish in minutes, and even a sparse window of
+20 neighbours per player takes about half a minute. So above ``exact_limit`` players the
+field is cut into *segments* of about ``segment_size`` players that follow the score
+groups: small groups are merged with the next ones, and a large group is cut into chunks
+that each take a slice of its top half together with the matching slice of its bottom half,
+so every Dutch ideal partner stays in the same chunk. Segments are paired top-down on
+their complete graphs; an odd segment hands one player down (a ``FLOAT`` vertex, cheapest
+for the lowest-ranked) to the next segment, and the last segment owns the bye.
+
+Segmenting can only lose optimality in the lower tiers. For the two hard tiers the rule is
+simple: a segmented pairing is accepted only if it has no rematch and no forbidden pair at
+all, which is then also the global optimum for those tiers. Otherwise the segment size is
+doubled and the round paired again, and the last resort is the complete graph of the whole
+field, which is exact. So the result never contains a rematch (or forbidden pair) that a
+pairing of the whole field could have avoided. The cost is that a truly unavoidable
+rematch in a huge field is slow to confirm, which in a real Swiss (far fewer rounds than
+players) does not happen.
+
+Determinism: players are ranked by (score, rating, id) and given integer vertices in that
+order; edges are added in that order and the matching is read back sorted. No set or hash
+order decides anything, so the same players give the same pairing in every process.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from fractions import Fraction
+from numbers import Rational
+from typing import Any, Hashable, Iterable, Sequence
+
+import networkx as nx
+
+PlayerId = Hashable
+
+#: Tier names in decreasing priority (also the keys of ``Pairing.costs``).
+TIERS = ("rematch", "forbidden", "bye", "score", "colour", "dutch")
+
+# Colour wish strengths. An absolute wish (three in a row or a balance of two) outweighs a
+# strong one (balance of one), which outweighs a mild one (alternate from last time).
+MILD, STRONG, ABSOLUTE = 1, 2, 3
+
+
+class PairingError(ValueError):
+    """The input cannot be paired (duplicate ids, ids of mixed types, too few players)."""
+
+
+@dataclass(frozen=True)
+class SwissPlayer:
+    """One player present for the round, as the caller's projection sees them.
+
+    ``opponents`` holds one entry per game played (a repeated id means they met twice);
+    byes are not opponents. ``first_seats`` holds one entry per game played, in round
+    order: True when the player sat first (white), False when second.
+    """
+
+    id: PlayerId
+    score: Any = 0
+    rating: float = 0
+    opponents: tuple = ()
+    first_seats: tuple = ()
+    byes: int = 0
+    club: str | None = None
+    forbidden: frozenset = frozenset()
+
+
+@dataclass(frozen=True)
+class SwissOptions:
+    bye_score: Fraction = Fraction(1)
+    #: Extra pairs the organiser has forbidden, as (id, id) in either order.
+    forbidden_pairs: tuple = ()
+    avoid_same_club: bool = True
+    max_byes: int = 1
+    #: Fields up to this size are paired on one complete graph (exact).
+    exact_limit: int = 100
+    #: Target segment size above ``exact_limit`` (see the module notes on scale).
+    segment_size: int = 64
+
+
+@dataclass(frozen=True)
+class Pairing:
+    board: int
+    first: PlayerId
+    second: PlayerId | None  # None: this is the bye
+    #: Times the two had already met before this round (0 for a fresh pairing).
+    rematch: int = 0
+    forbidden: bool = False
+
+    @property
+    def is_bye(self) -> bool:
+        return self.second is None
+
+
+@dataclass(frozen=True)
+class SwissRound:
+    pairings: tuple[Pairing, ...]
+    bye: PlayerId | None
+    bye_score: Fraction
+    rematches: int
+    forbidden: int
+    #: How the round was solved: "exact" or "segmented:<size>", kept for the audit log.
+    method: str
+    #: Byes given to a player who already had ``max_byes`` (only when nobody else could).
+    extra_byes: int = 0
+    #: Total cost per tier (see ``TIERS``) of the chosen pairing, for audits and tests.
+    costs: dict = field(default_factory=dict)
+
+    def opponent_of(self, player: PlayerId) -> PlayerId | None:
+        for p in self.pairings:
+            if p.first == player:
+                return p.second
+            if p.second == player:
+                return p.first
+        raise KeyError(player)
+
+
+def as_fraction(value: Any) -> Fraction:
+    """Exact score: floats go through their shortest repr so 0.5 and 1.5 stay halves."""
+    if isinstance(value, float):
+        return Fraction(repr(value))
+    if isinstance(value, (Rational, int)):
+        return Fraction(value)
+    return Fraction(str(value))
+
+
+def colour_wish(first_seats: Sequence[bool]) -> tuple[int, int]:
+    """(side, strength): side +1 wants to sit first, -1 second, 0 no wish."""
+    if not first_seats:
+        return 0, 0
+    balance = sum(1 if f else -1 for f in first_seats)
+    last = first_seats[-1]
+    twice_running = len(first_seats) >= 2 and first_seats[-1] == first_seats[-2]
+    if balance <= -2 or (twice_running and not last):
+        return 1, ABSOLUTE
+    if balance >= 2 or (twice_running and last):
+        return -1, ABSOLUTE
+    if balance == -1:
+        return 1, STRONG
+    if balance == 1:
+        return -1, STRONG
+    return (-1 if last else 1), MILD
+
+
+def colour_conflict(a: Sequence[bool], b: Sequence[bool]) -> int:
+    side_a, strength_a = colour_wish(a)
+    side_b, strength_b = colour_wish(b)
+    if side_a == 0 or side_a != side_b:
+        return 0
+    # The weaker wish is the one that gives way; two absolute wishes are worse still,
+    # because someone then sits on the same side a third time.
+    return min(strength_a, strength_b) + (1 if strength_a == strength_b == ABSOLUTE else 0)
+
+
+def first_seat(higher: SwissPlayer, lower: SwissPlayer) -> tuple[SwissPlayer, SwissPlayer]:
+    """Who sits first: the lower seat balance, then alternate from the most recent round
+    where their seats differed, then the higher-ranked player.
+
+    Balance (firsts minus seconds) rather than the raw count of firsts, because a late
+    joiner or a player with a bye has played fewer games and a raw count would always
+    hand them the first seat.
+    """
+    bal_h = sum(1 if f else -1 for f in higher.first_seats)
+    bal_l = sum(1 if f else -1 for f in lower.first_seats)
+    if bal_h != bal_l:
+        return (higher, lower) if bal_h < bal_l else (lower, higher)
+    for fh, fl in zip(reversed(higher.first_seats), reversed(lower.first_seats)):
+        if fh != fl:
+            return (lower, higher) if fh else (higher, lower)
+    return higher, lower
+
+
+def rank_key(player: SwissPlayer):
+    # Higher score first, then higher rating, then id, so that ties never depend on the
+    # order the caller happened to pass the players in.
+    return (-as_fraction(player.score), -as_fraction(player.rating), player.id)
+
+
+# --------------------------------------------------------------------------------------
+# The field: everything the cost function needs, indexed by rank position.
+
+
+BYE = "bye"
+FLOAT = "float"
+
+
+@dataclass
+class _Field:
+    players: list[SwissPlayer]  # in rank order; vertex i is players[i]
+    units: list[int]  # score in integer units (all scores times a common denominator)
+    group: list[int]  # index of the player's score group
+    pos: list[int]  # position inside the score group
+    group_size: list[int]  # size of each score group
+    met: list[Counter]
+    forbidden: list[frozenset]  # rank indices this player must not meet
+    bye_ok: list[bool]
+    bye_below: list[int]  # bye-eligible players ranked below this one
+    extra_bye: bool  # nobody was eligible, so the fewest-byes players were let in
+
+    @property
+    def n(self) -> int:
+        return len(self.players)
+
+
+def _build_field(players: Iterable[SwissPlayer], options: SwissOptions) -> _Field:
+    players = list(players)
+    ids = [p.id for p in players]
+    if len(set(ids)) != len(ids):
+        dup = sorted(i for i, c in Counter(ids).items() if c > 1)
+        raise PairingError(f"Player ids must be unique; repeated: {dup}")
+    try:
+        ranked = sorted(players, key=rank_key)
+    except TypeError as exc:
+        raise PairingError("Player ids must all be of one orderable type") from exc
+    index = {p.id: i for i, p in enumerate(ranked)}
+
+    scores = [as_fraction(p.score) for p in ranked]
+    denominator = math.lcm(*(s.denominator for s in scores)) if scores else 1
+    units = [int(s * denominator) for s in scores]
+
+    group, pos, group_size = [], [], []
+    for i, u in enumerate(units):
+        if i == 0 or u != units[i - 1]:
+            group_size.append(0)
+        group.append(len(group_size) - 1)
+        pos.append(group_size[-1])
+        group_size[-1] += 1
+
+    met = [Counter(index[o] for o in p.opponents if o in index) for p in ranked]
+
+    forbidden_sets: list[set[int]] = [set() for _ in ranked]
+    for i, p in enumerate(ranked):
+        for other in p.forbidden:
+            if other in index:
+                forbidden_sets[i].add(index[other])
+                forbidden_sets[index[other]].add(i)
+    for a, b in options.forbidden_pairs:
+        if a in index and b in index:
+            forbidden_sets[index[a]].add(index[b])
+            forbidden_sets[index[b]].add(index[a])
+    if options.avoid_same_club:
+        by_club: dict[str, list[int]] = {}
+        for i, p in enumerate(ranked):
+            if p.club:
+                by_club.setdefault(p.club, []).append(i)
+        for members in by_club.values():
+            for i in members:
+                forbidden_sets[i].update(j for j in members if j != i)
+
+    fewest = min((p.byes for p in ranked), default=0)
+    extra_bye = fewest >= options.max_byes
+    limit = fewest + 1 if extra_bye else options.max_byes
+    bye_ok = [p.byes < limit for p in ranked]
+    bye_below = [0] * len(ranked)
+    below = 0
+    for i in range(len(ranked) - 1, -1, -1):
+        bye_below[i] = below
+        below += bye_ok[i]
+
+    return _Field(
+        players=ranked,
+        units=units,
+        group=group,
+        pos=pos,
+        group_size=group_size,
+        met=met,
+        forbidden=[frozenset(s) for s in forbidden_sets],
+        bye_ok=bye_ok,
+        bye_below=bye_below,
+        extra_bye=extra_bye,
+    )
+
+
+def _pair_costs(f: _Field, a: int, b: int) -> tuple[int, ...]:
+    """Cost tiers of pairing rank a with rank b (a < b: a is the higher ranked)."""
+    ga, gb = f.group[a], f.group[b]
+    if ga == gb:
+        dutch = abs(f.pos[b] - f.pos[a] - f.group_size[ga] // 2)
+    else:
+        dutch = (f.group_size[ga] - 1 - f.pos[a]) + f.pos[b]
+    return (
+        f.met[a][b],
+        1 if b in f.forbidden[a] else 0,
+        0,
+        (f.units[a] - f.units[b]) ** 2,
+        colour_conflict(f.players[a].first_seats, f.players[b].first_seats),
+        dutch,
+    )
+
+
+def _fold(edges: list[tuple[Any, Any, tuple[int, ...]]], pairs: int) -> list[tuple[Any, Any, int]]:
+    """Turn tiered costs into integer weights for max_weight_matching.
+
+    Tier k is multiplied by a base larger than the most that all lower tiers can add up
+    to over a whole matching (``pairs`` edges), so the folded sum compares exactly like
+    the tuples compared lexicographically. Weights are ``top - cost`` and stay positive.
+    """
+    tiers = len(edges[0][2])
+    highest = [max(c[k] for _, _, c in edges) for k in range(tiers)]
+    bases = [0] * tiers
+    below = 0  # the most the tiers under k can sum to over a matching
+    for k in range(tiers - 1, -1, -1):
+        bases[k] = below + 1
+        below += bases[k] * highest[k] * pairs
+    folded = [(u, v, sum(b * c for b, c in zip(bases, cost))) for u, v, cost in edges]
+    top = max(w for _, _, w in folded) + 1
+    return [(u, v, top - w) for u, v, w in folded]
+
+
+def _match(
+    f: _Field,
+    members: list[int],
+    slot: str | None,
+    next_units: int | None = None,
+) -> tuple[list[tuple[int, int]], int | None]:
+    """Minimum-cost perfect matching of ``members`` on their complete graph.
+
+    ``slot`` adds a BYE or FLOAT vertex. Returns the pairs (higher rank first) and the
+    member matched to the slot.
+    """
+    members = sorted(members)
+    edges: list[tuple[Any, Any, tuple[int, ...]]] = []
+    for x, a in enumerate(members):
+        for b in members[x + 1 :]:
+            edges.append((a, b, _pair_costs(f, a, b)))
+    if slot == BYE:
+        for a in members:
+            if f.bye_ok[a]:
+                edges.append((a, BYE, (0, 0, f.bye_below[a], 0, 0, 0)))
+    elif slot == FLOAT:
+        bottom = len(members) - 1
+        for x, a in enumerate(members):
+            # The floater will meet someone of the next segment's top score; the Dutch
+            # tier prefers the lowest-ranked member, as FIDE's downfloater rule does.
+            drop = (f.units[a] - next_units) ** 2 if next_units is not None else 0
+            edges.append((a, FLOAT, (0, 0, 0, drop, 0, bottom - x)))
+    if not edges:
+        return [], None
+    vertices = len(members) + (1 if slot else 0)
+    graph = nx.Graph()
+    graph.add_nodes_from(members)
+    if slot:
+        graph.add_node(slot)
+    graph.add_weighted_edges_from(_fold(edges, vertices // 2))
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    pairs, slotted = [], None
+    for u, v in matching:
+        if u == slot or v == slot:
+            slotted = v if u == slot else u
+        else:
+            pairs.append((min(u, v), max(u, v)))
+    if 2 * (len(pairs) + (slotted is not None)) != vertices:
+        # Cannot happen on a complete graph with a linked slot; guard against a silent
+        # half-paired round all the same.
+        raise PairingError("No perfect matching found for a segment")
+    pairs.sort()
+    return pairs, slotted
+
+
+def _segments(f: _Field, target: int) -> list[list[int]]:
+    """Cut the ranked field into segments of about ``target`` players along score groups."""
+    groups: list[list[int]] = [[] for _ in f.group_size]
+    for i in range(f.n):
+        groups[f.group[i]].append(i)
+    units: list[list[int]] = []
+    for members in groups:
+        size = len(members)
+        if size <= target:
+            units.append(members)
+            continue
+        # A big group: chunk j takes slice j of the top half and slice j of the bottom
+        # half, so each Dutch ideal pair (i, i + g//2) lands in the same chunk.
+        chunks = math.ceil(size / target)
+        half = size // 2
+        top, bottom = members[:half], members[half:]
+        step = math.ceil(half / chunks)
+        for j in range(chunks):
+            lo = j * step
+            if lo >= half:
+                break
+            last = lo + step >= half
+            units.append(top[lo : None if last else lo + step] + bottom[lo : None if last else lo + step])
+
+    segments: list[list[int]] = []
+    current: list[int] = []
+    for unit in units:
+        current = current + unit
+        if len(current) >= max(2, target // 2):
+            segments.append(current)
+            current = []
+    if current:
+        if segments:
+            segments[-1] = segments[-1] + current
+        else:
+            segments.append(current)
+
+    if f.n % 2:
+        # The last segment owns the bye, so it must hold someone who may receive it.
+        while len(segments) > 1 and not any(f.bye_ok[i] for i in segments[-1]):
+            tail = segments.pop()
+            segments[-1] = segments[-1] + tail
+    return segments
+
+
+def _solve_segmented(f: _Field, target: int) -> tuple[list[tuple[int, int]], int | None]:
+    segments = _segments(f, target)
+    pairs: list[tuple[int, int]] = []
+    carry: list[int] = []
+    bye = None
+    for k, segment in enumerate(segments):
+        members = carry + segment
+        last = k == len(segments) - 1
+        slot = None
+        if len(members) % 2:
+            slot = BYE if last else FLOAT
+        next_units = f.units[segments[k + 1][0]] if not last else None
+        got, slotted = _match(f, members, slot, next_units)
+        pairs.extend(got)
+        carry = []
+        if slot == FLOAT:
+            carry = [slotted]
+        elif slot == BYE:
+            bye = slotted
+    return pairs, bye
+
+
+def _violations(f: _Field, pairs: list[tuple[int, int]]) -> tuple[int, int]:
+    return (
+        sum(1 for a, b in pairs if f.met[a][b]),
+        sum(1 for a, b in pairs if b in f.forbidden[a]),
+    )
+
+
+def pair_round(players: Iterable[SwissPlayer], options: SwissOptions | None = None) -> SwissRound:
+    """Pair one Swiss round for the players present.
+
+    Late joiners and drops are the caller's business: pass exactly the players who play
+    this round, each with their own history.
+    """
+    options = options or SwissOptions()
+    f = _build_field(players, options)
+    if f.n == 0:
+        return SwissRound((), None, as_fraction(options.bye_score), 0, 0, "exact")
+
+    solved = None
+    method = "exact"
+    if f.n > options.exact_limit:
+        target = max(4, options.segment_size)
+        while target < f.n:
+            pairs, bye = _solve_segmented(f, target)
+            if _violations(f, pairs) == (0, 0):
+                solved, method = (pairs, bye), f"segmented:{target}"
+                break
+            target *= 2
+    if solved is None:
+        slot = BYE if f.n % 2 else None
+        solved = _match(f, list(range(f.n)), slot)
+    pairs, bye = solved
+
+    # Board order: the stronger pairs first, judged by the higher-ranked player.
+    pairs.sort(key=lambda ab: (-max(f.units[ab[0]], f.units[ab[1]]), ab[0]))
+    boards = []
+    for number, (a, b) in enumerate(pairs, start=1):
+        first, second = first_seat(f.players[a], f.players[b])
+        boards.append(
+            Pairing(
+                board=number,
+                first=first.id,
+                second=second.id,
+                rematch=f.met[a][b],
+                forbidden=b in f.forbidden[a],
+            )
+        )
+    bye_id = None
+    if bye is not None:
+        bye_id = f.players[bye].id
+        boards.append(Pairing(board=len(boards) + 1, first=bye_id, second=None))
+    rematches, forbidden = _violations(f, pairs)
+    return SwissRound(
+        pairings=tuple(boards),
+        bye=bye_id,
+        bye_score=as_fraction(options.bye_score),
+        rematches=rematches,
+        forbidden=forbidden,
+        method=method,
+        extra_byes=1 if (bye is not None and f.players[bye].byes >= options.max_byes) else 0,
+        costs=_total_costs(f, pairs, bye),
+    )
+
+
+def _total_costs(f: _Field, pairs: list[tuple[int, int]], bye: int | None) -> dict[str, int]:
+    totals = [0] * len(TIERS)
+    for a, b in pairs:
+        for k, c in enumerate(_pair_costs(f, a, b)):
+            totals[k] += c
+    if bye is not None:
+        totals[TIERS.index("bye")] += f.bye_below[bye]
+    return dict(zip(TIERS, totals))
