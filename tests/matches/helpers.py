@@ -1,0 +1,50 @@
+"""Shared moves for match tests: create a Dueling Wizards match and play through the API."""
+
+from __future__ import annotations
+
+import uuid
+
+from matches.models import Event, Match
+from matches.services import SeatSpec, match_create
+
+
+def new_duel(*users, mode=Match.Mode.SERVER, config=None, bots=()) -> Match:
+    seats = [SeatSpec(user=u) for u in users] + [SeatSpec(bot=b) for b in bots]
+    return match_create(game="dueling-wizards", seats=seats, created_by=users[0] if users else None, mode=mode,
+                        config=config)
+
+
+def event_count(match: Match) -> int:
+    return Event.objects.filter(stream_id=match.stream_id).count()
+
+
+def fresh(match: Match) -> Match:
+    return Match.objects.get(pk=match.pk)
+
+
+def post_action(client, match, seat, action, *, expected_seq=None, event_id=None):
+    match = fresh(match)
+    body = {"seat": seat, "action": action, "expected_seq": match.state_seq if expected_seq is None else expected_seq}
+    body["event_id"] = str(event_id or uuid.uuid4())
+    return client.post(f"/api/matches/{match.id}/actions/", body, format="json")
+
+
+def first_legal(client, match, seat):
+    response = client.get(f"/api/matches/{match.id}/legal/", {"seat": seat})
+    assert response.status_code == 200, response.json()
+    return response.json()["actions"]
+
+
+def play_out(clients_by_seat: dict, match: Match, limit: int = 2000) -> Match:
+    """Everyone plays their first legal action until the match ends."""
+    for _ in range(limit):
+        m = fresh(match)
+        if m.status == Match.Status.FINISHED:
+            return m
+        summary = clients_by_seat[0].get(f"/api/matches/{m.id}/").json()
+        for seat in summary["to_move"]:
+            actions = first_legal(clients_by_seat[seat], m, seat)
+            r = post_action(clients_by_seat[seat], m, seat, actions[0])
+            assert r.status_code == 201, r.json()
+            break
+    raise AssertionError("match did not end")

@@ -1,0 +1,126 @@
+"""Verification by replay (ARCHITECTURE.md "Verification"; issue 2, item 5)."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db import connection
+
+from matches import eventstore
+from matches.autoplay import autoplay_match
+from matches.models import Event, Match
+from matches.verification import match_verify
+
+
+@contextmanager
+def triggers_disabled():
+    """What a superuser with database access could do: switch the immutability off."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET session_replication_role = replica")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("SET session_replication_role = origin")
+
+
+def rehash_from(match: Match, seq: int) -> None:
+    """A careful forger: after altering an event, recompute every hash from it onwards."""
+    events = list(Event.objects.filter(stream_id=match.stream_id).order_by("seq"))
+    prev = events[seq - 2].hash if seq > 1 else "0" * 64
+    for event in events[seq - 1 :]:
+        digest = eventstore.event_hash(prev, eventstore.event_payload(event))
+        Event.objects.filter(pk=event.pk).update(prev_hash=prev, hash=digest)
+        prev = digest
+
+
+def finished_match() -> Match:
+    match = autoplay_match(game="dueling-wizards", seats=2)
+    assert match.status == Match.Status.FINISHED
+    return match
+
+
+def test_an_untouched_finished_match_is_verified_and_verification_is_repeatable(db):
+    match = finished_match()
+    first = match_verify(match_id=match.id)
+    second = match_verify(match_id=match.id)
+    assert first.verified and second.verified
+    assert first.head_hash == match.head_hash == Event.objects.filter(stream_id=match.stream_id).last().hash
+    match.refresh_from_db()
+    assert match.verdict == Match.Verdict.VERIFIED and match.verdict_seq is None
+
+
+def test_an_event_altered_in_the_database_is_disputed_at_its_seq(db):
+    match = finished_match()
+    target = Event.objects.filter(stream_id=match.stream_id, type="action").order_by("seq")[3]
+    with triggers_disabled():
+        data = dict(target.data)
+        data["seat"] = 1 - data["seat"]
+        Event.objects.filter(pk=target.pk).update(data=data)
+    verdict = match_verify(match_id=match.id)
+    assert not verdict.verified
+    assert verdict.seq == target.seq
+    assert "altered" in verdict.reason
+    match.refresh_from_db()
+    assert (match.verdict, match.verdict_seq) == (Match.Verdict.DISPUTED, target.seq)
+
+
+def test_a_rehashed_forgery_of_the_shuffle_is_caught_by_the_revealed_seed(db):
+    match = finished_match()
+    shuffle = Event.objects.get(stream_id=match.stream_id, type="chance")
+    with triggers_disabled():
+        data = dict(shuffle.data)
+        data["outcome"] = list(range(len(data["outcome"])))
+        Event.objects.filter(pk=shuffle.pk).update(data=data)
+        rehash_from(match, shuffle.seq)
+    verdict = match_verify(match_id=match.id)
+    assert (verdict.verified, verdict.seq) == (False, shuffle.seq)
+    assert "seed" in verdict.reason
+
+
+def test_a_revealed_seed_that_does_not_match_the_commitment_is_disputed(db):
+    match = finished_match()
+    closing = Event.objects.get(stream_id=match.stream_id, type="match.finished")
+    with triggers_disabled():
+        Event.objects.filter(pk=closing.pk).update(data={**closing.data, "seed": "00" * 32})
+        rehash_from(match, closing.seq)
+    verdict = match_verify(match_id=match.id)
+    assert (verdict.verified, verdict.seq) == (False, closing.seq)
+    assert "commitment" in verdict.reason
+
+
+def test_a_published_result_that_differs_from_the_replay_is_disputed(db):
+    match = finished_match()
+    Match.objects.filter(pk=match.pk).update(result={**match.result, "winners": [9]})
+    verdict = match_verify(match_id=match.id)
+    assert not verdict.verified and "result" in verdict.reason
+
+
+def test_verify_command_reports_one_match_and_all_matches(db, capsys):
+    good, bad = finished_match(), finished_match()
+    call_command("verify", str(good.id))
+    assert "verified" in capsys.readouterr().out
+    target = Event.objects.filter(stream_id=bad.stream_id, type="action").order_by("seq")[0]
+    with triggers_disabled():
+        Event.objects.filter(pk=target.pk).update(type="chance")
+    with pytest.raises(CommandError) as failure:
+        call_command("verify", all=True)
+    out = capsys.readouterr().out
+    assert f"{bad.id}: DISPUTED at event {target.seq}" in out
+    assert "1 verified, 1 disputed." in out
+    assert failure.value.returncode == 2
+
+
+def test_verify_command_needs_a_match_or_all(db):
+    with pytest.raises(CommandError, match="MATCH_ID"):
+        call_command("verify")
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_two_hundred_autoplayed_matches_are_all_verified(capsys):
+    call_command("autoplay", game="dueling-wizards", matches=200)
+    assert "200 matches played: 200 verified, 0 disputed, 0 pending." in capsys.readouterr().out
+    assert Match.objects.filter(verdict=Match.Verdict.VERIFIED).count() == 200
