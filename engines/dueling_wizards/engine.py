@@ -1,0 +1,633 @@
+"""Dueling Wizards: a Janken Deck duel for two or three wizards.
+
+A round: every living defender lays one card face down (all of them, in any order),
+then the attacker casts an attack card face up, or heals with three cards of one suit.
+The attack hurts each defender according to how the defender's suit stands against
+the attacking suit. Played cards are discarded, everyone draws back up to three, and
+the next wizard to the left attacks.
+
+State layout (plain JSON; health in half-points so that 13.5 damage stays an int):
+
+    seats, jokers        fixed by the config
+    phase                "deal" -> "defend" -> "attack" -> "defend" ... -> "over"
+    round                1 for the first attack (0 before the deal)
+    attacker             the seat casting this round
+    pile                 the draw pile, index 0 on top
+    hands                per seat, the spell book in canonical card order
+    defences             per seat, the face-down card laid this round, or None
+    discard              every card that has left play, in the order it left
+    health               per seat, half-points (200 = 100 HP)
+    alive                per seat
+    knocked_out_in       per seat, the round that knocked the seat out, or None
+    last_round           the previous round, fully revealed (see _resolve)
+    end                  None, "last_standing" or "deck_out"
+
+See RULES.md beside this file for every ruling behind the code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import CHANCE, Action, Engine, IllegalAction, InvalidConfig, State
+from ..chance import check_outcome
+from . import deck
+from .deck import INDEX, INVERTED, MULTIPLIER_HALVES, STRONGER, STRONGEST, SUIT_OF, VALUE_OF
+
+START_HEALTH = 200  # half-points: 100 HP
+MAX_HEALTH = 200  # Healing: nobody climbs above 100 HP
+HAND_SIZE = 3
+
+DEAL, DEFEND, ATTACK, OVER = "deal", "defend", "attack", "over"
+LAST_STANDING, DECK_OUT = "last_standing", "deck_out"
+
+_EVENT_KEYS = {"chance": {"kind", "outcome"}, "action": {"kind", "seat", "action"}}
+_ACTION_KEYS = {"defend": {"type", "card"}, "attack": {"type", "card"}, "heal": {"type", "cards"}}
+
+# Healing is halved when a defence stands above the healing suit (after any Joker swap).
+_HALVES_HEALING = (STRONGER, STRONGEST)
+
+
+def points(half_points: int) -> int | float:
+    """Half-points as a number for people: 27 -> 13.5, 18 -> 9 (an int when whole)."""
+    return half_points // 2 if half_points % 2 == 0 else half_points / 2
+
+
+def _seat_order_from(first: int, alive: list[bool]) -> list[int]:
+    """Living seats clockwise (to the left, seat + 1) starting at ``first``."""
+    n = len(alive)
+    return [(first + k) % n for k in range(n) if alive[(first + k) % n]]
+
+
+def _next_attacker(attacker: int, alive: list[bool]) -> int:
+    # The Play: play passes to the left, which is seat + 1; the fallen are skipped.
+    n = len(alive)
+    for k in range(1, n + 1):
+        seat = (attacker + k) % n
+        if alive[seat]:
+            return seat
+    return attacker
+
+
+class DuelingWizards(Engine):
+    name = "dueling-wizards"
+    title = "Dueling Wizards"
+    version = "1"
+    min_seats = 2
+    max_seats = 3
+
+    # -- configuration -------------------------------------------------------------
+    def default_config(self, seats: int) -> dict[str, Any]:
+        return {"jokers": True}
+
+    def validate_config(self, config: dict[str, Any] | None, seats: int) -> dict[str, Any]:
+        if type(seats) is not int:
+            raise InvalidConfig("The number of seats must be a whole number.", code="bad_seat_count")
+        if config is not None and not isinstance(config, dict):
+            raise InvalidConfig("The options must be a JSON object.", code="bad_config")
+        merged = super().validate_config(config, seats)
+        if type(merged["jokers"]) is not bool:
+            raise InvalidConfig(
+                "The 'jokers' option must be true or false.", code="bad_option_value"
+            )
+        return merged
+
+    # -- setup and queries -----------------------------------------------------------
+    def setup(self, config: dict[str, Any], seats: int) -> State:
+        config = self.validate_config(config, seats)
+        return {
+            "seats": seats,
+            "jokers": config["jokers"],
+            "phase": DEAL,
+            "round": 0,
+            # The Play: the player left of the dealer attacks first; seats are numbered
+            # from that player, so seat 0 opens.
+            "attacker": 0,
+            "pile": [],
+            "hands": [[] for _ in range(seats)],
+            "defences": [None] * seats,
+            "discard": [],
+            "health": [START_HEALTH] * seats,
+            "alive": [True] * seats,
+            "knocked_out_in": [None] * seats,
+            "last_round": None,
+            "end": None,
+        }
+
+    def deck_size(self, state: State) -> int:
+        return deck.FULL_SIZE if state["jokers"] else deck.SUITED_SIZE
+
+    def chance(self, state: State) -> dict[str, Any] | None:
+        if state["phase"] != DEAL:
+            return None
+        return {"kind": "shuffle", "size": self.deck_size(state), "label": "Shuffle the Janken Deck"}
+
+    def to_move(self, state: State) -> list[int]:
+        phase = state["phase"]
+        if phase == DEFEND:
+            # Defences are simultaneous: everyone still to choose may act, in seat order.
+            defences, alive, attacker = state["defences"], state["alive"], state["attacker"]
+            return [
+                seat
+                for seat in range(state["seats"])
+                if alive[seat] and seat != attacker and defences[seat] is None
+            ]
+        if phase == ATTACK:
+            return [state["attacker"]]
+        if phase == DEAL:
+            return [CHANCE]
+        return []
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if type(seat) is not int or seat not in self.to_move(state):
+            return []
+        hand = state["hands"][seat]
+        if state["phase"] == DEFEND:
+            return [{"type": "defend", "card": card} for card in hand]
+        actions: list[Action] = [{"type": "attack", "card": card} for card in hand]
+        if _can_heal(hand):
+            actions.append({"type": "heal", "cards": list(hand)})
+        return actions
+
+    # -- validation -------------------------------------------------------------------
+    def validate(self, state: State, seat: int, action: Action) -> None:
+        """Raise IllegalAction (with a stable code) unless ``seat`` may take ``action``."""
+        n = state["seats"]
+        if type(seat) is not int or not 0 <= seat < n:
+            raise IllegalAction(f"Seat must be a whole number from 0 to {n - 1}.", code="bad_seat")
+        phase = state["phase"]
+        if phase == OVER:
+            raise IllegalAction("The duel is over; no more spells can be cast.", code="game_over")
+        if phase == DEAL:
+            raise IllegalAction(
+                "The cards have not been shuffled and dealt yet.", code="chance_pending"
+            )
+        _check_action_shape(action)
+        if not state["alive"][seat]:
+            raise IllegalAction(f"Seat {seat} has been knocked out of the duel.", code="not_your_turn")
+
+        kind = action["type"]
+        attacker = state["attacker"]
+        if seat == attacker:
+            if kind == "defend":
+                raise IllegalAction(
+                    f"Seat {seat} is the attacker this round and does not defend.",
+                    code="wrong_action_type",
+                )
+            if phase == DEFEND:
+                raise IllegalAction(
+                    "The attacker casts only after every defender has laid a defence.",
+                    code="waiting_for_defences",
+                )
+        else:
+            if state["defences"][seat] is not None:
+                raise IllegalAction(
+                    f"Seat {seat} has already laid a defence this round.", code="already_defended"
+                )
+            if kind != "defend":
+                raise IllegalAction(
+                    f"Seat {seat} is defending this round; only the attacker may {kind}.",
+                    code="wrong_action_type",
+                )
+
+        hand = state["hands"][seat]
+        if kind == "heal":
+            _check_heal(action["cards"], hand)
+        else:
+            _check_card_in_hand(action["card"], hand)
+
+    # -- transitions --------------------------------------------------------------------
+    def apply(self, state: State, event: dict[str, Any]) -> State:
+        if not isinstance(event, dict):
+            raise IllegalAction("An event must be a JSON object.", code="bad_event")
+        kind = event.get("kind")
+        if not isinstance(kind, str) or kind not in _EVENT_KEYS or event.keys() != _EVENT_KEYS[kind]:
+            raise IllegalAction(
+                "An event is {'kind': 'chance', 'outcome': ...} or "
+                "{'kind': 'action', 'seat': ..., 'action': ...}, with no other keys.",
+                code="bad_event",
+            )
+        if state["phase"] == OVER:
+            raise IllegalAction("The duel is over; nothing more can happen.", code="game_over")
+
+        if kind == "chance":
+            spec = self.chance(state)
+            if spec is None:
+                raise IllegalAction("No shuffle is due now.", code="no_chance_due")
+            check_outcome(spec, event["outcome"])
+            return self._deal(state, event["outcome"])
+
+        if state["phase"] == DEAL:
+            raise IllegalAction(
+                "The deck must be shuffled and dealt before anyone casts.", code="chance_pending"
+            )
+        seat, action = event["seat"], event["action"]
+        self.validate(state, seat, action)
+        if action["type"] == "defend":
+            return _defend(state, seat, action["card"])
+        return _resolve(state, seat, action)
+
+    def _deal(self, state: State, outcome: list[int]) -> State:
+        cards = deck.deck(state["jokers"])
+        pile = [cards[i] for i in outcome]
+        n = state["seats"]
+        # The Deal: three cards each, one at a time, starting with seat 0.
+        dealt = HAND_SIZE * n
+        hands = [deck.sort_cards(pile[seat:dealt:n]) for seat in range(n)]
+        new = dict(state)
+        new.update(pile=pile[dealt:], hands=hands, phase=DEFEND, round=1)
+        return new
+
+    # -- the end ---------------------------------------------------------------------------
+    def result(self, state: State) -> dict[str, Any] | None:
+        if state["phase"] != OVER:
+            return None
+        n = state["seats"]
+        health, alive, out = state["health"], state["alive"], state["knocked_out_in"]
+        # The End: the living rank above the fallen (by health, which only matters at a
+        # deck-out); the fallen rank by how long they lasted. Equal keys share a place.
+        keys = [(1, health[s]) if alive[s] else (0, out[s]) for s in range(n)]
+        placements = [1 + sum(1 for other in keys if other > keys[s]) for s in range(n)]
+        return {
+            "placements": placements,
+            "scores": [points(h) for h in health],
+            "winners": [s for s in range(n) if placements[s] == 1],
+            "reason": state["end"],
+        }
+
+    # -- what people see ----------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        n = state["seats"]
+        if seat is not None and (type(seat) is not int or not 0 <= seat < n):
+            raise IllegalAction(f"Seat must be a whole number from 0 to {n - 1}.", code="bad_seat")
+        over = state["phase"] == OVER
+        hands, defences = state["hands"], state["defences"]
+        players = []
+        for s in range(n):
+            mine = s == seat
+            players.append(
+                {
+                    "seat": s,
+                    "health": points(state["health"][s]),
+                    "alive": state["alive"][s],
+                    "hand_size": len(hands[s]),
+                    # Hidden hands are None (not []), so "no cards" and "not shown" differ.
+                    "hand": list(hands[s]) if (mine or over) else None,
+                    "attacker": s == state["attacker"] and state["phase"] != DEAL,
+                    "has_defended": defences[s] is not None,
+                    # The Play: defences lie face down until the round resolves.
+                    "defence": defences[s] if mine else None,
+                }
+            )
+        return {
+            "game": self.name,
+            "phase": state["phase"],
+            "round": state["round"],
+            "seats": n,
+            "jokers": state["jokers"],
+            "viewer": seat,
+            "attacker": state["attacker"],
+            "players": players,
+            "hand": list(hands[seat]) if seat is not None else None,
+            "my_defence": defences[seat] if seat is not None else None,
+            "defended": [s for s in range(n) if defences[s] is not None],
+            "pile_size": len(state["pile"]),
+            "discard_size": len(state["discard"]),
+            "last_round": public_round(state["last_round"]),
+            "to_move": self.to_move(state),
+            "legal_actions": self.legal_actions(state, seat) if seat is not None else [],
+            "result": self.result(state),
+        }
+
+    def redact_action(self, seat: int, action: Action, viewer: int | None) -> Action:
+        # The Play: a defence lies face down; only its owner knows the card while the
+        # match is live (the resolved round is revealed through last_round instead).
+        if isinstance(action, dict) and action.get("type") == "defend" and viewer != seat:
+            return {"type": "defend"}
+        return action
+
+    def describe(self, before: State, event: dict[str, Any], after: State) -> str:
+        if not isinstance(event, dict):
+            return "Unknown event."
+        if event.get("kind") == "chance":
+            return (
+                f"The Janken Deck ({self.deck_size(after)} cards) is shuffled and each wizard is "
+                f"dealt three spells; seat {after['attacker']} attacks first."
+            )
+        action = event.get("action") or {}
+        seat = event.get("seat")
+        if action.get("type") == "defend":
+            return f"Seat {seat} chose a defence."
+        played = after.get("last_round")
+        if not played:
+            return f"Seat {seat} casts."
+        line = _describe_round(played)
+        ending = _describe_end(self.result(after))
+        return f"{line} {ending}".strip()
+
+
+# -- validation helpers ---------------------------------------------------------------------
+
+
+def _check_action_shape(action: Any) -> None:
+    if not isinstance(action, dict):
+        raise IllegalAction("An action must be a JSON object with a 'type'.", code="bad_action")
+    kind = action.get("type")
+    if not isinstance(kind, str) or kind not in _ACTION_KEYS:
+        raise IllegalAction(
+            "An action's 'type' is 'defend', 'attack' or 'heal'.", code="bad_action"
+        )
+    expected = _ACTION_KEYS[kind]
+    if action.keys() != expected:
+        keys = " and ".join(f"'{k}'" for k in sorted(expected))
+        raise IllegalAction(f"A '{kind}' action has exactly the keys {keys}.", code="bad_action")
+    if kind == "heal":
+        if not isinstance(action["cards"], list) or not all(isinstance(c, str) for c in action["cards"]):
+            raise IllegalAction("'cards' must be a list of card codes such as \"RK\".", code="bad_action")
+    elif not isinstance(action["card"], str):
+        raise IllegalAction("'card' must be a card code such as \"R9\".", code="bad_action")
+
+
+def _check_card_in_hand(card: str, hand: list[str]) -> None:
+    if card not in INDEX:
+        raise IllegalAction(f"There is no card '{card}' in the Janken Deck.", code="unknown_card")
+    if card not in hand:
+        raise IllegalAction(
+            f"The {deck.card_name(card)} is not in this spell book.", code="card_not_in_hand"
+        )
+
+
+def _check_heal(cards: list[str], hand: list[str]) -> None:
+    # Healing: it takes the whole spell book, three cards of one suit.
+    if len(cards) != HAND_SIZE:
+        raise IllegalAction("A healing spell uses exactly three cards.", code="heal_needs_three_cards")
+    if len(hand) != HAND_SIZE:
+        raise IllegalAction(
+            f"A healing spell needs a full spell book of three cards; this one holds {len(hand)}.",
+            code="heal_needs_three_cards",
+        )
+    for card in cards:
+        if card not in INDEX:
+            raise IllegalAction(f"There is no card '{card}' in the Janken Deck.", code="unknown_card")
+    if len(set(cards)) != HAND_SIZE:
+        raise IllegalAction("A healing spell uses three different cards.", code="duplicate_card")
+    for card in cards:
+        if card not in hand:
+            raise IllegalAction(
+                f"The {deck.card_name(card)} is not in this spell book.", code="card_not_in_hand"
+            )
+    if not _can_heal(cards):
+        raise IllegalAction(
+            "A healing spell needs three cards of the same suit (Jokers have no suit).",
+            code="not_three_of_a_suit",
+        )
+
+
+def _can_heal(cards: list[str]) -> bool:
+    if len(cards) != HAND_SIZE:
+        return False
+    first = SUIT_OF[cards[0]]
+    return first is not None and SUIT_OF[cards[1]] == first and SUIT_OF[cards[2]] == first
+
+
+# -- transitions ----------------------------------------------------------------------------
+
+
+def _defend(state: State, seat: int, card: str) -> State:
+    # The card leaves the hand now and lies face down until the attack resolves.
+    hands = list(state["hands"])
+    hands[seat] = [c for c in hands[seat] if c != card]
+    defences = list(state["defences"])
+    defences[seat] = card
+    new = dict(state)
+    new["hands"] = hands
+    new["defences"] = defences
+    if all(
+        defences[s] is not None or not state["alive"][s] or s == state["attacker"]
+        for s in range(state["seats"])
+    ):
+        new["phase"] = ATTACK
+    return new
+
+
+def _resolve(state: State, seat: int, action: Action) -> State:
+    """The attacker's spell ends the round: damage or healing, knock-outs, refill, rotation."""
+    n = state["seats"]
+    defences = state["defences"]
+    defenders = [s for s in range(n) if defences[s] is not None]
+    defence_cards = [defences[s] for s in defenders]
+    hands = list(state["hands"])
+    health = list(state["health"])
+
+    if action["type"] == "attack":
+        card = action["card"]
+        spell = [card]
+        hands[seat] = [c for c in hands[seat] if c != card]
+        # Joker ruling: a Joker anywhere in the round swaps every suited relation.
+        inverted = SUIT_OF[card] is None or any(SUIT_OF[c] is None for c in defence_cards)
+        attack_suit, value = SUIT_OF[card], VALUE_OF[card]
+        record_defences = []
+        for s in defenders:
+            relation = deck.relation(attack_suit, SUIT_OF[defences[s]])
+            if inverted:
+                relation = INVERTED[relation]
+            # The defending card's rank never matters, only its suit.
+            damage = value * MULTIPLIER_HALVES[relation]
+            taken = min(damage, health[s])  # health stops at zero
+            health[s] -= taken
+            record_defences.append(
+                {
+                    "seat": s,
+                    "card": defences[s],
+                    "relation": relation,
+                    "multiplier_halves": MULTIPLIER_HALVES[relation],
+                    "damage": damage,
+                }
+            )
+        heal = healed = halved = None
+    else:
+        spell = deck.sort_cards(action["cards"])
+        hands[seat] = []
+        heal_suit = SUIT_OF[spell[0]]
+        # Jokers cannot heal, so only a Joker among the defences swaps the test.
+        inverted = any(SUIT_OF[c] is None for c in defence_cards)
+        record_defences = []
+        halved = False
+        for s in defenders:
+            relation = deck.relation(heal_suit, SUIT_OF[defences[s]])
+            if inverted:
+                relation = INVERTED[relation]
+            halved = halved or relation in _HALVES_HEALING
+            record_defences.append(
+                {
+                    "seat": s,
+                    "card": defences[s],
+                    "relation": relation,
+                    "multiplier_halves": None,
+                    "damage": 0,
+                }
+            )
+        total = sum(VALUE_OF[c] for c in spell)
+        # Half-points: the full spell is 2 * total, a halved one exactly total.
+        heal = total if halved else 2 * total
+        healed = min(MAX_HEALTH, health[seat] + heal) - health[seat]
+        health[seat] += healed
+
+    # The End: a wizard at zero is out; the fallen's spell books leave play.
+    alive = list(state["alive"])
+    knocked_out_in = list(state["knocked_out_in"])
+    discard = state["discard"] + spell + defence_cards
+    knocked_out = []
+    for s in defenders:
+        if health[s] == 0:
+            alive[s] = False
+            knocked_out_in[s] = state["round"]
+            knocked_out.append(s)
+            discard += hands[s]
+            hands[s] = []
+
+    new = dict(state)
+    new.update(
+        hands=hands,
+        health=health,
+        alive=alive,
+        knocked_out_in=knocked_out_in,
+        discard=discard,
+        defences=[None] * n,
+        last_round={
+            "round": state["round"],
+            "attacker": seat,
+            "spell": action["type"],
+            "cards": spell,
+            "inverted": inverted,
+            "defences": record_defences,
+            "heal": heal,
+            "heal_halved": halved,
+            "healed": healed,
+            "knocked_out": knocked_out,
+        },
+    )
+
+    if sum(alive) == 1:
+        new.update(phase=OVER, end=LAST_STANDING)
+        return new
+
+    attacker = _next_attacker(seat, alive)
+    hands, pile = _refill(hands, state["pile"], _seat_order_from(attacker, alive))
+    new.update(hands=hands, pile=pile, attacker=attacker)
+
+    # The End: an empty pile ends the duel as soon as a living wizard has no spell left.
+    if not pile and any(alive[s] and not hands[s] for s in range(n)):
+        new.update(phase=OVER, end=DECK_OUT)
+        return new
+    new.update(phase=DEFEND, round=state["round"] + 1)
+    return new
+
+
+def _refill(hands: list[list[str]], pile: list[str], order: list[int]) -> tuple[list[list[str]], list[str]]:
+    """Draw back up to three, one card per wizard per pass, in ``order``, while the pile lasts.
+
+    ``hands`` is the caller's fresh outer list and is updated in place; the inner hands
+    are replaced, never appended to, because they may be shared with the previous state.
+    """
+    needs = [HAND_SIZE - len(hands[s]) for s in order]
+    drawn: list[list[str]] = [[] for _ in order]
+    top, size = 0, len(pile)
+    for lap in range(max(needs)):
+        for i, need in enumerate(needs):
+            if need > lap and top < size:
+                drawn[i].append(pile[top])
+                top += 1
+    if not top:
+        return hands, pile
+    for i, s in enumerate(order):
+        if drawn[i]:
+            hands[s] = sorted(hands[s] + drawn[i], key=INDEX.__getitem__)
+    return hands, pile[top:]
+
+
+# -- presentation ---------------------------------------------------------------------------
+
+
+def public_round(played: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The resolved round for a view: half-points become numbers, cards get names."""
+    if played is None:
+        return None
+    defences = []
+    for d in played["defences"]:
+        mult = d["multiplier_halves"]
+        defences.append(
+            {
+                "seat": d["seat"],
+                "card": d["card"],
+                "card_name": deck.card_name(d["card"]),
+                "relation": d["relation"],
+                "multiplier": None if mult is None else points(mult),
+                "damage": points(d["damage"]),
+            }
+        )
+    heal = played["spell"] == "heal"
+    return {
+        "round": played["round"],
+        "attacker": played["attacker"],
+        "spell": played["spell"],
+        "attack": None if heal else played["cards"][0],
+        "heal_cards": list(played["cards"]) if heal else None,
+        "cards_name": deck.cards_name(played["cards"]),
+        "inverted_by_joker": played["inverted"],
+        "defences": defences,
+        "heal": None if played["heal"] is None else points(played["heal"]),
+        "heal_halved": played["heal_halved"],
+        "healed": None if played["healed"] is None else points(played["healed"]),
+        "knocked_out": list(played["knocked_out"]),
+    }
+
+
+def _defence_label(d: dict[str, Any]) -> str:
+    card_suit = SUIT_OF[d["card"]]
+    if card_suit is None:
+        return "Joker"
+    if d["relation"] == deck.NONE:
+        return deck.SUIT_NAMES[card_suit]
+    return f"{deck.SUIT_NAMES[card_suit]}, {d['relation']}"
+
+
+def _describe_round(played: dict[str, Any]) -> str:
+    seat = played["attacker"]
+    # A Joker attack has no suit to swap against; say so only when it changed something.
+    joker_attack = played["spell"] == "attack" and SUIT_OF[played["cards"][0]] is None
+    swap = " (a Joker swaps the suits)" if played["inverted"] and not joker_attack else ""
+    if played["spell"] == "attack":
+        card = played["cards"][0]
+        what = "a Joker" if SUIT_OF[card] is None else f"the {deck.card_name(card)}"
+        hits = "; ".join(
+            f"seat {d['seat']} ({_defence_label(d)}) takes {points(d['damage'])}" for d in played["defences"]
+        )
+        line = f"Seat {seat} attacks with {what}{swap}: {hits}."
+    else:
+        defences = "; ".join(f"seat {d['seat']} ({_defence_label(d)})" for d in played["defences"])
+        line = f"Seat {seat} heals with the {deck.cards_name(played['cards'])}{swap}"
+        if played["heal_halved"]:
+            full = points(2 * played["heal"])
+            # Relations are recorded after any Joker swap, so "stronger" is always the culprit.
+            line += f" for {full}, halved to {points(played['heal'])} by a stronger defence"
+        else:
+            line += f" for {points(played['heal'])}"
+        line += f" and gains {points(played['healed'])} (defences: {defences})."
+    for s in played["knocked_out"]:
+        line += f" Seat {s} is knocked out."
+    return line
+
+
+def _describe_end(result: dict[str, Any] | None) -> str:
+    if result is None:
+        return ""
+    winners = result["winners"]
+    if result["reason"] == DECK_OUT:
+        head = "The draw pile is spent and a wizard has no spell left:"
+        score = result["scores"][winners[0]]
+        if len(winners) == 1:
+            return f"{head} seat {winners[0]} wins with {score} health."
+        seats = " and ".join(f"seat {s}" for s in winners)
+        return f"{head} {seats} share first place with {score} health."
+    return f"Seat {winners[0]} is the last wizard standing and wins."
