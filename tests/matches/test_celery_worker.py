@@ -1,0 +1,58 @@
+"""A real Celery worker verifies finished matches (ARCHITECTURE.md "Verification")."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from celery.signals import task_postrun
+
+from config.celery import app
+from matches.autoplay import autoplay_match
+from matches.models import Match
+
+
+@pytest.fixture
+def real_worker(settings):
+    """A worker thread consuming from the real broker (Redis in CI), tasks no longer eager."""
+    previous = {key: app.conf[key] for key in ("task_always_eager", "broker_url")}
+    app.conf.task_always_eager = False
+    app.conf.broker_url = os.environ.get("REDIS_URL") or "memory://localhost/"
+    try:
+        with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+            yield app
+    finally:
+        app.conf.update(previous)
+        app.pool.force_close_all()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_finished_match_is_verified_by_a_real_worker(real_worker):
+    ran_in = []
+
+    def record(sender=None, **kwargs):
+        ran_in.append((sender.name, threading.current_thread() is threading.main_thread()))
+
+    task_postrun.connect(record, weak=False)
+    try:
+        match = autoplay_match(game="dueling-wizards", seats=2)
+        verdict = wait_for_verdict(match)
+    finally:
+        task_postrun.disconnect(record)
+    assert verdict == Match.Verdict.VERIFIED
+    assert match.verified_at is not None
+    # It ran in the worker's thread, having travelled through the broker, not eagerly here.
+    assert ran_in == [("matches.tasks.verify_match", False)]
+
+
+def wait_for_verdict(match: Match) -> str:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        match.refresh_from_db()
+        if match.verdict != Match.Verdict.PENDING:
+            break
+        time.sleep(0.1)
+    return match.verdict
