@@ -1,0 +1,217 @@
+"""Swiss standings with configurable tie-breaks. Pure Python, exact arithmetic.
+
+Criteria are applied in the order the organiser lists them, after the score:
+
+``buchholz``          sum of the opponents' scores.
+``median_buchholz``   Buchholz without the highest and the lowest opponent score (with
+                      fewer than three values, what is left after dropping is summed: 0).
+``sonneborn_berger``  sum over games of (points scored in it x that opponent's score).
+``head_to_head``      points scored against the other players still tied at that point
+                      (direct encounter); only meaningful inside the tied group, so the
+                      reported value is None for a player who was already separated.
+``omw``               opponents' match-win percentage: the mean over real opponents of
+                      max(1/3, opponent's score / rounds the opponent took part in); a
+                      player without a real opponent gets the floor, 1/3.
+``wins``              games won against a real opponent (forfeit wins included, byes not).
+
+Byes and other unplayed rounds. Following the FIDE 2023 tie-break regulations' dummy
+opponent, every round a player did not play over the board (a bye, a forfeit win or loss,
+and, when ``rounds`` is given, a round with no record at all) counts for Buchholz, median
+Buchholz and Sonneborn-Berger as a game against a dummy opponent whose score equals the
+player's own final score. This neither rewards a bye (a weak virtual opponent would sink
+the Buchholz of a leader who had one) nor punishes it. Opponents' scores are used as they
+stand; FIDE's further adjustment of opponents' own unplayed rounds is not applied. OMW
+skips unplayed rounds altogether, as match-win percentages usually do.
+
+Everything is a ``fractions.Fraction`` (or int), so ties are exact and never an artefact
+of float rounding. Players tied on every criterion share a rank and are listed by id.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Hashable, Iterable, Sequence
+
+from .swiss import as_fraction
+
+PlayerId = Hashable
+
+TIEBREAKS = ("buchholz", "median_buchholz", "sonneborn_berger", "head_to_head", "omw", "wins")
+OMW_FLOOR = Fraction(1, 3)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One round's result for one board. ``second=None`` is a bye worth ``first_points``.
+
+    ``forfeit`` marks a game decided without being played; both players then count it as
+    an unplayed round for the opponent-based tie-breaks.
+    """
+
+    round: int
+    first: PlayerId
+    second: PlayerId | None
+    first_points: Any
+    second_points: Any = 0
+    forfeit: bool = False
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    player: PlayerId
+    score: Fraction
+    #: Every configured tie-break's value, in the configured order.
+    values: dict[str, Any] = field(default_factory=dict)
+    #: The criterion ("score" or a tie-break name) that put this row above the next one;
+    #: None when the two are tied on everything (same rank) and on the last row.
+    separated_from_next: str | None = None
+
+
+@dataclass
+class _Entry:
+    opponent: PlayerId | None  # None: unplayed (bye, forfeit, absent)
+    points: Fraction
+    won: bool
+    present: bool = True  # False for a round with no record (dropped, joined late)
+
+
+def standings(
+    games: Iterable[Game],
+    tiebreaks: Sequence[str] = ("buchholz", "median_buchholz", "sonneborn_berger"),
+    players: Iterable[PlayerId] = (),
+    rounds: int | None = None,
+) -> list[StandingRow]:
+    """Ordered standings with every tie-break value and what separated each neighbour pair.
+
+    ``players`` adds players with no games yet; everyone who appears in a game is in the
+    table too (a dropped player stays, their games still count for their opponents).
+    """
+    unknown = [t for t in tiebreaks if t not in TIEBREAKS]
+    if unknown:
+        raise ValueError(f"Unknown tie-break(s) {unknown}; choose from {list(TIEBREAKS)}")
+    if len(set(tiebreaks)) != len(tiebreaks):
+        raise ValueError("Each tie-break may be listed once")
+
+    entries: dict[PlayerId, dict[int, _Entry]] = defaultdict(dict)
+    for pid in players:
+        entries[pid]
+    for g in games:
+        a_pts, b_pts = as_fraction(g.first_points), as_fraction(g.second_points)
+        if g.second is None:
+            _record(entries, g.first, g.round, _Entry(None, a_pts, False))
+            continue
+        played = not g.forfeit
+        _record(entries, g.first, g.round, _Entry(g.second if played else None, a_pts, a_pts > b_pts))
+        _record(entries, g.second, g.round, _Entry(g.first if played else None, b_pts, b_pts > a_pts))
+    if rounds is not None:
+        for pid in entries:
+            for r in range(1, rounds + 1):
+                entries[pid].setdefault(r, _Entry(None, Fraction(0), False, present=False))
+
+    ids = sorted(entries)
+    score = {p: sum((e.points for e in entries[p].values()), Fraction(0)) for p in ids}
+    context = _Context(entries, score)
+    fixed = {name: {p: context.value(name, p) for p in ids} for name in tiebreaks if name != "head_to_head"}
+
+    h2h: dict[PlayerId, Fraction | None] = {p: None for p in ids}
+    criteria = ["score", *tiebreaks]
+
+    def value(name: str, p: PlayerId):
+        if name == "score":
+            return score[p]
+        if name == "head_to_head":
+            return h2h[p]
+        return fixed[name][p]
+
+    def refine(group: list[PlayerId], level: int) -> tuple[list[PlayerId], list[str | None]]:
+        """Order a group tied on criteria[:level]; also return what separates neighbours."""
+        if len(group) == 1 or level == len(criteria):
+            return group, [None] * (len(group) - 1)
+        name = criteria[level]
+        if name == "head_to_head":
+            members = set(group)
+            for p in group:
+                h2h[p] = sum(
+                    (e.points for e in entries[p].values() if e.opponent in members), Fraction(0)
+                )
+        buckets: dict[Any, list[PlayerId]] = defaultdict(list)
+        for p in group:
+            buckets[value(name, p)].append(p)
+        order: list[PlayerId] = []
+        seps: list[str | None] = []
+        for key in sorted(buckets, reverse=True):
+            sub, sub_seps = refine(buckets[key], level + 1)
+            if order:
+                seps.append(name)
+            order.extend(sub)
+            seps.extend(sub_seps)
+        return order, seps
+
+    order, seps = refine(ids, 0) if ids else ([], [])
+    rows: list[StandingRow] = []
+    for i, p in enumerate(order):
+        tied_above = i > 0 and seps[i - 1] is None
+        rank = rows[-1].rank if tied_above else i + 1
+        values = {name: value(name, p) for name in tiebreaks}
+        rows.append(
+            StandingRow(
+                rank=rank,
+                player=p,
+                score=score[p],
+                values=values,
+                separated_from_next=seps[i] if i < len(seps) else None,
+            )
+        )
+    return rows
+
+
+def _record(entries, player, rnd, entry):
+    if rnd in entries[player]:
+        raise ValueError(f"Player {player!r} has two results in round {rnd}")
+    entries[player][rnd] = entry
+
+
+class _Context:
+    def __init__(self, entries, score):
+        self.entries = entries
+        self.score = score
+
+    def opponent_scores(self, p) -> list[Fraction]:
+        # Unplayed rounds count as a dummy opponent with the player's own score.
+        return [self.score[e.opponent] if e.opponent is not None else self.score[p] for e in self._rounds(p)]
+
+    def _rounds(self, p) -> list[_Entry]:
+        return [self.entries[p][r] for r in sorted(self.entries[p])]
+
+    def value(self, name: str, p):
+        if name == "buchholz":
+            return sum(self.opponent_scores(p), Fraction(0))
+        if name == "median_buchholz":
+            values = sorted(self.opponent_scores(p))
+            return sum(values[1:-1], Fraction(0))
+        if name == "sonneborn_berger":
+            return sum(
+                (
+                    e.points * (self.score[e.opponent] if e.opponent is not None else self.score[p])
+                    for e in self._rounds(p)
+                ),
+                Fraction(0),
+            )
+        if name == "omw":
+            opponents = [e.opponent for e in self._rounds(p) if e.opponent is not None]
+            if not opponents:
+                return OMW_FLOOR
+            return sum((self.match_win(o) for o in opponents), Fraction(0)) / len(opponents)
+        if name == "wins":
+            # ``won`` is never set on a bye, so this counts played and forfeit wins.
+            return sum(1 for e in self._rounds(p) if e.won)
+        raise ValueError(name)
+
+    def match_win(self, p) -> Fraction:
+        taken_part = sum(1 for e in self.entries[p].values() if e.present)
+        if not taken_part:
+            return OMW_FLOOR
+        return max(OMW_FLOOR, self.score[p] / taken_part)
