@@ -1,0 +1,561 @@
+"""Wizard Dodgeball (IWDL rule version 1.06) as a platform engine.
+
+Config (every key optional; ``{}`` gives the rulebook's worked-example line-ups)::
+
+    {
+      "court": "iwdl-standard",
+      "teams": [                       # teams[0] plays rows 1-9, teams[1] rows 9-17
+        {"wizards": [21, 58, 41, 25, 36],          # five jersey numbers, activation order (left to right)
+         "spells": ["teleport", "freeze", ...],    # spell card ids; cost <= the team's MAGIC sum
+         "start": [[5, 2], [3, 2], ...] | null},   # optional starting squares (starting area), in line-up order
+        {...}
+      ],
+      "first_player": null | 0 | 1,    # team that activates first ("player 1"); null: d6 roll-off (chance)
+      "sides": [[0], [1]],             # seats playing each team; 4 seats: e.g. [[0, 2], [1, 3]]
+      "controllers": null | [[seat x5], [seat x5]],   # team variant: which seat runs each wizard
+      "team_control": "wizards" | "turns"             # team variant: fixed wizards, or seats alternate turns
+    }
+
+Spell card ids: teleport, fireball, freeze, shield, dispel (1 point each); slow_speed, strong_weak,
+shrink_enlarge, butter_sticky, drain_boost (2 points each).
+
+Actions (``{"kind": "action", "seat": s, "action": ...}``), all by the active wizard unless noted::
+
+    {"type": "move", "to": [col, row]}                     one action; optional "pick_up": ball id on the way
+    {"type": "pick_up", "ball": id}                        free
+    {"type": "drop", "to": [col, row]}                     free
+    {"type": "throw", "target": jersey}                    one action
+    {"type": "pass", "to": jersey}                         one action
+    {"type": "cast", "spell": face, "targets": [{"wizard": j} | {"ball": id} | {"effect": id}, ...]}
+    {"type": "end_turn"}
+    choices after a roll (the seat controlling the wizard concerned, or the caster's seat):
+    {"type": "dodge_to", "to": [col, row]}                 a dodging wizard steps aside
+    {"type": "place_ball", "to": [col, row]}               where a dropped / knocked-loose ball goes
+    {"type": "return_wizard", "wizard": jersey, "to": [col, row]}   after a catch
+    {"type": "teleport_to", "to": [col, row]}              one per teleported target, in target order
+
+Chance (``{"kind": "chance", "outcome": [ints]}``): every roll is its own step. A throw is two
+steps, the ATTACK roll and then the DODGE roll (no attack roll for a fireball, no dodge roll
+against a frozen target). A cast is one CAST step (only if some target resists), then one
+RESIST step per resisting target, and one more for the caster per rebound. The roll-off is one
+step with two grey dice, first team then second; a tie is rolled again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.base import CHANCE, Engine, IllegalAction, InvalidConfig
+from engines.chance import check_outcome
+
+from . import data, dice, rules, spells
+from .geometry import court as court_by_id
+from .state import (
+    State,
+    ball_square,
+    controller,
+    copy_state,
+    court_of,
+    effect_faces,
+    has_effect,
+    occupancy,
+    stats,
+    wizard,
+    wizard_squares,
+)
+
+DEFAULT_TEAMS = [
+    {"wizards": [21, 58, 41, 25, 36],
+     "spells": ["teleport", "fireball", "freeze", "shield", "dispel",
+                "slow_speed", "strong_weak", "shrink_enlarge", "drain_boost"]},
+    {"wizards": [45, 30, 47, 10, 12],
+     "spells": ["teleport", "fireball", "freeze", "shield", "dispel",
+                "slow_speed", "strong_weak", "butter_sticky"]},
+]
+
+CHOICE_STEPS = {
+    "dodge_move": "dodge_to",
+    "place_ball": "place_ball",
+    "return": "return_wizard",
+    "teleport": "teleport_to",
+}
+CHANCE_STEPS = {"rolloff", "attack", "dodge", "cast_roll", "resist"}
+
+
+def _team_name(side: int) -> str:
+    return "first team" if side == 0 else "second team"
+
+
+class WizardDodgeballEngine(Engine):
+    name = "wizard-dodgeball"
+    title = "Wizard Dodgeball"
+    version = "1"
+    min_seats = 2
+    max_seats = 4
+
+    # -- configuration -------------------------------------------------------
+    def default_config(self, seats: int) -> dict[str, Any]:
+        sides = [[0], [1]] if seats != 4 else [[0, 2], [1, 3]]
+        return {
+            "court": "iwdl-standard",
+            "teams": [dict(t, start=None) for t in DEFAULT_TEAMS],
+            "first_player": None,
+            "sides": sides,
+            "controllers": None,
+            "team_control": "wizards",
+        }
+
+    def validate_config(self, config: dict[str, Any] | None, seats: int) -> dict[str, Any]:
+        if seats not in (2, 4):
+            raise InvalidConfig("Wizard Dodgeball is played by 2 players, or 4 in two teams.", code="bad_seat_count")
+        if config is not None and not isinstance(config, dict):
+            raise InvalidConfig("The configuration must be an object.", code="bad_config")
+        merged = super().validate_config(config, seats)
+        if merged["court"] not in data.courts():
+            raise InvalidConfig(f"Unknown court {merged['court']!r}; known: {sorted(data.courts())}.",
+                                code="unknown_court")
+        c = court_by_id(merged["court"])
+        teams = merged["teams"]
+        if not (isinstance(teams, list) and len(teams) == 2 and all(isinstance(t, dict) for t in teams)):
+            raise InvalidConfig("'teams' must list exactly two teams.", code="bad_teams")
+        roster = data.roster()
+        seen: set[int] = set()
+        norm_teams = []
+        for side, team in enumerate(teams):
+            unknown = set(team) - {"wizards", "spells", "start"}
+            if unknown:
+                raise InvalidConfig(f"Unknown team option(s) {sorted(unknown)}.", code="unknown_option")
+            wizards = team.get("wizards")
+            if not isinstance(wizards, list) or len(wizards) != data.TEAM_SIZE:
+                raise InvalidConfig(f"Each team fields exactly {data.TEAM_SIZE} wizards.", code="wrong_team_size")
+            for j in wizards:
+                if type(j) is not int or j not in roster:
+                    raise InvalidConfig(f"There is no wizard with jersey {j!r} in the IWDL roster.",
+                                        code="unknown_wizard")
+                if j in seen:
+                    raise InvalidConfig(f"Wizard #{j} {roster[j]['name']} is named twice.", code="duplicate_wizard")
+                seen.add(j)
+            spell_list = team.get("spells", [])
+            if not isinstance(spell_list, list):
+                raise InvalidConfig("A team's 'spells' must be a list of spell card ids.", code="bad_spells")
+            cards = data.spell_cards()
+            for s in spell_list:
+                if s not in cards:
+                    raise InvalidConfig(f"Unknown spell card {s!r}; cards are {data.SPELL_ORDER}.",
+                                        code="unknown_spell")
+            if len(set(spell_list)) != len(spell_list):
+                raise InvalidConfig("A team has each spell card at most once.", code="duplicate_spell")
+            budget = sum(roster[j]["magic"] for j in wizards)
+            cost = sum(cards[s]["cost"] for s in spell_list)
+            if cost > budget:
+                raise InvalidConfig(
+                    f"The {_team_name(side)}'s spell list costs {cost} points but its wizards' MAGIC adds up "
+                    f"to only {budget}.",
+                    code="spell_budget_exceeded",
+                )
+            start = team.get("start")
+            if start is not None:
+                if not isinstance(start, list) or len(start) != data.TEAM_SIZE:
+                    raise InvalidConfig("'start' lists one square per wizard.", code="bad_start")
+                used = set()
+                for s in start:
+                    if not (isinstance(s, list) and len(s) == 2 and all(type(v) is int for v in s)):
+                        raise InvalidConfig("Starting squares are [column, row].", code="bad_start")
+                    if not c.in_starting_area(side, (s[0], s[1])) or tuple(s) in used:
+                        raise InvalidConfig(
+                            f"{s} is not a free square of the {_team_name(side)}'s starting area.", code="bad_start"
+                        )
+                    used.add(tuple(s))
+            norm_teams.append({"wizards": list(wizards), "spells": [s for s in data.SPELL_ORDER if s in spell_list],
+                               "start": [list(s) for s in start] if start is not None else None})
+        merged["teams"] = norm_teams
+        if merged["first_player"] not in (None, 0, 1):
+            raise InvalidConfig("'first_player' is 0, 1 or null (roll-off).", code="bad_first_player")
+        sides = merged["sides"]
+        flat = [s for group in sides for s in group] if isinstance(sides, list) and all(
+            isinstance(g, list) for g in sides) else None
+        if flat is None or len(sides) != 2 or sorted(flat) != list(range(seats)) or any(not g for g in sides) or (
+            seats == 4 and any(len(g) != 2 for g in sides)
+        ):
+            raise InvalidConfig(
+                "'sides' must split the seats between the two teams (2 players: [[0], [1]]; 4 players: two each).",
+                code="bad_sides",
+            )
+        if merged["team_control"] not in ("wizards", "turns"):
+            raise InvalidConfig("'team_control' is 'wizards' or 'turns'.", code="bad_team_control")
+        controllers = merged["controllers"]
+        if controllers is None:
+            controllers = [[group[k % len(group)] for k in range(data.TEAM_SIZE)] for group in sides]
+        else:
+            ok = isinstance(controllers, list) and len(controllers) == 2 and all(
+                isinstance(g, list) and len(g) == data.TEAM_SIZE and all(s in sides[i] for s in g)
+                for i, g in enumerate(controllers)
+            )
+            if not ok:
+                raise InvalidConfig(
+                    "'controllers' gives, for each team, the seat running each of its five wizards "
+                    "(a seat of that team).",
+                    code="bad_controllers",
+                )
+            if merged["team_control"] == "wizards" and any(
+                set(g) != set(sides[i]) for i, g in enumerate(controllers)
+            ):
+                raise InvalidConfig("Every player of a team must control at least one wizard.",
+                                    code="bad_controllers")
+        merged["controllers"] = [list(g) for g in controllers]
+        merged["sides"] = [list(g) for g in sides]
+        return merged
+
+    # -- setup -------------------------------------------------------------------
+    def setup(self, config: dict[str, Any], seats: int) -> State:
+        config = self.validate_config(config, seats)
+        c = court_by_id(config["court"])
+        wizards = []
+        for side, team in enumerate(config["teams"]):
+            start = team["start"] or [list(s) for s in c.default_start[side]]
+            for slot, j in enumerate(team["wizards"]):
+                wizards.append({"j": j, "side": side, "slot": slot, "sq": list(start[slot]), "out": False,
+                                "ball": None})
+        balls = [{"id": i + 1, "sq": [s[0], s[1]], "holder": None, "active": False} for i, s in enumerate(c.stars)]
+        cards = [
+            {cid: {"charged": True, "caster": None, "turn": None} for cid in team["spells"]}
+            for team in config["teams"]
+        ]
+        state: State = {
+            "court": config["court"],
+            "seats": seats,
+            "sides": config["sides"],
+            "controllers": config["controllers"],
+            "team_control": config["team_control"],
+            "budgets": [sum(stats(j)["magic"] for j in t["wizards"]) for t in config["teams"]],
+            "wizards": wizards,
+            "balls": balls,
+            "cards": cards,
+            "effects": [],
+            "next_effect": 1,
+            "first": config["first_player"],
+            "turn": None,
+            "next_slot": [0, 0],
+            "turns_taken": [0, 0],
+            "last_seat": [None, None],
+            "queue": [],
+            "cast": None,
+            "rolls": [],
+            "winner": None,
+            "reason": None,
+        }
+        if config["first_player"] is None:
+            state["queue"] = [{"step": "rolloff"}]
+        else:
+            rules.begin_turn(state, config["first_player"])
+        return state
+
+    # -- queries -------------------------------------------------------------------
+    def to_move(self, state: State) -> list[int]:
+        if state["winner"] is not None:
+            return []
+        if state["queue"]:
+            step = state["queue"][0]
+            if step["step"] in CHANCE_STEPS:
+                return [CHANCE]
+            return [self._choice_seat(state, step)]
+        return [state["turn"]["seat"]]
+
+    def _choice_seat(self, state: State, step: dict) -> int:
+        kind = step["step"]
+        if kind in ("dodge_move", "place_ball"):
+            return controller(state, step["wizard"])
+        if kind == "return":
+            return controller(state, step["catcher"])
+        if kind == "teleport":
+            return controller(state, state["cast"]["caster"])
+        raise AssertionError(kind)
+
+    def chance(self, state: State) -> dict[str, Any] | None:
+        if state["winner"] is not None or not state["queue"]:
+            return None
+        step = state["queue"][0]
+        kind = step["step"]
+        if kind == "rolloff":
+            return dice.spec(["grey", "grey"], "Roll-off for player 1: first team's d6, second team's d6")
+        if kind == "attack":
+            return rules.attack_spec(state, step)
+        if kind == "dodge":
+            return rules.dodge_spec(state, step)
+        if kind == "cast_roll":
+            return spells.cast_spec(state)
+        if kind == "resist":
+            return spells.resist_spec(state, step)
+        return None
+
+    # -- apply -------------------------------------------------------------------------
+    def apply(self, state: State, event: dict[str, Any]) -> State:
+        if not isinstance(event, dict):
+            raise IllegalAction("An event is an object.", code="bad_event")
+        kind = event.get("kind")
+        if kind == "chance":
+            return self._apply_chance(state, event.get("outcome"))
+        if kind == "action":
+            return self._apply_action(state, event.get("seat"), event.get("action"))
+        raise IllegalAction("An event is either a chance outcome or a seat's action.", code="bad_event")
+
+    def _apply_chance(self, state: State, outcome: Any) -> State:
+        spec = self.chance(state)
+        if spec is None:
+            raise IllegalAction("No dice are due now.", code="no_chance_pending")
+        check_outcome(spec, outcome)
+        new = copy_state(state)
+        step = new["queue"].pop(0)
+        kind = step["step"]
+        if kind == "rolloff":
+            a, b = outcome
+            new["rolls"] = [{"who": None, "kind": "rolloff", "label": "Roll-off",
+                             "dice": [{"colour": "grey", "value": a}, {"colour": "grey", "value": b}],
+                             "total": max(a, b), "fixed": False}]
+            if a == b:
+                new["queue"].insert(0, {"step": "rolloff"})
+            else:
+                new["first"] = 0 if a > b else 1
+                rules.begin_turn(new, new["first"])
+        elif kind == "attack":
+            rules.resolve_attack_roll(new, step, outcome)
+        elif kind == "dodge":
+            rules.resolve_dodge_roll(new, step, outcome)
+        elif kind == "cast_roll":
+            spells.resolve_cast_roll(new, outcome)
+        elif kind == "resist":
+            spells.resolve_resist(new, step, outcome)
+        self._run_auto_steps(new)
+        rules.settle(new)
+        return new
+
+    def _run_auto_steps(self, state: State) -> None:
+        while state["winner"] is None and state["queue"] and state["queue"][0]["step"] == "cast_apply":
+            state["queue"].pop(0)
+            spells.apply_cast(state)
+
+    def _apply_action(self, state: State, seat: Any, action: Any) -> State:
+        if type(seat) is not int or not 0 <= seat < state["seats"]:
+            raise IllegalAction("Unknown seat.", code="bad_seat")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction("An action is an object with a 'type'.", code="bad_action")
+        if state["winner"] is not None:
+            raise IllegalAction("The game is over.", code="game_over")
+        movers = self.to_move(state)
+        if movers == [CHANCE]:
+            raise IllegalAction("Dice must be rolled first.", code="chance_pending")
+        if seat not in movers:
+            raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
+        new = copy_state(state)
+        atype = action["type"]
+        if new["queue"]:
+            step = new["queue"][0]
+            expected = CHOICE_STEPS[step["step"]]
+            if atype != expected:
+                raise IllegalAction(f"A choice is pending: expected a '{expected}' action.", code="choice_pending")
+            new["queue"].pop(0)
+            if expected == "dodge_to":
+                rules.choose_dodge_square(new, step, action)
+            elif expected == "place_ball":
+                rules.choose_ball_square(new, step, action)
+            elif expected == "return_wizard":
+                rules.choose_return(new, step, action)
+            elif expected == "teleport_to":
+                spells.choose_teleport(new, step, action)
+                spells.finish_teleports(new)
+        else:
+            w = wizard(new, new["turn"]["wizard"])
+            if atype == "end_turn":
+                rules.end_turn(new)
+            elif atype == "move":
+                rules.do_move(new, action)
+            elif atype == "pick_up":
+                rules.do_pick_up(new, action)
+            elif atype == "drop":
+                rules.do_drop(new, action)
+            elif atype == "throw":
+                rules.do_throw(new, action)
+            elif atype == "pass":
+                rules.do_pass(new, action)
+            elif atype == "cast":
+                spells.do_cast(new, w, action)
+            elif atype in CHOICE_STEPS.values():
+                raise IllegalAction("There is no choice pending.", code="no_choice_pending")
+            else:
+                raise IllegalAction(f"Unknown action type {atype!r}.", code="unknown_action")
+        self._run_auto_steps(new)
+        rules.settle(new)
+        return new
+
+    # -- legal actions -------------------------------------------------------------------
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
+        if seat not in self.to_move(state):
+            return []
+        if state["queue"]:
+            return self._choice_actions(state, state["queue"][0])
+        return self._turn_actions(state)
+
+    def _choice_actions(self, state: State, step: dict) -> list[dict]:
+        kind = step["step"]
+        if kind == "dodge_move":
+            t = wizard(state, step["wizard"])
+            c = court_of(state)
+            origin = (step["from"][0], step["from"][1])
+            return [{"type": "dodge_to", "to": [s[0], s[1]]}
+                    for s in rules.empty_neighbours(state, origin) if c.in_half(t["side"], s)]
+        if kind == "place_ball":
+            around = (step["around"][0], step["around"][1])
+            return [{"type": "place_ball", "to": [s[0], s[1]]} for s in rules.placement_squares(state, around)]
+        if kind == "return":
+            out, squares = rules.return_options(state, step["side"])
+            return [{"type": "return_wizard", "wizard": j, "to": [s[0], s[1]]} for j in out for s in squares]
+        if kind == "teleport":
+            return [{"type": "teleport_to", "to": [s[0], s[1]]} for s in spells.teleport_options(state, step)]
+        return []
+
+    def _turn_actions(self, state: State, include_casts: bool = True) -> list[dict]:
+        w = wizard(state, state["turn"]["wizard"])
+        j = w["j"]
+        here = (w["sq"][0], w["sq"][1])
+        c = court_of(state)
+        occ = occupancy(state)
+        faces = effect_faces(state, j)
+        frozen = "freeze" in faces
+        actions: list[dict] = []
+        # free actions
+        if w["ball"] is None:
+            if "butter_fingers" not in faces:
+                for n in c.neighbours(here):
+                    o = occ.get(n)
+                    if o is not None and o[0] == "b":
+                        actions.append({"type": "pick_up", "ball": o[1]})
+        elif "sticky_fingers" not in faces:
+            for n in c.neighbours(here):
+                if n not in occ:
+                    actions.append({"type": "drop", "to": [n[0], n[1]]})
+        if state["turn"]["actions"] > 0 and not frozen:
+            blocked = set(occ)
+            base = rules.reachable(state, j, blocked)
+            for s in sorted(base, key=lambda s: (s[1], s[0])):
+                actions.append({"type": "move", "to": [s[0], s[1]]})
+            if w["ball"] is None and "butter_fingers" not in faces:
+                allowance = rules.move_allowance(state, j)
+                for b in state["balls"]:
+                    if b["sq"] is None or max(abs(b["sq"][0] - here[0]), abs(b["sq"][1] - here[1])) > allowance + 1:
+                        continue
+                    dests = rules.reachable_with_pickup(state, j, b["id"], blocked, base)
+                    for s in sorted(dests, key=lambda s: (s[1], s[0])):
+                        actions.append({"type": "move", "to": [s[0], s[1]], "pick_up": b["id"]})
+            squares = wizard_squares(state)
+            if w["ball"] is not None and "sticky_fingers" not in faces:
+                b = next(b for b in state["balls"] if b["id"] == w["ball"])
+                for o in state["wizards"]:
+                    if o["out"] or o["j"] == j:
+                        continue
+                    osq = (o["sq"][0], o["sq"][1])
+                    if not rules.has_line_of_sight(state, here, osq, squares):
+                        continue
+                    if o["side"] != w["side"]:
+                        if b["active"]:
+                            actions.append({"type": "throw", "target": o["j"]})
+                    elif o["ball"] is None and not has_effect(state, o["j"], "butter_fingers"):
+                        actions.append({"type": "pass", "to": o["j"]})
+            if include_casts:
+                actions.extend(spells.enumerate_casts(state, w))
+        actions.append({"type": "end_turn"})
+        return actions
+
+    def validate(self, state: State, seat: int, action: dict[str, Any]) -> None:
+        self._apply_action(state, seat, action)
+
+    # -- result, view, log -------------------------------------------------------------
+    def result(self, state: State) -> dict[str, Any] | None:
+        if state["winner"] is None:
+            return None
+        winner = state["winner"]
+        left = [sum(1 for w in state["wizards"] if w["side"] == s and not w["out"]) for s in (0, 1)]
+        side_of = {seat: s for s, group in enumerate(state["sides"]) for seat in group}
+        seats = range(state["seats"])
+        return {
+            "placements": [1 if side_of[s] == winner else 2 for s in seats],
+            "scores": [left[side_of[s]] for s in seats],
+            "winners": sorted(state["sides"][winner]),
+            "reason": state["reason"],
+        }
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        c = court_of(state)
+        faces = data.spell_faces()
+        wizards = []
+        for w in state["wizards"]:
+            st = stats(w["j"])
+            wizards.append({
+                "jersey": w["j"], "name": st["name"], "team": w["side"], "slot": w["slot"],
+                "square": list(w["sq"]) if w["sq"] is not None else None, "eliminated": w["out"],
+                "ball": w["ball"], "effects": sorted(effect_faces(state, w["j"])),
+                "controller": controller(state, w["j"]),
+                "stats": {"move": st["move"], "magic": st["magic"], "attack": st["attack"], "dodge": st["dodge"],
+                          "cast": st["cast"], "resist": st["resist"]},
+            })
+        balls = []
+        for b in state["balls"]:
+            where = ball_square(state, b)
+            balls.append({"id": b["id"], "square": list(b["sq"]) if b["sq"] is not None else None,
+                          "held_by": b["holder"], "active": b["active"], "in_flight": where is None,
+                          "on_fire": any(e["ball"] == b["id"] and e["face"] == "fireball" for e in state["effects"])})
+        cards = []
+        for side in (0, 1):
+            team_cards = []
+            for cid in data.SPELL_ORDER:
+                card = state["cards"][side].get(cid)
+                if card is None:
+                    continue
+                spec = data.spell_cards()[cid]
+                team_cards.append({"id": cid, "name": spec["name"], "cost": spec["cost"],
+                                   "faces": [f["id"] for f in spec["faces"]], "charged": card["charged"],
+                                   "cast_by": card["caster"], "cast_on_turn": card["turn"]})
+            cards.append(team_cards)
+        effects = [{"id": e["id"], "spell": e["face"], "name": faces[e["face"]]["name"], "team": e["side"],
+                    "cast_by": e["caster"], "wizard": e["wizard"], "ball": e["ball"]} for e in state["effects"]]
+        turn = state["turn"]
+        pending = None
+        if state["queue"]:
+            step = state["queue"][0]
+            pending = {"kind": step["step"], "seat": None if step["step"] in CHANCE_STEPS else
+                       self._choice_seat(state, step)}
+            if step["step"] in CHANCE_STEPS:
+                pending["dice"] = self.chance(state)
+            else:
+                pending["action"] = CHOICE_STEPS[step["step"]]
+        return {
+            "court": {
+                "id": c.id, "name": c.name, "width": c.width, "length": c.length,
+                "neutral_rows": sorted(c.neutral_rows),
+                "zones": [dict(z) for z in c.spec["zones"]],
+                "attack_lines": [dict(a) for a in c.spec["attack_lines"]],
+                "stars": [list(s) for s in c.stars],
+                "starting_rows": [list(r) for r in c.starting_rows],
+            },
+            "seat": seat,
+            "sides": state["sides"],
+            "wizards": wizards,
+            "balls": balls,
+            "spell_cards": cards,
+            "spell_budgets": state["budgets"],
+            "effects": effects,
+            "first_player": state["first"],
+            "turn": None if turn is None else {
+                "number": turn["n"], "team": turn["side"], "wizard": turn["wizard"],
+                "actions_left": turn["actions"], "seat": turn["seat"],
+            },
+            "to_move": self.to_move(state),
+            "pending": pending,
+            "last_rolls": [dict(r) for r in state["rolls"]],
+            "legal_actions": self.legal_actions(state, seat) if seat is not None else [],
+            "result": self.result(state),
+        }
+
+    def describe(self, before: State, event: dict[str, Any], after: State) -> str:
+        from .describe import describe as _describe
+
+        return _describe(self, before, event, after)

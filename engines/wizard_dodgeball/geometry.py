@@ -1,0 +1,140 @@
+"""Court geometry: squares, zones, halves, adjacency and line of sight.
+
+Squares are ``(column, row)``, both 1-based; column 1..width, row 1..length. Two squares
+are adjacent when they touch at an edge or a corner (king move). All arithmetic is on
+integers so that results never depend on floating point.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterable
+
+from . import data
+
+Square = tuple[int, int]
+
+NEIGHBOUR_STEPS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
+
+
+def chebyshev(a: Square, b: Square) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def adjacent(a: Square, b: Square) -> bool:
+    return a != b and abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
+
+
+def line_blocked_by(a: Square, b: Square, c: Square) -> bool:
+    """Does the straight line from the centre of ``a`` to the centre of ``b`` pass through
+    the *interior* of square ``c`` (``c`` being neither end)?
+
+    Ruling (RULES.md, "Line of sight"): a line that only touches an edge or a corner of a
+    square does not go through it. With centres at integer points and squares of side 1,
+    the line through ``a`` with direction ``d`` meets the open square around ``c`` exactly
+    when ``|cross(c - a, d)| < (|dx| + |dy|) / 2``; doubled to stay in integers.
+    """
+    if c == a or c == b:
+        return False
+    ax, ay = a
+    bx, by = b
+    cx, cy = c
+    if not (min(ax, bx) <= cx <= max(ax, bx) and min(ay, by) <= cy <= max(ay, by)):
+        return False
+    dx, dy = bx - ax, by - ay
+    cross = (cx - ax) * dy - (cy - ay) * dx
+    return 2 * abs(cross) < abs(dx) + abs(dy)
+
+
+def line_of_sight(a: Square, b: Square, blockers: Iterable[Square]) -> bool:
+    """True when no square in ``blockers`` (squares holding other wizards) lies on the line."""
+    for c in blockers:
+        if line_blocked_by(a, b, c):
+            return False
+    return True
+
+
+class Court:
+    """A validated court (see data/court.json) with fast lookups."""
+
+    def __init__(self, spec: dict):
+        self.spec = spec
+        self.id: str = spec["id"]
+        self.name: str = spec["name"]
+        self.width: int = spec["width"]
+        self.length: int = spec["length"]
+        self.neutral_rows = frozenset(spec["neutral_rows"])
+        self.stars: list[Square] = [tuple(s) for s in spec["stars"]]
+        zones = spec["zones"]
+        # zone index per row, for each side (a Neutral Area row counts as the side's own front zone)
+        self._zone: list[dict[int, int]] = [{}, {}]
+        for side in (0, 1):
+            for idx, zone in enumerate(zones):
+                lo, hi = zone["rows"]
+                for row in range(lo, hi + 1):
+                    if row in self.neutral_rows:
+                        if zone["side"] == side:
+                            self._zone[side][row] = idx
+                    else:
+                        self._zone[side][row] = idx
+        self.back_rows = frozenset(
+            row for idx in (0, 3) for row in range(zones[idx]["rows"][0], zones[idx]["rows"][1] + 1)
+        )
+        self.half_rows: list[tuple[int, int]] = [tuple(s["rows"]) for s in spec["sides"]]
+        self.starting_rows: list[tuple[int, int]] = [tuple(s["starting_rows"]) for s in spec["sides"]]
+        self.default_start: list[list[Square]] = [[tuple(q) for q in s["default_start"]] for s in spec["sides"]]
+        self.squares: list[Square] = [(c, r) for r in range(1, self.length + 1) for c in range(1, self.width + 1)]
+        self._neighbours: dict[Square, tuple[Square, ...]] = {
+            sq: tuple(
+                (sq[0] + dc, sq[1] + dr)
+                for dc, dr in NEIGHBOUR_STEPS
+                if 1 <= sq[0] + dc <= self.width and 1 <= sq[1] + dr <= self.length
+            )
+            for sq in self.squares
+        }
+
+    # -- squares ------------------------------------------------------------
+    def in_bounds(self, sq: Square) -> bool:
+        return 1 <= sq[0] <= self.width and 1 <= sq[1] <= self.length
+
+    def neighbours(self, sq: Square) -> tuple[Square, ...]:
+        return self._neighbours[sq]
+
+    def in_half(self, side: int, sq: Square) -> bool:
+        """May a wizard of ``side`` stand here? (its own half, Neutral Area included)"""
+        lo, hi = self.half_rows[side]
+        return 1 <= sq[0] <= self.width and lo <= sq[1] <= hi
+
+    def in_starting_area(self, side: int, sq: Square) -> bool:
+        lo, hi = self.starting_rows[side]
+        return 1 <= sq[0] <= self.width and lo <= sq[1] <= hi
+
+    def starting_squares(self, side: int) -> list[Square]:
+        lo, hi = self.starting_rows[side]
+        return [(c, r) for r in range(lo, hi + 1) for c in range(1, self.width + 1)]
+
+    def is_neutral(self, sq: Square) -> bool:
+        return sq[1] in self.neutral_rows
+
+    def is_behind_attack_line(self, sq: Square) -> bool:
+        """Squares in either back zone: a ball resting here is (or becomes) active."""
+        return sq[1] in self.back_rows
+
+    # -- zones ----------------------------------------------------------------
+    def zone(self, side: int, sq: Square) -> int:
+        """Zone index 0..3 (from the first team's end) of a wizard of ``side`` on ``sq``."""
+        return self._zone[side][sq[1]]
+
+    def zone_distance(self, side_a: int, a: Square, side_b: int, b: Square) -> int:
+        return abs(self.zone(side_a, a) - self.zone(side_b, b))
+
+    def zone_name(self, idx: int) -> str:
+        return self.spec["zones"][idx]["name"]
+
+
+@lru_cache(maxsize=None)
+def court(court_id: str) -> Court:
+    specs = data.courts()
+    if court_id not in specs:
+        raise KeyError(court_id)
+    return Court(specs[court_id])

@@ -1,0 +1,628 @@
+"""The rules proper: turns, movement, balls, throws, passes, elimination and winning.
+
+Functions here work on a state that the caller has already copied (see state.copy_state) and
+change it in place; the Engine class wraps them so that ``apply`` never mutates its input.
+Spells live in spells.py. Every refusal raises IllegalAction with a stable code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.base import IllegalAction
+
+from . import dice
+from .geometry import line_of_sight
+from .state import (
+    State,
+    ball,
+    ball_on_fire,
+    ball_square,
+    controller,
+    court_of,
+    dodge_colours,
+    attack_colours,
+    effect_faces,
+    has_effect,
+    move_allowance,
+    occupancy,
+    on_court,
+    stats,
+    wizard,
+    wizard_squares,
+)
+
+Square = tuple[int, int]
+CATCH_TOTALS_STICKY = (3, 6, 9, 12)
+FROZEN_DODGE = 5
+
+
+def sq(value: Any, what: str = "square") -> Square:
+    """A [column, row] from an action, checked for shape."""
+    if (
+        isinstance(value, (list, tuple))
+        and len(value) == 2
+        and type(value[0]) is int
+        and type(value[1]) is int
+    ):
+        return (value[0], value[1])
+    raise IllegalAction(f"The {what} must be given as [column, row].", code="bad_square")
+
+
+def name(jersey: int) -> str:
+    return f"#{jersey} {stats(jersey)['name']}"
+
+
+# ---------------------------------------------------------------------------
+# turns
+
+
+def begin_turn(state: State, side: int) -> None:
+    """Activate the side's next wizard in line-up order (left to right), skipping the eliminated."""
+    lineup = [w for w in state["wizards"] if w["side"] == side]
+    start = state["next_slot"][side]
+    chosen = None
+    for k in range(len(lineup)):
+        w = lineup[(start + k) % len(lineup)]
+        if not w["out"]:
+            chosen = w
+            break
+    if chosen is None:  # cannot happen: the game ends when a side has nobody left
+        return
+    faces = effect_faces(state, chosen["j"])
+    actions = 2 + (1 if "speed" in faces else 0) - (1 if "slow" in faces else 0)
+    seats = state["sides"][side]
+    if state["team_control"] == "turns":
+        seat = seats[state["turns_taken"][side] % len(seats)]
+    else:
+        seat = state["controllers"][side][chosen["slot"]]
+    prev = state["turn"]["n"] if state["turn"] is not None else 0
+    state["turn"] = {"n": prev + 1, "side": side, "wizard": chosen["j"], "actions": max(0, actions), "seat": seat}
+
+
+def end_turn(state: State) -> None:
+    turn = state["turn"]
+    side, jersey = turn["side"], turn["wizard"]
+    # Spell cards recharge at the end of the casting wizard's next turn; their effects end with them.
+    for card_id, card in state["cards"][side].items():
+        if not card["charged"] and card["caster"] == jersey and card["turn"] < turn["n"]:
+            recharge(state, side, card_id)
+    w = wizard(state, jersey)
+    state["next_slot"][side] = (w["slot"] + 1) % 5
+    state["turns_taken"][side] += 1
+    state["last_seat"][side] = turn["seat"]
+    begin_turn(state, 1 - side)
+
+
+def recharge(state: State, side: int, card_id: str) -> None:
+    state["cards"][side][card_id] = {"charged": True, "caster": None, "turn": None}
+    state["effects"] = [e for e in state["effects"] if not (e["side"] == side and e["card"] == card_id)]
+
+
+def free_action_available(state: State, w: dict) -> bool:
+    occ = occupancy(state)
+    c = court_of(state)
+    here = (w["sq"][0], w["sq"][1])
+    faces = effect_faces(state, w["j"])
+    if w["ball"] is not None:
+        if "sticky_fingers" in faces:
+            return False
+        return any(n not in occ for n in c.neighbours(here))
+    if "butter_fingers" in faces:
+        return False
+    return any(occ.get(n, ("w",))[0] == "b" for n in c.neighbours(here))
+
+
+def settle(state: State) -> None:
+    """After every event: activate balls behind an attack line, end finished turns, detect the winner."""
+    c = court_of(state)
+    for b in state["balls"]:
+        if not b["active"]:
+            where = ball_square(state, b)
+            if where is not None and c.is_behind_attack_line(where):
+                b["active"] = True
+    if state["winner"] is not None or state["queue"] or state["turn"] is None:
+        return
+    for _ in range(64):  # each pass ends one turn; bounded for safety
+        turn = state["turn"]
+        w = wizard(state, turn["wizard"])
+        if w["out"]:
+            end_turn(state)
+            continue
+        stuck = turn["actions"] <= 0 or has_effect(state, w["j"], "freeze")
+        if stuck and not free_action_available(state, w):
+            end_turn(state)
+            continue
+        break
+
+
+def check_winner(state: State) -> bool:
+    for side in (0, 1):
+        if not any(not w["out"] for w in state["wizards"] if w["side"] == side):
+            state["winner"] = 1 - side
+            state["reason"] = (
+                f"{'First' if side == 0 else 'Second'} team has no wizards left on the court."
+            )
+            state["queue"] = []
+            state["cast"] = None
+            return True
+    return False
+
+
+def eliminate(state: State, jersey: int) -> None:
+    """Take a wizard off the court; its effects end and its spent cards recharge (RULES.md)."""
+    w = wizard(state, jersey)
+    w["out"] = True
+    w["sq"] = None
+    w["ball"] = None
+    state["effects"] = [e for e in state["effects"] if e["wizard"] != jersey]
+    for card_id, card in state["cards"][w["side"]].items():
+        if not card["charged"] and card["caster"] == jersey:
+            recharge(state, w["side"], card_id)
+
+
+# ---------------------------------------------------------------------------
+# movement and free ball handling
+
+
+def _blocked(state: State) -> set[Square]:
+    return set(occupancy(state))
+
+
+def reachable(state: State, jersey: int, blocked: set[Square] | None = None) -> dict[Square, int]:
+    """Squares the wizard can reach with one move action -> steps needed (start excluded).
+
+    A move is a path of up to MOVE king steps through empty squares of the wizard's own half
+    (the Neutral Area included, never beyond it)."""
+    c = court_of(state)
+    w = wizard(state, jersey)
+    side = w["side"]
+    start = (w["sq"][0], w["sq"][1])
+    if blocked is None:
+        blocked = _blocked(state)
+    allowance = move_allowance(state, jersey)
+    lo, hi = c.half_rows[side]
+    dist = {start: 0}
+    frontier = [start]
+    for step in range(1, allowance + 1):
+        nxt = []
+        for s in frontier:
+            for n in c.neighbours(s):
+                if n in dist or n in blocked or not (lo <= n[1] <= hi):
+                    continue
+                dist[n] = step
+                nxt.append(n)
+        frontier = nxt
+        if not frontier:
+            break
+    del dist[start]
+    return dist
+
+
+def reachable_with_pickup(state: State, jersey: int, ball_id: int, blocked: set[Square] | None = None,
+                          base: dict[Square, int] | None = None) -> dict[Square, int]:
+    """Destinations of a move during which the wizard picks up loose ball ``ball_id`` from a
+    square adjacent to its path (the ball's square is free for the rest of the path)."""
+    c = court_of(state)
+    w = wizard(state, jersey)
+    side = w["side"]
+    start = (w["sq"][0], w["sq"][1])
+    b = ball(state, ball_id)
+    bsq = (b["sq"][0], b["sq"][1])
+    if blocked is None:
+        blocked = _blocked(state)
+    allowance = move_allowance(state, jersey)
+    if base is None:
+        base = reachable(state, jersey, blocked)
+    lo, hi = c.half_rows[side]
+    # seeds: squares on a path (start included) from which the ball is adjacent
+    seeds: dict[Square, int] = {}
+    for s in c.neighbours(bsq):
+        d = 0 if s == start else base.get(s)
+        if d is not None and d <= allowance:
+            seeds[s] = d
+    if not seeds:
+        return {}
+    after = blocked - {bsq}
+    dist = dict(seeds)
+    buckets: list[list[Square]] = [[] for _ in range(allowance + 1)]
+    for s, d in seeds.items():
+        buckets[d].append(s)
+    for d in range(allowance + 1):
+        for s in buckets[d]:
+            if dist[s] != d or d == allowance:
+                continue
+            for n in c.neighbours(s):
+                if n in after or not (lo <= n[1] <= hi):
+                    continue
+                if n not in dist or dist[n] > d + 1:
+                    dist[n] = d + 1
+                    buckets[d + 1].append(n)
+    dist.pop(start, None)
+    return dist
+
+
+def require_turn_wizard(state: State) -> dict:
+    return wizard(state, state["turn"]["wizard"])
+
+
+def spend_action(state: State) -> None:
+    if state["turn"]["actions"] <= 0:
+        raise IllegalAction("This wizard has no actions left this turn.", code="no_actions_left")
+    state["turn"]["actions"] -= 1
+
+
+def not_frozen(state: State, w: dict, verb: str) -> None:
+    if has_effect(state, w["j"], "freeze"):
+        raise IllegalAction(f"{name(w['j'])} is frozen and cannot {verb}.", code="frozen")
+
+
+def do_move(state: State, action: dict) -> None:
+    w = require_turn_wizard(state)
+    to = sq(action.get("to"))
+    pick = action.get("pick_up")
+    if state["turn"]["actions"] <= 0:
+        raise IllegalAction("This wizard has no actions left this turn.", code="no_actions_left")
+    not_frozen(state, w, "move")
+    c = court_of(state)
+    if not c.in_bounds(to):
+        raise IllegalAction("That square is off the court.", code="out_of_bounds")
+    if not c.in_half(w["side"], to):
+        raise IllegalAction(
+            "Wizards may move into the Neutral Area but never across it.", code="cross_neutral_area"
+        )
+    blocked = _blocked(state)
+    if pick is None:
+        dist = reachable(state, w["j"], blocked)
+        if to not in dist:
+            if to in blocked:
+                raise IllegalAction("That square is not empty.", code="square_occupied")
+            raise IllegalAction(
+                f"{name(w['j'])} cannot reach that square with a move of {move_allowance(state, w['j'])}.",
+                code="out_of_reach",
+            )
+    else:
+        b = ball(state, pick) if type(pick) is int else None
+        if b is None or b["sq"] is None:
+            raise IllegalAction("There is no loose ball with that number to pick up.", code="no_such_ball")
+        check_can_pick_up(state, w)
+        dist = reachable_with_pickup(state, w["j"], pick, blocked)
+        if to not in dist:
+            raise IllegalAction(
+                "No path of that length passes next to that ball and ends on that square.", code="out_of_reach"
+            )
+        b["sq"] = None
+        b["holder"] = w["j"]
+        w["ball"] = b["id"]
+    spend_action(state)
+    w["sq"] = [to[0], to[1]]
+
+
+def check_can_pick_up(state: State, w: dict) -> None:
+    if w["ball"] is not None:
+        raise IllegalAction("A wizard can carry only one ball (the other hand holds a wand).", code="hands_full")
+    if has_effect(state, w["j"], "butter_fingers"):
+        raise IllegalAction(f"{name(w['j'])} has Butter Fingers and cannot pick up a ball.", code="butter_fingers")
+
+
+def do_pick_up(state: State, action: dict) -> None:
+    w = require_turn_wizard(state)
+    bid = action.get("ball")
+    b = ball(state, bid) if type(bid) is int else None
+    if b is None:
+        raise IllegalAction("There is no ball with that number.", code="no_such_ball")
+    check_can_pick_up(state, w)
+    if b["sq"] is None:
+        raise IllegalAction("That ball is already held.", code="ball_not_loose")
+    here = (w["sq"][0], w["sq"][1])
+    if max(abs(b["sq"][0] - here[0]), abs(b["sq"][1] - here[1])) != 1:
+        raise IllegalAction("A ball can be picked up only from an adjacent square.", code="not_adjacent")
+    b["sq"] = None
+    b["holder"] = w["j"]
+    w["ball"] = b["id"]
+
+
+def empty_neighbours(state: State, around: Square, occ=None) -> list[Square]:
+    c = court_of(state)
+    if occ is None:
+        occ = occupancy(state)
+    return [n for n in c.neighbours(around) if n not in occ]
+
+
+def placement_squares(state: State, around: Square) -> list[Square]:
+    """Where a ball set down 'adjacent' to ``around`` may go: the empty adjacent squares, or if
+    there are none, the empty squares of the nearest ring that has any (RULES.md)."""
+    c = court_of(state)
+    occ = occupancy(state)
+    for radius in range(1, max(c.width, c.length) + 1):
+        ring = [
+            s for s in c.squares
+            if max(abs(s[0] - around[0]), abs(s[1] - around[1])) == radius and s not in occ
+        ]
+        if ring:
+            return ring
+    return []
+
+
+def do_drop(state: State, action: dict) -> None:
+    w = require_turn_wizard(state)
+    to = sq(action.get("to"))
+    if w["ball"] is None:
+        raise IllegalAction(f"{name(w['j'])} is not holding a ball.", code="no_ball")
+    if has_effect(state, w["j"], "sticky_fingers"):
+        raise IllegalAction(f"{name(w['j'])} has Sticky Fingers and cannot drop the ball.", code="sticky_fingers")
+    here = (w["sq"][0], w["sq"][1])
+    if to not in empty_neighbours(state, here):
+        raise IllegalAction("A dropped ball lands on an empty square next to the wizard.", code="bad_drop_square")
+    b = ball(state, w["ball"])
+    b["sq"] = [to[0], to[1]]
+    b["holder"] = None
+    w["ball"] = None
+
+
+# ---------------------------------------------------------------------------
+# throwing and passing
+
+
+def sight_blockers(state: State, a: Square, b: Square) -> list[Square]:
+    return [s for s in wizard_squares(state) if s != a and s != b]
+
+
+def has_line_of_sight(state: State, a: Square, b: Square, squares=None) -> bool:
+    if squares is None:
+        squares = wizard_squares(state)
+    return line_of_sight(a, b, [s for s in squares if s != a and s != b])
+
+
+def check_can_release(state: State, w: dict, verb: str) -> None:
+    if w["ball"] is None:
+        raise IllegalAction(f"{name(w['j'])} has no ball to {verb}.", code="no_ball")
+    if has_effect(state, w["j"], "freeze"):
+        raise IllegalAction(f"{name(w['j'])} is frozen and cannot {verb}.", code="frozen")
+    if has_effect(state, w["j"], "sticky_fingers"):
+        raise IllegalAction(f"{name(w['j'])} has Sticky Fingers and cannot {verb} the ball.", code="sticky_fingers")
+
+
+def do_throw(state: State, action: dict) -> None:
+    w = require_turn_wizard(state)
+    tj = action.get("target")
+    t = wizard(state, tj) if type(tj) is int else None
+    if t is None or t["out"]:
+        raise IllegalAction("The target must be a wizard on the court.", code="no_such_target")
+    if t["side"] == w["side"]:
+        raise IllegalAction("Balls are thrown at opponents; pass to a teammate instead.", code="not_an_opponent")
+    if state["turn"]["actions"] <= 0:
+        raise IllegalAction("This wizard has no actions left this turn.", code="no_actions_left")
+    check_can_release(state, w, "throw")
+    b = ball(state, w["ball"])
+    if not b["active"]:
+        raise IllegalAction(
+            "Only an active ball can be thrown: bring it behind an attack line first.", code="ball_not_active"
+        )
+    a_sq, t_sq = (w["sq"][0], w["sq"][1]), (t["sq"][0], t["sq"][1])
+    if not has_line_of_sight(state, a_sq, t_sq):
+        raise IllegalAction(f"{name(t['j'])} is not in line of sight.", code="no_line_of_sight")
+    spend_action(state)
+    c = court_of(state)
+    zones = c.zone_distance(w["side"], a_sq, t["side"], t_sq)
+    w["ball"] = None
+    b["holder"] = None  # in flight until the throw resolves
+    state["rolls"] = []
+    ctx = {"attacker": w["j"], "target": t["j"], "ball": b["id"], "zones": zones, "from": [a_sq[0], a_sq[1]]}
+    if ball_on_fire(state, b["id"]):
+        state["rolls"] = [{"who": w["j"], "kind": "attack", "label": f"{name(w['j'])} throws a fireball",
+                           "dice": [], "total": 10, "fixed": True}]
+        after_attack(state, dict(ctx, attack=10))
+    else:
+        state["queue"].insert(0, dict(ctx, step="attack"))
+
+
+def attack_spec(state: State, step: dict) -> dict:
+    colours = attack_colours(state, step["attacker"], step["zones"])
+    t = step["target"]
+    z = step["zones"]
+    label = f"{name(step['attacker'])} attacks {name(t)} ({z} zone{'s' if z != 1 else ''}): {'+'.join(colours)}"
+    return dice.spec(colours, label)
+
+
+def dodge_spec(state: State, step: dict) -> dict:
+    colours, _, _ = dodge_colours(state, step["target"])
+    label = f"{name(step['target'])} dodges {step['attack']}: {'+'.join(colours)}"
+    return dice.spec(colours, label)
+
+
+def resolve_attack_roll(state: State, step: dict, outcome: list[int]) -> None:
+    colours = attack_colours(state, step["attacker"], step["zones"])
+    total = sum(outcome)
+    state["rolls"].append({
+        "who": step["attacker"], "kind": "attack", "label": f"{name(step['attacker'])} attacks",
+        "dice": [{"colour": c, "value": v} for c, v in zip(colours, outcome)], "total": total, "fixed": False,
+    })
+    ctx = {k: v for k, v in step.items() if k != "step"}
+    ctx["attack"] = total
+    after_attack(state, ctx)
+
+
+def after_attack(state: State, ctx: dict) -> None:
+    """The attack score is known: a frozen target has a fixed dodge of 5; anyone else rolls."""
+    if has_effect(state, ctx["target"], "freeze"):
+        state["rolls"].append({
+            "who": ctx["target"], "kind": "dodge", "label": f"{name(ctx['target'])} is frozen",
+            "dice": [], "total": FROZEN_DODGE, "fixed": True,
+        })
+        resolve_throw(state, ctx, FROZEN_DODGE, dodged_by_dice=False, caught=False, frozen=True)
+    else:
+        state["queue"].insert(0, dict(ctx, step="dodge"))
+
+
+def resolve_dodge_roll(state: State, step: dict, outcome: list[int]) -> None:
+    t = step["target"]
+    colours, n_coloured, holding = dodge_colours(state, t)
+    total = sum(outcome)
+    faces = effect_faces(state, t)
+    doubles = n_coloured == 2 and outcome[0] == outcome[1]
+    caught = False
+    special = False
+    if holding:
+        # dodging with a ball: the DODGE dice plus the white for the ball; triples always dodge
+        special = n_coloured == 2 and outcome[0] == outcome[1] == outcome[2]
+    else:
+        catchable = (
+            not ball_on_fire(state, step["ball"])
+            and "shield" not in faces
+            and "butter_fingers" not in faces
+        )
+        sticky = "sticky_fingers" in faces and total in CATCH_TOTALS_STICKY
+        caught = catchable and (doubles or sticky)
+    state["rolls"].append({
+        "who": t, "kind": "dodge", "label": f"{name(t)} dodges",
+        "dice": [{"colour": c, "value": v} for c, v in zip(colours, outcome)], "total": total, "fixed": False,
+        "doubles": doubles, "triples": special,
+    })
+    ctx = {k: v for k, v in step.items() if k != "step"}
+    resolve_throw(state, ctx, total, dodged_by_dice=special, caught=caught, frozen=False)
+
+
+def _between_square(state: State, target_sq: Square, attacker_sq: Square) -> Square | None:
+    """The empty square next to the target nearest the thrower (ties: fixed neighbour order)."""
+    options = placement_squares(state, target_sq)
+    if not options:
+        return None
+    return min(
+        options,
+        key=lambda s: ((s[0] - attacker_sq[0]) ** 2 + (s[1] - attacker_sq[1]) ** 2, s[1], s[0]),
+    )
+
+
+def _end_fireball(state: State, ball_id: int) -> None:
+    state["effects"] = [e for e in state["effects"] if not (e["ball"] == ball_id and e["face"] == "fireball")]
+
+
+def resolve_throw(state: State, ctx: dict, dodge: int, dodged_by_dice: bool, caught: bool, frozen: bool) -> None:
+    attack = ctx["attack"]
+    t = wizard(state, ctx["target"])
+    a = wizard(state, ctx["attacker"])
+    b = ball(state, ctx["ball"])
+    origin = (t["sq"][0], t["sq"][1])
+    attacker_sq = (ctx["from"][0], ctx["from"][1])
+    _end_fireball(state, b["id"])
+    last = state["rolls"][-1]
+    last["against"] = attack
+    if caught:
+        last["result"] = "caught"
+        b["holder"] = t["j"]
+        t["ball"] = b["id"]
+        eliminate(state, a["j"])
+        if check_winner(state):
+            return
+        if any(w["out"] for w in state["wizards"] if w["side"] == t["side"]):
+            state["queue"].insert(0, {"step": "return", "side": t["side"], "catcher": t["j"]})
+        return
+    if dodge >= attack or dodged_by_dice:
+        last["result"] = "dodged"
+        if frozen:
+            spot = _between_square(state, origin, attacker_sq)
+            b["sq"] = [spot[0], spot[1]]
+            return
+        options = [s for s in empty_neighbours(state, origin) if court_of(state).in_half(t["side"], s)]
+        if not options:
+            spot = _between_square(state, origin, attacker_sq)
+            b["sq"] = [spot[0], spot[1]]
+            last["result"] = "dodged_in_place"
+            return
+        state["queue"].insert(0, {"step": "dodge_move", "wizard": t["j"], "ball": b["id"], "from": [origin[0], origin[1]]})
+        return
+    if has_effect(state, t["j"], "shield"):
+        last["result"] = "shielded"
+        state["effects"] = [e for e in state["effects"] if not (e["wizard"] == t["j"] and e["face"] == "shield")]
+        spot = _between_square(state, origin, attacker_sq)
+        b["sq"] = [spot[0], spot[1]]
+        return
+    last["result"] = "hit"
+    held = t["ball"]
+    eliminate(state, t["j"])
+    b["sq"] = [origin[0], origin[1]]
+    if held is not None:
+        hb = ball(state, held)
+        hb["holder"] = None
+        hb["sq"] = None
+        state["queue"].insert(0, {"step": "place_ball", "ball": held, "around": [origin[0], origin[1]],
+                                  "wizard": t["j"], "reason": "eliminated"})
+    check_winner(state)
+
+
+def do_pass(state: State, action: dict) -> None:
+    w = require_turn_wizard(state)
+    rj = action.get("to")
+    r = wizard(state, rj) if type(rj) is int else None
+    if r is None or r["out"]:
+        raise IllegalAction("The receiver must be a wizard on the court.", code="no_such_target")
+    if r["side"] != w["side"] or r["j"] == w["j"]:
+        raise IllegalAction("A pass goes to a teammate.", code="not_a_teammate")
+    if state["turn"]["actions"] <= 0:
+        raise IllegalAction("This wizard has no actions left this turn.", code="no_actions_left")
+    check_can_release(state, w, "pass")
+    if r["ball"] is not None:
+        raise IllegalAction(f"{name(r['j'])} already holds a ball.", code="hands_full")
+    if has_effect(state, r["j"], "butter_fingers"):
+        raise IllegalAction(f"{name(r['j'])} has Butter Fingers and cannot take a pass.", code="butter_fingers")
+    a_sq, r_sq = (w["sq"][0], w["sq"][1]), (r["sq"][0], r["sq"][1])
+    if not has_line_of_sight(state, a_sq, r_sq):
+        raise IllegalAction(f"{name(r['j'])} is neither adjacent nor in line of sight.", code="no_line_of_sight")
+    spend_action(state)
+    b = ball(state, w["ball"])
+    b["holder"] = r["j"]
+    w["ball"] = None
+    r["ball"] = b["id"]
+
+
+# ---------------------------------------------------------------------------
+# choices after a roll
+
+
+def choose_dodge_square(state: State, step: dict, action: dict) -> None:
+    t = wizard(state, step["wizard"])
+    to = sq(action.get("to"))
+    origin = (step["from"][0], step["from"][1])
+    options = [s for s in empty_neighbours(state, origin) if court_of(state).in_half(t["side"], s)]
+    if to not in options:
+        raise IllegalAction(
+            "The dodging wizard steps to an empty adjacent square on its own side.", code="bad_dodge_square"
+        )
+    t["sq"] = [to[0], to[1]]
+    b = ball(state, step["ball"])
+    b["sq"] = [origin[0], origin[1]]
+
+
+def choose_ball_square(state: State, step: dict, action: dict) -> None:
+    to = sq(action.get("to"))
+    around = (step["around"][0], step["around"][1])
+    if to not in placement_squares(state, around):
+        raise IllegalAction("The ball goes to an empty square next to where it was.", code="bad_ball_square")
+    b = ball(state, step["ball"])
+    b["sq"] = [to[0], to[1]]
+    b["holder"] = None
+
+
+def return_options(state: State, side: int) -> tuple[list[int], list[Square]]:
+    c = court_of(state)
+    occ = occupancy(state)
+    out = [w["j"] for w in state["wizards"] if w["side"] == side and w["out"]]
+    squares = [s for s in c.starting_squares(side) if s not in occ]
+    return out, squares
+
+
+def choose_return(state: State, step: dict, action: dict) -> None:
+    side = step["side"]
+    jersey = action.get("wizard")
+    to = sq(action.get("to"))
+    out, squares = return_options(state, side)
+    if jersey not in out:
+        raise IllegalAction("Only an eliminated wizard of the catching side can return.", code="not_eliminated")
+    if to not in squares:
+        raise IllegalAction("The returning wizard is placed on an empty square of the starting area.",
+                            code="bad_return_square")
+    w = wizard(state, jersey)
+    w["out"] = False
+    w["sq"] = [to[0], to[1]]
+    w["ball"] = None

@@ -1,0 +1,559 @@
+"""Casting and resisting, and the effects of the ten league-sanctioned spells.
+
+A cast action names a spell face (``"freeze"``, ``"speed"``, ...) and its targets, each one of
+``{"wizard": jersey}``, ``{"ball": id}`` or, for Dispel, ``{"effect": id}``. The targets stand on
+distinct squares forming one connected group (king adjacency) of at most MAGIC squares: the
+caster's target area. The cast is resolved through the state's queue: one CAST roll (only if
+some target resists), one RESIST roll per resisting target, a caster's resist for each
+rebound, then the effects, then any choices they need (Teleport destinations, Butter Fingers
+drops).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.base import IllegalAction
+
+from . import data, dice
+from .rules import name, placement_squares, sq
+from .state import (
+    State,
+    ball,
+    ball_on_fire,
+    ball_square,
+    cast_bonus,
+    court_of,
+    effect_faces,
+    has_effect,
+    occupancy,
+    spell_range,
+    stats,
+    wizard,
+    wizard_squares,
+)
+from .geometry import line_of_sight
+
+Square = tuple[int, int]
+MARKERS_PER_SPELL = 3  # three markers of each spell per team (GAME-FACTS, Components)
+
+
+def faces() -> dict[str, dict[str, Any]]:
+    return data.spell_faces()
+
+
+# ---------------------------------------------------------------------------
+# targets
+
+
+def _ref_square(state: State, ref: dict) -> Square | None:
+    if "wizard" in ref:
+        w = wizard(state, ref["wizard"])
+        return None if w is None or w["out"] else (w["sq"][0], w["sq"][1])
+    if "ball" in ref:
+        b = ball(state, ref["ball"])
+        return None if b is None else ball_square(state, b)
+    if "effect" in ref:
+        e = _effect(state, ref["effect"])
+        if e is None:
+            return None
+        if e["wizard"] is not None:
+            return _ref_square(state, {"wizard": e["wizard"]})
+        return _ref_square(state, {"ball": e["ball"]})
+    return None
+
+
+def _effect(state: State, effect_id: Any) -> dict | None:
+    for e in state["effects"]:
+        if e["id"] == effect_id:
+            return e
+    return None
+
+
+def resister_of(state: State, caster_side: int, face_id: str, ref: dict) -> int | None:
+    """Who rolls RESIST against this target (None: no roll, the spell simply takes effect).
+
+    Opponent wizards resist; a ball held by an opponent is resisted by its holder; Dispel on
+    an effect the other side cast is resisted by the wizard who cast it."""
+    if "wizard" in ref:
+        w = wizard(state, ref["wizard"])
+        return w["j"] if w["side"] != caster_side else None
+    if "ball" in ref:
+        b = ball(state, ref["ball"])
+        if b["holder"] is not None:
+            holder = wizard(state, b["holder"])
+            return holder["j"] if holder["side"] != caster_side else None
+        return None
+    if "effect" in ref:
+        e = _effect(state, ref["effect"])
+        return e["caster"] if e["side"] != caster_side else None
+    return None
+
+
+def candidate_targets(state: State, caster: dict, face_id: str, squares=None) -> list[tuple[Square, dict]]:
+    """Every single target this caster could put in the area for this face, with its square."""
+    face = faces()[face_id]
+    c = court_of(state)
+    here = (caster["sq"][0], caster["sq"][1])
+    rng = spell_range(state, caster["j"])
+    if squares is None:
+        squares = wizard_squares(state)
+    side = caster["side"]
+    sight_cache: dict[Square, bool] = {}
+
+    def visible(s: Square) -> bool:
+        if s == here:
+            return True
+        if s not in sight_cache:
+            sight_cache[s] = (
+                not c.is_neutral(s)
+                and max(abs(s[0] - here[0]), abs(s[1] - here[1])) <= rng
+                and line_of_sight(here, s, [q for q in squares if q != here and q != s])
+            )
+        return sight_cache[s]
+
+    out: list[tuple[Square, dict]] = []
+    kind = face["targets"]
+    if kind in ("wizard", "wizard_or_ball"):
+        for w in state["wizards"]:
+            if w["out"]:
+                continue
+            s = (w["sq"][0], w["sq"][1])
+            if not visible(s):
+                continue
+            wf = effect_faces(state, w["j"])
+            if face_id in wf:
+                continue  # a wizard bears at most one marker of a spell
+            if w["side"] == side and "shield" in wf:
+                continue  # shielded: cannot be buffed by teammates
+            out.append((s, {"wizard": w["j"]}))
+    if kind in ("wizard_or_ball", "held_ball"):
+        for b in state["balls"]:
+            s = ball_square(state, b)
+            if s is None or not visible(s):
+                continue
+            if kind == "held_ball":
+                if b["holder"] is None or wizard(state, b["holder"])["side"] != side:
+                    continue
+                if ball_on_fire(state, b["id"]):
+                    continue
+            out.append((s, {"ball": b["id"]}))
+    if kind == "effect":
+        for e in state["effects"]:
+            s = _ref_square(state, {"wizard": e["wizard"]} if e["wizard"] is not None else {"ball": e["ball"]})
+            if s is not None and visible(s):
+                out.append((s, {"effect": e["id"]}))
+    return out
+
+
+def area_size(state: State, caster: dict, face_id: str) -> int:
+    face = faces()[face_id]
+    if face["targets"] == "effect":
+        return 1  # Dispel cancels one spell effect
+    size = stats(caster["j"])["magic"]
+    if face["marker"]:
+        in_use = sum(1 for e in state["effects"] if e["side"] == caster["side"] and e["card"] == face["card"])
+        size = min(size, MARKERS_PER_SPELL - in_use)
+    return size
+
+
+def _connected(squares: list[Square]) -> bool:
+    if not squares:
+        return False
+    seen = {squares[0]}
+    stack = [squares[0]]
+    rest = set(squares[1:])
+    while stack:
+        s = stack.pop()
+        for o in list(rest):
+            if max(abs(o[0] - s[0]), abs(o[1] - s[1])) == 1:
+                rest.discard(o)
+                seen.add(o)
+                stack.append(o)
+    return not rest
+
+
+def card_for(state: State, side: int, face_id: str) -> str:
+    face = faces().get(face_id)
+    if face is None:
+        raise IllegalAction(f"There is no spell called {face_id!r}.", code="unknown_spell")
+    if face["card"] not in state["cards"][side]:
+        raise IllegalAction(f"{face['name']} is not on this team's spell list.", code="spell_not_in_list")
+    return face["card"]
+
+
+def check_cast(state: State, caster: dict, action: dict) -> tuple[str, list[dict]]:
+    face_id = action.get("spell")
+    if not isinstance(face_id, str):
+        raise IllegalAction("Name the spell to cast.", code="unknown_spell")
+    card_id = card_for(state, caster["side"], face_id)
+    if state["turn"]["actions"] <= 0:
+        raise IllegalAction("This wizard has no actions left this turn.", code="no_actions_left")
+    if has_effect(state, caster["j"], "freeze"):
+        raise IllegalAction(f"{name(caster['j'])} is frozen and cannot cast.", code="frozen")
+    if not state["cards"][caster["side"]][card_id]["charged"]:
+        raise IllegalAction(
+            f"{faces()[face_id]['name']} is not charged: it recharges at the end of its caster's next turn.",
+            code="spell_not_charged",
+        )
+    c = court_of(state)
+    if c.is_neutral((caster["sq"][0], caster["sq"][1])):
+        raise IllegalAction("The Neutral Area is magic free: no casting from it.", code="cast_from_neutral_area")
+    targets = action.get("targets")
+    if not isinstance(targets, list) or not targets:
+        raise IllegalAction("A spell needs at least one target.", code="no_targets")
+    size = area_size(state, caster, face_id)
+    if len(targets) > size:
+        code = "too_many_targets"
+        raise IllegalAction(
+            f"{name(caster['j'])} can target an area of at most {size} square(s) with this spell.", code=code
+        )
+    candidates = candidate_targets(state, caster, face_id)
+    allowed = {_ref_key(ref): s for s, ref in candidates}
+    chosen: list[Square] = []
+    norm: list[dict] = []
+    for ref in targets:
+        if not isinstance(ref, dict) or len(ref) != 1:
+            raise IllegalAction("Each target is {'wizard': n}, {'ball': n} or {'effect': n}.", code="bad_target")
+        key = _ref_key(ref)
+        if key not in allowed:
+            raise IllegalAction(_why_not(state, caster, face_id, ref), code=_why_not_code(state, caster, face_id, ref))
+        chosen.append(allowed[key])
+        norm.append(dict(ref))
+    if len(set(chosen)) != len(chosen):
+        raise IllegalAction("Each target must stand on its own square of the target area.", code="bad_target_area")
+    if not _connected(chosen):
+        raise IllegalAction("The target area must be a group of adjacent squares.", code="bad_target_area")
+    return card_id, norm
+
+
+def _ref_key(ref: dict) -> tuple:
+    (k, v), = ref.items()
+    return (k, v)
+
+
+def _why_not_code(state: State, caster: dict, face_id: str, ref: dict) -> str:
+    return _why_not(state, caster, face_id, ref, code=True)
+
+
+def _why_not(state: State, caster: dict, face_id: str, ref: dict, code: bool = False) -> str:
+    face = faces()[face_id]
+    kind = face["targets"]
+    key = next(iter(ref))
+    valid_keys = {"wizard": ("wizard", "wizard_or_ball"), "ball": ("wizard_or_ball", "held_ball"), "effect": ("effect",)}
+    if key not in valid_keys or kind not in valid_keys[key]:
+        return "bad_target" if code else f"{face['name']} cannot target a {key}."
+    s = _ref_square(state, ref)
+    if s is None:
+        return "no_such_target" if code else "There is no such target on the court."
+    c = court_of(state)
+    here = (caster["sq"][0], caster["sq"][1])
+    if c.is_neutral(s):
+        return "target_in_neutral_area" if code else "Spells cannot be cast on anything in the Neutral Area."
+    if max(abs(s[0] - here[0]), abs(s[1] - here[1])) > spell_range(state, caster["j"]):
+        return "out_of_range" if code else "That target is beyond this wizard's magical range."
+    squares = wizard_squares(state)
+    if s != here and not line_of_sight(here, s, [q for q in squares if q != here and q != s]):
+        return "no_line_of_sight" if code else "The caster has no line of sight to that target."
+    if key == "wizard":
+        w = wizard(state, ref["wizard"])
+        if has_effect(state, w["j"], face_id):
+            return "already_affected" if code else f"{name(w['j'])} already bears {face['name']}."
+        if w["side"] == caster["side"] and has_effect(state, w["j"], "shield"):
+            return "shielded_teammate" if code else "A shielded wizard cannot be buffed by teammates."
+    if key == "ball" and kind == "held_ball":
+        b = ball(state, ref["ball"])
+        if ball_on_fire(state, b["id"]):
+            return "already_affected" if code else "That ball is already ablaze."
+        return "not_held_by_team" if code else "Fireball is cast on a ball held by the caster's side."
+    return "bad_target" if code else "That target is not allowed for this spell."
+
+
+def enumerate_casts(state: State, caster: dict) -> list[dict]:
+    """Every legal cast action for the active wizard (target areas as connected groups)."""
+    side = caster["side"]
+    c = court_of(state)
+    if has_effect(state, caster["j"], "freeze") or c.is_neutral((caster["sq"][0], caster["sq"][1])):
+        return []
+    out: list[dict] = []
+    squares = wizard_squares(state)
+    for card_id in data.SPELL_ORDER:
+        card = state["cards"][side].get(card_id)
+        if card is None or not card["charged"]:
+            continue
+        for face in data.spell_cards()[card_id]["faces"]:
+            fid = face["id"]
+            cands = candidate_targets(state, caster, fid, squares)
+            if not cands:
+                continue
+            size = area_size(state, caster, fid)
+            if size <= 0:
+                continue
+            by_square: dict[Square, list[dict]] = {}
+            for s, ref in cands:
+                by_square.setdefault(s, []).append(ref)
+            keys = sorted(by_square, key=lambda s: (s[1], s[0]))
+            for group in _connected_groups(keys, size):
+                for combo in _products([by_square[s] for s in group]):
+                    out.append({"type": "cast", "spell": fid, "targets": combo})
+    return out
+
+
+def _connected_groups(keys: list[Square], size: int) -> list[list[Square]]:
+    """All connected groups of up to ``size`` squares among ``keys``, each once, in a fixed order."""
+    index = {s: i for i, s in enumerate(keys)}
+    nbrs = {
+        s: [o for o in keys if o != s and max(abs(o[0] - s[0]), abs(o[1] - s[1])) == 1] for s in keys
+    }
+    found: dict[tuple[int, ...], None] = {}
+    level = [(i,) for i in range(len(keys))]
+    for group in level:
+        found[group] = None
+    for _ in range(size - 1):
+        nxt = []
+        for group in level:
+            members = set(group)
+            for i in group:
+                for o in nbrs[keys[i]]:
+                    j = index[o]
+                    if j in members:
+                        continue
+                    g = tuple(sorted(members | {j}))
+                    if g not in found:
+                        found[g] = None
+                        nxt.append(g)
+        level = nxt
+    return [[keys[i] for i in g] for g in found]
+
+
+def _products(options: list[list[dict]]) -> list[list[dict]]:
+    out: list[list[dict]] = [[]]
+    for opts in options:
+        out = [prev + [o] for prev in out for o in opts]
+    return out
+
+
+# ---------------------------------------------------------------------------
+# resolution
+
+
+def do_cast(state: State, caster: dict, action: dict) -> None:
+    card_id, targets = check_cast(state, caster, action)
+    face_id = action["spell"]
+    side = caster["side"]
+    state["turn"]["actions"] -= 1
+    state["cards"][side][card_id] = {"charged": False, "caster": caster["j"], "turn": state["turn"]["n"]}
+    state["rolls"] = []
+    resisters = [resister_of(state, side, face_id, ref) for ref in targets]
+    state["cast"] = {
+        "face": face_id,
+        "card": card_id,
+        "caster": caster["j"],
+        "side": side,
+        "targets": targets,
+        "resisters": resisters,
+        "score": None,
+        "outcomes": ["pending" if r is not None else "auto" for r in resisters],
+        "rebound": False,
+    }
+    steps: list[dict] = []
+    if any(r is not None for r in resisters):
+        steps.append({"step": "cast_roll"})
+        steps.extend({"step": "resist", "i": i, "rebound": False} for i, r in enumerate(resisters) if r is not None)
+    steps.append({"step": "cast_apply"})
+    state["queue"][0:0] = steps
+
+
+def cast_spec(state: State) -> dict:
+    cast = state["cast"]
+    colours = list(stats(cast["caster"])["cast"])
+    bonus = cast_bonus(state, cast["caster"])
+    face = faces()[cast["face"]]
+    extra = f" {bonus:+d}" if bonus else ""
+    return dice.spec(colours, f"{name(cast['caster'])} casts {face['name']}: {'+'.join(colours)}{extra}")
+
+
+def resolve_cast_roll(state: State, outcome: list[int]) -> None:
+    cast = state["cast"]
+    colours = list(stats(cast["caster"])["cast"])
+    bonus = cast_bonus(state, cast["caster"])
+    total = sum(outcome) + bonus
+    cast = dict(cast, score=total)
+    state["cast"] = cast
+    state["rolls"].append({
+        "who": cast["caster"], "kind": "cast", "label": f"{name(cast['caster'])} casts {faces()[cast['face']]['name']}",
+        "dice": [{"colour": c, "value": v} for c, v in zip(colours, outcome)], "bonus": bonus, "total": total,
+        "fixed": False,
+    })
+
+
+def resist_roller(state: State, step: dict) -> int:
+    cast = state["cast"]
+    return cast["caster"] if step["rebound"] else cast["resisters"][step["i"]]
+
+
+def resist_spec(state: State, step: dict) -> dict:
+    who = resist_roller(state, step)
+    colours = list(stats(who)["resist"])
+    what = "the rebound" if step["rebound"] else faces()[state["cast"]["face"]]["name"]
+    return dice.spec(colours, f"{name(who)} resists {what} ({state['cast']['score']}): {'+'.join(colours)}")
+
+
+def _use_shield(state: State, jersey: int) -> bool:
+    if has_effect(state, jersey, "shield"):
+        state["effects"] = [e for e in state["effects"] if not (e["wizard"] == jersey and e["face"] == "shield")]
+        return True
+    return False
+
+
+def resolve_resist(state: State, step: dict, outcome: list[int]) -> None:
+    cast = state["cast"]
+    who = resist_roller(state, step)
+    colours = list(stats(who)["resist"])
+    total = sum(outcome)
+    doubles = outcome[0] == outcome[1]
+    face = faces()[cast["face"]]
+    record = {
+        "who": who, "kind": "rebound_resist" if step["rebound"] else "resist",
+        "label": f"{name(who)} resists", "dice": [{"colour": c, "value": v} for c, v in zip(colours, outcome)],
+        "total": total, "against": cast["score"], "doubles": doubles, "fixed": False,
+    }
+    outcomes = list(cast["outcomes"])
+    i = step["i"]
+    if step["rebound"]:
+        # the caster resists its own rebounded spell; doubles mean it is resisted
+        if doubles or total >= cast["score"]:
+            record["result"] = "resisted"
+        elif _use_shield(state, who):
+            record["result"] = "shielded"
+        else:
+            record["result"] = "affected"
+            state["cast"] = dict(cast, rebound=True)
+        state["rolls"].append(record)
+        return
+    shielded = has_effect(state, who, "shield")
+    if doubles and not shielded:
+        if face["rebound"]:
+            record["result"] = "rebound"
+            outcomes[i] = "rebounded"
+            state["queue"].insert(0, {"step": "resist", "i": i, "rebound": True})
+        else:
+            record["result"] = "resisted"  # doubles always resist Teleport and Dispel
+            outcomes[i] = "resisted"
+    elif total >= cast["score"]:
+        record["result"] = "resisted"
+        outcomes[i] = "resisted"
+    elif _use_shield(state, who):
+        record["result"] = "shielded"
+        outcomes[i] = "resisted"
+    else:
+        record["result"] = "affected"
+        outcomes[i] = "affected"
+    state["rolls"].append(record)
+    state["cast"] = dict(state["cast"], outcomes=outcomes)
+
+
+def _add_effect(state: State, cast: dict, wizard_j: int | None, ball_id: int | None) -> None:
+    eid = state["next_effect"]
+    state["next_effect"] = eid + 1
+    state["effects"].append({
+        "id": eid, "face": cast["face"], "card": cast["card"], "side": cast["side"], "caster": cast["caster"],
+        "wizard": wizard_j, "ball": ball_id,
+    })
+
+
+def _apply_to_wizard(state: State, cast: dict, jersey: int, follow: list[dict]) -> None:
+    w = wizard(state, jersey)
+    if w is None or w["out"] or has_effect(state, jersey, cast["face"]):
+        return
+    _add_effect(state, cast, jersey, None)
+    face = cast["face"]
+    turn = state["turn"]
+    if turn is not None and turn["wizard"] == jersey:
+        if face == "speed":
+            turn["actions"] += 1
+        elif face == "slow":
+            turn["actions"] = max(0, turn["actions"] - 1)
+    if face == "butter_fingers" and w["ball"] is not None:
+        b = ball(state, w["ball"])
+        w["ball"] = None
+        b["holder"] = None
+        follow.append({"step": "place_ball", "ball": b["id"], "around": list(w["sq"]), "wizard": jersey,
+                       "reason": "butter_fingers"})
+
+
+def apply_cast(state: State) -> None:
+    cast = state["cast"]
+    face = cast["face"]
+    follow: list[dict] = []
+    for ref, outcome in zip(cast["targets"], cast["outcomes"]):
+        if outcome not in ("auto", "affected"):
+            continue
+        if face == "teleport":
+            follow.append({"step": "teleport", "ref": dict(ref)})
+        elif face == "dispel":
+            state["effects"] = [e for e in state["effects"] if e["id"] != ref["effect"]]
+        elif face == "fireball":
+            b = ball(state, ref["ball"])
+            if b["holder"] is not None and not ball_on_fire(state, b["id"]):
+                _add_effect(state, cast, None, b["id"])
+        else:
+            _apply_to_wizard(state, cast, ref["wizard"], follow)
+    if cast["rebound"]:
+        _apply_to_wizard(state, cast, cast["caster"], follow)
+    state["queue"][0:0] = follow
+    if not any(step["step"] == "teleport" for step in state["queue"]):
+        state["cast"] = None
+
+
+def teleport_options(state: State, step: dict) -> list[Square]:
+    cast = state["cast"]
+    caster = wizard(state, cast["caster"])
+    c = court_of(state)
+    occ = occupancy(state)
+    here = (caster["sq"][0], caster["sq"][1]) if not caster["out"] else None
+    rng = spell_range(state, cast["caster"])
+    ref = step["ref"]
+    side = None
+    if "wizard" in ref:
+        side = wizard(state, ref["wizard"])["side"]
+    out = []
+    for s in c.squares:
+        if s in occ:
+            continue
+        if here is not None and max(abs(s[0] - here[0]), abs(s[1] - here[1])) > rng:
+            continue
+        if side is not None and not c.in_half(side, s):
+            continue
+        out.append(s)
+    return out
+
+
+def choose_teleport(state: State, step: dict, action: dict) -> None:
+    to = sq(action.get("to"))
+    if to not in teleport_options(state, step):
+        raise IllegalAction(
+            "A teleported target reappears on an empty in-bounds square within magical range "
+            "(a wizard on its own side of the Neutral Area).",
+            code="bad_teleport_square",
+        )
+    ref = step["ref"]
+    if "wizard" in ref:
+        w = wizard(state, ref["wizard"])
+        w["sq"] = [to[0], to[1]]  # a held ball travels with its wizard
+    else:
+        b = ball(state, ref["ball"])
+        if b["holder"] is not None:
+            holder = wizard(state, b["holder"])
+            holder["ball"] = None
+            b["holder"] = None
+        b["sq"] = [to[0], to[1]]
+
+
+def finish_teleports(state: State) -> None:
+    if state["cast"] is not None and not any(s["step"] == "teleport" for s in state["queue"]):
+        state["cast"] = None
+
+
+def placement_for_drop(state: State, around: Square) -> list[Square]:
+    return placement_squares(state, around)

@@ -1,0 +1,194 @@
+"""State helpers shared by the engine, the spells and the bots.
+
+The state is a plain JSON dict (see engine.py for its full shape). Nested values inside the
+wizards, balls, cards and effects (squares, lists) are never mutated in place: a change always
+replaces them. That lets ``copy_state`` copy just one level of each record instead of a deep
+copy of the whole state, which is what makes replay fast.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import data
+from .geometry import Court, court
+
+State = dict[str, Any]
+
+
+def copy_state(state: State) -> State:
+    new = dict(state)
+    new["wizards"] = [dict(w) for w in state["wizards"]]
+    new["balls"] = [dict(b) for b in state["balls"]]
+    new["cards"] = [{k: dict(v) for k, v in side.items()} for side in state["cards"]]
+    new["effects"] = [dict(e) for e in state["effects"]]
+    new["queue"] = [dict(q) for q in state["queue"]]
+    if state["turn"] is not None:
+        new["turn"] = dict(state["turn"])
+    if state["cast"] is not None:
+        cast = dict(state["cast"])
+        cast["outcomes"] = list(cast["outcomes"])
+        new["cast"] = cast
+    new["next_slot"] = list(state["next_slot"])
+    new["turns_taken"] = list(state["turns_taken"])
+    new["last_seat"] = list(state["last_seat"])
+    new["rolls"] = list(state["rolls"])
+    return new
+
+
+def court_of(state: State) -> Court:
+    return court(state["court"])
+
+
+def stats(jersey: int) -> dict[str, Any]:
+    return data.roster()[jersey]
+
+
+def wizard_index(state: State, jersey: int) -> int:
+    for i, w in enumerate(state["wizards"]):
+        if w["j"] == jersey:
+            return i
+    return -1
+
+
+def wizard(state: State, jersey: int) -> dict[str, Any] | None:
+    for w in state["wizards"]:
+        if w["j"] == jersey:
+            return w
+    return None
+
+
+def ball(state: State, ball_id: int) -> dict[str, Any] | None:
+    for b in state["balls"]:
+        if b["id"] == ball_id:
+            return b
+    return None
+
+
+def on_court(state: State) -> list[dict[str, Any]]:
+    return [w for w in state["wizards"] if not w["out"]]
+
+
+def occupancy(state: State) -> dict[tuple[int, int], tuple[str, int]]:
+    """square -> ("w", jersey) or ("b", ball id) for everything standing on the court.
+
+    A held ball is with its holder, not on a square; a loose ball occupies its square.
+    """
+    occ: dict[tuple[int, int], tuple[str, int]] = {}
+    for w in state["wizards"]:
+        if not w["out"]:
+            occ[(w["sq"][0], w["sq"][1])] = ("w", w["j"])
+    for b in state["balls"]:
+        if b["sq"] is not None:
+            occ[(b["sq"][0], b["sq"][1])] = ("b", b["id"])
+    return occ
+
+
+def wizard_squares(state: State) -> dict[tuple[int, int], int]:
+    return {(w["sq"][0], w["sq"][1]): w["j"] for w in state["wizards"] if not w["out"]}
+
+
+def has_effect(state: State, jersey: int, face: str) -> bool:
+    for e in state["effects"]:
+        if e["wizard"] == jersey and e["face"] == face:
+            return True
+    return False
+
+
+def effect_faces(state: State, jersey: int) -> set[str]:
+    return {e["face"] for e in state["effects"] if e["wizard"] == jersey}
+
+
+def ball_on_fire(state: State, ball_id: int) -> bool:
+    for e in state["effects"]:
+        if e["ball"] == ball_id and e["face"] == "fireball":
+            return True
+    return False
+
+
+def ball_square(state: State, b: dict[str, Any]) -> tuple[int, int] | None:
+    """Where a ball is: its own square, or its holder's; None while in flight."""
+    if b["sq"] is not None:
+        return (b["sq"][0], b["sq"][1])
+    if b["holder"] is not None:
+        w = wizard(state, b["holder"])
+        return (w["sq"][0], w["sq"][1])
+    return None
+
+
+def controller(state: State, jersey: int) -> int:
+    """The seat that decides for this wizard (choices after a roll, its own turns)."""
+    w = wizard(state, jersey)
+    side = w["side"]
+    if state["team_control"] == "turns":
+        turn = state["turn"]
+        if turn is not None and turn["side"] == side:
+            return turn["seat"]
+        if state["last_seat"][side] is not None:
+            return state["last_seat"][side]
+        return state["sides"][side][0]
+    return state["controllers"][side][w["slot"]]
+
+
+def move_allowance(state: State, jersey: int) -> int:
+    """MOVE, with Shrink (-2) and Enlarge (+2); never below 1."""
+    faces = effect_faces(state, jersey)
+    move = stats(jersey)["move"]
+    if "shrink" in faces:
+        move -= 2
+    if "enlarge" in faces:
+        move += 2
+    return max(1, move)
+
+
+def spell_range(state: State, jersey: int) -> int:
+    """Magical range in squares (king distance): the full length of the court, +/-4 for Boost/Drain."""
+    faces = effect_faces(state, jersey)
+    rng = court_of(state).length
+    if "magic_boost" in faces:
+        rng += 4
+    if "magic_drain" in faces:
+        rng -= 4
+    return rng
+
+
+def cast_bonus(state: State, jersey: int) -> int:
+    faces = effect_faces(state, jersey)
+    return (3 if "magic_boost" in faces else 0) - (3 if "magic_drain" in faces else 0)
+
+
+def attack_colours(state: State, jersey: int, zones: int) -> list[str]:
+    """The ATTACK dice for a throw across ``zones`` zones, with Strong/Weak applied.
+
+    1 zone: both ATTACK dice + a white; 2 zones: both; 3 zones: the right die only.
+    Weak removes the left (lower) die when there is one to remove; Strong adds a white.
+    """
+    left, right = stats(jersey)["attack"]
+    faces = effect_faces(state, jersey)
+    coloured = [right] if zones >= 3 else [left, right]
+    if "weak" in faces and len(coloured) == 2:
+        coloured = [right]
+    extra = []
+    if zones <= 1:
+        extra.append("white")
+    if "strong" in faces:
+        extra.append("white")
+    return coloured + extra
+
+
+def dodge_colours(state: State, jersey: int) -> tuple[list[str], int, bool]:
+    """(dice, number of coloured DODGE dice among them, holding-ball white present).
+
+    Order: the coloured DODGE dice, then the white for a ball in hand, then Shrink's white.
+    """
+    w = wizard(state, jersey)
+    left, right = stats(jersey)["dodge"]
+    faces = effect_faces(state, jersey)
+    coloured = [right] if "enlarge" in faces else [left, right]
+    dice = list(coloured)
+    holding = w["ball"] is not None
+    if holding:
+        dice.append("white")
+    if "shrink" in faces:
+        dice.append("white")
+    return dice, len(coloured), holding
