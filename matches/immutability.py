@@ -51,12 +51,12 @@ SQLITE_REMOVE = [
 
 def install(schema_editor) -> None:
     for sql in _statements(schema_editor.connection.vendor, install=True):
-        schema_editor.execute(sql)
+        schema_editor.execute(sql, params=None)
 
 
 def remove(schema_editor) -> None:
     for sql in _statements(schema_editor.connection.vendor, install=False):
-        schema_editor.execute(sql)
+        schema_editor.execute(sql, params=None)
 
 
 def _statements(vendor: str, *, install: bool) -> list[str]:

@@ -57,8 +57,8 @@ class Event(models.Model):
 
 class Match(models.Model):
     class Mode(models.TextChoices):
-        SERVER = "server", "Server deals the chance outcomes"
-        TABLETOP = "tabletop", "Players record real dice and shuffles"
+        SERVER = "server", "Server-dealt"
+        TABLETOP = "tabletop", "Tabletop (real dice and cards)"
 
     class Status(models.TextChoices):
         LIVE = "live", "Live"
@@ -103,6 +103,12 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} {self.id}"
+
+    @property
+    def game_title(self) -> str:
+        from engines import registry
+
+        return registry.get(self.game, self.engine_version).title
 
 
 class Seat(models.Model):

@@ -86,9 +86,12 @@ def match_state_at(*, match: Match, seat: int | None, at: int) -> dict[str, Any]
             engine_events.append({"kind": "action", "seat": e.data["seat"], "action": e.data["action"]})
         elif e.type == "chance":
             engine_events.append({"kind": "chance", "outcome": e.data["outcome"]})
-    state = replay(engine, match.config, match.seats.count(), engine_events)
-    view_seat = None if match.status == Match.Status.FINISHED else seat
-    return engine.view(state, view_seat)
+    seats = match.seats.count()
+    state = replay(engine, match.config, seats, engine_events)
+    if match.status == Match.Status.FINISHED:
+        # An auditor stepping through a finished match sees every seat's hand as it was.
+        return {**engine.view(state, None), "seat_views": [engine.view(state, s) for s in range(seats)]}
+    return engine.view(state, seat)
 
 
 def match_summary(*, match: Match, seat: int | None) -> dict[str, Any]:

@@ -33,13 +33,22 @@
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
   }
 
-  function renderLog(list, lines, currentSeq) {
+  // Engines write "seat N"; people read names.
+  function withNames(text, seats) {
+    if (!seats) return text;
+    return text.replace(/\b([Ss])eat (\d+)\b/g, (m, s, n) => {
+      const seat = seats.find((x) => x.seat === Number(n));
+      return seat ? seat.label : m;
+    });
+  }
+
+  function renderLog(list, lines, currentSeq, seats) {
     for (const line of lines) {
       if (list.querySelector(`li[data-seq="${line.seq}"]`)) continue; // never show an event twice
       const li = document.createElement("li");
       li.value = line.seq;
       li.dataset.seq = line.seq;
-      li.textContent = line.text;
+      li.textContent = withNames(line.text, seats);
       list.appendChild(li);
     }
     if (currentSeq !== undefined) {
@@ -110,7 +119,7 @@
     function apply(update) {
       for (const e of update.events) lastSeq = Math.max(lastSeq, e.seq);
       headSeq = update.match.head_seq;
-      renderLog(logList, update.log);
+      renderLog(logList, update.log, undefined, update.match.seats);
       setBadge(root.querySelector('[data-testid="status"]'), update.match.status === "finished" ? "Finished" : "Live",
         update.match.status);
       const v = update.match.verification.verdict;
@@ -145,6 +154,7 @@
     const scrubber = root.querySelector("#scrubber");
     const atLabel = root.querySelector("#at");
     const renderer = renderers[root.dataset.game];
+    const seats = JSON.parse(document.getElementById("seats-data").textContent);
     const views = new Map();
     let events = [];
     let at = head;
@@ -155,7 +165,7 @@
       atLabel.textContent = at;
       if (!views.has(at)) views.set(at, (await api(`/api/matches/${matchId}/state/?at=${at}`)).view);
       const view = views.get(at);
-      if (renderer) renderer.render(board, view, { seat: null, live: false });
+      if (renderer) renderer.render(board, view, { seat: null, live: false, match: { seats } });
       else board.textContent = JSON.stringify(view, null, 2);
       const e = events.find((x) => x.seq === at);
       eventBox.textContent = e
@@ -177,7 +187,7 @@
     });
     Promise.all([api(`/api/matches/${matchId}/events/`), api(`/api/matches/${matchId}/log/`)]).then(([ev, log]) => {
       events = ev.events;
-      renderLog(logList, log.log, at);
+      renderLog(logList, log.log, at, seats);
       logList.querySelectorAll("li").forEach((li) => li.addEventListener("click", () => show(Number(li.dataset.seq))));
       show(head);
     });

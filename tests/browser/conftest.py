@@ -1,0 +1,137 @@
+"""Browser tests: Debian's chromium driven by Playwright against a real ASGI server.
+
+The server is daphne in a subprocess (HTTP and websockets, like production) on the test
+database; tests commit their data (transactional), so both processes see the same rows.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _database_url() -> str:
+    db = connection.settings_dict
+    user = quote(db.get("USER") or "")
+    password = f":{quote(db['PASSWORD'])}" if db.get("PASSWORD") else ""
+    auth = f"{user}{password}@" if user else ""
+    return f"postgresql://{auth}{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def asgi_server(django_db_setup, django_db_blocker):
+    port = _free_port()
+    with django_db_blocker.unblock():
+        env = {**os.environ, "DATABASE_URL": _database_url(), "SERVE_STATIC": "true", "DEBUG": "true",
+               "DJANGO_SETTINGS_MODULE": "config.settings"}
+    env.pop("CELERY_BROKER_URL", None)  # verification runs in the server process, on commit
+    log = open(ROOT / "test-artifacts" / "daphne.log", "w") if (ROOT / "test-artifacts").is_dir() else subprocess.DEVNULL
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        cwd=ROOT, env=env, stdout=log, stderr=log,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("daphne exited during start-up")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            break
+        except OSError:
+            time.sleep(0.2)
+    else:
+        proc.kill()
+        raise RuntimeError("daphne did not start listening")
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="package")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop running in this thread, which trips Django's
+    # guard against ORM calls from async code; these tests call the ORM only between steps.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as p:
+            chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            yield chromium
+            chromium.close()
+    finally:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+@pytest.fixture
+def live(browser, asgi_server, transactional_db):
+    return asgi_server
+
+
+@pytest.fixture
+def page_as(browser, live):
+    """A fresh browser context signed in as the given user (None: an anonymous visitor)."""
+    contexts = []
+
+    def open_page(username: str | None):
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        if username:
+            page.goto(f"{live}/accounts/login/")
+            page.fill("#id_username", username)
+            page.fill("#id_password", f"pw-{username}")
+            page.click("[data-testid=login] button[type=submit]")
+            page.wait_for_selector("[data-testid=whoami]")
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def off_loop(live):
+    """Run a callable in a plain thread: Playwright's loop owns this one, and services
+    broadcast on commit through async_to_sync, which refuses to run beside a live loop."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connections
+
+    def call(fn, *args, **kwargs):
+        def run():
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                connections.close_all()
+
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(run).result()
+
+    return call
