@@ -27,6 +27,16 @@ def _team(side: int) -> str:
 
 
 def describe(engine, before: State, event: dict[str, Any], after: State) -> str:
+    text = _describe(before, event, after)
+    if after["winner"] is not None and before["winner"] is None:
+        return f"{text} {_team(after['winner']).capitalize()} wins: {after['reason']}"
+    b, a = before["turn"], after["turn"]
+    if a is not None and (b is None or a["n"] != b["n"]) and not text.endswith("is up."):
+        text = f"{text[:-1]}; {name(a['wizard'])} is up."
+    return text
+
+
+def _describe(before: State, event: dict[str, Any], after: State) -> str:
     if event.get("kind") == "chance":
         return _describe_chance(before, event, after)
     action = event.get("action") or {}
@@ -74,6 +84,16 @@ def describe(engine, before: State, event: dict[str, Any], after: State) -> str:
     return f"Seat {event.get('seat')} acts."
 
 
+def _outcome(result: str | None, attacker: str, target: str) -> str:
+    return {
+        "caught": f"caught! {attacker} is out",
+        "dodged": f"{target} steps aside",
+        "dodged_in_place": f"{target} dodges but has no room to step aside",
+        "shielded": f"{target} is hit but the shield holds",
+        "hit": f"{target} is out",
+    }.get(result or "", result or "")
+
+
 def _describe_chance(before: State, event: dict, after: State) -> str:
     step = before["queue"][0]
     kind = step["step"]
@@ -84,19 +104,16 @@ def _describe_chance(before: State, event: dict, after: State) -> str:
             return f"Roll-off: {a} against {b}, a tie; roll again."
         return f"Roll-off: {a} against {b}; {_team(0 if a > b else 1)} is player 1 and starts."
     if kind == "attack":
-        return f"{name(step['attacker'])} attacks {name(step['target'])}: {roll['total']} ({_dice(roll)})."
+        attack = next(r for r in after["rolls"] if r["kind"] == "attack")
+        text = f"{name(step['attacker'])} attacks {name(step['target'])}: {attack['total']} ({_dice(attack)})"
+        if roll is not attack and roll.get("fixed"):  # frozen target: resolved at once
+            return (f"{text} against the frozen fixed dodge of {roll['total']}: "
+                    f"{_outcome(roll.get('result'), name(step['attacker']), name(step['target']))}.")
+        return text + "."
     if kind == "dodge":
         attacker, target = name(step["attacker"]), name(step["target"])
-        result = roll.get("result")
-        text = {
-            "caught": f"caught! {attacker} is out",
-            "dodged": "dodges and steps aside",
-            "dodged_in_place": "dodges without room to step aside",
-            "shielded": "is hit but the shield holds",
-            "hit": "is hit and out",
-        }.get(result, result)
         return (f"{attacker} throws at {target}: {step['attack']} against a dodge of {roll['total']} "
-                f"({_dice(roll)}), {text}.")
+                f"({_dice(roll)}): {_outcome(roll.get('result'), attacker, target)}.")
     if kind == "cast_roll":
         return f"{roll['label']}: CAST score {roll['total']} ({_dice(roll)})."
     if kind == "resist":
