@@ -13,7 +13,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils import timezone
 
 from engines.base import canonical_json
@@ -140,8 +140,8 @@ def events_append(*, stream: Stream, new_events: Iterable[NewEvent]) -> list[Eve
     if not rows:
         return []
     try:
-        with transaction.atomic():
-            Event.objects.bulk_create(rows)
+        # No savepoint: on a conflict the caller's whole transaction is abandoned anyway.
+        Event.objects.bulk_create(rows)
     except IntegrityError as exc:
         # Another writer took this seq (or this event_id) first.
         raise StaleSequence(
