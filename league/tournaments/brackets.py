@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Hashable, Iterable, Mapping, Sequence
 
@@ -70,6 +70,29 @@ class Bracket:
             if m.id == match_id:
                 return m
         raise KeyError(match_id)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready form for pages and the API; sources read "seed 3", "winner of M5"."""
+        return {
+            "format": self.format,
+            "entrants": self.entrants,
+            "size": self.size,
+            "byes": list(self.byes),
+            "matches": [
+                {
+                    "id": m.id,
+                    "bracket": m.bracket,
+                    "round": m.round,
+                    "slot": m.slot,
+                    "sources": [str(s) for s in m.sources],
+                    "seeds": list(m.seeds),
+                    "winner_to": list(m.winner_to) if m.winner_to else None,
+                    "loser_to": list(m.loser_to) if m.loser_to else None,
+                    "conditional": m.conditional,
+                }
+                for m in self.matches
+            ],
+        }
 
     def rounds(self, bracket: str) -> list[list[BracketMatch]]:
         by_round: dict[int, list[BracketMatch]] = {}

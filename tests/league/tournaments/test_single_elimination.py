@@ -1,5 +1,7 @@
 """Single elimination: seeding order, byes to top seeds, third place, routing, corrections."""
 
+import json
+
 import pytest
 
 from league.tournaments.brackets import champion, resolve, seeding_order, single_elimination
@@ -130,3 +132,13 @@ def test_too_few_entrants_or_the_wrong_number_of_seeds_are_refused():
         single_elimination(1)
     with pytest.raises(ValueError):
         resolve(single_elimination(4), ["A", "B"], {})
+
+
+def test_the_bracket_serialises_to_plain_json_for_pages():
+    data = single_elimination(6, third_place=True).as_dict()
+    assert json.loads(json.dumps(data)) == data
+    assert data["byes"] == [1, 2]
+    second = [m for m in data["matches"] if m["bracket"] == "main" and m["round"] == 2]
+    assert second[0]["sources"] == ["seed 1", "winner of M1"]
+    assert second[0]["seeds"] == [1, None]
+    assert second[0]["winner_to"] == ["M6", 0] and second[0]["loser_to"] == ["M5", 0]
