@@ -16,11 +16,21 @@ from .state import State, copy_state
 
 
 def arrange(state: State, wizards: dict[int, Any] | None = None, balls: dict[int, Any] | None = None,
-            active: dict[int, bool] | None = None, effects: list[dict] | None = None) -> State:
+            active: dict[int, bool] | None = None, effects: list[dict] | None = None,
+            turn: int | None = None, actions: int | None = None) -> State:
     """A copy of ``state`` with wizards placed (``jersey: [c, r]`` or ``None`` for eliminated)
     and balls placed (``id: [c, r]`` loose, or ``id: {"held_by": jersey}``); ``effects`` are
-    ``{"face", "card", "side", "caster", "wizard" | "ball"}`` records to add."""
+    ``{"face", "card", "side", "caster", "wizard" | "ball"}`` records to add; ``turn`` hands the
+    turn to that wizard (with ``actions`` action points, default 2)."""
     new = copy_state(state)
+    if turn is not None:
+        w = next(w for w in new["wizards"] if w["j"] == turn)
+        n = new["turn"]["n"] if new["turn"] is not None else 1
+        new["turn"] = {"n": n, "side": w["side"], "wizard": turn, "actions": 2 if actions is None else actions,
+                       "seat": new["controllers"][w["side"]][w["slot"]]}
+        new["next_slot"][w["side"]] = w["slot"]
+    elif actions is not None:
+        new["turn"]["actions"] = actions
     for j, where in (wizards or {}).items():
         w = next(w for w in new["wizards"] if w["j"] == j)
         if where is None:
@@ -50,6 +60,13 @@ def arrange(state: State, wizards: dict[int, Any] | None = None, balls: dict[int
 
 class Table:
     """A game driven by hand: every step goes through ``engine.apply``."""
+
+    @classmethod
+    def start(cls, engine, config: dict | None = None, seats: int = 2, **arrangement) -> "Table":
+        """A new game (first team to move unless the config says otherwise), then ``arrange``."""
+        cfg = {"first_player": 0}
+        cfg.update(config or {})
+        return cls(engine, arrange(engine.setup(cfg, seats), **arrangement))
 
     def __init__(self, engine, state: State):
         self.engine = engine
