@@ -55,6 +55,14 @@ def arrange(state: State, wizards: dict[int, Any] | None = None, balls: dict[int
                   "side": eff["side"], "caster": eff["caster"], "wizard": eff.get("wizard"), "ball": eff.get("ball")}
         new["next_effect"] += 1
         new["effects"].append(record)
+    seen: dict[tuple, str] = {}
+    things = [(w["sq"], f"#{w['j']}") for w in new["wizards"] if not w["out"]]
+    things += [(b["sq"], f"ball {b['id']}") for b in new["balls"] if b["sq"] is not None]
+    for where, what in things:
+        key = (where[0], where[1])
+        if key in seen:
+            raise ValueError(f"arrange: {what} and {seen[key]} would share square {list(key)}")
+        seen[key] = what
     return new
 
 

@@ -80,7 +80,7 @@ def test_opponents_both_in_the_neutral_area_are_one_zone_apart():
 
 def test_the_neutral_area_counts_as_each_teams_front_zone():
     """Range: zones run from the attack lines to, and including, the Neutral Area."""
-    t = thrower([5, 9], [5, 13])  # Neutral Area (own front zone) to the other back zone: 2 zones
+    t = thrower([4, 9], [4, 13])  # Neutral Area (own front zone) to the other back zone: 2 zones
     t.act("throw", target=45)
     assert t.spec()["dice"] == [GREY, BLUE]
 
@@ -114,13 +114,13 @@ def test_a_dodge_equal_to_the_attack_succeeds_and_the_target_steps_to_a_square_i
 
 
 def test_a_dodging_wizard_cannot_step_across_the_neutral_area():
-    t = thrower([5, 7], [5, 9])  # Dasherdodge stands in the Neutral Area
+    t = thrower([4, 7], [4, 9])  # Dasherdodge stands in the Neutral Area
     t.act("throw", target=45)
     t.roll(1, 2, 0)
     t.roll(6, 7)
     assert all(a["to"][1] >= 9 for a in t.legal())
     with pytest.raises(IllegalAction) as err:
-        t.act("dodge_to", to=[5, 8])
+        t.act("dodge_to", to=[4, 8])
     assert err.value.code == "bad_dodge_square"
 
 
