@@ -548,7 +548,10 @@ def resolve_throw(state: State, ctx: dict, dodge: int, dodged_by_dice: bool, cau
         hb["sq"] = None
         state["queue"].insert(0, {"step": "place_ball", "ball": held, "around": [origin[0], origin[1]],
                                   "wizard": t["j"], "reason": "eliminated"})
-    check_winner(state)
+    if check_winner(state) and held is not None:
+        # the game is over: nobody is left to choose, so the held ball rests on the first free square
+        spot = min(placement_squares(state, origin), key=lambda s: (s[1], s[0]))
+        hb["sq"] = [spot[0], spot[1]]
 
 
 def do_pass(state: State, action: dict) -> None:
