@@ -44,6 +44,19 @@ def client_for():
 
 
 
+def database_url() -> str:
+    """A URL for the test database, for processes other than this one (psql, daphne)."""
+    from urllib.parse import quote
+
+    from django.db import connection
+
+    db = connection.settings_dict
+    user = quote(db.get("USER") or "")
+    password = f":{quote(db['PASSWORD'])}" if db.get("PASSWORD") else ""
+    auth = f"{user}{password}@" if user else ""
+    return f"postgresql://{auth}{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup):
     from django.conf import settings

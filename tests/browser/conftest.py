@@ -13,10 +13,10 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
-from django.db import connection
+
+from tests.conftest import database_url
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -32,19 +32,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _database_url() -> str:
-    db = connection.settings_dict
-    user = quote(db.get("USER") or "")
-    password = f":{quote(db['PASSWORD'])}" if db.get("PASSWORD") else ""
-    auth = f"{user}{password}@" if user else ""
-    return f"postgresql://{auth}{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
-
-
 @pytest.fixture(scope="session")
 def asgi_server(django_db_setup, django_db_blocker):
     port = _free_port()
     with django_db_blocker.unblock():
-        env = {**os.environ, "DATABASE_URL": _database_url(), "SERVE_STATIC": "true", "DEBUG": "true",
+        env = {**os.environ, "DATABASE_URL": database_url(), "SERVE_STATIC": "true", "DEBUG": "true",
                "DJANGO_SETTINGS_MODULE": "config.settings"}
     env.pop("CELERY_BROKER_URL", None)  # verification runs in the server process, on commit
     log = open(ROOT / "test-artifacts" / "daphne.log", "w") if (ROOT / "test-artifacts").is_dir() else subprocess.DEVNULL

@@ -21,13 +21,20 @@ def real_worker(settings):
     previous = {key: app.conf[key] for key in ("task_always_eager", "broker_url")}
     app.conf.task_always_eager = False
     app.conf.broker_url = os.environ.get("REDIS_URL") or "memory://localhost/"
-    app.close()  # drop connection pools made for the old broker, so producers use the new one
+    reset_broker_connections()
     try:
         with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
             yield app
     finally:
         app.conf.update(previous)
-        app.close()
+        reset_broker_connections()
+
+
+def reset_broker_connections():
+    """Drop the connection and producer pools made for the previous broker (eager tests
+    may have built them for memory://), so the next publish uses the broker set now."""
+    app.close()
+    app.__dict__.pop("amqp", None)  # a cached property holding the producer pool
 
 
 @pytest.mark.django_db(transaction=True)

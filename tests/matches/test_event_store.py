@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import subprocess
 import threading
 import uuid
 
@@ -97,6 +98,20 @@ def test_the_database_refuses_to_change_or_remove_events(alice, bob, statement):
         with transaction.atomic(), connection.cursor() as cursor:
             cursor.execute(statement)
     assert list(Event.objects.filter(stream_id=match.stream_id).values_list("seq", "hash", "data")) == original
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("statement", ["UPDATE matches_event SET type = 'x'", "DELETE FROM matches_event"])
+def test_psql_cannot_update_or_delete_events(make_user, statement):
+    from tests.conftest import database_url
+
+    match = new_duel(make_user("alice"), make_user("bob"))
+    count = event_count(match)
+    run = subprocess.run(["psql", database_url(), "-v", "ON_ERROR_STOP=1", "-c", statement],
+                         capture_output=True, text=True, timeout=30)
+    assert run.returncode != 0
+    assert "events are immutable" in run.stderr
+    assert event_count(match) == count
 
 
 @pytest.mark.django_db(transaction=True)
