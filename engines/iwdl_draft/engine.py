@@ -151,7 +151,9 @@ def best_budget(team: list[int]) -> int:
     return sum(sorted((magic(j) for j in team), reverse=True)[:LINEUP_SIZE])
 
 
-def pick_sequence(fmt: str, order: str | None, seat_order: list[int], team_size: int, first: int | None = None) -> list[int]:
+def pick_sequence(
+    fmt: str, order: str | None, seat_order: list[int], team_size: int, first: int | None = None
+) -> list[int]:
     """The seat making each pick, pick 1 first."""
     if fmt == SCHOOLYARD:
         other = seat_order[1] if first == seat_order[0] else seat_order[0]

@@ -10,6 +10,7 @@ TOP = [7, 10, 23, 44, 58, 21, 63, 25, 47, 3, 66]
 
 
 def test_the_clock_picks_the_highest_magic_wizard_in_the_pool_lowest_jersey_on_a_tie():
+    """Issue 4, live draft room: the default auto-pick is the highest MAGIC, ties by jersey."""
     state = act(start(top=TOP), 1, {"type": "take_first_pick"})
     assert E.auto_action(state, 1) == {"type": "pick", "wizard": 3, "auto": True}
     state = act(state, 1, E.auto_action(state, 1))
@@ -17,6 +18,7 @@ def test_the_clock_picks_the_highest_magic_wizard_in_the_pool_lowest_jersey_on_a
 
 
 def test_with_only_equal_magic_left_the_lowest_jersey_is_taken():
+    """Issue 4: ties between equal MAGIC go to the lowest jersey number."""
     state = act(start(top=[47, 25, 10, 7, 23, 44, 63, 27, 30, 45], pool_size=4), 1, {"type": "take_first_pick"})
     assert state["pool"] == [47, 25, 10, 7]  # all MAGIC 2
     assert E.auto_action(state, 1)["wizard"] == 7
@@ -32,6 +34,7 @@ def test_an_auto_pick_is_marked_in_the_history_and_the_log():
 
 
 def test_the_clock_takes_the_first_pick_for_player_two():
+    """Advanced Draft (Schoolyard) with the pick clock: taking is the default (ruling)."""
     state = start()
     assert E.auto_action(state, 1) == {"type": "take_first_pick", "auto": True}
     assert act(state, 1, E.auto_action(state, 1))["first_pick"] == {"seat": 1, "choice": "take", "auto": True}
@@ -44,6 +47,7 @@ def test_the_clock_does_nothing_for_a_coach_who_is_not_to_move():
 
 
 def test_in_team_building_the_clock_sets_the_first_five_then_the_default_spells_then_ready():
+    """Setup, 2. Choosing Team Spell Lists under the clock (ruling: the default list)."""
     state = basic_with(P1, P2)
     steps = []
     while 1 in E.to_move(state):

@@ -27,11 +27,13 @@ def test_a_line_up_is_the_teams_five_in_any_order_of_activation():
     ],
 )
 def test_a_line_up_that_is_not_exactly_the_teams_five_is_refused(wizards, sentence):
+    """Setup: players place their (five) wizards in the order they want to use them."""
     message = refused(basic_with(P1, P2), 0, {"type": "lineup", "wizards": wizards}, "bad_lineup")
     assert message == sentence
 
 
 def test_line_up_and_spells_may_come_in_either_order_and_be_resubmitted():
+    """Setup, Drafting Teams and Choosing Team Spell Lists: no order between the two (ruling)."""
     state = basic_with(P1, P2)
     state = act(state, 1, {"type": "spells", "spells": ["freeze"]})
     state = act(state, 1, {"type": "lineup", "wizards": P2})
@@ -47,6 +49,7 @@ def test_line_up_and_spells_may_come_in_either_order_and_be_resubmitted():
 
 
 def test_the_draft_is_over_only_once_every_coach_is_ready():
+    """Setup: the game starts once both teams are set (ruling: every coach is ready)."""
     state = basic_with(P1, P2)
     for seat, team in ((0, P1), (1, P2)):
         state = act(state, seat, {"type": "lineup", "wizards": team})

@@ -31,6 +31,7 @@ def test_after_each_pick_the_next_deck_card_joins_the_end_of_the_pool():
 
 
 def test_the_refills_over_a_whole_draft_come_off_the_deck_in_order():
+    """Advanced Draft (Schoolyard): each refill is the next card from the top of the deck."""
     state = act(start(top=TOP), 1, {"type": "pass_first_pick"})
     deck = list(state["deck"])
     while state["phase"] == "picking":
@@ -39,6 +40,7 @@ def test_the_refills_over_a_whole_draft_come_off_the_deck_in_order():
 
 
 def test_a_smaller_pool_refills_the_same_way():
+    """Advanced Draft (Schoolyard) with a house-rule pool size: the same refill rule."""
     state = act(start(top=TOP, pool_size=4), 1, {"type": "take_first_pick"})
     assert state["pool"] == TOP[:4]
     state = pick(state, 1, 71)

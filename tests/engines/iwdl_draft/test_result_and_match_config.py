@@ -51,6 +51,7 @@ def test_the_result_lists_each_team_with_line_up_spells_and_magic():
 
 
 def test_the_match_config_is_accepted_by_the_wizard_dodgeball_engine_and_sets_up_a_match():
+    """Example Gameplay, Spell Lists: the example teams (MAGIC 13 and 11) play the match."""
     config = match_config(finish_example())
     assert config == {
         "teams": [
@@ -84,6 +85,7 @@ def test_player_one_activates_first_in_the_match_even_when_seated_second():
 
 
 def test_any_two_tournament_teams_make_a_valid_match_with_a_roll_off():
+    """Variants, Tournaments; Setup, step 2: a pairing's player 1 is rolled for (ruling)."""
     state = run_auto(start("tournament"))
     for a, b in itertools.permutations(range(4), 2):
         config = match_config(state, seats=(a, b))

@@ -36,6 +36,7 @@ def test_passing_the_first_pick_makes_player_one_pick_first():
 
 
 def test_with_a_swapped_seat_order_seat_0_is_player_two_and_decides():
+    """Setup, step 2 decides player 1; the seat order names player 1 and player 2 (ruling)."""
     state = start(seat_order=[1, 0])
     assert E.to_move(state) == [0]
     refused(state, 1, {"type": "pass_first_pick"}, "only_player_two_may_pass")
@@ -52,6 +53,7 @@ def test_player_one_may_neither_take_nor_pass_the_first_pick():
 
 
 def test_the_first_pick_cannot_be_passed_once_it_is_settled():
+    """Advanced Draft (Schoolyard): the pass is of the first pick only."""
     state = act(start(), 1, {"type": "take_first_pick"})
     refused(state, 1, {"type": "pass_first_pick"}, "pass_only_at_first_pick")
     state = pick(state, 1, state["pool"][0])
@@ -60,30 +62,35 @@ def test_the_first_pick_cannot_be_passed_once_it_is_settled():
 
 
 def test_nobody_picks_before_player_two_has_decided():
+    """Advanced Draft (Schoolyard): the choice comes before the first pick (ruling: it is explicit)."""
     state = start()
     refused(state, 0, {"type": "pick", "wizard": state["pool"][0]}, "not_your_pick")
     refused(state, 1, {"type": "pick", "wizard": state["pool"][0]}, "first_pick_undecided")
 
 
 def test_a_pick_out_of_turn_is_refused():
+    """Advanced Draft (Schoolyard): players take turns picking."""
     state = act(start(), 1, {"type": "take_first_pick"})
     message = refused(state, 0, {"type": "pick", "wizard": state["pool"][0]}, "not_your_pick")
     assert message == "Pick 1 of 10 belongs to seat 1, not seat 0."
 
 
 def test_a_wizard_still_in_the_deck_cannot_be_picked():
+    """Advanced Draft (Schoolyard): players pick one wizard from the pool."""
     state = act(start(), 1, {"type": "take_first_pick"})
     message = refused(state, 1, {"type": "pick", "wizard": ORDER[15]}, "wizard_not_in_pool")
     assert "is not in the pool" in message
 
 
 def test_a_jersey_outside_the_roster_cannot_be_picked():
+    """Advanced Draft (Schoolyard): only the 24 wizards of the deck exist."""
     state = act(start(), 1, {"type": "take_first_pick"})
     message = refused(state, 1, {"type": "pick", "wizard": 99}, "wizard_not_in_pool")
     assert message == "There is no wizard #99 in the IWDL roster."
 
 
 def test_a_wizard_already_drafted_cannot_be_picked_again():
+    """Advanced Draft (Schoolyard): a picked wizard leaves the pool for good."""
     state = act(start(top=[21]), 1, {"type": "take_first_pick"})
     state = pick(state, 1, 21)
     message = refused(state, 0, {"type": "pick", "wizard": 21}, "wizard_taken")

@@ -30,6 +30,7 @@ def test_the_rulebook_example_teams_have_budgets_13_and_11():
 
 
 def test_a_list_costing_exactly_the_budget_is_accepted():
+    """Setup, 2. Choosing Team Spell Lists: the whole MAGIC sum may be spent."""
     state = spells(basic_with(P1, P2), 0, SINGLES + PAIRED[:4])  # 5 + 8 = 13
     assert state["spells"][0] == SINGLES + PAIRED[:4]
 
@@ -52,12 +53,14 @@ def test_a_spell_card_is_bought_at_most_once():
 
 @pytest.mark.parametrize("bad", ["lightning", "Freeze", "slow", 3, None])
 def test_an_unknown_spell_is_refused(bad):
+    """League-Sanctioned Spell List: only its ten cards can be bought."""
     state = basic_with(P1, P2)
     message = refused(state, 0, {"type": "spells", "spells": ["teleport", bad]}, "unknown_spell")
     assert "there is no spell card" in message.lower()
 
 
 def test_a_spell_list_is_kept_in_card_order_and_may_be_resubmitted_before_ready():
+    """Setup, 2. Choosing Team Spell Lists: the list may change until the coach is ready (ruling)."""
     state = spells(basic_with(P1, P2), 0, ["drain_boost", "freeze"])
     assert state["spells"][0] == ["freeze", "drain_boost"]
     state = spells(state, 0, ["teleport"])
@@ -67,6 +70,7 @@ def test_a_spell_list_is_kept_in_card_order_and_may_be_resubmitted_before_ready(
 
 
 def test_spells_are_bought_only_after_the_picks():
+    """Setup: "Once teams have been drafted" — spells and line-ups follow the picks."""
     state = start()
     refused(state, 1, {"type": "spells", "spells": []}, "bad_action")
     refused(state, 1, {"type": "lineup", "wizards": []}, "bad_action")
@@ -74,6 +78,7 @@ def test_spells_are_bought_only_after_the_picks():
 
 
 def test_ready_needs_a_line_up_and_a_spell_list():
+    """Setup: both a line-up and a spell list are set before the game (ruling: ready needs both)."""
     state = basic_with(P1, P2)
     refused(state, 0, {"type": "ready"}, "lineup_missing")
     state = act(state, 0, {"type": "lineup", "wizards": P1})
@@ -86,6 +91,7 @@ def test_ready_needs_a_line_up_and_a_spell_list():
 
 
 def test_after_ready_nothing_can_be_changed():
+    """Ruling: ready locks the line-up and the spells."""
     state = basic_with(P1, P2)
     for action in ({"type": "lineup", "wizards": P1}, {"type": "spells", "spells": ["freeze"]}, {"type": "ready"}):
         state = act(state, 0, action)
@@ -115,6 +121,7 @@ def test_a_six_wizard_team_is_budgeted_on_its_line_up_not_its_alternate():
 
 
 def test_spells_before_a_tournament_line_up_are_checked_against_the_best_five():
+    """Setup, 2. Choosing Team Spell Lists, for a six-wizard team without a line-up (ruling)."""
     state = stacked_tournament()
     team = state["teams"][1]
     best = sum(sorted((magic(j) for j in team), reverse=True)[:5])

@@ -29,6 +29,7 @@ def test_a_straight_draft_repeats_the_same_order_every_round():
 
 
 def test_the_organisers_seat_order_is_followed():
+    """Variants, Tournaments: the organiser decides the tournament style and order."""
     seats, _ = drafted_order(start("tournament", seat_order=[2, 0, 3, 1]))
     assert seats[:8] == [2, 0, 3, 1, 1, 3, 0, 2]
     seats, _ = drafted_order(start("tournament", order="straight", seat_order=[3, 2, 1, 0]))
@@ -46,6 +47,7 @@ def test_a_tournament_draft_starts_picking_at_once_without_a_first_pick_choice()
 
 
 def test_a_tournament_may_draft_teams_of_five_without_alternates():
+    """Variants, Tournaments with a house rule: no alternates (team_size 5)."""
     seats, state = drafted_order(start("tournament", team_size=5))
     assert len(seats) == 20 and [len(t) for t in state["teams"]] == [5] * 4
     assert len(state["deck"]) == 0 and len(state["pool"]) == 4

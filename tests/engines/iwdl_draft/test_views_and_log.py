@@ -19,6 +19,7 @@ def test_the_pool_shows_names_and_magic_in_draw_order():
 
 
 def test_the_deck_order_is_never_shown_while_the_draft_is_live():
+    """Advanced Draft (Schoolyard): only the pool is face up."""
     state = act(start(top=TOP), 1, {"type": "take_first_pick"})
     for viewer in (None, 0, 1):
         view = E.view(state, viewer)
@@ -41,6 +42,7 @@ def test_the_view_shows_whose_pick_it_is_and_the_pick_history():
 
 
 def test_line_ups_and_spells_are_hidden_from_the_other_coach_and_spectators_until_all_are_ready():
+    """Ruling on Setup: line-ups and spell lists are secret until both teams are set."""
     state = basic_with(P1, P2)
     state = act(state, 0, {"type": "lineup", "wizards": list(reversed(P1))})
     state = act(state, 0, {"type": "spells", "spells": ["freeze"]})
