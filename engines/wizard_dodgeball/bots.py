@@ -166,16 +166,7 @@ def _turn_action(state: State, rng) -> dict:
 
     # throw when the odds are good
     if holding and ball["active"] and can_release:
-        best, best_val = None, 0.12 if acts > 1 else 0.0
-        for o in opponents:
-            osq = _sq(o)
-            if not rules.has_line_of_sight(state, here, osq, squares):
-                continue
-            zones = c.zone_distance(side, here, o["side"], osq)
-            hit, caught = throw_odds(state, me["j"], o["j"], zones)
-            val = hit - 1.3 * caught
-            if val > best_val:
-                best, best_val = o, val
+        best = _best_throw(state, me, opponents, squares, 0.12 if acts > 1 else 0.0)
         if best is not None:
             if acts > 1 and "freeze" not in effect_faces(state, best["j"]):
                 freeze = _freeze_cast(state, me, best)
@@ -203,12 +194,22 @@ def _turn_action(state: State, rng) -> dict:
                     best = max(best, hit - 1.3 * caught)
             return best
 
-        options = list(reach)
-        rng_val = {s: value(s) + 0.001 * rng.random() for s in options}
+        # step to where the best throw is; with nothing worth throwing from anywhere in reach,
+        # advance towards the Neutral Area (so two cautious bots never stall)
+        mid = (c.length + 1) // 2
+
+        def score(s):
+            return value(s) + 0.004 * (c.length - abs(s[1] - mid))
+
+        here_score = score(here)
+        options = {s: score(s) + 0.0001 * rng.random() for s in reach}
         if options:
-            s = max(options, key=lambda s: rng_val[s])
-            if rng_val[s] > value(here) + 0.02:
+            s = max(options, key=lambda s: options[s])
+            if options[s] > here_score + 0.003:
                 return {"type": "move", "to": [s[0], s[1]]}
+        target = _best_throw(state, me, opponents, squares, 0.0)
+        if target is not None:
+            return {"type": "throw", "target": target["j"]}
         return {"type": "end_turn"}
     if not holding and "butter_fingers" not in faces and loose:
         # go and get the nearest loose ball, picking it up on the way when possible
@@ -224,6 +225,22 @@ def _turn_action(state: State, rng) -> dict:
         if reachable_balls:
             return _move_toward(state, reach, target, rng)
     return {"type": "end_turn"}
+
+
+def _best_throw(state: State, me: dict, opponents: list, squares, threshold: float):
+    c = court_of(state)
+    here = _sq(me)
+    best, best_val = None, threshold
+    for o in opponents:
+        osq = _sq(o)
+        if not rules.has_line_of_sight(state, here, osq, squares):
+            continue
+        zones = c.zone_distance(me["side"], here, o["side"], osq)
+        hit, caught = throw_odds(state, me["j"], o["j"], zones)
+        val = hit - 1.3 * caught
+        if val > best_val:
+            best, best_val = o, val
+    return best
 
 
 def _freeze_cast(state: State, me: dict, target: dict) -> dict | None:

@@ -169,7 +169,8 @@ def _blocked(state: State) -> set[Square]:
     return set(occupancy(state))
 
 
-def reachable(state: State, jersey: int, blocked: set[Square] | None = None) -> dict[Square, int]:
+def reachable(state: State, jersey: int, blocked: set[Square] | None = None,
+              goal: Square | None = None) -> dict[Square, int]:
     """Squares the wizard can reach with one move action -> steps needed (start excluded).
 
     A move is a path of up to MOVE king steps through empty squares of the wizard's own half
@@ -183,6 +184,8 @@ def reachable(state: State, jersey: int, blocked: set[Square] | None = None) -> 
     allowance = move_allowance(state, jersey)
     lo, hi = c.half_rows[side]
     dist = {start: 0}
+    if goal is not None and max(abs(goal[0] - start[0]), abs(goal[1] - start[1])) > allowance:
+        return {}
     frontier = [start]
     for step in range(1, allowance + 1):
         nxt = []
@@ -193,7 +196,7 @@ def reachable(state: State, jersey: int, blocked: set[Square] | None = None) -> 
                 dist[n] = step
                 nxt.append(n)
         frontier = nxt
-        if not frontier:
+        if not frontier or (goal is not None and goal in dist):
             break
     del dist[start]
     return dist
@@ -273,7 +276,7 @@ def do_move(state: State, action: dict) -> None:
         )
     blocked = _blocked(state)
     if pick is None:
-        dist = reachable(state, w["j"], blocked)
+        dist = reachable(state, w["j"], blocked, goal=to)
         if to not in dist:
             if to in blocked:
                 raise IllegalAction("That square is not empty.", code="square_occupied")

@@ -90,8 +90,10 @@ def resister_of(state: State, caster_side: int, face_id: str, ref: dict) -> int 
     return None
 
 
-def candidate_targets(state: State, caster: dict, face_id: str, squares=None) -> list[tuple[Square, dict]]:
-    """Every single target this caster could put in the area for this face, with its square."""
+def candidate_targets(state: State, caster: dict, face_id: str, squares=None,
+                      only: set | None = None) -> list[tuple[Square, dict]]:
+    """Every single target this caster could put in the area for this face, with its square
+    (restricted to the refs in ``only``, as ``(kind, id)`` keys, when given)."""
     face = faces()[face_id]
     c = court_of(state)
     here = (caster["sq"][0], caster["sq"][1])
@@ -116,7 +118,7 @@ def candidate_targets(state: State, caster: dict, face_id: str, squares=None) ->
     kind = face["targets"]
     if kind in ("wizard", "wizard_or_ball"):
         for w in state["wizards"]:
-            if w["out"]:
+            if w["out"] or (only is not None and ("wizard", w["j"]) not in only):
                 continue
             s = (w["sq"][0], w["sq"][1])
             if not visible(s):
@@ -129,6 +131,8 @@ def candidate_targets(state: State, caster: dict, face_id: str, squares=None) ->
             out.append((s, {"wizard": w["j"]}))
     if kind in ("wizard_or_ball", "held_ball"):
         for b in state["balls"]:
+            if only is not None and ("ball", b["id"]) not in only:
+                continue
             s = ball_square(state, b)
             if s is None or not visible(s):
                 continue
@@ -140,6 +144,8 @@ def candidate_targets(state: State, caster: dict, face_id: str, squares=None) ->
             out.append((s, {"ball": b["id"]}))
     if kind == "effect":
         for e in state["effects"]:
+            if only is not None and ("effect", e["id"]) not in only:
+                continue
             s = _ref_square(state, {"wizard": e["wizard"]} if e["wizard"] is not None else {"ball": e["ball"]})
             if s is not None and visible(s):
                 out.append((s, {"effect": e["id"]}))
@@ -208,13 +214,16 @@ def check_cast(state: State, caster: dict, action: dict) -> tuple[str, list[dict
         raise IllegalAction(
             f"{name(caster['j'])} can target an area of at most {size} square(s) with this spell.", code=code
         )
-    candidates = candidate_targets(state, caster, face_id)
+    for ref in targets:
+        if (not isinstance(ref, dict) or len(ref) != 1 or next(iter(ref)) not in ("wizard", "ball", "effect")
+                or type(next(iter(ref.values()))) is not int):
+            raise IllegalAction("Each target is {'wizard': n}, {'ball': n} or {'effect': n}.", code="bad_target")
+    wanted = {_ref_key(ref) for ref in targets}
+    candidates = candidate_targets(state, caster, face_id, only=wanted)
     allowed = {_ref_key(ref): s for s, ref in candidates}
     chosen: list[Square] = []
     norm: list[dict] = []
     for ref in targets:
-        if not isinstance(ref, dict) or len(ref) != 1:
-            raise IllegalAction("Each target is {'wizard': n}, {'ball': n} or {'effect': n}.", code="bad_target")
         key = _ref_key(ref)
         if key not in allowed:
             raise IllegalAction(_why_not(state, caster, face_id, ref), code=_why_not_code(state, caster, face_id, ref))

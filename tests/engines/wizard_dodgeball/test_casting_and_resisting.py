@@ -180,3 +180,12 @@ def test_a_casters_cards_recharge_when_it_is_eliminated():
     t.roll(1, 2)
     assert t.wizard(21)["out"]
     assert t.state["cards"][0]["freeze"]["charged"] and not frozen(t, 45)
+
+
+@pytest.mark.parametrize("targets", [[{"wizard": [45]}], [{"wizard": "45"}], [{"hat": 1}], [45], [],
+                                     [{"wizard": 45, "ball": 1}], "45"])
+def test_malformed_targets_are_refused_with_a_reason(targets):
+    t = caster()
+    with pytest.raises(IllegalAction) as err:
+        t.act("cast", spell="freeze", targets=targets)
+    assert err.value.code in {"bad_target", "no_targets"}
