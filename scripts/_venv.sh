@@ -6,5 +6,10 @@ command -v "$PYTHON" >/dev/null || PYTHON=python3
 if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
-.venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e ".[${EXTRAS:-}]" 2>&1 | grep -v "^WARNING: Location" || true
+target="."
+[ -n "${EXTRAS:-}" ] && target=".[${EXTRAS}]"
+if ! .venv/bin/python -m pip install -q --disable-pip-version-check -e "$target" > .venv/install.log 2>&1; then
+  cat .venv/install.log
+  echo "Installing the project failed (log above)." >&2
+  exit 1
+fi
