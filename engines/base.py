@@ -59,6 +59,7 @@ class Engine(ABC):
     version: str = "1"  # bumped whenever replaying old events could change meaning
     min_seats: int = 2
     max_seats: int = 2
+    bots: tuple[str, ...] = ("random",)  # the names bot_action accepts
 
     # -- configuration -------------------------------------------------
     def default_config(self, seats: int) -> dict[str, Any]:
@@ -134,7 +135,13 @@ class Engine(ABC):
             return None
         return outcome
 
-    # -- bots --------------------------------------------------------------
+    # -- bots ------------------------------------------------------------------
+    def bot_action(self, bot: str, state: State, seat: int, rng) -> Action:
+        """The action the named bot takes. ``rng`` only needs ``random()``."""
+        if bot == "random":
+            return self.random_action(state, seat, rng)
+        raise IllegalAction(f"There is no '{bot}' bot for {self.title}.", code="unknown_bot")
+
     def random_action(self, state: State, seat: int, rng) -> Action:
         """A uniformly random legal action. ``rng`` only needs ``random()``."""
         actions = self.legal_actions(state, seat)

@@ -60,4 +60,6 @@ def _load_builtin() -> None:
 #: Packages that register their engines when imported.
 BUILTIN = [
     "engines.dueling_wizards",
+    "engines.iwdl_draft",
+    "engines.wizard_dodgeball",
 ]

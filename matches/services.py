@@ -25,8 +25,6 @@ from . import eventstore
 from .eventstore import EventIdReused, NewEvent
 from .models import Event, Match, MatchLog, Seat
 
-BOTS = ("random",)
-
 
 class MatchError(Exception):
     """A refused command: HTTP status, stable code and a sentence for people."""
@@ -134,7 +132,7 @@ def match_create(
 
 
 def engine_bots(engine) -> tuple[str, ...]:
-    return tuple(getattr(engine, "bots", BOTS))
+    return tuple(engine.bots)
 
 
 # -- act -----------------------------------------------------------------------
@@ -331,12 +329,10 @@ def _advance(*, match: Match, stream, engine, state) -> list[Event]:
 
 
 def bot_action(engine, bot: str, state, seat: int, rng) -> dict:
-    if bot == "random":
-        return engine.random_action(state, seat, rng)
-    chooser = getattr(engine, f"{bot}_action", None)
-    if chooser is None:
-        raise MatchError(f"There is no '{bot}' bot for {engine.title}.", code="unknown_bot")
-    return chooser(state, seat, rng)
+    try:
+        return engine.bot_action(bot, state, seat, rng)
+    except IllegalAction as exc:
+        raise MatchError(exc.message, code=exc.code) from None
 
 
 def _engine_event_from_new(new: NewEvent) -> dict:

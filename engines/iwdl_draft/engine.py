@@ -186,6 +186,7 @@ def _list_words(items: list[str]) -> str:
 
 
 class IwdlDraftEngine(Engine):
+    bots = ("auto", "random")
     name = "iwdl-draft"
     title = "IWDL Draft"
     version = "1"
@@ -386,6 +387,14 @@ class IwdlDraftEngine(Engine):
         if self._ready_problem(state, seat) is None:
             actions.append({"type": "ready"})
         return actions
+
+    def bot_action(self, bot: str, state: State, seat: int, rng) -> Action:
+        if bot == "auto":  # drafts exactly as the pick clock would
+            action = self.auto_action(state, seat)
+            if action is None:
+                raise IllegalAction("This seat has nothing to do.", code="no_legal_action")
+            return action
+        return super().bot_action(bot, state, seat, rng)
 
     def auto_action(self, state: State, seat: int) -> Action | None:
         """What the clock does for ``seat`` now (None if the seat has nothing to do).

@@ -87,6 +87,7 @@ def _team_name(side: int) -> str:
 
 
 class WizardDodgeballEngine(Engine):
+    bots = ("heuristic", "random")
     name = "wizard-dodgeball"
     title = "Wizard Dodgeball"
     version = "1"
@@ -554,6 +555,14 @@ class WizardDodgeballEngine(Engine):
             "legal_actions": self.legal_actions(state, seat) if seat is not None else [],
             "result": self.result(state),
         }
+
+    def bot_action(self, bot: str, state: State, seat: int, rng) -> dict[str, Any]:
+        if bot == "heuristic":
+            # engines/wizard_dodgeball/bots.py: exact throw odds, freeze then throw.
+            from .bots import heuristic_action  # bots imports this module
+
+            return heuristic_action(state, seat, rng)
+        return super().bot_action(bot, state, seat, rng)
 
     def describe(self, before: State, event: dict[str, Any], after: State) -> str:
         from .describe import describe as _describe
