@@ -8,17 +8,25 @@ from engines import registry
 from .models import Match
 
 
+#: Games a person starts from the home page (drafts start from leagues and tournaments).
+PLAYABLE = ("dueling-wizards", "wizard-dodgeball")
+
+
 class NewMatchForm(forms.Form):
     game = forms.ChoiceField()
     opponent = forms.CharField(
         required=False, help_text="Another player's username. Leave empty to play the bot.", max_length=150
+    )
+    bot = forms.ChoiceField(
+        required=False, help_text="Which bot plays when there is no opponent.",
+        choices=[("", "the game's best bot"), ("random", "random"), ("heuristic", "heuristic")],
     )
     mode = forms.ChoiceField(choices=Match.Mode.choices, initial=Match.Mode.SERVER)
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.user = user
-        self.fields["game"].choices = [(e.name, e.title) for e in registry.latest()]
+        self.fields["game"].choices = [(e.name, e.title) for e in registry.latest() if e.name in PLAYABLE]
 
     def clean_opponent(self):
         name = self.cleaned_data["opponent"].strip()
@@ -33,6 +41,12 @@ class NewMatchForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        engine = registry.get(data["game"]) if data.get("game") else None
+        if engine and not data.get("opponent"):
+            bot = data.get("bot") or engine.bots[0]
+            if bot not in engine.bots:
+                self.add_error("bot", f"{engine.title} has no {bot} bot; it has {', '.join(engine.bots)}.")
+            data["bot"] = bot
         if data.get("mode") == Match.Mode.TABLETOP and not data.get("opponent"):
             raise forms.ValidationError("A tabletop match needs a second person at the table.")
         return data

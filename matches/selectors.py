@@ -113,6 +113,8 @@ def match_summary(*, match: Match, seat: int | None) -> dict[str, Any]:
         "your_seat": seat,
         "head_seq": match.state_seq,
         "to_move": ["chance" if s == CHANCE else s for s in to_move],
+        # What a tabletop seat must enter next (dice ranges or a shuffle size).
+        "chance": engine.chance(match.state) if to_move == [CHANCE] else None,
         "result": match.result,
         "head_hash": match.head_hash or None,
         "seed_commitment": match.seed_commitment or None,

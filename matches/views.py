@@ -28,7 +28,7 @@ def match_new(request):
     if request.method == "POST" and form.is_valid():
         opponent = form.cleaned_data["opponent"]
         seats = [services.SeatSpec(user=request.user)]
-        seats.append(services.SeatSpec(user=opponent) if opponent else services.SeatSpec(bot="random"))
+        seats.append(services.SeatSpec(user=opponent) if opponent else services.SeatSpec(bot=form.cleaned_data["bot"]))
         try:
             match = services.match_create(
                 game=form.cleaned_data["game"], seats=seats, created_by=request.user, mode=form.cleaned_data["mode"]

@@ -116,6 +116,51 @@
       },
     };
 
+    // Tabletop: the people at the table roll real dice (or shuffle real cards) and enter the result.
+    function renderChanceEntry(update) {
+      const form = root.querySelector("#chance-entry");
+      const spec = update.match.chance;
+      if (!spec || ctx.mode !== "tabletop" || seat === null) { form.hidden = true; form.replaceChildren(); return; }
+      if (form.dataset.forSeq === String(update.match.head_seq)) return;
+      form.dataset.forSeq = String(update.match.head_seq);
+      form.hidden = false;
+      const title = document.createElement("h3");
+      title.textContent = spec.label || "Record the outcome";
+      const fields = [];
+      if (spec.kind === "dice") {
+        spec.dice.forEach(([lo, hi], i) => {
+          const label = document.createElement("label");
+          label.textContent = `Die ${i + 1} (${lo}-${hi})`;
+          const input = document.createElement("input");
+          Object.assign(input, { type: "number", min: lo, max: hi, required: true, name: `die${i}` });
+          input.dataset.testid = `die-${i}`;
+          label.append(input);
+          fields.push(label);
+        });
+      } else {
+        const label = document.createElement("label");
+        label.textContent = `Card order, top first: the numbers 0-${spec.size - 1} separated by commas`;
+        const input = document.createElement("textarea");
+        input.name = "order";
+        input.rows = 3;
+        input.value = [...Array(spec.size).keys()].join(",");
+        label.append(input);
+        fields.push(label);
+      }
+      const submit = document.createElement("button");
+      submit.type = "submit";
+      submit.className = "primary";
+      submit.textContent = "Record";
+      form.replaceChildren(title, ...fields, submit);
+      form.onsubmit = (ev) => {
+        ev.preventDefault();
+        const outcome = spec.kind === "dice"
+          ? spec.dice.map((_, i) => Number(form.elements[`die${i}`].value))
+          : form.elements.order.value.split(",").map((x) => Number(x.trim()));
+        ctx.recordChance(outcome);
+      };
+    }
+
     function apply(update) {
       for (const e of update.events) lastSeq = Math.max(lastSeq, e.seq);
       headSeq = update.match.head_seq;
@@ -126,6 +171,7 @@
       setBadge(root.querySelector('[data-testid="verdict"]'), VERDICT_TEXT[v] || v, v);
       if (update.match.status === "finished") root.querySelector("#replay-link").hidden = false;
       root.dataset.headSeq = headSeq;
+      renderChanceEntry(update);
       if (renderer) renderer.render(board, update.view, { ...ctx, match: update.match, live: true });
       else board.textContent = JSON.stringify(update.view, null, 2);
     }
