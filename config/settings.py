@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "channels",
     "matches",
+    "league",
 ]
 
 MIDDLEWARE = [

@@ -8,5 +8,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
     path("api/", include("matches.api.urls")),
+    path("api/", include("league.api.urls")),
+    path("", include("league.urls")),
     path("", include("matches.urls")),
 ]

@@ -82,6 +82,8 @@ class Match(models.Model):
     # The server's secret for server-dealt matches: never shown until the match ends.
     seed_hex = models.CharField(max_length=64, blank=True, default="")
     seed_commitment = models.CharField(max_length=64, blank=True, default="")
+    # Where the match came from, e.g. {"draft": "<match id>"} or {"tournament": ..., "round": 2}.
+    origin = models.JSONField(default=dict, blank=True)
 
     # Projection of the stream (rebuilt by replay).
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.LIVE)

@@ -64,6 +64,7 @@ def match_create(
     created_by: AbstractBaseUser | None,
     mode: str = Match.Mode.SERVER,
     config: dict[str, Any] | None = None,
+    origin: dict[str, Any] | None = None,
 ) -> Match:
     try:
         engine = registry.get(game)
@@ -102,6 +103,7 @@ def match_create(
             created_by=created_by,
             seed_hex=seed.hex(),
             seed_commitment=commitment,
+            origin=origin or {},
             state=state,
         )
         Seat.objects.bulk_create(
@@ -121,6 +123,7 @@ def match_create(
                     for i, s in enumerate(seats)
                 ],
                 "seed_commitment": commitment or None,
+                "origin": origin or {},
             },
         )
         stream = eventstore.stream_lock(stream_id=stream.id)
@@ -179,14 +182,40 @@ def match_record_chance(
     )
 
 
-def _command(*, match_id, user, seat, expected_seq, event_id, body) -> CommandOutcome:
+def match_act_on_behalf(
+    *,
+    match_id: uuid.UUID | str,
+    seat: int,
+    action: dict[str, Any],
+    expected_seq: int,
+    actor: str,
+    event_id: uuid.UUID | None = None,
+) -> CommandOutcome:
+    """An action taken for a seat by the platform itself (a pick clock running out, an
+    organiser's ruling). Callers check their own authority first; the engine still
+    checks the action, and the event records who acted (``actor``, e.g. "clock")."""
+    return _command(
+        match_id=match_id,
+        user=None,
+        seat=seat,
+        expected_seq=expected_seq,
+        event_id=event_id,
+        body={"kind": "action", "seat": seat, "action": action},
+        actor=actor,
+    )
+
+
+def _command(*, match_id, user, seat, expected_seq, event_id, body, actor: str | None = None) -> CommandOutcome:
     with transaction.atomic():
         match = _match_for_update(match_id)
         stream = eventstore.stream_lock(stream_id=match.stream_id)
         existing = eventstore.event_find(event_id=event_id)
         if existing is not None:
-            return _idempotent_replay(match, existing, body, user)
-        check_seat_holder(match=match, user=user, seat=seat)
+            return _idempotent_replay(match, existing, body, actor or user_actor(user))
+        if actor is None:
+            check_seat_holder(match=match, user=user, seat=seat)
+        else:
+            actor = _check_trusted_actor(actor)
         eventstore.check_expected_seq(stream=stream, expected_seq=expected_seq)
         engine = registry.get(match.game, match.engine_version)
         state = match.state
@@ -195,7 +224,7 @@ def _command(*, match_id, user, seat, expected_seq, event_id, body) -> CommandOu
         if body["kind"] == "chance":
             new, state = _checked_tabletop_chance(match, engine, state, body["outcome"], user)
         else:
-            new, state = _checked_action(engine, state, seat, body["action"], user)
+            new, state = _checked_action(engine, state, seat, body["action"], actor or user_actor(user))
         new.event_id = event_id
         before = match.state
         events = eventstore.events_append(stream=stream, new_events=[new])
@@ -225,10 +254,17 @@ def _match_for_update(match_id) -> Match:
         raise MatchError("No such match.", code="match_not_found", status=404) from None
 
 
-def _idempotent_replay(match: Match, existing: Event, body: dict, user) -> CommandOutcome:
+def _check_trusted_actor(actor: str) -> str:
+    # "server" is reserved for chance and the match's closing; people are "user:<id>".
+    if not actor or actor == "server" or actor.startswith("user:"):
+        raise ValueError(f"'{actor}' cannot act on a seat's behalf")
+    return actor
+
+
+def _idempotent_replay(match: Match, existing: Event, body: dict, actor: str) -> CommandOutcome:
     """The same event_id again: hand back what was stored, if it is the same command."""
     same_stream = existing.stream_id == match.stream_id
-    same_body = same_stream and existing.actor == user_actor(user) and _command_matches(existing, body)
+    same_body = same_stream and existing.actor == actor and _command_matches(existing, body)
     if not same_body:
         raise MatchError(
             "This event_id was already used for a different command. Use a new id for a new command.",
@@ -244,7 +280,7 @@ def _command_matches(existing: Event, body: dict) -> bool:
     return existing.type == "chance" and existing.data.get("outcome") == body["outcome"]
 
 
-def _checked_action(engine, state, seat, action, user):
+def _checked_action(engine, state, seat, action, actor: str):
     if not isinstance(action, dict):
         raise MatchError("An action must be a JSON object.", code="bad_action")
     if engine.to_move(state) == [CHANCE]:
@@ -254,7 +290,7 @@ def _checked_action(engine, state, seat, action, user):
         new_state = engine.apply(state, event)
     except IllegalAction as exc:
         raise MatchError(exc.message, code=exc.code, status=422) from None
-    return NewEvent(type="action", data={"seat": seat, "action": action}, actor=user_actor(user)), new_state
+    return NewEvent(type="action", data={"seat": seat, "action": action}, actor=actor), new_state
 
 
 def _checked_tabletop_chance(match, engine, state, outcome, user):
@@ -369,9 +405,10 @@ def _log(match: Match, event: Event, text: str) -> None:
 def _after_append(match: Match, events: list[Event]) -> None:
     if not events:
         return
-    from . import live, tasks
+    from . import live, signals, tasks
 
     head = events[-1].seq
     transaction.on_commit(lambda: live.broadcast_match(match_id=match.id, head_seq=head))
-    if match.status == Match.Status.FINISHED:
+    if match.status == Match.Status.FINISHED and events[-1].type == "match.finished":
         tasks.verify_match.delay_on_commit(str(match.id))
+        transaction.on_commit(lambda: signals.match_finished.send(sender=Match, match_id=match.id, game=match.game))

@@ -108,7 +108,11 @@ def wizard_label(jersey: int) -> str:
 
 def wizard_card(jersey: int) -> dict[str, Any]:
     w = roster()[jersey]
-    return {"jersey": jersey, "name": w["name"], "magic": w["magic"], "move": w["move"]}
+    return {
+        "jersey": jersey, "name": w["name"], "magic": w["magic"], "move": w["move"],
+        # The stat card's dice, so a coach drafts from what the card shows.
+        **{stat: list(w[stat]) for stat in ("attack", "dodge", "cast", "resist")},
+    }
 
 
 def spell_cost(spells: list[str]) -> int:
@@ -767,6 +771,10 @@ class IwdlDraftEngine(Engine):
             "ready": [s for s in range(n) if state["ready"][s]],
             "budgets": [t["budget"] for t in teams],
             "me": mine,
+            "spell_catalogue": [
+                {"id": cid, "name": spell_name(cid), "cost": card["cost"]}
+                for cid, card in wd_data.spell_cards().items()
+            ],
             "to_move": self.to_move(state),
             "legal_actions": self.legal_actions(state, seat) if seat is not None else [],
             "result": self.result(state),

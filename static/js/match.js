@@ -174,6 +174,7 @@
       renderChanceEntry(update);
       if (renderer) renderer.render(board, update.view, { ...ctx, match: update.match, live: true });
       else board.textContent = JSON.stringify(update.view, null, 2);
+      root.dispatchEvent(new CustomEvent("match:update", { detail: update }));
     }
 
     function connect() {

@@ -2,6 +2,8 @@
 
 import json
 
+from engines.wizard_dodgeball.data import roster
+
 from engines.iwdl_draft import ENGINE as E
 
 from .helpers import P1, P2, ROSTER, act, basic_with, building, pick, run_auto, stacked, start
@@ -12,7 +14,11 @@ TOP = [21, 3, 58, 12, 44, 63, 25, 47, 10, 30, 7, 41]
 def test_the_pool_shows_names_and_magic_in_draw_order():
     view = E.view(start(top=TOP), None)
     assert view["phase"] == "choose_first"
-    assert view["pool"][0] == {"jersey": 21, "name": "Hoary Burblepot", "magic": 3, "move": 4}
+    card = view["pool"][0]
+    assert {k: card[k] for k in ("jersey", "name", "magic", "move")} == {
+        "jersey": 21, "name": "Hoary Burblepot", "magic": 3, "move": 4}
+    # The stat card's dice travel with it, so a coach sees what they draft.
+    assert card["attack"] == roster()[21]["attack"] and card["resist"] == roster()[21]["resist"]
     assert [w["jersey"] for w in view["pool"]] == TOP[:10]
     assert view["deck_remaining"] == 14
     assert view["choosing_first"] == 1 and view["on_the_clock"] is None

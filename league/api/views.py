@@ -1,0 +1,134 @@
+from __future__ import annotations
+
+import uuid
+
+from django.contrib.auth import get_user_model
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from league.drafts import selectors, services
+from matches import selectors as match_selectors
+from matches import services as match_services
+
+
+class DraftCreateSerializer(serializers.Serializer):
+    coaches = serializers.ListField(child=serializers.CharField(), min_length=2, max_length=4,
+                                    help_text="Usernames in seat order (seat 0 is player 1)")
+    format = serializers.ChoiceField(choices=["basic", "schoolyard", "tournament"], required=False)
+    order = serializers.ChoiceField(choices=["snake", "straight"], required=False)
+    clock_seconds = serializers.IntegerField(required=False, default=60)
+
+    def validate_coaches(self, names):
+        users = {u.username: u for u in get_user_model().objects.filter(username__in=names)}
+        missing = [n for n in names if n not in users]
+        if missing:
+            raise serializers.ValidationError(f"No user called {', '.join(missing)}.")
+        if len(set(names)) != len(names):
+            raise serializers.ValidationError("Each coach can hold only one seat.")
+        return [users[n] for n in names]
+
+
+class DraftCommandSerializer(serializers.Serializer):
+    expected_seq = serializers.IntegerField(min_value=0)
+    event_id = serializers.UUIDField(required=False)
+    wizard = serializers.IntegerField(required=False)
+    wizards = serializers.ListField(child=serializers.IntegerField(), required=False)
+    spells = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+def _draft_or_404(draft_id):
+    draft = selectors.draft_get(draft_match_id=draft_id)
+    if draft is None:
+        raise NotFound("No such draft.")
+    return draft
+
+
+class DraftList(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Drafts, newest first")
+    def get(self, request):
+        from league.drafts.models import Draft
+
+        drafts = Draft.objects.select_related("draft_match", "match")[:100]
+        return Response({"results": [selectors.draft_summary(draft=d, user=request.user) for d in drafts]})
+
+    @extend_schema(request=DraftCreateSerializer, responses={201: OpenApiTypes.OBJECT}, summary="Open a draft")
+    def post(self, request):
+        s = DraftCreateSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        config = {k: s.validated_data[k] for k in ("format", "order") if k in s.validated_data}
+        draft = services.draft_create(
+            coaches=s.validated_data["coaches"], created_by=request.user, config=config,
+            clock_seconds=s.validated_data["clock_seconds"],
+        )
+        return Response(selectors.draft_summary(draft=draft, user=request.user), status=status.HTTP_201_CREATED)
+
+
+class DraftDetail(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A draft: pool, picks, clock deadline, resulting match")
+    def get(self, request, draft_id):
+        draft = _draft_or_404(draft_id)
+        data = selectors.draft_summary(draft=draft, user=request.user)
+        seat = match_selectors.viewer_seat(match=draft.draft_match, user=request.user)
+        data["view"] = match_selectors.match_view(match=draft.draft_match, seat=seat)
+        return Response(data)
+
+
+class DraftClock(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=DraftCommandSerializer, responses=OpenApiTypes.OBJECT,
+                   summary="The pick clock ran out: the configured auto-pick acts (refused before the deadline)")
+    def post(self, request, draft_id):
+        draft = _draft_or_404(draft_id)
+        s = DraftCommandSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        acted = services.draft_clock_expire(draft=draft, expected_seq=s.validated_data["expected_seq"])
+        return Response({"acted_for": acted, **selectors.draft_summary(draft=draft, user=request.user)})
+
+
+#: URL verb -> how the draft engine spells the action and which fields it takes.
+DRAFT_ACTIONS = {
+    "pick": ("pick", ["wizard"]),
+    "take": ("take_first_pick", []),
+    "pass": ("pass_first_pick", []),
+    "lineup": ("lineup", ["wizards"]),
+    "spells": ("spells", ["spells"]),
+    "ready": ("ready", []),
+}
+
+
+class DraftAction(APIView):
+    """Shorthands for a coach's draft moves; the same as POST /api/matches/{id}/actions/."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=DraftCommandSerializer, responses={201: OpenApiTypes.OBJECT},
+                   summary="pick {wizard} | take | pass | lineup {wizards} | spells {spells} | ready")
+    def post(self, request, draft_id, verb):
+        if verb not in DRAFT_ACTIONS:
+            raise NotFound(f"Unknown draft action '{verb}'.")
+        draft = _draft_or_404(draft_id)
+        s = DraftCommandSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        kind, fields = DRAFT_ACTIONS[verb]
+        missing = [f for f in fields if f not in s.validated_data]
+        if missing:
+            raise ValidationError({missing[0]: ["This field is required."]})
+        seat = match_selectors.viewer_seat(match=draft.draft_match, user=request.user)
+        if seat is None:
+            raise match_services.MatchError("You are not a coach in this draft.", code="not_a_coach", status=403)
+        outcome = match_services.match_act(
+            match_id=draft.draft_match_id, user=request.user, seat=seat,
+            action={"type": kind, **{f: s.validated_data[f] for f in fields}},
+            expected_seq=s.validated_data["expected_seq"], event_id=s.validated_data.get("event_id") or uuid.uuid4(),
+        )
+        draft.refresh_from_db()
+        return Response(
+            {"created": outcome.created, "head_seq": outcome.events[-1].seq,
+             **selectors.draft_summary(draft=draft, user=request.user)},
+            status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK,
+        )

@@ -1,0 +1,117 @@
+"""Drafts: create a draft room, run its pick clock, hand a finished draft off to a match."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from engines import registry
+from engines.base import CHANCE
+from engines.iwdl_draft.engine import match_config
+from matches import live
+from matches import services as match_services
+from matches.models import Event, Match
+from matches.services import MatchError, SeatSpec
+
+from .models import Draft
+
+DRAFT_GAME = "iwdl-draft"
+MATCH_GAME = "wizard-dodgeball"
+
+
+def draft_create(
+    *,
+    coaches: list[AbstractBaseUser],
+    created_by: AbstractBaseUser,
+    config: dict | None = None,
+    clock_seconds: int = 60,
+) -> Draft:
+    if not 5 <= clock_seconds <= 24 * 3600:
+        raise MatchError("The pick clock must be between 5 seconds and a day.", code="bad_clock")
+    if not created_by.is_staff and created_by not in coaches:
+        raise MatchError("You can open a draft only as one of its coaches (organisers excepted).",
+                         code="permission_denied", status=403)
+    with transaction.atomic():
+        draft_match = match_services.match_create(
+            game=DRAFT_GAME, seats=[SeatSpec(user=c) for c in coaches], created_by=created_by, config=config or {}
+        )
+        # A tournament draft's teams meet in pairings the tournament makes, not in one match.
+        two_coaches = len(coaches) == 2
+        return Draft.objects.create(draft_match=draft_match, clock_seconds=clock_seconds, hand_off=two_coaches)
+
+
+def draft_deadline(*, draft: Draft) -> timezone.datetime | None:
+    """When the coach on the clock runs out of time (None once the draft is over)."""
+    match = draft.draft_match
+    if match.status == Match.Status.FINISHED:
+        return None
+    last = Event.objects.filter(stream_id=match.stream_id).order_by("-seq").values_list("recorded_at", flat=True)[0]
+    return last + timedelta(seconds=draft.clock_seconds)
+
+
+def draft_clock_expire(*, draft: Draft, expected_seq: int) -> list[int]:
+    """If the clock has run out, let it act for the coaches it is waiting on.
+
+    Anyone may call this (the draft room's pages do when their countdown reaches zero);
+    it refuses before the deadline, and a stale ``expected_seq`` acts on nothing, so two
+    pages calling at once produce one auto-pick. At a pick the clock picks once (the next
+    coach gets a fresh clock); in team building it finishes every unready coach's team."""
+    deadline = draft_deadline(draft=draft)
+    if deadline is None:
+        raise MatchError("The draft is over.", code="match_finished", status=409)
+    if timezone.now() < deadline:
+        raise MatchError("The pick clock has not run out yet.", code="clock_running", status=409,
+                         deadline=deadline.isoformat())
+    acted: list[int] = []
+    seq = expected_seq
+    with transaction.atomic():
+        while True:
+            match = Match.objects.get(pk=draft.draft_match_id)
+            engine = registry.get(match.game, match.engine_version)
+            to_move = engine.to_move(match.state)
+            if not to_move or to_move == [CHANCE]:
+                break
+            seat = to_move[0]
+            action = engine.auto_action(match.state, seat)
+            if action is None:
+                break
+            building = match.state["phase"] == "building"
+            outcome = match_services.match_act_on_behalf(
+                match_id=match.id, seat=seat, action=action, expected_seq=seq, actor="clock"
+            )
+            seq = outcome.events[-1].seq
+            acted.append(seat)
+            if not building:
+                break
+    return acted
+
+
+def draft_hand_off(*, draft_match_id) -> Match | None:
+    """Create the Wizard Dodgeball match for a finished two-coach draft (once)."""
+    with transaction.atomic():
+        draft = Draft.objects.select_for_update().select_related("draft_match").filter(
+            draft_match_id=draft_match_id
+        ).first()
+        if draft is None or not draft.hand_off or draft.match_id is not None:
+            return draft.match if draft else None
+        draft_match = draft.draft_match
+        if draft_match.status != Match.Status.FINISHED:
+            return None
+        config = match_config(draft_match.state)
+        seats = {s.index: s.user for s in draft_match.seats.select_related("user")}
+        order = draft_match.state["seat_order"]  # team i is played by draft seat order[i]
+        match = match_services.match_create(
+            game=MATCH_GAME,
+            seats=[SeatSpec(user=seats[order[0]]), SeatSpec(user=seats[order[1]])],
+            created_by=draft_match.created_by,
+            config=config,
+            origin={"draft": str(draft_match.id)},
+        )
+        draft.match = match
+        draft.save(update_fields=["match"])
+        # Tell the draft room: its pages show the way to the new match.
+        transaction.on_commit(lambda: live.broadcast_match(match_id=draft_match.id, head_seq=draft_match.state_seq))
+        return match

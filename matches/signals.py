@@ -1,0 +1,6 @@
+"""Signals other apps listen to (league reacts to matches; matches never imports league)."""
+
+from django.dispatch import Signal
+
+#: Sent after the transaction that closed a match commits. Arguments: match_id, game.
+match_finished = Signal()

@@ -1,0 +1,204 @@
+"""Drafts on the platform (issue 4): the schoolyard draft through the API, refusals, clock,
+hand-off to a Wizard Dodgeball match, and verification."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from unittest import mock
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from engines import registry
+from engines.wizard_dodgeball.data import roster
+from league.drafts.models import Draft
+from matches.models import Event, Match
+from matches.verification import match_verify
+
+DRAFT = registry.get("iwdl-draft")
+
+
+@pytest.fixture
+def coaches(alice, bob, carol):
+    return alice, bob
+
+
+def open_draft(client, **extra):
+    response = client.post("/api/drafts/", {"coaches": ["alice", "bob"], "format": "schoolyard", **extra}, format="json")
+    assert response.status_code == 201, response.json()
+    return response.json()
+
+
+def draft_state(draft_id):
+    return Match.objects.get(pk=draft_id)
+
+
+def act(client, draft_id, verb, **body):
+    seq = draft_state(draft_id).state_seq
+    return client.post(f"/api/drafts/{draft_id}/{verb}/", {"expected_seq": seq, **body}, format="json")
+
+
+def events(draft_id):
+    return Event.objects.filter(stream_id=f"match:{draft_id}").count()
+
+
+def test_opening_a_schoolyard_draft_shuffles_and_asks_player_two_about_the_first_pick(coaches, client_for):
+    body = open_draft(client_for(coaches[0]))
+    assert body["draft"]["game"] == "iwdl-draft" and body["draft"]["to_move"] == [1]
+    assert body["clock_seconds"] == 60 and body["deadline"] and body["match"] is None
+    view = client_for(coaches[1]).get(f"/api/drafts/{body['id']}/").json()["view"]
+    assert view["phase"] == "choose_first" and len(view["pool"]) == 10
+    assert view["deck"] is None  # the deck's order stays secret while the draft is live
+
+
+def test_only_player_two_may_pass_the_first_pick_and_a_refusal_writes_nothing(coaches, client_for):
+    alice, bob = coaches
+    draft = open_draft(client_for(alice))["id"]
+    before = events(draft)
+    refused = act(client_for(alice), draft, "pass")
+    assert refused.status_code == 422 and refused.json()["code"] in {"only_player_two_may_pass", "not_your_turn"}
+    assert events(draft) == before
+    assert act(client_for(bob), draft, "pass").status_code == 201
+    assert draft_state(draft).state["phase"] == "picking"
+    assert registry.get("iwdl-draft").to_move(draft_state(draft).state) == [0]  # player 1 picks first
+
+
+def test_picks_out_of_turn_or_from_outside_the_pool_are_refused(coaches, carol, client_for):
+    alice, bob = coaches
+    draft = open_draft(client_for(alice))["id"]
+    act(client_for(bob), draft, "take")
+    pool = draft_state(draft).state["pool"]
+    before = events(draft)
+    out_of_turn = act(client_for(alice), draft, "pick", wizard=pool[0])
+    assert out_of_turn.status_code == 422 and out_of_turn.json()["code"] in {"not_your_pick", "not_your_turn"}
+    outsider = act(client_for(carol), draft, "pick", wizard=pool[0])
+    assert outsider.status_code == 403 and outsider.json()["code"] == "not_a_coach"
+    not_in_pool = next(j for j in sorted(roster()) if j not in pool)
+    missing = act(client_for(bob), draft, "pick", wizard=not_in_pool)
+    assert missing.status_code == 422 and missing.json()["code"] in {"wizard_not_in_pool", "wizard_taken"}
+    assert events(draft) == before
+    assert act(client_for(bob), draft, "pick", wizard=pool[0]).status_code == 201
+    taken = act(client_for(alice), draft, "pick", wizard=pool[0])
+    assert taken.status_code == 422 and taken.json()["code"] in {"wizard_taken", "wizard_not_in_pool"}
+
+
+def finish_draft(clients, draft, *, spells=None):
+    """Coaches draft as the clock would, then build teams (optionally with given spells)."""
+    for _ in range(80):
+        m = draft_state(draft)
+        to_move = DRAFT.to_move(m.state)
+        if not to_move:
+            return m
+        seat = to_move[0]
+        action = DRAFT.auto_action(m.state, seat)
+        action = {k: v for k, v in action.items() if k != "auto"}
+        if action["type"] == "spells" and spells is not None:
+            action["spells"] = spells
+        seq = m.state_seq
+        r = clients[seat].post(f"/api/matches/{draft}/actions/",
+                               {"seat": seat, "action": action, "expected_seq": seq}, format="json")
+        assert r.status_code == 201, r.json()
+    raise AssertionError("draft did not end")
+
+
+def test_spell_lists_over_budget_or_with_duplicates_are_refused(coaches, client_for):
+    alice, bob = coaches
+    draft = open_draft(client_for(alice))["id"]
+    clients = {0: client_for(alice), 1: client_for(bob)}
+    # Draft both teams and both line-ups; stop before spells.
+    for _ in range(40):
+        m = draft_state(draft)
+        if m.state["phase"] == "building" and m.state["lineups"][0] is not None:
+            break
+        seat = DRAFT.to_move(m.state)[0]
+        action = {k: v for k, v in DRAFT.auto_action(m.state, seat).items() if k != "auto"}
+        clients[seat].post(f"/api/matches/{draft}/actions/", {"seat": seat, "action": action,
+                                                              "expected_seq": m.state_seq}, format="json")
+    m = draft_state(draft)
+    budget = sum(roster()[j]["magic"] for j in m.state["lineups"][0])
+    everything = ["teleport", "fireball", "freeze", "shield", "dispel", "slow_speed", "strong_weak",
+                  "shrink_enlarge", "butter_sticky", "drain_boost"]  # 15 points: more than any team's MAGIC
+    before = events(draft)
+    over = act(clients[0], draft, "spells", spells=everything)
+    assert over.status_code == 422 and over.json()["code"] == "spell_budget_exceeded"
+    assert str(budget) in over.json()["detail"] and "15" in over.json()["detail"]
+    twice = act(clients[0], draft, "spells", spells=["freeze", "freeze"])
+    assert twice.status_code == 422 and twice.json()["code"] == "duplicate_spell"
+    assert events(draft) == before
+
+
+def test_a_finished_draft_hands_off_to_a_wizard_dodgeball_match_linked_both_ways(
+    coaches, client_for, django_capture_on_commit_callbacks
+):
+    alice, bob = coaches
+    draft = open_draft(client_for(alice))["id"]
+    with django_capture_on_commit_callbacks(execute=True):
+        finished = finish_draft({0: client_for(alice), 1: client_for(bob)}, draft)
+    assert finished.status == Match.Status.FINISHED
+    room = Draft.objects.get(draft_match_id=draft)
+    match = room.match
+    assert match is not None and match.game == "wizard-dodgeball"
+    assert match.origin == {"draft": draft}
+    assert [s.user.username for s in match.seats.order_by("index")] == ["alice", "bob"]
+    result = finished.result
+    assert [t["wizards"] for t in match.config["teams"]] == [t["wizards"] for t in result["teams"]]
+    assert [t["spells"] for t in match.config["teams"]] == [t["spells"] for t in result["teams"]]
+    assert client_for(alice).get(f"/api/drafts/{draft}/").json()["match"] == str(match.id)
+    # The created event of the match records where its teams came from.
+    created = Event.objects.get(stream_id=match.stream_id, seq=1)
+    assert created.data["origin"] == {"draft": draft}
+    # The draft itself was verified by replay like any match.
+    assert finished.__class__.objects.get(pk=draft).verdict == Match.Verdict.VERIFIED
+
+
+def test_the_clock_refuses_before_the_deadline_and_auto_picks_after_it(coaches, client_for):
+    alice, bob = coaches
+    draft = open_draft(client_for(alice), clock_seconds=30)["id"]
+    seq = draft_state(draft).state_seq
+    early = client_for(bob).post(f"/api/drafts/{draft}/clock/", {"expected_seq": seq}, format="json")
+    assert early.status_code == 409 and early.json()["code"] == "clock_running"
+    act(client_for(bob), draft, "take")
+    state = draft_state(draft).state
+    best = min(state["pool"], key=lambda j: (-roster()[j]["magic"], j))  # highest MAGIC, then lowest jersey
+    later = timezone.now() + timedelta(seconds=31)
+    with mock.patch("league.drafts.services.timezone.now", return_value=later):
+        r = client_for(alice).post(f"/api/drafts/{draft}/clock/",
+                                   {"expected_seq": draft_state(draft).state_seq}, format="json")
+    assert r.status_code == 200, r.json()
+    assert r.json()["acted_for"] == [1]
+    last = Event.objects.filter(stream_id=f"match:{draft}").order_by("-seq").first()
+    assert last.actor == "clock" and last.data["action"] == {"type": "pick", "wizard": best, "auto": True}
+
+
+def test_a_stale_clock_call_acts_on_nothing(coaches, client_for):
+    alice, bob = coaches
+    draft = open_draft(client_for(alice), clock_seconds=30)["id"]
+    stale = draft_state(draft).state_seq - 1
+    before = events(draft)
+    with mock.patch("league.drafts.services.timezone.now", return_value=timezone.now() + timedelta(seconds=31)):
+        r = client_for(alice).post(f"/api/drafts/{draft}/clock/", {"expected_seq": stale}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "stale_seq"
+    assert events(draft) == before
+
+
+def test_a_verified_draft_whose_stored_pick_is_altered_is_disputed(coaches, client_for):
+    alice, bob = coaches
+    draft = open_draft(client_for(alice))["id"]
+    finished = finish_draft({0: client_for(alice), 1: client_for(bob)}, draft)
+    assert match_verify(match_id=draft).verified
+    pick = Event.objects.filter(stream_id=finished.stream_id, type="action", data__action__type="pick").order_by("seq")[2]
+    with connection.cursor() as cursor:
+        cursor.execute("SET session_replication_role = replica")
+        cursor.execute("UPDATE matches_event SET data = jsonb_set(data, '{action,wizard}', '99') WHERE id = %s", [pick.id])
+        cursor.execute("SET session_replication_role = origin")
+    verdict = match_verify(match_id=draft)
+    assert (verdict.verified, verdict.seq) == (False, pick.seq)
+
+
+def test_opening_a_draft_needs_known_coaches_and_a_seat_for_the_opener(coaches, carol, client_for):
+    bad = client_for(coaches[0]).post("/api/drafts/", {"coaches": ["alice", "nobody"]}, format="json")
+    assert bad.status_code == 400 and bad.json()["code"] == "invalid_request"
+    not_mine = client_for(carol).post("/api/drafts/", {"coaches": ["alice", "bob"]}, format="json")
+    assert not_mine.status_code == 403
+    assert Draft.objects.count() == 0
