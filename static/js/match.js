@@ -91,14 +91,28 @@
         if (busy) return;
         busy = true;
         showError("");
+        const eventId = uuid4(); // one id for the retries: the server stores the action once
         try {
-          await api(`/api/matches/${matchId}/actions/`, {
-            method: "POST",
-            body: JSON.stringify({ seat, action, expected_seq: headSeq, event_id: uuid4() }),
-          });
+          for (let attempt = 0; ; attempt++) {
+            try {
+              await api(`/api/matches/${matchId}/actions/`, {
+                method: "POST",
+                body: JSON.stringify({ seat, action, expected_seq: headSeq, event_id: eventId }),
+              });
+              return;
+            } catch (err) {
+              // Someone moving at the same time (simultaneous defences, team building) moved
+              // the stream on. If this seat is still to move, the action is re-checked by the
+              // server against the new head; otherwise the player sees why it was refused.
+              if (err.code !== "stale_seq" || attempt >= 2) throw err;
+              const summary = await api(`/api/matches/${matchId}/`);
+              if (!summary.to_move.includes(seat)) throw err;
+              headSeq = summary.head_seq;
+            }
+          }
         } catch (err) {
           showError(err.message);
-          if (err.code === "stale_seq" && socket) socket.send(JSON.stringify({ type: "resync" }));
+          if (socket) socket.send(JSON.stringify({ type: "resync" }));
         } finally {
           busy = false;
         }

@@ -55,7 +55,7 @@
   }
 
   function pool(view, ctx) {
-    if (!view.pool.length || view.phase === "over") return null;
+    if (!view.pool.length || view.phase === "over" || view.phase === "building") return null;
     const picks = new Set((view.legal_actions || []).filter((a) => a.type === "pick").map((a) => a.wizard));
     return el("section", {},
       el("h3", {}, `Pool (${view.pool.length} face up, ${view.deck_remaining} left in the deck)`),
@@ -78,14 +78,18 @@
       !t.lineup && t.lineup_set ? el("p", { class: "small muted" }, "Line-up chosen (hidden until everyone is ready).") : null)));
   }
 
+  // Unsaved team-building choices survive re-renders (another coach's move redraws the page).
+  let edits = null;
+
   // Team building for the viewer: order the line-up, buy spells within the MAGIC budget, say ready.
   function building(view, ctx) {
     const me = view.me;
-    if (!me || view.phase !== "building" || me.ready) return null;
+    if (!me || view.phase !== "building" || me.ready) { edits = null; return null; }
     const team = me.team;
     const size = 5;
-    const lineup = (me.lineup && me.lineup.slice()) || team.slice(0, size);
-    const chosen = new Set(me.spells || []);
+    if (!edits) edits = { lineup: (me.lineup && me.lineup.slice()) || team.slice(0, size), chosen: new Set(me.spells || []) };
+    const lineup = edits.lineup;
+    const chosen = edits.chosen;
     const byJersey = new Map(view.teams[me.seat].picks.map((w) => [w.jersey, w]));
     const magicOf = (list) => list.reduce((sum, j) => sum + byJersey.get(j).magic, 0);
     const list = el("ol", { class: "lineup", "data-testid": "lineup-editor" });
@@ -123,7 +127,7 @@
       el("div", { class: "row" },
         el("button", { "data-testid": "save-lineup", onclick: save }, "Save line-up"),
         el("button", { "data-testid": "save-spells", onclick: () => ctx.act({ type: "spells", spells: view.spell_catalogue.map((s) => s.id).filter((id) => chosen.has(id)) }) }, "Save spells"),
-        el("button", { class: "primary", "data-testid": "ready", disabled: !(me.lineup && me.spells), onclick: () => ctx.act({ type: "ready" }) }, "Ready")));
+        el("button", { class: "primary", "data-testid": "ready", disabled: !(me.lineup && me.spells), onclick: () => ctx.act({ type: "ready" }) }, "Ready: lock my team")));
   }
 
   function render(root, view, ctx) {
