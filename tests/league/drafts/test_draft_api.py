@@ -202,3 +202,37 @@ def test_opening_a_draft_needs_known_coaches_and_a_seat_for_the_opener(coaches, 
     not_mine = client_for(carol).post("/api/drafts/", {"coaches": ["alice", "bob"]}, format="json")
     assert not_mine.status_code == 403
     assert Draft.objects.count() == 0
+
+
+def test_a_basic_draft_deals_five_each_and_goes_straight_to_team_building(coaches, client_for):
+    alice, bob = coaches
+    body = open_draft(client_for(alice), format="basic")
+    state = draft_state(body["id"]).state
+    assert state["phase"] == "building"
+    assert [len(t) for t in state["teams"]] == [5, 5]
+    assert not set(state["teams"][0]) & set(state["teams"][1])
+
+
+def test_a_tournament_draft_gives_four_coaches_six_wizards_each_in_snake_order(alice, bob, carol, make_user, client_for):
+    dave = make_user("dave")
+    response = client_for(alice).post(
+        "/api/drafts/", {"coaches": ["alice", "bob", "carol", "dave"], "format": "tournament", "order": "snake"},
+        format="json",
+    )
+    assert response.status_code == 201, response.json()
+    draft = response.json()["id"]
+    assert response.json()["hand_off"] is False  # its teams meet in the tournament's pairings
+    clients = {0: client_for(alice), 1: client_for(bob), 2: client_for(carol), 3: client_for(dave)}
+    order = []
+    for _ in range(24):
+        m = draft_state(draft)
+        seat = DRAFT.to_move(m.state)[0]
+        order.append(seat)
+        assert act(clients[seat], draft, "pick", wizard=DRAFT.auto_action(m.state, seat)["wizard"]).status_code == 201
+    assert order[:8] == [0, 1, 2, 3, 3, 2, 1, 0]
+    assert [len(t) for t in draft_state(draft).state["teams"]] == [6, 6, 6, 6]
+    finished = finish_draft(clients, draft)
+    assert finished.status == Match.Status.FINISHED
+    assert [len(t["wizards"]) for t in finished.result["teams"]] == [5, 5, 5, 5]
+    assert all(t["alternate"] is not None for t in finished.result["teams"])
+    assert Draft.objects.get(draft_match_id=draft).match is None
