@@ -173,6 +173,41 @@ def test_selecting_a_wizard_highlights_exactly_its_legal_moves(page_as, live, of
     assert squares(page, ".wd-sq.wd-move") == {tuple(a["to"]) for a in legal if a["type"] == "move"}
 
 
+
+def test_casting_highlights_the_eligible_targets_and_casts_the_chosen_ones(page_as, live, off_loop):
+    from engines.wizard_dodgeball.engine import DEFAULT_TEAMS
+
+    (alice,) = users("alice")
+    # The second team stands shoulder to shoulder, so one Freeze can cover two of them.
+    teams = [dict(DEFAULT_TEAMS[0]), dict(DEFAULT_TEAMS[1], start=[[c, 16] for c in range(1, 6)])]
+    match = off_loop(against_the_bot, alice, first_player=0, teams=teams)
+    page = page_as("alice")
+    page.goto(f"{live}/matches/{match.id}/")
+    wait_live(page)
+    legal = page.request.get(f"{live}/api/matches/{match.id}/legal/").json()["actions"]
+    freezes = [a for a in legal if a["type"] == "cast" and a["spell"] == "freeze"]
+    eligible = {t["wizard"] for a in freezes for t in a["targets"]}
+    pair = next(a for a in freezes if len(a["targets"]) == 2)
+    first, second = (t["wizard"] for t in pair["targets"])
+    page.click("[data-testid=cast-freeze]")
+    ringed = page.eval_on_selector_all(".wd-wizard.wd-cast-target", "els => els.map(e => Number(e.dataset.testid.slice(7)))")
+    assert set(ringed) == eligible
+    assert page.locator("[data-testid=cast-confirm]").is_disabled()
+    # One target is already a legal cast, but more may be added: the page waits for Cast.
+    page.click(f"[data-testid=wizard-{first}]")
+    assert page.locator("[data-testid=cast-confirm]").is_enabled()
+    page.click(f"[data-testid=wizard-{second}]")
+    assert page.locator(".wd-wizard.wd-cast-chosen").count() == 2
+    page.screenshot(path=f"{SHOTS}/wd-cast.png", full_page=True)
+    seq = head_seq(page)
+    page.click("[data-testid=cast-confirm]")
+    wait_for_new_head(page, seq)
+    page.wait_for_selector("[data-testid=roll-verdict]")
+    assert re.match(r"Cast \d+ vs resist \d+: ", page.inner_text("[data-testid=roll-verdict]"))
+    assert page.locator("[data-testid=roll-verdict]").count() >= 2  # one resist roll per target
+    assert "⟳" in page.inner_text("[data-testid=spell-0-freeze]")  # the card now recharges
+
+
 def script_to_a_throw(alice, bob, match):
     """#21 fetches ball 1, everyone else waits, and #21 carries it back behind its attack line."""
     who = {0: alice, 1: bob}

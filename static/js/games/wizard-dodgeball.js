@@ -273,7 +273,7 @@
     const benchX = (team) => left + (((team === 1) !== flip) ? W / 2 + 8 : 0);
     for (const team of [0, 1]) {
       const bx = benchX(team);
-      labels.append(sv("rect", { class: "wd-bench", x: bx, y: benchTop, width: W / 2 - 8, height: benchH, rx: 8,
+      marks.append(sv("rect", { class: "wd-bench", x: bx, y: benchTop, width: W / 2 - 8, height: benchH, rx: 8,
         "data-testid": `bench-${team}` }));
       labels.append(sv("text", { class: "wd-bench-label", x: bx + 8, y: benchTop + 28, fill: TEAM_COLOUR[team] },
         `${TEAM_WORD[team]} out:`));
@@ -281,7 +281,7 @@
     for (const w of view.wizards) {
       let cx, cy;
       if (w.eliminated || !w.square) {
-        cx = benchX(w.team) + 80 + benchSlots[w.team]++ * 40;
+        cx = benchX(w.team) + 100 + benchSlots[w.team]++ * 40;
         cy = benchTop + benchH / 2;
       } else [cx, cy] = centre(w.square);
       items.append(wizardGlyph(view, ctx, ui, a, w, cx, cy, { active, armed, cast, returning, effects: effectsOn.get(w.jersey) || [] }));
@@ -440,11 +440,11 @@
       const team = teamOfSeat(view, view.result.winners[0]);
       parts.push(el("p", { class: "wd-result", "data-testid": "result" },
         `Game over: ${team === null ? "" : `${TEAM_WORD[team]} `}(${winners}) win${view.result.winners.length > 1 ? "" : "s"}`,
-        view.result.reason ? ` - ${view.result.reason}` : "", "."));
+        view.result.reason ? `: ${view.result.reason.replace(/\.$/, "")}` : "", "."));
     }
     const t = view.turn;
     const activeW = t ? view.wizards.find((w) => w.jersey === t.wizard) : null;
-    if (t && activeW) {
+    if (t && activeW && !view.result) {
       parts.push(el("p", { class: "wd-turn", "data-testid": "turn" },
         el("span", { class: "wd-turn-team", style: `background:${TEAM_COLOUR[t.team]}` }, `Turn ${t.number}`), " ",
         `${seatLabel(ctx, t.seat)}: ${wizardLabel(activeW)}`, " · ",
@@ -595,7 +595,7 @@
       el("div", { class: "wd-court-wrap" }, svg, popover(ui, vbW, vbH)),
       el("div", { class: "wd-panel" },
         el("div", { class: "wd-col" }, turnBlock(view, ctx, ui, a), controls(view, ctx, ui, a),
-          shownW ? wizardCard(view, shownW, ctx, t && shownW.jersey === t.wizard) : null),
+          shownW ? wizardCard(view, shownW, ctx, !view.result && t && shownW.jersey === t.wizard) : null),
         el("div", { class: "wd-col" }, lastRoll(view, ctx), spellCards(view, ctx), legend())));
     root.replaceChildren(wrap);
   }
