@@ -86,6 +86,10 @@ def _team_name(side: int) -> str:
     return "first team" if side == 0 else "second team"
 
 
+#: RULES.md "Stalling": six full rounds of five activations per side without play.
+STALL_TURNS = 60
+
+
 class WizardDodgeballEngine(Engine):
     bots = ("heuristic", "random")
     name = "wizard-dodgeball"
@@ -104,6 +108,8 @@ class WizardDodgeballEngine(Engine):
             "sides": sides,
             "controllers": None,
             "team_control": "wizards",
+            # RULES.md "Stalling": turns in a row without a throw, pass or cast that end the game.
+            "stall_turns": STALL_TURNS,
         }
 
     def validate_config(self, config: dict[str, Any] | None, seats: int) -> dict[str, Any]:
@@ -205,6 +211,10 @@ class WizardDodgeballEngine(Engine):
                                     code="bad_controllers")
         merged["controllers"] = [list(g) for g in controllers]
         merged["sides"] = [list(g) for g in sides]
+        stall = merged["stall_turns"]
+        if type(stall) is not int or not (stall == 0 or 10 <= stall <= 1000):
+            raise InvalidConfig("'stall_turns' is 0 (no limit) or a whole number of turns from 10 to 1000.",
+                                code="bad_stall_turns")
         return merged
 
     # -- setup -------------------------------------------------------------------
@@ -228,6 +238,8 @@ class WizardDodgeballEngine(Engine):
             "sides": config["sides"],
             "controllers": config["controllers"],
             "team_control": config["team_control"],
+            "stall_turns": config["stall_turns"],
+            "quiet_turns": 0,
             "budgets": [sum(stats(j)["magic"] for j in t["wizards"]) for t in config["teams"]],
             "wizards": wizards,
             "balls": balls,
@@ -384,6 +396,8 @@ class WizardDodgeballEngine(Engine):
                 raise IllegalAction("There is no choice pending.", code="no_choice_pending")
             else:
                 raise IllegalAction(f"Unknown action type {atype!r}.", code="unknown_action")
+            if atype in ("throw", "pass", "cast"):
+                new["quiet_turns"] = 0  # the ball or the magic moved: play is alive
         self._run_auto_steps(new)
         rules.settle(new)
         return new
@@ -477,6 +491,9 @@ class WizardDodgeballEngine(Engine):
         left = [sum(1 for w in state["wizards"] if w["side"] == s and not w["out"]) for s in (0, 1)]
         side_of = {seat: s for s, group in enumerate(state["sides"]) for seat in group}
         seats = range(state["seats"])
+        if winner == rules.DRAW:
+            return {"placements": [1 for _ in seats], "scores": [left[side_of[s]] for s in seats],
+                    "winners": list(seats), "reason": state["reason"]}
         return {
             "placements": [1 if side_of[s] == winner else 2 for s in seats],
             "scores": [left[side_of[s]] for s in seats],

@@ -80,6 +80,10 @@ def begin_turn(state: State, side: int) -> None:
     state["turn"] = {"n": prev + 1, "side": side, "wizard": chosen["j"], "actions": max(0, actions), "seat": seat}
 
 
+#: ``state["winner"]`` when a stalled game ends level.
+DRAW = -1
+
+
 def end_turn(state: State) -> None:
     turn = state["turn"]
     side, jersey = turn["side"], turn["wizard"]
@@ -91,7 +95,25 @@ def end_turn(state: State) -> None:
     state["next_slot"][side] = (w["slot"] + 1) % 5
     state["turns_taken"][side] += 1
     state["last_seat"][side] = turn["seat"]
+    state["quiet_turns"] += 1
+    if state["stall_turns"] and state["quiet_turns"] >= state["stall_turns"]:
+        end_stalled_game(state)
+        return
     begin_turn(state, 1 - side)
+
+
+def end_stalled_game(state: State) -> None:
+    """RULES.md "Stalling": with no throw, pass or cast for ``stall_turns`` turns, the side
+    with more wizards on the court wins; level numbers are a draw."""
+    left = [sum(1 for w in state["wizards"] if w["side"] == s and not w["out"]) for s in (0, 1)]
+    state["winner"] = 0 if left[0] > left[1] else 1 if left[1] > left[0] else DRAW
+    state["reason"] = (
+        f"No throw, pass or cast for {state['quiet_turns']} turns: "
+        + ("a draw with equal wizards on the court." if state["winner"] == DRAW
+           else f"the {'first' if state['winner'] == 0 else 'second'} team has more wizards on the court.")
+    )
+    state["queue"] = []
+    state["cast"] = None
 
 
 def recharge(state: State, side: int, card_id: str) -> None:
