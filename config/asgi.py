@@ -12,7 +12,8 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
-from matches.routing import websocket_urlpatterns  # noqa: E402
+from league.routing import websocket_urlpatterns as league_websockets  # noqa: E402
+from matches.routing import websocket_urlpatterns as match_websockets  # noqa: E402
 
 # Plain `daphne config.asgi:application` serves static files itself when asked to (a
 # first run, the browser tests); production puts them behind a CDN or a web server.
@@ -21,6 +22,6 @@ http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.SERVE_STATIC else
 application = ProtocolTypeRouter(
     {
         "http": http_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(match_websockets + league_websockets))),
     }
 )
