@@ -39,6 +39,7 @@ INSTALLED_APPS = [
     "channels",
     "matches",
     "league",
+    "league.tournaments",
 ]
 
 MIDDLEWARE = [

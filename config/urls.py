@@ -9,6 +9,8 @@ urlpatterns = [
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
     path("api/", include("matches.api.urls")),
     path("api/", include("league.api.urls")),
+    path("api/", include("league.tournaments.api_urls")),
     path("", include("league.urls")),
+    path("", include("league.tournaments.urls")),
     path("", include("matches.urls")),
 ]

@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class TournamentsConfig(AppConfig):
+    # A Django app of its own inside league/, so tournaments keep their own models and migrations.
+    name = "league.tournaments"
+    label = "tournaments"
+    verbose_name = "Tournaments"
