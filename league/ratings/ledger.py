@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import glicko2
-from .multi import MultiRating, rate_match, sides_of
+from .multi import rate_match, sides_of
 
 PlayerId = Hashable
 SYSTEMS = ("glicko2", "openskill")

@@ -1,5 +1,7 @@
 """Points, the basic columns and ordering by points."""
 
+import pytest
+
 from league.standings import Result, standings
 
 from .helpers import order, win
@@ -47,8 +49,6 @@ def test_a_club_without_results_is_listed_with_zeros():
 
 
 def test_a_result_for_an_unknown_club_or_a_club_playing_itself_is_refused():
-    import pytest
-
     with pytest.raises(ValueError):
         standings(["A", "B"], [win("A", "Z", 1)])
     with pytest.raises(ValueError):

@@ -1,6 +1,5 @@
 """Property tests on random seasons of 4-24 clubs."""
 
-import random
 import subprocess
 import sys
 from pathlib import Path
