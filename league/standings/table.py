@@ -4,8 +4,10 @@ Results
 -------
 A ``Result`` is one fixture as the event store verified it: ``home``, ``away`` and the
 wizards each side still had on court at the end (``home_wizards_left``,
-``away_wizards_left``). The side with more wizards left won (in Wizard Dodgeball the loser
-has none left); equal counts are a draw, should an engine ever report one.
+``away_wizards_left``). The side with more wizards left won; equal counts are a draw. This
+is the Wizard Dodgeball engine's own rule: a game played out leaves the loser with none,
+and a game ended by the stalling ruling (engines/wizard_dodgeball/RULES.md "Stalling") is
+won by the side with more wizards on court, a draw when the numbers are level.
 
 ``postponed=True`` results are ignored entirely (not played, no points, no form).
 ``walkover_winner=<club>`` is the organiser's ruling on a forfeit: that club wins, and both
@@ -24,12 +26,13 @@ Columns
                         (opponents eliminated) - (own eliminated) = (N - opp) - (N - own)
                         = own survivors - opponent survivors, so the difference is
                         ``wizards_remaining - wizards_conceded``, independent of N and
-                        zero-sum over the league, as goal difference is. In a Wizard
-                        Dodgeball match the loser has 0 left, so the winner gains its
-                        survivor count and the loser loses the same. (The other literal
-                        reading, own survivors minus own eliminated = 2 x remaining -
-                        N x played, is not zero-sum and is fixed by wizards remaining and
-                        games played, which would make that criterion redundant.)
+                        zero-sum over the league, as goal difference is. In a played-out
+                        match the loser has 0 left, so the winner gains its survivor
+                        count and the loser loses the same; a stalled 3-1 is +2 and -2.
+                        (The other literal reading, own survivors minus own eliminated
+                        = 2 x remaining - N x played, is not zero-sum and is fixed by
+                        wizards remaining and games played, which would make that
+                        criterion redundant.)
 ``form``                the last five outcomes, "W", "D" or "L", most recent last, in
                         round order (results are stably sorted by ``round``; results in
                         the same round keep the order given). Walkovers count.
