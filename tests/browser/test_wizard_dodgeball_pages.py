@@ -69,6 +69,8 @@ def click_furthest_forward(page):
 def test_a_newcomer_starts_a_match_against_the_bot_and_plays_it_to_the_end(page_as, live):
     users("newcomer")
     page = page_as("newcomer")
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))  # a renderer crash would leave a stale board
     page.goto(f"{live}/")
     page.select_option("[data-testid=new-match] select[name=game]", "wizard-dodgeball")
     page.click("[data-testid=new-match] button[type=submit]")
@@ -105,6 +107,7 @@ def test_a_newcomer_starts_a_match_against_the_bot_and_plays_it_to_the_end(page_
     page.wait_for_selector("[data-testid=result]")
     page.screenshot(path=f"{SHOTS}/wd-finished.png", full_page=True)
     assert "Game over" in page.inner_text("[data-testid=result]")
+    assert errors == []
     assert page.locator("[data-testid=controls]").count() == 0
     # The losing side's wizards sit on their bench, crossed out.
     assert page.locator(".wd-wizard.out").count() >= 5
