@@ -7,3 +7,4 @@ class LeagueConfig(AppConfig):
 
     def ready(self):
         from .drafts import receivers  # noqa: F401  (connects to matches.signals)
+        from .seasons import receivers as season_receivers  # noqa: F401

@@ -2,7 +2,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 
 from matches import selectors as match_selectors
-from matches.services import MatchError
+from matches.services import MatchError, SeatSpec
 
 from .drafts import selectors, services
 from .drafts.models import Draft
@@ -18,7 +18,8 @@ def draft_list(request):
             coaches = [me, them] if form.cleaned_data["first"] == "me" else [them, me]
             try:
                 draft = services.draft_create(
-                    coaches=coaches, created_by=request.user, config={"format": form.cleaned_data["format"]},
+                    seats=[SeatSpec(user=c) for c in coaches], created_by=request.user,
+                    config={"format": form.cleaned_data["format"]},
                     clock_seconds=form.cleaned_data["clock_seconds"],
                 )
             except MatchError as exc:

@@ -4,3 +4,6 @@ from django.dispatch import Signal
 
 #: Sent after the transaction that closed a match commits. Arguments: match_id, game.
 match_finished = Signal()
+
+#: Sent after a verification verdict is recorded and committed. Arguments: match_id, game, verdict.
+match_verified = Signal()

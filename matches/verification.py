@@ -125,7 +125,9 @@ def match_verify(*, match_id) -> Verdict:
             verdict_reason=verdict.reason,
             verified_at=timezone.now(),
         )
-    from . import live
+    from . import live, signals
 
     transaction.on_commit(lambda: live.broadcast_match(match_id=match.pk, head_seq=len(events)))
+    transaction.on_commit(lambda: signals.match_verified.send(
+        sender=Match, match_id=match.pk, game=match.game, verdict=verdict.label))
     return verdict

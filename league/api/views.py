@@ -61,7 +61,8 @@ class DraftList(APIView):
         s.is_valid(raise_exception=True)
         config = {k: s.validated_data[k] for k in ("format", "order") if k in s.validated_data}
         draft = services.draft_create(
-            coaches=s.validated_data["coaches"], created_by=request.user, config=config,
+            seats=[match_services.SeatSpec(user=u) for u in s.validated_data["coaches"]],
+            created_by=request.user, config=config,
             clock_seconds=s.validated_data["clock_seconds"],
         )
         return Response(selectors.draft_summary(draft=draft, user=request.user), status=status.HTTP_201_CREATED)

@@ -20,27 +20,31 @@ from .models import Draft
 
 DRAFT_GAME = "iwdl-draft"
 MATCH_GAME = "wizard-dodgeball"
+MATCH_BOT = "heuristic"
 
 
 def draft_create(
     *,
-    coaches: list[AbstractBaseUser],
-    created_by: AbstractBaseUser,
+    seats: list[SeatSpec],
+    created_by: AbstractBaseUser | None,
     config: dict | None = None,
     clock_seconds: int = 60,
+    origin: dict | None = None,
 ) -> Draft:
+    """Open a draft room. ``seats`` in pick order: seat 0 is player 1. Bots ("auto") draft
+    as the clock would; ``origin`` (e.g. a season fixture) passes on to the match."""
     if not 5 <= clock_seconds <= 24 * 3600:
         raise MatchError("The pick clock must be between 5 seconds and a day.", code="bad_clock")
-    if not created_by.is_staff and created_by not in coaches:
+    coaches = [s.user for s in seats if s.user is not None]
+    if created_by is not None and not created_by.is_staff and created_by not in coaches:
         raise MatchError("You can open a draft only as one of its coaches (organisers excepted).",
                          code="permission_denied", status=403)
     with transaction.atomic():
         draft_match = match_services.match_create(
-            game=DRAFT_GAME, seats=[SeatSpec(user=c) for c in coaches], created_by=created_by, config=config or {}
+            game=DRAFT_GAME, seats=seats, created_by=created_by, config=config or {}, origin=origin
         )
         # A tournament draft's teams meet in pairings the tournament makes, not in one match.
-        two_coaches = len(coaches) == 2
-        return Draft.objects.create(draft_match=draft_match, clock_seconds=clock_seconds, hand_off=two_coaches)
+        return Draft.objects.create(draft_match=draft_match, clock_seconds=clock_seconds, hand_off=len(seats) == 2)
 
 
 def draft_deadline(*, draft: Draft) -> timezone.datetime | None:
@@ -101,14 +105,18 @@ def draft_hand_off(*, draft_match_id) -> Match | None:
         if draft_match.status != Match.Status.FINISHED:
             return None
         config = match_config(draft_match.state)
-        seats = {s.index: s.user for s in draft_match.seats.select_related("user")}
+        # Coaches play their own teams; a drafting bot hands its team to the match's best bot.
+        seats = {
+            s.index: SeatSpec(user=s.user) if s.user_id else SeatSpec(bot=MATCH_BOT)
+            for s in draft_match.seats.select_related("user")
+        }
         order = draft_match.state["seat_order"]  # team i is played by draft seat order[i]
         match = match_services.match_create(
             game=MATCH_GAME,
-            seats=[SeatSpec(user=seats[order[0]]), SeatSpec(user=seats[order[1]])],
+            seats=[seats[order[0]], seats[order[1]]],
             created_by=draft_match.created_by,
             config=config,
-            origin={"draft": str(draft_match.id)},
+            origin={**draft_match.origin, "draft": str(draft_match.id)},
         )
         draft.match = match
         draft.save(update_fields=["match"])

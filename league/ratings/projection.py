@@ -1,0 +1,96 @@
+"""Ratings as a projection of verified results (Django side of league/ratings).
+
+The order is the event store's: each match's closing event id, so a rebuild from scratch
+replays results exactly as they were committed and gives identical numbers every time.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from matches.models import Event, Match
+
+from .ledger import RatedResult, rebuild
+from .models import Rating, RatingCheckpoint, RatingPoint
+
+#: Games whose matches are rated (drafts have no winner to rate).
+RATED_GAMES = ("dueling-wizards", "wizard-dodgeball")
+
+
+def _competitors(match: Match) -> dict[int, tuple[str, str]] | None:
+    """Seat -> (competitor key, label). League fixtures rate the clubs; other matches rate
+    the people. A person's match against a bot is not rated."""
+    seats = list(match.seats.all())
+    fixture = match.origin.get("fixture_clubs")
+    if fixture:
+        return {0: (f"club:{fixture[0]}", fixture[0]), 1: (f"club:{fixture[1]}", fixture[1])}
+    if any(s.bot for s in seats):
+        return None
+    return {s.index: (f"user:{s.user_id}", s.user.username) for s in seats}
+
+
+def rated_results(game: str) -> tuple[list[RatedResult], dict[str, str]]:
+    matches = (
+        Match.objects.filter(game=game, status=Match.Status.FINISHED, verdict=Match.Verdict.VERIFIED)
+        .prefetch_related("seats__user")
+    )
+    closing = dict(
+        Event.objects.filter(type="match.finished", stream__match__in=matches).values_list("stream_id", "id")
+    )
+    results, labels = [], {}
+    for match in matches:
+        who = _competitors(match)
+        if who is None or not match.result:
+            continue
+        # Places best first; each place lists the sides (competitors) tied there.
+        by_place: dict[int, list[str]] = {}
+        for seat, place in enumerate(match.result["placements"]):
+            key, labels[key] = who[seat]
+            if key not in by_place.get(place, []):
+                by_place.setdefault(place, []).append(key)
+        placements = [by_place[p] for p in sorted(by_place)]
+        results.append(RatedResult(match.id, game, placements, closing[match.stream_id]))
+    results.sort(key=lambda r: r.sequence)
+    return results, labels
+
+
+def ratings_rebuild(*, game: str) -> int:
+    """Recompute a game's ratings from every verified result; returns how many were used."""
+    results, labels = rated_results(game)
+    ratings, history = rebuild(results, game)
+    with transaction.atomic():
+        Rating.objects.filter(game=game).delete()
+        RatingPoint.objects.filter(game=game).delete()
+        system = "glicko2" if ratings and hasattr(next(iter(ratings.values())), "volatility") else "openskill"
+        Rating.objects.bulk_create([
+            Rating(
+                game=game, competitor=key, label=labels.get(key, key), system=system,
+                rating=r.rating, deviation=r.deviation, volatility=getattr(r, "volatility", None),
+                sort_key=r.conservative if hasattr(r, "conservative") else r.ordinal,
+                matches=len(history[key]),
+            )
+            for key, r in sorted(ratings.items())
+        ])
+        RatingPoint.objects.bulk_create([
+            RatingPoint(game=game, competitor=key, match_id=p.match_id, sequence=p.sequence,
+                        rating=p.rating, deviation=p.deviation)
+            for key, points in sorted(history.items()) for p in points
+        ])
+        RatingCheckpoint.objects.update_or_create(
+            game=game, defaults={"sequence": results[-1].sequence if results else 0}
+        )
+    return len(results)
+
+
+def ratings_refresh(*, game: str) -> bool:
+    """Rebuild if a verified result is missing from the ratings (idempotent)."""
+    if game not in RATED_GAMES:
+        return False
+    results, _ = rated_results(game)
+    latest = results[-1].sequence if results else 0
+    checkpoint = RatingCheckpoint.objects.filter(game=game).values_list("sequence", flat=True).first() or 0
+    included = RatingPoint.objects.filter(game=game).values("match_id").distinct().count()
+    if checkpoint == latest and included == len({r.match_id for r in results}):
+        return False
+    ratings_rebuild(game=game)
+    return True

@@ -1,0 +1,222 @@
+"""Seasons: schedule, run fixtures (draft, then match), record verified results, rule on them.
+
+Every change is a fact appended to the season's stream (league/streams.py) and the
+projection (Fixture rows) is refolded from the stream in the same transaction.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import uuid
+from pathlib import Path
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from league import streams
+from league.drafts.services import draft_create
+from league.standings.schedule import season_schedule
+from league.standings.table import DEFAULT_TIEBREAKS
+from matches.models import Match
+from matches.services import MatchError, SeatSpec
+
+from .models import Club, Fixture, League, Season
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+TIEBREAKS = ("head_to_head", "wizard_difference", "wizards_remaining", "wins", "lot")
+#: uuid5 namespace: a verified match's result event has an id derived from the match id,
+#: so recording it twice (a retried task) stores it once.
+RESULT_NAMESPACE = uuid.UUID("6f1c1d4e-3c8b-4a8e-9b7a-1e0f4f6d2a51")
+
+
+def league_load_iwdl() -> League:
+    """The IWDL and its 24 clubs from league/data/iwdl.json (idempotent)."""
+    data = json.loads((DATA / "iwdl.json").read_text(encoding="utf-8"))
+    spec = data["league"]
+    league, _ = League.objects.get_or_create(
+        slug=spec["slug"],
+        defaults={"name": spec["name"], "game": spec["game"], "points": [3, 1, 0], "tiebreaks": list(TIEBREAKS)},
+    )
+    for club in data["clubs"]:
+        Club.objects.get_or_create(
+            slug=club["slug"],
+            defaults={"league": league, "name": club["name"], "plane": club["plane"],
+                      "colours": club["colours"], "emblem": club["emblem"]},
+        )
+    return league
+
+
+def check_organiser(*, league: League, user: AbstractBaseUser | None) -> None:
+    if user is None or not user.is_authenticated or not (user.is_staff or league.created_by_id == user.pk):
+        raise MatchError("Only the league's organisers may do that.", code="not_organiser", status=403)
+
+
+def _actor(user) -> str:
+    return f"user:{user.pk}" if user is not None else "system"
+
+
+def season_create(
+    *,
+    league: League,
+    created_by: AbstractBaseUser | None,
+    start_date: dt.date,
+    double: bool = True,
+    clubs: list[Club] | None = None,
+    divisions: dict[str, list[str]] | None = None,
+    days_between_rounds: int = 7,
+) -> Season:
+    if created_by is not None:
+        check_organiser(league=league, user=created_by)
+    clubs = clubs if clubs is not None else list(league.clubs.order_by("slug"))
+    slugs = [c.slug for c in clubs]
+    if len(slugs) < 2:
+        raise MatchError("A season needs at least two clubs.", code="too_few_clubs")
+    if divisions is not None:
+        listed = sorted(s for members in divisions.values() for s in members)
+        if listed != sorted(slugs):
+            raise MatchError("Every club must be in exactly one division.", code="bad_divisions")
+    number = (league.seasons.order_by("-number").values_list("number", flat=True).first() or 0) + 1
+    stream_id = f"season:{uuid.uuid4()}"
+    config = {
+        "league": league.slug, "number": number, "clubs": slugs, "double": double, "divisions": divisions,
+        "start_date": start_date.isoformat(), "days_between_rounds": days_between_rounds,
+        "points": league.points or [3, 1, 0], "tiebreaks": league.tiebreaks or list(DEFAULT_TIEBREAKS),
+        "lot_seed": f"{league.slug}:{number}",
+    }
+    fixtures = season_schedule(slugs, double=double, divisions=divisions, start_date=start_date,
+                               days_between_rounds=days_between_rounds)
+    listing = [
+        {"key": f"r{f.round}:{f.home}:{f.away}", "round": f.round, "date": f.date.isoformat(),
+         "home": f.home, "away": f.away, "division": f.division or ""}
+        for f in fixtures
+    ]
+    with transaction.atomic():
+        streams.stream_append(stream_id=stream_id, kind="season", type="season.created", data=config,
+                              actor=_actor(created_by), expected_seq=0)
+        streams.stream_append(stream_id=stream_id, kind="season", type="fixtures.scheduled",
+                              data={"fixtures": listing}, actor=_actor(created_by), expected_seq=1)
+        season = Season.objects.create(league=league, number=number, stream_id=stream_id, config=config)
+        season_project(season=season)
+    return season
+
+
+def _append(season: Season, type: str, data: dict, actor: str, *, event_id=None) -> bool:
+    _, created = streams.stream_append(stream_id=season.stream_id, kind="season", type=type, data=data,
+                                       actor=actor, event_id=event_id)
+    season_project(season=season)
+    return created
+
+
+def season_project(*, season: Season) -> None:
+    """Refold the season's facts into Fixture rows (the projection; safe to run any time)."""
+    events = streams.stream_events(stream_id=season.stream_id)
+    clubs = {c.slug: c for c in Club.objects.filter(slug__in=season.config["clubs"])}
+    rows: dict[str, dict] = {}
+    for event in events:
+        d = event.data
+        if event.type == "fixtures.scheduled":
+            for f in d["fixtures"]:
+                rows[f["key"]] = {
+                    "round": f["round"], "date": dt.date.fromisoformat(f["date"]), "division": f["division"],
+                    "home": clubs[f["home"]], "away": clubs[f["away"]], "status": Fixture.Status.SCHEDULED,
+                    "draft_id": None, "match_id": None, "home_left": None, "away_left": None,
+                    "walkover_winner": None, "ruling": "", "result_seq": None,
+                }
+        elif event.type == "fixture.postponed":
+            rows[d["fixture"]].update(status=Fixture.Status.POSTPONED, date=dt.date.fromisoformat(d["date"]),
+                                      ruling=d.get("reason", ""))
+        elif event.type == "fixture.started":
+            rows[d["fixture"]].update(status=Fixture.Status.IN_PLAY, draft_id=d["draft"])
+        elif event.type == "result.recorded":
+            row = rows[d["fixture"]]
+            if row["result_seq"] is not None and row["ruling"]:
+                continue  # an organiser's correction stands over a later-arriving report
+            row.update(status=Fixture.Status.PLAYED, match_id=d["match"], home_left=d["home_left"],
+                       away_left=d["away_left"], result_seq=event.seq)
+        elif event.type == "result.corrected":
+            rows[d["fixture"]].update(status=Fixture.Status.PLAYED, home_left=d["home_left"],
+                                      away_left=d["away_left"], walkover_winner=None, ruling=d["reason"],
+                                      result_seq=event.seq)
+        elif event.type == "fixture.walkover":
+            rows[d["fixture"]].update(status=Fixture.Status.WALKOVER, walkover_winner=clubs[d["winner"]],
+                                      home_left=None, away_left=None, ruling=d.get("reason", ""),
+                                      result_seq=event.seq)
+    existing = {f.key: f for f in season.fixtures.all()}
+    for key, values in rows.items():
+        fixture = existing.get(key) or Fixture(season=season, key=key)
+        for name, value in values.items():
+            setattr(fixture, name, value)
+        fixture.save()
+    Season.objects.filter(pk=season.pk).update(projected_seq=events[-1].seq if events else 0)
+
+
+def fixture_postpone(*, fixture: Fixture, user, date: dt.date, reason: str) -> None:
+    check_organiser(league=fixture.season.league, user=user)
+    if fixture.status in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER):
+        raise MatchError("A played fixture cannot be postponed; correct its result instead.", code="already_played",
+                         status=409)
+    _append(fixture.season, "fixture.postponed", {"fixture": fixture.key, "date": date.isoformat(),
+                                                  "reason": reason}, _actor(user))
+
+
+def fixture_walkover(*, fixture: Fixture, user, winner: Club, reason: str) -> None:
+    check_organiser(league=fixture.season.league, user=user)
+    if winner.pk not in (fixture.home_id, fixture.away_id):
+        raise MatchError("The walkover goes to one of the two clubs in the fixture.", code="bad_winner")
+    _append(fixture.season, "fixture.walkover", {"fixture": fixture.key, "winner": winner.slug, "reason": reason},
+            _actor(user))
+
+
+def result_correct(*, fixture: Fixture, user, home_left: int, away_left: int, reason: str) -> None:
+    """The organiser's ruling on a result, at any time: later rounds keep their results and
+    the standings everywhere are recomputed from the corrected facts."""
+    check_organiser(league=fixture.season.league, user=user)
+    if not reason.strip():
+        raise MatchError("Say why the result is corrected.", code="reason_required")
+    for value in (home_left, away_left):
+        if not isinstance(value, int) or not 0 <= value <= 5:
+            raise MatchError("Wizards left is a number from 0 to 5.", code="bad_result")
+    _append(fixture.season, "result.corrected", {"fixture": fixture.key, "home_left": home_left,
+                                                 "away_left": away_left, "reason": reason}, _actor(user))
+
+
+def fixture_start(*, fixture: Fixture, user=None, bots: bool = False, clock_seconds: int = 60):
+    """Open the fixture's draft: the home club's coach is player 1. With ``bots``, both
+    clubs are coached by bots (a simulated season)."""
+    if fixture.status not in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED):
+        raise MatchError("This fixture has already started or finished.", code="fixture_started", status=409)
+    if bots:
+        seats = [SeatSpec(bot="auto"), SeatSpec(bot="auto")]
+    else:
+        home_coach, away_coach = fixture.home.coaches.first(), fixture.away.coaches.first()
+        if home_coach is None or away_coach is None:
+            raise MatchError("Both clubs need a coach before the fixture can start.", code="no_coach")
+        if user is not None and user not in (home_coach, away_coach) and not user.is_staff:
+            raise MatchError("Only the two coaches or an organiser may start the fixture.", code="not_a_coach",
+                             status=403)
+        seats = [SeatSpec(user=home_coach), SeatSpec(user=away_coach)]
+    origin = {"season": str(fixture.season_id), "fixture": fixture.key,
+              "fixture_clubs": [fixture.home.slug, fixture.away.slug]}
+    with transaction.atomic():
+        draft = draft_create(seats=seats, created_by=user, config={"format": "schoolyard"},
+                             clock_seconds=clock_seconds, origin=origin)
+        _append(fixture.season, "fixture.started", {"fixture": fixture.key, "draft": str(draft.draft_match_id)},
+                _actor(user))
+    return draft
+
+
+def result_record(*, match_id) -> bool:
+    """A verified Wizard Dodgeball match of a fixture lands in the season (once)."""
+    match = Match.objects.get(pk=match_id)
+    origin = match.origin or {}
+    if match.verdict != Match.Verdict.VERIFIED or "fixture" not in origin or "season" not in origin:
+        return False
+    season = Season.objects.get(pk=origin["season"])
+    left = match.result["scores"]
+    return _append(
+        season, "result.recorded",
+        {"fixture": origin["fixture"], "match": str(match.id), "home_left": left[0], "away_left": left[1],
+         "head_hash": match.head_hash},
+        "system", event_id=uuid.uuid5(RESULT_NAMESPACE, str(match.id)),
+    )
