@@ -6,3 +6,6 @@ class TournamentsConfig(AppConfig):
     name = "league.tournaments"
     label = "tournaments"
     verbose_name = "Tournaments"
+
+    def ready(self):
+        from . import receivers  # noqa: F401  (connects to matches.signals.match_finished)

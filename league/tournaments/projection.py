@@ -1,0 +1,366 @@
+"""A tournament's state as a pure fold over its stream's events.
+
+``fold(events)`` replays a list of ``{"seq", "type", "data", "actor"}`` dicts and returns
+plain JSON (dicts, lists, strings, ints, bools), so the cached copy on the Tournament row
+equals a fresh replay byte for byte and can be dropped and rebuilt at any time. Nothing
+here reads the database or the clock: the services decide (pairings, seeds, time windows)
+and record the decision in an event; the fold only applies it.
+
+Derived, not stored: standings, places and exports (see ``standings.py``), computed from
+this state on read.
+
+Players are identified by ``pid`` = the user's primary key as a string (JSON object keys
+are strings, so any other type would not survive the round trip).
+
+Results of a two-player pairing, always in terms of player ids:
+``{"winner": pid}`` (``"forfeit": true`` when not played), ``{"draw": true}``,
+``{"double_forfeit": true}``, ``{"bye": true}``; of a pod: ``{"finish": [[pid, ...], ...]}``
+(places best first; players tied on a place share it).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Iterable
+
+from . import brackets
+
+ELIMINATION = ("single_elimination", "double_elimination")
+FORMATS = ("single_elimination", "double_elimination", "round_robin", "swiss", "groups_playoff", "pods")
+
+
+def initial() -> dict[str, Any]:
+    return {
+        "seq": 0,
+        "id": None,
+        "name": "",
+        "game": "",
+        "format": "",
+        "options": {},
+        "organiser": None,
+        "started": False,
+        "players": {},
+        "entry_order": [],
+        "waitlist": [],
+        "seeds": None,
+        "seeding": None,
+        "rounds": [],
+        "pairings": {},
+        "bracket": None,
+        "groups": None,
+        "schedule": None,
+        "log": [],
+    }
+
+
+def fold(events: Iterable[dict[str, Any]], state: dict[str, Any] | None = None) -> dict[str, Any]:
+    state = copy.deepcopy(state) if state is not None else initial()
+    for event in events:
+        apply(state, event)
+    return state
+
+
+def apply(state: dict[str, Any], event: dict[str, Any]) -> None:
+    """Apply one event in place (callers fold over a copy)."""
+    handler = _HANDLERS.get(event["type"])
+    if handler is None:
+        raise ValueError(f"Unknown tournament event {event['type']!r}")
+    handler(state, event["data"], event)
+    state["seq"] = event["seq"]
+    if state["bracket"] is not None:
+        _sync_bracket(state)
+    state["log"].append({"seq": event["seq"], "type": event["type"], "actor": event.get("actor", "")})
+
+
+# --------------------------------------------------------------------------------------
+# Registration
+
+
+def _created(state, data, event):
+    state.update(
+        id=data["id"], name=data["name"], game=data["game"], format=data["format"],
+        options=data["options"], organiser=data["organiser"],
+    )
+
+
+def _player(pid: str, data: dict, status: str) -> dict:
+    return {
+        "id": pid, "name": data.get("name", pid), "status": status, "checked_in": False,
+        "rating": data.get("rating"), "club": data.get("club"), "joined_round": 1, "dropped_after": None,
+    }
+
+
+def _registered(state, data, event):
+    pid = data["player"]
+    existing = state["players"].get(pid)
+    player = _player(pid, data, "registered")
+    if existing:  # re-registering after a withdrawal
+        player["checked_in"] = False
+    state["players"][pid] = player
+    if pid not in state["entry_order"]:
+        state["entry_order"].append(pid)
+
+
+def _waitlisted(state, data, event):
+    pid = data["player"]
+    state["players"][pid] = _player(pid, data, "waitlisted")
+    state["waitlist"].append(pid)
+
+
+def _promoted(state, data, event):
+    pid = data["player"]
+    state["players"][pid]["status"] = "registered"
+    state["waitlist"].remove(pid)
+    if pid not in state["entry_order"]:
+        state["entry_order"].append(pid)
+
+
+def _withdrew(state, data, event):
+    pid = data["player"]
+    player = state["players"][pid]
+    if player["status"] == "waitlisted":
+        state["waitlist"].remove(pid)
+    elif pid in state["entry_order"]:
+        state["entry_order"].remove(pid)
+    player["status"] = "withdrawn"
+    player["checked_in"] = False
+
+
+def _checked_in(state, data, event):
+    state["players"][data["player"]]["checked_in"] = True
+
+
+def _seeded(state, data, event):
+    state["seeds"] = list(data["order"])
+    state["seeding"] = data["method"]
+
+
+def _started(state, data, event):
+    state["started"] = True
+    for pid in data["field"]:
+        state["players"][pid]["status"] = "active"
+    for pid in data.get("not_checked_in", []):
+        state["players"][pid]["status"] = "not_checked_in"
+    state["seeds"] = list(data["seeds"])
+    state["entry_order"] = [p for p in state["entry_order"] if p in set(data["field"])]
+    if data.get("groups"):
+        state["groups"] = data["groups"]
+    if data.get("schedule"):
+        state["schedule"] = data["schedule"]
+
+
+def _dropped(state, data, event):
+    player = state["players"][data["player"]]
+    player["status"] = "dropped"
+    player["dropped_after"] = len(state["rounds"])
+    # Pairings of later rounds already published stand; open round-based pairings of a
+    # dropped player are the organiser's to rule (no-show). Bracket matches are forfeited
+    # by ``_sync_bracket``.
+
+
+def _joined_late(state, data, event):
+    pid = data["player"]
+    player = _player(pid, data, "active")
+    player["joined_round"] = data["round"]
+    state["players"][pid] = player
+    if pid not in state["entry_order"]:
+        state["entry_order"].append(pid)
+
+
+# --------------------------------------------------------------------------------------
+# Rounds and results
+
+
+def _pairing(pid: str, rnd: int, board: int, players: list, **extra) -> dict:
+    record = {
+        "id": pid, "round": rnd, "board": board, "players": list(players), "status": "pending",
+        "reports": {}, "result": None, "source": None, "match_id": None, "history": [],
+        "group": None, "bracket_match": None,
+    }
+    record.update(extra)
+    return record
+
+
+def _round_paired(state, data, event):
+    number = data["round"]
+    ids = []
+    if "bracket" in data:
+        # An elimination bracket (or the playoff after groups): its matches become
+        # pairings as their players become known (see ``_sync_bracket``).
+        state["bracket"] = {**data["bracket"], "seeds": list(data["seeds"]), "round": number}
+    for p in data.get("pairings", []):
+        record = _pairing(p["id"], number, p["board"], p["players"], group=p.get("group"))
+        if p.get("bye"):
+            record.update(status="final", result={"bye": True}, source="bye")
+        elif p.get("auto"):
+            # A scheduled game of a player who had already dropped: forfeited at pairing.
+            record.update(status="final", result=p["auto"], source="drop")
+        state["pairings"][p["id"]] = record
+        ids.append(p["id"])
+    state["rounds"].append({"number": number, "pairings": ids, "kind": "bracket" if "bracket" in data else "round",
+                            "method": data.get("method")})
+
+
+def _history(record, event, kind, **extra):
+    record["history"].append({"seq": event["seq"], "event": kind, "actor": event.get("actor", ""), **extra})
+
+
+def _reported(state, data, event):
+    record = state["pairings"][data["pairing"]]
+    record["reports"][data["by"]] = data["result"]
+    record["status"] = "reported"
+    _history(record, event, "reported", by=data["by"], result=data["result"])
+
+
+def _finalise(record, result, source):
+    record.update(result=result, source=source, status="final")
+
+
+def _confirmed(state, data, event):
+    record = state["pairings"][data["pairing"]]
+    _finalise(record, data["result"], "players")
+    _history(record, event, "confirmed", by=data["by"], result=data["result"])
+
+
+def _disputed(state, data, event):
+    record = state["pairings"][data["pairing"]]
+    if data.get("result") is not None:
+        record["reports"][data["by"]] = data["result"]
+    record["status"] = "disputed"
+    _history(record, event, "disputed", by=data["by"], reason=data.get("reason", ""))
+
+
+def _ruled(state, data, event):
+    record = state["pairings"][data["pairing"]]
+    _finalise(record, data["result"], "ruling")
+    _history(record, event, "ruled", result=data["result"], reason=data.get("reason", ""))
+
+
+def _corrected(state, data, event):
+    record = state["pairings"][data["pairing"]]
+    _history(record, event, "corrected", before=record["result"], result=data["result"], reason=data.get("reason", ""))
+    _finalise(record, data["result"], "correction")
+
+
+def _no_show(state, data, event):
+    record = state["pairings"][data["pairing"]]
+    _finalise(record, data["result"], "no_show")
+    _history(record, event, "no_show", absent=data["absent"], result=data["result"])
+
+
+def _match_created(state, data, event):
+    record = state["pairings"][data["pairing"]]
+    record["match_id"] = data["match_id"]
+    _history(record, event, "match_created", match_id=data["match_id"])
+
+
+def _verified(state, data, event):
+    record = state["pairings"][data["pairing"]]
+    _finalise(record, data["result"], "match")
+    _history(record, event, "verified", match_id=data["match_id"], result=data["result"])
+
+
+def _match_disputed(state, data, event):
+    record = state["pairings"][data["pairing"]]
+    record["status"] = "disputed"
+    _history(record, event, "match_disputed", match_id=data["match_id"], reason=data.get("reason", ""))
+
+
+# --------------------------------------------------------------------------------------
+# Elimination brackets: pairings follow brackets.resolve
+
+
+def bracket_of(state) -> brackets.Bracket:
+    b = state["bracket"]
+    if b["format"] == "double_elimination":
+        return brackets.double_elimination(b["entrants"], bracket_reset=b.get("bracket_reset", True))
+    return brackets.single_elimination(b["entrants"], third_place=b.get("third_place", False))
+
+
+def bracket_results(state) -> dict[str, tuple[str, str]]:
+    results = {}
+    for m in bracket_of(state).matches:
+        record = state["pairings"].get(m.id)
+        if record and record["status"] == "final" and record["result"].get("winner"):
+            winner = record["result"]["winner"]
+            loser = next(p for p in record["players"] if p != winner)
+            results[m.id] = (winner, loser)
+    return results
+
+
+def bracket_state(state) -> dict[str, brackets.MatchState]:
+    return brackets.resolve(bracket_of(state), state["bracket"]["seeds"], bracket_results(state))
+
+
+def _sync_bracket(state) -> None:
+    """Make the pairing records agree with the bracket after any change.
+
+    A record whose players changed (a corrected result upstream) loses its result and
+    reports (kept in its history as voided) and waits for a new result from its new
+    players. A ready match with a dropped player is forfeited to the other one.
+    """
+    bracket = bracket_of(state)
+    number = state["bracket"]["round"]
+    for _ in range(len(bracket.matches) + 2):
+        resolved = brackets.resolve(bracket, state["bracket"]["seeds"], bracket_results(state))
+        changed = False
+        for board, m in enumerate(bracket.matches, start=1):
+            s = resolved[m.id]
+            players = list(s.players)
+            record = state["pairings"].get(m.id)
+            if record is None:
+                if None in players or s.status == "not_needed":
+                    continue
+                record = _pairing(m.id, number, board, players, bracket_match=m.id)
+                state["pairings"][m.id] = record
+                state["rounds"][-1]["pairings"].append(m.id)
+                changed = True
+            if s.status == "not_needed":
+                if record["status"] != "not_needed":
+                    if record["result"] is not None:
+                        record["history"].append({"seq": state["seq"], "event": "voided", "result": record["result"]})
+                    record.update(status="not_needed", result=None, reports={}, source=None)
+                    changed = True
+                continue
+            if record["players"] != players or record["status"] == "not_needed":
+                if record["result"] is not None or record["reports"]:
+                    record["history"].append({"seq": state["seq"], "event": "voided", "players": record["players"],
+                                              "result": record["result"]})
+                record.update(players=players, result=None, reports={}, source=None, match_id=None,
+                              status="waiting" if None in players else "pending")
+                changed = True
+            if record["status"] in ("pending", "reported", "disputed") and None not in players:
+                dropped = [p for p in players if state["players"][p]["status"] == "dropped"]
+                if dropped:
+                    stays = [p for p in players if p not in dropped]
+                    winner = stays[0] if stays else players[0]
+                    _finalise(record, {"winner": winner, "forfeit": True}, "drop")
+                    changed = True
+        if not changed:
+            return
+
+
+_HANDLERS = {
+    "tournament.created": _created,
+    "player.registered": _registered,
+    "player.waitlisted": _waitlisted,
+    "player.promoted": _promoted,
+    "player.withdrew": _withdrew,
+    "player.checked_in": _checked_in,
+    "player.seeded": _seeded,
+    "tournament.started": _started,
+    "player.dropped": _dropped,
+    "player.joined_late": _joined_late,
+    "round.paired": _round_paired,
+    "result.reported": _reported,
+    "result.confirmed": _confirmed,
+    "result.disputed": _disputed,
+    "result.ruled": _ruled,
+    "result.corrected": _corrected,
+    "match.no_show": _no_show,
+    "match.created": _match_created,
+    "result.verified": _verified,
+    "result.match_disputed": _match_disputed,
+}
+
+EVENT_TYPES = tuple(_HANDLERS)

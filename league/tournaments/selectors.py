@@ -1,0 +1,215 @@
+"""Reads: the projection (cached or rebuilt), summaries for the API and pages, exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+from fractions import Fraction
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from engines import registry
+from matches import eventstore
+from matches.models import Stream
+
+from . import projection
+from .models import Tournament
+from .projection import ELIMINATION, bracket_of, bracket_state
+from .services import current_state, event_dict, is_organiser, pid_of
+from .standings import as_decimal, as_text, next_match, points, progress, standings
+
+
+def tournament_get(*, tournament_id) -> Tournament | None:
+    try:
+        return Tournament.objects.select_related("created_by").get(pk=tournament_id)
+    except (Tournament.DoesNotExist, ValueError, TypeError, ValidationError):
+        return None
+
+
+def tournament_state(*, tournament: Tournament) -> dict:
+    head = Stream.objects.filter(pk=tournament.stream_id).values_list("head_seq", flat=True).first()
+    return current_state(tournament, head)
+
+
+def projection_rebuild(*, tournament: Tournament) -> dict:
+    """Drop the cached projection and fold it again from every event of the stream."""
+    with transaction.atomic():
+        eventstore.stream_lock(stream_id=tournament.stream_id)
+        events = eventstore.stream_events(stream_id=tournament.stream_id)
+        state = projection.fold(event_dict(e) for e in events)
+        Tournament.objects.filter(pk=tournament.pk).update(
+            state=state, state_seq=state["seq"], status=progress(state)["status"]
+        )
+    tournament.refresh_from_db()
+    return state
+
+
+def _texted(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return as_text(value)
+    if isinstance(value, dict):
+        return {k: _texted(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_texted(v) for v in value]
+    return value
+
+
+def pairing_view(state, record) -> dict:
+    names = {pid: state["players"][pid]["name"] for pid in record["players"] if pid}
+    out = {
+        "id": record["id"], "round": record["round"], "board": record["board"], "players": record["players"],
+        "names": [names.get(p) for p in record["players"]], "status": record["status"],
+        "result": record["result"], "source": record["source"], "reports": record["reports"],
+        "match_id": record["match_id"], "group": record["group"], "bracket_match": record["bracket_match"],
+        "history": record["history"],
+    }
+    if record["status"] == "final":
+        out["points"] = {p: as_text(v) for p, v in points(state, record).items()}
+    return out
+
+
+def tournament_summary(*, tournament: Tournament, user, state: dict | None = None) -> dict:
+    state = state if state is not None else tournament_state(tournament=tournament)
+    me = pid_of(user) if user is not None and user.is_authenticated else None
+    info = progress(state)
+    try:
+        game_title = registry.get(state["game"]).title
+    except registry.UnknownEngine:
+        game_title = state["game"]
+    players = [
+        {"id": pid, **{k: p[k] for k in ("name", "status", "checked_in", "rating", "club", "joined_round",
+                                         "dropped_after")},
+         "seed": (state["seeds"].index(pid) + 1) if state["seeds"] and pid in state["seeds"] else None}
+        for pid, p in state["players"].items()
+    ]
+    players.sort(key=lambda p: (p["seed"] is None, p["seed"] or 0, p["name"]))
+    rounds = [
+        {"number": r["number"], "kind": r["kind"], "method": r.get("method"),
+         "pairings": [pairing_view(state, state["pairings"][pid]) for pid in r["pairings"]]}
+        for r in state["rounds"]
+    ]
+    bracket = None
+    if state["bracket"] is not None:
+        shape = bracket_of(state)
+        resolved = bracket_state(state)
+        bracket = shape.as_dict()
+        bracket["seeds"] = state["bracket"]["seeds"]
+        for m in bracket["matches"]:
+            s = resolved[m["id"]]
+            record = state["pairings"].get(m["id"])
+            m.update(players=list(s.players), status=s.status, winner=s.winner,
+                     names=[state["players"][p]["name"] if p else None for p in s.players],
+                     pairing_status=record["status"] if record else None,
+                     voided=any(h.get("event") == "voided" for h in record["history"]) if record else False)
+    mine = None
+    if me and me in state["players"]:
+        nxt = next_match(state, me)
+        mine = {"player": me, "status": state["players"][me]["status"],
+                "checked_in": state["players"][me]["checked_in"],
+                "next": pairing_view(state, nxt) if nxt else None}
+    return _texted({
+        "id": str(tournament.id), "name": state["name"], "game": state["game"], "game_title": game_title,
+        "format": state["format"], "options": state["options"], "organiser": state["organiser"],
+        "organiser_name": tournament.created_by.get_username(),
+        "is_organiser": is_organiser(state, user), "head_seq": state["seq"], "progress": info,
+        "players": players, "waitlist": state["waitlist"], "groups": state["groups"], "rounds": rounds,
+        "bracket": bracket, "standings": standings(state), "me": mine, "seeding": state["seeding"],
+        "elimination": state["format"] in ELIMINATION,
+    })
+
+
+def tournament_list(*, limit: int = 100) -> list[dict]:
+    return [
+        {"id": str(t.id), "name": t.name, "game": t.game, "format": t.format, "status": t.status,
+         "organiser": t.created_by.get_username(), "created_at": t.created_at.isoformat(),
+         "players": sum(1 for p in (t.state.get("players") or {}).values()
+                        if p["status"] in ("registered", "active", "dropped"))}
+        for t in Tournament.objects.select_related("created_by")[:limit]
+    ]
+
+
+# --------------------------------------------------------------------------------------
+# Exports
+
+
+def standings_csv(*, tournament: Tournament) -> str:
+    state = tournament_state(tournament=tournament)
+    table = standings(state)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    columns = table["columns"]
+    writer.writerow(["table", "rank", "player", "status", "score", "played", *columns])
+    for t in table["tables"]:
+        for row in t["rows"]:
+            writer.writerow([t["title"], row["rank"], row["name"], row["status"], as_text(row["score"]),
+                             row["played"], *[as_decimal(row["tiebreaks"].get(c)) for c in columns]])
+    return out.getvalue()
+
+
+def _trf_points(value: Fraction) -> str:
+    return f"{float(value):4.1f}"
+
+
+def trf_report(*, tournament: Tournament) -> str:
+    """A FIDE TRF-16 style report of a Swiss: header lines, then one 001 line per player
+    with start rank, name, rating, points, rank and per round: opponent's start rank,
+    colour (w first seat, b second, - none) and result (1 0 = win/loss/draw, + - forfeit
+    win/loss, U/H/Z a bye worth 1, 1/2 or 0, a blank round Z)."""
+    state = tournament_state(tournament=tournament)
+    if state["format"] != "swiss":
+        from matches.services import MatchError
+
+        raise MatchError("The TRF report is for Swiss tournaments.", code="not_swiss", status=409)
+    table = standings(state)["tables"]
+    rows = table[0]["rows"] if table else []
+    start = {pid: i for i, pid in enumerate(state["entry_order"], start=1)}
+    for pid in state["players"]:
+        if pid not in start and state["players"][pid]["status"] in ("active", "dropped"):
+            start[pid] = len(start) + 1
+    by_player = {r["player"]: r for r in rows}
+    rounds = [r for r in state["rounds"] if r["kind"] == "round"]
+    lines = [
+        f"012 {state['name']}",
+        f"022 {state['game']}",
+        f"062 {len(start)}",
+        f"092 Swiss (minimum-cost matching)",
+        f"XXR {len(rounds)}",
+        "XXS W=1 D=0.5 L=0",
+    ]
+    for pid, number in sorted(start.items(), key=lambda kv: kv[1]):
+        player = state["players"][pid]
+        row = by_player.get(pid)
+        rating = int(player.get("rating") or 0)
+        line = (f"001 {number:4d}      {player['name'][:33]:<33} {rating:4d}" + " " * 28
+                + f"{_trf_points(row['score'] if row else Fraction(0))} {row['rank'] if row else 0:4d}")
+        for rnd in rounds:
+            cell = "0000 - Z"
+            for key in rnd["pairings"]:
+                record = state["pairings"][key]
+                if pid not in record["players"]:
+                    continue
+                result = record["result"] or {}
+                if len(record["players"]) == 1:
+                    bye = points(state, record)[pid]
+                    cell = "0000 - " + ("U" if bye == 1 else "H" if bye else "Z")
+                    break
+                first = record["players"][0] == pid
+                other = record["players"][1] if first else record["players"][0]
+                colour = "w" if first else "b"
+                if record["status"] != "final":
+                    code = " "
+                elif result.get("double_forfeit"):
+                    code, colour = "-", "-"
+                elif result.get("draw"):
+                    code = "="
+                elif result.get("forfeit"):
+                    code, colour = ("+" if result["winner"] == pid else "-"), "-"
+                else:
+                    code = "1" if result.get("winner") == pid else "0"
+                cell = f"{start.get(other, 0):4d} {colour} {code}"
+                break
+            line += "  " + cell
+        lines.append(line)
+    return "\n".join(lines) + "\n"

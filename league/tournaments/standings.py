@@ -1,0 +1,288 @@
+"""What follows from a tournament's folded state: points, standings, places, progress.
+
+Pure functions of the projection (``projection.fold``); exact arithmetic with Fractions,
+rendered as strings ("1", "1/2", "3/2") only at the edge (``as_text``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from fractions import Fraction
+from typing import Any
+
+from . import brackets, tiebreaks
+from .projection import ELIMINATION, bracket_of, bracket_state
+from .swiss import SwissPlayer, as_fraction
+
+WIN, DRAW, LOSS = Fraction(1), Fraction(1, 2), Fraction(0)
+
+
+def as_text(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    return value
+
+
+def as_decimal(value: Any) -> str:
+    if isinstance(value, Fraction):
+        text = f"{float(value):.2f}".rstrip("0").rstrip(".")
+        return text or "0"
+    return "" if value is None else str(value)
+
+
+def bye_score(state) -> Fraction:
+    return as_fraction(state["options"].get("bye_score", "1"))
+
+
+def points(state, record) -> dict[str, Fraction]:
+    """Points each player of a final pairing takes from it."""
+    result = record["result"] or {}
+    players = record["players"]
+    if "finish" in result:
+        table = [as_fraction(p) for p in state["options"].get("placement_points", [3, 2, 1, 0])]
+        return brackets.placement_points(result["finish"], table)
+    if result.get("bye"):
+        return {players[0]: bye_score(state)}
+    if result.get("draw"):
+        return {p: DRAW for p in players}
+    if result.get("double_forfeit"):
+        return {p: LOSS for p in players}
+    winner = result.get("winner")
+    return {p: (WIN if p == winner else LOSS) for p in players}
+
+
+def final_pairings(state, group: int | None = None, bracket: bool = False):
+    for rnd in state["rounds"]:
+        if (rnd["kind"] == "bracket") != bracket:
+            continue
+        for pid in rnd["pairings"]:
+            record = state["pairings"][pid]
+            if record["status"] == "final" and (group is None or record["group"] == group):
+                yield record
+
+
+def games(state, group: int | None = None) -> list[tiebreaks.Game]:
+    out = []
+    for record in final_pairings(state, group):
+        result = record["result"]
+        if "finish" in result:
+            continue
+        pts = points(state, record)
+        if result.get("bye"):
+            out.append(tiebreaks.Game(record["round"], record["players"][0], None, pts[record["players"][0]]))
+            continue
+        a, b = record["players"]
+        forfeit = bool(result.get("forfeit") or result.get("double_forfeit"))
+        out.append(tiebreaks.Game(record["round"], a, b, pts[a], pts[b], forfeit=forfeit))
+    return out
+
+
+def default_tiebreaks(fmt: str) -> list[str]:
+    if fmt in ("round_robin", "groups_playoff"):
+        return ["head_to_head", "sonneborn_berger", "wins"]
+    return ["buchholz", "median_buchholz", "sonneborn_berger"]
+
+
+def round_standings(state, group: int | None = None) -> list[dict[str, Any]]:
+    """Swiss, round robin and group tables: score, then the configured tie-breaks."""
+    names = state["options"].get("tiebreaks") or default_tiebreaks(state["format"])
+    members = state["groups"][group] if group is not None else [
+        pid for pid, p in state["players"].items() if p["status"] in ("active", "dropped")
+    ]
+    round_count = sum(1 for r in state["rounds"] if r["kind"] == "round")
+    use_rounds = round_count if state["format"] == "swiss" and round_count else None
+    rows = tiebreaks.standings(games(state, group), names, players=sorted(members), rounds=use_rounds)
+    played = defaultdict(int)
+    for g in games(state, group):
+        played[g.first] += 1
+        if g.second is not None:
+            played[g.second] += 1
+    return [
+        {
+            "rank": r.rank, "player": r.player, "name": state["players"][r.player]["name"],
+            "status": state["players"][r.player]["status"], "score": r.score, "played": played[r.player],
+            "tiebreaks": dict(r.values), "separated_by": r.separated_from_next,
+        }
+        for r in rows
+        if r.player in state["players"]
+    ]
+
+
+def pod_standings(state) -> list[dict[str, Any]]:
+    """Free-for-all pods: placement points, then first places, then average place."""
+    score: dict[str, Fraction] = defaultdict(Fraction)
+    firsts: dict[str, int] = defaultdict(int)
+    played: dict[str, int] = defaultdict(int)
+    for pid, p in state["players"].items():
+        if p["status"] in ("active", "dropped"):
+            score[pid] += 0
+    for record in final_pairings(state):
+        pts = points(state, record)
+        for pid, value in pts.items():
+            score[pid] += value
+            played[pid] += 1
+        finish = (record["result"] or {}).get("finish")
+        if finish and len(finish[0]) == 1:
+            firsts[finish[0][0]] += 1
+    order = sorted(score, key=lambda p: (-score[p], -firsts[p], p))
+    rows, previous = [], None
+    for i, pid in enumerate(order):
+        key = (score[pid], firsts[pid])
+        rank = rows[-1]["rank"] if previous == key else i + 1
+        previous = key
+        rows.append({"rank": rank, "player": pid, "name": state["players"][pid]["name"],
+                     "status": state["players"][pid]["status"], "score": score[pid], "played": played[pid],
+                     "tiebreaks": {"firsts": firsts[pid]}, "separated_by": None})
+    return rows
+
+
+def elimination_places(state) -> list[dict[str, Any]]:
+    """Places in a bracket: by the stage of each player's last decided match, winners of
+    it above its losers; players knocked out at the same stage share a place."""
+    bracket = bracket_of(state)
+    resolved = bracket_state(state)
+    stage_of: dict[tuple[str, int], int] = {}
+    for index, m in enumerate(bracket.matches):
+        stage_of[(m.bracket, m.round)] = index
+    best: dict[str, tuple[int, int]] = {}
+    wins: dict[str, int] = defaultdict(int)
+    for m in bracket.matches:
+        s = resolved[m.id]
+        if s.status != "done":
+            continue
+        stage = stage_of[(m.bracket, m.round)]
+        wins[s.winner] += 1
+        for pid, won in ((s.winner, 1), (s.loser, 0)):
+            if pid not in best or (stage, won) > best[pid]:
+                best[pid] = (stage, won)
+    seeds = state["bracket"]["seeds"]
+    champ = brackets.champion(bracket, resolved)
+    order = sorted(seeds, key=lambda p: (p != champ, tuple(-x for x in best.get(p, (-1, 1))), seeds.index(p)))
+    rows, previous = [], None
+    for i, pid in enumerate(order):
+        key = best.get(pid, (-1, 1)) if pid != champ else "champion"
+        rank = rows[-1]["rank"] if previous == key else i + 1
+        previous = key
+        rows.append({"rank": rank, "player": pid, "name": state["players"][pid]["name"],
+                     "status": state["players"][pid]["status"], "score": Fraction(wins[pid]),
+                     "played": sum(1 for m in bracket.matches if resolved[m.id].status == "done"
+                                   and pid in resolved[m.id].players),
+                     "tiebreaks": {"seed": seeds.index(pid) + 1}, "separated_by": None})
+    return rows
+
+
+def standings(state) -> dict[str, Any]:
+    """Every table the tournament has, keyed by what it is."""
+    out: dict[str, Any] = {"columns": [], "tables": []}
+    fmt = state["format"]
+    if not state["started"]:
+        return out
+    if fmt in ELIMINATION:
+        out["columns"] = ["seed"]
+        out["tables"].append({"title": "Final places" if progress(state)["finished"] else "Places so far",
+                              "rows": elimination_places(state)})
+        return out
+    if fmt == "pods":
+        out["columns"] = ["firsts"]
+        out["tables"].append({"title": "Standings", "rows": pod_standings(state)})
+        return out
+    out["columns"] = list(state["options"].get("tiebreaks") or default_tiebreaks(fmt))
+    if fmt == "groups_playoff":
+        for g in range(len(state["groups"])):
+            out["tables"].append({"title": f"Group {chr(65 + g)}", "group": g, "rows": round_standings(state, g)})
+        if state["bracket"] is not None:
+            out["tables"].insert(0, {"title": "Playoff", "rows": elimination_places(state), "playoff": True})
+        return out
+    out["tables"].append({"title": "Standings", "rows": round_standings(state)})
+    return out
+
+
+def progress(state) -> dict[str, Any]:
+    """Where the tournament stands: registration, running (round n, complete or not), finished."""
+    fmt = state["format"]
+    rounds = state["rounds"]
+    current = rounds[-1] if rounds else None
+    open_pairings = [
+        pid for pid in (current["pairings"] if current else [])
+        if state["pairings"][pid]["status"] not in ("final", "not_needed", "waiting")
+    ]
+    complete = current is not None and not open_pairings
+    finished = False
+    planned = planned_rounds(state)
+    if state["bracket"] is not None:
+        bracket = bracket_of(state)
+        finished = brackets.champion(bracket, bracket_state(state)) is not None
+        complete = finished
+    elif current is not None and complete and planned is not None and len(rounds) >= planned:
+        finished = fmt != "groups_playoff"
+    status = "registration" if not state["started"] else ("finished" if finished else "running")
+    return {
+        "status": status, "round": current["number"] if current else 0, "round_complete": complete,
+        "open_pairings": open_pairings, "planned_rounds": planned, "finished": finished,
+        "can_pair_next": state["started"] and not finished and state["bracket"] is None and (current is None or complete)
+        and (planned is None or len(rounds) < planned or fmt == "groups_playoff"),
+    }
+
+
+def planned_rounds(state) -> int | None:
+    fmt = state["format"]
+    if fmt in ("round_robin", "groups_playoff"):
+        return len(state["schedule"]) if state["schedule"] else None
+    if fmt in ("swiss", "pods"):
+        rounds = state["options"].get("rounds")
+        if rounds:
+            return int(rounds)
+        active = sum(1 for p in state["players"].values() if p["status"] in ("active", "dropped"))
+        return max(1, math.ceil(math.log2(max(active, 2))))
+    return None
+
+
+def swiss_field(state) -> list[SwissPlayer]:
+    """The players present for the next Swiss round, each with their own history."""
+    score: dict[str, Fraction] = defaultdict(Fraction)
+    opponents: dict[str, list] = defaultdict(list)
+    seats: dict[str, list] = defaultdict(list)
+    byes: dict[str, int] = defaultdict(int)
+    for rnd in state["rounds"]:
+        for pid in rnd["pairings"]:
+            record = state["pairings"][pid]
+            players = record["players"]
+            if record["status"] == "final":
+                for p, value in points(state, record).items():
+                    score[p] += value
+            if len(players) == 1:
+                byes[players[0]] += 1
+                continue
+            a, b = players
+            opponents[a].append(b)
+            opponents[b].append(a)
+            result = record["result"] or {}
+            if not (result.get("forfeit") or result.get("double_forfeit")):
+                seats[a].append(True)
+                seats[b].append(False)
+    forbidden = defaultdict(set)
+    for a, b in state["options"].get("forbidden_pairs", []):
+        forbidden[a].add(b)
+        forbidden[b].add(a)
+    field = []
+    for pid in state["entry_order"]:
+        p = state["players"][pid]
+        if p["status"] != "active":
+            continue
+        field.append(SwissPlayer(
+            id=pid, score=score[pid], rating=p.get("rating") or 0, opponents=tuple(opponents[pid]),
+            first_seats=tuple(seats[pid]), byes=byes[pid], club=p.get("club") or None,
+            forbidden=frozenset(forbidden[pid]),
+        ))
+    return field
+
+
+def next_match(state, pid: str) -> dict[str, Any] | None:
+    """A player's open pairing, if any (the newest one that still needs a result)."""
+    for rnd in reversed(state["rounds"]):
+        for key in rnd["pairings"]:
+            record = state["pairings"][key]
+            if pid in record["players"] and record["status"] in ("pending", "reported", "disputed"):
+                return record
+    return None
