@@ -5,6 +5,8 @@ from matches import selectors as match_selectors
 from matches.services import MatchError, SeatSpec
 
 from .drafts import selectors, services
+from .seasons import selectors as season_selectors
+from .seasons.models import Club
 from .drafts.models import Draft
 from .forms import NewDraftForm
 
@@ -40,3 +42,60 @@ def draft_room(request, draft_id):
         "draft": draft, "match": match, "seat": seat,
         "summary": match_selectors.match_summary(match=match, seat=seat),
     })
+
+
+def _rating_chart_svg(points: list[dict], width: int = 640, height: int = 180) -> dict | None:
+    """Coordinates for a rating line chart (drawn as SVG in the template)."""
+    if not points:
+        return None
+    ratings = [p["rating"] for p in points]
+    lo, hi = min(ratings), max(ratings)
+    if hi - lo < 1:
+        lo, hi = lo - 10, hi + 10
+    pad = 24
+    n = max(1, len(points) - 1)
+    coords = [
+        (pad + i * (width - 2 * pad) / n, height - pad - (p["rating"] - lo) * (height - 2 * pad) / (hi - lo))
+        for i, p in enumerate(points)
+    ]
+    return {
+        "width": width, "height": height, "polyline": " ".join(f"{x:.1f},{y:.1f}" for x, y in coords),
+        "dots": [{"x": round(x, 1), "y": round(y, 1), "rating": p["rating"]} for (x, y), p in zip(coords, points)],
+        "lo": round(lo), "hi": round(hi), "last": points[-1]["rating"],
+    }
+
+
+def league_home(request, slug):
+    league = season_selectors.league_get(slug=slug)
+    if league is None:
+        raise Http404("No such league.")
+    season = league.seasons.order_by("-number").first()
+    table = season_selectors.season_standings(season=season) if season else []
+    return render(request, "league/league_home.html", {"league": league, "season": season, "table": table,
+                                                       "clubs": league.clubs.all()})
+
+
+def season_page(request, slug, number):
+    season = season_selectors.season_get(league_slug=slug, number=number)
+    if season is None:
+        raise Http404("No such season.")
+    context = {"league": season.league, "season": season,
+               "table": season_selectors.season_standings(season=season)}
+    if request.GET.get("partial") == "standings":
+        return render(request, "league/_standings.html", context)
+    context["rounds"] = season_selectors.season_rounds(season=season)
+    return render(request, "league/season.html", context)
+
+
+def club_page(request, slug):
+    club = Club.objects.select_related("league").filter(slug=slug).first()
+    if club is None:
+        raise Http404("No such club.")
+    history = season_selectors.club_history(club=club)
+    chart = _rating_chart_svg(season_selectors.rating_chart(game=club.league.game, competitor=f"club:{club.slug}"))
+    return render(request, "league/club.html", {"club": club, "history": history, "chart": chart})
+
+
+def leaderboard_page(request, game):
+    return render(request, "league/leaderboard.html",
+                  {"game": game, "ratings": season_selectors.leaderboard(game=game)})

@@ -1,8 +1,11 @@
+import datetime as dt
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
 from engines import registry
+from league.seasons import services as seasons
 from matches.autoplay import autoplay_match
 from matches.models import Match
 from matches.services import SeatSpec, bot_action, match_act, match_create
@@ -46,11 +49,26 @@ class Command(BaseCommand):
                 autoplay_match(game="dueling-wizards", seats=2)
             else:
                 self._people_match(users["alice"], users["bob"], seed, stop_after=5 if kind == "live" else None)
+        self._league_demo()
         self.stdout.write(self.style.SUCCESS(
             f"Demo loaded: users {', '.join(DEMO_USERS)} (password {DEMO_PASSWORD!r}), "
             f"{Match.objects.filter(status='finished').count()} finished and "
             f"{Match.objects.filter(status='live').count()} live match(es)."
         ))
+
+    def _league_demo(self):
+        """The IWDL with a short season (six clubs, single round robin) played by bots."""
+        league = seasons.league_load_iwdl()
+        if league.seasons.exists():
+            return
+        clubs = list(league.clubs.order_by("slug")[:6])
+        season = seasons.season_create(league=league, created_by=None, clubs=clubs, double=False,
+                                       start_date=dt.date.today())
+        fixtures = list(season.fixtures.order_by("round", "id"))
+        for fixture in tqdm(fixtures[: len(fixtures) - 3], desc="Demo league", unit="fixture",
+                            file=self.stderr._out):
+            seasons.fixture_start(fixture=fixture, bots=True)
+        # Three fixtures are left to play, so the season is still going.
 
     def _people_match(self, alice, bob, seed, stop_after=None):
         """alice v bob, played move by move through the same service the API uses."""

@@ -1,0 +1,223 @@
+"""API for leagues, seasons, fixtures, standings (JSON and CSV), clubs and ratings."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from league.seasons import selectors, services
+from league.seasons.models import Club, Fixture, League, Season
+
+
+def _season_or_404(slug: str, number: int) -> Season:
+    season = selectors.season_get(league_slug=slug, number=number)
+    if season is None:
+        raise NotFound("No such season.")
+    return season
+
+
+def _league_or_404(slug: str) -> League:
+    league = selectors.league_get(slug=slug)
+    if league is None:
+        raise NotFound("No such league.")
+    return league
+
+
+def _season_dict(season: Season) -> dict:
+    return {
+        "league": season.league.slug, "number": season.number, "stream": season.stream_id,
+        "head_seq": season.projected_seq, "double": season.config["double"],
+        "clubs": season.config["clubs"], "divisions": season.config.get("divisions"),
+        "points": season.config["points"], "tiebreaks": season.config["tiebreaks"],
+        "start_date": season.config["start_date"],
+    }
+
+
+class LeagueList(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Leagues")
+    def get(self, request):
+        return Response({"results": [
+            {"slug": lg.slug, "name": lg.name, "game": lg.game, "clubs": lg.clubs.count(),
+             "seasons": list(lg.seasons.values_list("number", flat=True))}
+            for lg in League.objects.order_by("name")
+        ]})
+
+
+class LeagueDetail(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A league, its clubs and seasons")
+    def get(self, request, slug):
+        league = _league_or_404(slug)
+        return Response({
+            "slug": league.slug, "name": league.name, "game": league.game, "points": league.points,
+            "tiebreaks": league.tiebreaks,
+            "clubs": [{"slug": c.slug, "name": c.name, "plane": c.plane, "colours": c.colours}
+                      for c in league.clubs.all()],
+            "seasons": [_season_dict(s) for s in league.seasons.all()],
+        })
+
+
+class SeasonCreateSerializer(serializers.Serializer):
+    start_date = serializers.DateField()
+    double = serializers.BooleanField(default=True)
+    clubs = serializers.ListField(child=serializers.SlugField(), required=False)
+    divisions = serializers.DictField(child=serializers.ListField(child=serializers.SlugField()), required=False)
+    days_between_rounds = serializers.IntegerField(min_value=1, max_value=60, default=7)
+
+
+class SeasonList(APIView):
+    @extend_schema(request=SeasonCreateSerializer, responses={201: OpenApiTypes.OBJECT},
+                   summary="Schedule a new season (organisers)")
+    def post(self, request, slug):
+        league = _league_or_404(slug)
+        s = SeasonCreateSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        clubs = None
+        if "clubs" in s.validated_data:
+            found = {c.slug: c for c in league.clubs.filter(slug__in=s.validated_data["clubs"])}
+            missing = [c for c in s.validated_data["clubs"] if c not in found]
+            if missing:
+                raise serializers.ValidationError({"clubs": [f"Not in this league: {', '.join(missing)}."]})
+            clubs = [found[c] for c in s.validated_data["clubs"]]
+        season = services.season_create(
+            league=league, created_by=request.user, start_date=s.validated_data["start_date"],
+            double=s.validated_data["double"], clubs=clubs, divisions=s.validated_data.get("divisions"),
+            days_between_rounds=s.validated_data["days_between_rounds"],
+        )
+        return Response(_season_dict(season), status=status.HTTP_201_CREATED)
+
+
+class SeasonDetail(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A season's settings and stream head")
+    def get(self, request, slug, number):
+        return Response(_season_dict(_season_or_404(slug, number)))
+
+
+class SeasonFixtures(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Fixtures and results by round")
+    def get(self, request, slug, number):
+        season = _season_or_404(slug, number)
+        fixtures = season.fixtures.select_related("home", "away", "walkover_winner")
+        if request.query_params.get("round"):
+            fixtures = fixtures.filter(round=request.query_params["round"])
+        return Response({"fixtures": [selectors.fixture_dict(f) for f in fixtures]})
+
+
+STANDINGS_COLUMNS = ["position", "club", "name", "played", "won", "drawn", "lost", "points",
+                     "wizard_difference", "wizards_remaining", "form", "tiebreak"]
+
+
+class SeasonStandings(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT,
+                   summary="Standings; each row names the tie-break that put it above the next (?export=csv)")
+    def get(self, request, slug, number):
+        season = _season_or_404(slug, number)
+        division = request.query_params.get("division")
+        rows = selectors.season_standings(season=season, division=division)
+        if request.query_params.get("export") == "csv":
+            out = io.StringIO()
+            writer = csv.DictWriter(out, fieldnames=STANDINGS_COLUMNS, extrasaction="ignore")
+            writer.writeheader()
+            writer.writerows(rows)
+            response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+            response["Content-Disposition"] = f'attachment; filename="{slug}-season-{number}-standings.csv"'
+            return response
+        return Response({"season": _season_dict(season), "standings": rows})
+
+
+class FixtureRulingSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(choices=["postpone", "walkover", "correct", "start"])
+    date = serializers.DateField(required=False)
+    winner = serializers.SlugField(required=False)
+    home_left = serializers.IntegerField(required=False)
+    away_left = serializers.IntegerField(required=False)
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class FixtureAction(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=FixtureRulingSerializer, responses=OpenApiTypes.OBJECT,
+                   summary="Organiser: postpone, walkover, correct a result; coaches: start (opens the draft)")
+    def post(self, request, slug, number, key):
+        season = _season_or_404(slug, number)
+        fixture = season.fixtures.select_related("home", "away", "season__league").filter(key=key).first()
+        if fixture is None:
+            raise NotFound("No such fixture.")
+        s = FixtureRulingSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        d = s.validated_data
+
+        def need(*names):
+            missing = [n for n in names if n not in d]
+            if missing:
+                raise serializers.ValidationError({missing[0]: ["This field is required."]})
+
+        if d["action"] == "postpone":
+            need("date")
+            services.fixture_postpone(fixture=fixture, user=request.user, date=d["date"], reason=d["reason"])
+        elif d["action"] == "walkover":
+            need("winner")
+            winner = Club.objects.filter(slug=d["winner"]).first()
+            if winner is None:
+                raise serializers.ValidationError({"winner": ["No such club."]})
+            services.fixture_walkover(fixture=fixture, user=request.user, winner=winner, reason=d["reason"])
+        elif d["action"] == "correct":
+            need("home_left", "away_left")
+            services.result_correct(fixture=fixture, user=request.user, home_left=d["home_left"],
+                                    away_left=d["away_left"], reason=d["reason"])
+        else:
+            services.fixture_start(fixture=fixture, user=request.user)
+        fixture = Fixture.objects.select_related("home", "away", "walkover_winner").get(pk=fixture.pk)
+        return Response(selectors.fixture_dict(fixture))
+
+
+class ClubDetail(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A club: coaches, results, squads, rating history")
+    def get(self, request, slug):
+        club = Club.objects.select_related("league").filter(slug=slug).first()
+        if club is None:
+            raise NotFound("No such club.")
+        history = selectors.club_history(club=club)
+        return Response({
+            "slug": club.slug, "name": club.name, "plane": club.plane, "colours": club.colours,
+            "league": club.league.slug, "coaches": [u.username for u in club.coaches.all()],
+            "results": [{"fixture": r["fixture"].key, "opponent": r["opponent"].slug, "home": r["home"],
+                         "wizards_left": r["mine"], "opponent_left": r["theirs"], "outcome": r["outcome"]}
+                        for r in history["results"]],
+            "squads": [{"fixture": q["fixture"].key, "wizards": q["wizards"], "spells": q["spells"]}
+                       for q in history["squads"]],
+            "rating_history": selectors.rating_chart(game=club.league.game, competitor=f"club:{club.slug}"),
+        })
+
+
+class Leaderboard(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Ratings leaderboard for a game")
+    def get(self, request, game):
+        return Response({"game": game, "ratings": [
+            {"competitor": r.competitor, "label": r.label, "system": r.system, "rating": round(r.rating, 2),
+             "deviation": round(r.deviation, 2), "sort_key": round(r.sort_key, 2), "matches": r.matches}
+            for r in selectors.leaderboard(game=game)
+        ]})

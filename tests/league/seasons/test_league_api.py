@@ -1,0 +1,79 @@
+"""The league API: leagues, seasons, fixtures, standings (JSON and CSV), rulings, clubs, ratings."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from league.seasons import services
+from matches.models import Event
+
+
+@pytest.fixture
+def iwdl(db, make_user):
+    league = services.league_load_iwdl()
+    league.created_by = make_user("organiser")
+    league.save()
+    return league
+
+
+def create_season(client, clubs=("aetherhold-zephyrs", "ashen-wastes-revenants", "brassgate-djinn")):
+    return client.post("/api/leagues/iwdl/seasons/", {"start_date": "2027-01-04", "double": True,
+                                                      "clubs": list(clubs)}, format="json")
+
+
+def test_organisers_schedule_seasons_and_others_are_refused(iwdl, client_for, make_user):
+    refused = create_season(client_for(make_user("fan")))
+    assert refused.status_code == 403 and refused.json()["code"] == "not_organiser"
+    created = create_season(client_for(iwdl.created_by))
+    assert created.status_code == 201, created.json()
+    assert created.json()["number"] == 1 and len(created.json()["clubs"]) == 3
+    unknown = create_season(client_for(iwdl.created_by), clubs=("aetherhold-zephyrs", "nowhere-nobodies"))
+    assert unknown.status_code == 400 and "nowhere-nobodies" in unknown.json()["detail"]
+    league = client_for().get("/api/leagues/iwdl/").json()
+    assert len(league["clubs"]) == 24 and [s["number"] for s in league["seasons"]] == [1]
+
+
+def test_fixtures_standings_and_csv_follow_the_organisers_rulings(iwdl, client_for):
+    organiser = client_for(iwdl.created_by)
+    create_season(organiser)
+    fixtures = client_for().get("/api/leagues/iwdl/seasons/1/fixtures/").json()["fixtures"]
+    assert len(fixtures) == 6 and {f["status"] for f in fixtures} == {"scheduled"}
+    first = fixtures[0]
+    url = f"/api/leagues/iwdl/seasons/1/fixtures/{first['key']}/"
+    walkover = organiser.post(url, {"action": "walkover", "winner": first["home"], "reason": "No show"},
+                              format="json")
+    assert walkover.status_code == 200 and walkover.json()["status"] == "walkover"
+    corrected = organiser.post(url, {"action": "correct", "home_left": 0, "away_left": 3,
+                                     "reason": "The away club did arrive; the referee erred"}, format="json")
+    assert corrected.json()["status"] == "played" and corrected.json()["away_left"] == 3
+    standings = client_for().get("/api/leagues/iwdl/seasons/1/standings/").json()["standings"]
+    top = standings[0]
+    assert top["club"] == first["away"] and top["points"] == 3 and top["wizard_difference"] == 3
+    export = client_for().get("/api/leagues/iwdl/seasons/1/standings/", {"export": "csv"})
+    assert export["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(export.content.decode())))
+    assert rows[0]["club"] == first["away"] and rows[0]["points"] == "3" and len(rows) == 3
+
+
+def test_a_fixture_ruling_by_a_fan_is_refused_and_writes_nothing(iwdl, client_for, make_user):
+    create_season(client_for(iwdl.created_by))
+    fixture = client_for().get("/api/leagues/iwdl/seasons/1/fixtures/").json()["fixtures"][0]
+    before = Event.objects.count()
+    refused = client_for(make_user("fan")).post(
+        f"/api/leagues/iwdl/seasons/1/fixtures/{fixture['key']}/",
+        {"action": "correct", "home_left": 5, "away_left": 0, "reason": "I say so"}, format="json")
+    assert refused.status_code == 403 and refused.json()["code"] == "not_organiser"
+    assert Event.objects.count() == before
+    anonymous = client_for().post(f"/api/leagues/iwdl/seasons/1/fixtures/{fixture['key']}/",
+                                  {"action": "start"}, format="json")
+    assert anonymous.status_code == 401
+
+
+def test_club_and_leaderboard_endpoints_answer(iwdl, client_for):
+    club = client_for().get("/api/clubs/aetherhold-zephyrs/").json()
+    assert club["plane"] == "the Plane of Air" and club["results"] == [] and club["rating_history"] == []
+    assert client_for().get("/api/ratings/wizard-dodgeball/").json()["ratings"] == []
+    assert client_for().get("/api/clubs/nobody/").status_code == 404
