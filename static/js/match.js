@@ -176,6 +176,7 @@
     }
 
     function apply(update) {
+      conn.textContent = "live"; // connected and caught up: the board shows the current state
       for (const e of update.events) lastSeq = Math.max(lastSeq, e.seq);
       headSeq = update.match.head_seq;
       renderLog(logList, update.log, undefined, update.match.seats);
@@ -194,7 +195,7 @@
     function connect() {
       const scheme = location.protocol === "https:" ? "wss" : "ws";
       socket = new WebSocket(`${scheme}://${location.host}/ws/matches/${matchId}/?after=${lastSeq}`);
-      socket.onopen = () => { retry = 0; conn.textContent = "live"; };
+      socket.onopen = () => { retry = 0; conn.textContent = "syncing…"; };
       socket.onmessage = (msg) => apply(JSON.parse(msg.data));
       socket.onclose = () => {
         conn.textContent = "reconnecting…";
