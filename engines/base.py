@@ -155,6 +155,25 @@ class Engine(ABC):
         return copy.deepcopy(state)
 
 
+_EVENT_KEYS = {"chance": {"kind", "outcome"}, "action": {"kind", "seat", "action"}}
+
+
+def event_kind(event: Any) -> str:
+    """``"chance"`` or ``"action"`` for a well-formed engine event; IllegalAction otherwise.
+
+    Events arrive from a web API, so the envelope is checked exactly: no missing or extra keys."""
+    if not isinstance(event, dict):
+        raise IllegalAction("An event must be a JSON object.", code="bad_event")
+    kind = event.get("kind")
+    if not isinstance(kind, str) or kind not in _EVENT_KEYS or set(event) != _EVENT_KEYS[kind]:
+        raise IllegalAction(
+            "An event is {'kind': 'chance', 'outcome': ...} or "
+            "{'kind': 'action', 'seat': ..., 'action': ...}, with no other keys.",
+            code="bad_event",
+        )
+    return kind
+
+
 def canonical_json(value: Any) -> bytes:
     """Sorted keys, no whitespace, UTF-8: the form that is hashed and compared."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")

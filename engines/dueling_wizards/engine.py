@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import CHANCE, Action, Engine, IllegalAction, InvalidConfig, State
+from ..base import CHANCE, Action, Engine, IllegalAction, InvalidConfig, State, event_kind
 from ..chance import check_outcome
 from . import deck
 from .deck import INDEX, INVERTED, MULTIPLIER_HALVES, STRONGER, STRONGEST, SUIT_OF, VALUE_OF
@@ -41,7 +41,6 @@ HAND_SIZE = 3
 DEAL, DEFEND, ATTACK, OVER = "deal", "defend", "attack", "over"
 LAST_STANDING, DECK_OUT = "last_standing", "deck_out"
 
-_EVENT_KEYS = {"chance": {"kind", "outcome"}, "action": {"kind", "seat", "action"}}
 _ACTION_KEYS = {"defend": {"type", "card"}, "attack": {"type", "card"}, "heal": {"type", "cards"}}
 
 # Healing is halved when a defence stands above the healing suit (after any Joker swap).
@@ -198,15 +197,7 @@ class DuelingWizards(Engine):
 
     # -- transitions --------------------------------------------------------------------
     def apply(self, state: State, event: dict[str, Any]) -> State:
-        if not isinstance(event, dict):
-            raise IllegalAction("An event must be a JSON object.", code="bad_event")
-        kind = event.get("kind")
-        if not isinstance(kind, str) or kind not in _EVENT_KEYS or event.keys() != _EVENT_KEYS[kind]:
-            raise IllegalAction(
-                "An event is {'kind': 'chance', 'outcome': ...} or "
-                "{'kind': 'action', 'seat': ..., 'action': ...}, with no other keys.",
-                code="bad_event",
-            )
+        kind = event_kind(event)
         if state["phase"] == OVER:
             raise IllegalAction("The duel is over; nothing more can happen.", code="game_over")
 

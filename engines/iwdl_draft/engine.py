@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import CHANCE, Action, Engine, IllegalAction, InvalidConfig, State
+from ..base import CHANCE, Action, Engine, IllegalAction, InvalidConfig, State, event_kind
 from ..chance import check_outcome
 from ..wizard_dodgeball import data as wd_data
 
@@ -68,7 +68,6 @@ LINEUP_SIZE = wd_data.TEAM_SIZE
 DEFAULT_POOL_SIZE = 10
 SEATS_FOR = {BASIC: 2, SCHOOLYARD: 2, TOURNAMENT: 4}
 
-_EVENT_KEYS = {"chance": {"kind", "outcome"}, "action": {"kind", "seat", "action"}}
 _ACTION_KEYS = {
     "take_first_pick": set(),
     "pass_first_pick": set(),
@@ -590,15 +589,7 @@ class IwdlDraftEngine(Engine):
 
     # -- transitions -----------------------------------------------------------------------------
     def apply(self, state: State, event: dict[str, Any]) -> State:
-        if not isinstance(event, dict):
-            raise IllegalAction("An event must be a JSON object.", code="bad_event")
-        kind = event.get("kind")
-        if not isinstance(kind, str) or kind not in _EVENT_KEYS or set(event) != _EVENT_KEYS[kind]:
-            raise IllegalAction(
-                "An event is {'kind': 'chance', 'outcome': ...} or "
-                "{'kind': 'action', 'seat': ..., 'action': ...}, with no other keys.",
-                code="bad_event",
-            )
+        kind = event_kind(event)
         if state["phase"] == OVER:
             raise IllegalAction("The draft is over; nothing more can happen.", code="game_over")
         if kind == "chance":
