@@ -1,0 +1,211 @@
+"""Tournaments over HTTP. Refusals are ``{"code", "detail"}`` (matches/api/errors.py) and
+write nothing; every command takes an optional ``expected_seq`` (409 ``stale_seq`` when
+the tournament moved on) and ``event_id`` (a retry returns the stored outcome)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from league.tournaments import selectors, services
+from league.tournaments.projection import FORMATS
+from matches.services import MatchError
+
+
+class CreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    game = serializers.CharField(max_length=64)
+    format = serializers.ChoiceField(choices=FORMATS)
+    options = serializers.DictField(required=False, default=dict)
+    event_id = serializers.UUIDField(required=False)
+
+
+class CommandSerializer(serializers.Serializer):
+    expected_seq = serializers.IntegerField(min_value=0, required=False)
+    event_id = serializers.UUIDField(required=False)
+    user = serializers.CharField(required=False, help_text="Username the organiser acts for (default: yourself)")
+    club = serializers.CharField(required=False, allow_blank=True)
+    rating = serializers.FloatField(required=False)
+    method = serializers.ChoiceField(choices=["rating", "manual"], required=False)
+    order = serializers.ListField(child=serializers.CharField(), required=False)
+    result = serializers.DictField(required=False)
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    absent = serializers.ListField(child=serializers.CharField(), required=False)
+    mode = serializers.ChoiceField(choices=["server", "tabletop"], required=False, default="server")
+
+
+def _tournament_or_404(tournament_id):
+    t = selectors.tournament_get(tournament_id=tournament_id)
+    if t is None:
+        raise NotFound("No such tournament.")
+    return t
+
+
+def _target(request, data):
+    name = data.get("user")
+    if not name:
+        return request.user
+    user = get_user_model().objects.filter(username=name).first()
+    if user is None:
+        raise MatchError(f"No user called {name}.", code="unknown_user", status=400)
+    return user
+
+
+def _need(data, field):
+    if field not in data:
+        raise ValidationError({field: ["This field is required."]})
+    return data[field]
+
+
+def _outcome(request, outcome) -> Response:
+    body = selectors.tournament_summary(tournament=outcome.tournament, user=request.user, state=outcome.state)
+    body["created"] = outcome.created
+    body["events"] = [{"seq": e.seq, "type": e.type, "event_id": str(e.event_id)} for e in outcome.events]
+    return Response(body, status=status.HTTP_201_CREATED if outcome.created and outcome.events else status.HTTP_200_OK)
+
+
+class TournamentList(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Tournaments, newest first")
+    def get(self, request):
+        return Response({"results": selectors.tournament_list()})
+
+    @extend_schema(request=CreateSerializer, responses={201: OpenApiTypes.OBJECT},
+                   summary="Create a tournament (you become its organiser)")
+    def post(self, request):
+        if not request.user.is_authenticated:
+            raise MatchError("Sign in to organise a tournament.", code="not_authenticated", status=401)
+        s = CreateSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        t = services.tournament_create(created_by=request.user, name=s.validated_data["name"],
+                                       game=s.validated_data["game"], format=s.validated_data["format"],
+                                       options=s.validated_data["options"], event_id=s.validated_data.get("event_id"))
+        return Response(selectors.tournament_summary(tournament=t, user=request.user), status=status.HTTP_201_CREATED)
+
+
+class TournamentDetail(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT,
+                   summary="A tournament: players, rounds, bracket, standings, your next match, head_seq")
+    def get(self, request, tournament_id):
+        t = _tournament_or_404(tournament_id)
+        return Response(selectors.tournament_summary(tournament=t, user=request.user))
+
+
+def _tournament_verbs():
+    def common(d):
+        return {"expected_seq": d.get("expected_seq"), "event_id": d.get("event_id")}
+
+    return {
+        "register": lambda r, t, d: services.tournament_register(
+            tournament=t, user=_target(r, d), by=r.user, club=d.get("club"), rating=d.get("rating"), **common(d)),
+        "withdraw": lambda r, t, d: services.tournament_withdraw(tournament=t, user=_target(r, d), by=r.user,
+                                                                 **common(d)),
+        "check-in": lambda r, t, d: services.tournament_check_in(tournament=t, user=r.user, **common(d)),
+        "seed": lambda r, t, d: services.tournament_seed(tournament=t, by=r.user, method=_need(d, "method"),
+                                                         order=d.get("order"), **common(d)),
+        "start": lambda r, t, d: services.tournament_start(tournament=t, by=r.user, **common(d)),
+        "pair": lambda r, t, d: services.tournament_pair_next(tournament=t, by=r.user, **common(d)),
+        "drop": lambda r, t, d: services.tournament_drop(tournament=t, user=_target(r, d), by=r.user, **common(d)),
+        "join-late": lambda r, t, d: services.tournament_join_late(tournament=t, user=_target(r, d), by=r.user,
+                                                                   club=d.get("club"), **common(d)),
+    }
+
+
+def _pairing_verbs():
+    def common(d):
+        return {"expected_seq": d.get("expected_seq"), "event_id": d.get("event_id")}
+
+    return {
+        "report": lambda r, t, p, d: services.tournament_report(tournament=t, pairing=p, user=r.user,
+                                                                result=_need(d, "result"), **common(d)),
+        "confirm": lambda r, t, p, d: services.tournament_confirm(tournament=t, pairing=p, user=r.user, **common(d)),
+        "dispute": lambda r, t, p, d: services.tournament_dispute(tournament=t, pairing=p, user=r.user,
+                                                                  reason=d.get("reason", ""), **common(d)),
+        "rule": lambda r, t, p, d: services.tournament_rule(tournament=t, pairing=p, by=r.user,
+                                                            result=_need(d, "result"), reason=d.get("reason", ""),
+                                                            **common(d)),
+        "correct": lambda r, t, p, d: services.tournament_correct(tournament=t, pairing=p, by=r.user,
+                                                                  result=_need(d, "result"),
+                                                                  reason=d.get("reason", ""), **common(d)),
+        "no-show": lambda r, t, p, d: services.tournament_no_show(tournament=t, pairing=p, by=r.user,
+                                                                  absent=_need(d, "absent"), **common(d)),
+        "match": lambda r, t, p, d: services.tournament_match_create(tournament=t, pairing=p, by=r.user,
+                                                                     mode=d.get("mode", "server"), **common(d)),
+    }
+
+
+TOURNAMENT_VERBS = _tournament_verbs()
+PAIRING_VERBS = _pairing_verbs()
+
+
+class TournamentCommand(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=CommandSerializer, responses={201: OpenApiTypes.OBJECT},
+                   summary="register | withdraw | check-in | seed {method, order} | start | pair | drop | join-late "
+                           "(organisers may name a {user})")
+    def post(self, request, tournament_id, verb):
+        if verb not in TOURNAMENT_VERBS:
+            raise NotFound(f"Unknown tournament command '{verb}'.")
+        t = _tournament_or_404(tournament_id)
+        s = CommandSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        return _outcome(request, TOURNAMENT_VERBS[verb](request, t, s.validated_data))
+
+
+class PairingCommand(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=CommandSerializer, responses={201: OpenApiTypes.OBJECT},
+                   summary="report {result} | confirm | dispute {reason} | rule {result} | correct {result} | "
+                           "no-show {absent} | match {mode}")
+    def post(self, request, tournament_id, pairing_id, verb):
+        if verb not in PAIRING_VERBS:
+            raise NotFound(f"Unknown pairing command '{verb}'.")
+        t = _tournament_or_404(tournament_id)
+        s = CommandSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        return _outcome(request, PAIRING_VERBS[verb](request, t, pairing_id, s.validated_data))
+
+
+class TournamentStandings(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Standings with every tie-break column")
+    def get(self, request, tournament_id):
+        t = _tournament_or_404(tournament_id)
+        summary = selectors.tournament_summary(tournament=t, user=request.user)
+        return Response({"head_seq": summary["head_seq"], **summary["standings"]})
+
+
+class TournamentStandingsCsv(APIView):
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR}, summary="Standings as CSV")
+    def get(self, request, tournament_id):
+        t = _tournament_or_404(tournament_id)
+        response = HttpResponse(selectors.standings_csv(tournament=t), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="standings-{t.id}.csv"'
+        return response
+
+
+class TournamentTrf(APIView):
+    @extend_schema(responses={(200, "text/plain"): OpenApiTypes.STR}, summary="Swiss report, FIDE TRF style")
+    def get(self, request, tournament_id):
+        t = _tournament_or_404(tournament_id)
+        return HttpResponse(selectors.trf_report(tournament=t), content_type="text/plain; charset=utf-8")
+
+
+class TournamentEvents(APIView):
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The tournament's events (the audit trail)")
+    def get(self, request, tournament_id):
+        from league.streams import stream_events
+
+        t = _tournament_or_404(tournament_id)
+        after = int(request.query_params.get("after", 0) or 0)
+        return Response({"events": [
+            {"seq": e.seq, "type": e.type, "data": e.data, "actor": e.actor, "event_id": str(e.event_id),
+             "recorded_at": e.recorded_at.isoformat(), "hash": e.hash, "prev_hash": e.prev_hash}
+            for e in stream_events(stream_id=t.stream_id, after=after)
+        ]})
