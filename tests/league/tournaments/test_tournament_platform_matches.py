@@ -1,0 +1,74 @@
+"""A pairing played as a platform match reports itself once the match is verified
+(issue 6, item 6); the match carries its tournament origin."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engines import registry
+from engines.base import CHANCE
+from league.tournaments import services
+from matches.models import Match
+from matches.services import MatchError, match_act
+
+from .helpers import field, open_tournament, state
+
+pytestmark = pytest.mark.django_db
+
+
+def play_out(match: Match, users):
+    engine = registry.get(match.game, match.engine_version)
+    rng = random.Random(7)
+    for _ in range(3000):
+        match = Match.objects.get(pk=match.pk)
+        if match.status == Match.Status.FINISHED:
+            return match
+        seat = next(s for s in engine.to_move(match.state) if s != CHANCE)
+        action = engine.bot_action("random", match.state, seat, rng)
+        match_act(match_id=match.id, user=users[seat], seat=seat, action=action, expected_seq=match.state_seq)
+    raise AssertionError("match did not end")
+
+
+def test_a_pairings_platform_match_reports_its_verified_result(alice, django_capture_on_commit_callbacks):
+    players = field(2)
+    t = open_tournament(alice, "single_elimination", players, start=True)
+    out = services.tournament_match_create(tournament=t, pairing="M1", by=players[0])
+    match = Match.objects.get(pk=out.state["pairings"]["M1"]["match_id"])
+    assert match.origin == {"tournament": str(t.id), "round": 1, "pairing": "M1"}
+    seats = {s.index: s.user for s in match.seats.all()}
+    with django_capture_on_commit_callbacks(execute=True):
+        match = play_out(match, seats)
+    match.refresh_from_db()
+    assert match.verdict == Match.Verdict.VERIFIED
+    record = state(t)["pairings"]["M1"]
+    assert record["status"] == "final" and record["source"] == "match"
+    winner_seat = match.result["placements"].index(1)
+    assert record["result"] == {"winner": str(seats[winner_seat].pk)}
+    # Recording again is idempotent.
+    assert services.tournament_record_match(match_id=match.id) == "recorded"
+    assert [h["event"] for h in record["history"]].count("verified") == 1
+
+
+def test_an_unverified_match_is_not_recorded_yet(alice):
+    players = field(2)
+    t = open_tournament(alice, "swiss", players, start=True, rounds=1)
+    out = services.tournament_match_create(tournament=t, pairing="r1-1", by=alice)
+    match_id = out.state["pairings"]["r1-1"]["match_id"]
+    assert services.tournament_record_match(match_id=match_id) == "pending"
+    assert state(t)["pairings"]["r1-1"]["status"] == "pending"
+
+
+def test_a_pairing_gets_one_match_and_only_its_players_or_the_organiser_create_it(alice):
+    players = field(4)
+    t = open_tournament(alice, "swiss", players, start=True, rounds=1)
+    s = state(t)
+    outsider = next(p for p in players if str(p.pk) not in s["pairings"]["r1-1"]["players"])
+    with pytest.raises(MatchError) as exc:
+        services.tournament_match_create(tournament=t, pairing="r1-1", by=outsider)
+    assert exc.value.code == "not_your_pairing"
+    services.tournament_match_create(tournament=t, pairing="r1-1", by=alice)
+    with pytest.raises(MatchError) as exc:
+        services.tournament_match_create(tournament=t, pairing="r1-1", by=alice)
+    assert exc.value.code == "match_exists"
