@@ -84,6 +84,7 @@ def season_page(request, slug, number):
     if request.GET.get("partial") == "standings":
         return render(request, "league/_standings.html", context)
     context["rounds"] = season_selectors.season_rounds(season=season)
+    context["closing"] = season_selectors.season_closing(season=season)
     return render(request, "league/season.html", context)
 
 

@@ -75,6 +75,9 @@ class SeasonCreateSerializer(serializers.Serializer):
     clubs = serializers.ListField(child=serializers.SlugField(), required=False)
     divisions = serializers.DictField(child=serializers.ListField(child=serializers.SlugField()), required=False)
     days_between_rounds = serializers.IntegerField(min_value=1, max_value=60, default=7)
+    promote = serializers.IntegerField(min_value=0, max_value=6, default=2)
+    relegate = serializers.IntegerField(min_value=0, max_value=6, default=2)
+    playoff_spots = serializers.IntegerField(min_value=0, max_value=6, default=0)
 
 
 class SeasonList(APIView):
@@ -95,6 +98,7 @@ class SeasonList(APIView):
             league=league, created_by=request.user, start_date=s.validated_data["start_date"],
             double=s.validated_data["double"], clubs=clubs, divisions=s.validated_data.get("divisions"),
             days_between_rounds=s.validated_data["days_between_rounds"],
+            movements={k: s.validated_data[k] for k in ("promote", "relegate", "playoff_spots")},
         )
         return Response(_season_dict(season), status=status.HTTP_201_CREATED)
 
@@ -221,3 +225,13 @@ class Leaderboard(APIView):
              "deviation": round(r.deviation, 2), "sort_key": round(r.sort_key, 2), "matches": r.matches}
             for r in selectors.leaderboard(game=game)
         ]})
+
+
+class SeasonClose(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=None, responses=OpenApiTypes.OBJECT,
+                   summary="Organiser: close a finished season (final tables, promotion and relegation)")
+    def post(self, request, slug, number):
+        season = _season_or_404(slug, number)
+        return Response(services.season_close(season=season, user=request.user))

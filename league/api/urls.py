@@ -17,6 +17,8 @@ urlpatterns = [
          name="api-fixture-action"),
     path("leagues/<slug:slug>/seasons/<int:number>/standings/", season_views.SeasonStandings.as_view(),
          name="api-season-standings"),
+    path("leagues/<slug:slug>/seasons/<int:number>/close/", season_views.SeasonClose.as_view(),
+         name="api-season-close"),
     path("clubs/<slug:slug>/", season_views.ClubDetail.as_view(), name="api-club"),
     path("ratings/<str:game>/", season_views.Leaderboard.as_view(), name="api-leaderboard"),
 ]

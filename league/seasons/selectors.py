@@ -110,3 +110,11 @@ def leaderboard(*, game: str, limit: int = 100) -> list[Rating]:
 
 def league_get(*, slug: str) -> League | None:
     return League.objects.filter(slug=slug).first()
+
+
+def season_closing(*, season: Season) -> dict | None:
+    """The season.closed fact (final tables and movements), if the season is closed."""
+    from league import streams
+
+    closed = next((e for e in streams.stream_events(stream_id=season.stream_id) if e.type == "season.closed"), None)
+    return closed.data if closed else None

@@ -19,11 +19,14 @@ from league.drafts.services import draft_create
 from league.standings.schedule import season_schedule
 from league.standings.table import DEFAULT_TIEBREAKS
 from matches.models import Match
-from matches.services import MatchError, SeatSpec
+from engines import registry
+from matches.services import MatchError, SeatSpec, match_create
 
 from .models import Club, Fixture, League, Season
 
 DATA = Path(__file__).resolve().parent.parent / "data"
+#: The IWDL's game: its fixtures start with a schoolyard draft.
+DRAFTED_GAME = "wizard-dodgeball"
 TIEBREAKS = ("head_to_head", "wizard_difference", "wizards_remaining", "wins", "lot")
 #: uuid5 namespace: a verified match's result event has an id derived from the match id,
 #: so recording it twice (a retried task) stores it once.
@@ -65,7 +68,10 @@ def season_create(
     clubs: list[Club] | None = None,
     divisions: dict[str, list[str]] | None = None,
     days_between_rounds: int = 7,
+    movements: dict | None = None,
 ) -> Season:
+    """Schedule a season. ``divisions`` maps division names (top first) to club slugs;
+    ``movements`` (promote, relegate, playoff_spots) apply at the season's close."""
     if created_by is not None:
         check_organiser(league=league, user=created_by)
     clubs = clubs if clubs is not None else list(league.clubs.order_by("slug"))
@@ -83,6 +89,7 @@ def season_create(
         "start_date": start_date.isoformat(), "days_between_rounds": days_between_rounds,
         "points": league.points or [3, 1, 0], "tiebreaks": league.tiebreaks or list(DEFAULT_TIEBREAKS),
         "lot_seed": f"{league.slug}:{number}",
+        "movements": {"promote": 2, "relegate": 2, "playoff_spots": 0, **(movements or {})},
     }
     fixtures = season_schedule(slugs, double=double, divisions=divisions, start_date=start_date,
                                days_between_rounds=days_between_rounds)
@@ -127,7 +134,8 @@ def season_project(*, season: Season) -> None:
             rows[d["fixture"]].update(status=Fixture.Status.POSTPONED, date=dt.date.fromisoformat(d["date"]),
                                       ruling=d.get("reason", ""))
         elif event.type == "fixture.started":
-            rows[d["fixture"]].update(status=Fixture.Status.IN_PLAY, draft_id=d["draft"])
+            rows[d["fixture"]].update(status=Fixture.Status.IN_PLAY, draft_id=d.get("draft"),
+                                      match_id=d.get("match"))
         elif event.type == "result.recorded":
             row = rows[d["fixture"]]
             if row["result_seq"] is not None and row["ruling"]:
@@ -182,12 +190,16 @@ def result_correct(*, fixture: Fixture, user, home_left: int, away_left: int, re
 
 
 def fixture_start(*, fixture: Fixture, user=None, bots: bool = False, clock_seconds: int = 60):
-    """Open the fixture's draft: the home club's coach is player 1. With ``bots``, both
-    clubs are coached by bots (a simulated season)."""
+    """Start a fixture. IWDL fixtures open a draft (the home club's coach is player 1) that
+    hands off to the match; a league of another game starts its match at once. With
+    ``bots``, both clubs are coached by bots (a simulated season). Returns the draft or match."""
     if fixture.status not in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED):
         raise MatchError("This fixture has already started or finished.", code="fixture_started", status=409)
+    game = fixture.season.league.game
+    drafted = game == DRAFTED_GAME
     if bots:
-        seats = [SeatSpec(bot="auto"), SeatSpec(bot="auto")]
+        bot = "auto" if drafted else registry.get(game).bots[0]
+        seats = [SeatSpec(bot=bot), SeatSpec(bot=bot)]
     else:
         home_coach, away_coach = fixture.home.coaches.first(), fixture.away.coaches.first()
         if home_coach is None or away_coach is None:
@@ -199,24 +211,84 @@ def fixture_start(*, fixture: Fixture, user=None, bots: bool = False, clock_seco
     origin = {"season": str(fixture.season_id), "fixture": fixture.key,
               "fixture_clubs": [fixture.home.slug, fixture.away.slug]}
     with transaction.atomic():
-        draft = draft_create(seats=seats, created_by=user, config={"format": "schoolyard"},
-                             clock_seconds=clock_seconds, origin=origin)
-        _append(fixture.season, "fixture.started", {"fixture": fixture.key, "draft": str(draft.draft_match_id)},
-                _actor(user))
-    return draft
+        if drafted:
+            started = draft_create(seats=seats, created_by=user, config={"format": "schoolyard"},
+                                   clock_seconds=clock_seconds, origin=origin)
+            fact = {"fixture": fixture.key, "draft": str(started.draft_match_id)}
+        else:
+            started = match_create(game=game, seats=seats, created_by=user, origin=origin)
+            fact = {"fixture": fixture.key, "match": str(started.id)}
+        _append(fixture.season, "fixture.started", fact, _actor(user))
+    return started
+
+
+def _fixture_score(match: Match) -> tuple[int, int]:
+    """What a result puts in the table as (home, away). Wizard Dodgeball: wizards left on the
+    court, the IWDL's currency. Other games: 1 for the winner, 0 for the loser, 0-0 level."""
+    if match.game == DRAFTED_GAME:
+        return match.result["scores"][0], match.result["scores"][1]
+    home, away = match.result["placements"][:2]
+    return (1, 0) if home < away else (0, 1) if away < home else (0, 0)
 
 
 def result_record(*, match_id) -> bool:
-    """A verified Wizard Dodgeball match of a fixture lands in the season (once)."""
+    """A verified match of a fixture lands in the season (once)."""
     match = Match.objects.get(pk=match_id)
     origin = match.origin or {}
     if match.verdict != Match.Verdict.VERIFIED or "fixture" not in origin or "season" not in origin:
         return False
     season = Season.objects.get(pk=origin["season"])
-    left = match.result["scores"]
+    home, away = _fixture_score(match)
     return _append(
         season, "result.recorded",
-        {"fixture": origin["fixture"], "match": str(match.id), "home_left": left[0], "away_left": left[1],
+        {"fixture": origin["fixture"], "match": str(match.id), "home_left": home, "away_left": away,
          "head_hash": match.head_hash},
         "system", event_id=uuid.uuid5(RESULT_NAMESPACE, str(match.id)),
     )
+
+
+def season_close(*, season: Season, user) -> dict:
+    """End a finished season: the final tables and, between divisions, who goes up, who goes
+    down and who enters the play-offs (a fact in the stream; the next season can use it)."""
+    from league.standings.table import division_movements, standings
+
+    from .selectors import season_results
+
+    check_organiser(league=season.league, user=user)
+    if any(e.type == "season.closed" for e in streams.stream_events(stream_id=season.stream_id)):
+        raise MatchError("This season is already closed.", code="season_closed", status=409)
+    open_fixtures = season.fixtures.exclude(status__in=[Fixture.Status.PLAYED, Fixture.Status.WALKOVER]).count()
+    if open_fixtures:
+        raise MatchError(f"{open_fixtures} fixture(s) still to play or rule on.", code="season_unfinished",
+                         status=409)
+    config = season.config
+    results = season_results(season=season)
+    groups = config.get("divisions") or {"": config["clubs"]}
+    tables = []
+    for name, members in groups.items():
+        mine = [r for r in results if r.home in members and r.away in members]
+        tables.append((name, standings(members, mine, points=tuple(config["points"]),
+                                       tiebreaks=tuple(config["tiebreaks"]), lot_seed=config["lot_seed"])))
+    moves = config.get("movements", {})
+    boundaries = division_movements(tables, promote=moves.get("promote", 2), relegate=moves.get("relegate", 2),
+                                    playoff_spots=moves.get("playoff_spots", 0)) if len(tables) > 1 else []
+    data = {
+        "final": {name: [r.club for r in rows] for name, rows in tables},
+        "movements": [{"upper": b.upper, "lower": b.lower, "promoted": list(b.promoted),
+                       "relegated": list(b.relegated), "playoff": list(b.playoff)} for b in boundaries],
+    }
+    _append(season, "season.closed", data, _actor(user))
+    return data
+
+
+def next_divisions(*, season: Season) -> dict[str, list[str]] | None:
+    """The divisions for the season after ``season``, its promotions and relegations applied."""
+    closed = next((e for e in streams.stream_events(stream_id=season.stream_id) if e.type == "season.closed"), None)
+    if closed is None or not season.config.get("divisions"):
+        return None
+    divisions = {name: list(members) for name, members in season.config["divisions"].items()}
+    for move in closed.data["movements"]:
+        up, down = move["promoted"], move["relegated"]
+        divisions[move["upper"]] = [c for c in divisions[move["upper"]] if c not in down] + up
+        divisions[move["lower"]] = [c for c in divisions[move["lower"]] if c not in up] + down
+    return divisions

@@ -77,3 +77,16 @@ def test_club_and_leaderboard_endpoints_answer(iwdl, client_for):
     assert club["plane"] == "the Plane of Air" and club["results"] == [] and club["rating_history"] == []
     assert client_for().get("/api/ratings/wizard-dodgeball/").json()["ratings"] == []
     assert client_for().get("/api/clubs/nobody/").status_code == 404
+
+
+def test_closing_a_season_through_the_api_needs_every_fixture_settled(iwdl, client_for):
+    organiser = client_for(iwdl.created_by)
+    create_season(organiser)
+    early = organiser.post("/api/leagues/iwdl/seasons/1/close/")
+    assert early.status_code == 409 and early.json()["code"] == "season_unfinished"
+    for f in client_for().get("/api/leagues/iwdl/seasons/1/fixtures/").json()["fixtures"]:
+        organiser.post(f"/api/leagues/iwdl/seasons/1/fixtures/{f['key']}/",
+                       {"action": "walkover", "winner": f["home"], "reason": "ruling"}, format="json")
+    closed = organiser.post("/api/leagues/iwdl/seasons/1/close/")
+    assert closed.status_code == 200 and len(closed.json()["final"][""]) == 3
+    assert closed.json()["movements"] == []  # one division: nobody goes up or down

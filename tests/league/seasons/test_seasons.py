@@ -193,3 +193,48 @@ def test_ratings_rebuild_twice_gives_identical_numbers(db, make_user):
     assert list(Rating.objects.filter(game="dueling-wizards").values_list(*fields)) == first
     assert sum(m for *_, m in first) == 8
     assert {c for c, *_ in first} == {f"user:{u.pk}" for u in users}
+
+
+def test_closing_a_season_promotes_and_relegates_between_divisions(iwdl, organiser):
+    clubs = list(iwdl.clubs.order_by("slug")[:8])
+    slugs = [c.slug for c in clubs]
+    season = services.season_create(
+        league=iwdl, created_by=organiser, start_date=dt.date(2027, 1, 4), clubs=clubs, double=False,
+        divisions={"Premier": slugs[:4], "Second": slugs[4:]}, movements={"promote": 1, "relegate": 1},
+    )
+    with pytest.raises(MatchError) as early:
+        services.season_close(season=season, user=organiser)
+    assert early.value.code == "season_unfinished"
+    # Every fixture is ruled a walkover for the club listed first alphabetically: a clear table.
+    for f in season.fixtures.select_related("home", "away"):
+        winner = min((f.home, f.away), key=lambda c: c.slug)
+        services.fixture_walkover(fixture=f, user=organiser, winner=winner, reason="ruling")
+    closed = services.season_close(season=season, user=organiser)
+    assert closed["final"]["Premier"][0] == slugs[0] and closed["final"]["Second"][0] == slugs[4]
+    assert closed["movements"] == [{"upper": "Premier", "lower": "Second", "promoted": [slugs[4]],
+                                    "relegated": [slugs[3]], "playoff": []}]
+    nxt = services.next_divisions(season=season)
+    assert slugs[4] in nxt["Premier"] and slugs[3] in nxt["Second"] and len(nxt["Premier"]) == 4
+    with pytest.raises(MatchError) as again:
+        services.season_close(season=season, user=organiser)
+    assert again.value.code == "season_closed"
+
+
+def test_a_league_of_another_game_plays_its_fixtures_as_plain_matches(db, make_user, django_capture_on_commit_callbacks):
+    from league.seasons.models import League
+
+    duels = League.objects.create(slug="duel-league", name="Duel League", game="dueling-wizards",
+                                  points=[2, 1, 0], tiebreaks=["wins", "lot"], created_by=make_user("host"))
+    clubs = [Club.objects.create(league=duels, slug=f"duel-club-{i}", name=f"Duel Club {i}", colours=["#123456"])
+             for i in range(3)]
+    season = services.season_create(league=duels, created_by=duels.created_by, clubs=clubs, double=False,
+                                    start_date=dt.date(2027, 2, 1))
+    fixture = season.fixtures.select_related("home", "away").order_by("round", "id").first()
+    with django_capture_on_commit_callbacks(execute=True):
+        match = services.fixture_start(fixture=fixture, bots=True)
+    assert match.game == "dueling-wizards" and match.origin["fixture"] == fixture.key
+    fixture.refresh_from_db()
+    assert fixture.status == Fixture.Status.PLAYED and fixture.match_id == match.id
+    assert sorted([fixture.home_left, fixture.away_left]) == [0, 1]
+    table = selectors.season_standings(season=season)
+    assert table[0]["points"] == 2 and table[0]["won"] == 1
