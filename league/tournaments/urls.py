@@ -1,1 +1,8 @@
-urlpatterns: list = []
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("tournaments/", views.tournament_list, name="tournament-list"),
+    path("tournaments/<uuid:tournament_id>/", views.tournament_page, name="tournament-page"),
+]

@@ -1,0 +1,33 @@
+from django.http import Http404
+from django.shortcuts import redirect, render
+
+from matches.services import MatchError
+
+from . import selectors, services
+from .forms import FORMAT_LABELS, NewTournamentForm
+
+
+def tournament_list(request):
+    form = None
+    if request.user.is_authenticated:
+        form = NewTournamentForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                t = services.tournament_create(created_by=request.user, name=form.cleaned_data["name"],
+                                               game=form.cleaned_data["game"], format=form.cleaned_data["format"],
+                                               options=form.options())
+            except MatchError as exc:
+                form.add_error(None, exc.message)
+            else:
+                return redirect("tournament-page", tournament_id=t.id)
+    tournaments = selectors.tournament_list()
+    for t in tournaments:
+        t["format_label"] = FORMAT_LABELS.get(t["format"], t["format"])
+    return render(request, "tournaments/list.html", {"tournaments": tournaments, "form": form})
+
+
+def tournament_page(request, tournament_id):
+    t = selectors.tournament_get(tournament_id=tournament_id)
+    if t is None:
+        raise Http404("No such tournament.")
+    return render(request, "tournaments/page.html", {"t": t, "format_label": FORMAT_LABELS.get(t.format, t.format)})

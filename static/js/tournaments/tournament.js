@@ -1,0 +1,308 @@
+// Tournament page: bracket as SVG, round tables, round-robin grid, pods, standings, your
+// next match, and every command a player or the organiser has. Refetches on the stream's
+// websocket update, so results land on every open page without a reload.
+(function () {
+  "use strict";
+  const SVG = "http://www.w3.org/2000/svg";
+  const el = (tag, attrs, ...children) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") node.className = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else if (v !== undefined && v !== null && v !== false) node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
+    return node;
+  };
+  const sv = (tag, attrs, ...children) => {
+    const node = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined && v !== null) node.setAttribute(k, v);
+    for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
+    return node;
+  };
+  const csrf = () => { const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/); return m ? decodeURIComponent(m[1]) : ""; };
+
+  let root, body, errorBox, id, me, data = null;
+
+  async function load() {
+    const r = await fetch(`/api/tournaments/${id}/`, { headers: { Accept: "application/json" } });
+    if (r.ok) { data = await r.json(); render(); }
+  }
+
+  async function post(path, payload) {
+    errorBox.hidden = true;
+    const r = await fetch(`/api/tournaments/${id}/${path}/`, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
+      body: JSON.stringify({ expected_seq: data ? data.head_seq : undefined, event_id: crypto.randomUUID ? crypto.randomUUID() : undefined, ...payload }),
+    });
+    const answer = await r.json().catch(() => ({}));
+    if (!r.ok) { errorBox.textContent = answer.detail || `Refused (${r.status})`; errorBox.hidden = false; if (r.status === 409) load(); return null; }
+    data = answer; render();
+    return answer;
+  }
+
+  const nameOf = (pid) => { const p = data.players.find((x) => x.id === pid); return p ? p.name : pid; };
+  const isPlayer = (rec) => me && rec.players.includes(me);
+  const resultText = (rec) => {
+    const r = rec.result;
+    if (!r) return rec.status === "reported" ? "reported, awaiting confirmation" : rec.status;
+    if (r.bye) return "bye";
+    if (r.draw) return "draw";
+    if (r.double_forfeit) return "double forfeit";
+    if (r.finish) return r.finish.map((place) => place.map(nameOf).join(" = ")).join(" › ");
+    return `${nameOf(r.winner)} won${r.forfeit ? " (forfeit)" : ""}`;
+  };
+
+  function parseFinish(text) {
+    return text.split(/[,>›]/).map((s) => s.trim()).filter(Boolean).map((place) => place.split("=").map((n) => n.trim()));
+  }
+
+  // The buttons a viewer has on one pairing.
+  function actions(rec) {
+    const out = [];
+    const path = `pairings/${rec.id}`;
+    const open = ["pending", "reported", "disputed"].includes(rec.status);
+    const two = rec.players.length === 2;
+    if (open && isPlayer(rec) && rec.status !== "disputed") {
+      const mine = rec.reports[me];
+      const other = Object.entries(rec.reports).find(([p]) => p !== me);
+      if (other && !mine) {
+        out.push(el("button", { class: "small-btn primary", "data-testid": `confirm-${rec.id}`, onclick: () => post(`${path}/confirm`, {}) }, "Confirm"));
+        out.push(el("button", { class: "small-btn", "data-testid": `dispute-${rec.id}`, onclick: () => post(`${path}/dispute`, { reason: "I disagree" }) }, "Dispute"));
+      } else if (!mine) {
+        if (two) {
+          rec.players.forEach((p) => out.push(el("button", { class: "small-btn", "data-testid": `report-${rec.id}-${nameOf(p)}`, onclick: () => post(`${path}/report`, { result: { winner: p } }) }, `${nameOf(p)} won`)));
+          if (!rec.bracket_match) out.push(el("button", { class: "small-btn", "data-testid": `report-${rec.id}-draw`, onclick: () => post(`${path}/report`, { result: { draw: true } }) }, "Draw"));
+        } else {
+          const input = el("input", { placeholder: "finish: a, b = c, d", "data-testid": `finish-${rec.id}` });
+          out.push(input, el("button", { class: "small-btn", onclick: () => post(`${path}/report`, { result: { finish: parseFinish(input.value) } }) }, "Report"));
+        }
+      }
+      if (!rec.match_id && rec.status === "pending" && !Object.keys(rec.reports).length) {
+        out.push(el("button", { class: "small-btn", "data-testid": `play-${rec.id}`, onclick: async () => {
+          const a = await post(`${path}/match`, {});
+          if (a) { const r2 = findPairing(rec.id); if (r2 && r2.match_id) location.href = `/matches/${r2.match_id}/`; }
+        } }, "Play on the platform"));
+      }
+    }
+    if (data.is_organiser && rec.players.length > 1 && rec.status !== "waiting" && rec.status !== "not_needed") {
+      const verb = rec.status === "final" ? "correct" : "rule";
+      const label = rec.status === "final" ? "Correct" : "Rule";
+      if (two) {
+        const sel = el("select", { "data-testid": `${verb}-select-${rec.id}` },
+          rec.players.map((p) => el("option", { value: `w:${p}` }, `${nameOf(p)} won`)),
+          rec.bracket_match ? null : el("option", { value: "draw" }, "Draw"),
+          open ? rec.players.map((p) => el("option", { value: `ns:${p}` }, `${nameOf(p)} did not show`)) : null,
+          open && !rec.bracket_match ? el("option", { value: "ns:both" }, "Nobody showed (double forfeit)") : null);
+        out.push(sel, el("button", { class: "small-btn", "data-testid": `${verb}-${rec.id}`, onclick: () => {
+          const v = sel.value;
+          if (v.startsWith("ns:")) return post(`${path}/no-show`, { absent: v === "ns:both" ? rec.players : [v.slice(3)] });
+          return post(`${path}/${verb}`, { result: v === "draw" ? { draw: true } : { winner: v.slice(2) }, reason: "organiser" });
+        } }, label));
+      } else {
+        const input = el("input", { placeholder: "finish: a, b = c, d" });
+        out.push(input, el("button", { class: "small-btn", onclick: () => post(`${path}/${verb}`, { result: { finish: parseFinish(input.value) } }) }, label));
+      }
+    }
+    if (rec.match_id) out.push(el("a", { href: `/matches/${rec.match_id}/`, class: "small" }, " match →"));
+    return out;
+  }
+
+  function findPairing(pid) {
+    for (const r of data.rounds) for (const p of r.pairings) if (p.id === pid) return p;
+    return null;
+  }
+
+  // -- panels -------------------------------------------------------------------------
+  function statusPanel() {
+    const p = data.progress;
+    const text = p.status === "registration" ? `Registration open · ${data.players.filter((x) => x.status === "registered").length} registered`
+      : p.status === "finished" ? "Finished" : `Round ${p.round}${p.planned_rounds ? ` of ${p.planned_rounds}` : ""}${p.round_complete ? " · complete" : ""}`;
+    const champion = data.progress.finished && data.standings.tables.length ? data.standings.tables[0].rows[0] : null;
+    return el("div", { class: "card row" },
+      el("span", { class: "badge", "data-testid": "status" }, text),
+      champion ? el("strong", { "data-testid": "champion" }, `Winner: ${champion.name}`) : null);
+  }
+
+  function organiserPanel() {
+    if (!data.is_organiser) return null;
+    const p = data.progress;
+    const who = el("input", { placeholder: "username", "data-testid": "add-player-name" });
+    const bits = [el("strong", {}, "Organiser")];
+    if (p.status === "registration") {
+      bits.push(who, el("button", { "data-testid": "add-player", onclick: async () => { if (await post("register", { user: who.value.trim() })) who.focus(); } }, "Register player"));
+      bits.push(el("button", { onclick: () => post("seed", { method: "rating" }) }, "Seed by rating"));
+      bits.push(el("button", { class: "primary", "data-testid": "start", onclick: () => post("start", {}) }, "Start"));
+    } else if (p.status === "running") {
+      if (p.can_pair_next) bits.push(el("button", { class: "primary", "data-testid": "pair-next", onclick: () => post("pair", {}) }, "Pair the next round"));
+      if (["swiss", "pods"].includes(data.format)) bits.push(who, el("button", { "data-testid": "late-join", onclick: () => post("join-late", { user: who.value.trim() }) }, "Add a late player"));
+      const drop = el("select", { "data-testid": "drop-select" }, data.players.filter((x) => x.status === "active").map((x) => el("option", { value: x.name }, x.name)));
+      bits.push(drop, el("button", { "data-testid": "drop", onclick: () => post("drop", { user: drop.value }) }, "Drop player"));
+    }
+    return el("div", { class: "card row", "data-testid": "organiser" }, bits);
+  }
+
+  function mePanel() {
+    if (!me) return null;
+    const mine = data.me;
+    const p = data.progress;
+    const bits = [el("strong", {}, "You")];
+    if (!mine || ["withdrawn"].includes(mine.status)) {
+      if (p.status === "registration") bits.push(el("button", { class: "primary", "data-testid": "register", onclick: () => post("register", {}) }, "Register"));
+      else if (["swiss", "pods"].includes(data.format) && p.status === "running") bits.push(el("button", { "data-testid": "join-late", onclick: () => post("join-late", {}) }, "Join late"));
+      else bits.push(el("span", { class: "muted" }, "You are not playing."));
+    } else {
+      bits.push(el("span", { class: "badge", "data-testid": "my-status" }, mine.status + (mine.checked_in ? " · checked in" : "")));
+      if (p.status === "registration") {
+        if (data.options.check_in_required && mine.status === "registered" && !mine.checked_in) bits.push(el("button", { "data-testid": "check-in", onclick: () => post("check-in", {}) }, "Check in"));
+        bits.push(el("button", { "data-testid": "withdraw", onclick: () => post("withdraw", {}) }, "Withdraw"));
+      }
+      if (p.status === "running" && mine.status === "active") bits.push(el("button", { "data-testid": "drop-me", onclick: () => post("drop", {}) }, "Drop out"));
+      if (mine.next) {
+        const n = mine.next;
+        const opp = n.players.filter((x) => x !== me).map(nameOf).join(", ");
+        bits.push(el("span", { "data-testid": "my-next" }, `Next: round ${n.round}, ${n.bracket_match || `board ${n.board}`} against ${opp} (${n.status})`), ...actions(n));
+      } else if (p.status === "running") bits.push(el("span", { class: "muted", "data-testid": "my-next" }, "No match waiting for you."));
+    }
+    return el("div", { class: "card row", "data-testid": "me" }, bits);
+  }
+
+  function playersPanel() {
+    if (data.progress.status !== "registration") return null;
+    return el("section", { class: "card" }, el("h3", {}, "Players"),
+      el("ol", { "data-testid": "players" }, data.players.filter((p) => p.status !== "withdrawn").map((p) =>
+        el("li", {}, p.name, " ", el("span", { class: "muted small" }, p.status + (p.checked_in ? " · checked in" : "") + (p.rating ? ` · ${p.rating}` : ""))))));
+  }
+
+  // -- bracket --------------------------------------------------------------------------
+  function bracketSvg(b) {
+    const W = 170, H = 46, GAP = 40, PAD = 10;
+    const groups = b.format === "double_elimination" ? [["winners"], ["losers"], ["grand_final", "reset"]] : [["main", "third_place"]];
+    const boxes = {};
+    let yOffset = PAD, maxX = 0;
+    const parts = [];
+    for (const names of groups) {
+      const ms = b.matches.filter((m) => names.includes(m.bracket));
+      if (!ms.length) continue;
+      const cols = [...new Set(ms.map((m) => `${m.bracket}:${m.round}`))];
+      cols.sort((a, c) => { const [ba, ra] = a.split(":"); const [bc, rc] = c.split(":"); return names.indexOf(ba) - names.indexOf(bc) || ra - rc; });
+      let height = 0;
+      const colOf = {};
+      cols.forEach((c, i) => (colOf[c] = i));
+      for (const c of cols) {
+        const inCol = ms.filter((m) => `${m.bracket}:${m.round}` === c);
+        const [br, rd] = c.split(":");
+        const full = (br === "main" || br === "winners") ? Math.max(1, b.size >> Number(rd)) : Math.max(...inCol.map((m) => m.slot));
+        height = Math.max(height, full * (H + 14));
+      }
+      for (const m of ms) {
+        const c = `${m.bracket}:${m.round}`;
+        const inCol = ms.filter((x) => `${x.bracket}:${x.round}` === c);
+        const full = (m.bracket === "main" || m.bracket === "winners") ? Math.max(1, b.size >> m.round) : Math.max(...inCol.map((x) => x.slot));
+        let yc = yOffset + (m.slot - 0.5) * (height / full);
+        if (m.bracket === "third_place") yc = yOffset + height - H / 2;
+        const x = PAD + colOf[c] * (W + GAP);
+        boxes[m.id] = { x, y: yc - H / 2 };
+        maxX = Math.max(maxX, x + W);
+      }
+      if (names[0] === "losers") parts.push(sv("text", { x: PAD, y: yOffset - 2, class: "br-label" }, "Losers' bracket"));
+      yOffset += height + 30;
+    }
+    for (const m of b.matches) {
+      if (!m.winner_to || !boxes[m.id] || !boxes[m.winner_to[0]]) continue;
+      const a = boxes[m.id], t = boxes[m.winner_to[0]];
+      parts.push(sv("path", { d: `M${a.x + W} ${a.y + H / 2} H${a.x + W + GAP / 2} V${t.y + H / 2} H${t.x}`, class: "br-link" }));
+    }
+    for (const m of b.matches) {
+      const box = boxes[m.id];
+      if (!box) continue;
+      const rows = [0, 1].map((side) => {
+        const pid = m.players[side];
+        const name = m.names[side] || (m.status === "not_needed" ? "—" : m.sources[side]);
+        const won = m.status === "done" && pid && m.winner === pid;
+        return sv("g", {}, sv("rect", { x: box.x, y: box.y + side * H / 2, width: W, height: H / 2, class: `br-slot ${won ? "won" : ""} ${pid ? "" : "tbd"}` }),
+          sv("text", { x: box.x + 6, y: box.y + side * H / 2 + 16, class: `br-name ${won ? "won" : ""}`, "data-testid": `slot-${m.id}-${side}` }, name));
+      });
+      parts.push(sv("g", { class: `br-match ${m.status} ${m.voided ? "voided" : ""}`, "data-match": m.id, "data-status": m.status, "data-winner": m.winner ? nameOf(m.winner) : "" },
+        sv("title", {}, `${m.id}${m.conditional ? " (only if needed)" : ""}: ${m.status}`), ...rows,
+        sv("text", { x: box.x + W - 4, y: box.y - 3, class: "br-id", "text-anchor": "end" }, m.bracket === "third_place" ? "3rd place" : m.bracket === "reset" ? "reset" : m.bracket === "grand_final" ? "grand final" : m.id)));
+    }
+    return sv("svg", { class: "bracket-svg", "data-testid": "bracket", width: maxX + PAD, height: yOffset, viewBox: `0 0 ${maxX + PAD} ${yOffset}` }, ...parts);
+  }
+
+  function bracketPanel() {
+    if (!data.bracket) return null;
+    const recs = data.rounds.filter((r) => r.kind === "bracket").flatMap((r) => r.pairings).filter((p) => ["pending", "reported", "disputed"].includes(p.status) || (data.is_organiser && p.status === "final"));
+    return el("section", { class: "card" }, el("h3", {}, data.format === "groups_playoff" ? "Playoff" : "Bracket"),
+      el("div", { class: "bracket-wrap" }, bracketSvg(data.bracket)),
+      recs.length ? el("table", { class: "list pairings", "data-testid": "bracket-matches" },
+        el("tbody", {}, recs.map((rec) => el("tr", { "data-pairing": rec.id },
+          el("td", {}, rec.id), el("td", {}, rec.names.join(" v ")), el("td", { "data-testid": `result-${rec.id}` }, resultText(rec)), el("td", {}, actions(rec)))))) : null);
+  }
+
+  // -- rounds ---------------------------------------------------------------------------
+  function roundsPanel() {
+    const rounds = data.rounds.filter((r) => r.kind === "round");
+    if (!rounds.length) return null;
+    const sections = rounds.slice().reverse().map((r) => el("section", { class: "card round", "data-testid": `round-${r.number}` },
+      el("h3", {}, `Round ${r.number}`),
+      el("table", { class: "list pairings" },
+        el("thead", {}, el("tr", {}, el("th", {}, data.format === "pods" ? "Pod" : "Board"), el("th", {}, "Players"), el("th", {}, "Result"), el("th", {}, ""))),
+        el("tbody", {}, r.pairings.map((rec) => el("tr", { "data-pairing": rec.id, class: rec.status },
+          el("td", {}, `${rec.group !== null && rec.group !== undefined ? String.fromCharCode(65 + rec.group) + " " : ""}${rec.board}`),
+          el("td", {}, rec.players.length === 1 ? `${rec.names[0]} (bye)` : rec.names.join(data.format === "pods" ? ", " : " v ")),
+          el("td", { "data-testid": `result-${rec.id}` }, resultText(rec)),
+          el("td", {}, actions(rec))))))));
+    return el("div", {}, data.format === "round_robin" ? grid() : null, sections);
+  }
+
+  function grid() {
+    const ids = data.players.filter((p) => ["active", "dropped"].includes(p.status)).map((p) => p.id);
+    const cell = {};
+    for (const r of data.rounds) for (const p of r.pairings) {
+      if (p.players.length !== 2 || p.status !== "final") continue;
+      const [a, b] = p.players;
+      cell[`${a}|${b}`] = p.points[a]; cell[`${b}|${a}`] = p.points[b];
+    }
+    return el("section", { class: "card" }, el("h3", {}, "Cross table"),
+      el("table", { class: "list rr-grid", "data-testid": "rr-grid" },
+        el("thead", {}, el("tr", {}, el("th", {}), ids.map((x) => el("th", {}, nameOf(x))))),
+        el("tbody", {}, ids.map((a) => el("tr", {}, el("th", {}, nameOf(a)), ids.map((b) => el("td", { class: a === b ? "self" : "" }, a === b ? "" : (cell[`${a}|${b}`] ?? "·"))))))));
+  }
+
+  function standingsPanel() {
+    const s = data.standings;
+    if (!s.tables.length) return null;
+    return el("section", { class: "card" }, el("h3", {}, "Standings"), s.tables.map((t) => el("div", {},
+      s.tables.length > 1 ? el("h4", {}, t.title) : null,
+      el("table", { class: "list standings", "data-testid": "standings" },
+        el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Player"), el("th", {}, data.elimination || t.playoff ? "Wins" : "Score"), el("th", {}, "Played"),
+          (t.playoff ? ["seed"] : s.columns).map((c) => el("th", {}, c.replace(/_/g, " "))))),
+        el("tbody", {}, t.rows.map((r) => el("tr", { class: r.status },
+          el("td", {}, r.rank), el("td", {}, r.name, r.status === "dropped" ? el("span", { class: "muted small" }, " (dropped)") : null),
+          el("td", {}, r.score), el("td", {}, r.played), (t.playoff ? ["seed"] : s.columns).map((c) => el("td", {}, r.tiebreaks[c] ?? "")))))))));
+  }
+
+  function render() {
+    body.replaceChildren(...[statusPanel(), organiserPanel(), mePanel(), playersPanel(), bracketPanel(), roundsPanel(), standingsPanel()].filter(Boolean));
+  }
+
+  function connect(status) {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/streams/tournament:${id}/`);
+    socket.onopen = () => { status.textContent = "live"; load(); };
+    socket.onmessage = (ev) => { const msg = JSON.parse(ev.data); if (!data || msg.head_seq !== data.head_seq) load(); };
+    socket.onclose = () => { status.textContent = "reconnecting…"; setTimeout(() => connect(status), 1500); };
+  }
+
+  function start(node) {
+    root = node; id = node.dataset.id; me = node.dataset.user || null;
+    body = document.getElementById("tournament-body");
+    errorBox = document.getElementById("error");
+    load();
+    connect(node.querySelector("[data-testid=connection]"));
+  }
+
+  window.TournamentPage = { start };
+})();
