@@ -122,6 +122,8 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="seats"
     )
     bot = models.CharField(max_length=32, blank=True, default="")
+    # A team of people sharing the seat (e.g. co-coaches in a tournament draft): each may act for it.
+    partners = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="partner_seats")
 
     class Meta:
         ordering = ["match", "index"]
@@ -136,8 +138,14 @@ class Seat(models.Model):
     @property
     def label(self) -> str:
         if self.user_id:
-            return self.user.username
+            names = [self.user.username] + [p.username for p in self.partners.all()]
+            return " & ".join(names)
         return f"{self.bot} bot"
+
+    def held_by(self, user) -> bool:
+        if not user or not user.is_authenticated:
+            return False
+        return self.user_id == user.pk or any(p.pk == user.pk for p in self.partners.all())
 
 
 class MatchLog(models.Model):

@@ -15,7 +15,8 @@ from .models import Event, Match, MatchLog
 
 def match_get(*, match_id) -> Match | None:
     try:
-        return Match.objects.select_related("stream").prefetch_related("seats__user").get(pk=match_id)
+        return Match.objects.select_related("stream").prefetch_related("seats__user", "seats__partners").get(
+            pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError, ValidationError):
         return None
 
@@ -24,7 +25,7 @@ def viewer_seat(*, match: Match, user) -> int | None:
     if user is None or not user.is_authenticated:
         return None
     for seat in match.seats.all():
-        if seat.user_id == user.pk:
+        if seat.held_by(user):
             return seat.index
     return None
 

@@ -41,6 +41,7 @@ class MatchError(Exception):
 class SeatSpec:
     user: AbstractBaseUser | None = None
     bot: str = ""
+    partners: tuple = ()  # more people who play this seat with ``user`` (a team)
 
 
 @dataclass
@@ -79,7 +80,9 @@ def match_create(
             raise MatchError(f"There is no '{spec.bot}' bot for {engine.title}.", code="unknown_bot")
     if mode == Match.Mode.TABLETOP and any(s.bot for s in seats):
         raise MatchError("A tabletop match is played by people at a table: no bots.", code="bot_at_tabletop")
-    user_ids = [s.user.pk for s in seats if s.user is not None]
+    user_ids = [u.pk for s in seats for u in ((s.user,) if s.user else ()) + tuple(s.partners)]
+    if any(s.partners and s.user is None for s in seats):
+        raise MatchError("A team seat needs a first player as well as partners.", code="bad_seat")
     if len(user_ids) != len(set(user_ids)):
         raise MatchError("A user can hold only one seat in a match.", code="duplicate_user")
     try:
@@ -106,9 +109,12 @@ def match_create(
             origin=origin or {},
             state=state,
         )
-        Seat.objects.bulk_create(
+        made = Seat.objects.bulk_create(
             [Seat(match=match, index=i, user=s.user, bot=s.bot) for i, s in enumerate(seats)]
         )
+        for seat, spec in zip(made, seats):
+            if spec.partners:
+                seat.partners.set(spec.partners)
         created = NewEvent(
             type="match.created",
             actor=user_actor(created_by) if created_by else "system",
@@ -119,7 +125,8 @@ def match_create(
                 "config": normalised,
                 "seats": [
                     {"seat": i, "user_id": s.user.pk if s.user else None,
-                     "username": s.user.get_username() if s.user else None, "bot": s.bot or None}
+                     "username": s.user.get_username() if s.user else None, "bot": s.bot or None,
+                     **({"partners": [p.get_username() for p in s.partners]} if s.partners else {})}
                     for i, s in enumerate(seats)
                 ],
                 "seed_commitment": commitment or None,
@@ -242,7 +249,7 @@ def check_seat_holder(*, match: Match, user: AbstractBaseUser, seat: int) -> Sea
     holder = match.seats.filter(index=seat).first()
     if holder is None:
         raise MatchError(f"This match has no seat {seat}.", code="no_such_seat", status=404)
-    if holder.user_id != user.pk:
+    if not holder.held_by(user):
         raise MatchError(f"Seat {seat} is not yours to play.", code="not_your_seat", status=403)
     return holder
 

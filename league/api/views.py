@@ -16,20 +16,24 @@ from matches import services as match_services
 
 
 class DraftCreateSerializer(serializers.Serializer):
-    coaches = serializers.ListField(child=serializers.CharField(), min_length=2, max_length=4,
-                                    help_text="Usernames in seat order (seat 0 is player 1)")
+    coaches = serializers.ListField(
+        child=serializers.CharField(), min_length=2, max_length=4,
+        help_text="Usernames in seat order (seat 0 is player 1); 'ann+bob' is a team of coaches sharing a seat",
+    )
     format = serializers.ChoiceField(choices=["basic", "schoolyard", "tournament"], required=False)
     order = serializers.ChoiceField(choices=["snake", "straight"], required=False)
     clock_seconds = serializers.IntegerField(required=False, default=60)
 
-    def validate_coaches(self, names):
+    def validate_coaches(self, entries):
+        teams = [[n.strip() for n in entry.split("+") if n.strip()] for entry in entries]
+        names = [n for team in teams for n in team]
         users = {u.username: u for u in get_user_model().objects.filter(username__in=names)}
         missing = [n for n in names if n not in users]
         if missing:
             raise serializers.ValidationError(f"No user called {', '.join(missing)}.")
-        if len(set(names)) != len(names):
+        if len(set(names)) != len(names) or any(not team for team in teams):
             raise serializers.ValidationError("Each coach can hold only one seat.")
-        return [users[n] for n in names]
+        return [[users[n] for n in team] for team in teams]
 
 
 class DraftCommandSerializer(serializers.Serializer):
@@ -61,7 +65,8 @@ class DraftList(APIView):
         s.is_valid(raise_exception=True)
         config = {k: s.validated_data[k] for k in ("format", "order") if k in s.validated_data}
         draft = services.draft_create(
-            seats=[match_services.SeatSpec(user=u) for u in s.validated_data["coaches"]],
+            seats=[match_services.SeatSpec(user=team[0], partners=tuple(team[1:]))
+                   for team in s.validated_data["coaches"]],
             created_by=request.user, config=config,
             clock_seconds=s.validated_data["clock_seconds"],
         )

@@ -35,7 +35,7 @@ def draft_create(
     as the clock would; ``origin`` (e.g. a season fixture) passes on to the match."""
     if not 5 <= clock_seconds <= 24 * 3600:
         raise MatchError("The pick clock must be between 5 seconds and a day.", code="bad_clock")
-    coaches = [s.user for s in seats if s.user is not None]
+    coaches = [u for s in seats for u in ((s.user,) if s.user else ()) + tuple(s.partners)]
     if created_by is not None and not created_by.is_staff and created_by not in coaches:
         raise MatchError("You can open a draft only as one of its coaches (organisers excepted).",
                          code="permission_denied", status=403)
@@ -107,8 +107,8 @@ def draft_hand_off(*, draft_match_id) -> Match | None:
         config = match_config(draft_match.state)
         # Coaches play their own teams; a drafting bot hands its team to the match's best bot.
         seats = {
-            s.index: SeatSpec(user=s.user) if s.user_id else SeatSpec(bot=MATCH_BOT)
-            for s in draft_match.seats.select_related("user")
+            s.index: SeatSpec(user=s.user, partners=tuple(s.partners.all())) if s.user_id else SeatSpec(bot=MATCH_BOT)
+            for s in draft_match.seats.select_related("user").prefetch_related("partners")
         }
         order = draft_match.state["seat_order"]  # team i is played by draft seat order[i]
         match = match_services.match_create(

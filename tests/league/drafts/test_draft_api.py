@@ -236,3 +236,23 @@ def test_a_tournament_draft_gives_four_coaches_six_wizards_each_in_snake_order(a
     assert [len(t["wizards"]) for t in finished.result["teams"]] == [5, 5, 5, 5]
     assert all(t["alternate"] is not None for t in finished.result["teams"])
     assert Draft.objects.get(draft_match_id=draft).match is None
+
+
+def test_a_team_of_coaches_shares_a_tournament_draft_seat(alice, bob, carol, make_user, client_for):
+    dave, eve = make_user("dave"), make_user("eve")
+    response = client_for(alice).post(
+        "/api/drafts/", {"coaches": ["alice", "bob", "carol+dave", "eve"], "format": "tournament",
+                         "order": "straight"}, format="json")
+    assert response.status_code == 201, response.json()
+    draft = response.json()["id"]
+    assert [s["label"] for s in response.json()["draft"]["seats"]] == ["alice", "bob", "carol & dave", "eve"]
+    for seat, user in ((0, alice), (1, bob)):
+        m = draft_state(draft)
+        assert act(client_for(user), draft, "pick", wizard=DRAFT.auto_action(m.state, seat)["wizard"]).status_code == 201
+    # Seat 2 is on the clock: either of its two coaches may pick; nobody else may.
+    m = draft_state(draft)
+    before = events(draft)
+    assert act(client_for(eve), draft, "pick", wizard=m.state["pool"][0]).status_code == 422
+    assert events(draft) == before
+    assert act(client_for(dave), draft, "pick", wizard=DRAFT.auto_action(m.state, 2)["wizard"]).status_code == 201
+    assert client_for(carol).get(f"/api/drafts/{draft}/").json()["draft"]["your_seat"] == 2
