@@ -46,8 +46,8 @@ def test_two_coaches_draft_build_their_teams_and_land_in_a_playable_match(page_a
         assert other.locator("[data-testid=pool] .wiz-card.playable").count() == 0
         jersey = pick_first_playable(page)
         picked.append(jersey)
-        # Everyone sees the pick at once: it leaves the pool on the other pages too.
-        for viewer in (other, watcher):
+        # Everyone sees the pick at once: it leaves the pool on every page.
+        for viewer in (page, other, watcher):
             viewer.wait_for_selector(f"[data-testid=team-{turn % 2}] [data-wizard='{jersey}']")
             assert viewer.locator(f"[data-testid=pool] [data-wizard='{jersey}']").count() == 0
 
@@ -87,3 +87,23 @@ def test_two_coaches_draft_build_their_teams_and_land_in_a_playable_match(page_a
     alice.wait_for_url(f"{live}/matches/{match.id}/")
     alice.wait_for_selector("[data-testid=connection]:text('live')")
     assert "alice (you)" in alice.inner_text(".players")
+
+
+
+def test_the_replay_of_a_finished_draft_steps_through_the_pool_and_picks(page_as, live, off_loop):
+    from league.drafts.services import draft_create
+    from matches.services import SeatSpec
+
+    draft = off_loop(draft_create, seats=[SeatSpec(bot="auto"), SeatSpec(bot="auto")], created_by=None)
+    page = page_as(None)
+    page.goto(f"{live}/matches/{draft.draft_match_id}/replay/")
+    page.wait_for_selector("[data-testid=verdict]")
+    assert page.inner_text("[data-testid=verdict]").startswith("✔ Verified")
+    page.click("[data-step=first]")
+    for _ in range(3):
+        page.click("[data-step=next]")
+    page.wait_for_selector("[data-testid=at]:text-is('3')")
+    # After the shuffle and player 2's choice: ten wizards face up and the first pick in the log.
+    page.wait_for_selector("[data-testid=pool] .wiz-card")
+    assert page.locator("[data-testid=pool] .wiz-card").count() == 10
+    assert "first pick" in page.inner_text("[data-testid=log]")

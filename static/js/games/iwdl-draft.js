@@ -54,14 +54,18 @@
         a.type === "take_first_pick" ? "Take the first pick" : "Pass the first pick")));
   }
 
-  function pool(view, ctx) {
+  function pool(view, ctx, root) {
     if (!view.pool.length || view.phase === "over" || view.phase === "building") return null;
     const picks = new Set((view.legal_actions || []).filter((a) => a.type === "pick").map((a) => a.wizard));
     return el("section", {},
       el("h3", {}, `Pool (${view.pool.length} face up, ${view.deck_remaining} left in the deck)`),
       el("div", { class: "wiz-grid", "data-testid": "pool" }, view.pool.map((w) => wizardCard(w, {
         playable: picks.has(w.jersey),
-        onclick: picks.has(w.jersey) ? () => ctx.act({ type: "pick", wizard: w.jersey }) : null,
+        onclick: picks.has(w.jersey) ? () => {
+          // One pick per turn: the pool goes quiet until the next update redraws it.
+          root.querySelectorAll(".wiz-card.playable").forEach((x) => x.classList.remove("playable"));
+          ctx.act({ type: "pick", wizard: w.jersey });
+        } : null,
       }))));
   }
 
@@ -131,7 +135,7 @@
   }
 
   function render(root, view, ctx) {
-    root.replaceChildren(...[header(view, ctx), choice(view, ctx), building(view, ctx), pool(view, ctx), teams(view, ctx)].filter(Boolean));
+    root.replaceChildren(...[header(view, ctx), choice(view, ctx), building(view, ctx), pool(view, ctx, root), teams(view, ctx)].filter(Boolean));
   }
 
   (window.GameRenderers = window.GameRenderers || {})["iwdl-draft"] = { render };
