@@ -23,6 +23,7 @@
   const csrf = () => { const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/); return m ? decodeURIComponent(m[1]) : ""; };
 
   let root, body, errorBox, id, me, data = null;
+  let typedName = "";
 
   async function load() {
     const r = await fetch(`/api/tournaments/${id}/`, { headers: { Accept: "application/json" } });
@@ -128,15 +129,18 @@
   function organiserPanel() {
     if (!data.is_organiser) return null;
     const p = data.progress;
-    const who = el("input", { placeholder: "username", "data-testid": "add-player-name" });
+    // The typed name survives redraws (a websocket update can redraw the page mid-typing).
+    const who = el("input", { placeholder: "username", "data-testid": "add-player-name", value: typedName,
+      oninput: (ev) => { typedName = ev.target.value; } });
+    const named = () => { const n = who.value.trim(); typedName = ""; return n; };
     const bits = [el("strong", {}, "Organiser")];
     if (p.status === "registration") {
-      bits.push(who, el("button", { "data-testid": "add-player", onclick: async () => { if (await post("register", { user: who.value.trim() })) who.focus(); } }, "Register player"));
+      bits.push(who, el("button", { "data-testid": "add-player", onclick: () => { const n = named(); if (n) post("register", { user: n }); } }, "Register player"));
       bits.push(el("button", { onclick: () => post("seed", { method: "rating" }) }, "Seed by rating"));
       bits.push(el("button", { class: "primary", "data-testid": "start", onclick: () => post("start", {}) }, "Start"));
     } else if (p.status === "running") {
       if (p.can_pair_next) bits.push(el("button", { class: "primary", "data-testid": "pair-next", onclick: () => post("pair", {}) }, "Pair the next round"));
-      if (["swiss", "pods"].includes(data.format)) bits.push(who, el("button", { "data-testid": "late-join", onclick: () => post("join-late", { user: who.value.trim() }) }, "Add a late player"));
+      if (["swiss", "pods"].includes(data.format)) bits.push(who, el("button", { "data-testid": "late-join", onclick: () => { const n = named(); if (n) post("join-late", { user: n }); } }, "Add a late player"));
       const drop = el("select", { "data-testid": "drop-select" }, data.players.filter((x) => x.status === "active").map((x) => el("option", { value: x.name }, x.name)));
       bits.push(drop, el("button", { "data-testid": "drop", onclick: () => post("drop", { user: drop.value }) }, "Drop player"));
     }
