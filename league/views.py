@@ -79,10 +79,12 @@ def season_page(request, slug, number):
     season = season_selectors.season_get(league_slug=slug, number=number)
     if season is None:
         raise Http404("No such season.")
+    divisions = list((season.config.get("divisions") or {}).keys())
     context = {"league": season.league, "season": season,
-               "table": season_selectors.season_standings(season=season)}
+               "tables": [(name, season_selectors.season_standings(season=season, division=name))
+                          for name in divisions] or [("", season_selectors.season_standings(season=season))]}
     if request.GET.get("partial") == "standings":
-        return render(request, "league/_standings.html", context)
+        return render(request, "league/_tables.html", context)
     context["rounds"] = season_selectors.season_rounds(season=season)
     context["closing"] = season_selectors.season_closing(season=season)
     return render(request, "league/season.html", context)

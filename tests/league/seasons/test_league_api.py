@@ -90,3 +90,17 @@ def test_closing_a_season_through_the_api_needs_every_fixture_settled(iwdl, clie
     closed = organiser.post("/api/leagues/iwdl/seasons/1/close/")
     assert closed.status_code == 200 and len(closed.json()["final"][""]) == 3
     assert closed.json()["movements"] == []  # one division: nobody goes up or down
+
+
+def test_the_season_page_shows_one_table_per_division(iwdl, client_for):
+    from django.test import Client
+
+    slugs = sorted(c.slug for c in iwdl.clubs.all())[:6]
+    created = client_for(iwdl.created_by).post(
+        "/api/leagues/iwdl/seasons/", {"start_date": "2027-01-04", "clubs": slugs,
+                                       "divisions": {"North": slugs[:3], "South": slugs[3:]}}, format="json")
+    assert created.status_code == 201, created.json()
+    page = Client().get("/leagues/iwdl/seasons/1/").content.decode()
+    assert page.count('data-testid="standings"') == 2 and "North" in page and "South" in page
+    south = client_for().get("/api/leagues/iwdl/seasons/1/standings/", {"division": "South"}).json()["standings"]
+    assert sorted(r["club"] for r in south) == slugs[3:]
