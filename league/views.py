@@ -1,4 +1,7 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import Http404
+from django.views.decorators.http import require_POST
 from django.shortcuts import redirect, render
 
 from matches import selectors as match_selectors
@@ -6,6 +9,7 @@ from matches.services import MatchError, SeatSpec
 
 from .drafts import selectors, services
 from .seasons import selectors as season_selectors
+from .seasons import services as season_services
 from .seasons.models import Club
 from .drafts.models import Draft
 from .forms import NewDraftForm
@@ -87,6 +91,7 @@ def season_page(request, slug, number):
         return render(request, "league/_tables.html", context)
     context["rounds"] = season_selectors.season_rounds(season=season)
     context["closing"] = season_selectors.season_closing(season=season)
+    context["my_clubs"] = set(request.user.clubs.values_list("pk", flat=True)) if request.user.is_authenticated else set()
     return render(request, "league/season.html", context)
 
 
@@ -102,3 +107,21 @@ def club_page(request, slug):
 def leaderboard_page(request, game):
     return render(request, "league/leaderboard.html",
                   {"game": game, "ratings": season_selectors.leaderboard(game=game)})
+
+
+@require_POST
+@login_required
+def fixture_start_page(request, slug, number, key):
+    """A coach (or organiser) starts a fixture from the season page: into the draft room."""
+    season = season_selectors.season_get(league_slug=slug, number=number)
+    fixture = season.fixtures.select_related("home", "away", "season__league").filter(key=key).first() if season else None
+    if fixture is None:
+        raise Http404("No such fixture.")
+    try:
+        started = season_services.fixture_start(fixture=fixture, user=request.user)
+    except MatchError as exc:
+        messages.error(request, exc.message)
+        return redirect("season", slug=slug, number=number)
+    if hasattr(started, "draft_match_id"):
+        return redirect("draft-room", draft_id=started.draft_match_id)
+    return redirect("match-live", match_id=started.id)

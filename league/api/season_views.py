@@ -42,8 +42,27 @@ def _season_dict(season: Season) -> dict:
     }
 
 
+class LeagueCreateSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField(max_length=120)
+    game = serializers.CharField()
+    points = serializers.ListField(child=serializers.IntegerField(), default=[3, 1, 0])
+    tiebreaks = serializers.ListField(child=serializers.CharField(), required=False)
+
+
 class LeagueList(APIView):
-    permission_classes = [permissions.AllowAny]
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @extend_schema(request=LeagueCreateSerializer, responses={201: OpenApiTypes.OBJECT},
+                   summary="Start a league for any game (you become its organiser)")
+    def post(self, request):
+        s = LeagueCreateSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        d = s.validated_data
+        league = services.league_create(slug=d["slug"], name=d["name"], game=d["game"], created_by=request.user,
+                                        points=d["points"], **({"tiebreaks": d["tiebreaks"]} if "tiebreaks" in d else {}))
+        return Response({"slug": league.slug, "name": league.name, "game": league.game, "points": league.points,
+                         "tiebreaks": league.tiebreaks}, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses=OpenApiTypes.OBJECT, summary="Leagues")
     def get(self, request):
@@ -235,3 +254,44 @@ class SeasonClose(APIView):
     def post(self, request, slug, number):
         season = _season_or_404(slug, number)
         return Response(services.season_close(season=season, user=request.user))
+
+
+class ClubCreateSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField(max_length=120)
+    plane = serializers.CharField(required=False, default="", allow_blank=True)
+    colours = serializers.ListField(child=serializers.RegexField(r"^#[0-9a-fA-F]{6}$"), min_length=2, max_length=2,
+                                    required=False, default=["#5b3cc4", "#ffffff"])
+
+
+class LeagueClubs(APIView):
+    @extend_schema(request=ClubCreateSerializer, responses={201: OpenApiTypes.OBJECT}, summary="Organiser: add a club")
+    def post(self, request, slug):
+        league = _league_or_404(slug)
+        s = ClubCreateSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        club = services.club_create(league=league, user=request.user, **s.validated_data)
+        return Response({"slug": club.slug, "name": club.name}, status=status.HTTP_201_CREATED)
+
+
+class CoachSerializer(serializers.Serializer):
+    username = serializers.CharField()
+
+
+class ClubCoaches(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=CoachSerializer, responses=OpenApiTypes.OBJECT, summary="Organiser: name a club's coach")
+    def post(self, request, slug):
+        from django.contrib.auth import get_user_model
+
+        club = Club.objects.select_related("league").filter(slug=slug).first()
+        if club is None:
+            raise NotFound("No such club.")
+        s = CoachSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        coach = get_user_model().objects.filter(username=s.validated_data["username"]).first()
+        if coach is None:
+            raise serializers.ValidationError({"username": ["No such user."]})
+        services.club_coach_add(club=club, user=request.user, coach=coach)
+        return Response({"club": club.slug, "coaches": [u.username for u in club.coaches.all()]})

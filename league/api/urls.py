@@ -20,5 +20,7 @@ urlpatterns = [
     path("leagues/<slug:slug>/seasons/<int:number>/close/", season_views.SeasonClose.as_view(),
          name="api-season-close"),
     path("clubs/<slug:slug>/", season_views.ClubDetail.as_view(), name="api-club"),
+    path("clubs/<slug:slug>/coaches/", season_views.ClubCoaches.as_view(), name="api-club-coaches"),
+    path("leagues/<slug:slug>/clubs/", season_views.LeagueClubs.as_view(), name="api-league-clubs"),
     path("ratings/<str:game>/", season_views.Leaderboard.as_view(), name="api-leaderboard"),
 ]

@@ -292,3 +292,37 @@ def next_divisions(*, season: Season) -> dict[str, list[str]] | None:
         divisions[move["upper"]] = [c for c in divisions[move["upper"]] if c not in down] + up
         divisions[move["lower"]] = [c for c in divisions[move["lower"]] if c not in up] + down
     return divisions
+
+
+def league_create(*, slug: str, name: str, game: str, created_by, points=(3, 1, 0), tiebreaks=TIEBREAKS) -> League:
+    """A league for any of the platform's games; its creator is its organiser."""
+    from league.standings.table import CRITERIA as KNOWN
+
+    try:
+        engine = registry.get(game)
+    except registry.UnknownEngine as exc:
+        raise MatchError(str(exc), code="unknown_game") from None
+    if engine.name == "iwdl-draft":
+        raise MatchError("A draft is not a game a league can play.", code="unknown_game")
+    if League.objects.filter(slug=slug).exists():
+        raise MatchError(f"There is already a league called '{slug}'.", code="slug_taken", status=409)
+    if len(points) != 3 or any(not isinstance(p, int) or p < 0 for p in points) or not points[0] >= points[1] >= points[2]:
+        raise MatchError("Points are [win, draw, loss], whole numbers with win >= draw >= loss.", code="bad_points")
+    unknown = [t for t in tiebreaks if t not in KNOWN]
+    if unknown or len(set(tiebreaks)) != len(tiebreaks):
+        raise MatchError(f"Tie-breaks come from {', '.join(KNOWN)}, each at most once.", code="bad_tiebreaks")
+    return League.objects.create(slug=slug, name=name, game=engine.name, points=list(points),
+                                 tiebreaks=list(tiebreaks), created_by=created_by)
+
+
+def club_create(*, league: League, user, slug: str, name: str, plane: str = "", colours=("#5b3cc4", "#ffffff")) -> Club:
+    check_organiser(league=league, user=user)
+    if Club.objects.filter(slug=slug).exists():
+        raise MatchError(f"There is already a club called '{slug}'.", code="slug_taken", status=409)
+    return Club.objects.create(league=league, slug=slug, name=name, plane=plane, colours=list(colours))
+
+
+def club_coach_add(*, club: Club, user, coach) -> None:
+    """The organiser names a coach (a user account) for a club."""
+    check_organiser(league=club.league, user=user)
+    club.coaches.add(coach)

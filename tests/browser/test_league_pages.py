@@ -36,3 +36,22 @@ def test_a_verified_result_updates_the_open_standings_page_without_a_reload(page
     assert page.locator("[data-testid=rating-chart] circle").count() == 1
     page.goto(f"{live}/ratings/wizard-dodgeball/")
     assert page.locator("[data-testid=leaderboard] tbody tr").count() == 2
+
+
+def test_a_coach_starts_a_fixture_from_the_season_page_into_the_draft_room(page_as, live, off_loop):
+    from django.contrib.auth import get_user_model
+
+    alice = get_user_model().objects.create_user("alice", password="pw-alice")
+    bob = get_user_model().objects.create_user("bob", password="pw-bob")
+    league = services.league_load_iwdl()
+    home, away = list(league.clubs.order_by("slug")[:2])
+    home.coaches.add(alice)
+    away.coaches.add(bob)
+    season = off_loop(services.season_create, league=league, created_by=None, clubs=[home, away],
+                      start_date=dt.date(2027, 1, 4))
+    page = page_as("alice")
+    page.goto(f"{live}/leagues/iwdl/seasons/{season.number}/")
+    page.locator("[data-testid^=start-]").first.click()
+    page.wait_for_url(f"{live}/drafts/**")
+    page.wait_for_selector("[data-testid=pool] .wiz-card")
+    assert "alice (you)" in page.inner_text(".players")

@@ -104,3 +104,29 @@ def test_the_season_page_shows_one_table_per_division(iwdl, client_for):
     assert page.count('data-testid="standings"') == 2 and "North" in page and "South" in page
     south = client_for().get("/api/leagues/iwdl/seasons/1/standings/", {"division": "South"}).json()["standings"]
     assert sorted(r["club"] for r in south) == slugs[3:]
+
+
+def test_anyone_signed_in_starts_a_league_for_any_game_and_runs_it(db, make_user, client_for):
+    host, ann, ben = make_user("host"), make_user("ann"), make_user("ben")
+    client = client_for(host)
+    bad = client.post("/api/leagues/", {"slug": "x", "name": "X", "game": "chess"}, format="json")
+    assert bad.status_code == 400 and bad.json()["code"] == "unknown_game"
+    odd = client.post("/api/leagues/", {"slug": "x", "name": "X", "game": "dueling-wizards",
+                                        "tiebreaks": ["goals"]}, format="json")
+    assert odd.status_code == 400 and odd.json()["code"] == "bad_tiebreaks"
+    made = client.post("/api/leagues/", {"slug": "duels", "name": "Duel Night", "game": "dueling-wizards",
+                                         "points": [2, 1, 0], "tiebreaks": ["wins", "lot"]}, format="json")
+    assert made.status_code == 201, made.json()
+    for slug, name in (("reds", "Reds"), ("blues", "Blues")):
+        assert client.post("/api/leagues/duels/clubs/", {"slug": slug, "name": name}, format="json").status_code == 201
+    refused = client_for(ann).post("/api/clubs/reds/coaches/", {"username": "ann"}, format="json")
+    assert refused.status_code == 403 and refused.json()["code"] == "not_organiser"
+    for club, coach in (("reds", "ann"), ("blues", "ben")):
+        r = client.post(f"/api/clubs/{club}/coaches/", {"username": coach}, format="json")
+        assert r.json()["coaches"] == [coach]
+    season = client.post("/api/leagues/duels/seasons/", {"start_date": "2027-03-01", "double": False}, format="json")
+    assert season.status_code == 201, season.json()
+    fixture = client.get("/api/leagues/duels/seasons/1/fixtures/").json()["fixtures"][0]
+    started = client_for(ann).post(f"/api/leagues/duels/seasons/1/fixtures/{fixture['key']}/", {"action": "start"},
+                                   format="json")
+    assert started.status_code == 200 and started.json()["status"] == "in_play" and started.json()["match"]
