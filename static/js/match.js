@@ -222,18 +222,20 @@
     let at = head;
 
     async function show(n) {
-      at = Math.max(0, Math.min(head, n));
-      scrubber.value = at;
-      atLabel.textContent = at;
-      if (!views.has(at)) views.set(at, (await api(`/api/matches/${matchId}/state/?at=${at}`)).view);
-      const view = views.get(at);
+      const step = Math.max(0, Math.min(head, n));
+      at = step;
+      scrubber.value = step;
+      atLabel.textContent = step;
+      if (!views.has(step)) views.set(step, (await api(`/api/matches/${matchId}/state/?at=${step}`)).view);
+      if (step !== at) return; // the viewer stepped on while this view loaded: draw only the latest
+      const view = views.get(step);
       if (renderer) renderer.render(board, view, { seat: null, live: false, match: { seats } });
       else board.textContent = JSON.stringify(view, null, 2);
-      const e = events.find((x) => x.seq === at);
+      const e = events.find((x) => x.seq === step);
       eventBox.textContent = e
         ? `#${e.seq} ${e.type} by ${e.actor}\n${JSON.stringify(e.data)}\nhash ${e.hash.slice(0, 16)}…`
         : "Before the first event.";
-      renderLog(logList, [], at);
+      renderLog(logList, [], step);
     }
 
     root.querySelectorAll("[data-step]").forEach((b) =>

@@ -103,6 +103,7 @@ def test_the_replay_of_a_finished_draft_steps_through_the_pool_and_picks(page_as
     for _ in range(3):
         page.click("[data-step=next]")
     page.wait_for_selector("[data-testid=at]:text-is('3')")
+    page.wait_for_selector("[data-testid=event]:has-text('#3 action')")
     # After the shuffle and player 2's choice: ten wizards face up and the first pick in the log.
     page.wait_for_selector("[data-testid=pool] .wiz-card")
     assert page.locator("[data-testid=pool] .wiz-card").count() == 10

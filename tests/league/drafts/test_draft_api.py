@@ -106,13 +106,16 @@ def test_spell_lists_over_budget_or_with_duplicates_are_refused(coaches, client_
     alice, bob = coaches
     draft = open_draft(client_for(alice))["id"]
     clients = {0: client_for(alice), 1: client_for(bob)}
-    # Draft both teams and both line-ups; stop before spells.
+    # Draft both teams and both line-ups; stop before spells. Each coach takes the
+    # lowest-MAGIC wizard on offer, so no team can afford all ten spells (15 points).
     for _ in range(40):
         m = draft_state(draft)
         if m.state["phase"] == "building" and m.state["lineups"][0] is not None:
             break
         seat = DRAFT.to_move(m.state)[0]
         action = {k: v for k, v in DRAFT.auto_action(m.state, seat).items() if k != "auto"}
+        if action["type"] == "pick":
+            action["wizard"] = min(m.state["pool"], key=lambda j: (roster()[j]["magic"], j))
         clients[seat].post(f"/api/matches/{draft}/actions/", {"seat": seat, "action": action,
                                                               "expected_seq": m.state_seq}, format="json")
     m = draft_state(draft)
@@ -122,7 +125,7 @@ def test_spell_lists_over_budget_or_with_duplicates_are_refused(coaches, client_
     before = events(draft)
     over = act(clients[0], draft, "spells", spells=everything)
     assert over.status_code == 422 and over.json()["code"] == "spell_budget_exceeded"
-    assert str(budget) in over.json()["detail"] and "15" in over.json()["detail"]
+    assert budget < 15 and str(budget) in over.json()["detail"] and "15" in over.json()["detail"]
     twice = act(clients[0], draft, "spells", spells=["freeze", "freeze"])
     assert twice.status_code == 422 and twice.json()["code"] == "duplicate_spell"
     assert events(draft) == before
