@@ -8,4 +8,4 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self):
-        from . import receivers  # noqa: F401  (connects to matches.signals.match_finished)
+        from . import receivers  # noqa: F401  (connects to matches.signals.match_verified)

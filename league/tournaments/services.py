@@ -869,7 +869,7 @@ def result_from_match(record, match: Match) -> dict:
 def tournament_record_match(*, match_id) -> str:
     """Record a finished platform match's result if (and only if) it is verified.
 
-    Returns "recorded", "pending" (verification has not run yet: try again later),
+    Returns "recorded", "pending" (no verdict yet: the match_verified signal brings it back),
     "disputed", or "ignored" (not a tournament match, or the pairing moved on).
     Idempotent: event ids are derived from the match id.
     """

@@ -3,13 +3,10 @@ from config.celery import app
 from .services import tournament_record_match
 
 
-@app.task(bind=True, name="tournaments.record_match", acks_late=True, max_retries=30)
-def record_tournament_match(self, match_id: str) -> str:
-    """A tournament pairing's platform match finished: record its result once verified.
+@app.task(name="tournaments.record_match", acks_late=True)
+def record_tournament_match(match_id: str) -> str:
+    """A tournament pairing's platform match has its verdict: record it (once).
 
-    Verification runs in its own task and may lag; while the verdict is pending this task
-    retries with a growing delay. Idempotent (event ids derive from the match id)."""
-    outcome = tournament_record_match(match_id=match_id)
-    if outcome == "pending":
-        raise self.retry(countdown=min(60, 2 ** min(self.request.retries, 6)))
-    return outcome
+    Sent by ``matches.signals.match_verified`` after the verdict commits, so nothing
+    waits on verification here. Idempotent (event ids derive from the match id)."""
+    return tournament_record_match(match_id=match_id)

@@ -1,5 +1,6 @@
 """A pairing played as a platform match reports itself once the match is verified
-(issue 6, item 6); the match carries its tournament origin."""
+(issue 6, item 6): the tournament listens to ``matches.signals.match_verified`` instead of
+polling. The match carries its tournament origin."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from engines.base import CHANCE
 from league.tournaments import services
 from matches.models import Match
 from matches.services import MatchError, match_act
+from matches.signals import match_verified
+from matches.verification import match_verify
 
 from .helpers import field, open_tournament, state
 
@@ -46,12 +49,41 @@ def test_a_pairings_platform_match_reports_its_verified_result(alice, django_cap
     assert record["status"] == "final" and record["source"] == "match"
     winner_seat = match.result["placements"].index(1)
     assert record["result"] == {"winner": str(seats[winner_seat].pk)}
-    # Recording again is idempotent.
+    # The verdict arriving again (a re-verification, a redelivered signal) records nothing more.
+    head = state(t)["seq"]
+    with django_capture_on_commit_callbacks(execute=True):
+        match_verify(match_id=match.id)
+    match_verified.send(sender=Match, match_id=match.id, game=match.game, verdict=match.verdict)
     assert services.tournament_record_match(match_id=match.id) == "recorded"
-    assert [h["event"] for h in record["history"]].count("verified") == 1
+    again = state(t)
+    assert again["seq"] == head
+    assert [h["event"] for h in again["pairings"]["M1"]["history"]].count("verified") == 1
 
 
-def test_an_unverified_match_is_not_recorded_yet(alice):
+def test_a_disputed_platform_match_records_no_result_and_leaves_the_pairing_to_the_organiser(
+        alice, django_capture_on_commit_callbacks):
+    players = field(2)
+    t = open_tournament(alice, "single_elimination", players, start=True)
+    out = services.tournament_match_create(tournament=t, pairing="M1", by=players[0])
+    match = Match.objects.get(pk=out.state["pairings"]["M1"]["match_id"])
+    seats = {s.index: s.user for s in match.seats.all()}
+    match = play_out(match, seats)  # on-commit callbacks not run: no verdict yet
+    assert state(t)["pairings"]["M1"]["status"] == "pending"
+    # The published result no longer matches the replay, so verification disputes it.
+    flipped = {**match.result, "placements": list(reversed(match.result["placements"]))}
+    Match.objects.filter(pk=match.pk).update(result=flipped)
+    with django_capture_on_commit_callbacks(execute=True):
+        verdict = match_verify(match_id=match.id)
+    assert not verdict.verified
+    record = state(t)["pairings"]["M1"]
+    assert record["result"] is None and record["status"] != "final"
+    assert [h["event"] for h in record["history"]].count("match_disputed") == 1
+    # The organiser still rules on it from the table.
+    services.tournament_rule(tournament=t, pairing="M1", by=alice, result={"winner": str(seats[0].pk)})
+    assert state(t)["pairings"]["M1"]["status"] == "final"
+
+
+def test_a_match_without_a_verdict_is_not_recorded_yet(alice):
     players = field(2)
     t = open_tournament(alice, "swiss", players, start=True, rounds=1)
     out = services.tournament_match_create(tournament=t, pairing="r1-1", by=alice)
