@@ -49,6 +49,7 @@ def initial() -> dict[str, Any]:
         "bracket": None,
         "groups": None,
         "schedule": None,
+        "draft": None,
         "log": [],
     }
 
@@ -133,6 +134,17 @@ def _checked_in(state, data, event):
 def _seeded(state, data, event):
     state["seeds"] = list(data["order"])
     state["seeding"] = data["method"]
+
+
+def _options_changed(state, data, event):
+    # The service validated the new values; later pairings and standings read them.
+    state["options"].update(data["options"])
+
+
+def _draft_opened(state, data, event):
+    # ``draft_id`` is the draft's match id (its room is /drafts/<draft_id>/); ``seats``
+    # lists the coaches' player ids in draft seat order.
+    state["draft"] = {"draft_id": data["draft_id"], "seats": list(data["seats"])}
 
 
 def _started(state, data, event):
@@ -349,6 +361,8 @@ _HANDLERS = {
     "player.checked_in": _checked_in,
     "player.seeded": _seeded,
     "tournament.started": _started,
+    "options.changed": _options_changed,
+    "draft.opened": _draft_opened,
     "player.dropped": _dropped,
     "player.joined_late": _joined_late,
     "round.paired": _round_paired,

@@ -70,7 +70,50 @@ def pairing_view(state, record) -> dict:
     return out
 
 
-def tournament_summary(*, tournament: Tournament, user, state: dict | None = None) -> dict:
+def _outcome_for(pid, record) -> str:
+    result = record["result"] or {}
+    if result.get("bye"):
+        return "bye"
+    if result.get("double_forfeit"):
+        return "double forfeit"
+    if result.get("draw"):
+        return "draw"
+    if "finish" in result:
+        place = next(i for i, tied in enumerate(result["finish"], start=1) if pid in tied)
+        return f"place {place}"
+    won = result.get("winner") == pid
+    return ("won" if won else "lost") + (" by forfeit" if result.get("forfeit") else "")
+
+
+def player_view(state, pid: str) -> dict:
+    """One player's page: their next match, every result so far and their standing."""
+    player = state["players"][pid]
+    nxt = next_match(state, pid)
+    results = []
+    for rnd in state["rounds"]:
+        for key in rnd["pairings"]:
+            record = state["pairings"][key]
+            if pid not in record["players"] or record["status"] != "final":
+                continue
+            results.append({
+                "pairing": record["id"], "round": record["round"], "board": record["board"],
+                "bracket_match": record["bracket_match"],
+                "opponents": [state["players"][p]["name"] for p in record["players"] if p != pid],
+                "outcome": _outcome_for(pid, record), "points": as_text(points(state, record).get(pid)),
+                "match_id": record["match_id"],
+            })
+    standing = None
+    for table in standings(state)["tables"]:
+        row = next((r for r in table["rows"] if r["player"] == pid), None)
+        if row is not None:
+            standing = {"table": table["title"], "rank": row["rank"], "score": row["score"],
+                        "played": row["played"], "tiebreaks": row["tiebreaks"], "of": len(table["rows"])}
+            break
+    return {"id": pid, "name": player["name"], "status": player["status"], "checked_in": player["checked_in"],
+            "next": pairing_view(state, nxt) if nxt else None, "results": results, "standing": standing}
+
+
+def tournament_summary(*, tournament: Tournament, user, state: dict | None = None, player: str | None = None) -> dict:
     state = state if state is not None else tournament_state(tournament=tournament)
     me = pid_of(user) if user is not None and user.is_authenticated else None
     info = progress(state)
@@ -117,7 +160,25 @@ def tournament_summary(*, tournament: Tournament, user, state: dict | None = Non
         "players": players, "waitlist": state["waitlist"], "groups": state["groups"], "rounds": rounds,
         "bracket": bracket, "standings": standings(state), "me": mine, "seeding": state["seeding"],
         "elimination": state["format"] in ELIMINATION,
+        "draft": _draft_view(state),
+        "player": player_view(state, player) if player and player in state["players"] else None,
     })
+
+
+def _draft_view(state) -> dict | None:
+    draft = state.get("draft")
+    if not draft:
+        return None
+    from matches.models import Match
+
+    status = Match.objects.filter(pk=draft["draft_id"]).values_list("status", flat=True).first()
+    return {"draft_id": draft["draft_id"], "url": f"/drafts/{draft['draft_id']}/",
+            "finished": status == Match.Status.FINISHED,
+            "coaches": [state["players"][p]["name"] for p in draft["seats"]]}
+
+
+def player_id_of(state, username: str) -> str | None:
+    return next((pid for pid, p in state["players"].items() if p["name"] == username), None)
 
 
 def tournament_list(*, limit: int = 100) -> list[dict]:

@@ -322,6 +322,8 @@ def tournament_register(*, tournament, user, by=None, club: str | None = None, r
         _acting_for(state, user, by)
         if state["started"]:
             raise _refuse("Registration has closed: the tournament has started.", "registration_closed")
+        if state.get("draft"):
+            raise _refuse("Registration has closed: the draft has seated its four coaches.", "draft_seated")
         pid = pid_of(user)
         current = state["players"].get(pid)
         if current and current["status"] in ("registered", "waitlisted"):
@@ -345,6 +347,8 @@ def tournament_withdraw(*, tournament, user, by=None, expected_seq=None, event_i
         current = state["players"].get(pid)
         if state["started"]:
             raise _refuse("The tournament has started: drop out instead.", "already_started")
+        if state.get("draft"):
+            raise _refuse("The draft has seated its four coaches: nobody withdraws now.", "draft_seated")
         if not current or current["status"] not in ("registered", "waitlisted"):
             raise _refuse(f"{user.get_username()} is not registered.", "not_registered")
         facts = [("player.withdrew", {"player": pid})]
@@ -451,6 +455,9 @@ def tournament_start(*, tournament, by, expected_seq=None, event_id=None) -> Out
         if len(field) < _minimum(state):
             raise _refuse(f"At least {_minimum(state)} players are needed to start ({len(field)} ready).",
                           "too_few_players")
+        draft = state.get("draft")
+        if draft and sorted(field) != sorted(draft["seats"]):
+            raise _refuse("The players ready to start are not the draft's four coaches.", "draft_field_changed")
         seeds = _seeds(state, field)
         started = {"field": field, "seeds": seeds, "not_checked_in": [p for p in registered if p not in field]}
         fmt = state["format"]
@@ -846,8 +853,11 @@ def tournament_match_create(*, tournament, pairing: str, by, mode: str = Match.M
             raise _refuse("This pairing already has a match.", "match_exists", match_id=record["match_id"])
         User = get_user_model()
         seats = [SeatSpec(user=User.objects.get(pk=int(p))) for p in record["players"]]
+        config = state["options"].get("match_config")
+        if state.get("draft"):
+            config = _drafted_config(state, record)
         match = match_create(
-            game=state["game"], seats=seats, created_by=by, mode=mode, config=state["options"].get("match_config"),
+            game=state["game"], seats=seats, created_by=by, mode=mode, config=config,
             origin={"tournament": state["id"], "round": record["round"], "pairing": pairing},
         )
         return [("match.created", {"pairing": pairing, "match_id": str(match.id)})]
@@ -900,3 +910,112 @@ def tournament_record_match(*, match_id) -> str:
     if not done.created:
         return "recorded" if verified else "disputed"
     return outcome["value"]
+
+
+def _drafted_config(state, record) -> dict:
+    """The Wizard Dodgeball config for a pairing of a drafted tournament: the two
+    players' drafted teams, each played by the coach who drafted it."""
+    from engines.iwdl_draft.engine import match_config
+
+    draft_match = Match.objects.filter(pk=state["draft"]["draft_id"]).first()
+    if draft_match is None or draft_match.status != Match.Status.FINISHED:
+        raise _refuse("The tournament draft has not finished: every coach must be ready first.",
+                      "draft_not_finished", draft_id=state["draft"]["draft_id"])
+    seat_of = {pid: i for i, pid in enumerate(state["draft"]["seats"])}
+    a, b = record["players"]
+    return match_config(draft_match.state, seats=(seat_of[a], seat_of[b]))
+
+
+# --------------------------------------------------------------------------------------
+# Options the organiser changes after creation, and the IWDL tournament draft
+
+UNSET = object()
+
+
+def tournament_configure(*, tournament, by, tiebreaks=UNSET, forbidden_pairs=UNSET, check_in_opens=UNSET,
+                         check_in_closes=UNSET, expected_seq=None, event_id=None) -> Outcome:
+    """Change options after creation: the tie-breaks and their order (any time: standings
+    are derived on read), Swiss forbidden pairs (until the last round is paired; they
+    apply to rounds paired after), and the check-in window (before the start).
+    Only the options given change; they are validated as at creation."""
+
+    def decide(state):
+        _need_organiser(state, by)
+        fmt = state["format"]
+        given: dict[str, Any] = {}
+        changed: dict[str, Any] = {}
+        if tiebreaks is not UNSET:
+            if fmt not in ("swiss", "round_robin", "groups_playoff"):
+                raise _refuse("Only Swiss, round-robin and group tournaments rank by tie-breaks.", "no_tiebreaks")
+            if not tiebreaks:
+                raise _refuse("Choose at least one tie-break.", "bad_options", 400)
+            given["tiebreaks"] = tiebreaks
+        if forbidden_pairs is not UNSET:
+            if fmt != "swiss":
+                raise _refuse("Forbidden pairs are for Swiss pairing.", "no_forbidden_pairs")
+            if progress(state)["finished"]:
+                raise _refuse("The tournament is over.", "tournament_finished")
+            given["forbidden_pairs"] = forbidden_pairs or []
+        if check_in_opens is not UNSET or check_in_closes is not UNSET:
+            if state["started"]:
+                raise _refuse("Check-in is over: the tournament has started.", "already_started")
+            given["check_in_opens"] = check_in_opens if check_in_opens is not UNSET else state["options"].get(
+                "check_in_opens")
+            given["check_in_closes"] = check_in_closes if check_in_closes is not UNSET else state["options"].get(
+                "check_in_closes")
+        if not given:
+            raise _refuse("Name an option to change.", "nothing_to_change", 400)
+        cleaned = clean_options(fmt, state["game"], given)
+        for key in given:
+            changed[key] = cleaned[key]
+        if "check_in_opens" in given and (cleaned["check_in_opens"] or cleaned["check_in_closes"]):
+            changed["check_in_required"] = True
+        for a, b in changed.get("forbidden_pairs", []):
+            if a == b:
+                raise _refuse("A player cannot be kept from playing themselves.", "bad_options", 400)
+        if all(state["options"].get(k) == v for k, v in changed.items()):
+            raise _refuse("Those are already the tournament's options.", "nothing_to_change")
+        return [("options.changed", {"options": changed})]
+
+    return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
+
+
+DRAFT_GAME_FOR_TOURNAMENT = "wizard-dodgeball"
+
+
+def tournament_draft_open(*, tournament, by, order: str = "snake", clock_seconds: int = 60, expected_seq=None,
+                          event_id=None) -> Outcome:
+    """Open the IWDL tournament draft for a Wizard Dodgeball tournament of four coaches:
+    each drafts six wizards (``order`` snake or straight, seats in seed order). Its teams
+    then meet in the tournament's pairings: every pairing's platform match is set up
+    from the two coaches' drafted teams."""
+    from league.drafts.services import draft_create
+
+    def decide(state):
+        _need_organiser(state, by)
+        if state["game"] != DRAFT_GAME_FOR_TOURNAMENT:
+            raise _refuse("Only Wizard Dodgeball tournaments start with the IWDL draft.", "not_iwdl")
+        if state.get("draft"):
+            raise _refuse("This tournament's draft is already open.", "draft_exists",
+                          draft_id=state["draft"]["draft_id"])
+        if state["started"]:
+            raise _refuse("The tournament has started: the draft comes first.", "already_started")
+        if order not in ("snake", "straight"):
+            raise _refuse("The pick order is 'snake' or 'straight'.", "bad_options", 400)
+        registered = _registered(state)
+        if state["options"].get("check_in_required"):
+            registered = [p for p in registered if state["players"][p]["checked_in"]]
+        if len(registered) != 4:
+            raise _refuse(f"The tournament draft seats exactly four coaches ({len(registered)} ready).",
+                          "four_coaches_needed")
+        seats = _seeds(state, registered)
+        User = get_user_model()
+        # The organiser need not be a coach: the tournament opens the room (created_by None).
+        draft = draft_create(
+            seats=[SeatSpec(user=User.objects.get(pk=int(p))) for p in seats], created_by=None,
+            config={"format": "tournament", "order": order}, clock_seconds=clock_seconds,
+            origin={"tournament_draft": state["id"]},
+        )
+        return [("draft.opened", {"draft_id": str(draft.draft_match_id), "seats": seats})]
+
+    return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)

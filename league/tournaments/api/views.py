@@ -38,6 +38,12 @@ class CommandSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, default="")
     absent = serializers.ListField(child=serializers.CharField(), required=False)
     mode = serializers.ChoiceField(choices=["server", "tabletop"], required=False, default="server")
+    tiebreaks = serializers.ListField(child=serializers.CharField(), required=False)
+    forbidden_pairs = serializers.ListField(child=serializers.ListField(child=serializers.CharField()), required=False)
+    check_in_opens = serializers.CharField(required=False, allow_null=True, allow_blank=True)
+    check_in_closes = serializers.CharField(required=False, allow_null=True, allow_blank=True)
+    pick_order = serializers.ChoiceField(choices=["snake", "straight"], required=False, default="snake")
+    clock_seconds = serializers.IntegerField(required=False, default=60)
 
 
 def _tournament_or_404(tournament_id):
@@ -90,10 +96,16 @@ class TournamentList(APIView):
 
 class TournamentDetail(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT,
-                   summary="A tournament: players, rounds, bracket, standings, your next match, head_seq")
+                   summary="A tournament: players, rounds, bracket, standings, your next match, head_seq; "
+                           "?player=<username> adds that player's page (next match, results, standing)")
     def get(self, request, tournament_id):
         t = _tournament_or_404(tournament_id)
-        return Response(selectors.tournament_summary(tournament=t, user=request.user))
+        player = None
+        if request.query_params.get("player"):
+            player = selectors.player_id_of(selectors.tournament_state(tournament=t), request.query_params["player"])
+            if player is None:
+                raise NotFound("No such player in this tournament.")
+        return Response(selectors.tournament_summary(tournament=t, user=request.user, player=player))
 
 
 def _tournament_verbs():
@@ -113,7 +125,15 @@ def _tournament_verbs():
         "drop": lambda r, t, d: services.tournament_drop(tournament=t, user=_target(r, d), by=r.user, **common(d)),
         "join-late": lambda r, t, d: services.tournament_join_late(tournament=t, user=_target(r, d), by=r.user,
                                                                    club=d.get("club"), **common(d)),
+        "configure": lambda r, t, d: services.tournament_configure(
+            tournament=t, by=r.user, **{k: (d[k] or None) for k in CONFIGURABLE if k in d}, **common(d)),
+        "draft": lambda r, t, d: services.tournament_draft_open(
+            tournament=t, by=r.user, order=d.get("pick_order", "snake"), clock_seconds=d.get("clock_seconds", 60),
+            **common(d)),
     }
+
+
+CONFIGURABLE = ("tiebreaks", "forbidden_pairs", "check_in_opens", "check_in_closes")
 
 
 def _pairing_verbs():
@@ -148,7 +168,8 @@ class TournamentCommand(APIView):
 
     @extend_schema(request=CommandSerializer, responses={201: OpenApiTypes.OBJECT},
                    summary="register | withdraw | check-in | seed {method, order} | start | pair | drop | join-late "
-                           "(organisers may name a {user})")
+                           "(organisers may name a {user}) | configure {tiebreaks, forbidden_pairs, check_in_opens, "
+                           "check_in_closes} | draft {pick_order, clock_seconds}")
     def post(self, request, tournament_id, verb):
         if verb not in TOURNAMENT_VERBS:
             raise NotFound(f"Unknown tournament command '{verb}'.")
