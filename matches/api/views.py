@@ -107,7 +107,8 @@ class MatchDetail(APIView):
 
 class MatchEvents(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("after", int, description="Only events with a greater seq")],
+        parameters=[OpenApiParameter("after", int, description="Only events with a greater seq"),
+                    OpenApiParameter("limit", int, description="At most this many (then follow next_after)")],
         responses=OpenApiTypes.OBJECT,
         summary="The match's events (hidden information redacted while live)",
     )
@@ -115,8 +116,11 @@ class MatchEvents(APIView):
         match = _match_or_404(match_id)
         seat = selectors.viewer_seat(match=match, user=request.user)
         after = _int_param(request, "after", 0)
-        events = selectors.match_events(match=match, seat=seat, after=after)
-        return Response({"head_seq": match.state_seq, "events": events})
+        limit = _int_param(request, "limit", None)
+        upto = after + limit if limit else None  # seqs are contiguous: a page is (after, after + limit]
+        events = selectors.match_events(match=match, seat=seat, after=after, upto=upto)
+        return Response({"head_seq": match.state_seq, "events": events,
+                         "next_after": events[-1]["seq"] if events and events[-1]["seq"] < match.state_seq else None})
 
 
 class MatchLog(APIView):

@@ -213,3 +213,15 @@ def test_the_openapi_schema_describes_the_match_endpoints(client_for):
                  "/api/matches/{match_id}/state/", "/api/matches/{match_id}/legal/", "/api/engines/"):
         assert path in paths
     assert client_for().get("/api/docs/").status_code == 200
+
+
+def test_the_event_list_pages_with_after_and_limit(alice, bob, client_for):
+    match = play_out({0: client_for(alice), 1: client_for(bob)}, new_duel(alice, bob))
+    client = client_for()
+    seen, after = [], 0
+    while after is not None:
+        page = client.get(f"/api/matches/{match.id}/events/", {"after": after, "limit": 10}).json()
+        assert len(page["events"]) <= 10
+        seen += [e["seq"] for e in page["events"]]
+        after = page["next_after"]
+    assert seen == list(range(1, match.state_seq + 1))
