@@ -109,9 +109,11 @@ def season_create(
 
 
 def _append(season: Season, type: str, data: dict, actor: str, *, event_id=None) -> bool:
-    _, created = streams.stream_append(stream_id=season.stream_id, kind="season", type=type, data=data,
-                                       actor=actor, event_id=event_id)
-    season_project(season=season)
+    # The fact and the projection it changes commit together (ARCHITECTURE.md, projectors).
+    with transaction.atomic():
+        _, created = streams.stream_append(stream_id=season.stream_id, kind="season", type=type, data=data,
+                                           actor=actor, event_id=event_id)
+        season_project(season=season)
     return created
 
 
