@@ -3,6 +3,9 @@ from django import forms
 from engines import registry
 
 from .projection import FORMATS
+from .tiebreaks import TIEBREAKS
+
+TIEBREAK_CHOICES = [("", "(default)")] + [(n, n.replace("_", " ")) for n in TIEBREAKS]
 
 FORMAT_LABELS = {
     "single_elimination": "Single elimination", "double_elimination": "Double elimination",
@@ -21,6 +24,18 @@ class NewTournamentForm(forms.Form):
     third_place = forms.BooleanField(required=False, label="Third-place match")
     bracket_reset = forms.BooleanField(required=False, initial=True, label="Grand final reset")
     check_in_required = forms.BooleanField(required=False, label="Check-in required")
+    check_in_opens = forms.DateTimeField(required=False, label="Check-in opens",
+                                         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    check_in_closes = forms.DateTimeField(required=False, label="Check-in closes",
+                                          widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    seeding = forms.ChoiceField(choices=[("registration", "In order of registration"), ("rating", "By rating"),
+                                         ("manual", "By hand (set on the tournament page)")], initial="registration")
+    tiebreak_1 = forms.ChoiceField(choices=TIEBREAK_CHOICES, required=False, label="Tie-break 1")
+    tiebreak_2 = forms.ChoiceField(choices=TIEBREAK_CHOICES, required=False, label="Tie-break 2")
+    tiebreak_3 = forms.ChoiceField(choices=TIEBREAK_CHOICES, required=False, label="Tie-break 3")
+    tiebreak_4 = forms.ChoiceField(choices=TIEBREAK_CHOICES, required=False, label="Tie-break 4")
+    forbidden_pairs = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}),
+                                      label="Never pair (Swiss): two usernames a line")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -29,7 +44,17 @@ class NewTournamentForm(forms.Form):
     def options(self) -> dict:
         d = self.cleaned_data
         fmt = d["format"]
-        options = {"check_in_required": d["check_in_required"]}
+        options = {"check_in_required": d["check_in_required"], "seeding": d["seeding"]}
+        for key in ("check_in_opens", "check_in_closes"):
+            if d.get(key):
+                options[key] = d[key].isoformat()
+        tiebreaks = [d[f"tiebreak_{i}"] for i in range(1, 5) if d.get(f"tiebreak_{i}")]
+        if tiebreaks and fmt in ("swiss", "round_robin", "groups_playoff"):
+            # Chosen in order; a repeat adds nothing, so it is dropped rather than refused.
+            options["tiebreaks"] = list(dict.fromkeys(tiebreaks))
+        if fmt == "swiss" and d.get("forbidden_pairs"):
+            options["forbidden_pairs"] = [line.replace(",", " ").split() for line in d["forbidden_pairs"].splitlines()
+                                          if line.strip()]
         if d.get("cap"):
             options["cap"] = d["cap"]
         if fmt in ("swiss", "pods") and d.get("rounds"):

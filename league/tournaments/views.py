@@ -31,3 +31,16 @@ def tournament_page(request, tournament_id):
     if t is None:
         raise Http404("No such tournament.")
     return render(request, "tournaments/page.html", {"t": t, "format_label": FORMAT_LABELS.get(t.format, t.format)})
+
+
+def tournament_player_page(request, tournament_id, username):
+    """A player's own page: next match with its report buttons, results, standing. Public
+    like the tournament page; only the player (or the organiser) gets buttons that act."""
+    t = selectors.tournament_get(tournament_id=tournament_id)
+    if t is None:
+        raise Http404("No such tournament.")
+    state = selectors.tournament_state(tournament=t)
+    if selectors.player_id_of(state, username) is None:
+        raise Http404("No such player in this tournament.")
+    return render(request, "tournaments/player.html",
+                  {"t": t, "player": username, "format_label": FORMAT_LABELS.get(t.format, t.format)})

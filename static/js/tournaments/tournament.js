@@ -23,11 +23,21 @@
   const csrf = () => { const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/); return m ? decodeURIComponent(m[1]) : ""; };
 
   let root, body, errorBox, id, me, data = null;
+  let playerName = null;  // set on a player's own page
   let typedName = "";
+  // Edits the organiser has not saved yet survive redraws (a websocket update redraws the page).
+  let seedEdits = {}, tiebreakEdits = null, pairEdits = ["", ""], windowEdits = null;
+
+  const playerUrl = (name) => `/tournaments/${id}/players/${encodeURIComponent(name)}/`;
 
   async function load() {
-    const r = await fetch(`/api/tournaments/${id}/`, { headers: { Accept: "application/json" } });
-    if (r.ok) { data = await r.json(); render(); }
+    const query = playerName ? `?player=${encodeURIComponent(playerName)}` : "";
+    const r = await fetch(`/api/tournaments/${id}/${query}`, { headers: { Accept: "application/json" } });
+    if (!r.ok) return;
+    const fresh = await r.json();
+    // A fetch started before a command's answer can arrive after it: never step back.
+    if (data && fresh.head_seq < data.head_seq) return;
+    data = fresh; render();
   }
 
   async function post(path, payload) {
@@ -39,7 +49,8 @@
     });
     const answer = await r.json().catch(() => ({}));
     if (!r.ok) { errorBox.textContent = answer.detail || `Refused (${r.status})`; errorBox.hidden = false; if (r.status === 409) load(); return null; }
-    data = answer; render();
+    // A player's page needs that player's view, which command answers do not carry.
+    if (playerName) await load(); else { data = answer; render(); }
     return answer;
   }
 
@@ -136,7 +147,8 @@
     const bits = [el("strong", {}, "Organiser")];
     if (p.status === "registration") {
       bits.push(who, el("button", { "data-testid": "add-player", onclick: () => { const n = named(); if (n) post("register", { user: n }); } }, "Register player"));
-      bits.push(el("button", { onclick: () => post("seed", { method: "rating" }) }, "Seed by rating"));
+      bits.push(el("button", { "data-testid": "seed-rating", onclick: () => post("seed", { method: "rating" }) }, "Seed by rating"));
+      if (data.game === "wizard-dodgeball" && !data.draft) bits.push(el("button", { "data-testid": "open-draft", onclick: () => post("draft", {}) }, "Open the tournament draft (four coaches)"));
       bits.push(el("button", { class: "primary", "data-testid": "start", onclick: () => post("start", {}) }, "Start"));
     } else if (p.status === "running") {
       if (p.can_pair_next) bits.push(el("button", { class: "primary", "data-testid": "pair-next", onclick: () => post("pair", {}) }, "Pair the next round"));
@@ -144,7 +156,63 @@
       const drop = el("select", { "data-testid": "drop-select" }, data.players.filter((x) => x.status === "active").map((x) => el("option", { value: x.name }, x.name)));
       bits.push(drop, el("button", { "data-testid": "drop", onclick: () => post("drop", { user: drop.value }) }, "Drop player"));
     }
-    return el("div", { class: "card row", "data-testid": "organiser" }, bits);
+    return el("div", {}, el("div", { class: "card row", "data-testid": "organiser" }, bits), settingsPanel());
+  }
+
+  // Tie-breaks (order matters), forbidden pairs and the check-in window, after creation.
+  function settingsPanel() {
+    const p = data.progress;
+    const rows = [];
+    if (["swiss", "round_robin", "groups_playoff"].includes(data.format)) {
+      const names = ["buchholz", "median_buchholz", "sonneborn_berger", "head_to_head", "omw", "wins"];
+      const current = tiebreakEdits || (data.options.tiebreaks || data.standings.columns || []).slice();
+      const selects = [0, 1, 2, 3].map((i) => el("select", { "data-testid": `tiebreak-${i + 1}`, onchange: (ev) => {
+        tiebreakEdits = (tiebreakEdits || current.slice()); tiebreakEdits[i] = ev.target.value; } },
+        el("option", { value: "" }, i ? "(none)" : "choose"),
+        names.map((n) => el("option", { value: n, selected: current[i] === n }, n.replace(/_/g, " ")))));
+      rows.push(el("div", { class: "row" }, el("span", {}, "Tie-breaks, in order:"), selects,
+        el("button", { "data-testid": "save-tiebreaks", onclick: async () => {
+          const chosen = selects.map((s) => s.value).filter(Boolean);
+          if (await post("configure", { tiebreaks: [...new Set(chosen)] })) tiebreakEdits = null;
+        } }, "Save tie-breaks")));
+    }
+    if (data.format === "swiss" && p.status !== "finished") {
+      const present = data.players.filter((x) => ["registered", "active", "waitlisted"].includes(x.status));
+      const pick = (i) => el("select", { "data-testid": `forbid-${i + 1}`, onchange: (ev) => { pairEdits[i] = ev.target.value; } },
+        el("option", { value: "" }, "player"), present.map((x) => el("option", { value: x.name, selected: pairEdits[i] === x.name }, x.name)));
+      const pairs = data.options.forbidden_pairs || [];
+      const asNames = pairs.map(([a, b]) => [nameOf(a), nameOf(b)]);
+      rows.push(el("div", { class: "row", "data-testid": "forbidden-pairs" }, el("span", {}, "Never pair:"),
+        asNames.map(([a, b], i) => el("span", { class: "badge", "data-testid": `forbidden-${a}-${b}` }, `${a} × ${b} `,
+          el("button", { class: "small-btn", "data-testid": `allow-${a}-${b}`, onclick: () => post("configure", { forbidden_pairs: asNames.filter((_, j) => j !== i) }) }, "allow"))),
+        pick(0), pick(1),
+        el("button", { "data-testid": "forbid", onclick: async () => {
+          if (!pairEdits[0] || !pairEdits[1]) return;
+          if (await post("configure", { forbidden_pairs: [...asNames, pairEdits.slice()] })) pairEdits = ["", ""];
+        } }, "Forbid pair")));
+    }
+    if (p.status === "registration") {
+      const local = (iso) => (iso ? new Date(iso).toISOString().slice(0, 16) : "");
+      windowEdits = windowEdits || [local(data.options.check_in_opens), local(data.options.check_in_closes)];
+      const field = (i, testid) => el("input", { type: "datetime-local", "data-testid": testid, value: windowEdits[i],
+        oninput: (ev) => { windowEdits[i] = ev.target.value; } });
+      const asIso = (v) => (v ? `${v}:00Z` : null);
+      rows.push(el("div", { class: "row", "data-testid": "check-in-window" }, el("span", {}, "Check-in window (UTC):"),
+        field(0, "check-in-opens"), el("span", {}, "to"), field(1, "check-in-closes"),
+        el("button", { "data-testid": "save-check-in", onclick: async () => {
+          if (await post("configure", { check_in_opens: asIso(windowEdits[0]), check_in_closes: asIso(windowEdits[1]) })) windowEdits = null;
+        } }, "Save window")));
+    }
+    return rows.length ? el("div", { class: "card", "data-testid": "settings" }, el("strong", {}, "Settings"), rows) : null;
+  }
+
+  function draftPanel() {
+    if (!data.draft) return null;
+    const d = data.draft;
+    return el("div", { class: "card row", "data-testid": "draft" }, el("strong", {}, "Tournament draft"),
+      el("span", {}, `${d.coaches.join(", ")} draft six wizards each; every pairing plays the two drafted teams.`),
+      el("span", { class: "badge" }, d.finished ? "finished" : "in progress"),
+      el("a", { href: d.url, "data-testid": "draft-link" }, "draft room →"));
   }
 
   function mePanel() {
@@ -158,6 +226,8 @@
       else bits.push(el("span", { class: "muted" }, "You are not playing."));
     } else {
       bits.push(el("span", { class: "badge", "data-testid": "my-status" }, mine.status + (mine.checked_in ? " · checked in" : "")));
+      const myName = nameOf(me);
+      bits.push(el("a", { href: playerUrl(myName), "data-testid": "my-page" }, "your page →"));
       if (p.status === "registration") {
         if (data.options.check_in_required && mine.status === "registered" && !mine.checked_in) bits.push(el("button", { "data-testid": "check-in", onclick: () => post("check-in", {}) }, "Check in"));
         bits.push(el("button", { "data-testid": "withdraw", onclick: () => post("withdraw", {}) }, "Withdraw"));
@@ -174,9 +244,53 @@
 
   function playersPanel() {
     if (data.progress.status !== "registration") return null;
-    return el("section", { class: "card" }, el("h3", {}, "Players"),
-      el("ol", { "data-testid": "players" }, data.players.filter((p) => p.status !== "withdrawn").map((p) =>
-        el("li", {}, p.name, " ", el("span", { class: "muted small" }, p.status + (p.checked_in ? " · checked in" : "") + (p.rating ? ` · ${p.rating}` : ""))))));
+    const listed = data.players.filter((p) => p.status !== "withdrawn");
+    const registered = listed.filter((p) => p.status === "registered");
+    const seedOf = (p) => seedEdits[p.name] ?? (p.seed || registered.indexOf(p) + 1);
+    const seedInput = (p) => (data.is_organiser && p.status === "registered"
+      ? el("input", { type: "number", min: 1, class: "seed", "data-testid": `seed-${p.name}`, value: seedOf(p),
+          oninput: (ev) => { seedEdits[p.name] = Number(ev.target.value); } }) : null);
+    const save = data.is_organiser && registered.length > 1 ? el("button", { "data-testid": "save-seeds", onclick: async () => {
+      // Seeds by number; equal numbers keep the listed order.
+      const order = registered.map((p, i) => [seedOf(p), i, p.name]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
+      if (await post("seed", { method: "manual", order })) seedEdits = {};
+    } }, "Save seeds") : null;
+    return el("section", { class: "card" }, el("h3", {}, "Players", data.seeding ? el("span", { class: "muted small", "data-testid": "seeding" }, ` · seeded by ${data.seeding}`) : null),
+      el("ol", { "data-testid": "players" }, listed.map((p) =>
+        el("li", { "data-player": p.name }, seedInput(p), " ", el("a", { href: playerUrl(p.name) }, p.name), " ",
+          el("span", { class: "muted small" }, p.status + (p.checked_in ? " · checked in" : "") + (p.rating ? ` · ${p.rating}` : ""))))),
+      save);
+  }
+
+  // -- a player's own page ------------------------------------------------------------
+  function playerPage() {
+    const v = data.player;
+    if (!v) return [el("p", { class: "muted" }, "No such player.")];
+    const st = v.standing;
+    const head = el("div", { class: "card row", "data-testid": "player-head" },
+      el("strong", { "data-testid": "player-name" }, v.name),
+      el("span", { class: "badge", "data-testid": "player-status" }, v.status + (v.checked_in ? " · checked in" : "")),
+      st ? el("span", { "data-testid": "player-standing" }, `${st.table}: #${st.rank} of ${st.of} · ${data.elimination ? "wins" : "score"} ${st.score} · played ${st.played}`) : null,
+      el("a", { href: `/tournaments/${id}/`, "data-testid": "back" }, "← the tournament"));
+    let next;
+    if (v.next) {
+      const n = v.next;
+      const opp = n.players.filter((x) => x !== v.id).map(nameOf).join(", ") || "nobody";
+      next = el("section", { class: "card", "data-testid": "player-next" }, el("h3", {}, "Next match"),
+        el("p", { "data-testid": "next-details" }, `Round ${n.round} · ${n.bracket_match ? `match ${n.bracket_match}` : `board ${n.board}`} · against `,
+          el("strong", { "data-testid": "next-opponent" }, opp), ` · ${resultText(n)}`),
+        el("div", { class: "row" }, actions(n)));
+    } else {
+      next = el("section", { class: "card", "data-testid": "player-next" }, el("h3", {}, "Next match"),
+        el("p", { class: "muted", "data-testid": "next-details" }, data.progress.finished ? "The tournament is over." : "No match waiting."));
+    }
+    const results = el("section", { class: "card" }, el("h3", {}, "Results"),
+      el("table", { class: "list", "data-testid": "player-results" },
+        el("thead", {}, el("tr", {}, el("th", {}, "Round"), el("th", {}, "Against"), el("th", {}, "Result"), el("th", {}, "Points"), el("th", {}, ""))),
+        el("tbody", {}, v.results.map((r) => el("tr", { "data-pairing": r.pairing },
+          el("td", {}, r.bracket_match || r.round), el("td", {}, r.opponents.join(", ") || "—"), el("td", {}, r.outcome),
+          el("td", {}, r.points ?? ""), el("td", {}, r.match_id ? el("a", { href: `/matches/${r.match_id}/` }, "match →") : null))))));
+    return [statusPanel(), head, next, results];
   }
 
   // -- bracket --------------------------------------------------------------------------
@@ -284,12 +398,13 @@
         el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Player"), el("th", {}, data.elimination || t.playoff ? "Wins" : "Score"), el("th", {}, "Played"),
           (t.playoff ? ["seed"] : s.columns).map((c) => el("th", {}, c.replace(/_/g, " "))))),
         el("tbody", {}, t.rows.map((r) => el("tr", { class: r.status },
-          el("td", {}, r.rank), el("td", {}, r.name, r.status === "dropped" ? el("span", { class: "muted small" }, " (dropped)") : null),
+          el("td", {}, r.rank), el("td", {}, el("a", { href: playerUrl(r.name) }, r.name), r.status === "dropped" ? el("span", { class: "muted small" }, " (dropped)") : null),
           el("td", {}, r.score), el("td", {}, r.played), (t.playoff ? ["seed"] : s.columns).map((c) => el("td", {}, r.tiebreaks[c] ?? "")))))))));
   }
 
   function render() {
-    body.replaceChildren(...[statusPanel(), organiserPanel(), mePanel(), playersPanel(), bracketPanel(), roundsPanel(), standingsPanel()].filter(Boolean));
+    if (playerName) { body.replaceChildren(...playerPage().filter(Boolean)); return; }
+    body.replaceChildren(...[statusPanel(), organiserPanel(), mePanel(), draftPanel(), playersPanel(), bracketPanel(), roundsPanel(), standingsPanel()].filter(Boolean));
   }
 
   function connect(status) {
@@ -301,7 +416,7 @@
   }
 
   function start(node) {
-    root = node; id = node.dataset.id; me = node.dataset.user || null;
+    root = node; id = node.dataset.id; me = node.dataset.user || null; playerName = node.dataset.player || null;
     body = document.getElementById("tournament-body");
     errorBox = document.getElementById("error");
     load();
