@@ -880,7 +880,8 @@ def tournament_record_match(*, match_id) -> str:
     """Record a finished platform match's result if (and only if) it is verified.
 
     Returns "recorded", "pending" (no verdict yet: the match_verified signal brings it back),
-    "disputed", or "ignored" (not a tournament match, or the pairing moved on).
+    "disputed", "drawn" (a level game in a bracket: left to the organiser), or "ignored"
+    (not a tournament match, or the pairing moved on).
     Idempotent: event ids are derived from the match id.
     """
     match = Match.objects.filter(pk=match_id).first()
@@ -900,15 +901,23 @@ def tournament_record_match(*, match_id) -> str:
             return []
         outcome["value"] = "recorded" if verified else "disputed"
         if verified:
+            result = result_from_match(record, match)
+            if result.get("draw") and record["bracket_match"]:
+                # A level game (e.g. equal health when the deck runs out) cannot move a bracket on.
+                outcome["value"] = "drawn"
+                return [("result.match_disputed", {
+                    "pairing": origin["pairing"], "match_id": str(match.id),
+                    "reason": "The match was drawn and a bracket match needs a winner: the organiser rules "
+                              "or has it replayed."})]
             return [("result.verified", {"pairing": origin["pairing"], "match_id": str(match.id),
-                                         "result": result_from_match(record, match)})]
+                                         "result": result})]
         return [("result.match_disputed", {"pairing": origin["pairing"], "match_id": str(match.id),
                                            "reason": match.verdict_reason})]
 
     done = _run(tournament=origin["tournament"], user=None, decide=decide, actor="system",
                 event_id=uuid.uuid5(NAMESPACE, f"{match.id}:{kind}"))
     if not done.created:
-        return "recorded" if verified else "disputed"
+        return "disputed" if not verified else ("drawn" if outcome["value"] == "drawn" else "recorded")
     return outcome["value"]
 
 
