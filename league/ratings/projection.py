@@ -56,7 +56,10 @@ def rated_results(game: str) -> tuple[list[RatedResult], dict[str, str]]:
 
 def ratings_rebuild(*, game: str) -> int:
     """Recompute a game's ratings from every verified result; returns how many were used."""
-    results, labels = rated_results(game)
+    return _rebuild_from(game, *rated_results(game))
+
+
+def _rebuild_from(game: str, results: list[RatedResult], labels: dict[str, str]) -> int:
     ratings, history = rebuild(results, game)
     with transaction.atomic():
         Rating.objects.filter(game=game).delete()
@@ -86,11 +89,11 @@ def ratings_refresh(*, game: str) -> bool:
     """Rebuild if a verified result is missing from the ratings (idempotent)."""
     if game not in RATED_GAMES:
         return False
-    results, _ = rated_results(game)
+    results, labels = rated_results(game)
     latest = results[-1].sequence if results else 0
     checkpoint = RatingCheckpoint.objects.filter(game=game).values_list("sequence", flat=True).first() or 0
     included = RatingPoint.objects.filter(game=game).values("match_id").distinct().count()
     if checkpoint == latest and included == len({r.match_id for r in results}):
         return False
-    ratings_rebuild(game=game)
+    _rebuild_from(game, results, labels)  # the results just read: no second scan
     return True

@@ -154,11 +154,22 @@ def season_project(*, season: Season) -> None:
                                       result_seq=event.seq)
     existing = {f.key: f for f in season.fixtures.all()}
     for key, values in rows.items():
-        fixture = existing.get(key) or Fixture(season=season, key=key)
+        fixture = existing.get(key)
+        if fixture is not None and all(_same(getattr(fixture, name), value) for name, value in values.items()):
+            continue  # one result changes one row: leave the other few hundred alone
+        fixture = fixture or Fixture(season=season, key=key)
         for name, value in values.items():
             setattr(fixture, name, value)
         fixture.save()
     Season.objects.filter(pk=season.pk).update(projected_seq=events[-1].seq if events else 0)
+
+
+def _same(current, value) -> bool:
+    # Rows hold model instances and UUIDs where the fold has clubs and id strings.
+    def norm(v):
+        return None if v is None else str(getattr(v, "pk", v))
+
+    return norm(current) == norm(value)
 
 
 def fixture_postpone(*, fixture: Fixture, user, date: dt.date, reason: str) -> None:
