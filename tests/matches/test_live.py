@@ -126,3 +126,13 @@ async def test_a_socket_for_a_match_that_does_not_exist_is_closed():
     connected, code = await communicator.connect()
     assert not connected and code == 4404
     await communicator.wait()
+
+
+async def test_a_socket_with_a_nonsense_after_is_closed():
+    alice, bob, match = await setup_match()
+    communicator = WebsocketCommunicator(
+        application, f"/ws/matches/{match.id}/?after=yesterday", headers=[(b"origin", b"http://localhost")]
+    )
+    connected, code = await communicator.connect()
+    assert not connected and code == 4404
+    await communicator.wait()

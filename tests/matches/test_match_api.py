@@ -225,3 +225,24 @@ def test_the_event_list_pages_with_after_and_limit(alice, bob, client_for):
         seen += [e["seq"] for e in page["events"]]
         after = page["next_after"]
     assert seen == list(range(1, match.state_seq + 1))
+
+
+def test_tabletop_refuses_moves_before_the_shuffle_and_outcomes_nobody_owes(alice, bob, client_for):
+    match = new_duel(alice, bob, mode=Match.Mode.TABLETOP)
+    early = post_action(client_for(bob), match, 1, {"type": "defend", "card": "RA"})
+    assert early.status_code == 409 and early.json()["code"] == "chance_pending"
+    deal = client_for(alice).post(f"/api/matches/{match.id}/actions/",
+                                  {"seat": 0, "chance": list(range(70)), "expected_seq": 1}, format="json")
+    assert deal.status_code == 201
+    before = event_count(match)
+    again = client_for(alice).post(f"/api/matches/{match.id}/actions/",
+                                   {"seat": 0, "chance": list(range(70)), "expected_seq": fresh(match).state_seq},
+                                   format="json")
+    assert again.status_code == 409 and again.json()["code"] == "no_chance_due"
+    assert event_count(match) == before
+
+
+def test_acting_for_a_seat_the_match_does_not_have_is_a_404(alice, bob, client_for):
+    match = new_duel(alice, bob)
+    response = post_action(client_for(alice), match, 5, {"type": "defend", "card": "RA"})
+    assert response.status_code == 404 and response.json()["code"] == "no_such_seat"

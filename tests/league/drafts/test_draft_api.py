@@ -259,3 +259,19 @@ def test_a_team_of_coaches_shares_a_tournament_draft_seat(alice, bob, carol, mak
     assert events(draft) == before
     assert act(client_for(dave), draft, "pick", wizard=DRAFT.auto_action(m.state, 2)["wizard"]).status_code == 201
     assert client_for(carol).get(f"/api/drafts/{draft}/").json()["draft"]["your_seat"] == 2
+
+
+def test_a_pick_clock_outside_five_seconds_to_a_day_is_refused(coaches, client_for):
+    for seconds in (2, 90000):
+        response = client_for(coaches[0]).post(
+            "/api/drafts/", {"coaches": ["alice", "bob"], "clock_seconds": seconds}, format="json")
+        assert response.status_code == 400 and response.json()["code"] == "bad_clock"
+    assert Draft.objects.count() == 0
+
+
+def test_the_clock_of_a_finished_draft_is_refused(coaches, client_for):
+    alice, bob = coaches
+    draft = open_draft(client_for(alice))["id"]
+    finished = finish_draft({0: client_for(alice), 1: client_for(bob)}, draft)
+    r = client_for(alice).post(f"/api/drafts/{draft}/clock/", {"expected_seq": finished.state_seq}, format="json")
+    assert r.status_code == 409 and r.json()["code"] == "match_finished"

@@ -130,3 +130,15 @@ def test_anyone_signed_in_starts_a_league_for_any_game_and_runs_it(db, make_user
     started = client_for(ann).post(f"/api/leagues/duels/seasons/1/fixtures/{fixture['key']}/", {"action": "start"},
                                    format="json")
     assert started.status_code == 200 and started.json()["status"] == "in_play" and started.json()["match"]
+
+
+def test_league_and_club_names_are_unique_and_points_must_make_sense(iwdl, client_for, make_user):
+    client = client_for(make_user("host"))
+    taken = client.post("/api/leagues/", {"slug": "iwdl", "name": "Again", "game": "wizard-dodgeball"}, format="json")
+    assert taken.status_code == 409 and taken.json()["code"] == "slug_taken"
+    upside = client.post("/api/leagues/", {"slug": "odd", "name": "Odd", "game": "wizard-dodgeball",
+                                           "points": [0, 1, 3]}, format="json")
+    assert upside.status_code == 400 and upside.json()["code"] == "bad_points"
+    club = client_for(iwdl.created_by).post("/api/leagues/iwdl/clubs/", {"slug": "aetherhold-zephyrs", "name": "X"},
+                                            format="json")
+    assert club.status_code == 409 and club.json()["code"] == "slug_taken"

@@ -244,3 +244,43 @@ def test_a_league_of_another_game_plays_its_fixtures_as_plain_matches(db, make_u
         assert table[0]["points"] == 2 and table[0]["won"] == 1
     else:  # equal health when the deck ran out: a draw, a point each (points 2/1/0)
         assert [r["points"] for r in table].count(1) == 2
+
+
+def test_bad_season_and_fixture_requests_are_refused_and_write_nothing(iwdl, organiser, make_user):
+    clubs = list(iwdl.clubs.order_by("slug")[:4])
+    refusals = [
+        ("too_few_clubs", lambda: services.season_create(league=iwdl, created_by=organiser, clubs=clubs[:1],
+                                                         start_date=dt.date(2027, 1, 4))),
+        ("bad_divisions", lambda: services.season_create(league=iwdl, created_by=organiser, clubs=clubs,
+                                                         divisions={"A": [clubs[0].slug]},
+                                                         start_date=dt.date(2027, 1, 4))),
+    ]
+    for code, call in refusals:
+        with pytest.raises(MatchError) as refused:
+            call()
+        assert refused.value.code == code
+    assert Season.objects.count() == 0
+    season = small_season(iwdl, organiser)
+    fixture = season.fixtures.select_related("home", "away").order_by("round", "id").first()
+    outsider = next(c for c in clubs if c.pk not in (fixture.home_id, fixture.away_id))
+    before = Event.objects.filter(stream_id=season.stream_id).count()
+    for code, call in [
+        ("bad_winner", lambda: services.fixture_walkover(fixture=fixture, user=organiser, winner=outsider, reason="x")),
+        ("reason_required", lambda: services.result_correct(fixture=fixture, user=organiser, home_left=1,
+                                                            away_left=0, reason="  ")),
+        ("no_coach", lambda: services.fixture_start(fixture=fixture, user=organiser)),
+    ]:
+        with pytest.raises(MatchError) as refused:
+            call()
+        assert refused.value.code == code
+    fixture.home.coaches.add(make_user("home-coach"))
+    fixture.away.coaches.add(make_user("away-coach"))
+    with pytest.raises(MatchError) as refused:
+        services.fixture_start(fixture=fixture, user=make_user("stranger"))
+    assert refused.value.code == "not_a_coach"
+    assert Event.objects.filter(stream_id=season.stream_id).count() == before
+    services.fixture_walkover(fixture=fixture, user=organiser, winner=fixture.home, reason="no show")
+    fixture.refresh_from_db()
+    with pytest.raises(MatchError) as refused:
+        services.fixture_postpone(fixture=fixture, user=organiser, date=dt.date(2027, 5, 1), reason="x")
+    assert refused.value.code == "already_played"
