@@ -152,7 +152,7 @@ def season_project(*, season: Season) -> None:
             rows[d["fixture"]].update(status=Fixture.Status.WALKOVER, walkover_winner=clubs[d["winner"]],
                                       home_left=None, away_left=None, ruling=d.get("reason", ""),
                                       result_seq=event.seq)
-    existing = {f.key: f for f in season.fixtures.all()}
+    existing = {f.key: f for f in season.fixtures.select_related("home", "away", "walkover_winner")}
     for key, values in rows.items():
         fixture = existing.get(key)
         if fixture is not None and all(_same(getattr(fixture, name), value) for name, value in values.items()):
