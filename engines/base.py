@@ -59,7 +59,27 @@ class Engine(ABC):
     version: str = "1"  # bumped whenever replaying old events could change meaning
     min_seats: int = 2
     max_seats: int = 2
-    bots: tuple[str, ...] = ("random",)  # the names bot_action accepts
+    bots: tuple[str, ...] = ("random",)  # the names bot_action accepts, strongest first
+
+    # -- what the platform needs to know (read by the registry's users, never by engines) --
+    #: Offered on the new-match form and played on the game pages.
+    playable: bool = True
+    #: How results are rated: "glicko2" (one-on-one), "openskill" (any number of seats) or None.
+    rating: str | None = None
+    #: A draft builds teams for another game; it has no winner and is never rated.
+    draft: bool = False
+    #: The browser script that draws this game (under static/), e.g. "js/games/dueling-wizards.js".
+    page_script: str = ""
+    #: False for engines kept only to replay streams recorded under an older version.
+    current: bool = True
+
+    @property
+    def best_bot(self) -> str:
+        """The strongest bot: what "play the bot" means."""
+        return self.bots[0]
+
+    def script(self) -> str:
+        return self.page_script or f"js/games/{self.name}.js"
 
     # -- configuration -------------------------------------------------
     def default_config(self, seats: int) -> dict[str, Any]:
@@ -129,11 +149,24 @@ class Engine(ABC):
         return action
 
     def redact_chance(self, spec: dict[str, Any], outcome: Any, viewer: int | None) -> Any:
-        """A chance outcome as ``viewer`` may see it while live. Dice are public; a
-        shuffle's order would reveal every hidden card, so it stays secret until the end."""
-        if spec.get("kind") == "shuffle":
-            return None
-        return outcome
+        """A chance outcome as ``viewer`` may see it while live: the outcome itself when the
+        spec's ``visible_to`` includes the viewer, else None (see engines.chance.visible)."""
+        return outcome if chance_visible(spec, viewer) else None
+
+    def draw_pool(self, state: State) -> list[Any]:
+        """For a pending ``draw``: the pool in the engine's canonical order (outcome indices
+        point into it). Used only by the server, to turn the cards a person at a real table
+        says they drew into indices; never shown to anyone."""
+        raise IllegalAction(f"{self.title} has no card draws.", code="no_draw_due")
+
+    def resample_hidden(self, state: State, viewer: int | None, rng) -> State:
+        """A state ``viewer`` cannot tell from ``state``: everything hidden from that viewer
+        redrawn at random (``rng`` only needs ``random()``); the input is never mutated.
+
+        This is the engine's declaration of what is hidden: the conformance suite checks that
+        the viewer's view, the chance spec and the log lines are the same in both states.
+        An engine with no hidden information keeps this default."""
+        return state
 
     # -- bots ------------------------------------------------------------------
     def bot_action(self, bot: str, state: State, seat: int, rng) -> Action:
@@ -172,6 +205,18 @@ def event_kind(event: Any) -> str:
             code="bad_event",
         )
     return kind
+
+
+def chance_visible(spec: dict[str, Any], viewer: int | None) -> bool:
+    """Whether ``viewer`` (a seat, or None for a spectator) may see the outcome of ``spec``
+    while the match is live. ``visible_to`` is "all", "none" or a list of seats; without it,
+    dice are public and a shuffle (which orders every hidden card) is seen by nobody."""
+    visible_to = spec.get("visible_to", "none" if spec.get("kind") == "shuffle" else "all")
+    if visible_to == "all":
+        return True
+    if visible_to == "none" or viewer is None:
+        return False
+    return isinstance(visible_to, list) and viewer in visible_to
 
 
 def canonical_json(value: Any) -> bytes:

@@ -43,23 +43,38 @@ def latest() -> list[Engine]:
     return [_ENGINES[(name, _LATEST[name])] for name in sorted(_LATEST)]
 
 
+def all_engines() -> list[Engine]:
+    """Every registered engine, every version (for replay, verification and the conformance suite)."""
+    _load_builtin()
+    return [_ENGINES[key] for key in sorted(_ENGINES, key=lambda k: (k[0], _version_key(k[1])))]
+
+
+def playable() -> list[Engine]:
+    """The games people start from the pages: the newest version of each playable engine."""
+    return [e for e in latest() if e.playable]
+
+
+def rated() -> list[Engine]:
+    return [e for e in latest() if e.rating]
+
+
 _loaded = False
 
 
 def _load_builtin() -> None:
+    """Import every package under engines/: each registers its engines when imported.
+
+    Discovery instead of a list, so adding a game touches only its own package. Packages
+    are imported in name order so registration never depends on the file system's order."""
     global _loaded
     if _loaded:
         return
     _loaded = True
     import importlib
+    import pkgutil
 
-    for module in BUILTIN:
-        importlib.import_module(module)
+    import engines
 
-
-#: Packages that register their engines when imported.
-BUILTIN = [
-    "engines.dueling_wizards",
-    "engines.iwdl_draft",
-    "engines.wizard_dodgeball",
-]
+    for info in sorted(pkgutil.iter_modules(engines.__path__), key=lambda m: m.name):
+        if info.ispkg:
+            importlib.import_module(f"engines.{info.name}")

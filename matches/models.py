@@ -43,6 +43,11 @@ class Event(models.Model):
     recorded_at = models.DateTimeField()
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
+    # HMAC-SHA256(stream secret, "salt:<stream>:<seq>") in salted streams (docs/AUDIT.md), so a
+    # published hash cannot confirm a guess at hidden content; NULL in streams written before.
+    # Nullable so that adding it is a plain ADD COLUMN (SQLite would otherwise rebuild the
+    # table and lose the immutability triggers).
+    salt = models.CharField(max_length=64, null=True, blank=True)
 
     class Meta:
         ordering = ["stream", "seq"]

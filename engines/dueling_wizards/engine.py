@@ -74,6 +74,7 @@ class DuelingWizards(Engine):
     version = "1"
     min_seats = 2
     max_seats = 3
+    rating = "openskill"  # two or three wizards: one system from the first result on
 
     # -- configuration -------------------------------------------------------------
     def default_config(self, seats: int) -> dict[str, Any]:

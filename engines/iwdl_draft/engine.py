@@ -195,6 +195,9 @@ class IwdlDraftEngine(Engine):
     version = "1"
     min_seats = 2
     max_seats = 4
+    playable = False  # started from leagues, tournaments and the draft pages, not the match form
+    draft = True
+    page_script = "js/games/iwdl-draft.js"
 
     # -- configuration -------------------------------------------------------------------
     def default_config(self, seats: int) -> dict[str, Any]:

@@ -92,6 +92,7 @@ STALL_TURNS = 60
 
 class WizardDodgeballEngine(Engine):
     bots = ("heuristic", "random")
+    rating = "glicko2"  # always two sides
     name = "wizard-dodgeball"
     title = "Wizard Dodgeball"
     version = "1"
