@@ -1,0 +1,244 @@
+"""Hex geometry: distance, neighbours, joined boards, movement costs and exact line of sight.
+
+Spaces are pointy-top hexes in axial coordinates ``(q, r)``; in state and in data they are
+written as ``"q,r"`` strings. Everything is integer or exact rational arithmetic, so a result
+never depends on floating point or on the process.
+
+Line of sight (rulebook L347-357, ruling A-36): a model sees a target when, from one corner
+of its own space, two straight lines reach two *different* corners of the target's space
+without passing through the interior of an Impassable space. Touching an edge or a vertex
+does not block. An affine map sends the hex centre of ``(q, r)`` to ``(2q + r, 3r)`` and its
+six corners to integer points around it, and straightness and "passes through the interior"
+survive any affine map, so the test needs no square roots.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+from typing import Iterable
+
+Hex = tuple[int, int]
+
+#: Axial steps to the six neighbours, in counter-clockwise order starting east.
+DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+#: Corner offsets from a centre, in the integer frame, counter-clockwise.
+CORNERS: tuple[tuple[int, int], ...] = ((1, 1), (0, 2), (-1, 1), (-1, -1), (0, -2), (1, -1))
+
+TERRAINS = ("open", "difficult", "impassable", "obscuring", "dangerous")
+
+
+def key(h: Hex) -> str:
+    return f"{h[0]},{h[1]}"
+
+
+def parse(k: str) -> Hex:
+    q, r = k.split(",")
+    return int(q), int(r)
+
+
+def distance(a: Hex, b: Hex) -> int:
+    """Hex distance: the Range between two spaces (L311-319; terrain and models never change it)."""
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def neighbours(h: Hex) -> list[Hex]:
+    return [(h[0] + dq, h[1] + dr) for dq, dr in DIRECTIONS]
+
+
+def adjacent(a: Hex, b: Hex) -> bool:
+    return distance(a, b) == 1
+
+
+def centre(h: Hex) -> tuple[int, int]:
+    return 2 * h[0] + h[1], 3 * h[1]
+
+
+def corners(h: Hex) -> list[tuple[int, int]]:
+    cx, cy = centre(h)
+    return [(cx + dx, cy + dy) for dx, dy in CORNERS]
+
+
+def _cross(o, a, b) -> int:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def segment_enters_hex(p0, p1, h: Hex) -> bool:
+    """Does the closed segment p0-p1 meet the OPEN interior of hex ``h``?
+
+    The interior is the intersection of six open half-planes (one per edge, corners in
+    counter-clockwise order, so the inside is where the cross product is positive). Along
+    the segment each edge function is linear in t, so the points inside form an open
+    interval of t; the segment enters the hex when that interval meets [0, 1]."""
+    cs = corners(h)
+    lo: Fraction | None = None
+    hi: Fraction | None = None
+    for i in range(6):
+        a, b = cs[i], cs[(i + 1) % 6]
+        f0 = _cross(a, b, p0)
+        f1 = _cross(a, b, p1)
+        d = f1 - f0
+        if d == 0:
+            if f0 <= 0:
+                return False
+            continue
+        t = Fraction(-f0, d)
+        if d > 0:
+            lo = t if lo is None or t > lo else lo
+        else:
+            hi = t if hi is None or t < hi else hi
+    if lo is not None and hi is not None and lo >= hi:
+        return False
+    if lo is not None and lo >= 1:
+        return False
+    if hi is not None and hi <= 0:
+        return False
+    return True
+
+
+def _candidates(a: Hex, b: Hex, blockers: Iterable[Hex]) -> list[Hex]:
+    # A blocker can only cut a sight line if it lies within the lines' bounding distance.
+    span = distance(a, b)
+    return [c for c in blockers if c != a and c != b and distance(a, c) <= span and distance(b, c) <= span]
+
+
+def sees(a: Hex, b: Hex, blockers: Iterable[Hex]) -> bool:
+    """The rulebook's test, from ``a`` to ``b`` (ruling A-36); range 0 always sees itself."""
+    if a == b:
+        return True
+    near = _candidates(a, b, blockers)
+    if not near:
+        return True
+    tcs = corners(b)
+    for c in corners(a):
+        clear = 0
+        for t in tcs:
+            if not any(segment_enters_hex(c, t, x) for x in near):
+                clear += 1
+                if clear >= 2:
+                    return True
+    return False
+
+
+def line_of_sight(a: Hex, b: Hex, blockers: Iterable[Hex]) -> bool:
+    """Line of sight as the engine uses it: the rulebook's corner test in either direction.
+
+    Ruling (RULES.md, "Line of sight is mutual"): the corner test read literally is not
+    always symmetric, and a game where A sees B but B cannot see A surprises players; the
+    engine grants sight when the test holds from either end."""
+    blockers = list(blockers)
+    return sees(a, b, blockers) or sees(b, a, blockers)
+
+
+class Board:
+    """A joined board: the two halves of a map placed so the chosen Nexus spaces coincide.
+
+    ``halves[i]`` is the half whose back row is nearest seat-side i after the joining.
+    The second half is turned half a circle about its Nexus space and laid on the first
+    half's Nexus space of the same colour (L299-303); spaces both halves print (the shared
+    front row) belong to both Zones."""
+
+    def __init__(self, spec: dict, nexus: str):
+        h0, h1 = spec["halves"]
+        if nexus not in h0["nexus"] or nexus not in h1["nexus"]:
+            raise KeyError(nexus)
+        n0 = parse(h0["nexus"][nexus])
+        n1 = parse(h1["nexus"][nexus])
+
+        def turn(k: str) -> Hex:
+            q, r = parse(k)
+            return n0[0] - (q - n1[0]), n0[1] - (r - n1[1])
+
+        self.map_id = spec["id"]
+        self.nexus = nexus
+        self.terrain: dict[Hex, str] = {}
+        self.zones: dict[Hex, list[int]] = {}
+        for k, t in sorted(h0["hexes"].items()):
+            h = parse(k)
+            self.terrain[h] = t
+            self.zones[h] = [0]
+        self.clash: list[Hex] = []
+        for k, t in sorted(h1["hexes"].items()):
+            h = turn(k)
+            if h in self.terrain:
+                if self.terrain[h] != t:
+                    self.clash.append(h)
+                self.zones[h] = [0, 1]
+            else:
+                self.terrain[h] = t
+                self.zones[h] = [1]
+        self.arrival: list[list[Hex]] = [
+            [parse(k) for k in h0["arrival"]],
+            [turn(k) for k in h1["arrival"]],
+        ]
+        self.hexes: list[Hex] = sorted(self.terrain, key=lambda h: (h[1], h[0]))
+        self.impassable: list[Hex] = [h for h in self.hexes if self.terrain[h] == "impassable"]
+
+    def on_board(self, h: Hex) -> bool:
+        return h in self.terrain
+
+    def board_neighbours(self, h: Hex) -> list[Hex]:
+        return [n for n in neighbours(h) if n in self.terrain]
+
+    def at_edge(self, h: Hex) -> bool:
+        """Next to the outer edge (ruling A-29): fewer than six neighbours on the board."""
+        return len(self.board_neighbours(h)) < 6
+
+    def in_zone(self, h: Hex, side: int) -> bool:
+        return side in self.zones.get(h, [])
+
+    def los(self, a: Hex, b: Hex) -> bool:
+        return _los_cached(self.map_id, self.nexus, a, b, tuple(self.impassable))
+
+
+@lru_cache(maxsize=200_000)
+def _los_cached(map_id: str, nexus: str, a: Hex, b: Hex, impassable: tuple[Hex, ...]) -> bool:
+    return line_of_sight(a, b, impassable)
+
+
+def reachable(
+    start: Hex,
+    points: int,
+    terrain_of,
+    passable,
+    enterable,
+    cost_of,
+) -> dict[Hex, int]:
+    """Every space reachable with ``points`` movement, with its cheapest cost.
+
+    ``terrain_of(h)`` is the effective terrain or None off the board; ``passable(h)`` says
+    whether the mover may pass through ``h``; ``enterable(h)`` whether it may end there;
+    ``cost_of(h)`` the points to enter ``h``. Dijkstra over small integers, in a fixed order."""
+    best: dict[Hex, int] = {start: 0}
+    frontier = [start]
+    while frontier:
+        frontier.sort(key=lambda h: (best[h], h[1], h[0]))
+        h = frontier.pop(0)
+        for n in neighbours(h):
+            if terrain_of(n) is None or not passable(n):
+                continue
+            c = best[h] + cost_of(n)
+            if c <= points and c < best.get(n, points + 1):
+                best[n] = c
+                frontier.append(n)
+    return {h: c for h, c in best.items() if h != start and enterable(h)}
+
+
+def path_cost_cheapest(start: Hex, goal: Hex, points: int, terrain_of, passable, cost_of, danger) -> tuple[int, int] | None:
+    """Cheapest (movement cost, dangerous spaces entered) route from start to goal within
+    ``points``; ties on cost prefer fewer Dangerous spaces. None when out of reach."""
+    best: dict[Hex, tuple[int, int]] = {start: (0, 0)}
+    frontier = [start]
+    while frontier:
+        frontier.sort(key=lambda h: (best[h], h[1], h[0]))
+        h = frontier.pop(0)
+        for n in neighbours(h):
+            if terrain_of(n) is None or (n != goal and not passable(n)) or (n == goal and not passable(n)):
+                continue
+            cand = (best[h][0] + cost_of(n), best[h][1] + (1 if danger(n) else 0))
+            if cand[0] <= points and (n not in best or cand < best[n]):
+                best[n] = cand
+                frontier.append(n)
+    return best.get(goal)
