@@ -1,0 +1,139 @@
+"""Content packs: plain JSON under packs/, checked against packs/schema.json and then against
+the rules the schema cannot express (references, the starting deck's make-up, map joinings).
+
+A pack is read once per process and never changed; the engine copies what a match needs into
+its state, so a state never depends on a pack's object identity.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from engines.base import InvalidConfig
+
+from . import geometry
+
+PACK_DIR = Path(__file__).parent / "packs"
+
+#: Traits whose card value carries an X (L1238-1420).
+TRAITS_WITH_X = {"large", "small", "potioneer", "potion_mastery", "resistance", "physical_resistance", "magical_immunity"}
+
+#: Rulebook L405-416: a starting Clash deck is seven +1, six +2, five +3, one 0 and one 2+.
+DECK_MAKEUP = {"1": 7, "2": 6, "3": 5, "0": 1, "2+": 1}
+
+QUEST_TYPES = (
+    "minor_challenge_control", "major_challenge_control", "challenge_collection", "leaders_missions",
+    "arrival_spaces", "making_impacts", "group_missions", "terrain_control", "various",
+)
+
+
+class PackError(ValueError):
+    pass
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    return json.loads((PACK_DIR / "schema.json").read_text())
+
+
+def pack_ids() -> list[str]:
+    return sorted(p.stem for p in PACK_DIR.glob("*.json") if p.stem != "schema")
+
+
+def check(data: dict) -> None:
+    """Raise PackError with every problem found, or return quietly."""
+    import jsonschema
+
+    errors = sorted(jsonschema.Draft202012Validator(schema()).iter_errors(data), key=lambda e: list(e.path))
+    if errors:
+        raise PackError("; ".join(f"{'/'.join(map(str, e.path))}: {e.message[:200]}" for e in errors[:10]))
+    problems: list[str] = []
+    for kind in ("characters", "spells", "artifacts", "potions", "clash_cards", "quests", "maps"):
+        ids = [x["id"] for x in data[kind]]
+        if len(ids) != len(set(ids)):
+            problems.append(f"{kind}: duplicate ids")
+    spells = {s["id"] for s in data["spells"]}
+    names = {c["name"] for c in data["characters"]}
+    for c in data["characters"]:
+        if c["affiliation"] not in data["affiliations"]:
+            problems.append(f"{c['id']}: unknown affiliation {c['affiliation']}")
+        for s in c["innate_spells"]:
+            if s not in spells:
+                problems.append(f"{c['id']}: unknown innate spell {s}")
+        for t in c["traits"]:
+            if (t["id"] in TRAITS_WITH_X) != ("x" in t):
+                problems.append(f"{c['id']}: trait {t['id']} {'needs' if t['id'] in TRAITS_WITH_X else 'takes no'} X")
+    for a in data["artifacts"]:
+        for n in a["restricted_to"]:
+            if n not in names:
+                problems.append(f"{a['id']}: restricted to unknown model {n}")
+    makeup: dict[str, int] = {}
+    for c in data["clash_cards"]:
+        makeup[c["upper"]] = makeup.get(c["upper"], 0) + 1
+    if makeup != DECK_MAKEUP:
+        problems.append(f"clash_cards: a starting deck is {DECK_MAKEUP}, not {makeup}")
+    if data["lucky"]["upper"] != "2+" or data["jinxed"]["upper"] != "0":
+        problems.append("a Lucky card shows 2+ and a Jinxed card 0 (L430-445)")
+    hm = data["params"]["horcrux_maker"]
+    arts = {a["id"]: a for a in data["artifacts"]}
+    if hm["rival_horcrux"] not in arts or "Horcrux" not in arts[hm["rival_horcrux"]]["keywords"]:
+        problems.append("params.horcrux_maker.rival_horcrux must be a Horcrux artifact")
+    for m in data["maps"]:
+        colours = set(m["halves"][0]["nexus"]) & set(m["halves"][1]["nexus"])
+        if not colours:
+            problems.append(f"{m['id']}: the halves share no Nexus colour")
+        for colour in sorted(colours):
+            board = geometry.Board(m, colour)
+            if board.clash:
+                problems.append(f"{m['id']}/{colour}: the halves print different terrain on shared spaces")
+            for side in (0, 1):
+                for h in board.arrival[side]:
+                    if board.terrain.get(h) != "open":
+                        problems.append(f"{m['id']}: Arrival Space {h} is not Open")
+    if problems:
+        raise PackError("; ".join(problems))
+
+
+@lru_cache(maxsize=None)
+def load(pack_id: str) -> "Pack":
+    path = PACK_DIR / f"{pack_id}.json"
+    if pack_id == "schema" or not path.is_file():
+        raise InvalidConfig(f"There is no content pack called '{pack_id}'.", code="unknown_pack")
+    data = json.loads(path.read_text())
+    check(data)
+    return Pack(data)
+
+
+class Pack:
+    def __init__(self, data: dict):
+        self.data = data
+        self.id: str = data["id"]
+        self.params: dict = data["params"]
+        self.characters = {c["id"]: c for c in data["characters"]}
+        self.spells = {s["id"]: s for s in data["spells"]}
+        self.spells[self.params["basic_combat_spell"]["id"]] = self.params["basic_combat_spell"]
+        self.artifacts = {a["id"]: a for a in data["artifacts"]}
+        self.potions = {p["id"]: p for p in data["potions"]}
+        self.clash_cards = {c["id"]: c for c in data["clash_cards"]}
+        self.clash_cards["lucky"] = data["lucky"]
+        self.clash_cards["jinxed"] = data["jinxed"]
+        self.quests = {q["id"]: q for q in data["quests"]}
+        self.maps = {m["id"]: m for m in data["maps"]}
+        self.challenges: list[str] = data["challenges"]
+        self.affiliations: list[str] = data["affiliations"]
+
+    @property
+    def basic_spell_id(self) -> str:
+        return self.params["basic_combat_spell"]["id"]
+
+    def playable(self) -> bool:
+        """Whole games need a quest of every type and at least one map."""
+        types = {q["type"] for q in self.data["quests"]}
+        return all(t in types for t in QUEST_TYPES) and bool(self.maps)
+
+
+@lru_cache(maxsize=None)
+def board(pack_id: str, map_id: str, nexus: str) -> geometry.Board:
+    return geometry.Board(load(pack_id).maps[map_id], nexus)
