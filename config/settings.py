@@ -24,6 +24,50 @@ if not DEBUG and SECRET_KEY == _DEV_SECRET:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
+# Deployment: behind TLS, set HTTPS=true (and BEHIND_PROXY=true when a proxy terminates TLS and
+# sends X-Forwarded-Proto). Everything follows from those two; each setting can still be moved alone.
+HTTPS = env_bool("HTTPS", False)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", HTTPS)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+if env_bool("BEHIND_PROXY", False):
+    # Only behind a proxy that always sets (or strips) this header; otherwise a client could claim https.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SESSION_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"
+# Paths that stay reachable over plain HTTP behind SECURE_SSL_REDIRECT (a load balancer's probe).
+SECURE_REDIRECT_EXEMPT = env_list("SECURE_REDIRECT_EXEMPT", [])
+
+# Content-Security-Policy (django-csp): scripts, styles, images and sockets from this site only (CSP 3's
+# 'self' covers its own ws:/wss:), never framed. A few pages still start their script with a one-line
+# inline <script>, and so does the Swagger UI page, hence 'unsafe-inline' for scripts until those move
+# into static/js; no other origin can serve a script either way.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", "'unsafe-inline'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'", "data:"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+        "base-uri": ["'self'"],
+        "object-src": ["'none'"],
+    },
+}
+
+# Request bounds (config/middleware.py): the largest body accepted (larger ones get 413 JSON) and
+# the deepest JSON nesting (RecursionError used to surface as an HTML 500).
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 256 * 1024)
+API_MAX_JSON_DEPTH = env_int("API_MAX_JSON_DEPTH", 32)
+DATA_UPLOAD_MAX_MEMORY_SIZE = API_MAX_BODY_BYTES
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -37,6 +81,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
+    "axes",
     "matches",
     "league",
     "league.tournaments",
@@ -44,12 +89,19 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything reads the request: refuses NUL, bad UTF-8 and oversized bodies, and turns every
+    # error under /api/ (404, 405, 413, 500, database down) into {"code", "detail"} JSON.
+    "config.middleware.ApiErrorMiddleware",
+    "config.middleware.AuthThrottleMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it answers a locked-out login attempt.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -80,12 +132,44 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (web, eager tasks) share one file; wait for the write lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DB_POOL", True):
+    # Under ASGI every request runs its ORM calls in a thread of its own, and each thread opened its own
+    # connection: a burst of requests exceeded PostgreSQL's max_connections and answered 500s. A pool
+    # bounds a process to DB_POOL_MAX_SIZE connections; a request beyond that waits up to
+    # DB_POOL_TIMEOUT seconds for one to come back (then 503 JSON), instead of PostgreSQL refusing it.
+    # Size it so that (web processes + workers) x max_size stays under the server's max_connections.
+    # The pool replaces persistent connections (Django requires CONN_MAX_AGE = 0 with it).
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env_int("DB_POOL_MIN_SIZE", 1),
+        "max_size": env_int("DB_POOL_MAX_SIZE", 10),
+        "timeout": env_int("DB_POOL_TIMEOUT", 10),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+     "OPTIONS": {"min_length": env_int("PASSWORD_MIN_LENGTH", 10)}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+AUTHENTICATION_BACKENDS = [
+    # django-axes first: it refuses a locked-out username before any password is checked.
+    "config.auth.LockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# A username is locked after AXES_FAILURE_LIMIT wrong passwords in a row (from any address, so a
+# botnet cannot spread its guesses); the lock lifts after AXES_COOLOFF_MINUTES or on a right login
+# from an admin's reset. Locking by username alone would let anyone lock a player out of their
+# account from afar, so the lock is per username and address pair.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_IPWARE_PROXY_COUNT = env_int("AXES_PROXY_COUNT", 0)
+AXES_HTTP_RESPONSE_CODE = 429
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"
@@ -111,7 +195,33 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "matches.api.errors.exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
+    "DEFAULT_PARSER_CLASSES": [
+        # JSON with a nesting limit and no NUL or lone surrogates (config/middleware.py).
+        "config.middleware.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    # Anonymous callers by address, signed-in ones by account; expensive reads (a past state replayed,
+    # an event feed) have their own, stricter rate (matches.api.views.ExpensiveReadThrottle). Rates are "N/second|minute|
+    # hour|day" and come from the environment so a deployment (or a load test) can move them.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env_str("THROTTLE_ANON", "600/minute"),
+        "user": env_str("THROTTLE_USER", "1200/minute"),
+        "expensive": env_str("THROTTLE_EXPENSIVE", "120/minute"),
+    },
 }
+# DRF keeps throttle history (and django-axes nothing: it keeps failures in the database) in the
+# cache. Set CACHE_URL to a Redis database so every web process shares one history; without it each
+# process counts alone (a first run, the tests).
+CACHE_URL = env_str("CACHE_URL", "")
+if CACHE_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}}
+# Sign-in and sign-up forms: attempts per address (AuthThrottleMiddleware), on top of the lockout.
+THROTTLE_AUTH = env_str("THROTTLE_AUTH", "20/minute")
 SPECTACULAR_SETTINGS = {
     "TITLE": "Wizard Duels API",
     "DESCRIPTION": "Matches as append-only, hash-chained event streams; every finished match is verifiable.",
@@ -129,7 +239,32 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": env_str("CHANNELS_PREFIX", "wizard-duels")},
+            "CONFIG": {
+                "hosts": [{
+                    "address": REDIS_URL,
+                    # channels-redis waits for a socket's next message with a blocking pop of
+                    # brpop_timeout (5 s) and loops. redis-py 8 defaults socket_timeout to 5 s too,
+                    # so every idle wait ended in a TimeoutError that closed the websocket with
+                    # 1011 after 5.2 s. The socket timeout must stay above the blocking pop's; it
+                    # is still finite, so a Redis that vanished is noticed within it.
+                    "socket_timeout": env_int("CHANNELS_SOCKET_TIMEOUT", 30),
+                    "socket_connect_timeout": env_int("CHANNELS_CONNECT_TIMEOUT", 5),
+                    "socket_keepalive": True,
+                    "health_check_interval": 15,
+                    # One connection per websocket waits in that blocking pop, so the pool bounds
+                    # how many sockets one process can serve (redis-py's default is 100).
+                    "max_connections": env_int("CHANNELS_MAX_CONNECTIONS", 1000),
+                }],
+                "prefix": env_str("CHANNELS_PREFIX", "wizard-duels"),
+                # A socket that vanishes without its disconnect (a killed process, a closed pool
+                # that dropped its group_discard) stays a group member until this expiry. The
+                # default is a day; group_send then skips it after its channel fills (capacity).
+                # Ten minutes bounds the stale entries, and no live socket is hurt: the consumer
+                # renews its membership well within it (MatchConsumer.GROUP_RENEW_SECONDS).
+                "group_expiry": env_int("CHANNELS_GROUP_EXPIRY", 600),
+                "capacity": env_int("CHANNELS_CAPACITY", 200),
+                "expiry": 60,
+            },
         }
     }
 else:

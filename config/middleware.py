@@ -1,0 +1,251 @@
+"""Request bounds and the JSON error contract at the edge.
+
+Everything a client can send is bounded before a view reads it: the body's size (413), NUL bytes and
+bad UTF-8 in the query string or path (400), and, for JSON bodies, the nesting depth, NUL and lone
+surrogates in strings, and non-finite or oversized numbers (400). Under /api/ every error a client can
+meet is ``{"code", "detail"}`` JSON, including the ones Django answers before any view runs (an
+unknown address) and the ones no view expected (a database that went away: 503).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import re
+import time
+from urllib.parse import unquote_to_bytes
+
+from django.conf import settings
+from django.core.cache import cache
+from django.core.exceptions import RequestDataTooBig
+from django.db import DataError, InterfaceError, OperationalError
+from django.http import HttpResponse, JsonResponse
+from django.urls import reverse
+from rest_framework import exceptions
+from rest_framework.parsers import JSONParser
+
+log = logging.getLogger(__name__)
+
+#: JSON numbers beyond this magnitude lose precision in most clients (IEEE doubles) and overflow
+#: PostgreSQL's bigint columns; no field of this API needs one.
+MAX_JSON_INT = 2**53
+
+
+def is_api(request) -> bool:
+    return request.path_info.startswith("/api/")
+
+
+def error(request, code: str, detail: str, status: int) -> HttpResponse:
+    if is_api(request):
+        return JsonResponse({"code": code, "detail": detail}, status=status)
+    return HttpResponse(f"{detail}\n", status=status, content_type="text/plain; charset=utf-8")
+
+
+#: What each status means when Django (not a view) produced it, for the JSON contract.
+STATUS_CODES = {
+    400: ("bad_request", "The request is not valid."),
+    403: ("permission_denied", "You may not do that."),
+    404: ("not_found", "There is nothing at this address."),
+    405: ("method_not_allowed", "This address does not accept that method."),
+    413: ("body_too_large", "The request body is too large."),
+    429: ("throttled", "Too many requests; wait a moment."),
+    500: ("internal_error", "Something went wrong on our side; nothing you sent was the cause."),
+    503: ("unavailable", "The service is briefly unavailable; try again in a moment."),
+}
+
+
+def _database_down(request) -> HttpResponse:
+    return JsonResponse(
+        {"code": "database_unavailable", "detail": "The database is briefly unavailable; try again in a moment."},
+        status=503, headers={"Retry-After": "5"},
+    )
+
+
+class ApiErrorMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        refusal = self.refuse(request)
+        if refusal is not None:
+            return refusal
+        response = self.get_response(request)
+        if is_api(request) and response.status_code >= 400 and not _is_json(response):
+            code, detail = STATUS_CODES.get(response.status_code, STATUS_CODES[400 if response.status_code < 500
+                                                                                  else 500])
+            response = JsonResponse({"code": code, "detail": detail}, status=response.status_code)
+        return response
+
+    def process_exception(self, request, exc):
+        if isinstance(exc, RequestDataTooBig):
+            return error(request, "body_too_large", _too_large_detail(), 413)
+        if not is_api(request):
+            return None
+        if isinstance(exc, (OperationalError, InterfaceError)):
+            log.warning("Database unavailable on %s: %s", request.path, exc)
+            return _database_down(request)
+        if isinstance(exc, RecursionError):
+            return JsonResponse({"code": "too_deep", "detail": "The request nests too deeply."}, status=400)
+        log.exception("Unexpected error on %s", request.path)
+        code, detail = STATUS_CODES[500]
+        return JsonResponse({"code": code, "detail": detail}, status=500)
+
+    @staticmethod
+    def refuse(request) -> HttpResponse | None:
+        if "\x00" in request.path:
+            return error(request, "nul_byte", "The address contains a NUL byte.", 400)
+        raw = request.META.get("QUERY_STRING", "")
+        if raw:
+            decoded = unquote_to_bytes(raw.replace("+", " ").encode("latin-1", "replace"))
+            if b"\x00" in decoded:
+                return error(request, "nul_byte", "The query string contains a NUL byte.", 400)
+            try:
+                decoded.decode("utf-8")
+            except UnicodeDecodeError:
+                return error(request, "bad_encoding", "The query string is not valid UTF-8.", 400)
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return error(request, "bad_request", "Content-Length is not a number.", 400)
+        if length > settings.API_MAX_BODY_BYTES:
+            return error(request, "body_too_large", _too_large_detail(), 413)
+        return None
+
+
+def _too_large_detail() -> str:
+    return f"The request body is larger than {settings.API_MAX_BODY_BYTES} bytes."
+
+
+def _is_json(response) -> bool:
+    return response.get("Content-Type", "").startswith("application/json")
+
+
+class AuthThrottleMiddleware:
+    """Bounds sign-in and sign-up attempts per address (django-axes locks a username after repeated
+    failures; this keeps one address from trying many usernames, or creating accounts in bulk)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.method == "POST" and request.path_info in (reverse("login"), reverse("signup")):
+            count, seconds = _parse_rate(settings.THROTTLE_AUTH)
+            window = int(time.time() // seconds)
+            key = f"auth-throttle:{request.META.get('REMOTE_ADDR', '')}:{window}"
+            cache.add(key, 0, timeout=seconds)
+            try:
+                seen = cache.incr(key)
+            except ValueError:  # expired between add and incr
+                seen = 1
+            if seen > count:
+                response = HttpResponse("Too many attempts; wait a minute and try again.\n", status=429,
+                                        content_type="text/plain; charset=utf-8")
+                response["Retry-After"] = str(seconds)
+                return response
+        return self.get_response(request)
+
+
+def _parse_rate(rate: str) -> tuple[int, int]:
+    count, _, period = rate.partition("/")
+    return int(count), {"s": 1, "m": 60, "h": 3600, "d": 86400}[period[0]]
+
+
+# JSON bodies -------------------------------------------------------------------------------------
+
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
+_BRACKET = re.compile(rb"[\[\]{}]")
+
+
+def json_depth(raw: bytes, limit: int) -> int:
+    """How deeply the document nests (stops counting past ``limit``), without parsing it: the
+    parser itself recurses, and a deep enough document raised RecursionError inside it."""
+    depth = deepest = 0
+    for match in _BRACKET.finditer(_STRING.sub(b'""', raw)):
+        if match.group() in (b"[", b"{"):
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    break
+        else:
+            depth -= 1
+    return deepest
+
+
+class BoundedJSONParser(JSONParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        raw = stream.read() if stream is not None else b""
+        if len(raw) > settings.API_MAX_BODY_BYTES:
+            raise BodyTooLarge()
+        if json_depth(raw, settings.API_MAX_JSON_DEPTH) > settings.API_MAX_JSON_DEPTH:
+            raise exceptions.ParseError(
+                f"JSON nests deeper than {settings.API_MAX_JSON_DEPTH} levels.", code="too_deep")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise exceptions.ParseError("The body is not valid UTF-8.", code="bad_encoding") from None
+        try:
+            data = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+        except _BadNumber as exc:
+            raise exceptions.ParseError(str(exc), code="bad_number") from None
+        except ValueError as exc:
+            raise exceptions.ParseError(f"JSON parse error - {exc}") from None
+        _check_values(data)
+        return data
+
+
+class BodyTooLarge(exceptions.APIException):
+    status_code = 413
+    default_code = "body_too_large"
+    default_detail = "The request body is too large."
+
+
+class _BadNumber(ValueError):
+    pass
+
+
+def _refuse_constant(name: str):
+    raise _BadNumber(f"{name} is not a JSON number.")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _BadNumber(f"{text} is out of range.")
+    return value
+
+
+def _check_values(data) -> None:
+    """NUL and lone surrogates cannot be stored (PostgreSQL refuses them in text and jsonb), and
+    integers past 2**53 overflow the database's columns: refuse them here, as bad input."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                _check_string(key)
+                stack.append(item)
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, str):
+            _check_string(value)
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_JSON_INT:
+            raise exceptions.ParseError(f"{value} is too large a number (at most 2**53).", code="bad_number")
+
+
+def _check_string(value: str) -> None:
+    if "\x00" in value:
+        raise exceptions.ParseError("Text may not contain a NUL character.", code="nul_byte")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise exceptions.ParseError("Text contains an unpaired surrogate.", code="bad_encoding") from None
+
+
+def database_unavailable(exc) -> bool:
+    return isinstance(exc, (OperationalError, InterfaceError))
+
+
+def bad_value_for_database(exc) -> bool:
+    return isinstance(exc, DataError)
