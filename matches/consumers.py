@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import asyncio
+import json
+import time
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -7,34 +10,93 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from . import live
 
+#: Bounds on what a client may send over the socket: it only ever asks to resync.
+MAX_FRAME_BYTES = 4096
+#: A resync replays the caller's whole view, so a client gets one per this many seconds; more are
+#: answered with an error frame (the socket stays open).
+RESYNC_INTERVAL_SECONDS = 1.0
+#: The channel layer forgets group members after its group_expiry (config/settings.py, so that
+#: sockets of a killed process do not linger for a day); a live socket renews its membership well
+#: within that.
+GROUP_RENEW_SECONDS = 120
 
-class MatchConsumer(AsyncJsonWebsocketConsumer):
+
+class FrameConsumer(AsyncJsonWebsocketConsumer):
+    """A socket whose client frames are validated: whatever arrives (binary, not JSON, JSON that is
+    not an object, an unknown type) is answered with an error frame, and the socket stays open."""
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        if text_data is None:
+            await self.send_error("binary_frame", "Send text frames holding a JSON object.")
+            return
+        if len(text_data) > MAX_FRAME_BYTES:
+            await self.send_error("frame_too_large", f"Frames are at most {MAX_FRAME_BYTES} characters.")
+            return
+        try:
+            content = json.loads(text_data)
+        except (ValueError, RecursionError):
+            await self.send_error("not_json", "A frame must be a JSON object.")
+            return
+        if not isinstance(content, dict):
+            await self.send_error("not_an_object", "A frame must be a JSON object, like {\"type\": \"resync\"}.")
+            return
+        await self.receive_json(content, **kwargs)
+
+    async def send_error(self, code: str, detail: str) -> None:
+        await self.send_json({"type": "error", "code": code, "detail": detail})
+
+    async def keep_membership(self, group: str) -> None:
+        while True:
+            await asyncio.sleep(GROUP_RENEW_SECONDS)
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    def start_renewing(self, group: str) -> None:
+        self._renewal = asyncio.ensure_future(self.keep_membership(group))
+
+    def stop_renewing(self) -> None:
+        renewal = getattr(self, "_renewal", None)
+        if renewal is not None:
+            renewal.cancel()
+
+
+class MatchConsumer(FrameConsumer):
     """A seat or spectator following one match.
 
     Connect with ``?after=N`` (the last seq the client holds) to catch up. Each message
     carries the events after the client's last seq, so a reconnecting client gets every
     event exactly once; the view in it is the caller's own (hidden cards redacted).
+    Send ``{"type": "resync"}`` for the current view again (at most one a second).
     """
 
     async def connect(self):
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
         self.user = self.scope.get("user")
         self.last_seq = _parse_after(self.scope.get("query_string", b""))
+        self.last_resync = 0.0
         if self.last_seq is None or not await database_sync_to_async(live.match_exists)(self.match_id):
             await self.close(code=4404)
             return
         await self.channel_layer.group_add(live.group_name(self.match_id), self.channel_name)
+        self.start_renewing(live.group_name(self.match_id))
         await self.accept()
         await self.send_update(force=True)
 
     async def disconnect(self, code):
+        self.stop_renewing()
         if hasattr(self, "match_id"):
             await self.channel_layer.group_discard(live.group_name(self.match_id), self.channel_name)
 
     async def receive_json(self, content, **kwargs):
         # Clients act through the REST API; the socket only asks to resync.
-        if content.get("type") == "resync":
-            await self.send_update(force=True)
+        if content.get("type") != "resync":
+            await self.send_error("unknown_type", "The only frame a client sends is {\"type\": \"resync\"}.")
+            return
+        now = time.monotonic()
+        if now - self.last_resync < RESYNC_INTERVAL_SECONDS:
+            await self.send_error("throttled", "One resync a second; the last one is on its way.")
+            return
+        self.last_resync = now
+        await self.send_update(force=True)
 
     async def match_update(self, message):
         await self.send_update(force=True)
@@ -59,4 +121,4 @@ def _parse_after(query_string: bytes) -> int | None:
         after = int(values[0])
     except ValueError:
         return None
-    return after if after >= 0 else None
+    return after if 0 <= after < 2**53 else None

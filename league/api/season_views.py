@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from league.seasons import selectors, services
 from league.seasons.models import Club, Fixture, League, Season
+from matches.api.views import int_param
 
 
 def _season_or_404(slug: str, number: int) -> Season:
@@ -43,11 +44,12 @@ def _season_dict(season: Season) -> dict:
 
 
 class LeagueCreateSerializer(serializers.Serializer):
-    slug = serializers.SlugField()
+    slug = serializers.SlugField(max_length=50)
     name = serializers.CharField(max_length=120)
-    game = serializers.CharField()
-    points = serializers.ListField(child=serializers.IntegerField(), default=[3, 1, 0])
-    tiebreaks = serializers.ListField(child=serializers.CharField(), required=False)
+    game = serializers.CharField(max_length=64)
+    points = serializers.ListField(child=serializers.IntegerField(min_value=-100, max_value=100), default=[3, 1, 0],
+                                   max_length=3)
+    tiebreaks = serializers.ListField(child=serializers.CharField(max_length=40), required=False, max_length=16)
 
 
 class LeagueList(APIView):
@@ -91,8 +93,9 @@ class LeagueDetail(APIView):
 class SeasonCreateSerializer(serializers.Serializer):
     start_date = serializers.DateField()
     double = serializers.BooleanField(default=True)
-    clubs = serializers.ListField(child=serializers.SlugField(), required=False)
-    divisions = serializers.DictField(child=serializers.ListField(child=serializers.SlugField()), required=False)
+    clubs = serializers.ListField(child=serializers.SlugField(max_length=50), required=False, max_length=256)
+    divisions = serializers.DictField(child=serializers.ListField(child=serializers.SlugField(max_length=50),
+                                                                  max_length=256), required=False)
     days_between_rounds = serializers.IntegerField(min_value=1, max_value=60, default=7)
     promote = serializers.IntegerField(min_value=0, max_value=6, default=2)
     relegate = serializers.IntegerField(min_value=0, max_value=6, default=2)
@@ -137,8 +140,9 @@ class SeasonFixtures(APIView):
     def get(self, request, slug, number):
         season = _season_or_404(slug, number)
         fixtures = season.fixtures.select_related("home", "away", "walkover_winner")
-        if request.query_params.get("round"):
-            fixtures = fixtures.filter(round=request.query_params["round"])
+        round_number = int_param(request, "round", None)
+        if round_number is not None:
+            fixtures = fixtures.filter(round=round_number)
         return Response({"fixtures": [selectors.fixture_dict(f) for f in fixtures]})
 
 
@@ -170,9 +174,9 @@ class FixtureRulingSerializer(serializers.Serializer):
     action = serializers.ChoiceField(choices=["postpone", "walkover", "correct", "start"])
     date = serializers.DateField(required=False)
     winner = serializers.SlugField(required=False)
-    home_left = serializers.IntegerField(required=False)
-    away_left = serializers.IntegerField(required=False)
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    home_left = serializers.IntegerField(required=False, min_value=0, max_value=1000)
+    away_left = serializers.IntegerField(required=False, min_value=0, max_value=1000)
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
 
 
 class FixtureAction(APIView):
@@ -257,9 +261,9 @@ class SeasonClose(APIView):
 
 
 class ClubCreateSerializer(serializers.Serializer):
-    slug = serializers.SlugField()
+    slug = serializers.SlugField(max_length=50)
     name = serializers.CharField(max_length=120)
-    plane = serializers.CharField(required=False, default="", allow_blank=True)
+    plane = serializers.CharField(required=False, default="", allow_blank=True, max_length=80)
     colours = serializers.ListField(child=serializers.RegexField(r"^#[0-9a-fA-F]{6}$"), min_length=2, max_length=2,
                                     required=False, default=["#5b3cc4", "#ffffff"])
 
@@ -275,7 +279,7 @@ class LeagueClubs(APIView):
 
 
 class CoachSerializer(serializers.Serializer):
-    username = serializers.CharField()
+    username = serializers.CharField(max_length=150)
 
 
 class ClubCoaches(APIView):

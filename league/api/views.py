@@ -17,12 +17,12 @@ from matches import services as match_services
 
 class DraftCreateSerializer(serializers.Serializer):
     coaches = serializers.ListField(
-        child=serializers.CharField(), min_length=2, max_length=4,
+        child=serializers.CharField(max_length=400), min_length=2, max_length=4,
         help_text="Usernames in seat order (seat 0 is player 1); 'ann+bob' is a team of coaches sharing a seat",
     )
     format = serializers.ChoiceField(choices=["basic", "schoolyard", "tournament"], required=False)
     order = serializers.ChoiceField(choices=["snake", "straight"], required=False)
-    clock_seconds = serializers.IntegerField(required=False, default=60)
+    clock_seconds = serializers.IntegerField(required=False, default=60, min_value=1, max_value=86_400)
 
     def validate_coaches(self, entries):
         teams = [[n.strip() for n in entry.split("+") if n.strip()] for entry in entries]
@@ -37,11 +37,12 @@ class DraftCreateSerializer(serializers.Serializer):
 
 
 class DraftCommandSerializer(serializers.Serializer):
-    expected_seq = serializers.IntegerField(min_value=0)
+    expected_seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
     event_id = serializers.UUIDField(required=False)
-    wizard = serializers.IntegerField(required=False)
-    wizards = serializers.ListField(child=serializers.IntegerField(), required=False)
-    spells = serializers.ListField(child=serializers.CharField(), required=False)
+    wizard = serializers.IntegerField(required=False, min_value=0, max_value=10_000)
+    wizards = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=10_000), required=False,
+                                    max_length=64)
+    spells = serializers.ListField(child=serializers.CharField(max_length=80), required=False, max_length=64)
 
 
 def _draft_or_404(draft_id):

@@ -7,8 +7,8 @@ from matches.models import Match
 
 
 class SeatInSerializer(serializers.Serializer):
-    username = serializers.CharField(required=False, help_text="The account that plays this seat.")
-    bot = serializers.CharField(required=False, help_text="Or a bot, e.g. 'random'.")
+    username = serializers.CharField(required=False, max_length=150, help_text="The account that plays this seat.")
+    bot = serializers.CharField(required=False, max_length=40, help_text="Or a bot, e.g. 'random'.")
 
     def validate(self, attrs):
         if bool(attrs.get("username")) == bool(attrs.get("bot")):
@@ -22,10 +22,10 @@ class SeatInSerializer(serializers.Serializer):
 
 
 class MatchCreateSerializer(serializers.Serializer):
-    game = serializers.CharField()
+    game = serializers.CharField(max_length=64)
     mode = serializers.ChoiceField(choices=Match.Mode.values, default=Match.Mode.SERVER)
     config = serializers.JSONField(required=False, default=dict)
-    seats = SeatInSerializer(many=True)
+    seats = SeatInSerializer(many=True, max_length=16)
 
     def validate_config(self, value):
         if not isinstance(value, dict):
@@ -34,8 +34,8 @@ class MatchCreateSerializer(serializers.Serializer):
 
 
 class CommandSerializer(serializers.Serializer):
-    seat = serializers.IntegerField(min_value=0)
-    expected_seq = serializers.IntegerField(min_value=0)
+    seat = serializers.IntegerField(min_value=0, max_value=64)
+    expected_seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
     event_id = serializers.UUIDField(required=False)
     action = serializers.JSONField(required=False, help_text="The move, as legal/ lists it.")
     chance = serializers.JSONField(required=False, help_text="Tabletop only: the outcome shown at the table.")

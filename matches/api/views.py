@@ -5,6 +5,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
+from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.views import APIView
 
 from engines import registry
@@ -21,17 +22,45 @@ def _match_or_404(match_id) -> Match:
     return match
 
 
-def _int_param(request, name: str, default: int | None) -> int | None:
+#: No query parameter of this API counts past this (a seq, an offset, a seat); a larger number is a
+#: mistake or a probe, refused before it reaches the database (whose columns would overflow).
+MAX_QUERY_INT = 2**31 - 1
+#: /events/ answers at most this many events unless asked for fewer (then follow next_after).
+EVENTS_PAGE = 200
+EVENTS_PAGE_MAX = 1000
+
+
+def int_param(request, name: str, default: int | None, *, maximum: int = MAX_QUERY_INT) -> int | None:
+    """A whole-number query parameter between 0 and ``maximum`` (400 ``invalid_request`` otherwise)."""
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ValidationError({name: [f"'{raw}' is not a whole number."]}) from None
-    if value < 0:
+    text = raw.strip()
+    if text.startswith("-") and text[1:].isascii() and text[1:].isdigit():
         raise ValidationError({name: ["Must be 0 or more."]})
-    return value
+    if not (text.isascii() and text.isdigit()):
+        raise ValidationError({name: [f"'{raw[:40]}' is not a whole number."]})
+    if len(text) > len(str(maximum)) or int(text) > maximum:
+        raise ValidationError({name: [f"Must be at most {maximum}."]})
+    return int(text)
+
+
+_int_param = int_param
+
+
+class ExpensiveReadThrottle(SimpleRateThrottle):
+    """The stricter "expensive" rate (settings: THROTTLE_EXPENSIVE), per account or, for anonymous
+    callers, per address: for reads that replay a stream or list it whole."""
+
+    scope = "expensive"
+
+    def get_cache_key(self, request, view):
+        ident = request.user.pk if request.user and request.user.is_authenticated else self.get_ident(request)
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+def with_expensive_throttle(view) -> list:
+    return [*APIView.get_throttles(view), ExpensiveReadThrottle()]
 
 
 class EngineList(APIView):
@@ -68,7 +97,7 @@ class MatchList(APIView):
             qs = qs.filter(status=request.query_params["status"])
         if request.query_params.get("game"):
             qs = qs.filter(game=request.query_params["game"])
-        limit = min(_int_param(request, "limit", 50), 200)
+        limit = _int_param(request, "limit", 50, maximum=200)
         offset = _int_param(request, "offset", 0)
         page = list(qs[offset : offset + limit])
         return Response(
@@ -106,6 +135,7 @@ class MatchDetail(APIView):
 
 
 class MatchEvents(APIView):
+    get_throttles = with_expensive_throttle
     @extend_schema(
         parameters=[OpenApiParameter("after", int, description="Only events with a greater seq"),
                     OpenApiParameter("limit", int, description="At most this many (then follow next_after)")],
@@ -116,8 +146,9 @@ class MatchEvents(APIView):
         match = _match_or_404(match_id)
         seat = selectors.viewer_seat(match=match, user=request.user)
         after = _int_param(request, "after", 0)
-        limit = _int_param(request, "limit", None)
-        upto = after + limit if limit else None  # seqs are contiguous: a page is (after, after + limit]
+        # Paged by default: a whole long match in one answer was the cheapest way to load the server.
+        limit = _int_param(request, "limit", EVENTS_PAGE, maximum=EVENTS_PAGE_MAX) or EVENTS_PAGE
+        upto = after + limit  # seqs are contiguous: a page is (after, after + limit]
         events = selectors.match_events(match=match, seat=seat, after=after, upto=upto)
         return Response({"head_seq": match.state_seq, "events": events,
                          "next_after": events[-1]["seq"] if events and events[-1]["seq"] < match.state_seq else None})
@@ -133,6 +164,12 @@ class MatchLog(APIView):
 
 
 class MatchState(APIView):
+    def get_throttles(self):
+        # The current view is a row read; a past one is replayed (bounded by snapshots, still costly).
+        if self.request.method == "GET" and self.request.query_params.get("at"):
+            return with_expensive_throttle(self)
+        return super().get_throttles()
+
     @extend_schema(
         parameters=[OpenApiParameter("at", int, description="The view after this seq (default: now)")],
         responses=OpenApiTypes.OBJECT,

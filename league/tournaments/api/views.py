@@ -15,7 +15,14 @@ from rest_framework.views import APIView
 
 from league.tournaments import selectors, services
 from league.tournaments.projection import FORMATS
+from matches.api.views import int_param
 from matches.services import MatchError
+
+#: Free text is written into the tournament's immutable stream: bound it.
+NAME_MAX = 150  # a username (Django's own limit)
+CLUB_MAX = 80
+REASON_MAX = 500
+LIST_MAX = 256  # players named in one command (seeding order, forbidden pairs, absentees)
 
 
 class CreateSerializer(serializers.Serializer):
@@ -27,23 +34,33 @@ class CreateSerializer(serializers.Serializer):
 
 
 class CommandSerializer(serializers.Serializer):
-    expected_seq = serializers.IntegerField(min_value=0, required=False)
+    expected_seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
     event_id = serializers.UUIDField(required=False)
-    user = serializers.CharField(required=False, help_text="Username the organiser acts for (default: yourself)")
-    club = serializers.CharField(required=False, allow_blank=True)
-    rating = serializers.FloatField(required=False)
+    user = serializers.CharField(required=False, max_length=NAME_MAX,
+                                 help_text="Username the organiser acts for (default: yourself)")
+    club = serializers.CharField(required=False, allow_blank=True, max_length=CLUB_MAX)
+    rating = serializers.FloatField(required=False, min_value=-10_000, max_value=10_000)
     method = serializers.ChoiceField(choices=["rating", "manual"], required=False)
-    order = serializers.ListField(child=serializers.CharField(), required=False)
+    order = serializers.ListField(child=serializers.CharField(max_length=NAME_MAX), required=False,
+                                  max_length=LIST_MAX)
     result = serializers.DictField(required=False)
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
-    absent = serializers.ListField(child=serializers.CharField(), required=False)
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=REASON_MAX)
+    absent = serializers.ListField(child=serializers.CharField(max_length=NAME_MAX), required=False,
+                                   max_length=LIST_MAX)
     mode = serializers.ChoiceField(choices=["server", "tabletop"], required=False, default="server")
-    tiebreaks = serializers.ListField(child=serializers.CharField(), required=False)
-    forbidden_pairs = serializers.ListField(child=serializers.ListField(child=serializers.CharField()), required=False)
-    check_in_opens = serializers.CharField(required=False, allow_null=True, allow_blank=True)
-    check_in_closes = serializers.CharField(required=False, allow_null=True, allow_blank=True)
+    tiebreaks = serializers.ListField(child=serializers.CharField(max_length=40), required=False, max_length=16)
+    forbidden_pairs = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(max_length=NAME_MAX), max_length=2),
+        required=False, max_length=LIST_MAX)
+    check_in_opens = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40)
+    check_in_closes = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40)
     pick_order = serializers.ChoiceField(choices=["snake", "straight"], required=False, default="snake")
-    clock_seconds = serializers.IntegerField(required=False, default=60)
+    clock_seconds = serializers.IntegerField(required=False, default=60, min_value=1, max_value=86_400)
+
+    def validate_result(self, value):
+        if len(str(value)) > 2000:
+            raise serializers.ValidationError("A result is a few numbers, not a document.")
+        return value
 
 
 def _tournament_or_404(tournament_id):
@@ -101,6 +118,8 @@ class TournamentDetail(APIView):
     def get(self, request, tournament_id):
         t = _tournament_or_404(tournament_id)
         player = None
+        if len(request.query_params.get("player", "")) > NAME_MAX:
+            raise NotFound("No such player in this tournament.")
         if request.query_params.get("player"):
             player = selectors.player_id_of(selectors.tournament_state(tournament=t), request.query_params["player"])
             if player is None:
@@ -224,7 +243,7 @@ class TournamentEvents(APIView):
         from league.streams import stream_events
 
         t = _tournament_or_404(tournament_id)
-        after = int(request.query_params.get("after", 0) or 0)
+        after = int_param(request, "after", 0)
         return Response({"events": [
             {"seq": e.seq, "type": e.type, "data": e.data, "actor": e.actor, "event_id": str(e.event_id),
              "recorded_at": e.recorded_at.isoformat(), "hash": e.hash, "prev_hash": e.prev_hash}
