@@ -85,6 +85,7 @@ INSTALLED_APPS = [
     "matches",
     "league",
     "league.tournaments",
+    "matches.checkpoints",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,107 @@
+"""/api/checkpoints/: signed checkpoints, the public key, inclusion and consistency proofs."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions
+from rest_framework.exceptions import APIException, NotFound, ValidationError
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from . import keys, selectors
+
+
+class ProofRefused(APIException):
+    status_code = 404
+    default_code = "no_proof"
+
+
+def _refused(exc: selectors.ProofUnavailable) -> APIException:
+    if exc.code == "bad_sizes":
+        return ValidationError({"first": [exc.message]}, code=exc.code)
+    return ProofRefused(exc.message, code=exc.code)
+
+
+def _int(request, name: str, *, required: bool = False) -> int | None:
+    raw = request.query_params.get(name)
+    if raw in (None, ""):
+        if required:
+            raise ValidationError({name: ["This parameter is required."]})
+        return None
+    if not raw.isdigit():
+        raise ValidationError({name: [f"'{raw}' is not a whole number of 0 or more."]})
+    return int(raw)
+
+
+def _key() -> dict:
+    return {"algorithm": "Ed25519", "public_key": keys.public_key(), "key_id": keys.key_id()}
+
+
+class Public(APIView):
+    permission_classes = [permissions.AllowAny]
+
+
+class CheckpointList(Public):
+    @extend_schema(summary="Recent signed checkpoints (newest first) and the key that signs them",
+                   parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)])
+    def get(self, request):
+        limit = min(_int(request, "limit") or 50, 500)
+        offset = _int(request, "offset") or 0
+        rows = selectors.checkpoints_recent(limit=limit, offset=offset)
+        return Response({**_key(), "results": [c.as_dict() for c in rows]})
+
+
+class CheckpointLatest(Public):
+    @extend_schema(summary="The latest signed checkpoint")
+    def get(self, request):
+        latest = selectors.checkpoint_latest()
+        if latest is None:
+            raise NotFound("No checkpoint has been signed yet.")
+        return Response({**latest.as_dict(), "public_key": latest.public_key})
+
+
+class CheckpointDetail(Public):
+    @extend_schema(summary="The checkpoint of one tree size")
+    def get(self, request, tree_size: int):
+        found = selectors.checkpoint_get(tree_size=tree_size)
+        if found is None:
+            raise NotFound("No checkpoint of that size has been signed.")
+        return Response({**found.as_dict(), "public_key": found.public_key})
+
+
+class PublicKey(Public):
+    @extend_schema(summary="The platform's checkpoint-signing public key")
+    def get(self, request):
+        return Response(_key())
+
+
+class InclusionProof(Public):
+    @extend_schema(summary="Proof that a stream's head is in a checkpoint's tree (RFC 9162 audit path)",
+                   parameters=[OpenApiParameter("stream", str, required=True), OpenApiParameter("seq", int),
+                               OpenApiParameter("tree_size", int, description="default: the latest checkpoint")])
+    def get(self, request):
+        stream = request.query_params.get("stream") or ""
+        if not stream:
+            raise ValidationError({"stream": ["Name the stream, e.g. match:<id>."]})
+        try:
+            found = selectors.inclusion(stream_id=stream, seq=_int(request, "seq"),
+                                        tree_size=_int(request, "tree_size"))
+        except selectors.ProofUnavailable as exc:
+            raise _refused(exc) from None
+        return Response(found.as_dict())
+
+
+class ConsistencyProof(Public):
+    @extend_schema(summary="Proof that the tree of `first` leaves is a prefix of the tree of `second` (RFC 9162); "
+                           "the signed checkpoints of those sizes come with it where there are any",
+                   parameters=[OpenApiParameter("first", int, required=True),
+                               OpenApiParameter("second", int, required=True)])
+    def get(self, request):
+        try:
+            old, new, proof = selectors.consistency(first=_int(request, "first", required=True),
+                                                    second=_int(request, "second", required=True))
+        except selectors.ProofUnavailable as exc:
+            raise _refused(exc) from None
+        return Response({"first": old.as_dict() if old else None, "second": new.as_dict() if new else None,
+                         "first_size": _int(request, "first"), "second_size": _int(request, "second"),
+                         "proof": proof})

@@ -1,0 +1,96 @@
+"""Appending stream heads to the transparency log and signing checkpoints.
+
+Runs in the background (Celery beat, or ``manage.py checkpoint``), never in a request: a
+command appends its event and returns; the next run logs every head that moved since. One
+run at a time (an advisory lock on PostgreSQL; SQLite serialises writers by itself), and the
+leaves and the checkpoint commit together.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from audit import checkpoint as audit_checkpoint
+from audit import merkle
+from matches.models import Stream
+
+from . import keys
+from .models import Checkpoint, LoggedHead, LogLeaf
+
+log = logging.getLogger(__name__)
+
+#: pg_advisory_xact_lock key of the log ("wdcp" in ASCII).
+LOCK_KEY = 0x77646370
+
+
+@dataclass
+class HeadsLogged:
+    appended: list[LogLeaf] = field(default_factory=list)
+    #: Streams whose head now contradicts the log (same seq, another hash; or fewer events):
+    #: the log keeps what it saw and never records a rewrite as if it were progress.
+    conflicts: list[str] = field(default_factory=list)
+
+
+def _lock() -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
+
+
+def heads_log() -> HeadsLogged:
+    """Append a leaf for every stream whose head moved on since it was last logged."""
+    outcome = HeadsLogged()
+    with transaction.atomic():
+        _lock()
+        logged = {row.stream_id: row for row in LoggedHead.objects.all()}
+        index = LogLeaf.objects.count()
+        new_leaves, heads = [], []
+        for stream_id, seq, head in Stream.objects.filter(head_seq__gt=0).order_by("id").values_list(
+                "id", "head_seq", "head_hash"):
+            last = logged.get(stream_id)
+            if last is not None:
+                if (last.seq, last.head_hash) == (seq, head):
+                    continue
+                if seq <= last.seq:
+                    outcome.conflicts.append(stream_id)
+                    log.error("Stream %s is at %s/%s but the log holds %s/%s: not logged.", stream_id, seq, head,
+                              last.seq, last.head_hash)
+                    continue
+            digest = audit_checkpoint.leaf_hash(stream=stream_id, seq=seq, head=head).hex()
+            new_leaves.append(LogLeaf(index=index, stream_id=stream_id, seq=seq, head_hash=head, leaf_hash=digest))
+            heads.append(LoggedHead(stream_id=stream_id, seq=seq, head_hash=head))
+            index += 1
+        LogLeaf.objects.bulk_create(new_leaves)
+        LoggedHead.objects.bulk_create(heads, update_conflicts=True, unique_fields=["stream_id"],
+                                       update_fields=["seq", "head_hash"])
+        outcome.appended = new_leaves
+    return outcome
+
+
+def checkpoint_sign() -> tuple[Checkpoint, bool, HeadsLogged]:
+    """Log the heads that moved and sign a checkpoint over the whole log.
+
+    Returns (checkpoint, created, heads): no new leaves means no new checkpoint (the latest
+    still describes the log), except for the very first, which may be of the empty tree."""
+    heads = heads_log()
+    with transaction.atomic():
+        _lock()
+        hashes = [bytes.fromhex(h) for h in LogLeaf.objects.order_by("index").values_list("leaf_hash", flat=True)]
+        latest = Checkpoint.objects.order_by("-tree_size").first()
+        if latest is not None and latest.tree_size == len(hashes):
+            return latest, False, heads
+        private = keys.signing_key()
+        public = audit_checkpoint.public_key_of(private)
+        root = merkle.root(hashes).hex()
+        timestamp = timezone.now().replace(microsecond=0).isoformat()
+        message = audit_checkpoint.body(tree_size=len(hashes), root_hash=root, timestamp=timestamp)
+        made = Checkpoint.objects.create(
+            tree_size=len(hashes), root_hash=root, timestamp=timestamp,
+            signature=audit_checkpoint.sign(private, message), key_id=audit_checkpoint.key_id(public),
+            public_key=public,
+        )
+    return made, True, heads

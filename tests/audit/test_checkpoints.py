@@ -1,0 +1,201 @@
+"""Signed checkpoints over every stream head (issue 14, "Signed checkpoints (a transparency log)")."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+from django.core.management import call_command
+
+from audit import checkpoint as audit_checkpoint
+from matches.autoplay import autoplay_match
+from matches.checkpoints import keys
+from matches.checkpoints.models import Checkpoint, LogLeaf
+from matches.checkpoints.services import checkpoint_sign, heads_log
+from matches.models import Event, Match, Stream
+from matches.verification import match_verify
+
+from .helpers import alter_event, new_signing_key, rehash_stream
+
+pytestmark = pytest.mark.urls("tests.audit.urls")
+
+
+@pytest.fixture(autouse=True)
+def signing_key(settings):
+    settings.CHECKPOINT_SIGNING_KEY = new_signing_key()
+    return settings.CHECKPOINT_SIGNING_KEY
+
+
+def finished_match() -> Match:
+    match = autoplay_match(game="dueling-wizards", seats=2)
+    match_verify(match_id=match.id)  # queued on commit, which a test transaction never reaches
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.verdict == Match.Verdict.VERIFIED
+    return match
+
+
+def saved(checkpoint_json: dict) -> audit_checkpoint.Checkpoint:
+    """What an auditor keeps: the checkpoint as published, nothing else from the platform."""
+    return audit_checkpoint.Checkpoint.from_dict(checkpoint_json)
+
+
+def test_the_checkpoint_command_logs_every_stream_head_and_signs_the_tree(db, capsys, client):
+    first, second = finished_match(), finished_match()
+    call_command("checkpoint")
+    assert "Checkpoint 2 signed" in capsys.readouterr().out
+    logged = {(leaf.stream_id, leaf.seq, leaf.head_hash) for leaf in LogLeaf.objects.all()}
+    assert logged == {(m.stream_id, m.stream.head_seq, m.head_hash) for m in (first, second)}
+
+    body = client.get("/api/checkpoints/latest/").json()
+    key = client.get("/api/checkpoints/key/").json()
+    assert key["public_key"] == keys.public_key() and body["key_id"] == key["key_id"]
+    assert audit_checkpoint.signature_valid(saved(body), key["public_key"])
+    assert not audit_checkpoint.signature_valid(saved({**body, "tree_size": 3}), key["public_key"])
+    assert not audit_checkpoint.signature_valid(saved({**body, "root_hash": "0" * 64}), key["public_key"])
+    someone_else = audit_checkpoint.public_key_of(b"\x01" * 32)
+    assert not audit_checkpoint.signature_valid(saved(body), someone_else)
+
+
+def test_a_run_with_no_head_moved_signs_nothing_new(db, capsys):
+    finished_match()
+    call_command("checkpoint")
+    capsys.readouterr()
+    call_command("checkpoint")
+    assert "Nothing new" in capsys.readouterr().out
+    assert Checkpoint.objects.count() == 1
+
+
+def test_a_head_logged_before_is_proved_included_and_the_grown_log_consistent(db, client):
+    match = finished_match()
+    old, _, _ = checkpoint_sign()
+    later = finished_match()
+    new, created, _ = checkpoint_sign()
+    assert created and new.tree_size == old.tree_size + 1
+    for m in (match, later):
+        proof = client.get("/api/checkpoints/inclusion/", {"stream": m.stream_id}).json()
+        assert (proof["seq"], proof["head_hash"]) == (m.stream.head_seq, m.head_hash)
+        assert audit_checkpoint.inclusion_valid(stream=m.stream_id, seq=m.stream.head_seq, head=m.head_hash,
+                                                index=proof["leaf_index"], proof=proof["proof"],
+                                                checkpoint=saved(proof["checkpoint"]))
+    body = client.get("/api/checkpoints/consistency/", {"first": old.tree_size, "second": new.tree_size}).json()
+    assert audit_checkpoint.consistency_valid(first=saved(old.as_dict()), second=saved(body["second"]),
+                                              proof=body["proof"])
+
+
+def test_a_stream_that_moves_on_gets_a_new_leaf_for_its_new_head(db):
+    match = finished_match()
+    heads_log()
+    # The stream moves on (as a live match or a season does); the log records the new head too.
+    Stream.objects.filter(pk=match.stream_id).update(head_seq=match.stream.head_seq + 1, head_hash="ab" * 32)
+    assert [leaf.seq for leaf in heads_log().appended] == [match.stream.head_seq + 1]
+    assert LogLeaf.objects.filter(stream_id=match.stream_id).count() == 2
+
+
+def test_a_rewritten_and_rehashed_finished_match_is_caught_against_a_saved_checkpoint(db, client):
+    match = finished_match()
+    checkpoint_sign()
+    kept = saved(client.get("/api/checkpoints/latest/").json())
+    public_key = client.get("/api/checkpoints/key/").json()["public_key"]
+
+    # The forger rewrites an event that replays the same way (its time), recomputes the chain
+    # from there and the published head: the match's own verification cannot tell.
+    target = Event.objects.filter(stream_id=match.stream_id, type="action").order_by("seq")[2]
+    alter_event(target, recorded_at=target.recorded_at.replace(year=target.recorded_at.year - 1))
+    forged_head = rehash_stream(match.stream_id, target.seq)
+    Match.objects.filter(pk=match.pk).update(head_hash=forged_head)
+    assert match_verify(match_id=match.id).verified
+
+    # The log refuses to record the rewritten head as progress...
+    assert heads_log().conflicts == [match.stream_id]
+    # ...and the head the saved checkpoint includes is not the stream's head any more.
+    proof = client.get("/api/checkpoints/inclusion/", {"stream": match.stream_id}).json()
+    assert proof["head_hash"] != forged_head
+    assert not audit_checkpoint.inclusion_valid(stream=match.stream_id, seq=proof["seq"], head=forged_head,
+                                                index=proof["leaf_index"], proof=proof["proof"], checkpoint=kept)
+
+    # A thorough forger rewrites the log as well and signs new checkpoints (even with the
+    # platform's key): the checkpoint the auditor kept does not extend to the rewritten log,
+    # and the rewritten head is not in the tree the kept checkpoint signed.
+    leaf = LogLeaf.objects.get(stream_id=match.stream_id)
+    LogLeaf.objects.filter(pk=leaf.pk).update(
+        head_hash=forged_head,
+        leaf_hash=audit_checkpoint.leaf_hash(stream=match.stream_id, seq=leaf.seq, head=forged_head).hex())
+    Checkpoint.objects.all().delete()
+    finished_match()  # something new, so a new checkpoint is signed
+    checkpoint_sign()
+    published = saved(client.get("/api/checkpoints/latest/").json())
+    assert audit_checkpoint.signature_valid(published, public_key)
+    assert published.tree_size > kept.tree_size
+    body = client.get("/api/checkpoints/consistency/", {"first": kept.tree_size,
+                                                         "second": published.tree_size}).json()
+    assert not audit_checkpoint.consistency_valid(first=kept, second=published, proof=body["proof"])
+    proof = client.get("/api/checkpoints/inclusion/", {"stream": match.stream_id,
+                                                       "tree_size": kept.tree_size}).json()
+    assert proof["head_hash"] == forged_head
+    assert not audit_checkpoint.inclusion_valid(stream=match.stream_id, seq=proof["seq"], head=forged_head,
+                                                index=proof["leaf_index"], proof=proof["proof"], checkpoint=kept)
+
+
+def test_proofs_that_cannot_exist_are_refused_with_a_code(db, client):
+    response = client.get("/api/checkpoints/latest/")
+    assert response.status_code == 404
+    finished_match()
+    checkpoint_sign()
+    response = client.get("/api/checkpoints/inclusion/", {"stream": "match:nobody"})
+    assert (response.status_code, response.json()["code"]) == (404, "not_logged")
+    response = client.get("/api/checkpoints/inclusion/")
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_request")
+    response = client.get("/api/checkpoints/consistency/", {"first": 5, "second": 1})
+    assert (response.status_code, response.json()["code"]) == (400, "invalid_request")
+    response = client.get("/api/checkpoints/consistency/", {"first": 1, "second": 99})
+    assert (response.status_code, response.json()["code"]) == (404, "no_checkpoint")
+    response = client.get("/api/checkpoints/inclusion/", {"stream": "match:nobody", "tree_size": 99})
+    assert (response.status_code, response.json()["code"]) == (404, "no_checkpoint")
+
+
+def test_the_checkpoints_page_lists_signatures_and_explains_the_audit(db, client):
+    finished_match()
+    made, _, _ = checkpoint_sign()
+    page = client.get("/checkpoints/").content.decode()
+    assert made.signature in page and made.root_hash in page and keys.public_key() in page
+    assert "How to audit" in page
+    listed = client.get("/api/checkpoints/").json()
+    assert [c["tree_size"] for c in listed["results"]] == [made.tree_size]
+
+
+def test_the_embedded_default_key_is_generated_once_outside_the_repository(settings, tmp_path, monkeypatch):
+    settings.CHECKPOINT_SIGNING_KEY = ""
+    settings.DEBUG = True
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.delenv("CHECKPOINT_SIGNING_KEY", raising=False)
+    monkeypatch.delenv("CHECKPOINT_KEY_FILE", raising=False)
+    first = keys.public_key()
+    assert keys.default_key_file() == tmp_path / "wizard-duels" / "checkpoint-signing.key"
+    assert keys.default_key_file().stat().st_mode & 0o777 == 0o600
+    assert keys.public_key() == first
+
+
+def test_production_needs_a_key_from_the_environment(settings, monkeypatch, tmp_path):
+    settings.CHECKPOINT_SIGNING_KEY = ""
+    settings.DEBUG = False
+    monkeypatch.delenv("CHECKPOINT_SIGNING_KEY", raising=False)
+    monkeypatch.delenv("CHECKPOINT_KEY_FILE", raising=False)
+    with pytest.raises(ImproperlyConfigured, match="CHECKPOINT_SIGNING_KEY"):
+        keys.signing_key()
+    key_file = tmp_path / "key"
+    key_file.write_text(new_signing_key())
+    monkeypatch.setenv("CHECKPOINT_KEY_FILE", str(key_file))
+    assert len(keys.signing_key()) == 32
+    monkeypatch.setenv("CHECKPOINT_SIGNING_KEY", "not base64!")
+    with pytest.raises(ImproperlyConfigured, match="32-byte"):
+        keys.signing_key()
+
+
+def test_checkpoints_are_on_celery_beats_schedule_and_the_task_signs_one(db):
+    from config.celery import app
+    from matches.checkpoints.tasks import sign_checkpoint
+
+    entry = app.conf.beat_schedule["sign-checkpoint"]
+    assert entry["task"] == "checkpoints.sign" and entry["schedule"] > 0
+    match = finished_match()
+    assert sign_checkpoint.delay().get() == 1
+    assert LogLeaf.objects.get().stream_id == match.stream_id
