@@ -6,16 +6,28 @@ The attack hurts each defender according to how the defender's suit stands again
 the attacking suit. Played cards are discarded, everyone draws back up to three, and
 the next wizard to the left attacks.
 
+Two engine versions share this class (RULES.md, "Version history"):
+
+* version "2" (current): the draw pile is an unknown pool with no order; every card
+  that leaves it is a private draw (one chance event per wizard per deal or refill),
+  and a Joker reverses the circle of strength until another Joker turns it back;
+* version "1" (replay only): one shuffle of the whole deck orders the pile, and a Joker
+  mirrors the suits for its own round only. Kept exactly as it was recorded.
+
 State layout (plain JSON; health in half-points so that 13.5 damage stays an int):
 
     seats, jokers        fixed by the config
-    phase                "deal" -> "defend" -> "attack" -> "defend" ... -> "over"
+    phase                "deal" -> "defend" -> "attack" -> ("refill" ->) "defend" ... -> "over"
+                         ("refill" only in version 2: drawing back up to three)
     round                1 for the first attack (0 before the deal)
     attacker             the seat casting this round
-    pile                 the draw pile, index 0 on top
+    pile                 version 1: the draw pile, index 0 on top
+    pool                 version 2: the draw pile, unknown cards in canonical order
+    draws                version 2: the private draws still due, [[seat, count], ...] in order
+    reversed             version 2: whether the circle of strength stands reversed (public)
     hands                per seat, the spell book in canonical card order
     defences             per seat, the face-down card laid this round, or None
-    discard              every card that has left play, in the order it left
+    discard              every card that has left play, in the order it left (public)
     health               per seat, half-points (200 = 100 HP)
     alive                per seat
     knocked_out_in       per seat, the round that knocked the seat out, or None
@@ -30,7 +42,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import CHANCE, Action, Engine, IllegalAction, InvalidConfig, State, event_kind
-from ..chance import check_outcome
+from ..chance import check_outcome, draw_spec
 from . import deck
 from .deck import INDEX, INVERTED, MULTIPLIER_HALVES, STRONGER, STRONGEST, SUIT_OF, VALUE_OF
 
@@ -38,8 +50,14 @@ START_HEALTH = 200  # half-points: 100 HP
 MAX_HEALTH = 200  # Healing: nobody climbs above 100 HP
 HAND_SIZE = 3
 
-DEAL, DEFEND, ATTACK, OVER = "deal", "defend", "attack", "over"
+DEAL, DEFEND, ATTACK, REFILL, OVER = "deal", "defend", "attack", "refill", "over"
 LAST_STANDING, DECK_OUT = "last_standing", "deck_out"
+
+#: Every version this class can play; the newest is what new matches use.
+VERSIONS = ("1", "2")
+LATEST = "2"
+
+_COUNT_WORDS = {1: "one spell", 2: "two spells", 3: "three spells"}
 
 _ACTION_KEYS = {"defend": {"type", "card"}, "attack": {"type", "card"}, "heal": {"type", "cards"}}
 
@@ -69,12 +87,23 @@ def _next_attacker(attacker: int, alive: list[bool]) -> int:
 
 
 class DuelingWizards(Engine):
+    """``DuelingWizards()`` plays the current rules; ``DuelingWizards(version="1")`` replays
+    matches recorded before version 2 exactly as they were played."""
+
     name = "dueling-wizards"
     title = "Dueling Wizards"
-    version = "1"
     min_seats = 2
     max_seats = 3
     rating = "openskill"  # two or three wizards: one system from the first result on
+
+    def __init__(self, version: str = LATEST):
+        if version not in VERSIONS:
+            raise ValueError(f"Dueling Wizards has no engine version {version!r}.")
+        self.version = version
+        # Version 1 stays registered only so that matches recorded with it replay and verify.
+        self.current = version == LATEST
+        #: Version 2 draws lazily from an unknown pool and keeps the Joker reversal.
+        self.lazy = version != "1"
 
     # -- configuration -------------------------------------------------------------
     def default_config(self, seats: int) -> dict[str, Any]:
@@ -95,6 +124,29 @@ class DuelingWizards(Engine):
     # -- setup and queries -----------------------------------------------------------
     def setup(self, config: dict[str, Any], seats: int) -> State:
         config = self.validate_config(config, seats)
+        if self.lazy:
+            return {
+                "seats": seats,
+                "jokers": config["jokers"],
+                "phase": DEAL,
+                "round": 0,
+                # The Play: the player left of the dealer attacks first; seats are numbered
+                # from that player, so seat 0 opens.
+                "attacker": 0,
+                # No order exists until a card is drawn: the pile is the set of unknown cards.
+                "pool": list(deck.deck(config["jokers"])),
+                # The Deal: three cards to each wizard, seat 0 first, each a private draw.
+                "draws": [[seat, HAND_SIZE] for seat in range(seats)],
+                "hands": [[] for _ in range(seats)],
+                "defences": [None] * seats,
+                "discard": [],
+                "health": [START_HEALTH] * seats,
+                "alive": [True] * seats,
+                "knocked_out_in": [None] * seats,
+                "last_round": None,
+                "reversed": False,
+                "end": None,
+            }
         return {
             "seats": seats,
             "jokers": config["jokers"],
@@ -118,9 +170,26 @@ class DuelingWizards(Engine):
         return deck.FULL_SIZE if state["jokers"] else deck.SUITED_SIZE
 
     def chance(self, state: State) -> dict[str, Any] | None:
+        if self.lazy:
+            if not state["draws"]:
+                return None
+            seat, count = state["draws"][0]
+            # Private: the drawer alone sees the cards (and alone enters them at a real table).
+            return draw_spec(
+                pool=len(state["pool"]),
+                count=count,
+                visible_to=[seat],
+                label=f"Seat {seat} draws {_COUNT_WORDS[count]}",
+            )
         if state["phase"] != DEAL:
             return None
         return {"kind": "shuffle", "size": self.deck_size(state), "label": "Shuffle the Janken Deck"}
+
+    def draw_pool(self, state: State) -> list[str]:
+        """The unknown cards in canonical order: what the pending draw's indices point into."""
+        if not self.lazy or not state["draws"]:
+            raise IllegalAction("No card draw is due now.", code="no_draw_due")
+        return list(state["pool"])
 
     def to_move(self, state: State) -> list[int]:
         phase = state["phase"]
@@ -134,7 +203,7 @@ class DuelingWizards(Engine):
             ]
         if phase == ATTACK:
             return [state["attacker"]]
-        if phase == DEAL:
+        if phase == DEAL or phase == REFILL:
             return [CHANCE]
         return []
 
@@ -159,8 +228,14 @@ class DuelingWizards(Engine):
         if phase == OVER:
             raise IllegalAction("The duel is over; no more spells can be cast.", code="game_over")
         if phase == DEAL:
+            if self.lazy:
+                raise IllegalAction("The spell books have not been dealt yet.", code="chance_pending")
             raise IllegalAction(
                 "The cards have not been shuffled and dealt yet.", code="chance_pending"
+            )
+        if phase == REFILL:
+            raise IllegalAction(
+                "The wizards are still drawing back up to three spells.", code="chance_pending"
             )
         _check_action_shape(action)
         if not state["alive"][seat]:
@@ -205,11 +280,19 @@ class DuelingWizards(Engine):
         if kind == "chance":
             spec = self.chance(state)
             if spec is None:
+                if self.lazy:
+                    raise IllegalAction("No card draw is due now.", code="no_chance_due")
                 raise IllegalAction("No shuffle is due now.", code="no_chance_due")
             check_outcome(spec, event["outcome"])
+            if self.lazy:
+                return _draw(state, event["outcome"])
             return self._deal(state, event["outcome"])
 
         if state["phase"] == DEAL:
+            if self.lazy:
+                raise IllegalAction(
+                    "Every wizard draws three spells before anyone casts.", code="chance_pending"
+                )
             raise IllegalAction(
                 "The deck must be shuffled and dealt before anyone casts.", code="chance_pending"
             )
@@ -217,7 +300,7 @@ class DuelingWizards(Engine):
         self.validate(state, seat, action)
         if action["type"] == "defend":
             return _defend(state, seat, action["card"])
-        return _resolve(state, seat, action)
+        return _resolve(state, seat, action, lazy=self.lazy)
 
     def _deal(self, state: State, outcome: list[int]) -> State:
         cards = deck.deck(state["jokers"])
@@ -271,7 +354,7 @@ class DuelingWizards(Engine):
                     "defence": defences[s] if mine else None,
                 }
             )
-        return {
+        view = {
             "game": self.name,
             "phase": state["phase"],
             "round": state["round"],
@@ -283,13 +366,23 @@ class DuelingWizards(Engine):
             "hand": list(hands[seat]) if seat is not None else None,
             "my_defence": defences[seat] if seat is not None else None,
             "defended": [s for s in range(n) if defences[s] is not None],
-            "pile_size": len(state["pile"]),
+            "pile_size": len(state["pool" if self.lazy else "pile"]),
             "discard_size": len(state["discard"]),
             "last_round": public_round(state["last_round"]),
             "to_move": self.to_move(state),
             "legal_actions": self.legal_actions(state, seat) if seat is not None else [],
             "result": self.result(state),
         }
+        if self.lazy:
+            draw = state["draws"][0] if state["draws"] else None
+            view.update(
+                # Every discarded card was played face up (or turned up when its wizard fell).
+                discard=list(state["discard"]),
+                # Public: who draws how many now, never which cards.
+                draw={"seat": draw[0], "count": draw[1]} if draw else None,
+                circle_reversed=state["reversed"],
+            )
+        return view
 
     def redact_action(self, seat: int, action: Action, viewer: int | None) -> Action:
         # The Play: a defence lies face down; only its owner knows the card while the
@@ -298,9 +391,56 @@ class DuelingWizards(Engine):
             return {"type": "defend"}
         return action
 
+    def redact_chance(self, spec: dict[str, Any], outcome: Any, viewer: int | None) -> Any:
+        """Version 2 hides a draw's outcome from everyone while live, the drawer included.
+
+        The drawer sees the drawn cards in their own view. The outcome itself would tell
+        them more: an index counts the pool cards that come before the drawn card in the
+        canonical order, and the drawer knows every card that is not in the pool or in
+        another wizard's hand, so the indices would count the cards of other hands."""
+        if self.lazy and isinstance(spec, dict) and spec.get("kind") == "draw":
+            return None
+        return super().redact_chance(spec, outcome, viewer)
+
+    def resample_hidden(self, state: State, viewer: int | None, rng) -> State:
+        """Every card ``viewer`` cannot see dealt again at random into the same places.
+
+        Hidden from a seat: the other spell books (until the duel is over), the other
+        face-down defences and the draw pile (its order too, in version 1). A spectator
+        sees no spell book while the duel is live. Everything else is public and kept."""
+        n = state["seats"]
+        over = state["phase"] == OVER
+        pile_key = "pool" if self.lazy else "pile"
+        hand_seats = [] if over else [s for s in range(n) if s != viewer]
+        defence_seats = [s for s in range(n) if s != viewer and state["defences"][s] is not None]
+        cards = [c for s in hand_seats for c in state["hands"][s]]
+        cards += [state["defences"][s] for s in defence_seats]
+        cards += state[pile_key]
+        # Fisher-Yates with the only randomness the contract offers: rng.random().
+        for i in range(len(cards) - 1, 0, -1):
+            j = min(int(rng.random() * (i + 1)), i)
+            cards[i], cards[j] = cards[j], cards[i]
+        hands = [list(hand) for hand in state["hands"]]
+        defences = list(state["defences"])
+        top = 0
+        for s in hand_seats:
+            size = len(hands[s])
+            hands[s] = deck.sort_cards(cards[top : top + size])
+            top += size
+        for s in defence_seats:
+            defences[s] = cards[top]
+            top += 1
+        pile = cards[top:]
+        new = dict(state)
+        new.update(hands=hands, defences=defences)
+        new[pile_key] = deck.sort_cards(pile) if self.lazy else pile
+        return new
+
     def describe(self, before: State, event: dict[str, Any], after: State) -> str:
         if not isinstance(event, dict):
             return "Unknown event."
+        if self.lazy:
+            return self._describe_v2(before, event, after)
         if event.get("kind") == "chance":
             return (
                 f"The Janken Deck ({self.deck_size(after)} cards) is shuffled and each wizard is "
@@ -314,6 +454,27 @@ class DuelingWizards(Engine):
         if not played:
             return f"Seat {seat} casts."
         line = _describe_round(played)
+        ending = _describe_end(self.result(after))
+        return f"{line} {ending}".strip()
+
+    def _describe_v2(self, before: State, event: dict[str, Any], after: State) -> str:
+        if event.get("kind") == "chance":
+            # A private draw: who drew how many, never which cards.
+            if not before.get("draws"):
+                return "Cards are drawn."
+            seat, count = before["draws"][0]
+            line = f"Seat {seat} draws {_COUNT_WORDS.get(count, f'{count} spells')}."
+            if before["phase"] == DEAL and after["phase"] == DEFEND:
+                line += f" Every wizard holds three spells; seat {after['attacker']} attacks first."
+            return f"{line} {_describe_end(self.result(after))}".strip()
+        action = event.get("action") or {}
+        seat = event.get("seat")
+        if action.get("type") == "defend":
+            return f"Seat {seat} chose a defence."
+        played = after.get("last_round")
+        if not played:
+            return f"Seat {seat} casts."
+        line = _describe_round(played) + _describe_reversal(played)
         ending = _describe_end(self.result(after))
         return f"{line} {ending}".strip()
 
@@ -402,8 +563,11 @@ def _defend(state: State, seat: int, card: str) -> State:
     return new
 
 
-def _resolve(state: State, seat: int, action: Action) -> State:
-    """The attacker's spell ends the round: damage or healing, knock-outs, refill, rotation."""
+def _resolve(state: State, seat: int, action: Action, lazy: bool = False) -> State:
+    """The attacker's spell ends the round: damage or healing, knock-outs, refill, rotation.
+
+    ``lazy`` (version 2): the Joker reversal lasts across rounds and the refill is a
+    series of private draws; otherwise version 1 exactly as it was recorded."""
     n = state["seats"]
     defences = state["defences"]
     defenders = [s for s in range(n) if defences[s] is not None]
@@ -411,12 +575,23 @@ def _resolve(state: State, seat: int, action: Action) -> State:
     hands = list(state["hands"])
     health = list(state["health"])
 
+    if lazy:
+        # Version 2 Joker ruling: every Joker played this round (attack or defence) turns
+        # the circle over once, and the round is already fought on the turned circle. The
+        # Jokers are revealed together, so two of them turn it over and back: they cancel.
+        round_cards = ([action["card"]] if action["type"] == "attack" else list(action["cards"])) + defence_cards
+        jokers = sum(1 for c in round_cards if SUIT_OF[c] is None)
+        turned = jokers % 2 == 1
+        reversed_now = state["reversed"] != turned
+
     if action["type"] == "attack":
         card = action["card"]
         spell = [card]
         hands[seat] = [c for c in hands[seat] if c != card]
         # Joker ruling: a Joker anywhere in the round swaps every suited relation.
         inverted = SUIT_OF[card] is None or any(SUIT_OF[c] is None for c in defence_cards)
+        if lazy:
+            inverted = reversed_now
         attack_suit, value = SUIT_OF[card], VALUE_OF[card]
         record_defences = []
         for s in defenders:
@@ -443,6 +618,8 @@ def _resolve(state: State, seat: int, action: Action) -> State:
         heal_suit = SUIT_OF[spell[0]]
         # Jokers cannot heal, so only a Joker among the defences swaps the test.
         inverted = any(SUIT_OF[c] is None for c in defence_cards)
+        if lazy:
+            inverted = reversed_now
         record_defences = []
         halved = False
         for s in defenders:
@@ -499,12 +676,27 @@ def _resolve(state: State, seat: int, action: Action) -> State:
             "knocked_out": knocked_out,
         },
     )
+    if lazy:
+        new["last_round"].update(jokers=jokers, turned=turned)
+        new["reversed"] = reversed_now
 
     if sum(alive) == 1:
         new.update(phase=OVER, end=LAST_STANDING)
         return new
 
     attacker = _next_attacker(seat, alive)
+    if lazy:
+        # The Play / Healing: back up to three, one card per wizard per pass while the pile
+        # lasts. How many each wizard gets follows from the pile's size alone (public); the
+        # cards themselves are private draws, one per wizard, in the same order.
+        order = _seat_order_from(attacker, alive)
+        counts = _refill_counts([HAND_SIZE - len(hands[s]) for s in order], len(state["pool"]))
+        draws = [[s, k] for s, k in zip(order, counts) if k]
+        new.update(hands=hands, attacker=attacker, draws=draws)
+        if draws:
+            new["phase"] = REFILL
+            return new
+        return _after_refill(new)
     hands, pile = _refill(hands, state["pile"], _seat_order_from(attacker, alive))
     new.update(hands=hands, pile=pile, attacker=attacker)
 
@@ -514,6 +706,52 @@ def _resolve(state: State, seat: int, action: Action) -> State:
         return new
     new.update(phase=DEFEND, round=state["round"] + 1)
     return new
+
+
+def _draw(state: State, outcome: list[int]) -> State:
+    """Version 2: the pending private draw takes the cards at ``outcome`` in the pool."""
+    seat, _count = state["draws"][0]
+    pool = state["pool"]
+    drawn = [pool[i] for i in outcome]
+    hands = list(state["hands"])
+    hands[seat] = deck.sort_cards(hands[seat] + drawn)
+    new = dict(state)
+    new.update(
+        hands=hands,
+        pool=[card for i, card in enumerate(pool) if i not in outcome],
+        draws=state["draws"][1:],
+    )
+    if new["draws"]:
+        return new
+    if state["phase"] == DEAL:
+        new.update(phase=DEFEND, round=1)
+        return new
+    return _after_refill(new)
+
+
+def _after_refill(state: State) -> State:
+    """Version 2: the refill is complete (or nobody could draw); the duel goes on or ends."""
+    n = state["seats"]
+    new = dict(state)
+    # The End: an empty pile ends the duel as soon as a living wizard has no spell left.
+    if not state["pool"] and any(state["alive"][s] and not state["hands"][s] for s in range(n)):
+        new.update(phase=OVER, end=DECK_OUT)
+        return new
+    new.update(phase=DEFEND, round=state["round"] + 1)
+    return new
+
+
+def _refill_counts(needs: list[int], size: int) -> list[int]:
+    """How many cards each wizard gets when ``size`` cards are dealt one per wizard per
+    pass, in the order of ``needs``, each wizard taking at most what they need."""
+    counts = [0] * len(needs)
+    left = size
+    for lap in range(max(needs, default=0)):
+        for i, need in enumerate(needs):
+            if need > lap and left:
+                counts[i] += 1
+                left -= 1
+    return counts
 
 
 def _refill(hands: list[list[str]], pile: list[str], order: list[int]) -> tuple[list[list[str]], list[str]]:
@@ -572,6 +810,12 @@ def public_round(played: dict[str, Any] | None) -> dict[str, Any] | None:
         "heal_halved": played["heal_halved"],
         "healed": None if played["healed"] is None else points(played["healed"]),
         "knocked_out": list(played["knocked_out"]),
+        **(
+            # Version 2: how many Jokers were played and whether they turned the circle over.
+            {"jokers": played["jokers"], "circle_turned": played["turned"]}
+            if "turned" in played
+            else {}
+        ),
     }
 
 
@@ -589,6 +833,8 @@ def _describe_round(played: dict[str, Any]) -> str:
     # A Joker attack has no suit to swap against; say so only when it changed something.
     joker_attack = played["spell"] == "attack" and SUIT_OF[played["cards"][0]] is None
     swap = " (a Joker swaps the suits)" if played["inverted"] and not joker_attack else ""
+    if "turned" in played:  # version 2: the circle may stand reversed with no Joker this round
+        swap = " (on the reversed circle)" if played["inverted"] and not joker_attack else ""
     if played["spell"] == "attack":
         card = played["cards"][0]
         what = "a Joker" if SUIT_OF[card] is None else f"the {deck.card_name(card)}"
@@ -609,6 +855,21 @@ def _describe_round(played: dict[str, Any]) -> str:
     for s in played["knocked_out"]:
         line += f" Seat {s} is knocked out."
     return line
+
+
+def _describe_reversal(played: dict[str, Any]) -> str:
+    """Version 2: what this round's Jokers did to the circle of strength, or nothing."""
+    jokers = played["jokers"]
+    if not jokers:
+        return ""
+    count = {2: "Two", 3: "Three"}.get(jokers, str(jokers))
+    if not played["turned"]:
+        state = "reversed" if played["inverted"] else "as it was"
+        return f" {count} Jokers cancel out: the circle of strength stays {state}."
+    who = "A Joker" if jokers == 1 else f"{count} Jokers (an odd number)"
+    if played["inverted"]:
+        return f" {who} reverses the circle of strength from this round on."
+    return f" {who} turns the circle of strength back from this round on."
 
 
 def _describe_end(result: dict[str, Any] | None) -> str:
