@@ -110,6 +110,12 @@ class ApiErrorMiddleware:
             return error(request, "bad_request", "Content-Length is not a number.", 400)
         if length > settings.API_MAX_BODY_BYTES:
             return error(request, "body_too_large", _too_large_detail(), 413)
+        if length and is_api(request) and request.content_type == "application/json":
+            # Checked here, before any view: a view that looks its object up first would otherwise
+            # answer 404 for one id and parse the same deep body for another.
+            limit = settings.API_MAX_JSON_DEPTH
+            if json_depth(request.body, limit) > limit:
+                return error(request, "too_deep", f"JSON nests deeper than {limit} levels.", 400)
         return None
 
 

@@ -232,6 +232,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The draft's and the tournament draft's pick order are one choice set, under one name.
+    "ENUM_NAME_OVERRIDES": {"PickOrderEnum": ["snake", "straight"]},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.openapi.add_error_responses",
+    ],
 }
 
 REDIS_URL = env_str("REDIS_URL", "")

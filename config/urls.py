@@ -14,3 +14,41 @@ urlpatterns = [
     path("", include("league.tournaments.urls")),
     path("", include("matches.urls")),
 ]
+
+
+def _api_or_page(status: int, page_view):
+    """Under /api/ an error is {"code", "detail"} JSON; pages keep Django's own error pages."""
+
+    def handler(request, exception=None):
+        import sys
+
+        from django.http import JsonResponse
+
+        from config.middleware import STATUS_CODES, is_api
+
+        if not is_api(request):
+            return page_view(request, exception) if exception is not None else page_view(request)
+        code, detail = STATUS_CODES[status]
+        current = sys.exc_info()[1]
+        if status == 500 and current is not None:
+            from django.db import InterfaceError, OperationalError
+
+            if isinstance(current, (OperationalError, InterfaceError)):
+                return JsonResponse({"code": "database_unavailable",
+                                     "detail": "The database is briefly unavailable; try again in a moment."},
+                                    status=503, headers={"Retry-After": "5"})
+        return JsonResponse({"code": code, "detail": detail}, status=status)
+
+    return handler
+
+
+def _defaults():
+    from django.views import defaults
+
+    return defaults
+
+
+handler400 = _api_or_page(400, lambda r, e=None: _defaults().bad_request(r, e))
+handler403 = _api_or_page(403, lambda r, e=None: _defaults().permission_denied(r, e))
+handler404 = _api_or_page(404, lambda r, e=None: _defaults().page_not_found(r, e))
+handler500 = _api_or_page(500, lambda r, e=None: _defaults().server_error(r))

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
 from rest_framework.authtoken.models import Token
 
 from . import selectors, services
@@ -67,16 +71,38 @@ def match_replay(request, match_id):
     )
 
 
+class SignupForm(UserCreationForm):
+    """Django's form with one change: a taken username gets the same neutral sentence as any other
+    unusable one, not "already exists" (which made the form a probe for accounts)."""
+
+    UNAVAILABLE = "This username is not available; choose another."
+
+    def clean_username(self):
+        username = self.cleaned_data.get("username")
+        if username and self._meta.model.objects.filter(username__iexact=username).exists():
+            raise forms.ValidationError(self.UNAVAILABLE, code="unavailable")
+        return username
+
+
 def signup(request):
-    form = UserCreationForm(request.POST or None)
+    form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
 
 
+@never_cache  # the page shows a credential: no browser or proxy may keep a copy
+@require_http_methods(["GET", "POST"])
 @login_required
 def account(request):
+    if request.method == "POST":
+        # Rotate: the old key stops working the moment the new one exists.
+        with transaction.atomic():
+            Token.objects.filter(user=request.user).delete()
+            Token.objects.create(user=request.user)
+        messages.success(request, "A new API token replaced the old one; update your scripts.")
+        return redirect("account")
     token, _ = Token.objects.get_or_create(user=request.user)
     return render(request, "matches/account.html", {"token": token.key})

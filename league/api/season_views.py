@@ -8,7 +8,7 @@ import io
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
@@ -66,7 +66,7 @@ class LeagueList(APIView):
         return Response({"slug": league.slug, "name": league.name, "game": league.game, "points": league.points,
                          "tiebreaks": league.tiebreaks}, status=status.HTTP_201_CREATED)
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Leagues")
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Leagues", operation_id="leagues_list")
     def get(self, request):
         return Response({"results": [
             {"slug": lg.slug, "name": lg.name, "game": lg.game, "clubs": lg.clubs.count(),
@@ -136,7 +136,8 @@ class SeasonDetail(APIView):
 class SeasonFixtures(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Fixtures and results by round")
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Fixtures and results by round",
+                   parameters=[OpenApiParameter("round", int, description="Only this round")])
     def get(self, request, slug, number):
         season = _season_or_404(slug, number)
         fixtures = season.fixtures.select_related("home", "away", "walkover_winner")

@@ -53,7 +53,7 @@ def _draft_or_404(draft_id):
 
 
 class DraftList(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Drafts, newest first")
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Drafts, newest first", operation_id="drafts_list")
     def get(self, request):
         from league.drafts.models import Draft
 
@@ -114,6 +114,7 @@ class DraftAction(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=DraftCommandSerializer, responses={201: OpenApiTypes.OBJECT},
+                   operation_id="drafts_act",
                    summary="pick {wizard} | take | pass | lineup {wizards} | spells {spells} | ready")
     def post(self, request, draft_id, verb):
         if verb not in DRAFT_ACTIONS:

@@ -87,9 +87,12 @@ class MatchList(APIView):
         parameters=[
             OpenApiParameter("status", str, enum=Match.Status.values),
             OpenApiParameter("game", str),
+            OpenApiParameter("limit", int, description="At most this many (default 50, at most 200)"),
+            OpenApiParameter("offset", int, description="Skip this many"),
         ],
         responses=OpenApiTypes.OBJECT,
         summary="Matches, newest first",
+        operation_id="matches_list",
     )
     def get(self, request):
         qs = Match.objects.prefetch_related("seats__user")

@@ -33,7 +33,7 @@ class CreateSerializer(serializers.Serializer):
     event_id = serializers.UUIDField(required=False)
 
 
-class CommandSerializer(serializers.Serializer):
+class TournamentCommandSerializer(serializers.Serializer):
     expected_seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
     event_id = serializers.UUIDField(required=False)
     user = serializers.CharField(required=False, max_length=NAME_MAX,
@@ -94,7 +94,7 @@ def _outcome(request, outcome) -> Response:
 
 
 class TournamentList(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Tournaments, newest first")
+    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Tournaments, newest first", operation_id="tournaments_list")
     def get(self, request):
         return Response({"results": selectors.tournament_list()})
 
@@ -185,7 +185,8 @@ PAIRING_VERBS = _pairing_verbs()
 class TournamentCommand(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=CommandSerializer, responses={201: OpenApiTypes.OBJECT},
+    @extend_schema(request=TournamentCommandSerializer, responses={201: OpenApiTypes.OBJECT},
+                   operation_id="tournaments_command",
                    summary="register | withdraw | check-in | seed {method, order} | start | pair | drop | join-late "
                            "(organisers may name a {user}) | configure {tiebreaks, forbidden_pairs, check_in_opens, "
                            "check_in_closes} | draft {pick_order, clock_seconds}")
@@ -193,7 +194,7 @@ class TournamentCommand(APIView):
         if verb not in TOURNAMENT_VERBS:
             raise NotFound(f"Unknown tournament command '{verb}'.")
         t = _tournament_or_404(tournament_id)
-        s = CommandSerializer(data=request.data)
+        s = TournamentCommandSerializer(data=request.data)
         s.is_valid(raise_exception=True)
         return _outcome(request, TOURNAMENT_VERBS[verb](request, t, s.validated_data))
 
@@ -201,14 +202,15 @@ class TournamentCommand(APIView):
 class PairingCommand(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=CommandSerializer, responses={201: OpenApiTypes.OBJECT},
+    @extend_schema(request=TournamentCommandSerializer, responses={201: OpenApiTypes.OBJECT},
+                   operation_id="tournaments_pairings_command",
                    summary="report {result} | confirm | dispute {reason} | rule {result} | correct {result} | "
                            "no-show {absent} | match {mode}")
     def post(self, request, tournament_id, pairing_id, verb):
         if verb not in PAIRING_VERBS:
             raise NotFound(f"Unknown pairing command '{verb}'.")
         t = _tournament_or_404(tournament_id)
-        s = CommandSerializer(data=request.data)
+        s = TournamentCommandSerializer(data=request.data)
         s.is_valid(raise_exception=True)
         return _outcome(request, PAIRING_VERBS[verb](request, t, pairing_id, s.validated_data))
 

@@ -1,0 +1,52 @@
+"""OpenAPI: every operation documents the error responses a client can meet, all one shape."""
+
+from __future__ import annotations
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "description": "Every refusal and fault: a stable code and a sentence a person understands.",
+    "properties": {
+        "code": {"type": "string", "description": "Stable, machine-readable (e.g. stale_seq, too_deep)."},
+        "detail": {"type": "string", "description": "What went wrong, in a sentence."},
+        "fields": {"type": "object", "description": "invalid_request only: the message for each field.",
+                   "additionalProperties": True},
+    },
+    "required": ["code", "detail"],
+    "additionalProperties": True,
+}
+
+#: Status -> when it happens. 401/403 only where the operation can refuse a caller.
+ERRORS = {
+    "400": "Bad input: a field, a query parameter, JSON too deep, NUL or bad UTF-8.",
+    "404": "No such object (or no such address).",
+    "405": "This address does not take that method.",
+    "413": "The body is larger than the server accepts.",
+    "429": "Throttled: wait for the time in Retry-After.",
+    "500": "A fault on the server's side.",
+    "503": "The database (or another service) is briefly unavailable; retry.",
+}
+WRITE_ERRORS = {
+    "401": "Sign in (session) or send Authorization: Token <key>.",
+    "403": "You may not do this.",
+    "409": "The stream moved on (stale_seq) or the command conflicts with what is recorded.",
+}
+
+
+def add_error_responses(result, generator, request, public):
+    components = result.setdefault("components", {}).setdefault("schemas", {})
+    components["Error"] = ERROR_SCHEMA
+    ref = {"$ref": "#/components/schemas/Error"}
+    for path, operations in result.get("paths", {}).items():
+        if not path.startswith("/api/") or path.startswith("/api/schema"):
+            continue
+        for method, operation in operations.items():
+            if method not in {"get", "post", "put", "patch", "delete"}:
+                continue
+            errors = dict(ERRORS)
+            if method != "get":
+                errors.update(WRITE_ERRORS)
+            responses = operation.setdefault("responses", {})
+            for status, description in errors.items():
+                responses.setdefault(status, {"description": description,
+                                              "content": {"application/json": {"schema": ref}}})
+    return result
