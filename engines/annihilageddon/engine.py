@@ -1,0 +1,507 @@
+"""Epic Spell Wars: Annihilageddon, the deck-building battle for 2-5 wizards.
+
+State (plain JSON; every list in a deterministic order)::
+
+    seats, config {max_rounds}, phase "setup" | "turn" | "over", round, first, active
+    players[i]   hp, top (known top of the deck, in order), pool (the rest of the deck, unordered,
+                 sorted by id), hand (sorted), discard (last = top), ongoing, dwts, tile, familiar,
+                 familiar_bought, trophy, standee, tile_dealt, familiar_dealt
+    box          {"tile": [...], "familiar": [...]}: undealt (then returned) tiles and Familiars
+    revealed     {"tile": bool, "familiar": bool}
+    main         the main deck, unordered (sorted by id); lineup [id | None] x 5
+    wild_magic, limp_wands   stack counts
+    legend       {"up": id | None, "down": face-down count, "unseen": Legends not yet seen}
+    dwt          {"count": tokens in the stack, "unseen": tokens never seen}
+    destroyed, mayhem_pile, mayhem_now
+    turn         power, played (cards in the play area), played_log (played this turn, incl. via
+                 Wild Magic), legend_taken, activated, ending
+    stack, prompt, need   the interpreter (interp.py): frames, a pending decision, a pending draw
+    deaths, scope, temp, notes, end_flags, end_reason
+
+Decks are lazy: no order exists until a card leaves the pool (a private draw for the owner,
+a public one for reveals); shuffling a discard pile just moves it into the pool.
+See RULES.md beside this file for every ruling.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..base import CHANCE, Action, Engine, IllegalAction, InvalidConfig, State, event_kind
+from ..chance import check_outcome, draw_spec
+from . import turn as _turn  # noqa: F401  (registers the turn machine's ops)
+from .cards import CARDS, is_ongoing, of_kind, physical
+from .interp import (
+    START_HP, after_play_triggers, defense_options, frame, new_scope, push, run, statics, zone_list,
+)
+
+FAMILIAR_COST = 6
+WILD_MAGIC_COST = 3
+DEFAULT_MAX_ROUNDS = 60
+
+SETUP_PROG = [
+    {"op": "_deal", "cat": "tile"}, {"op": "_choose", "cat": "tile"},
+    {"op": "_deal", "cat": "familiar"}, {"op": "_choose", "cat": "familiar"},
+    {"op": "_refill", "setup": True}, {"op": "_first_player"}, {"op": "_opening_hands"},
+]
+
+
+def copy_state(st: State) -> State:
+    return json.loads(json.dumps(st))
+
+
+def legends_in_game(seats: int) -> int:
+    """AN L112-121: 8/7/6/5 face-down Legends under the first one for 2/3/4/5 players."""
+    return 10 - seats
+
+
+def starting_deck() -> list[str]:
+    # AN L94: 6 Glyph, 1 Wand, 3 Fizzle
+    return sorted(["glyph"] * 6 + ["wand"] + ["fizzle"] * 3)
+
+
+def new_player() -> dict:
+    return {
+        "hp": START_HP, "top": [], "pool": starting_deck(), "hand": [], "discard": [], "ongoing": [],
+        "dwts": [], "tile": None, "familiar": None, "familiar_bought": False, "trophy": False,
+        "standee": None, "tile_dealt": [], "familiar_dealt": [],
+    }
+
+
+def first_legend() -> str:
+    return next(c for c in of_kind("legend") if CARDS[c].get("letter") == "first")
+
+
+class Annihilageddon(Engine):
+    name = "annihilageddon"
+    title = "Epic Spell Wars: Annihilageddon"
+    version = "1"
+    min_seats = 2
+    max_seats = 5
+    bots = ("heuristic", "random")
+    rating = "openskill"
+
+    # -- configuration ------------------------------------------------------------------
+    def default_config(self, seats: int) -> dict[str, Any]:
+        return {"max_rounds": DEFAULT_MAX_ROUNDS}
+
+    def validate_config(self, config: dict[str, Any] | None, seats: int) -> dict[str, Any]:
+        if type(seats) is not int:
+            raise InvalidConfig("The number of seats must be a whole number.", code="bad_seat_count")
+        if config is not None and not isinstance(config, dict):
+            raise InvalidConfig("The options must be a JSON object.", code="bad_config")
+        merged = super().validate_config(config, seats)
+        bound = merged["max_rounds"]
+        if bound is not None and (type(bound) is not int or bound < 1):
+            raise InvalidConfig("'max_rounds' is a whole number of rounds (1 or more) or null.",
+                                code="bad_option_value")
+        return merged
+
+    # -- setup ------------------------------------------------------------------------------
+    def setup(self, config: dict[str, Any], seats: int) -> State:
+        config = self.validate_config(config, seats)
+        first = first_legend()
+        others = sorted(c for c in of_kind("legend") if c != first)
+        st: State = {
+            "seats": seats, "config": config, "phase": "setup", "round": 1, "first": None, "active": None,
+            "players": [new_player() for _ in range(seats)],
+            "box": {"tile": physical("tile"), "familiar": physical("familiar")},
+            "revealed": {"tile": False, "familiar": False},
+            "main": sorted(physical("main") + physical("mayhem")),
+            "lineup": [None] * 5,
+            "wild_magic": CARDS["wild-magic"]["copies"], "limp_wands": CARDS["limp-wand"]["copies"],
+            "legend": {"up": first, "down": legends_in_game(seats), "unseen": others},
+            # AN L131: 4 tokens per player, face down; the rest leave unseen. Drawing lazily from
+            # all 20 is the same as drawing from 4N picked at random.
+            "dwt": {"count": 4 * seats, "unseen": physical("dwt")},
+            "destroyed": [], "mayhem_pile": [], "mayhem_now": None,
+            "turn": {"power": 0, "played": [], "played_log": [], "legend_taken": False, "activated": False,
+                     "ending": False, "bought": []},
+            "stack": [frame(SETUP_PROG, {"you": 0})], "prompt": None, "need": None,
+            "deaths": [], "scope": 0, "temp": {}, "notes": [], "end_flags": [], "end_reason": None,
+        }
+        run(st)
+        return st
+
+    # -- queries ------------------------------------------------------------------------------
+    def chance(self, state: State) -> dict[str, Any] | None:
+        need = state["need"]
+        if need is None:
+            return None
+        if "dice" in need:
+            return {"kind": "dice", "dice": need["dice"], "label": need["label"]}
+        pool = zone_list(state, need["zone"])
+        return draw_spec(pool=len(pool), count=need["count"], visible_to=need["visible"], label=need["label"])
+
+    def draw_pool(self, state: State) -> list[Any]:
+        need = state["need"]
+        if need is None or "dice" in need:
+            raise IllegalAction("No card draw is due.", code="no_draw_due")
+        return list(zone_list(state, need["zone"]))
+
+    def to_move(self, state: State) -> list[int]:
+        if state["phase"] == "over":
+            return []
+        if state["need"] is not None:
+            return [CHANCE]
+        if state["prompt"] is not None:
+            return [state["prompt"]["seat"]]
+        if state["phase"] == "turn" and not state["stack"]:
+            return [state["active"]]
+        return []  # pragma: no cover - run() never stops elsewhere
+
+    def prompt_options(self, state: State) -> list[Any]:
+        pr = state["prompt"]
+        kind = pr["kind"]
+        seat = pr["seat"]
+        p = state["players"][seat]
+        if kind in ("target", "slot", "option", "token", "yesno"):
+            return list(pr["options"])
+        if kind == "defend":
+            return defense_options(state, seat, pr["can_defend"])
+        if kind == "decline":
+            return ["participate", "decline"]
+        if kind == "setup":
+            return sorted(set(p[f"{pr['cat']}_dealt"]))
+        if kind == "card":
+            from .cards import matches
+            owner = state["players"][pr["of"]]
+            zone = pr["zone"]
+            if zone == "hand_or_discard":
+                opts = [f"{z}:{c}" for z in ("hand", "discard") for c in sorted(set(owner[z]))
+                        if matches(c, pr.get("filter"))]
+            else:
+                opts = [c for c in sorted(set(owner[zone])) if matches(c, pr.get("filter"))]
+            return opts + (["none"] if pr.get("optional") else [])
+        raise ValueError(kind)  # pragma: no cover
+
+    def main_actions(self, state: State, seat: int) -> list[Action]:
+        p = state["players"][seat]
+        t = state["turn"]
+        power = t["power"]
+        out: list[Action] = [{"type": "play", "card": c} for c in sorted(set(p["hand"]))]
+        for i, c in enumerate(state["lineup"]):
+            if c and CARDS[c]["cost"] <= power:
+                out.append({"type": "buy", "from": "lineup", "slot": i})
+        if state["wild_magic"] > 0 and self.wild_magic_cost(state, seat) <= power:
+            out.append({"type": "buy", "from": "wild_magic"})
+        leg = state["legend"]["up"]
+        if leg and not t["legend_taken"] and CARDS[leg]["cost"] <= power:
+            out.append({"type": "buy", "from": "legend"})
+        if p["familiar"] and not p["familiar_bought"] and FAMILIAR_COST <= power:
+            out.append({"type": "buy", "from": "familiar"})
+        tile = p["tile"]
+        if tile and "activated" in CARDS[tile] and not t["activated"] and p["hp"] >= CARDS[tile]["activated"]["pay_hp"]:
+            out.append({"type": "activate"})
+        out.append({"type": "end_turn"})
+        return out
+
+    def wild_magic_cost(self, state: State, seat: int) -> int:
+        return statics(state, seat).get("wild_magic_cost", WILD_MAGIC_COST)
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if type(seat) is not int or seat not in self.to_move(state):
+            return []
+        if state["prompt"] is not None:
+            return [{"type": "choose", "value": v} for v in self.prompt_options(state)]
+        return self.main_actions(state, seat)
+
+    def validate(self, state: State, seat: int, action: Action) -> None:
+        n = state["seats"]
+        if type(seat) is not int or not 0 <= seat < n:
+            raise IllegalAction(f"Seat must be a whole number from 0 to {n - 1}.", code="bad_seat")
+        if state["phase"] == "over":
+            raise IllegalAction("The game is over.", code="game_over")
+        if state["need"] is not None:
+            raise IllegalAction("A random draw is due before anyone acts.", code="chance_pending")
+        if seat not in self.to_move(state):
+            raise IllegalAction(f"It is not seat {seat}'s turn to act.", code="not_your_turn")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction("An action is a JSON object with a 'type'.", code="bad_action")
+        if state["prompt"] is not None and action["type"] != "choose":
+            raise IllegalAction("Answer the open question first (a 'choose' action).", code="prompt_pending")
+        if action not in self.legal_actions(state, seat):
+            kind = action["type"]
+            if kind == "play":
+                raise IllegalAction("That card is not in your hand.", code="card_not_in_hand")
+            if kind == "buy":
+                raise IllegalAction("You cannot buy that now: it is not there, or it costs more Power than you have "
+                                    "(and only one Legend per turn).", code="cannot_buy")
+            if kind == "choose":
+                raise IllegalAction("That is not one of the choices offered.", code="bad_choice")
+            raise IllegalAction("That action is not allowed now.", code="illegal_action")
+
+    # -- transitions --------------------------------------------------------------------------
+    def apply(self, state: State, event: dict[str, Any]) -> State:
+        kind = event_kind(event)
+        if kind == "chance":
+            spec = self.chance(state)
+            if spec is None:
+                raise IllegalAction("No random outcome is due now.", code="no_chance_due")
+            check_outcome(spec, event["outcome"])
+            st = copy_state(state)
+            st["notes"] = []
+            st["need"] = None
+            st["stack"][-1]["work"]["outcome"] = list(event["outcome"])
+            run(st)
+            return st
+        seat, action = event["seat"], event["action"]
+        self.validate(state, seat, action)
+        st = copy_state(state)
+        st["notes"] = []
+        t = action["type"]
+        if t == "choose":
+            st["prompt"] = None
+            st["stack"][-1]["work"]["answer"] = action["value"]
+        elif t == "play":
+            self._play(st, seat, action["card"])
+        elif t == "buy":
+            self._buy(st, seat, action)
+        elif t == "activate":
+            st["turn"]["activated"] = True
+            st["stack"].append(frame([{"op": "_activate"}],
+                                     {"you": seat, "source": seat, "card": st["players"][seat]["tile"],
+                                      "scope": new_scope(st), "active": seat}))
+        elif t == "end_turn":
+            st["turn"]["ending"] = True
+            from .turn import END_OF_TURN
+            st["stack"].append(frame(list(END_OF_TURN), {"you": seat, "active": seat, "source": seat}))
+        run(st)
+        return st
+
+    def _play(self, st: State, seat: int, cid: str) -> None:
+        p = st["players"][seat]
+        p["hand"].remove(cid)
+        st["turn"]["played"].append(cid)
+        st["turn"]["played_log"].append(cid)
+        env = {"you": seat, "source": seat, "card": cid, "scope": new_scope(st), "active": seat}
+        push(st, [frame(CARDS[cid].get("play", []), env),
+                  frame([{"op": "_after_play", "card": cid}], {"you": seat})])
+
+    def _buy(self, st: State, seat: int, action: Action) -> None:
+        p = st["players"][seat]
+        t = st["turn"]
+        src = action["from"]
+        if src == "lineup":
+            cid = st["lineup"][action["slot"]]
+            st["lineup"][action["slot"]] = None
+            cost = CARDS[cid]["cost"]
+        elif src == "wild_magic":
+            cid = "wild-magic"
+            st["wild_magic"] -= 1
+            cost = self.wild_magic_cost(st, seat)
+        elif src == "legend":
+            # AN L231: the next Legend stays face down until the turn is over.
+            cid = st["legend"]["up"]
+            st["legend"]["up"] = None
+            t["legend_taken"] = True
+            cost = CARDS[cid]["cost"]
+        else:
+            cid = p["familiar"]
+            p["familiar_bought"] = True
+            cost = FAMILIAR_COST
+        t["power"] -= cost
+        t["bought"].append(cid)
+        p["discard"].append(cid)
+
+    # -- the end --------------------------------------------------------------------------------
+    def vp(self, state: State, seat: int) -> int:
+        return sum(self.vp_breakdown(state, seat).values())
+
+    def vp_breakdown(self, state: State, seat: int) -> dict[str, int]:
+        """AN L191-193: every card owned counts (Ongoing, hand, discard back in the deck); Dead
+        Wizard Tokens and Limp Wands subtract."""
+        from .interp import owned
+        counts: dict[str, int] = {}
+        for c in owned(state, seat):
+            counts[c] = counts.get(c, 0) + 1
+        out: dict[str, int] = {}
+        env = {"you": seat, "active": None}
+        for cid in sorted(counts):
+            spec = CARDS[cid].get("vp", 0)
+            k = counts[cid]
+            if type(spec) is int:
+                value = spec * k
+            elif "set" in spec:
+                table = spec["set"]
+                top = max(int(x) for x in table)
+                value = table[str(min(k, top))] if str(min(k, top)) in table else 0
+            else:
+                from .interp import num
+                value = (spec.get("base", 0) + num(state, env, spec["per"])) * k
+            out[cid] = value
+        for token in state["players"][seat]["dwts"]:
+            out[f"dwt:{token}"] = out.get(f"dwt:{token}", 0) + self._token_vp(state, seat, token)
+        return out
+
+    def _token_vp(self, state: State, seat: int, token: str) -> int:
+        spec = CARDS[token].get("vp", -3)
+        if type(spec) is int:
+            return spec
+        from .interp import num
+        return -3 + num(state, {"you": seat}, spec["per"])
+
+    def legends_owned(self, state: State, seat: int) -> int:
+        from .interp import owned
+        return sum(1 for c in owned(state, seat) if CARDS[c]["kind"] == "legend")
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        if state["phase"] != "over":
+            return None
+        n = state["seats"]
+        scores = [self.vp(state, s) for s in range(n)]
+        legends = [self.legends_owned(state, s) for s in range(n)]
+        dwts = [len(state["players"][s]["dwts"]) for s in range(n)]
+        # AN L195: most VP; then more Legends; then fewer Dead Wizard Tokens; then shared (AN-R20)
+        keys = [(-scores[s], -legends[s], dwts[s]) for s in range(n)]
+        placements = [1 + sum(1 for o in range(n) if keys[o] < keys[s]) for s in range(n)]
+        return {
+            "placements": placements, "scores": scores,
+            "winners": [s for s in range(n) if placements[s] == 1],
+            "legends": legends, "dwts": dwts, "end_reason": state["end_reason"],
+        }
+
+    # -- what people see -------------------------------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        over = state["phase"] == "over"
+        players = []
+        for s, p in enumerate(state["players"]):
+            mine = seat == s or over
+            v = {
+                "hp": p["hp"], "hand_count": len(p["hand"]), "deck_count": len(p["top"]) + len(p["pool"]),
+                "deck_top": list(p["top"]), "discard": list(p["discard"]), "ongoing": list(p["ongoing"]),
+                "dwts": list(p["dwts"]), "familiar_bought": p["familiar_bought"], "trophy": p["trophy"],
+                "standee": p["standee"],
+                "tile": p["tile"] if (state["revealed"]["tile"] or mine) else None,
+                "familiar": p["familiar"] if (state["revealed"]["familiar"] or mine) else None,
+            }
+            if mine:
+                v["hand"] = list(p["hand"])
+                v["deck_cards"] = sorted(p["pool"])
+                v["tile_dealt"] = list(p["tile_dealt"])
+                v["familiar_dealt"] = list(p["familiar_dealt"])
+            players.append(v)
+        pr = state["prompt"]
+        prompt = None
+        if pr is not None:
+            prompt = {k: v for k, v in pr.items()}
+            if seat == pr["seat"]:
+                prompt["choices"] = self.prompt_options(state)
+        need = state["need"]
+        t = state["turn"]
+        out = {
+            "seats": state["seats"], "phase": state["phase"], "round": state["round"], "first": state["first"],
+            "active": state["active"], "players": players, "lineup": list(state["lineup"]),
+            "main_count": len(state["main"]), "wild_magic": state["wild_magic"], "limp_wands": state["limp_wands"],
+            "legend": {"up": state["legend"]["up"], "down": state["legend"]["down"]},
+            "dwt_count": state["dwt"]["count"], "destroyed": list(state["destroyed"]),
+            "mayhem_pile": list(state["mayhem_pile"]), "mayhem_now": state["mayhem_now"],
+            "turn": {"power": t["power"], "played": list(t["played"]), "played_log": list(t["played_log"]),
+                     "legend_taken": t["legend_taken"], "activated": t["activated"]},
+            "prompt": prompt, "waiting_for": None if need is None else need["label"],
+            "end_reason": state["end_reason"], "max_rounds": state["config"]["max_rounds"],
+        }
+        if over:
+            out["result"] = self.result(state)
+        return out
+
+    def describe(self, before: State, event: dict[str, Any], after: State) -> str:
+        notes = " ".join(after.get("notes", []))
+        if event.get("kind") == "chance":
+            need = before["need"]
+            if need is None:
+                return "chance"
+            if "dice" in need:
+                line = f"{need['label']}: seat {event['outcome'][0]}."
+            elif need["visible"] == "all":
+                pool = zone_list(before, need["zone"])
+                names = ", ".join(CARDS[pool[i]]["name"] for i in event["outcome"])
+                line = f"{need['label']}: {names}."
+            else:
+                line = f"{need['label']} (private)."
+            return (line + " " + notes).strip()
+        seat, action = event["seat"], event["action"]
+        t = action.get("type")
+        if t == "play":
+            line = f"Seat {seat} plays {CARDS[action['card']]['name']}."
+        elif t == "buy":
+            what = {"lineup": lambda: CARDS[before["lineup"][action["slot"]]]["name"],
+                    "wild_magic": lambda: "a Wild Magic",
+                    "legend": lambda: CARDS[before["legend"]["up"]]["name"],
+                    "familiar": lambda: CARDS[before["players"][seat]["familiar"]]["name"]}[action["from"]]()
+            line = f"Seat {seat} buys {what}."
+        elif t == "activate":
+            line = f"Seat {seat} uses their Ability tile."
+        elif t == "end_turn":
+            line = f"Seat {seat} ends their turn."
+        else:
+            pr = before["prompt"]
+            v = action.get("value")
+            if pr["kind"] == "defend":
+                line = f"Seat {seat} takes the Attack." if v == "take" else f"Seat {seat} defends with {CARDS[v]['name']}."
+            elif pr["kind"] == "setup":
+                line = f"Seat {seat} keeps a {pr['cat']}."
+            elif pr["kind"] == "card" and pr.get("why") == "pass":
+                line = f"Seat {seat} passes {CARDS[v]['name']}."
+            elif pr["kind"] == "card":
+                shown = v if v == "none" else CARDS[v.split(':', 1)[-1]]["name"]
+                line = f"Seat {seat} chooses {shown}."
+            else:
+                line = f"Seat {seat} chooses {v}."
+        return (line + " " + notes).strip()
+
+    def resample_hidden(self, state: State, viewer: int | None, rng) -> State:
+        """Hidden from ``viewer``: each other seat's hand and deck pool (their union is public,
+        so they are reshuffled within the seat), and, during setup, the tiles and Familiars dealt
+        to others, chosen but not yet shown, returned or never dealt."""
+        st = copy_state(state)
+
+        def shuffle(items: list) -> list:
+            items = list(items)
+            for i in range(len(items) - 1, 0, -1):
+                j = int(rng.random() * (i + 1))
+                items[i], items[j] = items[j], items[i]
+            return items
+
+        for s, p in enumerate(st["players"]):
+            if s == viewer:
+                continue
+            both = shuffle(p["hand"] + p["pool"])
+            k = len(p["hand"])
+            p["hand"] = sorted(both[:k])
+            p["pool"] = sorted(both[k:])
+        for cat in ("tile", "familiar"):
+            slots: list[tuple] = []
+            values: list[str] = []
+            for i, c in enumerate(st["box"][cat]):
+                slots.append(("box", i))
+                values.append(c)
+            for s, p in enumerate(st["players"]):
+                if s == viewer:
+                    continue
+                for i, c in enumerate(p[f"{cat}_dealt"]):
+                    slots.append(("dealt", s, i))
+                    values.append(c)
+                if p[cat] is not None and not st["revealed"][cat]:
+                    slots.append(("chosen", s))
+                    values.append(p[cat])
+            values = shuffle(values)
+            for slot, value in zip(slots, values):
+                if slot[0] == "box":
+                    st["box"][cat][slot[1]] = value
+                elif slot[0] == "dealt":
+                    st["players"][slot[1]][f"{cat}_dealt"][slot[2]] = value
+                else:
+                    st["players"][slot[1]][cat] = value
+            st["box"][cat].sort()
+            for p in st["players"]:
+                p[f"{cat}_dealt"].sort()
+        return st
+
+    # -- bots -----------------------------------------------------------------------------------
+    def bot_action(self, bot: str, state: State, seat: int, rng) -> Action:
+        from . import bots
+        if bot == "heuristic":
+            return bots.heuristic_action(self, state, seat, rng)
+        return super().bot_action(bot, state, seat, rng)

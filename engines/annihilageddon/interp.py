@@ -1,0 +1,966 @@
+"""The resumable effect interpreter.
+
+A card's behaviour is a *program*: a list of ops (see ``cards.OPS``). Programs run on a stack
+of frames that lives in the JSON state::
+
+    frame = {"prog": [op, ...], "pc": int, "env": {...}, "work": {...}}
+
+``run(state)`` executes the top frame's op at ``pc``. An op either finishes (``pc`` moves on),
+pushes child frames (and is re-entered when they are gone, its progress kept in ``work``), or
+*suspends*: it sets ``state["prompt"]`` (a seat must decide: a Defense, a target, a "may", a
+card) or ``state["need"]`` (a random draw is due) and ``run`` returns. The engine answers by
+writing ``work["answer"]`` or ``work["outcome"]`` into the top frame and calling ``run`` again;
+the op re-executes and reads it. Nothing but plain JSON is ever stored, so a match can stop at
+any prompt and resume in another process.
+
+The turn machine itself (refill, start of turn, end of turn, Legend flip, end check) is written
+as internal ops (names starting with ``_``) in ``turn.py`` and runs on the same stack.
+
+``env`` keys: you (the player whose effect this is), it (the current victim), count_it (whose
+zones "it" counts in a redirected effect), redirect, attacker (the attacking player, None for
+Mayhems and Group Attacks), source (who is credited with a kill), card, scope (kill tracking),
+mayhem / group (what kind of effect runs), participants (players taking part in a Mayhem),
+killer / at_death (a Dead Wizard Token's text), via_wild.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .cards import CARDS, SELECTORS_MANY, SINGLE_OPS, is_ongoing, matches
+
+MAX_HP = 25
+START_HP = 20
+
+
+class _Signal:
+    def __init__(self, name: str):
+        self.name = name
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return self.name
+
+
+WAIT = _Signal("WAIT")  # a prompt or a draw is pending
+DONE = _Signal("DONE")  # the op is finished: move on
+PUSHED = _Signal("PUSHED")  # the op pushed frames (it is re-entered or already moved on)
+
+HANDLERS: dict[str, Callable] = {}
+
+
+def handler(name: str):
+    def deco(fn):
+        HANDLERS[name] = fn
+        return fn
+
+    return deco
+
+
+# -- frames -----------------------------------------------------------------------------
+
+
+def frame(prog: list, env: dict) -> dict:
+    return {"prog": prog, "pc": 0, "env": env, "work": {}}
+
+
+def child_env(f: dict, **over) -> dict:
+    env = dict(f["env"])
+    env.update(over)
+    return env
+
+
+def push(st: dict, frames: list[dict]) -> None:
+    """Push ``frames`` so that the first one in the list runs first."""
+    st["stack"].extend(reversed(frames))
+
+
+def push_then_done(st: dict, f: dict, frames: list[dict]):
+    f["pc"] += 1
+    f["work"] = {}
+    push(st, frames)
+    return PUSHED
+
+
+def new_scope(st: dict) -> int:
+    st["scope"] += 1
+    return st["scope"]
+
+
+def run(st: dict) -> None:
+    stack = st["stack"]
+    while st["prompt"] is None and st["need"] is None and stack and st["phase"] != "over":
+        f = stack[-1]
+        if f["pc"] >= len(f["prog"]):
+            stack.pop()
+            continue
+        op = f["prog"][f["pc"]]
+        if f["env"].get("redirect") and op["op"] not in ("if", "choose_one") and op.get("who", "you") != "it":
+            # A redirected effect (AN L221-227) hits only the attacker: whatever is not done to
+            # "it" (the victim) has nothing to do.
+            f["pc"] += 1
+            f["work"] = {}
+            continue
+        name = op["op"]
+        if name in SINGLE_OPS:
+            r = _single(st, f, op)
+        else:
+            r = HANDLERS[name](st, f, op)
+        if r is DONE:
+            f["pc"] += 1
+            f["work"] = {}
+
+
+# -- prompts and draws -----------------------------------------------------------------------
+
+
+def ask(st: dict, f: dict, seat: int, kind: str, **info):
+    """The answer to a question for ``seat``, or WAIT after posing it."""
+    w = f["work"]
+    if "answer" in w:
+        return w.pop("answer")
+    st["prompt"] = {"seat": seat, "kind": kind, **info}
+    return WAIT
+
+
+def zone_list(st: dict, zone: list) -> list:
+    if zone[0] == "player":
+        return st["players"][zone[1]]["pool"]
+    if zone[0] == "main":
+        return st["main"]
+    if zone[0] == "legend":
+        return st["legend"]["unseen"]
+    if zone[0] == "dwt":
+        return st["dwt"]["unseen"]
+    if zone[0] == "box":
+        return st["box"][zone[1]]
+    raise ValueError(zone)
+
+
+def draw_from(st: dict, f: dict, zone: list, count: int, visible, label: str):
+    """Take ``count`` cards from an unordered pool: a list, or WAIT while the draw is due.
+    Taking a whole pool needs no chance event (which of them came first does not matter)."""
+    pool = zone_list(st, zone)
+    w = f["work"]
+    if "outcome" in w:
+        out = w.pop("outcome")
+        picks = [pool[i] for i in out]
+        for i in sorted(out, reverse=True):
+            del pool[i]
+        return picks
+    if count <= 0:
+        return []
+    if count >= len(pool):
+        picks = list(pool)
+        pool.clear()
+        return picks
+    st["need"] = {"zone": zone, "count": count, "visible": visible, "label": label}
+    return WAIT
+
+
+def ensure_top(st: dict, f: dict, seat: int, k: int, visible):
+    """Make the top ``k`` cards of ``seat``'s deck known (fewer if deck and discard run out):
+    the number known, or WAIT. The discard becomes the deck only now, when a card is needed
+    and the deck is empty (AN L241-243, L521)."""
+    p = st["players"][seat]
+    w = f["work"]
+    if "outcome" in w:
+        got = draw_from(st, f, ["player", seat], 0, visible, "")
+        p["top"] += got
+    while len(p["top"]) < k:
+        if p["pool"]:
+            need = k - len(p["top"])
+            label = f"Seat {seat} draws {need}" if visible != "all" else f"Top of seat {seat}'s deck"
+            got = draw_from(st, f, ["player", seat], need, visible, label)
+            if got is WAIT:
+                return WAIT
+            p["top"] += got
+            continue
+        if p["discard"]:
+            p["pool"] = sorted(p["discard"])
+            p["discard"] = []
+            st["notes"].append(f"Seat {seat} shuffles their discard pile into a new deck.")
+            continue
+        break
+    return min(k, len(p["top"]))
+
+
+def to_hand(p: dict, cid: str) -> None:
+    p["hand"].append(cid)
+    p["hand"].sort()
+
+
+# -- selectors, numbers, conditions -----------------------------------------------------------
+
+
+def hp_of(st: dict, seat: int) -> int:
+    return st["players"][seat]["hp"]
+
+
+def clockwise(n: int, start: int) -> list[int]:
+    return [(start + k) % n for k in range(n)]
+
+
+def one(env: dict, sel: str, counting: bool = False):
+    if sel == "it" and counting and "count_it" in env:
+        return env["count_it"]
+    if sel == "active":
+        return env.get("active", env.get("you"))
+    return env.get(sel)
+
+
+def _everyone(st: dict, env: dict) -> list[int]:
+    order = clockwise(st["seats"], env["you"])
+    parts = env.get("participants")
+    return [s for s in order if parts is None or s in parts]
+
+
+def targets(st: dict, f: dict, who: str):
+    """The players ``who`` names, clockwise from the effect's player (AN L276-280), or WAIT
+    while the player picks a target or breaks a tie (AN L211-215, L354)."""
+    w = f["work"]
+    if "_who" in w:
+        return w["_who"]
+    env = f["env"]
+    you = env["you"]
+    n = st["seats"]
+    everyone = _everyone(st, env)
+    foes = [s for s in everyone if s != you]
+    statics_you = statics(st, you)
+    if who in ("you", "it", "attacker", "killer", "active"):
+        seat = one(env, who)
+        parts = env.get("participants")
+        res = [] if seat is None or (who != "it" and parts is not None and seat not in parts) else [seat]
+    elif who == "each_foe":
+        res = foes
+    elif who == "each_player":
+        res = everyone
+    elif who in ("left", "right", "left_and_right"):
+        # AN L217: with two players "left and right" is the one foe, hit once.
+        cands = []
+        if who in ("left", "left_and_right"):
+            cands.append((you + 1) % n)
+        if who in ("right", "left_and_right"):
+            cands.append((you - 1) % n)
+        res = [s for s in everyone if s in cands and s != you]
+    elif who in ("weaker_foes", "stronger_foes"):
+        # AN L215: equal HP is neither weaker nor stronger.
+        mine = hp_of(st, you)
+        res = [s for s in foes if (hp_of(st, s) < mine if who == "weaker_foes" else hp_of(st, s) > mine)]
+    elif who in ("weakest_players", "strongest_players"):
+        # AN L219: "player(s)" hits every player tied for the criterion.
+        pick = min if who == "weakest_players" else max
+        if everyone:
+            best = pick(hp_of(st, s) for s in everyone)
+            res = [s for s in everyone if hp_of(st, s) == best]
+        else:
+            res = []
+    else:
+        if who == "target_foe":
+            cands = foes
+        elif who == "target_player":
+            cands = everyone
+        elif who in ("weakest_foe", "strongest_foe") and foes:
+            pick = min if who == "weakest_foe" else max
+            best = pick(hp_of(st, s) for s in foes)
+            cands = [s for s in foes if hp_of(st, s) == best]
+        else:
+            cands = []
+        if statics_you.get("self_target") and env.get("attacking"):
+            cands = [you]
+        if len(cands) <= 1:
+            res = cands
+        else:
+            a = ask(st, f, you, "target", options=cands, why=who, card=env.get("card"))
+            if a is WAIT:
+                return WAIT
+            res = [a]
+    w["_who"] = res
+    return res
+
+
+def statics(st: dict, seat: int) -> dict[str, Any]:
+    """The standing modifiers ``seat`` controls: Ongoing cards, Dead Wizard Tokens, tile, standee."""
+    out: dict[str, Any] = {}
+    for cid in controlled(st, seat):
+        for key, value in CARDS[cid].get("static", {}).items():
+            if key == "heal_multiplier":
+                out[key] = out.get(key, 1) * value
+            elif key in ("wand_extra", "counts_as_dwt", "respawn_bonus"):
+                out[key] = out.get(key, 0) + value
+            elif key == "wild_magic_cost":
+                out[key] = min(out.get(key, value), value)
+            else:
+                out[key] = value
+    for key, value in st["temp"].get(str(seat), {}).items():
+        out[key] = value
+    return out
+
+
+def controlled(st: dict, seat: int) -> list[str]:
+    """Cards ``seat`` controls on an Ongoing basis (AN L284-286): Ongoing cards in play,
+    Dead Wizard Tokens, the Ability tile and standees."""
+    p = st["players"][seat]
+    out = list(p["ongoing"]) + list(p["dwts"])
+    if p["tile"] and st["revealed"]["tile"]:
+        out.append(p["tile"])
+    if p["standee"]:
+        out.append(p["standee"])
+    if p["trophy"]:
+        out.append("trophy")
+    return out
+
+
+def owned(st: dict, seat: int) -> list[str]:
+    """Every card ``seat`` owns (AN L284-286): deck, hand, discard, in play."""
+    p = st["players"][seat]
+    out = p["top"] + p["pool"] + p["hand"] + p["discard"] + p["ongoing"]
+    if st["phase"] == "turn" and st["active"] == seat:
+        out = out + st["turn"]["played"]
+    return out
+
+
+def num(st: dict, env: dict, x) -> int:
+    if type(x) is int:
+        return x
+    if "count" in x:
+        zone = x["count"]
+        seat = one(env, x.get("of", "you"), counting=True)
+        flt = x.get("filter")
+        if zone == "lineup":
+            cards = [c for c in st["lineup"] if c]
+        elif zone == "mayhem_pile":
+            cards = st["mayhem_pile"]
+        elif seat is None:
+            cards = []
+        elif zone == "owned":
+            cards = owned(st, seat)
+        elif zone == "played":
+            cards = st["turn"]["played_log"] if seat == st["active"] else []
+        elif zone == "cost5":
+            cards = owned(st, seat)
+            flt = {"cost_min": 5}
+        else:
+            cards = st["players"][seat][zone]
+        value = sum(1 for c in cards if matches(c, flt))
+    elif "dwt_count" in x:
+        seat = one(env, x["dwt_count"], counting=True)
+        value = 0 if seat is None else len(st["players"][seat]["dwts"]) + statics(st, seat).get("counts_as_dwt", 0)
+    elif "ongoing_count" in x:
+        # AN L378: standees and Ongoing Dead Wizard Tokens count as Ongoing you control.
+        seat = one(env, x["ongoing_count"], counting=True)
+        value = 0
+        if seat is not None:
+            p = st["players"][seat]
+            value = len(p["ongoing"]) + sum(1 for d in p["dwts"] if "ongoing" in CARDS[d].get("icons", []))
+            value += (1 if p["trophy"] else 0) + (1 if p["standee"] else 0)
+    elif "hp" in x:
+        seat = one(env, x["hp"], counting=True)
+        value = 0 if seat is None else hp_of(st, seat)
+    elif "count_sel" in x:
+        value = len(targets(st, {"env": env, "work": {}}, x["count_sel"]))
+    elif "played_distinct" in x:
+        log = st["turn"]["played_log"]
+        value = len({c for c in log if matches(c, x["played_distinct"])})
+    else:  # pragma: no cover - the schema refuses anything else
+        raise ValueError(x)
+    value = value * x.get("times", 1) + x.get("plus", 0)
+    if "max" in x:
+        value = min(value, x["max"])
+    return value
+
+
+def cond(st: dict, env: dict, c: dict) -> bool:
+    key, val = next(iter(c.items()))
+    if key == "killed":
+        seat = one(env, val)
+        return [env.get("scope"), seat] in st["deaths"]
+    if key == "at_death":
+        return bool(env.get("at_death")) == val
+    if key == "weakest":
+        seat = one(env, val)
+        return hp_of(st, seat) == min(p["hp"] for p in st["players"])
+    if key == "has":
+        spec = {"count": val["zone"], "of": val.get("of", "you")}
+        if "filter" in val:
+            spec["filter"] = val["filter"]
+        return num(st, env, spec) > 0
+    if key == "cmp":
+        a, o, b = val
+        a, b = num(st, env, a), num(st, env, b)
+        return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[o]
+    raise ValueError(c)  # pragma: no cover
+
+
+# -- single-player ops --------------------------------------------------------------------------
+
+
+def _single(st: dict, f: dict, op: dict):
+    seats = targets(st, f, op["who"])
+    if seats is WAIT:
+        return WAIT
+    if not seats:
+        return DONE
+    if len(seats) == 1:
+        return SINGLE[op["op"]](st, f, op, seats[0])
+    body = dict(op, who="it")
+    return push_then_done(st, f, [frame([body], child_env(f, it=s)) for s in seats])
+
+
+SINGLE: dict[str, Callable] = {}
+
+
+def single(name: str):
+    def deco(fn):
+        SINGLE[name] = fn
+        return fn
+
+    return deco
+
+
+@single("draw")
+def op_draw(st, f, op, seat):
+    w = f["work"]
+    if "n" not in w:
+        w["n"] = num(st, f["env"], op["n"])
+    got = ensure_top(st, f, seat, w["n"], [seat])
+    if got is WAIT:
+        return WAIT
+    p = st["players"][seat]
+    for _ in range(got):
+        to_hand(p, p["top"].pop(0))
+    return DONE
+
+
+def kill_check(st: dict, f: dict, seat: int):
+    """After HP fell: a death (AN L332) runs at once, then the effect carries on."""
+    p = st["players"][seat]
+    if p["hp"] >= 1:
+        return DONE
+    st["deaths"].append([f["env"].get("scope"), seat])
+    f["work"]["dead"] = True
+    killer = f["env"].get("source")
+    push(st, [frame([{"op": "_die", "seat": seat, "killer": killer}], {"you": seat})])
+    return PUSHED
+
+
+@single("damage")
+def op_damage(st, f, op, seat):
+    w = f["work"]
+    if w.get("dead"):
+        return DONE
+    n = num(st, f["env"], op["n"])
+    if f["env"].get("card") == "wand":
+        # AN L412: only the starter named "Wand" deals the token's extra damage.
+        n += statics(st, seat).get("wand_extra", 0)
+    if n <= 0:
+        return DONE
+    st["players"][seat]["hp"] -= n
+    return kill_check(st, f, seat)
+
+
+@single("heal")
+def op_heal(st, f, op, seat):
+    # AN L352: heal at any HP, never above 25; L376: a doubler doubles every heal.
+    n = num(st, f["env"], op["n"]) * statics(st, seat).get("heal_multiplier", 1)
+    p = st["players"][seat]
+    p["hp"] = max(p["hp"], min(MAX_HP, p["hp"] + n))
+    return DONE
+
+
+@handler("pay_hp")
+def op_pay_hp(st, f, op):
+    # AN L390, L420: paying needs the HP; paying can kill you (no Trophy for a self-kill).
+    w = f["work"]
+    if w.get("dead"):
+        return DONE
+    seat = f["env"]["you"]
+    st["players"][seat]["hp"] -= num(st, f["env"], op["n"])
+    return kill_check(st, f, seat)
+
+
+def _dest(p: dict, cid: str, to: str) -> None:
+    if to == "hand":
+        to_hand(p, cid)
+    else:
+        p["discard"].append(cid)
+
+
+@single("gain")
+def op_gain(st, f, op, seat):
+    p = st["players"][seat]
+    to = op.get("to", "discard")
+    src = op["from"]
+    if src == "limp_wand":
+        # AN L310: an empty stack gives nothing; the rest of the effect still happens.
+        if st["limp_wands"] > 0:
+            st["limp_wands"] -= 1
+            _dest(p, "limp-wand", to)
+        return DONE
+    if src == "wild_magic":
+        if st["wild_magic"] > 0:
+            st["wild_magic"] -= 1
+            _dest(p, "wild-magic", to)
+        return DONE
+    if src == "main_top":
+        got = draw_from(st, f, ["main"], 1, "all", "Top of the main deck")
+        if got is WAIT:
+            return WAIT
+        for cid in got:
+            if CARDS[cid]["kind"] == "mayhem":
+                # AN L269, L326: a gained Mayhem is destroyed unresolved; nothing replaces it.
+                st["mayhem_pile"].append(cid)
+            else:
+                _dest(p, cid, to)
+        return DONE
+    # from the Line-Up: the gainer picks among the matching cards (AN L265-271)
+    slots = [i for i, c in enumerate(st["lineup"]) if c and matches(c, op.get("filter"))]
+    if not slots:
+        return DONE
+    a = slots[0] if len(slots) == 1 else ask(st, f, seat, "slot", options=slots, why="gain")
+    if a is WAIT:
+        return WAIT
+    cid = st["lineup"][a]
+    st["lineup"][a] = None
+    _dest(p, cid, to)
+    return DONE
+
+
+@single("discard")
+def op_discard(st, f, op, seat):
+    p = st["players"][seat]
+    flt = op.get("filter")
+    if op["n"] == "all":
+        # AN L310, L290: Limp Wands and Wild Magic have no type, so a typed discard skips them.
+        keep, gone = [], []
+        for c in p["hand"]:
+            (gone if matches(c, flt) else keep).append(c)
+        p["hand"] = keep
+        p["discard"] += gone
+        return DONE
+    w = f["work"]
+    if "left" not in w:
+        w["left"] = num(st, f["env"], op["n"])
+    while w["left"] > 0:
+        options = sorted({c for c in p["hand"] if matches(c, flt)})
+        if not options:
+            break
+        a = options[0] if len(options) == 1 else ask(st, f, seat, "card", zone="hand", of=seat, filter=flt, why="discard")
+        if a is WAIT:
+            return WAIT
+        p["hand"].remove(a)
+        p["discard"].append(a)
+        w["left"] -= 1
+    return DONE
+
+
+def destroy_card(st: dict, owner: int | None, cid: str) -> list[dict]:
+    """Put ``cid`` (already taken from its zone) where destroyed cards go (AN L259-263):
+    a Limp Wand or Wild Magic back on its stack. Returns the trigger frames it causes."""
+    kind = CARDS[cid]["kind"]
+    if kind == "limp_wand":
+        st["limp_wands"] += 1
+    elif kind == "wild_magic":
+        st["wild_magic"] += 1
+    else:
+        st["destroyed"].append(cid)
+    frames = []
+    if owner is not None:
+        # AN L358: destroying a card you own triggers your standee, whoever destroyed it.
+        for trig in controlled(st, owner):
+            prog = CARDS[trig].get("on_destroy_owned")
+            if prog:
+                frames.append(frame(prog, {"you": owner, "source": owner, "card": trig, "scope": new_scope(st)}))
+    return frames
+
+
+@single("destroy")
+def op_destroy(st, f, op, seat):
+    p = st["players"][seat]
+    w = f["work"]
+    src = op["from"]
+    flt = op.get("filter")
+    may = op.get("may", False)
+    if "left" not in w:
+        w["left"] = num(st, f["env"], op["n"])
+        w["frames"] = []
+    while w["left"] > 0:
+        if src == "deck_top":
+            got = ensure_top(st, f, seat, 1, "all")
+            if got is WAIT:
+                return WAIT
+            if not got:
+                break
+            cid = p["top"].pop(0)
+            w["frames"] += destroy_card(st, seat, cid)
+        elif src == "lineup":
+            chooser = f["env"]["you"]
+            options = [i for i, c in enumerate(st["lineup"]) if c and matches(c, flt)]
+            if not options:
+                break
+            a = ask(st, f, chooser, "slot", options=options + (["none"] if may else []), why="destroy")
+            if a is WAIT:
+                return WAIT
+            if a == "none":
+                break
+            cid = st["lineup"][a]
+            st["lineup"][a] = None
+            w["frames"] += destroy_card(st, None, cid)
+        else:
+            zones = ["hand", "discard"] if src == "hand_or_discard" else [src]
+            options = [c for z in zones for c in p[z] if matches(c, flt)]
+            if not options:
+                break
+            chooser = f["env"]["you"] if src == "ongoing" else seat
+            a = ask(st, f, chooser, "card", zone=src, of=seat, filter=flt, optional=may, why="destroy")
+            if a is WAIT:
+                return WAIT
+            if a == "none":
+                break
+            z, cid = a.split(":", 1) if src == "hand_or_discard" else (src, a)
+            p[z].remove(cid)
+            w["frames"] += destroy_card(st, seat, cid)
+        w["left"] -= 1
+    return push_then_done(st, f, w["frames"])
+
+
+@single("search_top")
+def op_search_top(st, f, op, seat):
+    """Reveal the top n; every card that matches must go to the hand (AN L356); the rest are
+    discarded."""
+    w = f["work"]
+    if "n" not in w:
+        w["n"] = num(st, f["env"], op["n"])
+    got = ensure_top(st, f, seat, w["n"], "all")
+    if got is WAIT:
+        return WAIT
+    p = st["players"][seat]
+    revealed, p["top"] = p["top"][:got], p["top"][got:]
+    for c in revealed:
+        if matches(c, op["filter"]):
+            to_hand(p, c)
+        else:
+            p["discard"].append(c)
+    return DONE
+
+
+@single("reveal_sort")
+def op_reveal_sort(st, f, op, seat):
+    """Reveal the top n (reshuffling the discard mid-way if the deck runs out, AN L386);
+    discard those that cost 1 or more; the rest go back on top."""
+    got = ensure_top(st, f, seat, op["n"], "all")
+    if got is WAIT:
+        return WAIT
+    p = st["players"][seat]
+    revealed, rest = p["top"][:got], p["top"][got:]
+    keep = [c for c in revealed if not (CARDS[c].get("cost") or 0) >= 1]
+    p["discard"] += [c for c in revealed if (CARDS[c].get("cost") or 0) >= 1]
+    p["top"] = keep + rest
+    return DONE
+
+
+@single("return_ongoing")
+def op_return_ongoing(st, f, op, seat):
+    """An Ongoing card ``seat`` controls goes to its owner's discard (AN L247); the card's
+    player chooses which."""
+    p = st["players"][seat]
+    options = sorted(set(p["ongoing"]))
+    if not options:
+        return DONE
+    a = options[0] if len(options) == 1 else ask(
+        st, f, f["env"]["you"], "card", zone="ongoing", of=seat, filter=None, why="return")
+    if a is WAIT:
+        return WAIT
+    a = a.split(":", 1)[-1]
+    p["ongoing"].remove(a)
+    p["discard"].append(a)
+    return DONE
+
+
+@single("discard_dwt")
+def op_discard_dwt(st, f, op, seat):  # pragma: no cover - not in original-v1 (see RULES.md)
+    return DONE
+
+
+@single("swap_dwt")
+def op_swap_dwt(st, f, op, seat):
+    """AN L398: both must hold a real token; the swapper chooses both tokens."""
+    you = f["env"]["you"]
+    mine, theirs = st["players"][you]["dwts"], st["players"][seat]["dwts"]
+    if seat == you or not mine or not theirs:
+        return DONE
+    w = f["work"]
+    if "give" not in w:
+        a = mine[0] if len(set(mine)) == 1 else ask(st, f, you, "token", options=sorted(set(mine)), why="give")
+        if a is WAIT:
+            return WAIT
+        w["give"] = a
+    b = theirs[0] if len(set(theirs)) == 1 else ask(st, f, you, "token", options=sorted(set(theirs)), why="take")
+    if b is WAIT:
+        return WAIT
+    mine.remove(w["give"])
+    theirs.remove(b)
+    mine.append(b)
+    theirs.append(w["give"])
+    return DONE
+
+
+# -- control ops ---------------------------------------------------------------------------------
+
+
+@handler("power")
+def op_power(st, f, op):
+    # AN-R17: Power only means something on your own turn.
+    if st["phase"] == "turn" and f["env"].get("you") == st["active"] and not st["turn"]["ending"]:
+        st["turn"]["power"] += num(st, f["env"], op["n"])
+    return DONE
+
+
+@handler("if")
+def op_if(st, f, op):
+    branch = op["then"] if cond(st, f["env"], op["cond"]) else op.get("else", [])
+    return push_then_done(st, f, [frame(branch, dict(f["env"]))])
+
+
+@handler("may")
+def op_may(st, f, op):
+    seats = targets(st, f, op.get("who", "you"))
+    if seats is WAIT:
+        return WAIT
+    if not seats:
+        return DONE
+    a = ask(st, f, seats[0], "yesno", options=["yes", "no"], card=f["env"].get("card"))
+    if a is WAIT:
+        return WAIT
+    if a == "no":
+        return DONE
+    return push_then_done(st, f, [frame(op["do"], dict(f["env"]))])
+
+
+@handler("choose_one")
+def op_choose_one(st, f, op):
+    labels = [o["label"] for o in op["options"]]
+    a = ask(st, f, f["env"]["you"], "option", options=list(range(len(labels))), labels=labels,
+            card=f["env"].get("card"))
+    if a is WAIT:
+        return WAIT
+    return push_then_done(st, f, [frame(op["options"][a]["do"], dict(f["env"]))])
+
+
+@handler("for_each")
+def op_for_each(st, f, op):
+    seats = targets(st, f, op["who"])
+    if seats is WAIT:
+        return WAIT
+    return push_then_done(st, f, [frame(op["do"], child_env(f, it=s)) for s in seats])
+
+
+def defense_options(st: dict, seat: int, can_defend: bool) -> list[str]:
+    if not can_defend:
+        return ["take"]
+    hand = st["players"][seat]["hand"]
+    return ["take"] + sorted({c for c in hand if "defense" in CARDS[c]})
+
+
+@handler("attack")
+def op_attack(st, f, op):
+    """AN L209-227, L316-320: each affected player may use one Defense; a player's own
+    non-interactive Attack hits each victim right after that victim decides (AN-R6); Mayhem,
+    Group and interactive Attacks take every decision first. Every victim is asked, holding a
+    Defense or not, so a prompt reveals nothing (AN-R7)."""
+    env = f["env"]
+    w = f["work"]
+    if "_who" not in w:
+        env["attacking"] = True
+    victims = targets(st, f, op["who"])
+    if victims is WAIT:
+        return WAIT
+    env.pop("attacking", None)
+    batch = bool(env.get("mayhem") or env.get("group") or op.get("interactive"))
+    attacker = None if (env.get("mayhem") or env.get("group")) else env["you"]
+    dec = w.setdefault("dec", {})
+    i = w.get("i", 0)
+    while i < len(victims):
+        v = victims[i]
+        if str(v) not in dec:
+            if op.get("unavoidable"):
+                dec[str(v)] = ["hit", None]
+            else:
+                can = not (env.get("mayhem") and statics(st, v).get("no_mayhem_defense"))
+                a = ask(st, f, v, "defend", card=env.get("card"), attacker=attacker, can_defend=can)
+                if a is WAIT:
+                    w["i"] = i
+                    return WAIT
+                if a == "take":
+                    dec[str(v)] = ["hit", None]
+                else:
+                    p = st["players"][v]
+                    p["hand"].remove(a)
+                    p["discard"].append(a)
+                    redirect = CARDS[a]["defense"].get("redirect", False)
+                    kind = "redirect" if redirect and attacker is not None and not op.get("interactive") else "avoid"
+                    dec[str(v)] = [kind, a]
+                    st["notes"].append(f"Seat {v} avoids the Attack with {CARDS[a]['name']}.")
+        if not batch:
+            w["i"] = i + 1
+            frames = _resolution(st, f, op, v, dec[str(v)], attacker)
+            if frames:
+                push(st, frames)
+                return PUSHED
+        i += 1
+    w["i"] = i
+    if batch and not w.get("resolved"):
+        w["resolved"] = True
+        if op.get("interactive"):
+            frames = []
+            for v in victims:
+                kind, card = dec[str(v)]
+                if card:
+                    frames.append(_defense_then(st, f, v, card, attacker))
+            hit = [v for v in victims if dec[str(v)][0] == "hit"]
+            frames.append(frame(op["do"], child_env(f, participants=hit, scope=new_scope(st))))
+        else:
+            frames = []
+            for v in victims:
+                frames += _resolution(st, f, op, v, dec[str(v)], attacker)
+        return push_then_done(st, f, frames)
+    return DONE
+
+
+def _defense_then(st, f, v, card, attacker):
+    then = CARDS[card]["defense"].get("then", [])
+    return frame(then, {"you": v, "attacker": attacker, "source": v, "card": card, "scope": new_scope(st),
+                        "active": st["active"]})
+
+
+def _resolution(st, f, op, v, decision, attacker) -> list[dict]:
+    kind, card = decision
+    frames = []
+    if card:
+        frames.append(_defense_then(st, f, v, card, attacker))
+    if kind == "hit":
+        frames.append(frame(op["do"], child_env(f, it=v, scope=new_scope(st))))
+    elif kind == "redirect":
+        # AN L221-227: the effect the defender would have suffered, counted on the defender,
+        # lands on the attacker, who gets no Defense; the defender is its source (AN-R15).
+        frames.append(frame(op["do"], child_env(f, it=attacker, count_it=v, redirect=True, source=v,
+                                                 scope=new_scope(st))))
+    return frames
+
+
+@handler("pass")
+def op_pass(st, f, op):
+    """Interactive passing (AN L209, L320): every participant picks a card, then all move at
+    once to the next participant on that side (AN-R8). Passed cards are shown (RULES.md)."""
+    env = f["env"]
+    parts = env.get("participants") or []
+    w = f["work"]
+    held = w.setdefault("held", {})
+    for s in parts:
+        if str(s) in held:
+            continue
+        hand = st["players"][s]["hand"]
+        if not hand:
+            held[str(s)] = None
+            continue
+        a = ask(st, f, s, "card", zone="hand", of=s, filter=None, why="pass")
+        if a is WAIT:
+            return WAIT
+        hand.remove(a)
+        held[str(s)] = a
+    step = 1 if op["dir"] == "left" else -1
+    n = st["seats"]
+    for s in parts:
+        cid = held[str(s)]
+        if cid is None:
+            continue
+        r = (s + step) % n
+        while r not in parts:
+            r = (r + step) % n
+        to_hand(st["players"][r], cid)
+    return DONE
+
+
+@handler("play_top")
+def op_play_top(st, f, op):
+    """Wild Magic (AN L292-302): play the top card of a foe's deck as if it were yours."""
+    seats = targets(st, f, op["who"])
+    if seats is WAIT:
+        return WAIT
+    if not seats:
+        return DONE
+    foe = seats[0]
+    got = ensure_top(st, f, foe, 1, "all")
+    if got is WAIT:
+        return WAIT
+    if not got:
+        return DONE
+    cid = st["players"][foe]["top"].pop(0)
+    you = f["env"]["you"]
+    st["turn"]["played_log"].append(cid)
+    st["notes"].append(f"Seat {you} plays {CARDS[cid]['name']} from the top of seat {foe}'s deck.")
+    env = {"you": you, "source": you, "card": cid, "scope": new_scope(st), "via_wild": True, "active": st["active"]}
+    frames = [frame(CARDS[cid].get("play", []), env),
+              frame([{"op": "_after_play", "card": cid, "owner": foe}], {"you": you})]
+    return push_then_done(st, f, frames)
+
+
+@handler("play_mayhem")
+def op_play_mayhem(st, f, op):
+    """Play the top card of the Mayhem pile: the player is its source and may take the Trophy
+    for a kill it makes (AN L346)."""
+    if not st["mayhem_pile"]:
+        return DONE
+    cid = st["mayhem_pile"].pop()
+    you = f["env"]["you"]
+    return push_then_done(st, f, [frame([{"op": "_mayhem", "card": cid, "source": you}], {"you": you})])
+
+
+@handler("grant_standee")
+def op_grant_standee(st, f, op):
+    you = f["env"]["you"]
+    for p in st["players"]:
+        if p["standee"] == op["id"]:
+            p["standee"] = None
+    st["players"][you]["standee"] = op["id"]
+    return DONE
+
+
+def after_play_triggers(st: dict, seat: int, cid: str) -> list[dict]:
+    """AN L282: a played card resolves fully, then what it triggers (tile, Ongoing cards)."""
+    frames = []
+    for trig in controlled(st, seat):
+        if trig == cid:
+            continue
+        spec = CARDS[trig].get("on_play")
+        if not spec or not matches(cid, spec.get("filter")):
+            continue
+        env = {"you": seat, "source": seat, "card": trig, "scope": new_scope(st), "active": st["active"]}
+        if "cond" in spec and not cond(st, env, spec["cond"]):
+            continue
+        frames.append(frame(spec["do"], env))
+    return frames
+
+
+@handler("_after_play")
+def op_after_play(st, f, op):
+    cid = op["card"]
+    owner = op.get("owner")
+    you = f["env"]["you"]
+    p = st["players"][you]
+    if owner is None:
+        # played from hand: an Ongoing card stays in front of its player (AN L245-247)
+        if is_ongoing(cid):
+            st["turn"]["played"].remove(cid)
+            p["ongoing"].append(cid)
+    else:
+        # via Wild Magic: an Ongoing card is now yours and in play; any other card goes to its
+        # owner's discard at once, so its end-of-turn text never happens (AN L302, L384)
+        if is_ongoing(cid):
+            p["ongoing"].append(cid)
+        else:
+            st["players"][owner]["discard"].append(cid)
+    return push_then_done(st, f, after_play_triggers(st, you, cid))
+
+
+def is_many(sel: str) -> bool:
+    return sel in SELECTORS_MANY

@@ -1,0 +1,338 @@
+"""The turn machine, written as internal ops on the interpreter's stack (``interp.py``).
+
+Setup (AN L82-147), refill with Mayhems (AN L159, L316-326), start of turn (AN L160), end of
+turn in the rulebook's order (AN L167-175), the Legend flip and its Group Attack (AN L229-235),
+death and Dead Wizard Tokens (AN L330-340), the Trophy (AN L342-346) and the end check
+(AN L183-189, L523-527).
+"""
+
+from __future__ import annotations
+
+from .cards import CARDS
+from .interp import (
+    DONE, MAX_HP, PUSHED, SINGLE, START_HP, WAIT, ask, child_env, controlled, draw_from, frame, handler,
+    new_scope, push, push_then_done, statics,
+)
+
+LINEUP_SIZE = 5
+
+
+def _draw_op(st, f, seat, n):
+    return SINGLE["draw"](st, f, {"op": "draw", "who": "it", "n": n}, seat)
+
+
+# -- setup -----------------------------------------------------------------------------------
+
+
+@handler("_deal")
+def op_deal(st, f, op):
+    """AN L86-88: two random tiles (one each with five players) and two random Familiars per
+    player, seen only by that player."""
+    cat = op["cat"]
+    w = f["work"]
+    n = st["seats"]
+    count = 1 if (cat == "tile" and n == 5) else 2
+    i = w.get("i", 0)
+    while i < n:
+        w["i"] = i
+        got = draw_from(st, f, ["box", cat], count, [i], f"Deal {count} {cat}s to seat {i}")
+        if got is WAIT:
+            return WAIT
+        st["players"][i][f"{cat}_dealt"] = sorted(got)
+        i += 1
+    return DONE
+
+
+@handler("_choose")
+def op_choose(st, f, op):
+    """Each player keeps one dealt card and returns the other unseen; the kept ones are shown
+    together once everyone has chosen (AN L86-90, AN-R19)."""
+    cat = op["cat"]
+    w = f["work"]
+    i = w.get("i", 0)
+    while i < st["seats"]:
+        w["i"] = i
+        p = st["players"][i]
+        dealt = p[f"{cat}_dealt"]
+        if len(dealt) == 1:
+            pick = dealt[0]
+        else:
+            pick = ask(st, f, i, "setup", cat=cat)
+            if pick is WAIT:
+                return WAIT
+        dealt.remove(pick)
+        p[cat] = pick
+        i += 1
+    st["revealed"][cat] = True
+    return DONE
+
+
+@handler("_refill")
+def op_refill(st, f, op):
+    """Fill each empty Line-Up slot from the main deck (AN L159). At setup a Mayhem goes to the
+    Mayhem pile unresolved (AN L125-127); later the active player resolves it before the refill
+    goes on (AN L318-322)."""
+    while True:
+        empty = [i for i, c in enumerate(st["lineup"]) if c is None]
+        if not empty or not st["main"]:
+            return DONE
+        got = draw_from(st, f, ["main"], 1, "all", "Line-Up refill")
+        if got is WAIT:
+            return WAIT
+        cid = got[0]
+        if CARDS[cid]["kind"] == "mayhem":
+            if op.get("setup"):
+                st["mayhem_pile"].append(cid)
+                continue
+            push(st, [frame([{"op": "_mayhem", "card": cid, "source": None}], {"you": st["active"]})])
+            return PUSHED
+        st["lineup"][empty[0]] = cid
+
+
+@handler("_mayhem")
+def op_mayhem(st, f, op):
+    """A Mayhem resolves with the active player (or the player who made it happen) as "you";
+    players whose cards let them decline are asked first (AN L324, L366)."""
+    cid = op["card"]
+    you = f["env"]["you"]
+    w = f["work"]
+    st["mayhem_now"] = cid
+    dec = w.setdefault("declined", [])
+    asked = w.setdefault("asked", [])
+    n = st["seats"]
+    for s in [(you + k) % n for k in range(n)]:
+        if s in asked or not statics(st, s).get("may_decline_mayhem"):
+            continue
+        a = ask(st, f, s, "decline", card=cid)
+        if a is WAIT:
+            return WAIT
+        asked.append(s)
+        if a == "decline":
+            dec.append(s)
+    parts = [s for s in range(n) if s not in dec]
+    env = {"you": you, "mayhem": True, "participants": parts, "source": op["source"], "card": cid,
+           "scope": new_scope(st), "active": st["active"]}
+    return push_then_done(st, f, [frame(CARDS[cid]["mayhem"]["do"], env),
+                                  frame([{"op": "_mayhem_done", "card": cid}], {"you": you})])
+
+
+@handler("_mayhem_done")
+def op_mayhem_done(st, f, op):
+    st["mayhem_pile"].append(op["card"])
+    st["mayhem_now"] = None
+    return DONE
+
+
+@handler("_first_player")
+def op_first_player(st, f, op):
+    """AN L147: a random player goes first."""
+    w = f["work"]
+    if "outcome" not in w:
+        st["need"] = {"dice": [[0, st["seats"] - 1]], "label": "Who goes first"}
+        return WAIT
+    st["first"] = w.pop("outcome")[0]
+    return DONE
+
+
+@handler("_opening_hands")
+def op_opening_hands(st, f, op):
+    # AN L147: everyone shuffles their deck and draws 5 (a lazy deck: drawing is the shuffle).
+    frames = [frame([{"op": "draw", "who": "it", "n": 5}], {"you": s, "it": s}) for s in range(st["seats"])]
+    first = st["first"]
+    return push_then_done(st, f, frames + [frame([{"op": "_start_turn", "seat": first}], {"you": first})])
+
+
+# -- the turn ----------------------------------------------------------------------------------
+
+
+def fresh_turn() -> dict:
+    return {"power": 0, "played": [], "played_log": [], "legend_taken": False, "activated": False,
+            "ending": False, "bought": []}
+
+
+@handler("_start_turn")
+def op_start_turn(st, f, op):
+    seat = op["seat"]
+    st["phase"] = "turn"
+    st["active"] = seat
+    st["turn"] = fresh_turn()
+    st["temp"] = {}
+    st["deaths"] = []
+    env = {"you": seat, "active": seat, "source": seat}
+    return push_then_done(st, f, [frame([{"op": "_refill"}, {"op": "_start_effects"}], env)])
+
+
+@handler("_start_effects")
+def op_start_effects(st, f, op):
+    """AN L160: "start of turn" effects of everything the active player controls, in the order
+    they came into play (AN-R18 as ruled in RULES.md)."""
+    seat = st["active"]
+    frames = []
+    for cid in controlled(st, seat):
+        prog = CARDS[cid].get("start_of_turn")
+        if prog:
+            frames.append(frame(prog, {"you": seat, "source": seat, "card": cid, "scope": new_scope(st),
+                                       "active": seat}))
+    return push_then_done(st, f, frames)
+
+
+END_OF_TURN = [
+    {"op": "_hand_to_discard"}, {"op": "_end_effects"}, {"op": "_played_to_discard"}, {"op": "_end_draw"},
+    {"op": "_trophy_discard"}, {"op": "_legend_flip"}, {"op": "_end_check"},
+]
+
+
+@handler("_hand_to_discard")
+def op_hand_to_discard(st, f, op):
+    p = st["players"][st["active"]]
+    p["discard"] += p["hand"]
+    p["hand"] = []
+    return DONE
+
+
+@handler("_end_effects")
+def op_end_effects(st, f, op):
+    seat = st["active"]
+    frames = []
+    for cid in st["turn"]["played"] + controlled(st, seat):
+        prog = CARDS[cid].get("end_of_turn")
+        if prog:
+            frames.append(frame(prog, {"you": seat, "source": seat, "card": cid, "scope": new_scope(st),
+                                       "active": seat}))
+    return push_then_done(st, f, frames)
+
+
+@handler("_played_to_discard")
+def op_played_to_discard(st, f, op):
+    p = st["players"][st["active"]]
+    p["discard"] += st["turn"]["played"]
+    st["turn"]["played"] = []
+    st["turn"]["power"] = 0
+    return DONE
+
+
+@handler("_end_draw")
+def op_end_draw(st, f, op):
+    # AN L344: the Trophy holder draws 6 (and discards 1 next).
+    seat = st["active"]
+    w = f["work"]
+    if "n" not in w:
+        w["n"] = 6 if st["players"][seat]["trophy"] else 5
+    return _draw_op(st, f, seat, w["n"])
+
+
+@handler("_trophy_discard")
+def op_trophy_discard(st, f, op):
+    seat = st["active"]
+    p = st["players"][seat]
+    if not p["trophy"] or len(p["hand"]) <= 5:
+        return DONE
+    a = ask(st, f, seat, "card", zone="hand", of=seat, filter=None, why="trophy")
+    if a is WAIT:
+        return WAIT
+    p["hand"].remove(a)
+    p["discard"].append(a)
+    return DONE
+
+
+@handler("_legend_flip")
+def op_legend_flip(st, f, op):
+    """AN L171, L233: a face-down top Legend flips and its Group Attack hits every player,
+    from the player about to take a turn. No Legend to flip ends the game (AN L525)."""
+    leg = st["legend"]
+    if leg["up"] is not None:
+        return DONE
+    if leg["down"] == 0:
+        st["end_flags"].append("legends")
+        return DONE
+    got = draw_from(st, f, ["legend"], 1, "all", "Flip the next Legend")
+    if got is WAIT:
+        return WAIT
+    leg["up"] = got[0]
+    leg["down"] -= 1
+    nxt = (st["active"] + 1) % st["seats"]
+    prog = CARDS[got[0]].get("group_attack", [])
+    env = {"you": nxt, "group": True, "source": None, "card": got[0], "scope": new_scope(st), "active": nxt}
+    return push_then_done(st, f, [frame(prog, env)])
+
+
+@handler("_end_check")
+def op_end_check(st, f, op):
+    """AN L523-527: the game ends now if a Legend could not be flipped, if the main deck cannot
+    refill the Line-Up, or if the DWT stack is empty; also at the bot-game round bound
+    (RULES.md)."""
+    flags = st["end_flags"]
+    empty = sum(1 for c in st["lineup"] if c is None)
+    if len(st["main"]) < empty:
+        flags.append("main_deck")
+    if st["dwt"]["count"] == 0:
+        flags.append("dead_wizard_tokens")
+    nxt = (st["active"] + 1) % st["seats"]
+    bound = st["config"]["max_rounds"]
+    if not flags and nxt == st["first"] and bound is not None and st["round"] >= bound:
+        flags.append("round_limit")
+    if flags:
+        st["phase"] = "over"
+        st["end_reason"] = flags[0]
+        st["active"] = None
+        st["stack"] = []
+        return DONE
+    if nxt == st["first"]:
+        st["round"] += 1
+    return push_then_done(st, f, [frame([{"op": "_start_turn", "seat": nxt}], {"you": nxt})])
+
+
+# -- death --------------------------------------------------------------------------------------
+
+
+@handler("_die")
+def op_die(st, f, op):
+    """AN L332-340: the dead Wizard takes a random Dead Wizard Token face up, respawns at 20 HP
+    (or the token's HP) and the token's text happens now. AN L344-346: killing a foe takes the
+    Trophy; a self-kill or a Line-Up Mayhem/Legend kill takes nothing."""
+    seat, killer = op["seat"], op["killer"]
+    p = st["players"][seat]
+    token = None
+    if st["dwt"]["count"] > 0:
+        got = draw_from(st, f, ["dwt"], 1, "all", "Dead Wizard Token")
+        if got is WAIT:
+            return WAIT
+        token = got[0]
+        st["dwt"]["count"] -= 1
+        p["dwts"].append(token)
+    p["hp"] = min(MAX_HP, CARDS[token].get("respawn_hp", START_HP) if token else START_HP)
+    st["notes"].append(f"Seat {seat} dies" + (f" and takes {CARDS[token]['name']}." if token else "."))
+    frames = []
+    if killer is not None and killer != seat:
+        for q in st["players"]:
+            q["trophy"] = False
+        st["players"][killer]["trophy"] = True
+        for cid in controlled(st, killer):
+            prog = CARDS[cid].get("on_kill")
+            if prog:
+                frames.append(frame(prog, {"you": killer, "source": killer, "card": cid, "scope": new_scope(st),
+                                           "active": st["active"]}))
+    if token and CARDS[token].get("on_gain"):
+        frames.append(frame(CARDS[token]["on_gain"], {"you": seat, "killer": killer, "at_death": True, "source": seat,
+                                                      "card": token, "scope": new_scope(st), "active": st["active"]}))
+    return push_then_done(st, f, frames)
+
+
+@handler("_activate")
+def op_activate(st, f, op):
+    """A tile's "Pay N HP" ability (AN L390, L420): pay, then (if still alive) the effect."""
+    seat = f["env"]["you"]
+    tile = st["players"][seat]["tile"]
+    spec = CARDS[tile]["activated"]
+    w = f["work"]
+    if not w.get("paid"):
+        w["paid"] = True
+        st["players"][seat]["hp"] -= spec["pay_hp"]
+        if st["players"][seat]["hp"] < 1:
+            st["deaths"].append([f["env"].get("scope"), seat])
+            w["died"] = True
+            push(st, [frame([{"op": "_die", "seat": seat, "killer": seat}], {"you": seat})])
+            return PUSHED
+    if w.get("died"):
+        return DONE
+    return push_then_done(st, f, [frame(spec["do"], child_env(f))])
