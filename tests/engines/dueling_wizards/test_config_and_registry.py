@@ -9,11 +9,35 @@ from engines import registry
 from engines.base import InvalidConfig
 
 
-def test_importing_the_package_registers_dueling_wizards():
+def test_importing_the_package_registers_dueling_wizards_version_two_as_the_current_engine():
     engine = registry.get("dueling-wizards")
     assert engine is engines.dueling_wizards.ENGINE
-    assert (engine.title, engine.version, engine.min_seats, engine.max_seats) == ("Dueling Wizards", "1", 2, 3)
-    assert registry.get("dueling-wizards", "1") is engine
+    assert (engine.title, engine.version, engine.min_seats, engine.max_seats) == ("Dueling Wizards", "2", 2, 3)
+    assert engine.current is True
+    assert registry.get("dueling-wizards", "2") is engine
+    assert engine in registry.latest() and engine in registry.playable()
+
+
+def test_version_one_stays_registered_for_replay_but_is_not_current():
+    # Old matches replay and verify under the version they were recorded with.
+    old = registry.get("dueling-wizards", "1")
+    assert old is engines.dueling_wizards.ENGINE_V1
+    assert (old.version, old.current) == ("1", False)
+    assert old in registry.all_engines()
+    assert old not in registry.latest()
+
+
+def test_both_versions_are_one_class_with_behaviour_chosen_by_version():
+    assert type(registry.get("dueling-wizards", "1")) is type(registry.get("dueling-wizards"))
+    with pytest.raises(ValueError):
+        engines.dueling_wizards.DuelingWizards(version="3")
+
+
+def test_both_versions_declare_the_same_platform_facts():
+    old, new = registry.get("dueling-wizards", "1"), registry.get("dueling-wizards")
+    for attribute in ("name", "title", "min_seats", "max_seats", "bots", "rating", "playable", "draft"):
+        assert getattr(old, attribute) == getattr(new, attribute)
+    assert old.script() == new.script() == "js/games/dueling-wizards.js"
 
 
 def test_jokers_are_in_play_by_default():

@@ -1,28 +1,11 @@
-"""Attack damage (rulebook: "The Play"), including the platform's Joker ruling."""
+"""Attack damage (rulebook: "The Play"), including the Joker ruling within one round.
 
-from engines.dueling_wizards import ENGINE, deck
+The Joker reversal across rounds (engine version 2) is in test_joker_reversal.py."""
 
+from engines.dueling_wizards import ENGINE
 
-def deal(hands, then=(), jokers=True):
-    state = ENGINE.setup({"jokers": jokers}, len(hands))
-    outcome = deck.arranged_shuffle(hands, then=then, jokers=jokers)
-    return ENGINE.apply(state, {"kind": "chance", "outcome": outcome})
-
-
-def act(state, seat, action):
-    return ENGINE.apply(state, {"kind": "action", "seat": seat, "action": action})
-
-
-def attack_round(state, defences, attack_card):
-    """Every defender lays the given card, then the attacker attacks."""
-    for seat, card in defences.items():
-        state = act(state, seat, {"type": "defend", "card": card})
-    return act(state, state["attacker"], {"type": "attack", "card": attack_card})
-
-
-def health_lost(before, after, seat):
-    """HP lost as a number (state keeps half-points)."""
-    return (before["health"][seat] - after["health"][seat]) / 2
+from .helpers import deal, health_lost
+from .helpers import play_round as attack_round
 
 
 def nine_of_rock_against(defence_card):
@@ -84,8 +67,9 @@ def test_each_of_two_defenders_takes_damage_by_their_own_suit():
 
 
 def test_a_joker_in_defence_turns_a_weaker_defence_into_a_stronger_one():
-    # The Play (Jokers), platform ruling: a Joker anywhere in the round swaps
-    # weaker <-> stronger for every suited defence.
+    # The Play (Jokers), platform ruling (issue 20): a Joker played reverses the circle
+    # from its own round on, so the suited defence beside it is already mirrored:
+    # weaker <-> stronger.
     state = deal([["R9", "P2", "P3"], ["S4", "P5", "P6"], ["X1", "P7", "P8"]])
     after = attack_round(state, {1: "S4", 2: "X1"}, "R9")
     assert after["last_round"]["defences"][0]["relation"] == "stronger"
@@ -125,6 +109,13 @@ def test_a_joker_attack_deals_nothing_to_anyone():
     state = deal([["X1", "P2", "P3"], ["L4", "P5", "P6"], ["X2", "P7", "P8"]])
     after = attack_round(state, {1: "L4", 2: "X2"}, "X1")
     assert after["health"] == [200, 200, 200]
+
+
+def test_a_joker_attack_deals_nothing_even_on_a_reversed_circle():
+    # The Play: Jokers are worth zero, whichever way the circle stands.
+    state = deal([["X1", "P2", "P3"], ["L4", "P5", "P6"]])
+    after = attack_round(dict(state, reversed=True), {1: "L4"}, "X1")
+    assert after["health"] == [200, 200]
 
 
 def test_health_stops_at_zero_and_a_wizard_at_zero_is_knocked_out():

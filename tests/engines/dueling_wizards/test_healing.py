@@ -5,23 +5,9 @@ import copy
 import pytest
 
 from engines.base import IllegalAction
-from engines.dueling_wizards import ENGINE, deck
+from engines.dueling_wizards import ENGINE
 
-
-def deal(hands, then=(), jokers=True):
-    state = ENGINE.setup({"jokers": jokers}, len(hands))
-    outcome = deck.arranged_shuffle(hands, then=then, jokers=jokers)
-    return ENGINE.apply(state, {"kind": "chance", "outcome": outcome})
-
-
-def act(state, seat, action):
-    return ENGINE.apply(state, {"kind": "action", "seat": seat, "action": action})
-
-
-def heal_round(state, defences, cards):
-    for seat, card in defences.items():
-        state = act(state, seat, {"type": "defend", "card": card})
-    return act(state, state["attacker"], {"type": "heal", "cards": cards})
+from .helpers import act, deal, heal_round
 
 
 def wounded(state, hp):
@@ -145,8 +131,9 @@ def test_no_heal_is_possible_with_fewer_than_three_cards_in_hand():
 
 
 def test_a_joker_among_the_defences_makes_a_weaker_defence_halve_the_healing():
-    # Healing + Jokers, platform ruling: the halving test is inverted too, so a
-    # suit weaker than the healing suit (Scissors against Rock) halves it.
+    # Healing + Jokers, platform ruling: the Joker reverses the circle from its own round,
+    # so the halving test is mirrored too: a suit weaker than the healing suit
+    # (Scissors against Rock) halves it.
     state = wounded(deal([KING_SEVEN_ACE, ["S4", "P5", "P6"], ["X1", "P7", "P8"]]), 50)
     after = heal_round(state, {1: "S4", 2: "X1"}, KING_SEVEN_ACE)
     assert healed_by(state, after) == 9
@@ -166,8 +153,8 @@ def test_a_lone_joker_defence_does_not_halve_the_healing():
 
 def test_the_healer_draws_three_new_cards():
     # Healing: after the spell players draw to refill their hands.
-    state = wounded(deal([KING_SEVEN_ACE, ["S4", "P5", "P6"]], then=["L2", "L3", "L4", "L5"]), 50)
-    after = heal_round(state, {1: "S4"}, KING_SEVEN_ACE)
+    state = wounded(deal([KING_SEVEN_ACE, ["S4", "P5", "P6"]]), 50)
+    after = heal_round(state, {1: "S4"}, KING_SEVEN_ACE, draws=["L2", "L3", "L4", "L5"])
     # Seat 1 attacks next and draws first: L2; then seat 0 draws L3, L4, L5.
     assert after["hands"][1] == ["P5", "P6", "L2"]
     assert after["hands"][0] == ["L3", "L4", "L5"]

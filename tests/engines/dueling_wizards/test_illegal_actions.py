@@ -8,14 +8,15 @@ import copy
 import pytest
 
 from engines.base import IllegalAction
-from engines.dueling_wizards import ENGINE, deck
+from engines.dueling_wizards import ENGINE
+
+from .helpers import deal, draw
 
 HANDS = [["R9", "R3", "R4"], ["S4", "P3", "P4"], ["W4", "L3", "L5"]]
 
 
 def dealt():
-    state = ENGINE.setup({}, 3)
-    return ENGINE.apply(state, {"kind": "chance", "outcome": deck.arranged_shuffle(HANDS)})
+    return deal(HANDS)
 
 
 def defended():
@@ -69,26 +70,43 @@ def test_the_attacker_before_the_defences_is_refused():
     assert refused_code(dealt(), action(0, {"type": "attack", "card": "R9"})) == "waiting_for_defences"
 
 
-def test_an_action_before_the_shuffle_is_refused():
+def test_an_action_before_the_deal_is_refused():
     state = ENGINE.setup({}, 2)
     assert refused_code(state, action(1, {"type": "defend", "card": "S4"})) == "chance_pending"
 
 
-def test_a_second_shuffle_is_refused():
-    assert refused_code(dealt(), {"kind": "chance", "outcome": list(range(70))}) == "no_chance_due"
+def test_an_action_while_a_wizard_still_owes_a_deal_draw_is_refused():
+    state = draw(ENGINE.setup({}, 2), ["R9", "R3", "R4"])
+    assert refused_code(state, action(1, {"type": "defend", "card": "S4"})) == "chance_pending"
+
+
+def test_an_action_during_the_refill_is_refused():
+    # The Play: everyone draws back to three before the next round starts.
+    state = ENGINE.apply(dealt(), action(1, {"type": "defend", "card": "S4"}))
+    state = ENGINE.apply(state, action(2, {"type": "defend", "card": "W4"}))
+    state = ENGINE.apply(state, action(0, {"type": "attack", "card": "R9"}))
+    assert state["phase"] == "refill"
+    assert refused_code(state, action(2, {"type": "defend", "card": "L3"})) == "chance_pending"
+
+
+def test_a_draw_when_none_is_due_is_refused():
+    assert refused_code(dealt(), {"kind": "chance", "outcome": [0, 1, 2]}) == "no_chance_due"
+    with pytest.raises(IllegalAction) as refused:
+        ENGINE.draw_pool(dealt())
+    assert refused.value.code == "no_draw_due"
 
 
 @pytest.mark.parametrize(
     "outcome",
-    [list(range(65)), list(range(69)) + [0], [0] * 70, "shuffle", None, [float(i) for i in range(70)]],
+    [[0, 1], [0, 1, 2, 3], [0, 0, 1], [0, 1, 70], [-1, 0, 1], "draw", None, [0.0, 1.0, 2.0], [True, 1, 2]],
 )
-def test_a_shuffle_that_is_not_a_permutation_of_the_deck_is_refused(outcome):
+def test_a_draw_that_is_not_three_different_cards_of_the_pool_is_refused(outcome):
     assert refused_code(ENGINE.setup({}, 2), {"kind": "chance", "outcome": outcome}) == "bad_chance_outcome"
 
 
-def test_a_shuffle_of_seventy_is_refused_when_jokers_are_out():
+def test_a_draw_index_past_sixty_five_cards_is_refused_when_jokers_are_out():
     state = ENGINE.setup({"jokers": False}, 2)
-    assert refused_code(state, {"kind": "chance", "outcome": list(range(70))}) == "bad_chance_outcome"
+    assert refused_code(state, {"kind": "chance", "outcome": [0, 1, 65]}) == "bad_chance_outcome"
 
 
 @pytest.mark.parametrize("seat", [3, -1, "1", 1.0, True, None])

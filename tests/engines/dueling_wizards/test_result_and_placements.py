@@ -1,31 +1,8 @@
 """Placements, scores and winners once a duel ends (rulebook: "The End")."""
 
-from engines.dueling_wizards import ENGINE, deck
+from engines.dueling_wizards import ENGINE
 
-
-def position(hands, pile=(), health=None, attacker=0, round_number=10):
-    state = ENGINE.setup({}, len(hands))
-    in_play = {c for hand in hands for c in hand} | set(pile)
-    state.update(
-        phase="defend",
-        round=round_number,
-        attacker=attacker,
-        hands=[deck.sort_cards(h) for h in hands],
-        pile=list(pile),
-        discard=[c for c in deck.deck(True) if c not in in_play],
-        health=list(health or [200] * len(hands)),
-    )
-    return state
-
-
-def act(state, seat, action):
-    return ENGINE.apply(state, {"kind": "action", "seat": seat, "action": action})
-
-
-def play_round(state, defences, attack_card):
-    for seat, card in defences.items():
-        state = act(state, seat, {"type": "defend", "card": card})
-    return act(state, state["attacker"], {"type": "attack", "card": attack_card})
+from .helpers import play_round, position
 
 
 def test_there_is_no_result_before_the_end():

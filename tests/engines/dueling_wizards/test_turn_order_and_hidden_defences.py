@@ -3,48 +3,41 @@
 import pytest
 
 from engines.base import CHANCE, IllegalAction
-from engines.dueling_wizards import ENGINE, deck
+from engines.dueling_wizards import ENGINE
 
-
-def deal(hands, then=(), jokers=True):
-    state = ENGINE.setup({"jokers": jokers}, len(hands))
-    outcome = deck.arranged_shuffle(hands, then=then, jokers=jokers)
-    return ENGINE.apply(state, {"kind": "chance", "outcome": outcome})
-
-
-def act(state, seat, action):
-    return ENGINE.apply(state, {"kind": "action", "seat": seat, "action": action})
-
-
-def defend(state, seat, card):
-    return act(state, seat, {"type": "defend", "card": card})
-
-
-def attack(state, seat, card):
-    return act(state, seat, {"type": "attack", "card": card})
+from .helpers import attack, deal, defend, draw
 
 
 THREE_HANDS = [["R2", "R3", "R4"], ["P2", "P3", "P4"], ["S2", "S3", "S4"]]
 
 
-def test_the_first_thing_after_setup_is_the_shuffle():
-    # The Deal: the deck is shuffled and dealt before anyone plays.
+def test_the_first_thing_after_setup_is_seat_zeros_private_draw_of_three():
+    # The Deal: three cards to each player, starting left of the dealer (seat 0); each
+    # seat's three cards are a private draw from the unknown pool of the whole deck.
     state = ENGINE.setup({}, 2)
     assert ENGINE.to_move(state) == [CHANCE]
-    assert ENGINE.chance(state) == {"kind": "shuffle", "size": 70, "label": "Shuffle the Janken Deck"}
+    assert ENGINE.chance(state) == {
+        "kind": "draw", "pool": 70, "count": 3, "visible_to": [0], "label": "Seat 0 draws three spells",
+    }
 
 
-def test_the_shuffle_has_sixty_five_cards_without_jokers():
+def test_the_pool_has_sixty_five_cards_without_jokers():
     state = ENGINE.setup({"jokers": False}, 3)
-    assert ENGINE.chance(state)["size"] == 65
+    assert ENGINE.chance(state)["pool"] == 65
 
 
-def test_three_cards_are_dealt_one_at_a_time_starting_with_seat_zero():
-    # The Deal: three cards each; dealing starts left of the dealer (seat 0).
-    state = ENGINE.apply(ENGINE.setup({}, 3), {"kind": "chance", "outcome": list(range(70))})
-    assert state["hands"] == [["RA", "R4", "R7"], ["R2", "R5", "R8"], ["R3", "R6", "R9"]]
-    assert state["pile"][0] == "R10"
-    assert len(state["pile"]) == 61
+def test_the_deal_is_one_private_draw_of_three_per_seat_in_seat_order():
+    # The Deal: three cards each, seat 0 first; each draw is seen by its drawer only.
+    state = ENGINE.setup({}, 3)
+    specs = []
+    while ENGINE.to_move(state) == [CHANCE]:
+        specs.append(ENGINE.chance(state))
+        state = ENGINE.apply(state, {"kind": "chance", "outcome": [0, 1, 2]})
+    assert [(s["visible_to"], s["count"], s["pool"]) for s in specs] == [([0], 3, 70), ([1], 3, 67), ([2], 3, 64)]
+    # Indices point into what is left, in canonical order: the first three cards each time.
+    assert state["hands"] == [["RA", "R2", "R3"], ["R4", "R5", "R6"], ["R7", "R8", "R9"]]
+    assert len(state["pool"]) == 61 and state["pool"][0] == "R10"
+    assert ENGINE.to_move(state) == [1, 2]
 
 
 def test_seat_zero_sits_left_of_the_dealer_and_attacks_first():
@@ -80,7 +73,7 @@ def test_the_attacker_cannot_cast_before_every_defence_is_down():
 
 def test_attack_passes_to_the_left_around_three_wizards():
     # The Play: after each round play passes to the left for a new attacker.
-    state = deal(THREE_HANDS, then=["L2", "L3", "L4"])
+    state = deal(THREE_HANDS)
     attackers = []
     for _ in range(4):
         attackers.append(state["attacker"])

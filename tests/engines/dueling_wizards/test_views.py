@@ -10,25 +10,10 @@ import random
 import pytest
 
 from engines.base import CHANCE, IllegalAction
+from engines.chance import draw as chance_draw
 from engines.dueling_wizards import ENGINE, deck
 
-
-def deal(hands, then=(), jokers=True):
-    state = ENGINE.setup({"jokers": jokers}, len(hands))
-    outcome = deck.arranged_shuffle(hands, then=then, jokers=jokers)
-    return ENGINE.apply(state, {"kind": "chance", "outcome": outcome})
-
-
-def act(state, seat, action):
-    return ENGINE.apply(state, {"kind": "action", "seat": seat, "action": action})
-
-
-def defend(state, seat, card):
-    return act(state, seat, {"type": "defend", "card": card})
-
-
-def attack(state, seat, card):
-    return act(state, seat, {"type": "attack", "card": card})
+from .helpers import act, attack, deal, defend
 
 
 def log_line(state, seat, action):
@@ -140,15 +125,18 @@ def test_no_view_ever_shows_another_seats_hand_or_face_down_card_during_a_duel()
     # A whole bot duel, checked at every step: nothing hidden leaks to anyone.
     rng = random.Random(7)
     state = ENGINE.setup({}, 3)
-    state = ENGINE.apply(state, {"kind": "chance", "outcome": rng.sample(range(70), 70)})
     while ENGINE.to_move(state):
         for viewer in (None, 0, 1, 2):
             view = ENGINE.view(state, viewer)
             for p in view["players"]:
                 if p["seat"] != viewer:
                     assert p["hand"] is None and p["defence"] is None
+        if ENGINE.to_move(state) == [CHANCE]:
+            outcome = chance_draw(ENGINE.chance(state), lambda n: int(rng.random() * n))
+            state = ENGINE.apply(state, {"kind": "chance", "outcome": outcome})
+            continue
         seat = ENGINE.to_move(state)[0]
-        state = act(state, seat, ENGINE.random_action(state, seat, rng))
+        state = ENGINE.apply(state, {"kind": "action", "seat": seat, "action": ENGINE.random_action(state, seat, rng)})
     assert all(p["hand"] is not None for p in ENGINE.view(state, None)["players"])
 
 
@@ -183,9 +171,16 @@ def test_the_log_names_knock_outs_and_the_winner():
     assert line.endswith("Seat 0 is the last wizard standing and wins.")
 
 
-def test_the_log_line_for_the_shuffle_reveals_no_card():
+def test_the_log_lines_for_the_deal_name_no_card():
+    # The Deal: the spell books are private, so the log says who drew, never what.
     state = ENGINE.setup({}, 2)
-    event = {"kind": "chance", "outcome": list(range(70))}
-    line = ENGINE.describe(state, event, ENGINE.apply(state, event))
-    assert "shuffled" in line
-    assert not any(deck.card_name(c) in line for c in deck.SUITED_CARDS)
+    lines = []
+    for outcome in ([0, 1, 2], [5, 60, 66]):
+        event = {"kind": "chance", "outcome": outcome}
+        after = ENGINE.apply(state, event)
+        lines.append(ENGINE.describe(state, event, after))
+        state = after
+    assert lines == [
+        "Seat 0 draws three spells.",
+        "Seat 1 draws three spells. Every wizard holds three spells; seat 0 attacks first.",
+    ]
