@@ -1,0 +1,108 @@
+"""One log line per event. Never names a card hidden from spectators: hand draws, swaps,
+secret choices and face-down terrain types are described by their public shape only."""
+
+from __future__ import annotations
+
+from .state import M, pack
+
+
+def _who(seat) -> str:
+    return f"Seat {seat}"
+
+
+def _name(s, uid) -> str:
+    m = s["models"].get(uid)
+    return m["name"] if m else str(uid)
+
+
+def describe(engine, before, event, after) -> str:
+    if event.get("kind") == "chance":
+        st = before["queue"][0] if before["queue"] else {}
+        name = st.get("step")
+        if name == "coin":
+            v = event["outcome"][0]
+            return f"Coin ({st['purpose']}): seat {v} wins." if st["purpose"] == "setup" else f"Coin: seat {v} is the Starting Player."
+        if name == "unveil":
+            return "The overlays are unveiled: " + ", ".join(
+                f"{o['what']} at {o['hex']}" for o in after["overlays"]) + "."
+        if name == "horcrux_deal":
+            return "Horcruxes are dealt at random."
+        if name == "draw":
+            n = len(event["outcome"])
+            if st["pile"] == "quest":
+                if st["vis"] == "all":
+                    return f"{_who(st['seat'])} draws {n} quest(s) into the Active Quest Zone."
+                return f"{_who(st['seat'])} draws {n} quest card(s)."
+            if st["vis"] == "all":
+                return f"{_who(st['seat'])} reveals {n} clash card(s) ({st['dest']})."
+            return f"{_who(st['seat'])} draws {n} clash card(s)."
+        return "A random outcome."
+    seat, a = event["seat"], event["action"]
+    t = a.get("type")
+    if t == "group":
+        return f"{_who(seat)} submits a Group."
+    if t == "potions":
+        return f"{_who(seat)} chooses a potion Stock."
+    if t == "mulligan":
+        return f"{_who(seat)} decides on a mulligan."
+    if t == "swap":
+        return f"{_who(seat)} swaps the revealed card for one from hand."
+    if t == "keep_card":
+        return f"{_who(seat)} keeps the revealed card."
+    if t == "place_terrain":
+        return f"{_who(seat)} places a Terrain overlay, Mystery side up, at {a['hex']}."
+    if t == "place_challenge":
+        return f"{_who(seat)} places a Challenge overlay, Mystery side up, at {a['hex']}."
+    if t == "choose_map":
+        return f"{_who(seat)} chooses the map {pack(before).maps[a['map']]['name']}."
+    if t == "choose_joining":
+        return f"{_who(seat)} joins the halves on the {a['nexus']} Nexus and takes half {a['half']}."
+    if t == "deploy":
+        return f"{_who(seat)} deploys {_name(before, a['model'])} at {a['hex']}."
+    if t == "neutral":
+        return f"{_who(seat)} takes {a['light']} Neutral Cunning as white."
+    if t == "horcrux":
+        return f"{_who(seat)} picks {len(a['models'])} model(s) for Horcruxes."
+    if t == "upkeep":
+        return f"{_who(seat)} {'keeps' if a['keep'] else 'drops'} {before['queue'][0]['spell']}."
+    if t == "activate":
+        return f"{_who(seat)} activates {_name(before, a['model'])}{' in Animal Form' if a.get('animal') else ''}."
+    if t == "end":
+        return f"{_who(seat)} ends the activation."
+    if t == "move":
+        return f"{_name(before, before['act']['model'])} moves to {a['to']}."
+    if t == "attack":
+        return f"{_name(before, before['act']['model'])} attacks {_name(before, a['target'])} with {a['attack']}."
+    if t == "cast":
+        return f"{_name(before, before['act']['model'])} casts {pack(before).spells[a['spell']]['name']} on {_name(before, a['target'])}."
+    if t == "draw_quest":
+        return f"{_who(seat)} discards the quest {a['discard']} and draws another."
+    if t == "draw_clash":
+        return f"{_who(seat)} draws a clash card."
+    if t == "potion":
+        pid = before["players"][seat]["potions"][a["index"]]["id"]
+        return f"{_name(before, before['act']['model'])} uses {pack(before).potions[pid]['name']} on {_name(before, a['target'])}."
+    if t == "flip":
+        return f"{_name(before, before['act']['model'])} flips the overlay at {a['hex']}."
+    if t == "use_artifact":
+        return f"{_name(before, before['act']['model'])} uses {pack(before).artifacts[a['artifact']]['name']}."
+    if t == "slytherin":
+        return f"{_name(before, before['act']['model'])} prepares (Slytherin)."
+    if t == "react":
+        return f"{_who(seat)} reacts with {pack(before).spells[a['spell']]['name']}."
+    if t == "empower":
+        return f"{_who(seat)} empowers (a card goes face down)."
+    if t == "pass":
+        return f"{_who(seat)} passes."
+    if t == "keep":
+        return f"{_who(seat)} keeps one revealed card."
+    if t == "lower":
+        return f"{_who(seat)} {'uses' if a['use'] else 'ignores'} the card's lower part."
+    if t == "resist":
+        return f"{_who(seat)} discards {len(a['discard'])} card(s) to resist."
+    if t == "place":
+        if a.get("hex") is None:
+            return f"{_who(seat)} stays put."
+        uid = a.get("model") or before["queue"][0].get("model")
+        return f"{_name(before, uid)} moves to {a['hex']}."
+    return f"{_who(seat)} acts."

@@ -1,0 +1,248 @@
+"""Wizarding Duels as a platform engine.
+
+Config (every key optional)::
+
+    {"pack": "original-v1",            # content pack under packs/
+     "galleons": 50,                   # the Galleon budget (V-1, L1468)
+     "groups": null | [g0, g1],        # preset public Groups (skips the secret building step; tests, quick games)
+     "potion_duplicates": true,        # ruling A-57
+     "master_wizard_casting_bonus": true}   # ruling A-01
+
+Actions are ``{"type": ...}`` dicts; see rules.options for every window. Simultaneous secret
+choices (Group, potion Stock, mulligan) are redacted for other viewers by ``redact_action``.
+Chance: coins are public dice ``[[0, 1]]``; every card that leaves a Clash or Quest deck is a
+lazy ``draw`` (owner-only into a hand, public when revealed); the challenge identities are one
+public draw at the unveil.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from engines.base import CHANCE, Engine, IllegalAction, InvalidConfig, event_kind
+from engines.chance import check_outcome
+
+from . import bots, content, groups, rules
+from .state import M, P, pack
+
+SIMULTANEOUS = ("build", "stock", "mulligan", "neutral")
+
+
+def _player() -> dict:
+    return {
+        "group": None, "spellbook": [], "clocks": {}, "potions": [], "pool": {"light": 0, "dark": 0},
+        "spent": {"light": 0, "dark": 0}, "deck": [], "hand": [], "discard": [], "gone": [], "known_top": [],
+        "quest_deck": [], "qhand": [], "active": [], "scored": [], "quest_discard": [], "qp": 0, "upkeep": [],
+        "refill_due": False, "neutral_light": 0,
+    }
+
+
+class WizardingDuelsEngine(Engine):
+    name = "wizarding-duels"
+    title = "Wizarding Duels"
+    version = "1"
+    min_seats = 2
+    max_seats = 2
+    bots = ("heuristic", "random")
+    rating = "glicko2"
+
+    # -- configuration -------------------------------------------------------
+    def default_config(self, seats: int) -> dict[str, Any]:
+        return {"pack": "original-v1", "galleons": 50, "groups": None, "potion_duplicates": True,
+                "master_wizard_casting_bonus": True}
+
+    def validate_config(self, config, seats):
+        if config is not None and not isinstance(config, dict):
+            raise InvalidConfig("The configuration must be an object.", code="bad_config")
+        cfg = super().validate_config(config, seats)
+        if not isinstance(cfg["pack"], str):
+            raise InvalidConfig("pack must be the id of a content pack.", code="unknown_pack")
+        pk = content.load(cfg["pack"])
+        if type(cfg["galleons"]) is not int or cfg["galleons"] < 1:
+            raise InvalidConfig("galleons must be a positive whole number.", code="bad_galleons")
+        for k in ("potion_duplicates", "master_wizard_casting_bonus"):
+            if not isinstance(cfg[k], bool):
+                raise InvalidConfig(f"{k} must be true or false.", code="bad_option")
+        if not pk.playable():
+            raise InvalidConfig(f"The pack '{pk.id}' has no quest of every type or no map; it cannot play whole games.",
+                                code="pack_not_playable")
+        if cfg["groups"] is not None:
+            if not isinstance(cfg["groups"], list) or len(cfg["groups"]) != 2:
+                raise InvalidConfig("groups must list one Group per seat.", code="bad_groups")
+            for g in cfg["groups"]:
+                try:
+                    groups.check_group(pk, g, cfg["galleons"])
+                except IllegalAction as e:
+                    raise InvalidConfig(e.message, code=e.code) from None
+        return cfg
+
+    # -- the game --------------------------------------------------------------
+    def setup(self, config, seats):
+        cfg = self.validate_config(config, seats)
+        pk = content.load(cfg["pack"])
+        s: dict[str, Any] = {
+            "pack": pk.id, "config": cfg, "phase": "build", "queue": [], "players": [_player(), _player()],
+            "models": {}, "cards": {}, "overlays": [], "map": None, "nexus": None, "zone_half": [0, 1],
+            "coin_winner": None, "starting": None, "round": 0, "turn": 0, "act": None, "clash": None, "brave": None,
+            "stats": None, "game_over": False, "serial": 0, "last_clash": None, "last_brave": None, "blank": 0,
+        }
+        ids = sorted(pk.clash_cards[c]["id"] for c in pk.clash_cards if c not in ("lucky", "jinxed"))
+        for seat in (0, 1):
+            for i, cid in enumerate(ids):
+                uid = f"{seat}-{i:02d}"
+                s["cards"][uid] = cid
+                s["players"][seat]["deck"].append(uid)
+        rules.start(s)
+        return s
+
+    def to_move(self, state):
+        if state["phase"] == "over":
+            return []
+        return rules.seats_to_move(state)
+
+    def chance(self, state):
+        return rules.chance_spec(state)
+
+    def draw_pool(self, state):
+        return rules.draw_pool(state)
+
+    def legal_actions(self, state, seat):
+        if seat not in self.to_move(state) or seat == CHANCE:
+            return []
+        st = state["queue"][0]
+        pk = pack(state)
+        name = st["step"]
+        if name == "build":
+            out = []
+            for k in range(3):
+                g = groups.random_group(pk, state["config"]["galleons"], groups.Lcg(1000 * seat + k))
+                if g not in out:
+                    out.append(g)
+            return out
+        if name == "stock":
+            models = self._models_of(state, seat)
+            out = []
+            for k in range(3):
+                st_ = groups.random_stock(pk, models, groups.Lcg(77 + 1000 * seat + k))
+                if st_ not in out and self._stock_ok(state, seat, st_):
+                    out.append(st_)
+            return out
+        if name == "mulligan":
+            hand = sorted(P(state, seat)["qhand"])
+            out = []
+            for mask in range(1 << len(hand)):
+                out.append({"type": "mulligan", "discard": [q for i, q in enumerate(hand) if mask >> i & 1]})
+            return out
+        return rules.options(state, st, seat)
+
+    def _models_of(self, state, seat):
+        return [M(state, uid)["char"] for uid in sorted(state["models"]) if M(state, uid)["seat"] == seat]
+
+    def _stock_ok(self, state, seat, action) -> bool:
+        try:
+            groups.check_stock(pack(state), self._models_of(state, seat), action, state["config"]["potion_duplicates"])
+        except IllegalAction:
+            return False
+        return True
+
+    def validate(self, state, seat, action):
+        if type(seat) is not int or seat not in self.to_move(state) or seat == CHANCE:
+            raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
+        if not isinstance(action, dict):
+            raise IllegalAction("An action is a JSON object with a 'type'.", code="bad_action")
+        name = state["queue"][0]["step"]
+        pk = pack(state)
+        if name == "build":
+            groups.check_group(pk, action, state["config"]["galleons"])
+            return
+        if name == "stock":
+            groups.check_stock(pk, self._models_of(state, seat), action, state["config"]["potion_duplicates"])
+            return
+        if action not in self.legal_actions(state, seat):
+            raise IllegalAction("That action is not allowed now.", code="illegal_action")
+
+    def apply(self, state, event):
+        kind = event_kind(event)
+        s = copy.deepcopy(state)
+        if kind == "chance":
+            spec = self.chance(state)
+            if spec is None:
+                raise IllegalAction("No random outcome is due now.", code="no_chance_due")
+            check_outcome(spec, event["outcome"])
+            rules.resolve_chance(s, event["outcome"])
+        else:
+            seat, action = event["seat"], event["action"]
+            self.validate(state, seat, action)
+            rules.decide(s, seat, copy.deepcopy(action))
+        rules.run(s)
+        rules.check_lightning(s)
+        return s
+
+    def result(self, state):
+        if state["phase"] != "over":
+            return None
+        qp = [P(state, 0)["qp"], P(state, 1)["qp"]]
+        if qp[0] == qp[1]:
+            placements = [1, 1]  # ruling A-70
+        else:
+            placements = [1, 2] if qp[0] > qp[1] else [2, 1]
+        return {"placements": placements, "scores": qp, "winners": [i for i in (0, 1) if placements[i] == 1]}
+
+    # -- what people see ---------------------------------------------------------
+    def view(self, state, seat):
+        v = copy.deepcopy(state)
+        for i, p in enumerate(v["players"]):
+            mine = seat == i
+            p["hand"] = p["hand"] if mine else len(p["hand"])
+            p["deck"] = len(p["deck"])
+            p["known_top"] = p["known_top"] if mine else len(p["known_top"])
+            p["quest_deck"] = sorted(p["quest_deck"]) if mine else len(p["quest_deck"])
+            p["qhand"] = p["qhand"] if mine else len(p["qhand"])
+            if p["group"] is not None and not mine:
+                p["group"] = {k: val for k, val in p["group"].items() if k != "quests"}
+        for st in v["queue"]:
+            if "answers" in st:
+                st["answers"] = {k: (a if seat is not None and k == str(seat) else (a is not None)) for k, a in st["answers"].items()}
+        for o in v["overlays"]:
+            if not o["face_up"] and o["kind"] == "terrain" and o["owner"] != seat:
+                o["what"] = None
+        for cl in (v.get("clash"),):
+            if cl:
+                for side in ("att", "def"):
+                    sd = cl.get(side)
+                    if sd:
+                        if sd["swap"] is not None and not sd["swap_up"] and sd["seat"] != seat:
+                            sd["swap"] = "face-down"
+                        sd["emp_fixed"] = len(sd["emp_fixed"])
+        return v
+
+    def redact_action(self, seat, action, viewer):
+        if viewer == seat or not isinstance(action, dict):
+            return action
+        t = action.get("type")
+        if t in ("group", "potions", "mulligan"):
+            return {"type": t}
+        if t == "swap":
+            return {"type": "swap", "card": None}
+        if t == "place_terrain":
+            return {"type": "place_terrain", "hex": action.get("hex"), "terrain": None}
+        return action
+
+    def describe(self, before, event, after):
+        from .describe import describe
+
+        return describe(self, before, event, after)
+
+    def resample_hidden(self, state, viewer, rng):
+        from .hidden import resample
+
+        return resample(state, viewer, rng)
+
+    # -- bots ------------------------------------------------------------------
+    def bot_action(self, bot, state, seat, rng):
+        if bot == "random":
+            return bots.random_action(self, state, seat, rng)
+        if bot == "heuristic":
+            return bots.heuristic_action(self, state, seat, rng)
+        raise IllegalAction(f"There is no '{bot}' bot for {self.title}.", code="unknown_bot")

@@ -1,0 +1,1992 @@
+"""The rules as a resumable step machine.
+
+``s["queue"]`` holds pending steps, front first. ``run`` executes automatic steps until the
+front step waits for a seat's decision or for a chance outcome. Every step is a plain dict
+``{"step": name, ...}``; decisions are answered by ``decide`` and chance by ``resolve_chance``.
+Rule numbers (WD-n, FC-n, A-nn) refer to shared/design/specs/wizarding-duels.md; Lnnn to the
+rulebook's lines.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from engines.base import IllegalAction
+from engines.chance import draw_spec
+
+from . import geometry, groups
+from .state import (
+    M,
+    P,
+    State,
+    alive,
+    board,
+    can_pay,
+    capacity,
+    card_value,
+    controls,
+    has,
+    hex_of,
+    in_zone,
+    is_two_plus,
+    lower,
+    occupant,
+    on_board,
+    other,
+    overlay_at,
+    pack,
+    pay,
+    push_front,
+    rank,
+    regain,
+    terrain,
+)
+
+DECISIONS = {
+    "build", "stock", "choose_map", "choose_joining", "place_challenge", "place_terrain", "mulligan",
+    "horcrux_pick", "deploy", "neutral", "upkeep", "activate", "act", "react", "empower", "pick", "swap",
+    "early", "late", "resist", "place", "brave_pick",
+}
+CHANCES = {"coin", "draw", "unveil", "horcrux_deal"}
+
+HAND_SIZE = 3
+ACTIVE_QUESTS = 3
+ROUNDS = 3
+ACTIVATIONS = 3
+
+
+# ====================================================================== driver
+
+
+def waiting(s: State) -> dict | None:
+    """The front step if it waits for input, after automatic steps ran."""
+    return s["queue"][0] if s["queue"] else None
+
+
+def seats_to_move(s: State) -> list[int]:
+    st = waiting(s)
+    if st is None:
+        return []
+    if st["step"] in CHANCES:
+        return [-1]
+    if st["step"] in ("build", "stock", "mulligan", "neutral"):
+        return [x for x in st["seats"] if st["answers"][str(x)] is None]
+    return [st["seat"]]
+
+
+def run(s: State) -> None:
+    guard = 0
+    while True:
+        guard += 1
+        if guard > 10000:
+            raise RuntimeError("step machine did not settle")
+        if not s["queue"]:
+            if s["phase"] == "over":
+                return
+            raise RuntimeError(f"empty queue in phase {s['phase']}")
+        st = s["queue"][0]
+        name = st["step"]
+        if name == "draw" and _prepare_draw(s, st):
+            continue
+        if name in CHANCES:
+            return
+        if name in DECISIONS:
+            if _skip_decision(s, st):
+                continue
+            return
+        s["queue"].pop(0)
+        AUTO[name](s, st)
+        if s["phase"] == "over":
+            s["queue"] = []
+            return
+
+
+# ====================================================================== set-up (WD-1..28)
+
+
+def start(s: State) -> None:
+    cfg = s["config"]
+    if cfg.get("groups"):
+        for seat in (0, 1):
+            _install_group(s, seat, cfg["groups"][seat])
+        s["queue"] = [{"step": "reveal_groups"}]
+    else:
+        s["queue"] = [{"step": "build", "seats": [0, 1], "answers": {"0": None, "1": None}}]
+    run(s)
+
+
+def _install_group(s: State, seat: int, g: dict) -> None:
+    pk = pack(s)
+    p = P(s, seat)
+    p["group"] = g
+    p["spellbook"] = list(g["spellbook"])
+    p["quest_deck"] = sorted(g["quests"])
+    for i, cid in enumerate(g["models"]):
+        c = pk.characters[cid]
+        uid = f"{seat}{chr(ord('a') + i)}"
+        s["models"][uid] = {
+            "uid": uid, "seat": seat, "char": cid, "name": c["name"], "hex": None, "removed": False,
+            "mastery": c["mastery"], "defense": c["defense"], "slots": c["slots"], "cunning": dict(c["cunning"]),
+            "traits": groups.traits(c), "innate": list(c["innate_spells"]), "innate_clocks": {},
+            "attacks": [dict(a) for a in c["attacks"]], "actions": dict({"move": 1, "advanced": 1, "quick": 1}, **c.get("actions", {})),
+            "artifacts": [{"id": a, "locked": False, "used": False} for a in g["artifacts"][i]],
+            "spells": [], "impacts": 0, "burning": 0, "poison": 0, "slow": 0, "conceal": [], "ward": [],
+            "markers": 0, "animal": False, "round": {}, "horcruxes": [], "leader": i == g["leader"],
+            "next_adv": 0,
+        }
+
+
+def _h_reveal_groups(s: State, st: dict) -> None:
+    # G2: both groups public at once; quest decks stay hidden (L1494).
+    s["phase"] = "stock"
+    s["queue"].insert(0, {"step": "stock", "seats": [0, 1], "answers": {"0": None, "1": None}})
+
+
+def _h_after_stock(s: State, st: dict) -> None:
+    s["phase"] = "board"
+    s["queue"].insert(0, {"step": "coin", "purpose": "setup"})
+
+
+def _challenge_hexes(s: State) -> list[tuple[int, int]]:
+    """WD-21 with rulings A-28/A-29: Open, no overlay, no Arrival Space, not at the edge,
+    at least 3 from other challenges; relaxed to 2 only when 3 is impossible."""
+    b = board(s)
+    arrivals = set(b.arrival[0]) | set(b.arrival[1])
+    chal = [geometry.parse(o["hex"]) for o in s["overlays"] if o["kind"] == "challenge"]
+    base = [h for h in b.hexes if b.terrain[h] == "open" and h not in arrivals and not b.at_edge(h) and overlay_at(s, h) is None]
+    for spacing in (3, 2, 1):
+        ok = [h for h in base if all(geometry.distance(h, c) >= spacing for c in chal)]
+        if ok:
+            return ok
+    return []
+
+
+def _terrain_hexes(s: State) -> list[tuple[int, int]]:
+    b = board(s)
+    arrivals = set(b.arrival[0]) | set(b.arrival[1])
+    return [h for h in b.hexes if b.terrain[h] == "open" and h not in arrivals and overlay_at(s, h) is None]
+
+
+def _h_overlays(s: State, st: dict) -> None:
+    w = s["coin_winner"]
+    seq = [{"step": "place_challenge", "seat": w if i % 2 == 0 else other(w)} for i in range(6)]
+    seq += [{"step": "place_terrain", "seat": w}, {"step": "place_terrain", "seat": other(w)}, {"step": "unveil"}]
+    push_front(s, *seq)
+
+
+def _h_after_unveil(s: State, st: dict) -> None:
+    # WD-24: each player shuffles the quest deck and draws 3 (privately, ruling A-63), then mulligans.
+    s["phase"] = "quests"
+    push_front(
+        s,
+        {"step": "draw", "seat": s["coin_winner"], "pile": "quest", "n": ACTIVE_QUESTS, "dest": "qhand", "vis": "owner"},
+        {"step": "draw", "seat": other(s["coin_winner"]), "pile": "quest", "n": ACTIVE_QUESTS, "dest": "qhand", "vis": "owner"},
+        {"step": "mulligan", "seats": [0, 1], "answers": {"0": None, "1": None}},
+        {"step": "after_mulligan"},
+    )
+
+
+def _h_after_mulligan(s: State, st: dict) -> None:
+    s["phase"] = "horcrux"
+    steps = []
+    for seat in (s["coin_winner"], other(s["coin_winner"])):
+        for m in alive(s, seat):
+            if has(m, "horcrux_maker"):
+                steps.append({"step": "horcrux_setup", "seat": seat, "model": m["uid"]})
+    steps.append({"step": "start_deploy"})
+    push_front(s, *steps)
+
+
+def _set_aside_horcruxes(s: State, seat: int) -> list[str]:
+    pk = pack(s)
+    assigned = {a["id"] for m in s["models"].values() if m["seat"] == seat for a in m["artifacts"]}
+    rival = pk.params["horcrux_maker"]["rival_horcrux"]
+    return sorted(a for a, art in pk.artifacts.items() if "Horcrux" in art["keywords"] and a not in assigned and a != rival)
+
+
+def _h_horcrux_setup(s: State, st: dict) -> None:
+    """WD-T16 (L1311-1328, ruling A-46)."""
+    pk = pack(s)
+    hm = pk.params["horcrux_maker"]
+    seat = st["seat"]
+    maker = M(s, st["model"])
+    rival = next((m for m in alive(s, other(seat)) if m["name"] == hm["rival_name"]), None)
+    if rival is not None:
+        rival["artifacts"].append({"id": hm["rival_horcrux"], "locked": False, "used": False})
+        maker["horcruxes"].append({"kind": "artifact", "model": rival["uid"], "id": hm["rival_horcrux"]})
+    fam = next((m for m in alive(s, seat) if m["name"] == hm["familiar_name"]), None)
+    if fam is not None:
+        maker["horcruxes"].append({"kind": "model", "model": fam["uid"]})
+    limit = 2 if rival is not None else 3
+    candidates = [m["uid"] for m in alive(s, seat) if m["uid"] != maker["uid"] and m["slots"] >= 1]
+    pool = _set_aside_horcruxes(s, seat)
+    if candidates and pool:
+        push_front(s, {"step": "horcrux_pick", "seat": seat, "model": maker["uid"], "limit": min(limit, len(pool)), "candidates": candidates})
+
+
+def _h_start_deploy(s: State, st: dict) -> None:
+    s["phase"] = "deploy"
+    s["queue"].insert(0, {"step": "deploy", "seat": s["coin_winner"]})
+
+
+def _deploy_seat(s: State) -> int | None:
+    left = [[m for m in alive(s, seat) if m["hex"] is None] for seat in (0, 1)]
+    w = s["coin_winner"]
+    placed = [sum(1 for m in alive(s, seat) if m["hex"] is not None) for seat in (0, 1)]
+    if not left[0] and not left[1]:
+        return None
+    if not left[w]:
+        return other(w)
+    if not left[other(w)]:
+        return w
+    # WD-26 (ruling A-65): alternate, coin winner first.
+    return w if placed[w] <= placed[other(w)] else other(w)
+
+
+def _after_deploy(s: State) -> None:
+    nxt = _deploy_seat(s)
+    if nxt is not None:
+        s["queue"].insert(0, {"step": "deploy", "seat": nxt})
+        return
+    # WD-27: Power Pool. Neutral points are chosen (simultaneously, publicly).
+    s["phase"] = "pool"
+    seats = [seat for seat in (0, 1) if sum(m["cunning"]["neutral"] for m in alive(s, seat)) > 0]
+    steps = []
+    if seats:
+        steps.append({"step": "neutral", "seats": seats, "answers": {str(x): None for x in seats}})
+    steps.append({"step": "generate_pool"})
+    push_front(s, *steps)
+
+
+def _h_generate_pool(s: State, st: dict) -> None:
+    """L1037-1051, WD-27, Adoration (A-47)."""
+    for seat in (0, 1):
+        p = P(s, seat)
+        ms = alive(s, seat)
+        light = sum(m["cunning"]["light"] for m in ms)
+        dark = sum(m["cunning"]["dark"] for m in ms)
+        neutral = sum(m["cunning"]["neutral"] for m in ms)
+        as_light = p.get("neutral_light", 0)
+        light += as_light
+        dark += neutral - as_light
+        for m in ms:
+            if has(m, "adoration"):
+                dark += sum(1 for o in ms if o["uid"] != m["uid"] and o["cunning"]["dark"] > 0)
+        p["pool"] = {"light": light, "dark": dark}
+    # WD-28: each player shuffles the Clash deck and draws 3.
+    s["phase"] = "hands"
+    w = s["coin_winner"]
+    push_front(
+        s,
+        {"step": "draw", "seat": w, "pile": "clash", "n": HAND_SIZE, "dest": "hand", "vis": "owner"},
+        {"step": "draw", "seat": other(w), "pile": "clash", "n": HAND_SIZE, "dest": "hand", "vis": "owner"},
+        {"step": "round_start"},
+    )
+
+
+# ====================================================================== rounds (WD-65..77)
+
+
+def _h_round_start(s: State, st: dict) -> None:
+    s["round"] += 1
+    s["phase"] = "start"
+    s["stats"] = {"impacts": [0, 0], "removed": [0, 0], "spells": [0, 0], "potions": [0, 0]}
+    for m in alive(s):
+        m["round"] = {}
+        # Hufflepuff (WD-T17, A-50): starting the round on a challenge gives Advantage on the next test.
+        if has(m, "hufflepuff") and controls(s, m, "challenge"):
+            m["round"]["huff"] = True
+    steps = []
+    # S0 (ruling A-04): quest refill back to 3.
+    for seat in (0, 1):
+        need = ACTIVE_QUESTS - len(P(s, seat)["active"])
+        if need > 0 and s["round"] > 1:
+            steps.append({"step": "draw", "seat": seat, "pile": "quest", "n": need, "dest": "active", "vis": "all"})
+    steps += [{"step": "coin", "purpose": "initiative"}, {"step": "start_refill"}]
+    push_front(s, *steps)
+
+
+def _h_start_refill(s: State, st: dict) -> None:
+    sp = s["starting"]
+    steps = []
+    for seat in (sp, other(sp)):
+        need = HAND_SIZE - len(P(s, seat)["hand"])
+        if need > 0:
+            steps.append({"step": "draw", "seat": seat, "pile": "clash", "n": need, "dest": "hand", "vis": "owner"})
+    steps.append({"step": "power_refills"})
+    steps += _upkeep_steps(s, [sp, other(sp)], checkpoint="start")
+    steps.append({"step": "cooldown"})
+    push_front(s, *steps)
+
+
+def _upkeep_steps(s: State, seats: list[int], checkpoint: str) -> list[dict]:
+    out = []
+    for seat in seats:
+        for u in P(s, seat)["upkeep"]:
+            if checkpoint == "start" or not u["paid"]:
+                out.append({"step": "upkeep", "seat": seat, "spell": u["spell"]})
+    return out
+
+
+def _h_cooldown(s: State, st: dict) -> None:
+    """1d (L597-611, WD-69): every clock drops by one; clocks at 0 go and spells return; Locks go.
+    Instinctive Casting (WD-T18): one of its assigned spells moves one more step (ruling: the
+    largest clock, the engine's choice)."""
+    for seat in (0, 1):
+        p = P(s, seat)
+        bonus = set()
+        for m in alive(s, seat):
+            if has(m, "instinctive_casting"):
+                mine = [x for x in m["spells"] if p["clocks"].get(x, 0) > 0]
+                if mine:
+                    bonus.add(max(mine, key=lambda x: (p["clocks"][x], x)))
+        for sp in sorted(p["clocks"]):
+            p["clocks"][sp] -= 2 if sp in bonus else 1
+            if p["clocks"][sp] <= 0:
+                del p["clocks"][sp]
+                _return_spell(s, seat, sp)
+        for m in alive(s, seat):
+            for sp in sorted(m["innate_clocks"]):
+                m["innate_clocks"][sp] -= 1
+                if m["innate_clocks"][sp] <= 0:
+                    del m["innate_clocks"][sp]
+            for a in m["artifacts"]:
+                a["locked"] = False
+                a["used"] = False
+    s["phase"] = "activation"
+    s["turn"] = 0
+    s["queue"].insert(0, {"step": "activate", "seat": s["starting"]})
+
+
+def _return_spell(s: State, seat: int, sp: str) -> None:
+    for m in s["models"].values():
+        if m["seat"] == seat and sp in m["spells"]:
+            if any(u["spell"] == sp for u in P(s, seat)["upkeep"]):
+                return
+            m["spells"].remove(sp)
+    if sp not in P(s, seat)["spellbook"]:
+        P(s, seat)["spellbook"].append(sp)
+        P(s, seat)["spellbook"].sort()
+
+
+def _next_activation(s: State) -> None:
+    s["turn"] += 1
+    s["act"] = None
+    if s["game_over"] or s["turn"] >= 2 * ACTIVATIONS:
+        s["queue"].insert(0, {"step": "end_phase"})
+        return
+    seat = s["starting"] if s["turn"] % 2 == 0 else other(s["starting"])
+    if not alive(s, seat):
+        # A player with no model left cannot activate; the game is over anyway (A-42).
+        s["queue"].insert(0, {"step": "end_phase"})
+        return
+    s["queue"].insert(0, {"step": "activate", "seat": seat})
+
+
+def _h_activation_end(s: State, st: dict) -> None:
+    """A3: Burning takes 1 Impact and goes; Slow ends; the Activation marker goes on (WD-71)."""
+    m = M(s, st["model"])
+    steps = []
+    if not m["removed"]:
+        m["markers"] += 1
+        m["slow"] = 0
+        m["animal"] = m["animal"]  # the form lasts to the end of the round
+        if m["burning"]:
+            m["burning"] = 0
+            steps.append({"step": "hit", "model": m["uid"], "n": 1, "by": None, "resist": False})
+    steps.append({"step": "next_activation"})
+    push_front(s, *steps)
+
+
+def _h_next_activation(s: State, st: dict) -> None:
+    _next_activation(s)
+
+
+def _h_end_phase(s: State, st: dict) -> None:
+    """3a-3d (L731-763)."""
+    s["phase"] = "end"
+    sp = s["starting"]
+    steps = []
+    for seat in (sp, other(sp)):
+        # Upkept auras act at the end of the round (A-68).
+        for u in P(s, seat)["upkeep"]:
+            for e in pack(s).spells[u["spell"]]["effects"]:
+                if e["op"] == "aura":
+                    src = M(s, u["caster"])
+                    if not src["removed"] and src["hex"]:
+                        for o in on_board(s, other(seat)):
+                            if geometry.distance(hex_of(src), hex_of(o)) <= e["radius"]:
+                                steps.append({"step": "hit", "model": o["uid"], "n": e["n"], "by": seat, "resist": False})
+        for m in on_board(s, seat):
+            if m["poison"] > 0:
+                steps.append({"step": "poison", "model": m["uid"]})
+    steps.append({"step": "end_statuses"})
+    steps.append({"step": "score_quests"})
+    steps.append({"step": "end_round"})
+    push_front(s, *steps)
+
+
+def _h_poison(s: State, st: dict) -> None:
+    """A-41: 1 Impact, then one Poison marker goes."""
+    m = M(s, st["model"])
+    if m["removed"]:
+        return
+    m["poison"] -= 1
+    push_front(s, {"step": "hit", "model": m["uid"], "n": 1, "by": None, "resist": False})
+
+
+def _h_end_statuses(s: State, st: dict) -> None:
+    # Concealment and wards from spent sources end in 3a (A-37); upkept ones stay.
+    for m in alive(s):
+        m["conceal"] = [c for c in m["conceal"] if c.get("upkeep")]
+        m["ward"] = [w for w in m["ward"] if w.get("upkeep")]
+
+
+def _h_score_quests(s: State, st: dict) -> None:
+    sp = s["starting"] if s["starting"] is not None else 0
+    for seat in (sp, other(sp)):
+        score_quests(s, seat, lightning_only=False)
+
+
+def _h_end_round(s: State, st: dict) -> None:
+    for m in alive(s):
+        m["markers"] = 0
+        m["animal"] = False
+    if s["round"] >= ROUNDS or s["game_over"]:
+        s["phase"] = "over"
+        return
+    s["queue"].insert(0, {"step": "round_start"})
+
+
+# ====================================================================== draws (lazy, private)
+
+
+def _reserved(s: State, seat: int) -> int:
+    c = s.get("clash")
+    n = 0
+    for cl in (c, s.get("outer_clash")):
+        if cl:
+            for side in ("att", "def"):
+                if cl.get(side) and cl[side]["seat"] == seat:
+                    n += cl[side]["emp"] - len(cl[side]["emp_fixed"])
+    return n
+
+
+def _refill_clash(s: State, seat: int) -> None:
+    """WD-38/39 (L341-345): the discard pile becomes the deck; the opponent refills the pool at
+    the end of the action. Cards reserved as face-down Empowerment cards stay what they were."""
+    p = P(s, seat)
+    res = _reserved(s, seat)
+    if res:
+        fixed = list(p["deck"])
+        for cl in (s.get("clash"), s.get("outer_clash")):
+            if cl:
+                for side in ("att", "def"):
+                    if cl.get(side) and cl[side]["seat"] == seat:
+                        need = cl[side]["emp"] - len(cl[side]["emp_fixed"])
+                        cl[side]["emp_fixed"] += fixed[:need]
+                        fixed = fixed[need:]
+    p["deck"] = sorted(p["discard"])
+    p["discard"] = []
+    p["known_top"] = []
+    P(s, other(seat))["refill_due"] = True
+
+
+def _prepare_draw(s: State, st: dict) -> bool:
+    """Get a draw ready: refill the deck when needed. True when the step was consumed here."""
+    p = P(s, st["seat"])
+    if st["pile"] == "quest":
+        if st["dest"] == "active":
+            st["n"] = min(st["n"], ACTIVE_QUESTS - len(p["active"]))
+        if st["n"] <= 0:
+            s["queue"].pop(0)
+            return True
+        if not p["quest_deck"] and p["quest_discard"]:
+            p["quest_deck"] = sorted(p["quest_discard"])  # WD-46, ruling A-62: automatic
+            p["quest_discard"] = []
+        if not p["quest_deck"]:
+            s["queue"].pop(0)
+            return True
+        return False
+    if st["dest"] == "hand":
+        # Ruling A-59: draws never take a hand above 3.
+        st["n"] = min(st["n"], HAND_SIZE - len(p["hand"]))
+        if st["n"] <= 0:
+            s["queue"].pop(0)
+            return True
+    avail = len(p["deck"]) - _reserved(s, st["seat"])
+    if avail <= 0:
+        if p["discard"]:
+            _refill_clash(s, st["seat"])
+            return True
+        # A-14: nothing to draw; a needed card counts as a blank 0, a hand draw is skipped.
+        s["queue"].pop(0)
+        if st["dest"] != "hand":
+            s["blank"] = s.get("blank", 0) + 1
+            _put_card(s, st, f"blank{s['blank']}")
+            if st["n"] > 1:
+                push_front(s, dict(st, n=st["n"] - 1))
+        return True
+    return False
+
+
+def chance_spec(s: State) -> dict | None:
+    st = waiting(s)
+    if st is None or st["step"] not in CHANCES:
+        return None
+    if st["step"] == "coin":
+        return {"kind": "dice", "dice": [[0, 1]], "visible_to": "all", "label": f"coin ({st['purpose']})"}
+    if st["step"] == "unveil":
+        return draw_spec(pool=6, count=6, visible_to="all", label="challenge identities")
+    if st["step"] == "horcrux_deal":
+        pool = _set_aside_horcruxes(s, st["seat"])
+        return draw_spec(pool=len(pool), count=len(st["models"]), visible_to="all", label="Horcrux deal")
+    p = P(s, st["seat"])
+    vis = "all" if st["vis"] == "all" else [st["seat"]]
+    if st["pile"] == "quest":
+        return draw_spec(pool=len(p["quest_deck"]), count=min(st["n"], len(p["quest_deck"])), visible_to=vis,
+                         label=f"seat {st['seat']} quest draw")
+    avail = len(p["deck"]) - _reserved(s, st["seat"])
+    return draw_spec(pool=len(p["deck"]), count=min(st["n"], avail), visible_to=vis, label=f"seat {st['seat']} clash {st['dest']}")
+
+
+def draw_pool(s: State) -> list:
+    st = waiting(s)
+    if st is None or st["step"] not in CHANCES or st["step"] == "coin":
+        raise IllegalAction("No card draw is due.", code="no_draw_due")
+    if st["step"] == "unveil":
+        return sorted(pack(s).challenges)
+    if st["step"] == "horcrux_deal":
+        return _set_aside_horcruxes(s, st["seat"])
+    p = P(s, st["seat"])
+    if st["pile"] == "quest":
+        return list(p["quest_deck"])
+    return [s["cards"][c] for c in p["deck"]]
+
+
+def resolve_chance(s: State, outcome) -> None:
+    st = s["queue"].pop(0)
+    if st["step"] == "coin":
+        v = outcome[0]
+        if st["purpose"] == "setup":
+            s["coin_winner"] = v
+            s["queue"].insert(0, {"step": "choose_map", "seat": v})
+        else:
+            s["starting"] = v
+        return
+    if st["step"] == "unveil":
+        kinds = sorted(pack(s).challenges)
+        chal = [o for o in s["overlays"] if o["kind"] == "challenge"]
+        for o, idx in zip(chal, outcome):
+            o["what"] = kinds[idx]
+        for o in s["overlays"]:
+            o["face_up"] = True  # WD-23
+        s["queue"].insert(0, {"step": "after_unveil"})
+        return
+    if st["step"] == "horcrux_deal":
+        pool = _set_aside_horcruxes(s, st["seat"])
+        maker = M(s, st["maker"])
+        for uid, idx in zip(st["models"], outcome):
+            M(s, uid)["artifacts"].append({"id": pool[idx], "locked": False, "used": False})
+            maker["horcruxes"].append({"kind": "artifact", "model": uid, "id": pool[idx]})
+        return
+    p = P(s, st["seat"])
+    if st["pile"] == "quest":
+        deck = list(p["quest_deck"])
+        picked = [deck[i] for i in outcome]
+        for q in picked:
+            p["quest_deck"].remove(q)
+            if st["dest"] == "qhand":
+                p["qhand"].append(q)
+            else:
+                p["active"].append(q)
+        return
+    deck = list(p["deck"])
+    picked = [deck[i] for i in outcome]
+    for c in picked:
+        p["deck"].remove(c)
+        _put_card(s, st, c)
+    rest = st["n"] - len(picked)
+    if rest > 0:
+        push_front(s, dict(st, n=rest))
+
+
+def _put_card(s: State, st: dict, c: str) -> None:
+    p = P(s, st["seat"])
+    dest = st["dest"]
+    if dest == "hand":
+        p["hand"].append(c)
+        return
+    if dest == "brave":
+        s["brave"]["cards"].append(c)
+        return
+    if dest == "brave_extra":
+        s["brave"]["extra"].append(c)
+        return
+    side = s["clash"][st["side"]]
+    if dest == "reveal":
+        side["revealed"].append(c)
+    elif dest == "extra":
+        side["extra"].append(c)
+    elif dest == "emp":
+        side["emp_cards"].append(c)
+
+
+# ====================================================================== helpers for decisions
+
+
+def _skip_decision(s: State, st: dict) -> bool:
+    """Windows where the seat has no real option close at once (spec section 6, point 1)."""
+    name = st["step"]
+    if name in ("react", "empower", "swap", "early", "late", "resist", "pick", "brave_pick", "upkeep", "place", "horcrux_pick"):
+        opts = options(s, st)
+        if name == "place":
+            if not opts or (len(opts) == 1 and opts[0].get("hex") is None):
+                s["queue"].pop(0)
+                return True
+            if len(opts) == 1:
+                s["queue"].pop(0)
+                decide(s, st["seat"], opts[0], popped=st)
+                return True
+            return False
+        if len(opts) <= 1:
+            s["queue"].pop(0)
+            if opts:
+                decide(s, st["seat"], opts[0], popped=st)
+            return True
+    if name == "activate" and s["game_over"]:
+        s["queue"].pop(0)
+        s["queue"].insert(0, {"step": "end_phase"})
+        return True
+    return False
+
+
+# ====================================================================== movement
+
+
+def move_points(s: State, m: dict) -> int:
+    """WD-78: 3, or Animagus N in Animal Form; Fast +1, Lightning Fast +2, artifacts; Slow -X."""
+    pk = pack(s)
+    base = pk.params["animagus"]["move"] if m["animal"] else 3
+    base += 1 if has(m, "fast") else 0
+    base += 2 if has(m, "lightning_fast") else 0
+    base += sum(e["n"] for e in _passives(s, m) if e["op"] == "move")
+    return max(0, base - m["slow"])
+
+
+def _passives(s: State, m: dict) -> list[dict]:
+    pk = pack(s)
+    out = []
+    for a in m["artifacts"]:
+        if not a["locked"]:
+            out += pk.artifacts[a["id"]]["passive"]
+    return out
+
+
+def _step_rules(s: State, m: dict):
+    fly = has(m, "fly")
+    scout = has(m, "scout")
+
+    def terrain_of(h):
+        return terrain(s, h)
+
+    def passable(h):
+        t = terrain(s, h)
+        return t is not None and (t != "impassable" or fly)
+
+    def cost(h):
+        t = terrain(s, h)
+        return 2 if t == "difficult" and not fly and not scout else 1
+
+    def danger(h):
+        return terrain(s, h) == "dangerous" and not fly
+
+    return terrain_of, passable, cost, danger
+
+
+def destinations(s: State, m: dict, points: int) -> dict[tuple[int, int], int]:
+    """Spaces the model may end a move on, each with the fewest Dangerous spaces entered on a
+    route within ``points`` (ruling: the mover takes the safest route)."""
+    terrain_of, passable, cost, danger = _step_rules(s, m)
+    start = hex_of(m)
+    best: dict[tuple, int] = {(start, 0): 0}
+    frontier = [(start, 0)]
+    while frontier:
+        frontier.sort(key=lambda x: (x[1], x[0][1], x[0][0]))
+        h, used = frontier.pop(0)
+        d0 = best[(h, used)]
+        for n in geometry.neighbours(h):
+            if terrain_of(n) is None or not passable(n):
+                continue
+            c = used + cost(n)
+            if c > points:
+                continue
+            d = d0 + (1 if danger(n) else 0)
+            if d < best.get((n, c), 99):
+                best[(n, c)] = d
+                frontier.append((n, c))
+    out: dict[tuple[int, int], int] = {}
+    for (h, _), d in best.items():
+        if h == start or terrain(s, h) == "impassable" or occupant(s, h) is not None:
+            continue
+        out[h] = min(out.get(h, 99), d)
+    return out
+
+
+def _move_to(s: State, m: dict, h: tuple[int, int], dangers: int) -> list[dict]:
+    """Move; each Dangerous space entered gives 1 Impact (L1214-1216, ruling A-32)."""
+    m["hex"] = geometry.key(h)
+    return [{"step": "hit", "model": m["uid"], "n": dangers, "by": None, "resist": False}] if dangers else []
+
+
+def _place_on(s: State, m: dict, h: tuple[int, int]) -> list[dict]:
+    """Placed (teleport): Dangerous gives 1 Impact (L1214-1216), Fly may ignore it."""
+    m["hex"] = geometry.key(h)
+    if terrain(s, h) == "dangerous" and not has(m, "fly"):
+        return [{"step": "hit", "model": m["uid"], "n": 1, "by": None, "resist": False}]
+    return []
+
+
+def push_options(s: State, m: dict, source: tuple[int, int]) -> list[tuple[int, int]]:
+    """WD-S5 (A-33, A-34): strictly further from the source; stop before a model, Impassable or the edge."""
+    here = hex_of(m)
+    d = geometry.distance(here, source)
+    out = []
+    for n in geometry.neighbours(here):
+        if geometry.distance(n, source) <= d:
+            continue
+        t = terrain(s, n)
+        if t is None or t == "impassable" or occupant(s, n) is not None:
+            continue
+        out.append(n)
+    return out
+
+
+# ====================================================================== activation actions
+
+
+def _slot(s: State, cat: str, m: dict, free: str | None = None) -> str | None:
+    """Which resource pays for an action of category ``cat``: the activation's own action
+    first (WD-71/72), else a once-per-round Free action source (WD-87)."""
+    act = s["act"]
+    if act["single"]:
+        if not act["used_single"]:
+            return "single"
+    elif act["left"].get(cat, 0) > 0:
+        return "slot"
+    if free:
+        for src in free.split("|"):
+            if src and has(m, src) and not m["round"].get(src):
+                return src
+    return None
+
+
+def _spend(s: State, cat: str, how: str, m: dict) -> None:
+    if how == "single":
+        s["act"]["used_single"] = True
+    elif how == "slot":
+        s["act"]["left"][cat] -= 1
+    else:
+        m["round"][how] = True
+
+
+def can_cast(m: dict) -> bool:
+    return not has(m, "muggle_beast") and not m["animal"]
+
+
+def sees(s: State, a: dict, b: dict) -> bool:
+    return board(s).los(hex_of(a), hex_of(b))
+
+
+def in_reach(s: State, a: dict, b: dict, rng: int) -> bool:
+    return geometry.distance(hex_of(a), hex_of(b)) <= rng and sees(s, a, b)
+
+
+def castable_spells(s: State, m: dict) -> list[tuple[str, str]]:
+    """(spell id, source) pairs the model may cast now: 'innate', 'book', 'basic' (WD-81/82)."""
+    if not can_cast(m):
+        return []
+    pk = pack(s)
+    p = P(s, m["seat"])
+    out = []
+    elf = has(m, "elf")
+    upkept = {u["spell"] for u in p["upkeep"]}
+    if not elf:
+        for sp in m["innate"]:
+            if sp not in m["innate_clocks"] and not pk.spells[sp]["reaction"]:
+                out.append((sp, "innate"))
+        if not s["act"]["basic_used"]:
+            out.append((pk.basic_spell_id, "basic"))
+    room = (len(m["spells"]) < 1) if elf else (len(m["spells"]) < m["mastery"])
+    if room:
+        for sp in p["spellbook"]:
+            card = pk.spells[sp]
+            if p["clocks"].get(sp) or card["reaction"] or sp in upkept:
+                continue
+            if card["unforgivable"] and (elf or not has(m, "dark_arts")):
+                continue
+            out.append((sp, "book"))
+    return out
+
+
+def spell_targets(s: State, m: dict, sp: str) -> list[dict]:
+    card = pack(s).spells[sp]
+    if card["combat"]:
+        return [o for o in on_board(s, other(m["seat"])) if in_reach(s, m, o, card["range"])]
+    if card["range"] == 0:
+        return [m]
+    return [o for o in on_board(s, m["seat"]) if in_reach(s, m, o, card["range"])]
+
+
+def attack_profiles(s: State, m: dict) -> list[tuple[dict, str | None]]:
+    """(profile, artifact id or None) pairs usable now (WD-80)."""
+    pk = pack(s)
+    out = [(a, None) for a in m["attacks"] if not m["round"].get("atk:" + a["id"])]
+    if not m["animal"]:
+        for a in m["artifacts"]:
+            art = pk.artifacts[a["id"]]
+            if art["attack"] and not a["locked"] and not a["used"]:
+                out.append((art["attack"], a["id"]))
+    return out
+
+
+def potion_offensive(pot: dict) -> bool:
+    return any(e["op"] in ("impacts", "push", "jinx") or (e["op"] == "status" and e["status"] in ("burning", "poison", "slow"))
+               for e in pot["effects"])
+
+
+def _lower_usable(s: State, seat: int, card: str | None, timing: str) -> bool:
+    lo = lower(s, card)
+    if not lo or lo["timing"] != timing:
+        return False
+    return can_pay(P(s, seat), lo["cost"], lo["colour"])
+
+
+def options(s: State, st: dict, seat: int | None = None) -> list[dict]:
+    """Every legal answer to the decision step ``st`` (the front step)."""
+    name = st["step"]
+    pk = pack(s)
+    if name == "choose_map":
+        return [{"type": "choose_map", "map": mid} for mid in sorted(pk.maps)]
+    if name == "choose_joining":
+        mp = pk.maps[s["map"]]
+        colours = sorted(set(mp["halves"][0]["nexus"]) & set(mp["halves"][1]["nexus"]))
+        return [{"type": "choose_joining", "nexus": c, "half": h} for c in colours for h in (0, 1)]
+    if name == "place_challenge":
+        return [{"type": "place_challenge", "hex": geometry.key(h)} for h in _challenge_hexes(s)]
+    if name == "place_terrain":
+        return [{"type": "place_terrain", "hex": geometry.key(h), "terrain": t}
+                for h in _terrain_hexes(s) for t in ("difficult", "obscuring", "dangerous")]
+    if name == "horcrux_pick":
+        out = []
+        for k in range(st["limit"], 0, -1):
+            for combo in combinations(st["candidates"], k):
+                out.append({"type": "horcrux", "models": list(combo)})
+        return out + [{"type": "horcrux", "models": []}]
+    if name == "deploy":
+        b = board(s)
+        half = s["zone_half"][st["seat"]]
+        free = [h for h in b.arrival[half] if occupant(s, h) is None]
+        return [{"type": "deploy", "model": m["uid"], "hex": geometry.key(h)}
+                for m in alive(s, st["seat"]) if m["hex"] is None for h in free]
+    if name == "neutral":
+        n = sum(m["cunning"]["neutral"] for m in alive(s, seat))
+        return [{"type": "neutral", "light": k} for k in range(n + 1)]
+    if name == "upkeep":
+        p = P(s, st["seat"])
+        u = next((u for u in p["upkeep"] if u["spell"] == st["spell"]), None)
+        if u is None:
+            return []
+        cost = pk.spells[u["spell"]]["upkeep"]
+        colour = pk.spells[u["spell"]]["empower"]["colour"] if pk.spells[u["spell"]]["empower"] else "neutral"
+        out = [{"type": "upkeep", "keep": False}]
+        if u["paid"] or can_pay(p, cost, colour):
+            out.insert(0, {"type": "upkeep", "keep": True})
+        return out
+    if name == "activate":
+        out = []
+        for m in on_board(s, st["seat"]):
+            out.append({"type": "activate", "model": m["uid"]})
+            if has(m, "animagus") and not m["animal"]:
+                out.append({"type": "activate", "model": m["uid"], "animal": True})
+        return out
+    if name == "act":
+        return act_options(s)
+    c = s.get("clash")
+    if name == "react":
+        p = P(s, st["seat"])
+        out = [{"type": "pass"}]
+        tgt = M(s, c["target"])
+        for sp in sorted(set(p["spellbook"]) | set(sp for m in alive(s, st["seat"]) for sp in m["innate"])):
+            card = pk.spells[sp]
+            if not card["reaction"] or p["clocks"].get(sp):
+                continue
+            caster = _reaction_caster(s, st["seat"], sp, tgt)
+            if caster is not None:
+                out.append({"type": "react", "spell": sp})
+        return out
+    if name == "empower":
+        side = c[st["side"]]
+        cost, colour = _empower_cost(s, c, st["side"])
+        out = [{"type": "pass"}]
+        if cost is not None and can_pay(P(s, side["seat"]), cost, colour):
+            out.insert(0, {"type": "empower"})
+        return out
+    if name in ("pick", "brave_pick"):
+        cards = c[st["side"]]["revealed"] if name == "pick" else s["brave"]["cards"]
+        if st.get("worst"):
+            low = min(rank(s, x) for x in cards)
+            cards = [x for x in cards if rank(s, x) == low]
+        return [{"type": "keep", "card": x} for x in cards]
+    if name == "swap":
+        side = c[st["side"]]
+        out = [{"type": "keep_card"}]
+        if not has(M(s, side["model"]), "apprentice"):
+            out += [{"type": "swap", "card": x} for x in sorted(P(s, side["seat"])["hand"])]
+        return out
+    if name in ("early", "late"):
+        side = c[st["side"]]
+        out = [{"type": "lower", "use": False}]
+        if _lower_usable(s, side["seat"], side["kept"], name):
+            out.insert(0, {"type": "lower", "use": True})
+        return out
+    if name == "resist":
+        hand = sorted(P(s, st["seat"])["hand"])
+        most = min(st["max"], st["n"], len(hand))
+        out = [{"type": "resist", "discard": []}]
+        for k in range(1, most + 1):
+            out += [{"type": "resist", "discard": list(x)} for x in combinations(hand, k)]
+        return out
+    if name == "place":
+        return place_options(s, st)
+    return []
+
+
+def _reaction_caster(s: State, seat: int, sp: str, target: dict) -> dict | None:
+    """Ruling A-60: the targeted model casts its reaction, if it could hold the spell."""
+    p = P(s, seat)
+    if not can_cast(target):
+        return None
+    if sp in target["innate"] and sp not in target["innate_clocks"]:
+        return target
+    if sp in p["spellbook"]:
+        room = (len(target["spells"]) < 1) if has(target, "elf") else (len(target["spells"]) < target["mastery"])
+        if room:
+            return target
+    return None
+
+
+def place_options(s: State, st: dict) -> list[dict]:
+    kind = st["kind"]
+    if kind == "gryffindor":
+        out = [{"type": "place", "model": None, "hex": None}]
+        for m in on_board(s, st["seat"]):
+            if has(m, "gryffindor"):
+                for h in sorted(destinations(s, m, st["n"]), key=lambda x: (x[1], x[0])):
+                    out.append({"type": "place", "model": m["uid"], "hex": geometry.key(h)})
+        return out
+    m = M(s, st["model"])
+    if m["removed"] or m["hex"] is None:
+        return []
+    if kind == "move":
+        hs = sorted(destinations(s, m, st["n"]), key=lambda x: (x[1], x[0]))
+        return [{"type": "place", "hex": None}] + [{"type": "place", "hex": geometry.key(h)} for h in hs]
+    if kind == "teleport":
+        b = board(s)
+        here = hex_of(m)
+        hs = [h for h in b.hexes if 0 < geometry.distance(here, h) <= st["n"] and terrain(s, h) != "impassable" and occupant(s, h) is None]
+        return [{"type": "place", "hex": None}] + [{"type": "place", "hex": geometry.key(h)} for h in hs]
+    if kind == "push":
+        hs = push_options(s, m, geometry.parse(st["source"]))
+        return [{"type": "place", "hex": geometry.key(h)} for h in sorted(hs, key=lambda x: (x[1], x[0]))]
+    return []
+
+
+def act_options(s: State) -> list[dict]:
+    pk = pack(s)
+    act = s["act"]
+    m = M(s, act["model"])
+    out: list[dict] = [{"type": "end"}]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return out
+    p = P(s, m["seat"])
+    if _slot(s, "move", m):
+        pts = move_points(s, m)
+        for h in sorted(destinations(s, m, pts), key=lambda x: (x[1], x[0])):
+            out.append({"type": "move", "to": geometry.key(h)})
+    if _slot(s, "advanced", m, "elite_fighter"):
+        for prof, art in attack_profiles(s, m):
+            for o in on_board(s, other(m["seat"])):
+                if in_reach(s, m, o, prof["range"]):
+                    a = {"type": "attack", "attack": prof["id"], "target": o["uid"]}
+                    if art:
+                        a["artifact"] = art
+                    out.append(a)
+    if _slot(s, "advanced", m, "expert_wizard|master_wizard"):
+        for sp, _src in castable_spells(s, m):
+            for t in spell_targets(s, m, sp):
+                out.append({"type": "cast", "spell": sp, "target": t["uid"]})
+    ravenclaw = "ravenclaw" if controls(s, m, "challenge") else ""
+    if p["active"] and _slot(s, "advanced", m, "tactician|" + ravenclaw):
+        for q in sorted(p["active"]):
+            out.append({"type": "draw_quest", "discard": q})
+    if len(p["hand"]) < HAND_SIZE and _slot(s, "advanced", m):
+        out.append({"type": "draw_clash"})
+    if not m["animal"]:
+        seen = set()
+        for i, pot in enumerate(p["potions"]):
+            if pot["spent"] or pot["id"] in seen:
+                continue
+            seen.add(pot["id"])
+            card = pk.potions[pot["id"]]
+            pm = "potion_mastery" if m["traits"].get("potion_mastery", -1) >= card["level"] else ""
+            if not _slot(s, "quick", m, pm):
+                continue
+            if card["range"] == 0:
+                targets = [m]
+            elif potion_offensive(card):
+                targets = [o for o in on_board(s, other(m["seat"])) if in_reach(s, m, o, card["range"])]
+            else:
+                targets = [o for o in on_board(s, m["seat"]) if in_reach(s, m, o, card["range"])]
+            for t in targets:
+                out.append({"type": "potion", "index": i, "target": t["uid"]})
+    if _slot(s, "quick", m):
+        here = hex_of(m)
+        for o in s["overlays"]:
+            if geometry.distance(here, geometry.parse(o["hex"])) <= 1:
+                out.append({"type": "flip", "hex": o["hex"]})
+        for a in m["artifacts"]:
+            art = pk.artifacts[a["id"]]
+            if art["use"] and not a["locked"] and not a["used"]:
+                out.append({"type": "use_artifact", "artifact": a["id"]})
+        if has(m, "slytherin") and controls(s, m) and not act["slytherin"]:
+            out.append({"type": "slytherin"})
+    return out
+
+
+# ====================================================================== decisions
+
+
+def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> None:
+    """Apply a legal answer. The caller has checked legality (``options``)."""
+    st = popped if popped is not None else s["queue"][0]
+    name = st["step"]
+    if popped is None and name not in ("build", "stock", "mulligan", "neutral"):
+        s["queue"].pop(0)
+    pk = pack(s)
+    t = action["type"]
+    if name in ("build", "stock", "mulligan", "neutral"):
+        st["answers"][str(seat)] = action
+        if any(st["answers"][str(x)] is None for x in st["seats"]):
+            return
+        s["queue"].pop(0)
+        for x in st["seats"]:
+            ans = st["answers"][str(x)]
+            if name == "build":
+                _install_group(s, x, ans)
+            elif name == "stock":
+                P(s, x)["potions"] = [{"id": pid, "spent": False} for pid in ans["potions"]]
+            elif name == "neutral":
+                P(s, x)["neutral_light"] = ans["light"]
+            else:
+                p = P(s, x)
+                for q in ans["discard"]:
+                    p["qhand"].remove(q)
+                    p["quest_discard"].append(q)
+                p["active"] = p["qhand"]
+                p["qhand"] = []
+        if name == "build":
+            s["queue"].insert(0, {"step": "reveal_groups"})
+        elif name == "stock":
+            s["queue"].insert(0, {"step": "after_stock"})
+        elif name == "mulligan":
+            steps = [{"step": "draw", "seat": x, "pile": "quest", "n": ACTIVE_QUESTS - len(P(s, x)["active"]),
+                      "dest": "active", "vis": "all"} for x in (s["coin_winner"], other(s["coin_winner"]))]
+            push_front(s, *steps)
+        return
+    if name == "choose_map":
+        s["map"] = action["map"]
+        s["queue"].insert(0, {"step": "choose_joining", "seat": other(seat)})
+    elif name == "choose_joining":
+        s["nexus"] = action["nexus"]
+        s["zone_half"] = [1 - action["half"], action["half"]] if seat == 1 else [action["half"], 1 - action["half"]]
+        s["queue"].insert(0, {"step": "overlays"})
+    elif name == "place_challenge":
+        s["overlays"].append({"kind": "challenge", "hex": action["hex"], "face_up": False, "what": None, "owner": seat})
+    elif name == "place_terrain":
+        s["overlays"].append({"kind": "terrain", "hex": action["hex"], "face_up": False, "what": action["terrain"], "owner": seat})
+    elif name == "horcrux_pick":
+        if action["models"]:
+            push_front(s, {"step": "horcrux_deal", "seat": seat, "maker": st["model"], "models": action["models"]})
+    elif name == "deploy":
+        M(s, action["model"])["hex"] = action["hex"]
+        _after_deploy(s)
+    elif name == "upkeep":
+        _upkeep_answer(s, seat, st["spell"], action["keep"])
+    elif name == "activate":
+        m = M(s, action["model"])
+        m["animal"] = bool(action.get("animal")) or m["animal"]
+        single = m["markers"] > 0  # WD-72 (EX-19)
+        s["act"] = {"model": m["uid"], "single": single, "used_single": False, "left": dict(m["actions"]),
+                    "basic_used": False, "slytherin": False}
+        s["queue"].insert(0, {"step": "act", "seat": seat})
+    elif name == "act":
+        _act(s, seat, action)
+    elif name == "react":
+        if t == "react":
+            c = s["clash"]
+            tgt = M(s, c["target"])
+            card = pk.spells[action["spell"]]
+            p = P(s, seat)
+            if action["spell"] in tgt["innate"]:
+                tgt["innate_clocks"][action["spell"]] = card["cooldown"]
+            else:
+                p["spellbook"].remove(action["spell"])
+                tgt["spells"].append(action["spell"])
+                p["clocks"][action["spell"]] = card["cooldown"]
+            c["react"] += sum(e["n"] for e in card["effects"] if e["op"] == "defense_bonus")
+            c["reactions"].append(action["spell"])
+    elif name == "empower":
+        if t == "empower":
+            c = s["clash"]
+            side = c[st["side"]]
+            cost, colour = _empower_cost(s, c, st["side"])
+            pay(P(s, side["seat"]), cost, colour)
+            m = M(s, side["model"])
+            side["emp"] += 2 if (st["side"] == "att" and has(m, "elf") and c["what"] == "spell") else 1
+    elif name == "pick":
+        _keep(s, st["side"], action["card"])
+    elif name == "brave_pick":
+        b = s["brave"]
+        for x in b["cards"]:
+            if x != action["card"] and not x.startswith("blank"):
+                P(s, b["seat"])["discard"].append(x)
+        b["cards"] = [action["card"]]
+        if is_two_plus(s, action["card"]):
+            push_front(s, {"step": "draw", "seat": b["seat"], "pile": "clash", "n": 1, "dest": "brave_extra", "vis": "all"})
+    elif name == "swap":
+        if t == "swap":
+            side = s["clash"][st["side"]]
+            P(s, side["seat"])["hand"].remove(action["card"])
+            side["swap"] = action["card"]
+            side["swap_up"] = st.get("face_up", False)
+    elif name in ("early", "late"):
+        if action["use"]:
+            _use_lower(s, st["side"], name)
+    elif name == "resist":
+        p = P(s, seat)
+        for x in action["discard"]:
+            p["hand"].remove(x)
+            p["discard"].append(x)
+        push_front(s, {"step": "impacts", "model": st["model"], "n": max(0, st["n"] - len(action["discard"])), "by": st["by"]})
+    elif name == "place":
+        if action.get("hex") is not None:
+            uid = action.get("model") or st["model"]
+            m = M(s, uid)
+            h = geometry.parse(action["hex"])
+            if st["kind"] in ("move", "gryffindor"):
+                push_front(s, *_move_to(s, m, h, destinations(s, m, st["n"])[h]))
+            elif st["kind"] == "teleport":
+                push_front(s, *_place_on(s, m, h))
+            elif st["kind"] == "push":
+                m["hex"] = action["hex"]
+                steps = []
+                if terrain(s, h) == "dangerous" and not has(m, "fly"):
+                    steps.append({"step": "hit", "model": m["uid"], "n": 1, "by": None, "resist": False})
+                if st["n"] > 1:
+                    steps.append(dict(st, n=st["n"] - 1))
+                push_front(s, *steps)
+
+
+def _upkeep_answer(s: State, seat: int, spell: str, keep: bool) -> None:
+    """WD-61/62 (L1097-1114): keep (pay once; markers stay on the spell) or disable."""
+    pk = pack(s)
+    p = P(s, seat)
+    u = next((u for u in p["upkeep"] if u["spell"] == spell), None)
+    if u is None:
+        return
+    card = pk.spells[spell]
+    colour = card["empower"]["colour"] if card["empower"] else "neutral"
+    if keep:
+        if not u["paid"]:
+            pay(p, card["upkeep"], colour, dest=u["markers"])
+            u["paid"] = True
+        return
+    disable_upkeep(s, seat, spell)
+
+
+def disable_upkeep(s: State, seat: int, spell: str) -> None:
+    pk = pack(s)
+    p = P(s, seat)
+    u = next((u for u in p["upkeep"] if u["spell"] == spell), None)
+    if u is None:
+        return
+    p["upkeep"].remove(u)
+    for c in ("light", "dark"):
+        p["spent"][c] += u["markers"][c]
+    for m in s["models"].values():
+        m["ward"] = [w for w in m["ward"] if w.get("src") != spell or w.get("seat") != seat]
+        m["conceal"] = [w for w in m["conceal"] if w.get("src") != spell or w.get("seat") != seat]
+    p["clocks"][spell] = pk.spells[spell]["cooldown"]
+    if p["clocks"][spell] <= 0:
+        del p["clocks"][spell]
+        _return_spell(s, seat, spell)
+
+
+# ====================================================================== the actions (WD-78..88)
+
+
+def _act(s: State, seat: int, a: dict) -> None:
+    pk = pack(s)
+    m = M(s, s["act"]["model"])
+    p = P(s, seat)
+    t = a["type"]
+    if t == "end":
+        s["queue"].insert(0, {"step": "activation_end", "model": m["uid"]})
+        return
+    steps: list[dict] = []
+    if t == "move":
+        how = _slot(s, "move", m)
+        _spend(s, "move", how, m)
+        pts = move_points(s, m)
+        h = geometry.parse(a["to"])
+        steps += _move_to(s, m, h, destinations(s, m, pts)[h])
+        steps.append({"step": "action_end"})
+    elif t == "attack":
+        how = _slot(s, "advanced", m, "elite_fighter")
+        _spend(s, "advanced", how, m)
+        prof = next(pr for pr, art in attack_profiles(s, m) if pr["id"] == a["attack"] and art == a.get("artifact"))
+        if a.get("artifact"):
+            slot = next(x for x in m["artifacts"] if x["id"] == a["artifact"])
+            art = pk.artifacts[a["artifact"]]
+            if art["lock"]:
+                slot["locked"] = True
+            if prof.get("once_per_round"):
+                slot["used"] = True
+            if art["remove"]:
+                m["artifacts"].remove(slot)
+        elif prof.get("once_per_round"):
+            m["round"]["atk:" + prof["id"]] = True
+        steps += open_clash(s, "attack", m, M(s, a["target"]), prof=prof)
+    elif t == "cast":
+        how = _slot(s, "advanced", m, "expert_wizard|master_wizard")
+        _spend(s, "advanced", how, m)
+        src = dict(castable_spells(s, m))[a["spell"]]
+        if src == "book":
+            # WD-53: casting a Spellbook spell assigns it to the caster.
+            p["spellbook"].remove(a["spell"])
+            m["spells"].append(a["spell"])
+        if src == "basic":
+            s["act"]["basic_used"] = True
+        steps += open_clash(s, "spell", m, M(s, a["target"]), spell=a["spell"], source=src)
+    elif t == "draw_quest":
+        ravenclaw = "ravenclaw" if controls(s, m, "challenge") else ""
+        how = _slot(s, "advanced", m, "tactician|" + ravenclaw)
+        _spend(s, "advanced", how, m)
+        p["active"].remove(a["discard"])
+        p["quest_discard"].append(a["discard"])
+        steps.append({"step": "draw", "seat": seat, "pile": "quest", "n": 1, "dest": "active", "vis": "all"})
+        steps.append({"step": "action_end"})
+    elif t == "draw_clash":
+        _spend(s, "advanced", _slot(s, "advanced", m), m)
+        steps.append({"step": "draw", "seat": seat, "pile": "clash", "n": 1, "dest": "hand", "vis": "owner"})
+        steps.append({"step": "action_end"})
+    elif t == "potion":
+        card = pk.potions[p["potions"][a["index"]]["id"]]
+        pm = "potion_mastery" if m["traits"].get("potion_mastery", -1) >= card["level"] else ""
+        _spend(s, "quick", _slot(s, "quick", m, pm), m)
+        p["potions"][a["index"]]["spent"] = True
+        s["stats"]["potions"][seat] += 1
+        tgt = M(s, a["target"])
+        if tgt["seat"] != seat:
+            steps += open_clash(s, "potion", m, tgt, potion=card["id"])
+        else:
+            steps += effect_steps(s, card["effects"], m, tgt, seat, x=m["traits"].get("potioneer", 0))
+            steps.append({"step": "action_end"})
+    elif t == "flip":
+        _spend(s, "quick", _slot(s, "quick", m), m)
+        o = overlay_at(s, a["hex"])
+        o["face_up"] = not o["face_up"]  # WD-86, ruling A-27
+        steps.append({"step": "action_end"})
+    elif t == "use_artifact":
+        _spend(s, "quick", _slot(s, "quick", m), m)
+        slot = next(x for x in m["artifacts"] if x["id"] == a["artifact"])
+        art = pk.artifacts[a["artifact"]]
+        if art["lock"]:
+            slot["locked"] = True
+        slot["used"] = True
+        if art["remove"]:
+            m["artifacts"].remove(slot)
+        steps += effect_steps(s, art["use"], m, m, seat)
+        steps.append({"step": "action_end"})
+    elif t == "slytherin":
+        _spend(s, "quick", _slot(s, "quick", m), m)
+        s["act"]["slytherin"] = True
+        m["next_adv"] += 1
+        steps.append({"step": "action_end"})
+    steps.append({"step": "act", "seat": seat})
+    push_front(s, *steps)
+
+
+# ====================================================================== clashes (WD-89..92, FC-1..14)
+
+
+def _side(seat: int, model: str) -> dict:
+    return {"seat": seat, "model": model, "revealed": [], "kept": None, "extra": [], "swap": None, "swap_up": False,
+            "emp": 0, "emp_fixed": [], "emp_cards": [], "early": 0, "adv": 0, "total": None}
+
+
+def open_clash(s: State, what: str, att: dict, target: dict, prof=None, spell=None, source=None, potion=None) -> list[dict]:
+    """Open a clash and return its steps in the spec's order (FC-1..FC-14)."""
+    pk = pack(s)
+    faced = what in ("attack", "potion") or (what == "spell" and pk.spells[spell]["combat"])
+    c = {"what": what, "faced": faced, "target": target["uid"], "att": _side(att["seat"], att["uid"]),
+         "def": _side(target["seat"], target["uid"]) if faced else None, "prof": prof, "spell": spell, "source": source,
+         "potion": potion, "react": 0, "reactions": [], "dmg_bonus": 0, "net": None, "success": None}
+    s["clash"] = c
+    _set_advantage(s, c)
+    a, d = "att", "def"
+    steps = []
+    if faced and what == "spell":
+        steps.append({"step": "react", "seat": target["seat"]})  # FC-1
+    if what == "spell":
+        if faced:
+            steps.append({"step": "empower", "seat": target["seat"], "side": d})  # FC-3, defender first
+        steps.append({"step": "empower", "seat": att["seat"], "side": a})
+    steps.append({"step": "reveal", "side": a})  # FC-4
+    if faced:
+        steps.append({"step": "reveal", "side": d})  # FC-5
+        # FC-6: defender first, unless the defending model has Duelling (WD-T7, A-25).
+        order = [d, a] if not has(target, "duelling") else [a, d]
+        for side in order:
+            seat = c[side]["seat"]
+            st = {"step": "swap", "seat": seat, "side": side}
+            if side == d and has(att, "duelling"):
+                st["face_up"] = True
+            steps.append(st)
+    else:
+        steps.append({"step": "swap", "seat": att["seat"], "side": a})
+    steps.append({"step": "flip"})  # FC-7
+    if faced:
+        steps += [{"step": "early", "seat": target["seat"], "side": d}, {"step": "early", "seat": att["seat"], "side": a}]  # FC-8
+    steps += [{"step": "emp_draw"}, {"step": "total"}, {"step": "clash_effects"}]  # FC-9..11
+    if faced:
+        steps += [{"step": "late", "seat": target["seat"], "side": d}, {"step": "late", "seat": att["seat"], "side": a}]  # FC-12
+    steps += [{"step": "clash_discard"}, {"step": "action_end"}]  # FC-13, FC-14
+    return steps
+
+
+def _set_advantage(s: State, c: dict) -> None:
+    """WD-92 (L832-846, A-10): sources add up, Hufflepuff drops opponent Disadvantage, then net."""
+    att = M(s, c["att"]["model"])
+    tgt = M(s, c["target"])
+    adv, dis_opp = 0, 0
+    casting = c["what"] == "spell"
+    if casting and has(att, "magical_mastery"):
+        adv += 1
+    if casting and has(att, "apprentice"):
+        for o in on_board(s, att["seat"]):
+            if has(o, "professor") and geometry.distance(hex_of(o), hex_of(att)) <= 2:
+                adv += 1
+                break
+    adv += _once_adv(att)
+    if casting and c["faced"] and "magical_immunity" in tgt["traits"]:
+        dis_opp += tgt["traits"]["magical_immunity"]
+    if has(att, "hufflepuff"):
+        dis_opp = 0
+    c["att"]["adv"] = adv - dis_opp
+    if c["faced"]:
+        dadv = (1 if has(tgt, "chosen_one") else 0) + _once_adv(tgt)
+        c["def"]["adv"] = dadv
+
+
+def _once_adv(m: dict) -> int:
+    n = 0
+    if m["round"].get("huff"):
+        m["round"]["huff"] = False
+        m["round"]["huff_used"] = True
+        n += 1
+    if m.get("next_adv"):
+        n += m["next_adv"]
+        m["next_adv"] = 0
+    return n
+
+
+def _empower_cost(s: State, c: dict, side: str) -> tuple[int | None, str]:
+    """WD-58 (A-19, A-20): the spell's cost; the caster pays its colour (Apprentice in its own
+    activation and Supreme Mugwump 1 less each, never below 0); the defender any colour."""
+    pk = pack(s)
+    card = pk.spells[c["spell"]]
+    if not card["empower"]:
+        return None, "neutral"
+    if c[side]["emp"] > 0:
+        return None, "neutral"
+    cost = card["empower"]["cost"]
+    if side == "def":
+        return cost, "neutral"
+    m = M(s, c["att"]["model"])
+    if has(m, "elf"):
+        return 0, "neutral"
+    if has(m, "apprentice") and s.get("act") and s["act"]["model"] == m["uid"]:
+        cost -= 1
+    if has(m, "supreme_mugwump"):
+        cost -= 1
+    return max(0, cost), card["empower"]["colour"]
+
+
+def _h_reveal(s: State, st: dict) -> None:
+    c = s["clash"]
+    side = c[st["side"]]
+    n = abs(side["adv"])
+    push_front(
+        s,
+        {"step": "draw", "seat": side["seat"], "pile": "clash", "n": 1 + n, "dest": "reveal", "vis": "all", "side": st["side"]},
+        {"step": "pick", "seat": side["seat"], "side": st["side"], "worst": side["adv"] < 0},
+        {"step": "after_pick", "side": st["side"]},
+    )
+
+
+def _keep(s: State, side_name: str, card: str) -> None:
+    c = s["clash"]
+    side = c[side_name]
+    for x in side["revealed"]:
+        if x != card and not x.startswith("blank"):
+            P(s, side["seat"])["discard"].append(x)  # WD-92: the others go to the discard pile
+    side["revealed"] = [card]
+    side["kept"] = card
+
+
+def _h_after_pick(s: State, st: dict) -> None:
+    c = s["clash"]
+    side = c[st["side"]]
+    if side["kept"] is None:
+        _keep(s, st["side"], side["revealed"][0])
+    if is_two_plus(s, side["kept"]):
+        # WD-36: a 2+ reveals one more card whose upper value is added.
+        push_front(s, {"step": "draw", "seat": side["seat"], "pile": "clash", "n": 1, "dest": "extra", "vis": "all", "side": st["side"]})
+
+
+def _h_flip(s: State, st: dict) -> None:
+    """FC-7: swapped cards turn face up; a swapped-away 2+ takes its extra card with it (A-08);
+    a 2+ played from hand now reveals its extra card."""
+    c = s["clash"]
+    steps = []
+    for name in ("def", "att"):
+        side = c.get(name)
+        if not side or side["swap"] is None:
+            continue
+        p = P(s, side["seat"])
+        p["discard"] += [x for x in [side["kept"]] + side["extra"] if x and not x.startswith("blank")]
+        side["kept"] = side["swap"]
+        side["revealed"] = [side["swap"]]
+        side["extra"] = []
+        if is_two_plus(s, side["kept"]):
+            steps.append({"step": "draw", "seat": side["seat"], "pile": "clash", "n": 1, "dest": "extra", "vis": "all", "side": name})
+    push_front(s, *steps)
+
+
+def _h_emp_draw(s: State, st: dict) -> None:
+    """FC-9: the face-down Empowerment cards turn up (drawn now: nobody saw them before)."""
+    c = s["clash"]
+    steps = []
+    for name in ("def", "att"):
+        side = c.get(name)
+        if side and side["emp"]:
+            side["emp_cards"] += side["emp_fixed"]
+            n = side["emp"] - len(side["emp_fixed"])
+            side["emp_fixed"] = []
+            side["emp"] = 0
+            if n > 0:
+                steps.append({"step": "draw", "seat": side["seat"], "pile": "clash", "n": n, "dest": "emp", "vis": "all", "side": name})
+    push_front(s, *steps)
+
+
+def _obscured(s: State, m: dict) -> bool:
+    return m["hex"] is not None and terrain(s, hex_of(m)) == "obscuring"
+
+
+def defense_total(s: State, c: dict) -> int:
+    pk = pack(s)
+    side = c["def"]
+    d = M(s, side["model"])
+    a = M(s, c["att"]["model"])
+    total = card_value(s, side["kept"]) + sum(card_value(s, x) for x in side["extra"])
+    total += sum(card_value(s, x) for x in side["emp_cards"])
+    total += d["defense"] + side["early"] + c["react"]
+    total += sum(e["n"] for e in _passives(s, d) if e["op"] == "defense")
+    if c["what"] == "attack" and c["prof"]["type"] == "physical":
+        total += d["traits"].get("physical_resistance", 0)  # WD-T28
+    if c["what"] == "spell":
+        if has(d, "master_wizard"):
+            total += 1  # WD-T25
+        if has(d, "chosen_one") and a["name"] == pk.params["chosen_one_nemesis"]:
+            total += 1  # WD-T4
+    if a["hex"] and d["hex"] and geometry.distance(hex_of(a), hex_of(d)) > 1 and d["conceal"]:
+        total += max(x["x"] for x in d["conceal"])  # WD-S2
+    if _obscured(s, d):
+        total += pk.params["obscuring_defense"]  # WD-98, ruling A-12
+    if d["animal"]:
+        total += pk.params["animagus"]["defense_bonus"]  # WD-T1, ruling A-12
+    if d["ward"]:
+        total += max(w["n"] for w in d["ward"])
+    if d["burning"]:
+        total -= 1  # WD-S1
+    return max(0, total)  # ruling A-72
+
+
+def attack_total(s: State, c: dict) -> int:
+    pk = pack(s)
+    side = c["att"]
+    a = M(s, side["model"])
+    cards = card_value(s, side["kept"]) + sum(card_value(s, x) for x in side["extra"]) + sum(card_value(s, x) for x in side["emp_cards"])
+    total = cards + side["early"]
+    if c["what"] == "spell":
+        card = pk.spells[c["spell"]]
+        if has(a, "elf"):
+            return cards + max(0, card["modifier"])  # WD-T8, ruling A-53
+        total += a["mastery"] + card["modifier"]
+        if has(a, "master_wizard") and s["config"]["master_wizard_casting_bonus"]:
+            total += 1  # ruling A-01 (EX-5)
+        total += sum(e["n"] for e in _passives(s, a) if e["op"] == "cast_bonus")
+    elif c["what"] == "attack":
+        total += c["prof"]["bonus"]
+    elif c["what"] == "potion":
+        total += a["traits"].get("potioneer", 0)  # WD-85, A-58
+    return total
+
+
+def _h_total(s: State, st: dict) -> None:
+    c = s["clash"]
+    att = attack_total(s, c)
+    c["att"]["total"] = att
+    if c["faced"]:
+        d = defense_total(s, c)
+        c["def"]["total"] = d
+        c["net"] = att - d
+    else:
+        c["net"] = att
+    c["success"] = c["net"] >= 1
+    # FC-10: the clock goes on now, success or failure, unless an upkeep spell succeeded.
+    if c["what"] == "spell" and c["source"] != "basic":
+        card = pack(s).spells[c["spell"]]
+        m = M(s, c["att"]["model"])
+        p = P(s, m["seat"])
+        if c["success"] and card["upkeep"]:
+            pass
+        elif c["source"] == "innate":
+            if card["cooldown"] > 0:
+                m["innate_clocks"][c["spell"]] = card["cooldown"]
+        else:
+            if card["cooldown"] > 0:
+                p["clocks"][c["spell"]] = card["cooldown"]
+            else:
+                _return_spell(s, m["seat"], c["spell"])
+        if c["success"]:
+            s["stats"]["spells"][m["seat"]] += 1
+
+
+def _h_clash_effects(s: State, st: dict) -> None:
+    """FC-11: on success the target takes the Impacts, then statuses and other effects."""
+    c = s["clash"]
+    if not c["success"]:
+        return
+    pk = pack(s)
+    a = M(s, c["att"]["model"])
+    t = M(s, c["target"])
+    if c["what"] == "attack":
+        effects = [{"op": "impacts", "n": c["prof"]["damage"] + c["dmg_bonus"]}] if c["prof"]["damage"] + c["dmg_bonus"] > 0 else []
+        effects += c["prof"]["effects"]
+        x = 0
+    elif c["what"] == "potion":
+        effects, x = pk.potions[c["potion"]]["effects"], a["traits"].get("potioneer", 0)
+    else:
+        effects, x = pk.spells[c["spell"]]["effects"], 0
+        if c["dmg_bonus"]:
+            effects = [dict(e, n=e["n"] + c["dmg_bonus"]) if e["op"] == "impacts" else e for e in effects]
+        card = pk.spells[c["spell"]]
+        if card["upkeep"]:
+            P(s, a["seat"])["upkeep"].append({"spell": c["spell"], "caster": a["uid"], "target": t["uid"],
+                                              "markers": {"light": 0, "dark": 0}, "paid": False})
+    push_front(s, *effect_steps(s, effects, a, t, a["seat"], x=x, upkeep=c["what"] == "spell" and pk.spells[c["spell"]]["upkeep"],
+                                spell=c["spell"], hostile=c["faced"]))
+
+
+def effect_steps(s: State, effects: list[dict], src: dict, tgt: dict, seat: int, x: int = 0, upkeep=None, spell=None,
+                 hostile: bool = False) -> list[dict]:
+    """Steps applying ``effects`` (impacts first, then statuses, then the rest; WD-S0)."""
+    steps: list[dict] = []
+    imp = sum(e["n"] for e in effects if e["op"] == "impacts")
+    if imp:
+        steps.append({"step": "hit", "model": tgt["uid"], "n": imp, "by": seat, "resist": True})
+    rest = [e for e in effects if e["op"] != "impacts"]
+    if rest:
+        steps.append({"step": "apply_effects", "effects": rest, "src": src["uid"], "tgt": tgt["uid"], "seat": seat, "x": x,
+                      "upkeep": bool(upkeep), "spell": spell, "source_hex": src["hex"]})
+    return steps
+
+
+def _h_apply_effects(s: State, st: dict) -> None:
+    t = M(s, st["tgt"])
+    src = M(s, st["src"])
+    seat = st["seat"]
+    steps = []
+    for e in st["effects"]:
+        op = e["op"]
+        if op == "status":
+            if t["removed"]:
+                continue
+            if e["status"] == "burning":
+                t["burning"] = 1  # WD-S1, capped at 1 (A-40)
+            elif e["status"] == "poison":
+                t["poison"] = max(t["poison"], e["x"])  # WD-S0, EX-17
+            elif e["status"] == "slow":
+                t["slow"] = max(t["slow"], e["x"])
+            elif e["status"] == "concealment":
+                entry = {"x": e["x"], "src": st["spell"], "seat": seat}
+                if st["upkeep"]:
+                    entry["upkeep"] = True
+                t["conceal"].append(entry)
+        elif op == "ward":
+            if not t["removed"]:
+                entry = {"n": e["n"], "src": st["spell"], "seat": seat}
+                if st["upkeep"]:
+                    entry["upkeep"] = True
+                t["ward"].append(entry)
+        elif op == "heal":
+            if not t["removed"]:
+                t["impacts"] = max(0, t["impacts"] - e["n"] - (st["x"] if e.get("plus_x") else 0))
+        elif op == "cleanse":
+            t["burning"] = t["poison"] = t["slow"] = 0
+        elif op == "push":
+            if not t["removed"] and t["hex"] and st["source_hex"]:
+                steps.append({"step": "place", "seat": seat, "model": t["uid"], "kind": "push", "n": e["x"], "source": st["source_hex"]})
+        elif op == "teleport":
+            if not t["removed"] and t["hex"]:
+                steps.append({"step": "place", "seat": seat, "model": t["uid"], "kind": "teleport", "n": e["n"]})
+        elif op == "move":
+            if not src["removed"] and src["hex"]:
+                steps.append({"step": "place", "seat": seat, "model": src["uid"], "kind": "move", "n": e["n"]})
+        elif op == "regain_power":
+            regain(P(s, seat), e["n"])
+        elif op == "draw_clash":
+            steps.append({"step": "draw", "seat": seat, "pile": "clash", "n": e["n"], "dest": "hand", "vis": "owner"})
+        elif op == "jinx":
+            _add_card(s, other(seat) if t["seat"] != seat else other(seat), "jinxed")
+        elif op == "luck":
+            _add_card(s, seat, "lucky")
+        elif op == "aura" or op == "defense_bonus":
+            pass  # auras act in 3a while upkept; defense_bonus is a reaction's
+    push_front(s, *steps)
+
+
+def _add_card(s: State, seat: int, kind: str) -> None:
+    """WD-37 (A-21): a Lucky or Jinxed card is shuffled into that deck (with lazy draws it simply
+    joins the unknown pool)."""
+    s["serial"] += 1
+    uid = f"{seat}-{'L' if kind == 'lucky' else 'J'}{s['serial']:03d}"
+    s["cards"][uid] = kind
+    P(s, seat)["deck"].append(uid)
+    P(s, seat)["deck"].sort()
+    P(s, seat)["known_top"] = []
+
+
+def _use_lower(s: State, side_name: str, timing: str) -> None:
+    """FC-8 / FC-12 (A-24): a card's lower part, paid from the pool."""
+    c = s["clash"]
+    side = c[side_name]
+    lo = lower(s, side["kept"])
+    p = P(s, side["seat"])
+    pay(p, lo["cost"], lo["colour"])
+    me = M(s, side["model"])
+    foe = M(s, c["def"]["model"] if side_name == "att" else c["att"]["model"])
+    steps = []
+    for e in lo["effects"]:
+        op = e["op"]
+        if op == "clash_bonus":
+            side["early"] += e["n"]
+        elif op == "damage_bonus":
+            c["dmg_bonus"] += e["n"]
+        elif op in ("regain_power", "draw_clash", "luck"):
+            steps.append({"step": "apply_effects", "effects": [e], "src": me["uid"], "tgt": me["uid"], "seat": side["seat"], "x": 0,
+                          "upkeep": False, "spell": None, "source_hex": me["hex"]})
+        elif op == "move":
+            n = e["n"]
+            steps.append({"step": "place", "seat": side["seat"], "model": me["uid"], "kind": "move", "n": n})
+        elif op == "heal":
+            steps.append({"step": "apply_effects", "effects": [e], "src": me["uid"], "tgt": me["uid"], "seat": side["seat"], "x": 0,
+                          "upkeep": False, "spell": None, "source_hex": me["hex"]})
+        elif op == "jinx":
+            _add_card(s, other(side["seat"]), "jinxed")
+        else:
+            steps.append({"step": "apply_effects", "effects": [e], "src": me["uid"], "tgt": foe["uid"], "seat": side["seat"], "x": 0,
+                          "upkeep": False, "spell": None, "source_hex": me["hex"]})
+    push_front(s, *steps)
+
+
+def _h_clash_discard(s: State, st: dict) -> None:
+    """FC-13: used cards go to their owner's discard; a Lucky or Jinxed card that added its value
+    leaves the game (WD-37, A-22)."""
+    c = s["clash"]
+    for name in ("att", "def"):
+        side = c.get(name)
+        if not side:
+            continue
+        p = P(s, side["seat"])
+        for x in [side["kept"]] + side["extra"] + side["emp_cards"]:
+            if x is None or x.startswith("blank"):
+                continue
+            if s["cards"][x] in ("lucky", "jinxed"):
+                p["gone"].append(x)
+            else:
+                p["discard"].append(x)
+    s["last_clash"] = {k: c[k] for k in ("what", "att", "def", "net", "success", "target", "spell", "prof", "potion")}
+    s["clash"] = None
+
+
+def _h_action_end(s: State, st: dict) -> None:
+    """FC-14 / WD-56: a seat whose opponent refilled a Clash deck checks upkeep, then refills its pool."""
+    push_front(s, {"step": "power_refills"})
+
+
+def _h_power_refills(s: State, st: dict) -> None:
+    sp = s["starting"] if s["starting"] is not None else 0
+    steps = []
+    for seat in (sp, other(sp)):
+        if P(s, seat)["refill_due"]:
+            P(s, seat)["refill_due"] = False
+            steps += _upkeep_steps(s, [seat], checkpoint="refill")
+            steps.append({"step": "pool_refill", "seat": seat})
+    push_front(s, *steps)
+
+
+def _h_pool_refill(s: State, st: dict) -> None:
+    p = P(s, st["seat"])
+    for c in ("light", "dark"):
+        p["pool"][c] += p["spent"][c]
+        p["spent"][c] = 0
+
+
+# ====================================================================== impacts and removal
+
+
+def _h_hit(s: State, st: dict) -> None:
+    m = M(s, st["model"])
+    if m["removed"] or st["n"] <= 0:
+        return
+    rx = m["traits"].get("resistance", 0)
+    if st["resist"] and rx and P(s, m["seat"])["hand"]:
+        # WD-T33 (A-44): discard up to X hand cards, 1 Impact less each.
+        push_front(s, {"step": "resist", "seat": m["seat"], "model": m["uid"], "n": st["n"], "max": rx, "by": st["by"]})
+        return
+    push_front(s, {"step": "impacts", "model": m["uid"], "n": st["n"], "by": st["by"]})
+
+
+def _h_impacts(s: State, st: dict) -> None:
+    m = M(s, st["model"])
+    if m["removed"] or st["n"] <= 0:
+        return
+    m["impacts"] += st["n"]
+    if st["by"] is not None and st["by"] != m["seat"]:
+        s["stats"]["impacts"][st["by"]] += st["n"]
+    if m["impacts"] > capacity(m):
+        if has(m, "brave"):
+            push_front(s, *brave_steps(s, m), {"step": "removal", "model": m["uid"], "by": st["by"]})
+        else:
+            push_front(s, {"step": "removal", "model": m["uid"], "by": st["by"]})
+
+
+def brave_steps(s: State, m: dict) -> list[dict]:
+    """WD-T3 (A-45): an Individual-style Defense test, no swap; 3 or more keeps it in play."""
+    adv = (1 if has(m, "chosen_one") else 0)
+    s["brave"] = {"seat": m["seat"], "model": m["uid"], "cards": [], "extra": [], "adv": adv}
+    return [
+        {"step": "draw", "seat": m["seat"], "pile": "clash", "n": 1 + adv, "dest": "brave", "vis": "all"},
+        {"step": "brave_pick", "seat": m["seat"], "side": None},
+        {"step": "brave_total"},
+    ]
+
+
+def _h_brave_total(s: State, st: dict) -> None:
+    b = s["brave"]
+    m = M(s, b["model"])
+    if len(b["cards"]) > 1:
+        best = max(b["cards"], key=lambda x: (rank(s, x), x))
+        for x in b["cards"]:
+            if x != best and not x.startswith("blank"):
+                P(s, b["seat"])["discard"].append(x)
+        b["cards"] = [best]
+    total = sum(card_value(s, x) for x in b["cards"] + b["extra"]) + m["defense"]
+    if _obscured(s, m):
+        total += pack(s).params["obscuring_defense"]
+    if m["burning"]:
+        total -= 1
+    p = P(s, b["seat"])
+    for x in b["cards"] + b["extra"]:
+        if x.startswith("blank"):
+            continue
+        (p["gone"] if s["cards"][x] in ("lucky", "jinxed") else p["discard"]).append(x)
+    if total >= 3:
+        m["impacts"] = capacity(m)
+    s["last_brave"] = {"model": m["uid"], "total": total, "stays": total >= 3}
+    s["brave"] = None
+
+
+def _h_removal(s: State, st: dict) -> None:
+    """WD-93/94, Horcrux Maker (WD-T16, A-46), then removal (A-69) and Gryffindor (WD-T13)."""
+    m = M(s, st["model"])
+    if m["removed"] or m["impacts"] <= capacity(m):
+        return
+    if has(m, "horcrux_maker"):
+        live = [h for h in m["horcruxes"] if not M(s, h["model"])["removed"]
+                and (h["kind"] == "model" or any(a["id"] == h["id"] for a in M(s, h["model"])["artifacts"]))]
+        if live:
+            h = live[0]
+            m["horcruxes"].remove(h)
+            m["impacts"] = 0
+            holder = M(s, h["model"])
+            if h["kind"] == "model":
+                holder["impacts"] = capacity(holder) + 1
+                push_front(s, {"step": "removal", "model": holder["uid"], "by": st["by"]})
+            else:
+                holder["artifacts"] = [a for a in holder["artifacts"] if a["id"] != h["id"]]
+            return
+    remove_model(s, m, st["by"])
+
+
+def remove_model(s: State, m: dict, by: int | None) -> None:
+    seat = m["seat"]
+    p = P(s, seat)
+    m["removed"] = True
+    m["hex"] = None
+    m["artifacts"] = []
+    m["burning"] = m["poison"] = m["slow"] = 0
+    for u in list(p["upkeep"]):
+        if u["caster"] == m["uid"]:
+            disable_upkeep(s, seat, u["spell"])  # WD-63
+    for sp in list(m["spells"]):
+        # WD-94 (EX-18): assigned spells go back to the Spellbook, still carrying their clocks.
+        m["spells"].remove(sp)
+        if sp not in p["spellbook"]:
+            p["spellbook"].append(sp)
+            p["spellbook"].sort()
+    if by is not None and by != seat:
+        s["stats"]["removed"][by] += 1
+    if not alive(s, seat):
+        s["game_over"] = True  # WD-94, A-42
+    gry = [o for o in on_board(s, seat) if has(o, "gryffindor")]
+    if gry:
+        push_front(s, {"step": "place", "seat": seat, "model": None, "kind": "gryffindor", "n": pack(s).params["gryffindor_move"]})
+
+
+# ====================================================================== quests (WD-42..48)
+
+
+def condition_holds(s: State, seat: int, cond: dict) -> bool:
+    if "all" in cond:
+        return all(condition_holds(s, seat, c) for c in cond["all"])
+    if "any" in cond:
+        return any(condition_holds(s, seat, c) for c in cond["any"])
+    mine = on_board(s, seat)
+    foe = other(seat)
+    st = s["stats"]
+    ok = True
+    if "challenges" in cond:
+        held = [m for m in mine if controls(s, m, "challenge")]
+        if cond.get("zone") == "enemy":
+            held = [m for m in held if in_zone(s, m, foe)]
+        elif cond.get("zone") == "own":
+            held = [m for m in held if in_zone(s, m, seat)]
+        ok &= len(held) >= cond["challenges"]
+    if "challenge_kinds" in cond:
+        kinds = {controls(s, m, "challenge")["what"] for m in mine if controls(s, m, "challenge")}
+        ok &= len(kinds & set(cond["challenge_kinds"])) >= cond.get("min", 1)
+    if "leader" in cond:
+        lead = next((m for m in mine if m["leader"]), None)
+        if lead is None:
+            ok = False
+        elif cond["leader"] == "enemy_zone":
+            ok &= in_zone(s, lead, foe)
+        elif cond["leader"] == "challenge":
+            ok &= controls(s, lead, "challenge") is not None
+    if "arrival_spaces" in cond:
+        arr = {geometry.key(h) for h in board(s).arrival[s["zone_half"][foe]]}
+        ok &= sum(1 for m in mine if m["hex"] in arr) >= cond["arrival_spaces"]
+    if "impacts_made" in cond:
+        ok &= st["impacts"][seat] >= cond["impacts_made"]
+    if "models_in_enemy_zone" in cond:
+        ok &= sum(1 for m in mine if in_zone(s, m, foe)) >= cond["models_in_enemy_zone"]
+    if "models_alive" in cond:
+        ok &= len(mine) >= cond["models_alive"]
+    if "removed_this_round" in cond:
+        ok &= st["removed"][seat] >= cond["removed_this_round"]
+    if "terrain" in cond:
+        ok &= sum(1 for m in mine if terrain(s, hex_of(m)) not in ("open", None)) >= cond["terrain"]
+    if "spells_cast" in cond:
+        ok &= st["spells"][seat] >= cond["spells_cast"]
+    if "potions_used" in cond:
+        ok &= st["potions"][seat] >= cond["potions_used"]
+    return bool(ok)
+
+
+def score_quests(s: State, seat: int, lightning_only: bool) -> None:
+    """WD-43 (3b) and WD-44 (lightning quests score at once; ruling A-61)."""
+    pk = pack(s)
+    p = P(s, seat)
+    for q in list(p["active"]):
+        card = pk.quests[q]
+        if lightning_only and not card["lightning"]:
+            continue
+        if len(p["scored"]) >= 9:
+            return  # WD-48
+        if condition_holds(s, seat, card["condition"]):
+            p["active"].remove(q)
+            p["scored"].append(q)
+            p["qp"] += card["points"]
+
+
+def check_lightning(s: State) -> None:
+    if s["phase"] not in ("start", "activation", "end") or s.get("stats") is None:
+        return
+    first = s["act"] and M(s, s["act"]["model"])["seat"]
+    first = first if isinstance(first, int) else (s["starting"] or 0)
+    for seat in (first, other(first)):
+        score_quests(s, seat, lightning_only=True)
+
+
+# ====================================================================== automatic step table
+
+AUTO = {
+    "reveal_groups": _h_reveal_groups,
+    "after_stock": _h_after_stock,
+    "overlays": _h_overlays,
+    "after_unveil": _h_after_unveil,
+    "after_mulligan": _h_after_mulligan,
+    "horcrux_setup": _h_horcrux_setup,
+    "start_deploy": _h_start_deploy,
+    "generate_pool": _h_generate_pool,
+    "round_start": _h_round_start,
+    "start_refill": _h_start_refill,
+    "cooldown": _h_cooldown,
+    "activation_end": _h_activation_end,
+    "next_activation": _h_next_activation,
+    "end_phase": _h_end_phase,
+    "poison": _h_poison,
+    "end_statuses": _h_end_statuses,
+    "score_quests": _h_score_quests,
+    "end_round": _h_end_round,
+    "reveal": _h_reveal,
+    "after_pick": _h_after_pick,
+    "flip": _h_flip,
+    "emp_draw": _h_emp_draw,
+    "total": _h_total,
+    "clash_effects": _h_clash_effects,
+    "apply_effects": _h_apply_effects,
+    "clash_discard": _h_clash_discard,
+    "action_end": _h_action_end,
+    "power_refills": _h_power_refills,
+    "pool_refill": _h_pool_refill,
+    "hit": _h_hit,
+    "impacts": _h_impacts,
+    "brave_total": _h_brave_total,
+    "removal": _h_removal,
+}
