@@ -793,9 +793,10 @@ def op_attack(st, f, op):
                 if a == "take":
                     dec[str(v)] = ["hit", None]
                 else:
-                    p = st["players"][v]
-                    p["hand"].remove(a)
-                    p["discard"].append(a)
+                    # The Defense leaves the hand now and lies in the discard pile once the
+                    # Attack is over for this player (so "per Defense in your discard" counts
+                    # the ones already there, AN L225).
+                    st["players"][v]["hand"].remove(a)
                     redirect = CARDS[a]["defense"].get("redirect", False)
                     kind = "redirect" if redirect and attacker is not None and not op.get("interactive") else "avoid"
                     dec[str(v)] = [kind, a]
@@ -827,16 +828,20 @@ def op_attack(st, f, op):
 
 
 def _defense_then(st, f, v, card, attacker):
-    then = CARDS[card]["defense"].get("then", [])
+    then = [{"op": "_discard_defense", "seat": v, "card": card}] + CARDS[card]["defense"].get("then", [])
     return frame(then, {"you": v, "attacker": attacker, "source": v, "card": card, "scope": new_scope(st),
                         "active": st["active"]})
+
+
+@handler("_discard_defense")
+def op_discard_defense(st, f, op):
+    st["players"][op["seat"]]["discard"].append(op["card"])
+    return DONE
 
 
 def _resolution(st, f, op, v, decision, attacker) -> list[dict]:
     kind, card = decision
     frames = []
-    if card:
-        frames.append(_defense_then(st, f, v, card, attacker))
     if kind == "hit":
         frames.append(frame(op["do"], child_env(f, it=v, scope=new_scope(st))))
     elif kind == "redirect":
@@ -844,6 +849,8 @@ def _resolution(st, f, op, v, decision, attacker) -> list[dict]:
         # lands on the attacker, who gets no Defense; the defender is its source (AN-R15).
         frames.append(frame(op["do"], child_env(f, it=attacker, count_it=v, redirect=True, source=v,
                                                  scope=new_scope(st))))
+    if card:
+        frames.append(_defense_then(st, f, v, card, attacker))
     return frames
 
 

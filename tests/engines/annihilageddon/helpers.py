@@ -53,8 +53,7 @@ def table(seats=4, active=0, hands=None, hp=None, lineup=None, pools=None, tiles
             p["pool"] = sorted((pools or {}).get(s, ["glyph"] * 5))
             p["top"] = []
             p["discard"] = []
-        if hp is not None and s in hp:
-            p["hp"] = hp[s]
+        p["hp"] = (hp or {}).get(s, 20)
     if lineup is not None:
         st["lineup"] = list(lineup)
     return st
