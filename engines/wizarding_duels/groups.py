@@ -35,6 +35,12 @@ def _refuse(message: str, code: str):
 
 def check_group(pack: Pack, group: dict, budget: int) -> None:
     """Raise IllegalAction (a stable code and a sentence) unless ``group`` is a legal Group."""
+    check_roster(pack, group, budget)
+    check_quest_deck(pack, group["quests"])
+
+
+def check_roster(pack: Pack, group: dict, budget: int) -> None:
+    """Everything but the quest deck: models, leader, artifacts, budget and Spellbook."""
     if not isinstance(group, dict) or group.get("type") != "group":
         _refuse("A Group is {'type': 'group', 'models', 'leader', 'artifacts', 'spellbook', 'quests'}.", "bad_group")
     if set(group) != {"type", "models", "leader", "artifacts", "spellbook", "quests"}:
@@ -114,7 +120,6 @@ def check_group(pack: Pack, group: dict, budget: int) -> None:
     if len(book) > mastery:
         # L989-1006 (WD-14, EX-9): at most the sum of the models' Mastery.
         _refuse(f"The Spellbook may hold at most {mastery} spells (the Group's total Mastery).", "spellbook_too_big")
-    check_quest_deck(pack, group["quests"])
 
 
 def check_quest_deck(pack: Pack, quests) -> None:
