@@ -54,6 +54,7 @@ def table(seats=4, active=0, hands=None, hp=None, lineup=None, pools=None, tiles
             p["top"] = []
             p["discard"] = []
         p["hp"] = (hp or {}).get(s, 20)
+    st["destroyed"] = []
     if lineup is not None:
         st["lineup"] = list(lineup)
     return st
