@@ -122,3 +122,11 @@ def _parse_after(query_string: bytes) -> int | None:
     except ValueError:
         return None
     return after if 0 <= after < 2**53 else None
+
+
+class NotFoundConsumer(AsyncJsonWebsocketConsumer):
+    """The last websocket route: an address no consumer serves (a match id that is not a UUID, a
+    mistyped path) is refused with close code 4404 instead of a routing exception."""
+
+    async def connect(self):
+        await self.close(code=4404)

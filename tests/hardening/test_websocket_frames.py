@@ -1,0 +1,96 @@
+"""Websocket frames are validated: whatever a client sends, it gets an error frame and keeps its
+socket (issue 15, "Why": a JSON list, a string, binary or non-JSON frame closed the socket with a
+server traceback; "Deliver" items 3 and 4: resync frames limited)."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
+
+
+@pytest.fixture(autouse=True)
+async def close_thread_connections():
+    yield
+    from django.db import connections
+
+    await database_sync_to_async(connections.close_all)()
+
+
+@database_sync_to_async
+def a_duel():
+    from django.contrib.auth import get_user_model
+
+    from tests.matches.helpers import new_duel
+
+    User = get_user_model()
+    return new_duel(User.objects.create_user("alice"), User.objects.create_user("bob"))
+
+
+async def open_match_socket(match) -> tuple[WebsocketCommunicator, int]:
+    socket = WebsocketCommunicator(application, f"/ws/matches/{match.id}/", headers=HEADERS)
+    connected, _ = await socket.connect()
+    assert connected
+    first = await socket.receive_json_from(timeout=10)
+    return socket, first["head_seq"]
+
+
+@pytest.mark.parametrize("frame, code", [
+    ({"text_data": "[1, 2, 3]"}, "not_an_object"),
+    ({"text_data": '"resync"'}, "not_an_object"),
+    ({"text_data": "42"}, "not_an_object"),
+    ({"text_data": "null"}, "not_an_object"),
+    ({"text_data": "resync please"}, "not_json"),
+    ({"text_data": "{" * 50_000}, "frame_too_large"),
+    ({"text_data": "[" * 2000 + "]" * 2000}, "not_json"),  # deeper than the parser recurses
+    ({"bytes_data": b"\x00\x01\x02"}, "binary_frame"),
+    ({"text_data": '{"type": "move", "card": 3}'}, "unknown_type"),
+    ({"text_data": '{"no": "type"}'}, "unknown_type"),
+])
+async def test_a_bad_frame_on_a_match_socket_is_answered_with_an_error_and_the_socket_stays(frame, code):
+    match = await a_duel()
+    socket, head = await open_match_socket(match)
+    if "text_data" in frame:
+        await socket.send_to(text_data=frame["text_data"])
+    else:
+        await socket.send_to(bytes_data=frame["bytes_data"])
+    answer = await socket.receive_json_from(timeout=10)
+    assert answer["type"] == "error" and answer["code"] == code and answer["detail"]
+    # Still open, and still serving: a resync answers with the current view.
+    await socket.send_json_to({"type": "resync"})
+    update = await socket.receive_json_from(timeout=10)
+    assert update["type"] == "update" and update["head_seq"] == head
+    await socket.disconnect()
+
+
+async def test_resyncs_are_limited_to_one_a_second_and_the_socket_stays():
+    match = await a_duel()
+    socket, _ = await open_match_socket(match)
+    await socket.send_json_to({"type": "resync"})
+    assert (await socket.receive_json_from(timeout=10))["type"] == "update"
+    # A client looping on resync made the server replay its whole view each time.
+    for _ in range(5):
+        await socket.send_json_to({"type": "resync"})
+    answers = [await socket.receive_json_from(timeout=10) for _ in range(5)]
+    assert [a.get("code") for a in answers] == ["throttled"] * 5
+    await socket.disconnect()
+
+
+@pytest.mark.parametrize("frame", ["[]", "not json", '{"type": "resync"}'])
+async def test_a_stream_socket_answers_any_frame_with_an_error_and_stays_open(frame):
+    socket = WebsocketCommunicator(application, "/ws/streams/tournament:0f0f0f0f-0000-4000-8000-000000000000/",
+                                   headers=HEADERS)
+    connected, _ = await socket.connect()
+    assert connected
+    await socket.send_to(text_data=frame)
+    answer = await socket.receive_json_from(timeout=10)
+    assert answer["type"] == "error"
+    await socket.send_to(bytes_data=b"\xff")
+    assert (await socket.receive_json_from(timeout=10))["code"] == "binary_frame"
+    await socket.disconnect()
