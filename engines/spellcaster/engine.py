@@ -1040,9 +1040,11 @@ def _contest_roll(st: State, caster_roll: int, opp_roll: int) -> None:
         _contest_over(st)
         _break(st, r)
         return
-    # locked (SC L164-166)
+    # locked (SC L164-166); the round just fought settles the lock for this turn (SC-R14)
     sp["state"] = "locked"
     sp["lock"] = opp
+    if st["turn"] and st["turn"]["seat"] in (caster, opp) and r not in st["turn"]["handled"]:
+        st["turn"]["handled"].append(r)
     _contest_over(st)
 
 
