@@ -210,9 +210,11 @@ REST_FRAMEWORK = {
         "rest_framework.throttling.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
-        "anon": env_str("THROTTLE_ANON", "600/minute"),
-        "user": env_str("THROTTLE_USER", "1200/minute"),
-        "expensive": env_str("THROTTLE_EXPENSIVE", "120/minute"),
+        # A page (live match, tournament, replay) makes a request or two per update or step; these
+        # leave a person ample room and cut a script's flood to a bounded rate.
+        "anon": env_str("THROTTLE_ANON", "1200/minute"),
+        "user": env_str("THROTTLE_USER", "2400/minute"),
+        "expensive": env_str("THROTTLE_EXPENSIVE", "300/minute"),
     },
 }
 # DRF keeps throttle history (and django-axes nothing: it keeps failures in the database) in the
@@ -222,7 +224,8 @@ CACHE_URL = env_str("CACHE_URL", "")
 if CACHE_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}}
 # Sign-in and sign-up forms: attempts per address (AuthThrottleMiddleware), on top of the lockout.
-THROTTLE_AUTH = env_str("THROTTLE_AUTH", "20/minute")
+# Generous enough for a club's players signing in from one venue's address.
+THROTTLE_AUTH = env_str("THROTTLE_AUTH", "120/minute")
 SPECTACULAR_SETTINGS = {
     "TITLE": "Wizard Duels API",
     "DESCRIPTION": "Matches as append-only, hash-chained event streams; every finished match is verifiable.",
