@@ -134,7 +134,9 @@
     function renderChanceEntry(update) {
       const form = root.querySelector("#chance-entry");
       const spec = update.match.chance;
-      if (!spec || ctx.mode !== "tabletop" || seat === null) { form.hidden = true; form.replaceChildren(); return; }
+      // A game whose page enters card draws itself (by clicking cards) gets no generic form for them.
+      const ownEntry = spec && spec.kind === "draw" && renderer && renderer.entersDraws;
+      if (!spec || ownEntry || ctx.mode !== "tabletop" || seat === null) { form.hidden = true; form.replaceChildren(); return; }
       if (form.dataset.forSeq === String(update.match.head_seq)) return;
       form.dataset.forSeq = String(update.match.head_seq);
       form.hidden = false;
@@ -249,8 +251,20 @@
       if (ev.key === "ArrowLeft") show(at - 1);
       if (ev.key === "ArrowRight") show(at + 1);
     });
-    Promise.all([api(`/api/matches/${matchId}/events/`), api(`/api/matches/${matchId}/log/`)]).then(([ev, log]) => {
-      events = ev.events;
+    async function allEvents() {
+      // The feed is paged (next_after); a replay wants every event.
+      let out = [];
+      let after = 0;
+      while (after !== null && after !== undefined) {
+        const page = await api(`/api/matches/${matchId}/events/?after=${after}&limit=1000`);
+        out = out.concat(page.events);
+        after = page.next_after;
+      }
+      return out;
+    }
+
+    Promise.all([allEvents(), api(`/api/matches/${matchId}/log/`)]).then(([all, log]) => {
+      events = all;
       renderLog(logList, log.log, at, seats);
       logList.querySelectorAll("li").forEach((li) => li.addEventListener("click", () => show(Number(li.dataset.seq))));
       show(head);
