@@ -6,5 +6,13 @@ class LeagueConfig(AppConfig):
     verbose_name = "Leagues, drafts and tournaments"
 
     def ready(self):
+        from matches import stream_verifiers
+
         from .drafts import receivers  # noqa: F401  (connects to matches.signals)
         from .seasons import receivers as season_receivers  # noqa: F401
+        from .seasons.verification import verify_season
+        from .tournaments.verification import verify_tournament
+
+        # Every stream kind league writes has its verifier (matches never imports league).
+        stream_verifiers.register("season", verify_season)
+        stream_verifiers.register("tournament", verify_tournament)

@@ -1,17 +1,31 @@
 from django.dispatch import receiver
 
+from config.celery import app
 from matches.models import Match
 from matches.signals import match_verified
 
+from .services import result_retract
 from .tasks import record_result, refresh_ratings
+
+
+@app.task(name="league.retract_result", acks_late=True)
+def retract_result(match_id: str) -> bool:
+    """Idempotent: the retraction's event id is derived from the match id."""
+    return result_retract(match_id=match_id)
 
 
 @receiver(match_verified)
 def on_match_verified(sender, match_id, game, verdict, **kwargs):
+    origin = Match.objects.filter(pk=match_id).values_list("origin", flat=True).first() or {}
+    if verdict == Match.Verdict.DISPUTED:
+        # A result recorded before the match was found disputed is retracted, never kept.
+        if "fixture" in origin:
+            retract_result.delay(str(match_id))
+        refresh_ratings.delay(game)
+        return
     # Only verified results move standings and ratings (ARCHITECTURE.md "Verification").
     if verdict != Match.Verdict.VERIFIED:
         return
-    origin = Match.objects.filter(pk=match_id).values_list("origin", flat=True).first() or {}
     if "fixture" in origin and game != "iwdl-draft":
         record_result.delay(str(match_id))
     refresh_ratings.delay(game)

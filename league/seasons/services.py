@@ -117,18 +117,20 @@ def _append(season: Season, type: str, data: dict, actor: str, *, event_id=None)
     return created
 
 
-def season_project(*, season: Season) -> None:
-    """Refold the season's facts into Fixture rows (the projection; safe to run any time)."""
-    events = streams.stream_events(stream_id=season.stream_id)
-    clubs = {c.slug: c for c in Club.objects.filter(slug__in=season.config["clubs"])}
+def season_fold(events) -> dict[str, dict]:
+    """The season's fixtures from its facts alone: key -> the Fixture fields, clubs by slug.
+
+    Pure (no database): season_project writes it, the season verifier compares it with what
+    is stored. Refuses (KeyError, ValueError) a fact about a fixture that was never scheduled."""
     rows: dict[str, dict] = {}
+    from_match: set[str] = set()  # fixtures whose standing result came from a verified match
     for event in events:
         d = event.data
         if event.type == "fixtures.scheduled":
             for f in d["fixtures"]:
                 rows[f["key"]] = {
                     "round": f["round"], "date": dt.date.fromisoformat(f["date"]), "division": f["division"],
-                    "home": clubs[f["home"]], "away": clubs[f["away"]], "status": Fixture.Status.SCHEDULED,
+                    "home": f["home"], "away": f["away"], "status": Fixture.Status.SCHEDULED,
                     "draft_id": None, "match_id": None, "home_left": None, "away_left": None,
                     "walkover_winner": None, "ruling": "", "result_seq": None,
                 }
@@ -144,14 +146,37 @@ def season_project(*, season: Season) -> None:
                 continue  # an organiser's correction stands over a later-arriving report
             row.update(status=Fixture.Status.PLAYED, match_id=d["match"], home_left=d["home_left"],
                        away_left=d["away_left"], result_seq=event.seq)
+            from_match.add(d["fixture"])
+        elif event.type == "result.retracted":
+            # The match behind the result was found disputed: the fixture is open again (to be
+            # replayed, or ruled on by the organiser) and says why. A ruling already made stands.
+            row = rows[d["fixture"]]
+            if d["fixture"] in from_match and row["match_id"] == d["match"]:
+                row.update(status=Fixture.Status.SCHEDULED, home_left=None, away_left=None, result_seq=None,
+                           ruling=f"Result retracted: {d['reason']}")
+                from_match.discard(d["fixture"])
         elif event.type == "result.corrected":
             rows[d["fixture"]].update(status=Fixture.Status.PLAYED, home_left=d["home_left"],
                                       away_left=d["away_left"], walkover_winner=None, ruling=d["reason"],
                                       result_seq=event.seq)
+            from_match.discard(d["fixture"])
         elif event.type == "fixture.walkover":
-            rows[d["fixture"]].update(status=Fixture.Status.WALKOVER, walkover_winner=clubs[d["winner"]],
+            rows[d["fixture"]].update(status=Fixture.Status.WALKOVER, walkover_winner=d["winner"],
                                       home_left=None, away_left=None, ruling=d.get("reason", ""),
                                       result_seq=event.seq)
+            from_match.discard(d["fixture"])
+    return rows
+
+
+def season_project(*, season: Season) -> None:
+    """Refold the season's facts into Fixture rows (the projection; safe to run any time)."""
+    events = streams.stream_events(stream_id=season.stream_id)
+    clubs = {c.slug: c for c in Club.objects.filter(slug__in=season.config["clubs"])}
+    rows = season_fold(events)
+    for values in rows.values():
+        for name in ("home", "away", "walkover_winner"):
+            if values[name] is not None:
+                values[name] = clubs[values[name]]
     existing = {f.key: f for f in season.fixtures.select_related("home", "away", "walkover_winner")}
     for key, values in rows.items():
         fixture = existing.get(key)
@@ -339,3 +364,29 @@ def club_coach_add(*, club: Club, user, coach) -> None:
     """The organiser names a coach (a user account) for a club."""
     check_organiser(league=club.league, user=user)
     club.coaches.add(coach)
+
+
+#: uuid5 namespace of retractions: one per match, so a verdict delivered twice retracts once.
+RETRACT_NAMESPACE = uuid.UUID("0b8f6c7e-52d4-4f43-9a0c-7d2e8f1b6c39")
+
+
+def result_retract(*, match_id) -> bool:
+    """A match whose result the season recorded has since been found disputed: retract the
+    result by a fact in the season's stream (ARCHITECTURE.md: never silently kept), with the
+    verifier's reason. Returns whether a retraction was appended."""
+    match = Match.objects.filter(pk=match_id).first()
+    origin = (match.origin or {}) if match is not None else {}
+    if match is None or match.verdict != Match.Verdict.DISPUTED or "fixture" not in origin or "season" not in origin:
+        return False
+    season = Season.objects.get(pk=origin["season"])
+    recorded = any(e.type == "result.recorded" and e.data.get("match") == str(match.id)
+                   for e in streams.stream_events(stream_id=season.stream_id))
+    if not recorded:
+        return False
+    where = f" (event {match.verdict_seq})" if match.verdict_seq else ""
+    return _append(
+        season, "result.retracted",
+        {"fixture": origin["fixture"], "match": str(match.id), "reason": f"the match was disputed{where}: "
+                                                                          f"{match.verdict_reason}"},
+        "system", event_id=uuid.uuid5(RETRACT_NAMESPACE, str(match.id)),
+    )

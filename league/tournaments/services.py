@@ -909,8 +909,10 @@ def tournament_record_match(*, match_id) -> str:
                     "pairing": origin["pairing"], "match_id": str(match.id),
                     "reason": "The match was drawn and a bracket match needs a winner: the organiser rules "
                               "or has it replayed."})]
+            # The head hash ties the result to the exact record that was verified (the
+            # tournament verifier and the transparency log check it later).
             return [("result.verified", {"pairing": origin["pairing"], "match_id": str(match.id),
-                                         "result": result})]
+                                         "result": result, "head_hash": match.head_hash})]
         return [("result.match_disputed", {"pairing": origin["pairing"], "match_id": str(match.id),
                                            "reason": match.verdict_reason})]
 
@@ -1028,3 +1030,32 @@ def tournament_draft_open(*, tournament, by, order: str = "snake", clock_seconds
         return [("draft.opened", {"draft_id": str(draft.draft_match_id), "seats": seats})]
 
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
+
+
+def tournament_retract_match(*, match_id) -> str:
+    """A platform match whose verified result a pairing recorded has since been found
+    disputed: retract that result by a fact in the tournament's stream. The pairing goes back
+    before the organiser (status "disputed", the verifier's reason in its history); standings
+    and the bracket stop counting it, and bracket matches that depended on it are voided.
+
+    Recorded as ``result.match_disputed`` (the fact the fold already knows for "this pairing's
+    match is disputed"), carrying the retracted result. Returns "retracted" or "ignored".
+    Idempotent: the event id derives from the match id."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or "tournament" not in (match.origin or {}) or match.verdict != Match.Verdict.DISPUTED:
+        return "ignored"
+    origin = match.origin
+    where = f" (event {match.verdict_seq})" if match.verdict_seq else ""
+
+    def decide(state):
+        record = state["pairings"].get(origin["pairing"])
+        if (record is None or record["match_id"] != str(match.id) or record["status"] != "final"
+                or record["source"] != "match"):
+            return []
+        return [("result.match_disputed", {
+            "pairing": origin["pairing"], "match_id": str(match.id), "retracted": record["result"],
+            "reason": f"Result retracted: the match was disputed{where}: {match.verdict_reason}"})]
+
+    done = _run(tournament=origin["tournament"], user=None, decide=decide, actor="system",
+                event_id=uuid.uuid5(NAMESPACE, f"{match.id}:retracted"))
+    return "retracted" if done.events else "ignored"

@@ -1,35 +1,49 @@
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from matches.models import Match
+from matches import stream_verifiers
+from matches.models import Match, Stream
 from matches.verification import match_verify
 
 
 class Command(BaseCommand):
-    help = "Replay finished matches from their events and record a verification verdict."
+    help = ("Verify one finished match, or with --all every stream of every kind (matches, drafts, seasons, "
+            "tournaments): each disputed one is printed with its kind, first bad event and reason; exit 2 if any.")
 
     def add_arguments(self, parser):
         parser.add_argument("match_id", nargs="?", help="One match's id")
-        parser.add_argument("--all", action="store_true", help="Every finished match")
+        parser.add_argument("--all", action="store_true", help="Every stream of every kind")
+        parser.add_argument("--kind", action="append", default=[],
+                            help="With --all: only streams of this kind (match, season, tournament); repeatable")
 
-    def handle(self, *args, match_id=None, all=False, **options):
+    def handle(self, *args, match_id=None, all=False, kind=(), **options):
         if bool(match_id) == bool(all):
             raise CommandError("Give one MATCH_ID, or --all.")
         if match_id:
-            if not Match.objects.filter(pk=match_id).exists():
-                raise CommandError(f"No match {match_id}.")
-            ids = [match_id]
-        else:
-            ids = list(Match.objects.filter(status=Match.Status.FINISHED).order_by("created_at").values_list("id", flat=True))
-        disputed = 0
-        for mid in tqdm(ids, desc="Verifying", unit="match", disable=len(ids) < 2, file=self.stderr._out):
-            verdict = match_verify(match_id=mid)
-            if not verdict.verified:
+            return self._one_match(match_id)
+        streams = Stream.objects.order_by("kind", "created_at", "id")
+        if kind:
+            streams = streams.filter(kind__in=kind)
+        ids = list(streams.values_list("id", flat=True))
+        disputed, by_kind = 0, {}
+        for stream_id in tqdm(ids, desc="Verifying", unit="stream", disable=len(ids) < 2, file=self.stderr._out):
+            stream = Stream.objects.get(pk=stream_id)
+            verdict = stream_verifiers.verify_stream(stream)
+            by_kind[verdict.kind] = by_kind.get(verdict.kind, 0) + 1
+            if not verdict.ok:
                 disputed += 1
-                self.stdout.write(f"{mid}: DISPUTED at event {verdict.seq}: {verdict.reason}")
-            elif match_id:
-                self.stdout.write(f"{mid}: verified ({verdict.events} events, head {verdict.head_hash})")
-        if len(ids) > 1 or not ids:
-            self.stdout.write(f"{len(ids) - disputed} verified, {disputed} disputed.")
+                self.stdout.write(f"[{verdict.kind}] {verdict.label}: DISPUTED at event {verdict.seq}: "
+                                  f"{verdict.reason}")
+        kinds = ", ".join(f"{n} {k}" for k, n in sorted(by_kind.items()))
+        self.stdout.write(f"{len(ids) - disputed} verified, {disputed} disputed." + (f" ({kinds})" if kinds else ""))
         if disputed:
-            raise CommandError(f"{disputed} match(es) disputed.", returncode=2)
+            raise CommandError(f"{disputed} stream(s) disputed.", returncode=2)
+
+    def _one_match(self, match_id):
+        if not Match.objects.filter(pk=match_id).exists():
+            raise CommandError(f"No match {match_id}.")
+        verdict = match_verify(match_id=match_id)
+        if not verdict.verified:
+            self.stdout.write(f"{match_id}: DISPUTED at event {verdict.seq}: {verdict.reason}")
+            raise CommandError("1 match(es) disputed.", returncode=2)
+        self.stdout.write(f"{match_id}: verified ({verdict.events} events, head {verdict.head_hash})")

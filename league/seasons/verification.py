@@ -1,0 +1,111 @@
+"""The season verifier (registered for stream kind "season" in league/apps.py).
+
+In stream order, so the first problem is the earliest bad seq: the hash chain; the creation
+fact against the season's stored config; every fact folds (it names a scheduled fixture);
+every recorded result against the match it cites (the season's fixture, a verified verdict or
+a retraction after it, the head hash published with the result, the score the match gives).
+Then the stored projection (Fixture rows, from which standings are computed) against a fresh
+fold of the facts, reported at the last fact that touched the fixture that differs.
+"""
+
+from __future__ import annotations
+
+from matches import eventstore
+from matches.models import Match, Stream
+from matches.stream_verifiers import StreamVerdict
+
+from .models import Season
+from .services import _fixture_score, _same, season_fold
+
+#: Projection fields compared; clubs and matches by slug and id.
+FIELDS = ("round", "date", "division", "home", "away", "status", "draft_id", "match_id", "home_left",
+          "away_left", "walkover_winner", "ruling", "result_seq")
+
+
+def _stored(fixture) -> dict:
+    return {
+        **{name: getattr(fixture, name) for name in FIELDS},
+        "home": fixture.home.slug, "away": fixture.away.slug,
+        "walkover_winner": fixture.walkover_winner.slug if fixture.walkover_winner_id else None,
+    }
+
+
+def _check_result(season: Season, event, retracted: set[str]) -> str | None:
+    d = event.data
+    match = Match.objects.filter(pk=d.get("match")).first()
+    if match is None:
+        return "The result cites a match that does not exist."
+    origin = match.origin or {}
+    if origin.get("season") != str(season.pk) or origin.get("fixture") != d.get("fixture"):
+        return "The result cites a match that was not played for this fixture."
+    if match.verdict != Match.Verdict.VERIFIED and str(match.id) not in retracted:
+        return (f"The match behind this result is {match.verdict}, not verified, and the result was never "
+                "retracted.")
+    if match.status != Match.Status.FINISHED or not match.result:
+        return "The match behind this result has not finished."
+    if d.get("head_hash") != match.head_hash:
+        return "The head hash recorded with the result differs from the match's published head."
+    if [d.get("home_left"), d.get("away_left")] != list(_fixture_score(match)):
+        return "The score recorded differs from the result of the match it cites."
+    return None
+
+
+def _folds(events) -> bool:
+    try:
+        season_fold(events)
+    except (KeyError, TypeError, ValueError):
+        return False
+    return True
+
+
+def verify_season(stream: Stream) -> StreamVerdict:
+    def bad(seq, reason):
+        return StreamVerdict(False, "season", seq, reason, stream.id)
+
+    events = eventstore.stream_events(stream_id=stream.id)
+    chain = eventstore.chain_check(events)
+    if not chain.ok:
+        return bad(chain.seq, chain.reason)
+    season = Season.objects.filter(stream_id=stream.id).select_related("league").first()
+    if season is None:
+        return bad(1, "No season is built from this stream.")
+    if not events or events[0].type != "season.created":
+        return bad(1, "The stream does not start with the season's creation.")
+    if events[0].data != season.config:
+        return bad(1, "The season's stored configuration differs from the one recorded at creation.")
+
+    retracted = {e.data.get("match") for e in events if e.type == "result.retracted"}
+    touched: dict[str, int] = {}
+    for event in events:
+        fixture = event.data.get("fixture") if isinstance(event.data, dict) else None
+        if fixture is not None:
+            touched[fixture] = event.seq
+        if event.type == "fixtures.scheduled":
+            for f in event.data.get("fixtures", []):
+                touched[f["key"]] = event.seq
+        if event.type == "result.recorded":
+            problem = _check_result(season, event, retracted)
+            if problem:
+                return bad(event.seq, problem)
+    try:
+        folded = season_fold(events)
+    except (KeyError, TypeError, ValueError) as exc:
+        # Rare (an altered fact naming no scheduled fixture): find the first prefix that fails.
+        first = next(i for i in range(1, len(events) + 1) if not _folds(events[:i]))
+        return bad(events[first - 1].seq, f"The fact cannot be folded ({exc!r}).")
+
+    stored = {f.key: f for f in season.fixtures.select_related("home", "away", "walkover_winner")}
+    head = events[-1].seq
+    for key in sorted(set(stored) | set(folded), key=lambda k: touched.get(k, head)):
+        if key not in folded:
+            return bad(head, f"Fixture {key} is stored but no fact schedules it.")
+        if key not in stored:
+            return bad(touched.get(key, head), f"Fixture {key} is missing from the stored fixtures.")
+        row = _stored(stored[key])
+        for name in FIELDS:
+            if not _same(row[name], folded[key][name]):
+                return bad(touched.get(key, head), f"Fixture {key}'s stored {name} ({row[name]}) differs from a "
+                                                   f"fresh fold of the season's facts ({folded[key][name]}).")
+    if season.projected_seq != head:
+        return bad(head, f"The fixtures were folded to event {season.projected_seq}, not to the stream's head.")
+    return StreamVerdict(True, "season", label=stream.id)

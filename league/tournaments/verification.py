@@ -1,0 +1,99 @@
+"""The tournament verifier (registered for stream kind "tournament" in league/apps.py).
+
+In stream order, so the first problem is the earliest bad seq: the hash chain; the creation
+fact names this tournament; every fact folds (projection.apply refuses nothing it should
+accept); every platform match a pairing cites is that pairing's, and every result taken from
+a match equals the result the match gives, its verdict is verified (or the result was
+retracted after), and the head hash recorded with it is the match's published head. Then the
+cached projection on the Tournament row (pairings, brackets, players) against a fresh fold.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from matches import eventstore
+from matches.models import Match, Stream
+from matches.stream_verifiers import StreamVerdict
+
+from . import projection
+from .models import Tournament
+from .services import event_dict, result_from_match
+
+
+def _check_match_result(tournament_id: str, state: dict, data: dict, retracted: set[str]) -> str | None:
+    match = Match.objects.filter(pk=data.get("match_id")).first()
+    if match is None:
+        return "The result cites a match that does not exist."
+    origin = match.origin or {}
+    if origin.get("tournament") != tournament_id or origin.get("pairing") != data.get("pairing"):
+        return "The result cites a match that was not played for this pairing."
+    record = state["pairings"].get(data.get("pairing"))
+    if record is None or record["match_id"] != str(match.id):
+        return "The result cites a match the pairing never started."
+    if match.verdict != Match.Verdict.VERIFIED and str(match.id) not in retracted:
+        return (f"The match behind this result is {match.verdict}, not verified, and the result was never "
+                "retracted.")
+    if match.status != Match.Status.FINISHED or not match.result:
+        return "The match behind this result has not finished."
+    if "head_hash" in data and data["head_hash"] != match.head_hash:
+        return "The head hash recorded with the result differs from the match's published head."
+    if data.get("result") != result_from_match(record, match):
+        return "The result recorded differs from the result of the match it cites."
+    return None
+
+
+def _first_difference(stored, folded, path="") -> str:
+    if isinstance(stored, dict) and isinstance(folded, dict):
+        for key in sorted(set(stored) | set(folded), key=str):
+            if stored.get(key, KeyError) != folded.get(key, KeyError):
+                return _first_difference(stored.get(key), folded.get(key), f"{path}.{key}" if path else str(key))
+    if isinstance(stored, list) and isinstance(folded, list) and len(stored) == len(folded):
+        for i, (a, b) in enumerate(zip(stored, folded)):
+            if a != b:
+                return _first_difference(a, b, f"{path}[{i}]")
+    return path or "(the whole state)"
+
+
+def verify_tournament(stream: Stream) -> StreamVerdict:
+    def bad(seq, reason):
+        return StreamVerdict(False, "tournament", seq, reason, stream.id)
+
+    events = eventstore.stream_events(stream_id=stream.id)
+    chain = eventstore.chain_check(events)
+    if not chain.ok:
+        return bad(chain.seq, chain.reason)
+    tournament_id = stream.id.partition(":")[2]
+    tournament = Tournament.objects.filter(pk=tournament_id).first() if tournament_id else None
+    if tournament is None:
+        return bad(1, "No tournament is built from this stream.")
+    if not events or events[0].type != "tournament.created" or events[0].data.get("id") != str(tournament.pk):
+        return bad(1, "The stream does not start with this tournament's creation.")
+
+    retracted = {e.data.get("match_id") for e in events
+                 if e.type == "result.match_disputed" and "retracted" in e.data}
+    state = projection.initial()
+    cached_at = copy.deepcopy(state) if tournament.state_seq == 0 else None
+    for event in events:
+        if event.type == "result.verified":
+            problem = _check_match_result(str(tournament.pk), state, event.data, retracted)
+            if problem:
+                return bad(event.seq, problem)
+        elif event.type in ("match.created", "result.match_disputed"):
+            match = Match.objects.filter(pk=event.data.get("match_id")).first()
+            origin = (match.origin or {}) if match else {}
+            if origin.get("tournament") != str(tournament.pk) or origin.get("pairing") != event.data.get("pairing"):
+                return bad(event.seq, "The fact cites a match that was not created for this pairing.")
+        try:
+            projection.apply(state, event_dict(event))
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            return bad(event.seq, f"The fact cannot be folded ({exc!r}).")
+        if event.seq == tournament.state_seq:
+            cached_at = copy.deepcopy(state)
+    if cached_at is None:
+        return bad(events[-1].seq, f"The cached projection claims event {tournament.state_seq}, beyond the stream.")
+    if tournament.state != cached_at:
+        where = _first_difference(tournament.state, cached_at)
+        seq = tournament.state_seq or events[-1].seq
+        return bad(seq, f"The stored projection differs from a fresh fold of the tournament's facts at {where}.")
+    return StreamVerdict(True, "tournament", label=stream.id)
