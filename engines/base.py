@@ -219,6 +219,13 @@ def chance_visible(spec: dict[str, Any], viewer: int | None) -> bool:
     return isinstance(visible_to, list) and viewer in visible_to
 
 
+def chance_enterable(spec: dict[str, Any], seat: int) -> bool:
+    """Whether ``seat`` may enter this outcome at a real table: only a seat that may see it.
+    A spec without ``visible_to`` (a public roll, or a whole-deck shuffle of engines written
+    before private draws) may be entered by any seat, as before."""
+    return "visible_to" not in spec or chance_visible(spec, seat)
+
+
 def canonical_json(value: Any) -> bytes:
     """Sorted keys, no whitespace, UTF-8: the form that is hashed and compared."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")

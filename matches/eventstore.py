@@ -8,7 +8,6 @@ caller sees the same 409 as a stale ``expected_seq``.
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 from dataclasses import dataclass, field
 from typing import Any, Iterable
@@ -16,9 +15,10 @@ from typing import Any, Iterable
 from django.db import IntegrityError
 from django.utils import timezone
 
-from engines.base import canonical_json
+from audit.chain import ChainCheck, check_chain, event_hash, hash_payload, payload_of
+from engines.chance import event_salt
 
-from .models import GENESIS_HASH, Event, Stream
+from .models import Event, Stream
 
 
 class EventStoreError(Exception):
@@ -50,33 +50,25 @@ class NewEvent:
     recorded_at: Any = field(default=None)
 
 
-def hash_payload(*, stream_id: str, seq: int, event_id: str, type: str, data: Any, actor: str, recorded_at: str) -> dict:
+def event_record(event: Event) -> dict[str, Any]:
+    """A stored event as the plain dict the Django-free checks take (audit.chain)."""
     return {
-        "stream": stream_id,
-        "seq": seq,
-        "event_id": event_id,
-        "type": type,
-        "data": data,
-        "actor": actor,
-        "recorded_at": recorded_at,
+        "stream": event.stream_id,
+        "seq": event.seq,
+        "event_id": str(event.event_id),
+        "type": event.type,
+        "data": event.data,
+        "actor": event.actor,
+        "recorded_at": event.recorded_at.isoformat(),
+        "prev_hash": event.prev_hash,
+        "hash": event.hash,
+        "salt": event.salt,
     }
-
-
-def event_hash(prev_hash: str, payload: dict) -> str:
-    return hashlib.sha256(prev_hash.encode("ascii") + canonical_json(payload)).hexdigest()
 
 
 def event_payload(event: Event) -> dict:
     """What an event's hash covers, rebuilt from its stored row."""
-    return hash_payload(
-        stream_id=event.stream_id,
-        seq=event.seq,
-        event_id=str(event.event_id),
-        type=event.type,
-        data=event.data,
-        actor=event.actor,
-        recorded_at=event.recorded_at.isoformat(),
-    )
+    return payload_of(event_record(event))
 
 
 def stream_create(*, stream_id: str, kind: str) -> Stream:
@@ -104,8 +96,12 @@ def check_expected_seq(*, stream: Stream, expected_seq: int) -> None:
         )
 
 
-def events_append(*, stream: Stream, new_events: Iterable[NewEvent]) -> list[Event]:
-    """Append events to a stream whose lock the caller holds (inside transaction.atomic)."""
+def events_append(*, stream: Stream, new_events: Iterable[NewEvent], secret: bytes | None = None) -> list[Event]:
+    """Append events to a stream whose lock the caller holds (inside transaction.atomic).
+
+    ``secret``: the stream secret of a salted stream (docs/AUDIT.md); every event appended
+    after the first then carries ``HMAC(secret, "salt:<stream>:<seq>")`` inside what its
+    hash covers, so nobody without the secret can test a guess at hidden content."""
     rows = []
     now = timezone.now()
     seq, prev = stream.head_seq, stream.head_hash
@@ -113,14 +109,16 @@ def events_append(*, stream: Stream, new_events: Iterable[NewEvent]) -> list[Eve
         seq += 1
         recorded_at = new.recorded_at or now
         event_id = new.event_id or uuid.uuid4()
+        salt = event_salt(secret, stream.id, seq) if secret is not None and seq > 1 else None
         payload = hash_payload(
-            stream_id=stream.id,
+            stream=stream.id,
             seq=seq,
             event_id=str(event_id),
             type=new.type,
             data=new.data,
             actor=new.actor,
             recorded_at=recorded_at.isoformat(),
+            salt=salt,
         )
         digest = event_hash(prev, payload)
         rows.append(
@@ -134,6 +132,7 @@ def events_append(*, stream: Stream, new_events: Iterable[NewEvent]) -> list[Eve
                 recorded_at=recorded_at,
                 prev_hash=prev,
                 hash=digest,
+                salt=salt,
             )
         )
         prev = digest
@@ -160,25 +159,7 @@ def stream_events(*, stream_id: str, after: int = 0, upto: int | None = None) ->
     return list(qs.order_by("seq"))
 
 
-@dataclass
-class ChainCheck:
-    ok: bool
-    seq: int | None = None
-    reason: str = ""
-    head_hash: str = GENESIS_HASH
-
-
-def chain_check(events: Iterable[Event]) -> ChainCheck:
-    """Check seqs run 1, 2, 3... and every hash covers its event and the one before."""
-    prev = GENESIS_HASH
-    expected = 1
-    for event in events:
-        if event.seq != expected:
-            return ChainCheck(False, expected, f"Event {expected} is missing from the stream.", prev)
-        if event.prev_hash != prev:
-            return ChainCheck(False, event.seq, "Its prev_hash does not match the hash of the event before it.", prev)
-        if event_hash(prev, event_payload(event)) != event.hash:
-            return ChainCheck(False, event.seq, "Its content does not match its hash: the event was altered.", prev)
-        prev = event.hash
-        expected += 1
-    return ChainCheck(True, head_hash=prev)
+def chain_check(events: Iterable[Event], secret: bytes | None = None) -> ChainCheck:
+    """Check seqs run 1, 2, 3..., every hash covers its event and the one before, and (in a
+    salted stream, given its revealed secret) every salt is the one the secret gives."""
+    return check_chain((event_record(e) for e in events), secret)

@@ -84,9 +84,12 @@ class Match(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    # The server's secret for server-dealt matches: never shown until the match ends.
+    # The stream secret: never shown until the match ends. It seeds every server-dealt
+    # outcome and, in salted streams (hash_scheme 2, every match created since), every salt.
     seed_hex = models.CharField(max_length=64, blank=True, default="")
     seed_commitment = models.CharField(max_length=64, blank=True, default="")
+    # 1: unsalted (matches recorded before salts); 2: every event after the first is salted.
+    hash_scheme = models.PositiveSmallIntegerField(default=1)
     # Where the match came from, e.g. {"draft": "<match id>"} or {"tournament": ..., "round": 2}.
     origin = models.JSONField(default=dict, blank=True)
 

@@ -6,8 +6,9 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
+from audit.matchverify import engine_event
 from engines import registry
-from engines.base import CHANCE, replay
+from engines.base import CHANCE, chance_enterable, replay
 
 from . import eventstore
 from .models import Event, Match, MatchLog
@@ -44,12 +45,16 @@ def event_public(*, match: Match, event: Event, seat: int | None, engine=None) -
     """An event as ``seat`` may see it: everything once finished, redacted while live."""
     engine = engine or engine_for(match)
     data = event.data
+    whole = True
     if match.status != Match.Status.FINISHED:
         if event.type == "action" and data.get("seat") != seat:
-            data = {**data, "action": engine.redact_action(data["seat"], data["action"], seat)}
+            action = engine.redact_action(data["seat"], data["action"], seat)
+            whole = action == data["action"]
+            data = {**data, "action": action}
         elif event.type == "chance":
             outcome = engine.redact_chance(data.get("spec", {}), data.get("outcome"), seat)
-            data = {**data, "outcome": outcome, "hidden": outcome is None}
+            whole = outcome == data.get("outcome")
+            data = {**data, "outcome": outcome, "hidden": not whole}
     return {
         "seq": event.seq,
         "event_id": str(event.event_id),
@@ -59,6 +64,9 @@ def event_public(*, match: Match, event: Event, seat: int | None, engine=None) -
         "recorded_at": event.recorded_at.isoformat(),
         "prev_hash": event.prev_hash,
         "hash": event.hash,
+        # The salt only to a viewer who sees the whole event: with it and the hash, anyone
+        # could test guesses at what was redacted (docs/AUDIT.md).
+        "salt": event.salt if whole else None,
     }
 
 
@@ -81,12 +89,7 @@ def match_state_at(*, match: Match, seat: int | None, at: int) -> dict[str, Any]
     """The view as it stood after event ``at`` (replayed from the stream)."""
     engine = engine_for(match)
     events = eventstore.stream_events(stream_id=match.stream_id, upto=at)
-    engine_events = []
-    for e in events:
-        if e.type == "action":
-            engine_events.append({"kind": "action", "seat": e.data["seat"], "action": e.data["action"]})
-        elif e.type == "chance":
-            engine_events.append({"kind": "chance", "outcome": e.data["outcome"]})
+    engine_events = [engine_event(e.type, e.data) for e in events if e.type in ("action", "chance")]
     seats = match.seats.count()
     state = replay(engine, match.config, seats, engine_events)
     if match.status == Match.Status.FINISHED:
@@ -98,6 +101,7 @@ def match_state_at(*, match: Match, seat: int | None, at: int) -> dict[str, Any]
 def match_summary(*, match: Match, seat: int | None) -> dict[str, Any]:
     engine = engine_for(match)
     to_move = engine.to_move(match.state)
+    spec = engine.chance(match.state) if to_move == [CHANCE] else None
     return {
         "id": str(match.id),
         "game": match.game,
@@ -114,8 +118,12 @@ def match_summary(*, match: Match, seat: int | None) -> dict[str, Any]:
         "your_seat": seat,
         "head_seq": match.state_seq,
         "to_move": ["chance" if s == CHANCE else s for s in to_move],
-        # What a tabletop seat must enter next (dice ranges or a shuffle size).
-        "chance": engine.chance(match.state) if to_move == [CHANCE] else None,
+        # What a tabletop seat must enter next (dice ranges, a shuffle size, how many cards to draw),
+        # and which seats may enter it (a private draw: only the drawer).
+        "chance": spec,
+        "chance_entered_by": (
+            [s.index for s in match.seats.all() if chance_enterable(spec, s.index)] if spec else []
+        ),
         "result": match.result,
         "head_hash": match.head_hash or None,
         "seed_commitment": match.seed_commitment or None,

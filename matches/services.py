@@ -18,8 +18,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from engines import registry
-from engines.base import CHANCE, EngineError, IllegalAction
-from engines.chance import check_outcome, derive, seed_commitment
+from audit.chain import SALTED_SCHEME
+from audit.matchverify import engine_event
+from engines.base import CHANCE, EngineError, IllegalAction, chance_enterable, replay
+from engines.chance import check_outcome, derive, indices_for_cards, seed_commitment
 
 from . import eventstore
 from .eventstore import EventIdReused, NewEvent
@@ -92,8 +94,10 @@ def match_create(
         raise MatchError(exc.message, code=exc.code) from None
 
     match_id = uuid.uuid4()
-    seed = secrets.token_bytes(32) if mode == Match.Mode.SERVER else b""
-    commitment = seed_commitment(seed) if seed else ""
+    # The stream secret: it seeds a server-dealt match's outcomes and salts every event's hash
+    # (docs/AUDIT.md), so a tabletop match has one too. Committed now, revealed at the end.
+    seed = secrets.token_bytes(32)
+    commitment = seed_commitment(seed)
     with transaction.atomic():
         stream = eventstore.stream_create(stream_id=f"match:{match_id}", kind="match")
         match = Match.objects.create(
@@ -106,6 +110,7 @@ def match_create(
             created_by=created_by,
             seed_hex=seed.hex(),
             seed_commitment=commitment,
+            hash_scheme=SALTED_SCHEME,
             origin=origin or {},
             state=state,
         )
@@ -129,12 +134,13 @@ def match_create(
                      **({"partners": [p.get_username() for p in s.partners]} if s.partners else {})}
                     for i, s in enumerate(seats)
                 ],
-                "seed_commitment": commitment or None,
+                "seed_commitment": commitment,
+                "hash_scheme": SALTED_SCHEME,
                 "origin": origin or {},
             },
         )
         stream = eventstore.stream_lock(stream_id=stream.id)
-        events = eventstore.events_append(stream=stream, new_events=[created])
+        events = _append(match, stream, [created])
         _log(match, events[0], "Match created.")
         events += _advance(match=match, stream=stream, engine=engine, state=state)
         _after_append(match, events)
@@ -229,13 +235,13 @@ def _command(*, match_id, user, seat, expected_seq, event_id, body, actor: str |
         if match.status == Match.Status.FINISHED:
             raise MatchError("This match is over.", code="match_finished", status=409)
         if body["kind"] == "chance":
-            new, state = _checked_tabletop_chance(match, engine, state, body["outcome"], user)
+            new, state = _checked_tabletop_chance(match, engine, state, body["outcome"], user, seat)
         else:
             new, state = _checked_action(engine, state, seat, body["action"], actor or user_actor(user))
         new.event_id = event_id
         before = match.state
-        events = eventstore.events_append(stream=stream, new_events=[new])
-        _log(match, events[0], engine.describe(before, _engine_event(events[0]), state))
+        events = _append(match, stream, [new])
+        _log(match, events[0], engine.describe(before, stored_engine_event(events[0]), state))
         events += _advance(match=match, stream=stream, engine=engine, state=state)
         _after_append(match, events)
     return CommandOutcome(match=match, events=events, created=True)
@@ -284,7 +290,30 @@ def _idempotent_replay(match: Match, existing: Event, body: dict, actor: str) ->
 def _command_matches(existing: Event, body: dict) -> bool:
     if body["kind"] == "action":
         return existing.type == "action" and existing.data == {"seat": body["seat"], "action": body["action"]}
-    return existing.type == "chance" and existing.data.get("outcome") == body["outcome"]
+    if existing.type != "chance":
+        return False
+    outcome = body["outcome"]
+    if isinstance(outcome, dict):
+        # Entered as cards: which indices they were depends on the pool just before the event.
+        try:
+            state = _state_before(existing)
+            outcome = _outcome_from_cards(registry.get(*_engine_key(existing)), state, existing.data["spec"], outcome)
+        except (EngineError, KeyError, ValueError):
+            return False
+    return existing.data.get("outcome") == outcome
+
+
+def _engine_key(event: Event) -> tuple[str, str]:
+    match = event.stream.match
+    return match.game, match.engine_version
+
+
+def _state_before(event: Event):
+    match = event.stream.match
+    earlier = eventstore.stream_events(stream_id=event.stream_id, upto=event.seq - 1)
+    engine = registry.get(match.game, match.engine_version)
+    return replay(engine, match.config, match.seats.count(),
+                  [stored_engine_event(e) for e in earlier if e.type in ("action", "chance")])
 
 
 def _checked_action(engine, state, seat, action, actor: str):
@@ -300,7 +329,7 @@ def _checked_action(engine, state, seat, action, actor: str):
     return NewEvent(type="action", data={"seat": seat, "action": action}, actor=actor), new_state
 
 
-def _checked_tabletop_chance(match, engine, state, outcome, user):
+def _checked_tabletop_chance(match, engine, state, outcome, user, seat):
     if match.mode != Match.Mode.TABLETOP:
         raise MatchError(
             "In a server-dealt match the server draws every random outcome.", code="server_deals_chance", status=403
@@ -308,7 +337,14 @@ def _checked_tabletop_chance(match, engine, state, outcome, user):
     spec = engine.chance(state) if engine.to_move(state) == [CHANCE] else None
     if spec is None:
         raise MatchError("No random outcome is due now.", code="no_chance_due", status=409)
+    if not chance_enterable(spec, seat):
+        # A private draw is entered by the seat that draws it: anyone else would either learn
+        # the card or choose it for them.
+        raise MatchError(
+            "Only the player who may see this outcome can enter it.", code="outcome_not_yours", status=403
+        )
     try:
+        outcome = _outcome_from_cards(engine, state, spec, outcome)
         check_outcome(spec, outcome)
         new_state = engine.apply(state, {"kind": "chance", "outcome": outcome})
     except IllegalAction as exc:
@@ -316,10 +352,21 @@ def _checked_tabletop_chance(match, engine, state, outcome, user):
     return NewEvent(type="chance", data={"spec": spec, "outcome": outcome}, actor=user_actor(user)), new_state
 
 
-def _engine_event(event: Event) -> dict:
-    if event.type == "chance":
-        return {"kind": "chance", "outcome": event.data["outcome"]}
-    return {"kind": "action", "seat": event.data["seat"], "action": event.data["action"]}
+def _outcome_from_cards(engine, state, spec, outcome):
+    """A draw may be entered as the cards drawn, ``{"cards": [...]}``: people at a table know
+    which cards came up, never where those cards stood in the engine's ordering of the pool."""
+    if spec.get("kind") == "draw" and isinstance(outcome, dict) and set(outcome) == {"cards"}:
+        return indices_for_cards(engine.draw_pool(state), outcome["cards"])
+    return outcome
+
+
+def _append(match: Match, stream, new_events: list[NewEvent]) -> list[Event]:
+    secret = bytes.fromhex(match.seed_hex) if match.hash_scheme == SALTED_SCHEME else None
+    return eventstore.events_append(stream=stream, new_events=new_events, secret=secret)
+
+
+def stored_engine_event(event: Event) -> dict:
+    return engine_event(event.type, event.data)
 
 
 def _advance(*, match: Match, stream, engine, state) -> list[Event]:
@@ -347,18 +394,17 @@ def _advance(*, match: Match, stream, engine, state) -> list[Event]:
             action = bot_action(engine, bot_seats[bot_seat], state, bot_seat, rng)
             new = NewEvent(type="action", data={"seat": bot_seat, "action": action}, actor=f"bot:{bot_seats[bot_seat]}")
         before = state
-        state = engine.apply(state, _engine_event_from_new(new))
-        events = eventstore.events_append(stream=stream, new_events=[new])
-        _log(match, events[0], engine.describe(before, _engine_event(events[0]), state))
+        state = engine.apply(state, engine_event(new.type, new.data))
+        events = _append(match, stream, [new])
+        _log(match, events[0], engine.describe(before, stored_engine_event(events[0]), state))
         appended += events
     if not engine.to_move(state):
         result = engine.result(state)
         data = {"result": result}
-        if match.mode == Match.Mode.SERVER:
-            data["seed"] = match.seed_hex  # the reveal: anyone can now re-derive every outcome
-        finished = eventstore.events_append(
-            stream=stream, new_events=[NewEvent(type="match.finished", data=data, actor="server")]
-        )
+        if match.mode == Match.Mode.SERVER or match.hash_scheme == SALTED_SCHEME:
+            # The reveal: anyone can now re-derive every outcome and recompute every salt.
+            data["seed"] = match.seed_hex
+        finished = _append(match, stream, [NewEvent(type="match.finished", data=data, actor="server")])
         _log(match, finished[0], _result_line(match, result))
         appended += finished
         match.status = Match.Status.FINISHED
@@ -376,12 +422,6 @@ def bot_action(engine, bot: str, state, seat: int, rng) -> dict:
         return engine.bot_action(bot, state, seat, rng)
     except IllegalAction as exc:
         raise MatchError(exc.message, code=exc.code) from None
-
-
-def _engine_event_from_new(new: NewEvent) -> dict:
-    if new.type == "chance":
-        return {"kind": "chance", "outcome": new.data["outcome"]}
-    return {"kind": "action", "seat": new.data["seat"], "action": new.data["action"]}
 
 
 class _BotRng:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import sqlite3
 import subprocess
 import threading
@@ -27,12 +28,19 @@ def test_events_are_numbered_from_one_and_chained_by_sha256(alice, bob):
     match = new_duel(alice, bob)
     events = list(Event.objects.filter(stream_id=match.stream_id).order_by("seq"))
     assert [e.seq for e in events] == list(range(1, len(events) + 1))
+    assert events[0].data["hash_scheme"] == 2 and events[0].salt is None
+    secret = bytes.fromhex(match.seed_hex)
     prev = GENESIS_HASH
     for e in events:
         payload = {
             "stream": e.stream_id, "seq": e.seq, "event_id": str(e.event_id), "type": e.type,
             "data": e.data, "actor": e.actor, "recorded_at": e.recorded_at.isoformat(),
         }
+        if e.seq > 1:
+            # docs/AUDIT.md: every later event's hash covers HMAC-SHA256(secret, "salt:<stream>:<seq>").
+            salt = hmac.new(secret, f"salt:{e.stream_id}:{e.seq}".encode(), hashlib.sha256).hexdigest()
+            assert e.salt == salt
+            payload["salt"] = salt
         assert e.prev_hash == prev
         assert e.hash == hashlib.sha256(prev.encode() + canonical_json(payload)).hexdigest()
         prev = e.hash

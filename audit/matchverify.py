@@ -1,0 +1,142 @@
+"""Re-verify a match (or draft) stream from its events alone (docs/AUDIT.md, "Verifying a match").
+
+Checks, in stream order, so the first problem found is the earliest bad seq: the hash chain
+(and, in salted streams, every salt against the revealed secret); the creation event; the
+revealed secret against its commitment; every action is legal when replayed under the
+recorded engine version; every chance draw is the one the rules call for, its outcome is
+possible, was entered (at a real table) by a seat allowed to see it, and (server-dealt)
+equals the one the revealed secret derives; the recorded result equals the replayed one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engines import registry
+from engines.base import CHANCE, IllegalAction, chance_enterable
+from engines.chance import check_outcome, derive, seed_commitment
+
+from .chain import SALTED_SCHEME, check_chain, hash_scheme
+
+SERVER, TABLETOP = "server", "tabletop"
+
+
+@dataclass
+class Verdict:
+    verified: bool
+    seq: int | None = None
+    reason: str = ""
+    head_hash: str = ""
+    events: int = 0
+    #: The replayed result (None unless the stream replayed to its end).
+    result: Any = None
+    created: dict[str, Any] = field(default_factory=dict)
+
+
+def engine_event(type: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The engine event an ``action`` or ``chance`` stream event records (the one conversion
+    every reader of match streams uses)."""
+    if type == "chance":
+        return {"kind": "chance", "outcome": data["outcome"]}
+    return {"kind": "action", "seat": data["seat"], "action": data["action"]}
+
+
+def _secret(created: dict[str, Any], finished: dict[str, Any] | None) -> tuple[bytes | None, str | None]:
+    """The revealed stream secret, checked against its commitment; (None, reason) if it is bad."""
+    salted = hash_scheme({"data": created}) == SALTED_SCHEME
+    if finished is None or not (salted or created.get("mode") == SERVER):
+        return None, None
+    seed_hex = finished.get("seed") or ""
+    try:
+        secret = bytes.fromhex(seed_hex)
+    except (TypeError, ValueError):
+        return None, "The revealed secret is not hexadecimal."
+    if seed_commitment(secret) != created.get("seed_commitment"):
+        return None, "The revealed secret does not match the commitment published at creation."
+    return secret, None
+
+
+def _seat_of_actor(created: dict[str, Any], actor: str) -> list[int] | None:
+    """The seats a "user:<id>" actor holds, or None when partners make it unknowable here."""
+    seats = created.get("seats") or []
+    if any(s.get("partners") for s in seats):
+        return None
+    return [s["seat"] for s in seats if actor == f"user:{s.get('user_id')}"]
+
+
+def verify_match_stream(events: list[dict[str, Any]]) -> Verdict:
+    n = len(events)
+
+    def bad(seq, reason):
+        return Verdict(False, seq, reason, events=n)
+
+    if not events:
+        return bad(1, "The stream is empty.")
+    first = events[0]
+    if first.get("type") != "match.created" or not isinstance(first.get("data"), dict):
+        return bad(1, "The stream does not start with the match's creation.")
+    created = first["data"]
+    finished_event = events[-1] if events[-1].get("type") == "match.finished" else None
+    finished = finished_event["data"] if finished_event else None
+    secret, problem = _secret(created, finished)
+
+    chain = check_chain(events, secret)
+    if not chain.ok:
+        return bad(chain.seq, chain.reason)
+    if problem:
+        return bad(finished_event["seq"], problem)
+    try:
+        engine = registry.get(created["game"], created["engine_version"])
+    except (KeyError, TypeError, registry.UnknownEngine) as exc:
+        return bad(1, f"The recorded engine cannot be loaded: {exc}")
+    mode = created.get("mode")
+    try:
+        state = engine.setup(created["config"], len(created["seats"]))
+    except Exception as exc:  # a config the engine refuses is a dispute, not a crash
+        return bad(1, f"The recorded configuration cannot be set up: {exc}")
+
+    for event in events[1:]:
+        seq, data = event["seq"], event.get("data")
+        if event["type"] == "match.finished":
+            if event is not finished_event:
+                return bad(seq, "The match was closed before its last event.")
+            break
+        try:
+            if event["type"] == "action":
+                if event["actor"] == "server":
+                    return bad(seq, "An action was recorded as made by the server.")
+                state = engine.apply(state, engine_event("action", data))
+            elif event["type"] == "chance":
+                if engine.to_move(state) != [CHANCE]:
+                    return bad(seq, "A random outcome was recorded when none was due.")
+                spec = engine.chance(state)
+                outcome = data["outcome"]
+                if data.get("spec") != spec:
+                    return bad(seq, "The recorded draw is not the one the rules called for.")
+                check_outcome(spec, outcome)
+                if mode == SERVER:
+                    if event["actor"] != "server":
+                        return bad(seq, "A server-dealt outcome was recorded by someone else.")
+                    if secret is not None and derive(spec, secret, event["stream"], seq) != outcome:
+                        return bad(seq, "This outcome is not the one the revealed seed produces.")
+                elif hash_scheme(first) == SALTED_SCHEME:
+                    seats = _seat_of_actor(created, event["actor"])
+                    if seats is not None and not any(chance_enterable(spec, s) for s in seats):
+                        return bad(seq, "This outcome was entered by a seat that was not allowed to see it.")
+                state = engine.apply(state, engine_event("chance", data))
+            else:
+                return bad(seq, f"Unknown event type '{event['type']}'.")
+        except IllegalAction as exc:
+            return bad(seq, f"Replaying this event is refused by the rules: {exc.message}")
+        except (KeyError, TypeError, ValueError) as exc:
+            return bad(seq, f"The event is malformed ({exc}).")
+
+    if finished_event is None:
+        return bad(events[-1]["seq"] + 1, "The match has not finished.")
+    if engine.to_move(state):
+        return bad(finished_event["seq"], "The match was closed while the game was still going.")
+    replayed = engine.result(state)
+    if finished.get("result") != replayed:
+        return bad(finished_event["seq"], "The result recorded in the stream differs from the replayed result.")
+    return Verdict(True, head_hash=chain.head_hash, events=n, result=replayed, created=created)
