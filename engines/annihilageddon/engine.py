@@ -12,7 +12,8 @@ State (plain JSON; every list in a deterministic order)::
     wild_magic, limp_wands   stack counts
     legend       {"up": id | None, "down": face-down count, "unseen": Legends not yet seen}
     dwt          {"count": tokens in the stack, "unseen": tokens never seen}
-    destroyed, mayhem_pile, mayhem_now
+    destroyed, mayhem_pile, mayhem_now, defending ([seat, card]: Defenses used, shown, on their
+                 way to the discard once the Attack is over for that player)
     turn         power, played (cards in the play area), played_log (played this turn, incl. via
                  Wild Magic), legend_taken, activated, ending
     stack, prompt, need   the interpreter (interp.py): frames, a pending decision, a pending draw
@@ -115,7 +116,7 @@ class Annihilageddon(Engine):
             # AN L131: 4 tokens per player, face down; the rest leave unseen. Drawing lazily from
             # all 20 is the same as drawing from 4N picked at random.
             "dwt": {"count": 4 * seats, "unseen": physical("dwt")},
-            "destroyed": [], "mayhem_pile": [], "mayhem_now": None,
+            "destroyed": [], "mayhem_pile": [], "mayhem_now": None, "defending": [],
             "turn": {"power": 0, "played": [], "played_log": [], "legend_taken": False, "activated": False,
                      "ending": False, "bought": []},
             "stack": [frame(SETUP_PROG, {"you": 0})], "prompt": None, "need": None,
@@ -397,6 +398,7 @@ class Annihilageddon(Engine):
             "legend": {"up": state["legend"]["up"], "down": state["legend"]["down"]},
             "dwt_count": state["dwt"]["count"], "destroyed": list(state["destroyed"]),
             "mayhem_pile": list(state["mayhem_pile"]), "mayhem_now": state["mayhem_now"],
+            "defending": [list(d) for d in state["defending"]],
             "turn": {"power": t["power"], "played": list(t["played"]), "played_log": list(t["played_log"]),
                      "legend_taken": t["legend_taken"], "activated": t["activated"]},
             "prompt": prompt, "waiting_for": None if need is None else need["label"],

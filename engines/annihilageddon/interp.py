@@ -797,6 +797,7 @@ def op_attack(st, f, op):
                     # Attack is over for this player (so "per Defense in your discard" counts
                     # the ones already there, AN L225).
                     st["players"][v]["hand"].remove(a)
+                    st["defending"].append([v, a])
                     redirect = CARDS[a]["defense"].get("redirect", False)
                     kind = "redirect" if redirect and attacker is not None and not op.get("interactive") else "avoid"
                     dec[str(v)] = [kind, a]
@@ -835,6 +836,7 @@ def _defense_then(st, f, v, card, attacker):
 
 @handler("_discard_defense")
 def op_discard_defense(st, f, op):
+    st["defending"].remove([op["seat"], op["card"]])
     st["players"][op["seat"]]["discard"].append(op["card"])
     return DONE
 
