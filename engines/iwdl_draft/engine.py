@@ -774,6 +774,28 @@ class IwdlDraftEngine(Engine):
             "result": self.result(state),
         }
 
+    def resample_hidden(self, state: State, viewer: int | None, rng) -> State:
+        """Hidden while live: the face-down deck's order (from everyone) and the other coaches'
+        line-ups and spell lists (whether they are set is public; what they are is not)."""
+        new = self.clone(state)
+        if state["phase"] == OVER:
+            return new
+        new["deck"] = _shuffled(new["deck"], rng)
+        for s in range(state["seats"]):
+            if s == viewer:
+                continue
+            team = state["teams"][s]
+            if state["lineups"][s] is not None:
+                new["lineups"][s] = _shuffled(team, rng)[:LINEUP_SIZE]
+            if state["spells"][s] is not None:
+                lineup = new["lineups"][s]
+                budget = magic_sum(lineup) if lineup is not None else best_budget(team)
+                spells = [c for c in spell_order() if rng.random() < 0.5]
+                while spell_cost(spells) > budget:
+                    spells.pop()
+                new["spells"][s] = spells
+        return new
+
     def redact_action(self, seat: int, action: Action, viewer: int | None) -> Action:
         # Team building: line-ups and spell lists stay hidden from the other coaches until
         # everyone is ready (the platform shows every event in full once the draft is over).
@@ -845,6 +867,14 @@ def _describe_team(state: State, seat: int) -> str:
         line += f", alternate #{bench[0]}"
     line += f"; spells: {', '.join(spells) if spells else 'none'}."
     return line
+
+
+def _shuffled(items: list[Any], rng) -> list[Any]:
+    items = list(items)
+    for i in range(len(items) - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        items[i], items[j] = items[j], items[i]
+    return items
 
 
 def _check_action_shape(action: Any) -> str:
