@@ -100,6 +100,16 @@ def describe(engine, before, event, after) -> str:
         return f"{_who(seat)} {'uses' if a['use'] else 'ignores'} the card's lower part."
     if t == "resist":
         return f"{_who(seat)} discards {len(a['discard'])} card(s) to resist."
+    if t == "peek":
+        return f"{_who(seat)} uses Leadership to look at the top of the Clash deck."
+    if t == "order":
+        return f"{_who(seat)} puts the cards back in an order of their choice."
+    if t == "dark_lord":
+        return f"{_who(seat)} declares Dark Lord for this clash."
+    if t == "dark_lord_swap":
+        return f"{_who(seat)} swaps the Spellbook spell {a['give']} for {a['take']} (Dark Lord)."
+    if t == "herbology":
+        return f"{_who(seat)} swaps a potion for {pack(before).potions[a['potion']]['name']} (Herbology Expert)."
     if t == "place":
         if a.get("hex") is None:
             return f"{_who(seat)} stays put."

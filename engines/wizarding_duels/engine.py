@@ -221,7 +221,7 @@ class WizardingDuelsEngine(Engine):
         if viewer == seat or not isinstance(action, dict):
             return action
         t = action.get("type")
-        if t in ("group", "potions", "mulligan"):
+        if t in ("group", "potions", "mulligan", "order"):
             return {"type": t}
         if t == "swap":
             return {"type": "swap", "card": None}

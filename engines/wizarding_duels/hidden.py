@@ -41,13 +41,14 @@ def resample(state: dict, viewer, rng) -> dict:
         for sd in sides:
             pool += sd["emp_fixed"]
         if not mine:
-            pool += p["hand"]
+            pool += p["hand"] + p["known_top"]
             for sd in sides:
                 if sd["swap"] is not None and not sd["swap_up"]:
                     pool.append(sd["swap"])
         pool = _shuffle(pool, rng)
         if not mine:
             p["hand"] = [pool.pop() for _ in range(len(p["hand"]))]
+            p["known_top"] = [pool.pop() for _ in range(len(p["known_top"]))]
             for sd in sides:
                 if sd["swap"] is not None and not sd["swap_up"]:
                     sd["swap"] = pool.pop()

@@ -45,7 +45,7 @@ from .state import (
 DECISIONS = {
     "build", "stock", "choose_map", "choose_joining", "place_challenge", "place_terrain", "mulligan",
     "horcrux_pick", "deploy", "neutral", "upkeep", "activate", "act", "react", "empower", "pick", "swap",
-    "early", "late", "resist", "place", "brave_pick",
+    "early", "late", "resist", "place", "brave_pick", "leadership", "order", "dark_lord",
 }
 CHANCES = {"coin", "draw", "unveil", "horcrux_deal"}
 
@@ -514,8 +514,21 @@ def _prepare_draw(s: State, st: dict) -> bool:
         if st["n"] <= 0:
             s["queue"].pop(0)
             return True
+    if p["known_top"] and st["dest"] != "known_top":
+        # Leadership (A-51): the owner knows these cards; they come off first, with no chance.
+        s["queue"].pop(0)
+        take = p["known_top"][: st["n"]]
+        p["known_top"] = p["known_top"][len(take):]
+        for c in take:
+            _put_card(s, st, c)
+        if st["n"] > len(take):
+            push_front(s, dict(st, n=st["n"] - len(take)))
+        return True
     avail = len(p["deck"]) - _reserved(s, st["seat"])
     if avail <= 0:
+        if st["dest"] == "known_top":
+            s["queue"].pop(0)
+            return True
         if p["discard"]:
             _refill_clash(s, st["seat"])
             return True
@@ -616,6 +629,9 @@ def _put_card(s: State, st: dict, c: str) -> None:
     dest = st["dest"]
     if dest == "hand":
         p["hand"].append(c)
+        return
+    if dest == "known_top":
+        p["known_top"].append(c)
         return
     if dest == "brave":
         s["brave"]["cards"].append(c)
@@ -959,6 +975,14 @@ def options(s: State, st: dict, seat: int | None = None) -> list[dict]:
         return out
     if name == "place":
         return place_options(s, st)
+    if name == "leadership":
+        return [{"type": "peek"}, {"type": "pass"}]
+    if name == "order":
+        from itertools import permutations
+
+        return [{"type": "order", "cards": list(x)} for x in permutations(P(s, st["seat"])["known_top"])]
+    if name == "dark_lord":
+        return [{"type": "pass"}, {"type": "dark_lord"}]
     return []
 
 
@@ -1061,6 +1085,24 @@ def act_options(s: State) -> list[dict]:
                 out.append({"type": "use_artifact", "artifact": a["id"]})
         if has(m, "slytherin") and controls(s, m) and not act["slytherin"]:
             out.append({"type": "slytherin"})
+    if has(m, "dark_lord") and not m.get("dark_lord_swap_used"):
+        # WD-T6 (a), ruling A-11: a Free action, an unassigned Spellbook spell with no clock.
+        book = [sp for sp in p["spellbook"] if not p["clocks"].get(sp)]
+        new = sorted(sp for sp in pk.spells if sp != pk.basic_spell_id and sp not in p["spellbook"]
+                     and not any(sp in x["spells"] for x in s["models"].values() if x["seat"] == m["seat"]))
+        for give in book:
+            for take in new:
+                out.append({"type": "dark_lord_swap", "give": give, "take": take})
+    if has(m, "herbology_expert") and not m.get("herbology_used"):
+        # WD-T14, ruling A-71: a Free action, once per game, same level, from the whole pack.
+        done = set()
+        for i, pot in enumerate(p["potions"]):
+            if pot["spent"] or pot["id"] in done:
+                continue
+            done.add(pot["id"])
+            lv = pk.potions[pot["id"]]["level"]
+            for other_id in sorted(x for x in pk.potions if pk.potions[x]["level"] == lv and x != pot["id"]):
+                out.append({"type": "herbology", "index": i, "potion": other_id})
     return out
 
 
@@ -1153,7 +1195,11 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
             cost, colour = _empower_cost(s, c, st["side"])
             pay(P(s, side["seat"]), cost, colour)
             m = M(s, side["model"])
-            side["emp"] += 2 if (st["side"] == "att" and has(m, "elf") and c["what"] == "spell") else 1
+            n = 2 if (st["side"] == "att" and has(m, "elf") and c["what"] == "spell") else 1
+            side["emp"] += n
+            p = P(s, side["seat"])
+            while p["known_top"] and len(side["emp_fixed"]) < side["emp"]:
+                side["emp_fixed"].append(p["known_top"].pop(0))
     elif name == "pick":
         _keep(s, st["side"], action["card"])
     elif name == "brave_pick":
@@ -1173,6 +1219,19 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
     elif name in ("early", "late"):
         if action["use"]:
             _use_lower(s, st["side"], name)
+    elif name == "leadership":
+        if t == "peek":
+            M(s, st["model"])["round"]["leadership"] = True
+            push_front(s, {"step": "draw", "seat": seat, "pile": "clash", "n": 3, "dest": "known_top", "vis": "owner"},
+                       {"step": "order", "seat": seat})
+    elif name == "order":
+        P(s, seat)["known_top"] = list(action["cards"])
+    elif name == "dark_lord":
+        if t == "dark_lord":
+            side = s["clash"][st["side"]]
+            M(s, side["model"])["dark_lord_used"] = True
+            side["dark_lord"] = True
+            side["adv"] = 0  # A-10 (3): Advantage and Disadvantage are ignored for this clash
     elif name == "resist":
         p = P(s, seat)
         for x in action["discard"]:
@@ -1319,6 +1378,12 @@ def _act(s: State, seat: int, a: dict) -> None:
             m["artifacts"].remove(slot)
         steps += effect_steps(s, art["use"], m, m, seat)
         steps.append({"step": "action_end"})
+    elif t == "dark_lord_swap":
+        m["dark_lord_swap_used"] = True
+        p["spellbook"] = sorted([x for x in p["spellbook"] if x != a["give"]] + [a["take"]])
+    elif t == "herbology":
+        m["herbology_used"] = True
+        p["potions"][a["index"]] = {"id": a["potion"], "spent": False}
     elif t == "slytherin":
         _spend(s, "quick", _slot(s, "quick", m), m)
         s["act"]["slytherin"] = True
@@ -1349,6 +1414,7 @@ def open_clash(s: State, what: str, att: dict, target: dict, prof=None, spell=No
     steps = []
     if faced and what == "spell":
         steps.append({"step": "react", "seat": target["seat"]})  # FC-1
+    steps.append({"step": "fc2"})  # FC-2: Leadership, then Dark Lord
     if what == "spell":
         if faced:
             steps.append({"step": "empower", "seat": target["seat"], "side": d})  # FC-3, defender first
@@ -1412,6 +1478,27 @@ def _once_adv(m: dict) -> int:
     return n
 
 
+def _h_fc2(s: State, st: dict) -> None:
+    """FC-2 (A-51, A-11): Leadership peeks, attacker's side first; then Dark Lord declarations."""
+    c = s["clash"]
+    steps = []
+    for name in ("att", "def"):
+        side = c.get(name)
+        if not side:
+            continue
+        me = M(s, side["model"])
+        leader = next((m for m in on_board(s, side["seat"]) if has(m, "leadership") and not m["round"].get("leadership")
+                       and me["hex"] and geometry.distance(hex_of(m), hex_of(me)) <= 2), None)
+        p = P(s, side["seat"])
+        if leader and not p["known_top"] and len(p["deck"]) - _reserved(s, side["seat"]) > 0:
+            steps.append({"step": "leadership", "seat": side["seat"], "model": leader["uid"]})
+    for name in ("att", "def"):
+        side = c.get(name)
+        if side and has(M(s, side["model"]), "dark_lord") and not M(s, side["model"]).get("dark_lord_used"):
+            steps.append({"step": "dark_lord", "seat": side["seat"], "side": name})
+    push_front(s, *steps)
+
+
 def _empower_cost(s: State, c: dict, side: str) -> tuple[int | None, str]:
     """WD-58 (A-19, A-20): the spell's cost; the caster pays its colour (Apprentice in its own
     activation and Supreme Mugwump 1 less each, never below 0); the defender any colour."""
@@ -1461,7 +1548,7 @@ def _h_after_pick(s: State, st: dict) -> None:
     side = c[st["side"]]
     if side["kept"] is None:
         _keep(s, st["side"], side["revealed"][0])
-    if is_two_plus(s, side["kept"]):
+    if is_two_plus(s, side["kept"]) and not side.get("dark_lord"):
         # WD-36: a 2+ reveals one more card whose upper value is added.
         push_front(s, {"step": "draw", "seat": side["seat"], "pile": "clash", "n": 1, "dest": "extra", "vis": "all", "side": st["side"]})
 
@@ -1505,13 +1592,20 @@ def _obscured(s: State, m: dict) -> bool:
     return m["hex"] is not None and terrain(s, hex_of(m)) == "obscuring"
 
 
+def _card_part(s: State, side: dict) -> int:
+    """The kept card plus a 2+'s extra; under Dark Lord (A-11) the revealed card counts as the
+    pack's value unless it was swapped away."""
+    if side.get("dark_lord") and side["swap"] is None:
+        return pack(s).params["dark_lord_value"]
+    return card_value(s, side["kept"]) + sum(card_value(s, x) for x in side["extra"])
+
+
 def defense_total(s: State, c: dict) -> int:
     pk = pack(s)
     side = c["def"]
     d = M(s, side["model"])
     a = M(s, c["att"]["model"])
-    total = card_value(s, side["kept"]) + sum(card_value(s, x) for x in side["extra"])
-    total += sum(card_value(s, x) for x in side["emp_cards"])
+    total = _card_part(s, side) + sum(card_value(s, x) for x in side["emp_cards"])
     total += d["defense"] + side["early"] + c["react"]
     total += sum(e["n"] for e in _passives(s, d) if e["op"] == "defense")
     if c["what"] == "attack" and c["prof"]["type"] == "physical":
@@ -1538,7 +1632,7 @@ def attack_total(s: State, c: dict) -> int:
     pk = pack(s)
     side = c["att"]
     a = M(s, side["model"])
-    cards = card_value(s, side["kept"]) + sum(card_value(s, x) for x in side["extra"]) + sum(card_value(s, x) for x in side["emp_cards"])
+    cards = _card_part(s, side) + sum(card_value(s, x) for x in side["emp_cards"])
     total = cards + side["early"]
     if c["what"] == "spell":
         card = pk.spells[c["spell"]]
@@ -1685,9 +1779,9 @@ def _add_card(s: State, seat: int, kind: str) -> None:
     s["serial"] += 1
     uid = f"{seat}-{'L' if kind == 'lucky' else 'J'}{s['serial']:03d}"
     s["cards"][uid] = kind
-    P(s, seat)["deck"].append(uid)
-    P(s, seat)["deck"].sort()
-    P(s, seat)["known_top"] = []
+    p = P(s, seat)
+    p["deck"] = sorted(p["deck"] + p["known_top"] + [uid])
+    p["known_top"] = []
 
 
 def _use_lower(s: State, side_name: str, timing: str) -> None:
@@ -1975,6 +2069,7 @@ AUTO = {
     "score_quests": _h_score_quests,
     "end_round": _h_end_round,
     "reveal": _h_reveal,
+    "fc2": _h_fc2,
     "after_pick": _h_after_pick,
     "flip": _h_flip,
     "emp_draw": _h_emp_draw,

@@ -124,6 +124,7 @@ def test_empowerment_cards_are_drawn_only_when_they_turn_face_up():
     s = build(models=[(0, "lord-voldemort", "0,1", {}), (1, "hermione-granger", "0,4", {})],
               spellbooks={0: ["rictusempra"]}, pools={0: {"light": 2, "dark": 0}, 1: {"light": 1, "dark": 0}}, active="0a")
     s = act(s, 0, {"type": "cast", "spell": "rictusempra", "target": "1a"})
+    s = act(s, 0, {"type": "pass"})  # FC-2: Voldemort does not declare Dark Lord
     assert s["queue"][0]["step"] == "empower" and s["queue"][0]["seat"] == 1  # FC-3: the defender first
     s = act(s, 1, {"type": "empower"})
     s = act(s, 0, {"type": "empower"})

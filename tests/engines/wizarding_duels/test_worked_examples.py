@@ -94,6 +94,7 @@ def test_ex5_voldemort_casts_rictusempra_at_hermione_and_lower_parts_resolve_def
     """EX-5, rulebook L850-874 and ruling A-01: 2+3+1+1 = 7 against 3+2 = 5."""
     s = voldemort_vs_hermione({"master_wizard_casting_bonus": casting_bonus})
     s = act(s, 1, {"type": "cast", "spell": "rictusempra", "target": "0a"})
+    s = act(s, 1, {"type": "pass"})  # FC-2: no Dark Lord declaration
     s = deal(s, ["ex-plus2-move"])
     s = deal(s, ["ex-plus3-regain"])
     assert step(s) == "late" and s["queue"][0]["seat"] == 0  # the defender's lower part comes first
@@ -223,10 +224,10 @@ def test_ex13_counter_spell_adds_three_in_the_reaction_window_only():
     s = counter_setup()
     s = act(s, 1, {"type": "cast", "spell": "rictusempra", "target": "0a"})
     assert step(s) == "react" and {"type": "react", "spell": "counter-spell"} in E.legal_actions(s, 0)
-    reacted = act(s, 0, {"type": "react", "spell": "counter-spell"})
+    reacted = act(act(s, 0, {"type": "react", "spell": "counter-spell"}), 1, {"type": "pass"})
     reacted = deal(deal(reacted, ["ex-plus1-2"]), ["ex-plus1-3"])
     assert reacted["last_clash"]["def"]["total"] == 1 + 2 + 3
-    passed = act(s, 0, {"type": "pass"})
+    passed = act(act(s, 0, {"type": "pass"}), 1, {"type": "pass"})
     passed = deal(deal(passed, ["ex-plus1-2"]), ["ex-plus1-3"])
     assert passed["last_clash"]["def"]["total"] == 1 + 2
     assert "counter-spell" in passed["players"][0]["spellbook"]
