@@ -1,7 +1,16 @@
 // Dueling Wizards: health bars, the hand as clickable cards, and what the last round did.
+// At a real table (tabletop mode) a wizard enters their own private draws by clicking the
+// cards they drew on a picture of every card they cannot already see.
 (function () {
   "use strict";
   const SUITS = { R: "Rock", P: "Paper", S: "Scissors", L: "Lizard", W: "Water", X: "Joker" };
+  const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+  // The engine's canonical order: Rock, Paper, Scissors, Lizard, Water, then the Jokers.
+  const SUIT_ROWS = ["R", "P", "S", "L", "W"].map((s) => RANKS.map((r) => s + r));
+  const JOKERS = ["X1", "X2", "X3", "X4", "X5"];
+  const COUNT_WORDS = { 1: "one card", 2: "two cards", 3: "three cards" };
+  // The cards clicked so far for the pending draw; kept across re-renders of the same draw.
+  let picking = { key: null, cards: [] };
   const el = (tag, attrs, ...children) => {
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs || {})) {
@@ -30,6 +39,54 @@
     return s ? s.label : `Seat ${seat}`;
   };
 
+  // A private draw due now (tabletop): the drawer clicks the cards drawn, everyone else waits.
+  function drawEntry(view, ctx) {
+    const m = ctx.match;
+    const spec = m && m.chance;
+    if (!ctx.live || !spec || spec.kind !== "draw" || ctx.mode !== "tabletop") return null;
+    const enteredBy = m.chance_entered_by || [];
+    const count = COUNT_WORDS[spec.count] || `${spec.count} cards`;
+    if (ctx.seat === null || ctx.seat === undefined || !enteredBy.includes(ctx.seat)) {
+      const who = enteredBy.map((s) => nameOf(ctx, s)).join(" or ") || "nobody";
+      return el("p", { class: "dw-prompt", "data-testid": "draw-waiting" },
+        `Waiting for ${who} to enter the ${count} they drew from the draw pile.`);
+    }
+    const key = `${m.id}:${m.head_seq}`;
+    if (picking.key !== key) picking = { key, cards: [] };
+    // Every card this seat cannot see already: not in its hand, not its face-down defence,
+    // not in the discard. The others' hands are among them: this seat cannot tell them apart.
+    const known = new Set([...(view.hand || []), view.my_defence, ...(view.discard || [])]);
+    const rows = [...SUIT_ROWS, view.jokers ? JOKERS : []]
+      .map((row) => row.filter((c) => !known.has(c)))
+      .filter((row) => row.length);
+
+    function build() {
+      const chosen = picking.cards;
+      const full = chosen.length === spec.count;
+      const toggle = (c) => () => {
+        if (chosen.includes(c)) picking.cards = chosen.filter((x) => x !== c);
+        else if (!full) picking.cards = [...chosen, c];
+        section.replaceWith((section = build()));
+      };
+      const node = el("section", { class: "dw-draw card stack", "data-testid": "draw-entry" },
+        el("h3", {}, `Your draw: ${count}`),
+        el("p", { class: "dw-prompt your-turn", "data-testid": "draw-prompt" },
+          `Click the ${count} you drew from the draw pile (${spec.pool} cards), in the order you drew them.`),
+        el("div", { "data-testid": "draw-cards" }, rows.map((row) => el("div", { class: "dw-hand", style: "gap:.3rem;margin:.3rem 0" },
+          row.map((c) => card(c, { small: true, playable: !full || chosen.includes(c),
+            selected: chosen.includes(c), onclick: toggle(c) }))))),
+        el("p", { class: "small", "data-testid": "draw-chosen" },
+          `Chosen ${chosen.length} of ${spec.count}`, chosen.length ? ": " : "", chosen.map((c) => card(c, { small: true }))),
+        el("button", {
+          class: "primary", type: "button", "data-testid": "record-draw", disabled: !full,
+          onclick: () => ctx.recordChance({ cards: picking.cards }),
+        }, "Record my draw"));
+      return node;
+    }
+    let section = build();
+    return section;
+  }
+
   function players(view, ctx) {
     return el("div", { class: "dw-players" }, view.players.map((p) => {
       const hand = p.hand || (view.seat_views ? view.seat_views[p.seat].hand : null);
@@ -43,7 +100,8 @@
         el("p", { class: "small muted" },
           p.attacker ? "Attacking this round. " : "",
           !p.alive ? "Knocked out. " : "",
-          p.has_defended ? "Defence chosen (face down). " : ""),
+          p.has_defended ? "Defence chosen (face down). " : "",
+          view.draw && view.draw.seat === p.seat ? `Drawing ${COUNT_WORDS[view.draw.count] || view.draw.count}. ` : ""),
         p.seat === ctx.seat ? null : el("div", { class: "dw-hand" },
           hand ? hand.map((c) => card(c, { small: true })) : Array.from({ length: p.hand_size }, () => card(null, { small: true }))),
       );
@@ -61,7 +119,13 @@
       el("td", { class: "damage" }, r.spell === "heal" ? "" : `−${fmt(d.damage)}`)));
     return el("div", { class: "dw-round", "data-testid": "last-round" },
       el("h3", {}, `Round ${r.round}: ${nameOf(ctx, r.attacker)} ${r.spell === "heal" ? "heals" : "attacks"} with ${r.cards_name}`,
-        r.inverted_by_joker ? " (a Joker turned the suits around)" : ""),
+        r.circle_turned === undefined
+          ? (r.inverted_by_joker ? " (a Joker turned the suits around)" : "")
+          : (r.inverted_by_joker ? " (on the reversed circle)" : "")),
+      r.jokers ? el("p", { class: "small", "data-testid": "joker-note" }, r.circle_turned
+        ? (r.inverted_by_joker ? "A Joker reversed the circle of strength from this round on."
+          : "A Joker turned the circle of strength back from this round on.")
+        : "The Jokers cancelled out: the circle of strength stayed as it was.") : null,
       el("div", { class: "dw-hand" }, (r.heal_cards || [r.attack]).map((c) => card(c, { small: true }))),
       r.spell === "heal"
         ? el("p", { class: "heal", "data-testid": "heal" }, `+${fmt(r.healed)} health${r.heal_halved ? " (halved by a stronger defence)" : ""}`)
@@ -80,6 +144,7 @@
     if (legal.length && view.phase === "defend") prompt = "Choose your defence: click a card. It stays face down until the attack.";
     if (legal.length && view.phase === "attack") prompt = "Attack: click a card" + (heals.length ? ", or heal with all three." : ".");
     if (view.phase === "over") prompt = "";
+    if (view.draw) prompt = "";
     return el("section", { "data-testid": "my-hand" },
       el("p", { class: "dw-prompt", "data-testid": "prompt" }, prompt),
       view.my_defence ? el("p", { class: "small", "data-testid": "my-defence" }, "Your defence, face down: ", card(view.my_defence, { small: true })) : null,
@@ -103,6 +168,11 @@
     const parts = [
       result(view, ctx),
       el("p", { class: "small muted" }, `Round ${view.round} · draw pile ${view.pile_size} · phase ${view.phase}`),
+      view.circle_reversed
+        ? el("p", { class: "dw-prompt", "data-testid": "circle-reversed" },
+          "The circle of strength is reversed: weaker and stronger, weakest and strongest are swapped.")
+        : null,
+      drawEntry(view, ctx),
       players(view, ctx),
       myHand(view, ctx, root),
       lastRound(view, ctx),
@@ -110,5 +180,6 @@
     root.replaceChildren(...parts.filter(Boolean));
   }
 
-  (window.GameRenderers = window.GameRenderers || {})["dueling-wizards"] = { render };
+  // entersDraws: this page takes a tabletop draw as clicked cards (match.js leaves it alone).
+  (window.GameRenderers = window.GameRenderers || {})["dueling-wizards"] = { render, entersDraws: true };
 })();
