@@ -32,3 +32,33 @@ def playout(seed, bots=("random", "random"), config=None, visit=None, limit=2000
 
 def roundtrip(value):
     return json.loads(json.dumps(value))
+
+
+def first_outcome(spec):
+    if spec["kind"] == "dice":
+        return [lo for lo, _ in spec["dice"]]
+    if spec["kind"] == "draw":
+        return list(range(spec["count"]))
+    return list(range(spec["size"]))
+
+
+def drive(s, until, choose=None, limit=3000):
+    """Step a game: chance takes the first outcome, seats the first legal action unless
+    ``choose(state, seat)`` returns one. Stops (and returns) when ``until(state)`` holds."""
+    for _ in range(limit):
+        if until(s):
+            return s
+        tm = E.to_move(s)
+        if not tm:
+            return s
+        if tm == [CHANCE]:
+            s = E.apply(s, {"kind": "chance", "outcome": first_outcome(E.chance(s))})
+            continue
+        seat = tm[0]
+        a = (choose(s, seat) if choose else None) or E.legal_actions(s, seat)[0]
+        s = E.apply(s, {"kind": "action", "seat": seat, "action": a})
+    raise AssertionError("condition never reached")
+
+
+def front(s):
+    return s["queue"][0]["step"] if s["queue"] else None
