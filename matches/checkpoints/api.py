@@ -105,3 +105,20 @@ class ConsistencyProof(Public):
         return Response({"first": old.as_dict() if old else None, "second": new.as_dict() if new else None,
                          "first_size": _int(request, "first"), "second_size": _int(request, "second"),
                          "proof": proof})
+
+
+class BundleDownload(Public):
+    @extend_schema(summary="A finished stream's audit bundle (check it offline with `python -m audit verify FILE`)")
+    def get(self, request, ref: str):
+        from .export import NotExportable, bundle_for, stream_for
+
+        try:
+            data = bundle_for(stream_for(ref))
+        except NotExportable as exc:
+            error = ProofRefused(exc.message, code=exc.code)
+            error.status_code = exc.status
+            raise error from None
+        response = Response(data)
+        name = data["stream"].replace(":", "-")
+        response["Content-Disposition"] = f'attachment; filename="{name}.audit.json"'
+        return response
