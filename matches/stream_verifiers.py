@@ -47,6 +47,7 @@ def verify_stream(stream: Stream) -> StreamVerdict:
         chain = eventstore.chain_check(eventstore.stream_events(stream_id=stream.id))
         verdict = StreamVerdict(False, stream.kind, chain.seq, chain.reason or
                                 f"No verifier is registered for streams of kind '{stream.kind}'.", stream.id)
+        _record(stream, verdict)
         return verdict
     verdict = fn(stream)
     verdict.label = verdict.label or stream.id
@@ -56,7 +57,32 @@ def verify_stream(stream: Stream) -> StreamVerdict:
         logged = log_check(stream_id=stream.id)
         if logged is not None:
             verdict.ok, verdict.seq, verdict.reason = False, logged[0], logged[1]
+    _record(stream, verdict)
     return verdict
+
+
+def _record(stream: Stream, verdict: StreamVerdict) -> None:
+    from django.utils import timezone
+
+    from .checkpoints.models import StreamAudit
+
+    StreamAudit.objects.update_or_create(stream_id=stream.id, defaults={
+        "kind": verdict.kind, "ok": verdict.ok, "seq": verdict.seq, "reason": verdict.reason,
+        "head_seq": stream.head_seq, "checked_at": timezone.now()})
+
+
+def due_for_reverification(*, limit: int) -> list[str]:
+    """Up to ``limit`` stream ids to check again: never-checked first, then those checked
+    longest ago. Live matches wait until they finish (their replay has no result yet)."""
+    from django.db.models import F, OuterRef, Subquery
+
+    from .checkpoints.models import StreamAudit
+
+    last = StreamAudit.objects.filter(stream_id=OuterRef("pk")).values("checked_at")[:1]
+    live = Match.objects.filter(status=Match.Status.LIVE).values("stream_id")
+    due = (Stream.objects.exclude(pk__in=live).annotate(checked_at=Subquery(last))
+           .order_by(F("checked_at").asc(nulls_first=True), "created_at"))
+    return list(due.values_list("id", flat=True)[:limit])
 
 
 def match_kind(match: Match) -> str:

@@ -57,3 +57,19 @@ class Checkpoint(models.Model):
     def as_dict(self) -> dict:
         return {"tree_size": self.tree_size, "root_hash": self.root_hash, "timestamp": self.timestamp,
                 "signature": self.signature, "key_id": self.key_id}
+
+
+class StreamAudit(models.Model):
+    """The last verdict of a stream's verifier (matches.stream_verifiers), whatever its kind:
+    what scheduled re-verification reads to pick the streams checked longest ago."""
+
+    stream_id = models.CharField(primary_key=True, max_length=100)
+    kind = models.CharField(max_length=32)
+    ok = models.BooleanField()
+    seq = models.PositiveIntegerField(null=True, blank=True)
+    reason = models.TextField(blank=True, default="")
+    head_seq = models.PositiveIntegerField(default=0)
+    checked_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [models.Index(fields=["checked_at"])]

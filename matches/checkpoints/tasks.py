@@ -15,9 +15,31 @@ def sign_checkpoint() -> int:
     return checkpoint.tree_size
 
 
+#: Scheduled re-verification: every REVERIFY_INTERVAL_SECONDS, the REVERIFY_BATCH streams
+#: (of every kind) checked longest ago are verified again; 0 turns it off.
+REVERIFY_INTERVAL_SECONDS = env_int("REVERIFY_INTERVAL_SECONDS", 600)
+REVERIFY_BATCH = env_int("REVERIFY_BATCH", 50)
+
+
+@app.task(name="checkpoints.reverify", acks_late=True)
+def reverify(batch: int | None = None) -> list[str]:
+    """Verify again the streams checked longest ago; returns the ids found disputed.
+    Idempotent: each stream's check records its verdict and nothing else (a disputed match's
+    verdict sends match_verified, whose receivers retract idempotently)."""
+    from matches import stream_verifiers
+    from matches.models import Stream
+
+    disputed = []
+    for stream_id in stream_verifiers.due_for_reverification(limit=REVERIFY_BATCH if batch is None else batch):
+        stream = Stream.objects.filter(pk=stream_id).first()
+        if stream is not None and not stream_verifiers.verify_stream(stream).ok:
+            disputed.append(stream_id)
+    return disputed
+
+
 def schedule() -> None:
-    """Put the checkpoint on Celery beat's schedule (called from the app's ready())."""
-    app.conf.beat_schedule = {
-        **(app.conf.beat_schedule or {}),
-        "sign-checkpoint": {"task": "checkpoints.sign", "schedule": float(INTERVAL_SECONDS)},
-    }
+    """Put checkpoints and re-verification on Celery beat's schedule (called from the app's ready())."""
+    entries = {"sign-checkpoint": {"task": "checkpoints.sign", "schedule": float(INTERVAL_SECONDS)}}
+    if REVERIFY_INTERVAL_SECONDS > 0:
+        entries["reverify-streams"] = {"task": "checkpoints.reverify", "schedule": float(REVERIFY_INTERVAL_SECONDS)}
+    app.conf.beat_schedule = {**(app.conf.beat_schedule or {}), **entries}

@@ -81,3 +81,29 @@ def test_a_stream_kind_without_a_verifier_is_reported_not_skipped(db, capsys):
 
 def test_league_registers_the_season_and_tournament_verifiers():
     assert {"match", "season", "tournament"} <= set(stream_verifiers.registered())
+
+
+def test_scheduled_reverification_checks_the_streams_checked_longest_ago_first(db, alice, bob):
+    from config.celery import app
+    from matches.checkpoints.models import StreamAudit
+    from matches.checkpoints.tasks import reverify
+    from matches.services import SeatSpec, match_create
+
+    assert app.conf.beat_schedule["reverify-streams"]["task"] == "checkpoints.reverify"
+    first, second = finished("dueling-wizards"), finished("dueling-wizards")
+    live = match_create(game="dueling-wizards", seats=[SeatSpec(user=alice), SeatSpec(user=bob)], created_by=alice)
+    target = Event.objects.filter(stream_id=second.stream_id, type="action").order_by("seq")[1]
+    alter_event(target, actor="user:999")
+
+    # One at a time: the first run takes the oldest never-checked stream, the next the other;
+    # a live match waits for its end.
+    assert reverify.delay(batch=1).get() == []
+    assert reverify.delay(batch=1).get() == [second.stream_id]
+    audits = {a.stream_id: a for a in StreamAudit.objects.all()}
+    assert set(audits) == {first.stream_id, second.stream_id} and live.stream_id not in audits
+    assert (audits[second.stream_id].ok, audits[second.stream_id].seq) == (False, target.seq)
+    second.refresh_from_db()
+    assert second.verdict == Match.Verdict.DISPUTED
+    # Then round again, oldest check first.
+    assert reverify.delay(batch=1).get() == []
+    assert StreamAudit.objects.get(stream_id=first.stream_id).checked_at > audits[first.stream_id].checked_at
