@@ -56,6 +56,7 @@ def event_public(*, match: Match, event: Event, seat: int | None, engine=None) -
             whole = outcome == data.get("outcome")
             data = {**data, "outcome": outcome, "hidden": not whole}
     return {
+        "stream": event.stream_id,
         "seq": event.seq,
         "event_id": str(event.event_id),
         "type": event.type,
