@@ -458,6 +458,8 @@ class Annihilageddon(Engine):
         so they are reshuffled within the seat), and, during setup, the tiles and Familiars dealt
         to others, chosen but not yet shown, returned or never dealt."""
         st = copy_state(state)
+        if st["phase"] == "over":
+            return st  # a finished game shows every hand (AN L191: all cards are counted openly)
 
         def shuffle(items: list) -> list:
             items = list(items)
