@@ -1217,6 +1217,10 @@ def _next_living(st: State, seat: int) -> int:
 def _finish(st: State, reason: str) -> None:
     st["phase"] = "over"
     st["end"] = reason
+    for prompt in st["stack"]:
+        if prompt["p"] == "return":  # cards on their way home go back face down
+            for card in prompt["cards"]:
+                _to_pool(st["casters"][prompt["seat"]], card["id"])
     st["stack"] = []
     st["contest"] = None
     st["wild"] = None

@@ -19,8 +19,8 @@ def started(n: int = 2, first: int = 0, sheets=None, config=None):
     return E.apply(st, {"kind": "chance", "outcome": [first]})
 
 
-def act(st, seat, **action):
-    return E.apply(st, {"kind": "action", "seat": seat, "action": action})
+def act(st, who, **action):
+    return E.apply(st, {"kind": "action", "seat": who, "action": action})
 
 
 def roll(st, *outcome):
