@@ -136,3 +136,16 @@ def test_a_turn_ends_only_by_end_turn_and_passes_clockwise():
     assert E.to_move(st) == [0] and st["round"] == 1
     st = act(st, 0, type="end_turn")
     assert E.to_move(st) == [1] and st["round"] == 2
+
+
+def test_a_caster_who_rests_may_still_control_a_spell():
+    """Rulebook L101-104 (EX-SC-12): Rest then Control is allowed (only Move and Conjure are barred)."""
+    from .helpers import launched
+
+    st = started(2)
+    at(st, 1, "A")
+    launched(st, 0, 0, "C", ["0-earth-1-a"], ["0-earth-3-a"])
+    fresh_turn(st, 0)
+    st = act(st, 0, type="rest")
+    st = act(st, 0, type="control", spell="0:0")
+    assert st["stack"][-1]["p"] == "steps"
