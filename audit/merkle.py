@@ -64,47 +64,122 @@ def root(leaves: Sequence[bytes]) -> bytes:
     return level[0]
 
 
-def inclusion_proof(index: int, leaves: Sequence[bytes]) -> list[bytes]:
-    """PATH(m, D[n]) of RFC 9162 section 2.1.3.1: the audit path of leaf ``index``."""
-    n = len(leaves)
-    if not 0 <= index < n:
-        raise ProofError(f"Leaf {index} is not in a tree of {n} leaves.")
-    path: list[bytes] = []
-    lo, hi, m = 0, n, index
-    # Walk down from the root, noting each sibling subtree's hash; the RFC lists them from
-    # the leaf up, so the list is reversed at the end.
+# Proofs are lists of subtree hashes, MTH(D[lo:hi]); the functions below name the ranges, so a
+# log that keeps the hashes of its complete subtrees (see ``perfect_nodes``) can answer from
+# O(log n) stored nodes instead of re-hashing every leaf.
+
+
+def inclusion_ranges(index: int, size: int) -> list[tuple[int, int]]:
+    """The leaf ranges whose subtree hashes make PATH(index, D[size]) (RFC 9162 2.1.3.1)."""
+    if not 0 <= index < size:
+        raise ProofError(f"Leaf {index} is not in a tree of {size} leaves.")
+    ranges: list[tuple[int, int]] = []
+    lo, hi = 0, size
+    # Walk down from the root, noting each sibling subtree; the RFC lists them from the leaf
+    # up, so the list is reversed at the end.
     while hi - lo > 1:
         k = _split(hi - lo)
-        if m < k:
-            path.append(root(leaves[lo + k : hi]))
+        if index < lo + k:
+            ranges.append((lo + k, hi))
             hi = lo + k
         else:
-            path.append(root(leaves[lo : lo + k]))
-            lo, m = lo + k, m - k
-    path.reverse()
-    return path
+            ranges.append((lo, lo + k))
+            lo += k
+    ranges.reverse()
+    return ranges
+
+
+def consistency_ranges(old_size: int, size: int) -> list[tuple[int, int]]:
+    """The leaf ranges whose subtree hashes make PROOF(old_size, D[size]) (RFC 9162 2.1.4.1).
+    Empty when the sizes are equal or the old tree is empty (every tree extends the empty one)."""
+    if not 0 <= old_size <= size:
+        raise ProofError(f"A tree of {size} leaves cannot extend one of {old_size}.")
+    if old_size == 0 or old_size == size:
+        return []
+    return _subproof(old_size, 0, size, True)
+
+
+def _subproof(m: int, lo: int, hi: int, whole: bool) -> list[tuple[int, int]]:
+    """SUBPROOF(m, D[lo:hi], whole), as ranges."""
+    if m == hi - lo:
+        return [] if whole else [(lo, hi)]
+    k = _split(hi - lo)
+    if m <= k:
+        return _subproof(m, lo, lo + k, whole) + [(lo + k, hi)]
+    return _subproof(m - k, lo + k, hi, False) + [(lo, lo + k)]
+
+
+def inclusion_proof(index: int, leaves: Sequence[bytes]) -> list[bytes]:
+    """PATH(m, D[n]) of RFC 9162 section 2.1.3.1: the audit path of leaf ``index``."""
+    return [root(leaves[lo:hi]) for lo, hi in inclusion_ranges(index, len(leaves))]
 
 
 def consistency_proof(old_size: int, leaves: Sequence[bytes]) -> list[bytes]:
     """PROOF(m, D[n]) of RFC 9162 section 2.1.4.1: proves the tree of the first ``old_size``
-    leaves is a prefix of the tree of all of them. Empty when the sizes are equal or the old
-    tree is empty (every tree extends the empty one)."""
-    n = len(leaves)
-    if not 0 <= old_size <= n:
-        raise ProofError(f"A tree of {n} leaves cannot extend one of {old_size}.")
-    if old_size == 0 or old_size == n:
-        return []
-    return _subproof(old_size, leaves, True)
+    leaves is a prefix of the tree of all of them."""
+    return [root(leaves[lo:hi]) for lo, hi in consistency_ranges(old_size, len(leaves))]
 
 
-def _subproof(m: int, leaves: Sequence[bytes], whole: bool) -> list[bytes]:
-    n = len(leaves)
-    if m == n:
-        return [] if whole else [root(leaves)]
-    k = _split(n)
-    if m <= k:
-        return _subproof(m, leaves[:k], whole) + [root(leaves[k:])]
-    return _subproof(m - k, leaves[k:], False) + [root(leaves[:k])]
+# --------------------------------------------------------------------------------------
+# Stored subtrees. Node (level, index) is the complete subtree over leaves
+# [index * 2**level, (index + 1) * 2**level); level 0 holds the leaf hashes. Every range the
+# RFC's recursion meets starts on a multiple of its largest power-of-two part, so it is a run
+# of such nodes, combined right to left.
+
+
+def perfect_nodes(lo: int, hi: int) -> list[tuple[int, int]]:
+    """The complete subtrees making MTH(D[lo:hi]), left to right, as (level, index)."""
+    nodes = []
+    while lo < hi:
+        k = _split(hi - lo) if hi - lo > 1 else 1
+        if k * 2 == hi - lo:  # hi - lo is itself a power of two
+            k = hi - lo
+        level = k.bit_length() - 1
+        if lo % k:
+            raise ProofError(f"Leaves [{lo}, {hi}) are not a range of the tree.")
+        nodes.append((level, lo >> level))
+        lo += k
+    return nodes
+
+
+def range_root(lo: int, hi: int, nodes: dict[tuple[int, int], bytes]) -> bytes:
+    """MTH(D[lo:hi]) from stored complete subtrees (``nodes`` maps (level, index) to hash)."""
+    if lo == hi:
+        return EMPTY_ROOT
+    parts = [nodes[n] for n in perfect_nodes(lo, hi)]
+    acc = parts[-1]
+    for part in reversed(parts[:-1]):
+        acc = node_hash(part, acc)
+    return acc
+
+
+def new_nodes(old_size: int, new_leaves: Sequence[bytes],
+              stored: dict[tuple[int, int], bytes]) -> dict[tuple[int, int], bytes]:
+    """The complete subtrees (level >= 0) that appending ``new_leaves`` to a tree of
+    ``old_size`` leaves completes. ``stored`` must hold the nodes ``nodes_needed_to_grow``
+    names; the result holds the new leaves at level 0 and every new inner node."""
+    size = old_size + len(new_leaves)
+    made = {(0, old_size + i): leaf for i, leaf in enumerate(new_leaves)}
+    level = 1
+    while (1 << level) <= size:
+        for index in range(old_size >> level, size >> level):
+            left, right = (level - 1, 2 * index), (level - 1, 2 * index + 1)
+            made[(level, index)] = node_hash(made.get(left) or stored[left], made.get(right) or stored[right])
+        level += 1
+    return made
+
+
+def nodes_needed_to_grow(old_size: int, size: int) -> list[tuple[int, int]]:
+    """The old nodes ``new_nodes`` reads: at each level, the left child of the first new node
+    when that child was already complete."""
+    needed = []
+    level = 1
+    while (1 << level) <= size:
+        first = old_size >> level
+        if first < size >> level and 2 * first < old_size >> (level - 1):
+            needed.append((level - 1, 2 * first))
+        level += 1
+    return needed
 
 
 def verify_inclusion(leaf: bytes, index: int, size: int, proof: Sequence[bytes], expected_root: bytes) -> bool:

@@ -73,3 +73,16 @@ class StreamAudit(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["checked_at"])]
+
+
+class MerkleNode(models.Model):
+    """A complete subtree of the log: leaves [index * 2**level, (index + 1) * 2**level).
+    Level 0 holds the leaf hashes. Kept so a proof or a tree head reads O(log n) rows instead
+    of re-hashing every leaf (audit.merkle.perfect_nodes)."""
+
+    level = models.PositiveSmallIntegerField()
+    index = models.PositiveBigIntegerField()
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["level", "index"], name="merklenode_level_index_unique")]

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
+
+from django.db.models import Q
 
 from audit import merkle
 
-from .models import Checkpoint, LogLeaf
+from .models import Checkpoint, LogLeaf, MerkleNode
 
 
 class ProofUnavailable(Exception):
@@ -27,9 +30,23 @@ def checkpoints_recent(*, limit: int = 50, offset: int = 0) -> list[Checkpoint]:
     return list(Checkpoint.objects.order_by("-tree_size")[offset : offset + limit])
 
 
-def leaf_hashes(*, size: int) -> list[bytes]:
-    rows = LogLeaf.objects.filter(index__lt=size).order_by("index").values_list("leaf_hash", flat=True)
-    return [bytes.fromhex(h) for h in rows]
+def nodes_get(wanted: Iterable[tuple[int, int]]) -> dict[tuple[int, int], bytes]:
+    """Stored complete subtrees by (level, index), in one query."""
+    by_level: dict[int, set[int]] = {}
+    for level, index in wanted:
+        by_level.setdefault(level, set()).add(index)
+    if not by_level:
+        return {}
+    query = Q()
+    for level, indexes in by_level.items():
+        query |= Q(level=level, index__in=sorted(indexes))
+    return {(level, index): bytes.fromhex(digest)
+            for level, index, digest in MerkleNode.objects.filter(query).values_list("level", "index", "hash")}
+
+
+def _hashes(ranges: list[tuple[int, int]]) -> list[str]:
+    nodes = nodes_get(n for lo, hi in ranges for n in merkle.perfect_nodes(lo, hi))
+    return [merkle.range_root(lo, hi, nodes).hex() for lo, hi in ranges]
 
 
 def leaves_of(*, stream_id: str) -> list[LogLeaf]:
@@ -76,8 +93,7 @@ def inclusion(*, stream_id: str, seq: int | None = None, tree_size: int | None =
     if leaf is None:
         raise ProofUnavailable("That stream head is not in the checkpoint's tree (not logged yet?).",
                                "not_logged")
-    proof = merkle.inclusion_proof(leaf.index, leaf_hashes(size=size))
-    return Inclusion(leaf, [p.hex() for p in proof], size, checkpoint)
+    return Inclusion(leaf, _hashes(merkle.inclusion_ranges(leaf.index, size)), size, checkpoint)
 
 
 def consistency(*, first: int, second: int) -> tuple[Checkpoint | None, Checkpoint | None, list[str]]:
@@ -86,5 +102,4 @@ def consistency(*, first: int, second: int) -> tuple[Checkpoint | None, Checkpoi
         raise ProofUnavailable("The first tree size must not be larger than the second.", "bad_sizes")
     second, new = _size(second)
     _, old = _size(first)
-    proof = merkle.consistency_proof(first, leaf_hashes(size=second))
-    return old, new, [p.hex() for p in proof]
+    return old, new, _hashes(merkle.consistency_ranges(first, second))

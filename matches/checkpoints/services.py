@@ -19,7 +19,8 @@ from audit import merkle
 from matches.models import Stream
 
 from . import keys
-from .models import Checkpoint, LoggedHead, LogLeaf
+from .models import Checkpoint, LoggedHead, LogLeaf, MerkleNode
+from .selectors import nodes_get
 
 log = logging.getLogger(__name__)
 
@@ -65,10 +66,21 @@ def heads_log() -> HeadsLogged:
             heads.append(LoggedHead(stream_id=stream_id, seq=seq, head_hash=head))
             index += 1
         LogLeaf.objects.bulk_create(new_leaves)
+        _grow(index - len(new_leaves), [bytes.fromhex(leaf.leaf_hash) for leaf in new_leaves])
         LoggedHead.objects.bulk_create(heads, update_conflicts=True, unique_fields=["stream_id"],
                                        update_fields=["seq", "head_hash"])
         outcome.appended = new_leaves
     return outcome
+
+
+def _grow(old_size: int, leaves: list[bytes]) -> None:
+    """Store the complete subtrees the new leaves complete (level 0: the leaves themselves)."""
+    if not leaves:
+        return
+    stored = nodes_get(merkle.nodes_needed_to_grow(old_size, old_size + len(leaves)))
+    made = merkle.new_nodes(old_size, leaves, stored)
+    MerkleNode.objects.bulk_create(MerkleNode(level=level, index=index, hash=digest.hex())
+                                   for (level, index), digest in made.items())
 
 
 def checkpoint_sign() -> tuple[Checkpoint, bool, HeadsLogged]:
@@ -79,17 +91,17 @@ def checkpoint_sign() -> tuple[Checkpoint, bool, HeadsLogged]:
     heads = heads_log()
     with transaction.atomic():
         _lock()
-        hashes = [bytes.fromhex(h) for h in LogLeaf.objects.order_by("index").values_list("leaf_hash", flat=True)]
+        size = LogLeaf.objects.count()
         latest = Checkpoint.objects.order_by("-tree_size").first()
-        if latest is not None and latest.tree_size == len(hashes):
+        if latest is not None and latest.tree_size == size:
             return latest, False, heads
         private = keys.signing_key()
         public = audit_checkpoint.public_key_of(private)
-        root = merkle.root(hashes).hex()
+        root = merkle.range_root(0, size, nodes_get(merkle.perfect_nodes(0, size))).hex()
         timestamp = timezone.now().replace(microsecond=0).isoformat()
-        message = audit_checkpoint.body(tree_size=len(hashes), root_hash=root, timestamp=timestamp)
+        message = audit_checkpoint.body(tree_size=size, root_hash=root, timestamp=timestamp)
         made = Checkpoint.objects.create(
-            tree_size=len(hashes), root_hash=root, timestamp=timestamp,
+            tree_size=size, root_hash=root, timestamp=timestamp,
             signature=audit_checkpoint.sign(private, message), key_id=audit_checkpoint.key_id(public),
             public_key=public,
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
+from django.db.models import F
 
 from audit import checkpoint as audit_checkpoint
 from matches.autoplay import autoplay_match
@@ -119,6 +120,7 @@ def test_a_rewritten_and_rehashed_finished_match_is_caught_against_a_saved_check
     LogLeaf.objects.filter(pk=leaf.pk).update(
         head_hash=forged_head,
         leaf_hash=audit_checkpoint.leaf_hash(stream=match.stream_id, seq=leaf.seq, head=forged_head).hex())
+    rebuild_tree()
     Checkpoint.objects.all().delete()
     finished_match()  # something new, so a new checkpoint is signed
     checkpoint_sign()
@@ -133,6 +135,17 @@ def test_a_rewritten_and_rehashed_finished_match_is_caught_against_a_saved_check
     assert proof["head_hash"] == forged_head
     assert not audit_checkpoint.inclusion_valid(stream=match.stream_id, seq=proof["seq"], head=forged_head,
                                                 index=proof["leaf_index"], proof=proof["proof"], checkpoint=kept)
+
+
+def rebuild_tree() -> None:
+    """The forger recomputes every stored subtree from the (rewritten) leaves."""
+    from audit import merkle
+    from matches.checkpoints.models import MerkleNode
+
+    leaves = [bytes.fromhex(h) for h in LogLeaf.objects.order_by("index").values_list("leaf_hash", flat=True)]
+    MerkleNode.objects.all().delete()
+    MerkleNode.objects.bulk_create(MerkleNode(level=level, index=index, hash=digest.hex())
+                                   for (level, index), digest in merkle.new_nodes(0, leaves, {}).items())
 
 
 def test_proofs_that_cannot_exist_are_refused_with_a_code(db, client):
@@ -199,3 +212,21 @@ def test_checkpoints_are_on_celery_beats_schedule_and_the_task_signs_one(db):
     match = finished_match()
     assert sign_checkpoint.delay().get() == 1
     assert LogLeaf.objects.get().stream_id == match.stream_id
+
+
+def test_the_stored_tree_grown_run_by_run_has_the_root_of_all_its_leaves(db):
+    """Proofs and tree heads read stored subtrees; they must equal the RFC tree over the leaves."""
+    from audit import merkle
+    from matches.checkpoints.selectors import nodes_get
+
+    streams = [Stream.objects.create(id=f"season:s{i}", kind="season") for i in range(11)]
+    for step in (1, 3, 2, 5):
+        for stream in streams[:step + 4]:
+            Stream.objects.filter(pk=stream.pk).update(head_seq=F("head_seq") + 1,
+                                                       head_hash=f"{step:02d}" * 32)
+        checkpoint_sign()
+    leaves = [bytes.fromhex(h) for h in LogLeaf.objects.order_by("index").values_list("leaf_hash", flat=True)]
+    for checkpoint in Checkpoint.objects.all():
+        assert checkpoint.root_hash == merkle.root(leaves[:checkpoint.tree_size]).hex()
+    size = len(leaves)
+    assert merkle.range_root(0, size, nodes_get(merkle.perfect_nodes(0, size))) == merkle.root(leaves)

@@ -169,3 +169,39 @@ def test_proofs_beyond_the_tree_are_refused():
         merkle.consistency_proof(6, h)
     assert not merkle.verify_inclusion(h[0], 0, 0, [], merkle.EMPTY_ROOT)
     assert not merkle.verify_consistency(3, 2, merkle.root(h[:3]), merkle.root(h[:2]), [])
+
+
+def stored_nodes(h: list[bytes]) -> dict:
+    """Every complete subtree of the tree over h, built by growing it in uneven steps."""
+    nodes: dict = {}
+    size = 0
+    for step in (1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233):
+        chunk = h[size:size + step]
+        if not chunk:
+            break
+        old = {n: nodes[n] for n in merkle.nodes_needed_to_grow(size, size + len(chunk))}
+        nodes.update(merkle.new_nodes(size, chunk, old))
+        size += len(chunk)
+    return nodes
+
+
+@settings(max_examples=150)
+@given(st.integers(0, 300), st.data())
+def test_proofs_from_stored_subtrees_equal_proofs_from_the_leaves(n, data):
+    """A log that keeps only complete subtrees answers with the same hashes (RFC 9162 ranges)."""
+    h = leaves(n)
+    nodes = stored_nodes(h)
+    assert merkle.range_root(0, n, nodes) == merkle.root(h)
+    m = data.draw(st.integers(0, n))
+    assert merkle.range_root(0, m, nodes) == merkle.root(h[:m])
+    assert [merkle.range_root(lo, hi, nodes) for lo, hi in merkle.consistency_ranges(m, n)] == \
+        merkle.consistency_proof(m, h)
+    if n:
+        i = data.draw(st.integers(0, n - 1))
+        assert [merkle.range_root(lo, hi, nodes) for lo, hi in merkle.inclusion_ranges(i, n)] == \
+            merkle.inclusion_proof(i, h)
+
+
+def test_a_range_that_is_not_a_subtree_is_refused():
+    with pytest.raises(merkle.ProofError):
+        merkle.perfect_nodes(1, 3)
