@@ -1,9 +1,13 @@
 """SpellCaster (rules/spellcaster.txt): a contest of wills between two to four casters.
 
-The engine is not registered yet: it joins the registry once whole games play end to end.
-See engine.py for the state, action and chance shapes and RULES.md for every ruling.
+Importing this package registers the engine as "spellcaster". See engine.py for the state,
+action and chance shapes and RULES.md for every ruling on the rulebook's gaps.
 """
+
+from engines.registry import register
 
 from .engine import SpellCasterEngine
 
-__all__ = ["SpellCasterEngine"]
+ENGINE = register(SpellCasterEngine())
+
+__all__ = ["ENGINE", "SpellCasterEngine"]
