@@ -46,6 +46,9 @@ class WizardingDuelsEngine(Engine):
     max_seats = 2
     bots = ("heuristic", "random")
     rating = "glicko2"
+    #: Not offered on the new-match form until its pages exist (issue 13 adds js/games/wizarding-duels.js
+    #: and turns this on); autoplay, verification and the API work already.
+    playable = False
 
     # -- configuration -------------------------------------------------------
     def default_config(self, seats: int) -> dict[str, Any]:

@@ -390,7 +390,7 @@ def _h_activation_end(s: State, st: dict) -> None:
     if not m["removed"]:
         m["markers"] += 1
         m["slow"] = 0
-        m["animal"] = m["animal"]  # the form lasts to the end of the round
+        m["next_adv"] = 0  # Slytherin's Advantage lasts only until this activation ends (WD-T36)
         if m["burning"]:
             m["burning"] = 0
             steps.append({"step": "hit", "model": m["uid"], "n": 1, "by": None, "resist": False})
