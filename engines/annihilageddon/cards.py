@@ -41,18 +41,22 @@ COUNT_ZONES = ("hand", "discard", "owned", "ongoing", "played", "lineup", "mayhe
 OPS: dict[str, tuple[set[str], set[str]]] = {
     "power": ({"n"}, set()),
     "draw": ({"who", "n"}, set()),
-    "damage": ({"who", "n"}, set()),
+    "damage": ({"who", "n"}, {"fatality"}),
     "heal": ({"who", "n"}, set()),
     "pay_hp": ({"n"}, set()),
     "gain": ({"who", "from"}, {"filter", "to"}),
-    "discard": ({"who", "n"}, {"filter"}),
+    "discard": ({"who", "n"}, {"filter", "or_token"}),
     "destroy": ({"who", "from", "n"}, {"filter", "may"}),
     "search_top": ({"who", "n", "filter"}, set()),
     "reveal_sort": ({"who", "n"}, set()),
     "return_ongoing": ({"who"}, set()),
-    "discard_dwt": ({"who"}, set()),
+    "return_dwt": ({"who"}, set()),
+    "give": ({"who"}, set()),
+    "grant": ({"who", "static"}, set()),
+    "legend_attack_self": (set(), set()),
+    "pay_repeat": ({"who", "n", "do"}, set()),
     "swap_dwt": ({"who"}, set()),
-    "attack": ({"who", "do"}, {"unavoidable", "interactive"}),
+    "attack": ({"who", "do"}, {"unavoidable", "interactive", "deny"}),
     "for_each": ({"who", "do"}, set()),
     "may": ({"do"}, {"who"}),
     "choose_one": ({"options"}, set()),
@@ -65,7 +69,7 @@ OPS: dict[str, tuple[set[str], set[str]]] = {
 # Ops that act on one player at a time: a many-player selector runs them once per player.
 SINGLE_OPS = (
     "draw", "damage", "heal", "gain", "discard", "destroy", "search_top", "reveal_sort",
-    "return_ongoing", "discard_dwt", "swap_dwt",
+    "return_ongoing", "return_dwt", "swap_dwt", "give", "grant", "pay_repeat",
 )
 GAIN_FROM = ("lineup", "main_top", "limp_wand", "wild_magic")
 STATICS = (
@@ -162,8 +166,12 @@ def check_program(cid: str, prog: Any, *, in_attack: bool = False) -> None:
             _fail(cid, "gained cards go to the discard pile or the hand")
         if op["op"] == "destroy" and op["from"] not in ZONES_FROM:
             _fail(cid, f"cannot destroy from {op['from']!r}")
-        if op["op"] == "pass" and op["dir"] not in ("left", "right"):
-            _fail(cid, "pass goes left or right")
+        if op["op"] == "pass" and op["dir"] not in ("left", "right", "both"):
+            _fail(cid, "pass goes left, right or both ways")
+        if op["op"] == "grant" and op["static"] not in ("self_target",):
+            _fail(cid, f"cannot grant {op['static']!r} for a turn")
+        if op["op"] == "attack" and op.get("deny") and op.get("interactive"):
+            _fail(cid, "a deny-the-good-effect Attack is not interactive")
         if op["op"] == "attack":
             if in_attack:
                 _fail(cid, "an Attack cannot hold another Attack")

@@ -11,7 +11,8 @@ State (plain JSON; every list in a deterministic order)::
     main         the main deck, unordered (sorted by id); lineup [id | None] x 5
     wild_magic, limp_wands   stack counts
     legend       {"up": id | None, "down": face-down count, "unseen": Legends not yet seen}
-    dwt          {"count": tokens in the stack, "unseen": tokens never seen}
+    dwt          {"count": tokens in the stack, "unseen": tokens never seen, "returned": known tokens
+                 put back into the stack}
     destroyed, mayhem_pile, mayhem_now, defending ([seat, card]: Defenses used, shown, on their
                  way to the discard once the Attack is over for that player)
     turn         power, played (cards in the play area), played_log (played this turn, incl. via
@@ -115,10 +116,10 @@ class Annihilageddon(Engine):
             "legend": {"up": first, "down": legends_in_game(seats), "unseen": others},
             # AN L131: 4 tokens per player, face down; the rest leave unseen. Drawing lazily from
             # all 20 is the same as drawing from 4N picked at random.
-            "dwt": {"count": 4 * seats, "unseen": physical("dwt")},
+            "dwt": {"count": 4 * seats, "unseen": physical("dwt"), "returned": []},
             "destroyed": [], "mayhem_pile": [], "mayhem_now": None, "defending": [],
             "turn": {"power": 0, "played": [], "played_log": [], "legend_taken": False, "activated": False,
-                     "ending": False, "bought": []},
+                     "ending": False, "bought": [], "borrowed": []},
             "stack": [frame(SETUP_PROG, {"you": 0})], "prompt": None, "need": None,
             "deaths": [], "scope": 0, "temp": {}, "notes": [], "end_flags": [], "end_reason": None,
         }
@@ -174,6 +175,8 @@ class Annihilageddon(Engine):
                         if matches(c, pr.get("filter"))]
             else:
                 opts = [c for c in sorted(set(owner[zone])) if matches(c, pr.get("filter"))]
+            if pr.get("tokens"):
+                opts += [f"token:{t}" for t in sorted(set(owner["dwts"]))]
             return opts + (["none"] if pr.get("optional") else [])
         raise ValueError(kind)  # pragma: no cover
 
@@ -396,11 +399,12 @@ class Annihilageddon(Engine):
             "active": state["active"], "players": players, "lineup": list(state["lineup"]),
             "main_count": len(state["main"]), "wild_magic": state["wild_magic"], "limp_wands": state["limp_wands"],
             "legend": {"up": state["legend"]["up"], "down": state["legend"]["down"]},
-            "dwt_count": state["dwt"]["count"], "destroyed": list(state["destroyed"]),
+            "dwt_count": state["dwt"]["count"], "dwt_returned": list(state["dwt"]["returned"]), "destroyed": list(state["destroyed"]),
             "mayhem_pile": list(state["mayhem_pile"]), "mayhem_now": state["mayhem_now"],
             "defending": [list(d) for d in state["defending"]],
             "turn": {"power": t["power"], "played": list(t["played"]), "played_log": list(t["played_log"]),
-                     "legend_taken": t["legend_taken"], "activated": t["activated"]},
+                     "legend_taken": t["legend_taken"], "activated": t["activated"],
+                     "borrowed": list(t["borrowed"])},
             "prompt": prompt, "waiting_for": None if need is None else need["label"],
             "end_reason": state["end_reason"], "max_rounds": state["config"]["max_rounds"],
         }
@@ -414,8 +418,10 @@ class Annihilageddon(Engine):
             need = before["need"]
             if need is None:
                 return "chance"
-            if "dice" in need:
+            if "dice" in need and need["label"] == "Who goes first":
                 line = f"{need['label']}: seat {event['outcome'][0]}."
+            elif "dice" in need:
+                line = f"{need['label']}: {event['outcome'][0] + 1} of {need['dice'][0][1] + 1}."
             elif need["visible"] == "all":
                 pool = zone_list(before, need["zone"])
                 names = ", ".join(CARDS[pool[i]]["name"] for i in event["outcome"])

@@ -225,7 +225,10 @@ def targets(st: dict, f: dict, who: str):
     n = st["seats"]
     everyone = _everyone(st, env)
     foes = [s for s in everyone if s != you]
-    statics_you = statics(st, you)
+    if env.get("attacking") and not (env.get("mayhem") or env.get("group")) and statics(st, you).get("self_target"):
+        # AN L392: under the mirror Mayhem every Attack you make has you as its only target.
+        w["_who"] = [you]
+        return [you]
     if who in ("you", "it", "attacker", "killer", "active"):
         seat = one(env, who)
         parts = env.get("participants")
@@ -265,8 +268,6 @@ def targets(st: dict, f: dict, who: str):
             cands = [s for s in foes if hp_of(st, s) == best]
         else:
             cands = []
-        if statics_you.get("self_target") and env.get("attacking"):
-            cands = [you]
         if len(cands) <= 1:
             res = cands
         else:
@@ -431,15 +432,18 @@ def op_draw(st, f, op, seat):
     return DONE
 
 
-def kill_check(st: dict, f: dict, seat: int):
+def kill_check(st: dict, f: dict, seat: int, fatality: bool = False, self_inflicted: bool = False):
     """After HP fell: a death (AN L332) runs at once, then the effect carries on."""
     p = st["players"][seat]
     if p["hp"] >= 1:
         return DONE
     st["deaths"].append([f["env"].get("scope"), seat])
     f["work"]["dead"] = True
-    killer = f["env"].get("source")
-    push(st, [frame([{"op": "_die", "seat": seat, "killer": killer}], {"you": seat})])
+    killer = seat if self_inflicted else f["env"].get("source")
+    die = {"op": "_die", "seat": seat, "killer": killer}
+    if fatality and killer is not None and killer != seat:
+        die["choose"] = True
+    push(st, [frame([die], {"you": seat})])
     return PUSHED
 
 
@@ -455,7 +459,7 @@ def op_damage(st, f, op, seat):
     if n <= 0:
         return DONE
     st["players"][seat]["hp"] -= n
-    return kill_check(st, f, seat)
+    return kill_check(st, f, seat, op.get("fatality", False))
 
 
 @single("heal")
@@ -475,7 +479,30 @@ def op_pay_hp(st, f, op):
         return DONE
     seat = f["env"]["you"]
     st["players"][seat]["hp"] -= num(st, f["env"], op["n"])
-    return kill_check(st, f, seat)
+    return kill_check(st, f, seat, self_inflicted=True)
+
+
+@single("pay_repeat")
+def op_pay_repeat(st, f, op, seat):
+    """Pay N HP, as often as you like, for the effect each time (AN L390): only with at least N
+    HP; a payment that kills you ends it (a self-kill)."""
+    w = f["work"]
+    if w.get("dead"):
+        return DONE
+    n = op["n"]
+    if st["players"][seat]["hp"] < n:
+        return DONE
+    a = ask(st, f, seat, "yesno", options=["yes", "no"], card=f["env"].get("card"), why="pay")
+    if a is WAIT:
+        return WAIT
+    if a == "no":
+        return DONE
+    st["players"][seat]["hp"] -= n
+    r = kill_check(st, f, seat, self_inflicted=True)
+    if r is PUSHED:
+        return PUSHED
+    push(st, [frame(op["do"], child_env(f, you=seat, it=seat, source=seat))])
+    return PUSHED
 
 
 def _dest(p: dict, cid: str, to: str) -> None:
@@ -542,13 +569,21 @@ def op_discard(st, f, op, seat):
         w["left"] = num(st, f["env"], op["n"])
     while w["left"] > 0:
         options = sorted({c for c in p["hand"] if matches(c, flt)})
-        if not options:
+        tokens = bool(op.get("or_token") and p["dwts"])
+        if not options and not tokens:
             break
-        a = options[0] if len(options) == 1 else ask(st, f, seat, "card", zone="hand", of=seat, filter=flt, why="discard")
+        if len(options) == 1 and not tokens:
+            a = options[0]
+        else:
+            a = ask(st, f, seat, "card", zone="hand", of=seat, filter=flt, why="discard", tokens=tokens)
         if a is WAIT:
             return WAIT
-        p["hand"].remove(a)
-        p["discard"].append(a)
+        if a.startswith("token:"):
+            # AN L402: the one way to get rid of a token; the stack is shuffled after it.
+            return_token(st, seat, a[6:])
+        else:
+            p["hand"].remove(a)
+            p["discard"].append(a)
         w["left"] -= 1
     return DONE
 
@@ -676,9 +711,61 @@ def op_return_ongoing(st, f, op, seat):
     return DONE
 
 
-@single("discard_dwt")
-def op_discard_dwt(st, f, op, seat):  # pragma: no cover - not in original-v1 (see RULES.md)
+def return_token(st: dict, seat: int, token: str) -> None:
+    """A token goes back into the stack, which is shuffled (AN L394, L402): it is now a known
+    card among the stack's unknown ones. Its past effects stay."""
+    st["players"][seat]["dwts"].remove(token)
+    st["dwt"]["returned"].append(token)
+    st["dwt"]["returned"].sort()
+    st["dwt"]["count"] += 1
+
+
+@single("return_dwt")
+def op_return_dwt(st, f, op, seat):
+    """Put one of your real Dead Wizard Tokens back (a counts-as card is no token, AN L394)."""
+    mine = st["players"][seat]["dwts"]
+    if not mine:
+        return DONE
+    a = mine[0] if len(set(mine)) == 1 else ask(st, f, seat, "token", options=sorted(set(mine)), why="return")
+    if a is WAIT:
+        return WAIT
+    return_token(st, seat, a)
     return DONE
+
+
+@single("give")
+def op_give(st, f, op, seat):
+    """The card's player picks a card from their hand and gives it to ``seat`` (shown to all).
+    Given to yourself (a redirect) it does nothing (AN L408)."""
+    you = f["env"]["you"]
+    hand = st["players"][you]["hand"]
+    if seat == you or not hand:
+        return DONE
+    a = ask(st, f, you, "card", zone="hand", of=you, filter=None, why="give")
+    if a is WAIT:
+        return WAIT
+    hand.remove(a)
+    to_hand(st["players"][seat], a)
+    return DONE
+
+
+@single("grant")
+def op_grant(st, f, op, seat):
+    """A standing effect on ``seat`` until the end of this turn."""
+    st["temp"].setdefault(str(seat), {})[op["static"]] = True
+    return DONE
+
+
+@handler("legend_attack_self")
+def op_legend_attack_self(st, f, op):
+    """Resolve the current face-up Legend's Group Attack against yourself alone (AN L414)."""
+    cid = st["legend"]["up"]
+    if cid is None:
+        return DONE
+    you = f["env"]["you"]
+    env = {"you": you, "group": True, "participants": [you], "source": None, "card": cid, "scope": new_scope(st),
+           "active": st["active"]}
+    return push_then_done(st, f, [frame(CARDS[cid].get("group_attack", []), env)])
 
 
 @single("swap_dwt")
@@ -765,17 +852,20 @@ def defense_options(st: dict, seat: int, can_defend: bool) -> list[str]:
 def op_attack(st, f, op):
     """AN L209-227, L316-320: each affected player may use one Defense; a player's own
     non-interactive Attack hits each victim right after that victim decides (AN-R6); Mayhem,
-    Group and interactive Attacks take every decision first. Every victim is asked, holding a
-    Defense or not, so a prompt reveals nothing (AN-R7)."""
+    Group, interactive and deny-the-good-effect Attacks take every decision first. Every victim
+    is asked, holding a Defense or not, so a prompt reveals nothing (AN-R7)."""
     env = f["env"]
     w = f["work"]
     if "_who" not in w:
         env["attacking"] = True
-    victims = targets(st, f, op["who"])
-    if victims is WAIT:
+    named = targets(st, f, op["who"])
+    if named is WAIT:
         return WAIT
     env.pop("attacking", None)
-    batch = bool(env.get("mayhem") or env.get("group") or op.get("interactive"))
+    deny = bool(op.get("deny"))
+    # AN L396 / AN-R27: for a good effect, every player may spend a Defense to deny it to others.
+    victims = _everyone(st, env) if deny else named
+    batch = bool(env.get("mayhem") or env.get("group") or op.get("interactive") or deny)
     attacker = None if (env.get("mayhem") or env.get("group")) else env["you"]
     dec = w.setdefault("dec", {})
     i = w.get("i", 0)
@@ -799,8 +889,8 @@ def op_attack(st, f, op):
                     st["players"][v]["hand"].remove(a)
                     st["defending"].append([v, a])
                     redirect = CARDS[a]["defense"].get("redirect", False)
-                    kind = "redirect" if redirect and attacker is not None and not op.get("interactive") else "avoid"
-                    dec[str(v)] = [kind, a]
+                    plain = op.get("interactive") or deny or attacker is None or attacker == v
+                    dec[str(v)] = ["redirect" if redirect and not plain else "avoid", a]
                     st["notes"].append(f"Seat {v} avoids the Attack with {CARDS[a]['name']}.")
         if not batch:
             w["i"] = i + 1
@@ -812,16 +902,22 @@ def op_attack(st, f, op):
     w["i"] = i
     if batch and not w.get("resolved"):
         w["resolved"] = True
+        frames = []
         if op.get("interactive"):
-            frames = []
             for v in victims:
-                kind, card = dec[str(v)]
-                if card:
-                    frames.append(_defense_then(st, f, v, card, attacker))
+                if dec[str(v)][1]:
+                    frames.append(_defense_then(st, f, v, dec[str(v)][1], attacker))
             hit = [v for v in victims if dec[str(v)][0] == "hit"]
             frames.append(frame(op["do"], child_env(f, participants=hit, scope=new_scope(st))))
+        elif deny:
+            defenders = {v for v in victims if dec[str(v)][1]}
+            for v in victims:
+                if dec[str(v)][1]:
+                    frames.append(_defense_then(st, f, v, dec[str(v)][1], attacker))
+            for b in named:
+                if defenders <= {b}:
+                    frames.append(frame(op["do"], child_env(f, it=b, scope=new_scope(st))))
         else:
-            frames = []
             for v in victims:
                 frames += _resolution(st, f, op, v, dec[str(v)], attacker)
         return push_then_done(st, f, frames)
@@ -858,34 +954,49 @@ def _resolution(st, f, op, v, decision, attacker) -> list[dict]:
 
 @handler("pass")
 def op_pass(st, f, op):
-    """Interactive passing (AN L209, L320): every participant picks a card, then all move at
-    once to the next participant on that side (AN-R8). Passed cards are shown (RULES.md)."""
+    """Interactive passing (AN L209, L320): every participant picks, then all cards move at
+    once to the next participant on that side (AN-R8). Passing both ways with one card, the
+    passer picks who gets it (AN L388). Passed cards are shown (RULES.md)."""
     env = f["env"]
     parts = env.get("participants") or []
     w = f["work"]
     held = w.setdefault("held", {})
-    for s in parts:
-        if str(s) in held:
-            continue
-        hand = st["players"][s]["hand"]
-        if not hand:
-            held[str(s)] = None
-            continue
-        a = ask(st, f, s, "card", zone="hand", of=s, filter=None, why="pass")
-        if a is WAIT:
-            return WAIT
-        hand.remove(a)
-        held[str(s)] = a
-    step = 1 if op["dir"] == "left" else -1
     n = st["seats"]
-    for s in parts:
-        cid = held[str(s)]
-        if cid is None:
-            continue
+
+    def neighbour(s, step):
         r = (s + step) % n
         while r not in parts:
             r = (r + step) % n
-        to_hand(st["players"][r], cid)
+        return r
+
+    dirs = [1] if op["dir"] == "left" else [-1] if op["dir"] == "right" else [1, -1]
+    for s in parts:
+        mine = held.setdefault(str(s), {})
+        hand = st["players"][s]["hand"]
+        for step in dirs:
+            key = str(step)
+            if key in mine:
+                continue
+            if not hand:
+                mine[key] = None
+                continue
+            if len(dirs) == 2 and not mine and len(hand) == 1 and neighbour(s, 1) != neighbour(s, -1):
+                a = ask(st, f, s, "target", options=[neighbour(s, 1), neighbour(s, -1)], why="pass_to")
+                if a is WAIT:
+                    return WAIT
+                card = hand.pop()
+                mine["1"] = card if a == neighbour(s, 1) else None
+                mine["-1"] = card if a != neighbour(s, 1) else None
+                break
+            a = ask(st, f, s, "card", zone="hand", of=s, filter=None, why="pass")
+            if a is WAIT:
+                return WAIT
+            hand.remove(a)
+            mine[key] = a
+    for s in parts:
+        for key, cid in sorted(held[str(s)].items()):
+            if cid is not None:
+                to_hand(st["players"][neighbour(s, int(key))], cid)
     return DONE
 
 
@@ -906,6 +1017,7 @@ def op_play_top(st, f, op):
     cid = st["players"][foe]["top"].pop(0)
     you = f["env"]["you"]
     st["turn"]["played_log"].append(cid)
+    st["turn"]["borrowed"].append(cid)
     st["notes"].append(f"Seat {you} plays {CARDS[cid]['name']} from the top of seat {foe}'s deck.")
     env = {"you": you, "source": you, "card": cid, "scope": new_scope(st), "via_wild": True, "active": st["active"]}
     frames = [frame(CARDS[cid].get("play", []), env),
@@ -964,6 +1076,7 @@ def op_after_play(st, f, op):
     else:
         # via Wild Magic: an Ongoing card is now yours and in play; any other card goes to its
         # owner's discard at once, so its end-of-turn text never happens (AN L302, L384)
+        st["turn"]["borrowed"].remove(cid)
         if is_ongoing(cid):
             p["ongoing"].append(cid)
         else:

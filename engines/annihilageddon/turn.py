@@ -147,7 +147,7 @@ def op_opening_hands(st, f, op):
 
 def fresh_turn() -> dict:
     return {"power": 0, "played": [], "played_log": [], "legend_taken": False, "activated": False,
-            "ending": False, "bought": []}
+            "ending": False, "bought": [], "borrowed": []}
 
 
 @handler("_start_turn")
@@ -285,20 +285,69 @@ def op_end_check(st, f, op):
 # -- death --------------------------------------------------------------------------------------
 
 
-@handler("_die")
-def op_die(st, f, op):
-    """AN L332-340: the dead Wizard takes a random Dead Wizard Token face up, respawns at 20 HP
-    (or the token's HP) and the token's text happens now. AN L344-346: killing a foe takes the
-    Trophy; a self-kill or a Line-Up Mayhem/Legend kill takes nothing."""
-    seat, killer = op["seat"], op["killer"]
-    p = st["players"][seat]
-    token = None
-    if st["dwt"]["count"] > 0:
+def draw_token(st: dict, f: dict, key: str):
+    """One token from the stack: a token id, None if the stack is empty, or WAIT. The stack holds
+    ``count`` tokens: the known ones put back (``returned``) and unknown ones, which are drawn
+    from the never-seen tokens. A die over the whole stack says which slot comes up; an unknown
+    slot is then drawn from the unseen tokens (one public draw)."""
+    d = st["dwt"]
+    w = f["work"]
+    if key in w:
+        return w[key]
+    if d["count"] == 0:
+        w[key] = None
+        return None
+    unknown = d["count"] - len(d["returned"])
+    slot_key = key + "_slot"
+    if d["returned"] and slot_key not in w:
+        if "outcome" not in w:
+            st["need"] = {"dice": [[0, d["count"] - 1]], "label": "Dead Wizard Token: which one in the stack"}
+            return WAIT
+        w[slot_key] = w.pop("outcome")[0]
+    slot = w.get(slot_key, len(d["returned"]))
+    if slot < len(d["returned"]):
+        token = d["returned"].pop(slot)
+    else:
         got = draw_from(st, f, ["dwt"], 1, "all", "Dead Wizard Token")
         if got is WAIT:
             return WAIT
         token = got[0]
-        st["dwt"]["count"] -= 1
+    d["count"] -= 1
+    w[key] = token
+    assert unknown >= 0
+    return token
+
+
+@handler("_die")
+def op_die(st, f, op):
+    """AN L332-340: the dead Wizard takes a random Dead Wizard Token face up, respawns at 20 HP
+    (or the token's HP) and the token's text happens now. AN L344-346: killing a foe takes the
+    Trophy; a self-kill or a Line-Up Mayhem/Legend kill takes nothing. With ``choose`` (a card's
+    "fatality", AN L370) the killer draws two tokens, gives the victim one and shuffles the
+    other back: the victim still gets only one."""
+    seat, killer = op["seat"], op["killer"]
+    p = st["players"][seat]
+    w = f["work"]
+    token = draw_token(st, f, "t1")
+    if token is WAIT:
+        return WAIT
+    if op.get("choose") and token is not None:
+        second = draw_token(st, f, "t2")
+        if second is WAIT:
+            return WAIT
+        if second is not None and second != token:
+            pick = ask(st, f, killer, "token", options=sorted([token, second]), why="fatality")
+            if pick is WAIT:
+                return WAIT
+            back = second if pick == token else token
+            token = pick
+        else:
+            back = second
+        if back is not None:
+            st["dwt"]["returned"].append(back)
+            st["dwt"]["returned"].sort()
+            st["dwt"]["count"] += 1
+    if token is not None:
         p["dwts"].append(token)
     p["hp"] = min(MAX_HP, CARDS[token].get("respawn_hp", START_HP) if token else START_HP)
     st["notes"].append(f"Seat {seat} dies" + (f" and takes {CARDS[token]['name']}." if token else "."))

@@ -27,9 +27,9 @@ def total_cards(state):
     for p in state["players"]:
         n += sum(counted(p[z]) for z in ("top", "pool", "hand", "discard", "ongoing"))
     n += counted(state["turn"]["played"]) + state["wild_magic"] + state["limp_wands"]
-    n += counted(card for _, card in state["defending"])
+    n += counted(card for _, card in state["defending"]) + counted(state["turn"]["borrowed"])
     for frame in state["stack"]:
-        n += counted((frame["work"].get("held") or {}).values())
+        n += counted(c for mine in (frame["work"].get("held") or {}).values() for c in mine.values())
     return n
 
 

@@ -164,6 +164,19 @@ MECHANICS = {
     "standee triggered by destroying your cards (AN L358)": lambda c: c["kind"] == "standee" and "on_destroy_owned" in c,
     "a card grants the standee (AN L358)": uses_op("grant_standee"),
     "2+ different Wizards/Creatures (AN L422)": lambda c: "played_distinct" in json.dumps(c),
+    "a foe plays a Mayhem through a card (AN L346)": uses_op("play_mayhem"),
+    "pass one card to two neighbours (AN L388)": uses_op("pass", dir="both"),
+    "pay HP again and again (AN L390)": uses_op("pay_repeat"),
+    "your own Attacks target you (AN L392)": uses_op("grant", static="self_target"),
+    "tokens back into the stack (AN L394)": uses_op("return_dwt"),
+    "deny a foe the good effect (AN L396)": uses_op("attack", deny=True),
+    "discard a token (AN L402)": uses_op("discard", or_token=True),
+    "hidden pick shown after Defense (AN L408)": uses_op("give"),
+    "choose one of two tokens for a kill (AN L370)": uses_op("damage", fatality=True),
+    "a Legend's Group Attack against yourself (AN L414)": uses_op("legend_attack_self"),
+    "end-of-game VP modifier token (AN L338)": lambda c: c["kind"] == "dwt" and c["vp"] < -3,
+    "Ongoing token (AN L338)": lambda c: c["kind"] == "dwt" and "ongoing" in c["icons"],
+    "return an Ongoing card to its owner's discard (AN L247)": uses_op("return_ongoing"),
 }
 
 
