@@ -158,7 +158,7 @@ class Annihilageddon(Engine):
         kind = pr["kind"]
         seat = pr["seat"]
         p = state["players"][seat]
-        if kind in ("target", "slot", "option", "token", "yesno"):
+        if kind in ("target", "slot", "option", "token", "yesno", "trigger"):
             return list(pr["options"])
         if kind == "defend":
             return defense_options(state, seat, pr["can_defend"])

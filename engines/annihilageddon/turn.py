@@ -162,18 +162,30 @@ def op_start_turn(st, f, op):
     return push_then_done(st, f, [frame([{"op": "_refill"}, {"op": "_start_effects"}], env)])
 
 
+def _ordered_triggers(st, f, key: str, cards: list[str]):
+    """Run the ``key`` programs of ``cards`` one at a time, the active player choosing which
+    comes next whenever they differ (AN-R18)."""
+    seat = st["active"]
+    w = f["work"]
+    if "pending" not in w:
+        w["pending"] = [c for c in cards if CARDS[c].get(key)]
+    pending = w["pending"]
+    if not pending:
+        return DONE
+    options = sorted(set(pending))
+    pick = options[0] if len(options) == 1 else ask(st, f, seat, "trigger", options=options, why=key)
+    if pick is WAIT:
+        return WAIT
+    pending.remove(pick)
+    push(st, [frame(CARDS[pick][key], {"you": seat, "source": seat, "card": pick, "scope": new_scope(st),
+                                        "active": seat})])
+    return PUSHED
+
+
 @handler("_start_effects")
 def op_start_effects(st, f, op):
-    """AN L160: "start of turn" effects of everything the active player controls, in the order
-    they came into play (AN-R18 as ruled in RULES.md)."""
-    seat = st["active"]
-    frames = []
-    for cid in controlled(st, seat):
-        prog = CARDS[cid].get("start_of_turn")
-        if prog:
-            frames.append(frame(prog, {"you": seat, "source": seat, "card": cid, "scope": new_scope(st),
-                                       "active": seat}))
-    return push_then_done(st, f, frames)
+    """AN L160: "start of turn" effects of everything the active player controls."""
+    return _ordered_triggers(st, f, "start_of_turn", controlled(st, st["active"]))
 
 
 END_OF_TURN = [
@@ -192,14 +204,9 @@ def op_hand_to_discard(st, f, op):
 
 @handler("_end_effects")
 def op_end_effects(st, f, op):
-    seat = st["active"]
-    frames = []
-    for cid in st["turn"]["played"] + controlled(st, seat):
-        prog = CARDS[cid].get("end_of_turn")
-        if prog:
-            frames.append(frame(prog, {"you": seat, "source": seat, "card": cid, "scope": new_scope(st),
-                                       "active": seat}))
-    return push_then_done(st, f, frames)
+    """AN L169: "at the end of your turn" effects of the cards played this turn and of what the
+    active player controls."""
+    return _ordered_triggers(st, f, "end_of_turn", st["turn"]["played"] + controlled(st, st["active"]))
 
 
 @handler("_played_to_discard")

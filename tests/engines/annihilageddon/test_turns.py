@@ -195,3 +195,19 @@ def test_a_refill_mayhem_is_resolved_by_the_active_player_then_replaced():
     assert st["mayhem_pile"][-1] == "mayhem-tax-day" and st["lineup"][2] is None
     st = step_chance(st, ["snot-rocket"])
     assert st["lineup"][2] == "snot-rocket"
+
+
+@pytest.mark.parametrize("first, drawn", [("tile-underdog", 1), ("marrow-baths", 0)])
+def test_several_start_of_turn_effects_resolve_in_the_order_the_player_picks(first, drawn):
+    """AN L160, AN-R18: the active player orders simultaneous triggers. Seat 1 (10 HP) has the
+    Baths (heal 2, doubled) and Underdog (draw if no one has fewer HP); seat 0 has 12 HP."""
+    st = table(2, hands={0: []}, hp={0: 12, 1: 10}, tiles={0: "tile-wild-child", 1: "tile-underdog"})
+    st["players"][1]["ongoing"] = ["marrow-baths"]
+    st = act(st, 0, type="end_turn")
+    while st["prompt"] is None or st["prompt"]["kind"] != "trigger":
+        st = step_chance(st) if E.to_move(st) == [CHANCE] else choose(st, E.to_move(st)[0], "take")
+    assert st["prompt"] == {"seat": 1, "kind": "trigger", "options": ["marrow-baths", "tile-underdog"],
+                            "why": "start_of_turn"}
+    st = choose(st, 1, first)
+    st = run_bots(st, take_all)
+    assert st["players"][1]["hp"] == 14 and len(st["players"][1]["hand"]) == drawn
