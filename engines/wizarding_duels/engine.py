@@ -8,11 +8,39 @@ Config (every key optional)::
      "potion_duplicates": true,        # ruling A-57
      "master_wizard_casting_bonus": true}   # ruling A-01
 
-Actions are ``{"type": ...}`` dicts; see rules.options for every window. Simultaneous secret
-choices (Group, potion Stock, mulligan) are redacted for other viewers by ``redact_action``.
-Chance: coins are public dice ``[[0, 1]]``; every card that leaves a Clash or Quest deck is a
-lazy ``draw`` (owner-only into a hand, public when revealed); the challenge identities are one
-public draw at the unveil.
+The state's ``queue[0]`` is the window being asked (``{"step": ..., "seat": ...}``); ``legal_actions``
+lists every answer. Windows and their actions (``{"type": ...}``):
+
+    build            {"type": "group", models, leader, artifacts, spellbook, quests}   both seats, secret
+    stock            {"type": "potions", "potions": [6 ids]}                           both seats, secret
+    choose_map       {"type": "choose_map", "map"}            coin winner
+    choose_joining   {"type": "choose_joining", "nexus", "half"}   coin loser
+    place_challenge  {"type": "place_challenge", "hex"}       x6, alternating
+    place_terrain    {"type": "place_terrain", "hex", "terrain"}   one each; terrain hidden from the other seat
+    mulligan         {"type": "mulligan", "discard": [quest ids]}   both seats, secret
+    horcrux_pick     {"type": "horcrux", "models": [uids]}
+    deploy           {"type": "deploy", "model", "hex"}
+    neutral          {"type": "neutral", "light": n}          Neutral Cunning taken as white
+    upkeep           {"type": "upkeep", "keep": bool}
+    activate         {"type": "activate", "model"[, "animal": true]}
+    act              move {"to"} | attack {"attack", "target"[, "artifact"]} | cast {"spell", "target"}
+                     | draw_quest {"discard"} | draw_clash | potion {"index", "target"} | flip {"hex"}
+                     | use_artifact {"artifact"} | slytherin | dark_lord_swap {"give", "take"}
+                     | herbology {"index", "potion"} | end
+    react            {"type": "react", "spell"} | {"type": "pass"}          FC-1
+    leadership       {"type": "peek"} | {"type": "pass"}; then order {"type": "order", "cards": [...]}   FC-2
+    dark_lord        {"type": "dark_lord"} | {"type": "pass"}                FC-2
+    empower          {"type": "empower"} | {"type": "pass"}                  FC-3
+    pick/brave_pick  {"type": "keep", "card"}                                Advantage / Disadvantage
+    swap             {"type": "swap", "card"} | {"type": "keep_card"}        FC-6
+    early/late       {"type": "lower", "use": bool}                          FC-8 / FC-12
+    resist           {"type": "resist", "discard": [cards]}
+    place            {"type": "place", "hex"[, "model"]}  a free move, teleport, push step or Gryffindor move
+
+Simultaneous secret choices (Group, potion Stock, mulligan) and face-down choices (swap, terrain type,
+Leadership order) are redacted for other viewers by ``redact_action``. Chance: coins are public dice
+``[[0, 1]]``; every card that leaves a Clash or Quest deck is a lazy ``draw`` (owner-only into a hand,
+public when revealed); the challenge identities and the Horcrux deal are public draws.
 """
 
 from __future__ import annotations

@@ -1765,7 +1765,7 @@ def _h_apply_effects(s: State, st: dict) -> None:
         elif op == "draw_clash":
             steps.append({"step": "draw", "seat": seat, "pile": "clash", "n": e["n"], "dest": "hand", "vis": "owner"})
         elif op == "jinx":
-            _add_card(s, other(seat) if t["seat"] != seat else other(seat), "jinxed")
+            _add_card(s, other(seat), "jinxed")
         elif op == "luck":
             _add_card(s, seat, "lucky")
         elif op == "aura" or op == "defense_bonus":
