@@ -121,8 +121,9 @@ def test_the_replay_page_steps_through_events_and_shows_a_dispute(page_as, live,
     page.wait_for_selector("[data-testid=at]:text-is('2')")
     # The step counter moves at once; the board and the event box follow when event 2's view arrives.
     page.wait_for_selector("[data-testid=event]:has-text('#2 chance')")
-    # After the deal every hand is shown to the auditor of a finished match.
+    # Event 2 is seat 0's private draw of three: the auditor of a finished match sees that hand.
     page.wait_for_selector("[data-testid=player-0] .dw-card[data-card]")
+    assert page.locator("[data-testid=player-0] .dw-card[data-card]").count() == 3
 
     with connection.cursor() as cursor:
         cursor.execute("SET session_replication_role = replica")
