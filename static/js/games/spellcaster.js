@@ -367,8 +367,10 @@
     const state = view.result ? "over" : !ctx.live ? "replay" : legal.length ? "mine" : "waiting";
     root.replaceChildren(el("div", { class: "sc", "data-turn-state": state, "data-phase": view.phase },
       el("div", {}, boardSvg(view, ctx, clicks),
-        el("p", { class: "small muted" }, `Round ${view.round}${view.max_rounds ? ` of at most ${view.max_rounds}` : ""}`), legend()),
-      el("div", {}, result, tabletopEntry(view, ctx), controls(view, ctx), contestPanel(view, ctx),
+        el("p", { class: "small muted" }, `Round ${view.max_rounds ? Math.min(view.round, view.max_rounds) : view.round}${view.max_rounds ? ` of at most ${view.max_rounds}` : ""}`), legend()),
+      el("div", {}, result, tabletopEntry(view, ctx),
+        ctx.live && ctx.seat !== null && ctx.seat !== undefined && !view.result ? controls(view, ctx) : null,
+        contestPanel(view, ctx),
         el("div", { class: "sc-casters" }, view.casters.map((c) => sheet(view, ctx, c))))));
   }
 
