@@ -100,6 +100,10 @@ def describe(engine, before, event, after) -> str:
         return f"{_who(seat)} {'uses' if a['use'] else 'ignores'} the card's lower part."
     if t == "resist":
         return f"{_who(seat)} discards {len(a['discard'])} card(s) to resist."
+    if t == "instinctive":
+        return f"{_who(seat)} advances {a['spell']} one more step (Instinctive Casting)."
+    if t == "horcrux_lose":
+        return f"{_who(seat)} gives up a Horcrux instead of the model."
     if t == "peek":
         return f"{_who(seat)} uses Leadership to look at the top of the Clash deck."
     if t == "order":

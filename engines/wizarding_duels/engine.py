@@ -36,6 +36,8 @@ lists every answer. Windows and their actions (``{"type": ...}``):
     early/late       {"type": "lower", "use": bool}                          FC-8 / FC-12
     resist           {"type": "resist", "discard": [cards]}
     place            {"type": "place", "hex"[, "model"]}  a free move, teleport, push step or Gryffindor move
+    instinctive      {"type": "instinctive", "spell"}         1d, Instinctive Casting
+    horcrux_lose     {"type": "horcrux_lose", "index"}        which Horcrux goes instead of the Horcrux Maker
 
 Simultaneous secret choices (Group, potion Stock, mulligan) and face-down choices (swap, terrain type,
 Leadership order) are redacted for other viewers by ``redact_action``. Chance: coins are public dice

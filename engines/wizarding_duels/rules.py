@@ -45,7 +45,7 @@ from .state import (
 DECISIONS = {
     "build", "stock", "choose_map", "choose_joining", "place_challenge", "place_terrain", "mulligan",
     "horcrux_pick", "deploy", "neutral", "upkeep", "activate", "act", "react", "empower", "pick", "swap",
-    "early", "late", "resist", "place", "brave_pick", "leadership", "order", "dark_lord",
+    "early", "late", "resist", "place", "brave_pick", "leadership", "order", "dark_lord", "instinctive", "horcrux_lose",
 }
 CHANCES = {"coin", "draw", "unveil", "horcrux_deal"}
 
@@ -315,7 +315,7 @@ def _h_start_refill(s: State, st: dict) -> None:
             steps.append({"step": "draw", "seat": seat, "pile": "clash", "n": need, "dest": "hand", "vis": "owner"})
     steps.append({"step": "power_refills"})
     steps += _upkeep_steps(s, [sp, other(sp)], checkpoint="start")
-    steps.append({"step": "cooldown"})
+    steps.append({"step": "instinctive_setup"})
     push_front(s, *steps)
 
 
@@ -328,18 +328,31 @@ def _upkeep_steps(s: State, seats: list[int], checkpoint: str) -> list[dict]:
     return out
 
 
+def _instinctive_spells(s: State, m: dict) -> list[str]:
+    p = P(s, m["seat"])
+    return sorted(x for x in m["spells"] if p["clocks"].get(x, 0) > 0)
+
+
+def _h_instinctive_setup(s: State, st: dict) -> None:
+    """1d, Instinctive Casting (WD-T18): each such model picks one of its clocked assigned spells."""
+    s["ic_bonus"] = [[], []]
+    steps = []
+    sp = s["starting"] if s["starting"] is not None else 0
+    for seat in (sp, other(sp)):
+        for m in on_board(s, seat):
+            if has(m, "instinctive_casting") and _instinctive_spells(s, m):
+                steps.append({"step": "instinctive", "seat": seat, "model": m["uid"]})
+    steps.append({"step": "cooldown"})
+    push_front(s, *steps)
+
+
 def _h_cooldown(s: State, st: dict) -> None:
-    """1d (L597-611, WD-69): every clock drops by one; clocks at 0 go and spells return; Locks go.
-    Instinctive Casting (WD-T18): one of its assigned spells moves one more step (ruling: the
-    largest clock, the engine's choice)."""
+    """1d (L597-611, WD-69): every clock drops by one (those picked by Instinctive Casting one
+    more); clocks at 0 go and their spells return to the Spellbook; Locks go."""
+    picked = s.pop("ic_bonus", None) or [[], []]
     for seat in (0, 1):
         p = P(s, seat)
-        bonus = set()
-        for m in alive(s, seat):
-            if has(m, "instinctive_casting"):
-                mine = [x for x in m["spells"] if p["clocks"].get(x, 0) > 0]
-                if mine:
-                    bonus.add(max(mine, key=lambda x: (p["clocks"][x], x)))
+        bonus = set(picked[seat])
         for sp in sorted(p["clocks"]):
             p["clocks"][sp] -= 2 if sp in bonus else 1
             if p["clocks"][sp] <= 0:
@@ -654,7 +667,8 @@ def _put_card(s: State, st: dict, c: str) -> None:
 def _skip_decision(s: State, st: dict) -> bool:
     """Windows where the seat has no real option close at once (spec section 6, point 1)."""
     name = st["step"]
-    if name in ("react", "empower", "swap", "early", "late", "resist", "pick", "brave_pick", "upkeep", "place", "horcrux_pick"):
+    if name in ("react", "empower", "swap", "early", "late", "resist", "pick", "brave_pick", "upkeep", "place", "horcrux_pick",
+                "instinctive", "horcrux_lose", "leadership", "order", "dark_lord"):
         opts = options(s, st)
         if name == "place":
             if not opts or (len(opts) == 1 and opts[0].get("hex") is None):
@@ -977,6 +991,10 @@ def options(s: State, st: dict, seat: int | None = None) -> list[dict]:
         return place_options(s, st)
     if name == "leadership":
         return [{"type": "peek"}, {"type": "pass"}]
+    if name == "instinctive":
+        return [{"type": "instinctive", "spell": x} for x in _instinctive_spells(s, M(s, st["model"]))]
+    if name == "horcrux_lose":
+        return [{"type": "horcrux_lose", "index": i} for i in range(len(_live_horcruxes(s, M(s, st["model"]))))]
     if name == "order":
         from itertools import permutations
 
@@ -1219,6 +1237,11 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
     elif name in ("early", "late"):
         if action["use"]:
             _use_lower(s, st["side"], name)
+    elif name == "instinctive":
+        s.setdefault("ic_bonus", [[], []])[seat].append(action["spell"])
+    elif name == "horcrux_lose":
+        m = M(s, st["model"])
+        _lose_horcrux(s, m, _live_horcruxes(s, m)[action["index"]], st["by"])
     elif name == "leadership":
         if t == "peek":
             M(s, st["model"])["round"]["leadership"] = True
@@ -1931,20 +1954,33 @@ def _h_removal(s: State, st: dict) -> None:
     if m["removed"] or m["impacts"] <= capacity(m):
         return
     if has(m, "horcrux_maker"):
-        live = [h for h in m["horcruxes"] if not M(s, h["model"])["removed"]
-                and (h["kind"] == "model" or any(a["id"] == h["id"] for a in M(s, h["model"])["artifacts"]))]
+        live = _live_horcruxes(s, m)
+        if len(live) > 1:
+            # A-46: the owner picks which Horcrux goes.
+            push_front(s, {"step": "horcrux_lose", "seat": m["seat"], "model": m["uid"], "by": st["by"]})
+            return
         if live:
-            h = live[0]
-            m["horcruxes"].remove(h)
-            m["impacts"] = 0
-            holder = M(s, h["model"])
-            if h["kind"] == "model":
-                holder["impacts"] = capacity(holder) + 1
-                push_front(s, {"step": "removal", "model": holder["uid"], "by": st["by"]})
-            else:
-                holder["artifacts"] = [a for a in holder["artifacts"] if a["id"] != h["id"]]
+            _lose_horcrux(s, m, live[0], st["by"])
             return
     remove_model(s, m, st["by"])
+
+
+def _live_horcruxes(s: State, m: dict) -> list[dict]:
+    return [h for h in m["horcruxes"] if not M(s, h["model"])["removed"]
+            and (h["kind"] == "model" or any(a["id"] == h["id"] for a in M(s, h["model"])["artifacts"]))]
+
+
+def _lose_horcrux(s: State, m: dict, h: dict, by) -> None:
+    """Instead of removal: all Impacts go and the Horcrux leaves the game (for a model, the model
+    is removed with the full cascade)."""
+    m["horcruxes"].remove(h)
+    m["impacts"] = 0
+    holder = M(s, h["model"])
+    if h["kind"] == "model":
+        holder["impacts"] = capacity(holder) + 1
+        push_front(s, {"step": "removal", "model": holder["uid"], "by": by})
+    else:
+        holder["artifacts"] = [a for a in holder["artifacts"] if a["id"] != h["id"]]
 
 
 def remove_model(s: State, m: dict, by: int | None) -> None:
@@ -2061,6 +2097,7 @@ AUTO = {
     "round_start": _h_round_start,
     "start_refill": _h_start_refill,
     "cooldown": _h_cooldown,
+    "instinctive_setup": _h_instinctive_setup,
     "activation_end": _h_activation_end,
     "next_activation": _h_next_activation,
     "end_phase": _h_end_phase,

@@ -196,6 +196,20 @@ def test_horcrux_maker_clears_its_impacts_and_loses_a_horcrux_instead_of_being_r
     assert s["models"]["1b"]["removed"]
 
 
+def test_the_horcrux_makers_owner_picks_which_horcrux_goes():
+    """Ruling A-46: with several Horcruxes standing, the owner chooses."""
+    s = build(models=[(0, "ron-weasley", "0,2", {}), (1, "lord-voldemort", "0,3", {"impacts": 4}), (1, "nagini", "3,3", {}),
+                      (1, "death-eater-i", "4,3", {})], artifacts={"0a": ["sword-of-gryffindor"], "1c": ["horcrux-locket"]}, active="0a")
+    s["models"]["1a"]["horcruxes"] = [{"kind": "model", "model": "1b"}, {"kind": "artifact", "model": "1c", "id": "horcrux-locket"}]
+    s = act(s, 0, {"type": "attack", "attack": "sword-of-gryffindor", "target": "1a", "artifact": "sword-of-gryffindor"})
+    s = act(s, 1, {"type": "pass"})
+    s = deal(deal(s, ["ex-plus3-2"]), ["ex-plus1-4"])
+    assert front(s) == "horcrux_lose" and len(E.legal_actions(s, 1)) == 2
+    s = act(s, 1, {"type": "horcrux_lose", "index": 1})
+    assert not s["models"]["1b"]["removed"] and s["models"]["1c"]["artifacts"] == []
+    assert s["models"]["1a"]["impacts"] == 0 and not s["models"]["1a"]["removed"]
+
+
 def test_gryffindor_may_move_when_a_friendly_model_is_removed():
     """WD-T13 (L1299-1301), ruling A-12 (N = 2 in the pack)."""
     s = build(models=[(0, "ron-weasley", "0,2", {}), (1, "death-eater-ii", "0,3", {"impacts": 4}),

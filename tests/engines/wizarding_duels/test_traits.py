@@ -99,10 +99,13 @@ def test_professor_gives_nearby_apprentices_advantage_when_casting():
 
 def test_instinctive_casting_advances_one_assigned_clock_an_extra_step():
     """WD-T18 (L1335-1338)."""
-    s = ov([(0, "sister-hollis", "2,1", {"spells": ["stone-fist"]}), (1, "cassius-vane", "2,4", {})])
-    s["players"][0]["clocks"] = {"stone-fist": 2}
-    rules._h_cooldown(s, {})
-    assert s["players"][0]["clocks"] == {} and "stone-fist" in s["players"][0]["spellbook"]
+    s = ov([(0, "sister-hollis", "2,1", {"spells": ["stone-fist", "frost-bind"]}), (1, "cassius-vane", "2,4", {})])
+    s["players"][0]["clocks"] = {"stone-fist": 2, "frost-bind": 3}
+    s["queue"] = [{"step": "instinctive_setup"}]
+    rules.run(s)
+    assert E.legal_actions(s, 0) == [{"type": "instinctive", "spell": "frost-bind"}, {"type": "instinctive", "spell": "stone-fist"}]
+    s = act(s, 0, {"type": "instinctive", "spell": "stone-fist"})
+    assert s["players"][0]["clocks"] == {"frost-bind": 2} and "stone-fist" in s["players"][0]["spellbook"]
 
 
 def test_tactician_draws_a_quest_as_a_free_action_and_ravenclaw_needs_a_challenge():
