@@ -123,3 +123,31 @@ def test_unknown_bot_is_refused():
     with pytest.raises(IllegalAction) as err:
         E.bot_action("oracle", started(2), 0, random.Random(1))
     assert err.value.code == "unknown_bot"
+
+
+_CHILD = """
+import hashlib, json, random, sys
+sys.path.insert(0, sys.argv[1])
+from tests.engines.annihilageddon.playout import playout
+events = []
+state, _ = playout(int(sys.argv[2]), 4, ["heuristic", "random", "heuristic", "random"],
+                   on_event=lambda b, e, a: events.append(e))
+print(hashlib.sha256(json.dumps([state, events], sort_keys=True).encode()).hexdigest())
+"""
+
+
+def test_the_same_game_gives_the_same_states_in_another_process():
+    """No set order, hash seed or clock leaks into a replay."""
+    import hashlib
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    events = []
+    state, _ = playout(21, 4, ["heuristic", "random", "heuristic", "random"], on_event=lambda b, e, a: events.append(e))
+    here = hashlib.sha256(json.dumps([state, events], sort_keys=True).encode()).hexdigest()
+    out = subprocess.run([sys.executable, "-c", _CHILD, str(root), "21"], capture_output=True, text=True,
+                         env={**os.environ, "PYTHONHASHSEED": "777"}, timeout=300, check=True)
+    assert out.stdout.strip() == here

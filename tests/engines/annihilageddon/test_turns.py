@@ -211,3 +211,33 @@ def test_several_start_of_turn_effects_resolve_in_the_order_the_player_picks(fir
     st = choose(st, 1, first)
     st = run_bots(st, take_all)
     assert st["players"][1]["hp"] == 14 and len(st["players"][1]["hand"]) == drawn
+
+
+def test_an_attack_can_send_a_foes_ongoing_card_to_its_owners_discard():
+    """AN L247: an Ongoing card stays "until an Attack might make you place it into your discard
+    pile"; AN L284-286: the foe controls and owns it, the attacker picks which one."""
+    st = table(2, hands={0: ["nana-pickpocket"]})
+    st["players"][1]["ongoing"] = ["spite-tower", "marrow-baths"]
+    st = act(st, 0, type="play", card="nana-pickpocket")
+    st = choose(st, 1, "take")
+    assert st["prompt"]["seat"] == 0 and st["prompt"]["why"] == "return"
+    st = choose(st, 0, "spite-tower")
+    assert st["players"][1]["ongoing"] == ["marrow-baths"] and st["players"][1]["discard"] == ["spite-tower"]
+
+
+def test_a_legend_played_from_hand_uses_only_its_top_text():
+    """AN L237-239: "The Group Attack is no longer applicable"."""
+    st = table(3, hands={0: ["queen-quagmire"]})
+    st = act(st, 0, type="play", card="queen-quagmire")
+    assert st["turn"]["power"] == 5 and E.to_move(st) == [0]
+    assert [p["hp"] for p in st["players"]] == [20, 20, 20]
+
+
+def test_cards_in_the_line_up_or_a_foes_ongoing_cards_are_not_in_play_for_you():
+    """AN L249: only Ongoing cards you control give you their abilities."""
+    st = table(2, hands={0: ["snot-rocket"]}, lineup=["spite-tower", "pit-weasel", "questionable-coin",
+                                                      "heal-o-matic", "fumbledore"])
+    st["players"][1]["ongoing"] = ["spite-tower"]
+    st = act(st, 0, type="play", card="snot-rocket")
+    st = choose(st, 1, "take")
+    assert st["turn"]["power"] == 1  # no +1 from a Spite Tower you do not control
