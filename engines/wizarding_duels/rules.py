@@ -851,7 +851,7 @@ def castable_spells(s: State, m: dict) -> list[tuple[str, str]]:
     if room:
         for sp in p["spellbook"]:
             card = pk.spells[sp]
-            if p["clocks"].get(sp) or card["reaction"] or sp in upkept:
+            if p["clocks"].get(sp) or card["reaction"] or sp in upkept or (sp, "innate") in out:
                 continue
             if card["unforgivable"] and (elf or not has(m, "dark_arts")):
                 continue

@@ -193,3 +193,17 @@ def test_a_potion_on_a_friend_applies_at_once_and_on_an_enemy_needs_a_faced_clas
     lc = s["last_clash"]
     assert lc["what"] == "potion" and lc["att"]["total"] == 1 + 2 and lc["def"]["total"] == 1 + 1
     assert s["models"]["1a"]["impacts"] == 1
+
+
+def test_an_innate_spell_is_cast_from_the_model_and_takes_its_clock_there():
+    """Innate Knowledge (L397, WD-40) and ruling A-55: never assigned, clocked on the model; a
+    Spellbook copy of the same spell is not offered twice."""
+    s = build(pack_id=OV, map_id="moonlit-cloister", nexus="blue",
+              models=[(0, "isolde-marrow", "2,1", {}), (1, "cassius-vane", "2,3", {})],
+              spellbooks={0: ["ember-lash"]}, active="0a")
+    casts = [a for a in E.legal_actions(s, 0) if a["type"] == "cast" and a["spell"] == "ember-lash"]
+    assert casts == [{"type": "cast", "spell": "ember-lash", "target": "1a"}]
+    s = decline(act(s, 0, casts[0]))  # an Apprentice's Empower costs 0 here; it passes
+    s = decline(deal(deal(s, ["c02-sidestep"]), ["c19-fumble"]))
+    assert s["models"]["0a"]["innate_clocks"] == {"ember-lash": 1} and s["models"]["0a"]["spells"] == []
+    assert "ember-lash" in s["players"][0]["spellbook"]
