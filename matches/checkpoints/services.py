@@ -12,11 +12,12 @@ import logging
 from dataclasses import dataclass, field
 
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from audit import checkpoint as audit_checkpoint
 from audit import merkle
-from matches.models import Stream
+from matches.models import Event, Stream
 
 from . import keys
 from .models import Checkpoint, LoggedHead, LogLeaf, MerkleNode
@@ -49,18 +50,23 @@ def heads_log() -> HeadsLogged:
         _lock()
         logged = {row.stream_id: row for row in LoggedHead.objects.all()}
         index = LogLeaf.objects.count()
-        new_leaves, heads = [], []
+        moved = []
         for stream_id, seq, head in Stream.objects.filter(head_seq__gt=0).order_by("id").values_list(
                 "id", "head_seq", "head_hash"):
             last = logged.get(stream_id)
-            if last is not None:
-                if (last.seq, last.head_hash) == (seq, head):
-                    continue
-                if seq <= last.seq:
-                    outcome.conflicts.append(stream_id)
-                    log.error("Stream %s is at %s/%s but the log holds %s/%s: not logged.", stream_id, seq, head,
-                              last.seq, last.head_hash)
-                    continue
+            if last is not None and (last.seq, last.head_hash) == (seq, head):
+                continue
+            moved.append((stream_id, seq, head, last))
+        # A stream moves on only from the head the log holds: the event at the logged seq must
+        # still hash to the logged head (one query for all of them).
+        still = _hashes_at([(last.stream_id, last.seq) for _, _, _, last in moved if last is not None])
+        new_leaves, heads = [], []
+        for stream_id, seq, head, last in moved:
+            if last is not None and (seq <= last.seq or still.get((stream_id, last.seq)) != last.head_hash):
+                outcome.conflicts.append(stream_id)
+                log.error("Stream %s is at %s/%s but no longer holds the logged head %s/%s: not logged.",
+                          stream_id, seq, head, last.seq, last.head_hash)
+                continue
             digest = audit_checkpoint.leaf_hash(stream=stream_id, seq=seq, head=head).hex()
             new_leaves.append(LogLeaf(index=index, stream_id=stream_id, seq=seq, head_hash=head, leaf_hash=digest))
             heads.append(LoggedHead(stream_id=stream_id, seq=seq, head_hash=head))
@@ -71,6 +77,17 @@ def heads_log() -> HeadsLogged:
                                        update_fields=["seq", "head_hash"])
         outcome.appended = new_leaves
     return outcome
+
+
+def _hashes_at(points: list[tuple[str, int]]) -> dict[tuple[str, int], str]:
+    found: dict[tuple[str, int], str] = {}
+    for start in range(0, len(points), 500):
+        query = Q()
+        for stream_id, seq in points[start:start + 500]:
+            query |= Q(stream_id=stream_id, seq=seq)
+        found.update(((sid, seq), digest) for sid, seq, digest in
+                     Event.objects.filter(query).values_list("stream_id", "seq", "hash"))
+    return found
 
 
 def _grow(old_size: int, leaves: list[bytes]) -> None:

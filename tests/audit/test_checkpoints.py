@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
-from django.db.models import F
 
 from audit import checkpoint as audit_checkpoint
 from matches.autoplay import autoplay_match
@@ -89,6 +88,20 @@ def test_a_stream_that_moves_on_gets_a_new_leaf_for_its_new_head(db):
     Stream.objects.filter(pk=match.stream_id).update(head_seq=match.stream.head_seq + 1, head_hash="ab" * 32)
     assert [leaf.seq for leaf in heads_log().appended] == [match.stream.head_seq + 1]
     assert LogLeaf.objects.filter(stream_id=match.stream_id).count() == 2
+
+
+def test_a_stream_rewritten_then_moved_on_is_not_logged_as_progress(db):
+    """Rewriting the past and appending after it does not launder the rewrite into the log."""
+    from league.streams import stream_append
+
+    stream_append(stream_id="season:x", kind="season", type="note", data={"n": 1}, actor="system")
+    heads_log()
+    first = Event.objects.get(stream_id="season:x", seq=1)
+    alter_event(first, data={"n": 2})
+    rehash_stream("season:x")
+    stream_append(stream_id="season:x", kind="season", type="note", data={"n": 3}, actor="system")
+    assert heads_log().conflicts == ["season:x"]
+    assert list(LogLeaf.objects.filter(stream_id="season:x").values_list("seq", flat=True)) == [1]
 
 
 def test_a_rewritten_and_rehashed_finished_match_is_caught_against_a_saved_checkpoint(db, client):
@@ -219,11 +232,11 @@ def test_the_stored_tree_grown_run_by_run_has_the_root_of_all_its_leaves(db):
     from audit import merkle
     from matches.checkpoints.selectors import nodes_get
 
-    streams = [Stream.objects.create(id=f"season:s{i}", kind="season") for i in range(11)]
+    from league.streams import stream_append
+
     for step in (1, 3, 2, 5):
-        for stream in streams[:step + 4]:
-            Stream.objects.filter(pk=stream.pk).update(head_seq=F("head_seq") + 1,
-                                                       head_hash=f"{step:02d}" * 32)
+        for i in range(step + 4):
+            stream_append(stream_id=f"season:s{i}", kind="season", type="note", data={"step": step}, actor="system")
         checkpoint_sign()
     leaves = [bytes.fromhex(h) for h in LogLeaf.objects.order_by("index").values_list("leaf_hash", flat=True)]
     for checkpoint in Checkpoint.objects.all():
