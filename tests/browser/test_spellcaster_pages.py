@@ -86,3 +86,84 @@ def test_a_newcomer_plays_a_whole_match_against_the_bot_on_the_match_page(page_a
     page.click("[data-step=first]")
     page.wait_for_selector("[data-testid=at]:text-is('0')")
     page.wait_for_selector(".sc[data-turn-state=replay][data-phase=allocate]")
+
+
+def wait_mine(page):
+    page.wait_for_selector(".sc[data-turn-state=mine]")
+
+
+def click_act(page, testid):
+    seq = head_seq(page)
+    page.click(f"[data-testid='{testid}']")
+    wait_for_new_head(page, seq)
+
+
+def test_three_people_at_a_real_table_play_a_whole_game_entering_dice_and_draws_by_clicking(page_as, live, off_loop):
+    """Issue 10, item 6: a 3-player game between people in three browsers, in tabletop mode: every d10 is
+    entered by clicking a die face, a private draw by the drawer clicking the card drawn (never typing)."""
+    from matches.models import Match
+
+    User = get_user_model()
+    people = [User.objects.create_user(n, password=f"pw-{n}") for n in ("alice", "bob", "carol")]
+    match = off_loop(match_create, game="spellcaster", seats=[SeatSpec(user=u) for u in people],
+                     created_by=people[0], mode=Match.Mode.TABLETOP, config={"max_rounds": 5})
+    pages = [page_as(u.username) for u in people]
+    errors = []
+    for page in pages:
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{live}/matches/{match.id}/")
+        page.wait_for_selector("[data-testid=connection]:text('live')")
+        page.wait_for_selector("[data-testid=board-svg]")
+    alice, bob, carol = pages
+
+    # Secret, simultaneous allocation: bob sees that alice has allocated, not how.
+    click_act(alice, "act-allocate-2-1-1-2")
+    bob.wait_for_selector("[data-testid=caster-sheet-0]:has-text('Attributes allocated')")
+    assert "Skill" not in bob.inner_text("[data-testid=caster-sheet-0]")
+    click_act(bob, "act-allocate-2-2-0-2")
+    click_act(carol, "act-allocate-0-2-2-2")
+
+    # Who goes first: a public d10-style roll entered by clicking a die face.
+    carol.wait_for_selector("[data-testid=dice-entry]")
+    click_act(carol, "die-0-face-0")
+    for page in pages:
+        page.wait_for_selector("[data-testid=caster-sheet-0]:has-text('Skill 7')")
+
+    # Alice in the Fire corner conjures one card; only she may enter it, by clicking the Fire 5.
+    wait_mine(alice)
+    click_act(alice, "act-conjure-1")
+    assert alice.eval_on_selector_all("[data-testid^=act-draw-]", "es => es.map(e => e.dataset.testid)") \
+        == ["act-draw-fire"]
+    click_act(alice, "act-draw-fire")
+    bob.wait_for_selector("[data-testid=draw-waiting]")
+    assert bob.locator("[data-testid=draw-entry]").count() == 0
+    alice.wait_for_selector("[data-testid=draw-entry]")
+    assert sorted(alice.eval_on_selector_all("[data-testid=draw-entry] button", "es => es.map(e => e.dataset.testid)")) \
+        == ["drawn-fire-1", "drawn-fire-3", "drawn-fire-5"]
+    click_act(alice, "drawn-fire-5")
+    click_act(alice, "act-place-0-mass")
+    # Face down: alice sees Fire 5, the others a Fire card without a value, and the log names no value.
+    assert "F5" in alice.inner_text("[data-testid=spell-0-0]")
+    bob.wait_for_selector("[data-testid=spell-0-0]:has-text('Mass')")
+    assert "F?" in bob.inner_text("[data-testid=spell-0-0]") and "F5" not in bob.inner_text("[data-testid=spell-0-0]")
+    bob.wait_for_selector("[data-testid=log] li:has-text('places a Fire card face down')")
+    assert "Fire 5" not in bob.inner_text("[data-testid=log]")
+    click_act(alice, "act-end_turn")
+
+    # Bob rests; then every turn is ended until the round limit (5 rounds) ends the game.
+    wait_mine(bob)
+    click_act(bob, "act-rest")
+    click_act(bob, "act-end_turn")
+    order = [carol, alice, bob]
+    for turn in range(3 * 5):
+        page = order[turn % 3]
+        page.wait_for_selector(".sc[data-turn-state=mine], .sc[data-turn-state=over]")
+        if page.locator("[data-testid=result]").count():
+            break
+        click_act(page, "act-end_turn")
+    for page in pages:
+        page.wait_for_selector("[data-testid=result]")
+        assert "round limit" in page.inner_text("[data-testid=result]")
+    # At the end every card is shown: bob now sees alice's Fire 5.
+    assert "F5" in bob.inner_text("[data-testid=spell-0-0]")
+    assert errors == []
