@@ -3,7 +3,7 @@ secret choices and face-down terrain types are described by their public shape o
 
 from __future__ import annotations
 
-from .state import M, pack
+from .state import pack
 
 
 def _who(seat) -> str:

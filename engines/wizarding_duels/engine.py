@@ -97,6 +97,9 @@ class WizardingDuelsEngine(Engine):
         for k in ("potion_duplicates", "master_wizard_casting_bonus"):
             if not isinstance(cfg[k], bool):
                 raise InvalidConfig(f"{k} must be true or false.", code="bad_option")
+        if not cfg["potion_duplicates"] and sum(1 for p in pk.potions.values() if p["level"] == 0) < 6:
+            raise InvalidConfig("Without duplicates a Stock needs six different level-0 potions; this pack has fewer.",
+                                code="stock_impossible")
         if not pk.playable():
             raise InvalidConfig(f"The pack '{pk.id}' has no quest of every type or no map; it cannot play whole games.",
                                 code="pack_not_playable")
@@ -155,7 +158,9 @@ class WizardingDuelsEngine(Engine):
             return out
         if name == "stock":
             models = self._models_of(state, seat)
-            out = []
+            zero = sorted(p for p in pk.potions if pk.potions[p]["level"] == 0)
+            out = [x for x in ({"type": "potions", "potions": [zero[0]] * 6}, {"type": "potions", "potions": zero[:6]})
+                   if self._stock_ok(state, seat, x)]
             for k in range(3):
                 st_ = groups.random_stock(pk, models, groups.Lcg(77 + 1000 * seat + k))
                 if st_ not in out and self._stock_ok(state, seat, st_):

@@ -9,7 +9,7 @@ import copy
 
 from engines.chance import indices_for_cards
 
-from . import content, groups, rules
+from . import content, rules
 from .engine import WizardingDuelsEngine, _player
 
 E = WizardingDuelsEngine()
@@ -104,4 +104,4 @@ def decline(state: dict) -> dict:
     return state
 
 
-__all__ = ["build", "act", "deal", "decline", "E", "groups"]
+__all__ = ["build", "act", "deal", "decline", "E"]

@@ -46,3 +46,16 @@ def test_a_preset_group_must_be_legal():
 def test_the_default_config_plays_original_v1_within_fifty_galleons():
     cfg = ENGINE.validate_config({}, 2)
     assert cfg["pack"] == "original-v1" and cfg["galleons"] == 50 and cfg["groups"] is None
+
+
+def test_without_duplicates_a_stock_of_six_different_level_zero_potions_is_always_offered():
+    """Ruling A-57 as a switch: the pack must make a duplicate-free Stock possible."""
+    s = ENGINE.setup({"potion_duplicates": False}, 2)
+    for seat in (0, 1):
+        s = ENGINE.apply(s, {"kind": "action", "seat": seat, "action": ENGINE.legal_actions(s, seat)[0]})
+    for seat in (0, 1):
+        stocks = ENGINE.legal_actions(s, seat)
+        assert stocks and all(len(set(x["potions"])) == 6 for x in stocks)
+    with pytest.raises(InvalidConfig) as err:
+        ENGINE.validate_config({"potion_duplicates": False, "pack": "rulebook-examples"}, 2)
+    assert err.value.code == "stock_impossible"

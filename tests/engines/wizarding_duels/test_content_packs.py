@@ -91,7 +91,8 @@ def test_original_pack_meets_the_issue_minimums():
     assert any(a["rarity"] == "legendary" for a in arts) and any(a["rarity"] == "common" for a in arts)
     assert any(a["lock"] for a in arts) and any(a["remove"] for a in arts) and any(a["attack"] for a in arts)
     assert {x["level"] for x in p.data["potions"]} == {0, 1, 2, 3}
-    timings = {c["lower"]["timing"] for c in p.data["clash_cards"] if c["lower"]}
+    assert all(c["lower"] for c in p.data["clash_cards"])  # 20 lower parts
+    timings = {c["lower"]["timing"] for c in p.data["clash_cards"]}
     assert timings == {"early", "late"}
 
 

@@ -1,6 +1,5 @@
 """Rounds, activations and every action (rulebook L565-729; spec WD-65..WD-88)."""
 
-from engines.wizarding_duels import geometry
 from engines.wizarding_duels.scenario import E, act, build, deal, decline
 
 from .helpers import front

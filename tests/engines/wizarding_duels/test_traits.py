@@ -149,7 +149,7 @@ def test_herbology_expert_swaps_an_unspent_potion_for_one_of_the_same_level_once
     s = ov([(0, "tobias-fenwick", "2,1", {}), (1, "cassius-vane", "2,6", {})], active="0a")
     s["players"][0]["potions"] = [{"id": "minor-salve", "spent": False}]
     options = [a for a in E.legal_actions(s, 0) if a["type"] == "herbology"]
-    assert {a["potion"] for a in options} == {"flash-powder", "shadow-draught", "sting-flask", "quick-tonic"}
+    assert {a["potion"] for a in options} == {"flash-powder", "shadow-draught", "sting-flask", "quick-tonic", "ironbark-tonic"}
     s = act(s, 0, {"type": "herbology", "index": 0, "potion": "sting-flask"})
     assert s["players"][0]["potions"] == [{"id": "sting-flask", "spent": False}]
     assert not any(a["type"] == "herbology" for a in E.legal_actions(s, 0))
