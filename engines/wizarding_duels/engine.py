@@ -100,6 +100,8 @@ class WizardingDuelsEngine(Engine):
         if not cfg["potion_duplicates"] and sum(1 for p in pk.potions.values() if p["level"] == 0) < 6:
             raise InvalidConfig("Without duplicates a Stock needs six different level-0 potions; this pack has fewer.",
                                 code="stock_impossible")
+        if all(c["galleons"] > cfg["galleons"] for c in pk.characters.values()):
+            raise InvalidConfig(f"No model of this pack fits a budget of {cfg['galleons']} Galleons.", code="budget_too_small")
         if not pk.playable():
             raise InvalidConfig(f"The pack '{pk.id}' has no quest of every type or no map; it cannot play whole games.",
                                 code="pack_not_playable")

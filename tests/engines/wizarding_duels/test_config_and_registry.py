@@ -19,6 +19,7 @@ def test_the_engine_is_registered_for_two_players_with_glicko2_and_its_bots():
     ({"pack": "rulebook-examples"}, "pack_not_playable"),
     ({"galleons": 0}, "bad_galleons"),
     ({"galleons": "50"}, "bad_galleons"),
+    ({"galleons": 3}, "budget_too_small"),
     ({"potion_duplicates": "yes"}, "bad_option"),
     ({"groups": [{}]}, "bad_groups"),
     ({"colour": "red"}, "unknown_option"),
