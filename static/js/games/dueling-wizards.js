@@ -79,7 +79,8 @@
           `Chosen ${chosen.length} of ${spec.count}`, chosen.length ? ": " : "", chosen.map((c) => card(c, { small: true }))),
         el("button", {
           class: "primary", type: "button", "data-testid": "record-draw", disabled: !full,
-          onclick: () => ctx.recordChance({ cards: picking.cards }),
+          // One press, one request: a refused draw (its error shown by the page) can be fixed and sent again.
+          onclick: (ev) => { ev.target.disabled = true; ctx.recordChance({ cards: picking.cards }).then(() => { ev.target.disabled = false; }); },
         }, "Record my draw"));
       return node;
     }
