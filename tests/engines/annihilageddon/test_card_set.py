@@ -129,6 +129,7 @@ MECHANICS = {
     "destroy the top of a deck (AN L273-275)": uses_op("destroy", **{"from": "deck_top"}),
     "gain a Limp Wand (AN L308-310)": uses_op("gain", **{"from": "limp_wand"}),
     "gain the top of the main deck (AN L269, L326)": uses_op("gain", **{"from": "main_top"}),
+    "gain a card of a given cost from the Line-Up (AN L265-267)": uses_op("gain", **{"from": "lineup"}),
     "heal, up to 25 (AN L352)": uses_op("heal"),
     "healing doubled (AN L376)": lambda c: c.get("static", {}).get("heal_multiplier") == 2,
     "target foe (AN L211, L354)": has_selector("target_foe"),

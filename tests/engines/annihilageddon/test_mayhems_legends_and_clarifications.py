@@ -190,3 +190,18 @@ def test_a_counts_as_a_token_card_adds_one_to_your_token_count():
     st["players"][0]["ongoing"] = ["grudge-golem"]
     st = act(st, 0, type="play", card="grave-accountant")
     assert st["turn"]["power"] == 1 + 2
+
+
+def test_gaining_from_the_line_up_takes_a_matching_card_free_and_leaves_the_slot_empty():
+    """AN L265-267: a gained card costs nothing and goes where the card says (here: your hand);
+    with nothing that matches, nothing is gained."""
+    st = table(2, hands={0: ["professor-paradox", "professor-paradox"]},
+              lineup=["pocket-volcano", "pit-weasel", "cosmic-bouncer", "crown-toppler", "questionable-coin"])
+    st = act(st, 0, type="play", card="professor-paradox")
+    assert st["prompt"] == {"seat": 0, "kind": "slot", "options": [1, 3, 4], "why": "gain"}
+    st = choose(st, 0, 3)
+    assert st["players"][0]["hand"] == ["crown-toppler", "professor-paradox"] and st["lineup"][3] is None
+    assert st["turn"]["power"] == 4
+    st["lineup"] = ["pocket-volcano", None, "cosmic-bouncer", None, None]
+    st = act(st, 0, type="play", card="professor-paradox")
+    assert st["players"][0]["hand"] == ["crown-toppler"] and E.to_move(st) == [0]
