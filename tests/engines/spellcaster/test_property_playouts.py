@@ -16,6 +16,8 @@ from .playouts import check_conservation, next_event, playout
 def test_random_playouts_never_raise_and_keep_every_card_and_token(seed, n):
     def every(before, event, after):
         check_conservation(after)
+        line = E.describe(before, event, after)
+        assert isinstance(line, str) and line
         movers = E.to_move(after)
         if movers and movers != [CHANCE]:
             assert E.legal_actions(after, movers[0]), "a seat to move always has a legal action"
