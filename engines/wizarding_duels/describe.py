@@ -3,6 +3,8 @@ secret choices and face-down terrain types are described by their public shape o
 
 from __future__ import annotations
 
+from engines.base import chance_visible
+
 from .state import pack
 
 
@@ -16,6 +18,39 @@ def _name(s, uid) -> str:
 
 
 def describe(engine, before, event, after) -> str:
+    line = _line(engine, before, event, after)
+    # Consequences are public, but a hidden action's line must read the same whatever was hidden,
+    # so they are told only after public events.
+    if event.get("kind") == "chance":
+        public = chance_visible(engine.chance(before) or {}, None)
+    else:
+        public = engine.redact_action(event["seat"], event["action"], None) == event["action"]
+    return line + _consequences(before, after) if public else line
+
+
+def _consequences(before, after) -> str:
+    out = []
+    lc = after.get("last_clash")
+    if lc and lc != before.get("last_clash"):
+        if lc["def"]:
+            out.append(f"{_name(after, lc['att']['model'])} {lc['att']['total']} against {_name(after, lc['target'])} "
+                       f"{lc['def']['total']}: {'success' if lc['success'] else 'failure'}.")
+        else:
+            out.append(f"{_name(after, lc['att']['model'])} totals {lc['att']['total']}: {'success' if lc['success'] else 'failure'}.")
+    for uid, m in sorted(after["models"].items()):
+        was = before["models"].get(uid)
+        if was and m["impacts"] > was["impacts"] and not m["removed"]:
+            out.append(f"{m['name']} takes {m['impacts'] - was['impacts']} Impact(s).")
+        if was and m["removed"] and not was["removed"]:
+            out.append(f"{m['name']} is removed.")
+    for seat in (0, 1):
+        gained = after["players"][seat]["qp"] - before["players"][seat]["qp"]
+        if gained:
+            out.append(f"Seat {seat} scores {gained} Quest Point(s).")
+    return (" " + " ".join(out)) if out else ""
+
+
+def _line(engine, before, event, after) -> str:
     if event.get("kind") == "chance":
         st = before["queue"][0] if before["queue"] else {}
         name = st.get("step")
