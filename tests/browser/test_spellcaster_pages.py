@@ -167,3 +167,30 @@ def test_three_people_at_a_real_table_play_a_whole_game_entering_dice_and_draws_
     # At the end every card is shown: bob now sees alice's Fire 5.
     assert "F5" in bob.inner_text("[data-testid=spell-0-0]")
     assert errors == []
+
+
+def test_the_replay_page_steps_through_a_finished_game_and_a_spectator_sees_no_values_or_controls(page_as, live,
+                                                                                                 off_loop):
+    from matches.autoplay import autoplay_match
+
+    match = off_loop(autoplay_match, game="spellcaster", seats=2, bot="heuristic")
+    page = page_as(None)
+    page.goto(f"{live}/matches/{match.id}/replay/")
+    page.wait_for_selector("[data-testid=result]")
+    assert page.inner_text("[data-testid=verdict]").startswith("✔ Verified")
+    assert page.locator("[data-testid=controls]").count() == 0
+    page.click("[data-step=first]")
+    page.wait_for_selector("[data-testid=at]:text-is('0')")
+    page.wait_for_selector(".sc[data-turn-state=replay][data-phase=allocate]")
+    assert page.locator("[data-testid^=familiar-]").count() == 0
+    # somewhere in the middle a spectator's replay shows cards only by element when they are face down
+    middle = match.state_seq // 2
+    page.evaluate(
+        "n => { const s = document.querySelector('#scrubber'); s.value = n; s.dispatchEvent(new Event('input')); }",
+        middle,
+    )
+    page.wait_for_selector(f"[data-testid=at]:text-is('{middle}')")
+    page.wait_for_selector(".sc[data-phase=play]")
+    assert page.locator("[data-testid=board-svg] [data-testid^=caster-]").count() >= 1
+    shown = page.eval_on_selector_all("[data-testid=card]", "cs => cs.map(c => c.textContent)")
+    assert all(len(text) >= 2 for text in shown)  # an element letter and a value or "?"
