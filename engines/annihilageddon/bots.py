@@ -93,9 +93,8 @@ def _answer(engine, state, seat, pr, actions):
             pick = min(real, key=lambda v: card_value(name(v))) if real else values[0]
     elif kind == "token":
         # keep the better token for yourself, give a foe the worse one
-        from .cards import CARDS as _C
-        worst = min(values, key=lambda t: (_C[t].get("vp", -3) if type(_C[t].get("vp", -3)) is int else -3, t))
-        pick = worst if pr.get("why") in ("fatality", "give") else max(values, key=lambda t: (_C[t].get("vp", -3), t))
+        worst = min(values, key=lambda t: (CARDS[t].get("vp", -3), t))
+        pick = worst if pr.get("why") in ("fatality", "give") else max(values, key=lambda t: (CARDS[t].get("vp", -3), t))
         if pr.get("why") == "return":
             pick = worst
     elif kind == "trigger":

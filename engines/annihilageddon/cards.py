@@ -274,8 +274,6 @@ def check_card(card: Any) -> None:
     if card["kind"] == "familiar":
         if card.get("cost") != 6 or "defense" not in card or not card.get("wizard"):
             _fail(cid, "a Familiar costs 6, has a Defense and names its Wizard (AN L88, L203, L205)")
-    if card["kind"] == "activated" and "activated" not in card:
-        _fail(cid, "missing activated")
     if "activated" in card:
         a = card["activated"]
         if not isinstance(a, dict) or set(a) != {"pay_hp", "do"} or type(a["pay_hp"]) is not int:

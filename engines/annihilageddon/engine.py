@@ -32,11 +32,10 @@ from typing import Any
 
 from ..base import CHANCE, Action, Engine, IllegalAction, InvalidConfig, State, event_kind
 from ..chance import check_outcome, draw_spec
-from . import turn as _turn  # noqa: F401  (registers the turn machine's ops)
-from .cards import CARDS, is_ongoing, of_kind, physical
-from .interp import (
-    START_HP, after_play_triggers, defense_options, frame, new_scope, push, run, statics, zone_list,
-)
+from . import bots
+from .cards import CARDS, matches, of_kind, physical
+from .interp import START_HP, defense_options, frame, new_scope, num, owned, push, run, statics, zone_list
+from .turn import END_OF_TURN
 
 FAMILIAR_COST = 6
 WILD_MAGIC_COST = 3
@@ -167,7 +166,6 @@ class Annihilageddon(Engine):
         if kind == "setup":
             return sorted(set(p[f"{pr['cat']}_dealt"]))
         if kind == "card":
-            from .cards import matches
             owner = state["players"][pr["of"]]
             zone = pr["zone"]
             if zone == "hand_or_discard":
@@ -269,7 +267,6 @@ class Annihilageddon(Engine):
                                       "scope": new_scope(st), "active": seat}))
         elif t == "end_turn":
             st["turn"]["ending"] = True
-            from .turn import END_OF_TURN
             st["stack"].append(frame(list(END_OF_TURN), {"you": seat, "active": seat, "source": seat}))
         run(st)
         return st
@@ -316,7 +313,6 @@ class Annihilageddon(Engine):
     def vp_breakdown(self, state: State, seat: int) -> dict[str, int]:
         """AN L191-193: every card owned counts (Ongoing, hand, discard back in the deck); Dead
         Wizard Tokens and Limp Wands subtract."""
-        from .interp import owned
         counts: dict[str, int] = {}
         for c in owned(state, seat):
             counts[c] = counts.get(c, 0) + 1
@@ -332,7 +328,6 @@ class Annihilageddon(Engine):
                 top = max(int(x) for x in table)
                 value = table[str(min(k, top))] if str(min(k, top)) in table else 0
             else:
-                from .interp import num
                 value = (spec.get("base", 0) + num(state, env, spec["per"])) * k
             out[cid] = value
         for token in state["players"][seat]["dwts"]:
@@ -343,11 +338,9 @@ class Annihilageddon(Engine):
         spec = CARDS[token].get("vp", -3)
         if type(spec) is int:
             return spec
-        from .interp import num
         return -3 + num(state, {"you": seat}, spec["per"])
 
     def legends_owned(self, state: State, seat: int) -> int:
-        from .interp import owned
         return sum(1 for c in owned(state, seat) if CARDS[c]["kind"] == "legend")
 
     def result(self, state: State) -> dict[str, Any] | None:
@@ -402,6 +395,7 @@ class Annihilageddon(Engine):
             "dwt_count": state["dwt"]["count"], "dwt_returned": list(state["dwt"]["returned"]), "destroyed": list(state["destroyed"]),
             "mayhem_pile": list(state["mayhem_pile"]), "mayhem_now": state["mayhem_now"],
             "defending": [list(d) for d in state["defending"]],
+            "passing": self.passing(state),
             "turn": {"power": t["power"], "played": list(t["played"]), "played_log": list(t["played_log"]),
                      "legend_taken": t["legend_taken"], "activated": t["activated"],
                      "borrowed": list(t["borrowed"])},
@@ -410,6 +404,17 @@ class Annihilageddon(Engine):
         }
         if over:
             out["result"] = self.result(state)
+        return out
+
+    @staticmethod
+    def passing(state: State) -> dict[str, list[str]]:
+        """Cards already picked for a pass that has not happened yet (passing is public)."""
+        out: dict[str, list[str]] = {}
+        for f in state["stack"]:
+            for seat, mine in sorted((f["work"].get("held") or {}).items()):
+                cards = [c for _, c in sorted(mine.items()) if c is not None]
+                if cards:
+                    out[seat] = cards
         return out
 
     def describe(self, before: State, event: dict[str, Any], after: State) -> str:
@@ -511,7 +516,6 @@ class Annihilageddon(Engine):
 
     # -- bots -----------------------------------------------------------------------------------
     def bot_action(self, bot: str, state: State, seat: int, rng) -> Action:
-        from . import bots
         if bot == "heuristic":
             return bots.heuristic_action(self, state, seat, rng)
         return super().bot_action(bot, state, seat, rng)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .cards import CARDS, SELECTORS_MANY, SINGLE_OPS, is_ongoing, matches
+from .cards import CARDS, SINGLE_OPS, is_ongoing, matches
 
 MAX_HP = 25
 START_HP = 20
@@ -1083,6 +1083,3 @@ def op_after_play(st, f, op):
             st["players"][owner]["discard"].append(cid)
     return push_then_done(st, f, after_play_triggers(st, you, cid))
 
-
-def is_many(sel: str) -> bool:
-    return sel in SELECTORS_MANY

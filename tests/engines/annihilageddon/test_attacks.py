@@ -211,3 +211,19 @@ def test_a_refused_defense_leaves_the_state_untouched():
     with pytest.raises(IllegalAction) as err:
         act(st, 0, type="end_turn")
     assert err.value.code == "not_your_turn"
+
+
+def test_cards_picked_for_a_pass_are_shown_until_they_move():
+    """RULES.md "Passing is public"."""
+    st = table(3, hands={0: ["glyph"], 1: ["wand"], 2: ["fizzle"]})
+    st["stack"].append({"prog": [{"op": "_mayhem", "card": "mayhem-hot-potato", "source": None}], "pc": 0,
+                        "env": {"you": 0}, "work": {}})
+    from engines.annihilageddon.interp import run
+    run(st)
+    for s in (0, 1, 2):
+        st = choose(st, s, "take")
+    st = choose(st, 0, "glyph")
+    assert E.view(st, None)["passing"] == {"0": ["glyph"]} == E.view(st, 2)["passing"]
+    st = choose(st, 1, "wand")
+    st = choose(st, 2, "fizzle")
+    assert E.view(st, None)["passing"] == {}

@@ -4,7 +4,6 @@ public (issue 11 deliverable 3; AN L147-149, L153; spec A4)."""
 import json
 import random
 
-from engines.base import CHANCE
 from engines.chance import indices_for_cards
 
 from .helpers import E, act, started, step_chance, table

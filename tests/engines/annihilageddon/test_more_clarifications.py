@@ -3,7 +3,6 @@ neighbours (AN L388), the mirror Mayhem (L392), tokens back into the stack (L394
 the-good-effect Mayhems (L396), the hidden pick (L408), choose-1-of-2 tokens (L370), a Legend's
 Group Attack against yourself (L414) and a token gained other than at death (L416)."""
 
-from engines.base import CHANCE
 from engines.annihilageddon.interp import run
 
 from .helpers import E, act, choose, run_bots, step_chance, table, take_all

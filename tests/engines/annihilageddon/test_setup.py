@@ -3,7 +3,6 @@
 import pytest
 
 from engines.base import CHANCE, IllegalAction, InvalidConfig
-from engines.annihilageddon.cards import CARDS
 
 from .helpers import E, choose, started, step_chance
 
