@@ -11,7 +11,7 @@ class Command(BaseCommand):
             "tournaments): each disputed one is printed with its kind, first bad event and reason; exit 2 if any.")
 
     def add_arguments(self, parser):
-        parser.add_argument("match_id", nargs="?", help="One match's id")
+        parser.add_argument("match_id", nargs="?", help="One match's id, or any stream's id (season:..., ...)")
         parser.add_argument("--all", action="store_true", help="Every stream of every kind")
         parser.add_argument("--kind", action="append", default=[],
                             help="With --all: only streams of this kind (match, season, tournament); repeatable")
@@ -40,10 +40,30 @@ class Command(BaseCommand):
             raise CommandError(f"{disputed} stream(s) disputed.", returncode=2)
 
     def _one_match(self, match_id):
-        if not Match.objects.filter(pk=match_id).exists():
+        stream = Stream.objects.filter(pk=match_id).first()
+        if stream is not None:
+            verdict = stream_verifiers.verify_stream(stream)
+            if not verdict.ok:
+                self.stdout.write(f"[{verdict.kind}] {verdict.label}: DISPUTED at event {verdict.seq}: "
+                                  f"{verdict.reason}")
+                raise CommandError("1 stream disputed.", returncode=2)
+            self.stdout.write(f"[{verdict.kind}] {verdict.label}: verified ({stream.head_seq} events, head "
+                              f"{stream.head_hash})")
+            return
+        if not _is_uuid(match_id) or not Match.objects.filter(pk=match_id).exists():
             raise CommandError(f"No match {match_id}.")
         verdict = match_verify(match_id=match_id)
         if not verdict.verified:
             self.stdout.write(f"{match_id}: DISPUTED at event {verdict.seq}: {verdict.reason}")
             raise CommandError("1 match(es) disputed.", returncode=2)
         self.stdout.write(f"{match_id}: verified ({verdict.events} events, head {verdict.head_hash})")
+
+
+def _is_uuid(text: str) -> bool:
+    import uuid
+
+    try:
+        uuid.UUID(text)
+    except ValueError:
+        return False
+    return True

@@ -154,3 +154,15 @@ def test_a_season_whose_disputed_match_still_counts_is_reported(played, capsys):
     out, code = verify_all(capsys, "season")
     assert code == 2
     assert f"DISPUTED at event {result_event(season).seq}: The match behind this result is disputed" in out
+
+
+def test_one_season_is_verified_by_its_stream_id(played, capsys):
+    season, _ = played
+    call_command("verify", season.stream_id)
+    assert f"[season] {season.stream_id}: verified" in capsys.readouterr().out
+    event = result_event(season)
+    alter_event(event, data=forged(event.data))
+    with pytest.raises(CommandError) as failure:
+        call_command("verify", season.stream_id)
+    assert failure.value.returncode == 2
+    assert f"DISPUTED at event {event.seq}" in capsys.readouterr().out
