@@ -144,7 +144,8 @@ def heuristic_action(engine, state: dict[str, Any], seat: int, rng) -> dict[str,
         if p == "keep":
             if legal[0]["type"] == "keep_none":
                 return legal[0]
-            return max(legal, key=lambda a: _keep_score(state, seat, c["hand"][a["card"]]["id"], a["spell"], a["section"]))
+            return max(legal, key=lambda a: _keep_score(state, seat, c["hand"][a["card"]]["id"], a["spell"],
+                                                        a["section"]))
         if p == "place":
             places = [a for a in legal if a["type"] == "place"]
             cid = c["hand"][0]["id"]
@@ -214,7 +215,6 @@ def heuristic_action(engine, state: dict[str, Any], seat: int, rng) -> dict[str,
     for r in locks_of(state, seat):
         if r in t["handled"]:
             continue
-        owner, _ = unref(r)
         cont = {"type": "continue", "spell": r}
         if cont in legal:
             return cont

@@ -536,8 +536,8 @@ def _prompt_actions(state: State, top: dict[str, Any], seat: int) -> list[Action
                 out.append({"type": "keep", "card": i, "spell": slot, "section": sec})
         return out or [{"type": "keep_none"}]
     if p == "place":
-        out = [{"type": "place", "spell": slot, "section": sec} for slot, sec in legal_slots(state, seat, c["hand"][0]["id"])]
-        return out + [{"type": "return_up"}]
+        slots = legal_slots(state, seat, c["hand"][0]["id"])
+        return [{"type": "place", "spell": slot, "section": sec} for slot, sec in slots] + [{"type": "return_up"}]
     if p == "launch":
         return [{"type": "launch", "spell": r} for r in launchable(state, seat)] + [{"type": "no_launch"}]
     if p == "contest":
@@ -909,8 +909,8 @@ def _on_wild_pick(st: State, seat: int, action: Action, top: dict[str, Any]) -> 
     sp = spell_at(st, r)
     if w["card"] >= len(sp["motion"]):
         _wild_done(st, r)
-    st["stack"].append({"p": "steps", "seat": seat, "spell": r, "card": card, "left": value_of(sp["motion"][card]["id"]),
-                        "last": card, "wild": True})
+    st["stack"].append({"p": "steps", "seat": seat, "spell": r, "card": card,
+                        "left": value_of(sp["motion"][card]["id"]), "last": card, "wild": True})
 
 
 def _on_wild_next(st: State, seat: int, action: Action, top: dict[str, Any]) -> None:

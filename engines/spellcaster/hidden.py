@@ -30,7 +30,7 @@ def _closed_slots(st: dict[str, Any], seat: int, element: str) -> list[tuple[Any
     """(container, key) for every closed card of ``element`` owned by ``seat`` outside the pool."""
     c = st["casters"][seat]
     out = []
-    for i, card in enumerate(c["hand"]):
+    for card in c["hand"]:
         if not card["open"] and element_of(card["id"]) == element:
             out.append((card, "id"))
     for sp in c["display"]:

@@ -26,7 +26,8 @@ from .engine import (
 
 def card_view(card: dict[str, Any], visible: bool) -> dict[str, Any]:
     if card["open"] or visible:
-        return {"id": card["id"], "element": element_of(card["id"]), "value": value_of(card["id"]), "open": card["open"]}
+        cid = card["id"]
+        return {"id": cid, "element": element_of(cid), "value": value_of(cid), "open": card["open"]}
     return {"id": None, "element": element_of(card["id"]), "value": None, "open": False}
 
 

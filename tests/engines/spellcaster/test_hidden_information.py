@@ -88,7 +88,7 @@ def test_a_resampled_state_looks_the_same_to_the_viewer_and_keeps_every_spell_wi
             assert E.view(other, viewer) == E.view(after, viewer)
             if viewer is None:
                 assert E.chance(other) == E.chance(after)
-            for s, c in enumerate(other["casters"]):
+            for c in other["casters"]:
                 for sp in c["display"]:
                     if sp is not None:
                         assert sum(int(x["id"].split("-")[2]) for x in sp["motion"] + sp["mass"]) <= c["attrs"]["skill"]
