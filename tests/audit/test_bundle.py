@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import subprocess
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from audit import bundle as audit_bundle
 from audit.chain import event_hash, payload_of
+from audit.checkpoint import public_key_of
 from matches.autoplay import autoplay_match
 from matches.checkpoints import keys
 from matches.models import Match
@@ -155,9 +157,6 @@ def test_the_checkpoint_must_be_signed_by_the_trusted_key_and_unaltered(exported
     bundle = json.loads(out.read_text())
     assert audit_bundle.verify(bundle, trusted_key=keys.public_key()).ok
     other = new_signing_key()
-    from audit.checkpoint import public_key_of
-    import base64
-
     assert "another key" in audit_bundle.verify(bundle, trusted_key=public_key_of(base64.b64decode(other))).reason
     bundle["checkpoint"]["timestamp"] = "2030-01-01T00:00:00+00:00"
     assert "signature does not verify" in audit_bundle.verify(bundle).reason

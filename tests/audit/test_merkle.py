@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from audit import merkle
