@@ -12,9 +12,13 @@ from pathlib import Path
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, settings
+from hypothesis import strategies as st
+from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 
 ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES_PER_OPERATION = 30
+HOSTILE_QUERY_VALUES = ["\x00", str(2**64), "-1", "abc"]
 
 
 def test_the_schema_generates_and_validates_with_no_warnings():
@@ -87,19 +91,30 @@ def probe_every_operation(world, app):
     assert len(operations) >= 30
     failures = []
     for operation in operations:
-        # Bounded: a dozen generated requests per operation keeps the whole run within a couple of
-        # minutes on two busy cores; derandomized, so a failure reproduces.
-        @given(case=operation.as_strategy())
-        @settings(max_examples=12, deadline=None, derandomize=True, database=None,
+        fixed = {name: value for name, value in world["ids"].items()
+                 if name in {p.name for p in operation.path_parameters}}
+        # Valid requests and deliberately invalid ones (wrong types, out-of-range numbers, missing
+        # fields): both must be answered with a 2xx or a 4xx. Bounded: a couple of dozen each per
+        # operation keeps the run within a couple of minutes on two busy cores; derandomized, so a
+        # failure reproduces.
+        strategy = st.one_of(operation.as_strategy(GenerationMode.POSITIVE, path_parameters=fixed),
+                             operation.as_strategy(GenerationMode.NEGATIVE, path_parameters=fixed))
+
+        @given(case=strategy)
+        @settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, derandomize=True, database=None,
                   phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
         def probe(case):
-            for name, value in world["ids"].items():
-                if name in (case.path_parameters or {}):
-                    case.path_parameters[name] = value
             case.call_and_validate(headers=headers, checks=[not_a_server_error])
 
         try:
             probe()
+            # And the hostile values that made 500s before (issue 15): each documented query
+            # parameter as a NUL, a number past 64 bits, a negative and a word.
+            for parameter in operation.query:
+                for value in HOSTILE_QUERY_VALUES:
+                    path = {p.name: fixed.get(p.name, "1") for p in operation.path_parameters}
+                    case = operation.Case(path_parameters=path, query={parameter.name: value})
+                    case.call_and_validate(headers=headers, checks=[not_a_server_error])
         except (Exception, BaseExceptionGroup) as exc:  # every operation's failure, not only the first
             failures.append(f"{operation.method.upper()} {operation.path}: {str(exc)[:600]}")
     assert not failures, "\n\n".join(failures)
