@@ -30,7 +30,7 @@ def run_clash(s, answers):
 
 
 def test_a_faced_spell_runs_the_windows_in_the_spec_order():
-    """FC-1..FC-12 (L790-830, L1059-1071, L1116-1124, Leadership L1344-1346): reaction, Leadership (attacker's
+    """WD-90/WD-91 (L765-830) as FC-1..FC-12 (L790-830, L1059-1071, L1116-1124, Leadership L1344-1346): reaction, Leadership (attacker's
     side first), empower (defender first), swaps (defender first), early parts (defender first)."""
     s = ov([(0, "aldous-wren", "2,1", {}), (1, "lord-malvern", "3,4", {})],
            spellbooks={0: ["ember-lash"], 1: ["counter-charm"]},
@@ -92,7 +92,7 @@ def test_swapping_away_a_revealed_two_plus_discards_its_extra_and_a_two_plus_fro
 
 
 def test_an_empty_deck_is_refilled_from_the_discard_and_the_opponent_refills_its_pool_after_the_action():
-    """WD-38/39 (L341-345), WD-56 (L1053-1055), FC-14."""
+    """WD-38 and WD-39 (L341-345), WD-56 (L1053-1055), FC-14."""
     s = build(models=[(0, "ron-weasley", "0,2", {}), (1, "death-eater-ii", "0,3", {})], artifacts={"0a": ["sword-of-gryffindor"]}, active="0a")
     p0 = s["players"][0]
     p0["discard"], p0["deck"] = p0["deck"][1:], p0["deck"][:1]

@@ -21,7 +21,7 @@ def test_both_packs_validate_against_the_schema_and_the_cross_checks(pack_id):
 
 
 def test_the_starting_clash_deck_has_the_rulebooks_make_up():
-    """Rulebook L405-416: seven +1, six +2, five +3, one 0 and one 2+."""
+    """WD-34, rulebook L405-416: seven +1, six +2, five +3, one 0 and one 2+."""
     for pack_id in content.pack_ids():
         uppers = sorted(c["upper"] for c in raw(pack_id)["clash_cards"])
         assert uppers == sorted(["1"] * 7 + ["2"] * 6 + ["3"] * 5 + ["0"] + ["2+"])

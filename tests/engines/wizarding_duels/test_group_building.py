@@ -28,6 +28,7 @@ def refused(g, code, budget=50):
 
 
 def test_a_plain_group_is_accepted():
+    """WD-2 (L289-293): models with their artifacts, a Spellbook and a Quest deck."""
     groups.check_group(PK, group(), 50)
 
 
@@ -51,7 +52,7 @@ def test_names_are_unique_except_for_horde():
 
 
 def test_a_group_holds_one_to_six_models_and_names_a_leader():
-    """WD-6/7, L1480; ruling A-66 (at least one model)."""
+    """WD-6 and WD-7, L1480; ruling A-66 (at least one model)."""
     refused(group(models=[], artifacts=[]), "group_size")
     refused(group(models=["lanternhold-cadet"] * 7, artifacts=[[]] * 7, spellbook=[]), "group_size", budget=99)
     refused(group(leader=3), "bad_leader")

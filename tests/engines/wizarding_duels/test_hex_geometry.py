@@ -11,7 +11,8 @@ blocker_lists = st.lists(hexes, max_size=8)
 
 @given(hexes, hexes)
 def test_range_is_symmetric_and_zero_only_on_the_same_space(a, b):
-    """Rulebook L311-319: range counts spaces from the first adjacent one to the target's; range 0 is the own space."""
+    """WD-29/WD-30, rulebook L297 and L311-319: range counts spaces from the first adjacent one to the
+    target's; range 0 is the own space."""
     assert g.distance(a, b) == g.distance(b, a)
     assert (g.distance(a, b) == 0) == (a == b)
 
@@ -23,7 +24,7 @@ def test_range_obeys_the_triangle_inequality(a, b, c):
 
 @given(hexes)
 def test_the_six_neighbours_are_exactly_the_spaces_at_range_one(h):
-    """Rulebook L321-325: adjacent spaces touch, i.e. range 1."""
+    """WD-31, rulebook L321-325: adjacent spaces touch, i.e. range 1."""
     ring = [(h[0] + dq, h[1] + dr) for dq in range(-2, 3) for dr in range(-2, 3) if g.distance(h, (h[0] + dq, h[1] + dr)) == 1]
     assert sorted(ring) == sorted(g.neighbours(h))
     assert all(g.adjacent(h, n) for n in g.neighbours(h))

@@ -13,7 +13,8 @@ def two_each(**kw):
 
 
 def test_players_alternate_three_activations_each_and_may_reactivate_a_model():
-    """WD-70 (L613-615) and ruling A-02; WD-71: the marker goes on when the activation ends."""
+    """WD-70 (L613-615) and ruling A-02; WD-71: the marker goes on when the activation ends; WD-73..WD-76:
+    the End Phase follows the sixth activation."""
     s = two_each(starting=1)
     seats = []
     for _ in range(6):
@@ -60,7 +61,7 @@ def test_a_round_starts_with_initiative_refills_hands_and_advances_clocks():
 
 
 def test_the_game_lasts_three_rounds_and_more_quest_points_win():
-    """WD-65 (L565-575), WD-77 (L761-763); a tie is a draw (ruling A-70)."""
+    """WD-1 (L273-277), WD-65 (L565-575), WD-77 (L761-763); a tie is a draw (ruling A-70)."""
     s = two_each()
     s["round"] = 3
     s["players"][1]["qp"] = 2
@@ -110,7 +111,7 @@ def test_a_face_down_terrain_overlay_has_no_effect():
 
 
 def test_impassable_cannot_be_crossed_and_blocks_attacks_without_sight():
-    """WD-98 (L1194-1198) and WD-80/WD-32: an attack needs range and line of sight."""
+    """WD-98 (L1194-1198), WD-80, WD-95 (L894-900) and WD-32: an attack needs range and line of sight."""
     s = build(pack_id=OV, map_id="moonlit-cloister", nexus="blue",
               models=[(0, "tobias-fenwick", "0,1", {}), (1, "veyra", "0,3", {}), (1, "cassius-vane", "3,3", {})],
               artifacts={"0a": ["bone-crossbow"]}, active="0a")
@@ -123,7 +124,7 @@ def test_impassable_cannot_be_crossed_and_blocks_attacks_without_sight():
 
 
 def test_cast_spell_limits_mastery_dark_arts_muggles_and_the_basic_spell():
-    """WD-81 (L675-677, L1008-1014), WD-50 (L965-971), WD-T26, WD-82 (L679-683)."""
+    """WD-81 (L675-677, L1008-1014), WD-50 (L965-971), WD-T5 (L1256-1258), WD-T26, WD-82 (L679-683)."""
     s = build(models=[(0, "ron-weasley", "0,0", {}), (0, "nagini", "1,0", {}), (1, "death-eater-i", "0,3", {})],
               spellbooks={0: ["rictusempra", "crucio", "protego-maxima"]}, active="0a")
     spells = {a["spell"] for a in E.legal_actions(s, 0) if a["type"] == "cast"}
@@ -180,7 +181,8 @@ def test_hide_and_unveil_reach_only_the_own_or_an_adjacent_space():
 
 
 def test_a_potion_on_a_friend_applies_at_once_and_on_an_enemy_needs_a_faced_clash():
-    """WD-85 (L703-711): +1 per Potioneer level for the user; the potion is spent either way."""
+    """WD-85 (L703-711): +1 per Potioneer level (WD-T31) for the user; the potion is spent either way;
+    Potion Mastery (WD-T30, L1388-1390) makes the second one a Free action."""
     s = build(pack_id=OV, map_id="moonlit-cloister", nexus="blue",
               models=[(0, "tobias-fenwick", "2,1", {"impacts": 3}), (1, "cassius-vane", "3,1", {})], active="0a")
     s["players"][0]["potions"] = [{"id": "minor-salve", "spent": False}, {"id": "sting-flask", "spent": False}]

@@ -23,7 +23,7 @@ def test_potions_are_chosen_secretly_after_both_groups_are_revealed():
 
 
 def test_the_coin_winner_picks_the_map_and_the_loser_the_joining_and_zone():
-    """WD-19/20 (L1506-1512, L299-305): a public coin, then the two choices."""
+    """WD-19 and WD-20 (L1506-1512, L299-305): a public coin, then the two choices."""
     s = drive(E.setup({}, 2), at("coin"))
     spec = E.chance(s)
     assert spec == {"kind": "dice", "dice": [[0, 1]], "visible_to": "all", "label": "coin (setup)"}
@@ -57,7 +57,7 @@ def test_challenges_alternate_from_the_coin_winner_and_keep_their_distance():
 
 
 def test_each_player_places_one_terrain_overlay_then_everything_is_unveiled():
-    """WD-22/23 (L1529-1535, A-30): one each, face down; then a public draw names the challenges."""
+    """WD-22 and WD-23 (L1529-1535, A-30): one each, face down; then a public draw names the challenges."""
     s = drive(E.setup({}, 2), at("place_terrain"))
     assert E.to_move(s) == [s["coin_winner"]]
     s = drive(s, at("unveil"))
@@ -70,7 +70,7 @@ def test_each_player_places_one_terrain_overlay_then_everything_is_unveiled():
 
 
 def test_three_quests_a_mulligan_and_back_to_three():
-    """WD-24 (L1537-1545, L503-507)."""
+    """WD-24 (L1537-1545, L503-507) and WD-47 (L471): mulliganed quests go to the Quest Discard pile."""
     s = drive(E.setup({}, 2), at("mulligan"))
     assert all(len(p["qhand"]) == 3 and len(p["quest_deck"]) == 6 for p in s["players"])
     hand = sorted(s["players"][0]["qhand"])
@@ -102,7 +102,7 @@ def test_deployment_alternates_from_the_coin_winner_onto_own_arrival_spaces():
 
 
 def test_the_pool_counts_cunning_with_neutral_points_chosen_and_hands_of_three_are_dealt():
-    """WD-27 (L1553-1555, L1037-1051) and WD-28 (L1557-1559)."""
+    """WD-27 (L1553-1555, L1037-1051), WD-28 (L1557-1559) and WD-33 (L327-339): a deck and a hand each."""
     s = drive(E.setup({}, 2), lambda s: front(s) in ("neutral", "coin") and s["phase"] in ("pool", "hands", "start"))
     if front(s) == "neutral":
         seat = E.to_move(s)[0]

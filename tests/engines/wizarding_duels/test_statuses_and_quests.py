@@ -23,14 +23,14 @@ def end_activations(s, n=6):
 
 
 def test_burning_costs_one_defense_then_one_impact_when_the_models_activation_ends():
-    """WD-S1 (L1428-1430), ruling A-38."""
+    """WD-S0/WD-S1 (L1424-1430), ruling A-38."""
     s = build(models=[(0, "ron-weasley", "0,0", {"burning": 1}), (1, "death-eater-i", "0,5", {})])
     s = act(act(s, 0, {"type": "activate", "model": "0a"}), 0, {"type": "end"})
     assert s["models"]["0a"]["impacts"] == 1 and s["models"]["0a"]["burning"] == 0
 
 
 def test_poison_two_gives_two_impacts_over_two_end_phases():
-    """WD-S3 (L1436-1438), ruling A-41; a derived test of spec section 3."""
+    """WD-S3 (L1436-1438), WD-74 (L744-746), ruling A-41; a derived test of spec section 3."""
     s = build(models=[(0, "ron-weasley", "0,0", {"poison": 2}), (1, "death-eater-i", "0,5", {})])
     s = end_activations(s)
     assert s["models"]["0a"]["impacts"] == 1 and s["models"]["0a"]["poison"] == 1
@@ -64,7 +64,7 @@ def test_concealment_defends_only_against_a_model_that_is_not_adjacent():
 
 
 def test_push_moves_the_target_straight_away_and_stops_at_a_model():
-    """WD-S5 (L1444-1446), rulings A-33/A-34."""
+    """WD-S5 (L1444-1446), WD-79 (L663-665), rulings A-33/A-34."""
     s = build(models=[(0, "lord-voldemort", "0,0", {"traits": {}}), (1, "death-eater-i", "0,2", {}), (1, "death-eater-ii", "0,5", {})],
               spellbooks={0: ["imperio"]}, active="0a")
     s["models"]["0a"]["traits"] = {"dark_arts": 1}
@@ -80,7 +80,7 @@ def test_push_moves_the_target_straight_away_and_stops_at_a_model():
 
 
 def test_a_quest_scores_in_the_end_phase_when_its_condition_holds():
-    """WD-43/75 (L461, L748-752)."""
+    """WD-43, WD-75 (L461, L748-752) and WD-97 (L1142-1174): standing on a challenge controls it."""
     ovs = [{"kind": "challenge", "hex": "2,2", "face_up": True, "what": "cup", "owner": 0}]
     s = ov([(0, "aldous-wren", "2,2", {}), (1, "cassius-vane", "3,6", {})], overlays=ovs)
     s["players"][0]["active"] = ["hold-the-line", "two-fronts"]

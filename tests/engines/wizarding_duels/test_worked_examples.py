@@ -69,7 +69,7 @@ def test_ex3_a_movement_action_reaches_one_two_or_three_spaces_but_never_four():
 
 
 def test_ex4_harry_casts_protego_maxima_by_swapping_in_a_plus_three():
-    """EX-4, rulebook L798-813: 1+3-5 = -1 fails; 3+3-5 = +1 casts; the spell is assigned and clocked."""
+    """EX-4, rulebook L798-813 (WD-51, WD-35: no lower parts in an Individual Clash): 1+3-5 = -1 fails; 3+3-5 = +1 casts; the spell is assigned and clocked."""
     s = harry()
     s = act(s, 0, {"type": "cast", "spell": "protego-maxima", "target": "0a"})
     assert s["models"]["0a"]["spells"] == ["protego-maxima"]
@@ -91,7 +91,7 @@ def voldemort_vs_hermione(config=None):
 
 @pytest.mark.parametrize("casting_bonus, att, net", [(True, 7, 2), (False, 6, 1)])
 def test_ex5_voldemort_casts_rictusempra_at_hermione_and_lower_parts_resolve_defender_first(casting_bonus, att, net):
-    """EX-5, rulebook L850-874 and ruling A-01: 2+3+1+1 = 7 against 3+2 = 5."""
+    """EX-5, rulebook L850-874, Master Wizard (WD-T25) and ruling A-01: 2+3+1+1 = 7 against 3+2 = 5."""
     s = voldemort_vs_hermione({"master_wizard_casting_bonus": casting_bonus})
     s = act(s, 1, {"type": "cast", "spell": "rictusempra", "target": "0a"})
     s = act(s, 1, {"type": "pass"})  # FC-2: no Dark Lord declaration
@@ -111,7 +111,7 @@ def test_ex5_voldemort_casts_rictusempra_at_hermione_and_lower_parts_resolve_def
 
 
 def test_ex6_advantage_sources_add_up_and_net_against_disadvantage():
-    """EX-6, rulebook L834-838: two Advantage(1) make Advantage(2) (3 cards); Adv 2 + Dis 1 leave Adv 1."""
+    """EX-6, rulebook L834-838 (WD-92; Magical Mastery WD-T23): two Advantage(1) make Advantage(2) (3 cards); Adv 2 + Dis 1 leave Adv 1."""
     s = build(models=[(0, "harry-potter", "0,0", {"traits": {"magical_mastery": 1}, "next_adv": 1}), (1, "death-eater-i", "0,3", {})],
               spellbooks={0: ["rictusempra"]}, active="0a")
     s = act(s, 0, {"type": "cast", "spell": "rictusempra", "target": "1a"})
@@ -149,7 +149,7 @@ def ron_vs_de2():
 
 
 def test_ex8_ron_hits_death_eater_ii_with_the_sword_for_three_impacts_and_the_jinx_crosses_to_rons_deck():
-    """EX-8, rulebook L920-946: 1+3 = 4 against 0+1 = 1; 3 Impacts (the Damage, not the net); DE II stays."""
+    """EX-8, rulebook L920-946 (WD-80, WD-96 profile fields): 1+3 = 4 against 0+1 = 1; 3 Impacts (the Damage, not the net); DE II stays."""
     s = ron_vs_de2()
     assert s["players"][0]["hand"] == [] and s["players"][1]["hand"] == []
     s = act(s, 0, {"type": "attack", "attack": "sword-of-gryffindor", "target": "1a", "artifact": "sword-of-gryffindor"})
@@ -220,7 +220,7 @@ def counter_setup():
 
 
 def test_ex13_counter_spell_adds_three_in_the_reaction_window_only():
-    """EX-13, rulebook L1120 and ruling A-60."""
+    """EX-13, rulebook L1120 (WD-64) and ruling A-60."""
     s = counter_setup()
     s = act(s, 1, {"type": "cast", "spell": "rictusempra", "target": "0a"})
     assert step(s) == "react" and {"type": "react", "spell": "counter-spell"} in E.legal_actions(s, 0)
@@ -242,7 +242,7 @@ def test_ex13_counter_spell_adds_three_in_the_reaction_window_only():
     (["level-0-potion"] * 7, False),
 ])
 def test_ex14_potioneer_two_allows_one_potion_up_to_level_two(stock, ok):
-    """EX-14, rulebook L1392 (Potioneer X) and L1126-1138."""
+    """EX-14, rulebook L1392 (Potioneer X, WD-T31) and L1126-1138."""
     action = {"type": "potions", "potions": stock}
     if ok:
         groups.check_stock(PK, ["hermione-granger", "ron-weasley"], action)
@@ -259,7 +259,7 @@ def hit(s, uid, n):
 
 @pytest.mark.parametrize("trait, x", [("large", 7), ("small", 2)])
 def test_ex15_ex16_large_and_small_carry_x_impacts_and_go_on_the_next(trait, x):
-    """EX-15 (L1340-1342) and EX-16 (L1402-1404)."""
+    """EX-15 (L1340-1342, WD-T19) and EX-16 (L1402-1404, WD-T34)."""
     s = build(models=[(0, "ron-weasley", "0,0", {"traits": {trait: x}}), (0, "harry-potter", "1,0", {}), (1, "death-eater-i", "0,5", {})])
     hit(s, "0a", x)
     assert not s["models"]["0a"]["removed"] and s["models"]["0a"]["impacts"] == x
@@ -277,7 +277,7 @@ def test_ex17_a_stronger_poison_replaces_the_weaker_and_never_adds():
 
 
 def test_ex18_the_fifth_impact_removes_a_model_and_its_spells_return_with_their_clocks():
-    """EX-18, rulebook L906 and L908-916 (WD-94)."""
+    """EX-18, rulebook L906 and L908-916 (WD-93, WD-94)."""
     s = build(models=[(0, "harry-potter", "0,0", {"impacts": 4, "spells": ["protego-maxima"]}), (0, "ron-weasley", "1,0", {}),
                       (1, "death-eater-i", "0,5", {})])
     s["players"][0]["clocks"] = {"protego-maxima": 2}
@@ -287,7 +287,7 @@ def test_ex18_the_fifth_impact_removes_a_model_and_its_spells_return_with_their_
 
 
 def test_ex19_a_model_with_an_activation_marker_takes_one_action_plus_free_actions():
-    """EX-19, rulebook L625-631 (WD-72)."""
+    """EX-19, rulebook L625-631 (WD-72; Elite Fighter WD-T9)."""
     s = build(models=[(0, "ron-weasley", "0,2", {"markers": 1}), (1, "death-eater-ii", "0,3", {})],
               artifacts={"0a": ["sword-of-gryffindor"]}, active="0a")
     kinds = {a["type"] for a in E.legal_actions(s, 0)}
