@@ -7,6 +7,7 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import InterfaceError, OperationalError
 
 from . import live
 
@@ -73,7 +74,12 @@ class MatchConsumer(FrameConsumer):
         self.user = self.scope.get("user")
         self.last_seq = _parse_after(self.scope.get("query_string", b""))
         self.last_resync = 0.0
-        if self.last_seq is None or not await database_sync_to_async(live.match_exists)(self.match_id):
+        try:
+            exists = self.last_seq is not None and await database_sync_to_async(live.match_exists)(self.match_id)
+        except (OperationalError, InterfaceError):
+            await self.close(code=4503)  # the database is briefly away: the page reconnects
+            return
+        if not exists:
             await self.close(code=4404)
             return
         await self.channel_layer.group_add(live.group_name(self.match_id), self.channel_name)
@@ -102,9 +108,14 @@ class MatchConsumer(FrameConsumer):
         await self.send_update(force=True)
 
     async def send_update(self, *, force: bool):
-        update = await database_sync_to_async(live.update_for)(
-            match_id=self.match_id, user=self.user, after=self.last_seq
-        )
+        try:
+            update = await database_sync_to_async(live.update_for)(
+                match_id=self.match_id, user=self.user, after=self.last_seq
+            )
+        except (OperationalError, InterfaceError):
+            # Nothing was sent, so last_seq stays: the next update (or a resync) catches up.
+            await self.send_error("database_unavailable", "Updates are delayed; they resume by themselves.")
+            return
         if update is None:
             return
         if update["events"] or force:

@@ -94,3 +94,25 @@ async def test_a_stream_socket_answers_any_frame_with_an_error_and_stays_open(fr
     await socket.send_to(bytes_data=b"\xff")
     assert (await socket.receive_json_from(timeout=10))["code"] == "binary_frame"
     await socket.disconnect()
+
+
+async def test_a_database_fault_during_an_update_is_an_error_frame_and_the_next_update_catches_up(monkeypatch):
+    from django.db import OperationalError
+
+    from matches import live
+
+    match = await a_duel()
+    socket, head = await open_match_socket(match)
+    real = live.update_for
+
+    def dropped(**kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(live, "update_for", dropped)
+    await socket.send_json_to({"type": "resync"})
+    answer = await socket.receive_json_from(timeout=10)
+    assert answer["type"] == "error" and answer["code"] == "database_unavailable"
+    monkeypatch.setattr(live, "update_for", real)
+    await socket.send_to(text_data="[]")  # still open: it answers
+    assert (await socket.receive_json_from(timeout=10))["code"] == "not_an_object"
+    await socket.disconnect()
