@@ -9,6 +9,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import keys, selectors
+from .serializers import (BundleSerializer, CheckpointListSerializer, ConsistencySerializer, InclusionSerializer,
+                          KeySerializer, SignedCheckpointSerializer)
 
 
 class ProofRefused(APIException):
@@ -28,8 +30,8 @@ def _int(request, name: str, *, required: bool = False) -> int | None:
         if required:
             raise ValidationError({name: ["This parameter is required."]})
         return None
-    if not raw.isdigit():
-        raise ValidationError({name: [f"'{raw}' is not a whole number of 0 or more."]})
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 15:
+        raise ValidationError({name: [f"'{raw[:20]}' is not a whole number from 0 to 10^15."]})
     return int(raw)
 
 
@@ -43,6 +45,7 @@ class Public(APIView):
 
 class CheckpointList(Public):
     @extend_schema(summary="Recent signed checkpoints (newest first) and the key that signs them",
+                   operation_id="checkpoints_list", responses=CheckpointListSerializer,
                    parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)])
     def get(self, request):
         limit = min(_int(request, "limit") or 50, 500)
@@ -52,7 +55,8 @@ class CheckpointList(Public):
 
 
 class CheckpointLatest(Public):
-    @extend_schema(summary="The latest signed checkpoint")
+    @extend_schema(summary="The latest signed checkpoint", operation_id="checkpoints_latest",
+                   responses=SignedCheckpointSerializer)
     def get(self, request):
         latest = selectors.checkpoint_latest()
         if latest is None:
@@ -61,22 +65,25 @@ class CheckpointLatest(Public):
 
 
 class CheckpointDetail(Public):
-    @extend_schema(summary="The checkpoint of one tree size")
+    @extend_schema(summary="The checkpoint of one tree size", operation_id="checkpoints_get",
+                   responses=SignedCheckpointSerializer)
     def get(self, request, tree_size: int):
-        found = selectors.checkpoint_get(tree_size=tree_size)
+        found = selectors.checkpoint_get(tree_size=tree_size) if tree_size < 10**15 else None
         if found is None:
             raise NotFound("No checkpoint of that size has been signed.")
         return Response({**found.as_dict(), "public_key": found.public_key})
 
 
 class PublicKey(Public):
-    @extend_schema(summary="The platform's checkpoint-signing public key")
+    @extend_schema(summary="The platform's checkpoint-signing public key", operation_id="checkpoints_key",
+                   responses=KeySerializer)
     def get(self, request):
         return Response(_key())
 
 
 class InclusionProof(Public):
     @extend_schema(summary="Proof that a stream's head is in a checkpoint's tree (RFC 9162 audit path)",
+                   operation_id="checkpoints_inclusion", responses=InclusionSerializer,
                    parameters=[OpenApiParameter("stream", str, required=True), OpenApiParameter("seq", int),
                                OpenApiParameter("tree_size", int, description="default: the latest checkpoint")])
     def get(self, request):
@@ -94,6 +101,7 @@ class InclusionProof(Public):
 class ConsistencyProof(Public):
     @extend_schema(summary="Proof that the tree of `first` leaves is a prefix of the tree of `second` (RFC 9162); "
                            "the signed checkpoints of those sizes come with it where there are any",
+                   operation_id="checkpoints_consistency", responses=ConsistencySerializer,
                    parameters=[OpenApiParameter("first", int, required=True),
                                OpenApiParameter("second", int, required=True)])
     def get(self, request):
@@ -108,7 +116,8 @@ class ConsistencyProof(Public):
 
 
 class BundleDownload(Public):
-    @extend_schema(summary="A finished stream's audit bundle (check it offline with `python -m audit verify FILE`)")
+    @extend_schema(summary="A finished stream's audit bundle (check it offline with `python -m audit verify FILE`)",
+                   operation_id="bundles_get", responses=BundleSerializer)
     def get(self, request, ref: str):
         from .export import NotExportable, bundle_for, stream_for
 
