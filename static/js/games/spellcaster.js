@@ -106,6 +106,23 @@
           stroke: COLOUR[e], "stroke-width": 4, "stroke-linecap": "round", "data-path": `${k}:${e}` }));
       });
     }
+    // during a move: the paths of the Motion card's colour out of the familiar's point, thick and dashed
+    const pr = view.prompt;
+    if (pr && pr.p === "steps" && ctx.live) {
+      const [owner, slot] = pr.spell.split(":").map(Number);
+      const sp = view.casters[owner].display[slot];
+      const card = sp && sp.motion[pr.card];
+      if (sp && sp.point && card) {
+        for (const path of view.board.paths) {
+          if (path.element !== card.element || !path.between.includes(sp.point)) continue;
+          const [a, b] = path.between;
+          const [x1, y1] = xy(a);
+          const [x2, y2] = xy(b);
+          svg.append(sv("line", { x1, y1, x2, y2, stroke: COLOUR[card.element], "stroke-width": 12, opacity: 0.45,
+            "stroke-dasharray": "14 8", "data-testid": "move-path" }));
+        }
+      }
+    }
     // points: pie slices in the colours of the active elements
     const R = 26;
     for (const p of Object.keys(pts)) {
@@ -295,6 +312,11 @@
     const legal = ctx.live && ctx.seat !== null && ctx.seat !== undefined ? view.legal_actions || [] : [];
     const buttons = legal.filter((a) => a.type !== "step" && a.type !== "move")
       .map((a) => el("button", { class: a.type === "end_turn" ? "primary" : "", "data-testid": testId(a), onclick: () => ctx.act(a) }, label(a, view, ctx)));
+    const t = view.turn;
+    if (legal.length && t && t.seat === ctx.seat && !view.prompt && !legal.some((a) => a.type === "end_turn")) {
+      buttons.push(el("button", { disabled: "disabled", "data-testid": "end-turn-blocked",
+        title: t.obligations.join("; ") }, `End turn (first: ${t.obligations.join("; ")})`));
+    }
     const moves = legal.filter((a) => a.type === "move" || a.type === "step");
     return el("section", { class: "sc-controls", "data-testid": "controls", "data-my-turn": legal.length ? "true" : "false" },
       el("p", { class: "sc-prompt", "data-testid": "prompt" }, promptText(view, ctx, legal)),
