@@ -412,7 +412,9 @@
     const socket = new WebSocket(`${scheme}://${location.host}/ws/streams/tournament:${id}/`);
     socket.onopen = () => { status.textContent = "live"; load(); };
     socket.onmessage = (ev) => { const msg = JSON.parse(ev.data); if (!data || msg.head_seq !== data.head_seq) load(); };
+    // On every (re)open the page reloads the tournament: whatever happened while the socket was down shows.
     socket.onclose = () => { status.textContent = "reconnecting…"; setTimeout(() => connect(status), 1500); };
+    window.__tournamentSocket = socket;
   }
 
   function start(node) {
