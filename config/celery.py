@@ -7,3 +7,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("wizard_duels")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# What runs on a schedule (celery -A config beat). Each task is idempotent, so a beat that fires
+# twice, or two beats, do no harm.
+app.conf.beat_schedule = {
+    **(app.conf.beat_schedule or {}),
+    "outbox-sweep": {"task": "matches.outbox_sweep", "schedule": 10.0},
+    "requeue-unverified": {"task": "matches.requeue_unverified", "schedule": 60.0},
+}

@@ -150,7 +150,14 @@ class Engine(ABC):
 
     def redact_chance(self, spec: dict[str, Any], outcome: Any, viewer: int | None) -> Any:
         """A chance outcome as ``viewer`` may see it while live: the outcome itself when the
-        spec's ``visible_to`` includes the viewer, else None (see engines.chance.visible)."""
+        spec's ``visible_to`` includes the viewer, else None.
+
+        A draw's outcome is never served while live, not even to the seats that see the cards:
+        an index counts the pool's cards before the drawn one in canonical order, and whoever
+        knows every card outside the pool but the other hands would learn how many of those
+        come first. The cards drawn reach the viewers in ``visible_to`` through their views."""
+        if spec.get("kind") == "draw":
+            return None
         return outcome if chance_visible(spec, viewer) else None
 
     def draw_pool(self, state: State) -> list[Any]:

@@ -8,6 +8,7 @@ class LeagueConfig(AppConfig):
     def ready(self):
         from matches import stream_verifiers
 
+        from . import streams  # noqa: F401  (registers its outbox handler)
         from .drafts import receivers  # noqa: F401  (connects to matches.signals)
         from .seasons import receivers as season_receivers  # noqa: F401
         from .seasons.verification import verify_season

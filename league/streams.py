@@ -19,6 +19,7 @@ from django.db import transaction
 from matches import eventstore
 from matches.eventstore import EventIdReused, NewEvent
 from matches.models import Event, Stream
+from matches.outbox import handler, outbox_add
 
 
 def stream_group(stream_id: str) -> str:
@@ -51,13 +52,18 @@ def stream_append(
         [event] = eventstore.events_append(
             stream=stream, new_events=[NewEvent(type=type, data=data, actor=actor, event_id=event_id)]
         )
-        head = event.seq
-        transaction.on_commit(lambda: broadcast(stream_id=stream_id, head_seq=head))
+        # Delivered after the commit, and again by the sweeper if Redis is down (matches.outbox).
+        outbox_add(topic="league.stream_broadcast", payload={"stream_id": stream_id, "head_seq": event.seq})
     return event, True
 
 
 def stream_events(*, stream_id: str, after: int = 0) -> list[Event]:
     return eventstore.stream_events(stream_id=stream_id, after=after)
+
+
+@handler("league.stream_broadcast")
+def _broadcast_message(payload: dict[str, Any]) -> None:
+    broadcast(stream_id=payload["stream_id"], head_seq=payload["head_seq"])
 
 
 def broadcast(*, stream_id: str, head_seq: int) -> None:

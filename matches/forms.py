@@ -8,10 +8,6 @@ from engines import registry
 from .models import Match
 
 
-#: Games a person starts from the home page (drafts start from leagues and tournaments).
-PLAYABLE = ("dueling-wizards", "wizard-dodgeball")
-
-
 class NewMatchForm(forms.Form):
     game = forms.ChoiceField()
     opponent = forms.CharField(
@@ -19,14 +15,19 @@ class NewMatchForm(forms.Form):
     )
     bot = forms.ChoiceField(
         required=False, help_text="Which bot plays when there is no opponent.",
-        choices=[("", "the game's best bot"), ("random", "random"), ("heuristic", "heuristic")],
+        choices=[("", "the game's best bot")],
     )
     mode = forms.ChoiceField(choices=Match.Mode.choices, initial=Match.Mode.SERVER)
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.user = user
-        self.fields["game"].choices = [(e.name, e.title) for e in registry.latest() if e.name in PLAYABLE]
+        # What each engine declares: the games people start here (drafts start from leagues and
+        # tournaments) and every bot any of them has.
+        games = registry.playable()
+        self.fields["game"].choices = [(e.name, e.title) for e in games]
+        bots = sorted({b for e in games for b in e.bots})
+        self.fields["bot"].choices = [("", "the game's best bot")] + [(b, b) for b in bots]
 
     def clean_opponent(self):
         name = self.cleaned_data["opponent"].strip()
@@ -43,7 +44,7 @@ class NewMatchForm(forms.Form):
         data = super().clean()
         engine = registry.get(data["game"]) if data.get("game") else None
         if engine and not data.get("opponent"):
-            bot = data.get("bot") or engine.bots[0]
+            bot = data.get("bot") or engine.best_bot
             if bot not in engine.bots:
                 self.add_error("bot", f"{engine.title} has no {bot} bot; it has {', '.join(engine.bots)}.")
             data["bot"] = bot

@@ -120,6 +120,13 @@ class Match(models.Model):
 
         return registry.get(self.game, self.engine_version).title
 
+    @property
+    def page_script(self) -> str:
+        """The browser script that draws this game, as its engine declares it."""
+        from engines import registry
+
+        return registry.get(self.game, self.engine_version).script()
+
 
 class Seat(models.Model):
     """Who plays a seat: a user account, or one of the engine's bots."""
@@ -166,3 +173,26 @@ class MatchLog(models.Model):
     class Meta:
         ordering = ["match", "seq"]
         constraints = [models.UniqueConstraint(fields=["match", "seq"], name="matchlog_match_seq_unique")]
+
+
+class OutboxMessage(models.Model):
+    """Something that must happen after a commit (a broadcast, a task, a signal to another app).
+
+    Written in the same transaction as the events it follows, delivered right after the commit,
+    and again by the sweeper if that failed: a committed write never depends on Redis, the
+    broker or a receiver being up at that moment, nor on the process staying alive."""
+
+    topic = models.CharField(max_length=64)
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+    available_at = models.DateTimeField(help_text="Not tried again before this (backoff after a failure).")
+    attempts = models.PositiveIntegerField(default=0)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["delivered_at", "available_at"], name="outbox_pending")]
+
+    def __str__(self) -> str:
+        return f"{self.topic} #{self.pk}"

@@ -26,6 +26,7 @@ from engines.chance import check_outcome, derive, indices_for_cards, seed_commit
 from . import eventstore
 from .eventstore import EventIdReused, NewEvent
 from .models import Event, Match, MatchLog, Seat
+from .outbox import outbox_add
 
 
 class MatchError(Exception):
@@ -450,12 +451,11 @@ def _log(match: Match, event: Event, text: str) -> None:
 
 
 def _after_append(match: Match, events: list[Event]) -> None:
+    """Broadcast, verification and the other apps' hooks: recorded in the outbox with the events,
+    delivered after the commit, so a committed move is never reported as failed (matches.outbox)."""
     if not events:
         return
-    from . import live, signals, tasks
-
-    head = events[-1].seq
-    transaction.on_commit(lambda: live.broadcast_match(match_id=match.id, head_seq=head))
+    outbox_add(topic="match.broadcast", payload={"match_id": str(match.id), "head_seq": events[-1].seq})
     if match.status == Match.Status.FINISHED and events[-1].type == "match.finished":
-        tasks.verify_match.delay_on_commit(str(match.id))
-        transaction.on_commit(lambda: signals.match_finished.send(sender=Match, match_id=match.id, game=match.game))
+        outbox_add(topic="match.verify", payload={"match_id": str(match.id)})
+        outbox_add(topic="match.finished", payload={"match_id": str(match.id), "game": match.game})

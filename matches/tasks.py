@@ -10,3 +10,35 @@ from .verification import match_verify
 def verify_match(match_id: str) -> str:
     """Replay and verify a finished match; safe to run any number of times."""
     return match_verify(match_id=match_id).label
+
+
+@app.task(name="matches.outbox_sweep", acks_late=True)
+def outbox_sweep() -> int:
+    """Deliver what a commit left pending (Redis or the broker down at that moment); on a beat."""
+    from .outbox import outbox_sweep as sweep
+
+    return sweep()
+
+
+#: A finished match still unverified this long after it ended has lost its task (a broker that was
+#: down when it ended, a message dropped); the requeue sends it again. Verification is idempotent.
+REQUEUE_AFTER_SECONDS = 120
+
+
+@app.task(name="matches.requeue_unverified", acks_late=True)
+def requeue_unverified() -> int:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from .models import Match
+
+    cutoff = timezone.now() - timedelta(seconds=REQUEUE_AFTER_SECONDS)
+    stale = Match.objects.filter(
+        status=Match.Status.FINISHED, verdict=Match.Verdict.PENDING, finished_at__lte=cutoff
+    ).values_list("pk", flat=True)
+    count = 0
+    for match_id in stale.iterator():
+        verify_match.delay(str(match_id))
+        count += 1
+    return count

@@ -16,6 +16,7 @@ from audit.matchverify import verify_match_stream
 
 from . import eventstore
 from .models import Match
+from .outbox import outbox_add
 
 
 @dataclass
@@ -65,9 +66,9 @@ def match_verify(*, match_id) -> Verdict:
             verdict_reason=verdict.reason,
             verified_at=timezone.now(),
         )
-    from . import live, signals
-
-    transaction.on_commit(lambda: live.broadcast_match(match_id=match.pk, head_seq=len(events)))
-    transaction.on_commit(lambda: signals.match_verified.send(
-        sender=Match, match_id=match.pk, game=match.game, verdict=verdict.label))
+        outbox_add(topic="match.broadcast", payload={"match_id": str(match.pk), "head_seq": len(events)})
+        outbox_add(
+            topic="match.verified",
+            payload={"match_id": str(match.pk), "game": match.game, "verdict": verdict.label},
+        )
     return verdict

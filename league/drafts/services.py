@@ -11,9 +11,9 @@ from django.utils import timezone
 from engines import registry
 from engines.base import CHANCE
 from engines.iwdl_draft.engine import match_config
-from matches import live
 from matches import services as match_services
 from matches.models import Event, Match
+from matches.outbox import outbox_add
 from matches.services import MatchError, SeatSpec
 
 from .models import Draft
@@ -121,5 +121,5 @@ def draft_hand_off(*, draft_match_id) -> Match | None:
         draft.match = match
         draft.save(update_fields=["match"])
         # Tell the draft room: its pages show the way to the new match.
-        transaction.on_commit(lambda: live.broadcast_match(match_id=draft_match.id, head_seq=draft_match.state_seq))
+        outbox_add(topic="match.broadcast", payload={"match_id": str(draft_match.id), "head_seq": draft_match.state_seq})
         return match

@@ -6,9 +6,9 @@ first). Results of other games are skipped, so the whole verified stream can be 
 
 System, per game: Glicko-2 (``glicko2``, one rating period per result, see
 ``glicko2.py``) for two-sided games, OpenSkill Plackett-Luce (``openskill``) for three to
-five players and for teams. ``system=None`` picks Glicko-2 when every result of the game
-is one player against one player and OpenSkill otherwise, so a game's ratings use one
-system throughout.
+five players and for teams. The platform passes the system the game's engine declares;
+``system=None`` (for callers without an engine) picks Glicko-2 when every result of the
+game is one player against one player and OpenSkill otherwise.
 
 Output: the final ratings by player, and each player's history, one ``HistoryPoint``
 after every match they played (rating, deviation, match id, sequence) for rating charts.
@@ -47,7 +47,7 @@ class HistoryPoint:
     deviation: float
 
 
-def _is_duel(result: RatedResult) -> bool:
+def is_duel(result: RatedResult) -> bool:
     sides = sides_of(result.placements)
     return len(sides) == 2 and all(len(team) == 1 for team, _rank in sides)
 
@@ -68,7 +68,7 @@ def rebuild(
                 f" after {before.match_id!r} (sequence {before.sequence})"
             )
     if system is None:
-        system = "glicko2" if all(_is_duel(r) for r in results) else "openskill"
+        system = "glicko2" if all(is_duel(r) for r in results) else "openskill"
     if system not in SYSTEMS:
         raise ValueError(f"Unknown rating system {system!r}; choose from {SYSTEMS}")
 
@@ -76,7 +76,7 @@ def rebuild(
     history: dict[PlayerId, list[HistoryPoint]] = {}
     for result in results:
         if system == "glicko2":
-            if not _is_duel(result):
+            if not is_duel(result):
                 raise ValueError(f"Glicko-2 rates one player against one: {result.match_id!r}")
             sides = sides_of(result.placements)
             (a,), rank_a = sides[0]

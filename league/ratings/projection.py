@@ -8,13 +8,24 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from engines import registry
 from matches.models import Event, Match
 
-from .ledger import RatedResult, rebuild
+from .ledger import RatedResult, is_duel, rebuild
 from .models import Rating, RatingCheckpoint, RatingPoint
 
-#: Games whose matches are rated (drafts have no winner to rate).
-RATED_GAMES = ("dueling-wizards", "wizard-dodgeball")
+
+def rated_games() -> list[str]:
+    """Games whose engines declare a rating system (drafts have no winner to rate)."""
+    return [engine.name for engine in registry.rated()]
+
+
+def rating_system(game: str) -> str | None:
+    """The system the game's engine declares: the results never switch it (issue 20)."""
+    try:
+        return registry.get(game).rating
+    except registry.UnknownEngine:
+        return None
 
 
 def _competitors(match: Match) -> dict[int, tuple[str, str]] | None:
@@ -49,7 +60,12 @@ def rated_results(game: str) -> tuple[list[RatedResult], dict[str, str]]:
             if key not in by_place.get(place, []):
                 by_place.setdefault(place, []).append(key)
         placements = [by_place[p] for p in sorted(by_place)]
-        results.append(RatedResult(match.id, game, placements, closing[match.stream_id]))
+        result = RatedResult(match.id, game, placements, closing[match.stream_id])
+        if rating_system(game) == "glicko2" and not is_duel(result):
+            # Glicko-2 rates one side of one against another; a team-variant result of a
+            # Glicko-2 game is left out rather than moving the whole game to another scale.
+            continue
+        results.append(result)
     results.sort(key=lambda r: r.sequence)
     return results, labels
 
@@ -60,11 +76,11 @@ def ratings_rebuild(*, game: str) -> int:
 
 
 def _rebuild_from(game: str, results: list[RatedResult], labels: dict[str, str]) -> int:
-    ratings, history = rebuild(results, game)
+    system = rating_system(game)
+    ratings, history = rebuild(results, game, system=system)
     with transaction.atomic():
         Rating.objects.filter(game=game).delete()
         RatingPoint.objects.filter(game=game).delete()
-        system = "glicko2" if ratings and hasattr(next(iter(ratings.values())), "volatility") else "openskill"
         Rating.objects.bulk_create([
             Rating(
                 game=game, competitor=key, label=labels.get(key, key), system=system,
@@ -87,7 +103,7 @@ def _rebuild_from(game: str, results: list[RatedResult], labels: dict[str, str])
 
 def ratings_refresh(*, game: str) -> bool:
     """Rebuild if a verified result is missing from the ratings (idempotent)."""
-    if game not in RATED_GAMES:
+    if not rating_system(game):
         return False
     results, labels = rated_results(game)
     latest = results[-1].sequence if results else 0

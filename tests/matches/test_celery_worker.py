@@ -48,6 +48,10 @@ def test_a_finished_match_is_verified_by_a_real_worker(real_worker):
     try:
         match = autoplay_match(game="dueling-wizards", seats=2)
         verdict = wait_for_verdict(match)
+        # The verdict is written inside the task; task_postrun fires a moment later.
+        deadline = time.monotonic() + 30
+        while not ran_in and time.monotonic() < deadline:
+            time.sleep(0.05)
     finally:
         task_postrun.disconnect(record)
     assert verdict == Match.Verdict.VERIFIED

@@ -69,7 +69,7 @@ async def test_each_seat_and_spectator_gets_its_own_view_on_connect():
     alice, bob, match = await setup_match()
     sockets = {name: await connect(match, name) for name in ("alice", "bob", None)}
     first = {name: await s.receive_json_from(timeout=5) for name, s in sockets.items()}
-    assert [e["seq"] for e in first["bob"]["events"]] == [1, 2]
+    assert [e["seq"] for e in first["bob"]["events"]] == [1, 2, 3]  # created, then two private draws
     assert len(first["bob"]["view"]["hand"]) == 3 and first["bob"]["match"]["your_seat"] == 1
     assert first["alice"]["view"]["players"][1]["hand"] is None
     assert first[None]["view"]["hand"] is None and first[None]["match"]["your_seat"] is None
@@ -85,8 +85,8 @@ async def test_a_move_reaches_everyone_after_commit_with_secrets_kept():
     action = await act(match, bob, 1)
     updates = {name: await s.receive_json_from(timeout=5) for name, s in sockets.items()}
     for name, update in updates.items():
-        assert [e["seq"] for e in update["events"]] == [3]
-        assert update["log"] == [{"seq": 3, "text": "Seat 1 chose a defence."}]
+        assert [e["seq"] for e in update["events"]] == [4]
+        assert update["log"] == [{"seq": 4, "text": "Seat 1 chose a defence."}]
     assert updates["bob"]["events"][0]["data"]["action"] == action
     assert updates["alice"]["events"][0]["data"]["action"].get("card") is None
     assert updates[None]["events"][0]["data"]["action"].get("card") is None

@@ -12,7 +12,7 @@ from .helpers import event_count, first_legal, fresh, new_duel, play_out, post_a
 def test_engine_list_names_every_game_with_its_version(client_for):
     games = {g["name"]: g for g in client_for().get("/api/engines/").json()}
     assert games["dueling-wizards"]["title"] == "Dueling Wizards"
-    assert games["dueling-wizards"]["version"] == "1"
+    assert games["dueling-wizards"]["version"] == "2"
     assert (games["dueling-wizards"]["min_seats"], games["dueling-wizards"]["max_seats"]) == (2, 3)
 
 
@@ -25,8 +25,8 @@ def test_a_player_creates_a_match_and_the_server_deals_at_once(alice, bob, clien
     body = response.json()
     assert body["status"] == "live" and body["mode"] == "server" and body["your_seat"] == 0
     assert [s["username"] for s in body["seats"]] == ["alice", "bob"]
-    # created, then the shuffle: the first defender (seat 1) is to move, not chance.
-    assert body["head_seq"] == 2 and body["to_move"] == [1]
+    # created, then each seat's private draw of three: the first defender (seat 1) is to move, not chance.
+    assert body["head_seq"] == 3 and body["to_move"] == [1]
     assert len(body["seed_commitment"]) == 64 and body["seed"] is None
 
 
@@ -134,8 +134,9 @@ def test_a_finished_match_is_public_to_everyone(alice, bob, carol, client_for, d
         finished = play_out({0: client_for(alice), 1: client_for(bob)}, match)
     assert finished.status == Match.Status.FINISHED
     events = client_for().get(f"/api/matches/{match.id}/events/").json()["events"]
-    shuffle = next(e for e in events if e["type"] == "chance")
-    assert sorted(shuffle["data"]["outcome"]) == list(range(70))
+    # Once finished, every private draw is public: three different cards from the pool each.
+    draws = [e for e in events if e["type"] == "chance"]
+    assert draws and all(len(set(e["data"]["outcome"])) == e["data"]["spec"]["count"] for e in draws)
     assert events[-1]["type"] == "match.finished" and events[-1]["data"]["seed"] == finished.seed_hex
     detail = client_for(carol).get(f"/api/matches/{match.id}/").json()
     assert detail["seed"] == finished.seed_hex and detail["head_hash"] == events[-1]["hash"]
@@ -150,7 +151,9 @@ def test_state_at_n_replays_the_view_as_it_stood_then(alice, bob, client_for):
     at_one = client_for().get(f"/api/matches/{match.id}/state/", {"at": 1}).json()
     assert at_one["seq"] == 1 and at_one["view"]["phase"] == "deal"
     at_two = client_for().get(f"/api/matches/{match.id}/state/", {"at": 2}).json()["view"]
-    assert at_two["phase"] == "defend" and all(p["hand_size"] == 3 for p in at_two["players"])
+    assert at_two["phase"] == "deal" and [p["hand_size"] for p in at_two["players"]] == [3, 0]
+    at_three = client_for().get(f"/api/matches/{match.id}/state/", {"at": 3}).json()["view"]
+    assert at_three["phase"] == "defend" and all(p["hand_size"] == 3 for p in at_three["players"])
     bad = client_for().get(f"/api/matches/{match.id}/state/", {"at": "x"})
     assert bad.status_code == 400 and bad.json()["code"] == "invalid_request"
 
@@ -163,7 +166,7 @@ def test_acting_on_a_finished_match_is_refused(alice, bob, client_for):
     assert event_count(match) == before
 
 
-def test_a_tabletop_match_takes_the_shuffle_from_the_table(alice, bob, client_for):
+def test_a_tabletop_match_takes_each_players_draw_from_the_table(alice, bob, client_for):
     match = new_duel(alice, bob, mode=Match.Mode.TABLETOP)
     summary = client_for(alice).get(f"/api/matches/{match.id}/").json()
     # A tabletop match has a stream secret too (it salts the hashes), committed now, revealed at the end.
@@ -172,12 +175,16 @@ def test_a_tabletop_match_takes_the_shuffle_from_the_table(alice, bob, client_fo
         f"/api/matches/{match.id}/actions/", {"seat": 0, "chance": [0, 0, 1], "expected_seq": 1}, format="json"
     )
     assert bad.status_code == 422 and bad.json()["code"] == "bad_chance_outcome"
-    ordered = list(range(70))  # the deck exactly as it came out of the box
     ok = client_for(alice).post(
-        f"/api/matches/{match.id}/actions/", {"seat": 0, "chance": ordered, "expected_seq": 1}, format="json"
+        f"/api/matches/{match.id}/actions/",
+        {"seat": 0, "chance": {"cards": ["RA", "R3", "R5"]}, "expected_seq": 1}, format="json",
     )
     assert ok.status_code == 201, ok.json()
-    # Cards were dealt one at a time from the top, starting with seat 0: RA, R2, R3, R4, R5, R6.
+    ok = client_for(bob).post(
+        f"/api/matches/{match.id}/actions/",
+        {"seat": 1, "chance": {"cards": ["R2", "R4", "R6"]}, "expected_seq": 2}, format="json",
+    )
+    assert ok.status_code == 201, ok.json()
     assert client_for(alice).get(f"/api/matches/{match.id}/state/").json()["view"]["hand"] == ["RA", "R3", "R5"]
     assert client_for(bob).get(f"/api/matches/{match.id}/state/").json()["view"]["hand"] == ["R2", "R4", "R6"]
 
@@ -228,16 +235,18 @@ def test_the_event_list_pages_with_after_and_limit(alice, bob, client_for):
     assert seen == list(range(1, match.state_seq + 1))
 
 
-def test_tabletop_refuses_moves_before_the_shuffle_and_outcomes_nobody_owes(alice, bob, client_for):
+def test_tabletop_refuses_moves_before_the_deal_and_outcomes_nobody_owes(alice, bob, client_for):
     match = new_duel(alice, bob, mode=Match.Mode.TABLETOP)
     early = post_action(client_for(bob), match, 1, {"type": "defend", "card": "RA"})
     assert early.status_code == 409 and early.json()["code"] == "chance_pending"
-    deal = client_for(alice).post(f"/api/matches/{match.id}/actions/",
-                                  {"seat": 0, "chance": list(range(70)), "expected_seq": 1}, format="json")
-    assert deal.status_code == 201
+    for seat, user, cards in ((0, alice, ["RA", "R3", "R5"]), (1, bob, ["R2", "R4", "R6"])):
+        deal = client_for(user).post(f"/api/matches/{match.id}/actions/",
+                                     {"seat": seat, "chance": {"cards": cards}, "expected_seq": fresh(match).state_seq},
+                                     format="json")
+        assert deal.status_code == 201
     before = event_count(match)
     again = client_for(alice).post(f"/api/matches/{match.id}/actions/",
-                                   {"seat": 0, "chance": list(range(70)), "expected_seq": fresh(match).state_seq},
+                                   {"seat": 0, "chance": [0, 1, 2], "expected_seq": fresh(match).state_seq},
                                    format="json")
     assert again.status_code == 409 and again.json()["code"] == "no_chance_due"
     assert event_count(match) == before

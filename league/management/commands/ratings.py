@@ -2,7 +2,7 @@ from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from league.ratings.models import Rating
-from league.ratings.projection import RATED_GAMES, ratings_rebuild
+from league.ratings.projection import rated_games, ratings_rebuild
 
 
 class Command(BaseCommand):
@@ -10,10 +10,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("action", choices=["rebuild"])
-        parser.add_argument("--game", choices=RATED_GAMES, help="One game (default: every rated game)")
+        parser.add_argument("--game", choices=rated_games(), help="One game (default: every rated game)")
 
     def handle(self, *args, action, game=None, **options):
-        games = [game] if game else list(RATED_GAMES)
+        games = [game] if game else rated_games()
         for g in tqdm(games, desc="Rebuilding ratings", unit="game", file=self.stderr._out):
             used = ratings_rebuild(game=g)
             top = Rating.objects.filter(game=g).order_by("-sort_key", "competitor").first()

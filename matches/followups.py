@@ -1,0 +1,33 @@
+"""What follows a match's commits, delivered through the outbox (matches.outbox).
+
+Each handler is idempotent: a broadcast only tells sockets to re-read, verification records the
+same verdict twice, and the receivers of the signals queue idempotent tasks.
+"""
+
+from __future__ import annotations
+
+from . import live, signals, tasks
+from .models import Match
+from .outbox import handler
+
+
+@handler("match.broadcast")
+def broadcast(payload: dict) -> None:
+    live.broadcast_match(match_id=payload["match_id"], head_seq=payload["head_seq"])
+
+
+@handler("match.verify")
+def verify(payload: dict) -> None:
+    tasks.verify_match.delay(payload["match_id"])
+
+
+@handler("match.finished")
+def finished(payload: dict) -> None:
+    signals.match_finished.send(sender=Match, match_id=payload["match_id"], game=payload["game"])
+
+
+@handler("match.verified")
+def verified(payload: dict) -> None:
+    signals.match_verified.send(
+        sender=Match, match_id=payload["match_id"], game=payload["game"], verdict=payload["verdict"]
+    )

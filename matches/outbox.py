@@ -1,0 +1,94 @@
+"""The transactional outbox: what follows a commit is written with it and delivered after it.
+
+``outbox_add`` records a message inside the caller's transaction and asks for delivery once that
+transaction commits. Delivery calls the topic's handler; if the handler fails (Redis or the
+broker down, a receiver raising) the message stays pending with a backoff, the client's write is
+still reported as the success it is, and ``outbox_sweep`` (Celery beat, or ``manage.py outbox``)
+delivers it later. Handlers must be idempotent: a message may be delivered more than once if a
+process dies between running the handler and marking it delivered.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import Any, Callable
+
+from django.db import transaction
+from django.utils import timezone
+
+from .models import OutboxMessage
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[dict[str, Any]], None]
+_HANDLERS: dict[str, Handler] = {}
+
+#: Seconds before a failed message is tried again: 5, 10, 20 ... capped at five minutes.
+BACKOFF_START, BACKOFF_CAP = 5, 300
+
+
+def handler(topic: str) -> Callable[[Handler], Handler]:
+    """Register the function that delivers ``topic`` (apps register theirs when they load)."""
+
+    def register(fn: Handler) -> Handler:
+        if _HANDLERS.get(topic, fn) is not fn:
+            raise ValueError(f"outbox topic {topic!r} has two handlers")
+        _HANDLERS[topic] = fn
+        return fn
+
+    return register
+
+
+def outbox_add(*, topic: str, payload: dict[str, Any]) -> OutboxMessage:
+    """Record a message in the current transaction; it is delivered after the commit."""
+    if topic not in _HANDLERS:
+        raise ValueError(f"no outbox handler for {topic!r}")
+    message = OutboxMessage.objects.create(topic=topic, payload=payload, available_at=timezone.now())
+    transaction.on_commit(lambda: _deliver_quietly(message.pk))
+    return message
+
+
+def _deliver_quietly(message_id: int) -> None:
+    # Runs after the commit, in the request: nothing here may turn a committed write into an error.
+    try:
+        outbox_deliver(message_id=message_id)
+    except Exception:  # the message stays pending; the sweeper tries again
+        log.exception("outbox: delivering message %s failed; the sweeper will retry", message_id)
+
+
+def outbox_deliver(*, message_id: int) -> bool:
+    """Deliver one pending message; True if this call delivered it."""
+    with transaction.atomic():
+        message = (
+            OutboxMessage.objects.select_for_update(skip_locked=True)
+            .filter(pk=message_id, delivered_at__isnull=True)
+            .first()
+        )
+        if message is None:
+            return False  # delivered already, or another process is delivering it now
+        try:
+            with transaction.atomic():  # a savepoint: a failing handler leaves none of its writes
+                _HANDLERS[message.topic](message.payload)
+        except Exception as exc:
+            message.attempts += 1
+            delay = min(BACKOFF_CAP, BACKOFF_START * 2 ** (message.attempts - 1))
+            message.available_at = timezone.now() + timedelta(seconds=delay)
+            message.last_error = f"{type(exc).__name__}: {exc}"[:2000]
+            message.save(update_fields=["attempts", "available_at", "last_error"])
+            log.warning("outbox: %s failed (attempt %s): %s", message, message.attempts, message.last_error)
+            return False
+        message.delivered_at = timezone.now()
+        message.save(update_fields=["delivered_at"])
+        return True
+
+
+def outbox_sweep(*, limit: int = 500, now=None) -> int:
+    """Deliver the pending messages whose backoff has passed, oldest first; returns how many."""
+    now = now or timezone.now()
+    pending = list(
+        OutboxMessage.objects.filter(delivered_at__isnull=True, available_at__lte=now)
+        .order_by("id")
+        .values_list("pk", flat=True)[:limit]
+    )
+    return sum(1 for pk in pending if outbox_deliver(message_id=pk))

@@ -1,0 +1,142 @@
+"""A committed write is reported as the success it is, whatever is down after the commit (issue 15).
+
+What follows a commit (the websocket broadcast, the verification task, the other apps' hooks) is
+written to the outbox in the same transaction and delivered after it; when Redis or the broker is
+unreachable the message waits and the sweeper delivers it once they are back.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from channels.layers import channel_layers
+from django.test import override_settings
+from django.utils import timezone
+
+from config.celery import app
+from matches import tasks
+from matches.models import Match, OutboxMessage
+from matches.outbox import outbox_sweep
+
+from .helpers import event_count, fresh, new_duel, post_action
+
+pytestmark = pytest.mark.django_db
+
+UNREACHABLE_REDIS = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": ["redis://127.0.0.1:1/0"]},  # nothing listens on port 1
+    }
+}
+IN_MEMORY = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+@pytest.fixture
+def fresh_layers():
+    channel_layers.backends = {}
+    yield
+    channel_layers.backends = {}
+
+
+def reset_connections():
+    # The next publish opens its pools on the broker configured now, not on a cached one.
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+@pytest.fixture
+def broker_down():
+    """Celery talking to a broker that is not there, publishing without retries (fails at once)."""
+    saved = {k: app.conf[k] for k in ("task_always_eager", "broker_url", "task_publish_retry")}
+    app.conf.update(task_always_eager=False, broker_url="redis://127.0.0.1:1/0", task_publish_retry=False)
+    reset_connections()
+    yield saved
+    app.conf.update(saved)
+    reset_connections()
+
+
+def pending(topic: str | None = None):
+    qs = OutboxMessage.objects.filter(delivered_at__isnull=True)
+    return qs.filter(topic=topic) if topic else qs
+
+
+def test_a_move_committed_while_redis_is_down_answers_201_and_is_broadcast_once_redis_is_back(
+    alice, bob, client_for, fresh_layers, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = new_duel(alice, bob)
+    before = event_count(match)
+    assert not pending().exists()
+    legal = client_for(bob).get(f"/api/matches/{match.id}/legal/").json()["actions"]
+    with override_settings(CHANNEL_LAYERS=UNREACHABLE_REDIS):
+        channel_layers.backends = {}
+        with django_capture_on_commit_callbacks(execute=True):
+            response = post_action(client_for(bob), match, 1, legal[0])
+        assert response.status_code == 201, response.content
+        assert event_count(match) == before + 1
+        [waiting] = pending("match.broadcast")
+        assert waiting.attempts == 1 and "Error" in waiting.last_error
+    with override_settings(CHANNEL_LAYERS=IN_MEMORY):
+        channel_layers.backends = {}
+        assert outbox_sweep(now=timezone.now() + timedelta(minutes=10)) == 1
+    assert not pending().exists()
+
+
+def test_a_match_created_while_redis_is_down_returns_its_id(alice, bob, client_for, fresh_layers,
+                                                            django_capture_on_commit_callbacks):
+    with override_settings(CHANNEL_LAYERS=UNREACHABLE_REDIS):
+        channel_layers.backends = {}
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client_for(alice).post(
+                "/api/matches/", {"game": "dueling-wizards", "seats": [{"username": "alice"}, {"username": "bob"}]},
+                format="json",
+            )
+    assert response.status_code == 201, response.content
+    assert Match.objects.filter(pk=response.json()["id"]).exists()
+    assert pending("match.broadcast").exists()
+
+
+def test_a_match_ending_while_the_broker_is_down_is_verified_once_the_broker_is_back(
+    alice, client_for, broker_down, django_capture_on_commit_callbacks
+):
+    match = new_duel(alice, bots=["random"])
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(400):
+            match = fresh(match)
+            if match.status == Match.Status.FINISHED:
+                break
+            legal = client_for(alice).get(f"/api/matches/{match.id}/legal/").json()["actions"]
+            response = post_action(client_for(alice), match, 0, legal[0])
+            assert response.status_code == 201, response.content  # never a 500 for a committed move
+    assert match.status == Match.Status.FINISHED and match.verdict == Match.Verdict.PENDING
+    assert pending("match.verify").exists()
+
+    app.conf.update(broker_down)  # the broker is back (tasks run at once in tests)
+    reset_connections()
+    with django_capture_on_commit_callbacks(execute=True):
+        outbox_sweep(now=timezone.now() + timedelta(minutes=10))
+    assert fresh(match).verdict == Match.Verdict.VERIFIED
+    assert not pending("match.verify").exists()
+
+
+def test_a_finished_match_whose_verification_was_lost_is_requeued(alice, bob, django_capture_on_commit_callbacks):
+    from matches.autoplay import autoplay_match
+
+    with django_capture_on_commit_callbacks(execute=False):  # the verification message never leaves
+        match = autoplay_match(game="dueling-wizards", seats=2)
+    assert match.status == Match.Status.FINISHED and match.verdict == Match.Verdict.PENDING
+    assert tasks.requeue_unverified() == 0  # too recent: its task may still be on its way
+    Match.objects.filter(pk=match.pk).update(finished_at=timezone.now() - timedelta(minutes=5))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.requeue_unverified() == 1
+    assert fresh(match).verdict == Match.Verdict.VERIFIED
+    assert tasks.requeue_unverified() == 0
+
+
+def test_a_message_is_delivered_once_even_when_swept_twice(alice, bob, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False):
+        new_duel(alice, bob)
+    assert pending().count() == 1
+    assert outbox_sweep() == 1
+    assert outbox_sweep() == 0
