@@ -113,3 +113,12 @@ def test_a_life_chart_in_the_config_changes_the_action_points():
     st = started(2, config={"life_chart": chart})
     assert st["casters"][0]["squares"] == [3, 3, 1]
     assert st["turn"]["ap"] == 3
+
+
+def test_the_engine_is_registered_for_two_to_four_players_rated_with_openskill():
+    from engines import registry
+
+    engine = registry.get("spellcaster")
+    assert isinstance(engine, type(E)) and engine in registry.playable()
+    assert (engine.min_seats, engine.max_seats, engine.rating, engine.best_bot) == (2, 4, "openskill", "heuristic")
+    assert engine.script() == "js/games/spellcaster.js"
