@@ -82,6 +82,39 @@ async def test_an_idle_match_socket_on_the_redis_layer_stays_open_and_then_recei
     await socket_.disconnect()
 
 
+SOCKETS = 150  # past redis-py's default pool of 100 connections
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_closing_many_match_sockets_at_once_leaves_no_stale_group_members(close_thread_connections):
+    """300 sockets closed at once left 200 group members behind (their group_discard found the
+    layer's pool of 100 connections exhausted), each then kept for a day's group expiry."""
+    import redis.asyncio as aioredis
+    from channels.layers import get_channel_layer
+
+    from matches import live
+
+    assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer", (
+        "set REDIS_URL: this test is about the Redis channel layer")
+    _, _, match = await duel_between_new_players()
+    sockets = []
+    for _ in range(SOCKETS):
+        s = WebsocketCommunicator(application, f"/ws/matches/{match.id}/", headers=[(b"origin", b"http://localhost")])
+        connected, _ = await s.connect()
+        assert connected
+        await s.receive_json_from(timeout=30)
+        sockets.append(s)
+    layer = get_channel_layer()
+    key = layer._group_key(live.group_name(match.id))
+    client = aioredis.Redis.from_url(settings.REDIS_URL)
+    try:
+        assert await client.zcard(key) == SOCKETS
+        await asyncio.gather(*(s.disconnect() for s in sockets))
+        assert await client.zcard(key) == 0
+    finally:
+        await client.aclose()
+
+
 # A burst of requests beyond what PostgreSQL allows ----------------------------------------------
 
 CONNECTION_LIMIT = 6
