@@ -50,6 +50,18 @@ def _check_result(season: Season, event, retracted: set[str]) -> str | None:
     return None
 
 
+def _check_started(season: Season, data: dict) -> str | None:
+    """The draft or match a fixture started must be that fixture's."""
+    cited = data.get("match") or data.get("draft")
+    match = Match.objects.filter(pk=cited).first() if cited else None
+    if match is None:
+        return "The fixture's start cites no match or draft that exists."
+    origin = match.origin or {}
+    if origin.get("season") != str(season.pk) or origin.get("fixture") != data.get("fixture"):
+        return "The fixture's start cites a match or draft that was not made for this fixture."
+    return None
+
+
 def _folds(events) -> bool:
     try:
         season_fold(events)
@@ -85,6 +97,10 @@ def verify_season(stream: Stream) -> StreamVerdict:
                 touched[f["key"]] = event.seq
         if event.type == "result.recorded":
             problem = _check_result(season, event, retracted)
+            if problem:
+                return bad(event.seq, problem)
+        elif event.type == "fixture.started":
+            problem = _check_started(season, event.data)
             if problem:
                 return bad(event.seq, problem)
     try:

@@ -166,3 +166,48 @@ def test_one_season_is_verified_by_its_stream_id(played, capsys):
         call_command("verify", season.stream_id)
     assert failure.value.returncode == 2
     assert f"DISPUTED at event {event.seq}" in capsys.readouterr().out
+
+
+class _Fact:
+    def __init__(self, seq, type, data):
+        self.seq, self.type, self.data = seq, type, data
+
+
+SCHEDULE = _Fact(2, "fixtures.scheduled", {"fixtures": [
+    {"key": "r1:a:b", "round": 1, "date": "2027-01-04", "home": "a", "away": "b", "division": ""}]})
+RECORDED = _Fact(4, "result.recorded", {"fixture": "r1:a:b", "match": "m1", "home_left": 3, "away_left": 0,
+                                        "head_hash": "h"})
+RETRACTED = _Fact(6, "result.retracted", {"fixture": "r1:a:b", "match": "m1", "reason": "the match was disputed"})
+
+
+def test_a_retraction_reopens_the_fixture_with_its_reason():
+    row = services.season_fold([SCHEDULE, RECORDED, RETRACTED])["r1:a:b"]
+    assert (row["status"], row["home_left"], row["result_seq"]) == (Fixture.Status.SCHEDULED, None, None)
+    assert row["ruling"] == "Result retracted: the match was disputed" and row["match_id"] == "m1"
+
+
+def test_an_organisers_ruling_made_before_the_retraction_stands():
+    corrected = _Fact(5, "result.corrected", {"fixture": "r1:a:b", "home_left": 1, "away_left": 2,
+                                              "reason": "ruled at the hearing"})
+    row = services.season_fold([SCHEDULE, RECORDED, corrected, RETRACTED])["r1:a:b"]
+    assert (row["status"], row["home_left"], row["away_left"]) == (Fixture.Status.PLAYED, 1, 2)
+    assert row["ruling"] == "ruled at the hearing"
+
+
+def test_a_retraction_of_another_match_than_the_fixtures_leaves_it_alone():
+    restarted = _Fact(7, "fixture.started", {"fixture": "r1:a:b", "match": "m2"})
+    recorded_again = _Fact(8, "result.recorded", {**RECORDED.data, "match": "m2", "home_left": 0})
+    late = _Fact(9, "result.retracted", {**RETRACTED.data})
+    row = services.season_fold([SCHEDULE, RECORDED, RETRACTED, restarted, recorded_again, late])["r1:a:b"]
+    assert (row["status"], row["match_id"], row["home_left"]) == (Fixture.Status.PLAYED, "m2", 0)
+
+
+def test_a_start_citing_a_draft_made_for_another_fixture_is_reported(played, capsys):
+    season, fixture = played
+    started = Event.objects.get(stream_id=season.stream_id, type="fixture.started")
+    draft = Match.objects.get(pk=started.data["draft"])
+    Match.objects.filter(pk=draft.pk).update(origin={**draft.origin, "fixture": "r9:elsewhere"})
+    out, code = verify_all(capsys, "season")
+    assert code == 2
+    assert (f"DISPUTED at event {started.seq}: The fixture's start cites a match or draft that was not made "
+            "for this fixture.") in out
