@@ -46,6 +46,12 @@ def test_random_and_heuristic_playouts_for_2_to_5_seats_never_raise_and_always_e
             if after["need"] is None and not any(f["prog"][f["pc"]]["op"] == "_die" for f in after["stack"]
                                                  if f["pc"] < len(f["prog"])):
                 assert p["hp"] >= 1
+        # Dead Wizard Tokens are never created or lost: the stack plus the tokens held is 4 per
+        # player (AN L131, L340), and the stack never holds fewer tokens than the known returned ones
+        dwt = after["dwt"]
+        if not any(f["prog"][f["pc"]]["op"] == "_die" for f in after["stack"] if f["pc"] < len(f["prog"])):
+            assert dwt["count"] + sum(len(p["dwts"]) for p in after["players"]) == 4 * seats
+        assert dwt["count"] >= len(dwt["returned"]) >= 0
 
     state, n = playout(seed, seats, bots, on_event=check)
     assert E.to_move(state) == []
