@@ -69,7 +69,14 @@ def match_create(
     mode: str = Match.Mode.SERVER,
     config: dict[str, Any] | None = None,
     origin: dict[str, Any] | None = None,
+    event_id: uuid.UUID | None = None,
 ) -> Match:
+    """Create a match. With ``event_id`` (the id its creation event takes) a retried create
+    returns the match the first one made instead of making a second (``match_create_retry``)."""
+    if event_id is not None:
+        existing = match_create_retry(event_id=event_id, game=game, seats=seats, created_by=created_by, mode=mode)
+        if existing is not None:
+            return existing
     try:
         engine = registry.get(game)
     except registry.UnknownEngine as exc:
@@ -123,6 +130,7 @@ def match_create(
                 seat.partners.set(spec.partners)
         created = NewEvent(
             type="match.created",
+            event_id=event_id,
             actor=user_actor(created_by) if created_by else "system",
             data={
                 "game": engine.name,
@@ -146,6 +154,28 @@ def match_create(
         events += _advance(match=match, stream=stream, engine=engine, state=state)
         _after_append(match, events)
     return match
+
+
+def match_create_retry(*, event_id, game: str, seats: list[SeatSpec], created_by, mode: str) -> Match | None:
+    """The match an earlier create with this ``event_id`` made, if it asked for the same thing;
+    None if the id is new; MatchError event_id_reused if it was used for anything else."""
+    existing = eventstore.event_find(event_id=event_id)
+    if existing is None:
+        return None
+    data = existing.data if existing.type == "match.created" else {}
+    same = (
+        data.get("game") == game
+        and data.get("mode") == mode
+        and existing.actor == (user_actor(created_by) if created_by else "system")
+        and [(s.get("user_id"), s.get("bot")) for s in data.get("seats", [])]
+        == [(spec.user.pk if spec.user else None, spec.bot or None) for spec in seats]
+    )
+    if not same:
+        raise MatchError(
+            "This event_id was already used for a different command. Use a new id for a new command.",
+            code=EventIdReused.code, status=409,
+        )
+    return Match.objects.get(stream_id=existing.stream_id)
 
 
 def engine_bots(engine) -> tuple[str, ...]:

@@ -178,6 +178,18 @@ class FixtureRulingSerializer(serializers.Serializer):
     home_left = serializers.IntegerField(required=False, min_value=0, max_value=1000)
     away_left = serializers.IntegerField(required=False, min_value=0, max_value=1000)
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+    # Rulings append to the season's stream: based on the head the organiser saw, and retried
+    # safely (a second walkover sent at the same head is a 409, a retry of the same one a no-op).
+    expected_seq = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1,
+                                            help_text="The season stream's head seq the ruling is based on.")
+    event_id = serializers.UUIDField(required=False, help_text="A new UUID per ruling; resend it to retry.")
+
+    def validate(self, attrs):
+        if attrs["action"] != "start":
+            missing = [name for name in ("expected_seq", "event_id") if name not in attrs]
+            if missing:
+                raise serializers.ValidationError({missing[0]: ["A ruling needs this field."]})
+        return attrs
 
 
 class FixtureAction(APIView):
@@ -199,19 +211,20 @@ class FixtureAction(APIView):
             if missing:
                 raise serializers.ValidationError({missing[0]: ["This field is required."]})
 
+        guard = {"expected_seq": d.get("expected_seq"), "event_id": d.get("event_id")}
         if d["action"] == "postpone":
             need("date")
-            services.fixture_postpone(fixture=fixture, user=request.user, date=d["date"], reason=d["reason"])
+            services.fixture_postpone(fixture=fixture, user=request.user, date=d["date"], reason=d["reason"], **guard)
         elif d["action"] == "walkover":
             need("winner")
             winner = Club.objects.filter(slug=d["winner"]).first()
             if winner is None:
                 raise serializers.ValidationError({"winner": ["No such club."]})
-            services.fixture_walkover(fixture=fixture, user=request.user, winner=winner, reason=d["reason"])
+            services.fixture_walkover(fixture=fixture, user=request.user, winner=winner, reason=d["reason"], **guard)
         elif d["action"] == "correct":
             need("home_left", "away_left")
             services.result_correct(fixture=fixture, user=request.user, home_left=d["home_left"],
-                                    away_left=d["away_left"], reason=d["reason"])
+                                    away_left=d["away_left"], reason=d["reason"], **guard)
         else:
             services.fixture_start(fixture=fixture, user=request.user)
         fixture = Fixture.objects.select_related("home", "away", "walkover_winner").get(pk=fixture.pk)

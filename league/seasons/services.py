@@ -108,11 +108,11 @@ def season_create(
     return season
 
 
-def _append(season: Season, type: str, data: dict, actor: str, *, event_id=None) -> bool:
+def _append(season: Season, type: str, data: dict, actor: str, *, event_id=None, expected_seq=None) -> bool:
     # The fact and the projection it changes commit together (ARCHITECTURE.md, projectors).
     with transaction.atomic():
         _, created = streams.stream_append(stream_id=season.stream_id, kind="season", type=type, data=data,
-                                           actor=actor, event_id=event_id)
+                                           actor=actor, event_id=event_id, expected_seq=expected_seq)
         season_project(season=season)
     return created
 
@@ -197,24 +197,33 @@ def _same(current, value) -> bool:
     return norm(current) == norm(value)
 
 
-def fixture_postpone(*, fixture: Fixture, user, date: dt.date, reason: str) -> None:
+def fixture_postpone(
+    *, fixture: Fixture, user, date: dt.date, reason: str, expected_seq: int | None = None,
+    event_id: uuid.UUID | None = None,
+) -> None:
     check_organiser(league=fixture.season.league, user=user)
     if fixture.status in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER):
         raise MatchError("A played fixture cannot be postponed; correct its result instead.", code="already_played",
                          status=409)
-    _append(fixture.season, "fixture.postponed", {"fixture": fixture.key, "date": date.isoformat(),
-                                                  "reason": reason}, _actor(user))
+    _append(fixture.season, "fixture.postponed", {"fixture": fixture.key, "date": date.isoformat(), "reason": reason},
+            _actor(user), expected_seq=expected_seq, event_id=event_id)
 
 
-def fixture_walkover(*, fixture: Fixture, user, winner: Club, reason: str) -> None:
+def fixture_walkover(
+    *, fixture: Fixture, user, winner: Club, reason: str, expected_seq: int | None = None,
+    event_id: uuid.UUID | None = None,
+) -> None:
     check_organiser(league=fixture.season.league, user=user)
     if winner.pk not in (fixture.home_id, fixture.away_id):
         raise MatchError("The walkover goes to one of the two clubs in the fixture.", code="bad_winner")
     _append(fixture.season, "fixture.walkover", {"fixture": fixture.key, "winner": winner.slug, "reason": reason},
-            _actor(user))
+            _actor(user), expected_seq=expected_seq, event_id=event_id)
 
 
-def result_correct(*, fixture: Fixture, user, home_left: int, away_left: int, reason: str) -> None:
+def result_correct(
+    *, fixture: Fixture, user, home_left: int, away_left: int, reason: str, expected_seq: int | None = None,
+    event_id: uuid.UUID | None = None,
+) -> None:
     """The organiser's ruling on a result, at any time: later rounds keep their results and
     the standings everywhere are recomputed from the corrected facts."""
     check_organiser(league=fixture.season.league, user=user)
@@ -223,8 +232,9 @@ def result_correct(*, fixture: Fixture, user, home_left: int, away_left: int, re
     for value in (home_left, away_left):
         if not isinstance(value, int) or not 0 <= value <= 5:
             raise MatchError("Wizards left is a number from 0 to 5.", code="bad_result")
-    _append(fixture.season, "result.corrected", {"fixture": fixture.key, "home_left": home_left,
-                                                 "away_left": away_left, "reason": reason}, _actor(user))
+    _append(fixture.season, "result.corrected",
+            {"fixture": fixture.key, "home_left": home_left, "away_left": away_left, "reason": reason},
+            _actor(user), expected_seq=expected_seq, event_id=event_id)
 
 
 def fixture_start(*, fixture: Fixture, user=None, bots: bool = False, clock_seconds: int = 60):

@@ -26,6 +26,9 @@ class MatchCreateSerializer(serializers.Serializer):
     mode = serializers.ChoiceField(choices=Match.Mode.values, default=Match.Mode.SERVER)
     config = serializers.JSONField(required=False, default=dict)
     seats = SeatInSerializer(many=True, max_length=16)
+    event_id = serializers.UUIDField(
+        required=False, help_text="A new UUID per match; resending the same create returns the match it made."
+    )
 
     def validate_config(self, value):
         if not isinstance(value, dict):

@@ -121,12 +121,17 @@ class MatchList(APIView):
         seats = [services.SeatSpec(user=s.get("user"), bot=s.get("bot", "")) for s in data["seats"]]
         if not request.user.is_staff and all(s.user != request.user for s in seats):
             raise PermissionDenied("You can create a match only for a seat of your own (organisers excepted).")
-        match = services.match_create(
-            game=data["game"], seats=seats, created_by=request.user, mode=data["mode"], config=data["config"]
+        before = services.match_create_retry(
+            event_id=data["event_id"], game=data["game"], seats=seats, created_by=request.user, mode=data["mode"]
+        ) if data.get("event_id") else None
+        match = before or services.match_create(
+            game=data["game"], seats=seats, created_by=request.user, mode=data["mode"], config=data["config"],
+            event_id=data.get("event_id"),
         )
         match = selectors.match_get(match_id=match.id)
         seat = selectors.viewer_seat(match=match, user=request.user)
-        return Response(selectors.match_summary(match=match, seat=seat), status=status.HTTP_201_CREATED)
+        code = status.HTTP_200_OK if before else status.HTTP_201_CREATED
+        return Response(selectors.match_summary(match=match, seat=seat), status=code)
 
 
 class MatchDetail(APIView):

@@ -256,3 +256,18 @@ def test_acting_for_a_seat_the_match_does_not_have_is_a_404(alice, bob, client_f
     match = new_duel(alice, bob)
     response = post_action(client_for(alice), match, 5, {"type": "defend", "card": "RA"})
     assert response.status_code == 404 and response.json()["code"] == "no_such_seat"
+
+
+def test_a_retried_create_with_the_same_event_id_returns_the_first_match(alice, bob, client_for):
+    import uuid
+
+    body = {"game": "dueling-wizards", "seats": [{"username": "alice"}, {"username": "bob"}],
+            "event_id": str(uuid.uuid4())}
+    first = client_for(alice).post("/api/matches/", body, format="json")
+    again = client_for(alice).post("/api/matches/", body, format="json")  # the first reply was lost
+    assert first.status_code == 201 and again.status_code == 200
+    assert again.json()["id"] == first.json()["id"] and Match.objects.count() == 1
+    other = client_for(alice).post("/api/matches/", {**body, "seats": [{"username": "alice"}, {"bot": "random"}]},
+                                   format="json")
+    assert other.status_code == 409 and other.json()["code"] == "event_id_reused"
+    assert Match.objects.count() == 1

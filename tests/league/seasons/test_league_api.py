@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 import io
+import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -24,6 +26,15 @@ def create_season(client, clubs=("aetherhold-zephyrs", "ashen-wastes-revenants",
                                                       "clubs": list(clubs)}, format="json")
 
 
+def rule(client, key, body, *, event_id=None, expected_seq=None):
+    """An organiser's ruling, based on the season's head as the organiser last read it."""
+    if expected_seq is None:
+        expected_seq = client.get("/api/leagues/iwdl/seasons/1/").json()["head_seq"]
+    return client.post(f"/api/leagues/iwdl/seasons/1/fixtures/{key}/",
+                       {**body, "expected_seq": expected_seq, "event_id": str(event_id or uuid.uuid4())},
+                       format="json")
+
+
 def test_organisers_schedule_seasons_and_others_are_refused(iwdl, client_for, make_user):
     refused = create_season(client_for(make_user("fan")))
     assert refused.status_code == 403 and refused.json()["code"] == "not_organiser"
@@ -42,12 +53,10 @@ def test_fixtures_standings_and_csv_follow_the_organisers_rulings(iwdl, client_f
     fixtures = client_for().get("/api/leagues/iwdl/seasons/1/fixtures/").json()["fixtures"]
     assert len(fixtures) == 6 and {f["status"] for f in fixtures} == {"scheduled"}
     first = fixtures[0]
-    url = f"/api/leagues/iwdl/seasons/1/fixtures/{first['key']}/"
-    walkover = organiser.post(url, {"action": "walkover", "winner": first["home"], "reason": "No show"},
-                              format="json")
+    walkover = rule(organiser, first["key"], {"action": "walkover", "winner": first["home"], "reason": "No show"})
     assert walkover.status_code == 200 and walkover.json()["status"] == "walkover"
-    corrected = organiser.post(url, {"action": "correct", "home_left": 0, "away_left": 3,
-                                     "reason": "The away club did arrive; the referee erred"}, format="json")
+    corrected = rule(organiser, first["key"], {"action": "correct", "home_left": 0, "away_left": 3,
+                                               "reason": "The away club did arrive; the referee erred"})
     assert corrected.json()["status"] == "played" and corrected.json()["away_left"] == 3
     standings = client_for().get("/api/leagues/iwdl/seasons/1/standings/").json()["standings"]
     top = standings[0]
@@ -62,9 +71,8 @@ def test_a_fixture_ruling_by_a_fan_is_refused_and_writes_nothing(iwdl, client_fo
     create_season(client_for(iwdl.created_by))
     fixture = client_for().get("/api/leagues/iwdl/seasons/1/fixtures/").json()["fixtures"][0]
     before = Event.objects.count()
-    refused = client_for(make_user("fan")).post(
-        f"/api/leagues/iwdl/seasons/1/fixtures/{fixture['key']}/",
-        {"action": "correct", "home_left": 5, "away_left": 0, "reason": "I say so"}, format="json")
+    refused = rule(client_for(make_user("fan")), fixture["key"],
+                   {"action": "correct", "home_left": 5, "away_left": 0, "reason": "I say so"})
     assert refused.status_code == 403 and refused.json()["code"] == "not_organiser"
     assert Event.objects.count() == before
     anonymous = client_for().post(f"/api/leagues/iwdl/seasons/1/fixtures/{fixture['key']}/",
@@ -85,8 +93,7 @@ def test_closing_a_season_through_the_api_needs_every_fixture_settled(iwdl, clie
     early = organiser.post("/api/leagues/iwdl/seasons/1/close/")
     assert early.status_code == 409 and early.json()["code"] == "season_unfinished"
     for f in client_for().get("/api/leagues/iwdl/seasons/1/fixtures/").json()["fixtures"]:
-        organiser.post(f"/api/leagues/iwdl/seasons/1/fixtures/{f['key']}/",
-                       {"action": "walkover", "winner": f["home"], "reason": "ruling"}, format="json")
+        assert rule(organiser, f["key"], {"action": "walkover", "winner": f["home"], "reason": "ruling"}).status_code == 200
     closed = organiser.post("/api/leagues/iwdl/seasons/1/close/")
     assert closed.status_code == 200 and len(closed.json()["final"][""]) == 3
     assert closed.json()["movements"] == []  # one division: nobody goes up or down
@@ -142,3 +149,55 @@ def test_league_and_club_names_are_unique_and_points_must_make_sense(iwdl, clien
     club = client_for(iwdl.created_by).post("/api/leagues/iwdl/clubs/", {"slug": "aetherhold-zephyrs", "name": "X"},
                                             format="json")
     assert club.status_code == 409 and club.json()["code"] == "slug_taken"
+
+
+def test_a_ruling_without_its_guards_is_refused_and_writes_nothing(iwdl, client_for):
+    organiser = client_for(iwdl.created_by)
+    create_season(organiser)
+    key = client_for().get("/api/leagues/iwdl/seasons/1/fixtures/").json()["fixtures"][0]["key"]
+    before = Event.objects.count()
+    bare = organiser.post(f"/api/leagues/iwdl/seasons/1/fixtures/{key}/",
+                          {"action": "postpone", "date": "2027-02-01", "reason": "Snow"}, format="json")
+    assert bare.status_code == 400 and bare.json()["code"] == "invalid_request" and "expected_seq" in bare.json()["detail"]
+    stale = rule(organiser, key, {"action": "postpone", "date": "2027-02-01", "reason": "Snow"}, expected_seq=0)
+    assert stale.status_code == 409 and stale.json()["code"] == "stale_seq"
+    assert Event.objects.count() == before
+
+
+def test_a_retried_ruling_is_recorded_once(iwdl, client_for):
+    organiser = client_for(iwdl.created_by)
+    create_season(organiser)
+    f = client_for().get("/api/leagues/iwdl/seasons/1/fixtures/").json()["fixtures"][0]
+    head = organiser.get("/api/leagues/iwdl/seasons/1/").json()["head_seq"]
+    event_id = uuid.uuid4()
+    body = {"action": "walkover", "winner": f["home"], "reason": "No show"}
+    first = rule(organiser, f["key"], body, event_id=event_id, expected_seq=head)
+    again = rule(organiser, f["key"], body, event_id=event_id, expected_seq=head)  # the reply was lost
+    assert first.status_code == 200 and again.status_code == 200
+    assert Event.objects.filter(type="fixture.walkover").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_thirty_walkovers_sent_at_once_at_the_same_head_record_exactly_one(client_for, make_user):
+    league = services.league_load_iwdl()
+    league.created_by = make_user("organiser")
+    league.save()
+    organiser = client_for(league.created_by)
+    create_season(organiser)
+    f = client_for().get("/api/leagues/iwdl/seasons/1/fixtures/").json()["fixtures"][0]
+    head = organiser.get("/api/leagues/iwdl/seasons/1/").json()["head_seq"]
+
+    def send(i):
+        from django.db import connection
+
+        try:
+            winner = f["home"] if i % 2 else f["away"]
+            return rule(client_for(league.created_by), f["key"],
+                        {"action": "walkover", "winner": winner, "reason": f"ruling {i}"}, expected_seq=head).status_code
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        codes = list(pool.map(send, range(30)))
+    assert codes.count(200) == 1 and codes.count(409) == 29
+    assert Event.objects.filter(type="fixture.walkover").count() == 1
