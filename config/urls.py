@@ -10,8 +10,10 @@ urlpatterns = [
     path("api/", include("matches.api.urls")),
     path("api/", include("league.api.urls")),
     path("api/", include("league.tournaments.api_urls")),
+    path("api/", include("matches.checkpoints.urls")),
     path("", include("league.urls")),
     path("", include("league.tournaments.urls")),
+    path("", include("matches.checkpoints.page_urls")),
     path("", include("matches.urls")),
 ]
 

@@ -51,6 +51,13 @@ def verify_events(match: Match, events: list) -> Verdict:
     if match.head_hash and match.head_hash != found.head_hash:
         return Verdict(False, finished_seq, "The published head hash differs from the stream's head.",
                        events=found.events)
+    # A chain recomputed after a rewrite verifies on its own, but not against the heads the
+    # transparency log recorded (and checkpoints signed) before it.
+    from .checkpoints.verification import log_check
+
+    rewritten = log_check(stream_id=match.stream_id)
+    if rewritten is not None:
+        return Verdict(False, rewritten[0], rewritten[1], events=found.events)
     return Verdict(True, head_hash=found.head_hash, events=found.events)
 
 

@@ -66,8 +66,13 @@ def match_replay(request, match_id):
     if match.status != Match.Status.FINISHED:
         messages.info(request, "The replay opens when the match is over; here it is live.")
         return redirect("match-live", match_id=match.id)
+    from .checkpoints.selectors import checkpoint_covering
+
+    leaf, checkpoint = checkpoint_covering(stream_id=match.stream_id, seq=match.state_seq)
     return render(
-        request, "matches/replay.html", {"match": match, "summary": selectors.match_summary(match=match, seat=None)}
+        request, "matches/replay.html",
+        {"match": match, "summary": selectors.match_summary(match=match, seat=None), "leaf": leaf,
+         "checkpoint": checkpoint},
     )
 
 

@@ -275,6 +275,11 @@ def _verified(state, data, event):
 def _match_disputed(state, data, event):
     record = state["pairings"][data["pairing"]]
     record["status"] = "disputed"
+    if "retracted" in data:
+        # A result recorded before its match was found disputed no longer stands anywhere:
+        # not in the standings, not in the bracket, not on the page.
+        record["result"] = None
+        record["source"] = None
     _history(record, event, "match_disputed", match_id=data["match_id"], reason=data.get("reason", ""))
 
 

@@ -103,3 +103,11 @@ def consistency(*, first: int, second: int) -> tuple[Checkpoint | None, Checkpoi
     second, new = _size(second)
     _, old = _size(first)
     return old, new, _hashes(merkle.consistency_ranges(first, second))
+
+
+def checkpoint_covering(*, stream_id: str, seq: int) -> tuple[LogLeaf | None, Checkpoint | None]:
+    """The log leaf of the stream's head at ``seq`` and the first signed checkpoint whose tree holds it."""
+    leaf = LogLeaf.objects.filter(stream_id=stream_id, seq=seq).order_by("index").first()
+    if leaf is None:
+        return None, None
+    return leaf, Checkpoint.objects.filter(tree_size__gt=leaf.index).order_by("tree_size").first()

@@ -25,7 +25,6 @@ from matches.verification import match_verify
 from .helpers import new_signing_key
 
 REPO = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.urls("tests.audit.urls")
 
 
 @pytest.fixture(autouse=True)

@@ -58,6 +58,11 @@
   const isPlayer = (rec) => me && rec.players.includes(me);
   const resultText = (rec) => {
     const r = rec.result;
+    if (!r && rec.status === "disputed") {
+      // Say why: a player's dispute, or a result retracted because its match was found disputed.
+      const last = (rec.history || []).filter((h) => h.reason).pop();
+      return last ? `disputed: ${last.reason}` : "disputed";
+    }
     if (!r) return rec.status === "reported" ? "reported, awaiting confirmation" : rec.status;
     if (r.bye) return "bye";
     if (r.draw) return "draw";
