@@ -171,6 +171,8 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_IPWARE_PROXY_COUNT = env_int("AXES_PROXY_COUNT", 0)
 AXES_HTTP_RESPONSE_CODE = 429
+# API tokens expire this many days after they were made (the account page makes a new one).
+TOKEN_MAX_AGE_DAYS = env_int("TOKEN_MAX_AGE_DAYS", 90)
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"
@@ -188,7 +190,7 @@ LOGOUT_REDIRECT_URL = "home"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "config.auth.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],

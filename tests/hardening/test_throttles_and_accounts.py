@@ -151,3 +151,21 @@ def test_the_account_page_rotates_the_token_and_the_old_one_stops_working(alice,
                        content_type="application/json", HTTP_AUTHORIZATION=f"Token {new}")
     assert created.status_code == 201
     assert new in client.get("/accounts/").content.decode()
+
+
+def test_a_token_older_than_its_lifetime_is_refused_until_rotated(alice, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    token = Token.objects.create(user=alice)
+    Token.objects.filter(pk=token.pk).update(created=timezone.now() - timedelta(days=settings.TOKEN_MAX_AGE_DAYS + 1))
+    api = Client()
+    body = api.get("/api/tournaments/", HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert body.status_code == 401 and body.json()["code"] == "token_expired"
+    page = Client()
+    page.force_login(alice)
+    page.post("/accounts/")
+    fresh = Token.objects.get(user=alice)
+    assert api.get("/api/tournaments/", HTTP_AUTHORIZATION=f"Token {fresh.key}").status_code == 200
+    assert "It works until" in page.get("/accounts/").content.decode()
