@@ -19,7 +19,7 @@ from urllib.parse import unquote_to_bytes
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
-from django.db import DataError, InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, JsonResponse
 from django.urls import reverse
 from rest_framework import exceptions
@@ -247,11 +247,3 @@ def _check_string(value: str) -> None:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise exceptions.ParseError("Text contains an unpaired surrogate.", code="bad_encoding") from None
-
-
-def database_unavailable(exc) -> bool:
-    return isinstance(exc, (OperationalError, InterfaceError))
-
-
-def bad_value_for_database(exc) -> bool:
-    return isinstance(exc, DataError)
