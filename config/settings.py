@@ -165,10 +165,10 @@ AUTHENTICATION_BACKENDS = [
     "config.auth.LockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# A username is locked after AXES_FAILURE_LIMIT wrong passwords in a row (from any address, so a
-# botnet cannot spread its guesses); the lock lifts after AXES_COOLOFF_MINUTES or on a right login
-# from an admin's reset. Locking by username alone would let anyone lock a player out of their
-# account from afar, so the lock is per username and address pair.
+# A username is locked for an address after AXES_FAILURE_LIMIT wrong passwords from it; the lock lifts
+# after AXES_COOLOFF_MINUTES (or `manage.py axes_reset`). Locking a username from every address would
+# let anyone lock a player out from afar, so the lock is per (username, address) pair; guesses spread
+# over many usernames from one address are bounded by THROTTLE_AUTH below.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
