@@ -19,7 +19,7 @@ from urllib.parse import unquote_to_bytes
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
-from django.db import DataError, InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, JsonResponse
 from django.urls import reverse
 from rest_framework import exceptions
@@ -138,7 +138,7 @@ class AuthThrottleMiddleware:
         if request.method == "POST" and request.path_info in (reverse("login"), reverse("signup")):
             count, seconds = _parse_rate(settings.THROTTLE_AUTH)
             window = int(time.time() // seconds)
-            key = f"auth-throttle:{request.META.get('REMOTE_ADDR', '')}:{window}"
+            key = f"auth-throttle:{client_address(request)}:{window}"
             cache.add(key, 0, timeout=seconds)
             try:
                 seen = cache.incr(key)
@@ -150,6 +150,17 @@ class AuthThrottleMiddleware:
                 response["Retry-After"] = str(seconds)
                 return response
         return self.get_response(request)
+
+
+def client_address(request) -> str:
+    """The caller's address as the outermost of PROXY_COUNT trusted proxies saw it (as DRF's
+    throttles and django-axes read it), else the socket's peer."""
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if settings.PROXY_COUNT and forwarded:
+        hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+        if hops:
+            return hops[-min(settings.PROXY_COUNT, len(hops))]
+    return request.META.get("REMOTE_ADDR", "")
 
 
 def _parse_rate(rate: str) -> tuple[int, int]:
@@ -247,11 +258,3 @@ def _check_string(value: str) -> None:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise exceptions.ParseError("Text contains an unpaired surrogate.", code="bad_encoding") from None
-
-
-def database_unavailable(exc) -> bool:
-    return isinstance(exc, (OperationalError, InterfaceError))
-
-
-def bad_value_for_database(exc) -> bool:
-    return isinstance(exc, DataError)

@@ -33,9 +33,13 @@ CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS)
-if env_bool("BEHIND_PROXY", False):
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+if BEHIND_PROXY:
     # Only behind a proxy that always sets (or strips) this header; otherwise a client could claim https.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# How many proxies append to X-Forwarded-For in front of the app: the client's address (for throttles
+# and the login lockout) is the one the outermost of them saw. 0 trusts no header (REMOTE_ADDR).
+PROXY_COUNT = env_int("PROXY_COUNT", 1 if BEHIND_PROXY else 0)
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_HTTPONLY = True
@@ -161,16 +165,18 @@ AUTHENTICATION_BACKENDS = [
     "config.auth.LockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-# A username is locked after AXES_FAILURE_LIMIT wrong passwords in a row (from any address, so a
-# botnet cannot spread its guesses); the lock lifts after AXES_COOLOFF_MINUTES or on a right login
-# from an admin's reset. Locking by username alone would let anyone lock a player out of their
-# account from afar, so the lock is per username and address pair.
+# A username is locked for an address after AXES_FAILURE_LIMIT wrong passwords from it; the lock lifts
+# after AXES_COOLOFF_MINUTES (or `manage.py axes_reset`). Locking a username from every address would
+# let anyone lock a player out from afar, so the lock is per (username, address) pair; guesses spread
+# over many usernames from one address are bounded by THROTTLE_AUTH below.
 AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_IPWARE_PROXY_COUNT = env_int("AXES_PROXY_COUNT", 0)
+AXES_IPWARE_PROXY_COUNT = PROXY_COUNT
 AXES_HTTP_RESPONSE_CODE = 429
+# API tokens expire this many days after they were made (the account page makes a new one).
+TOKEN_MAX_AGE_DAYS = env_int("TOKEN_MAX_AGE_DAYS", 90)
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"
@@ -188,12 +194,13 @@ LOGOUT_REDIRECT_URL = "home"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "config.auth.ExpiringTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "matches.api.errors.exception_handler",
+    "NUM_PROXIES": PROXY_COUNT,
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_PARSER_CLASSES": [

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -110,4 +113,5 @@ def account(request):
         messages.success(request, "A new API token replaced the old one; update your scripts.")
         return redirect("account")
     token, _ = Token.objects.get_or_create(user=request.user)
-    return render(request, "matches/account.html", {"token": token.key})
+    expires = token.created + timedelta(days=settings.TOKEN_MAX_AGE_DAYS)
+    return render(request, "matches/account.html", {"token": token.key, "expires": expires})

@@ -14,7 +14,7 @@ SHOTS = "/tmp"
 # A newcomer's plan, in order of preference: answer whatever is asked, conjure first, launch what is
 # complete, keep launched spells moving, never contest another's spell, and end the turn when allowed.
 PLAN = [
-    "act-allocate-2-2-0-2", "act-keep-", "act-place-", "act-draw-", "act-launch-", "act-will-false",
+    "act-keep-", "act-place-", "act-draw-", "act-launch-", "act-will-false",
     "act-contest-", "act-return-down", "act-free_launch-", "act-control-", "act-continue-", "act-conjure-3",
     "act-wild_pick-", "act-wild_next-", "act-end_turn", "act-withdraw-", "act-abandon-",
 ]
@@ -24,25 +24,50 @@ def head_seq(page):
     return page.locator("#match").get_attribute("data-head-seq")
 
 
-def wait_for_new_head(page, seq):
-    page.wait_for_function("seq => document.querySelector('#match').dataset.headSeq !== seq", arg=seq)
+def wait_for_new_head(page, seq, timeout=10_000):
+    page.wait_for_function("seq => document.querySelector('#match').dataset.headSeq !== seq", arg=seq,
+                           timeout=timeout)
 
 
-def newcomer_click(page):
+def click_until_taken(page, selector, seq):
+    """Click and wait for the stream to move on. The page ignores a click while its previous action's
+    request is still open (the bot's replies can arrive over the websocket before that request
+    returns), so a click that changed nothing is made again."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for attempt in range(5):
+        page.locator(selector).first.click()
+        try:
+            wait_for_new_head(page, seq, timeout=3_000)
+            return
+        except PlaywrightTimeout:
+            if attempt == 4:
+                raise
+
+
+def allocate(page, **points):
+    """Set the four counters with their + buttons, then send the allocation."""
+    page.wait_for_selector("[data-testid=allocation]")
+    for attr, n in points.items():
+        for _ in range(n):
+            page.click(f"[data-testid=alloc-{attr}-plus]")
+    page.click("[data-testid=allocate-confirm]")
+    # another seat's allocation may move the head first: wait for this seat's own to be taken
+    page.wait_for_selector("[data-testid=allocation]", state="detached")
+
+
+def newcomer_click(page, seq):
     """One click by the plan: a highlighted point on the board when the familiar must move, else a button."""
     if page.locator("[data-testid=board-svg] .sc-point.clickable").count() and not page.locator(
         "[data-testid^=act-end_turn]"
     ).count():
-        page.locator("[data-testid=board-svg] .sc-point.clickable").first.click()
+        click_until_taken(page, "[data-testid=board-svg] .sc-point.clickable", seq)
         return "point"
-    ids = page.eval_on_selector_all("[data-testid=controls] button", "els => els.map(e => e.dataset.testid)")
-    for prefix in PLAN:
-        for testid in ids:
-            if testid.startswith(prefix):
-                page.click(f"[data-testid='{testid}']")
-                return testid
-    page.click(f"[data-testid='{ids[0]}']")
-    return ids[0]
+    ids = page.eval_on_selector_all("[data-testid=controls] button:not([disabled])",
+                                    "els => els.map(e => e.dataset.testid)")
+    chosen = next((t for prefix in PLAN for t in ids if t.startswith(prefix)), ids[0])
+    click_until_taken(page, f"[data-testid='{chosen}']", seq)
+    return chosen
 
 
 def test_a_newcomer_plays_a_whole_match_against_the_bot_on_the_match_page(page_as, live, off_loop):
@@ -63,15 +88,22 @@ def test_a_newcomer_plays_a_whole_match_against_the_bot_on_the_match_page(page_a
     assert page.locator("[data-testid=board-svg] line[data-path]").count() == 40
     assert page.get_attribute("[data-testid=point-C]", "data-point") == "C"
     page.screenshot(path=f"{SHOTS}/sc-start.png", full_page=True)
-    clicks = set()
+    # the allocation picker refuses a seventh point and a third point on Life Force
+    page.wait_for_selector("[data-testid=allocation]")
+    page.click("[data-testid=alloc-life_force-plus]")
+    page.click("[data-testid=alloc-life_force-plus]")
+    assert page.locator("[data-testid=alloc-life_force-plus][disabled]").count() == 1
+    assert page.locator("[data-testid=allocate-confirm][disabled]").count() == 1  # 2 of 6 spent
+    page.click("[data-testid=alloc-life_force-minus]")
+    page.click("[data-testid=alloc-life_force-minus]")
+    allocate(page, life_force=2, will=2, skill=2)
+    clicks = {"allocate"}
     for _ in range(3000):
         page.wait_for_selector(".sc[data-turn-state=mine], .sc[data-turn-state=over]")
         if page.locator("[data-testid=result]").count():
             break
-        seq = head_seq(page)
-        done = newcomer_click(page)
+        done = newcomer_click(page, head_seq(page))
         clicks.add(done.split("-")[1] if done.startswith("act-") else done)
-        wait_for_new_head(page, seq)
     page.wait_for_selector("[data-testid=result]")
     page.screenshot(path=f"{SHOTS}/sc-finished.png", full_page=True)
     assert "Game over" in page.inner_text("[data-testid=result]")
@@ -93,9 +125,7 @@ def wait_mine(page):
 
 
 def click_act(page, testid):
-    seq = head_seq(page)
-    page.click(f"[data-testid='{testid}']")
-    wait_for_new_head(page, seq)
+    click_until_taken(page, f"[data-testid='{testid}']", head_seq(page))
 
 
 def test_three_people_at_a_real_table_play_a_whole_game_entering_dice_and_draws_by_clicking(page_as, live, off_loop):
@@ -117,11 +147,11 @@ def test_three_people_at_a_real_table_play_a_whole_game_entering_dice_and_draws_
     alice, bob, carol = pages
 
     # Secret, simultaneous allocation: bob sees that alice has allocated, not how.
-    click_act(alice, "act-allocate-2-1-1-2")
+    allocate(alice, life_force=2, will=1, focus=1, skill=2)
     bob.wait_for_selector("[data-testid=caster-sheet-0]:has-text('Attributes allocated')")
     assert "Skill" not in bob.inner_text("[data-testid=caster-sheet-0]")
-    click_act(bob, "act-allocate-2-2-0-2")
-    click_act(carol, "act-allocate-0-2-2-2")
+    allocate(bob, life_force=2, will=2, skill=2)
+    allocate(carol, will=2, focus=2, skill=2)
 
     # Who goes first: a public d10-style roll entered by clicking a die face.
     carol.wait_for_selector("[data-testid=dice-entry]")

@@ -151,3 +151,34 @@ def test_the_account_page_rotates_the_token_and_the_old_one_stops_working(alice,
                        content_type="application/json", HTTP_AUTHORIZATION=f"Token {new}")
     assert created.status_code == 201
     assert new in client.get("/accounts/").content.decode()
+
+
+def test_a_token_older_than_its_lifetime_is_refused_until_rotated(alice, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    token = Token.objects.create(user=alice)
+    Token.objects.filter(pk=token.pk).update(created=timezone.now() - timedelta(days=settings.TOKEN_MAX_AGE_DAYS + 1))
+    api = Client()
+    body = api.get("/api/tournaments/", HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert body.status_code == 401 and body.json()["code"] == "token_expired"
+    page = Client()
+    page.force_login(alice)
+    page.post("/accounts/")
+    fresh = Token.objects.get(user=alice)
+    assert api.get("/api/tournaments/", HTTP_AUTHORIZATION=f"Token {fresh.key}").status_code == 200
+    assert "It works until" in page.get("/accounts/").content.decode()
+
+
+def test_behind_a_proxy_each_client_address_has_its_own_sign_in_budget(settings):
+    settings.THROTTLE_AUTH = "2/minute"
+    settings.PROXY_COUNT = 1
+    first, second = Client(), Client()
+    codes = [login(first, f"u{i}", "x").status_code for i in range(3)]
+    # A proxy's own address is shared by everyone behind it: the header names the client.
+    other = second.post("/accounts/login/", {"username": "v", "password": "x"}, HTTP_X_FORWARDED_FOR="203.0.113.9")
+    assert codes == [200, 200, 429] and other.status_code == 200
+    spoofed = first.post("/accounts/login/", {"username": "w", "password": "x"},
+                         HTTP_X_FORWARDED_FOR="198.51.100.1, 127.0.0.1")
+    assert spoofed.status_code == 429  # only the hop the trusted proxy added counts

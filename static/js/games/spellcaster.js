@@ -308,8 +308,37 @@
     return "Your move.";
   }
 
+  // The secret allocation: four counters and one button, which sends the matching legal action.
+  const ATTRS = [["life_force", "Life Force", 1], ["will", "Will", 1], ["focus", "Focus", 2], ["skill", "Skill", 5]];
+  let alloc = { key: null, points: {} };
+  function allocationPicker(view, ctx, legal) {
+    const key = ctx.match ? ctx.match.id : "match";
+    if (alloc.key !== key) alloc = { key, points: { life_force: 0, will: 0, focus: 0, skill: 0 } };
+    const pts = alloc.points;
+    const spent = ATTRS.reduce((n, [k]) => n + pts[k], 0);
+    const match = legal.find((a) => ATTRS.every(([k]) => a[k] === pts[k]));
+    let node = null;
+    const redraw = () => { const fresh = allocationPicker(view, ctx, legal); node.replaceWith(fresh); };
+    const bump = (k, d) => () => { pts[k] = Math.max(0, pts[k] + d); redraw(); };
+    node = el("section", { class: "sc-contest", "data-testid": "allocation" },
+      el("p", { class: "small" }, `Points left: ${6 - spent} of 6 (at most 2 on Life Force)`),
+      ATTRS.map(([k, name, base]) => el("div", { "data-testid": `alloc-${k}` },
+        el("button", { "data-testid": `alloc-${k}-minus`, disabled: pts[k] === 0 ? "disabled" : null, onclick: bump(k, -1) }, "−"),
+        el("button", { "data-testid": `alloc-${k}-plus`, disabled: spent >= 6 || (k === "life_force" && pts[k] >= 2) ? "disabled" : null,
+          onclick: bump(k, 1) }, "+"),
+        ` ${name}: ${base + pts[k]} (+${pts[k]})`)),
+      el("button", { class: "primary", "data-testid": "allocate-confirm", disabled: match ? null : "disabled",
+        onclick: () => match && ctx.act(match) }, "Allocate"));
+    return node;
+  }
+
   function controls(view, ctx) {
     const legal = ctx.live && ctx.seat !== null && ctx.seat !== undefined ? view.legal_actions || [] : [];
+    if (legal.length && legal[0].type === "allocate") {
+      return el("section", { class: "sc-controls", "data-testid": "controls", "data-my-turn": "true" },
+        el("p", { class: "sc-prompt", "data-testid": "prompt" }, promptText(view, ctx, legal)),
+        allocationPicker(view, ctx, legal));
+    }
     const buttons = legal.filter((a) => a.type !== "step" && a.type !== "move")
       .map((a) => el("button", { class: a.type === "end_turn" ? "primary" : "", "data-testid": testId(a), onclick: () => ctx.act(a) }, label(a, view, ctx)));
     const t = view.turn;

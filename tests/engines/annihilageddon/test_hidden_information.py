@@ -42,7 +42,9 @@ def test_a_draw_is_a_lazy_private_draw_naming_no_card():
     assert after["players"][0]["pool"] == ["glyph"]
     line = E.describe(st, {"kind": "chance", "outcome": outcome}, after)
     assert "Weasel" not in line and "Glyph" not in line
-    assert E.redact_chance(spec, outcome, 1) is None and E.redact_chance(spec, outcome, 0) == outcome
+    # indices are served to nobody while live; the drawer sees the cards in their own view
+    assert all(E.redact_chance(spec, outcome, v) is None for v in (0, 1, None))
+    assert "pit-weasel" in E.view(after, 0)["players"][0]["hand"] and "hand" not in E.view(after, 1)["players"][0]
 
 
 def test_shuffling_the_discard_just_moves_it_into_the_unknown_pool():
