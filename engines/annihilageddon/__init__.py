@@ -1,12 +1,13 @@
-"""Epic Spell Wars: Annihilageddon.
+"""Epic Spell Wars: Annihilageddon: importing this package registers the engine.
 
-Not registered yet: whole games play end to end and the conformance checks pass (see
-tests/engines/annihilageddon/test_conformance_checks.py), but the shared conformance suite also
-requires a page script (static/js/games/annihilageddon.js), which does not exist yet. Once it
-does, register with ``ENGINE = register(Annihilageddon())``.
+Whole games play end to end (server and tabletop, autoplay, verification); the pages are still
+to come, so the engine declares itself not playable from the new-match form until they exist.
 """
 
+from ..registry import register
 from . import cards
 from .engine import Annihilageddon
 
-__all__ = ["Annihilageddon", "cards"]
+ENGINE = register(Annihilageddon())
+
+__all__ = ["ENGINE", "Annihilageddon", "cards"]
