@@ -1,6 +1,7 @@
 from django.dispatch import receiver
 
 from config.celery import app
+from engines import registry
 from matches.models import Match
 from matches.signals import match_verified
 
@@ -26,6 +27,6 @@ def on_match_verified(sender, match_id, game, verdict, **kwargs):
     # Only verified results move standings and ratings (ARCHITECTURE.md "Verification").
     if verdict != Match.Verdict.VERIFIED:
         return
-    if "fixture" in origin and game != "iwdl-draft":
+    if "fixture" in origin and not registry.get(game).draft:  # a fixture's draft has no result
         record_result.delay(str(match_id))
     refresh_ratings.delay(game)

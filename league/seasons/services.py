@@ -350,7 +350,7 @@ def league_create(*, slug: str, name: str, game: str, created_by, points=(3, 1, 
         engine = registry.get(game)
     except registry.UnknownEngine as exc:
         raise MatchError(str(exc), code="unknown_game") from None
-    if engine.name == "iwdl-draft":
+    if engine.draft:
         raise MatchError("A draft is not a game a league can play.", code="unknown_game")
     if League.objects.filter(slug=slug).exists():
         raise MatchError(f"There is already a league called '{slug}'.", code="slug_taken", status=409)
