@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -70,16 +72,15 @@ def newcomer_click(page, seq):
     return chosen
 
 
-def test_a_newcomer_plays_a_whole_match_against_the_bot_on_the_match_page(page_as, live, off_loop):
-    # The home page's new-match form lists only the games in matches/forms.py PLAYABLE, which does not
-    # name SpellCaster yet; the match is created through the same service the form calls.
-    newcomer = get_user_model().objects.create_user("newcomer", password="pw-newcomer")
-    match = off_loop(match_create, game="spellcaster", seats=[SeatSpec(user=newcomer), SeatSpec(bot="heuristic")],
-                     created_by=newcomer)
+def test_a_newcomer_starts_a_match_against_the_bot_from_the_home_page_and_plays_it_to_the_end(page_as, live):
+    get_user_model().objects.create_user("newcomer", password="pw-newcomer")
     page = page_as("newcomer")
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(f"{live}/matches/{match.id}/")
+    page.goto(f"{live}/")
+    page.select_option("[data-testid=new-match] select[name=game]", "spellcaster")
+    page.click("[data-testid=new-match] button[type=submit]")
+    page.wait_for_url(re.compile(r"/matches/[0-9a-f-]+/$"))
     page.wait_for_selector("[data-testid=connection]:text('live')")
     page.wait_for_selector("[data-testid=board-svg]")
     assert "heuristic" in page.inner_text(".players")
