@@ -130,3 +130,20 @@ def test_the_player_who_let_a_spell_go_wild_may_not_capture_it_back():
     fresh_turn(st, 1)
     st["turn"]["first_done"] = True
     assert not [a for a in E.legal_actions(st, 1) if a["type"] == "capture"]
+
+
+def test_the_capturer_must_control_or_abandon_the_captured_spell_in_later_turns():
+    """Rulebook L243-245: he may continue to move it in subsequent turns or abandon it as any spell he controls."""
+    st = roll(capture_state(2), 9)
+    st = act(st, 0, type="step", to="iE")  # Earth 1, then Fire 1: nobody stands on the way
+    st = act(st, 0, type="step", to="C")
+    assert st["stack"] == [] and st["casters"][1]["display"][0]["point"] == "C"
+    st = act(st, 0, type="end_turn")
+    st = act(st, 1, type="end_turn")
+    # next round: seat 0's turn (no wild spell left to move), and the captured spell is an obligation
+    assert st["turn"]["seat"] == 0
+    assert {"type": "end_turn"} not in E.legal_actions(st, 0)
+    assert {"type": "abandon", "spell": "1:0"} in E.legal_actions(st, 0)
+    st = act(st, 0, type="abandon", spell="1:0")
+    sp = st["casters"][1]["display"][0]
+    assert sp["state"] == "wild" and sp["last_controller"] == 0 and st["casters"][0]["tokens"] == 3
