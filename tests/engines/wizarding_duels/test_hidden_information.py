@@ -103,7 +103,7 @@ def test_the_quest_deck_stays_hidden_from_the_opponent_after_the_groups_are_reve
 
 
 def test_a_face_down_swap_is_hidden_from_the_attacker_unless_the_attacker_has_duelling():
-    """FC-6 (L820) and Duelling (L1266-1271)."""
+    """FC-6 (L820), ruling A-26 (swaps are face down) and Duelling (L1266-1271)."""
     for duelling, visible in ((False, False), (True, True)):
         traits = {"duelling": 1} if duelling else {}
         s = build(models=[(0, "lord-voldemort", "0,1", {"traits": dict({"master_wizard": 1}, **traits)}),

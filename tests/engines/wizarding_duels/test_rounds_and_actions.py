@@ -124,7 +124,7 @@ def test_impassable_cannot_be_crossed_and_blocks_attacks_without_sight():
 
 
 def test_cast_spell_limits_mastery_dark_arts_muggles_and_the_basic_spell():
-    """WD-81 (L675-677, L1008-1014), WD-50 (L965-971), WD-T5 (L1256-1258), WD-T26, WD-82 (L679-683)."""
+    """WD-81 (L675-677, L1008-1014), WD-50 (L965-971), WD-T5 (L1256-1258), WD-T26, WD-82 (L679-683), A-54."""
     s = build(models=[(0, "ron-weasley", "0,0", {}), (0, "nagini", "1,0", {}), (1, "death-eater-i", "0,3", {})],
               spellbooks={0: ["rictusempra", "crucio", "protego-maxima"]}, active="0a")
     spells = {a["spell"] for a in E.legal_actions(s, 0) if a["type"] == "cast"}
@@ -171,7 +171,7 @@ def test_draw_clash_needs_a_short_hand_and_draw_quest_swaps_an_active_quest():
 
 
 def test_hide_and_unveil_reach_only_the_own_or_an_adjacent_space():
-    """WD-86 (L713-725) and ruling A-27."""
+    """WD-86 (L713-725), rulings A-27 and A-31 (an overlay is one space)."""
     ovs = [{"kind": "challenge", "hex": "1,0", "face_up": True, "what": "cup", "owner": 0},
            {"kind": "challenge", "hex": "3,0", "face_up": True, "what": "orb", "owner": 1}]
     s = build(models=[(0, "ron-weasley", "0,0", {}), (1, "death-eater-i", "0,5", {})], active="0a", overlays=ovs)
@@ -181,7 +181,7 @@ def test_hide_and_unveil_reach_only_the_own_or_an_adjacent_space():
 
 
 def test_a_potion_on_a_friend_applies_at_once_and_on_an_enemy_needs_a_faced_clash():
-    """WD-85 (L703-711): +1 per Potioneer level (WD-T31) for the user; the potion is spent either way;
+    """WD-85 (L703-711), ruling A-58 (no empower): +1 per Potioneer level (WD-T31) for the user; the potion is spent either way;
     Potion Mastery (WD-T30, L1388-1390) makes the second one a Free action."""
     s = build(pack_id=OV, map_id="moonlit-cloister", nexus="blue",
               models=[(0, "tobias-fenwick", "2,1", {"impacts": 3}), (1, "cassius-vane", "3,1", {})], active="0a")

@@ -109,7 +109,7 @@ def test_instinctive_casting_advances_one_assigned_clock_an_extra_step():
 
 
 def test_tactician_draws_a_quest_as_a_free_action_and_ravenclaw_needs_a_challenge():
-    """WD-T38 (L1418-1420), WD-T32 (L1394-1396)."""
+    """WD-T38 (L1418-1420), WD-T32 (L1394-1396); "turn" means round (A-03)."""
     s = ov([(0, "sister-hollis", "2,1", {}), (1, "cassius-vane", "2,6", {})], active="0a")
     s["players"][0]["active"] = ["iron-grip", "siege"]
     s["players"][0]["quest_deck"] = ["onslaught", "spellstorm"]

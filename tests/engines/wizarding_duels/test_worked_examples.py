@@ -69,7 +69,7 @@ def test_ex3_a_movement_action_reaches_one_two_or_three_spaces_but_never_four():
 
 
 def test_ex4_harry_casts_protego_maxima_by_swapping_in_a_plus_three():
-    """EX-4, rulebook L798-813 (WD-51, WD-35: no lower parts in an Individual Clash): 1+3-5 = -1 fails; 3+3-5 = +1 casts; the spell is assigned and clocked."""
+    """EX-4, rulebook L798-813 (WD-51, WD-35 and A-23: no lower parts in an Individual Clash): 1+3-5 = -1 fails; 3+3-5 = +1 casts; the spell is assigned and clocked."""
     s = harry()
     s = act(s, 0, {"type": "cast", "spell": "protego-maxima", "target": "0a"})
     assert s["models"]["0a"]["spells"] == ["protego-maxima"]
@@ -166,7 +166,7 @@ def test_ex8_ron_hits_death_eater_ii_with_the_sword_for_three_impacts_and_the_ji
 
 
 def test_ex9_the_spellbook_holds_at_most_the_groups_total_mastery():
-    """EX-9, rulebook L998-1006: Voldemort 3 + Nagini 0 + DE I 2 + DE II 2 = 7 spells; 8 is refused."""
+    """EX-9, rulebook L998-1006 (Death Eater I and II are two cards, A-48): Voldemort 3 + Nagini 0 + DE I 2 + DE II 2 = 7 spells; 8 is refused."""
     spells = sorted(s for s in PK.spells if s != PK.basic_spell_id)
     g = {"type": "group", "models": ["lord-voldemort", "nagini", "death-eater-i", "death-eater-ii"], "leader": 0,
          "artifacts": [[], [], [], []], "spellbook": spells[:7], "quests": []}
@@ -179,7 +179,7 @@ def test_ex9_the_spellbook_holds_at_most_the_groups_total_mastery():
 
 @pytest.mark.parametrize("white, pool", [(0, {"light": 0, "dark": 12}), (1, {"light": 1, "dark": 11})])
 def test_ex10_the_power_pool_counts_cunning_and_adoration(white, pool):
-    """EX-10, rulebook L1047-1049 and ruling A-47."""
+    """EX-10, rulebook L1047-1049, rulings A-47 and A-64 (12 markers of a colour is fine: no token caps)."""
     s = build(models=[(1, "nagini", "0,5", {}), (1, "death-eater-i", "1,5", {}), (1, "death-eater-ii", "2,5", {}),
                       (1, "lord-voldemort", "3,5", {}), (0, "harry-potter", "0,0", {})])
     s["players"][1]["neutral_light"] = white
