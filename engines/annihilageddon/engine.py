@@ -82,7 +82,7 @@ class Annihilageddon(Engine):
     max_seats = 5
     bots = ("heuristic", "random")
     rating = "openskill"
-    playable = False  # no page script yet: autoplay, the API and tournaments only
+    playable = True
 
     # -- configuration ------------------------------------------------------------------
     def default_config(self, seats: int) -> dict[str, Any]:
