@@ -29,6 +29,8 @@ def _team(side: int) -> str:
 def describe(engine, before: State, event: dict[str, Any], after: State) -> str:
     text = _describe(before, event, after)
     if after["winner"] is not None and before["winner"] is None:
+        if after["winner"] < 0:  # version 2 unfinished (or a version 1 draw): nobody wins
+            return f"{text} {after['reason']}"
         return f"{text} {_team(after['winner']).capitalize()} wins: {after['reason']}"
     b, a = before["turn"], after["turn"]
     if a is not None and (b is None or a["n"] != b["n"]) and not text.endswith("is up."):

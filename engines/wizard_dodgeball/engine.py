@@ -13,8 +13,17 @@ Config (every key optional; ``{}`` gives the rulebook's worked-example line-ups)
       "first_player": null | 0 | 1,    # team that activates first ("player 1"); null: d6 roll-off (chance)
       "sides": [[0], [1]],             # seats playing each team; 4 seats: e.g. [[0, 2], [1, 3]]
       "controllers": null | [[seat x5], [seat x5]],   # team variant: which seat runs each wizard
-      "team_control": "wizards" | "turns"             # team variant: fixed wizards, or seats alternate turns
+      "team_control": "wizards" | "turns",            # team variant: fixed wizards, or seats alternate turns
+      "turn_limit": 2000 | null        # version 2: turns after which a game ends unfinished (RULES.md)
     }
+
+Two engine versions share this class (RULES.md, "Version history"):
+
+* version "2" (current): the book's only ending is the last side with wizards on the court. A
+  bound on turns (``turn_limit``, for bot games) ends a game as *unfinished*: no winner, every
+  placement 1, ``"unfinished": true`` in the result, counted nowhere by the platform.
+* version "1" (replay only): the old stalling ruling (``stall_turns`` quiet turns end the game,
+  the side with more wizards wins, level numbers draw), kept exactly as it was recorded.
 
 Spell card ids: teleport, fireball, freeze, shield, dispel (1 point each); slow_speed, strong_weak,
 shrink_enlarge, butter_sticky, drain_boost (2 points each).
@@ -86,18 +95,38 @@ def _team_name(side: int) -> str:
     return "first team" if side == 0 else "second team"
 
 
-#: RULES.md "Stalling": six full rounds of five activations per side without play.
+#: Version 1 only (RULES.md "Version history"): quiet turns that ended a game.
 STALL_TURNS = 60
+
+#: Version 2, RULES.md "Unfinished games": the default bound on turns. Bots reach it, people do not:
+#: heuristic bots finish in about 30-40 turns and random bots in about 1,000-2,800.
+TURN_LIMIT = 2000
+
+#: Every version this class can play; the newest is what new matches use.
+VERSIONS = ("1", "2")
+LATEST = "2"
 
 
 class WizardDodgeballEngine(Engine):
+    """``WizardDodgeballEngine()`` plays the current rules; ``WizardDodgeballEngine(version="1")``
+    replays matches recorded before version 2 exactly as they were played."""
+
     bots = ("heuristic", "random")
     rating = "glicko2"  # always two sides
     name = "wizard-dodgeball"
     title = "Wizard Dodgeball"
-    version = "1"
     min_seats = 2
     max_seats = 4
+    #: RULES.md "Unfinished games": what a match whose every seat is a person plays without.
+    #: Clocks end stalling between people; the bound on turns is for bot games only.
+    people_config = {"turn_limit": None}
+
+    def __init__(self, version: str = LATEST):
+        if version not in VERSIONS:
+            raise ValueError(f"Wizard Dodgeball has no engine version {version!r}.")
+        self.version = version
+        # Version 1 stays registered only so that matches recorded with it replay and verify.
+        self.current = version == LATEST
 
     # -- configuration -------------------------------------------------------
     def default_config(self, seats: int) -> dict[str, Any]:
@@ -109,8 +138,12 @@ class WizardDodgeballEngine(Engine):
             "sides": sides,
             "controllers": None,
             "team_control": "wizards",
-            # RULES.md "Stalling": turns in a row without a throw, pass or cast that end the game.
-            "stall_turns": STALL_TURNS,
+            **(
+                # Version 1: turns in a row without a throw, pass or cast that ended the game.
+                {"stall_turns": STALL_TURNS} if self.version == "1"
+                # RULES.md "Unfinished games": a bound for bot games; people play with null.
+                else {"turn_limit": TURN_LIMIT}
+            ),
         }
 
     def validate_config(self, config: dict[str, Any] | None, seats: int) -> dict[str, Any]:
@@ -212,10 +245,18 @@ class WizardDodgeballEngine(Engine):
                                     code="bad_controllers")
         merged["controllers"] = [list(g) for g in controllers]
         merged["sides"] = [list(g) for g in sides]
-        stall = merged["stall_turns"]
-        if type(stall) is not int or not (stall == 0 or 10 <= stall <= 1000):
-            raise InvalidConfig("'stall_turns' is 0 (no limit) or a whole number of turns from 10 to 1000.",
-                                code="bad_stall_turns")
+        if self.version == "1":
+            stall = merged["stall_turns"]
+            if type(stall) is not int or not (stall == 0 or 10 <= stall <= 1000):
+                raise InvalidConfig("'stall_turns' is 0 (no limit) or a whole number of turns from 10 to 1000.",
+                                    code="bad_stall_turns")
+        else:
+            limit = merged["turn_limit"]
+            if limit is not None and (type(limit) is not int or not 10 <= limit <= 100_000):
+                raise InvalidConfig(
+                    "'turn_limit' is null (no limit) or a whole number of turns from 10 to 100000.",
+                    code="bad_turn_limit",
+                )
         return merged
 
     # -- setup -------------------------------------------------------------------
@@ -239,8 +280,9 @@ class WizardDodgeballEngine(Engine):
             "sides": config["sides"],
             "controllers": config["controllers"],
             "team_control": config["team_control"],
-            "stall_turns": config["stall_turns"],
-            "quiet_turns": 0,
+            # The version's ending rule; rules.py reads which key the state carries.
+            **({"stall_turns": config["stall_turns"], "quiet_turns": 0} if self.version == "1"
+               else {"turn_limit": config["turn_limit"]}),
             "budgets": [sum(stats(j)["magic"] for j in t["wizards"]) for t in config["teams"]],
             "wizards": wizards,
             "balls": balls,
@@ -397,8 +439,8 @@ class WizardDodgeballEngine(Engine):
                 raise IllegalAction("There is no choice pending.", code="no_choice_pending")
             else:
                 raise IllegalAction(f"Unknown action type {atype!r}.", code="unknown_action")
-            if atype in ("throw", "pass", "cast"):
-                new["quiet_turns"] = 0  # the ball or the magic moved: play is alive
+            if atype in ("throw", "pass", "cast") and "quiet_turns" in new:
+                new["quiet_turns"] = 0  # version 1: the ball or the magic moved: play is alive
         self._run_auto_steps(new)
         rules.settle(new)
         return new
@@ -492,7 +534,11 @@ class WizardDodgeballEngine(Engine):
         left = [sum(1 for w in state["wizards"] if w["side"] == s and not w["out"]) for s in (0, 1)]
         side_of = {seat: s for s, group in enumerate(state["sides"]) for seat in group}
         seats = range(state["seats"])
-        if winner == rules.DRAW:
+        if winner == rules.UNFINISHED:
+            # RULES.md "Unfinished games": not a win, not a draw; the platform counts it nowhere.
+            return {"placements": [1 for _ in seats], "scores": [left[side_of[s]] for s in seats],
+                    "winners": [], "reason": "unfinished", "unfinished": True, "detail": state["reason"]}
+        if winner == rules.DRAW:  # version 1 only
             return {"placements": [1 for _ in seats], "scores": [left[side_of[s]] for s in seats],
                     "winners": list(seats), "reason": state["reason"]}
         return {

@@ -80,8 +80,15 @@ def begin_turn(state: State, side: int) -> None:
     state["turn"] = {"n": prev + 1, "side": side, "wizard": chosen["j"], "actions": max(0, actions), "seat": seat}
 
 
-#: ``state["winner"]`` when a stalled game ends level.
+#: ``state["winner"]`` when a stalled game ends level (version 1 only).
 DRAW = -1
+#: ``state["winner"]`` when a version 2 game reaches its bound on turns (RULES.md "Unfinished games").
+UNFINISHED = -2
+
+
+def is_version_1(state: State) -> bool:
+    """Version 1 states carry the stalling count; version 2 states carry the bound on turns."""
+    return "stall_turns" in state
 
 
 def end_turn(state: State) -> None:
@@ -95,15 +102,31 @@ def end_turn(state: State) -> None:
     state["next_slot"][side] = (w["slot"] + 1) % 5
     state["turns_taken"][side] += 1
     state["last_seat"][side] = turn["seat"]
-    state["quiet_turns"] += 1
-    if state["stall_turns"] and state["quiet_turns"] >= state["stall_turns"]:
-        end_stalled_game(state)
+    if is_version_1(state):
+        state["quiet_turns"] += 1
+        if state["stall_turns"] and state["quiet_turns"] >= state["stall_turns"]:
+            end_stalled_game(state)
+            return
+    elif state["turn_limit"] is not None and turn["n"] >= state["turn_limit"]:
+        end_unfinished_game(state)
         return
     begin_turn(state, 1 - side)
 
 
+def end_unfinished_game(state: State) -> None:
+    """RULES.md "Unfinished games": the bound on turns is reached with both sides still on the
+    court. Nobody wins: the book's only ending is the last side with wizards on the court."""
+    state["winner"] = UNFINISHED
+    state["reason"] = (
+        f"The game reached its limit of {state['turn_limit']} turns with both teams still on the court: "
+        "it ends unfinished, with no winner."
+    )
+    state["queue"] = []
+    state["cast"] = None
+
+
 def end_stalled_game(state: State) -> None:
-    """RULES.md "Stalling": with no throw, pass or cast for ``stall_turns`` turns, the side
+    """Version 1 (RULES.md "Version history"): with no throw, pass or cast for ``stall_turns`` turns, the side
     with more wizards on the court wins; level numbers are a draw."""
     left = [sum(1 for w in state["wizards"] if w["side"] == s and not w["out"]) for s in (0, 1)]
     state["winner"] = 0 if left[0] > left[1] else 1 if left[1] > left[0] else DRAW
@@ -146,6 +169,10 @@ def settle(state: State) -> None:
     if state["winner"] is not None or state["queue"] or state["turn"] is None:
         return
     for _ in range(64):  # each pass ends one turn; bounded for safety
+        if state["winner"] is not None and not is_version_1(state):
+            # The turn just ended finished the game (the bound on turns): nothing more to end.
+            # Version 1 went on ending the finished turn ("123 turns"); it replays as recorded.
+            break
         turn = state["turn"]
         w = wizard(state, turn["wizard"])
         if w["out"]:

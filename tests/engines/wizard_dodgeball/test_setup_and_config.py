@@ -22,11 +22,12 @@ def config(**overrides):
     return cfg
 
 
-def test_the_engine_is_registered_as_wizard_dodgeball_version_1():
-    import engines.wizard_dodgeball  # noqa: F401  (registration happens on import)
+def test_version_2_is_what_new_matches_play_and_version_1_stays_registered_for_replay():
+    from engines.wizard_dodgeball import ENGINE_V1
 
-    assert registry._ENGINES[("wizard-dodgeball", "1")] is E
-    assert E.title == "Wizard Dodgeball"
+    assert registry.get("wizard-dodgeball") is E and E.version == "2" and E.current
+    assert registry.get("wizard-dodgeball", "1") is ENGINE_V1 and not ENGINE_V1.current
+    assert E.title == ENGINE_V1.title == "Wizard Dodgeball"
 
 
 def test_the_roster_has_24_wizards_with_moves_3_to_5_and_ordered_dice():
