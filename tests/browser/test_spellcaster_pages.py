@@ -146,6 +146,9 @@ def test_three_people_at_a_real_table_play_a_whole_game_entering_dice_and_draws_
         page.wait_for_selector("[data-testid=connection]:text('live')")
         page.wait_for_selector("[data-testid=board-svg]")
     alice, bob, carol = pages
+    watcher = page_as(None)
+    watcher.goto(f"{live}/matches/{match.id}/")
+    watcher.wait_for_selector("[data-testid=board-svg]")
 
     # Secret, simultaneous allocation: bob sees that alice has allocated, not how.
     allocate(alice, life_force=2, will=1, focus=1, skill=2)
@@ -179,6 +182,10 @@ def test_three_people_at_a_real_table_play_a_whole_game_entering_dice_and_draws_
     assert "F?" in bob.inner_text("[data-testid=spell-0-0]") and "F5" not in bob.inner_text("[data-testid=spell-0-0]")
     bob.wait_for_selector("[data-testid=log] li:has-text('places a Fire card face down')")
     assert "Fire 5" not in bob.inner_text("[data-testid=log]")
+    # a spectator sees the same face-down card and has nothing to click
+    watcher.wait_for_selector("[data-testid=spell-0-0]:has-text('F?')")
+    assert watcher.locator("[data-testid=controls]").count() == 0
+    assert watcher.locator("[data-testid=dice-entry], [data-testid=draw-entry]").count() == 0
     click_act(alice, "act-end_turn")
 
     # Bob rests; then every turn is ended until the round limit (5 rounds) ends the game.
