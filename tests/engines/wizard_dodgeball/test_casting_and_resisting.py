@@ -98,6 +98,28 @@ def test_the_target_area_is_limited_by_magic_and_must_be_connected():
     assert err.value.code == "bad_target_area"
 
 
+def test_each_team_has_three_markers_of_each_spell():
+    """Components: "48 Spell Markers, 2 sets of 24, 3 of each spell". A MAGIC 3 area takes all
+    three markers of a spell; the largest MAGIC on the roster is 3, so a cast never needs a
+    fourth, and with markers of a spell already on the court the area shrinks to those left."""
+    from engines.wizard_dodgeball import data
+    from engines.wizard_dodgeball.spells import MARKERS_PER_SPELL
+
+    assert MARKERS_PER_SPELL == 3 and max(w["magic"] for w in data.roster().values()) == 3
+    t = caster(wizards={30: [6, 11], 47: [7, 11]})
+    t.act("cast", spell="freeze", targets=[{"wizard": 45}, {"wizard": 30}, {"wizard": 47}])
+    t.roll(5, 6)
+    for values in ([1, 2], [2, 3], [2, 4]):  # CAST 11: all three fail to resist
+        t.roll(*values)
+    assert sum(1 for e in t.state["effects"] if e["face"] == "freeze" and e["side"] == 0) == 3
+    two_out = caster(wizards={30: [6, 11], 47: [7, 11], 10: [8, 13], 12: [2, 13]},
+                     effects=[{"face": "freeze", "side": 0, "caster": 58, "wizard": w} for w in (10, 12)])
+    with pytest.raises(IllegalAction) as err:
+        two_out.act("cast", spell="freeze", targets=[{"wizard": 45}, {"wizard": 30}])
+    assert err.value.code == "too_many_targets"
+    two_out.act("cast", spell="freeze", targets=[{"wizard": 45}])
+
+
 def test_a_spell_needs_line_of_sight_to_its_target():
     """Casting: the casting wizard needs line of sight to the target(s)."""
     t = caster(wizards={58: [5, 8]})

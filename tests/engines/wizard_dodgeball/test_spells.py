@@ -119,6 +119,25 @@ def test_a_fireball_scores_a_fixed_10_and_cannot_be_caught():
     assert not any(e["face"] == "fireball" for e in t.state["effects"])
 
 
+def test_a_fireball_not_thrown_burns_out_after_one_round():
+    """Fireball: "Fireball lasts until attack is resolved or 1 round." A ball kept in hand is
+    still on fire when its caster's next turn begins, and is an ordinary ball once that turn
+    ends (the card recharges: Casting a Spell, "one full round")."""
+    t = table(balls={1: {"held_by": 21}}, active={1: True})
+    t.act("cast", spell="fireball", targets=[{"ball": 1}])
+    t.act("end_turn")
+    while t.turn_wizard() != 21:
+        t.act("end_turn")
+    assert any(e["face"] == "fireball" and e["ball"] == 1 for e in t.state["effects"])
+    t.act("end_turn")
+    assert not any(e["face"] == "fireball" for e in t.state["effects"])
+    assert t.state["cards"][0]["fireball"]["charged"]
+    while t.turn_wizard() != 21:
+        t.act("end_turn")
+    t.act("throw", target=45)
+    assert t.spec()["dice"] == [GREY, [2, 7], WHITE]  # an ordinary throw again: Burblepot's ATTACK, one zone
+
+
 # -- Freeze --------------------------------------------------------------------------------
 
 def test_a_frozen_wizard_cannot_throw_or_cast_and_has_only_free_actions():
