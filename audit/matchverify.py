@@ -18,6 +18,7 @@ from engines.base import CHANCE, IllegalAction, chance_enterable
 from engines.chance import check_outcome, derive, seed_commitment
 
 from .chain import SALTED_SCHEME, check_chain, hash_scheme
+from .clocks import Clocks, micros
 
 SERVER, TABLETOP = "server", "tabletop"
 
@@ -32,6 +33,10 @@ class Verdict:
     #: The replayed result (None unless the stream replayed to its end).
     result: Any = None
     created: dict[str, Any] = field(default_factory=dict)
+
+
+def _running(engine, state) -> list[int]:
+    return [s for s in engine.to_move(state) if s != CHANCE]
 
 
 def engine_event(type: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -96,12 +101,30 @@ def verify_match_stream(events: list[dict[str, Any]]) -> Verdict:
     except Exception as exc:  # a config the engine refuses is a dispute, not a crash
         return bad(1, f"The recorded configuration cannot be set up: {exc}")
 
+    control = created.get("time_control") or {}
+    clocks = None
+    if control:
+        clocks = Clocks.start(control, len(created["seats"]), micros(first["recorded_at"]))
+        clocks.step(micros(first["recorded_at"]), None, _running(engine, state))
+    timed_out = None
     for event in events[1:]:
         seq, data = event["seq"], event.get("data")
         if event["type"] == "match.finished":
             if event is not finished_event:
                 return bad(seq, "The match was closed before its last event.")
             break
+        if timed_out is not None:
+            return bad(seq, "Nothing but the match's close may follow a timeout.")
+        if event["type"] == "match.timeout":
+            at = micros(event["recorded_at"])
+            if clocks is None:
+                return bad(seq, "A timeout was recorded in a match without a clock.")
+            seat = data.get("seat") if isinstance(data, dict) else None
+            if seat not in clocks.expired_at(at):
+                return bad(seq, "This timeout was recorded before the seat's time was up.")
+            timed_out = seat
+            clocks.step(at, None, _running(engine, state))
+            continue
         try:
             if event["type"] == "action":
                 if event["actor"] == "server":
@@ -127,6 +150,12 @@ def verify_match_stream(events: list[dict[str, Any]]) -> Verdict:
                 state = engine.apply(state, engine_event("chance", data))
             else:
                 return bad(seq, f"Unknown event type '{event['type']}'.")
+            if clocks is not None:
+                at = micros(event["recorded_at"])
+                mover = data["seat"] if event["type"] == "action" else None
+                if mover is not None and mover in clocks.expired_at(at):
+                    return bad(seq, "This move was made after the seat's time had run out.")
+                clocks.step(at, mover, _running(engine, state))
         except IllegalAction as exc:
             return bad(seq, f"Replaying this event is refused by the rules: {exc.message}")
         except (KeyError, TypeError, ValueError) as exc:
@@ -134,9 +163,12 @@ def verify_match_stream(events: list[dict[str, Any]]) -> Verdict:
 
     if finished_event is None:
         return bad(events[-1]["seq"] + 1, "The match has not finished.")
-    if engine.to_move(state):
+    if timed_out is not None:
+        replayed = engine.result_on_time(state, timed_out, len(created["seats"]))
+    elif engine.to_move(state):
         return bad(finished_event["seq"], "The match was closed while the game was still going.")
-    replayed = engine.result(state)
+    else:
+        replayed = engine.result(state)
     if finished.get("result") != replayed:
         return bad(finished_event["seq"], "The result recorded in the stream differs from the replayed result.")
     return Verdict(True, head_hash=chain.head_hash, events=n, result=replayed, created=created)

@@ -14,4 +14,5 @@ app.conf.beat_schedule = {
     **(app.conf.beat_schedule or {}),
     "outbox-sweep": {"task": "matches.outbox_sweep", "schedule": 10.0},
     "requeue-unverified": {"task": "matches.requeue_unverified", "schedule": 60.0},
+    "claim-timeouts": {"task": "matches.claim_timeouts", "schedule": 15.0},
 }

@@ -135,6 +135,19 @@ class Engine(ABC):
         """Once terminal: ``{"placements": [int per seat, 1 = first, ties share],
         "scores": [number per seat], "winners": [seats placed first]}``; else None."""
 
+    def result_on_time(self, state: State, seat: int, seats: int) -> dict[str, Any]:
+        """The result when ``seat`` runs out of time (or abandons): a loss on time. By default
+        that seat is placed last and every other seat shares first place; a game with teams or
+        a meaningful position overrides this with its own rules."""
+        placements = [2 if s == seat else 1 for s in range(seats)]
+        return {
+            "placements": placements,
+            "scores": [0] * seats,
+            "winners": [s for s in range(seats) if s != seat],
+            "reason": "timeout",
+            "timed_out": seat,
+        }
+
     @abstractmethod
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may see; hidden information redacted."""

@@ -8,6 +8,16 @@ from engines import registry
 from .models import Match
 
 
+#: The time controls offered on the form (the API takes any within audit.clocks.LIMITS).
+TIME_CONTROLS = {
+    "": ("No clock", {}),
+    "fischer-5-3": ("5 minutes + 3 s a move", {"kind": "fischer", "base": 300, "increment": 3}),
+    "fischer-15-10": ("15 minutes + 10 s a move", {"kind": "fischer", "base": 900, "increment": 10}),
+    "days-1": ("1 day a move", {"kind": "correspondence", "days_per_move": 1}),
+    "days-3": ("3 days a move", {"kind": "correspondence", "days_per_move": 3}),
+}
+
+
 class NewMatchForm(forms.Form):
     game = forms.ChoiceField()
     opponent = forms.CharField(
@@ -18,6 +28,11 @@ class NewMatchForm(forms.Form):
         choices=[("", "the game's best bot")],
     )
     mode = forms.ChoiceField(choices=Match.Mode.choices, initial=Match.Mode.SERVER)
+    clock = forms.ChoiceField(
+        required=False, initial="", label="Time control",
+        choices=[(key, label) for key, (label, _) in TIME_CONTROLS.items()],
+        help_text="A player whose time runs out loses on time.",
+    )
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -48,6 +63,7 @@ class NewMatchForm(forms.Form):
             if bot not in engine.bots:
                 self.add_error("bot", f"{engine.title} has no {bot} bot; it has {', '.join(engine.bots)}.")
             data["bot"] = bot
+        data["time_control"] = TIME_CONTROLS.get(data.get("clock") or "", ("", {}))[1]
         if data.get("mode") == Match.Mode.TABLETOP and not data.get("opponent"):
             raise forms.ValidationError("A tabletop match needs a second person at the table.")
         return data

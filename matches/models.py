@@ -90,6 +90,8 @@ class Match(models.Model):
     seed_commitment = models.CharField(max_length=64, blank=True, default="")
     # 1: unsalted (matches recorded before salts); 2: every event after the first is salted.
     hash_scheme = models.PositiveSmallIntegerField(default=1)
+    # {} (untimed), or a time control (audit.clocks): recorded in the first event too.
+    time_control = models.JSONField(default=dict, blank=True)
     # Where the match came from, e.g. {"draft": "<match id>"} or {"tournament": ..., "round": 2}.
     origin = models.JSONField(default=dict, blank=True)
 
@@ -100,6 +102,8 @@ class Match(models.Model):
     result = models.JSONField(null=True, blank=True)
     head_hash = models.CharField(max_length=64, blank=True, default="")
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The seats' clocks after the last event (audit.clocks.Clocks.as_dict), for timed matches.
+    clocks = models.JSONField(default=dict, blank=True)
 
     # Verification verdict (projection of the verifier's last run).
     verdict = models.CharField(max_length=16, choices=Verdict.choices, default=Verdict.PENDING)

@@ -126,6 +126,7 @@ def match_summary(*, match: Match, seat: int | None) -> dict[str, Any]:
             [s.index for s in match.seats.all() if chance_enterable(spec, s.index)] if spec else []
         ),
         "result": match.result,
+        "clocks": match_clocks(match=match),
         "head_hash": match.head_hash or None,
         "seed_commitment": match.seed_commitment or None,
         "seed": match.seed_hex if match.status == Match.Status.FINISHED and match.seed_hex else None,
@@ -135,4 +136,22 @@ def match_summary(*, match: Match, seat: int | None) -> dict[str, Any]:
             "reason": match.verdict_reason or None,
             "verified_at": match.verified_at.isoformat() if match.verified_at else None,
         },
+    }
+
+
+def match_clocks(*, match: Match) -> dict[str, Any] | None:
+    """The seats' time left now (seconds) and whose clock runs; None for an untimed match."""
+    if not match.time_control or not match.clocks:
+        return None
+    from django.utils import timezone
+
+    from audit.clocks import SECOND, Clocks, micros
+
+    clocks = Clocks.from_dict(match.clocks)
+    now = timezone.now()
+    return {
+        "control": match.time_control,
+        "left": [round(v / SECOND, 3) for v in clocks.left_at(micros(now))],
+        "running": [] if match.status == Match.Status.FINISHED else clocks.running,
+        "as_of": now.isoformat(),
     }

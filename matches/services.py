@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from engines import registry
 from audit.chain import SALTED_SCHEME
+from audit.clocks import SECOND, BadTimeControl, Clocks, check_time_control, micros
 from audit.matchverify import engine_event
 from engines.base import CHANCE, EngineError, IllegalAction, chance_enterable, replay
 from engines.chance import check_outcome, derive, indices_for_cards, seed_commitment
@@ -70,6 +71,7 @@ def match_create(
     config: dict[str, Any] | None = None,
     origin: dict[str, Any] | None = None,
     event_id: uuid.UUID | None = None,
+    time_control: dict[str, Any] | None = None,
 ) -> Match:
     """Create a match. With ``event_id`` (the id its creation event takes) a retried create
     returns the match the first one made instead of making a second (``match_create_retry``)."""
@@ -96,6 +98,10 @@ def match_create(
     if len(user_ids) != len(set(user_ids)):
         raise MatchError("A user can hold only one seat in a match.", code="duplicate_user")
     try:
+        clock = check_time_control(time_control)
+    except BadTimeControl as exc:
+        raise MatchError(str(exc), code="bad_time_control") from None
+    try:
         normalised = engine.validate_config(config or {}, len(seats))
         state = engine.setup(normalised, len(seats))
     except EngineError as exc:
@@ -119,6 +125,7 @@ def match_create(
             seed_hex=seed.hex(),
             seed_commitment=commitment,
             hash_scheme=SALTED_SCHEME,
+            time_control=clock,
             origin=origin or {},
             state=state,
         )
@@ -145,11 +152,12 @@ def match_create(
                 ],
                 "seed_commitment": commitment,
                 "hash_scheme": SALTED_SCHEME,
+                **({"time_control": clock} if clock else {}),
                 "origin": origin or {},
             },
         )
         stream = eventstore.stream_lock(stream_id=stream.id)
-        events = _append(match, stream, [created])
+        events = _append(match, stream, [created], engine=engine, after=state)
         _log(match, events[0], "Match created.")
         events += _advance(match=match, stream=stream, engine=engine, state=state)
         _after_append(match, events)
@@ -270,8 +278,14 @@ def _command(*, match_id, user, seat, expected_seq, event_id, body, actor: str |
         else:
             new, state = _checked_action(engine, state, seat, body["action"], actor or user_actor(user))
         new.event_id = event_id
+        if match.time_control and body["kind"] == "action":
+            # One instant for the check and the record, so the verifier sees what the server saw.
+            new.recorded_at = timezone.now()
+            if seat in Clocks.from_dict(match.clocks).expired_at(micros(new.recorded_at)):
+                raise MatchError("Your time is up: the match ends on time once anyone claims it.",
+                                 code="time_up", status=409)
         before = match.state
-        events = _append(match, stream, [new])
+        events = _append(match, stream, [new], engine=engine, after=state)
         _log(match, events[0], engine.describe(before, stored_engine_event(events[0]), state))
         events += _advance(match=match, stream=stream, engine=engine, state=state)
         _after_append(match, events)
@@ -391,9 +405,21 @@ def _outcome_from_cards(engine, state, spec, outcome):
     return outcome
 
 
-def _append(match: Match, stream, new_events: list[NewEvent]) -> list[Event]:
+def _append(match: Match, stream, new_events: list[NewEvent], *, engine=None, after=None) -> list[Event]:
+    """Append (salted in salted streams) and move the clocks on: ``after`` is the state the
+    events leave, whose seats to move have their clocks running (none once the match closes)."""
     secret = bytes.fromhex(match.seed_hex) if match.hash_scheme == SALTED_SCHEME else None
-    return eventstore.events_append(stream=stream, new_events=new_events, secret=secret)
+    events = eventstore.events_append(stream=stream, new_events=new_events, secret=secret)
+    if match.time_control:
+        running = [] if after is None else [s for s in engine.to_move(after) if s != CHANCE]
+        for event in events:
+            at = micros(event.recorded_at)
+            clocks = Clocks.start(match.time_control, match.seats.count(), at) if event.seq == 1 else \
+                Clocks.from_dict(match.clocks)
+            mover = event.data.get("seat") if event.type == "action" else None
+            clocks.step(at, mover, running)
+            match.clocks = clocks.as_dict()
+    return events
 
 
 def stored_engine_event(event: Event) -> dict:
@@ -426,26 +452,97 @@ def _advance(*, match: Match, stream, engine, state) -> list[Event]:
             new = NewEvent(type="action", data={"seat": bot_seat, "action": action}, actor=f"bot:{bot_seats[bot_seat]}")
         before = state
         state = engine.apply(state, engine_event(new.type, new.data))
-        events = _append(match, stream, [new])
+        events = _append(match, stream, [new], engine=engine, after=state)
         _log(match, events[0], engine.describe(before, stored_engine_event(events[0]), state))
         appended += events
     if not engine.to_move(state):
-        result = engine.result(state)
-        data = {"result": result}
-        if match.mode == Match.Mode.SERVER or match.hash_scheme == SALTED_SCHEME:
-            # The reveal: anyone can now re-derive every outcome and recompute every salt.
-            data["seed"] = match.seed_hex
-        finished = _append(match, stream, [NewEvent(type="match.finished", data=data, actor="server")])
-        _log(match, finished[0], _result_line(match, result))
-        appended += finished
-        match.status = Match.Status.FINISHED
-        match.result = result
-        match.finished_at = timezone.now()
-        match.head_hash = stream.head_hash
+        appended += _close(match, stream, engine.result(state))
     match.state = state
     match.state_seq = stream.head_seq
-    match.save(update_fields=["state", "state_seq", "status", "result", "finished_at", "head_hash"])
+    match.save(update_fields=["state", "state_seq", "status", "result", "finished_at", "head_hash", "clocks"])
     return appended
+
+
+def _close(match: Match, stream, result: dict) -> list[Event]:
+    data = {"result": result}
+    if match.mode == Match.Mode.SERVER or match.hash_scheme == SALTED_SCHEME:
+        # The reveal: anyone can now re-derive every outcome and recompute every salt.
+        data["seed"] = match.seed_hex
+    finished = _append(match, stream, [NewEvent(type="match.finished", data=data, actor="server")])
+    _log(match, finished[0], _result_line(match, result))
+    match.status = Match.Status.FINISHED
+    match.result = result
+    match.finished_at = timezone.now()
+    match.head_hash = stream.head_hash
+    return finished
+
+
+# -- time --------------------------------------------------------------------------
+
+
+def match_claim_timeout(
+    *, match_id: uuid.UUID | str, user: AbstractBaseUser | None, expected_seq: int, event_id: uuid.UUID | None = None,
+) -> CommandOutcome:
+    """End a match whose running clock is out: that seat loses on time (the engine's rules for
+    the others' places). Anyone may claim it; the server checks it against the recorded times,
+    and so does the verifier. ``user`` None is the platform's own sweep (actor "clock")."""
+    actor = user_actor(user) if user is not None else "clock"
+    with transaction.atomic():
+        match = _match_for_update(match_id)
+        stream = eventstore.stream_lock(stream_id=match.stream_id)
+        existing = eventstore.event_find(event_id=event_id)
+        if existing is not None:
+            if existing.stream_id != match.stream_id or existing.type != "match.timeout" or existing.actor != actor:
+                raise MatchError("This event_id was already used for a different command.",
+                                 code=EventIdReused.code, status=409)
+            return CommandOutcome(match=match, events=[existing], created=False)
+        if user is not None and not user.is_authenticated:
+            raise MatchError("Sign in to claim a win on time.", code="not_authenticated", status=401)
+        eventstore.check_expected_seq(stream=stream, expected_seq=expected_seq)
+        if match.status == Match.Status.FINISHED:
+            raise MatchError("This match is over.", code="match_finished", status=409)
+        if not match.time_control:
+            raise MatchError("This match has no clock.", code="untimed", status=409)
+        clocks = Clocks.from_dict(match.clocks)
+        now = micros(timezone.now())
+        expired = clocks.expired_at(now)
+        if not expired:
+            left = {s: round(clocks.left_at(now)[s] / SECOND, 1) for s in clocks.running}
+            raise MatchError(f"No clock has run out: seconds left {left}.", code="time_not_up", status=409)
+        seat = expired[0]
+        engine = registry.get(match.game, match.engine_version)
+        timeout = NewEvent(type="match.timeout", data={"seat": seat}, actor=actor, event_id=event_id,
+                           recorded_at=datetime_from_micros(now))
+        events = _append(match, stream, [timeout], engine=engine, after=match.state)
+        names = {s.index: s.label for s in match.seats.all()}
+        _log(match, events[0], f"{names.get(seat, f'Seat {seat}')} ran out of time.")
+        events += _close(match, stream, engine.result_on_time(match.state, seat, match.seats.count()))
+        match.state_seq = stream.head_seq
+        match.save(update_fields=["state_seq", "status", "result", "finished_at", "head_hash", "clocks"])
+        _after_append(match, events)
+    return CommandOutcome(match=match, events=events, created=True)
+
+
+def datetime_from_micros(value: int):
+    import datetime as dt
+
+    return dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc) + dt.timedelta(microseconds=value)
+
+
+def matches_claim_timeouts() -> int:
+    """The platform's sweep: end every live timed match whose running clock is out (a player who
+    left and never came back). Returns how many it ended."""
+    ended = 0
+    for match in Match.objects.filter(status=Match.Status.LIVE).exclude(time_control={}).only("pk", "clocks"):
+        clocks = Clocks.from_dict(match.clocks) if match.clocks else None
+        if clocks is None or not clocks.expired_at(micros(timezone.now())):
+            continue
+        try:
+            match_claim_timeout(match_id=match.pk, user=None, expected_seq=Match.objects.get(pk=match.pk).state_seq)
+            ended += 1
+        except (MatchError, eventstore.EventStoreError):
+            continue  # someone moved or claimed first
+    return ended
 
 
 def bot_action(engine, bot: str, state, seat: int, rng) -> dict:

@@ -42,3 +42,11 @@ def requeue_unverified() -> int:
         verify_match.delay(str(match_id))
         count += 1
     return count
+
+
+@app.task(name="matches.claim_timeouts", acks_late=True)
+def claim_timeouts() -> int:
+    """End the live timed matches whose running clock is out, so an abandoned match ends too."""
+    from .services import matches_claim_timeouts
+
+    return matches_claim_timeouts()

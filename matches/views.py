@@ -38,7 +38,8 @@ def match_new(request):
         seats.append(services.SeatSpec(user=opponent) if opponent else services.SeatSpec(bot=form.cleaned_data["bot"]))
         try:
             match = services.match_create(
-                game=form.cleaned_data["game"], seats=seats, created_by=request.user, mode=form.cleaned_data["mode"]
+                game=form.cleaned_data["game"], seats=seats, created_by=request.user, mode=form.cleaned_data["mode"],
+                time_control=form.cleaned_data["time_control"],
             )
         except services.MatchError as exc:
             form.add_error(None, exc.message)

@@ -29,6 +29,11 @@ class MatchCreateSerializer(serializers.Serializer):
     event_id = serializers.UUIDField(
         required=False, help_text="A new UUID per match; resending the same create returns the match it made."
     )
+    time_control = serializers.JSONField(
+        required=False, default=dict,
+        help_text='{} (untimed), {"kind": "fischer", "base": seconds, "increment": seconds} or '
+                  '{"kind": "correspondence", "days_per_move": days}',
+    )
 
     def validate_config(self, value):
         if not isinstance(value, dict):
@@ -49,6 +54,11 @@ class CommandSerializer(serializers.Serializer):
         if "action" in attrs and not isinstance(attrs["action"], dict):
             raise serializers.ValidationError("action must be a JSON object.")
         return attrs
+
+
+class TimeoutClaimSerializer(serializers.Serializer):
+    expected_seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
+    event_id = serializers.UUIDField()
 
 
 class EngineSerializer(serializers.Serializer):

@@ -11,4 +11,5 @@ urlpatterns = [
     path("matches/<uuid:match_id>/state/", views.MatchState.as_view(), name="api-match-state"),
     path("matches/<uuid:match_id>/legal/", views.MatchLegal.as_view(), name="api-match-legal"),
     path("matches/<uuid:match_id>/actions/", views.MatchActions.as_view(), name="api-match-actions"),
+    path("matches/<uuid:match_id>/timeout/", views.MatchTimeout.as_view(), name="api-match-timeout"),
 ]

@@ -12,7 +12,7 @@ from engines import registry
 from matches import selectors, services
 from matches.models import Match
 
-from .serializers import CommandSerializer, EngineSerializer, MatchCreateSerializer
+from .serializers import CommandSerializer, EngineSerializer, MatchCreateSerializer, TimeoutClaimSerializer
 
 
 def _match_or_404(match_id) -> Match:
@@ -126,7 +126,7 @@ class MatchList(APIView):
         ) if data.get("event_id") else None
         match = before or services.match_create(
             game=data["game"], seats=seats, created_by=request.user, mode=data["mode"], config=data["config"],
-            event_id=data.get("event_id"),
+            event_id=data.get("event_id"), time_control=data.get("time_control"),
         )
         match = selectors.match_get(match_id=match.id)
         seat = selectors.viewer_seat(match=match, user=request.user)
@@ -252,3 +252,26 @@ class MatchActions(APIView):
             },
             status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK,
         )
+
+
+class MatchTimeout(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=TimeoutClaimSerializer,
+        responses={201: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT},
+        summary="Claim a win on time: ends the match if a running clock is out",
+        description="Anyone signed in may claim; the server checks the clocks against the recorded times "
+                    "(409 time_not_up otherwise). The seat whose time ran out loses on time.",
+    )
+    def post(self, request, match_id):
+        serializer = TimeoutClaimSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        outcome = services.match_claim_timeout(
+            match_id=match_id, user=request.user, expected_seq=serializer.validated_data["expected_seq"],
+            event_id=serializer.validated_data["event_id"],
+        )
+        match = selectors.match_get(match_id=outcome.match.id)
+        seat = selectors.viewer_seat(match=match, user=request.user)
+        return Response(selectors.match_summary(match=match, seat=seat),
+                        status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK)

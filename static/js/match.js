@@ -177,8 +177,57 @@
       };
     }
 
+    // Clocks: the server sends each seat's time left as of a moment; the page counts down the
+    // running ones from there, and once one reaches zero anyone may claim the win on time.
+    const clockBox = root.querySelector("#clocks");
+    let clockData = null;
+    let clockBase = 0;
+    function fmt(seconds) {
+      const s = Math.max(0, Math.ceil(seconds));
+      if (s >= 86400) return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
+      const m = Math.floor(s / 60);
+      return s >= 3600 ? `${Math.floor(m / 60)}:${String(m % 60).padStart(2, "0")}:${String(s % 60).padStart(2, "0")}`
+        : `${m}:${String(s % 60).padStart(2, "0")}`;
+    }
+    function drawClocks() {
+      if (!clockBox || !clockData) return;
+      const elapsed = (performance.now() - clockBase) / 1000;
+      const seats = clockData.seats;
+      let out = false;
+      const rows = clockData.left.map((left, s) => {
+        const running = clockData.running.includes(s);
+        const now = running ? left - elapsed : left;
+        if (running && now <= 0) out = true;
+        const name = seats[s] ? seats[s].label : `Seat ${s}`;
+        return `<li class="clock${running ? " running" : ""}${now <= 0 ? " flagged" : ""}" data-testid="clock-${s}">` +
+          `<span>${name}</span> <strong>${fmt(now)}</strong></li>`;
+      });
+      clockBox.hidden = false;
+      clockBox.querySelector("ol").innerHTML = rows.join("");
+      const claim = clockBox.querySelector("button");
+      claim.hidden = !(out && clockData.live);
+    }
+    if (clockBox) {
+      clockBox.querySelector("button").onclick = async () => {
+        showError("");
+        try {
+          await api(`/api/matches/${matchId}/timeout/`, {
+            method: "POST", body: JSON.stringify({ expected_seq: headSeq, event_id: uuid4() }),
+          });
+        } catch (err) {
+          showError(err.message);
+        }
+      };
+      setInterval(drawClocks, 250);
+    }
+
     function apply(update) {
       conn.textContent = "live"; // connected and caught up: the board shows the current state
+      if (update.match.clocks) {
+        clockData = { ...update.match.clocks, seats: update.match.seats, live: update.match.status !== "finished" };
+        clockBase = performance.now();
+        drawClocks();
+      }
       for (const e of update.events) lastSeq = Math.max(lastSeq, e.seq);
       headSeq = update.match.head_seq;
       renderLog(logList, update.log, undefined, update.match.seats);
