@@ -33,6 +33,9 @@ class Verdict:
     #: The replayed result (None unless the stream replayed to its end).
     result: Any = None
     created: dict[str, Any] = field(default_factory=dict)
+    #: The replayed final state, and the log line the engine gives each action and chance event.
+    state: Any = None
+    lines: dict[int, str] = field(default_factory=dict)
 
 
 def _running(engine, state) -> list[int]:
@@ -107,6 +110,7 @@ def verify_match_stream(events: list[dict[str, Any]]) -> Verdict:
         clocks = Clocks.start(control, len(created["seats"]), micros(first["recorded_at"]))
         clocks.step(micros(first["recorded_at"]), None, _running(engine, state))
     timed_out = None
+    lines: dict[int, str] = {}
     for event in events[1:]:
         seq, data = event["seq"], event.get("data")
         if event["type"] == "match.finished":
@@ -126,6 +130,7 @@ def verify_match_stream(events: list[dict[str, Any]]) -> Verdict:
             clocks.step(at, None, _running(engine, state))
             continue
         try:
+            before = state
             if event["type"] == "action":
                 if event["actor"] == "server":
                     return bad(seq, "An action was recorded as made by the server.")
@@ -150,6 +155,7 @@ def verify_match_stream(events: list[dict[str, Any]]) -> Verdict:
                 state = engine.apply(state, engine_event("chance", data))
             else:
                 return bad(seq, f"Unknown event type '{event['type']}'.")
+            lines[seq] = engine.describe(before, engine_event(event["type"], data), state)
             if clocks is not None:
                 at = micros(event["recorded_at"])
                 mover = data["seat"] if event["type"] == "action" else None
@@ -171,4 +177,5 @@ def verify_match_stream(events: list[dict[str, Any]]) -> Verdict:
         replayed = engine.result(state)
     if finished.get("result") != replayed:
         return bad(finished_event["seq"], "The result recorded in the stream differs from the replayed result.")
-    return Verdict(True, head_hash=chain.head_hash, events=n, result=replayed, created=created)
+    return Verdict(True, head_hash=chain.head_hash, events=n, result=replayed, created=created, state=state,
+                   lines=lines)

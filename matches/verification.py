@@ -15,7 +15,7 @@ from django.utils import timezone
 from audit.matchverify import verify_match_stream
 
 from . import eventstore
-from .models import Match
+from .models import Match, MatchLog
 from .outbox import outbox_add
 
 
@@ -51,6 +51,15 @@ def verify_events(match: Match, events: list) -> Verdict:
     if match.head_hash and match.head_hash != found.head_hash:
         return Verdict(False, finished_seq, "The published head hash differs from the stream's head.",
                        events=found.events)
+    # The projections people read: the match state and the readable log must be what the events give.
+    if match.state != found.state:
+        return Verdict(False, finished_seq, "The stored match state differs from the replayed one.",
+                       events=found.events)
+    stored = dict(MatchLog.objects.filter(match=match, seq__in=list(found.lines)).values_list("seq", "text"))
+    for seq, line in sorted(found.lines.items()):
+        if stored.get(seq) != line:
+            return Verdict(False, seq, "The match log's line for this event is not what the event says.",
+                           events=found.events)
     # A chain recomputed after a rewrite verifies on its own, but not against the heads the
     # transparency log recorded (and checkpoints signed) before it.
     from .checkpoints.verification import log_check

@@ -124,3 +124,24 @@ def test_two_hundred_autoplayed_matches_are_all_verified(capsys):
     call_command("autoplay", game="dueling-wizards", matches=200)
     assert "200 matches played: 200 verified, 0 disputed, 0 pending." in capsys.readouterr().out
     assert Match.objects.filter(verdict=Match.Verdict.VERIFIED).count() == 200
+
+
+def test_an_altered_log_line_is_disputed_at_its_event(db):
+    """The readable log is a projection: a line that says something the event does not is caught."""
+    from matches.models import MatchLog
+
+    match = finished_match()
+    line = MatchLog.objects.filter(match=match, seq__gt=1).order_by("seq")[3]
+    MatchLog.objects.filter(pk=line.pk).update(text="Seat 0 concedes.")
+    verdict = match_verify(match_id=match.id)
+    assert (verdict.verified, verdict.seq) == (False, line.seq)
+    assert "log" in verdict.reason
+
+
+def test_an_altered_match_state_is_disputed(db):
+    match = finished_match()
+    state = dict(match.state)
+    state["round"] = state["round"] + 5
+    Match.objects.filter(pk=match.pk).update(state=state)
+    verdict = match_verify(match_id=match.id)
+    assert not verdict.verified and "state" in verdict.reason
