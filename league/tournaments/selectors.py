@@ -237,12 +237,15 @@ def trf_report(*, tournament: Tournament) -> str:
         from matches.services import MatchError
 
         raise MatchError("The TRF report is for Swiss tournaments.", code="not_swiss", status=409)
-    table = standings(state)["tables"]
+    # Points and ranks as of the last round played to the end, so that each line's points
+    # are the sum of the results it lists (a bye given with the next round's pairing
+    # belongs to a round the file does not show yet).
+    played = [r for r in state["rounds"] if r["kind"] == "round"][:complete_rounds(state)]
+    table = standings({**state, "rounds": played})["tables"]
     rows = table[0]["rows"] if table else []
     entrants = [(pid, p.get("rating")) for pid, p in state["players"].items() if p["status"] in ("active", "dropped")]
     start = {pid: n for n, pid in enumerate(start_order(entrants), start=1)}
     by_player = {r["player"]: r for r in rows}
-    played = [r for r in state["rounds"] if r["kind"] == "round"][:complete_rounds(state)]
     bye = as_fraction_text(state["options"].get("bye_score", "1"))
     lines = [
         f"012 {state['name'][:80]}",
