@@ -13,7 +13,10 @@ State (plain JSON):
                              discarded, pool {element: [card ids, sorted]} (face-down, unordered),
                              up {element: [ids]} (returned face up), hand (drawn cards awaiting a
                              choice), display [spell or None per Focus point], removed
-    turn                     the seat whose turn it is and what it has done
+    turn                     the seat whose turn it is and what it has done (None between turns)
+    upcoming                 the seat whose turn starts next (while the Wild Spells move)
+    clock                    counts impacts, so casters struck together retire together
+    end                      None, "last_standing" or "round_limit"
     stack                    prompts still owed, last = next (chance draws, contests, path steps,
                              return choices, wild-movement picks)
     contest                  the Contests of Wills being resolved, or None
@@ -24,6 +27,15 @@ A card is ``{"id": "<seat>-<element>-<value>-<letter>", "open": bool}``; ``open`
 value is public. A card id names its value, so a closed card's id is never shown to others.
 A spell is ``{"motion": [card], "mass": [card], "state": ..., ...}`` on its conjurer's display;
 it is named in actions by ``"<conjurer>:<space>"``.
+
+Actions (``{"type": ...}``): allocate {life_force, will, focus, skill}; on a turn conjure {cards: 3|1},
+rest, move {to}, continue / withdraw / control / abandon / capture / free_launch {spell}, end_turn;
+answering a prompt: draw {from: element or face-up card id}, keep {card, spell, section} / keep_none,
+place {spell, section} / return_up, launch {spell} / no_launch, will {place}, contest {with},
+step {to}, return {up: [card positions]}, wild_pick {spell} / wild_pass, wild_next {seat}.
+Chance: the first seat (public die), each face-down draw (a private lazy draw of one card from the
+element's pool, visible to the drawer), each contest round (two public d10s, the caster's first)
+and each capture (one public d10).
 """
 
 from __future__ import annotations

@@ -548,6 +548,20 @@ class WizardDodgeballEngine(Engine):
             "reason": state["reason"],
         }
 
+    def result_on_time(self, state: State, seat: int, seats: int) -> dict[str, Any]:
+        """RULES.md "Unfinished games": a seat that runs out of time loses on time, and its whole
+        side with it (both players of a team share its placement); the wizards left are shown."""
+        side_of = {s: i for i, group in enumerate(state["sides"]) for s in group}
+        lost = side_of[seat]
+        left = [sum(1 for w in state["wizards"] if w["side"] == i and not w["out"]) for i in (0, 1)]
+        return {
+            "placements": [2 if side_of[s] == lost else 1 for s in range(seats)],
+            "scores": [left[side_of[s]] for s in range(seats)],
+            "winners": sorted(state["sides"][1 - lost]),
+            "reason": "timeout",
+            "timed_out": seat,
+        }
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         c = court_of(state)
         faces = data.spell_faces()

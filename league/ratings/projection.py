@@ -53,6 +53,10 @@ def rated_results(game: str) -> tuple[list[RatedResult], dict[str, str]]:
         who = _competitors(match)
         if who is None or not match.result:
             continue
+        if match.result.get("unfinished"):
+            # A game ended by a bound on turns has no winner and no loser: counted nowhere
+            # (engines/wizard_dodgeball/RULES.md "Unfinished games").
+            continue
         # Places best first; each place lists the sides (competitors) tied there.
         by_place: dict[int, list[str]] = {}
         for seat, place in enumerate(match.result["placements"]):

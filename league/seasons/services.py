@@ -147,6 +147,14 @@ def season_fold(events) -> dict[str, dict]:
             row.update(status=Fixture.Status.PLAYED, match_id=d["match"], home_left=d["home_left"],
                        away_left=d["away_left"], result_seq=event.seq)
             from_match.add(d["fixture"])
+        elif event.type == "result.unfinished":
+            # The match ended unfinished (the bound on turns: no winner). It counts nowhere: the
+            # fixture stays open, to be replayed or ruled on, and says why. A ruling stands.
+            row = rows[d["fixture"]]
+            if row["result_seq"] is None or not row["ruling"]:
+                row.update(status=Fixture.Status.SCHEDULED, match_id=d["match"], home_left=None, away_left=None,
+                           result_seq=None, ruling=f"Unfinished: {d['reason']}")
+                from_match.discard(d["fixture"])
         elif event.type == "result.retracted":
             # The match behind the result was found disputed: the fixture is open again (to be
             # replayed, or ruled on by the organiser) and says why. A ruling already made stands.
@@ -286,6 +294,17 @@ def result_record(*, match_id) -> bool:
     if match.verdict != Match.Verdict.VERIFIED or "fixture" not in origin or "season" not in origin:
         return False
     season = Season.objects.get(pk=origin["season"])
+    if match.result.get("unfinished"):
+        # No winner, so no result: the fixture goes back to the organiser with the reason
+        # (engines/wizard_dodgeball/RULES.md "Unfinished games"). Same event id: recorded once.
+        detail = match.result.get("detail") or "The match ended without a winner."
+        return _append(
+            season, "result.unfinished",
+            {"fixture": origin["fixture"], "match": str(match.id),
+             "reason": f"{detail} Replay it or rule on it.",
+             "head_hash": match.head_hash},
+            "system", event_id=uuid.uuid5(RESULT_NAMESPACE, str(match.id)),
+        )
     home, away = _fixture_score(match)
     return _append(
         season, "result.recorded",

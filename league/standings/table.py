@@ -4,12 +4,15 @@ Results
 -------
 A ``Result`` is one fixture as the event store verified it: ``home``, ``away`` and the
 wizards each side still had on court at the end (``home_wizards_left``,
-``away_wizards_left``). The side with more wizards left won; equal counts are a draw. This
-is the Wizard Dodgeball engine's own rule: a game played out leaves the loser with none,
-and a game ended by the stalling ruling (engines/wizard_dodgeball/RULES.md "Stalling") is
-won by the side with more wizards on court, a draw when the numbers are level.
+``away_wizards_left``). The side with more wizards left won; equal counts are a draw. A
+game played out leaves the loser with none. Other counts come from the organiser's
+corrections and from games of the Wizard Dodgeball engine's version 1, whose stalling
+ruling gave the game to the side with more wizards on court, a draw when level.
 
 ``postponed=True`` results are ignored entirely (not played, no points, no form).
+``unfinished=True`` results are ignored the same way: a game ended by a bound on turns has
+no winner and counts nowhere (engines/wizard_dodgeball/RULES.md "Unfinished games"); the
+fixture stays open for the organiser.
 ``walkover_winner=<club>`` is the organiser's ruling on a forfeit: that club wins, and both
 sides are credited with the league's ``walkover_score`` (winner's wizards left, loser's),
 whatever numbers the result carries. The default, 3-0, follows football's awarded 3-0: a
@@ -89,6 +92,8 @@ class Result:
     #: The organiser's walkover ruling: the club awarded the match.
     walkover_winner: ClubId | None = None
     postponed: bool = False
+    #: A game that ended without a winner by the bound on turns: counted nowhere.
+    unfinished: bool = False
 
 
 @dataclass(frozen=True)
@@ -171,7 +176,7 @@ def counted_results(results: Iterable[Result], walkover_score: tuple[int, int] =
     for r in sorted(results, key=lambda r: r.round):  # stable: same round keeps given order
         if r.home == r.away:
             raise ValueError(f"A club cannot play itself: {r.home!r}")
-        if r.postponed:
+        if r.postponed or r.unfinished:
             continue
         if r.walkover_winner is not None:
             if r.walkover_winner == r.home:

@@ -340,6 +340,74 @@ def _source_player(source: Source, seeds: Sequence[PlayerId], state: Mapping[str
     return done.winner if source.kind == "winner" else done.loser
 
 
+def decided(bracket: Bracket, state: Mapping[str, MatchState]) -> bool:
+    """Whether the bracket is over: a champion, and no match left to play.
+
+    A champion alone is not enough: the third-place match is played after the final
+    may be, and until it is the places of the semi-final losers are not known.
+    """
+    if champion(bracket, state) is None:
+        return False
+    return all(state[m.id].status in ("done", "not_needed") for m in bracket.matches)
+
+
+def separate_groups(bracket: Bracket, seeds: Sequence[PlayerId], group_of: Mapping[PlayerId, Any],
+                    tiers: Sequence[int]) -> list[PlayerId]:
+    """Re-seed a playoff so that no first-round match pits two players of one group.
+
+    ``seeds`` is the playoff order (group winners first, then runners-up, ...); ``tiers``
+    gives the length of each block of seeds that may be reordered among itself (the
+    players who finished on the same place of their groups). Seeds keep their block, so a
+    group winner is never moved below a runner-up; within a block the order closest to
+    the given one (first difference as late as possible) that separates the groups is
+    taken. When no such order exists the given seeds come back unchanged.
+    """
+    seeds = list(seeds)
+    opponent: dict[int, int] = {}
+    for m in bracket.matches:
+        a, b = m.sources
+        if a.kind == "seed" and b.kind == "seed":
+            opponent[a.ref - 1] = b.ref - 1
+            opponent[b.ref - 1] = a.ref - 1
+    block_of: list[int] = []
+    for k, size in enumerate(tiers):
+        block_of += [k] * size
+    if len(block_of) != len(seeds):
+        raise ValueError("The tiers must cover every seed")
+    starts = [sum(tiers[:k]) for k in range(len(tiers))]
+    # Depth-first search, written as a loop (a thousand seeds would overflow recursion):
+    # ``tried[k]`` is the index in its block of the candidate now at position k.
+    n = len(seeds)
+    chosen: list[PlayerId | None] = [None] * n
+    tried = [-1] * n
+    used: set = set()
+    position = 0
+    while 0 <= position < n:
+        block = block_of[position]
+        pool = seeds[starts[block]: starts[block] + tiers[block]]
+        if chosen[position] is not None:
+            used.discard(chosen[position])
+            chosen[position] = None
+        other = opponent.get(position)
+        nxt = tried[position] + 1
+        while nxt < len(pool):
+            candidate = pool[nxt]
+            if candidate not in used and not (
+                other is not None and other < position and group_of[chosen[other]] == group_of[candidate]
+            ):
+                break
+            nxt += 1
+        if nxt < len(pool):
+            tried[position] = nxt
+            chosen[position] = pool[nxt]
+            used.add(pool[nxt])
+            position += 1
+        else:
+            tried[position] = -1
+            position -= 1
+    return list(chosen) if position == n else seeds
+
+
 def champion(bracket: Bracket, state: Mapping[str, MatchState]) -> PlayerId | None:
     """The winner of the last match that decides the event, once it is decided."""
     if bracket.format == "double_elimination":

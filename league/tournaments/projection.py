@@ -128,7 +128,17 @@ def _withdrew(state, data, event):
 
 
 def _checked_in(state, data, event):
-    state["players"][data["player"]]["checked_in"] = True
+    player = state["players"][data["player"]]
+    player["checked_in"] = True
+    if data.get("by"):
+        # Checked in at the desk by the organiser (the player's own check-in names nobody).
+        player["checked_in_by"] = data["by"]
+
+
+def _check_in_undone(state, data, event):
+    player = state["players"][data["player"]]
+    player["checked_in"] = False
+    player.pop("checked_in_by", None)
 
 
 def _seeded(state, data, event):
@@ -364,6 +374,7 @@ _HANDLERS = {
     "player.promoted": _promoted,
     "player.withdrew": _withdrew,
     "player.checked_in": _checked_in,
+    "player.check_in_undone": _check_in_undone,
     "player.seeded": _seeded,
     "tournament.started": _started,
     "options.changed": _options_changed,

@@ -1,10 +1,12 @@
+import uuid
+
 from django.dispatch import receiver
 
 from config.celery import app
 from matches.models import Match
 from matches.signals import match_verified
 
-from .services import tournament_retract_match
+from .services import NAMESPACE, _run, tournament_retract_match
 from .tasks import record_tournament_match
 
 
@@ -14,13 +16,52 @@ def retract_tournament_match(match_id: str) -> str:
     return tournament_retract_match(match_id=match_id)
 
 
+def tournament_hold_unfinished(*, match_id) -> str:
+    """A pairing's platform match ended unfinished (a bound on turns: no winner; see
+    engines/wizard_dodgeball/RULES.md "Unfinished games"). It records no result: the pairing
+    goes before the organiser with the reason, as a drawn bracket match does, and the
+    organiser rules or has it replayed. Returns "held" or "ignored".
+    Idempotent: the event id derives from the match id."""
+    match = Match.objects.filter(pk=match_id).first()
+    origin = (match.origin or {}) if match is not None else {}
+    if (match is None or "tournament" not in origin or match.verdict != Match.Verdict.VERIFIED
+            or not (match.result or {}).get("unfinished")):
+        return "ignored"
+    detail = match.result.get("detail") or "The match ended without a winner."
+
+    def decide(state):
+        record = state["pairings"].get(origin["pairing"])
+        if record is None or record["match_id"] != str(match.id) or record["status"] in (
+                "final", "waiting", "not_needed", "disputed"):
+            return []
+        return [("result.match_disputed", {
+            "pairing": origin["pairing"], "match_id": str(match.id),
+            "reason": f"The match ended unfinished, with no winner: {detail} It records no result: the "
+                      "organiser rules or has it replayed."})]
+
+    done = _run(tournament=origin["tournament"], user=None, decide=decide, actor="system",
+                event_id=uuid.uuid5(NAMESPACE, f"{match.id}:unfinished"))
+    return "held" if done.events else "ignored"
+
+
+@app.task(name="tournaments.hold_unfinished_match", acks_late=True)
+def hold_unfinished_tournament_match(match_id: str) -> str:
+    return tournament_hold_unfinished(match_id=match_id)
+
+
 @receiver(match_verified)
 def on_match_verified(sender, match_id, game, verdict, **kwargs):
     # A verdict (verified or not) settles a pairing's platform match: a verified one
     # records its result, any other puts the pairing before the organiser. The task is
     # idempotent, so a verdict sent twice records once.
-    if Match.objects.filter(pk=match_id, origin__has_key="tournament").exists():
-        record_tournament_match.delay(str(match_id))
-        if verdict == Match.Verdict.DISPUTED:
-            # A result recorded before the match was found disputed is retracted, never kept.
-            retract_tournament_match.delay(str(match_id))
+    match = Match.objects.filter(pk=match_id, origin__has_key="tournament").only("result").first()
+    if match is None:
+        return
+    if verdict == Match.Verdict.VERIFIED and (match.result or {}).get("unfinished"):
+        # No winner: counted nowhere; the pairing waits for the organiser.
+        hold_unfinished_tournament_match.delay(str(match_id))
+        return
+    record_tournament_match.delay(str(match_id))
+    if verdict == Match.Verdict.DISPUTED:
+        # A result recorded before the match was found disputed is retracted, never kept.
+        retract_tournament_match.delay(str(match_id))

@@ -213,39 +213,55 @@ def _trf_points(value: Fraction) -> str:
     return f"{float(value):4.1f}"
 
 
+#: Result codes of FIDE's TRF-16 that this export writes (and nothing else):
+#: 1 = 0 a game won, drawn, lost; + - a forfeit won, lost; U the pairing-allocated bye;
+#: Z a round the player was not in (dropped, joined later).
+TRF_CODES = ("1", "=", "0", "+", "-", "U", "Z")
+
+
 def trf_report(*, tournament: Tournament) -> str:
-    """A FIDE TRF-16 style report of a Swiss: header lines, then one 001 line per player
-    with start rank, name, rating, points, rank and per round: opponent's start rank,
-    colour (w first seat, b second, - none) and result (1 0 = win/loss/draw, + - forfeit
-    win/loss, U/H/Z a bye worth 1, 1/2 or 0, a blank round Z)."""
+    """A FIDE TRF-16 report of a Swiss: header lines, then one 001 line per player with
+    start number, name, rating, points, rank and, per round played to the end, the
+    opponent's start number, the seat (w first, b second, - none) and the result code.
+
+    Start numbers follow the order the pairing ranks an empty score sheet by (rating,
+    then id: ``swiss.start_order``), so another pairing program reading the file sees the
+    same field. ``XXR`` is the number of rounds planned (the JaVaFo / bbpPairings
+    extension). A round still being played is left out: TRF has no code for a game
+    without a result. The bye's worth goes into ``XXS PAB=`` when it is not a point."""
+    from .swiss import start_order
+    from .standings import complete_rounds, planned_rounds
+
     state = tournament_state(tournament=tournament)
     if state["format"] != "swiss":
         from matches.services import MatchError
 
         raise MatchError("The TRF report is for Swiss tournaments.", code="not_swiss", status=409)
-    table = standings(state)["tables"]
+    # Points and ranks as of the last round played to the end, so that each line's points
+    # are the sum of the results it lists (a bye given with the next round's pairing
+    # belongs to a round the file does not show yet).
+    played = [r for r in state["rounds"] if r["kind"] == "round"][:complete_rounds(state)]
+    table = standings({**state, "rounds": played})["tables"]
     rows = table[0]["rows"] if table else []
-    start = {pid: i for i, pid in enumerate(state["entry_order"], start=1)}
-    for pid in state["players"]:
-        if pid not in start and state["players"][pid]["status"] in ("active", "dropped"):
-            start[pid] = len(start) + 1
+    entrants = [(pid, p.get("rating")) for pid, p in state["players"].items() if p["status"] in ("active", "dropped")]
+    start = {pid: n for n, pid in enumerate(start_order(entrants), start=1)}
     by_player = {r["player"]: r for r in rows}
-    rounds = [r for r in state["rounds"] if r["kind"] == "round"]
+    bye = as_fraction_text(state["options"].get("bye_score", "1"))
     lines = [
-        f"012 {state['name']}",
-        f"022 {state['game']}",
-        f"062 {len(start)}",
-        f"092 Swiss (minimum-cost matching)",
-        f"XXR {len(rounds)}",
-        "XXS W=1 D=0.5 L=0",
+        f"012 {state['name'][:80]}",
+        f"062 {len(start):4d}",
+        "092 Swiss (minimum-cost matching)",
+        f"XXR {planned_rounds(state) or len(played)}",
     ]
+    if bye != "1.0":
+        lines.append(f"XXS PAB={bye}")
     for pid, number in sorted(start.items(), key=lambda kv: kv[1]):
         player = state["players"][pid]
         row = by_player.get(pid)
-        rating = int(player.get("rating") or 0)
+        rating = max(0, min(9999, int(player.get("rating") or 0)))
         line = (f"001 {number:4d}      {player['name'][:33]:<33} {rating:4d}" + " " * 28
                 + f"{_trf_points(row['score'] if row else Fraction(0))} {row['rank'] if row else 0:4d}")
-        for rnd in rounds:
+        for rnd in played:
             cell = "0000 - Z"
             for key in rnd["pairings"]:
                 record = state["pairings"][key]
@@ -253,20 +269,17 @@ def trf_report(*, tournament: Tournament) -> str:
                     continue
                 result = record["result"] or {}
                 if len(record["players"]) == 1:
-                    bye = points(state, record)[pid]
-                    cell = "0000 - " + ("U" if bye == 1 else "H" if bye else "Z")
+                    cell = "0000 - U"
                     break
                 first = record["players"][0] == pid
                 other = record["players"][1] if first else record["players"][0]
                 colour = "w" if first else "b"
-                if record["status"] != "final":
-                    code = " "
-                elif result.get("double_forfeit"):
+                if result.get("double_forfeit"):
                     code, colour = "-", "-"
-                elif result.get("draw"):
-                    code = "="
                 elif result.get("forfeit"):
                     code, colour = ("+" if result["winner"] == pid else "-"), "-"
+                elif result.get("draw"):
+                    code = "="
                 else:
                     code = "1" if result.get("winner") == pid else "0"
                 cell = f"{start.get(other, 0):4d} {colour} {code}"
@@ -274,3 +287,9 @@ def trf_report(*, tournament: Tournament) -> str:
             line += "  " + cell
         lines.append(line)
     return "\n".join(lines) + "\n"
+
+
+def as_fraction_text(value) -> str:
+    from .swiss import as_fraction
+
+    return f"{float(as_fraction(value)):.1f}"

@@ -190,12 +190,20 @@ def _user_pid(ref) -> str:
     return pid_of(user)
 
 
+SEAT_BALANCE = ("balanced", "strict")
+
+
+def pod_largest(engine) -> int:
+    """The largest pod a game allows: five, or fewer when the game seats fewer."""
+    return min(5, engine.max_seats)
+
+
 def clean_options(fmt: str, game: str, options: dict | None) -> dict:
     """Validate and complete a format's options (a refusal names the bad one)."""
     options = dict(options or {})
     allowed = {"cap", "check_in_required", "check_in_opens", "check_in_closes", "seeding", "tiebreaks",
                "third_place", "bracket_reset", "rounds", "bye_score", "forbidden_pairs", "avoid_same_club",
-               "double", "groups", "advance", "pod_size", "placement_points", "match_config"}
+               "double", "groups", "advance", "pod_size", "placement_points", "match_config", "seat_balance"}
     unknown = sorted(set(options) - allowed)
     if unknown:
         raise _refuse(f"Unknown option(s): {', '.join(unknown)}.", "bad_options", 400)
@@ -245,6 +253,11 @@ def clean_options(fmt: str, game: str, options: dict | None) -> dict:
         if not isinstance(pairs, list) or any(not isinstance(p, (list, tuple)) or len(p) != 2 for p in pairs):
             raise _refuse("Forbidden pairs are a list of two players each.", "bad_options", 400)
         out["forbidden_pairs"] = [sorted([_user_pid(a), _user_pid(b)]) for a, b in pairs]
+        out["seat_balance"] = options.get("seat_balance", "balanced")
+        if out["seat_balance"] not in SEAT_BALANCE:
+            raise _refuse("Seat balance is 'balanced' (seat wishes weigh against score groups) or 'strict' "
+                          "(FIDE's colour limits: never three in a row, never more than two apart).",
+                          "bad_options", 400)
     if fmt == "round_robin":
         out["double"] = _bool(options, "double", False)
     if fmt == "groups_playoff":
@@ -255,7 +268,13 @@ def clean_options(fmt: str, game: str, options: dict | None) -> dict:
         if engine.max_seats < 3:
             raise _refuse(f"{engine.title} is a two-player game; pods need a game for three to five.",
                           "pods_need_multiplayer_game", 400)
-        out["pod_size"] = _int(options, "pod_size", min(4, engine.max_seats), 3, 5)
+        # A pod is one game: it can never seat more players than the game does.
+        largest = pod_largest(engine)
+        size = options.get("pod_size", min(4, largest))
+        if isinstance(size, int) and not isinstance(size, bool) and largest < size <= 5:
+            raise _refuse(f"{engine.title} seats at most {engine.max_seats} players, so a pod holds at most "
+                          f"{largest}.", "pod_larger_than_game", 400, max_seats=engine.max_seats)
+        out["pod_size"] = _int(options, "pod_size", min(4, largest), 3, largest)
         table = options.get("placement_points", [3, 2, 1, 0, 0])
         if not isinstance(table, list) or not table:
             raise _refuse("Placement points are a list, first place first.", "bad_options", 400)
@@ -359,14 +378,22 @@ def tournament_withdraw(*, tournament, user, by=None, expected_seq=None, event_i
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_check_in(*, tournament, user, now: datetime | None = None, expected_seq=None, event_id=None) -> Outcome:
+def tournament_check_in(*, tournament, user, by=None, now: datetime | None = None, expected_seq=None,
+                        event_id=None) -> Outcome:
+    """A registered player checks in, or the organiser checks them in at the desk.
+
+    A player checks in only inside the check-in window; the organiser at the desk may do
+    it at any time before the start (a player who reached the venue just as the window
+    closed is still let in by the person running the event). The event says who did it."""
     now = now or timezone.now()
+    by = by or user
 
     def decide(state):
-        _need_user(user)
+        _acting_for(state, user, by)
         options = state["options"]
         pid = pid_of(user)
         current = state["players"].get(pid)
+        desk = by.pk != user.pk
         if state["started"]:
             raise _refuse("Check-in has closed: the tournament has started.", "check_in_closed")
         if not options.get("check_in_required"):
@@ -375,15 +402,39 @@ def tournament_check_in(*, tournament, user, now: datetime | None = None, expect
             status = current["status"] if current else "not registered"
             raise _refuse(f"Only registered players check in ({user.get_username()} is {status}).", "not_registered")
         if current["checked_in"]:
-            raise _refuse("You have already checked in.", "already_checked_in")
-        opens, closes = options.get("check_in_opens"), options.get("check_in_closes")
-        if opens and now < parse_datetime(opens):
-            raise _refuse(f"Check-in opens at {opens}.", "check_in_not_open", opens=opens)
-        if closes and now > parse_datetime(closes):
-            raise _refuse(f"Check-in closed at {closes}.", "check_in_closed", closes=closes)
-        return [("player.checked_in", {"player": pid, "at": now.isoformat()})]
+            who = f"{user.get_username()} has" if desk else "You have"
+            raise _refuse(f"{who} already checked in.", "already_checked_in")
+        if not desk:
+            opens, closes = options.get("check_in_opens"), options.get("check_in_closes")
+            if opens and now < parse_datetime(opens):
+                raise _refuse(f"Check-in opens at {opens}.", "check_in_not_open", opens=opens)
+            if closes and now > parse_datetime(closes):
+                raise _refuse(f"Check-in closed at {closes}.", "check_in_closed", closes=closes)
+        data = {"player": pid, "at": now.isoformat()}
+        if desk:
+            data["by"] = pid_of(by)
+        return [("player.checked_in", data)]
 
-    return _run(tournament=tournament, user=user, decide=decide, expected_seq=expected_seq, event_id=event_id)
+    return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
+
+
+def tournament_check_in_undo(*, tournament, user, by, reason: str = "", expected_seq=None,
+                             event_id=None) -> Outcome:
+    """The organiser takes back a check-in made by mistake (the wrong name ticked at the
+    desk, a player who has left), before the start. The check-in stays in the stream;
+    the undo is a fact of its own, with its reason."""
+
+    def decide(state):
+        _need_organiser(state, by)
+        pid = pid_of(user)
+        current = state["players"].get(pid)
+        if state["started"]:
+            raise _refuse("The tournament has started: drop the player instead.", "check_in_closed")
+        if not current or current["status"] != "registered" or not current["checked_in"]:
+            raise _refuse(f"{user.get_username()} is not checked in.", "not_checked_in")
+        return [("player.check_in_undone", {"player": pid, "by": pid_of(by), "reason": (reason or "")[:500]})]
+
+    return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
 def tournament_seed(*, tournament, by, method: str, order: list | None = None, expected_seq=None,
@@ -546,6 +597,7 @@ def _swiss_round(state, number: int) -> dict:
     options = SwissOptions(
         bye_score=as_fraction(state["options"].get("bye_score", "1")),
         avoid_same_club=state["options"].get("avoid_same_club", True),
+        strict_seats=state["options"].get("seat_balance") == "strict",
     )
     paired = pair_round(field, options)
     pairings = []
@@ -562,14 +614,39 @@ def _pod_round(state, number: int) -> dict:
     if len(ranked) < 3:
         raise _refuse("Fewer than three players are left for a pod.", "too_few_players")
     met = []
+    firsts: dict[str, int] = {p: 0 for p in ranked}
     for record in state["pairings"].values():
         players = record["players"]
         met += [(a, b) for i, a in enumerate(players) for b in players[i + 1:]]
-    pods = brackets.seat_pods(ranked, met, preferred=state["options"].get("pod_size", 4))
+        if len(players) > 1 and players[0] in firsts:
+            firsts[players[0]] += 1
+    pods = brackets.seat_pods(ranked, met, **pod_shape(state, len(ranked)))
+    # Seat order is play order: the first seat goes to whoever has held it least (then
+    # the standings), so it moves round the pod instead of staying with the leader.
+    rank = {p: i for i, p in enumerate(ranked)}
+    pods = [sorted(pod, key=lambda p: (firsts[p], rank[p])) for pod in pods]
     pairings = [{"id": f"r{number}-{board}", "board": board, "players": pod}
                 for board, pod in enumerate(pods, start=1)]
     return {"round": number, "pairings": pairings, "method": "pods",
             "repeats": brackets.repeat_pairs(pods, met)}
+
+
+def pod_shape(state, players: int) -> dict:
+    """Pod sizes for ``players``: the preferred size, never more than the game seats.
+
+    Pods are three to five players; a game for at most three (Dueling Wizards) cannot
+    split every field into threes, so it falls back to pods as small as the game allows
+    (ten players: 3, 3, 2, 2)."""
+    engine = registry.get(state["game"])
+    largest = pod_largest(engine)
+    preferred = min(state["options"].get("pod_size", 4), largest)
+    for smallest in (min(3, largest), max(2, engine.min_seats)):
+        try:
+            brackets.pod_sizes(players, preferred, smallest, largest)
+        except ValueError:
+            continue
+        return {"preferred": preferred, "smallest": smallest, "largest": largest}
+    raise _refuse(f"{players} players cannot be seated in pods of {engine.title}.", "too_few_players")
 
 
 def _playoff(state, number: int) -> dict:
@@ -585,6 +662,14 @@ def _playoff(state, number: int) -> dict:
     seeds = [q[place] for place in range(advance) for q in qualified if place < len(q)]
     shape = {"format": "single_elimination", "entrants": len(seeds),
              "third_place": state["options"].get("third_place", False)}
+    # With three groups (or any count that is not a power of two) the standard order can
+    # still pit a group's winner against its own runner-up in the first round: re-seed
+    # within each place until no first-round match is between players of one group.
+    group_of = {p: g for g, q in enumerate(qualified) for p in q}
+    tiers = [sum(1 for q in qualified if place < len(q)) for place in range(advance)]
+    tiers = [t for t in tiers if t]
+    bracket = brackets.single_elimination(len(seeds), third_place=shape["third_place"])
+    seeds = brackets.separate_groups(bracket, seeds, group_of, tiers)
     return {"round": number, "bracket": shape, "seeds": seeds}
 
 
@@ -673,9 +758,10 @@ def clean_result(state, record, result) -> dict:
     if not isinstance(result, dict):
         raise _refuse("A result is an object: {winner}, {draw: true} or {finish: [[...], ...]}.", "bad_result", 400)
     players = record["players"]
-    if len(players) > 2 or "finish" in result:
+    pod = len(players) > 2 or (state["format"] == "pods" and len(players) == 2)
+    if pod or "finish" in result:
         finish = result.get("finish")
-        if len(players) <= 2 or not isinstance(finish, list) or not finish:
+        if not pod or not isinstance(finish, list) or not finish:
             raise _refuse("A pod reports its finish: places best first, tied players together.", "bad_result", 400)
         places = []
         for place in finish:
@@ -813,11 +899,14 @@ def tournament_no_show(*, tournament, pairing: str, by, absent: list, expected_s
         if not pids or any(p is None or p not in record["players"] for p in pids) or len(set(pids)) != len(pids):
             raise _refuse("Name the absent players of this pairing.", "bad_absent", 400)
         players = record["players"]
-        if len(players) > 2:
+        if len(players) > 2 or state["format"] == "pods":
             present = [p for p in players if p not in pids]
             if not present:
                 return [("match.no_show", {"pairing": pairing, "absent": pids,
                                            "result": {"finish": [players]}})]
+            if len(present) == 1:
+                return [("match.no_show", {"pairing": pairing, "absent": pids,
+                                           "result": {"finish": [present, pids]}})]
             raise _refuse("In a pod, report the finish of those who played with the absent players tied last.",
                           "report_pod_finish")
         if len(pids) == 2:
@@ -865,10 +954,10 @@ def tournament_match_create(*, tournament, pairing: str, by, mode: str = Match.M
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def result_from_match(record, match: Match) -> dict:
+def result_from_match(record, match: Match, pod: bool = False) -> dict:
     placements = match.result["placements"]
     players = record["players"]
-    if len(players) > 2:
+    if len(players) > 2 or pod:
         places = sorted(set(placements))
         return {"finish": [[players[s] for s in range(len(players)) if placements[s] == p] for p in places]}
     if placements[0] == placements[1]:
@@ -901,7 +990,7 @@ def tournament_record_match(*, match_id) -> str:
             return []
         outcome["value"] = "recorded" if verified else "disputed"
         if verified:
-            result = result_from_match(record, match)
+            result = result_from_match(record, match, pod=state["format"] == "pods")
             if result.get("draw") and record["bracket_match"]:
                 # A level game (e.g. equal health when the deck runs out) cannot move a bracket on.
                 outcome["value"] = "drawn"

@@ -90,7 +90,10 @@ def round_standings(state, group: int | None = None) -> list[dict[str, Any]]:
     members = state["groups"][group] if group is not None else [
         pid for pid, p in state["players"].items() if p["status"] in ("active", "dropped")
     ]
-    round_count = sum(1 for r in state["rounds"] if r["kind"] == "round")
+    # Rounds a player missed (dropped, joined late) count as unplayed for the tie-breaks,
+    # but only rounds that are over: a round just paired, or still being played, is no game
+    # yet for anyone whose result is not in, so pairing a round moves no tie-break.
+    round_count = complete_rounds(state)
     use_rounds = round_count if state["format"] == "swiss" and round_count else None
     rows = tiebreaks.standings(games(state, group), names, players=sorted(members), rounds=use_rounds)
     played = defaultdict(int)
@@ -107,6 +110,18 @@ def round_standings(state, group: int | None = None) -> list[dict[str, Any]]:
         for r in rows
         if r.player in state["players"]
     ]
+
+
+def complete_rounds(state) -> int:
+    """How many of the rounds played round by round are over (every pairing decided)."""
+    count = 0
+    for rnd in state["rounds"]:
+        if rnd["kind"] != "round":
+            continue
+        if any(state["pairings"][p]["status"] not in ("final", "not_needed") for p in rnd["pairings"]):
+            break
+        count += 1
+    return count
 
 
 def pod_standings(state) -> list[dict[str, Any]]:
@@ -212,7 +227,7 @@ def progress(state) -> dict[str, Any]:
     planned = planned_rounds(state)
     if state["bracket"] is not None:
         bracket = bracket_of(state)
-        finished = brackets.champion(bracket, bracket_state(state)) is not None
+        finished = brackets.decided(bracket, bracket_state(state))
         complete = finished
     elif current is not None and complete and planned is not None and len(rounds) >= planned:
         finished = fmt != "groups_playoff"

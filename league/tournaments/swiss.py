@@ -18,11 +18,18 @@ this order (a higher tier always outweighs any sum of lower ones):
                  the one who would get it, so the bye goes to the lowest-ranked eligible
                  player (lowest score, then lowest rating, then highest id) unless that
                  would force a rematch or a forbidden pairing.
-4. ``score``     the squared score difference, so the matching prefers two floats of one
+4. ``seat_limit`` (strict seats only) both players must take the same seat: one of them
+                 would sit there a third time running or go three seats out of balance.
+                 This is FIDE's absolute colour criterion, below the bye and above scores.
+5. ``score``     the squared score difference, so the matching prefers two floats of one
                  half point over one float of a whole point, and pairs within score groups
-                 whenever it can.
-5. ``colour``    both players want the same seat; costs the strength of the weaker wish.
-6. ``dutch``     distance from the Dutch ideal: within a score group of size g the player
+                 whenever it can. Without strict seats, a seat-limit clash is added here,
+                 costing as much as ``SEAT_CLASH`` whole-point floats: enough that the
+                 matching swaps partners inside and across neighbouring score groups
+                 rather than seat a player on the same side a third time, without ever
+                 letting seats decide who meets whom across several points.
+6. ``colour``    both players want the same seat; costs the strength of the weaker wish.
+7. ``dutch``     distance from the Dutch ideal: within a score group of size g the player
                  at position i meets the one at i + g//2 (top half against bottom half);
                  across groups the lowest of the higher group meets the highest of the
                  lower one.
@@ -80,11 +87,15 @@ import networkx as nx
 PlayerId = Hashable
 
 #: Tier names in decreasing priority (also the keys of ``Pairing.costs``).
-TIERS = ("rematch", "forbidden", "bye", "score", "colour", "dutch")
+TIERS = ("rematch", "forbidden", "bye", "seat_limit", "score", "colour", "dutch")
 
 # Colour wish strengths. An absolute wish (three in a row or a balance of two) outweighs a
 # strong one (balance of one), which outweighs a mild one (alternate from last time).
 MILD, STRONG, ABSOLUTE = 1, 2, 3
+
+#: Without strict seats, a clash of two absolute seat wishes costs as much in the score
+#: tier as this many floats of a whole point each.
+SEAT_CLASH = 3
 
 
 class PairingError(ValueError):
@@ -122,6 +133,11 @@ class SwissOptions:
     exact_limit: int = 100
     #: Target segment size above ``exact_limit`` (see the module notes on scale).
     segment_size: int = 64
+    #: FIDE's colour limits as a hard rule: two players who must both take the same seat
+    #: (three in a row, or a balance beyond two) do not meet unless only a rematch, a
+    #: forbidden pair or a second bye would avoid it. Off: such a clash is weighed
+    #: against score groups instead (see ``SEAT_CLASH``).
+    strict_seats: bool = False
 
 
 @dataclass(frozen=True)
@@ -188,6 +204,14 @@ def colour_wish(first_seats: Sequence[bool]) -> tuple[int, int]:
     return (-1 if last else 1), MILD
 
 
+def seat_limit_clash(a: Sequence[bool], b: Sequence[bool]) -> int:
+    """1 when both players have an absolute wish for the same seat: whoever gives way sits
+    there a third time running or goes three out of balance (FIDE's colour limits)."""
+    side_a, strength_a = colour_wish(a)
+    side_b, strength_b = colour_wish(b)
+    return int(side_a != 0 and side_a == side_b and strength_a == strength_b == ABSOLUTE)
+
+
 def colour_conflict(a: Sequence[bool], b: Sequence[bool]) -> int:
     side_a, strength_a = colour_wish(a)
     side_b, strength_b = colour_wish(b)
@@ -198,22 +222,51 @@ def colour_conflict(a: Sequence[bool], b: Sequence[bool]) -> int:
     return min(strength_a, strength_b) + (1 if strength_a == strength_b == ABSOLUTE else 0)
 
 
-def first_seat(higher: SwissPlayer, lower: SwissPlayer) -> tuple[SwissPlayer, SwissPlayer]:
-    """Who sits first: the lower seat balance, then alternate from the most recent round
-    where their seats differed, then the higher-ranked player.
+def first_seat(higher: SwissPlayer, lower: SwissPlayer, board: int = 1) -> tuple[SwissPlayer, SwissPlayer]:
+    """Who sits first, following FIDE's colour allocation rules (C.04.3 E):
 
-    Balance (firsts minus seconds) rather than the raw count of firsts, because a late
-    joiner or a player with a bye has played fewer games and a raw count would always
-    hand them the first seat.
+    1. both wishes granted when they differ;
+    2. otherwise the stronger wish (absolute over strong over mild); of two absolute wishes,
+       the one further out of balance;
+    3. otherwise alternate from the most recent round in which their seats differed;
+    4. otherwise the higher-ranked player's wish;
+    5. and with no wish at all (round 1, or two newcomers), the first seat alternates by
+       board: the higher-ranked player sits first on odd boards, the lower-ranked on even
+       ones, so the strongest half of the field does not take the first seat on every board.
     """
-    bal_h = sum(1 if f else -1 for f in higher.first_seats)
-    bal_l = sum(1 if f else -1 for f in lower.first_seats)
-    if bal_h != bal_l:
-        return (higher, lower) if bal_h < bal_l else (lower, higher)
-    for fh, fl in zip(reversed(higher.first_seats), reversed(lower.first_seats)):
-        if fh != fl:
-            return (lower, higher) if fh else (higher, lower)
-    return higher, lower
+    side_h, strength_h = colour_wish(higher.first_seats)
+    side_l, strength_l = colour_wish(lower.first_seats)
+
+    def grant(player: SwissPlayer, side: int) -> tuple[SwissPlayer, SwissPlayer]:
+        other = lower if player is higher else higher
+        return (player, other) if side > 0 else (other, player)
+
+    if side_h and side_l and side_h != side_l:
+        return grant(higher, side_h)
+    if side_h and not side_l:
+        return grant(higher, side_h)
+    if side_l and not side_h:
+        return grant(lower, side_l)
+    if side_h:  # both wish for the same seat
+        if strength_h != strength_l:
+            return grant(higher, side_h) if strength_h > strength_l else grant(lower, side_l)
+        if strength_h == ABSOLUTE:
+            bal_h = abs(sum(1 if f else -1 for f in higher.first_seats))
+            bal_l = abs(sum(1 if f else -1 for f in lower.first_seats))
+            if bal_h != bal_l:
+                return grant(higher, side_h) if bal_h > bal_l else grant(lower, side_l)
+        for fh, fl in zip(reversed(higher.first_seats), reversed(lower.first_seats)):
+            if fh != fl:
+                return (lower, higher) if fh else (higher, lower)
+        return grant(higher, side_h)
+    return (higher, lower) if board % 2 else (lower, higher)
+
+
+def start_order(players: Iterable[tuple[PlayerId, Any]]) -> list[PlayerId]:
+    """Start numbers: ``(id, rating)`` pairs in the order the pairing ranks players of
+    equal score (higher rating first, then id), so start number 1 is who the pairing
+    treats as the strongest on an empty score sheet."""
+    return [pid for pid, _ in sorted(players, key=lambda pr: (-as_fraction(pr[1] or 0), pr[0]))]
 
 
 def rank_key(player: SwissPlayer):
@@ -242,6 +295,8 @@ class _Field:
     bye_ok: list[bool]
     bye_below: list[int]  # bye-eligible players ranked below this one
     extra_bye: bool  # nobody was eligible, so the fewest-byes players were let in
+    unit: int = 1  # score units in one point (the common denominator of the scores)
+    strict_seats: bool = False
 
     @property
     def n(self) -> int:
@@ -314,6 +369,8 @@ def _build_field(players: Iterable[SwissPlayer], options: SwissOptions) -> _Fiel
         bye_ok=bye_ok,
         bye_below=bye_below,
         extra_bye=extra_bye,
+        unit=denominator,
+        strict_seats=options.strict_seats,
     )
 
 
@@ -324,11 +381,16 @@ def _pair_costs(f: _Field, a: int, b: int) -> tuple[int, ...]:
         dutch = abs(f.pos[b] - f.pos[a] - f.group_size[ga] // 2)
     else:
         dutch = (f.group_size[ga] - 1 - f.pos[a]) + f.pos[b]
+    clash = seat_limit_clash(f.players[a].first_seats, f.players[b].first_seats)
+    score = (f.units[a] - f.units[b]) ** 2
+    if not f.strict_seats:
+        score += clash * SEAT_CLASH * f.unit**2
     return (
         f.met[a][b],
         1 if b in f.forbidden[a] else 0,
         0,
-        (f.units[a] - f.units[b]) ** 2,
+        clash if f.strict_seats else 0,
+        score,
         colour_conflict(f.players[a].first_seats, f.players[b].first_seats),
         dutch,
     )
@@ -372,14 +434,14 @@ def _match(
     if slot == BYE:
         for a in members:
             if f.bye_ok[a]:
-                edges.append((a, BYE, (0, 0, f.bye_below[a], 0, 0, 0)))
+                edges.append((a, BYE, (0, 0, f.bye_below[a], 0, 0, 0, 0)))
     elif slot == FLOAT:
         bottom = len(members) - 1
         for x, a in enumerate(members):
             # The floater will meet someone of the next segment's top score; the Dutch
             # tier prefers the lowest-ranked member, as FIDE's downfloater rule does.
             drop = (f.units[a] - next_units) ** 2 if next_units is not None else 0
-            edges.append((a, FLOAT, (0, 0, 0, drop, 0, bottom - x)))
+            edges.append((a, FLOAT, (0, 0, 0, 0, drop, 0, bottom - x)))
     if not edges:
         return [], None
     vertices = len(members) + (1 if slot else 0)
@@ -507,7 +569,7 @@ def pair_round(players: Iterable[SwissPlayer], options: SwissOptions | None = No
     pairs.sort(key=lambda ab: (-max(f.units[ab[0]], f.units[ab[1]]), ab[0]))
     boards = []
     for number, (a, b) in enumerate(pairs, start=1):
-        first, second = first_seat(f.players[a], f.players[b])
+        first, second = first_seat(f.players[a], f.players[b], number)
         boards.append(
             Pairing(
                 board=number,

@@ -72,11 +72,15 @@ def test_illegal_dodgeball_actions_are_refused_with_a_reason_and_append_nothing(
     refused(clients[0], duel, 0, {"type": "throw", "target": 45}, "ball_not_active")
 
 
-def test_a_person_plays_the_heuristic_bot_and_the_bot_answers_in_the_same_request(alice, client_for,
-                                                                                django_capture_on_commit_callbacks):
+def test_a_passive_player_against_the_bot_reaches_the_turn_bound_and_the_game_ends_unfinished(
+        alice, client_for, django_capture_on_commit_callbacks):
+    """RULES.md "Unfinished games": a player who only ends turns keeps every wizard in the
+    starting area, and the bot does not get through (nor should a head count decide it). Against
+    a bot there is no clock, so the bound on turns ends the game: unfinished, no winner, no loser.
+    The bot answers each move in the same request."""
     client = client_for(alice)
-    created = client.post("/api/matches/", {"game": "wizard-dodgeball", "seats": [{"username": "alice"},
-                                                                                   {"bot": "heuristic"}]},
+    created = client.post("/api/matches/", {"game": "wizard-dodgeball", "config": {"turn_limit": 40},
+                                            "seats": [{"username": "alice"}, {"bot": "heuristic"}]},
                           format="json")
     assert created.status_code == 201, created.json()
     match = Match.objects.get(pk=created.json()["id"])
@@ -91,9 +95,28 @@ def test_a_person_plays_the_heuristic_bot_and_the_bot_answers_in_the_same_reques
             action = {"type": "end_turn"} if {"type": "end_turn"} in legal else legal[0]
             assert post_action(client, m, 0, action).status_code == 201
     m = fresh(match)
-    # Either the bot knocked everyone out, or the stalling ruling ended the game (RULES.md).
-    assert m.status == Match.Status.FINISHED and m.result["winners"]
-    assert m.verdict == Match.Verdict.VERIFIED
+    assert m.status == Match.Status.FINISHED and m.verdict == Match.Verdict.VERIFIED
+    assert m.result["unfinished"] is True and m.result["winners"] == [] and m.result["placements"] == [1, 1]
+    assert m.state["turn"]["n"] == 40
+
+
+def test_a_bot_game_that_reaches_the_turn_bound_ends_unfinished_and_moves_no_rating(
+        db, django_capture_on_commit_callbacks):
+    """RULES.md "Unfinished games": a bound on turns ends a bot game with no winner, counted
+    nowhere. The match is a league fixture's (the clubs would be rated) so that the rating is at stake."""
+    from league.ratings.models import Rating
+    from league.ratings.projection import rated_results
+
+    origin = {"fixture_clubs": ["club-a", "club-b"]}
+    with django_capture_on_commit_callbacks(execute=True):
+        match = match_create(game="wizard-dodgeball", seats=[SeatSpec(bot="random"), SeatSpec(bot="random")],
+                             created_by=None, config={"turn_limit": 12}, origin=origin)
+    m = fresh(match)
+    assert m.status == Match.Status.FINISHED and m.verdict == Match.Verdict.VERIFIED
+    assert m.engine_version == "2" and m.config["turn_limit"] == 12
+    assert m.result["unfinished"] is True and m.result["winners"] == [] and m.result["placements"] == [1, 1]
+    assert m.result["reason"] == "unfinished" and m.state["turn"]["n"] == 12
+    assert rated_results("wizard-dodgeball")[0] == [] and not Rating.objects.filter(game="wizard-dodgeball").exists()
 
 
 @pytest.mark.slow

@@ -209,8 +209,11 @@
     if (/Line-Up|main deck/.test(label)) return { ids: all(["main", "mayhem"]).map((id) => ({ id, n: null })), where: "the main deck" };
     if (/Legend/.test(label)) return { ids: all(["legend"]).filter((id) => !CARDS[id].first).map((id) => ({ id, n: null })), where: "the Legend stack" };
     if (/Dead Wizard Token/.test(label)) return { ids: all(["dwt"]).map((id) => ({ id, n: null })), where: "the Dead Wizard Token stack" };
-    if (/tiles/.test(label)) return { ids: all(["tile"]).map((id) => ({ id, n: null })), where: "the Ability tiles" };
-    if (/familiars/.test(label)) return { ids: all(["familiar"]).map((id) => ({ id, n: null })), where: "the Familiars" };
+    // A deal comes from the box: never a card this seat already holds or was dealt.
+    const mine = ctx.seat !== null && ctx.seat !== undefined ? view.players[ctx.seat] : null;
+    const notMine = (cat) => (id) => !mine || (id !== mine[cat] && !(mine[`${cat}_dealt`] || []).includes(id));
+    if (/tiles/.test(label)) return { ids: all(["tile"]).filter(notMine("tile")).map((id) => ({ id, n: null })), where: "the Ability tiles" };
+    if (/familiars/.test(label)) return { ids: all(["familiar"]).filter(notMine("familiar")).map((id) => ({ id, n: null })), where: "the Familiars" };
     return { ids: Object.keys(CARDS).map((id) => ({ id, n: null })), where: "the cards" };
   }
 

@@ -107,3 +107,13 @@ def test_the_team_variant_ends_unfinished_for_all_four_seats():
     end_turns(t, 10)
     result = E.result(t.state)
     assert result["placements"] == [1, 1, 1, 1] and result["winners"] == [] and result["unfinished"]
+
+
+def test_a_seat_out_of_time_loses_with_its_whole_side():
+    """Team variant: both players of a side share its placement, so a loss on time is the side's."""
+    t = Table.start(E, seats=4, wizards={45: None})
+    result = E.result_on_time(t.state, 2, 4)  # seat 2 plays for the first team with seat 0
+    assert result["placements"] == [2, 1, 2, 1] and result["winners"] == [1, 3]
+    assert result["scores"] == [5, 4, 5, 4] and result["reason"] == "timeout" and result["timed_out"] == 2
+    two = Table.start(E)
+    assert E.result_on_time(two.state, 1, 2)["placements"] == [1, 2]
