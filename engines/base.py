@@ -72,6 +72,10 @@ class Engine(ABC):
     page_script: str = ""
     #: False for engines kept only to replay streams recorded under an older version.
     current: bool = True
+    #: Options the platform sets when a person holds a seat, unless the match's creator set them:
+    #: a bound that ends bot games (so random playouts always end) is switched off for people,
+    #: whose games the clocks end instead.
+    people_config: dict[str, Any] = {}
 
     @property
     def best_bot(self) -> str:

@@ -82,6 +82,7 @@ class Annihilageddon(Engine):
     max_seats = 5
     bots = ("heuristic", "random")
     rating = "openskill"
+    people_config = {"max_rounds": None}  # RULES.md: the round bound is for bot games
     playable = True
 
     # -- configuration ------------------------------------------------------------------

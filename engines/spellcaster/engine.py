@@ -132,6 +132,7 @@ class SpellCasterEngine(Engine):
     max_seats = 4
     bots = ("heuristic", "random")
     rating = "openskill"
+    people_config = {"max_rounds": 0}  # RULES.md: the round bound is for bot games
 
     # -- configuration -----------------------------------------------------------------
     def default_config(self, seats: int) -> dict[str, Any]:

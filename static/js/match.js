@@ -78,6 +78,7 @@
     let socket = null;
     let retry = 0;
     let busy = false;
+    let pending = null;
 
     function showError(message) {
       errorBox.textContent = message;
@@ -88,7 +89,9 @@
       seat,
       mode: root.dataset.mode,
       async act(action) {
-        if (busy) return;
+        // A click while the previous move is still on its way (the socket may already show the
+        // next turn) is kept and sent right after it, never silently dropped.
+        if (busy) { pending = action; return; }
         busy = true;
         showError("");
         const eventId = uuid4(); // one id for the retries: the server stores the action once
@@ -115,6 +118,9 @@
           if (socket) socket.send(JSON.stringify({ type: "resync" }));
         } finally {
           busy = false;
+          const next = pending;
+          pending = null;
+          if (next) ctx.act(next);
         }
       },
       async recordChance(outcome) {
@@ -135,11 +141,23 @@
       const form = root.querySelector("#chance-entry");
       const spec = update.match.chance;
       // A game whose page enters card draws itself (by clicking cards) gets no generic form for them.
-      const ownEntry = spec && spec.kind === "draw" && renderer && renderer.entersDraws;
+      // A game whose page enters dice itself (by clicking die faces) likewise.
+      const ownEntry = spec && renderer && ((spec.kind === "draw" && renderer.entersDraws)
+        || (spec.kind === "dice" && renderer.entersDice));
       if (!spec || ownEntry || ctx.mode !== "tabletop" || seat === null) { form.hidden = true; form.replaceChildren(); return; }
       if (form.dataset.forSeq === String(update.match.head_seq)) return;
       form.dataset.forSeq = String(update.match.head_seq);
       form.hidden = false;
+      const enterers = update.match.chance_entered_by || [];
+      if (!enterers.includes(seat)) {
+        // A private outcome is entered by the seat that sees it: say whose input the table waits for.
+        const names = enterers.map((s) => (update.match.seats[s] || {}).label || `seat ${s}`).join(" or ");
+        const wait = document.createElement("p");
+        wait.dataset.testid = "chance-waiting";
+        wait.textContent = `Waiting for ${names || "the table"} to enter: ${spec.label || "the outcome"}.`;
+        form.replaceChildren(wait);
+        return;
+      }
       const title = document.createElement("h3");
       title.textContent = spec.label || "Record the outcome";
       const fields = [];

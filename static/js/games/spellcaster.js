@@ -425,5 +425,5 @@
         el("div", { class: "sc-casters" }, view.casters.map((c) => sheet(view, ctx, c))))));
   }
 
-  (window.GameRenderers = window.GameRenderers || {}).spellcaster = { render, entersDraws: true };
+  (window.GameRenderers = window.GameRenderers || {}).spellcaster = { render, entersDraws: true, entersDice: true };
 })();
