@@ -124,6 +124,7 @@ def tournament_summary(*, tournament: Tournament, user, state: dict | None = Non
     players = [
         {"id": pid, **{k: p[k] for k in ("name", "status", "checked_in", "rating", "club", "joined_round",
                                          "dropped_after")},
+         "checked_in_at_desk": bool(p.get("checked_in_by")),
          "seed": (state["seeds"].index(pid) + 1) if state["seeds"] and pid in state["seeds"] else None}
         for pid, p in state["players"].items()
     ]

@@ -72,9 +72,22 @@ def head(page) -> str:
 
 
 def click_and_wait(page, locator):
-    """Click and wait until the stream moves on (or the page shows why it did not)."""
+    """Click, then wait until the stream moves on (or the page shows why it did not). The page
+    ignores a click while its previous action's request is still open (the bot's replies can come
+    over the websocket before that request returns), so a click that sent nothing is made again."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     seq = head(page)
-    locator.click()
+    for attempt in range(5):
+        try:
+            with page.expect_request(lambda r: r.method == "POST" and "/actions/" in r.url, timeout=2_000) as sent:
+                locator.click()
+        except PlaywrightTimeout:
+            if attempt == 4:
+                raise
+            continue
+        sent.value.response()  # the request is over: the page takes the next click
+        break
     page.wait_for_function(
         "seq => document.querySelector('#match').dataset.headSeq !== seq"
         " || !document.querySelector('[data-testid=error]').hidden", arg=seq)
@@ -151,6 +164,12 @@ def test_a_newcomer_plays_annihilageddon_against_the_bot_from_the_home_page_to_t
     page.click("[data-step=next]")
     page.wait_for_selector("[data-testid=at]:text-is('1')")
     page.wait_for_selector("[data-testid=status-line]:has-text('Setting up')")
+    # Halfway through, the auditor of the finished match sees both hands as they stood then.
+    page.evaluate("""() => { const s = document.querySelector('#scrubber');
+        s.value = Math.floor(Number(s.max) / 2); s.dispatchEvent(new Event('input')); }""")
+    page.wait_for_selector("[data-testid=status-line]:has-text('Round')")
+    for seat in (0, 1):
+        assert page.locator(f"[data-testid=shown-hand-{seat}] [data-card]").count() >= 1
 
 
 

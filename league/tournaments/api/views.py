@@ -136,7 +136,10 @@ def _tournament_verbs():
             tournament=t, user=_target(r, d), by=r.user, club=d.get("club"), rating=d.get("rating"), **common(d)),
         "withdraw": lambda r, t, d: services.tournament_withdraw(tournament=t, user=_target(r, d), by=r.user,
                                                                  **common(d)),
-        "check-in": lambda r, t, d: services.tournament_check_in(tournament=t, user=r.user, **common(d)),
+        "check-in": lambda r, t, d: services.tournament_check_in(tournament=t, user=_target(r, d), by=r.user,
+                                                                 **common(d)),
+        "check-in-undo": lambda r, t, d: services.tournament_check_in_undo(
+            tournament=t, user=_target(r, d), by=r.user, reason=d.get("reason", ""), **common(d)),
         "seed": lambda r, t, d: services.tournament_seed(tournament=t, by=r.user, method=_need(d, "method"),
                                                          order=d.get("order"), **common(d)),
         "start": lambda r, t, d: services.tournament_start(tournament=t, by=r.user, **common(d)),
@@ -188,7 +191,8 @@ class TournamentCommand(APIView):
     @extend_schema(request=TournamentCommandSerializer, responses={201: OpenApiTypes.OBJECT},
                    operation_id="tournaments_command",
                    summary="register | withdraw | check-in | seed {method, order} | start | pair | drop | join-late "
-                           "(organisers may name a {user}) | configure {tiebreaks, forbidden_pairs, check_in_opens, "
+                           "(organisers may name a {user}: check-in at the desk) | check-in-undo {user, reason} "
+                           "(organiser) | configure {tiebreaks, forbidden_pairs, check_in_opens, "
                            "check_in_closes} | draft {pick_order, clock_seconds}")
     def post(self, request, tournament_id, verb):
         if verb not in TOURNAMENT_VERBS:

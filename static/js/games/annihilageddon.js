@@ -50,7 +50,8 @@
     const type = c.type || KIND_WORDS[c.kind] || "";
     const clickable = !!(opts.onclick || opts.action);
     const onclick = opts.onclick || (opts.action ? () => opts.ctx.act(opts.action) : null);
-    const vp = c.vp === undefined || c.vp === null ? null : c.vp;
+    // Tiles and standees are never owned cards: they score nothing, so they show no VP.
+    const vp = c.vp === undefined || c.vp === null || ["tile", "standee"].includes(c.kind) ? null : c.vp;
     const node = el("div", {
       class: `an-card an-kind-${c.kind} ${opts.compact ? "an-compact" : ""} ${clickable ? "an-clickable" : ""} ${opts.selected ? "an-selected" : ""}`,
       "data-card": id, "data-testid": opts.testid || null, role: clickable ? "button" : null, tabindex: clickable ? "0" : null,
@@ -143,7 +144,10 @@
     if (pr.kind === "defend" && value !== "take") {
       return el("span", attrs, card(value, { ctx, onclick: act, label: "Defend with this" }));
     }
-    if (pr.kind === "target") return el("button", { ...attrs, class: "primary", onclick: act }, nameOf(ctx, value) + (value === ctx.seat ? " (you)" : ""));
+    if (pr.kind === "target") {
+      const hp = view.players[value] ? ` · ${view.players[value].hp} HP` : "";
+      return el("button", { ...attrs, class: "primary", onclick: act }, nameOf(ctx, value) + (value === ctx.seat ? " (you)" : "") + hp);
+    }
     if (pr.kind === "option") return el("button", { ...attrs, class: "primary", onclick: act }, pr.labels[value]);
     if (pr.kind === "slot") {
       if (value === "none") return el("button", { ...attrs, onclick: act }, "None");
@@ -169,7 +173,7 @@
       const ordered = pr.kind === "defend" ? [...choices.filter((c) => c !== "take"), "take"] : choices;
       return el("section", { class: "an-prompt an-mine", "data-testid": "prompt", "data-kind": pr.kind },
         el("p", { class: "an-prompt-text" }, promptTitle(pr, ctx, view)),
-        pr.card && pr.kind !== "setup" ? el("div", { class: "an-prompt-source" }, card(pr.card, { compact: true })) : null,
+        pr.card && pr.kind !== "setup" ? el("div", { class: "an-prompt-source" }, card(pr.card, {})) : null,
         pr.kind === "defend" && choices.length === 1 && pr.can_defend === false
           ? el("p", { class: "small muted" }, "No Defense can be used against this Mayhem.") : null,
         el("div", { class: "an-choices" }, ordered.map((v) => choiceButton(pr, v, ctx, view))));
@@ -294,7 +298,7 @@
         el("p", { class: "small" }, `Destroyed: ${view.destroyed.length}`)));
     return el("section", { class: "an-center" },
       el("h3", {}, "Line-Up"),
-      el("div", { class: "an-row an-lineup", "data-testid": "lineup" }, lineup),
+      el("div", { class: "an-row an-wrap an-lineup", "data-testid": "lineup" }, lineup),
       view.mayhem_now ? el("div", { class: "an-mayhem-now", "data-testid": "mayhem-now" }, el("strong", {}, "Mayhem now: "), card(view.mayhem_now, {})) : null,
       stacks);
   }

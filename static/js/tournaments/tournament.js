@@ -260,10 +260,20 @@
       const order = registered.map((p, i) => [seedOf(p), i, p.name]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
       if (await post("seed", { method: "manual", order })) seedEdits = {};
     } }, "Save seeds") : null;
+    // The organiser's desk: check a player in who reached the venue, or take back a
+    // check-in ticked by mistake (before the start only; the server says why if not).
+    const desk = (p) => {
+      if (!data.is_organiser || !data.options.check_in_required || p.status !== "registered") return null;
+      return p.checked_in
+        ? el("button", { class: "small", "data-testid": `desk-undo-check-in-${p.name}`, onclick: () => post("check-in-undo", { user: p.name }) }, "Undo check-in")
+        : el("button", { class: "small", "data-testid": `desk-check-in-${p.name}`, onclick: () => post("check-in", { user: p.name }) }, "Check in");
+    };
+    const checkedIn = (p) => (p.checked_in ? (p.checked_in_at_desk ? " · checked in at the desk" : " · checked in") : "");
     return el("section", { class: "card" }, el("h3", {}, "Players", data.seeding ? el("span", { class: "muted small", "data-testid": "seeding" }, ` · seeded by ${data.seeding}`) : null),
       el("ol", { "data-testid": "players" }, listed.map((p) =>
         el("li", { "data-player": p.name }, seedInput(p), " ", el("a", { href: playerUrl(p.name) }, p.name), " ",
-          el("span", { class: "muted small" }, p.status + (p.checked_in ? " · checked in" : "") + (p.rating ? ` · ${p.rating}` : ""))))),
+          el("span", { class: "muted small", "data-testid": `player-state-${p.name}` }, p.status + checkedIn(p) + (p.rating ? ` · ${p.rating}` : "")),
+          " ", desk(p)))),
       save);
   }
 
