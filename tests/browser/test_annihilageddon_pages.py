@@ -349,6 +349,77 @@ def test_the_card_gallery_shows_every_card_of_the_set_readable_and_filterable(pa
     assert shown == ["fizzle"]
 
 
+
+def questions() -> dict:
+    """The first view of each kind of question (kind, why, with a Defense to hand or not) met in six
+    seeded three-player games, as the seat asked sees it: real engine states, not made-up views."""
+    import random
+
+    from engines.annihilageddon.engine import Annihilageddon
+    from engines.base import CHANCE
+
+    engine = Annihilageddon()
+    found: dict = {}
+    for seed in range(6):
+        state = engine.setup(None, 3)
+        rng = random.Random(seed)
+        while engine.to_move(state):
+            movers = engine.to_move(state)
+            if movers == [CHANCE]:
+                spec = engine.chance(state)
+                outcome = ([rng.randint(lo, hi) for lo, hi in spec["dice"]] if spec["kind"] == "dice"
+                           else rng.sample(range(spec["pool"]), spec["count"]))
+                state = engine.apply(state, {"kind": "chance", "outcome": outcome})
+                continue
+            seat = movers[0]
+            prompt = state["prompt"]
+            if prompt:
+                key = f"{prompt['kind']}/{prompt.get('why')}/{len(engine.prompt_options(state)) > 1}"
+                found.setdefault(key, engine.view(state, seat))
+            bot = "heuristic" if seed % 2 else "random"
+            state = engine.apply(state, {"kind": "action", "seat": seat,
+                                         "action": engine.bot_action(bot, state, seat, rng)})
+    return found
+
+
+@pytest.mark.browser
+def test_every_kind_of_question_the_engine_asks_is_a_sentence_and_a_row_of_clickable_answers(page_as, live):
+    views = questions()
+    kinds = {k.split("/")[0] for k in views}
+    assert {"setup", "defend", "target", "yesno", "option", "card", "token", "trigger", "decline"} <= kinds
+    assert "defend/None/True" in views, "no Defense card was ever offered"
+    page = page_as(None)
+    page.goto(f"{live}/static/css/site.css")  # any page of the site: the script's origin
+    page.set_content('<div id="board"></div>')
+    page.add_script_tag(url=f"{live}/static/js/games/annihilageddon.js")
+    for key, view in sorted(views.items()):
+        seat = view["prompt"]["seat"]
+        page.evaluate("""([view, seat]) => {
+            const sent = [];
+            const ctx = { seat, live: true, mode: "server", act: (a) => sent.push(a),
+                          match: { id: "m", head_seq: 1, to_move: [seat], seats: [0, 1, 2].map((s) => ({ seat: s, label: `P${s}` })) } };
+            window.GameRenderers.annihilageddon.render(document.getElementById("board"), view, ctx);
+            window.__sent = sent; }""", [view, seat])
+        prompt = page.locator("[data-testid=prompt]")
+        assert prompt.get_attribute("data-kind") == view["prompt"]["kind"], key
+        text = page.inner_text(".an-prompt-text")
+        assert len(text) > 12 and text != "Choose.", (key, text)
+        choices = view["prompt"]["choices"]
+        shown = prompt.locator("[data-testid=choice]").evaluate_all("ns => ns.map(n => n.dataset.value)")
+        assert sorted(shown) == sorted(str(c) for c in choices), key
+        # The last answer offered is the one clicked: the page sends exactly that choice.
+        last = prompt.locator("[data-testid=choice]").last
+        (last if last.evaluate("n => n.tagName") == "BUTTON" else last.locator(".an-card")).click()
+        value = last.get_attribute("data-value")
+        assert page.evaluate("window.__sent") == [{"type": "choose", "value": next(c for c in choices if str(c) == value)}], key
+    # A Defense on offer is a readable card to click; taking the Attack is a plain button.
+    page.evaluate("""([view, seat]) => window.GameRenderers.annihilageddon.render(document.getElementById("board"), view,
+        { seat, live: true, mode: "server", act: () => {}, match: { id: "m", head_seq: 1, to_move: [seat], seats: [] } })""",
+                  [views["defend/None/True"], views["defend/None/True"]["prompt"]["seat"]])
+    assert page.locator("[data-testid=prompt] [data-testid=choice] .an-card .an-text").count() >= 1
+    assert "Take it" in page.inner_text("[data-testid=prompt] button[data-value=take]")
+
+
 if __name__ == "__main__" and "--write" in sys.argv:
     text = SCRIPT.read_text(encoding="utf-8")
     blob = json.dumps(catalog(), ensure_ascii=False, separators=(",", ":"))

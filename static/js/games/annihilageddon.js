@@ -107,14 +107,16 @@
     const src = pr.card ? cardName(pr.card) : null;
     const from = src ? ` (${src})` : "";
     switch (pr.kind) {
-      case "defend":
-        return pr.attacker === null || pr.attacker === undefined
-          ? `You are attacked by ${src || "a Mayhem"}: defend with a Defense card, or take it.`
-          : `${nameOf(ctx, pr.attacker)} attacks you with ${src}: defend with a Defense card, or take it.`;
+      case "defend": {
+        const by = pr.attacker === null || pr.attacker === undefined
+          ? `You are attacked by ${src || "a Mayhem"}` : `${nameOf(ctx, pr.attacker)} attacks you with ${src}`;
+        const none = (pr.choices || []).length <= 1;
+        return `${by}: ${none ? "you hold no Defense you can use, so take it." : "defend with a Defense card, or take it."}`;
+      }
       case "target":
         return pr.why === "pass_to" ? "You have one card to pass: to whom?" : `Choose a target${from}.`;
       case "yesno":
-        return pr.why === "pay" ? `Pay the HP${from}?` : `You may${from}: do it?`;
+        return pr.why === "pay" ? `Pay the HP${from}?` : `${src || "A card"} says you may: do it?`;
       case "option": return `Choose one${from}.`;
       case "decline": return `${src} is coming: take part, or decline it?`;
       case "setup": return pr.cat === "tile" ? "Keep one of your Ability tiles." : "Keep one of your Familiars.";
