@@ -293,6 +293,11 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", CELERY_BROKER_UR
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+# A message a worker took but never acknowledged (acks late: the worker was killed mid-task) goes
+# back to the queue after this many seconds. Redis's default is an hour, so a match whose verifier
+# died stayed "pending" that long. Every task here is idempotent and takes seconds, so five minutes
+# brings a lost one back soon without handing a merely slow one to a second worker.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300)}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
