@@ -91,4 +91,18 @@ def outbox_sweep(*, limit: int = 500, now=None) -> int:
         .order_by("id")
         .values_list("pk", flat=True)[:limit]
     )
-    return sum(1 for pk in pending if outbox_deliver(message_id=pk))
+    delivered = sum(1 for pk in pending if outbox_deliver(message_id=pk))
+    outbox_prune(before=now - timedelta(days=KEEP_DELIVERED_DAYS))
+    return delivered
+
+
+#: Delivered messages are kept this long (to look into a problem), then deleted by the sweeper.
+KEEP_DELIVERED_DAYS = 2
+
+
+def outbox_prune(*, before, batch: int = 5000) -> int:
+    """Delete messages delivered before ``before`` (a bounded batch per call)."""
+    old = list(
+        OutboxMessage.objects.filter(delivered_at__lt=before).order_by("id").values_list("pk", flat=True)[:batch]
+    )
+    return OutboxMessage.objects.filter(pk__in=old).delete()[0] if old else 0

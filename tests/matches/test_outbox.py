@@ -140,3 +140,18 @@ def test_a_message_is_delivered_once_even_when_swept_twice(alice, bob, django_ca
     assert pending().count() == 1
     assert outbox_sweep() == 1
     assert outbox_sweep() == 0
+
+
+def test_the_sweeper_forgets_delivered_messages_after_two_days_and_keeps_pending_ones(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        new_duel(alice, bob)
+    with django_capture_on_commit_callbacks(execute=False):
+        new_duel(alice, bob)  # its broadcast is still pending
+    assert OutboxMessage.objects.filter(delivered_at__isnull=False).count() == 1
+    outbox_sweep(now=timezone.now() + timedelta(days=1), limit=0)
+    assert OutboxMessage.objects.count() == 2
+    outbox_sweep(now=timezone.now() + timedelta(days=3), limit=0)
+    assert OutboxMessage.objects.filter(delivered_at__isnull=False).count() == 0
+    assert pending().count() == 1
