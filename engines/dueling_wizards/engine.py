@@ -94,6 +94,7 @@ class DuelingWizards(Engine):
     title = "Dueling Wizards"
     min_seats = 2
     max_seats = 3
+    bots = ("heuristic", "random")  # strongest first: bots.py
     rating = "openskill"  # two or three wizards: one system from the first result on
 
     def __init__(self, version: str = LATEST):
@@ -390,6 +391,13 @@ class DuelingWizards(Engine):
         if isinstance(action, dict) and action.get("type") == "defend" and viewer != seat:
             return {"type": "defend"}
         return action
+
+    def bot_action(self, bot: str, state: State, seat: int, rng) -> Action:
+        if bot == "heuristic":
+            from .bots import heuristic_action
+
+            return heuristic_action(self, state, seat, rng)
+        return super().bot_action(bot, state, seat, rng)
 
     def redact_chance(self, spec: dict[str, Any], outcome: Any, viewer: int | None) -> Any:
         """Version 2 hides a draw's outcome from everyone while live, the drawer included.

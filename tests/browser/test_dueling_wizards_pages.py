@@ -31,7 +31,7 @@ def test_a_player_starts_a_match_against_the_bot_and_plays_it_to_the_end(page_as
     page.click("[data-testid=new-match] button[type=submit]")
     page.wait_for_url(re.compile(r"/matches/[0-9a-f-]+/$"))
     wait_live(page)
-    assert "random bot" in page.inner_text(".players")
+    assert "heuristic bot" in page.inner_text(".players")  # "play the bot" means the strongest
     for _ in range(200):
         if page.locator("[data-testid=result]").count():
             break
