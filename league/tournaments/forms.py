@@ -21,6 +21,12 @@ class NewTournamentForm(forms.Form):
     cap = forms.IntegerField(required=False, min_value=2, label="Player cap")
     rounds = forms.IntegerField(required=False, min_value=1, max_value=30, label="Rounds (Swiss, pods)")
     bye_score = forms.ChoiceField(choices=[("1", "1"), ("1/2", "½"), ("0", "0")], initial="1", label="Bye worth")
+    seat_balance = forms.ChoiceField(
+        choices=[("balanced", "Balanced (seat wishes weigh against score groups)"),
+                 ("strict", "Strict (FIDE colour limits: never three in a row or two apart)")],
+        initial="balanced", required=False, label="Seats (Swiss)")
+    pod_size = forms.IntegerField(required=False, min_value=3, max_value=5,
+                                  label="Pod size (at most what the game seats)")
     third_place = forms.BooleanField(required=False, label="Third-place match")
     bracket_reset = forms.BooleanField(required=False, initial=True, label="Grand final reset")
     check_in_required = forms.BooleanField(required=False, label="Check-in required")
@@ -61,6 +67,9 @@ class NewTournamentForm(forms.Form):
             options["rounds"] = d["rounds"]
         if fmt == "swiss":
             options["bye_score"] = d["bye_score"]
+            options["seat_balance"] = d["seat_balance"] or "balanced"
+        if fmt == "pods" and d.get("pod_size"):
+            options["pod_size"] = d["pod_size"]
         if fmt in ("single_elimination", "groups_playoff"):
             options["third_place"] = d["third_place"]
         if fmt == "double_elimination":

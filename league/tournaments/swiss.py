@@ -60,7 +60,8 @@ Segmenting can only lose optimality in the lower tiers. For the two hard tiers t
 simple: a segmented pairing is accepted only if it has no rematch and no forbidden pair at
 all, which is then also the global optimum for those tiers. Otherwise the segment size is
 doubled and the round paired again, and the last resort is the complete graph of the whole
-field, which is exact. So the result never contains a rematch (or forbidden pair) that a
+field, which is exact. With strict seats the seat-limit tier is hard too and is held to
+the same rule: a segmented pairing with a seat-limit clash is not accepted. So the result never contains a rematch (or forbidden pair) that a
 pairing of the whole field could have avoided. The cost is that a truly unavoidable
 rematch or forbidden pair in a huge field is slow to confirm (it ends on the complete
 graph); in a real Swiss, with far fewer rounds than players and no club holding half the
@@ -556,7 +557,8 @@ def pair_round(players: Iterable[SwissPlayer], options: SwissOptions | None = No
         target = max(4, options.segment_size)
         while target < f.n:
             pairs, bye = _solve_segmented(f, target)
-            if _violations(f, pairs) == (0, 0):
+            clashes = sum(_pair_costs(f, a, b)[TIERS.index("seat_limit")] for a, b in pairs)
+            if _violations(f, pairs) == (0, 0) and clashes == 0:
                 solved, method = (pairs, bye), f"segmented:{target}"
                 break
             target *= 2

@@ -81,6 +81,11 @@
     const path = `pairings/${rec.id}`;
     const open = ["pending", "reported", "disputed"].includes(rec.status);
     const two = rec.players.length === 2;
+    // A pod of two (a game for at most three cannot always seat threes) reports a finish
+    // like any pod: the buttons stay "X won" and "Draw", the result is a finish.
+    const pod = data.format === "pods";
+    const won = (p) => (pod ? { finish: [[p], rec.players.filter((x) => x !== p)] } : { winner: p });
+    const drawn = () => (pod ? { finish: [rec.players] } : { draw: true });
     if (open && isPlayer(rec) && rec.status !== "disputed") {
       const mine = rec.reports[me];
       const other = Object.entries(rec.reports).find(([p]) => p !== me);
@@ -89,8 +94,8 @@
         out.push(el("button", { class: "small-btn", "data-testid": `dispute-${rec.id}`, onclick: () => post(`${path}/dispute`, { reason: "I disagree" }) }, "Dispute"));
       } else if (!mine) {
         if (two) {
-          rec.players.forEach((p) => out.push(el("button", { class: "small-btn", "data-testid": `report-${rec.id}-${nameOf(p)}`, onclick: () => post(`${path}/report`, { result: { winner: p } }) }, `${nameOf(p)} won`)));
-          if (!rec.bracket_match) out.push(el("button", { class: "small-btn", "data-testid": `report-${rec.id}-draw`, onclick: () => post(`${path}/report`, { result: { draw: true } }) }, "Draw"));
+          rec.players.forEach((p) => out.push(el("button", { class: "small-btn", "data-testid": `report-${rec.id}-${nameOf(p)}`, onclick: () => post(`${path}/report`, { result: won(p) }) }, `${nameOf(p)} won`)));
+          if (!rec.bracket_match) out.push(el("button", { class: "small-btn", "data-testid": `report-${rec.id}-draw`, onclick: () => post(`${path}/report`, { result: drawn() }) }, "Draw"));
         } else {
           const input = el("input", { placeholder: "finish: a, b = c, d", "data-testid": `finish-${rec.id}` });
           out.push(input, el("button", { class: "small-btn", onclick: () => post(`${path}/report`, { result: { finish: parseFinish(input.value) } }) }, "Report"));
@@ -115,7 +120,7 @@
         out.push(sel, el("button", { class: "small-btn", "data-testid": `${verb}-${rec.id}`, onclick: () => {
           const v = sel.value;
           if (v.startsWith("ns:")) return post(`${path}/no-show`, { absent: v === "ns:both" ? rec.players : [v.slice(3)] });
-          return post(`${path}/${verb}`, { result: v === "draw" ? { draw: true } : { winner: v.slice(2) }, reason: "organiser" });
+          return post(`${path}/${verb}`, { result: v === "draw" ? drawn() : won(v.slice(2)), reason: "organiser" });
         } }, label));
       } else {
         const input = el("input", { placeholder: "finish: a, b = c, d" });

@@ -147,3 +147,11 @@ def test_the_seat_balance_option_is_checked_and_reaches_the_pairing(alice, monke
     t = open_tournament(alice, "swiss", field(6), start=True, seat_balance="strict")
     assert state(t)["options"]["seat_balance"] == "strict"
     assert [o.strict_seats for o in seen] == [True]
+
+
+def test_strict_seats_hold_when_a_large_field_is_paired_in_segments():
+    # exact_limit=0 makes every round go through the segmented solver; with strict seats a
+    # segmented pairing with a seat-limit clash is refused like one with a rematch.
+    seats = play_swiss(150, 5, 3, strict_seats=True, exact_limit=0, segment_size=32)
+    assert max(abs(sum(1 if f else -1 for f in h)) for h in seats.values()) <= 2
+    assert max(longest_run(h) for h in seats.values()) <= 2
