@@ -10,7 +10,7 @@ TIEBREAK_CHOICES = [("", "(default)")] + [(n, n.replace("_", " ")) for n in TIEB
 FORMAT_LABELS = {
     "single_elimination": "Single elimination", "double_elimination": "Double elimination",
     "round_robin": "Round robin", "swiss": "Swiss", "groups_playoff": "Groups, then a playoff",
-    "pods": "Free-for-all pods (3-5 players)",
+    "pods": "Free-for-all pods (up to five players, as many as the game seats)",
 }
 
 

@@ -109,3 +109,31 @@ def test_pod_sizes_can_split_a_field_of_ten_for_a_three_seat_game():
     assert pod_sizes(10, preferred=3, smallest=2, largest=3) == [3, 3, 2, 2]
     with pytest.raises(ValueError):
         pod_sizes(10, preferred=3, smallest=3, largest=3)
+
+
+def test_a_pod_of_two_played_on_the_platform_records_a_finish_that_the_verifier_accepts(
+        alice, capsys, django_capture_on_commit_callbacks):
+    from django.core.management import call_command
+
+    from matches.models import Match
+
+    from .test_tournament_platform_matches import play_out
+
+    players = field(4)
+    t = open_tournament(alice, "pods", players, start=True, game="dueling-wizards")
+    s = state(t)
+    record = s["pairings"][s["rounds"][0]["pairings"][0]]
+    assert len(record["players"]) == 2
+    out = services.tournament_match_create(tournament=t, pairing=record["id"], by=alice)
+    match = Match.objects.get(pk=out.state["pairings"][record["id"]]["match_id"])
+    seats = {seat.index: seat.user for seat in match.seats.all()}
+    with django_capture_on_commit_callbacks(execute=True):
+        match = play_out(match, seats)
+    match.refresh_from_db()
+    assert match.verdict == Match.Verdict.VERIFIED
+    done = state(t)["pairings"][record["id"]]
+    assert done["status"] == "final" and "finish" in done["result"]
+    assert sorted(p for place in done["result"]["finish"] for p in place) == sorted(record["players"])
+    capsys.readouterr()
+    call_command("verify", all=True, kind=["tournament"])  # raises CommandError (exit 2) if disputed
+    assert "1 verified, 0 disputed" in capsys.readouterr().out
