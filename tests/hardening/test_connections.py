@@ -79,7 +79,7 @@ async def test_an_idle_match_socket_on_the_redis_layer_stays_open_and_then_recei
     head = await defend(match, bob, 1)
     update = await socket_.receive_json_from(timeout=10)
     assert [e["seq"] for e in update["events"]] == list(range(first["head_seq"] + 1, head + 1))
-    await socket_.disconnect()
+    await socket_.disconnect(timeout=30)
 
 
 SOCKETS = 150  # past redis-py's default pool of 100 connections
@@ -100,7 +100,7 @@ async def test_closing_many_match_sockets_at_once_leaves_no_stale_group_members(
     sockets = []
     for _ in range(SOCKETS):
         s = WebsocketCommunicator(application, f"/ws/matches/{match.id}/", headers=[(b"origin", b"http://localhost")])
-        connected, _ = await s.connect()
+        connected, _ = await s.connect(timeout=30)
         assert connected
         await s.receive_json_from(timeout=30)
         sockets.append(s)
@@ -109,7 +109,9 @@ async def test_closing_many_match_sockets_at_once_leaves_no_stale_group_members(
     client = aioredis.Redis.from_url(settings.REDIS_URL)
     try:
         assert await client.zcard(key) == SOCKETS
-        await asyncio.gather(*(s.disconnect() for s in sockets))
+        # A generous timeout: a consumer still closing when it ran out was cancelled instead, and
+        # channels-redis can wait forever on a receive cancelled that way (on a loaded machine).
+        await asyncio.gather(*(s.disconnect(timeout=60) for s in sockets))
         assert await client.zcard(key) == 0
     finally:
         await client.aclose()

@@ -43,9 +43,13 @@ def test_every_operation_documents_its_error_responses():
 
 
 @pytest.fixture
-def world(db, make_user):
+def world(db, make_user, settings):
     """Real objects for the generated requests to reach: ids in paths point at them, so bodies and
-    query parameters are parsed by the views instead of stopping at 404."""
+    query parameters are parsed by the views instead of stopping at 404. The platform is configured
+    as a deployment is (a checkpoint-signing key)."""
+    import base64
+
+    settings.CHECKPOINT_SIGNING_KEY = base64.b64encode(bytes(range(32))).decode()
     from league.seasons import services as seasons
     from league.tournaments import services as tournaments
     from rest_framework.authtoken.models import Token

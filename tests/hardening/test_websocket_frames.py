@@ -66,7 +66,7 @@ async def test_a_bad_frame_on_a_match_socket_is_answered_with_an_error_and_the_s
     await socket.send_json_to({"type": "resync"})
     update = await socket.receive_json_from(timeout=10)
     assert update["type"] == "update" and update["head_seq"] == head
-    await socket.disconnect()
+    await socket.disconnect(timeout=30)
 
 
 async def test_resyncs_are_limited_to_one_a_second_and_the_socket_stays():
@@ -79,7 +79,7 @@ async def test_resyncs_are_limited_to_one_a_second_and_the_socket_stays():
         await socket.send_json_to({"type": "resync"})
     answers = [await socket.receive_json_from(timeout=10) for _ in range(5)]
     assert [a.get("code") for a in answers] == ["throttled"] * 5
-    await socket.disconnect()
+    await socket.disconnect(timeout=30)
 
 
 @pytest.mark.parametrize("frame", ["[]", "not json", '{"type": "resync"}'])
@@ -93,7 +93,7 @@ async def test_a_stream_socket_answers_any_frame_with_an_error_and_stays_open(fr
     assert answer["type"] == "error"
     await socket.send_to(bytes_data=b"\xff")
     assert (await socket.receive_json_from(timeout=10))["code"] == "binary_frame"
-    await socket.disconnect()
+    await socket.disconnect(timeout=30)
 
 
 async def test_a_database_fault_during_an_update_is_an_error_frame_and_the_next_update_catches_up(monkeypatch):
@@ -115,4 +115,4 @@ async def test_a_database_fault_during_an_update_is_an_error_frame_and_the_next_
     monkeypatch.setattr(live, "update_for", real)
     await socket.send_to(text_data="[]")  # still open: it answers
     assert (await socket.receive_json_from(timeout=10))["code"] == "not_an_object"
-    await socket.disconnect()
+    await socket.disconnect(timeout=30)
