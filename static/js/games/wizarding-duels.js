@@ -1,0 +1,658 @@
+// Wizarding Duels: the joined hex map as SVG (terrain by kind, Arrival Spaces, Zones, overlays face
+// down or up), models with their Impacts against capacity and status badges, each seat's panel
+// (character cards, clash hand, Power Pool, Spellbook, potions, quests; the opponent's hidden things
+// as counts), the clash tray, and every legal action or prompt as its own click. Moves come only from
+// the engine's legal actions (fetched from the legal-actions API: the view holds the state, not the
+// choices); this file never invents a move.
+// The content packs travel with the page (the catalog below, a test checks it against the engine's
+// packs; `python -m tests.browser.test_wizarding_duels_pages --write` rewrites it after a pack edit).
+(function () {
+  "use strict";
+  const PACKS = /*catalog*/{"original-v1":{"affiliations":["Lanternhold Academy","The Umbral Court"],"artifacts":[{"attack":{"bonus":1,"damage":1,"effects":[],"id":"ashwood-staff","name":"Ashwood Staff","range":3,"type":"magical"},"galleons":3,"id":"ashwood-staff","keywords":[],"lock":false,"name":"Ashwood Staff","passive":[],"rarity":"common","remove":false,"restricted_to":[],"use":[]},{"attack":{"bonus":1,"damage":2,"effects":[],"id":"runed-dagger","name":"Runed Dagger","range":1,"type":"physical"},"galleons":2,"id":"runed-dagger","keywords":[],"lock":false,"name":"Runed Dagger","passive":[],"rarity":"common","remove":false,"restricted_to":[],"use":[]},{"attack":null,"galleons":6,"id":"stormglass-orb","keywords":[],"lock":false,"name":"Stormglass Orb","passive":[{"n":1,"op":"defense"}],"rarity":"legendary","remove":false,"restricted_to":[],"use":[]},{"attack":{"bonus":2,"damage":2,"effects":[],"id":"bone-crossbow","name":"Bone Crossbow","once_per_round":true,"range":5,"type":"physical"},"galleons":4,"id":"bone-crossbow","keywords":[],"lock":false,"name":"Bone Crossbow","passive":[],"rarity":"common","remove":false,"restricted_to":[],"use":[]},{"attack":{"bonus":3,"damage":3,"effects":[],"id":"wardens-blade","name":"Warden's Blade","range":1,"type":"physical"},"galleons":6,"id":"wardens-blade","keywords":[],"lock":false,"name":"Warden's Blade","passive":[],"rarity":"legendary","remove":false,"restricted_to":[],"use":[]},{"attack":null,"galleons":3,"id":"healers-satchel","keywords":[],"lock":false,"name":"Healer's Satchel","passive":[],"rarity":"common","remove":true,"restricted_to":[],"use":[{"n":2,"op":"heal"}]},{"attack":null,"galleons":2,"id":"smoke-phial","keywords":[],"lock":false,"name":"Smoke Phial","passive":[],"rarity":"common","remove":true,"restricted_to":[],"use":[{"op":"status","status":"concealment","x":2}]},{"attack":{"bonus":0,"damage":1,"effects":[{"op":"status","status":"burning","x":1}],"id":"lantern-of-embers","name":"Lantern of Embers","range":4,"type":"magical"},"galleons":3,"id":"lantern-of-embers","keywords":[],"lock":true,"name":"Lantern of Embers","passive":[],"rarity":"common","remove":false,"restricted_to":[],"use":[]},{"attack":null,"galleons":3,"id":"wayfinder-boots","keywords":[],"lock":false,"name":"Wayfinder Boots","passive":[{"n":1,"op":"move"}],"rarity":"common","remove":false,"restricted_to":[],"use":[]},{"attack":null,"galleons":7,"id":"cloak-of-dusk","keywords":["Deathly Hallow"],"lock":false,"name":"Cloak of Dusk","passive":[{"n":1,"op":"defense"},{"n":1,"op":"move"}],"rarity":"legendary","remove":false,"restricted_to":[],"use":[]},{"attack":null,"galleons":8,"id":"elder-branch","keywords":["Deathly Hallow"],"lock":false,"name":"Elder Branch","passive":[{"n":1,"op":"cast_bonus"}],"rarity":"legendary","remove":false,"restricted_to":[],"use":[]},{"attack":null,"galleons":6,"id":"returning-stone","keywords":["Deathly Hallow"],"lock":true,"name":"Returning Stone","passive":[],"rarity":"legendary","remove":false,"restricted_to":[],"use":[{"n":2,"op":"heal"}]},{"attack":null,"galleons":0,"id":"tarnished-locket","keywords":["Horcrux"],"lock":false,"name":"Tarnished Locket","passive":[],"rarity":"common","remove":false,"restricted_to":[],"use":[]},{"attack":null,"galleons":0,"id":"cracked-diadem","keywords":["Horcrux"],"lock":false,"name":"Cracked Diadem","passive":[],"rarity":"common","remove":false,"restricted_to":[],"use":[]},{"attack":null,"galleons":0,"id":"black-goblet","keywords":["Horcrux"],"lock":false,"name":"Black Goblet","passive":[],"rarity":"common","remove":false,"restricted_to":[],"use":[]},{"attack":null,"galleons":0,"id":"isolde-shard","keywords":["Horcrux"],"lock":false,"name":"Isolde's Shard","passive":[],"rarity":"common","remove":false,"restricted_to":[],"use":[]},{"attack":null,"galleons":2,"id":"ember-the-owl","keywords":[],"lock":false,"name":"Ember the Owl","passive":[{"n":1,"op":"defense"}],"rarity":"common","remove":false,"restricted_to":["Tobias Fenwick"],"use":[]},{"attack":{"bonus":1,"damage":1,"effects":[{"op":"status","status":"slow","x":1}],"id":"whip-of-thorns","name":"Whip of Thorns","range":2,"type":"physical"},"galleons":3,"id":"whip-of-thorns","keywords":[],"lock":false,"name":"Whip of Thorns","passive":[],"rarity":"common","remove":false,"restricted_to":[],"use":[]},{"attack":{"bonus":1,"damage":1,"effects":[{"op":"status","status":"poison","x":1}],"id":"venom-fang-knife","name":"Venom Fang Knife","range":1,"type":"physical"},"galleons":3,"id":"venom-fang-knife","keywords":[],"lock":false,"name":"Venom Fang Knife","passive":[],"rarity":"common","remove":false,"restricted_to":[],"use":[]},{"attack":null,"galleons":3,"id":"ward-amulet","keywords":[],"lock":true,"name":"Ward Amulet","passive":[],"rarity":"common","remove":false,"restricted_to":[],"use":[{"n":2,"op":"ward"}]},{"attack":null,"galleons":2,"id":"mirror-of-echoes","keywords":[],"lock":true,"name":"Mirror of Echoes","passive":[],"rarity":"common","remove":false,"restricted_to":[],"use":[{"n":1,"op":"draw_clash"}]},{"attack":null,"galleons":2,"id":"pouch-of-luck","keywords":[],"lock":false,"name":"Pouch of Luck","passive":[],"rarity":"common","remove":true,"restricted_to":[],"use":[{"op":"luck"}]},{"attack":{"bonus":2,"damage":2,"effects":[{"op":"push","x":2}],"id":"hammer-of-the-deep","name":"Hammer of the Deep","range":1,"type":"physical"},"galleons":5,"id":"hammer-of-the-deep","keywords":[],"lock":false,"name":"Hammer of the Deep","passive":[],"rarity":"legendary","remove":false,"restricted_to":[],"use":[]}],"challenges":["sword","ring","book","egg","orb","cup"],"characters":[{"affiliation":"Lanternhold Academy","attacks":[],"cunning":{"dark":0,"light":3,"neutral":0},"defense":2,"galleons":12,"id":"aldous-wren","innate_spells":[],"mastery":3,"name":"Professor Aldous Wren","slots":2,"traits":[{"id":"professor"},{"id":"master_wizard"},{"id":"leadership"},{"id":"ravenclaw"}]},{"affiliation":"Lanternhold Academy","attacks":[],"cunning":{"dark":0,"light":1,"neutral":1},"defense":1,"galleons":8,"id":"isolde-marrow","innate_spells":["ember-lash"],"mastery":2,"name":"Isolde Marrow","slots":1,"traits":[{"id":"apprentice"},{"id":"brave"},{"id":"chosen_one"},{"id":"gryffindor"}]},{"affiliation":"Lanternhold Academy","attacks":[],"cunning":{"dark":0,"light":1,"neutral":1},"defense":2,"galleons":7,"id":"tobias-fenwick","innate_spells":[],"mastery":1,"name":"Tobias Fenwick","slots":2,"traits":[{"id":"potioneer","x":2},{"id":"herbology_expert"},{"id":"potion_mastery","x":1},{"id":"hufflepuff"}]},{"affiliation":"Lanternhold Academy","attacks":[],"cunning":{"dark":0,"light":2,"neutral":0},"defense":1,"galleons":8,"id":"mira-quillfeather","innate_spells":[],"mastery":2,"name":"Mira Quillfeather","slots":1,"traits":[{"id":"animagus"},{"id":"fast"},{"id":"scout"},{"id":"duelling"}]},{"affiliation":"Lanternhold Academy","attacks":[{"bonus":2,"damage":2,"effects":[{"op":"push","x":1}],"id":"oak-club","name":"Oak Club","range":1,"type":"physical"}],"cunning":{"dark":0,"light":0,"neutral":1},"defense":2,"galleons":9,"id":"gorrin-oakhand","innate_spells":[],"mastery":0,"name":"Gorrin Oakhand","slots":2,"traits":[{"id":"muggle_beast"},{"id":"large","x":6},{"id":"physical_resistance","x":1},{"id":"elite_fighter"}]},{"affiliation":"Lanternhold Academy","attacks":[],"cunning":{"dark":0,"light":1,"neutral":0},"defense":1,"galleons":5,"id":"pell-the-helper","innate_spells":[],"mastery":1,"name":"Pell the Helper","slots":0,"traits":[{"id":"elf"},{"id":"small","x":2},{"id":"fly"}]},{"affiliation":"Lanternhold Academy","attacks":[],"cunning":{"dark":0,"light":2,"neutral":0},"defense":1,"galleons":10,"id":"sister-hollis","innate_spells":[],"mastery":2,"name":"Sister Hollis Venn","slots":1,"traits":[{"id":"supreme_mugwump"},{"id":"instinctive_casting"},{"id":"magical_mastery"},{"id":"tactician"}]},{"affiliation":"Lanternhold Academy","attacks":[],"cunning":{"dark":0,"light":1,"neutral":0},"defense":1,"galleons":4,"id":"lanternhold-cadet","innate_spells":[],"mastery":1,"name":"Lanternhold Cadet","slots":1,"traits":[{"id":"horde"},{"id":"apprentice"}]},{"affiliation":"The Umbral Court","attacks":[],"cunning":{"dark":0,"light":0,"neutral":1},"defense":2,"galleons":15,"id":"ashen-regent","innate_spells":[],"mastery":3,"name":"The Ashen Regent","slots":1,"traits":[{"id":"dark_lord"},{"id":"dark_arts"},{"id":"horcrux_maker"},{"id":"adoration"},{"id":"master_wizard"}]},{"affiliation":"The Umbral Court","attacks":[{"bonus":1,"damage":1,"effects":[{"op":"status","status":"poison","x":2}],"id":"veyra-fangs","name":"Fangs","range":1,"type":"physical"}],"cunning":{"dark":3,"light":0,"neutral":0},"defense":1,"galleons":7,"id":"veyra","innate_spells":[],"mastery":0,"name":"Veyra","slots":0,"traits":[{"id":"muggle_beast"},{"id":"lightning_fast"},{"id":"magical_immunity","x":1},{"id":"resistance","x":1}]},{"affiliation":"The Umbral Court","attacks":[],"cunning":{"dark":2,"light":0,"neutral":0},"defense":1,"galleons":9,"id":"cassius-vane","innate_spells":[],"mastery":2,"name":"Cassius Vane","slots":1,"traits":[{"id":"dark_arts"},{"id":"expert_wizard"},{"id":"slytherin"},{"id":"duelling"}]},{"affiliation":"The Umbral Court","attacks":[],"cunning":{"dark":1,"light":0,"neutral":1},"defense":2,"galleons":10,"id":"lord-malvern","innate_spells":[],"mastery":2,"name":"Lord Octavian Malvern","slots":3,"traits":[{"id":"malfoy_patriarch"},{"id":"master_of_death"},{"id":"leadership"}]},{"affiliation":"The Umbral Court","attacks":[],"cunning":{"dark":1,"light":0,"neutral":0},"defense":1,"galleons":4,"id":"umbral-acolyte","innate_spells":[],"mastery":1,"name":"Umbral Acolyte","slots":1,"traits":[{"id":"horde"},{"id":"apprentice"}]},{"affiliation":"The Umbral Court","attacks":[{"bonus":2,"damage":2,"effects":[],"id":"warden-maul","name":"Maul","range":1,"type":"physical"}],"cunning":{"dark":1,"light":0,"neutral":0},"defense":2,"galleons":9,"id":"grask-the-warden","innate_spells":[],"mastery":0,"name":"Grask the Warden","slots":1,"traits":[{"id":"muggle_beast"},{"id":"large","x":5},{"id":"brave"},{"id":"elite_fighter"}]},{"affiliation":"The Umbral Court","attacks":[],"cunning":{"dark":2,"light":0,"neutral":0},"defense":1,"galleons":8,"id":"nyx-hollow","innate_spells":[],"mastery":2,"name":"Nyx Hollow","slots":1,"traits":[{"id":"fly"},{"id":"small","x":3},{"id":"potion_mastery","x":1},{"id":"potioneer","x":1}]}],"clash_cards":[{"id":"c01-steady-hand","lower":{"colour":"any","cost":1,"effects":[{"n":1,"op":"clash_bonus"}],"timing":"early"},"upper":"1"},{"id":"c02-sidestep","lower":{"colour":"any","cost":0,"effects":[{"n":1,"op":"move"}],"timing":"late"},"upper":"1"},{"id":"c03-second-wind","lower":{"colour":"any","cost":1,"effects":[{"n":1,"op":"heal"}],"timing":"late"},"upper":"1"},{"id":"c04-rebound","lower":{"colour":"any","cost":0,"effects":[{"op":"push","x":1}],"timing":"late"},"upper":"1"},{"id":"c05-focus","lower":{"colour":"any","cost":1,"effects":[{"n":1,"op":"draw_clash"}],"timing":"late"},"upper":"1"},{"id":"c06-quick-feet","lower":{"colour":"any","cost":1,"effects":[{"n":2,"op":"move"}],"timing":"late"},"upper":"1"},{"id":"c07-spark","lower":{"colour":"any","cost":2,"effects":[{"n":1,"op":"damage_bonus"}],"timing":"early"},"upper":"1"},{"id":"c08-surge","lower":{"colour":"any","cost":1,"effects":[{"n":1,"op":"clash_bonus"}],"timing":"early"},"upper":"2"},{"id":"c09-drift","lower":{"colour":"any","cost":0,"effects":[{"n":1,"op":"move"}],"timing":"late"},"upper":"2"},{"id":"c10-recall","lower":{"colour":"any","cost":0,"effects":[{"n":1,"op":"regain_power"}],"timing":"late"},"upper":"2"},{"id":"c11-singe","lower":{"colour":"any","cost":2,"effects":[{"op":"status","status":"burning","x":1}],"timing":"late"},"upper":"2"},{"id":"c12-bolster","lower":{"colour":"any","cost":2,"effects":[{"n":2,"op":"clash_bonus"}],"timing":"early"},"upper":"2"},{"id":"c13-chill","lower":{"colour":"any","cost":1,"effects":[{"op":"status","status":"slow","x":1}],"timing":"late"},"upper":"2"},{"id":"c14-overflow","lower":{"colour":"any","cost":0,"effects":[{"n":2,"op":"regain_power"}],"timing":"late"},"upper":"3"},{"id":"c15-bind","lower":{"colour":"any","cost":1,"effects":[{"op":"jinx"}],"timing":"late"},"upper":"3"},{"id":"c16-fortune","lower":{"colour":"any","cost":2,"effects":[{"op":"luck"}],"timing":"late"},"upper":"3"},{"id":"c17-press","lower":{"colour":"any","cost":1,"effects":[{"n":1,"op":"damage_bonus"}],"timing":"early"},"upper":"3"},{"id":"c18-brace","lower":{"colour":"any","cost":0,"effects":[{"n":1,"op":"heal"}],"timing":"late"},"upper":"3"},{"id":"c19-fumble","lower":{"colour":"any","cost":0,"effects":[{"op":"jinx"}],"timing":"late"},"upper":"0"},{"id":"c20-windfall","lower":{"colour":"any","cost":0,"effects":[{"n":1,"op":"move"}],"timing":"late"},"upper":"2+"}],"id":"original-v1","jinxed":{"id":"jinxed","lower":null,"upper":"0"},"lucky":{"id":"lucky","lower":null,"upper":"2+"},"maps":[{"halves":[{"arrival":["0,0","1,0","3,0","4,0","6,0","7,0"],"hexes":{"-1,2":"open","-1,3":"open","-1,4":"open","-2,4":"open","0,0":"open","0,1":"open","0,2":"impassable","0,3":"open","0,4":"open","1,0":"open","1,1":"open","1,2":"open","1,3":"open","1,4":"open","2,0":"open","2,1":"difficult","2,2":"open","2,3":"obscuring","2,4":"open","3,0":"open","3,1":"open","3,2":"dangerous","3,3":"open","3,4":"open","4,0":"open","4,1":"open","4,2":"open","4,3":"open","4,4":"open","5,0":"open","5,1":"open","5,2":"open","5,3":"impassable","5,4":"open","6,0":"open","6,1":"obscuring","6,2":"open","6,3":"open","7,0":"open","7,1":"open"},"nexus":{"blue":"1,4","green":"0,4","red":"2,4"}},{"arrival":["0,0","1,0","3,0","4,0","6,0","7,0"],"hexes":{"-1,2":"open","-1,3":"open","-1,4":"open","-2,4":"open","0,0":"open","0,1":"open","0,2":"open","0,3":"impassable","0,4":"open","1,0":"open","1,1":"obscuring","1,2":"open","1,3":"open","1,4":"open","2,0":"open","2,1":"open","2,2":"dangerous","2,3":"open","2,4":"open","3,0":"open","3,1":"open","3,2":"open","3,3":"difficult","3,4":"open","4,0":"open","4,1":"open","4,2":"open","4,3":"open","4,4":"open","5,0":"open","5,1":"difficult","5,2":"impassable","5,3":"open","5,4":"open","6,0":"open","6,1":"open","6,2":"open","6,3":"open","7,0":"open","7,1":"open"},"nexus":{"blue":"2,4","green":"2,4","red":"2,4"}}],"id":"moonlit-cloister","name":"Moonlit Cloister"},{"halves":[{"arrival":["0,0","2,0","3,0","4,0","5,0","7,0"],"hexes":{"-1,2":"open","-1,3":"open","-1,4":"open","-2,4":"open","0,0":"open","0,1":"open","0,2":"open","0,3":"difficult","0,4":"open","1,0":"open","1,1":"dangerous","1,2":"impassable","1,3":"open","1,4":"open","2,0":"open","2,1":"open","2,2":"open","2,3":"open","2,4":"open","3,0":"open","3,1":"open","3,2":"open","3,3":"open","3,4":"open","4,0":"open","4,1":"difficult","4,2":"obscuring","4,3":"dangerous","4,4":"open","5,0":"open","5,1":"open","5,2":"open","5,3":"impassable","5,4":"open","6,0":"open","6,1":"open","6,2":"open","6,3":"open","7,0":"open","7,1":"open"},"nexus":{"blue":"1,4","green":"0,4","red":"2,4"}},{"arrival":["0,0","2,0","3,0","4,0","5,0","7,0"],"hexes":{"-1,2":"open","-1,3":"open","-1,4":"open","-2,4":"open","0,0":"open","0,1":"open","0,2":"impassable","0,3":"open","0,4":"open","1,0":"open","1,1":"open","1,2":"open","1,3":"dangerous","1,4":"open","2,0":"open","2,1":"open","2,2":"open","2,3":"open","2,4":"open","3,0":"open","3,1":"obscuring","3,2":"difficult","3,3":"open","3,4":"open","4,0":"open","4,1":"open","4,2":"open","4,3":"open","4,4":"open","5,0":"open","5,1":"open","5,2":"open","5,3":"impassable","5,4":"open","6,0":"open","6,1":"dangerous","6,2":"open","6,3":"open","7,0":"open","7,1":"open"},"nexus":{"blue":"2,4","green":"2,4","red":"2,4"}}],"id":"ember-quarry","name":"Ember Quarry"}],"name":"Original characters, first set","params":{"animagus":{"defense_bonus":1,"move":4},"basic_combat_spell":{"combat":true,"cooldown":0,"effects":[{"n":1,"op":"impacts"}],"empower":null,"id":"basic-combat-spell","modifier":0,"name":"Basic Combat Spell","range":6,"reaction":false,"unforgivable":false,"upkeep":null},"chosen_one_nemesis":"The Ashen Regent","dark_lord_value":3,"galleons":50,"gryffindor_move":2,"horcrux_maker":{"familiar_name":"Veyra","rival_horcrux":"isolde-shard","rival_name":"Isolde Marrow"},"lower_move":1,"obscuring_defense":1},"potions":[{"effects":[{"n":1,"op":"heal","plus_x":true}],"id":"minor-salve","level":0,"name":"Minor Salve","range":0},{"effects":[{"op":"status","status":"slow","x":1}],"id":"flash-powder","level":0,"name":"Flash Powder","range":3},{"effects":[{"op":"status","status":"concealment","x":1}],"id":"shadow-draught","level":0,"name":"Shadow Draught","range":0},{"effects":[{"n":1,"op":"impacts"}],"id":"sting-flask","level":0,"name":"Sting Flask","range":3},{"effects":[{"n":1,"op":"draw_clash"}],"id":"quick-tonic","level":0,"name":"Quick Tonic","range":0},{"effects":[{"n":1,"op":"ward"}],"id":"ironbark-tonic","level":0,"name":"Ironbark Tonic","range":0},{"effects":[{"n":1,"op":"heal","plus_x":true}],"id":"mending-brew","level":1,"name":"Mending Brew","range":1},{"effects":[{"n":1,"op":"impacts"},{"op":"status","status":"burning","x":1}],"id":"firebomb","level":1,"name":"Firebomb","range":3},{"effects":[{"op":"status","status":"slow","x":2}],"id":"sleep-mist","level":1,"name":"Sleep Mist","range":3},{"effects":[{"n":3,"op":"heal"}],"id":"greater-salve","level":2,"name":"Greater Salve","range":1},{"effects":[{"op":"status","status":"poison","x":2}],"id":"toxic-vial","level":2,"name":"Toxic Vial","range":3},{"effects":[{"op":"status","status":"concealment","x":2}],"id":"vanishing-tincture","level":2,"name":"Vanishing Tincture","range":1},{"effects":[{"op":"push","x":3}],"id":"gust-bottle","level":2,"name":"Gust Bottle","range":2},{"effects":[{"n":4,"op":"heal"}],"id":"phoenix-tear","level":3,"name":"Phoenix Tear","range":0},{"effects":[{"n":2,"op":"impacts"},{"op":"status","status":"burning","x":1}],"id":"dragonfire-flask","level":3,"name":"Dragonfire Flask","range":3},{"effects":[{"op":"luck"}],"id":"liquid-luck","level":3,"name":"Liquid Luck","range":0}],"quests":[{"condition":{"challenges":1},"id":"hold-the-line","lightning":false,"name":"Hold the Line","points":1,"type":"minor_challenge_control"},{"condition":{"challenges":1,"zone":"enemy"},"id":"first-foothold","lightning":true,"name":"First Foothold","points":1,"type":"minor_challenge_control"},{"condition":{"challenges":2},"id":"two-fronts","lightning":false,"name":"Two Fronts","points":2,"type":"major_challenge_control"},{"condition":{"challenges":3},"id":"iron-grip","lightning":false,"name":"Iron Grip","points":3,"type":"major_challenge_control"},{"condition":{"challenge_kinds":["sword","ring","book"],"min":1},"id":"relic-hunter","lightning":false,"name":"Relic Hunter","points":2,"type":"challenge_collection"},{"condition":{"challenge_kinds":["egg","orb","cup"],"min":1},"id":"treasure-trove","lightning":false,"name":"Treasure Trove","points":2,"type":"challenge_collection"},{"condition":{"leader":"enemy_zone"},"id":"lead-from-the-front","lightning":false,"name":"Lead from the Front","points":2,"type":"leaders_missions"},{"condition":{"leader":"challenge"},"id":"crowned-victor","lightning":true,"name":"Crowned Victor","points":2,"type":"leaders_missions"},{"condition":{"arrival_spaces":1},"id":"at-the-gates","lightning":false,"name":"At the Gates","points":2,"type":"arrival_spaces"},{"condition":{"arrival_spaces":2},"id":"siege","lightning":false,"name":"Siege","points":3,"type":"arrival_spaces"},{"condition":{"impacts_made":2},"id":"first-blood","lightning":true,"name":"First Blood","points":1,"type":"making_impacts"},{"condition":{"impacts_made":4},"id":"onslaught","lightning":false,"name":"Onslaught","points":2,"type":"making_impacts"},{"condition":{"models_in_enemy_zone":2},"id":"advance-together","lightning":false,"name":"Advance Together","points":2,"type":"group_missions"},{"condition":{"all":[{"models_alive":3},{"removed_this_round":1}]},"id":"unbroken","lightning":false,"name":"Unbroken","points":1,"type":"group_missions"},{"condition":{"terrain":1},"id":"hold-the-ground","lightning":true,"name":"Hold the Ground","points":1,"type":"terrain_control"},{"condition":{"terrain":2},"id":"masters-of-the-field","lightning":false,"name":"Masters of the Field","points":2,"type":"terrain_control"},{"condition":{"spells_cast":2},"id":"spellstorm","lightning":true,"name":"Spellstorm","points":1,"type":"various"},{"condition":{"any":[{"potions_used":2},{"removed_this_round":1}]},"id":"alchemists-gambit","lightning":false,"name":"Alchemist's Gambit","points":1,"type":"various"}],"spells":[{"combat":true,"cooldown":1,"effects":[{"n":1,"op":"impacts"},{"op":"status","status":"burning","x":1}],"empower":{"colour":"light","cost":1},"id":"ember-lash","modifier":1,"name":"Ember Lash","range":5,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":true,"cooldown":1,"effects":[{"n":1,"op":"impacts"},{"op":"status","status":"slow","x":2}],"empower":{"colour":"neutral","cost":1},"id":"frost-bind","modifier":0,"name":"Frost Bind","range":5,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":true,"cooldown":1,"effects":[{"n":1,"op":"impacts"},{"op":"push","x":2}],"empower":{"colour":"neutral","cost":1},"id":"gale-shove","modifier":1,"name":"Gale Shove","range":4,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":true,"cooldown":2,"effects":[{"op":"status","status":"poison","x":2}],"empower":{"colour":"dark","cost":1},"id":"venom-hex","modifier":0,"name":"Venom Hex","range":5,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":true,"cooldown":2,"effects":[{"n":3,"op":"impacts"}],"empower":{"colour":"neutral","cost":2},"id":"stone-fist","modifier":1,"name":"Stone Fist","range":2,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":true,"cooldown":1,"effects":[{"n":2,"op":"impacts"}],"empower":{"colour":"light","cost":1},"id":"spark-volley","modifier":0,"name":"Spark Volley","range":6,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":true,"cooldown":3,"effects":[{"n":5,"op":"impacts"}],"empower":{"colour":"dark","cost":2},"id":"void-lance","modifier":-1,"name":"Void Lance","range":4,"reaction":false,"unforgivable":true,"upkeep":null},{"combat":true,"cooldown":3,"effects":[{"n":2,"op":"impacts"},{"op":"status","status":"burning","x":1},{"op":"status","status":"slow","x":1}],"empower":{"colour":"dark","cost":2},"id":"agony-brand","modifier":0,"name":"Agony Brand","range":4,"reaction":false,"unforgivable":true,"upkeep":null},{"combat":true,"cooldown":3,"effects":[{"op":"push","x":3},{"n":1,"op":"impacts"}],"empower":{"colour":"dark","cost":2},"id":"will-theft","modifier":0,"name":"Will Theft","range":5,"reaction":false,"unforgivable":true,"upkeep":null},{"combat":true,"cooldown":2,"effects":[{"n":1,"op":"impacts"},{"op":"jinx"}],"empower":{"colour":"dark","cost":1},"id":"mirror-jinx","modifier":0,"name":"Mirror Jinx","range":5,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":true,"cooldown":1,"effects":[{"op":"status","status":"slow","x":3}],"empower":{"colour":"dark","cost":1},"id":"shadow-snare","modifier":1,"name":"Shadow Snare","range":4,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":true,"cooldown":2,"effects":[{"n":1,"op":"impacts"},{"op":"status","status":"poison","x":1}],"empower":{"colour":"dark","cost":1},"id":"blight-cloud","modifier":1,"name":"Blight Cloud","range":3,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":true,"cooldown":2,"effects":[{"n":2,"op":"impacts"}],"empower":{"colour":"light","cost":1},"id":"lightning-dart","modifier":2,"name":"Lightning Dart","range":4,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":true,"cooldown":1,"effects":[{"n":2,"op":"impacts"},{"op":"push","x":1}],"empower":{"colour":"neutral","cost":1},"id":"thunder-clap","modifier":1,"name":"Thunder Clap","range":1,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":true,"cooldown":1,"effects":[{"op":"status","status":"slow","x":1},{"n":1,"op":"impacts"}],"empower":{"colour":"light","cost":1},"id":"tangleroot","modifier":0,"name":"Tangleroot","range":3,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":false,"cooldown":2,"effects":[{"n":2,"op":"ward"}],"empower":{"colour":"light","cost":1},"id":"stoneskin-ward","modifier":-2,"name":"Stoneskin Ward","range":0,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":false,"cooldown":2,"effects":[{"op":"status","status":"concealment","x":2}],"empower":{"colour":"neutral","cost":1},"id":"veil-of-dusk","modifier":0,"name":"Veil of Dusk","range":3,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":false,"cooldown":1,"effects":[{"n":2,"op":"heal"}],"empower":{"colour":"light","cost":1},"id":"mending-light","modifier":0,"name":"Mending Light","range":2,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":false,"cooldown":1,"effects":[{"n":4,"op":"teleport"}],"empower":{"colour":"neutral","cost":1},"id":"blink-step","modifier":0,"name":"Blink Step","range":0,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":false,"cooldown":3,"effects":[{"op":"luck"}],"empower":{"colour":"light","cost":1},"id":"fortunes-favour","modifier":-1,"name":"Fortune's Favour","range":0,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":false,"cooldown":1,"effects":[{"n":1,"op":"draw_clash"}],"empower":null,"id":"insight","modifier":0,"name":"Insight","range":0,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":false,"cooldown":1,"effects":[{"op":"cleanse"}],"empower":{"colour":"light","cost":1},"id":"purify","modifier":0,"name":"Purify","range":2,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":false,"cooldown":1,"effects":[{"n":1,"op":"ward"}],"empower":{"colour":"light","cost":1},"id":"guardian-wisp","modifier":0,"name":"Guardian Wisp","range":3,"reaction":false,"unforgivable":false,"upkeep":1},{"combat":false,"cooldown":2,"effects":[{"n":2,"op":"ward"}],"empower":{"colour":"light","cost":1},"id":"silver-stag","modifier":-1,"name":"Silver Stag Guardian","range":3,"reaction":false,"unforgivable":false,"upkeep":2},{"combat":false,"cooldown":2,"effects":[{"n":1,"op":"aura","radius":1}],"empower":{"colour":"dark","cost":1},"id":"ember-sentinel","modifier":-1,"name":"Ember Sentinel","range":0,"reaction":false,"unforgivable":false,"upkeep":2},{"combat":false,"cooldown":1,"effects":[{"n":3,"op":"defense_bonus"}],"empower":null,"id":"counter-charm","modifier":0,"name":"Counter-Charm","range":0,"reaction":true,"unforgivable":false,"upkeep":null},{"combat":false,"cooldown":1,"effects":[{"n":2,"op":"defense_bonus"}],"empower":null,"id":"deflection","modifier":0,"name":"Deflection","range":0,"reaction":true,"unforgivable":false,"upkeep":null},{"combat":false,"cooldown":2,"effects":[{"op":"status","status":"concealment","x":1},{"n":2,"op":"teleport"}],"empower":{"colour":"neutral","cost":1},"id":"mist-step","modifier":0,"name":"Mist Step","range":0,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":false,"cooldown":2,"effects":[{"n":2,"op":"regain_power"}],"empower":null,"id":"rally-call","modifier":0,"name":"Rally Call","range":0,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":false,"cooldown":1,"effects":[{"n":1,"op":"heal"},{"n":1,"op":"ward"}],"empower":{"colour":"neutral","cost":1},"id":"iron-resolve","modifier":0,"name":"Iron Resolve","range":1,"reaction":false,"unforgivable":false,"upkeep":null},{"combat":false,"cooldown":2,"effects":[{"op":"status","status":"concealment","x":1}],"empower":{"colour":"dark","cost":1},"id":"gloom-shroud","modifier":0,"name":"Gloom Shroud","range":2,"reaction":false,"unforgivable":false,"upkeep":1},{"combat":true,"cooldown":2,"effects":[{"op":"status","status":"slow","x":2},{"op":"status","status":"burning","x":1}],"empower":{"colour":"dark","cost":1},"id":"night-terror","modifier":0,"name":"Night Terror","range":5,"reaction":false,"unforgivable":false,"upkeep":null}]}}/*end*/;
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const R = 22; // hex radius in SVG units
+  const SEAT_COLOUR = ["#2f6fde", "#d6453d"];
+  const TERRAIN_WORD = {
+    open: "Open", difficult: "Difficult", impassable: "Impassable", obscuring: "Obscuring", dangerous: "Dangerous",
+  };
+  const STEP_WORD = {
+    build: "Group building", stock: "Potion Stock", choose_map: "Map choice", choose_joining: "Joining and Zone",
+    place_challenge: "Challenge overlays", place_terrain: "Terrain overlay", mulligan: "Quest mulligan",
+    horcrux_pick: "Horcruxes", deploy: "Deployment", neutral: "Neutral Cunning", upkeep: "Upkeep",
+    activate: "Choose a model to activate", act: "Activation", react: "Reaction", leadership: "Leadership",
+    order: "Leadership: the order", dark_lord: "Dark Lord", empower: "Empower", pick: "Advantage pick",
+    brave_pick: "Pick a card", swap: "Swap", early: "Lower part (early)", late: "Lower part (late)",
+    resist: "Resistance", place: "Place a model", instinctive: "Instinctive Casting", horcrux_lose: "Horcrux",
+  };
+
+  // -- tiny DOM helpers ---------------------------------------------------------------
+  function build(node, attrs, children) {
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+      else if (v !== undefined && v !== null && v !== false) node.setAttribute(k === "className" ? "class" : k, v);
+    }
+    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
+    return node;
+  }
+  const el = (tag, attrs, ...children) => build(document.createElement(tag), attrs, children);
+  const sv = (tag, attrs, ...children) => build(document.createElementNS(SVGNS, tag), attrs, children);
+  const parse = (k) => k.split(",").map(Number);
+  const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
+  const words = (id) => String(id).replace(/^c\d+-/, "").replace(/[-_]/g, " ");
+  const title = (id) => words(id).replace(/\b\w/g, (c) => c.toUpperCase());
+
+  function seatLabel(ctx, seat) {
+    const s = ctx.match && ctx.match.seats ? ctx.match.seats.find((x) => x.seat === seat) : null;
+    return s ? s.label : `Seat ${seat}`;
+  }
+
+  // -- the pack, as people read it --------------------------------------------------------
+  function packOf(view) { return PACKS[view.pack] || { characters: [], spells: [], artifacts: [], potions: [], clash_cards: [], quests: [], maps: [], params: {} }; }
+  const index = new Map();
+  function lookup(view, kind, id) {
+    const pk = packOf(view);
+    const k = `${view.pack}:${kind}`;
+    if (!index.has(k)) {
+      const m = new Map((pk[kind] || []).map((x) => [x.id, x]));
+      if (kind === "spells" && pk.params && pk.params.basic_combat_spell) m.set(pk.params.basic_combat_spell.id, pk.params.basic_combat_spell);
+      if (kind === "clash_cards") { m.set("lucky", { id: "lucky", ...pk.lucky }); m.set("jinxed", { id: "jinxed", ...pk.jinxed }); }
+      index.set(k, m);
+    }
+    return index.get(k).get(id) || null;
+  }
+  const nameOf = (view, kind, id) => { const x = lookup(view, kind, id); return x && x.name ? x.name : title(id); };
+
+  function effectText(e) {
+    switch (e.op) {
+      case "impacts": return plural(e.n, "Impact");
+      case "status": return `${title(e.status)} ${e.x}`;
+      case "push": return `push ${e.x}`;
+      case "heal": return `heal ${e.n}${e.plus_x ? "+X" : ""}`;
+      case "ward": return `+${e.n} Defense (ward)`;
+      case "regain_power": return `regain ${e.n} Power`;
+      case "move": return `move ${e.n}`;
+      case "teleport": return `teleport ${e.n}`;
+      case "draw_clash": return `draw ${plural(e.n, "clash card")}`;
+      case "clash_bonus": return `+${e.n} to the clash`;
+      case "damage_bonus": return `+${e.n} Impact`;
+      case "defense_bonus": return `+${e.n} Defense`;
+      case "aura": return `aura: ${plural(e.n || 1, "Impact")} within ${e.radius || e.x || "?"}`;
+      default: return [words(e.op), e.n !== undefined ? e.n : e.x !== undefined ? e.x : ""].join(" ").trim();
+    }
+  }
+  const effectsText = (list) => (list || []).map(effectText).join(", ") || "no effect";
+
+  function conditionText(c) {
+    if (!c) return "";
+    if (c.all) return c.all.map(conditionText).join(" and ");
+    if (c.any) return c.any.map(conditionText).join(" or ");
+    const out = [];
+    if (c.challenges) out.push(`control ${plural(c.challenges, "Challenge")}${c.zone ? ` in ${c.zone === "own" ? "your" : "the enemy"} Zone` : ""}`);
+    if (c.challenge_kinds) out.push(`control ${c.min || 1} of: ${c.challenge_kinds.join(", ")}`);
+    if (c.leader) out.push({ enemy_zone: "your Leader in the enemy Zone", challenge: "your Leader controls a Challenge", alive: "your Leader alive" }[c.leader]);
+    if (c.arrival_spaces) out.push(`occupy ${plural(c.arrival_spaces, "enemy Arrival Space")}`);
+    if (c.impacts_made) out.push(`make ${plural(c.impacts_made, "Impact")} this round`);
+    if (c.models_in_enemy_zone) out.push(`${plural(c.models_in_enemy_zone, "model")} in the enemy Zone`);
+    if (c.models_alive) out.push(`${plural(c.models_alive, "model")} alive`);
+    if (c.removed_this_round) out.push(`remove ${plural(c.removed_this_round, "enemy model")} this round`);
+    if (c.terrain) out.push(`${plural(c.terrain, "model")} on non-Open terrain`);
+    if (c.spells_cast) out.push(`cast ${plural(c.spells_cast, "spell")} this round`);
+    if (c.potions_used) out.push(`use ${plural(c.potions_used, "potion")} this round`);
+    return out.join(" and ");
+  }
+
+  function questCard(view, qid, opts = {}) {
+    const q = lookup(view, "quests", qid);
+    if (!q) return el("div", { class: "wzd-quest" }, title(qid));
+    return el("div", { class: `wzd-quest${opts.selected ? " wzd-selected" : ""}${opts.onclick ? " wzd-pick" : ""}`, "data-quest": qid,
+      onclick: opts.onclick || null, role: opts.onclick ? "button" : null },
+    el("strong", {}, q.name), q.lightning ? el("span", { class: "wzd-bolt", title: "⚡ checked after every step" }, " ⚡") : null,
+    el("span", { class: "wzd-qp" }, ` ${q.points} QP`),
+    el("div", { class: "small muted" }, conditionText(q.condition)));
+  }
+
+  // A clash card: its upper number and its lower part.
+  function clashCard(view, uid, opts = {}) {
+    if (uid === "face-down" || uid === null || uid === undefined) {
+      return el("span", { class: "wzd-card wzd-back", title: opts.why || "face down" }, "?");
+    }
+    if (String(uid).startsWith("blank")) return el("span", { class: "wzd-card wzd-blank", title: "a blank: the deck was empty (counts 0)" }, "0");
+    const cid = view.cards ? view.cards[uid] : null;
+    const c = cid ? lookup(view, "clash_cards", cid) : null;
+    const lo = c && c.lower;
+    const lowerText = lo ? `${lo.timing} · ${lo.cost ? `${lo.cost} ${lo.colour} Power` : "free"}: ${effectsText(lo.effects)}` : "no lower part";
+    return el("span", {
+      class: `wzd-card${opts.kept ? " wzd-kept" : ""}${opts.className ? ` ${opts.className}` : ""}`, "data-card": uid,
+      title: `${cid ? title(cid) : uid}: upper ${c ? c.upper : "?"}; lower: ${lowerText}`,
+    }, el("span", { class: "wzd-upper" }, c ? c.upper : "?"),
+    opts.full ? el("span", { class: "wzd-lower small" }, lowerText) : null);
+  }
+
+  // -- the joined board (the engine's joining: the second half turned half a circle about its
+  //    Nexus space and laid on the first half's Nexus space of that colour) --------------------------
+  function joinedBoard(view, mapId, nexus) {
+    const mp = lookup(view, "maps", mapId);
+    if (!mp) return null;
+    const [h0, h1] = mp.halves;
+    if (!h0.nexus[nexus] || !h1.nexus[nexus]) return null;
+    const n0 = parse(h0.nexus[nexus]);
+    const n1 = parse(h1.nexus[nexus]);
+    const turn = (k) => { const [q, r] = parse(k); return `${n0[0] - (q - n1[0])},${n0[1] - (r - n1[1])}`; };
+    const terrain = new Map();
+    const zones = new Map();
+    for (const [k, t] of Object.entries(h0.hexes)) { terrain.set(k, t); zones.set(k, [0]); }
+    for (const [k0, t] of Object.entries(h1.hexes)) {
+      const k = turn(k0);
+      if (terrain.has(k)) zones.set(k, [0, 1]);
+      else { terrain.set(k, t); zones.set(k, [1]); }
+    }
+    const arrival = [h0.arrival.slice(), h1.arrival.map(turn)];
+    return { name: mp.name, terrain, zones, arrival, nexus: [h0.nexus[nexus], turn(h1.nexus[nexus])] };
+  }
+
+  function hexPoints(cx, cy, r) {
+    const pts = [];
+    for (let i = 0; i < 6; i++) {
+      const a = Math.PI / 180 * (60 * i - 30);
+      pts.push(`${(cx + r * Math.cos(a)).toFixed(1)},${(cy + r * Math.sin(a)).toFixed(1)}`);
+    }
+    return pts.join(" ");
+  }
+
+  // Lay out a board: own Zone at the bottom (the board turned half a circle when needed).
+  function layout(board, bottomHalf) {
+    const raw = (k) => { const [q, r] = parse(k); return [R * Math.sqrt(3) * (q + r / 2), R * 1.5 * r]; };
+    let flip = false;
+    if (bottomHalf !== null && bottomHalf !== undefined) {
+      let mine = 0, n = 0, all = 0;
+      for (const [k, z] of board.zones) { const y = raw(k)[1]; all += y; if (z.length === 1 && z[0] === bottomHalf) { mine += y; n += 1; } }
+      flip = n > 0 && mine / n < all / board.zones.size;
+    }
+    const pos0 = (k) => { const [x, y] = raw(k); return flip ? [-x, -y] : [x, y]; };
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    for (const k of board.terrain.keys()) {
+      const [x, y] = pos0(k);
+      minX = Math.min(minX, x); minY = Math.min(minY, y); maxX = Math.max(maxX, x); maxY = Math.max(maxY, y);
+    }
+    const pad = R + 6;
+    const pos = (k) => { const [x, y] = pos0(k); return [x - minX + pad, y - minY + pad]; };
+    return { pos, width: maxX - minX + 2 * pad, height: maxY - minY + 2 * pad };
+  }
+
+  function boardPreview(view, mapId, nexus, half) {
+    const b = joinedBoard(view, mapId, nexus);
+    if (!b) return null;
+    const L = layout(b, half === undefined ? null : half);
+    const svg = sv("svg", { class: "wzd-preview", viewBox: `0 0 ${L.width.toFixed(0)} ${L.height.toFixed(0)}`, role: "img",
+      "aria-label": `${b.name}${nexus ? `, joined on ${nexus}` : ""}` });
+    for (const [k, t] of b.terrain) {
+      const [x, y] = L.pos(k);
+      const z = b.zones.get(k);
+      svg.append(sv("polygon", { class: `wzd-hex wzd-t-${t}${half !== undefined && z.includes(half) ? " wzd-mine" : ""}`, points: hexPoints(x, y, R - 1) }));
+    }
+    return svg;
+  }
+
+  // -- what this seat may do now ----------------------------------------------------------------
+  let legal = { key: null, actions: null, pending: false };
+  let lastDraw = null;
+  function legalActions(view, ctx) {
+    const m = ctx.match;
+    if (!ctx.live || ctx.seat === null || ctx.seat === undefined || !m || m.status === "finished") return null;
+    if (!(m.to_move || []).includes(ctx.seat)) return [];
+    const key = `${m.id}:${m.head_seq}`;
+    if (legal.key === key && legal.actions) return legal.actions;
+    if (legal.key !== key || !legal.pending) {
+      legal = { key, actions: null, pending: true };
+      window.MatchClient.api(`/api/matches/${m.id}/legal/`).then((body) => {
+        if (legal.key !== key) return;
+        legal = { key, actions: body.actions || [], pending: false };
+        if (lastDraw) render(...lastDraw);
+      }).catch(() => { if (legal.key === key) legal = { key: null, actions: null, pending: false }; });
+    }
+    return null; // loading
+  }
+
+  // UI state kept between renders of the same position
+  const uis = new WeakMap();
+  function uiFor(root, ctx) {
+    let ui = uis.get(root);
+    if (!ui) { ui = {}; uis.set(root, ui); }
+    const stamp = ctx.match ? `${ctx.match.id}:${ctx.match.head_seq}` : null;
+    if (ui.stamp !== stamp) { ui.stamp = stamp; ui.pick = null; ui.terrain = "difficult"; ui.discard = []; ui.focus = null; ui.sent = false; }
+    return ui;
+  }
+
+  function send(ui, ctx, action) {
+    if (ui.sent) return;
+    ui.sent = true;
+    const stamp = ui.stamp;
+    // A refused action leaves the position as it was: offer the choices again.
+    Promise.resolve(ctx.act(action)).finally(() => {
+      const err = document.getElementById("error");
+      if (ui.stamp === stamp && err && !err.hidden) { ui.sent = false; redraw(); }
+    });
+    redraw();
+  }
+
+  // -- labels for each kind of action -----------------------------------------------------------
+  function modelName(view, uid) { const m = view.models && view.models[uid]; return m ? m.name : uid; }
+  function actionLabel(view, a, ctx) {
+    const me = ctx.seat;
+    const P = view.players && me !== null && me !== undefined ? view.players[me] : null;
+    switch (a.type) {
+      case "end": return "End this activation";
+      case "move": return `Move to ${a.to}`;
+      case "attack": {
+        const m = view.act ? view.models[view.act.model] : null;
+        const prof = m ? (m.attacks.find((x) => x.id === a.attack) || null) : null;
+        const name = prof ? prof.name : a.artifact ? nameOf(view, "artifacts", a.artifact) : title(a.attack);
+        return `Attack ${modelName(view, a.target)} with ${name}`;
+      }
+      case "cast": return `Cast ${nameOf(view, "spells", a.spell)} on ${modelName(view, a.target)}`;
+      case "draw_quest": return `Draw a quest (discard ${nameOf(view, "quests", a.discard)})`;
+      case "draw_clash": return "Draw a clash card";
+      case "potion": {
+        const pid = P && P.potions[a.index] ? P.potions[a.index].id : "?";
+        return `Use ${nameOf(view, "potions", pid)} on ${modelName(view, a.target)}`;
+      }
+      case "flip": return `Flip the overlay at ${a.hex}`;
+      case "use_artifact": return `Use ${nameOf(view, "artifacts", a.artifact)}`;
+      case "slytherin": return "Slytherin: prepare (Advantage on the next clash)";
+      case "dark_lord_swap": return `Dark Lord: swap ${nameOf(view, "spells", a.give)} for ${nameOf(view, "spells", a.take)}`;
+      case "herbology": return `Herbology: change potion ${a.index + 1} into ${nameOf(view, "potions", a.potion)}`;
+      case "activate": return `Activate ${modelName(view, a.model)}${a.animal ? " in Animal Form" : ""}`;
+      case "react": return `React with ${nameOf(view, "spells", a.spell)}`;
+      case "pass": return "Pass";
+      case "peek": return "Look at the top 3 clash cards (Leadership)";
+      case "order": return `Put them back: ${a.cards.map((c) => cardWord(view, c)).join(", ")} (top first)`;
+      case "dark_lord": return "Declare Dark Lord for this clash";
+      case "empower": return "Empower";
+      case "keep": return `Keep ${cardWord(view, a.card)}`;
+      case "keep_card": return "Keep the revealed card";
+      case "swap": return `Swap for ${cardWord(view, a.card)} from your hand (face down)`;
+      case "lower": return a.use ? "Use the kept card's lower part" : "Do not use the lower part";
+      case "resist": return a.discard.length ? `Discard ${a.discard.map((c) => cardWord(view, c)).join(", ")} to resist` : "Resist nothing";
+      case "place": return a.hex === null ? (a.model === null ? "Nobody moves" : "Stay put") : `${a.model ? `${modelName(view, a.model)} to ` : "To "}${a.hex}`;
+      case "instinctive": return `Advance ${nameOf(view, "spells", a.spell)} one more step`;
+      case "horcrux_lose": return `Give up Horcrux ${a.index + 1}`;
+      case "horcrux": return a.models.length ? `Horcruxes for ${a.models.map((u) => modelName(view, u)).join(", ")}` : "No Horcruxes";
+      case "neutral": return `Take ${a.light} Neutral Cunning as white (the rest black)`;
+      case "upkeep": return a.keep ? "Keep the upkept spell (pay its upkeep)" : "Drop the upkept spell";
+      case "choose_map": return `Play on ${nameOf(view, "maps", a.map)}`;
+      case "choose_joining": return `Join on the ${a.nexus} Nexus, take half ${a.half + 1} as your Zone`;
+      case "place_challenge": return `Challenge overlay at ${a.hex}`;
+      case "place_terrain": return `${TERRAIN_WORD[a.terrain]} overlay at ${a.hex}`;
+      case "deploy": return `Deploy ${modelName(view, a.model)} at ${a.hex}`;
+      case "mulligan": return a.discard.length ? `Mulligan ${a.discard.map((q) => nameOf(view, "quests", q)).join(", ")}` : "Keep all three quests";
+      default: return `${title(a.type)} ${JSON.stringify(a)}`;
+    }
+  }
+  function cardWord(view, uid) {
+    const cid = view.cards ? view.cards[uid] : null;
+    const c = cid ? lookup(view, "clash_cards", cid) : null;
+    return c ? `${c.upper} (${title(cid)})` : uid;
+  }
+
+  function choiceButton(view, ctx, ui, a, i, extra = {}) {
+    return el("button", {
+      class: `wzd-choice${extra.primary ? " primary" : ""}`, "data-testid": `choice-${a.type}-${i}`, "data-action": JSON.stringify(a),
+      title: extra.title || null, onclick: () => send(ui, ctx, a),
+    }, extra.label || actionLabel(view, a, ctx));
+  }
+
+  // -- the board ----------------------------------------------------------------------------------
+  function statusBadges(m) {
+    const out = [];
+    if (m.burning) out.push(["B", `Burning${m.burning > 1 ? ` ${m.burning}` : ""}`, "burning"]);
+    if (m.poison) out.push([`P${m.poison}`, `Poison ${m.poison}`, "poison"]);
+    if (m.slow) out.push([`S${m.slow}`, `Slow ${m.slow}`, "slow"]);
+    const conceal = (m.conceal || []).reduce((s, c) => s + (typeof c === "number" ? c : (c.x || c.n || 1)), 0);
+    if (conceal) out.push([`C${conceal}`, `Concealment ${conceal}`, "conceal"]);
+    if ((m.ward || []).length) out.push(["W", "Warded", "ward"]);
+    if (m.animal) out.push(["A", "Animal Form", "animal"]);
+    if ((m.horcruxes || []).length) out.push([`H${m.horcruxes.length}`, `${m.horcruxes.length} Horcrux(es)`, "horcrux"]);
+    return out;
+  }
+  const capacity = (m) => (m.traits.large !== undefined ? m.traits.large : m.traits.small !== undefined ? m.traits.small : 4);
+
+  function boardSvg(view, ctx, ui, acts) {
+    const b = joinedBoard(view, view.map, view.nexus);
+    if (!b) return null;
+    const mySeat = ctx.seat !== null && ctx.seat !== undefined ? ctx.seat : 0;
+    const L = layout(b, view.zone_half ? view.zone_half[mySeat] : 0);
+    const svg = sv("svg", { class: "wzd-board", "data-testid": "hex-board", viewBox: `0 0 ${L.width.toFixed(0)} ${L.height.toFixed(0)}`,
+      role: "img", "aria-label": `${b.name}, joined on the ${view.nexus} Nexus` });
+    const gHex = svg.appendChild(sv("g", {})), gMark = svg.appendChild(sv("g", {})), gModel = svg.appendChild(sv("g", {}));
+    const arrivalOf = new Map();
+    b.arrival.forEach((list, half) => list.forEach((k) => arrivalOf.set(k, half)));
+    const seatOfHalf = (half) => (view.zone_half ? view.zone_half.indexOf(half) : half);
+    const overlays = new Map((view.overlays || []).map((o) => [o.hex, o]));
+    const hexActs = acts.hex;
+    for (const [k, t] of b.terrain) {
+      const [x, y] = L.pos(k);
+      const z = b.zones.get(k);
+      const cls = ["wzd-hex", `wzd-t-${t}`];
+      if (z.length === 2) cls.push("wzd-front");
+      else cls.push(`wzd-zone-${seatOfHalf(z[0])}`);
+      const options = hexActs.get(k) || [];
+      if (options.length) cls.push("wzd-lit", "wzd-choice");
+      const tip = `${k}: ${TERRAIN_WORD[t]}${z.length === 2 ? " (front row: both Zones)" : ` (${seatLabel(ctx, seatOfHalf(z[0]))}'s Zone)`}${arrivalOf.has(k) ? ", Arrival Space" : ""}`;
+      gHex.append(sv("polygon", {
+        class: cls.join(" "), points: hexPoints(x, y, R - 1), "data-hex": k, "data-testid": `hex-${k}`,
+        onclick: options.length ? () => (options.length === 1 ? send(ui, ctx, options[0]) : (ui.focus = { hex: k }, redraw())) : null,
+      }, sv("title", {}, tip + (options.length ? ` · click: ${actionLabel(view, options[0], ctx)}` : ""))));
+      if (arrivalOf.has(k)) {
+        gMark.append(sv("circle", { class: "wzd-arrival", cx: x, cy: y, r: R * 0.62, stroke: SEAT_COLOUR[seatOfHalf(arrivalOf.get(k))] < 0 ? "#888" : SEAT_COLOUR[seatOfHalf(arrivalOf.get(k))] || "#888" }));
+      }
+      const o = overlays.get(k);
+      if (o) {
+        const what = o.face_up ? (o.kind === "challenge" ? o.what : TERRAIN_WORD[o.what] || o.what) : (o.what ? `Mystery (${TERRAIN_WORD[o.what] || o.what}, only you know)` : "Mystery");
+        gMark.append(sv("g", { class: `wzd-overlay wzd-ov-${o.kind}${o.face_up ? " wzd-up" : " wzd-down"}`, "data-testid": `overlay-${k}` },
+          sv("title", {}, `${o.kind === "challenge" ? "Challenge" : "Terrain"} overlay: ${what}`),
+          sv("rect", { x: x - 11, y: y - 16, width: 22, height: 12, rx: 3 }),
+          sv("text", { x, y: y - 7 }, o.face_up ? (o.kind === "challenge" ? o.what.slice(0, 4) : (o.what || "?").slice(0, 4)) : (o.kind === "challenge" ? "?" : o.what ? `?${o.what[0]}` : "?"))));
+      }
+      if (options.length) gMark.append(sv("circle", { class: "wzd-dot", cx: x, cy: y + 9, r: 3.5 }));
+    }
+    // Models
+    for (const m of Object.values(view.models || {})) {
+      if (m.removed || !m.hex || !b.terrain.has(m.hex)) continue;
+      const [x, y] = L.pos(m.hex);
+      const cap = capacity(m);
+      const opts = acts.model.get(m.uid) || [];
+      const active = view.act && view.act.model === m.uid;
+      const cls = ["wzd-model", `wzd-seat-${m.seat}`];
+      if (active) cls.push("wzd-active");
+      if (opts.length) cls.push("wzd-target", "wzd-choice");
+      if (ui.focus && ui.focus.model === m.uid) cls.push("wzd-focus");
+      const g = sv("g", { class: cls.join(" "), "data-testid": `model-${m.uid}`, "data-model": m.uid,
+        onclick: () => { ui.focus = { model: m.uid }; redraw(); } },
+      sv("title", {}, `${m.name}${m.leader ? " (Leader)" : ""}: ${m.impacts}/${cap} Impacts${statusBadges(m).map((s) => `, ${s[1]}`).join("")}${m.markers ? `, ${plural(m.markers, "activation marker")}` : ""}`),
+      sv("circle", { cx: x, cy: y, r: R * 0.66, fill: SEAT_COLOUR[m.seat] }),
+      sv("text", { class: "wzd-initials", x, y: y + 1 }, m.name.split(/\s+/).filter((w) => /^[A-Z]/.test(w)).map((w) => w[0]).slice(0, 2).join("") || m.name.slice(0, 2)),
+      sv("text", { class: "wzd-impacts", x, y: y + 11 }, `${m.impacts}/${cap}`));
+      if (m.leader) g.append(sv("text", { class: "wzd-leader", x: x - 12, y: y - 9 }, "★"));
+      if (m.markers) g.append(sv("rect", { class: "wzd-marker", x: x + 8, y: y - 15, width: 7, height: 7 }));
+      statusBadges(m).forEach(([abbr, , kind], i) => g.append(sv("g", { class: `wzd-badge wzd-b-${kind}` },
+        sv("rect", { x: x - 16 + i * 11, y: y + 12, width: 11, height: 9, rx: 2 }), sv("text", { x: x - 10.5 + i * 11, y: y + 19 }, abbr))));
+      gModel.append(g);
+    }
+    return svg;
+  }
+
+  function redraw() { if (lastDraw) render(...lastDraw); }
+
+  // -- panels ---------------------------------------------------------------------------------------
+  function modelCard(view, ctx, m) {
+    const ch = lookup(view, "characters", m.char) || {};
+    const cap = capacity(m);
+    const traits = Object.entries(m.traits).map(([t, x]) => `${title(t)}${x > 1 || ["large", "small", "potioneer", "potion_mastery", "resistance", "physical_resistance", "magical_immunity"].includes(t) ? ` ${x}` : ""}`);
+    const clocks = m.innate_clocks || {};
+    return el("div", { class: `wzd-model-card wzd-seat-${m.seat}${m.removed ? " wzd-removed" : ""}`, "data-testid": `card-${m.uid}` },
+      el("div", {}, el("strong", {}, m.name), m.leader ? " ★ Leader" : "", m.removed ? " · removed" : "",
+        el("span", { class: "wzd-imp" }, ` ${m.impacts}/${cap} Impacts`)),
+      el("div", { class: "small" }, `Mastery ${m.mastery} · Defense ${m.defense} · Cunning ${m.cunning.light}w/${m.cunning.dark}b${m.cunning.neutral ? `/${m.cunning.neutral}n` : ""} · ${plural(m.slots, "slot")}${ch.galleons ? ` · ${ch.galleons} G` : ""}`),
+      traits.length ? el("div", { class: "small muted" }, traits.join(", ")) : null,
+      m.attacks.length ? el("div", { class: "small" }, "Attacks: ", m.attacks.map((a) => `${a.name} (${a.type}, +${a.bonus}, ${a.damage} Impact, range ${a.range})`).join("; ")) : null,
+      m.innate.length ? el("div", { class: "small" }, "Innate: ", m.innate.map((s) => `${nameOf(view, "spells", s)}${clocks[s] ? ` ⏲${clocks[s]}` : ""}`).join(", ")) : null,
+      m.spells.length ? el("div", { class: "small" }, "Spells: ", m.spells.map((s) => nameOf(view, "spells", typeof s === "string" ? s : s.id || s.spell)).join(", ")) : null,
+      m.artifacts.length ? el("div", { class: "small" }, "Artifacts: ", m.artifacts.map((a) => `${nameOf(view, "artifacts", a.id)}${a.locked ? " 🔒" : ""}${a.used ? " (used)" : ""}`).join(", ")) : null,
+      statusBadges(m).length ? el("div", { class: "small" }, statusBadges(m).map((s) => s[1]).join(", ")) : null,
+      m.markers ? el("div", { class: "small muted" }, plural(m.markers, "activation marker")) : null);
+  }
+
+  function playerPanel(view, ctx, seat) {
+    const p = view.players[seat];
+    const mine = ctx.seat === seat && ctx.live;
+    const models = Object.values(view.models || {}).filter((m) => m.seat === seat).sort((a, b) => (a.uid < b.uid ? -1 : 1));
+    const count = (x) => (Array.isArray(x) ? x.length : x);
+    const handPart = Array.isArray(p.hand)
+      ? el("div", { class: "wzd-hand", "data-testid": mine ? "my-hand" : `hand-${seat}` }, p.hand.map((c) => clashCard(view, c, { full: true, className: "wzd-hand-card" })))
+      : el("span", { class: "wzd-count", "data-testid": `hand-count-${seat}` }, plural(p.hand, "card"));
+    const book = p.spellbook.map((s) => `${nameOf(view, "spells", s)}${p.clocks[s] ? ` ⏲${p.clocks[s]}` : ""}`);
+    const cooling = Object.entries(p.clocks || {}).filter(([s, v]) => v && !p.spellbook.includes(s)).map(([s, v]) => `${nameOf(view, "spells", s)} ⏲${v}`);
+    const potions = (p.potions || []).map((x) => {
+      const pot = lookup(view, "potions", x.id);
+      return el("span", { class: `wzd-potion${x.spent ? " wzd-spent" : ""}`, title: pot ? `level ${pot.level}, range ${pot.range}: ${effectsText(pot.effects)}` : x.id },
+        `${pot ? pot.name : title(x.id)}${pot ? ` (L${pot.level}, r${pot.range})` : ""}${x.spent ? " ✓" : ""}`);
+    });
+    return el("section", { class: `wzd-player wzd-seat-${seat}`, "data-testid": mine ? "my-panel" : `panel-${seat}` },
+      el("h3", {}, el("span", { class: "wzd-dot", style: `background:${SEAT_COLOUR[seat]}` }), ` ${seatLabel(ctx, seat)}${mine ? " (you)" : ""} · ${p.qp} QP`),
+      el("div", { class: "wzd-row small" },
+        el("span", { "data-testid": `pool-${seat}` }, `Power Pool ${p.pool.light} white / ${p.pool.dark} black`),
+        el("span", {}, ` · Spent ${p.spent.light}w/${p.spent.dark}b`),
+        el("span", {}, ` · Clash deck ${count(p.deck)}${p.refill_due ? " (refill due)" : ""} · discard ${p.discard.length}`)),
+      el("div", {}, el("span", { class: "small muted" }, "Clash hand: "), handPart),
+      Array.isArray(p.known_top) && p.known_top.length ? el("div", { class: "small" }, "Known top of the deck: ", p.known_top.map((c) => clashCard(view, c))) : null,
+      p.discard.length ? el("details", { class: "small" }, el("summary", {}, `Discard pile (${p.discard.length})`), p.discard.map((c) => clashCard(view, c))) : null,
+      el("div", { class: "small" }, `Spellbook (${p.spellbook.length}): `, book.join(", ") || "—", cooling.length ? ` · cooling down: ${cooling.join(", ")}` : ""),
+      (p.upkeep || []).length ? el("div", { class: "small" }, "Upkept: ", p.upkeep.map((u) => `${nameOf(view, "spells", u.spell)}${u.paid ? " (paid)" : ""}`).join(", ")) : null,
+      el("div", { class: "small" }, "Potions: ", potions.length ? potions : (p.group ? "not chosen yet (secret until both have chosen)" : "—")),
+      el("div", { class: "small" }, "Active quests:"),
+      el("div", { class: "wzd-quests", "data-testid": `quests-${seat}` }, p.active.map((q) => questCard(view, q))),
+      Array.isArray(p.qhand) && p.qhand.length ? el("div", {}, el("div", { class: "small" }, "Quests in hand (before the mulligan):"), el("div", { class: "wzd-quests" }, p.qhand.map((q) => questCard(view, q)))) : (!Array.isArray(p.qhand) && p.qhand ? el("div", { class: "small" }, `${plural(p.qhand, "quest")} in hand (hidden)`) : null),
+      el("div", { class: "small muted" }, `Quest deck ${count(p.quest_deck)} · scored ${p.scored.map((q) => nameOf(view, "quests", q)).join(", ") || "none"} · discarded ${p.quest_discard.length}`),
+      models.length ? el("div", { class: "wzd-models" }, models.map((m) => modelCard(view, ctx, m))) : null);
+  }
+
+  // -- the clash tray ------------------------------------------------------------------------------
+  function clashTray(view, ctx) {
+    const c = view.clash || view.last_clash;
+    if (!c) return null;
+    const live = !!view.clash;
+    const side = (name) => {
+      const sd = c[name];
+      if (!sd) return null;
+      const empFixed = typeof sd.emp_fixed === "number" ? sd.emp_fixed : (sd.emp_fixed || []).length;
+      return el("div", { class: "wzd-side", "data-testid": `tray-${name}` },
+        el("div", {}, el("span", { class: "wzd-dot", style: `background:${SEAT_COLOUR[sd.seat]}` }),
+          ` ${name === "att" ? "Attacker" : "Defender"}: ${modelName(view, sd.model)} (${seatLabel(ctx, sd.seat)})`),
+        el("div", { class: "wzd-cards" },
+          sd.revealed.map((u) => clashCard(view, u, { kept: u === sd.kept, full: false })),
+          sd.extra.length ? [" + ", sd.extra.map((u) => clashCard(view, u))] : null,
+          sd.swap !== null && sd.swap !== undefined ? [" swap: ", clashCard(view, sd.swap, { why: "swapped in face down" })] : null,
+          sd.emp || empFixed ? [" empower: ", Array.from({ length: Math.max(sd.emp || 0, empFixed) }, () => clashCard(view, "face-down", { why: "Empowerment card: hidden from everyone until it is drawn" }))] : null,
+          sd.emp_cards && sd.emp_cards.length ? [" empowered: ", sd.emp_cards.map((u) => clashCard(view, u))] : null),
+        el("div", { class: "small muted" },
+          [sd.adv > 0 ? `Advantage ${sd.adv}` : sd.adv < 0 ? `Disadvantage ${-sd.adv}` : "", sd.early ? `early +${sd.early}` : "",
+            sd.kept ? `kept ${cardWord(view, sd.kept)}` : ""].filter(Boolean).join(" · ")),
+        sd.total !== null && sd.total !== undefined ? el("div", { class: "wzd-total" }, `Total ${sd.total}`) : null);
+    };
+    const what = c.spell ? nameOf(view, "spells", c.spell) : c.potion ? nameOf(view, "potions", c.potion) : c.prof ? (c.prof.name || "attack") : c.what;
+    return el("section", { class: `wzd-tray${live ? " wzd-live" : ""}`, "data-testid": "clash-tray" },
+      el("h4", {}, `${live ? "Clash" : "Last clash"}: ${what}${c.target ? ` on ${modelName(view, c.target)}` : ""}`),
+      el("div", { class: "wzd-sides" }, side("att"), side("def")),
+      c.net !== null && c.net !== undefined ? el("p", { "data-testid": "clash-result" },
+        `Net ${c.net}: ${c.success ? "success" : "failure"}${c.att && c.def && c.att.total !== null && c.def.total !== null ? ` (${c.att.total} against ${c.def.total})` : ""}`) : null);
+  }
+
+  // -- the prompt: what this seat is asked, every answer a click --------------------------------------
+  function promptBlock(view, ctx, ui, actions, acts) {
+    const st = view.queue && view.queue[0];
+    if (!actions || !actions.length) return null;
+    const step = st ? st.step : "";
+    const out = [el("h4", {}, STEP_WORD[step] || title(step))];
+    const buttons = (list, opts = {}) => el("div", { class: "wzd-buttons" }, list.map((a, i) => choiceButton(view, ctx, ui, a, i, opts)));
+    if (step === "build") {
+      out.push(el("p", { class: "small" }, "Use a ready-made Group (the engine's group helper builds them within the budget):"));
+      actions.forEach((g, i) => {
+        const galleons = g.models.reduce((s, c) => s + ((lookup(view, "characters", c) || {}).galleons || 0), 0)
+          + g.artifacts.flat().reduce((s, a) => s + ((lookup(view, "artifacts", a) || {}).galleons || 0), 0);
+        out.push(el("div", { class: "wzd-group", "data-testid": `group-${i}` },
+          el("div", {}, el("strong", {}, `Group ${i + 1}`), ` · ${galleons} of ${view.config.galleons} Galleons`),
+          el("ul", { class: "small" }, g.models.map((c, j) => el("li", {}, nameOf(view, "characters", c), j === g.leader ? " ★ Leader" : "",
+            g.artifacts[j].length ? ` · ${g.artifacts[j].map((a) => nameOf(view, "artifacts", a)).join(", ")}` : ""))),
+          el("div", { class: "small" }, "Spellbook: ", g.spellbook.map((s) => nameOf(view, "spells", s)).join(", ")),
+          el("div", { class: "small muted" }, "Quest deck: ", g.quests.map((q) => nameOf(view, "quests", q)).join(", ")),
+          choiceButton(view, ctx, ui, g, i, { label: "Use this Group", primary: true })));
+      });
+      return out;
+    }
+    if (step === "stock") {
+      out.push(el("p", { class: "small" }, "Choose your six potions (secret until both have chosen):"));
+      actions.forEach((a, i) => out.push(el("div", { class: "wzd-group" },
+        el("span", { class: "small" }, a.potions.map((p) => nameOf(view, "potions", p)).join(", "), " "),
+        choiceButton(view, ctx, ui, a, i, { label: "Take this Stock" }))));
+      return out;
+    }
+    if (step === "choose_map") {
+      out.push(el("div", { class: "wzd-previews" }, actions.map((a, i) => {
+        const mp = lookup(view, "maps", a.map);
+        const colour = mp ? Object.keys(mp.halves[0].nexus).find((c) => mp.halves[1].nexus[c]) : null;
+        return el("div", { class: "wzd-preview-box" }, colour ? boardPreview(view, a.map, colour) : null, choiceButton(view, ctx, ui, a, i));
+      })));
+      return out;
+    }
+    if (step === "choose_joining") {
+      out.push(el("p", { class: "small" }, "Your Zone is shaded in each preview."));
+      out.push(el("div", { class: "wzd-previews" }, actions.map((a, i) => el("div", { class: "wzd-preview-box" },
+        boardPreview(view, view.map, a.nexus, a.half), choiceButton(view, ctx, ui, a, i)))));
+      return out;
+    }
+    if (step === "place_challenge") {
+      out.push(el("p", { class: "wzd-prompt" }, `Click a lit space to place a Challenge overlay, Mystery side up (${actions.length} legal spaces).`));
+      return out;
+    }
+    if (step === "place_terrain") {
+      out.push(el("p", { class: "wzd-prompt" }, "Pick the overlay's secret type, then click a lit space (the other player sees only a Mystery overlay)."));
+      out.push(el("div", { class: "wzd-buttons" }, ["difficult", "obscuring", "dangerous"].map((t) => el("button", {
+        class: `wzd-pick${ui.terrain === t ? " wzd-selected" : ""}`, "data-testid": `terrain-${t}`,
+        onclick: () => { ui.terrain = t; redraw(); } }, TERRAIN_WORD[t]))));
+      return out;
+    }
+    if (step === "deploy") {
+      const waiting = [...new Set(actions.map((a) => a.model))];
+      if (!ui.pick || !waiting.includes(ui.pick)) ui.pick = waiting[0];
+      out.push(el("p", { class: "wzd-prompt" }, "Pick a model, then click a lit Arrival Space."));
+      out.push(el("div", { class: "wzd-buttons" }, waiting.map((u) => el("button", {
+        class: `wzd-pick${ui.pick === u ? " wzd-selected" : ""}`, "data-testid": `deploy-pick-${u}`,
+        onclick: () => { ui.pick = u; redraw(); } }, modelName(view, u)))));
+      return out;
+    }
+    if (step === "mulligan") {
+      const hand = view.players[ctx.seat].qhand;
+      out.push(el("p", { class: "wzd-prompt" }, "Click quests to put back and redraw, then confirm (secret until both have decided)."));
+      out.push(el("div", { class: "wzd-quests" }, hand.map((q) => questCard(view, q, {
+        selected: ui.discard.includes(q),
+        onclick: () => { ui.discard = ui.discard.includes(q) ? ui.discard.filter((x) => x !== q) : [...ui.discard, q]; redraw(); },
+      }))));
+      const chosen = actions.find((a) => a.discard.length === ui.discard.length && a.discard.every((q) => ui.discard.includes(q)));
+      if (chosen) out.push(choiceButton(view, ctx, ui, chosen, 0, { primary: true }));
+      return out;
+    }
+    if (step === "activate") {
+      out.push(el("p", { class: "wzd-prompt" }, "Your activation: click a ringed model on the board or a button."));
+      out.push(buttons(actions));
+      return out;
+    }
+    if (step === "act") {
+      const a = view.act;
+      const m = a ? view.models[a.model] : null;
+      const left = a ? a.left : {};
+      out.push(el("p", { class: "wzd-prompt" }, `${m ? m.name : "Your model"}: ${["move", "advanced", "quick"].map((k) => `${title(k)} ${left[k] ? "✓" : "—"}`).join(" · ")}${a && a.basic_used ? " · Basic Combat Spell used" : ""}. Lit spaces are moves; ringed models are targets.`));
+      const groups = new Map();
+      for (const x of actions) {
+        if (x.type === "move" || x.type === "end") continue;
+        const k = x.type;
+        if (!groups.has(k)) groups.set(k, []);
+        groups.get(k).push(x);
+      }
+      let i = 0;
+      if (ui.focus && ui.focus.model) {
+        const on = actions.filter((x) => x.target === ui.focus.model);
+        if (on.length) out.push(el("div", { class: "wzd-focus-box" }, el("p", { class: "small" }, `On ${modelName(view, ui.focus.model)}:`), buttons(on)));
+      }
+      for (const [k, list] of groups) {
+        out.push(el("details", { class: "wzd-group-acts", open: list.length <= 16 ? "open" : null },
+          el("summary", {}, `${title(k)} (${list.length})`),
+          el("div", { class: "wzd-buttons" }, list.map((x) => choiceButton(view, ctx, ui, x, i++)))));
+      }
+      const end = actions.find((x) => x.type === "end");
+      if (end) out.push(el("div", { class: "wzd-buttons" }, choiceButton(view, ctx, ui, end, 0, { label: "End this activation" })));
+      return out;
+    }
+    if (step === "place") {
+      out.push(el("p", { class: "wzd-prompt" }, `${st.kind === "push" ? "Push" : st.kind === "teleport" ? "Teleport" : st.kind === "gryffindor" ? "Gryffindor move" : "Free move"}${st.model ? ` ${modelName(view, st.model)}` : ""}: click a lit space or a button.`));
+    }
+    if (["empower"].includes(step) && view.clash) {
+      out.push(el("p", { class: "small" }, "Empowering puts the top card of your deck face down beside the clash; nobody sees it until it is added."));
+    }
+    if (step === "swap") out.push(el("p", { class: "small" }, "Swap the revealed card for one from your hand (face down to your opponent), or keep it."));
+    out.push(buttons(actions));
+    return out;
+  }
+
+  // Index the actions for the board: which hexes and which models answer a click.
+  function boardActs(actions, step, ui) {
+    const hex = new Map(), model = new Map();
+    const add = (map, k, a) => { if (!map.has(k)) map.set(k, []); map.get(k).push(a); };
+    for (const a of actions || []) {
+      if (a.type === "move") add(hex, a.to, a);
+      else if (a.type === "place_challenge") add(hex, a.hex, a);
+      else if (a.type === "place_terrain" && a.terrain === ui.terrain) add(hex, a.hex, a);
+      else if (a.type === "deploy" && a.model === ui.pick) add(hex, a.hex, a);
+      else if (a.type === "place" && a.hex) add(hex, a.hex, a);
+      else if (a.type === "activate") add(model, a.model, a);
+      else if (a.target) add(model, a.target, a);
+    }
+    if (step === "deploy" && !ui.pick && actions && actions.length) {
+      ui.pick = actions[0].model;
+      return boardActs(actions, step, ui);
+    }
+    return { hex, model };
+  }
+
+  function header(view, ctx, actions) {
+    const st = view.queue && view.queue[0];
+    const parts = [];
+    const res = ctx.match && ctx.match.result;
+    if (view.phase === "over") {
+      const qp = view.players.map((p) => p.qp);
+      const text = qp[0] === qp[1] ? `a draw, ${qp[0]} to ${qp[1]} Quest Points`
+        : `${seatLabel(ctx, qp[0] > qp[1] ? 0 : 1)} wins, ${Math.max(...qp)} to ${Math.min(...qp)} Quest Points`;
+      parts.push(el("p", { class: "wzd-result", "data-testid": "result" }, `Game over: ${text}.`));
+    } else {
+      parts.push(el("p", { class: "wzd-round", "data-testid": "round" },
+        view.round ? `Round ${view.round}/3` : "Set-up", ` · ${title(view.phase)}`, st ? ` · ${STEP_WORD[st.step] || title(st.step)}` : "",
+        view.starting !== null && view.starting !== undefined ? ` · Starting Player ${seatLabel(ctx, view.starting)}` : "",
+        view.round ? ` · activations ${view.turn}/6` : ""));
+    }
+    let prompt = "";
+    if (view.phase !== "over" && ctx.live && ctx.seat !== null && ctx.seat !== undefined) {
+      if (actions === null) prompt = (ctx.match.to_move || []).includes(ctx.seat) ? "Loading your choices…" : "";
+      else if (actions.length) prompt = "Your move.";
+      else {
+        const who = (ctx.match.to_move || []).filter((s) => s !== "chance").map((s) => seatLabel(ctx, s)).join(" and ");
+        prompt = who ? `Waiting for ${who}…` : "Waiting…";
+      }
+    }
+    if (prompt) parts.push(el("p", { class: "wzd-prompt", "data-testid": "prompt" }, prompt));
+    void res;
+    return el("section", { class: "wzd-head" }, parts);
+  }
+
+  function render(root, view, ctx) {
+    lastDraw = [root, view, ctx];
+    if (!view || !view.players) { root.textContent = "Waiting for the match to start…"; return; }
+    const ui = uiFor(root, ctx);
+    const actions = legalActions(view, ctx);
+    const st = view.queue && view.queue[0];
+    const acts = boardActs(actions, st ? st.step : "", ui);
+    const me = ctx.seat !== null && ctx.seat !== undefined ? ctx.seat : 0;
+    const state = view.phase === "over" ? "over" : !ctx.live ? "replay" : ctx.seat === null || ctx.seat === undefined ? "watching"
+      : actions === null ? "loading" : ui.sent ? "sent" : actions.length ? "mine" : "waiting";
+    const board = boardSvg(view, ctx, ui, acts);
+    const wrap = el("div", { class: "wzd", "data-turn-state": state, "data-step": st ? st.step : "" },
+      header(view, ctx, actions),
+      el("div", { class: "wzd-main" },
+        el("div", { class: "wzd-board-wrap" }, board || el("p", { class: "muted" }, "The map is chosen after the Groups and Stocks are in."),
+          clashTray(view, ctx)),
+        el("div", { class: "wzd-side-col" },
+          state === "mine" ? el("section", { class: "wzd-controls", "data-testid": "controls" }, promptBlock(view, ctx, ui, actions, acts)) : null,
+          playerPanel(view, ctx, me), playerPanel(view, ctx, 1 - me))));
+    root.replaceChildren(wrap);
+  }
+
+  (window.GameRenderers = window.GameRenderers || {})["wizarding-duels"] = { render };
+})();

@@ -1,0 +1,163 @@
+"""Wizarding Duels in a real browser: a newcomer plays a whole game against the bot from the home page
+and steps through its replay, and the page never shows the opponent's clash hand (issue 13, item 7).
+
+The page script carries the content packs (maps, characters, spells, cards, quests) as people read
+them; ``catalog()`` below is its source, and ``python -m tests.browser.test_wizarding_duels_pages
+--write`` rewrites it after a pack edit.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "static" / "js" / "games" / "wizarding-duels.js"
+MARK = re.compile(r"/\*catalog\*/(.*?)/\*end\*/", re.S)
+SHOTS = "/tmp"
+
+
+def catalog() -> dict:
+    """Every pack that can start a match, as its data file holds it (the page joins the map halves
+    itself, names cards, spells and quests, and shows their numbers)."""
+    from engines.wizarding_duels import content
+
+    out = {}
+    for pid in content.pack_ids():
+        pk = content.load(pid)
+        if pk.playable():
+            out[pid] = {k: v for k, v in pk.data.items() if k != "notes"}
+    return out
+
+
+def script_catalog() -> dict:
+    return json.loads(MARK.search(SCRIPT.read_text(encoding="utf-8")).group(1))
+
+
+def test_the_page_script_carries_every_playable_pack_as_the_engine_reads_it():
+    # A pack edited under engines/wizarding_duels/packs/ and not regenerated here would show people
+    # a map, a number or a quest the engine does not play.
+    assert script_catalog() == catalog()
+
+
+# -- in the browser --------------------------------------------------------------------------------
+
+def users(*names):
+    User = get_user_model()
+    return [User.objects.create_user(n, password=f"pw-{n}") for n in names]
+
+
+def head_seq(page):
+    return page.locator("#match").get_attribute("data-head-seq")
+
+
+def wait_for_new_head(page, seq):
+    page.wait_for_function("seq => document.querySelector('#match').dataset.headSeq !== seq", arg=seq, timeout=30_000)
+
+
+def hand_on_page(page) -> list[str]:
+    return page.eval_on_selector_all(".wzd-hand-card", "els => els.map(e => e.dataset.card)")
+
+
+def hands(match_id):
+    from matches.models import Match
+
+    return [p["hand"] for p in Match.objects.get(pk=match_id).state["players"]]
+
+
+def check_the_opponents_hand_is_hidden(page, both, seat):
+    """Every clash card the page shows as a hand card is this seat's own, exactly its hand; the
+    opponent's hand is a count, and none of its cards is anywhere in the DOM as a hand card."""
+    state = {"players": [{"hand": h} for h in both]}
+    mine, theirs = state["players"][seat]["hand"], state["players"][1 - seat]["hand"]
+    shown = hand_on_page(page)
+    assert sorted(shown) == sorted(mine)
+    assert not set(shown) & set(theirs)
+    panel = page.locator(f"[data-testid=panel-{1 - seat}]")
+    assert panel.locator("[data-card]").count() == 0 or not theirs
+    assert panel.locator(f"[data-testid=hand-count-{1 - seat}]").inner_text() == (
+        f"{len(theirs)} card" + ("" if len(theirs) == 1 else "s"))
+    html = panel.inner_html()
+    for uid in theirs:
+        assert f'data-card="{uid}"' not in html
+
+
+BOARD_STEPS = ("place_challenge", "place_terrain", "deploy", "place")
+
+
+@pytest.mark.browser
+def test_a_newcomer_plays_a_whole_game_against_the_bot_from_the_home_page_and_opens_the_replay(page_as, live, off_loop):
+    users("newcomer")
+    page = page_as("newcomer")
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{live}/")
+    page.select_option("[data-testid=new-match] select[name=game]", "wizarding-duels")
+    page.click("[data-testid=new-match] button[type=submit]")
+    page.wait_for_url(re.compile(r"/matches/[0-9a-f-]+/$"))
+    page.wait_for_selector("[data-testid=connection]:text('live')")
+    match_id = page.locator("#match").get_attribute("data-match-id")
+    seat = int(page.locator("#match").get_attribute("data-seat"))
+    assert "heuristic" in page.inner_text(".players")
+    seen_steps: set[str] = set()
+    shots = {"build", "deploy", "act"}
+    checks = 0
+    # Only through the page: on the board steps click the first lit space; otherwise the first
+    # visible choice in the controls (an attack or a spell before a move, End last), and every
+    # other activation the first lit space to move.
+    for turn in range(1500):
+        page.wait_for_selector(".wzd[data-turn-state=mine], .wzd[data-turn-state=over]", timeout=30_000)
+        if page.locator(".wzd[data-turn-state=over]").count():
+            break
+        step = page.locator(".wzd").get_attribute("data-step")
+        seen_steps.add(step)
+        if step in shots:
+            page.screenshot(path=f"{SHOTS}/wzd-{step}.png", full_page=True)
+            shots.discard(step)
+        if step == "act" and checks < 6 and page.locator(".wzd-hand-card").count():
+            check_the_opponents_hand_is_hidden(page, off_loop(hands, match_id), seat)
+            checks += 1
+        seq = head_seq(page)
+        lit = page.locator("polygon.wzd-choice")
+        if step in BOARD_STEPS and lit.count():
+            lit.first.click()
+        elif step == "act" and turn % 2 == 0 and lit.count():
+            lit.first.click()
+        else:
+            page.locator("[data-testid=controls] button.wzd-choice:visible").first.click()
+        wait_for_new_head(page, seq)
+    page.wait_for_selector("[data-testid=result]")
+    page.screenshot(path=f"{SHOTS}/wzd-finished.png", full_page=True)
+    assert "Game over" in page.inner_text("[data-testid=result]")
+    assert errors == []
+    assert checks >= 3
+    # The newcomer met every set-up screen and activated models.
+    assert {"build", "stock", "mulligan", "deploy", "activate", "act"} <= seen_steps
+    assert page.locator("[data-testid=controls]").count() == 0
+    page.wait_for_selector("[data-testid=verdict].verified", timeout=60_000)
+    page.click("#replay-link")
+    page.wait_for_selector(".wzd[data-turn-state=over] [data-testid=hex-board]")
+    assert page.inner_text("[data-testid=verdict]").startswith("✔ Verified")
+    # Step back through the game: the board and the panels are drawn at every event.
+    at = int(page.inner_text("[data-testid=at]"))
+    for _ in range(5):
+        page.click("[data-step=prev]")
+        at -= 1
+        page.wait_for_function("n => document.querySelector('[data-testid=at]').textContent === String(n)", arg=at)
+        page.wait_for_selector(".wzd:is([data-turn-state=replay], [data-turn-state=over]) [data-testid=hex-board]")
+        assert errors == []
+    assert page.locator("[data-testid=hex-board] .wzd-model").count() > 0
+    page.screenshot(path=f"{SHOTS}/wzd-replay.png", full_page=True)
+    assert errors == []
+
+
+if __name__ == "__main__" and "--write" in sys.argv:
+    text = SCRIPT.read_text(encoding="utf-8")
+    blob = json.dumps(catalog(), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    SCRIPT.write_text(MARK.sub(lambda m: f"/*catalog*/{blob}/*end*/", text, count=1), encoding="utf-8")
+    print(f"wrote {len(blob)} characters of catalog into {SCRIPT}")
