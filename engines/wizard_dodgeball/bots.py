@@ -3,7 +3,9 @@
 The heuristic plays a plain, sound game: grab a ball, carry it behind the attack line to make
 it active, step up within range, Freeze a dangerous target when it can, and throw when the
 exact odds of a hit (dice distributions, catches on doubles included) beat the risk of being
-caught. It never enumerates the whole action space, so it is cheap enough for long test runs.
+caught; when every loose ball lies beyond the Neutral Area (a side that keeps the balls at home),
+it Teleports one back. It never enumerates the whole action space, so it is cheap enough for long
+test runs.
 ``rng`` only needs ``random()`` and is used to break ties.
 """
 
@@ -211,6 +213,19 @@ def _turn_action(state: State, rng) -> dict:
         if target is not None:
             return {"type": "throw", "target": target["j"]}
         return {"type": "end_turn"}
+    if not holding and loose and not any(c.in_half(side, tuple(b["sq"])) for b in loose):
+        # every loose ball lies beyond the Neutral Area, out of our wizards' reach: Teleport one
+        # back (a side that keeps the balls at home is otherwise never reached)
+        fetch = _teleport_ball_home(state, me, loose)
+        if fetch is not None:
+            return fetch
+        card = state["cards"][side].get("teleport")
+        if card is not None and card["charged"] and c.is_neutral(here) and acts > 0 and not frozen:
+            # nobody casts from the Neutral Area: step back out of it first
+            back = [q for q in rules.reachable(state, me["j"], set(occ)) if not c.is_neutral(q)]
+            if back:
+                q = min(back, key=lambda q: (abs(q[1] - here[1]), abs(q[0] - here[0]), rng.random()))
+                return {"type": "move", "to": [q[0], q[1]]}
     if not holding and "butter_fingers" not in faces and loose:
         # go and get the nearest loose ball, picking it up on the way when possible
         loose.sort(key=lambda b: (max(abs(b["sq"][0] - here[0]), abs(b["sq"][1] - here[1])), not b["active"], b["id"]))
@@ -241,6 +256,20 @@ def _best_throw(state: State, me: dict, opponents: list, squares, threshold: flo
         if val > best_val:
             best, best_val = o, val
     return best
+
+
+def _teleport_ball_home(state: State, me: dict, loose: list) -> dict | None:
+    card = state["cards"][me["side"]].get("teleport")
+    if card is None or not card["charged"] or court_of(state).is_neutral(_sq(me)):
+        return None
+    for b in sorted(loose, key=lambda b: (not b["active"], b["id"])):
+        action = {"type": "cast", "spell": "teleport", "targets": [{"ball": b["id"]}]}
+        try:
+            spells.check_cast(state, me, action)
+        except IllegalAction:
+            continue
+        return action
+    return None
 
 
 def _freeze_cast(state: State, me: dict, target: dict) -> dict | None:

@@ -72,20 +72,21 @@ def test_illegal_dodgeball_actions_are_refused_with_a_reason_and_append_nothing(
     refused(clients[0], duel, 0, {"type": "throw", "target": 45}, "ball_not_active")
 
 
-def test_a_passive_player_against_the_bot_reaches_the_turn_bound_and_the_game_ends_unfinished(
-        alice, client_for, django_capture_on_commit_callbacks):
-    """RULES.md "Unfinished games": a player who only ends turns keeps every wizard in the
-    starting area, and the bot does not get through (nor should a head count decide it). Against
-    a bot there is no clock, so the bound on turns ends the game: unfinished, no winner, no loser.
-    The bot answers each move in the same request."""
+def test_a_passive_player_loses_to_the_bot_by_the_books_only_ending(alice, client_for,
+                                                                    django_capture_on_commit_callbacks):
+    """RULES.md "Winning" and "Unfinished games": a player who only ends turns keeps every wizard
+    and, in the end, every thrown ball at home. No head count or stalling rule ends the game any
+    more, and a person's match has no bound on turns (the engine's people_config): the bot
+    teleports the balls back and knocks every wizard out. The bot answers in the same request."""
     client = client_for(alice)
-    created = client.post("/api/matches/", {"game": "wizard-dodgeball", "config": {"turn_limit": 40},
-                                            "seats": [{"username": "alice"}, {"bot": "heuristic"}]},
+    created = client.post("/api/matches/", {"game": "wizard-dodgeball", "seats": [{"username": "alice"},
+                                                                                   {"bot": "heuristic"}]},
                           format="json")
     assert created.status_code == 201, created.json()
     match = Match.objects.get(pk=created.json()["id"])
+    assert fresh(match).config["turn_limit"] is None
     with django_capture_on_commit_callbacks(execute=True):
-        for _ in range(400):
+        for _ in range(600):
             m = fresh(match)
             if m.status == Match.Status.FINISHED:
                 break
@@ -96,8 +97,8 @@ def test_a_passive_player_against_the_bot_reaches_the_turn_bound_and_the_game_en
             assert post_action(client, m, 0, action).status_code == 201
     m = fresh(match)
     assert m.status == Match.Status.FINISHED and m.verdict == Match.Verdict.VERIFIED
-    assert m.result["unfinished"] is True and m.result["winners"] == [] and m.result["placements"] == [1, 1]
-    assert m.state["turn"]["n"] == 40
+    assert m.result["winners"] == [1] and m.result["placements"] == [2, 1] and m.result["scores"][0] == 0
+    assert not m.result.get("unfinished")
 
 
 def test_a_bot_game_that_reaches_the_turn_bound_ends_unfinished_and_moves_no_rating(

@@ -67,3 +67,37 @@ def test_throw_odds_against_a_frozen_target_count_only_totals_above_five():
     hit, caught = throw_odds(state, 47, 21, 1)
     # blue+blue+white: only 2+2+0, 2+2+1, 2+3+0 and 3+2+0 fail to beat the fixed 5
     assert caught == 0.0 and abs(hit - 212 / 216) < 1e-12
+
+
+def test_the_heuristic_bot_teleports_a_ball_back_when_every_loose_ball_is_beyond_the_neutral_area():
+    """Teleport: "Can teleport balls". Issue 20: wizards never cross the Neutral Area, but Teleport
+    moves loose balls anywhere, so a side that keeps the balls at home can still be reached."""
+    state = E.setup({"first_player": 1}, 2)
+    state = arrange(state, wizards={45: [5, 11]}, balls={b: [2 * b - 1, 3] for b in range(1, 6)})
+    action = heuristic_action(state, 1, random.Random(1))
+    assert action["type"] == "cast" and action["spell"] == "teleport" and "ball" in action["targets"][0]
+    # From the Neutral Area, where nobody casts, it steps back out first.
+    in_the_middle = arrange(state, wizards={45: [4, 9]})
+    step = heuristic_action(in_the_middle, 1, random.Random(1))
+    assert step["type"] == "move" and step["to"][1] > 9
+
+
+def test_the_heuristic_bot_beats_a_side_that_only_ends_its_turns():
+    """A passive player cannot hold the game up against the bot: it is beaten by the book's rule."""
+    for game in range(3):
+        state = E.setup({"turn_limit": None}, 2)
+        rng = random.Random(game)
+        for n in range(5000):
+            movers = E.to_move(state)
+            if not movers:
+                break
+            if movers == [CHANCE]:
+                event = {"kind": "chance", "outcome": derive(E.chance(state), SEED, f"passive-{game}", n)}
+            elif movers[0] == 1:
+                event = {"kind": "action", "seat": 1, "action": heuristic_action(state, 1, rng)}
+            else:
+                legal = E.legal_actions(state, 0)
+                action = {"type": "end_turn"} if {"type": "end_turn"} in legal else legal[0]
+                event = {"kind": "action", "seat": 0, "action": action}
+            state = E.apply(state, event)
+        assert E.result(state) is not None and E.result(state)["winners"] == [1], f"game {game}"
