@@ -78,7 +78,7 @@ class WizardingDuelsEngine(Engine):
     rating = "glicko2"
     #: Not offered on the new-match form until its pages exist (issue 13 adds js/games/wizarding-duels.js
     #: and turns this on); autoplay, verification and the API work already.
-    playable = False
+    playable = True
 
     # -- configuration -------------------------------------------------------
     def default_config(self, seats: int) -> dict[str, Any]:

@@ -79,7 +79,7 @@ def check_the_opponents_hand_is_hidden(page, both, seat):
     assert sorted(shown) == sorted(mine)
     assert not set(shown) & set(theirs)
     panel = page.locator(f"[data-testid=panel-{1 - seat}]")
-    assert panel.locator("[data-card]").count() == 0 or not theirs
+    assert panel.locator(".wzd-hand-card").count() == 0
     assert panel.locator(f"[data-testid=hand-count-{1 - seat}]").inner_text() == (
         f"{len(theirs)} card" + ("" if len(theirs) == 1 else "s"))
     html = panel.inner_html()
@@ -143,16 +143,109 @@ def test_a_newcomer_plays_a_whole_game_against_the_bot_from_the_home_page_and_op
     page.click("#replay-link")
     page.wait_for_selector(".wzd[data-turn-state=over] [data-testid=hex-board]")
     assert page.inner_text("[data-testid=verdict]").startswith("✔ Verified")
-    # Step back through the game: the board and the panels are drawn at every event.
-    at = int(page.inner_text("[data-testid=at]"))
-    for _ in range(5):
-        page.click("[data-step=prev]")
-        at -= 1
-        page.wait_for_function("n => document.querySelector('[data-testid=at]').textContent === String(n)", arg=at)
-        page.wait_for_selector(".wzd:is([data-turn-state=replay], [data-turn-state=over]) [data-testid=hex-board]")
-        assert errors == []
-    assert page.locator("[data-testid=hex-board] .wzd-model").count() > 0
+    # Step through the game: the board, the panels and the last clash are drawn mid-game.
+    head = int(page.inner_text("[data-testid=at]"))
+    page.click("[data-step=first]")
+    page.wait_for_function("() => document.querySelector('[data-testid=at]').textContent === '0'")
+    middle = head * 2 // 3
+    page.eval_on_selector("#scrubber", "(e, n) => { e.value = n; e.dispatchEvent(new Event('input')); }", middle)
+    page.wait_for_selector(".wzd[data-turn-state=replay] [data-testid=hex-board] .wzd-model")
+    for n in range(middle + 1, middle + 4):
+        page.click("[data-step=next]")
+        page.wait_for_function("n => document.querySelector('[data-testid=at]').textContent === String(n)", arg=n)
+        page.wait_for_selector(".wzd[data-turn-state=replay] [data-testid=hex-board]")
+    assert page.locator("[data-testid=round]").inner_text().startswith("Round ")
+    assert page.locator("[data-testid=controls]").count() == 0
     page.screenshot(path=f"{SHOTS}/wzd-replay.png", full_page=True)
+    # On a phone the page reflows into one column and nothing spills sideways.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_function("() => document.documentElement.scrollWidth <= 390")
+    page.screenshot(path=f"{SHOTS}/wzd-replay-390.png", full_page=True)
+    assert errors == []
+
+
+
+def engine_questions(games=4) -> dict:
+    """The first time each kind of window asks a seat something, in a few seeded bot games played
+    by the engine alone: the seat's view and its legal actions, as the page receives them."""
+    import random
+
+    from engines import chance
+    from engines.base import CHANCE
+    from engines.wizarding_duels.engine import WizardingDuelsEngine
+
+    engine = WizardingDuelsEngine()
+    found = {}
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = engine.setup(None, 2)
+        while engine.to_move(state):
+            seats = engine.to_move(state)
+            if seats == [CHANCE]:
+                outcome = chance.draw(engine.chance(state), rng.randrange)
+                state = engine.apply(state, {"kind": "chance", "outcome": outcome})
+                continue
+            seat = seats[0]
+            step = state["queue"][0]["step"]
+            if step not in found:
+                found[step] = {"seat": seat, "view": engine.view(state, seat), "actions": engine.legal_actions(state, seat)}
+            action = engine.bot_action("heuristic", state, seat, rng)
+            state = engine.apply(state, {"kind": "action", "seat": seat, "action": action})
+    return found
+
+
+@pytest.mark.browser
+def test_every_question_the_engine_asks_is_a_prompt_whose_clicks_send_exactly_a_legal_action(page_as, live, off_loop):
+    from matches.services import SeatSpec, match_create
+
+    (alice,) = users("alice")
+    match = off_loop(lambda: match_create(game="wizarding-duels", seats=[SeatSpec(user=alice), SeatSpec(bot="heuristic")],
+                                          created_by=alice))
+    questions = engine_questions()
+    # Every kind of set-up screen and clash prompt the engine asked in those games.
+    assert {"build", "stock", "choose_map", "choose_joining", "place_challenge", "place_terrain", "mulligan", "deploy",
+            "activate", "act", "empower", "pick", "swap", "early", "late"} <= set(questions)
+    page = page_as("alice")
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{live}/matches/{match.id}/")
+    page.wait_for_selector("[data-testid=connection]:text('live')")
+    # The live client is switched off and the renderer fed each engine view, its legal actions
+    # answered by a stub of the API; a click is recorded instead of sent.
+    page.evaluate("""() => { window.__match.socket.onclose = null; window.__match.socket.close();
+        const box = document.createElement('div'); box.id = 'probe'; document.body.prepend(box); }""")
+    for k, (step, q) in enumerate(sorted(questions.items())):
+        page.evaluate("""([view, actions, seat, k]) => {
+            window.__sent = [];
+            window.MatchClient.api = async () => ({ actions });
+            const ctx = { seat, live: true, mode: 'server', act: async (a) => { window.__sent.push(a); },
+                          match: { id: 'probe', head_seq: k, to_move: [seat], seats: [], status: 'live' } };
+            window.GameRenderers['wizarding-duels'].render(document.getElementById('probe'), view, ctx);
+        }""", [q["view"], q["actions"], q["seat"], k])
+        page.wait_for_selector("#probe .wzd[data-turn-state=mine] [data-testid=controls]")
+        offered = page.eval_on_selector_all("#probe .wzd-choice[data-action], #probe polygon.wzd-choice",
+                                            "els => els.map(e => e.dataset.action || e.dataset.hex)")
+        assert offered, step
+        sent_actions = [json.loads(x) for x in offered if x.startswith("{")]
+        assert all(a in q["actions"] for a in sent_actions), step
+        if step not in ("build", "stock", "choose_map", "choose_joining", "place_challenge", "place_terrain",
+                        "deploy", "mulligan", "activate", "act"):
+            # A clash prompt is a sentence that says what is asked.
+            assert page.locator("#probe [data-testid=question]").count() == 1, step
+        if step in ("place_challenge", "place_terrain", "deploy"):
+            target = page.locator("#probe polygon.wzd-choice").first
+        else:
+            target = page.locator("#probe [data-testid=controls] button.wzd-choice:visible").first
+        target.click()
+        sent = page.evaluate("window.__sent")
+        assert len(sent) == 1 and sent[0] in q["actions"], step
+        # Once sent, the choices give way until the position moves on: no double moves.
+        page.wait_for_selector("#probe .wzd[data-turn-state=sent]")
+        assert page.locator("#probe [data-testid=controls]").count() == 0
+        if step == "act":
+            # Moves are lit spaces; every other action of the activation is its own button.
+            moves = {a["to"] for a in q["actions"] if a["type"] == "move"}
+            assert moves
     assert errors == []
 
 

@@ -31,7 +31,7 @@
       if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
       else if (v !== undefined && v !== null && v !== false) node.setAttribute(k === "className" ? "class" : k, v);
     }
-    for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
+    for (const c of children.flat(Infinity)) if (c !== null && c !== undefined && c !== false) node.append(c);
     return node;
   }
   const el = (tag, attrs, ...children) => build(document.createElement(tag), attrs, children);
@@ -395,7 +395,7 @@
       el("div", { class: "small" }, `Mastery ${m.mastery} · Defense ${m.defense} · Cunning ${m.cunning.light}w/${m.cunning.dark}b${m.cunning.neutral ? `/${m.cunning.neutral}n` : ""} · ${plural(m.slots, "slot")}${ch.galleons ? ` · ${ch.galleons} G` : ""}`),
       traits.length ? el("div", { class: "small muted" }, traits.join(", ")) : null,
       m.attacks.length ? el("div", { class: "small" }, "Attacks: ", m.attacks.map((a) => `${a.name} (${a.type}, +${a.bonus}, ${a.damage} Impact, range ${a.range})`).join("; ")) : null,
-      m.innate.length ? el("div", { class: "small" }, "Innate: ", m.innate.map((s) => `${nameOf(view, "spells", s)}${clocks[s] ? ` ⏲${clocks[s]}` : ""}`).join(", ")) : null,
+      m.innate.length ? el("div", { class: "small" }, "Innate: ", m.innate.map((s) => `${nameOf(view, "spells", s)}${clocks[s] ? ` (clock ${clocks[s]})` : ""}`).join(", ")) : null,
       m.spells.length ? el("div", { class: "small" }, "Spells: ", m.spells.map((s) => nameOf(view, "spells", typeof s === "string" ? s : s.id || s.spell)).join(", ")) : null,
       m.artifacts.length ? el("div", { class: "small" }, "Artifacts: ", m.artifacts.map((a) => `${nameOf(view, "artifacts", a.id)}${a.locked ? " 🔒" : ""}${a.used ? " (used)" : ""}`).join(", ")) : null,
       statusBadges(m).length ? el("div", { class: "small" }, statusBadges(m).map((s) => s[1]).join(", ")) : null,
@@ -403,19 +403,28 @@
   }
 
   function playerPanel(view, ctx, seat) {
-    const p = view.players[seat];
+    let p = view.players[seat];
     const mine = ctx.seat === seat && ctx.live;
     const models = Object.values(view.models || {}).filter((m) => m.seat === seat).sort((a, b) => (a.uid < b.uid ? -1 : 1));
     const count = (x) => (Array.isArray(x) ? x.length : x);
+    // A finished match's replay carries every seat's own view: its hand is shown as it was.
+    const own = view.seat_views && view.seat_views[seat] ? view.seat_views[seat].players[seat] : null;
+    if (!Array.isArray(p.hand) && own && Array.isArray(own.hand)) p = { ...p, hand: own.hand, qhand: own.qhand, quest_deck: own.quest_deck };
     const handPart = Array.isArray(p.hand)
       ? el("div", { class: "wzd-hand", "data-testid": mine ? "my-hand" : `hand-${seat}` }, p.hand.map((c) => clashCard(view, c, { full: true, className: "wzd-hand-card" })))
       : el("span", { class: "wzd-count", "data-testid": `hand-count-${seat}` }, plural(p.hand, "card"));
-    const book = p.spellbook.map((s) => `${nameOf(view, "spells", s)}${p.clocks[s] ? ` ⏲${p.clocks[s]}` : ""}`);
-    const cooling = Object.entries(p.clocks || {}).filter(([s, v]) => v && !p.spellbook.includes(s)).map(([s, v]) => `${nameOf(view, "spells", s)} ⏲${v}`);
-    const potions = (p.potions || []).map((x) => {
+    const book = p.spellbook.map((s) => `${nameOf(view, "spells", s)}${p.clocks[s] ? ` (clock ${p.clocks[s]})` : ""}`);
+    const cooling = Object.entries(p.clocks || {}).filter(([s, v]) => v && !p.spellbook.includes(s)).map(([s, v]) => `${nameOf(view, "spells", s)} (clock ${v})`);
+    const stock = [];
+    for (const x of p.potions || []) {
+      const row = stock.find((r) => r.id === x.id && r.spent === x.spent);
+      if (row) row.n += 1; else stock.push({ id: x.id, spent: x.spent, n: 1 });
+    }
+    const potions = stock.map((x) => {
       const pot = lookup(view, "potions", x.id);
-      return el("span", { class: `wzd-potion${x.spent ? " wzd-spent" : ""}`, title: pot ? `level ${pot.level}, range ${pot.range}: ${effectsText(pot.effects)}` : x.id },
-        `${pot ? pot.name : title(x.id)}${pot ? ` (L${pot.level}, r${pot.range})` : ""}${x.spent ? " ✓" : ""}`);
+      return el("span", { class: `wzd-potion${x.spent ? " wzd-spent" : ""}`, "data-testid": "potion",
+        title: `${x.spent ? "spent" : "unspent"}${pot ? `; level ${pot.level}, range ${pot.range}: ${effectsText(pot.effects)}` : ""}` },
+      `${x.n > 1 ? `${x.n}× ` : ""}${pot ? pot.name : title(x.id)}${pot ? ` (L${pot.level}, r${pot.range})` : ""}${x.spent ? " (spent)" : ""}`);
     });
     return el("section", { class: `wzd-player wzd-seat-${seat}`, "data-testid": mine ? "my-panel" : `panel-${seat}` },
       el("h3", {}, el("span", { class: "wzd-dot", style: `background:${SEAT_COLOUR[seat]}` }), ` ${seatLabel(ctx, seat)}${mine ? " (you)" : ""} · ${p.qp} QP`),
@@ -572,13 +581,51 @@
       if (end) out.push(el("div", { class: "wzd-buttons" }, choiceButton(view, ctx, ui, end, 0, { label: "End this activation" })));
       return out;
     }
+    const c = view.clash;
+    const sideOf = (name) => (c && name ? c[name] : null);
+    const mine = sideOf(st.side);
+    const ask = (text) => out.push(el("p", { class: "wzd-prompt", "data-testid": "question" }, text));
     if (step === "place") {
-      out.push(el("p", { class: "wzd-prompt" }, `${st.kind === "push" ? "Push" : st.kind === "teleport" ? "Teleport" : st.kind === "gryffindor" ? "Gryffindor move" : "Free move"}${st.model ? ` ${modelName(view, st.model)}` : ""}: click a lit space or a button.`));
+      ask(`${st.kind === "push" ? `Push ${modelName(view, st.model)} (path step by step)` : st.kind === "teleport" ? `Teleport ${modelName(view, st.model)} up to ${st.n} spaces`
+        : st.kind === "gryffindor" ? `Gryffindor: one of your Gryffindor models may move up to ${st.n}` : `Free move for ${modelName(view, st.model)} (up to ${st.n})`}: click a lit space or a button.`);
+    } else if (step === "upkeep") {
+      const sp = lookup(view, "spells", st.spell);
+      ask(`Upkeep ${sp ? sp.name : st.spell}: keep it (it costs ${sp && sp.upkeep !== null ? sp.upkeep : "?"} Power) or drop it?`);
+    } else if (step === "react" && c) {
+      ask(`${modelName(view, c.att.model)} targets ${modelName(view, c.target)}: cast a reaction spell, or pass?`);
+    } else if (step === "empower" && c) {
+      const sp = c.spell ? lookup(view, "spells", c.spell) : null;
+      const emp = sp && sp.empower;
+      ask(`Empower ${sp ? sp.name : "the clash"}${emp ? ` (about ${emp.cost} ${st.side === "def" ? "Power of any colour" : `${emp.colour === "light" ? "white" : emp.colour === "dark" ? "black" : "any"} Power`})` : ""}? The top card of your deck goes face down beside the clash; nobody, you included, sees it until it is added.`);
+    } else if ((step === "pick" || step === "brave_pick") && mine) {
+      ask(`${st.worst ? "Disadvantage: keep one of the lowest cards" : "Advantage: keep one revealed card"} for ${modelName(view, mine.model)}.`);
+    } else if (step === "brave_pick" && view.brave) {
+      ask(`Brave: ${modelName(view, view.brave.model)} is past its capacity; keep one revealed card for its Defense test (a total of 3 or more keeps it in play).`);
+      out.push(el("div", { class: "wzd-cards" }, view.brave.cards.map((u) => clashCard(view, u, { full: true }))));
+    } else if (step === "swap" && mine) {
+      ask(`Keep the revealed ${cardWord(view, mine.kept)} for ${modelName(view, mine.model)}, or swap it for a card from your hand (your opponent sees only that you swapped).`);
+    } else if ((step === "early" || step === "late") && mine) {
+      const cid = view.cards[mine.kept];
+      const card = cid ? lookup(view, "clash_cards", cid) : null;
+      const lo = card && card.lower;
+      ask(`Use the ${step} lower part of ${cardWord(view, mine.kept)}${lo ? ` (${lo.cost ? `${lo.cost} ${lo.colour} Power` : "free"}: ${effectsText(lo.effects)})` : ""}?`);
+    } else if (step === "resist") {
+      ask(`${modelName(view, st.model)} is about to take ${plural(st.n, "Impact")}: discard up to ${st.max} clash cards to resist one Impact each.`);
+    } else if (step === "leadership") {
+      ask("Leadership: look at the top three cards of your Clash deck and put them back in any order?");
+    } else if (step === "order") {
+      ask("Put the three cards back on your deck in this order (top first):");
+    } else if (step === "dark_lord") {
+      ask("Declare Dark Lord for this clash?");
+    } else if (step === "instinctive") {
+      ask(`Instinctive Casting: ${modelName(view, st.model)} advances one spell's clock by one more step.`);
+    } else if (step === "horcrux_lose") {
+      ask(`${modelName(view, st.model)} would be removed: which Horcrux goes instead?`);
+    } else if (step === "neutral") {
+      ask("Your models' Neutral Cunning: how much of it enters your Power Pool as white (the rest as black)?");
+    } else if (step === "horcrux_pick") {
+      ask("Horcrux Maker: pick the allies that receive a Horcrux (dealt at random).");
     }
-    if (["empower"].includes(step) && view.clash) {
-      out.push(el("p", { class: "small" }, "Empowering puts the top card of your deck face down beside the clash; nobody sees it until it is added."));
-    }
-    if (step === "swap") out.push(el("p", { class: "small" }, "Swap the revealed card for one from your hand (face down to your opponent), or keep it."));
     out.push(buttons(actions));
     return out;
   }
