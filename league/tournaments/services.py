@@ -29,6 +29,7 @@ from league.streams import stream_append
 from matches import eventstore
 from matches.eventstore import EventIdReused
 from matches.models import Event, Match
+from audit.clocks import BadTimeControl, check_time_control
 from matches.services import MatchError, SeatSpec, match_create
 
 from . import brackets, projection
@@ -203,7 +204,8 @@ def clean_options(fmt: str, game: str, options: dict | None) -> dict:
     options = dict(options or {})
     allowed = {"cap", "check_in_required", "check_in_opens", "check_in_closes", "seeding", "tiebreaks",
                "third_place", "bracket_reset", "rounds", "bye_score", "forbidden_pairs", "avoid_same_club",
-               "double", "groups", "advance", "pod_size", "placement_points", "match_config", "seat_balance"}
+               "double", "groups", "advance", "pod_size", "placement_points", "match_config", "seat_balance",
+               "time_control"}
     unknown = sorted(set(options) - allowed)
     if unknown:
         raise _refuse(f"Unknown option(s): {', '.join(unknown)}.", "bad_options", 400)
@@ -217,6 +219,11 @@ def clean_options(fmt: str, game: str, options: dict | None) -> dict:
         raise _refuse("Seeding is 'registration', 'rating' or 'manual'.", "bad_options", 400)
     if not isinstance(out["match_config"], dict):
         raise _refuse("Option 'match_config' must be an object.", "bad_options", 400)
+    try:
+        # The clock every platform match of the event is played with (audit.clocks).
+        out["time_control"] = check_time_control(options.get("time_control"))
+    except BadTimeControl as exc:
+        raise _refuse(f"Option 'time_control': {exc}", "bad_options", 400) from None
     for key in ("check_in_opens", "check_in_closes"):
         value = options.get(key)
         if value:
@@ -948,6 +955,7 @@ def tournament_match_create(*, tournament, pairing: str, by, mode: str = Match.M
         match = match_create(
             game=state["game"], seats=seats, created_by=by, mode=mode, config=config,
             origin={"tournament": state["id"], "round": record["round"], "pairing": pairing},
+            time_control=state["options"].get("time_control") or {},
         )
         return [("match.created", {"pairing": pairing, "match_id": str(match.id)})]
 
