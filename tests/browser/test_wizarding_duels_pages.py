@@ -236,6 +236,11 @@ def test_every_question_the_engine_asks_is_a_prompt_whose_clicks_send_exactly_a_
                         "deploy", "mulligan", "activate", "act"):
             # A clash prompt is a sentence that says what is asked.
             assert page.locator("#probe [data-testid=question]").count() == 1, step
+        if step == "build":
+            # Each ready-made Group is within the budget the engine checked it against (WD-3).
+            costs = [int(re.search(r"(\d+) of 50 Galleons", t).group(1))
+                     for t in page.eval_on_selector_all("#probe .wzd-group", "els => els.map(e => e.innerText)")]
+            assert len(costs) == len(q["actions"]) and all(0 < c <= 50 for c in costs)
         if step == "act":
             # Moves are exactly the lit spaces; hovering a ringed target draws the sight line and
             # tells the distance from the active model.

@@ -505,8 +505,13 @@
     if (step === "build") {
       out.push(el("p", { class: "small" }, "Use a ready-made Group (the engine's group helper builds them within the budget):"));
       actions.forEach((g, i) => {
-        const galleons = g.models.reduce((s, c) => s + ((lookup(view, "characters", c) || {}).galleons || 0), 0)
-          + g.artifacts.flat().reduce((s, a) => s + ((lookup(view, "artifacts", a) || {}).galleons || 0), 0);
+        // The engine's sum: models, plus each model's artifacts (a Malfoy Patriarch pays 3 less for its own).
+        const galleons = g.models.reduce((sum, cid, j) => {
+          const ch = lookup(view, "characters", cid) || { galleons: 0, traits: [] };
+          let arts = g.artifacts[j].reduce((t, a) => t + ((lookup(view, "artifacts", a) || {}).galleons || 0), 0);
+          if ((ch.traits || []).some((t) => t.id === "malfoy_patriarch")) arts = Math.max(0, arts - 3);
+          return sum + ch.galleons + arts;
+        }, 0);
         out.push(el("div", { class: "wzd-group", "data-testid": `group-${i}` },
           el("div", {}, el("strong", {}, `Group ${i + 1}`), ` · ${galleons} of ${view.config.galleons} Galleons`),
           el("ul", { class: "small" }, g.models.map((c, j) => el("li", {}, nameOf(view, "characters", c), j === g.leader ? " ★ Leader" : "",
