@@ -187,8 +187,12 @@ def engine_questions(games=4) -> dict:
                 continue
             seat = seats[0]
             step = state["queue"][0]["step"]
-            if step not in found:
-                found[step] = {"seat": seat, "view": engine.view(state, seat), "actions": engine.legal_actions(state, seat)}
+            # An activation is kept once it can attack or cast at an enemy: its targets are ringed.
+            aimed = step == "act" and any(a.get("target", "").startswith(str(1 - seat))
+                                          for a in engine.legal_actions(state, seat))
+            if step not in found or (aimed and not found[step].get("aimed")):
+                found[step] = {"seat": seat, "view": engine.view(state, seat), "actions": engine.legal_actions(state, seat),
+                               "aimed": aimed}
             action = engine.bot_action("heuristic", state, seat, rng)
             state = engine.apply(state, {"kind": "action", "seat": seat, "action": action})
     return found
@@ -232,6 +236,22 @@ def test_every_question_the_engine_asks_is_a_prompt_whose_clicks_send_exactly_a_
                         "deploy", "mulligan", "activate", "act"):
             # A clash prompt is a sentence that says what is asked.
             assert page.locator("#probe [data-testid=question]").count() == 1, step
+        if step == "build":
+            # Each ready-made Group is within the budget the engine checked it against (WD-3).
+            costs = [int(re.search(r"(\d+) of 50 Galleons", t).group(1))
+                     for t in page.eval_on_selector_all("#probe .wzd-group", "els => els.map(e => e.innerText)")]
+            assert len(costs) == len(q["actions"]) and all(0 < c <= 50 for c in costs)
+        if step == "act":
+            # Moves are exactly the lit spaces; hovering a ringed target draws the sight line and
+            # tells the distance from the active model.
+            moves = {a["to"] for a in q["actions"] if a["type"] == "move"}
+            lit = set(page.eval_on_selector_all("#probe polygon.wzd-choice", "els => els.map(e => e.dataset.hex)"))
+            assert lit == moves
+            targets = sorted({a["target"] for a in q["actions"] if "target" in a} - {q["view"]["act"]["model"]})
+            if targets:
+                page.hover(f"#probe [data-testid=model-{targets[0]}]")
+                page.wait_for_selector("#probe [data-testid=sight-line]")
+                assert "legal target" in page.text_content("#probe [data-testid=distance]")
         if step in ("place_challenge", "place_terrain", "deploy"):
             target = page.locator("#probe polygon.wzd-choice").first
         else:
@@ -242,10 +262,6 @@ def test_every_question_the_engine_asks_is_a_prompt_whose_clicks_send_exactly_a_
         # Once sent, the choices give way until the position moves on: no double moves.
         page.wait_for_selector("#probe .wzd[data-turn-state=sent]")
         assert page.locator("#probe [data-testid=controls]").count() == 0
-        if step == "act":
-            # Moves are lit spaces; every other action of the activation is its own button.
-            moves = {a["to"] for a in q["actions"] if a["type"] == "move"}
-            assert moves
     assert errors == []
 
 

@@ -321,9 +321,26 @@
     if (!b) return null;
     const mySeat = ctx.seat !== null && ctx.seat !== undefined ? ctx.seat : 0;
     const L = layout(b, view.zone_half ? view.zone_half[mySeat] : 0);
-    const svg = sv("svg", { class: "wzd-board", "data-testid": "hex-board", viewBox: `0 0 ${L.width.toFixed(0)} ${L.height.toFixed(0)}`,
+    const svg = sv("svg", { class: "wzd-board", "data-testid": "hex-board", viewBox: `0 0 ${L.width.toFixed(0)} ${(L.height + 16).toFixed(0)}`,
       role: "img", "aria-label": `${b.name}, joined on the ${view.nexus} Nexus` });
     const gHex = svg.appendChild(sv("g", {})), gMark = svg.appendChild(sv("g", {})), gModel = svg.appendChild(sv("g", {}));
+    const gLine = svg.appendChild(sv("g", { class: "wzd-lines" }));
+    // Distances and sight lines are measured from the selected model, else the active one.
+    const fromUid = ui.focus && ui.focus.model && view.models[ui.focus.model] && view.models[ui.focus.model].hex ? ui.focus.model
+      : view.act && view.models[view.act.model] && view.models[view.act.model].hex ? view.act.model : null;
+    const from = fromUid ? view.models[fromUid] : null;
+    const readout = sv("text", { class: "wzd-readout", x: 6, y: L.height + 10, "data-testid": "distance" }, from ? `From ${from.name}: hover a space` : "");
+    svg.append(readout);
+    const dist = (a, b) => { const [q1, r1] = parse(a), [q2, r2] = parse(b); return (Math.abs(q1 - q2) + Math.abs(r1 - r2) + Math.abs(q1 + r1 - q2 - r2)) / 2; };
+    const hover = (k, target) => {
+      gLine.replaceChildren();
+      if (!from || k === null) { readout.textContent = from ? `From ${from.name}: hover a space` : ""; return; }
+      readout.textContent = `${from.name} → ${k}: distance ${dist(from.hex, k)}${target ? (target.ok ? ", a legal target (in line of sight and range)" : ", not a target now") : ""}`;
+      if (target) {
+        const [x1, y1] = L.pos(from.hex), [x2, y2] = L.pos(k);
+        gLine.append(sv("line", { class: `wzd-sight${target.ok ? "" : " wzd-no"}`, x1, y1, x2, y2, "data-testid": "sight-line" }));
+      }
+    };
     const arrivalOf = new Map();
     b.arrival.forEach((list, half) => list.forEach((k) => arrivalOf.set(k, half)));
     const seatOfHalf = (half) => (view.zone_half ? view.zone_half.indexOf(half) : half);
@@ -341,7 +358,8 @@
       gHex.append(sv("polygon", {
         class: cls.join(" "), points: hexPoints(x, y, R - 1), "data-hex": k, "data-testid": `hex-${k}`,
         onclick: options.length ? () => (options.length === 1 ? send(ui, ctx, options[0]) : (ui.focus = { hex: k }, redraw())) : null,
-      }, sv("title", {}, tip + (options.length ? ` · click: ${actionLabel(view, options[0], ctx)}` : ""))));
+        onmouseenter: () => hover(k, null),
+      }, sv("title", {}, tip + (from ? `, distance ${dist(from.hex, k)} from ${from.name}` : "") + (options.length ? ` · click: ${actionLabel(view, options[0], ctx)}` : ""))));
       if (arrivalOf.has(k)) {
         gMark.append(sv("circle", { class: "wzd-arrival", cx: x, cy: y, r: R * 0.62, stroke: SEAT_COLOUR[seatOfHalf(arrivalOf.get(k))] < 0 ? "#888" : SEAT_COLOUR[seatOfHalf(arrivalOf.get(k))] || "#888" }));
       }
@@ -367,7 +385,8 @@
       if (opts.length) cls.push("wzd-target", "wzd-choice");
       if (ui.focus && ui.focus.model === m.uid) cls.push("wzd-focus");
       const g = sv("g", { class: cls.join(" "), "data-testid": `model-${m.uid}`, "data-model": m.uid,
-        onclick: () => { ui.focus = { model: m.uid }; redraw(); } },
+        onclick: () => { ui.focus = { model: m.uid }; redraw(); },
+        onmouseenter: () => (m.uid === fromUid ? hover(null) : hover(m.hex, { ok: opts.some((a) => a.target === m.uid) })), onmouseleave: () => hover(null) },
       sv("title", {}, `${m.name}${m.leader ? " (Leader)" : ""}: ${m.impacts}/${cap} Impacts${statusBadges(m).map((s) => `, ${s[1]}`).join("")}${m.markers ? `, ${plural(m.markers, "activation marker")}` : ""}`),
       sv("circle", { cx: x, cy: y, r: R * 0.66, fill: SEAT_COLOUR[m.seat] }),
       sv("text", { class: "wzd-initials", x, y: y + 1 }, m.name.split(/\s+/).filter((w) => /^[A-Z]/.test(w)).map((w) => w[0]).slice(0, 2).join("") || m.name.slice(0, 2)),
@@ -486,8 +505,13 @@
     if (step === "build") {
       out.push(el("p", { class: "small" }, "Use a ready-made Group (the engine's group helper builds them within the budget):"));
       actions.forEach((g, i) => {
-        const galleons = g.models.reduce((s, c) => s + ((lookup(view, "characters", c) || {}).galleons || 0), 0)
-          + g.artifacts.flat().reduce((s, a) => s + ((lookup(view, "artifacts", a) || {}).galleons || 0), 0);
+        // The engine's sum: models, plus each model's artifacts (a Malfoy Patriarch pays 3 less for its own).
+        const galleons = g.models.reduce((sum, cid, j) => {
+          const ch = lookup(view, "characters", cid) || { galleons: 0, traits: [] };
+          let arts = g.artifacts[j].reduce((t, a) => t + ((lookup(view, "artifacts", a) || {}).galleons || 0), 0);
+          if ((ch.traits || []).some((t) => t.id === "malfoy_patriarch")) arts = Math.max(0, arts - 3);
+          return sum + ch.galleons + arts;
+        }, 0);
         out.push(el("div", { class: "wzd-group", "data-testid": `group-${i}` },
           el("div", {}, el("strong", {}, `Group ${i + 1}`), ` · ${galleons} of ${view.config.galleons} Galleons`),
           el("ul", { class: "small" }, g.models.map((c, j) => el("li", {}, nameOf(view, "characters", c), j === g.leader ? " ★ Leader" : "",
