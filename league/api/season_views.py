@@ -100,6 +100,8 @@ class SeasonCreateSerializer(serializers.Serializer):
     promote = serializers.IntegerField(min_value=0, max_value=6, default=2)
     relegate = serializers.IntegerField(min_value=0, max_value=6, default=2)
     playoff_spots = serializers.IntegerField(min_value=0, max_value=6, default=0)
+    time_control = serializers.JSONField(required=False, default=dict,
+                                         help_text="The clock of every fixture's match (see POST /api/matches/).")
 
 
 class SeasonList(APIView):
@@ -121,6 +123,7 @@ class SeasonList(APIView):
             double=s.validated_data["double"], clubs=clubs, divisions=s.validated_data.get("divisions"),
             days_between_rounds=s.validated_data["days_between_rounds"],
             movements={k: s.validated_data[k] for k in ("promote", "relegate", "playoff_spots")},
+            time_control=s.validated_data["time_control"],
         )
         return Response(_season_dict(season), status=status.HTTP_201_CREATED)
 

@@ -117,6 +117,7 @@ def draft_hand_off(*, draft_match_id) -> Match | None:
             created_by=draft_match.created_by,
             config=config,
             origin={**draft_match.origin, "draft": str(draft_match.id)},
+            time_control=draft_match.origin.get("time_control") or {},
         )
         draft.match = match
         draft.save(update_fields=["match"])

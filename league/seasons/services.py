@@ -20,6 +20,7 @@ from league.standings.schedule import season_schedule
 from league.standings.table import DEFAULT_TIEBREAKS
 from matches.models import Match
 from engines import registry
+from audit.clocks import BadTimeControl, check_time_control
 from matches.services import MatchError, SeatSpec, match_create
 
 from .models import Club, Fixture, League, Season
@@ -69,6 +70,7 @@ def season_create(
     divisions: dict[str, list[str]] | None = None,
     days_between_rounds: int = 7,
     movements: dict | None = None,
+    time_control: dict | None = None,
 ) -> Season:
     """Schedule a season. ``divisions`` maps division names (top first) to club slugs;
     ``movements`` (promote, relegate, playoff_spots) apply at the season's close."""
@@ -82,6 +84,10 @@ def season_create(
         listed = sorted(s for members in divisions.values() for s in members)
         if listed != sorted(slugs):
             raise MatchError("Every club must be in exactly one division.", code="bad_divisions")
+    try:
+        clock = check_time_control(time_control)  # every fixture's match is played with it
+    except BadTimeControl as exc:
+        raise MatchError(str(exc), code="bad_time_control") from None
     number = (league.seasons.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     stream_id = f"season:{uuid.uuid4()}"
     config = {
@@ -90,6 +96,7 @@ def season_create(
         "points": league.points or [3, 1, 0], "tiebreaks": league.tiebreaks or list(DEFAULT_TIEBREAKS),
         "lot_seed": f"{league.slug}:{number}",
         "movements": {"promote": 2, "relegate": 2, "playoff_spots": 0, **(movements or {})},
+        **({"time_control": clock} if clock else {}),
     }
     fixtures = season_schedule(slugs, double=double, divisions=divisions, start_date=start_date,
                                days_between_rounds=days_between_rounds)
@@ -266,13 +273,16 @@ def fixture_start(*, fixture: Fixture, user=None, bots: bool = False, clock_seco
         seats = [SeatSpec(user=home_coach), SeatSpec(user=away_coach)]
     origin = {"season": str(fixture.season_id), "fixture": fixture.key,
               "fixture_clubs": [fixture.home.slug, fixture.away.slug]}
+    clock = fixture.season.config.get("time_control") or {}
+    if clock and drafted:
+        origin["time_control"] = clock  # the draft hands it to the match it sets up
     with transaction.atomic():
         if drafted:
             started = draft_create(seats=seats, created_by=user, config={"format": "schoolyard"},
                                    clock_seconds=clock_seconds, origin=origin)
             fact = {"fixture": fixture.key, "draft": str(started.draft_match_id)}
         else:
-            started = match_create(game=game, seats=seats, created_by=user, origin=origin)
+            started = match_create(game=game, seats=seats, created_by=user, origin=origin, time_control=clock)
             fact = {"fixture": fixture.key, "match": str(started.id)}
         _append(fixture.season, "fixture.started", fact, _actor(user))
     return started
