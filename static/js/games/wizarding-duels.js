@@ -402,6 +402,19 @@
 
   function redraw() { if (lastDraw) render(...lastDraw); }
 
+  function legend() {
+    const swatch = (t) => el("span", { class: "wzd-legend-item" },
+      build(document.createElementNS(SVGNS, "svg"), { width: 16, height: 16, viewBox: "0 0 16 16" },
+        [sv("polygon", { class: `wzd-hex wzd-t-${t}`, points: hexPoints(8, 8, 7.5) })]), ` ${TERRAIN_WORD[t]}`);
+    return el("details", { class: "wzd-legend small", "data-testid": "legend" }, el("summary", {}, "How to read the board"),
+      el("p", {}, Object.keys(TERRAIN_WORD).map(swatch)),
+      el("ul", {},
+        el("li", {}, "Your Zone is at the bottom, tinted blue; the opponent's is tinted red. Spaces with a purple edge are the front row, in both Zones."),
+        el("li", {}, "Dashed circles are Arrival Spaces, in their seat's colour. Small tags are overlays: dark = Mystery side up (\"?\"), yellow = a Challenge, white = a Terrain type."),
+        el("li", {}, "A model shows its initials and Impacts against its capacity; ★ is the Leader, a black square an activation marker, coloured badges its statuses (B Burning, P Poison, S Slow, C Concealment, A Animal Form, H Horcruxes)."),
+        el("li", {}, "Green-edged spaces with a dot answer a click; ringed models are legal targets. Hover a model or a space for the distance from the selected (or active) model and the sight line.")));
+  }
+
   // -- panels ---------------------------------------------------------------------------------------
   function modelCard(view, ctx, m) {
     const ch = lookup(view, "characters", m.char) || {};
@@ -718,7 +731,7 @@
       header(view, ctx, actions),
       el("div", { class: "wzd-main" },
         el("div", { class: "wzd-board-wrap" }, board || el("p", { class: "muted" }, "The map is chosen after the Groups and Stocks are in."),
-          clashTray(view, ctx)),
+          clashTray(view, ctx), board ? legend() : null),
         el("div", { class: "wzd-side-col" },
           state === "mine" ? el("section", { class: "wzd-controls", "data-testid": "controls" }, promptBlock(view, ctx, ui, actions, acts)) : null,
           playerPanel(view, ctx, me), playerPanel(view, ctx, 1 - me))));
