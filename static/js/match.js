@@ -254,6 +254,14 @@
       const v = update.match.verification.verdict;
       setBadge(root.querySelector('[data-testid="verdict"]'), VERDICT_TEXT[v] || v, v);
       if (update.match.status === "finished") root.querySelector("#replay-link").hidden = false;
+      const outcome = root.querySelector("#match-outcome");
+      const r = update.match.result;
+      if (outcome && r && r.reason === "timeout") {
+        // A loss on time ends the match, not the game: the board cannot say it, so the page does.
+        const names = (seats) => seats.map((s) => (update.match.seats[s] || {}).label || `seat ${s}`).join(" & ");
+        outcome.textContent = `${names([r.timed_out])} ran out of time: ${names(r.winners)} win${r.winners.length > 1 ? "" : "s"}.`;
+        outcome.hidden = false;
+      }
       root.dataset.headSeq = headSeq;
       renderChanceEntry(update);
       if (renderer) renderer.render(board, update.view, { ...ctx, match: update.match, live: true });

@@ -28,5 +28,6 @@ def test_the_page_counts_the_clocks_down_and_the_opponent_claims_the_win_on_time
     page.click("[data-testid=claim-timeout]")
     page.wait_for_selector("[data-testid=status]:text('Finished')", timeout=30_000)
     assert "ran out of time" in page.inner_text("[data-testid=log]")
+    assert page.inner_text("[data-testid=match-outcome]") == "bob ran out of time: alice wins."
     finished = Match.objects.get(pk=match.pk)
     assert finished.result["reason"] == "timeout" and finished.result["winners"] == [0]

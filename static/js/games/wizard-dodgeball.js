@@ -435,7 +435,11 @@
 
   function turnBlock(view, ctx, ui, a) {
     const parts = [];
-    if (view.result) {
+    if (view.result && view.result.unfinished) {
+      // A bot game that reached its bound on turns: no winner (RULES.md, "Unfinished games").
+      parts.push(el("p", { class: "wd-result", "data-testid": "result" },
+        `Game over, unfinished: no winner. ${view.result.detail || ""}`.trim()));
+    } else if (view.result) {
       const winners = view.result.winners.map((s) => seatLabel(ctx, s)).join(" & ");
       const team = teamOfSeat(view, view.result.winners[0]);
       parts.push(el("p", { class: "wd-result", "data-testid": "result" },

@@ -75,8 +75,9 @@ def test_rows_serialise_for_the_api_and_csv():
     }
 
 
-def test_a_stalled_game_is_won_by_the_side_with_more_wizards_on_court():
-    # The engine's stalling ruling can end a game with both sides still on court:
+def test_a_game_ended_with_both_sides_on_court_is_won_by_the_side_with_more_wizards():
+    # Organisers' corrections, and matches recorded under Wizard Dodgeball version 1 (whose
+    # stalling ruling is kept for replay), can end a game with both sides still on court:
     # 3 left against 1 is a home win, +2 and -2 on wizard difference; 2 against 2 a draw.
     rows = {r.club: r for r in standings(["A", "B", "C"], [Result("A", "B", 3, 1), Result("B", "C", 2, 2)])}
     assert (rows["A"].won, rows["A"].wizard_difference, rows["A"].wizards_remaining) == (1, 2, 3)
