@@ -96,6 +96,8 @@ def test_a_newcomer_plays_a_whole_game_against_the_bot_from_the_home_page_and_op
     page = page_as("newcomer")
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    frames = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
     page.goto(f"{live}/")
     page.select_option("[data-testid=new-match] select[name=game]", "wizarding-duels")
     page.click("[data-testid=new-match] button[type=submit]")
@@ -139,6 +141,20 @@ def test_a_newcomer_plays_a_whole_game_against_the_bot_from_the_home_page_and_op
     # The newcomer met every set-up screen and activated models.
     assert {"build", "stock", "mulligan", "deploy", "activate", "act"} <= seen_steps
     assert page.locator("[data-testid=controls]").count() == 0
+    # Nor did any websocket frame of the live game carry the opponent's hand, quest hand or deck,
+    # its secret choices or a face-down swap.
+    live_frames = [f for f in map(json.loads, frames) if f.get("type") == "update" and f["match"]["status"] != "finished"]
+    assert len(live_frames) > 20
+    for f in live_frames:
+        theirs = f["view"]["players"][1 - seat]
+        assert type(theirs["hand"]) is int and type(theirs["qhand"]) is int and type(theirs["quest_deck"]) is int
+        assert "quests" not in (theirs["group"] or {})
+        for e in f["events"]:
+            action = e["data"].get("action") if e["type"] == "action" and e["data"].get("seat") != seat else None
+            if action and action["type"] in ("group", "potions", "mulligan", "order"):
+                assert action == {"type": action["type"]}
+            if action and action["type"] == "swap":
+                assert action["card"] is None
     page.wait_for_selector("[data-testid=verdict].verified", timeout=60_000)
     page.click("#replay-link")
     page.wait_for_selector(".wzd[data-turn-state=over] [data-testid=hex-board]")
