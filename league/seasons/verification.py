@@ -50,6 +50,24 @@ def _check_result(season: Season, event, retracted: set[str]) -> str | None:
     return None
 
 
+def _check_unfinished(season: Season, event) -> str | None:
+    """An unfinished fact must cite this fixture's verified match, which really ended unfinished."""
+    d = event.data
+    match = Match.objects.filter(pk=d.get("match")).first()
+    if match is None:
+        return "The unfinished result cites a match that does not exist."
+    origin = match.origin or {}
+    if origin.get("season") != str(season.pk) or origin.get("fixture") != d.get("fixture"):
+        return "The unfinished result cites a match that was not played for this fixture."
+    if match.verdict != Match.Verdict.VERIFIED:
+        return f"The match behind this unfinished result is {match.verdict}, not verified."
+    if not (match.result or {}).get("unfinished"):
+        return "The match this fact calls unfinished has a result."
+    if d.get("head_hash") != match.head_hash:
+        return "The head hash recorded with the fact differs from the match's published head."
+    return None
+
+
 def _check_started(season: Season, data: dict) -> str | None:
     """The draft or match a fixture started must be that fixture's."""
     cited = data.get("match") or data.get("draft")
@@ -97,6 +115,10 @@ def verify_season(stream: Stream) -> StreamVerdict:
                 touched[f["key"]] = event.seq
         if event.type == "result.recorded":
             problem = _check_result(season, event, retracted)
+            if problem:
+                return bad(event.seq, problem)
+        elif event.type == "result.unfinished":
+            problem = _check_unfinished(season, event)
             if problem:
                 return bad(event.seq, problem)
         elif event.type == "fixture.started":

@@ -139,3 +139,15 @@ def test_an_unfinished_bracket_match_records_no_result_and_waits_for_the_organis
                                 reason="replayed over the board")
     record = state(t)["pairings"]["M1"]
     assert record["status"] == "final" and record["result"] == {"winner": str(players[1].pk)}
+
+
+def test_the_season_verifier_disputes_an_unfinished_fact_whose_match_has_a_result(
+        season, django_capture_on_commit_callbacks):
+    fixture = season.fixtures.select_related("home", "away").order_by("round", "id").first()
+    with django_capture_on_commit_callbacks(execute=True):
+        match = start_fixture_with_bots(season, fixture, {"turn_limit": 10})
+    fact = Event.objects.get(stream_id=season.stream_id, type="result.unfinished")
+    # The match's published result is changed to a win afterwards: the fact no longer stands.
+    Match.objects.filter(pk=match.pk).update(result={**match.result, "unfinished": False, "winners": [0]})
+    verdict = verify_season(Stream.objects.get(id=season.stream_id))
+    assert not verdict.ok and verdict.seq == fact.seq and "has a result" in verdict.reason
