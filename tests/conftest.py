@@ -1,9 +1,18 @@
 from __future__ import annotations
 
+import base64
+import os
+
 import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+
+def pytest_configure(config):
+    # Tests run with DEBUG off, as production does, and production has a checkpoint signing key:
+    # give the test run one of its own (tests of a missing key remove it with monkeypatch).
+    os.environ.setdefault("CHECKPOINT_SIGNING_KEY", base64.b64encode(os.urandom(32)).decode("ascii"))
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import ImproperlyConfigured
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions
 from rest_framework.exceptions import APIException, NotFound, ValidationError
@@ -35,8 +36,18 @@ def _int(request, name: str, *, required: bool = False) -> int | None:
     return int(raw)
 
 
+class SigningKeyMissing(APIException):
+    status_code = 503
+    default_code = "signing_key_missing"
+    default_detail = "This server has no checkpoint signing key configured (CHECKPOINT_SIGNING_KEY)."
+
+
 def _key() -> dict:
-    return {"algorithm": "Ed25519", "public_key": keys.public_key(), "key_id": keys.key_id()}
+    try:
+        return {"algorithm": "Ed25519", "public_key": keys.public_key(), "key_id": keys.key_id()}
+    except ImproperlyConfigured:
+        # A deployment without its key answers that plainly, never with a 500.
+        raise SigningKeyMissing() from None
 
 
 class Public(APIView):
@@ -127,6 +138,8 @@ class BundleDownload(Public):
             error = ProofRefused(exc.message, code=exc.code)
             error.status_code = exc.status
             raise error from None
+        except ImproperlyConfigured:
+            raise SigningKeyMissing() from None
         response = Response(data)
         name = data["stream"].replace(":", "-")
         response["Content-Disposition"] = f'attachment; filename="{name}.audit.json"'

@@ -271,3 +271,13 @@ def test_the_checkpoint_api_is_in_the_schema_without_warnings():
     for path in ours:
         assert "200" in schema["paths"][path]["get"]["responses"]
         assert "$ref" in str(schema["paths"][path]["get"]["responses"]["200"])
+
+
+def test_a_server_without_its_signing_key_answers_503_json_not_500(db, client, settings, monkeypatch):
+    settings.CHECKPOINT_SIGNING_KEY = ""
+    settings.DEBUG = False
+    monkeypatch.delenv("CHECKPOINT_SIGNING_KEY", raising=False)
+    monkeypatch.delenv("CHECKPOINT_KEY_FILE", raising=False)
+    for path in ("/api/checkpoints/", "/api/checkpoints/key/"):
+        response = client.get(path)
+        assert response.status_code == 503 and response.json()["code"] == "signing_key_missing", path
