@@ -76,8 +76,8 @@ class WizardingDuelsEngine(Engine):
     max_seats = 2
     bots = ("heuristic", "random")
     rating = "glicko2"
-    #: Not offered on the new-match form until its pages exist (issue 13 adds js/games/wizarding-duels.js
-    #: and turns this on); autoplay, verification and the API work already.
+    #: Played on the pages (js/games/wizarding-duels.js) with a ready-made group; the group builder
+    #: and tabletop card pickers are still to come.
     playable = True
 
     # -- configuration -------------------------------------------------------

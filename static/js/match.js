@@ -171,6 +171,16 @@
           label.append(input);
           fields.push(label);
         });
+      } else if (spec.kind === "draw") {
+        // Pages that show the cards take draws by clicking them (entersDraws); this is the fallback:
+        // the drawn cards by name, never their place in the server's ordering of the pool.
+        const label = document.createElement("label");
+        label.textContent = `The ${spec.count} card(s) you drew, by name, separated by commas`;
+        const input = document.createElement("input");
+        Object.assign(input, { name: "cards", required: true });
+        input.dataset.testid = "drawn-cards";
+        label.append(input);
+        fields.push(label);
       } else {
         const label = document.createElement("label");
         label.textContent = `Card order, top first: the numbers 0-${spec.size - 1} separated by commas`;
@@ -190,7 +200,9 @@
         ev.preventDefault();
         const outcome = spec.kind === "dice"
           ? spec.dice.map((_, i) => Number(form.elements[`die${i}`].value))
-          : form.elements.order.value.split(",").map((x) => Number(x.trim()));
+          : spec.kind === "draw"
+            ? { cards: form.elements.cards.value.split(",").map((x) => x.trim()).filter(Boolean) }
+            : form.elements.order.value.split(",").map((x) => Number(x.trim()));
         ctx.recordChance(outcome);
       };
     }
