@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from .base import Engine
 
 _ENGINES: dict[tuple[str, str], Engine] = {}
@@ -59,6 +61,7 @@ def rated() -> list[Engine]:
 
 
 _loaded = False
+_LOADING = threading.RLock()  # re-entrant: an engine package may itself call into the registry
 
 
 def _load_builtin() -> None:
@@ -69,12 +72,17 @@ def _load_builtin() -> None:
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    import importlib
-    import pkgutil
+    # Many request threads may ask at once in a fresh process: one imports, the others wait for
+    # it to finish (flagging "loaded" before the imports were done made them see no games).
+    with _LOADING:
+        if _loaded:
+            return
+        import importlib
+        import pkgutil
 
-    import engines
+        import engines
 
-    for info in sorted(pkgutil.iter_modules(engines.__path__), key=lambda m: m.name):
-        if info.ispkg:
-            importlib.import_module(f"engines.{info.name}")
+        for info in sorted(pkgutil.iter_modules(engines.__path__), key=lambda m: m.name):
+            if info.ispkg:
+                importlib.import_module(f"engines.{info.name}")
+        _loaded = True

@@ -8,6 +8,7 @@ urlpatterns = [
     path("matches/new/", views.match_new, name="match-new"),
     path("matches/<uuid:match_id>/", views.match_live, name="match-live"),
     path("matches/<uuid:match_id>/replay/", views.match_replay, name="match-replay"),
+    path("games/annihilageddon/cards/", views.annihilageddon_gallery, name="annihilageddon-gallery"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", views.signup, name="signup"),

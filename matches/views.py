@@ -116,3 +116,8 @@ def account(request):
     token, _ = Token.objects.get_or_create(user=request.user)
     expires = token.created + timedelta(days=settings.TOKEN_MAX_AGE_DAYS)
     return render(request, "matches/account.html", {"token": token.key, "expires": expires})
+
+
+def annihilageddon_gallery(request):
+    """Every card of Annihilageddon's original set, readable and filterable (drawn by the page script)."""
+    return render(request, "games/annihilageddon_gallery.html")

@@ -15,6 +15,16 @@ def pytest_configure(config):
     os.environ.setdefault("CHECKPOINT_SIGNING_KEY", base64.b64encode(os.urandom(32)).decode("ascii"))
 
 
+@pytest.fixture(autouse=True)
+def fresh_throttle_counts():
+    # Throttle counts live in the cache: each test starts with a full budget, so no test is
+    # throttled by the requests of the tests before it.
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def make_user(db):
     def make(username: str, *, staff: bool = False):

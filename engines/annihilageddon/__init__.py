@@ -1,7 +1,7 @@
 """Epic Spell Wars: Annihilageddon: importing this package registers the engine.
 
-Whole games play end to end (server and tabletop, autoplay, verification); the pages are still
-to come, so the engine declares itself not playable from the new-match form until they exist.
+Whole games play end to end: server and tabletop, autoplay, verification, the game page
+(static/js/games/annihilageddon.js) and the card gallery (/games/annihilageddon/cards/).
 """
 
 from ..registry import register
