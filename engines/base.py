@@ -72,9 +72,9 @@ class Engine(ABC):
     page_script: str = ""
     #: False for engines kept only to replay streams recorded under an older version.
     current: bool = True
-    #: Options the platform sets when a person holds a seat, unless the match's creator set them:
-    #: a bound that ends bot games (so random playouts always end) is switched off for people,
-    #: whose games the clocks end instead.
+    #: Options the platform sets when every seat is a person, unless the match's creator set them:
+    #: a bound that ends bot games (so random playouts always end) is switched off between people,
+    #: whose games the clocks end instead. A match with a bot keeps it (bots stall too).
     people_config: dict[str, Any] = {}
 
     @property

@@ -101,7 +101,8 @@ def match_create(
         clock = check_time_control(time_control)
     except BadTimeControl as exc:
         raise MatchError(str(exc), code="bad_time_control") from None
-    if any(s.user is not None for s in seats):
+    if seats and all(s.user is not None for s in seats):
+        # Between people the bound that ends bot games is off (their clocks end a stalled game).
         config = {**engine.people_config, **(config or {})}
     try:
         normalised = engine.validate_config(config or {}, len(seats))

@@ -117,7 +117,7 @@ class WizardDodgeballEngine(Engine):
     title = "Wizard Dodgeball"
     min_seats = 2
     max_seats = 4
-    #: RULES.md "Unfinished games": what the platform sets when a person holds a seat.
+    #: RULES.md "Unfinished games": what the platform sets when every seat is a person.
     #: Clocks end stalling between people; the bound on turns is for bot games only.
     people_config = {"turn_limit": None}
 

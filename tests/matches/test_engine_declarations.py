@@ -27,19 +27,19 @@ def test_play_the_bot_means_the_engines_strongest_bot(alice):
     assert form.cleaned_data["bot"] == registry.get("wizard-dodgeball").best_bot == "heuristic"
 
 
-def test_a_bound_for_bot_games_is_switched_off_when_a_person_plays(alice, bob):
+def test_a_bound_for_bot_games_is_switched_off_between_people_and_kept_when_a_bot_plays(alice, bob):
     bounded = [e for e in registry.latest() if e.people_config]
     assert bounded, "some engine bounds its bot games"
     for engine in bounded:
-        seats = range(engine.min_seats, engine.max_seats + 1)
-        n = next(n for n in seats if _takes(engine, n))
-        people = match_create(game=engine.name, seats=[SeatSpec(user=alice)] + [SeatSpec(bot="random")] * (n - 1),
-                              created_by=alice)
+        assert engine.min_seats == 2 and _takes(engine, 2)
+        people = match_create(game=engine.name, seats=[SeatSpec(user=alice), SeatSpec(user=bob)], created_by=alice)
         for key, value in engine.people_config.items():
             assert people.config[key] == value
-        bots = autoplay_match(game=engine.name, seats=n)
+        against_a_bot = match_create(game=engine.name, seats=[SeatSpec(user=alice), SeatSpec(bot="random")],
+                                     created_by=alice)
+        bots = autoplay_match(game=engine.name, seats=2)
         for key in engine.people_config:
-            assert bots.config[key] == engine.default_config(n)[key]
+            assert against_a_bot.config[key] == bots.config[key] == engine.default_config(2)[key]
 
 
 def _takes(engine, n):

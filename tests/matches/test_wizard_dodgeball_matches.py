@@ -76,15 +76,15 @@ def test_a_passive_player_loses_to_the_bot_by_the_books_only_ending(alice, clien
                                                                     django_capture_on_commit_callbacks):
     """RULES.md "Winning" and "Unfinished games": a player who only ends turns keeps every wizard
     and, in the end, every thrown ball at home. No head count or stalling rule ends the game any
-    more, and a person's match has no bound on turns (the engine's people_config): the bot
-    teleports the balls back and knocks every wizard out. The bot answers in the same request."""
+    more; the bound on turns (2000) of a match with a bot in it is far away: the bot teleports
+    the balls back and knocks every wizard out. The bot answers in the same request."""
     client = client_for(alice)
     created = client.post("/api/matches/", {"game": "wizard-dodgeball", "seats": [{"username": "alice"},
                                                                                    {"bot": "heuristic"}]},
                           format="json")
     assert created.status_code == 201, created.json()
     match = Match.objects.get(pk=created.json()["id"])
-    assert fresh(match).config["turn_limit"] is None
+    assert fresh(match).config["turn_limit"] == 2000  # a bot plays: the bound for bot games stays
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(600):
             m = fresh(match)
