@@ -38,6 +38,10 @@ def asgi_server(django_db_setup, django_db_blocker):
     with django_db_blocker.unblock():
         env = {**os.environ, "DATABASE_URL": database_url(), "SERVE_STATIC": "true", "DEBUG": "true",
                "DJANGO_SETTINGS_MODULE": "config.settings"}
+    # One server plays every browser test's games at machine speed from one address, far past
+    # any person's pace: its throttles (tested in tests/hardening) would make later tests flaky.
+    env.update({name: "1000000/minute" for name in
+                ("THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_EXPENSIVE", "THROTTLE_AUTH")})
     env.pop("CELERY_BROKER_URL", None)  # verification runs in the server process, on commit
     log = open(ROOT / "test-artifacts" / "daphne.log", "w") if (ROOT / "test-artifacts").is_dir() else subprocess.DEVNULL
     proc = subprocess.Popen(
