@@ -125,30 +125,7 @@ class DuelingWizards(Engine):
     # -- setup and queries -----------------------------------------------------------
     def setup(self, config: dict[str, Any], seats: int) -> State:
         config = self.validate_config(config, seats)
-        if self.lazy:
-            return {
-                "seats": seats,
-                "jokers": config["jokers"],
-                "phase": DEAL,
-                "round": 0,
-                # The Play: the player left of the dealer attacks first; seats are numbered
-                # from that player, so seat 0 opens.
-                "attacker": 0,
-                # No order exists until a card is drawn: the pile is the set of unknown cards.
-                "pool": list(deck.deck(config["jokers"])),
-                # The Deal: three cards to each wizard, seat 0 first, each a private draw.
-                "draws": [[seat, HAND_SIZE] for seat in range(seats)],
-                "hands": [[] for _ in range(seats)],
-                "defences": [None] * seats,
-                "discard": [],
-                "health": [START_HEALTH] * seats,
-                "alive": [True] * seats,
-                "knocked_out_in": [None] * seats,
-                "last_round": None,
-                "reversed": False,
-                "end": None,
-            }
-        return {
+        state = {
             "seats": seats,
             "jokers": config["jokers"],
             "phase": DEAL,
@@ -156,7 +133,6 @@ class DuelingWizards(Engine):
             # The Play: the player left of the dealer attacks first; seats are numbered
             # from that player, so seat 0 opens.
             "attacker": 0,
-            "pile": [],
             "hands": [[] for _ in range(seats)],
             "defences": [None] * seats,
             "discard": [],
@@ -166,6 +142,15 @@ class DuelingWizards(Engine):
             "last_round": None,
             "end": None,
         }
+        if not self.lazy:
+            state["pile"] = []  # version 1: filled in order by the shuffle
+            return state
+        # No order exists until a card is drawn: the pile is the set of unknown cards.
+        state["pool"] = list(deck.deck(config["jokers"]))
+        # The Deal: three cards to each wizard, seat 0 first, each a private draw.
+        state["draws"] = [[seat, HAND_SIZE] for seat in range(seats)]
+        state["reversed"] = False
+        return state
 
     def deck_size(self, state: State) -> int:
         return deck.FULL_SIZE if state["jokers"] else deck.SUITED_SIZE
