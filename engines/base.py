@@ -91,6 +91,11 @@ class Engine(ABC):
 
     def validate_config(self, config: dict[str, Any] | None, seats: int) -> dict[str, Any]:
         """Return the normalised config (defaults filled in) or raise InvalidConfig."""
+        # Both come from a web API: the shape is checked here once for every engine.
+        if type(seats) is not int:
+            raise InvalidConfig("The number of seats must be a whole number.", code="bad_seat_count")
+        if config is not None and not isinstance(config, dict):
+            raise InvalidConfig("The options must be a JSON object.", code="bad_config")
         if not (self.min_seats <= seats <= self.max_seats):
             raise InvalidConfig(
                 f"{self.title} is played by {self.min_seats} to {self.max_seats} players, not {seats}.",

@@ -90,10 +90,6 @@ class Annihilageddon(Engine):
         return {"max_rounds": DEFAULT_MAX_ROUNDS}
 
     def validate_config(self, config: dict[str, Any] | None, seats: int) -> dict[str, Any]:
-        if type(seats) is not int:
-            raise InvalidConfig("The number of seats must be a whole number.", code="bad_seat_count")
-        if config is not None and not isinstance(config, dict):
-            raise InvalidConfig("The options must be a JSON object.", code="bad_config")
         merged = super().validate_config(config, seats)
         bound = merged["max_rounds"]
         if bound is not None and (type(bound) is not int or bound < 1):

@@ -111,10 +111,6 @@ class DuelingWizards(Engine):
         return {"jokers": True}
 
     def validate_config(self, config: dict[str, Any] | None, seats: int) -> dict[str, Any]:
-        if type(seats) is not int:
-            raise InvalidConfig("The number of seats must be a whole number.", code="bad_seat_count")
-        if config is not None and not isinstance(config, dict):
-            raise InvalidConfig("The options must be a JSON object.", code="bad_config")
         merged = super().validate_config(config, seats)
         if type(merged["jokers"]) is not bool:
             raise InvalidConfig(

@@ -139,10 +139,6 @@ class SpellCasterEngine(Engine):
         return {"max_rounds": DEFAULT_MAX_ROUNDS, "life_chart": B.life_chart()}
 
     def validate_config(self, config: dict[str, Any] | None, seats: int) -> dict[str, Any]:
-        if type(seats) is not int:
-            raise InvalidConfig("The number of seats must be a whole number.", code="bad_seat_count")
-        if config is not None and not isinstance(config, dict):
-            raise InvalidConfig("The options must be a JSON object.", code="bad_config")
         merged = super().validate_config(config, seats)
         rounds = merged["max_rounds"]
         if type(rounds) is not int or not (rounds == 0 or 5 <= rounds <= 1000):
