@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from audit import matchverify
 from audit.matchverify import verify_match_stream
 
 from . import eventstore
@@ -20,12 +21,8 @@ from .outbox import outbox_add
 
 
 @dataclass
-class Verdict:
-    verified: bool
-    seq: int | None = None
-    reason: str = ""
-    head_hash: str = ""
-    events: int = 0
+class Verdict(matchverify.Verdict):
+    """The stream's verdict (audit.matchverify) as the platform records it."""
 
     @property
     def label(self) -> str:
