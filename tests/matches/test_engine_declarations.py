@@ -48,3 +48,16 @@ def _takes(engine, n):
         return True
     except Exception:
         return False
+
+
+def test_autoplay_cycles_through_the_seat_counts_asked_for_and_refuses_nonsense(capsys):
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    from matches.models import Match
+
+    call_command("autoplay", game="dueling-wizards", matches=2, seats="2-3")
+    assert sorted(m.seats.count() for m in Match.objects.all()) == [2, 3]
+    for wanted in ("two", "7-9"):
+        with pytest.raises(CommandError):
+            call_command("autoplay", game="dueling-wizards", matches=1, seats=wanted)

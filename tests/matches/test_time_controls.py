@@ -184,3 +184,18 @@ def match_verdict(match) -> str:
     from matches.verification import match_verify
 
     return match_verify(match_id=match.id).label
+
+
+def test_a_claim_on_an_untimed_match_is_refused_and_a_retried_claim_is_recorded_once(alice, bob, client_for, clock):
+    untimed = timed_duel(alice, bob, control={})
+    refused = claim(client_for(alice), untimed)
+    assert refused.status_code == 409 and refused.json()["code"] == "untimed"
+    assert event_count(untimed) == 3
+
+    match = timed_duel(alice, bob)
+    clock.advance(61)
+    body = {"expected_seq": fresh(match).state_seq, "event_id": str(uuid.uuid4())}
+    first = client_for(alice).post(f"/api/matches/{match.id}/timeout/", body, format="json")
+    again = client_for(alice).post(f"/api/matches/{match.id}/timeout/", body, format="json")  # reply lost
+    assert first.status_code == 201 and again.status_code == 200
+    assert Event.objects.filter(stream_id=match.stream_id, type="match.timeout").count() == 1
