@@ -168,8 +168,11 @@ def test_a_newcomer_plays_annihilageddon_against_the_bot_from_the_home_page_to_t
     page.evaluate("""() => { const s = document.querySelector('#scrubber');
         s.value = Math.floor(Number(s.max) / 2); s.dispatchEvent(new Event('input')); }""")
     page.wait_for_selector("[data-testid=status-line]:has-text('Round')")
+    # Both hands are shown (not counts); the active player may have played theirs out at this
+    # event, so only the two together are sure to hold a card.
     for seat in (0, 1):
-        assert page.locator(f"[data-testid=shown-hand-{seat}] [data-card]").count() >= 1
+        assert page.locator(f"[data-testid=shown-hand-{seat}]").count() == 1
+    assert page.locator("[data-testid^=shown-hand-] [data-card]").count() >= 1
 
 
 
