@@ -182,6 +182,18 @@ class Engine(ABC):
             return None
         return outcome if chance_visible(spec, viewer) else None
 
+    def chance_odds(self, state: State, outcome: Any) -> "ChanceOdds":
+        """The exact odds of a chance event: ``state`` has the chance pending (``to_move`` is
+        CHANCE), ``outcome`` is the one recorded. An engine that knows what its rolls and draws
+        decide overrides this to add the stakes (engines.odds.Stake); the default knows only the
+        probability of the outcome itself. Only ever asked of finished, public matches."""
+        from engines.odds import ChanceOdds, uniform_outcome_probability
+
+        spec = self.chance(state)
+        if spec is None:
+            raise IllegalAction("No chance event is due now.", code="no_chance_due")
+        return ChanceOdds(p_outcome=uniform_outcome_probability(spec))
+
     def draw_pool(self, state: State) -> list[Any]:
         """For a pending ``draw``: the pool in the engine's canonical order (outcome indices
         point into it). Used only by the server, to turn the cards a person at a real table
