@@ -11,7 +11,10 @@ from __future__ import annotations
 import copy
 import json
 from abc import ABC, abstractmethod
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
+
+if TYPE_CHECKING:
+    from engines.odds import ChanceOdds
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -182,7 +185,7 @@ class Engine(ABC):
             return None
         return outcome if chance_visible(spec, viewer) else None
 
-    def chance_odds(self, state: State, outcome: Any) -> "ChanceOdds":
+    def chance_odds(self, state: State, outcome: Any) -> ChanceOdds:
         """The exact odds of a chance event: ``state`` has the chance pending (``to_move`` is
         CHANCE), ``outcome`` is the one recorded. An engine that knows what its rolls and draws
         decide overrides this to add the stakes (engines.odds.Stake); the default knows only the
