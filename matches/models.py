@@ -200,3 +200,25 @@ class OutboxMessage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.topic} #{self.pk}"
+
+
+class SavedSetup(models.Model):
+    """What a player prepared for a game before a match (a Wizarding Duels Group and potion Stock,
+    for instance), saved to their account to reuse: generic, one row per player, game and name.
+
+    ``data`` holds the opening answers the seat gives, as the engine's actions
+    (``{"actions": [action, ...]}``); each game's page and checks say what goes in."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="saved_setups")
+    game = models.CharField(max_length=64)
+    name = models.CharField(max_length=80)
+    data = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "name"]
+        constraints = [models.UniqueConstraint(fields=["user", "game", "name"], name="savedsetup_user_game_name_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.name}"
