@@ -79,37 +79,9 @@ def match_create(
         existing = match_create_retry(event_id=event_id, game=game, seats=seats, created_by=created_by, mode=mode)
         if existing is not None:
             return existing
-    try:
-        engine = registry.get(game)
-    except registry.UnknownEngine as exc:
-        raise MatchError(str(exc), code="unknown_game", status=400) from None
-    if mode not in Match.Mode.values:
-        raise MatchError("Mode must be 'server' or 'tabletop'.", code="bad_mode")
-    for i, spec in enumerate(seats):
-        if (spec.user is None) == (not spec.bot):
-            raise MatchError(f"Seat {i} needs exactly one of a user or a bot.", code="bad_seat")
-        if spec.bot and spec.bot not in engine_bots(engine):
-            raise MatchError(f"There is no '{spec.bot}' bot for {engine.title}.", code="unknown_bot")
-    if mode == Match.Mode.TABLETOP and any(s.bot for s in seats):
-        raise MatchError("A tabletop match is played by people at a table: no bots.", code="bot_at_tabletop")
-    user_ids = [u.pk for s in seats for u in ((s.user,) if s.user else ()) + tuple(s.partners)]
-    if any(s.partners and s.user is None for s in seats):
-        raise MatchError("A team seat needs a first player as well as partners.", code="bad_seat")
-    if len(user_ids) != len(set(user_ids)):
-        raise MatchError("A user can hold only one seat in a match.", code="duplicate_user")
-    try:
-        clock = check_time_control(time_control)
-    except BadTimeControl as exc:
-        raise MatchError(str(exc), code="bad_time_control") from None
-    if seats and all(s.user is not None for s in seats):
-        # Between people the bound that ends bot games is off (their clocks end a stalled game).
-        config = {**engine.people_config, **(config or {})}
-    try:
-        normalised = engine.validate_config(config or {}, len(seats))
-        state = engine.setup(normalised, len(seats))
-    except EngineError as exc:
-        raise MatchError(exc.message, code=exc.code) from None
-
+    engine, normalised, state, clock = _checked_setup(
+        game=game, seats=seats, mode=mode, config=config, time_control=time_control
+    )
     match_id = uuid.uuid4()
     # The stream secret: it seeds a server-dealt match's outcomes and salts every event's hash
     # (docs/AUDIT.md), so a tabletop match has one too. Committed now, revealed at the end.
@@ -165,6 +137,50 @@ def match_create(
         events += _advance(match=match, stream=stream, engine=engine, state=state)
         _after_append(match, events)
     return match
+
+
+def match_create_check(
+    *, game: str, seats: list[SeatSpec], mode: str = Match.Mode.SERVER, config: dict[str, Any] | None = None,
+    time_control: dict[str, Any] | None = None,
+) -> None:
+    """Every check ``match_create`` makes before it writes, writing nothing: an invitation asks
+    this before anyone is invited, so a match nobody could start is refused at once."""
+    _checked_setup(game=game, seats=seats, mode=mode, config=config, time_control=time_control)
+
+
+def _checked_setup(*, game, seats, mode, config, time_control):
+    """(engine, normalised config, first state, clock) of a match these seats may start; MatchError if not."""
+    try:
+        engine = registry.get(game)
+    except registry.UnknownEngine as exc:
+        raise MatchError(str(exc), code="unknown_game", status=400) from None
+    if mode not in Match.Mode.values:
+        raise MatchError("Mode must be 'server' or 'tabletop'.", code="bad_mode")
+    for i, spec in enumerate(seats):
+        if (spec.user is None) == (not spec.bot):
+            raise MatchError(f"Seat {i} needs exactly one of a user or a bot.", code="bad_seat")
+        if spec.bot and spec.bot not in engine_bots(engine):
+            raise MatchError(f"There is no '{spec.bot}' bot for {engine.title}.", code="unknown_bot")
+    if mode == Match.Mode.TABLETOP and any(s.bot for s in seats):
+        raise MatchError("A tabletop match is played by people at a table: no bots.", code="bot_at_tabletop")
+    user_ids = [u.pk for s in seats for u in ((s.user,) if s.user else ()) + tuple(s.partners)]
+    if any(s.partners and s.user is None for s in seats):
+        raise MatchError("A team seat needs a first player as well as partners.", code="bad_seat")
+    if len(user_ids) != len(set(user_ids)):
+        raise MatchError("A user can hold only one seat in a match.", code="duplicate_user")
+    try:
+        clock = check_time_control(time_control)
+    except BadTimeControl as exc:
+        raise MatchError(str(exc), code="bad_time_control") from None
+    if seats and all(s.user is not None for s in seats):
+        # Between people the bound that ends bot games is off (their clocks end a stalled game).
+        config = {**engine.people_config, **(config or {})}
+    try:
+        normalised = engine.validate_config(config or {}, len(seats))
+        state = engine.setup(normalised, len(seats))
+    except EngineError as exc:
+        raise MatchError(exc.message, code=exc.code) from None
+    return engine, normalised, state, clock
 
 
 def match_create_retry(*, event_id, game: str, seats: list[SeatSpec], created_by, mode: str) -> Match | None:
