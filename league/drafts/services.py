@@ -33,18 +33,31 @@ def draft_create(
 ) -> Draft:
     """Open a draft room. ``seats`` in pick order: seat 0 is player 1. Bots ("auto") draft
     as the clock would; ``origin`` (e.g. a season fixture) passes on to the match."""
-    if not 5 <= clock_seconds <= 24 * 3600:
-        raise MatchError("The pick clock must be between 5 seconds and a day.", code="bad_clock")
-    coaches = [u for s in seats for u in ((s.user,) if s.user else ()) + tuple(s.partners)]
-    if created_by is not None and not created_by.is_staff and created_by not in coaches:
-        raise MatchError("You can open a draft only as one of its coaches (organisers excepted).",
-                         code="permission_denied", status=403)
+    _check_opener(seats=seats, created_by=created_by, clock_seconds=clock_seconds)
     with transaction.atomic():
         draft_match = match_services.match_create(
             game=DRAFT_GAME, seats=seats, created_by=created_by, config=config or {}, origin=origin
         )
         # A tournament draft's teams meet in pairings the tournament makes, not in one match.
         return Draft.objects.create(draft_match=draft_match, clock_seconds=clock_seconds, hand_off=len(seats) == 2)
+
+
+def draft_create_check(
+    *, seats: list[SeatSpec], created_by: AbstractBaseUser | None, config: dict | None = None,
+    clock_seconds: int = 60,
+) -> None:
+    """Every check ``draft_create`` makes, writing nothing (an invitation asks before inviting)."""
+    _check_opener(seats=seats, created_by=created_by, clock_seconds=clock_seconds)
+    match_services.match_create_check(game=DRAFT_GAME, seats=seats, config=config or {})
+
+
+def _check_opener(*, seats, created_by, clock_seconds) -> None:
+    if not 5 <= clock_seconds <= 24 * 3600:
+        raise MatchError("The pick clock must be between 5 seconds and a day.", code="bad_clock")
+    coaches = [u for s in seats for u in ((s.user,) if s.user else ()) + tuple(s.partners)]
+    if created_by is not None and not created_by.is_staff and created_by not in coaches:
+        raise MatchError("You can open a draft only as one of its coaches (organisers excepted).",
+                         code="permission_denied", status=403)
 
 
 def draft_deadline(*, draft: Draft) -> timezone.datetime | None:
