@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "league",
     "league.tournaments",
     "matches.checkpoints",
+    "matches.analysis",
 ]
 
 MIDDLEWARE = [
