@@ -7,3 +7,5 @@ class MatchesConfig(AppConfig):
 
     def ready(self):
         from . import followups  # noqa: F401  (registers the outbox handlers)
+        from .invitations import models as invitation_models  # noqa: F401  (Invitation, Invitee)
+        from .invitations import kinds  # noqa: F401  (the "match" kind of invitation)

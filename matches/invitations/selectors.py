@@ -1,0 +1,81 @@
+"""Reads for invitations (never imports services)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db.models import Q
+from django.urls import reverse
+
+from . import kinds
+from .models import Invitation, Invitee
+
+
+def invitation_get(*, invitation_id, user) -> Invitation | None:
+    """The invitation if ``user`` sent it or is invited to it; None for anyone else."""
+    if not user or not user.is_authenticated:
+        return None
+    try:
+        return _parties(user).get(pk=invitation_id)
+    except (Invitation.DoesNotExist, ValueError, TypeError, ValidationError):
+        return None
+
+
+def invitations_for(*, user, status: str | None = None, role: str | None = None) -> list[Invitation]:
+    """The invitations ``user`` sent (role "sent") or received ("received"), or both, newest first."""
+    qs = _parties(user) if role is None else (
+        Invitation.objects.filter(created_by=user) if role == "sent"
+        else Invitation.objects.filter(invitees__user=user)
+    )
+    if status:
+        qs = qs.filter(status=status)
+    return qs.select_related("created_by", "match").prefetch_related("invitees__user").distinct()
+
+
+def _parties(user):
+    return Invitation.objects.filter(Q(created_by=user) | Q(invitees__user=user)).distinct()
+
+
+def invitation_summary(*, invitation: Invitation, user) -> dict:
+    request = invitation.request
+    invitees = list(invitation.invitees.all())
+    mine = next((i for i in invitees if i.user_id == getattr(user, "pk", None)), None)
+    match_url = kinds.get(invitation.kind).url(invitation.match) if invitation.match_id else None
+    return {
+        "id": str(invitation.id),
+        "kind": invitation.kind,
+        "status": invitation.status,
+        "game": request.get("game"),
+        "inviter": invitation.created_by.get_username(),
+        "seats": [seat_label(s) for s in request.get("seats", [])],
+        "invitees": [{"username": i.user.get_username(), "response": i.response} for i in invitees],
+        "you_invited": invitation.created_by_id == getattr(user, "pk", None),
+        "your_response": mine.response if mine else None,
+        "request": {k: v for k, v in request.items() if k != "seats"},
+        "created_at": invitation.created_at.isoformat(),
+        "closed_at": invitation.closed_at.isoformat() if invitation.closed_at else None,
+        "match": str(invitation.match_id) if invitation.match_id else None,
+        "url": match_url,
+        "page": reverse("invitation", kwargs={"invitation_id": invitation.id}),
+    }
+
+
+def seat_label(seat: dict) -> str:
+    if not seat.get("user_id"):
+        return f"{seat.get('bot')} bot"
+    return " & ".join([seat["username"], *(p["username"] for p in seat.get("partners", []))])
+
+
+def pending_for(*, user) -> dict:
+    """What the home page lists: invitations waiting for ``user``'s answer, and the user's own
+    that still wait for others (each with the summary's fields)."""
+    # A declined invitation is closed, so every pending one still waits on this user or others.
+    received = Invitation.objects.filter(status=Invitation.Status.PENDING, invitees__user=user)
+    sent = Invitation.objects.filter(status=Invitation.Status.PENDING, created_by=user)
+    started = Invitation.objects.filter(Q(created_by=user) | Q(invitees__user=user),
+                                        status=Invitation.Status.ACCEPTED).order_by("-closed_at")
+
+    def rows(qs):
+        return [invitation_summary(invitation=i, user=user)
+                for i in qs.distinct().select_related("created_by", "match").prefetch_related("invitees__user")[:10]]
+
+    return {"received": rows(received), "sent": rows(sent), "started": rows(started)}

@@ -1,0 +1,175 @@
+"""Writes for invitations: propose, accept, decline, cancel. Checks first, then one write.
+
+Each answer runs in one transaction holding the invitation's row lock, so two invitees
+accepting at once cannot both see themselves as the last one: the match is created exactly
+once, by the last acceptance, with the configuration asked for."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from matches import eventstore
+from matches.eventstore import EventIdReused
+from matches.services import MatchError, SeatSpec
+
+from . import kinds
+from .models import Invitation, Invitee
+
+
+def seats_needing_consent(*, seats: list[SeatSpec], created_by: AbstractBaseUser) -> list[AbstractBaseUser]:
+    """The people these seats would sit down who have to accept first: everyone but the creator
+    (bots need no asking). Staff are the platform's organisers: they seat players directly, as
+    tournament and season organisers do through their own services."""
+    if created_by.is_staff:
+        return []
+    people = [u for s in seats for u in ((s.user,) if s.user else ()) + tuple(s.partners)]
+    seen: set = set()
+    others = []
+    for user in people:
+        if user.pk != created_by.pk and user.pk not in seen:
+            seen.add(user.pk)
+            others.append(user)
+    return others
+
+
+def invitation_create(
+    *,
+    kind: str,
+    request: dict,
+    created_by: AbstractBaseUser,
+    invitees: list[AbstractBaseUser],
+    event_id: uuid.UUID | None = None,
+) -> tuple[Invitation, bool]:
+    """Propose a match or draft to ``invitees``. Returns (invitation, created): a retried create
+    with the same ``event_id`` returns the first invitation (created False), whatever has become
+    of it since; the same id for a different proposal is 409 ``event_id_reused``."""
+    if not created_by or not created_by.is_authenticated:
+        raise MatchError("Sign in to invite anyone.", code="not_authenticated", status=401)
+    proposal = kinds.get(kind)
+    if event_id is not None:
+        existing = _retry(event_id=event_id, kind=kind, request=request, created_by=created_by)
+        if existing is not None:
+            return existing, False
+    if not invitees:
+        raise MatchError("Nobody to invite: create it directly.", code="no_invitees")
+    if any(u.pk == created_by.pk for u in invitees):
+        raise MatchError("You cannot invite yourself.", code="bad_invitee")
+    # Refused now, before anyone is asked, if it could not be created once they all accept.
+    proposal.check(request, created_by)
+    try:
+        with transaction.atomic():
+            invitation = Invitation.objects.create(kind=kind, request=request, created_by=created_by,
+                                                   event_id=event_id)
+            Invitee.objects.bulk_create([Invitee(invitation=invitation, user=u) for u in invitees])
+    except IntegrityError:
+        # The same create, sent twice at once: the first one's row won the unique event_id.
+        existing = _retry(event_id=event_id, kind=kind, request=request, created_by=created_by) if event_id else None
+        if existing is None:
+            raise
+        return existing, False
+    return invitation, True
+
+
+def _retry(*, event_id, kind, request, created_by) -> Invitation | None:
+    existing = Invitation.objects.filter(event_id=event_id).first()
+    if existing is None:
+        if eventstore.event_find(event_id=event_id) is not None:
+            raise _reused()
+        return None
+    if existing.created_by_id != created_by.pk or existing.kind != kind or existing.request != request:
+        raise _reused()
+    return existing
+
+
+def _reused() -> MatchError:
+    return MatchError("This event_id was already used for a different command. Use a new id for a new command.",
+                      code=EventIdReused.code, status=409)
+
+
+def invitation_accept(*, invitation_id, user: AbstractBaseUser) -> Invitation:
+    """The invitee accepts. The last acceptance creates the match (or draft) in the same
+    transaction; accepting again is answered with the invitation as it stands."""
+    with transaction.atomic():
+        invitation, invitee = _locked_for_invitee(invitation_id, user)
+        if invitee.response == Invitee.Response.ACCEPTED:
+            return invitation
+        _check_open(invitation)
+        now = timezone.now()
+        invitee.response, invitee.responded_at = Invitee.Response.ACCEPTED, now
+        invitee.save(update_fields=["response", "responded_at"])
+        if not invitation.invitees.exclude(response=Invitee.Response.ACCEPTED).exists():
+            match = kinds.get(invitation.kind).create(invitation.request, invitation.created_by)
+            invitation.match = match
+            invitation.status = Invitation.Status.ACCEPTED
+            invitation.closed_at = now
+            invitation.save(update_fields=["match", "status", "closed_at"])
+        return invitation
+
+
+def invitation_decline(*, invitation_id, user: AbstractBaseUser) -> Invitation:
+    """The invitee declines: the invitation closes and seats nobody (an earlier acceptance can
+    be taken back this way while others have not answered)."""
+    with transaction.atomic():
+        invitation, invitee = _locked_for_invitee(invitation_id, user)
+        if invitee.response == Invitee.Response.DECLINED:
+            return invitation
+        _check_open(invitation)
+        now = timezone.now()
+        invitee.response, invitee.responded_at = Invitee.Response.DECLINED, now
+        invitee.save(update_fields=["response", "responded_at"])
+        invitation.status, invitation.closed_at = Invitation.Status.DECLINED, now
+        invitation.save(update_fields=["status", "closed_at"])
+        return invitation
+
+
+def invitation_cancel(*, invitation_id, user: AbstractBaseUser) -> Invitation:
+    """The inviter withdraws an invitation nobody has turned into a match yet."""
+    with transaction.atomic():
+        invitation = _locked(invitation_id, user)
+        if invitation.created_by_id != user.pk:
+            raise MatchError("Only the player who sent this invitation can cancel it.", code="not_inviter",
+                             status=403)
+        if invitation.status == Invitation.Status.CANCELLED:
+            return invitation
+        _check_open(invitation)
+        invitation.status, invitation.closed_at = Invitation.Status.CANCELLED, timezone.now()
+        invitation.save(update_fields=["status", "closed_at"])
+        return invitation
+
+
+def _locked(invitation_id, user) -> Invitation:
+    """The invitation, row-locked, if ``user`` is its inviter or an invitee; to anyone else it
+    does not exist (404), so ids cannot be probed for who invited whom."""
+    if not user or not user.is_authenticated:
+        raise MatchError("Sign in to answer an invitation.", code="not_authenticated", status=401)
+    try:
+        invitation = Invitation.objects.select_for_update().select_related("created_by").get(pk=invitation_id)
+    except (Invitation.DoesNotExist, ValueError, TypeError, ValidationError):
+        raise _not_found() from None
+    if invitation.created_by_id != user.pk and not invitation.invitees.filter(user=user).exists():
+        raise _not_found()
+    return invitation
+
+
+def _locked_for_invitee(invitation_id, user) -> tuple[Invitation, Invitee]:
+    invitation = _locked(invitation_id, user)
+    invitee = invitation.invitees.filter(user=user).first()
+    if invitee is None:
+        raise MatchError("Only the invited players answer an invitation; you sent this one.", code="not_invitee",
+                         status=403)
+    return invitation, invitee
+
+
+def _check_open(invitation: Invitation) -> None:
+    if invitation.status != Invitation.Status.PENDING:
+        raise MatchError(f"This invitation is closed ({invitation.get_status_display().lower()}).",
+                         code="invitation_closed", status=409, status_now=invitation.status)
+
+
+def _not_found() -> MatchError:
+    return MatchError("No such invitation.", code="invitation_not_found", status=404)
