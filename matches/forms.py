@@ -33,6 +33,10 @@ class NewMatchForm(forms.Form):
         choices=[(key, label) for key, (label, _) in TIME_CONTROLS.items()],
         help_text="A player whose time runs out loses on time.",
     )
+    setup = forms.ChoiceField(
+        required=False, label="Saved setup", choices=[("", "none (choose in the match)")],
+        help_text="A Group you saved for this game: the match takes its pack and budget, and plays it for you.",
+    )
 
     def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -43,6 +47,12 @@ class NewMatchForm(forms.Form):
         self.fields["game"].choices = [(e.name, e.title) for e in games]
         bots = sorted({b for e in games for b in e.bots})
         self.fields["bot"].choices = [("", "the game's best bot")] + [(b, b) for b in bots]
+        from .games.selectors import setup_list
+
+        titles = {e.name: e.title for e in games}
+        self.saved = {str(s.pk): s for s in setup_list(user=user) if s.game in titles}
+        self.fields["setup"].choices = [("", "none (choose in the match)")] + [
+            (pk, f"{titles[s.game]}: {s.name}") for pk, s in self.saved.items()]
 
     def clean_opponent(self):
         name = self.cleaned_data["opponent"].strip()
@@ -64,6 +74,11 @@ class NewMatchForm(forms.Form):
                 self.add_error("bot", f"{engine.title} has no {bot} bot; it has {', '.join(engine.bots)}.")
             data["bot"] = bot
         data["time_control"] = TIME_CONTROLS.get(data.get("clock") or "", ("", {}))[1]
+        setup = self.saved.get(data.get("setup") or "")
+        if setup is not None and engine is not None and setup.game != engine.name:
+            self.add_error("setup", f"That setup is for another game, not {engine.title}.")
+        data["setup"] = setup
+        data["config"] = dict((setup.data or {}).get("config") or {}) if setup is not None else None
         if data.get("mode") == Match.Mode.TABLETOP and not data.get("opponent"):
             raise forms.ValidationError("A tabletop match needs a second person at the table.")
         return data

@@ -39,11 +39,16 @@ def match_new(request):
         try:
             match = services.match_create(
                 game=form.cleaned_data["game"], seats=seats, created_by=request.user, mode=form.cleaned_data["mode"],
-                time_control=form.cleaned_data["time_control"],
+                time_control=form.cleaned_data["time_control"], config=form.cleaned_data["config"],
             )
         except services.MatchError as exc:
             form.add_error(None, exc.message)
         else:
+            if form.cleaned_data["setup"] is not None:
+                from .games.services import setup_play
+
+                # The saved Group (and Stock, when asked already) are the creator's first answers.
+                setup_play(match=match, user=request.user, seat=0, setup=form.cleaned_data["setup"])
             return redirect("match-live", match_id=match.id)
     return render(request, "matches/new.html", {"form": form})
 

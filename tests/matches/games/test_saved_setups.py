@@ -1,0 +1,118 @@
+"""Saved setups: a Wizarding Duels Group (and potion Stock) checked by the engine, saved to the
+account, and played into a match from the home page's form (issue 13, the group builder)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engines.wizarding_duels import content, groups
+from matches.models import SavedSetup
+
+pytestmark = pytest.mark.django_db
+
+CHECK = "/api/games/wizarding-duels/groups/check/"
+
+
+def a_group(seed=3, budget=50):
+    pk = content.load("original-v1")
+    g = groups.random_group(pk, budget, groups.Lcg(seed))
+    stock = groups.random_stock(pk, g["models"], groups.Lcg(seed))
+    return g, stock
+
+
+def test_a_legal_group_and_stock_pass_every_part_of_the_engines_check(client_for):
+    g, stock = a_group()
+    r = client_for().post(CHECK, {"config": {"pack": "original-v1", "galleons": 50}, "group": g, "potions": stock}, format="json")
+    assert r.status_code == 200
+    assert r.json() == {"legal": True, "refusals": {"group": None, "quests": None, "stock": None},
+                        "config": {"pack": "original-v1", "galleons": 50}}
+
+
+def test_an_over_budget_group_is_refused_in_the_engines_own_sentence(client_for):
+    # WD-3 (L1466-1476): models plus artifacts within the Galleon budget.
+    g = {"type": "group", "models": ["ashen-regent", "lord-malvern", "cassius-vane", "grask-the-warden"], "leader": 0,
+         "artifacts": [[], [], [], []], "spellbook": [], "quests": []}
+    r = client_for().post(CHECK, {"config": {"pack": "original-v1", "galleons": 30}, "group": g}, format="json")
+    body = r.json()
+    assert r.status_code == 200 and body["legal"] is False
+    assert body["refusals"]["group"] == {"code": "over_budget", "detail": "The Group costs 43 Galleons; the budget is 30."}
+    # The quest deck is judged on its own, so the builder shows both refusals at once.
+    assert body["refusals"]["quests"] == {"code": "quest_deck_size", "detail": "A Quest deck is exactly 9 quest cards."}
+
+
+def test_a_stock_with_a_higher_level_potion_and_no_potioneer_is_refused(client_for):
+    # WD-17 (L1126-1138): level-0 potions only, unless a Potioneer lifts one.
+    g = {"type": "group", "models": ["aldous-wren"], "leader": 0, "artifacts": [[]], "spellbook": [], "quests": a_group()[0]["quests"]}
+    stock = {"type": "potions", "potions": ["phoenix-tear"] + ["minor-salve"] * 5}
+    r = client_for().post(CHECK, {"config": {"pack": "original-v1"}, "group": g, "potions": stock}, format="json")
+    assert r.json()["refusals"]["stock"]["code"] == "stock_levels"
+    assert r.json()["refusals"]["group"] is None
+
+
+def test_an_unknown_pack_is_bad_input_not_a_verdict(client_for):
+    g, _ = a_group()
+    r = client_for().post(CHECK, {"config": {"pack": "no-such-pack"}, "group": g}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "unknown_pack"
+
+
+def test_a_player_saves_a_group_lists_it_replaces_it_by_name_and_deletes_it(client_for, alice, bob):
+    g, stock = a_group()
+    data = {"config": {"pack": "original-v1", "galleons": 50}, "actions": [g, stock]}
+    api = client_for(alice)
+    r = api.post("/api/setups/", {"game": "wizarding-duels", "name": "Lanterns", "data": data}, format="json")
+    assert r.status_code == 201
+    setup_id = r.json()["id"]
+    r = api.post("/api/setups/", {"game": "wizarding-duels", "name": "Lanterns", "data": data}, format="json")
+    assert r.status_code == 200 and r.json()["id"] == setup_id
+    assert [s["name"] for s in api.get("/api/setups/?game=wizarding-duels").json()["setups"]] == ["Lanterns"]
+    # Another player neither sees nor deletes it.
+    assert client_for(bob).get("/api/setups/").json() == {"setups": []}
+    assert client_for(bob).delete(f"/api/setups/{setup_id}/").status_code == 404
+    assert api.delete(f"/api/setups/{setup_id}/").status_code == 204
+    assert not SavedSetup.objects.exists()
+
+
+def test_an_illegal_group_is_not_saved_and_the_answer_is_the_engines_refusal(client_for, alice):
+    g, _ = a_group()
+    g["leader"] = 9
+    r = client_for(alice).post("/api/setups/", {"game": "wizarding-duels", "name": "Bad",
+                                                "data": {"config": {}, "actions": [g]}}, format="json")
+    assert r.status_code == 400
+    assert r.json() == {"code": "bad_leader", "detail": "leader must be the index of one of the Group's models."}
+    assert not SavedSetup.objects.exists()
+
+
+def test_saving_needs_an_account(client_for):
+    g, _ = a_group()
+    r = client_for().post("/api/setups/", {"game": "wizarding-duels", "name": "x", "data": {"actions": [g]}}, format="json")
+    assert r.status_code in (401, 403)
+    assert not SavedSetup.objects.exists()
+
+
+def test_the_new_match_form_plays_the_saved_group_and_stock_and_takes_their_budget(client, alice):
+    from matches.models import Match
+
+    g, stock = a_group(seed=5, budget=40)
+    setup = SavedSetup.objects.create(user=alice, game="wizarding-duels", name="Forty",
+                                      data={"config": {"pack": "original-v1", "galleons": 40}, "actions": [g, stock]})
+    client.force_login(alice)
+    r = client.post("/matches/new/", {"game": "wizarding-duels", "opponent": "", "bot": "", "mode": "server",
+                                      "clock": "", "setup": str(setup.pk)})
+    assert r.status_code == 302
+    match = Match.objects.get()
+    assert match.config["galleons"] == 40
+    mine = match.state["players"][0]
+    # The bot built its own Group; the saved one and its Stock are seat 0's, and the game moved on.
+    assert mine["group"]["models"] == g["models"]
+    assert [p["id"] for p in mine["potions"]] == stock["potions"]
+    assert match.state["queue"][0]["step"] not in ("build", "stock")
+
+
+def test_the_form_refuses_a_setup_saved_for_another_game(client, alice):
+    g, _ = a_group()
+    setup = SavedSetup.objects.create(user=alice, game="wizarding-duels", name="G", data={"config": {}, "actions": [g]})
+    client.force_login(alice)
+    r = client.post("/matches/new/", {"game": "dueling-wizards", "opponent": "", "bot": "", "mode": "server",
+                                      "clock": "", "setup": str(setup.pk)})
+    assert r.status_code == 200
+    assert "That setup is for another game" in r.content.decode()
