@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import factorial, perm
+from math import comb, factorial, perm
 from typing import Any
 
 
@@ -86,3 +86,13 @@ def uniform_outcome_probability(spec: dict[str, Any]) -> Fraction:
     if kind == "draw":
         return Fraction(1, perm(int(spec["pool"]), int(spec["count"])))
     raise ValueError(f"unknown chance kind {kind!r}")
+
+
+def hypergeometric_at_least(pool: int, good: int, draws: int, at_least: int = 1) -> Fraction:
+    """The chance that ``draws`` cards taken from ``pool`` unknown cards, ``good`` of them of the kind
+    needed, hold at least ``at_least`` of that kind (the hypergeometric tail, exact)."""
+    if not 0 <= good <= pool or not 0 <= draws <= pool:
+        raise ValueError(f"cannot draw {draws} of {pool} cards with {good} good ones")
+    total = comb(pool, draws)
+    return Fraction(sum(comb(good, k) * comb(pool - good, draws - k) for k in range(at_least, draws + 1)), total)
+
