@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 from django.utils import timezone
 
 from engines import registry
@@ -25,7 +24,8 @@ from engines.base import CHANCE, EngineError, IllegalAction, chance_enterable, r
 from engines.chance import check_outcome, derive, indices_for_cards, seed_commitment
 
 from . import eventstore
-from .eventstore import EventIdReused, NewEvent
+from .commands import Appender, command_create, command_run
+from .eventstore import NewEvent
 from .models import Event, Match, MatchLog, Seat
 from .outbox import outbox_add
 
@@ -74,11 +74,28 @@ def match_create(
     time_control: dict[str, Any] | None = None,
 ) -> Match:
     """Create a match. With ``event_id`` (the id its creation event takes) a retried create
-    returns the match the first one made instead of making a second (``match_create_retry``)."""
+    returns the match the first one made instead of making a second (``match_create_or_get``)."""
+    return match_create_or_get(game=game, seats=seats, created_by=created_by, mode=mode, config=config,
+                               origin=origin, event_id=event_id, time_control=time_control)[0]
+
+
+def match_create_or_get(
+    *,
+    game: str,
+    seats: list[SeatSpec],
+    created_by: AbstractBaseUser | None,
+    mode: str = Match.Mode.SERVER,
+    config: dict[str, Any] | None = None,
+    origin: dict[str, Any] | None = None,
+    event_id: uuid.UUID | None = None,
+    time_control: dict[str, Any] | None = None,
+) -> tuple[Match, bool]:
+    """``match_create``, saying whether this call made the match (False: a retry with the
+    ``event_id`` of an earlier create, which gets the match that one made; also when the two race)."""
     if event_id is not None:
         existing = match_create_retry(event_id=event_id, game=game, seats=seats, created_by=created_by, mode=mode)
         if existing is not None:
-            return existing
+            return existing, False
     engine, normalised, state, clock = _checked_setup(
         game=game, seats=seats, mode=mode, config=config, time_control=time_control
     )
@@ -87,8 +104,9 @@ def match_create(
     # (docs/AUDIT.md), so a tabletop match has one too. Committed now, revealed at the end.
     seed = secrets.token_bytes(32)
     commitment = seed_commitment(seed)
-    with transaction.atomic():
-        stream = eventstore.stream_create(stream_id=f"match:{match_id}", kind="match")
+
+    def execute(appender: Appender) -> Match:
+        stream = appender.stream
         match = Match.objects.create(
             id=match_id,
             stream=stream,
@@ -131,12 +149,17 @@ def match_create(
                 "origin": origin or {},
             },
         )
-        stream = eventstore.stream_lock(stream_id=stream.id)
-        events = _append(match, stream, [created], engine=engine, after=state)
+        events = _append(match, appender, [created], engine=engine, after=state)
         _log(match, events[0], "Match created.")
-        events += _advance(match=match, stream=stream, engine=engine, state=state)
+        events += _advance(match=match, appender=appender, engine=engine, state=state)
         _after_append(match, events)
-    return match
+        return match
+
+    return command_create(
+        stream_id=f"match:{match_id}", kind="match", event_id=event_id, execute=execute,
+        found=lambda event: Match.objects.get(stream_id=event.stream_id),
+        same=lambda event: _same_create(event, game=game, seats=seats, created_by=created_by, mode=mode),
+    )
 
 
 def match_create_check(
@@ -189,20 +212,23 @@ def match_create_retry(*, event_id, game: str, seats: list[SeatSpec], created_by
     existing = eventstore.event_find(event_id=event_id)
     if existing is None:
         return None
+    if not _same_create(existing, game=game, seats=seats, created_by=created_by, mode=mode):
+        raise MatchError(
+            "This event_id was already used for a different command. Use a new id for a new command.",
+            code=eventstore.EventIdReused.code, status=409,
+        )
+    return Match.objects.get(stream_id=existing.stream_id)
+
+
+def _same_create(existing: Event, *, game: str, seats: list[SeatSpec], created_by, mode: str) -> bool:
     data = existing.data if existing.type == "match.created" else {}
-    same = (
+    return (
         data.get("game") == game
         and data.get("mode") == mode
         and existing.actor == (user_actor(created_by) if created_by else "system")
         and [(s.get("user_id"), s.get("bot")) for s in data.get("seats", [])]
         == [(spec.user.pk if spec.user else None, spec.bot or None) for spec in seats]
     )
-    if not same:
-        raise MatchError(
-            "This event_id was already used for a different command. Use a new id for a new command.",
-            code=EventIdReused.code, status=409,
-        )
-    return Match.objects.get(stream_id=existing.stream_id)
 
 
 def engine_bots(engine) -> tuple[str, ...]:
@@ -277,38 +303,45 @@ def match_act_on_behalf(
 
 
 def _command(*, match_id, user, seat, expected_seq, event_id, body, actor: str | None = None) -> CommandOutcome:
-    with transaction.atomic():
-        match = _match_for_update(match_id)
-        stream = eventstore.stream_lock(stream_id=match.stream_id)
-        existing = eventstore.event_find(event_id=event_id)
-        if existing is not None:
-            return _idempotent_replay(match, existing, body, actor or user_actor(user))
+    def authorize(match: Match) -> None:
         if actor is None:
             check_seat_holder(match=match, user=user, seat=seat)
         else:
-            actor = _check_trusted_actor(actor)
-        eventstore.check_expected_seq(stream=stream, expected_seq=expected_seq)
-        engine = registry.get(match.game, match.engine_version)
-        state = match.state
-        if match.status == Match.Status.FINISHED:
-            raise MatchError("This match is over.", code="match_finished", status=409)
-        if body["kind"] == "chance":
-            new, state = _checked_tabletop_chance(match, engine, state, body["outcome"], user, seat)
-        else:
-            new, state = _checked_action(engine, state, seat, body["action"], actor or user_actor(user))
-        new.event_id = event_id
-        if match.time_control and body["kind"] == "action":
-            # One instant for the check and the record, so the verifier sees what the server saw.
-            new.recorded_at = timezone.now()
-            if seat in Clocks.from_dict(match.clocks).expired_at(micros(new.recorded_at)):
-                raise MatchError("Your time is up: the match ends on time once anyone claims it.",
-                                 code="time_up", status=409)
-        before = match.state
-        events = _append(match, stream, [new], engine=engine, after=state)
-        _log(match, events[0], engine.describe(before, stored_engine_event(events[0]), state))
-        events += _advance(match=match, stream=stream, engine=engine, state=state)
-        _after_append(match, events)
-    return CommandOutcome(match=match, events=events, created=True)
+            _check_trusted_actor(actor)
+
+    def same(existing: Event) -> bool:
+        # The same event_id again is a retry only if it is the same command by the same hand.
+        return existing.actor == (actor or user_actor(user)) and _command_matches(existing, body)
+
+    done = command_run(
+        stream_id=lambda match: match.stream_id, expected_seq=expected_seq, event_id=event_id,
+        lock=lambda: _match_for_update(match_id), authorize=authorize, same=same,
+        execute=lambda match, appender: _command_execute(match, appender, user, seat, body, actor),
+    )
+    return CommandOutcome(match=done.subject, events=done.events, created=done.created)
+
+
+def _command_execute(match: Match, appender: Appender, user, seat, body, actor: str | None) -> list[Event]:
+    engine = registry.get(match.game, match.engine_version)
+    state = match.state
+    if match.status == Match.Status.FINISHED:
+        raise MatchError("This match is over.", code="match_finished", status=409)
+    if body["kind"] == "chance":
+        new, state = _checked_tabletop_chance(match, engine, state, body["outcome"], user, seat)
+    else:
+        new, state = _checked_action(engine, state, seat, body["action"], actor or user_actor(user))
+    if match.time_control and body["kind"] == "action":
+        # One instant for the check and the record, so the verifier sees what the server saw.
+        new.recorded_at = timezone.now()
+        if seat in Clocks.from_dict(match.clocks).expired_at(micros(new.recorded_at)):
+            raise MatchError("Your time is up: the match ends on time once anyone claims it.",
+                             code="time_up", status=409)
+    before = match.state
+    events = _append(match, appender, [new], engine=engine, after=state)
+    _log(match, events[0], engine.describe(before, stored_engine_event(events[0]), state))
+    events += _advance(match=match, appender=appender, engine=engine, state=state)
+    _after_append(match, events)
+    return events
 
 
 def check_seat_holder(*, match: Match, user: AbstractBaseUser, seat: int) -> Seat:
@@ -336,19 +369,6 @@ def _check_trusted_actor(actor: str) -> str:
     if not actor or actor == "server" or actor.startswith("user:"):
         raise ValueError(f"'{actor}' cannot act on a seat's behalf")
     return actor
-
-
-def _idempotent_replay(match: Match, existing: Event, body: dict, actor: str) -> CommandOutcome:
-    """The same event_id again: hand back what was stored, if it is the same command."""
-    same_stream = existing.stream_id == match.stream_id
-    same_body = same_stream and existing.actor == actor and _command_matches(existing, body)
-    if not same_body:
-        raise MatchError(
-            "This event_id was already used for a different command. Use a new id for a new command.",
-            code=EventIdReused.code,
-            status=409,
-        )
-    return CommandOutcome(match=match, events=[existing], created=False)
 
 
 def _command_matches(existing: Event, body: dict) -> bool:
@@ -424,11 +444,11 @@ def _outcome_from_cards(engine, state, spec, outcome):
     return outcome
 
 
-def _append(match: Match, stream, new_events: list[NewEvent], *, engine=None, after=None) -> list[Event]:
+def _append(match: Match, appender: Appender, new_events: list[NewEvent], *, engine=None, after=None) -> list[Event]:
     """Append (salted in salted streams) and move the clocks on: ``after`` is the state the
     events leave, whose seats to move have their clocks running (none once the match closes)."""
     secret = bytes.fromhex(match.seed_hex) if match.hash_scheme == SALTED_SCHEME else None
-    events = eventstore.events_append(stream=stream, new_events=new_events, secret=secret)
+    events = appender.append(new_events, secret=secret)
     if match.time_control:
         running = [] if after is None else [s for s in engine.to_move(after) if s != CHANCE]
         for event in events:
@@ -445,12 +465,13 @@ def stored_engine_event(event: Event) -> dict:
     return engine_event(event.type, event.data)
 
 
-def _advance(*, match: Match, stream, engine, state) -> list[Event]:
+def _advance(*, match: Match, appender: Appender, engine, state) -> list[Event]:
     """After a command: deal server chance, let bots move, close a finished match.
 
     All in the caller's transaction, so the stream never rests at a point where the
     server owes an outcome. Bots play only while no person is to move."""
     appended: list[Event] = []
+    stream = appender.stream
     bot_seats = {s.index: s.bot for s in match.seats.all() if s.bot}
     rng = _BotRng(match.seed_hex or match.stream_id, stream.head_seq)
     while True:
@@ -471,28 +492,28 @@ def _advance(*, match: Match, stream, engine, state) -> list[Event]:
             new = NewEvent(type="action", data={"seat": bot_seat, "action": action}, actor=f"bot:{bot_seats[bot_seat]}")
         before = state
         state = engine.apply(state, engine_event(new.type, new.data))
-        events = _append(match, stream, [new], engine=engine, after=state)
+        events = _append(match, appender, [new], engine=engine, after=state)
         _log(match, events[0], engine.describe(before, stored_engine_event(events[0]), state))
         appended += events
     if not engine.to_move(state):
-        appended += _close(match, stream, engine.result(state))
+        appended += _close(match, appender, engine.result(state))
     match.state = state
     match.state_seq = stream.head_seq
     match.save(update_fields=["state", "state_seq", "status", "result", "finished_at", "head_hash", "clocks"])
     return appended
 
 
-def _close(match: Match, stream, result: dict) -> list[Event]:
+def _close(match: Match, appender: Appender, result: dict) -> list[Event]:
     data = {"result": result}
     if match.mode == Match.Mode.SERVER or match.hash_scheme == SALTED_SCHEME:
         # The reveal: anyone can now re-derive every outcome and recompute every salt.
         data["seed"] = match.seed_hex
-    finished = _append(match, stream, [NewEvent(type="match.finished", data=data, actor="server")])
+    finished = _append(match, appender, [NewEvent(type="match.finished", data=data, actor="server")])
     _log(match, finished[0], _result_line(match, result))
     match.status = Match.Status.FINISHED
     match.result = result
     match.finished_at = timezone.now()
-    match.head_hash = stream.head_hash
+    match.head_hash = appender.stream.head_hash
     return finished
 
 
@@ -506,18 +527,12 @@ def match_claim_timeout(
     the others' places). Anyone may claim it; the server checks it against the recorded times,
     and so does the verifier. ``user`` None is the platform's own sweep (actor "clock")."""
     actor = user_actor(user) if user is not None else "clock"
-    with transaction.atomic():
-        match = _match_for_update(match_id)
-        stream = eventstore.stream_lock(stream_id=match.stream_id)
-        existing = eventstore.event_find(event_id=event_id)
-        if existing is not None:
-            if existing.stream_id != match.stream_id or existing.type != "match.timeout" or existing.actor != actor:
-                raise MatchError("This event_id was already used for a different command.",
-                                 code=EventIdReused.code, status=409)
-            return CommandOutcome(match=match, events=[existing], created=False)
+
+    def authorize(match: Match) -> None:
         if user is not None and not user.is_authenticated:
             raise MatchError("Sign in to claim a win on time.", code="not_authenticated", status=401)
-        eventstore.check_expected_seq(stream=stream, expected_seq=expected_seq)
+
+    def execute(match: Match, appender: Appender) -> None:
         if match.status == Match.Status.FINISHED:
             raise MatchError("This match is over.", code="match_finished", status=409)
         if not match.time_control:
@@ -530,16 +545,21 @@ def match_claim_timeout(
             raise MatchError(f"No clock has run out: seconds left {left}.", code="time_not_up", status=409)
         seat = expired[0]
         engine = registry.get(match.game, match.engine_version)
-        timeout = NewEvent(type="match.timeout", data={"seat": seat}, actor=actor, event_id=event_id,
-                           recorded_at=datetime_from_micros(now))
-        events = _append(match, stream, [timeout], engine=engine, after=match.state)
+        timeout = NewEvent(type="match.timeout", data={"seat": seat}, actor=actor, recorded_at=datetime_from_micros(now))
+        events = _append(match, appender, [timeout], engine=engine, after=match.state)
         names = {s.index: s.label for s in match.seats.all()}
         _log(match, events[0], f"{names.get(seat, f'Seat {seat}')} ran out of time.")
-        events += _close(match, stream, engine.result_on_time(match.state, seat, match.seats.count()))
-        match.state_seq = stream.head_seq
+        events += _close(match, appender, engine.result_on_time(match.state, seat, match.seats.count()))
+        match.state_seq = appender.stream.head_seq
         match.save(update_fields=["state_seq", "status", "result", "finished_at", "head_hash", "clocks"])
         _after_append(match, events)
-    return CommandOutcome(match=match, events=events, created=True)
+
+    done = command_run(
+        stream_id=lambda match: match.stream_id, expected_seq=expected_seq, event_id=event_id,
+        lock=lambda: _match_for_update(match_id), authorize=authorize, execute=execute,
+        same=lambda existing: existing.type == "match.timeout" and existing.actor == actor,
+    )
+    return CommandOutcome(match=done.subject, events=done.events, created=done.created)
 
 
 def datetime_from_micros(value: int):

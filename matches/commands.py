@@ -1,0 +1,167 @@
+"""The one command runner: every write to every kind of stream (match, draft, tournament, season).
+
+A command that appends to an existing stream (``command_run``), in one transaction:
+
+1. locks what the command changes (``lock``: e.g. the match or tournament row), then the stream row;
+2. looks up its ``event_id``: seen before, the command is a retry and gets the stored event back
+   (if it is the same command; another command under a used id is 409 ``event_id_reused``);
+3. checks who is asking (``authorize``), then ``expected_seq`` against the stream's head (stale:
+   409 ``stale_seq``, nothing written). ``expected_seq`` is required: only the platform's own facts
+   that do not depend on what came before (a verified result arriving, a clock running out) may pass
+   ``AT_HEAD``, and they carry an ``event_id`` derived from what they record, so they land once;
+4. runs ``execute(subject, appender)``, which decides and appends through the ``Appender`` (the
+   first event takes the command's ``event_id``) and records the outbox rows for what follows.
+
+A command that creates a stream (``command_create``) looks its ``event_id`` up first and returns
+what the first create made (``created`` False) instead of making a second one, also when two
+retries race: the loser's insert waits on the winner's unique ``event_id`` and then finds it.
+Refusals are ``EventStoreError``s or the caller's own errors, raised before anything is written.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from django.db import IntegrityError, transaction
+
+from . import eventstore
+from .eventstore import EventIdReused, EventStoreError, NewEvent
+from .models import Event, Stream
+from .outbox import outbox_add
+
+T = TypeVar("T")
+
+
+class _AtHead:
+    """``expected_seq=AT_HEAD``: append at whatever the head is (platform facts only)."""
+
+    def __repr__(self) -> str:
+        return "AT_HEAD"
+
+
+AT_HEAD = _AtHead()
+
+
+class GuardMissing(EventStoreError):
+    """A command without the ``expected_seq`` it was based on (or without its ``event_id``)."""
+
+    status = 400
+    code = "guard_missing"
+
+
+@dataclass
+class Appender:
+    """What ``execute`` appends with: events go to the locked stream, the command's
+    ``event_id`` goes to its first event, outbox rows go into the same transaction."""
+
+    stream: Stream
+    event_id: uuid.UUID | None
+    events: list[Event] = field(default_factory=list)
+
+    def append(self, new_events: list[NewEvent], *, secret: bytes | None = None) -> list[Event]:
+        new_events = list(new_events)
+        if not self.events and new_events and new_events[0].event_id is None and self.event_id is not None:
+            new_events[0].event_id = self.event_id
+        appended = eventstore.events_append(stream=self.stream, new_events=new_events, secret=secret)
+        self.events += appended
+        return appended
+
+    @staticmethod
+    def outbox(topic: str, payload: dict[str, Any]) -> None:
+        outbox_add(topic=topic, payload=payload)
+
+
+@dataclass
+class CommandResult(Generic[T]):
+    subject: T  # what ``lock`` returned (the match, the tournament row), or None
+    stream: Stream
+    events: list[Event]
+    created: bool  # False: a retry, ``events`` holds the stored event
+    value: Any = None  # what ``execute`` returned
+
+
+def _same_command_or_refuse(existing: Event, stream_id: str | None, same: Callable[[Event], bool]) -> None:
+    if (stream_id is not None and existing.stream_id != stream_id) or not same(existing):
+        raise EventIdReused(
+            "This event_id was already used for a different command. Use a new id for a new command."
+        )
+
+
+def command_run(
+    *,
+    stream_id: str | Callable[[T], str],
+    expected_seq: int | _AtHead | None,
+    event_id: uuid.UUID | str | None,
+    execute: Callable[[T, Appender], Any],
+    lock: Callable[[], T] | None = None,
+    authorize: Callable[[T], None] | None = None,
+    same: Callable[[Event], bool] = lambda event: True,
+    replay: Callable[[T, Stream, Event], Any] | None = None,
+    stream_kind: str | None = None,
+) -> CommandResult[T]:
+    """Run one command against an existing stream (see the module's docstring).
+
+    ``stream_id``: the stream, or a function of the locked subject giving it.
+    ``same(event)``: whether a stored event under this ``event_id`` was made by this very command.
+    ``replay``: what a retry returns as ``value``. ``stream_kind``: make the stream if it does not
+    exist yet (league facts about a stream another transaction is still creating)."""
+    if expected_seq is None:
+        raise GuardMissing("Send the head seq this command was based on as expected_seq.")
+    if isinstance(event_id, str):
+        event_id = uuid.UUID(event_id)
+    with transaction.atomic():
+        subject = lock() if lock is not None else None
+        if callable(stream_id):
+            stream_id = stream_id(subject)
+        if stream_kind is not None:
+            Stream.objects.get_or_create(id=stream_id, defaults={"kind": stream_kind})
+        stream = eventstore.stream_lock(stream_id=stream_id)
+        existing = eventstore.event_find(event_id=event_id)
+        if existing is not None:
+            _same_command_or_refuse(existing, stream_id, same)
+            value = replay(subject, stream, existing) if replay is not None else None
+            return CommandResult(subject, stream, [existing], False, value)
+        if authorize is not None:
+            authorize(subject)
+        if expected_seq is not AT_HEAD:
+            eventstore.check_expected_seq(stream=stream, expected_seq=expected_seq)
+        appender = Appender(stream=stream, event_id=event_id)
+        value = execute(subject, appender)
+    return CommandResult(subject, stream, appender.events, True, value)
+
+
+def command_create(
+    *,
+    stream_id: str,
+    kind: str,
+    event_id: uuid.UUID | str | None,
+    execute: Callable[[Appender], T],
+    found: Callable[[Event], T],
+    same: Callable[[Event], bool] = lambda event: True,
+) -> tuple[T, bool]:
+    """Create a stream and run ``execute`` to append its first events (and make the rows around
+    it); returns (what it made, True). With an ``event_id`` already stored: (``found(event)``,
+    False) if ``same(event)``, else 409 ``event_id_reused``. ``found`` gets the stored first event."""
+    if isinstance(event_id, str):
+        event_id = uuid.UUID(event_id)
+    existing = eventstore.event_find(event_id=event_id)
+    if existing is not None:
+        _same_command_or_refuse(existing, None, same)
+        return found(existing), False
+    try:
+        with transaction.atomic():  # a savepoint inside a caller's transaction: a lost race leaves nothing
+            stream = eventstore.stream_create(stream_id=stream_id, kind=kind)
+            stream = eventstore.stream_lock(stream_id=stream.id)
+            made = execute(Appender(stream=stream, event_id=event_id))
+    except (IntegrityError, eventstore.StaleSequence):
+        # A new stream has no seq to race for: a conflict here is a concurrent create that stored
+        # this event_id first (our insert waited for it to commit). Hand back what it made.
+        existing = eventstore.event_find(event_id=event_id)
+        if existing is None:
+            raise
+        _same_command_or_refuse(existing, None, same)
+        return found(existing), False
+    return made, True
