@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from . import views
 
@@ -12,4 +12,5 @@ urlpatterns = [
     path("matches/<uuid:match_id>/legal/", views.MatchLegal.as_view(), name="api-match-legal"),
     path("matches/<uuid:match_id>/actions/", views.MatchActions.as_view(), name="api-match-actions"),
     path("matches/<uuid:match_id>/timeout/", views.MatchTimeout.as_view(), name="api-match-timeout"),
+    path("", include("matches.analysis.urls")),  # odds, luck, fairness, what-if (issue 19)
 ]
