@@ -16,7 +16,12 @@ from fractions import Fraction
 from typing import Any
 
 from engines.base import IllegalAction
-from engines.odds import ChanceOdds, Stake, hypergeometric_at_least, uniform_outcome_probability
+from engines.odds import (
+    ChanceOdds,
+    Stake,
+    hypergeometric_at_least,
+    uniform_outcome_probability,
+)
 
 from .engine import CAPTURE_NEEDS, contest_band, value_of
 
