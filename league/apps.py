@@ -10,6 +10,7 @@ class LeagueConfig(AppConfig):
 
         from . import streams  # noqa: F401  (registers its outbox handler)
         from .drafts import receivers  # noqa: F401  (connects to matches.signals)
+        from .drafts import invitations  # noqa: F401  (the "draft" kind of invitation)
         from .seasons import receivers as season_receivers  # noqa: F401
         from .seasons.verification import verify_season
         from .tournaments.verification import verify_tournament

@@ -5,9 +5,11 @@ from django.views.decorators.http import require_POST
 from django.shortcuts import redirect, render
 
 from matches import selectors as match_selectors
+from matches.invitations.models import Invitation
 from matches.services import MatchError, SeatSpec
 
 from .drafts import selectors, services
+from .drafts.invitations import draft_open
 from .seasons import selectors as season_selectors
 from .seasons import services as season_services
 from .seasons.models import Club
@@ -23,7 +25,7 @@ def draft_list(request):
             me, them = request.user, form.cleaned_data["opponent"]
             coaches = [me, them] if form.cleaned_data["first"] == "me" else [them, me]
             try:
-                draft = services.draft_create(
+                opened, _ = draft_open(
                     seats=[SeatSpec(user=c) for c in coaches], created_by=request.user,
                     config={"format": form.cleaned_data["format"]},
                     clock_seconds=form.cleaned_data["clock_seconds"],
@@ -31,7 +33,10 @@ def draft_list(request):
             except MatchError as exc:
                 form.add_error(None, exc.message)
             else:
-                return redirect("draft-room", draft_id=draft.draft_match_id)
+                if isinstance(opened, Invitation):
+                    # The other coach is seated only once they accept: wait on the invitation's page.
+                    return redirect("invitation", invitation_id=opened.id)
+                return redirect("draft-room", draft_id=opened.draft_match_id)
     drafts = Draft.objects.select_related("draft_match", "match").prefetch_related("draft_match__seats__user")[:50]
     return render(request, "league/draft_list.html", {"drafts": drafts, "form": form})
 

@@ -19,6 +19,8 @@ from rest_framework.authtoken.models import Token
 
 from . import selectors, services
 from .forms import NewMatchForm
+from .invitations.services import seats_needing_consent
+from .invitations.views import invite_to_match
 from .models import Match
 
 
@@ -36,6 +38,12 @@ def match_new(request):
         opponent = form.cleaned_data["opponent"]
         seats = [services.SeatSpec(user=request.user)]
         seats.append(services.SeatSpec(user=opponent) if opponent else services.SeatSpec(bot=form.cleaned_data["bot"]))
+        if seats_needing_consent(seats=seats, created_by=request.user):
+            # Another person is seated only once they accept: the inviter waits on the invitation's page.
+            invited = invite_to_match(request, form, seats)
+            if invited is not None:
+                return invited
+            return render(request, "matches/new.html", {"form": form})
         try:
             match = services.match_create(
                 game=form.cleaned_data["game"], seats=seats, created_by=request.user, mode=form.cleaned_data["mode"],

@@ -10,9 +10,12 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from league.drafts import invitations as draft_invitations
 from league.drafts import selectors, services
 from matches import selectors as match_selectors
 from matches import services as match_services
+from matches.invitations.models import Invitation
+from matches.invitations.selectors import invitation_summary
 
 
 class DraftCreateSerializer(serializers.Serializer):
@@ -23,6 +26,7 @@ class DraftCreateSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=["basic", "schoolyard", "tournament"], required=False)
     order = serializers.ChoiceField(choices=["snake", "straight"], required=False)
     clock_seconds = serializers.IntegerField(required=False, default=60)  # the service says why a clock is refused
+    event_id = serializers.UUIDField(required=False, help_text="Resending the same invitation returns the first.")
 
     def validate_coaches(self, entries):
         teams = [[n.strip() for n in entry.split("+") if n.strip()] for entry in entries]
@@ -60,18 +64,25 @@ class DraftList(APIView):
         drafts = Draft.objects.select_related("draft_match", "match")[:100]
         return Response({"results": [selectors.draft_summary(draft=d, user=request.user) for d in drafts]})
 
-    @extend_schema(request=DraftCreateSerializer, responses={201: OpenApiTypes.OBJECT}, summary="Open a draft")
+    @extend_schema(request=DraftCreateSerializer, responses={201: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT},
+                   summary="Open a draft (or invite the other coaches to it)",
+                   description="201 with the draft when it seats nobody else (or an organiser opens it); otherwise "
+                               "202 with an invitation: the draft opens when every other coach accepted "
+                               "(POST /api/invitations/{id}/accept/). The same event_id again returns the invitation.")
     def post(self, request):
         s = DraftCreateSerializer(data=request.data)
         s.is_valid(raise_exception=True)
         config = {k: s.validated_data[k] for k in ("format", "order") if k in s.validated_data}
-        draft = services.draft_create(
+        opened, created = draft_invitations.draft_open(
             seats=[match_services.SeatSpec(user=team[0], partners=tuple(team[1:]))
                    for team in s.validated_data["coaches"]],
             created_by=request.user, config=config,
-            clock_seconds=s.validated_data["clock_seconds"],
+            clock_seconds=s.validated_data["clock_seconds"], event_id=s.validated_data.get("event_id"),
         )
-        return Response(selectors.draft_summary(draft=draft, user=request.user), status=status.HTTP_201_CREATED)
+        if isinstance(opened, Invitation):
+            return Response(invitation_summary(invitation=opened, user=request.user),
+                            status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK)
+        return Response(selectors.draft_summary(draft=opened, user=request.user), status=status.HTTP_201_CREATED)
 
 
 class DraftDetail(APIView):

@@ -1,5 +1,7 @@
 from django.urls import include, path
 
+from matches.invitations import api as invitations
+
 from . import views
 
 urlpatterns = [
@@ -12,5 +14,9 @@ urlpatterns = [
     path("matches/<uuid:match_id>/legal/", views.MatchLegal.as_view(), name="api-match-legal"),
     path("matches/<uuid:match_id>/actions/", views.MatchActions.as_view(), name="api-match-actions"),
     path("matches/<uuid:match_id>/timeout/", views.MatchTimeout.as_view(), name="api-match-timeout"),
+    path("invitations/", invitations.InvitationList.as_view(), name="api-invitations"),
+    path("invitations/<uuid:invitation_id>/", invitations.InvitationDetail.as_view(), name="api-invitation"),
+    path("invitations/<uuid:invitation_id>/<str:verb>/", invitations.InvitationAnswer.as_view(),
+         name="api-invitation-answer"),
     path("", include("matches.analysis.urls")),  # odds, luck, fairness, what-if (issue 19)
 ]

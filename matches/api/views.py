@@ -10,6 +10,9 @@ from rest_framework.views import APIView
 
 from engines import registry
 from matches import selectors, services
+from matches.invitations import kinds as invitation_kinds
+from matches.invitations import selectors as invitation_selectors
+from matches.invitations import services as invitation_services
 from matches.models import Match
 
 from .serializers import CommandSerializer, EngineSerializer, MatchCreateSerializer, TimeoutClaimSerializer
@@ -113,7 +116,17 @@ class MatchList(APIView):
             }
         )
 
-    @extend_schema(request=MatchCreateSerializer, responses={201: OpenApiTypes.OBJECT}, summary="Create a match")
+    @extend_schema(
+        request=MatchCreateSerializer,
+        responses={201: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT},
+        summary="Create a match (or invite the other players to it)",
+        description=(
+            "Against bots (or as an organiser) the match starts at once: 201 with the match. A match that "
+            "seats other people is an invitation until each of them accepts (POST /api/invitations/{id}/accept/): "
+            "202 with the invitation; its `url` leads to the match once the last one accepted. The same "
+            "event_id again returns what the first create made (200)."
+        ),
+    )
     def post(self, request):
         serializer = MatchCreateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -121,6 +134,19 @@ class MatchList(APIView):
         seats = [services.SeatSpec(user=s.get("user"), bot=s.get("bot", "")) for s in data["seats"]]
         if not request.user.is_staff and all(s.user != request.user for s in seats):
             raise PermissionDenied("You can create a match only for a seat of your own (organisers excepted).")
+        invitees = invitation_services.seats_needing_consent(seats=seats, created_by=request.user)
+        if invitees:
+            # Nobody is seated without saying yes: the match starts when the last of them accepts.
+            invitation, created = invitation_services.invitation_create(
+                kind="match", created_by=request.user, invitees=invitees, event_id=data.get("event_id"),
+                request=invitation_kinds.match_request(game=data["game"], seats=seats, mode=data["mode"],
+                                                       config=data["config"], time_control=data.get("time_control")),
+            )
+            invitation = invitation_selectors.invitation_get(invitation_id=invitation.id, user=request.user)
+            return Response(invitation_selectors.invitation_summary(invitation=invitation, user=request.user),
+                            status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK)
+        if data.get("event_id"):
+            invitation_services.check_event_id_unused(event_id=data["event_id"])
         before = services.match_create_retry(
             event_id=data["event_id"], game=data["game"], seats=seats, created_by=request.user, mode=data["mode"]
         ) if data.get("event_id") else None

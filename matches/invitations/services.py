@@ -86,6 +86,13 @@ def _retry(*, event_id, kind, request, created_by) -> Invitation | None:
     return existing
 
 
+def check_event_id_unused(*, event_id) -> None:
+    """For a create that needs no invitation: its event_id must not be one an invitation holds
+    (the same id for two different commands is 409 ``event_id_reused``)."""
+    if event_id is not None and Invitation.objects.filter(event_id=event_id).exists():
+        raise _reused()
+
+
 def _reused() -> MatchError:
     return MatchError("This event_id was already used for a different command. Use a new id for a new command.",
                       code=EventIdReused.code, status=409)

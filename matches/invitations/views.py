@@ -1,0 +1,65 @@
+"""The invitation pages: one invitation (answer it, or wait for the answers), and the answers' POSTs."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from matches.services import MatchError
+
+from . import kinds, selectors, services
+
+VERBS = {"accept": services.invitation_accept, "decline": services.invitation_decline,
+         "cancel": services.invitation_cancel}
+DONE = {"decline": "You declined the invitation.", "cancel": "You cancelled the invitation."}
+
+
+@login_required
+def invitation_page(request, invitation_id):
+    invitation = selectors.invitation_get(invitation_id=invitation_id, user=request.user)
+    if invitation is None:
+        raise Http404("No such invitation.")
+    return render(request, "matches/invitations/invitation.html",
+                  {"invitation": selectors.invitation_summary(invitation=invitation, user=request.user)})
+
+
+@require_POST
+@login_required
+def invitation_answer(request, invitation_id, verb):
+    answer = VERBS.get(verb)
+    if answer is None:
+        raise Http404("No such answer.")
+    try:
+        invitation = answer(invitation_id=invitation_id, user=request.user)
+    except MatchError as exc:
+        if exc.status == 404:
+            raise Http404(exc.message) from None
+        messages.error(request, exc.message)
+        return redirect("invitation", invitation_id=invitation_id)
+    if verb in DONE:
+        messages.info(request, DONE[verb])
+        return redirect("home")
+    if invitation.match_id:
+        # Everyone accepted: this answer started it; into the match (or draft room) at once.
+        return redirect(selectors.invitation_summary(invitation=invitation, user=request.user)["url"])
+    return redirect("invitation", invitation_id=invitation_id)
+
+
+def invite_to_match(request, form, seats):
+    """The new-match form with another person in a seat: invite them (the match starts when they
+    accept) and show the inviter the invitation; None (with the error on the form) if refused."""
+    data = form.cleaned_data
+    try:
+        invitation, _ = services.invitation_create(
+            kind="match", created_by=request.user,
+            invitees=services.seats_needing_consent(seats=seats, created_by=request.user),
+            request=kinds.match_request(game=data["game"], seats=seats, mode=data["mode"],
+                                        config=data.get("config"), time_control=data.get("time_control")),
+        )
+    except MatchError as exc:
+        form.add_error(None, exc.message)
+        return None
+    return redirect("invitation", invitation_id=invitation.id)
