@@ -8,6 +8,9 @@ from ..registry import register
 from . import cards
 from .engine import Annihilageddon
 
+# Version 2 is what new matches play; version 1 stays so that matches recorded with it replay and
+# verify exactly as they were played (RULES.md, "Versions").
+ENGINE_V1 = register(Annihilageddon(version="1"))
 ENGINE = register(Annihilageddon())
 
-__all__ = ["ENGINE", "Annihilageddon", "cards"]
+__all__ = ["ENGINE", "ENGINE_V1", "Annihilageddon", "cards"]

@@ -99,4 +99,4 @@ def _answer(engine, state, seat, pr, actions):
             pick = worst
     elif kind == "trigger":
         pick = values[0]
-    return {"type": "choose", "value": pick}
+    return {"type": actions[0]["type"], "value": pick}  # "defend" in a version-2 defense window

@@ -18,6 +18,9 @@ State (plain JSON; every list in a deterministic order)::
     turn         power, played (cards in the play area), played_log (played this turn, incl. via
                  Wild Magic), legend_taken, activated, ending
     stack, prompt, need   the interpreter (interp.py): frames, a pending decision, a pending draw
+    window       version 2 only: "together", every defense window is one simultaneous, secret choice
+    held_notes   version 2 only: what the last defense window showed and did, told in the next log line
+    last_defense version 2 only: the choices the last defense window showed (public)
     deaths, scope, temp, notes, end_flags, end_reason
 
 Decks are lazy: no order exists until a card leaves the pool (a private draw for the owner,
@@ -74,16 +77,32 @@ def first_legend() -> str:
     return next(c for c in of_kind("legend") if CARDS[c].get("letter") == "first")
 
 
+#: Every version this class can play; the newest is what new matches use.
+VERSIONS = ("1", "2")
+LATEST = VERSIONS[-1]
+
+
 class Annihilageddon(Engine):
+    """``Annihilageddon()`` plays the current rules; ``Annihilageddon(version="1")`` replays
+    matches recorded before version 2 exactly as they were played. Version 2 makes every
+    defense window one simultaneous, secret choice (a ``defend`` action); version 1 asked the
+    affected players one at a time (a ``choose`` action, shown at once). RULES.md, "Versions"."""
+
     name = "annihilageddon"
     title = "Epic Spell Wars: Annihilageddon"
-    version = "1"
     min_seats = 2
     max_seats = 5
     bots = ("heuristic", "random")
     rating = "openskill"
     people_config = {"max_rounds": None}  # RULES.md: the round bound is for bot games
     playable = True
+
+    def __init__(self, version: str = LATEST):
+        if version not in VERSIONS:
+            raise ValueError(f"Annihilageddon has no engine version {version!r}.")
+        self.version = version
+        self.current = version == LATEST
+        self.together = version != "1"
 
     # -- configuration ------------------------------------------------------------------
     def default_config(self, seats: int) -> dict[str, Any]:
@@ -120,6 +139,8 @@ class Annihilageddon(Engine):
             "stack": [frame(SETUP_PROG, {"you": 0})], "prompt": None, "need": None,
             "deaths": [], "scope": 0, "temp": {}, "notes": [], "end_flags": [], "end_reason": None,
         }
+        if self.together:
+            st.update(window="together", held_notes=[], last_defense=None)
         run(st)
         return st
 
@@ -150,21 +171,26 @@ class Annihilageddon(Engine):
             return []
         if state["need"] is not None:
             return [CHANCE]
-        if state["prompt"] is not None:
-            return [state["prompt"]["seat"]]
+        pr = state["prompt"]
+        if pr is not None:
+            if "seats" in pr:  # a simultaneous choice: whoever has not answered yet
+                return [s for s in pr["seats"] if str(s) not in pr["answers"]]
+            return [pr["seat"]]
         if state["phase"] == "turn" and not state["stack"]:
             return [state["active"]]
         return []  # pragma: no cover - run() never stops elsewhere
 
-    def prompt_options(self, state: State) -> list[Any]:
+    def prompt_options(self, state: State, seat: int | None = None) -> list[Any]:
+        """The answers ``seat`` may give to the open prompt (by default its only seat)."""
         pr = state["prompt"]
         kind = pr["kind"]
-        seat = pr["seat"]
+        seat = pr["seat"] if seat is None else seat
         p = state["players"][seat]
         if kind in ("target", "slot", "option", "token", "yesno", "trigger"):
             return list(pr["options"])
         if kind == "defend":
-            return defense_options(state, seat, pr["can_defend"])
+            can = pr["can_defend"][str(seat)] if "seats" in pr else pr["can_defend"]
+            return defense_options(state, seat, can)
         if kind == "decline":
             return ["participate", "decline"]
         if kind == "setup":
@@ -209,8 +235,10 @@ class Annihilageddon(Engine):
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         if type(seat) is not int or seat not in self.to_move(state):
             return []
-        if state["prompt"] is not None:
-            return [{"type": "choose", "value": v} for v in self.prompt_options(state)]
+        pr = state["prompt"]
+        if pr is not None:
+            kind = "defend" if "seats" in pr else "choose"
+            return [{"type": kind, "value": v} for v in self.prompt_options(state, seat)]
         return self.main_actions(state, seat)
 
     def validate(self, state: State, seat: int, action: Action) -> None:
@@ -225,8 +253,10 @@ class Annihilageddon(Engine):
             raise IllegalAction(f"It is not seat {seat}'s turn to act.", code="not_your_turn")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("An action is a JSON object with a 'type'.", code="bad_action")
-        if state["prompt"] is not None and action["type"] != "choose":
-            raise IllegalAction("Answer the open question first (a 'choose' action).", code="prompt_pending")
+        pr = state["prompt"]
+        answer = "defend" if pr is not None and "seats" in pr else "choose"
+        if pr is not None and action["type"] != answer:
+            raise IllegalAction(f"Answer the open question first (a '{answer}' action).", code="prompt_pending")
         if action not in self.legal_actions(state, seat):
             kind = action["type"]
             if kind == "play":
@@ -234,7 +264,7 @@ class Annihilageddon(Engine):
             if kind == "buy":
                 raise IllegalAction("You cannot buy that now: it is not there, or it costs more Power than you have "
                                     "(and only one Legend per turn).", code="cannot_buy")
-            if kind == "choose":
+            if kind in ("choose", "defend"):
                 raise IllegalAction("That is not one of the choices offered.", code="bad_choice")
             raise IllegalAction("That action is not allowed now.", code="illegal_action")
 
@@ -248,6 +278,8 @@ class Annihilageddon(Engine):
             check_outcome(spec, event["outcome"])
             st = copy_state(state)
             st["notes"] = []
+            if "held_notes" in st:
+                st["held_notes"] = []
             st["need"] = None
             st["stack"][-1]["work"]["outcome"] = list(event["outcome"])
             run(st)
@@ -256,7 +288,22 @@ class Annihilageddon(Engine):
         self.validate(state, seat, action)
         st = copy_state(state)
         st["notes"] = []
+        if "held_notes" in st:
+            st["held_notes"] = []
         t = action["type"]
+        if t == "defend":
+            # A secret answer: kept in the prompt until every asked seat has answered, then
+            # all are handed to the waiting Attack at once (interp.ask_together).
+            pr = st["prompt"]
+            pr["answers"][str(seat)] = action["value"]
+            if all(str(s) in pr["answers"] for s in pr["seats"]):
+                st["prompt"] = None
+                st["stack"][-1]["work"]["answer"] = {k: pr["answers"][k] for k in sorted(pr["answers"])}
+                run(st)
+                # What the window showed and did is told in the next log line: this event's
+                # line must read the same whatever was chosen (describe()).
+                st["held_notes"], st["notes"] = st["notes"], []
+            return st
         if t == "choose":
             st["prompt"] = None
             st["stack"][-1]["work"]["answer"] = action["value"]
@@ -385,10 +432,17 @@ class Annihilageddon(Engine):
             players.append(v)
         pr = state["prompt"]
         prompt = None
+        to_move = self.to_move(state)
         if pr is not None:
-            prompt = {k: v for k, v in pr.items()}
-            if seat == pr["seat"]:
-                prompt["choices"] = self.prompt_options(state)
+            # A simultaneous choice's answers stay secret: everyone sees who has decided, each
+            # seat sees only its own answer.
+            prompt = {k: v for k, v in pr.items() if k != "answers"}
+            if "seats" in pr:
+                prompt["decided"] = [s for s in pr["seats"] if str(s) in pr["answers"]]
+                if seat is not None and str(seat) in pr["answers"]:
+                    prompt["mine"] = pr["answers"][str(seat)]
+            if seat is not None and seat in to_move:
+                prompt["choices"] = self.prompt_options(state, seat)
         need = state["need"]
         t = state["turn"]
         out = {
@@ -405,7 +459,12 @@ class Annihilageddon(Engine):
                      "borrowed": list(t["borrowed"])},
             "prompt": prompt, "waiting_for": None if need is None else need["label"],
             "end_reason": state["end_reason"], "max_rounds": state["config"]["max_rounds"],
+            "to_move": to_move,
+            # What this seat may do now, so a page needs no second request (a spectator: nothing).
+            "legal_actions": self.legal_actions(state, seat) if seat is not None and not over else [],
         }
+        if "last_defense" in state:
+            out["last_defense"] = state["last_defense"]
         if over:
             out["result"] = self.result(state)
         return out
@@ -422,11 +481,13 @@ class Annihilageddon(Engine):
         return out
 
     def describe(self, before: State, event: dict[str, Any], after: State) -> str:
+        # Version 2: what the last defense window showed and did comes first (held_notes).
+        held = " ".join(before.get("held_notes") or [])
         notes = " ".join(after.get("notes", []))
         if event.get("kind") == "chance":
             need = before["need"]
             if need is None:
-                return "chance"
+                return (held + " chance").strip()
             if "dice" in need and need["label"] == "Who goes first":
                 line = f"{need['label']}: seat {event['outcome'][0]}."
             elif "dice" in need:
@@ -437,9 +498,17 @@ class Annihilageddon(Engine):
                 line = f"{need['label']}: {names}."
             else:
                 line = f"{need['label']} (private)."
-            return (line + " " + notes).strip()
+            return " ".join(x for x in (held, line, notes) if x)
         seat, action = event["seat"], event["action"]
         t = action.get("type")
+        if t == "defend":
+            # Secret until every asked seat has answered, and the last answer's line must read the
+            # same whatever it was: the reveal is told in the next line (held_notes).
+            left = len(self.to_move(before)) - 1
+            line = f"Seat {seat} has decided how to meet the Attack."
+            if not left:
+                line += " Every choice is in."
+            return " ".join(x for x in (held, line) if x)
         if t == "play":
             line = f"Seat {seat} plays {CARDS[action['card']]['name']}."
         elif t == "buy":
@@ -453,20 +522,64 @@ class Annihilageddon(Engine):
         elif t == "end_turn":
             line = f"Seat {seat} ends their turn."
         else:
-            pr = before["prompt"]
-            v = action.get("value")
-            if pr["kind"] == "defend":
-                line = f"Seat {seat} takes the Attack." if v == "take" else f"Seat {seat} defends with {CARDS[v]['name']}."
-            elif pr["kind"] == "setup":
-                line = f"Seat {seat} keeps a {pr['cat']}."
-            elif pr["kind"] == "card" and pr.get("why") == "pass":
-                line = f"Seat {seat} passes {CARDS[v]['name']}."
-            elif pr["kind"] == "card":
-                shown = v if v == "none" else CARDS[v.split(':', 1)[-1]]["name"]
-                line = f"Seat {seat} chooses {shown}."
-            else:
-                line = f"Seat {seat} chooses {v}."
-        return (line + " " + notes).strip()
+            line = self._describe_choice(before, seat, before["prompt"], action.get("value"))
+        return " ".join(x for x in (held, line, notes) if x)
+
+    @staticmethod
+    def _describe_choice(before: State, seat: int, pr: dict, v: Any) -> str:
+        """An answer to a prompt as a person would say it: card names and seats, never an option
+        number or an internal value."""
+        kind, why = pr["kind"], pr.get("why")
+        name = lambda cid: CARDS[cid]["name"]  # noqa: E731
+        src = name(pr["card"]) if pr.get("card") else None
+        who = f"Seat {seat}"
+        if kind == "defend":  # version 1; a Defense used is told by the note "avoids the Attack with"
+            return f"{who} takes the Attack." if v == "take" else ""
+        if kind == "setup":
+            # Which one stays hidden until every seat has chosen (AN-R19).
+            return f"{who} keeps one of their {'Ability tiles' if pr['cat'] == 'tile' else 'Familiars'}."
+        if kind == "target":
+            if why == "pass_to":
+                return f"{who} passes their one card to seat {v}."
+            target = "themselves" if v == seat else f"seat {v}"
+            return f"{who} targets {target}" + (f" with {src}." if src else ".")
+        if kind == "slot":
+            if v == "none":
+                return f"{who} leaves the Line-Up as it is."
+            card = name(before["lineup"][v])
+            return f"{who} gains {card} from the Line-Up." if why == "gain" else f"{who} destroys {card} in the Line-Up."
+        if kind == "option":
+            label = pr["labels"][v]
+            return f"{who} chooses \"{label}\"" + (f" ({src})." if src else ".")
+        if kind == "yesno":
+            if why == "pay":
+                return f"{who} pays the HP." if v == "yes" else f"{who} does not pay."
+            offer = f"{src}'s offer" if src else "the offer"
+            return f"{who} accepts {offer}." if v == "yes" else f"{who} turns down {offer}."
+        if kind == "decline":
+            return f"{who} takes part in {src}." if v == "participate" else f"{who} declines to take part in {src}."
+        if kind == "trigger":
+            return f"{who} resolves {name(v)} next."
+        if kind == "token":
+            return {
+                "fatality": f"{who} gives their victim {name(v)}.", "give": f"{who} gives away {name(v)}.",
+                "take": f"{who} takes {name(v)}.", "return": f"{who} puts {name(v)} back into the stack.",
+            }.get(why, f"{who} picks {name(v)}.")
+        if kind == "card":
+            if v == "none":
+                return f"{who} destroys nothing." if why == "destroy" else f"{who} picks nothing."
+            zone, _, cid = v.rpartition(":")
+            if zone == "token":
+                return f"{who} puts {name(cid)} back into the stack instead."
+            whose = "" if pr.get("of") in (None, seat) else f"seat {pr['of']}'s "
+            return {
+                "pass": f"{who} passes {name(cid)}.", "discard": f"{who} discards {name(cid)}.",
+                "trophy": f"{who} discards {name(cid)} (the Trophy's extra card).",
+                "destroy": f"{who} destroys {whose}{name(cid)}" + (f" from their {zone}." if zone and not whose else "."),
+                "give": f"{who} gives away {name(cid)}.",
+                "return": f"{who} returns {whose}{name(cid)} to its owner's discard pile.",
+            }.get(why, f"{who} picks {name(cid)}.")
+        return f"{who} answers."  # pragma: no cover - every prompt kind is told above
 
     def resample_hidden(self, state: State, viewer: int | None, rng) -> State:
         """Hidden from ``viewer``: each other seat's hand and deck pool (their union is public,
@@ -516,7 +629,21 @@ class Annihilageddon(Engine):
             st["box"][cat].sort()
             for p in st["players"]:
                 p[f"{cat}_dealt"].sort()
+        pr = st["prompt"]
+        if pr is not None and "seats" in pr:
+            # Version 2: the other seats' secret answers, any answer their (resampled) hand allows.
+            for key in sorted(pr["answers"]):
+                if int(key) != viewer:
+                    options = self.prompt_options(st, int(key))
+                    pr["answers"][key] = options[int(rng.random() * len(options))]
         return st
+
+    def redact_action(self, seat: int, action: Action, viewer: int | None) -> Action:
+        # Version 2: a defense answer is secret until every asked seat has answered; the answers
+        # are then shown by the state (last_defense, the next log line), never by the event.
+        if isinstance(action, dict) and action.get("type") == "defend" and viewer != seat:
+            return {"type": "defend"}
+        return action
 
     # -- bots -----------------------------------------------------------------------------------
     def bot_action(self, bot: str, state: State, seat: int, rng) -> Action:

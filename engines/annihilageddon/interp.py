@@ -867,6 +867,8 @@ def op_attack(st, f, op):
     victims = _everyone(st, env) if deny else named
     batch = bool(env.get("mayhem") or env.get("group") or op.get("interactive") or deny)
     attacker = None if (env.get("mayhem") or env.get("group")) else env["you"]
+    if st.get("window") == "together":
+        return _attack_together(st, f, op, victims, named, attacker, deny)
     dec = w.setdefault("dec", {})
     i = w.get("i", 0)
     while i < len(victims):
@@ -922,6 +924,84 @@ def op_attack(st, f, op):
                 frames += _resolution(st, f, op, v, dec[str(v)], attacker)
         return push_then_done(st, f, frames)
     return DONE
+
+
+def ask_together(st: dict, f: dict, seats: list[int], kind: str, **info):
+    """The answers of several seats deciding at once (``{str(seat): value}``), or WAIT after
+    posing the question to all of them. Each answer stays in the prompt, hidden from everyone
+    but its seat, until the last one is in (engine.apply hands them over together)."""
+    w = f["work"]
+    if "answer" in w:
+        return w.pop("answer")
+    st["prompt"] = {"seat": None, "seats": list(seats), "kind": kind, "answers": {}, **info}
+    return WAIT
+
+
+def _attack_together(st, f, op, victims, named, attacker, deny):
+    """Version 2 (RULES.md, "The defense window"): every affected player decides at the same
+    time, unseen by the others (AN L209 "each affected player has an opportunity to avoid the
+    Attack", AN L320 "until each player has had a chance to avoid it"); the decisions are shown
+    together, then the Attack resolves on each player in turn, clockwise from the attacker (or
+    the active player, AN L280, L320), each one "immediately affected" when their turn comes."""
+    env = f["env"]
+    w = f["work"]
+    if "dec" not in w:
+        asked = [] if op.get("unavoidable") else list(victims)
+        answers: dict = {}
+        if asked:
+            can = {str(v): not (env.get("mayhem") and statics(st, v).get("no_mayhem_defense")) for v in asked}
+            a = ask_together(st, f, asked, "defend", card=env.get("card"), attacker=attacker, can_defend=can)
+            if a is WAIT:
+                return WAIT
+            answers = a
+        dec = {}
+        shown = []
+        for v in victims:
+            a = answers.get(str(v), "take")
+            if a == "take":
+                dec[str(v)] = ["hit", None]
+                if str(v) in answers:
+                    shown.append([v, "take"])
+                continue
+            # The Defense leaves the hand now, shown, and lies in the discard pile once the
+            # Attack is over for this player (so "per Defense in your discard" counts the ones
+            # already there, AN L225).
+            st["players"][v]["hand"].remove(a)
+            st["defending"].append([v, a])
+            redirect = CARDS[a]["defense"].get("redirect", False)
+            plain = op.get("interactive") or deny or attacker is None or attacker == v
+            dec[str(v)] = ["redirect" if redirect and not plain else "avoid", a]
+            shown.append([v, a])
+            st["notes"].append(f"Seat {v} avoids the Attack with {CARDS[a]['name']}.")
+        takers = [v for v, a in shown if a == "take"]
+        if takers:
+            names = [str(v) for v in takers]
+            listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+            st["notes"].append(f"Seat {listed} takes the Attack." if len(names) == 1
+                               else f"Seats {listed} take the Attack.")
+        if answers:
+            st["last_defense"] = {"card": env.get("card"), "attacker": attacker, "choices": shown}
+        w["dec"] = dec
+    dec = w["dec"]
+    frames = []
+    if op.get("interactive"):
+        for v in victims:
+            if dec[str(v)][1]:
+                frames.append(_defense_then(st, f, v, dec[str(v)][1], attacker))
+        hit = [v for v in victims if dec[str(v)][0] == "hit"]
+        frames.append(frame(op["do"], child_env(f, participants=hit, scope=new_scope(st))))
+    elif deny:
+        defenders = {v for v in victims if dec[str(v)][1]}
+        for v in victims:
+            if dec[str(v)][1]:
+                frames.append(_defense_then(st, f, v, dec[str(v)][1], attacker))
+        for b in named:
+            if defenders <= {b}:
+                frames.append(frame(op["do"], child_env(f, it=b, scope=new_scope(st))))
+    else:
+        for v in victims:
+            frames += _resolution(st, f, op, v, dec[str(v)], attacker)
+    return push_then_done(st, f, frames)
 
 
 def _defense_then(st, f, v, card, attacker):

@@ -23,7 +23,10 @@ def act(st, seat, **action):
 
 
 def choose(st, seat, value):
-    return act(st, seat, type="choose", value=value)
+    """Answer the open prompt: a ``defend`` action in a (version-2, simultaneous) defense window,
+    else a ``choose``."""
+    kind = "defend" if st["prompt"] is not None and "seats" in st["prompt"] else "choose"
+    return act(st, seat, type=kind, value=value)
 
 
 def started(seats=4, config=None):
@@ -34,7 +37,7 @@ def started(seats=4, config=None):
         if moving == [CHANCE]:
             st = step_chance(st)
         elif st["prompt"] is not None:
-            st = choose(st, moving[0], E.prompt_options(st)[0])
+            st = choose(st, moving[0], E.prompt_options(st, moving[0])[0])
         else:
             break
     return st
@@ -70,7 +73,7 @@ def run_bots(st, answer):
         if moving == [CHANCE]:
             st = step_chance(st)
         elif st["prompt"] is not None:
-            st = choose(st, moving[0], answer(st, moving[0], E.prompt_options(st)))
+            st = choose(st, moving[0], answer(st, moving[0], E.prompt_options(st, moving[0])))
         else:
             return st
 

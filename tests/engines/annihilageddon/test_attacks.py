@@ -11,10 +11,13 @@ def test_every_affected_player_is_prompted_even_without_a_defense():
     """AN L209 / AN-R7: asking only Defense holders would reveal who holds none."""
     st = table(3, hands={0: ["limpening-curse"], 1: ["glyph"], 2: ["hedge-wretch"]})
     st = act(st, 0, type="play", card="limpening-curse")
-    assert E.to_move(st) == [1] and st["prompt"]["kind"] == "defend"
-    assert E.view(st, 2)["prompt"] == E.view(st, None)["prompt"]
-    assert "choices" not in E.view(st, 2)["prompt"]
-    assert E.legal_actions(st, 1) == [{"type": "choose", "value": "take"}]
+    assert E.to_move(st) == [1, 2] and st["prompt"]["kind"] == "defend"
+    # Both are asked the same question; only each one's own choices differ.
+    def asked(seat):
+        return {k: v for k, v in E.view(st, seat)["prompt"].items() if k != "choices"}
+    assert asked(1) == asked(2) == E.view(st, None)["prompt"] and "choices" not in E.view(st, None)["prompt"]
+    assert E.legal_actions(st, 1) == [{"type": "defend", "value": "take"}]
+    assert E.legal_actions(st, 2) == [{"type": "defend", "value": "take"}, {"type": "defend", "value": "hedge-wretch"}]
 
 
 def test_a_defense_avoids_the_attack_only_for_its_player_and_the_rest_of_the_card_still_happens():
@@ -23,8 +26,8 @@ def test_a_defense_avoids_the_attack_only_for_its_player_and_the_rest_of_the_car
     st = table(3, hands={0: ["limpening-curse"], 1: ["hedge-wretch"], 2: []})
     st = act(st, 0, type="play", card="limpening-curse")
     st = choose(st, 1, "hedge-wretch")
-    st = step_chance(st) if E.to_move(st) == [CHANCE] else st  # seat 1 draws a card
     st = choose(st, 2, "take")
+    st = step_chance(st)  # seat 1 draws a card (Hedge Wretch's Defense text)
     assert st["players"][1]["discard"] == ["hedge-wretch"] and "limp-wand" not in st["players"][1]["discard"]
     assert len(st["players"][1]["hand"]) == 1
     assert st["players"][0]["hp"] == 19
@@ -151,7 +154,7 @@ def test_limp_wands_run_out_clockwise_and_a_foe_may_still_defend():
     st["limp_wands"] = 2
     st = act(st, 0, type="play", card="limpening-curse")
     for s in (1, 2, 3):
-        assert E.to_move(st) == [s]
+        assert E.to_move(st) == [1, 2, 3][s - 1:]
         st = choose(st, s, "take")
     assert [p["discard"].count("limp-wand") for p in st["players"]] == [0, 1, 1, 0]
     assert st["turn"]["power"] == 2 and st["limp_wands"] == 0

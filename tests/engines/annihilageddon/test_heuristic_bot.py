@@ -12,11 +12,11 @@ def bot(st, seat):
 def test_it_defends_whenever_it_holds_a_defense_preferring_a_redirecting_familiar():
     st = table(2, hands={0: ["snot-rocket"], 1: ["moat-goblin", "skitters"]})
     st = act(st, 0, type="play", card="snot-rocket")
-    assert bot(st, 1) == {"type": "choose", "value": "skitters"}
+    assert bot(st, 1) == {"type": "defend", "value": "skitters"}
     st["players"][1]["hand"] = ["moat-goblin"]
-    assert bot(st, 1) == {"type": "choose", "value": "moat-goblin"}
+    assert bot(st, 1) == {"type": "defend", "value": "moat-goblin"}
     st["players"][1]["hand"] = ["glyph"]
-    assert bot(st, 1) == {"type": "choose", "value": "take"}
+    assert bot(st, 1) == {"type": "defend", "value": "take"}
 
 
 def test_it_aims_at_the_foe_closest_to_death():
@@ -41,5 +41,5 @@ def test_it_plays_its_cards_then_buys_the_best_it_can_afford():
 def test_it_throws_away_junk_first():
     st = table(2, hands={0: ["mind-sieve"], 1: ["pit-weasel", "limp-wand", "fizzle"]})
     st = act(st, 0, type="play", card="mind-sieve")
-    st = act(st, 1, type="choose", value="take")
+    st = act(st, 1, type="defend", value="take")
     assert bot(st, 1) == {"type": "choose", "value": "limp-wand"}

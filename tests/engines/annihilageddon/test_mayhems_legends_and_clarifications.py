@@ -37,18 +37,16 @@ def test_each_player_may_gain_the_main_deck_top_and_each_who_does_destroys_their
 
 
 def test_a_new_legends_group_attack_asks_and_resolves_from_the_player_about_to_take_a_turn():
-    """EX-AN-31, AN L233-235: 4 players, seat 1 ends its turn: prompts 2, 3, 0, 1; a kill by a
-    Legend gives no Trophy (AN L346)."""
+    """EX-AN-31, AN L233-235: 4 players, seat 1 ends its turn: prompts 2, 3, 0, 1 (all at once,
+    listed in that order); a kill by a Legend gives no Trophy (AN L346)."""
     st = table(4, active=1, hands={1: []}, hp={0: 3})
     st["legend"]["up"] = None
     st = act(st, 1, type="end_turn")
     assert E.chance(st)["label"] == "Flip the next Legend"  # seat 1 drew its 5 Glyphs (all it had)
     st = step_chance(st, ["queen-quagmire"])
-    order = []
-    while st["prompt"] is not None and st["prompt"]["kind"] == "defend":
-        order.append(st["prompt"]["seat"])
-        st = choose(st, st["prompt"]["seat"], "take")
-    assert order == [2, 3, 0, 1]
+    assert st["prompt"]["kind"] == "defend" and E.to_move(st) == [2, 3, 0, 1]
+    for seat in (2, 3, 0, 1):
+        st = choose(st, seat, "take")
     st = step_chance(st, ["dwt-extra-dead"])
     assert [p["hp"] for p in st["players"]][1:] == [17, 17, 17]
     assert not any(p["trophy"] for p in st["players"])
@@ -141,9 +139,9 @@ def test_cannot_avoid_mayhem_attacks_token_still_lets_you_decline_a_mayhem():
     st = table(2, hands={0: [], 1: ["moat-goblin"]}, hp={0: 10, 1: 10})
     st["players"][1]["dwts"] = ["dwt-mayhem-magnet"]
     st = mayhem(st, "mayhem-tax-day")
-    assert st["prompt"]["kind"] == "defend" and st["prompt"]["seat"] == 0
+    assert st["prompt"]["kind"] == "defend" and E.to_move(st) == [0, 1]
+    assert E.prompt_options(st, 1) == ["take"]  # the token forbids the Defense
     st = choose(st, 0, "take")
-    assert E.prompt_options(st) == ["take"]  # the token forbids the Defense
     st = choose(st, 1, "take")
     assert [p["hp"] for p in st["players"]] == [7, 7]
     st["players"][1]["ongoing"] = ["bouncy-dungeon"]
@@ -159,7 +157,7 @@ def test_a_declining_player_takes_no_part_in_a_mayhem_attack():
     st["players"][0]["ongoing"] = ["bouncy-dungeon"]
     st = mayhem(st, "mayhem-limp-parade")
     st = choose(st, 0, "decline")
-    assert st["prompt"]["seat"] == 1
+    assert E.to_move(st) == [1] and st["prompt"]["kind"] == "defend"
     st = choose(st, 1, "take")
     assert st["players"][0]["discard"] == [] and st["players"][1]["discard"] == ["limp-wand"]
 

@@ -40,7 +40,7 @@ def test_under_the_mirror_mayhem_your_attack_targets_you_and_you_may_defend():
     st = table(3, hands={0: ["mind-sieve", "moat-goblin", "glyph", "wand"]})
     st = mayhem(st, "mayhem-mirror-madness")
     st = act(st, 0, type="play", card="mind-sieve")
-    assert st["prompt"]["kind"] == "defend" and st["prompt"]["seat"] == 0
+    assert st["prompt"]["kind"] == "defend" and E.to_move(st) == [0]
     st = choose(st, 0, "take")
     # you decide as your own foe: you discard 2 of your own cards
     st = choose(st, 0, "glyph")
@@ -71,13 +71,10 @@ def test_a_deny_mayhem_asks_everyone_first_and_a_defense_cancels_the_good_effect
     """EX-AN-44, AN L396, AN-R27: "the weakest player(s) heal 5"; a non-recipient defends."""
     st = table(3, active=1, hands={0: ["moat-goblin"]}, hp={0: 20, 1: 8, 2: 8})
     st = mayhem(st, "mayhem-charity-gala", you=1)
-    order = []
-    while st["prompt"] is not None and st["prompt"]["kind"] == "defend":
-        seat = st["prompt"]["seat"]
-        order.append(seat)
+    assert E.to_move(st) == [1, 2, 0]  # every player, listed from the active player clockwise
+    for seat in (1, 2, 0):
         assert [p["hp"] for p in st["players"]] == [20, 8, 8]  # nothing before every decision
         st = choose(st, seat, "moat-goblin" if seat == 0 else "take")
-    assert order == [1, 2, 0]
     st = run_bots(st, take_all)
     assert [p["hp"] for p in st["players"]] == [20, 8, 8]
 
@@ -153,7 +150,7 @@ def test_the_hidden_pick_is_made_only_after_the_target_declines_and_shown_then()
     """EX-AN-50, AN L408."""
     st = table(2, hands={0: ["wand-of-oinkus", "limp-wand", "glyph"]})
     st = act(st, 0, type="play", card="wand-of-oinkus")
-    assert st["prompt"]["kind"] == "defend" and st["prompt"]["seat"] == 1
+    assert st["prompt"]["kind"] == "defend" and E.to_move(st) == [1]
     st = choose(st, 1, "take")
     assert st["prompt"] == {"seat": 0, "kind": "card", "zone": "hand", "of": 0, "filter": None, "why": "give"}
     st = choose(st, 0, "limp-wand")
@@ -194,7 +191,7 @@ def test_a_legends_group_attack_against_yourself_passes_to_yourself():
     st = choose(st, 0, 1)
     st = choose(st, 1, "take")
     st = step_chance(st, ["dwt-legend-echo"])
-    assert st["prompt"]["kind"] == "defend" and st["prompt"]["seat"] == 1  # you may still defend
+    assert st["prompt"]["kind"] == "defend" and E.to_move(st) == [1]  # you may still defend
     st = choose(st, 1, "take")
     st = choose(st, 1, "pit-weasel")
     st = run_bots(st, take_all)

@@ -185,8 +185,8 @@ def test_a_refill_mayhem_is_resolved_by_the_active_player_then_replaced():
         st = step_chance(st) if E.to_move(st) == [CHANCE] else choose(st, E.to_move(st)[0], "take")
     st = step_chance(st, ["mayhem-tax-day"])
     assert st["mayhem_now"] == "mayhem-tax-day"
-    # Mayhem Attack: Defense decisions start with the active player (seat 1) and go clockwise
-    assert E.to_move(st) == [1]
+    # Mayhem Attack: every player decides at once, listed from the active player (seat 1) clockwise
+    assert E.to_move(st) == [1, 0]
     st = choose(st, 1, "take")
     assert st["players"][1]["hp"] == 20  # nothing resolves before every decision is in
     assert E.to_move(st) == [0]
