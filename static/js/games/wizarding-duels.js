@@ -193,6 +193,42 @@
     return svg;
   }
 
+  // The engine's sum (groups.check_roster): models, plus each model's artifacts (a Malfoy Patriarch
+  // pays 3 less for its own).
+  function groupCost(packId, g) {
+    const v = { pack: packId };
+    return g.models.reduce((sum, cid, j) => {
+      const ch = lookup(v, "characters", cid) || { galleons: 0, traits: [] };
+      let arts = (g.artifacts[j] || []).reduce((t, a) => t + ((lookup(v, "artifacts", a) || {}).galleons || 0), 0);
+      if ((ch.traits || []).some((t) => t.id === "malfoy_patriarch")) arts = Math.max(0, arts - 3);
+      return sum + ch.galleons + arts;
+    }, 0);
+  }
+
+  // This player's saved setups (the group builder's), fetched once per page: at the Group step those
+  // built for this match's pack and budget; at the Stock step the Stocks saved with this very Group.
+  let saved = { state: "idle", list: [] };
+  function savedFor(view, ctx, kind) {
+    if (!ctx.live || ctx.seat === null || ctx.seat === undefined) return [];
+    if (saved.state === "idle") {
+      saved.state = "loading";
+      window.MatchClient.api("/api/setups/?game=wizarding-duels").then((body) => {
+        saved = { state: "done", list: Array.isArray(body && body.setups) ? body.setups : [] };
+        redraw();
+      }).catch(() => { saved = { state: "done", list: [] }; });
+    }
+    const out = [];
+    const mine = view.players[ctx.seat] && view.players[ctx.seat].group;
+    for (const s of saved.list) {
+      const cfg = (s.data && s.data.config) || {};
+      const acts = (s.data && s.data.actions) || [];
+      if (cfg.pack !== view.pack || cfg.galleons !== view.config.galleons || !acts[0]) continue;
+      if (kind === "group") out.push({ name: s.name, action: acts[0] });
+      else if (acts[1] && mine && JSON.stringify(mine.models) === JSON.stringify(acts[0].models)) out.push({ name: s.name, action: acts[1] });
+    }
+    return out;
+  }
+
   // -- what this seat may do now ----------------------------------------------------------------
   let legal = { key: null, actions: null, pending: false };
   let lastDraw = null;
@@ -516,15 +552,18 @@
     const out = [el("h4", {}, STEP_WORD[step] || title(step))];
     const buttons = (list, opts = {}) => el("div", { class: "wzd-buttons" }, list.map((a, i) => choiceButton(view, ctx, ui, a, i, opts)));
     if (step === "build") {
-      out.push(el("p", { class: "small" }, "Use a ready-made Group (the engine's group helper builds them within the budget):"));
+      const saved = savedFor(view, ctx, "group");
+      if (saved.length) {
+        out.push(el("p", { class: "small" }, "Your saved Groups (", el("a", { href: "/games/wizarding-duels/groups/" }, "build another"), "):"));
+        saved.forEach((s, i) => out.push(el("div", { class: "wzd-group", "data-testid": `saved-group-${i}` },
+          el("div", {}, el("strong", {}, s.name), ` · ${groupCost(view.pack, s.action)} of ${view.config.galleons} Galleons · `,
+            s.action.models.map((c, j) => `${nameOf(view, "characters", c)}${j === s.action.leader ? " ★" : ""}`).join(", ")),
+          choiceButton(view, ctx, ui, s.action, `saved-${i}`, { label: "Use this Group", primary: true }))));
+      }
+      out.push(el("p", { class: "small" }, "Use a ready-made Group (the engine's group helper builds them within the budget)",
+        saved.length ? ":" : [" or ", el("a", { href: "/games/wizarding-duels/groups/", "data-testid": "builder-link" }, "build your own"), ":"]));
       actions.forEach((g, i) => {
-        // The engine's sum: models, plus each model's artifacts (a Malfoy Patriarch pays 3 less for its own).
-        const galleons = g.models.reduce((sum, cid, j) => {
-          const ch = lookup(view, "characters", cid) || { galleons: 0, traits: [] };
-          let arts = g.artifacts[j].reduce((t, a) => t + ((lookup(view, "artifacts", a) || {}).galleons || 0), 0);
-          if ((ch.traits || []).some((t) => t.id === "malfoy_patriarch")) arts = Math.max(0, arts - 3);
-          return sum + ch.galleons + arts;
-        }, 0);
+        const galleons = groupCost(view.pack, g);
         out.push(el("div", { class: "wzd-group", "data-testid": `group-${i}` },
           el("div", {}, el("strong", {}, `Group ${i + 1}`), ` · ${galleons} of ${view.config.galleons} Galleons`),
           el("ul", { class: "small" }, g.models.map((c, j) => el("li", {}, nameOf(view, "characters", c), j === g.leader ? " ★ Leader" : "",
@@ -537,6 +576,9 @@
     }
     if (step === "stock") {
       out.push(el("p", { class: "small" }, "Choose your six potions (secret until both have chosen):"));
+      savedFor(view, ctx, "potions").forEach((s, i) => out.push(el("div", { class: "wzd-group", "data-testid": `saved-stock-${i}` },
+        el("span", { class: "small" }, el("strong", {}, s.name), ": ", s.action.potions.map((p) => nameOf(view, "potions", p)).join(", "), " "),
+        choiceButton(view, ctx, ui, s.action, `saved-${i}`, { label: "Take your saved Stock", primary: true }))));
       actions.forEach((a, i) => out.push(el("div", { class: "wzd-group" },
         el("span", { class: "small" }, a.potions.map((p) => nameOf(view, "potions", p)).join(", "), " "),
         choiceButton(view, ctx, ui, a, i, { label: "Take this Stock" }))));
@@ -739,4 +781,6 @@
   }
 
   (window.GameRenderers = window.GameRenderers || {})["wizarding-duels"] = { render };
+  // The group builder (wizarding-duels-builder.js) reads the same packs and sentences.
+  window.WizardingDuels = { PACKS, effectsText, conditionText, groupCost, title };
 })();
