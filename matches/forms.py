@@ -21,7 +21,13 @@ TIME_CONTROLS = {
 class NewMatchForm(forms.Form):
     game = forms.ChoiceField()
     opponent = forms.CharField(
-        required=False, help_text="Another player's username. Leave empty to play the bot.", max_length=150
+        required=False, max_length=800, label="Opponents",
+        help_text="Other players' usernames, separated by commas. Leave empty to play the bot.",
+    )
+    seats = forms.IntegerField(
+        required=False, min_value=1, label="Players",
+        help_text="How many play, you included; the seats nobody is named for are bots. "
+                  "Empty: you and one opponent or bot.",
     )
     bot = forms.ChoiceField(
         required=False, help_text="Which bot plays when there is no opponent.",
@@ -46,6 +52,8 @@ class NewMatchForm(forms.Form):
         games = registry.playable()
         self.fields["game"].choices = [(e.name, e.title) for e in games]
         bots = sorted({b for e in games for b in e.bots})
+        # The seat range is each engine's own (checked in clean); the field only bounds all games.
+        self.fields["seats"].widget.attrs.update(min=1, max=max((e.max_seats for e in games), default=2))
         self.fields["bot"].choices = [("", "the game's best bot")] + [(b, b) for b in bots]
         from .games.selectors import setup_list
 
@@ -55,20 +63,41 @@ class NewMatchForm(forms.Form):
             (pk, f"{titles[s.game]}: {s.name}") for pk, s in self.saved.items()]
 
     def clean_opponent(self):
-        name = self.cleaned_data["opponent"].strip()
-        if not name:
-            return None
-        opponent = get_user_model().objects.filter(username=name).first()
-        if opponent is None:
-            raise forms.ValidationError(f"There is no player called '{name}'.")
-        if opponent == self.user:
-            raise forms.ValidationError("Pick someone else, or leave it empty to play the bot.")
-        return opponent
+        """The people named, in the order given (their seats follow yours): a list, maybe empty."""
+        names = [n.strip() for n in self.cleaned_data["opponent"].split(",") if n.strip()]
+        people = []
+        for name in names:
+            opponent = get_user_model().objects.filter(username=name).first()
+            if opponent is None:
+                raise forms.ValidationError(f"There is no player called '{name}'.")
+            if opponent == self.user:
+                raise forms.ValidationError("Pick someone else, or leave it empty to play the bot.")
+            if opponent in people:
+                raise forms.ValidationError(f"'{name}' is named twice.")
+            people.append(opponent)
+        return people
+
+    def seat_specs(self):
+        """The seats of a valid form: you, the people named, then bots up to the seat count."""
+        from .services import SeatSpec
+
+        data = self.cleaned_data
+        people = data["opponent"]
+        return ([SeatSpec(user=self.user)] + [SeatSpec(user=u) for u in people]
+                + [SeatSpec(bot=data["bot"]) for _ in range(data["seats"] - 1 - len(people))])
 
     def clean(self):
         data = super().clean()
         engine = registry.get(data["game"]) if data.get("game") else None
-        if engine and not data.get("opponent"):
+        people = data.get("opponent") or []
+        # Seats come from the engine's declared range: nothing here knows any game by name.
+        seats = data.get("seats") or max(2, 1 + len(people))
+        data["seats"] = seats
+        if engine and not engine.min_seats <= seats <= engine.max_seats:
+            self.add_error("seats", f"{engine.title} is played by {engine.min_seats} to {engine.max_seats} players.")
+        elif seats < 1 + len(people):
+            self.add_error("seats", f"You and the players you named need {1 + len(people)} seats.")
+        if engine and seats > 1 + len(people):
             bot = data.get("bot") or engine.best_bot
             if bot not in engine.bots:
                 self.add_error("bot", f"{engine.title} has no {bot} bot; it has {', '.join(engine.bots)}.")

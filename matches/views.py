@@ -35,9 +35,7 @@ def home(request):
 def match_new(request):
     form = NewMatchForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
-        opponent = form.cleaned_data["opponent"]
-        seats = [services.SeatSpec(user=request.user)]
-        seats.append(services.SeatSpec(user=opponent) if opponent else services.SeatSpec(bot=form.cleaned_data["bot"]))
+        seats = form.seat_specs()
         if seats_needing_consent(seats=seats, created_by=request.user):
             # Another person is seated only once they accept: the inviter waits on the invitation's page.
             invited = invite_to_match(request, form, seats)
