@@ -234,6 +234,7 @@ def test_every_question_the_engine_asks_is_a_prompt_whose_clicks_send_exactly_a_
     # answered by a stub of the API; a click is recorded instead of sent.
     page.evaluate("""() => { window.__match.socket.onclose = null; window.__match.socket.close();
         const box = document.createElement('div'); box.id = 'probe'; document.body.prepend(box); }""")
+    checked_totals: set[str] = set()
     for k, (step, q) in enumerate(sorted(questions.items())):
         page.evaluate("""([view, actions, seat, k]) => {
             window.__sent = [];
@@ -261,13 +262,36 @@ def test_every_question_the_engine_asks_is_a_prompt_whose_clicks_send_exactly_a_
             # Moves are exactly the lit spaces; hovering a ringed target draws the sight line and
             # tells the distance from the active model.
             moves = {a["to"] for a in q["actions"] if a["type"] == "move"}
+            at_spaces = {a["target"] for a in q["actions"] if "," in str(a.get("target", ""))}
             lit = set(page.eval_on_selector_all("#probe polygon.wzd-choice", "els => els.map(e => e.dataset.hex)"))
-            assert lit == moves
+            assert lit == moves | at_spaces
+            # Each lit move shows its movement cost, within the model's movement (WD-78: at least 1
+            # space, Difficult costs 2).
+            costs = {h: int(page.text_content(f"#probe [data-testid='cost-{h}']")) for h in moves}
+            assert all(1 <= c <= 8 for c in costs.values()), costs
+            # Asking for a range rings exactly the spaces within it, counted from the active model.
+            page.select_option("#probe [data-testid=range]", index=1)
+            rng = int(re.search(r"range (\d+)\)$", page.eval_on_selector("#probe [data-testid=range]",
+                                                                         "e => e.selectedOptions[0].textContent")).group(1))
+            ringed = page.eval_on_selector_all("#probe polygon.wzd-inrange", "els => els.map(e => e.dataset.hex)")
+            origin = q["view"]["models"][q["view"]["act"]["model"]]["hex"]
+            assert ringed and all(0 < hex_distance(origin, h) <= rng for h in ringed)
             targets = sorted({a["target"] for a in q["actions"] if "target" in a} - {q["view"]["act"]["model"]})
             if targets:
                 page.hover(f"#probe [data-testid=model-{targets[0]}]")
                 page.wait_for_selector("#probe [data-testid=sight-line]")
                 assert "legal target" in page.text_content("#probe [data-testid=distance]")
+        if q["view"].get("clash") and q["view"]["clash"]["att"]["total"] is not None:
+            # The tray's total, line by line: the lines add up to the engine's total on each side.
+            for side in ("att", "def"):
+                sd = q["view"]["clash"][side]
+                if sd is None:
+                    continue
+                rows = page.eval_on_selector_all(f"#probe [data-testid=total-{side}] tr",
+                                                 "els => els.map(e => e.lastElementChild.textContent)")
+                numbers = [int(x.replace("−", "-")) for x in rows]
+                assert numbers[-1] == sd["total"] and sum(numbers[:-1]) == sd["total"], (step, side, rows)
+                checked_totals.add(side)
         if step in ("place_challenge", "place_terrain", "deploy"):
             target = page.locator("#probe polygon.wzd-choice").first
         else:
@@ -278,7 +302,13 @@ def test_every_question_the_engine_asks_is_a_prompt_whose_clicks_send_exactly_a_
         # Once sent, the choices give way until the position moves on: no double moves.
         page.wait_for_selector("#probe .wzd[data-turn-state=sent]")
         assert page.locator("#probe [data-testid=controls]").count() == 0
+    assert checked_totals == {"att", "def"}
     assert errors == []
+
+
+def hex_distance(a: str, b: str) -> int:
+    (q1, r1), (q2, r2) = (map(int, a.split(",")), map(int, b.split(",")))
+    return (abs(q1 - q2) + abs(r1 - r2) + abs(q1 + r1 - q2 - r2)) // 2
 
 
 if __name__ == "__main__" and "--write" in sys.argv:

@@ -14,27 +14,6 @@
     ["arrival_spaces", "Control of Arrival Spaces"], ["making_impacts", "Making Impacts"],
     ["group_missions", "Missions for the Group"], ["terrain_control", "Control the Terrain"], ["various", "Various"],
   ];
-  const TRAIT_HELP = {
-    professor: "Professor: helps allies cast.", master_wizard: "Master Wizard: +1 to cast spells.",
-    leadership: "Leadership: look at the top three clash cards and reorder them before a clash.",
-    ravenclaw: "Ravenclaw: a free draw of a quest or clash card.", apprentice: "Apprentice: a weaker caster.",
-    brave: "Brave: a Defense test to stay in play past capacity.", chosen_one: "Chosen One: protected against the nemesis.",
-    gryffindor: "Gryffindor: a free move at the start of a round.", potioneer: "Potioneer X: one potion of level up to X.",
-    herbology_expert: "Herbology Expert: change one potion of the Stock.", potion_mastery: "Potion Mastery X: a free potion use.",
-    hufflepuff: "Hufflepuff: steadfast ally.", animagus: "Animagus: an Animal Form with more movement and Defense.",
-    fast: "Fast: one more space of movement.", scout: "Scout: deploys or moves ahead.", duelling: "Duelling: better in Faced Clashes.",
-    muggle_beast: "Muggle/Beast: casts no spells.", large: "Large X: capacity X Impacts.", small: "Small X: capacity X Impacts.",
-    physical_resistance: "Physical Resistance X: ignores X physical Impacts.", elite_fighter: "Elite Fighter: a free attack.",
-    elf: "Elf: moves freely.", fly: "Fly: ignores terrain when moving.", supreme_mugwump: "Supreme Mugwump: leads the Group well.",
-    instinctive_casting: "Instinctive Casting: advances a spell clock one more step.", magical_mastery: "Magical Mastery: stronger casting.",
-    tactician: "Tactician: a free extra action.", horde: "Horde: several models of this name may join.",
-    dark_lord: "Dark Lord: a fixed value in a clash, once.", dark_arts: "Dark Arts: may cast Unforgivable spells.",
-    horcrux_maker: "Horcrux Maker: Horcruxes go to allies; may not carry one.", adoration: "Adoration: allies protect it.",
-    lightning_fast: "Lightning Fast: acts first.", magical_immunity: "Magical Immunity X: ignores X magical Impacts.",
-    resistance: "Resistance X: discard clash cards to ignore Impacts.", slytherin: "Slytherin: prepares Advantage for the next clash.",
-    expert_wizard: "Expert Wizard: a free spell.", malfoy_patriarch: "Malfoy Patriarch: its artifacts cost 3 Galleons less.",
-    master_of_death: "Master of Death: Deathly Hallows take no slot.",
-  };
 
   const packs = Object.keys(WD.PACKS).sort();
   const blank = (packId) => ({
@@ -125,10 +104,7 @@
     return el("p", { class: `wzb-refusal${r ? "" : " wzb-ok"}`, "data-testid": `refusal-${part}`, "data-code": r ? r.code || "" : "" },
       r ? r.detail : report ? "✔ The engine accepts this part." : "Checking…");
   }
-  function traitText(t) {
-    const help = TRAIT_HELP[t.id] || WD.title(t.id);
-    return help.replace(/ X\b/, t.x !== undefined ? ` ${t.x}` : " X");
-  }
+  const traitText = (t) => WD.traitHelp(t.id, t.x);
   function traitChips(ch) {
     return el("span", { class: "wzb-traits" }, ch.traits.map((t) =>
       el("span", { class: "wzb-trait", title: traitText(t), tabindex: "0", "data-trait": t.id }, `${WD.title(t.id)}${t.x !== undefined ? ` ${t.x}` : ""}`)));
