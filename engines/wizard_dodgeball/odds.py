@@ -3,7 +3,7 @@
 Every die is a run of six faces (dice.COLOURS: white 0-5, grey 1-6, blue 2-7, red 3-8), so a roll
 of k dice has 6**k equally likely outcomes: the probabilities below count them (at most four dice,
 1,296 outcomes). The meaning of each roll is the rulebook's, as rules.py and spells.py apply it; the
-functions that decide a result here (``dodge_result``, ``resist_result``) read the same state the
+functions that decide a result here (``dodge_reader``, ``resist_reader``) read the same state the
 engine reads, and the tests check them against what the engine recorded. RULES.md, "Odds", says
 which results count as stakes and why.
 """
@@ -68,45 +68,57 @@ def strong_roll(
 # -- throws ----------------------------------------------------------------------------------------
 
 
-def dodge_result(state: dict[str, Any], target: int, ball_id: int, attack: int, roll: tuple[int, ...]) -> str:
-    """"caught", "dodged" or "failed" (hit, or saved by a Shield): the DODGE roll's meaning.
+def dodge_reader(state: dict[str, Any], target: int, ball_id: int) -> Callable[[int, tuple[int, ...]], str]:
+    """``result(attack, roll)``: "caught", "dodged" or "failed" (hit, or saved by a Shield), the DODGE
+    roll's meaning for this target and ball.
 
     Rulebook "Dodging a ball" (RULES.md, Throwing and dodging): a dodge equal to the attack succeeds;
     with no ball in hand doubles on the two coloured DODGE dice catch (not a fireball, not through
     Shield or Butter Fingers; Sticky Fingers also catches on 3, 6, 9, 12); with a ball in hand
     triples always dodge. Same reading as rules.resolve_dodge_roll."""
     _, n_coloured, holding = dodge_colours(state, target)
-    total = sum(roll)
-    if holding:
-        special = n_coloured == 2 and roll[0] == roll[1] == roll[2]
-        return "dodged" if special or total >= attack else "failed"
     faces = effect_faces(state, target)
     catchable = not ball_on_fire(state, ball_id) and "shield" not in faces and "butter_fingers" not in faces
-    doubles = n_coloured == 2 and roll[0] == roll[1]
-    sticky = "sticky_fingers" in faces and total in CATCH_TOTALS_STICKY
-    if catchable and (doubles or sticky):
-        return "caught"
-    return "dodged" if total >= attack else "failed"
+    sticky = "sticky_fingers" in faces
+
+    def result(attack: int, roll: tuple[int, ...]) -> str:
+        total = sum(roll)
+        if holding:
+            special = n_coloured == 2 and roll[0] == roll[1] == roll[2]
+            return "dodged" if special or total >= attack else "failed"
+        doubles = n_coloured == 2 and roll[0] == roll[1]
+        if catchable and (doubles or (sticky and total in CATCH_TOTALS_STICKY)):
+            return "caught"
+        return "dodged" if total >= attack else "failed"
+
+    return result
 
 
-def escape_probability(state: dict[str, Any], target: int, ball_id: int, attack: int) -> Fraction:
-    """The chance the target escapes an attack of ``attack`` (dodges or catches). A frozen target
-    does not roll: its dodge is a fixed 5 (rulebook "Freeze"), so it escapes exactly when attack <= 5."""
+def escape_chances(state: dict[str, Any], target: int, ball_id: int) -> Callable[[int], Fraction]:
+    """``escape(attack)``: the chance the target escapes an attack of that score (dodges or catches).
+    A frozen target does not roll: its dodge is a fixed 5 (rulebook "Freeze"), so it escapes exactly
+    when the attack is 5 or less."""
     if has_effect(state, target, "freeze"):
-        return Fraction(1 if FROZEN_DODGE >= attack else 0)
-    colours = tuple(dodge_colours(state, target)[0])
-    return probability(colours, lambda r: dodge_result(state, target, ball_id, attack, r) != "failed")
+        return lambda attack: Fraction(1 if FROZEN_DODGE >= attack else 0)
+    result = dodge_reader(state, target, ball_id)
+    rolls = outcomes(tuple(dodge_colours(state, target)[0]))
+    never_fails = 1 << 30  # an attack no dice reach: what escapes it escapes whatever the attack
+    table = [(sum(roll), result(never_fails, roll) != "failed") for roll in rolls]
+    cache: dict[int, Fraction] = {}
+
+    def escape(attack: int) -> Fraction:
+        if attack not in cache:
+            cache[attack] = Fraction(sum(1 for total, sure in table if sure or total >= attack), len(table))
+        return cache[attack]
+
+    return escape
 
 
 def throw_escape_probability(state: dict[str, Any], attacker: int, target: int, ball_id: int, zones: int) -> Fraction:
     """Before the ATTACK roll: the chance the target escapes the whole throw (dodges or catches)."""
-    colours = tuple(attack_colours(state, attacker, zones))
-    rolls = outcomes(colours)
-    chances: dict[int, Fraction] = {}
-    for roll in rolls:
-        if sum(roll) not in chances:
-            chances[sum(roll)] = escape_probability(state, target, ball_id, sum(roll))
-    return sum((chances[sum(roll)] for roll in rolls), Fraction(0)) / len(rolls)
+    rolls = outcomes(tuple(attack_colours(state, attacker, zones)))
+    escape = escape_chances(state, target, ball_id)
+    return sum((escape(sum(roll)) for roll in rolls), Fraction(0)) / len(rolls)
 
 
 def _attack_odds(state: dict[str, Any], step: dict[str, Any], outcome: list[int]) -> list[Stake]:
@@ -114,7 +126,7 @@ def _attack_odds(state: dict[str, Any], step: dict[str, Any], outcome: list[int]
     # attack: one after which the target is more likely hit than not (RULES.md, Odds).
     attacker, target = step["attacker"], step["target"]
     colours = tuple(attack_colours(state, attacker, step["zones"]))
-    p, happened = strong_roll(colours, 0, outcome, lambda a: escape_probability(state, target, step["ball"], a))
+    p, happened = strong_roll(colours, 0, outcome, escape_chances(state, target, step["ball"]))
     return [Stake(
         label=f"{name(attacker)} rolls an attack that {name(target)} more likely fails to dodge than not",
         p=p, happened=happened,
@@ -125,8 +137,9 @@ def _attack_odds(state: dict[str, Any], step: dict[str, Any], outcome: list[int]
 def _dodge_odds(state: dict[str, Any], step: dict[str, Any], outcome: list[int]) -> list[Stake]:
     attacker, target, attack = step["attacker"], step["target"], step["attack"]
     colours = tuple(dodge_colours(state, target)[0])
-    got = dodge_result(state, target, step["ball"], attack, tuple(outcome))
-    results = {r: dodge_result(state, target, step["ball"], attack, r) for r in outcomes(colours)}
+    result = dodge_reader(state, target, step["ball"])
+    got = result(attack, tuple(outcome))
+    results = {r: result(attack, r) for r in outcomes(colours)}
     n = len(results)
     p_escape = Fraction(sum(1 for r in results.values() if r != "failed"), n)
     p_catch = Fraction(sum(1 for r in results.values() if r == "caught"), n)
@@ -146,25 +159,33 @@ def _dodge_odds(state: dict[str, Any], step: dict[str, Any], outcome: list[int])
 # -- casts -----------------------------------------------------------------------------------------
 
 
-def resist_result(state: dict[str, Any], step: dict[str, Any], score: int, roll: tuple[int, ...]) -> str:
-    """"resisted", "rebound" (a resist that sends the spell back) or "failed" (affected, or saved by
-    a Shield): the RESIST roll's meaning. Rulebook "Resisting" (RULES.md, Casting and resisting): a
-    resist equal to the CAST score resists; doubles rebound a rebounding spell, just resist Teleport
-    and Dispel, and are an ordinary roll for a shielded wizard; the caster resisting its own rebound
-    resists on doubles. Same reading as spells.resolve_resist."""
-    total = sum(roll)
-    doubles = roll[0] == roll[1]
-    if step["rebound"]:
-        return "resisted" if doubles or total >= score else "failed"
-    who = resist_roller(state, step)
-    if doubles and not has_effect(state, who, "shield"):
-        return "rebound" if faces()[state["cast"]["face"]]["rebound"] else "resisted"
-    return "resisted" if total >= score else "failed"
+def resist_reader(state: dict[str, Any], step: dict[str, Any]) -> Callable[[int, tuple[int, ...]], str]:
+    """``result(score, roll)``: "resisted", "rebound" (a resist that sends the spell back) or "failed"
+    (affected, or saved by a Shield), the RESIST roll's meaning for this step.
+
+    Rulebook "Resisting" (RULES.md, Casting and resisting): a resist equal to the CAST score resists;
+    doubles rebound a rebounding spell, just resist Teleport and Dispel, and are an ordinary roll for a
+    shielded wizard; the caster resisting its own rebound resists on doubles. Same reading as
+    spells.resolve_resist."""
+    rebound_step = step["rebound"]
+    doubles_count = rebound_step or not has_effect(state, resist_roller(state, step), "shield")
+    on_doubles = "resisted" if rebound_step or not faces()[state["cast"]["face"]]["rebound"] else "rebound"
+
+    def result(score: int, roll: tuple[int, ...]) -> str:
+        if doubles_count and roll[0] == roll[1]:
+            return on_doubles
+        return "resisted" if sum(roll) >= score else "failed"
+
+    return result
 
 
-def resist_probability(state: dict[str, Any], step: dict[str, Any], score: int) -> Fraction:
-    colours = tuple(stats(resist_roller(state, step))["resist"])
-    return probability(colours, lambda r: resist_result(state, step, score, r) != "failed")
+def resist_chances(state: dict[str, Any], step: dict[str, Any]) -> Callable[[int], Fraction]:
+    """``resist(score)``: the chance this step's RESIST roll resists a CAST score."""
+    result = resist_reader(state, step)
+    rolls = outcomes(tuple(stats(resist_roller(state, step))["resist"]))
+    never_fails = 1 << 30  # a score no dice reach: what resists it resists whatever the score
+    table = [(sum(roll), result(never_fails, roll) != "failed") for roll in rolls]
+    return lambda score: Fraction(sum(1 for total, sure in table if sure or total >= score), len(table))
 
 
 def _cast_odds(state: dict[str, Any], outcome: list[int]) -> list[Stake]:
@@ -178,7 +199,7 @@ def _cast_odds(state: dict[str, Any], outcome: list[int]) -> list[Stake]:
         if who is None:
             continue
         step = {"step": "resist", "i": i, "rebound": False}
-        p, happened = strong_roll(colours, bonus, outcome, lambda s, step=step: resist_probability(state, step, s))
+        p, happened = strong_roll(colours, bonus, outcome, resist_chances(state, step))
         stakes.append(Stake(
             label=f"{name(caster)} casts so that {name(who)} more likely fails to resist than not",
             p=p, happened=happened,
@@ -193,8 +214,9 @@ def _resist_odds(state: dict[str, Any], step: dict[str, Any], outcome: list[int]
     caster = cast["caster"]
     who = resist_roller(state, step)
     colours = tuple(stats(who)["resist"])
-    results = [resist_result(state, step, score, r) for r in outcomes(colours)]
-    got = resist_result(state, step, score, tuple(outcome))
+    result = resist_reader(state, step)
+    results = [result(score, r) for r in outcomes(colours)]
+    got = result(score, tuple(outcome))
     n = len(results)
     spell = faces()[cast["face"]]["name"]
     if step["rebound"]:
