@@ -48,3 +48,15 @@ def play_out(clients_by_seat: dict, match: Match, limit: int = 2000) -> Match:
             assert r.status_code == 201, r.json()
             break
     raise AssertionError("match did not end")
+
+
+def accept_invitation(client_for, response, *invitees) -> str:
+    """A create that seats other people answers 202 with an invitation (issue 15): each of
+    ``invitees`` accepts it, the last acceptance starts the match (or draft). Returns its id."""
+    assert response.status_code == 202, response.json()
+    invitation = response.json()
+    for user in invitees:
+        answered = client_for(user).post(f"/api/invitations/{invitation['id']}/accept/", format="json")
+        assert answered.status_code == 200, answered.json()
+    assert answered.json()["status"] == "accepted", answered.json()
+    return answered.json()["match"]

@@ -6,7 +6,7 @@ import pytest
 
 from matches.models import Match
 
-from .helpers import event_count, first_legal, fresh, new_duel, play_out, post_action
+from .helpers import accept_invitation, event_count, first_legal, fresh, new_duel, play_out, post_action
 
 
 def test_engine_list_names_every_game_with_its_version(client_for):
@@ -21,8 +21,8 @@ def test_a_player_creates_a_match_and_the_server_deals_at_once(alice, bob, clien
         "/api/matches/", {"game": "dueling-wizards", "seats": [{"username": "alice"}, {"username": "bob"}]},
         format="json",
     )
-    assert response.status_code == 201, response.json()
-    body = response.json()
+    match_id = accept_invitation(client_for, response, bob)  # bob is seated once he says yes
+    body = client_for(alice).get(f"/api/matches/{match_id}/").json()
     assert body["status"] == "live" and body["mode"] == "server" and body["your_seat"] == 0
     assert [s["username"] for s in body["seats"]] == ["alice", "bob"]
     # created, then each seat's private draw of three: the first defender (seat 1) is to move, not chance.
@@ -261,13 +261,14 @@ def test_acting_for_a_seat_the_match_does_not_have_is_a_404(alice, bob, client_f
 def test_a_retried_create_with_the_same_event_id_returns_the_first_match(alice, bob, client_for):
     import uuid
 
-    body = {"game": "dueling-wizards", "seats": [{"username": "alice"}, {"username": "bob"}],
+    # Against a bot, so the match starts at once (a retried invitation: tests/matches/test_invitations.py).
+    body = {"game": "dueling-wizards", "seats": [{"username": "alice"}, {"bot": "random"}],
             "event_id": str(uuid.uuid4())}
     first = client_for(alice).post("/api/matches/", body, format="json")
     again = client_for(alice).post("/api/matches/", body, format="json")  # the first reply was lost
     assert first.status_code == 201 and again.status_code == 200
     assert again.json()["id"] == first.json()["id"] and Match.objects.count() == 1
-    other = client_for(alice).post("/api/matches/", {**body, "seats": [{"username": "alice"}, {"bot": "random"}]},
+    other = client_for(alice).post("/api/matches/", {**body, "seats": [{"username": "alice"}, {"bot": "heuristic"}]},
                                    format="json")
     assert other.status_code == 409 and other.json()["code"] == "event_id_reused"
     assert Match.objects.count() == 1

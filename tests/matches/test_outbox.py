@@ -85,15 +85,17 @@ def test_a_move_committed_while_redis_is_down_answers_201_and_is_broadcast_once_
 
 def test_a_match_created_while_redis_is_down_returns_its_id(alice, bob, client_for, fresh_layers,
                                                             django_capture_on_commit_callbacks):
+    invitation = client_for(alice).post(
+        "/api/matches/", {"game": "dueling-wizards", "seats": [{"username": "alice"}, {"username": "bob"}]},
+        format="json",
+    ).json()
     with override_settings(CHANNEL_LAYERS=UNREACHABLE_REDIS):
         channel_layers.backends = {}
         with django_capture_on_commit_callbacks(execute=True):
-            response = client_for(alice).post(
-                "/api/matches/", {"game": "dueling-wizards", "seats": [{"username": "alice"}, {"username": "bob"}]},
-                format="json",
-            )
-    assert response.status_code == 201, response.content
-    assert Match.objects.filter(pk=response.json()["id"]).exists()
+            # bob's acceptance creates the match (issue 15: nobody is seated without saying yes).
+            response = client_for(bob).post(f"/api/invitations/{invitation['id']}/accept/", format="json")
+    assert response.status_code == 200, response.content
+    assert Match.objects.filter(pk=response.json()["match"]).exists()
     assert pending("match.broadcast").exists()
 
 

@@ -3,10 +3,12 @@ hand-off to a Wizard Dodgeball match, and verification."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 from unittest import mock
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
@@ -15,6 +17,8 @@ from engines.wizard_dodgeball.data import roster
 from league.drafts.models import Draft
 from matches.models import Event, Match
 from matches.verification import match_verify
+from rest_framework.test import APIClient
+from tests.matches.helpers import accept_invitation
 
 DRAFT = registry.get("iwdl-draft")
 
@@ -25,9 +29,18 @@ def coaches(alice, bob, carol):
 
 
 def open_draft(client, **extra):
+    """alice opens a draft against bob; the room opens when bob accepts her invitation (issue 15)."""
     response = client.post("/api/drafts/", {"coaches": ["alice", "bob"], "format": "schoolyard", **extra}, format="json")
-    assert response.status_code == 201, response.json()
-    return response.json()
+    bob = APIClient()
+    bob.force_authenticate(get_user_model().objects.get(username="bob"))
+    draft_id = accept_invitation(lambda user: bob, response, "bob")
+    return client.get(f"/api/drafts/{draft_id}/").json()
+
+
+def clock(client, draft_id, expected_seq):
+    """Any page may call the pick clock when its countdown ends: based on the head it saw, with an id."""
+    return client.post(f"/api/drafts/{draft_id}/clock/", {"expected_seq": expected_seq, "event_id": str(uuid.uuid4())},
+                       format="json")
 
 
 def draft_state(draft_id):
@@ -36,6 +49,7 @@ def draft_state(draft_id):
 
 def act(client, draft_id, verb, **body):
     seq = draft_state(draft_id).state_seq
+    body.setdefault("event_id", str(uuid.uuid4()))  # every draft command carries its own id
     return client.post(f"/api/drafts/{draft_id}/{verb}/", {"expected_seq": seq, **body}, format="json")
 
 
@@ -159,15 +173,14 @@ def test_the_clock_refuses_before_the_deadline_and_auto_picks_after_it(coaches, 
     alice, bob = coaches
     draft = open_draft(client_for(alice), clock_seconds=30)["id"]
     seq = draft_state(draft).state_seq
-    early = client_for(bob).post(f"/api/drafts/{draft}/clock/", {"expected_seq": seq}, format="json")
+    early = clock(client_for(bob), draft, seq)
     assert early.status_code == 409 and early.json()["code"] == "clock_running"
     act(client_for(bob), draft, "take")
     state = draft_state(draft).state
     best = min(state["pool"], key=lambda j: (-roster()[j]["magic"], j))  # highest MAGIC, then lowest jersey
     later = timezone.now() + timedelta(seconds=31)
     with mock.patch("league.drafts.services.timezone.now", return_value=later):
-        r = client_for(alice).post(f"/api/drafts/{draft}/clock/",
-                                   {"expected_seq": draft_state(draft).state_seq}, format="json")
+        r = clock(client_for(alice), draft, draft_state(draft).state_seq)
     assert r.status_code == 200, r.json()
     assert r.json()["acted_for"] == [1]
     last = Event.objects.filter(stream_id=f"match:{draft}").order_by("-seq").first()
@@ -180,7 +193,7 @@ def test_a_stale_clock_call_acts_on_nothing(coaches, client_for):
     stale = draft_state(draft).state_seq - 1
     before = events(draft)
     with mock.patch("league.drafts.services.timezone.now", return_value=timezone.now() + timedelta(seconds=31)):
-        r = client_for(alice).post(f"/api/drafts/{draft}/clock/", {"expected_seq": stale}, format="json")
+        r = clock(client_for(alice), draft, stale)
     assert r.status_code == 409 and r.json()["code"] == "stale_seq"
     assert events(draft) == before
 
@@ -222,9 +235,8 @@ def test_a_tournament_draft_gives_four_coaches_six_wizards_each_in_snake_order(a
         "/api/drafts/", {"coaches": ["alice", "bob", "carol", "dave"], "format": "tournament", "order": "snake"},
         format="json",
     )
-    assert response.status_code == 201, response.json()
-    draft = response.json()["id"]
-    assert response.json()["hand_off"] is False  # its teams meet in the tournament's pairings
+    draft = accept_invitation(client_for, response, bob, carol, dave)
+    assert client_for(alice).get(f"/api/drafts/{draft}/").json()["hand_off"] is False  # teams meet in pairings
     clients = {0: client_for(alice), 1: client_for(bob), 2: client_for(carol), 3: client_for(dave)}
     order = []
     for _ in range(24):
@@ -246,9 +258,9 @@ def test_a_team_of_coaches_shares_a_tournament_draft_seat(alice, bob, carol, mak
     response = client_for(alice).post(
         "/api/drafts/", {"coaches": ["alice", "bob", "carol+dave", "eve"], "format": "tournament",
                          "order": "straight"}, format="json")
-    assert response.status_code == 201, response.json()
-    draft = response.json()["id"]
-    assert [s["label"] for s in response.json()["draft"]["seats"]] == ["alice", "bob", "carol & dave", "eve"]
+    draft = accept_invitation(client_for, response, bob, carol, dave, eve)  # every coach of a team seat, too
+    seats = client_for(alice).get(f"/api/drafts/{draft}/").json()["draft"]["seats"]
+    assert [s["label"] for s in seats] == ["alice", "bob", "carol & dave", "eve"]
     for seat, user in ((0, alice), (1, bob)):
         m = draft_state(draft)
         assert act(client_for(user), draft, "pick", wizard=DRAFT.auto_action(m.state, seat)["wizard"]).status_code == 201
@@ -273,5 +285,5 @@ def test_the_clock_of_a_finished_draft_is_refused(coaches, client_for):
     alice, bob = coaches
     draft = open_draft(client_for(alice))["id"]
     finished = finish_draft({0: client_for(alice), 1: client_for(bob)}, draft)
-    r = client_for(alice).post(f"/api/drafts/{draft}/clock/", {"expected_seq": finished.state_seq}, format="json")
+    r = clock(client_for(alice), draft, finished.state_seq)
     assert r.status_code == 409 and r.json()["code"] == "match_finished"
