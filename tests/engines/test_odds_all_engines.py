@@ -3,7 +3,8 @@
 Like the conformance suite: each engine and seat count plays one game (its best bot, chance derived
 from a fixed seed), and at every chance event ``chance_odds`` is asked for the outcome that came up.
 The outcome and every stake must have a probability in (0, 1] (stakes, being undecided beforehand,
-in (0, 1)); each stake names seats that exist; the answer must be JSON for the pages and the API."""
+in (0, 1)); each stake names seats that exist; the state asked about is left as it was; the answer
+must be JSON for the pages and the API."""
 
 from __future__ import annotations
 
@@ -35,7 +36,9 @@ def test_every_chance_event_of_a_game_has_exact_odds(case):
             break
         if movers == [CHANCE]:
             outcome = derive(engine.chance(state), SEED, "odds", seq)
+            frozen = json.dumps(state, sort_keys=True)
             odds = engine.chance_odds(state, outcome)
+            assert json.dumps(state, sort_keys=True) == frozen, "chance_odds changed the state it read"
             assert isinstance(odds.p_outcome, Fraction) and 0 < odds.p_outcome <= 1
             for stake in odds.stakes:
                 assert isinstance(stake.p, Fraction) and 0 < stake.p < 1, stake
