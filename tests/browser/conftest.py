@@ -93,11 +93,16 @@ def live(browser, asgi_server, transactional_db):
 def page_as(browser, live):
     """A fresh browser context signed in as the given user (None: an anonymous visitor)."""
     contexts = []
+    csp_violations: list[str] = []
 
     def open_page(username: str | None):
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         contexts.append(context)
         page = context.new_page()
+        # Chromium logs every script or style the Content-Security-Policy blocked as a console error:
+        # a page that relies on one is broken in production, so the test fails (at teardown).
+        page.on("console", lambda message: csp_violations.append(f"{page.url}: {message.text}")
+                if message.type == "error" and "Content Security Policy" in message.text else None)
         page.set_default_timeout(10_000)
         if username:
             page.goto(f"{live}/accounts/login/")
@@ -110,6 +115,7 @@ def page_as(browser, live):
     yield open_page
     for context in contexts:
         context.close()
+    assert not csp_violations, "the Content-Security-Policy blocked part of a page:\n" + "\n".join(csp_violations)
 
 
 @pytest.fixture

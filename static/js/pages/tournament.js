@@ -1,0 +1,2 @@
+// Starts a tournament page (templates/tournaments/page.html); a file, not an inline script, for the CSP.
+TournamentPage.start(document.getElementById("tournament"));
