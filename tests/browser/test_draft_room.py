@@ -29,8 +29,13 @@ def test_two_coaches_draft_build_their_teams_and_land_in_a_playable_match(page_a
     alice.goto(f"{live}/drafts/")
     alice.fill("[data-testid=new-draft] input[name=opponent]", "bob")
     alice.click("[data-testid=new-draft] button[type=submit]")
-    alice.wait_for_selector("[data-testid=pool] .wiz-card")
+    # bob is seated only once he accepts (issue 15): alice waits on her invitation's page.
+    alice.wait_for_selector("[data-testid=invitation-status]:has-text('pending')")
     bob, watcher = page_as("bob"), page_as("carol")
+    bob.goto(f"{live}/drafts/")
+    bob.click("[data-testid=invitations-received] [data-testid=accept]")
+    alice.wait_for_selector("[data-testid=pool] .wiz-card")  # her page follows into the draft room
+    assert bob.url == alice.url
     for page in (bob, watcher):
         page.goto(alice.url)
         page.wait_for_selector("[data-testid=connection]:text('live')")
