@@ -45,6 +45,8 @@ class HistoryPoint:
     sequence: int
     rating: float
     deviation: float
+    #: Glicko-2's volatility after the match (None under OpenSkill): what a rewind restores.
+    volatility: float | None = None
 
 
 def is_duel(result: RatedResult) -> bool:
@@ -75,22 +77,32 @@ def rebuild(
     ratings: dict[PlayerId, Any] = {}
     history: dict[PlayerId, list[HistoryPoint]] = {}
     for result in results:
-        if system == "glicko2":
-            if not is_duel(result):
-                raise ValueError(f"Glicko-2 rates one player against one: {result.match_id!r}")
-            sides = sides_of(result.placements)
-            (a,), rank_a = sides[0]
-            (b,), rank_b = sides[1]
-            score_a = 0.5 if rank_a == rank_b else (1.0 if rank_a < rank_b else 0.0)
-            new_a, new_b = glicko2.rate_game(
-                ratings.get(a, glicko2.Glicko2Rating()), ratings.get(b, glicko2.Glicko2Rating()), score_a, tau=tau
-            )
-            updated = {a: new_a, b: new_b}
-        else:
-            updated = rate_match(ratings, result.placements)
-        for player, new in updated.items():
+        for player, new in rate_one(ratings, result, system, tau=tau).items():
             ratings[player] = new
             history.setdefault(player, []).append(
-                HistoryPoint(result.match_id, result.sequence, new.rating, new.deviation)
+                HistoryPoint(result.match_id, result.sequence, new.rating, new.deviation,
+                             getattr(new, "volatility", None))
             )
     return ratings, history
+
+
+def rate_one(
+    ratings: dict[PlayerId, Any], result: RatedResult, system: str, *, tau: float = glicko2.DEFAULT_TAU
+) -> dict[PlayerId, Any]:
+    """One result's new ratings for its players, from ``ratings`` (players missing start at the
+    default). The one step both ``rebuild`` and the incremental update (``projection.py``) take,
+    so folding results one at a time from stored ratings gives the rebuild's numbers exactly."""
+    if system == "glicko2":
+        if not is_duel(result):
+            raise ValueError(f"Glicko-2 rates one player against one: {result.match_id!r}")
+        sides = sides_of(result.placements)
+        (a,), rank_a = sides[0]
+        (b,), rank_b = sides[1]
+        score_a = 0.5 if rank_a == rank_b else (1.0 if rank_a < rank_b else 0.0)
+        new_a, new_b = glicko2.rate_game(
+            ratings.get(a, glicko2.Glicko2Rating()), ratings.get(b, glicko2.Glicko2Rating()), score_a, tau=tau
+        )
+        return {a: new_a, b: new_b}
+    if system == "openskill":
+        return rate_match(ratings, result.placements)
+    raise ValueError(f"Unknown rating system {system!r}; choose from {SYSTEMS}")

@@ -28,14 +28,23 @@ class RatingPoint(models.Model):
     sequence = models.BigIntegerField()
     rating = models.FloatField()
     deviation = models.FloatField()
+    #: Glicko-2's volatility after the match (null under OpenSkill, and on points written before
+    #: it was kept): with it a late result rewinds the ratings to just before it (projection.py).
+    volatility = models.FloatField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "competitor", "sequence"]
-        indexes = [models.Index(fields=["game", "competitor", "sequence"])]
+        indexes = [
+            models.Index(fields=["game", "competitor", "sequence"]),
+            # Is this match in the ratings yet? And which results follow a late one?
+            models.Index(fields=["game", "match_id"], name="ratingpoint_game_match"),
+            models.Index(fields=["game", "sequence"], name="ratingpoint_game_sequence"),
+        ]
 
 
 class RatingCheckpoint(models.Model):
-    """The last result a game's ratings include (written with the ratings, in one transaction)."""
+    """The last result a game's ratings include (written with the ratings, in one transaction).
+    Its row is also the lock that puts one game's rating updates in a queue."""
 
     game = models.CharField(max_length=64, unique=True)
     sequence = models.BigIntegerField(default=0)
