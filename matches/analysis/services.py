@@ -226,7 +226,7 @@ def sandbox_act(*, sandbox_id, owner, seat: int, action: dict[str, Any]) -> Sand
             _step(sandbox, engine, {"kind": "action", "seat": seat, "action": action})
             _advance(sandbox, engine, auto_chance=not _settings(sandbox))
         except IllegalAction as exc:
-            raise MatchError(exc.message, code=exc.code, status=409) from None
+            raise MatchError(exc.message, code=exc.code, status=422) from None
         sandbox.save(update_fields=["state", "steps"])
         return sandbox
 
@@ -249,7 +249,7 @@ def sandbox_chance(*, sandbox_id, owner, outcome: Any = None) -> Sandbox:
             _step(sandbox, engine, {"kind": "chance", "outcome": outcome}, odds)
             _advance(sandbox, engine, auto_chance=not _settings(sandbox))
         except IllegalAction as exc:
-            raise MatchError(exc.message, code=exc.code, status=400) from None
+            raise MatchError(exc.message, code=exc.code, status=422) from None
         sandbox.save(update_fields=["state", "steps"])
         return sandbox
 
