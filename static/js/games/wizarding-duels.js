@@ -900,16 +900,16 @@
   function coinLine(view, ctx) {
     const st = view.queue && view.queue[0];
     if (st && st.step === "coin") {
-      return el("p", { class: "wzd-coin", "data-testid": "coin" }, `🪙 The coin is tossed ${st.purpose === "setup" ? "to decide who chooses the map" : `for the initiative of round ${(view.round || 0) + 1}`}…`);
+      return el("p", { class: "wzd-coin", "data-testid": "coin" }, `The coin is tossed ${st.purpose === "setup" ? "to decide who chooses the map" : `for the initiative of round ${(view.round || 0) + 1}`}…`);
     }
     if (view.coin_winner === null || view.coin_winner === undefined) return null;
     const w = seatLabel(ctx, view.coin_winner), o = seatLabel(ctx, 1 - view.coin_winner);
     if (!view.round) {
       return el("p", { class: "wzd-coin", "data-testid": "coin" },
-        `🪙 Coin toss: ${w} won. ${w} chooses the map, places the first Challenge and deploys first; ${o} chooses the joining and the Zones.`);
+        `Coin toss: ${w} won. ${w} chooses the map, places the first Challenge and deploys first; ${o} chooses the joining and the Zones.`);
     }
     if (view.starting === null || view.starting === undefined) return null;
-    return el("p", { class: "wzd-coin", "data-testid": "coin" }, `🪙 Initiative toss: ${seatLabel(ctx, view.starting)} is the Starting Player of round ${view.round}.`);
+    return el("p", { class: "wzd-coin", "data-testid": "coin" }, `Initiative toss: ${seatLabel(ctx, view.starting)} is the Starting Player of round ${view.round}.`);
   }
 
   function header(view, ctx, actions) {
@@ -961,7 +961,7 @@
       // Heads: the first seat wins the toss; tails: the second (as the page says before the toss).
       const purpose = st && st.purpose === "initiative" ? "starts the round" : "wins the toss and chooses the map";
       return el("section", { class: "wzd-entry card", "data-testid": "coin-entry" },
-        el("h4", {}, "🪙 Toss the coin"),
+        el("h4", {}, "Toss the coin"),
         el("p", { class: "small" }, `Heads: ${seatLabel(ctx, 0)} ${purpose}. Tails: ${seatLabel(ctx, 1)} ${purpose}. Which face is up?`),
         el("div", { class: "wzd-buttons" },
           el("button", { type: "button", class: "wzd-coin-face primary", "data-testid": "coin-heads", onclick: () => ctx.recordChance([0]) }, `Heads (${seatLabel(ctx, 0)})`),
