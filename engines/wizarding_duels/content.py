@@ -65,6 +65,18 @@ def check(data: dict) -> None:
         for t in c["traits"]:
             if (t["id"] in TRAITS_WITH_X) != ("x" in t):
                 problems.append(f"{c['id']}: trait {t['id']} {'needs' if t['id'] in TRAITS_WITH_X else 'takes no'} X")
+    for sp in data["spells"]:
+        if any(e["op"] == "marker" for e in sp["effects"]) and (sp["combat"] or sp["reaction"] or not sp["upkeep"]):
+            # A board marker stays while its spell is upkept (L1087, L1220-1222): only a non-combat upkept spell places one.
+            problems.append(f"{sp['id']}: a spell that places a board marker must be a non-combat spell with Upkeep")
+    for kind in ("artifacts", "potions"):
+        for x in data[kind]:
+            effs = x["effects"] if kind == "potions" else x["passive"] + x["use"] + (x["attack"]["effects"] if x["attack"] else [])
+            if any(e["op"] == "marker" for e in effs):
+                problems.append(f"{x['id']}: only spells place board markers")
+    for c in data["clash_cards"]:
+        if c["lower"] and any(e["op"] == "marker" for e in c["lower"]["effects"]):
+            problems.append(f"{c['id']}: only spells place board markers")
     for a in data["artifacts"]:
         for n in a["restricted_to"]:
             if n not in names:

@@ -50,6 +50,26 @@ def _consequences(before, after) -> str:
     return (" " + " ".join(out)) if out else ""
 
 
+def _paying(before, after, seat, a) -> str:
+    """Version 2: the colours a payer chose (the pool is public, so the line may say them)."""
+    if "light" not in a:
+        return ""
+    from . import rules  # the cost as the engine reckons it
+
+    st = before["queue"][0]
+    if st["step"] == "empower":
+        cost = rules._empower_cost(before, before["clash"], st["side"])[0] or 0
+    elif st["step"] == "upkeep":
+        cost = pack(before).spells[st["spell"]]["upkeep"] or 0
+    else:
+        cost = rules.lower(before, before["clash"][st["side"]]["kept"])["cost"]
+    return f", paying {a['light']} white and {cost - a['light']} black"
+
+
+def _route(a) -> str:
+    return f" by a route entering {a['dangerous']} Dangerous space(s)" if "dangerous" in a else ""
+
+
 def _line(engine, before, event, after) -> str:
     if event.get("kind") == "chance":
         st = before["queue"][0] if before["queue"] else {}
@@ -99,17 +119,18 @@ def _line(engine, before, event, after) -> str:
     if t == "horcrux":
         return f"{_who(seat)} picks {len(a['models'])} model(s) for Horcruxes."
     if t == "upkeep":
-        return f"{_who(seat)} {'keeps' if a['keep'] else 'drops'} {before['queue'][0]['spell']}."
+        return f"{_who(seat)} {'keeps' if a['keep'] else 'drops'} {before['queue'][0]['spell']}{_paying(before, after, seat, a)}."
     if t == "activate":
         return f"{_who(seat)} activates {_name(before, a['model'])}{' in Animal Form' if a.get('animal') else ''}."
     if t == "end":
         return f"{_who(seat)} ends the activation."
     if t == "move":
-        return f"{_name(before, before['act']['model'])} moves to {a['to']}."
+        return f"{_name(before, before['act']['model'])} moves to {a['to']}{_route(a)}."
     if t == "attack":
         return f"{_name(before, before['act']['model'])} attacks {_name(before, a['target'])} with {a['attack']}."
     if t == "cast":
-        return f"{_name(before, before['act']['model'])} casts {pack(before).spells[a['spell']]['name']} on {_name(before, a['target'])}."
+        where = f"on {_name(before, a['target'])}" if a["target"] in before["models"] else f"at space {a['target']}"
+        return f"{_name(before, before['act']['model'])} casts {pack(before).spells[a['spell']]['name']} {where}."
     if t == "draw_quest":
         return f"{_who(seat)} discards the quest {a['discard']} and draws another."
     if t == "draw_clash":
@@ -126,13 +147,13 @@ def _line(engine, before, event, after) -> str:
     if t == "react":
         return f"{_who(seat)} reacts with {pack(before).spells[a['spell']]['name']}."
     if t == "empower":
-        return f"{_who(seat)} empowers (a card goes face down)."
+        return f"{_who(seat)} empowers{_paying(before, after, seat, a)} (a card goes face down)."
     if t == "pass":
         return f"{_who(seat)} passes."
     if t == "keep":
         return f"{_who(seat)} keeps one revealed card."
     if t == "lower":
-        return f"{_who(seat)} {'uses' if a['use'] else 'ignores'} the card's lower part."
+        return f"{_who(seat)} {'uses' if a['use'] else 'ignores'} the card's lower part{_paying(before, after, seat, a)}."
     if t == "resist":
         return f"{_who(seat)} discards {len(a['discard'])} card(s) to resist."
     if t == "instinctive":
@@ -153,5 +174,5 @@ def _line(engine, before, event, after) -> str:
         if a.get("hex") is None:
             return f"{_who(seat)} stays put."
         uid = a.get("model") or before["queue"][0].get("model")
-        return f"{_name(before, uid)} moves to {a['hex']}."
+        return f"{_name(before, uid)} moves to {a['hex']}{_route(a)}."
     return f"{_who(seat)} acts."

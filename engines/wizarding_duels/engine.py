@@ -21,21 +21,23 @@ lists every answer. Windows and their actions (``{"type": ...}``):
     horcrux_pick     {"type": "horcrux", "models": [uids]}
     deploy           {"type": "deploy", "model", "hex"}
     neutral          {"type": "neutral", "light": n}          Neutral Cunning taken as white
-    upkeep           {"type": "upkeep", "keep": bool}
+    upkeep           {"type": "upkeep", "keep": bool[, "light": n]}   n white markers, the rest black (version 2,
+                     where the colour is free; likewise "light" on empower and lower)
     activate         {"type": "activate", "model"[, "animal": true]}
-    act              move {"to"} | attack {"attack", "target"[, "artifact"]} | cast {"spell", "target"}
+    act              move {"to"[, "dangerous": k]} | attack {"attack", "target"[, "artifact"]}
+                     | cast {"spell", "target"} (a model uid, or a space "q,r" for a spell placing a board marker)
                      | draw_quest {"discard"} | draw_clash | potion {"index", "target"} | flip {"hex"}
                      | use_artifact {"artifact"} | slytherin | dark_lord_swap {"give", "take"}
                      | herbology {"index", "potion"} | end
     react            {"type": "react", "spell"} | {"type": "pass"}          FC-1
     leadership       {"type": "peek"} | {"type": "pass"}; then order {"type": "order", "cards": [...]}   FC-2
     dark_lord        {"type": "dark_lord"} | {"type": "pass"}                FC-2
-    empower          {"type": "empower"} | {"type": "pass"}                  FC-3
+    empower          {"type": "empower"[, "light": n]} | {"type": "pass"}    FC-3
     pick/brave_pick  {"type": "keep", "card"}                                Advantage / Disadvantage
     swap             {"type": "swap", "card"} | {"type": "keep_card"}        FC-6
-    early/late       {"type": "lower", "use": bool}                          FC-8 / FC-12
+    early/late       {"type": "lower", "use": bool[, "light": n]}            FC-8 / FC-12
     resist           {"type": "resist", "discard": [cards]}
-    place            {"type": "place", "hex"[, "model"]}  a free move, teleport, push step or Gryffindor move
+    place            {"type": "place", "hex"[, "model"][, "dangerous": k]}  a free move, teleport, push step or Gryffindor move
     instinctive      {"type": "instinctive", "spell"}         1d, Instinctive Casting
     horcrux_lose     {"type": "horcrux_lose", "index"}        which Horcrux goes instead of the Horcrux Maker
 
@@ -68,10 +70,18 @@ def _player() -> dict:
     }
 
 
+#: Every version this class plays; the newest is what new matches use (RULES.md, "Versions").
+VERSIONS = ("1", "2")
+LATEST = VERSIONS[-1]
+
+
 class WizardingDuelsEngine(Engine):
+    """``WizardingDuelsEngine()`` plays the current rules; ``WizardingDuelsEngine(version="1")``
+    replays matches recorded under version 1 exactly as they were played (the engine chose the
+    colours of free payments and the safest route, and hid a known Empowerment card from its owner)."""
+
     name = "wizarding-duels"
     title = "Wizarding Duels"
-    version = "1"
     min_seats = 2
     max_seats = 2
     bots = ("heuristic", "random")
@@ -79,6 +89,11 @@ class WizardingDuelsEngine(Engine):
     #: Played on the pages (js/games/wizarding-duels.js) with a ready-made group; the group builder
     #: and tabletop card pickers are still to come.
     playable = True
+
+    def __init__(self, version: str = LATEST):
+        if version not in VERSIONS:
+            raise ValueError(f"Wizarding Duels has no engine version {version!r}.")
+        self.version = version
 
     # -- configuration -------------------------------------------------------
     def default_config(self, seats: int) -> dict[str, Any]:
@@ -125,6 +140,8 @@ class WizardingDuelsEngine(Engine):
             "coin_winner": None, "starting": None, "round": 0, "turn": 0, "act": None, "clash": None, "brave": None,
             "stats": None, "game_over": False, "serial": 0, "last_clash": None, "last_brave": None, "blank": 0,
         }
+        if self.version != "1":
+            s["rules"] = int(self.version)  # version 1's states stay exactly as they were recorded
         ids = sorted(pk.clash_cards[c]["id"] for c in pk.clash_cards if c not in ("lucky", "jinxed"))
         for seat in (0, 1):
             for i, cid in enumerate(ids):
@@ -261,6 +278,8 @@ class WizardingDuelsEngine(Engine):
                         if sd["swap"] is not None and not sd["swap_up"] and sd["seat"] != seat:
                             sd["swap"] = "face-down"
                         sd["emp_fixed"] = len(sd["emp_fixed"])
+                        if "emp_known" in sd and sd["seat"] != seat:
+                            sd["emp_known"] = len(sd["emp_known"])  # the owner saw them (Leadership); nobody else
         return v
 
     def redact_action(self, seat, action, viewer):

@@ -2,7 +2,7 @@
 
 Hidden from a viewer (spec section 4.1): another seat's clash hand and the unknown part of every
 clash deck (one pool per seat, with any face-down swap card and the face-down Empowerment cards
-nobody has seen); another seat's quest deck contents and pre-mulligan hand (one card of each
+nobody has seen, and, for other viewers, the Empowerment cards its owner knows from Leadership); another seat's quest deck contents and pre-mulligan hand (one card of each
 type in total); another seat's pending secret choices (Group, Stock, mulligan); the type of a
 face-down Terrain overlay placed by another seat."""
 
@@ -43,6 +43,7 @@ def resample(state: dict, viewer, rng) -> dict:
         if not mine:
             pool += p["hand"] + p["known_top"]
             for sd in sides:
+                pool += sd.get("emp_known", [])
                 if sd["swap"] is not None and not sd["swap_up"]:
                     pool.append(sd["swap"])
         pool = _shuffle(pool, rng)
@@ -50,6 +51,8 @@ def resample(state: dict, viewer, rng) -> dict:
             p["hand"] = [pool.pop() for _ in range(len(p["hand"]))]
             p["known_top"] = [pool.pop() for _ in range(len(p["known_top"]))]
             for sd in sides:
+                if "emp_known" in sd:
+                    sd["emp_known"] = [pool.pop() for _ in range(len(sd["emp_known"]))]
                 if sd["swap"] is not None and not sd["swap_up"]:
                     sd["swap"] = pool.pop()
         for sd in sides:

@@ -36,9 +36,11 @@ from .state import (
     overlay_at,
     pack,
     pay,
+    pay_splits,
     push_front,
     rank,
     regain,
+    rules_version,
     terrain,
 )
 
@@ -430,6 +432,12 @@ def _h_end_phase(s: State, st: dict) -> None:
                         for o in on_board(s, other(seat)):
                             if geometry.distance(hex_of(src), hex_of(o)) <= e["radius"]:
                                 steps.append({"step": "hit", "model": o["uid"], "n": e["n"], "by": seat, "resist": False})
+        # Fire markers on the board burn the opposing models within their radius (A-68, WD-99).
+        for x in s.get("markers", []):
+            if x["seat"] == seat and x["mark"] == "fire":
+                for o in on_board(s, other(seat)):
+                    if geometry.distance(geometry.parse(x["hex"]), hex_of(o)) <= x["radius"]:
+                        steps.append({"step": "hit", "model": o["uid"], "n": x["n"], "by": seat, "resist": False})
         for m in on_board(s, seat):
             if m["poison"] > 0:
                 steps.append({"step": "poison", "model": m["uid"]})
@@ -481,8 +489,13 @@ def _reserved(s: State, seat: int) -> int:
         if cl:
             for side in ("att", "def"):
                 if cl.get(side) and cl[side]["seat"] == seat:
-                    n += cl[side]["emp"] - len(cl[side]["emp_fixed"])
+                    n += cl[side]["emp"] - _emp_set(cl[side])
     return n
+
+
+def _emp_set(side: dict) -> int:
+    """Empowerment cards already set aside: unseen ones from an old deck, and known ones (Leadership)."""
+    return len(side["emp_fixed"]) + len(side.get("emp_known", []))
 
 
 def _refill_clash(s: State, seat: int) -> None:
@@ -496,7 +509,7 @@ def _refill_clash(s: State, seat: int) -> None:
             if cl:
                 for side in ("att", "def"):
                     if cl.get(side) and cl[side]["seat"] == seat:
-                        need = cl[side]["emp"] - len(cl[side]["emp_fixed"])
+                        need = cl[side]["emp"] - _emp_set(cl[side])
                         cl[side]["emp_fixed"] += fixed[:need]
                         fixed = fixed[need:]
     p["deck"] = sorted(p["discard"])
@@ -763,6 +776,43 @@ def destinations(s: State, m: dict, points: int) -> dict[tuple[int, int], int]:
     return out
 
 
+def route_dangers(s: State, m: dict, points: int) -> dict[tuple[int, int], list[int]]:
+    """Version 2 (L653-667, L1214-1216): the mover chooses the route. For each space the model may
+    end on, every number of Dangerous spaces some route within ``points`` enters (a route may pass
+    any model and enter a space more than once; each entry of a Dangerous space is one Impact, A-32)."""
+    terrain_of, passable, cost, danger = _step_rules(s, m)
+    start = hex_of(m)
+    reach: dict[tuple, set[int]] = {(start, 0): {0}}
+    for used in range(points + 1):
+        for h, u in sorted(k for k in reach if k[1] == used):
+            for n in geometry.neighbours(h):
+                if terrain_of(n) is None or not passable(n):
+                    continue
+                c = used + cost(n)
+                if c > points:
+                    continue
+                add = 1 if danger(n) else 0
+                reach.setdefault((n, c), set()).update(d + add for d in reach[(h, u)])
+    out: dict[tuple[int, int], set[int]] = {}
+    for (h, _), ds in reach.items():
+        if h == start or terrain(s, h) == "impassable" or occupant(s, h) is not None:
+            continue
+        out.setdefault(h, set()).update(ds)
+    return {h: sorted(ds) for h, ds in out.items()}
+
+
+def move_choices(s: State, m: dict, points: int, make) -> list[dict]:
+    """Move answers, space by space: ``make(hex)`` is the safest route (the only one in version 1);
+    in version 2 each riskier route adds ``dangerous``: how many Dangerous spaces it enters."""
+    safest = destinations(s, m, points)
+    routes = route_dangers(s, m, points) if rules_version(s) >= 2 else {}
+    out = []
+    for h in sorted(safest, key=lambda x: (x[1], x[0])):
+        out.append(make(geometry.key(h)))
+        out += [dict(make(geometry.key(h)), dangerous=k) for k in routes.get(h, []) if k > safest[h]]
+    return out
+
+
 def _move_to(s: State, m: dict, h: tuple[int, int], dangers: int) -> list[dict]:
     """Move; each Dangerous space entered gives 1 Impact (L1214-1216, ruling A-32)."""
     m["hex"] = geometry.key(h)
@@ -859,6 +909,27 @@ def castable_spells(s: State, m: dict) -> list[tuple[str, str]]:
     return out
 
 
+def places_marker(card: dict) -> bool:
+    """A spell that puts a marker on the board is cast at a space, not at a model (L1220-1222)."""
+    return any(e["op"] == "marker" for e in card["effects"])
+
+
+def marker_spaces(s: State, m: dict, sp: str) -> list[str]:
+    """The spaces a marker spell may be cast at: within its range and in line of sight of the
+    caster, never Impassable terrain (WD-99, L1222-1224; L1196: nothing is placed on Impassable)."""
+    card = pack(s).spells[sp]
+    b = board(s)
+    here = hex_of(m)
+    return [geometry.key(h) for h in b.hexes
+            if geometry.distance(here, h) <= card["range"] and terrain(s, h) != "impassable" and (h == here or b.los(here, h))]
+
+
+def markers_near(s: State, h: tuple[int, int], mark: str, seat: int) -> list[dict]:
+    """``seat``'s board markers of kind ``mark`` whose radius reaches space ``h``."""
+    return [x for x in s.get("markers", []) if x["mark"] == mark and x["seat"] == seat
+            and geometry.distance(geometry.parse(x["hex"]), h) <= x["radius"]]
+
+
 def spell_targets(s: State, m: dict, sp: str) -> list[dict]:
     card = pack(s).spells[sp]
     if card["combat"]:
@@ -930,8 +1001,10 @@ def options(s: State, st: dict, seat: int | None = None) -> list[dict]:
         cost = pk.spells[u["spell"]]["upkeep"]
         colour = pk.spells[u["spell"]]["empower"]["colour"] if pk.spells[u["spell"]]["empower"] else "neutral"
         out = [{"type": "upkeep", "keep": False}]
-        if u["paid"] or can_pay(p, cost, colour):
+        if u["paid"]:
             out.insert(0, {"type": "upkeep", "keep": True})
+        elif can_pay(p, cost, colour):
+            out[0:0] = _paid(s, p, cost, colour, {"type": "upkeep", "keep": True})
         return out
     if name == "activate":
         out = []
@@ -960,7 +1033,7 @@ def options(s: State, st: dict, seat: int | None = None) -> list[dict]:
         cost, colour = _empower_cost(s, c, st["side"])
         out = [{"type": "pass"}]
         if cost is not None and can_pay(P(s, side["seat"]), cost, colour):
-            out.insert(0, {"type": "empower"})
+            out[0:0] = _paid(s, P(s, side["seat"]), cost, colour, {"type": "empower"})
         return out
     if name in ("pick", "brave_pick"):
         cards = c[st["side"]]["revealed"] if name == "pick" else s["brave"]["cards"]
@@ -978,7 +1051,8 @@ def options(s: State, st: dict, seat: int | None = None) -> list[dict]:
         side = c[st["side"]]
         out = [{"type": "lower", "use": False}]
         if _lower_usable(s, side["seat"], side["kept"], name):
-            out.insert(0, {"type": "lower", "use": True})
+            lo = lower(s, side["kept"])
+            out[0:0] = _paid(s, P(s, side["seat"]), lo["cost"], lo["colour"], {"type": "lower", "use": True})
         return out
     if name == "resist":
         hand = sorted(P(s, st["seat"])["hand"])
@@ -1004,6 +1078,15 @@ def options(s: State, st: dict, seat: int | None = None) -> list[dict]:
     return []
 
 
+def _paid(s: State, p: dict, cost: int, colour: str, action: dict) -> list[dict]:
+    """The answers that pay ``cost``: in version 2 one per split of white and black markers when the
+    rulebook leaves the colour to the payer (L1065, L983-985 with A-18, L1104), else ``action`` alone."""
+    splits = pay_splits(p, cost, colour) if rules_version(s) >= 2 else []
+    if not splits:
+        return [action]
+    return [dict(action, light=k) for k in splits]
+
+
 def _reaction_caster(s: State, seat: int, sp: str, target: dict) -> dict | None:
     """Ruling A-60: the targeted model casts its reaction, if it could hold the spell."""
     p = P(s, seat)
@@ -1024,15 +1107,13 @@ def place_options(s: State, st: dict) -> list[dict]:
         out = [{"type": "place", "model": None, "hex": None}]
         for m in on_board(s, st["seat"]):
             if has(m, "gryffindor"):
-                for h in sorted(destinations(s, m, st["n"]), key=lambda x: (x[1], x[0])):
-                    out.append({"type": "place", "model": m["uid"], "hex": geometry.key(h)})
+                out += move_choices(s, m, st["n"], lambda k, u=m["uid"]: {"type": "place", "model": u, "hex": k})
         return out
     m = M(s, st["model"])
     if m["removed"] or m["hex"] is None:
         return []
     if kind == "move":
-        hs = sorted(destinations(s, m, st["n"]), key=lambda x: (x[1], x[0]))
-        return [{"type": "place", "hex": None}] + [{"type": "place", "hex": geometry.key(h)} for h in hs]
+        return [{"type": "place", "hex": None}] + move_choices(s, m, st["n"], lambda k: {"type": "place", "hex": k})
     if kind == "teleport":
         b = board(s)
         here = hex_of(m)
@@ -1053,9 +1134,7 @@ def act_options(s: State) -> list[dict]:
         return out
     p = P(s, m["seat"])
     if _slot(s, "move", m):
-        pts = move_points(s, m)
-        for h in sorted(destinations(s, m, pts), key=lambda x: (x[1], x[0])):
-            out.append({"type": "move", "to": geometry.key(h)})
+        out += move_choices(s, m, move_points(s, m), lambda k: {"type": "move", "to": k})
     if _slot(s, "advanced", m, "elite_fighter"):
         for prof, art in attack_profiles(s, m):
             for o in on_board(s, other(m["seat"])):
@@ -1066,6 +1145,9 @@ def act_options(s: State) -> list[dict]:
                     out.append(a)
     if _slot(s, "advanced", m, "expert_wizard|master_wizard"):
         for sp, _src in castable_spells(s, m):
+            if places_marker(pk.spells[sp]):
+                out += [{"type": "cast", "spell": sp, "target": h} for h in marker_spaces(s, m, sp)]
+                continue
             for t in spell_targets(s, m, sp):
                 out.append({"type": "cast", "spell": sp, "target": t["uid"]})
     ravenclaw = "ravenclaw" if controls(s, m, "challenge") else ""
@@ -1182,7 +1264,7 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
         M(s, action["model"])["hex"] = action["hex"]
         _after_deploy(s)
     elif name == "upkeep":
-        _upkeep_answer(s, seat, st["spell"], action["keep"])
+        _upkeep_answer(s, seat, st["spell"], action["keep"], action.get("light"))
     elif name == "activate":
         m = M(s, action["model"])
         m["animal"] = bool(action.get("animal")) or m["animal"]
@@ -1211,13 +1293,16 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
             c = s["clash"]
             side = c[st["side"]]
             cost, colour = _empower_cost(s, c, st["side"])
-            pay(P(s, side["seat"]), cost, colour)
+            pay(P(s, side["seat"]), cost, colour, light=action.get("light"))
             m = M(s, side["model"])
             n = 2 if (st["side"] == "att" and has(m, "elf") and c["what"] == "spell") else 1
             side["emp"] += n
             p = P(s, side["seat"])
-            while p["known_top"] and len(side["emp_fixed"]) < side["emp"]:
-                side["emp_fixed"].append(p["known_top"].pop(0))
+            # Cards the owner saw with Leadership: in version 2 they stay known to their owner
+            # (emp_known); version 1 kept them with the unseen ones (emp_fixed).
+            into = side.setdefault("emp_known", []) if rules_version(s) >= 2 else side["emp_fixed"]
+            while p["known_top"] and _emp_set(side) < side["emp"]:
+                into.append(p["known_top"].pop(0))
     elif name == "pick":
         _keep(s, st["side"], action["card"])
     elif name == "brave_pick":
@@ -1236,7 +1321,7 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
             side["swap_up"] = st.get("face_up", False)
     elif name in ("early", "late"):
         if action["use"]:
-            _use_lower(s, st["side"], name)
+            _use_lower(s, st["side"], name, action.get("light"))
     elif name == "instinctive":
         s.setdefault("ic_bonus", [[], []])[seat].append(action["spell"])
     elif name == "horcrux_lose":
@@ -1267,7 +1352,7 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
             m = M(s, uid)
             h = geometry.parse(action["hex"])
             if st["kind"] in ("move", "gryffindor"):
-                push_front(s, *_move_to(s, m, h, destinations(s, m, st["n"])[h]))
+                push_front(s, *_move_to(s, m, h, action.get("dangerous", destinations(s, m, st["n"])[h])))
             elif st["kind"] == "teleport":
                 push_front(s, *_place_on(s, m, h))
             elif st["kind"] == "push":
@@ -1280,7 +1365,7 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
                 push_front(s, *steps)
 
 
-def _upkeep_answer(s: State, seat: int, spell: str, keep: bool) -> None:
+def _upkeep_answer(s: State, seat: int, spell: str, keep: bool, light: int | None = None) -> None:
     """WD-61/62 (L1097-1114): keep (pay once; markers stay on the spell) or disable."""
     pk = pack(s)
     p = P(s, seat)
@@ -1291,7 +1376,7 @@ def _upkeep_answer(s: State, seat: int, spell: str, keep: bool) -> None:
     colour = card["empower"]["colour"] if card["empower"] else "neutral"
     if keep:
         if not u["paid"]:
-            pay(p, card["upkeep"], colour, dest=u["markers"])
+            pay(p, card["upkeep"], colour, dest=u["markers"], light=light)
             u["paid"] = True
         return
     disable_upkeep(s, seat, spell)
@@ -1306,6 +1391,8 @@ def disable_upkeep(s: State, seat: int, spell: str) -> None:
     p["upkeep"].remove(u)
     for c in ("light", "dark"):
         p["spent"][c] += u["markers"][c]
+    if s.get("markers"):
+        s["markers"] = [x for x in s["markers"] if x["spell"] != spell or x["seat"] != seat]
     for m in s["models"].values():
         m["ward"] = [w for w in m["ward"] if w.get("src") != spell or w.get("seat") != seat]
         m["conceal"] = [w for w in m["conceal"] if w.get("src") != spell or w.get("seat") != seat]
@@ -1332,7 +1419,7 @@ def _act(s: State, seat: int, a: dict) -> None:
         _spend(s, "move", how, m)
         pts = move_points(s, m)
         h = geometry.parse(a["to"])
-        steps += _move_to(s, m, h, destinations(s, m, pts)[h])
+        steps += _move_to(s, m, h, a.get("dangerous", destinations(s, m, pts)[h]))
         steps.append({"step": "action_end"})
     elif t == "attack":
         how = _slot(s, "advanced", m, "elite_fighter")
@@ -1360,7 +1447,11 @@ def _act(s: State, seat: int, a: dict) -> None:
             m["spells"].append(a["spell"])
         if src == "basic":
             s["act"]["basic_used"] = True
-        steps += open_clash(s, "spell", m, M(s, a["target"]), spell=a["spell"], source=src)
+        if places_marker(pk.spells[a["spell"]]):
+            # Cast at a space: an Individual Clash of the caster; the marker goes there on success.
+            steps += open_clash(s, "spell", m, m, spell=a["spell"], source=src, space=a["target"])
+        else:
+            steps += open_clash(s, "spell", m, M(s, a["target"]), spell=a["spell"], source=src)
     elif t == "draw_quest":
         ravenclaw = "ravenclaw" if controls(s, m, "challenge") else ""
         how = _slot(s, "advanced", m, "tactician|" + ravenclaw)
@@ -1424,13 +1515,20 @@ def _side(seat: int, model: str) -> dict:
             "emp": 0, "emp_fixed": [], "emp_cards": [], "early": 0, "adv": 0, "total": None}
 
 
-def open_clash(s: State, what: str, att: dict, target: dict, prof=None, spell=None, source=None, potion=None) -> list[dict]:
+def open_clash(s: State, what: str, att: dict, target: dict, prof=None, spell=None, source=None, potion=None,
+               space: str | None = None) -> list[dict]:
     """Open a clash and return its steps in the spec's order (FC-1..FC-14)."""
     pk = pack(s)
     faced = what in ("attack", "potion") or (what == "spell" and pk.spells[spell]["combat"])
     c = {"what": what, "faced": faced, "target": target["uid"], "att": _side(att["seat"], att["uid"]),
          "def": _side(target["seat"], target["uid"]) if faced else None, "prof": prof, "spell": spell, "source": source,
          "potion": potion, "react": 0, "reactions": [], "dmg_bonus": 0, "net": None, "success": None}
+    if space is not None:
+        c["space"] = space
+    if rules_version(s) >= 2:
+        for side in (c["att"], c["def"]):
+            if side:
+                side["emp_known"] = []
     s["clash"] = c
     _set_advantage(s, c)
     a, d = "att", "def"
@@ -1602,9 +1700,11 @@ def _h_emp_draw(s: State, st: dict) -> None:
     for name in ("def", "att"):
         side = c.get(name)
         if side and side["emp"]:
-            side["emp_cards"] += side["emp_fixed"]
-            n = side["emp"] - len(side["emp_fixed"])
+            side["emp_cards"] += side.get("emp_known", []) + side["emp_fixed"]
+            n = side["emp"] - _emp_set(side)
             side["emp_fixed"] = []
+            if "emp_known" in side:
+                side["emp_known"] = []
             side["emp"] = 0
             if n > 0:
                 steps.append({"step": "draw", "seat": side["seat"], "pile": "clash", "n": n, "dest": "emp", "vis": "all", "side": name})
@@ -1646,6 +1746,8 @@ def defense_total(s: State, c: dict) -> int:
         total += pk.params["animagus"]["defense_bonus"]  # WD-T1, ruling A-12
     if d["ward"]:
         total += max(w["n"] for w in d["ward"])
+    if s.get("markers") and d["hex"]:
+        total += max((x["n"] for x in markers_near(s, hex_of(d), "guard", d["seat"])), default=0)  # a guard marker (WD-99)
     if d["burning"]:
         total -= 1  # WD-S1
     return max(0, total)  # ruling A-72
@@ -1722,14 +1824,16 @@ def _h_clash_effects(s: State, st: dict) -> None:
             effects = [dict(e, n=e["n"] + c["dmg_bonus"]) if e["op"] == "impacts" else e for e in effects]
         card = pk.spells[c["spell"]]
         if card["upkeep"]:
-            P(s, a["seat"])["upkeep"].append({"spell": c["spell"], "caster": a["uid"], "target": t["uid"],
-                                              "markers": {"light": 0, "dark": 0}, "paid": False})
+            u = {"spell": c["spell"], "caster": a["uid"], "target": t["uid"], "markers": {"light": 0, "dark": 0}, "paid": False}
+            if c.get("space"):
+                u["space"] = c["space"]
+            P(s, a["seat"])["upkeep"].append(u)
     push_front(s, *effect_steps(s, effects, a, t, a["seat"], x=x, upkeep=c["what"] == "spell" and pk.spells[c["spell"]]["upkeep"],
-                                spell=c["spell"], hostile=c["faced"]))
+                                spell=c["spell"], hostile=c["faced"], space=c.get("space")))
 
 
 def effect_steps(s: State, effects: list[dict], src: dict, tgt: dict, seat: int, x: int = 0, upkeep=None, spell=None,
-                 hostile: bool = False) -> list[dict]:
+                 hostile: bool = False, space: str | None = None) -> list[dict]:
     """Steps applying ``effects`` (impacts first, then statuses, then the rest; WD-S0)."""
     steps: list[dict] = []
     imp = sum(e["n"] for e in effects if e["op"] == "impacts")
@@ -1737,8 +1841,11 @@ def effect_steps(s: State, effects: list[dict], src: dict, tgt: dict, seat: int,
         steps.append({"step": "hit", "model": tgt["uid"], "n": imp, "by": seat, "resist": True})
     rest = [e for e in effects if e["op"] != "impacts"]
     if rest:
-        steps.append({"step": "apply_effects", "effects": rest, "src": src["uid"], "tgt": tgt["uid"], "seat": seat, "x": x,
-                      "upkeep": bool(upkeep), "spell": spell, "source_hex": src["hex"]})
+        st = {"step": "apply_effects", "effects": rest, "src": src["uid"], "tgt": tgt["uid"], "seat": seat, "x": x,
+              "upkeep": bool(upkeep), "spell": spell, "source_hex": src["hex"]}
+        if space is not None:
+            st["space"] = space
+        steps.append(st)
     return steps
 
 
@@ -1791,6 +1898,12 @@ def _h_apply_effects(s: State, st: dict) -> None:
             _add_card(s, other(seat), "jinxed")
         elif op == "luck":
             _add_card(s, seat, "lucky")
+        elif op == "marker":
+            # WD-99 (L1218-1224): a marker on the board, where the spell was cast; it may share the
+            # space with models and other markers, and stays while the spell is upkept (L1087, A-68).
+            if st.get("space") and terrain(s, geometry.parse(st["space"])) != "impassable":
+                s.setdefault("markers", []).append({"hex": st["space"], "mark": e["mark"], "seat": seat, "spell": st["spell"],
+                                                    "n": e["n"], "radius": e["radius"]})
         elif op == "aura" or op == "defense_bonus":
             pass  # auras act in 3a while upkept; defense_bonus is a reaction's
     push_front(s, *steps)
@@ -1807,13 +1920,13 @@ def _add_card(s: State, seat: int, kind: str) -> None:
     p["known_top"] = []
 
 
-def _use_lower(s: State, side_name: str, timing: str) -> None:
+def _use_lower(s: State, side_name: str, timing: str, light: int | None = None) -> None:
     """FC-8 / FC-12 (A-24): a card's lower part, paid from the pool."""
     c = s["clash"]
     side = c[side_name]
     lo = lower(s, side["kept"])
     p = P(s, side["seat"])
-    pay(p, lo["cost"], lo["colour"])
+    pay(p, lo["cost"], lo["colour"], light=light)
     me = M(s, side["model"])
     foe = M(s, c["def"]["model"] if side_name == "att" else c["att"]["model"])
     steps = []

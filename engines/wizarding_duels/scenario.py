@@ -17,11 +17,11 @@ E = WizardingDuelsEngine()
 
 def build(pack_id: str = "rulebook-examples", models=(), map_id: str | None = None, nexus: str | None = None,
           hands=None, pools=None, spellbooks=None, artifacts=None, starting: int = 0, active: str | None = None,
-          config=None, quests=None, overlays=()) -> dict:
+          config=None, quests=None, overlays=(), rules_version: int = 2) -> dict:
     """``models``: list of (seat, character id, "q,r", overrides dict). Model uids are seat + a, b, c...
     ``hands``: per seat, a list of clash-card ids (from the pack) moved from the deck to the hand.
     ``active``: uid of a model whose activation has begun (the 'act' window), else the Starting
-    Player is asked to activate."""
+    Player is asked to activate. ``rules_version`` 1 builds a state of engine version 1."""
     pk = content.load(pack_id)
     cfg = dict(E.default_config(2), pack=pack_id)
     cfg.update(config or {})
@@ -35,6 +35,8 @@ def build(pack_id: str = "rulebook-examples", models=(), map_id: str | None = No
         "stats": {"impacts": [0, 0], "removed": [0, 0], "spells": [0, 0], "potions": [0, 0]}, "game_over": False,
         "serial": 0, "last_clash": None, "last_brave": None, "blank": 0,
     }
+    if rules_version != 1:
+        s["rules"] = rules_version
     ids = sorted(c for c in pk.clash_cards if c not in ("lucky", "jinxed"))
     for seat in (0, 1):
         for i, cid in enumerate(ids):

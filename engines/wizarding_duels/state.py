@@ -69,8 +69,14 @@ def overlay_at(s: State, h) -> dict | None:
     return None
 
 
+#: Board-specific rules for Mystery overlays (V-3, L725), named in a map's ``special_rules``.
+#: ``mystery_difficult``: a space holding an overlay on its Mystery side is Difficult terrain.
+MYSTERY_TERRAIN = {"mystery_difficult": "difficult"}
+
+
 def terrain(s: State, h) -> str | None:
-    """Effective terrain: a face-up Terrain overlay's type, else the printed terrain (L1514-1535)."""
+    """Effective terrain: a face-up Terrain overlay's type, else the printed terrain (L1514-1535);
+    on a board with a Mystery rule (V-3, L725) a face-down overlay's space takes that rule's terrain."""
     b = board(s)
     t = b.terrain.get(h)
     if t is None:
@@ -78,6 +84,10 @@ def terrain(s: State, h) -> str | None:
     o = overlay_at(s, h)
     if o and o["kind"] == "terrain" and o["face_up"]:
         return o["what"]
+    if o and not o["face_up"]:
+        for rule in pack(s).maps[s["map"]].get("special_rules", ()):
+            if rule in MYSTERY_TERRAIN:
+                return MYSTERY_TERRAIN[rule]
     return t
 
 
@@ -118,13 +128,34 @@ def can_pay(p: dict, n: int, colour: str) -> bool:
     return pool_total(p) >= n
 
 
-def pay(p: dict, n: int, colour: str, dest: dict | None = None) -> dict:
-    """Take ``n`` markers from the pool (ruling: for a free colour the larger heap pays first)
-    and put them in the Spent zone, or on ``dest`` (an upkept spell). Returns what was paid."""
+def rules_version(s: State) -> int:
+    """Which rules a state plays: 1 (engine version 1, kept for replay) or 2 (RULES.md, "Versions")."""
+    return s.get("rules", 1)
+
+
+def free_colour(colour: str) -> bool:
+    """A cost the payer may pay in either colour (a Neutral spell A-18, a defender L1065, a lower part 'any')."""
+    return colour not in ("light", "dark")
+
+
+def pay_splits(p: dict, n: int, colour: str) -> list[int]:
+    """How many white markers a payment of ``n`` in a free colour may take: every split the pool allows."""
+    if n <= 0 or not free_colour(colour):
+        return []
+    lo, hi = max(0, n - p["pool"]["dark"]), min(n, p["pool"]["light"])
+    return list(range(lo, hi + 1))
+
+
+def pay(p: dict, n: int, colour: str, dest: dict | None = None, light: int | None = None) -> dict:
+    """Take ``n`` markers from the pool and put them in the Spent zone, or on ``dest`` (an upkept
+    spell). For a free colour the payer says how many are white (``light``, version 2); without
+    it the larger heap pays first (version 1's ruling). Returns what was paid."""
     paid = {"light": 0, "dark": 0}
-    for _ in range(max(0, n)):
+    for i in range(max(0, n)):
         if colour in ("light", "dark"):
             c = colour
+        elif light is not None:
+            c = "light" if i < light else "dark"
         else:
             c = "light" if p["pool"]["light"] >= p["pool"]["dark"] else "dark"
         p["pool"][c] -= 1

@@ -129,6 +129,29 @@ def test_original_pack_covers_every_trait_status_terrain_and_quest_type():
     assert set(types) == set(content.QUEST_TYPES) and min(types.values()) >= 2
 
 
+def test_original_pack_places_every_kind_of_board_marker_and_uses_every_board_rule():
+    """WD-99 (L1218-1224): content that puts markers on the board; V-3 (L725): a board with its own
+    rule for Mystery overlays. Every kind the schema knows is used."""
+    p = content.load("original-v1")
+    defs = content.schema()["$defs"]
+    marks = next(o for o in defs["effect"]["oneOf"] if o["properties"]["op"].get("const") == "marker")["properties"]["mark"]["enum"]
+    assert {e["mark"] for e in _effects(p) if e["op"] == "marker"} == set(marks)
+    rules_known = set(defs["map"]["properties"]["special_rules"]["items"]["enum"])
+    assert {r for m in p.data["maps"] for r in m.get("special_rules", [])} == rules_known
+
+
+def test_a_marker_on_anything_but_a_non_combat_upkept_spell_is_refused():
+    data = raw("original-v1")
+    bad = copy.deepcopy(data)
+    next(s for s in bad["spells"] if s["id"] == "cinder-sigil")["upkeep"] = None
+    with pytest.raises(content.PackError, match="board marker"):
+        content.check(bad)
+    bad = copy.deepcopy(data)
+    bad["potions"][0]["effects"] = [{"op": "marker", "mark": "fire", "n": 1, "radius": 1}]
+    with pytest.raises(content.PackError, match="board markers"):
+        content.check(bad)
+
+
 def test_every_map_joining_keeps_shared_spaces_consistent_and_arrivals_open():
     for pack_id in content.pack_ids():
         for m in content.load(pack_id).data["maps"]:

@@ -126,7 +126,7 @@ def test_empowerment_cards_are_drawn_only_when_they_turn_face_up():
     s = act(s, 0, {"type": "cast", "spell": "rictusempra", "target": "1a"})
     s = act(s, 0, {"type": "pass"})  # FC-2: Voldemort does not declare Dark Lord
     assert s["queue"][0]["step"] == "empower" and s["queue"][0]["seat"] == 1  # FC-3: the defender first
-    s = act(s, 1, {"type": "empower"})
+    s = act(s, 1, {"type": "empower", "light": 1})  # the defender names the colours it pays (L1065)
     s = act(s, 0, {"type": "empower"})
     assert s["clash"]["att"]["emp"] == 1 and s["clash"]["def"]["emp"] == 1
     assert s["players"][0]["pool"]["light"] == 1 and s["players"][1]["pool"]["light"] == 0

@@ -62,7 +62,8 @@ def test_the_caster_empowers_in_the_spells_colour_and_the_defender_in_any():
     s = act(s, 0, {"type": "cast", "spell": "spark-volley", "target": "1a"})
     s = act(s, 0, {"type": "pass"})  # Leadership
     assert s["queue"][0] == {"step": "empower", "seat": 1, "side": "def"}
-    s = act(s, 1, {"type": "empower"})  # a light spell, empowered against with a dark marker
+    assert E.legal_actions(s, 1) == [{"type": "empower", "light": 0}, {"type": "pass"}]
+    s = act(s, 1, {"type": "empower", "light": 0})  # a light spell, empowered against with a dark marker
     assert s["players"][1]["pool"] == {"light": 0, "dark": 0} and s["clash"]["def"]["emp"] == 1
     # three dark markers cannot pay the caster's light cost: the window closed by itself
     assert E.chance(s)["label"] == "seat 0 clash reveal" and s["clash"]["att"]["emp"] == 0

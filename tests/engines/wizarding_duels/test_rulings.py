@@ -128,5 +128,5 @@ def test_a_draw_from_a_lower_part_never_takes_the_hand_above_three():
     assert front(s) == "late" and s["queue"][0]["seat"] == 1
     s = act(s, 1, {"type": "lower", "use": False})
     assert front(s) == "late" and s["queue"][0]["seat"] == 0
-    s = act(s, 0, {"type": "lower", "use": True})
+    s = act(s, 0, {"type": "lower", "use": True, "light": 0})
     assert len(s["players"][0]["hand"]) == 3 and E.to_move(s) == [0] and front(s) == "act"

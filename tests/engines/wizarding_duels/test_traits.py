@@ -83,8 +83,9 @@ def test_apprentice_and_supreme_mugwump_lower_the_casters_empower_cost():
     s = ov([(0, "sister-hollis", "2,1", {}), (1, "cassius-vane", "2,3", {})], spellbooks={0: ["stone-fist"]},
            pools={0: {"light": 1, "dark": 0}}, active="0a")
     s = act(s, 0, {"type": "cast", "spell": "stone-fist", "target": "1a"})
-    assert front(s) == "empower" and {"type": "empower"} in E.legal_actions(s, 0)  # 2 - 1 = 1
-    s = act(s, 0, {"type": "empower"})
+    # a Neutral spell: 2 - 1 = 1 marker, of the colour the caster names
+    assert front(s) == "empower" and {"type": "empower", "light": 1} in E.legal_actions(s, 0)
+    s = act(s, 0, {"type": "empower", "light": 1})
     assert s["players"][0]["pool"]["light"] == 0
 
 

@@ -1,0 +1,164 @@
+"""Engine version 2: choices the rulebook leaves to the player that version 1 made for them
+(payment colours, the route of a move) and an Empowerment card its owner already knows.
+Version 1 stays registered, unchanged, so that recorded matches replay (RULES.md, "Versions")."""
+
+from engines import registry
+from engines.wizarding_duels import rules
+from engines.wizarding_duels.engine import WizardingDuelsEngine
+from engines.wizarding_duels.scenario import E, act, build, deal, decline
+
+from .helpers import front
+
+OV = "original-v1"
+V1 = WizardingDuelsEngine(version="1")
+LAVA = [{"kind": "terrain", "hex": f"{q},1", "face_up": True, "what": "dangerous", "owner": 0} for q in range(-1, 6)]
+
+
+def ov(models, **kw):
+    return build(pack_id=OV, map_id="moonlit-cloister", nexus="blue", models=models, **kw)
+
+
+def test_both_versions_are_registered_and_new_matches_play_version_two():
+    assert registry.get("wizarding-duels").version == "2"
+    assert registry.get("wizarding-duels", "1").version == "1"
+    assert E.setup({}, 2)["rules"] == 2
+    assert "rules" not in V1.setup({}, 2)  # version 1's states stay exactly as they were recorded
+
+
+def test_the_defender_names_the_colours_it_empowers_with():
+    """WD-58, rulebook L1063-1065: "The defending player may use Power Markers of any color"."""
+    s = ov([(0, "aldous-wren", "2,1", {}), (1, "nyx-hollow", "2,3", {})], spellbooks={0: ["spark-volley"]},
+           pools={0: {"light": 0, "dark": 0}, 1: {"light": 2, "dark": 3}}, active="0a")
+    s = act(s, 0, {"type": "cast", "spell": "spark-volley", "target": "1a"})
+    s = act(s, 0, {"type": "pass"}) if front(s) == "leadership" else s
+    assert front(s) == "empower" and s["queue"][0]["seat"] == 1
+    assert E.legal_actions(s, 1) == [{"type": "empower", "light": 0}, {"type": "empower", "light": 1}, {"type": "pass"}]
+    white = act(s, 1, {"type": "empower", "light": 1})
+    assert white["players"][1]["pool"] == {"light": 1, "dark": 3} and white["players"][1]["spent"] == {"light": 1, "dark": 0}
+    black = act(s, 1, {"type": "empower", "light": 0})
+    assert black["players"][1]["pool"] == {"light": 2, "dark": 2}
+
+
+def test_a_neutral_spell_is_empowered_with_any_mix_the_pool_allows():
+    """WD-52 (L983-985) and ruling A-18: a Neutral spell takes markers of either colour, mixed if wanted."""
+    s = ov([(0, "sister-hollis", "2,1", {}), (1, "cassius-vane", "2,3", {})], spellbooks={0: ["stone-fist"]},
+           pools={0: {"light": 2, "dark": 1}}, active="0a")
+    s = act(s, 0, {"type": "cast", "spell": "stone-fist", "target": "1a"})
+    # Apprentice in its own activation: 2 - 1 = 1 marker (A-20); one white or one black.
+    assert [a for a in E.legal_actions(s, 0) if a["type"] == "empower"] == [
+        {"type": "empower", "light": 0}, {"type": "empower", "light": 1}]
+    assert act(s, 0, {"type": "empower", "light": 0})["players"][0]["pool"] == {"light": 2, "dark": 0}
+
+
+def test_a_spell_of_one_colour_is_paid_in_that_colour_with_no_choice():
+    """L1063-1064: the caster "must use Power Markers of the color indicated by the Spell"."""
+    s = ov([(0, "aldous-wren", "2,1", {}), (1, "nyx-hollow", "2,3", {})], spellbooks={0: ["spark-volley"]},
+           pools={0: {"light": 2, "dark": 2}}, active="0a")
+    s = act(s, 0, {"type": "cast", "spell": "spark-volley", "target": "1a"})
+    s = act(s, 0, {"type": "pass"}) if front(s) == "leadership" else s
+    assert front(s) == "empower" and s["queue"][0]["seat"] == 0  # the defender had nothing to pay with
+    assert E.legal_actions(s, 0) == [{"type": "empower"}, {"type": "pass"}]
+
+
+def test_a_lower_part_costing_any_colour_is_paid_as_its_owner_says():
+    """WD-57 (L1035), ruling A-24: a lower part's cost in markers of any colour."""
+    s = ov([(0, "cassius-vane", "2,1", {}), (1, "tobias-fenwick", "2,3", {})], pools={0: {"light": 1, "dark": 1}},
+           hands={0: ["c08-surge", "c09-drift", "c10-recall"]}, active="0a")
+    s = act(s, 0, {"type": "cast", "spell": "basic-combat-spell", "target": "1a"})
+    s = deal(deal(s, ["c01-steady-hand"]), ["c02-sidestep"])
+    s = act(s, 0, {"type": "keep_card"})
+    assert front(s) == "early" and s["queue"][0]["seat"] == 0
+    assert E.legal_actions(s, 0) == [{"type": "lower", "use": True, "light": 0}, {"type": "lower", "use": True, "light": 1},
+                                     {"type": "lower", "use": False}]
+    assert act(s, 0, {"type": "lower", "use": True, "light": 1})["players"][0]["pool"] == {"light": 0, "dark": 1}
+
+
+def test_the_upkeep_of_a_spell_with_a_free_colour_is_paid_as_its_owner_says():
+    """WD-61 (L1104: the upkeep's colour is the one that would empower the spell) with A-18."""
+    s = ov([(0, "sister-hollis", "2,1", {}), (1, "cassius-vane", "2,4", {})], pools={0: {"light": 1, "dark": 2}})
+    # stone-fist is Neutral; given an upkeep of 2 here to ask the question the pack never asks.
+    rules.pack(s).spells["stone-fist"]  # exists
+    card = dict(rules.pack(s).spells["stone-fist"], upkeep=2)
+    pk = rules.pack(s)
+    saved = pk.spells["stone-fist"]
+    pk.spells["stone-fist"] = card
+    try:
+        s["players"][0]["upkeep"] = [{"spell": "stone-fist", "caster": "0a", "target": "1a", "markers": {"light": 0, "dark": 0},
+                                      "paid": False}]
+        s["queue"][0:0] = rules._upkeep_steps(s, [0], "start")
+        assert E.legal_actions(s, 0) == [{"type": "upkeep", "keep": True, "light": 0}, {"type": "upkeep", "keep": True, "light": 1},
+                                         {"type": "upkeep", "keep": False}]
+        kept = act(s, 0, {"type": "upkeep", "keep": True, "light": 1})
+        assert kept["players"][0]["upkeep"][0]["markers"] == {"light": 1, "dark": 1}
+    finally:
+        pk.spells["stone-fist"] = saved
+
+
+def test_version_one_still_pays_from_the_larger_heap_with_no_choice():
+    s = build(models=[(0, "harry-potter", "0,1", {}), (1, "hermione-granger", "0,4", {})], spellbooks={0: ["rictusempra"]},
+              pools={1: {"light": 1, "dark": 2}}, active="0a", rules_version=1)
+    s = V1.apply(s, {"kind": "action", "seat": 0, "action": {"type": "cast", "spell": "rictusempra", "target": "1a"}})
+    assert V1.legal_actions(s, 1) == [{"type": "empower"}, {"type": "pass"}]
+    s = V1.apply(s, {"kind": "action", "seat": 1, "action": {"type": "empower"}})
+    assert s["players"][1]["pool"] == {"light": 1, "dark": 1}
+
+
+def test_the_mover_may_take_a_riskier_route_through_more_dangerous_spaces():
+    """WD-78, rulebook L653-667 (the model moves space by space, as the player wishes) and L1214-1216
+    with ruling A-32: each Dangerous space entered gives 1 Impact, so the route decides how many."""
+    s = build(models=[(0, "ron-weasley", "2,0", {}), (1, "death-eater-i", "0,6", {})], active="0a", overlays=LAVA)
+    moves = [a for a in E.legal_actions(s, 0) if a["type"] == "move" and a["to"] == "2,2"]
+    # 2,0 -> 2,1 -> 2,2 enters one Dangerous space; 2,0 -> 1,1 -> 2,1 -> 2,2 enters two, within 3 points.
+    assert moves == [{"type": "move", "to": "2,2"}, {"type": "move", "to": "2,2", "dangerous": 2}]
+    assert act(s, 0, moves[0])["models"]["0a"]["impacts"] == 1
+    assert act(s, 0, moves[1])["models"]["0a"]["impacts"] == 2
+    # A space reachable without danger may also be reached through it.
+    assert {"type": "move", "to": "3,0", "dangerous": 1} in E.legal_actions(s, 0)
+    assert act(s, 0, {"type": "move", "to": "3,0", "dangerous": 1})["models"]["0a"]["impacts"] == 1
+
+
+def test_a_flier_has_no_riskier_route_and_version_one_offers_only_the_safest():
+    """WD-T12 (A-35): Fly ignores Dangerous terrain, so every route is as safe."""
+    s = build(models=[(0, "ron-weasley", "2,0", {"traits": {"fly": 1}}), (1, "death-eater-i", "0,6", {})], active="0a", overlays=LAVA)
+    assert not any("dangerous" in a for a in E.legal_actions(s, 0))
+    s = build(models=[(0, "ron-weasley", "2,0", {}), (1, "death-eater-i", "0,6", {})], active="0a", overlays=LAVA, rules_version=1)
+    assert not any("dangerous" in a for a in V1.legal_actions(s, 0))
+
+
+def test_an_empowerment_card_its_owner_saw_with_leadership_is_known_to_the_owner_only():
+    """WD-T20 (L1344-1346) with WD-58 (L1065-1067): the Empowerment card is the top card of the deck,
+    placed face down; an owner who looked at the top three knows it, the opponent does not."""
+    s = ov([(0, "aldous-wren", "2,1", {}), (1, "nyx-hollow", "2,3", {})], spellbooks={0: ["spark-volley"]},
+           pools={0: {"light": 2, "dark": 0}}, active="0a")
+    s = act(s, 0, {"type": "cast", "spell": "spark-volley", "target": "1a"})
+    s = act(s, 0, {"type": "peek"})
+    s = deal(s, ["c14-overflow", "c01-steady-hand", "c19-fumble"])
+    top = list(s["players"][0]["known_top"])
+    s = act(s, 0, {"type": "order", "cards": top})
+    assert front(s) == "empower" and s["queue"][0]["seat"] == 0
+    s = act(s, 0, {"type": "empower"})
+    side = s["clash"]["att"]
+    assert side["emp_known"] == [top[0]] and side["emp_fixed"] == []
+    # The reveal that followed took the next known card, with no chance step.
+    assert side["revealed"] == [top[1]] and s["players"][0]["known_top"] == top[2:]
+    assert E.view(s, 0)["clash"]["att"]["emp_known"] == [top[0]]
+    assert E.view(s, 1)["clash"]["att"]["emp_known"] == 1 and E.view(s, None)["clash"]["att"]["emp_known"] == 1
+    # It counts at FC-9 with no draw, and only its upper value.
+    s = decline(deal(s, ["c02-sidestep"]))
+    assert s["last_clash"]["att"]["emp_cards"] == [top[0]]
+
+
+def test_streams_recorded_under_version_one_replay_to_the_same_states():
+    """Two bot games recorded with the engine as it was before version 2 (data/v1_streams.json: the
+    events, and a digest of the final state a stored match would hold) replay exactly under version 1."""
+    import hashlib
+    import json
+    from pathlib import Path
+
+    engine = registry.get("wizarding-duels", "1")
+    for game in json.loads((Path(__file__).parent / "data" / "v1_streams.json").read_text()):
+        s = engine.setup({}, 2)
+        for ev in game["events"]:
+            s = engine.apply(s, ev)
+        assert engine.to_move(s) == [] and engine.result(s) == game["result"]
+        assert hashlib.sha256(json.dumps(s, sort_keys=True).encode()).hexdigest() == game["final_state_sha256"]
