@@ -146,6 +146,11 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_b
     # DB_POOL_TIMEOUT seconds for one to come back (then 503 JSON), instead of PostgreSQL refusing it.
     # Size it so that (web processes + workers) x max_size stays under the server's max_connections.
     # The pool replaces persistent connections (Django requires CONN_MAX_AGE = 0 with it).
+    # The pool checks each connection as it hands it out (one round trip): a connection PostgreSQL ended
+    # while it sat idle (a restart, pg_terminate_backend, a proxy's idle timeout) is replaced, not given
+    # to a request that would then fail (tests/hardening/test_dropped_db_connections.py). Django turns
+    # CONN_HEALTH_CHECKS into the pool's check.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": env_int("DB_POOL_MIN_SIZE", 1),

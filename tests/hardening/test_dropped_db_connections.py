@@ -1,0 +1,155 @@
+"""Database connections terminated in the middle of a request (issue 15, "Why": dropped database
+connections gave HTML 500s, and 5 of 17 such failed actions had committed; "Deliver" 6: no committed
+write answers an error).
+
+A second connection ends the request's own PostgreSQL backend with pg_terminate_backend, as an
+administrator, a failover or a proxy's idle timeout would, at three moments: before the request,
+between the append and the commit, and after the commit before the answer. The client learns the
+truth each time: success if the move was committed, else a JSON error with a stable code, and a
+retry with the same event_id never makes a second event."""
+
+from __future__ import annotations
+
+import uuid
+
+import psycopg
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+
+from matches import eventstore, outbox
+from matches.models import Event, OutboxMessage
+from tests.conftest import database_url
+from tests.matches.helpers import event_count, fresh, new_duel
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def terminate(pids) -> int:
+    """End these backends from a connection of our own (the test database only)."""
+    with psycopg.connect(database_url(), autocommit=True) as admin:
+        return sum(1 for (done,) in admin.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid",
+                                                   [list(pids)]) if done)
+
+
+def terminate_this_threads_connection() -> None:
+    # The request runs in this thread (Django's test client), so this is the request's backend.
+    assert terminate([connection.connection.info.backend_pid]) == 1
+
+
+def terminate_every_idle_connection() -> None:
+    """Every backend of the test database but the asker's: what this process holds open or pooled."""
+    with psycopg.connect(database_url(), autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                      "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+
+
+@pytest.fixture
+def duel(alice, bob):
+    match = new_duel(alice, bob)
+    clients = []
+    for user in (alice, bob):
+        client = APIClient(raise_request_exception=False)
+        client.force_authenticate(user)
+        clients.append(client)
+    return match, clients
+
+
+def next_move(clients, match) -> tuple:
+    """The first legal move of the first seat to move, as its player sends it (with a fresh event_id)."""
+    from engines import registry
+
+    match = fresh(match)
+    engine = registry.get(match.game)
+    seat = next(seat for seat in range(len(clients)) if engine.legal_actions(match.state, seat))
+    return clients[seat], {"seat": seat, "action": engine.legal_actions(match.state, seat)[0],
+                           "expected_seq": match.state_seq, "event_id": str(uuid.uuid4())}
+
+
+def send(match, command):
+    client, body = command
+    return client.post(f"/api/matches/{match.id}/actions/", body, format="json")
+
+
+@pytest.fixture(autouse=True)
+def fresh_connection_at_the_end(transactional_db):
+    yield
+    connection.close()  # a connection a test left dead is not the one the database flush uses
+
+
+def is_json_error(response, status: int, code: str) -> bool:
+    return (response.status_code == status and response["Content-Type"].startswith("application/json")
+            and response.json()["code"] == code and response.json()["detail"])
+
+
+def test_a_connection_dropped_between_requests_does_not_fail_the_next_one(duel):
+    # The pool checks a connection before handing it out, so one PostgreSQL ended while it sat idle
+    # is replaced, not given to the request.
+    match, clients = duel
+    before = event_count(match)
+    command = next_move(clients, match)
+    connection.close()  # back to the pool: the request takes a pooled connection
+    terminate_every_idle_connection()
+    response = send(match, command)
+    connection.close()
+    assert response.status_code == 201, (response.status_code, response.content[:300])
+    assert event_count(match) == before + 1
+
+
+def test_a_connection_dropped_before_the_commit_answers_a_json_error_and_writes_nothing(duel, monkeypatch):
+    match, clients = duel
+    before = event_count(match)
+    append = eventstore.events_append
+
+    def append_then_lose_the_connection(**kwargs):
+        rows = append(**kwargs)
+        terminate_this_threads_connection()
+        return rows
+
+    monkeypatch.setattr(eventstore, "events_append", append_then_lose_the_connection)
+    command = next_move(clients, match)
+    response = send(match, command)
+    monkeypatch.undo()
+    connection.close()  # this thread's connection is the dead one; the next query opens another
+    assert is_json_error(response, 503, "database_unavailable"), (response.status_code, response.content[:300])
+    assert response["Retry-After"]
+    assert event_count(match) == before  # the transaction never committed
+    # The client sends the same command again, as the error invites: it lands, once.
+    retried = send(match, command)
+    assert retried.status_code == 201, retried.content[:300]
+    assert event_count(match) == before + 1
+
+
+def test_a_connection_dropped_after_the_commit_still_answers_success(duel, monkeypatch):
+    match, clients = duel
+    before = event_count(match)
+    deliver = outbox._deliver_quietly
+    dropped = []
+
+    def lose_the_connection_then_deliver(message_id):
+        # Runs after the commit (transaction.on_commit), before the view has answered.
+        if not dropped:
+            terminate_this_threads_connection()
+            dropped.append(message_id)
+        deliver(message_id)
+
+    monkeypatch.setattr(outbox, "_deliver_quietly", lose_the_connection_then_deliver)
+    command = next_move(clients, match)
+    response = send(match, command)
+    monkeypatch.undo()
+    connection.close()
+    assert dropped, "the connection was never dropped: the test did not test anything"
+    assert event_count(match) == before + 1  # committed
+    assert response.status_code == 201, (response.status_code, response.content[:300])
+    event = Event.objects.get(stream_id=match.stream_id, seq=before + 1)
+    assert response.json()["events"][0]["seq"] == event.seq
+    # The same command again returns the stored event, never a second one.
+    again = send(match, command)
+    assert again.status_code == 200, again.content[:300]
+    assert again.json()["events"][0]["seq"] == event.seq
+    assert event_count(match) == before + 1
+    # Nothing lost: what the dropped connection kept from following the commit waits in the outbox,
+    # and the sweeper delivers it.
+    assert OutboxMessage.objects.get(pk=dropped[0]).delivered_at is None
+    assert outbox.outbox_sweep() >= 1
+    assert not OutboxMessage.objects.filter(delivered_at__isnull=True).exists()
