@@ -15,6 +15,8 @@ urlpatterns = [
     path("", include("league.urls")),
     path("", include("league.tournaments.urls")),
     path("", include("matches.checkpoints.page_urls")),
+    path("", include("matches.analysis.page_urls")),
+    path("", include("league.analysis_urls")),
     path("", include("matches.urls")),
     path("", include("matches.games.urls")),
 ]

@@ -1,0 +1,50 @@
+"""Pages: the fairness report (the platform's, or one player's with their luck)."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.http import Http404
+from django.shortcuts import render
+
+from ..models import Match
+from . import selectors, services
+
+LUCK_FILL_PER_PAGE = 25
+
+
+def _mode(request) -> str:
+    mode = request.GET.get("mode") or Match.Mode.SERVER
+    return mode if mode in Match.Mode.values else Match.Mode.SERVER
+
+
+def _sections(report: dict) -> list[tuple[str, list[dict]]]:
+    return [("Dice", report["dice"]),
+            ("Draw positions", [report["draw_tenths"]] if report["draw_tenths"] else []),
+            ("Draws by pool size", report["pools"])]
+
+
+#: The platform's report reads every chance event: a page view reuses it for this long.
+PLATFORM_CACHE_SECONDS = 60
+
+
+def fairness_page(request):
+    mode = _mode(request)
+    report = cache.get_or_set(f"analysis:fairness:platform:{mode}",
+                              lambda: selectors.fairness_report(mode=mode), PLATFORM_CACHE_SECONDS)
+    return render(request, "analysis/fairness.html", {"report": report, "sections": _sections(report),
+                                                      "player": None, "luck": None, "modes": Match.Mode.choices})
+
+
+def player_fairness_page(request, username):
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise Http404("No such player.")
+    missing = list(selectors.player_matches(user=user).exclude(
+        analysis__analysis_version=services.ANALYSIS_VERSION)[:LUCK_FILL_PER_PAGE])
+    services.analyses_fill(matches=missing, limit=LUCK_FILL_PER_PAGE)
+    report = selectors.fairness_report(user=user, mode=_mode(request))
+    return render(request, "analysis/fairness.html", {
+        "report": report, "sections": _sections(report), "player": user,
+        "luck": selectors.player_luck(user=user), "modes": Match.Mode.choices,
+    })

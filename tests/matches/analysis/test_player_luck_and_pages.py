@@ -1,0 +1,56 @@
+"""A player's luck over their verified matches, and the fairness pages."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from matches.autoplay import autoplay_match
+from matches.models import Match
+from matches.verification import match_verify
+
+from ..helpers import fresh, new_duel, play_out
+
+pytestmark = pytest.mark.django_db
+
+
+def _verified_game_of(user, client) -> Match:
+    match = play_out({0: client}, new_duel(user, bots=("random",)))
+    if fresh(match).verdict != Match.Verdict.VERIFIED:
+        match_verify(match_id=match.id)
+    return fresh(match)
+
+
+def test_a_players_luck_is_the_sum_of_their_seats_luck_in_their_verified_matches(client_for, alice):
+    client = client_for(alice)
+    matches = [_verified_game_of(alice, client) for _ in range(2)]
+    autoplay_match(game="dueling-wizards", seats=2)  # not Alice's: not counted
+    body = client_for().get("/api/players/alice/luck/").json()
+    assert body["verified_matches"] == 2 and body["analysed"] == 2
+    expected = sum(Fraction(client.get(f"/api/matches/{m.id}/analysis/").json()["luck"]["totals"][0]["luck"]["exact"])
+                   for m in matches)
+    assert body["luck"] == pytest.approx(float(expected), abs=1e-5)
+    assert {r["match"] for r in body["recent"]} == {str(m.id) for m in matches}
+    assert body["by_game"] == [{"game": "dueling-wizards", "matches": 2, "luck": pytest.approx(body["luck"])}]
+
+
+def test_a_disputed_match_counts_for_nobodys_luck(client_for, alice):
+    match = _verified_game_of(alice, client_for(alice))
+    Match.objects.filter(pk=match.pk).update(verdict=Match.Verdict.DISPUTED)
+    body = client_for().get("/api/players/alice/luck/").json()
+    assert body["verified_matches"] == 0 and body["analysed"] == 0 and body["luck"] == 0
+
+
+def test_the_fairness_page_shows_every_group_with_its_p_value_and_says_what_it_means(client, alice):
+    autoplay_match(game="spellcaster", seats=2)
+    page = client.get("/fairness/").content.decode()
+    assert 'data-key="die:1-10"' in page and "p = " in page
+    assert "chi-square test gives a p-value" in page
+
+
+def test_a_players_fairness_page_shows_their_luck(client, client_for, alice):
+    _verified_game_of(alice, client_for(alice))
+    page = client.get("/fairness/alice/").content.decode()
+    assert 'data-testid="player-luck"' in page and "over 1 of\n    1 verified matches" in page
+    assert client.get("/fairness/nobody/").status_code == 404
