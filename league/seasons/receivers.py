@@ -6,7 +6,7 @@ from matches.models import Match
 from matches.signals import match_verified
 
 from .services import result_retract
-from .tasks import record_result, refresh_ratings
+from .tasks import rate_result, record_result
 
 
 @app.task(name="league.retract_result", acks_late=True)
@@ -22,11 +22,13 @@ def on_match_verified(sender, match_id, game, verdict, **kwargs):
         # A result recorded before the match was found disputed is retracted, never kept.
         if "fixture" in origin:
             retract_result.delay(str(match_id))
-        refresh_ratings.delay(game)
+        # A result already in the ratings comes out (a rewind to just before it); else nothing.
+        rate_result.delay(str(match_id))
         return
     # Only verified results move standings and ratings (ARCHITECTURE.md "Verification").
     if verdict != Match.Verdict.VERIFIED:
         return
     if "fixture" in origin and not registry.get(game).draft:  # a fixture's draft has no result
         record_result.delay(str(match_id))
-    refresh_ratings.delay(game)
+    # One result folded into the stored ratings: constant in the history's length (issue 17, P4a).
+    rate_result.delay(str(match_id))
