@@ -62,12 +62,13 @@ def workers(tmp_path):
         full = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": BROKER,
                 "CELERY_TASK_ALWAYS_EAGER": "false", "CELERY_VISIBILITY_TIMEOUT": "2",
                 "DJANGO_SETTINGS_MODULE": "config.settings", **env}
-        log = open(tmp_path / f"{name}.log", "w")
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "tests.hardening.celery_worker_app", "worker", "--pool=solo",
-             "--without-heartbeat", "--without-gossip", "--without-mingle", "-n", f"{name}@%h", "--loglevel=INFO"],
-            cwd=ROOT, env=full, stdout=log, stderr=subprocess.STDOUT,
-        )
+        with open(tmp_path / f"{name}.log", "w") as log:  # the child keeps its own copy of the descriptor
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "tests.hardening.celery_worker_app", "worker", "--pool=solo",
+                 "--without-heartbeat", "--without-gossip", "--without-mingle", "-n", f"{name}@%h",
+                 "--loglevel=INFO"],
+                cwd=ROOT, env=full, stdout=log, stderr=subprocess.STDOUT,
+            )
         proc.log_path = tmp_path / f"{name}.log"
         started.append(proc)
         return proc
