@@ -8,4 +8,4 @@ class MatchesConfig(AppConfig):
     def ready(self):
         from . import followups  # noqa: F401  (registers the outbox handlers)
         from .invitations import models as invitation_models  # noqa: F401  (Invitation, Invitee)
-        from .invitations import kinds  # noqa: F401  (the "match" kind of invitation)
+        from .invitations import services as invitation_services  # noqa: F401  (the "match" kind)

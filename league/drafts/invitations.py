@@ -22,16 +22,16 @@ from .services import DRAFT_GAME, draft_create, draft_create_check
 
 def draft_request(*, seats: list[SeatSpec], config: dict | None, clock_seconds: int) -> dict:
     return {"game": DRAFT_GAME, "config": config or {}, "clock_seconds": clock_seconds,
-            "seats": kinds.seats_to_request(seats)}
+            "seats": invitation_services.seats_to_request(seats)}
 
 
 def _check(request: dict, created_by) -> None:
-    draft_create_check(seats=kinds.seats_from_request(request["seats"]), created_by=created_by,
+    draft_create_check(seats=invitation_services.seats_from_request(request["seats"]), created_by=created_by,
                        config=request["config"], clock_seconds=request["clock_seconds"])
 
 
 def _create(request: dict, created_by) -> Match:
-    return draft_create(seats=kinds.seats_from_request(request["seats"]), created_by=created_by,
+    return draft_create(seats=invitation_services.seats_from_request(request["seats"]), created_by=created_by,
                         config=request["config"], clock_seconds=request["clock_seconds"]).draft_match
 
 

@@ -10,7 +10,6 @@ from rest_framework.views import APIView
 
 from engines import registry
 from matches import selectors, services
-from matches.invitations import kinds as invitation_kinds
 from matches.invitations import selectors as invitation_selectors
 from matches.invitations import services as invitation_services
 from matches.models import Match
@@ -139,7 +138,7 @@ class MatchList(APIView):
             # Nobody is seated without saying yes: the match starts when the last of them accepts.
             invitation, created = invitation_services.invitation_create(
                 kind="match", created_by=request.user, invitees=invitees, event_id=data.get("event_id"),
-                request=invitation_kinds.match_request(game=data["game"], seats=seats, mode=data["mode"],
+                request=invitation_services.match_request(game=data["game"], seats=seats, mode=data["mode"],
                                                        config=data["config"], time_control=data.get("time_control")),
             )
             invitation = invitation_selectors.invitation_get(invitation_id=invitation.id, user=request.user)

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import uuid
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from matches import eventstore
 from matches.eventstore import EventIdReused
-from matches.services import MatchError, SeatSpec
+from matches.models import Match
+from matches.services import MatchError, SeatSpec, match_create, match_create_check
 
 from . import kinds
 from .models import Invitation, Invitee
@@ -50,7 +53,7 @@ def invitation_create(
     of it since; the same id for a different proposal is 409 ``event_id_reused``."""
     if not created_by or not created_by.is_authenticated:
         raise MatchError("Sign in to invite anyone.", code="not_authenticated", status=401)
-    proposal = kinds.get(kind)
+    proposal = _kind(kind)
     if event_id is not None:
         existing = _retry(event_id=event_id, kind=kind, request=request, created_by=created_by)
         if existing is not None:
@@ -93,6 +96,13 @@ def check_event_id_unused(*, event_id) -> None:
         raise _reused()
 
 
+def _kind(name: str) -> kinds.InvitationKind:
+    kind = kinds.get(name)
+    if kind is None:
+        raise MatchError(f"Nothing called '{name}' can be proposed.", code="unknown_invitation_kind")
+    return kind
+
+
 def _reused() -> MatchError:
     return MatchError("This event_id was already used for a different command. Use a new id for a new command.",
                       code=EventIdReused.code, status=409)
@@ -110,7 +120,7 @@ def invitation_accept(*, invitation_id, user: AbstractBaseUser) -> Invitation:
         invitee.response, invitee.responded_at = Invitee.Response.ACCEPTED, now
         invitee.save(update_fields=["response", "responded_at"])
         if not invitation.invitees.exclude(response=Invitee.Response.ACCEPTED).exists():
-            match = kinds.get(invitation.kind).create(invitation.request, invitation.created_by)
+            match = _kind(invitation.kind).create(invitation.request, invitation.created_by)
             invitation.match = match
             invitation.status = Invitation.Status.ACCEPTED
             invitation.closed_at = now
@@ -180,3 +190,53 @@ def _check_open(invitation: Invitation) -> None:
 
 def _not_found() -> MatchError:
     return MatchError("No such invitation.", code="invitation_not_found", status=404)
+
+
+# -- seats as stored in a request ------------------------------------------------------------
+
+
+def seats_to_request(seats: list[SeatSpec]) -> list[dict]:
+    """Seats as JSON: user ids (names beside them, for display) or a bot, and team partners."""
+    return [
+        {"user_id": s.user.pk if s.user else None, "username": s.user.get_username() if s.user else None,
+         "bot": s.bot or None, "partners": [{"user_id": p.pk, "username": p.get_username()} for p in s.partners]}
+        for s in seats
+    ]
+
+
+def seats_from_request(stored: list[dict]) -> list[SeatSpec]:
+    ids = {s["user_id"] for s in stored if s["user_id"]} | {p["user_id"] for s in stored for p in s["partners"]}
+    users = get_user_model().objects.in_bulk(sorted(ids))
+    missing = ids - set(users)
+    if missing:
+        raise MatchError("A player of this invitation no longer has an account.", code="player_gone", status=409)
+    return [
+        SeatSpec(user=users[s["user_id"]], partners=tuple(users[p["user_id"]] for p in s["partners"]))
+        if s["user_id"] else SeatSpec(bot=s["bot"])
+        for s in stored
+    ]
+
+
+# -- "match" -----------------------------------------------------------------------------------
+
+
+def match_request(*, game: str, seats: list[SeatSpec], mode: str, config: dict | None,
+                  time_control: dict | None) -> dict:
+    return {"game": game, "mode": mode, "config": config or {}, "time_control": time_control or {},
+            "seats": seats_to_request(seats)}
+
+
+def _match_check(request: dict, created_by) -> None:
+    match_create_check(game=request["game"], seats=seats_from_request(request["seats"]), mode=request["mode"],
+                       config=request["config"], time_control=request["time_control"])
+
+
+def _match_create(request: dict, created_by) -> Match:
+    return match_create(game=request["game"], seats=seats_from_request(request["seats"]), created_by=created_by,
+                        mode=request["mode"], config=request["config"], time_control=request["time_control"])
+
+
+MATCH = kinds.register(kinds.InvitationKind(
+    name="match", check=_match_check, create=_match_create,
+    url=lambda match: reverse("match-live", kwargs={"match_id": match.id}),
+))

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from matches.services import MatchError
 
-from . import kinds, selectors, services
+from . import selectors, services
 
 VERBS = {"accept": services.invitation_accept, "decline": services.invitation_decline,
          "cancel": services.invitation_cancel}
@@ -56,7 +56,7 @@ def invite_to_match(request, form, seats):
         invitation, _ = services.invitation_create(
             kind="match", created_by=request.user,
             invitees=services.seats_needing_consent(seats=seats, created_by=request.user),
-            request=kinds.match_request(game=data["game"], seats=seats, mode=data["mode"],
+            request=services.match_request(game=data["game"], seats=seats, mode=data["mode"],
                                         config=data.get("config"), time_control=data.get("time_control")),
         )
     except MatchError as exc:
