@@ -3,7 +3,6 @@
 Version 1 stays registered, unchanged, so that recorded matches replay (RULES.md, "Versions")."""
 
 from engines import registry
-from engines.wizarding_duels import rules
 from engines.wizarding_duels.engine import WizardingDuelsEngine
 from engines.wizarding_duels.scenario import E, act, build, deal, decline
 
@@ -73,25 +72,8 @@ def test_a_lower_part_costing_any_colour_is_paid_as_its_owner_says():
     assert act(s, 0, {"type": "lower", "use": True, "light": 1})["players"][0]["pool"] == {"light": 0, "dark": 1}
 
 
-def test_the_upkeep_of_a_spell_with_a_free_colour_is_paid_as_its_owner_says():
-    """WD-61 (L1104: the upkeep's colour is the one that would empower the spell) with A-18."""
-    s = ov([(0, "sister-hollis", "2,1", {}), (1, "cassius-vane", "2,4", {})], pools={0: {"light": 1, "dark": 2}})
-    # stone-fist is Neutral; given an upkeep of 2 here to ask the question the pack never asks.
-    rules.pack(s).spells["stone-fist"]  # exists
-    card = dict(rules.pack(s).spells["stone-fist"], upkeep=2)
-    pk = rules.pack(s)
-    saved = pk.spells["stone-fist"]
-    pk.spells["stone-fist"] = card
-    try:
-        s["players"][0]["upkeep"] = [{"spell": "stone-fist", "caster": "0a", "target": "1a", "markers": {"light": 0, "dark": 0},
-                                      "paid": False}]
-        s["queue"][0:0] = rules._upkeep_steps(s, [0], "start")
-        assert E.legal_actions(s, 0) == [{"type": "upkeep", "keep": True, "light": 0}, {"type": "upkeep", "keep": True, "light": 1},
-                                         {"type": "upkeep", "keep": False}]
-        kept = act(s, 0, {"type": "upkeep", "keep": True, "light": 1})
-        assert kept["players"][0]["upkeep"][0]["markers"] == {"light": 1, "dark": 1}
-    finally:
-        pk.spells["stone-fist"] = saved
+# The upkeep of a Neutral spell, paid in the colours its owner names: test_board_markers.py
+# (Warden's Lantern is original-v1's Neutral upkept spell).
 
 
 def test_version_one_still_pays_from_the_larger_heap_with_no_choice():
