@@ -481,6 +481,8 @@ class Annihilageddon(Engine):
         return out
 
     def describe(self, before: State, event: dict[str, Any], after: State) -> str:
+        if not self.together:
+            return self._describe_v1(before, event, after)
         # Version 2: what the last defense window showed and did comes first (held_notes).
         held = " ".join(before.get("held_notes") or [])
         notes = " ".join(after.get("notes", []))
@@ -526,6 +528,56 @@ class Annihilageddon(Engine):
         return " ".join(x for x in (held, line, notes) if x)
 
     @staticmethod
+    def _describe_v1(before: State, event: dict[str, Any], after: State) -> str:
+        """Version 1's lines, word for word: a recorded match's log is checked against them when it
+        is verified again (audit.matchverify), so they never change."""
+        notes = " ".join(after.get("notes", []))
+        if event.get("kind") == "chance":
+            need = before["need"]
+            if need is None:
+                return "chance"
+            if "dice" in need and need["label"] == "Who goes first":
+                line = f"{need['label']}: seat {event['outcome'][0]}."
+            elif "dice" in need:
+                line = f"{need['label']}: {event['outcome'][0] + 1} of {need['dice'][0][1] + 1}."
+            elif need["visible"] == "all":
+                pool = zone_list(before, need["zone"])
+                names = ", ".join(CARDS[pool[i]]["name"] for i in event["outcome"])
+                line = f"{need['label']}: {names}."
+            else:
+                line = f"{need['label']} (private)."
+            return (line + " " + notes).strip()
+        seat, action = event["seat"], event["action"]
+        t = action.get("type")
+        if t == "play":
+            line = f"Seat {seat} plays {CARDS[action['card']]['name']}."
+        elif t == "buy":
+            what = {"lineup": lambda: CARDS[before["lineup"][action["slot"]]]["name"],
+                    "wild_magic": lambda: "a Wild Magic",
+                    "legend": lambda: CARDS[before["legend"]["up"]]["name"],
+                    "familiar": lambda: CARDS[before["players"][seat]["familiar"]]["name"]}[action["from"]]()
+            line = f"Seat {seat} buys {what}."
+        elif t == "activate":
+            line = f"Seat {seat} uses their Ability tile."
+        elif t == "end_turn":
+            line = f"Seat {seat} ends their turn."
+        else:
+            pr = before["prompt"]
+            v = action.get("value")
+            if pr["kind"] == "defend":
+                line = f"Seat {seat} takes the Attack." if v == "take" else f"Seat {seat} defends with {CARDS[v]['name']}."
+            elif pr["kind"] == "setup":
+                line = f"Seat {seat} keeps a {pr['cat']}."
+            elif pr["kind"] == "card" and pr.get("why") == "pass":
+                line = f"Seat {seat} passes {CARDS[v]['name']}."
+            elif pr["kind"] == "card":
+                shown = v if v == "none" else CARDS[v.split(':', 1)[-1]]["name"]
+                line = f"Seat {seat} chooses {shown}."
+            else:
+                line = f"Seat {seat} chooses {v}."
+        return (line + " " + notes).strip()
+
+    @staticmethod
     def _describe_choice(before: State, seat: int, pr: dict, v: Any) -> str:
         """An answer to a prompt as a person would say it: card names and seats, never an option
         number or an internal value."""
@@ -533,8 +585,6 @@ class Annihilageddon(Engine):
         name = lambda cid: CARDS[cid]["name"]  # noqa: E731
         src = name(pr["card"]) if pr.get("card") else None
         who = f"Seat {seat}"
-        if kind == "defend":  # version 1; a Defense used is told by the note "avoids the Attack with"
-            return f"{who} takes the Attack." if v == "take" else ""
         if kind == "setup":
             # Which one stays hidden until every seat has chosen (AN-R19).
             return f"{who} keeps one of their {'Ability tiles' if pr['cat'] == 'tile' else 'Familiars'}."
