@@ -116,7 +116,11 @@
     totals.replaceChildren();
     analysis.luck.totals.forEach((t, i) => {
       const chip = el("span", { class: "luck-total", "data-seat": t.seat });
-      chip.append(el("span", {}, "■ "), `${seatName(t.seat)}: luck ${signed(t.luck.value)} `,
+      const seat = seats.find((s) => s.seat === t.seat) || {};
+      // A person's name leads to their luck over every verified match and their fairness report.
+      const who = seat.username ? el("a", { href: `/fairness/${encodeURIComponent(seat.username)}/` }, seatName(t.seat))
+        : seatName(t.seat);
+      chip.append(el("span", {}, "■ "), who, `: luck ${signed(t.luck.value)} `,
         el("span", { class: "muted" }, `(${t.actual.value.toFixed(2)} went their way, ${t.expected.value.toFixed(2)} expected)`));
       chip.firstChild.style.color = COLOURS[t.seat % COLOURS.length];
       if (i) totals.append(" · ");
