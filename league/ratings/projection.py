@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from engines import registry
-from matches.models import Event, Match
+from matches.models import Event, Match, Seat
 
 from .glicko2 import Glicko2Rating
 from .ledger import HistoryPoint, RatedResult, is_duel, rate_one, rebuild
@@ -46,71 +46,80 @@ def rating_system(game: str) -> str | None:
         return None
 
 
-def _competitors(match: Match) -> dict[int, tuple[str, str]] | None:
-    """Seat -> (competitor key, label). League fixtures rate the clubs; other matches rate
-    the people. A person's match against a bot is not rated."""
-    fixture = match.origin.get("fixture_clubs")
+def _competitors(origin: dict, seats: list[tuple]) -> dict[int, tuple[str, str]] | None:
+    """Seat -> (competitor key, label), from the match's origin and its (index, user id, bot,
+    username) seats. League fixtures rate the clubs; other matches rate the people. A person's
+    match against a bot is not rated."""
+    fixture = (origin or {}).get("fixture_clubs")
     if fixture:
         return {0: (f"club:{fixture[0]}", fixture[0]), 1: (f"club:{fixture[1]}", fixture[1])}
-    seats = list(match.seats.all())
-    if any(s.bot for s in seats):
+    if any(bot for _, _, bot, _ in seats):
         return None
-    return {s.index: (f"user:{s.user_id}", s.user.username) for s in seats}
+    return {index: (f"user:{user_id}", username) for index, user_id, _, username in seats}
 
 
-def _rated_result(match: Match, sequence: int | None, labels: dict[str, str]) -> RatedResult | None:
-    """The match as a rated result (its labels added to ``labels``), or None when it counts in no
-    rating: not verified, unfinished, against a bot, or a team result of a Glicko-2 game."""
-    if match.status != Match.Status.FINISHED or match.verdict != Match.Verdict.VERIFIED or sequence is None:
-        return None
-    if not match.result or match.result.get("unfinished"):
+def _rated_result(match_id, game: str, system: str | None, result: dict | None, origin: dict, seats: list[tuple],
+                  sequence: int | None, labels: dict[str, str]) -> RatedResult | None:
+    """A verified, finished match as a rated result (its labels added to ``labels``), or None when
+    it counts in no rating: unfinished, against a bot, or a team result of a Glicko-2 game."""
+    if sequence is None or not result or result.get("unfinished"):
         # A game ended by a bound on turns has no winner and no loser: counted nowhere
         # (engines/wizard_dodgeball/RULES.md "Unfinished games").
         return None
-    who = _competitors(match)
+    who = _competitors(origin, seats)
     if who is None:
         return None
     # Places best first; each place lists the sides (competitors) tied there.
     by_place: dict[int, list[str]] = {}
     found: dict[str, str] = {}
-    for seat, place in enumerate(match.result["placements"]):
+    for seat, place in enumerate(result["placements"]):
         key, found[key] = who[seat]
         if key not in by_place.get(place, []):
             by_place.setdefault(place, []).append(key)
-    result = RatedResult(match.id, match.game, [by_place[p] for p in sorted(by_place)], sequence)
-    if rating_system(match.game) == "glicko2" and not is_duel(result):
+    rated = RatedResult(match_id, game, [by_place[p] for p in sorted(by_place)], sequence)
+    if system == "glicko2" and not is_duel(rated):
         # Glicko-2 rates one side of one against another; a team-variant result of a
         # Glicko-2 game is left out rather than moving the whole game to another scale.
         return None
     labels.update(found)
-    return result
-
-
-def _closing(matches) -> dict[str, int]:
-    """Stream id -> the id of its ``match.finished`` event (the position in commit order)."""
-    return dict(Event.objects.filter(type="match.finished", stream__match__in=matches).values_list("stream_id", "id"))
+    return rated
 
 
 def rated_results(game: str, *, match_ids: Iterable[Any] | None = None) -> tuple[list[RatedResult], dict[str, str]]:
-    """The game's verified results in commit order (or only those of ``match_ids``), and labels."""
-    matches = Match.objects.filter(game=game, status=Match.Status.FINISHED, verdict=Match.Verdict.VERIFIED)
+    """The game's verified results in commit order (or only those of ``match_ids``), and labels.
+    Three flat queries (matches, seats with usernames, closing events), joined here: a rebuild's
+    read grows with the results, never with a query per match."""
+    verified = {"game": game, "status": Match.Status.FINISHED, "verdict": Match.Verdict.VERIFIED}
+    matches = Match.objects.filter(**verified)
+    seats = Seat.objects.filter(**{f"match__{k}": v for k, v in verified.items()})
+    closing = Event.objects.filter(type="match.finished", **{f"stream__match__{k}": v for k, v in verified.items()})
     if match_ids is not None:
-        matches = matches.filter(pk__in=list(match_ids))
-    matches = list(matches.prefetch_related("seats__user"))
-    closing = _closing(matches)
-    results, labels = [], {}
-    for match in matches:
-        result = _rated_result(match, closing.get(match.stream_id), labels)
-        if result is not None:
-            results.append(result)
+        match_ids = list(match_ids)
+        matches = matches.filter(pk__in=match_ids)
+        seats = seats.filter(match_id__in=match_ids)
+        closing = closing.filter(stream__match__in=match_ids)
+    by_match: dict[Any, list[tuple]] = {}
+    for match_id, *seat in seats.order_by("match_id", "index").values_list("match_id", "index", "user_id", "bot",
+                                                                          "user__username"):
+        by_match.setdefault(match_id, []).append(tuple(seat))
+    sequence = dict(closing.values_list("stream_id", "id"))
+    results, labels, system = [], {}, rating_system(game)
+    for match_id, stream_id, result, origin in matches.values_list("id", "stream_id", "result", "origin"):
+        rated = _rated_result(match_id, game, system, result, origin, by_match.get(match_id, []), sequence.get(stream_id),
+                              labels)
+        if rated is not None:
+            results.append(rated)
     results.sort(key=lambda r: r.sequence)
     return results, labels
 
 
 def _lock(game: str) -> RatingCheckpoint:
     """The game's checkpoint row, locked until the transaction ends (created at sequence 0)."""
-    RatingCheckpoint.objects.get_or_create(game=game)
-    return RatingCheckpoint.objects.select_for_update().get(game=game)
+    locked = RatingCheckpoint.objects.select_for_update().filter(game=game).first()
+    if locked is None:
+        RatingCheckpoint.objects.get_or_create(game=game)  # the game's first rating (a race: one row)
+        locked = RatingCheckpoint.objects.select_for_update().get(game=game)
+    return locked
 
 
 def ratings_rebuild(*, game: str) -> int:
@@ -130,22 +139,31 @@ def _rebuild_from(game: str, results: list[RatedResult], labels: dict[str, str],
     ratings, history = rebuild(results, game, system=system)
     Rating.objects.filter(game=game).delete()
     RatingPoint.objects.filter(game=game).delete()
-    Rating.objects.bulk_create([
-        Rating(
-            game=game, competitor=key, label=labels.get(key, key), system=system,
-            rating=r.rating, deviation=r.deviation, volatility=getattr(r, "volatility", None),
-            sort_key=_sort_key(r), matches=len(history[key]),
-        )
-        for key, r in sorted(ratings.items())
-    ], batch_size=2000)
-    RatingPoint.objects.bulk_create([
-        RatingPoint(game=game, competitor=key, match_id=p.match_id, sequence=p.sequence,
-                    rating=p.rating, deviation=p.deviation, volatility=p.volatility)
-        for key, points in sorted(history.items()) for p in points
-    ], batch_size=2000)
+    _insert(Rating, ("game", "competitor", "label", "system", "rating", "deviation", "volatility", "sort_key",
+                     "matches"),
+            [(game, key, labels.get(key, key), system, r.rating, r.deviation, getattr(r, "volatility", None),
+              _sort_key(r), len(history[key])) for key, r in sorted(ratings.items())])
+    _insert(RatingPoint, ("game", "competitor", "match_id", "sequence", "rating", "deviation", "volatility"),
+            [(game, key, p.match_id, p.sequence, p.rating, p.deviation, p.volatility)
+             for key, points in sorted(history.items()) for p in points])
     checkpoint.sequence = results[-1].sequence if results else 0
     checkpoint.save(update_fields=["sequence"])
     return len(results)
+
+
+def _insert(model, fields: tuple[str, ...], rows: list[tuple]) -> None:
+    """Insert many rows at once: PostgreSQL's COPY (a rebuild writes a point per player per
+    result, 200,000 rows for 100,000 duels), else bulk_create."""
+    if not rows:
+        return
+    if connection.vendor == "postgresql":
+        columns = ", ".join(connection.ops.quote_name(model._meta.get_field(f).column) for f in fields)
+        with connection.cursor() as cursor, cursor.cursor.copy(
+                f"COPY {connection.ops.quote_name(model._meta.db_table)} ({columns}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+        return
+    model.objects.bulk_create([model(**dict(zip(fields, row))) for row in rows], batch_size=2000)
 
 
 def _stored_rating(system: str, rating: float, deviation: float, volatility: float | None):
@@ -209,19 +227,15 @@ def _rewind(game: str, system: str, since: int) -> list[Any] | None:
 def ratings_apply(*, match_id) -> bool:
     """Bring one match's verdict into its game's ratings (idempotent; after every verdict).
     Returns whether the ratings changed."""
-    match = Match.objects.filter(pk=match_id).first()
-    if match is None:
-        return False
-    game, system = match.game, rating_system(match.game)
+    game = Match.objects.filter(pk=match_id).values_list("game", flat=True).first()
+    system = rating_system(game) if game else None
     if not system:
         return False
     with transaction.atomic():
         checkpoint = _lock(game)
-        labels: dict[str, str] = {}
-        sequence = Event.objects.filter(stream_id=match.stream_id, type="match.finished").values_list(
-            "id", flat=True).first()
-        result = _rated_result(match, sequence, labels)
-        included = RatingPoint.objects.filter(game=game, match_id=match.id).values_list("sequence", flat=True).first()
+        found, labels = rated_results(game, match_ids=[match_id])
+        result = found[0] if found else None
+        included = RatingPoint.objects.filter(game=game, match_id=match_id).values_list("sequence", flat=True).first()
         if (result is not None) == (included is not None):
             return False  # already in, or rightly out
         if result is not None and result.sequence > checkpoint.sequence:
@@ -236,7 +250,7 @@ def ratings_apply(*, match_id) -> bool:
             results, labels = rated_results(game)
             _rebuild_from(game, results, labels, checkpoint)
             return True
-        replay, more = rated_results(game, match_ids=[*replay_ids, match.id])
+        replay, more = rated_results(game, match_ids=[*replay_ids, match_id])
         labels.update(more)
         if replay:
             _fold(game, system, replay, labels)
