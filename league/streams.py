@@ -14,12 +14,12 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.db import transaction
 
 from matches import eventstore
-from matches.eventstore import EventIdReused, NewEvent
-from matches.models import Event, Stream
-from matches.outbox import handler, outbox_add
+from matches.commands import AT_HEAD, Appender, command_run
+from matches.eventstore import NewEvent
+from matches.models import Event
+from matches.outbox import handler
 
 
 def stream_group(stream_id: str) -> str:
@@ -34,27 +34,32 @@ def stream_append(
     type: str,
     data: dict[str, Any],
     actor: str,
-    expected_seq: int | None = None,
+    expected_seq: int | object = AT_HEAD,
     event_id: uuid.UUID | None = None,
 ) -> tuple[Event, bool]:
-    """Append one fact; returns (event, created). ``expected_seq=None`` appends at the head
-    (for facts that do not depend on what came before, e.g. a verified result arriving)."""
-    with transaction.atomic():
-        Stream.objects.get_or_create(id=stream_id, defaults={"kind": kind})
-        stream = eventstore.stream_lock(stream_id=stream_id)
-        existing = eventstore.event_find(event_id=event_id)
-        if existing is not None:
-            if existing.stream_id == stream_id and existing.type == type and existing.data == data:
-                return existing, False
-            raise EventIdReused("This event_id was already used for a different fact.")
-        if expected_seq is not None:
-            eventstore.check_expected_seq(stream=stream, expected_seq=expected_seq)
-        [event] = eventstore.events_append(
-            stream=stream, new_events=[NewEvent(type=type, data=data, actor=actor, event_id=event_id)]
-        )
+    """Append one fact through the command runner (matches.commands); returns (event, created).
+    ``expected_seq``: the head the fact was decided at; ``AT_HEAD`` only for the platform's own
+    facts that do not depend on what came before (a verified result arriving, which carries an
+    ``event_id`` derived from what it records, so it lands once)."""
+
+    def execute(_subject, appender: Appender) -> Event:
+        [event] = appender.append([NewEvent(type=type, data=data, actor=actor)])
         # Delivered after the commit, and again by the sweeper if Redis is down (matches.outbox).
-        outbox_add(topic="league.stream_broadcast", payload={"stream_id": stream_id, "head_seq": event.seq})
-    return event, True
+        stream_followups(appender)
+        return event
+
+    done = command_run(
+        stream_id=stream_id, stream_kind=kind, expected_seq=expected_seq, event_id=event_id, execute=execute,
+        same=lambda existing: existing.type == type and existing.data == data,
+    )
+    return (done.value if done.created else done.events[0]), done.created
+
+
+def stream_followups(appender: Appender) -> None:
+    """What follows a league stream's command: one broadcast of the new head."""
+    if appender.events:
+        appender.outbox("league.stream_broadcast", {"stream_id": appender.stream.id,
+                                                    "head_seq": appender.events[-1].seq})
 
 
 def stream_events(*, stream_id: str, after: int = 0) -> list[Event]:

@@ -1,3 +1,5 @@
+import uuid
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -5,6 +7,7 @@ from django.views.decorators.http import require_POST
 from django.shortcuts import redirect, render
 
 from matches import selectors as match_selectors
+from matches.eventstore import EventStoreError
 from matches.invitations.models import Invitation
 from matches.services import MatchError, SeatSpec
 
@@ -123,10 +126,27 @@ def fixture_start_page(request, slug, number, key):
     if fixture is None:
         raise Http404("No such fixture.")
     try:
-        started = season_services.fixture_start(fixture=fixture, user=request.user)
-    except MatchError as exc:
+        # Based on the season's head as the page showed it (the form sends it), else as it is now:
+        # two coaches pressing Start at once open one draft, the other is told the fixture started.
+        started = season_services.fixture_start(
+            fixture=fixture, user=request.user, expected_seq=_posted_seq(request, season.projected_seq),
+            event_id=_posted_uuid(request),
+        )
+    except (MatchError, EventStoreError) as exc:
         messages.error(request, exc.message)
         return redirect("season", slug=slug, number=number)
     if hasattr(started, "draft_match_id"):
         return redirect("draft-room", draft_id=started.draft_match_id)
     return redirect("match-live", match_id=started.id)
+
+
+def _posted_seq(request, default: int) -> int:
+    value = request.POST.get("expected_seq", "")
+    return int(value) if value.isdigit() and len(value) < 11 else default
+
+
+def _posted_uuid(request) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(request.POST.get("event_id", ""))
+    except ValueError:
+        return None

@@ -102,6 +102,8 @@ class SeasonCreateSerializer(serializers.Serializer):
     playoff_spots = serializers.IntegerField(min_value=0, max_value=6, default=0)
     time_control = serializers.JSONField(required=False, default=dict,
                                          help_text="The clock of every fixture's match (see POST /api/matches/).")
+    event_id = serializers.UUIDField(required=False,
+                                     help_text="A new UUID per season; resending the same create returns it (200).")
 
 
 class SeasonList(APIView):
@@ -118,14 +120,14 @@ class SeasonList(APIView):
             if missing:
                 raise serializers.ValidationError({"clubs": [f"Not in this league: {', '.join(missing)}."]})
             clubs = [found[c] for c in s.validated_data["clubs"]]
-        season = services.season_create(
+        season, created = services.season_create_or_get(
             league=league, created_by=request.user, start_date=s.validated_data["start_date"],
             double=s.validated_data["double"], clubs=clubs, divisions=s.validated_data.get("divisions"),
             days_between_rounds=s.validated_data["days_between_rounds"],
             movements={k: s.validated_data[k] for k in ("promote", "relegate", "playoff_spots")},
-            time_control=s.validated_data["time_control"],
+            time_control=s.validated_data["time_control"], event_id=s.validated_data.get("event_id"),
         )
-        return Response(_season_dict(season), status=status.HTTP_201_CREATED)
+        return Response(_season_dict(season), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 class SeasonDetail(APIView):
@@ -188,10 +190,10 @@ class FixtureRulingSerializer(serializers.Serializer):
     event_id = serializers.UUIDField(required=False, help_text="A new UUID per ruling; resend it to retry.")
 
     def validate(self, attrs):
-        if attrs["action"] != "start":
-            missing = [name for name in ("expected_seq", "event_id") if name not in attrs]
-            if missing:
-                raise serializers.ValidationError({missing[0]: ["A ruling needs this field."]})
+        # Starting a fixture appends to the season's stream too (and opens one draft, not two).
+        missing = [name for name in ("expected_seq", "event_id") if name not in attrs]
+        if missing:
+            raise serializers.ValidationError({missing[0]: ["A ruling or a start needs this field."]})
         return attrs
 
 
@@ -229,7 +231,7 @@ class FixtureAction(APIView):
             services.result_correct(fixture=fixture, user=request.user, home_left=d["home_left"],
                                     away_left=d["away_left"], reason=d["reason"], **guard)
         else:
-            services.fixture_start(fixture=fixture, user=request.user)
+            services.fixture_start(fixture=fixture, user=request.user, **guard)
         fixture = Fixture.objects.select_related("home", "away", "walkover_winner").get(pk=fixture.pk)
         return Response(selectors.fixture_dict(fixture))
 
@@ -267,14 +269,22 @@ class Leaderboard(APIView):
         ]})
 
 
+class SeasonCloseSerializer(serializers.Serializer):
+    expected_seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1,
+                                            help_text="The season stream's head seq the close is based on.")
+    event_id = serializers.UUIDField(help_text="A new UUID per command; resend it to retry.")
+
+
 class SeasonClose(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT,
+    @extend_schema(request=SeasonCloseSerializer, responses=OpenApiTypes.OBJECT,
                    summary="Organiser: close a finished season (final tables, promotion and relegation)")
     def post(self, request, slug, number):
         season = _season_or_404(slug, number)
-        return Response(services.season_close(season=season, user=request.user))
+        s = SeasonCloseSerializer(data=request.data)
+        s.is_valid(raise_exception=True)
+        return Response(services.season_close(season=season, user=request.user, **s.validated_data))
 
 
 class ClubCreateSerializer(serializers.Serializer):

@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-import uuid
-
 from django.contrib.auth import get_user_model
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -41,8 +39,9 @@ class DraftCreateSerializer(serializers.Serializer):
 
 
 class DraftCommandSerializer(serializers.Serializer):
-    expected_seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
-    event_id = serializers.UUIDField(required=False)
+    expected_seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1,
+                                            help_text="The draft's head_seq this command was based on.")
+    event_id = serializers.UUIDField(help_text="A new UUID per command; resend it to retry.")
     wizard = serializers.IntegerField(required=False, min_value=0, max_value=10_000)
     wizards = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=10_000), required=False,
                                     max_length=64)
@@ -104,7 +103,8 @@ class DraftClock(APIView):
         draft = _draft_or_404(draft_id)
         s = DraftCommandSerializer(data=request.data)
         s.is_valid(raise_exception=True)
-        acted = services.draft_clock_expire(draft=draft, expected_seq=s.validated_data["expected_seq"])
+        acted = services.draft_clock_expire(draft=draft, expected_seq=s.validated_data["expected_seq"],
+                                            event_id=s.validated_data["event_id"])
         return Response({"acted_for": acted, **selectors.draft_summary(draft=draft, user=request.user)})
 
 
@@ -143,7 +143,7 @@ class DraftAction(APIView):
         outcome = match_services.match_act(
             match_id=draft.draft_match_id, user=request.user, seat=seat,
             action={"type": kind, **{f: s.validated_data[f] for f in fields}},
-            expected_seq=s.validated_data["expected_seq"], event_id=s.validated_data.get("event_id") or uuid.uuid4(),
+            expected_seq=s.validated_data["expected_seq"], event_id=s.validated_data["event_id"],
         )
         draft.refresh_from_db()
         return Response(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -30,16 +31,42 @@ def draft_create(
     config: dict | None = None,
     clock_seconds: int = 60,
     origin: dict | None = None,
+    event_id: uuid.UUID | None = None,
 ) -> Draft:
     """Open a draft room. ``seats`` in pick order: seat 0 is player 1. Bots ("auto") draft
-    as the clock would; ``origin`` (e.g. a season fixture) passes on to the match."""
+    as the clock would; ``origin`` (e.g. a season fixture) passes on to the match. With
+    ``event_id`` a retried create returns the room the first one opened (``draft_create_or_get``)."""
+    return draft_create_or_get(seats=seats, created_by=created_by, config=config, clock_seconds=clock_seconds,
+                               origin=origin, event_id=event_id)[0]
+
+
+def draft_create_or_get(
+    *,
+    seats: list[SeatSpec],
+    created_by: AbstractBaseUser | None,
+    config: dict | None = None,
+    clock_seconds: int = 60,
+    origin: dict | None = None,
+    event_id: uuid.UUID | None = None,
+) -> tuple[Draft, bool]:
+    """``draft_create``, saying whether this call opened the room (False: a retry of an earlier
+    create with the same ``event_id``, answered with the room that one opened)."""
     _check_opener(seats=seats, created_by=created_by, clock_seconds=clock_seconds)
     with transaction.atomic():
-        draft_match = match_services.match_create(
-            game=DRAFT_GAME, seats=seats, created_by=created_by, config=config or {}, origin=origin
+        draft_match, created = match_services.match_create_or_get(
+            game=DRAFT_GAME, seats=seats, created_by=created_by, config=config or {}, origin=origin,
+            event_id=event_id,
         )
+        if not created:
+            # The draft stream and its room are made in one transaction: the room is there.
+            draft = Draft.objects.filter(draft_match=draft_match).first()
+            if draft is None:
+                raise MatchError("This event_id was already used for a different command.",
+                                 code="event_id_reused", status=409)
+            return draft, False
         # A tournament draft's teams meet in pairings the tournament makes, not in one match.
-        return Draft.objects.create(draft_match=draft_match, clock_seconds=clock_seconds, hand_off=len(seats) == 2)
+        draft = Draft.objects.create(draft_match=draft_match, clock_seconds=clock_seconds, hand_off=len(seats) == 2)
+        return draft, True
 
 
 def draft_create_check(
@@ -69,13 +96,16 @@ def draft_deadline(*, draft: Draft) -> timezone.datetime | None:
     return last + timedelta(seconds=draft.clock_seconds)
 
 
-def draft_clock_expire(*, draft: Draft, expected_seq: int) -> list[int]:
+def draft_clock_expire(*, draft: Draft, expected_seq: int, event_id: uuid.UUID | None = None) -> list[int]:
     """If the clock has run out, let it act for the coaches it is waiting on.
 
     Anyone may call this (the draft room's pages do when their countdown reaches zero);
     it refuses before the deadline, and a stale ``expected_seq`` acts on nothing, so two
     pages calling at once produce one auto-pick. At a pick the clock picks once (the next
-    coach gets a fresh clock); in team building it finishes every unready coach's team."""
+    coach gets a fresh clock); in team building it finishes every unready coach's team.
+    With ``event_id`` (its later acts take ids derived from it) a retry reports what the first did."""
+    if event_id is not None and Event.objects.filter(event_id=event_id).exists():
+        return _clock_replay(draft=draft, event_id=event_id)
     deadline = draft_deadline(draft=draft)
     if deadline is None:
         raise MatchError("The draft is over.", code="match_finished", status=409)
@@ -97,12 +127,35 @@ def draft_clock_expire(*, draft: Draft, expected_seq: int) -> list[int]:
                 break
             building = match.state["phase"] == "building"
             outcome = match_services.match_act_on_behalf(
-                match_id=match.id, seat=seat, action=action, expected_seq=seq, actor="clock"
+                match_id=match.id, seat=seat, action=action, expected_seq=seq, actor="clock",
+                event_id=_clock_event_id(event_id, len(acted)),
             )
+            if not outcome.created:  # a concurrent retry with this id got there first
+                return _clock_replay(draft=draft, event_id=event_id)
             seq = outcome.events[-1].seq
             acted.append(seat)
             if not building:
                 break
+    return acted
+
+
+def _clock_event_id(event_id: uuid.UUID | None, step: int) -> uuid.UUID | None:
+    if event_id is None:
+        return None
+    return event_id if step == 0 else uuid.uuid5(event_id, f"clock:{step}")
+
+
+def _clock_replay(*, draft: Draft, event_id: uuid.UUID) -> list[int]:
+    """The seats an earlier clock call with this ``event_id`` acted for (its stored events)."""
+    acted = []
+    while True:
+        event = Event.objects.filter(event_id=_clock_event_id(event_id, len(acted))).first()
+        if event is None:
+            break
+        if event.stream_id != draft.draft_match.stream_id or event.actor != "clock":
+            raise MatchError("This event_id was already used for a different command.",
+                             code="event_id_reused", status=409)
+        acted.append(event.data["seat"])
     return acted
 
 

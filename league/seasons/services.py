@@ -18,7 +18,9 @@ from league import streams
 from league.drafts.services import draft_create
 from league.standings.schedule import season_schedule
 from league.standings.table import DEFAULT_TIEBREAKS
-from matches.models import Match
+from matches.commands import AT_HEAD, Appender, command_create
+from matches.eventstore import NewEvent
+from matches.models import Event, Match
 from engines import registry
 from audit.clocks import BadTimeControl, check_time_control
 from matches.services import MatchError, SeatSpec, match_create
@@ -71,9 +73,30 @@ def season_create(
     days_between_rounds: int = 7,
     movements: dict | None = None,
     time_control: dict | None = None,
+    event_id: uuid.UUID | None = None,
 ) -> Season:
     """Schedule a season. ``divisions`` maps division names (top first) to club slugs;
-    ``movements`` (promote, relegate, playoff_spots) apply at the season's close."""
+    ``movements`` (promote, relegate, playoff_spots) apply at the season's close. With
+    ``event_id`` a retried create returns the season the first one made (``season_create_or_get``)."""
+    return season_create_or_get(league=league, created_by=created_by, start_date=start_date, double=double,
+                                clubs=clubs, divisions=divisions, days_between_rounds=days_between_rounds,
+                                movements=movements, time_control=time_control, event_id=event_id)[0]
+
+
+def season_create_or_get(
+    *,
+    league: League,
+    created_by: AbstractBaseUser | None,
+    start_date: dt.date,
+    double: bool = True,
+    clubs: list[Club] | None = None,
+    divisions: dict[str, list[str]] | None = None,
+    days_between_rounds: int = 7,
+    movements: dict | None = None,
+    time_control: dict | None = None,
+    event_id: uuid.UUID | None = None,
+) -> tuple[Season, bool]:
+    """``season_create``, saying whether this call made the season (False: a retry)."""
     if created_by is not None:
         check_organiser(league=league, user=created_by)
     clubs = clubs if clubs is not None else list(league.clubs.order_by("slug"))
@@ -105,17 +128,25 @@ def season_create(
          "home": f.home, "away": f.away, "division": f.division or ""}
         for f in fixtures
     ]
-    with transaction.atomic():
-        streams.stream_append(stream_id=stream_id, kind="season", type="season.created", data=config,
-                              actor=_actor(created_by), expected_seq=0)
-        streams.stream_append(stream_id=stream_id, kind="season", type="fixtures.scheduled",
-                              data={"fixtures": listing}, actor=_actor(created_by), expected_seq=1)
+
+    def execute(appender: Appender) -> Season:
+        appender.append([NewEvent(type="season.created", data=config, actor=_actor(created_by)),
+                         NewEvent(type="fixtures.scheduled", data={"fixtures": listing}, actor=_actor(created_by))])
+        streams.stream_followups(appender)
         season = Season.objects.create(league=league, number=number, stream_id=stream_id, config=config)
         season_project(season=season)
-    return season
+        return season
+
+    def same(existing: Event) -> bool:
+        data = existing.data if existing.type == "season.created" else {}
+        return (existing.actor == _actor(created_by) and data.get("league") == league.slug
+                and data.get("start_date") == start_date.isoformat() and data.get("clubs") == slugs)
+
+    return command_create(stream_id=stream_id, kind="season", event_id=event_id, execute=execute, same=same,
+                          found=lambda existing: Season.objects.get(stream_id=existing.stream_id))
 
 
-def _append(season: Season, type: str, data: dict, actor: str, *, event_id=None, expected_seq=None) -> bool:
+def _append(season: Season, type: str, data: dict, actor: str, *, event_id=None, expected_seq=AT_HEAD) -> bool:
     # The fact and the projection it changes commit together (ARCHITECTURE.md, projectors).
     with transaction.atomic():
         _, created = streams.stream_append(stream_id=season.stream_id, kind="season", type=type, data=data,
@@ -213,7 +244,7 @@ def _same(current, value) -> bool:
 
 
 def fixture_postpone(
-    *, fixture: Fixture, user, date: dt.date, reason: str, expected_seq: int | None = None,
+    *, fixture: Fixture, user, date: dt.date, reason: str, expected_seq: int | object = AT_HEAD,
     event_id: uuid.UUID | None = None,
 ) -> None:
     check_organiser(league=fixture.season.league, user=user)
@@ -225,7 +256,7 @@ def fixture_postpone(
 
 
 def fixture_walkover(
-    *, fixture: Fixture, user, winner: Club, reason: str, expected_seq: int | None = None,
+    *, fixture: Fixture, user, winner: Club, reason: str, expected_seq: int | object = AT_HEAD,
     event_id: uuid.UUID | None = None,
 ) -> None:
     check_organiser(league=fixture.season.league, user=user)
@@ -236,7 +267,7 @@ def fixture_walkover(
 
 
 def result_correct(
-    *, fixture: Fixture, user, home_left: int, away_left: int, reason: str, expected_seq: int | None = None,
+    *, fixture: Fixture, user, home_left: int, away_left: int, reason: str, expected_seq: int | object = AT_HEAD,
     event_id: uuid.UUID | None = None,
 ) -> None:
     """The organiser's ruling on a result, at any time: later rounds keep their results and
@@ -252,10 +283,17 @@ def result_correct(
             _actor(user), expected_seq=expected_seq, event_id=event_id)
 
 
-def fixture_start(*, fixture: Fixture, user=None, bots: bool = False, clock_seconds: int = 60):
+def fixture_start(*, fixture: Fixture, user=None, bots: bool = False, clock_seconds: int = 60,
+                  expected_seq: int | object = AT_HEAD, event_id: uuid.UUID | None = None):
     """Start a fixture. IWDL fixtures open a draft (the home club's coach is player 1) that
     hands off to the match; a league of another game starts its match at once. With
-    ``bots``, both clubs are coached by bots (a simulated season). Returns the draft or match."""
+    ``bots``, both clubs are coached by bots (a simulated season). Returns the draft or match.
+    A stale ``expected_seq`` starts nothing (two coaches starting at once open one draft); a
+    retried ``event_id`` returns what the first start opened."""
+    if event_id is not None:
+        stored = Event.objects.filter(event_id=event_id).first()
+        if stored is not None:
+            return _started_by(stored, fixture)
     if fixture.status not in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED):
         raise MatchError("This fixture has already started or finished.", code="fixture_started", status=409)
     game = fixture.season.league.game
@@ -277,15 +315,32 @@ def fixture_start(*, fixture: Fixture, user=None, bots: bool = False, clock_seco
     if clock and drafted:
         origin["time_control"] = clock  # the draft hands it to the match it sets up
     with transaction.atomic():
+        # The draft or match takes an id derived from the start's: a racing retry finds it too.
+        made_id = uuid.uuid5(event_id, "start") if event_id is not None else None
         if drafted:
             started = draft_create(seats=seats, created_by=user, config={"format": "schoolyard"},
-                                   clock_seconds=clock_seconds, origin=origin)
+                                   clock_seconds=clock_seconds, origin=origin, event_id=made_id)
             fact = {"fixture": fixture.key, "draft": str(started.draft_match_id)}
         else:
-            started = match_create(game=game, seats=seats, created_by=user, origin=origin, time_control=clock)
+            started = match_create(game=game, seats=seats, created_by=user, origin=origin, time_control=clock,
+                                   event_id=made_id)
             fact = {"fixture": fixture.key, "match": str(started.id)}
-        _append(fixture.season, "fixture.started", fact, _actor(user))
+        _append(fixture.season, "fixture.started", fact, _actor(user), expected_seq=expected_seq, event_id=event_id)
     return started
+
+
+def _started_by(stored: Event, fixture: Fixture):
+    """The draft or match a stored ``fixture.started`` opened (a retried start)."""
+    from league.drafts.models import Draft
+
+    data = stored.data
+    if stored.type != "fixture.started" or stored.stream_id != fixture.season.stream_id or \
+            data.get("fixture") != fixture.key:
+        raise MatchError("This event_id was already used for a different command.", code="event_id_reused",
+                         status=409)
+    if data.get("draft"):
+        return Draft.objects.get(draft_match_id=data["draft"])
+    return Match.objects.get(pk=data["match"])
 
 
 def _fixture_score(match: Match) -> tuple[int, int]:
@@ -324,7 +379,8 @@ def result_record(*, match_id) -> bool:
     )
 
 
-def season_close(*, season: Season, user) -> dict:
+def season_close(*, season: Season, user, expected_seq: int | object = AT_HEAD,
+                 event_id: uuid.UUID | None = None) -> dict:
     """End a finished season: the final tables and, between divisions, who goes up, who goes
     down and who enters the play-offs (a fact in the stream; the next season can use it)."""
     from league.standings.table import division_movements, standings
@@ -332,6 +388,9 @@ def season_close(*, season: Season, user) -> dict:
     from .selectors import season_results
 
     check_organiser(league=season.league, user=user)
+    stored = Event.objects.filter(event_id=event_id).first() if event_id is not None else None
+    if stored is not None and stored.type == "season.closed" and stored.stream_id == season.stream_id:
+        return stored.data  # a retried close: what the first one recorded
     if any(e.type == "season.closed" for e in streams.stream_events(stream_id=season.stream_id)):
         raise MatchError("This season is already closed.", code="season_closed", status=409)
     open_fixtures = season.fixtures.exclude(status__in=[Fixture.Status.PLAYED, Fixture.Status.WALKOVER]).count()
@@ -354,7 +413,7 @@ def season_close(*, season: Season, user) -> dict:
         "movements": [{"upper": b.upper, "lower": b.lower, "promoted": list(b.promoted),
                        "relegated": list(b.relegated), "playoff": list(b.playoff)} for b in boundaries],
     }
-    _append(season, "season.closed", data, _actor(user))
+    _append(season, "season.closed", data, _actor(user), expected_seq=expected_seq, event_id=event_id)
     return data
 
 

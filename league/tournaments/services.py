@@ -20,14 +20,15 @@ from datetime import datetime
 from typing import Any, Callable
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from engines import registry
-from league.streams import stream_append
+from league.streams import stream_followups
 from matches import eventstore
-from matches.eventstore import EventIdReused
+from matches.commands import AT_HEAD, Appender, command_create, command_run
+from matches.eventstore import NewEvent
 from matches.models import Event, Match
 from audit.clocks import BadTimeControl, check_time_control
 from matches.services import MatchError, SeatSpec, match_create
@@ -118,38 +119,40 @@ def _run(
     tournament: Tournament | uuid.UUID | str,
     user,
     decide: Callable[[dict], list[tuple[str, dict]]],
-    expected_seq: int | None = None,
+    expected_seq: int | object = AT_HEAD,
     event_id: uuid.UUID | None = None,
     actor: str | None = None,
 ) -> Outcome:
+    """A tournament command through the one command runner (matches.commands): the row and the
+    stream locked, a retried ``event_id`` answered with the stored event, ``expected_seq`` checked,
+    then ``decide`` runs on the projection and its facts are appended. Every client sends
+    ``expected_seq`` (the API requires it); ``AT_HEAD`` is for in-process callers and the
+    platform's own facts (a verified result, whose ``event_id`` derives from the match)."""
     tournament_id = tournament.pk if isinstance(tournament, Tournament) else tournament
-    with transaction.atomic():
+
+    def lock() -> Tournament:
         try:
-            row = Tournament.objects.select_for_update().get(pk=tournament_id)
-        except (Tournament.DoesNotExist, ValueError, TypeError):
+            return Tournament.objects.select_for_update().get(pk=tournament_id)
+        except (Tournament.DoesNotExist, ValueError, TypeError, ValidationError):
             raise _refuse("No such tournament.", "tournament_not_found", 404) from None
-        stream = eventstore.stream_lock(stream_id=row.stream_id)
-        if event_id is not None:
-            existing = eventstore.event_find(event_id=event_id)
-            if existing is not None:
-                if existing.stream_id != row.stream_id:
-                    raise EventIdReused("This event_id was already used for a different fact.")
-                return Outcome(row, current_state(row, stream.head_seq), [existing], False)
-        if expected_seq is not None:
-            eventstore.check_expected_seq(stream=stream, expected_seq=expected_seq)
-        state = current_state(row, stream.head_seq)
+
+    def execute(row: Tournament, appender: Appender) -> dict:
+        state = current_state(row, appender.stream.head_seq)
         facts = decide(copy.deepcopy(state))
-        appended = []
         for i, (kind, data) in enumerate(facts):
+            # A command's later facts take ids derived from its own: a retry finds them all.
             eid = event_id if i == 0 else (uuid.uuid5(event_id, str(i)) if event_id else None)
-            event, _created = stream_append(
-                stream_id=row.stream_id, kind="tournament", type=kind, data=data,
-                actor=actor or actor_of(user), event_id=eid,
-            )
+            [event] = appender.append([NewEvent(type=kind, data=data, actor=actor or actor_of(user), event_id=eid)])
             projection.apply(state, event_dict(event))
-            appended.append(event)
+        stream_followups(appender)
         _save_cache(row, state)
-    return Outcome(row, state, appended, True)
+        return state
+
+    done = command_run(
+        stream_id=lambda row: row.stream_id, expected_seq=expected_seq, event_id=event_id, lock=lock,
+        execute=execute, replay=lambda row, stream, existing: current_state(row, stream.head_seq),
+    )
+    return Outcome(done.subject, done.value, done.events, done.created)
 
 
 # --------------------------------------------------------------------------------------
@@ -295,6 +298,17 @@ def clean_options(fmt: str, game: str, options: dict | None) -> dict:
 def tournament_create(
     *, created_by, name: str, game: str, format: str, options: dict | None = None, event_id: uuid.UUID | None = None
 ) -> Tournament:
+    """Create a tournament (its creator is the organiser). With ``event_id`` a retried create
+    returns the tournament the first one made (``tournament_create_or_get``)."""
+    return tournament_create_or_get(created_by=created_by, name=name, game=game, format=format, options=options,
+                                    event_id=event_id)[0]
+
+
+def tournament_create_or_get(
+    *, created_by, name: str, game: str, format: str, options: dict | None = None, event_id: uuid.UUID | None = None
+) -> tuple[Tournament, bool]:
+    """``tournament_create``, saying whether this call made it (False: a retry of an earlier
+    create with the same ``event_id``, which gets what that one made, even when the two race)."""
     _need_user(created_by)
     name = (name or "").strip()
     if not name or len(name) > 120:
@@ -306,17 +320,29 @@ def tournament_create(
     except registry.UnknownEngine as exc:
         raise _refuse(str(exc), "unknown_game", 400) from None
     cleaned = clean_options(format, engine.name, options)
-    with transaction.atomic():
-        tournament = Tournament.objects.create(name=name, game=engine.name, format=format, created_by=created_by)
-        eventstore.stream_create(stream_id=tournament.stream_id, kind="tournament")
-        event, _ = stream_append(
-            stream_id=tournament.stream_id, kind="tournament", type="tournament.created",
+    tournament_id = uuid.uuid4()
+
+    def execute(appender: Appender) -> Tournament:
+        tournament = Tournament.objects.create(id=tournament_id, name=name, game=engine.name, format=format,
+                                               created_by=created_by)
+        [event] = appender.append([NewEvent(
+            type="tournament.created", actor=actor_of(created_by),
             data={"id": str(tournament.id), "name": name, "game": engine.name, "format": format,
                   "options": cleaned, "organiser": created_by.pk},
-            actor=actor_of(created_by), event_id=event_id,
-        )
+        )])
+        stream_followups(appender)
         _save_cache(tournament, projection.fold([event_dict(event)]))
-    return tournament
+        return tournament
+
+    def same(existing: Event) -> bool:
+        data = existing.data if existing.type == "tournament.created" else {}
+        return (existing.actor == actor_of(created_by) and data.get("name") == name
+                and data.get("game") == engine.name and data.get("format") == format)
+
+    return command_create(
+        stream_id=f"tournament:{tournament_id}", kind="tournament", event_id=event_id, execute=execute, same=same,
+        found=lambda existing: Tournament.objects.get(pk=existing.data["id"]),
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -341,7 +367,7 @@ def _acting_for(state, user, by) -> None:
 
 
 def tournament_register(*, tournament, user, by=None, club: str | None = None, rating: float | None = None,
-                        expected_seq=None, event_id=None) -> Outcome:
+                        expected_seq=AT_HEAD, event_id=None) -> Outcome:
     by = by or user
 
     def decide(state):
@@ -364,7 +390,7 @@ def tournament_register(*, tournament, user, by=None, club: str | None = None, r
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_withdraw(*, tournament, user, by=None, expected_seq=None, event_id=None) -> Outcome:
+def tournament_withdraw(*, tournament, user, by=None, expected_seq=AT_HEAD, event_id=None) -> Outcome:
     by = by or user
 
     def decide(state):
@@ -385,7 +411,7 @@ def tournament_withdraw(*, tournament, user, by=None, expected_seq=None, event_i
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_check_in(*, tournament, user, by=None, now: datetime | None = None, expected_seq=None,
+def tournament_check_in(*, tournament, user, by=None, now: datetime | None = None, expected_seq=AT_HEAD,
                         event_id=None) -> Outcome:
     """A registered player checks in, or the organiser checks them in at the desk.
 
@@ -425,7 +451,7 @@ def tournament_check_in(*, tournament, user, by=None, now: datetime | None = Non
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_check_in_undo(*, tournament, user, by, reason: str = "", expected_seq=None,
+def tournament_check_in_undo(*, tournament, user, by, reason: str = "", expected_seq=AT_HEAD,
                              event_id=None) -> Outcome:
     """The organiser takes back a check-in made by mistake (the wrong name ticked at the
     desk, a player who has left), before the start. The check-in stays in the stream;
@@ -444,7 +470,7 @@ def tournament_check_in_undo(*, tournament, user, by, reason: str = "", expected
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_seed(*, tournament, by, method: str, order: list | None = None, expected_seq=None,
+def tournament_seed(*, tournament, by, method: str, order: list | None = None, expected_seq=AT_HEAD,
                     event_id=None) -> Outcome:
     def decide(state):
         _need_organiser(state, by)
@@ -500,7 +526,7 @@ def _minimum(state) -> int:
     return 2
 
 
-def tournament_start(*, tournament, by, expected_seq=None, event_id=None) -> Outcome:
+def tournament_start(*, tournament, by, expected_seq=AT_HEAD, event_id=None) -> Outcome:
     def decide(state):
         _need_organiser(state, by)
         if state["started"]:
@@ -680,7 +706,7 @@ def _playoff(state, number: int) -> dict:
     return {"round": number, "bracket": shape, "seeds": seeds}
 
 
-def tournament_pair_next(*, tournament, by, expected_seq=None, event_id=None) -> Outcome:
+def tournament_pair_next(*, tournament, by, expected_seq=AT_HEAD, event_id=None) -> Outcome:
     def decide(state):
         _need_organiser(state, by)
         if not state["started"]:
@@ -702,7 +728,7 @@ def tournament_pair_next(*, tournament, by, expected_seq=None, event_id=None) ->
 # Drops and late joins
 
 
-def tournament_drop(*, tournament, user, by=None, expected_seq=None, event_id=None) -> Outcome:
+def tournament_drop(*, tournament, user, by=None, expected_seq=AT_HEAD, event_id=None) -> Outcome:
     by = by or user
 
     def decide(state):
@@ -720,7 +746,7 @@ def tournament_drop(*, tournament, user, by=None, expected_seq=None, event_id=No
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_join_late(*, tournament, user, by=None, club: str | None = None, expected_seq=None,
+def tournament_join_late(*, tournament, user, by=None, club: str | None = None, expected_seq=AT_HEAD,
                          event_id=None) -> Outcome:
     by = by or user
 
@@ -809,7 +835,7 @@ def _need_player(state, record, user) -> str:
     return pid
 
 
-def tournament_report(*, tournament, pairing: str, user, result: dict, expected_seq=None, event_id=None) -> Outcome:
+def tournament_report(*, tournament, pairing: str, user, result: dict, expected_seq=AT_HEAD, event_id=None) -> Outcome:
     """A player reports. When the opponent already reported the same result it is
     confirmed; a different one puts the pairing in dispute for the organiser to rule."""
 
@@ -831,7 +857,7 @@ def tournament_report(*, tournament, pairing: str, user, result: dict, expected_
     return _run(tournament=tournament, user=user, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_confirm(*, tournament, pairing: str, user, expected_seq=None, event_id=None) -> Outcome:
+def tournament_confirm(*, tournament, pairing: str, user, expected_seq=AT_HEAD, event_id=None) -> Outcome:
     def decide(state):
         record = _pairing(state, pairing)
         pid = _need_player(state, record, user)
@@ -845,7 +871,7 @@ def tournament_confirm(*, tournament, pairing: str, user, expected_seq=None, eve
     return _run(tournament=tournament, user=user, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_dispute(*, tournament, pairing: str, user, reason: str = "", expected_seq=None,
+def tournament_dispute(*, tournament, pairing: str, user, reason: str = "", expected_seq=AT_HEAD,
                        event_id=None) -> Outcome:
     def decide(state):
         record = _pairing(state, pairing)
@@ -858,7 +884,7 @@ def tournament_dispute(*, tournament, pairing: str, user, reason: str = "", expe
     return _run(tournament=tournament, user=user, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_rule(*, tournament, pairing: str, by, result: dict, reason: str = "", expected_seq=None,
+def tournament_rule(*, tournament, pairing: str, by, result: dict, reason: str = "", expected_seq=AT_HEAD,
                     event_id=None) -> Outcome:
     """The organiser decides an open result (reported, disputed or never reported)."""
 
@@ -872,7 +898,7 @@ def tournament_rule(*, tournament, pairing: str, by, result: dict, reason: str =
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_correct(*, tournament, pairing: str, by, result: dict, reason: str = "", expected_seq=None,
+def tournament_correct(*, tournament, pairing: str, by, result: dict, reason: str = "", expected_seq=AT_HEAD,
                        event_id=None) -> Outcome:
     """Change a final result, even after later rounds. A bracket re-routes the corrected
     winner and voids the matches that no longer stand; Swiss keeps its pairings and
@@ -894,7 +920,7 @@ def tournament_correct(*, tournament, pairing: str, by, result: dict, reason: st
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_no_show(*, tournament, pairing: str, by, absent: list, expected_seq=None, event_id=None) -> Outcome:
+def tournament_no_show(*, tournament, pairing: str, by, absent: list, expected_seq=AT_HEAD, event_id=None) -> Outcome:
     """The organiser records who did not turn up: a forfeit win for the other player, or
     a double forfeit (both lose) when nobody came."""
 
@@ -933,7 +959,7 @@ def tournament_no_show(*, tournament, pairing: str, by, absent: list, expected_s
 
 
 def tournament_match_create(*, tournament, pairing: str, by, mode: str = Match.Mode.SERVER,
-                            expected_seq=None, event_id=None) -> Outcome:
+                            expected_seq=AT_HEAD, event_id=None) -> Outcome:
     """Create a platform match for a pairing (any engine that seats its players). It
     reports its own result once verification says it is verified."""
 
@@ -1041,7 +1067,7 @@ UNSET = object()
 
 
 def tournament_configure(*, tournament, by, tiebreaks=UNSET, forbidden_pairs=UNSET, check_in_opens=UNSET,
-                         check_in_closes=UNSET, expected_seq=None, event_id=None) -> Outcome:
+                         check_in_closes=UNSET, expected_seq=AT_HEAD, event_id=None) -> Outcome:
     """Change options after creation: the tie-breaks and their order (any time: standings
     are derived on read), Swiss forbidden pairs (until the last round is paired; they
     apply to rounds paired after), and the check-in window (before the start).
@@ -1091,7 +1117,7 @@ def tournament_configure(*, tournament, by, tiebreaks=UNSET, forbidden_pairs=UNS
 DRAFT_GAME_FOR_TOURNAMENT = "wizard-dodgeball"
 
 
-def tournament_draft_open(*, tournament, by, order: str = "snake", clock_seconds: int = 60, expected_seq=None,
+def tournament_draft_open(*, tournament, by, order: str = "snake", clock_seconds: int = 60, expected_seq=AT_HEAD,
                           event_id=None) -> Outcome:
     """Open the IWDL tournament draft for a Wizard Dodgeball tournament of four coaches:
     each drafts six wizards (``order`` snake or straight, seats in seed order). Its teams

@@ -30,7 +30,8 @@
       expiring = true;
       try {
         await MatchClient.api(`/api/drafts/${id}/clock/`, {
-          method: "POST", body: JSON.stringify({ expected_seq: Number(root.dataset.headSeq || 0) }),
+          method: "POST",
+          body: JSON.stringify({ expected_seq: Number(root.dataset.headSeq || 0), event_id: MatchClient.uuid4() }),
         });
       } catch (err) {
         // Another page got there first (stale_seq) or our clock ran fast (clock_running): resync.

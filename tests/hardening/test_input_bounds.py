@@ -96,7 +96,9 @@ def test_a_registration_club_is_bounded_and_nothing_oversized_reaches_the_stream
     body = assert_error(r, 400, "invalid_request")
     assert "club" in body["fields"]
     assert Event.objects.filter(stream_id=f"tournament:{tid}").count() == before
-    assert client.post(f"/api/tournaments/{tid}/register/", {"club": "Zephyrs"}, format="json").status_code == 201
+    guards = {"expected_seq": before, "event_id": str(uuid.uuid4())}  # every tournament command carries both
+    assert client.post(f"/api/tournaments/{tid}/register/", {"club": "Zephyrs", **guards},
+                       format="json").status_code == 201
 
 
 @pytest.mark.parametrize("query", [

@@ -1,6 +1,7 @@
 """Tournaments over HTTP. Refusals are ``{"code", "detail"}`` (matches/api/errors.py) and
-write nothing; every command takes an optional ``expected_seq`` (409 ``stale_seq`` when
-the tournament moved on) and ``event_id`` (a retry returns the stored outcome)."""
+write nothing; every command requires ``expected_seq`` (409 ``stale_seq`` when the tournament
+moved on) and ``event_id`` (a retry returns the stored outcome); a create with an ``event_id``
+already used for the same create returns the tournament it made (200)."""
 
 from __future__ import annotations
 
@@ -30,12 +31,16 @@ class CreateSerializer(serializers.Serializer):
     game = serializers.CharField(max_length=64)
     format = serializers.ChoiceField(choices=FORMATS)
     options = serializers.DictField(required=False, default=dict)
-    event_id = serializers.UUIDField(required=False)
+    event_id = serializers.UUIDField(required=False,
+                                     help_text="A new UUID per tournament; resending the same create returns it.")
 
 
 class TournamentCommandSerializer(serializers.Serializer):
-    expected_seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False)
-    event_id = serializers.UUIDField(required=False)
+    # Every command appends to the tournament's stream: based on the head the client saw, and
+    # retried safely (a player once appended 50 reports to one pairing without expected_seq).
+    expected_seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1,
+                                            help_text="The tournament's head_seq this command was based on.")
+    event_id = serializers.UUIDField(help_text="A new UUID per command; resend it to retry.")
     user = serializers.CharField(required=False, max_length=NAME_MAX,
                                  help_text="Username the organiser acts for (default: yourself)")
     club = serializers.CharField(required=False, allow_blank=True, max_length=CLUB_MAX)
@@ -105,10 +110,12 @@ class TournamentList(APIView):
             raise MatchError("Sign in to organise a tournament.", code="not_authenticated", status=401)
         s = CreateSerializer(data=request.data)
         s.is_valid(raise_exception=True)
-        t = services.tournament_create(created_by=request.user, name=s.validated_data["name"],
-                                       game=s.validated_data["game"], format=s.validated_data["format"],
-                                       options=s.validated_data["options"], event_id=s.validated_data.get("event_id"))
-        return Response(selectors.tournament_summary(tournament=t, user=request.user), status=status.HTTP_201_CREATED)
+        t, created = services.tournament_create_or_get(
+            created_by=request.user, name=s.validated_data["name"], game=s.validated_data["game"],
+            format=s.validated_data["format"], options=s.validated_data["options"],
+            event_id=s.validated_data.get("event_id"))
+        return Response(selectors.tournament_summary(tournament=t, user=request.user),
+                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 class TournamentDetail(APIView):

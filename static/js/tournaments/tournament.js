@@ -40,12 +40,21 @@
     data = fresh; render();
   }
 
+  function newEventId() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    const b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40; b[8] = (b[8] & 0x3f) | 0x80;
+    const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  }
+
   async function post(path, payload) {
     errorBox.hidden = true;
     const r = await fetch(`/api/tournaments/${id}/${path}/`, {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
-      body: JSON.stringify({ expected_seq: data ? data.head_seq : undefined, event_id: crypto.randomUUID ? crypto.randomUUID() : undefined, ...payload }),
+      // Every command is based on the head this page shows and carries its own id (the API requires both).
+      body: JSON.stringify({ expected_seq: data ? data.head_seq : 0, event_id: newEventId(), ...payload }),
     });
     const answer = await r.json().catch(() => ({}));
     if (!r.ok) { errorBox.textContent = answer.detail || `Refused (${r.status})`; errorBox.hidden = false; if (r.status === 409) load(); return null; }

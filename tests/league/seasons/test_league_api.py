@@ -35,6 +35,13 @@ def rule(client, key, body, *, event_id=None, expected_seq=None):
                        format="json")
 
 
+def close(client):
+    """The organiser closes season 1, based on its head as last read (both guards required)."""
+    head = client.get("/api/leagues/iwdl/seasons/1/").json()["head_seq"]
+    return client.post("/api/leagues/iwdl/seasons/1/close/", {"expected_seq": head, "event_id": str(uuid.uuid4())},
+                       format="json")
+
+
 def test_organisers_schedule_seasons_and_others_are_refused(iwdl, client_for, make_user):
     refused = create_season(client_for(make_user("fan")))
     assert refused.status_code == 403 and refused.json()["code"] == "not_organiser"
@@ -90,11 +97,11 @@ def test_club_and_leaderboard_endpoints_answer(iwdl, client_for):
 def test_closing_a_season_through_the_api_needs_every_fixture_settled(iwdl, client_for):
     organiser = client_for(iwdl.created_by)
     create_season(organiser)
-    early = organiser.post("/api/leagues/iwdl/seasons/1/close/")
+    early = close(organiser)
     assert early.status_code == 409 and early.json()["code"] == "season_unfinished"
     for f in client_for().get("/api/leagues/iwdl/seasons/1/fixtures/").json()["fixtures"]:
         assert rule(organiser, f["key"], {"action": "walkover", "winner": f["home"], "reason": "ruling"}).status_code == 200
-    closed = organiser.post("/api/leagues/iwdl/seasons/1/close/")
+    closed = close(organiser)
     assert closed.status_code == 200 and len(closed.json()["final"][""]) == 3
     assert closed.json()["movements"] == []  # one division: nobody goes up or down
 
@@ -134,7 +141,9 @@ def test_anyone_signed_in_starts_a_league_for_any_game_and_runs_it(db, make_user
     season = client.post("/api/leagues/duels/seasons/", {"start_date": "2027-03-01", "double": False}, format="json")
     assert season.status_code == 201, season.json()
     fixture = client.get("/api/leagues/duels/seasons/1/fixtures/").json()["fixtures"][0]
-    started = client_for(ann).post(f"/api/leagues/duels/seasons/1/fixtures/{fixture['key']}/", {"action": "start"},
+    head = client.get("/api/leagues/duels/seasons/1/").json()["head_seq"]
+    started = client_for(ann).post(f"/api/leagues/duels/seasons/1/fixtures/{fixture['key']}/",
+                                   {"action": "start", "expected_seq": head, "event_id": str(uuid.uuid4())},
                                    format="json")
     assert started.status_code == 200 and started.json()["status"] == "in_play" and started.json()["match"]
 

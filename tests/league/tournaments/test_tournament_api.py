@@ -24,12 +24,21 @@ def create(client, **body):
     return client.post("/api/tournaments/", body, format="json")
 
 
+def guarded(client, tid, body):
+    """A command as a page sends it: based on the head it saw, with a new id (both required)."""
+    if "expected_seq" not in body:
+        head = client.get(f"/api/tournaments/{tid}/")
+        body["expected_seq"] = head.json()["head_seq"] if head.status_code == 200 else 0
+    body.setdefault("event_id", str(uuid.uuid4()))
+    return body
+
+
 def command(client, tid, verb, **body):
-    return client.post(f"/api/tournaments/{tid}/{verb}/", body, format="json")
+    return client.post(f"/api/tournaments/{tid}/{verb}/", guarded(client, tid, body), format="json")
 
 
 def pairing(client, tid, pid, verb, **body):
-    return client.post(f"/api/tournaments/{tid}/pairings/{pid}/{verb}/", body, format="json")
+    return client.post(f"/api/tournaments/{tid}/pairings/{pid}/{verb}/", guarded(client, tid, body), format="json")
 
 
 def test_an_organiser_creates_a_tournament_and_it_starts_as_a_stream_with_one_event(alice, client_for):

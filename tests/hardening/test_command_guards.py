@@ -1,0 +1,175 @@
+"""Every command guarded (issue 15, "Commands without guards"): a command that appends to a
+tournament's stream needs the head it was based on and an id of its own, and creates are
+idempotent: a retried create returns what the first one made, never a second one or a 409."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from league.drafts.models import Draft
+from league.drafts.services import draft_create, draft_create_or_get
+from league.seasons import services as season_services
+from league.seasons.models import Season
+from league.tournaments import services as tournament_services
+from league.tournaments.models import Tournament
+from matches.models import Event
+from matches.services import SeatSpec
+
+
+def tournament_events(tid, type=None):
+    events = Event.objects.filter(stream_id=f"tournament:{tid}")
+    return events.filter(type=type).count() if type else events.count()
+
+
+def a_paired_tournament(organiser, a, b):
+    """Two players registered and started: one pairing waiting for its result."""
+    t = tournament_services.tournament_create(created_by=organiser, name="Guarded Open", game="dueling-wizards",
+                                              format="single_elimination")
+    for p in (a, b):
+        tournament_services.tournament_register(tournament=t, user=p)
+    tournament_services.tournament_start(tournament=t, by=organiser)
+    t.refresh_from_db()
+    [pairing] = [r for r in t.state["pairings"].values() if r["status"] == "pending"]
+    return t, pairing
+
+
+def report(client, t, pairing, **guards):
+    return client.post(f"/api/tournaments/{t.id}/pairings/{pairing['id']}/report/",
+                       {"result": {"winner": pairing["players"][0]}, **guards}, format="json")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("missing", ["expected_seq", "event_id"])
+def test_a_tournament_command_without_its_guards_is_refused_and_writes_nothing(alice, bob, client_for, missing):
+    t = tournament_services.tournament_create(created_by=alice, name="Open", game="dueling-wizards",
+                                              format="swiss")
+    guards = {"expected_seq": 1, "event_id": str(uuid.uuid4())}
+    del guards[missing]
+    r = client_for(bob).post(f"/api/tournaments/{t.id}/register/", guards, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "invalid_request" and missing in r.json()["fields"]
+    assert tournament_events(t.id) == 1  # only its creation
+
+
+@pytest.mark.django_db
+def test_a_stale_report_is_409_and_a_retried_one_returns_the_stored_event(alice, bob, carol, client_for):
+    t, pairing = a_paired_tournament(alice, bob, carol)
+    head = t.state_seq
+    eid = str(uuid.uuid4())
+    first = report(client_for(bob), t, pairing, expected_seq=head, event_id=eid)
+    assert first.status_code == 201, first.json()
+    again = report(client_for(bob), t, pairing, expected_seq=head, event_id=eid)
+    assert again.status_code == 200 and again.json()["events"] == first.json()["events"]
+    stale = report(client_for(bob), t, pairing, expected_seq=head, event_id=str(uuid.uuid4()))
+    assert stale.status_code == 409 and stale.json()["code"] == "stale_seq"
+    assert tournament_events(t.id, "result.reported") == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_fifty_reports_sent_at_once_without_expected_seq_write_nothing_and_at_one_head_write_one(
+        client_for, make_user):
+    # The attack in issue 15: one player appended 50 reports to one pairing by leaving expected_seq out.
+    organiser, ann, ben = make_user("organiser"), make_user("ann"), make_user("ben")
+    t, pairing = a_paired_tournament(organiser, ann, ben)
+    head = t.state_seq
+
+    def send(guards):
+        from django.db import connection
+
+        try:
+            return report(client_for(ann), t, pairing, event_id=str(uuid.uuid4()), **guards).status_code
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        unguarded = list(pool.map(send, [{}] * 50))
+    assert unguarded == [400] * 50
+    assert tournament_events(t.id, "result.reported") == 0
+
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        at_head = list(pool.map(send, [{"expected_seq": head}] * 50))
+    assert at_head.count(201) == 1 and at_head.count(409) == 49
+    assert tournament_events(t.id, "result.reported") == 1
+
+
+def create_tournament(client, event_id, **body):
+    body = {"name": "Spring Open", "game": "dueling-wizards", "format": "swiss", "event_id": event_id, **body}
+    return client.post("/api/tournaments/", body, format="json")
+
+
+@pytest.mark.django_db
+def test_a_retried_tournament_create_returns_the_tournament_the_first_made(alice, client_for):
+    eid = str(uuid.uuid4())
+    first = create_tournament(client_for(alice), eid)
+    again = create_tournament(client_for(alice), eid)
+    assert first.status_code == 201 and again.status_code == 200
+    assert again.json()["id"] == first.json()["id"] and Tournament.objects.count() == 1
+    # The same id for a different create is a mistake, not a retry: refused, nothing made.
+    other = create_tournament(client_for(alice), eid, name="Autumn Open")
+    assert other.status_code == 409 and other.json()["code"] == "event_id_reused"
+    assert Tournament.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_twenty_retries_of_one_tournament_create_racing_make_one_tournament(client_for, make_user):
+    organiser = make_user("organiser")
+    eid = str(uuid.uuid4())
+
+    def send(_):
+        from django.db import connection
+
+        try:
+            r = create_tournament(client_for(organiser), eid)
+            return r.status_code, r.json().get("id")
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        answers = list(pool.map(send, range(20)))
+    assert Tournament.objects.count() == 1
+    [made] = Tournament.objects.all()
+    assert answers.count((201, str(made.id))) == 1
+    assert answers.count((200, str(made.id))) == 19
+
+
+@pytest.mark.django_db
+def test_a_retried_draft_create_returns_the_room_the_first_opened(alice, bob):
+    eid = uuid.uuid4()
+    seats = [SeatSpec(user=alice), SeatSpec(user=bob)]
+    first, made = draft_create_or_get(seats=seats, created_by=alice, config={"format": "schoolyard"}, event_id=eid)
+    again, made_again = draft_create_or_get(seats=seats, created_by=alice, config={"format": "schoolyard"},
+                                            event_id=eid)
+    assert made and not made_again and again.pk == first.pk and Draft.objects.count() == 1
+    assert draft_create(seats=seats, created_by=alice, event_id=eid).pk == first.pk
+
+
+@pytest.mark.django_db
+def test_a_retried_season_create_returns_the_season_the_first_scheduled(client_for, make_user):
+    league = season_services.league_load_iwdl()
+    league.created_by = make_user("organiser")
+    league.save()
+    eid = str(uuid.uuid4())
+    clubs = list(league.clubs.order_by("slug").values_list("slug", flat=True)[:4])
+    body = {"start_date": "2027-01-04", "clubs": clubs, "event_id": eid}
+    first = client_for(league.created_by).post("/api/leagues/iwdl/seasons/", body, format="json")
+    again = client_for(league.created_by).post("/api/leagues/iwdl/seasons/", body, format="json")
+    assert first.status_code == 201 and again.status_code == 200, (first.json(), again.json())
+    assert again.json()["stream"] == first.json()["stream"] and Season.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_season_service_create_with_an_event_id_is_idempotent(make_user):
+    league = season_services.league_load_iwdl()
+    organiser = make_user("organiser")
+    league.created_by = organiser
+    league.save()
+    clubs = list(league.clubs.order_by("slug")[:4])
+    eid = uuid.uuid4()
+    first = season_services.season_create(league=league, created_by=organiser, start_date=dt.date(2027, 1, 4),
+                                          clubs=clubs, event_id=eid)
+    again, made = season_services.season_create_or_get(league=league, created_by=organiser,
+                                                       start_date=dt.date(2027, 1, 4), clubs=clubs, event_id=eid)
+    assert not made and again.pk == first.pk and Season.objects.count() == 1
