@@ -8,7 +8,8 @@ raises SetupShapeError for input that is not a setup at all (HTTP 400).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from engines.base import IllegalAction, InvalidConfig
 

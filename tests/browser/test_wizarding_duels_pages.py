@@ -269,6 +269,9 @@ def test_every_question_the_engine_asks_is_a_prompt_whose_clicks_send_exactly_a_
             # space, Difficult costs 2).
             costs = {h: int(page.text_content(f"#probe [data-testid='cost-{h}']")) for h in moves}
             assert all(1 <= c <= 8 for c in costs.values()), costs
+            # Every trait on a character card says what it does when pointed at.
+            tips = page.eval_on_selector_all("#probe .wzd-trait", "els => els.map(e => [e.dataset.trait, e.title])")
+            assert tips and all(len(tip) > len(trait) + 3 and ":" in tip for trait, tip in tips), tips
             # Asking for a range rings exactly the spaces within it, counted from the active model.
             page.select_option("#probe [data-testid=range]", index=1)
             rng = int(re.search(r"range (\d+)\)$", page.eval_on_selector("#probe [data-testid=range]",
@@ -279,7 +282,8 @@ def test_every_question_the_engine_asks_is_a_prompt_whose_clicks_send_exactly_a_
             targets = sorted({a["target"] for a in q["actions"] if "target" in a} - {q["view"]["act"]["model"]})
             if targets:
                 page.hover(f"#probe [data-testid=model-{targets[0]}]")
-                page.wait_for_selector("#probe [data-testid=sight-line]")
+                # (attached, not "visible": a line along a row has no height, which Playwright calls hidden)
+                page.wait_for_selector("#probe [data-testid=sight-line]", state="attached")
                 assert "legal target" in page.text_content("#probe [data-testid=distance]")
         if q["view"].get("clash") and q["view"]["clash"]["att"]["total"] is not None:
             # The tray's total, line by line: the lines add up to the engine's total on each side.

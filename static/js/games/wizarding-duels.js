@@ -391,6 +391,14 @@
   }
   const capacity = (m) => (m.traits.large !== undefined ? m.traits.large : m.traits.small !== undefined ? m.traits.small : 4);
 
+  // What a click on a lit space sends: its only action, or, when the only alternatives are riskier
+  // routes to it (version 2), the safest one (the riskier ones are listed with the other actions).
+  function primaryAt(options) {
+    if (options.length === 1) return options[0];
+    const safe = options.filter((a) => !a.dangerous);
+    return safe.length === 1 && options.every((a) => a.type === safe[0].type && (a.to || a.hex) === (safe[0].to || safe[0].hex)) ? safe[0] : null;
+  }
+
   // The cheapest route's cost to every space (the engine's step rules: Difficult costs 2 unless the
   // model flies or scouts; Impassable only for fliers; a face-up Terrain overlay is the space's terrain).
   function movementCosts(view, b, m) {
@@ -492,7 +500,7 @@
       const tip = `${k}: ${TERRAIN_WORD[t]}${z.length === 2 ? " (front row: both Zones)" : ` (${seatLabel(ctx, seatOfHalf(z[0]))}'s Zone)`}${arrivalOf.has(k) ? ", Arrival Space" : ""}`;
       gHex.append(sv("polygon", {
         class: cls.join(" "), points: hexPoints(x, y, R - 1), "data-hex": k, "data-testid": `hex-${k}`,
-        onclick: options.length ? () => (options.length === 1 ? send(ui, ctx, options[0]) : (ui.focus = { hex: k }, redraw())) : null,
+        onclick: options.length ? () => (primaryAt(options) ? send(ui, ctx, primaryAt(options)) : (ui.focus = { hex: k }, redraw())) : null,
         onmouseenter: () => hover(k, null),
       }, sv("title", {}, tip + (from ? `, distance ${dist(from.hex, k)} from ${from.name}` : "") + (cost !== undefined ? `, movement cost ${cost}` : "")
         + (inRange ? `, within ${ui.range.label}'s range ${ui.range.n}` : "") + (options.length ? ` · click: ${actionLabel(view, options[0], ctx)}` : ""))));
@@ -796,8 +804,8 @@
       out.push(el("p", { class: "wzd-prompt" }, `${m ? m.name : "Your model"}: ${["move", "advanced", "quick"].map((k) => `${title(k)} ${left[k] ? "✓" : "—"}`).join(" · ")}${a && a.basic_used ? " · Basic Combat Spell used" : ""}. Lit spaces are moves; ringed models are targets.`));
       const groups = new Map();
       for (const x of actions) {
-        if (x.type === "move" || x.type === "end") continue;
-        const k = x.type;
+        if ((x.type === "move" && !x.dangerous) || x.type === "end") continue;
+        const k = x.type === "move" ? "move by a riskier route" : x.type;
         if (!groups.has(k)) groups.set(k, []);
         groups.get(k).push(x);
       }
@@ -819,7 +827,7 @@
       }
       for (const [k, list] of groups) {
         out.push(el("details", { class: "wzd-group-acts", open: list.length <= 16 ? "open" : null },
-          el("summary", {}, `${title(k)} (${list.length})`),
+          el("summary", {}, `${k.includes(" ") ? k[0].toUpperCase() + k.slice(1) : title(k)} (${list.length})`),
           el("div", { class: "wzd-buttons" }, list.map((x) => choiceButton(view, ctx, ui, x, i++)))));
       }
       const end = actions.find((x) => x.type === "end");
