@@ -1,0 +1,144 @@
+"""What each verdict of a season costs after the verification itself, first fixture vs last
+(issue 17, P6): the result landing in the season's fixtures, then in the ratings.
+
+    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/wizard_duels \
+        .venv/bin/python benchmarks/bench_season_followups.py [--clubs 24]
+
+A double round robin of the IWDL's clubs (24: 552 fixtures) on a scratch database. Each
+fixture gets a stored, verified match (origin: the fixture's clubs, as a played fixture has)
+and its two facts (started, result recorded). Measured in the same run:
+
+- fixtures: the whole-season refold after each fact (``season_project``, today's path) against
+  refolding only that fixture's facts (``league.seasons.projector``), over the whole season;
+- ratings: ``ratings_apply`` after each verdict over the whole season, against the old
+  ``ratings_refresh`` (re-read every result, rebuild) timed every 46th result.
+
+It prints the mean per result in the first and the last 46 results (growth = last / first)
+and the season's totals. The match replays themselves (the verification work) are not here:
+``verify`` measures those.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import statistics
+import sys
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.db import connection, transaction  # noqa: E402
+from django.utils import timezone  # noqa: E402
+
+
+def season_with_matches(clubs: int, number: int):
+    from league.seasons import services
+    from matches.models import Event, Match, Stream
+
+    league = services.league_load_iwdl()
+    picked = list(league.clubs.order_by("slug")[:clubs])
+    season = services.season_create(league=league, created_by=None, start_date=dt.date(2027, 1, 2), clubs=picked)
+    fixtures = list(season.fixtures.select_related("home", "away").order_by("round", "key"))
+    matches = []
+    for n, f in enumerate(fixtures):
+        stream = Stream.objects.create(id=f"match:{uuid.uuid4()}", kind="match", head_seq=1)
+        home_wins = (n * 7919 + number) % 3 != 0
+        matches.append(Match.objects.create(
+            stream=stream, game="wizard-dodgeball", engine_version="1", status="finished", verdict="verified",
+            result={"placements": [0, 1] if home_wins else [1, 0], "scores": [3, 0] if home_wins else [0, 2]},
+            origin={"season": str(season.pk), "fixture": f.key, "fixture_clubs": [f.home.slug, f.away.slug]},
+            finished_at=timezone.now()))
+        Event.objects.create(stream=stream, seq=1, type="match.finished", data={}, actor="server",
+                             recorded_at=timezone.now(), prev_hash="0" * 64, hash="1" * 64)
+    return season, fixtures, matches
+
+
+def play(season, fixtures, matches, project, rate, sample_old_ratings: bool):
+    from league import streams
+    from league.ratings.projection import ratings_refresh
+
+    fold_times, rate_times, old_rate = [], [], {}
+    for n, (f, m) in enumerate(zip(fixtures, matches)):
+        facts = [("fixture.started", {"fixture": f.key, "match": str(m.pk)}),
+                 ("result.recorded", {"fixture": f.key, "match": str(m.pk), "home_left": m.result["scores"][0],
+                                      "away_left": m.result["scores"][1], "head_hash": "h"})]
+        start = time.perf_counter()
+        for type, data in facts:
+            with transaction.atomic():
+                streams.stream_append(stream_id=season.stream_id, kind="season", type=type, data=data,
+                                      actor="system")
+                project(season, f.key)
+        fold_times.append(time.perf_counter() - start)
+        if rate is not None:
+            start = time.perf_counter()
+            rate(m.pk)
+            rate_times.append(time.perf_counter() - start)
+        if sample_old_ratings and (n % 46 == 0 or n == len(fixtures) - 1):
+            start = time.perf_counter()
+            with transaction.atomic():
+                from league.ratings.models import RatingPoint
+                # Take the newest result out so the old path has a missing result to rebuild for.
+                RatingPoint.objects.filter(game="wizard-dodgeball", match_id=m.pk).delete()
+                ratings_refresh(game="wizard-dodgeball")
+            old_rate[n] = time.perf_counter() - start
+    return fold_times, rate_times, old_rate
+
+
+def run(clubs: int) -> None:
+    from league.ratings.projection import ratings_apply
+    from league.seasons import services
+    from league.seasons.projector import season_project_fixture
+
+    season_a, fixtures_a, matches_a = season_with_matches(clubs, 1)
+    season_b, fixtures_b, matches_b = season_with_matches(clubs, 2)
+    n = len(fixtures_a)
+    print(f"{clubs} clubs, {n} fixtures per season, {n} verdicts each; ms per result")
+    new_fold, new_rate, _ = play(season_a, fixtures_a, matches_a,
+                                 lambda s, key: season_project_fixture(season=s, fixture=key),
+                                 lambda match_id: ratings_apply(match_id=match_id), False)
+    old_fold, _, old_rate = play(season_b, fixtures_b, matches_b,
+                                 lambda s, key: services.season_project(season=s),
+                                 lambda match_id: ratings_apply(match_id=match_id), True)
+    k = min(46, n // 4)
+
+    def row(what, times):
+        first, last = statistics.mean(times[:k]) * 1000, statistics.mean(times[-k:]) * 1000
+        print(f"{what:<44}{first:>9.2f}{last:>9.2f}{last / first:>8.1f}x{sum(times):>10.2f}")
+
+    print(f"{'what':<44}{'first':>9}{'last':>9}{'growth':>9}{'total s':>10}")
+    row("fixtures: whole-season refold (today)", old_fold)
+    row("fixtures: that fixture's facts (projector)", new_fold)
+    row("ratings: ratings_apply per verdict", new_rate)
+    samples = sorted(old_rate)
+    first, last = old_rate[samples[0]] * 1000, old_rate[samples[-1]] * 1000
+    estimate = statistics.mean(old_rate.values()) * n
+    print(f"{'ratings: old refresh per verdict (sampled)':<44}{first:>9.2f}{last:>9.2f}{last / first:>8.1f}x"
+          f"{estimate:>10.2f} (est.)")
+    print(f"season follow-ups, today: {sum(old_fold) + estimate:.1f} s; with the projector and incremental "
+          f"ratings: {sum(new_fold) + sum(new_rate):.1f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--clubs", type=int, default=24)
+    args = parser.parse_args()
+    if connection.vendor != "postgresql":
+        sys.exit("Set DATABASE_URL to a PostgreSQL server.")
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    try:
+        run(args.clubs)
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+if __name__ == "__main__":
+    main()
