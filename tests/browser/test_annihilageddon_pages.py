@@ -219,12 +219,16 @@ def test_four_people_play_to_the_end_each_seeing_only_their_own_hand(page_as, li
         mover = pages[movers[0]]
         caught_up(pages, str(seq))
         mover.wait_for_selector(READY)
-        others = [p for i, p in enumerate(pages) if i != movers[0]]
         prompt = mover.locator("[data-testid=prompt]")
         if prompt.count() and prompt.get_attribute("data-kind") == "defend":
-            # Everyone else is told who is deciding, and nothing about that player's hand.
-            for other in others:
-                assert "decide whether to defend" in other.inner_text("[data-testid=waiting]")
+            # Every attacked player still deciding is asked at the same time; everyone else is told
+            # who is deciding (or that their own choice is in), and nothing about anyone's hand.
+            for i, page in enumerate(pages):
+                if i in movers:
+                    page.wait_for_selector("[data-testid=prompt][data-kind=defend] [data-testid=choice]")
+                else:
+                    told = page.locator("[data-testid=waiting], [data-testid=defense-chosen]").inner_text()
+                    assert "decide whether to defend" in told or "stays hidden" in told, told
             defended_in_view_of_others = True
         if "turn" not in seen and mover.locator("[data-testid=end-turn]").count():
             # Mid-game, each page shows its own hand and only the sizes of the others'.
@@ -373,8 +377,8 @@ def questions() -> dict:
             seat = movers[0]
             prompt = state["prompt"]
             if prompt:
-                key = f"{prompt['kind']}/{prompt.get('why')}/{len(engine.prompt_options(state)) > 1}"
-                found.setdefault(key, engine.view(state, seat))
+                key = f"{prompt['kind']}/{prompt.get('why')}/{len(engine.prompt_options(state, seat)) > 1}"
+                found.setdefault(key, (seat, engine.view(state, seat)))
             bot = "heuristic" if seed % 2 else "random"
             state = engine.apply(state, {"kind": "action", "seat": seat,
                                          "action": engine.bot_action(bot, state, seat, rng)})
@@ -391,8 +395,7 @@ def test_every_kind_of_question_the_engine_asks_is_a_sentence_and_a_row_of_click
     page.goto(f"{live}/static/css/site.css")  # any page of the site: the script's origin
     page.set_content('<div id="board"></div>')
     page.add_script_tag(url=f"{live}/static/js/games/annihilageddon.js")
-    for key, view in sorted(views.items()):
-        seat = view["prompt"]["seat"]
+    for key, (seat, view) in sorted(views.items()):
         page.evaluate("""([view, seat]) => {
             const sent = [];
             const ctx = { seat, live: true, mode: "server", act: (a) => sent.push(a),
@@ -406,17 +409,87 @@ def test_every_kind_of_question_the_engine_asks_is_a_sentence_and_a_row_of_click
         choices = view["prompt"]["choices"]
         shown = prompt.locator("[data-testid=choice]").evaluate_all("ns => ns.map(n => n.dataset.value)")
         assert sorted(shown) == sorted(str(c) for c in choices), key
-        # The last answer offered is the one clicked: the page sends exactly that choice.
+        # The last answer offered is the one clicked: the page sends exactly that legal action (a
+        # "defend" in a defense window, a "choose" for every other question).
         last = prompt.locator("[data-testid=choice]").last
         (last if last.evaluate("n => n.tagName") == "BUTTON" else last.locator(".an-card")).click()
         value = last.get_attribute("data-value")
-        assert page.evaluate("window.__sent") == [{"type": "choose", "value": next(c for c in choices if str(c) == value)}], key
+        sent = next(a for a in view["legal_actions"] if str(a["value"]) == value)
+        assert sent["type"] == ("defend" if view["prompt"]["kind"] == "defend" else "choose"), key
+        assert page.evaluate("window.__sent") == [sent], key
     # A Defense on offer is a readable card to click; taking the Attack is a plain button.
+    seat, view = views["defend/None/True"]
     page.evaluate("""([view, seat]) => window.GameRenderers.annihilageddon.render(document.getElementById("board"), view,
         { seat, live: true, mode: "server", act: () => {}, match: { id: "m", head_seq: 1, to_move: [seat], seats: [] } })""",
-                  [views["defend/None/True"], views["defend/None/True"]["prompt"]["seat"]])
+                  [view, seat])
     assert page.locator("[data-testid=prompt] [data-testid=choice] .an-card .an-text").count() >= 1
     assert "Take it" in page.inner_text("[data-testid=prompt] button[data-value=take]")
+
+
+def defense_window(seats: int = 4):
+    """A real version-2 state where an Attack asks several players at once (seeded bot games)."""
+    import random
+
+    from engines import registry
+    from engines.base import CHANCE
+    from engines.chance import derive
+
+    engine = registry.get("annihilageddon")
+    for seed in range(20):
+        state = engine.setup(None, seats)
+        rng = random.Random(seed)
+        n = 0
+        while engine.to_move(state):
+            movers = engine.to_move(state)
+            prompt = state["prompt"]
+            if prompt and prompt.get("seats") and len(movers) >= 3:
+                return engine, state
+            if movers == [CHANCE]:
+                event = {"kind": "chance", "outcome": derive(engine.chance(state), b"w", str(seed), n)}
+            else:
+                event = {"kind": "action", "seat": movers[0], "action": engine.bot_action("random", state, movers[0], rng)}
+            state, n = engine.apply(state, event), n + 1
+    raise AssertionError("no defense window asked three players in 20 seeded games")
+
+
+@pytest.mark.browser
+def test_a_defense_window_asks_every_attacked_player_at_once_and_keeps_each_answer_secret(page_as, live):
+    """Issue 11: "the defense prompt shown to every attacked player at once"; AN L209, L320."""
+    engine, state = defense_window()
+    asked = engine.to_move(state)
+    page = page_as(None)
+    page.goto(f"{live}/static/css/site.css")  # any page of the site: the script's origin
+    page.set_content('<div id="board"></div>')
+    page.add_script_tag(url=f"{live}/static/js/games/annihilageddon.js")
+
+    def draw(view, seat):
+        page.evaluate("""([view, seat]) => {
+            const sent = [];
+            const ctx = { seat, live: true, mode: "server", act: (a) => sent.push(a),
+                          match: { id: "m", head_seq: 1, seats: [0, 1, 2, 3].map((s) => ({ seat: s, label: `P${s}` })) } };
+            window.GameRenderers.annihilageddon.render(document.getElementById("board"), view, ctx);
+            window.__sent = sent; }""", [view, seat])
+
+    for seat in asked:  # each asked player has the question and its answers, all at the same time
+        draw(engine.view(state, seat), seat)
+        assert page.locator("[data-testid=prompt][data-kind=defend] [data-testid=choice]").count() >= 1
+        assert "at the same time" in page.inner_text("[data-testid=defense-together]")
+    first = asked[0]
+    options = engine.prompt_options(state, first)
+    answered = engine.apply(state, {"kind": "action", "seat": first, "action": {"type": "defend", "value": options[-1]}})
+    draw(engine.view(answered, first), first)
+    told = page.inner_text("[data-testid=defense-chosen]")
+    assert "stays hidden" in told and all(f"P{s}" in told for s in asked[1:])
+    for seat in [None] + [s for s in range(4) if s != first]:
+        draw(engine.view(answered, seat), seat)
+        text = page.inner_text("#board")
+        # Nobody else learns what was chosen: the page shows the same whatever the answer was.
+        other = engine.apply(state, {"kind": "action", "seat": first, "action": {"type": "defend", "value": options[0]}})
+        draw(engine.view(other, seat), seat)
+        assert page.inner_text("#board") == text, seat
+    draw(engine.view(answered, None), None)
+    assert "decide whether to defend" in page.inner_text("[data-testid=waiting]")
+    assert f"P{first}" not in page.inner_text("[data-testid=waiting]").split("Waiting for")[1].split(" to ")[0]
 
 
 if __name__ == "__main__" and "--write" in sys.argv:

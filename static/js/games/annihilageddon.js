@@ -1,7 +1,8 @@
 // Epic Spell Wars: Annihilageddon: each wizard's sheet (HP, tokens, Trophy, Ongoing cards, deck and
 // discard), the Line-Up and the stacks around it, your hand as readable cards you click to play, and
 // every question the engine asks (defend, target, "may", pick a card) as buttons. Moves come only from
-// the engine: a prompt's choices are in the view; the main-phase moves come from the legal-actions API.
+// the engine: the view (sent with every websocket frame) carries this seat's legal actions.
+// A defense window asks every attacked player at once; each answer stays secret until all are in.
 // At a real table (tabletop mode) a draw is entered by clicking the cards that came up.
 // The same file draws the card gallery (window.AnnihilageddonGallery).
 (function () {
@@ -81,25 +82,17 @@
     return out;
   }
 
-  // -- what the active seat may do now (fetched: the view holds a prompt's choices, not the main phase) --
-  let legal = { key: null, actions: null, pending: false };
-  let lastDraw = null; // [root, view, ctx] of the last render, to redraw when the actions arrive
-
+  // -- what the active seat may do now: the view carries the seat's legal actions (no second request) --
   function mainActions(view, ctx) {
-    const m = ctx.match;
-    if (!ctx.live || ctx.seat === null || ctx.seat === undefined || !m) return [];
-    if (view.prompt || view.phase !== "turn" || view.active !== ctx.seat || !(m.to_move || []).includes(ctx.seat)) return [];
-    const key = `${m.id}:${m.head_seq}`;
-    if (legal.key === key && legal.actions) return legal.actions;
-    if (legal.key !== key || !legal.pending) {
-      legal = { key, actions: null, pending: true };
-      window.MatchClient.api(`/api/matches/${m.id}/legal/`).then((body) => {
-        if (legal.key !== key) return;
-        legal = { key, actions: body.actions || [], pending: false };
-        if (lastDraw) render(...lastDraw);
-      }).catch(() => { if (legal.key === key) legal = { key: null, actions: null, pending: false }; });
-    }
-    return [];
+    if (!ctx.live || ctx.seat === null || ctx.seat === undefined || view.prompt) return [];
+    return (view.legal_actions || []).filter((a) => a.type !== "choose" && a.type !== "defend");
+  }
+
+  // The action that answers the open prompt with ``value``: the engine's own (a version-2 defense
+  // window answers with "defend", every other prompt with "choose").
+  function answer(view, value) {
+    const found = (view.legal_actions || []).find((a) => JSON.stringify(a.value) === JSON.stringify(value));
+    return found || { type: "choose", value };
   }
 
   // -- the prompt: every question the engine asks, answered by a click ----------------------------------
@@ -141,7 +134,7 @@
   }
 
   function choiceButton(pr, value, ctx, view) {
-    const act = () => ctx.act({ type: "choose", value });
+    const act = () => ctx.act(answer(view, value));
     const attrs = { "data-testid": "choice", "data-value": String(value) };
     if (pr.kind === "defend" && value !== "take") {
       return el("span", attrs, card(value, { ctx, onclick: act, label: "Defend with this" }));
@@ -166,24 +159,41 @@
     return el("button", { ...attrs, class: value === "take" || value === "no" ? "" : "primary", onclick: act }, words[value] || String(value));
   }
 
+  // Who a prompt waits for: its one seat, or (a defense window) everyone not yet decided.
+  function waitingFor(view, pr) {
+    if (!pr.seats) return [pr.seat];
+    return pr.seats.filter((s) => !(pr.decided || []).includes(s));
+  }
+
   function promptPanel(view, ctx) {
     const pr = view.prompt;
     if (view.phase === "over") return null;
-    if (pr && pr.seat === ctx.seat && pr.choices && ctx.live) {
+    if (pr && pr.seats && pr.mine !== undefined && ctx.live) {
+      const mine = pr.mine === "take" ? "to take the Attack" : `to defend with ${cardName(pr.mine)}`;
+      const left = waitingFor(view, pr).map((s) => nameOf(ctx, s)).join(", ");
+      return el("p", { class: "an-prompt an-waiting", "data-testid": "defense-chosen" },
+        `You chose ${mine}; it stays hidden until every attacked player has decided (waiting for ${left}).`);
+    }
+    if (pr && pr.choices && ctx.live && waitingFor(view, pr).includes(ctx.seat)) {
       const choices = pr.choices;
       // "Take it" last: the Defense cards first, then the plain answer.
       const ordered = pr.kind === "defend" ? [...choices.filter((c) => c !== "take"), "take"] : choices;
       return el("section", { class: "an-prompt an-mine", "data-testid": "prompt", "data-kind": pr.kind },
         el("p", { class: "an-prompt-text" }, promptTitle(pr, ctx, view)),
         pr.card && pr.kind !== "setup" ? el("div", { class: "an-prompt-source" }, card(pr.card, {})) : null,
-        pr.kind === "defend" && choices.length === 1 && pr.can_defend === false
+        pr.seats && pr.seats.length > 1
+          ? el("p", { class: "small muted", "data-testid": "defense-together" },
+            `Everyone attacked decides at the same time (${pr.seats.map((s) => nameOf(ctx, s)).join(", ")}); nobody sees a choice until all are in.`)
+          : null,
+        pr.kind === "defend" && choices.length === 1 && (pr.can_defend === false || (pr.can_defend && pr.can_defend[String(ctx.seat)] === false))
           ? el("p", { class: "small muted" }, "No Defense can be used against this Mayhem.") : null,
         el("div", { class: "an-choices" }, ordered.map((v) => choiceButton(pr, v, ctx, view))));
     }
     if (pr) {
       const what = pr.kind === "defend" ? "decide whether to defend" : "choose";
+      const who = waitingFor(view, pr).map((s) => nameOf(ctx, s)).join(", ");
       return el("p", { class: "an-prompt an-waiting", "data-testid": "waiting" },
-        `Waiting for ${nameOf(ctx, pr.seat)} to ${what}${pr.card ? ` (${cardName(pr.card)})` : ""}.`);
+        `Waiting for ${who} to ${what}${pr.card ? ` (${cardName(pr.card)})` : ""}.`);
     }
     if (view.waiting_for && !(ctx.mode === "tabletop" && ctx.live)) return el("p", { class: "an-prompt an-waiting small muted" }, `Dealing: ${view.waiting_for}.`);
     if (view.active === ctx.seat && ctx.live && !view.waiting_for) {
@@ -311,12 +321,18 @@
     const defending = view.defending.length
       ? el("p", { class: "small" }, "Defending: ", view.defending.map(([s, c]) => el("span", {}, `${nameOf(ctx, s)} with `, card(c, { compact: true }))))
       : null;
+    const shown = view.last_defense && !view.prompt ? view.last_defense : null;
+    const lastWindow = shown && shown.choices.length
+      ? el("p", { class: "small", "data-testid": "last-defense" }, `Defenses shown${shown.card ? ` against ${cardName(shown.card)}` : ""}: `,
+        shown.choices.map(([s, c], i) => el("span", {}, i ? "; " : "", `${nameOf(ctx, s)} `,
+          c === "take" ? "took it" : el("span", {}, "defended with ", card(c, { compact: true })))))
+      : null;
     const passing = Object.entries(view.passing || {}).map(([s, cs]) =>
       el("p", { class: "small" }, `${nameOf(ctx, Number(s))} passes `, cs.map((c) => card(c, { compact: true }))));
     return el("section", { class: "an-play", "data-testid": "play-area" },
       el("h3", {}, `${nameOf(ctx, view.active)} is playing · `, el("span", { "data-testid": "power" }, `${t.power} Power`)),
       el("div", { class: "an-row an-wrap" }, t.played.length ? t.played.map((c) => card(c, { compact: true })) : el("span", { class: "muted small" }, "No card played yet.")),
-      defending, passing);
+      defending, lastWindow, passing);
   }
 
   function playerPanel(view, ctx, p, seat, actions) {
@@ -385,7 +401,6 @@
   }
 
   function render(root, view, ctx) {
-    lastDraw = [root, view, ctx];
     const actions = mainActions(view, ctx);
     const seats = view.players.map((_, s) => s);
     // Your own sheet first, then the others clockwise from you.
