@@ -181,6 +181,25 @@ def test_a_newcomer_plays_a_whole_game_against_the_bot_from_the_home_page_and_op
 
 
 
+def move_costs(state, actions) -> dict:
+    """The engine's cheapest movement cost to each space the active model may move to (geometry's
+    path search with the engine's own step rules), to check the costs the page writes on lit spaces."""
+    from engines.wizarding_duels import geometry, rules
+    from engines.wizarding_duels.state import hex_of
+
+    if not state.get("act"):
+        return {}
+    m = state["models"][state["act"]["model"]]
+    terrain_of, passable, cost, danger = rules._step_rules(state, m)
+    out = {}
+    for a in actions:
+        if a["type"] == "move" and not a.get("dangerous"):
+            found = geometry.path_cost_cheapest(hex_of(m), geometry.parse(a["to"]), rules.move_points(state, m),
+                                                terrain_of, passable, cost, danger)
+            out[a["to"]] = found[0]
+    return out
+
+
 def engine_questions(games=4) -> dict:
     """The first time each kind of window asks a seat something, in a few seeded bot games played
     by the engine alone: the seat's view and its legal actions, as the page receives them."""
@@ -207,8 +226,9 @@ def engine_questions(games=4) -> dict:
             aimed = step == "act" and any(a.get("target", "").startswith(str(1 - seat))
                                           for a in engine.legal_actions(state, seat))
             if step not in found or (aimed and not found[step].get("aimed")):
-                found[step] = {"seat": seat, "view": engine.view(state, seat), "actions": engine.legal_actions(state, seat),
-                               "aimed": aimed}
+                actions = engine.legal_actions(state, seat)
+                found[step] = {"seat": seat, "view": engine.view(state, seat), "actions": actions, "aimed": aimed,
+                               "costs": move_costs(state, actions)}
             action = engine.bot_action("heuristic", state, seat, rng)
             state = engine.apply(state, {"kind": "action", "seat": seat, "action": action})
     return found
@@ -265,10 +285,10 @@ def test_every_question_the_engine_asks_is_a_prompt_whose_clicks_send_exactly_a_
             at_spaces = {a["target"] for a in q["actions"] if "," in str(a.get("target", ""))}
             lit = set(page.eval_on_selector_all("#probe polygon.wzd-choice", "els => els.map(e => e.dataset.hex)"))
             assert lit == moves | at_spaces
-            # Each lit move shows its movement cost, within the model's movement (WD-78: at least 1
-            # space, Difficult costs 2).
+            # Each lit move shows its movement cost, the engine's cheapest route to it (WD-78:
+            # Difficult costs 2 unless the model flies or scouts).
             costs = {h: int(page.text_content(f"#probe [data-testid='cost-{h}']")) for h in moves}
-            assert all(1 <= c <= 8 for c in costs.values()), costs
+            assert costs == q["costs"]
             # Every trait on a character card says what it does when pointed at.
             tips = page.eval_on_selector_all("#probe .wzd-trait", "els => els.map(e => [e.dataset.trait, e.title])")
             assert tips and all(len(tip) > len(trait) + 3 and ":" in tip for trait, tip in tips), tips

@@ -391,6 +391,13 @@
   }
   const capacity = (m) => (m.traits.large !== undefined ? m.traits.large : m.traits.small !== undefined ? m.traits.small : 4);
 
+  const MYSTERY_TERRAIN = { mystery_difficult: "difficult" };
+  function mysteryTerrain(view) {
+    const mp = lookup(view, "maps", view.map);
+    const rule = ((mp && mp.special_rules) || []).find((r) => MYSTERY_TERRAIN[r]);
+    return rule ? MYSTERY_TERRAIN[rule] : null;
+  }
+
   // What a click on a lit space sends: its only action, or, when the only alternatives are riskier
   // routes to it (version 2), the safest one (the riskier ones are listed with the other actions).
   function primaryAt(options) {
@@ -405,6 +412,9 @@
     const fly = m.traits && m.traits.fly !== undefined;
     const scout = m.traits && m.traits.scout !== undefined;
     const over = new Map((view.overlays || []).filter((o) => o.kind === "terrain" && o.face_up && o.what).map((o) => [o.hex, o.what]));
+    // A board's Mystery rule (version 2): a face-down overlay's space takes that rule's terrain.
+    const mystery = mysteryTerrain(view);
+    if (mystery) for (const o of view.overlays || []) if (!o.face_up) over.set(o.hex, mystery);
     const terrainAt = (k) => (over.has(k) ? over.get(k) : b.terrain.get(k));
     const best = new Map([[m.hex, 0]]);
     const frontier = [m.hex];
@@ -511,7 +521,7 @@
       if (o) {
         const what = o.face_up ? (o.kind === "challenge" ? o.what : TERRAIN_WORD[o.what] || o.what) : (o.what ? `Mystery (${TERRAIN_WORD[o.what] || o.what}, only you know)` : "Mystery");
         gMark.append(sv("g", { class: `wzd-overlay wzd-ov-${o.kind}${o.face_up ? " wzd-up" : " wzd-down"}`, "data-testid": `overlay-${k}` },
-          sv("title", {}, `${o.kind === "challenge" ? "Challenge" : "Terrain"} overlay: ${what}`),
+          sv("title", {}, `${o.kind === "challenge" ? "Challenge" : "Terrain"} overlay: ${what}${!o.face_up && mysteryTerrain(view) ? ` (on this map a Mystery overlay's space is ${TERRAIN_WORD[mysteryTerrain(view)]} terrain)` : ""}`),
           sv("rect", { x: x - 11, y: y - 16, width: 22, height: 12, rx: 3 }),
           sv("text", { x, y: y - 7 }, o.face_up ? (o.kind === "challenge" ? o.what.slice(0, 4) : (o.what || "?").slice(0, 4)) : (o.kind === "challenge" ? "?" : o.what ? `?${o.what[0]}` : "?"))));
       }
