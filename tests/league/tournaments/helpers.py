@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib.auth import get_user_model
 
 from league.tournaments import services
@@ -55,3 +57,10 @@ def settle(t, winner_of):
 
 def lower_id_wins(record):
     return min(record["players"], key=int)
+
+
+def api_command(client, t, verb, **body):
+    """A tournament command as a page sends it: based on the head it shows, with an id of its own."""
+    body.setdefault("expected_seq", client.get(f"/api/tournaments/{t.id}/").json()["head_seq"])
+    body.setdefault("event_id", str(uuid.uuid4()))
+    return client.post(f"/api/tournaments/{t.id}/{verb}/", body, format="json")

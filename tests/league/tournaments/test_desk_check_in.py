@@ -16,7 +16,7 @@ from league.tournaments.services import event_dict
 from matches import eventstore
 from matches.services import MatchError
 
-from .helpers import field, open_tournament, pid, state
+from .helpers import api_command, field, open_tournament, pid, state
 
 pytestmark = pytest.mark.django_db
 
@@ -87,16 +87,15 @@ def test_the_desk_over_http(alice, bob, client_for):
     players = field(2)
     t = open_tournament(alice, "swiss", players, check_in_required=True)
     organiser, player = client_for(alice), client_for(bob)
-    url = f"/api/tournaments/{t.id}"
-    r = player.post(f"{url}/check-in/", {"user": players[0].username}, format="json")
+    r = api_command(player, t, "check-in", user=players[0].username)
     assert r.status_code == 403 and r.json()["code"] == "not_your_place"
-    r = organiser.post(f"{url}/check-in/", {"user": players[0].username}, format="json")
+    r = api_command(organiser, t, "check-in", user=players[0].username)
     assert r.status_code == 201, r.json()
     row = next(p for p in r.json()["players"] if p["name"] == players[0].username)
     assert row["checked_in"] and row["checked_in_at_desk"]
-    r = organiser.post(f"{url}/check-in-undo/", {"user": players[0].username, "reason": "left"}, format="json")
+    r = api_command(organiser, t, "check-in-undo", user=players[0].username, reason="left")
     assert r.status_code == 201, r.json()
     row = next(p for p in r.json()["players"] if p["name"] == players[0].username)
     assert not row["checked_in"] and not row["checked_in_at_desk"]
-    r = player.post(f"{url}/check-in-undo/", {"user": players[1].username}, format="json")
+    r = api_command(player, t, "check-in-undo", user=players[1].username)
     assert r.status_code == 403 and r.json()["code"] == "not_organiser"

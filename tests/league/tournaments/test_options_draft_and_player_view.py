@@ -12,7 +12,15 @@ from league.tournaments import selectors, services
 from matches.models import Event, Match
 from matches.services import MatchError, match_act
 
-from .helpers import field, lower_id_wins, open_tournament, pid, settle, state
+from .helpers import (
+    api_command,
+    field,
+    lower_id_wins,
+    open_tournament,
+    pid,
+    settle,
+    state,
+)
 
 pytestmark = pytest.mark.django_db
 DRAFT = registry.get("iwdl-draft")
@@ -150,17 +158,17 @@ def test_the_api_opens_the_draft_changes_options_and_serves_a_players_page(alice
     coaches = field(4, "coach")
     t = open_tournament(alice, "round_robin", coaches, game="wizard-dodgeball")
     url = f"/api/tournaments/{t.id}"
-    r = client_for(coaches[0]).post(f"{url}/draft/", {}, format="json")
+    r = api_command(client_for(coaches[0]), t, "draft")
     assert r.status_code == 403 and r.json()["code"] == "not_organiser"
-    r = client_for(alice).post(f"{url}/draft/", {"pick_order": "straight"}, format="json")
+    r = api_command(client_for(alice), t, "draft", pick_order="straight")
     assert r.status_code == 201, r.json()
     assert r.json()["draft"]["coaches"] == [c.username for c in coaches]
     assert Match.objects.get(pk=r.json()["draft"]["draft_id"]).config["order"] == "straight"
-    r = client_for(alice).post(f"{url}/configure/", {"tiebreaks": ["wins", "head_to_head"]}, format="json")
+    r = api_command(client_for(alice), t, "configure", tiebreaks=["wins", "head_to_head"])
     assert r.status_code == 201 and r.json()["options"]["tiebreaks"] == ["wins", "head_to_head"]
-    r = client_for(alice).post(f"{url}/configure/", {"tiebreaks": ["nonsense"]}, format="json")
+    r = api_command(client_for(alice), t, "configure", tiebreaks=["nonsense"])
     assert r.status_code == 400 and set(r.json()) >= {"code", "detail"}
-    client_for(alice).post(f"{url}/start/", {}, format="json")
+    api_command(client_for(alice), t, "start")
     r = client_for(coaches[1]).get(f"{url}/?player={coaches[1].username}")
     assert r.status_code == 200
     assert r.json()["player"]["name"] == coaches[1].username and r.json()["player"]["next"]["round"] == 1
