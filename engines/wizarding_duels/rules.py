@@ -1685,6 +1685,8 @@ def _h_flip(s: State, st: dict) -> None:
             continue
         p = P(s, side["seat"])
         p["discard"] += [x for x in [side["kept"]] + side["extra"] if x and not x.startswith("blank")]
+        if rules_version(s) >= 2:
+            side["swap_up"] = True  # face up now (FC-7): the view shows the card to everyone
         side["kept"] = side["swap"]
         side["revealed"] = [side["swap"]]
         side["extra"] = []
@@ -1723,64 +1725,103 @@ def _card_part(s: State, side: dict) -> int:
     return card_value(s, side["kept"]) + sum(card_value(s, x) for x in side["extra"])
 
 
-def defense_total(s: State, c: dict) -> int:
+def _card_lines(s: State, side: dict) -> list[list]:
+    """The card part of a total, line by line (see ``_card_part``), then the Empowerment cards."""
+    if side.get("dark_lord") and side["swap"] is None:
+        lines = [["Dark Lord", pack(s).params["dark_lord_value"]]]
+    else:
+        lines = [["Card", card_value(s, side["kept"])]] + [["2+ extra card", card_value(s, x)] for x in side["extra"]]
+    return lines + [["Empowerment card", card_value(s, x)] for x in side["emp_cards"]]
+
+
+def defense_lines(s: State, c: dict) -> list[list]:
+    """FC-9, the defender's total line by line ([label, amount]); the amounts add up to the total."""
     pk = pack(s)
     side = c["def"]
     d = M(s, side["model"])
     a = M(s, c["att"]["model"])
-    total = _card_part(s, side) + sum(card_value(s, x) for x in side["emp_cards"])
-    total += d["defense"] + side["early"] + c["react"]
-    total += sum(e["n"] for e in _passives(s, d) if e["op"] == "defense")
-    if c["what"] == "attack" and c["prof"]["type"] == "physical":
-        total += d["traits"].get("physical_resistance", 0)  # WD-T28
+    lines = _card_lines(s, side) + [["Defense", d["defense"]]]
+    if side["early"]:
+        lines.append(["Lower part", side["early"]])
+    if c["react"]:
+        lines.append([" + ".join(pk.spells[x]["name"] for x in c.get("reactions", [])) or "Reaction", c["react"]])
+    arts = sum(e["n"] for e in _passives(s, d) if e["op"] == "defense")
+    if arts:
+        lines.append(["Artifacts", arts])
+    if c["what"] == "attack" and c["prof"]["type"] == "physical" and d["traits"].get("physical_resistance", 0):
+        lines.append(["Physical Resistance", d["traits"]["physical_resistance"]])  # WD-T28
     if c["what"] == "spell":
         if has(d, "master_wizard"):
-            total += 1  # WD-T25
+            lines.append(["Master Wizard", 1])  # WD-T25
         if has(d, "chosen_one") and a["name"] == pk.params["chosen_one_nemesis"]:
-            total += 1  # WD-T4
+            lines.append(["Chosen One", 1])  # WD-T4
     if a["hex"] and d["hex"] and geometry.distance(hex_of(a), hex_of(d)) > 1 and d["conceal"]:
-        total += max(x["x"] for x in d["conceal"])  # WD-S2
+        lines.append(["Concealment", max(x["x"] for x in d["conceal"])])  # WD-S2
     if _obscured(s, d):
-        total += pk.params["obscuring_defense"]  # WD-98, ruling A-12
+        lines.append(["Obscuring terrain", pk.params["obscuring_defense"]])  # WD-98, ruling A-12
     if d["animal"]:
-        total += pk.params["animagus"]["defense_bonus"]  # WD-T1, ruling A-12
+        lines.append(["Animal Form", pk.params["animagus"]["defense_bonus"]])  # WD-T1, ruling A-12
     if d["ward"]:
-        total += max(w["n"] for w in d["ward"])
+        lines.append(["Ward", max(w["n"] for w in d["ward"])])
     if s.get("markers") and d["hex"]:
-        total += max((x["n"] for x in markers_near(s, hex_of(d), "guard", d["seat"])), default=0)  # a guard marker (WD-99)
+        guard = max((x["n"] for x in markers_near(s, hex_of(d), "guard", d["seat"])), default=0)  # a guard marker (WD-99)
+        if guard:
+            lines.append(["Guard marker", guard])
     if d["burning"]:
-        total -= 1  # WD-S1
-    return max(0, total)  # ruling A-72
+        lines.append(["Burning", -1])  # WD-S1
+    raw = sum(n for _, n in lines)
+    if raw < 0:
+        lines.append(["Defense is never below 0", -raw])  # ruling A-72
+    return lines
 
 
-def attack_total(s: State, c: dict) -> int:
+def defense_total(s: State, c: dict) -> int:
+    return sum(n for _, n in defense_lines(s, c))
+
+
+def attack_lines(s: State, c: dict) -> list[list]:
+    """FC-9, the attacker's (or the actor's) total line by line ([label, amount])."""
     pk = pack(s)
     side = c["att"]
     a = M(s, side["model"])
-    cards = _card_part(s, side) + sum(card_value(s, x) for x in side["emp_cards"])
-    total = cards + side["early"]
+    lines = _card_lines(s, side)
+    if c["what"] == "spell" and has(a, "elf"):
+        card = pk.spells[c["spell"]]
+        return lines + [[f"{card['name']} (Elf: a positive modifier only)", max(0, card["modifier"])]]  # WD-T8, A-53
+    if side["early"]:
+        lines.append(["Lower part", side["early"]])
     if c["what"] == "spell":
         card = pk.spells[c["spell"]]
-        if has(a, "elf"):
-            return cards + max(0, card["modifier"])  # WD-T8, ruling A-53
-        total += a["mastery"] + card["modifier"]
+        lines += [["Mastery", a["mastery"]], [f"{card['name']} modifier", card["modifier"]]]
         if has(a, "master_wizard") and s["config"]["master_wizard_casting_bonus"]:
-            total += 1  # ruling A-01 (EX-5)
-        total += sum(e["n"] for e in _passives(s, a) if e["op"] == "cast_bonus")
+            lines.append(["Master Wizard", 1])  # ruling A-01 (EX-5)
+        arts = sum(e["n"] for e in _passives(s, a) if e["op"] == "cast_bonus")
+        if arts:
+            lines.append(["Artifacts", arts])
     elif c["what"] == "attack":
-        total += c["prof"]["bonus"]
-    elif c["what"] == "potion":
-        total += a["traits"].get("potioneer", 0)  # WD-85, A-58
-    return total
+        lines.append(["Attack Bonus", c["prof"]["bonus"]])
+    elif c["what"] == "potion" and a["traits"].get("potioneer", 0):
+        lines.append(["Potioneer", a["traits"]["potioneer"]])  # WD-85, A-58
+    return lines
+
+
+def attack_total(s: State, c: dict) -> int:
+    return sum(n for _, n in attack_lines(s, c))
 
 
 def _h_total(s: State, st: dict) -> None:
     c = s["clash"]
-    att = attack_total(s, c)
+    lines = attack_lines(s, c)
+    att = sum(n for _, n in lines)
     c["att"]["total"] = att
+    if rules_version(s) >= 2:
+        c["att"]["lines"] = lines  # version 2: the total line by line, for the page (spec section 7)
     if c["faced"]:
-        d = defense_total(s, c)
+        lines = defense_lines(s, c)
+        d = sum(n for _, n in lines)
         c["def"]["total"] = d
+        if rules_version(s) >= 2:
+            c["def"]["lines"] = lines
         c["net"] = att - d
     else:
         c["net"] = att

@@ -144,3 +144,45 @@ def test_streams_recorded_under_version_one_replay_to_the_same_states():
             s = engine.apply(s, ev)
         assert engine.to_move(s) == [] and engine.result(s) == game["result"]
         assert hashlib.sha256(json.dumps(s, sort_keys=True).encode()).hexdigest() == game["final_state_sha256"]
+
+
+def test_each_clash_total_is_given_line_by_line_and_the_lines_add_up():
+    """EX-5, rulebook L850-874 (with ruling A-01): Voldemort 2 + 3 + 1 + 1 = 7 against Hermione 3 + 2 = 5;
+    version 2 keeps each side's lines beside its total (spec section 7: the clash total line by line)."""
+    s = build(models=[(0, "hermione-granger", "0,1", {}), (1, "lord-voldemort", "0,5", {})],
+              spellbooks={1: ["rictusempra"]}, starting=1, active="1a")
+    s = act(s, 1, {"type": "cast", "spell": "rictusempra", "target": "0a"})
+    s = act(s, 1, {"type": "pass"})  # FC-2: no Dark Lord declaration
+    s = deal(deal(s, ["ex-plus2-move"]), ["ex-plus3-regain"])
+    att, dfn = s["clash"]["att"], s["clash"]["def"]
+    assert att["lines"] == [["Card", 2], ["Mastery", 3], ["Rictusempra modifier", 1], ["Master Wizard", 1]]
+    assert dfn["lines"] == [["Card", 3], ["Defense", 2]]
+    assert sum(n for _, n in att["lines"]) == att["total"] == 7 and sum(n for _, n in dfn["lines"]) == dfn["total"] == 5
+
+
+def test_a_defense_below_zero_gets_a_line_that_brings_it_to_zero():
+    """Ruling A-72 (L818, L1430): a Defense total is never below 0; the lines still add up to it."""
+    s = build(models=[(0, "death-eater-ii", "0,1", {"burning": 1}), (1, "lord-voldemort", "0,5", {})],
+              spellbooks={1: ["rictusempra"]}, starting=1, active="1a")
+    s["models"]["0a"]["defense"] = 0
+    s = act(s, 1, {"type": "cast", "spell": "rictusempra", "target": "0a"})
+    s = act(s, 1, {"type": "pass"})
+    s = deal(deal(s, ["ex-plus2-move"]), ["ex-zero-jinx"])
+    dfn = s["clash"]["def"]
+    assert dfn["lines"] == [["Card", 0], ["Defense", 0], ["Burning", -1], ["Defense is never below 0", 1]]
+    assert dfn["total"] == 0
+
+
+def test_a_swapped_card_shows_face_up_to_everyone_once_turned():
+    """FC-7 (L820-822): the face-down swap card is turned face up before the action is resolved."""
+    s = build(models=[(0, "hermione-granger", "0,1", {}), (1, "lord-voldemort", "0,5", {})],
+              spellbooks={1: ["rictusempra"]}, starting=1, active="1a", hands={0: ["ex-plus3-2"], 1: ["ex-plus1-3"]})
+    s = act(s, 1, {"type": "cast", "spell": "rictusempra", "target": "0a"})
+    s = act(s, 1, {"type": "pass"})
+    s = deal(deal(s, ["ex-plus2-move"]), ["ex-plus1-2"])
+    assert front(s) == "swap" and s["queue"][0]["seat"] == 0
+    card = s["players"][0]["hand"][0]
+    s = act(s, 0, {"type": "swap", "card": card})
+    assert E.view(s, 1)["clash"]["def"]["swap"] == "face-down"
+    s = act(s, 1, {"type": "keep_card"})
+    assert s["clash"]["def"]["kept"] == card and E.view(s, 1)["clash"]["def"]["swap"] == card
