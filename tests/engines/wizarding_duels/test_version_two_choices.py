@@ -132,7 +132,8 @@ def test_an_empowerment_card_its_owner_saw_with_leadership_is_known_to_the_owner
 
 def test_streams_recorded_under_version_one_replay_to_the_same_states():
     """Two bot games recorded with the engine as it was before version 2 (data/v1_streams.json: the
-    events, and a digest of the final state a stored match would hold) replay exactly under version 1."""
+    events, and digests of the final state and of the log a stored match would hold) replay exactly
+    under version 1: re-verification compares both."""
     import hashlib
     import json
     from pathlib import Path
@@ -140,9 +141,13 @@ def test_streams_recorded_under_version_one_replay_to_the_same_states():
     engine = registry.get("wizarding-duels", "1")
     for game in json.loads((Path(__file__).parent / "data" / "v1_streams.json").read_text()):
         s = engine.setup({}, 2)
+        log = []
         for ev in game["events"]:
-            s = engine.apply(s, ev)
+            after = engine.apply(s, ev)
+            log.append(engine.describe(s, ev, after))
+            s = after
         assert engine.to_move(s) == [] and engine.result(s) == game["result"]
+        assert hashlib.sha256(json.dumps(log).encode()).hexdigest() == game["log_sha256"]
         assert hashlib.sha256(json.dumps(s, sort_keys=True).encode()).hexdigest() == game["final_state_sha256"]
 
 
