@@ -28,6 +28,18 @@ def _refusal(exc: IllegalAction) -> dict:
     return {"code": exc.code, "detail": exc.message}
 
 
+def _judge(check, code: str, what: str) -> dict | None:
+    """The engine's refusal of one part, or None. A part so malformed that the engine's check trips
+    over it (an artifact given as an object, say) is refused here with a stable code instead."""
+    try:
+        check()
+    except IllegalAction as exc:
+        return _refusal(exc)
+    except (TypeError, KeyError, ValueError, AttributeError):
+        return {"code": code, "detail": f"That is not {what} the engine can read."}
+    return None
+
+
 def wizarding_duels(config: Any, group: Any, potions: Any) -> dict:
     """The Group and the Stock, each part through the engine's own check (groups.py): the roster
     (models, leader, artifacts, budget, Spellbook), the quest deck and the potion Stock, so that the
@@ -43,23 +55,17 @@ def wizarding_duels(config: Any, group: Any, potions: Any) -> dict:
     except InvalidConfig as exc:
         raise SetupShapeError(exc.message, exc.code) from None
     pk = content.load(cfg["pack"])
-    refusals: dict[str, dict | None] = {"group": None, "quests": None, "stock": None}
     if not isinstance(group, dict):
         raise SetupShapeError("group must be an object: {'type': 'group', models, leader, artifacts, spellbook, quests}.")
-    try:
-        groups.check_roster(pk, group, cfg["galleons"])
-    except IllegalAction as exc:
-        refusals["group"] = _refusal(exc)
-    try:
-        groups.check_quest_deck(pk, group.get("quests"))
-    except IllegalAction as exc:
-        refusals["quests"] = _refusal(exc)
+    refusals: dict[str, dict | None] = {
+        "group": _judge(lambda: groups.check_roster(pk, group, cfg["galleons"]), "bad_group", "a Group"),
+        "quests": _judge(lambda: groups.check_quest_deck(pk, group.get("quests")), "quest_deck_size", "a quest deck"),
+        "stock": None,
+    }
     if potions is not None:
-        models = group.get("models") if refusals["group"] is None else []
-        try:
-            groups.check_stock(pk, list(models or []), potions, cfg["potion_duplicates"])
-        except IllegalAction as exc:
-            refusals["stock"] = _refusal(exc)
+        models = list(group.get("models") or []) if refusals["group"] is None else []
+        refusals["stock"] = _judge(lambda: groups.check_stock(pk, models, potions, cfg["potion_duplicates"]),
+                                   "bad_stock", "a potion Stock")
     return {"legal": all(v is None for v in refusals.values()), "refusals": refusals,
             "config": {"pack": cfg["pack"], "galleons": cfg["galleons"]}}
 

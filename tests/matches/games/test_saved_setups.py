@@ -116,3 +116,26 @@ def test_the_form_refuses_a_setup_saved_for_another_game(client, alice):
                                       "clock": "", "setup": str(setup.pk)})
     assert r.status_code == 200
     assert "That setup is for another game" in r.content.decode()
+
+
+@pytest.mark.parametrize("body", [
+    {"group": []},
+    {"group": {"type": "group"}},
+    {"group": {"type": "group", "models": [1, 2], "leader": 0, "artifacts": [], "spellbook": [], "quests": []}},
+    {"group": {"type": "group", "models": ["veyra"], "leader": True, "artifacts": [[]], "spellbook": [], "quests": "x"}},
+    {"group": {"type": "group", "models": ["veyra"], "leader": 0, "artifacts": [[{}]], "spellbook": [None], "quests": [1]}},
+    {"config": {"pack": 5, "galleons": "lots"}, "group": {}},
+    {"config": [], "group": {}},
+    {"group": {"type": "group", "models": ["veyra"], "leader": 0, "artifacts": [[]], "spellbook": [], "quests": []},
+     "potions": {"type": "potions", "potions": [[], {}, 1, None, "x", "y"]}},
+    {"group": {"type": "group", "models": ["veyra"], "leader": 0, "artifacts": [[]], "spellbook": [], "quests": []},
+     "potions": "six"},
+])
+def test_a_malformed_group_gets_an_answer_with_a_code_never_a_server_error(client_for, body):
+    r = client_for().post(CHECK, body, format="json")
+    assert r.status_code in (200, 400)
+    data = r.json()
+    if r.status_code == 400:
+        assert data["code"] and data["detail"]
+    else:
+        assert data["legal"] is False and any(v and v["code"] for v in data["refusals"].values())
