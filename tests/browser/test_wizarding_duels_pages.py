@@ -340,3 +340,70 @@ if __name__ == "__main__" and "--write" in sys.argv:
     blob = json.dumps(catalog(), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     SCRIPT.write_text(MARK.sub(lambda m: f"/*catalog*/{blob}/*end*/", text, count=1), encoding="utf-8")
     print(f"wrote {len(blob)} characters of catalog into {SCRIPT}")
+
+
+def marker_positions():
+    """Version 2's marker spells: the act window where Cinder Sigil may be cast at spaces, and the act
+    window after it was cast at the first of them (its fire marker on the board)."""
+    import random
+
+    from engines import chance
+    from engines.base import CHANCE
+    from engines.wizarding_duels import scenario as sc
+
+    s = sc.build(pack_id="original-v1", models=[(0, "cassius-vane", "2,2", {}), (1, "aldous-wren", "4,4", {})],
+                 spellbooks={0: ["cinder-sigil"]}, pools={0: {"light": 2, "dark": 2}}, active="0a")
+    before = {"view": sc.E.view(s, 0), "actions": sc.E.legal_actions(s, 0)}
+    cast = next(a for a in before["actions"] if a.get("spell") == "cinder-sigil")
+    s = sc.act(s, 0, cast)
+    rng = random.Random(1)
+    for _ in range(40):
+        seats = sc.E.to_move(s)
+        if seats == [CHANCE]:
+            s = sc.E.apply(s, {"kind": "chance", "outcome": chance.draw(sc.E.chance(s), rng.randrange)})
+            continue
+        if s["queue"][0]["step"] in ("act", "activate"):
+            break
+        opts = sc.E.legal_actions(s, seats[0])
+        s = sc.act(s, seats[0], opts[0] if s["queue"][0]["step"] == "empower" else opts[-1])
+    assert s["markers"], "the sigil was not placed"
+    return before, cast, {"view": sc.E.view(s, 0), "actions": sc.E.legal_actions(s, 0)}
+
+
+@pytest.mark.browser
+def test_a_spell_cast_at_a_space_is_a_lit_space_and_its_marker_is_drawn_on_the_board(page_as, live, off_loop):
+    from matches.services import SeatSpec, match_create
+
+    (alice,) = users("alice")
+    match = off_loop(lambda: match_create(game="wizarding-duels", seats=[SeatSpec(user=alice), SeatSpec(bot="heuristic")],
+                                          created_by=alice))
+    before, cast, after = marker_positions()
+    page = page_as("alice")
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{live}/matches/{match.id}/")
+    page.wait_for_selector("[data-testid=connection]:text('live')")
+    page.evaluate("""() => { window.__match.socket.onclose = null; window.__match.socket.close();
+        const box = document.createElement('div'); box.id = 'probe'; document.body.prepend(box); }""")
+    render = """([view, actions, k]) => {
+        window.__sent = [];
+        window.MatchClient.api = async () => ({ actions });
+        const ctx = { seat: 0, live: true, mode: 'server', act: async (a) => { window.__sent.push(a); },
+                      match: { id: 'probe', head_seq: k, to_move: [0], seats: [], status: 'live' } };
+        window.GameRenderers['wizarding-duels'].render(document.getElementById('probe'), view, ctx);
+    }"""
+    page.evaluate(render, [before["view"], before["actions"], 1])
+    page.wait_for_selector("#probe .wzd[data-turn-state=mine] [data-testid=controls]")
+    # The sigil's target spaces are lit; a click on one casts it there.
+    spaces = {a["target"] for a in before["actions"] if a.get("spell") == "cinder-sigil"}
+    lit = set(page.eval_on_selector_all("#probe polygon.wzd-choice", "els => els.map(e => e.dataset.hex)"))
+    assert spaces <= lit
+    assert page.locator(f"#probe [data-testid^=choice-cast-]:has-text('Cast Cinder Sigil at space {cast['target']}')").count() == 1
+    page.click(f"#probe [data-testid='hex-{cast['target']}']")
+    assert page.evaluate("window.__sent") == [cast]
+    # After the cast, the fire marker sits on that space, in the caster's colour, and says what it is.
+    page.evaluate(render, [after["view"], after["actions"], 2])
+    marker = page.locator(f"#probe [data-testid='marker-{cast['target']}']")
+    marker.wait_for(state="attached")
+    assert "Fire (Cinder Sigil)" in marker.locator("title").text_content()
+    assert errors == []
