@@ -18,7 +18,7 @@ from matches.models import Match
 from .seasons.models import Fixture, Season
 
 #: Matches a season's luck request may analyse on the spot.
-FILL_PER_REQUEST = 25
+FILL_PER_REQUEST = 10
 HOME, AWAY = 0, 1
 
 

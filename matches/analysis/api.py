@@ -18,7 +18,7 @@ from ..models import Match
 from . import selectors, services
 
 #: Analyses a player's luck request may compute on the spot (the rest on later requests).
-LUCK_FILL_PER_REQUEST = 25
+LUCK_FILL_PER_REQUEST = 10
 
 
 def _user_or_404(username: str):

@@ -10,7 +10,7 @@ from django.shortcuts import render
 from ..models import Match
 from . import selectors, services
 
-LUCK_FILL_PER_PAGE = 25
+LUCK_FILL_PER_PAGE = 10
 
 
 def _mode(request) -> str:

@@ -54,3 +54,15 @@ def test_a_players_fairness_page_shows_their_luck(client, client_for, alice):
     page = client.get("/fairness/alice/").content.decode()
     assert 'data-testid="player-luck"' in page and "over 1 of\n    1 verified matches" in page
     assert client.get("/fairness/nobody/").status_code == 404
+
+
+def test_a_players_unanalysed_matches_are_analysed_a_bounded_batch_per_request(client_for, alice, monkeypatch):
+    from matches.analysis import api
+
+    client = client_for(alice)
+    for _ in range(2):
+        _verified_game_of(alice, client)
+    # One analysis per request here (ten in production): a long career is counted over a few requests.
+    monkeypatch.setattr(api, "LUCK_FILL_PER_REQUEST", 1)
+    assert client_for().get("/api/players/alice/luck/").json()["analysed"] == 1
+    assert client_for().get("/api/players/alice/luck/").json()["analysed"] == 2
