@@ -44,6 +44,9 @@ def test_each_club_gets_the_luck_of_its_seat_in_every_verified_fixture(client_fo
     assert [r["luck"] for r in body["clubs"]] == sorted((r["luck"] for r in body["clubs"]), reverse=True)
     page = client_for().get(f"/leagues/{iwdl.slug}/seasons/{season.number}/luck/")
     assert page.status_code == 200 and b'data-testid="season-luck"' in page.content
+    # The season's page leads there.
+    season_page = client_for().get(f"/leagues/{iwdl.slug}/seasons/{season.number}/").content.decode()
+    assert f'href="/leagues/{iwdl.slug}/seasons/{season.number}/luck/"' in season_page
 
 
 def test_an_unknown_season_has_no_luck(client_for):

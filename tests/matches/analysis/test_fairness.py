@@ -61,15 +61,15 @@ def test_a_face_a_die_cannot_show_is_flagged_whatever_the_counts():
     assert found["dice"][0]["flagged"] and found["dice"][0]["strays"] == 1
 
 
-def _autoplayed(n: int, games: tuple[str, ...]) -> list[Match]:
-    return [autoplay_match(game=games[i % len(games)], seats=2) for i in range(n)]
+def _autoplayed(n: int, games: tuple[tuple[str, str], ...]) -> list[Match]:
+    return [autoplay_match(game=games[i % len(games)][0], seats=2, bot=games[i % len(games)][1]) for i in range(n)]
 
 
-#: The CI sample: games whose bot matches take seconds (d10 contests and card draws).
-QUICK_GAMES = ("spellcaster", "dueling-wizards")
-#: Every game; Wizard Dodgeball's coloured dice once in ten (a bot match of it takes about a minute).
-ALL_GAMES = ("spellcaster", "dueling-wizards", "annihilageddon", "wizarding-duels", "spellcaster",
-             "dueling-wizards", "annihilageddon", "wizarding-duels", "spellcaster", "wizard-dodgeball")
+#: The CI sample: bot matches that take a second or few: d10 contests, card draws, and Wizard
+#: Dodgeball's coloured dice (its heuristic bots finish in a few dozen turns, random ones in thousands).
+QUICK_GAMES = (("spellcaster", "random"), ("dueling-wizards", "random"), ("wizard-dodgeball", "heuristic"))
+#: Every game.
+ALL_GAMES = (*QUICK_GAMES, ("annihilageddon", "random"), ("wizarding-duels", "random"))
 
 
 def _check_platform_report(client, matches):
