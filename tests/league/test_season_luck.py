@@ -26,10 +26,12 @@ def test_each_club_gets_the_luck_of_its_seat_in_every_verified_fixture(client_fo
     for fixture in (first, second):
         match = autoplay_match(game="dueling-wizards", seats=2)
         assert match_verify(match_id=match.id).verified
-        Fixture.objects.filter(pk=fixture.pk).update(status=Fixture.Status.PLAYED, match=match)
+        Fixture.objects.filter(pk=fixture.pk).update(status=Fixture.Status.PLAYED, match=match, home_left=1,
+                                                     away_left=0)
     disputed = autoplay_match(game="dueling-wizards", seats=2)
     Match.objects.filter(pk=disputed.pk).update(verdict=Match.Verdict.DISPUTED)
-    Fixture.objects.filter(pk=third.pk).update(status=Fixture.Status.PLAYED, match=disputed)
+    Fixture.objects.filter(pk=third.pk).update(status=Fixture.Status.PLAYED, match=disputed, home_left=0,
+                                               away_left=0)
 
     body = client_for().get(f"/api/leagues/{iwdl.slug}/seasons/{season.number}/luck/").json()
     assert body["verified_fixtures"] == 2 and body["analysed"] == 2
