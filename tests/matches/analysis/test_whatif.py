@@ -116,3 +116,29 @@ def test_a_branch_point_outside_the_replay_or_a_live_match_is_refused(client_for
     response = client.post(f"/api/matches/{live.id}/whatif/", {"at": 1}, format="json")
     assert response.status_code == 409 and response.json()["code"] == "match_not_finished"
     assert not Sandbox.objects.exists()
+
+
+def test_one_person_keeps_a_bounded_number_of_sandboxes_and_may_delete_one(client_for, alice, finished,
+                                                                           monkeypatch):
+    from matches.analysis import services
+
+    monkeypatch.setattr(services, "SANDBOXES_PER_OWNER", 1)
+    client = client_for(alice)
+    box = client.post(f"/api/matches/{finished.id}/whatif/", {"at": 3}, format="json").json()
+    refused = client.post(f"/api/matches/{finished.id}/whatif/", {"at": 3}, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "too_many_sandboxes"
+    assert client.delete(f"/api/sandboxes/{box['id']}/").status_code == 204
+    assert client.post(f"/api/matches/{finished.id}/whatif/", {"at": 3}, format="json").status_code == 201
+
+
+def test_a_seat_the_bot_plays_is_not_moved_by_hand(client_for, alice, finished):
+    client = client_for(alice)
+    action = _first(finished, "action")
+    seat = action.data["seat"]
+    box = client.post(f"/api/matches/{finished.id}/whatif/", {"at": action.seq - 1, "bot_seats": [seat],
+                                                             "hand_chance": True}, format="json").json()
+    # The bot moved for its seat at once; asking to move that seat by hand is refused.
+    assert box["steps"][1]["seat"] == seat
+    response = client.post(f"/api/sandboxes/{box['id']}/actions/", {"seat": seat, "action": action.data["action"]},
+                           format="json")
+    assert response.status_code == 409 and response.json()["code"] == "bot_seat"
