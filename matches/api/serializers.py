@@ -43,8 +43,10 @@ class MatchCreateSerializer(serializers.Serializer):
 
 class CommandSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=64)
-    expected_seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
-    event_id = serializers.UUIDField(required=False)
+    # Every command that appends to a stream carries both (ARCHITECTURE.md, "Commands and side effects").
+    expected_seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1,
+                                            help_text="The match's head_seq this move was based on.")
+    event_id = serializers.UUIDField(help_text="A new UUID per move; resend it to retry.")
     action = serializers.JSONField(required=False, help_text="The move, as legal/ lists it.")
     chance = serializers.JSONField(required=False, help_text="Tabletop only: the outcome shown at the table.")
 

@@ -164,7 +164,8 @@ def test_a_spectator_and_the_other_seat_are_told_whose_draw_the_match_waits_for(
               headers: {'Content-Type': 'application/json',
                         'X-CSRFToken': (document.cookie.match(/csrftoken=([^;]+)/) || [])[1] || ''},
               body: JSON.stringify({seat: 2, chance: {cards: ['RA', 'R2', 'R3']},
-                                    expected_seq: Number(document.querySelector('#match').dataset.headSeq)})});
+                                    expected_seq: Number(document.querySelector('#match').dataset.headSeq),
+                                    event_id: crypto.randomUUID()})});
             return [res.status, (await res.json()).code];
         }""",
         str(match.id),

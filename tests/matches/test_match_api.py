@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from matches.models import Match
@@ -172,17 +174,17 @@ def test_a_tabletop_match_takes_each_players_draw_from_the_table(alice, bob, cli
     # A tabletop match has a stream secret too (it salts the hashes), committed now, revealed at the end.
     assert summary["to_move"] == ["chance"] and len(summary["seed_commitment"]) == 64 and summary["seed"] is None
     bad = client_for(alice).post(
-        f"/api/matches/{match.id}/actions/", {"seat": 0, "chance": [0, 0, 1], "expected_seq": 1}, format="json"
+        f"/api/matches/{match.id}/actions/", {"seat": 0, "chance": [0, 0, 1], "expected_seq": 1, "event_id": str(uuid.uuid4())}, format="json"
     )
     assert bad.status_code == 422 and bad.json()["code"] == "bad_chance_outcome"
     ok = client_for(alice).post(
         f"/api/matches/{match.id}/actions/",
-        {"seat": 0, "chance": {"cards": ["RA", "R3", "R5"]}, "expected_seq": 1}, format="json",
+        {"seat": 0, "chance": {"cards": ["RA", "R3", "R5"]}, "expected_seq": 1, "event_id": str(uuid.uuid4())}, format="json",
     )
     assert ok.status_code == 201, ok.json()
     ok = client_for(bob).post(
         f"/api/matches/{match.id}/actions/",
-        {"seat": 1, "chance": {"cards": ["R2", "R4", "R6"]}, "expected_seq": 2}, format="json",
+        {"seat": 1, "chance": {"cards": ["R2", "R4", "R6"]}, "expected_seq": 2, "event_id": str(uuid.uuid4())}, format="json",
     )
     assert ok.status_code == 201, ok.json()
     assert client_for(alice).get(f"/api/matches/{match.id}/state/").json()["view"]["hand"] == ["RA", "R3", "R5"]
@@ -193,7 +195,8 @@ def test_a_server_dealt_match_refuses_outcomes_from_players(alice, bob, client_f
     match = new_duel(alice, bob)
     response = client_for(alice).post(
         f"/api/matches/{match.id}/actions/",
-        {"seat": 0, "chance": list(range(70)), "expected_seq": fresh(match).state_seq}, format="json",
+        {"seat": 0, "chance": list(range(70)), "expected_seq": fresh(match).state_seq,
+         "event_id": str(uuid.uuid4())}, format="json",
     )
     assert response.status_code == 403 and response.json()["code"] == "server_deals_chance"
 
@@ -241,12 +244,14 @@ def test_tabletop_refuses_moves_before_the_deal_and_outcomes_nobody_owes(alice, 
     assert early.status_code == 409 and early.json()["code"] == "chance_pending"
     for seat, user, cards in ((0, alice, ["RA", "R3", "R5"]), (1, bob, ["R2", "R4", "R6"])):
         deal = client_for(user).post(f"/api/matches/{match.id}/actions/",
-                                     {"seat": seat, "chance": {"cards": cards}, "expected_seq": fresh(match).state_seq},
+                                     {"seat": seat, "chance": {"cards": cards}, "expected_seq": fresh(match).state_seq,
+                                      "event_id": str(uuid.uuid4())},
                                      format="json")
         assert deal.status_code == 201
     before = event_count(match)
     again = client_for(alice).post(f"/api/matches/{match.id}/actions/",
-                                   {"seat": 0, "chance": [0, 1, 2], "expected_seq": fresh(match).state_seq},
+                                   {"seat": 0, "chance": [0, 1, 2], "expected_seq": fresh(match).state_seq,
+                                    "event_id": str(uuid.uuid4())},
                                    format="json")
     assert again.status_code == 409 and again.json()["code"] == "no_chance_due"
     assert event_count(match) == before

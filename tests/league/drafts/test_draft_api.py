@@ -111,7 +111,8 @@ def finish_draft(clients, draft, *, spells=None):
             action["spells"] = spells
         seq = m.state_seq
         r = clients[seat].post(f"/api/matches/{draft}/actions/",
-                               {"seat": seat, "action": action, "expected_seq": seq}, format="json")
+                               {"seat": seat, "action": action, "expected_seq": seq,
+                                "event_id": str(uuid.uuid4())}, format="json")
         assert r.status_code == 201, r.json()
     raise AssertionError("draft did not end")
 
@@ -131,7 +132,8 @@ def test_spell_lists_over_budget_or_with_duplicates_are_refused(coaches, client_
         if action["type"] == "pick":
             action["wizard"] = min(m.state["pool"], key=lambda j: (roster()[j]["magic"], j))
         clients[seat].post(f"/api/matches/{draft}/actions/", {"seat": seat, "action": action,
-                                                              "expected_seq": m.state_seq}, format="json")
+                                                              "expected_seq": m.state_seq,
+                                                              "event_id": str(uuid.uuid4())}, format="json")
     m = draft_state(draft)
     budget = sum(roster()[j]["magic"] for j in m.state["lineups"][0])
     everything = ["teleport", "fireball", "freeze", "shield", "dispel", "slow_speed", "strong_weak",
