@@ -6,8 +6,8 @@ end: three rounds of six activations, each activation a finite number of actions
 
 ``heuristic``: builds a random Group, then plays greedily: it empowers and reacts when it can,
 keeps the best card, swaps in better hand cards, attacks or casts at the most damaged enemy it
-can reach, otherwise walks to the nearest free challenge (or the enemy's Arrival Spaces), and
-uses potions and lower parts that help.
+can reach, else lays a fire marker (Cinder Sigil) where it reaches an enemy, otherwise walks to
+the nearest free challenge (or the enemy's Arrival Spaces), and uses potions and lower parts that help.
 """
 
 from __future__ import annotations
@@ -158,6 +158,16 @@ def _act(state, seat, actions):
             sp = pk.spells[a["spell"]]
             return sum(e.get("n", 1) for e in sp["effects"] if e["op"] in ("impacts", "status", "push")) + m["mastery"] + sp["modifier"]
         return max(hits, key=lambda a: (M(state, a["target"])["impacts"], dmg(a), a["type"], a.get("spell", ""), a["target"]))
+    # 1b. nothing to hit: a fire marker where it reaches the most enemies (it burns them each End Phase)
+    def burned(a):
+        e = next(e for e in pk.spells[a["spell"]]["effects"] if e["op"] == "marker")
+        return sum(geometry.distance(geometry.parse(a["target"]), hex_of(o)) <= e["radius"] for o in on_board(state, other(seat)))
+    fires = [a for a in actions if a["type"] == "cast" and rules.places_marker(pk.spells[a["spell"]])
+             and any(e["op"] == "marker" and e["mark"] == "fire" for e in pk.spells[a["spell"]]["effects"])]
+    if fires:
+        best = max(fires, key=lambda a: (burned(a), a["target"]))
+        if burned(best) >= 1:
+            return best
     # 2. heal a damaged model
     p = P(state, seat)
     if m["impacts"] >= 2:

@@ -128,3 +128,15 @@ def test_a_board_with_a_mystery_rule_makes_face_down_overlays_difficult_terrain(
     # Turned face up, the overlay is its own terrain again (here Dangerous), whatever the board says.
     misty["overlays"][0]["face_up"] = True
     assert rules.terrain(misty, (2, 1)) == "dangerous"
+
+
+def test_the_heuristic_bot_lays_a_fire_marker_next_to_an_enemy_when_it_has_nothing_to_hit():
+    """Bots (issue deliverable 5): with its Basic Combat Spell spent this activation (L683), Cassius
+    has nothing to hit Tobias with, so the bot casts Cinder Sigil where the fire reaches him."""
+    import random
+
+    s = ov([(0, "cassius-vane", "2,1", {}), (1, "tobias-fenwick", "3,3", {})], spellbooks={0: ["cinder-sigil"]}, active="0a")
+    s["act"]["basic_used"] = True
+    a = E.bot_action("heuristic", s, 0, random.Random(1))
+    assert a["type"] == "cast" and a["spell"] == "cinder-sigil"
+    assert geometry.distance(geometry.parse(a["target"]), (3, 3)) <= 1
