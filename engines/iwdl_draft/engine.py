@@ -188,6 +188,17 @@ def _list_words(items: list[str]) -> str:
 # -- the engine --------------------------------------------------------------------------------
 
 
+def _next_state(state: State) -> State:
+    """A copy of ``state`` for ``apply`` to change: the lists an event changes in place (the deck,
+    each team, the picks, the per-seat slots) are copied; everything inside them (jerseys, pick
+    records, line-ups, spell lists) is only ever replaced, so it is shared, not deep-copied."""
+    new = dict(state)
+    for key in ("deck", "pool", "picks", "lineups", "spells", "ready", "pick_order", "seat_order"):
+        new[key] = list(state[key])
+    new["teams"] = [list(team) for team in state["teams"]]
+    return new
+
+
 class IwdlDraftEngine(Engine):
     bots = ("auto", "random")
     name = "iwdl-draft"
@@ -604,7 +615,7 @@ class IwdlDraftEngine(Engine):
 
         seat, action = event["seat"], event["action"]
         self.validate(state, seat, action)
-        new = self.clone(state)
+        new = _next_state(state)
         auto = bool(action.get("auto", False))
         kind = action["type"]
         if kind in _FIRST_PICK_TYPES:
@@ -639,7 +650,7 @@ class IwdlDraftEngine(Engine):
     def _deal(self, state: State, outcome: list[int]) -> State:
         order = deck_order()
         deck = [order[i] for i in outcome]
-        new = self.clone(state)
+        new = _next_state(state)
         fmt = state["format"]
         if fmt == BASIC:
             # Basic Draft: deal one card at a time, alternately, starting with player 1.

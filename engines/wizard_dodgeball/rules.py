@@ -221,6 +221,8 @@ def _blocked(state: State) -> set[Square]:
 def reachable(state: State, jersey: int, blocked: set[Square] | None = None,
               goal: Square | None = None) -> dict[Square, int]:
     """Squares the wizard can reach with one move action -> steps needed (start excluded).
+    With ``goal`` (a move's validation) the search keeps only squares from which the goal is
+    still within the steps left, and stops once it is reached: ask ``goal in`` the answer.
 
     A move is a path of up to MOVE king steps through empty squares of the wizard's own half
     (the Neutral Area included, never beyond it)."""
@@ -242,6 +244,8 @@ def reachable(state: State, jersey: int, blocked: set[Square] | None = None,
             for n in c.neighbours(s):
                 if n in dist or n in blocked or not (lo <= n[1] <= hi):
                     continue
+                if goal is not None and max(abs(goal[0] - n[0]), abs(goal[1] - n[1])) > allowance - step:
+                    continue  # too far from the goal to reach it with the steps left
                 dist[n] = step
                 nxt.append(n)
         frontier = nxt

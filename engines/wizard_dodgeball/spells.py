@@ -515,7 +515,8 @@ def apply_cast(state: State) -> None:
         state["cast"] = None
 
 
-def teleport_options(state: State, step: dict) -> list[Square]:
+def _teleport_check(state: State, step: dict):
+    """The test a teleported target's square must pass, with what it reads computed once."""
     cast = state["cast"]
     caster = wizard(state, cast["caster"])
     c = court_of(state)
@@ -526,21 +527,26 @@ def teleport_options(state: State, step: dict) -> list[Square]:
     side = None
     if "wizard" in ref:
         side = wizard(state, ref["wizard"])["side"]
-    out = []
-    for s in c.squares:
+
+    def ok(s: Square) -> bool:
         if s in occ:
-            continue
+            return False
         if here is not None and max(abs(s[0] - here[0]), abs(s[1] - here[1])) > rng:
-            continue
-        if side is not None and not c.in_half(side, s):
-            continue
-        out.append(s)
-    return out
+            return False
+        return side is None or c.in_half(side, s)
+
+    return c, ok
+
+
+def teleport_options(state: State, step: dict) -> list[Square]:
+    c, ok = _teleport_check(state, step)
+    return [s for s in c.squares if ok(s)]
 
 
 def choose_teleport(state: State, step: dict, action: dict) -> None:
     to = sq(action.get("to"))
-    if to not in teleport_options(state, step):
+    c, ok = _teleport_check(state, step)  # the one square asked about, not every square listed
+    if not (c.in_bounds(to) and ok(to)):
         raise IllegalAction(
             "A teleported target reappears on an empty in-bounds square within magical range "
             "(a wizard on its own side of the Neutral Area).",

@@ -20,8 +20,10 @@ def copy_state(state: State) -> State:
     new = dict(state)
     new["wizards"] = [dict(w) for w in state["wizards"]]
     new["balls"] = [dict(b) for b in state["balls"]]
-    new["cards"] = [{k: dict(v) for k, v in side.items()} for side in state["cards"]]
-    new["effects"] = [dict(e) for e in state["effects"]]
+    # A card's record and an effect's record are replaced, never changed in place
+    # (rules.recharge, spells.do_cast, spells._add_effect): the containers alone are copied.
+    new["cards"] = [dict(side) for side in state["cards"]]
+    new["effects"] = list(state["effects"])
     new["queue"] = [dict(q) for q in state["queue"]]
     if state["turn"] is not None:
         new["turn"] = dict(state["turn"])
