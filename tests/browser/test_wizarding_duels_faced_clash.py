@@ -60,15 +60,22 @@ def find_faced_clash(state0, engine, seeds=range(40)):
                     flags.add("empower")
             if in_faced_spell and step == "swap" and start is not None:
                 action = next((a for a in legal if a["type"] == "swap"), None)
-                if action is not None:
-                    flags.add("swap")
             if action is None:
                 action = engine.bot_action("heuristic", state, seat, rng)
             events.append(("action", seat, action))
             state = engine.apply(state, {"kind": "action", "seat": seat, "action": action})
+            if action["type"] == "swap" and start is not None:
+                # Wanted: a swap that stays face down while the other side still answers.
+                side = state["clash"][state_side(state, seat)] if state.get("clash") else None
+                if side and side["swap"] and not side["swap_up"]:
+                    flags.add("swap")
             if flags == {"empower", "swap"}:
                 return events[:start], events[start:]
     raise AssertionError("no seeded game had a Faced Clash with an empowerment and a swap")
+
+
+def state_side(state, seat):
+    return "att" if state["clash"]["att"]["seat"] == seat else "def"
 
 
 def play_through_services(match_id, events, users):

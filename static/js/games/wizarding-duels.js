@@ -695,6 +695,8 @@
       const sd = c[name];
       if (!sd) return null;
       const empFixed = typeof sd.emp_fixed === "number" ? sd.emp_fixed : (sd.emp_fixed || []).length;
+      const known = Array.isArray(sd.emp_known) ? sd.emp_known : [];
+      const knownCount = Array.isArray(sd.emp_known) ? sd.emp_known.length : (sd.emp_known || 0);
       return el("div", { class: "wzd-side", "data-testid": `tray-${name}` },
         el("div", {}, el("span", { class: "wzd-dot", style: `background:${SEAT_COLOUR[sd.seat]}` }),
           ` ${name === "att" ? "Attacker" : "Defender"}: ${modelName(view, sd.model)} (${seatLabel(ctx, sd.seat)})`),
@@ -702,7 +704,10 @@
           sd.revealed.map((u) => clashCard(view, u, { kept: u === sd.kept, full: false })),
           sd.extra.length ? [" + ", sd.extra.map((u) => clashCard(view, u))] : null,
           sd.swap !== null && sd.swap !== undefined ? [" swap: ", clashCard(view, sd.swap, { why: "swapped in face down" })] : null,
-          sd.emp || empFixed ? [" empower: ", Array.from({ length: Math.max(sd.emp || 0, empFixed) }, () => clashCard(view, "face-down", { why: "Empowerment card: hidden from everyone until it is drawn" }))] : null,
+          sd.emp || empFixed ? [" empower: ",
+            // Version 2: cards this side's owner saw with Leadership are known to them (a count to others).
+            known.map((u) => clashCard(view, u, { className: "wzd-emp-known", why: "an Empowerment card you saw with Leadership" })),
+            Array.from({ length: Math.max(sd.emp || 0, empFixed + knownCount) - known.length }, () => clashCard(view, "face-down", { why: "Empowerment card: hidden from everyone until it is drawn" }))] : null,
           sd.emp_cards && sd.emp_cards.length ? [" empowered: ", sd.emp_cards.map((u) => clashCard(view, u))] : null),
         el("div", { class: "small muted" },
           [sd.adv > 0 ? `Advantage ${sd.adv}` : sd.adv < 0 ? `Disadvantage ${-sd.adv}` : "", sd.early ? `early +${sd.early}` : "",
