@@ -1,0 +1,126 @@
+"""Replay cost against only JSON-decoding the same events, as instruction counts under
+callgrind, for every registered engine (issue 17, P1). Instruction counts ignore the load
+on the machine, so the ratio is the same on a busy machine and an idle one.
+
+    .venv/bin/python benchmarks/bench_replay_callgrind.py [--events 3000] [engine ...]
+
+For each engine it records random playouts (the conformance suite's: derived chance, the
+random bot; fixed keys, so every run sees the same games) until it has ``--events`` events,
+stored as the JSON strings the event store holds. Then three runs under
+``valgrind --tool=callgrind`` (PYTHONHASHSEED=0) on the same file:
+
+  base    start Python, import the engine, read the file;
+  loads   base + json.loads of every event;
+  replay  base + json.loads + engine.apply from setup over every event.
+
+ratio = (replay - base) / (loads - base): what replaying an event costs in units of parsing it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def record(engine_name: str, events_wanted: int, path: Path) -> int:
+    from engines import registry
+    from engines.base import CHANCE
+    from engines.chance import derive
+
+    sys.path.insert(0, str(ROOT / "tests" / "engines"))
+    from test_conformance import Rng, seat_counts  # the suite's deterministic rng
+
+    engine = registry.get(engine_name)
+    games, total, g = [], 0, 0
+    counts = seat_counts(engine)
+    while total < events_wanted:
+        seats = counts[g % len(counts)]
+        config = engine.validate_config({}, seats)
+        state = engine.setup(config, seats)
+        rng = Rng(f"replay-bench:{engine_name}:{g}")
+        events = []
+        while engine.to_move(state) and len(events) < 5000:
+            to_move = engine.to_move(state)
+            if to_move == [CHANCE]:
+                event = {"kind": "chance", "outcome": derive(engine.chance(state), b"replay-bench", str(g),
+                                                               len(events) + 2)}
+            else:
+                seat = to_move[int(rng.random() * len(to_move))]
+                event = {"kind": "action", "seat": seat, "action": engine.random_action(state, seat, rng)}
+            state = engine.apply(state, event)
+            events.append(json.dumps(event, separators=(",", ":")))
+        games.append({"config": config, "seats": seats, "events": events})
+        total += len(events)
+        g += 1
+    path.write_text(json.dumps({"engine": engine_name, "games": games}))
+    return total
+
+
+def child(mode: str, path: str) -> None:
+    """What runs under callgrind."""
+    from engines import registry
+
+    data = json.loads(Path(path).read_text())
+    engine = registry.get(data["engine"])
+    loads = json.loads
+    if mode == "loads":
+        for game in data["games"]:
+            for text in game["events"]:
+                loads(text)
+    elif mode == "replay":
+        apply = engine.apply
+        for game in data["games"]:
+            state = engine.setup(game["config"], game["seats"])
+            for text in game["events"]:
+                state = apply(state, loads(text))
+
+
+def instructions(mode: str, path: Path, workdir: Path) -> int:
+    out = workdir / f"callgrind.{mode}.out"
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
+                    "--child", mode, str(path)], check=True, env=env, cwd=ROOT,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    match = re.search(r"^summary:\s*(\d+)", out.read_text(), re.M) or re.search(r"^totals:\s*(\d+)",
+                                                                                out.read_text(), re.M)
+    return int(match.group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("engines", nargs="*")
+    parser.add_argument("--events", type=int, default=3000)
+    parser.add_argument("--child", nargs=2, metavar=("MODE", "FILE"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(*args.child)
+        return
+    from engines import registry
+
+    names = args.engines or [e.name for e in registry.all_engines()]
+    print(f"{'engine':<18}{'events':>8}{'loads Ir/event':>16}{'replay Ir/event':>17}{'ratio':>8}", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        for name in names:
+            path = workdir / f"{name}.json"
+            count = record(name, args.events, path)
+            # Natively first, so any stale .pyc is rewritten before the counted runs, not inside one.
+            subprocess.run([sys.executable, __file__, "--child", "base", str(path)], check=True, cwd=ROOT)
+            base = instructions("base", path, workdir)
+            loads = instructions("loads", path, workdir) - base
+            replay = instructions("replay", path, workdir) - base
+            print(f"{name:<18}{count:>8}{loads / count:>16,.0f}{replay / count:>17,.0f}{replay / loads:>7.1f}x",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()
