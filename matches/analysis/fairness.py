@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Iterable
 
 #: A p-value below this is flagged: one honest group in a thousand would be flagged by chance alone.
@@ -74,12 +75,13 @@ class Tally:
             self.tenths_expected[tenth] += p
 
 
-def tenth_probabilities(pool: int) -> list[Fraction]:
+@lru_cache(maxsize=256)
+def tenth_probabilities(pool: int) -> tuple[Fraction, ...]:
     """The exact probability that a uniform index of ``range(pool)`` falls in each tenth."""
     out = [Fraction(0)] * TENTHS
     for index in range(pool):
         out[index * TENTHS // pool] += Fraction(1, pool)
-    return out
+    return tuple(out)
 
 
 def tally_events(events: Iterable[tuple[dict[str, Any], Any]]) -> Tally:
