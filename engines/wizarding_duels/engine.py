@@ -86,8 +86,8 @@ class WizardingDuelsEngine(Engine):
     max_seats = 2
     bots = ("heuristic", "random")
     rating = "glicko2"
-    #: Played on the pages (js/games/wizarding-duels.js) with a ready-made group; the group builder
-    #: and tabletop card pickers are still to come.
+    #: Played on the pages (js/games/wizarding-duels.js), with ready-made or saved Groups from the
+    #: group builder (/games/wizarding-duels/groups/), and at a table with coin and card pickers.
     playable = True
 
     def __init__(self, version: str = LATEST):

@@ -66,7 +66,8 @@ def check_roster(pack: Pack, group: dict, budget: int) -> None:
     leader = group["leader"]
     if type(leader) is not int or not 0 <= leader < len(models):
         _refuse("leader must be the index of one of the Group's models.", "bad_leader")
-    if not isinstance(arts, list) or len(arts) != len(models) or not all(isinstance(a, list) for a in arts):
+    if not isinstance(arts, list) or len(arts) != len(models) or \
+            not all(isinstance(a, list) and all(isinstance(x, str) for x in a) for a in arts):
         _refuse("artifacts must list the artifacts of each model, in model order.", "bad_group")
     galleons = sum(c["galleons"] for c in chars)
     for c, carried in zip(chars, arts):

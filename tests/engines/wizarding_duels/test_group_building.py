@@ -132,3 +132,10 @@ def test_a_refused_group_leaves_the_match_state_untouched():
     with pytest.raises(IllegalAction) as err:
         E.apply(s, {"kind": "action", "seat": 0, "action": group(models=["aldous-wren", "cassius-vane"], artifacts=[[], []])})
     assert err.value.code == "mixed_affiliation" and s == before
+
+
+def test_malformed_artifact_lists_are_refused_with_a_code_not_an_error():
+    """Every refusal has a code: an artifact that is not an id (an object, a list) is bad input."""
+    refused(group(artifacts=[[{}], [], []]), "bad_group")
+    refused(group(artifacts=[[["x"]], [], []]), "bad_group")
+    refused(group(quests=[[]] * 9), "quest_deck_size")
