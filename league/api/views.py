@@ -24,7 +24,8 @@ class DraftCreateSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=["basic", "schoolyard", "tournament"], required=False)
     order = serializers.ChoiceField(choices=["snake", "straight"], required=False)
     clock_seconds = serializers.IntegerField(required=False, default=60)  # the service says why a clock is refused
-    event_id = serializers.UUIDField(required=False, help_text="Resending the same invitation returns the first.")
+    event_id = serializers.UUIDField(required=False, help_text="A new UUID per draft; resending the same create "
+                                     "returns what the first made (the room, or the invitation).")
 
     def validate_coaches(self, entries):
         teams = [[n.strip() for n in entry.split("+") if n.strip()] for entry in entries]
@@ -81,7 +82,8 @@ class DraftList(APIView):
         if isinstance(opened, Invitation):
             return Response(invitation_summary(invitation=opened, user=request.user),
                             status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK)
-        return Response(selectors.draft_summary(draft=opened, user=request.user), status=status.HTTP_201_CREATED)
+        return Response(selectors.draft_summary(draft=opened, user=request.user),
+                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 class DraftDetail(APIView):

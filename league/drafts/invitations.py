@@ -17,7 +17,7 @@ from matches.models import Match
 from matches.services import SeatSpec
 
 from .models import Draft
-from .services import DRAFT_GAME, draft_create, draft_create_check
+from .services import DRAFT_GAME, draft_create, draft_create_check, draft_create_or_get
 
 
 def draft_request(*, seats: list[SeatSpec], config: dict | None, clock_seconds: int) -> dict:
@@ -51,7 +51,8 @@ def draft_open(
     invitees = invitation_services.seats_needing_consent(seats=seats, created_by=created_by)
     if not invitees:
         invitation_services.check_event_id_unused(event_id=event_id)
-        return draft_create(seats=seats, created_by=created_by, config=config, clock_seconds=clock_seconds), True
+        return draft_create_or_get(seats=seats, created_by=created_by, config=config, clock_seconds=clock_seconds,
+                                   event_id=event_id)
     return invitation_services.invitation_create(
         kind="draft", created_by=created_by, invitees=invitees, event_id=event_id,
         request=draft_request(seats=seats, config=config, clock_seconds=clock_seconds),

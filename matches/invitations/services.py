@@ -221,9 +221,14 @@ def seats_from_request(stored: list[dict]) -> list[SeatSpec]:
 
 
 def match_request(*, game: str, seats: list[SeatSpec], mode: str, config: dict | None,
-                  time_control: dict | None) -> dict:
-    return {"game": game, "mode": mode, "config": config or {}, "time_control": time_control or {},
-            "seats": seats_to_request(seats)}
+                  time_control: dict | None, setup=None, setup_seat: int = 0) -> dict:
+    """The create command as JSON; ``setup``, a SavedSetup of the inviter's, is played for
+    ``setup_seat`` once the match starts (as the new-match form does for a match against a bot)."""
+    request = {"game": game, "mode": mode, "config": config or {}, "time_control": time_control or {},
+               "seats": seats_to_request(seats)}
+    if setup is not None:
+        request["setup"] = {"id": setup.pk, "seat": setup_seat}
+    return request
 
 
 def _match_check(request: dict, created_by) -> None:
@@ -232,8 +237,16 @@ def _match_check(request: dict, created_by) -> None:
 
 
 def _match_create(request: dict, created_by) -> Match:
-    return match_create(game=request["game"], seats=seats_from_request(request["seats"]), created_by=created_by,
-                        mode=request["mode"], config=request["config"], time_control=request["time_control"])
+    match = match_create(game=request["game"], seats=seats_from_request(request["seats"]), created_by=created_by,
+                         mode=request["mode"], config=request["config"], time_control=request["time_control"])
+    if request.get("setup"):
+        from matches.games.services import setup_play
+        from matches.models import SavedSetup
+
+        saved = SavedSetup.objects.filter(pk=request["setup"]["id"], user=created_by).first()
+        if saved is not None:  # deleted since the invitation: the inviter chooses in the match
+            setup_play(match=match, user=created_by, seat=request["setup"]["seat"], setup=saved)
+    return match
 
 
 MATCH = kinds.register(kinds.InvitationKind(

@@ -57,7 +57,8 @@ def invite_to_match(request, form, seats):
             kind="match", created_by=request.user,
             invitees=services.seats_needing_consent(seats=seats, created_by=request.user),
             request=services.match_request(game=data["game"], seats=seats, mode=data["mode"],
-                                        config=data.get("config"), time_control=data.get("time_control")),
+                                           config=data.get("config"), time_control=data.get("time_control"),
+                                           setup=data.get("setup"), setup_seat=0),
         )
     except MatchError as exc:
         form.add_error(None, exc.message)

@@ -207,6 +207,20 @@ def test_a_draft_against_another_coach_opens_when_they_accept(alice, bob, client
     assert [s.user.username for s in draft.draft_match.seats.order_by("index")] == ["bob", "alice"]
 
 
+def test_a_retried_draft_create_returns_the_same_invitation_or_the_organisers_room(alice, bob, client_for,
+                                                                                 make_user):
+    body = {"coaches": ["alice", "bob"], "format": "schoolyard", "event_id": str(uuid.uuid4())}
+    first = client_for(alice).post("/api/drafts/", body, format="json")
+    again = client_for(alice).post("/api/drafts/", body, format="json")
+    assert (first.status_code, again.status_code) == (202, 200) and again.json()["id"] == first.json()["id"]
+    organiser = make_user("organiser", staff=True)
+    direct = {**body, "event_id": str(uuid.uuid4())}
+    opened = client_for(organiser).post("/api/drafts/", direct, format="json")
+    reopened = client_for(organiser).post("/api/drafts/", direct, format="json")
+    assert (opened.status_code, reopened.status_code) == (201, 200) and reopened.json()["id"] == opened.json()["id"]
+    assert Invitation.objects.count() == 1 and Draft.objects.count() == 1
+
+
 def test_a_draft_that_could_not_open_is_refused_before_anyone_is_invited(alice, bob, carol, client_for):
     refused = client_for(alice).post("/api/drafts/", {"coaches": ["alice", "bob"], "clock_seconds": 2}, format="json")
     assert refused.status_code == 400 and refused.json()["code"] == "bad_clock"
@@ -220,3 +234,62 @@ def test_every_partner_of_a_team_seat_is_asked_too(alice, bob, carol, client_for
                                   format="json").json()
     assert sorted(i["username"] for i in sent["invitees"]) == ["bob", "carol"]
     assert sent["seats"] == ["alice & carol", "bob"]
+
+
+# -- the pages --------------------------------------------------------------------------------
+
+
+def test_the_new_match_form_invites_and_the_last_acceptance_leads_into_the_match(client, alice, bob, carol):
+    client.force_login(alice)
+    sent = client.post("/matches/new/", {"game": "dueling-wizards", "opponent": "bob", "bot": "", "mode": "server",
+                                         "clock": ""})
+    invitation = Invitation.objects.get()
+    assert sent.status_code == 302 and sent["Location"] == f"/invitations/{invitation.id}/"
+    assert Match.objects.count() == 0
+    assert "Waiting for the answers" in client.get(sent["Location"]).content.decode()
+    client.force_login(carol)  # neither inviter nor invited: no such page
+    assert client.get(f"/invitations/{invitation.id}/").status_code == 404
+    assert client.post(f"/invitations/{invitation.id}/accept/").status_code == 404
+    client.force_login(bob)
+    home = client.get("/").content.decode()
+    assert 'data-testid="invitations-received"' in home and f"/invitations/{invitation.id}/accept/" in home
+    accepted = client.post(f"/invitations/{invitation.id}/accept/")
+    match = Match.objects.get()
+    assert accepted.status_code == 302 and accepted["Location"] == f"/matches/{match.id}/"
+
+
+def test_the_inviter_cancels_from_the_page(client, alice, bob):
+    client.force_login(alice)
+    client.post("/matches/new/", {"game": "dueling-wizards", "opponent": "bob", "bot": "", "mode": "server",
+                                  "clock": ""})
+    invitation = Invitation.objects.get()
+    assert f"/invitations/{invitation.id}/cancel/" in client.get("/").content.decode()
+    assert client.post(f"/invitations/{invitation.id}/cancel/")["Location"] == "/"
+    assert Invitation.objects.get().status == "cancelled"
+    client.force_login(bob)
+    assert 'data-testid="invitations"' not in client.get("/").content.decode()
+    refused = client.post(f"/invitations/{invitation.id}/accept/")  # the page says why, nothing changes
+    assert refused.status_code == 302 and Match.objects.count() == 0
+
+
+def test_a_saved_setup_chosen_with_an_invitation_is_played_when_the_match_starts(client, alice, bob):
+    from engines.wizarding_duels import content, groups
+    from matches.models import SavedSetup
+
+    pack = content.load("original-v1")
+    group = groups.random_group(pack, 40, groups.Lcg(5))
+    stock = groups.random_stock(pack, group["models"], groups.Lcg(5))
+    setup = SavedSetup.objects.create(user=alice, game="wizarding-duels", name="Forty",
+                                      data={"config": {"pack": "original-v1", "galleons": 40},
+                                            "actions": [group, stock]})
+    client.force_login(alice)
+    client.post("/matches/new/", {"game": "wizarding-duels", "opponent": "bob", "bot": "", "mode": "server",
+                                  "clock": "", "setup": str(setup.pk)})
+    invitation = Invitation.objects.get()
+    client.force_login(bob)
+    client.post(f"/invitations/{invitation.id}/accept/")
+    match = Match.objects.get()
+    assert match.config["galleons"] == 40
+    # alice's Group is her first answer, sent for her (it stays secret until bob builds his).
+    answers = Event.objects.filter(stream_id=match.stream_id, type="action", actor=f"user:{alice.pk}")
+    assert answers.first().data["action"]["models"] == group["models"]
