@@ -126,13 +126,22 @@ def test_a_newcomer_plays_a_whole_game_against_the_bot_from_the_home_page_and_op
             checks += 1
         seq = head_seq(page)
         lit = page.locator("polygon.wzd-choice")
-        if step in BOARD_STEPS and lit.count():
+        if (step in BOARD_STEPS or (step == "act" and turn % 2 == 0)) and lit.count():
+            clicked = f"space {lit.first.get_attribute('data-hex')}"
             lit.first.click()
-        elif step == "act" and turn % 2 == 0 and lit.count():
-            lit.first.click()
+            # A space reached several ways (a move and a cast there) asks which: take the first.
+            if page.locator("[data-testid=hex-choices]").count():
+                clicked += " then " + page.locator("[data-testid=hex-choices] button").first.get_attribute("data-action")
+                page.locator("[data-testid=hex-choices] button").first.click()
         else:
-            page.locator("[data-testid=controls] button.wzd-choice:visible").first.click()
-        wait_for_new_head(page, seq)
+            button = page.locator("[data-testid=controls] button.wzd-choice:visible").first
+            clicked = button.get_attribute("data-action")
+            button.click()
+        try:
+            wait_for_new_head(page, seq)
+        except Exception as exc:
+            raise AssertionError(f"no new event after clicking {clicked} at step {step}; "
+                                 f"error shown: {page.inner_text('#error')!r}") from exc
     page.wait_for_selector("[data-testid=result]")
     page.screenshot(path=f"{SHOTS}/wzd-finished.png", full_page=True)
     assert "Game over" in page.inner_text("[data-testid=result]")

@@ -703,7 +703,7 @@
         el("div", { class: "wzd-cards" },
           sd.revealed.map((u) => clashCard(view, u, { kept: u === sd.kept, full: false })),
           sd.extra.length ? [" + ", sd.extra.map((u) => clashCard(view, u))] : null,
-          sd.swap !== null && sd.swap !== undefined ? [" swap: ", clashCard(view, sd.swap, { why: "swapped in face down" })] : null,
+          sd.swap !== null && sd.swap !== undefined && sd.swap !== sd.kept ? [" swap: ", clashCard(view, sd.swap, { why: "swapped in face down" })] : null,
           sd.emp || empFixed ? [" empower: ",
             // Version 2: cards this side's owner saw with Leadership are known to them (a count to others).
             known.map((u) => clashCard(view, u, { className: "wzd-emp-known", why: "an Empowerment card you saw with Leadership" })),
@@ -711,7 +711,7 @@
           sd.emp_cards && sd.emp_cards.length ? [" empowered: ", sd.emp_cards.map((u) => clashCard(view, u))] : null),
         el("div", { class: "small muted" },
           [sd.adv > 0 ? `Advantage ${sd.adv}` : sd.adv < 0 ? `Disadvantage ${-sd.adv}` : "", sd.early ? `early +${sd.early}` : "",
-            sd.kept ? `kept ${cardWord(view, sd.kept)}` : ""].filter(Boolean).join(" · ")),
+            sd.kept ? `kept ${cardWord(view, sd.kept)}` : "", sd.swap && sd.swap === sd.kept ? "swapped in from the hand" : ""].filter(Boolean).join(" · ")),
         sd.total !== null && sd.total !== undefined ? totalBreakdown(view, c, name) : null);
     };
     const what = c.spell ? nameOf(view, "spells", c.spell) : c.potion ? nameOf(view, "potions", c.potion) : c.prof ? (c.prof.name || "attack") : c.what;
