@@ -7,17 +7,22 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
+from unittest import mock
 
 import pytest
+from django.utils import timezone
 
 from league.drafts.models import Draft
-from league.drafts.services import draft_create, draft_create_or_get
+from league.drafts.services import draft_clock_expire, draft_create, draft_create_or_get
 from league.seasons import services as season_services
 from league.seasons.models import Season
 from league.tournaments import services as tournament_services
 from league.tournaments.models import Tournament
-from matches.models import Event
+from matches.eventstore import StaleSequence
+from matches.models import Event, Match
 from matches.services import SeatSpec
+from tests.matches.helpers import fresh, new_duel
 
 
 def tournament_events(tid, type=None):
@@ -173,3 +178,80 @@ def test_a_season_service_create_with_an_event_id_is_idempotent(make_user):
     again, made = season_services.season_create_or_get(league=league, created_by=organiser,
                                                        start_date=dt.date(2027, 1, 4), clubs=clubs, event_id=eid)
     assert not made and again.pk == first.pk and Season.objects.count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("missing", ["expected_seq", "event_id"])
+def test_a_match_move_or_draft_pick_without_its_guards_is_refused_and_writes_nothing(alice, bob, client_for,
+                                                                                      missing):
+    match = new_duel(alice, bob)
+    draft = draft_create(seats=[SeatSpec(user=alice), SeatSpec(user=bob)], created_by=alice,
+                         config={"format": "schoolyard"})
+    before = Event.objects.count()
+    guards = {"expected_seq": fresh(match).state_seq, "event_id": str(uuid.uuid4())}
+    del guards[missing]
+    # Refused on its shape, before anyone asks whether the move is legal.
+    move = client_for(alice).post(f"/api/matches/{match.id}/actions/",
+                                  {"seat": 0, "action": {"type": "attack"}, **guards}, format="json")
+    assert move.status_code == 400 and missing in move.json()["fields"]
+    take = client_for(bob).post(f"/api/drafts/{draft.draft_match_id}/take/", guards, format="json")
+    assert take.status_code == 400 and missing in take.json()["fields"]
+    clock = client_for(bob).post(f"/api/drafts/{draft.draft_match_id}/clock/", guards, format="json")
+    assert clock.status_code == 400 and missing in clock.json()["fields"]
+    assert Event.objects.count() == before
+
+
+@pytest.mark.django_db
+def test_a_retried_clock_call_reports_what_the_first_did_and_acts_once(alice, bob):
+    draft = draft_create(seats=[SeatSpec(user=alice), SeatSpec(user=bob)], created_by=alice,
+                         config={"format": "schoolyard"}, clock_seconds=30)
+    head = draft.draft_match.state_seq
+    eid = uuid.uuid4()
+    later = timezone.now() + timedelta(seconds=31)
+    with mock.patch("league.drafts.services.timezone.now", return_value=later):
+        first = draft_clock_expire(draft=draft, expected_seq=head, event_id=eid)
+    # The reply was lost; the page retries at once, before the next coach's clock has run out.
+    again = draft_clock_expire(draft=draft, expected_seq=head, event_id=eid)
+    assert first == again and len(first) == 1
+    assert Event.objects.filter(stream_id=draft.draft_match.stream_id, actor="clock").count() == 1
+
+
+@pytest.fixture
+def duels_season(make_user):
+    """A league of Dueling Wizards (fixtures start their match at once) with two coached clubs."""
+    organiser, ann, ben = make_user("organiser"), make_user("ann"), make_user("ben")
+    league = season_services.league_create(slug="duels", name="Duels", game="dueling-wizards", created_by=organiser)
+    for slug, coach in (("reds", ann), ("blues", ben)):
+        club = season_services.club_create(league=league, user=organiser, slug=slug, name=slug.title())
+        season_services.club_coach_add(club=club, user=organiser, coach=coach)
+    season = season_services.season_create(league=league, created_by=organiser, start_date=dt.date(2027, 3, 1),
+                                           double=False)
+    return season, organiser, ann
+
+
+@pytest.mark.django_db
+def test_a_fixture_start_at_a_stale_head_opens_nothing_and_a_retried_one_returns_the_first_match(duels_season):
+    season, _organiser, ann = duels_season
+    fixture = season.fixtures.select_related("home", "away", "season__league").first()
+    head = Season.objects.get(pk=season.pk).projected_seq
+    with pytest.raises(StaleSequence):
+        season_services.fixture_start(fixture=fixture, user=ann, expected_seq=head - 1, event_id=uuid.uuid4())
+    assert Match.objects.count() == 0
+    eid = uuid.uuid4()
+    first = season_services.fixture_start(fixture=fixture, user=ann, expected_seq=head, event_id=eid)
+    again = season_services.fixture_start(fixture=fixture, user=ann, expected_seq=head, event_id=eid)
+    assert again.pk == first.pk and Match.objects.count() == 1
+    assert Event.objects.filter(stream_id=season.stream_id, type="fixture.started").count() == 1
+
+
+@pytest.mark.django_db
+def test_a_retried_season_close_returns_what_the_first_recorded(duels_season):
+    season, organiser, _ann = duels_season
+    for fixture in season.fixtures.select_related("home", "away", "season__league"):
+        season_services.fixture_walkover(fixture=fixture, user=organiser, winner=fixture.home, reason="ruling")
+    head = Season.objects.get(pk=season.pk).projected_seq
+    eid = uuid.uuid4()
+    first = season_services.season_close(season=season, user=organiser, expected_seq=head, event_id=eid)
+    again = season_services.season_close(season=season, user=organiser, expected_seq=head, event_id=eid)
+    assert again == first
+    assert Event.objects.filter(stream_id=season.stream_id, type="season.closed").count() == 1
