@@ -1,6 +1,7 @@
 """Wizarding Duels' group builder in a real browser (issue 13, item 1): a newcomer builds a Group from
 the home page, meets each of the engine's refusals in its own words while doing so, saves the Group to
-the account and starts a match with it from the home page's form; the builder fits a phone's width."""
+the account, starts a match with it from the home page's form, plays it to the end against the bot and
+steps through its replay; the builder fits a phone's width."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+
+from tests.browser.test_wizarding_duels_pages import play_to_the_end
 
 SHOTS = "/tmp"
 
@@ -142,4 +145,20 @@ def test_a_newcomer_builds_a_group_meeting_each_refusal_saves_it_and_starts_a_ma
     assert group["artifacts"] == [[], ["runed-dagger"]]
     assert potions == ["sting-flask"] + ["minor-salve"] * 5
     assert "The Ashen Regent" in page.inner_text("[data-testid=my-panel]")
+
+    # The newcomer plays the whole game with it against the heuristic bot, then steps through the replay.
+    play_to_the_end(page)
+    page.wait_for_selector("[data-testid=result]")
+    assert "Game over" in page.inner_text("[data-testid=result]")
+    page.wait_for_selector("[data-testid=verdict].verified", timeout=60_000)
+    page.click("#replay-link")
+    page.wait_for_selector(".wzd[data-turn-state=over] [data-testid=hex-board]")
+    head = int(page.inner_text("[data-testid=at]"))
+    page.eval_on_selector("#scrubber", "(e, n) => { e.value = n; e.dispatchEvent(new Event('input')); }", head // 2)
+    page.wait_for_function("n => document.querySelector('[data-testid=at]').textContent === String(n)", arg=head // 2)
+    page.wait_for_selector(".wzd[data-turn-state=replay] [data-testid=hex-board] .wzd-model")
+    page.click("[data-step=next]")
+    page.wait_for_function("n => document.querySelector('[data-testid=at]').textContent === String(n)", arg=head // 2 + 1)
+    # Its own Leader is on the board of the replay, a star on Lord Octavian Malvern's card.
+    assert "★ Leader" in page.inner_text("[data-testid=card-0b]")
     assert errors == []

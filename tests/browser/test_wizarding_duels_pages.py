@@ -90,6 +90,39 @@ def check_the_opponents_hand_is_hidden(page, both, seat):
 BOARD_STEPS = ("place_challenge", "place_terrain", "deploy", "place")
 
 
+def play_to_the_end(page, look=None, limit=1500):
+    """Play this seat's every turn through the page until the game is over: on the board steps click
+    the first lit space; otherwise the first visible choice in the controls (an attack or a spell
+    before a move, End last), and every other activation the first lit space to move. ``look(step)``
+    is called before each answer."""
+    for turn in range(limit):
+        page.wait_for_selector(".wzd[data-turn-state=mine], .wzd[data-turn-state=over]", timeout=30_000)
+        if page.locator(".wzd[data-turn-state=over]").count():
+            return
+        step = page.locator(".wzd").get_attribute("data-step")
+        if look:
+            look(step)
+        seq = head_seq(page)
+        lit = page.locator("polygon.wzd-choice")
+        if (step in BOARD_STEPS or (step == "act" and turn % 2 == 0)) and lit.count():
+            clicked = f"space {lit.first.get_attribute('data-hex')}"
+            lit.first.click()
+            # A space reached several ways (a move and a cast there) asks which: take the first.
+            if page.locator("[data-testid=hex-choices]").count():
+                clicked += " then " + page.locator("[data-testid=hex-choices] button").first.get_attribute("data-action")
+                page.locator("[data-testid=hex-choices] button").first.click()
+        else:
+            button = page.locator("[data-testid=controls] button.wzd-choice:visible").first
+            clicked = button.get_attribute("data-action")
+            button.click()
+        try:
+            wait_for_new_head(page, seq)
+        except Exception as exc:
+            raise AssertionError(f"no new event after clicking {clicked} at step {step}; "
+                                 f"error shown: {page.inner_text('#error')!r}") from exc
+    raise AssertionError(f"the game was not over after {limit} answers")
+
+
 @pytest.mark.browser
 def test_a_newcomer_plays_a_whole_game_against_the_bot_from_the_home_page_and_opens_the_replay(page_as, live, off_loop):
     users("newcomer")
@@ -109,14 +142,8 @@ def test_a_newcomer_plays_a_whole_game_against_the_bot_from_the_home_page_and_op
     seen_steps: set[str] = set()
     shots = {"build", "deploy", "act"}
     checks = 0
-    # Only through the page: on the board steps click the first lit space; otherwise the first
-    # visible choice in the controls (an attack or a spell before a move, End last), and every
-    # other activation the first lit space to move.
-    for turn in range(1500):
-        page.wait_for_selector(".wzd[data-turn-state=mine], .wzd[data-turn-state=over]", timeout=30_000)
-        if page.locator(".wzd[data-turn-state=over]").count():
-            break
-        step = page.locator(".wzd").get_attribute("data-step")
+    def look(step):
+        nonlocal checks
         seen_steps.add(step)
         if step in shots:
             page.screenshot(path=f"{SHOTS}/wzd-{step}.png", full_page=True)
@@ -124,24 +151,8 @@ def test_a_newcomer_plays_a_whole_game_against_the_bot_from_the_home_page_and_op
         if step == "act" and checks < 6 and page.locator(".wzd-hand-card").count():
             check_the_opponents_hand_is_hidden(page, off_loop(hands, match_id), seat)
             checks += 1
-        seq = head_seq(page)
-        lit = page.locator("polygon.wzd-choice")
-        if (step in BOARD_STEPS or (step == "act" and turn % 2 == 0)) and lit.count():
-            clicked = f"space {lit.first.get_attribute('data-hex')}"
-            lit.first.click()
-            # A space reached several ways (a move and a cast there) asks which: take the first.
-            if page.locator("[data-testid=hex-choices]").count():
-                clicked += " then " + page.locator("[data-testid=hex-choices] button").first.get_attribute("data-action")
-                page.locator("[data-testid=hex-choices] button").first.click()
-        else:
-            button = page.locator("[data-testid=controls] button.wzd-choice:visible").first
-            clicked = button.get_attribute("data-action")
-            button.click()
-        try:
-            wait_for_new_head(page, seq)
-        except Exception as exc:
-            raise AssertionError(f"no new event after clicking {clicked} at step {step}; "
-                                 f"error shown: {page.inner_text('#error')!r}") from exc
+
+    play_to_the_end(page, look)
     page.wait_for_selector("[data-testid=result]")
     page.screenshot(path=f"{SHOTS}/wzd-finished.png", full_page=True)
     assert "Game over" in page.inner_text("[data-testid=result]")
