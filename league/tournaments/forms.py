@@ -1,3 +1,5 @@
+import uuid
+
 from django import forms
 
 from engines import registry
@@ -15,6 +17,9 @@ FORMAT_LABELS = {
 
 
 class NewTournamentForm(forms.Form):
+    # One id per form shown: a second submit of the same form (a double click, a resend after a
+    # lost answer) finds the tournament the first made instead of making another.
+    event_id = forms.UUIDField(required=False, initial=uuid.uuid4, widget=forms.HiddenInput)
     name = forms.CharField(max_length=120)
     game = forms.ChoiceField()
     format = forms.ChoiceField(choices=[(f, FORMAT_LABELS[f]) for f in FORMATS])

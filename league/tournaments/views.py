@@ -13,9 +13,10 @@ def tournament_list(request):
         form = NewTournamentForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             try:
-                t = services.tournament_create(created_by=request.user, name=form.cleaned_data["name"],
-                                               game=form.cleaned_data["game"], format=form.cleaned_data["format"],
-                                               options=form.options())
+                t, _ = services.tournament_create_or_get(
+                    created_by=request.user, name=form.cleaned_data["name"], game=form.cleaned_data["game"],
+                    format=form.cleaned_data["format"], options=form.options(),
+                    event_id=form.cleaned_data.get("event_id"))
             except MatchError as exc:
                 form.add_error(None, exc.message)
             else:

@@ -255,3 +255,18 @@ def test_a_retried_season_close_returns_what_the_first_recorded(duels_season):
     again = season_services.season_close(season=season, user=organiser, expected_seq=head, event_id=eid)
     assert again == first
     assert Event.objects.filter(stream_id=season.stream_id, type="season.closed").count() == 1
+
+
+@pytest.mark.django_db
+def test_the_new_tournament_form_sent_twice_makes_one_tournament(alice):
+    from django.test import Client
+
+    browser = Client()
+    browser.force_login(alice)
+    page = browser.get("/tournaments/").content.decode()
+    assert 'name="event_id"' in page  # each form shown carries an id of its own
+    form = {"name": "Double click Open", "game": "dueling-wizards", "format": "swiss", "bye_score": "1",
+            "seeding": "registration", "event_id": str(uuid.uuid4())}
+    first, again = browser.post("/tournaments/", form), browser.post("/tournaments/", form)
+    assert first.status_code == again.status_code == 302 and first["Location"] == again["Location"]
+    assert Tournament.objects.filter(name="Double click Open").count() == 1
