@@ -106,7 +106,7 @@
           rec.players.forEach((p) => out.push(el("button", { class: "small-btn", "data-testid": `report-${rec.id}-${nameOf(p)}`, onclick: () => post(`${path}/report`, { result: won(p) }) }, `${nameOf(p)} won`)));
           if (!rec.bracket_match) out.push(el("button", { class: "small-btn", "data-testid": `report-${rec.id}-draw`, onclick: () => post(`${path}/report`, { result: drawn() }) }, "Draw"));
         } else {
-          const input = el("input", { placeholder: "finish: a, b = c, d", "data-testid": `finish-${rec.id}` });
+          const input = el("input", { placeholder: "finish: a, b = c, d", "aria-label": "Finishing order", "data-testid": `finish-${rec.id}` });
           out.push(input, el("button", { class: "small-btn", onclick: () => post(`${path}/report`, { result: { finish: parseFinish(input.value) } }) }, "Report"));
         }
       }
@@ -121,7 +121,7 @@
       const verb = rec.status === "final" ? "correct" : "rule";
       const label = rec.status === "final" ? "Correct" : "Rule";
       if (two) {
-        const sel = el("select", { "data-testid": `${verb}-select-${rec.id}` },
+        const sel = el("select", { "aria-label": `${label}: result`, "data-testid": `${verb}-select-${rec.id}` },
           rec.players.map((p) => el("option", { value: `w:${p}` }, `${nameOf(p)} won`)),
           rec.bracket_match ? null : el("option", { value: "draw" }, "Draw"),
           open ? rec.players.map((p) => el("option", { value: `ns:${p}` }, `${nameOf(p)} did not show`)) : null,
@@ -132,7 +132,7 @@
           return post(`${path}/${verb}`, { result: v === "draw" ? drawn() : won(v.slice(2)), reason: "organiser" });
         } }, label));
       } else {
-        const input = el("input", { placeholder: "finish: a, b = c, d" });
+        const input = el("input", { placeholder: "finish: a, b = c, d", "aria-label": "Finishing order" });
         out.push(input, el("button", { class: "small-btn", onclick: () => post(`${path}/${verb}`, { result: { finish: parseFinish(input.value) } }) }, label));
       }
     }
@@ -160,7 +160,7 @@
     if (!data.is_organiser) return null;
     const p = data.progress;
     // The typed name survives redraws (a websocket update can redraw the page mid-typing).
-    const who = el("input", { placeholder: "username", "data-testid": "add-player-name", value: typedName,
+    const who = el("input", { placeholder: "username", "aria-label": "Player's username", "data-testid": "add-player-name", value: typedName,
       oninput: (ev) => { typedName = ev.target.value; } });
     const named = () => { const n = who.value.trim(); typedName = ""; return n; };
     const bits = [el("strong", {}, "Organiser")];
@@ -172,7 +172,7 @@
     } else if (p.status === "running") {
       if (p.can_pair_next) bits.push(el("button", { class: "primary", "data-testid": "pair-next", onclick: () => post("pair", {}) }, "Pair the next round"));
       if (["swiss", "pods"].includes(data.format)) bits.push(who, el("button", { "data-testid": "late-join", onclick: () => { const n = named(); if (n) post("join-late", { user: n }); } }, "Add a late player"));
-      const drop = el("select", { "data-testid": "drop-select" }, data.players.filter((x) => x.status === "active").map((x) => el("option", { value: x.name }, x.name)));
+      const drop = el("select", { "aria-label": "Player to drop", "data-testid": "drop-select" }, data.players.filter((x) => x.status === "active").map((x) => el("option", { value: x.name }, x.name)));
       bits.push(drop, el("button", { "data-testid": "drop", onclick: () => post("drop", { user: drop.value }) }, "Drop player"));
     }
     return el("div", {}, el("div", { class: "card row", "data-testid": "organiser" }, bits), settingsPanel());
@@ -185,7 +185,7 @@
     if (["swiss", "round_robin", "groups_playoff"].includes(data.format)) {
       const names = ["buchholz", "median_buchholz", "sonneborn_berger", "head_to_head", "omw", "wins"];
       const current = tiebreakEdits || (data.options.tiebreaks || data.standings.columns || []).slice();
-      const selects = [0, 1, 2, 3].map((i) => el("select", { "data-testid": `tiebreak-${i + 1}`, onchange: (ev) => {
+      const selects = [0, 1, 2, 3].map((i) => el("select", { "aria-label": `Tie-break ${i + 1}`, "data-testid": `tiebreak-${i + 1}`, onchange: (ev) => {
         tiebreakEdits = (tiebreakEdits || current.slice()); tiebreakEdits[i] = ev.target.value; } },
         el("option", { value: "" }, i ? "(none)" : "choose"),
         names.map((n) => el("option", { value: n, selected: current[i] === n }, n.replace(/_/g, " ")))));
@@ -197,7 +197,7 @@
     }
     if (data.format === "swiss" && p.status !== "finished") {
       const present = data.players.filter((x) => ["registered", "active", "waitlisted"].includes(x.status));
-      const pick = (i) => el("select", { "data-testid": `forbid-${i + 1}`, onchange: (ev) => { pairEdits[i] = ev.target.value; } },
+      const pick = (i) => el("select", { "aria-label": `Never pair: player ${i + 1}`, "data-testid": `forbid-${i + 1}`, onchange: (ev) => { pairEdits[i] = ev.target.value; } },
         el("option", { value: "" }, "player"), present.map((x) => el("option", { value: x.name, selected: pairEdits[i] === x.name }, x.name)));
       const pairs = data.options.forbidden_pairs || [];
       const asNames = pairs.map(([a, b]) => [nameOf(a), nameOf(b)]);
@@ -213,7 +213,7 @@
     if (p.status === "registration") {
       const local = (iso) => (iso ? new Date(iso).toISOString().slice(0, 16) : "");
       windowEdits = windowEdits || [local(data.options.check_in_opens), local(data.options.check_in_closes)];
-      const field = (i, testid) => el("input", { type: "datetime-local", "data-testid": testid, value: windowEdits[i],
+      const field = (i, testid) => el("input", { type: "datetime-local", "aria-label": i ? "Check-in closes" : "Check-in opens", "data-testid": testid, value: windowEdits[i],
         oninput: (ev) => { windowEdits[i] = ev.target.value; } });
       const asIso = (v) => (v ? `${v}:00Z` : null);
       rows.push(el("div", { class: "row", "data-testid": "check-in-window" }, el("span", {}, "Check-in window (UTC):"),
@@ -267,7 +267,7 @@
     const registered = listed.filter((p) => p.status === "registered");
     const seedOf = (p) => seedEdits[p.name] ?? (p.seed || registered.indexOf(p) + 1);
     const seedInput = (p) => (data.is_organiser && p.status === "registered"
-      ? el("input", { type: "number", min: 1, class: "seed", "data-testid": `seed-${p.name}`, value: seedOf(p),
+      ? el("input", { type: "number", min: 1, class: "seed", "aria-label": `Seed of ${p.name}`, "data-testid": `seed-${p.name}`, value: seedOf(p),
           oninput: (ev) => { seedEdits[p.name] = Number(ev.target.value); } }) : null);
     const save = data.is_organiser && registered.length > 1 ? el("button", { "data-testid": "save-seeds", onclick: async () => {
       // Seeds by number; equal numbers keep the listed order.

@@ -1,0 +1,55 @@
+"""The site's main pages with something on each, for the checks every page must pass
+(accessibility, no horizontal overflow): one of each thing a newcomer meets in the demo."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.contrib.auth import get_user_model
+
+
+def build_main_pages(off_loop) -> dict[str, tuple[str | None, str]]:
+    """Create the data and return {page name: (signed-in user or None, path)}."""
+    from league.drafts.services import draft_create
+    from league.seasons import services as seasons
+    from league.tournaments import services as tournaments
+    from matches.autoplay import autoplay_match
+    from matches.services import SeatSpec, match_create
+
+    User = get_user_model()
+    alice, bob, *others = [User.objects.create_user(n, password=f"pw-{n}") for n in ("alice", "bob", "s1", "s2")]
+
+    def setup():
+        finished = autoplay_match(game="dueling-wizards", seats=2)
+        live_match = match_create(game="dueling-wizards", seats=[SeatSpec(user=alice), SeatSpec(user=bob)],
+                                  created_by=alice)
+        t = tournaments.tournament_create(created_by=alice, name="Thursday night", game="dueling-wizards",
+                                          format="swiss", options={"rounds": 2})
+        for p in (alice, bob, *others):
+            tournaments.tournament_register(tournament=t, user=p)
+        tournaments.tournament_start(tournament=t, by=alice)
+        draft = draft_create(seats=[SeatSpec(bot="auto"), SeatSpec(bot="auto")], created_by=None)
+        league = seasons.league_load_iwdl()
+        clubs = list(league.clubs.order_by("slug")[:4])
+        clubs[0].coaches.add(alice)
+        season = seasons.season_create(league=league, created_by=None, clubs=clubs, start_date=dt.date(2027, 1, 4))
+        seasons.fixture_start(fixture=season.fixtures.order_by("round", "id").first(), bots=True)
+        return finished, live_match, t, draft, league, season, clubs[0]
+
+    finished, live_match, t, draft, league, season, club = off_loop(setup)
+    return {
+        "home": ("alice", "/"),
+        "match-live": ("alice", f"/matches/{live_match.id}/"),
+        "replay": (None, f"/matches/{finished.id}/replay/"),
+        "tournament-list": (None, "/tournaments/"),
+        "tournament-page": ("alice", f"/tournaments/{t.id}/"),
+        "draft-list": ("alice", "/drafts/"),
+        "draft-room": (None, f"/drafts/{draft.id}/"),
+        "league-home": (None, f"/leagues/{league.slug}/"),
+        "season": ("alice", f"/leagues/{league.slug}/seasons/{season.number}/"),
+        "club": (None, f"/clubs/{club.slug}/"),
+        "leaderboard": (None, "/ratings/wizard-dodgeball/"),
+        "fairness": (None, "/fairness/"),
+        "account": ("alice", "/accounts/"),
+        "login": (None, "/accounts/login/"),
+    }
