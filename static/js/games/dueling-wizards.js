@@ -30,6 +30,9 @@
       class: `dw-card ${suit} ${opts.small ? "small" : ""} ${opts.playable ? "playable" : ""} ${opts.selected ? "selected" : ""}`,
       "data-card": id, title: suit === "X" ? "Joker" : `${rank} of ${SUITS[suit]}`, onclick: opts.onclick,
       role: opts.onclick ? "button" : null,
+      // A card that acts is reached with Tab and played with Enter or Space, like a button.
+      tabindex: opts.onclick ? "0" : null,
+      onkeydown: opts.onclick ? (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); opts.onclick(ev); } } : null,
     }, el("span", { class: "rank" }, rank), el("span", { class: "suit" }, SUITS[suit]));
   }
 
