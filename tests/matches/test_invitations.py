@@ -4,8 +4,10 @@ of them accepts; nobody is seated opposite anyone without saying yes."""
 from __future__ import annotations
 
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.db import connection
 
 from league.drafts.models import Draft
 from matches.invitations.models import Invitation
@@ -293,3 +295,44 @@ def test_a_saved_setup_chosen_with_an_invitation_is_played_when_the_match_starts
     # alice's Group is her first answer, sent for her (it stays secret until bob builds his).
     answers = Event.objects.filter(stream_id=match.stream_id, type="action", actor=f"user:{alice.pk}")
     assert answers.first().data["action"]["models"] == group["models"]
+
+
+# -- races ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_acceptances_sent_at_once_start_exactly_one_match(client_for, make_user):
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    sent = invite(client_for(alice), {"game": "dueling-wizards",
+                                      "seats": [{"username": "alice"}, {"username": "bob"}, {"username": "carol"}]})
+
+    def accept(user):
+        try:
+            return answer(client_for(user), sent, "accept").status_code
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        codes = list(pool.map(accept, [bob, carol] * 10))
+    # Each acceptance holds the invitation's lock: exactly one of them is the last and starts the match.
+    assert codes == [200] * 20
+    assert Match.objects.count() == 1 and Event.objects.filter(type="match.created").count() == 1
+    assert Invitation.objects.get().match_id == Match.objects.get().id
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_create_retried_at_once_makes_one_invitation(client_for, make_user):
+    alice, _ = make_user("alice"), make_user("bob")
+    body = {**DUEL, "event_id": str(uuid.uuid4())}
+
+    def create(_):
+        try:
+            response = client_for(alice).post("/api/matches/", body, format="json")
+            return response.status_code, response.json()["id"]
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        answers = list(pool.map(create, range(16)))
+    assert sorted(code for code, _ in answers) == [200] * 15 + [202]
+    assert len({invitation for _, invitation in answers}) == 1 and Invitation.objects.count() == 1
