@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Iterable
 
-from . import brackets
+from . import brackets, timer
 
 ELIMINATION = ("single_elimination", "double_elimination")
 FORMATS = ("single_elimination", "double_elimination", "round_robin", "swiss", "groups_playoff", "pods")
@@ -391,6 +391,7 @@ _HANDLERS = {
     "match.created": _match_created,
     "result.verified": _verified,
     "result.match_disputed": _match_disputed,
+    **timer.HANDLERS,  # the organiser's round timer (timer.py)
 }
 
 EVENT_TYPES = tuple(_HANDLERS)

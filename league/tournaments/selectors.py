@@ -9,6 +9,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from engines import registry
 from matches import eventstore
@@ -19,6 +20,7 @@ from .models import Tournament
 from .projection import ELIMINATION, bracket_of, bracket_state
 from .services import current_state, event_dict, is_organiser, pid_of
 from .standings import as_decimal, as_text, next_match, points, progress, standings
+from .timer import timer_view
 
 
 def tournament_get(*, tournament_id) -> Tournament | None:
@@ -162,6 +164,8 @@ def tournament_summary(*, tournament: Tournament, user, state: dict | None = Non
         "bracket": bracket, "standings": standings(state), "me": mine, "seeding": state["seeding"],
         "elimination": state["format"] in ELIMINATION,
         "draft": _draft_view(state),
+        # Seconds left now, by the server's clock: pages count down from it with their own timer.
+        "timer": timer_view(state, timezone.now()),
         "player": player_view(state, player) if player and player in state["players"] else None,
     })
 

@@ -39,6 +39,7 @@ from .projection import ELIMINATION, FORMATS
 from .standings import pod_standings, progress, round_standings, swiss_field
 from .swiss import SwissOptions, as_fraction, pair_round
 from .tiebreaks import TIEBREAKS
+from .timer import DEFAULT_MINUTES as DEFAULT_ROUND_MINUTES, MAX_MINUTES as MAX_ROUND_MINUTES
 
 NAMESPACE = uuid.UUID("5f0e7a52-2b0e-4a3c-9d55-6f4a1d1c7e01")
 
@@ -208,7 +209,7 @@ def clean_options(fmt: str, game: str, options: dict | None) -> dict:
     allowed = {"cap", "check_in_required", "check_in_opens", "check_in_closes", "seeding", "tiebreaks",
                "third_place", "bracket_reset", "rounds", "bye_score", "forbidden_pairs", "avoid_same_club",
                "double", "groups", "advance", "pod_size", "placement_points", "match_config", "seat_balance",
-               "time_control"}
+               "time_control", "round_minutes"}
     unknown = sorted(set(options) - allowed)
     if unknown:
         raise _refuse(f"Unknown option(s): {', '.join(unknown)}.", "bad_options", 400)
@@ -217,6 +218,8 @@ def clean_options(fmt: str, game: str, options: dict | None) -> dict:
         "check_in_required": _bool(options, "check_in_required", False),
         "seeding": options.get("seeding", "registration"),
         "match_config": options.get("match_config") or {},
+        # The organiser's round timer starts at this many minutes unless told otherwise (timer.py).
+        "round_minutes": _int(options, "round_minutes", DEFAULT_ROUND_MINUTES, 1, MAX_ROUND_MINUTES),
     }
     if out["seeding"] not in ("registration", "rating", "manual"):
         raise _refuse("Seeding is 'registration', 'rating' or 'manual'.", "bad_options", 400)

@@ -14,7 +14,7 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from league.tournaments import selectors, services
+from league.tournaments import selectors, services, timer_services
 from league.tournaments.projection import FORMATS
 from matches.api.views import int_param
 from matches.services import MatchError
@@ -61,6 +61,9 @@ class TournamentCommandSerializer(serializers.Serializer):
     check_in_closes = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40)
     pick_order = serializers.ChoiceField(choices=["snake", "straight"], required=False, default="snake")
     clock_seconds = serializers.IntegerField(required=False, default=60)  # the service says why a clock is refused
+    minutes = serializers.IntegerField(required=False, min_value=-2**31, max_value=2**31 - 1,
+                                       help_text="Round timer: its length (timer-start) or the extension "
+                                                 "(timer-extend), in minutes")
 
     def validate_result(self, value):
         if len(str(value)) > 2000:
@@ -159,6 +162,14 @@ def _tournament_verbs():
         "draft": lambda r, t, d: services.tournament_draft_open(
             tournament=t, by=r.user, order=d.get("pick_order", "snake"), clock_seconds=d.get("clock_seconds", 60),
             **common(d)),
+        # The organiser's round timer (league/tournaments/timer.py).
+        "timer-start": lambda r, t, d: timer_services.tournament_timer_start(
+            tournament=t, by=r.user, minutes=d.get("minutes"), **common(d)),
+        "timer-pause": lambda r, t, d: timer_services.tournament_timer_pause(tournament=t, by=r.user, **common(d)),
+        "timer-resume": lambda r, t, d: timer_services.tournament_timer_resume(tournament=t, by=r.user,
+                                                                               **common(d)),
+        "timer-extend": lambda r, t, d: timer_services.tournament_timer_extend(
+            tournament=t, by=r.user, minutes=_need(d, "minutes"), **common(d)),
     }
 
 
@@ -200,7 +211,8 @@ class TournamentCommand(APIView):
                    summary="register | withdraw | check-in | seed {method, order} | start | pair | drop | join-late "
                            "(organisers may name a {user}: check-in at the desk) | check-in-undo {user, reason} "
                            "(organiser) | configure {tiebreaks, forbidden_pairs, check_in_opens, "
-                           "check_in_closes} | draft {pick_order, clock_seconds}")
+                           "check_in_closes} | draft {pick_order, clock_seconds} | timer-start {minutes} | timer-pause | "
+                           "timer-resume | timer-extend {minutes} (organiser: the round timer)")
     def post(self, request, tournament_id, verb):
         if verb not in TOURNAMENT_VERBS:
             raise NotFound(f"Unknown tournament command '{verb}'.")

@@ -1,0 +1,166 @@
+"""Issue 16 (the organiser's day): the round timer. The organiser starts the current round's
+clock (the tournament's ``round_minutes``, 50 by default), pauses, resumes and extends it;
+each is a fact in the stream carrying the server's time, so the fold knows the deadline (or
+what is left while paused) without reading the clock. Only the organiser runs it; a refusal
+has a stable code and writes nothing."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta, timezone as tz
+
+import pytest
+
+from league.tournaments import services, timer_services
+from league.tournaments.projection import fold
+from league.tournaments.services import event_dict
+from league.tournaments.timer import seconds_left
+from matches import eventstore
+from matches.services import MatchError
+
+from .helpers import api_command, field, lower_id_wins, open_tournament, settle, state
+
+pytestmark = pytest.mark.django_db
+
+T0 = datetime(2026, 11, 26, 10, 0, tzinfo=tz.utc)
+
+
+def at(minutes: float) -> datetime:
+    return T0 + timedelta(minutes=minutes)
+
+
+def refused(code, fn, **kwargs):
+    with pytest.raises(MatchError) as exc:
+        fn(**kwargs)
+    assert exc.value.code == code, exc.value.message
+    return exc.value
+
+
+def started_swiss(organiser, n=4, **options):
+    players = field(n)
+    return open_tournament(organiser, "swiss", players, start=True, rounds=3, **options), players
+
+
+def test_the_timer_starts_at_the_tournaments_round_length_and_knows_its_deadline(alice):
+    t, _ = started_swiss(alice, round_minutes=40)
+    out = timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0))
+    assert [(e.type, e.data["round"], e.data["seconds"]) for e in out.events] == [("round.timer_started", 1, 2400)]
+    timer = state(t)["timer"]
+    assert datetime.fromisoformat(timer["ends_at"]) == at(40)
+    assert seconds_left(timer, at(15)) == 25 * 60
+
+
+def test_fifty_minutes_is_the_default_round_length_and_the_organiser_may_choose_another(alice):
+    t, _ = started_swiss(alice)
+    assert state(t)["options"]["round_minutes"] == 50
+    timer_services.tournament_timer_start(tournament=t, by=alice, minutes=30, now=at(0))
+    assert datetime.fromisoformat(state(t)["timer"]["ends_at"]) == at(30)
+
+
+def test_pausing_freezes_the_time_left_and_resuming_sets_a_new_deadline(alice):
+    t, _ = started_swiss(alice)
+    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0))
+    timer_services.tournament_timer_pause(tournament=t, by=alice, now=at(10))
+    paused = state(t)["timer"]
+    # Twenty minutes of a pause cost the players nothing: 40 minutes are left before and after.
+    assert paused["paused"] and seconds_left(paused, at(10)) == seconds_left(paused, at(30)) == 40 * 60
+    timer_services.tournament_timer_resume(tournament=t, by=alice, now=at(30))
+    running = state(t)["timer"]
+    assert not running["paused"] and datetime.fromisoformat(running["ends_at"]) == at(70)
+
+
+def test_an_extension_moves_the_deadline_running_or_paused(alice):
+    t, _ = started_swiss(alice)
+    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0))
+    timer_services.tournament_timer_extend(tournament=t, by=alice, minutes=5, now=at(1))
+    assert datetime.fromisoformat(state(t)["timer"]["ends_at"]) == at(55)
+    timer_services.tournament_timer_pause(tournament=t, by=alice, now=at(5))
+    timer_services.tournament_timer_extend(tournament=t, by=alice, minutes=10, now=at(6))
+    timer = state(t)["timer"]
+    assert timer["remaining"] == 60 * 60 and timer["extended"] == 15 * 60
+
+
+def test_a_fresh_fold_of_the_stream_gives_the_same_timer_whenever_it_is_replayed(alice):
+    # The fold reads the time from the events, never the clock: a replay agrees with the cache.
+    t, _ = started_swiss(alice)
+    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0))
+    timer_services.tournament_timer_pause(tournament=t, by=alice, now=at(12))
+    replayed = fold(event_dict(e) for e in eventstore.stream_events(stream_id=t.stream_id))
+    assert replayed["timer"] == state(t)["timer"]
+
+
+def test_only_the_organiser_runs_the_timer(alice):
+    t, players = started_swiss(alice)
+    refused("not_organiser", timer_services.tournament_timer_start, tournament=t, by=players[0])
+    timer_services.tournament_timer_start(tournament=t, by=alice)
+    for fn in (timer_services.tournament_timer_pause, timer_services.tournament_timer_resume):
+        refused("not_organiser", fn, tournament=t, by=players[0])
+    refused("not_organiser", timer_services.tournament_timer_extend, tournament=t, by=players[0], minutes=5)
+
+
+def test_the_timer_refuses_what_does_not_fit_its_state_and_writes_nothing(alice):
+    players = field(4)
+    t = open_tournament(alice, "swiss", players, rounds=2)
+    refused("not_started", timer_services.tournament_timer_start, tournament=t, by=alice)
+    services.tournament_start(tournament=t, by=alice)
+    refused("timer_not_started", timer_services.tournament_timer_pause, tournament=t, by=alice)
+    refused("timer_not_started", timer_services.tournament_timer_extend, tournament=t, by=alice, minutes=5)
+    refused("bad_minutes", timer_services.tournament_timer_start, tournament=t, by=alice, minutes=0)
+    timer_services.tournament_timer_start(tournament=t, by=alice)
+    refused("timer_already_started", timer_services.tournament_timer_start, tournament=t, by=alice)
+    refused("timer_not_paused", timer_services.tournament_timer_resume, tournament=t, by=alice)
+    refused("bad_minutes", timer_services.tournament_timer_extend, tournament=t, by=alice, minutes=-5)
+    timer_services.tournament_timer_pause(tournament=t, by=alice)
+    head = state(t)["seq"]
+    refused("timer_paused", timer_services.tournament_timer_pause, tournament=t, by=alice)
+    assert state(t)["seq"] == head
+
+
+def test_a_new_round_needs_its_own_timer(alice):
+    t, _ = started_swiss(alice)
+    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0))
+    settle(t, lower_id_wins)
+    services.tournament_pair_next(tournament=t, by=alice)
+    # Round 1's clock is not round 2's: pausing waits for the organiser to start the new one.
+    refused("timer_not_started", timer_services.tournament_timer_pause, tournament=t, by=alice)
+    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(60))
+    assert state(t)["timer"]["round"] == 2
+
+
+def test_a_bad_round_length_option_is_refused_at_creation(alice):
+    refused("bad_options", services.tournament_create, created_by=alice, name="x", game="dueling-wizards",
+            format="swiss", options={"round_minutes": 0})
+
+
+def test_the_api_runs_the_timer_for_the_organiser_and_shows_it_to_everyone(alice, client_for):
+    t, players = started_swiss(alice)
+    organiser, player = client_for(alice), client_for(players[0])
+    r = api_command(player, t, "timer-start")
+    assert (r.status_code, r.json()["code"]) == (403, "not_organiser")
+    assert api_command(organiser, t, "timer-start", minutes=45).status_code == 201
+    seen = player.get(f"/api/tournaments/{t.id}/").json()["timer"]
+    assert seen["round"] == 1 and not seen["paused"] and 44 * 60 < seen["seconds_left"] <= 45 * 60
+    assert api_command(organiser, t, "timer-pause").status_code == 201
+    r = api_command(organiser, t, "timer-pause")
+    assert (r.status_code, r.json()["code"]) == (409, "timer_paused")
+    r = api_command(organiser, t, "timer-extend")
+    assert r.status_code == 400  # an extension names its minutes
+    assert api_command(organiser, t, "timer-extend", minutes=5).status_code == 201
+    seen = client_for().get(f"/api/tournaments/{t.id}/").json()["timer"]
+    assert seen["paused"] and 49 * 60 < seen["seconds_left"] <= 50 * 60
+
+
+def test_a_timer_command_needs_its_guards_and_a_retry_acts_once(alice, client_for):
+    t, _ = started_swiss(alice)
+    organiser = client_for(alice)
+    r = organiser.post(f"/api/tournaments/{t.id}/timer-start/", {}, format="json")
+    assert r.status_code == 400
+    head = organiser.get(f"/api/tournaments/{t.id}/").json()["head_seq"]
+    stale = api_command(organiser, t, "timer-start", expected_seq=head - 1)
+    assert (stale.status_code, stale.json()["code"]) == (409, "stale_seq")
+    event_id = str(uuid.uuid4())
+    first = api_command(organiser, t, "timer-extend", minutes=5, event_id=event_id)
+    assert first.status_code == 409  # no timer yet: refused, nothing written
+    assert api_command(organiser, t, "timer-start", event_id=event_id).status_code == 201
+    again = api_command(organiser, t, "timer-start", event_id=event_id, expected_seq=head)
+    assert again.status_code == 200 and state(t)["seq"] == head + 1
