@@ -19,6 +19,7 @@ from . import projection
 from .models import Tournament
 from .projection import ELIMINATION, bracket_of, bracket_state
 from .services import current_state, event_dict, is_organiser, pid_of
+from .sheets import table_numbers
 from .standings import as_decimal, as_text, next_match, points, progress, standings
 from .timer import timer_view
 
@@ -58,10 +59,15 @@ def _texted(value: Any) -> Any:
     return value
 
 
-def pairing_view(state, record) -> dict:
+def pairing_view(state, record, tables: dict[str, int] | None = None) -> dict:
+    """A pairing as pages show it; ``table``: its table number at the venue (``sheets.py``),
+    None for a bye or a bracket match not ready to be played."""
     names = {pid: state["players"][pid]["name"] for pid in record["players"] if pid}
+    if tables is None:
+        tables = table_numbers(state, record["round"])
     out = {
-        "id": record["id"], "round": record["round"], "board": record["board"], "players": record["players"],
+        "id": record["id"], "round": record["round"], "board": record["board"], "table": tables.get(record["id"]),
+        "players": record["players"],
         "names": [names.get(p) for p in record["players"]], "status": record["status"],
         "result": record["result"], "source": record["source"], "reports": record["reports"],
         "match_id": record["match_id"], "group": record["group"], "bracket_match": record["bracket_match"],
@@ -131,11 +137,11 @@ def tournament_summary(*, tournament: Tournament, user, state: dict | None = Non
         for pid, p in state["players"].items()
     ]
     players.sort(key=lambda p: (p["seed"] is None, p["seed"] or 0, p["name"]))
-    rounds = [
-        {"number": r["number"], "kind": r["kind"], "method": r.get("method"),
-         "pairings": [pairing_view(state, state["pairings"][pid]) for pid in r["pairings"]]}
-        for r in state["rounds"]
-    ]
+    rounds = []
+    for r in state["rounds"]:
+        tables = table_numbers(state, r["number"])  # where each pairing sits at the venue (sheets.py)
+        rounds.append({"number": r["number"], "kind": r["kind"], "method": r.get("method"),
+                       "pairings": [pairing_view(state, state["pairings"][pid], tables) for pid in r["pairings"]]})
     bracket = None
     if state["bracket"] is not None:
         shape = bracket_of(state)

@@ -255,7 +255,7 @@
       if (mine.next) {
         const n = mine.next;
         const opp = n.players.filter((x) => x !== me).map(nameOf).join(", ");
-        bits.push(el("span", { "data-testid": "my-next" }, `Next: round ${n.round}, ${n.bracket_match || `board ${n.board}`} against ${opp} (${n.status})`), ...actions(n));
+        bits.push(el("span", { "data-testid": "my-next" }, `Next: round ${n.round}, ${n.bracket_match || `board ${n.board}`}${n.table ? ` at table ${n.table}` : ""} against ${opp} (${n.status})`), ...actions(n));
       } else if (p.status === "running") bits.push(el("span", { class: "muted", "data-testid": "my-next" }, "No match waiting for you."));
     }
     return el("div", { class: "card row", "data-testid": "me" }, bits);
@@ -291,6 +291,9 @@
       save);
   }
 
+  // The round timer (round-timer.js): the time left on every page, the organiser's controls.
+  const timerPanel = () => (window.RoundTimer ? window.RoundTimer.panel(data, { el, post }) : null);
+
   // -- a player's own page ------------------------------------------------------------
   function playerPage() {
     const v = data.player;
@@ -306,7 +309,7 @@
       const n = v.next;
       const opp = n.players.filter((x) => x !== v.id).map(nameOf).join(", ") || "nobody";
       next = el("section", { class: "card", "data-testid": "player-next" }, el("h3", {}, "Next match"),
-        el("p", { "data-testid": "next-details" }, `Round ${n.round} · ${n.bracket_match ? `match ${n.bracket_match}` : `board ${n.board}`} · against `,
+        el("p", { "data-testid": "next-details" }, `Round ${n.round} · ${n.bracket_match ? `match ${n.bracket_match}` : `board ${n.board}`}${n.table ? ` at table ${n.table}` : ""} · against `,
           el("strong", { "data-testid": "next-opponent" }, opp), ` · ${resultText(n)}`),
         el("div", { class: "row" }, actions(n)));
     } else {
@@ -319,7 +322,7 @@
         el("tbody", {}, v.results.map((r) => el("tr", { "data-pairing": r.pairing },
           el("td", {}, r.bracket_match || r.round), el("td", {}, r.opponents.join(", ") || "—"), el("td", {}, r.outcome),
           el("td", {}, r.points ?? ""), el("td", {}, r.match_id ? el("a", { href: `/matches/${r.match_id}/` }, "match →") : null))))));
-    return [statusPanel(), head, next, results];
+    return [statusPanel(), timerPanel(), head, next, results];
   }
 
   // -- bracket --------------------------------------------------------------------------
@@ -385,7 +388,7 @@
       el("div", { class: "bracket-wrap" }, bracketSvg(data.bracket)),
       recs.length ? el("table", { class: "list pairings", "data-testid": "bracket-matches" },
         el("tbody", {}, recs.map((rec) => el("tr", { "data-pairing": rec.id },
-          el("td", {}, rec.id), el("td", {}, rec.names.join(" v ")), el("td", { "data-testid": `result-${rec.id}` }, resultText(rec)), el("td", {}, actions(rec)))))) : null);
+          el("td", {}, rec.table ? `table ${rec.table}` : ""), el("td", {}, rec.id), el("td", {}, rec.names.join(" v ")), el("td", { "data-testid": `result-${rec.id}` }, resultText(rec)), el("td", {}, actions(rec)))))) : null);
   }
 
   // -- rounds ---------------------------------------------------------------------------
@@ -395,9 +398,9 @@
     const sections = rounds.slice().reverse().map((r) => el("section", { class: "card round", "data-testid": `round-${r.number}` },
       el("h3", {}, `Round ${r.number}`),
       el("table", { class: "list pairings" },
-        el("thead", {}, el("tr", {}, el("th", {}, data.format === "pods" ? "Pod" : "Board"), el("th", {}, "Players"), el("th", {}, "Result"), el("th", {}, ""))),
+        el("thead", {}, el("tr", {}, el("th", {}, data.format === "pods" ? "Pod" : "Table"), el("th", {}, "Players"), el("th", {}, "Result"), el("th", {}, ""))),
         el("tbody", {}, r.pairings.map((rec) => el("tr", { "data-pairing": rec.id, class: rec.status },
-          el("td", {}, `${rec.group !== null && rec.group !== undefined ? String.fromCharCode(65 + rec.group) + " " : ""}${rec.board}`),
+          el("td", { "data-testid": `table-${rec.id}` }, rec.table ? `${rec.group !== null && rec.group !== undefined ? String.fromCharCode(65 + rec.group) + " · " : ""}${rec.table}` : "—"),
           el("td", {}, rec.players.length === 1 ? `${rec.names[0]} (bye)` : rec.names.join(data.format === "pods" ? ", " : " v ")),
           el("td", { "data-testid": `result-${rec.id}` }, resultText(rec)),
           el("td", {}, actions(rec))))))));
@@ -433,7 +436,7 @@
 
   function render() {
     if (playerName) { body.replaceChildren(...playerPage().filter(Boolean)); return; }
-    body.replaceChildren(...[statusPanel(), organiserPanel(), mePanel(), draftPanel(), playersPanel(), bracketPanel(), roundsPanel(), standingsPanel()].filter(Boolean));
+    body.replaceChildren(...[statusPanel(), timerPanel(), organiserPanel(), mePanel(), draftPanel(), playersPanel(), bracketPanel(), roundsPanel(), standingsPanel()].filter(Boolean));
   }
 
   function connect(status) {
