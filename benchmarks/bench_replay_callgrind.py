@@ -106,7 +106,7 @@ def main() -> None:
         return
     from engines import registry
 
-    names = args.engines or [e.name for e in registry.all_engines()]
+    names = args.engines or list(dict.fromkeys(e.name for e in registry.all_engines()))  # newest version each
     print(f"{'engine':<18}{'events':>8}{'loads Ir/event':>16}{'replay Ir/event':>17}{'ratio':>8}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)

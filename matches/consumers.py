@@ -74,23 +74,28 @@ class MatchConsumer(FrameConsumer):
         self.user = self.scope.get("user")
         self.last_seq = _parse_after(self.scope.get("query_string", b""))
         self.last_resync = 0.0
+        seat = None
         try:
-            exists = self.last_seq is not None and await database_sync_to_async(live.match_exists)(self.match_id)
+            exists = self.last_seq is not None
+            if exists:
+                exists, seat = await database_sync_to_async(live.viewer)(self.match_id, self.user)
         except (OperationalError, InterfaceError):
             await self.close(code=4503)  # the database is briefly away: the page reconnects
             return
         if not exists:
             await self.close(code=4404)
             return
-        await self.channel_layer.group_add(live.group_name(self.match_id), self.channel_name)
-        self.start_renewing(live.group_name(self.match_id))
+        # A seat's sockets get the seat's frames, everyone else the spectators' (live.py).
+        self.group = live.viewer_group(self.match_id, seat)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.start_renewing(self.group)
         await self.accept()
         await self.send_update(force=True)
 
     async def disconnect(self, code):
         self.stop_renewing()
-        if hasattr(self, "match_id"):
-            await self.channel_layer.group_discard(live.group_name(self.match_id), self.channel_name)
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content, **kwargs):
         # Clients act through the REST API; the socket only asks to resync.
@@ -103,6 +108,20 @@ class MatchConsumer(FrameConsumer):
             return
         self.last_resync = now
         await self.send_update(force=True)
+
+    async def match_frame(self, message):
+        """A frame built once by the broadcast for this socket's group: passed on without a
+        database read, unless this socket is further behind than the frame reaches."""
+        frame = message["frame"]
+        if frame["after"] > self.last_seq:
+            await self.send_update(force=True)  # a gap: read what is missing
+            return
+        update = live.frame_for_socket(frame, self.last_seq)
+        if update is None:
+            return  # older than what this socket already sent
+        if update["events"]:
+            self.last_seq = update["events"][-1]["seq"]
+        await self.send_json(update)
 
     async def match_update(self, message):
         await self.send_update(force=True)

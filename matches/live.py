@@ -1,29 +1,79 @@
-"""Live updates: one Channels group per match stream; every send happens after commit."""
+"""Live updates: every send happens after commit.
+
+Fan-out (issue 17, P5): after each commit the frames are built once, by the broadcast, not by
+every socket: one public frame for all the match's spectators (group ``match.<id>``) and one
+frame per seat for the sockets of that seat (group ``match.<id>.seat.<n>``), so a seat never
+receives another's secrets and a spectator socket reads nothing from the database to pass its
+frame on. A frame carries the last ``FRAME_WINDOW`` events and log lines; each socket keeps
+those after the last seq it sent. A socket further behind than that (or whose frame was lost)
+reads what it missed from the database, as it does on connect and on a resync.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from . import selectors
-from .models import Match
+from . import eventstore, selectors
+from .models import Match, MatchLog
+
+#: Events and log lines carried by a broadcast frame, counting back from its head.
+FRAME_WINDOW = 64
 
 
 def group_name(match_id) -> str:
+    """The match's spectators (and, through ``broadcast_match``, the target of every update)."""
     return f"match.{match_id}"
 
 
+def seat_group(match_id, seat: int) -> str:
+    return f"match.{match_id}.seat.{seat}"
+
+
+def viewer_group(match_id, seat: int | None) -> str:
+    return group_name(match_id) if seat is None else seat_group(match_id, seat)
+
+
+def frames_for(match: Match) -> dict[int | None, dict[str, Any]]:
+    """The frames of the match's current head: None -> the spectators', n -> seat n's."""
+    engine = selectors.engine_for(match)
+    head = match.state_seq
+    start = max(0, head - FRAME_WINDOW)
+    events = eventstore.stream_events(stream_id=match.stream_id, after=start, upto=head)
+    log = [{"seq": line.seq, "text": line.text}
+           for line in MatchLog.objects.filter(match=match, seq__gt=start, seq__lte=head).order_by("seq")]
+    frames = {}
+    for seat in [None, *sorted(s.index for s in match.seats.all())]:
+        frames[seat] = {
+            "type": "update",
+            "after": start,
+            "head_seq": head,
+            "match": selectors.match_summary(match=match, seat=seat),
+            "events": [selectors.event_public(match=match, event=e, seat=seat, engine=engine) for e in events],
+            "log": log,
+            "view": selectors.match_view(match=match, seat=seat),
+        }
+    return frames
+
+
 def broadcast_match(*, match_id, head_seq: int) -> None:
-    """Tell every connection on the match that the stream moved. Each connection then
-    reads what it missed and its own view, so a seat never receives another's secrets."""
+    """Send every connection on the match its frame: the spectators' built once for all of them,
+    each seat's once for its sockets."""
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(group_name(match_id), {"type": "match.update", "head_seq": head_seq})
+    match = selectors.match_get(match_id=match_id)
+    if match is None:
+        return
+    for seat, frame in frames_for(match).items():
+        async_to_sync(layer.group_send)(viewer_group(match_id, seat), {"type": "match.frame", "frame": frame})
 
 
 def update_for(*, match_id, user, after: int) -> dict | None:
-    """Everything a connection needs to move from ``after`` to the current head."""
+    """Everything a connection needs to move from ``after`` to the current head (on connect, on a
+    resync, and for a socket that fell behind a broadcast frame's window)."""
     match = selectors.match_get(match_id=match_id)
     if match is None:
         return None
@@ -37,6 +87,24 @@ def update_for(*, match_id, user, after: int) -> dict | None:
         "log": selectors.match_log(match=match, after=after),
         "view": selectors.match_view(match=match, seat=seat),
     }
+
+
+def frame_for_socket(frame: dict, last_seq: int) -> dict | None:
+    """What of a broadcast frame a socket that has sent everything up to ``last_seq`` sends on:
+    only the events and log lines after it. None when the frame is older than what the socket
+    has sent (frames from two commits can cross); KeyError-free, pure, no database."""
+    if frame["head_seq"] < last_seq:
+        return None
+    return {**frame, "after": last_seq, "events": [e for e in frame["events"] if e["seq"] > last_seq],
+            "log": [line for line in frame["log"] if line["seq"] > last_seq]}
+
+
+def viewer(match_id, user) -> tuple[bool, int | None]:
+    """(the match exists, the seat ``user`` holds in it or None): read once, when a socket connects."""
+    match = selectors.match_get(match_id=match_id)
+    if match is None:
+        return False, None
+    return True, selectors.viewer_seat(match=match, user=user)
 
 
 def match_exists(match_id) -> bool:

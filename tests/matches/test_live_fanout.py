@@ -1,0 +1,65 @@
+"""Live fan-out (issue 17, P5): a move's frames are built once by the broadcast (one for all
+spectators, one per seat), passed on by each socket without reading the database, and a
+socket that fell behind a frame's window catches up from the database, nothing missed or
+repeated."""
+
+from __future__ import annotations
+
+import pytest
+from channels.db import database_sync_to_async
+
+from matches import live
+
+from .test_live import act, close_thread_connections, connect, setup_match  # noqa: F401
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def test_a_move_reaches_every_spectator_without_a_database_read_per_socket(monkeypatch):
+    alice, bob, match = await setup_match()
+    reads = []
+    real = live.update_for
+    monkeypatch.setattr(live, "update_for", lambda **kw: reads.append(kw) or real(**kw))
+    spectators = [await connect(match) for _ in range(6)]
+    seats = {name: await connect(match, name) for name in ("alice", "bob")}
+    for s in [*spectators, *seats.values()]:
+        await s.receive_json_from(timeout=5)
+    assert len(reads) == 8  # one catch-up read per socket on connect
+
+    action = await act(match, bob, 1)
+    frames = [await s.receive_json_from(timeout=5) for s in spectators]
+    mine = {name: await s.receive_json_from(timeout=5) for name, s in seats.items()}
+    assert len(reads) == 8  # and none for the move: the broadcast built the frames
+    assert all(f == frames[0] for f in frames)
+    assert [e["seq"] for e in frames[0]["events"]] == [4] and frames[0]["after"] == 3
+    assert frames[0]["events"][0]["data"]["action"].get("card") is None  # a spectator sees no secret
+    assert frames[0]["match"]["your_seat"] is None
+    assert mine["bob"]["events"][0]["data"]["action"] == action and mine["bob"]["match"]["your_seat"] == 1
+    assert mine["alice"]["events"][0]["data"]["action"].get("card") is None
+    for s in [*spectators, *seats.values()]:
+        assert await s.receive_nothing(timeout=0.2)  # each got the move once
+        await s.disconnect()
+
+
+async def test_a_socket_behind_the_frames_window_reads_what_it_missed_once(monkeypatch):
+    monkeypatch.setattr(live, "FRAME_WINDOW", 1)  # a frame reaches one event back
+    alice, bob, match = await setup_match()
+    watcher = await connect(match)
+    seen = [e["seq"] for e in (await watcher.receive_json_from(timeout=5))["events"]]
+    await act(match, bob, 1)
+    await act(match, alice, 0)  # resolves the round: several events in one commit
+    await database_sync_to_async(match.refresh_from_db)()
+    while seen[-1] < match.state_seq:
+        seen += [e["seq"] for e in (await watcher.receive_json_from(timeout=5))["events"]]
+    assert seen == list(range(1, match.state_seq + 1))
+    assert await watcher.receive_nothing(timeout=0.3)
+    await watcher.disconnect()
+
+
+def test_a_frame_older_than_what_a_socket_sent_is_dropped_and_a_newer_one_trimmed():
+    frame = {"type": "update", "after": 2, "head_seq": 5, "match": {}, "view": {},
+             "events": [{"seq": n} for n in (3, 4, 5)], "log": [{"seq": 4, "text": "x"}, {"seq": 5, "text": "y"}]}
+    assert live.frame_for_socket(frame, 6) is None
+    trimmed = live.frame_for_socket(frame, 4)
+    assert [e["seq"] for e in trimmed["events"]] == [5] and trimmed["log"] == [{"seq": 5, "text": "y"}]
+    assert trimmed["after"] == 4 and frame["events"][0] == {"seq": 3}  # the shared frame is untouched
