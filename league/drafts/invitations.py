@@ -30,9 +30,9 @@ def _check(request: dict, created_by) -> None:
                        config=request["config"], clock_seconds=request["clock_seconds"])
 
 
-def _create(request: dict, created_by) -> Match:
+def _create(request: dict, created_by, origin: dict) -> Match:
     return draft_create(seats=invitation_services.seats_from_request(request["seats"]), created_by=created_by,
-                        config=request["config"], clock_seconds=request["clock_seconds"]).draft_match
+                        config=request["config"], clock_seconds=request["clock_seconds"], origin=origin).draft_match
 
 
 DRAFT = kinds.register(kinds.InvitationKind(

@@ -17,8 +17,9 @@ class InvitationKind:
     name: str
     #: check(request, created_by): raise MatchError if what is asked could not be created.
     check: Callable[[dict, Any], None]
-    #: create(request, created_by) -> Match: make it (in the caller's transaction).
-    create: Callable[[dict, Any], Match]
+    #: create(request, created_by, origin) -> Match: make it (in the caller's transaction); ``origin``
+    #: names the invitation, so the stream's first event says whose yes started it.
+    create: Callable[[dict, Any, dict], Match]
     #: url(match) -> the page everyone is taken to.
     url: Callable[[Match], str]
 

@@ -120,7 +120,9 @@ def invitation_accept(*, invitation_id, user: AbstractBaseUser) -> Invitation:
         invitee.response, invitee.responded_at = Invitee.Response.ACCEPTED, now
         invitee.save(update_fields=["response", "responded_at"])
         if not invitation.invitees.exclude(response=Invitee.Response.ACCEPTED).exists():
-            match = _kind(invitation.kind).create(invitation.request, invitation.created_by)
+            origin = {"invitation": str(invitation.id),
+                      "accepted_by": sorted(i.user.get_username() for i in invitation.invitees.select_related("user"))}
+            match = _kind(invitation.kind).create(invitation.request, invitation.created_by, origin)
             invitation.match = match
             invitation.status = Invitation.Status.ACCEPTED
             invitation.closed_at = now
@@ -236,9 +238,10 @@ def _match_check(request: dict, created_by) -> None:
                        config=request["config"], time_control=request["time_control"])
 
 
-def _match_create(request: dict, created_by) -> Match:
+def _match_create(request: dict, created_by, origin: dict) -> Match:
     match = match_create(game=request["game"], seats=seats_from_request(request["seats"]), created_by=created_by,
-                         mode=request["mode"], config=request["config"], time_control=request["time_control"])
+                         mode=request["mode"], config=request["config"], time_control=request["time_control"],
+                         origin=origin)
     if request.get("setup"):
         from matches.games.services import setup_play
         from matches.models import SavedSetup

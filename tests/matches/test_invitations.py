@@ -51,6 +51,9 @@ def test_the_invited_player_sees_the_invitation_and_accepting_starts_the_match_a
     assert [s.user.username for s in match.seats.order_by("index")] == ["alice", "bob"]
     assert match.created_by.username == "alice" and match.time_control["base"] == 300
     assert match.config["jokers"] is False
+    # The match's first event says whose yes started it.
+    created = Event.objects.get(stream_id=match.stream_id, seq=1)
+    assert created.data["origin"] == {"invitation": sent["id"], "accepted_by": ["bob"]}
     # The inviter reads the same link from the invitation she sent.
     mine = client_for(alice).get(f"/api/invitations/{sent['id']}/").json()
     assert mine["status"] == "accepted" and mine["url"] == body["url"]

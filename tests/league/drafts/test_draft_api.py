@@ -15,6 +15,7 @@ from django.utils import timezone
 from engines import registry
 from engines.wizard_dodgeball.data import roster
 from league.drafts.models import Draft
+from matches.invitations.models import Invitation
 from matches.models import Event, Match
 from matches.verification import match_verify
 from rest_framework.test import APIClient
@@ -158,7 +159,9 @@ def test_a_finished_draft_hands_off_to_a_wizard_dodgeball_match_linked_both_ways
     room = Draft.objects.get(draft_match_id=draft)
     match = room.match
     assert match is not None and match.game == "wizard-dodgeball"
-    assert match.origin == {"draft": draft}
+    # The draft's origin passes on: here, the invitation bob accepted (issue 15).
+    invitation = str(Invitation.objects.get(match_id=draft).id)
+    assert match.origin == {"draft": draft, "invitation": invitation, "accepted_by": ["bob"]}
     assert [s.user.username for s in match.seats.order_by("index")] == ["alice", "bob"]
     result = finished.result
     assert [t["wizards"] for t in match.config["teams"]] == [t["wizards"] for t in result["teams"]]
@@ -166,7 +169,7 @@ def test_a_finished_draft_hands_off_to_a_wizard_dodgeball_match_linked_both_ways
     assert client_for(alice).get(f"/api/drafts/{draft}/").json()["match"] == str(match.id)
     # The created event of the match records where its teams came from.
     created = Event.objects.get(stream_id=match.stream_id, seq=1)
-    assert created.data["origin"] == {"draft": draft}
+    assert created.data["origin"] == match.origin
     # The draft itself was verified by replay like any match.
     assert finished.__class__.objects.get(pk=draft).verdict == Match.Verdict.VERIFIED
 
