@@ -51,10 +51,21 @@
       li.textContent = withNames(line.text, seats);
       list.appendChild(li);
     }
-    if (currentSeq !== undefined) {
-      list.querySelectorAll("li").forEach((li) => li.classList.toggle("current", Number(li.dataset.seq) === currentSeq));
+    if (currentSeq === undefined) {
+      list.scrollTop = list.scrollHeight; // live: the newest event
+      return;
     }
-    list.scrollTop = list.scrollHeight;
+    // Replay: the log reads up to the event shown (later lines, the result among them, stay
+    // hidden until stepped to), with the current line scrolled into the log's view.
+    let current = null;
+    list.querySelectorAll("li").forEach((li) => {
+      const seq = Number(li.dataset.seq);
+      li.classList.toggle("current", seq === currentSeq);
+      li.hidden = seq > currentSeq;
+      if (seq <= currentSeq) current = li;
+    });
+    if (current) list.scrollTop += current.getBoundingClientRect().top - list.getBoundingClientRect().top - list.clientHeight / 2;
+    else list.scrollTop = 0;
   }
 
   function setBadge(el, text, cls) {

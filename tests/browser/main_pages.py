@@ -44,7 +44,7 @@ def build_main_pages(off_loop) -> dict[str, tuple[str | None, str]]:
         "tournament-list": (None, "/tournaments/"),
         "tournament-page": ("alice", f"/tournaments/{t.id}/"),
         "draft-list": ("alice", "/drafts/"),
-        "draft-room": (None, f"/drafts/{draft.id}/"),
+        "draft-room": (None, f"/drafts/{draft.draft_match_id}/"),
         "league-home": (None, f"/leagues/{league.slug}/"),
         "season": ("alice", f"/leagues/{league.slug}/seasons/{season.number}/"),
         "club": (None, f"/clubs/{club.slug}/"),

@@ -25,7 +25,7 @@ def test_no_main_page_has_a_serious_or_critical_axe_violation(page_as, live, off
     found = {}
     for name, (user, path) in pages.items():
         page = signed_in[user]
-        page.goto(f"{live}{path}")
+        assert page.goto(f"{live}{path}").status == 200, name
         page.wait_for_selector("main")
         page.wait_for_load_state("load")
         violations = serious_violations(page)
