@@ -146,16 +146,14 @@ class MatchList(APIView):
                             status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK)
         if data.get("event_id"):
             invitation_services.check_event_id_unused(event_id=data["event_id"])
-        before = services.match_create_retry(
-            event_id=data["event_id"], game=data["game"], seats=seats, created_by=request.user, mode=data["mode"]
-        ) if data.get("event_id") else None
-        match = before or services.match_create(
+        # A retry with the same event_id (also one racing the first) gets the match the first made: 200.
+        match, created = services.match_create_or_get(
             game=data["game"], seats=seats, created_by=request.user, mode=data["mode"], config=data["config"],
             event_id=data.get("event_id"), time_control=data.get("time_control"),
         )
         match = selectors.match_get(match_id=match.id)
         seat = selectors.viewer_seat(match=match, user=request.user)
-        code = status.HTTP_200_OK if before else status.HTTP_201_CREATED
+        code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
         return Response(selectors.match_summary(match=match, seat=seat), status=code)
 
 

@@ -270,3 +270,24 @@ def test_the_new_tournament_form_sent_twice_makes_one_tournament(alice):
     first, again = browser.post("/tournaments/", form), browser.post("/tournaments/", form)
     assert first.status_code == again.status_code == 302 and first["Location"] == again["Location"]
     assert Tournament.objects.filter(name="Double click Open").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_twenty_retries_of_one_match_create_racing_make_one_match(client_for, make_user):
+    player = make_user("racer")
+    body = {"game": "dueling-wizards", "seats": [{"username": "racer"}, {"bot": "random"}],
+            "event_id": str(uuid.uuid4())}
+
+    def send(_):
+        from django.db import connection
+
+        try:
+            r = client_for(player).post("/api/matches/", body, format="json")
+            return r.status_code, r.json().get("id")
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=10) as pool:
+        answers = list(pool.map(send, range(20)))
+    [made] = Match.objects.all()
+    assert answers.count((201, str(made.id))) == 1 and answers.count((200, str(made.id))) == 19
