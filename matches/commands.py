@@ -6,9 +6,11 @@ A command that appends to an existing stream (``command_run``), in one transacti
 2. looks up its ``event_id``: seen before, the command is a retry and gets the stored event back
    (if it is the same command; another command under a used id is 409 ``event_id_reused``);
 3. checks who is asking (``authorize``), then ``expected_seq`` against the stream's head (stale:
-   409 ``stale_seq``, nothing written). ``expected_seq`` is required: only the platform's own facts
-   that do not depend on what came before (a verified result arriving, a clock running out) may pass
-   ``AT_HEAD``, and they carry an ``event_id`` derived from what they record, so they land once;
+   409 ``stale_seq``, nothing written). ``expected_seq`` is required (None is refused): every client
+   entry point (API, pages) passes the head the command was based on, and the API requires an
+   ``event_id`` too. ``AT_HEAD`` is for in-process callers deciding at the head under the lock: the
+   platform's own facts (a verified result arriving, whose ``event_id`` derives from what it records,
+   so it lands once), management commands, tests;
 4. runs ``execute(subject, appender)``, which decides and appends through the ``Appender`` (the
    first event takes the command's ``event_id``) and records the outbox rows for what follows.
 
@@ -46,7 +48,7 @@ AT_HEAD = _AtHead()
 
 
 class GuardMissing(EventStoreError):
-    """A command without the ``expected_seq`` it was based on (or without its ``event_id``)."""
+    """A command without the ``expected_seq`` it was based on (None rather than a seq or ``AT_HEAD``)."""
 
     status = 400
     code = "guard_missing"
