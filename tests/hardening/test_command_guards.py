@@ -19,6 +19,7 @@ from league.seasons import services as season_services
 from league.seasons.models import Season
 from league.tournaments import services as tournament_services
 from league.tournaments.models import Tournament
+from matches.commands import GuardMissing
 from matches.eventstore import StaleSequence
 from matches.models import Event, Match
 from matches.services import SeatSpec
@@ -291,3 +292,15 @@ def test_twenty_retries_of_one_match_create_racing_make_one_match(client_for, ma
         answers = list(pool.map(send, range(20)))
     [made] = Match.objects.all()
     assert answers.count((201, str(made.id))) == 1 and answers.count((200, str(made.id))) == 19
+
+
+@pytest.mark.django_db
+def test_the_command_runner_refuses_a_command_with_no_expected_seq(alice, bob, carol):
+    # A client's missing expected_seq reaches a service as None: refused there too, not read as "at the head".
+    t, pairing = a_paired_tournament(alice, bob, carol)
+    before = tournament_events(t.id)
+    with pytest.raises(GuardMissing) as refused:
+        tournament_services.tournament_report(tournament=t, pairing=pairing["id"], user=bob,
+                                              result={"winner": pairing["players"][0]}, expected_seq=None)
+    assert refused.value.status == 400 and refused.value.code == "guard_missing"
+    assert tournament_events(t.id) == before
