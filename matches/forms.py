@@ -111,3 +111,17 @@ class NewMatchForm(forms.Form):
         if data.get("mode") == Match.Mode.TABLETOP and not data.get("opponent"):
             raise forms.ValidationError("A tabletop match needs a second person at the table.")
         return data
+
+
+class MatchFilterForm(forms.Form):
+    """The match list's filters and page (query parameters): each bounded, an unknown value refused."""
+
+    game = forms.ChoiceField(required=False, label="Game")
+    status = forms.ChoiceField(required=False, label="Status", choices=[("", "any")] + list(Match.Status.choices))
+    player = forms.CharField(required=False, label="Player", max_length=150,
+                             widget=forms.TextInput(attrs={"placeholder": "username"}))
+    page = forms.IntegerField(required=False, min_value=1, max_value=200, widget=forms.HiddenInput)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [("", "any")] + [(e.name, e.title) for e in registry.latest()]

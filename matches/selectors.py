@@ -155,3 +155,25 @@ def match_clocks(*, match: Match) -> dict[str, Any] | None:
         "running": [] if match.status == Match.Status.FINISHED else clocks.running,
         "as_of": now.isoformat(),
     }
+
+
+#: Rows per page of the match list; pages past MATCH_LIST_MAX_PAGE are not served (bounded work).
+MATCH_LIST_PER_PAGE = 30
+MATCH_LIST_MAX_PAGE = 200
+
+
+def match_list(*, game: str = "", status: str = "", player: str = "", page: int = 1,
+               per_page: int = MATCH_LIST_PER_PAGE) -> tuple[list[Match], bool]:
+    """One page of matches, newest first, filtered by game, status and a player's username
+    (exact, case-insensitive); returns the page's matches and whether a next page exists."""
+    page = max(1, min(page, MATCH_LIST_MAX_PAGE))
+    qs = Match.objects.all()
+    if game:
+        qs = qs.filter(game=game)
+    if status:
+        qs = qs.filter(status=status)
+    if player:
+        qs = qs.filter(seats__user__username__iexact=player).distinct()
+    start = (page - 1) * per_page
+    rows = list(qs.order_by("-created_at", "id").prefetch_related("seats__user")[start:start + per_page + 1])
+    return rows[:per_page], len(rows) > per_page and page < MATCH_LIST_MAX_PAGE

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from urllib.parse import urlencode
 
 from django import forms
 from django.conf import settings
@@ -18,7 +19,7 @@ from django.views.decorators.http import require_http_methods
 from rest_framework.authtoken.models import Token
 
 from . import selectors, services
-from .forms import NewMatchForm
+from .forms import MatchFilterForm, NewMatchForm
 from .invitations.services import seats_needing_consent
 from .invitations.views import invite_to_match
 from .models import Match
@@ -26,9 +27,20 @@ from .models import Match
 
 def home(request):
     live = Match.objects.filter(status=Match.Status.LIVE).prefetch_related("seats__user")[:30]
-    finished = Match.objects.filter(status=Match.Status.FINISHED).prefetch_related("seats__user")[:30]
+    # The match list: filtered and paged by query parameters (?game=&status=&player=&page=).
+    filters = MatchFilterForm(request.GET or None)
+    chosen = filters.cleaned_data if filters.is_valid() else {}
+    page = chosen.get("page") or 1
+    matches, has_next = selectors.match_list(
+        game=chosen.get("game", ""), status=chosen.get("status", ""), player=chosen.get("player", "").strip(),
+        page=page)
+    query = {k: v for k, v in chosen.items() if v and k != "page"}
     form = NewMatchForm(user=request.user) if request.user.is_authenticated else None
-    return render(request, "matches/home.html", {"live": live, "finished": finished, "form": form})
+    return render(request, "matches/home.html", {
+        "live": live, "matches": matches, "filters": filters, "form": form, "page": page,
+        "prev_query": urlencode({**query, "page": page - 1}) if page > 1 else None,
+        "next_query": urlencode({**query, "page": page + 1}) if has_next else None,
+    })
 
 
 @login_required

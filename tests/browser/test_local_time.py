@@ -26,9 +26,9 @@ def test_a_match_start_time_is_shown_in_the_viewers_time_zone(browser, live, off
     try:
         page = context.new_page()
         page.goto(f"{live}/")
-        cell = page.locator("[data-testid=finished-matches] time").first
+        cell = page.locator("[data-testid=match-list] time").first
         assert cell.get_attribute("datetime") == "2027-01-04T03:30:00+00:00"
-        page.wait_for_selector(f"[data-testid=finished-matches] time:text-is('{shown}')")
+        page.wait_for_selector(f"[data-testid=match-list] time:text-is('{shown}')")
         assert zone in cell.get_attribute("title")
     finally:
         context.close()
