@@ -6,6 +6,7 @@ from django.http import Http404
 from django.views.decorators.http import require_POST
 from django.shortcuts import redirect, render
 
+from engines import registry
 from matches import selectors as match_selectors
 from matches.eventstore import EventStoreError
 from matches.invitations.models import Invitation
@@ -40,7 +41,21 @@ def draft_list(request):
                     # The other coach is seated only once they accept: wait on the invitation's page.
                     return redirect("invitation", invitation_id=opened.id)
                 return redirect("draft-room", draft_id=opened.draft_match_id)
-    drafts = Draft.objects.select_related("draft_match", "match").prefetch_related("draft_match__seats__user")[:50]
+    drafts = list(Draft.objects.select_related("draft_match", "match").prefetch_related("draft_match__seats__user")[:50])
+    # A league fixture's draft is named by its clubs (bots or coaches); any other by its coaches.
+    slugs = {s for d in drafts for s in (d.draft_match.origin or {}).get("fixture_clubs", [])}
+    clubs = dict(Club.objects.filter(slug__in=slugs).values_list("slug", "name"))
+    for d in drafts:
+        seats = list(d.draft_match.seats.all())
+        fixture_clubs = (d.draft_match.origin or {}).get("fixture_clubs") or []
+        if len(fixture_clubs) == 2:
+            d.title = " v ".join(clubs.get(s, s) for s in fixture_clubs)
+            if all(not s.user_id for s in seats):
+                d.title += " (bots)"
+        elif all(not s.user_id for s in seats):
+            d.title = " v ".join(["Bot"] + ["bot"] * (len(seats) - 1))
+        else:
+            d.title = " v ".join(s.label if s.user_id else "bot" for s in seats)
     return render(request, "league/draft_list.html", {"drafts": drafts, "form": form})
 
 
@@ -113,8 +128,17 @@ def club_page(request, slug):
 
 
 def leaderboard_page(request, game):
-    return render(request, "league/leaderboard.html",
-                  {"game": game, "ratings": season_selectors.leaderboard(game=game)})
+    ratings = season_selectors.leaderboard(game=game)
+    # Clubs are rated as "club:<slug>": the table shows their names.
+    slugs = [r.competitor[5:] for r in ratings if r.competitor.startswith("club:")]
+    names = dict(Club.objects.filter(slug__in=slugs).values_list("slug", "name"))
+    for r in ratings:
+        r.name = names.get(r.competitor[5:], r.label) if r.competitor.startswith("club:") else r.label
+    try:
+        title = registry.get(game).title
+    except registry.UnknownEngine:
+        title = game
+    return render(request, "league/leaderboard.html", {"game": game, "title": title, "ratings": ratings})
 
 
 @require_POST

@@ -215,7 +215,8 @@ def standings_csv(*, tournament: Tournament) -> str:
     writer.writerow(["table", "rank", "player", "status", "score", "played", *columns])
     for t in table["tables"]:
         for row in t["rows"]:
-            writer.writerow([t["title"], row["rank"], row["name"], row["status"], as_text(row["score"]),
+            # Scores as decimals ("1.5"): a spreadsheet opens "3/2" or "1/2" as a date.
+            writer.writerow([t["title"], row["rank"], row["name"], row["status"], as_decimal(row["score"]),
                              row["played"], *[as_decimal(row["tiebreaks"].get(c)) for c in columns]])
     return out.getvalue()
 
