@@ -79,7 +79,7 @@ def test_two_coaches_draft_build_their_teams_and_land_in_a_playable_match(page_a
 
     for page in (alice, bob, watcher):
         page.wait_for_selector("[data-testid=handoff]:not([hidden])")
-    assert "freeze" in watcher.inner_text("[data-testid=spells-0]")
+    assert "Freeze" in watcher.inner_text("[data-testid=spells-0]")  # by name, not the card id
     alice_lineup = watcher.inner_text("[data-testid=lineup-0]")
     assert alice_lineup.index(f"#{picked[2]}") < alice_lineup.index(f"#{picked[0]}")  # the swap stuck
 

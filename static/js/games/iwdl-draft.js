@@ -69,6 +69,12 @@
       }))));
   }
 
+  // A spell card's name from the catalogue the view carries ("slow_speed" -> "Slow / Speed").
+  const spellName = (view, id) => {
+    const card = (view.spell_catalogue || []).find((s) => s.id === id);
+    return card ? card.name : id.replace(/_/g, " ");
+  };
+
   function teams(view, ctx) {
     return el("section", { class: "draft-teams" }, view.teams.map((t) => el("div", {
       class: `draft-team ${view.on_the_clock === t.seat ? "on-clock" : ""}`, "data-testid": `team-${t.seat}`,
@@ -77,7 +83,7 @@
         " ", `MAGIC ${t.magic_total}`, t.ready ? el("span", { class: "badge verified" }, "ready") : null),
       el("div", { class: "wiz-row" }, t.picks.map((w) => wizardCard(w, { small: true }))),
       t.lineup ? el("p", { class: "small", "data-testid": `lineup-${t.seat}` }, "Line-up: ", t.lineup.map((j) => `#${j}`).join(" → ")) : null,
-      t.spells ? el("p", { class: "small", "data-testid": `spells-${t.seat}` }, "Spells: ", t.spells.join(", ") || "none",
+      t.spells ? el("p", { class: "small", "data-testid": `spells-${t.seat}` }, "Spells: ", t.spells.map((id) => spellName(view, id)).join(", ") || "none",
         t.spell_cost !== null ? ` (${t.spell_cost} of ${t.budget})` : "") : null,
       !t.lineup && t.lineup_set ? el("p", { class: "small muted" }, "Line-up chosen (hidden until everyone is ready).") : null)));
   }
