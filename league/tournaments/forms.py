@@ -32,6 +32,8 @@ class NewTournamentForm(forms.Form):
         initial="balanced", required=False, label="Seats (Swiss)")
     pod_size = forms.IntegerField(required=False, min_value=3, max_value=5,
                                   label="Pod size (at most what the game seats)")
+    round_minutes = forms.IntegerField(required=False, min_value=1, max_value=600, initial=50,
+                                       label="Round timer (minutes)")
     third_place = forms.BooleanField(required=False, label="Third-place match")
     bracket_reset = forms.BooleanField(required=False, initial=True, label="Grand final reset")
     check_in_required = forms.BooleanField(required=False, label="Check-in required")
@@ -66,6 +68,8 @@ class NewTournamentForm(forms.Form):
         if fmt == "swiss" and d.get("forbidden_pairs"):
             options["forbidden_pairs"] = [line.replace(",", " ").split() for line in d["forbidden_pairs"].splitlines()
                                           if line.strip()]
+        if d.get("round_minutes"):
+            options["round_minutes"] = d["round_minutes"]
         if d.get("cap"):
             options["cap"] = d["cap"]
         if fmt in ("swiss", "pods") and d.get("rounds"):

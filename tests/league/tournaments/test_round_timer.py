@@ -10,8 +10,10 @@ import uuid
 from datetime import datetime, timedelta, timezone as tz
 
 import pytest
+from django.test import Client
 
 from league.tournaments import services, timer_services
+from league.tournaments.models import Tournament
 from league.tournaments.projection import fold
 from league.tournaments.services import event_dict
 from league.tournaments.timer import seconds_left
@@ -164,3 +166,12 @@ def test_a_timer_command_needs_its_guards_and_a_retry_acts_once(alice, client_fo
     assert api_command(organiser, t, "timer-start", event_id=event_id).status_code == 201
     again = api_command(organiser, t, "timer-start", event_id=event_id, expected_seq=head)
     assert again.status_code == 200 and state(t)["seq"] == head + 1
+
+
+def test_the_new_tournament_form_sets_the_round_length(alice):
+    client = Client()
+    client.force_login(alice)
+    r = client.post("/tournaments/", {"name": "Quick rounds", "game": "dueling-wizards", "format": "swiss",
+                                      "bye_score": "1", "seeding": "registration", "round_minutes": 25})
+    assert r.status_code == 302
+    assert Tournament.objects.get(name="Quick rounds").state["options"]["round_minutes"] == 25
