@@ -4,7 +4,8 @@ Each is one fact appended through the tournament's command runner (``services._r
 ``expected_seq``, ``event_id``, organiser only, refusals with stable codes, nothing written on
 a refusal). The server's time goes into the event as ``at``; the fold (timer.py) never reads
 the clock. The timer belongs to the current round: starting it again for that round is
-refused; a new round's timer starts when the organiser starts it.
+refused (a bracket's next wave of matches gets a new clock: a bracket is one round); a new
+round's timer starts when the organiser starts it.
 """
 
 from __future__ import annotations
@@ -54,7 +55,9 @@ def tournament_timer_start(*, tournament, by, minutes: int | None = None, now: d
         _need_organiser(state, by)
         number = _current_round(state)
         timer = state.get("timer")
-        if timer and timer["round"] == number:
+        # A bracket is one round whose matches become ready wave by wave: each wave gets a new
+        # clock. A round of pairings played at once has one clock, paused or extended as needed.
+        if timer and timer["round"] == number and state["rounds"][-1]["kind"] != "bracket":
             raise _refuse(f"Round {number}'s timer is already running; pause or extend it.", "timer_already_started")
         chosen = minutes if minutes is not None else state["options"].get("round_minutes", DEFAULT_MINUTES)
         seconds = _minutes(chosen, "round's length") * 60

@@ -33,7 +33,6 @@
     if (node && base) {
       const now = text();
       if (node.textContent !== now) node.textContent = now;
-      node.classList.toggle("over", !base.timer.paused && leftNow() < 0);
     }
   }
   setInterval(tick, 250);
@@ -67,6 +66,11 @@
           : el("button", { "data-testid": "timer-pause", onclick: () => post("timer-pause", {}) }, "Pause"));
         const more = minutesInput("Extension in minutes", "timer-extend-minutes", 5);
         bits.push(more, el("button", { "data-testid": "timer-extend", onclick: () => post("timer-extend", { minutes: Number(more.value) }) }, "Extend"));
+        if (data.bracket) {
+          // A bracket's next wave of matches gets a clock of its own.
+          const len = minutesInput("Round length in minutes", "timer-minutes", data.options.round_minutes || 50);
+          bits.push(len, el("button", { "data-testid": "timer-start", onclick: () => post("timer-start", { minutes: Number(len.value) }) }, "Start a new clock"));
+        }
       }
     }
     return el("div", { class: "card row round-timer", "data-testid": "round-timer" }, bits);

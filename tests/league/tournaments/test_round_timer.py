@@ -175,3 +175,13 @@ def test_the_new_tournament_form_sets_the_round_length(alice):
                                       "bye_score": "1", "seeding": "registration", "round_minutes": 25})
     assert r.status_code == 302
     assert Tournament.objects.get(name="Quick rounds").state["options"]["round_minutes"] == 25
+
+
+def test_a_brackets_next_wave_of_matches_gets_a_new_clock(alice):
+    # A bracket is one round whose matches become ready as results come in: the semi-finals
+    # need their own clock, not what is left of the quarter-finals'.
+    t = open_tournament(alice, "single_elimination", field(8), start=True)
+    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0))
+    settle(t, lower_id_wins)
+    timer_services.tournament_timer_start(tournament=t, by=alice, minutes=20, now=at(45))
+    assert datetime.fromisoformat(state(t)["timer"]["ends_at"]) == at(65)
