@@ -86,7 +86,23 @@ def browser():
 
 @pytest.fixture
 def live(browser, asgi_server, transactional_db):
-    return asgi_server
+    yield asgi_server
+    # The test's pages are closed by now, but the server may still be answering a request one of them
+    # sent; the database flush after the test (TRUNCATE) then deadlocks with it. Wait for it to finish.
+    wait_until_the_server_is_done_with_the_database()
+
+
+def wait_until_the_server_is_done_with_the_database(timeout: float = 15) -> None:
+    from django.db import connection
+
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                           "AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction')")
+            if cursor.fetchone()[0] == 0:
+                return
+            time.sleep(0.05)
 
 
 @pytest.fixture
