@@ -17,7 +17,9 @@ from league.tournaments.models import Tournament
 from league.tournaments.projection import fold
 from league.tournaments.services import event_dict
 from league.tournaments.timer import seconds_left
+from league.tournaments.verification import verify_tournament
 from matches import eventstore
+from matches.models import Stream
 from matches.services import MatchError
 
 from .helpers import api_command, field, lower_id_wins, open_tournament, settle, state
@@ -89,6 +91,16 @@ def test_a_fresh_fold_of_the_stream_gives_the_same_timer_whenever_it_is_replayed
     timer_services.tournament_timer_pause(tournament=t, by=alice, now=at(12))
     replayed = fold(event_dict(e) for e in eventstore.stream_events(stream_id=t.stream_id))
     assert replayed["timer"] == state(t)["timer"]
+
+
+def test_a_tournament_with_a_timer_passes_the_tournament_verifier(alice):
+    t, _ = started_swiss(alice)
+    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0))
+    timer_services.tournament_timer_pause(tournament=t, by=alice, now=at(3))
+    timer_services.tournament_timer_extend(tournament=t, by=alice, minutes=2, now=at(4))
+    timer_services.tournament_timer_resume(tournament=t, by=alice, now=at(5))
+    verdict = verify_tournament(Stream.objects.get(pk=t.stream_id))
+    assert verdict.ok, verdict
 
 
 def test_only_the_organiser_runs_the_timer(alice):
