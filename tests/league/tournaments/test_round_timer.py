@@ -7,7 +7,7 @@ has a stable code and writes nothing."""
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timedelta, timezone as tz
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.test import Client
@@ -26,7 +26,7 @@ from .helpers import api_command, field, lower_id_wins, open_tournament, settle,
 
 pytestmark = pytest.mark.django_db
 
-T0 = datetime(2026, 11, 26, 10, 0, tzinfo=tz.utc)
+T0 = datetime(2026, 11, 26, 10, 0, tzinfo=UTC)
 
 
 def at(minutes: float) -> datetime:
