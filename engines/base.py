@@ -79,6 +79,8 @@ class Engine(ABC):
     #: a bound that ends bot games (so random playouts always end) is switched off between people,
     #: whose games the clocks end instead. A match with a bot keeps it (bots stall too).
     people_config: dict[str, Any] = {}
+    #: The "How to play" page: a Markdown file beside the engine's module (e.g. "howto.md"), or None.
+    howto: str | None = None
 
     @property
     def best_bot(self) -> str:

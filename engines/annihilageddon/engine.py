@@ -90,6 +90,7 @@ class Annihilageddon(Engine):
 
     name = "annihilageddon"
     title = "Epic Spell Wars: Annihilageddon"
+    howto = "howto.md"  # the How to play page (engines/base.py)
     min_seats = 2
     max_seats = 5
     bots = ("heuristic", "random")

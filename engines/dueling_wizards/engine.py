@@ -92,6 +92,7 @@ class DuelingWizards(Engine):
 
     name = "dueling-wizards"
     title = "Dueling Wizards"
+    howto = "howto.md"  # the How to play page (engines/base.py)
     min_seats = 2
     max_seats = 3
     bots = ("heuristic", "random")  # strongest first: bots.py

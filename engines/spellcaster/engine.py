@@ -127,6 +127,7 @@ def _clockwise_from(start: int, n: int) -> list[int]:
 class SpellCasterEngine(Engine):
     name = "spellcaster"
     title = "SpellCaster"
+    howto = "howto.md"  # the How to play page (engines/base.py)
     version = "1"
     min_seats = 2
     max_seats = 4

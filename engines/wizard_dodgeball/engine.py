@@ -115,6 +115,7 @@ class WizardDodgeballEngine(Engine):
     rating = "glicko2"  # always two sides
     name = "wizard-dodgeball"
     title = "Wizard Dodgeball"
+    howto = "howto.md"  # the How to play page (engines/base.py)
     min_seats = 2
     max_seats = 4
     #: RULES.md "Unfinished games": what the platform sets when every seat is a person.

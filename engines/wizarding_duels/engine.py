@@ -82,6 +82,7 @@ class WizardingDuelsEngine(Engine):
 
     name = "wizarding-duels"
     title = "Wizarding Duels"
+    howto = "howto.md"  # the How to play page (engines/base.py)
     min_seats = 2
     max_seats = 2
     bots = ("heuristic", "random")
