@@ -6,8 +6,9 @@ league). This module imports no services, so selectors may read a kind's page fr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from matches.models import Match
 

@@ -7,7 +7,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from . import kinds
-from .models import Invitation, Invitee
+from .models import Invitation
 
 
 def invitation_get(*, invitation_id, user) -> Invitation | None:

@@ -167,7 +167,9 @@ def _locked(invitation_id, user) -> Invitation:
     if not user or not user.is_authenticated:
         raise MatchError("Sign in to answer an invitation.", code="not_authenticated", status=401)
     try:
-        invitation = Invitation.objects.select_for_update().select_related("created_by").get(pk=invitation_id)
+        # Only the invitation's row: the inviter's user row, joined for display, stays unlocked.
+        invitation = (Invitation.objects.select_for_update(of=("self",)).select_related("created_by")
+                      .get(pk=invitation_id))
     except (Invitation.DoesNotExist, ValueError, TypeError, ValidationError):
         raise _not_found() from None
     if invitation.created_by_id != user.pk and not invitation.invitees.filter(user=user).exists():
