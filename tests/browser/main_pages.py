@@ -49,6 +49,7 @@ def build_main_pages(off_loop) -> dict[str, tuple[str | None, str]]:
         "season": ("alice", f"/leagues/{league.slug}/seasons/{season.number}/"),
         "club": (None, f"/clubs/{club.slug}/"),
         "leaderboard": (None, "/ratings/wizard-dodgeball/"),
+        "how-to-play": (None, "/games/wizard-dodgeball/how-to-play/"),
         "fairness": (None, "/fairness/"),
         "account": ("alice", "/accounts/"),
         "login": (None, "/accounts/login/"),
