@@ -30,8 +30,9 @@ def dueling_wizards() -> str:
     for i, suit in enumerate(CIRCLE):
         a = -math.pi / 2 + i * 2 * math.pi / len(CIRCLE)
         spots[suit] = (cx + r * math.cos(a), cy + r * math.sin(a))
-    parts = ['<defs><marker id="howto-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
-             'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>']
+    arrowhead = ('<defs><marker id="howto-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+                 'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>')
+    parts = [arrowhead]
     n = len(CIRCLE)
     for i, suit in enumerate(CIRCLE):
         for step, dash in ((1, ""), (2, ' stroke-dasharray="5 4"')):

@@ -92,3 +92,11 @@ def test_the_draft_and_unknown_games_have_no_how_to_play_page():
     assert Client().get("/games/iwdl-draft/how-to-play/").status_code == 404
     assert Client().get("/games/no-such-game/how-to-play/").status_code == 404
     assert "draft" in Client().get("/games/wizard-dodgeball/how-to-play/").content.decode().lower()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_link_in_a_how_to_play_text_leads_to_a_page(game):
+    html = Client().get(f"/games/{game}/how-to-play/").content.decode()
+    text = html[html.index('class="howto-text"'):]
+    for href in re.findall(r'href="(/[^"]*)"', text):
+        assert Client().get(href).status_code == 200, href
