@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -81,7 +83,11 @@ def test_two_coaches_draft_build_their_teams_and_land_in_a_playable_match(page_a
         page.wait_for_selector("[data-testid=handoff]:not([hidden])")
     assert "Freeze" in watcher.inner_text("[data-testid=spells-0]")  # by name, not the card id
     alice_lineup = watcher.inner_text("[data-testid=lineup-0]")
-    assert alice_lineup.index(f"#{picked[2]}") < alice_lineup.index(f"#{picked[0]}")  # the swap stuck
+    # "#3" must not match inside "#30": find each jersey number as a whole number.
+    def position(jersey):
+        return re.search(rf"#{jersey}(?!\d)", alice_lineup).start()
+
+    assert position(picked[2]) < position(picked[0])  # the swap stuck
 
     draft = Draft.objects.get()
     match = Match.objects.get(pk=draft.match_id)
