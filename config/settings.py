@@ -304,6 +304,9 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # back to the queue after this many seconds. Redis's default is an hour, so a match whose verifier
 # died stayed "pending" that long. Every task here is idempotent and takes seconds, so five minutes
 # brings a lost one back soon without handing a merely slow one to a second worker.
+# Kombu looks for such messages only now and then (a check every 10 s that scans on about one in
+# ten), so in practice a lost task returns 300 s plus up to a couple of minutes after it was taken;
+# the periodic matches.requeue_unverified task covers anything the broker lost outright.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300)}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_RESULT_BACKEND = None
