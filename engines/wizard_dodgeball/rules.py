@@ -562,7 +562,10 @@ def resolve_throw(state: State, ctx: dict, dodge: int, dodged_by_dice: bool, cau
     origin = (t["sq"][0], t["sq"][1])
     attacker_sq = (ctx["from"][0], ctx["from"][1])
     _end_fireball(state, b["id"])
-    last = state["rolls"][-1]
+    # copy_state copies the list of rolls, not the records: the record is replaced, never
+    # written through, or the state this event was applied to would change with it.
+    last = dict(state["rolls"][-1])
+    state["rolls"][-1] = last
     last["against"] = attack
     if caught:
         last["result"] = "caught"

@@ -177,6 +177,20 @@ def test_apply_never_mutates_and_every_listed_legal_action_applies(played):
                 assert state == frozen
 
 
+def test_no_event_changes_a_state_it_was_applied_to_even_later_in_the_playout(played):
+    # The sampled check above compares states that earlier applies may already have changed
+    # in place; a change that writes the same values twice is invisible there. Replaying the
+    # whole playout and comparing each state's JSON before and after its event catches a
+    # nested record shared between states and written through (a roll's result, a card).
+    engine, seats, _states, events = played
+    state = engine.setup(engine.validate_config({}, seats), seats)
+    for i, event in enumerate(events):
+        before = json.dumps(state, sort_keys=True)
+        after = engine.apply(state, event)
+        assert json.dumps(state, sort_keys=True) == before, f"event {i + 1} changed the state it was applied to"
+        state = after
+
+
 def test_refused_events_raise_and_leave_the_state_untouched(played):
     engine, seats, states, _events = played
     for i in sample(states, CHECKED_STATES):
