@@ -151,7 +151,11 @@ def _append(season: Season, type: str, data: dict, actor: str, *, event_id=None,
     with transaction.atomic():
         _, created = streams.stream_append(stream_id=season.stream_id, kind="season", type=type, data=data,
                                            actor=actor, event_id=event_id, expected_seq=expected_seq)
-        season_project(season=season)
+        # A fact about one fixture refolds that fixture alone (projector.py): a whole refold per
+        # result made a season's results cost grow with the square of its length (issue 17, P6).
+        from .projector import season_project_fixture
+
+        season_project_fixture(season=season, fixture=data.get("fixture"))
     return created
 
 
