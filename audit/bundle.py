@@ -28,8 +28,9 @@ the matches they cite need the platform's database (``manage.py verify --all``).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from . import checkpoint as audit_checkpoint
 from .chain import check_chain
@@ -110,8 +111,12 @@ def verify(bundle: Any, *, trusted_key: str | None = None, progress: Progress = 
 def _anchor(bundle: dict, events: list[dict], trusted_key: str | None, notes: list[str]) -> Outcome | None:
     inclusion, signed, key = bundle.get("inclusion"), bundle.get("checkpoint"), bundle.get("public_key")
     if not inclusion or not signed or not key:
-        return Outcome(False, None, "The bundle carries no checkpoint: its head is not anchored outside the "
-                                    "platform's database (export it again after the next checkpoint).")
+        return Outcome(
+            False,
+            None,
+            "The bundle carries no checkpoint: its head is not anchored outside the "
+            "platform's database (export it again after the next checkpoint).",
+        )
     if trusted_key is not None and key != trusted_key:
         return Outcome(False, None, "The checkpoint is signed by another key than the one you trust.")
     try:
@@ -121,16 +126,24 @@ def _anchor(bundle: dict, events: list[dict], trusted_key: str | None, notes: li
     except (KeyError, TypeError, ValueError):
         return Outcome(False, None, "The bundle's checkpoint or inclusion proof is malformed.")
     if not audit_checkpoint.signature_valid(checkpoint, key):
-        return Outcome(False, None, "The checkpoint's signature does not verify: it was altered or not signed "
-                                    "by this key.")
+        return Outcome(
+            False, None, "The checkpoint's signature does not verify: it was altered or not signed by this key."
+        )
     if not 1 <= seq <= len(events) or events[seq - 1]["hash"] != head:
-        return Outcome(False, seq, "The head the checkpoint logged is not the hash of this event in the bundle: "
-                                   "the stream was rewritten after it was logged.")
-    if not audit_checkpoint.inclusion_valid(stream=bundle["stream"], seq=seq, head=head, index=index, proof=proof,
-                                            checkpoint=checkpoint):
+        return Outcome(
+            False,
+            seq,
+            "The head the checkpoint logged is not the hash of this event in the bundle: "
+            "the stream was rewritten after it was logged.",
+        )
+    if not audit_checkpoint.inclusion_valid(
+        stream=bundle["stream"], seq=seq, head=head, index=index, proof=proof, checkpoint=checkpoint
+    ):
         return Outcome(False, seq, "The inclusion proof does not place this head in the checkpoint's tree.")
-    notes.append(f"event {seq}'s head is leaf {index} of checkpoint {checkpoint.tree_size} "
-                 f"({checkpoint.timestamp}), signed by key {audit_checkpoint.key_id(key)}")
+    notes.append(
+        f"event {seq}'s head is leaf {index} of checkpoint {checkpoint.tree_size} "
+        f"({checkpoint.timestamp}), signed by key {audit_checkpoint.key_id(key)}"
+    )
     if trusted_key is None:
         notes.append("the key came with the bundle: compare it with the platform's published key, or pass --key")
     return None

@@ -8,8 +8,9 @@ An event is a dict with the stored fields: ``stream``, ``seq``, ``event_id``, ``
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from engines.base import canonical_json
 from engines.chance import event_salt
@@ -21,7 +22,14 @@ SALTED_SCHEME = 2
 
 
 def hash_payload(
-    *, stream: str, seq: int, event_id: str, type: str, data: Any, actor: str, recorded_at: str,
+    *,
+    stream: str,
+    seq: int,
+    event_id: str,
+    type: str,
+    data: Any,
+    actor: str,
+    recorded_at: str,
     salt: str | None = None,
 ) -> dict[str, Any]:
     payload = {

@@ -24,8 +24,9 @@ import base64
 import binascii
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from . import merkle
 
@@ -33,8 +34,9 @@ ORIGIN = "wizard-duels transparency log"
 
 
 def leaf_bytes(*, stream: str, seq: int, head: str) -> bytes:
-    return json.dumps({"head": head, "seq": seq, "stream": stream}, sort_keys=True, separators=(",", ":"),
-                      ensure_ascii=False).encode("utf-8")
+    return json.dumps(
+        {"head": head, "seq": seq, "stream": stream}, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    ).encode("utf-8")
 
 
 def leaf_hash(*, stream: str, seq: int, head: str) -> bytes:
@@ -43,7 +45,7 @@ def leaf_hash(*, stream: str, seq: int, head: str) -> bytes:
 
 def body(*, tree_size: int, root_hash: str, timestamp: str) -> bytes:
     """The signed text of a checkpoint."""
-    return f"{ORIGIN}\n{tree_size}\n{root_hash}\n{timestamp}\n".encode("utf-8")
+    return f"{ORIGIN}\n{tree_size}\n{root_hash}\n{timestamp}\n".encode()
 
 
 def key_id(public_key_b64: str) -> str:
@@ -59,14 +61,23 @@ class Checkpoint:
     key_id: str = ""
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Checkpoint":
-        return cls(tree_size=int(data["tree_size"]), root_hash=str(data["root_hash"]),
-                   timestamp=str(data["timestamp"]), signature=str(data["signature"]),
-                   key_id=str(data.get("key_id", "")))
+    def from_dict(cls, data: dict[str, Any]) -> Checkpoint:
+        return cls(
+            tree_size=int(data["tree_size"]),
+            root_hash=str(data["root_hash"]),
+            timestamp=str(data["timestamp"]),
+            signature=str(data["signature"]),
+            key_id=str(data.get("key_id", "")),
+        )
 
     def as_dict(self) -> dict[str, Any]:
-        return {"tree_size": self.tree_size, "root_hash": self.root_hash, "timestamp": self.timestamp,
-                "signature": self.signature, "key_id": self.key_id}
+        return {
+            "tree_size": self.tree_size,
+            "root_hash": self.root_hash,
+            "timestamp": self.timestamp,
+            "signature": self.signature,
+            "key_id": self.key_id,
+        }
 
     def body(self) -> bytes:
         return body(tree_size=self.tree_size, root_hash=self.root_hash, timestamp=self.timestamp)
@@ -106,15 +117,17 @@ def _hashes(proof: Sequence[str]) -> list[bytes] | None:
         return None
 
 
-def inclusion_valid(*, stream: str, seq: int, head: str, index: int, proof: Sequence[str],
-                    checkpoint: Checkpoint) -> bool:
+def inclusion_valid(
+    *, stream: str, seq: int, head: str, index: int, proof: Sequence[str], checkpoint: Checkpoint
+) -> bool:
     """Is the leaf (stream, seq, head) at ``index`` of the tree the checkpoint signs?"""
     hashes = _hashes(proof)
     root = _hashes([checkpoint.root_hash])
     if hashes is None or root is None:
         return False
-    return merkle.verify_inclusion(leaf_hash(stream=stream, seq=seq, head=head), index, checkpoint.tree_size,
-                                   hashes, root[0])
+    return merkle.verify_inclusion(
+        leaf_hash(stream=stream, seq=seq, head=head), index, checkpoint.tree_size, hashes, root[0]
+    )
 
 
 def consistency_valid(*, first: Checkpoint, second: Checkpoint, proof: Sequence[str]) -> bool:

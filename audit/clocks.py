@@ -14,7 +14,7 @@ since the epoch, so the web process, a worker and an offline verifier compute th
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 FISCHER, CORRESPONDENCE = "fischer", "correspondence"
@@ -54,8 +54,8 @@ def micros(at: str | datetime) -> int:
     """An ISO 8601 time (as events record it) in whole microseconds since the epoch."""
     moment = datetime.fromisoformat(at) if isinstance(at, str) else at
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    delta = moment - datetime(1970, 1, 1, tzinfo=timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
+    delta = moment - datetime(1970, 1, 1, tzinfo=UTC)
     return (delta.days * 86_400 + delta.seconds) * SECOND + delta.microseconds
 
 

@@ -177,5 +177,6 @@ def verify_match_stream(events: list[dict[str, Any]]) -> Verdict:
         replayed = engine.result(state)
     if finished.get("result") != replayed:
         return bad(finished_event["seq"], "The result recorded in the stream differs from the replayed result.")
-    return Verdict(True, head_hash=chain.head_hash, events=n, result=replayed, created=created, state=state,
-                   lines=lines)
+    return Verdict(
+        True, head_hash=chain.head_hash, events=n, result=replayed, created=created, state=state, lines=lines
+    )

@@ -20,7 +20,7 @@ stores its leaf hashes never has to re-read the leaves to prove anything.
 from __future__ import annotations
 
 import hashlib
-from typing import Sequence
+from collections.abc import Sequence
 
 HASH_SIZE = 32
 EMPTY_ROOT = hashlib.sha256(b"").digest()
@@ -153,8 +153,9 @@ def range_root(lo: int, hi: int, nodes: dict[tuple[int, int], bytes]) -> bytes:
     return acc
 
 
-def new_nodes(old_size: int, new_leaves: Sequence[bytes],
-              stored: dict[tuple[int, int], bytes]) -> dict[tuple[int, int], bytes]:
+def new_nodes(
+    old_size: int, new_leaves: Sequence[bytes], stored: dict[tuple[int, int], bytes]
+) -> dict[tuple[int, int], bytes]:
     """The complete subtrees (level >= 0) that appending ``new_leaves`` to a tree of
     ``old_size`` leaves completes. ``stored`` must hold the nodes ``nodes_needed_to_grow``
     names; the result holds the new leaves at level 0 and every new inner node."""
@@ -205,9 +206,7 @@ def verify_inclusion(leaf: bytes, index: int, size: int, proof: Sequence[bytes],
     return sn == 0 and r == expected_root
 
 
-def verify_consistency(
-    old_size: int, new_size: int, old_root: bytes, new_root: bytes, proof: Sequence[bytes]
-) -> bool:
+def verify_consistency(old_size: int, new_size: int, old_root: bytes, new_root: bytes, proof: Sequence[bytes]) -> bool:
     """RFC 9162 section 2.1.4.2: is the tree (``old_size``, ``old_root``) a prefix of the tree
     (``new_size``, ``new_root``)? Equal sizes need equal roots and an empty proof; the empty
     tree is a prefix of every tree."""

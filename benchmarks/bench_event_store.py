@@ -78,7 +78,9 @@ def run(n: int) -> None:
         with transaction.atomic():
             stream = eventstore.stream_lock(stream_id="bench:svc")
             eventstore.check_expected_seq(stream=stream, expected_seq=i)
-            eventstore.events_append(stream=stream, new_events=[eventstore.NewEvent(type=etype, data=data, actor="bench")])
+            eventstore.events_append(
+                stream=stream, new_events=[eventstore.NewEvent(type=etype, data=data, actor="bench")]
+            )
     svc = time.perf_counter() - start
 
     # Whole matches through the match services (engine, projection, log, verification).
@@ -94,8 +96,10 @@ def run(n: int) -> None:
     print(f"Event store appends on PostgreSQL, {n} events, one transaction each")
     print(f"  raw INSERT               : {n / raw:10,.0f} events/s")
     print(f"  eventstore service path  : {n / svc:10,.0f} events/s   ({svc / raw:.2f}x the raw time)")
-    print(f"  full match path (+engine, projection, log, verify): "
-          f"{full_events / full:,.0f} events/s over {matches} matches ({(full / full_events) / (raw / n):.2f}x raw per event)")
+    print(
+        f"  full match path (+engine, projection, log, verify): "
+        f"{full_events / full:,.0f} events/s over {matches} matches ({(full / full_events) / (raw / n):.2f}x raw per event)"
+    )
     print(f"  engine: {registry.get('dueling-wizards').title} v{registry.get('dueling-wizards').version}")
 
 

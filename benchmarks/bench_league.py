@@ -51,9 +51,7 @@ def league_results(count: int, seed: int = 2026) -> list[Result]:
 def rated_results(count: int, players: int, per_match: int, game: str, seed: int = 7) -> list[RatedResult]:
     rng = random.Random(seed)
     field = [f"p{i}" for i in range(players)]
-    return [
-        RatedResult(f"m{n}", game, [[p] for p in rng.sample(field, per_match)], sequence=n) for n in range(count)
-    ]
+    return [RatedResult(f"m{n}", game, [[p] for p in rng.sample(field, per_match)], sequence=n) for n in range(count)]
 
 
 def timed(fn, repeat: int) -> float:
@@ -88,7 +86,10 @@ def main() -> None:
         )
         duels = rated_results(size, 200, 2, "duel")
         pods = rated_results(size, 200, 4, "pod")
-        for label, stream, game in (("ratings Glicko-2 (duels)", duels, "duel"), ("ratings OpenSkill (4 players)", pods, "pod")):
+        for label, stream, game in (
+            ("ratings Glicko-2 (duels)", duels, "duel"),
+            ("ratings OpenSkill (4 players)", pods, "pod"),
+        ):
             mixed = stream[:]
             random.Random(2).shuffle(mixed)
             cases.append(

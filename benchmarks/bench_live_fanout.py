@@ -24,7 +24,6 @@ import base64
 import json
 import os
 import socket
-import statistics
 import subprocess
 import sys
 import time
@@ -64,8 +63,9 @@ class Watcher:
 
     def send(self, opcode: int, data: bytes = b"") -> None:
         mask = os.urandom(4)  # a client masks every frame it sends
-        self.writer.write(bytes([0x80 | opcode, 0x80 | len(data)]) + mask
-                          + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
+        self.writer.write(
+            bytes([0x80 | opcode, 0x80 | len(data)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+        )
 
     async def run(self) -> None:
         parts = []
@@ -100,9 +100,13 @@ class Watcher:
 async def open_socket(port: int, match_id) -> Watcher:
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     key = base64.b64encode(os.urandom(16)).decode()
-    writer.write((f"GET /ws/matches/{match_id}/?after=0 HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                  f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                  f"Sec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:{port}\r\n\r\n").encode())
+    writer.write(
+        (
+            f"GET /ws/matches/{match_id}/?after=0 HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            f"Sec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:{port}\r\n\r\n"
+        ).encode()
+    )
     await writer.drain()
     answer = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30)
     if b" 101 " not in answer.split(b"\r\n", 1)[0]:
@@ -125,8 +129,11 @@ def db_url() -> str:
 
 def post(port: int, token: str, match_id, body: dict) -> int:
     request = urllib.request.Request(
-        f"http://127.0.0.1:{port}/api/matches/{match_id}/actions/", data=json.dumps(body).encode(), method="POST",
-        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"})
+        f"http://127.0.0.1:{port}/api/matches/{match_id}/actions/",
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Authorization": f"Token {token}", "Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request, timeout=60) as response:
         return response.status
 
@@ -137,6 +144,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def run_layout(port: int, matches: int, spectators: int, moves: int, timeout: float) -> None:
+    from asgiref.sync import sync_to_async
     from channels.layers import get_channel_layer
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
@@ -146,15 +154,13 @@ async def run_layout(port: int, matches: int, spectators: int, moves: int, timeo
     from matches.models import Match
     from matches.services import SeatSpec, match_create
 
-    from asgiref.sync import sync_to_async
-
     engine = registry.get("dueling-wizards")
 
     @sync_to_async
     def make():
         made = []
         User = get_user_model()
-        for n in range(matches):
+        for _ in range(matches):
             a = User.objects.create_user(f"a{uuid.uuid4().hex[:10]}", password="x")
             b = User.objects.create_user(f"b{uuid.uuid4().hex[:10]}", password="x")
             m = match_create(game="dueling-wizards", seats=[SeatSpec(user=a), SeatSpec(user=b)], created_by=a)
@@ -168,8 +174,16 @@ async def run_layout(port: int, matches: int, spectators: int, moves: int, timeo
         if not to_move or to_move[0] < 0:
             return None
         seat = to_move[0]
-        return seat, {"seat": seat, "action": engine.legal_actions(m.state, seat)[0], "expected_seq": m.state_seq,
-                      "event_id": str(uuid.uuid4())}, m.state_seq + 1
+        return (
+            seat,
+            {
+                "seat": seat,
+                "action": engine.legal_actions(m.state, seat)[0],
+                "expected_seq": m.state_seq,
+                "event_id": str(uuid.uuid4()),
+            },
+            m.state_seq + 1,
+        )
 
     games = await make()
     sockets = {}
@@ -189,8 +203,7 @@ async def run_layout(port: int, matches: int, spectators: int, moves: int, timeo
 
         await asyncio.gather(*(asyncio.to_thread(send, m, t, p) for m, t, p in planned))
         deadline = time.perf_counter() + timeout
-        while time.perf_counter() < deadline and not all(
-                p[2] in s.seen for m, _, p in planned for s in sockets[m]):
+        while time.perf_counter() < deadline and not all(p[2] in s.seen for m, _, p in planned for s in sockets[m]):
             await asyncio.sleep(0.01)
         for match_id, _, (_, _, seq) in planned:
             for s in sockets[match_id]:
@@ -209,8 +222,17 @@ async def run_layout(port: int, matches: int, spectators: int, moves: int, timeo
     base, base_missing = [], 0
     for round_ in range(moves):
         marker = f"r{round_}"
-        frame = {"type": "update", "after": 0, "head_seq": 10**9, "match": {}, "view": {}, "events": [],
-                 "log": [], "bench": marker, "pad": "x" * max(0, size - 120)}
+        frame = {
+            "type": "update",
+            "after": 0,
+            "head_seq": 10**9,
+            "match": {},
+            "view": {},
+            "events": [],
+            "log": [],
+            "bench": marker,
+            "pad": "x" * max(0, size - 120),
+        }
         started = {}
 
         async def bare(match_id):
@@ -220,7 +242,8 @@ async def run_layout(port: int, matches: int, spectators: int, moves: int, timeo
         await asyncio.gather(*(bare(m) for m, _ in games))
         deadline = time.perf_counter() + timeout
         while time.perf_counter() < deadline and not all(
-                marker in s.markers for group in sockets.values() for s in group):
+            marker in s.markers for group in sockets.values() for s in group
+        ):
             await asyncio.sleep(0.01)
         for match_id, group in sockets.items():
             for s in group:
@@ -233,9 +256,12 @@ async def run_layout(port: int, matches: int, spectators: int, moves: int, timeo
             s.close()
     n = matches * spectators
     p50, p99, b50, b99 = pct(latencies, 0.5), pct(latencies, 0.99), pct(base, 0.5), pct(base, 0.99)
-    print(f"{matches:>4} x {spectators:<4}{n:>6} sockets  project p50 {p50:8.1f} ms p99 {p99:8.1f} ms | "
-          f"bare group_send p50 {b50:7.1f} ms p99 {b99:7.1f} ms | ratio p50 {p50 / b50:5.1f}x p99 {p99 / b99:5.1f}x | "
-          f"missed {missing}, repeated {repeated} (baseline missed {base_missing}); frame {size} bytes", flush=True)
+    print(
+        f"{matches:>4} x {spectators:<4}{n:>6} sockets  project p50 {p50:8.1f} ms p99 {p99:8.1f} ms | "
+        f"bare group_send p50 {b50:7.1f} ms p99 {b99:7.1f} ms | ratio p50 {p50 / b50:5.1f}x p99 {p99 / b99:5.1f}x | "
+        f"missed {missing}, repeated {repeated} (baseline missed {base_missing}); frame {size} bytes",
+        flush=True,
+    )
 
 
 def main() -> None:
@@ -250,12 +276,17 @@ def main() -> None:
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     port = free_port()
     env = {**os.environ, "DATABASE_URL": db_url(), "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "true"}
-    env.update({name: "1000000/minute" for name in ("THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_EXPENSIVE",
-                                                     "THROTTLE_AUTH")})
+    env.update(
+        {name: "1000000/minute" for name in ("THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_EXPENSIVE", "THROTTLE_AUTH")}
+    )
     env.pop("CELERY_BROKER_URL", None)
-    daphne = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                               "config.asgi:application"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+    daphne = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -284,8 +315,10 @@ def main() -> None:
         connections.close_all()
         # The server's sessions end with it; the pool's in this process close here.
         with connection._nodb_cursor() as cursor:
-            cursor.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s "
-                           "AND pid <> pg_backend_pid()", [connection.settings_dict["NAME"]])
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                [connection.settings_dict["NAME"]],
+            )
         connection.creation.destroy_test_db(old_name, verbosity=0)
 
 

@@ -60,11 +60,31 @@ def store(game: str, users: list, count: int, rng: random.Random, *, verdict="ve
             who = rng.sample(users, per)
             places = list(range(per))
             rng.shuffle(places)
-            matches.append(Match(id=i, stream=stream, game=game, engine_version="1", status="finished",
-                                 verdict=verdict, result={"placements": places}, finished_at=now))
+            matches.append(
+                Match(
+                    id=i,
+                    stream=stream,
+                    game=game,
+                    engine_version="1",
+                    status="finished",
+                    verdict=verdict,
+                    result={"placements": places},
+                    finished_at=now,
+                )
+            )
             seats += [Seat(match_id=i, index=n, user=u) for n, u in enumerate(who)]
-            events.append(Event(stream=stream, seq=1, type="match.finished", data={}, actor="server",
-                                recorded_at=now, prev_hash="0" * 64, hash="1" * 64))
+            events.append(
+                Event(
+                    stream=stream,
+                    seq=1,
+                    type="match.finished",
+                    data={},
+                    actor="server",
+                    recorded_at=now,
+                    prev_hash="0" * 64,
+                    hash="1" * 64,
+                )
+            )
         Match.objects.bulk_create(matches)
         Seat.objects.bulk_create(seats)
         Event.objects.bulk_create(events)
@@ -79,16 +99,22 @@ def timed(fn) -> float:
 
 
 def run(sizes: list[int], new: int) -> None:
-    from league.ratings import glicko2
     from league.ratings.ledger import rate_one, rebuild
     from league.ratings.models import Rating, RatingPoint
-    from league.ratings.projection import (_stored_rating, rated_results, rating_system, ratings_apply,
-                                           ratings_rebuild, ratings_refresh)
+    from league.ratings.projection import (
+        _stored_rating,
+        rated_results,
+        rating_system,
+        ratings_apply,
+        ratings_rebuild,
+        ratings_refresh,
+    )
     from matches.models import Match
 
     rng = random.Random(17)
     users = get_user_model().objects.bulk_create(
-        [get_user_model()(username=f"wizard{n:03d}", password="!") for n in range(200)])
+        [get_user_model()(username=f"wizard{n:03d}", password="!") for n in range(200)]
+    )
     print(f"{'game':<18}{'history':>9}  {'what':<34}{'project':>11}{'baseline':>11}{'ratio':>8}")
     have = {game: 0 for game in GAMES}
     for size in sizes:
@@ -101,8 +127,11 @@ def run(sizes: list[int], new: int) -> None:
             rebuild_s = min(timed(lambda: ratings_rebuild(game=game)) for _ in range(2))
             results, _ = rated_results(game)
             bare_s = min(timed(lambda: rebuild(results, game, system=system)) for _ in range(2))
-            print(f"{game:<18}{size:>9}  {'full rebuild (s)':<34}{rebuild_s:>11.3f}{bare_s:>11.3f}"
-                  f"{rebuild_s / bare_s:>7.1f}x", flush=True)
+            print(
+                f"{game:<18}{size:>9}  {'full rebuild (s)':<34}{rebuild_s:>11.3f}{bare_s:>11.3f}"
+                f"{rebuild_s / bare_s:>7.1f}x",
+                flush=True,
+            )
 
             # P4a: one new result through ratings_apply vs the bare call plus one write.
             fresh = store(game, users, new, rng, verdict="pending")
@@ -113,28 +142,49 @@ def run(sizes: list[int], new: int) -> None:
                 applied.append(timed(lambda: ratings_apply(match_id=match.pk)))
             for match in fresh:
                 [result], _ = rated_results(game, match_ids=[match.pk])
-                rows = {r.competitor: r for r in Rating.objects.filter(game=game)
-                        .filter(competitor__in=[p for place in result.placements for p in place])}
+                rows = {
+                    r.competitor: r
+                    for r in Rating.objects.filter(game=game).filter(
+                        competitor__in=[p for place in result.placements for p in place]
+                    )
+                }
                 current = {k: _stored_rating(system, r.rating, r.deviation, r.volatility) for k, r in rows.items()}
 
                 def bare_update():
                     out = rate_one(current, result, system)
                     with transaction.atomic():
-                        RatingPoint.objects.bulk_create([
-                            RatingPoint(game=game, competitor=k, match_id=result.match_id, sequence=-1,
-                                        rating=v.rating, deviation=v.deviation) for k, v in out.items()])
+                        RatingPoint.objects.bulk_create(
+                            [
+                                RatingPoint(
+                                    game=game,
+                                    competitor=k,
+                                    match_id=result.match_id,
+                                    sequence=-1,
+                                    rating=v.rating,
+                                    deviation=v.deviation,
+                                )
+                                for k, v in out.items()
+                            ]
+                        )
+
                 bare.append(timed(bare_update))
             RatingPoint.objects.filter(game=game, sequence=-1).delete()
             a_ms, b_ms = statistics.median(applied) * 1000, statistics.median(bare) * 1000
-            print(f"{game:<18}{size:>9}  {'one new result (ms, median)':<34}{a_ms:>11.2f}{b_ms:>11.2f}"
-                  f"{a_ms / b_ms:>7.1f}x", flush=True)
+            print(
+                f"{game:<18}{size:>9}  {'one new result (ms, median)':<34}{a_ms:>11.2f}{b_ms:>11.2f}"
+                f"{a_ms / b_ms:>7.1f}x",
+                flush=True,
+            )
 
             # The old path, for comparison: every verdict re-read and rebuilt the whole history.
             old = store(game, users, 3, rng)
             have[game] += 3
             old_s = statistics.median([timed(lambda: ratings_refresh(game=game)) for _ in old[:1]])
-            print(f"{game:<18}{size:>9}  {'old path: refresh per verdict (ms)':<34}{old_s * 1000:>11.2f}"
-                  f"{b_ms:>11.2f}{old_s * 1000 / b_ms:>7.1f}x", flush=True)
+            print(
+                f"{game:<18}{size:>9}  {'old path: refresh per verdict (ms)':<34}{old_s * 1000:>11.2f}"
+                f"{b_ms:>11.2f}{old_s * 1000 / b_ms:>7.1f}x",
+                flush=True,
+            )
 
 
 def main() -> None:

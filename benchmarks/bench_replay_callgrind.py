@@ -51,8 +51,10 @@ def record(engine_name: str, events_wanted: int, path: Path) -> int:
         while engine.to_move(state) and len(events) < 5000:
             to_move = engine.to_move(state)
             if to_move == [CHANCE]:
-                event = {"kind": "chance", "outcome": derive(engine.chance(state), b"replay-bench", str(g),
-                                                               len(events) + 2)}
+                event = {
+                    "kind": "chance",
+                    "outcome": derive(engine.chance(state), b"replay-bench", str(g), len(events) + 2),
+                }
             else:
                 seat = to_move[int(rng.random() * len(to_move))]
                 event = {"kind": "action", "seat": seat, "action": engine.random_action(state, seat, rng)}
@@ -87,11 +89,26 @@ def child(mode: str, path: str) -> None:
 def instructions(mode: str, path: Path, workdir: Path) -> int:
     out = workdir / f"callgrind.{mode}.out"
     env = {**os.environ, "PYTHONHASHSEED": "0"}
-    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
-                    "--child", mode, str(path)], check=True, env=env, cwd=ROOT,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    match = re.search(r"^summary:\s*(\d+)", out.read_text(), re.M) or re.search(r"^totals:\s*(\d+)",
-                                                                                out.read_text(), re.M)
+    subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            f"--callgrind-out-file={out}",
+            sys.executable,
+            __file__,
+            "--child",
+            mode,
+            str(path),
+        ],
+        check=True,
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    match = re.search(r"^summary:\s*(\d+)", out.read_text(), re.M) or re.search(
+        r"^totals:\s*(\d+)", out.read_text(), re.M
+    )
     return int(match.group(1))
 
 
@@ -119,8 +136,10 @@ def main() -> None:
             base = instructions("base", path, workdir)
             loads = instructions("loads", path, workdir) - base
             replay = instructions("replay", path, workdir) - base
-            print(f"{name:<18}{count:>8}{loads / count:>16,.0f}{replay / count:>17,.0f}{replay / loads:>7.1f}x",
-                  flush=True)
+            print(
+                f"{name:<18}{count:>8}{loads / count:>16,.0f}{replay / count:>17,.0f}{replay / loads:>7.1f}x",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -52,13 +52,28 @@ def season_with_matches(clubs: int, number: int):
     for n, f in enumerate(fixtures):
         stream = Stream.objects.create(id=f"match:{uuid.uuid4()}", kind="match", head_seq=1)
         home_wins = (n * 7919 + number) % 3 != 0
-        matches.append(Match.objects.create(
-            stream=stream, game="wizard-dodgeball", engine_version="1", status="finished", verdict="verified",
-            result={"placements": [0, 1] if home_wins else [1, 0], "scores": [3, 0] if home_wins else [0, 2]},
-            origin={"season": str(season.pk), "fixture": f.key, "fixture_clubs": [f.home.slug, f.away.slug]},
-            finished_at=timezone.now()))
-        Event.objects.create(stream=stream, seq=1, type="match.finished", data={}, actor="server",
-                             recorded_at=timezone.now(), prev_hash="0" * 64, hash="1" * 64)
+        matches.append(
+            Match.objects.create(
+                stream=stream,
+                game="wizard-dodgeball",
+                engine_version="1",
+                status="finished",
+                verdict="verified",
+                result={"placements": [0, 1] if home_wins else [1, 0], "scores": [3, 0] if home_wins else [0, 2]},
+                origin={"season": str(season.pk), "fixture": f.key, "fixture_clubs": [f.home.slug, f.away.slug]},
+                finished_at=timezone.now(),
+            )
+        )
+        Event.objects.create(
+            stream=stream,
+            seq=1,
+            type="match.finished",
+            data={},
+            actor="server",
+            recorded_at=timezone.now(),
+            prev_hash="0" * 64,
+            hash="1" * 64,
+        )
     return season, fixtures, matches
 
 
@@ -68,14 +83,23 @@ def play(season, fixtures, matches, project, rate, sample_old_ratings: bool):
 
     fold_times, rate_times, old_rate = [], [], {}
     for n, (f, m) in enumerate(zip(fixtures, matches)):
-        facts = [("fixture.started", {"fixture": f.key, "match": str(m.pk)}),
-                 ("result.recorded", {"fixture": f.key, "match": str(m.pk), "home_left": m.result["scores"][0],
-                                      "away_left": m.result["scores"][1], "head_hash": "h"})]
+        facts = [
+            ("fixture.started", {"fixture": f.key, "match": str(m.pk)}),
+            (
+                "result.recorded",
+                {
+                    "fixture": f.key,
+                    "match": str(m.pk),
+                    "home_left": m.result["scores"][0],
+                    "away_left": m.result["scores"][1],
+                    "head_hash": "h",
+                },
+            ),
+        ]
         start = time.perf_counter()
         for type, data in facts:
             with transaction.atomic():
-                streams.stream_append(stream_id=season.stream_id, kind="season", type=type, data=data,
-                                      actor="system")
+                streams.stream_append(stream_id=season.stream_id, kind="season", type=type, data=data, actor="system")
                 project(season, f.key)
         fold_times.append(time.perf_counter() - start)
         if rate is not None:
@@ -86,6 +110,7 @@ def play(season, fixtures, matches, project, rate, sample_old_ratings: bool):
             start = time.perf_counter()
             with transaction.atomic():
                 from league.ratings.models import RatingPoint
+
                 # Take the newest result out so the old path has a missing result to rebuild for.
                 RatingPoint.objects.filter(game="wizard-dodgeball", match_id=m.pk).delete()
                 ratings_refresh(game="wizard-dodgeball")
@@ -102,12 +127,22 @@ def run(clubs: int) -> None:
     season_b, fixtures_b, matches_b = season_with_matches(clubs, 2)
     n = len(fixtures_a)
     print(f"{clubs} clubs, {n} fixtures per season, {n} verdicts each; ms per result")
-    new_fold, new_rate, _ = play(season_a, fixtures_a, matches_a,
-                                 lambda s, key: season_project_fixture(season=s, fixture=key),
-                                 lambda match_id: ratings_apply(match_id=match_id), False)
-    old_fold, _, old_rate = play(season_b, fixtures_b, matches_b,
-                                 lambda s, key: services.season_project(season=s),
-                                 lambda match_id: ratings_apply(match_id=match_id), True)
+    new_fold, new_rate, _ = play(
+        season_a,
+        fixtures_a,
+        matches_a,
+        lambda s, key: season_project_fixture(season=s, fixture=key),
+        lambda match_id: ratings_apply(match_id=match_id),
+        False,
+    )
+    old_fold, _, old_rate = play(
+        season_b,
+        fixtures_b,
+        matches_b,
+        lambda s, key: services.season_project(season=s),
+        lambda match_id: ratings_apply(match_id=match_id),
+        True,
+    )
     k = min(46, n // 4)
 
     def row(what, times):
@@ -121,10 +156,14 @@ def run(clubs: int) -> None:
     samples = sorted(old_rate)
     first, last = old_rate[samples[0]] * 1000, old_rate[samples[-1]] * 1000
     estimate = statistics.mean(old_rate.values()) * n
-    print(f"{'ratings: old refresh per verdict (sampled)':<44}{first:>9.2f}{last:>9.2f}{last / first:>8.1f}x"
-          f"{estimate:>10.2f} (est.)")
-    print(f"season follow-ups, today: {sum(old_fold) + estimate:.1f} s; with the projector and incremental "
-          f"ratings: {sum(new_fold) + sum(new_rate):.1f} s")
+    print(
+        f"{'ratings: old refresh per verdict (sampled)':<44}{first:>9.2f}{last:>9.2f}{last / first:>8.1f}x"
+        f"{estimate:>10.2f} (est.)"
+    )
+    print(
+        f"season follow-ups, today: {sum(old_fold) + estimate:.1f} s; with the projector and incremental "
+        f"ratings: {sum(new_fold) + sum(new_rate):.1f} s"
+    )
 
 
 def main() -> None:

@@ -84,28 +84,32 @@ def main() -> None:
     games = [play(g) for g in range(args.games)]
     recorded = time.perf_counter() - start
     total = sum(len(g) for g in games)
-    print(f"recorded {args.games} random-vs-random games: {total} events "
-          f"(mean {total / args.games:.0f}, longest {max(len(g) for g in games)}) in {recorded:.1f} s")
+    print(
+        f"recorded {args.games} random-vs-random games: {total} events "
+        f"(mean {total / args.games:.0f}, longest {max(len(g) for g in games)}) in {recorded:.1f} s"
+    )
 
     t_replay = best_of(args.repeat, replay, games)
     t_decode = best_of(args.repeat, decode_only, games)
-    print(f"replay (json.loads + apply): {total / t_replay:12,.0f} events/s  "
-          f"({1e6 * t_replay / total:.1f} us/event)")
-    print(f"json.loads alone:            {total / t_decode:12,.0f} events/s  "
-          f"({1e6 * t_decode / total:.2f} us/event)")
+    print(f"replay (json.loads + apply): {total / t_replay:12,.0f} events/s  ({1e6 * t_replay / total:.1f} us/event)")
+    print(f"json.loads alone:            {total / t_decode:12,.0f} events/s  ({1e6 * t_decode / total:.2f} us/event)")
     print(f"ratio replay / decode:       {t_replay / t_decode:12.1f} x")
 
     start = time.perf_counter()
     n_events = sum(len(play(1000 + g)) for g in range(args.playouts))
     elapsed = time.perf_counter() - start
-    print(f"random playouts:             {args.playouts / elapsed:12.2f} games/s  "
-          f"({n_events / elapsed:,.0f} events/s incl. legal_actions)")
+    print(
+        f"random playouts:             {args.playouts / elapsed:12.2f} games/s  "
+        f"({n_events / elapsed:,.0f} events/s incl. legal_actions)"
+    )
 
     start = time.perf_counter()
     n_events = sum(len(play(2000 + g, heuristic_seats=(g % 2,))) for g in range(args.playouts * 5))
     elapsed = time.perf_counter() - start
-    print(f"heuristic vs random:         {args.playouts * 5 / elapsed:12.2f} games/s  "
-          f"({n_events / elapsed:,.0f} events/s)")
+    print(
+        f"heuristic vs random:         {args.playouts * 5 / elapsed:12.2f} games/s  "
+        f"({n_events / elapsed:,.0f} events/s)"
+    )
 
 
 if __name__ == "__main__":

@@ -47,8 +47,10 @@ def run(base: str, players: int, rounds: int) -> None:
     org_name, names, late = make_accounts(prefix, players)
     timings = {}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium",
-                                    args=["--headless", "--no-sandbox", "--disable-gpu"])
+        browser = p.chromium.launch(
+            executable_path=shutil.which("chromium") or "/usr/bin/chromium",
+            args=["--headless", "--no-sandbox", "--disable-gpu"],
+        )
         page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
         page.set_default_timeout(20_000)
         started = time.monotonic()
@@ -110,8 +112,10 @@ def run(base: str, players: int, rounds: int) -> None:
             if rnd >= 2:
                 assert names[4] not in text, f"dropped player paired in round {rnd}"
         browser.close()
-    print(f"{players} players + 1 late, {rounds} rounds: {rows} standings rows, {winner}; "
-          f"total {time.monotonic() - started:.1f} s (registration {timings['registration']:.1f} s)")
+    print(
+        f"{players} players + 1 late, {rounds} rounds: {rows} standings rows, {winner}; "
+        f"total {time.monotonic() - started:.1f} s (registration {timings['registration']:.1f} s)"
+    )
     assert rows == players + 1
 
 

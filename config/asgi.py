@@ -8,10 +8,8 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402  (needs the app registry loaded)
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
-
 from django.urls import re_path  # noqa: E402
 
 from league.routing import websocket_urlpatterns as league_websockets  # noqa: E402
@@ -26,8 +24,10 @@ application = ProtocolTypeRouter(
     {
         "http": http_app,
         # Anything else (a non-UUID match id, a path that does not exist) is closed with 4404, not a traceback.
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(
-            match_websockets + league_websockets + [re_path(r"", NotFoundConsumer.as_asgi())]
-        ))),
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(
+                URLRouter(match_websockets + league_websockets + [re_path(r"", NotFoundConsumer.as_asgi())])
+            )
+        ),
     }
 )

@@ -32,5 +32,6 @@ class ExpiringTokenAuthentication(TokenAuthentication):
         max_age = timedelta(days=settings.TOKEN_MAX_AGE_DAYS)
         if token.created < timezone.now() - max_age:
             raise exceptions.AuthenticationFailed(
-                "This token has expired; make a new one on your account page.", code="token_expired")
+                "This token has expired; make a new one on your account page.", code="token_expired"
+            )
         return user, token

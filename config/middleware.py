@@ -58,7 +58,8 @@ STATUS_CODES = {
 def _database_down(request) -> HttpResponse:
     return JsonResponse(
         {"code": "database_unavailable", "detail": "The database is briefly unavailable; try again in a moment."},
-        status=503, headers={"Retry-After": "5"},
+        status=503,
+        headers={"Retry-After": "5"},
     )
 
 
@@ -72,8 +73,9 @@ class ApiErrorMiddleware:
             return refusal
         response = self.get_response(request)
         if is_api(request) and response.status_code >= 400 and not _is_json(response):
-            code, detail = STATUS_CODES.get(response.status_code, STATUS_CODES[400 if response.status_code < 500
-                                                                                  else 500])
+            code, detail = STATUS_CODES.get(
+                response.status_code, STATUS_CODES[400 if response.status_code < 500 else 500]
+            )
             response = JsonResponse({"code": code, "detail": detail}, status=response.status_code)
         return response
 
@@ -145,8 +147,11 @@ class AuthThrottleMiddleware:
             except ValueError:  # expired between add and incr
                 seen = 1
             if seen > count:
-                response = HttpResponse("Too many attempts; wait a minute and try again.\n", status=429,
-                                        content_type="text/plain; charset=utf-8")
+                response = HttpResponse(
+                    "Too many attempts; wait a minute and try again.\n",
+                    status=429,
+                    content_type="text/plain; charset=utf-8",
+                )
                 response["Retry-After"] = str(seconds)
                 return response
         return self.get_response(request)
@@ -197,7 +202,8 @@ class BoundedJSONParser(JSONParser):
             raise BodyTooLarge()
         if json_depth(raw, settings.API_MAX_JSON_DEPTH) > settings.API_MAX_JSON_DEPTH:
             raise exceptions.ParseError(
-                f"JSON nests deeper than {settings.API_MAX_JSON_DEPTH} levels.", code="too_deep")
+                f"JSON nests deeper than {settings.API_MAX_JSON_DEPTH} levels.", code="too_deep"
+            )
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:

@@ -8,8 +8,11 @@ ERROR_SCHEMA = {
     "properties": {
         "code": {"type": "string", "description": "Stable, machine-readable (e.g. stale_seq, too_deep)."},
         "detail": {"type": "string", "description": "What went wrong, in a sentence."},
-        "fields": {"type": "object", "description": "invalid_request only: the message for each field.",
-                   "additionalProperties": True},
+        "fields": {
+            "type": "object",
+            "description": "invalid_request only: the message for each field.",
+            "additionalProperties": True,
+        },
     },
     "required": ["code", "detail"],
     "additionalProperties": True,
@@ -47,6 +50,7 @@ def add_error_responses(result, generator, request, public):
                 errors.update(WRITE_ERRORS)
             responses = operation.setdefault("responses", {})
             for status, description in errors.items():
-                responses.setdefault(status, {"description": description,
-                                              "content": {"application/json": {"schema": ref}}})
+                responses.setdefault(
+                    status, {"description": description, "content": {"application/json": {"schema": ref}}}
+                )
     return result

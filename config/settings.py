@@ -161,8 +161,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
-     "OPTIONS": {"min_length": env_int("PASSWORD_MIN_LENGTH", 10)}},
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": env_int("PASSWORD_MIN_LENGTH", 10)},
+    },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
@@ -264,21 +266,23 @@ if REDIS_URL:
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [{
-                    "address": REDIS_URL,
-                    # channels-redis waits for a socket's next message with a blocking pop of
-                    # brpop_timeout (5 s) and loops. redis-py 8 defaults socket_timeout to 5 s too,
-                    # so every idle wait ended in a TimeoutError that closed the websocket with
-                    # 1011 after 5.2 s. The socket timeout must stay above the blocking pop's; it
-                    # is still finite, so a Redis that vanished is noticed within it.
-                    "socket_timeout": env_int("CHANNELS_SOCKET_TIMEOUT", 30),
-                    "socket_connect_timeout": env_int("CHANNELS_CONNECT_TIMEOUT", 5),
-                    "socket_keepalive": True,
-                    "health_check_interval": 15,
-                    # One connection per websocket waits in that blocking pop, so the pool bounds
-                    # how many sockets one process can serve (redis-py's default is 100).
-                    "max_connections": env_int("CHANNELS_MAX_CONNECTIONS", 1000),
-                }],
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        # channels-redis waits for a socket's next message with a blocking pop of
+                        # brpop_timeout (5 s) and loops. redis-py 8 defaults socket_timeout to 5 s too,
+                        # so every idle wait ended in a TimeoutError that closed the websocket with
+                        # 1011 after 5.2 s. The socket timeout must stay above the blocking pop's; it
+                        # is still finite, so a Redis that vanished is noticed within it.
+                        "socket_timeout": env_int("CHANNELS_SOCKET_TIMEOUT", 30),
+                        "socket_connect_timeout": env_int("CHANNELS_CONNECT_TIMEOUT", 5),
+                        "socket_keepalive": True,
+                        "health_check_interval": 15,
+                        # One connection per websocket waits in that blocking pop, so the pool bounds
+                        # how many sockets one process can serve (redis-py's default is 100).
+                        "max_connections": env_int("CHANNELS_MAX_CONNECTIONS", 1000),
+                    }
+                ],
                 "prefix": env_str("CHANNELS_PREFIX", "wizard-duels"),
                 # A socket that vanishes without its disconnect (a killed process, a closed pool
                 # that dropped its group_discard) stays a group member until this expiry. The

@@ -40,9 +40,14 @@ def _api_or_page(status: int, page_view):
             from django.db import InterfaceError, OperationalError
 
             if isinstance(current, (OperationalError, InterfaceError)):
-                return JsonResponse({"code": "database_unavailable",
-                                     "detail": "The database is briefly unavailable; try again in a moment."},
-                                    status=503, headers={"Retry-After": "5"})
+                return JsonResponse(
+                    {
+                        "code": "database_unavailable",
+                        "detail": "The database is briefly unavailable; try again in a moment.",
+                    },
+                    status=503,
+                    headers={"Retry-After": "5"},
+                )
         return JsonResponse({"code": code, "detail": detail}, status=status)
 
     return handler

@@ -11,7 +11,8 @@ from __future__ import annotations
 import copy
 import json
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from engines.odds import ChanceOdds

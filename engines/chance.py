@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .base import IllegalAction
 

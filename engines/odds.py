@@ -95,4 +95,3 @@ def hypergeometric_at_least(pool: int, good: int, draws: int, at_least: int = 1)
         raise ValueError(f"cannot draw {draws} of {pool} cards with {good} good ones")
     total = comb(pool, draws)
     return Fraction(sum(comb(good, k) * comb(pool - good, draws - k) for k in range(at_least, draws + 1)), total)
-

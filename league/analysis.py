@@ -23,16 +23,22 @@ HOME, AWAY = 0, 1
 
 
 def _fixtures(season: Season):
-    return season.fixtures.filter(status=Fixture.Status.PLAYED, match__isnull=False,
-                                  match__status=Match.Status.FINISHED,
-                                  match__verdict=Match.Verdict.VERIFIED).select_related("home", "away", "match")
+    return season.fixtures.filter(
+        status=Fixture.Status.PLAYED,
+        match__isnull=False,
+        match__status=Match.Status.FINISHED,
+        match__verdict=Match.Verdict.VERIFIED,
+    ).select_related("home", "away", "match")
 
 
 def season_luck_fill(*, season: Season, limit: int = FILL_PER_REQUEST) -> int:
     """Analyse the season's verified matches not yet analysed (at most ``limit``); how many."""
     matches = [f.match for f in _fixtures(season)]
-    done = set(MatchAnalysis.objects.filter(match__in=matches, analysis_version=analysis_services.ANALYSIS_VERSION)
-               .values_list("match_id", flat=True))
+    done = set(
+        MatchAnalysis.objects.filter(
+            match__in=matches, analysis_version=analysis_services.ANALYSIS_VERSION
+        ).values_list("match_id", flat=True)
+    )
     return analysis_services.analyses_fill(matches=[m for m in matches if m.pk not in done], limit=limit)
 
 

@@ -22,17 +22,23 @@ def season_luck_page(request, slug, number):
     if season is None:
         raise Http404("No such season.")
     analysis.season_luck_fill(season=season)
-    return render(request, "league/season_luck.html",
-                  {"league": season.league, "season": season, "luck": analysis.season_luck(season=season)})
+    return render(
+        request,
+        "league/season_luck.html",
+        {"league": season.league, "season": season, "luck": analysis.season_luck(season=season)},
+    )
 
 
 class SeasonLuckView(APIView):
     permission_classes = [permissions.AllowAny]
     get_throttles = with_expensive_throttle
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Each club's luck across a season's verified fixtures",
-                   description=f"Fixtures not yet analysed are analysed, {analysis.FILL_PER_REQUEST} per request; "
-                               "'analysed' says how many of 'verified_fixtures' are counted so far.")
+    @extend_schema(
+        responses=OpenApiTypes.OBJECT,
+        summary="Each club's luck across a season's verified fixtures",
+        description=f"Fixtures not yet analysed are analysed, {analysis.FILL_PER_REQUEST} per request; "
+        "'analysed' says how many of 'verified_fixtures' are counted so far.",
+    )
     def get(self, request, slug, number):
         season = season_selectors.season_get(league_slug=slug, number=number)
         if season is None:

@@ -9,8 +9,10 @@ class LeagueConfig(AppConfig):
         from matches import stream_verifiers
 
         from . import streams  # noqa: F401  (registers its outbox handler)
-        from .drafts import receivers  # noqa: F401  (connects to matches.signals)
-        from .drafts import invitations  # noqa: F401  (the "draft" kind of invitation)
+        from .drafts import (
+            invitations,  # noqa: F401  (the "draft" kind of invitation)
+            receivers,  # noqa: F401  (connects to matches.signals)
+        )
         from .seasons import receivers as season_receivers  # noqa: F401
         from .seasons.verification import verify_season
         from .tournaments.verification import verify_tournament

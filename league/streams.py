@@ -49,7 +49,11 @@ def stream_append(
         return event
 
     done = command_run(
-        stream_id=stream_id, stream_kind=kind, expected_seq=expected_seq, event_id=event_id, execute=execute,
+        stream_id=stream_id,
+        stream_kind=kind,
+        expected_seq=expected_seq,
+        event_id=event_id,
+        execute=execute,
         same=lambda existing: existing.type == type and existing.data == data,
     )
     return (done.value if done.created else done.events[0]), done.created
@@ -58,8 +62,9 @@ def stream_append(
 def stream_followups(appender: Appender) -> None:
     """What follows a league stream's command: one broadcast of the new head."""
     if appender.events:
-        appender.outbox("league.stream_broadcast", {"stream_id": appender.stream.id,
-                                                    "head_seq": appender.events[-1].seq})
+        appender.outbox(
+            "league.stream_broadcast", {"stream_id": appender.stream.id, "head_seq": appender.events[-1].seq}
+        )
 
 
 def stream_events(*, stream_id: str, after: int = 0) -> list[Event]:

@@ -7,8 +7,11 @@ urlpatterns = [
     path("drafts/<uuid:draft_id>/", views.draft_room, name="draft-room"),
     path("leagues/<slug:slug>/", views.league_home, name="league-home"),
     path("leagues/<slug:slug>/seasons/<int:number>/", views.season_page, name="season"),
-    path("leagues/<slug:slug>/seasons/<int:number>/fixtures/<str:key>/start/", views.fixture_start_page,
-         name="fixture-start"),
+    path(
+        "leagues/<slug:slug>/seasons/<int:number>/fixtures/<str:key>/start/",
+        views.fixture_start_page,
+        name="fixture-start",
+    ),
     path("clubs/<slug:slug>/", views.club_page, name="club"),
     path("ratings/<str:game>/", views.leaderboard_page, name="leaderboard"),
 ]

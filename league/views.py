@@ -3,8 +3,8 @@ import uuid
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.views.decorators.http import require_POST
 from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
 
 from engines import registry
 from matches import selectors as match_selectors
@@ -12,13 +12,13 @@ from matches.eventstore import EventStoreError
 from matches.invitations.models import Invitation
 from matches.services import MatchError, SeatSpec
 
-from .drafts import selectors, services
+from .drafts import selectors
 from .drafts.invitations import draft_open
+from .drafts.models import Draft
+from .forms import NewDraftForm
 from .seasons import selectors as season_selectors
 from .seasons import services as season_services
 from .seasons.models import Club
-from .drafts.models import Draft
-from .forms import NewDraftForm
 
 
 def draft_list(request):
@@ -30,7 +30,8 @@ def draft_list(request):
             coaches = [me, them] if form.cleaned_data["first"] == "me" else [them, me]
             try:
                 opened, _ = draft_open(
-                    seats=[SeatSpec(user=c) for c in coaches], created_by=request.user,
+                    seats=[SeatSpec(user=c) for c in coaches],
+                    created_by=request.user,
                     config={"format": form.cleaned_data["format"]},
                     clock_seconds=form.cleaned_data["clock_seconds"],
                 )
@@ -41,7 +42,9 @@ def draft_list(request):
                     # The other coach is seated only once they accept: wait on the invitation's page.
                     return redirect("invitation", invitation_id=opened.id)
                 return redirect("draft-room", draft_id=opened.draft_match_id)
-    drafts = list(Draft.objects.select_related("draft_match", "match").prefetch_related("draft_match__seats__user")[:50])
+    drafts = list(
+        Draft.objects.select_related("draft_match", "match").prefetch_related("draft_match__seats__user")[:50]
+    )
     # A league fixture's draft is named by its clubs (bots or coaches); any other by its coaches.
     slugs = {s for d in drafts for s in (d.draft_match.origin or {}).get("fixture_clubs", [])}
     clubs = dict(Club.objects.filter(slug__in=slugs).values_list("slug", "name"))
@@ -65,10 +68,16 @@ def draft_room(request, draft_id):
         raise Http404("No such draft.")
     match = draft.draft_match
     seat = match_selectors.viewer_seat(match=match, user=request.user)
-    return render(request, "league/draft_room.html", {
-        "draft": draft, "match": match, "seat": seat,
-        "summary": match_selectors.match_summary(match=match, seat=seat),
-    })
+    return render(
+        request,
+        "league/draft_room.html",
+        {
+            "draft": draft,
+            "match": match,
+            "seat": seat,
+            "summary": match_selectors.match_summary(match=match, seat=seat),
+        },
+    )
 
 
 def _rating_chart_svg(points: list[dict], width: int = 640, height: int = 180) -> dict | None:
@@ -86,9 +95,13 @@ def _rating_chart_svg(points: list[dict], width: int = 640, height: int = 180) -
         for i, p in enumerate(points)
     ]
     return {
-        "width": width, "height": height, "polyline": " ".join(f"{x:.1f},{y:.1f}" for x, y in coords),
+        "width": width,
+        "height": height,
+        "polyline": " ".join(f"{x:.1f},{y:.1f}" for x, y in coords),
         "dots": [{"x": round(x, 1), "y": round(y, 1), "rating": p["rating"]} for (x, y), p in zip(coords, points)],
-        "lo": round(lo), "hi": round(hi), "last": points[-1]["rating"],
+        "lo": round(lo),
+        "hi": round(hi),
+        "last": points[-1]["rating"],
     }
 
 
@@ -98,8 +111,11 @@ def league_home(request, slug):
         raise Http404("No such league.")
     season = league.seasons.order_by("-number").first()
     table = season_selectors.season_standings(season=season) if season else []
-    return render(request, "league/league_home.html", {"league": league, "season": season, "table": table,
-                                                       "clubs": league.clubs.all()})
+    return render(
+        request,
+        "league/league_home.html",
+        {"league": league, "season": season, "table": table, "clubs": league.clubs.all()},
+    )
 
 
 def season_page(request, slug, number):
@@ -107,14 +123,19 @@ def season_page(request, slug, number):
     if season is None:
         raise Http404("No such season.")
     divisions = list((season.config.get("divisions") or {}).keys())
-    context = {"league": season.league, "season": season,
-               "tables": [(name, season_selectors.season_standings(season=season, division=name))
-                          for name in divisions] or [("", season_selectors.season_standings(season=season))]}
+    context = {
+        "league": season.league,
+        "season": season,
+        "tables": [(name, season_selectors.season_standings(season=season, division=name)) for name in divisions]
+        or [("", season_selectors.season_standings(season=season))],
+    }
     if request.GET.get("partial") == "standings":
         return render(request, "league/_tables.html", context)
     context["rounds"] = season_selectors.season_rounds(season=season)
     context["closing"] = season_selectors.season_closing(season=season)
-    context["my_clubs"] = set(request.user.clubs.values_list("pk", flat=True)) if request.user.is_authenticated else set()
+    context["my_clubs"] = (
+        set(request.user.clubs.values_list("pk", flat=True)) if request.user.is_authenticated else set()
+    )
     return render(request, "league/season.html", context)
 
 
@@ -146,14 +167,18 @@ def leaderboard_page(request, game):
 def fixture_start_page(request, slug, number, key):
     """A coach (or organiser) starts a fixture from the season page: into the draft room."""
     season = season_selectors.season_get(league_slug=slug, number=number)
-    fixture = season.fixtures.select_related("home", "away", "season__league").filter(key=key).first() if season else None
+    fixture = (
+        season.fixtures.select_related("home", "away", "season__league").filter(key=key).first() if season else None
+    )
     if fixture is None:
         raise Http404("No such fixture.")
     try:
         # Based on the season's head as the page showed it (the form sends it), else as it is now:
         # two coaches pressing Start at once open one draft, the other is told the fixture started.
         started = season_services.fixture_start(
-            fixture=fixture, user=request.user, expected_seq=_posted_seq(request, season.projected_seq),
+            fixture=fixture,
+            user=request.user,
+            expected_seq=_posted_seq(request, season.projected_seq),
             event_id=_posted_uuid(request),
         )
     except (MatchError, EventStoreError) as exc:

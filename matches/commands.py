@@ -87,9 +87,7 @@ class CommandResult(Generic[T]):
 
 def _same_command_or_refuse(existing: Event, stream_id: str | None, same: Callable[[Event], bool]) -> None:
     if (stream_id is not None and existing.stream_id != stream_id) or not same(existing):
-        raise EventIdReused(
-            "This event_id was already used for a different command. Use a new id for a new command."
-        )
+        raise EventIdReused("This event_id was already used for a different command. Use a new id for a new command.")
 
 
 def command_run(

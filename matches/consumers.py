@@ -39,7 +39,7 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
             await self.send_error("not_json", "A frame must be a JSON object.")
             return
         if not isinstance(content, dict):
-            await self.send_error("not_an_object", "A frame must be a JSON object, like {\"type\": \"resync\"}.")
+            await self.send_error("not_an_object", 'A frame must be a JSON object, like {"type": "resync"}.')
             return
         await self.receive_json(content, **kwargs)
 
@@ -100,7 +100,7 @@ class MatchConsumer(FrameConsumer):
     async def receive_json(self, content, **kwargs):
         # Clients act through the REST API; the socket only asks to resync.
         if content.get("type") != "resync":
-            await self.send_error("unknown_type", "The only frame a client sends is {\"type\": \"resync\"}.")
+            await self.send_error("unknown_type", 'The only frame a client sends is {"type": "resync"}.')
             return
         now = time.monotonic()
         if now - self.last_resync < RESYNC_INTERVAL_SECONDS:

@@ -9,8 +9,9 @@ caller sees the same 409 as a stale ``expected_seq``.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from django.db import IntegrityError
 from django.utils import timezone

@@ -7,7 +7,6 @@ from engines import registry
 
 from .models import Match
 
-
 #: The time controls offered on the form (the API takes any within audit.clocks.LIMITS).
 TIME_CONTROLS = {
     "": ("No clock", {}),
@@ -21,26 +20,35 @@ TIME_CONTROLS = {
 class NewMatchForm(forms.Form):
     game = forms.ChoiceField()
     opponent = forms.CharField(
-        required=False, max_length=800, label="Opponents",
+        required=False,
+        max_length=800,
+        label="Opponents",
         help_text="Other players' usernames, separated by commas. Leave empty to play the bot.",
     )
     seats = forms.IntegerField(
-        required=False, min_value=1, label="Players",
+        required=False,
+        min_value=1,
+        label="Players",
         help_text="How many play, you included; the seats nobody is named for are bots. "
-                  "Empty: you and one opponent or bot.",
+        "Empty: you and one opponent or bot.",
     )
     bot = forms.ChoiceField(
-        required=False, help_text="Which bot plays when there is no opponent.",
+        required=False,
+        help_text="Which bot plays when there is no opponent.",
         choices=[("", "the game's best bot")],
     )
     mode = forms.ChoiceField(choices=Match.Mode.choices, initial=Match.Mode.SERVER)
     clock = forms.ChoiceField(
-        required=False, initial="", label="Time control",
+        required=False,
+        initial="",
+        label="Time control",
         choices=[(key, label) for key, (label, _) in TIME_CONTROLS.items()],
         help_text="A player whose time runs out loses on time.",
     )
     setup = forms.ChoiceField(
-        required=False, label="Saved setup", choices=[("", "none (choose in the match)")],
+        required=False,
+        label="Saved setup",
+        choices=[("", "none (choose in the match)")],
         help_text="A Group you saved for this game: the match takes its pack and budget, and plays it for you.",
     )
 
@@ -60,7 +68,8 @@ class NewMatchForm(forms.Form):
         titles = {e.name: e.title for e in games}
         self.saved = {str(s.pk): s for s in setup_list(user=user) if s.game in titles}
         self.fields["setup"].choices = [("", "none (choose in the match)")] + [
-            (pk, f"{titles[s.game]}: {s.name}") for pk, s in self.saved.items()]
+            (pk, f"{titles[s.game]}: {s.name}") for pk, s in self.saved.items()
+        ]
 
     def clean_opponent(self):
         """The people named, in the order given (their seats follow yours): a list, maybe empty."""
@@ -83,8 +92,11 @@ class NewMatchForm(forms.Form):
 
         data = self.cleaned_data
         people = data["opponent"]
-        return ([SeatSpec(user=self.user)] + [SeatSpec(user=u) for u in people]
-                + [SeatSpec(bot=data["bot"]) for _ in range(data["seats"] - 1 - len(people))])
+        return (
+            [SeatSpec(user=self.user)]
+            + [SeatSpec(user=u) for u in people]
+            + [SeatSpec(bot=data["bot"]) for _ in range(data["seats"] - 1 - len(people))]
+        )
 
     def clean(self):
         data = super().clean()
@@ -118,8 +130,9 @@ class MatchFilterForm(forms.Form):
 
     game = forms.ChoiceField(required=False, label="Game")
     status = forms.ChoiceField(required=False, label="Status", choices=[("", "any")] + list(Match.Status.choices))
-    player = forms.CharField(required=False, label="Player", max_length=150,
-                             widget=forms.TextInput(attrs={"placeholder": "username"}))
+    player = forms.CharField(
+        required=False, label="Player", max_length=150, widget=forms.TextInput(attrs={"placeholder": "username"})
+    )
     page = forms.IntegerField(required=False, min_value=1, max_value=200, widget=forms.HiddenInput)
 
     def __init__(self, *args, **kwargs):

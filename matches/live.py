@@ -42,8 +42,10 @@ def frames_for(match: Match) -> dict[int | None, dict[str, Any]]:
     head = match.state_seq
     start = max(0, head - FRAME_WINDOW)
     events = eventstore.stream_events(stream_id=match.stream_id, after=start, upto=head)
-    log = [{"seq": line.seq, "text": line.text}
-           for line in MatchLog.objects.filter(match=match, seq__gt=start, seq__lte=head).order_by("seq")]
+    log = [
+        {"seq": line.seq, "text": line.text}
+        for line in MatchLog.objects.filter(match=match, seq__gt=start, seq__lte=head).order_by("seq")
+    ]
     frames = {}
     for seat in [None, *sorted(s.index for s in match.seats.all())]:
         frames[seat] = {
@@ -95,8 +97,12 @@ def frame_for_socket(frame: dict, last_seq: int) -> dict | None:
     has sent (frames from two commits can cross); KeyError-free, pure, no database."""
     if frame["head_seq"] < last_seq:
         return None
-    return {**frame, "after": last_seq, "events": [e for e in frame["events"] if e["seq"] > last_seq],
-            "log": [line for line in frame["log"] if line["seq"] > last_seq]}
+    return {
+        **frame,
+        "after": last_seq,
+        "events": [e for e in frame["events"] if e["seq"] > last_seq],
+        "log": [line for line in frame["log"] if line["seq"] > last_seq],
+    }
 
 
 def viewer(match_id, user) -> tuple[bool, int | None]:

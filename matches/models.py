@@ -218,7 +218,9 @@ class SavedSetup(models.Model):
 
     class Meta:
         ordering = ["game", "name"]
-        constraints = [models.UniqueConstraint(fields=["user", "game", "name"], name="savedsetup_user_game_name_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game", "name"], name="savedsetup_user_game_name_unique")
+        ]
 
     def __str__(self) -> str:
         return f"{self.game}: {self.name}"

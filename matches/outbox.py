@@ -11,8 +11,9 @@ process dies between running the handler and marking it delivered.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Any, Callable
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone

@@ -16,8 +16,9 @@ from .models import Event, Match, MatchLog
 
 def match_get(*, match_id) -> Match | None:
     try:
-        return Match.objects.select_related("stream").prefetch_related("seats__user", "seats__partners").get(
-            pk=match_id)
+        return (
+            Match.objects.select_related("stream").prefetch_related("seats__user", "seats__partners").get(pk=match_id)
+        )
     except (Match.DoesNotExist, ValueError, TypeError, ValidationError):
         return None
 
@@ -113,7 +114,12 @@ def match_summary(*, match: Match, seat: int | None) -> dict[str, Any]:
         "created_at": match.created_at.isoformat(),
         "finished_at": match.finished_at.isoformat() if match.finished_at else None,
         "seats": [
-            {"seat": s.index, "username": s.user.username if s.user_id else None, "bot": s.bot or None, "label": s.label}
+            {
+                "seat": s.index,
+                "username": s.user.username if s.user_id else None,
+                "bot": s.bot or None,
+                "label": s.label,
+            }
             for s in match.seats.all()
         ],
         "your_seat": seat,
@@ -122,9 +128,7 @@ def match_summary(*, match: Match, seat: int | None) -> dict[str, Any]:
         # What a tabletop seat must enter next (dice ranges, a shuffle size, how many cards to draw),
         # and which seats may enter it (a private draw: only the drawer).
         "chance": spec,
-        "chance_entered_by": (
-            [s.index for s in match.seats.all() if chance_enterable(spec, s.index)] if spec else []
-        ),
+        "chance_entered_by": ([s.index for s in match.seats.all() if chance_enterable(spec, s.index)] if spec else []),
         "result": match.result,
         "clocks": match_clocks(match=match),
         "head_hash": match.head_hash or None,
@@ -162,8 +166,9 @@ MATCH_LIST_PER_PAGE = 30
 MATCH_LIST_MAX_PAGE = 200
 
 
-def match_list(*, game: str = "", status: str = "", player: str = "", page: int = 1,
-               per_page: int = MATCH_LIST_PER_PAGE) -> tuple[list[Match], bool]:
+def match_list(
+    *, game: str = "", status: str = "", player: str = "", page: int = 1, per_page: int = MATCH_LIST_PER_PAGE
+) -> tuple[list[Match], bool]:
     """One page of matches, newest first, filtered by game, status and a player's username
     (exact, case-insensitive); returns the page's matches and whether a next page exists."""
     page = max(1, min(page, MATCH_LIST_MAX_PAGE))
@@ -175,5 +180,5 @@ def match_list(*, game: str = "", status: str = "", player: str = "", page: int 
     if player:
         qs = qs.filter(seats__user__username__iexact=player).distinct()
     start = (page - 1) * per_page
-    rows = list(qs.order_by("-created_at", "id").prefetch_related("seats__user")[start:start + per_page + 1])
+    rows = list(qs.order_by("-created_at", "id").prefetch_related("seats__user")[start : start + per_page + 1])
     return rows[:per_page], len(rows) > per_page and page < MATCH_LIST_MAX_PAGE

@@ -16,10 +16,10 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 
-from engines import registry
 from audit.chain import SALTED_SCHEME
 from audit.clocks import SECOND, BadTimeControl, Clocks, check_time_control, micros
 from audit.matchverify import engine_event
+from engines import registry
 from engines.base import CHANCE, EngineError, IllegalAction, chance_enterable, replay
 from engines.chance import check_outcome, derive, indices_for_cards, seed_commitment
 
@@ -75,8 +75,16 @@ def match_create(
 ) -> Match:
     """Create a match. With ``event_id`` (the id its creation event takes) a retried create
     returns the match the first one made instead of making a second (``match_create_or_get``)."""
-    return match_create_or_get(game=game, seats=seats, created_by=created_by, mode=mode, config=config,
-                               origin=origin, event_id=event_id, time_control=time_control)[0]
+    return match_create_or_get(
+        game=game,
+        seats=seats,
+        created_by=created_by,
+        mode=mode,
+        config=config,
+        origin=origin,
+        event_id=event_id,
+        time_control=time_control,
+    )[0]
 
 
 def match_create_or_get(
@@ -138,9 +146,13 @@ def match_create_or_get(
                 "mode": mode,
                 "config": normalised,
                 "seats": [
-                    {"seat": i, "user_id": s.user.pk if s.user else None,
-                     "username": s.user.get_username() if s.user else None, "bot": s.bot or None,
-                     **({"partners": [p.get_username() for p in s.partners]} if s.partners else {})}
+                    {
+                        "seat": i,
+                        "user_id": s.user.pk if s.user else None,
+                        "username": s.user.get_username() if s.user else None,
+                        "bot": s.bot or None,
+                        **({"partners": [p.get_username() for p in s.partners]} if s.partners else {}),
+                    }
                     for i, s in enumerate(seats)
                 ],
                 "seed_commitment": commitment,
@@ -156,14 +168,21 @@ def match_create_or_get(
         return match
 
     return command_create(
-        stream_id=f"match:{match_id}", kind="match", event_id=event_id, execute=execute,
+        stream_id=f"match:{match_id}",
+        kind="match",
+        event_id=event_id,
+        execute=execute,
         found=lambda event: Match.objects.get(stream_id=event.stream_id),
         same=lambda event: _same_create(event, game=game, seats=seats, created_by=created_by, mode=mode),
     )
 
 
 def match_create_check(
-    *, game: str, seats: list[SeatSpec], mode: str = Match.Mode.SERVER, config: dict[str, Any] | None = None,
+    *,
+    game: str,
+    seats: list[SeatSpec],
+    mode: str = Match.Mode.SERVER,
+    config: dict[str, Any] | None = None,
     time_control: dict[str, Any] | None = None,
 ) -> None:
     """Every check ``match_create`` makes before it writes, writing nothing: an invitation asks
@@ -215,7 +234,8 @@ def match_create_retry(*, event_id, game: str, seats: list[SeatSpec], created_by
     if not _same_create(existing, game=game, seats=seats, created_by=created_by, mode=mode):
         raise MatchError(
             "This event_id was already used for a different command. Use a new id for a new command.",
-            code=eventstore.EventIdReused.code, status=409,
+            code=eventstore.EventIdReused.code,
+            status=409,
         )
     return Match.objects.get(stream_id=existing.stream_id)
 
@@ -314,8 +334,12 @@ def _command(*, match_id, user, seat, expected_seq, event_id, body, actor: str |
         return existing.actor == (actor or user_actor(user)) and _command_matches(existing, body)
 
     done = command_run(
-        stream_id=lambda match: match.stream_id, expected_seq=expected_seq, event_id=event_id,
-        lock=lambda: _match_for_update(match_id), authorize=authorize, same=same,
+        stream_id=lambda match: match.stream_id,
+        expected_seq=expected_seq,
+        event_id=event_id,
+        lock=lambda: _match_for_update(match_id),
+        authorize=authorize,
+        same=same,
         execute=lambda match, appender: _command_execute(match, appender, user, seat, body, actor),
     )
     return CommandOutcome(match=done.subject, events=done.events, created=done.created)
@@ -334,8 +358,9 @@ def _command_execute(match: Match, appender: Appender, user, seat, body, actor: 
         # One instant for the check and the record, so the verifier sees what the server saw.
         new.recorded_at = timezone.now()
         if seat in Clocks.from_dict(match.clocks).expired_at(micros(new.recorded_at)):
-            raise MatchError("Your time is up: the match ends on time once anyone claims it.",
-                             code="time_up", status=409)
+            raise MatchError(
+                "Your time is up: the match ends on time once anyone claims it.", code="time_up", status=409
+            )
     before = match.state
     events = _append(match, appender, [new], engine=engine, after=state)
     _log(match, events[0], engine.describe(before, stored_engine_event(events[0]), state))
@@ -396,8 +421,12 @@ def _state_before(event: Event):
     match = event.stream.match
     earlier = eventstore.stream_events(stream_id=event.stream_id, upto=event.seq - 1)
     engine = registry.get(match.game, match.engine_version)
-    return replay(engine, match.config, match.seats.count(),
-                  [stored_engine_event(e) for e in earlier if e.type in ("action", "chance")])
+    return replay(
+        engine,
+        match.config,
+        match.seats.count(),
+        [stored_engine_event(e) for e in earlier if e.type in ("action", "chance")],
+    )
 
 
 def _checked_action(engine, state, seat, action, actor: str):
@@ -424,9 +453,7 @@ def _checked_tabletop_chance(match, engine, state, outcome, user, seat):
     if not chance_enterable(spec, seat):
         # A private draw is entered by the seat that draws it: anyone else would either learn
         # the card or choose it for them.
-        raise MatchError(
-            "Only the player who may see this outcome can enter it.", code="outcome_not_yours", status=403
-        )
+        raise MatchError("Only the player who may see this outcome can enter it.", code="outcome_not_yours", status=403)
     try:
         outcome = _outcome_from_cards(engine, state, spec, outcome)
         check_outcome(spec, outcome)
@@ -453,8 +480,11 @@ def _append(match: Match, appender: Appender, new_events: list[NewEvent], *, eng
         running = [] if after is None else [s for s in engine.to_move(after) if s != CHANCE]
         for event in events:
             at = micros(event.recorded_at)
-            clocks = Clocks.start(match.time_control, match.seats.count(), at) if event.seq == 1 else \
-                Clocks.from_dict(match.clocks)
+            clocks = (
+                Clocks.start(match.time_control, match.seats.count(), at)
+                if event.seq == 1
+                else Clocks.from_dict(match.clocks)
+            )
             mover = event.data.get("seat") if event.type == "action" else None
             clocks.step(at, mover, running)
             match.clocks = clocks.as_dict()
@@ -521,7 +551,11 @@ def _close(match: Match, appender: Appender, result: dict) -> list[Event]:
 
 
 def match_claim_timeout(
-    *, match_id: uuid.UUID | str, user: AbstractBaseUser | None, expected_seq: int, event_id: uuid.UUID | None = None,
+    *,
+    match_id: uuid.UUID | str,
+    user: AbstractBaseUser | None,
+    expected_seq: int,
+    event_id: uuid.UUID | None = None,
 ) -> CommandOutcome:
     """End a match whose running clock is out: that seat loses on time (the engine's rules for
     the others' places). Anyone may claim it; the server checks it against the recorded times,
@@ -545,7 +579,9 @@ def match_claim_timeout(
             raise MatchError(f"No clock has run out: seconds left {left}.", code="time_not_up", status=409)
         seat = expired[0]
         engine = registry.get(match.game, match.engine_version)
-        timeout = NewEvent(type="match.timeout", data={"seat": seat}, actor=actor, recorded_at=datetime_from_micros(now))
+        timeout = NewEvent(
+            type="match.timeout", data={"seat": seat}, actor=actor, recorded_at=datetime_from_micros(now)
+        )
         events = _append(match, appender, [timeout], engine=engine, after=match.state)
         names = {s.index: s.label for s in match.seats.all()}
         _log(match, events[0], f"{names.get(seat, f'Seat {seat}')} ran out of time.")
@@ -555,8 +591,12 @@ def match_claim_timeout(
         _after_append(match, events)
 
     done = command_run(
-        stream_id=lambda match: match.stream_id, expected_seq=expected_seq, event_id=event_id,
-        lock=lambda: _match_for_update(match_id), authorize=authorize, execute=execute,
+        stream_id=lambda match: match.stream_id,
+        expected_seq=expected_seq,
+        event_id=event_id,
+        lock=lambda: _match_for_update(match_id),
+        authorize=authorize,
+        execute=execute,
         same=lambda existing: existing.type == "match.timeout" and existing.actor == actor,
     )
     return CommandOutcome(match=done.subject, events=done.events, created=done.created)
@@ -565,7 +605,7 @@ def match_claim_timeout(
 def datetime_from_micros(value: int):
     import datetime as dt
 
-    return dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc) + dt.timedelta(microseconds=value)
+    return dt.datetime(1970, 1, 1, tzinfo=dt.UTC) + dt.timedelta(microseconds=value)
 
 
 def matches_claim_timeouts() -> int:

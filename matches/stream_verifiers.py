@@ -11,8 +11,8 @@ transparency log: every head the log recorded for it must still be the hash of t
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from . import eventstore
 from .models import Match, Stream
@@ -45,8 +45,13 @@ def verify_stream(stream: Stream) -> StreamVerdict:
     fn = _VERIFIERS.get(stream.kind)
     if fn is None:
         chain = eventstore.chain_check(eventstore.stream_events(stream_id=stream.id))
-        verdict = StreamVerdict(False, stream.kind, chain.seq, chain.reason or
-                                f"No verifier is registered for streams of kind '{stream.kind}'.", stream.id)
+        verdict = StreamVerdict(
+            False,
+            stream.kind,
+            chain.seq,
+            chain.reason or f"No verifier is registered for streams of kind '{stream.kind}'.",
+            stream.id,
+        )
         _record(stream, verdict)
         return verdict
     verdict = fn(stream)
@@ -66,9 +71,17 @@ def _record(stream: Stream, verdict: StreamVerdict) -> None:
 
     from .checkpoints.models import StreamAudit
 
-    StreamAudit.objects.update_or_create(stream_id=stream.id, defaults={
-        "kind": verdict.kind, "ok": verdict.ok, "seq": verdict.seq, "reason": verdict.reason,
-        "head_seq": stream.head_seq, "checked_at": timezone.now()})
+    StreamAudit.objects.update_or_create(
+        stream_id=stream.id,
+        defaults={
+            "kind": verdict.kind,
+            "ok": verdict.ok,
+            "seq": verdict.seq,
+            "reason": verdict.reason,
+            "head_seq": stream.head_seq,
+            "checked_at": timezone.now(),
+        },
+    )
 
 
 def due_for_reverification(*, limit: int) -> list[str]:
@@ -80,8 +93,11 @@ def due_for_reverification(*, limit: int) -> list[str]:
 
     last = StreamAudit.objects.filter(stream_id=OuterRef("pk")).values("checked_at")[:1]
     live = Match.objects.filter(status=Match.Status.LIVE).values("stream_id")
-    due = (Stream.objects.exclude(pk__in=live).annotate(checked_at=Subquery(last))
-           .order_by(F("checked_at").asc(nulls_first=True), "created_at"))
+    due = (
+        Stream.objects.exclude(pk__in=live)
+        .annotate(checked_at=Subquery(last))
+        .order_by(F("checked_at").asc(nulls_first=True), "created_at")
+    )
     return list(due.values_list("id", flat=True)[:limit])
 
 

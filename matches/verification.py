@@ -37,26 +37,41 @@ def verify_events(match: Match, events: list) -> Verdict:
         return Verdict(False, found.seq, found.reason, events=found.events)
     created, finished_seq = found.created, events[-1].seq
     if created.get("mode") != match.mode or created.get("config") != match.config:
-        return Verdict(False, 1, "The match's mode or configuration differs from the one recorded at creation.",
-                       events=found.events)
+        return Verdict(
+            False,
+            1,
+            "The match's mode or configuration differs from the one recorded at creation.",
+            events=found.events,
+        )
     if created["game"] != match.game or created["engine_version"] != match.engine_version:
-        return Verdict(False, 1, "The match's game or engine version differs from the one recorded at creation.",
-                       events=found.events)
+        return Verdict(
+            False,
+            1,
+            "The match's game or engine version differs from the one recorded at creation.",
+            events=found.events,
+        )
     if match.result != found.result:
-        return Verdict(False, finished_seq, "The result published for the match differs from the replayed result.",
-                       events=found.events)
+        return Verdict(
+            False,
+            finished_seq,
+            "The result published for the match differs from the replayed result.",
+            events=found.events,
+        )
     if match.head_hash and match.head_hash != found.head_hash:
-        return Verdict(False, finished_seq, "The published head hash differs from the stream's head.",
-                       events=found.events)
+        return Verdict(
+            False, finished_seq, "The published head hash differs from the stream's head.", events=found.events
+        )
     # The projections people read: the match state and the readable log must be what the events give.
     if match.state != found.state:
-        return Verdict(False, finished_seq, "The stored match state differs from the replayed one.",
-                       events=found.events)
+        return Verdict(
+            False, finished_seq, "The stored match state differs from the replayed one.", events=found.events
+        )
     stored = dict(MatchLog.objects.filter(match=match, seq__in=list(found.lines)).values_list("seq", "text"))
     for seq, line in sorted(found.lines.items()):
         if stored.get(seq) != line:
-            return Verdict(False, seq, "The match log's line for this event is not what the event says.",
-                           events=found.events)
+            return Verdict(
+                False, seq, "The match log's line for this event is not what the event says.", events=found.events
+            )
     # A chain recomputed after a rewrite verifies on its own, but not against the heads the
     # transparency log recorded (and checkpoints signed) before it.
     from .checkpoints.verification import log_check

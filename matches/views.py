@@ -32,15 +32,23 @@ def home(request):
     chosen = filters.cleaned_data if filters.is_valid() else {}
     page = chosen.get("page") or 1
     matches, has_next = selectors.match_list(
-        game=chosen.get("game", ""), status=chosen.get("status", ""), player=chosen.get("player", "").strip(),
-        page=page)
+        game=chosen.get("game", ""), status=chosen.get("status", ""), player=chosen.get("player", "").strip(), page=page
+    )
     query = {k: v for k, v in chosen.items() if v and k != "page"}
     form = NewMatchForm(user=request.user) if request.user.is_authenticated else None
-    return render(request, "matches/home.html", {
-        "live": live, "matches": matches, "filters": filters, "form": form, "page": page,
-        "prev_query": urlencode({**query, "page": page - 1}) if page > 1 else None,
-        "next_query": urlencode({**query, "page": page + 1}) if has_next else None,
-    })
+    return render(
+        request,
+        "matches/home.html",
+        {
+            "live": live,
+            "matches": matches,
+            "filters": filters,
+            "form": form,
+            "page": page,
+            "prev_query": urlencode({**query, "page": page - 1}) if page > 1 else None,
+            "next_query": urlencode({**query, "page": page + 1}) if has_next else None,
+        },
+    )
 
 
 @login_required
@@ -56,8 +64,12 @@ def match_new(request):
             return render(request, "matches/new.html", {"form": form})
         try:
             match = services.match_create(
-                game=form.cleaned_data["game"], seats=seats, created_by=request.user, mode=form.cleaned_data["mode"],
-                time_control=form.cleaned_data["time_control"], config=form.cleaned_data["config"],
+                game=form.cleaned_data["game"],
+                seats=seats,
+                created_by=request.user,
+                mode=form.cleaned_data["mode"],
+                time_control=form.cleaned_data["time_control"],
+                config=form.cleaned_data["config"],
             )
         except services.MatchError as exc:
             form.add_error(None, exc.message)
@@ -97,9 +109,14 @@ def match_replay(request, match_id):
 
     leaf, checkpoint = checkpoint_covering(stream_id=match.stream_id, seq=match.state_seq)
     return render(
-        request, "matches/replay.html",
-        {"match": match, "summary": selectors.match_summary(match=match, seat=None), "leaf": leaf,
-         "checkpoint": checkpoint},
+        request,
+        "matches/replay.html",
+        {
+            "match": match,
+            "summary": selectors.match_summary(match=match, seat=None),
+            "leaf": leaf,
+            "checkpoint": checkpoint,
+        },
     )
 
 

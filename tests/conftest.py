@@ -62,7 +62,6 @@ def client_for():
     return make
 
 
-
 def database_url() -> str:
     """A URL for the test database, for processes other than this one (psql, daphne)."""
     from urllib.parse import quote

@@ -34,6 +34,7 @@ def heuristic_action(engine, state, seat, rng):
         return max(plays, key=lambda a: card_value(a["card"]))
     buys = [a for a in actions if a["type"] == "buy"]
     if buys:
+
         def value(a):
             if a["from"] == "legend":
                 return 100
@@ -42,6 +43,7 @@ def heuristic_action(engine, state, seat, rng):
             if a["from"] == "wild_magic":
                 return 5
             return card_value(state["lineup"][a["slot"]]) + 10
+
         best = max(buys, key=value)
         if best["from"] != "wild_magic" or state["turn"]["power"] >= 3:
             return best
@@ -83,7 +85,10 @@ def _answer(engine, state, seat, pr, actions):
             pick = max(real, key=lambda i: card_value(state["lineup"][i]))
     elif kind == "card":
         real = [v for v in values if v != "none"]
-        name = lambda v: v.split(":", 1)[-1]
+
+        def name(v):
+            return v.split(":", 1)[-1]
+
         if pr.get("why") == "destroy":
             junk = [v for v in real if name(v) in ("limp-wand", "fizzle")]
             pick = junk[0] if junk else ("none" if "none" in values else min(real, key=lambda v: card_value(name(v))))
@@ -94,7 +99,9 @@ def _answer(engine, state, seat, pr, actions):
     elif kind == "token":
         # keep the better token for yourself, give a foe the worse one
         worst = min(values, key=lambda t: (CARDS[t].get("vp", -3), t))
-        pick = worst if pr.get("why") in ("fatality", "give") else max(values, key=lambda t: (CARDS[t].get("vp", -3), t))
+        pick = (
+            worst if pr.get("why") in ("fatality", "give") else max(values, key=lambda t: (CARDS[t].get("vp", -3), t))
+        )
         if pr.get("why") == "return":
             pick = worst
     elif kind == "trigger":

@@ -22,15 +22,30 @@ ICONS = ("attack", "defense", "ongoing", "unavoidable")
 
 # The box's physical counts (AN L61-80; issue 11 deliverable 1).
 PHYSICAL_COUNTS = {
-    "starter": 50, "main": 104, "mayhem": 20, "legend": 12, "familiar": 12,
-    "wild_magic": 16, "limp_wand": 16, "dwt": 20, "tile": 8, "standee": 2,
+    "starter": 50,
+    "main": 104,
+    "mayhem": 20,
+    "legend": 12,
+    "familiar": 12,
+    "wild_magic": 16,
+    "limp_wand": 16,
+    "dwt": 20,
+    "tile": 8,
+    "standee": 2,
 }
 
 SELECTORS_ONE = ("you", "it", "attacker", "killer", "active")
 SELECTORS_CHOICE = ("target_foe", "target_player", "weakest_foe", "strongest_foe")
 SELECTORS_MANY = (
-    "each_foe", "each_player", "left", "right", "left_and_right",
-    "weaker_foes", "stronger_foes", "weakest_players", "strongest_players",
+    "each_foe",
+    "each_player",
+    "left",
+    "right",
+    "left_and_right",
+    "weaker_foes",
+    "stronger_foes",
+    "weakest_players",
+    "strongest_players",
 )
 SELECTORS = SELECTORS_ONE + SELECTORS_CHOICE + SELECTORS_MANY
 
@@ -68,13 +83,30 @@ OPS: dict[str, tuple[set[str], set[str]]] = {
 }
 # Ops that act on one player at a time: a many-player selector runs them once per player.
 SINGLE_OPS = (
-    "draw", "damage", "heal", "gain", "discard", "destroy", "search_top", "reveal_sort",
-    "return_ongoing", "return_dwt", "swap_dwt", "give", "grant", "pay_repeat",
+    "draw",
+    "damage",
+    "heal",
+    "gain",
+    "discard",
+    "destroy",
+    "search_top",
+    "reveal_sort",
+    "return_ongoing",
+    "return_dwt",
+    "swap_dwt",
+    "give",
+    "grant",
+    "pay_repeat",
 )
 GAIN_FROM = ("lineup", "main_top", "limp_wand", "wild_magic")
 STATICS = (
-    "heal_multiplier", "wand_extra", "no_mayhem_defense", "may_decline_mayhem", "counts_as_dwt",
-    "wild_magic_cost", "respawn_bonus",
+    "heal_multiplier",
+    "wand_extra",
+    "no_mayhem_defense",
+    "may_decline_mayhem",
+    "counts_as_dwt",
+    "wild_magic_cost",
+    "respawn_bonus",
 )
 CONDS = ("killed", "cmp", "at_death", "weakest", "has")
 NUM_KEYS = ("count", "dwt_count", "ongoing_count", "hp", "played_distinct", "count_sel")
@@ -137,7 +169,14 @@ def _check_cond(cid: str, cond: Any) -> None:
     elif key in ("killed", "weakest") and val not in SELECTORS_ONE:
         _fail(cid, f"{key} names one player")
     elif key == "has":
-        _check_num(cid, {"count": val.get("zone"), "of": val.get("of", "you"), **({"filter": val["filter"]} if "filter" in val else {})})
+        _check_num(
+            cid,
+            {
+                "count": val.get("zone"),
+                "of": val.get("of", "you"),
+                **({"filter": val["filter"]} if "filter" in val else {}),
+            },
+        )
 
 
 def check_program(cid: str, prog: Any, *, in_attack: bool = False) -> None:
@@ -191,9 +230,31 @@ def check_program(cid: str, prog: Any, *, in_attack: bool = False) -> None:
 
 
 CARD_KEYS = {
-    "id", "name", "kind", "type", "cost", "vp", "copies", "icons", "text", "play", "defense", "ongoing",
-    "end_of_turn", "group_attack", "mayhem", "respawn_hp", "on_gain", "activated", "static", "wizard",
-    "start_of_turn", "on_play", "on_kill", "on_destroy_owned", "letter",
+    "id",
+    "name",
+    "kind",
+    "type",
+    "cost",
+    "vp",
+    "copies",
+    "icons",
+    "text",
+    "play",
+    "defense",
+    "ongoing",
+    "end_of_turn",
+    "group_attack",
+    "mayhem",
+    "respawn_hp",
+    "on_gain",
+    "activated",
+    "static",
+    "wizard",
+    "start_of_turn",
+    "on_play",
+    "on_kill",
+    "on_destroy_owned",
+    "letter",
 }
 
 

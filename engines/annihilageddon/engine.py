@@ -45,9 +45,13 @@ WILD_MAGIC_COST = 3
 DEFAULT_MAX_ROUNDS = 60
 
 SETUP_PROG = [
-    {"op": "_deal", "cat": "tile"}, {"op": "_choose", "cat": "tile"},
-    {"op": "_deal", "cat": "familiar"}, {"op": "_choose", "cat": "familiar"},
-    {"op": "_refill", "setup": True}, {"op": "_first_player"}, {"op": "_opening_hands"},
+    {"op": "_deal", "cat": "tile"},
+    {"op": "_choose", "cat": "tile"},
+    {"op": "_deal", "cat": "familiar"},
+    {"op": "_choose", "cat": "familiar"},
+    {"op": "_refill", "setup": True},
+    {"op": "_first_player"},
+    {"op": "_opening_hands"},
 ]
 
 
@@ -67,9 +71,20 @@ def starting_deck() -> list[str]:
 
 def new_player() -> dict:
     return {
-        "hp": START_HP, "top": [], "pool": starting_deck(), "hand": [], "discard": [], "ongoing": [],
-        "dwts": [], "tile": None, "familiar": None, "familiar_bought": False, "trophy": False,
-        "standee": None, "tile_dealt": [], "familiar_dealt": [],
+        "hp": START_HP,
+        "top": [],
+        "pool": starting_deck(),
+        "hand": [],
+        "discard": [],
+        "ongoing": [],
+        "dwts": [],
+        "tile": None,
+        "familiar": None,
+        "familiar_bought": False,
+        "trophy": False,
+        "standee": None,
+        "tile_dealt": [],
+        "familiar_dealt": [],
     }
 
 
@@ -113,8 +128,9 @@ class Annihilageddon(Engine):
         merged = super().validate_config(config, seats)
         bound = merged["max_rounds"]
         if bound is not None and (type(bound) is not int or bound < 1):
-            raise InvalidConfig("'max_rounds' is a whole number of rounds (1 or more) or null.",
-                                code="bad_option_value")
+            raise InvalidConfig(
+                "'max_rounds' is a whole number of rounds (1 or more) or null.", code="bad_option_value"
+            )
         return merged
 
     # -- setup ------------------------------------------------------------------------------
@@ -123,22 +139,46 @@ class Annihilageddon(Engine):
         first = first_legend()
         others = sorted(c for c in of_kind("legend") if c != first)
         st: State = {
-            "seats": seats, "config": config, "phase": "setup", "round": 1, "first": None, "active": None,
+            "seats": seats,
+            "config": config,
+            "phase": "setup",
+            "round": 1,
+            "first": None,
+            "active": None,
             "players": [new_player() for _ in range(seats)],
             "box": {"tile": physical("tile"), "familiar": physical("familiar")},
             "revealed": {"tile": False, "familiar": False},
             "main": sorted(physical("main") + physical("mayhem")),
             "lineup": [None] * 5,
-            "wild_magic": CARDS["wild-magic"]["copies"], "limp_wands": CARDS["limp-wand"]["copies"],
+            "wild_magic": CARDS["wild-magic"]["copies"],
+            "limp_wands": CARDS["limp-wand"]["copies"],
             "legend": {"up": first, "down": legends_in_game(seats), "unseen": others},
             # AN L131: 4 tokens per player, face down; the rest leave unseen. Drawing lazily from
             # all 20 is the same as drawing from 4N picked at random.
             "dwt": {"count": 4 * seats, "unseen": physical("dwt"), "returned": []},
-            "destroyed": [], "mayhem_pile": [], "mayhem_now": None, "defending": [],
-            "turn": {"power": 0, "played": [], "played_log": [], "legend_taken": False, "activated": False,
-                     "ending": False, "bought": [], "borrowed": []},
-            "stack": [frame(SETUP_PROG, {"you": 0})], "prompt": None, "need": None,
-            "deaths": [], "scope": 0, "temp": {}, "notes": [], "end_flags": [], "end_reason": None,
+            "destroyed": [],
+            "mayhem_pile": [],
+            "mayhem_now": None,
+            "defending": [],
+            "turn": {
+                "power": 0,
+                "played": [],
+                "played_log": [],
+                "legend_taken": False,
+                "activated": False,
+                "ending": False,
+                "bought": [],
+                "borrowed": [],
+            },
+            "stack": [frame(SETUP_PROG, {"you": 0})],
+            "prompt": None,
+            "need": None,
+            "deaths": [],
+            "scope": 0,
+            "temp": {},
+            "notes": [],
+            "end_flags": [],
+            "end_reason": None,
         }
         if self.together:
             st.update(window="together", held_notes=[], last_defense=None)
@@ -200,8 +240,12 @@ class Annihilageddon(Engine):
             owner = state["players"][pr["of"]]
             zone = pr["zone"]
             if zone == "hand_or_discard":
-                opts = [f"{z}:{c}" for z in ("hand", "discard") for c in sorted(set(owner[z]))
-                        if matches(c, pr.get("filter"))]
+                opts = [
+                    f"{z}:{c}"
+                    for z in ("hand", "discard")
+                    for c in sorted(set(owner[z]))
+                    if matches(c, pr.get("filter"))
+                ]
             else:
                 opts = [c for c in sorted(set(owner[zone])) if matches(c, pr.get("filter"))]
             if pr.get("tokens"):
@@ -263,8 +307,11 @@ class Annihilageddon(Engine):
             if kind == "play":
                 raise IllegalAction("That card is not in your hand.", code="card_not_in_hand")
             if kind == "buy":
-                raise IllegalAction("You cannot buy that now: it is not there, or it costs more Power than you have "
-                                    "(and only one Legend per turn).", code="cannot_buy")
+                raise IllegalAction(
+                    "You cannot buy that now: it is not there, or it costs more Power than you have "
+                    "(and only one Legend per turn).",
+                    code="cannot_buy",
+                )
             if kind in ("choose", "defend"):
                 raise IllegalAction("That is not one of the choices offered.", code="bad_choice")
             raise IllegalAction("That action is not allowed now.", code="illegal_action")
@@ -314,9 +361,18 @@ class Annihilageddon(Engine):
             self._buy(st, seat, action)
         elif t == "activate":
             st["turn"]["activated"] = True
-            st["stack"].append(frame([{"op": "_activate"}],
-                                     {"you": seat, "source": seat, "card": st["players"][seat]["tile"],
-                                      "scope": new_scope(st), "active": seat}))
+            st["stack"].append(
+                frame(
+                    [{"op": "_activate"}],
+                    {
+                        "you": seat,
+                        "source": seat,
+                        "card": st["players"][seat]["tile"],
+                        "scope": new_scope(st),
+                        "active": seat,
+                    },
+                )
+            )
         elif t == "end_turn":
             st["turn"]["ending"] = True
             st["stack"].append(frame(list(END_OF_TURN), {"you": seat, "active": seat, "source": seat}))
@@ -329,8 +385,7 @@ class Annihilageddon(Engine):
         st["turn"]["played"].append(cid)
         st["turn"]["played_log"].append(cid)
         env = {"you": seat, "source": seat, "card": cid, "scope": new_scope(st), "active": seat}
-        push(st, [frame(CARDS[cid].get("play", []), env),
-                  frame([{"op": "_after_play", "card": cid}], {"you": seat})])
+        push(st, [frame(CARDS[cid].get("play", []), env), frame([{"op": "_after_play", "card": cid}], {"you": seat})])
 
     def _buy(self, st: State, seat: int, action: Action) -> None:
         p = st["players"][seat]
@@ -406,9 +461,12 @@ class Annihilageddon(Engine):
         keys = [(-scores[s], -legends[s], dwts[s]) for s in range(n)]
         placements = [1 + sum(1 for o in range(n) if keys[o] < keys[s]) for s in range(n)]
         return {
-            "placements": placements, "scores": scores,
+            "placements": placements,
+            "scores": scores,
             "winners": [s for s in range(n) if placements[s] == 1],
-            "legends": legends, "dwts": dwts, "end_reason": state["end_reason"],
+            "legends": legends,
+            "dwts": dwts,
+            "end_reason": state["end_reason"],
         }
 
     # -- what people see -------------------------------------------------------------------------
@@ -418,9 +476,15 @@ class Annihilageddon(Engine):
         for s, p in enumerate(state["players"]):
             mine = seat == s or over
             v = {
-                "hp": p["hp"], "hand_count": len(p["hand"]), "deck_count": len(p["top"]) + len(p["pool"]),
-                "deck_top": list(p["top"]), "discard": list(p["discard"]), "ongoing": list(p["ongoing"]),
-                "dwts": list(p["dwts"]), "familiar_bought": p["familiar_bought"], "trophy": p["trophy"],
+                "hp": p["hp"],
+                "hand_count": len(p["hand"]),
+                "deck_count": len(p["top"]) + len(p["pool"]),
+                "deck_top": list(p["top"]),
+                "discard": list(p["discard"]),
+                "ongoing": list(p["ongoing"]),
+                "dwts": list(p["dwts"]),
+                "familiar_bought": p["familiar_bought"],
+                "trophy": p["trophy"],
                 "standee": p["standee"],
                 "tile": p["tile"] if (state["revealed"]["tile"] or mine) else None,
                 "familiar": p["familiar"] if (state["revealed"]["familiar"] or mine) else None,
@@ -447,19 +511,36 @@ class Annihilageddon(Engine):
         need = state["need"]
         t = state["turn"]
         out = {
-            "seats": state["seats"], "phase": state["phase"], "round": state["round"], "first": state["first"],
-            "active": state["active"], "players": players, "lineup": list(state["lineup"]),
-            "main_count": len(state["main"]), "wild_magic": state["wild_magic"], "limp_wands": state["limp_wands"],
+            "seats": state["seats"],
+            "phase": state["phase"],
+            "round": state["round"],
+            "first": state["first"],
+            "active": state["active"],
+            "players": players,
+            "lineup": list(state["lineup"]),
+            "main_count": len(state["main"]),
+            "wild_magic": state["wild_magic"],
+            "limp_wands": state["limp_wands"],
             "legend": {"up": state["legend"]["up"], "down": state["legend"]["down"]},
-            "dwt_count": state["dwt"]["count"], "dwt_returned": list(state["dwt"]["returned"]), "destroyed": list(state["destroyed"]),
-            "mayhem_pile": list(state["mayhem_pile"]), "mayhem_now": state["mayhem_now"],
+            "dwt_count": state["dwt"]["count"],
+            "dwt_returned": list(state["dwt"]["returned"]),
+            "destroyed": list(state["destroyed"]),
+            "mayhem_pile": list(state["mayhem_pile"]),
+            "mayhem_now": state["mayhem_now"],
             "defending": [list(d) for d in state["defending"]],
             "passing": self.passing(state),
-            "turn": {"power": t["power"], "played": list(t["played"]), "played_log": list(t["played_log"]),
-                     "legend_taken": t["legend_taken"], "activated": t["activated"],
-                     "borrowed": list(t["borrowed"])},
-            "prompt": prompt, "waiting_for": None if need is None else need["label"],
-            "end_reason": state["end_reason"], "max_rounds": state["config"]["max_rounds"],
+            "turn": {
+                "power": t["power"],
+                "played": list(t["played"]),
+                "played_log": list(t["played_log"]),
+                "legend_taken": t["legend_taken"],
+                "activated": t["activated"],
+                "borrowed": list(t["borrowed"]),
+            },
+            "prompt": prompt,
+            "waiting_for": None if need is None else need["label"],
+            "end_reason": state["end_reason"],
+            "max_rounds": state["config"]["max_rounds"],
             "to_move": to_move,
             # What this seat may do now, so a page needs no second request (a spectator: nothing).
             "legal_actions": self.legal_actions(state, seat) if seat is not None and not over else [],
@@ -515,10 +596,12 @@ class Annihilageddon(Engine):
         if t == "play":
             line = f"Seat {seat} plays {CARDS[action['card']]['name']}."
         elif t == "buy":
-            what = {"lineup": lambda: CARDS[before["lineup"][action["slot"]]]["name"],
-                    "wild_magic": lambda: "a Wild Magic",
-                    "legend": lambda: CARDS[before["legend"]["up"]]["name"],
-                    "familiar": lambda: CARDS[before["players"][seat]["familiar"]]["name"]}[action["from"]]()
+            what = {
+                "lineup": lambda: CARDS[before["lineup"][action["slot"]]]["name"],
+                "wild_magic": lambda: "a Wild Magic",
+                "legend": lambda: CARDS[before["legend"]["up"]]["name"],
+                "familiar": lambda: CARDS[before["players"][seat]["familiar"]]["name"],
+            }[action["from"]]()
             line = f"Seat {seat} buys {what}."
         elif t == "activate":
             line = f"Seat {seat} uses their Ability tile."
@@ -553,10 +636,12 @@ class Annihilageddon(Engine):
         if t == "play":
             line = f"Seat {seat} plays {CARDS[action['card']]['name']}."
         elif t == "buy":
-            what = {"lineup": lambda: CARDS[before["lineup"][action["slot"]]]["name"],
-                    "wild_magic": lambda: "a Wild Magic",
-                    "legend": lambda: CARDS[before["legend"]["up"]]["name"],
-                    "familiar": lambda: CARDS[before["players"][seat]["familiar"]]["name"]}[action["from"]]()
+            what = {
+                "lineup": lambda: CARDS[before["lineup"][action["slot"]]]["name"],
+                "wild_magic": lambda: "a Wild Magic",
+                "legend": lambda: CARDS[before["legend"]["up"]]["name"],
+                "familiar": lambda: CARDS[before["players"][seat]["familiar"]]["name"],
+            }[action["from"]]()
             line = f"Seat {seat} buys {what}."
         elif t == "activate":
             line = f"Seat {seat} uses their Ability tile."
@@ -566,13 +651,15 @@ class Annihilageddon(Engine):
             pr = before["prompt"]
             v = action.get("value")
             if pr["kind"] == "defend":
-                line = f"Seat {seat} takes the Attack." if v == "take" else f"Seat {seat} defends with {CARDS[v]['name']}."
+                line = (
+                    f"Seat {seat} takes the Attack." if v == "take" else f"Seat {seat} defends with {CARDS[v]['name']}."
+                )
             elif pr["kind"] == "setup":
                 line = f"Seat {seat} keeps a {pr['cat']}."
             elif pr["kind"] == "card" and pr.get("why") == "pass":
                 line = f"Seat {seat} passes {CARDS[v]['name']}."
             elif pr["kind"] == "card":
-                shown = v if v == "none" else CARDS[v.split(':', 1)[-1]]["name"]
+                shown = v if v == "none" else CARDS[v.split(":", 1)[-1]]["name"]
                 line = f"Seat {seat} chooses {shown}."
             else:
                 line = f"Seat {seat} chooses {v}."
@@ -598,10 +685,12 @@ class Annihilageddon(Engine):
             if v == "none":
                 return f"{who} leaves the Line-Up as it is."
             card = name(before["lineup"][v])
-            return f"{who} gains {card} from the Line-Up." if why == "gain" else f"{who} destroys {card} in the Line-Up."
+            return (
+                f"{who} gains {card} from the Line-Up." if why == "gain" else f"{who} destroys {card} in the Line-Up."
+            )
         if kind == "option":
             label = pr["labels"][v]
-            return f"{who} chooses \"{label}\"" + (f" ({src})." if src else ".")
+            return f'{who} chooses "{label}"' + (f" ({src})." if src else ".")
         if kind == "yesno":
             if why == "pay":
                 return f"{who} pays the HP." if v == "yes" else f"{who} does not pay."
@@ -613,8 +702,10 @@ class Annihilageddon(Engine):
             return f"{who} resolves {name(v)} next."
         if kind == "token":
             return {
-                "fatality": f"{who} gives their victim {name(v)}.", "give": f"{who} gives away {name(v)}.",
-                "take": f"{who} takes {name(v)}.", "return": f"{who} puts {name(v)} back into the stack.",
+                "fatality": f"{who} gives their victim {name(v)}.",
+                "give": f"{who} gives away {name(v)}.",
+                "take": f"{who} takes {name(v)}.",
+                "return": f"{who} puts {name(v)} back into the stack.",
             }.get(why, f"{who} picks {name(v)}.")
         if kind == "card":
             if v == "none":
@@ -624,9 +715,11 @@ class Annihilageddon(Engine):
                 return f"{who} puts {name(cid)} back into the stack instead."
             whose = "" if pr.get("of") in (None, seat) else f"seat {pr['of']}'s "
             return {
-                "pass": f"{who} passes {name(cid)}.", "discard": f"{who} discards {name(cid)}.",
+                "pass": f"{who} passes {name(cid)}.",
+                "discard": f"{who} discards {name(cid)}.",
                 "trophy": f"{who} discards {name(cid)} (the Trophy's extra card).",
-                "destroy": f"{who} destroys {whose}{name(cid)}" + (f" from their {zone}." if zone and not whose else "."),
+                "destroy": f"{who} destroys {whose}{name(cid)}"
+                + (f" from their {zone}." if zone and not whose else "."),
                 "give": f"{who} gives away {name(cid)}.",
                 "return": f"{who} returns {whose}{name(cid)} to its owner's discard pile.",
             }.get(why, f"{who} picks {name(cid)}.")

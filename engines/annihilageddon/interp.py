@@ -25,7 +25,8 @@ killer / at_death (a Dead Wizard Token's text), via_wild.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .cards import CARDS, SINGLE_OPS, is_ongoing, matches
 
@@ -701,8 +702,11 @@ def op_return_ongoing(st, f, op, seat):
     options = sorted(set(p["ongoing"]))
     if not options:
         return DONE
-    a = options[0] if len(options) == 1 else ask(
-        st, f, f["env"]["you"], "card", zone="ongoing", of=seat, filter=None, why="return")
+    a = (
+        options[0]
+        if len(options) == 1
+        else ask(st, f, f["env"]["you"], "card", zone="ongoing", of=seat, filter=None, why="return")
+    )
     if a is WAIT:
         return WAIT
     a = a.split(":", 1)[-1]
@@ -763,8 +767,15 @@ def op_legend_attack_self(st, f, op):
     if cid is None:
         return DONE
     you = f["env"]["you"]
-    env = {"you": you, "group": True, "participants": [you], "source": None, "card": cid, "scope": new_scope(st),
-           "active": st["active"]}
+    env = {
+        "you": you,
+        "group": True,
+        "participants": [you],
+        "source": None,
+        "card": cid,
+        "scope": new_scope(st),
+        "active": st["active"],
+    }
     return push_then_done(st, f, [frame(CARDS[cid].get("group_attack", []), env)])
 
 
@@ -826,8 +837,9 @@ def op_may(st, f, op):
 @handler("choose_one")
 def op_choose_one(st, f, op):
     labels = [o["label"] for o in op["options"]]
-    a = ask(st, f, f["env"]["you"], "option", options=list(range(len(labels))), labels=labels,
-            card=f["env"].get("card"))
+    a = ask(
+        st, f, f["env"]["you"], "option", options=list(range(len(labels))), labels=labels, card=f["env"].get("card")
+    )
     if a is WAIT:
         return WAIT
     return push_then_done(st, f, [frame(op["options"][a]["do"], dict(f["env"]))])
@@ -977,8 +989,9 @@ def _attack_together(st, f, op, victims, named, attacker, deny):
         if takers:
             names = [str(v) for v in takers]
             listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-            st["notes"].append(f"Seat {listed} takes the Attack." if len(names) == 1
-                               else f"Seats {listed} take the Attack.")
+            st["notes"].append(
+                f"Seat {listed} takes the Attack." if len(names) == 1 else f"Seats {listed} take the Attack."
+            )
         if answers:
             st["last_defense"] = {"card": env.get("card"), "attacker": attacker, "choices": shown}
         w["dec"] = dec
@@ -1006,8 +1019,10 @@ def _attack_together(st, f, op, victims, named, attacker, deny):
 
 def _defense_then(st, f, v, card, attacker):
     then = [{"op": "_discard_defense", "seat": v, "card": card}] + CARDS[card]["defense"].get("then", [])
-    return frame(then, {"you": v, "attacker": attacker, "source": v, "card": card, "scope": new_scope(st),
-                        "active": st["active"]})
+    return frame(
+        then,
+        {"you": v, "attacker": attacker, "source": v, "card": card, "scope": new_scope(st), "active": st["active"]},
+    )
 
 
 @handler("_discard_defense")
@@ -1025,8 +1040,9 @@ def _resolution(st, f, op, v, decision, attacker) -> list[dict]:
     elif kind == "redirect":
         # AN L221-227: the effect the defender would have suffered, counted on the defender,
         # lands on the attacker, who gets no Defense; the defender is its source (AN-R15).
-        frames.append(frame(op["do"], child_env(f, it=attacker, count_it=v, redirect=True, source=v,
-                                                 scope=new_scope(st))))
+        frames.append(
+            frame(op["do"], child_env(f, it=attacker, count_it=v, redirect=True, source=v, scope=new_scope(st)))
+        )
     if card:
         frames.append(_defense_then(st, f, v, card, attacker))
     return frames
@@ -1100,8 +1116,10 @@ def op_play_top(st, f, op):
     st["turn"]["borrowed"].append(cid)
     st["notes"].append(f"Seat {you} plays {CARDS[cid]['name']} from the top of seat {foe}'s deck.")
     env = {"you": you, "source": you, "card": cid, "scope": new_scope(st), "via_wild": True, "active": st["active"]}
-    frames = [frame(CARDS[cid].get("play", []), env),
-              frame([{"op": "_after_play", "card": cid, "owner": foe}], {"you": you})]
+    frames = [
+        frame(CARDS[cid].get("play", []), env),
+        frame([{"op": "_after_play", "card": cid, "owner": foe}], {"you": you}),
+    ]
     return push_then_done(st, f, frames)
 
 
@@ -1162,4 +1180,3 @@ def op_after_play(st, f, op):
         else:
             st["players"][owner]["discard"].append(cid)
     return push_then_done(st, f, after_play_triggers(st, you, cid))
-

@@ -47,8 +47,11 @@ def _deck_draw(state: dict[str, Any], seat: int, pool: list[str], outcome: list[
 
 def _main_draw(pool: list[str], outcome: list[int]) -> Stake:
     mayhem = sum(1 for c in pool if CARDS[c]["kind"] == "mayhem")
-    return Stake(label="A Mayhem card turns up", p=hypergeometric_at_least(len(pool), mayhem, len(outcome)),
-                 happened=any(CARDS[pool[i]]["kind"] == "mayhem" for i in outcome))
+    return Stake(
+        label="A Mayhem card turns up",
+        p=hypergeometric_at_least(len(pool), mayhem, len(outcome)),
+        happened=any(CARDS[pool[i]]["kind"] == "mayhem" for i in outcome),
+    )
 
 
 def chance_odds(engine: Any, state: dict[str, Any], outcome: Any) -> ChanceOdds:
@@ -59,8 +62,9 @@ def chance_odds(engine: Any, state: dict[str, Any], outcome: Any) -> ChanceOdds:
     stakes: list[Stake] = []
     if "dice" in need and need["label"] == "Who goes first":
         n = state["seats"]
-        stakes = [Stake(label=f"Seat {s} goes first", p=Fraction(1, n), happened=outcome[0] == s, favours=s)
-                  for s in range(n)]
+        stakes = [
+            Stake(label=f"Seat {s} goes first", p=Fraction(1, n), happened=outcome[0] == s, favours=s) for s in range(n)
+        ]
     elif "zone" in need and need["zone"][0] == "player":
         stakes = [_deck_draw(state, need["zone"][1], zone_list(state, need["zone"]), outcome)]
     elif "zone" in need and need["zone"][0] == "main":

@@ -10,8 +10,22 @@ from __future__ import annotations
 
 from .cards import CARDS
 from .interp import (
-    DONE, MAX_HP, PUSHED, SINGLE, START_HP, WAIT, ask, child_env, controlled, draw_from, frame, handler,
-    new_scope, push, push_then_done, statics,
+    DONE,
+    MAX_HP,
+    PUSHED,
+    SINGLE,
+    START_HP,
+    WAIT,
+    ask,
+    child_env,
+    controlled,
+    draw_from,
+    frame,
+    handler,
+    new_scope,
+    push,
+    push_then_done,
+    statics,
 )
 
 LINEUP_SIZE = 5
@@ -110,10 +124,18 @@ def op_mayhem(st, f, op):
         if a == "decline":
             dec.append(s)
     parts = [s for s in range(n) if s not in dec]
-    env = {"you": you, "mayhem": True, "participants": parts, "source": op["source"], "card": cid,
-           "scope": new_scope(st), "active": st["active"]}
-    return push_then_done(st, f, [frame(CARDS[cid]["mayhem"]["do"], env),
-                                  frame([{"op": "_mayhem_done", "card": cid}], {"you": you})])
+    env = {
+        "you": you,
+        "mayhem": True,
+        "participants": parts,
+        "source": op["source"],
+        "card": cid,
+        "scope": new_scope(st),
+        "active": st["active"],
+    }
+    return push_then_done(
+        st, f, [frame(CARDS[cid]["mayhem"]["do"], env), frame([{"op": "_mayhem_done", "card": cid}], {"you": you})]
+    )
 
 
 @handler("_mayhem_done")
@@ -146,8 +168,16 @@ def op_opening_hands(st, f, op):
 
 
 def fresh_turn() -> dict:
-    return {"power": 0, "played": [], "played_log": [], "legend_taken": False, "activated": False,
-            "ending": False, "bought": [], "borrowed": []}
+    return {
+        "power": 0,
+        "played": [],
+        "played_log": [],
+        "legend_taken": False,
+        "activated": False,
+        "ending": False,
+        "bought": [],
+        "borrowed": [],
+    }
 
 
 @handler("_start_turn")
@@ -177,8 +207,10 @@ def _ordered_triggers(st, f, key: str, cards: list[str]):
     if pick is WAIT:
         return WAIT
     pending.remove(pick)
-    push(st, [frame(CARDS[pick][key], {"you": seat, "source": seat, "card": pick, "scope": new_scope(st),
-                                        "active": seat})])
+    push(
+        st,
+        [frame(CARDS[pick][key], {"you": seat, "source": seat, "card": pick, "scope": new_scope(st), "active": seat})],
+    )
     return PUSHED
 
 
@@ -189,8 +221,13 @@ def op_start_effects(st, f, op):
 
 
 END_OF_TURN = [
-    {"op": "_hand_to_discard"}, {"op": "_end_effects"}, {"op": "_played_to_discard"}, {"op": "_end_draw"},
-    {"op": "_trophy_discard"}, {"op": "_legend_flip"}, {"op": "_end_check"},
+    {"op": "_hand_to_discard"},
+    {"op": "_end_effects"},
+    {"op": "_played_to_discard"},
+    {"op": "_end_draw"},
+    {"op": "_trophy_discard"},
+    {"op": "_legend_flip"},
+    {"op": "_end_check"},
 ]
 
 
@@ -334,7 +371,6 @@ def op_die(st, f, op):
     other back: the victim still gets only one."""
     seat, killer = op["seat"], op["killer"]
     p = st["players"][seat]
-    w = f["work"]
     token = draw_token(st, f, "t1")
     if token is WAIT:
         return WAIT
@@ -366,11 +402,27 @@ def op_die(st, f, op):
         for cid in controlled(st, killer):
             prog = CARDS[cid].get("on_kill")
             if prog:
-                frames.append(frame(prog, {"you": killer, "source": killer, "card": cid, "scope": new_scope(st),
-                                           "active": st["active"]}))
+                frames.append(
+                    frame(
+                        prog,
+                        {"you": killer, "source": killer, "card": cid, "scope": new_scope(st), "active": st["active"]},
+                    )
+                )
     if token and CARDS[token].get("on_gain"):
-        frames.append(frame(CARDS[token]["on_gain"], {"you": seat, "killer": killer, "at_death": True, "source": seat,
-                                                      "card": token, "scope": new_scope(st), "active": st["active"]}))
+        frames.append(
+            frame(
+                CARDS[token]["on_gain"],
+                {
+                    "you": seat,
+                    "killer": killer,
+                    "at_death": True,
+                    "source": seat,
+                    "card": token,
+                    "scope": new_scope(st),
+                    "active": st["active"],
+                },
+            )
+        )
     return push_then_done(st, f, frames)
 
 

@@ -13,7 +13,7 @@ Two orders matter and they are different on purpose:
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 SUITS = ("R", "P", "S", "L", "W")  # canonical order
 SUIT_NAMES = {"R": "Rock", "P": "Paper", "S": "Scissors", "L": "Lizard", "W": "Water"}
@@ -146,9 +146,7 @@ def deck(jokers: bool = True) -> tuple[str, ...]:
 # -- arranged deals ----------------------------------------------------------------
 
 
-def arranged_shuffle(
-    hands: Sequence[Sequence[str]], then: Sequence[str] = (), jokers: bool = True
-) -> list[int]:
+def arranged_shuffle(hands: Sequence[Sequence[str]], then: Sequence[str] = (), jokers: bool = True) -> list[int]:
     """A shuffle outcome whose deal gives seat ``i`` exactly ``hands[i]``.
 
     The deal goes one card at a time starting with seat 0, so the top of the pile is

@@ -114,9 +114,7 @@ class DuelingWizards(Engine):
     def validate_config(self, config: dict[str, Any] | None, seats: int) -> dict[str, Any]:
         merged = super().validate_config(config, seats)
         if type(merged["jokers"]) is not bool:
-            raise InvalidConfig(
-                "The 'jokers' option must be true or false.", code="bad_option_value"
-            )
+            raise InvalidConfig("The 'jokers' option must be true or false.", code="bad_option_value")
         return merged
 
     # -- setup and queries -----------------------------------------------------------
@@ -186,9 +184,7 @@ class DuelingWizards(Engine):
             # Defences are simultaneous: everyone still to choose may act, in seat order.
             defences, alive, attacker = state["defences"], state["alive"], state["attacker"]
             return [
-                seat
-                for seat in range(state["seats"])
-                if alive[seat] and seat != attacker and defences[seat] is None
+                seat for seat in range(state["seats"]) if alive[seat] and seat != attacker and defences[seat] is None
             ]
         if phase == ATTACK:
             return [state["attacker"]]
@@ -219,13 +215,9 @@ class DuelingWizards(Engine):
         if phase == DEAL:
             if self.lazy:
                 raise IllegalAction("The spell books have not been dealt yet.", code="chance_pending")
-            raise IllegalAction(
-                "The cards have not been shuffled and dealt yet.", code="chance_pending"
-            )
+            raise IllegalAction("The cards have not been shuffled and dealt yet.", code="chance_pending")
         if phase == REFILL:
-            raise IllegalAction(
-                "The wizards are still drawing back up to three spells.", code="chance_pending"
-            )
+            raise IllegalAction("The wizards are still drawing back up to three spells.", code="chance_pending")
         _check_action_shape(action)
         if not state["alive"][seat]:
             raise IllegalAction(f"Seat {seat} has been knocked out of the duel.", code="not_your_turn")
@@ -245,9 +237,7 @@ class DuelingWizards(Engine):
                 )
         else:
             if state["defences"][seat] is not None:
-                raise IllegalAction(
-                    f"Seat {seat} has already laid a defence this round.", code="already_defended"
-                )
+                raise IllegalAction(f"Seat {seat} has already laid a defence this round.", code="already_defended")
             if kind != "defend":
                 raise IllegalAction(
                     f"Seat {seat} is defending this round; only the attacker may {kind}.",
@@ -279,12 +269,8 @@ class DuelingWizards(Engine):
 
         if state["phase"] == DEAL:
             if self.lazy:
-                raise IllegalAction(
-                    "Every wizard draws three spells before anyone casts.", code="chance_pending"
-                )
-            raise IllegalAction(
-                "The deck must be shuffled and dealt before anyone casts.", code="chance_pending"
-            )
+                raise IllegalAction("Every wizard draws three spells before anyone casts.", code="chance_pending")
+            raise IllegalAction("The deck must be shuffled and dealt before anyone casts.", code="chance_pending")
         seat, action = event["seat"], event["action"]
         self.validate(state, seat, action)
         if action["type"] == "defend":
@@ -483,9 +469,7 @@ def _check_action_shape(action: Any) -> None:
         raise IllegalAction("An action must be a JSON object with a 'type'.", code="bad_action")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in _ACTION_KEYS:
-        raise IllegalAction(
-            "An action's 'type' is 'defend', 'attack' or 'heal'.", code="bad_action"
-        )
+        raise IllegalAction("An action's 'type' is 'defend', 'attack' or 'heal'.", code="bad_action")
     expected = _ACTION_KEYS[kind]
     if action.keys() != expected:
         keys = " and ".join(f"'{k}'" for k in sorted(expected))
@@ -501,9 +485,7 @@ def _check_card_in_hand(card: str, hand: list[str]) -> None:
     if card not in INDEX:
         raise IllegalAction(f"There is no card '{card}' in the Janken Deck.", code="unknown_card")
     if card not in hand:
-        raise IllegalAction(
-            f"The {deck.card_name(card)} is not in this spell book.", code="card_not_in_hand"
-        )
+        raise IllegalAction(f"The {deck.card_name(card)} is not in this spell book.", code="card_not_in_hand")
 
 
 def _check_heal(cards: list[str], hand: list[str]) -> None:
@@ -522,9 +504,7 @@ def _check_heal(cards: list[str], hand: list[str]) -> None:
         raise IllegalAction("A healing spell uses three different cards.", code="duplicate_card")
     for card in cards:
         if card not in hand:
-            raise IllegalAction(
-                f"The {deck.card_name(card)} is not in this spell book.", code="card_not_in_hand"
-            )
+            raise IllegalAction(f"The {deck.card_name(card)} is not in this spell book.", code="card_not_in_hand")
     if not _can_heal(cards):
         raise IllegalAction(
             "A healing spell needs three cards of the same suit (Jokers have no suit).",
@@ -551,10 +531,7 @@ def _defend(state: State, seat: int, card: str) -> State:
     new = dict(state)
     new["hands"] = hands
     new["defences"] = defences
-    if all(
-        defences[s] is not None or not state["alive"][s] or s == state["attacker"]
-        for s in range(state["seats"])
-    ):
+    if all(defences[s] is not None or not state["alive"][s] or s == state["attacker"] for s in range(state["seats"])):
         new["phase"] = ATTACK
     return new
 
@@ -806,12 +783,8 @@ def public_round(played: dict[str, Any] | None) -> dict[str, Any] | None:
         "heal_halved": played["heal_halved"],
         "healed": None if played["healed"] is None else points(played["healed"]),
         "knocked_out": list(played["knocked_out"]),
-        **(
-            # Version 2: how many Jokers were played and whether they turned the circle over.
-            {"jokers": played["jokers"], "circle_turned": played["turned"]}
-            if "turned" in played
-            else {}
-        ),
+        # Version 2: how many Jokers were played and whether they turned the circle over.
+        **({"jokers": played["jokers"], "circle_turned": played["turned"]} if "turned" in played else {}),
     }
 
 

@@ -108,7 +108,10 @@ def wizard_label(jersey: int) -> str:
 def wizard_card(jersey: int) -> dict[str, Any]:
     w = roster()[jersey]
     return {
-        "jersey": jersey, "name": w["name"], "magic": w["magic"], "move": w["move"],
+        "jersey": jersey,
+        "name": w["name"],
+        "magic": w["magic"],
+        "move": w["move"],
         # The stat card's dice, so a coach drafts from what the card shows.
         **{stat: list(w[stat]) for stat in ("attack", "dodge", "cast", "resist")},
     }
@@ -273,9 +276,7 @@ class IwdlDraftEngine(Engine):
         allowed = (LINEUP_SIZE, LINEUP_SIZE + 1) if fmt == TOURNAMENT else (LINEUP_SIZE,)
         if type(size) is not int or size not in allowed:
             words = " or ".join(str(a) for a in allowed)
-            raise InvalidConfig(
-                f"A {fmt} team has {words} wizards, not {size!r}.", code="bad_team_size"
-            )
+            raise InvalidConfig(f"A {fmt} team has {words} wizards, not {size!r}.", code="bad_team_size")
 
         seat_order = merged["seat_order"]
         if (
@@ -302,9 +303,7 @@ class IwdlDraftEngine(Engine):
             )
 
         if merged["auto_pick"] not in AUTO_PICKS:
-            raise InvalidConfig(
-                f"'auto_pick' is 'highest_magic', not {merged['auto_pick']!r}.", code="bad_auto_pick"
-            )
+            raise InvalidConfig(f"'auto_pick' is 'highest_magic', not {merged['auto_pick']!r}.", code="bad_auto_pick")
         if seats * size > deck_size:  # cannot happen with the allowed sizes; kept as a guard
             raise InvalidConfig("There are not enough wizards for these teams.", code="bad_team_size")
         merged["seat_order"] = list(seat_order)
@@ -595,8 +594,7 @@ class IwdlDraftEngine(Engine):
         cost, budget = spell_cost(spells), magic_sum(lineup)
         if cost > budget:
             return IllegalAction(
-                f"These spells cost {cost} points; your line-up's MAGIC is {budget}. Change the spells or "
-                "the line-up.",
+                f"These spells cost {cost} points; your line-up's MAGIC is {budget}. Change the spells or the line-up.",
                 code="spell_budget_exceeded",
             )
         return None
@@ -893,16 +891,12 @@ def _check_action_shape(action: Any) -> str:
         raise IllegalAction("An action must be a JSON object with a 'type'.", code="bad_action")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in _ACTION_KEYS:
-        raise IllegalAction(
-            f"An action's 'type' is one of {', '.join(_ACTION_KEYS)}; not {kind!r}.", code="bad_action"
-        )
+        raise IllegalAction(f"An action's 'type' is one of {', '.join(_ACTION_KEYS)}; not {kind!r}.", code="bad_action")
     expected = _ACTION_KEYS[kind] | {"type"}
     keys = set(action)
     if not expected <= keys or not keys <= expected | _OPTIONAL_KEYS:
         names = " and ".join(f"'{k}'" for k in sorted(expected))
-        raise IllegalAction(
-            f"A '{kind}' action has the keys {names} (and optionally 'auto').", code="bad_action"
-        )
+        raise IllegalAction(f"A '{kind}' action has the keys {names} (and optionally 'auto').", code="bad_action")
     if "auto" in action and type(action["auto"]) is not bool:
         raise IllegalAction("'auto' must be true or false.", code="bad_action")
     if kind == "pick" and type(action["wizard"]) is not int:

@@ -9,7 +9,7 @@ generated list too, for the pages; loading checks the two agree.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +56,7 @@ def validate_board(board: dict[str, Any]) -> dict[str, Any]:
     return board
 
 
-@lru_cache(maxsize=None)
+@cache
 def _standard() -> dict[str, Any]:
     return validate_board(_load("board.json"))
 
@@ -66,7 +66,7 @@ def board() -> dict[str, Any]:
     return json.loads(json.dumps(_standard()))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _neighbours() -> dict[str, dict[str, tuple[str, ...]]]:
     b = _standard()
     out: dict[str, dict[str, list[str]]] = {p: {e: [] for e in ELEMENTS} for p in b["points"]}
@@ -77,7 +77,7 @@ def _neighbours() -> dict[str, dict[str, tuple[str, ...]]]:
     return {p: {e: tuple(sorted(v)) for e, v in d.items()} for p, d in out.items()}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _adjacent() -> dict[str, tuple[str, ...]]:
     out: dict[str, list[str]] = {p: [] for p in _standard()["points"]}
     for a, b in _standard()["adjacent"]:
@@ -113,7 +113,7 @@ def starts(seats: int) -> list[str]:
     return list(_standard()["starts"][str(seats)])
 
 
-@lru_cache(maxsize=None)
+@cache
 def _life_chart() -> dict[str, Any]:
     return validate_life_chart(_load("life_chart.json"))
 

@@ -6,16 +6,16 @@ A closed card of another seat is assumed to be worth 2 (the average of a suit is
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from . import board as B
 from .engine import (
     SECTIONS,
     element_of,
-    slot_fits,
     legal_slots,
     locks_of,
+    slot_fits,
     spell_at,
     unref,
     value_of,
@@ -25,7 +25,7 @@ ALLOCATION = {"type": "allocate", "life_force": 2, "will": 2, "focus": 0, "skill
 UNKNOWN_VALUE = 2
 
 
-@lru_cache(maxsize=None)
+@cache
 def distance(a: str, b: str) -> int:
     """Steps between two points along any paths."""
     seen, frontier, d = {a}, [a], 0
@@ -134,18 +134,21 @@ def heuristic_action(engine, state: dict[str, Any], seat: int, rng) -> dict[str,
         top = state["stack"][-1]
         p = top["p"]
         if p == "draw":
+
             def src_score(a):
                 src = a["from"]
                 if src in B.ELEMENTS:
                     return 2.5 + rng.random()
                 fits = legal_slots(state, seat, src)
                 return (value_of(src) + 1 if fits else 0) + rng.random()
+
             return max(legal, key=src_score)
         if p == "keep":
             if legal[0]["type"] == "keep_none":
                 return legal[0]
-            return max(legal, key=lambda a: _keep_score(state, seat, c["hand"][a["card"]]["id"], a["spell"],
-                                                        a["section"]))
+            return max(
+                legal, key=lambda a: _keep_score(state, seat, c["hand"][a["card"]]["id"], a["spell"], a["section"])
+            )
         if p == "place":
             places = [a for a in legal if a["type"] == "place"]
             cid = c["hand"][0]["id"]
@@ -183,11 +186,13 @@ def heuristic_action(engine, state: dict[str, Any], seat: int, rng) -> dict[str,
             return {"type": "return", "up": up}
         if p == "wild_pick":
             picks = [a for a in legal if a["type"] == "wild_pick"]
+
             def wild_score(a):
                 sp = spell_at(state, a["spell"])
                 mine = distance(sp["point"], c["point"])
                 theirs = _nearest_enemy(state, seat, sp["point"])
                 return mine - theirs
+
             best = max(picks, key=wild_score) if picks else None
             return best if best is not None else {"type": "wild_pass"}
         if p == "wild_next":
@@ -224,8 +229,12 @@ def heuristic_action(engine, state: dict[str, Any], seat: int, rng) -> dict[str,
     if "move" in kinds:
         # toward the centre (more elements to conjure from) but not onto a familiar
         here = c["point"]
-        hostile = {sp["point"] for o in state["casters"] for sp in o["display"]
-                   if sp is not None and sp["state"] in ("launched", "wild")}
+        hostile = {
+            sp["point"]
+            for o in state["casters"]
+            for sp in o["display"]
+            if sp is not None and sp["state"] in ("launched", "wild")
+        }
         target = "C"
         if here != target:
             moves = [a for a in kinds["move"] if a["to"] not in hostile]

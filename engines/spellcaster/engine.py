@@ -474,11 +474,7 @@ def draw_sources(state: State, seat: int) -> list[str]:
 
 
 def locks_of(state: State, seat: int) -> list[str]:
-    return [
-        ref(s, i)
-        for s, i, sp in _spells(state)
-        if sp["state"] == "locked" and (s == seat or sp["lock"] == seat)
-    ]
+    return [ref(s, i) for s, i, sp in _spells(state) if sp["state"] == "locked" and (s == seat or sp["lock"] == seat)]
 
 
 def controlled_launched(state: State, seat: int) -> list[str]:
@@ -604,8 +600,9 @@ def _explain(state: State, seat: int, action: Action) -> IllegalAction:
                 "You may only draw from decks of the elements active at your point.", code="element_not_active"
             )
         if top["p"] == "steps" and kind == "step":
-            return IllegalAction("The familiar can only cross a path of the current Motion card's colour.",
-                                 code="no_such_path")
+            return IllegalAction(
+                "The familiar can only cross a path of the current Motion card's colour.", code="no_such_path"
+            )
         return IllegalAction("Answer the pending question first.", code="prompt_pending")
     t = state["turn"]
     if kind in COST_ACTIONS:
@@ -701,8 +698,15 @@ def _continue(st: State, seat: int, action: Action) -> None:
     st["turn"]["handled"].append(r)
     owner, _ = unref(r)
     sp = spell_at(st, r)
-    st["contest"] = {"kind": "continue", "spell": r, "caster": owner, "offers": [], "queue": [sp["lock"]],
-                     "current": sp["lock"], "stage": "roll"}
+    st["contest"] = {
+        "kind": "continue",
+        "spell": r,
+        "caster": owner,
+        "offers": [],
+        "queue": [sp["lock"]],
+        "current": sp["lock"],
+        "stage": "roll",
+    }
     st["stack"].append({"p": "contest"})
 
 
@@ -752,8 +756,15 @@ def _capture(st: State, seat: int, action: Action) -> None:
     sp = spell_at(st, r)
     st["casters"][seat]["tokens"] -= 1
     sp["tokens"].append(seat)
-    st["contest"] = {"kind": "capture", "spell": r, "caster": seat, "offers": [], "queue": [], "current": None,
-                     "stage": "capture_roll"}
+    st["contest"] = {
+        "kind": "capture",
+        "spell": r,
+        "caster": seat,
+        "offers": [],
+        "queue": [],
+        "current": None,
+        "stage": "capture_roll",
+    }
     st["stack"].append({"p": "contest"})
 
 
@@ -806,8 +817,12 @@ def _on_keep(st: State, seat: int, action: Action, top: dict[str, Any]) -> None:
         _put(c, action["spell"], action["section"], kept)
     for card in hand:  # the others go back face down (SC L124)
         _to_pool(c, card["id"])
-    st["last"] = {"kind": "keep", "seat": seat, "kept": kept and kept["id"],
-                  "returned": [element_of(card["id"]) for card in hand]}
+    st["last"] = {
+        "kind": "keep",
+        "seat": seat,
+        "kept": kept and kept["id"],
+        "returned": [element_of(card["id"]) for card in hand],
+    }
     _offer_launch(st, seat)
 
 
@@ -861,8 +876,15 @@ def _on_launch(st: State, seat: int, action: Action, top: dict[str, Any]) -> Non
     sp["state"] = "launching"
     n = st["n"]
     offers = [s for s in _clockwise_from(seat, n)[1:] if st["alive"][s]]
-    st["contest"] = {"kind": "launch", "spell": r, "caster": seat, "offers": offers, "queue": [], "current": None,
-                     "stage": "offer"}
+    st["contest"] = {
+        "kind": "launch",
+        "spell": r,
+        "caster": seat,
+        "offers": offers,
+        "queue": [],
+        "current": None,
+        "stage": "offer",
+    }
     st["stack"].append({"p": "contest"})
 
 
@@ -905,8 +927,12 @@ def _on_return(st: State, seat: int, action: Action, top: dict[str, Any]) -> Non
             _to_up(c, card["id"])
         else:
             _to_pool(c, card["id"])
-    st["last"] = {"kind": "return", "seat": seat, "up": [top["cards"][i]["id"] for i in sorted(up)],
-                  "down": [element_of(card["id"]) for i, card in enumerate(top["cards"]) if i not in up]}
+    st["last"] = {
+        "kind": "return",
+        "seat": seat,
+        "up": [top["cards"][i]["id"] for i in sorted(up)],
+        "down": [element_of(card["id"]) for i, card in enumerate(top["cards"]) if i not in up],
+    }
 
 
 def _on_wild_pick(st: State, seat: int, action: Action, top: dict[str, Any]) -> None:
@@ -925,8 +951,17 @@ def _on_wild_pick(st: State, seat: int, action: Action, top: dict[str, Any]) -> 
     sp = spell_at(st, r)
     if w["card"] >= len(sp["motion"]):
         _wild_done(st, r)
-    st["stack"].append({"p": "steps", "seat": seat, "spell": r, "card": card,
-                        "left": value_of(sp["motion"][card]["id"]), "last": card, "wild": True})
+    st["stack"].append(
+        {
+            "p": "steps",
+            "seat": seat,
+            "spell": r,
+            "card": card,
+            "left": value_of(sp["motion"][card]["id"]),
+            "last": card,
+            "wild": True,
+        }
+    )
 
 
 def _on_wild_next(st: State, seat: int, action: Action, top: dict[str, Any]) -> None:
@@ -985,8 +1020,15 @@ def _capture_roll(st: State, roll: int) -> None:
     c = st["casters"][capturer]
     total = roll + c["tokens"]
     ok = total >= CAPTURE_NEEDS
-    st["last"] = {"kind": "capture", "seat": capturer, "spell": con["spell"], "roll": roll, "tokens": c["tokens"],
-                  "total": total, "captured": ok}
+    st["last"] = {
+        "kind": "capture",
+        "seat": capturer,
+        "spell": con["spell"],
+        "roll": roll,
+        "tokens": c["tokens"],
+        "total": total,
+        "captured": ok,
+    }
     if not ok:
         _token_back(st, spell_at(st, con["spell"]), capturer)
         _contest_over(st)
@@ -1016,9 +1058,18 @@ def _contest_roll(st: State, caster_roll: int, opp_roll: int) -> None:
     ct, ot = st["casters"][caster]["tokens"], st["casters"][opp]["tokens"]
     d = (caster_roll + ct) - (opp_roll + ot)
     band = contest_band(d)
-    st["last"] = {"kind": "contest", "spell": r, "caster": caster, "opponent": opp, "rolls": [caster_roll, opp_roll],
-                  "tokens": [ct, ot], "totals": [caster_roll + ct, opp_roll + ot], "margin": d, "band": band,
-                  "for": con["kind"]}
+    st["last"] = {
+        "kind": "contest",
+        "spell": r,
+        "caster": caster,
+        "opponent": opp,
+        "rolls": [caster_roll, opp_roll],
+        "tokens": [ct, ot],
+        "totals": [caster_roll + ct, opp_roll + ot],
+        "margin": d,
+        "band": band,
+        "for": con["kind"],
+    }
     if con["current"] in con["queue"]:
         con["queue"].remove(opp)
     if band == "win_discard":
@@ -1123,8 +1174,17 @@ def _launch(st: State, r: str) -> None:
 
 def _start_motion(st: State, r: str, controller: int) -> None:
     sp = spell_at(st, r)
-    st["stack"].append({"p": "steps", "seat": controller, "spell": r, "card": 0,
-                        "left": value_of(sp["motion"][0]["id"]), "last": len(sp["motion"]) - 1, "wild": False})
+    st["stack"].append(
+        {
+            "p": "steps",
+            "seat": controller,
+            "spell": r,
+            "card": 0,
+            "left": value_of(sp["motion"][0]["id"]),
+            "last": len(sp["motion"]) - 1,
+            "wild": False,
+        }
+    )
 
 
 def _token_back(st: State, sp: dict[str, Any], seat: int | None) -> None:
@@ -1160,8 +1220,14 @@ def _impact(st: State, r: str) -> None:
         card["open"] = True
     damage = sum(value_of(c["id"]) for c in sp["mass"] if element_of(c["id"]) in live)
     struck = [s for s in range(st["n"]) if st["alive"][s] and st["casters"][s]["point"] == point]
-    st["last"] = {"kind": "impact", "spell": r, "point": point, "damage": damage, "struck": struck,
-                  "mass": [c["id"] for c in sp["mass"]]}
+    st["last"] = {
+        "kind": "impact",
+        "spell": r,
+        "point": point,
+        "damage": damage,
+        "struck": struck,
+        "mass": [c["id"] for c in sp["mass"]],
+    }
     for s in struck:
         c = st["casters"][s]
         c["life"] = max(0, c["life"] - damage)
@@ -1330,8 +1396,19 @@ def _start_turn(st: State, seat: int) -> None:
     st["turn_no"] += 1
     c = st["casters"][seat]
     ap = ap_now(c)  # SC-R4: read at the start of the turn
-    st["turn"] = {"seat": seat, "ap": ap, "left": ap, "conjured": False, "rested": False, "moved": False,
-                  "first_done": False, "handled": [], "controlled": [], "over": False, "no": st["turn_no"]}
+    st["turn"] = {
+        "seat": seat,
+        "ap": ap,
+        "left": ap,
+        "conjured": False,
+        "rested": False,
+        "moved": False,
+        "first_done": False,
+        "handled": [],
+        "controlled": [],
+        "over": False,
+        "no": st["turn_no"],
+    }
     st["upcoming"] = None
 
 
@@ -1340,7 +1417,7 @@ def _close_turn(st: State) -> bool:
     t = st["turn"]
     seat = t["seat"]
     # SC-R16: a free launch not taken in the caster's next turn lapses.
-    for i, sp in enumerate(st["casters"][seat]["display"]):
+    for sp in st["casters"][seat]["display"]:
         if sp is not None and sp["state"] == "released" and sp["released_at"] < t["no"]:
             _token_back(st, sp, seat)
             sp["state"] = "building"
@@ -1358,8 +1435,16 @@ def _close_turn(st: State) -> bool:
         wild = [ref(s, i) for s, i, sp in _spells(st) if sp["state"] == "wild"]
         if wild:
             # SC L259-262: the wild spells move before the first player's turn.
-            st["wild"] = {"spells": wild, "done": [], "current": None, "card": 0, "selected": [nxt], "passed": [],
-                          "picker": nxt, "stage": "pick"}
+            st["wild"] = {
+                "spells": wild,
+                "done": [],
+                "current": None,
+                "card": 0,
+                "selected": [nxt],
+                "passed": [],
+                "picker": nxt,
+                "stage": "pick",
+            }
     st["upcoming"] = nxt
     return True
 

@@ -82,7 +82,7 @@ def resample(state: dict[str, Any], viewer: int | None, rng) -> dict[str, Any]:
                 _shuffle(ids, rng)
                 for (card, key), cid in zip(slots, ids):
                     card[key] = cid
-                c["pool"][e] = sorted(ids[len(slots):])
+                c["pool"][e] = sorted(ids[len(slots) :])
             if _consistent(st, s):
                 break
         else:

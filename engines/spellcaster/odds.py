@@ -45,14 +45,28 @@ def _contest(state: dict[str, Any], outcome: list[int]) -> list[Stake]:
     band = contest_band((outcome[0] + ct) - (outcome[1] + ot))
     return [
         # SC L150-156: a margin of 2 or more wins the contest; 4 or more also discards the opponent's token.
-        Stake(label=f"Seat {caster} wins the Contest of Wills against seat {opp} (by 2 or more)",
-              p=p["win_discard"] + p["win_return"], happened=band in ("win_discard", "win_return"),
-              favours=caster, hurts=opp),
-        Stake(label=f"Seat {caster} wins by 4 or more: seat {opp}'s Will token leaves play",
-              p=p["win_discard"], happened=band == "win_discard", favours=caster, hurts=opp),
+        Stake(
+            label=f"Seat {caster} wins the Contest of Wills against seat {opp} (by 2 or more)",
+            p=p["win_discard"] + p["win_return"],
+            happened=band in ("win_discard", "win_return"),
+            favours=caster,
+            hurts=opp,
+        ),
+        Stake(
+            label=f"Seat {caster} wins by 4 or more: seat {opp}'s Will token leaves play",
+            p=p["win_discard"],
+            happened=band == "win_discard",
+            favours=caster,
+            hurts=opp,
+        ),
         # SC L158-162: the opponent higher by 5 or more breaks the spell; the caster's token leaves play.
-        Stake(label=f"Seat {opp} wins by 5 or more: seat {caster}'s spell is broken",
-              p=p["broken"], happened=band == "broken", favours=opp, hurts=caster),
+        Stake(
+            label=f"Seat {opp} wins by 5 or more: seat {caster}'s spell is broken",
+            p=p["broken"],
+            happened=band == "broken",
+            favours=opp,
+            hurts=caster,
+        ),
     ]
 
 
@@ -60,8 +74,14 @@ def _capture(state: dict[str, Any], outcome: list[int]) -> list[Stake]:
     seat = state["contest"]["caster"]
     tokens = state["casters"][seat]["tokens"]
     hits = sum(1 for roll in D10 if roll + tokens >= CAPTURE_NEEDS)
-    return [Stake(label=f"Seat {seat} captures the Wild Spell (1d10 + {tokens} reaches {CAPTURE_NEEDS})",
-                  p=Fraction(hits, 10), happened=outcome[0] + tokens >= CAPTURE_NEEDS, favours=seat)]
+    return [
+        Stake(
+            label=f"Seat {seat} captures the Wild Spell (1d10 + {tokens} reaches {CAPTURE_NEEDS})",
+            p=Fraction(hits, 10),
+            happened=outcome[0] + tokens >= CAPTURE_NEEDS,
+            favours=seat,
+        )
+    ]
 
 
 def _deal(state: dict[str, Any], outcome: list[int]) -> list[Stake]:
@@ -74,9 +94,14 @@ def _deal(state: dict[str, Any], outcome: list[int]) -> list[Stake]:
     values = [value_of(cid) for cid in pool]
     best = max(values)
     good = values.count(best)
-    return [Stake(label=f"Seat {seat} draws a {best}, the highest {element.capitalize()} card left",
-                  p=hypergeometric_at_least(len(pool), good, 1), happened=values[outcome[0]] == best,
-                  favours=seat)]
+    return [
+        Stake(
+            label=f"Seat {seat} draws a {best}, the highest {element.capitalize()} card left",
+            p=hypergeometric_at_least(len(pool), good, 1),
+            happened=values[outcome[0]] == best,
+            favours=seat,
+        )
+    ]
 
 
 def chance_odds(engine: Any, state: dict[str, Any], outcome: Any) -> ChanceOdds:
@@ -85,8 +110,9 @@ def chance_odds(engine: Any, state: dict[str, Any], outcome: Any) -> ChanceOdds:
         raise IllegalAction("No random outcome is due now.", code="no_chance_due")
     if state["phase"] == "first":
         n = state["n"]
-        stakes = [Stake(label=f"Seat {s} goes first", p=Fraction(1, n), happened=outcome[0] == s, favours=s)
-                  for s in range(n)]
+        stakes = [
+            Stake(label=f"Seat {s} goes first", p=Fraction(1, n), happened=outcome[0] == s, favours=s) for s in range(n)
+        ]
     elif state["stack"][-1]["p"] == "deal":
         stakes = _deal(state, outcome)
     elif state["contest"]["stage"] == "capture_roll":

@@ -83,8 +83,10 @@ def build_view(engine, state: dict[str, Any], seat: int | None) -> dict[str, Any
     t = state["turn"]
     turn = None
     if t is not None:
-        turn = {k: t[k] for k in ("seat", "ap", "left", "conjured", "rested", "moved", "first_done", "handled",
-                                   "controlled")}
+        turn = {
+            k: t[k]
+            for k in ("seat", "ap", "left", "conjured", "rested", "moved", "first_done", "handled", "controlled")
+        }
         turn["obligations"] = obligations(state, t["seat"])
     prompt = None
     if state["stack"]:
@@ -130,8 +132,10 @@ def _spell_label(r: str) -> str:
 def _impact_line(last: dict[str, Any]) -> str:
     struck = ", ".join(f"seat {s}" for s in last["struck"])
     mass = ", ".join(card_name(c) for c in last["mass"]) or "no Mass"
-    return (f" It strikes {struck} at {last['point']} for {last['damage']} (Mass: {mass}; active there: "
-            f"{', '.join(B.active(last['point']))}).")
+    return (
+        f" It strikes {struck} at {last['point']} for {last['damage']} (Mass: {mass}; active there: "
+        f"{', '.join(B.active(last['point']))})."
+    )
 
 
 def _retirements(before: dict[str, Any], after: dict[str, Any]) -> str:
@@ -166,16 +170,23 @@ def describe(before: dict[str, Any], event: dict[str, Any], after: dict[str, Any
             return f"Seat {top['seat']} draws a {top['element'].capitalize()} card."
         if last and last["kind"] == "capture":
             verdict = "captures it" if last["captured"] else "fails and takes the token back"
-            return (f"Seat {last['seat']} rolls {last['roll']} + {last['tokens']} unused tokens = {last['total']} "
-                    f"to capture {_spell_label(last['spell'])}: {verdict}.")
+            return (
+                f"Seat {last['seat']} rolls {last['roll']} + {last['tokens']} unused tokens = {last['total']} "
+                f"to capture {_spell_label(last['spell'])}: {verdict}."
+            )
         if last and last["kind"] == "contest":
-            bands = {"win_discard": "the caster wins; the opponent's token leaves play",
-                     "win_return": "the caster wins; the opponent takes the token back",
-                     "broken": "the spell is broken", "locked": "they are locked"}
-            return (f"Contest of Wills over {_spell_label(last['spell'])}: seat {last['caster']} rolls "
-                    f"{last['rolls'][0]} + {last['tokens'][0]} = {last['totals'][0]}, seat {last['opponent']} rolls "
-                    f"{last['rolls'][1]} + {last['tokens'][1]} = {last['totals'][1]} (margin {last['margin']}): "
-                    f"{bands[last['band']]}.{tail}")
+            bands = {
+                "win_discard": "the caster wins; the opponent's token leaves play",
+                "win_return": "the caster wins; the opponent takes the token back",
+                "broken": "the spell is broken",
+                "locked": "they are locked",
+            }
+            return (
+                f"Contest of Wills over {_spell_label(last['spell'])}: seat {last['caster']} rolls "
+                f"{last['rolls'][0]} + {last['tokens'][0]} = {last['totals'][0]}, seat {last['opponent']} rolls "
+                f"{last['rolls'][1]} + {last['tokens'][1]} = {last['totals'][1]} (margin {last['margin']}): "
+                f"{bands[last['band']]}.{tail}"
+            )
         return "A random outcome."
     seat = event.get("seat")
     action = event.get("action") or {}
@@ -195,8 +206,11 @@ def describe(before: dict[str, Any], event: dict[str, Any], after: dict[str, Any
     if kind in ("keep", "keep_none"):
         if last and last["kind"] == "keep":
             back = ", ".join(e.capitalize() for e in last["returned"])
-            kept = (f"keeps {card_name(last['kept'])} face up in spell {action['spell'] + 1} ({action['section']})"
-                    if last["kept"] else "keeps nothing (no card fits)")
+            kept = (
+                f"keeps {card_name(last['kept'])} face up in spell {action['spell'] + 1} ({action['section']})"
+                if last["kept"]
+                else "keeps nothing (no card fits)"
+            )
             return f"Seat {seat} {kept}" + (f"; back face down: {back}." if back else ".")
         return f"Seat {seat} keeps a card."
     if kind == "place":
@@ -232,9 +246,14 @@ def describe(before: dict[str, Any], event: dict[str, Any], after: dict[str, Any
         healed = last["healed"] if last and last["kind"] == "rest" else 0
         return f"Seat {seat} rests and recovers {healed} square{'s' if healed != 1 else ''}."
     if kind in ("continue", "withdraw", "control", "abandon", "capture", "free_launch"):
-        verbs = {"continue": "continues the Contest of Wills over", "withdraw": "withdraws from the contest over",
-                 "control": "controls", "abandon": "abandons (it goes wild)", "capture": "tries to capture",
-                 "free_launch": "launches, uncontested,"}
+        verbs = {
+            "continue": "continues the Contest of Wills over",
+            "withdraw": "withdraws from the contest over",
+            "control": "controls",
+            "abandon": "abandons (it goes wild)",
+            "capture": "tries to capture",
+            "free_launch": "launches, uncontested,",
+        }
         return f"Seat {seat} {verbs[kind]} {_spell_label(action['spell'])}." + tail
     if kind == "end_turn":
         return f"Seat {seat} ends the turn." + tail

@@ -11,7 +11,7 @@ test runs.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from itertools import product
 
 from engines.base import CHANCE, IllegalAction
@@ -34,7 +34,7 @@ from .state import (
 _ENGINE = WizardDodgeballEngine()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _dodge_table(colours: tuple[str, ...], n_coloured: int, holding: bool, catchable: bool, sticky: bool):
     """For a dodge roll: list of (probability, total, caught, auto_dodge)."""
     out: dict[tuple[int, bool, bool], float] = {}

@@ -8,7 +8,7 @@ courts or rosters (and tests) can be checked without touching the files.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -189,7 +189,7 @@ def validate_spells(spells: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return spells
 
 
-@lru_cache(maxsize=None)
+@cache
 def courts() -> dict[str, dict[str, Any]]:
     data = _load("court.json")
     out = {}
@@ -203,19 +203,19 @@ def courts() -> dict[str, dict[str, Any]]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def roster() -> dict[int, dict[str, Any]]:
     wizards = validate_roster(_load("roster.json").get("wizards"))
     return {w["jersey"]: w for w in wizards}
 
 
-@lru_cache(maxsize=None)
+@cache
 def spell_cards() -> dict[str, dict[str, Any]]:
     cards = validate_spells(_load("spells.json").get("spells"))
     return {c["id"]: c for c in cards}
 
 
-@lru_cache(maxsize=None)
+@cache
 def spell_faces() -> dict[str, dict[str, Any]]:
     """face id -> face, with its card id under ``"card"``."""
     out = {}
@@ -226,6 +226,14 @@ def spell_faces() -> dict[str, dict[str, Any]]:
 
 
 SPELL_ORDER = [
-    "teleport", "fireball", "freeze", "shield", "dispel",
-    "slow_speed", "strong_weak", "shrink_enlarge", "butter_sticky", "drain_boost",
+    "teleport",
+    "fireball",
+    "freeze",
+    "shield",
+    "dispel",
+    "slow_speed",
+    "strong_weak",
+    "shrink_enlarge",
+    "butter_sticky",
+    "drain_boost",
 ]

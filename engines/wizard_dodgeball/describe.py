@@ -6,7 +6,7 @@ from typing import Any
 
 from . import data
 from .rules import name
-from .state import State, wizard
+from .state import State
 
 
 def _sq(s) -> str:
@@ -54,10 +54,18 @@ def _describe(before: State, event: dict[str, Any], after: State) -> str:
         return f"{who} drops a ball on {_sq(action['to'])}."
     if atype == "end_turn":
         nxt = after["turn"]
-        tail = f"; #{nxt['wizard']} {data.roster()[nxt['wizard']]['name']} is up" if nxt and after["winner"] is None else ""
+        tail = (
+            f"; #{nxt['wizard']} {data.roster()[nxt['wizard']]['name']} is up"
+            if nxt and after["winner"] is None
+            else ""
+        )
         return f"{who} ends the turn{tail}."
     if atype == "throw":
-        fire = " a fireball" if after["rolls"] and after["rolls"][0].get("fixed") and after["rolls"][0]["kind"] == "attack" else " a ball"
+        fire = (
+            " a fireball"
+            if after["rolls"] and after["rolls"][0].get("fixed") and after["rolls"][0]["kind"] == "attack"
+            else " a ball"
+        )
         return f"{who} throws{fire} at {name(action['target'])}."
     if atype == "pass":
         return f"{who} passes to {name(action['to'])}."
@@ -109,17 +117,25 @@ def _describe_chance(before: State, event: dict, after: State) -> str:
         attack = next(r for r in after["rolls"] if r["kind"] == "attack")
         text = f"{name(step['attacker'])} attacks {name(step['target'])}: {attack['total']} ({_dice(attack)})"
         if roll is not attack and roll.get("fixed"):  # frozen target: resolved at once
-            return (f"{text} against the frozen fixed dodge of {roll['total']}: "
-                    f"{_outcome(roll.get('result'), name(step['attacker']), name(step['target']))}.")
+            return (
+                f"{text} against the frozen fixed dodge of {roll['total']}: "
+                f"{_outcome(roll.get('result'), name(step['attacker']), name(step['target']))}."
+            )
         return text + "."
     if kind == "dodge":
         attacker, target = name(step["attacker"]), name(step["target"])
-        return (f"{attacker} throws at {target}: {step['attack']} against a dodge of {roll['total']} "
-                f"({_dice(roll)}): {_outcome(roll.get('result'), attacker, target)}.")
+        return (
+            f"{attacker} throws at {target}: {step['attack']} against a dodge of {roll['total']} "
+            f"({_dice(roll)}): {_outcome(roll.get('result'), attacker, target)}."
+        )
     if kind == "cast_roll":
         return f"{roll['label']}: CAST score {roll['total']} ({_dice(roll)})."
     if kind == "resist":
-        text = {"resisted": "resists", "affected": "fails to resist", "rebound": "rolls doubles: the spell rebounds",
-                "shielded": "fails, but the shield absorbs it"}.get(roll.get("result"), roll.get("result"))
+        text = {
+            "resisted": "resists",
+            "affected": "fails to resist",
+            "rebound": "rolls doubles: the spell rebounds",
+            "shielded": "fails, but the shield absorbs it",
+        }.get(roll.get("result"), roll.get("result"))
         return f"{name(roll['who'])} resists with {roll['total']} ({_dice(roll)}) against {roll['against']}: {text}."
     return "Dice are rolled."

@@ -6,7 +6,7 @@ A die is named by its colour; a roll is described to the platform as a chance sp
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 #: colour -> (lowest face, highest face). GAME-FACTS: white 0-5, grey 1-6, blue 2-7, red 3-8.
 COLOURS: dict[str, tuple[int, int]] = {
@@ -35,7 +35,7 @@ def describe_roll(colours: list[str], values: list[int]) -> str:
     return " + ".join(f"{c} {v}" for c, v in zip(colours, values))
 
 
-@lru_cache(maxsize=None)
+@cache
 def distribution(colours: tuple[str, ...]) -> dict[int, float]:
     """Probability of each total when rolling ``colours`` (used by the heuristic bot only)."""
     dist = {0: 1.0}
@@ -49,7 +49,7 @@ def distribution(colours: tuple[str, ...]) -> dict[int, float]:
     return dist
 
 
-@lru_cache(maxsize=None)
+@cache
 def doubles_probability(left: str, right: str) -> float:
     """Chance that two dice of these colours show the same number."""
     l_lo, l_hi = COLOURS[left]

@@ -74,12 +74,24 @@ from .state import (
 )
 
 DEFAULT_TEAMS = [
-    {"wizards": [21, 58, 41, 25, 36],
-     "spells": ["teleport", "fireball", "freeze", "shield", "dispel",
-                "slow_speed", "strong_weak", "shrink_enlarge", "drain_boost"]},
-    {"wizards": [45, 30, 47, 10, 12],
-     "spells": ["teleport", "fireball", "freeze", "shield", "dispel",
-                "slow_speed", "strong_weak", "butter_sticky"]},
+    {
+        "wizards": [21, 58, 41, 25, 36],
+        "spells": [
+            "teleport",
+            "fireball",
+            "freeze",
+            "shield",
+            "dispel",
+            "slow_speed",
+            "strong_weak",
+            "shrink_enlarge",
+            "drain_boost",
+        ],
+    },
+    {
+        "wizards": [45, 30, 47, 10, 12],
+        "spells": ["teleport", "fireball", "freeze", "shield", "dispel", "slow_speed", "strong_weak", "butter_sticky"],
+    },
 ]
 
 CHOICE_STEPS = {
@@ -139,9 +151,10 @@ class WizardDodgeballEngine(Engine):
             "sides": sides,
             "controllers": None,
             "team_control": "wizards",
+            # Version 1: turns in a row without a throw, pass or cast that ended the game.
             **(
-                # Version 1: turns in a row without a throw, pass or cast that ended the game.
-                {"stall_turns": STALL_TURNS} if self.version == "1"
+                {"stall_turns": STALL_TURNS}
+                if self.version == "1"
                 # RULES.md "Unfinished games": a bound for bot games; people play with null.
                 else {"turn_limit": TURN_LIMIT}
             ),
@@ -154,8 +167,9 @@ class WizardDodgeballEngine(Engine):
             raise InvalidConfig("The configuration must be an object.", code="bad_config")
         merged = super().validate_config(config, seats)
         if merged["court"] not in data.courts():
-            raise InvalidConfig(f"Unknown court {merged['court']!r}; known: {sorted(data.courts())}.",
-                                code="unknown_court")
+            raise InvalidConfig(
+                f"Unknown court {merged['court']!r}; known: {sorted(data.courts())}.", code="unknown_court"
+            )
         c = court_by_id(merged["court"])
         teams = merged["teams"]
         if not (isinstance(teams, list) and len(teams) == 2 and all(isinstance(t, dict) for t in teams)):
@@ -172,8 +186,9 @@ class WizardDodgeballEngine(Engine):
                 raise InvalidConfig(f"Each team fields exactly {data.TEAM_SIZE} wizards.", code="wrong_team_size")
             for j in wizards:
                 if type(j) is not int or j not in roster:
-                    raise InvalidConfig(f"There is no wizard with jersey {j!r} in the IWDL roster.",
-                                        code="unknown_wizard")
+                    raise InvalidConfig(
+                        f"There is no wizard with jersey {j!r} in the IWDL roster.", code="unknown_wizard"
+                    )
                 if j in seen:
                     raise InvalidConfig(f"Wizard #{j} {roster[j]['name']} is named twice.", code="duplicate_wizard")
                 seen.add(j)
@@ -183,8 +198,9 @@ class WizardDodgeballEngine(Engine):
             cards = data.spell_cards()
             for s in spell_list:
                 if s not in cards:
-                    raise InvalidConfig(f"Unknown spell card {s!r}; cards are {data.SPELL_ORDER}.",
-                                        code="unknown_spell")
+                    raise InvalidConfig(
+                        f"Unknown spell card {s!r}; cards are {data.SPELL_ORDER}.", code="unknown_spell"
+                    )
             if len(set(spell_list)) != len(spell_list):
                 raise InvalidConfig("A team has each spell card at most once.", code="duplicate_spell")
             budget = sum(roster[j]["magic"] for j in wizards)
@@ -208,16 +224,28 @@ class WizardDodgeballEngine(Engine):
                             f"{s} is not a free square of the {_team_name(side)}'s starting area.", code="bad_start"
                         )
                     used.add(tuple(s))
-            norm_teams.append({"wizards": list(wizards), "spells": [s for s in data.SPELL_ORDER if s in spell_list],
-                               "start": [list(s) for s in start] if start is not None else None})
+            norm_teams.append(
+                {
+                    "wizards": list(wizards),
+                    "spells": [s for s in data.SPELL_ORDER if s in spell_list],
+                    "start": [list(s) for s in start] if start is not None else None,
+                }
+            )
         merged["teams"] = norm_teams
         if merged["first_player"] not in (None, 0, 1):
             raise InvalidConfig("'first_player' is 0, 1 or null (roll-off).", code="bad_first_player")
         sides = merged["sides"]
-        flat = [s for group in sides for s in group] if isinstance(sides, list) and all(
-            isinstance(g, list) for g in sides) else None
-        if flat is None or len(sides) != 2 or sorted(flat) != list(range(seats)) or any(not g for g in sides) or (
-            seats == 4 and any(len(g) != 2 for g in sides)
+        flat = (
+            [s for group in sides for s in group]
+            if isinstance(sides, list) and all(isinstance(g, list) for g in sides)
+            else None
+        )
+        if (
+            flat is None
+            or len(sides) != 2
+            or sorted(flat) != list(range(seats))
+            or any(not g for g in sides)
+            or (seats == 4 and any(len(g) != 2 for g in sides))
         ):
             raise InvalidConfig(
                 "'sides' must split the seats between the two teams (2 players: [[0], [1]]; 4 players: two each).",
@@ -229,9 +257,13 @@ class WizardDodgeballEngine(Engine):
         if controllers is None:
             controllers = [[group[k % len(group)] for k in range(data.TEAM_SIZE)] for group in sides]
         else:
-            ok = isinstance(controllers, list) and len(controllers) == 2 and all(
-                isinstance(g, list) and len(g) == data.TEAM_SIZE and all(s in sides[i] for s in g)
-                for i, g in enumerate(controllers)
+            ok = (
+                isinstance(controllers, list)
+                and len(controllers) == 2
+                and all(
+                    isinstance(g, list) and len(g) == data.TEAM_SIZE and all(s in sides[i] for s in g)
+                    for i, g in enumerate(controllers)
+                )
             )
             if not ok:
                 raise InvalidConfig(
@@ -239,18 +271,16 @@ class WizardDodgeballEngine(Engine):
                     "(a seat of that team).",
                     code="bad_controllers",
                 )
-            if merged["team_control"] == "wizards" and any(
-                set(g) != set(sides[i]) for i, g in enumerate(controllers)
-            ):
-                raise InvalidConfig("Every player of a team must control at least one wizard.",
-                                    code="bad_controllers")
+            if merged["team_control"] == "wizards" and any(set(g) != set(sides[i]) for i, g in enumerate(controllers)):
+                raise InvalidConfig("Every player of a team must control at least one wizard.", code="bad_controllers")
         merged["controllers"] = [list(g) for g in controllers]
         merged["sides"] = [list(g) for g in sides]
         if self.version == "1":
             stall = merged["stall_turns"]
             if type(stall) is not int or not (stall == 0 or 10 <= stall <= 1000):
-                raise InvalidConfig("'stall_turns' is 0 (no limit) or a whole number of turns from 10 to 1000.",
-                                    code="bad_stall_turns")
+                raise InvalidConfig(
+                    "'stall_turns' is 0 (no limit) or a whole number of turns from 10 to 1000.", code="bad_stall_turns"
+                )
         else:
             limit = merged["turn_limit"]
             if limit is not None and (type(limit) is not int or not 10 <= limit <= 100_000):
@@ -268,12 +298,12 @@ class WizardDodgeballEngine(Engine):
         for side, team in enumerate(config["teams"]):
             start = team["start"] or [list(s) for s in c.default_start[side]]
             for slot, j in enumerate(team["wizards"]):
-                wizards.append({"j": j, "side": side, "slot": slot, "sq": list(start[slot]), "out": False,
-                                "ball": None})
+                wizards.append(
+                    {"j": j, "side": side, "slot": slot, "sq": list(start[slot]), "out": False, "ball": None}
+                )
         balls = [{"id": i + 1, "sq": [s[0], s[1]], "holder": None, "active": False} for i, s in enumerate(c.stars)]
         cards = [
-            {cid: {"charged": True, "caster": None, "turn": None} for cid in team["spells"]}
-            for team in config["teams"]
+            {cid: {"charged": True, "caster": None, "turn": None} for cid in team["spells"]} for team in config["teams"]
         ]
         state: State = {
             "court": config["court"],
@@ -282,8 +312,11 @@ class WizardDodgeballEngine(Engine):
             "controllers": config["controllers"],
             "team_control": config["team_control"],
             # The version's ending rule; rules.py reads which key the state carries.
-            **({"stall_turns": config["stall_turns"], "quiet_turns": 0} if self.version == "1"
-               else {"turn_limit": config["turn_limit"]}),
+            **(
+                {"stall_turns": config["stall_turns"], "quiet_turns": 0}
+                if self.version == "1"
+                else {"turn_limit": config["turn_limit"]}
+            ),
             "budgets": [sum(stats(j)["magic"] for j in t["wizards"]) for t in config["teams"]],
             "wizards": wizards,
             "balls": balls,
@@ -372,9 +405,16 @@ class WizardDodgeballEngine(Engine):
         kind = step["step"]
         if kind == "rolloff":
             a, b = outcome
-            new["rolls"] = [{"who": None, "kind": "rolloff", "label": "Roll-off",
-                             "dice": [{"colour": "grey", "value": a}, {"colour": "grey", "value": b}],
-                             "total": max(a, b), "fixed": False}]
+            new["rolls"] = [
+                {
+                    "who": None,
+                    "kind": "rolloff",
+                    "label": "Roll-off",
+                    "dice": [{"colour": "grey", "value": a}, {"colour": "grey", "value": b}],
+                    "total": max(a, b),
+                    "fixed": False,
+                }
+            ]
             if a == b:
                 new["queue"].insert(0, {"step": "rolloff"})
             else:
@@ -466,8 +506,11 @@ class WizardDodgeballEngine(Engine):
             t = wizard(state, step["wizard"])
             c = court_of(state)
             origin = (step["from"][0], step["from"][1])
-            return [{"type": "dodge_to", "to": [s[0], s[1]]}
-                    for s in rules.empty_neighbours(state, origin) if c.in_half(t["side"], s)]
+            return [
+                {"type": "dodge_to", "to": [s[0], s[1]]}
+                for s in rules.empty_neighbours(state, origin)
+                if c.in_half(t["side"], s)
+            ]
         if kind == "place_ball":
             around = (step["around"][0], step["around"][1])
             return [{"type": "place_ball", "to": [s[0], s[1]]} for s in rules.placement_squares(state, around)]
@@ -543,11 +586,21 @@ class WizardDodgeballEngine(Engine):
         seats = range(state["seats"])
         if winner == rules.UNFINISHED:
             # RULES.md "Unfinished games": not a win, not a draw; the platform counts it nowhere.
-            return {"placements": [1 for _ in seats], "scores": [left[side_of[s]] for s in seats],
-                    "winners": [], "reason": "unfinished", "unfinished": True, "detail": state["reason"]}
+            return {
+                "placements": [1 for _ in seats],
+                "scores": [left[side_of[s]] for s in seats],
+                "winners": [],
+                "reason": "unfinished",
+                "unfinished": True,
+                "detail": state["reason"],
+            }
         if winner == rules.DRAW:  # version 1 only
-            return {"placements": [1 for _ in seats], "scores": [left[side_of[s]] for s in seats],
-                    "winners": list(seats), "reason": state["reason"]}
+            return {
+                "placements": [1 for _ in seats],
+                "scores": [left[side_of[s]] for s in seats],
+                "winners": list(seats),
+                "reason": state["reason"],
+            }
         return {
             "placements": [1 if side_of[s] == winner else 2 for s in seats],
             "scores": [left[side_of[s]] for s in seats],
@@ -575,20 +628,40 @@ class WizardDodgeballEngine(Engine):
         wizards = []
         for w in state["wizards"]:
             st = stats(w["j"])
-            wizards.append({
-                "jersey": w["j"], "name": st["name"], "team": w["side"], "slot": w["slot"],
-                "square": list(w["sq"]) if w["sq"] is not None else None, "eliminated": w["out"],
-                "ball": w["ball"], "effects": sorted(effect_faces(state, w["j"])),
-                "controller": controller(state, w["j"]),
-                "stats": {"move": st["move"], "magic": st["magic"], "attack": st["attack"], "dodge": st["dodge"],
-                          "cast": st["cast"], "resist": st["resist"]},
-            })
+            wizards.append(
+                {
+                    "jersey": w["j"],
+                    "name": st["name"],
+                    "team": w["side"],
+                    "slot": w["slot"],
+                    "square": list(w["sq"]) if w["sq"] is not None else None,
+                    "eliminated": w["out"],
+                    "ball": w["ball"],
+                    "effects": sorted(effect_faces(state, w["j"])),
+                    "controller": controller(state, w["j"]),
+                    "stats": {
+                        "move": st["move"],
+                        "magic": st["magic"],
+                        "attack": st["attack"],
+                        "dodge": st["dodge"],
+                        "cast": st["cast"],
+                        "resist": st["resist"],
+                    },
+                }
+            )
         balls = []
         for b in state["balls"]:
             where = ball_square(state, b)
-            balls.append({"id": b["id"], "square": list(b["sq"]) if b["sq"] is not None else None,
-                          "held_by": b["holder"], "active": b["active"], "in_flight": where is None,
-                          "on_fire": any(e["ball"] == b["id"] and e["face"] == "fireball" for e in state["effects"])})
+            balls.append(
+                {
+                    "id": b["id"],
+                    "square": list(b["sq"]) if b["sq"] is not None else None,
+                    "held_by": b["holder"],
+                    "active": b["active"],
+                    "in_flight": where is None,
+                    "on_fire": any(e["ball"] == b["id"] and e["face"] == "fireball" for e in state["effects"]),
+                }
+            )
         cards = []
         for side in (0, 1):
             team_cards = []
@@ -597,25 +670,48 @@ class WizardDodgeballEngine(Engine):
                 if card is None:
                     continue
                 spec = data.spell_cards()[cid]
-                team_cards.append({"id": cid, "name": spec["name"], "cost": spec["cost"],
-                                   "faces": [f["id"] for f in spec["faces"]], "charged": card["charged"],
-                                   "cast_by": card["caster"], "cast_on_turn": card["turn"]})
+                team_cards.append(
+                    {
+                        "id": cid,
+                        "name": spec["name"],
+                        "cost": spec["cost"],
+                        "faces": [f["id"] for f in spec["faces"]],
+                        "charged": card["charged"],
+                        "cast_by": card["caster"],
+                        "cast_on_turn": card["turn"],
+                    }
+                )
             cards.append(team_cards)
-        effects = [{"id": e["id"], "spell": e["face"], "name": faces[e["face"]]["name"], "team": e["side"],
-                    "cast_by": e["caster"], "wizard": e["wizard"], "ball": e["ball"]} for e in state["effects"]]
+        effects = [
+            {
+                "id": e["id"],
+                "spell": e["face"],
+                "name": faces[e["face"]]["name"],
+                "team": e["side"],
+                "cast_by": e["caster"],
+                "wizard": e["wizard"],
+                "ball": e["ball"],
+            }
+            for e in state["effects"]
+        ]
         turn = state["turn"]
         pending = None
         if state["queue"]:
             step = state["queue"][0]
-            pending = {"kind": step["step"], "seat": None if step["step"] in CHANCE_STEPS else
-                       self._choice_seat(state, step)}
+            pending = {
+                "kind": step["step"],
+                "seat": None if step["step"] in CHANCE_STEPS else self._choice_seat(state, step),
+            }
             if step["step"] in CHANCE_STEPS:
                 pending["dice"] = self.chance(state)
             else:
                 pending["action"] = CHOICE_STEPS[step["step"]]
         return {
             "court": {
-                "id": c.id, "name": c.name, "width": c.width, "length": c.length,
+                "id": c.id,
+                "name": c.name,
+                "width": c.width,
+                "length": c.length,
                 "neutral_rows": sorted(c.neutral_rows),
                 "zones": [dict(z) for z in c.spec["zones"]],
                 "attack_lines": [dict(a) for a in c.spec["attack_lines"]],
@@ -630,9 +726,14 @@ class WizardDodgeballEngine(Engine):
             "spell_budgets": state["budgets"],
             "effects": effects,
             "first_player": state["first"],
-            "turn": None if turn is None else {
-                "number": turn["n"], "team": turn["side"], "wizard": turn["wizard"],
-                "actions_left": turn["actions"], "seat": turn["seat"],
+            "turn": None
+            if turn is None
+            else {
+                "number": turn["n"],
+                "team": turn["side"],
+                "wizard": turn["wizard"],
+                "actions_left": turn["actions"],
+                "seat": turn["seat"],
             },
             "to_move": self.to_move(state),
             "pending": pending,

@@ -7,8 +7,8 @@ integers so that results never depend on floating point.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Iterable
+from collections.abc import Iterable
+from functools import cache
 
 from . import data
 
@@ -132,7 +132,7 @@ class Court:
         return self.spec["zones"][idx]["name"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def court(court_id: str) -> Court:
     specs = data.courts()
     if court_id not in specs:

@@ -127,11 +127,15 @@ def _attack_odds(state: dict[str, Any], step: dict[str, Any], outcome: list[int]
     attacker, target = step["attacker"], step["target"]
     colours = tuple(attack_colours(state, attacker, step["zones"]))
     p, happened = strong_roll(colours, 0, outcome, escape_chances(state, target, step["ball"]))
-    return [Stake(
-        label=f"{name(attacker)} rolls an attack that {name(target)} more likely fails to dodge than not",
-        p=p, happened=happened,
-        favours=controller(state, attacker), hurts=controller(state, target),
-    )]
+    return [
+        Stake(
+            label=f"{name(attacker)} rolls an attack that {name(target)} more likely fails to dodge than not",
+            p=p,
+            happened=happened,
+            favours=controller(state, attacker),
+            hurts=controller(state, target),
+        )
+    ]
 
 
 def _dodge_odds(state: dict[str, Any], step: dict[str, Any], outcome: list[int]) -> list[Stake]:
@@ -144,15 +148,25 @@ def _dodge_odds(state: dict[str, Any], step: dict[str, Any], outcome: list[int])
     p_escape = Fraction(sum(1 for r in results.values() if r != "failed"), n)
     p_catch = Fraction(sum(1 for r in results.values() if r == "caught"), n)
     mine, theirs = controller(state, target), controller(state, attacker)
-    stakes = [Stake(
-        label=f"{name(target)} dodges or catches {name(attacker)}'s attack of {attack}",
-        p=p_escape, happened=got != "failed", favours=mine, hurts=theirs,
-    )]
+    stakes = [
+        Stake(
+            label=f"{name(target)} dodges or catches {name(attacker)}'s attack of {attack}",
+            p=p_escape,
+            happened=got != "failed",
+            favours=mine,
+            hurts=theirs,
+        )
+    ]
     if p_catch:
-        stakes.append(Stake(
-            label=f"{name(target)} catches the ball: {name(attacker)} is out",
-            p=p_catch, happened=got == "caught", favours=mine, hurts=theirs,
-        ))
+        stakes.append(
+            Stake(
+                label=f"{name(target)} catches the ball: {name(attacker)} is out",
+                p=p_catch,
+                happened=got == "caught",
+                favours=mine,
+                hurts=theirs,
+            )
+        )
     return stakes
 
 
@@ -200,11 +214,15 @@ def _cast_odds(state: dict[str, Any], outcome: list[int]) -> list[Stake]:
             continue
         step = {"step": "resist", "i": i, "rebound": False}
         p, happened = strong_roll(colours, bonus, outcome, resist_chances(state, step))
-        stakes.append(Stake(
-            label=f"{name(caster)} casts so that {name(who)} more likely fails to resist than not",
-            p=p, happened=happened,
-            favours=controller(state, caster), hurts=controller(state, who),
-        ))
+        stakes.append(
+            Stake(
+                label=f"{name(caster)} casts so that {name(who)} more likely fails to resist than not",
+                p=p,
+                happened=happened,
+                favours=controller(state, caster),
+                hurts=controller(state, who),
+            )
+        )
     return stakes
 
 
@@ -222,23 +240,36 @@ def _resist_odds(state: dict[str, Any], step: dict[str, Any], outcome: list[int]
     if step["rebound"]:
         # The caster resists its own spell coming back; the wizard that rebounded it wins if it fails.
         other = cast["resisters"][step["i"]]
-        return [Stake(
-            label=f"{name(caster)} resists its own rebounded {spell} ({score})",
-            p=Fraction(sum(1 for r in results if r != "failed"), n), happened=got != "failed",
-            favours=controller(state, caster), hurts=controller(state, other),
-        )]
+        return [
+            Stake(
+                label=f"{name(caster)} resists its own rebounded {spell} ({score})",
+                p=Fraction(sum(1 for r in results if r != "failed"), n),
+                happened=got != "failed",
+                favours=controller(state, caster),
+                hurts=controller(state, other),
+            )
+        ]
     mine, theirs = controller(state, who), controller(state, caster)
-    stakes = [Stake(
-        label=f"{name(who)} resists {name(caster)}'s {spell} ({score})",
-        p=Fraction(sum(1 for r in results if r != "failed"), n), happened=got != "failed",
-        favours=mine, hurts=theirs,
-    )]
+    stakes = [
+        Stake(
+            label=f"{name(who)} resists {name(caster)}'s {spell} ({score})",
+            p=Fraction(sum(1 for r in results if r != "failed"), n),
+            happened=got != "failed",
+            favours=mine,
+            hurts=theirs,
+        )
+    ]
     p_rebound = Fraction(sum(1 for r in results if r == "rebound"), n)
     if p_rebound:
-        stakes.append(Stake(
-            label=f"{name(who)} rolls doubles: {spell} rebounds on {name(caster)}",
-            p=p_rebound, happened=got == "rebound", favours=mine, hurts=theirs,
-        ))
+        stakes.append(
+            Stake(
+                label=f"{name(who)} rolls doubles: {spell} rebounds on {name(caster)}",
+                p=p_rebound,
+                happened=got == "rebound",
+                favours=mine,
+                hurts=theirs,
+            )
+        )
     return stakes
 
 
@@ -253,8 +284,9 @@ def _rolloff_odds(state: dict[str, Any], outcome: list[int]) -> list[Stake]:
     for side, won in ((0, a > b), (1, b > a)):
         team = "first team" if side == 0 else "second team"
         for seat in state["sides"][side]:
-            stakes.append(Stake(label=f"The {team} wins the roll-off and activates first",
-                                p=p, happened=won, favours=seat))
+            stakes.append(
+                Stake(label=f"The {team} wins the roll-off and activates first", p=p, happened=won, favours=seat)
+            )
     return stakes
 
 

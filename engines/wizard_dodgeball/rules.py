@@ -15,18 +15,16 @@ from . import dice
 from .geometry import line_of_sight
 from .state import (
     State,
+    attack_colours,
     ball,
     ball_on_fire,
     ball_square,
-    controller,
     court_of,
     dodge_colours,
-    attack_colours,
     effect_faces,
     has_effect,
     move_allowance,
     occupancy,
-    on_court,
     stats,
     wizard,
     wizard_squares,
@@ -39,12 +37,7 @@ FROZEN_DODGE = 5
 
 def sq(value: Any, what: str = "square") -> Square:
     """A [column, row] from an action, checked for shape."""
-    if (
-        isinstance(value, (list, tuple))
-        and len(value) == 2
-        and type(value[0]) is int
-        and type(value[1]) is int
-    ):
+    if isinstance(value, (list, tuple)) and len(value) == 2 and type(value[0]) is int and type(value[1]) is int:
         return (value[0], value[1])
     raise IllegalAction(f"The {what} must be given as [column, row].", code="bad_square")
 
@@ -130,10 +123,10 @@ def end_stalled_game(state: State) -> None:
     with more wizards on the court wins; level numbers are a draw."""
     left = [sum(1 for w in state["wizards"] if w["side"] == s and not w["out"]) for s in (0, 1)]
     state["winner"] = 0 if left[0] > left[1] else 1 if left[1] > left[0] else DRAW
-    state["reason"] = (
-        f"No throw, pass or cast for {state['quiet_turns']} turns: "
-        + ("a draw with equal wizards on the court." if state["winner"] == DRAW
-           else f"the {'first' if state['winner'] == 0 else 'second'} team has more wizards on the court.")
+    state["reason"] = f"No throw, pass or cast for {state['quiet_turns']} turns: " + (
+        "a draw with equal wizards on the court."
+        if state["winner"] == DRAW
+        else f"the {'first' if state['winner'] == 0 else 'second'} team has more wizards on the court."
     )
     state["queue"] = []
     state["cast"] = None
@@ -189,9 +182,7 @@ def check_winner(state: State) -> bool:
     for side in (0, 1):
         if not any(not w["out"] for w in state["wizards"] if w["side"] == side):
             state["winner"] = 1 - side
-            state["reason"] = (
-                f"{'First' if side == 0 else 'Second'} team has no wizards left on the court."
-            )
+            state["reason"] = f"{'First' if side == 0 else 'Second'} team has no wizards left on the court."
             state["queue"] = []
             state["cast"] = None
             return True
@@ -218,8 +209,9 @@ def _blocked(state: State) -> set[Square]:
     return set(occupancy(state))
 
 
-def reachable(state: State, jersey: int, blocked: set[Square] | None = None,
-              goal: Square | None = None) -> dict[Square, int]:
+def reachable(
+    state: State, jersey: int, blocked: set[Square] | None = None, goal: Square | None = None
+) -> dict[Square, int]:
     """Squares the wizard can reach with one move action -> steps needed (start excluded).
     With ``goal`` (a move's validation) the search keeps only squares from which the goal is
     still within the steps left, and stops once it is reached: ask ``goal in`` the answer.
@@ -255,8 +247,9 @@ def reachable(state: State, jersey: int, blocked: set[Square] | None = None,
     return dist
 
 
-def reachable_with_pickup(state: State, jersey: int, ball_id: int, blocked: set[Square] | None = None,
-                          base: dict[Square, int] | None = None) -> dict[Square, int]:
+def reachable_with_pickup(
+    state: State, jersey: int, ball_id: int, blocked: set[Square] | None = None, base: dict[Square, int] | None = None
+) -> dict[Square, int]:
     """Destinations of a move during which the wizard picks up loose ball ``ball_id`` from a
     square adjacent to its path (the ball's square is free for the rest of the path)."""
     c = court_of(state)
@@ -324,9 +317,7 @@ def do_move(state: State, action: dict) -> None:
     if not c.in_bounds(to):
         raise IllegalAction("That square is off the court.", code="out_of_bounds")
     if not c.in_half(w["side"], to):
-        raise IllegalAction(
-            "Wizards may move into the Neutral Area but never across it.", code="cross_neutral_area"
-        )
+        raise IllegalAction("Wizards may move into the Neutral Area but never across it.", code="cross_neutral_area")
     blocked = _blocked(state)
     if pick is None:
         dist = reachable(state, w["j"], blocked, goal=to)
@@ -391,10 +382,7 @@ def placement_squares(state: State, around: Square) -> list[Square]:
     c = court_of(state)
     occ = occupancy(state)
     for radius in range(1, max(c.width, c.length) + 1):
-        ring = [
-            s for s in c.squares
-            if max(abs(s[0] - around[0]), abs(s[1] - around[1])) == radius and s not in occ
-        ]
+        ring = [s for s in c.squares if max(abs(s[0] - around[0]), abs(s[1] - around[1])) == radius and s not in occ]
         if ring:
             return ring
     return []
@@ -466,8 +454,16 @@ def do_throw(state: State, action: dict) -> None:
     state["rolls"] = []
     ctx = {"attacker": w["j"], "target": t["j"], "ball": b["id"], "zones": zones, "from": [a_sq[0], a_sq[1]]}
     if ball_on_fire(state, b["id"]):
-        state["rolls"] = [{"who": w["j"], "kind": "attack", "label": f"{name(w['j'])} throws a fireball",
-                           "dice": [], "total": 10, "fixed": True}]
+        state["rolls"] = [
+            {
+                "who": w["j"],
+                "kind": "attack",
+                "label": f"{name(w['j'])} throws a fireball",
+                "dice": [],
+                "total": 10,
+                "fixed": True,
+            }
+        ]
         after_attack(state, dict(ctx, attack=10))
     else:
         state["queue"].insert(0, dict(ctx, step="attack"))
@@ -490,10 +486,16 @@ def dodge_spec(state: State, step: dict) -> dict:
 def resolve_attack_roll(state: State, step: dict, outcome: list[int]) -> None:
     colours = attack_colours(state, step["attacker"], step["zones"])
     total = sum(outcome)
-    state["rolls"].append({
-        "who": step["attacker"], "kind": "attack", "label": f"{name(step['attacker'])} attacks",
-        "dice": [{"colour": c, "value": v} for c, v in zip(colours, outcome)], "total": total, "fixed": False,
-    })
+    state["rolls"].append(
+        {
+            "who": step["attacker"],
+            "kind": "attack",
+            "label": f"{name(step['attacker'])} attacks",
+            "dice": [{"colour": c, "value": v} for c, v in zip(colours, outcome)],
+            "total": total,
+            "fixed": False,
+        }
+    )
     ctx = {k: v for k, v in step.items() if k != "step"}
     ctx["attack"] = total
     after_attack(state, ctx)
@@ -502,10 +504,16 @@ def resolve_attack_roll(state: State, step: dict, outcome: list[int]) -> None:
 def after_attack(state: State, ctx: dict) -> None:
     """The attack score is known: a frozen target has a fixed dodge of 5; anyone else rolls."""
     if has_effect(state, ctx["target"], "freeze"):
-        state["rolls"].append({
-            "who": ctx["target"], "kind": "dodge", "label": f"{name(ctx['target'])} is frozen",
-            "dice": [], "total": FROZEN_DODGE, "fixed": True,
-        })
+        state["rolls"].append(
+            {
+                "who": ctx["target"],
+                "kind": "dodge",
+                "label": f"{name(ctx['target'])} is frozen",
+                "dice": [],
+                "total": FROZEN_DODGE,
+                "fixed": True,
+            }
+        )
         resolve_throw(state, ctx, FROZEN_DODGE, dodged_by_dice=False, caught=False, frozen=True)
     else:
         state["queue"].insert(0, dict(ctx, step="dodge"))
@@ -523,18 +531,21 @@ def resolve_dodge_roll(state: State, step: dict, outcome: list[int]) -> None:
         # dodging with a ball: the DODGE dice plus the white for the ball; triples always dodge
         special = n_coloured == 2 and outcome[0] == outcome[1] == outcome[2]
     else:
-        catchable = (
-            not ball_on_fire(state, step["ball"])
-            and "shield" not in faces
-            and "butter_fingers" not in faces
-        )
+        catchable = not ball_on_fire(state, step["ball"]) and "shield" not in faces and "butter_fingers" not in faces
         sticky = "sticky_fingers" in faces and total in CATCH_TOTALS_STICKY
         caught = catchable and (doubles or sticky)
-    state["rolls"].append({
-        "who": t, "kind": "dodge", "label": f"{name(t)} dodges",
-        "dice": [{"colour": c, "value": v} for c, v in zip(colours, outcome)], "total": total, "fixed": False,
-        "doubles": doubles, "triples": special,
-    })
+    state["rolls"].append(
+        {
+            "who": t,
+            "kind": "dodge",
+            "label": f"{name(t)} dodges",
+            "dice": [{"colour": c, "value": v} for c, v in zip(colours, outcome)],
+            "total": total,
+            "fixed": False,
+            "doubles": doubles,
+            "triples": special,
+        }
+    )
     ctx = {k: v for k, v in step.items() if k != "step"}
     resolve_throw(state, ctx, total, dodged_by_dice=special, caught=caught, frozen=False)
 
@@ -589,7 +600,9 @@ def resolve_throw(state: State, ctx: dict, dodge: int, dodged_by_dice: bool, cau
             b["sq"] = [spot[0], spot[1]]
             last["result"] = "dodged_in_place"
             return
-        state["queue"].insert(0, {"step": "dodge_move", "wizard": t["j"], "ball": b["id"], "from": [origin[0], origin[1]]})
+        state["queue"].insert(
+            0, {"step": "dodge_move", "wizard": t["j"], "ball": b["id"], "from": [origin[0], origin[1]]}
+        )
         return
     if has_effect(state, t["j"], "shield"):
         last["result"] = "shielded"
@@ -605,8 +618,16 @@ def resolve_throw(state: State, ctx: dict, dodge: int, dodged_by_dice: bool, cau
         hb = ball(state, held)
         hb["holder"] = None
         hb["sq"] = None
-        state["queue"].insert(0, {"step": "place_ball", "ball": held, "around": [origin[0], origin[1]],
-                                  "wizard": t["j"], "reason": "eliminated"})
+        state["queue"].insert(
+            0,
+            {
+                "step": "place_ball",
+                "ball": held,
+                "around": [origin[0], origin[1]],
+                "wizard": t["j"],
+                "reason": "eliminated",
+            },
+        )
     if check_winner(state) and held is not None:
         # the game is over: nobody is left to choose, so the held ball rests on the first free square
         spot = min(placement_squares(state, origin), key=lambda s: (s[1], s[0]))
@@ -682,8 +703,9 @@ def choose_return(state: State, step: dict, action: dict) -> None:
     if jersey not in out:
         raise IllegalAction("Only an eliminated wizard of the catching side can return.", code="not_eliminated")
     if to not in squares:
-        raise IllegalAction("The returning wizard is placed on an empty square of the starting area.",
-                            code="bad_return_square")
+        raise IllegalAction(
+            "The returning wizard is placed on an empty square of the starting area.", code="bad_return_square"
+        )
     w = wizard(state, jersey)
     w["out"] = False
     w["sq"] = [to[0], to[1]]

@@ -15,9 +15,15 @@ from engines.base import CHANCE
 from .state import State, copy_state
 
 
-def arrange(state: State, wizards: dict[int, Any] | None = None, balls: dict[int, Any] | None = None,
-            active: dict[int, bool] | None = None, effects: list[dict] | None = None,
-            turn: int | None = None, actions: int | None = None) -> State:
+def arrange(
+    state: State,
+    wizards: dict[int, Any] | None = None,
+    balls: dict[int, Any] | None = None,
+    active: dict[int, bool] | None = None,
+    effects: list[dict] | None = None,
+    turn: int | None = None,
+    actions: int | None = None,
+) -> State:
     """A copy of ``state`` with wizards placed (``jersey: [c, r]`` or ``None`` for eliminated)
     and balls placed (``id: [c, r]`` loose, or ``id: {"held_by": jersey}``); ``effects`` are
     ``{"face", "card", "side", "caster", "wizard" | "ball"}`` records to add; ``turn`` hands the
@@ -26,8 +32,13 @@ def arrange(state: State, wizards: dict[int, Any] | None = None, balls: dict[int
     if turn is not None:
         w = next(w for w in new["wizards"] if w["j"] == turn)
         n = new["turn"]["n"] if new["turn"] is not None else 1
-        new["turn"] = {"n": n, "side": w["side"], "wizard": turn, "actions": 2 if actions is None else actions,
-                       "seat": new["controllers"][w["side"]][w["slot"]]}
+        new["turn"] = {
+            "n": n,
+            "side": w["side"],
+            "wizard": turn,
+            "actions": 2 if actions is None else actions,
+            "seat": new["controllers"][w["side"]][w["slot"]],
+        }
         new["next_slot"][w["side"]] = w["slot"]
     elif actions is not None:
         new["turn"]["actions"] = actions
@@ -51,8 +62,15 @@ def arrange(state: State, wizards: dict[int, Any] | None = None, balls: dict[int
     for bid, flag in (active or {}).items():
         next(b for b in new["balls"] if b["id"] == bid)["active"] = flag
     for eff in effects or []:
-        record = {"id": new["next_effect"], "face": eff["face"], "card": eff.get("card", eff["face"]),
-                  "side": eff["side"], "caster": eff["caster"], "wizard": eff.get("wizard"), "ball": eff.get("ball")}
+        record = {
+            "id": new["next_effect"],
+            "face": eff["face"],
+            "card": eff.get("card", eff["face"]),
+            "side": eff["side"],
+            "caster": eff["caster"],
+            "wizard": eff.get("wizard"),
+            "ball": eff.get("ball"),
+        }
         new["next_effect"] += 1
         new["effects"].append(record)
     seen: dict[tuple, str] = {}
@@ -70,7 +88,7 @@ class Table:
     """A game driven by hand: every step goes through ``engine.apply``."""
 
     @classmethod
-    def start(cls, engine, config: dict | None = None, seats: int = 2, **arrangement) -> "Table":
+    def start(cls, engine, config: dict | None = None, seats: int = 2, **arrangement) -> Table:
         """A new game (first team to move unless the config says otherwise), then ``arrange``."""
         cfg = {"first_player": 0}
         cfg.update(config or {})

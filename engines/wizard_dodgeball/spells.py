@@ -16,6 +16,7 @@ from typing import Any
 from engines.base import IllegalAction
 
 from . import data, dice
+from .geometry import line_of_sight
 from .rules import name, placement_squares, sq
 from .state import (
     State,
@@ -32,7 +33,6 @@ from .state import (
     wizard,
     wizard_squares,
 )
-from .geometry import line_of_sight
 
 Square = tuple[int, int]
 MARKERS_PER_SPELL = 3  # three markers of each spell per team (GAME-FACTS, Components)
@@ -90,8 +90,9 @@ def resister_of(state: State, caster_side: int, face_id: str, ref: dict) -> int 
     return None
 
 
-def candidate_targets(state: State, caster: dict, face_id: str, squares=None,
-                      only: set | None = None) -> list[tuple[Square, dict]]:
+def candidate_targets(
+    state: State, caster: dict, face_id: str, squares=None, only: set | None = None
+) -> list[tuple[Square, dict]]:
     """Every single target this caster could put in the area for this face, with its square
     (restricted to the refs in ``only``, as ``(kind, id)`` keys, when given)."""
     face = faces()[face_id]
@@ -215,8 +216,12 @@ def check_cast(state: State, caster: dict, action: dict) -> tuple[str, list[dict
             f"{name(caster['j'])} can target an area of at most {size} square(s) with this spell.", code=code
         )
     for ref in targets:
-        if (not isinstance(ref, dict) or len(ref) != 1 or next(iter(ref)) not in ("wizard", "ball", "effect")
-                or type(next(iter(ref.values()))) is not int):
+        if (
+            not isinstance(ref, dict)
+            or len(ref) != 1
+            or next(iter(ref)) not in ("wizard", "ball", "effect")
+            or type(next(iter(ref.values()))) is not int
+        ):
             raise IllegalAction("Each target is {'wizard': n}, {'ball': n} or {'effect': n}.", code="bad_target")
     wanted = {_ref_key(ref) for ref in targets}
     candidates = candidate_targets(state, caster, face_id, only=wanted)
@@ -237,7 +242,7 @@ def check_cast(state: State, caster: dict, action: dict) -> tuple[str, list[dict
 
 
 def _ref_key(ref: dict) -> tuple:
-    (k, v), = ref.items()
+    ((k, v),) = ref.items()
     return (k, v)
 
 
@@ -249,7 +254,11 @@ def _why_not(state: State, caster: dict, face_id: str, ref: dict, code: bool = F
     face = faces()[face_id]
     kind = face["targets"]
     key = next(iter(ref))
-    valid_keys = {"wizard": ("wizard", "wizard_or_ball"), "ball": ("wizard_or_ball", "held_ball"), "effect": ("effect",)}
+    valid_keys = {
+        "wizard": ("wizard", "wizard_or_ball"),
+        "ball": ("wizard_or_ball", "held_ball"),
+        "effect": ("effect",),
+    }
     if key not in valid_keys or kind not in valid_keys[key]:
         return "bad_target" if code else f"{face['name']} cannot target a {key}."
     s = _ref_square(state, ref)
@@ -311,9 +320,7 @@ def enumerate_casts(state: State, caster: dict) -> list[dict]:
 def _connected_groups(keys: list[Square], size: int) -> list[list[Square]]:
     """All connected groups of up to ``size`` squares among ``keys``, each once, in a fixed order."""
     index = {s: i for i, s in enumerate(keys)}
-    nbrs = {
-        s: [o for o in keys if o != s and max(abs(o[0] - s[0]), abs(o[1] - s[1])) == 1] for s in keys
-    }
+    nbrs = {s: [o for o in keys if o != s and max(abs(o[0] - s[0]), abs(o[1] - s[1])) == 1] for s in keys}
     found: dict[tuple[int, ...], None] = {}
     level = [(i,) for i in range(len(keys))]
     for group in level:
@@ -389,11 +396,17 @@ def resolve_cast_roll(state: State, outcome: list[int]) -> None:
     total = sum(outcome) + bonus
     cast = dict(cast, score=total)
     state["cast"] = cast
-    state["rolls"].append({
-        "who": cast["caster"], "kind": "cast", "label": f"{name(cast['caster'])} casts {faces()[cast['face']]['name']}",
-        "dice": [{"colour": c, "value": v} for c, v in zip(colours, outcome)], "bonus": bonus, "total": total,
-        "fixed": False,
-    })
+    state["rolls"].append(
+        {
+            "who": cast["caster"],
+            "kind": "cast",
+            "label": f"{name(cast['caster'])} casts {faces()[cast['face']]['name']}",
+            "dice": [{"colour": c, "value": v} for c, v in zip(colours, outcome)],
+            "bonus": bonus,
+            "total": total,
+            "fixed": False,
+        }
+    )
 
 
 def resist_roller(state: State, step: dict) -> int:
@@ -423,9 +436,14 @@ def resolve_resist(state: State, step: dict, outcome: list[int]) -> None:
     doubles = outcome[0] == outcome[1]
     face = faces()[cast["face"]]
     record = {
-        "who": who, "kind": "rebound_resist" if step["rebound"] else "resist",
-        "label": f"{name(who)} resists", "dice": [{"colour": c, "value": v} for c, v in zip(colours, outcome)],
-        "total": total, "against": cast["score"], "doubles": doubles, "fixed": False,
+        "who": who,
+        "kind": "rebound_resist" if step["rebound"] else "resist",
+        "label": f"{name(who)} resists",
+        "dice": [{"colour": c, "value": v} for c, v in zip(colours, outcome)],
+        "total": total,
+        "against": cast["score"],
+        "doubles": doubles,
+        "fixed": False,
     }
     outcomes = list(cast["outcomes"])
     i = step["i"]
@@ -465,10 +483,17 @@ def resolve_resist(state: State, step: dict, outcome: list[int]) -> None:
 def _add_effect(state: State, cast: dict, wizard_j: int | None, ball_id: int | None) -> None:
     eid = state["next_effect"]
     state["next_effect"] = eid + 1
-    state["effects"].append({
-        "id": eid, "face": cast["face"], "card": cast["card"], "side": cast["side"], "caster": cast["caster"],
-        "wizard": wizard_j, "ball": ball_id,
-    })
+    state["effects"].append(
+        {
+            "id": eid,
+            "face": cast["face"],
+            "card": cast["card"],
+            "side": cast["side"],
+            "caster": cast["caster"],
+            "wizard": wizard_j,
+            "ball": ball_id,
+        }
+    )
 
 
 def _apply_to_wizard(state: State, cast: dict, jersey: int, follow: list[dict]) -> None:
@@ -487,8 +512,15 @@ def _apply_to_wizard(state: State, cast: dict, jersey: int, follow: list[dict]) 
         b = ball(state, w["ball"])
         w["ball"] = None
         b["holder"] = None
-        follow.append({"step": "place_ball", "ball": b["id"], "around": list(w["sq"]), "wizard": jersey,
-                       "reason": "butter_fingers"})
+        follow.append(
+            {
+                "step": "place_ball",
+                "ball": b["id"],
+                "around": list(w["sq"]),
+                "wizard": jersey,
+                "reason": "butter_fingers",
+            }
+        )
 
 
 def apply_cast(state: State) -> None:

@@ -56,6 +56,7 @@ def _wants(state, seat) -> set[str]:
                     walk(x)
             else:
                 out.add(k)
+
     for q in P(state, seat)["active"]:
         walk(pk.quests[q]["condition"])
     return out
@@ -64,15 +65,20 @@ def _wants(state, seat) -> set[str]:
 def _goals(state, seat, mover=None) -> list[tuple[int, int]]:
     taken = {m["hex"] for m in on_board(state, seat) if mover is None or m["uid"] != mover}
     b = board(state)
-    goals = [geometry.parse(o["hex"]) for o in state["overlays"]
-             if o["kind"] == "challenge" and o["hex"] not in taken]
+    goals = [geometry.parse(o["hex"]) for o in state["overlays"] if o["kind"] == "challenge" and o["hex"] not in taken]
     wants = _wants(state, seat)
     enemy = state["zone_half"][other(seat)]
     if wants & {"arrival_spaces"}:
         goals += [h for h in b.arrival[enemy] if geometry.key(h) not in taken]
     if wants & {"models_in_enemy_zone"} or (wants & {"leader"} and mover and M(state, mover)["leader"]):
-        goals += [h for h in b.hexes if b.in_zone(h, enemy) and not b.in_zone(h, 1 - enemy) and geometry.key(h) not in taken
-                  and b.terrain[h] != "impassable"]
+        goals += [
+            h
+            for h in b.hexes
+            if b.in_zone(h, enemy)
+            and not b.in_zone(h, 1 - enemy)
+            and geometry.key(h) not in taken
+            and b.terrain[h] != "impassable"
+        ]
     if wants & {"terrain"}:
         goals += [h for h in b.hexes if b.terrain[h] in ("difficult", "obscuring") and geometry.key(h) not in taken]
     if not goals:
@@ -133,12 +139,21 @@ def heuristic_action(engine, state, seat, rng):
         if st["kind"] == "push" or not moves:
             return actions[0]
         uid = st.get("model")
-        return min(moves, key=lambda a: (_goal_distance(state, seat, geometry.parse(a["hex"]), a.get("model") or uid), a["hex"]))
+        return min(
+            moves,
+            key=lambda a: (_goal_distance(state, seat, geometry.parse(a["hex"]), a.get("model") or uid), a["hex"]),
+        )
     if name == "activate":
+
         def score(a):
             m = M(state, a["model"])
-            return (m["markers"] == 0, -_goal_distance(state, seat, hex_of(m), m["uid"]) if not controls(state, m, "challenge") else -99,
-                    a.get("animal", False), a["model"])
+            return (
+                m["markers"] == 0,
+                -_goal_distance(state, seat, hex_of(m), m["uid"]) if not controls(state, m, "challenge") else -99,
+                a.get("animal", False),
+                a["model"],
+            )
+
         return max(actions, key=score)
     if name == "act":
         return _act(state, seat, actions)
@@ -151,19 +166,37 @@ def _act(state, seat, actions):
     # 1. hit the enemy that is closest to removal
     hits = [a for a in actions if a["type"] == "attack" or (a["type"] == "cast" and pk.spells[a["spell"]]["combat"])]
     if hits:
+
         def dmg(a):
             if a["type"] == "attack":
                 prof = next(p for p, _ in rules.attack_profiles(state, m) if p["id"] == a["attack"])
                 return prof["damage"] + prof["bonus"]
             sp = pk.spells[a["spell"]]
-            return sum(e.get("n", 1) for e in sp["effects"] if e["op"] in ("impacts", "status", "push")) + m["mastery"] + sp["modifier"]
-        return max(hits, key=lambda a: (M(state, a["target"])["impacts"], dmg(a), a["type"], a.get("spell", ""), a["target"]))
+            return (
+                sum(e.get("n", 1) for e in sp["effects"] if e["op"] in ("impacts", "status", "push"))
+                + m["mastery"]
+                + sp["modifier"]
+            )
+
+        return max(
+            hits, key=lambda a: (M(state, a["target"])["impacts"], dmg(a), a["type"], a.get("spell", ""), a["target"])
+        )
+
     # 1b. nothing to hit: a fire marker where it reaches the most enemies (it burns them each End Phase)
     def burned(a):
         e = next(e for e in pk.spells[a["spell"]]["effects"] if e["op"] == "marker")
-        return sum(geometry.distance(geometry.parse(a["target"]), hex_of(o)) <= e["radius"] for o in on_board(state, other(seat)))
-    fires = [a for a in actions if a["type"] == "cast" and rules.places_marker(pk.spells[a["spell"]])
-             and any(e["op"] == "marker" and e["mark"] == "fire" for e in pk.spells[a["spell"]]["effects"])]
+        return sum(
+            geometry.distance(geometry.parse(a["target"]), hex_of(o)) <= e["radius"]
+            for o in on_board(state, other(seat))
+        )
+
+    fires = [
+        a
+        for a in actions
+        if a["type"] == "cast"
+        and rules.places_marker(pk.spells[a["spell"]])
+        and any(e["op"] == "marker" and e["mark"] == "fire" for e in pk.spells[a["spell"]]["effects"])
+    ]
     if fires:
         best = max(fires, key=lambda a: (burned(a), a["target"]))
         if burned(best) >= 1:
@@ -171,8 +204,16 @@ def _act(state, seat, actions):
     # 2. heal a damaged model
     p = P(state, seat)
     if m["impacts"] >= 2:
-        heal = next((a for a in actions if a["type"] == "potion" and a["target"] == m["uid"]
-                     and any(e["op"] == "heal" for e in pk.potions[p["potions"][a["index"]]["id"]]["effects"])), None)
+        heal = next(
+            (
+                a
+                for a in actions
+                if a["type"] == "potion"
+                and a["target"] == m["uid"]
+                and any(e["op"] == "heal" for e in pk.potions[p["potions"][a["index"]]["id"]]["effects"])
+            ),
+            None,
+        )
         if heal:
             return heal
     # 3. offensive potions

@@ -8,7 +8,7 @@ its state, so a state never depends on a pack's object identity.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from engines.base import InvalidConfig
@@ -18,14 +18,29 @@ from . import geometry
 PACK_DIR = Path(__file__).parent / "packs"
 
 #: Traits whose card value carries an X (L1238-1420).
-TRAITS_WITH_X = {"large", "small", "potioneer", "potion_mastery", "resistance", "physical_resistance", "magical_immunity"}
+TRAITS_WITH_X = {
+    "large",
+    "small",
+    "potioneer",
+    "potion_mastery",
+    "resistance",
+    "physical_resistance",
+    "magical_immunity",
+}
 
 #: Rulebook L405-416: a starting Clash deck is seven +1, six +2, five +3, one 0 and one 2+.
 DECK_MAKEUP = {"1": 7, "2": 6, "3": 5, "0": 1, "2+": 1}
 
 QUEST_TYPES = (
-    "minor_challenge_control", "major_challenge_control", "challenge_collection", "leaders_missions",
-    "arrival_spaces", "making_impacts", "group_missions", "terrain_control", "various",
+    "minor_challenge_control",
+    "major_challenge_control",
+    "challenge_collection",
+    "leaders_missions",
+    "arrival_spaces",
+    "making_impacts",
+    "group_missions",
+    "terrain_control",
+    "various",
 )
 
 
@@ -71,7 +86,11 @@ def check(data: dict) -> None:
             problems.append(f"{sp['id']}: a spell that places a board marker must be a non-combat spell with Upkeep")
     for kind in ("artifacts", "potions"):
         for x in data[kind]:
-            effs = x["effects"] if kind == "potions" else x["passive"] + x["use"] + (x["attack"]["effects"] if x["attack"] else [])
+            effs = (
+                x["effects"]
+                if kind == "potions"
+                else x["passive"] + x["use"] + (x["attack"]["effects"] if x["attack"] else [])
+            )
             if any(e["op"] == "marker" for e in effs):
                 problems.append(f"{x['id']}: only spells place board markers")
     for c in data["clash_cards"]:
@@ -108,8 +127,8 @@ def check(data: dict) -> None:
         raise PackError("; ".join(problems))
 
 
-@lru_cache(maxsize=None)
-def load(pack_id: str) -> "Pack":
+@cache
+def load(pack_id: str) -> Pack:
     path = PACK_DIR / f"{pack_id}.json"
     if pack_id == "schema" or not path.is_file():
         raise InvalidConfig(f"There is no content pack called '{pack_id}'.", code="unknown_pack")
@@ -146,6 +165,6 @@ class Pack:
         return all(t in types for t in QUEST_TYPES) and bool(self.maps)
 
 
-@lru_cache(maxsize=None)
+@cache
 def board(pack_id: str, map_id: str, nexus: str) -> geometry.Board:
     return geometry.Board(load(pack_id).maps[map_id], nexus)

@@ -33,10 +33,14 @@ def _consequences(before, after) -> str:
     lc = after.get("last_clash")
     if lc and lc != before.get("last_clash"):
         if lc["def"]:
-            out.append(f"{_name(after, lc['att']['model'])} {lc['att']['total']} against {_name(after, lc['target'])} "
-                       f"{lc['def']['total']}: {'success' if lc['success'] else 'failure'}.")
+            out.append(
+                f"{_name(after, lc['att']['model'])} {lc['att']['total']} against {_name(after, lc['target'])} "
+                f"{lc['def']['total']}: {'success' if lc['success'] else 'failure'}."
+            )
         else:
-            out.append(f"{_name(after, lc['att']['model'])} totals {lc['att']['total']}: {'success' if lc['success'] else 'failure'}.")
+            out.append(
+                f"{_name(after, lc['att']['model'])} totals {lc['att']['total']}: {'success' if lc['success'] else 'failure'}."
+            )
     for uid, m in sorted(after["models"].items()):
         was = before["models"].get(uid)
         if was and m["impacts"] > was["impacts"] and not m["removed"]:
@@ -76,10 +80,15 @@ def _line(engine, before, event, after) -> str:
         name = st.get("step")
         if name == "coin":
             v = event["outcome"][0]
-            return f"Coin ({st['purpose']}): seat {v} wins." if st["purpose"] == "setup" else f"Coin: seat {v} is the Starting Player."
+            return (
+                f"Coin ({st['purpose']}): seat {v} wins."
+                if st["purpose"] == "setup"
+                else f"Coin: seat {v} is the Starting Player."
+            )
         if name == "unveil":
-            return "The overlays are unveiled: " + ", ".join(
-                f"{o['what']} at {o['hex']}" for o in after["overlays"]) + "."
+            return (
+                "The overlays are unveiled: " + ", ".join(f"{o['what']} at {o['hex']}" for o in after["overlays"]) + "."
+            )
         if name == "horcrux_deal":
             return "Horcruxes are dealt at random."
         if name == "draw":
@@ -153,7 +162,9 @@ def _line(engine, before, event, after) -> str:
     if t == "keep":
         return f"{_who(seat)} keeps one revealed card."
     if t == "lower":
-        return f"{_who(seat)} {'uses' if a['use'] else 'ignores'} the card's lower part{_paying(before, after, seat, a)}."
+        return (
+            f"{_who(seat)} {'uses' if a['use'] else 'ignores'} the card's lower part{_paying(before, after, seat, a)}."
+        )
     if t == "resist":
         return f"{_who(seat)} discards {len(a['discard'])} card(s) to resist."
     if t == "instinctive":

@@ -63,10 +63,26 @@ SIMULTANEOUS = ("build", "stock", "mulligan", "neutral")
 
 def _player() -> dict:
     return {
-        "group": None, "spellbook": [], "clocks": {}, "potions": [], "pool": {"light": 0, "dark": 0},
-        "spent": {"light": 0, "dark": 0}, "deck": [], "hand": [], "discard": [], "gone": [], "known_top": [],
-        "quest_deck": [], "qhand": [], "active": [], "scored": [], "quest_discard": [], "qp": 0, "upkeep": [],
-        "refill_due": False, "neutral_light": 0,
+        "group": None,
+        "spellbook": [],
+        "clocks": {},
+        "potions": [],
+        "pool": {"light": 0, "dark": 0},
+        "spent": {"light": 0, "dark": 0},
+        "deck": [],
+        "hand": [],
+        "discard": [],
+        "gone": [],
+        "known_top": [],
+        "quest_deck": [],
+        "qhand": [],
+        "active": [],
+        "scored": [],
+        "quest_discard": [],
+        "qp": 0,
+        "upkeep": [],
+        "refill_due": False,
+        "neutral_light": 0,
     }
 
 
@@ -98,8 +114,13 @@ class WizardingDuelsEngine(Engine):
 
     # -- configuration -------------------------------------------------------
     def default_config(self, seats: int) -> dict[str, Any]:
-        return {"pack": "original-v1", "galleons": 50, "groups": None, "potion_duplicates": True,
-                "master_wizard_casting_bonus": True}
+        return {
+            "pack": "original-v1",
+            "galleons": 50,
+            "groups": None,
+            "potion_duplicates": True,
+            "master_wizard_casting_bonus": True,
+        }
 
     def validate_config(self, config, seats):
         if config is not None and not isinstance(config, dict):
@@ -114,13 +135,19 @@ class WizardingDuelsEngine(Engine):
             if not isinstance(cfg[k], bool):
                 raise InvalidConfig(f"{k} must be true or false.", code="bad_option")
         if not cfg["potion_duplicates"] and sum(1 for p in pk.potions.values() if p["level"] == 0) < 6:
-            raise InvalidConfig("Without duplicates a Stock needs six different level-0 potions; this pack has fewer.",
-                                code="stock_impossible")
+            raise InvalidConfig(
+                "Without duplicates a Stock needs six different level-0 potions; this pack has fewer.",
+                code="stock_impossible",
+            )
         if all(c["galleons"] > cfg["galleons"] for c in pk.characters.values()):
-            raise InvalidConfig(f"No model of this pack fits a budget of {cfg['galleons']} Galleons.", code="budget_too_small")
+            raise InvalidConfig(
+                f"No model of this pack fits a budget of {cfg['galleons']} Galleons.", code="budget_too_small"
+            )
         if not pk.playable():
-            raise InvalidConfig(f"The pack '{pk.id}' has no quest of every type or no map; it cannot play whole games.",
-                                code="pack_not_playable")
+            raise InvalidConfig(
+                f"The pack '{pk.id}' has no quest of every type or no map; it cannot play whole games.",
+                code="pack_not_playable",
+            )
         if cfg["groups"] is not None:
             if not isinstance(cfg["groups"], list) or len(cfg["groups"]) != 2:
                 raise InvalidConfig("groups must list one Group per seat.", code="bad_groups")
@@ -136,10 +163,30 @@ class WizardingDuelsEngine(Engine):
         cfg = self.validate_config(config, seats)
         pk = content.load(cfg["pack"])
         s: dict[str, Any] = {
-            "pack": pk.id, "config": cfg, "phase": "build", "queue": [], "players": [_player(), _player()],
-            "models": {}, "cards": {}, "overlays": [], "map": None, "nexus": None, "zone_half": [0, 1],
-            "coin_winner": None, "starting": None, "round": 0, "turn": 0, "act": None, "clash": None, "brave": None,
-            "stats": None, "game_over": False, "serial": 0, "last_clash": None, "last_brave": None, "blank": 0,
+            "pack": pk.id,
+            "config": cfg,
+            "phase": "build",
+            "queue": [],
+            "players": [_player(), _player()],
+            "models": {},
+            "cards": {},
+            "overlays": [],
+            "map": None,
+            "nexus": None,
+            "zone_half": [0, 1],
+            "coin_winner": None,
+            "starting": None,
+            "round": 0,
+            "turn": 0,
+            "act": None,
+            "clash": None,
+            "brave": None,
+            "stats": None,
+            "game_over": False,
+            "serial": 0,
+            "last_clash": None,
+            "last_brave": None,
+            "blank": 0,
         }
         if self.version != "1":
             s["rules"] = int(self.version)  # version 1's states stay exactly as they were recorded
@@ -185,8 +232,11 @@ class WizardingDuelsEngine(Engine):
         if name == "stock":
             models = self._models_of(state, seat)
             zero = sorted(p for p in pk.potions if pk.potions[p]["level"] == 0)
-            out = [x for x in ({"type": "potions", "potions": [zero[0]] * 6}, {"type": "potions", "potions": zero[:6]})
-                   if self._stock_ok(state, seat, x)]
+            out = [
+                x
+                for x in ({"type": "potions", "potions": [zero[0]] * 6}, {"type": "potions", "potions": zero[:6]})
+                if self._stock_ok(state, seat, x)
+            ]
             for k in range(3):
                 st_ = groups.random_stock(pk, models, groups.Lcg(77 + 1000 * seat + k))
                 if st_ not in out and self._stock_ok(state, seat, st_):
@@ -267,7 +317,9 @@ class WizardingDuelsEngine(Engine):
                 p["group"] = {k: val for k, val in p["group"].items() if k != "quests"}
         for st in v["queue"]:
             if "answers" in st:
-                st["answers"] = {k: (a if seat is not None and k == str(seat) else (a is not None)) for k, a in st["answers"].items()}
+                st["answers"] = {
+                    k: (a if seat is not None and k == str(seat) else (a is not None)) for k, a in st["answers"].items()
+                }
         for o in v["overlays"]:
             if not o["face_up"] and o["kind"] == "terrain" and o["owner"] != seat:
                 o["what"] = None

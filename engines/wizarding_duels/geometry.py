@@ -14,9 +14,9 @@ survive any affine map, so the test needs no square roots.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
 from functools import lru_cache
-from typing import Iterable
 
 Hex = tuple[int, int]
 
@@ -226,7 +226,9 @@ def reachable(
     return {h: c for h, c in best.items() if h != start and enterable(h)}
 
 
-def path_cost_cheapest(start: Hex, goal: Hex, points: int, terrain_of, passable, cost_of, danger) -> tuple[int, int] | None:
+def path_cost_cheapest(
+    start: Hex, goal: Hex, points: int, terrain_of, passable, cost_of, danger
+) -> tuple[int, int] | None:
     """Cheapest (movement cost, dangerous spaces entered) route from start to goal within
     ``points``; ties on cost prefer fewer Dangerous spaces. None when out of reach."""
     best: dict[Hex, tuple[int, int]] = {start: (0, 0)}

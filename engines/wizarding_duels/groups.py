@@ -66,8 +66,11 @@ def check_roster(pack: Pack, group: dict, budget: int) -> None:
     leader = group["leader"]
     if type(leader) is not int or not 0 <= leader < len(models):
         _refuse("leader must be the index of one of the Group's models.", "bad_leader")
-    if not isinstance(arts, list) or len(arts) != len(models) or \
-            not all(isinstance(a, list) and all(isinstance(x, str) for x in a) for a in arts):
+    if (
+        not isinstance(arts, list)
+        or len(arts) != len(models)
+        or not all(isinstance(a, list) and all(isinstance(x, str) for x in a) for a in arts)
+    ):
         _refuse("artifacts must list the artifacts of each model, in model order.", "bad_group")
     galleons = sum(c["galleons"] for c in chars)
     for c, carried in zip(chars, arts):
@@ -80,7 +83,9 @@ def check_roster(pack: Pack, group: dict, budget: int) -> None:
             art = pack.artifacts[a]
             if art["restricted_to"] and c["name"] not in art["restricted_to"]:
                 # L529 (WD-9): Crookshanks goes only to Hermione.
-                _refuse(f"{art['name']} can only be assigned to {', '.join(art['restricted_to'])}.", "artifact_restricted")
+                _refuse(
+                    f"{art['name']} can only be assigned to {', '.join(art['restricted_to'])}.", "artifact_restricted"
+                )
             if "Horcrux" in art["keywords"] and "horcrux_maker" in t:
                 _refuse("A Horcrux Maker may not take Horcrux artifacts.", "horcrux_maker_horcrux")
             legendary += art["rarity"] == "legendary"
@@ -158,7 +163,10 @@ def check_stock(pack: Pack, models: list[str], action: dict, duplicates: bool = 
     levels = sorted(potioneer_levels(pack, models), reverse=True)
     # Greedy matching: the highest potions take the highest Potioneers.
     if len(higher) > len(levels) or any(h > lv for h, lv in zip(higher, levels)):
-        _refuse("Only level-0 potions, except one potion of level up to X for each Potioneer X in the Group.", "stock_levels")
+        _refuse(
+            "Only level-0 potions, except one potion of level up to X for each Potioneer X in the Group.",
+            "stock_levels",
+        )
 
 
 # ---------------------------------------------------------------- the helper
@@ -170,7 +178,11 @@ def random_group(pack: Pack, budget: int, rng, affiliation: str | None = None) -
     def pick(seq):
         return seq[int(rng.random() * len(seq))]
 
-    affs = [a for a in pack.affiliations if any(c["affiliation"] == a and c["galleons"] <= budget for c in pack.characters.values())]
+    affs = [
+        a
+        for a in pack.affiliations
+        if any(c["affiliation"] == a and c["galleons"] <= budget for c in pack.characters.values())
+    ]
     if not affs:
         raise IllegalAction("No model of this pack fits the budget.", code="over_budget")
     aff = affiliation if affiliation in affs else pick(affs)
@@ -203,7 +215,14 @@ def random_group(pack: Pack, budget: int, rng, affiliation: str | None = None) -
             continue
         trial = [list(x) for x in arts]
         trial[i].append(a)
-        cand = {"type": "group", "models": models, "leader": 0, "artifacts": trial, "spellbook": [], "quests": _quests(pack, rng)}
+        cand = {
+            "type": "group",
+            "models": models,
+            "leader": 0,
+            "artifacts": trial,
+            "spellbook": [],
+            "quests": _quests(pack, rng),
+        }
         try:
             check_group(pack, cand, budget)
         except IllegalAction:
@@ -219,8 +238,14 @@ def random_group(pack: Pack, budget: int, rng, affiliation: str | None = None) -
         s = pick(spells)
         if s not in book:
             book.append(s)
-    group = {"type": "group", "models": models, "leader": int(rng.random() * len(models)), "artifacts": arts,
-             "spellbook": book, "quests": _quests(pack, rng)}
+    group = {
+        "type": "group",
+        "models": models,
+        "leader": int(rng.random() * len(models)),
+        "artifacts": arts,
+        "spellbook": book,
+        "quests": _quests(pack, rng),
+    }
     check_group(pack, group, budget)
     return group
 
@@ -231,7 +256,9 @@ def _quests(pack: Pack, rng) -> list[str]:
         for t in QUEST_TYPES:
             options = sorted(q for q in pack.quests if pack.quests[q]["type"] == t)
             if not options:
-                raise IllegalAction(f"This pack has no quest of type {t}; it cannot play whole games.", code="pack_not_playable")
+                raise IllegalAction(
+                    f"This pack has no quest of type {t}; it cannot play whole games.", code="pack_not_playable"
+                )
             deck.append(options[int(rng.random() * len(options))])
         if sum(pack.quests[q]["lightning"] for q in deck) <= MAX_LIGHTNING:
             return deck

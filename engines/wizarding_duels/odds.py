@@ -43,7 +43,8 @@ def _reveal(state: dict[str, Any], step: dict[str, Any], outcome: list[int]) -> 
         label=f"Seat {seat} ({role}) keeps a +3 or a 2+ from the clash reveal",
         p=hypergeometric_at_least(len(deck), good, k, k if worst else 1),
         happened=all(strong) if worst else any(strong),
-        favours=seat, hurts=other(seat),
+        favours=seat,
+        hurts=other(seat),
     )
 
 
@@ -55,8 +56,10 @@ def chance_odds(engine: Any, state: dict[str, Any], outcome: Any) -> ChanceOdds:
     stakes: list[Stake] = []
     if step["step"] == "coin":
         what = "chooses the map" if step["purpose"] == "setup" else "starts"
-        stakes = [Stake(label=f"Seat {s} wins the coin and {what}", p=Fraction(1, 2), happened=outcome[0] == s,
-                        favours=s) for s in (0, 1)]
+        stakes = [
+            Stake(label=f"Seat {s} wins the coin and {what}", p=Fraction(1, 2), happened=outcome[0] == s, favours=s)
+            for s in (0, 1)
+        ]
     elif step["step"] == "draw" and step["pile"] == "clash" and step["dest"] == "reveal":
         stakes = [_reveal(state, step, outcome)]
     # A result that was certain or impossible decided nothing: it is not a stake.

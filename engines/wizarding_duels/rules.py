@@ -45,9 +45,33 @@ from .state import (
 )
 
 DECISIONS = {
-    "build", "stock", "choose_map", "choose_joining", "place_challenge", "place_terrain", "mulligan",
-    "horcrux_pick", "deploy", "neutral", "upkeep", "activate", "act", "react", "empower", "pick", "swap",
-    "early", "late", "resist", "place", "brave_pick", "leadership", "order", "dark_lord", "instinctive", "horcrux_lose",
+    "build",
+    "stock",
+    "choose_map",
+    "choose_joining",
+    "place_challenge",
+    "place_terrain",
+    "mulligan",
+    "horcrux_pick",
+    "deploy",
+    "neutral",
+    "upkeep",
+    "activate",
+    "act",
+    "react",
+    "empower",
+    "pick",
+    "swap",
+    "early",
+    "late",
+    "resist",
+    "place",
+    "brave_pick",
+    "leadership",
+    "order",
+    "dark_lord",
+    "instinctive",
+    "horcrux_lose",
 }
 CHANCES = {"coin", "draw", "unveil", "horcrux_deal"}
 
@@ -127,13 +151,34 @@ def _install_group(s: State, seat: int, g: dict) -> None:
         c = pk.characters[cid]
         uid = f"{seat}{chr(ord('a') + i)}"
         s["models"][uid] = {
-            "uid": uid, "seat": seat, "char": cid, "name": c["name"], "hex": None, "removed": False,
-            "mastery": c["mastery"], "defense": c["defense"], "slots": c["slots"], "cunning": dict(c["cunning"]),
-            "traits": groups.traits(c), "innate": list(c["innate_spells"]), "innate_clocks": {},
-            "attacks": [dict(a) for a in c["attacks"]], "actions": dict({"move": 1, "advanced": 1, "quick": 1}, **c.get("actions", {})),
+            "uid": uid,
+            "seat": seat,
+            "char": cid,
+            "name": c["name"],
+            "hex": None,
+            "removed": False,
+            "mastery": c["mastery"],
+            "defense": c["defense"],
+            "slots": c["slots"],
+            "cunning": dict(c["cunning"]),
+            "traits": groups.traits(c),
+            "innate": list(c["innate_spells"]),
+            "innate_clocks": {},
+            "attacks": [dict(a) for a in c["attacks"]],
+            "actions": dict({"move": 1, "advanced": 1, "quick": 1}, **c.get("actions", {})),
             "artifacts": [{"id": a, "locked": False, "used": False} for a in g["artifacts"][i]],
-            "spells": [], "impacts": 0, "burning": 0, "poison": 0, "slow": 0, "conceal": [], "ward": [],
-            "markers": 0, "animal": False, "round": {}, "horcruxes": [], "leader": i == g["leader"],
+            "spells": [],
+            "impacts": 0,
+            "burning": 0,
+            "poison": 0,
+            "slow": 0,
+            "conceal": [],
+            "ward": [],
+            "markers": 0,
+            "animal": False,
+            "round": {},
+            "horcruxes": [],
+            "leader": i == g["leader"],
             "next_adv": 0,
         }
 
@@ -155,7 +200,11 @@ def _challenge_hexes(s: State) -> list[tuple[int, int]]:
     b = board(s)
     arrivals = set(b.arrival[0]) | set(b.arrival[1])
     chal = [geometry.parse(o["hex"]) for o in s["overlays"] if o["kind"] == "challenge"]
-    base = [h for h in b.hexes if b.terrain[h] == "open" and h not in arrivals and not b.at_edge(h) and overlay_at(s, h) is None]
+    base = [
+        h
+        for h in b.hexes
+        if b.terrain[h] == "open" and h not in arrivals and not b.at_edge(h) and overlay_at(s, h) is None
+    ]
     for spacing in (3, 2, 1):
         ok = [h for h in base if all(geometry.distance(h, c) >= spacing for c in chal)]
         if ok:
@@ -181,8 +230,22 @@ def _h_after_unveil(s: State, st: dict) -> None:
     s["phase"] = "quests"
     push_front(
         s,
-        {"step": "draw", "seat": s["coin_winner"], "pile": "quest", "n": ACTIVE_QUESTS, "dest": "qhand", "vis": "owner"},
-        {"step": "draw", "seat": other(s["coin_winner"]), "pile": "quest", "n": ACTIVE_QUESTS, "dest": "qhand", "vis": "owner"},
+        {
+            "step": "draw",
+            "seat": s["coin_winner"],
+            "pile": "quest",
+            "n": ACTIVE_QUESTS,
+            "dest": "qhand",
+            "vis": "owner",
+        },
+        {
+            "step": "draw",
+            "seat": other(s["coin_winner"]),
+            "pile": "quest",
+            "n": ACTIVE_QUESTS,
+            "dest": "qhand",
+            "vis": "owner",
+        },
         {"step": "mulligan", "seats": [0, 1], "answers": {"0": None, "1": None}},
         {"step": "after_mulligan"},
     )
@@ -203,7 +266,9 @@ def _set_aside_horcruxes(s: State, seat: int) -> list[str]:
     pk = pack(s)
     assigned = {a["id"] for m in s["models"].values() if m["seat"] == seat for a in m["artifacts"]}
     rival = pk.params["horcrux_maker"]["rival_horcrux"]
-    return sorted(a for a, art in pk.artifacts.items() if "Horcrux" in art["keywords"] and a not in assigned and a != rival)
+    return sorted(
+        a for a, art in pk.artifacts.items() if "Horcrux" in art["keywords"] and a not in assigned and a != rival
+    )
 
 
 def _h_horcrux_setup(s: State, st: dict) -> None:
@@ -223,7 +288,16 @@ def _h_horcrux_setup(s: State, st: dict) -> None:
     candidates = [m["uid"] for m in alive(s, seat) if m["uid"] != maker["uid"] and m["slots"] >= 1]
     pool = _set_aside_horcruxes(s, seat)
     if candidates and pool:
-        push_front(s, {"step": "horcrux_pick", "seat": seat, "model": maker["uid"], "limit": min(limit, len(pool)), "candidates": candidates})
+        push_front(
+            s,
+            {
+                "step": "horcrux_pick",
+                "seat": seat,
+                "model": maker["uid"],
+                "limit": min(limit, len(pool)),
+                "candidates": candidates,
+            },
+        )
 
 
 def _h_start_deploy(s: State, st: dict) -> None:
@@ -431,7 +505,9 @@ def _h_end_phase(s: State, st: dict) -> None:
                     if not src["removed"] and src["hex"]:
                         for o in on_board(s, other(seat)):
                             if geometry.distance(hex_of(src), hex_of(o)) <= e["radius"]:
-                                steps.append({"step": "hit", "model": o["uid"], "n": e["n"], "by": seat, "resist": False})
+                                steps.append(
+                                    {"step": "hit", "model": o["uid"], "n": e["n"], "by": seat, "resist": False}
+                                )
         # Fire markers on the board burn the opposing models within their radius (A-68, WD-99).
         for x in s.get("markers", []):
             if x["seat"] == seat and x["mark"] == "fire":
@@ -544,7 +620,7 @@ def _prepare_draw(s: State, st: dict) -> bool:
         # Leadership (A-51): the owner knows these cards; they come off first, with no chance.
         s["queue"].pop(0)
         take = p["known_top"][: st["n"]]
-        p["known_top"] = p["known_top"][len(take):]
+        p["known_top"] = p["known_top"][len(take) :]
         for c in take:
             _put_card(s, st, c)
         if st["n"] > len(take):
@@ -583,10 +659,16 @@ def chance_spec(s: State) -> dict | None:
     p = P(s, st["seat"])
     vis = "all" if st["vis"] == "all" else [st["seat"]]
     if st["pile"] == "quest":
-        return draw_spec(pool=len(p["quest_deck"]), count=min(st["n"], len(p["quest_deck"])), visible_to=vis,
-                         label=f"seat {st['seat']} quest draw")
+        return draw_spec(
+            pool=len(p["quest_deck"]),
+            count=min(st["n"], len(p["quest_deck"])),
+            visible_to=vis,
+            label=f"seat {st['seat']} quest draw",
+        )
     avail = len(p["deck"]) - _reserved(s, st["seat"])
-    return draw_spec(pool=len(p["deck"]), count=min(st["n"], avail), visible_to=vis, label=f"seat {st['seat']} clash {st['dest']}")
+    return draw_spec(
+        pool=len(p["deck"]), count=min(st["n"], avail), visible_to=vis, label=f"seat {st['seat']} clash {st['dest']}"
+    )
 
 
 def draw_pool(s: State) -> list:
@@ -680,8 +762,24 @@ def _put_card(s: State, st: dict, c: str) -> None:
 def _skip_decision(s: State, st: dict) -> bool:
     """Windows where the seat has no real option close at once (spec section 6, point 1)."""
     name = st["step"]
-    if name in ("react", "empower", "swap", "early", "late", "resist", "pick", "brave_pick", "upkeep", "place", "horcrux_pick",
-                "instinctive", "horcrux_lose", "leadership", "order", "dark_lord"):
+    if name in (
+        "react",
+        "empower",
+        "swap",
+        "early",
+        "late",
+        "resist",
+        "pick",
+        "brave_pick",
+        "upkeep",
+        "place",
+        "horcrux_pick",
+        "instinctive",
+        "horcrux_lose",
+        "leadership",
+        "order",
+        "dark_lord",
+    ):
         opts = options(s, st)
         if name == "place":
             if not opts or (len(opts) == 1 and opts[0].get("hex") is None):
@@ -920,14 +1018,22 @@ def marker_spaces(s: State, m: dict, sp: str) -> list[str]:
     card = pack(s).spells[sp]
     b = board(s)
     here = hex_of(m)
-    return [geometry.key(h) for h in b.hexes
-            if geometry.distance(here, h) <= card["range"] and terrain(s, h) != "impassable" and (h == here or b.los(here, h))]
+    return [
+        geometry.key(h)
+        for h in b.hexes
+        if geometry.distance(here, h) <= card["range"]
+        and terrain(s, h) != "impassable"
+        and (h == here or b.los(here, h))
+    ]
 
 
 def markers_near(s: State, h: tuple[int, int], mark: str, seat: int) -> list[dict]:
     """``seat``'s board markers of kind ``mark`` whose radius reaches space ``h``."""
-    return [x for x in s.get("markers", []) if x["mark"] == mark and x["seat"] == seat
-            and geometry.distance(geometry.parse(x["hex"]), h) <= x["radius"]]
+    return [
+        x
+        for x in s.get("markers", [])
+        if x["mark"] == mark and x["seat"] == seat and geometry.distance(geometry.parse(x["hex"]), h) <= x["radius"]
+    ]
 
 
 def spell_targets(s: State, m: dict, sp: str) -> list[dict]:
@@ -952,8 +1058,10 @@ def attack_profiles(s: State, m: dict) -> list[tuple[dict, str | None]]:
 
 
 def potion_offensive(pot: dict) -> bool:
-    return any(e["op"] in ("impacts", "push", "jinx") or (e["op"] == "status" and e["status"] in ("burning", "poison", "slow"))
-               for e in pot["effects"])
+    return any(
+        e["op"] in ("impacts", "push", "jinx") or (e["op"] == "status" and e["status"] in ("burning", "poison", "slow"))
+        for e in pot["effects"]
+    )
 
 
 def _lower_usable(s: State, seat: int, card: str | None, timing: str) -> bool:
@@ -976,8 +1084,11 @@ def options(s: State, st: dict, seat: int | None = None) -> list[dict]:
     if name == "place_challenge":
         return [{"type": "place_challenge", "hex": geometry.key(h)} for h in _challenge_hexes(s)]
     if name == "place_terrain":
-        return [{"type": "place_terrain", "hex": geometry.key(h), "terrain": t}
-                for h in _terrain_hexes(s) for t in ("difficult", "obscuring", "dangerous")]
+        return [
+            {"type": "place_terrain", "hex": geometry.key(h), "terrain": t}
+            for h in _terrain_hexes(s)
+            for t in ("difficult", "obscuring", "dangerous")
+        ]
     if name == "horcrux_pick":
         out = []
         for k in range(st["limit"], 0, -1):
@@ -988,8 +1099,12 @@ def options(s: State, st: dict, seat: int | None = None) -> list[dict]:
         b = board(s)
         half = s["zone_half"][st["seat"]]
         free = [h for h in b.arrival[half] if occupant(s, h) is None]
-        return [{"type": "deploy", "model": m["uid"], "hex": geometry.key(h)}
-                for m in alive(s, st["seat"]) if m["hex"] is None for h in free]
+        return [
+            {"type": "deploy", "model": m["uid"], "hex": geometry.key(h)}
+            for m in alive(s, st["seat"])
+            if m["hex"] is None
+            for h in free
+        ]
     if name == "neutral":
         n = sum(m["cunning"]["neutral"] for m in alive(s, seat))
         return [{"type": "neutral", "light": k} for k in range(n + 1)]
@@ -1117,7 +1232,11 @@ def place_options(s: State, st: dict) -> list[dict]:
     if kind == "teleport":
         b = board(s)
         here = hex_of(m)
-        hs = [h for h in b.hexes if 0 < geometry.distance(here, h) <= st["n"] and terrain(s, h) != "impassable" and occupant(s, h) is None]
+        hs = [
+            h
+            for h in b.hexes
+            if 0 < geometry.distance(here, h) <= st["n"] and terrain(s, h) != "impassable" and occupant(s, h) is None
+        ]
         return [{"type": "place", "hex": None}] + [{"type": "place", "hex": geometry.key(h)} for h in hs]
     if kind == "push":
         hs = push_options(s, m, geometry.parse(st["source"]))
@@ -1188,8 +1307,13 @@ def act_options(s: State) -> list[dict]:
     if has(m, "dark_lord") and not m.get("dark_lord_swap_used"):
         # WD-T6 (a), ruling A-11: a Free action, an unassigned Spellbook spell with no clock.
         book = [sp for sp in p["spellbook"] if not p["clocks"].get(sp)]
-        new = sorted(sp for sp in pk.spells if sp != pk.basic_spell_id and sp not in p["spellbook"]
-                     and not any(sp in x["spells"] for x in s["models"].values() if x["seat"] == m["seat"]))
+        new = sorted(
+            sp
+            for sp in pk.spells
+            if sp != pk.basic_spell_id
+            and sp not in p["spellbook"]
+            and not any(sp in x["spells"] for x in s["models"].values() if x["seat"] == m["seat"])
+        )
         for give in book:
             for take in new:
                 out.append({"type": "dark_lord_swap", "give": give, "take": take})
@@ -1242,8 +1366,17 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
         elif name == "stock":
             s["queue"].insert(0, {"step": "after_stock"})
         elif name == "mulligan":
-            steps = [{"step": "draw", "seat": x, "pile": "quest", "n": ACTIVE_QUESTS - len(P(s, x)["active"]),
-                      "dest": "active", "vis": "all"} for x in (s["coin_winner"], other(s["coin_winner"]))]
+            steps = [
+                {
+                    "step": "draw",
+                    "seat": x,
+                    "pile": "quest",
+                    "n": ACTIVE_QUESTS - len(P(s, x)["active"]),
+                    "dest": "active",
+                    "vis": "all",
+                }
+                for x in (s["coin_winner"], other(s["coin_winner"]))
+            ]
             push_front(s, *steps)
         return
     if name == "choose_map":
@@ -1256,7 +1389,9 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
     elif name == "place_challenge":
         s["overlays"].append({"kind": "challenge", "hex": action["hex"], "face_up": False, "what": None, "owner": seat})
     elif name == "place_terrain":
-        s["overlays"].append({"kind": "terrain", "hex": action["hex"], "face_up": False, "what": action["terrain"], "owner": seat})
+        s["overlays"].append(
+            {"kind": "terrain", "hex": action["hex"], "face_up": False, "what": action["terrain"], "owner": seat}
+        )
     elif name == "horcrux_pick":
         if action["models"]:
             push_front(s, {"step": "horcrux_deal", "seat": seat, "maker": st["model"], "models": action["models"]})
@@ -1269,8 +1404,14 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
         m = M(s, action["model"])
         m["animal"] = bool(action.get("animal")) or m["animal"]
         single = m["markers"] > 0  # WD-72 (EX-19)
-        s["act"] = {"model": m["uid"], "single": single, "used_single": False, "left": dict(m["actions"]),
-                    "basic_used": False, "slytherin": False}
+        s["act"] = {
+            "model": m["uid"],
+            "single": single,
+            "used_single": False,
+            "left": dict(m["actions"]),
+            "basic_used": False,
+            "slytherin": False,
+        }
         s["queue"].insert(0, {"step": "act", "seat": seat})
     elif name == "act":
         _act(s, seat, action)
@@ -1312,7 +1453,9 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
                 P(s, b["seat"])["discard"].append(x)
         b["cards"] = [action["card"]]
         if is_two_plus(s, action["card"]):
-            push_front(s, {"step": "draw", "seat": b["seat"], "pile": "clash", "n": 1, "dest": "brave_extra", "vis": "all"})
+            push_front(
+                s, {"step": "draw", "seat": b["seat"], "pile": "clash", "n": 1, "dest": "brave_extra", "vis": "all"}
+            )
     elif name == "swap":
         if t == "swap":
             side = s["clash"][st["side"]]
@@ -1330,8 +1473,11 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
     elif name == "leadership":
         if t == "peek":
             M(s, st["model"])["round"]["leadership"] = True
-            push_front(s, {"step": "draw", "seat": seat, "pile": "clash", "n": 3, "dest": "known_top", "vis": "owner"},
-                       {"step": "order", "seat": seat})
+            push_front(
+                s,
+                {"step": "draw", "seat": seat, "pile": "clash", "n": 3, "dest": "known_top", "vis": "owner"},
+                {"step": "order", "seat": seat},
+            )
     elif name == "order":
         P(s, seat)["known_top"] = list(action["cards"])
     elif name == "dark_lord":
@@ -1345,7 +1491,9 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
         for x in action["discard"]:
             p["hand"].remove(x)
             p["discard"].append(x)
-        push_front(s, {"step": "impacts", "model": st["model"], "n": max(0, st["n"] - len(action["discard"])), "by": st["by"]})
+        push_front(
+            s, {"step": "impacts", "model": st["model"], "n": max(0, st["n"] - len(action["discard"])), "by": st["by"]}
+        )
     elif name == "place":
         if action.get("hex") is not None:
             uid = action.get("model") or st["model"]
@@ -1511,18 +1659,53 @@ def _act(s: State, seat: int, a: dict) -> None:
 
 
 def _side(seat: int, model: str) -> dict:
-    return {"seat": seat, "model": model, "revealed": [], "kept": None, "extra": [], "swap": None, "swap_up": False,
-            "emp": 0, "emp_fixed": [], "emp_cards": [], "early": 0, "adv": 0, "total": None}
+    return {
+        "seat": seat,
+        "model": model,
+        "revealed": [],
+        "kept": None,
+        "extra": [],
+        "swap": None,
+        "swap_up": False,
+        "emp": 0,
+        "emp_fixed": [],
+        "emp_cards": [],
+        "early": 0,
+        "adv": 0,
+        "total": None,
+    }
 
 
-def open_clash(s: State, what: str, att: dict, target: dict, prof=None, spell=None, source=None, potion=None,
-               space: str | None = None) -> list[dict]:
+def open_clash(
+    s: State,
+    what: str,
+    att: dict,
+    target: dict,
+    prof=None,
+    spell=None,
+    source=None,
+    potion=None,
+    space: str | None = None,
+) -> list[dict]:
     """Open a clash and return its steps in the spec's order (FC-1..FC-14)."""
     pk = pack(s)
     faced = what in ("attack", "potion") or (what == "spell" and pk.spells[spell]["combat"])
-    c = {"what": what, "faced": faced, "target": target["uid"], "att": _side(att["seat"], att["uid"]),
-         "def": _side(target["seat"], target["uid"]) if faced else None, "prof": prof, "spell": spell, "source": source,
-         "potion": potion, "react": 0, "reactions": [], "dmg_bonus": 0, "net": None, "success": None}
+    c = {
+        "what": what,
+        "faced": faced,
+        "target": target["uid"],
+        "att": _side(att["seat"], att["uid"]),
+        "def": _side(target["seat"], target["uid"]) if faced else None,
+        "prof": prof,
+        "spell": spell,
+        "source": source,
+        "potion": potion,
+        "react": 0,
+        "reactions": [],
+        "dmg_bonus": 0,
+        "net": None,
+        "success": None,
+    }
     if space is not None:
         c["space"] = space
     if rules_version(s) >= 2:
@@ -1555,10 +1738,16 @@ def open_clash(s: State, what: str, att: dict, target: dict, prof=None, spell=No
         steps.append({"step": "swap", "seat": att["seat"], "side": a})
     steps.append({"step": "flip"})  # FC-7
     if faced:
-        steps += [{"step": "early", "seat": target["seat"], "side": d}, {"step": "early", "seat": att["seat"], "side": a}]  # FC-8
+        steps += [
+            {"step": "early", "seat": target["seat"], "side": d},
+            {"step": "early", "seat": att["seat"], "side": a},
+        ]  # FC-8
     steps += [{"step": "emp_draw"}, {"step": "total"}, {"step": "clash_effects"}]  # FC-9..11
     if faced:
-        steps += [{"step": "late", "seat": target["seat"], "side": d}, {"step": "late", "seat": att["seat"], "side": a}]  # FC-12
+        steps += [
+            {"step": "late", "seat": target["seat"], "side": d},
+            {"step": "late", "seat": att["seat"], "side": a},
+        ]  # FC-12
     steps += [{"step": "clash_discard"}, {"step": "action_end"}]  # FC-13, FC-14
     return steps
 
@@ -1608,8 +1797,17 @@ def _h_fc2(s: State, st: dict) -> None:
         if not side:
             continue
         me = M(s, side["model"])
-        leader = next((m for m in on_board(s, side["seat"]) if has(m, "leadership") and not m["round"].get("leadership")
-                       and me["hex"] and geometry.distance(hex_of(m), hex_of(me)) <= 2), None)
+        leader = next(
+            (
+                m
+                for m in on_board(s, side["seat"])
+                if has(m, "leadership")
+                and not m["round"].get("leadership")
+                and me["hex"]
+                and geometry.distance(hex_of(m), hex_of(me)) <= 2
+            ),
+            None,
+        )
         p = P(s, side["seat"])
         if leader and not p["known_top"] and len(p["deck"]) - _reserved(s, side["seat"]) > 0:
             steps.append({"step": "leadership", "seat": side["seat"], "model": leader["uid"]})
@@ -1648,7 +1846,15 @@ def _h_reveal(s: State, st: dict) -> None:
     n = abs(side["adv"])
     push_front(
         s,
-        {"step": "draw", "seat": side["seat"], "pile": "clash", "n": 1 + n, "dest": "reveal", "vis": "all", "side": st["side"]},
+        {
+            "step": "draw",
+            "seat": side["seat"],
+            "pile": "clash",
+            "n": 1 + n,
+            "dest": "reveal",
+            "vis": "all",
+            "side": st["side"],
+        },
         {"step": "pick", "seat": side["seat"], "side": st["side"], "worst": side["adv"] < 0},
         {"step": "after_pick", "side": st["side"]},
     )
@@ -1671,7 +1877,18 @@ def _h_after_pick(s: State, st: dict) -> None:
         _keep(s, st["side"], side["revealed"][0])
     if is_two_plus(s, side["kept"]) and not side.get("dark_lord"):
         # WD-36: a 2+ reveals one more card whose upper value is added.
-        push_front(s, {"step": "draw", "seat": side["seat"], "pile": "clash", "n": 1, "dest": "extra", "vis": "all", "side": st["side"]})
+        push_front(
+            s,
+            {
+                "step": "draw",
+                "seat": side["seat"],
+                "pile": "clash",
+                "n": 1,
+                "dest": "extra",
+                "vis": "all",
+                "side": st["side"],
+            },
+        )
 
 
 def _h_flip(s: State, st: dict) -> None:
@@ -1691,7 +1908,17 @@ def _h_flip(s: State, st: dict) -> None:
         side["revealed"] = [side["swap"]]
         side["extra"] = []
         if is_two_plus(s, side["kept"]):
-            steps.append({"step": "draw", "seat": side["seat"], "pile": "clash", "n": 1, "dest": "extra", "vis": "all", "side": name})
+            steps.append(
+                {
+                    "step": "draw",
+                    "seat": side["seat"],
+                    "pile": "clash",
+                    "n": 1,
+                    "dest": "extra",
+                    "vis": "all",
+                    "side": name,
+                }
+            )
     push_front(s, *steps)
 
 
@@ -1709,7 +1936,17 @@ def _h_emp_draw(s: State, st: dict) -> None:
                 side["emp_known"] = []
             side["emp"] = 0
             if n > 0:
-                steps.append({"step": "draw", "seat": side["seat"], "pile": "clash", "n": n, "dest": "emp", "vis": "all", "side": name})
+                steps.append(
+                    {
+                        "step": "draw",
+                        "seat": side["seat"],
+                        "pile": "clash",
+                        "n": n,
+                        "dest": "emp",
+                        "vis": "all",
+                        "side": name,
+                    }
+                )
     push_front(s, *steps)
 
 
@@ -1764,7 +2001,9 @@ def defense_lines(s: State, c: dict) -> list[list]:
     if d["ward"]:
         lines.append(["Ward", max(w["n"] for w in d["ward"])])
     if s.get("markers") and d["hex"]:
-        guard = max((x["n"] for x in markers_near(s, hex_of(d), "guard", d["seat"])), default=0)  # a guard marker (WD-99)
+        guard = max(
+            (x["n"] for x in markers_near(s, hex_of(d), "guard", d["seat"])), default=0
+        )  # a guard marker (WD-99)
         if guard:
             lines.append(["Guard marker", guard])
     if d["burning"]:
@@ -1854,7 +2093,11 @@ def _h_clash_effects(s: State, st: dict) -> None:
     a = M(s, c["att"]["model"])
     t = M(s, c["target"])
     if c["what"] == "attack":
-        effects = [{"op": "impacts", "n": c["prof"]["damage"] + c["dmg_bonus"]}] if c["prof"]["damage"] + c["dmg_bonus"] > 0 else []
+        effects = (
+            [{"op": "impacts", "n": c["prof"]["damage"] + c["dmg_bonus"]}]
+            if c["prof"]["damage"] + c["dmg_bonus"] > 0
+            else []
+        )
         effects += c["prof"]["effects"]
         x = 0
     elif c["what"] == "potion":
@@ -1865,16 +2108,45 @@ def _h_clash_effects(s: State, st: dict) -> None:
             effects = [dict(e, n=e["n"] + c["dmg_bonus"]) if e["op"] == "impacts" else e for e in effects]
         card = pk.spells[c["spell"]]
         if card["upkeep"]:
-            u = {"spell": c["spell"], "caster": a["uid"], "target": t["uid"], "markers": {"light": 0, "dark": 0}, "paid": False}
+            u = {
+                "spell": c["spell"],
+                "caster": a["uid"],
+                "target": t["uid"],
+                "markers": {"light": 0, "dark": 0},
+                "paid": False,
+            }
             if c.get("space"):
                 u["space"] = c["space"]
             P(s, a["seat"])["upkeep"].append(u)
-    push_front(s, *effect_steps(s, effects, a, t, a["seat"], x=x, upkeep=c["what"] == "spell" and pk.spells[c["spell"]]["upkeep"],
-                                spell=c["spell"], hostile=c["faced"], space=c.get("space")))
+    push_front(
+        s,
+        *effect_steps(
+            s,
+            effects,
+            a,
+            t,
+            a["seat"],
+            x=x,
+            upkeep=c["what"] == "spell" and pk.spells[c["spell"]]["upkeep"],
+            spell=c["spell"],
+            hostile=c["faced"],
+            space=c.get("space"),
+        ),
+    )
 
 
-def effect_steps(s: State, effects: list[dict], src: dict, tgt: dict, seat: int, x: int = 0, upkeep=None, spell=None,
-                 hostile: bool = False, space: str | None = None) -> list[dict]:
+def effect_steps(
+    s: State,
+    effects: list[dict],
+    src: dict,
+    tgt: dict,
+    seat: int,
+    x: int = 0,
+    upkeep=None,
+    spell=None,
+    hostile: bool = False,
+    space: str | None = None,
+) -> list[dict]:
     """Steps applying ``effects`` (impacts first, then statuses, then the rest; WD-S0)."""
     steps: list[dict] = []
     imp = sum(e["n"] for e in effects if e["op"] == "impacts")
@@ -1882,8 +2154,17 @@ def effect_steps(s: State, effects: list[dict], src: dict, tgt: dict, seat: int,
         steps.append({"step": "hit", "model": tgt["uid"], "n": imp, "by": seat, "resist": True})
     rest = [e for e in effects if e["op"] != "impacts"]
     if rest:
-        st = {"step": "apply_effects", "effects": rest, "src": src["uid"], "tgt": tgt["uid"], "seat": seat, "x": x,
-              "upkeep": bool(upkeep), "spell": spell, "source_hex": src["hex"]}
+        st = {
+            "step": "apply_effects",
+            "effects": rest,
+            "src": src["uid"],
+            "tgt": tgt["uid"],
+            "seat": seat,
+            "x": x,
+            "upkeep": bool(upkeep),
+            "spell": spell,
+            "source_hex": src["hex"],
+        }
         if space is not None:
             st["space"] = space
         steps.append(st)
@@ -1924,7 +2205,16 @@ def _h_apply_effects(s: State, st: dict) -> None:
             t["burning"] = t["poison"] = t["slow"] = 0
         elif op == "push":
             if not t["removed"] and t["hex"] and st["source_hex"]:
-                steps.append({"step": "place", "seat": seat, "model": t["uid"], "kind": "push", "n": e["x"], "source": st["source_hex"]})
+                steps.append(
+                    {
+                        "step": "place",
+                        "seat": seat,
+                        "model": t["uid"],
+                        "kind": "push",
+                        "n": e["x"],
+                        "source": st["source_hex"],
+                    }
+                )
         elif op == "teleport":
             if not t["removed"] and t["hex"]:
                 steps.append({"step": "place", "seat": seat, "model": t["uid"], "kind": "teleport", "n": e["n"]})
@@ -1943,8 +2233,16 @@ def _h_apply_effects(s: State, st: dict) -> None:
             # WD-99 (L1218-1224): a marker on the board, where the spell was cast; it may share the
             # space with models and other markers, and stays while the spell is upkept (L1087, A-68).
             if st.get("space") and terrain(s, geometry.parse(st["space"])) != "impassable":
-                s.setdefault("markers", []).append({"hex": st["space"], "mark": e["mark"], "seat": seat, "spell": st["spell"],
-                                                    "n": e["n"], "radius": e["radius"]})
+                s.setdefault("markers", []).append(
+                    {
+                        "hex": st["space"],
+                        "mark": e["mark"],
+                        "seat": seat,
+                        "spell": st["spell"],
+                        "n": e["n"],
+                        "radius": e["radius"],
+                    }
+                )
         elif op == "aura" or op == "defense_bonus":
             pass  # auras act in 3a while upkept; defense_bonus is a reaction's
     push_front(s, *steps)
@@ -1978,19 +2276,52 @@ def _use_lower(s: State, side_name: str, timing: str, light: int | None = None) 
         elif op == "damage_bonus":
             c["dmg_bonus"] += e["n"]
         elif op in ("regain_power", "draw_clash", "luck"):
-            steps.append({"step": "apply_effects", "effects": [e], "src": me["uid"], "tgt": me["uid"], "seat": side["seat"], "x": 0,
-                          "upkeep": False, "spell": None, "source_hex": me["hex"]})
+            steps.append(
+                {
+                    "step": "apply_effects",
+                    "effects": [e],
+                    "src": me["uid"],
+                    "tgt": me["uid"],
+                    "seat": side["seat"],
+                    "x": 0,
+                    "upkeep": False,
+                    "spell": None,
+                    "source_hex": me["hex"],
+                }
+            )
         elif op == "move":
             n = e["n"]
             steps.append({"step": "place", "seat": side["seat"], "model": me["uid"], "kind": "move", "n": n})
         elif op == "heal":
-            steps.append({"step": "apply_effects", "effects": [e], "src": me["uid"], "tgt": me["uid"], "seat": side["seat"], "x": 0,
-                          "upkeep": False, "spell": None, "source_hex": me["hex"]})
+            steps.append(
+                {
+                    "step": "apply_effects",
+                    "effects": [e],
+                    "src": me["uid"],
+                    "tgt": me["uid"],
+                    "seat": side["seat"],
+                    "x": 0,
+                    "upkeep": False,
+                    "spell": None,
+                    "source_hex": me["hex"],
+                }
+            )
         elif op == "jinx":
             _add_card(s, other(side["seat"]), "jinxed")
         else:
-            steps.append({"step": "apply_effects", "effects": [e], "src": me["uid"], "tgt": foe["uid"], "seat": side["seat"], "x": 0,
-                          "upkeep": False, "spell": None, "source_hex": me["hex"]})
+            steps.append(
+                {
+                    "step": "apply_effects",
+                    "effects": [e],
+                    "src": me["uid"],
+                    "tgt": foe["uid"],
+                    "seat": side["seat"],
+                    "x": 0,
+                    "upkeep": False,
+                    "spell": None,
+                    "source_hex": me["hex"],
+                }
+            )
     push_front(s, *steps)
 
 
@@ -2068,7 +2399,7 @@ def _h_impacts(s: State, st: dict) -> None:
 
 def brave_steps(s: State, m: dict) -> list[dict]:
     """WD-T3 (A-45): an Individual-style Defense test, no swap; 3 or more keeps it in play."""
-    adv = (1 if has(m, "chosen_one") else 0)
+    adv = 1 if has(m, "chosen_one") else 0
     s["brave"] = {"seat": m["seat"], "model": m["uid"], "cards": [], "extra": [], "adv": adv}
     return [
         {"step": "draw", "seat": m["seat"], "pile": "clash", "n": 1 + adv, "dest": "brave", "vis": "all"},
@@ -2120,8 +2451,12 @@ def _h_removal(s: State, st: dict) -> None:
 
 
 def _live_horcruxes(s: State, m: dict) -> list[dict]:
-    return [h for h in m["horcruxes"] if not M(s, h["model"])["removed"]
-            and (h["kind"] == "model" or any(a["id"] == h["id"] for a in M(s, h["model"])["artifacts"]))]
+    return [
+        h
+        for h in m["horcruxes"]
+        if not M(s, h["model"])["removed"]
+        and (h["kind"] == "model" or any(a["id"] == h["id"] for a in M(s, h["model"])["artifacts"]))
+    ]
 
 
 def _lose_horcrux(s: State, m: dict, h: dict, by) -> None:
@@ -2159,7 +2494,16 @@ def remove_model(s: State, m: dict, by: int | None) -> None:
         s["game_over"] = True  # WD-94, A-42
     gry = [o for o in on_board(s, seat) if has(o, "gryffindor")]
     if gry:
-        push_front(s, {"step": "place", "seat": seat, "model": None, "kind": "gryffindor", "n": pack(s).params["gryffindor_move"]})
+        push_front(
+            s,
+            {
+                "step": "place",
+                "seat": seat,
+                "model": None,
+                "kind": "gryffindor",
+                "n": pack(s).params["gryffindor_move"],
+            },
+        )
 
 
 # ====================================================================== quests (WD-42..48)

@@ -15,9 +15,22 @@ from .engine import WizardingDuelsEngine, _player
 E = WizardingDuelsEngine()
 
 
-def build(pack_id: str = "rulebook-examples", models=(), map_id: str | None = None, nexus: str | None = None,
-          hands=None, pools=None, spellbooks=None, artifacts=None, starting: int = 0, active: str | None = None,
-          config=None, quests=None, overlays=(), rules_version: int = 2) -> dict:
+def build(
+    pack_id: str = "rulebook-examples",
+    models=(),
+    map_id: str | None = None,
+    nexus: str | None = None,
+    hands=None,
+    pools=None,
+    spellbooks=None,
+    artifacts=None,
+    starting: int = 0,
+    active: str | None = None,
+    config=None,
+    quests=None,
+    overlays=(),
+    rules_version: int = 2,
+) -> dict:
     """``models``: list of (seat, character id, "q,r", overrides dict). Model uids are seat + a, b, c...
     ``hands``: per seat, a list of clash-card ids (from the pack) moved from the deck to the hand.
     ``active``: uid of a model whose activation has begun (the 'act' window), else the Starting
@@ -29,11 +42,30 @@ def build(pack_id: str = "rulebook-examples", models=(), map_id: str | None = No
     mp = pk.maps[map_id]
     nexus = nexus or sorted(set(mp["halves"][0]["nexus"]) & set(mp["halves"][1]["nexus"]))[0]
     s = {
-        "pack": pk.id, "config": cfg, "phase": "activation", "queue": [], "players": [_player(), _player()],
-        "models": {}, "cards": {}, "overlays": [dict(o) for o in overlays], "map": map_id, "nexus": nexus, "zone_half": [0, 1],
-        "coin_winner": 0, "starting": starting, "round": 1, "turn": 0, "act": None, "clash": None, "brave": None,
-        "stats": {"impacts": [0, 0], "removed": [0, 0], "spells": [0, 0], "potions": [0, 0]}, "game_over": False,
-        "serial": 0, "last_clash": None, "last_brave": None, "blank": 0,
+        "pack": pk.id,
+        "config": cfg,
+        "phase": "activation",
+        "queue": [],
+        "players": [_player(), _player()],
+        "models": {},
+        "cards": {},
+        "overlays": [dict(o) for o in overlays],
+        "map": map_id,
+        "nexus": nexus,
+        "zone_half": [0, 1],
+        "coin_winner": 0,
+        "starting": starting,
+        "round": 1,
+        "turn": 0,
+        "act": None,
+        "clash": None,
+        "brave": None,
+        "stats": {"impacts": [0, 0], "removed": [0, 0], "spells": [0, 0], "potions": [0, 0]},
+        "game_over": False,
+        "serial": 0,
+        "last_clash": None,
+        "last_brave": None,
+        "blank": 0,
     }
     if rules_version != 1:
         s["rules"] = rules_version
@@ -50,9 +82,14 @@ def build(pack_id: str = "rulebook-examples", models=(), map_id: str | None = No
         chars = [c for c, _, _ in per_seat[seat]]
         if not chars:
             continue
-        g = {"type": "group", "models": chars, "leader": 0,
-             "artifacts": [list((artifacts or {}).get(f"{seat}{chr(97 + i)}", [])) for i in range(len(chars))],
-             "spellbook": list((spellbooks or {}).get(seat, [])), "quests": list((quests or {}).get(seat, []))}
+        g = {
+            "type": "group",
+            "models": chars,
+            "leader": 0,
+            "artifacts": [list((artifacts or {}).get(f"{seat}{chr(97 + i)}", [])) for i in range(len(chars))],
+            "spellbook": list((spellbooks or {}).get(seat, [])),
+            "quests": list((quests or {}).get(seat, [])),
+        }
         rules._install_group(s, seat, g)
         for i, (_, hx, over) in enumerate(per_seat[seat]):
             m = s["models"][f"{seat}{chr(97 + i)}"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import io
 
 from django.http import HttpResponse
@@ -35,10 +34,15 @@ def _league_or_404(slug: str) -> League:
 
 def _season_dict(season: Season) -> dict:
     return {
-        "league": season.league.slug, "number": season.number, "stream": season.stream_id,
-        "head_seq": season.projected_seq, "double": season.config["double"],
-        "clubs": season.config["clubs"], "divisions": season.config.get("divisions"),
-        "points": season.config["points"], "tiebreaks": season.config["tiebreaks"],
+        "league": season.league.slug,
+        "number": season.number,
+        "stream": season.stream_id,
+        "head_seq": season.projected_seq,
+        "double": season.config["double"],
+        "clubs": season.config["clubs"],
+        "divisions": season.config.get("divisions"),
+        "points": season.config["points"],
+        "tiebreaks": season.config["tiebreaks"],
         "start_date": season.config["start_date"],
     }
 
@@ -47,32 +51,59 @@ class LeagueCreateSerializer(serializers.Serializer):
     slug = serializers.SlugField(max_length=50)
     name = serializers.CharField(max_length=120)
     game = serializers.CharField(max_length=64)
-    points = serializers.ListField(child=serializers.IntegerField(min_value=-100, max_value=100), default=[3, 1, 0],
-                                   max_length=3)
+    points = serializers.ListField(
+        child=serializers.IntegerField(min_value=-100, max_value=100), default=[3, 1, 0], max_length=3
+    )
     tiebreaks = serializers.ListField(child=serializers.CharField(max_length=40), required=False, max_length=16)
 
 
 class LeagueList(APIView):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
-    @extend_schema(request=LeagueCreateSerializer, responses={201: OpenApiTypes.OBJECT},
-                   summary="Start a league for any game (you become its organiser)")
+    @extend_schema(
+        request=LeagueCreateSerializer,
+        responses={201: OpenApiTypes.OBJECT},
+        summary="Start a league for any game (you become its organiser)",
+    )
     def post(self, request):
         s = LeagueCreateSerializer(data=request.data)
         s.is_valid(raise_exception=True)
         d = s.validated_data
-        league = services.league_create(slug=d["slug"], name=d["name"], game=d["game"], created_by=request.user,
-                                        points=d["points"], **({"tiebreaks": d["tiebreaks"]} if "tiebreaks" in d else {}))
-        return Response({"slug": league.slug, "name": league.name, "game": league.game, "points": league.points,
-                         "tiebreaks": league.tiebreaks}, status=status.HTTP_201_CREATED)
+        league = services.league_create(
+            slug=d["slug"],
+            name=d["name"],
+            game=d["game"],
+            created_by=request.user,
+            points=d["points"],
+            **({"tiebreaks": d["tiebreaks"]} if "tiebreaks" in d else {}),
+        )
+        return Response(
+            {
+                "slug": league.slug,
+                "name": league.name,
+                "game": league.game,
+                "points": league.points,
+                "tiebreaks": league.tiebreaks,
+            },
+            status=status.HTTP_201_CREATED,
+        )
 
     @extend_schema(responses=OpenApiTypes.OBJECT, summary="Leagues", operation_id="leagues_list")
     def get(self, request):
-        return Response({"results": [
-            {"slug": lg.slug, "name": lg.name, "game": lg.game, "clubs": lg.clubs.count(),
-             "seasons": list(lg.seasons.values_list("number", flat=True))}
-            for lg in League.objects.order_by("name")
-        ]})
+        return Response(
+            {
+                "results": [
+                    {
+                        "slug": lg.slug,
+                        "name": lg.name,
+                        "game": lg.game,
+                        "clubs": lg.clubs.count(),
+                        "seasons": list(lg.seasons.values_list("number", flat=True)),
+                    }
+                    for lg in League.objects.order_by("name")
+                ]
+            }
+        )
 
 
 class LeagueDetail(APIView):
@@ -81,34 +112,46 @@ class LeagueDetail(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, summary="A league, its clubs and seasons")
     def get(self, request, slug):
         league = _league_or_404(slug)
-        return Response({
-            "slug": league.slug, "name": league.name, "game": league.game, "points": league.points,
-            "tiebreaks": league.tiebreaks,
-            "clubs": [{"slug": c.slug, "name": c.name, "plane": c.plane, "colours": c.colours}
-                      for c in league.clubs.all()],
-            "seasons": [_season_dict(s) for s in league.seasons.all()],
-        })
+        return Response(
+            {
+                "slug": league.slug,
+                "name": league.name,
+                "game": league.game,
+                "points": league.points,
+                "tiebreaks": league.tiebreaks,
+                "clubs": [
+                    {"slug": c.slug, "name": c.name, "plane": c.plane, "colours": c.colours} for c in league.clubs.all()
+                ],
+                "seasons": [_season_dict(s) for s in league.seasons.all()],
+            }
+        )
 
 
 class SeasonCreateSerializer(serializers.Serializer):
     start_date = serializers.DateField()
     double = serializers.BooleanField(default=True)
     clubs = serializers.ListField(child=serializers.SlugField(max_length=50), required=False, max_length=256)
-    divisions = serializers.DictField(child=serializers.ListField(child=serializers.SlugField(max_length=50),
-                                                                  max_length=256), required=False)
+    divisions = serializers.DictField(
+        child=serializers.ListField(child=serializers.SlugField(max_length=50), max_length=256), required=False
+    )
     days_between_rounds = serializers.IntegerField(min_value=1, max_value=60, default=7)
     promote = serializers.IntegerField(min_value=0, max_value=6, default=2)
     relegate = serializers.IntegerField(min_value=0, max_value=6, default=2)
     playoff_spots = serializers.IntegerField(min_value=0, max_value=6, default=0)
-    time_control = serializers.JSONField(required=False, default=dict,
-                                         help_text="The clock of every fixture's match (see POST /api/matches/).")
-    event_id = serializers.UUIDField(required=False,
-                                     help_text="A new UUID per season; resending the same create returns it (200).")
+    time_control = serializers.JSONField(
+        required=False, default=dict, help_text="The clock of every fixture's match (see POST /api/matches/)."
+    )
+    event_id = serializers.UUIDField(
+        required=False, help_text="A new UUID per season; resending the same create returns it (200)."
+    )
 
 
 class SeasonList(APIView):
-    @extend_schema(request=SeasonCreateSerializer, responses={201: OpenApiTypes.OBJECT},
-                   summary="Schedule a new season (organisers)")
+    @extend_schema(
+        request=SeasonCreateSerializer,
+        responses={201: OpenApiTypes.OBJECT},
+        summary="Schedule a new season (organisers)",
+    )
     def post(self, request, slug):
         league = _league_or_404(slug)
         s = SeasonCreateSerializer(data=request.data)
@@ -121,11 +164,16 @@ class SeasonList(APIView):
                 raise serializers.ValidationError({"clubs": [f"Not in this league: {', '.join(missing)}."]})
             clubs = [found[c] for c in s.validated_data["clubs"]]
         season, created = services.season_create_or_get(
-            league=league, created_by=request.user, start_date=s.validated_data["start_date"],
-            double=s.validated_data["double"], clubs=clubs, divisions=s.validated_data.get("divisions"),
+            league=league,
+            created_by=request.user,
+            start_date=s.validated_data["start_date"],
+            double=s.validated_data["double"],
+            clubs=clubs,
+            divisions=s.validated_data.get("divisions"),
             days_between_rounds=s.validated_data["days_between_rounds"],
             movements={k: s.validated_data[k] for k in ("promote", "relegate", "playoff_spots")},
-            time_control=s.validated_data["time_control"], event_id=s.validated_data.get("event_id"),
+            time_control=s.validated_data["time_control"],
+            event_id=s.validated_data.get("event_id"),
         )
         return Response(_season_dict(season), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
@@ -141,8 +189,11 @@ class SeasonDetail(APIView):
 class SeasonFixtures(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Fixtures and results by round",
-                   parameters=[OpenApiParameter("round", int, description="Only this round")])
+    @extend_schema(
+        responses=OpenApiTypes.OBJECT,
+        summary="Fixtures and results by round",
+        parameters=[OpenApiParameter("round", int, description="Only this round")],
+    )
     def get(self, request, slug, number):
         season = _season_or_404(slug, number)
         fixtures = season.fixtures.select_related("home", "away", "walkover_winner")
@@ -152,15 +203,29 @@ class SeasonFixtures(APIView):
         return Response({"fixtures": [selectors.fixture_dict(f) for f in fixtures]})
 
 
-STANDINGS_COLUMNS = ["position", "club", "name", "played", "won", "drawn", "lost", "points",
-                     "wizard_difference", "wizards_remaining", "form", "tiebreak"]
+STANDINGS_COLUMNS = [
+    "position",
+    "club",
+    "name",
+    "played",
+    "won",
+    "drawn",
+    "lost",
+    "points",
+    "wizard_difference",
+    "wizards_remaining",
+    "form",
+    "tiebreak",
+]
 
 
 class SeasonStandings(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT,
-                   summary="Standings; each row names the tie-break that put it above the next (?export=csv)")
+    @extend_schema(
+        responses=OpenApiTypes.OBJECT,
+        summary="Standings; each row names the tie-break that put it above the next (?export=csv)",
+    )
     def get(self, request, slug, number):
         season = _season_or_404(slug, number)
         division = request.query_params.get("division")
@@ -185,8 +250,12 @@ class FixtureRulingSerializer(serializers.Serializer):
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
     # Rulings append to the season's stream: based on the head the organiser saw, and retried
     # safely (a second walkover sent at the same head is a 409, a retry of the same one a no-op).
-    expected_seq = serializers.IntegerField(required=False, min_value=0, max_value=2**31 - 1,
-                                            help_text="The season stream's head seq the ruling is based on.")
+    expected_seq = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=2**31 - 1,
+        help_text="The season stream's head seq the ruling is based on.",
+    )
     event_id = serializers.UUIDField(required=False, help_text="A new UUID per ruling; resend it to retry.")
 
     def validate(self, attrs):
@@ -200,8 +269,11 @@ class FixtureRulingSerializer(serializers.Serializer):
 class FixtureAction(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=FixtureRulingSerializer, responses=OpenApiTypes.OBJECT,
-                   summary="Organiser: postpone, walkover, correct a result; coaches: start (opens the draft)")
+    @extend_schema(
+        request=FixtureRulingSerializer,
+        responses=OpenApiTypes.OBJECT,
+        summary="Organiser: postpone, walkover, correct a result; coaches: start (opens the draft)",
+    )
     def post(self, request, slug, number, key):
         season = _season_or_404(slug, number)
         fixture = season.fixtures.select_related("home", "away", "season__league").filter(key=key).first()
@@ -228,8 +300,14 @@ class FixtureAction(APIView):
             services.fixture_walkover(fixture=fixture, user=request.user, winner=winner, reason=d["reason"], **guard)
         elif d["action"] == "correct":
             need("home_left", "away_left")
-            services.result_correct(fixture=fixture, user=request.user, home_left=d["home_left"],
-                                    away_left=d["away_left"], reason=d["reason"], **guard)
+            services.result_correct(
+                fixture=fixture,
+                user=request.user,
+                home_left=d["home_left"],
+                away_left=d["away_left"],
+                reason=d["reason"],
+                **guard,
+            )
         else:
             services.fixture_start(fixture=fixture, user=request.user, **guard)
         fixture = Fixture.objects.select_related("home", "away", "walkover_winner").get(pk=fixture.pk)
@@ -245,16 +323,32 @@ class ClubDetail(APIView):
         if club is None:
             raise NotFound("No such club.")
         history = selectors.club_history(club=club)
-        return Response({
-            "slug": club.slug, "name": club.name, "plane": club.plane, "colours": club.colours,
-            "league": club.league.slug, "coaches": [u.username for u in club.coaches.all()],
-            "results": [{"fixture": r["fixture"].key, "opponent": r["opponent"].slug, "home": r["home"],
-                         "wizards_left": r["mine"], "opponent_left": r["theirs"], "outcome": r["outcome"]}
-                        for r in history["results"]],
-            "squads": [{"fixture": q["fixture"].key, "wizards": q["wizards"], "spells": q["spells"]}
-                       for q in history["squads"]],
-            "rating_history": selectors.rating_chart(game=club.league.game, competitor=f"club:{club.slug}"),
-        })
+        return Response(
+            {
+                "slug": club.slug,
+                "name": club.name,
+                "plane": club.plane,
+                "colours": club.colours,
+                "league": club.league.slug,
+                "coaches": [u.username for u in club.coaches.all()],
+                "results": [
+                    {
+                        "fixture": r["fixture"].key,
+                        "opponent": r["opponent"].slug,
+                        "home": r["home"],
+                        "wizards_left": r["mine"],
+                        "opponent_left": r["theirs"],
+                        "outcome": r["outcome"],
+                    }
+                    for r in history["results"]
+                ],
+                "squads": [
+                    {"fixture": q["fixture"].key, "wizards": q["wizards"], "spells": q["spells"]}
+                    for q in history["squads"]
+                ],
+                "rating_history": selectors.rating_chart(game=club.league.game, competitor=f"club:{club.slug}"),
+            }
+        )
 
 
 class Leaderboard(APIView):
@@ -262,24 +356,40 @@ class Leaderboard(APIView):
 
     @extend_schema(responses=OpenApiTypes.OBJECT, summary="Ratings leaderboard for a game")
     def get(self, request, game):
-        return Response({"game": game, "ratings": [
-            {"competitor": r.competitor, "label": r.label, "system": r.system, "rating": round(r.rating, 2),
-             "deviation": round(r.deviation, 2), "sort_key": round(r.sort_key, 2), "matches": r.matches}
-            for r in selectors.leaderboard(game=game)
-        ]})
+        return Response(
+            {
+                "game": game,
+                "ratings": [
+                    {
+                        "competitor": r.competitor,
+                        "label": r.label,
+                        "system": r.system,
+                        "rating": round(r.rating, 2),
+                        "deviation": round(r.deviation, 2),
+                        "sort_key": round(r.sort_key, 2),
+                        "matches": r.matches,
+                    }
+                    for r in selectors.leaderboard(game=game)
+                ],
+            }
+        )
 
 
 class SeasonCloseSerializer(serializers.Serializer):
-    expected_seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1,
-                                            help_text="The season stream's head seq the close is based on.")
+    expected_seq = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, help_text="The season stream's head seq the close is based on."
+    )
     event_id = serializers.UUIDField(help_text="A new UUID per command; resend it to retry.")
 
 
 class SeasonClose(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=SeasonCloseSerializer, responses=OpenApiTypes.OBJECT,
-                   summary="Organiser: close a finished season (final tables, promotion and relegation)")
+    @extend_schema(
+        request=SeasonCloseSerializer,
+        responses=OpenApiTypes.OBJECT,
+        summary="Organiser: close a finished season (final tables, promotion and relegation)",
+    )
     def post(self, request, slug, number):
         season = _season_or_404(slug, number)
         s = SeasonCloseSerializer(data=request.data)
@@ -291,8 +401,13 @@ class ClubCreateSerializer(serializers.Serializer):
     slug = serializers.SlugField(max_length=50)
     name = serializers.CharField(max_length=120)
     plane = serializers.CharField(required=False, default="", allow_blank=True, max_length=80)
-    colours = serializers.ListField(child=serializers.RegexField(r"^#[0-9a-fA-F]{6}$"), min_length=2, max_length=2,
-                                    required=False, default=["#5b3cc4", "#ffffff"])
+    colours = serializers.ListField(
+        child=serializers.RegexField(r"^#[0-9a-fA-F]{6}$"),
+        min_length=2,
+        max_length=2,
+        required=False,
+        default=["#5b3cc4", "#ffffff"],
+    )
 
 
 class LeagueClubs(APIView):

@@ -18,14 +18,19 @@ from matches.invitations.selectors import invitation_summary
 
 class DraftCreateSerializer(serializers.Serializer):
     coaches = serializers.ListField(
-        child=serializers.CharField(max_length=400), min_length=2, max_length=4,
+        child=serializers.CharField(max_length=400),
+        min_length=2,
+        max_length=4,
         help_text="Usernames in seat order (seat 0 is player 1); 'ann+bob' is a team of coaches sharing a seat",
     )
     format = serializers.ChoiceField(choices=["basic", "schoolyard", "tournament"], required=False)
     order = serializers.ChoiceField(choices=["snake", "straight"], required=False)
     clock_seconds = serializers.IntegerField(required=False, default=60)  # the service says why a clock is refused
-    event_id = serializers.UUIDField(required=False, help_text="A new UUID per draft; resending the same create "
-                                     "returns what the first made (the room, or the invitation).")
+    event_id = serializers.UUIDField(
+        required=False,
+        help_text="A new UUID per draft; resending the same create "
+        "returns what the first made (the room, or the invitation).",
+    )
 
     def validate_coaches(self, entries):
         teams = [[n.strip() for n in entry.split("+") if n.strip()] for entry in entries]
@@ -40,12 +45,14 @@ class DraftCreateSerializer(serializers.Serializer):
 
 
 class DraftCommandSerializer(serializers.Serializer):
-    expected_seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1,
-                                            help_text="The draft's head_seq this command was based on.")
+    expected_seq = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, help_text="The draft's head_seq this command was based on."
+    )
     event_id = serializers.UUIDField(help_text="A new UUID per command; resend it to retry.")
     wizard = serializers.IntegerField(required=False, min_value=0, max_value=10_000)
-    wizards = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=10_000), required=False,
-                                    max_length=64)
+    wizards = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=10_000), required=False, max_length=64
+    )
     spells = serializers.ListField(child=serializers.CharField(max_length=80), required=False, max_length=64)
 
 
@@ -64,26 +71,36 @@ class DraftList(APIView):
         drafts = Draft.objects.select_related("draft_match", "match")[:100]
         return Response({"results": [selectors.draft_summary(draft=d, user=request.user) for d in drafts]})
 
-    @extend_schema(request=DraftCreateSerializer, responses={201: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT},
-                   summary="Open a draft (or invite the other coaches to it)",
-                   description="201 with the draft when it seats nobody else (or an organiser opens it); otherwise "
-                               "202 with an invitation: the draft opens when every other coach accepted "
-                               "(POST /api/invitations/{id}/accept/). The same event_id again returns the invitation.")
+    @extend_schema(
+        request=DraftCreateSerializer,
+        responses={201: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT},
+        summary="Open a draft (or invite the other coaches to it)",
+        description="201 with the draft when it seats nobody else (or an organiser opens it); otherwise "
+        "202 with an invitation: the draft opens when every other coach accepted "
+        "(POST /api/invitations/{id}/accept/). The same event_id again returns the invitation.",
+    )
     def post(self, request):
         s = DraftCreateSerializer(data=request.data)
         s.is_valid(raise_exception=True)
         config = {k: s.validated_data[k] for k in ("format", "order") if k in s.validated_data}
         opened, created = draft_invitations.draft_open(
-            seats=[match_services.SeatSpec(user=team[0], partners=tuple(team[1:]))
-                   for team in s.validated_data["coaches"]],
-            created_by=request.user, config=config,
-            clock_seconds=s.validated_data["clock_seconds"], event_id=s.validated_data.get("event_id"),
+            seats=[
+                match_services.SeatSpec(user=team[0], partners=tuple(team[1:])) for team in s.validated_data["coaches"]
+            ],
+            created_by=request.user,
+            config=config,
+            clock_seconds=s.validated_data["clock_seconds"],
+            event_id=s.validated_data.get("event_id"),
         )
         if isinstance(opened, Invitation):
-            return Response(invitation_summary(invitation=opened, user=request.user),
-                            status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK)
-        return Response(selectors.draft_summary(draft=opened, user=request.user),
-                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+            return Response(
+                invitation_summary(invitation=opened, user=request.user),
+                status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK,
+            )
+        return Response(
+            selectors.draft_summary(draft=opened, user=request.user),
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
 
 
 class DraftDetail(APIView):
@@ -99,14 +116,18 @@ class DraftDetail(APIView):
 class DraftClock(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=DraftCommandSerializer, responses=OpenApiTypes.OBJECT,
-                   summary="The pick clock ran out: the configured auto-pick acts (refused before the deadline)")
+    @extend_schema(
+        request=DraftCommandSerializer,
+        responses=OpenApiTypes.OBJECT,
+        summary="The pick clock ran out: the configured auto-pick acts (refused before the deadline)",
+    )
     def post(self, request, draft_id):
         draft = _draft_or_404(draft_id)
         s = DraftCommandSerializer(data=request.data)
         s.is_valid(raise_exception=True)
-        acted = services.draft_clock_expire(draft=draft, expected_seq=s.validated_data["expected_seq"],
-                                            event_id=s.validated_data["event_id"])
+        acted = services.draft_clock_expire(
+            draft=draft, expected_seq=s.validated_data["expected_seq"], event_id=s.validated_data["event_id"]
+        )
         return Response({"acted_for": acted, **selectors.draft_summary(draft=draft, user=request.user)})
 
 
@@ -126,9 +147,12 @@ class DraftAction(APIView):
 
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=DraftCommandSerializer, responses={201: OpenApiTypes.OBJECT},
-                   operation_id="drafts_act",
-                   summary="pick {wizard} | take | pass | lineup {wizards} | spells {spells} | ready")
+    @extend_schema(
+        request=DraftCommandSerializer,
+        responses={201: OpenApiTypes.OBJECT},
+        operation_id="drafts_act",
+        summary="pick {wizard} | take | pass | lineup {wizards} | spells {spells} | ready",
+    )
     def post(self, request, draft_id, verb):
         if verb not in DRAFT_ACTIONS:
             raise NotFound(f"Unknown draft action '{verb}'.")
@@ -143,13 +167,19 @@ class DraftAction(APIView):
         if seat is None:
             raise match_services.MatchError("You are not a coach in this draft.", code="not_a_coach", status=403)
         outcome = match_services.match_act(
-            match_id=draft.draft_match_id, user=request.user, seat=seat,
+            match_id=draft.draft_match_id,
+            user=request.user,
+            seat=seat,
             action={"type": kind, **{f: s.validated_data[f] for f in fields}},
-            expected_seq=s.validated_data["expected_seq"], event_id=s.validated_data["event_id"],
+            expected_seq=s.validated_data["expected_seq"],
+            event_id=s.validated_data["event_id"],
         )
         draft.refresh_from_db()
         return Response(
-            {"created": outcome.created, "head_seq": outcome.events[-1].seq,
-             **selectors.draft_summary(draft=draft, user=request.user)},
+            {
+                "created": outcome.created,
+                "head_seq": outcome.events[-1].seq,
+                **selectors.draft_summary(draft=draft, user=request.user),
+            },
             status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK,
         )

@@ -14,9 +14,7 @@ class Draft(models.Model):
     """
 
     draft_match = models.OneToOneField(Match, on_delete=models.PROTECT, related_name="draft_room")
-    match = models.OneToOneField(
-        Match, null=True, blank=True, on_delete=models.PROTECT, related_name="from_draft"
-    )
+    match = models.OneToOneField(Match, null=True, blank=True, on_delete=models.PROTECT, related_name="from_draft")
     clock_seconds = models.PositiveIntegerField(default=60)
     hand_off = models.BooleanField(default=True, help_text="Create the match when the draft ends")
     created_at = models.DateTimeField(auto_now_add=True)

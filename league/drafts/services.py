@@ -36,8 +36,9 @@ def draft_create(
     """Open a draft room. ``seats`` in pick order: seat 0 is player 1. Bots ("auto") draft
     as the clock would; ``origin`` (e.g. a season fixture) passes on to the match. With
     ``event_id`` a retried create returns the room the first one opened (``draft_create_or_get``)."""
-    return draft_create_or_get(seats=seats, created_by=created_by, config=config, clock_seconds=clock_seconds,
-                               origin=origin, event_id=event_id)[0]
+    return draft_create_or_get(
+        seats=seats, created_by=created_by, config=config, clock_seconds=clock_seconds, origin=origin, event_id=event_id
+    )[0]
 
 
 def draft_create_or_get(
@@ -54,15 +55,20 @@ def draft_create_or_get(
     _check_opener(seats=seats, created_by=created_by, clock_seconds=clock_seconds)
     with transaction.atomic():
         draft_match, created = match_services.match_create_or_get(
-            game=DRAFT_GAME, seats=seats, created_by=created_by, config=config or {}, origin=origin,
+            game=DRAFT_GAME,
+            seats=seats,
+            created_by=created_by,
+            config=config or {},
+            origin=origin,
             event_id=event_id,
         )
         if not created:
             # The draft stream and its room are made in one transaction: the room is there.
             draft = Draft.objects.filter(draft_match=draft_match).first()
             if draft is None:
-                raise MatchError("This event_id was already used for a different command.",
-                                 code="event_id_reused", status=409)
+                raise MatchError(
+                    "This event_id was already used for a different command.", code="event_id_reused", status=409
+                )
             return draft, False
         # A tournament draft's teams meet in pairings the tournament makes, not in one match.
         draft = Draft.objects.create(draft_match=draft_match, clock_seconds=clock_seconds, hand_off=len(seats) == 2)
@@ -70,7 +76,10 @@ def draft_create_or_get(
 
 
 def draft_create_check(
-    *, seats: list[SeatSpec], created_by: AbstractBaseUser | None, config: dict | None = None,
+    *,
+    seats: list[SeatSpec],
+    created_by: AbstractBaseUser | None,
+    config: dict | None = None,
     clock_seconds: int = 60,
 ) -> None:
     """Every check ``draft_create`` makes, writing nothing (an invitation asks before inviting)."""
@@ -83,8 +92,11 @@ def _check_opener(*, seats, created_by, clock_seconds) -> None:
         raise MatchError("The pick clock must be between 5 seconds and a day.", code="bad_clock")
     coaches = [u for s in seats for u in ((s.user,) if s.user else ()) + tuple(s.partners)]
     if created_by is not None and not created_by.is_staff and created_by not in coaches:
-        raise MatchError("You can open a draft only as one of its coaches (organisers excepted).",
-                         code="permission_denied", status=403)
+        raise MatchError(
+            "You can open a draft only as one of its coaches (organisers excepted).",
+            code="permission_denied",
+            status=403,
+        )
 
 
 def draft_deadline(*, draft: Draft) -> timezone.datetime | None:
@@ -110,8 +122,9 @@ def draft_clock_expire(*, draft: Draft, expected_seq: int, event_id: uuid.UUID |
     if deadline is None:
         raise MatchError("The draft is over.", code="match_finished", status=409)
     if timezone.now() < deadline:
-        raise MatchError("The pick clock has not run out yet.", code="clock_running", status=409,
-                         deadline=deadline.isoformat())
+        raise MatchError(
+            "The pick clock has not run out yet.", code="clock_running", status=409, deadline=deadline.isoformat()
+        )
     acted: list[int] = []
     seq = expected_seq
     with transaction.atomic():
@@ -127,7 +140,11 @@ def draft_clock_expire(*, draft: Draft, expected_seq: int, event_id: uuid.UUID |
                 break
             building = match.state["phase"] == "building"
             outcome = match_services.match_act_on_behalf(
-                match_id=match.id, seat=seat, action=action, expected_seq=seq, actor="clock",
+                match_id=match.id,
+                seat=seat,
+                action=action,
+                expected_seq=seq,
+                actor="clock",
                 event_id=_clock_event_id(event_id, len(acted)),
             )
             if not outcome.created:  # a concurrent retry with this id got there first
@@ -153,8 +170,9 @@ def _clock_replay(*, draft: Draft, event_id: uuid.UUID) -> list[int]:
         if event is None:
             break
         if event.stream_id != draft.draft_match.stream_id or event.actor != "clock":
-            raise MatchError("This event_id was already used for a different command.",
-                             code="event_id_reused", status=409)
+            raise MatchError(
+                "This event_id was already used for a different command.", code="event_id_reused", status=409
+            )
         acted.append(event.data["seat"])
     return acted
 
@@ -162,9 +180,12 @@ def _clock_replay(*, draft: Draft, event_id: uuid.UUID) -> list[int]:
 def draft_hand_off(*, draft_match_id) -> Match | None:
     """Create the Wizard Dodgeball match for a finished two-coach draft (once)."""
     with transaction.atomic():
-        draft = Draft.objects.select_for_update().select_related("draft_match").filter(
-            draft_match_id=draft_match_id
-        ).first()
+        draft = (
+            Draft.objects.select_for_update()
+            .select_related("draft_match")
+            .filter(draft_match_id=draft_match_id)
+            .first()
+        )
         if draft is None or not draft.hand_off or draft.match_id is not None:
             return draft.match if draft else None
         draft_match = draft.draft_match
@@ -188,5 +209,7 @@ def draft_hand_off(*, draft_match_id) -> Match | None:
         draft.match = match
         draft.save(update_fields=["match"])
         # Tell the draft room: its pages show the way to the new match.
-        outbox_add(topic="match.broadcast", payload={"match_id": str(draft_match.id), "head_seq": draft_match.state_seq})
+        outbox_add(
+            topic="match.broadcast", payload={"match_id": str(draft_match.id), "head_seq": draft_match.state_seq}
+        )
         return match

@@ -80,8 +80,9 @@ def rebuild(
         for player, new in rate_one(ratings, result, system, tau=tau).items():
             ratings[player] = new
             history.setdefault(player, []).append(
-                HistoryPoint(result.match_id, result.sequence, new.rating, new.deviation,
-                             getattr(new, "volatility", None))
+                HistoryPoint(
+                    result.match_id, result.sequence, new.rating, new.deviation, getattr(new, "volatility", None)
+                )
             )
     return ratings, history
 

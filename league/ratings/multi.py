@@ -82,11 +82,7 @@ def rate_match(
     teams = []
     for team, _rank in sides:
         teams.append(
-            [
-                model.rating(mu=r.mu, sigma=r.sigma, name=str(p))
-                for p in team
-                for r in [ratings.get(p, MultiRating())]
-            ]
+            [model.rating(mu=r.mu, sigma=r.sigma, name=str(p)) for p in team for r in [ratings.get(p, MultiRating())]]
         )
     ranks = [float(rank) for _team, rank in sides]
     rated = model.rate(teams, ranks=ranks)

@@ -58,8 +58,16 @@ def _competitors(origin: dict, seats: list[tuple]) -> dict[int, tuple[str, str]]
     return {index: (f"user:{user_id}", username) for index, user_id, _, username in seats}
 
 
-def _rated_result(match_id, game: str, system: str | None, result: dict | None, origin: dict, seats: list[tuple],
-                  sequence: int | None, labels: dict[str, str]) -> RatedResult | None:
+def _rated_result(
+    match_id,
+    game: str,
+    system: str | None,
+    result: dict | None,
+    origin: dict,
+    seats: list[tuple],
+    sequence: int | None,
+    labels: dict[str, str],
+) -> RatedResult | None:
     """A verified, finished match as a rated result (its labels added to ``labels``), or None when
     it counts in no rating: unfinished, against a bot, or a team result of a Glicko-2 game."""
     if sequence is None or not result or result.get("unfinished"):
@@ -99,14 +107,16 @@ def rated_results(game: str, *, match_ids: Iterable[Any] | None = None) -> tuple
         seats = seats.filter(match_id__in=match_ids)
         closing = closing.filter(stream__match__in=match_ids)
     by_match: dict[Any, list[tuple]] = {}
-    for match_id, *seat in seats.order_by("match_id", "index").values_list("match_id", "index", "user_id", "bot",
-                                                                          "user__username"):
+    for match_id, *seat in seats.order_by("match_id", "index").values_list(
+        "match_id", "index", "user_id", "bot", "user__username"
+    ):
         by_match.setdefault(match_id, []).append(tuple(seat))
     sequence = dict(closing.values_list("stream_id", "id"))
     results, labels, system = [], {}, rating_system(game)
     for match_id, stream_id, result, origin in matches.values_list("id", "stream_id", "result", "origin"):
-        rated = _rated_result(match_id, game, system, result, origin, by_match.get(match_id, []), sequence.get(stream_id),
-                              labels)
+        rated = _rated_result(
+            match_id, game, system, result, origin, by_match.get(match_id, []), sequence.get(stream_id), labels
+        )
         if rated is not None:
             results.append(rated)
     results.sort(key=lambda r: r.sequence)
@@ -139,13 +149,33 @@ def _rebuild_from(game: str, results: list[RatedResult], labels: dict[str, str],
     ratings, history = rebuild(results, game, system=system)
     Rating.objects.filter(game=game).delete()
     RatingPoint.objects.filter(game=game).delete()
-    _insert(Rating, ("game", "competitor", "label", "system", "rating", "deviation", "volatility", "sort_key",
-                     "matches"),
-            [(game, key, labels.get(key, key), system, r.rating, r.deviation, getattr(r, "volatility", None),
-              _sort_key(r), len(history[key])) for key, r in sorted(ratings.items())])
-    _insert(RatingPoint, ("game", "competitor", "match_id", "sequence", "rating", "deviation", "volatility"),
-            [(game, key, p.match_id, p.sequence, p.rating, p.deviation, p.volatility)
-             for key, points in sorted(history.items()) for p in points])
+    _insert(
+        Rating,
+        ("game", "competitor", "label", "system", "rating", "deviation", "volatility", "sort_key", "matches"),
+        [
+            (
+                game,
+                key,
+                labels.get(key, key),
+                system,
+                r.rating,
+                r.deviation,
+                getattr(r, "volatility", None),
+                _sort_key(r),
+                len(history[key]),
+            )
+            for key, r in sorted(ratings.items())
+        ],
+    )
+    _insert(
+        RatingPoint,
+        ("game", "competitor", "match_id", "sequence", "rating", "deviation", "volatility"),
+        [
+            (game, key, p.match_id, p.sequence, p.rating, p.deviation, p.volatility)
+            for key, points in sorted(history.items())
+            for p in points
+        ],
+    )
     checkpoint.sequence = results[-1].sequence if results else 0
     checkpoint.save(update_fields=["sequence"])
     return len(results)
@@ -158,8 +188,12 @@ def _insert(model, fields: tuple[str, ...], rows: list[tuple]) -> None:
         return
     if connection.vendor == "postgresql":
         columns = ", ".join(connection.ops.quote_name(model._meta.get_field(f).column) for f in fields)
-        with connection.cursor() as cursor, cursor.cursor.copy(
-                f"COPY {connection.ops.quote_name(model._meta.db_table)} ({columns}) FROM STDIN") as copy:
+        with (
+            connection.cursor() as cursor,
+            cursor.cursor.copy(
+                f"COPY {connection.ops.quote_name(model._meta.db_table)} ({columns}) FROM STDIN"
+            ) as copy,
+        ):
             for row in rows:
                 copy.write_row(row)
         return
@@ -175,8 +209,15 @@ def _stored_rating(system: str, rating: float, deviation: float, volatility: flo
 def _fold(game: str, system: str, results: list[RatedResult], labels: dict[str, str]) -> None:
     """Fold ``results`` (commit order, all after everything stored) into the stored ratings:
     one read of their players' current ratings, one upsert, one insert of the new points."""
-    players = sorted({p for r in results for place in r.placements for side in place
-                      for p in (side if isinstance(side, (list, tuple)) else (side,))})
+    players = sorted(
+        {
+            p
+            for r in results
+            for place in r.placements
+            for side in place
+            for p in (side if isinstance(side, (list, tuple)) else (side,))
+        }
+    )
     stored = {row.competitor: row for row in Rating.objects.filter(game=game, competitor__in=players)}
     current = {key: _stored_rating(system, row.rating, row.deviation, row.volatility) for key, row in stored.items()}
     played = {key: row.matches for key, row in stored.items()}
@@ -185,16 +226,35 @@ def _fold(game: str, system: str, results: list[RatedResult], labels: dict[str, 
         for player, new in rate_one(current, result, system).items():
             current[player] = new
             played[player] = played.get(player, 0) + 1
-            points.append(RatingPoint(game=game, competitor=player, match_id=result.match_id,
-                                      sequence=result.sequence, rating=new.rating, deviation=new.deviation,
-                                      volatility=getattr(new, "volatility", None)))
+            points.append(
+                RatingPoint(
+                    game=game,
+                    competitor=player,
+                    match_id=result.match_id,
+                    sequence=result.sequence,
+                    rating=new.rating,
+                    deviation=new.deviation,
+                    volatility=getattr(new, "volatility", None),
+                )
+            )
     touched = sorted({p.competitor for p in points})
     Rating.objects.bulk_create(
-        [Rating(game=game, competitor=key, label=labels.get(key) or getattr(stored.get(key), "label", key),
-                system=system, rating=current[key].rating, deviation=current[key].deviation,
-                volatility=getattr(current[key], "volatility", None), sort_key=_sort_key(current[key]),
-                matches=played[key]) for key in touched],
-        update_conflicts=True, unique_fields=["game", "competitor"],
+        [
+            Rating(
+                game=game,
+                competitor=key,
+                label=labels.get(key) or getattr(stored.get(key), "label", key),
+                system=system,
+                rating=current[key].rating,
+                deviation=current[key].deviation,
+                volatility=getattr(current[key], "volatility", None),
+                sort_key=_sort_key(current[key]),
+                matches=played[key],
+            )
+            for key in touched
+        ],
+        update_conflicts=True,
+        unique_fields=["game", "competitor"],
         update_fields=["label", "system", "rating", "deviation", "volatility", "sort_key", "matches"],
     )
     RatingPoint.objects.bulk_create(points)
@@ -203,13 +263,15 @@ def _fold(game: str, system: str, results: list[RatedResult], labels: dict[str, 
 def _rewind(game: str, system: str, since: int) -> list[Any] | None:
     """Put the ratings back as they were before result ``since``; returns the match ids of the
     results taken out (to replay), or None when the stored points cannot say (then rebuild)."""
-    later = list(RatingPoint.objects.filter(game=game, sequence__gte=since)
-                 .values_list("competitor", "match_id", "sequence"))
+    later = list(
+        RatingPoint.objects.filter(game=game, sequence__gte=since).values_list("competitor", "match_id", "sequence")
+    )
     players = sorted({c for c, _, _ in later})
     before: dict[str, RatingPoint] = {}
     counts: dict[str, int] = {}
-    for point in (RatingPoint.objects.filter(game=game, competitor__in=players, sequence__lt=since)
-                  .order_by("competitor", "sequence")):
+    for point in RatingPoint.objects.filter(game=game, competitor__in=players, sequence__lt=since).order_by(
+        "competitor", "sequence"
+    ):
         before[point.competitor] = point
         counts[point.competitor] = counts.get(point.competitor, 0) + 1
     if system == "glicko2" and any(p.volatility is None for p in before.values()):
@@ -219,8 +281,12 @@ def _rewind(game: str, system: str, since: int) -> list[Any] | None:
     for key, point in before.items():
         restored = _stored_rating(system, point.rating, point.deviation, point.volatility)
         Rating.objects.filter(game=game, competitor=key).update(
-            rating=point.rating, deviation=point.deviation, volatility=point.volatility,
-            sort_key=_sort_key(restored), matches=counts[key])
+            rating=point.rating,
+            deviation=point.deviation,
+            volatility=point.volatility,
+            sort_key=_sort_key(restored),
+            matches=counts[key],
+        )
     return sorted({m for _, m, _ in later}, key=str)
 
 
@@ -269,12 +335,21 @@ def ratings_refresh(*, game: str) -> bool:
         checkpoint = _lock(game)
         results, labels = rated_results(game)
         wanted = sorted((str(r.match_id), r.sequence) for r in results)
-        have = sorted({(str(m), s) for m, s in RatingPoint.objects.filter(game=game).values_list("match_id", "sequence")})
+        have = sorted(
+            {(str(m), s) for m, s in RatingPoint.objects.filter(game=game).values_list("match_id", "sequence")}
+        )
         if wanted == have and checkpoint.sequence == (results[-1].sequence if results else 0):
             return False
         _rebuild_from(game, results, labels, checkpoint)  # the results just read: no second scan
         return True
 
 
-__all__ = ["HistoryPoint", "rated_games", "rated_results", "rating_system", "ratings_apply", "ratings_rebuild",
-           "ratings_refresh"]
+__all__ = [
+    "HistoryPoint",
+    "rated_games",
+    "rated_results",
+    "rating_system",
+    "ratings_apply",
+    "ratings_rebuild",
+    "ratings_refresh",
+]

@@ -28,10 +28,15 @@ def season_project_fixture(*, season: Season, fixture: str | None) -> None:
     if fixture is None:
         season_project(season=season)
         return
-    facts = list(Event.objects.filter(stream_id=season.stream_id)
-                 .filter(Q(type="fixtures.scheduled") | Q(data__fixture=fixture)).order_by("seq"))
+    facts = list(
+        Event.objects.filter(stream_id=season.stream_id)
+        .filter(Q(type="fixtures.scheduled") | Q(data__fixture=fixture))
+        .order_by("seq")
+    )
     row = season_fold(facts)[fixture]
-    clubs = {c.slug: c for c in Club.objects.filter(slug__in={row["home"], row["away"], row["walkover_winner"]} - {None})}
+    clubs = {
+        c.slug: c for c in Club.objects.filter(slug__in={row["home"], row["away"], row["walkover_winner"]} - {None})
+    }
     for name in ("home", "away", "walkover_winner"):
         if row[name] is not None:
             row[name] = clubs[row[name]]

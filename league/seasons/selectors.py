@@ -25,11 +25,26 @@ def season_results(*, season: Season) -> list[Result]:
     results = []
     for f in season.fixtures.select_related("home", "away", "walkover_winner"):
         if f.status == Fixture.Status.PLAYED:
-            results.append(Result(home=f.home.slug, away=f.away.slug, home_wizards_left=f.home_left,
-                                  away_wizards_left=f.away_left, round=f.round, match_id=f.key))
+            results.append(
+                Result(
+                    home=f.home.slug,
+                    away=f.away.slug,
+                    home_wizards_left=f.home_left,
+                    away_wizards_left=f.away_left,
+                    round=f.round,
+                    match_id=f.key,
+                )
+            )
         elif f.status == Fixture.Status.WALKOVER:
-            results.append(Result(home=f.home.slug, away=f.away.slug, round=f.round, match_id=f.key,
-                                  walkover_winner=f.walkover_winner.slug))
+            results.append(
+                Result(
+                    home=f.home.slug,
+                    away=f.away.slug,
+                    round=f.round,
+                    match_id=f.key,
+                    walkover_winner=f.walkover_winner.slug,
+                )
+            )
     return results
 
 
@@ -39,21 +54,39 @@ def season_standings(*, season: Season, division: str | None = None) -> list[dic
     if division is not None and config.get("divisions"):
         clubs = config["divisions"][division]
     results = [r for r in season_results(season=season) if r.home in clubs and r.away in clubs]
-    rows = standings(clubs, results, points=tuple(config["points"]), tiebreaks=tuple(config["tiebreaks"]),
-                     lot_seed=config["lot_seed"])
+    rows = standings(
+        clubs,
+        results,
+        points=tuple(config["points"]),
+        tiebreaks=tuple(config["tiebreaks"]),
+        lot_seed=config["lot_seed"],
+    )
     by_slug = {c.slug: c for c in Club.objects.filter(slug__in=clubs)}
     out = []
     for row in rows:
         club = by_slug[row.club]
-        out.append({
-            "position": row.position, "club": row.club, "name": club.name, "colours": club.colours,
-            "played": row.played, "won": row.won, "drawn": row.drawn, "lost": row.lost,
-            "points": int(row.points) if float(row.points).is_integer() else float(row.points),
-            "wizard_difference": row.wizard_difference, "wizards_remaining": row.wizards_remaining,
-            "form": row.form, "tiebreak": row.tiebreak,
-            "tiebreak_text": (f"ahead of the next club on {TIEBREAK_TEXT.get(row.tiebreak, row.tiebreak)}"
-                              if row.tiebreak else None),
-        })
+        out.append(
+            {
+                "position": row.position,
+                "club": row.club,
+                "name": club.name,
+                "colours": club.colours,
+                "played": row.played,
+                "won": row.won,
+                "drawn": row.drawn,
+                "lost": row.lost,
+                "points": int(row.points) if float(row.points).is_integer() else float(row.points),
+                "wizard_difference": row.wizard_difference,
+                "wizards_remaining": row.wizards_remaining,
+                "form": row.form,
+                "tiebreak": row.tiebreak,
+                "tiebreak_text": (
+                    f"ahead of the next club on {TIEBREAK_TEXT.get(row.tiebreak, row.tiebreak)}"
+                    if row.tiebreak
+                    else None
+                ),
+            }
+        )
     return out
 
 
@@ -66,18 +99,28 @@ def season_rounds(*, season: Season) -> list[dict]:
 
 def fixture_dict(f: Fixture) -> dict:
     return {
-        "key": f.key, "round": f.round, "date": f.date.isoformat(), "division": f.division,
-        "home": f.home.slug, "away": f.away.slug, "status": f.status,
-        "home_left": f.home_left, "away_left": f.away_left,
+        "key": f.key,
+        "round": f.round,
+        "date": f.date.isoformat(),
+        "division": f.division,
+        "home": f.home.slug,
+        "away": f.away.slug,
+        "status": f.status,
+        "home_left": f.home_left,
+        "away_left": f.away_left,
         "walkover_winner": f.walkover_winner.slug if f.walkover_winner_id else None,
-        "ruling": f.ruling or None, "draft": str(f.draft_id) if f.draft_id else None,
+        "ruling": f.ruling or None,
+        "draft": str(f.draft_id) if f.draft_id else None,
         "match": str(f.match_id) if f.match_id else None,
     }
 
 
 def club_history(*, club: Club) -> dict:
-    fixtures = (Fixture.objects.filter(home=club) | Fixture.objects.filter(away=club)).select_related(
-        "home", "away", "season", "match").order_by("season__number", "round")
+    fixtures = (
+        (Fixture.objects.filter(home=club) | Fixture.objects.filter(away=club))
+        .select_related("home", "away", "season", "match")
+        .order_by("season__number", "round")
+    )
     results, squads = [], []
     for f in fixtures:
         if f.status not in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER):
@@ -88,8 +131,16 @@ def club_history(*, club: Club) -> dict:
             outcome = "W" if f.walkover_winner_id == club.pk else "L"
         else:
             outcome = "W" if mine > theirs else "L" if mine < theirs else "D"
-        results.append({"fixture": f, "opponent": f.away if home else f.home, "home": home,
-                        "mine": mine, "theirs": theirs, "outcome": outcome})
+        results.append(
+            {
+                "fixture": f,
+                "opponent": f.away if home else f.home,
+                "home": home,
+                "mine": mine,
+                "theirs": theirs,
+                "outcome": outcome,
+            }
+        )
         if f.match is not None:
             team = f.match.config["teams"][0 if home else 1]
             squads.append({"fixture": f, "wizards": team["wizards"], "spells": team["spells"]})
@@ -98,8 +149,12 @@ def club_history(*, club: Club) -> dict:
 
 def rating_chart(*, game: str, competitor: str) -> list[dict]:
     return [
-        {"sequence": p.sequence, "rating": round(p.rating, 2), "deviation": round(p.deviation, 2),
-         "match": str(p.match_id)}
+        {
+            "sequence": p.sequence,
+            "rating": round(p.rating, 2),
+            "deviation": round(p.deviation, 2),
+            "match": str(p.match_id),
+        }
         for p in RatingPoint.objects.filter(game=game, competitor=competitor).order_by("sequence")
     ]
 

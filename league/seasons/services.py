@@ -14,6 +14,8 @@ from pathlib import Path
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from audit.clocks import BadTimeControl, check_time_control
+from engines import registry
 from league import streams
 from league.drafts.services import draft_create
 from league.standings.schedule import season_schedule
@@ -21,8 +23,6 @@ from league.standings.table import DEFAULT_TIEBREAKS
 from matches.commands import AT_HEAD, Appender, command_create
 from matches.eventstore import NewEvent
 from matches.models import Event, Match
-from engines import registry
-from audit.clocks import BadTimeControl, check_time_control
 from matches.services import MatchError, SeatSpec, match_create
 
 from .models import Club, Fixture, League, Season
@@ -47,8 +47,13 @@ def league_load_iwdl() -> League:
     for club in data["clubs"]:
         Club.objects.get_or_create(
             slug=club["slug"],
-            defaults={"league": league, "name": club["name"], "plane": club["plane"],
-                      "colours": club["colours"], "emblem": club["emblem"]},
+            defaults={
+                "league": league,
+                "name": club["name"],
+                "plane": club["plane"],
+                "colours": club["colours"],
+                "emblem": club["emblem"],
+            },
         )
     return league
 
@@ -78,9 +83,18 @@ def season_create(
     """Schedule a season. ``divisions`` maps division names (top first) to club slugs;
     ``movements`` (promote, relegate, playoff_spots) apply at the season's close. With
     ``event_id`` a retried create returns the season the first one made (``season_create_or_get``)."""
-    return season_create_or_get(league=league, created_by=created_by, start_date=start_date, double=double,
-                                clubs=clubs, divisions=divisions, days_between_rounds=days_between_rounds,
-                                movements=movements, time_control=time_control, event_id=event_id)[0]
+    return season_create_or_get(
+        league=league,
+        created_by=created_by,
+        start_date=start_date,
+        double=double,
+        clubs=clubs,
+        divisions=divisions,
+        days_between_rounds=days_between_rounds,
+        movements=movements,
+        time_control=time_control,
+        event_id=event_id,
+    )[0]
 
 
 def season_create_or_get(
@@ -114,24 +128,41 @@ def season_create_or_get(
     number = (league.seasons.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     stream_id = f"season:{uuid.uuid4()}"
     config = {
-        "league": league.slug, "number": number, "clubs": slugs, "double": double, "divisions": divisions,
-        "start_date": start_date.isoformat(), "days_between_rounds": days_between_rounds,
-        "points": league.points or [3, 1, 0], "tiebreaks": league.tiebreaks or list(DEFAULT_TIEBREAKS),
+        "league": league.slug,
+        "number": number,
+        "clubs": slugs,
+        "double": double,
+        "divisions": divisions,
+        "start_date": start_date.isoformat(),
+        "days_between_rounds": days_between_rounds,
+        "points": league.points or [3, 1, 0],
+        "tiebreaks": league.tiebreaks or list(DEFAULT_TIEBREAKS),
         "lot_seed": f"{league.slug}:{number}",
         "movements": {"promote": 2, "relegate": 2, "playoff_spots": 0, **(movements or {})},
         **({"time_control": clock} if clock else {}),
     }
-    fixtures = season_schedule(slugs, double=double, divisions=divisions, start_date=start_date,
-                               days_between_rounds=days_between_rounds)
+    fixtures = season_schedule(
+        slugs, double=double, divisions=divisions, start_date=start_date, days_between_rounds=days_between_rounds
+    )
     listing = [
-        {"key": f"r{f.round}:{f.home}:{f.away}", "round": f.round, "date": f.date.isoformat(),
-         "home": f.home, "away": f.away, "division": f.division or ""}
+        {
+            "key": f"r{f.round}:{f.home}:{f.away}",
+            "round": f.round,
+            "date": f.date.isoformat(),
+            "home": f.home,
+            "away": f.away,
+            "division": f.division or "",
+        }
         for f in fixtures
     ]
 
     def execute(appender: Appender) -> Season:
-        appender.append([NewEvent(type="season.created", data=config, actor=_actor(created_by)),
-                         NewEvent(type="fixtures.scheduled", data={"fixtures": listing}, actor=_actor(created_by))])
+        appender.append(
+            [
+                NewEvent(type="season.created", data=config, actor=_actor(created_by)),
+                NewEvent(type="fixtures.scheduled", data={"fixtures": listing}, actor=_actor(created_by)),
+            ]
+        )
         streams.stream_followups(appender)
         season = Season.objects.create(league=league, number=number, stream_id=stream_id, config=config)
         season_project(season=season)
@@ -139,18 +170,35 @@ def season_create_or_get(
 
     def same(existing: Event) -> bool:
         data = existing.data if existing.type == "season.created" else {}
-        return (existing.actor == _actor(created_by) and data.get("league") == league.slug
-                and data.get("start_date") == start_date.isoformat() and data.get("clubs") == slugs)
+        return (
+            existing.actor == _actor(created_by)
+            and data.get("league") == league.slug
+            and data.get("start_date") == start_date.isoformat()
+            and data.get("clubs") == slugs
+        )
 
-    return command_create(stream_id=stream_id, kind="season", event_id=event_id, execute=execute, same=same,
-                          found=lambda existing: Season.objects.get(stream_id=existing.stream_id))
+    return command_create(
+        stream_id=stream_id,
+        kind="season",
+        event_id=event_id,
+        execute=execute,
+        same=same,
+        found=lambda existing: Season.objects.get(stream_id=existing.stream_id),
+    )
 
 
 def _append(season: Season, type: str, data: dict, actor: str, *, event_id=None, expected_seq=AT_HEAD) -> bool:
     # The fact and the projection it changes commit together (ARCHITECTURE.md, projectors).
     with transaction.atomic():
-        _, created = streams.stream_append(stream_id=season.stream_id, kind="season", type=type, data=data,
-                                           actor=actor, event_id=event_id, expected_seq=expected_seq)
+        _, created = streams.stream_append(
+            stream_id=season.stream_id,
+            kind="season",
+            type=type,
+            data=data,
+            actor=actor,
+            event_id=event_id,
+            expected_seq=expected_seq,
+        )
         # A fact about one fixture refolds that fixture alone (projector.py): a whole refold per
         # result made a season's results cost grow with the square of its length (issue 17, P6).
         from .projector import season_project_fixture
@@ -171,49 +219,84 @@ def season_fold(events) -> dict[str, dict]:
         if event.type == "fixtures.scheduled":
             for f in d["fixtures"]:
                 rows[f["key"]] = {
-                    "round": f["round"], "date": dt.date.fromisoformat(f["date"]), "division": f["division"],
-                    "home": f["home"], "away": f["away"], "status": Fixture.Status.SCHEDULED,
-                    "draft_id": None, "match_id": None, "home_left": None, "away_left": None,
-                    "walkover_winner": None, "ruling": "", "result_seq": None,
+                    "round": f["round"],
+                    "date": dt.date.fromisoformat(f["date"]),
+                    "division": f["division"],
+                    "home": f["home"],
+                    "away": f["away"],
+                    "status": Fixture.Status.SCHEDULED,
+                    "draft_id": None,
+                    "match_id": None,
+                    "home_left": None,
+                    "away_left": None,
+                    "walkover_winner": None,
+                    "ruling": "",
+                    "result_seq": None,
                 }
         elif event.type == "fixture.postponed":
-            rows[d["fixture"]].update(status=Fixture.Status.POSTPONED, date=dt.date.fromisoformat(d["date"]),
-                                      ruling=d.get("reason", ""))
+            rows[d["fixture"]].update(
+                status=Fixture.Status.POSTPONED, date=dt.date.fromisoformat(d["date"]), ruling=d.get("reason", "")
+            )
         elif event.type == "fixture.started":
-            rows[d["fixture"]].update(status=Fixture.Status.IN_PLAY, draft_id=d.get("draft"),
-                                      match_id=d.get("match"))
+            rows[d["fixture"]].update(status=Fixture.Status.IN_PLAY, draft_id=d.get("draft"), match_id=d.get("match"))
         elif event.type == "result.recorded":
             row = rows[d["fixture"]]
             if row["result_seq"] is not None and row["ruling"]:
                 continue  # an organiser's correction stands over a later-arriving report
-            row.update(status=Fixture.Status.PLAYED, match_id=d["match"], home_left=d["home_left"],
-                       away_left=d["away_left"], result_seq=event.seq)
+            row.update(
+                status=Fixture.Status.PLAYED,
+                match_id=d["match"],
+                home_left=d["home_left"],
+                away_left=d["away_left"],
+                result_seq=event.seq,
+            )
             from_match.add(d["fixture"])
         elif event.type == "result.unfinished":
             # The match ended unfinished (the bound on turns: no winner). It counts nowhere: the
             # fixture stays open, to be replayed or ruled on, and says why. A ruling stands.
             row = rows[d["fixture"]]
             if row["result_seq"] is None or not row["ruling"]:
-                row.update(status=Fixture.Status.SCHEDULED, match_id=d["match"], home_left=None, away_left=None,
-                           result_seq=None, ruling=f"Unfinished: {d['reason']}")
+                row.update(
+                    status=Fixture.Status.SCHEDULED,
+                    match_id=d["match"],
+                    home_left=None,
+                    away_left=None,
+                    result_seq=None,
+                    ruling=f"Unfinished: {d['reason']}",
+                )
                 from_match.discard(d["fixture"])
         elif event.type == "result.retracted":
             # The match behind the result was found disputed: the fixture is open again (to be
             # replayed, or ruled on by the organiser) and says why. A ruling already made stands.
             row = rows[d["fixture"]]
             if d["fixture"] in from_match and row["match_id"] == d["match"]:
-                row.update(status=Fixture.Status.SCHEDULED, home_left=None, away_left=None, result_seq=None,
-                           ruling=f"Result retracted: {d['reason']}")
+                row.update(
+                    status=Fixture.Status.SCHEDULED,
+                    home_left=None,
+                    away_left=None,
+                    result_seq=None,
+                    ruling=f"Result retracted: {d['reason']}",
+                )
                 from_match.discard(d["fixture"])
         elif event.type == "result.corrected":
-            rows[d["fixture"]].update(status=Fixture.Status.PLAYED, home_left=d["home_left"],
-                                      away_left=d["away_left"], walkover_winner=None, ruling=d["reason"],
-                                      result_seq=event.seq)
+            rows[d["fixture"]].update(
+                status=Fixture.Status.PLAYED,
+                home_left=d["home_left"],
+                away_left=d["away_left"],
+                walkover_winner=None,
+                ruling=d["reason"],
+                result_seq=event.seq,
+            )
             from_match.discard(d["fixture"])
         elif event.type == "fixture.walkover":
-            rows[d["fixture"]].update(status=Fixture.Status.WALKOVER, walkover_winner=d["winner"],
-                                      home_left=None, away_left=None, ruling=d.get("reason", ""),
-                                      result_seq=event.seq)
+            rows[d["fixture"]].update(
+                status=Fixture.Status.WALKOVER,
+                walkover_winner=d["winner"],
+                home_left=None,
+                away_left=None,
+                ruling=d.get("reason", ""),
+                result_seq=event.seq,
+            )
             from_match.discard(d["fixture"])
     return rows
 
@@ -248,30 +331,59 @@ def _same(current, value) -> bool:
 
 
 def fixture_postpone(
-    *, fixture: Fixture, user, date: dt.date, reason: str, expected_seq: int | object = AT_HEAD,
+    *,
+    fixture: Fixture,
+    user,
+    date: dt.date,
+    reason: str,
+    expected_seq: int | object = AT_HEAD,
     event_id: uuid.UUID | None = None,
 ) -> None:
     check_organiser(league=fixture.season.league, user=user)
     if fixture.status in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER):
-        raise MatchError("A played fixture cannot be postponed; correct its result instead.", code="already_played",
-                         status=409)
-    _append(fixture.season, "fixture.postponed", {"fixture": fixture.key, "date": date.isoformat(), "reason": reason},
-            _actor(user), expected_seq=expected_seq, event_id=event_id)
+        raise MatchError(
+            "A played fixture cannot be postponed; correct its result instead.", code="already_played", status=409
+        )
+    _append(
+        fixture.season,
+        "fixture.postponed",
+        {"fixture": fixture.key, "date": date.isoformat(), "reason": reason},
+        _actor(user),
+        expected_seq=expected_seq,
+        event_id=event_id,
+    )
 
 
 def fixture_walkover(
-    *, fixture: Fixture, user, winner: Club, reason: str, expected_seq: int | object = AT_HEAD,
+    *,
+    fixture: Fixture,
+    user,
+    winner: Club,
+    reason: str,
+    expected_seq: int | object = AT_HEAD,
     event_id: uuid.UUID | None = None,
 ) -> None:
     check_organiser(league=fixture.season.league, user=user)
     if winner.pk not in (fixture.home_id, fixture.away_id):
         raise MatchError("The walkover goes to one of the two clubs in the fixture.", code="bad_winner")
-    _append(fixture.season, "fixture.walkover", {"fixture": fixture.key, "winner": winner.slug, "reason": reason},
-            _actor(user), expected_seq=expected_seq, event_id=event_id)
+    _append(
+        fixture.season,
+        "fixture.walkover",
+        {"fixture": fixture.key, "winner": winner.slug, "reason": reason},
+        _actor(user),
+        expected_seq=expected_seq,
+        event_id=event_id,
+    )
 
 
 def result_correct(
-    *, fixture: Fixture, user, home_left: int, away_left: int, reason: str, expected_seq: int | object = AT_HEAD,
+    *,
+    fixture: Fixture,
+    user,
+    home_left: int,
+    away_left: int,
+    reason: str,
+    expected_seq: int | object = AT_HEAD,
     event_id: uuid.UUID | None = None,
 ) -> None:
     """The organiser's ruling on a result, at any time: later rounds keep their results and
@@ -282,13 +394,25 @@ def result_correct(
     for value in (home_left, away_left):
         if not isinstance(value, int) or not 0 <= value <= 5:
             raise MatchError("Wizards left is a number from 0 to 5.", code="bad_result")
-    _append(fixture.season, "result.corrected",
-            {"fixture": fixture.key, "home_left": home_left, "away_left": away_left, "reason": reason},
-            _actor(user), expected_seq=expected_seq, event_id=event_id)
+    _append(
+        fixture.season,
+        "result.corrected",
+        {"fixture": fixture.key, "home_left": home_left, "away_left": away_left, "reason": reason},
+        _actor(user),
+        expected_seq=expected_seq,
+        event_id=event_id,
+    )
 
 
-def fixture_start(*, fixture: Fixture, user=None, bots: bool = False, clock_seconds: int = 60,
-                  expected_seq: int | object = AT_HEAD, event_id: uuid.UUID | None = None):
+def fixture_start(
+    *,
+    fixture: Fixture,
+    user=None,
+    bots: bool = False,
+    clock_seconds: int = 60,
+    expected_seq: int | object = AT_HEAD,
+    event_id: uuid.UUID | None = None,
+):
     """Start a fixture. IWDL fixtures open a draft (the home club's coach is player 1) that
     hands off to the match; a league of another game starts its match at once. With
     ``bots``, both clubs are coached by bots (a simulated season). Returns the draft or match.
@@ -310,11 +434,15 @@ def fixture_start(*, fixture: Fixture, user=None, bots: bool = False, clock_seco
         if home_coach is None or away_coach is None:
             raise MatchError("Both clubs need a coach before the fixture can start.", code="no_coach")
         if user is not None and user not in (home_coach, away_coach) and not user.is_staff:
-            raise MatchError("Only the two coaches or an organiser may start the fixture.", code="not_a_coach",
-                             status=403)
+            raise MatchError(
+                "Only the two coaches or an organiser may start the fixture.", code="not_a_coach", status=403
+            )
         seats = [SeatSpec(user=home_coach), SeatSpec(user=away_coach)]
-    origin = {"season": str(fixture.season_id), "fixture": fixture.key,
-              "fixture_clubs": [fixture.home.slug, fixture.away.slug]}
+    origin = {
+        "season": str(fixture.season_id),
+        "fixture": fixture.key,
+        "fixture_clubs": [fixture.home.slug, fixture.away.slug],
+    }
     clock = fixture.season.config.get("time_control") or {}
     if clock and drafted:
         origin["time_control"] = clock  # the draft hands it to the match it sets up
@@ -322,12 +450,19 @@ def fixture_start(*, fixture: Fixture, user=None, bots: bool = False, clock_seco
         # The draft or match takes an id derived from the start's: a racing retry finds it too.
         made_id = uuid.uuid5(event_id, "start") if event_id is not None else None
         if drafted:
-            started = draft_create(seats=seats, created_by=user, config={"format": "schoolyard"},
-                                   clock_seconds=clock_seconds, origin=origin, event_id=made_id)
+            started = draft_create(
+                seats=seats,
+                created_by=user,
+                config={"format": "schoolyard"},
+                clock_seconds=clock_seconds,
+                origin=origin,
+                event_id=made_id,
+            )
             fact = {"fixture": fixture.key, "draft": str(started.draft_match_id)}
         else:
-            started = match_create(game=game, seats=seats, created_by=user, origin=origin, time_control=clock,
-                                   event_id=made_id)
+            started = match_create(
+                game=game, seats=seats, created_by=user, origin=origin, time_control=clock, event_id=made_id
+            )
             fact = {"fixture": fixture.key, "match": str(started.id)}
         _append(fixture.season, "fixture.started", fact, _actor(user), expected_seq=expected_seq, event_id=event_id)
     return started
@@ -338,10 +473,12 @@ def _started_by(stored: Event, fixture: Fixture):
     from league.drafts.models import Draft
 
     data = stored.data
-    if stored.type != "fixture.started" or stored.stream_id != fixture.season.stream_id or \
-            data.get("fixture") != fixture.key:
-        raise MatchError("This event_id was already used for a different command.", code="event_id_reused",
-                         status=409)
+    if (
+        stored.type != "fixture.started"
+        or stored.stream_id != fixture.season.stream_id
+        or data.get("fixture") != fixture.key
+    ):
+        raise MatchError("This event_id was already used for a different command.", code="event_id_reused", status=409)
     if data.get("draft"):
         return Draft.objects.get(draft_match_id=data["draft"])
     return Match.objects.get(pk=data["match"])
@@ -368,23 +505,36 @@ def result_record(*, match_id) -> bool:
         # (engines/wizard_dodgeball/RULES.md "Unfinished games"). Same event id: recorded once.
         detail = match.result.get("detail") or "The match ended without a winner."
         return _append(
-            season, "result.unfinished",
-            {"fixture": origin["fixture"], "match": str(match.id),
-             "reason": f"{detail} Replay it or rule on it.",
-             "head_hash": match.head_hash},
-            "system", event_id=uuid.uuid5(RESULT_NAMESPACE, str(match.id)),
+            season,
+            "result.unfinished",
+            {
+                "fixture": origin["fixture"],
+                "match": str(match.id),
+                "reason": f"{detail} Replay it or rule on it.",
+                "head_hash": match.head_hash,
+            },
+            "system",
+            event_id=uuid.uuid5(RESULT_NAMESPACE, str(match.id)),
         )
     home, away = _fixture_score(match)
     return _append(
-        season, "result.recorded",
-        {"fixture": origin["fixture"], "match": str(match.id), "home_left": home, "away_left": away,
-         "head_hash": match.head_hash},
-        "system", event_id=uuid.uuid5(RESULT_NAMESPACE, str(match.id)),
+        season,
+        "result.recorded",
+        {
+            "fixture": origin["fixture"],
+            "match": str(match.id),
+            "home_left": home,
+            "away_left": away,
+            "head_hash": match.head_hash,
+        },
+        "system",
+        event_id=uuid.uuid5(RESULT_NAMESPACE, str(match.id)),
     )
 
 
-def season_close(*, season: Season, user, expected_seq: int | object = AT_HEAD,
-                 event_id: uuid.UUID | None = None) -> dict:
+def season_close(
+    *, season: Season, user, expected_seq: int | object = AT_HEAD, event_id: uuid.UUID | None = None
+) -> dict:
     """End a finished season: the final tables and, between divisions, who goes up, who goes
     down and who enters the play-offs (a fact in the stream; the next season can use it)."""
     from league.standings.table import division_movements, standings
@@ -399,23 +549,48 @@ def season_close(*, season: Season, user, expected_seq: int | object = AT_HEAD,
         raise MatchError("This season is already closed.", code="season_closed", status=409)
     open_fixtures = season.fixtures.exclude(status__in=[Fixture.Status.PLAYED, Fixture.Status.WALKOVER]).count()
     if open_fixtures:
-        raise MatchError(f"{open_fixtures} fixture(s) still to play or rule on.", code="season_unfinished",
-                         status=409)
+        raise MatchError(f"{open_fixtures} fixture(s) still to play or rule on.", code="season_unfinished", status=409)
     config = season.config
     results = season_results(season=season)
     groups = config.get("divisions") or {"": config["clubs"]}
     tables = []
     for name, members in groups.items():
         mine = [r for r in results if r.home in members and r.away in members]
-        tables.append((name, standings(members, mine, points=tuple(config["points"]),
-                                       tiebreaks=tuple(config["tiebreaks"]), lot_seed=config["lot_seed"])))
+        tables.append(
+            (
+                name,
+                standings(
+                    members,
+                    mine,
+                    points=tuple(config["points"]),
+                    tiebreaks=tuple(config["tiebreaks"]),
+                    lot_seed=config["lot_seed"],
+                ),
+            )
+        )
     moves = config.get("movements", {})
-    boundaries = division_movements(tables, promote=moves.get("promote", 2), relegate=moves.get("relegate", 2),
-                                    playoff_spots=moves.get("playoff_spots", 0)) if len(tables) > 1 else []
+    boundaries = (
+        division_movements(
+            tables,
+            promote=moves.get("promote", 2),
+            relegate=moves.get("relegate", 2),
+            playoff_spots=moves.get("playoff_spots", 0),
+        )
+        if len(tables) > 1
+        else []
+    )
     data = {
         "final": {name: [r.club for r in rows] for name, rows in tables},
-        "movements": [{"upper": b.upper, "lower": b.lower, "promoted": list(b.promoted),
-                       "relegated": list(b.relegated), "playoff": list(b.playoff)} for b in boundaries],
+        "movements": [
+            {
+                "upper": b.upper,
+                "lower": b.lower,
+                "promoted": list(b.promoted),
+                "relegated": list(b.relegated),
+                "playoff": list(b.playoff),
+            }
+            for b in boundaries
+        ],
     }
     _append(season, "season.closed", data, _actor(user), expected_seq=expected_seq, event_id=event_id)
     return data
@@ -446,13 +621,18 @@ def league_create(*, slug: str, name: str, game: str, created_by, points=(3, 1, 
         raise MatchError("A draft is not a game a league can play.", code="unknown_game")
     if League.objects.filter(slug=slug).exists():
         raise MatchError(f"There is already a league called '{slug}'.", code="slug_taken", status=409)
-    if len(points) != 3 or any(not isinstance(p, int) or p < 0 for p in points) or not points[0] >= points[1] >= points[2]:
+    if (
+        len(points) != 3
+        or any(not isinstance(p, int) or p < 0 for p in points)
+        or not points[0] >= points[1] >= points[2]
+    ):
         raise MatchError("Points are [win, draw, loss], whole numbers with win >= draw >= loss.", code="bad_points")
     unknown = [t for t in tiebreaks if t not in KNOWN]
     if unknown or len(set(tiebreaks)) != len(tiebreaks):
         raise MatchError(f"Tie-breaks come from {', '.join(KNOWN)}, each at most once.", code="bad_tiebreaks")
-    return League.objects.create(slug=slug, name=name, game=engine.name, points=list(points),
-                                 tiebreaks=list(tiebreaks), created_by=created_by)
+    return League.objects.create(
+        slug=slug, name=name, game=engine.name, points=list(points), tiebreaks=list(tiebreaks), created_by=created_by
+    )
 
 
 def club_create(*, league: League, user, slug: str, name: str, plane: str = "", colours=("#5b3cc4", "#ffffff")) -> Club:
@@ -481,14 +661,21 @@ def result_retract(*, match_id) -> bool:
     if match is None or match.verdict != Match.Verdict.DISPUTED or "fixture" not in origin or "season" not in origin:
         return False
     season = Season.objects.get(pk=origin["season"])
-    recorded = any(e.type == "result.recorded" and e.data.get("match") == str(match.id)
-                   for e in streams.stream_events(stream_id=season.stream_id))
+    recorded = any(
+        e.type == "result.recorded" and e.data.get("match") == str(match.id)
+        for e in streams.stream_events(stream_id=season.stream_id)
+    )
     if not recorded:
         return False
     where = f" (event {match.verdict_seq})" if match.verdict_seq else ""
     return _append(
-        season, "result.retracted",
-        {"fixture": origin["fixture"], "match": str(match.id), "reason": f"the match was disputed{where}: "
-                                                                          f"{match.verdict_reason}"},
-        "system", event_id=uuid.uuid5(RETRACT_NAMESPACE, str(match.id)),
+        season,
+        "result.retracted",
+        {
+            "fixture": origin["fixture"],
+            "match": str(match.id),
+            "reason": f"the match was disputed{where}: {match.verdict_reason}",
+        },
+        "system",
+        event_id=uuid.uuid5(RETRACT_NAMESPACE, str(match.id)),
     )

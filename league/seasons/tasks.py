@@ -1,5 +1,4 @@
 from config.celery import app
-
 from league.ratings.projection import ratings_apply, ratings_refresh
 
 from .services import result_record

@@ -18,14 +18,28 @@ from .models import Season
 from .services import _fixture_score, _same, season_fold
 
 #: Projection fields compared; clubs and matches by slug and id.
-FIELDS = ("round", "date", "division", "home", "away", "status", "draft_id", "match_id", "home_left",
-          "away_left", "walkover_winner", "ruling", "result_seq")
+FIELDS = (
+    "round",
+    "date",
+    "division",
+    "home",
+    "away",
+    "status",
+    "draft_id",
+    "match_id",
+    "home_left",
+    "away_left",
+    "walkover_winner",
+    "ruling",
+    "result_seq",
+)
 
 
 def _stored(fixture) -> dict:
     return {
         **{name: getattr(fixture, name) for name in FIELDS},
-        "home": fixture.home.slug, "away": fixture.away.slug,
+        "home": fixture.home.slug,
+        "away": fixture.away.slug,
         "walkover_winner": fixture.walkover_winner.slug if fixture.walkover_winner_id else None,
     }
 
@@ -39,8 +53,7 @@ def _check_result(season: Season, event, retracted: set[str]) -> str | None:
     if origin.get("season") != str(season.pk) or origin.get("fixture") != d.get("fixture"):
         return "The result cites a match that was not played for this fixture."
     if match.verdict != Match.Verdict.VERIFIED and str(match.id) not in retracted:
-        return (f"The match behind this result is {match.verdict}, not verified, and the result was never "
-                "retracted.")
+        return f"The match behind this result is {match.verdict}, not verified, and the result was never retracted."
     if match.status != Match.Status.FINISHED or not match.result:
         return "The match behind this result has not finished."
     if d.get("head_hash") != match.head_hash:
@@ -142,8 +155,11 @@ def verify_season(stream: Stream) -> StreamVerdict:
         row = _stored(stored[key])
         for name in FIELDS:
             if not _same(row[name], folded[key][name]):
-                return bad(touched.get(key, head), f"Fixture {key}'s stored {name} ({row[name]}) differs from a "
-                                                   f"fresh fold of the season's facts ({folded[key][name]}).")
+                return bad(
+                    touched.get(key, head),
+                    f"Fixture {key}'s stored {name} ({row[name]}) differs from a "
+                    f"fresh fold of the season's facts ({folded[key][name]}).",
+                )
     if season.projected_seq != head:
         return bad(head, f"The fixtures were folded to event {season.projected_seq}, not to the stream's head.")
     return StreamVerdict(True, "season", label=stream.id)

@@ -5,14 +5,24 @@ from .api import views
 urlpatterns = [
     path("tournaments/", views.TournamentList.as_view(), name="api-tournaments"),
     path("tournaments/<uuid:tournament_id>/", views.TournamentDetail.as_view(), name="api-tournament"),
-    path("tournaments/<uuid:tournament_id>/standings/", views.TournamentStandings.as_view(),
-         name="api-tournament-standings"),
-    path("tournaments/<uuid:tournament_id>/standings.csv", views.TournamentStandingsCsv.as_view(),
-         name="api-tournament-standings-csv"),
+    path(
+        "tournaments/<uuid:tournament_id>/standings/",
+        views.TournamentStandings.as_view(),
+        name="api-tournament-standings",
+    ),
+    path(
+        "tournaments/<uuid:tournament_id>/standings.csv",
+        views.TournamentStandingsCsv.as_view(),
+        name="api-tournament-standings-csv",
+    ),
     path("tournaments/<uuid:tournament_id>/trf.txt", views.TournamentTrf.as_view(), name="api-tournament-trf"),
     path("tournaments/<uuid:tournament_id>/events/", views.TournamentEvents.as_view(), name="api-tournament-events"),
-    path("tournaments/<uuid:tournament_id>/pairings/<str:pairing_id>/<str:verb>/", views.PairingCommand.as_view(),
-         name="api-tournament-pairing-command"),
-    path("tournaments/<uuid:tournament_id>/<str:verb>/", views.TournamentCommand.as_view(),
-         name="api-tournament-command"),
+    path(
+        "tournaments/<uuid:tournament_id>/pairings/<str:pairing_id>/<str:verb>/",
+        views.PairingCommand.as_view(),
+        name="api-tournament-pairing-command",
+    ),
+    path(
+        "tournaments/<uuid:tournament_id>/<str:verb>/", views.TournamentCommand.as_view(), name="api-tournament-command"
+    ),
 ]

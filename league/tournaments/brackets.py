@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Hashable, Iterable, Mapping, Sequence
+from typing import Any
 
 PlayerId = Hashable
 
@@ -195,9 +196,7 @@ def _finish(fmt: str, entrants: int, size: int, raw: list) -> Bracket:
             )
         )
     order = seeding_order(size)
-    byes = tuple(
-        sorted(order[2 * i + j] for i in range(size // 2) for j in (0, 1) if order[2 * i + 1 - j] > entrants)
-    )
+    byes = tuple(sorted(order[2 * i + j] for i in range(size // 2) for j in (0, 1) if order[2 * i + 1 - j] > entrants))
     return Bracket(fmt, entrants, size, tuple(matches), byes)
 
 
@@ -274,7 +273,9 @@ def double_elimination(entrants: int, bracket_reset: bool = True) -> Bracket:
                 keys = []
                 for slot in range(len(survivors) // 2):
                     key = f"L{lb_round}.{slot}"
-                    raw.append((key, "losers", lb_round, slot + 1, (survivors[2 * slot], survivors[2 * slot + 1]), False))
+                    raw.append(
+                        (key, "losers", lb_round, slot + 1, (survivors[2 * slot], survivors[2 * slot + 1]), False)
+                    )
                     keys.append(key)
                 survivors = [Source("winner", key) for key in keys]
         lb_champion = survivors[0]
@@ -351,8 +352,9 @@ def decided(bracket: Bracket, state: Mapping[str, MatchState]) -> bool:
     return all(state[m.id].status in ("done", "not_needed") for m in bracket.matches)
 
 
-def separate_groups(bracket: Bracket, seeds: Sequence[PlayerId], group_of: Mapping[PlayerId, Any],
-                    tiers: Sequence[int]) -> list[PlayerId]:
+def separate_groups(
+    bracket: Bracket, seeds: Sequence[PlayerId], group_of: Mapping[PlayerId, Any], tiers: Sequence[int]
+) -> list[PlayerId]:
     """Re-seed a playoff so that no first-round match pits two players of one group.
 
     ``seeds`` is the playoff order (group winners first, then runners-up, ...); ``tiers``
@@ -384,7 +386,7 @@ def separate_groups(bracket: Bracket, seeds: Sequence[PlayerId], group_of: Mappi
     position = 0
     while 0 <= position < n:
         block = block_of[position]
-        pool = seeds[starts[block]: starts[block] + tiers[block]]
+        pool = seeds[starts[block] : starts[block] + tiers[block]]
         if chosen[position] is not None:
             used.discard(chosen[position])
             chosen[position] = None
@@ -537,7 +539,6 @@ def seat_pods(
     ranked = list(ranked)
     if len(set(ranked)) != len(ranked):
         raise ValueError("Player ids must be unique")
-    rank = {p: i for i, p in enumerate(ranked)}
     met_pairs = {frozenset(pair) for pair in met if len(set(pair)) == 2}
     sizes = pod_sizes(len(ranked), preferred, smallest, largest)
     pods: list[list[int]] = []
@@ -547,9 +548,7 @@ def seat_pods(
         start += size
 
     def repeats(members: list[int]) -> int:
-        return sum(
-            1 for a, b in itertools.combinations(members, 2) if frozenset((ranked[a], ranked[b])) in met_pairs
-        )
+        return sum(1 for a, b in itertools.combinations(members, 2) if frozenset((ranked[a], ranked[b])) in met_pairs)
 
     def spread(members: list[int]) -> int:
         return max(members) - min(members)
@@ -607,9 +606,7 @@ def repeat_pairs(pods: Iterable[Sequence[PlayerId]], met: Iterable[tuple[PlayerI
     return sum(1 for pod in pods for a, b in itertools.combinations(pod, 2) if frozenset((a, b)) in met_pairs)
 
 
-def placement_points(
-    finish: Sequence[Sequence[PlayerId]], points: Sequence[Any]
-) -> dict[PlayerId, Fraction]:
+def placement_points(finish: Sequence[Sequence[PlayerId]], points: Sequence[Any]) -> dict[PlayerId, Fraction]:
     """Points for one pod's finish. ``finish`` lists places best first, each a list of
     the players tied there; tied players share the points of the places they cover.
 

@@ -10,8 +10,11 @@ from .tiebreaks import TIEBREAKS
 TIEBREAK_CHOICES = [("", "(default)")] + [(n, n.replace("_", " ")) for n in TIEBREAKS]
 
 FORMAT_LABELS = {
-    "single_elimination": "Single elimination", "double_elimination": "Double elimination",
-    "round_robin": "Round robin", "swiss": "Swiss", "groups_playoff": "Groups, then a playoff",
+    "single_elimination": "Single elimination",
+    "double_elimination": "Double elimination",
+    "round_robin": "Round robin",
+    "swiss": "Swiss",
+    "groups_playoff": "Groups, then a playoff",
     "pods": "Free-for-all pods (up to five players, as many as the game seats)",
 }
 
@@ -27,28 +30,44 @@ class NewTournamentForm(forms.Form):
     rounds = forms.IntegerField(required=False, min_value=1, max_value=30, label="Rounds (Swiss, pods)")
     bye_score = forms.ChoiceField(choices=[("1", "1"), ("1/2", "½"), ("0", "0")], initial="1", label="Bye worth")
     seat_balance = forms.ChoiceField(
-        choices=[("balanced", "Balanced (seat wishes weigh against score groups)"),
-                 ("strict", "Strict (FIDE colour limits: never three in a row or two apart)")],
-        initial="balanced", required=False, label="Seats (Swiss)")
-    pod_size = forms.IntegerField(required=False, min_value=3, max_value=5,
-                                  label="Pod size (at most what the game seats)")
-    round_minutes = forms.IntegerField(required=False, min_value=1, max_value=600, initial=50,
-                                       label="Round timer (minutes)")
+        choices=[
+            ("balanced", "Balanced (seat wishes weigh against score groups)"),
+            ("strict", "Strict (FIDE colour limits: never three in a row or two apart)"),
+        ],
+        initial="balanced",
+        required=False,
+        label="Seats (Swiss)",
+    )
+    pod_size = forms.IntegerField(
+        required=False, min_value=3, max_value=5, label="Pod size (at most what the game seats)"
+    )
+    round_minutes = forms.IntegerField(
+        required=False, min_value=1, max_value=600, initial=50, label="Round timer (minutes)"
+    )
     third_place = forms.BooleanField(required=False, label="Third-place match")
     bracket_reset = forms.BooleanField(required=False, initial=True, label="Grand final reset")
     check_in_required = forms.BooleanField(required=False, label="Check-in required")
-    check_in_opens = forms.DateTimeField(required=False, label="Check-in opens",
-                                         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
-    check_in_closes = forms.DateTimeField(required=False, label="Check-in closes",
-                                          widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
-    seeding = forms.ChoiceField(choices=[("registration", "In order of registration"), ("rating", "By rating"),
-                                         ("manual", "By hand (set on the tournament page)")], initial="registration")
+    check_in_opens = forms.DateTimeField(
+        required=False, label="Check-in opens", widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+    check_in_closes = forms.DateTimeField(
+        required=False, label="Check-in closes", widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+    seeding = forms.ChoiceField(
+        choices=[
+            ("registration", "In order of registration"),
+            ("rating", "By rating"),
+            ("manual", "By hand (set on the tournament page)"),
+        ],
+        initial="registration",
+    )
     tiebreak_1 = forms.ChoiceField(choices=TIEBREAK_CHOICES, required=False, label="Tie-break 1")
     tiebreak_2 = forms.ChoiceField(choices=TIEBREAK_CHOICES, required=False, label="Tie-break 2")
     tiebreak_3 = forms.ChoiceField(choices=TIEBREAK_CHOICES, required=False, label="Tie-break 3")
     tiebreak_4 = forms.ChoiceField(choices=TIEBREAK_CHOICES, required=False, label="Tie-break 4")
-    forbidden_pairs = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}),
-                                      label="Never pair (Swiss): two usernames a line")
+    forbidden_pairs = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 2}), label="Never pair (Swiss): two usernames a line"
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -66,8 +85,9 @@ class NewTournamentForm(forms.Form):
             # Chosen in order; a repeat adds nothing, so it is dropped rather than refused.
             options["tiebreaks"] = list(dict.fromkeys(tiebreaks))
         if fmt == "swiss" and d.get("forbidden_pairs"):
-            options["forbidden_pairs"] = [line.replace(",", " ").split() for line in d["forbidden_pairs"].splitlines()
-                                          if line.strip()]
+            options["forbidden_pairs"] = [
+                line.replace(",", " ").split() for line in d["forbidden_pairs"].splitlines() if line.strip()
+            ]
         if d.get("round_minutes"):
             options["round_minutes"] = d["round_minutes"]
         if d.get("cap"):

@@ -22,8 +22,14 @@ def _sheet(request, tournament_id, *, with_round: bool):
     if not is_organiser(state, request.user):
         raise PermissionDenied("Only the tournament's organiser prints its sheets.")
     summary = selectors.tournament_summary(tournament=t, user=request.user, state=state)
-    context = {"t": t, "s": summary, "format_label": FORMAT_LABELS.get(t.format, t.format), "round": None,
-               "tables": [], "byes": []}
+    context = {
+        "t": t,
+        "s": summary,
+        "format_label": FORMAT_LABELS.get(t.format, t.format),
+        "round": None,
+        "tables": [],
+        "byes": [],
+    }
     if with_round:
         number = round_to_print(state, request.GET.get("round"))
         rnd = next((r for r in summary["rounds"] if r["number"] == number), None)

@@ -21,7 +21,8 @@ Results of a two-player pairing, always in terms of player ids:
 from __future__ import annotations
 
 import copy
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from . import brackets, timer
 
@@ -79,15 +80,25 @@ def apply(state: dict[str, Any], event: dict[str, Any]) -> None:
 
 def _created(state, data, event):
     state.update(
-        id=data["id"], name=data["name"], game=data["game"], format=data["format"],
-        options=data["options"], organiser=data["organiser"],
+        id=data["id"],
+        name=data["name"],
+        game=data["game"],
+        format=data["format"],
+        options=data["options"],
+        organiser=data["organiser"],
     )
 
 
 def _player(pid: str, data: dict, status: str) -> dict:
     return {
-        "id": pid, "name": data.get("name", pid), "status": status, "checked_in": False,
-        "rating": data.get("rating"), "club": data.get("club"), "joined_round": 1, "dropped_after": None,
+        "id": pid,
+        "name": data.get("name", pid),
+        "status": status,
+        "checked_in": False,
+        "rating": data.get("rating"),
+        "club": data.get("club"),
+        "joined_round": 1,
+        "dropped_after": None,
     }
 
 
@@ -195,9 +206,18 @@ def _joined_late(state, data, event):
 
 def _pairing(pid: str, rnd: int, board: int, players: list, **extra) -> dict:
     record = {
-        "id": pid, "round": rnd, "board": board, "players": list(players), "status": "pending",
-        "reports": {}, "result": None, "source": None, "match_id": None, "history": [],
-        "group": None, "bracket_match": None,
+        "id": pid,
+        "round": rnd,
+        "board": board,
+        "players": list(players),
+        "status": "pending",
+        "reports": {},
+        "result": None,
+        "source": None,
+        "match_id": None,
+        "history": [],
+        "group": None,
+        "bracket_match": None,
     }
     record.update(extra)
     return record
@@ -219,8 +239,14 @@ def _round_paired(state, data, event):
             record.update(status="final", result=p["auto"], source="drop")
         state["pairings"][p["id"]] = record
         ids.append(p["id"])
-    state["rounds"].append({"number": number, "pairings": ids, "kind": "bracket" if "bracket" in data else "round",
-                            "method": data.get("method")})
+    state["rounds"].append(
+        {
+            "number": number,
+            "pairings": ids,
+            "kind": "bracket" if "bracket" in data else "round",
+            "method": data.get("method"),
+        }
+    )
 
 
 def _history(record, event, kind, **extra):
@@ -351,10 +377,22 @@ def _sync_bracket(state) -> None:
                 continue
             if record["players"] != players or record["status"] == "not_needed":
                 if record["result"] is not None or record["reports"]:
-                    record["history"].append({"seq": state["seq"], "event": "voided", "players": record["players"],
-                                              "result": record["result"]})
-                record.update(players=players, result=None, reports={}, source=None, match_id=None,
-                              status="waiting" if None in players else "pending")
+                    record["history"].append(
+                        {
+                            "seq": state["seq"],
+                            "event": "voided",
+                            "players": record["players"],
+                            "result": record["result"],
+                        }
+                    )
+                record.update(
+                    players=players,
+                    result=None,
+                    reports={},
+                    source=None,
+                    match_id=None,
+                    status="waiting" if None in players else "pending",
+                )
                 changed = True
             if record["status"] in ("pending", "reported", "disputed") and None not in players:
                 dropped = [p for p in players if state["players"][p]["status"] == "dropped"]

@@ -24,23 +24,42 @@ def tournament_hold_unfinished(*, match_id) -> str:
     Idempotent: the event id derives from the match id."""
     match = Match.objects.filter(pk=match_id).first()
     origin = (match.origin or {}) if match is not None else {}
-    if (match is None or "tournament" not in origin or match.verdict != Match.Verdict.VERIFIED
-            or not (match.result or {}).get("unfinished")):
+    if (
+        match is None
+        or "tournament" not in origin
+        or match.verdict != Match.Verdict.VERIFIED
+        or not (match.result or {}).get("unfinished")
+    ):
         return "ignored"
     detail = match.result.get("detail") or "The match ended without a winner."
 
     def decide(state):
         record = state["pairings"].get(origin["pairing"])
-        if record is None or record["match_id"] != str(match.id) or record["status"] in (
-                "final", "waiting", "not_needed", "disputed"):
+        if (
+            record is None
+            or record["match_id"] != str(match.id)
+            or record["status"] in ("final", "waiting", "not_needed", "disputed")
+        ):
             return []
-        return [("result.match_disputed", {
-            "pairing": origin["pairing"], "match_id": str(match.id),
-            "reason": f"The match ended unfinished, with no winner: {detail} It records no result: the "
-                      "organiser rules or has it replayed."})]
+        return [
+            (
+                "result.match_disputed",
+                {
+                    "pairing": origin["pairing"],
+                    "match_id": str(match.id),
+                    "reason": f"The match ended unfinished, with no winner: {detail} It records no result: the "
+                    "organiser rules or has it replayed.",
+                },
+            )
+        ]
 
-    done = _run(tournament=origin["tournament"], user=None, decide=decide, actor="system",
-                event_id=uuid.uuid5(NAMESPACE, f"{match.id}:unfinished"))
+    done = _run(
+        tournament=origin["tournament"],
+        user=None,
+        decide=decide,
+        actor="system",
+        event_id=uuid.uuid5(NAMESPACE, f"{match.id}:unfinished"),
+    )
     return "held" if done.events else "ignored"
 
 

@@ -66,11 +66,19 @@ def pairing_view(state, record, tables: dict[str, int] | None = None) -> dict:
     if tables is None:
         tables = table_numbers(state, record["round"])
     out = {
-        "id": record["id"], "round": record["round"], "board": record["board"], "table": tables.get(record["id"]),
+        "id": record["id"],
+        "round": record["round"],
+        "board": record["board"],
+        "table": tables.get(record["id"]),
         "players": record["players"],
-        "names": [names.get(p) for p in record["players"]], "status": record["status"],
-        "result": record["result"], "source": record["source"], "reports": record["reports"],
-        "match_id": record["match_id"], "group": record["group"], "bracket_match": record["bracket_match"],
+        "names": [names.get(p) for p in record["players"]],
+        "status": record["status"],
+        "result": record["result"],
+        "source": record["source"],
+        "reports": record["reports"],
+        "match_id": record["match_id"],
+        "group": record["group"],
+        "bracket_match": record["bracket_match"],
         "history": record["history"],
     }
     if record["status"] == "final":
@@ -103,22 +111,40 @@ def player_view(state, pid: str) -> dict:
             record = state["pairings"][key]
             if pid not in record["players"] or record["status"] != "final":
                 continue
-            results.append({
-                "pairing": record["id"], "round": record["round"], "board": record["board"],
-                "bracket_match": record["bracket_match"],
-                "opponents": [state["players"][p]["name"] for p in record["players"] if p != pid],
-                "outcome": _outcome_for(pid, record), "points": as_text(points(state, record).get(pid)),
-                "match_id": record["match_id"],
-            })
+            results.append(
+                {
+                    "pairing": record["id"],
+                    "round": record["round"],
+                    "board": record["board"],
+                    "bracket_match": record["bracket_match"],
+                    "opponents": [state["players"][p]["name"] for p in record["players"] if p != pid],
+                    "outcome": _outcome_for(pid, record),
+                    "points": as_text(points(state, record).get(pid)),
+                    "match_id": record["match_id"],
+                }
+            )
     standing = None
     for table in standings(state)["tables"]:
         row = next((r for r in table["rows"] if r["player"] == pid), None)
         if row is not None:
-            standing = {"table": table["title"], "rank": row["rank"], "score": row["score"],
-                        "played": row["played"], "tiebreaks": row["tiebreaks"], "of": len(table["rows"])}
+            standing = {
+                "table": table["title"],
+                "rank": row["rank"],
+                "score": row["score"],
+                "played": row["played"],
+                "tiebreaks": row["tiebreaks"],
+                "of": len(table["rows"]),
+            }
             break
-    return {"id": pid, "name": player["name"], "status": player["status"], "checked_in": player["checked_in"],
-            "next": pairing_view(state, nxt) if nxt else None, "results": results, "standing": standing}
+    return {
+        "id": pid,
+        "name": player["name"],
+        "status": player["status"],
+        "checked_in": player["checked_in"],
+        "next": pairing_view(state, nxt) if nxt else None,
+        "results": results,
+        "standing": standing,
+    }
 
 
 def tournament_summary(*, tournament: Tournament, user, state: dict | None = None, player: str | None = None) -> dict:
@@ -130,18 +156,26 @@ def tournament_summary(*, tournament: Tournament, user, state: dict | None = Non
     except registry.UnknownEngine:
         game_title = state["game"]
     players = [
-        {"id": pid, **{k: p[k] for k in ("name", "status", "checked_in", "rating", "club", "joined_round",
-                                         "dropped_after")},
-         "checked_in_at_desk": bool(p.get("checked_in_by")),
-         "seed": (state["seeds"].index(pid) + 1) if state["seeds"] and pid in state["seeds"] else None}
+        {
+            "id": pid,
+            **{k: p[k] for k in ("name", "status", "checked_in", "rating", "club", "joined_round", "dropped_after")},
+            "checked_in_at_desk": bool(p.get("checked_in_by")),
+            "seed": (state["seeds"].index(pid) + 1) if state["seeds"] and pid in state["seeds"] else None,
+        }
         for pid, p in state["players"].items()
     ]
     players.sort(key=lambda p: (p["seed"] is None, p["seed"] or 0, p["name"]))
     rounds = []
     for r in state["rounds"]:
         tables = table_numbers(state, r["number"])  # where each pairing sits at the venue (sheets.py)
-        rounds.append({"number": r["number"], "kind": r["kind"], "method": r.get("method"),
-                       "pairings": [pairing_view(state, state["pairings"][pid], tables) for pid in r["pairings"]]})
+        rounds.append(
+            {
+                "number": r["number"],
+                "kind": r["kind"],
+                "method": r.get("method"),
+                "pairings": [pairing_view(state, state["pairings"][pid], tables) for pid in r["pairings"]],
+            }
+        )
     bracket = None
     if state["bracket"] is not None:
         shape = bracket_of(state)
@@ -151,29 +185,51 @@ def tournament_summary(*, tournament: Tournament, user, state: dict | None = Non
         for m in bracket["matches"]:
             s = resolved[m["id"]]
             record = state["pairings"].get(m["id"])
-            m.update(players=list(s.players), status=s.status, winner=s.winner,
-                     names=[state["players"][p]["name"] if p else None for p in s.players],
-                     pairing_status=record["status"] if record else None,
-                     voided=any(h.get("event") == "voided" for h in record["history"]) if record else False)
+            m.update(
+                players=list(s.players),
+                status=s.status,
+                winner=s.winner,
+                names=[state["players"][p]["name"] if p else None for p in s.players],
+                pairing_status=record["status"] if record else None,
+                voided=any(h.get("event") == "voided" for h in record["history"]) if record else False,
+            )
     mine = None
     if me and me in state["players"]:
         nxt = next_match(state, me)
-        mine = {"player": me, "status": state["players"][me]["status"],
-                "checked_in": state["players"][me]["checked_in"],
-                "next": pairing_view(state, nxt) if nxt else None}
-    return _texted({
-        "id": str(tournament.id), "name": state["name"], "game": state["game"], "game_title": game_title,
-        "format": state["format"], "options": state["options"], "organiser": state["organiser"],
-        "organiser_name": tournament.created_by.get_username(),
-        "is_organiser": is_organiser(state, user), "head_seq": state["seq"], "progress": info,
-        "players": players, "waitlist": state["waitlist"], "groups": state["groups"], "rounds": rounds,
-        "bracket": bracket, "standings": standings(state), "me": mine, "seeding": state["seeding"],
-        "elimination": state["format"] in ELIMINATION,
-        "draft": _draft_view(state),
-        # Seconds left now, by the server's clock: pages count down from it with their own timer.
-        "timer": timer_view(state, timezone.now()),
-        "player": player_view(state, player) if player and player in state["players"] else None,
-    })
+        mine = {
+            "player": me,
+            "status": state["players"][me]["status"],
+            "checked_in": state["players"][me]["checked_in"],
+            "next": pairing_view(state, nxt) if nxt else None,
+        }
+    return _texted(
+        {
+            "id": str(tournament.id),
+            "name": state["name"],
+            "game": state["game"],
+            "game_title": game_title,
+            "format": state["format"],
+            "options": state["options"],
+            "organiser": state["organiser"],
+            "organiser_name": tournament.created_by.get_username(),
+            "is_organiser": is_organiser(state, user),
+            "head_seq": state["seq"],
+            "progress": info,
+            "players": players,
+            "waitlist": state["waitlist"],
+            "groups": state["groups"],
+            "rounds": rounds,
+            "bracket": bracket,
+            "standings": standings(state),
+            "me": mine,
+            "seeding": state["seeding"],
+            "elimination": state["format"] in ELIMINATION,
+            "draft": _draft_view(state),
+            # Seconds left now, by the server's clock: pages count down from it with their own timer.
+            "timer": timer_view(state, timezone.now()),
+            "player": player_view(state, player) if player and player in state["players"] else None,
+        }
+    )
 
 
 def _draft_view(state) -> dict | None:
@@ -183,9 +239,12 @@ def _draft_view(state) -> dict | None:
     from matches.models import Match
 
     status = Match.objects.filter(pk=draft["draft_id"]).values_list("status", flat=True).first()
-    return {"draft_id": draft["draft_id"], "url": f"/drafts/{draft['draft_id']}/",
-            "finished": status == Match.Status.FINISHED,
-            "coaches": [state["players"][p]["name"] for p in draft["seats"]]}
+    return {
+        "draft_id": draft["draft_id"],
+        "url": f"/drafts/{draft['draft_id']}/",
+        "finished": status == Match.Status.FINISHED,
+        "coaches": [state["players"][p]["name"] for p in draft["seats"]],
+    }
 
 
 def player_id_of(state, username: str) -> str | None:
@@ -194,10 +253,18 @@ def player_id_of(state, username: str) -> str | None:
 
 def tournament_list(*, limit: int = 100) -> list[dict]:
     return [
-        {"id": str(t.id), "name": t.name, "game": t.game, "format": t.format, "status": t.status,
-         "organiser": t.created_by.get_username(), "created_at": t.created_at.isoformat(),
-         "players": sum(1 for p in (t.state.get("players") or {}).values()
-                        if p["status"] in ("registered", "active", "dropped"))}
+        {
+            "id": str(t.id),
+            "name": t.name,
+            "game": t.game,
+            "format": t.format,
+            "status": t.status,
+            "organiser": t.created_by.get_username(),
+            "created_at": t.created_at.isoformat(),
+            "players": sum(
+                1 for p in (t.state.get("players") or {}).values() if p["status"] in ("registered", "active", "dropped")
+            ),
+        }
         for t in Tournament.objects.select_related("created_by")[:limit]
     ]
 
@@ -216,8 +283,17 @@ def standings_csv(*, tournament: Tournament) -> str:
     for t in table["tables"]:
         for row in t["rows"]:
             # Scores as decimals ("1.5"): a spreadsheet opens "3/2" or "1/2" as a date.
-            writer.writerow([t["title"], row["rank"], row["name"], row["status"], as_decimal(row["score"]),
-                             row["played"], *[as_decimal(row["tiebreaks"].get(c)) for c in columns]])
+            writer.writerow(
+                [
+                    t["title"],
+                    row["rank"],
+                    row["name"],
+                    row["status"],
+                    as_decimal(row["score"]),
+                    row["played"],
+                    *[as_decimal(row["tiebreaks"].get(c)) for c in columns],
+                ]
+            )
     return out.getvalue()
 
 
@@ -241,8 +317,8 @@ def trf_report(*, tournament: Tournament) -> str:
     same field. ``XXR`` is the number of rounds planned (the JaVaFo / bbpPairings
     extension). A round still being played is left out: TRF has no code for a game
     without a result. The bye's worth goes into ``XXS PAB=`` when it is not a point."""
-    from .swiss import start_order
     from .standings import complete_rounds, planned_rounds
+    from .swiss import start_order
 
     state = tournament_state(tournament=tournament)
     if state["format"] != "swiss":
@@ -252,7 +328,7 @@ def trf_report(*, tournament: Tournament) -> str:
     # Points and ranks as of the last round played to the end, so that each line's points
     # are the sum of the results it lists (a bye given with the next round's pairing
     # belongs to a round the file does not show yet).
-    played = [r for r in state["rounds"] if r["kind"] == "round"][:complete_rounds(state)]
+    played = [r for r in state["rounds"] if r["kind"] == "round"][: complete_rounds(state)]
     table = standings({**state, "rounds": played})["tables"]
     rows = table[0]["rows"] if table else []
     entrants = [(pid, p.get("rating")) for pid, p in state["players"].items() if p["status"] in ("active", "dropped")]
@@ -271,8 +347,11 @@ def trf_report(*, tournament: Tournament) -> str:
         player = state["players"][pid]
         row = by_player.get(pid)
         rating = max(0, min(9999, int(player.get("rating") or 0)))
-        line = (f"001 {number:4d}      {player['name'][:33]:<33} {rating:4d}" + " " * 28
-                + f"{_trf_points(row['score'] if row else Fraction(0))} {row['rank'] if row else 0:4d}")
+        line = (
+            f"001 {number:4d}      {player['name'][:33]:<33} {rating:4d}"
+            + " " * 28
+            + f"{_trf_points(row['score'] if row else Fraction(0))} {row['rank'] if row else 0:4d}"
+        )
         for rnd in played:
             cell = "0000 - Z"
             for key in rnd["pairings"]:

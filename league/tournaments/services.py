@@ -15,22 +15,23 @@ from __future__ import annotations
 
 import copy
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from audit.clocks import BadTimeControl, check_time_control
 from engines import registry
 from league.streams import stream_followups
 from matches import eventstore
 from matches.commands import AT_HEAD, Appender, command_create, command_run
 from matches.eventstore import NewEvent
 from matches.models import Event, Match
-from audit.clocks import BadTimeControl, check_time_control
 from matches.services import MatchError, SeatSpec, match_create
 
 from . import brackets, projection
@@ -39,7 +40,8 @@ from .projection import ELIMINATION, FORMATS
 from .standings import pod_standings, progress, round_standings, swiss_field
 from .swiss import SwissOptions, as_fraction, pair_round
 from .tiebreaks import TIEBREAKS
-from .timer import DEFAULT_MINUTES as DEFAULT_ROUND_MINUTES, MAX_MINUTES as MAX_ROUND_MINUTES
+from .timer import DEFAULT_MINUTES as DEFAULT_ROUND_MINUTES
+from .timer import MAX_MINUTES as MAX_ROUND_MINUTES
 
 NAMESPACE = uuid.UUID("5f0e7a52-2b0e-4a3c-9d55-6f4a1d1c7e01")
 
@@ -65,8 +67,9 @@ def is_organiser(state_or_tournament, user) -> bool:
         return False
     if user.is_staff:
         return True
-    organiser = (state_or_tournament["organiser"] if isinstance(state_or_tournament, dict)
-                 else state_or_tournament.created_by_id)
+    organiser = (
+        state_or_tournament["organiser"] if isinstance(state_or_tournament, dict) else state_or_tournament.created_by_id
+    )
     return organiser == user.pk
 
 
@@ -110,9 +113,7 @@ def _save_cache(tournament: Tournament, state: dict) -> None:
     tournament.state = state
     tournament.state_seq = state["seq"]
     tournament.status = progress(state)["status"] if state["id"] else "registration"
-    Tournament.objects.filter(pk=tournament.pk).update(
-        state=state, state_seq=state["seq"], status=tournament.status
-    )
+    Tournament.objects.filter(pk=tournament.pk).update(state=state, state_seq=state["seq"], status=tournament.status)
 
 
 def _run(
@@ -150,8 +151,12 @@ def _run(
         return state
 
     done = command_run(
-        stream_id=lambda row: row.stream_id, expected_seq=expected_seq, event_id=event_id, lock=lock,
-        execute=execute, replay=lambda row, stream, existing: current_state(row, stream.head_seq),
+        stream_id=lambda row: row.stream_id,
+        expected_seq=expected_seq,
+        event_id=event_id,
+        lock=lock,
+        execute=execute,
+        replay=lambda row, stream, existing: current_state(row, stream.head_seq),
     )
     return Outcome(done.subject, done.value, done.events, done.created)
 
@@ -206,10 +211,29 @@ def pod_largest(engine) -> int:
 def clean_options(fmt: str, game: str, options: dict | None) -> dict:
     """Validate and complete a format's options (a refusal names the bad one)."""
     options = dict(options or {})
-    allowed = {"cap", "check_in_required", "check_in_opens", "check_in_closes", "seeding", "tiebreaks",
-               "third_place", "bracket_reset", "rounds", "bye_score", "forbidden_pairs", "avoid_same_club",
-               "double", "groups", "advance", "pod_size", "placement_points", "match_config", "seat_balance",
-               "time_control", "round_minutes"}
+    allowed = {
+        "cap",
+        "check_in_required",
+        "check_in_opens",
+        "check_in_closes",
+        "seeding",
+        "tiebreaks",
+        "third_place",
+        "bracket_reset",
+        "rounds",
+        "bye_score",
+        "forbidden_pairs",
+        "avoid_same_club",
+        "double",
+        "groups",
+        "advance",
+        "pod_size",
+        "placement_points",
+        "match_config",
+        "seat_balance",
+        "time_control",
+        "round_minutes",
+    }
     unknown = sorted(set(options) - allowed)
     if unknown:
         raise _refuse(f"Unknown option(s): {', '.join(unknown)}.", "bad_options", 400)
@@ -268,9 +292,12 @@ def clean_options(fmt: str, game: str, options: dict | None) -> dict:
         out["forbidden_pairs"] = [sorted([_user_pid(a), _user_pid(b)]) for a, b in pairs]
         out["seat_balance"] = options.get("seat_balance", "balanced")
         if out["seat_balance"] not in SEAT_BALANCE:
-            raise _refuse("Seat balance is 'balanced' (seat wishes weigh against score groups) or 'strict' "
-                          "(FIDE's colour limits: never three in a row, never more than two apart).",
-                          "bad_options", 400)
+            raise _refuse(
+                "Seat balance is 'balanced' (seat wishes weigh against score groups) or 'strict' "
+                "(FIDE's colour limits: never three in a row, never more than two apart).",
+                "bad_options",
+                400,
+            )
     if fmt == "round_robin":
         out["double"] = _bool(options, "double", False)
     if fmt == "groups_playoff":
@@ -279,14 +306,21 @@ def clean_options(fmt: str, game: str, options: dict | None) -> dict:
     if fmt == "pods":
         engine = registry.get(game)
         if engine.max_seats < 3:
-            raise _refuse(f"{engine.title} is a two-player game; pods need a game for three to five.",
-                          "pods_need_multiplayer_game", 400)
+            raise _refuse(
+                f"{engine.title} is a two-player game; pods need a game for three to five.",
+                "pods_need_multiplayer_game",
+                400,
+            )
         # A pod is one game: it can never seat more players than the game does.
         largest = pod_largest(engine)
         size = options.get("pod_size", min(4, largest))
         if isinstance(size, int) and not isinstance(size, bool) and largest < size <= 5:
-            raise _refuse(f"{engine.title} seats at most {engine.max_seats} players, so a pod holds at most "
-                          f"{largest}.", "pod_larger_than_game", 400, max_seats=engine.max_seats)
+            raise _refuse(
+                f"{engine.title} seats at most {engine.max_seats} players, so a pod holds at most {largest}.",
+                "pod_larger_than_game",
+                400,
+                max_seats=engine.max_seats,
+            )
         out["pod_size"] = _int(options, "pod_size", min(4, largest), 3, largest)
         table = options.get("placement_points", [3, 2, 1, 0, 0])
         if not isinstance(table, list) or not table:
@@ -303,8 +337,9 @@ def tournament_create(
 ) -> Tournament:
     """Create a tournament (its creator is the organiser). With ``event_id`` a retried create
     returns the tournament the first one made (``tournament_create_or_get``)."""
-    return tournament_create_or_get(created_by=created_by, name=name, game=game, format=format, options=options,
-                                    event_id=event_id)[0]
+    return tournament_create_or_get(
+        created_by=created_by, name=name, game=game, format=format, options=options, event_id=event_id
+    )[0]
 
 
 def tournament_create_or_get(
@@ -326,24 +361,44 @@ def tournament_create_or_get(
     tournament_id = uuid.uuid4()
 
     def execute(appender: Appender) -> Tournament:
-        tournament = Tournament.objects.create(id=tournament_id, name=name, game=engine.name, format=format,
-                                               created_by=created_by)
-        [event] = appender.append([NewEvent(
-            type="tournament.created", actor=actor_of(created_by),
-            data={"id": str(tournament.id), "name": name, "game": engine.name, "format": format,
-                  "options": cleaned, "organiser": created_by.pk},
-        )])
+        tournament = Tournament.objects.create(
+            id=tournament_id, name=name, game=engine.name, format=format, created_by=created_by
+        )
+        [event] = appender.append(
+            [
+                NewEvent(
+                    type="tournament.created",
+                    actor=actor_of(created_by),
+                    data={
+                        "id": str(tournament.id),
+                        "name": name,
+                        "game": engine.name,
+                        "format": format,
+                        "options": cleaned,
+                        "organiser": created_by.pk,
+                    },
+                )
+            ]
+        )
         stream_followups(appender)
         _save_cache(tournament, projection.fold([event_dict(event)]))
         return tournament
 
     def same(existing: Event) -> bool:
         data = existing.data if existing.type == "tournament.created" else {}
-        return (existing.actor == actor_of(created_by) and data.get("name") == name
-                and data.get("game") == engine.name and data.get("format") == format)
+        return (
+            existing.actor == actor_of(created_by)
+            and data.get("name") == name
+            and data.get("game") == engine.name
+            and data.get("format") == format
+        )
 
     return command_create(
-        stream_id=f"tournament:{tournament_id}", kind="tournament", event_id=event_id, execute=execute, same=same,
+        stream_id=f"tournament:{tournament_id}",
+        kind="tournament",
+        event_id=event_id,
+        execute=execute,
+        same=same,
         found=lambda existing: Tournament.objects.get(pk=existing.data["id"]),
     )
 
@@ -369,8 +424,16 @@ def _acting_for(state, user, by) -> None:
         raise _refuse("Players act for themselves; only the organiser acts for others.", "not_your_place", 403)
 
 
-def tournament_register(*, tournament, user, by=None, club: str | None = None, rating: float | None = None,
-                        expected_seq=AT_HEAD, event_id=None) -> Outcome:
+def tournament_register(
+    *,
+    tournament,
+    user,
+    by=None,
+    club: str | None = None,
+    rating: float | None = None,
+    expected_seq=AT_HEAD,
+    event_id=None,
+) -> Outcome:
     by = by or user
 
     def decide(state):
@@ -414,8 +477,9 @@ def tournament_withdraw(*, tournament, user, by=None, expected_seq=AT_HEAD, even
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_check_in(*, tournament, user, by=None, now: datetime | None = None, expected_seq=AT_HEAD,
-                        event_id=None) -> Outcome:
+def tournament_check_in(
+    *, tournament, user, by=None, now: datetime | None = None, expected_seq=AT_HEAD, event_id=None
+) -> Outcome:
     """A registered player checks in, or the organiser checks them in at the desk.
 
     A player checks in only inside the check-in window; the organiser at the desk may do
@@ -454,8 +518,7 @@ def tournament_check_in(*, tournament, user, by=None, now: datetime | None = Non
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_check_in_undo(*, tournament, user, by, reason: str = "", expected_seq=AT_HEAD,
-                             event_id=None) -> Outcome:
+def tournament_check_in_undo(*, tournament, user, by, reason: str = "", expected_seq=AT_HEAD, event_id=None) -> Outcome:
     """The organiser takes back a check-in made by mistake (the wrong name ticked at the
     desk, a player who has left), before the start. The check-in stays in the stream;
     the undo is a fact of its own, with its reason."""
@@ -473,8 +536,9 @@ def tournament_check_in_undo(*, tournament, user, by, reason: str = "", expected
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_seed(*, tournament, by, method: str, order: list | None = None, expected_seq=AT_HEAD,
-                    event_id=None) -> Outcome:
+def tournament_seed(
+    *, tournament, by, method: str, order: list | None = None, expected_seq=AT_HEAD, event_id=None
+) -> Outcome:
     def decide(state):
         _need_organiser(state, by)
         if state["started"]:
@@ -540,8 +604,9 @@ def tournament_start(*, tournament, by, expected_seq=AT_HEAD, event_id=None) -> 
         else:
             field = registered
         if len(field) < _minimum(state):
-            raise _refuse(f"At least {_minimum(state)} players are needed to start ({len(field)} ready).",
-                          "too_few_players")
+            raise _refuse(
+                f"At least {_minimum(state)} players are needed to start ({len(field)} ready).", "too_few_players"
+            )
         draft = state.get("draft")
         if draft and sorted(field) != sorted(draft["seats"]):
             raise _refuse("The players ready to start are not the draft's four coaches.", "draft_field_changed")
@@ -557,8 +622,9 @@ def tournament_start(*, tournament, by, expected_seq=AT_HEAD, event_id=None) -> 
                 lap, pos = divmod(i, count)
                 groups[pos if lap % 2 == 0 else count - 1 - pos].append(pid)
             if min(len(g) for g in groups) < max(2, state["options"]["advance"]):
-                raise _refuse("Every group needs at least two players and as many as advance from it.",
-                              "too_few_players")
+                raise _refuse(
+                    "Every group needs at least two players and as many as advance from it.", "too_few_players"
+                )
             started["groups"] = groups
             started["schedule"] = _schedule(groups)
         after = copy.deepcopy(state)
@@ -586,8 +652,9 @@ def _schedule(groups: list[list[str]], double: bool = False) -> list[list[dict]]
         fixtures = []
         for g, sched in enumerate(per_group):
             if r < len(sched):
-                fixtures += [{"group": g if len(groups) > 1 else None, "players": [f.home, f.away]}
-                             for f in sched[r].fixtures]
+                fixtures += [
+                    {"group": g if len(groups) > 1 else None, "players": [f.home, f.away]} for f in sched[r].fixtures
+                ]
         schedule.append(fixtures)
     return schedule
 
@@ -640,8 +707,13 @@ def _swiss_round(state, number: int) -> dict:
     for p in paired.pairings:
         players = [p.first] if p.is_bye else [p.first, p.second]
         pairings.append({"id": f"r{number}-{p.board}", "board": p.board, "players": players, "bye": p.is_bye})
-    return {"round": number, "pairings": pairings, "method": paired.method,
-            "rematches": paired.rematches, "forbidden": paired.forbidden}
+    return {
+        "round": number,
+        "pairings": pairings,
+        "method": paired.method,
+        "rematches": paired.rematches,
+        "forbidden": paired.forbidden,
+    }
 
 
 def _pod_round(state, number: int) -> dict:
@@ -653,7 +725,7 @@ def _pod_round(state, number: int) -> dict:
     firsts: dict[str, int] = {p: 0 for p in ranked}
     for record in state["pairings"].values():
         players = record["players"]
-        met += [(a, b) for i, a in enumerate(players) for b in players[i + 1:]]
+        met += [(a, b) for i, a in enumerate(players) for b in players[i + 1 :]]
         if len(players) > 1 and players[0] in firsts:
             firsts[players[0]] += 1
     pods = brackets.seat_pods(ranked, met, **pod_shape(state, len(ranked)))
@@ -661,10 +733,8 @@ def _pod_round(state, number: int) -> dict:
     # the standings), so it moves round the pod instead of staying with the leader.
     rank = {p: i for i, p in enumerate(ranked)}
     pods = [sorted(pod, key=lambda p: (firsts[p], rank[p])) for pod in pods]
-    pairings = [{"id": f"r{number}-{board}", "board": board, "players": pod}
-                for board, pod in enumerate(pods, start=1)]
-    return {"round": number, "pairings": pairings, "method": "pods",
-            "repeats": brackets.repeat_pairs(pods, met)}
+    pairings = [{"id": f"r{number}-{board}", "board": board, "players": pod} for board, pod in enumerate(pods, start=1)]
+    return {"round": number, "pairings": pairings, "method": "pods", "repeats": brackets.repeat_pairs(pods, met)}
 
 
 def pod_shape(state, players: int) -> dict:
@@ -696,8 +766,11 @@ def _playoff(state, number: int) -> dict:
     # Seeds by place, then group order: A1, B1, A2, B2 ... so the standard bracket order
     # sends group winners against the other groups' runners-up.
     seeds = [q[place] for place in range(advance) for q in qualified if place < len(q)]
-    shape = {"format": "single_elimination", "entrants": len(seeds),
-             "third_place": state["options"].get("third_place", False)}
+    shape = {
+        "format": "single_elimination",
+        "entrants": len(seeds),
+        "third_place": state["options"].get("third_place", False),
+    }
     # With three groups (or any count that is not a power of two) the standard order can
     # still pit a group's winner against its own runner-up in the first round: re-seed
     # within each place until no first-round match is between players of one group.
@@ -720,8 +793,11 @@ def tournament_pair_next(*, tournament, by, expected_seq=AT_HEAD, event_id=None)
         if info["finished"]:
             raise _refuse("Every round has been played.", "tournament_finished")
         if not info["round_complete"]:
-            raise _refuse(f"Round {info['round']} still has {len(info['open_pairings'])} open pairing(s).",
-                          "round_not_complete", open_pairings=info["open_pairings"])
+            raise _refuse(
+                f"Round {info['round']} still has {len(info['open_pairings'])} open pairing(s).",
+                "round_not_complete",
+                open_pairings=info["open_pairings"],
+            )
         return [("round.paired", _next_round(state))]
 
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
@@ -749,15 +825,18 @@ def tournament_drop(*, tournament, user, by=None, expected_seq=AT_HEAD, event_id
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_join_late(*, tournament, user, by=None, club: str | None = None, expected_seq=AT_HEAD,
-                         event_id=None) -> Outcome:
+def tournament_join_late(
+    *, tournament, user, by=None, club: str | None = None, expected_seq=AT_HEAD, event_id=None
+) -> Outcome:
     by = by or user
 
     def decide(state):
         _acting_for(state, user, by)
         if state["format"] not in ("swiss", "pods"):
-            raise _refuse("Only Swiss and pod tournaments take late entries; a bracket or schedule is fixed.",
-                          "late_join_not_allowed")
+            raise _refuse(
+                "Only Swiss and pod tournaments take late entries; a bracket or schedule is fixed.",
+                "late_join_not_allowed",
+            )
         if not state["started"]:
             raise _refuse("The tournament has not started: register instead.", "not_started")
         if progress(state)["finished"]:
@@ -770,10 +849,18 @@ def tournament_join_late(*, tournament, user, by=None, club: str | None = None, 
         active = sum(1 for p in state["players"].values() if p["status"] in ("active", "dropped"))
         if cap is not None and active >= cap:
             raise _refuse("The tournament is full.", "tournament_full")
-        return [("player.joined_late", {
-            "player": pid, "name": user.get_username(), "rating": _rating_of(state["game"], user),
-            "club": club or None, "round": len(state["rounds"]) + 1,
-        })]
+        return [
+            (
+                "player.joined_late",
+                {
+                    "player": pid,
+                    "name": user.get_username(),
+                    "rating": _rating_of(state["game"], user),
+                    "club": club or None,
+                    "round": len(state["rounds"]) + 1,
+                },
+            )
+        ]
 
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
@@ -853,8 +940,17 @@ def tournament_report(*, tournament, pairing: str, user, result: dict, expected_
         if others:
             if any(r == cleaned for r in others.values()):
                 return [("result.confirmed", {"pairing": pairing, "by": pid, "result": cleaned})]
-            return [("result.disputed", {"pairing": pairing, "by": pid, "result": cleaned,
-                                         "reason": "The players reported different results."})]
+            return [
+                (
+                    "result.disputed",
+                    {
+                        "pairing": pairing,
+                        "by": pid,
+                        "result": cleaned,
+                        "reason": "The players reported different results.",
+                    },
+                )
+            ]
         return [("result.reported", {"pairing": pairing, "by": pid, "result": cleaned})]
 
     return _run(tournament=tournament, user=user, decide=decide, expected_seq=expected_seq, event_id=event_id)
@@ -874,8 +970,9 @@ def tournament_confirm(*, tournament, pairing: str, user, expected_seq=AT_HEAD, 
     return _run(tournament=tournament, user=user, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_dispute(*, tournament, pairing: str, user, reason: str = "", expected_seq=AT_HEAD,
-                       event_id=None) -> Outcome:
+def tournament_dispute(
+    *, tournament, pairing: str, user, reason: str = "", expected_seq=AT_HEAD, event_id=None
+) -> Outcome:
     def decide(state):
         record = _pairing(state, pairing)
         pid = _need_player(state, record, user)
@@ -887,8 +984,9 @@ def tournament_dispute(*, tournament, pairing: str, user, reason: str = "", expe
     return _run(tournament=tournament, user=user, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_rule(*, tournament, pairing: str, by, result: dict, reason: str = "", expected_seq=AT_HEAD,
-                    event_id=None) -> Outcome:
+def tournament_rule(
+    *, tournament, pairing: str, by, result: dict, reason: str = "", expected_seq=AT_HEAD, event_id=None
+) -> Outcome:
     """The organiser decides an open result (reported, disputed or never reported)."""
 
     def decide(state):
@@ -901,8 +999,9 @@ def tournament_rule(*, tournament, pairing: str, by, result: dict, reason: str =
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_correct(*, tournament, pairing: str, by, result: dict, reason: str = "", expected_seq=AT_HEAD,
-                       event_id=None) -> Outcome:
+def tournament_correct(
+    *, tournament, pairing: str, by, result: dict, reason: str = "", expected_seq=AT_HEAD, event_id=None
+) -> Outcome:
     """Change a final result, even after later rounds. A bracket re-routes the corrected
     winner and voids the matches that no longer stand; Swiss keeps its pairings and
     recomputes the standings."""
@@ -915,10 +1014,16 @@ def tournament_correct(*, tournament, pairing: str, by, result: dict, reason: st
         if (record["result"] or {}).get("bye"):
             raise _refuse("A bye has no result to correct.", "bye")
         cleaned = clean_result(state, record, result)
-        if cleaned == {k: v for k, v in record["result"].items() if k != "forfeit"} and not record["result"].get("forfeit"):
+        if cleaned == {k: v for k, v in record["result"].items() if k != "forfeit"} and not record["result"].get(
+            "forfeit"
+        ):
             raise _refuse("That is already the result.", "same_result")
-        return [("result.corrected", {"pairing": pairing, "result": cleaned, "before": record["result"],
-                                      "reason": reason[:500]})]
+        return [
+            (
+                "result.corrected",
+                {"pairing": pairing, "result": cleaned, "before": record["result"], "reason": reason[:500]},
+            )
+        ]
 
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
@@ -938,21 +1043,21 @@ def tournament_no_show(*, tournament, pairing: str, by, absent: list, expected_s
         if len(players) > 2 or state["format"] == "pods":
             present = [p for p in players if p not in pids]
             if not present:
-                return [("match.no_show", {"pairing": pairing, "absent": pids,
-                                           "result": {"finish": [players]}})]
+                return [("match.no_show", {"pairing": pairing, "absent": pids, "result": {"finish": [players]}})]
             if len(present) == 1:
-                return [("match.no_show", {"pairing": pairing, "absent": pids,
-                                           "result": {"finish": [present, pids]}})]
-            raise _refuse("In a pod, report the finish of those who played with the absent players tied last.",
-                          "report_pod_finish")
+                return [("match.no_show", {"pairing": pairing, "absent": pids, "result": {"finish": [present, pids]}})]
+            raise _refuse(
+                "In a pod, report the finish of those who played with the absent players tied last.",
+                "report_pod_finish",
+            )
         if len(pids) == 2:
             if record["bracket_match"]:
-                raise _refuse("Someone must advance in a bracket: record one player as absent.",
-                              "double_forfeit_in_bracket")
+                raise _refuse(
+                    "Someone must advance in a bracket: record one player as absent.", "double_forfeit_in_bracket"
+                )
             return [("match.no_show", {"pairing": pairing, "absent": pids, "result": {"double_forfeit": True}})]
         winner = next(p for p in players if p not in pids)
-        return [("match.no_show", {"pairing": pairing, "absent": pids,
-                                   "result": {"winner": winner, "forfeit": True}})]
+        return [("match.no_show", {"pairing": pairing, "absent": pids, "result": {"winner": winner, "forfeit": True}})]
 
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
@@ -961,8 +1066,9 @@ def tournament_no_show(*, tournament, pairing: str, by, absent: list, expected_s
 # Platform matches
 
 
-def tournament_match_create(*, tournament, pairing: str, by, mode: str = Match.Mode.SERVER,
-                            expected_seq=AT_HEAD, event_id=None) -> Outcome:
+def tournament_match_create(
+    *, tournament, pairing: str, by, mode: str = Match.Mode.SERVER, expected_seq=AT_HEAD, event_id=None
+) -> Outcome:
     """Create a platform match for a pairing (any engine that seats its players). It
     reports its own result once verification says it is verified."""
 
@@ -982,7 +1088,11 @@ def tournament_match_create(*, tournament, pairing: str, by, mode: str = Match.M
         if state.get("draft"):
             config = _drafted_config(state, record)
         match = match_create(
-            game=state["game"], seats=seats, created_by=by, mode=mode, config=config,
+            game=state["game"],
+            seats=seats,
+            created_by=by,
+            mode=mode,
+            config=config,
             origin={"tournament": state["id"], "round": record["round"], "pairing": pairing},
             time_control=state["options"].get("time_control") or {},
         )
@@ -1022,8 +1132,11 @@ def tournament_record_match(*, match_id) -> str:
 
     def decide(state):
         record = state["pairings"].get(origin["pairing"])
-        if record is None or record["match_id"] != str(match.id) or record["status"] in ("final", "waiting",
-                                                                                           "not_needed"):
+        if (
+            record is None
+            or record["match_id"] != str(match.id)
+            or record["status"] in ("final", "waiting", "not_needed")
+        ):
             return []
         outcome["value"] = "recorded" if verified else "disputed"
         if verified:
@@ -1031,19 +1144,44 @@ def tournament_record_match(*, match_id) -> str:
             if result.get("draw") and record["bracket_match"]:
                 # A level game (e.g. equal health when the deck runs out) cannot move a bracket on.
                 outcome["value"] = "drawn"
-                return [("result.match_disputed", {
-                    "pairing": origin["pairing"], "match_id": str(match.id),
-                    "reason": "The match was drawn and a bracket match needs a winner: the organiser rules "
-                              "or has it replayed."})]
+                return [
+                    (
+                        "result.match_disputed",
+                        {
+                            "pairing": origin["pairing"],
+                            "match_id": str(match.id),
+                            "reason": "The match was drawn and a bracket match needs a winner: the organiser rules "
+                            "or has it replayed.",
+                        },
+                    )
+                ]
             # The head hash ties the result to the exact record that was verified (the
             # tournament verifier and the transparency log check it later).
-            return [("result.verified", {"pairing": origin["pairing"], "match_id": str(match.id),
-                                         "result": result, "head_hash": match.head_hash})]
-        return [("result.match_disputed", {"pairing": origin["pairing"], "match_id": str(match.id),
-                                           "reason": match.verdict_reason})]
+            return [
+                (
+                    "result.verified",
+                    {
+                        "pairing": origin["pairing"],
+                        "match_id": str(match.id),
+                        "result": result,
+                        "head_hash": match.head_hash,
+                    },
+                )
+            ]
+        return [
+            (
+                "result.match_disputed",
+                {"pairing": origin["pairing"], "match_id": str(match.id), "reason": match.verdict_reason},
+            )
+        ]
 
-    done = _run(tournament=origin["tournament"], user=None, decide=decide, actor="system",
-                event_id=uuid.uuid5(NAMESPACE, f"{match.id}:{kind}"))
+    done = _run(
+        tournament=origin["tournament"],
+        user=None,
+        decide=decide,
+        actor="system",
+        event_id=uuid.uuid5(NAMESPACE, f"{match.id}:{kind}"),
+    )
     if not done.created:
         return "disputed" if not verified else ("drawn" if outcome["value"] == "drawn" else "recorded")
     return outcome["value"]
@@ -1056,8 +1194,11 @@ def _drafted_config(state, record) -> dict:
 
     draft_match = Match.objects.filter(pk=state["draft"]["draft_id"]).first()
     if draft_match is None or draft_match.status != Match.Status.FINISHED:
-        raise _refuse("The tournament draft has not finished: every coach must be ready first.",
-                      "draft_not_finished", draft_id=state["draft"]["draft_id"])
+        raise _refuse(
+            "The tournament draft has not finished: every coach must be ready first.",
+            "draft_not_finished",
+            draft_id=state["draft"]["draft_id"],
+        )
     seat_of = {pid: i for i, pid in enumerate(state["draft"]["seats"])}
     a, b = record["players"]
     return match_config(draft_match.state, seats=(seat_of[a], seat_of[b]))
@@ -1069,8 +1210,17 @@ def _drafted_config(state, record) -> dict:
 UNSET = object()
 
 
-def tournament_configure(*, tournament, by, tiebreaks=UNSET, forbidden_pairs=UNSET, check_in_opens=UNSET,
-                         check_in_closes=UNSET, expected_seq=AT_HEAD, event_id=None) -> Outcome:
+def tournament_configure(
+    *,
+    tournament,
+    by,
+    tiebreaks=UNSET,
+    forbidden_pairs=UNSET,
+    check_in_opens=UNSET,
+    check_in_closes=UNSET,
+    expected_seq=AT_HEAD,
+    event_id=None,
+) -> Outcome:
     """Change options after creation: the tie-breaks and their order (any time: standings
     are derived on read), Swiss forbidden pairs (until the last round is paired; they
     apply to rounds paired after), and the check-in window (before the start).
@@ -1096,10 +1246,12 @@ def tournament_configure(*, tournament, by, tiebreaks=UNSET, forbidden_pairs=UNS
         if check_in_opens is not UNSET or check_in_closes is not UNSET:
             if state["started"]:
                 raise _refuse("Check-in is over: the tournament has started.", "already_started")
-            given["check_in_opens"] = check_in_opens if check_in_opens is not UNSET else state["options"].get(
-                "check_in_opens")
-            given["check_in_closes"] = check_in_closes if check_in_closes is not UNSET else state["options"].get(
-                "check_in_closes")
+            given["check_in_opens"] = (
+                check_in_opens if check_in_opens is not UNSET else state["options"].get("check_in_opens")
+            )
+            given["check_in_closes"] = (
+                check_in_closes if check_in_closes is not UNSET else state["options"].get("check_in_closes")
+            )
         if not given:
             raise _refuse("Name an option to change.", "nothing_to_change", 400)
         cleaned = clean_options(fmt, state["game"], given)
@@ -1120,8 +1272,9 @@ def tournament_configure(*, tournament, by, tiebreaks=UNSET, forbidden_pairs=UNS
 DRAFT_GAME_FOR_TOURNAMENT = "wizard-dodgeball"
 
 
-def tournament_draft_open(*, tournament, by, order: str = "snake", clock_seconds: int = 60, expected_seq=AT_HEAD,
-                          event_id=None) -> Outcome:
+def tournament_draft_open(
+    *, tournament, by, order: str = "snake", clock_seconds: int = 60, expected_seq=AT_HEAD, event_id=None
+) -> Outcome:
     """Open the IWDL tournament draft for a Wizard Dodgeball tournament of four coaches:
     each drafts six wizards (``order`` snake or straight, seats in seed order). Its teams
     then meet in the tournament's pairings: every pairing's platform match is set up
@@ -1133,8 +1286,9 @@ def tournament_draft_open(*, tournament, by, order: str = "snake", clock_seconds
         if state["game"] != DRAFT_GAME_FOR_TOURNAMENT:
             raise _refuse("Only Wizard Dodgeball tournaments start with the IWDL draft.", "not_iwdl")
         if state.get("draft"):
-            raise _refuse("This tournament's draft is already open.", "draft_exists",
-                          draft_id=state["draft"]["draft_id"])
+            raise _refuse(
+                "This tournament's draft is already open.", "draft_exists", draft_id=state["draft"]["draft_id"]
+            )
         if state["started"]:
             raise _refuse("The tournament has started: the draft comes first.", "already_started")
         if order not in ("snake", "straight"):
@@ -1143,14 +1297,17 @@ def tournament_draft_open(*, tournament, by, order: str = "snake", clock_seconds
         if state["options"].get("check_in_required"):
             registered = [p for p in registered if state["players"][p]["checked_in"]]
         if len(registered) != 4:
-            raise _refuse(f"The tournament draft seats exactly four coaches ({len(registered)} ready).",
-                          "four_coaches_needed")
+            raise _refuse(
+                f"The tournament draft seats exactly four coaches ({len(registered)} ready).", "four_coaches_needed"
+            )
         seats = _seeds(state, registered)
         User = get_user_model()
         # The organiser need not be a coach: the tournament opens the room (created_by None).
         draft = draft_create(
-            seats=[SeatSpec(user=User.objects.get(pk=int(p))) for p in seats], created_by=None,
-            config={"format": "tournament", "order": order}, clock_seconds=clock_seconds,
+            seats=[SeatSpec(user=User.objects.get(pk=int(p))) for p in seats],
+            created_by=None,
+            config={"format": "tournament", "order": order},
+            clock_seconds=clock_seconds,
             origin={"tournament_draft": state["id"]},
         )
         return [("draft.opened", {"draft_id": str(draft.draft_match_id), "seats": seats})]
@@ -1175,13 +1332,30 @@ def tournament_retract_match(*, match_id) -> str:
 
     def decide(state):
         record = state["pairings"].get(origin["pairing"])
-        if (record is None or record["match_id"] != str(match.id) or record["status"] != "final"
-                or record["source"] != "match"):
+        if (
+            record is None
+            or record["match_id"] != str(match.id)
+            or record["status"] != "final"
+            or record["source"] != "match"
+        ):
             return []
-        return [("result.match_disputed", {
-            "pairing": origin["pairing"], "match_id": str(match.id), "retracted": record["result"],
-            "reason": f"Result retracted: the match was disputed{where}: {match.verdict_reason}"})]
+        return [
+            (
+                "result.match_disputed",
+                {
+                    "pairing": origin["pairing"],
+                    "match_id": str(match.id),
+                    "retracted": record["result"],
+                    "reason": f"Result retracted: the match was disputed{where}: {match.verdict_reason}",
+                },
+            )
+        ]
 
-    done = _run(tournament=origin["tournament"], user=None, decide=decide, actor="system",
-                event_id=uuid.uuid5(NAMESPACE, f"{match.id}:retracted"))
+    done = _run(
+        tournament=origin["tournament"],
+        user=None,
+        decide=decide,
+        actor="system",
+        event_id=uuid.uuid5(NAMESPACE, f"{match.id}:retracted"),
+    )
     return "retracted" if done.events else "ignored"

@@ -87,9 +87,11 @@ def default_tiebreaks(fmt: str) -> list[str]:
 def round_standings(state, group: int | None = None) -> list[dict[str, Any]]:
     """Swiss, round robin and group tables: score, then the configured tie-breaks."""
     names = state["options"].get("tiebreaks") or default_tiebreaks(state["format"])
-    members = state["groups"][group] if group is not None else [
-        pid for pid, p in state["players"].items() if p["status"] in ("active", "dropped")
-    ]
+    members = (
+        state["groups"][group]
+        if group is not None
+        else [pid for pid, p in state["players"].items() if p["status"] in ("active", "dropped")]
+    )
     # Rounds a player missed (dropped, joined late) count as unplayed for the tie-breaks,
     # but only rounds that are over: a round just paired, or still being played, is no game
     # yet for anyone whose result is not in, so pairing a round moves no tie-break.
@@ -103,9 +105,14 @@ def round_standings(state, group: int | None = None) -> list[dict[str, Any]]:
             played[g.second] += 1
     return [
         {
-            "rank": r.rank, "player": r.player, "name": state["players"][r.player]["name"],
-            "status": state["players"][r.player]["status"], "score": r.score, "played": played[r.player],
-            "tiebreaks": dict(r.values), "separated_by": r.separated_from_next,
+            "rank": r.rank,
+            "player": r.player,
+            "name": state["players"][r.player]["name"],
+            "status": state["players"][r.player]["status"],
+            "score": r.score,
+            "played": played[r.player],
+            "tiebreaks": dict(r.values),
+            "separated_by": r.separated_from_next,
         }
         for r in rows
         if r.player in state["players"]
@@ -146,9 +153,18 @@ def pod_standings(state) -> list[dict[str, Any]]:
         key = (score[pid], firsts[pid])
         rank = rows[-1]["rank"] if previous == key else i + 1
         previous = key
-        rows.append({"rank": rank, "player": pid, "name": state["players"][pid]["name"],
-                     "status": state["players"][pid]["status"], "score": score[pid], "played": played[pid],
-                     "tiebreaks": {"firsts": firsts[pid]}, "separated_by": None})
+        rows.append(
+            {
+                "rank": rank,
+                "player": pid,
+                "name": state["players"][pid]["name"],
+                "status": state["players"][pid]["status"],
+                "score": score[pid],
+                "played": played[pid],
+                "tiebreaks": {"firsts": firsts[pid]},
+                "separated_by": None,
+            }
+        )
     return rows
 
 
@@ -179,11 +195,20 @@ def elimination_places(state) -> list[dict[str, Any]]:
         key = best.get(pid, (-1, 1)) if pid != champ else "champion"
         rank = rows[-1]["rank"] if previous == key else i + 1
         previous = key
-        rows.append({"rank": rank, "player": pid, "name": state["players"][pid]["name"],
-                     "status": state["players"][pid]["status"], "score": Fraction(wins[pid]),
-                     "played": sum(1 for m in bracket.matches if resolved[m.id].status == "done"
-                                   and pid in resolved[m.id].players),
-                     "tiebreaks": {"seed": seeds.index(pid) + 1}, "separated_by": None})
+        rows.append(
+            {
+                "rank": rank,
+                "player": pid,
+                "name": state["players"][pid]["name"],
+                "status": state["players"][pid]["status"],
+                "score": Fraction(wins[pid]),
+                "played": sum(
+                    1 for m in bracket.matches if resolved[m.id].status == "done" and pid in resolved[m.id].players
+                ),
+                "tiebreaks": {"seed": seeds.index(pid) + 1},
+                "separated_by": None,
+            }
+        )
     return rows
 
 
@@ -195,8 +220,12 @@ def standings(state) -> dict[str, Any]:
         return out
     if fmt in ELIMINATION:
         out["columns"] = ["seed"]
-        out["tables"].append({"title": "Final places" if progress(state)["finished"] else "Places so far",
-                              "rows": elimination_places(state)})
+        out["tables"].append(
+            {
+                "title": "Final places" if progress(state)["finished"] else "Places so far",
+                "rows": elimination_places(state),
+            }
+        )
         return out
     if fmt == "pods":
         out["columns"] = ["firsts"]
@@ -219,7 +248,8 @@ def progress(state) -> dict[str, Any]:
     rounds = state["rounds"]
     current = rounds[-1] if rounds else None
     open_pairings = [
-        pid for pid in (current["pairings"] if current else [])
+        pid
+        for pid in (current["pairings"] if current else [])
         if state["pairings"][pid]["status"] not in ("final", "not_needed", "waiting")
     ]
     complete = current is not None and not open_pairings
@@ -233,9 +263,16 @@ def progress(state) -> dict[str, Any]:
         finished = fmt != "groups_playoff"
     status = "registration" if not state["started"] else ("finished" if finished else "running")
     return {
-        "status": status, "round": current["number"] if current else 0, "round_complete": complete,
-        "open_pairings": open_pairings, "planned_rounds": planned, "finished": finished,
-        "can_pair_next": state["started"] and not finished and state["bracket"] is None and (current is None or complete)
+        "status": status,
+        "round": current["number"] if current else 0,
+        "round_complete": complete,
+        "open_pairings": open_pairings,
+        "planned_rounds": planned,
+        "finished": finished,
+        "can_pair_next": state["started"]
+        and not finished
+        and state["bracket"] is None
+        and (current is None or complete)
         and (planned is None or len(rounds) < planned or fmt == "groups_playoff"),
     }
 
@@ -285,11 +322,18 @@ def swiss_field(state) -> list[SwissPlayer]:
         p = state["players"][pid]
         if p["status"] != "active":
             continue
-        field.append(SwissPlayer(
-            id=pid, score=score[pid], rating=p.get("rating") or 0, opponents=tuple(opponents[pid]),
-            first_seats=tuple(seats[pid]), byes=byes[pid], club=p.get("club") or None,
-            forbidden=frozenset(forbidden[pid]),
-        ))
+        field.append(
+            SwissPlayer(
+                id=pid,
+                score=score[pid],
+                rating=p.get("rating") or 0,
+                opponents=tuple(opponents[pid]),
+                first_seats=tuple(seats[pid]),
+                byes=byes[pid],
+                club=p.get("club") or None,
+                forbidden=frozenset(forbidden[pid]),
+            )
+        )
     return field
 
 

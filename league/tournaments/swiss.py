@@ -78,10 +78,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from numbers import Rational
-from typing import Any, Hashable, Iterable, Sequence
+from typing import Any
 
 import networkx as nx
 

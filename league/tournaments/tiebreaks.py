@@ -30,9 +30,10 @@ of float rounding. Players tied on every criterion share a rank and are listed b
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Hashable, Iterable, Sequence
+from typing import Any
 
 from .swiss import as_fraction
 
@@ -134,9 +135,7 @@ def standings(
         if name == "head_to_head":
             members = set(group)
             for p in group:
-                h2h[p] = sum(
-                    (e.points for e in entries[p].values() if e.opponent in members), Fraction(0)
-                )
+                h2h[p] = sum((e.points for e in entries[p].values() if e.opponent in members), Fraction(0))
         buckets: dict[Any, list[PlayerId]] = defaultdict(list)
         for p in group:
             buckets[value(name, p)].append(p)

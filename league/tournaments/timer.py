@@ -30,8 +30,13 @@ def _at(data: dict) -> datetime:
 def _started(state: dict, data: dict, event: dict) -> None:
     at = _at(data)
     state["timer"] = {
-        "round": data["round"], "duration": data["seconds"], "extended": 0, "started_at": data["at"],
-        "ends_at": (at + timedelta(seconds=data["seconds"])).isoformat(), "remaining": None, "paused": False,
+        "round": data["round"],
+        "duration": data["seconds"],
+        "extended": 0,
+        "started_at": data["at"],
+        "ends_at": (at + timedelta(seconds=data["seconds"])).isoformat(),
+        "remaining": None,
+        "paused": False,
     }
 
 
@@ -44,8 +49,7 @@ def _paused(state: dict, data: dict, event: dict) -> None:
 
 def _resumed(state: dict, data: dict, event: dict) -> None:
     timer = state["timer"]
-    timer.update(paused=False, ends_at=(_at(data) + timedelta(seconds=timer["remaining"])).isoformat(),
-                 remaining=None)
+    timer.update(paused=False, ends_at=(_at(data) + timedelta(seconds=timer["remaining"])).isoformat(), remaining=None)
 
 
 def _extended(state: dict, data: dict, event: dict) -> None:

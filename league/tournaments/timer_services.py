@@ -47,8 +47,9 @@ def _now(now: datetime | None) -> str:
     return (now or timezone.now()).isoformat()
 
 
-def tournament_timer_start(*, tournament, by, minutes: int | None = None, now: datetime | None = None,
-                           expected_seq=AT_HEAD, event_id=None) -> Outcome:
+def tournament_timer_start(
+    *, tournament, by, minutes: int | None = None, now: datetime | None = None, expected_seq=AT_HEAD, event_id=None
+) -> Outcome:
     """Start the current round's clock: ``minutes`` or the tournament's ``round_minutes``."""
 
     def decide(state):
@@ -66,8 +67,9 @@ def tournament_timer_start(*, tournament, by, minutes: int | None = None, now: d
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_timer_pause(*, tournament, by, now: datetime | None = None, expected_seq=AT_HEAD,
-                           event_id=None) -> Outcome:
+def tournament_timer_pause(
+    *, tournament, by, now: datetime | None = None, expected_seq=AT_HEAD, event_id=None
+) -> Outcome:
     def decide(state):
         _need_organiser(state, by)
         timer = _current_timer(state)
@@ -78,8 +80,9 @@ def tournament_timer_pause(*, tournament, by, now: datetime | None = None, expec
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_timer_resume(*, tournament, by, now: datetime | None = None, expected_seq=AT_HEAD,
-                            event_id=None) -> Outcome:
+def tournament_timer_resume(
+    *, tournament, by, now: datetime | None = None, expected_seq=AT_HEAD, event_id=None
+) -> Outcome:
     def decide(state):
         _need_organiser(state, by)
         timer = _current_timer(state)
@@ -90,8 +93,9 @@ def tournament_timer_resume(*, tournament, by, now: datetime | None = None, expe
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_timer_extend(*, tournament, by, minutes, now: datetime | None = None, expected_seq=AT_HEAD,
-                            event_id=None) -> Outcome:
+def tournament_timer_extend(
+    *, tournament, by, minutes, now: datetime | None = None, expected_seq=AT_HEAD, event_id=None
+) -> Outcome:
     """Give the round more time (running or paused): the deadline moves by ``minutes``."""
 
     def decide(state):

@@ -32,8 +32,7 @@ def _check_match_result(tournament_id: str, state: dict, data: dict, retracted: 
     if record is None or record["match_id"] != str(match.id):
         return "The result cites a match the pairing never started."
     if match.verdict != Match.Verdict.VERIFIED and str(match.id) not in retracted:
-        return (f"The match behind this result is {match.verdict}, not verified, and the result was never "
-                "retracted.")
+        return f"The match behind this result is {match.verdict}, not verified, and the result was never retracted."
     if match.status != Match.Status.FINISHED or not match.result:
         return "The match behind this result has not finished."
     if "head_hash" in data and data["head_hash"] != match.head_hash:
@@ -70,8 +69,7 @@ def verify_tournament(stream: Stream) -> StreamVerdict:
     if not events or events[0].type != "tournament.created" or events[0].data.get("id") != str(tournament.pk):
         return bad(1, "The stream does not start with this tournament's creation.")
 
-    retracted = {e.data.get("match_id") for e in events
-                 if e.type == "result.match_disputed" and "retracted" in e.data}
+    retracted = {e.data.get("match_id") for e in events if e.type == "result.match_disputed" and "retracted" in e.data}
     state = projection.initial()
     cached_at = copy.deepcopy(state) if tournament.state_seq == 0 else None
     for event in events:

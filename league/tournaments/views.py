@@ -14,9 +14,13 @@ def tournament_list(request):
         if request.method == "POST" and form.is_valid():
             try:
                 t, _ = services.tournament_create_or_get(
-                    created_by=request.user, name=form.cleaned_data["name"], game=form.cleaned_data["game"],
-                    format=form.cleaned_data["format"], options=form.options(),
-                    event_id=form.cleaned_data.get("event_id"))
+                    created_by=request.user,
+                    name=form.cleaned_data["name"],
+                    game=form.cleaned_data["game"],
+                    format=form.cleaned_data["format"],
+                    options=form.options(),
+                    event_id=form.cleaned_data.get("event_id"),
+                )
             except MatchError as exc:
                 form.add_error(None, exc.message)
             else:
@@ -43,5 +47,8 @@ def tournament_player_page(request, tournament_id, username):
     state = selectors.tournament_state(tournament=t)
     if selectors.player_id_of(state, username) is None:
         raise Http404("No such player in this tournament.")
-    return render(request, "tournaments/player.html",
-                  {"t": t, "player": username, "format_label": FORMAT_LABELS.get(t.format, t.format)})
+    return render(
+        request,
+        "tournaments/player.html",
+        {"t": t, "player": username, "format_label": FORMAT_LABELS.get(t.format, t.format)},
+    )

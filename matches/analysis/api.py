@@ -35,8 +35,9 @@ def _mode(request) -> str:
     return mode
 
 
-_MODE = OpenApiParameter("mode", str, enum=Match.Mode.values,
-                         description="Server-dealt outcomes (default) or those entered at real tables")
+_MODE = OpenApiParameter(
+    "mode", str, enum=Match.Mode.values, description="Server-dealt outcomes (default) or those entered at real tables"
+)
 
 
 class MatchAnalysisView(APIView):
@@ -47,7 +48,7 @@ class MatchAnalysisView(APIView):
         responses=OpenApiTypes.OBJECT,
         summary="A finished match's analysis: the exact odds of every chance event and each seat's luck",
         description="Computed on the first request and kept; computed again when the engine's odds code or "
-                    "this analysis changes. 409 match_not_finished while the match is live.",
+        "this analysis changes. 409 match_not_finished while the match is live.",
     )
     def get(self, request, match_id):
         match = _match_or_404(match_id)
@@ -59,13 +60,19 @@ class PlayerLuckView(APIView):
     permission_classes = [permissions.AllowAny]
     get_throttles = with_expensive_throttle
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A player's luck over their verified matches",
-                   description=f"Analyses not yet computed are computed, {LUCK_FILL_PER_REQUEST} per request; "
-                               "'analysed' says how many of 'verified_matches' are counted so far.")
+    @extend_schema(
+        responses=OpenApiTypes.OBJECT,
+        summary="A player's luck over their verified matches",
+        description=f"Analyses not yet computed are computed, {LUCK_FILL_PER_REQUEST} per request; "
+        "'analysed' says how many of 'verified_matches' are counted so far.",
+    )
     def get(self, request, username):
         user = _user_or_404(username)
-        missing = list(selectors.player_matches(user=user).exclude(
-            analysis__analysis_version=services.ANALYSIS_VERSION)[:LUCK_FILL_PER_REQUEST])
+        missing = list(
+            selectors.player_matches(user=user).exclude(analysis__analysis_version=services.ANALYSIS_VERSION)[
+                :LUCK_FILL_PER_REQUEST
+            ]
+        )
         services.analyses_fill(matches=missing, limit=LUCK_FILL_PER_REQUEST)
         return Response(selectors.player_luck(user=user))
 
@@ -74,9 +81,12 @@ class FairnessView(APIView):
     permission_classes = [permissions.AllowAny]
     get_throttles = with_expensive_throttle
 
-    @extend_schema(parameters=[_MODE], responses=OpenApiTypes.OBJECT,
-                   summary="The fairness report of the whole platform: dice faces and draw positions against "
-                           "the exact uniform odds, with chi-square p-values")
+    @extend_schema(
+        parameters=[_MODE],
+        responses=OpenApiTypes.OBJECT,
+        summary="The fairness report of the whole platform: dice faces and draw positions against "
+        "the exact uniform odds, with chi-square p-values",
+    )
     def get(self, request):
         return Response(selectors.fairness_report(mode=_mode(request)))
 
@@ -85,8 +95,11 @@ class PlayerFairnessView(APIView):
     permission_classes = [permissions.AllowAny]
     get_throttles = with_expensive_throttle
 
-    @extend_schema(parameters=[_MODE], responses=OpenApiTypes.OBJECT,
-                   summary="The fairness report over every finished match a player played")
+    @extend_schema(
+        parameters=[_MODE],
+        responses=OpenApiTypes.OBJECT,
+        summary="The fairness report over every finished match a player played",
+    )
     def get(self, request, username):
         return Response(selectors.fairness_report(user=_user_or_404(username), mode=_mode(request)))
 
@@ -95,13 +108,19 @@ class PlayerFairnessView(APIView):
 
 
 class BranchSerializer(serializers.Serializer):
-    at = serializers.IntegerField(min_value=0, max_value=2**31 - 1,
-                                  help_text="Branch after this event of the replay (0: before the first).")
-    bot_seats = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=64), required=False,
-                                      default=list, max_length=16,
-                                      help_text="Seats the game's bot plays; you play the others by hand.")
-    hand_chance = serializers.BooleanField(required=False, default=False,
-                                           help_text="Roll every chance event yourself (re-roll or pick).")
+    at = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, help_text="Branch after this event of the replay (0: before the first)."
+    )
+    bot_seats = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=64),
+        required=False,
+        default=list,
+        max_length=16,
+        help_text="Seats the game's bot plays; you play the others by hand.",
+    )
+    hand_chance = serializers.BooleanField(
+        required=False, default=False, help_text="Roll every chance event yourself (re-roll or pick)."
+    )
 
 
 class SandboxActionSerializer(serializers.Serializer):
@@ -115,8 +134,9 @@ class SandboxActionSerializer(serializers.Serializer):
 
 
 class SandboxChanceSerializer(serializers.Serializer):
-    outcome = serializers.JSONField(required=False, allow_null=True,
-                                    help_text="The outcome you pick; leave it out for a fresh server roll.")
+    outcome = serializers.JSONField(
+        required=False, allow_null=True, help_text="The outcome you pick; leave it out for a fresh server roll."
+    )
 
 
 def _sandbox_or_404(request, sandbox_id):
@@ -130,15 +150,19 @@ class MatchWhatIfView(APIView):
     permission_classes = [permissions.IsAuthenticated]
     get_throttles = with_expensive_throttle
 
-    @extend_schema(request=BranchSerializer, responses={201: OpenApiTypes.OBJECT},
-                   summary="Branch a private what-if sandbox from a finished match's replay",
-                   description="Never recorded in the event store; only you see it; it expires after "
-                               f"{services.SANDBOX_HOURS} hours.")
+    @extend_schema(
+        request=BranchSerializer,
+        responses={201: OpenApiTypes.OBJECT},
+        summary="Branch a private what-if sandbox from a finished match's replay",
+        description="Never recorded in the event store; only you see it; it expires after "
+        f"{services.SANDBOX_HOURS} hours.",
+    )
     def post(self, request, match_id):
         data = _valid(BranchSerializer, request)
         match = _match_or_404(match_id)
-        sandbox = services.sandbox_create(match=match, owner=request.user, at=data["at"],
-                                          bot_seats=data["bot_seats"], hand_chance=data["hand_chance"])
+        sandbox = services.sandbox_create(
+            match=match, owner=request.user, at=data["at"], bot_seats=data["bot_seats"], hand_chance=data["hand_chance"]
+        )
         return Response(selectors.sandbox_public(sandbox=sandbox), status=status.HTTP_201_CREATED)
 
 
@@ -151,15 +175,28 @@ def _valid(serializer_class, request) -> dict:
 class SandboxList(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Your what-if sandboxes (not yet expired)",
-                   operation_id="sandboxes_list")
+    @extend_schema(
+        responses=OpenApiTypes.OBJECT, summary="Your what-if sandboxes (not yet expired)", operation_id="sandboxes_list"
+    )
     def get(self, request):
         from django.utils import timezone
 
         own = request.user.sandboxes.filter(expires_at__gt=timezone.now())
-        return Response({"results": [
-            {"id": str(s.id), "match": str(s.match_id), "game": s.game, "branched_at": s.branched_at,
-             "steps": len(s.steps), "expires_at": s.expires_at.isoformat()} for s in own]})
+        return Response(
+            {
+                "results": [
+                    {
+                        "id": str(s.id),
+                        "match": str(s.match_id),
+                        "game": s.game,
+                        "branched_at": s.branched_at,
+                        "steps": len(s.steps),
+                        "expires_at": s.expires_at.isoformat(),
+                    }
+                    for s in own
+                ]
+            }
+        )
 
 
 class SandboxDetail(APIView):
@@ -179,12 +216,16 @@ class SandboxActions(APIView):
     permission_classes = [permissions.IsAuthenticated]
     get_throttles = with_expensive_throttle
 
-    @extend_schema(request=SandboxActionSerializer, responses=OpenApiTypes.OBJECT,
-                   summary="Play a move by hand in your sandbox (the bots and the server's dice answer)")
+    @extend_schema(
+        request=SandboxActionSerializer,
+        responses=OpenApiTypes.OBJECT,
+        summary="Play a move by hand in your sandbox (the bots and the server's dice answer)",
+    )
     def post(self, request, sandbox_id):
         data = _valid(SandboxActionSerializer, request)
-        sandbox = services.sandbox_act(sandbox_id=sandbox_id, owner=request.user, seat=data["seat"],
-                                       action=data["action"])
+        sandbox = services.sandbox_act(
+            sandbox_id=sandbox_id, owner=request.user, seat=data["seat"], action=data["action"]
+        )
         return Response(selectors.sandbox_public(sandbox=sandbox))
 
 
@@ -192,8 +233,11 @@ class SandboxChance(APIView):
     permission_classes = [permissions.IsAuthenticated]
     get_throttles = with_expensive_throttle
 
-    @extend_schema(request=SandboxChanceSerializer, responses=OpenApiTypes.OBJECT,
-                   summary="Re-roll the pending chance event of your sandbox, or pick its outcome")
+    @extend_schema(
+        request=SandboxChanceSerializer,
+        responses=OpenApiTypes.OBJECT,
+        summary="Re-roll the pending chance event of your sandbox, or pick its outcome",
+    )
     def post(self, request, sandbox_id):
         data = _valid(SandboxChanceSerializer, request)
         sandbox = services.sandbox_chance(sandbox_id=sandbox_id, owner=request.user, outcome=data.get("outcome"))
@@ -204,8 +248,11 @@ class SandboxBot(APIView):
     permission_classes = [permissions.IsAuthenticated]
     get_throttles = with_expensive_throttle
 
-    @extend_schema(request=None, responses=OpenApiTypes.OBJECT,
-                   summary="Let the game's bot make the next move in your sandbox (or the server roll)")
+    @extend_schema(
+        request=None,
+        responses=OpenApiTypes.OBJECT,
+        summary="Let the game's bot make the next move in your sandbox (or the server roll)",
+    )
     def post(self, request, sandbox_id):
         sandbox = services.sandbox_play_on(sandbox_id=sandbox_id, owner=request.user)
         return Response(selectors.sandbox_public(sandbox=sandbox))

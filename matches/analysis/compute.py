@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+from collections.abc import Iterable
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from audit.matchverify import engine_event
 from engines.base import CHANCE
@@ -82,12 +83,14 @@ def analyse(engine, config: dict[str, Any], seats: int, events: Iterable[tuple[i
             for seat, delta in deltas.items():
                 if 0 <= seat < seats:
                     luck[seat] += delta
-            rows.append({
-                "seq": seq,
-                "spec": _spec_public(spec),
-                "outcome": event["outcome"],
-                **odds.as_json(),
-            })
+            rows.append(
+                {
+                    "seq": seq,
+                    "spec": _spec_public(spec),
+                    "outcome": event["outcome"],
+                    **odds.as_json(),
+                }
+            )
             series.append({"seq": seq, "luck": [round(float(v), 6) for v in luck]})
         state = engine.apply(state, event)
     return {
@@ -100,8 +103,12 @@ def analyse(engine, config: dict[str, Any], seats: int, events: Iterable[tuple[i
         "luck": {
             "series": series,
             "totals": [
-                {"seat": s, "luck": fraction_json(luck[s]), "expected": fraction_json(expected[s]),
-                 "actual": fraction_json(actual[s])}
+                {
+                    "seat": s,
+                    "luck": fraction_json(luck[s]),
+                    "expected": fraction_json(expected[s]),
+                    "actual": fraction_json(actual[s]),
+                }
                 for s in range(seats)
             ],
         },

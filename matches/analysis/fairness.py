@@ -20,10 +20,11 @@ independent picks would: the test is then slightly cautious, never quick to cry 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 #: A p-value below this is flagged: one honest group in a thousand would be flagged by chance alone.
 FLAG_BELOW = 0.001
@@ -111,8 +112,7 @@ def _group(key: str, title: str, labels: list[str], observed: list[int], expecte
         "title": title,
         "n": n,
         "cells": [
-            {"label": label, "observed": o, "expected": round(e, 3)}
-            for label, o, e in zip(labels, observed, expected)
+            {"label": label, "observed": o, "expected": round(e, 3)} for label, o, e in zip(labels, observed, expected)
         ],
         "chi_square": round(statistic, 4),
         "df": df,
@@ -132,21 +132,33 @@ def report(tally: Tally) -> dict[str, Any]:
         # A face outside the die's range cannot happen; if it did, it is counted and flagged.
         strays = sum(c for v, c in faces.items() if not lo <= v <= hi)
         n = sum(observed) + strays
-        group = _group(f"die:{lo}-{hi}", f"Die {lo}–{hi}", [str(v) for v in values], observed,
-                       [n / len(values)] * len(values))
+        group = _group(
+            f"die:{lo}-{hi}", f"Die {lo}–{hi}", [str(v) for v in values], observed, [n / len(values)] * len(values)
+        )
         if strays:
             group.update(flagged=True, p_value=0.0, strays=strays)
         dice.append(group)
     pools = []
     for pool, counts in sorted(tally.pools.items()):
         observed = [counts.get(i, 0) for i in range(pool)]
-        pools.append(_group(f"pool:{pool}", f"Draws from a pool of {pool}", [str(i) for i in range(pool)],
-                            observed, [sum(observed) / pool] * pool))
+        pools.append(
+            _group(
+                f"pool:{pool}",
+                f"Draws from a pool of {pool}",
+                [str(i) for i in range(pool)],
+                observed,
+                [sum(observed) / pool] * pool,
+            )
+        )
     tenths = None
     if sum(tally.tenths_observed):
-        tenths = _group("draw-tenths", "Draw positions, in tenths of the pool",
-                        [f"{10 * t}–{10 * t + 9}%" for t in range(TENTHS)], list(tally.tenths_observed),
-                        [float(e) for e in tally.tenths_expected])
+        tenths = _group(
+            "draw-tenths",
+            "Draw positions, in tenths of the pool",
+            [f"{10 * t}–{10 * t + 9}%" for t in range(TENTHS)],
+            list(tally.tenths_observed),
+            [float(e) for e in tally.tenths_expected],
+        )
     groups = dice + ([tenths] if tenths else []) + pools
     return {
         "events": tally.events,

@@ -53,15 +53,21 @@ def analysis_public(*, match: Match, analysis: MatchAnalysis) -> dict[str, Any]:
         "seats": _seat_labels(match),
         "computed_at": analysis.computed_at.isoformat(),
         "explained": LUCK_EXPLAINED,
-        **{k: v for k, v in analysis.data.items() if k in (
-            "analysis_version", "odds_fingerprint", "chance_events", "luck")},
+        **{
+            k: v
+            for k, v in analysis.data.items()
+            if k in ("analysis_version", "odds_fingerprint", "chance_events", "luck")
+        },
     }
 
 
 def player_matches(*, user, verified_only: bool = True):
     """The finished matches where ``user`` held a seat (on their own or as a partner)."""
-    qs = Match.objects.filter(status=Match.Status.FINISHED).filter(
-        Q(seats__user=user) | Q(seats__partners=user)).distinct()
+    qs = (
+        Match.objects.filter(status=Match.Status.FINISHED)
+        .filter(Q(seats__user=user) | Q(seats__partners=user))
+        .distinct()
+    )
     if verified_only:
         qs = qs.filter(verdict=Match.Verdict.VERIFIED)
     return qs
@@ -71,11 +77,11 @@ def player_luck(*, user, recent: int = 20) -> dict[str, Any]:
     """A player's luck summed over their verified matches that have an analysis."""
     matches = player_matches(user=user)
     seats = {
-        s.match_id: s.index
-        for s in Seat.objects.filter(match__in=matches).filter(Q(user=user) | Q(partners=user))
+        s.match_id: s.index for s in Seat.objects.filter(match__in=matches).filter(Q(user=user) | Q(partners=user))
     }
-    analyses = MatchAnalysis.objects.filter(match_id__in=list(seats)).select_related("match").order_by(
-        "match__finished_at")
+    analyses = (
+        MatchAnalysis.objects.filter(match_id__in=list(seats)).select_related("match").order_by("match__finished_at")
+    )
     total, rows, by_game = 0.0, [], {}
     for a in analyses:
         seat = seats[a.match_id]
@@ -84,8 +90,15 @@ def player_luck(*, user, recent: int = 20) -> dict[str, Any]:
         game = by_game.setdefault(a.match.game, {"game": a.match.game, "matches": 0, "luck": 0.0})
         game["matches"] += 1
         game["luck"] = round(game["luck"] + value, 6)
-        rows.append({"match": str(a.match_id), "game": a.match.game, "seat": seat, "luck": round(value, 6),
-                     "finished_at": a.match.finished_at.isoformat() if a.match.finished_at else None})
+        rows.append(
+            {
+                "match": str(a.match_id),
+                "game": a.match.game,
+                "seat": seat,
+                "luck": round(value, 6),
+                "finished_at": a.match.finished_at.isoformat() if a.match.finished_at else None,
+            }
+        )
     return {
         "username": user.username,
         "verified_matches": len(seats),
@@ -113,8 +126,13 @@ def fairness_report(*, user=None, mode: str = Match.Mode.SERVER) -> dict[str, An
     if user is not None:
         matches = matches.filter(pk__in=player_matches(user=user, verified_only=False).values("pk"))
     report = fairness.report(fairness.tally_events(fairness_chance_events(user=user, mode=mode)))
-    return {"scope": user.username if user is not None else "platform", "mode": mode,
-            "matches": matches.count(), "explained": FAIRNESS_EXPLAINED, **report}
+    return {
+        "scope": user.username if user is not None else "platform",
+        "mode": mode,
+        "matches": matches.count(),
+        "explained": FAIRNESS_EXPLAINED,
+        **report,
+    }
 
 
 # -- sandboxes -------------------------------------------------------------------

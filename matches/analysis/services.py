@@ -63,8 +63,9 @@ def analysis_ensure(*, match: Match) -> MatchAnalysis:
         data = analyse(engine, match.config, seats, _stream_rows(match))
     except EngineError as exc:
         # A stream the engine refuses to replay is a disputed one; the verifier says where.
-        raise MatchError(f"The match could not be replayed for analysis: {exc.message}",
-                         code="analysis_failed", status=409) from None
+        raise MatchError(
+            f"The match could not be replayed for analysis: {exc.message}", code="analysis_failed", status=409
+        ) from None
     values = {
         "engine_version": match.engine_version,
         "odds_fingerprint": data["odds_fingerprint"],
@@ -126,8 +127,7 @@ def _odds_json(engine, state, outcome) -> dict[str, Any] | None:
 def sandbox_create(*, match: Match, owner, at: int, bot_seats: list[int], hand_chance: bool) -> Sandbox:
     """Branch a private sandbox from the replay of a finished match, after its event ``at``."""
     if owner is None or not owner.is_authenticated:
-        raise MatchError("Sign in to branch a what-if: it is kept for you alone.", code="not_authenticated",
-                         status=403)
+        raise MatchError("Sign in to branch a what-if: it is kept for you alone.", code="not_authenticated", status=403)
     _finished(match)
     if not 0 <= at <= match.state_seq:
         raise MatchError(f"Branch after an event from 0 to {match.state_seq}.", code="bad_branch_point")
@@ -137,30 +137,45 @@ def sandbox_create(*, match: Match, owner, at: int, bot_seats: list[int], hand_c
     now = timezone.now()
     Sandbox.objects.filter(expires_at__lte=now).delete()
     if Sandbox.objects.filter(owner=owner).count() >= SANDBOXES_PER_OWNER:
-        raise MatchError(f"You keep {SANDBOXES_PER_OWNER} sandboxes already; delete one or let it expire.",
-                         code="too_many_sandboxes", status=409)
+        raise MatchError(
+            f"You keep {SANDBOXES_PER_OWNER} sandboxes already; delete one or let it expire.",
+            code="too_many_sandboxes",
+            status=409,
+        )
     engine = engine_for(match)
     rows = [r for r in _stream_rows(match, upto=at) if r[1] in ("action", "chance")]
     try:
         state = replay(engine, match.config, seats, [engine_event(t, d) for _, t, d in rows])
     except EngineError as exc:
-        raise MatchError(f"The match could not be replayed: {exc.message}", code="analysis_failed",
-                         status=409) from None
+        raise MatchError(
+            f"The match could not be replayed: {exc.message}", code="analysis_failed", status=409
+        ) from None
     sandbox = Sandbox(
-        owner=owner, match=match, branched_at=at, game=match.game, engine_version=match.engine_version,
-        config=match.config, seats=seats, bot_seats=sorted(bot_seats), state=state,
+        owner=owner,
+        match=match,
+        branched_at=at,
+        game=match.game,
+        engine_version=match.engine_version,
+        config=match.config,
+        seats=seats,
+        bot_seats=sorted(bot_seats),
+        state=state,
         steps=[{"n": 0, "kind": "branch", "hand_chance": bool(hand_chance)}],
         expires_at=now + timedelta(hours=SANDBOX_HOURS),
     )
     # Branched just before a chance event: it waits for a re-roll (or a chosen outcome) whatever
     # hand_chance says, since re-rolling that event is the point of branching there.
     if engine.to_move(state) == [CHANCE]:
-        following = [(e.seq, e.type, e.data)
-                     for e in eventstore.stream_events(stream_id=match.stream_id, after=at, upto=at + 1)]
+        following = [
+            (e.seq, e.type, e.data) for e in eventstore.stream_events(stream_id=match.stream_id, after=at, upto=at + 1)
+        ]
         if following and following[0][1] == "chance":
             outcome = following[0][2].get("outcome")
-            sandbox.steps[0]["original"] = {"seq": following[0][0], "outcome": outcome,
-                                            "odds": _odds_json(engine, state, outcome)}
+            sandbox.steps[0]["original"] = {
+                "seq": following[0][0],
+                "outcome": outcome,
+                "odds": _odds_json(engine, state, outcome),
+            }
     else:
         try:
             _advance(sandbox, engine, auto_chance=not hand_chance)
@@ -178,8 +193,9 @@ def _settings(sandbox: Sandbox) -> bool:
 
 def _step(sandbox: Sandbox, engine, event: dict[str, Any], odds: dict | None = None) -> None:
     if len(sandbox.steps) >= SANDBOX_STEPS:
-        raise MatchError(f"A sandbox takes at most {SANDBOX_STEPS} steps; branch a new one.", code="sandbox_full",
-                         status=409)
+        raise MatchError(
+            f"A sandbox takes at most {SANDBOX_STEPS} steps; branch a new one.", code="sandbox_full", status=409
+        )
     before = sandbox.state
     after = engine.apply(before, event)
     step = {"n": len(sandbox.steps), "kind": event["kind"], "text": engine.describe(before, event, after)}
@@ -267,8 +283,9 @@ def sandbox_play_on(*, sandbox_id, owner) -> Sandbox:
             if to_move == [CHANCE]:
                 spec = engine.chance(sandbox.state)
                 outcome = draw(spec, rng.randrange)
-                _step(sandbox, engine, {"kind": "chance", "outcome": outcome},
-                      _odds_json(engine, sandbox.state, outcome))
+                _step(
+                    sandbox, engine, {"kind": "chance", "outcome": outcome}, _odds_json(engine, sandbox.state, outcome)
+                )
             else:
                 seat = to_move[0]
                 action = engine.bot_action(engine.bots[0], sandbox.state, seat, rng)

@@ -19,9 +19,11 @@ def _mode(request) -> str:
 
 
 def _sections(report: dict) -> list[tuple[str, list[dict]]]:
-    return [("Dice", report["dice"]),
-            ("Draw positions", [report["draw_tenths"]] if report["draw_tenths"] else []),
-            ("Draws by pool size", report["pools"])]
+    return [
+        ("Dice", report["dice"]),
+        ("Draw positions", [report["draw_tenths"]] if report["draw_tenths"] else []),
+        ("Draws by pool size", report["pools"]),
+    ]
 
 
 #: The platform's report reads every chance event: a page view reuses it for this long.
@@ -30,21 +32,35 @@ PLATFORM_CACHE_SECONDS = 60
 
 def fairness_page(request):
     mode = _mode(request)
-    report = cache.get_or_set(f"analysis:fairness:platform:{mode}",
-                              lambda: selectors.fairness_report(mode=mode), PLATFORM_CACHE_SECONDS)
-    return render(request, "analysis/fairness.html", {"report": report, "sections": _sections(report),
-                                                      "player": None, "luck": None, "modes": Match.Mode.choices})
+    report = cache.get_or_set(
+        f"analysis:fairness:platform:{mode}", lambda: selectors.fairness_report(mode=mode), PLATFORM_CACHE_SECONDS
+    )
+    return render(
+        request,
+        "analysis/fairness.html",
+        {"report": report, "sections": _sections(report), "player": None, "luck": None, "modes": Match.Mode.choices},
+    )
 
 
 def player_fairness_page(request, username):
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
         raise Http404("No such player.")
-    missing = list(selectors.player_matches(user=user).exclude(
-        analysis__analysis_version=services.ANALYSIS_VERSION)[:LUCK_FILL_PER_PAGE])
+    missing = list(
+        selectors.player_matches(user=user).exclude(analysis__analysis_version=services.ANALYSIS_VERSION)[
+            :LUCK_FILL_PER_PAGE
+        ]
+    )
     services.analyses_fill(matches=missing, limit=LUCK_FILL_PER_PAGE)
     report = selectors.fairness_report(user=user, mode=_mode(request))
-    return render(request, "analysis/fairness.html", {
-        "report": report, "sections": _sections(report), "player": user,
-        "luck": selectors.player_luck(user=user), "modes": Match.Mode.choices,
-    })
+    return render(
+        request,
+        "analysis/fairness.html",
+        {
+            "report": report,
+            "sections": _sections(report),
+            "player": user,
+            "luck": selectors.player_luck(user=user),
+            "modes": Match.Mode.choices,
+        },
+    )

@@ -28,8 +28,9 @@ log = logging.getLogger(__name__)
 def exception_handler(exc, context):
     if isinstance(exc, (OperationalError, InterfaceError)):
         log.warning("Database unavailable: %s", exc)
-        response = error_response("database_unavailable",
-                                  "The database is briefly unavailable; try again in a moment.", 503)
+        response = error_response(
+            "database_unavailable", "The database is briefly unavailable; try again in a moment.", 503
+        )
         response["Retry-After"] = "5"
         return response
     if isinstance(exc, DataError):

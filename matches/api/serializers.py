@@ -30,9 +30,10 @@ class MatchCreateSerializer(serializers.Serializer):
         required=False, help_text="A new UUID per match; resending the same create returns the match it made."
     )
     time_control = serializers.JSONField(
-        required=False, default=dict,
+        required=False,
+        default=dict,
         help_text='{} (untimed), {"kind": "fischer", "base": seconds, "increment": seconds} or '
-                  '{"kind": "correspondence", "days_per_move": days}',
+        '{"kind": "correspondence", "days_per_move": days}',
     )
 
     def validate_config(self, value):
@@ -44,8 +45,9 @@ class MatchCreateSerializer(serializers.Serializer):
 class CommandSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=64)
     # Every command that appends to a stream carries both (ARCHITECTURE.md, "Commands and side effects").
-    expected_seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1,
-                                            help_text="The match's head_seq this move was based on.")
+    expected_seq = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, help_text="The match's head_seq this move was based on."
+    )
     event_id = serializers.UUIDField(help_text="A new UUID per move; resend it to retry.")
     action = serializers.JSONField(required=False, help_text="The move, as legal/ lists it.")
     chance = serializers.JSONField(required=False, help_text="Tabletop only: the outcome shown at the table.")

@@ -16,7 +16,10 @@ urlpatterns = [
     path("matches/<uuid:match_id>/timeout/", views.MatchTimeout.as_view(), name="api-match-timeout"),
     path("invitations/", invitations.InvitationList.as_view(), name="api-invitations"),
     path("invitations/<uuid:invitation_id>/", invitations.InvitationDetail.as_view(), name="api-invitation"),
-    path("invitations/<uuid:invitation_id>/<str:verb>/", invitations.InvitationAnswer.as_view(),
-         name="api-invitation-answer"),
+    path(
+        "invitations/<uuid:invitation_id>/<str:verb>/",
+        invitations.InvitationAnswer.as_view(),
+        name="api-invitation-answer",
+    ),
     path("", include("matches.analysis.urls")),  # odds, luck, fairness, what-if (issue 19)
 ]

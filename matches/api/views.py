@@ -137,19 +137,34 @@ class MatchList(APIView):
         if invitees:
             # Nobody is seated without saying yes: the match starts when the last of them accepts.
             invitation, created = invitation_services.invitation_create(
-                kind="match", created_by=request.user, invitees=invitees, event_id=data.get("event_id"),
-                request=invitation_services.match_request(game=data["game"], seats=seats, mode=data["mode"],
-                                                       config=data["config"], time_control=data.get("time_control")),
+                kind="match",
+                created_by=request.user,
+                invitees=invitees,
+                event_id=data.get("event_id"),
+                request=invitation_services.match_request(
+                    game=data["game"],
+                    seats=seats,
+                    mode=data["mode"],
+                    config=data["config"],
+                    time_control=data.get("time_control"),
+                ),
             )
             invitation = invitation_selectors.invitation_get(invitation_id=invitation.id, user=request.user)
-            return Response(invitation_selectors.invitation_summary(invitation=invitation, user=request.user),
-                            status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK)
+            return Response(
+                invitation_selectors.invitation_summary(invitation=invitation, user=request.user),
+                status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK,
+            )
         if data.get("event_id"):
             invitation_services.check_event_id_unused(event_id=data["event_id"])
         # A retry with the same event_id (also one racing the first) gets the match the first made: 200.
         match, created = services.match_create_or_get(
-            game=data["game"], seats=seats, created_by=request.user, mode=data["mode"], config=data["config"],
-            event_id=data.get("event_id"), time_control=data.get("time_control"),
+            game=data["game"],
+            seats=seats,
+            created_by=request.user,
+            mode=data["mode"],
+            config=data["config"],
+            event_id=data.get("event_id"),
+            time_control=data.get("time_control"),
         )
         match = selectors.match_get(match_id=match.id)
         seat = selectors.viewer_seat(match=match, user=request.user)
@@ -167,9 +182,12 @@ class MatchDetail(APIView):
 
 class MatchEvents(APIView):
     get_throttles = with_expensive_throttle
+
     @extend_schema(
-        parameters=[OpenApiParameter("after", int, description="Only events with a greater seq"),
-                    OpenApiParameter("limit", int, description="At most this many (then follow next_after)")],
+        parameters=[
+            OpenApiParameter("after", int, description="Only events with a greater seq"),
+            OpenApiParameter("limit", int, description="At most this many (then follow next_after)"),
+        ],
         responses=OpenApiTypes.OBJECT,
         summary="The match's events (hidden information redacted while live)",
     )
@@ -181,8 +199,13 @@ class MatchEvents(APIView):
         limit = _int_param(request, "limit", EVENTS_PAGE, maximum=EVENTS_PAGE_MAX) or EVENTS_PAGE
         upto = after + limit  # seqs are contiguous: a page is (after, after + limit]
         events = selectors.match_events(match=match, seat=seat, after=after, upto=upto)
-        return Response({"head_seq": match.state_seq, "events": events,
-                         "next_after": events[-1]["seq"] if events and events[-1]["seq"] < match.state_seq else None})
+        return Response(
+            {
+                "head_seq": match.state_seq,
+                "events": events,
+                "next_after": events[-1]["seq"] if events and events[-1]["seq"] < match.state_seq else None,
+            }
+        )
 
 
 class MatchLog(APIView):
@@ -285,16 +308,20 @@ class MatchTimeout(APIView):
         responses={201: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT},
         summary="Claim a win on time: ends the match if a running clock is out",
         description="Anyone signed in may claim; the server checks the clocks against the recorded times "
-                    "(409 time_not_up otherwise). The seat whose time ran out loses on time.",
+        "(409 time_not_up otherwise). The seat whose time ran out loses on time.",
     )
     def post(self, request, match_id):
         serializer = TimeoutClaimSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         outcome = services.match_claim_timeout(
-            match_id=match_id, user=request.user, expected_seq=serializer.validated_data["expected_seq"],
+            match_id=match_id,
+            user=request.user,
+            expected_seq=serializer.validated_data["expected_seq"],
             event_id=serializer.validated_data["event_id"],
         )
         match = selectors.match_get(match_id=outcome.match.id)
         seat = selectors.viewer_seat(match=match, user=request.user)
-        return Response(selectors.match_summary(match=match, seat=seat),
-                        status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK)
+        return Response(
+            selectors.match_summary(match=match, seat=seat),
+            status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK,
+        )

@@ -10,8 +10,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from . import keys, selectors
-from .serializers import (BundleSerializer, CheckpointListSerializer, ConsistencySerializer, InclusionSerializer,
-                          KeySerializer, SignedCheckpointSerializer)
+from .serializers import (
+    BundleSerializer,
+    CheckpointListSerializer,
+    ConsistencySerializer,
+    InclusionSerializer,
+    KeySerializer,
+    SignedCheckpointSerializer,
+)
 
 
 class ProofRefused(APIException):
@@ -55,9 +61,12 @@ class Public(APIView):
 
 
 class CheckpointList(Public):
-    @extend_schema(summary="Recent signed checkpoints (newest first) and the key that signs them",
-                   operation_id="checkpoints_list", responses=CheckpointListSerializer,
-                   parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)])
+    @extend_schema(
+        summary="Recent signed checkpoints (newest first) and the key that signs them",
+        operation_id="checkpoints_list",
+        responses=CheckpointListSerializer,
+        parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
+    )
     def get(self, request):
         limit = min(_int(request, "limit") or 50, 500)
         offset = _int(request, "offset") or 0
@@ -66,8 +75,9 @@ class CheckpointList(Public):
 
 
 class CheckpointLatest(Public):
-    @extend_schema(summary="The latest signed checkpoint", operation_id="checkpoints_latest",
-                   responses=SignedCheckpointSerializer)
+    @extend_schema(
+        summary="The latest signed checkpoint", operation_id="checkpoints_latest", responses=SignedCheckpointSerializer
+    )
     def get(self, request):
         latest = selectors.checkpoint_latest()
         if latest is None:
@@ -76,8 +86,9 @@ class CheckpointLatest(Public):
 
 
 class CheckpointDetail(Public):
-    @extend_schema(summary="The checkpoint of one tree size", operation_id="checkpoints_get",
-                   responses=SignedCheckpointSerializer)
+    @extend_schema(
+        summary="The checkpoint of one tree size", operation_id="checkpoints_get", responses=SignedCheckpointSerializer
+    )
     def get(self, request, tree_size: int):
         found = selectors.checkpoint_get(tree_size=tree_size) if tree_size < 10**15 else None
         if found is None:
@@ -86,49 +97,69 @@ class CheckpointDetail(Public):
 
 
 class PublicKey(Public):
-    @extend_schema(summary="The platform's checkpoint-signing public key", operation_id="checkpoints_key",
-                   responses=KeySerializer)
+    @extend_schema(
+        summary="The platform's checkpoint-signing public key", operation_id="checkpoints_key", responses=KeySerializer
+    )
     def get(self, request):
         return Response(_key())
 
 
 class InclusionProof(Public):
-    @extend_schema(summary="Proof that a stream's head is in a checkpoint's tree (RFC 9162 audit path)",
-                   operation_id="checkpoints_inclusion", responses=InclusionSerializer,
-                   parameters=[OpenApiParameter("stream", str, required=True), OpenApiParameter("seq", int),
-                               OpenApiParameter("tree_size", int, description="default: the latest checkpoint")])
+    @extend_schema(
+        summary="Proof that a stream's head is in a checkpoint's tree (RFC 9162 audit path)",
+        operation_id="checkpoints_inclusion",
+        responses=InclusionSerializer,
+        parameters=[
+            OpenApiParameter("stream", str, required=True),
+            OpenApiParameter("seq", int),
+            OpenApiParameter("tree_size", int, description="default: the latest checkpoint"),
+        ],
+    )
     def get(self, request):
         stream = request.query_params.get("stream") or ""
         if not stream:
             raise ValidationError({"stream": ["Name the stream, e.g. match:<id>."]})
         try:
-            found = selectors.inclusion(stream_id=stream, seq=_int(request, "seq"),
-                                        tree_size=_int(request, "tree_size"))
+            found = selectors.inclusion(
+                stream_id=stream, seq=_int(request, "seq"), tree_size=_int(request, "tree_size")
+            )
         except selectors.ProofUnavailable as exc:
             raise _refused(exc) from None
         return Response(found.as_dict())
 
 
 class ConsistencyProof(Public):
-    @extend_schema(summary="Proof that the tree of `first` leaves is a prefix of the tree of `second` (RFC 9162); "
-                           "the signed checkpoints of those sizes come with it where there are any",
-                   operation_id="checkpoints_consistency", responses=ConsistencySerializer,
-                   parameters=[OpenApiParameter("first", int, required=True),
-                               OpenApiParameter("second", int, required=True)])
+    @extend_schema(
+        summary="Proof that the tree of `first` leaves is a prefix of the tree of `second` (RFC 9162); "
+        "the signed checkpoints of those sizes come with it where there are any",
+        operation_id="checkpoints_consistency",
+        responses=ConsistencySerializer,
+        parameters=[OpenApiParameter("first", int, required=True), OpenApiParameter("second", int, required=True)],
+    )
     def get(self, request):
         try:
-            old, new, proof = selectors.consistency(first=_int(request, "first", required=True),
-                                                    second=_int(request, "second", required=True))
+            old, new, proof = selectors.consistency(
+                first=_int(request, "first", required=True), second=_int(request, "second", required=True)
+            )
         except selectors.ProofUnavailable as exc:
             raise _refused(exc) from None
-        return Response({"first": old.as_dict() if old else None, "second": new.as_dict() if new else None,
-                         "first_size": _int(request, "first"), "second_size": _int(request, "second"),
-                         "proof": proof})
+        return Response(
+            {
+                "first": old.as_dict() if old else None,
+                "second": new.as_dict() if new else None,
+                "first_size": _int(request, "first"),
+                "second_size": _int(request, "second"),
+                "proof": proof,
+            }
+        )
 
 
 class BundleDownload(Public):
-    @extend_schema(summary="A finished stream's audit bundle (check it offline with `python -m audit verify FILE`)",
-                   operation_id="bundles_get", responses=BundleSerializer)
+    @extend_schema(
+        summary="A finished stream's audit bundle (check it offline with `python -m audit verify FILE`)",
+        operation_id="bundles_get",
+        responses=BundleSerializer,
+    )
     def get(self, request, ref: str):
         from .export import NotExportable, bundle_for, stream_for
 

@@ -44,8 +44,10 @@ def bundle_for(stream: Stream) -> dict:
     kind, secret, engine = stream.kind, None, None
     if match is not None:
         if match.status != Match.Status.FINISHED:
-            raise NotExportable("A match is exported once it has finished: until then its secret and salts "
-                                "are not public.", "match_live")
+            raise NotExportable(
+                "A match is exported once it has finished: until then its secret and salts are not public.",
+                "match_live",
+            )
         kind = match_kind(match)
         secret = match.seed_hex or None
         engine = {"name": match.game, "version": match.engine_version}
@@ -62,8 +64,15 @@ def bundle_for(stream: Stream) -> dict:
         checkpoint = found.checkpoint.as_dict()
         public_key = found.checkpoint.public_key
     return {
-        "format": audit_bundle.FORMAT, "version": audit_bundle.VERSION,
-        "stream": stream.id, "kind": kind, "events": events, "secret": secret, "engine": engine,
+        "format": audit_bundle.FORMAT,
+        "version": audit_bundle.VERSION,
+        "stream": stream.id,
+        "kind": kind,
+        "events": events,
+        "secret": secret,
+        "engine": engine,
         "head": {"seq": events[-1]["seq"], "hash": events[-1]["hash"]},
-        "inclusion": inclusion, "checkpoint": checkpoint, "public_key": public_key,
+        "inclusion": inclusion,
+        "checkpoint": checkpoint,
+        "public_key": public_key,
     }

@@ -55,8 +55,13 @@ class Checkpoint(models.Model):
         return f"checkpoint {self.tree_size} {self.root_hash[:12]}"
 
     def as_dict(self) -> dict:
-        return {"tree_size": self.tree_size, "root_hash": self.root_hash, "timestamp": self.timestamp,
-                "signature": self.signature, "key_id": self.key_id}
+        return {
+            "tree_size": self.tree_size,
+            "root_hash": self.root_hash,
+            "timestamp": self.timestamp,
+            "signature": self.signature,
+            "key_id": self.key_id,
+        }
 
 
 class StreamAudit(models.Model):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from django.db.models import Q
 
@@ -40,8 +40,10 @@ def nodes_get(wanted: Iterable[tuple[int, int]]) -> dict[tuple[int, int], bytes]
     query = Q()
     for level, indexes in by_level.items():
         query |= Q(level=level, index__in=sorted(indexes))
-    return {(level, index): bytes.fromhex(digest)
-            for level, index, digest in MerkleNode.objects.filter(query).values_list("level", "index", "hash")}
+    return {
+        (level, index): bytes.fromhex(digest)
+        for level, index, digest in MerkleNode.objects.filter(query).values_list("level", "index", "hash")
+    }
 
 
 def _hashes(ranges: list[tuple[int, int]]) -> list[str]:
@@ -62,9 +64,14 @@ class Inclusion:
 
     def as_dict(self) -> dict:
         return {
-            "stream": self.leaf.stream_id, "seq": self.leaf.seq, "head_hash": self.leaf.head_hash,
-            "leaf_index": self.leaf.index, "leaf_hash": self.leaf.leaf_hash, "tree_size": self.tree_size,
-            "proof": self.proof, "checkpoint": self.checkpoint.as_dict() if self.checkpoint else None,
+            "stream": self.leaf.stream_id,
+            "seq": self.leaf.seq,
+            "head_hash": self.leaf.head_hash,
+            "leaf_index": self.leaf.index,
+            "leaf_hash": self.leaf.leaf_hash,
+            "tree_size": self.tree_size,
+            "proof": self.proof,
+            "checkpoint": self.checkpoint.as_dict() if self.checkpoint else None,
         }
 
 
@@ -91,8 +98,7 @@ def inclusion(*, stream_id: str, seq: int | None = None, tree_size: int | None =
         leaves = leaves.filter(seq=seq)
     leaf = leaves.order_by("-index").first()
     if leaf is None:
-        raise ProofUnavailable("That stream head is not in the checkpoint's tree (not logged yet?).",
-                               "not_logged")
+        raise ProofUnavailable("That stream head is not in the checkpoint's tree (not logged yet?).", "not_logged")
     return Inclusion(leaf, _hashes(merkle.inclusion_ranges(leaf.index, size)), size, checkpoint)
 
 

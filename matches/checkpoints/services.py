@@ -51,8 +51,9 @@ def heads_log() -> HeadsLogged:
         logged = {row.stream_id: row for row in LoggedHead.objects.all()}
         index = LogLeaf.objects.count()
         moved = []
-        for stream_id, seq, head in Stream.objects.filter(head_seq__gt=0).order_by("id").values_list(
-                "id", "head_seq", "head_hash"):
+        for stream_id, seq, head in (
+            Stream.objects.filter(head_seq__gt=0).order_by("id").values_list("id", "head_seq", "head_hash")
+        ):
             last = logged.get(stream_id)
             if last is not None and (last.seq, last.head_hash) == (seq, head):
                 continue
@@ -64,8 +65,14 @@ def heads_log() -> HeadsLogged:
         for stream_id, seq, head, last in moved:
             if last is not None and (seq <= last.seq or still.get((stream_id, last.seq)) != last.head_hash):
                 outcome.conflicts.append(stream_id)
-                log.error("Stream %s is at %s/%s but no longer holds the logged head %s/%s: not logged.",
-                          stream_id, seq, head, last.seq, last.head_hash)
+                log.error(
+                    "Stream %s is at %s/%s but no longer holds the logged head %s/%s: not logged.",
+                    stream_id,
+                    seq,
+                    head,
+                    last.seq,
+                    last.head_hash,
+                )
                 continue
             digest = audit_checkpoint.leaf_hash(stream=stream_id, seq=seq, head=head).hex()
             new_leaves.append(LogLeaf(index=index, stream_id=stream_id, seq=seq, head_hash=head, leaf_hash=digest))
@@ -73,8 +80,9 @@ def heads_log() -> HeadsLogged:
             index += 1
         LogLeaf.objects.bulk_create(new_leaves)
         _grow(index - len(new_leaves), [bytes.fromhex(leaf.leaf_hash) for leaf in new_leaves])
-        LoggedHead.objects.bulk_create(heads, update_conflicts=True, unique_fields=["stream_id"],
-                                       update_fields=["seq", "head_hash"])
+        LoggedHead.objects.bulk_create(
+            heads, update_conflicts=True, unique_fields=["stream_id"], update_fields=["seq", "head_hash"]
+        )
         outcome.appended = new_leaves
     return outcome
 
@@ -83,10 +91,12 @@ def _hashes_at(points: list[tuple[str, int]]) -> dict[tuple[str, int], str]:
     found: dict[tuple[str, int], str] = {}
     for start in range(0, len(points), 500):
         query = Q()
-        for stream_id, seq in points[start:start + 500]:
+        for stream_id, seq in points[start : start + 500]:
             query |= Q(stream_id=stream_id, seq=seq)
-        found.update(((sid, seq), digest) for sid, seq, digest in
-                     Event.objects.filter(query).values_list("stream_id", "seq", "hash"))
+        found.update(
+            ((sid, seq), digest)
+            for sid, seq, digest in Event.objects.filter(query).values_list("stream_id", "seq", "hash")
+        )
     return found
 
 
@@ -96,8 +106,9 @@ def _grow(old_size: int, leaves: list[bytes]) -> None:
         return
     stored = nodes_get(merkle.nodes_needed_to_grow(old_size, old_size + len(leaves)))
     made = merkle.new_nodes(old_size, leaves, stored)
-    MerkleNode.objects.bulk_create(MerkleNode(level=level, index=index, hash=digest.hex())
-                                   for (level, index), digest in made.items())
+    MerkleNode.objects.bulk_create(
+        MerkleNode(level=level, index=index, hash=digest.hex()) for (level, index), digest in made.items()
+    )
 
 
 def checkpoint_sign() -> tuple[Checkpoint, bool, HeadsLogged]:
@@ -118,8 +129,11 @@ def checkpoint_sign() -> tuple[Checkpoint, bool, HeadsLogged]:
         timestamp = timezone.now().replace(microsecond=0).isoformat()
         message = audit_checkpoint.body(tree_size=size, root_hash=root, timestamp=timestamp)
         made = Checkpoint.objects.create(
-            tree_size=size, root_hash=root, timestamp=timestamp,
-            signature=audit_checkpoint.sign(private, message), key_id=audit_checkpoint.key_id(public),
+            tree_size=size,
+            root_hash=root,
+            timestamp=timestamp,
+            signature=audit_checkpoint.sign(private, message),
+            key_id=audit_checkpoint.key_id(public),
             public_key=public,
         )
     return made, True, heads

@@ -15,12 +15,13 @@ def log_check(*, stream_id: str) -> tuple[int, str] | None:
     leaves = list(LogLeaf.objects.filter(stream_id=stream_id).order_by("seq").values_list("seq", "head_hash"))
     if not leaves:
         return None
-    hashes = dict(Event.objects.filter(stream_id=stream_id, seq__in=[s for s, _ in leaves])
-                  .values_list("seq", "hash"))
+    hashes = dict(Event.objects.filter(stream_id=stream_id, seq__in=[s for s, _ in leaves]).values_list("seq", "hash"))
     for seq, head in leaves:
         if seq not in hashes:
             return seq, f"The transparency log recorded this stream at event {seq}, which is no longer in it."
         if hashes[seq] != head:
-            return seq, (f"The transparency log recorded head {head[:12]}… at event {seq}; the stream's event "
-                         f"{seq} now hashes to {hashes[seq][:12]}…: it was rewritten after it was logged.")
+            return seq, (
+                f"The transparency log recorded head {head[:12]}… at event {seq}; the stream's event "
+                f"{seq} now hashes to {hashes[seq][:12]}…: it was rewritten after it was logged."
+            )
     return None

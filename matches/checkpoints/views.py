@@ -11,6 +11,12 @@ def checkpoint_list(request):
         public_key, key_id = keys.public_key(), keys.key_id()
     except ImproperlyConfigured:
         public_key = key_id = ""
-    return render(request, "checkpoints/list.html", {
-        "checkpoints": selectors.checkpoints_recent(limit=50), "public_key": public_key, "key_id": key_id,
-    })
+    return render(
+        request,
+        "checkpoints/list.html",
+        {
+            "checkpoints": selectors.checkpoints_recent(limit=50),
+            "public_key": public_key,
+            "key_id": key_id,
+        },
+    )

@@ -15,9 +15,15 @@ from . import checks, selectors, services
 
 class GroupCheckSerializer(serializers.Serializer):
     config = serializers.JSONField(required=False, default=dict, help_text='{"pack": id, "galleons": budget}')
-    group = serializers.JSONField(help_text="The Group action: {type: group, models, leader, artifacts, spellbook, quests}")
-    potions = serializers.JSONField(required=False, default=None, allow_null=True,
-                                    help_text='The Stock action: {"type": "potions", "potions": [six ids]}')
+    group = serializers.JSONField(
+        help_text="The Group action: {type: group, models, leader, artifacts, spellbook, quests}"
+    )
+    potions = serializers.JSONField(
+        required=False,
+        default=None,
+        allow_null=True,
+        help_text='The Stock action: {"type": "potions", "potions": [six ids]}',
+    )
 
 
 class SetupSaveSerializer(serializers.Serializer):
@@ -31,8 +37,11 @@ class WizardingDuelsGroupCheck(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(request=GroupCheckSerializer, responses=OpenApiTypes.OBJECT,
-                   summary="Wizarding Duels: the engine's verdict on a Group, its quest deck and a potion Stock")
+    @extend_schema(
+        request=GroupCheckSerializer,
+        responses=OpenApiTypes.OBJECT,
+        summary="Wizarding Duels: the engine's verdict on a Group, its quest deck and a potion Stock",
+    )
     def post(self, request):
         ser = GroupCheckSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -49,14 +58,22 @@ class WizardingDuelsGroupCheck(APIView):
 class SetupList(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(parameters=[OpenApiParameter("game", str)], responses=OpenApiTypes.OBJECT,
-                   summary="Your saved setups (for one game, or all)")
+    @extend_schema(
+        parameters=[OpenApiParameter("game", str)],
+        responses=OpenApiTypes.OBJECT,
+        summary="Your saved setups (for one game, or all)",
+    )
     def get(self, request):
         game = request.query_params.get("game") or None
-        return Response({"setups": [selectors.setup_summary(s) for s in selectors.setup_list(user=request.user, game=game)]})
+        return Response(
+            {"setups": [selectors.setup_summary(s) for s in selectors.setup_list(user=request.user, game=game)]}
+        )
 
-    @extend_schema(request=SetupSaveSerializer, responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT},
-                   summary="Save a setup (the same name replaces it); the game's engine must accept it")
+    @extend_schema(
+        request=SetupSaveSerializer,
+        responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT},
+        summary="Save a setup (the same name replaces it); the game's engine must accept it",
+    )
     def post(self, request):
         ser = SetupSaveSerializer(data=request.data)
         ser.is_valid(raise_exception=True)
@@ -65,7 +82,9 @@ class SetupList(APIView):
             setup, created = services.setup_save(user=request.user, game=d["game"], name=d["name"], data=d["data"])
         except services.SetupError as exc:
             return error_response(exc.code, exc.message, exc.status)
-        return Response(selectors.setup_summary(setup), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        return Response(
+            selectors.setup_summary(setup), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        )
 
 
 class SetupDetail(APIView):

@@ -56,7 +56,9 @@ def wizarding_duels(config: Any, group: Any, potions: Any) -> dict:
         raise SetupShapeError(exc.message, exc.code) from None
     pk = content.load(cfg["pack"])
     if not isinstance(group, dict):
-        raise SetupShapeError("group must be an object: {'type': 'group', models, leader, artifacts, spellbook, quests}.")
+        raise SetupShapeError(
+            "group must be an object: {'type': 'group', models, leader, artifacts, spellbook, quests}."
+        )
     refusals: dict[str, dict | None] = {
         "group": _judge(lambda: groups.check_roster(pk, group, cfg["galleons"]), "bad_group", "a Group"),
         "quests": _judge(lambda: groups.check_quest_deck(pk, group.get("quests")), "quest_deck_size", "a quest deck"),
@@ -64,10 +66,14 @@ def wizarding_duels(config: Any, group: Any, potions: Any) -> dict:
     }
     if potions is not None:
         models = list(group.get("models") or []) if refusals["group"] is None else []
-        refusals["stock"] = _judge(lambda: groups.check_stock(pk, models, potions, cfg["potion_duplicates"]),
-                                   "bad_stock", "a potion Stock")
-    return {"legal": all(v is None for v in refusals.values()), "refusals": refusals,
-            "config": {"pack": cfg["pack"], "galleons": cfg["galleons"]}}
+        refusals["stock"] = _judge(
+            lambda: groups.check_stock(pk, models, potions, cfg["potion_duplicates"]), "bad_stock", "a potion Stock"
+        )
+    return {
+        "legal": all(v is None for v in refusals.values()),
+        "refusals": refusals,
+        "config": {"pack": cfg["pack"], "galleons": cfg["galleons"]},
+    }
 
 
 def wizarding_duels_setup(data: Any) -> dict:

@@ -50,9 +50,13 @@ def how_to_play(request, name: str):
         raise Http404("This game has no How to play page yet.")
     body = _render(str(path), path.stat().st_mtime)
     picture = howto_pictures.picture(engine.name)
-    return render(request, "games/how_to_play.html", {
-        "engine": engine,
-        "body": mark_safe(body),  # rendered from our own file with raw HTML disabled
-        "picture": mark_safe(picture) if picture else None,  # built from numbers with escaped text
-        "rated": bool(engine.rating),
-    })
+    return render(
+        request,
+        "games/how_to_play.html",
+        {
+            "engine": engine,
+            "body": mark_safe(body),  # rendered from our own file with raw HTML disabled
+            "picture": mark_safe(picture) if picture else None,  # built from numbers with escaped text
+            "rated": bool(engine.rating),
+        },
+    )

@@ -16,9 +16,11 @@ ENGINES = Path(__file__).resolve().parents[2] / "engines"
 
 
 def _svg(width: float, height: float, label: str, body: str) -> str:
-    return (f'<svg class="howto-picture" data-testid="howto-picture" viewBox="0 0 {width:g} {height:g}" '
-            f'role="img" aria-labelledby="howto-picture-title" xmlns="http://www.w3.org/2000/svg">'
-            f'<title id="howto-picture-title">{escape(label)}</title>{body}</svg>')
+    return (
+        f'<svg class="howto-picture" data-testid="howto-picture" viewBox="0 0 {width:g} {height:g}" '
+        f'role="img" aria-labelledby="howto-picture-title" xmlns="http://www.w3.org/2000/svg">'
+        f'<title id="howto-picture-title">{escape(label)}</title>{body}</svg>'
+    )
 
 
 def dueling_wizards() -> str:
@@ -30,8 +32,10 @@ def dueling_wizards() -> str:
     for i, suit in enumerate(CIRCLE):
         a = -math.pi / 2 + i * 2 * math.pi / len(CIRCLE)
         spots[suit] = (cx + r * math.cos(a), cy + r * math.sin(a))
-    arrowhead = ('<defs><marker id="howto-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
-                 'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>')
+    arrowhead = (
+        '<defs><marker id="howto-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+        'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>'
+    )
     parts = [arrowhead]
     n = len(CIRCLE)
     for i, suit in enumerate(CIRCLE):
@@ -41,16 +45,25 @@ def dueling_wizards() -> str:
             dx, dy = x2 - x1, y2 - y1
             d = math.hypot(dx, dy)
             sx, sy, ex, ey = x1 + dx / d * 30, y1 + dy / d * 30, x2 - dx / d * 32, y2 - dy / d * 32
-            parts.append(f'<line x1="{sx:.1f}" y1="{sy:.1f}" x2="{ex:.1f}" y2="{ey:.1f}" stroke="#333" '
-                         f'stroke-width="1.6"{dash} marker-end="url(#howto-arrow)"/>')
+            parts.append(
+                f'<line x1="{sx:.1f}" y1="{sy:.1f}" x2="{ex:.1f}" y2="{ey:.1f}" stroke="#333" '
+                f'stroke-width="1.6"{dash} marker-end="url(#howto-arrow)"/>'
+            )
     for suit in CIRCLE:
         x, y = spots[suit]
-        parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="28" fill="{colours[suit]}"/>'
-                     f'<text x="{x:.1f}" y="{y + 5:.1f}" text-anchor="middle" font-size="13" fill="#fff">'
-                     f'{escape(SUIT_NAMES[suit])}</text>')
+        parts.append(
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="28" fill="{colours[suit]}"/>'
+            f'<text x="{x:.1f}" y="{y + 5:.1f}" text-anchor="middle" font-size="13" fill="#fff">'
+            f"{escape(SUIT_NAMES[suit])}</text>"
+        )
     order = " → ".join(SUIT_NAMES[s] for s in CIRCLE + CIRCLE[:1])
-    return _svg(320, 300, f"The circle of strength: {order}; each suit beats the next two "
-                          "(solid arrow: the next suit, dashed: the one after).", "".join(parts))
+    return _svg(
+        320,
+        300,
+        f"The circle of strength: {order}; each suit beats the next two "
+        "(solid arrow: the next suit, dashed: the one after).",
+        "".join(parts),
+    )
 
 
 def wizard_dodgeball() -> str:
@@ -64,8 +77,10 @@ def wizard_dodgeball() -> str:
         for row in range(lo, hi + 1):
             for col in range(1, cols + 1):
                 fill = "#d9d4f0" if row in court["neutral_rows"] else fills[zone["kind"]]
-                parts.append(f'<rect x="{(row - 1) * s}" y="{(col - 1) * s}" width="{s}" height="{s}" '
-                             f'fill="{fill}" stroke="#9a9a9a" stroke-width="0.6"/>')
+                parts.append(
+                    f'<rect x="{(row - 1) * s}" y="{(col - 1) * s}" width="{s}" height="{s}" '
+                    f'fill="{fill}" stroke="#9a9a9a" stroke-width="0.6"/>'
+                )
     for line in court["attack_lines"]:
         x = line["between_rows"][1] * s - s
         parts.append(f'<line x1="{x}" y1="0" x2="{x}" y2="{cols * s}" stroke="#b3261e" stroke-width="3"/>')
@@ -73,12 +88,15 @@ def wizard_dodgeball() -> str:
         for col, row in side["default_start"]:
             parts.append(f'<circle cx="{(row - 0.5) * s}" cy="{(col - 0.5) * s}" r="8" fill="{colour}"/>')
     for col, row in court["stars"]:
-        parts.append(f'<circle cx="{(row - 0.5) * s}" cy="{(col - 0.5) * s}" r="5" fill="#f2c230" '
-                     'stroke="#6b5400"/>')
-    return _svg(rows * s, cols * s,
-                f"The {court['name']}: {cols} squares wide and {rows} long, back zones at both ends behind the "
-                "red attack lines, the shared neutral row in the middle with the five balls, and each team's "
-                "five wizards on their starting squares.", "".join(parts))
+        parts.append(f'<circle cx="{(row - 0.5) * s}" cy="{(col - 0.5) * s}" r="5" fill="#f2c230" stroke="#6b5400"/>')
+    return _svg(
+        rows * s,
+        cols * s,
+        f"The {court['name']}: {cols} squares wide and {rows} long, back zones at both ends behind the "
+        "red attack lines, the shared neutral row in the middle with the five balls, and each team's "
+        "five wizards on their starting squares.",
+        "".join(parts),
+    )
 
 
 def spellcaster() -> str:
@@ -98,14 +116,23 @@ def spellcaster() -> str:
         nx, ny = -dy / d * 4, dx / d * 4
         for i, element in enumerate(elements):
             off = i - (len(elements) - 1) / 2
-            parts.append(f'<line x1="{x1 + nx * off:.1f}" y1="{y1 + ny * off:.1f}" x2="{x2 + nx * off:.1f}" '
-                         f'y2="{y2 + ny * off:.1f}" stroke="{colours[element]}" stroke-width="2.5"/>')
+            parts.append(
+                f'<line x1="{x1 + nx * off:.1f}" y1="{y1 + ny * off:.1f}" x2="{x2 + nx * off:.1f}" '
+                f'y2="{y2 + ny * off:.1f}" stroke="{colours[element]}" stroke-width="2.5"/>'
+            )
     for point, (x, y) in sorted(xy.items()):
-        parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="12" fill="#fff" stroke="#222" stroke-width="1.5"/>'
-                     f'<text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" font-size="10">{escape(point)}</text>')
+        parts.append(
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="12" fill="#fff" stroke="#222" stroke-width="1.5"/>'
+            f'<text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" font-size="10">{escape(point)}</text>'
+        )
     size = pad * 2 + 4 * scale
-    return _svg(size, size, f"{data['name']}: each line is a path of one element (red fire, green earth, "
-                            "blue water, grey air) between two neighbouring points.", "".join(parts))
+    return _svg(
+        size,
+        size,
+        f"{data['name']}: each line is a path of one element (red fire, green earth, "
+        "blue water, grey air) between two neighbouring points.",
+        "".join(parts),
+    )
 
 
 def annihilageddon() -> str:
@@ -121,14 +148,16 @@ def annihilageddon() -> str:
     parts = []
     for i, card in enumerate(sample):
         x = gap + i * (w + gap)
-        parts.append(f'<rect x="{x}" y="10" width="{w}" height="{h}" rx="10" fill="#2b2140" stroke="#c9a227" '
-                     f'stroke-width="2"/>'
-                     f'<text x="{x + 8}" y="32" font-size="11" fill="#fff" font-weight="bold">'
-                     f'{escape(card["name"][:20])}</text>'
-                     f'<text x="{x + 8}" y="50" font-size="10" fill="#e0d7f5">{escape(card["type"])}</text>'
-                     f'<circle cx="{x + w - 18}" cy="{h - 8}" r="12" fill="#c9a227"/>'
-                     f'<text x="{x + w - 18}" y="{h - 4}" text-anchor="middle" font-size="11">{int(card["cost"])}</text>'
-                     f'<text x="{x + 8}" y="{h - 4}" font-size="10" fill="#fff">{int(card["vp"])} VP</text>')
+        parts.append(
+            f'<rect x="{x}" y="10" width="{w}" height="{h}" rx="10" fill="#2b2140" stroke="#c9a227" '
+            f'stroke-width="2"/>'
+            f'<text x="{x + 8}" y="32" font-size="11" fill="#fff" font-weight="bold">'
+            f"{escape(card['name'][:20])}</text>"
+            f'<text x="{x + 8}" y="50" font-size="10" fill="#e0d7f5">{escape(card["type"])}</text>'
+            f'<circle cx="{x + w - 18}" cy="{h - 8}" r="12" fill="#c9a227"/>'
+            f'<text x="{x + w - 18}" y="{h - 4}" text-anchor="middle" font-size="11">{int(card["cost"])}</text>'
+            f'<text x="{x + 8}" y="{h - 4}" font-size="10" fill="#fff">{int(card["vp"])} VP</text>'
+        )
         words, line, y = card["text"].split(), "", 72
         for word in words:
             if len(line) + len(word) > 22:
@@ -140,17 +169,26 @@ def annihilageddon() -> str:
         else:
             parts.append(f'<text x="{x + 8}" y="{y}" font-size="9" fill="#fff">{escape(line)}</text>')
     names = ", ".join(c["name"] for c in sample)
-    return _svg(gap + len(sample) * (w + gap), h + 20,
-                f"Four main-deck cards ({names}): name, type, rules text, victory points bottom left and "
-                "cost in the gold coin.", "".join(parts))
+    return _svg(
+        gap + len(sample) * (w + gap),
+        h + 20,
+        f"Four main-deck cards ({names}): name, type, rules text, victory points bottom left and "
+        "cost in the gold coin.",
+        "".join(parts),
+    )
 
 
 def wizarding_duels() -> str:
     pack = json.loads((ENGINES / "wizarding_duels" / "packs" / "original-v1.json").read_text())
     board = pack["maps"][0]
     hexes = board["halves"][0]["hexes"]
-    colours = {"open": "#f3efe2", "difficult": "#c9b27c", "dangerous": "#d9735b", "obscuring": "#8fb38a",
-               "impassable": "#4a4a4a"}
+    colours = {
+        "open": "#f3efe2",
+        "difficult": "#c9b27c",
+        "dangerous": "#d9735b",
+        "obscuring": "#8fb38a",
+        "impassable": "#4a4a4a",
+    }
     size = 16
     centres = {}
     for key, terrain in hexes.items():
@@ -164,14 +202,26 @@ def wizarding_duels() -> str:
     for key in sorted(centres):
         x, y, terrain = centres[key]
         x, y = x - minx, y - miny
-        corners = " ".join(f"{x + size * math.cos(math.radians(60 * k - 30)):.1f},"
-                           f"{y + size * math.sin(math.radians(60 * k - 30)):.1f}" for k in range(6))
-        parts.append(f'<polygon points="{corners}" fill="{colours.get(terrain, "#fff")}" stroke="#777" '
-                     f'stroke-width="0.8"/>')
-    legend = ", ".join(f"{t} {c}" for t, c in (("open", "pale"), ("difficult", "tan"), ("dangerous", "red"),
-                                                ("obscuring", "green"), ("impassable", "dark grey")))
-    return _svg(maxx - minx, maxy - miny, f"One half of the {board['name']} map, hex by hex ({legend}).",
-                "".join(parts))
+        corners = " ".join(
+            f"{x + size * math.cos(math.radians(60 * k - 30)):.1f},{y + size * math.sin(math.radians(60 * k - 30)):.1f}"
+            for k in range(6)
+        )
+        parts.append(
+            f'<polygon points="{corners}" fill="{colours.get(terrain, "#fff")}" stroke="#777" stroke-width="0.8"/>'
+        )
+    legend = ", ".join(
+        f"{t} {c}"
+        for t, c in (
+            ("open", "pale"),
+            ("difficult", "tan"),
+            ("dangerous", "red"),
+            ("obscuring", "green"),
+            ("impassable", "dark grey"),
+        )
+    )
+    return _svg(
+        maxx - minx, maxy - miny, f"One half of the {board['name']} map, hex by hex ({legend}).", "".join(parts)
+    )
 
 
 _DRAWERS = {

@@ -21,5 +21,10 @@ def setup_get(*, user, setup_id: int) -> SavedSetup | None:
 
 
 def setup_summary(setup: SavedSetup) -> dict:
-    return {"id": setup.pk, "game": setup.game, "name": setup.name, "data": setup.data,
-            "updated_at": setup.updated_at.isoformat()}
+    return {
+        "id": setup.pk,
+        "game": setup.game,
+        "name": setup.name,
+        "data": setup.data,
+        "updated_at": setup.updated_at.isoformat(),
+    }

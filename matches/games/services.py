@@ -49,7 +49,9 @@ def setup_save(*, user, game: str, name: str, data: dict) -> tuple[SavedSetup, b
             existing.save(update_fields=["data", "updated_at"])
             return existing, False
         if SavedSetup.objects.filter(user=user, game=game).count() >= MAX_SETUPS_PER_GAME:
-            raise SetupError(f"You may keep {MAX_SETUPS_PER_GAME} setups per game; delete one first.", "too_many_setups")
+            raise SetupError(
+                f"You may keep {MAX_SETUPS_PER_GAME} setups per game; delete one first.", "too_many_setups"
+            )
         return SavedSetup.objects.create(user=user, game=game, name=name, data=clean), True
 
 
@@ -74,8 +76,13 @@ def setup_play(*, match: Match, user, seat: int, setup: SavedSetup) -> int:
         if match.status != Match.Status.LIVE or seat not in engine.to_move(match.state):
             break
         try:
-            match_services.match_act(match_id=match.id, user=user, seat=seat, action=action,
-                                     expected_seq=Stream.objects.get(pk=match.stream_id).head_seq)
+            match_services.match_act(
+                match_id=match.id,
+                user=user,
+                seat=seat,
+                action=action,
+                expected_seq=Stream.objects.get(pk=match.stream_id).head_seq,
+            )
         except (match_services.MatchError, EventStoreError):
             break
         played += 1

@@ -13,6 +13,14 @@ def wizarding_duels_builder(request):
     saved = [selectors.setup_summary(s) for s in selectors.setup_list(user=request.user, game="wizarding-duels")]
     for s in saved:
         s.pop("updated_at")
-    return render(request, "games/wizarding_duels_builder.html",
-                  {"builder": {"saved": saved, "signed_in": request.user.is_authenticated,
-                               "edit": request.GET.get("edit") or None}})
+    return render(
+        request,
+        "games/wizarding_duels_builder.html",
+        {
+            "builder": {
+                "saved": saved,
+                "signed_in": request.user.is_authenticated,
+                "edit": request.GET.get("edit") or None,
+            }
+        },
+    )

@@ -15,8 +15,11 @@ from . import selectors, services
 from .models import Invitation
 
 #: What each verb of POST /api/invitations/{id}/{verb}/ does.
-VERBS = {"accept": services.invitation_accept, "decline": services.invitation_decline,
-         "cancel": services.invitation_cancel}
+VERBS = {
+    "accept": services.invitation_accept,
+    "decline": services.invitation_decline,
+    "cancel": services.invitation_cancel,
+}
 
 
 class InvitationAnswerSerializer(serializers.Serializer):
@@ -47,16 +50,21 @@ class InvitationList(APIView):
         limit = int_param(request, "limit", 50, maximum=200)
         offset = int_param(request, "offset", 0)
         qs = selectors.invitations_for(user=request.user, status=state, role=role)
-        page = list(qs[offset: offset + limit])
-        return Response({"count": qs.count(),
-                         "results": [selectors.invitation_summary(invitation=i, user=request.user) for i in page]})
+        page = list(qs[offset : offset + limit])
+        return Response(
+            {
+                "count": qs.count(),
+                "results": [selectors.invitation_summary(invitation=i, user=request.user) for i in page],
+            }
+        )
 
 
 class InvitationDetail(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="An invitation you sent or received",
-                   operation_id="invitations_retrieve")
+    @extend_schema(
+        responses=OpenApiTypes.OBJECT, summary="An invitation you sent or received", operation_id="invitations_retrieve"
+    )
     def get(self, request, invitation_id):
         invitation = selectors.invitation_get(invitation_id=invitation_id, user=request.user)
         if invitation is None:
@@ -72,8 +80,8 @@ class InvitationAnswer(APIView):
         responses=OpenApiTypes.OBJECT,
         summary="accept or decline (an invitee), cancel (the inviter)",
         description="The last acceptance creates the match or draft: the answer's `url` leads there. Answering "
-                    "the same way again returns the invitation as it stands; answering a closed invitation is "
-                    "409 invitation_closed. Whoever is neither its inviter nor invited gets 404.",
+        "the same way again returns the invitation as it stands; answering a closed invitation is "
+        "409 invitation_closed. Whoever is neither its inviter nor invited gets 404.",
         operation_id="invitations_answer",
     )
     def post(self, request, invitation_id, verb):
@@ -84,5 +92,6 @@ class InvitationAnswer(APIView):
             raise ValidationError({"non_field_errors": ["Send no body (or an empty JSON object)."]})
         invitation = answer(invitation_id=invitation_id, user=request.user)
         invitation = selectors.invitation_get(invitation_id=invitation.id, user=request.user)
-        return Response(selectors.invitation_summary(invitation=invitation, user=request.user),
-                        status=status.HTTP_200_OK)
+        return Response(
+            selectors.invitation_summary(invitation=invitation, user=request.user), status=status.HTTP_200_OK
+        )

@@ -19,16 +19,16 @@ class Invitation(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     # What is proposed: "match" or "draft" (matches.invitations.kinds; league registers drafts).
     kind = models.CharField(max_length=16)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                                   related_name="invitations_sent")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_sent")
     # The client's id for the create command: the same id again returns this invitation.
     event_id = models.UUIDField(unique=True, null=True, blank=True)
     # The create command as asked (seats by user id, game, configuration...), replayed on acceptance.
     request = models.JSONField(default=dict)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
     # The match (for a draft: the draft's stream) made when the last invitee accepted.
-    match = models.OneToOneField("matches.Match", null=True, blank=True, on_delete=models.PROTECT,
-                                 related_name="invitation")
+    match = models.OneToOneField(
+        "matches.Match", null=True, blank=True, on_delete=models.PROTECT, related_name="invitation"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 

@@ -22,9 +22,14 @@ def invitation_get(*, invitation_id, user) -> Invitation | None:
 
 def invitations_for(*, user, status: str | None = None, role: str | None = None) -> list[Invitation]:
     """The invitations ``user`` sent (role "sent") or received ("received"), or both, newest first."""
-    qs = _parties(user) if role is None else (
-        Invitation.objects.filter(created_by=user) if role == "sent"
-        else Invitation.objects.filter(invitees__user=user)
+    qs = (
+        _parties(user)
+        if role is None
+        else (
+            Invitation.objects.filter(created_by=user)
+            if role == "sent"
+            else Invitation.objects.filter(invitees__user=user)
+        )
     )
     if status:
         qs = qs.filter(status=status)
@@ -71,11 +76,14 @@ def pending_for(*, user) -> dict:
     # A declined invitation is closed, so every pending one still waits on this user or others.
     received = Invitation.objects.filter(status=Invitation.Status.PENDING, invitees__user=user)
     sent = Invitation.objects.filter(status=Invitation.Status.PENDING, created_by=user)
-    started = Invitation.objects.filter(Q(created_by=user) | Q(invitees__user=user),
-                                        status=Invitation.Status.ACCEPTED).order_by("-closed_at")
+    started = Invitation.objects.filter(
+        Q(created_by=user) | Q(invitees__user=user), status=Invitation.Status.ACCEPTED
+    ).order_by("-closed_at")
 
     def rows(qs):
-        return [invitation_summary(invitation=i, user=user)
-                for i in qs.distinct().select_related("created_by", "match").prefetch_related("invitees__user")[:10]]
+        return [
+            invitation_summary(invitation=i, user=user)
+            for i in qs.distinct().select_related("created_by", "match").prefetch_related("invitees__user")[:10]
+        ]
 
     return {"received": rows(received), "sent": rows(sent), "started": rows(started)}

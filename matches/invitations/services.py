@@ -66,8 +66,7 @@ def invitation_create(
     proposal.check(request, created_by)
     try:
         with transaction.atomic():
-            invitation = Invitation.objects.create(kind=kind, request=request, created_by=created_by,
-                                                   event_id=event_id)
+            invitation = Invitation.objects.create(kind=kind, request=request, created_by=created_by, event_id=event_id)
             Invitee.objects.bulk_create([Invitee(invitation=invitation, user=u) for u in invitees])
     except IntegrityError:
         # The same create, sent twice at once: the first one's row won the unique event_id.
@@ -104,8 +103,11 @@ def _kind(name: str) -> kinds.InvitationKind:
 
 
 def _reused() -> MatchError:
-    return MatchError("This event_id was already used for a different command. Use a new id for a new command.",
-                      code=EventIdReused.code, status=409)
+    return MatchError(
+        "This event_id was already used for a different command. Use a new id for a new command.",
+        code=EventIdReused.code,
+        status=409,
+    )
 
 
 def invitation_accept(*, invitation_id, user: AbstractBaseUser) -> Invitation:
@@ -120,8 +122,10 @@ def invitation_accept(*, invitation_id, user: AbstractBaseUser) -> Invitation:
         invitee.response, invitee.responded_at = Invitee.Response.ACCEPTED, now
         invitee.save(update_fields=["response", "responded_at"])
         if not invitation.invitees.exclude(response=Invitee.Response.ACCEPTED).exists():
-            origin = {"invitation": str(invitation.id),
-                      "accepted_by": sorted(i.user.get_username() for i in invitation.invitees.select_related("user"))}
+            origin = {
+                "invitation": str(invitation.id),
+                "accepted_by": sorted(i.user.get_username() for i in invitation.invitees.select_related("user")),
+            }
             match = _kind(invitation.kind).create(invitation.request, invitation.created_by, origin)
             invitation.match = match
             invitation.status = Invitation.Status.ACCEPTED
@@ -151,8 +155,7 @@ def invitation_cancel(*, invitation_id, user: AbstractBaseUser) -> Invitation:
     with transaction.atomic():
         invitation = _locked(invitation_id, user)
         if invitation.created_by_id != user.pk:
-            raise MatchError("Only the player who sent this invitation can cancel it.", code="not_inviter",
-                             status=403)
+            raise MatchError("Only the player who sent this invitation can cancel it.", code="not_inviter", status=403)
         if invitation.status == Invitation.Status.CANCELLED:
             return invitation
         _check_open(invitation)
@@ -168,8 +171,9 @@ def _locked(invitation_id, user) -> Invitation:
         raise MatchError("Sign in to answer an invitation.", code="not_authenticated", status=401)
     try:
         # Only the invitation's row: the inviter's user row, joined for display, stays unlocked.
-        invitation = (Invitation.objects.select_for_update(of=("self",)).select_related("created_by")
-                      .get(pk=invitation_id))
+        invitation = (
+            Invitation.objects.select_for_update(of=("self",)).select_related("created_by").get(pk=invitation_id)
+        )
     except (Invitation.DoesNotExist, ValueError, TypeError, ValidationError):
         raise _not_found() from None
     if invitation.created_by_id != user.pk and not invitation.invitees.filter(user=user).exists():
@@ -181,15 +185,20 @@ def _locked_for_invitee(invitation_id, user) -> tuple[Invitation, Invitee]:
     invitation = _locked(invitation_id, user)
     invitee = invitation.invitees.filter(user=user).first()
     if invitee is None:
-        raise MatchError("Only the invited players answer an invitation; you sent this one.", code="not_invitee",
-                         status=403)
+        raise MatchError(
+            "Only the invited players answer an invitation; you sent this one.", code="not_invitee", status=403
+        )
     return invitation, invitee
 
 
 def _check_open(invitation: Invitation) -> None:
     if invitation.status != Invitation.Status.PENDING:
-        raise MatchError(f"This invitation is closed ({invitation.get_status_display().lower()}).",
-                         code="invitation_closed", status=409, status_now=invitation.status)
+        raise MatchError(
+            f"This invitation is closed ({invitation.get_status_display().lower()}).",
+            code="invitation_closed",
+            status=409,
+            status_now=invitation.status,
+        )
 
 
 def _not_found() -> MatchError:
@@ -202,8 +211,12 @@ def _not_found() -> MatchError:
 def seats_to_request(seats: list[SeatSpec]) -> list[dict]:
     """Seats as JSON: user ids (names beside them, for display) or a bot, and team partners."""
     return [
-        {"user_id": s.user.pk if s.user else None, "username": s.user.get_username() if s.user else None,
-         "bot": s.bot or None, "partners": [{"user_id": p.pk, "username": p.get_username()} for p in s.partners]}
+        {
+            "user_id": s.user.pk if s.user else None,
+            "username": s.user.get_username() if s.user else None,
+            "bot": s.bot or None,
+            "partners": [{"user_id": p.pk, "username": p.get_username()} for p in s.partners],
+        }
         for s in seats
     ]
 
@@ -216,7 +229,8 @@ def seats_from_request(stored: list[dict]) -> list[SeatSpec]:
         raise MatchError("A player of this invitation no longer has an account.", code="player_gone", status=409)
     return [
         SeatSpec(user=users[s["user_id"]], partners=tuple(users[p["user_id"]] for p in s["partners"]))
-        if s["user_id"] else SeatSpec(bot=s["bot"])
+        if s["user_id"]
+        else SeatSpec(bot=s["bot"])
         for s in stored
     ]
 
@@ -224,26 +238,50 @@ def seats_from_request(stored: list[dict]) -> list[SeatSpec]:
 # -- "match" -----------------------------------------------------------------------------------
 
 
-def match_request(*, game: str, seats: list[SeatSpec], mode: str, config: dict | None,
-                  time_control: dict | None, setup=None, setup_seat: int = 0) -> dict:
+def match_request(
+    *,
+    game: str,
+    seats: list[SeatSpec],
+    mode: str,
+    config: dict | None,
+    time_control: dict | None,
+    setup=None,
+    setup_seat: int = 0,
+) -> dict:
     """The create command as JSON; ``setup``, a SavedSetup of the inviter's, is played for
     ``setup_seat`` once the match starts (as the new-match form does for a match against a bot)."""
-    request = {"game": game, "mode": mode, "config": config or {}, "time_control": time_control or {},
-               "seats": seats_to_request(seats)}
+    request = {
+        "game": game,
+        "mode": mode,
+        "config": config or {},
+        "time_control": time_control or {},
+        "seats": seats_to_request(seats),
+    }
     if setup is not None:
         request["setup"] = {"id": setup.pk, "seat": setup_seat}
     return request
 
 
 def _match_check(request: dict, created_by) -> None:
-    match_create_check(game=request["game"], seats=seats_from_request(request["seats"]), mode=request["mode"],
-                       config=request["config"], time_control=request["time_control"])
+    match_create_check(
+        game=request["game"],
+        seats=seats_from_request(request["seats"]),
+        mode=request["mode"],
+        config=request["config"],
+        time_control=request["time_control"],
+    )
 
 
 def _match_create(request: dict, created_by, origin: dict) -> Match:
-    match = match_create(game=request["game"], seats=seats_from_request(request["seats"]), created_by=created_by,
-                         mode=request["mode"], config=request["config"], time_control=request["time_control"],
-                         origin=origin)
+    match = match_create(
+        game=request["game"],
+        seats=seats_from_request(request["seats"]),
+        created_by=created_by,
+        mode=request["mode"],
+        config=request["config"],
+        time_control=request["time_control"],
+        origin=origin,
+    )
     if request.get("setup"):
         from matches.games.services import setup_play
         from matches.models import SavedSetup
@@ -254,7 +292,11 @@ def _match_create(request: dict, created_by, origin: dict) -> Match:
     return match
 
 
-MATCH = kinds.register(kinds.InvitationKind(
-    name="match", check=_match_check, create=_match_create,
-    url=lambda match: reverse("match-live", kwargs={"match_id": match.id}),
-))
+MATCH = kinds.register(
+    kinds.InvitationKind(
+        name="match",
+        check=_match_check,
+        create=_match_create,
+        url=lambda match: reverse("match-live", kwargs={"match_id": match.id}),
+    )
+)

@@ -12,8 +12,11 @@ from matches.services import MatchError
 
 from . import selectors, services
 
-VERBS = {"accept": services.invitation_accept, "decline": services.invitation_decline,
-         "cancel": services.invitation_cancel}
+VERBS = {
+    "accept": services.invitation_accept,
+    "decline": services.invitation_decline,
+    "cancel": services.invitation_cancel,
+}
 DONE = {"decline": "You declined the invitation.", "cancel": "You cancelled the invitation."}
 
 
@@ -22,8 +25,11 @@ def invitation_page(request, invitation_id):
     invitation = selectors.invitation_get(invitation_id=invitation_id, user=request.user)
     if invitation is None:
         raise Http404("No such invitation.")
-    return render(request, "matches/invitations/invitation.html",
-                  {"invitation": selectors.invitation_summary(invitation=invitation, user=request.user)})
+    return render(
+        request,
+        "matches/invitations/invitation.html",
+        {"invitation": selectors.invitation_summary(invitation=invitation, user=request.user)},
+    )
 
 
 @require_POST
@@ -54,11 +60,18 @@ def invite_to_match(request, form, seats):
     data = form.cleaned_data
     try:
         invitation, _ = services.invitation_create(
-            kind="match", created_by=request.user,
+            kind="match",
+            created_by=request.user,
             invitees=services.seats_needing_consent(seats=seats, created_by=request.user),
-            request=services.match_request(game=data["game"], seats=seats, mode=data["mode"],
-                                           config=data.get("config"), time_control=data.get("time_control"),
-                                           setup=data.get("setup"), setup_seat=0),
+            request=services.match_request(
+                game=data["game"],
+                seats=seats,
+                mode=data["mode"],
+                config=data.get("config"),
+                time_control=data.get("time_control"),
+                setup=data.get("setup"),
+                setup_seat=0,
+            ),
         )
     except MatchError as exc:
         form.add_error(None, exc.message)

@@ -17,8 +17,7 @@ def howto_link(game: str):
     """A link to the game's How to play page, or nothing for a game without one."""
     if not has_howto(game):
         return ""
-    return format_html('<a href="{}" data-testid="howto-link">How to play</a>',
-                       reverse("how-to-play", args=[game]))
+    return format_html('<a href="{}" data-testid="howto-link">How to play</a>', reverse("how-to-play", args=[game]))
 
 
 @register.simple_tag
@@ -26,10 +25,12 @@ def game_guides():
     """One line per kind: every playable game's How to play page, every rated game's leaderboard."""
     games = [e for e in registry.playable() if has_howto(e.name)]
     rated = registry.rated()
-    howtos = format_html_join(" · ", '<a href="{}">{}</a>',
-                              ((reverse("how-to-play", args=[e.name]), e.title) for e in games))
-    boards = format_html_join(" · ", '<a href="{}">{}</a>',
-                              ((reverse("leaderboard", args=[e.name]), e.title) for e in rated))
+    howtos = format_html_join(
+        " · ", '<a href="{}">{}</a>', ((reverse("how-to-play", args=[e.name]), e.title) for e in games)
+    )
+    boards = format_html_join(
+        " · ", '<a href="{}">{}</a>', ((reverse("leaderboard", args=[e.name]), e.title) for e in rated)
+    )
     parts = []
     if games:
         parts.append(format_html('<p class="small" data-testid="howto-links">How to play: {}</p>', howtos))

@@ -58,19 +58,34 @@ def without_django(tmp_path: Path) -> dict:
         link = only / module.name
         if not link.exists():
             link.symlink_to(module)
-    return {"PYTHONPATH": f"{REPO}{os.pathsep}{only}", "PATH": os.environ.get("PATH", ""),
-            "PYTHONNOUSERSITE": "1", "HOME": str(tmp_path)}
+    return {
+        "PYTHONPATH": f"{REPO}{os.pathsep}{only}",
+        "PATH": os.environ.get("PATH", ""),
+        "PYTHONNOUSERSITE": "1",
+        "HOME": str(tmp_path),
+    }
 
 
 def offline(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-S", "-m", "audit", *args], cwd=tmp_path, env=without_django(tmp_path),
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-S", "-m", "audit", *args],
+        cwd=tmp_path,
+        env=without_django(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_an_exported_match_verifies_offline_with_django_absent(exported, tmp_path):
     match, out = exported
-    probe = subprocess.run([sys.executable, "-S", "-c", "import django"], cwd=tmp_path,
-                           env=without_django(tmp_path), capture_output=True, text=True)
+    probe = subprocess.run(
+        [sys.executable, "-S", "-c", "import django"],
+        cwd=tmp_path,
+        env=without_django(tmp_path),
+        capture_output=True,
+        text=True,
+    )
     assert probe.returncode != 0 and "No module named 'django'" in probe.stderr
     done = offline(tmp_path, "verify", str(out), "--key", keys.public_key())
     assert done.returncode == 0, done.stdout + done.stderr
@@ -111,7 +126,7 @@ def _changed(value, pick: int):
         return value + 1 + pick % 3
     if isinstance(value, str) and value:
         i = pick % len(value)
-        return value[:i] + ("0" if value[i] != "0" else "1") + value[i + 1:]
+        return value[:i] + ("0" if value[i] != "0" else "1") + value[i + 1 :]
     if value is None:
         return "00"
     return f"{value}!"
@@ -210,13 +225,32 @@ def test_a_big_bundle_shows_a_progress_bar_while_its_hashes_are_checked(tmp_path
 
     events, prev = [], "0" * 64
     for seq in range(1, 3001):
-        event = {"stream": "season:big", "seq": seq, "event_id": f"e{seq}", "type": "fact", "data": {"n": seq},
-                 "actor": "system", "recorded_at": "2027-01-01T00:00:00+00:00", "prev_hash": prev, "salt": None}
+        event = {
+            "stream": "season:big",
+            "seq": seq,
+            "event_id": f"e{seq}",
+            "type": "fact",
+            "data": {"n": seq},
+            "actor": "system",
+            "recorded_at": "2027-01-01T00:00:00+00:00",
+            "prev_hash": prev,
+            "salt": None,
+        }
         event["hash"] = prev = event_hash(prev, payload_of(event))
         events.append(event)
     path = tmp_path / "big.json"
-    path.write_text(json.dumps({"format": audit_bundle.FORMAT, "version": 1, "stream": "season:big",
-                                "kind": "season", "events": events, "head": {"seq": 3000, "hash": prev}}))
+    path.write_text(
+        json.dumps(
+            {
+                "format": audit_bundle.FORMAT,
+                "version": 1,
+                "stream": "season:big",
+                "kind": "season",
+                "events": events,
+                "head": {"seq": 3000, "hash": prev},
+            }
+        )
+    )
     assert cli.main(["verify", str(path)]) == 2  # chain and head are fine; nothing anchors it
     captured = capsys.readouterr()
     assert "3000/3000" in captured.err and "no checkpoint" in captured.out

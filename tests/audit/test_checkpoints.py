@@ -17,7 +17,6 @@ from matches.verification import match_verify
 from .helpers import alter_event, new_signing_key, rehash_stream
 
 
-
 @pytest.fixture(autouse=True)
 def signing_key(settings):
     settings.CHECKPOINT_SIGNING_KEY = new_signing_key()
@@ -72,12 +71,18 @@ def test_a_head_logged_before_is_proved_included_and_the_grown_log_consistent(db
     for m in (match, later):
         proof = client.get("/api/checkpoints/inclusion/", {"stream": m.stream_id}).json()
         assert (proof["seq"], proof["head_hash"]) == (m.stream.head_seq, m.head_hash)
-        assert audit_checkpoint.inclusion_valid(stream=m.stream_id, seq=m.stream.head_seq, head=m.head_hash,
-                                                index=proof["leaf_index"], proof=proof["proof"],
-                                                checkpoint=saved(proof["checkpoint"]))
+        assert audit_checkpoint.inclusion_valid(
+            stream=m.stream_id,
+            seq=m.stream.head_seq,
+            head=m.head_hash,
+            index=proof["leaf_index"],
+            proof=proof["proof"],
+            checkpoint=saved(proof["checkpoint"]),
+        )
     body = client.get("/api/checkpoints/consistency/", {"first": old.tree_size, "second": new.tree_size}).json()
-    assert audit_checkpoint.consistency_valid(first=saved(old.as_dict()), second=saved(body["second"]),
-                                              proof=body["proof"])
+    assert audit_checkpoint.consistency_valid(
+        first=saved(old.as_dict()), second=saved(body["second"]), proof=body["proof"]
+    )
 
 
 def test_a_stream_that_moves_on_gets_a_new_leaf_for_its_new_head(db):
@@ -129,8 +134,14 @@ def test_a_rewritten_and_rehashed_finished_match_is_caught_against_a_saved_check
     # ...and the head the saved checkpoint includes is not the stream's head any more.
     proof = client.get("/api/checkpoints/inclusion/", {"stream": match.stream_id}).json()
     assert proof["head_hash"] != forged_head
-    assert not audit_checkpoint.inclusion_valid(stream=match.stream_id, seq=proof["seq"], head=forged_head,
-                                                index=proof["leaf_index"], proof=proof["proof"], checkpoint=kept)
+    assert not audit_checkpoint.inclusion_valid(
+        stream=match.stream_id,
+        seq=proof["seq"],
+        head=forged_head,
+        index=proof["leaf_index"],
+        proof=proof["proof"],
+        checkpoint=kept,
+    )
 
     # A thorough forger rewrites the log as well and signs new checkpoints (even with the
     # platform's key): the checkpoint the auditor kept does not extend to the rewritten log,
@@ -138,7 +149,8 @@ def test_a_rewritten_and_rehashed_finished_match_is_caught_against_a_saved_check
     leaf = LogLeaf.objects.get(stream_id=match.stream_id)
     LogLeaf.objects.filter(pk=leaf.pk).update(
         head_hash=forged_head,
-        leaf_hash=audit_checkpoint.leaf_hash(stream=match.stream_id, seq=leaf.seq, head=forged_head).hex())
+        leaf_hash=audit_checkpoint.leaf_hash(stream=match.stream_id, seq=leaf.seq, head=forged_head).hex(),
+    )
     rebuild_tree()
     Checkpoint.objects.all().delete()
     finished_match()  # something new, so a new checkpoint is signed
@@ -146,14 +158,18 @@ def test_a_rewritten_and_rehashed_finished_match_is_caught_against_a_saved_check
     published = saved(client.get("/api/checkpoints/latest/").json())
     assert audit_checkpoint.signature_valid(published, public_key)
     assert published.tree_size > kept.tree_size
-    body = client.get("/api/checkpoints/consistency/", {"first": kept.tree_size,
-                                                         "second": published.tree_size}).json()
+    body = client.get("/api/checkpoints/consistency/", {"first": kept.tree_size, "second": published.tree_size}).json()
     assert not audit_checkpoint.consistency_valid(first=kept, second=published, proof=body["proof"])
-    proof = client.get("/api/checkpoints/inclusion/", {"stream": match.stream_id,
-                                                       "tree_size": kept.tree_size}).json()
+    proof = client.get("/api/checkpoints/inclusion/", {"stream": match.stream_id, "tree_size": kept.tree_size}).json()
     assert proof["head_hash"] == forged_head
-    assert not audit_checkpoint.inclusion_valid(stream=match.stream_id, seq=proof["seq"], head=forged_head,
-                                                index=proof["leaf_index"], proof=proof["proof"], checkpoint=kept)
+    assert not audit_checkpoint.inclusion_valid(
+        stream=match.stream_id,
+        seq=proof["seq"],
+        head=forged_head,
+        index=proof["leaf_index"],
+        proof=proof["proof"],
+        checkpoint=kept,
+    )
 
 
 def rebuild_tree() -> None:
@@ -163,8 +179,10 @@ def rebuild_tree() -> None:
 
     leaves = [bytes.fromhex(h) for h in LogLeaf.objects.order_by("index").values_list("leaf_hash", flat=True)]
     MerkleNode.objects.all().delete()
-    MerkleNode.objects.bulk_create(MerkleNode(level=level, index=index, hash=digest.hex())
-                                   for (level, index), digest in merkle.new_nodes(0, leaves, {}).items())
+    MerkleNode.objects.bulk_create(
+        MerkleNode(level=level, index=index, hash=digest.hex())
+        for (level, index), digest in merkle.new_nodes(0, leaves, {}).items()
+    )
 
 
 def test_proofs_that_cannot_exist_are_refused_with_a_code(db, client):
@@ -236,9 +254,8 @@ def test_checkpoints_are_on_celery_beats_schedule_and_the_task_signs_one(db):
 def test_the_stored_tree_grown_run_by_run_has_the_root_of_all_its_leaves(db):
     """Proofs and tree heads read stored subtrees; they must equal the RFC tree over the leaves."""
     from audit import merkle
-    from matches.checkpoints.selectors import nodes_get
-
     from league.streams import stream_append
+    from matches.checkpoints.selectors import nodes_get
 
     for step in (1, 3, 2, 5):
         for i in range(step + 4):
@@ -246,7 +263,7 @@ def test_the_stored_tree_grown_run_by_run_has_the_root_of_all_its_leaves(db):
         checkpoint_sign()
     leaves = [bytes.fromhex(h) for h in LogLeaf.objects.order_by("index").values_list("leaf_hash", flat=True)]
     for checkpoint in Checkpoint.objects.all():
-        assert checkpoint.root_hash == merkle.root(leaves[:checkpoint.tree_size]).hex()
+        assert checkpoint.root_hash == merkle.root(leaves[: checkpoint.tree_size]).hex()
     size = len(leaves)
     assert merkle.range_root(0, size, nodes_get(merkle.perfect_nodes(0, size))) == merkle.root(leaves)
 

@@ -12,8 +12,16 @@ from audit import merkle
 
 # The eight leaves and tree heads of the Certificate Transparency reference test data
 # (the trees over the first 1..8 of them), which every RFC 6962/9162 implementation checks.
-REFERENCE_LEAVES = [b"", b"\x00", b"\x10", b"\x20\x21", b"\x30\x31", b"\x40\x41\x42\x43",
-                    bytes(range(0x50, 0x58)), bytes(range(0x60, 0x70))]
+REFERENCE_LEAVES = [
+    b"",
+    b"\x00",
+    b"\x10",
+    b"\x20\x21",
+    b"\x30\x31",
+    b"\x40\x41\x42\x43",
+    bytes(range(0x50, 0x58)),
+    bytes(range(0x60, 0x70)),
+]
 REFERENCE_ROOTS = [
     "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
     "fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125",
@@ -176,7 +184,7 @@ def stored_nodes(h: list[bytes]) -> dict:
     nodes: dict = {}
     size = 0
     for step in (1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233):
-        chunk = h[size:size + step]
+        chunk = h[size : size + step]
         if not chunk:
             break
         old = {n: nodes[n] for n in merkle.nodes_needed_to_grow(size, size + len(chunk))}
@@ -194,12 +202,14 @@ def test_proofs_from_stored_subtrees_equal_proofs_from_the_leaves(n, data):
     assert merkle.range_root(0, n, nodes) == merkle.root(h)
     m = data.draw(st.integers(0, n))
     assert merkle.range_root(0, m, nodes) == merkle.root(h[:m])
-    assert [merkle.range_root(lo, hi, nodes) for lo, hi in merkle.consistency_ranges(m, n)] == \
-        merkle.consistency_proof(m, h)
+    assert [merkle.range_root(lo, hi, nodes) for lo, hi in merkle.consistency_ranges(m, n)] == merkle.consistency_proof(
+        m, h
+    )
     if n:
         i = data.draw(st.integers(0, n - 1))
-        assert [merkle.range_root(lo, hi, nodes) for lo, hi in merkle.inclusion_ranges(i, n)] == \
-            merkle.inclusion_proof(i, h)
+        assert [merkle.range_root(lo, hi, nodes) for lo, hi in merkle.inclusion_ranges(i, n)] == merkle.inclusion_proof(
+            i, h
+        )
 
 
 def test_a_range_that_is_not_a_subtree_is_refused():

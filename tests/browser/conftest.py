@@ -21,8 +21,14 @@ from tests.conftest import database_url
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 
 
@@ -36,17 +42,28 @@ def _free_port() -> int:
 def asgi_server(django_db_setup, django_db_blocker):
     port = _free_port()
     with django_db_blocker.unblock():
-        env = {**os.environ, "DATABASE_URL": database_url(), "SERVE_STATIC": "true", "DEBUG": "true",
-               "DJANGO_SETTINGS_MODULE": "config.settings"}
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url(),
+            "SERVE_STATIC": "true",
+            "DEBUG": "true",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+        }
     # One server plays every browser test's games at machine speed from one address, far past
     # any person's pace: its throttles (tested in tests/hardening) would make later tests flaky.
-    env.update({name: "1000000/minute" for name in
-                ("THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_EXPENSIVE", "THROTTLE_AUTH")})
+    env.update(
+        {name: "1000000/minute" for name in ("THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_EXPENSIVE", "THROTTLE_AUTH")}
+    )
     env.pop("CELERY_BROKER_URL", None)  # verification runs in the server process, on commit
-    log = open(ROOT / "test-artifacts" / "daphne.log", "w") if (ROOT / "test-artifacts").is_dir() else subprocess.DEVNULL
+    log = (
+        open(ROOT / "test-artifacts" / "daphne.log", "w") if (ROOT / "test-artifacts").is_dir() else subprocess.DEVNULL
+    )
     proc = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=log,
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=log,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -98,8 +115,10 @@ def wait_until_the_server_is_done_with_the_database(timeout: float = 15) -> None
     deadline = time.monotonic() + timeout
     with connection.cursor() as cursor:
         while time.monotonic() < deadline:
-            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                           "AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction')")
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction')"
+            )
             if cursor.fetchone()[0] == 0:
                 return
             time.sleep(0.05)
@@ -117,8 +136,14 @@ def page_as(browser, live):
         page = context.new_page()
         # Chromium logs every script or style the Content-Security-Policy blocked as a console error:
         # a page that relies on one is broken in production, so the test fails (at teardown).
-        page.on("console", lambda message: csp_violations.append(f"{page.url}: {message.text}")
-                if message.type == "error" and "Content Security Policy" in message.text else None)
+        page.on(
+            "console",
+            lambda message: (
+                csp_violations.append(f"{page.url}: {message.text}")
+                if message.type == "error" and "Content Security Policy" in message.text
+                else None
+            ),
+        )
         page.set_default_timeout(10_000)
         if username:
             page.goto(f"{live}/accounts/login/")

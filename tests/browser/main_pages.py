@@ -21,10 +21,12 @@ def build_main_pages(off_loop) -> dict[str, tuple[str | None, str]]:
 
     def setup():
         finished = autoplay_match(game="dueling-wizards", seats=2)
-        live_match = match_create(game="dueling-wizards", seats=[SeatSpec(user=alice), SeatSpec(user=bob)],
-                                  created_by=alice)
-        t = tournaments.tournament_create(created_by=alice, name="Thursday night", game="dueling-wizards",
-                                          format="swiss", options={"rounds": 2})
+        live_match = match_create(
+            game="dueling-wizards", seats=[SeatSpec(user=alice), SeatSpec(user=bob)], created_by=alice
+        )
+        t = tournaments.tournament_create(
+            created_by=alice, name="Thursday night", game="dueling-wizards", format="swiss", options={"rounds": 2}
+        )
         for p in (alice, bob, *others):
             tournaments.tournament_register(tournament=t, user=p)
         tournaments.tournament_start(tournament=t, by=alice)

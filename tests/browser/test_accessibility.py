@@ -15,7 +15,8 @@ def serious_violations(page) -> list[str]:
     results = Axe().run(page)
     return [
         f"{v['id']} ({v['impact']}): {v['help']} at " + ", ".join(str(n["target"]) for n in v["nodes"][:4])
-        for v in results.response["violations"] if v["impact"] in ("serious", "critical")
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
     ]
 
 

@@ -27,9 +27,16 @@ def catalog() -> dict:
     out = {}
     for cid in sorted(CARDS):
         c = CARDS[cid]
-        row = {"name": c["name"], "kind": c["kind"], "type": c.get("type"), "cost": c.get("cost"),
-               "vp": c.get("vp", 0) if type(c.get("vp", 0)) is int else "*", "copies": c.get("copies", 1),
-               "icons": list(c.get("icons", [])), "text": c["text"]}
+        row = {
+            "name": c["name"],
+            "kind": c["kind"],
+            "type": c.get("type"),
+            "cost": c.get("cost"),
+            "vp": c.get("vp", 0) if type(c.get("vp", 0)) is int else "*",
+            "copies": c.get("copies", 1),
+            "icons": list(c.get("icons", [])),
+            "text": c["text"],
+        }
         if c.get("wizard"):
             row["wizard"] = c["wizard"]
         if "respawn_hp" in c:
@@ -50,8 +57,8 @@ def test_the_page_script_carries_the_engines_card_set_card_for_card():
     assert script_catalog() == catalog()
 
 
-
 # -- in the browser --------------------------------------------------------------------------------
+
 
 def users(*names):
     User = get_user_model()
@@ -63,8 +70,9 @@ def wait_live(page):
 
 
 # What a page offers its player, once drawn: a question, a turn with its moves fetched, or the end.
-READY = ("[data-testid=result], [data-testid=prompt] [data-testid=choice], [data-testid=end-turn], "
-         "[data-testid=draw-entry]")
+READY = (
+    "[data-testid=result], [data-testid=prompt] [data-testid=choice], [data-testid=end-turn], [data-testid=draw-entry]"
+)
 
 
 def head(page) -> str:
@@ -90,7 +98,9 @@ def click_and_wait(page, locator):
         break
     page.wait_for_function(
         "seq => document.querySelector('#match').dataset.headSeq !== seq"
-        " || !document.querySelector('[data-testid=error]').hidden", arg=seq)
+        " || !document.querySelector('[data-testid=error]').hidden",
+        arg=seq,
+    )
     error = page.locator("[data-testid=error]")
     assert not error.is_visible(), error.inner_text()
 
@@ -175,7 +185,6 @@ def test_a_newcomer_plays_annihilageddon_against_the_bot_from_the_home_page_to_t
     assert page.locator("[data-testid^=shown-hand-] [data-card]").count() >= 1
 
 
-
 def to_move(match_id) -> tuple[list, int]:
     """Who is to move, and the head of the stream they move from (read from the server's rows)."""
     from matches.models import Match
@@ -187,15 +196,20 @@ def to_move(match_id) -> tuple[list, int]:
 
 def caught_up(pages, seq: str) -> None:
     for page in pages:
-        page.wait_for_function("seq => Number(document.querySelector('#match').dataset.headSeq) >= Number(seq)", arg=seq)
+        page.wait_for_function(
+            "seq => Number(document.querySelector('#match').dataset.headSeq) >= Number(seq)", arg=seq
+        )
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("max_rounds", [
-    pytest.param(3, id="three-rounds"),
-    # About a thousand clicks over 20-odd rounds (some eight minutes here): marked slow.
-    pytest.param(None, id="whole-game", marks=pytest.mark.slow),
-])
+@pytest.mark.parametrize(
+    "max_rounds",
+    [
+        pytest.param(3, id="three-rounds"),
+        # About a thousand clicks over 20-odd rounds (some eight minutes here): marked slow.
+        pytest.param(None, id="whole-game", marks=pytest.mark.slow),
+    ],
+)
 def test_four_people_play_to_the_end_each_seeing_only_their_own_hand(page_as, live, off_loop, max_rounds):
     """Four people, four browsers. The quick run is bounded to three rounds (the engine's
     ``max_rounds``, AN-R26 in RULES.md), which ends and scores the game like any other end; the slow
@@ -203,8 +217,13 @@ def test_four_people_play_to_the_end_each_seeing_only_their_own_hand(page_as, li
     from matches.services import SeatSpec, match_create
 
     people = users("ann", "ben", "cat", "dan")
-    match = off_loop(match_create, game="annihilageddon", seats=[SeatSpec(user=u) for u in people],
-                     created_by=people[0], config={"max_rounds": max_rounds})
+    match = off_loop(
+        match_create,
+        game="annihilageddon",
+        seats=[SeatSpec(user=u) for u in people],
+        created_by=people[0],
+        config={"max_rounds": max_rounds},
+    )
     pages = [page_as(u.username) for u in people]
     for page in pages:
         page.goto(f"{live}/matches/{match.id}/")
@@ -235,7 +254,9 @@ def test_four_people_play_to_the_end_each_seeing_only_their_own_hand(page_as, li
             for i, page in enumerate(pages):
                 assert page.locator("[data-testid=hand]").count() == 1
                 assert page.locator("[class*=an-player] [data-testid^=shown-hand]").count() == 0
-                assert re.search(r"Hand \d+ · deck \d+ · discard \d+", page.inner_text(f"[data-testid=counts-{(i + 1) % 4}]"))
+                assert re.search(
+                    r"Hand \d+ · deck \d+ · discard \d+", page.inner_text(f"[data-testid=counts-{(i + 1) % 4}]")
+                )
         assert one_move(mover, seen), f"seat {movers[0]} was to move but its page offered nothing"
     for page in pages:
         page.wait_for_selector("[data-testid=result]")
@@ -260,8 +281,13 @@ def test_at_a_real_table_each_draw_is_entered_by_clicking_the_cards_that_came_up
     from matches.services import SeatSpec, match_create
 
     alice, bob = users("alice", "bob")
-    match = off_loop(match_create, game="annihilageddon", seats=[SeatSpec(user=alice), SeatSpec(user=bob)],
-                     created_by=alice, mode="tabletop")
+    match = off_loop(
+        match_create,
+        game="annihilageddon",
+        seats=[SeatSpec(user=alice), SeatSpec(user=bob)],
+        created_by=alice,
+        mode="tabletop",
+    )
     a, b = page_as("alice"), page_as("bob")
     for page in (a, b):
         page.goto(f"{live}/matches/{match.id}/")
@@ -278,28 +304,40 @@ def test_at_a_real_table_each_draw_is_entered_by_clicking_the_cards_that_came_up
     pick_cards(b, bob_tiles)
     for page, dealt in ((a, tiles), (b, bob_tiles)):
         page.wait_for_selector("[data-testid=prompt][data-kind=setup]")
-        assert sorted(page.locator("[data-testid=prompt] [data-testid=choice]").evaluate_all(
-            "nodes => nodes.map(n => n.dataset.value)")) == sorted(dealt)
+        assert sorted(
+            page.locator("[data-testid=prompt] [data-testid=choice]").evaluate_all(
+                "nodes => nodes.map(n => n.dataset.value)"
+            )
+        ) == sorted(dealt)
         click_and_wait(page, page.locator("[data-testid=prompt] [data-testid=choice] .an-card").first)
     a.wait_for_selector("[data-testid=draw-entry]:has-text('familiars')")
     pick_cards(a, ["gristle", "poofy"])
     b.wait_for_selector("[data-testid=draw-entry]:has-text('familiars')")
-    others = [c for c in b.locator("[data-testid=draw-cards] .an-card").evaluate_all("ns => ns.map(n => n.dataset.card)")
-              if c not in ("gristle", "poofy")][:2]
+    others = [
+        c
+        for c in b.locator("[data-testid=draw-cards] .an-card").evaluate_all("ns => ns.map(n => n.dataset.card)")
+        if c not in ("gristle", "poofy")
+    ][:2]
     pick_cards(b, others)
     for page in (a, b):
         page.wait_for_selector("[data-testid=prompt][data-kind=setup]")
         click_and_wait(page, page.locator("[data-testid=prompt] [data-testid=choice] .an-card").first)
     # The Line-Up is public: either player enters each card as it is turned over.
     a.wait_for_selector("[data-testid=draw-entry]:has-text('Line-Up refill')")
-    main = [c for c in a.locator("[data-testid=draw-cards] .an-card").evaluate_all("ns => ns.map(n => n.dataset.card)")
-            if not c.startswith("mayhem-")]
+    main = [
+        c
+        for c in a.locator("[data-testid=draw-cards] .an-card").evaluate_all("ns => ns.map(n => n.dataset.card)")
+        if not c.startswith("mayhem-")
+    ]
     for cid in main[:5]:
         a.wait_for_selector("[data-testid=draw-entry]:has-text('Line-Up refill')")
         pick_cards(a, [cid])
     for page in (a, b):
         page.wait_for_selector("[data-testid=lineup-4] [data-card]")
-        assert page.locator("[data-testid=lineup] [data-card]").evaluate_all("ns => ns.map(n => n.dataset.card)") == main[:5]
+        assert (
+            page.locator("[data-testid=lineup] [data-card]").evaluate_all("ns => ns.map(n => n.dataset.card)")
+            == main[:5]
+        )
     # Who goes first is a die: the page's generic form for dice.
     a.wait_for_selector("#chance-entry [data-testid=die-0]")
     a.fill("#chance-entry [data-testid=die-0]", "0")
@@ -328,8 +366,9 @@ def test_at_a_real_table_each_draw_is_entered_by_clicking_the_cards_that_came_up
     # Her end-of-turn draw takes her whole deck (five cards), so nobody has to enter it.
     b.wait_for_selector("[data-testid=end-turn]")
     assert "Hand 5 · deck 0 · discard 5" in b.inner_text("[data-testid=counts-0]")
-    assert sorted(a.locator("[data-testid=hand] [data-card]").evaluate_all("ns => ns.map(n => n.dataset.card)")) == \
-        ["glyph"] * 4 + ["wand"]
+    assert sorted(a.locator("[data-testid=hand] [data-card]").evaluate_all("ns => ns.map(n => n.dataset.card)")) == [
+        "glyph"
+    ] * 4 + ["wand"]
 
 
 @pytest.mark.browser
@@ -352,7 +391,6 @@ def test_the_card_gallery_shows_every_card_of_the_set_readable_and_filterable(pa
     assert shown == ["fizzle"]
 
 
-
 def questions() -> dict:
     """The first view of each kind of question (kind, why, with a Defense to hand or not) met in six
     seeded three-player games, as the seat asked sees it: real engine states, not made-up views."""
@@ -370,8 +408,11 @@ def questions() -> dict:
             movers = engine.to_move(state)
             if movers == [CHANCE]:
                 spec = engine.chance(state)
-                outcome = ([rng.randint(lo, hi) for lo, hi in spec["dice"]] if spec["kind"] == "dice"
-                           else rng.sample(range(spec["pool"]), spec["count"]))
+                outcome = (
+                    [rng.randint(lo, hi) for lo, hi in spec["dice"]]
+                    if spec["kind"] == "dice"
+                    else rng.sample(range(spec["pool"]), spec["count"])
+                )
                 state = engine.apply(state, {"kind": "chance", "outcome": outcome})
                 continue
             seat = movers[0]
@@ -380,8 +421,9 @@ def questions() -> dict:
                 key = f"{prompt['kind']}/{prompt.get('why')}/{len(engine.prompt_options(state, seat)) > 1}"
                 found.setdefault(key, (seat, engine.view(state, seat)))
             bot = "heuristic" if seed % 2 else "random"
-            state = engine.apply(state, {"kind": "action", "seat": seat,
-                                         "action": engine.bot_action(bot, state, seat, rng)})
+            state = engine.apply(
+                state, {"kind": "action", "seat": seat, "action": engine.bot_action(bot, state, seat, rng)}
+            )
     return found
 
 
@@ -396,12 +438,15 @@ def test_every_kind_of_question_the_engine_asks_is_a_sentence_and_a_row_of_click
     page.set_content('<div id="board"></div>')
     page.add_script_tag(url=f"{live}/static/js/games/annihilageddon.js")
     for key, (seat, view) in sorted(views.items()):
-        page.evaluate("""([view, seat]) => {
+        page.evaluate(
+            """([view, seat]) => {
             const sent = [];
             const ctx = { seat, live: true, mode: "server", act: (a) => sent.push(a),
                           match: { id: "m", head_seq: 1, to_move: [seat], seats: [0, 1, 2].map((s) => ({ seat: s, label: `P${s}` })) } };
             window.GameRenderers.annihilageddon.render(document.getElementById("board"), view, ctx);
-            window.__sent = sent; }""", [view, seat])
+            window.__sent = sent; }""",
+            [view, seat],
+        )
         prompt = page.locator("[data-testid=prompt]")
         assert prompt.get_attribute("data-kind") == view["prompt"]["kind"], key
         text = page.inner_text(".an-prompt-text")
@@ -419,9 +464,11 @@ def test_every_kind_of_question_the_engine_asks_is_a_sentence_and_a_row_of_click
         assert page.evaluate("window.__sent") == [sent], key
     # A Defense on offer is a readable card to click; taking the Attack is a plain button.
     seat, view = views["defend/None/True"]
-    page.evaluate("""([view, seat]) => window.GameRenderers.annihilageddon.render(document.getElementById("board"), view,
+    page.evaluate(
+        """([view, seat]) => window.GameRenderers.annihilageddon.render(document.getElementById("board"), view,
         { seat, live: true, mode: "server", act: () => {}, match: { id: "m", head_seq: 1, to_move: [seat], seats: [] } })""",
-                  [view, seat])
+        [view, seat],
+    )
     assert page.locator("[data-testid=prompt] [data-testid=choice] .an-card .an-text").count() >= 1
     assert "Take it" in page.inner_text("[data-testid=prompt] button[data-value=take]")
 
@@ -447,7 +494,11 @@ def defense_window(seats: int = 4):
             if movers == [CHANCE]:
                 event = {"kind": "chance", "outcome": derive(engine.chance(state), b"w", str(seed), n)}
             else:
-                event = {"kind": "action", "seat": movers[0], "action": engine.bot_action("random", state, movers[0], rng)}
+                event = {
+                    "kind": "action",
+                    "seat": movers[0],
+                    "action": engine.bot_action("random", state, movers[0], rng),
+                }
             state, n = engine.apply(state, event), n + 1
     raise AssertionError("no defense window asked three players in 20 seeded games")
 
@@ -463,12 +514,15 @@ def test_a_defense_window_asks_every_attacked_player_at_once_and_keeps_each_answ
     page.add_script_tag(url=f"{live}/static/js/games/annihilageddon.js")
 
     def draw(view, seat):
-        page.evaluate("""([view, seat]) => {
+        page.evaluate(
+            """([view, seat]) => {
             const sent = [];
             const ctx = { seat, live: true, mode: "server", act: (a) => sent.push(a),
                           match: { id: "m", head_seq: 1, seats: [0, 1, 2, 3].map((s) => ({ seat: s, label: `P${s}` })) } };
             window.GameRenderers.annihilageddon.render(document.getElementById("board"), view, ctx);
-            window.__sent = sent; }""", [view, seat])
+            window.__sent = sent; }""",
+            [view, seat],
+        )
 
     for seat in asked:  # each asked player has the question and its answers, all at the same time
         draw(engine.view(state, seat), seat)
@@ -476,7 +530,9 @@ def test_a_defense_window_asks_every_attacked_player_at_once_and_keeps_each_answ
         assert "at the same time" in page.inner_text("[data-testid=defense-together]")
     first = asked[0]
     options = engine.prompt_options(state, first)
-    answered = engine.apply(state, {"kind": "action", "seat": first, "action": {"type": "defend", "value": options[-1]}})
+    answered = engine.apply(
+        state, {"kind": "action", "seat": first, "action": {"type": "defend", "value": options[-1]}}
+    )
     draw(engine.view(answered, first), first)
     told = page.inner_text("[data-testid=defense-chosen]")
     assert "stays hidden" in told and all(f"P{s}" in told for s in asked[1:])
@@ -484,7 +540,9 @@ def test_a_defense_window_asks_every_attacked_player_at_once_and_keeps_each_answ
         draw(engine.view(answered, seat), seat)
         text = page.inner_text("#board")
         # Nobody else learns what was chosen: the page shows the same whatever the answer was.
-        other = engine.apply(state, {"kind": "action", "seat": first, "action": {"type": "defend", "value": options[0]}})
+        other = engine.apply(
+            state, {"kind": "action", "seat": first, "action": {"type": "defend", "value": options[0]}}
+        )
         draw(engine.view(other, seat), seat)
         assert page.inner_text("#board") == text, seat
     draw(engine.view(answered, None), None)

@@ -83,6 +83,7 @@ def test_two_coaches_draft_build_their_teams_and_land_in_a_playable_match(page_a
         page.wait_for_selector("[data-testid=handoff]:not([hidden])")
     assert "Freeze" in watcher.inner_text("[data-testid=spells-0]")  # by name, not the card id
     alice_lineup = watcher.inner_text("[data-testid=lineup-0]")
+
     # "#3" must not match inside "#30": find each jersey number as a whole number.
     def position(jersey):
         return re.search(rf"#{jersey}(?!\d)", alice_lineup).start()
@@ -98,7 +99,6 @@ def test_two_coaches_draft_build_their_teams_and_land_in_a_playable_match(page_a
     alice.wait_for_url(f"{live}/matches/{match.id}/")
     alice.wait_for_selector("[data-testid=connection]:text('live')")
     assert "alice (you)" in alice.inner_text(".players")
-
 
 
 def test_the_replay_of_a_finished_draft_steps_through_the_pool_and_picks(page_as, live, off_loop):

@@ -40,9 +40,7 @@ def test_a_player_starts_a_match_against_the_bot_and_plays_it_to_the_end(page_as
             break
         seq = page.locator("#match").get_attribute("data-head-seq")
         page.locator(".dw-card.playable").first.click()
-        page.wait_for_function(
-            "seq => document.querySelector('#match').dataset.headSeq !== seq", arg=seq
-        )
+        page.wait_for_function("seq => document.querySelector('#match').dataset.headSeq !== seq", arg=seq)
     assert "Game over" in page.inner_text("[data-testid=result]")
     # Opponents' health and each round's damage are on the board and in the log.
     assert re.search(r"\d+(\.5)? HP", page.inner_text("[data-testid=player-1]"))

@@ -72,8 +72,14 @@ def click_card(page, card):
 
 def test_two_people_play_a_tabletop_duel_entering_their_own_draws_by_clicking(page_as, live, off_loop):
     alice, bob = users("alice", "bob")
-    match = off_loop(lambda: match_create(game="dueling-wizards", seats=[SeatSpec(user=alice), SeatSpec(user=bob)],
-                                          created_by=alice, mode=Match.Mode.TABLETOP))
+    match = off_loop(
+        lambda: match_create(
+            game="dueling-wizards",
+            seats=[SeatSpec(user=alice), SeatSpec(user=bob)],
+            created_by=alice,
+            mode=Match.Mode.TABLETOP,
+        )
+    )
     url = f"{live}/matches/{match.id}/"
     alice_page, bob_page, watcher = page_as("alice"), page_as("bob"), page_as(None)
     for page in (alice_page, bob_page, watcher):
@@ -105,8 +111,9 @@ def test_two_people_play_a_tabletop_duel_entering_their_own_draws_by_clicking(pa
 
     # Each hand is its owner's alone; the log says who drew, never what.
     alice_page.wait_for_selector("[data-testid=prompt]:has-text('Waiting')")
-    assert sorted(alice_page.locator("[data-testid=my-hand] .dw-card").evaluate_all(
-        "cs => cs.map(c => c.dataset.card)")) == sorted(ALICE_DEAL)
+    assert sorted(
+        alice_page.locator("[data-testid=my-hand] .dw-card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+    ) == sorted(ALICE_DEAL)
     watcher.wait_for_selector("[data-testid=log] li:has-text('bob draws three spells.')")
     log = watcher.inner_text("[data-testid=log]")
     assert "alice draws three spells." in log and "alice attacks first" in log
@@ -143,9 +150,14 @@ def test_two_people_play_a_tabletop_duel_entering_their_own_draws_by_clicking(pa
 
 def test_a_spectator_and_the_other_seat_are_told_whose_draw_the_match_waits_for(page_as, live, off_loop):
     alice, bob, carol = users("alice", "bob", "carol")
-    match = off_loop(lambda: match_create(
-        game="dueling-wizards", seats=[SeatSpec(user=alice), SeatSpec(user=bob), SeatSpec(user=carol)],
-        created_by=alice, mode=Match.Mode.TABLETOP))
+    match = off_loop(
+        lambda: match_create(
+            game="dueling-wizards",
+            seats=[SeatSpec(user=alice), SeatSpec(user=bob), SeatSpec(user=carol)],
+            created_by=alice,
+            mode=Match.Mode.TABLETOP,
+        )
+    )
     url = f"{live}/matches/{match.id}/"
     alice_page, carol_page = page_as("alice"), page_as("carol")
     for page in (alice_page, carol_page):

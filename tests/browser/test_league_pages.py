@@ -14,8 +14,9 @@ pytestmark = pytest.mark.browser
 def test_a_verified_result_updates_the_open_standings_page_without_a_reload(page_as, live, off_loop):
     league = services.league_load_iwdl()
     clubs = list(league.clubs.order_by("slug")[:4])
-    season = off_loop(services.season_create, league=league, created_by=None, clubs=clubs,
-                      start_date=dt.date(2027, 1, 4))
+    season = off_loop(
+        services.season_create, league=league, created_by=None, clubs=clubs, start_date=dt.date(2027, 1, 4)
+    )
     page = page_as(None)
     page.goto(f"{live}/leagues/iwdl/seasons/{season.number}/")
     page.wait_for_selector("[data-testid=live-status]:text('live')")
@@ -24,8 +25,9 @@ def test_a_verified_result_updates_the_open_standings_page_without_a_reload(page
     fixture = season.fixtures.order_by("round", "id").first()
     # Bots draft and play the fixture; the verified match's result lands on the season's stream.
     off_loop(services.fixture_start, fixture=fixture, bots=True)
-    page.wait_for_function("() => [...document.querySelectorAll('[data-testid^=points-]')]"
-                           ".some(td => td.textContent.trim() === '3')")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid^=points-]')].some(td => td.textContent.trim() === '3')"
+    )
     assert page.evaluate("window.__notReloaded") is True
     fixture.refresh_from_db()
     assert fixture.status == "played"
@@ -47,8 +49,9 @@ def test_a_coach_starts_a_fixture_from_the_season_page_into_the_draft_room(page_
     home, away = list(league.clubs.order_by("slug")[:2])
     home.coaches.add(alice)
     away.coaches.add(bob)
-    season = off_loop(services.season_create, league=league, created_by=None, clubs=[home, away],
-                      start_date=dt.date(2027, 1, 4))
+    season = off_loop(
+        services.season_create, league=league, created_by=None, clubs=[home, away], start_date=dt.date(2027, 1, 4)
+    )
     page = page_as("alice")
     page.goto(f"{live}/leagues/iwdl/seasons/{season.number}/")
     page.locator("[data-testid^=start-]").first.click()

@@ -12,11 +12,14 @@ from matches.models import Match
 pytestmark = pytest.mark.browser
 
 
-@pytest.mark.parametrize(("zone", "shown"), [
-    ("Asia/Tokyo", "2027-01-04 12:30 GMT+9"),
-    # West of UTC the same instant falls on the day before.
-    ("America/New_York", "2027-01-03 22:30 GMT-5"),
-])
+@pytest.mark.parametrize(
+    ("zone", "shown"),
+    [
+        ("Asia/Tokyo", "2027-01-04 12:30 GMT+9"),
+        # West of UTC the same instant falls on the day before.
+        ("America/New_York", "2027-01-03 22:30 GMT-5"),
+    ],
+)
 def test_a_match_start_time_is_shown_in_the_viewers_time_zone(browser, live, off_loop, zone, shown):
     from matches.autoplay import autoplay_match
 

@@ -15,8 +15,12 @@ def test_the_page_counts_the_clocks_down_and_the_opponent_claims_the_win_on_time
     User = get_user_model()
     alice = User.objects.create_user("alice", password="pw-alice")
     bob = User.objects.create_user("bob", password="pw-bob")
-    match = match_create(game="dueling-wizards", seats=[SeatSpec(user=alice), SeatSpec(user=bob)],
-                         created_by=alice, time_control={"kind": "fischer", "base": 10, "increment": 0})
+    match = match_create(
+        game="dueling-wizards",
+        seats=[SeatSpec(user=alice), SeatSpec(user=bob)],
+        created_by=alice,
+        time_control={"kind": "fischer", "base": 10, "increment": 0},
+    )
     page = page_as("alice")
     page.goto(f"{live}/matches/{match.id}/")
     page.wait_for_selector("[data-testid=connection]:text('live')")

@@ -56,8 +56,10 @@ def test_the_replay_log_reads_up_to_the_event_shown_and_fits_three_digit_numbers
     page.click("[data-step=next]")
     page.wait_for_selector("[data-testid=at]:text-is('2')")
     # Stepping from the start, the log does not tell the result early: only lines up to event 2.
-    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=log] li')]"
-                           ".every((li) => li.hidden === Number(li.dataset.seq) > 2)")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=log] li')]"
+        ".every((li) => li.hidden === Number(li.dataset.seq) > 2)"
+    )
     assert "wins" not in page.inner_text("[data-testid=log]").lower()
     assert page.evaluate("document.querySelector('[data-testid=log]').scrollTop") == 0
     # The list's margin fits a three-digit number and its dot ("100."), which used to be clipped.

@@ -29,8 +29,11 @@ def drop_and_wait_for_reconnect(page, socket_expression: str, status_selector: s
 
 def test_a_match_page_whose_socket_drops_reconnects_and_shows_the_moves_made_meanwhile(page_as, live, off_loop):
     alice, bob = users("alice", "bob")
-    match = off_loop(lambda: services.match_create(
-        game="dueling-wizards", seats=[services.SeatSpec(user=alice), services.SeatSpec(user=bob)], created_by=alice))
+    match = off_loop(
+        lambda: services.match_create(
+            game="dueling-wizards", seats=[services.SeatSpec(user=alice), services.SeatSpec(user=bob)], created_by=alice
+        )
+    )
     watcher = page_as(None)
     watcher.goto(f"{live}/matches/{match.id}/")
     watcher.wait_for_selector("[data-testid=connection]:text('live')")
@@ -41,15 +44,15 @@ def test_a_match_page_whose_socket_drops_reconnects_and_shows_the_moves_made_mea
 
         m = Match.objects.get(pk=match.pk)
         action = registry.get(m.game).legal_actions(m.state, 1)[0]
-        services.match_act(match_id=m.id, user=bob, seat=1, action=action, expected_seq=m.state_seq,
-                           event_id=uuid.uuid4())
+        services.match_act(
+            match_id=m.id, user=bob, seat=1, action=action, expected_seq=m.state_seq, event_id=uuid.uuid4()
+        )
         return Match.objects.get(pk=match.pk).state_seq
 
     watcher.evaluate("window.__match.socket.close()")
     head = off_loop(bob_defends)  # while the page is reconnecting
     assert head > before
-    watcher.wait_for_function("head => Number(document.querySelector('#match').dataset.headSeq) === head",
-                             arg=head)
+    watcher.wait_for_function("head => Number(document.querySelector('#match').dataset.headSeq) === head", arg=head)
     watcher.wait_for_selector("[data-testid=connection]:text('live')")
     watcher.wait_for_selector("[data-testid=player-1] :text('Defence chosen')")
 
@@ -61,13 +64,13 @@ def test_a_match_page_whose_socket_drops_reconnects_and_shows_the_moves_made_mea
 
         m = Match.objects.get(pk=match.pk)
         action = registry.get(m.game).legal_actions(m.state, 0)[0]
-        services.match_act(match_id=m.id, user=alice, seat=0, action=action, expected_seq=m.state_seq,
-                           event_id=uuid.uuid4())
+        services.match_act(
+            match_id=m.id, user=alice, seat=0, action=action, expected_seq=m.state_seq, event_id=uuid.uuid4()
+        )
         return Match.objects.get(pk=match.pk).state_seq
 
     head = off_loop(alice_attacks)
-    watcher.wait_for_function("head => Number(document.querySelector('#match').dataset.headSeq) === head",
-                             arg=head)
+    watcher.wait_for_function("head => Number(document.querySelector('#match').dataset.headSeq) === head", arg=head)
 
 
 def test_a_tournament_page_whose_socket_drops_reloads_and_shows_who_registered_meanwhile(page_as, live, off_loop):
@@ -78,9 +81,17 @@ def test_a_tournament_page_whose_socket_drops_reloads_and_shows_who_registered_m
         client.force_authenticate(user)
         return client
 
-    tid = off_loop(lambda: api(org).post("/api/tournaments/", {
-        "name": "Drop Cup", "game": "dueling-wizards", "format": "swiss", "event_id": str(uuid.uuid4())},
-        format="json").json()["id"])
+    tid = off_loop(
+        lambda: (
+            api(org)
+            .post(
+                "/api/tournaments/",
+                {"name": "Drop Cup", "game": "dueling-wizards", "format": "swiss", "event_id": str(uuid.uuid4())},
+                format="json",
+            )
+            .json()["id"]
+        )
+    )
     page = page_as(None)
     page.goto(f"{live}/tournaments/{tid}/")
     page.wait_for_selector("[data-testid=connection]:text('live')")
@@ -88,8 +99,9 @@ def test_a_tournament_page_whose_socket_drops_reloads_and_shows_who_registered_m
     def register():
         client = api(newcomer)
         head = client.get(f"/api/tournaments/{tid}/").json()["head_seq"]
-        r = client.post(f"/api/tournaments/{tid}/register/", {"expected_seq": head, "event_id": str(uuid.uuid4())},
-                        format="json")
+        r = client.post(
+            f"/api/tournaments/{tid}/register/", {"expected_seq": head, "event_id": str(uuid.uuid4())}, format="json"
+        )
         assert r.status_code == 201, r.json()
 
     page.evaluate("window.__dropped = window.__tournamentSocket; window.__dropped.close()")

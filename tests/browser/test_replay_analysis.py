@@ -42,7 +42,9 @@ def test_a_player_reads_the_odds_of_a_dodge_in_a_replay_and_rerolls_it_in_a_what
     page.click("[data-testid=whatif-reroll]")
     page.wait_for_selector("[data-testid=sandbox-original]")
     assert dodge["p_outcome"]["exact"] in page.inner_text("[data-testid=sandbox-original]")
-    assert page.inner_text("[data-testid=sandbox-status]").startswith(f"Sandbox branched after event {dodge['seq'] - 1}")
+    assert page.inner_text("[data-testid=sandbox-status]").startswith(
+        f"Sandbox branched after event {dodge['seq'] - 1}"
+    )
     page.click("[data-testid=sandbox-roll]")
     page.wait_for_selector("[data-testid=sandbox-reroll] [data-testid=p-outcome]")
     # Another roll of the same dice: any outcome of them has the same chance as the one in the match.

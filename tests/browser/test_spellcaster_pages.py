@@ -16,9 +16,22 @@ SHOTS = "/tmp"
 # A newcomer's plan, in order of preference: answer whatever is asked, conjure first, launch what is
 # complete, keep launched spells moving, never contest another's spell, and end the turn when allowed.
 PLAN = [
-    "act-keep-", "act-place-", "act-draw-", "act-launch-", "act-will-false",
-    "act-contest-", "act-return-down", "act-free_launch-", "act-control-", "act-continue-", "act-conjure-3",
-    "act-wild_pick-", "act-wild_next-", "act-end_turn", "act-withdraw-", "act-abandon-",
+    "act-keep-",
+    "act-place-",
+    "act-draw-",
+    "act-launch-",
+    "act-will-false",
+    "act-contest-",
+    "act-return-down",
+    "act-free_launch-",
+    "act-control-",
+    "act-continue-",
+    "act-conjure-3",
+    "act-wild_pick-",
+    "act-wild_next-",
+    "act-end_turn",
+    "act-withdraw-",
+    "act-abandon-",
 ]
 
 
@@ -27,8 +40,7 @@ def head_seq(page):
 
 
 def wait_for_new_head(page, seq, timeout=10_000):
-    page.wait_for_function("seq => document.querySelector('#match').dataset.headSeq !== seq", arg=seq,
-                           timeout=timeout)
+    page.wait_for_function("seq => document.querySelector('#match').dataset.headSeq !== seq", arg=seq, timeout=timeout)
 
 
 def click_until_taken(page, selector, seq):
@@ -60,13 +72,15 @@ def allocate(page, **points):
 
 def newcomer_click(page, seq):
     """One click by the plan: a highlighted point on the board when the familiar must move, else a button."""
-    if page.locator("[data-testid=board-svg] .sc-point.clickable").count() and not page.locator(
-        "[data-testid^=act-end_turn]"
-    ).count():
+    if (
+        page.locator("[data-testid=board-svg] .sc-point.clickable").count()
+        and not page.locator("[data-testid^=act-end_turn]").count()
+    ):
         click_until_taken(page, "[data-testid=board-svg] .sc-point.clickable", seq)
         return "point"
-    ids = page.eval_on_selector_all("[data-testid=controls] button:not([disabled])",
-                                    "els => els.map(e => e.dataset.testid)")
+    ids = page.eval_on_selector_all(
+        "[data-testid=controls] button:not([disabled])", "els => els.map(e => e.dataset.testid)"
+    )
     chosen = next((t for prefix in PLAN for t in ids if t.startswith(prefix)), ids[0])
     click_until_taken(page, f"[data-testid='{chosen}']", seq)
     return chosen
@@ -136,8 +150,14 @@ def test_three_people_at_a_real_table_play_a_whole_game_entering_dice_and_draws_
 
     User = get_user_model()
     people = [User.objects.create_user(n, password=f"pw-{n}") for n in ("alice", "bob", "carol")]
-    match = off_loop(match_create, game="spellcaster", seats=[SeatSpec(user=u) for u in people],
-                     created_by=people[0], mode=Match.Mode.TABLETOP, config={"max_rounds": 5})
+    match = off_loop(
+        match_create,
+        game="spellcaster",
+        seats=[SeatSpec(user=u) for u in people],
+        created_by=people[0],
+        mode=Match.Mode.TABLETOP,
+        config={"max_rounds": 5},
+    )
     pages = [page_as(u.username) for u in people]
     errors = []
     for page in pages:
@@ -166,14 +186,16 @@ def test_three_people_at_a_real_table_play_a_whole_game_entering_dice_and_draws_
     # Alice in the Fire corner conjures one card; only she may enter it, by clicking the Fire 5.
     wait_mine(alice)
     click_act(alice, "act-conjure-1")
-    assert alice.eval_on_selector_all("[data-testid^=act-draw-]", "es => es.map(e => e.dataset.testid)") \
-        == ["act-draw-fire"]
+    assert alice.eval_on_selector_all("[data-testid^=act-draw-]", "es => es.map(e => e.dataset.testid)") == [
+        "act-draw-fire"
+    ]
     click_act(alice, "act-draw-fire")
     bob.wait_for_selector("[data-testid=draw-waiting]")
     assert bob.locator("[data-testid=draw-entry]").count() == 0
     alice.wait_for_selector("[data-testid=draw-entry]")
-    assert sorted(alice.eval_on_selector_all("[data-testid=draw-entry] button", "es => es.map(e => e.dataset.testid)")) \
-        == ["drawn-fire-1", "drawn-fire-3", "drawn-fire-5"]
+    assert sorted(
+        alice.eval_on_selector_all("[data-testid=draw-entry] button", "es => es.map(e => e.dataset.testid)")
+    ) == ["drawn-fire-1", "drawn-fire-3", "drawn-fire-5"]
     click_act(alice, "drawn-fire-5")
     click_act(alice, "act-place-0-mass")
     # Face down: alice sees Fire 5, the others a Fire card without a value, and the log names no value.
@@ -207,8 +229,9 @@ def test_three_people_at_a_real_table_play_a_whole_game_entering_dice_and_draws_
     assert errors == []
 
 
-def test_the_replay_page_steps_through_a_finished_game_and_a_spectator_sees_no_values_or_controls(page_as, live,
-                                                                                                 off_loop):
+def test_the_replay_page_steps_through_a_finished_game_and_a_spectator_sees_no_values_or_controls(
+    page_as, live, off_loop
+):
     from matches.autoplay import autoplay_match
 
     match = off_loop(autoplay_match, game="spellcaster", seats=2, bot="heuristic")

@@ -27,8 +27,13 @@ def started_swiss(off_loop):
     players = [User.objects.create_user(n, password=f"pw-{n}") for n in NAMES]
 
     def setup():
-        t = services.tournament_create(created_by=org, name="Venue Cup", game="dueling-wizards", format="swiss",
-                                       options={"rounds": 3, "round_minutes": 30})
+        t = services.tournament_create(
+            created_by=org,
+            name="Venue Cup",
+            game="dueling-wizards",
+            format="swiss",
+            options={"rounds": 3, "round_minutes": 30},
+        )
         for p in players:
             services.tournament_register(tournament=t, user=p)
         services.tournament_start(tournament=t, by=org)
@@ -61,7 +66,9 @@ def test_the_organiser_runs_the_round_timer_and_a_players_page_follows_it(page_a
     assert ann.locator("[data-testid^=timer-]").count() == 0
     # It counts down in the page: the text moves on by itself.
     first = clock.inner_text()
-    ann.wait_for_function("(t) => document.querySelector('[data-testid=round-timer-left]').textContent !== t", arg=first)
+    ann.wait_for_function(
+        "(t) => document.querySelector('[data-testid=round-timer-left]').textContent !== t", arg=first
+    )
 
     desk.click("[data-testid=timer-pause]")
     clock.filter(has_text=re.compile(r"paused · 29:\d\d left")).wait_for()

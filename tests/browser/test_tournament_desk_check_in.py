@@ -18,8 +18,9 @@ def test_the_organiser_checks_a_player_in_at_the_desk_and_can_undo_it(page_as, l
     org, *players = [User.objects.create_user(n, password=f"pw-{n}") for n in ("org", "ann", "ben")]
 
     def setup():
-        t = services.tournament_create(created_by=org, name="Desk Cup", game="dueling-wizards", format="swiss",
-                                       options={"check_in_required": True})
+        t = services.tournament_create(
+            created_by=org, name="Desk Cup", game="dueling-wizards", format="swiss", options={"check_in_required": True}
+        )
         for p in players:
             services.tournament_register(tournament=t, user=p)
         return t

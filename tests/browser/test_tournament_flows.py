@@ -74,7 +74,10 @@ def test_a_sixteen_player_double_elimination_seeded_by_hand_with_a_corrected_res
     org.click("[data-testid=start]")
     org.wait_for_selector("[data-testid=bracket]")
     # Seed 1 meets seed 16 in the first match.
-    assert {org.text_content("[data-testid=slot-M1-0]"), org.text_content("[data-testid=slot-M1-1]")} == {"de16", "de01"}
+    assert {org.text_content("[data-testid=slot-M1-0]"), org.text_content("[data-testid=slot-M1-1]")} == {
+        "de16",
+        "de01",
+    }
 
     # The winners' first round and part of the second are played ...
     ruled = rule_open_pairings(org, at_most=10)
@@ -94,8 +97,16 @@ def test_a_swiss_with_tie_breaks_a_forbidden_pair_a_drop_a_late_join_and_a_corre
     names = [f"sw{i:02d}" for i in range(1, 13)]
     users("sworg", *names, "latecomer")
     org = page_as("sworg")
-    create(org, live, "Swiss Twelve", "swiss", rounds=4, tiebreak_1="wins", tiebreak_2="buchholz",
-           forbidden_pairs="sw01 sw02")
+    create(
+        org,
+        live,
+        "Swiss Twelve",
+        "swiss",
+        rounds=4,
+        tiebreak_1="wins",
+        tiebreak_2="buchholz",
+        forbidden_pairs="sw01 sw02",
+    )
     register(org, names)
     org.wait_for_selector("[data-testid=forbidden-sw01-sw02]")
     org.click("[data-testid=start]")
@@ -175,7 +186,8 @@ def test_a_players_own_page_shows_the_next_match_and_reports_from_it(page_as, li
     # Ann's page updates over the websocket: the result, her standing, no match waiting.
     ann.wait_for_selector("[data-testid=player-results] tbody tr:has-text('won')")
     assert "#1" in ann.inner_text("[data-testid=player-standing]") or "score 1" in ann.inner_text(
-        "[data-testid=player-standing]")
+        "[data-testid=player-standing]"
+    )
     ann.wait_for_selector("[data-testid=next-details]:has-text('No match waiting')")
     # A visitor sees the page without buttons.
     anon = page_as(None)

@@ -71,8 +71,9 @@ def test_a_swiss_round_table_renders_and_updates_when_a_result_lands(page_as, li
     org, *players = users("boss", "s1", "s2", "s3", "s4", "s5")
 
     def setup():
-        t = services.tournament_create(created_by=org, name="Swiss night", game="dueling-wizards", format="swiss",
-                                       options={"rounds": 3})
+        t = services.tournament_create(
+            created_by=org, name="Swiss night", game="dueling-wizards", format="swiss", options={"rounds": 3}
+        )
         for p in players:
             services.tournament_register(tournament=t, user=p)
         services.tournament_start(tournament=t, by=org)
@@ -86,8 +87,11 @@ def test_a_swiss_round_table_renders_and_updates_when_a_result_lands(page_as, li
     rows = page.locator("[data-testid=round-1] tbody tr")
     assert rows.count() == 3 and "(bye)" in page.inner_text("[data-testid=round-1]")
     record = next(r for r in Tournament.objects.get().state["pairings"].values() if len(r["players"]) == 2)
-    off_loop(lambda: services.tournament_rule(tournament=t, pairing=record["id"], by=org,
-                                              result={"winner": record["players"][0]}))
+    off_loop(
+        lambda: services.tournament_rule(
+            tournament=t, pairing=record["id"], by=org, result={"winner": record["players"][0]}
+        )
+    )
     page.wait_for_selector(f"[data-testid=result-{record['id']}]:has-text('won')")
     assert page.locator("[data-testid=standings] tbody tr").count() == 5
     assert "buchholz" in page.inner_text("[data-testid=standings] thead").lower()

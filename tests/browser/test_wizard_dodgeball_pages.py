@@ -44,7 +44,9 @@ def squares(page, selector):
 
 def against_the_bot(alice, **config):
     return match_create(
-        game="wizard-dodgeball", seats=[SeatSpec(user=alice), SeatSpec(bot="heuristic")], created_by=alice,
+        game="wizard-dodgeball",
+        seats=[SeatSpec(user=alice), SeatSpec(bot="heuristic")],
+        created_by=alice,
         config=config,
     )
 
@@ -176,7 +178,6 @@ def test_selecting_a_wizard_highlights_exactly_its_legal_moves(page_as, live, of
     assert squares(page, ".wd-sq.wd-move") == {tuple(a["to"]) for a in legal if a["type"] == "move"}
 
 
-
 def test_casting_highlights_the_eligible_targets_and_casts_the_chosen_ones(page_as, live, off_loop):
     from engines.wizard_dodgeball.engine import DEFAULT_TEAMS
 
@@ -193,7 +194,9 @@ def test_casting_highlights_the_eligible_targets_and_casts_the_chosen_ones(page_
     pair = next(a for a in freezes if len(a["targets"]) == 2)
     first, second = (t["wizard"] for t in pair["targets"])
     page.click("[data-testid=cast-freeze]")
-    ringed = page.eval_on_selector_all(".wd-wizard.wd-cast-target", "els => els.map(e => Number(e.dataset.testid.slice(7)))")
+    ringed = page.eval_on_selector_all(
+        ".wd-wizard.wd-cast-target", "els => els.map(e => Number(e.dataset.testid.slice(7)))"
+    )
     assert set(ringed) == eligible
     assert page.locator("[data-testid=cast-confirm]").is_disabled()
     # One target is already a legal cast, but more may be added: the page waits for Cast.
@@ -231,8 +234,12 @@ def script_to_a_throw(alice, bob, match):
 def test_a_throw_shows_the_coloured_dice_and_the_totals_compared(page_as, live, off_loop):
     alice, bob = users("alice", "bob")
     match = off_loop(
-        match_create, game="wizard-dodgeball", seats=[SeatSpec(user=alice), SeatSpec(user=bob)], created_by=alice,
-        mode=Match.Mode.TABLETOP, config={"first_player": 0},
+        match_create,
+        game="wizard-dodgeball",
+        seats=[SeatSpec(user=alice), SeatSpec(user=bob)],
+        created_by=alice,
+        mode=Match.Mode.TABLETOP,
+        config={"first_player": 0},
     )
     off_loop(script_to_a_throw, alice, bob, match)
     page = page_as("alice")

@@ -19,7 +19,8 @@ def refusal_is(page, part, text):
     """Wait until the engine's verdict on one part of the Group (shown under that part) reads ``text``."""
     page.wait_for_function(
         "([part, text]) => { const e = document.querySelector(`[data-testid=refusal-${part}]`); return e && e.textContent === text; }",
-        arg=[part, text])
+        arg=[part, text],
+    )
 
 
 def accepted(page, part):
@@ -83,10 +84,17 @@ def test_a_newcomer_builds_a_group_meeting_each_refusal_saves_it_and_starts_a_ma
 
     # WD-16 (L477-501): nine quests, one per type, at most four with the lightning mark.
     refusal_is(page, "quests", "A Quest deck is exactly 9 quest cards.")
-    deck = {"minor_challenge_control": "first-foothold", "major_challenge_control": "two-fronts",
-            "challenge_collection": "relic-hunter", "leaders_missions": "crowned-victor", "arrival_spaces": "at-the-gates",
-            "making_impacts": "first-blood", "group_missions": "advance-together", "terrain_control": "hold-the-ground",
-            "various": "spellstorm"}
+    deck = {
+        "minor_challenge_control": "first-foothold",
+        "major_challenge_control": "two-fronts",
+        "challenge_collection": "relic-hunter",
+        "leaders_missions": "crowned-victor",
+        "arrival_spaces": "at-the-gates",
+        "making_impacts": "first-blood",
+        "group_missions": "advance-together",
+        "terrain_control": "hold-the-ground",
+        "various": "spellstorm",
+    }
     for kind, quest in deck.items():
         page.select_option(f"[data-testid=quest-{kind}]", quest)
     refusal_is(page, "quests", "A Quest deck holds at most 4 instant (lightning) quests.")
@@ -97,7 +105,9 @@ def test_a_newcomer_builds_a_group_meeting_each_refusal_saves_it_and_starts_a_ma
     # WD-17 (L1126-1138): six level-0 potions unless a Potioneer lifts one; this Group has none.
     for i, potion in enumerate(["phoenix-tear"] + ["minor-salve"] * 5):
         page.select_option(f"[data-testid=potion-{i}]", potion)
-    refusal_is(page, "stock", "Only level-0 potions, except one potion of level up to X for each Potioneer X in the Group.")
+    refusal_is(
+        page, "stock", "Only level-0 potions, except one potion of level up to X for each Potioneer X in the Group."
+    )
     page.select_option("[data-testid=potion-0]", "sting-flask")
     accepted(page, "stock")
 
@@ -158,7 +168,9 @@ def test_a_newcomer_builds_a_group_meeting_each_refusal_saves_it_and_starts_a_ma
     page.wait_for_function("n => document.querySelector('[data-testid=at]').textContent === String(n)", arg=head // 2)
     page.wait_for_selector(".wzd[data-turn-state=replay] [data-testid=hex-board] .wzd-model")
     page.click("[data-step=next]")
-    page.wait_for_function("n => document.querySelector('[data-testid=at]').textContent === String(n)", arg=head // 2 + 1)
+    page.wait_for_function(
+        "n => document.querySelector('[data-testid=at]').textContent === String(n)", arg=head // 2 + 1
+    )
     # Its own Leader is on the board of the replay, a star on Lord Octavian Malvern's card.
     assert "★ Leader" in page.inner_text("[data-testid=card-0b]")
     assert errors == []

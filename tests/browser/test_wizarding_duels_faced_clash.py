@@ -158,11 +158,14 @@ def click_action(page, action):
     """Click the button (or lit space) whose action is exactly ``action``, once the page offers it."""
     page.wait_for_selector(".wzd[data-turn-state=mine] [data-testid=controls]", timeout=20_000)
     seq = page.locator("#match").get_attribute("data-head-seq")
-    index = page.evaluate("""(want) => {
+    index = page.evaluate(
+        """(want) => {
         const same = (a, b) => JSON.stringify(a, Object.keys(a).sort()) === JSON.stringify(b, Object.keys(b).sort());
         const els = [...document.querySelectorAll('[data-testid=controls] button.wzd-choice[data-action]')];
         return els.findIndex((e) => same(JSON.parse(e.dataset.action), want));
-    }""", action)
+    }""",
+        action,
+    )
     assert index >= 0, action
     page.locator("[data-testid=controls] button.wzd-choice[data-action]").nth(index).click()
     page.wait_for_function("seq => document.querySelector('#match').dataset.headSeq !== seq", arg=seq)
@@ -170,15 +173,19 @@ def click_action(page, action):
 
 @pytest.mark.browser
 def test_two_people_play_a_faced_clash_with_an_empowerment_and_a_swap_and_neither_sees_the_others_cards(
-        page_as, live, off_loop):
+    page_as, live, off_loop
+):
     from engines import registry
     from matches.services import SeatSpec, match_create
 
     User = get_user_model()
     alice, bob = (User.objects.create_user(n, password=f"pw-{n}") for n in ("alice", "bob"))
     users = {0: alice, 1: bob}
-    match = off_loop(lambda: match_create(game="wizarding-duels", seats=[SeatSpec(user=alice), SeatSpec(user=bob)],
-                                          created_by=alice, mode="tabletop"))
+    match = off_loop(
+        lambda: match_create(
+            game="wizarding-duels", seats=[SeatSpec(user=alice), SeatSpec(user=bob)], created_by=alice, mode="tabletop"
+        )
+    )
     mid = str(match.id)
     engine = registry.get(match.game, match.engine_version)
     before, clash = find_faced_clash(off_loop(stored_state, mid), engine)
@@ -204,9 +211,13 @@ def test_two_people_play_a_faced_clash_with_an_empowerment_and_a_swap_and_neithe
         click_action(pages[seat], payload)
         state, seq = off_loop(stored_state_and_seq, mid)
         for s in (0, 1):
-            pages[s].wait_for_function("seq => Number(document.querySelector('#match').dataset.headSeq) >= seq", arg=seq)
+            pages[s].wait_for_function(
+                "seq => Number(document.querySelector('#match').dataset.headSeq) >= seq", arg=seq
+            )
             hidden_from(pages[s], state, s)
-        swapped = [sd for sd in (state["clash"]["att"], state["clash"]["def"]) if sd and sd["seat"] == seat and sd["swap"]]
+        swapped = [
+            sd for sd in (state["clash"]["att"], state["clash"]["def"]) if sd and sd["seat"] == seat and sd["swap"]
+        ]
         if payload["type"] == "swap" and not swapped[0]["swap_up"]:
             # The swapper's opponent sees a face-down card in the tray, never which.
             other = pages[1 - seat]

@@ -47,6 +47,7 @@ def test_the_page_script_carries_every_playable_pack_as_the_engine_reads_it():
 
 # -- in the browser --------------------------------------------------------------------------------
 
+
 def users(*names):
     User = get_user_model()
     return [User.objects.create_user(n, password=f"pw-{n}") for n in names]
@@ -81,7 +82,8 @@ def check_the_opponents_hand_is_hidden(page, both, seat):
     panel = page.locator(f"[data-testid=panel-{1 - seat}]")
     assert panel.locator(".wzd-hand-card").count() == 0
     assert panel.locator(f"[data-testid=hand-count-{1 - seat}]").inner_text() == (
-        f"{len(theirs)} card" + ("" if len(theirs) == 1 else "s"))
+        f"{len(theirs)} card" + ("" if len(theirs) == 1 else "s")
+    )
     html = panel.inner_html()
     for uid in theirs:
         assert f'data-card="{uid}"' not in html
@@ -109,7 +111,9 @@ def play_to_the_end(page, look=None, limit=1500):
             lit.first.click()
             # A space reached several ways (a move and a cast there) asks which: take the first.
             if page.locator("[data-testid=hex-choices]").count():
-                clicked += " then " + page.locator("[data-testid=hex-choices] button").first.get_attribute("data-action")
+                clicked += " then " + page.locator("[data-testid=hex-choices] button").first.get_attribute(
+                    "data-action"
+                )
                 page.locator("[data-testid=hex-choices] button").first.click()
         else:
             button = page.locator("[data-testid=controls] button.wzd-choice:visible").first
@@ -118,8 +122,9 @@ def play_to_the_end(page, look=None, limit=1500):
         try:
             wait_for_new_head(page, seq)
         except Exception as exc:
-            raise AssertionError(f"no new event after clicking {clicked} at step {step}; "
-                                 f"error shown: {page.inner_text('#error')!r}") from exc
+            raise AssertionError(
+                f"no new event after clicking {clicked} at step {step}; error shown: {page.inner_text('#error')!r}"
+            ) from exc
     raise AssertionError(f"the game was not over after {limit} answers")
 
 
@@ -142,6 +147,7 @@ def test_a_newcomer_plays_a_whole_game_against_the_bot_from_the_home_page_and_op
     seen_steps: set[str] = set()
     shots = {"build", "deploy", "act"}
     checks = 0
+
     def look(step):
         nonlocal checks
         seen_steps.add(step)
@@ -163,7 +169,9 @@ def test_a_newcomer_plays_a_whole_game_against_the_bot_from_the_home_page_and_op
     assert page.locator("[data-testid=controls]").count() == 0
     # Nor did any websocket frame of the live game carry the opponent's hand, quest hand or deck,
     # its secret choices or a face-down swap.
-    live_frames = [f for f in map(json.loads, frames) if f.get("type") == "update" and f["match"]["status"] != "finished"]
+    live_frames = [
+        f for f in map(json.loads, frames) if f.get("type") == "update" and f["match"]["status"] != "finished"
+    ]
     assert len(live_frames) > 20
     for f in live_frames:
         theirs = f["view"]["players"][1 - seat]
@@ -200,7 +208,6 @@ def test_a_newcomer_plays_a_whole_game_against_the_bot_from_the_home_page_and_op
     assert errors == []
 
 
-
 def move_costs(state, actions) -> dict:
     """The engine's cheapest movement cost to each space the active model may move to (geometry's
     path search with the engine's own step rules), to check the costs the page writes on lit spaces."""
@@ -214,8 +221,9 @@ def move_costs(state, actions) -> dict:
     out = {}
     for a in actions:
         if a["type"] == "move" and not a.get("dangerous"):
-            found = geometry.path_cost_cheapest(hex_of(m), geometry.parse(a["to"]), rules.move_points(state, m),
-                                                terrain_of, passable, cost, danger)
+            found = geometry.path_cost_cheapest(
+                hex_of(m), geometry.parse(a["to"]), rules.move_points(state, m), terrain_of, passable, cost, danger
+            )
             out[a["to"]] = found[0]
     return out
 
@@ -243,12 +251,18 @@ def engine_questions(games=4) -> dict:
             seat = seats[0]
             step = state["queue"][0]["step"]
             # An activation is kept once it can attack or cast at an enemy: its targets are ringed.
-            aimed = step == "act" and any(a.get("target", "").startswith(str(1 - seat))
-                                          for a in engine.legal_actions(state, seat))
+            aimed = step == "act" and any(
+                a.get("target", "").startswith(str(1 - seat)) for a in engine.legal_actions(state, seat)
+            )
             if step not in found or (aimed and not found[step].get("aimed")):
                 actions = engine.legal_actions(state, seat)
-                found[step] = {"seat": seat, "view": engine.view(state, seat), "actions": actions, "aimed": aimed,
-                               "costs": move_costs(state, actions)}
+                found[step] = {
+                    "seat": seat,
+                    "view": engine.view(state, seat),
+                    "actions": actions,
+                    "aimed": aimed,
+                    "costs": move_costs(state, actions),
+                }
             action = engine.bot_action("heuristic", state, seat, rng)
             state = engine.apply(state, {"kind": "action", "seat": seat, "action": action})
     return found
@@ -259,12 +273,30 @@ def test_every_question_the_engine_asks_is_a_prompt_whose_clicks_send_exactly_a_
     from matches.services import SeatSpec, match_create
 
     (alice,) = users("alice")
-    match = off_loop(lambda: match_create(game="wizarding-duels", seats=[SeatSpec(user=alice), SeatSpec(bot="heuristic")],
-                                          created_by=alice))
+    match = off_loop(
+        lambda: match_create(
+            game="wizarding-duels", seats=[SeatSpec(user=alice), SeatSpec(bot="heuristic")], created_by=alice
+        )
+    )
     questions = engine_questions()
     # Every kind of set-up screen and clash prompt the engine asked in those games.
-    assert {"build", "stock", "choose_map", "choose_joining", "place_challenge", "place_terrain", "mulligan", "deploy",
-            "activate", "act", "empower", "pick", "swap", "early", "late"} <= set(questions)
+    assert {
+        "build",
+        "stock",
+        "choose_map",
+        "choose_joining",
+        "place_challenge",
+        "place_terrain",
+        "mulligan",
+        "deploy",
+        "activate",
+        "act",
+        "empower",
+        "pick",
+        "swap",
+        "early",
+        "late",
+    } <= set(questions)
     page = page_as("alice")
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -276,27 +308,44 @@ def test_every_question_the_engine_asks_is_a_prompt_whose_clicks_send_exactly_a_
         const box = document.createElement('div'); box.id = 'probe'; document.body.prepend(box); }""")
     checked_totals: set[str] = set()
     for k, (step, q) in enumerate(sorted(questions.items())):
-        page.evaluate("""([view, actions, seat, k]) => {
+        page.evaluate(
+            """([view, actions, seat, k]) => {
             window.__sent = [];
             window.MatchClient.api = async () => ({ actions });
             const ctx = { seat, live: true, mode: 'server', act: async (a) => { window.__sent.push(a); },
                           match: { id: 'probe', head_seq: k, to_move: [seat], seats: [], status: 'live' } };
             window.GameRenderers['wizarding-duels'].render(document.getElementById('probe'), view, ctx);
-        }""", [q["view"], q["actions"], q["seat"], k])
+        }""",
+            [q["view"], q["actions"], q["seat"], k],
+        )
         page.wait_for_selector("#probe .wzd[data-turn-state=mine] [data-testid=controls]")
-        offered = page.eval_on_selector_all("#probe .wzd-choice[data-action], #probe polygon.wzd-choice",
-                                            "els => els.map(e => e.dataset.action || e.dataset.hex)")
+        offered = page.eval_on_selector_all(
+            "#probe .wzd-choice[data-action], #probe polygon.wzd-choice",
+            "els => els.map(e => e.dataset.action || e.dataset.hex)",
+        )
         assert offered, step
         sent_actions = [json.loads(x) for x in offered if x.startswith("{")]
         assert all(a in q["actions"] for a in sent_actions), step
-        if step not in ("build", "stock", "choose_map", "choose_joining", "place_challenge", "place_terrain",
-                        "deploy", "mulligan", "activate", "act"):
+        if step not in (
+            "build",
+            "stock",
+            "choose_map",
+            "choose_joining",
+            "place_challenge",
+            "place_terrain",
+            "deploy",
+            "mulligan",
+            "activate",
+            "act",
+        ):
             # A clash prompt is a sentence that says what is asked.
             assert page.locator("#probe [data-testid=question]").count() == 1, step
         if step == "build":
             # Each ready-made Group is within the budget the engine checked it against (WD-3).
-            costs = [int(re.search(r"(\d+) of 50 Galleons", t).group(1))
-                     for t in page.eval_on_selector_all("#probe .wzd-group", "els => els.map(e => e.innerText)")]
+            costs = [
+                int(re.search(r"(\d+) of 50 Galleons", t).group(1))
+                for t in page.eval_on_selector_all("#probe .wzd-group", "els => els.map(e => e.innerText)")
+            ]
             assert len(costs) == len(q["actions"]) and all(0 < c <= 50 for c in costs)
         if step == "act":
             # Moves are exactly the lit spaces; hovering a ringed target draws the sight line and
@@ -314,8 +363,12 @@ def test_every_question_the_engine_asks_is_a_prompt_whose_clicks_send_exactly_a_
             assert tips and all(len(tip) > len(trait) + 3 and ":" in tip for trait, tip in tips), tips
             # Asking for a range rings exactly the spaces within it, counted from the active model.
             page.select_option("#probe [data-testid=range]", index=1)
-            rng = int(re.search(r"range (\d+)\)$", page.eval_on_selector("#probe [data-testid=range]",
-                                                                         "e => e.selectedOptions[0].textContent")).group(1))
+            rng = int(
+                re.search(
+                    r"range (\d+)\)$",
+                    page.eval_on_selector("#probe [data-testid=range]", "e => e.selectedOptions[0].textContent"),
+                ).group(1)
+            )
             ringed = page.eval_on_selector_all("#probe polygon.wzd-inrange", "els => els.map(e => e.dataset.hex)")
             origin = q["view"]["models"][q["view"]["act"]["model"]]["hex"]
             assert ringed and all(0 < hex_distance(origin, h) <= rng for h in ringed)
@@ -331,8 +384,9 @@ def test_every_question_the_engine_asks_is_a_prompt_whose_clicks_send_exactly_a_
                 sd = q["view"]["clash"][side]
                 if sd is None:
                     continue
-                rows = page.eval_on_selector_all(f"#probe [data-testid=total-{side}] tr",
-                                                 "els => els.map(e => e.lastElementChild.textContent)")
+                rows = page.eval_on_selector_all(
+                    f"#probe [data-testid=total-{side}] tr", "els => els.map(e => e.lastElementChild.textContent)"
+                )
                 numbers = [int(x.replace("−", "-")) for x in rows]
                 assert numbers[-1] == sd["total"] and sum(numbers[:-1]) == sd["total"], (step, side, rows)
                 checked_totals.add(side)
@@ -371,8 +425,13 @@ def marker_positions():
     from engines.base import CHANCE
     from engines.wizarding_duels import scenario as sc
 
-    s = sc.build(pack_id="original-v1", models=[(0, "cassius-vane", "2,2", {}), (1, "aldous-wren", "4,4", {})],
-                 spellbooks={0: ["cinder-sigil"]}, pools={0: {"light": 2, "dark": 2}}, active="0a")
+    s = sc.build(
+        pack_id="original-v1",
+        models=[(0, "cassius-vane", "2,2", {}), (1, "aldous-wren", "4,4", {})],
+        spellbooks={0: ["cinder-sigil"]},
+        pools={0: {"light": 2, "dark": 2}},
+        active="0a",
+    )
     before = {"view": sc.E.view(s, 0), "actions": sc.E.legal_actions(s, 0)}
     cast = next(a for a in before["actions"] if a.get("spell") == "cinder-sigil")
     s = sc.act(s, 0, cast)
@@ -395,8 +454,11 @@ def test_a_spell_cast_at_a_space_is_a_lit_space_and_its_marker_is_drawn_on_the_b
     from matches.services import SeatSpec, match_create
 
     (alice,) = users("alice")
-    match = off_loop(lambda: match_create(game="wizarding-duels", seats=[SeatSpec(user=alice), SeatSpec(bot="heuristic")],
-                                          created_by=alice))
+    match = off_loop(
+        lambda: match_create(
+            game="wizarding-duels", seats=[SeatSpec(user=alice), SeatSpec(bot="heuristic")], created_by=alice
+        )
+    )
     before, cast, after = marker_positions()
     page = page_as("alice")
     errors = []
@@ -418,7 +480,12 @@ def test_a_spell_cast_at_a_space_is_a_lit_space_and_its_marker_is_drawn_on_the_b
     spaces = {a["target"] for a in before["actions"] if a.get("spell") == "cinder-sigil"}
     lit = set(page.eval_on_selector_all("#probe polygon.wzd-choice", "els => els.map(e => e.dataset.hex)"))
     assert spaces <= lit
-    assert page.locator(f"#probe [data-testid^=choice-cast-]:has-text('Cast Cinder Sigil at space {cast['target']}')").count() == 1
+    assert (
+        page.locator(
+            f"#probe [data-testid^=choice-cast-]:has-text('Cast Cinder Sigil at space {cast['target']}')"
+        ).count()
+        == 1
+    )
     page.click(f"#probe [data-testid='hex-{cast['target']}']")
     assert page.evaluate("window.__sent") == [cast]
     # After the cast, the fire marker sits on that space, in the caster's colour, and says what it is.

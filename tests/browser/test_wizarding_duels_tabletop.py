@@ -17,8 +17,13 @@ def first_legal(match_id, user, seat):
     match = Match.objects.get(pk=match_id)
     engine = registry.get(match.game, match.engine_version)
     action = engine.legal_actions(match.state, seat)[0]
-    match_act(match_id=match_id, user=user, seat=seat, action=action,
-              expected_seq=Stream.objects.get(pk=match.stream_id).head_seq)
+    match_act(
+        match_id=match_id,
+        user=user,
+        seat=seat,
+        action=action,
+        expected_seq=Stream.objects.get(pk=match.stream_id).head_seq,
+    )
 
 
 def state_of(match_id):
@@ -37,10 +42,13 @@ def test_at_a_table_the_coin_is_entered_by_its_face_and_cards_by_their_names(pag
 
     User = get_user_model()
     alice, bob = (User.objects.create_user(n, password=f"pw-{n}") for n in ("alice", "bob"))
-    match = off_loop(lambda: match_create(game="wizarding-duels", seats=[SeatSpec(user=alice), SeatSpec(user=bob)],
-                                          created_by=alice, mode="tabletop"))
+    match = off_loop(
+        lambda: match_create(
+            game="wizarding-duels", seats=[SeatSpec(user=alice), SeatSpec(user=bob)], created_by=alice, mode="tabletop"
+        )
+    )
     mid = str(match.id)
-    for step in ("group", "stock"):
+    for _step in ("group", "stock"):
         for seat, user in ((0, alice), (1, bob)):
             off_loop(first_legal, mid, user, seat)
     page = page_as("alice")
@@ -88,7 +96,9 @@ def test_at_a_table_the_coin_is_entered_by_its_face_and_cards_by_their_names(pag
 
     # Alice's quests: a private draw, offered as the quests her deck holds; she clicks the three she drew.
     deck = off_loop(state_of, mid)["players"][0]["quest_deck"]
-    offered = page.eval_on_selector_all("[data-testid=draw-names] button", "els => els.map(e => e.dataset.testid.slice(5))")
+    offered = page.eval_on_selector_all(
+        "[data-testid=draw-names] button", "els => els.map(e => e.dataset.testid.slice(5))"
+    )
     assert sorted(offered) == sorted(set(deck))
     drawn = offered[:3]
     for q in drawn:

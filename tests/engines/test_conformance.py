@@ -169,9 +169,11 @@ def test_apply_never_mutates_and_every_listed_legal_action_applies(played):
         for seat in [s for s in engine.to_move(state) if s != CHANCE]:
             actions = engine.legal_actions(state, seat)
             assert actions, f"seat {seat} is to move with no legal action"
-            tried = actions if len(actions) <= ACTIONS_TRIED else [
-                actions[int(rng.random() * len(actions))] for _ in range(ACTIONS_TRIED)
-            ]
+            tried = (
+                actions
+                if len(actions) <= ACTIONS_TRIED
+                else [actions[int(rng.random() * len(actions))] for _ in range(ACTIONS_TRIED)]
+            )
             for action in tried:
                 engine.apply(state, {"kind": "action", "seat": seat, "action": action})
                 assert state == frozen
@@ -270,9 +272,7 @@ def test_no_log_line_names_what_spectators_cannot_see(played):
             redacted = engine.redact_action(seat, action, None)
             if redacted == action:
                 continue
-            twins = [
-                a for a in engine.legal_actions(other, seat) if engine.redact_action(seat, a, None) == redacted
-            ]
+            twins = [a for a in engine.legal_actions(other, seat) if engine.redact_action(seat, a, None) == redacted]
             assert twins, f"no action in a resampled state looks like {redacted!r} to spectators"
             twins = [a for a in twins if a != action] or twins
             twin = {"kind": "action", "seat": seat, "action": twins[int(rng.random() * len(twins))]}
@@ -311,6 +311,10 @@ def test_the_same_events_give_the_same_states_in_another_process(case):
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     out = subprocess.run(
         [sys.executable, "-c", _CHILD, str(ROOT), engine.name, engine.version, str(seats), key, str(bound)],
-        capture_output=True, text=True, env=env, timeout=300, check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=True,
     )
     assert out.stdout.strip() == here

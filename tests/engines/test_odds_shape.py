@@ -62,10 +62,13 @@ def test_luck_over_every_outcome_averages_to_zero():
 
 
 def test_odds_add_their_stakes_luck_and_read_as_json():
-    odds = ChanceOdds(p_outcome=F(1, 36), stakes=(
-        Stake(label="escapes", p=F(7, 18), happened=True, favours=0, hurts=1),
-        Stake(label="catches", p=F(1, 6), happened=True, favours=0, hurts=1),
-    ))
+    odds = ChanceOdds(
+        p_outcome=F(1, 36),
+        stakes=(
+            Stake(label="escapes", p=F(7, 18), happened=True, favours=0, hurts=1),
+            Stake(label="catches", p=F(1, 6), happened=True, favours=0, hurts=1),
+        ),
+    )
     assert odds.luck() == {0: F(13, 9), 1: F(-13, 9)}
     data = odds.as_json()
     assert data["p_outcome"] == {"exact": "1/36", "value": 0.027778}

@@ -36,6 +36,7 @@ def test_every_package_under_engines_is_registered():
 
 def test_a_fresh_process_asked_by_many_threads_at_once_finds_every_game():
     for _ in range(3):  # a race shows up only sometimes: ask a few fresh processes
-        out = subprocess.run([sys.executable, "-c", _CHILD, str(ROOT)], capture_output=True, text=True,
-                             timeout=120, check=True).stdout.split()
+        out = subprocess.run(
+            [sys.executable, "-c", _CHILD, str(ROOT)], capture_output=True, text=True, timeout=120, check=True
+        ).stdout.split()
         assert out[:2] == ["24", "0"], out

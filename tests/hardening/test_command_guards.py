@@ -33,8 +33,9 @@ def tournament_events(tid, type=None):
 
 def a_paired_tournament(organiser, a, b):
     """Two players registered and started: one pairing waiting for its result."""
-    t = tournament_services.tournament_create(created_by=organiser, name="Guarded Open", game="dueling-wizards",
-                                              format="single_elimination")
+    t = tournament_services.tournament_create(
+        created_by=organiser, name="Guarded Open", game="dueling-wizards", format="single_elimination"
+    )
     for p in (a, b):
         tournament_services.tournament_register(tournament=t, user=p)
     tournament_services.tournament_start(tournament=t, by=organiser)
@@ -44,15 +45,17 @@ def a_paired_tournament(organiser, a, b):
 
 
 def report(client, t, pairing, **guards):
-    return client.post(f"/api/tournaments/{t.id}/pairings/{pairing['id']}/report/",
-                       {"result": {"winner": pairing["players"][0]}, **guards}, format="json")
+    return client.post(
+        f"/api/tournaments/{t.id}/pairings/{pairing['id']}/report/",
+        {"result": {"winner": pairing["players"][0]}, **guards},
+        format="json",
+    )
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("missing", ["expected_seq", "event_id"])
 def test_a_tournament_command_without_its_guards_is_refused_and_writes_nothing(alice, bob, client_for, missing):
-    t = tournament_services.tournament_create(created_by=alice, name="Open", game="dueling-wizards",
-                                              format="swiss")
+    t = tournament_services.tournament_create(created_by=alice, name="Open", game="dueling-wizards", format="swiss")
     guards = {"expected_seq": 1, "event_id": str(uuid.uuid4())}
     del guards[missing]
     r = client_for(bob).post(f"/api/tournaments/{t.id}/register/", guards, format="json")
@@ -75,8 +78,7 @@ def test_a_stale_report_is_409_and_a_retried_one_returns_the_stored_event(alice,
 
 
 @pytest.mark.django_db(transaction=True)
-def test_fifty_reports_sent_at_once_without_expected_seq_write_nothing_and_at_one_head_write_one(
-        client_for, make_user):
+def test_fifty_reports_sent_at_once_without_expected_seq_write_nothing_and_at_one_head_write_one(client_for, make_user):
     # The attack in issue 15: one player appended 50 reports to one pairing by leaving expected_seq out.
     organiser, ann, ben = make_user("organiser"), make_user("ann"), make_user("ben")
     t, pairing = a_paired_tournament(organiser, ann, ben)
@@ -146,8 +148,9 @@ def test_a_retried_draft_create_returns_the_room_the_first_opened(alice, bob):
     eid = uuid.uuid4()
     seats = [SeatSpec(user=alice), SeatSpec(user=bob)]
     first, made = draft_create_or_get(seats=seats, created_by=alice, config={"format": "schoolyard"}, event_id=eid)
-    again, made_again = draft_create_or_get(seats=seats, created_by=alice, config={"format": "schoolyard"},
-                                            event_id=eid)
+    again, made_again = draft_create_or_get(
+        seats=seats, created_by=alice, config={"format": "schoolyard"}, event_id=eid
+    )
     assert made and not made_again and again.pk == first.pk and Draft.objects.count() == 1
     assert draft_create(seats=seats, created_by=alice, event_id=eid).pk == first.pk
 
@@ -174,26 +177,29 @@ def test_a_season_service_create_with_an_event_id_is_idempotent(make_user):
     league.save()
     clubs = list(league.clubs.order_by("slug")[:4])
     eid = uuid.uuid4()
-    first = season_services.season_create(league=league, created_by=organiser, start_date=dt.date(2027, 1, 4),
-                                          clubs=clubs, event_id=eid)
-    again, made = season_services.season_create_or_get(league=league, created_by=organiser,
-                                                       start_date=dt.date(2027, 1, 4), clubs=clubs, event_id=eid)
+    first = season_services.season_create(
+        league=league, created_by=organiser, start_date=dt.date(2027, 1, 4), clubs=clubs, event_id=eid
+    )
+    again, made = season_services.season_create_or_get(
+        league=league, created_by=organiser, start_date=dt.date(2027, 1, 4), clubs=clubs, event_id=eid
+    )
     assert not made and again.pk == first.pk and Season.objects.count() == 1
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("missing", ["expected_seq", "event_id"])
-def test_a_match_move_or_draft_pick_without_its_guards_is_refused_and_writes_nothing(alice, bob, client_for,
-                                                                                      missing):
+def test_a_match_move_or_draft_pick_without_its_guards_is_refused_and_writes_nothing(alice, bob, client_for, missing):
     match = new_duel(alice, bob)
-    draft = draft_create(seats=[SeatSpec(user=alice), SeatSpec(user=bob)], created_by=alice,
-                         config={"format": "schoolyard"})
+    draft = draft_create(
+        seats=[SeatSpec(user=alice), SeatSpec(user=bob)], created_by=alice, config={"format": "schoolyard"}
+    )
     before = Event.objects.count()
     guards = {"expected_seq": fresh(match).state_seq, "event_id": str(uuid.uuid4())}
     del guards[missing]
     # Refused on its shape, before anyone asks whether the move is legal.
-    move = client_for(alice).post(f"/api/matches/{match.id}/actions/",
-                                  {"seat": 0, "action": {"type": "attack"}, **guards}, format="json")
+    move = client_for(alice).post(
+        f"/api/matches/{match.id}/actions/", {"seat": 0, "action": {"type": "attack"}, **guards}, format="json"
+    )
     assert move.status_code == 400 and missing in move.json()["fields"]
     take = client_for(bob).post(f"/api/drafts/{draft.draft_match_id}/take/", guards, format="json")
     assert take.status_code == 400 and missing in take.json()["fields"]
@@ -204,8 +210,12 @@ def test_a_match_move_or_draft_pick_without_its_guards_is_refused_and_writes_not
 
 @pytest.mark.django_db
 def test_a_retried_clock_call_reports_what_the_first_did_and_acts_once(alice, bob):
-    draft = draft_create(seats=[SeatSpec(user=alice), SeatSpec(user=bob)], created_by=alice,
-                         config={"format": "schoolyard"}, clock_seconds=30)
+    draft = draft_create(
+        seats=[SeatSpec(user=alice), SeatSpec(user=bob)],
+        created_by=alice,
+        config={"format": "schoolyard"},
+        clock_seconds=30,
+    )
     head = draft.draft_match.state_seq
     eid = uuid.uuid4()
     later = timezone.now() + timedelta(seconds=31)
@@ -225,8 +235,9 @@ def duels_season(make_user):
     for slug, coach in (("reds", ann), ("blues", ben)):
         club = season_services.club_create(league=league, user=organiser, slug=slug, name=slug.title())
         season_services.club_coach_add(club=club, user=organiser, coach=coach)
-    season = season_services.season_create(league=league, created_by=organiser, start_date=dt.date(2027, 3, 1),
-                                           double=False)
+    season = season_services.season_create(
+        league=league, created_by=organiser, start_date=dt.date(2027, 3, 1), double=False
+    )
     return season, organiser, ann
 
 
@@ -266,8 +277,14 @@ def test_the_new_tournament_form_sent_twice_makes_one_tournament(alice):
     browser.force_login(alice)
     page = browser.get("/tournaments/").content.decode()
     assert 'name="event_id"' in page  # each form shown carries an id of its own
-    form = {"name": "Double click Open", "game": "dueling-wizards", "format": "swiss", "bye_score": "1",
-            "seeding": "registration", "event_id": str(uuid.uuid4())}
+    form = {
+        "name": "Double click Open",
+        "game": "dueling-wizards",
+        "format": "swiss",
+        "bye_score": "1",
+        "seeding": "registration",
+        "event_id": str(uuid.uuid4()),
+    }
     first, again = browser.post("/tournaments/", form), browser.post("/tournaments/", form)
     assert first.status_code == again.status_code == 302 and first["Location"] == again["Location"]
     assert Tournament.objects.filter(name="Double click Open").count() == 1
@@ -276,8 +293,11 @@ def test_the_new_tournament_form_sent_twice_makes_one_tournament(alice):
 @pytest.mark.django_db(transaction=True)
 def test_twenty_retries_of_one_match_create_racing_make_one_match(client_for, make_user):
     player = make_user("racer")
-    body = {"game": "dueling-wizards", "seats": [{"username": "racer"}, {"bot": "random"}],
-            "event_id": str(uuid.uuid4())}
+    body = {
+        "game": "dueling-wizards",
+        "seats": [{"username": "racer"}, {"bot": "random"}],
+        "event_id": str(uuid.uuid4()),
+    }
 
     def send(_):
         from django.db import connection
@@ -300,7 +320,8 @@ def test_the_command_runner_refuses_a_command_with_no_expected_seq(alice, bob, c
     t, pairing = a_paired_tournament(alice, bob, carol)
     before = tournament_events(t.id)
     with pytest.raises(GuardMissing) as refused:
-        tournament_services.tournament_report(tournament=t, pairing=pairing["id"], user=bob,
-                                              result={"winner": pairing["players"][0]}, expected_seq=None)
+        tournament_services.tournament_report(
+            tournament=t, pairing=pairing["id"], user=bob, result={"winner": pairing["players"][0]}, expected_seq=None
+        )
     assert refused.value.status == 400 and refused.value.code == "guard_missing"
     assert tournament_events(t.id) == before

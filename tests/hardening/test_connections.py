@@ -54,21 +54,23 @@ def defend(match, user, seat):
 
     match.refresh_from_db()
     action = registry.get(match.game).legal_actions(match.state, seat)[0]
-    services.match_act(match_id=match.id, user=user, seat=seat, action=action, expected_seq=match.state_seq,
-                       event_id=uuid.uuid4())
+    services.match_act(
+        match_id=match.id, user=user, seat=seat, action=action, expected_seq=match.state_seq, event_id=uuid.uuid4()
+    )
     match.refresh_from_db()
     return match.state_seq
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_an_idle_match_socket_on_the_redis_layer_stays_open_and_then_receives_a_move(
-        close_thread_connections):
+async def test_an_idle_match_socket_on_the_redis_layer_stays_open_and_then_receives_a_move(close_thread_connections):
     # The real layer, as deployed (CI sets REDIS_URL); the in-memory layer has no socket to time out.
     assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer", (
-        "set REDIS_URL: this test is about the Redis channel layer")
+        "set REDIS_URL: this test is about the Redis channel layer"
+    )
     alice, bob, match = await duel_between_new_players()
-    socket_ = WebsocketCommunicator(application, f"/ws/matches/{match.id}/",
-                                    headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")])
+    socket_ = WebsocketCommunicator(
+        application, f"/ws/matches/{match.id}/", headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    )
     connected, _ = await socket_.connect()
     assert connected
     first = await socket_.receive_json_from(timeout=10)
@@ -95,7 +97,8 @@ async def test_closing_many_match_sockets_at_once_leaves_no_stale_group_members(
     from matches import live
 
     assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer", (
-        "set REDIS_URL: this test is about the Redis channel layer")
+        "set REDIS_URL: this test is about the Redis channel layer"
+    )
     _, _, match = await duel_between_new_players()
     sockets = []
     for _ in range(SOCKETS):
@@ -140,8 +143,10 @@ def limited_role(transactional_db):
     with connection.cursor() as cur:
         cur.execute("SHOW max_connections")
         max_connections = int(cur.fetchone()[0])
-        cur.execute(f'CREATE ROLE "{role}" LOGIN CONNECTION LIMIT {CONNECTION_LIMIT} IN ROLE '
-                    f'"{connection.settings_dict["USER"] or "postgres"}"')
+        cur.execute(
+            f'CREATE ROLE "{role}" LOGIN CONNECTION LIMIT {CONNECTION_LIMIT} IN ROLE '
+            f'"{connection.settings_dict["USER"] or "postgres"}"'
+        )
     try:
         yield role, max_connections
     finally:
@@ -159,13 +164,25 @@ def server_as(limited_role):
         url = database_url()
         url = "postgresql://" + role + "@" + url.split("@", 1)[1] if "@" in url else url
         port = _free_port()
-        env = {**os.environ, "DATABASE_URL": url, "DEBUG": "false", "SECRET_KEY": "burst-test-" + "k" * 40,
-               "ALLOWED_HOSTS": "127.0.0.1", "DJANGO_SETTINGS_MODULE": "config.settings",
-               "THROTTLE_USER": "100000/minute", "THROTTLE_ANON": "100000/minute", **env_overrides}
+        env = {
+            **os.environ,
+            "DATABASE_URL": url,
+            "DEBUG": "false",
+            "SECRET_KEY": "burst-test-" + "k" * 40,
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "THROTTLE_USER": "100000/minute",
+            "THROTTLE_ANON": "100000/minute",
+            **env_overrides,
+        }
         env.pop("CELERY_BROKER_URL", None)
-        proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                                 "config.asgi:application"], cwd=ROOT, env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         procs.append(proc)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -187,7 +204,8 @@ def server_as(limited_role):
 
 
 def test_a_burst_beyond_the_connection_limit_answers_every_request_without_error(
-        server_as, limited_role, make_user, client_for):
+    server_as, limited_role, make_user, client_for
+):
     _, max_connections = limited_role
     assert CONNECTION_LIMIT < BURST and CONNECTION_LIMIT < max_connections
     users = [make_user(f"burst{i}") for i in range(4)]
@@ -199,10 +217,15 @@ def test_a_burst_beyond_the_connection_limit_answers_every_request_without_error
     results: list = [None] * BURST
 
     def post(i: int) -> None:
-        body = json.dumps({"game": "dueling-wizards",
-                           "seats": [{"username": users[i % 4].username}, {"bot": "random"}]}).encode()
-        request = urllib.request.Request(f"{base}/api/matches/", data=body, method="POST", headers={
-            "Content-Type": "application/json", "Authorization": tokens[i % 4]})
+        body = json.dumps(
+            {"game": "dueling-wizards", "seats": [{"username": users[i % 4].username}, {"bot": "random"}]}
+        ).encode()
+        request = urllib.request.Request(
+            f"{base}/api/matches/",
+            data=body,
+            method="POST",
+            headers={"Content-Type": "application/json", "Authorization": tokens[i % 4]},
+        )
         start.wait(timeout=60)
         try:
             with urllib.request.urlopen(request, timeout=120) as response:

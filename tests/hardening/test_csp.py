@@ -50,7 +50,7 @@ def test_no_template_has_an_inline_script_or_event_handler():
 
 def test_the_inline_script_check_catches_what_it_looks_for():
     # The scan above must not pass because its patterns match nothing.
-    assert INLINE_SCRIPT.search('<script>MatchClient.live(x);</script>')
+    assert INLINE_SCRIPT.search("<script>MatchClient.live(x);</script>")
     assert not INLINE_SCRIPT.search('<script src="/static/js/match.js"></script>')
     assert not INLINE_SCRIPT.search('<script id="seats-data" type="application/json">[]</script>')
     assert INLINE_HANDLER.search('<button class="x" onclick="go()">')

@@ -27,8 +27,9 @@ def run_manage(*args: str, env: dict) -> subprocess.CompletedProcess:
     full = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "HTTPS", "BEHIND_PROXY"}}
     full.update(env)
     full["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=full, capture_output=True, text=True,
-                          timeout=180)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=full, capture_output=True, text=True, timeout=180
+    )
 
 
 def test_check_deploy_is_clean_with_production_settings_from_the_environment():
@@ -39,19 +40,28 @@ def test_check_deploy_is_clean_with_production_settings_from_the_environment():
 
 def test_without_the_production_variables_check_deploy_still_warns():
     # The same check has teeth: a first run's settings are not a deployment's.
-    result = run_manage("check", "--deploy", "--fail-level", "WARNING",
-                        env={**PRODUCTION, "HTTPS": "false", "BEHIND_PROXY": "false"})
+    result = run_manage(
+        "check", "--deploy", "--fail-level", "WARNING", env={**PRODUCTION, "HTTPS": "false", "BEHIND_PROXY": "false"}
+    )
     assert result.returncode != 0
     for warning in ("security.W004", "security.W008", "security.W012", "security.W016"):
         assert warning in result.stdout + result.stderr
 
 
 def test_production_settings_mark_cookies_secure_and_trust_the_proxy_header():
-    script = ("from django.conf import settings as s; print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, "
-              "s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS, s.SECURE_PROXY_SSL_HEADER)")
+    script = (
+        "from django.conf import settings as s; print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, "
+        "s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS, s.SECURE_PROXY_SSL_HEADER)"
+    )
     result = run_manage("shell", "-c", script, env=PRODUCTION)
-    assert result.stdout.strip().splitlines()[-1].split() == ["True", "True", "True", "31536000", "('HTTP_X_FORWARDED_PROTO',", "'https')"], (
-        result.stdout + result.stderr)
+    assert result.stdout.strip().splitlines()[-1].split() == [
+        "True",
+        "True",
+        "True",
+        "31536000",
+        "('HTTP_X_FORWARDED_PROTO',",
+        "'https')",
+    ], result.stdout + result.stderr
 
 
 @pytest.mark.django_db

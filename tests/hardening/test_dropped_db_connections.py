@@ -28,8 +28,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def terminate(pids) -> int:
     """End these backends from a connection of our own (the test database only)."""
     with psycopg.connect(database_url(), autocommit=True) as admin:
-        return sum(1 for (done,) in admin.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid",
-                                                   [list(pids)]) if done)
+        return sum(
+            1
+            for (done,) in admin.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", [list(pids)])
+            if done
+        )
 
 
 def terminate_this_threads_connection() -> None:
@@ -40,8 +43,10 @@ def terminate_this_threads_connection() -> None:
 def terminate_every_idle_connection() -> None:
     """Every backend of the test database but the asker's: what this process holds open or pooled."""
     with psycopg.connect(database_url(), autocommit=True) as admin:
-        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                      "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
 
 
 @pytest.fixture
@@ -62,8 +67,12 @@ def next_move(clients, match) -> tuple:
     match = fresh(match)
     engine = registry.get(match.game)
     seat = next(seat for seat in range(len(clients)) if engine.legal_actions(match.state, seat))
-    return clients[seat], {"seat": seat, "action": engine.legal_actions(match.state, seat)[0],
-                           "expected_seq": match.state_seq, "event_id": str(uuid.uuid4())}
+    return clients[seat], {
+        "seat": seat,
+        "action": engine.legal_actions(match.state, seat)[0],
+        "expected_seq": match.state_seq,
+        "event_id": str(uuid.uuid4()),
+    }
 
 
 def send(match, command):
@@ -78,8 +87,12 @@ def fresh_connection_at_the_end(transactional_db):
 
 
 def is_json_error(response, status: int, code: str) -> bool:
-    return (response.status_code == status and response["Content-Type"].startswith("application/json")
-            and response.json()["code"] == code and response.json()["detail"])
+    return (
+        response.status_code == status
+        and response["Content-Type"].startswith("application/json")
+        and response.json()["code"] == code
+        and response.json()["detail"]
+    )
 
 
 def test_a_connection_dropped_between_requests_does_not_fail_the_next_one(duel):

@@ -36,8 +36,16 @@ def api_post_paths() -> list[str]:
     """Every API route that takes a POST, with made-up ids (the body is refused before any lookup)."""
     from rest_framework.views import APIView
 
-    fill = {"match_id": str(uuid.uuid4()), "draft_id": str(uuid.uuid4()), "tournament_id": str(uuid.uuid4()),
-            "slug": "iwdl", "number": "1", "key": "r1-a-b", "verb": "pick", "pairing_id": "r1-1"}
+    fill = {
+        "match_id": str(uuid.uuid4()),
+        "draft_id": str(uuid.uuid4()),
+        "tournament_id": str(uuid.uuid4()),
+        "slug": "iwdl",
+        "number": "1",
+        "key": "r1-a-b",
+        "verb": "pick",
+        "pairing_id": "r1-1",
+    }
     paths = []
     for pattern, route in _routes(get_resolver().url_patterns, ""):
         view = getattr(pattern.callback, "view_class", None)
@@ -69,8 +77,8 @@ def test_every_post_endpoint_refuses_deeply_nested_json_with_400_json(alice, cli
 
 def test_json_nested_just_within_the_limit_is_parsed(alice, client_for, settings):
     client = client_for(alice)
-    body = '{"game": "dueling-wizards", "seats": [{"username": "alice"}, {"bot": "random"}], "config": %s}' % (
-        deep(settings.API_MAX_JSON_DEPTH - 2))
+    config = deep(settings.API_MAX_JSON_DEPTH - 2)
+    body = '{"game": "dueling-wizards", "seats": [{"username": "alice"}, {"bot": "random"}], "config": ' + config + "}"
     r = client.generic("POST", "/api/matches/", body, content_type="application/json")
     assert r.status_code in (201, 400), r.content
     assert r.json().get("code") != "too_deep"
@@ -79,15 +87,17 @@ def test_json_nested_just_within_the_limit_is_parsed(alice, client_for, settings
 def test_a_body_larger_than_the_limit_is_refused_with_413_json(alice, client_for):
     client = client_for(alice)
     big = '{"name": "x", "game": "dueling-wizards", "format": "swiss", "options": {"pad": "%s"}}' % ("x" * 20_000_000)
-    assert_error(client.generic("POST", "/api/tournaments/", big, content_type="application/json"), 413,
-                 "body_too_large")
+    assert_error(
+        client.generic("POST", "/api/tournaments/", big, content_type="application/json"), 413, "body_too_large"
+    )
     assert not Tournament.objects.exists()
 
 
 def test_a_registration_club_is_bounded_and_nothing_oversized_reaches_the_stream(alice, client_for):
     client = client_for(alice)
-    tid = client.post("/api/tournaments/", {"name": "Open", "game": "dueling-wizards",
-                                            "format": "swiss"}, format="json").json()["id"]
+    tid = client.post(
+        "/api/tournaments/", {"name": "Open", "game": "dueling-wizards", "format": "swiss"}, format="json"
+    ).json()["id"]
     before = Event.objects.filter(stream_id=f"tournament:{tid}").count()
     # A megabyte of club per request used to be written into the immutable stream.
     r = client.post(f"/api/tournaments/{tid}/register/", {"club": "x" * 1_000_000}, format="json")
@@ -97,31 +107,39 @@ def test_a_registration_club_is_bounded_and_nothing_oversized_reaches_the_stream
     assert "club" in body["fields"]
     assert Event.objects.filter(stream_id=f"tournament:{tid}").count() == before
     guards = {"expected_seq": before, "event_id": str(uuid.uuid4())}  # every tournament command carries both
-    assert client.post(f"/api/tournaments/{tid}/register/", {"club": "Zephyrs", **guards},
-                       format="json").status_code == 201
+    assert (
+        client.post(f"/api/tournaments/{tid}/register/", {"club": "Zephyrs", **guards}, format="json").status_code
+        == 201
+    )
 
 
-@pytest.mark.parametrize("query", [
-    {"offset": str(2**64)},
-    {"offset": "99999999999999999999999"},
-    {"limit": str(2**70)},
-    {"offset": "-1"},
-    {"offset": "abc"},
-    {"limit": "1e3"},
-    {"offset": "١٢"},  # Arabic-Indic digits: int() reads them, nothing else should
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"offset": str(2**64)},
+        {"offset": "99999999999999999999999"},
+        {"limit": str(2**70)},
+        {"offset": "-1"},
+        {"offset": "abc"},
+        {"limit": "1e3"},
+        {"offset": "١٢"},  # Arabic-Indic digits: int() reads them, nothing else should
+    ],
+)
 def test_match_list_integers_out_of_range_or_not_whole_are_400(client_for, query):
     assert_error(client_for().get("/api/matches/", query), 400, "invalid_request")
 
 
-@pytest.mark.parametrize("path", [
-    "/api/matches/?status=live%00",
-    "/api/matches/?game=%00",
-    "/api/matches/?game=dueling%00wizards&offset=1",
-    "/api/ratings/%00/",
-    "/api/leagues/iwdl/seasons/1/fixtures/r1%00/",
-    "/api/tournaments/?x=%00",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/matches/?status=live%00",
+        "/api/matches/?game=%00",
+        "/api/matches/?game=dueling%00wizards&offset=1",
+        "/api/ratings/%00/",
+        "/api/leagues/iwdl/seasons/1/fixtures/r1%00/",
+        "/api/tournaments/?x=%00",
+    ],
+)
 def test_nul_bytes_in_a_path_or_query_are_400_json(client_for, path):
     client = client_for()
     response = client.post(path, {}, format="json") if "fixtures" in path else client.get(path)
@@ -133,8 +151,11 @@ def test_bad_utf8_in_a_query_string_is_400_json(client_for):
 
 
 def test_a_tournament_events_after_that_is_not_a_number_is_400(alice, client_for):
-    tid = client_for(alice).post("/api/tournaments/", {"name": "Open", "game": "dueling-wizards",
-                                                       "format": "swiss"}, format="json").json()["id"]
+    tid = (
+        client_for(alice)
+        .post("/api/tournaments/", {"name": "Open", "game": "dueling-wizards", "format": "swiss"}, format="json")
+        .json()["id"]
+    )
     for after in ("abc", "-3", str(2**64)):
         assert_error(client_for().get(f"/api/tournaments/{tid}/events/", {"after": after}), 400, "invalid_request")
     assert client_for().get(f"/api/tournaments/{tid}/events/", {"after": "0"}).status_code == 200
@@ -145,8 +166,10 @@ def test_a_fixture_round_that_is_not_a_number_is_400(make_user, client_for):
     league.created_by = make_user("organiser")
     league.save()
     created = client_for(league.created_by).post(
-        "/api/leagues/iwdl/seasons/", {"start_date": "2027-01-04", "double": True,
-                                       "clubs": ["aetherhold-zephyrs", "ashen-wastes-revenants"]}, format="json")
+        "/api/leagues/iwdl/seasons/",
+        {"start_date": "2027-01-04", "double": True, "clubs": ["aetherhold-zephyrs", "ashen-wastes-revenants"]},
+        format="json",
+    )
     assert created.status_code == 201, created.json()
     number = created.json()["number"]
     assert_error(client_for().get(f"/api/leagues/iwdl/seasons/{number}/fixtures/", {"round": "abc"}), 400)
@@ -154,14 +177,17 @@ def test_a_fixture_round_that_is_not_a_number_is_400(make_user, client_for):
     assert r.status_code == 200 and r.json()["fixtures"]
 
 
-@pytest.mark.parametrize("body, code", [
-    ('{"seat": 0, "expected_seq": 2, "action": {"type": "attack\\u0000"}}', "nul_byte"),
-    ('{"seat": 0, "expected_seq": 2, "action": {"type": "\\ud800"}}', "bad_encoding"),
-    ('{"seat": 0, "expected_seq": 2, "action": {"type": "attack", "n": NaN}}', "bad_number"),
-    ('{"seat": 0, "expected_seq": 2, "action": {"type": "attack", "n": 1e999}}', "bad_number"),
-    ('{"seat": 0, "expected_seq": %d, "action": {"type": "attack"}}' % 2**64, "bad_number"),
-    (b'{"seat": 0, "expected_seq": 2, "action": {"type": "\xff\xfe"}}', "bad_encoding"),
-])
+@pytest.mark.parametrize(
+    "body, code",
+    [
+        ('{"seat": 0, "expected_seq": 2, "action": {"type": "attack\\u0000"}}', "nul_byte"),
+        ('{"seat": 0, "expected_seq": 2, "action": {"type": "\\ud800"}}', "bad_encoding"),
+        ('{"seat": 0, "expected_seq": 2, "action": {"type": "attack", "n": NaN}}', "bad_number"),
+        ('{"seat": 0, "expected_seq": 2, "action": {"type": "attack", "n": 1e999}}', "bad_number"),
+        ('{"seat": 0, "expected_seq": ' + str(2**64) + ', "action": {"type": "attack"}}', "bad_number"),
+        (b'{"seat": 0, "expected_seq": 2, "action": {"type": "\xff\xfe"}}', "bad_encoding"),
+    ],
+)
 def test_values_the_database_cannot_store_are_refused_and_nothing_is_written(alice, bob, client_for, body, code):
     match = new_duel(alice, bob)
     before = Event.objects.filter(stream_id=match.stream_id).count()

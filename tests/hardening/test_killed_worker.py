@@ -59,15 +59,36 @@ def workers(tmp_path):
     started: list[subprocess.Popen] = []
 
     def start(name: str, **env: str) -> subprocess.Popen:
-        full = {**os.environ, "DATABASE_URL": database_url(), "CELERY_BROKER_URL": BROKER,
-                "CELERY_TASK_ALWAYS_EAGER": "false", "CELERY_VISIBILITY_TIMEOUT": "2",
-                "DJANGO_SETTINGS_MODULE": "config.settings", **env}
+        full = {
+            **os.environ,
+            "DATABASE_URL": database_url(),
+            "CELERY_BROKER_URL": BROKER,
+            "CELERY_TASK_ALWAYS_EAGER": "false",
+            "CELERY_VISIBILITY_TIMEOUT": "2",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            **env,
+        }
         with open(tmp_path / f"{name}.log", "w") as log:  # the child keeps its own copy of the descriptor
             proc = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "tests.hardening.celery_worker_app", "worker", "--pool=solo",
-                 "--without-heartbeat", "--without-gossip", "--without-mingle", "-n", f"{name}@%h",
-                 "--loglevel=INFO"],
-                cwd=ROOT, env=full, stdout=log, stderr=subprocess.STDOUT,
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "tests.hardening.celery_worker_app",
+                    "worker",
+                    "--pool=solo",
+                    "--without-heartbeat",
+                    "--without-gossip",
+                    "--without-mingle",
+                    "-n",
+                    f"{name}@%h",
+                    "--loglevel=INFO",
+                ],
+                cwd=ROOT,
+                env=full,
+                stdout=log,
+                stderr=subprocess.STDOUT,
             )
         proc.log_path = tmp_path / f"{name}.log"
         started.append(proc)
@@ -101,7 +122,8 @@ def worker_log(worker: subprocess.Popen) -> str:
 
 
 def test_a_worker_killed_while_verifying_leaves_the_match_to_the_next_worker_which_verifies_it_once(
-        broker, workers, tmp_path):
+    broker, workers, tmp_path
+):
     stall_file = tmp_path / "stalled"
     first = workers("first", WD_TEST_STALL_FILE=str(stall_file))
 
@@ -110,8 +132,9 @@ def test_a_worker_killed_while_verifying_leaves_the_match_to_the_next_worker_whi
     events_before = list(Event.objects.filter(stream_id=match.stream_id).values_list("seq", "hash"))
 
     # The first worker has replayed the match and is about to record the verdict: kill it there.
-    wait_until(lambda: stall_file.exists() and stall_file.read_text(), 90, "the first worker to replay the match",
-               first)
+    wait_until(
+        lambda: stall_file.exists() and stall_file.read_text(), 90, "the first worker to replay the match", first
+    )
     match.refresh_from_db()
     assert match.verdict == Match.Verdict.PENDING
     os.kill(first.pid, signal.SIGKILL)
@@ -120,8 +143,12 @@ def test_a_worker_killed_while_verifying_leaves_the_match_to_the_next_worker_whi
     assert broker.hlen("unacked") == 1
 
     second = workers("second")
-    verdict = wait_until(lambda: Match.objects.filter(pk=match.pk, verdict=Match.Verdict.VERIFIED).exists(), 90,
-                         "the second worker to verify the match", second)
+    verdict = wait_until(
+        lambda: Match.objects.filter(pk=match.pk, verdict=Match.Verdict.VERIFIED).exists(),
+        90,
+        "the second worker to verify the match",
+        second,
+    )
     assert verdict
     match.refresh_from_db()
     assert match.verified_at is not None
@@ -129,5 +156,6 @@ def test_a_worker_killed_while_verifying_leaves_the_match_to_the_next_worker_whi
     # match.verified message for the league's receivers), and no copy of the task is left to run again.
     assert list(Event.objects.filter(stream_id=match.stream_id).values_list("seq", "hash")) == events_before
     assert OutboxMessage.objects.filter(topic="match.verified", payload__match_id=str(match.pk)).count() == 1
-    wait_until(lambda: broker.hlen("unacked") == 0 and broker.llen("celery") == 0, 30,
-               "the broker to hold no copy of the task")
+    wait_until(
+        lambda: broker.hlen("unacked") == 0 and broker.llen("celery") == 0, 30, "the broker to hold no copy of the task"
+    )

@@ -24,8 +24,12 @@ HOSTILE_QUERY_VALUES = ["\x00", str(2**64), "-1", "abc"]
 def test_the_schema_generates_and_validates_with_no_warnings():
     result = subprocess.run(
         [sys.executable, "manage.py", "spectacular", "--validate", "--fail-on-warn", "--file", os.devnull],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"})
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"},
+    )
     # Two serializers named Command and six colliding operationIds used to warn here.
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert "Warning" not in result.stderr
@@ -50,10 +54,10 @@ def world(db, make_user, settings):
     import base64
 
     settings.CHECKPOINT_SIGNING_KEY = base64.b64encode(bytes(range(32))).decode()
-    from league.seasons import services as seasons
-    from league.tournaments import services as tournaments
     from rest_framework.authtoken.models import Token
 
+    from league.seasons import services as seasons
+    from league.tournaments import services as tournaments
     from tests.matches.helpers import new_duel
 
     owner = make_user("owner")
@@ -62,17 +66,22 @@ def world(db, make_user, settings):
     league = seasons.league_load_iwdl()
     league.created_by = owner
     league.save()
-    tournament = tournaments.tournament_create(created_by=owner, name="Fuzz Open", game="dueling-wizards",
-                                               format="swiss", options={})
-    ids = {"match_id": str(match.id), "tournament_id": str(tournament.id), "slug": "iwdl",
-           "draft_id": str(uuid.uuid4()), "game": "dueling-wizards"}
+    tournament = tournaments.tournament_create(
+        created_by=owner, name="Fuzz Open", game="dueling-wizards", format="swiss", options={}
+    )
+    ids = {
+        "match_id": str(match.id),
+        "tournament_id": str(tournament.id),
+        "slug": "iwdl",
+        "draft_id": str(uuid.uuid4()),
+        "game": "dueling-wizards",
+    }
     return {"token": Token.objects.create(user=owner).key, "ids": ids}
 
 
 def test_no_generated_request_gets_a_server_error(world):
-    from django.core.wsgi import get_wsgi_application
-
     from django.core import signals
+    from django.core.wsgi import get_wsgi_application
     from django.db import close_old_connections
 
     # As Django's test client does: the test's transaction holds the connection, so a request's end
@@ -95,18 +104,27 @@ def probe_every_operation(world, app):
     assert len(operations) >= 30
     failures = []
     for operation in operations:
-        fixed = {name: value for name, value in world["ids"].items()
-                 if name in {p.name for p in operation.path_parameters}}
+        fixed = {
+            name: value for name, value in world["ids"].items() if name in {p.name for p in operation.path_parameters}
+        }
         # Valid requests and deliberately invalid ones (wrong types, out-of-range numbers, missing
         # fields): both must be answered with a 2xx or a 4xx. Bounded: a couple of dozen each per
         # operation keeps the run within a couple of minutes on two busy cores; derandomized, so a
         # failure reproduces.
-        strategy = st.one_of(operation.as_strategy(GenerationMode.POSITIVE, path_parameters=fixed),
-                             operation.as_strategy(GenerationMode.NEGATIVE, path_parameters=fixed))
+        strategy = st.one_of(
+            operation.as_strategy(GenerationMode.POSITIVE, path_parameters=fixed),
+            operation.as_strategy(GenerationMode.NEGATIVE, path_parameters=fixed),
+        )
 
         @given(case=strategy)
-        @settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, derandomize=True, database=None,
-                  phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
+        @settings(
+            max_examples=EXAMPLES_PER_OPERATION,
+            deadline=None,
+            derandomize=True,
+            database=None,
+            phases=[Phase.explicit, Phase.generate],
+            suppress_health_check=list(HealthCheck),
+        )
         def probe(case):
             case.call_and_validate(headers=headers, checks=[not_a_server_error])
 

@@ -119,16 +119,19 @@ def test_signup_refuses_weak_passwords(db, password):
 
 
 def test_signup_with_a_strong_password_creates_the_account(db):
-    r = Client().post("/accounts/signup/", {"username": "newcomer", "password1": "violet-harbour-71",
-                                            "password2": "violet-harbour-71"})
+    r = Client().post(
+        "/accounts/signup/",
+        {"username": "newcomer", "password1": "violet-harbour-71", "password2": "violet-harbour-71"},
+    )
     assert r.status_code == 302
     assert get_user_model().objects.filter(username="newcomer").exists()
 
 
 def test_signup_does_not_say_that_a_username_exists(make_user):
     make_user("gwen")
-    r = Client().post("/accounts/signup/", {"username": "Gwen", "password1": "violet-harbour-71",
-                                            "password2": "violet-harbour-71"})
+    r = Client().post(
+        "/accounts/signup/", {"username": "Gwen", "password1": "violet-harbour-71", "password2": "violet-harbour-71"}
+    )
     text = r.content.decode()
     assert "not available" in text
     assert "already exists" not in text and "exists" not in text.lower()
@@ -147,8 +150,12 @@ def test_the_account_page_rotates_the_token_and_the_old_one_stops_working(alice,
     assert new != old
     api = Client()
     assert api.get("/api/matches/", HTTP_AUTHORIZATION=f"Token {old}").status_code == 401
-    created = api.post("/api/tournaments/", {"name": "Open", "game": "dueling-wizards", "format": "swiss"},
-                       content_type="application/json", HTTP_AUTHORIZATION=f"Token {new}")
+    created = api.post(
+        "/api/tournaments/",
+        {"name": "Open", "game": "dueling-wizards", "format": "swiss"},
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Token {new}",
+    )
     assert created.status_code == 201
     assert new in client.get("/accounts/").content.decode()
 
@@ -179,6 +186,7 @@ def test_behind_a_proxy_each_client_address_has_its_own_sign_in_budget(settings)
     # A proxy's own address is shared by everyone behind it: the header names the client.
     other = second.post("/accounts/login/", {"username": "v", "password": "x"}, HTTP_X_FORWARDED_FOR="203.0.113.9")
     assert codes == [200, 200, 429] and other.status_code == 200
-    spoofed = first.post("/accounts/login/", {"username": "w", "password": "x"},
-                         HTTP_X_FORWARDED_FOR="198.51.100.1, 127.0.0.1")
+    spoofed = first.post(
+        "/accounts/login/", {"username": "w", "password": "x"}, HTTP_X_FORWARDED_FOR="198.51.100.1, 127.0.0.1"
+    )
     assert spoofed.status_code == 429  # only the hop the trusted proxy added counts

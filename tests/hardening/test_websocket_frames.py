@@ -41,18 +41,21 @@ async def open_match_socket(match) -> tuple[WebsocketCommunicator, int]:
     return socket, first["head_seq"]
 
 
-@pytest.mark.parametrize("frame, code", [
-    ({"text_data": "[1, 2, 3]"}, "not_an_object"),
-    ({"text_data": '"resync"'}, "not_an_object"),
-    ({"text_data": "42"}, "not_an_object"),
-    ({"text_data": "null"}, "not_an_object"),
-    ({"text_data": "resync please"}, "not_json"),
-    ({"text_data": "{" * 50_000}, "frame_too_large"),
-    ({"text_data": "[" * 2000 + "]" * 2000}, "not_json"),  # deeper than the parser recurses
-    ({"bytes_data": b"\x00\x01\x02"}, "binary_frame"),
-    ({"text_data": '{"type": "move", "card": 3}'}, "unknown_type"),
-    ({"text_data": '{"no": "type"}'}, "unknown_type"),
-])
+@pytest.mark.parametrize(
+    "frame, code",
+    [
+        ({"text_data": "[1, 2, 3]"}, "not_an_object"),
+        ({"text_data": '"resync"'}, "not_an_object"),
+        ({"text_data": "42"}, "not_an_object"),
+        ({"text_data": "null"}, "not_an_object"),
+        ({"text_data": "resync please"}, "not_json"),
+        ({"text_data": "{" * 50_000}, "frame_too_large"),
+        ({"text_data": "[" * 2000 + "]" * 2000}, "not_json"),  # deeper than the parser recurses
+        ({"bytes_data": b"\x00\x01\x02"}, "binary_frame"),
+        ({"text_data": '{"type": "move", "card": 3}'}, "unknown_type"),
+        ({"text_data": '{"no": "type"}'}, "unknown_type"),
+    ],
+)
 async def test_a_bad_frame_on_a_match_socket_is_answered_with_an_error_and_the_socket_stays(frame, code):
     match = await a_duel()
     socket, head = await open_match_socket(match)
@@ -84,8 +87,9 @@ async def test_resyncs_are_limited_to_one_a_second_and_the_socket_stays():
 
 @pytest.mark.parametrize("frame", ["[]", "not json", '{"type": "resync"}'])
 async def test_a_stream_socket_answers_any_frame_with_an_error_and_stays_open(frame):
-    socket = WebsocketCommunicator(application, "/ws/streams/tournament:0f0f0f0f-0000-4000-8000-000000000000/",
-                                   headers=HEADERS)
+    socket = WebsocketCommunicator(
+        application, "/ws/streams/tournament:0f0f0f0f-0000-4000-8000-000000000000/", headers=HEADERS
+    )
     connected, _ = await socket.connect()
     assert connected
     await socket.send_to(text_data=frame)

@@ -18,20 +18,21 @@ pytestmark = pytest.mark.django_db
 def test_each_club_gets_the_luck_of_its_seat_in_every_verified_fixture(client_for, make_user):
     iwdl = services.league_load_iwdl()
     organiser = make_user("organiser", staff=True)
-    season = services.season_create(league=iwdl, created_by=organiser, start_date=dt.date(2027, 1, 4),
-                                    clubs=list(iwdl.clubs.order_by("slug")[:4]))
+    season = services.season_create(
+        league=iwdl, created_by=organiser, start_date=dt.date(2027, 1, 4), clubs=list(iwdl.clubs.order_by("slug")[:4])
+    )
     first, second, third = season.fixtures.order_by("round", "id")[:3]
     # A quick bot match stands in for each fixture's Wizard Dodgeball match (that takes a minute):
     # the luck of a club is read from whatever match the fixture points to.
     for fixture in (first, second):
         match = autoplay_match(game="dueling-wizards", seats=2)
         assert match_verify(match_id=match.id).verified
-        Fixture.objects.filter(pk=fixture.pk).update(status=Fixture.Status.PLAYED, match=match, home_left=1,
-                                                     away_left=0)
+        Fixture.objects.filter(pk=fixture.pk).update(
+            status=Fixture.Status.PLAYED, match=match, home_left=1, away_left=0
+        )
     disputed = autoplay_match(game="dueling-wizards", seats=2)
     Match.objects.filter(pk=disputed.pk).update(verdict=Match.Verdict.DISPUTED)
-    Fixture.objects.filter(pk=third.pk).update(status=Fixture.Status.PLAYED, match=disputed, home_left=0,
-                                               away_left=0)
+    Fixture.objects.filter(pk=third.pk).update(status=Fixture.Status.PLAYED, match=disputed, home_left=0, away_left=0)
 
     body = client_for().get(f"/api/leagues/{iwdl.slug}/seasons/{season.number}/luck/").json()
     assert body["verified_fixtures"] == 2 and body["analysed"] == 2

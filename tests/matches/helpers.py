@@ -10,8 +10,9 @@ from matches.services import SeatSpec, match_create
 
 def new_duel(*users, mode=Match.Mode.SERVER, config=None, bots=()) -> Match:
     seats = [SeatSpec(user=u) for u in users] + [SeatSpec(bot=b) for b in bots]
-    return match_create(game="dueling-wizards", seats=seats, created_by=users[0] if users else None, mode=mode,
-                        config=config)
+    return match_create(
+        game="dueling-wizards", seats=seats, created_by=users[0] if users else None, mode=mode, config=config
+    )
 
 
 def event_count(match: Match) -> int:

@@ -35,8 +35,9 @@ def test_a_bound_for_bot_games_is_switched_off_between_people_and_kept_when_a_bo
         people = match_create(game=engine.name, seats=[SeatSpec(user=alice), SeatSpec(user=bob)], created_by=alice)
         for key, value in engine.people_config.items():
             assert people.config[key] == value
-        against_a_bot = match_create(game=engine.name, seats=[SeatSpec(user=alice), SeatSpec(bot="random")],
-                                     created_by=alice)
+        against_a_bot = match_create(
+            game=engine.name, seats=[SeatSpec(user=alice), SeatSpec(bot="random")], created_by=alice
+        )
         bots = autoplay_match(game=engine.name, seats=2)
         for key in engine.people_config:
             assert against_a_bot.config[key] == bots.config[key] == engine.default_config(2)[key]

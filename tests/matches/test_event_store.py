@@ -33,8 +33,13 @@ def test_events_are_numbered_from_one_and_chained_by_sha256(alice, bob):
     prev = GENESIS_HASH
     for e in events:
         payload = {
-            "stream": e.stream_id, "seq": e.seq, "event_id": str(e.event_id), "type": e.type,
-            "data": e.data, "actor": e.actor, "recorded_at": e.recorded_at.isoformat(),
+            "stream": e.stream_id,
+            "seq": e.seq,
+            "event_id": str(e.event_id),
+            "type": e.type,
+            "data": e.data,
+            "actor": e.actor,
+            "recorded_at": e.recorded_at.isoformat(),
         }
         if e.seq > 1:
             # docs/AUDIT.md: every later event's hash covers HMAC-SHA256(secret, "salt:<stream>:<seq>").
@@ -52,7 +57,9 @@ def test_creation_event_publishes_the_seed_commitment_but_not_the_seed(alice, bo
     created = Event.objects.get(stream_id=match.stream_id, seq=1)
     assert created.type == "match.created"
     assert created.data["seed_commitment"] == hashlib.sha256(bytes.fromhex(match.seed_hex)).hexdigest()
-    assert match.seed_hex not in str(list(Event.objects.filter(stream_id=match.stream_id).values_list("data", flat=True)))
+    assert match.seed_hex not in str(
+        list(Event.objects.filter(stream_id=match.stream_id).values_list("data", flat=True))
+    )
 
 
 def test_stale_expected_seq_is_refused_with_409_and_writes_nothing(alice, bob, client_for):
@@ -115,8 +122,9 @@ def test_psql_cannot_update_or_delete_events(make_user, statement):
 
     match = new_duel(make_user("alice"), make_user("bob"))
     count = event_count(match)
-    run = subprocess.run(["psql", database_url(), "-v", "ON_ERROR_STOP=1", "-c", statement],
-                         capture_output=True, text=True, timeout=30)
+    run = subprocess.run(
+        ["psql", database_url(), "-v", "ON_ERROR_STOP=1", "-c", statement], capture_output=True, text=True, timeout=30
+    )
     assert run.returncode != 0
     assert "events are immutable" in run.stderr
     assert event_count(match) == count

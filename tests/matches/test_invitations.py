@@ -70,8 +70,10 @@ def test_accepting_twice_starts_one_match(alice, bob, client_for):
 
 
 def test_with_three_players_the_match_starts_only_when_the_last_one_accepts(alice, bob, carol, client_for):
-    sent = invite(client_for(alice), {"game": "dueling-wizards",
-                                      "seats": [{"username": "alice"}, {"username": "bob"}, {"username": "carol"}]})
+    sent = invite(
+        client_for(alice),
+        {"game": "dueling-wizards", "seats": [{"username": "alice"}, {"username": "bob"}, {"username": "carol"}]},
+    )
     after_bob = answer(client_for(bob), sent, "accept").json()
     assert after_bob["status"] == "pending" and Match.objects.count() == 0
     assert {i["username"]: i["response"] for i in after_bob["invitees"]} == {"bob": "accepted", "carol": "pending"}
@@ -80,8 +82,10 @@ def test_with_three_players_the_match_starts_only_when_the_last_one_accepts(alic
 
 
 def test_a_declined_invitation_seats_nobody_and_cannot_be_accepted_after(alice, bob, carol, client_for):
-    sent = invite(client_for(alice), {"game": "dueling-wizards",
-                                      "seats": [{"username": "alice"}, {"username": "bob"}, {"username": "carol"}]})
+    sent = invite(
+        client_for(alice),
+        {"game": "dueling-wizards", "seats": [{"username": "alice"}, {"username": "bob"}, {"username": "carol"}]},
+    )
     assert answer(client_for(bob), sent, "accept").status_code == 200
     declined = answer(client_for(carol), sent, "decline")
     assert declined.status_code == 200 and declined.json()["status"] == "declined"
@@ -130,11 +134,14 @@ def test_only_the_invitee_answers_and_only_the_inviter_cancels(alice, bob, carol
     assert Invitation.objects.get().status == "pending" and Match.objects.count() == 0
 
 
-@pytest.mark.parametrize("verb, body, status, code", [
-    ("join", None, 404, "unknown_verb"),
-    ("accept", {"seat": 3}, 400, "invalid_request"),
-    ("accept", ["x"], 400, "invalid_request"),
-])
+@pytest.mark.parametrize(
+    "verb, body, status, code",
+    [
+        ("join", None, 404, "unknown_verb"),
+        ("accept", {"seat": 3}, 400, "invalid_request"),
+        ("accept", ["x"], 400, "invalid_request"),
+    ],
+)
 def test_bad_answers_are_refused_with_a_code_and_change_nothing(alice, bob, client_for, verb, body, status, code):
     sent = invite(client_for(alice))
     refused = answer(client_for(bob), sent, verb, body)
@@ -154,9 +161,11 @@ def test_bad_list_filters_are_refused_with_a_code(alice, client_for, params):
 
 
 def test_a_match_that_could_not_start_is_refused_before_anyone_is_invited(alice, bob, client_for):
-    for body, code in (({**DUEL, "config": {"jokers": "yes"}}, "bad_option_value"),
-                       ({**DUEL, "time_control": {"kind": "blitz"}}, "bad_time_control"),
-                       ({**DUEL, "game": "chess"}, "unknown_game")):
+    for body, code in (
+        ({**DUEL, "config": {"jokers": "yes"}}, "bad_option_value"),
+        ({**DUEL, "time_control": {"kind": "blitz"}}, "bad_time_control"),
+        ({**DUEL, "game": "chess"}, "unknown_game"),
+    ):
         refused = client_for(alice).post("/api/matches/", body, format="json")
         assert refused.status_code == 400 and refused.json()["code"] == code
     assert Invitation.objects.count() == 0
@@ -189,9 +198,9 @@ def test_an_event_id_of_a_recorded_event_cannot_name_an_invitation(alice, bob, c
 
 
 def test_bots_and_organisers_need_no_invitation(alice, bob, client_for, make_user):
-    with_bot = client_for(alice).post("/api/matches/", {"game": "dueling-wizards",
-                                                         "seats": [{"username": "alice"}, {"bot": "random"}]},
-                                      format="json")
+    with_bot = client_for(alice).post(
+        "/api/matches/", {"game": "dueling-wizards", "seats": [{"username": "alice"}, {"bot": "random"}]}, format="json"
+    )
     assert with_bot.status_code == 201 and with_bot.json()["status"] == "live"
     organiser = make_user("organiser", staff=True)
     seated = client_for(organiser).post("/api/matches/", DUEL, format="json")
@@ -199,8 +208,9 @@ def test_bots_and_organisers_need_no_invitation(alice, bob, client_for, make_use
 
 
 def test_a_draft_against_another_coach_opens_when_they_accept(alice, bob, client_for):
-    sent = client_for(alice).post("/api/drafts/", {"coaches": ["bob", "alice"], "format": "schoolyard",
-                                                   "clock_seconds": 90}, format="json")
+    sent = client_for(alice).post(
+        "/api/drafts/", {"coaches": ["bob", "alice"], "format": "schoolyard", "clock_seconds": 90}, format="json"
+    )
     assert sent.status_code == 202, sent.json()
     invitation = sent.json()
     assert invitation["kind"] == "draft" and invitation["seats"] == ["bob", "alice"]
@@ -212,8 +222,7 @@ def test_a_draft_against_another_coach_opens_when_they_accept(alice, bob, client
     assert [s.user.username for s in draft.draft_match.seats.order_by("index")] == ["bob", "alice"]
 
 
-def test_a_retried_draft_create_returns_the_same_invitation_or_the_organisers_room(alice, bob, client_for,
-                                                                                 make_user):
+def test_a_retried_draft_create_returns_the_same_invitation_or_the_organisers_room(alice, bob, client_for, make_user):
     body = {"coaches": ["alice", "bob"], "format": "schoolyard", "event_id": str(uuid.uuid4())}
     first = client_for(alice).post("/api/drafts/", body, format="json")
     again = client_for(alice).post("/api/drafts/", body, format="json")
@@ -235,8 +244,11 @@ def test_a_draft_that_could_not_open_is_refused_before_anyone_is_invited(alice, 
 
 
 def test_every_partner_of_a_team_seat_is_asked_too(alice, bob, carol, client_for):
-    sent = client_for(alice).post("/api/drafts/", {"coaches": ["alice+carol", "bob"], "format": "schoolyard"},
-                                  format="json").json()
+    sent = (
+        client_for(alice)
+        .post("/api/drafts/", {"coaches": ["alice+carol", "bob"], "format": "schoolyard"}, format="json")
+        .json()
+    )
     assert sorted(i["username"] for i in sent["invitees"]) == ["bob", "carol"]
     assert sent["seats"] == ["alice & carol", "bob"]
 
@@ -246,8 +258,9 @@ def test_every_partner_of_a_team_seat_is_asked_too(alice, bob, carol, client_for
 
 def test_the_new_match_form_invites_and_the_last_acceptance_leads_into_the_match(client, alice, bob, carol):
     client.force_login(alice)
-    sent = client.post("/matches/new/", {"game": "dueling-wizards", "opponent": "bob", "bot": "", "mode": "server",
-                                         "clock": ""})
+    sent = client.post(
+        "/matches/new/", {"game": "dueling-wizards", "opponent": "bob", "bot": "", "mode": "server", "clock": ""}
+    )
     invitation = Invitation.objects.get()
     assert sent.status_code == 302 and sent["Location"] == f"/invitations/{invitation.id}/"
     assert Match.objects.count() == 0
@@ -265,8 +278,9 @@ def test_the_new_match_form_invites_and_the_last_acceptance_leads_into_the_match
 
 def test_the_inviter_cancels_from_the_page(client, alice, bob):
     client.force_login(alice)
-    client.post("/matches/new/", {"game": "dueling-wizards", "opponent": "bob", "bot": "", "mode": "server",
-                                  "clock": ""})
+    client.post(
+        "/matches/new/", {"game": "dueling-wizards", "opponent": "bob", "bot": "", "mode": "server", "clock": ""}
+    )
     invitation = Invitation.objects.get()
     assert f"/invitations/{invitation.id}/cancel/" in client.get("/").content.decode()
     assert client.post(f"/invitations/{invitation.id}/cancel/")["Location"] == "/"
@@ -284,12 +298,24 @@ def test_a_saved_setup_chosen_with_an_invitation_is_played_when_the_match_starts
     pack = content.load("original-v1")
     group = groups.random_group(pack, 40, groups.Lcg(5))
     stock = groups.random_stock(pack, group["models"], groups.Lcg(5))
-    setup = SavedSetup.objects.create(user=alice, game="wizarding-duels", name="Forty",
-                                      data={"config": {"pack": "original-v1", "galleons": 40},
-                                            "actions": [group, stock]})
+    setup = SavedSetup.objects.create(
+        user=alice,
+        game="wizarding-duels",
+        name="Forty",
+        data={"config": {"pack": "original-v1", "galleons": 40}, "actions": [group, stock]},
+    )
     client.force_login(alice)
-    client.post("/matches/new/", {"game": "wizarding-duels", "opponent": "bob", "bot": "", "mode": "server",
-                                  "clock": "", "setup": str(setup.pk)})
+    client.post(
+        "/matches/new/",
+        {
+            "game": "wizarding-duels",
+            "opponent": "bob",
+            "bot": "",
+            "mode": "server",
+            "clock": "",
+            "setup": str(setup.pk),
+        },
+    )
     invitation = Invitation.objects.get()
     client.force_login(bob)
     client.post(f"/invitations/{invitation.id}/accept/")
@@ -306,8 +332,10 @@ def test_a_saved_setup_chosen_with_an_invitation_is_played_when_the_match_starts
 @pytest.mark.django_db(transaction=True)
 def test_acceptances_sent_at_once_start_exactly_one_match(client_for, make_user):
     alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
-    sent = invite(client_for(alice), {"game": "dueling-wizards",
-                                      "seats": [{"username": "alice"}, {"username": "bob"}, {"username": "carol"}]})
+    sent = invite(
+        client_for(alice),
+        {"game": "dueling-wizards", "seats": [{"username": "alice"}, {"username": "bob"}, {"username": "carol"}]},
+    )
 
     def accept(user):
         try:

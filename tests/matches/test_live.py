@@ -84,7 +84,7 @@ async def test_a_move_reaches_everyone_after_commit_with_secrets_kept():
         await s.receive_json_from(timeout=5)
     action = await act(match, bob, 1)
     updates = {name: await s.receive_json_from(timeout=5) for name, s in sockets.items()}
-    for name, update in updates.items():
+    for update in updates.values():
         assert [e["seq"] for e in update["events"]] == [4]
         assert update["log"] == [{"seq": 4, "text": "Seat 1 chose a defence."}]
     assert updates["bob"]["events"][0]["data"]["action"] == action

@@ -57,8 +57,15 @@ async def test_a_socket_behind_the_frames_window_reads_what_it_missed_once(monke
 
 
 def test_a_frame_older_than_what_a_socket_sent_is_dropped_and_a_newer_one_trimmed():
-    frame = {"type": "update", "after": 2, "head_seq": 5, "match": {}, "view": {},
-             "events": [{"seq": n} for n in (3, 4, 5)], "log": [{"seq": 4, "text": "x"}, {"seq": 5, "text": "y"}]}
+    frame = {
+        "type": "update",
+        "after": 2,
+        "head_seq": 5,
+        "match": {},
+        "view": {},
+        "events": [{"seq": n} for n in (3, 4, 5)],
+        "log": [{"seq": 4, "text": "x"}, {"seq": 5, "text": "y"}],
+    }
     assert live.frame_for_socket(frame, 6) is None
     trimmed = live.frame_for_socket(frame, 4)
     assert [e["seq"] for e in trimmed["events"]] == [5] and trimmed["log"] == [{"seq": 5, "text": "y"}]

@@ -20,7 +20,8 @@ def test_engine_list_names_every_game_with_its_version(client_for):
 
 def test_a_player_creates_a_match_and_the_server_deals_at_once(alice, bob, client_for):
     response = client_for(alice).post(
-        "/api/matches/", {"game": "dueling-wizards", "seats": [{"username": "alice"}, {"username": "bob"}]},
+        "/api/matches/",
+        {"game": "dueling-wizards", "seats": [{"username": "alice"}, {"username": "bob"}]},
         format="json",
     )
     match_id = accept_invitation(client_for, response, bob)  # bob is seated once he says yes
@@ -39,11 +40,19 @@ def test_a_player_creates_a_match_and_the_server_deals_at_once(alice, bob, clien
         ({"game": "dueling-wizards", "seats": [{"username": "alice"}]}, "bad_seat_count"),
         ({"game": "dueling-wizards", "seats": [{"username": "alice"}, {"username": "alice"}]}, "duplicate_user"),
         ({"game": "dueling-wizards", "seats": [{"username": "alice"}, {"username": "nobody"}]}, "invalid_request"),
-        ({"game": "dueling-wizards", "seats": [{"username": "alice"}, {"bot": "random"}], "config": {"jokers": "yes"}},
-         "bad_option_value"),
+        (
+            {
+                "game": "dueling-wizards",
+                "seats": [{"username": "alice"}, {"bot": "random"}],
+                "config": {"jokers": "yes"},
+            },
+            "bad_option_value",
+        ),
         ({"game": "dueling-wizards", "seats": [{"username": "alice"}, {"bot": "genius"}]}, "unknown_bot"),
-        ({"game": "dueling-wizards", "mode": "tabletop", "seats": [{"username": "alice"}, {"bot": "random"}]},
-         "bot_at_tabletop"),
+        (
+            {"game": "dueling-wizards", "mode": "tabletop", "seats": [{"username": "alice"}, {"bot": "random"}]},
+            "bot_at_tabletop",
+        ),
     ],
 )
 def test_bad_match_requests_are_refused_with_a_code_and_create_nothing(alice, bob, client_for, payload, code):
@@ -174,17 +183,21 @@ def test_a_tabletop_match_takes_each_players_draw_from_the_table(alice, bob, cli
     # A tabletop match has a stream secret too (it salts the hashes), committed now, revealed at the end.
     assert summary["to_move"] == ["chance"] and len(summary["seed_commitment"]) == 64 and summary["seed"] is None
     bad = client_for(alice).post(
-        f"/api/matches/{match.id}/actions/", {"seat": 0, "chance": [0, 0, 1], "expected_seq": 1, "event_id": str(uuid.uuid4())}, format="json"
+        f"/api/matches/{match.id}/actions/",
+        {"seat": 0, "chance": [0, 0, 1], "expected_seq": 1, "event_id": str(uuid.uuid4())},
+        format="json",
     )
     assert bad.status_code == 422 and bad.json()["code"] == "bad_chance_outcome"
     ok = client_for(alice).post(
         f"/api/matches/{match.id}/actions/",
-        {"seat": 0, "chance": {"cards": ["RA", "R3", "R5"]}, "expected_seq": 1, "event_id": str(uuid.uuid4())}, format="json",
+        {"seat": 0, "chance": {"cards": ["RA", "R3", "R5"]}, "expected_seq": 1, "event_id": str(uuid.uuid4())},
+        format="json",
     )
     assert ok.status_code == 201, ok.json()
     ok = client_for(bob).post(
         f"/api/matches/{match.id}/actions/",
-        {"seat": 1, "chance": {"cards": ["R2", "R4", "R6"]}, "expected_seq": 2, "event_id": str(uuid.uuid4())}, format="json",
+        {"seat": 1, "chance": {"cards": ["R2", "R4", "R6"]}, "expected_seq": 2, "event_id": str(uuid.uuid4())},
+        format="json",
     )
     assert ok.status_code == 201, ok.json()
     assert client_for(alice).get(f"/api/matches/{match.id}/state/").json()["view"]["hand"] == ["RA", "R3", "R5"]
@@ -195,8 +208,8 @@ def test_a_server_dealt_match_refuses_outcomes_from_players(alice, bob, client_f
     match = new_duel(alice, bob)
     response = client_for(alice).post(
         f"/api/matches/{match.id}/actions/",
-        {"seat": 0, "chance": list(range(70)), "expected_seq": fresh(match).state_seq,
-         "event_id": str(uuid.uuid4())}, format="json",
+        {"seat": 0, "chance": list(range(70)), "expected_seq": fresh(match).state_seq, "event_id": str(uuid.uuid4())},
+        format="json",
     )
     assert response.status_code == 403 and response.json()["code"] == "server_deals_chance"
 
@@ -220,8 +233,14 @@ def test_the_openapi_schema_describes_the_match_endpoints(client_for):
     response = client_for().get("/api/schema/", {"format": "json"})
     assert response.status_code == 200
     paths = response.json()["paths"]
-    for path in ("/api/matches/", "/api/matches/{match_id}/actions/", "/api/matches/{match_id}/events/",
-                 "/api/matches/{match_id}/state/", "/api/matches/{match_id}/legal/", "/api/engines/"):
+    for path in (
+        "/api/matches/",
+        "/api/matches/{match_id}/actions/",
+        "/api/matches/{match_id}/events/",
+        "/api/matches/{match_id}/state/",
+        "/api/matches/{match_id}/legal/",
+        "/api/engines/",
+    ):
         assert path in paths
     assert client_for().get("/api/docs/").status_code == 200
 
@@ -243,16 +262,23 @@ def test_tabletop_refuses_moves_before_the_deal_and_outcomes_nobody_owes(alice, 
     early = post_action(client_for(bob), match, 1, {"type": "defend", "card": "RA"})
     assert early.status_code == 409 and early.json()["code"] == "chance_pending"
     for seat, user, cards in ((0, alice, ["RA", "R3", "R5"]), (1, bob, ["R2", "R4", "R6"])):
-        deal = client_for(user).post(f"/api/matches/{match.id}/actions/",
-                                     {"seat": seat, "chance": {"cards": cards}, "expected_seq": fresh(match).state_seq,
-                                      "event_id": str(uuid.uuid4())},
-                                     format="json")
+        deal = client_for(user).post(
+            f"/api/matches/{match.id}/actions/",
+            {
+                "seat": seat,
+                "chance": {"cards": cards},
+                "expected_seq": fresh(match).state_seq,
+                "event_id": str(uuid.uuid4()),
+            },
+            format="json",
+        )
         assert deal.status_code == 201
     before = event_count(match)
-    again = client_for(alice).post(f"/api/matches/{match.id}/actions/",
-                                   {"seat": 0, "chance": [0, 1, 2], "expected_seq": fresh(match).state_seq,
-                                    "event_id": str(uuid.uuid4())},
-                                   format="json")
+    again = client_for(alice).post(
+        f"/api/matches/{match.id}/actions/",
+        {"seat": 0, "chance": [0, 1, 2], "expected_seq": fresh(match).state_seq, "event_id": str(uuid.uuid4())},
+        format="json",
+    )
     assert again.status_code == 409 and again.json()["code"] == "no_chance_due"
     assert event_count(match) == before
 
@@ -267,13 +293,17 @@ def test_a_retried_create_with_the_same_event_id_returns_the_first_match(alice, 
     import uuid
 
     # Against a bot, so the match starts at once (a retried invitation: tests/matches/test_invitations.py).
-    body = {"game": "dueling-wizards", "seats": [{"username": "alice"}, {"bot": "random"}],
-            "event_id": str(uuid.uuid4())}
+    body = {
+        "game": "dueling-wizards",
+        "seats": [{"username": "alice"}, {"bot": "random"}],
+        "event_id": str(uuid.uuid4()),
+    }
     first = client_for(alice).post("/api/matches/", body, format="json")
     again = client_for(alice).post("/api/matches/", body, format="json")  # the first reply was lost
     assert first.status_code == 201 and again.status_code == 200
     assert again.json()["id"] == first.json()["id"] and Match.objects.count() == 1
-    other = client_for(alice).post("/api/matches/", {**body, "seats": [{"username": "alice"}, {"bot": "heuristic"}]},
-                                   format="json")
+    other = client_for(alice).post(
+        "/api/matches/", {**body, "seats": [{"username": "alice"}, {"bot": "heuristic"}]}, format="json"
+    )
     assert other.status_code == 409 and other.json()["code"] == "event_id_reused"
     assert Match.objects.count() == 1

@@ -56,8 +56,10 @@ def test_a_count_outside_the_games_own_range_is_refused_and_nothing_is_created(c
 def test_people_named_take_the_seats_after_yours_and_bots_fill_the_rest(alice, bob, carol):
     from matches.forms import NewMatchForm
 
-    form = NewMatchForm({"game": "annihilageddon", "opponent": f"{bob.username}, {carol.username}", "seats": "4", "mode": "server"},
-                        user=alice)
+    form = NewMatchForm(
+        {"game": "annihilageddon", "opponent": f"{bob.username}, {carol.username}", "seats": "4", "mode": "server"},
+        user=alice,
+    )
     assert form.is_valid(), form.errors
     specs = form.seat_specs()
     assert [s.user for s in specs] == [alice, bob, carol, None]
@@ -67,5 +69,7 @@ def test_people_named_take_the_seats_after_yours_and_bots_fill_the_rest(alice, b
 def test_naming_more_people_than_seats_is_refused(alice, bob):
     from matches.forms import NewMatchForm
 
-    form = NewMatchForm({"game": "annihilageddon", "opponent": bob.username, "seats": "1", "mode": "server"}, user=alice)
+    form = NewMatchForm(
+        {"game": "annihilageddon", "opponent": bob.username, "seats": "1", "mode": "server"}, user=alice
+    )
     assert not form.is_valid() and "seats" in form.errors

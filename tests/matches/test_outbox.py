@@ -83,12 +83,18 @@ def test_a_move_committed_while_redis_is_down_answers_201_and_is_broadcast_once_
     assert not pending().exists()
 
 
-def test_a_match_created_while_redis_is_down_returns_its_id(alice, bob, client_for, fresh_layers,
-                                                            django_capture_on_commit_callbacks):
-    invitation = client_for(alice).post(
-        "/api/matches/", {"game": "dueling-wizards", "seats": [{"username": "alice"}, {"username": "bob"}]},
-        format="json",
-    ).json()
+def test_a_match_created_while_redis_is_down_returns_its_id(
+    alice, bob, client_for, fresh_layers, django_capture_on_commit_callbacks
+):
+    invitation = (
+        client_for(alice)
+        .post(
+            "/api/matches/",
+            {"game": "dueling-wizards", "seats": [{"username": "alice"}, {"username": "bob"}]},
+            format="json",
+        )
+        .json()
+    )
     with override_settings(CHANNEL_LAYERS=UNREACHABLE_REDIS):
         channel_layers.backends = {}
         with django_capture_on_commit_callbacks(execute=True):

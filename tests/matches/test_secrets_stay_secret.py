@@ -34,8 +34,14 @@ def candidate_hits(served: dict, stream: str, candidates, salt: str | None = Non
     hits = []
     for data in candidates:
         payload = hash_payload(
-            stream=stream, seq=served["seq"], event_id=served["event_id"], type=served["type"], data=data,
-            actor=served["actor"], recorded_at=served["recorded_at"], salt=salt,
+            stream=stream,
+            seq=served["seq"],
+            event_id=served["event_id"],
+            type=served["type"],
+            data=data,
+            actor=served["actor"],
+            recorded_at=served["recorded_at"],
+            salt=salt,
         )
         if event_hash(served["prev_hash"], payload) == served["hash"]:
             hits.append(data)
@@ -85,7 +91,9 @@ def test_a_face_down_defence_cannot_be_recovered_from_its_hash(players, make_use
 def test_a_hidden_line_up_and_spell_list_cannot_be_recovered_from_their_hashes(make_user, client_for):
     ann, ben = make_user("ann"), make_user("ben")
     match = services.match_create(
-        game="iwdl-draft", seats=[services.SeatSpec(user=ann), services.SeatSpec(user=ben)], created_by=ann,
+        game="iwdl-draft",
+        seats=[services.SeatSpec(user=ann), services.SeatSpec(user=ben)],
+        created_by=ann,
         config={"format": "basic"},
     )
     match = fresh(match)
@@ -150,9 +158,11 @@ def test_after_the_end_every_hash_and_salt_recomputes_from_the_revealed_secret(m
     summary = client_for().get(f"/api/matches/{match.id}/").json()
     events = client_for().get(f"/api/matches/{match.id}/events/", {"limit": 200}).json()["events"]
     while events[-1]["seq"] < summary["head_seq"]:
-        events += client_for().get(
-            f"/api/matches/{match.id}/events/", {"after": events[-1]["seq"], "limit": 200}
-        ).json()["events"]
+        events += (
+            client_for()
+            .get(f"/api/matches/{match.id}/events/", {"after": events[-1]["seq"], "limit": 200})
+            .json()["events"]
+        )
     assert all(e["salt"] for e in events[1:]) and events[0]["salt"] is None
     assert check_chain(events, bytes.fromhex(summary["seed"])).ok
     assert check_chain(events, bytes.fromhex(summary["seed"])).head_hash == summary["head_hash"]
@@ -182,8 +192,14 @@ def _cookie(username: str) -> bytes:
 def _ben_defends(match: Match, ben) -> str:
     match.refresh_from_db()
     card = registry.get(match.game, match.engine_version).legal_actions(match.state, 1)[0]["card"]
-    services.match_act(match_id=match.id, user=ben, seat=1, action={"type": "defend", "card": card},
-                       expected_seq=match.state_seq, event_id=uuid.uuid4())
+    services.match_act(
+        match_id=match.id,
+        user=ben,
+        seat=1,
+        action={"type": "defend", "card": card},
+        expected_seq=match.state_seq,
+        event_id=uuid.uuid4(),
+    )
     return card
 
 
@@ -223,4 +239,3 @@ def application():
     from config.asgi import application as app
 
     return app
-

@@ -26,8 +26,12 @@ def enter(client, match, seat, outcome, *, expected_seq=None):
     match = fresh(match)
     return client.post(
         f"/api/matches/{match.id}/actions/",
-        {"seat": seat, "chance": outcome, "expected_seq": match.state_seq if expected_seq is None else expected_seq,
-         "event_id": str(uuid.uuid4())},
+        {
+            "seat": seat,
+            "chance": outcome,
+            "expected_seq": match.state_seq if expected_seq is None else expected_seq,
+            "event_id": str(uuid.uuid4()),
+        },
         format="json",
     )
 
@@ -89,11 +93,20 @@ def test_the_verifier_disputes_a_draw_entered_by_another_seat(alice, bob, client
     match = new_duel(alice, bob, mode=Match.Mode.TABLETOP)
     assert enter(client_for(alice), match, 0, {"cards": ["R9", "PK", "X1"]}).status_code == 201
     records = [eventstore.event_record(e) for e in Event.objects.filter(stream_id=match.stream_id).order_by("seq")]
-    records.append({  # the match closes, revealing its secret, so every salt can be recomputed
-        "stream": match.stream_id, "seq": 3, "event_id": str(uuid.uuid4()), "type": "match.finished",
-        "data": {"result": None, "seed": match.seed_hex}, "actor": "server",
-        "recorded_at": records[-1]["recorded_at"], "salt": None, "prev_hash": None, "hash": None,
-    })
+    records.append(
+        {  # the match closes, revealing its secret, so every salt can be recomputed
+            "stream": match.stream_id,
+            "seq": 3,
+            "event_id": str(uuid.uuid4()),
+            "type": "match.finished",
+            "data": {"result": None, "seed": match.seed_hex},
+            "actor": "server",
+            "recorded_at": records[-1]["recorded_at"],
+            "salt": None,
+            "prev_hash": None,
+            "hash": None,
+        }
+    )
     # A forger with the secret rewrites who entered alice's draw and re-chains everything after it.
     records[1]["actor"] = f"user:{bob.pk}"
     secret = bytes.fromhex(match.seed_hex)

@@ -42,14 +42,20 @@ def clock(monkeypatch):
 
 def timed_duel(*users, control=FISCHER_60, **kwargs):
     return services.match_create(
-        game="dueling-wizards", seats=[services.SeatSpec(user=u) for u in users], created_by=users[0],
-        time_control=control, **kwargs,
+        game="dueling-wizards",
+        seats=[services.SeatSpec(user=u) for u in users],
+        created_by=users[0],
+        time_control=control,
+        **kwargs,
     )
 
 
 def claim(client, match):
-    return client.post(f"/api/matches/{match.id}/timeout/",
-                       {"expected_seq": fresh(match).state_seq, "event_id": str(uuid.uuid4())}, format="json")
+    return client.post(
+        f"/api/matches/{match.id}/timeout/",
+        {"expected_seq": fresh(match).state_seq, "event_id": str(uuid.uuid4())},
+        format="json",
+    )
 
 
 def test_a_player_who_stops_moving_loses_on_time(alice, bob, client_for, clock):
@@ -96,11 +102,21 @@ def test_correspondence_gives_a_fresh_allowance_for_every_move(alice, bob, clien
 
 
 def test_a_bad_time_control_is_refused_and_creates_nothing(alice, bob, client_for):
-    for control in ({"kind": "blitz"}, {"kind": "fischer", "base": 1}, {"kind": "fischer", "base": 60, "extra": 1},
-                    "60+0"):
-        response = client_for(alice).post("/api/matches/", {
-            "game": "dueling-wizards", "seats": [{"username": "alice"}, {"username": "bob"}], "time_control": control,
-        }, format="json")
+    for control in (
+        {"kind": "blitz"},
+        {"kind": "fischer", "base": 1},
+        {"kind": "fischer", "base": 60, "extra": 1},
+        "60+0",
+    ):
+        response = client_for(alice).post(
+            "/api/matches/",
+            {
+                "game": "dueling-wizards",
+                "seats": [{"username": "alice"}, {"username": "bob"}],
+                "time_control": control,
+            },
+            format="json",
+        )
         assert response.status_code == 400 and response.json()["code"] == "bad_time_control", control
     assert Match.objects.count() == 0
 
@@ -108,8 +124,10 @@ def test_a_bad_time_control_is_refused_and_creates_nothing(alice, bob, client_fo
 def test_a_wizard_dodgeball_side_that_never_lets_go_of_the_ball_ends_on_time(alice, bob, client_for, clock):
     """Passing forever kept a game alive under the old stalling rule; a clock without increment ends it."""
     match = services.match_create(
-        game="wizard-dodgeball", seats=[services.SeatSpec(user=alice), services.SeatSpec(user=bob)],
-        created_by=alice, time_control=FISCHER_60,
+        game="wizard-dodgeball",
+        seats=[services.SeatSpec(user=alice), services.SeatSpec(user=bob)],
+        created_by=alice,
+        time_control=FISCHER_60,
     )
     clients = {0: client_for(alice), 1: client_for(bob)}
     for _ in range(500):
@@ -173,10 +191,20 @@ def test_the_clocks_are_a_projection_the_events_rebuild(alice, bob, client_for, 
         if e.seq == 1:
             rebuilt = Clocks.start(m.time_control, 2, at)
         else:
-            state = engine.apply(state, {"kind": e.type, **({"outcome": e.data["outcome"]} if e.type == "chance"
-                                                             else {"seat": e.data["seat"], "action": e.data["action"]})})
-        rebuilt.step(at, e.data.get("seat") if e.type == "action" else None,
-                     [s for s in engine.to_move(state) if s >= 0])
+            state = engine.apply(
+                state,
+                {
+                    "kind": e.type,
+                    **(
+                        {"outcome": e.data["outcome"]}
+                        if e.type == "chance"
+                        else {"seat": e.data["seat"], "action": e.data["action"]}
+                    ),
+                },
+            )
+        rebuilt.step(
+            at, e.data.get("seat") if e.type == "action" else None, [s for s in engine.to_move(state) if s >= 0]
+        )
     assert rebuilt.as_dict() == m.clocks
 
 

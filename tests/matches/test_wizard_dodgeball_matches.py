@@ -18,8 +18,13 @@ WD = registry.get("wizard-dodgeball")
 @pytest.fixture
 def duel(alice, bob):
     # Player 1 fixed so no roll-off is due; tabletop so no bot or server dice interfere.
-    return match_create(game="wizard-dodgeball", seats=[SeatSpec(user=alice), SeatSpec(user=bob)],
-                        created_by=alice, mode=Match.Mode.TABLETOP, config={"first_player": 0})
+    return match_create(
+        game="wizard-dodgeball",
+        seats=[SeatSpec(user=alice), SeatSpec(user=bob)],
+        created_by=alice,
+        mode=Match.Mode.TABLETOP,
+        config={"first_player": 0},
+    )
 
 
 def active(match):
@@ -64,24 +69,28 @@ def test_illegal_dodgeball_actions_are_refused_with_a_reason_and_append_nothing(
     assert post_action(clients[0], duel, 0, {"type": "end_turn"}).status_code == 201
     end_turns_until(clients, duel, 21)
     refused(clients[0], duel, 0, {"type": "move", "to": [col, row + 1]}, "cross_neutral_area")
-    refused(clients[0], duel, 0, {"type": "cast", "spell": "freeze", "targets": [{"wizard": 45}]},
-            "cast_from_neutral_area")
+    refused(
+        clients[0], duel, 0, {"type": "cast", "spell": "freeze", "targets": [{"wizard": 45}]}, "cast_from_neutral_area"
+    )
     # Pick up a ball on a star beside #21 (free), then try to throw it: balls on the stars are not active.
     pick = next(a for a in WD.legal_actions(fresh(duel).state, 0) if a["type"] == "pick_up")
     assert post_action(clients[0], duel, 0, pick).status_code == 201
     refused(clients[0], duel, 0, {"type": "throw", "target": 45}, "ball_not_active")
 
 
-def test_a_passive_player_loses_to_the_bot_by_the_books_only_ending(alice, client_for,
-                                                                    django_capture_on_commit_callbacks):
+def test_a_passive_player_loses_to_the_bot_by_the_books_only_ending(
+    alice, client_for, django_capture_on_commit_callbacks
+):
     """RULES.md "Winning" and "Unfinished games": a player who only ends turns keeps every wizard
     and, in the end, every thrown ball at home. No head count or stalling rule ends the game any
     more; the bound on turns (2000) of a match with a bot in it is far away: the bot teleports
     the balls back and knocks every wizard out. The bot answers in the same request."""
     client = client_for(alice)
-    created = client.post("/api/matches/", {"game": "wizard-dodgeball", "seats": [{"username": "alice"},
-                                                                                   {"bot": "heuristic"}]},
-                          format="json")
+    created = client.post(
+        "/api/matches/",
+        {"game": "wizard-dodgeball", "seats": [{"username": "alice"}, {"bot": "heuristic"}]},
+        format="json",
+    )
     assert created.status_code == 201, created.json()
     match = Match.objects.get(pk=created.json()["id"])
     assert fresh(match).config["turn_limit"] == 2000  # a bot plays: the bound for bot games stays
@@ -102,7 +111,8 @@ def test_a_passive_player_loses_to_the_bot_by_the_books_only_ending(alice, clien
 
 
 def test_a_bot_game_that_reaches_the_turn_bound_ends_unfinished_and_moves_no_rating(
-        db, django_capture_on_commit_callbacks):
+    db, django_capture_on_commit_callbacks
+):
     """RULES.md "Unfinished games": a bound on turns ends a bot game with no winner, counted
     nowhere. The match is a league fixture's (the clubs would be rated) so that the rating is at stake."""
     from league.ratings.models import Rating
@@ -110,8 +120,13 @@ def test_a_bot_game_that_reaches_the_turn_bound_ends_unfinished_and_moves_no_rat
 
     origin = {"fixture_clubs": ["club-a", "club-b"]}
     with django_capture_on_commit_callbacks(execute=True):
-        match = match_create(game="wizard-dodgeball", seats=[SeatSpec(bot="random"), SeatSpec(bot="random")],
-                             created_by=None, config={"turn_limit": 12}, origin=origin)
+        match = match_create(
+            game="wizard-dodgeball",
+            seats=[SeatSpec(bot="random"), SeatSpec(bot="random")],
+            created_by=None,
+            config={"turn_limit": 12},
+            origin=origin,
+        )
     m = fresh(match)
     assert m.status == Match.Status.FINISHED and m.verdict == Match.Verdict.VERIFIED
     assert m.engine_version == "2" and m.config["turn_limit"] == 12

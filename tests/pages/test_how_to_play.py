@@ -48,9 +48,9 @@ def test_the_text_is_in_our_own_words_no_run_of_ten_words_comes_from_the_ruleboo
     # Facts and numbers may come from the rulebook, sentences may not: ten words in a row in
     # common with it would be a copied phrase.
     book = words((RULEBOOKS / f"{game}.txt").read_text(encoding="utf-8"))
-    runs = {tuple(book[i:i + 10]) for i in range(len(book) - 9)}
+    runs = {tuple(book[i : i + 10]) for i in range(len(book) - 9)}
     ours = words(howto_file(registry.get(game)).read_text(encoding="utf-8"))
-    copied = [" ".join(ours[i:i + 10]) for i in range(len(ours) - 9) if tuple(ours[i:i + 10]) in runs]
+    copied = [" ".join(ours[i : i + 10]) for i in range(len(ours) - 9) if tuple(ours[i : i + 10]) in runs]
     assert copied == []
 
 
@@ -58,12 +58,12 @@ def test_the_new_match_form_links_every_game_s_how_to_play_page_and_every_leader
     client = Client()
     client.force_login(alice)
     html = client.get("/").content.decode()
-    guides = html[html.index('data-testid="howto-links"'):]
-    guides = guides[:guides.index("</p>")]
+    guides = html[html.index('data-testid="howto-links"') :]
+    guides = guides[: guides.index("</p>")]
     for game in GAMES:
         assert f'href="/games/{game}/how-to-play/"' in guides
-    boards = html[html.index('data-testid="leaderboard-links"'):]
-    boards = boards[:boards.index("</p>")]
+    boards = html[html.index('data-testid="leaderboard-links"') :]
+    boards = boards[: boards.index("</p>")]
     assert re.findall(r'href="/ratings/([a-z-]+)/"', boards) == sorted(e.name for e in registry.rated())
     assert 'href="/ratings/dueling-wizards/">Dueling Wizards</a>' in boards
 
@@ -97,6 +97,6 @@ def test_the_draft_and_unknown_games_have_no_how_to_play_page():
 @pytest.mark.parametrize("game", GAMES)
 def test_every_link_in_a_how_to_play_text_leads_to_a_page(game):
     html = Client().get(f"/games/{game}/how-to-play/").content.decode()
-    text = html[html.index('class="howto-text"'):]
+    text = html[html.index('class="howto-text"') :]
     for href in re.findall(r'href="(/[^"]*)"', text):
         assert Client().get(href).status_code == 200, href

@@ -22,8 +22,8 @@ def duel(a, b, game="dueling-wizards"):
 def listed(response) -> list[str]:
     """The match ids the list links to, in order (each row links twice: game and Watch/Replay)."""
     html = response.content.decode()
-    table = html[html.index('data-testid="match-list"'):]
-    table = table[:table.index("</table>")]
+    table = html[html.index('data-testid="match-list"') :]
+    table = table[: table.index("</table>")]
     return list(dict.fromkeys(re.findall(r"/matches/([0-9a-f-]{36})/", table)))
 
 

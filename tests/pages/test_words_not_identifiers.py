@@ -22,8 +22,7 @@ def played(db, django_capture_on_commit_callbacks):
     """An IWDL season of two clubs whose fixture the bots drafted and played (verified)."""
     league = services.league_load_iwdl()
     home, away = list(league.clubs.order_by("slug")[:2])
-    season = services.season_create(league=league, created_by=None, clubs=[home, away],
-                                    start_date=dt.date(2027, 1, 4))
+    season = services.season_create(league=league, created_by=None, clubs=[home, away], start_date=dt.date(2027, 1, 4))
     fixture = season.fixtures.order_by("round", "id").first()
     with django_capture_on_commit_callbacks(execute=True):
         services.fixture_start(fixture=fixture, bots=True)
@@ -80,8 +79,13 @@ def test_the_standings_csv_writes_half_points_as_decimals_not_fractions(make_use
     from league.tournaments import services as tournaments
 
     org, *players = [make_user(n) for n in ("boss", "p1", "p2", "p3")]
-    t = tournaments.tournament_create(created_by=org, name="Half points", game="dueling-wizards",
-                                      format="swiss", options={"rounds": 1, "bye_score": "1/2"})
+    t = tournaments.tournament_create(
+        created_by=org,
+        name="Half points",
+        game="dueling-wizards",
+        format="swiss",
+        options={"rounds": 1, "bye_score": "1/2"},
+    )
     for p in players:
         tournaments.tournament_register(tournament=t, user=p)
     tournaments.tournament_start(tournament=t, by=org)

@@ -50,11 +50,13 @@ class Command(BaseCommand):
             else:
                 self._people_match(users["alice"], users["bob"], seed, stop_after=5 if kind == "live" else None)
         self._league_demo()
-        self.stdout.write(self.style.SUCCESS(
-            f"Demo loaded: users {', '.join(DEMO_USERS)} (password {DEMO_PASSWORD!r}), "
-            f"{Match.objects.filter(status='finished').count()} finished and "
-            f"{Match.objects.filter(status='live').count()} live match(es)."
-        ))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo loaded: users {', '.join(DEMO_USERS)} (password {DEMO_PASSWORD!r}), "
+                f"{Match.objects.filter(status='finished').count()} finished and "
+                f"{Match.objects.filter(status='live').count()} live match(es)."
+            )
+        )
 
     def _league_demo(self):
         User = get_user_model()
@@ -66,8 +68,9 @@ class Command(BaseCommand):
         # alice and bob coach two of the clubs, so they can start the fixtures left to play.
         clubs[0].coaches.add(User.objects.get(username="alice"))
         clubs[1].coaches.add(User.objects.get(username="bob"))
-        season = seasons.season_create(league=league, created_by=None, clubs=clubs, double=False,
-                                       start_date=dt.date.today())
+        season = seasons.season_create(
+            league=league, created_by=None, clubs=clubs, double=False, start_date=dt.date.today()
+        )
         fixtures = list(season.fixtures.order_by("round", "id"))
         last_round = fixtures[-1].round
         # Left to play: the last round, and alice's club against bob's, for them to start.
@@ -78,8 +81,7 @@ class Command(BaseCommand):
 
     def _people_match(self, alice, bob, seed, stop_after=None):
         """alice v bob, played move by move through the same service the API uses."""
-        match = match_create(game="dueling-wizards", seats=[SeatSpec(user=alice), SeatSpec(user=bob)],
-                             created_by=alice)
+        match = match_create(game="dueling-wizards", seats=[SeatSpec(user=alice), SeatSpec(user=bob)], created_by=alice)
         engine = registry.get(match.game)
         rng = _Rng(seed)
         users = {0: alice, 1: bob}
@@ -90,6 +92,11 @@ class Command(BaseCommand):
             if not to_move or (stop_after is not None and moves >= stop_after):
                 return match
             seat = to_move[0]
-            match_act(match_id=match.id, user=users[seat], seat=seat,
-                      action=bot_action(engine, "random", match.state, seat, rng), expected_seq=match.state_seq)
+            match_act(
+                match_id=match.id,
+                user=users[seat],
+                seat=seat,
+                action=bot_action(engine, "random", match.state, seat, rng),
+                expected_seq=match.state_seq,
+            )
             moves += 1

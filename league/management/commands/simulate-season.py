@@ -6,7 +6,6 @@ from tqdm import tqdm
 
 from league.seasons import selectors, services
 from league.seasons.models import Club, Fixture, League, Season
-from matches.models import Match
 from matches.verification import match_verify
 
 
@@ -30,10 +29,14 @@ class Command(BaseCommand):
             if season != last + 1:
                 raise CommandError(f"Season {season} does not exist; the next new season is {last + 1}.")
             members = list(Club.objects.filter(league=league_obj).order_by("slug"))[: clubs or None]
-            season_obj = services.season_create(league=league_obj, created_by=None, clubs=members,
-                                                double=not single, start_date=dt.date.today())
-        fixtures = list(season_obj.fixtures.filter(status__in=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED])
-                        .select_related("home", "away", "season").order_by("round", "id"))
+            season_obj = services.season_create(
+                league=league_obj, created_by=None, clubs=members, double=not single, start_date=dt.date.today()
+            )
+        fixtures = list(
+            season_obj.fixtures.filter(status__in=[Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED])
+            .select_related("home", "away", "season")
+            .order_by("round", "id")
+        )
         started = time.monotonic()
         for fixture in tqdm(fixtures, desc=f"Season {season}", unit="fixture", file=self.stderr._out):
             services.fixture_start(fixture=fixture, bots=True)
@@ -41,11 +44,11 @@ class Command(BaseCommand):
         played = time.monotonic() - started
         disputed = self._verify(season_obj)
         table = selectors.season_standings(season=season_obj)
-        self.stdout.write(f"Season {season}: {len(fixtures)} fixtures played in {played:.1f} s; "
-                          f"{disputed} disputed.")
+        self.stdout.write(f"Season {season}: {len(fixtures)} fixtures played in {played:.1f} s; {disputed} disputed.")
         for row in table[:5]:
-            self.stdout.write(f"  {row['position']:>2}. {row['name']:<30} {row['points']:>3} pts "
-                              f"WD {row['wizard_difference']:+d}")
+            self.stdout.write(
+                f"  {row['position']:>2}. {row['name']:<30} {row['points']:>3} pts WD {row['wizard_difference']:+d}"
+            )
         if disputed:
             raise CommandError(f"{disputed} match(es) disputed.", returncode=2)
 

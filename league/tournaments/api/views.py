@@ -31,39 +31,47 @@ class CreateSerializer(serializers.Serializer):
     game = serializers.CharField(max_length=64)
     format = serializers.ChoiceField(choices=FORMATS)
     options = serializers.DictField(required=False, default=dict)
-    event_id = serializers.UUIDField(required=False,
-                                     help_text="A new UUID per tournament; resending the same create returns it.")
+    event_id = serializers.UUIDField(
+        required=False, help_text="A new UUID per tournament; resending the same create returns it."
+    )
 
 
 class TournamentCommandSerializer(serializers.Serializer):
     # Every command appends to the tournament's stream: based on the head the client saw, and
     # retried safely (a player once appended 50 reports to one pairing without expected_seq).
-    expected_seq = serializers.IntegerField(min_value=0, max_value=2**31 - 1,
-                                            help_text="The tournament's head_seq this command was based on.")
+    expected_seq = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, help_text="The tournament's head_seq this command was based on."
+    )
     event_id = serializers.UUIDField(help_text="A new UUID per command; resend it to retry.")
-    user = serializers.CharField(required=False, max_length=NAME_MAX,
-                                 help_text="Username the organiser acts for (default: yourself)")
+    user = serializers.CharField(
+        required=False, max_length=NAME_MAX, help_text="Username the organiser acts for (default: yourself)"
+    )
     club = serializers.CharField(required=False, allow_blank=True, max_length=CLUB_MAX)
     rating = serializers.FloatField(required=False, min_value=-10_000, max_value=10_000)
     method = serializers.ChoiceField(choices=["rating", "manual"], required=False)
-    order = serializers.ListField(child=serializers.CharField(max_length=NAME_MAX), required=False,
-                                  max_length=LIST_MAX)
+    order = serializers.ListField(child=serializers.CharField(max_length=NAME_MAX), required=False, max_length=LIST_MAX)
     result = serializers.DictField(required=False)
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=REASON_MAX)
-    absent = serializers.ListField(child=serializers.CharField(max_length=NAME_MAX), required=False,
-                                   max_length=LIST_MAX)
+    absent = serializers.ListField(
+        child=serializers.CharField(max_length=NAME_MAX), required=False, max_length=LIST_MAX
+    )
     mode = serializers.ChoiceField(choices=["server", "tabletop"], required=False, default="server")
     tiebreaks = serializers.ListField(child=serializers.CharField(max_length=40), required=False, max_length=16)
     forbidden_pairs = serializers.ListField(
         child=serializers.ListField(child=serializers.CharField(max_length=NAME_MAX), max_length=2),
-        required=False, max_length=LIST_MAX)
+        required=False,
+        max_length=LIST_MAX,
+    )
     check_in_opens = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40)
     check_in_closes = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40)
     pick_order = serializers.ChoiceField(choices=["snake", "straight"], required=False, default="snake")
     clock_seconds = serializers.IntegerField(required=False, default=60)  # the service says why a clock is refused
-    minutes = serializers.IntegerField(required=False, min_value=-2**31, max_value=2**31 - 1,
-                                       help_text="Round timer: its length (timer-start) or the extension "
-                                                 "(timer-extend), in minutes")
+    minutes = serializers.IntegerField(
+        required=False,
+        min_value=-(2**31),
+        max_value=2**31 - 1,
+        help_text="Round timer: its length (timer-start) or the extension (timer-extend), in minutes",
+    )
 
     def validate_result(self, value):
         if len(str(value)) > 2000:
@@ -106,25 +114,36 @@ class TournamentList(APIView):
     def get(self, request):
         return Response({"results": selectors.tournament_list()})
 
-    @extend_schema(request=CreateSerializer, responses={201: OpenApiTypes.OBJECT},
-                   summary="Create a tournament (you become its organiser)")
+    @extend_schema(
+        request=CreateSerializer,
+        responses={201: OpenApiTypes.OBJECT},
+        summary="Create a tournament (you become its organiser)",
+    )
     def post(self, request):
         if not request.user.is_authenticated:
             raise MatchError("Sign in to organise a tournament.", code="not_authenticated", status=401)
         s = CreateSerializer(data=request.data)
         s.is_valid(raise_exception=True)
         t, created = services.tournament_create_or_get(
-            created_by=request.user, name=s.validated_data["name"], game=s.validated_data["game"],
-            format=s.validated_data["format"], options=s.validated_data["options"],
-            event_id=s.validated_data.get("event_id"))
-        return Response(selectors.tournament_summary(tournament=t, user=request.user),
-                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+            created_by=request.user,
+            name=s.validated_data["name"],
+            game=s.validated_data["game"],
+            format=s.validated_data["format"],
+            options=s.validated_data["options"],
+            event_id=s.validated_data.get("event_id"),
+        )
+        return Response(
+            selectors.tournament_summary(tournament=t, user=request.user),
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
 
 
 class TournamentDetail(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT,
-                   summary="A tournament: players, rounds, bracket, standings, your next match, head_seq; "
-                           "?player=<username> adds that player's page (next match, results, standing)")
+    @extend_schema(
+        responses=OpenApiTypes.OBJECT,
+        summary="A tournament: players, rounds, bracket, standings, your next match, head_seq; "
+        "?player=<username> adds that player's page (next match, results, standing)",
+    )
     def get(self, request, tournament_id):
         t = _tournament_or_404(tournament_id)
         player = None
@@ -143,33 +162,45 @@ def _tournament_verbs():
 
     return {
         "register": lambda r, t, d: services.tournament_register(
-            tournament=t, user=_target(r, d), by=r.user, club=d.get("club"), rating=d.get("rating"), **common(d)),
-        "withdraw": lambda r, t, d: services.tournament_withdraw(tournament=t, user=_target(r, d), by=r.user,
-                                                                 **common(d)),
-        "check-in": lambda r, t, d: services.tournament_check_in(tournament=t, user=_target(r, d), by=r.user,
-                                                                 **common(d)),
+            tournament=t, user=_target(r, d), by=r.user, club=d.get("club"), rating=d.get("rating"), **common(d)
+        ),
+        "withdraw": lambda r, t, d: services.tournament_withdraw(
+            tournament=t, user=_target(r, d), by=r.user, **common(d)
+        ),
+        "check-in": lambda r, t, d: services.tournament_check_in(
+            tournament=t, user=_target(r, d), by=r.user, **common(d)
+        ),
         "check-in-undo": lambda r, t, d: services.tournament_check_in_undo(
-            tournament=t, user=_target(r, d), by=r.user, reason=d.get("reason", ""), **common(d)),
-        "seed": lambda r, t, d: services.tournament_seed(tournament=t, by=r.user, method=_need(d, "method"),
-                                                         order=d.get("order"), **common(d)),
+            tournament=t, user=_target(r, d), by=r.user, reason=d.get("reason", ""), **common(d)
+        ),
+        "seed": lambda r, t, d: services.tournament_seed(
+            tournament=t, by=r.user, method=_need(d, "method"), order=d.get("order"), **common(d)
+        ),
         "start": lambda r, t, d: services.tournament_start(tournament=t, by=r.user, **common(d)),
         "pair": lambda r, t, d: services.tournament_pair_next(tournament=t, by=r.user, **common(d)),
         "drop": lambda r, t, d: services.tournament_drop(tournament=t, user=_target(r, d), by=r.user, **common(d)),
-        "join-late": lambda r, t, d: services.tournament_join_late(tournament=t, user=_target(r, d), by=r.user,
-                                                                   club=d.get("club"), **common(d)),
+        "join-late": lambda r, t, d: services.tournament_join_late(
+            tournament=t, user=_target(r, d), by=r.user, club=d.get("club"), **common(d)
+        ),
         "configure": lambda r, t, d: services.tournament_configure(
-            tournament=t, by=r.user, **{k: (d[k] or None) for k in CONFIGURABLE if k in d}, **common(d)),
+            tournament=t, by=r.user, **{k: (d[k] or None) for k in CONFIGURABLE if k in d}, **common(d)
+        ),
         "draft": lambda r, t, d: services.tournament_draft_open(
-            tournament=t, by=r.user, order=d.get("pick_order", "snake"), clock_seconds=d.get("clock_seconds", 60),
-            **common(d)),
+            tournament=t,
+            by=r.user,
+            order=d.get("pick_order", "snake"),
+            clock_seconds=d.get("clock_seconds", 60),
+            **common(d),
+        ),
         # The organiser's round timer (league/tournaments/timer.py).
         "timer-start": lambda r, t, d: timer_services.tournament_timer_start(
-            tournament=t, by=r.user, minutes=d.get("minutes"), **common(d)),
+            tournament=t, by=r.user, minutes=d.get("minutes"), **common(d)
+        ),
         "timer-pause": lambda r, t, d: timer_services.tournament_timer_pause(tournament=t, by=r.user, **common(d)),
-        "timer-resume": lambda r, t, d: timer_services.tournament_timer_resume(tournament=t, by=r.user,
-                                                                               **common(d)),
+        "timer-resume": lambda r, t, d: timer_services.tournament_timer_resume(tournament=t, by=r.user, **common(d)),
         "timer-extend": lambda r, t, d: timer_services.tournament_timer_extend(
-            tournament=t, by=r.user, minutes=_need(d, "minutes"), **common(d)),
+            tournament=t, by=r.user, minutes=_need(d, "minutes"), **common(d)
+        ),
     }
 
 
@@ -181,21 +212,25 @@ def _pairing_verbs():
         return {"expected_seq": d.get("expected_seq"), "event_id": d.get("event_id")}
 
     return {
-        "report": lambda r, t, p, d: services.tournament_report(tournament=t, pairing=p, user=r.user,
-                                                                result=_need(d, "result"), **common(d)),
+        "report": lambda r, t, p, d: services.tournament_report(
+            tournament=t, pairing=p, user=r.user, result=_need(d, "result"), **common(d)
+        ),
         "confirm": lambda r, t, p, d: services.tournament_confirm(tournament=t, pairing=p, user=r.user, **common(d)),
-        "dispute": lambda r, t, p, d: services.tournament_dispute(tournament=t, pairing=p, user=r.user,
-                                                                  reason=d.get("reason", ""), **common(d)),
-        "rule": lambda r, t, p, d: services.tournament_rule(tournament=t, pairing=p, by=r.user,
-                                                            result=_need(d, "result"), reason=d.get("reason", ""),
-                                                            **common(d)),
-        "correct": lambda r, t, p, d: services.tournament_correct(tournament=t, pairing=p, by=r.user,
-                                                                  result=_need(d, "result"),
-                                                                  reason=d.get("reason", ""), **common(d)),
-        "no-show": lambda r, t, p, d: services.tournament_no_show(tournament=t, pairing=p, by=r.user,
-                                                                  absent=_need(d, "absent"), **common(d)),
-        "match": lambda r, t, p, d: services.tournament_match_create(tournament=t, pairing=p, by=r.user,
-                                                                     mode=d.get("mode", "server"), **common(d)),
+        "dispute": lambda r, t, p, d: services.tournament_dispute(
+            tournament=t, pairing=p, user=r.user, reason=d.get("reason", ""), **common(d)
+        ),
+        "rule": lambda r, t, p, d: services.tournament_rule(
+            tournament=t, pairing=p, by=r.user, result=_need(d, "result"), reason=d.get("reason", ""), **common(d)
+        ),
+        "correct": lambda r, t, p, d: services.tournament_correct(
+            tournament=t, pairing=p, by=r.user, result=_need(d, "result"), reason=d.get("reason", ""), **common(d)
+        ),
+        "no-show": lambda r, t, p, d: services.tournament_no_show(
+            tournament=t, pairing=p, by=r.user, absent=_need(d, "absent"), **common(d)
+        ),
+        "match": lambda r, t, p, d: services.tournament_match_create(
+            tournament=t, pairing=p, by=r.user, mode=d.get("mode", "server"), **common(d)
+        ),
     }
 
 
@@ -206,13 +241,16 @@ PAIRING_VERBS = _pairing_verbs()
 class TournamentCommand(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=TournamentCommandSerializer, responses={201: OpenApiTypes.OBJECT},
-                   operation_id="tournaments_command",
-                   summary="register | withdraw | check-in | seed {method, order} | start | pair | drop | join-late "
-                           "(organisers may name a {user}: check-in at the desk) | check-in-undo {user, reason} "
-                           "(organiser) | configure {tiebreaks, forbidden_pairs, check_in_opens, "
-                           "check_in_closes} | draft {pick_order, clock_seconds} | timer-start {minutes} | timer-pause | "
-                           "timer-resume | timer-extend {minutes} (organiser: the round timer)")
+    @extend_schema(
+        request=TournamentCommandSerializer,
+        responses={201: OpenApiTypes.OBJECT},
+        operation_id="tournaments_command",
+        summary="register | withdraw | check-in | seed {method, order} | start | pair | drop | join-late "
+        "(organisers may name a {user}: check-in at the desk) | check-in-undo {user, reason} "
+        "(organiser) | configure {tiebreaks, forbidden_pairs, check_in_opens, "
+        "check_in_closes} | draft {pick_order, clock_seconds} | timer-start {minutes} | timer-pause | "
+        "timer-resume | timer-extend {minutes} (organiser: the round timer)",
+    )
     def post(self, request, tournament_id, verb):
         if verb not in TOURNAMENT_VERBS:
             raise NotFound(f"Unknown tournament command '{verb}'.")
@@ -225,10 +263,13 @@ class TournamentCommand(APIView):
 class PairingCommand(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=TournamentCommandSerializer, responses={201: OpenApiTypes.OBJECT},
-                   operation_id="tournaments_pairings_command",
-                   summary="report {result} | confirm | dispute {reason} | rule {result} | correct {result} | "
-                           "no-show {absent} | match {mode}")
+    @extend_schema(
+        request=TournamentCommandSerializer,
+        responses={201: OpenApiTypes.OBJECT},
+        operation_id="tournaments_pairings_command",
+        summary="report {result} | confirm | dispute {reason} | rule {result} | correct {result} | "
+        "no-show {absent} | match {mode}",
+    )
     def post(self, request, tournament_id, pairing_id, verb):
         if verb not in PAIRING_VERBS:
             raise NotFound(f"Unknown pairing command '{verb}'.")
@@ -269,8 +310,20 @@ class TournamentEvents(APIView):
 
         t = _tournament_or_404(tournament_id)
         after = int_param(request, "after", 0)
-        return Response({"events": [
-            {"seq": e.seq, "type": e.type, "data": e.data, "actor": e.actor, "event_id": str(e.event_id),
-             "recorded_at": e.recorded_at.isoformat(), "hash": e.hash, "prev_hash": e.prev_hash}
-            for e in stream_events(stream_id=t.stream_id, after=after)
-        ]})
+        return Response(
+            {
+                "events": [
+                    {
+                        "seq": e.seq,
+                        "type": e.type,
+                        "data": e.data,
+                        "actor": e.actor,
+                        "event_id": str(e.event_id),
+                        "recorded_at": e.recorded_at.isoformat(),
+                        "hash": e.hash,
+                        "prev_hash": e.prev_hash,
+                    }
+                    for e in stream_events(stream_id=t.stream_id, after=after)
+                ]
+            }
+        )

@@ -14,7 +14,8 @@ class Command(BaseCommand):
         parser.add_argument("--game", required=True, help="e.g. dueling-wizards")
         parser.add_argument("--matches", type=int, default=10)
         parser.add_argument(
-            "--seats", default=None,
+            "--seats",
+            default=None,
             help="Players per match: N, or a range such as 2-4 played in turn (default: every count the game takes)",
         )
         parser.add_argument("--bot", default="random", help="Which bot plays every seat")
@@ -32,9 +33,11 @@ class Command(BaseCommand):
             match = autoplay_match(game=game, seats=counts[i % len(counts)], bot=bot)
             results[match.verdict] = results.get(match.verdict, 0) + 1
         verified = results.get(Match.Verdict.VERIFIED, 0)
-        self.stdout.write(f"{matches} matches played: {verified} verified, "
-                          f"{results.get(Match.Verdict.DISPUTED, 0)} disputed, "
-                          f"{results.get(Match.Verdict.PENDING, 0)} pending.")
+        self.stdout.write(
+            f"{matches} matches played: {verified} verified, "
+            f"{results.get(Match.Verdict.DISPUTED, 0)} disputed, "
+            f"{results.get(Match.Verdict.PENDING, 0)} pending."
+        )
         if verified != matches and results.get(Match.Verdict.DISPUTED):
             raise CommandError("Some autoplayed matches were disputed.", returncode=2)
 

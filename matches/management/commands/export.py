@@ -7,14 +7,19 @@ from matches.checkpoints.services import checkpoint_sign
 
 
 class Command(BaseCommand):
-    help = ("Write a stream's audit bundle (events with salts, revealed secret, engine, head, inclusion proof, "
-            "checkpoint, public key); check it anywhere with `python -m audit verify FILE`.")
+    help = (
+        "Write a stream's audit bundle (events with salts, revealed secret, engine, head, inclusion proof, "
+        "checkpoint, public key); check it anywhere with `python -m audit verify FILE`."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("stream", help="A stream id (match:..., season:..., tournament:...) or a match id")
         parser.add_argument("--out", required=True, help="The file to write ('-' for standard output)")
-        parser.add_argument("--no-checkpoint", action="store_true",
-                            help="Do not sign a checkpoint first (the head may then not be anchored yet)")
+        parser.add_argument(
+            "--no-checkpoint",
+            action="store_true",
+            help="Do not sign a checkpoint first (the head may then not be anchored yet)",
+        )
 
     def handle(self, *args, stream, out, no_checkpoint=False, **options):
         try:
@@ -30,7 +35,7 @@ class Command(BaseCommand):
             return
         with open(out, "w", encoding="utf-8") as handle:
             handle.write(text + "\n")
-        anchor = (f"in checkpoint {data['checkpoint']['tree_size']}" if data["checkpoint"]
-                  else "not yet in a checkpoint")
-        self.stderr.write(f"{found.id}: {len(data['events'])} events, head {data['head']['hash']}, {anchor}; "
-                          f"written to {out}.")
+        anchor = f"in checkpoint {data['checkpoint']['tree_size']}" if data["checkpoint"] else "not yet in a checkpoint"
+        self.stderr.write(
+            f"{found.id}: {len(data['events'])} events, head {data['head']['hash']}, {anchor}; written to {out}."
+        )

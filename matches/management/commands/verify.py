@@ -7,14 +7,20 @@ from matches.verification import match_verify
 
 
 class Command(BaseCommand):
-    help = ("Verify one finished match, or with --all every stream of every kind (matches, drafts, seasons, "
-            "tournaments): each disputed one is printed with its kind, first bad event and reason; exit 2 if any.")
+    help = (
+        "Verify one finished match, or with --all every stream of every kind (matches, drafts, seasons, "
+        "tournaments): each disputed one is printed with its kind, first bad event and reason; exit 2 if any."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("match_id", nargs="?", help="One match's id, or any stream's id (season:..., ...)")
         parser.add_argument("--all", action="store_true", help="Every stream of every kind")
-        parser.add_argument("--kind", action="append", default=[],
-                            help="With --all: only streams of this kind (match, season, tournament); repeatable")
+        parser.add_argument(
+            "--kind",
+            action="append",
+            default=[],
+            help="With --all: only streams of this kind (match, season, tournament); repeatable",
+        )
 
     def handle(self, *args, match_id=None, all=False, kind=(), **options):
         if bool(match_id) == bool(all):
@@ -32,8 +38,9 @@ class Command(BaseCommand):
             by_kind[verdict.kind] = by_kind.get(verdict.kind, 0) + 1
             if not verdict.ok:
                 disputed += 1
-                self.stdout.write(f"[{verdict.kind}] {verdict.label}: DISPUTED at event {verdict.seq}: "
-                                  f"{verdict.reason}")
+                self.stdout.write(
+                    f"[{verdict.kind}] {verdict.label}: DISPUTED at event {verdict.seq}: {verdict.reason}"
+                )
         kinds = ", ".join(f"{n} {k}" for k, n in sorted(by_kind.items()))
         self.stdout.write(f"{len(ids) - disputed} verified, {disputed} disputed." + (f" ({kinds})" if kinds else ""))
         if disputed:
@@ -44,11 +51,13 @@ class Command(BaseCommand):
         if stream is not None:
             verdict = stream_verifiers.verify_stream(stream)
             if not verdict.ok:
-                self.stdout.write(f"[{verdict.kind}] {verdict.label}: DISPUTED at event {verdict.seq}: "
-                                  f"{verdict.reason}")
+                self.stdout.write(
+                    f"[{verdict.kind}] {verdict.label}: DISPUTED at event {verdict.seq}: {verdict.reason}"
+                )
                 raise CommandError("1 stream disputed.", returncode=2)
-            self.stdout.write(f"[{verdict.kind}] {verdict.label}: verified ({stream.head_seq} events, head "
-                              f"{stream.head_hash})")
+            self.stdout.write(
+                f"[{verdict.kind}] {verdict.label}: verified ({stream.head_seq} events, head {stream.head_hash})"
+            )
             return
         if not _is_uuid(match_id) or not Match.objects.filter(pk=match_id).exists():
             raise CommandError(f"No match {match_id}.")

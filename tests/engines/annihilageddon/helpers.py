@@ -1,9 +1,9 @@
 """Building tables for rule tests: a game set up by the real setup, then arranged by hand."""
 
-from engines.base import CHANCE
-from engines.chance import derive, indices_for_cards
 from engines.annihilageddon.engine import Annihilageddon
 from engines.annihilageddon.turn import fresh_turn
+from engines.base import CHANCE
+from engines.chance import derive, indices_for_cards
 
 E = Annihilageddon()
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engines.base import CHANCE, IllegalAction
+from engines.base import IllegalAction
 
 from .helpers import E, act, choose, run_bots, step_chance, table, take_all
 
@@ -12,9 +12,11 @@ def test_every_affected_player_is_prompted_even_without_a_defense():
     st = table(3, hands={0: ["limpening-curse"], 1: ["glyph"], 2: ["hedge-wretch"]})
     st = act(st, 0, type="play", card="limpening-curse")
     assert E.to_move(st) == [1, 2] and st["prompt"]["kind"] == "defend"
+
     # Both are asked the same question; only each one's own choices differ.
     def asked(seat):
         return {k: v for k, v in E.view(st, seat)["prompt"].items() if k != "choices"}
+
     assert asked(1) == asked(2) == E.view(st, None)["prompt"] and "choices" not in E.view(st, None)["prompt"]
     assert E.legal_actions(st, 1) == [{"type": "defend", "value": "take"}]
     assert E.legal_actions(st, 2) == [{"type": "defend", "value": "take"}, {"type": "defend", "value": "hedge-wretch"}]
@@ -110,8 +112,13 @@ def test_a_tie_for_strongest_foe_is_the_attackers_choice():
     """EX-AN-11, AN L213: "If there is a tie for strongest/weakest, you choose"."""
     st = table(4, hands={0: ["crown-toppler"]}, hp={0: 10, 1: 18, 2: 18, 3: 5})
     st = act(st, 0, type="play", card="crown-toppler")
-    assert st["prompt"] == {"seat": 0, "kind": "target", "options": [1, 2], "why": "strongest_foe",
-                            "card": "crown-toppler"}
+    assert st["prompt"] == {
+        "seat": 0,
+        "kind": "target",
+        "options": [1, 2],
+        "why": "strongest_foe",
+        "card": "crown-toppler",
+    }
     st = choose(st, 0, 2)
     st = choose(st, 2, "take")
     assert st["players"][2]["hp"] == 13 and st["players"][1]["hp"] == 18
@@ -120,10 +127,15 @@ def test_a_tie_for_strongest_foe_is_the_attackers_choice():
 def test_player_s_hits_every_tied_player():
     """EX-AN-11, AN L219: a Mayhem "player(s) with the most HP" hits both."""
     st = table(3, hands={0: ["duke-of-drool"]}, hp={0: 10, 1: 18, 2: 18})
-    frame = {"prog": [{"op": "_mayhem", "card": "mayhem-tax-day", "source": None}], "pc": 0, "env": {"you": 0},
-             "work": {}}
+    frame = {
+        "prog": [{"op": "_mayhem", "card": "mayhem-tax-day", "source": None}],
+        "pc": 0,
+        "env": {"you": 0},
+        "work": {},
+    }
     st["stack"].append(frame)
     from engines.annihilageddon.interp import run
+
     run(st)
     st = run_bots(st, take_all)
     assert [p["hp"] for p in st["players"]] == [10, 15, 15]
@@ -154,7 +166,7 @@ def test_limp_wands_run_out_clockwise_and_a_foe_may_still_defend():
     st["limp_wands"] = 2
     st = act(st, 0, type="play", card="limpening-curse")
     for s in (1, 2, 3):
-        assert E.to_move(st) == [1, 2, 3][s - 1:]
+        assert E.to_move(st) == [1, 2, 3][s - 1 :]
         st = choose(st, s, "take")
     assert [p["discard"].count("limp-wand") for p in st["players"]] == [0, 1, 1, 0]
     assert st["turn"]["power"] == 2 and st["limp_wands"] == 0
@@ -173,9 +185,16 @@ def test_one_defense_per_attack():
 def test_passing_mayhem_takes_every_decision_first_and_a_defender_neither_gives_nor_gets():
     """EX-AN-14, AN L209, L320, AN-R8: seat 2 avoids; 0 -> 1 -> 3 -> 0."""
     st = table(4, hands={0: ["glyph"], 1: ["wand"], 2: ["moat-goblin", "fizzle"], 3: ["snot-rocket"]})
-    st["stack"].append({"prog": [{"op": "_mayhem", "card": "mayhem-hot-potato", "source": None}], "pc": 0,
-                        "env": {"you": 0}, "work": {}})
+    st["stack"].append(
+        {
+            "prog": [{"op": "_mayhem", "card": "mayhem-hot-potato", "source": None}],
+            "pc": 0,
+            "env": {"you": 0},
+            "work": {},
+        }
+    )
     from engines.annihilageddon.interp import run
+
     run(st)
     st = choose(st, 0, "take")
     st = choose(st, 1, "take")
@@ -193,9 +212,16 @@ def test_passing_mayhem_takes_every_decision_first_and_a_defender_neither_gives_
 def test_a_mayhem_attack_defense_that_hurts_the_attacker_does_nothing_to_anyone():
     """AN L320: "Any Defense text that would affect the attacker does nothing"."""
     st = table(2, hands={0: [], 1: ["hedge-wretch"]}, hp={0: 20, 1: 20})
-    st["stack"].append({"prog": [{"op": "_mayhem", "card": "mayhem-limp-parade", "source": None}], "pc": 0,
-                        "env": {"you": 0}, "work": {}})
+    st["stack"].append(
+        {
+            "prog": [{"op": "_mayhem", "card": "mayhem-limp-parade", "source": None}],
+            "pc": 0,
+            "env": {"you": 0},
+            "work": {},
+        }
+    )
     from engines.annihilageddon.interp import run
+
     run(st)
     st = choose(st, 0, "take")
     st = choose(st, 1, "hedge-wretch")
@@ -219,9 +245,16 @@ def test_a_refused_defense_leaves_the_state_untouched():
 def test_cards_picked_for_a_pass_are_shown_until_they_move():
     """RULES.md "Passing is public"."""
     st = table(3, hands={0: ["glyph"], 1: ["wand"], 2: ["fizzle"]})
-    st["stack"].append({"prog": [{"op": "_mayhem", "card": "mayhem-hot-potato", "source": None}], "pc": 0,
-                        "env": {"you": 0}, "work": {}})
+    st["stack"].append(
+        {
+            "prog": [{"op": "_mayhem", "card": "mayhem-hot-potato", "source": None}],
+            "pc": 0,
+            "env": {"you": 0},
+            "work": {},
+        }
+    )
     from engines.annihilageddon.interp import run
+
     run(st)
     for s in (0, 1, 2):
         st = choose(st, s, "take")

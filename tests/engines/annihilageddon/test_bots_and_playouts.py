@@ -21,7 +21,9 @@ def total_cards(state):
     Familiars join a player's cards from their own stacks, so they are left out)."""
     from engines.annihilageddon.cards import CARDS
 
-    counted = lambda cards: sum(1 for c in cards if c and CARDS[c]["kind"] not in ("legend", "familiar"))
+    def counted(cards):
+        return sum(1 for c in cards if c and CARDS[c]["kind"] not in ("legend", "familiar"))
+
     n = len(state["main"]) + counted(state["lineup"]) + counted(state["destroyed"])
     n += len(state["mayhem_pile"]) + (1 if state["mayhem_now"] else 0)
     for p in state["players"]:
@@ -33,8 +35,11 @@ def total_cards(state):
     return n
 
 
-@given(seats=st.integers(min_value=2, max_value=5), seed=st.integers(min_value=0, max_value=2**32 - 1),
-       heuristic=st.booleans())
+@given(
+    seats=st.integers(min_value=2, max_value=5),
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    heuristic=st.booleans(),
+)
 @PLAYOUTS
 def test_random_and_heuristic_playouts_for_2_to_5_seats_never_raise_and_always_end(seats, seed, heuristic):
     bots = [("heuristic" if heuristic and s % 2 == 0 else "random") for s in range(seats)]
@@ -43,8 +48,9 @@ def test_random_and_heuristic_playouts_for_2_to_5_seats_never_raise_and_always_e
         # HP never above 25 (AN L352); after a death the Wizard is back on its feet at once
         for p in after["players"]:
             assert p["hp"] <= 25
-            if after["need"] is None and not any(f["prog"][f["pc"]]["op"] == "_die" for f in after["stack"]
-                                                 if f["pc"] < len(f["prog"])):
+            if after["need"] is None and not any(
+                f["prog"][f["pc"]]["op"] == "_die" for f in after["stack"] if f["pc"] < len(f["prog"])
+            ):
                 assert p["hp"] >= 1
         # Dead Wizard Tokens are never created or lost: the stack plus the tokens held is 4 per
         # player (AN L131, L340), and the stack never holds fewer tokens than the known returned ones
@@ -63,6 +69,7 @@ def test_random_and_heuristic_playouts_for_2_to_5_seats_never_raise_and_always_e
 def test_cards_are_never_created_or_lost():
     """Starters, the main deck and the two stacks keep their total through a game (destroyed
     cards go to the destroyed pile or back onto their stacks, AN L259-263)."""
+
     def check(before, event, after):
         assert total_cards(after) == expected
 
@@ -80,14 +87,19 @@ def test_every_legal_action_applies_and_a_refused_one_changes_nothing():
             break
         if moving == [CHANCE]:
             from engines.chance import derive
+
             state = E.apply(state, {"kind": "chance", "outcome": derive(E.chance(state), b"x", "y", rng.randrange(99))})
             continue
         seat = moving[0]
         for action in E.legal_actions(state, seat):
             E.apply(state, {"kind": "action", "seat": seat, "action": action})
         before = json.dumps(state, sort_keys=True)
-        for bad in ({"type": "play", "card": "pocket-volcano"}, {"type": "buy", "from": "limp_wand"},
-                    {"type": "choose", "value": "nonsense"}, {"nope": 1}):
+        for bad in (
+            {"type": "play", "card": "pocket-volcano"},
+            {"type": "buy", "from": "limp_wand"},
+            {"type": "choose", "value": "nonsense"},
+            {"nope": 1},
+        ):
             with pytest.raises(IllegalAction):
                 E.apply(state, {"kind": "action", "seat": seat, "action": bad})
         with pytest.raises(IllegalAction):
@@ -154,6 +166,12 @@ def test_the_same_game_gives_the_same_states_in_another_process():
     events = []
     state, _ = playout(21, 4, ["heuristic", "random", "heuristic", "random"], on_event=lambda b, e, a: events.append(e))
     here = hashlib.sha256(json.dumps([state, events], sort_keys=True).encode()).hexdigest()
-    out = subprocess.run([sys.executable, "-c", _CHILD, str(root), "21"], capture_output=True, text=True,
-                         env={**os.environ, "PYTHONHASHSEED": "777"}, timeout=300, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(root), "21"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONHASHSEED": "777"},
+        timeout=300,
+        check=True,
+    )
     assert out.stdout.strip() == here

@@ -52,8 +52,18 @@ def test_the_set_has_the_physical_counts_of_the_box():
     counts = {}
     for c in CARDS.values():
         counts[c["kind"]] = counts.get(c["kind"], 0) + c.get("copies", 1)
-    assert counts == {"starter": 50, "main": 104, "mayhem": 20, "legend": 12, "familiar": 12, "wild_magic": 16,
-                      "limp_wand": 16, "dwt": 20, "tile": 8, "standee": 2}
+    assert counts == {
+        "starter": 50,
+        "main": 104,
+        "mayhem": 20,
+        "legend": 12,
+        "familiar": 12,
+        "wild_magic": 16,
+        "limp_wand": 16,
+        "dwt": 20,
+        "tile": 8,
+        "standee": 2,
+    }
     assert (CARDS["glyph"]["copies"], CARDS["wand"]["copies"], CARDS["fizzle"]["copies"]) == (30, 5, 15)
     main_types = {c["type"] for c in CARDS.values() if c["kind"] == "main"}
     assert main_types == {"Wizard", "Creature", "Spell", "Treasure", "Location"}  # AN L106
@@ -73,15 +83,22 @@ def test_familiars_cost_6_name_a_wizard_and_all_but_one_redirect():
     assert sum(1 for c in fams if not c["defense"]["redirect"]) == 1
 
 
-@pytest.mark.parametrize("breakage, message", [
-    (lambda c: c.update(play=[{"op": "teleport"}]), "unknown op"),
-    (lambda c: c.update(play=[{"op": "damage", "who": "everyone", "n": 1}]), "unknown selector"),
-    (lambda c: c.update(play=[{"op": "damage", "who": "it"}]), "needs"),
-    (lambda c: c.update(kind="gadget"), "unknown kind"),
-    (lambda c: c.update(vp="lots"), "VP"),
-    (lambda c: c.update(play=[{"op": "attack", "who": "each_foe", "do": [{"op": "attack", "who": "it", "do": []}]}]),
-     "another Attack"),
-])
+@pytest.mark.parametrize(
+    "breakage, message",
+    [
+        (lambda c: c.update(play=[{"op": "teleport"}]), "unknown op"),
+        (lambda c: c.update(play=[{"op": "damage", "who": "everyone", "n": 1}]), "unknown selector"),
+        (lambda c: c.update(play=[{"op": "damage", "who": "it"}]), "needs"),
+        (lambda c: c.update(kind="gadget"), "unknown kind"),
+        (lambda c: c.update(vp="lots"), "VP"),
+        (
+            lambda c: c.update(
+                play=[{"op": "attack", "who": "each_foe", "do": [{"op": "attack", "who": "it", "do": []}]}]
+            ),
+            "another Attack",
+        ),
+    ],
+)
 def test_a_broken_card_is_refused_with_a_sentence_naming_it(breakage, message):
     card = copy.deepcopy(CARDS["snot-rocket"])
     breakage(card)
@@ -109,8 +126,12 @@ def uses_op(name, **fields):
 
 
 def has_selector(sel):
-    return lambda c: any(op.get("who") == sel or op.get("count_sel") == sel
-                         or (isinstance(op.get("cond"), dict) and sel in json.dumps(op["cond"])) for op in all_ops(c))
+    return lambda c: any(
+        op.get("who") == sel
+        or op.get("count_sel") == sel
+        or (isinstance(op.get("cond"), dict) and sel in json.dumps(op["cond"]))
+        for op in all_ops(c)
+    )
 
 
 # Each mechanic the rulebook (and issue 11) names, and the test that finds a card using it.
@@ -162,7 +183,9 @@ MECHANICS = {
     "output scales with Ongoing you control (AN L378)": lambda c: "ongoing_count" in json.dumps(c),
     "end-of-turn text (AN L384)": lambda c: c["kind"] == "main" and "end_of_turn" in c,
     "Legend Group Attack (AN L233)": lambda c: c["kind"] == "legend" and "group_attack" in c,
-    "standee triggered by destroying your cards (AN L358)": lambda c: c["kind"] == "standee" and "on_destroy_owned" in c,
+    "standee triggered by destroying your cards (AN L358)": lambda c: (
+        c["kind"] == "standee" and "on_destroy_owned" in c
+    ),
     "a card grants the standee (AN L358)": uses_op("grant_standee"),
     "2+ different Wizards/Creatures (AN L422)": lambda c: "played_distinct" in json.dumps(c),
     "a foe plays a Mayhem through a card (AN L346)": uses_op("play_mayhem"),

@@ -3,8 +3,8 @@ EX-AN-6, EX-AN-19..26, EX-AN-40, EX-AN-55)."""
 
 import pytest
 
-from engines.base import CHANCE, IllegalAction
 from engines.annihilageddon.interp import run
+from engines.base import CHANCE, IllegalAction
 
 from .helpers import E, act, choose, run_bots, step_chance, table, take_all
 
@@ -61,8 +61,14 @@ def test_grudge_token_hits_the_killer_or_yourself_after_a_self_kill(killer):
 def test_grudge_does_nothing_after_a_line_up_mayhem_kill():
     """EX-AN-22, AN L416: "If a Legend or Mayhem kills you, this does nothing"."""
     st = table(2, hands={0: []}, hp={0: 20, 1: 2})
-    st["stack"].append({"prog": [{"op": "_mayhem", "card": "mayhem-slap-fight", "source": None}], "pc": 0,
-                        "env": {"you": 0}, "work": {}})
+    st["stack"].append(
+        {
+            "prog": [{"op": "_mayhem", "card": "mayhem-slap-fight", "source": None}],
+            "pc": 0,
+            "env": {"you": 0},
+            "work": {},
+        }
+    )
     run(st)
     st = step_chance(st, ["dwt-grudge"])
     assert st["players"][1]["hp"] == 20 and st["players"][0]["hp"] == 18
@@ -124,8 +130,10 @@ def test_a_mayhem_played_through_a_card_credits_its_player_with_the_kill():
     assert st["players"][0]["trophy"] and st["mayhem_pile"] == ["mayhem-slap-fight"]
 
 
-@pytest.mark.parametrize("start, heal, doubled, end", [(22, 7, False, 25), (25, 3, False, 25), (24, 2, True, 25),
-                                                      (10, 4, False, 14), (10, 4, True, 18)])
+@pytest.mark.parametrize(
+    "start, heal, doubled, end",
+    [(22, 7, False, 25), (25, 3, False, 25), (24, 2, True, 25), (10, 4, False, 14), (10, 4, True, 18)],
+)
 def test_healing_stops_at_25_and_a_doubler_doubles_it(start, heal, doubled, end):
     """EX-AN-6, AN L352, L376."""
     st = table(2, hands={0: ["heal-o-matic"] if heal == 4 else []}, hp={0: start})
@@ -134,8 +142,7 @@ def test_healing_stops_at_25_and_a_doubler_doubles_it(start, heal, doubled, end)
     if heal == 4:
         st = act(st, 0, type="play", card="heal-o-matic")
     else:
-        st["stack"].append({"prog": [{"op": "heal", "who": "you", "n": heal}], "pc": 0, "env": {"you": 0},
-                            "work": {}})
+        st["stack"].append({"prog": [{"op": "heal", "who": "you", "n": heal}], "pc": 0, "env": {"you": 0}, "work": {}})
         run(st)
     assert st["players"][0]["hp"] == end
 
@@ -144,8 +151,14 @@ def test_a_doubler_doubles_mayhem_healing_too():
     """AN L376: "All of your healing doubles, even if the source is a Mayhem"."""
     st = table(2, hands={0: []}, hp={0: 10, 1: 10})
     st["players"][1]["ongoing"] = ["marrow-baths"]
-    st["stack"].append({"prog": [{"op": "_mayhem", "card": "mayhem-group-hug", "source": None}], "pc": 0,
-                        "env": {"you": 0}, "work": {}})
+    st["stack"].append(
+        {
+            "prog": [{"op": "_mayhem", "card": "mayhem-group-hug", "source": None}],
+            "pc": 0,
+            "env": {"you": 0},
+            "work": {},
+        }
+    )
     run(st)
     assert [p["hp"] for p in st["players"]] == [14, 18]
 

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from engines import registry
-from engines.base import CHANCE, IllegalAction
 from engines.annihilageddon.engine import Annihilageddon
+from engines.base import CHANCE, IllegalAction
 
 from .helpers import E, act, choose, step_chance, table
 

@@ -1,7 +1,6 @@
 """The three end conditions, VP counting and both tie-breaks (AN L183-195, L205, L340, L360,
 L523-527; EX-AN-32..37)."""
 
-
 from .helpers import E, act, choose, run_bots, step_chance, table, take_all
 
 

@@ -26,8 +26,11 @@ def test_it_aims_at_the_foe_closest_to_death():
 
 
 def test_it_plays_its_cards_then_buys_the_best_it_can_afford():
-    st = table(2, hands={0: ["glyph", "glyph"]},
-              lineup=["questionable-coin", "pit-weasel", "crown-toppler", "snot-rocket", "heal-o-matic"])
+    st = table(
+        2,
+        hands={0: ["glyph", "glyph"]},
+        lineup=["questionable-coin", "pit-weasel", "crown-toppler", "snot-rocket", "heal-o-matic"],
+    )
     assert bot(st, 0)["type"] == "play"
     st["players"][0]["hand"] = []
     st["turn"]["power"] = 4

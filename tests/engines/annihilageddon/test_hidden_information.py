@@ -88,8 +88,8 @@ def test_setup_deals_are_resampled_for_other_viewers_only():
 
 def test_log_lines_name_no_private_card():
     """describe() never names a card drawn privately."""
-    from engines.base import chance_visible
     from engines.annihilageddon.cards import CARDS
+    from engines.base import chance_visible
 
     lines = []
 

@@ -5,8 +5,8 @@ import random
 import re
 
 from engines import registry
-from engines.base import CHANCE
 from engines.annihilageddon.cards import CARDS
+from engines.base import CHANCE
 from engines.chance import derive
 
 from .helpers import E, act, choose, table
@@ -51,8 +51,7 @@ def test_no_line_of_a_whole_game_shows_an_option_number_or_an_internal_value():
             if moving == [CHANCE]:
                 event = {"kind": "chance", "outcome": derive(engine.chance(st), b"log", str(seed), n)}
             else:
-                event = {"kind": "action", "seat": moving[0],
-                         "action": engine.bot_action("random", st, moving[0], rng)}
+                event = {"kind": "action", "seat": moving[0], "action": engine.bot_action("random", st, moving[0], rng)}
             after = engine.apply(st, event)
             line = engine.describe(st, event, after)
             assert not raw.search(line), line

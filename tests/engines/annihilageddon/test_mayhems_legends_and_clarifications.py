@@ -1,15 +1,16 @@
 """Mayhems, Legends and the rulebook's card clarifications, reproduced with our own cards
 (AN L229-239, L316-326, L350-422; EX-AN-15, 16, 31, 38, 39, 41, 45, 46, 49, 52, 53)."""
 
-from engines.base import CHANCE
 from engines.annihilageddon.interp import run
+from engines.base import CHANCE
 
 from .helpers import E, act, choose, run_bots, step_chance, table, take_all
 
 
 def mayhem(st, card, you=0, source=None):
-    st["stack"].append({"prog": [{"op": "_mayhem", "card": card, "source": source}], "pc": 0, "env": {"you": you},
-                        "work": {}})
+    st["stack"].append(
+        {"prog": [{"op": "_mayhem", "card": card, "source": source}], "pc": 0, "env": {"you": you}, "work": {}}
+    )
     run(st)
     return st
 
@@ -55,8 +56,14 @@ def test_a_new_legends_group_attack_asks_and_resolves_from_the_player_about_to_t
 def test_a_typed_discard_leaves_limp_wands_and_wild_magic_in_hand():
     """EX-AN-38, AN L290, L310: Limp Wand and Wild Magic have no card type."""
     st = table(2, hands={0: ["snot-rocket", "limp-wand", "wild-magic", "glyph"]})
-    st["stack"].append({"prog": [{"op": "discard", "who": "you", "n": "all", "filter": {"type": "Spell"}}], "pc": 0,
-                        "env": {"you": 0}, "work": {}})
+    st["stack"].append(
+        {
+            "prog": [{"op": "discard", "who": "you", "n": "all", "filter": {"type": "Spell"}}],
+            "pc": 0,
+            "env": {"you": 0},
+            "work": {},
+        }
+    )
     run(st)
     assert st["players"][0]["hand"] == ["glyph", "limp-wand", "wild-magic"]
 
@@ -76,8 +83,12 @@ def test_destroyed_limp_wands_and_wild_magic_go_back_to_their_stacks():
 
 def test_a_card_played_via_wild_magic_counts_for_the_two_different_wizards_tile():
     """EX-AN-41, AN L422."""
-    st = table(2, hands={0: ["fumbledore", "wild-magic"]}, pools={1: ["pit-weasel"]},
-              tiles={0: "tile-menagerie", 1: "tile-thick-skull"})
+    st = table(
+        2,
+        hands={0: ["fumbledore", "wild-magic"]},
+        pools={1: ["pit-weasel"]},
+        tiles={0: "tile-menagerie", 1: "tile-thick-skull"},
+    )
     st = act(st, 0, type="play", card="fumbledore")
     st = step_chance(st) if E.to_move(st) == [CHANCE] else st
     assert st["turn"]["power"] == 2
@@ -123,9 +134,21 @@ def test_the_standee_triggers_when_a_group_attack_destroys_its_holders_card():
     st = table(2, hands={0: ["lord-tentacular"]}, pools={0: ["fizzle", "glyph"], 1: ["glyph", "glyph"]})
     st = act(st, 0, type="play", card="lord-tentacular")
     assert st["players"][0]["standee"] == "sunken-throne"
-    st["stack"].append({"prog": st["legend"]["up"] and [{"op": "attack", "who": "each_player", "do": [
-        {"op": "destroy", "who": "it", "from": "deck_top", "n": 1}]}], "pc": 0,
-        "env": {"you": 1, "group": True, "source": None, "card": "lord-tentacular"}, "work": {}})
+    st["stack"].append(
+        {
+            "prog": st["legend"]["up"]
+            and [
+                {
+                    "op": "attack",
+                    "who": "each_player",
+                    "do": [{"op": "destroy", "who": "it", "from": "deck_top", "n": 1}],
+                }
+            ],
+            "pc": 0,
+            "env": {"you": 1, "group": True, "source": None, "card": "lord-tentacular"},
+            "work": {},
+        }
+    )
     run(st)
     st = choose(st, 1, "take")
     st = choose(st, 0, "take")
@@ -193,8 +216,11 @@ def test_a_counts_as_a_token_card_adds_one_to_your_token_count():
 def test_gaining_from_the_line_up_takes_a_matching_card_free_and_leaves_the_slot_empty():
     """AN L265-267: a gained card costs nothing and goes where the card says (here: your hand);
     with nothing that matches, nothing is gained."""
-    st = table(2, hands={0: ["professor-paradox", "professor-paradox"]},
-              lineup=["pocket-volcano", "pit-weasel", "cosmic-bouncer", "crown-toppler", "questionable-coin"])
+    st = table(
+        2,
+        hands={0: ["professor-paradox", "professor-paradox"]},
+        lineup=["pocket-volcano", "pit-weasel", "cosmic-bouncer", "crown-toppler", "questionable-coin"],
+    )
     st = act(st, 0, type="play", card="professor-paradox")
     assert st["prompt"] == {"seat": 0, "kind": "slot", "options": [1, 3, 4], "why": "gain"}
     st = choose(st, 0, 3)

@@ -9,8 +9,9 @@ from .helpers import E, act, choose, run_bots, step_chance, table, take_all
 
 
 def mayhem(st, card, you=0, source=None):
-    st["stack"].append({"prog": [{"op": "_mayhem", "card": card, "source": source}], "pc": 0, "env": {"you": you},
-                        "work": {}})
+    st["stack"].append(
+        {"prog": [{"op": "_mayhem", "card": card, "source": source}], "pc": 0, "env": {"you": you}, "work": {}}
+    )
     run(st)
     return st
 
@@ -175,8 +176,12 @@ def test_choose_one_of_two_tokens_on_a_kill_gives_the_victim_one():
     st = choose(st, 1, "take")
     st = step_chance(st, ["dwt-patchwork"])
     st = step_chance(st, ["dwt-extra-dead"])
-    assert st["prompt"] == {"seat": 0, "kind": "token", "options": ["dwt-extra-dead", "dwt-patchwork"],
-                            "why": "fatality"}
+    assert st["prompt"] == {
+        "seat": 0,
+        "kind": "token",
+        "options": ["dwt-extra-dead", "dwt-patchwork"],
+        "why": "fatality",
+    }
     st = choose(st, 0, "dwt-extra-dead")
     assert st["players"][1]["dwts"] == ["dwt-extra-dead"] and st["players"][1]["hp"] == 20
     assert st["dwt"]["returned"] == ["dwt-patchwork"] and st["dwt"]["count"] == count - 1

@@ -20,10 +20,13 @@ def until(state, label_start, rng=None):
         if movers == [CHANCE]:
             if E.chance(state).get("label", "").startswith(label_start):
                 return state
-            state = E.apply(state, {"kind": "chance", "outcome": draw(E.chance(state), lambda n: int(rng.random() * n))})
+            state = E.apply(
+                state, {"kind": "chance", "outcome": draw(E.chance(state), lambda n: int(rng.random() * n))}
+            )
         else:
-            state = E.apply(state, {"kind": "action", "seat": movers[0],
-                                    "action": E.bot_action("random", state, movers[0], rng)})
+            state = E.apply(
+                state, {"kind": "action", "seat": movers[0], "action": E.bot_action("random", state, movers[0], rng)}
+            )
     raise AssertionError(f"no chance event {label_start!r}")
 
 

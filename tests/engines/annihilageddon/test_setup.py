@@ -70,8 +70,15 @@ def test_opening_line_up_sets_mayhems_aside_unresolved_until_five_non_mayhems_li
     st = E.setup({}, 2)
     while (E.chance(st) or {}).get("label") != "Line-Up refill":
         st = step_chance(st) if E.to_move(st) == [CHANCE] else choose(st, E.to_move(st)[0], E.prompt_options(st)[0])
-    flips = ["snot-rocket", "mayhem-tax-day", "pit-weasel", "heal-o-matic", "mayhem-limp-parade", "fumbledore",
-             "questionable-coin"]
+    flips = [
+        "snot-rocket",
+        "mayhem-tax-day",
+        "pit-weasel",
+        "heal-o-matic",
+        "mayhem-limp-parade",
+        "fumbledore",
+        "questionable-coin",
+    ]
     for name in flips:
         st = step_chance(st, [name])
     assert st["lineup"] == ["snot-rocket", "pit-weasel", "heal-o-matic", "fumbledore", "questionable-coin"]

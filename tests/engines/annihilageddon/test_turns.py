@@ -206,8 +206,12 @@ def test_several_start_of_turn_effects_resolve_in_the_order_the_player_picks(fir
     st = act(st, 0, type="end_turn")
     while st["prompt"] is None or st["prompt"]["kind"] != "trigger":
         st = step_chance(st) if E.to_move(st) == [CHANCE] else choose(st, E.to_move(st)[0], "take")
-    assert st["prompt"] == {"seat": 1, "kind": "trigger", "options": ["marrow-baths", "tile-underdog"],
-                            "why": "start_of_turn"}
+    assert st["prompt"] == {
+        "seat": 1,
+        "kind": "trigger",
+        "options": ["marrow-baths", "tile-underdog"],
+        "why": "start_of_turn",
+    }
     st = choose(st, 1, first)
     st = run_bots(st, take_all)
     assert st["players"][1]["hp"] == 14 and len(st["players"][1]["hand"]) == drawn
@@ -235,8 +239,11 @@ def test_a_legend_played_from_hand_uses_only_its_top_text():
 
 def test_cards_in_the_line_up_or_a_foes_ongoing_cards_are_not_in_play_for_you():
     """AN L249: only Ongoing cards you control give you their abilities."""
-    st = table(2, hands={0: ["snot-rocket"]}, lineup=["spite-tower", "pit-weasel", "questionable-coin",
-                                                      "heal-o-matic", "fumbledore"])
+    st = table(
+        2,
+        hands={0: ["snot-rocket"]},
+        lineup=["spite-tower", "pit-weasel", "questionable-coin", "heal-o-matic", "fumbledore"],
+    )
     st["players"][1]["ongoing"] = ["spite-tower"]
     st = act(st, 0, type="play", card="snot-rocket")
     st = choose(st, 1, "take")

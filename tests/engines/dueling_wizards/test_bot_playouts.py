@@ -12,10 +12,9 @@ import copy
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import pytest
 
 from engines.base import CHANCE, replay
 from engines.chance import draw as chance_draw

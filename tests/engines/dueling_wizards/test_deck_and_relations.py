@@ -81,7 +81,11 @@ def test_relations_mirror_each_other(a, b):
 def test_the_multipliers_are_one_one_and_a_half_two_a_half_and_zero():
     # The Play: same 1, weaker 1.5, weakest 2, stronger 0.5, strongest 0.
     assert [deck.multiplier(r) for r in ("same", "weaker", "weakest", "stronger", "strongest")] == [
-        1, 1.5, 2, 0.5, 0,
+        1,
+        1.5,
+        2,
+        0.5,
+        0,
     ]
 
 

@@ -33,8 +33,7 @@ def test_the_heuristic_bot_beats_the_random_bot_in_at_least_80_percent_of_200_du
 
 def test_it_defends_with_its_least_valuable_card_and_attacks_with_its_most_valuable():
     state = {**ENGINE.setup({"jokers": True}, 2)}
-    state.update(phase="defend", round=1, attacker=0, hands=[["RK", "P2", "S7"], ["W9", "X1", "LQ"]], pool=[],
-                 draws=[])
+    state.update(phase="defend", round=1, attacker=0, hands=[["RK", "P2", "S7"], ["W9", "X1", "LQ"]], pool=[], draws=[])
     defence = ENGINE.bot_action("heuristic", state, 1, Rng("x"))
     assert defence == {"type": "defend", "card": "X1"}  # a Joker attacks for nothing: spend it on defence
     after = ENGINE.apply(state, {"kind": "action", "seat": 1, "action": defence})
@@ -43,8 +42,16 @@ def test_it_defends_with_its_least_valuable_card_and_attacks_with_its_most_valua
 
 def test_it_heals_when_hurt_and_the_heal_is_worth_it():
     state = {**ENGINE.setup({"jokers": True}, 2)}
-    state.update(phase="attack", round=4, attacker=0, hands=[["RK", "RQ", "R9"], []], defences=[None, "P2"],
-                 health=[60, 200], pool=[], draws=[])
+    state.update(
+        phase="attack",
+        round=4,
+        attacker=0,
+        hands=[["RK", "RQ", "R9"], []],
+        defences=[None, "P2"],
+        health=[60, 200],
+        pool=[],
+        draws=[],
+    )
     assert ENGINE.bot_action("heuristic", state, 0, Rng("x"))["type"] == "heal"
     state["health"] = [190, 200]
     # Queen and King both attack for 10: the tie goes to the first in canonical order.

@@ -108,11 +108,13 @@ def test_a_heal_on_a_reversed_circle_is_halved_by_a_weaker_defence_not_a_stronge
     # Healing: "if any of the defenders played a stronger suit" is read on the circle as
     # it stands, so once reversed a suit weaker than the healing suit halves the spell.
     king_seven_ace = ["RK", "R7", "RA"]
-    state = position([king_seven_ace, ["S4", "P5", "P6"]], pile=["W2", "W3", "W4", "W5"], health=[100, 200],
-                     reversed_circle=True)
+    state = position(
+        [king_seven_ace, ["S4", "P5", "P6"]], pile=["W2", "W3", "W4", "W5"], health=[100, 200], reversed_circle=True
+    )
     assert heal_round(state, {1: "S4"}, king_seven_ace)["health"][0] == 100 + 18
-    state = position([king_seven_ace, ["W4", "P5", "P6"]], pile=["W2", "W3", "W5", "W6"], health=[100, 200],
-                     reversed_circle=True)
+    state = position(
+        [king_seven_ace, ["W4", "P5", "P6"]], pile=["W2", "W3", "W5", "W6"], health=[100, 200], reversed_circle=True
+    )
     assert heal_round(state, {1: "W4"}, king_seven_ace)["health"][0] == 100 + 36
 
 

@@ -118,8 +118,9 @@ def test_when_the_pool_runs_short_the_counts_follow_one_card_per_wizard_per_pass
 
 def test_a_knocked_out_wizard_draws_nothing():
     # The End: a defeated wizard is out of the game.
-    state = position([["R9", "R3", "R4"], ["L2", "P3", "P4"], ["S2", "S3", "S4"]], pile=["W2", "W3"],
-                     health=[200, 10, 200])
+    state = position(
+        [["R9", "R3", "R4"], ["L2", "P3", "P4"], ["S2", "S3", "S4"]], pile=["W2", "W3"], health=[200, 10, 200]
+    )
     draws, _ = pending(resolve(state, {1: "L2", 2: "S2"}, "R9"))
     assert draws == [(2, 1, 2), (0, 1, 1)]
 
@@ -241,6 +242,11 @@ def test_private_draws_give_exactly_the_distribution_of_dealing_from_a_shuffled_
     # RULES.md, The Deal: drawing lazily is the same as dealing from a shuffled deck. Checked
     # exactly, against version 1's dealing from every order of the pile, for a heal with
     # three wizards (needs 1, 1 and 3, so the pile runs short in two of the cases).
-    args = ([["RK", "R7", "RA"], ["P2", "P3", "P4"], ["S2", "S3", "S4"]], pile, [100, 200, 200],
-            {1: "P2", 2: "S2"}, ["RK", "R7", "RA"])
+    args = (
+        [["RK", "R7", "RA"], ["P2", "P3", "P4"], ["S2", "S3", "S4"]],
+        pile,
+        [100, 200, 200],
+        {1: "P2", 2: "S2"},
+        ["RK", "R7", "RA"],
+    )
     assert _v2_refill_distribution(*args) == _v1_refill_distribution(*args)

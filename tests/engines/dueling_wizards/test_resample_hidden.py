@@ -19,8 +19,19 @@ from engines.dueling_wizards import ENGINE, ENGINE_V1, deck
 
 from .helpers import deal, defend, position
 
-PUBLIC = ("seats", "jokers", "phase", "round", "attacker", "discard", "health", "alive", "knocked_out_in",
-          "last_round", "end")
+PUBLIC = (
+    "seats",
+    "jokers",
+    "phase",
+    "round",
+    "attacker",
+    "discard",
+    "health",
+    "alive",
+    "knocked_out_in",
+    "last_round",
+    "end",
+)
 
 
 def all_cards(state, pile_key="pool"):

@@ -5,8 +5,7 @@ import pytest
 from engines.base import CHANCE, IllegalAction
 from engines.dueling_wizards import ENGINE
 
-from .helpers import attack, deal, defend, draw
-
+from .helpers import attack, deal, defend
 
 THREE_HANDS = [["R2", "R3", "R4"], ["P2", "P3", "P4"], ["S2", "S3", "S4"]]
 
@@ -17,7 +16,11 @@ def test_the_first_thing_after_setup_is_seat_zeros_private_draw_of_three():
     state = ENGINE.setup({}, 2)
     assert ENGINE.to_move(state) == [CHANCE]
     assert ENGINE.chance(state) == {
-        "kind": "draw", "pool": 70, "count": 3, "visible_to": [0], "label": "Seat 0 draws three spells",
+        "kind": "draw",
+        "pool": 70,
+        "count": 3,
+        "visible_to": [0],
+        "label": "Seat 0 draws three spells",
     }
 
 

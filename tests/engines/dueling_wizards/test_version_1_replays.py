@@ -67,8 +67,11 @@ def test_version_1_deals_from_one_shuffle_of_the_whole_deck():
 
 def test_version_1_refills_from_the_top_of_the_ordered_pile():
     state = deal_v1([["RK", "R7", "RA"], ["S4", "P5", "P6"]], then=["L2", "L3", "L4", "L5"])
-    state = act(act(dict(state, health=[100, 200]), 1, {"type": "defend", "card": "S4"}),
-                0, {"type": "heal", "cards": ["RK", "R7", "RA"]})
+    state = act(
+        act(dict(state, health=[100, 200]), 1, {"type": "defend", "card": "S4"}),
+        0,
+        {"type": "heal", "cards": ["RK", "R7", "RA"]},
+    )
     assert state["hands"] == [["L3", "L4", "L5"], ["P5", "P6", "L2"]]
     assert ENGINE_V1.to_move(state) == [0]  # seat 1 attacks next: no draw event in version 1
 

@@ -13,7 +13,7 @@ from engines.base import CHANCE, IllegalAction
 from engines.chance import draw as chance_draw
 from engines.dueling_wizards import ENGINE, deck
 
-from .helpers import act, attack, deal, defend
+from .helpers import attack, deal, defend
 
 
 def log_line(state, seat, action):
@@ -91,7 +91,14 @@ def test_the_resolved_round_is_fully_revealed():
     assert last["attack"] == "R9"
     assert last["spell"] == "attack"
     assert last["defences"] == [
-        {"seat": 1, "card": "S4", "card_name": "4 of Scissors", "relation": "weaker", "multiplier": 1.5, "damage": 13.5},
+        {
+            "seat": 1,
+            "card": "S4",
+            "card_name": "4 of Scissors",
+            "relation": "weaker",
+            "multiplier": 1.5,
+            "damage": 13.5,
+        },
         {"seat": 2, "card": "W4", "card_name": "4 of Water", "relation": "stronger", "multiplier": 0.5, "damage": 4.5},
     ]
     assert last["knocked_out"] == []
@@ -152,8 +159,7 @@ def test_the_log_describes_an_attack_with_each_defenders_suit_relation_and_damag
     state = defend(defend(deal(HANDS), 1, "S4"), 2, "W4")
     line = log_line(state, 0, {"type": "attack", "card": "R9"})
     assert line == (
-        "Seat 0 attacks with the 9 of Rock: seat 1 (Scissors, weaker) takes 13.5; "
-        "seat 2 (Water, stronger) takes 4.5."
+        "Seat 0 attacks with the 9 of Rock: seat 1 (Scissors, weaker) takes 13.5; seat 2 (Water, stronger) takes 4.5."
     )
 
 

@@ -62,10 +62,27 @@ def test_in_team_building_the_clock_sets_the_first_five_then_the_default_spells_
 
 
 def test_the_default_spell_list_buys_in_card_order_whatever_still_fits():
-    assert default_spells(13) == ["teleport", "fireball", "freeze", "shield", "dispel",
-                                  "slow_speed", "strong_weak", "shrink_enlarge", "butter_sticky"]
-    assert default_spells(11) == ["teleport", "fireball", "freeze", "shield", "dispel",
-                                  "slow_speed", "strong_weak", "shrink_enlarge"]
+    assert default_spells(13) == [
+        "teleport",
+        "fireball",
+        "freeze",
+        "shield",
+        "dispel",
+        "slow_speed",
+        "strong_weak",
+        "shrink_enlarge",
+        "butter_sticky",
+    ]
+    assert default_spells(11) == [
+        "teleport",
+        "fireball",
+        "freeze",
+        "shield",
+        "dispel",
+        "slow_speed",
+        "strong_weak",
+        "shrink_enlarge",
+    ]
     assert default_spells(3) == ["teleport", "fireball", "freeze"]
     assert default_spells(15)[-1] == "drain_boost" and default_spells(0) == []
 

@@ -22,23 +22,35 @@ def test_importing_the_package_registers_iwdl_draft_version_1():
 
 def test_two_coaches_default_to_a_schoolyard_draft_of_five_from_a_pool_of_ten():
     assert E.validate_config({}, 2) == {
-        "format": "schoolyard", "order": None, "team_size": 5, "seat_order": [0, 1],
-        "pool_size": 10, "auto_pick": "highest_magic",
+        "format": "schoolyard",
+        "order": None,
+        "team_size": 5,
+        "seat_order": [0, 1],
+        "pool_size": 10,
+        "auto_pick": "highest_magic",
     }
 
 
 def test_four_coaches_default_to_a_snake_tournament_draft_of_six():
     """Variants, Tournaments: four players draft teams of 6 wizards (5 plus an alternate)."""
     assert E.validate_config(None, 4) == {
-        "format": "tournament", "order": "snake", "team_size": 6, "seat_order": [0, 1, 2, 3],
-        "pool_size": 10, "auto_pick": "highest_magic",
+        "format": "tournament",
+        "order": "snake",
+        "team_size": 6,
+        "seat_order": [0, 1, 2, 3],
+        "pool_size": 10,
+        "auto_pick": "highest_magic",
     }
 
 
 def test_a_basic_draft_has_no_pool_and_no_order():
     assert E.validate_config({"format": "basic"}, 2) == {
-        "format": "basic", "order": None, "team_size": 5, "seat_order": [0, 1],
-        "pool_size": None, "auto_pick": "highest_magic",
+        "format": "basic",
+        "order": None,
+        "team_size": 5,
+        "seat_order": [0, 1],
+        "pool_size": None,
+        "auto_pick": "highest_magic",
     }
 
 

@@ -24,8 +24,13 @@ def test_after_each_pick_the_next_deck_card_joins_the_end_of_the_pool():
         expected.remove(jersey)
         expected.append(TOP[10 + n])
         assert state["pool"] == expected
-        assert state["picks"][-1] == {"pick": n + 1, "seat": seat, "wizard": jersey, "auto": False,
-                                      "refill": TOP[10 + n]}
+        assert state["picks"][-1] == {
+            "pick": n + 1,
+            "seat": seat,
+            "wizard": jersey,
+            "auto": False,
+            "refill": TOP[10 + n],
+        }
         assert len(state["pool"]) == 10
         assert E.view(state, None)["deck_remaining"] == 14 - (n + 1)
 

@@ -18,10 +18,14 @@ def finish_example():
     """The rulebook's example teams, line-ups in its turn order, spells within 13 and 11."""
     state = basic_with(P1, P2)
     plan = {
-        0: [{"type": "lineup", "wizards": [21, 58, 41, 25, 36]},
-            {"type": "spells", "spells": ["teleport", "freeze", "shield", "strong_weak", "drain_boost"]}],
-        1: [{"type": "lineup", "wizards": [45, 30, 47, 10, 12]},
-            {"type": "spells", "spells": ["fireball", "dispel", "slow_speed"]}],
+        0: [
+            {"type": "lineup", "wizards": [21, 58, 41, 25, 36]},
+            {"type": "spells", "spells": ["teleport", "freeze", "shield", "strong_weak", "drain_boost"]},
+        ],
+        1: [
+            {"type": "lineup", "wizards": [45, 30, 47, 10, 12]},
+            {"type": "spells", "spells": ["fireball", "dispel", "slow_speed"]},
+        ],
     }
     for seat, actions in plan.items():
         for action in actions + [{"type": "ready"}]:
@@ -41,10 +45,20 @@ def test_the_result_lists_each_team_with_line_up_spells_and_magic():
         "scores": [13, 11],
         "winners": [],
         "teams": [
-            {"seat": 0, "wizards": [21, 58, 41, 25, 36], "alternate": None,
-             "spells": ["teleport", "freeze", "shield", "strong_weak", "drain_boost"], "magic": 13},
-            {"seat": 1, "wizards": [45, 30, 47, 10, 12], "alternate": None,
-             "spells": ["fireball", "dispel", "slow_speed"], "magic": 11},
+            {
+                "seat": 0,
+                "wizards": [21, 58, 41, 25, 36],
+                "alternate": None,
+                "spells": ["teleport", "freeze", "shield", "strong_weak", "drain_boost"],
+                "magic": 13,
+            },
+            {
+                "seat": 1,
+                "wizards": [45, 30, 47, 10, 12],
+                "alternate": None,
+                "spells": ["fireball", "dispel", "slow_speed"],
+                "magic": 11,
+            },
         ],
         "reason": "draft_complete",
     }

@@ -2,9 +2,8 @@
 
 import json
 
-from engines.wizard_dodgeball.data import roster
-
 from engines.iwdl_draft import ENGINE as E
+from engines.wizard_dodgeball.data import roster
 
 from .helpers import P1, P2, ROSTER, act, basic_with, building, pick, run_auto, stacked, start
 
@@ -16,7 +15,11 @@ def test_the_pool_shows_names_and_magic_in_draw_order():
     assert view["phase"] == "choose_first"
     card = view["pool"][0]
     assert {k: card[k] for k in ("jersey", "name", "magic", "move")} == {
-        "jersey": 21, "name": "Hoary Burblepot", "magic": 3, "move": 4}
+        "jersey": 21,
+        "name": "Hoary Burblepot",
+        "magic": 3,
+        "move": 4,
+    }
     # The stat card's dice travel with it, so a coach sees what they draft.
     assert card["attack"] == roster()[21]["attack"] and card["resist"] == roster()[21]["resist"]
     assert [w["jersey"] for w in view["pool"]] == TOP[:10]
@@ -40,8 +43,18 @@ def test_the_view_shows_whose_pick_it_is_and_the_pick_history():
     state = pick(state, 0, 21)
     view = E.view(state, 1)
     assert (view["phase"], view["on_the_clock"], view["pick_number"], view["picks_total"]) == ("picking", 1, 2, 10)
-    assert view["history"] == [{"pick": 1, "seat": 0, "wizard": 21, "auto": False, "refill": 7,
-                                "name": "Hoary Burblepot", "magic": 3, "refill_name": "Brambletta Fogg"}]
+    assert view["history"] == [
+        {
+            "pick": 1,
+            "seat": 0,
+            "wizard": 21,
+            "auto": False,
+            "refill": 7,
+            "name": "Hoary Burblepot",
+            "magic": 3,
+            "refill_name": "Brambletta Fogg",
+        }
+    ]
     assert view["teams"][0]["picks"][0]["jersey"] == 21
     assert view["legal_actions"] == [{"type": "pick", "wizard": j} for j in state["pool"]]
     assert E.view(state, 0)["legal_actions"] == []
@@ -101,11 +114,13 @@ def line(state, seat, action):
 def test_the_log_reads_as_sentences():
     state = start(top=TOP)
     assert line(state, 1, {"type": "pass_first_pick"}) == (
-        "Seat 1 (player 2) passes the first pick; seat 0 (player 1) picks first.")
+        "Seat 1 (player 2) passes the first pick; seat 0 (player 1) picks first."
+    )
     assert line(state, 1, {"type": "take_first_pick"}) == "Seat 1 (player 2) takes the first pick."
     state = act(state, 1, {"type": "pass_first_pick"})
     assert line(state, 0, {"type": "pick", "wizard": 21}) == (
-        "Seat 0 (player 1) picks #21 Hoary Burblepot (MAGIC 3); #7 Brambletta Fogg joins the pool.")
+        "Seat 0 (player 1) picks #21 Hoary Burblepot (MAGIC 3); #7 Brambletta Fogg joins the pool."
+    )
 
 
 def test_the_shuffle_is_logged_with_the_pool_but_not_the_deck():

@@ -63,8 +63,14 @@ def launched(st, seat, slot, point, motion=(), mass=(), controller=None):
     for card in sp["motion"]:
         card["open"] = True
     controller = seat if controller is None else controller
-    sp.update(point=point, launch_point=point, familiar=[controller, slot + 1], controller=controller,
-              last_controller=controller, tokens=[controller])
+    sp.update(
+        point=point,
+        launch_point=point,
+        familiar=[controller, slot + 1],
+        controller=controller,
+        last_controller=controller,
+        tokens=[controller],
+    )
     st["casters"][controller]["tokens"] -= 1
     return st
 
@@ -77,8 +83,19 @@ def at(st, seat, point):
 def fresh_turn(st, seat):
     """Make it the start of ``seat``'s turn with the action points its Life gives."""
     ap = ap_now(st["casters"][seat])
-    st["turn"] = {"seat": seat, "ap": ap, "left": ap, "conjured": False, "rested": False, "moved": False,
-                  "first_done": False, "handled": [], "controlled": [], "over": False, "no": st["turn_no"]}
+    st["turn"] = {
+        "seat": seat,
+        "ap": ap,
+        "left": ap,
+        "conjured": False,
+        "rested": False,
+        "moved": False,
+        "first_done": False,
+        "handled": [],
+        "controlled": [],
+        "over": False,
+        "no": st["turn_no"],
+    }
     return st
 
 

@@ -51,14 +51,24 @@ def test_an_uncontested_spell_is_launched_with_a_familiar_at_the_casters_point()
 
 @pytest.mark.parametrize(
     "rolls, band",
-    [((5, 1), "win_discard"), ((4, 1), "win_return"), ((3, 1), "win_return"), ((2, 1), "locked"),
-     ((1, 1), "locked"), ((1, 5), "locked"), ((1, 6), "broken")],
+    [
+        ((5, 1), "win_discard"),
+        ((4, 1), "win_return"),
+        ((3, 1), "win_return"),
+        ((2, 1), "locked"),
+        ((1, 1), "locked"),
+        ((1, 5), "locked"),
+        ((1, 6), "broken"),
+    ],
 )
 def test_each_margin_falls_in_its_band(rolls, band):
     """Rulebook L150-166 (EX-SC-4): d = +4 / +3 / +2 / +1 / 0 / -4 / -5 with equal unplayed tokens."""
     st = contested()
-    assert E.chance(st) == {"kind": "dice", "dice": [[1, 10], [1, 10]],
-                            "label": "Contest of Wills: seat 0 (first die) against seat 1"}
+    assert E.chance(st) == {
+        "kind": "dice",
+        "dice": [[1, 10], [1, 10]],
+        "label": "Contest of Wills: seat 0 (first die) against seat 1",
+    }
     st = roll(st, *rolls)
     assert st["last"]["band"] == band and st["last"]["margin"] == rolls[0] - rolls[1]
     c0, c1 = st["casters"]
@@ -179,8 +189,11 @@ def test_when_the_caster_withdraws_the_spell_is_broken_and_both_tokens_return():
     st = act(st, 0, type="withdraw", spell="0:0")
     assert st["casters"][0]["display"][0] is None
     assert st["casters"][0]["tokens"] == 6 and st["casters"][1]["tokens"] == 6
-    assert st["stack"][-1] == {"p": "return", "seat": 0, "cards": [{"id": "0-fire-1-a", "open": True},
-                                                                       {"id": "0-earth-3-a", "open": False}]}
+    assert st["stack"][-1] == {
+        "p": "return",
+        "seat": 0,
+        "cards": [{"id": "0-fire-1-a", "open": True}, {"id": "0-earth-3-a", "open": False}],
+    }
     st = act(st, 0, type="return", up=[])
     assert "0-earth-3-a" in st["casters"][0]["pool"]["earth"]
 

@@ -5,7 +5,7 @@ import random
 
 from engines.base import CHANCE
 
-from .helpers import E, SHEET, act, at, deal, fresh_turn, give_spell, started
+from .helpers import SHEET, E, act, at, deal, fresh_turn, give_spell, started
 from .playouts import playout
 
 
@@ -23,8 +23,9 @@ def test_a_face_down_card_shows_its_element_but_not_its_value_to_others_and_spec
     st = placed_face_down()
     for viewer in (1, None):
         view = E.view(st, viewer)
-        assert view["casters"][0]["display"][0]["mass"] == [{"id": None, "element": "fire", "value": None,
-                                                             "open": False}]
+        assert view["casters"][0]["display"][0]["mass"] == [
+            {"id": None, "element": "fire", "value": None, "open": False}
+        ]
         assert view["casters"][0]["display"][0]["total"] is None
         assert "0-fire-5-a" not in json.dumps(view)
     own = E.view(st, 0)["casters"][0]["display"][0]
@@ -66,8 +67,10 @@ def test_log_lines_never_name_a_hidden_value():
 def test_the_allocation_log_line_is_the_same_whatever_was_allocated():
     st = E.setup({}, 2)
     lines = set()
-    for alloc in ({"life_force": 2, "will": 1, "focus": 1, "skill": 2}, {"life_force": 0, "will": 6, "focus": 0,
-                                                                          "skill": 0}):
+    for alloc in (
+        {"life_force": 2, "will": 1, "focus": 1, "skill": 2},
+        {"life_force": 0, "will": 6, "focus": 0, "skill": 0},
+    ):
         event = {"kind": "action", "seat": 0, "action": dict(alloc, type="allocate")}
         lines.add(E.describe(st, event, E.apply(st, event)))
     assert len(lines) == 1
@@ -103,8 +106,9 @@ def test_a_resampled_state_looks_the_same_to_the_viewer_and_keeps_every_spell_wi
 
 def test_resampling_during_allocation_redraws_the_other_seats_pending_allocations():
     st = act(E.setup({}, 2), 1, type="allocate", **SHEET)
-    seen = {json.dumps(E.resample_hidden(st, 0, random.Random(k))["casters"][1]["alloc"], sort_keys=True)
-            for k in range(20)}
+    seen = {
+        json.dumps(E.resample_hidden(st, 0, random.Random(k))["casters"][1]["alloc"], sort_keys=True) for k in range(20)
+    }
     assert len(seen) > 1
     assert E.resample_hidden(st, 1, random.Random(1))["casters"][1]["alloc"] == SHEET
 

@@ -36,8 +36,7 @@ def test_unused_tokens_shift_the_bands():
     is 8 or more lower: (1, 9), (1, 10), (2, 10)."""
     st = contested(sheets={1: {"life_force": 2, "will": 0, "focus": 2, "skill": 2}})
     odds = E.chance_odds(st, [3, 7])
-    assert [(s.p, s.happened) for s in odds.stakes] == [(F(64, 100), False), (F(45, 100), False),
-                                                         (F(3, 100), False)]
+    assert [(s.p, s.happened) for s in odds.stakes] == [(F(64, 100), False), (F(45, 100), False), (F(3, 100), False)]
     assert roll(st, 3, 7)["last"]["band"] == "locked"  # the case the odds call "none of them"
 
 
@@ -77,8 +76,11 @@ def test_who_goes_first_is_one_seat_in_n():
         st = act(st, s, type="allocate", life_force=2, will=1, focus=1, skill=2)
     odds = E.chance_odds(st, [2])
     assert odds.p_outcome == F(1, 3)
-    assert [(s.p, s.happened, s.favours) for s in odds.stakes] == [(F(1, 3), False, 0), (F(1, 3), False, 1),
-                                                                   (F(1, 3), True, 2)]
+    assert [(s.p, s.happened, s.favours) for s in odds.stakes] == [
+        (F(1, 3), False, 0),
+        (F(1, 3), False, 1),
+        (F(1, 3), True, 2),
+    ]
 
 
 def test_the_stakes_agree_with_what_the_engine_recorded_in_autoplayed_games():

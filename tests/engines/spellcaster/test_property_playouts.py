@@ -3,7 +3,8 @@
 import json
 import random
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engines.base import CHANCE
 
@@ -38,8 +39,7 @@ def test_every_random_game_ends_within_the_round_limit(seed, n):
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**9), st.integers(2, 4))
 def test_heuristic_games_end_and_keep_every_invariant(seed, n):
-    st_, _ = playout(seed, n=n, bots={s: "heuristic" for s in range(n)},
-                     every=lambda b, e, a: check_conservation(a))
+    st_, _ = playout(seed, n=n, bots={s: "heuristic" for s in range(n)}, every=lambda b, e, a: check_conservation(a))
     assert E.result(st_) is not None
 
 

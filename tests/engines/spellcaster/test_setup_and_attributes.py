@@ -5,7 +5,7 @@ import pytest
 from engines.base import CHANCE, IllegalAction, InvalidConfig
 from engines.spellcaster.engine import SUIT, value_of
 
-from .helpers import E, SHEET, act, started
+from .helpers import SHEET, E, act, started
 
 
 def allocate(st, seat, **points):

@@ -114,8 +114,13 @@ def test_action_points_are_the_number_on_the_top_remaining_square():
 
 def test_life_force_one_and_two_start_with_two_and_four_action_points():
     """SC-R1: Life Force 1 owns 6 squares (2 AP), Life Force 2 owns 12 (4 AP)."""
-    st = started(2, sheets={0: {"life_force": 0, "will": 2, "focus": 2, "skill": 2},
-                            1: {"life_force": 1, "will": 1, "focus": 2, "skill": 2}})
+    st = started(
+        2,
+        sheets={
+            0: {"life_force": 0, "will": 2, "focus": 2, "skill": 2},
+            1: {"life_force": 1, "will": 1, "focus": 2, "skill": 2},
+        },
+    )
     assert [len(c["squares"]) for c in st["casters"]] == [6, 12]
     assert [ap_now(c) for c in st["casters"]] == [2, 4]
 

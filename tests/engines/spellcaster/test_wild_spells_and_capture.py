@@ -59,7 +59,10 @@ def test_a_wild_spell_that_enters_a_casters_point_strikes_him():
     st = act(st, 0, type="wild_pick", spell="1:0")
     st = act(st, 0, type="step", to="E")  # seat 1 stands in the Earth corner
     assert st["casters"][1]["life"] == 15 and st["stack"][-1] == {
-        "p": "return", "seat": 1, "cards": [{"id": "1-earth-1-a", "open": True}, {"id": "1-earth-3-a", "open": True}]}
+        "p": "return",
+        "seat": 1,
+        "cards": [{"id": "1-earth-1-a", "open": True}, {"id": "1-earth-3-a", "open": True}],
+    }
 
 
 def test_when_everyone_has_passed_the_rest_of_the_wild_motion_is_skipped():

@@ -55,15 +55,25 @@ def test_the_random_bot_only_picks_legal_actions():
 
 def test_the_heuristic_bot_throws_an_active_ball_at_a_frozen_target():
     state = E.setup({"first_player": 0}, 2)
-    state = arrange(state, wizards={21: [5, 7], 45: [5, 11]}, balls={1: {"held_by": 21}}, active={1: True},
-                    effects=[{"face": "freeze", "side": 0, "caster": 41, "wizard": 45}])
+    state = arrange(
+        state,
+        wizards={21: [5, 7], 45: [5, 11]},
+        balls={1: {"held_by": 21}},
+        active={1: True},
+        effects=[{"face": "freeze", "side": 0, "caster": 41, "wizard": 45}],
+    )
     assert heuristic_action(state, 0, random.Random(1)) == {"type": "throw", "target": 45}
 
 
 def test_throw_odds_against_a_frozen_target_count_only_totals_above_five():
     state = E.setup({"first_player": 0}, 2)
-    state = arrange(state, wizards={47: [5, 11], 21: [5, 8]}, balls={1: {"held_by": 47}}, active={1: True},
-                    effects=[{"face": "freeze", "side": 1, "caster": 30, "wizard": 21}])
+    state = arrange(
+        state,
+        wizards={47: [5, 11], 21: [5, 8]},
+        balls={1: {"held_by": 47}},
+        active={1: True},
+        effects=[{"face": "freeze", "side": 1, "caster": 30, "wizard": 21}],
+    )
     hit, caught = throw_odds(state, 47, 21, 1)
     # blue+blue+white: only 2+2+0, 2+2+1, 2+3+0 and 3+2+0 fail to beat the fixed 5
     assert caught == 0.0 and abs(hit - 212 / 216) < 1e-12

@@ -112,8 +112,10 @@ def test_each_team_has_three_markers_of_each_spell():
     for values in ([1, 2], [2, 3], [2, 4]):  # CAST 11: all three fail to resist
         t.roll(*values)
     assert sum(1 for e in t.state["effects"] if e["face"] == "freeze" and e["side"] == 0) == 3
-    two_out = caster(wizards={30: [6, 11], 47: [7, 11], 10: [8, 13], 12: [2, 13]},
-                     effects=[{"face": "freeze", "side": 0, "caster": 58, "wizard": w} for w in (10, 12)])
+    two_out = caster(
+        wizards={30: [6, 11], 47: [7, 11], 10: [8, 13], 12: [2, 13]},
+        effects=[{"face": "freeze", "side": 0, "caster": 58, "wizard": w} for w in (10, 12)],
+    )
     with pytest.raises(IllegalAction) as err:
         two_out.act("cast", spell="freeze", targets=[{"wizard": 45}, {"wizard": 30}])
     assert err.value.code == "too_many_targets"
@@ -204,8 +206,9 @@ def test_a_casters_cards_recharge_when_it_is_eliminated():
     assert t.state["cards"][0]["freeze"]["charged"] and not frozen(t, 45)
 
 
-@pytest.mark.parametrize("targets", [[{"wizard": [45]}], [{"wizard": "45"}], [{"hat": 1}], [45], [],
-                                     [{"wizard": 45, "ball": 1}], "45"])
+@pytest.mark.parametrize(
+    "targets", [[{"wizard": [45]}], [{"wizard": "45"}], [{"hat": 1}], [45], [], [{"wizard": 45, "ball": 1}], "45"]
+)
 def test_malformed_targets_are_refused_with_a_reason(targets):
     t = caster()
     with pytest.raises(IllegalAction) as err:

@@ -9,9 +9,13 @@ from engines.wizard_dodgeball.scenario import Table
 
 def last_throw(**kw):
     """The second team is down to #45; #21 throws at him with an active ball."""
-    t = Table.start(E, wizards={21: [5, 5], 45: [5, 11], 30: None, 47: None, 10: None, 12: None,
-                                58: None, **kw.pop("wizards", {})},
-                    balls={1: {"held_by": 21}}, active={1: True}, **kw)
+    t = Table.start(
+        E,
+        wizards={21: [5, 5], 45: [5, 11], 30: None, 47: None, 10: None, 12: None, 58: None, **kw.pop("wizards", {})},
+        balls={1: {"held_by": 21}},
+        active={1: True},
+        **kw,
+    )
     t.act("throw", target=45)
     t.roll(6, 7)
     return t
@@ -28,7 +32,9 @@ def test_hitting_the_last_opponent_wins_the_game():
     t.roll(2, 3)
     assert E.to_move(t.state) == []
     assert E.result(t.state) == {
-        "placements": [1, 2], "scores": [4, 0], "winners": [0],
+        "placements": [1, 2],
+        "scores": [4, 0],
+        "winners": [0],
         "reason": "Second team has no wizards left on the court.",
     }
 
@@ -44,8 +50,12 @@ def test_a_finished_game_accepts_no_more_actions():
 
 def test_a_last_wizard_holding_a_ball_ends_the_game_without_placing_the_ball():
     """RULES.md (Winning): the game ends the moment a team has nobody left."""
-    t = Table.start(E, wizards={21: [5, 5], 45: [5, 11], 30: None, 47: None, 10: None, 12: None},
-                    balls={1: {"held_by": 21}, 2: {"held_by": 45}}, active={1: True})
+    t = Table.start(
+        E,
+        wizards={21: [5, 5], 45: [5, 11], 30: None, 47: None, 10: None, 12: None},
+        balls={1: {"held_by": 21}, 2: {"held_by": 45}},
+        active={1: True},
+    )
     t.act("throw", target=45)
     t.roll(6, 7)
     t.roll(2, 3, 0)
@@ -54,8 +64,13 @@ def test_a_last_wizard_holding_a_ball_ends_the_game_without_placing_the_ball():
 
 def test_an_eliminated_wizard_leaves_the_court_and_loses_its_spell_effects():
     """Elimination: hit by a ball. RULES.md: markers on an eliminated wizard are removed."""
-    t = Table.start(E, wizards={21: [5, 5], 45: [5, 11]}, balls={1: {"held_by": 21}}, active={1: True},
-                    effects=[{"face": "speed", "card": "slow_speed", "side": 1, "caster": 30, "wizard": 45}])
+    t = Table.start(
+        E,
+        wizards={21: [5, 5], 45: [5, 11]},
+        balls={1: {"held_by": 21}},
+        active={1: True},
+        effects=[{"face": "speed", "card": "slow_speed", "side": 1, "caster": 30, "wizard": 45}],
+    )
     t.act("throw", target=45)
     t.roll(6, 7)
     t.roll(2, 3)

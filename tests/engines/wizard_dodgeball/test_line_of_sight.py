@@ -1,7 +1,8 @@
 """Line of sight: centre to centre, blocked by squares holding other wizards, never by balls."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engines.base import IllegalAction
 from engines.wizard_dodgeball import ENGINE as E
@@ -45,21 +46,22 @@ def test_burblepot_sees_some_targets_and_not_others_as_in_the_rulebook_diagram()
     burblepot = (5, 8)
     blockers = [(3, 10), (7, 11)]
     a, b, c, d, e = (5, 11), (1, 12), (5, 15), (2, 14), (9, 14)
-    visible = {name for name, sq in zip("ABCDE", (a, b, c, d, e))
-               if line_of_sight(burblepot, sq, [x for x in blockers if x != sq])}
+    visible = {
+        name
+        for name, sq in zip("ABCDE", (a, b, c, d, e))
+        if line_of_sight(burblepot, sq, [x for x in blockers if x != sq])
+    }
     assert visible == {"A", "C", "D"}
 
 
 def test_balls_do_not_block_line_of_sight():
     """Line of sight: balls do not break the line of sight."""
-    t = Table.start(E, wizards={21: [5, 7], 45: [5, 11]}, balls={1: {"held_by": 21}, 3: [5, 9]},
-                    active={1: True})
+    t = Table.start(E, wizards={21: [5, 7], 45: [5, 11]}, balls={1: {"held_by": 21}, 3: [5, 9]}, active={1: True})
     assert {"type": "throw", "target": 45} in t.legal()
 
 
 def test_a_teammate_in_the_way_blocks_a_throw():
-    t = Table.start(E, wizards={21: [5, 6], 58: [5, 8], 45: [5, 11]}, balls={1: {"held_by": 21}},
-                    active={1: True})
+    t = Table.start(E, wizards={21: [5, 6], 58: [5, 8], 45: [5, 11]}, balls={1: {"held_by": 21}}, active={1: True})
     assert {"type": "throw", "target": 45} not in t.legal()
     with pytest.raises(IllegalAction) as err:
         t.act("throw", target=45)
@@ -67,8 +69,7 @@ def test_a_teammate_in_the_way_blocks_a_throw():
 
 
 def test_an_opponent_in_the_way_blocks_a_throw_at_the_one_behind():
-    t = Table.start(E, wizards={21: [5, 7], 45: [5, 11], 30: [5, 13]}, balls={1: {"held_by": 21}},
-                    active={1: True})
+    t = Table.start(E, wizards={21: [5, 7], 45: [5, 11], 30: [5, 13]}, balls={1: {"held_by": 21}}, active={1: True})
     assert {"type": "throw", "target": 45} in t.legal()
     assert {"type": "throw", "target": 30} not in t.legal()
 

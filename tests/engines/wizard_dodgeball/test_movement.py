@@ -16,7 +16,9 @@ def test_a_wizard_moves_straight_or_diagonally_up_to_its_move_stat():
     t = Table.start(E, wizards={21: [5, 5]})  # MOVE 4
     occupied = {tuple(w["sq"]) for w in t.state["wizards"]} | {tuple(b["sq"]) for b in t.state["balls"]}
     expected = {
-        (c, r) for c in range(1, 10) for r in range(1, 10)
+        (c, r)
+        for c in range(1, 10)
+        for r in range(1, 10)
         if max(abs(c - 5), abs(r - 5)) <= 4 and (c, r) not in occupied
     }
     assert moves(t) == expected

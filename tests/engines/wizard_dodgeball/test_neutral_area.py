@@ -17,13 +17,18 @@ from engines.wizard_dodgeball import data
 from engines.wizard_dodgeball.scenario import Table
 
 GREY, BLUE, WHITE = [1, 6], [2, 7], [0, 5]
-CONFIG = {"teams": [{"wizards": [21, 58, 41, 39, 3], "spells": list(data.SPELL_ORDER)},
-                    {"wizards": [45, 30, 47, 10, 12], "spells": ["teleport", "freeze"]}]}
+CONFIG = {
+    "teams": [
+        {"wizards": [21, 58, 41, 39, 3], "spells": list(data.SPELL_ORDER)},
+        {"wizards": [45, 30, 47, 10, 12], "spells": ["teleport", "freeze"]},
+    ]
+}
 
 
 def on(t, face, jersey=None, ball=None):
-    return any(e["face"] == face and (e["wizard"] == jersey if ball is None else e["ball"] == ball)
-               for e in t.state["effects"])
+    return any(
+        e["face"] == face and (e["wizard"] == jersey if ball is None else e["ball"] == ball) for e in t.state["effects"]
+    )
 
 
 def test_a_wizards_spell_effect_survives_entering_and_leaving_the_neutral_area():
@@ -44,8 +49,15 @@ def test_a_wizards_spell_effect_survives_entering_and_leaving_the_neutral_area()
 
 def test_a_fireball_carried_into_the_neutral_area_still_burns_when_thrown_from_there():
     """Neutral Area: a ball's effect enters with it; Fireball: attack score 10, no roll."""
-    t = Table.start(E2, config=CONFIG, wizards={21: [5, 7], 45: [5, 11]}, balls={1: {"held_by": 21}},
-                    active={1: True}, turn=21, actions=3)
+    t = Table.start(
+        E2,
+        config=CONFIG,
+        wizards={21: [5, 7], 45: [5, 11]},
+        balls={1: {"held_by": 21}},
+        active={1: True},
+        turn=21,
+        actions=3,
+    )
     t.act("cast", spell="fireball", targets=[{"ball": 1}])
     t.act("move", to=[4, 9])
     assert on(t, "fireball", ball=1)
@@ -59,8 +71,7 @@ def test_a_fireball_carried_into_the_neutral_area_still_burns_when_thrown_from_t
 @pytest.mark.parametrize("engine", [E1, E2], ids=["v1", "v2"])
 def test_from_a_back_zone_to_an_opponent_in_the_neutral_area_is_two_zones(engine):
     """Example Gameplay, Turn 8 (H): from the back zone at the Neutral Area, two ATTACK dice."""
-    t = Table.start(engine, wizards={47: [3, 13], 21: [4, 9]}, balls={1: {"held_by": 47}}, active={1: True},
-                    turn=47)
+    t = Table.start(engine, wizards={47: [3, 13], 21: [4, 9]}, balls={1: {"held_by": 47}}, active={1: True}, turn=47)
     t.act("throw", target=21)
     assert t.spec()["dice"] == [BLUE, BLUE]  # Shrew's ATTACK blue+blue, no white die
 

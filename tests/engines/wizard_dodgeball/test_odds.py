@@ -135,6 +135,7 @@ def test_every_stake_agrees_with_what_the_engine_recorded_in_autoplayed_games():
                 elif step == "resist":
                     assert s.happened == (result in ("resisted", "rebound")), (s, result)
                 elif step == "rolloff":
-                    assert s.happened == (after.get("first") == (0 if "first team" in s.label else 1)
-                                          and outcome[0] != outcome[1])
+                    assert s.happened == (
+                        after.get("first") == (0 if "first team" in s.label else 1) and outcome[0] != outcome[1]
+                    )
     assert checked > 50

@@ -3,7 +3,8 @@
 import json
 import random
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engines.base import CHANCE
 from engines.chance import derive

@@ -16,8 +16,12 @@ P2 = [45, 30, 47, 10, 12]
 
 
 def config(**overrides):
-    cfg = {"teams": [{"wizards": list(P1), "spells": ["teleport", "freeze"]},
-                     {"wizards": list(P2), "spells": ["teleport", "freeze"]}]}
+    cfg = {
+        "teams": [
+            {"wizards": list(P1), "spells": ["teleport", "freeze"]},
+            {"wizards": list(P2), "spells": ["teleport", "freeze"]},
+        ]
+    }
     cfg.update(overrides)
     return cfg
 
@@ -45,8 +49,16 @@ def test_the_roster_matches_every_number_of_the_worked_example():
     """Example Gameplay: Curtrod MAGIC 2, Saunterberg casts blue+blue, Shrew and Dirtybottoms attack
     blue+blue, Stumbleton attacks grey+blue, Dasherdodge resists grey+grey, Presage dodges grey+blue."""
     r = data.roster()
-    names = {10: "Jazzle Dirtybottoms", 21: "Hoary Burblepot", 25: "Flick Stumbleton", 30: "Airial Curtrod",
-             41: "Sibly Saunterberg", 45: "Miguel Dasherdodge", 47: "Mad Mammy Shrew", 58: "Thauma Presage"}
+    names = {
+        10: "Jazzle Dirtybottoms",
+        21: "Hoary Burblepot",
+        25: "Flick Stumbleton",
+        30: "Airial Curtrod",
+        41: "Sibly Saunterberg",
+        45: "Miguel Dasherdodge",
+        47: "Mad Mammy Shrew",
+        58: "Thauma Presage",
+    }
     for j, n in names.items():
         assert r[j]["name"] == n
     assert r[30]["magic"] == 2
@@ -69,8 +81,17 @@ def test_the_ten_spells_cost_one_point_single_and_two_points_paired():
     cards = data.spell_cards()
     assert len(cards) == 10
     assert {c: cards[c]["cost"] for c in cards} == {
-        "teleport": 1, "fireball": 1, "freeze": 1, "shield": 1, "dispel": 1,
-        "slow_speed": 2, "strong_weak": 2, "shrink_enlarge": 2, "butter_sticky": 2, "drain_boost": 2}
+        "teleport": 1,
+        "fireball": 1,
+        "freeze": 1,
+        "shield": 1,
+        "dispel": 1,
+        "slow_speed": 2,
+        "strong_weak": 2,
+        "shrink_enlarge": 2,
+        "butter_sticky": 2,
+        "drain_boost": 2,
+    }
 
 
 def test_the_standard_court_is_9_by_17_with_stars_on_the_neutral_row():

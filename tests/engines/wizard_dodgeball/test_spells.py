@@ -10,10 +10,24 @@ from engines.wizard_dodgeball import ENGINE as E
 from engines.wizard_dodgeball import data
 from engines.wizard_dodgeball.scenario import Table
 
-CONFIG = {"teams": [{"wizards": [21, 58, 41, 39, 3], "spells": list(data.SPELL_ORDER)},
-                    {"wizards": [45, 30, 47, 10, 12],
-                     "spells": ["teleport", "fireball", "freeze", "shield", "dispel", "slow_speed", "strong_weak",
-                                "butter_sticky"]}]}
+CONFIG = {
+    "teams": [
+        {"wizards": [21, 58, 41, 39, 3], "spells": list(data.SPELL_ORDER)},
+        {
+            "wizards": [45, 30, 47, 10, 12],
+            "spells": [
+                "teleport",
+                "fireball",
+                "freeze",
+                "shield",
+                "dispel",
+                "slow_speed",
+                "strong_weak",
+                "butter_sticky",
+            ],
+        },
+    ]
+}
 GREY, BLUE, RED, WHITE = [1, 6], [2, 7], [3, 8], [0, 5]
 
 
@@ -24,8 +38,13 @@ def table(**kw):
 
 
 def effect(face, jersey, side=1, caster=30, card=None):
-    return {"face": face, "card": card or data.spell_faces()[face]["card"], "side": side, "caster": caster,
-            "wizard": jersey}
+    return {
+        "face": face,
+        "card": card or data.spell_faces()[face]["card"],
+        "side": side,
+        "caster": caster,
+        "wizard": jersey,
+    }
 
 
 def has(t, face, jersey):
@@ -33,6 +52,7 @@ def has(t, face, jersey):
 
 
 # -- Teleport -------------------------------------------------------------------------------
+
 
 def test_teleport_moves_a_teammate_to_an_empty_square_of_its_side_without_a_roll():
     """Teleport: the target reappears in any empty in-bounds space within magical range."""
@@ -96,6 +116,7 @@ def test_a_wizard_teleported_with_a_ball_keeps_it():
 
 # -- Fireball ------------------------------------------------------------------------------
 
+
 def test_fireball_is_cast_on_a_ball_held_by_the_casters_side():
     """Fireball: cast on a held ball."""
     t = table(balls={3: [5, 8], 1: {"held_by": 21}})
@@ -140,12 +161,15 @@ def test_a_fireball_not_thrown_burns_out_after_one_round():
 
 # -- Freeze --------------------------------------------------------------------------------
 
+
 def test_a_frozen_wizard_cannot_throw_or_cast_and_has_only_free_actions():
     """Freeze: cannot move, throw, dodge, or cast while frozen."""
-    t = table(wizards={21: [4, 8]}, balls={1: {"held_by": 21}}, active={1: True},
-              effects=[effect("freeze", 21)])
-    for action in ({"type": "throw", "target": 45}, {"type": "cast", "spell": "freeze", "targets": [{"wizard": 45}]},
-                   {"type": "pass", "to": 58}):
+    t = table(wizards={21: [4, 8]}, balls={1: {"held_by": 21}}, active={1: True}, effects=[effect("freeze", 21)])
+    for action in (
+        {"type": "throw", "target": 45},
+        {"type": "cast", "spell": "freeze", "targets": [{"wizard": 45}]},
+        {"type": "pass", "to": 58},
+    ):
         with pytest.raises(IllegalAction) as err:
             E.apply(t.state, {"kind": "action", "seat": 0, "action": action})
         assert err.value.code == "frozen"
@@ -154,8 +178,12 @@ def test_a_frozen_wizard_cannot_throw_or_cast_and_has_only_free_actions():
 
 def test_a_frozen_target_has_a_fixed_dodge_of_5_and_does_not_move_when_missed():
     """Freeze: a frozen wizard has a fixed dodge score of 5 (attack must be higher to hit)."""
-    t = table(wizards={21: [5, 5]}, balls={1: {"held_by": 21}}, active={1: True},
-              effects=[effect("freeze", 45, side=0, caster=58)])
+    t = table(
+        wizards={21: [5, 5]},
+        balls={1: {"held_by": 21}},
+        active={1: True},
+        effects=[effect("freeze", 45, side=0, caster=58)],
+    )
     t.act("throw", target=45)
     t.roll(2, 3)  # 5: not more than 5
     assert t.state["queue"] == []  # no dodge roll
@@ -175,11 +203,11 @@ def test_a_frozen_wizard_can_still_resist_spells():
 
 # -- Shield --------------------------------------------------------------------------------
 
+
 def test_a_shield_ignores_the_first_failed_dodge_and_the_ball_drops_between_target_and_thrower():
     """Shielded / Shield: the target is not eliminated, the ball is placed adjacent to the target
     between it and the attacker, and the shield is gone after the first hit."""
-    t = table(wizards={21: [5, 5]}, balls={1: {"held_by": 21}}, active={1: True},
-              effects=[effect("shield", 45)])
+    t = table(wizards={21: [5, 5]}, balls={1: {"held_by": 21}}, active={1: True}, effects=[effect("shield", 45)])
     t.act("throw", target=45)
     t.roll(6, 7)
     t.roll(2, 4)
@@ -199,8 +227,7 @@ def test_a_shield_ignores_the_first_failed_resist():
 
 def test_a_shielded_wizard_cannot_catch():
     """Shield: unable to catch."""
-    t = table(wizards={21: [5, 5]}, balls={1: {"held_by": 21}}, active={1: True},
-              effects=[effect("shield", 45)])
+    t = table(wizards={21: [5, 5]}, balls={1: {"held_by": 21}}, active={1: True}, effects=[effect("shield", 45)])
     t.act("throw", target=45)
     t.roll(6, 7)
     t.roll(3, 3)
@@ -225,6 +252,7 @@ def test_a_shielded_wizard_cannot_be_buffed_by_teammates():
 
 
 # -- Dispel --------------------------------------------------------------------------------
+
 
 def test_dispelling_the_other_sides_spell_is_an_attack_on_its_caster():
     """Casting / Dispel: if cast on an opponent's spell, Dispel is a magical attack on the wizard
@@ -254,6 +282,7 @@ def test_doubles_resist_dispel_without_a_rebound():
 
 # -- Slow / Speed --------------------------------------------------------------------------
 
+
 def test_speed_gives_a_teammate_three_actions_on_its_next_turn():
     """Slow / Speed: Speed +1 action point."""
     t = table(wizards={58: [5, 5]})
@@ -282,28 +311,37 @@ def test_speed_on_the_active_wizard_adds_an_action_at_once():
 
 # -- Strong / Weak -------------------------------------------------------------------------
 
+
 def test_strong_adds_a_white_die_to_attack():
     """Strong / Weak: Strong +1 white die to ATTACK."""
-    t = table(wizards={21: [5, 5]}, balls={1: {"held_by": 21}}, active={1: True},
-              effects=[effect("strong", 21, side=0, caster=58)])
+    t = table(
+        wizards={21: [5, 5]},
+        balls={1: {"held_by": 21}},
+        active={1: True},
+        effects=[effect("strong", 21, side=0, caster=58)],
+    )
     t.act("throw", target=45)
     assert t.spec()["dice"] == [GREY, BLUE, WHITE]
 
 
 def test_weak_removes_the_lower_attack_die():
     """Strong / Weak: Weak -1 lower die to ATTACK."""
-    t = table(wizards={21: [5, 7]}, balls={1: {"held_by": 21}}, active={1: True},
-              effects=[effect("weak", 21)])
+    t = table(wizards={21: [5, 7]}, balls={1: {"held_by": 21}}, active={1: True}, effects=[effect("weak", 21)])
     t.act("throw", target=45)  # one zone: blue + white only
     assert t.spec()["dice"] == [BLUE, WHITE]
 
 
 # -- Shrink / Enlarge ----------------------------------------------------------------------
 
+
 def test_shrink_adds_a_white_die_to_dodge_and_takes_two_from_move():
     """Shrink / Enlarge: Shrink +1 white die to DODGE, -2 MOVE."""
-    t = table(wizards={21: [5, 5]}, balls={1: {"held_by": 21}}, active={1: True},
-              effects=[effect("shrink", 45, side=0, caster=58)])
+    t = table(
+        wizards={21: [5, 5]},
+        balls={1: {"held_by": 21}},
+        active={1: True},
+        effects=[effect("shrink", 45, side=0, caster=58)],
+    )
     t.act("throw", target=45)
     t.roll(3, 3)
     assert t.spec()["dice"] == [BLUE, RED, WHITE]
@@ -313,8 +351,12 @@ def test_shrink_adds_a_white_die_to_dodge_and_takes_two_from_move():
 
 def test_enlarge_removes_the_lower_dodge_die_and_adds_two_to_move():
     """Shrink / Enlarge: Enlarge -1 lower die to DODGE, +2 MOVE."""
-    t = table(wizards={21: [5, 5]}, balls={1: {"held_by": 21}}, active={1: True},
-              effects=[effect("enlarge", 45, side=0, caster=58)])
+    t = table(
+        wizards={21: [5, 5]},
+        balls={1: {"held_by": 21}},
+        active={1: True},
+        effects=[effect("enlarge", 45, side=0, caster=58)],
+    )
     t.act("throw", target=45)
     t.roll(3, 3)
     assert t.spec()["dice"] == [RED]
@@ -323,6 +365,7 @@ def test_enlarge_removes_the_lower_dodge_die_and_adds_two_to_move():
 
 
 # -- Butter / Sticky Fingers ---------------------------------------------------------------
+
 
 def test_butter_fingers_drops_the_held_ball_where_its_player_chooses():
     """Butter / Sticky Fingers: Butter Fingers, drop a ball if holding one."""
@@ -338,8 +381,12 @@ def test_butter_fingers_drops_the_held_ball_where_its_player_chooses():
 
 def test_butter_fingers_cannot_pick_up_catch_or_receive_a_pass():
     """Butter Fingers: unable to pick up or catch."""
-    t = table(wizards={21: [5, 5], 30: [6, 12]}, balls={1: {"held_by": 21}, 2: [4, 11], 4: {"held_by": 30}},
-              active={1: True}, effects=[effect("butter_fingers", 45, side=0, caster=58)])
+    t = table(
+        wizards={21: [5, 5], 30: [6, 12]},
+        balls={1: {"held_by": 21}, 2: [4, 11], 4: {"held_by": 30}},
+        active={1: True},
+        effects=[effect("butter_fingers", 45, side=0, caster=58)],
+    )
     t.act("throw", target=45)
     t.roll(6, 7)
     t.roll(4, 4)  # doubles: no catch with butter fingers
@@ -348,8 +395,12 @@ def test_butter_fingers_cannot_pick_up_catch_or_receive_a_pass():
     with pytest.raises(IllegalAction) as err:
         t2.act("pick_up", ball=2)
     assert err.value.code == "butter_fingers"
-    t3 = table(wizards={30: [6, 12]}, balls={4: {"held_by": 30}},
-               effects=[effect("butter_fingers", 45, side=0, caster=58)], turn=30)
+    t3 = table(
+        wizards={30: [6, 12]},
+        balls={4: {"held_by": 30}},
+        effects=[effect("butter_fingers", 45, side=0, caster=58)],
+        turn=30,
+    )
     with pytest.raises(IllegalAction) as err:
         t3.act("pass", to=45)
     assert err.value.code == "butter_fingers"
@@ -357,11 +408,14 @@ def test_butter_fingers_cannot_pick_up_catch_or_receive_a_pass():
 
 def test_sticky_fingers_cannot_throw_pass_or_drop():
     """Sticky Fingers: unable to throw, pass, or drop."""
-    t = table(wizards={58: [6, 7]}, balls={1: {"held_by": 21}}, active={1: True},
-              effects=[effect("sticky_fingers", 21)])
-    for action, code in (({"type": "throw", "target": 45}, "sticky_fingers"),
-                         ({"type": "pass", "to": 58}, "sticky_fingers"),
-                         ({"type": "drop", "to": [4, 7]}, "sticky_fingers")):
+    t = table(
+        wizards={58: [6, 7]}, balls={1: {"held_by": 21}}, active={1: True}, effects=[effect("sticky_fingers", 21)]
+    )
+    for action, code in (
+        ({"type": "throw", "target": 45}, "sticky_fingers"),
+        ({"type": "pass", "to": 58}, "sticky_fingers"),
+        ({"type": "drop", "to": [4, 7]}, "sticky_fingers"),
+    ):
         with pytest.raises(IllegalAction) as err:
             E.apply(t.state, {"kind": "action", "seat": 0, "action": action})
         assert err.value.code == code
@@ -370,8 +424,12 @@ def test_sticky_fingers_cannot_throw_pass_or_drop():
 @pytest.mark.parametrize("dodge", [(2, 4), (3, 6), (4, 5), (4, 4)])
 def test_sticky_fingers_catch_on_doubles_and_on_totals_of_3_6_9_or_12(dodge):
     """Sticky Fingers: catch on doubles and any 3, 6, 9 or 12."""
-    t = table(wizards={21: [5, 5]}, balls={1: {"held_by": 21}}, active={1: True},
-              effects=[effect("sticky_fingers", 45, side=0, caster=58)])
+    t = table(
+        wizards={21: [5, 5]},
+        balls={1: {"held_by": 21}},
+        active={1: True},
+        effects=[effect("sticky_fingers", 45, side=0, caster=58)],
+    )
     t.act("throw", target=45)
     t.roll(6, 7)
     t.roll(*dodge)
@@ -379,8 +437,12 @@ def test_sticky_fingers_catch_on_doubles_and_on_totals_of_3_6_9_or_12(dodge):
 
 
 def test_sticky_fingers_do_not_catch_on_other_totals():
-    t = table(wizards={21: [5, 5]}, balls={1: {"held_by": 21}}, active={1: True},
-              effects=[effect("sticky_fingers", 45, side=0, caster=58)])
+    t = table(
+        wizards={21: [5, 5]},
+        balls={1: {"held_by": 21}},
+        active={1: True},
+        effects=[effect("sticky_fingers", 45, side=0, caster=58)],
+    )
     t.act("throw", target=45)
     t.roll(6, 7)
     t.roll(2, 5)  # 7
@@ -388,6 +450,7 @@ def test_sticky_fingers_do_not_catch_on_other_totals():
 
 
 # -- Magic Drain / Boost -------------------------------------------------------------------
+
 
 def test_magic_boost_adds_3_to_the_cast_score():
     """Magic Drain / Boost: Magic Boost +3 magic attack bonus."""

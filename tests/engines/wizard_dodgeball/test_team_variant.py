@@ -32,8 +32,7 @@ def test_a_teammates_seat_cannot_act_for_a_wizard_it_does_not_control():
 
 def test_a_choice_after_a_roll_is_made_by_the_seat_controlling_that_wizard():
     """RULES.md (Team variant): the dodging wizard's controller picks where it steps."""
-    t = Table.start(E, seats=4, wizards={21: [5, 5], 30: [5, 11]}, balls={1: {"held_by": 21}},
-                    active={1: True})
+    t = Table.start(E, seats=4, wizards={21: [5, 5], 30: [5, 11]}, balls={1: {"held_by": 21}}, active={1: True})
     t.act("throw", target=30)
     t.roll(2, 3)
     t.roll(5, 6)
@@ -58,8 +57,13 @@ def test_in_turns_mode_a_sides_players_alternate_whatever_the_wizard():
 
 
 def test_both_players_of_a_side_share_its_placement():
-    t = Table.start(E, seats=4, wizards={21: [5, 5], 45: [5, 11], 30: None, 47: None, 10: None, 12: None},
-                    balls={1: {"held_by": 21}}, active={1: True})
+    t = Table.start(
+        E,
+        seats=4,
+        wizards={21: [5, 5], 45: [5, 11], 30: None, 47: None, 10: None, 12: None},
+        balls={1: {"held_by": 21}},
+        active={1: True},
+    )
     t.act("throw", target=45)
     t.roll(6, 7)
     t.roll(2, 3)
@@ -69,13 +73,16 @@ def test_both_players_of_a_side_share_its_placement():
     assert result["scores"] == [5, 0, 5, 0]
 
 
-@pytest.mark.parametrize("cfg, code", [
-    ({"sides": [[0, 1], [2]]}, "bad_sides"),
-    ({"sides": [[0, 2], [1, 1]]}, "bad_sides"),
-    ({"controllers": [[0, 0, 0, 0, 0], [1, 3, 1, 3, 1]]}, "bad_controllers"),
-    ({"controllers": [[0, 1, 0, 2, 0], [1, 3, 1, 3, 1]]}, "bad_controllers"),
-    ({"team_control": "chaos"}, "bad_team_control"),
-])
+@pytest.mark.parametrize(
+    "cfg, code",
+    [
+        ({"sides": [[0, 1], [2]]}, "bad_sides"),
+        ({"sides": [[0, 2], [1, 1]]}, "bad_sides"),
+        ({"controllers": [[0, 0, 0, 0, 0], [1, 3, 1, 3, 1]]}, "bad_controllers"),
+        ({"controllers": [[0, 1, 0, 2, 0], [1, 3, 1, 3, 1]]}, "bad_controllers"),
+        ({"team_control": "chaos"}, "bad_team_control"),
+    ],
+)
 def test_a_bad_team_set_up_is_refused(cfg, code):
     with pytest.raises(InvalidConfig) as err:
         E.validate_config(cfg, 4)

@@ -169,8 +169,7 @@ def test_a_wizard_with_no_empty_square_beside_it_dodges_in_place_and_the_ball_dr
     """RULES.md (Dodging): with nowhere to step the dodger stays and the ball lands next to it,
     on the side of the thrower."""
     walls = {30: [4, 12], 47: [5, 12], 10: [6, 12], 12: [4, 11]}
-    t = thrower([5, 5], [5, 11], wizards=walls,
-                balls={2: [6, 11], 3: [4, 10], 4: [5, 10], 5: [6, 10]})
+    t = thrower([5, 5], [5, 11], wizards=walls, balls={2: [6, 11], 3: [4, 10], 4: [5, 10], 5: [6, 10]})
     t.act("throw", target=45)
     t.roll(2, 3)
     t.roll(6, 7)

@@ -89,10 +89,16 @@ def test_dice_are_refused_when_none_are_due():
     assert err.value.code == "no_chance_pending"
 
 
-@pytest.mark.parametrize("event", [
-    None, {"kind": "nap"}, {"kind": "action", "seat": 0}, {"kind": "action", "seat": 9, "action": {"type": "end_turn"}},
-    {"kind": "action", "seat": 0, "action": {"type": "juggle"}},
-])
+@pytest.mark.parametrize(
+    "event",
+    [
+        None,
+        {"kind": "nap"},
+        {"kind": "action", "seat": 0},
+        {"kind": "action", "seat": 9, "action": {"type": "end_turn"}},
+        {"kind": "action", "seat": 0, "action": {"type": "juggle"}},
+    ],
+)
 def test_malformed_events_are_refused_with_a_reason(event):
     t = Table.start(E)
     with pytest.raises(IllegalAction) as err:

@@ -43,8 +43,7 @@ def test_more_wizards_on_the_court_wins_nothing_at_the_limit():
 def test_passing_the_ball_every_turn_does_not_put_the_end_off():
     """Issue 20: under the old ruling a pass reset the count, so two wizards passing one ball
     kept a game alive for ever. The bound counts every turn, whatever is played in it."""
-    t = Table.start(E, config={"turn_limit": 12}, wizards={21: [5, 5], 58: [6, 5]},
-                    balls={1: {"held_by": 21}})
+    t = Table.start(E, config={"turn_limit": 12}, wizards={21: [5, 5], 58: [6, 5]}, balls={1: {"held_by": 21}})
     for _ in range(6):
         holder = 21 if t.wizard(21)["ball"] else 58
         if t.turn_wizard() in (21, 58) and t.wizard(t.turn_wizard())["ball"]:
@@ -62,8 +61,10 @@ def test_a_turn_that_ends_by_itself_at_the_limit_is_ended_once():
     end_turns(t, 9)
     seat = t.seat()
     for _ in range(2):  # two moves along the back rows, away from every ball
-        move = min((a for a in E.legal_actions(t.state, seat) if a["type"] == "move" and "pick_up" not in a),
-                   key=lambda a: (-a["to"][1], a["to"][0]))
+        move = min(
+            (a for a in E.legal_actions(t.state, seat) if a["type"] == "move" and "pick_up" not in a),
+            key=lambda a: (-a["to"][1], a["to"][0]),
+        )
         t.act("move", to=move["to"])
     assert E.to_move(t.state) == []
     assert t.state["turn"]["n"] == 10 and sum(t.state["turns_taken"]) == 10
@@ -71,9 +72,13 @@ def test_a_turn_that_ends_by_itself_at_the_limit_is_ended_once():
 
 
 def test_a_game_won_before_the_limit_is_won_as_the_book_says():
-    t = Table.start(E, config={"turn_limit": 10}, wizards={58: None, 41: None, 25: None, 36: None,
-                                                            21: [5, 7], 45: [5, 13]},
-                    balls={1: {"held_by": 45}}, active={1: True})
+    t = Table.start(
+        E,
+        config={"turn_limit": 10},
+        wizards={58: None, 41: None, 25: None, 36: None, 21: [5, 7], 45: [5, 13]},
+        balls={1: {"held_by": 45}},
+        active={1: True},
+    )
     t.act("end_turn")
     t.act("throw", target=21)
     t.roll(3, 3)  # 6 from two blues (two zones)

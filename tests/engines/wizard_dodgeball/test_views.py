@@ -79,8 +79,12 @@ def test_the_view_shows_spell_markers_and_spent_cards():
 
 
 def test_the_view_shows_the_result_when_the_game_is_over():
-    t = Table.start(E, wizards={21: [5, 5], 45: [5, 11], 30: None, 47: None, 10: None, 12: None},
-                    balls={1: {"held_by": 21}}, active={1: True})
+    t = Table.start(
+        E,
+        wizards={21: [5, 5], 45: [5, 11], 30: None, 47: None, 10: None, 12: None},
+        balls={1: {"held_by": 21}},
+        active={1: True},
+    )
     t.act("throw", target=45)
     t.roll(6, 7)
     t.roll(2, 3)
@@ -101,10 +105,15 @@ def test_each_event_is_described_in_one_readable_sentence():
 
 
 def test_the_game_end_is_described():
-    t = Table.start(E, wizards={21: [5, 5], 45: [5, 11], 30: None, 47: None, 10: None, 12: None},
-                    balls={1: {"held_by": 21}}, active={1: True})
+    t = Table.start(
+        E,
+        wizards={21: [5, 5], 45: [5, 11], 30: None, 47: None, 10: None, 12: None},
+        balls={1: {"held_by": 21}},
+        active={1: True},
+    )
     t.act("throw", target=45)
     t.roll(6, 7)
     t.roll(2, 3)
-    assert t.log[-1].endswith("#45 Miguel Dasherdodge is out. The first team wins: "
-                              "Second team has no wizards left on the court.")
+    assert t.log[-1].endswith(
+        "#45 Miguel Dasherdodge is out. The first team wins: Second team has no wizards left on the court."
+    )

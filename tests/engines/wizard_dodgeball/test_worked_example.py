@@ -10,20 +10,41 @@ import json
 
 import pytest
 
-from engines.base import CHANCE, replay
+from engines.base import replay
 from engines.wizard_dodgeball import ENGINE as E
 from engines.wizard_dodgeball.scenario import Table
 
 CONFIG = {
     "teams": [
-        {"wizards": [21, 58, 41, 25, 36],
-         "spells": ["teleport", "fireball", "freeze", "shield", "dispel",
-                    "slow_speed", "strong_weak", "shrink_enlarge", "drain_boost"],
-         "start": [[5, 2], [3, 2], [7, 2], [6, 1], [4, 1]]},
-        {"wizards": [45, 30, 47, 10, 12],
-         "spells": ["teleport", "fireball", "freeze", "shield", "dispel",
-                    "slow_speed", "strong_weak", "butter_sticky"],
-         "start": [[4, 16], [6, 16], [2, 16], [8, 16], [5, 17]]},
+        {
+            "wizards": [21, 58, 41, 25, 36],
+            "spells": [
+                "teleport",
+                "fireball",
+                "freeze",
+                "shield",
+                "dispel",
+                "slow_speed",
+                "strong_weak",
+                "shrink_enlarge",
+                "drain_boost",
+            ],
+            "start": [[5, 2], [3, 2], [7, 2], [6, 1], [4, 1]],
+        },
+        {
+            "wizards": [45, 30, 47, 10, 12],
+            "spells": [
+                "teleport",
+                "fireball",
+                "freeze",
+                "shield",
+                "dispel",
+                "slow_speed",
+                "strong_weak",
+                "butter_sticky",
+            ],
+            "start": [[4, 16], [6, 16], [2, 16], [8, 16], [5, 17]],
+        },
     ],
 }
 

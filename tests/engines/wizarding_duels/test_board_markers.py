@@ -18,8 +18,17 @@ def ov(models, map_id="moonlit-cloister", **kw):
 
 def sigil(target="3,2", **kw):
     """Cassius (0a) casts Cinder Sigil at ``target``; a +1 card makes it 2 + 1 + 0 = 3: a success."""
-    s = ov([(0, "cassius-vane", "2,1", {}), (0, "sister-hollis", "4,1", {}), (1, "tobias-fenwick", "3,3", {}),
-            (1, "nyx-hollow", "5,3", {})], spellbooks={0: ["cinder-sigil", "warden-lantern"]}, active="0a", **kw)
+    s = ov(
+        [
+            (0, "cassius-vane", "2,1", {}),
+            (0, "sister-hollis", "4,1", {}),
+            (1, "tobias-fenwick", "3,3", {}),
+            (1, "nyx-hollow", "5,3", {}),
+        ],
+        spellbooks={0: ["cinder-sigil", "warden-lantern"]},
+        active="0a",
+        **kw,
+    )
     s = act(s, 0, {"type": "cast", "spell": "cinder-sigil", "target": target})
     return decline(deal(s, ["c01-steady-hand"]))
 
@@ -34,7 +43,11 @@ def end_phase(s):
 def test_a_marker_spell_is_cast_at_a_space_in_range_and_sight_but_never_at_impassable_terrain():
     """WD-99 (L1222-1224) and L1196: "No markers can be placed on Impassable Terrain"; a space
     holding a model may take one (models stand on markers)."""
-    s = ov([(0, "cassius-vane", "2,1", {}), (1, "tobias-fenwick", "3,3", {})], spellbooks={0: ["cinder-sigil"]}, active="0a")
+    s = ov(
+        [(0, "cassius-vane", "2,1", {}), (1, "tobias-fenwick", "3,3", {})],
+        spellbooks={0: ["cinder-sigil"]},
+        active="0a",
+    )
     b = content.board(OV, "moonlit-cloister", "blue")
     assert b.terrain[(0, 2)] == "impassable" and geometry.distance((2, 1), (0, 2)) <= 4
     spaces = {a["target"] for a in E.legal_actions(s, 0) if a["type"] == "cast" and a["spell"] == "cinder-sigil"}
@@ -85,8 +98,13 @@ def test_models_stand_on_and_move_across_markers_and_markers_share_a_space():
 def test_a_guard_marker_adds_to_the_defense_of_friendly_models_near_it():
     """WD-99 with an authored effect (A-68): Warden's Lantern, +1 Defense within 1 space."""
     s = ov([(0, "cassius-vane", "2,1", {}), (1, "tobias-fenwick", "3,3", {})], spellbooks={1: ["warden-lantern"]})
-    c = {"def": {"model": "1a", "seat": 1, "kept": None, "extra": [], "emp_cards": [], "swap": None}, "att": {"model": "0a", "seat": 0},
-         "what": "attack", "prof": {"type": "magical"}, "react": 0}
+    c = {
+        "def": {"model": "1a", "seat": 1, "kept": None, "extra": [], "emp_cards": [], "swap": None},
+        "att": {"model": "0a", "seat": 0},
+        "what": "attack",
+        "prof": {"type": "magical"},
+        "react": 0,
+    }
     c["def"]["early"] = 0
     before = rules.defense_total(s, c)
     s["markers"] = [{"hex": "3,2", "mark": "guard", "seat": 1, "spell": "warden-lantern", "n": 1, "radius": 1}]
@@ -98,15 +116,22 @@ def test_a_guard_marker_adds_to_the_defense_of_friendly_models_near_it():
 def test_a_neutral_marker_spells_upkeep_is_paid_in_the_colours_its_owner_names():
     """WD-61 (L1104: upkeep markers are of the colour that would empower the spell) with A-18
     (a Neutral spell takes either colour, mixed if wanted)."""
-    s = ov([(0, "cassius-vane", "2,1", {}), (1, "tobias-fenwick", "3,4", {})], spellbooks={0: ["warden-lantern"]},
-           pools={0: {"light": 1, "dark": 1}}, active="0a")
+    s = ov(
+        [(0, "cassius-vane", "2,1", {}), (1, "tobias-fenwick", "3,4", {})],
+        spellbooks={0: ["warden-lantern"]},
+        pools={0: {"light": 1, "dark": 1}},
+        active="0a",
+    )
     s = act(s, 0, {"type": "cast", "spell": "warden-lantern", "target": "2,1"})
     s = act(s, 0, {"type": "pass"}) if front(s) == "empower" else s
     s = decline(deal(s, ["c01-steady-hand"]))
     assert s["markers"][0]["mark"] == "guard"
     s["queue"][0:0] = rules._upkeep_steps(s, [0], "start")
-    assert E.legal_actions(s, 0) == [{"type": "upkeep", "keep": True, "light": 0}, {"type": "upkeep", "keep": True, "light": 1},
-                                     {"type": "upkeep", "keep": False}]
+    assert E.legal_actions(s, 0) == [
+        {"type": "upkeep", "keep": True, "light": 0},
+        {"type": "upkeep", "keep": True, "light": 1},
+        {"type": "upkeep", "keep": False},
+    ]
     kept = act(s, 0, {"type": "upkeep", "keep": True, "light": 1})
     assert kept["players"][0]["upkeep"][0]["markers"] == {"light": 1, "dark": 0} and kept["markers"]
 
@@ -135,7 +160,11 @@ def test_the_heuristic_bot_lays_a_fire_marker_next_to_an_enemy_when_it_has_nothi
     has nothing to hit Tobias with, so the bot casts Cinder Sigil where the fire reaches him."""
     import random
 
-    s = ov([(0, "cassius-vane", "2,1", {}), (1, "tobias-fenwick", "3,3", {})], spellbooks={0: ["cinder-sigil"]}, active="0a")
+    s = ov(
+        [(0, "cassius-vane", "2,1", {}), (1, "tobias-fenwick", "3,3", {})],
+        spellbooks={0: ["cinder-sigil"]},
+        active="0a",
+    )
     s["act"]["basic_used"] = True
     a = E.bot_action("heuristic", s, 0, random.Random(1))
     assert a["type"] == "cast" and a["spell"] == "cinder-sigil"

@@ -14,16 +14,19 @@ def test_the_engine_is_registered_for_two_players_with_glicko2_and_its_bots():
     assert ENGINE.script() == "js/games/wizarding-duels.js"
 
 
-@pytest.mark.parametrize("config, code", [
-    ({"pack": "no-such-pack"}, "unknown_pack"),
-    ({"pack": "rulebook-examples"}, "pack_not_playable"),
-    ({"galleons": 0}, "bad_galleons"),
-    ({"galleons": "50"}, "bad_galleons"),
-    ({"galleons": 3}, "budget_too_small"),
-    ({"potion_duplicates": "yes"}, "bad_option"),
-    ({"groups": [{}]}, "bad_groups"),
-    ({"colour": "red"}, "unknown_option"),
-])
+@pytest.mark.parametrize(
+    "config, code",
+    [
+        ({"pack": "no-such-pack"}, "unknown_pack"),
+        ({"pack": "rulebook-examples"}, "pack_not_playable"),
+        ({"galleons": 0}, "bad_galleons"),
+        ({"galleons": "50"}, "bad_galleons"),
+        ({"galleons": 3}, "budget_too_small"),
+        ({"potion_duplicates": "yes"}, "bad_option"),
+        ({"groups": [{}]}, "bad_groups"),
+        ({"colour": "red"}, "unknown_option"),
+    ],
+)
 def test_bad_configs_are_refused_with_a_stable_code(config, code):
     with pytest.raises(InvalidConfig) as err:
         ENGINE.validate_config(config, 2)
@@ -37,8 +40,14 @@ def test_three_players_are_refused():
 
 
 def test_a_preset_group_must_be_legal():
-    bad = {"type": "group", "models": ["aldous-wren", "cassius-vane"], "leader": 0, "artifacts": [[], []],
-           "spellbook": [], "quests": []}
+    bad = {
+        "type": "group",
+        "models": ["aldous-wren", "cassius-vane"],
+        "leader": 0,
+        "artifacts": [[], []],
+        "spellbook": [],
+        "quests": [],
+    }
     with pytest.raises(InvalidConfig) as err:
         ENGINE.validate_config({"groups": [bad, bad]}, 2)
     assert err.value.code == "mixed_affiliation"

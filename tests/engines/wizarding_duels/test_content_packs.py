@@ -120,11 +120,14 @@ def test_original_pack_covers_every_trait_status_terrain_and_quest_type():
     used_traits = {t["id"] for c in p.data["characters"] for t in c["traits"]}
     assert used_traits == ALL_TRAITS
     effects = _effects(p)
-    statuses = {e["status"] for e in effects if e["op"] == "status"} | ({"push"} if any(e["op"] == "push" for e in effects) else set())
+    statuses = {e["status"] for e in effects if e["op"] == "status"} | (
+        {"push"} if any(e["op"] == "push" for e in effects) else set()
+    )
     assert statuses == {"burning", "concealment", "poison", "slow", "push"}
     terrains = {t for m in p.data["maps"] for h in m["halves"] for t in h["hexes"].values()}
     assert terrains == set(content.geometry.TERRAINS)
     from collections import Counter
+
     types = Counter(q["type"] for q in p.data["quests"])
     assert set(types) == set(content.QUEST_TYPES) and min(types.values()) >= 2
 
@@ -134,7 +137,9 @@ def test_original_pack_places_every_kind_of_board_marker_and_uses_every_board_ru
     rule for Mystery overlays. Every kind the schema knows is used."""
     p = content.load("original-v1")
     defs = content.schema()["$defs"]
-    marks = next(o for o in defs["effect"]["oneOf"] if o["properties"]["op"].get("const") == "marker")["properties"]["mark"]["enum"]
+    marks = next(o for o in defs["effect"]["oneOf"] if o["properties"]["op"].get("const") == "marker")["properties"][
+        "mark"
+    ]["enum"]
     assert {e["mark"] for e in _effects(p) if e["op"] == "marker"} == set(marks)
     rules_known = set(defs["map"]["properties"]["special_rules"]["items"]["enum"])
     assert {r for m in p.data["maps"] for r in m.get("special_rules", [])} == rules_known

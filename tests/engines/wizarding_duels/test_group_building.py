@@ -9,13 +9,28 @@ from engines.wizarding_duels import groups
 from engines.wizarding_duels.content import load
 
 PK = load("original-v1")
-QUESTS = ["hold-the-line", "two-fronts", "relic-hunter", "lead-from-the-front", "at-the-gates", "onslaught",
-          "advance-together", "hold-the-ground", "alchemists-gambit"]
+QUESTS = [
+    "hold-the-line",
+    "two-fronts",
+    "relic-hunter",
+    "lead-from-the-front",
+    "at-the-gates",
+    "onslaught",
+    "advance-together",
+    "hold-the-ground",
+    "alchemists-gambit",
+]
 
 
 def group(**kw):
-    g = {"type": "group", "models": ["aldous-wren", "isolde-marrow", "tobias-fenwick"], "leader": 0,
-         "artifacts": [[], [], []], "spellbook": ["ember-lash", "frost-bind"], "quests": list(QUESTS)}
+    g = {
+        "type": "group",
+        "models": ["aldous-wren", "isolde-marrow", "tobias-fenwick"],
+        "leader": 0,
+        "artifacts": [[], [], []],
+        "spellbook": ["ember-lash", "frost-bind"],
+        "quests": list(QUESTS),
+    }
     g.update(kw)
     return g
 
@@ -48,7 +63,9 @@ def test_every_model_shares_one_affiliation():
 def test_names_are_unique_except_for_horde():
     """WD-5 (L378, L1478) and Horde (WD-T15, L1307-1309)."""
     refused(group(models=["aldous-wren", "aldous-wren"], artifacts=[[], []]), "duplicate_name")
-    groups.check_group(PK, group(models=["lanternhold-cadet"] * 3, artifacts=[[], [], []], spellbook=["ember-lash"]), 50)
+    groups.check_group(
+        PK, group(models=["lanternhold-cadet"] * 3, artifacts=[[], [], []], spellbook=["ember-lash"]), 50
+    )
 
 
 def test_a_group_holds_one_to_six_models_and_names_a_leader():
@@ -60,7 +77,9 @@ def test_a_group_holds_one_to_six_models_and_names_a_leader():
 
 def test_item_slots_legendary_and_hallow_limits():
     """WD-8 (L522), WD-10 (L535-537), WD-11 (L539-543) and Master of Death (WD-T24)."""
-    refused(group(artifacts=[["runed-dagger", "ashwood-staff", "smoke-phial"], [], []]), "too_many_artifacts", budget=99)
+    refused(
+        group(artifacts=[["runed-dagger", "ashwood-staff", "smoke-phial"], [], []]), "too_many_artifacts", budget=99
+    )
     refused(group(artifacts=[["wardens-blade", "stormglass-orb"], [], []]), "two_legendaries", budget=99)
     malvern = ["lord-malvern", "cassius-vane"]
     g = group(models=malvern, artifacts=[["cloak-of-dusk", "returning-stone"], []], spellbook=[])
@@ -102,8 +121,17 @@ def test_the_quest_deck_is_nine_cards_one_per_type_with_at_most_four_lightning()
     """WD-16, L477-501."""
     refused(group(quests=QUESTS[:8]), "quest_deck_size")
     refused(group(quests=QUESTS[:8] + ["hold-the-line"]), "quest_types")
-    lightning = ["first-foothold", "two-fronts", "relic-hunter", "crowned-victor", "at-the-gates", "first-blood",
-                 "advance-together", "hold-the-ground", "spellstorm"]
+    lightning = [
+        "first-foothold",
+        "two-fronts",
+        "relic-hunter",
+        "crowned-victor",
+        "at-the-gates",
+        "first-blood",
+        "advance-together",
+        "hold-the-ground",
+        "spellstorm",
+    ]
     refused(group(quests=lightning), "too_many_lightning")
 
 
@@ -117,7 +145,9 @@ def test_a_stock_is_six_level_zero_potions_with_one_higher_per_potioneer():
     with pytest.raises(IllegalAction):
         groups.check_stock(PK, ["aldous-wren"], {"type": "potions", "potions": [zero] * 5 + ["firebomb"]})
     with pytest.raises(IllegalAction) as err:
-        groups.check_stock(PK, models, {"type": "potions", "potions": ["minor-salve", "flash-powder"] * 3}, duplicates=False)
+        groups.check_stock(
+            PK, models, {"type": "potions", "potions": ["minor-salve", "flash-powder"] * 3}, duplicates=False
+        )
     groups.check_stock(PK, models, {"type": "potions", "potions": [zero] * 6})
     with pytest.raises(IllegalAction) as err:
         groups.check_stock(PK, models, {"type": "potions", "potions": [zero] * 6}, duplicates=False)
@@ -130,7 +160,10 @@ def test_a_refused_group_leaves_the_match_state_untouched():
     s = E.setup({}, 2)
     before = copy.deepcopy(s)
     with pytest.raises(IllegalAction) as err:
-        E.apply(s, {"kind": "action", "seat": 0, "action": group(models=["aldous-wren", "cassius-vane"], artifacts=[[], []])})
+        E.apply(
+            s,
+            {"kind": "action", "seat": 0, "action": group(models=["aldous-wren", "cassius-vane"], artifacts=[[], []])},
+        )
     assert err.value.code == "mixed_affiliation" and s == before
 
 

@@ -1,6 +1,7 @@
 """Hex geometry: ranges, adjacency, movement costs and exact line of sight (ruling A-36)."""
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engines.wizarding_duels import geometry as g
 
@@ -25,7 +26,12 @@ def test_range_obeys_the_triangle_inequality(a, b, c):
 @given(hexes)
 def test_the_six_neighbours_are_exactly_the_spaces_at_range_one(h):
     """WD-31, rulebook L321-325: adjacent spaces touch, i.e. range 1."""
-    ring = [(h[0] + dq, h[1] + dr) for dq in range(-2, 3) for dr in range(-2, 3) if g.distance(h, (h[0] + dq, h[1] + dr)) == 1]
+    ring = [
+        (h[0] + dq, h[1] + dr)
+        for dq in range(-2, 3)
+        for dr in range(-2, 3)
+        if g.distance(h, (h[0] + dq, h[1] + dr)) == 1
+    ]
     assert sorted(ring) == sorted(g.neighbours(h))
     assert all(g.adjacent(h, n) for n in g.neighbours(h))
 
@@ -103,7 +109,8 @@ def test_movement_pays_two_for_difficult_and_never_enters_impassable():
     terrain[(1, 0)] = "difficult"
     terrain[(3, 0)] = "impassable"
     reach = g.reachable(
-        (0, 0), 3,
+        (0, 0),
+        3,
         terrain_of=lambda h: terrain.get(h),
         passable=lambda h: terrain[h] != "impassable",
         enterable=lambda h: True,

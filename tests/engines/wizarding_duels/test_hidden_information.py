@@ -13,7 +13,9 @@ def sampled_states(seed, every=7):
     out = []
 
     def visit(before, event, after):
-        if len(out) < 400 and (len(out) % every == 0 or before["queue"][0]["step"] in ("build", "stock", "mulligan", "swap")):
+        if len(out) < 400 and (
+            len(out) % every == 0 or before["queue"][0]["step"] in ("build", "stock", "mulligan", "swap")
+        ):
             out.append((before, event, after))
         elif len(out) < 400:
             out.append(None)
@@ -89,6 +91,7 @@ def test_a_secret_group_is_hidden_until_both_are_in():
 
 def test_the_quest_deck_stays_hidden_from_the_opponent_after_the_groups_are_revealed():
     """L1494: the quest deck is placed face down; only its size is public."""
+
     def visit(before, event, after):
         if after["phase"] == "stock":
             v = E.view(after, 1)
@@ -106,9 +109,15 @@ def test_a_face_down_swap_is_hidden_from_the_attacker_unless_the_attacker_has_du
     """FC-6 (L820), ruling A-26 (swaps are face down) and Duelling (L1266-1271)."""
     for duelling, visible in ((False, False), (True, True)):
         traits = {"duelling": 1} if duelling else {}
-        s = build(models=[(0, "lord-voldemort", "0,1", {"traits": dict({"master_wizard": 1}, **traits)}),
-                          (1, "hermione-granger", "0,4", {})],
-                  spellbooks={0: ["rictusempra"]}, hands={0: ["ex-plus2-3"], 1: ["ex-plus3-2"]}, active="0a")
+        s = build(
+            models=[
+                (0, "lord-voldemort", "0,1", {"traits": dict({"master_wizard": 1}, **traits)}),
+                (1, "hermione-granger", "0,4", {}),
+            ],
+            spellbooks={0: ["rictusempra"]},
+            hands={0: ["ex-plus2-3"], 1: ["ex-plus3-2"]},
+            active="0a",
+        )
         s = act(s, 0, {"type": "cast", "spell": "rictusempra", "target": "1a"})
         s = deal(deal(s, ["ex-plus1-2"]), ["ex-plus1-3"])
         assert s["queue"][0]["step"] == "swap" and s["queue"][0]["seat"] == 1
@@ -121,8 +130,12 @@ def test_a_face_down_swap_is_hidden_from_the_attacker_unless_the_attacker_has_du
 
 def test_empowerment_cards_are_drawn_only_when_they_turn_face_up():
     """WD-58 (L1067): nobody sees an Empowerment card before FC-9; the draw happens then, in public."""
-    s = build(models=[(0, "lord-voldemort", "0,1", {}), (1, "hermione-granger", "0,4", {})],
-              spellbooks={0: ["rictusempra"]}, pools={0: {"light": 2, "dark": 0}, 1: {"light": 1, "dark": 0}}, active="0a")
+    s = build(
+        models=[(0, "lord-voldemort", "0,1", {}), (1, "hermione-granger", "0,4", {})],
+        spellbooks={0: ["rictusempra"]},
+        pools={0: {"light": 2, "dark": 0}, 1: {"light": 1, "dark": 0}},
+        active="0a",
+    )
     s = act(s, 0, {"type": "cast", "spell": "rictusempra", "target": "1a"})
     s = act(s, 0, {"type": "pass"})  # FC-2: Voldemort does not declare Dark Lord
     assert s["queue"][0]["step"] == "empower" and s["queue"][0]["seat"] == 1  # FC-3: the defender first

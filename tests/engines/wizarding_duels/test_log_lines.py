@@ -4,9 +4,21 @@ from engines.wizarding_duels.scenario import E, act, build, deal
 
 
 def test_a_public_event_that_ends_a_clash_tells_its_result_and_the_impacts():
-    s = build(models=[(0, "ron-weasley", "0,2", {}), (1, "death-eater-ii", "0,3", {})], artifacts={"0a": ["sword-of-gryffindor"]}, active="0a")
-    ev = {"kind": "action", "seat": 0,
-          "action": {"type": "attack", "attack": "sword-of-gryffindor", "target": "1a", "artifact": "sword-of-gryffindor"}}
+    s = build(
+        models=[(0, "ron-weasley", "0,2", {}), (1, "death-eater-ii", "0,3", {})],
+        artifacts={"0a": ["sword-of-gryffindor"]},
+        active="0a",
+    )
+    ev = {
+        "kind": "action",
+        "seat": 0,
+        "action": {
+            "type": "attack",
+            "attack": "sword-of-gryffindor",
+            "target": "1a",
+            "artifact": "sword-of-gryffindor",
+        },
+    }
     s2 = E.apply(s, ev)
     assert E.describe(s, ev, s2) == "Ron Weasley attacks Death Eater II with sword-of-gryffindor."
     s3 = deal(s2, ["ex-plus1-move"])

@@ -15,7 +15,9 @@ def ov(models, **kw):
 def test_the_leader_is_what_leaders_missions_look_at():
     """WD-7 (L1480): the Leader matters only to quests (Leader's Missions)."""
     ovs = [{"kind": "challenge", "hex": "2,2", "face_up": True, "what": "cup", "owner": 0}]
-    s = ov([(0, "aldous-wren", "2,1", {}), (0, "isolde-marrow", "2,2", {}), (1, "cassius-vane", "3,6", {})], overlays=ovs)
+    s = ov(
+        [(0, "aldous-wren", "2,1", {}), (0, "isolde-marrow", "2,2", {}), (1, "cassius-vane", "3,6", {})], overlays=ovs
+    )
     assert s["models"]["0a"]["leader"] and not rules.condition_holds(s, 0, {"leader": "challenge"})
     s["models"]["0a"]["hex"], s["models"]["0b"]["hex"] = "2,2", "2,1"
     assert rules.condition_holds(s, 0, {"leader": "challenge"})
@@ -23,8 +25,11 @@ def test_the_leader_is_what_leaders_missions_look_at():
 
 def test_the_spellbook_clocks_and_power_pool_are_public():
     """WD-15 (L993-995) and WD-55 (L1029-1035, L1051)."""
-    s = ov([(0, "aldous-wren", "2,1", {}), (1, "cassius-vane", "3,6", {})], spellbooks={0: ["ember-lash"]},
-           pools={0: {"light": 3, "dark": 1}})
+    s = ov(
+        [(0, "aldous-wren", "2,1", {}), (1, "cassius-vane", "3,6", {})],
+        spellbooks={0: ["ember-lash"]},
+        pools={0: {"light": 3, "dark": 1}},
+    )
     s["players"][0]["spent"] = {"light": 1, "dark": 0}
     v = E.view(s, 1)
     assert v["players"][0]["spellbook"] == ["ember-lash"]
@@ -38,7 +43,13 @@ def test_a_model_has_one_move_one_advanced_and_one_quick_action_unless_its_card_
     assert s["act"]["left"] == {"move": 1, "advanced": 1, "quick": 1}
     s = act(s, 0, {"type": "move", "to": "2,2"})
     assert not any(a["type"] == "move" for a in E.legal_actions(s, 0))
-    s = ov([(0, "aldous-wren", "2,1", {"actions": {"move": 2, "advanced": 1, "quick": 1}}), (1, "cassius-vane", "3,6", {})], active="0a")
+    s = ov(
+        [
+            (0, "aldous-wren", "2,1", {"actions": {"move": 2, "advanced": 1, "quick": 1}}),
+            (1, "cassius-vane", "3,6", {}),
+        ],
+        active="0a",
+    )
     s = act(s, 0, {"type": "move", "to": "2,2"})
     assert any(a["type"] == "move" for a in E.legal_actions(s, 0))
 
@@ -57,8 +68,12 @@ def test_no_player_completes_more_than_nine_quests():
 
 def test_the_caster_empowers_in_the_spells_colour_and_the_defender_in_any():
     """WD-52 (L981-987), WD-58 (L1059-1071), rulings A-18 and A-19."""
-    s = ov([(0, "aldous-wren", "2,1", {}), (1, "nyx-hollow", "2,3", {})], spellbooks={0: ["spark-volley"]},
-           pools={0: {"light": 0, "dark": 3}, 1: {"light": 0, "dark": 1}}, active="0a")
+    s = ov(
+        [(0, "aldous-wren", "2,1", {}), (1, "nyx-hollow", "2,3", {})],
+        spellbooks={0: ["spark-volley"]},
+        pools={0: {"light": 0, "dark": 3}, 1: {"light": 0, "dark": 1}},
+        active="0a",
+    )
     s = act(s, 0, {"type": "cast", "spell": "spark-volley", "target": "1a"})
     s = act(s, 0, {"type": "pass"})  # Leadership
     assert s["queue"][0] == {"step": "empower", "seat": 1, "side": "def"}
@@ -71,11 +86,13 @@ def test_the_caster_empowers_in_the_spells_colour_and_the_defender_in_any():
 
 def test_a_lower_part_with_a_cost_needs_the_markers():
     """WD-57 (L1035) and ruling A-24."""
+
     def early_window(pool):
         s = ov([(0, "cassius-vane", "2,1", {}), (1, "tobias-fenwick", "2,3", {})], pools={0: pool}, active="0a")
         s = act(s, 0, {"type": "cast", "spell": "basic-combat-spell", "target": "1a"})
         s = deal(deal(s, ["c01-steady-hand"]), ["c02-sidestep"])
         return s["queue"][0]["step"] == "early" and s["queue"][0]["seat"] == 0
+
     assert early_window({"light": 0, "dark": 1})
     assert not early_window({"light": 0, "dark": 0})
 

@@ -19,8 +19,12 @@ def test_server_dealt_bot_matches_finish_and_verify(db):
 
 
 def test_a_tabletop_match_takes_each_draw_from_the_seat_that_may_see_it(db, alice, bob):
-    match = match_create(game="wizarding-duels", seats=[SeatSpec(user=alice), SeatSpec(user=bob)], created_by=alice,
-                         mode=Match.Mode.TABLETOP)
+    match = match_create(
+        game="wizarding-duels",
+        seats=[SeatSpec(user=alice), SeatSpec(user=bob)],
+        created_by=alice,
+        mode=Match.Mode.TABLETOP,
+    )
     users = {0: alice, 1: bob}
     rng = random.Random(7)
     private_refused = False
@@ -36,8 +40,9 @@ def test_a_tabletop_match_takes_each_draw_from_the_seat_that_may_see_it(db, alic
             seat = vis[0] if isinstance(vis, list) else 0
             if isinstance(vis, list) and not private_refused:
                 try:
-                    match_record_chance(match_id=m.id, user=users[1 - seat], seat=1 - seat, outcome=[0],
-                                        expected_seq=m.state_seq)
+                    match_record_chance(
+                        match_id=m.id, user=users[1 - seat], seat=1 - seat, outcome=[0], expected_seq=m.state_seq
+                    )
                 except MatchError as exc:
                     private_refused = exc.code == "outcome_not_yours"
             if spec["kind"] == "draw":

@@ -1,7 +1,8 @@
 """Whole games: Hypothesis playouts with random Groups never raise and always end; the heuristic
 bot beats the random bot; the group-building helper gives legal Groups for any budget."""
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engines.wizarding_duels import content, groups
 from engines.wizarding_duels.groups import Lcg
@@ -10,7 +11,11 @@ from .helpers import E, playout
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(min_value=0, max_value=10**9), st.sampled_from(["random", "heuristic"]), st.sampled_from(["random", "heuristic"]))
+@given(
+    st.integers(min_value=0, max_value=10**9),
+    st.sampled_from(["random", "heuristic"]),
+    st.sampled_from(["random", "heuristic"]),
+)
 def test_playouts_with_random_groups_never_raise_and_always_end(seed, b0, b1):
     steps = []
     final = playout(seed, bots=(b0, b1), visit=lambda b, e, a: steps.append(1))
@@ -21,7 +26,11 @@ def test_playouts_with_random_groups_never_raise_and_always_end(seed, b0, b1):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(min_value=0, max_value=10**9), st.integers(min_value=4, max_value=120), st.sampled_from(content.pack_ids()))
+@given(
+    st.integers(min_value=0, max_value=10**9),
+    st.integers(min_value=4, max_value=120),
+    st.sampled_from(content.pack_ids()),
+)
 def test_the_group_helper_gives_a_legal_group_for_any_pack_and_budget(seed, budget, pack_id):
     pk = content.load(pack_id)
     g = groups.random_group(pk, budget, Lcg(seed)) if pk.playable() else None
@@ -44,6 +53,7 @@ def test_the_heuristic_bot_beats_the_random_bot_in_at_least_80_of_100_games():
 
 def test_bots_are_declared_strongest_first_and_unknown_bots_are_refused():
     import pytest
+
     from engines.base import IllegalAction
 
     assert E.bots == ("heuristic", "random") and E.best_bot == "heuristic"

@@ -8,8 +8,15 @@ OV = "original-v1"
 
 
 def two_each(**kw):
-    return build(models=[(0, "harry-potter", "0,0", {}), (0, "ron-weasley", "1,0", {}),
-                         (1, "death-eater-i", "0,6", {}), (1, "death-eater-ii", "1,6", {})], **kw)
+    return build(
+        models=[
+            (0, "harry-potter", "0,0", {}),
+            (0, "ron-weasley", "1,0", {}),
+            (1, "death-eater-i", "0,6", {}),
+            (1, "death-eater-ii", "1,6", {}),
+        ],
+        **kw,
+    )
 
 
 def test_players_alternate_three_activations_each_and_may_reactivate_a_model():
@@ -81,40 +88,62 @@ def test_the_game_lasts_three_rounds_and_more_quest_points_win():
 
 def test_a_move_may_pass_through_models_but_not_end_on_one():
     """WD-78 (L663): models may move through others and may not end in an occupied space."""
-    s = build(models=[(0, "ron-weasley", "0,0", {}), (1, "death-eater-i", "1,0", {}), (1, "death-eater-ii", "2,0", {})], active="0a")
+    s = build(
+        models=[(0, "ron-weasley", "0,0", {}), (1, "death-eater-i", "1,0", {}), (1, "death-eater-ii", "2,0", {})],
+        active="0a",
+    )
     dests = {a["to"] for a in E.legal_actions(s, 0) if a["type"] == "move"}
     assert "1,0" not in dests and "2,0" not in dests and "3,0" in dests
 
 
 def test_difficult_costs_two_dangerous_hurts_and_scout_and_fly_ignore_terrain():
     """WD-98 (L1176-1216), Scout (WD-T35), Fly (WD-T12, A-35), ruling A-32."""
-    walls = [{"kind": "terrain", "hex": f"{q},1", "face_up": True, "what": "difficult", "owner": 0} for q in range(-1, 6)]
+    walls = [
+        {"kind": "terrain", "hex": f"{q},1", "face_up": True, "what": "difficult", "owner": 0} for q in range(-1, 6)
+    ]
     s = build(models=[(0, "ron-weasley", "2,0", {}), (1, "death-eater-i", "0,6", {})], active="0a", overlays=walls)
     dests = {a["to"] for a in E.legal_actions(s, 0) if a["type"] == "move"}
     assert "2,1" in dests and "2,2" in dests and "2,3" not in dests  # 2 + 1 = 3 points
-    s = build(models=[(0, "ron-weasley", "2,0", {"traits": {"scout": 1}}), (1, "death-eater-i", "0,6", {})], active="0a", overlays=walls)
+    s = build(
+        models=[(0, "ron-weasley", "2,0", {"traits": {"scout": 1}}), (1, "death-eater-i", "0,6", {})],
+        active="0a",
+        overlays=walls,
+    )
     assert "2,3" in {a["to"] for a in E.legal_actions(s, 0) if a["type"] == "move"}
-    lava = [{"kind": "terrain", "hex": f"{q},1", "face_up": True, "what": "dangerous", "owner": 0} for q in range(-1, 6)]
+    lava = [
+        {"kind": "terrain", "hex": f"{q},1", "face_up": True, "what": "dangerous", "owner": 0} for q in range(-1, 6)
+    ]
     s = build(models=[(0, "ron-weasley", "2,0", {}), (1, "death-eater-i", "0,6", {})], active="0a", overlays=lava)
     s = act(s, 0, {"type": "move", "to": "2,2"})
     assert s["models"]["0a"]["impacts"] == 1
-    s = build(models=[(0, "ron-weasley", "2,0", {"traits": {"fly": 1}}), (1, "death-eater-i", "0,6", {})], active="0a", overlays=lava)
+    s = build(
+        models=[(0, "ron-weasley", "2,0", {"traits": {"fly": 1}}), (1, "death-eater-i", "0,6", {})],
+        active="0a",
+        overlays=lava,
+    )
     s = act(s, 0, {"type": "move", "to": "2,2"})
     assert s["models"]["0a"]["impacts"] == 0
 
 
 def test_a_face_down_terrain_overlay_has_no_effect():
     """WD-86 (L713-725): a Mystery-side overlay has no effect."""
-    lava = [{"kind": "terrain", "hex": f"{q},1", "face_up": False, "what": "dangerous", "owner": 0} for q in range(-1, 6)]
+    lava = [
+        {"kind": "terrain", "hex": f"{q},1", "face_up": False, "what": "dangerous", "owner": 0} for q in range(-1, 6)
+    ]
     s = build(models=[(0, "ron-weasley", "2,0", {}), (1, "death-eater-i", "0,6", {})], active="0a", overlays=lava)
     assert act(s, 0, {"type": "move", "to": "2,2"})["models"]["0a"]["impacts"] == 0
 
 
 def test_impassable_cannot_be_crossed_and_blocks_attacks_without_sight():
     """WD-98 (L1194-1198), WD-80, WD-95 (L894-900) and WD-32: an attack needs range and line of sight."""
-    s = build(pack_id=OV, map_id="moonlit-cloister", nexus="blue",
-              models=[(0, "tobias-fenwick", "0,1", {}), (1, "veyra", "0,3", {}), (1, "cassius-vane", "3,3", {})],
-              artifacts={"0a": ["bone-crossbow"]}, active="0a")
+    s = build(
+        pack_id=OV,
+        map_id="moonlit-cloister",
+        nexus="blue",
+        models=[(0, "tobias-fenwick", "0,1", {}), (1, "veyra", "0,3", {}), (1, "cassius-vane", "3,3", {})],
+        artifacts={"0a": ["bone-crossbow"]},
+        active="0a",
+    )
     assert "0,2" not in {a["to"] for a in E.legal_actions(s, 0) if a["type"] == "move"}
     targets = {a["target"] for a in E.legal_actions(s, 0) if a["type"] == "attack"}
     assert "1a" not in targets and "1b" in targets
@@ -125,24 +154,37 @@ def test_impassable_cannot_be_crossed_and_blocks_attacks_without_sight():
 
 def test_cast_spell_limits_mastery_dark_arts_muggles_and_the_basic_spell():
     """WD-81 (L675-677, L1008-1014), WD-50 (L965-971), WD-T5 (L1256-1258), WD-T26, WD-82 (L679-683), A-54."""
-    s = build(models=[(0, "ron-weasley", "0,0", {}), (0, "nagini", "1,0", {}), (1, "death-eater-i", "0,3", {})],
-              spellbooks={0: ["rictusempra", "crucio", "protego-maxima"]}, active="0a")
+    s = build(
+        models=[(0, "ron-weasley", "0,0", {}), (0, "nagini", "1,0", {}), (1, "death-eater-i", "0,3", {})],
+        spellbooks={0: ["rictusempra", "crucio", "protego-maxima"]},
+        active="0a",
+    )
     spells = {a["spell"] for a in E.legal_actions(s, 0) if a["type"] == "cast"}
     assert spells == {"rictusempra", "protego-maxima", "basic-combat-spell"}  # no Unforgivable without Dark Arts
     s = act(s, 0, {"type": "cast", "spell": "basic-combat-spell", "target": "1a"})
     s = decline(deal(deal(s, ["ex-plus1-2"]), ["ex-plus1-3"]))
     assert s["models"]["0a"]["spells"] == []  # never assigned
-    s = build(models=[(0, "ron-weasley", "0,0", {"spells": ["apparition"]}), (1, "death-eater-i", "0,3", {})],
-              spellbooks={0: ["rictusempra"]}, active="0a")
-    assert {a["spell"] for a in E.legal_actions(s, 0) if a["type"] == "cast"} == {"basic-combat-spell"}  # Mastery 1 is full
-    s = build(models=[(0, "nagini", "0,0", {}), (1, "death-eater-i", "0,3", {})], spellbooks={0: ["rictusempra"]}, active="0a")
+    s = build(
+        models=[(0, "ron-weasley", "0,0", {"spells": ["apparition"]}), (1, "death-eater-i", "0,3", {})],
+        spellbooks={0: ["rictusempra"]},
+        active="0a",
+    )
+    assert {a["spell"] for a in E.legal_actions(s, 0) if a["type"] == "cast"} == {
+        "basic-combat-spell"
+    }  # Mastery 1 is full
+    s = build(
+        models=[(0, "nagini", "0,0", {}), (1, "death-eater-i", "0,3", {})], spellbooks={0: ["rictusempra"]}, active="0a"
+    )
     assert not any(a["type"] == "cast" for a in E.legal_actions(s, 0))
 
 
 def test_expert_wizard_casts_a_second_time_as_a_free_action_once_per_round():
     """WD-T10 (L1289-1291) and WD-87."""
-    s = build(models=[(0, "harry-potter", "0,0", {"traits": {"expert_wizard": 1}}), (1, "death-eater-i", "0,3", {})],
-              spellbooks={0: ["rictusempra"]}, active="0a")
+    s = build(
+        models=[(0, "harry-potter", "0,0", {"traits": {"expert_wizard": 1}}), (1, "death-eater-i", "0,3", {})],
+        spellbooks={0: ["rictusempra"]},
+        active="0a",
+    )
     s = act(s, 0, {"type": "cast", "spell": "rictusempra", "target": "1a"})
     s = decline(deal(deal(s, ["ex-plus1-2"]), ["ex-plus1-3"]))
     assert {a["spell"] for a in E.legal_actions(s, 0) if a["type"] == "cast"} == {"basic-combat-spell"}
@@ -154,14 +196,27 @@ def test_expert_wizard_casts_a_second_time_as_a_free_action_once_per_round():
 
 def test_draw_clash_needs_a_short_hand_and_draw_quest_swaps_an_active_quest():
     """WD-84 (L695-697) and WD-83 (L687-693)."""
-    s = build(models=[(0, "ron-weasley", "0,0", {}), (1, "death-eater-i", "0,3", {})], hands={0: ["ex-plus1-2"] * 1}, active="0a")
+    s = build(
+        models=[(0, "ron-weasley", "0,0", {}), (1, "death-eater-i", "0,3", {})],
+        hands={0: ["ex-plus1-2"] * 1},
+        active="0a",
+    )
     assert {"type": "draw_clash"} in E.legal_actions(s, 0)
-    full = build(models=[(0, "ron-weasley", "0,0", {}), (1, "death-eater-i", "0,3", {})], hands={0: ["ex-plus1-2", "ex-plus1-3", "ex-plus1-4"]}, active="0a")
+    full = build(
+        models=[(0, "ron-weasley", "0,0", {}), (1, "death-eater-i", "0,3", {})],
+        hands={0: ["ex-plus1-2", "ex-plus1-3", "ex-plus1-4"]},
+        active="0a",
+    )
     assert {"type": "draw_clash"} not in E.legal_actions(full, 0)
     s = act(s, 0, {"type": "draw_clash"})
     assert E.chance(s)["visible_to"] == [0]
-    q = build(pack_id=OV, map_id="moonlit-cloister", nexus="blue",
-              models=[(0, "aldous-wren", "2,1", {}), (1, "cassius-vane", "3,5", {})], active="0a")
+    q = build(
+        pack_id=OV,
+        map_id="moonlit-cloister",
+        nexus="blue",
+        models=[(0, "aldous-wren", "2,1", {}), (1, "cassius-vane", "3,5", {})],
+        active="0a",
+    )
     q["players"][0]["active"] = ["iron-grip"]
     q["players"][0]["quest_deck"] = ["siege"]
     q = act(q, 0, {"type": "draw_quest", "discard": "iron-grip"})
@@ -172,8 +227,10 @@ def test_draw_clash_needs_a_short_hand_and_draw_quest_swaps_an_active_quest():
 
 def test_hide_and_unveil_reach_only_the_own_or_an_adjacent_space():
     """WD-86 (L713-725), rulings A-27 and A-31 (an overlay is one space)."""
-    ovs = [{"kind": "challenge", "hex": "1,0", "face_up": True, "what": "cup", "owner": 0},
-           {"kind": "challenge", "hex": "3,0", "face_up": True, "what": "orb", "owner": 1}]
+    ovs = [
+        {"kind": "challenge", "hex": "1,0", "face_up": True, "what": "cup", "owner": 0},
+        {"kind": "challenge", "hex": "3,0", "face_up": True, "what": "orb", "owner": 1},
+    ]
     s = build(models=[(0, "ron-weasley", "0,0", {}), (1, "death-eater-i", "0,5", {})], active="0a", overlays=ovs)
     assert [a["hex"] for a in E.legal_actions(s, 0) if a["type"] == "flip"] == ["1,0"]
     s = act(s, 0, {"type": "flip", "hex": "1,0"})
@@ -183,8 +240,13 @@ def test_hide_and_unveil_reach_only_the_own_or_an_adjacent_space():
 def test_a_potion_on_a_friend_applies_at_once_and_on_an_enemy_needs_a_faced_clash():
     """WD-85 (L703-711), ruling A-58 (no empower): +1 per Potioneer level (WD-T31) for the user; the potion is spent either way;
     Potion Mastery (WD-T30, L1388-1390) makes the second one a Free action."""
-    s = build(pack_id=OV, map_id="moonlit-cloister", nexus="blue",
-              models=[(0, "tobias-fenwick", "2,1", {"impacts": 3}), (1, "cassius-vane", "3,1", {})], active="0a")
+    s = build(
+        pack_id=OV,
+        map_id="moonlit-cloister",
+        nexus="blue",
+        models=[(0, "tobias-fenwick", "2,1", {"impacts": 3}), (1, "cassius-vane", "3,1", {})],
+        active="0a",
+    )
     s["players"][0]["potions"] = [{"id": "minor-salve", "spent": False}, {"id": "sting-flask", "spent": False}]
     s = act(s, 0, {"type": "potion", "index": 0, "target": "0a"})
     assert s["models"]["0a"]["impacts"] == 0 and s["players"][0]["potions"][0]["spent"]  # 1 + X (Potioneer 2)
@@ -199,9 +261,14 @@ def test_a_potion_on_a_friend_applies_at_once_and_on_an_enemy_needs_a_faced_clas
 def test_an_innate_spell_is_cast_from_the_model_and_takes_its_clock_there():
     """Innate Knowledge (L397, WD-40) and ruling A-55: never assigned, clocked on the model; a
     Spellbook copy of the same spell is not offered twice."""
-    s = build(pack_id=OV, map_id="moonlit-cloister", nexus="blue",
-              models=[(0, "isolde-marrow", "2,1", {}), (1, "cassius-vane", "2,3", {})],
-              spellbooks={0: ["ember-lash"]}, active="0a")
+    s = build(
+        pack_id=OV,
+        map_id="moonlit-cloister",
+        nexus="blue",
+        models=[(0, "isolde-marrow", "2,1", {}), (1, "cassius-vane", "2,3", {})],
+        spellbooks={0: ["ember-lash"]},
+        active="0a",
+    )
     casts = [a for a in E.legal_actions(s, 0) if a["type"] == "cast" and a["spell"] == "ember-lash"]
     assert casts == [{"type": "cast", "spell": "ember-lash", "target": "1a"}]
     s = decline(act(s, 0, casts[0]))  # an Apprentice's Empower costs 0 here; it passes

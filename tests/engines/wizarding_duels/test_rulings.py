@@ -1,7 +1,7 @@
 """Rulings of spec section 5.2 that no other test pins down (each cites its A-nn and passage)."""
 
 from engines.wizarding_duels import rules
-from engines.wizarding_duels.scenario import E, act, build, deal, decline
+from engines.wizarding_duels.scenario import E, act, build, deal
 
 from .helpers import front
 
@@ -14,8 +14,12 @@ def ov(models, **kw):
 
 def test_an_empowerment_two_plus_counts_two_and_draws_nothing_more():
     """A-06 (L1067-1069 vs L420) and A-05: both sides may empower, the defender first."""
-    s = build(models=[(0, "harry-potter", "0,1", {}), (1, "hermione-granger", "0,4", {})], spellbooks={0: ["rictusempra"]},
-              pools={0: {"light": 1, "dark": 0}}, active="0a")
+    s = build(
+        models=[(0, "harry-potter", "0,1", {}), (1, "hermione-granger", "0,4", {})],
+        spellbooks={0: ["rictusempra"]},
+        pools={0: {"light": 1, "dark": 0}},
+        active="0a",
+    )
     s = act(s, 0, {"type": "cast", "spell": "rictusempra", "target": "1a"})
     s = act(s, 0, {"type": "empower"})
     s = deal(deal(s, ["ex-plus1-2"]), ["ex-plus1-3"])
@@ -25,8 +29,14 @@ def test_an_empowerment_two_plus_counts_two_and_draws_nothing_more():
 
 def test_cards_are_drawn_one_pool_at_a_time_and_a_refill_mid_reveal_keeps_the_cards_in_play():
     """A-13 (L341-343): Advantage 2 with one card left reveals it, refills from the discard, then reveals more."""
-    s = build(models=[(0, "harry-potter", "0,1", {"traits": {"magical_mastery": 1}, "next_adv": 1}), (1, "death-eater-i", "0,4", {})],
-              spellbooks={0: ["rictusempra"]}, active="0a")
+    s = build(
+        models=[
+            (0, "harry-potter", "0,1", {"traits": {"magical_mastery": 1}, "next_adv": 1}),
+            (1, "death-eater-i", "0,4", {}),
+        ],
+        spellbooks={0: ["rictusempra"]},
+        active="0a",
+    )
     p = s["players"][0]
     p["discard"], p["deck"] = p["deck"][1:], p["deck"][:1]
     s = act(s, 0, {"type": "cast", "spell": "rictusempra", "target": "1a"})
@@ -66,8 +76,20 @@ def test_burning_never_stacks_and_a_weaker_slow_leaves_the_stronger():
     """A-40 (L1424-1426)."""
     s = build(models=[(0, "ron-weasley", "0,0", {"burning": 1, "slow": 2}), (1, "nagini", "0,1", {})])
     effects = [{"op": "status", "status": "burning", "x": 1}, {"op": "status", "status": "slow", "x": 1}]
-    s["queue"].insert(0, {"step": "apply_effects", "effects": effects, "src": "1a", "tgt": "0a", "seat": 1, "x": 0,
-                          "upkeep": False, "spell": None, "source_hex": "0,1"})
+    s["queue"].insert(
+        0,
+        {
+            "step": "apply_effects",
+            "effects": effects,
+            "src": "1a",
+            "tgt": "0a",
+            "seat": 1,
+            "x": 0,
+            "upkeep": False,
+            "spell": None,
+            "source_hex": "0,1",
+        },
+    )
     rules.run(s)
     assert (s["models"]["0a"]["burning"], s["models"]["0a"]["slow"]) == (1, 2)
 
@@ -89,8 +111,11 @@ def test_a_hufflepuff_starting_the_round_on_a_challenge_has_advantage_on_its_nex
 
 def test_non_combat_spells_never_target_opponents_and_combat_spells_never_friends():
     """A-67 (L979, L515-517)."""
-    s = build(models=[(0, "harry-potter", "0,0", {}), (0, "ron-weasley", "0,1", {}), (1, "death-eater-i", "1,0", {})],
-              spellbooks={0: ["rictusempra", "expecto-patronus"]}, active="0a")
+    s = build(
+        models=[(0, "harry-potter", "0,0", {}), (0, "ron-weasley", "0,1", {}), (1, "death-eater-i", "1,0", {})],
+        spellbooks={0: ["rictusempra", "expecto-patronus"]},
+        active="0a",
+    )
     casts = E.legal_actions(s, 0)
     assert {a["target"] for a in casts if a.get("spell") == "rictusempra"} == {"1a"}
     assert {a["target"] for a in casts if a.get("spell") == "expecto-patronus"} == {"0a", "0b"}
@@ -99,8 +124,9 @@ def test_non_combat_spells_never_target_opponents_and_combat_spells_never_friend
 def test_an_upkept_aura_burns_nearby_opponents_in_the_end_phase():
     """A-68 (L1087, L744-746): whatever the spell says, in 3a."""
     s = ov([(0, "ashen-regent", "2,1", {}), (1, "aldous-wren", "2,2", {}), (1, "cassius-vane", "4,4", {})])
-    s["players"][0]["upkeep"] = [{"spell": "ember-sentinel", "caster": "0a", "target": "0a",
-                                  "markers": {"light": 0, "dark": 2}, "paid": True}]
+    s["players"][0]["upkeep"] = [
+        {"spell": "ember-sentinel", "caster": "0a", "target": "0a", "markers": {"light": 0, "dark": 2}, "paid": True}
+    ]
     s["queue"] = [{"step": "end_phase"}]
     s["starting"] = 0
     rules.run(s)
@@ -109,8 +135,14 @@ def test_an_upkept_aura_burns_nearby_opponents_in_the_end_phase():
 
 def test_a_removed_model_loses_its_artifacts_and_statuses():
     """A-69 (L908-914)."""
-    s = build(models=[(0, "ron-weasley", "0,0", {"impacts": 4, "poison": 2, "burning": 1}), (0, "harry-potter", "1,0", {}),
-                      (1, "death-eater-i", "0,5", {})], artifacts={"0a": ["sword-of-gryffindor"]})
+    s = build(
+        models=[
+            (0, "ron-weasley", "0,0", {"impacts": 4, "poison": 2, "burning": 1}),
+            (0, "harry-potter", "1,0", {}),
+            (1, "death-eater-i", "0,5", {}),
+        ],
+        artifacts={"0a": ["sword-of-gryffindor"]},
+    )
     s["queue"].insert(0, {"step": "hit", "model": "0a", "n": 1, "by": 1, "resist": False})
     rules.run(s)
     m = s["models"]["0a"]
@@ -120,8 +152,12 @@ def test_a_removed_model_loses_its_artifacts_and_statuses():
 
 def test_a_draw_from_a_lower_part_never_takes_the_hand_above_three():
     """A-59 (L695-697, L589)."""
-    s = ov([(0, "cassius-vane", "2,1", {}), (1, "tobias-fenwick", "2,3", {})], pools={0: {"light": 0, "dark": 2}},
-           hands={0: ["c08-surge", "c09-drift", "c10-recall"]}, active="0a")
+    s = ov(
+        [(0, "cassius-vane", "2,1", {}), (1, "tobias-fenwick", "2,3", {})],
+        pools={0: {"light": 0, "dark": 2}},
+        hands={0: ["c08-surge", "c09-drift", "c10-recall"]},
+        active="0a",
+    )
     s = act(s, 0, {"type": "cast", "spell": "basic-combat-spell", "target": "1a"})
     s = deal(deal(s, ["c05-focus"]), ["c02-sidestep"])
     s = act(s, 0, {"type": "keep_card"})

@@ -51,7 +51,7 @@ def test_challenges_alternate_from_the_coin_winner_and_keep_their_distance():
         a = E.legal_actions(s, E.to_move(s)[0])[-1]
         s = E.apply(s, {"kind": "action", "seat": E.to_move(s)[0], "action": a})
     hexes = [geometry.parse(o["hex"]) for o in s["overlays"] if o["kind"] == "challenge"]
-    close = [(a, b_) for i, a in enumerate(hexes) for b_ in hexes[i + 1:] if geometry.distance(a, b_) < 3]
+    close = [(a, b_) for i, a in enumerate(hexes) for b_ in hexes[i + 1 :] if geometry.distance(a, b_) < 3]
     assert not close or all(geometry.distance(a, b_) >= 2 for a, b_ in close)
     assert all(not o["face_up"] and o["what"] is None for o in s["overlays"])
 
@@ -98,7 +98,7 @@ def test_deployment_alternates_from_the_coin_winner_onto_own_arrival_spaces():
     n = [sum(1 for m in s["models"].values() if m["seat"] == x) for x in (0, 1)]
     k = min(n)
     assert order[: 2 * k] == [w, 1 - w] * k
-    assert all(x == order[-1] for x in order[2 * k:])
+    assert all(x == order[-1] for x in order[2 * k :])
 
 
 def test_the_pool_counts_cunning_with_neutral_points_chosen_and_hands_of_three_are_dealt():
@@ -112,16 +112,33 @@ def test_the_pool_counts_cunning_with_neutral_points_chosen_and_hands_of_three_a
     for seat in (0, 1):
         ms = [m for m in s["models"].values() if m["seat"] == seat]
         total = sum(m["cunning"]["light"] + m["cunning"]["dark"] + m["cunning"]["neutral"] for m in ms)
-        total += sum(sum(1 for o in ms if o is not m and o["cunning"]["dark"]) for m in ms if "adoration" in m["traits"])
+        total += sum(
+            sum(1 for o in ms if o is not m and o["cunning"]["dark"]) for m in ms if "adoration" in m["traits"]
+        )
         assert s["players"][seat]["pool"]["light"] + s["players"][seat]["pool"]["dark"] == total
         assert len(s["players"][seat]["hand"]) == 3 and len(s["players"][seat]["deck"]) == 17
 
 
 def test_horcrux_maker_gives_the_rival_its_horcrux_and_deals_others_at_random():
     """WD-25 and WD-T16 (L1311-1328, ruling A-46)."""
-    g_dark = {"type": "group", "models": ["ashen-regent", "cassius-vane", "umbral-acolyte", "veyra"], "leader": 0,
-              "artifacts": [[], [], [], []], "spellbook": [], "quests": ["hold-the-line", "two-fronts", "relic-hunter",
-              "lead-from-the-front", "at-the-gates", "onslaught", "advance-together", "hold-the-ground", "alchemists-gambit"]}
+    g_dark = {
+        "type": "group",
+        "models": ["ashen-regent", "cassius-vane", "umbral-acolyte", "veyra"],
+        "leader": 0,
+        "artifacts": [[], [], [], []],
+        "spellbook": [],
+        "quests": [
+            "hold-the-line",
+            "two-fronts",
+            "relic-hunter",
+            "lead-from-the-front",
+            "at-the-gates",
+            "onslaught",
+            "advance-together",
+            "hold-the-ground",
+            "alchemists-gambit",
+        ],
+    }
     g_light = dict(g_dark, models=["isolde-marrow", "aldous-wren"], artifacts=[[], []])
     s = E.setup({"groups": [g_dark, g_light]}, 2)
     s = drive(s, at("horcrux_pick"))

@@ -7,8 +7,12 @@ from .helpers import front
 
 
 def patronus(pool=None):
-    s = build(models=[(0, "harry-potter", "0,0", {}), (0, "ron-weasley", "1,0", {}), (1, "death-eater-i", "0,6", {})],
-              spellbooks={0: ["expecto-patronus"]}, pools={0: pool or {"light": 4, "dark": 0}}, active="0a")
+    s = build(
+        models=[(0, "harry-potter", "0,0", {}), (0, "ron-weasley", "1,0", {}), (1, "death-eater-i", "0,6", {})],
+        spellbooks={0: ["expecto-patronus"]},
+        pools={0: pool or {"light": 4, "dark": 0}},
+        active="0a",
+    )
     s = act(s, 0, {"type": "cast", "spell": "expecto-patronus", "target": "0b"})
     s = act(s, 0, {"type": "pass"}) if front(s) == "empower" else s
     return decline(deal(s, ["ex-plus3-2"]))
@@ -53,7 +57,9 @@ def test_a_spell_that_cannot_be_paid_must_be_dropped():
 def test_a_spell_disabled_at_the_start_with_cooldown_one_is_free_again_after_the_same_1d():
     """Ruling A-17, a derived test of spec section 3."""
     s = build(models=[(0, "harry-potter", "0,0", {"spells": ["apparition"]}), (1, "death-eater-i", "0,6", {})])
-    s["players"][0]["upkeep"] = [{"spell": "apparition", "caster": "0a", "target": "0a", "markers": {"light": 0, "dark": 0}, "paid": False}]
+    s["players"][0]["upkeep"] = [
+        {"spell": "apparition", "caster": "0a", "target": "0a", "markers": {"light": 0, "dark": 0}, "paid": False}
+    ]
     rules.disable_upkeep(s, 0, "apparition")
     assert s["players"][0]["clocks"] == {"apparition": 1}
     rules._h_cooldown(s, {})
@@ -76,7 +82,11 @@ def test_a_removed_caster_disables_its_upkept_spells_and_returns_its_spells_with
 
 def test_a_failed_cast_still_takes_its_clock():
     """WD-59 (L601-605): success or failure, the clock goes on."""
-    s = build(models=[(0, "harry-potter", "0,0", {}), (1, "death-eater-i", "0,6", {})], spellbooks={0: ["protego-maxima"]}, active="0a")
+    s = build(
+        models=[(0, "harry-potter", "0,0", {}), (1, "death-eater-i", "0,6", {})],
+        spellbooks={0: ["protego-maxima"]},
+        active="0a",
+    )
     s = act(s, 0, {"type": "cast", "spell": "protego-maxima", "target": "0a"})
     s = deal(s, ["ex-plus1-2"])
     assert not s["last_clash"]["success"] and s["players"][0]["clocks"]["protego-maxima"] == 2

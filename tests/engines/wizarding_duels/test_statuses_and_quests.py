@@ -44,6 +44,7 @@ def test_slow_shortens_the_movement_action_until_the_end_of_the_models_activatio
     """WD-S4 (L1440-1442), ruling A-39."""
     s = build(models=[(0, "ron-weasley", "2,0", {"slow": 2}), (1, "death-eater-i", "0,6", {})], active="0a")
     from engines.wizarding_duels import geometry
+
     far = max(geometry.distance((2, 0), geometry.parse(a["to"])) for a in E.legal_actions(s, 0) if a["type"] == "move")
     assert far == 1
     s = act(s, 0, {"type": "end"})
@@ -52,26 +53,50 @@ def test_slow_shortens_the_movement_action_until_the_end_of_the_models_activatio
 
 def test_concealment_defends_only_against_a_model_that_is_not_adjacent():
     """WD-S2 (L1432-1434), ruling A-37: it ends in the End Phase of the round."""
+
     def defense(att_hex):
-        s = build(models=[(0, "ron-weasley", att_hex, {}), (1, "death-eater-ii", "0,3", {"conceal": [{"x": 2, "src": None, "seat": 1}]})],
-                  artifacts={"0a": ["sword-of-gryffindor"]}, spellbooks={0: []}, active="0a")
-        s = act(s, 0, {"type": "cast", "spell": "basic-combat-spell", "target": "1a"}) if att_hex != "0,2" else \
-            act(s, 0, {"type": "attack", "attack": "sword-of-gryffindor", "target": "1a", "artifact": "sword-of-gryffindor"})
+        s = build(
+            models=[
+                (0, "ron-weasley", att_hex, {}),
+                (1, "death-eater-ii", "0,3", {"conceal": [{"x": 2, "src": None, "seat": 1}]}),
+            ],
+            artifacts={"0a": ["sword-of-gryffindor"]},
+            spellbooks={0: []},
+            active="0a",
+        )
+        s = (
+            act(s, 0, {"type": "cast", "spell": "basic-combat-spell", "target": "1a"})
+            if att_hex != "0,2"
+            else act(
+                s,
+                0,
+                {"type": "attack", "attack": "sword-of-gryffindor", "target": "1a", "artifact": "sword-of-gryffindor"},
+            )
+        )
         s = deal(deal(s, ["ex-plus1-2"]), ["ex-plus1-3"])
         return (s["clash"] or s["last_clash"])["def"]["total"]
+
     assert defense("0,2") == 1 + 1
     assert defense("0,0") == 1 + 1 + 2
 
 
 def test_push_moves_the_target_straight_away_and_stops_at_a_model():
     """WD-S5 (L1444-1446), WD-79 (L663-665), rulings A-33/A-34."""
-    s = build(models=[(0, "lord-voldemort", "0,0", {"traits": {}}), (1, "death-eater-i", "0,2", {}), (1, "death-eater-ii", "0,5", {})],
-              spellbooks={0: ["imperio"]}, active="0a")
+    s = build(
+        models=[
+            (0, "lord-voldemort", "0,0", {"traits": {}}),
+            (1, "death-eater-i", "0,2", {}),
+            (1, "death-eater-ii", "0,5", {}),
+        ],
+        spellbooks={0: ["imperio"]},
+        active="0a",
+    )
     s["models"]["0a"]["traits"] = {"dark_arts": 1}
     s = act(s, 0, {"type": "cast", "spell": "imperio", "target": "1a"})
     s = decline(deal(deal(s, ["ex-plus3-2"]), ["ex-plus1-3"]))
     assert front(s) == "place" and s["queue"][0]["kind"] == "push"
     from engines.wizarding_duels import geometry
+
     for a in E.legal_actions(s, 0):
         assert geometry.distance(geometry.parse(a["hex"]), (0, 0)) == 3
     s = act(s, 0, {"type": "place", "hex": "0,3"})
@@ -98,7 +123,11 @@ def test_a_hidden_challenge_counts_for_nothing():
 
 def test_a_lightning_quest_scores_the_moment_its_condition_holds():
     """WD-44 (L452, L465), ruling A-61."""
-    s = ov([(0, "mira-quillfeather", "2,1", {}), (1, "cassius-vane", "2,3", {})], spellbooks={0: ["spark-volley"]}, active="0a")
+    s = ov(
+        [(0, "mira-quillfeather", "2,1", {}), (1, "cassius-vane", "2,3", {})],
+        spellbooks={0: ["spark-volley"]},
+        active="0a",
+    )
     s["players"][0]["active"] = ["first-blood", "onslaught"]
     s = act(s, 0, {"type": "cast", "spell": "spark-volley", "target": "1a"})
     s = deal(deal(s, ["c14-overflow"]), ["c19-fumble"])
@@ -128,10 +157,15 @@ def test_the_quest_discard_is_reshuffled_when_the_deck_runs_out():
 
 def test_losing_the_last_model_ends_the_game_after_one_end_phase_and_quest_points_still_decide():
     """WD-94 (L916), rulings A-42/A-43; a derived test of spec section 3."""
-    s = build(models=[(0, "ron-weasley", "0,2", {}), (1, "death-eater-ii", "0,3", {"impacts": 4})],
-              artifacts={"0a": ["sword-of-gryffindor"]}, active="0a")
+    s = build(
+        models=[(0, "ron-weasley", "0,2", {}), (1, "death-eater-ii", "0,3", {"impacts": 4})],
+        artifacts={"0a": ["sword-of-gryffindor"]},
+        active="0a",
+    )
     s["players"][1]["qp"] = 3
-    s = act(s, 0, {"type": "attack", "attack": "sword-of-gryffindor", "target": "1a", "artifact": "sword-of-gryffindor"})
+    s = act(
+        s, 0, {"type": "attack", "attack": "sword-of-gryffindor", "target": "1a", "artifact": "sword-of-gryffindor"}
+    )
     s = decline(deal(deal(s, ["ex-plus3-2"]), ["ex-plus1-4"]))
     assert s["game_over"] and s["models"]["1a"]["removed"]
     assert E.legal_actions(s, 0) == [{"type": "end"}]

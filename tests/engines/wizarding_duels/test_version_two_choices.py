@@ -26,33 +26,50 @@ def test_both_versions_are_registered_and_new_matches_play_version_two():
 
 def test_the_defender_names_the_colours_it_empowers_with():
     """WD-58, rulebook L1063-1065: "The defending player may use Power Markers of any color"."""
-    s = ov([(0, "aldous-wren", "2,1", {}), (1, "nyx-hollow", "2,3", {})], spellbooks={0: ["spark-volley"]},
-           pools={0: {"light": 0, "dark": 0}, 1: {"light": 2, "dark": 3}}, active="0a")
+    s = ov(
+        [(0, "aldous-wren", "2,1", {}), (1, "nyx-hollow", "2,3", {})],
+        spellbooks={0: ["spark-volley"]},
+        pools={0: {"light": 0, "dark": 0}, 1: {"light": 2, "dark": 3}},
+        active="0a",
+    )
     s = act(s, 0, {"type": "cast", "spell": "spark-volley", "target": "1a"})
     s = act(s, 0, {"type": "pass"}) if front(s) == "leadership" else s
     assert front(s) == "empower" and s["queue"][0]["seat"] == 1
     assert E.legal_actions(s, 1) == [{"type": "empower", "light": 0}, {"type": "empower", "light": 1}, {"type": "pass"}]
     white = act(s, 1, {"type": "empower", "light": 1})
-    assert white["players"][1]["pool"] == {"light": 1, "dark": 3} and white["players"][1]["spent"] == {"light": 1, "dark": 0}
+    assert white["players"][1]["pool"] == {"light": 1, "dark": 3} and white["players"][1]["spent"] == {
+        "light": 1,
+        "dark": 0,
+    }
     black = act(s, 1, {"type": "empower", "light": 0})
     assert black["players"][1]["pool"] == {"light": 2, "dark": 2}
 
 
 def test_a_neutral_spell_is_empowered_with_any_mix_the_pool_allows():
     """WD-52 (L983-985) and ruling A-18: a Neutral spell takes markers of either colour, mixed if wanted."""
-    s = ov([(0, "sister-hollis", "2,1", {}), (1, "cassius-vane", "2,3", {})], spellbooks={0: ["stone-fist"]},
-           pools={0: {"light": 2, "dark": 1}}, active="0a")
+    s = ov(
+        [(0, "sister-hollis", "2,1", {}), (1, "cassius-vane", "2,3", {})],
+        spellbooks={0: ["stone-fist"]},
+        pools={0: {"light": 2, "dark": 1}},
+        active="0a",
+    )
     s = act(s, 0, {"type": "cast", "spell": "stone-fist", "target": "1a"})
     # Apprentice in its own activation: 2 - 1 = 1 marker (A-20); one white or one black.
     assert [a for a in E.legal_actions(s, 0) if a["type"] == "empower"] == [
-        {"type": "empower", "light": 0}, {"type": "empower", "light": 1}]
+        {"type": "empower", "light": 0},
+        {"type": "empower", "light": 1},
+    ]
     assert act(s, 0, {"type": "empower", "light": 0})["players"][0]["pool"] == {"light": 2, "dark": 0}
 
 
 def test_a_spell_of_one_colour_is_paid_in_that_colour_with_no_choice():
     """L1063-1064: the caster "must use Power Markers of the color indicated by the Spell"."""
-    s = ov([(0, "aldous-wren", "2,1", {}), (1, "nyx-hollow", "2,3", {})], spellbooks={0: ["spark-volley"]},
-           pools={0: {"light": 2, "dark": 2}}, active="0a")
+    s = ov(
+        [(0, "aldous-wren", "2,1", {}), (1, "nyx-hollow", "2,3", {})],
+        spellbooks={0: ["spark-volley"]},
+        pools={0: {"light": 2, "dark": 2}},
+        active="0a",
+    )
     s = act(s, 0, {"type": "cast", "spell": "spark-volley", "target": "1a"})
     s = act(s, 0, {"type": "pass"}) if front(s) == "leadership" else s
     assert front(s) == "empower" and s["queue"][0]["seat"] == 0  # the defender had nothing to pay with
@@ -61,14 +78,21 @@ def test_a_spell_of_one_colour_is_paid_in_that_colour_with_no_choice():
 
 def test_a_lower_part_costing_any_colour_is_paid_as_its_owner_says():
     """WD-57 (L1035), ruling A-24: a lower part's cost in markers of any colour."""
-    s = ov([(0, "cassius-vane", "2,1", {}), (1, "tobias-fenwick", "2,3", {})], pools={0: {"light": 1, "dark": 1}},
-           hands={0: ["c08-surge", "c09-drift", "c10-recall"]}, active="0a")
+    s = ov(
+        [(0, "cassius-vane", "2,1", {}), (1, "tobias-fenwick", "2,3", {})],
+        pools={0: {"light": 1, "dark": 1}},
+        hands={0: ["c08-surge", "c09-drift", "c10-recall"]},
+        active="0a",
+    )
     s = act(s, 0, {"type": "cast", "spell": "basic-combat-spell", "target": "1a"})
     s = deal(deal(s, ["c01-steady-hand"]), ["c02-sidestep"])
     s = act(s, 0, {"type": "keep_card"})
     assert front(s) == "early" and s["queue"][0]["seat"] == 0
-    assert E.legal_actions(s, 0) == [{"type": "lower", "use": True, "light": 0}, {"type": "lower", "use": True, "light": 1},
-                                     {"type": "lower", "use": False}]
+    assert E.legal_actions(s, 0) == [
+        {"type": "lower", "use": True, "light": 0},
+        {"type": "lower", "use": True, "light": 1},
+        {"type": "lower", "use": False},
+    ]
     assert act(s, 0, {"type": "lower", "use": True, "light": 1})["players"][0]["pool"] == {"light": 0, "dark": 1}
 
 
@@ -77,8 +101,13 @@ def test_a_lower_part_costing_any_colour_is_paid_as_its_owner_says():
 
 
 def test_version_one_still_pays_from_the_larger_heap_with_no_choice():
-    s = build(models=[(0, "harry-potter", "0,1", {}), (1, "hermione-granger", "0,4", {})], spellbooks={0: ["rictusempra"]},
-              pools={1: {"light": 1, "dark": 2}}, active="0a", rules_version=1)
+    s = build(
+        models=[(0, "harry-potter", "0,1", {}), (1, "hermione-granger", "0,4", {})],
+        spellbooks={0: ["rictusempra"]},
+        pools={1: {"light": 1, "dark": 2}},
+        active="0a",
+        rules_version=1,
+    )
     s = V1.apply(s, {"kind": "action", "seat": 0, "action": {"type": "cast", "spell": "rictusempra", "target": "1a"}})
     assert V1.legal_actions(s, 1) == [{"type": "empower"}, {"type": "pass"}]
     s = V1.apply(s, {"kind": "action", "seat": 1, "action": {"type": "empower"}})
@@ -101,17 +130,30 @@ def test_the_mover_may_take_a_riskier_route_through_more_dangerous_spaces():
 
 def test_a_flier_has_no_riskier_route_and_version_one_offers_only_the_safest():
     """WD-T12 (A-35): Fly ignores Dangerous terrain, so every route is as safe."""
-    s = build(models=[(0, "ron-weasley", "2,0", {"traits": {"fly": 1}}), (1, "death-eater-i", "0,6", {})], active="0a", overlays=LAVA)
+    s = build(
+        models=[(0, "ron-weasley", "2,0", {"traits": {"fly": 1}}), (1, "death-eater-i", "0,6", {})],
+        active="0a",
+        overlays=LAVA,
+    )
     assert not any("dangerous" in a for a in E.legal_actions(s, 0))
-    s = build(models=[(0, "ron-weasley", "2,0", {}), (1, "death-eater-i", "0,6", {})], active="0a", overlays=LAVA, rules_version=1)
+    s = build(
+        models=[(0, "ron-weasley", "2,0", {}), (1, "death-eater-i", "0,6", {})],
+        active="0a",
+        overlays=LAVA,
+        rules_version=1,
+    )
     assert not any("dangerous" in a for a in V1.legal_actions(s, 0))
 
 
 def test_an_empowerment_card_its_owner_saw_with_leadership_is_known_to_the_owner_only():
     """WD-T20 (L1344-1346) with WD-58 (L1065-1067): the Empowerment card is the top card of the deck,
     placed face down; an owner who looked at the top three knows it, the opponent does not."""
-    s = ov([(0, "aldous-wren", "2,1", {}), (1, "nyx-hollow", "2,3", {})], spellbooks={0: ["spark-volley"]},
-           pools={0: {"light": 2, "dark": 0}}, active="0a")
+    s = ov(
+        [(0, "aldous-wren", "2,1", {}), (1, "nyx-hollow", "2,3", {})],
+        spellbooks={0: ["spark-volley"]},
+        pools={0: {"light": 2, "dark": 0}},
+        active="0a",
+    )
     s = act(s, 0, {"type": "cast", "spell": "spark-volley", "target": "1a"})
     s = act(s, 0, {"type": "peek"})
     s = deal(s, ["c14-overflow", "c01-steady-hand", "c19-fumble"])
@@ -154,8 +196,12 @@ def test_streams_recorded_under_version_one_replay_to_the_same_states():
 def test_each_clash_total_is_given_line_by_line_and_the_lines_add_up():
     """EX-5, rulebook L850-874 (with ruling A-01): Voldemort 2 + 3 + 1 + 1 = 7 against Hermione 3 + 2 = 5;
     version 2 keeps each side's lines beside its total (spec section 7: the clash total line by line)."""
-    s = build(models=[(0, "hermione-granger", "0,1", {}), (1, "lord-voldemort", "0,5", {})],
-              spellbooks={1: ["rictusempra"]}, starting=1, active="1a")
+    s = build(
+        models=[(0, "hermione-granger", "0,1", {}), (1, "lord-voldemort", "0,5", {})],
+        spellbooks={1: ["rictusempra"]},
+        starting=1,
+        active="1a",
+    )
     s = act(s, 1, {"type": "cast", "spell": "rictusempra", "target": "0a"})
     s = act(s, 1, {"type": "pass"})  # FC-2: no Dark Lord declaration
     s = deal(deal(s, ["ex-plus2-move"]), ["ex-plus3-regain"])
@@ -167,8 +213,12 @@ def test_each_clash_total_is_given_line_by_line_and_the_lines_add_up():
 
 def test_a_defense_below_zero_gets_a_line_that_brings_it_to_zero():
     """Ruling A-72 (L818, L1430): a Defense total is never below 0; the lines still add up to it."""
-    s = build(models=[(0, "death-eater-ii", "0,1", {"burning": 1}), (1, "lord-voldemort", "0,5", {})],
-              spellbooks={1: ["rictusempra"]}, starting=1, active="1a")
+    s = build(
+        models=[(0, "death-eater-ii", "0,1", {"burning": 1}), (1, "lord-voldemort", "0,5", {})],
+        spellbooks={1: ["rictusempra"]},
+        starting=1,
+        active="1a",
+    )
     s["models"]["0a"]["defense"] = 0
     s = act(s, 1, {"type": "cast", "spell": "rictusempra", "target": "0a"})
     s = act(s, 1, {"type": "pass"})
@@ -180,8 +230,13 @@ def test_a_defense_below_zero_gets_a_line_that_brings_it_to_zero():
 
 def test_a_swapped_card_shows_face_up_to_everyone_once_turned():
     """FC-7 (L820-822): the face-down swap card is turned face up before the action is resolved."""
-    s = build(models=[(0, "hermione-granger", "0,1", {}), (1, "lord-voldemort", "0,5", {})],
-              spellbooks={1: ["rictusempra"]}, starting=1, active="1a", hands={0: ["ex-plus3-2"], 1: ["ex-plus1-3"]})
+    s = build(
+        models=[(0, "hermione-granger", "0,1", {}), (1, "lord-voldemort", "0,5", {})],
+        spellbooks={1: ["rictusempra"]},
+        starting=1,
+        active="1a",
+        hands={0: ["ex-plus3-2"], 1: ["ex-plus1-3"]},
+    )
     s = act(s, 1, {"type": "cast", "spell": "rictusempra", "target": "0a"})
     s = act(s, 1, {"type": "pass"})
     s = deal(deal(s, ["ex-plus2-move"]), ["ex-plus1-2"])

@@ -12,7 +12,11 @@ HAND3 = ["ex-plus3-2", "ex-plus2-2", "ex-plus1-2"]
 
 
 def uid_of(s, seat, cid):
-    return next(u for u in s["players"][seat]["hand"] + s["players"][seat]["deck"] + s["players"][seat]["discard"] if s["cards"][u] == cid)
+    return next(
+        u
+        for u in s["players"][seat]["hand"] + s["players"][seat]["deck"] + s["players"][seat]["discard"]
+        if s["cards"][u] == cid
+    )
 
 
 def step(s):
@@ -20,8 +24,12 @@ def step(s):
 
 
 def harry(over=None, hand=HAND3):
-    return build(models=[(0, "harry-potter", "0,0", over or {}), (1, "death-eater-i", "3,3", {})],
-                 spellbooks={0: ["protego-maxima"]}, hands={0: hand}, active="0a")
+    return build(
+        models=[(0, "harry-potter", "0,0", over or {}), (1, "death-eater-i", "3,3", {})],
+        spellbooks={0: ["protego-maxima"]},
+        hands={0: hand},
+        active="0a",
+    )
 
 
 def test_ex1_an_individual_clash_fails_on_the_revealed_card_and_succeeds_after_swapping_in_a_plus_three():
@@ -83,8 +91,13 @@ def test_ex4_harry_casts_protego_maxima_by_swapping_in_a_plus_three():
 
 
 def voldemort_vs_hermione(config=None):
-    s = build(models=[(0, "hermione-granger", "0,1", {}), (1, "lord-voldemort", "0,5", {})],
-              spellbooks={1: ["rictusempra"]}, starting=1, active="1a", config=config)
+    s = build(
+        models=[(0, "hermione-granger", "0,1", {}), (1, "lord-voldemort", "0,5", {})],
+        spellbooks={1: ["rictusempra"]},
+        starting=1,
+        active="1a",
+        config=config,
+    )
     s["players"][0]["spent"] = {"light": 2, "dark": 0}
     return s
 
@@ -112,29 +125,46 @@ def test_ex5_voldemort_casts_rictusempra_at_hermione_and_lower_parts_resolve_def
 
 def test_ex6_advantage_sources_add_up_and_net_against_disadvantage():
     """EX-6, rulebook L834-838 (WD-92; Magical Mastery WD-T23): two Advantage(1) make Advantage(2) (3 cards); Adv 2 + Dis 1 leave Adv 1."""
-    s = build(models=[(0, "harry-potter", "0,0", {"traits": {"magical_mastery": 1}, "next_adv": 1}), (1, "death-eater-i", "0,3", {})],
-              spellbooks={0: ["rictusempra"]}, active="0a")
+    s = build(
+        models=[
+            (0, "harry-potter", "0,0", {"traits": {"magical_mastery": 1}, "next_adv": 1}),
+            (1, "death-eater-i", "0,3", {}),
+        ],
+        spellbooks={0: ["rictusempra"]},
+        active="0a",
+    )
     s = act(s, 0, {"type": "cast", "spell": "rictusempra", "target": "1a"})
     assert E.chance(s)["count"] == 3
-    s = build(models=[(0, "harry-potter", "0,0", {"traits": {"magical_mastery": 1}, "next_adv": 1}),
-                      (1, "death-eater-i", "0,3", {"traits": {"magical_immunity": 1}})],
-              spellbooks={0: ["rictusempra"]}, active="0a")
+    s = build(
+        models=[
+            (0, "harry-potter", "0,0", {"traits": {"magical_mastery": 1}, "next_adv": 1}),
+            (1, "death-eater-i", "0,3", {"traits": {"magical_immunity": 1}}),
+        ],
+        spellbooks={0: ["rictusempra"]},
+        active="0a",
+    )
     s = act(s, 0, {"type": "cast", "spell": "rictusempra", "target": "1a"})
     assert E.chance(s)["count"] == 2
     s = deal(s, ["ex-plus1-2", "ex-plus3-2"])
     assert {a["card"] for a in E.legal_actions(s, 0)} == set(s["clash"]["att"]["revealed"])  # Advantage: any card
 
 
-@pytest.mark.parametrize("pair, keep", [
-    (["ex-two-plus", "ex-plus3-2"], {"ex-plus3-2"}),
-    (["ex-plus3-2", "ex-plus2-2"], {"ex-plus2-2"}),
-    (["ex-plus1-2", "ex-zero-jinx"], {"ex-zero-jinx"}),
-    (["ex-plus2-2", "ex-plus2-move"], {"ex-plus2-2", "ex-plus2-move"}),
-])
+@pytest.mark.parametrize(
+    "pair, keep",
+    [
+        (["ex-two-plus", "ex-plus3-2"], {"ex-plus3-2"}),
+        (["ex-plus3-2", "ex-plus2-2"], {"ex-plus2-2"}),
+        (["ex-plus1-2", "ex-zero-jinx"], {"ex-zero-jinx"}),
+        (["ex-plus2-2", "ex-plus2-move"], {"ex-plus2-2", "ex-plus2-move"}),
+    ],
+)
 def test_ex7_disadvantage_keeps_the_weakest_card_in_the_ranking_and_ties_are_the_owners_choice(pair, keep):
     """EX-7, rulebook L842-846 and ruling A-09: 2+ > +3 > +2 > +1 > 0."""
-    s = build(models=[(0, "harry-potter", "0,0", {}), (1, "death-eater-i", "0,3", {"traits": {"magical_immunity": 1}})],
-              spellbooks={0: ["rictusempra"]}, active="0a")
+    s = build(
+        models=[(0, "harry-potter", "0,0", {}), (1, "death-eater-i", "0,3", {"traits": {"magical_immunity": 1}})],
+        spellbooks={0: ["rictusempra"]},
+        active="0a",
+    )
     s = act(s, 0, {"type": "cast", "spell": "rictusempra", "target": "1a"})
     s = deal(s, pair)
     if len(keep) == 1:
@@ -144,15 +174,20 @@ def test_ex7_disadvantage_keeps_the_weakest_card_in_the_ranking_and_ties_are_the
 
 
 def ron_vs_de2():
-    return build(models=[(0, "ron-weasley", "0,2", {}), (1, "death-eater-ii", "0,3", {})],
-                 artifacts={"0a": ["sword-of-gryffindor"]}, active="0a")
+    return build(
+        models=[(0, "ron-weasley", "0,2", {}), (1, "death-eater-ii", "0,3", {})],
+        artifacts={"0a": ["sword-of-gryffindor"]},
+        active="0a",
+    )
 
 
 def test_ex8_ron_hits_death_eater_ii_with_the_sword_for_three_impacts_and_the_jinx_crosses_to_rons_deck():
     """EX-8, rulebook L920-946 (WD-80, WD-96 profile fields): 1+3 = 4 against 0+1 = 1; 3 Impacts (the Damage, not the net); DE II stays."""
     s = ron_vs_de2()
     assert s["players"][0]["hand"] == [] and s["players"][1]["hand"] == []
-    s = act(s, 0, {"type": "attack", "attack": "sword-of-gryffindor", "target": "1a", "artifact": "sword-of-gryffindor"})
+    s = act(
+        s, 0, {"type": "attack", "attack": "sword-of-gryffindor", "target": "1a", "artifact": "sword-of-gryffindor"}
+    )
     s = deal(s, ["ex-plus1-move"])
     s = deal(s, ["ex-zero-jinx"])
     assert s["models"]["1a"]["impacts"] == 3 and not s["models"]["1a"]["removed"]
@@ -168,8 +203,14 @@ def test_ex8_ron_hits_death_eater_ii_with_the_sword_for_three_impacts_and_the_ji
 def test_ex9_the_spellbook_holds_at_most_the_groups_total_mastery():
     """EX-9, rulebook L998-1006 (Death Eater I and II are two cards, A-48): Voldemort 3 + Nagini 0 + DE I 2 + DE II 2 = 7 spells; 8 is refused."""
     spells = sorted(s for s in PK.spells if s != PK.basic_spell_id)
-    g = {"type": "group", "models": ["lord-voldemort", "nagini", "death-eater-i", "death-eater-ii"], "leader": 0,
-         "artifacts": [[], [], [], []], "spellbook": spells[:7], "quests": []}
+    g = {
+        "type": "group",
+        "models": ["lord-voldemort", "nagini", "death-eater-i", "death-eater-ii"],
+        "leader": 0,
+        "artifacts": [[], [], [], []],
+        "spellbook": spells[:7],
+        "quests": [],
+    }
     groups.check_roster(PK, g, 50)
     g["spellbook"] = spells[:8]
     with pytest.raises(IllegalAction) as err:
@@ -180,8 +221,15 @@ def test_ex9_the_spellbook_holds_at_most_the_groups_total_mastery():
 @pytest.mark.parametrize("white, pool", [(0, {"light": 0, "dark": 12}), (1, {"light": 1, "dark": 11})])
 def test_ex10_the_power_pool_counts_cunning_and_adoration(white, pool):
     """EX-10, rulebook L1047-1049, rulings A-47 and A-64 (12 markers of a colour is fine: no token caps)."""
-    s = build(models=[(1, "nagini", "0,5", {}), (1, "death-eater-i", "1,5", {}), (1, "death-eater-ii", "2,5", {}),
-                      (1, "lord-voldemort", "3,5", {}), (0, "harry-potter", "0,0", {})])
+    s = build(
+        models=[
+            (1, "nagini", "0,5", {}),
+            (1, "death-eater-i", "1,5", {}),
+            (1, "death-eater-ii", "2,5", {}),
+            (1, "lord-voldemort", "3,5", {}),
+            (0, "harry-potter", "0,0", {}),
+        ]
+    )
     s["players"][1]["neutral_light"] = white
     rules._h_generate_pool(s, {})
     assert s["players"][1]["pool"] == pool
@@ -189,7 +237,12 @@ def test_ex10_the_power_pool_counts_cunning_and_adoration(white, pool):
 
 def test_ex11_clocks_drop_in_1d_and_a_spell_at_zero_returns_to_the_spellbook():
     """EX-11, rulebook L1075-1081."""
-    s = build(models=[(0, "harry-potter", "0,0", {"spells": ["protego-maxima", "apparition"]}), (1, "death-eater-i", "0,5", {})])
+    s = build(
+        models=[
+            (0, "harry-potter", "0,0", {"spells": ["protego-maxima", "apparition"]}),
+            (1, "death-eater-i", "0,5", {}),
+        ]
+    )
     s["players"][0]["clocks"] = {"protego-maxima": 2, "apparition": 1}
     rules._h_cooldown(s, {})
     p = s["players"][0]
@@ -199,10 +252,14 @@ def test_ex11_clocks_drop_in_1d_and_a_spell_at_zero_returns_to_the_spellbook():
 
 def test_ex12_upkeep_markers_stay_on_the_spell_through_a_power_refill():
     """EX-12, rulebook L1108: keep Expecto Patronus (2 markers on it); a later refill returns everything else."""
-    s = build(models=[(0, "harry-potter", "0,0", {"spells": ["expecto-patronus"]}), (1, "death-eater-i", "0,5", {})],
-              pools={0: {"light": 5, "dark": 0}})
+    s = build(
+        models=[(0, "harry-potter", "0,0", {"spells": ["expecto-patronus"]}), (1, "death-eater-i", "0,5", {})],
+        pools={0: {"light": 5, "dark": 0}},
+    )
     p = s["players"][0]
-    p["upkeep"] = [{"spell": "expecto-patronus", "caster": "0a", "target": "0a", "markers": {"light": 0, "dark": 0}, "paid": False}]
+    p["upkeep"] = [
+        {"spell": "expecto-patronus", "caster": "0a", "target": "0a", "markers": {"light": 0, "dark": 0}, "paid": False}
+    ]
     rules._upkeep_answer(s, 0, "expecto-patronus", True)
     assert p["upkeep"][0]["markers"] == {"light": 2, "dark": 0} and p["pool"]["light"] == 3
     p["spent"] = {"light": 1, "dark": 0}
@@ -215,8 +272,12 @@ def test_ex12_upkeep_markers_stay_on_the_spell_through_a_power_refill():
 
 
 def counter_setup():
-    return build(models=[(0, "hermione-granger", "0,1", {}), (1, "lord-voldemort", "0,5", {})],
-                 spellbooks={0: ["counter-spell"], 1: ["rictusempra"]}, starting=1, active="1a")
+    return build(
+        models=[(0, "hermione-granger", "0,1", {}), (1, "lord-voldemort", "0,5", {})],
+        spellbooks={0: ["counter-spell"], 1: ["rictusempra"]},
+        starting=1,
+        active="1a",
+    )
 
 
 def test_ex13_counter_spell_adds_three_in_the_reaction_window_only():
@@ -233,14 +294,17 @@ def test_ex13_counter_spell_adds_three_in_the_reaction_window_only():
     assert "counter-spell" in passed["players"][0]["spellbook"]
 
 
-@pytest.mark.parametrize("stock, ok", [
-    (["level-0-potion"] * 6, True),
-    (["level-0-potion"] * 5 + ["level-1-potion"], True),
-    (["level-0-potion"] * 5 + ["level-2-potion"], True),
-    (["level-0-potion"] * 5 + ["level-3-potion"], False),
-    (["level-0-potion"] * 4 + ["level-1-potion"] * 2, False),
-    (["level-0-potion"] * 7, False),
-])
+@pytest.mark.parametrize(
+    "stock, ok",
+    [
+        (["level-0-potion"] * 6, True),
+        (["level-0-potion"] * 5 + ["level-1-potion"], True),
+        (["level-0-potion"] * 5 + ["level-2-potion"], True),
+        (["level-0-potion"] * 5 + ["level-3-potion"], False),
+        (["level-0-potion"] * 4 + ["level-1-potion"] * 2, False),
+        (["level-0-potion"] * 7, False),
+    ],
+)
 def test_ex14_potioneer_two_allows_one_potion_up_to_level_two(stock, ok):
     """EX-14, rulebook L1392 (Potioneer X, WD-T31) and L1126-1138."""
     action = {"type": "potions", "potions": stock}
@@ -260,7 +324,13 @@ def hit(s, uid, n):
 @pytest.mark.parametrize("trait, x", [("large", 7), ("small", 2)])
 def test_ex15_ex16_large_and_small_carry_x_impacts_and_go_on_the_next(trait, x):
     """EX-15 (L1340-1342, WD-T19) and EX-16 (L1402-1404, WD-T34)."""
-    s = build(models=[(0, "ron-weasley", "0,0", {"traits": {trait: x}}), (0, "harry-potter", "1,0", {}), (1, "death-eater-i", "0,5", {})])
+    s = build(
+        models=[
+            (0, "ron-weasley", "0,0", {"traits": {trait: x}}),
+            (0, "harry-potter", "1,0", {}),
+            (1, "death-eater-i", "0,5", {}),
+        ]
+    )
     hit(s, "0a", x)
     assert not s["models"]["0a"]["removed"] and s["models"]["0a"]["impacts"] == x
     hit(s, "0a", 1)
@@ -270,16 +340,33 @@ def test_ex15_ex16_large_and_small_carry_x_impacts_and_go_on_the_next(trait, x):
 def test_ex17_a_stronger_poison_replaces_the_weaker_and_never_adds():
     """EX-17, rulebook L1426 (WD-S0)."""
     s = build(models=[(0, "ron-weasley", "0,0", {"poison": 1}), (1, "nagini", "0,1", {})])
-    s["queue"].insert(0, {"step": "apply_effects", "effects": [{"op": "status", "status": "poison", "x": 2}], "src": "1a", "tgt": "0a",
-                          "seat": 1, "x": 0, "upkeep": False, "spell": None, "source_hex": "0,1"})
+    s["queue"].insert(
+        0,
+        {
+            "step": "apply_effects",
+            "effects": [{"op": "status", "status": "poison", "x": 2}],
+            "src": "1a",
+            "tgt": "0a",
+            "seat": 1,
+            "x": 0,
+            "upkeep": False,
+            "spell": None,
+            "source_hex": "0,1",
+        },
+    )
     rules.run(s)
     assert s["models"]["0a"]["poison"] == 2
 
 
 def test_ex18_the_fifth_impact_removes_a_model_and_its_spells_return_with_their_clocks():
     """EX-18, rulebook L906 and L908-916 (WD-93, WD-94)."""
-    s = build(models=[(0, "harry-potter", "0,0", {"impacts": 4, "spells": ["protego-maxima"]}), (0, "ron-weasley", "1,0", {}),
-                      (1, "death-eater-i", "0,5", {})])
+    s = build(
+        models=[
+            (0, "harry-potter", "0,0", {"impacts": 4, "spells": ["protego-maxima"]}),
+            (0, "ron-weasley", "1,0", {}),
+            (1, "death-eater-i", "0,5", {}),
+        ]
+    )
     s["players"][0]["clocks"] = {"protego-maxima": 2}
     hit(s, "0a", 1)
     assert s["models"]["0a"]["removed"] and s["models"]["0a"]["hex"] is None
@@ -288,23 +375,38 @@ def test_ex18_the_fifth_impact_removes_a_model_and_its_spells_return_with_their_
 
 def test_ex19_a_model_with_an_activation_marker_takes_one_action_plus_free_actions():
     """EX-19, rulebook L625-631 (WD-72; Elite Fighter WD-T9)."""
-    s = build(models=[(0, "ron-weasley", "0,2", {"markers": 1}), (1, "death-eater-ii", "0,3", {})],
-              artifacts={"0a": ["sword-of-gryffindor"]}, active="0a")
+    s = build(
+        models=[(0, "ron-weasley", "0,2", {"markers": 1}), (1, "death-eater-ii", "0,3", {})],
+        artifacts={"0a": ["sword-of-gryffindor"]},
+        active="0a",
+    )
     kinds = {a["type"] for a in E.legal_actions(s, 0)}
     assert {"move", "attack"} <= kinds
     s = act(s, 0, {"type": "move", "to": "1,2"})
     assert {a["type"] for a in E.legal_actions(s, 0)} == {"end"}
     # with Elite Fighter the attack stays available as a Free action
-    s = build(models=[(0, "ron-weasley", "0,2", {"markers": 1, "traits": {"elite_fighter": 1}}), (1, "death-eater-ii", "0,3", {})],
-              artifacts={"0a": ["sword-of-gryffindor"]}, active="0a")
+    s = build(
+        models=[
+            (0, "ron-weasley", "0,2", {"markers": 1, "traits": {"elite_fighter": 1}}),
+            (1, "death-eater-ii", "0,3", {}),
+        ],
+        artifacts={"0a": ["sword-of-gryffindor"]},
+        active="0a",
+    )
     s = act(s, 0, {"type": "move", "to": "1,2"})
     assert "attack" in {a["type"] for a in E.legal_actions(s, 0)}
 
 
 def test_ex20_crookshanks_goes_only_to_hermione_and_item_slots_cap_artifacts():
     """EX-20, rulebook L391, L529, L1484."""
-    g = {"type": "group", "models": ["hermione-granger", "ron-weasley"], "leader": 0, "artifacts": [["crookshanks"], []],
-         "spellbook": [], "quests": []}
+    g = {
+        "type": "group",
+        "models": ["hermione-granger", "ron-weasley"],
+        "leader": 0,
+        "artifacts": [["crookshanks"], []],
+        "spellbook": [],
+        "quests": [],
+    }
     groups.check_roster(PK, g, 50)
     g["artifacts"] = [[], ["crookshanks"]]
     with pytest.raises(IllegalAction) as err:
@@ -318,7 +420,10 @@ def test_ex20_crookshanks_goes_only_to_hermione_and_item_slots_cap_artifacts():
 
 def test_ex21_range_is_hex_distance_and_a_range_zero_potion_targets_only_its_user():
     """EX-21, rulebook L315-319."""
-    s = build(models=[(0, "hermione-granger", "0,1", {}), (0, "ron-weasley", "1,1", {}), (1, "death-eater-i", "0,2", {})], active="0a")
+    s = build(
+        models=[(0, "hermione-granger", "0,1", {}), (0, "ron-weasley", "1,1", {}), (1, "death-eater-i", "0,2", {})],
+        active="0a",
+    )
     s["players"][0]["potions"] = [{"id": "level-0-potion", "spent": False}]
     targets = {a["target"] for a in E.legal_actions(s, 0) if a["type"] == "potion"}
     assert targets == {"0a"}

@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from engines import registry
 from engines.wizard_dodgeball.data import roster
@@ -18,7 +19,6 @@ from league.drafts.models import Draft
 from matches.invitations.models import Invitation
 from matches.models import Event, Match
 from matches.verification import match_verify
-from rest_framework.test import APIClient
 from tests.matches.helpers import accept_invitation
 
 DRAFT = registry.get("iwdl-draft")
@@ -31,7 +31,9 @@ def coaches(alice, bob, carol):
 
 def open_draft(client, **extra):
     """alice opens a draft against bob; the room opens when bob accepts her invitation (issue 15)."""
-    response = client.post("/api/drafts/", {"coaches": ["alice", "bob"], "format": "schoolyard", **extra}, format="json")
+    response = client.post(
+        "/api/drafts/", {"coaches": ["alice", "bob"], "format": "schoolyard", **extra}, format="json"
+    )
     bob = APIClient()
     bob.force_authenticate(get_user_model().objects.get(username="bob"))
     draft_id = accept_invitation(lambda user: bob, response, "bob")
@@ -40,8 +42,9 @@ def open_draft(client, **extra):
 
 def clock(client, draft_id, expected_seq):
     """Any page may call the pick clock when its countdown ends: based on the head it saw, with an id."""
-    return client.post(f"/api/drafts/{draft_id}/clock/", {"expected_seq": expected_seq, "event_id": str(uuid.uuid4())},
-                       format="json")
+    return client.post(
+        f"/api/drafts/{draft_id}/clock/", {"expected_seq": expected_seq, "event_id": str(uuid.uuid4())}, format="json"
+    )
 
 
 def draft_state(draft_id):
@@ -111,9 +114,11 @@ def finish_draft(clients, draft, *, spells=None):
         if action["type"] == "spells" and spells is not None:
             action["spells"] = spells
         seq = m.state_seq
-        r = clients[seat].post(f"/api/matches/{draft}/actions/",
-                               {"seat": seat, "action": action, "expected_seq": seq,
-                                "event_id": str(uuid.uuid4())}, format="json")
+        r = clients[seat].post(
+            f"/api/matches/{draft}/actions/",
+            {"seat": seat, "action": action, "expected_seq": seq, "event_id": str(uuid.uuid4())},
+            format="json",
+        )
         assert r.status_code == 201, r.json()
     raise AssertionError("draft did not end")
 
@@ -132,13 +137,25 @@ def test_spell_lists_over_budget_or_with_duplicates_are_refused(coaches, client_
         action = {k: v for k, v in DRAFT.auto_action(m.state, seat).items() if k != "auto"}
         if action["type"] == "pick":
             action["wizard"] = min(m.state["pool"], key=lambda j: (roster()[j]["magic"], j))
-        clients[seat].post(f"/api/matches/{draft}/actions/", {"seat": seat, "action": action,
-                                                              "expected_seq": m.state_seq,
-                                                              "event_id": str(uuid.uuid4())}, format="json")
+        clients[seat].post(
+            f"/api/matches/{draft}/actions/",
+            {"seat": seat, "action": action, "expected_seq": m.state_seq, "event_id": str(uuid.uuid4())},
+            format="json",
+        )
     m = draft_state(draft)
     budget = sum(roster()[j]["magic"] for j in m.state["lineups"][0])
-    everything = ["teleport", "fireball", "freeze", "shield", "dispel", "slow_speed", "strong_weak",
-                  "shrink_enlarge", "butter_sticky", "drain_boost"]  # 15 points: more than any team's MAGIC
+    everything = [
+        "teleport",
+        "fireball",
+        "freeze",
+        "shield",
+        "dispel",
+        "slow_speed",
+        "strong_weak",
+        "shrink_enlarge",
+        "butter_sticky",
+        "drain_boost",
+    ]  # 15 points: more than any team's MAGIC
     before = events(draft)
     over = act(clients[0], draft, "spells", spells=everything)
     assert over.status_code == 422 and over.json()["code"] == "spell_budget_exceeded"
@@ -208,10 +225,14 @@ def test_a_verified_draft_whose_stored_pick_is_altered_is_disputed(coaches, clie
     draft = open_draft(client_for(alice))["id"]
     finished = finish_draft({0: client_for(alice), 1: client_for(bob)}, draft)
     assert match_verify(match_id=draft).verified
-    pick = Event.objects.filter(stream_id=finished.stream_id, type="action", data__action__type="pick").order_by("seq")[2]
+    pick = Event.objects.filter(stream_id=finished.stream_id, type="action", data__action__type="pick").order_by("seq")[
+        2
+    ]
     with connection.cursor() as cursor:
         cursor.execute("SET session_replication_role = replica")
-        cursor.execute("UPDATE matches_event SET data = jsonb_set(data, '{action,wizard}', '99') WHERE id = %s", [pick.id])
+        cursor.execute(
+            "UPDATE matches_event SET data = jsonb_set(data, '{action,wizard}', '99') WHERE id = %s", [pick.id]
+        )
         cursor.execute("SET session_replication_role = origin")
     verdict = match_verify(match_id=draft)
     assert (verdict.verified, verdict.seq) == (False, pick.seq)
@@ -234,10 +255,13 @@ def test_a_basic_draft_deals_five_each_and_goes_straight_to_team_building(coache
     assert not set(state["teams"][0]) & set(state["teams"][1])
 
 
-def test_a_tournament_draft_gives_four_coaches_six_wizards_each_in_snake_order(alice, bob, carol, make_user, client_for):
+def test_a_tournament_draft_gives_four_coaches_six_wizards_each_in_snake_order(
+    alice, bob, carol, make_user, client_for
+):
     dave = make_user("dave")
     response = client_for(alice).post(
-        "/api/drafts/", {"coaches": ["alice", "bob", "carol", "dave"], "format": "tournament", "order": "snake"},
+        "/api/drafts/",
+        {"coaches": ["alice", "bob", "carol", "dave"], "format": "tournament", "order": "snake"},
         format="json",
     )
     draft = accept_invitation(client_for, response, bob, carol, dave)
@@ -261,14 +285,18 @@ def test_a_tournament_draft_gives_four_coaches_six_wizards_each_in_snake_order(a
 def test_a_team_of_coaches_shares_a_tournament_draft_seat(alice, bob, carol, make_user, client_for):
     dave, eve = make_user("dave"), make_user("eve")
     response = client_for(alice).post(
-        "/api/drafts/", {"coaches": ["alice", "bob", "carol+dave", "eve"], "format": "tournament",
-                         "order": "straight"}, format="json")
+        "/api/drafts/",
+        {"coaches": ["alice", "bob", "carol+dave", "eve"], "format": "tournament", "order": "straight"},
+        format="json",
+    )
     draft = accept_invitation(client_for, response, bob, carol, dave, eve)  # every coach of a team seat, too
     seats = client_for(alice).get(f"/api/drafts/{draft}/").json()["draft"]["seats"]
     assert [s["label"] for s in seats] == ["alice", "bob", "carol & dave", "eve"]
     for seat, user in ((0, alice), (1, bob)):
         m = draft_state(draft)
-        assert act(client_for(user), draft, "pick", wizard=DRAFT.auto_action(m.state, seat)["wizard"]).status_code == 201
+        assert (
+            act(client_for(user), draft, "pick", wizard=DRAFT.auto_action(m.state, seat)["wizard"]).status_code == 201
+        )
     # Seat 2 is on the clock: either of its two coaches may pick; nobody else may.
     m = draft_state(draft)
     before = events(draft)
@@ -281,7 +309,8 @@ def test_a_team_of_coaches_shares_a_tournament_draft_seat(alice, bob, carol, mak
 def test_a_pick_clock_outside_five_seconds_to_a_day_is_refused(coaches, client_for):
     for seconds in (2, 90000):
         response = client_for(coaches[0]).post(
-            "/api/drafts/", {"coaches": ["alice", "bob"], "clock_seconds": seconds}, format="json")
+            "/api/drafts/", {"coaches": ["alice", "bob"], "clock_seconds": seconds}, format="json"
+        )
         assert response.status_code == 400 and response.json()["code"] == "bad_clock"
     assert Draft.objects.count() == 0
 

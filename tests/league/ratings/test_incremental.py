@@ -26,12 +26,26 @@ def finished(game: str, users, placements, *, result=None) -> Match:
     """A finished match, its closing event committed now (so later calls come later in commit
     order), still waiting for its verdict."""
     stream = Stream.objects.create(id=f"match:{uuid.uuid4()}", kind="match")
-    match = Match.objects.create(stream=stream, game=game, engine_version="1", status=Match.Status.FINISHED,
-                                 result=result or {"placements": placements}, finished_at=timezone.now())
+    match = Match.objects.create(
+        stream=stream,
+        game=game,
+        engine_version="1",
+        status=Match.Status.FINISHED,
+        result=result or {"placements": placements},
+        finished_at=timezone.now(),
+    )
     for index, user in enumerate(users):
         Seat.objects.create(match=match, index=index, user=user)
-    Event.objects.create(stream=stream, seq=1, type="match.finished", data={}, actor="server",
-                         recorded_at=timezone.now(), prev_hash="0" * 64, hash="1" * 64)
+    Event.objects.create(
+        stream=stream,
+        seq=1,
+        type="match.finished",
+        data={},
+        actor="server",
+        recorded_at=timezone.now(),
+        prev_hash="0" * 64,
+        hash="1" * 64,
+    )
     return match
 
 
@@ -41,9 +55,11 @@ def verdict(match: Match, label=Match.Verdict.VERIFIED) -> bool:
 
 
 def snapshot(game: str):
-    return (list(Rating.objects.filter(game=game).order_by("competitor").values_list(*RATING_FIELDS)),
-            list(RatingPoint.objects.filter(game=game).order_by("sequence", "competitor").values_list(*POINT_FIELDS)),
-            RatingCheckpoint.objects.get(game=game).sequence)
+    return (
+        list(Rating.objects.filter(game=game).order_by("competitor").values_list(*RATING_FIELDS)),
+        list(RatingPoint.objects.filter(game=game).order_by("sequence", "competitor").values_list(*POINT_FIELDS)),
+        RatingCheckpoint.objects.get(game=game).sequence,
+    )
 
 
 @pytest.fixture
@@ -69,8 +85,17 @@ def test_each_verdict_moves_the_ratings_exactly_as_a_rebuild_would(wizards):
 def test_verdicts_out_of_commit_order_and_a_later_dispute_still_equal_a_rebuild(wizards):
     a, b, c, d, e = wizards
     # Finished in this order (commit order); verified in another, as two workers would.
-    matches = [finished("wizard-dodgeball", pair, places) for pair, places in [
-        ((a, b), [0, 1]), ((c, d), [1, 0]), ((a, c), [0, 1]), ((b, d), [0, 0]), ((e, a), [0, 1]), ((b, c), [1, 0])]]
+    matches = [
+        finished("wizard-dodgeball", pair, places)
+        for pair, places in [
+            ((a, b), [0, 1]),
+            ((c, d), [1, 0]),
+            ((a, c), [0, 1]),
+            ((b, d), [0, 0]),
+            ((e, a), [0, 1]),
+            ((b, c), [1, 0]),
+        ]
+    ]
     for index in (2, 0, 5, 1, 4, 3):
         verdict(matches[index])
     incremental = snapshot("wizard-dodgeball")
@@ -90,8 +115,15 @@ def test_verdicts_out_of_commit_order_and_a_later_dispute_still_equal_a_rebuild(
 
 def test_games_of_three_and_four_rated_by_openskill_fold_one_at_a_time_like_a_rebuild(wizards):
     a, b, c, d, e = wizards
-    games = [finished("dueling-wizards", seats, places) for seats, places in [
-        ((a, b, c), [0, 1, 2]), ((b, c, d), [2, 0, 0]), ((c, d, e), [1, 2, 0]), ((a, e, b), [0, 1, 1])]]
+    games = [
+        finished("dueling-wizards", seats, places)
+        for seats, places in [
+            ((a, b, c), [0, 1, 2]),
+            ((b, c, d), [2, 0, 0]),
+            ((c, d, e), [1, 2, 0]),
+            ((a, e, b), [0, 1, 1]),
+        ]
+    ]
     for index in (0, 3, 1, 2):
         verdict(games[index])
     incremental = snapshot("dueling-wizards")

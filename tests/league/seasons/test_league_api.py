@@ -22,24 +22,28 @@ def iwdl(db, make_user):
 
 
 def create_season(client, clubs=("aetherhold-zephyrs", "ashen-wastes-revenants", "brassgate-djinn")):
-    return client.post("/api/leagues/iwdl/seasons/", {"start_date": "2027-01-04", "double": True,
-                                                      "clubs": list(clubs)}, format="json")
+    return client.post(
+        "/api/leagues/iwdl/seasons/", {"start_date": "2027-01-04", "double": True, "clubs": list(clubs)}, format="json"
+    )
 
 
 def rule(client, key, body, *, event_id=None, expected_seq=None):
     """An organiser's ruling, based on the season's head as the organiser last read it."""
     if expected_seq is None:
         expected_seq = client.get("/api/leagues/iwdl/seasons/1/").json()["head_seq"]
-    return client.post(f"/api/leagues/iwdl/seasons/1/fixtures/{key}/",
-                       {**body, "expected_seq": expected_seq, "event_id": str(event_id or uuid.uuid4())},
-                       format="json")
+    return client.post(
+        f"/api/leagues/iwdl/seasons/1/fixtures/{key}/",
+        {**body, "expected_seq": expected_seq, "event_id": str(event_id or uuid.uuid4())},
+        format="json",
+    )
 
 
 def close(client):
     """The organiser closes season 1, based on its head as last read (both guards required)."""
     head = client.get("/api/leagues/iwdl/seasons/1/").json()["head_seq"]
-    return client.post("/api/leagues/iwdl/seasons/1/close/", {"expected_seq": head, "event_id": str(uuid.uuid4())},
-                       format="json")
+    return client.post(
+        "/api/leagues/iwdl/seasons/1/close/", {"expected_seq": head, "event_id": str(uuid.uuid4())}, format="json"
+    )
 
 
 def test_organisers_schedule_seasons_and_others_are_refused(iwdl, client_for, make_user):
@@ -62,8 +66,11 @@ def test_fixtures_standings_and_csv_follow_the_organisers_rulings(iwdl, client_f
     first = fixtures[0]
     walkover = rule(organiser, first["key"], {"action": "walkover", "winner": first["home"], "reason": "No show"})
     assert walkover.status_code == 200 and walkover.json()["status"] == "walkover"
-    corrected = rule(organiser, first["key"], {"action": "correct", "home_left": 0, "away_left": 3,
-                                               "reason": "The away club did arrive; the referee erred"})
+    corrected = rule(
+        organiser,
+        first["key"],
+        {"action": "correct", "home_left": 0, "away_left": 3, "reason": "The away club did arrive; the referee erred"},
+    )
     assert corrected.json()["status"] == "played" and corrected.json()["away_left"] == 3
     standings = client_for().get("/api/leagues/iwdl/seasons/1/standings/").json()["standings"]
     top = standings[0]
@@ -78,12 +85,16 @@ def test_a_fixture_ruling_by_a_fan_is_refused_and_writes_nothing(iwdl, client_fo
     create_season(client_for(iwdl.created_by))
     fixture = client_for().get("/api/leagues/iwdl/seasons/1/fixtures/").json()["fixtures"][0]
     before = Event.objects.count()
-    refused = rule(client_for(make_user("fan")), fixture["key"],
-                   {"action": "correct", "home_left": 5, "away_left": 0, "reason": "I say so"})
+    refused = rule(
+        client_for(make_user("fan")),
+        fixture["key"],
+        {"action": "correct", "home_left": 5, "away_left": 0, "reason": "I say so"},
+    )
     assert refused.status_code == 403 and refused.json()["code"] == "not_organiser"
     assert Event.objects.count() == before
-    anonymous = client_for().post(f"/api/leagues/iwdl/seasons/1/fixtures/{fixture['key']}/",
-                                  {"action": "start"}, format="json")
+    anonymous = client_for().post(
+        f"/api/leagues/iwdl/seasons/1/fixtures/{fixture['key']}/", {"action": "start"}, format="json"
+    )
     assert anonymous.status_code == 401
 
 
@@ -100,7 +111,10 @@ def test_closing_a_season_through_the_api_needs_every_fixture_settled(iwdl, clie
     early = close(organiser)
     assert early.status_code == 409 and early.json()["code"] == "season_unfinished"
     for f in client_for().get("/api/leagues/iwdl/seasons/1/fixtures/").json()["fixtures"]:
-        assert rule(organiser, f["key"], {"action": "walkover", "winner": f["home"], "reason": "ruling"}).status_code == 200
+        assert (
+            rule(organiser, f["key"], {"action": "walkover", "winner": f["home"], "reason": "ruling"}).status_code
+            == 200
+        )
     closed = close(organiser)
     assert closed.status_code == 200 and len(closed.json()["final"][""]) == 3
     assert closed.json()["movements"] == []  # one division: nobody goes up or down
@@ -111,8 +125,10 @@ def test_the_season_page_shows_one_table_per_division(iwdl, client_for):
 
     slugs = sorted(c.slug for c in iwdl.clubs.all())[:6]
     created = client_for(iwdl.created_by).post(
-        "/api/leagues/iwdl/seasons/", {"start_date": "2027-01-04", "clubs": slugs,
-                                       "divisions": {"North": slugs[:3], "South": slugs[3:]}}, format="json")
+        "/api/leagues/iwdl/seasons/",
+        {"start_date": "2027-01-04", "clubs": slugs, "divisions": {"North": slugs[:3], "South": slugs[3:]}},
+        format="json",
+    )
     assert created.status_code == 201, created.json()
     page = Client().get("/leagues/iwdl/seasons/1/").content.decode()
     assert page.count('data-testid="standings"') == 2 and "North" in page and "South" in page
@@ -121,15 +137,25 @@ def test_the_season_page_shows_one_table_per_division(iwdl, client_for):
 
 
 def test_anyone_signed_in_starts_a_league_for_any_game_and_runs_it(db, make_user, client_for):
-    host, ann, ben = make_user("host"), make_user("ann"), make_user("ben")
+    host, ann, _ben = make_user("host"), make_user("ann"), make_user("ben")
     client = client_for(host)
     bad = client.post("/api/leagues/", {"slug": "x", "name": "X", "game": "chess"}, format="json")
     assert bad.status_code == 400 and bad.json()["code"] == "unknown_game"
-    odd = client.post("/api/leagues/", {"slug": "x", "name": "X", "game": "dueling-wizards",
-                                        "tiebreaks": ["goals"]}, format="json")
+    odd = client.post(
+        "/api/leagues/", {"slug": "x", "name": "X", "game": "dueling-wizards", "tiebreaks": ["goals"]}, format="json"
+    )
     assert odd.status_code == 400 and odd.json()["code"] == "bad_tiebreaks"
-    made = client.post("/api/leagues/", {"slug": "duels", "name": "Duel Night", "game": "dueling-wizards",
-                                         "points": [2, 1, 0], "tiebreaks": ["wins", "lot"]}, format="json")
+    made = client.post(
+        "/api/leagues/",
+        {
+            "slug": "duels",
+            "name": "Duel Night",
+            "game": "dueling-wizards",
+            "points": [2, 1, 0],
+            "tiebreaks": ["wins", "lot"],
+        },
+        format="json",
+    )
     assert made.status_code == 201, made.json()
     for slug, name in (("reds", "Reds"), ("blues", "Blues")):
         assert client.post("/api/leagues/duels/clubs/", {"slug": slug, "name": name}, format="json").status_code == 201
@@ -142,9 +168,11 @@ def test_anyone_signed_in_starts_a_league_for_any_game_and_runs_it(db, make_user
     assert season.status_code == 201, season.json()
     fixture = client.get("/api/leagues/duels/seasons/1/fixtures/").json()["fixtures"][0]
     head = client.get("/api/leagues/duels/seasons/1/").json()["head_seq"]
-    started = client_for(ann).post(f"/api/leagues/duels/seasons/1/fixtures/{fixture['key']}/",
-                                   {"action": "start", "expected_seq": head, "event_id": str(uuid.uuid4())},
-                                   format="json")
+    started = client_for(ann).post(
+        f"/api/leagues/duels/seasons/1/fixtures/{fixture['key']}/",
+        {"action": "start", "expected_seq": head, "event_id": str(uuid.uuid4())},
+        format="json",
+    )
     assert started.status_code == 200 and started.json()["status"] == "in_play" and started.json()["match"]
 
 
@@ -152,11 +180,13 @@ def test_league_and_club_names_are_unique_and_points_must_make_sense(iwdl, clien
     client = client_for(make_user("host"))
     taken = client.post("/api/leagues/", {"slug": "iwdl", "name": "Again", "game": "wizard-dodgeball"}, format="json")
     assert taken.status_code == 409 and taken.json()["code"] == "slug_taken"
-    upside = client.post("/api/leagues/", {"slug": "odd", "name": "Odd", "game": "wizard-dodgeball",
-                                           "points": [0, 1, 3]}, format="json")
+    upside = client.post(
+        "/api/leagues/", {"slug": "odd", "name": "Odd", "game": "wizard-dodgeball", "points": [0, 1, 3]}, format="json"
+    )
     assert upside.status_code == 400 and upside.json()["code"] == "bad_points"
-    club = client_for(iwdl.created_by).post("/api/leagues/iwdl/clubs/", {"slug": "aetherhold-zephyrs", "name": "X"},
-                                            format="json")
+    club = client_for(iwdl.created_by).post(
+        "/api/leagues/iwdl/clubs/", {"slug": "aetherhold-zephyrs", "name": "X"}, format="json"
+    )
     assert club.status_code == 409 and club.json()["code"] == "slug_taken"
 
 
@@ -165,9 +195,14 @@ def test_a_ruling_without_its_guards_is_refused_and_writes_nothing(iwdl, client_
     create_season(organiser)
     key = client_for().get("/api/leagues/iwdl/seasons/1/fixtures/").json()["fixtures"][0]["key"]
     before = Event.objects.count()
-    bare = organiser.post(f"/api/leagues/iwdl/seasons/1/fixtures/{key}/",
-                          {"action": "postpone", "date": "2027-02-01", "reason": "Snow"}, format="json")
-    assert bare.status_code == 400 and bare.json()["code"] == "invalid_request" and "expected_seq" in bare.json()["detail"]
+    bare = organiser.post(
+        f"/api/leagues/iwdl/seasons/1/fixtures/{key}/",
+        {"action": "postpone", "date": "2027-02-01", "reason": "Snow"},
+        format="json",
+    )
+    assert (
+        bare.status_code == 400 and bare.json()["code"] == "invalid_request" and "expected_seq" in bare.json()["detail"]
+    )
     stale = rule(organiser, key, {"action": "postpone", "date": "2027-02-01", "reason": "Snow"}, expected_seq=0)
     assert stale.status_code == 409 and stale.json()["code"] == "stale_seq"
     assert Event.objects.count() == before
@@ -201,8 +236,12 @@ def test_thirty_walkovers_sent_at_once_at_the_same_head_record_exactly_one(clien
 
         try:
             winner = f["home"] if i % 2 else f["away"]
-            return rule(client_for(league.created_by), f["key"],
-                        {"action": "walkover", "winner": winner, "reason": f"ruling {i}"}, expected_seq=head).status_code
+            return rule(
+                client_for(league.created_by),
+                f["key"],
+                {"action": "walkover", "winner": winner, "reason": f"ruling {i}"},
+                expected_seq=head,
+            ).status_code
         finally:
             connection.close()
 

@@ -28,8 +28,12 @@ def organiser(make_user, db):
 def played(organiser, django_capture_on_commit_callbacks):
     """A two-club season whose first fixture was drafted, played by bots, verified and recorded."""
     league = services.league_load_iwdl()
-    season = services.season_create(league=league, created_by=organiser, start_date=dt.date(2027, 1, 4),
-                                    clubs=list(league.clubs.order_by("slug")[:2]))
+    season = services.season_create(
+        league=league,
+        created_by=organiser,
+        start_date=dt.date(2027, 1, 4),
+        clubs=list(league.clubs.order_by("slug")[:2]),
+    )
     fixture = season.fixtures.order_by("round", "id").first()
     with django_capture_on_commit_callbacks(execute=True):
         services.fixture_start(fixture=fixture, bots=True)
@@ -100,12 +104,14 @@ def test_a_tampered_fixture_row_is_caught_by_a_fresh_fold(played, capsys):
     Fixture.objects.filter(pk=fixture.pk).update(home_left=score["home_left"], away_left=score["away_left"])
     out, code = verify_all(capsys, "season")
     assert code == 2
-    assert (f"[season] {season.stream_id}: DISPUTED at event {result_event(season).seq}: Fixture {fixture.key}'s "
-            "stored ") in out
+    assert (
+        f"[season] {season.stream_id}: DISPUTED at event {result_event(season).seq}: Fixture {fixture.key}'s stored "
+    ) in out
 
 
-def test_a_match_found_disputed_after_its_result_was_recorded_is_retracted(played, capsys,
-                                                                           django_capture_on_commit_callbacks):
+def test_a_match_found_disputed_after_its_result_was_recorded_is_retracted(
+    played, capsys, django_capture_on_commit_callbacks
+):
     season, fixture = played
     match = Match.objects.get(pk=fixture.match_id)
     before = {row["club"]: row for row in selectors.season_standings(season=season)}
@@ -173,10 +179,14 @@ class _Fact:
         self.seq, self.type, self.data = seq, type, data
 
 
-SCHEDULE = _Fact(2, "fixtures.scheduled", {"fixtures": [
-    {"key": "r1:a:b", "round": 1, "date": "2027-01-04", "home": "a", "away": "b", "division": ""}]})
-RECORDED = _Fact(4, "result.recorded", {"fixture": "r1:a:b", "match": "m1", "home_left": 3, "away_left": 0,
-                                        "head_hash": "h"})
+SCHEDULE = _Fact(
+    2,
+    "fixtures.scheduled",
+    {"fixtures": [{"key": "r1:a:b", "round": 1, "date": "2027-01-04", "home": "a", "away": "b", "division": ""}]},
+)
+RECORDED = _Fact(
+    4, "result.recorded", {"fixture": "r1:a:b", "match": "m1", "home_left": 3, "away_left": 0, "head_hash": "h"}
+)
 RETRACTED = _Fact(6, "result.retracted", {"fixture": "r1:a:b", "match": "m1", "reason": "the match was disputed"})
 
 
@@ -187,8 +197,9 @@ def test_a_retraction_reopens_the_fixture_with_its_reason():
 
 
 def test_an_organisers_ruling_made_before_the_retraction_stands():
-    corrected = _Fact(5, "result.corrected", {"fixture": "r1:a:b", "home_left": 1, "away_left": 2,
-                                              "reason": "ruled at the hearing"})
+    corrected = _Fact(
+        5, "result.corrected", {"fixture": "r1:a:b", "home_left": 1, "away_left": 2, "reason": "ruled at the hearing"}
+    )
     row = services.season_fold([SCHEDULE, RECORDED, corrected, RETRACTED])["r1:a:b"]
     assert (row["status"], row["home_left"], row["away_left"]) == (Fixture.Status.PLAYED, 1, 2)
     assert row["ruling"] == "ruled at the hearing"
@@ -209,5 +220,7 @@ def test_a_start_citing_a_draft_made_for_another_fixture_is_reported(played, cap
     Match.objects.filter(pk=draft.pk).update(origin={**draft.origin, "fixture": "r9:elsewhere"})
     out, code = verify_all(capsys, "season")
     assert code == 2
-    assert (f"DISPUTED at event {started.seq}: The fixture's start cites a match or draft that was not made "
-            "for this fixture.") in out
+    assert (
+        f"DISPUTED at event {started.seq}: The fixture's start cites a match or draft that was not made "
+        "for this fixture."
+    ) in out

@@ -17,8 +17,22 @@ from league.seasons.models import Season
 from league.seasons.projector import season_project_fixture
 from matches.models import Match, Stream
 
-FIELDS = ("key", "round", "date", "division", "home__slug", "away__slug", "status", "draft_id", "match_id",
-          "home_left", "away_left", "walkover_winner__slug", "ruling", "result_seq")
+FIELDS = (
+    "key",
+    "round",
+    "date",
+    "division",
+    "home__slug",
+    "away__slug",
+    "status",
+    "draft_id",
+    "match_id",
+    "home_left",
+    "away_left",
+    "walkover_winner__slug",
+    "ruling",
+    "result_seq",
+)
 
 
 def stored(season):
@@ -27,8 +41,16 @@ def stored(season):
 
 def played(game="wizard-dodgeball") -> str:
     stream = Stream.objects.create(id=f"match:{uuid.uuid4()}", kind="match")
-    return str(Match.objects.create(stream=stream, game=game, engine_version="1", status=Match.Status.FINISHED,
-                                    result={"placements": [0, 1]}, finished_at=timezone.now()).pk)
+    return str(
+        Match.objects.create(
+            stream=stream,
+            game=game,
+            engine_version="1",
+            status=Match.Status.FINISHED,
+            result={"placements": [0, 1]},
+            finished_at=timezone.now(),
+        ).pk
+    )
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import datetime as dt
 import pytest
 from django.core.management import call_command
 
+from engines import registry
 from league.ratings.models import Rating, RatingPoint
 from league.ratings.projection import ratings_rebuild
 from league.seasons import selectors, services
@@ -15,7 +16,6 @@ from league.seasons.crest import crest_svg
 from league.seasons.models import Club, Fixture, Season
 from league.standings.table import Result, standings
 from matches.models import Event, Match
-from engines import registry
 from matches.services import MatchError, SeatSpec, bot_action, match_act, match_create
 from matches.verification import match_verify
 
@@ -59,8 +59,9 @@ def test_only_organisers_create_seasons_or_rule_on_results(iwdl, organiser, make
     with pytest.raises(MatchError) as refused:
         services.season_create(league=iwdl, created_by=coach, start_date=dt.date(2027, 1, 4))
     assert refused.value.code == "not_organiser" and Season.objects.count() == 0
-    season = services.season_create(league=iwdl, created_by=organiser, start_date=dt.date(2027, 1, 4),
-                                    clubs=list(iwdl.clubs.order_by("slug")[:4]))
+    season = services.season_create(
+        league=iwdl, created_by=organiser, start_date=dt.date(2027, 1, 4), clubs=list(iwdl.clubs.order_by("slug")[:4])
+    )
     fixture = season.fixtures.first()
     before = Event.objects.filter(stream_id=season.stream_id).count()
     for call in (
@@ -75,8 +76,9 @@ def test_only_organisers_create_seasons_or_rule_on_results(iwdl, organiser, make
 
 
 def small_season(iwdl, organiser, n=4):
-    return services.season_create(league=iwdl, created_by=organiser, start_date=dt.date(2027, 1, 4),
-                                  clubs=list(iwdl.clubs.order_by("slug")[:n]))
+    return services.season_create(
+        league=iwdl, created_by=organiser, start_date=dt.date(2027, 1, 4), clubs=list(iwdl.clubs.order_by("slug")[:n])
+    )
 
 
 def test_postponement_walkover_and_a_late_correction_move_the_standings(iwdl, organiser):
@@ -122,9 +124,15 @@ def test_a_simulated_season_is_verified_and_independent_recomputations_agree(cap
     results = []
     for match in Match.objects.filter(game="wizard-dodgeball", verdict=Match.Verdict.VERIFIED):
         home, away = match.origin["fixture_clubs"]
-        results.append(Result(home=home, away=away, home_wizards_left=match.result["scores"][0],
-                              away_wizards_left=match.result["scores"][1],
-                              round=int(match.origin["fixture"].split(":")[0][1:])))
+        results.append(
+            Result(
+                home=home,
+                away=away,
+                home_wizards_left=match.result["scores"][0],
+                away_wizards_left=match.result["scores"][1],
+                round=int(match.origin["fixture"].split(":")[0][1:]),
+            )
+        )
     assert len(results) == 12
     expected = standings(clubs, results, lot_seed=season.config["lot_seed"])
     table = selectors.season_standings(season=season)
@@ -139,13 +147,19 @@ def test_a_simulated_season_is_verified_and_independent_recomputations_agree(cap
     points = sorted(RatingPoint.objects.filter(game="wizard-dodgeball").values_list("competitor", "sequence", "rating"))
     assert len(ratings) == 4 and all(c.startswith("club:") for c, _, _ in ratings)
     call_command("ratings", "rebuild", game="wizard-dodgeball")
-    assert sorted(Rating.objects.filter(game="wizard-dodgeball").values_list("competitor", "rating", "deviation")) \
+    assert (
+        sorted(Rating.objects.filter(game="wizard-dodgeball").values_list("competitor", "rating", "deviation"))
         == ratings
-    assert sorted(RatingPoint.objects.filter(game="wizard-dodgeball").values_list("competitor", "sequence",
-                                                                                   "rating")) == points
+    )
+    assert (
+        sorted(RatingPoint.objects.filter(game="wizard-dodgeball").values_list("competitor", "sequence", "rating"))
+        == points
+    )
 
 
-def test_a_verified_result_is_recorded_once_however_often_it_arrives(iwdl, organiser, django_capture_on_commit_callbacks):
+def test_a_verified_result_is_recorded_once_however_often_it_arrives(
+    iwdl, organiser, django_capture_on_commit_callbacks
+):
     season = small_season(iwdl, organiser, n=2)
     fixture = season.fixtures.order_by("round", "id").first()
     with django_capture_on_commit_callbacks(execute=True):
@@ -177,8 +191,13 @@ def play_duel(a, b):
         if not to_move:
             break
         seat = to_move[0]
-        match_act(match_id=match.id, user=(a, b)[seat], seat=seat,
-                  action=bot_action(engine, "random", match.state, seat, _Half()), expected_seq=match.state_seq)
+        match_act(
+            match_id=match.id,
+            user=(a, b)[seat],
+            seat=seat,
+            action=bot_action(engine, "random", match.state, seat, _Half()),
+            expected_seq=match.state_seq,
+        )
     assert match_verify(match_id=match.id).verified
 
 
@@ -199,8 +218,13 @@ def test_closing_a_season_promotes_and_relegates_between_divisions(iwdl, organis
     clubs = list(iwdl.clubs.order_by("slug")[:8])
     slugs = [c.slug for c in clubs]
     season = services.season_create(
-        league=iwdl, created_by=organiser, start_date=dt.date(2027, 1, 4), clubs=clubs, double=False,
-        divisions={"Premier": slugs[:4], "Second": slugs[4:]}, movements={"promote": 1, "relegate": 1},
+        league=iwdl,
+        created_by=organiser,
+        start_date=dt.date(2027, 1, 4),
+        clubs=clubs,
+        double=False,
+        divisions={"Premier": slugs[:4], "Second": slugs[4:]},
+        movements={"promote": 1, "relegate": 1},
     )
     with pytest.raises(MatchError) as early:
         services.season_close(season=season, user=organiser)
@@ -211,8 +235,9 @@ def test_closing_a_season_promotes_and_relegates_between_divisions(iwdl, organis
         services.fixture_walkover(fixture=f, user=organiser, winner=winner, reason="ruling")
     closed = services.season_close(season=season, user=organiser)
     assert closed["final"]["Premier"][0] == slugs[0] and closed["final"]["Second"][0] == slugs[4]
-    assert closed["movements"] == [{"upper": "Premier", "lower": "Second", "promoted": [slugs[4]],
-                                    "relegated": [slugs[3]], "playoff": []}]
+    assert closed["movements"] == [
+        {"upper": "Premier", "lower": "Second", "promoted": [slugs[4]], "relegated": [slugs[3]], "playoff": []}
+    ]
     nxt = services.next_divisions(season=season)
     assert slugs[4] in nxt["Premier"] and slugs[3] in nxt["Second"] and len(nxt["Premier"]) == 4
     with pytest.raises(MatchError) as again:
@@ -220,15 +245,26 @@ def test_closing_a_season_promotes_and_relegates_between_divisions(iwdl, organis
     assert again.value.code == "season_closed"
 
 
-def test_a_league_of_another_game_plays_its_fixtures_as_plain_matches(db, make_user, django_capture_on_commit_callbacks):
+def test_a_league_of_another_game_plays_its_fixtures_as_plain_matches(
+    db, make_user, django_capture_on_commit_callbacks
+):
     from league.seasons.models import League
 
-    duels = League.objects.create(slug="duel-league", name="Duel League", game="dueling-wizards",
-                                  points=[2, 1, 0], tiebreaks=["wins", "lot"], created_by=make_user("host"))
-    clubs = [Club.objects.create(league=duels, slug=f"duel-club-{i}", name=f"Duel Club {i}", colours=["#123456"])
-             for i in range(3)]
-    season = services.season_create(league=duels, created_by=duels.created_by, clubs=clubs, double=False,
-                                    start_date=dt.date(2027, 2, 1))
+    duels = League.objects.create(
+        slug="duel-league",
+        name="Duel League",
+        game="dueling-wizards",
+        points=[2, 1, 0],
+        tiebreaks=["wins", "lot"],
+        created_by=make_user("host"),
+    )
+    clubs = [
+        Club.objects.create(league=duels, slug=f"duel-club-{i}", name=f"Duel Club {i}", colours=["#123456"])
+        for i in range(3)
+    ]
+    season = services.season_create(
+        league=duels, created_by=duels.created_by, clubs=clubs, double=False, start_date=dt.date(2027, 2, 1)
+    )
     fixture = season.fixtures.select_related("home", "away").order_by("round", "id").first()
     with django_capture_on_commit_callbacks(execute=True):
         match = services.fixture_start(fixture=fixture, bots=True)
@@ -249,11 +285,22 @@ def test_a_league_of_another_game_plays_its_fixtures_as_plain_matches(db, make_u
 def test_bad_season_and_fixture_requests_are_refused_and_write_nothing(iwdl, organiser, make_user):
     clubs = list(iwdl.clubs.order_by("slug")[:4])
     refusals = [
-        ("too_few_clubs", lambda: services.season_create(league=iwdl, created_by=organiser, clubs=clubs[:1],
-                                                         start_date=dt.date(2027, 1, 4))),
-        ("bad_divisions", lambda: services.season_create(league=iwdl, created_by=organiser, clubs=clubs,
-                                                         divisions={"A": [clubs[0].slug]},
-                                                         start_date=dt.date(2027, 1, 4))),
+        (
+            "too_few_clubs",
+            lambda: services.season_create(
+                league=iwdl, created_by=organiser, clubs=clubs[:1], start_date=dt.date(2027, 1, 4)
+            ),
+        ),
+        (
+            "bad_divisions",
+            lambda: services.season_create(
+                league=iwdl,
+                created_by=organiser,
+                clubs=clubs,
+                divisions={"A": [clubs[0].slug]},
+                start_date=dt.date(2027, 1, 4),
+            ),
+        ),
     ]
     for code, call in refusals:
         with pytest.raises(MatchError) as refused:
@@ -266,8 +313,10 @@ def test_bad_season_and_fixture_requests_are_refused_and_write_nothing(iwdl, org
     before = Event.objects.filter(stream_id=season.stream_id).count()
     for code, call in [
         ("bad_winner", lambda: services.fixture_walkover(fixture=fixture, user=organiser, winner=outsider, reason="x")),
-        ("reason_required", lambda: services.result_correct(fixture=fixture, user=organiser, home_left=1,
-                                                            away_left=0, reason="  ")),
+        (
+            "reason_required",
+            lambda: services.result_correct(fixture=fixture, user=organiser, home_left=1, away_left=0, reason="  "),
+        ),
         ("no_coach", lambda: services.fixture_start(fixture=fixture, user=organiser)),
     ]:
         with pytest.raises(MatchError) as refused:

@@ -33,7 +33,8 @@ def test_the_organiser_checks_a_named_player_in_and_the_event_says_so(alice):
     t = open_tournament(alice, "swiss", players, check_in_required=True)
     out = services.tournament_check_in(tournament=t, user=players[1], by=alice)
     assert [(e.type, e.data["player"], e.data["by"]) for e in out.events] == [
-        ("player.checked_in", pid(players[1]), pid(alice))]
+        ("player.checked_in", pid(players[1]), pid(alice))
+    ]
     assert out.events[0].actor == f"user:{alice.pk}"
     s = state(t)
     assert s["players"][pid(players[1])]["checked_in"] and s["players"][pid(players[1])]["checked_in_by"] == pid(alice)
@@ -44,8 +45,13 @@ def test_the_organiser_checks_a_named_player_in_and_the_event_says_so(alice):
 def test_the_desk_works_outside_the_window_the_players_do_not(alice):
     players = field(2)
     now = timezone.now()
-    t = open_tournament(alice, "swiss", players, check_in_opens=(now - timedelta(hours=2)).isoformat(),
-                        check_in_closes=(now - timedelta(hours=1)).isoformat())
+    t = open_tournament(
+        alice,
+        "swiss",
+        players,
+        check_in_opens=(now - timedelta(hours=2)).isoformat(),
+        check_in_closes=(now - timedelta(hours=1)).isoformat(),
+    )
     refused("check_in_closed", services.tournament_check_in, tournament=t, user=players[0], now=now)
     services.tournament_check_in(tournament=t, user=players[0], by=alice, now=now)
     assert state(t)["players"][pid(players[0])]["checked_in"]

@@ -72,13 +72,17 @@ def test_a_corrected_first_round_result_reroutes_the_winner_and_voids_the_match_
     settle(t, lower_id_wins)  # round 1: seeds 1-4 win
     settle(t, lower_id_wins)  # semi-finals
     s = state(t)
-    semi = next(r for r in s["pairings"].values() if r["round"] == 1 and pid(players[0]) in r["players"]
-                and r["id"] != "M1" and r["status"] == "final")
+    semi = next(
+        r
+        for r in s["pairings"].values()
+        if r["round"] == 1 and pid(players[0]) in r["players"] and r["id"] != "M1" and r["status"] == "final"
+    )
     final = next(r for r in s["pairings"].values() if r["status"] == "pending")
     assert pid(players[0]) in final["players"]
     # The organiser finds that seed 8 actually beat seed 1 in the first round.
-    services.tournament_correct(tournament=t, pairing="M1", by=alice, result={"winner": pid(players[7])},
-                                reason="score sheet misread")
+    services.tournament_correct(
+        tournament=t, pairing="M1", by=alice, result={"winner": pid(players[7])}, reason="score sheet misread"
+    )
     s = state(t)
     assert s["pairings"]["M1"]["result"] == {"winner": pid(players[7])}
     rerouted = s["pairings"][semi["id"]]
@@ -108,8 +112,7 @@ def test_a_bracket_match_needs_a_winner_no_draw_and_no_double_forfeit(alice):
         services.tournament_report(tournament=t, pairing="M1", user=players[0], result={"draw": True})
     assert exc.value.code == "draw_not_allowed"
     with pytest.raises(MatchError) as exc:
-        services.tournament_no_show(tournament=t, pairing="M1", by=alice,
-                                    absent=[pid(players[0]), pid(players[3])])
+        services.tournament_no_show(tournament=t, pairing="M1", by=alice, absent=[pid(players[0]), pid(players[3])])
     assert exc.value.code == "double_forfeit_in_bracket"
     services.tournament_no_show(tournament=t, pairing="M1", by=alice, absent=[pid(players[0])])
     s = state(t)
@@ -169,8 +172,10 @@ def test_a_corrected_winners_bracket_result_moves_both_players_in_double_elimina
     settle(t, lower_id_wins)  # winners' round 2 and losers' round 1
     services.tournament_correct(tournament=t, pairing="M1", by=alice, result={"winner": pid(players[7])})
     s = state(t)
-    where = {p: [r["id"] for r in s["pairings"].values() if p in r["players"] and r["status"] != "final"]
-             for p in (pid(players[0]), pid(players[7]))}
+    where = {
+        p: [r["id"] for r in s["pairings"].values() if p in r["players"] and r["status"] != "final"]
+        for p in (pid(players[0]), pid(players[7]))
+    }
     # Seed 8 now plays on in the winners' bracket, seed 1 in the losers' bracket.
     assert where[pid(players[7])] and where[pid(players[0])]
     s = play_all(t)

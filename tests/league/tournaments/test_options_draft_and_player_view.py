@@ -45,8 +45,13 @@ def test_the_organiser_reorders_tie_breaks_and_the_standings_columns_follow(alic
     head = s["seq"]
     refused("bad_options", services.tournament_configure, tournament=t, by=alice, tiebreaks=["luck"])
     refused("not_organiser", services.tournament_configure, tournament=t, by=players[0], tiebreaks=["wins"])
-    refused("nothing_to_change", services.tournament_configure, tournament=t, by=alice,
-            tiebreaks=["sonneborn_berger", "buchholz"])
+    refused(
+        "nothing_to_change",
+        services.tournament_configure,
+        tournament=t,
+        by=alice,
+        tiebreaks=["sonneborn_berger", "buchholz"],
+    )
     assert state(t)["seq"] == head  # refusals write nothing
 
 
@@ -57,8 +62,7 @@ def test_a_pair_forbidden_between_rounds_is_not_paired_in_later_rounds(alice):
     s = state(t)
     met = {frozenset(r["players"]) for r in s["pairings"].values()}
     # Forbid one of the two pairs round two would otherwise be free to make.
-    a, b = next((x, y) for x in players for y in players
-                if x.pk < y.pk and frozenset((pid(x), pid(y))) not in met)
+    a, b = next((x, y) for x in players for y in players if x.pk < y.pk and frozenset((pid(x), pid(y))) not in met)
     services.tournament_configure(tournament=t, by=alice, forbidden_pairs=[[a.username, b.username]])
     assert state(t)["options"]["forbidden_pairs"] == [sorted([pid(a), pid(b)])]
     services.tournament_pair_next(tournament=t, by=alice)
@@ -67,23 +71,35 @@ def test_a_pair_forbidden_between_rounds_is_not_paired_in_later_rounds(alice):
     # Lifting it again is an option change too.
     services.tournament_configure(tournament=t, by=alice, forbidden_pairs=[])
     assert state(t)["options"]["forbidden_pairs"] == []
-    refused("no_forbidden_pairs", services.tournament_configure,
-            tournament=open_tournament(alice, "round_robin", field(3, "q")), by=alice, forbidden_pairs=[])
+    refused(
+        "no_forbidden_pairs",
+        services.tournament_configure,
+        tournament=open_tournament(alice, "round_robin", field(3, "q")),
+        by=alice,
+        forbidden_pairs=[],
+    )
 
 
 def test_the_check_in_window_is_set_before_the_start_only(alice):
     players = field(2)
     t = open_tournament(alice, "single_elimination", players)
-    services.tournament_configure(tournament=t, by=alice, check_in_opens="2030-01-01T10:00:00+00:00",
-                                  check_in_closes="2030-01-01T11:00:00+00:00")
+    services.tournament_configure(
+        tournament=t, by=alice, check_in_opens="2030-01-01T10:00:00+00:00", check_in_closes="2030-01-01T11:00:00+00:00"
+    )
     options = state(t)["options"]
     assert options["check_in_required"] and options["check_in_opens"].startswith("2030-01-01T10:00")
     refused("check_in_not_open", services.tournament_check_in, tournament=t, user=players[0])
-    refused("bad_options", services.tournament_configure, tournament=t, by=alice,
-            check_in_opens="2030-01-01T12:00:00+00:00")  # would open after it closes
+    refused(
+        "bad_options", services.tournament_configure, tournament=t, by=alice, check_in_opens="2030-01-01T12:00:00+00:00"
+    )  # would open after it closes
     started = open_tournament(alice, "single_elimination", field(2, "r"), start=True)
-    refused("already_started", services.tournament_configure, tournament=started, by=alice,
-            check_in_closes="2030-01-01T11:00:00+00:00")
+    refused(
+        "already_started",
+        services.tournament_configure,
+        tournament=started,
+        by=alice,
+        check_in_closes="2030-01-01T11:00:00+00:00",
+    )
 
 
 def test_a_players_view_shows_their_next_match_results_and_standing(alice):
@@ -141,14 +157,14 @@ def test_a_four_coach_iwdl_tournament_drafts_first_and_each_pairing_plays_the_dr
     drafted = match_config(done.state, seats=(a, b))
     # The engine completes the config with its defaults; the teams are the drafted ones.
     assert [(t["wizards"], t["spells"]) for t in match.config["teams"]] == [
-        (t["wizards"], t["spells"]) for t in drafted["teams"]]
+        (t["wizards"], t["spells"]) for t in drafted["teams"]
+    ]
     summary = selectors.tournament_summary(tournament=t, user=alice)
     assert summary["draft"]["finished"] and summary["draft"]["url"] == f"/drafts/{draft['draft_id']}/"
 
 
 def test_the_tournament_draft_needs_a_wizard_dodgeball_tournament_of_exactly_four(alice):
-    refused("not_iwdl", services.tournament_draft_open, tournament=open_tournament(alice, "swiss", field(4)),
-            by=alice)
+    refused("not_iwdl", services.tournament_draft_open, tournament=open_tournament(alice, "swiss", field(4)), by=alice)
     three = open_tournament(alice, "round_robin", field(3, "c"), game="wizard-dodgeball")
     refused("four_coaches_needed", services.tournament_draft_open, tournament=three, by=alice)
     assert not Event.objects.filter(stream_id=three.stream_id, type="draft.opened").exists()

@@ -20,8 +20,20 @@ def met_in(pods):
 
 @pytest.mark.parametrize(
     "players, sizes",
-    [(3, [3]), (4, [4]), (5, [5]), (6, [3, 3]), (7, [4, 3]), (8, [4, 4]), (9, [5, 4]),
-     (10, [4, 3, 3]), (11, [4, 4, 3]), (13, [5, 4, 4]), (14, [4, 4, 3, 3]), (41, [5] + [4] * 9)],
+    [
+        (3, [3]),
+        (4, [4]),
+        (5, [5]),
+        (6, [3, 3]),
+        (7, [4, 3]),
+        (8, [4, 4]),
+        (9, [5, 4]),
+        (10, [4, 3, 3]),
+        (11, [4, 4, 3]),
+        (13, [5, 4, 4]),
+        (14, [4, 4, 3, 3]),
+        (41, [5] + [4] * 9),
+    ],
 )
 def test_pods_use_the_preferred_size_and_the_fewest_other_pods(players, sizes):
     assert pod_sizes(players) == sizes
@@ -85,8 +97,12 @@ def test_seating_is_the_same_in_another_process():
     )
     outputs = {
         subprocess.run(
-            [sys.executable, "-c", script], cwd=REPO, env={"PYTHONHASHSEED": seed, "PATH": ""},
-            capture_output=True, text=True, check=True,
+            [sys.executable, "-c", script],
+            cwd=REPO,
+            env={"PYTHONHASHSEED": seed, "PATH": ""},
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout
         for seed in ("1", "2")
     }
@@ -101,7 +117,10 @@ def test_placement_points_follow_the_table():
 def test_tied_players_split_the_points_of_the_places_they_cover_exactly():
     # b and c tie for second: (2 + 1) / 2 = 3/2 each; d is then fourth.
     assert placement_points([["a"], ["b", "c"], ["d"]], [3, 2, 1, 0]) == {
-        "a": 3, "b": F(3, 2), "c": F(3, 2), "d": 0,
+        "a": 3,
+        "b": F(3, 2),
+        "c": F(3, 2),
+        "d": 0,
     }
     # Three-way tie for first in a pod of four with 5/3/2/1: (5 + 3 + 2) / 3 = 10/3 each.
     tied = placement_points([["a", "b", "c"], ["d"]], [5, 3, 2, 1])
@@ -109,7 +128,11 @@ def test_tied_players_split_the_points_of_the_places_they_cover_exactly():
     assert sum(tied.values()) == 11  # exactly the points of the table, no drift
     # A five-player pod with a table of four places: the fifth place is worth nothing.
     assert placement_points([["a"], ["b"], ["c"], ["d", "e"]], [4, 3, 2, 1]) == {
-        "a": 4, "b": 3, "c": 2, "d": F(1, 2), "e": F(1, 2),
+        "a": 4,
+        "b": 3,
+        "c": 2,
+        "d": F(1, 2),
+        "e": F(1, 2),
     }
     assert placement_points([["a", "b"]], [0.5, 0.25]) == {"a": F(3, 8), "b": F(3, 8)}
 

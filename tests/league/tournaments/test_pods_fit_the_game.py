@@ -29,12 +29,15 @@ def finish_in_seat_order(t):
     s = state(t)
     for record in s["pairings"].values():
         if record["status"] == "pending":
-            services.tournament_rule(tournament=t, pairing=record["id"], by=t.created_by,
-                                     result={"finish": [[p] for p in record["players"]]})
+            services.tournament_rule(
+                tournament=t, pairing=record["id"], by=t.created_by, result={"finish": [[p] for p in record["players"]]}
+            )
 
 
-@pytest.mark.parametrize("game, players", [("dueling-wizards", 10), ("wizard-dodgeball", 9),
-                                           ("dueling-wizards", 7), ("wizard-dodgeball", 10)])
+@pytest.mark.parametrize(
+    "game, players",
+    [("dueling-wizards", 10), ("wizard-dodgeball", 9), ("dueling-wizards", 7), ("wizard-dodgeball", 10)],
+)
 def test_no_pod_holds_more_players_than_the_game_seats(alice, game, players):
     # Today's code gave Dueling Wizards (3 seats) pods of [4, 3, 3] and Wizard Dodgeball
     # (4 seats) pods of [5, 4]: the big pod could never be played on the platform.
@@ -68,8 +71,9 @@ def test_a_pod_of_two_reports_its_finish_and_scores_placement_points(alice):
     a, b = two["players"]
     User = get_user_model()
     with pytest.raises(MatchError) as exc:
-        services.tournament_report(tournament=t, pairing=two["id"], user=User.objects.get(pk=int(a)),
-                                   result={"winner": a})
+        services.tournament_report(
+            tournament=t, pairing=two["id"], user=User.objects.get(pk=int(a)), result={"winner": a}
+        )
     assert exc.value.code == "bad_result"
     services.tournament_rule(tournament=t, pairing=two["id"], by=alice, result={"finish": [[b], [a]]})
     rows = {r["player"]: r["score"] for r in pod_standings(state(t))}
@@ -112,7 +116,8 @@ def test_pod_sizes_can_split_a_field_of_ten_for_a_three_seat_game():
 
 
 def test_a_pod_of_two_played_on_the_platform_records_a_finish_that_the_verifier_accepts(
-        alice, capsys, django_capture_on_commit_callbacks):
+    alice, capsys, django_capture_on_commit_callbacks
+):
     from django.core.management import call_command
 
     from matches.models import Match

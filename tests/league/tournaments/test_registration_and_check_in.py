@@ -40,7 +40,7 @@ def test_registering_twice_or_after_the_start_is_refused(alice):
     t = open_tournament(alice, "swiss", players)
     refused("already_registered", services.tournament_register, tournament=t, user=players[0])
     services.tournament_start(tournament=t, by=alice)
-    late, = field(1, "z")
+    (late,) = field(1, "z")
     refused("registration_closed", services.tournament_register, tournament=t, user=late)
     refused("already_started", services.tournament_withdraw, tournament=t, user=players[0])
     refused("already_started", services.tournament_start, tournament=t, by=alice)
@@ -56,16 +56,21 @@ def test_a_tournament_does_not_start_with_too_few_players(alice):
 def test_check_in_is_only_possible_inside_its_window_and_only_checked_in_players_play(alice):
     now = timezone.now()
     players = field(4)
-    t = open_tournament(alice, "single_elimination", players,
-                        check_in_opens=(now + timedelta(hours=1)).isoformat(),
-                        check_in_closes=(now + timedelta(hours=2)).isoformat())
+    t = open_tournament(
+        alice,
+        "single_elimination",
+        players,
+        check_in_opens=(now + timedelta(hours=1)).isoformat(),
+        check_in_closes=(now + timedelta(hours=2)).isoformat(),
+    )
     refused("check_in_not_open", services.tournament_check_in, tournament=t, user=players[0], now=now)
     inside = now + timedelta(minutes=90)
     for p in players[:3]:
         services.tournament_check_in(tournament=t, user=p, now=inside)
     refused("already_checked_in", services.tournament_check_in, tournament=t, user=players[0], now=inside)
-    refused("check_in_closed", services.tournament_check_in, tournament=t, user=players[3],
-            now=now + timedelta(hours=3))
+    refused(
+        "check_in_closed", services.tournament_check_in, tournament=t, user=players[3], now=now + timedelta(hours=3)
+    )
     services.tournament_start(tournament=t, by=alice)
     s = state(t)
     assert s["players"][pid(players[3])]["status"] == "not_checked_in"
@@ -95,8 +100,20 @@ def test_seeding_by_rating_orders_the_field_strongest_first(alice):
 def test_a_manual_seeding_must_list_every_registered_player_once(alice):
     players = field(3)
     t = open_tournament(alice, "single_elimination", players)
-    refused("bad_seeding", services.tournament_seed, tournament=t, by=alice, method="manual",
-            order=[players[0].username, players[1].username])
-    refused("bad_seeding", services.tournament_seed, tournament=t, by=alice, method="manual",
-            order=[players[0].username, players[0].username, players[1].username])
+    refused(
+        "bad_seeding",
+        services.tournament_seed,
+        tournament=t,
+        by=alice,
+        method="manual",
+        order=[players[0].username, players[1].username],
+    )
+    refused(
+        "bad_seeding",
+        services.tournament_seed,
+        tournament=t,
+        by=alice,
+        method="manual",
+        order=[players[0].username, players[0].username, players[1].username],
+    )
     refused("not_organiser", services.tournament_seed, tournament=t, by=players[0], method="rating")

@@ -79,8 +79,7 @@ def test_the_organiser_rules_on_a_dispute(swiss, alice):
 def test_only_the_pairings_players_report_and_results_must_name_them(swiss):
     t, a, b, players = swiss
     outsider = next(p for p in players if p not in (a, b))
-    refused(t, "not_your_pairing", services.tournament_report, pairing="r1-1", user=outsider,
-            result={"winner": pid(a)})
+    refused(t, "not_your_pairing", services.tournament_report, pairing="r1-1", user=outsider, result={"winner": pid(a)})
     refused(t, "bad_result", services.tournament_report, pairing="r1-1", user=a, result={"winner": pid(outsider)})
     refused(t, "bad_result", services.tournament_report, pairing="r1-1", user=a, result="a won")
     refused(t, "nothing_to_confirm", services.tournament_confirm, pairing="r1-1", user=b)

@@ -72,8 +72,9 @@ def test_groups_are_seeded_by_snake_and_the_best_of_each_group_meet_in_a_crossed
 
 def test_pods_score_placement_points_split_equally_on_ties_and_avoid_repeat_opponents(alice):
     players = field(8)
-    t = open_tournament(alice, "pods", players, start=True, game="wizard-dodgeball", pod_size=4, rounds=2,
-                        placement_points=[4, 2, 1, 0])
+    t = open_tournament(
+        alice, "pods", players, start=True, game="wizard-dodgeball", pod_size=4, rounds=2, placement_points=[4, 2, 1, 0]
+    )
     User = get_user_model()
     s = state(t)
     pods = [r for r in s["pairings"].values()]
@@ -113,6 +114,7 @@ def test_a_pod_report_must_place_every_player_once(alice):
 def test_pods_hold_three_to_five_players(alice):
     for size in (2, 6):
         with pytest.raises(MatchError) as exc:
-            services.tournament_create(created_by=alice, name="x", game="wizard-dodgeball", format="pods",
-                                       options={"pod_size": size})
+            services.tournament_create(
+                created_by=alice, name="x", game="wizard-dodgeball", format="pods", options={"pod_size": size}
+            )
         assert exc.value.code == "bad_options"

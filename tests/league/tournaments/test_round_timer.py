@@ -142,8 +142,15 @@ def test_a_new_round_needs_its_own_timer(alice):
 
 
 def test_a_bad_round_length_option_is_refused_at_creation(alice):
-    refused("bad_options", services.tournament_create, created_by=alice, name="x", game="dueling-wizards",
-            format="swiss", options={"round_minutes": 0})
+    refused(
+        "bad_options",
+        services.tournament_create,
+        created_by=alice,
+        name="x",
+        game="dueling-wizards",
+        format="swiss",
+        options={"round_minutes": 0},
+    )
 
 
 def test_the_api_runs_the_timer_for_the_organiser_and_shows_it_to_everyone(alice, client_for):
@@ -183,8 +190,17 @@ def test_a_timer_command_needs_its_guards_and_a_retry_acts_once(alice, client_fo
 def test_the_new_tournament_form_sets_the_round_length(alice):
     client = Client()
     client.force_login(alice)
-    r = client.post("/tournaments/", {"name": "Quick rounds", "game": "dueling-wizards", "format": "swiss",
-                                      "bye_score": "1", "seeding": "registration", "round_minutes": 25})
+    r = client.post(
+        "/tournaments/",
+        {
+            "name": "Quick rounds",
+            "game": "dueling-wizards",
+            "format": "swiss",
+            "bye_score": "1",
+            "seeding": "registration",
+            "round_minutes": 25,
+        },
+    )
     assert r.status_code == 302
     assert Tournament.objects.get(name="Quick rounds").state["options"]["round_minutes"] == 25
 

@@ -131,9 +131,7 @@ def _brute_force(left, edges):
     if not left:
         return True
     first = min(left, key=str)
-    return any(
-        _brute_force(left - {first, other}, edges) for other in edges[first] if other in left
-    )
+    return any(_brute_force(left - {first, other}, edges) for other in edges[first] if other in left)
 
 
 # --------------------------------------------------------------------------------------
@@ -479,13 +477,17 @@ def test_random_tournaments_pair_everyone_once_never_rematch_avoidably_and_give_
         # No rematch (then no forbidden pair) while the field could avoid it.
         history = {p.id: set(p.opponents) for p in players}
         club_of = {p.id: p.club for p in players}
-        fresh = lambda a, b: b not in history[a]
+
+        def fresh(a, b, history=history):
+            return b not in history[a]
+
+        def fresh_and_other_club(a, b, club_of=club_of):
+            return fresh(a, b) and not (club_of[a] and club_of[a] == club_of[b])
+
         if rnd.rematches:
             assert not perfect_pairing_exists(players, fresh)
         elif rnd.forbidden:
-            assert not perfect_pairing_exists(
-                players, lambda a, b: fresh(a, b) and not (club_of[a] and club_of[a] == club_of[b])
-            )
+            assert not perfect_pairing_exists(players, fresh_and_other_club)
         t.play(rnd)
 
         # Drops and late joins between rounds, keeping at least eight players.

@@ -127,7 +127,8 @@ def test_strict_seats_float_across_two_points_where_the_balanced_mode_keeps_the_
     strict = pair_round(players, SwissOptions(strict_seats=True))
     assert strict.costs["seat_limit"] == 0
     assert {frozenset((p.first, p.second)) for p in strict.pairings} <= {
-        frozenset(x) for x in (("a", "c"), ("a", "d"), ("b", "c"), ("b", "d"))}
+        frozenset(x) for x in (("a", "c"), ("a", "d"), ("b", "c"), ("b", "d"))
+    }
     assert {p.first for p in strict.pairings} == {"a", "b"}
     balanced = pair_round(players, SwissOptions())
     assert {frozenset((p.first, p.second)) for p in balanced.pairings} == {frozenset("ab"), frozenset("cd")}
@@ -136,8 +137,9 @@ def test_strict_seats_float_across_two_points_where_the_balanced_mode_keeps_the_
 @pytest.mark.django_db
 def test_the_seat_balance_option_is_checked_and_reaches_the_pairing(alice, monkeypatch):
     with pytest.raises(MatchError) as exc:
-        services.tournament_create(created_by=alice, name="x", game="dueling-wizards", format="swiss",
-                                   options={"seat_balance": "fide"})
+        services.tournament_create(
+            created_by=alice, name="x", game="dueling-wizards", format="swiss", options={"seat_balance": "fide"}
+        )
     assert exc.value.code == "bad_options"
     plain = services.tournament_create(created_by=alice, name="y", game="dueling-wizards", format="swiss")
     assert state(plain)["options"]["seat_balance"] == "balanced"

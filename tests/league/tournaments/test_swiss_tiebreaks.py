@@ -35,7 +35,11 @@ def test_scores_and_buchholz_count_a_bye_as_an_opponent_with_the_players_own_sco
     # C: D 2 + A 3/2 + bye (own 2) = 11/2  D: C 2 + bye (own 2) + B 3/2 = 11/2
     # E: bye (own 2) + B 3/2 + A 3/2 = 5
     assert {p: r.values["buchholz"] for p, r in rows.items()} == {
-        "A": F(11, 2), "B": F(11, 2), "C": F(11, 2), "D": F(11, 2), "E": 5,
+        "A": F(11, 2),
+        "B": F(11, 2),
+        "C": F(11, 2),
+        "D": F(11, 2),
+        "E": 5,
     }
 
 
@@ -43,7 +47,11 @@ def test_median_buchholz_drops_the_highest_and_lowest_opponent_score():
     rows = by_player(standings(FIVE, ["median_buchholz"]))
     # A {3/2, 2, 2} -> 2   B {3/2, 2, 2} -> 2   C {3/2, 2, 2} -> 2   D -> 2   E {3/2, 3/2, 2} -> 3/2
     assert {p: r.values["median_buchholz"] for p, r in rows.items()} == {
-        "A": 2, "B": 2, "C": 2, "D": 2, "E": F(3, 2),
+        "A": 2,
+        "B": 2,
+        "C": 2,
+        "D": 2,
+        "E": F(3, 2),
     }
 
 
@@ -55,7 +63,11 @@ def test_sonneborn_berger_weights_each_opponent_score_by_the_points_taken_from_t
     # D: 1/2*2 (C) + 1*2 (bye) + 1/2*3/2 (B)    = 15/4
     # E: 1*2 (bye) + 0*3/2 (B) + 1*3/2 (A)      = 7/2
     assert {p: r.values["sonneborn_berger"] for p, r in rows.items()} == {
-        "A": F(5, 2), "B": 3, "C": F(15, 4), "D": F(15, 4), "E": F(7, 2),
+        "A": F(5, 2),
+        "B": 3,
+        "C": F(15, 4),
+        "D": F(15, 4),
+        "E": F(7, 2),
     }
 
 
@@ -101,7 +113,11 @@ def test_opponents_match_win_percentage_uses_the_one_third_floor_and_skips_byes(
     # C: (D 2/3 + A 1/2) / 2 = 7/12            D: (C 2/3 + B 1/2) / 2 = 7/12
     # E: (B 1/2 + A 1/2) / 2 = 1/2
     assert {p: r.values["omw"] for p, r in rows.items()} == {
-        "A": F(11, 18), "B": F(11, 18), "C": F(7, 12), "D": F(7, 12), "E": F(1, 2),
+        "A": F(11, 18),
+        "B": F(11, 18),
+        "C": F(7, 12),
+        "D": F(7, 12),
+        "E": F(1, 2),
     }
     floor = by_player(standings([Game(1, "X", "Y", 1, 0), Game(2, "X", "Z", 1, 0)], ["omw"]))
     # X met Y (0 of 1 -> floor 1/3) and Z (0 of 1 -> 1/3): (1/3 + 1/3) / 2 = 1/3.

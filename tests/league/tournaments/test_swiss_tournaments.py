@@ -87,7 +87,7 @@ def test_a_dropped_player_is_not_paired_again_but_stays_in_the_standings(alice):
 
 def test_a_late_joiner_is_paired_from_the_next_round_with_no_points_for_the_rounds_missed(alice):
     players = field(6)
-    late, = people("late")
+    (late,) = people("late")
     t = open_tournament(alice, "swiss", players, start=True, rounds=3)
     settle(t, lower_id_wins)
     services.tournament_join_late(tournament=t, user=late)
@@ -106,7 +106,7 @@ def test_a_late_joiner_is_paired_from_the_next_round_with_no_points_for_the_roun
 
 def test_late_entries_are_refused_by_fixed_formats_and_before_the_start(alice):
     players = field(4)
-    newcomer, = people("newcomer")
+    (newcomer,) = people("newcomer")
     rr = open_tournament(alice, "round_robin", players, start=True)
     with pytest.raises(MatchError) as exc:
         services.tournament_join_late(tournament=rr, user=newcomer)
@@ -119,8 +119,9 @@ def test_late_entries_are_refused_by_fixed_formats_and_before_the_start(alice):
 
 def test_forbidden_pairs_are_not_paired_while_another_pairing_exists(alice):
     players = field(4)
-    t = open_tournament(alice, "swiss", players, start=True, rounds=1,
-                        forbidden_pairs=[[players[0].username, players[2].username]])
+    t = open_tournament(
+        alice, "swiss", players, start=True, rounds=1, forbidden_pairs=[[players[0].username, players[2].username]]
+    )
     s = state(t)
     assert frozenset((pid(players[0]), pid(players[2]))) not in meetings(s)
     # Without it, the Dutch ideal would pair 1 with 3.
@@ -157,8 +158,7 @@ def test_a_result_corrected_after_later_rounds_keeps_the_pairings_and_recomputes
 
 
 def test_tie_breaks_are_the_organisers_choice_and_every_column_is_reported(alice):
-    t = open_tournament(alice, "swiss", field(6), start=True, rounds=2,
-                        tiebreaks=["omw", "wins", "buchholz"])
+    t = open_tournament(alice, "swiss", field(6), start=True, rounds=2, tiebreaks=["omw", "wins", "buchholz"])
     settle(t, lower_id_wins)
     table = standings(state(t))
     assert table["columns"] == ["omw", "wins", "buchholz"]
@@ -169,7 +169,7 @@ def test_tie_breaks_are_the_organisers_choice_and_every_column_is_reported(alice
 def test_a_forty_player_six_round_swiss_with_a_drop_a_late_join_and_a_correction(alice):
     players = field(40)
     t = open_tournament(alice, "swiss", players, start=True, rounds=6)
-    late, = people("latecomer")
+    (late,) = people("latecomer")
     for n in range(1, 7):
         s = state(t)
         active = sum(1 for p in s["players"].values() if p["status"] == "active")

@@ -28,8 +28,11 @@ def test_the_event_is_not_finished_while_the_third_place_match_is_pending(alice)
     for record in semis:
         rule(t, alice, record["id"], record["players"][0])
     s = state(t)
-    final = next(r for r in s["pairings"].values() if r["status"] == "pending" and r["id"] != "M3"
-                 and set(r["players"]) == {sm["players"][0] for sm in semis})
+    final = next(
+        r
+        for r in s["pairings"].values()
+        if r["status"] == "pending" and r["id"] != "M3" and set(r["players"]) == {sm["players"][0] for sm in semis}
+    )
     third = next(r for r in s["pairings"].values() if r["status"] == "pending" and r["id"] != final["id"])
     rule(t, alice, final["id"], final["players"][0])
     s = state(t)
@@ -83,8 +86,7 @@ def test_a_playoff_after_three_groups_meets_no_group_mate_in_its_first_round(ali
         a, b = record["players"]
         assert group_of[a] != group_of[b], record
     # The three group winners keep the top three seeds (two of them have the byes).
-    winners = {next(tb for tb in standings(s)["tables"] if tb.get("group") == g)["rows"][0]["player"]
-               for g in range(3)}
+    winners = {next(tb for tb in standings(s)["tables"] if tb.get("group") == g)["rows"][0]["player"] for g in range(3)}
     assert set(s["bracket"]["seeds"][:3]) == winners
 
 
@@ -99,5 +101,6 @@ def test_separate_groups_keeps_each_seed_in_its_place_block():
         if a.kind == b.kind == "seed":
             assert group_of[out[a.ref - 1]] != group_of[out[b.ref - 1]]
     # Nothing to separate: the seeds come back as they were.
-    assert separate_groups(single_elimination(4), ["A1", "B1", "A2", "B2"], {"A1": 0, "B1": 1, "A2": 0, "B2": 1},
-                           [2, 2]) == ["A1", "B1", "A2", "B2"]
+    assert separate_groups(
+        single_elimination(4), ["A1", "B1", "A2", "B2"], {"A1": 0, "B1": 1, "A2": 0, "B2": 1}, [2, 2]
+    ) == ["A1", "B1", "A2", "B2"]

@@ -49,8 +49,9 @@ def test_a_dropped_player_counts_a_missed_round_once_that_round_is_over(alice):
     t = open_tournament(alice, "swiss", players, start=True, rounds=3)
     gone = pid(players[6])
     s = state(t)
-    assert [s["pairings"][p]["players"] for p in s["rounds"][0]["pairings"] if len(s["pairings"][p]["players"]) == 1] \
-        == [[gone]]  # the last entrant has the round-one bye
+    assert [
+        s["pairings"][p]["players"] for p in s["rounds"][0]["pairings"] if len(s["pairings"][p]["players"]) == 1
+    ] == [[gone]]  # the last entrant has the round-one bye
     settle(t, lower_id_wins)
     services.tournament_drop(tournament=t, user=players[6])
     services.tournament_pair_next(tournament=t, by=alice)

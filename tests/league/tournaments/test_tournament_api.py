@@ -10,7 +10,7 @@ import pytest
 from league.tournaments.models import Tournament
 from matches.models import Event
 
-from .helpers import field, people
+from .helpers import field
 
 pytestmark = pytest.mark.django_db
 
@@ -52,16 +52,21 @@ def test_an_organiser_creates_a_tournament_and_it_starts_as_a_stream_with_one_ev
     assert listing[0]["name"] == "Spring Open"
 
 
-@pytest.mark.parametrize("body,code", [
-    ({"game": "chess"}, "unknown_game"),
-    ({"format": "ladder"}, "invalid_request"),
-    ({"options": {"colour": "blue"}}, "bad_options"),
-    ({"format": "swiss", "options": {"bye_score": 2}}, "bad_options"),
-    ({"format": "swiss", "options": {"tiebreaks": ["buchholz", "coin"]}}, "bad_options"),
-    ({"format": "pods", "game": "dueling-wizards", "options": {"placement_points": [1, 2, 3]}}, "bad_options"),
-    ({"options": {"check_in_opens": "2030-01-02T10:00:00Z", "check_in_closes": "2030-01-01T10:00:00Z"}},
-     "bad_options"),
-])
+@pytest.mark.parametrize(
+    "body,code",
+    [
+        ({"game": "chess"}, "unknown_game"),
+        ({"format": "ladder"}, "invalid_request"),
+        ({"options": {"colour": "blue"}}, "bad_options"),
+        ({"format": "swiss", "options": {"bye_score": 2}}, "bad_options"),
+        ({"format": "swiss", "options": {"tiebreaks": ["buchholz", "coin"]}}, "bad_options"),
+        ({"format": "pods", "game": "dueling-wizards", "options": {"placement_points": [1, 2, 3]}}, "bad_options"),
+        (
+            {"options": {"check_in_opens": "2030-01-02T10:00:00Z", "check_in_closes": "2030-01-01T10:00:00Z"}},
+            "bad_options",
+        ),
+    ],
+)
 def test_a_bad_tournament_is_refused_with_a_code_and_nothing_is_created(alice, client_for, body, code):
     r = create(client_for(alice), **body)
     assert r.status_code == 400 and r.json()["code"] == code and r.json()["detail"]

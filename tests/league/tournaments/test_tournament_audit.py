@@ -33,8 +33,9 @@ def ruled(alice):
     """A two-player bracket whose final the organiser ruled on."""
     players = field(2)
     t = open_tournament(alice, "single_elimination", players, start=True)
-    services.tournament_rule(tournament=t, pairing="M1", by=alice, result={"winner": pid(players[0])},
-                             reason="agreed at the table")
+    services.tournament_rule(
+        tournament=t, pairing="M1", by=alice, result={"winner": pid(players[0])}, reason="agreed at the table"
+    )
     return t, players
 
 
@@ -103,8 +104,9 @@ def test_a_platform_result_is_checked_against_its_match(alice, capsys, django_ca
     assert f"DISPUTED at event {event.seq}: The head hash recorded with the result differs" in out
 
 
-def test_a_match_found_disputed_after_its_result_was_recorded_is_retracted(alice, capsys,
-                                                                           django_capture_on_commit_callbacks):
+def test_a_match_found_disputed_after_its_result_was_recorded_is_retracted(
+    alice, capsys, django_capture_on_commit_callbacks
+):
     t, match, record = _platform_result(alice, django_capture_on_commit_callbacks)
     assert _counted(state(t))
     target = Event.objects.filter(stream_id=match.stream_id, type="action").order_by("seq")[1]
@@ -120,8 +122,13 @@ def test_a_match_found_disputed_after_its_result_was_recorded_is_retracted(alice
     assert retraction.data["retracted"] == record["result"]
     # Standings no longer count it, and the organiser can rule.
     assert not _counted(state(t))
-    services.tournament_rule(tournament=t, pairing=record["id"], by=alice, result={"winner": record["players"][1]},
-                             reason="replayed at the table")
+    services.tournament_rule(
+        tournament=t,
+        pairing=record["id"],
+        by=alice,
+        result={"winner": record["players"][1]},
+        reason="replayed at the table",
+    )
     assert state(t)["pairings"][record["id"]]["status"] == "final"
     # Retracting again appends nothing; the tournament verifies (the result was retracted).
     assert services.tournament_retract_match(match_id=match.id) == "retracted"

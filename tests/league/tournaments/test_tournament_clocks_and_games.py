@@ -15,8 +15,9 @@ pytestmark = pytest.mark.django_db
 
 def test_every_platform_match_of_a_tournament_gets_the_events_time_control(alice):
     players = field(2)
-    t = open_tournament(alice, "single_elimination", players, start=True,
-                        time_control={"kind": "fischer", "base": 600, "increment": 5})
+    t = open_tournament(
+        alice, "single_elimination", players, start=True, time_control={"kind": "fischer", "base": 600, "increment": 5}
+    )
     out = services.tournament_match_create(tournament=t, pairing="M1", by=players[0])
     match = Match.objects.get(pk=out.events[-1].data["match_id"])
     assert match.time_control == {"kind": "fischer", "base": 600, "increment": 5}

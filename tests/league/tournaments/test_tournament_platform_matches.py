@@ -74,7 +74,8 @@ def test_a_drawn_platform_match_in_a_bracket_is_left_to_the_organiser(alice):
     match = play_out(match, seats)
     # As if the deck ran out with both duellists on equal health (Dueling Wizards, "The End").
     Match.objects.filter(pk=match.pk).update(
-        result={**match.result, "placements": [1, 1], "winners": [0, 1]}, verdict=Match.Verdict.VERIFIED)
+        result={**match.result, "placements": [1, 1], "winners": [0, 1]}, verdict=Match.Verdict.VERIFIED
+    )
     assert services.tournament_record_match(match_id=match.id) == "drawn"
     record = state(t)["pairings"]["M1"]
     assert record["result"] is None and record["status"] != "final"
@@ -84,7 +85,8 @@ def test_a_drawn_platform_match_in_a_bracket_is_left_to_the_organiser(alice):
 
 
 def test_a_disputed_platform_match_records_no_result_and_leaves_the_pairing_to_the_organiser(
-        alice, django_capture_on_commit_callbacks):
+    alice, django_capture_on_commit_callbacks
+):
     players = field(2)
     t = open_tournament(alice, "single_elimination", players, start=True)
     out = services.tournament_match_create(tournament=t, pairing="M1", by=players[0])

@@ -18,13 +18,26 @@ from .helpers import field, open_tournament, pid, settle, state
 pytestmark = pytest.mark.django_db
 
 # TRF-16 result codes: forfeits, unrated and rated games, byes, absence.
-KNOWN_CODES = {"+": 1, "-": 0, "W": 1, "D": Fraction(1, 2), "L": 0, "1": 1, "=": Fraction(1, 2), "0": 0,
-               "H": Fraction(1, 2), "F": 1, "U": 1, "Z": 0, " ": 0}
+KNOWN_CODES = {
+    "+": 1,
+    "-": 0,
+    "W": 1,
+    "D": Fraction(1, 2),
+    "L": 0,
+    "1": 1,
+    "=": Fraction(1, 2),
+    "0": 0,
+    "H": Fraction(1, 2),
+    "F": 1,
+    "U": 1,
+    "Z": 0,
+    " ": 0,
+}
 
 
 def read_trf(text):
     """Parse a TRF-16 file by its fixed columns (1-based, inclusive, as the spec gives them)."""
-    col = lambda line, a, b: line[a - 1:b]  # noqa: E731
+    col = lambda line, a, b: line[a - 1 : b]  # noqa: E731
     header, players = {}, {}
     for line in text.splitlines():
         code = line[:3]
@@ -40,8 +53,11 @@ def read_trf(text):
             rounds.append((int(cell[0:4]), cell[5], cell[7]))
             k += 1
         players[number] = {
-            "name": col(line, 15, 47).strip(), "rating": int(col(line, 49, 52) or 0),
-            "points": Fraction(col(line, 81, 84).strip()), "rank": int(col(line, 86, 89)), "rounds": rounds,
+            "name": col(line, 15, 47).strip(),
+            "rating": int(col(line, 49, 52) or 0),
+            "points": Fraction(col(line, 81, 84).strip()),
+            "rank": int(col(line, 86, 89)),
+            "rounds": rounds,
         }
     return header, players
 
@@ -49,8 +65,9 @@ def read_trf(text):
 def test_the_trf_export_reads_back_with_an_independent_reader(alice):
     players = field(7)
     ratings = [1500, 1900, 1700, 2100, 1600, 1800, 1400]
-    t = services.tournament_create(created_by=alice, name="Club Swiss", game="dueling-wizards", format="swiss",
-                                   options={"rounds": 4})
+    t = services.tournament_create(
+        created_by=alice, name="Club Swiss", game="dueling-wizards", format="swiss", options={"rounds": 4}
+    )
     for user, rating in zip(players, ratings):
         services.tournament_register(tournament=t, user=user, by=alice, rating=rating)
     services.tournament_start(tournament=t, by=alice)
@@ -89,8 +106,11 @@ def test_the_trf_export_reads_back_with_an_independent_reader(alice):
     # Each round's pairing as the file tells it is the pairing the tournament made.
     for rnd in range(2):
         told = {frozenset((n, rows[n]["rounds"][rnd][0])) for n in rows if rows[n]["rounds"][rnd][0]}
-        made = {frozenset(number_of[s["players"][p]["name"]] for p in s["pairings"][key]["players"])
-                for key in s["rounds"][rnd]["pairings"] if len(s["pairings"][key]["players"]) == 2}
+        made = {
+            frozenset(number_of[s["players"][p]["name"]] for p in s["pairings"][key]["players"])
+            for key in s["rounds"][rnd]["pairings"]
+            if len(s["pairings"][key]["players"]) == 2
+        }
         assert told == made
 
 

@@ -29,6 +29,7 @@ GAME = "wizard-dodgeball"
 
 # -- standings (pure) ------------------------------------------------------------------------
 
+
 def test_an_unfinished_result_earns_no_points_no_game_played_and_no_form():
     played = Result("a", "b", 3, 0, round=1)
     rows = {r.club: r for r in standings(["a", "b"], [played, Result("b", "a", 4, 1, round=2, unfinished=True)])}
@@ -38,27 +39,33 @@ def test_an_unfinished_result_earns_no_points_no_game_played_and_no_form():
 
 # -- a season fixture ----------------------------------------------------------------------------
 
+
 @pytest.fixture
 def season(db, make_user):
     league = services.league_load_iwdl()
     league.created_by = make_user("organiser")
     league.save()
-    return services.season_create(league=league, created_by=league.created_by, start_date=dt.date(2027, 1, 4),
-                                  clubs=list(league.clubs.order_by("slug")[:2]))
+    return services.season_create(
+        league=league,
+        created_by=league.created_by,
+        start_date=dt.date(2027, 1, 4),
+        clubs=list(league.clubs.order_by("slug")[:2]),
+    )
 
 
 def start_fixture_with_bots(season, fixture, config):
     """The fixture's match between two bots, as a simulated season plays it, with the bound given."""
-    origin = {"season": str(season.pk), "fixture": fixture.key,
-              "fixture_clubs": [fixture.home.slug, fixture.away.slug]}
-    match = match_create(game=GAME, seats=[SeatSpec(bot="random"), SeatSpec(bot="random")], created_by=None,
-                         config=config, origin=origin)
+    origin = {"season": str(season.pk), "fixture": fixture.key, "fixture_clubs": [fixture.home.slug, fixture.away.slug]}
+    match = match_create(
+        game=GAME, seats=[SeatSpec(bot="random"), SeatSpec(bot="random")], created_by=None, config=config, origin=origin
+    )
     services._append(season, "fixture.started", {"fixture": fixture.key, "match": str(match.id)}, "system")
     return match
 
 
 def test_an_unfinished_fixture_match_moves_no_standings_and_no_rating_and_stays_open(
-        season, django_capture_on_commit_callbacks):
+    season, django_capture_on_commit_callbacks
+):
     fixture = season.fixtures.select_related("home", "away").order_by("round", "id").first()
     with django_capture_on_commit_callbacks(execute=True):
         match = start_fixture_with_bots(season, fixture, {"turn_limit": 10})
@@ -90,15 +97,16 @@ def test_an_unfinished_fixture_match_moves_no_standings_and_no_rating_and_stays_
 
 def test_an_organisers_ruling_made_before_the_unfinished_report_stands(season):
     fixture = season.fixtures.select_related("home", "away").order_by("round", "id").first()
-    services.fixture_walkover(fixture=fixture, user=season.league.created_by, winner=fixture.home,
-                              reason="ruled before the report arrived")
-    services._append(season, "result.unfinished", {"fixture": fixture.key, "match": "m1", "reason": "late"},
-                     "system")
+    services.fixture_walkover(
+        fixture=fixture, user=season.league.created_by, winner=fixture.home, reason="ruled before the report arrived"
+    )
+    services._append(season, "result.unfinished", {"fixture": fixture.key, "match": "m1", "reason": "late"}, "system")
     fixture.refresh_from_db()
     assert fixture.status == Fixture.Status.WALKOVER and fixture.ruling == "ruled before the report arrived"
 
 
 # -- a tournament pairing ----------------------------------------------------------------------------
+
 
 def play_randomly(match: Match, users) -> Match:
     engine = registry.get(match.game, match.engine_version)
@@ -114,10 +122,12 @@ def play_randomly(match: Match, users) -> Match:
 
 
 def test_an_unfinished_bracket_match_records_no_result_and_waits_for_the_organiser(
-        alice, django_capture_on_commit_callbacks):
+    alice, django_capture_on_commit_callbacks
+):
     players = field(2)
-    t = open_tournament(alice, "single_elimination", players, start=True, game=GAME,
-                        match_config={"turn_limit": 10, "first_player": 0})
+    t = open_tournament(
+        alice, "single_elimination", players, start=True, game=GAME, match_config={"turn_limit": 10, "first_player": 0}
+    )
     out = tournaments.tournament_match_create(tournament=t, pairing="M1", by=players[0])
     match = Match.objects.get(pk=out.state["pairings"]["M1"]["match_id"])
     seats = {s.index: s.user for s in match.seats.all()}
@@ -135,14 +145,16 @@ def test_an_unfinished_bracket_match_records_no_result_and_waits_for_the_organis
     assert tournament_hold_unfinished(match_id=match.id) == "held"
     assert state(t)["seq"] == head
     # The organiser decides, as for a drawn bracket match.
-    tournaments.tournament_rule(tournament=t, pairing="M1", by=alice, result={"winner": str(players[1].pk)},
-                                reason="replayed over the board")
+    tournaments.tournament_rule(
+        tournament=t, pairing="M1", by=alice, result={"winner": str(players[1].pk)}, reason="replayed over the board"
+    )
     record = state(t)["pairings"]["M1"]
     assert record["status"] == "final" and record["result"] == {"winner": str(players[1].pk)}
 
 
 def test_the_season_verifier_disputes_an_unfinished_fact_whose_match_has_a_result(
-        season, django_capture_on_commit_callbacks):
+    season, django_capture_on_commit_callbacks
+):
     fixture = season.fixtures.select_related("home", "away").order_by("round", "id").first()
     with django_capture_on_commit_callbacks(execute=True):
         match = start_fixture_with_bots(season, fixture, {"turn_limit": 10})

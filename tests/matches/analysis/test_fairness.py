@@ -75,8 +75,9 @@ ALL_GAMES = (*QUICK_GAMES, ("annihilageddon", "random"), ("wizarding-duels", "ra
 def _check_platform_report(client, matches):
     body = client.get("/api/fairness/").json()
     assert body["scope"] == "platform" and body["matches"] == len(matches)
-    dice_seen = sum(len(e.data["outcome"]) for e in Event.objects.filter(type="chance")
-                    if e.data["spec"]["kind"] == "dice")
+    dice_seen = sum(
+        len(e.data["outcome"]) for e in Event.objects.filter(type="chance") if e.data["spec"]["kind"] == "dice"
+    )
     assert sum(d["n"] for d in body["dice"]) == dice_seen
     groups = body["dice"] + body["pools"] + ([body["draw_tenths"]] if body["draw_tenths"] else [])
     assert groups

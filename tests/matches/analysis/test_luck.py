@@ -29,8 +29,9 @@ class OneDieDuel(Engine):
 
     def chance_odds(self, state, outcome):
         six = outcome == [6]
-        return ChanceOdds(p_outcome=Fraction(1, 6),
-                          stakes=(Stake("seat 0 rolls the six", Fraction(1, 6), six, favours=0, hurts=1),))
+        return ChanceOdds(
+            p_outcome=Fraction(1, 6), stakes=(Stake("seat 0 rolls the six", Fraction(1, 6), six, favours=0, hurts=1),)
+        )
 
     def apply(self, state, event):
         return {"roll": event["outcome"]}
@@ -54,11 +55,14 @@ def test_a_six_needed_and_rolled_is_five_sixths_of_luck_for_the_roller_and_as_mu
 def test_a_miss_of_a_long_shot_costs_the_roller_only_its_one_sixth():
     data = analyse(OneDieDuel(), {}, 2, [(2, "chance", {"outcome": [3]})])
     assert [Fraction(t["luck"]["exact"]) for t in data["luck"]["totals"]] == [Fraction(-1, 6), Fraction(1, 6)]
-    assert data["luck"]["series"] == [{"seq": 0, "luck": [0.0, 0.0]},
-                                      {"seq": 2, "luck": [round(-1 / 6, 6), round(1 / 6, 6)]}]
+    assert data["luck"]["series"] == [
+        {"seq": 0, "luck": [0.0, 0.0]},
+        {"seq": 2, "luck": [round(-1 / 6, 6), round(1 / 6, 6)]},
+    ]
 
 
 def test_events_that_are_not_moves_or_chance_are_passed_over():
-    data = analyse(OneDieDuel(), {}, 2, [(1, "match.created", {}), (2, "chance", {"outcome": [6]}),
-                                         (3, "match.finished", {})])
+    data = analyse(
+        OneDieDuel(), {}, 2, [(1, "match.created", {}), (2, "chance", {"outcome": [6]}), (3, "match.finished", {})]
+    )
     assert [e["seq"] for e in data["chance_events"]] == [2]

@@ -40,8 +40,10 @@ def test_the_luck_line_ends_at_each_seats_total_and_totals_are_the_sums_of_the_e
     totals = body["luck"]["totals"]
     assert [t["seat"] for t in totals] == [0, 1]
     for t in totals:
-        summed = sum((_exact(e["luck"][str(t["seat"])]) for e in body["chance_events"]
-                      if str(t["seat"]) in e["luck"]), Fraction(0))
+        summed = sum(
+            (_exact(e["luck"][str(t["seat"])]) for e in body["chance_events"] if str(t["seat"]) in e["luck"]),
+            Fraction(0),
+        )
         assert _exact(t["luck"]) == summed
         assert _exact(t["luck"]) == _exact(t["actual"]) - _exact(t["expected"])
     series = body["luck"]["series"]

@@ -28,8 +28,10 @@ def test_a_players_luck_is_the_sum_of_their_seats_luck_in_their_verified_matches
     autoplay_match(game="dueling-wizards", seats=2)  # not Alice's: not counted
     body = client_for().get("/api/players/alice/luck/").json()
     assert body["verified_matches"] == 2 and body["analysed"] == 2
-    expected = sum(Fraction(client.get(f"/api/matches/{m.id}/analysis/").json()["luck"]["totals"][0]["luck"]["exact"])
-                   for m in matches)
+    expected = sum(
+        Fraction(client.get(f"/api/matches/{m.id}/analysis/").json()["luck"]["totals"][0]["luck"]["exact"])
+        for m in matches
+    )
     assert body["luck"] == pytest.approx(float(expected), abs=1e-5)
     assert {r["match"] for r in body["recent"]} == {str(m.id) for m in matches}
     assert body["by_game"] == [{"game": "dueling-wizards", "matches": 2, "luck": pytest.approx(body["luck"])}]

@@ -27,8 +27,7 @@ def _events(match) -> int:
     return Event.objects.filter(stream_id=match.stream_id).count()
 
 
-def test_rerolling_a_draw_from_a_replay_shows_the_new_outcomes_odds_beside_the_original(client_for, alice,
-                                                                                         finished):
+def test_rerolling_a_draw_from_a_replay_shows_the_new_outcomes_odds_beside_the_original(client_for, alice, finished):
     client, before = client_for(alice), _events(finished)
     chance = _first(finished, "chance")
     response = client.post(f"/api/matches/{finished.id}/whatif/", {"at": chance.seq - 1}, format="json")
@@ -44,12 +43,14 @@ def test_rerolling_a_draw_from_a_replay_shows_the_new_outcomes_odds_beside_the_o
     assert _events(finished) == before
 
 
-def test_an_outcome_picked_by_hand_is_checked_against_the_draw_and_a_bad_one_changes_nothing(client_for, alice,
-                                                                                           finished):
+def test_an_outcome_picked_by_hand_is_checked_against_the_draw_and_a_bad_one_changes_nothing(
+    client_for, alice, finished
+):
     client = client_for(alice)
     chance = _first(finished, "chance")
-    box = client.post(f"/api/matches/{finished.id}/whatif/", {"at": chance.seq - 1, "hand_chance": True},
-                      format="json").json()
+    box = client.post(
+        f"/api/matches/{finished.id}/whatif/", {"at": chance.seq - 1, "hand_chance": True}, format="json"
+    ).json()
     spec = box["chance"]
     bad = client.post(f"/api/sandboxes/{box['id']}/chance/", {"outcome": [spec["pool"]]}, format="json")
     assert bad.status_code == 422 and bad.json()["code"] == "bad_chance_outcome"
@@ -63,17 +64,18 @@ def test_playing_on_by_hand_against_the_bot_goes_through_the_engines_rules(clien
     client = client_for(alice)
     action = _first(finished, "action")
     seat = action.data["seat"]
-    box = client.post(f"/api/matches/{finished.id}/whatif/", {"at": action.seq - 1, "bot_seats": [1 - seat]},
-                      format="json").json()
+    box = client.post(
+        f"/api/matches/{finished.id}/whatif/", {"at": action.seq - 1, "bot_seats": [1 - seat]}, format="json"
+    ).json()
     assert box["to_move"] == [seat] and box["legal"][str(seat)]
-    illegal = client.post(f"/api/sandboxes/{box['id']}/actions/", {"seat": seat, "action": {"no": "such move"}},
-                          format="json")
+    illegal = client.post(
+        f"/api/sandboxes/{box['id']}/actions/", {"seat": seat, "action": {"no": "such move"}}, format="json"
+    )
     # Refused as the match API refuses it (422 with the engine's code), and the sandbox is as it was.
     assert illegal.status_code == 422 and illegal.json()["code"]
     assert Sandbox.objects.get(pk=box["id"]).steps == box["steps"]
     move = box["legal"][str(seat)][0]
-    played = client.post(f"/api/sandboxes/{box['id']}/actions/", {"seat": seat, "action": move},
-                         format="json").json()
+    played = client.post(f"/api/sandboxes/{box['id']}/actions/", {"seat": seat, "action": move}, format="json").json()
     assert played["steps"][1] == {**played["steps"][1], "kind": "action", "seat": seat, "action": move}
     # The bot and the server's dice answered until it was this seat's turn again (or the game ended).
     assert played["to_move"] in ([seat], [])
@@ -82,8 +84,7 @@ def test_playing_on_by_hand_against_the_bot_goes_through_the_engines_rules(clien
 
 def test_a_sandbox_is_its_creators_alone(client_for, alice, bob, finished):
     box = client_for(alice).post(f"/api/matches/{finished.id}/whatif/", {"at": 3}, format="json").json()
-    for method, path, body in [("get", "", None), ("post", "bot/", {}), ("post", "chance/", {}),
-                               ("delete", "", None)]:
+    for method, path, body in [("get", "", None), ("post", "bot/", {}), ("post", "chance/", {}), ("delete", "", None)]:
         response = getattr(client_for(bob), method)(f"/api/sandboxes/{box['id']}/{path}", body, format="json")
         assert response.status_code == 404 and response.json()["code"] in ("not_found", "sandbox_not_found")
     anonymous = client_for().post(f"/api/matches/{finished.id}/whatif/", {"at": 3}, format="json")
@@ -118,8 +119,7 @@ def test_a_branch_point_outside_the_replay_or_a_live_match_is_refused(client_for
     assert not Sandbox.objects.exists()
 
 
-def test_one_person_keeps_a_bounded_number_of_sandboxes_and_may_delete_one(client_for, alice, finished,
-                                                                           monkeypatch):
+def test_one_person_keeps_a_bounded_number_of_sandboxes_and_may_delete_one(client_for, alice, finished, monkeypatch):
     from matches.analysis import services
 
     monkeypatch.setattr(services, "SANDBOXES_PER_OWNER", 1)
@@ -135,10 +135,14 @@ def test_a_seat_the_bot_plays_is_not_moved_by_hand(client_for, alice, finished):
     client = client_for(alice)
     action = _first(finished, "action")
     seat = action.data["seat"]
-    box = client.post(f"/api/matches/{finished.id}/whatif/", {"at": action.seq - 1, "bot_seats": [seat],
-                                                             "hand_chance": True}, format="json").json()
+    box = client.post(
+        f"/api/matches/{finished.id}/whatif/",
+        {"at": action.seq - 1, "bot_seats": [seat], "hand_chance": True},
+        format="json",
+    ).json()
     # The bot moved for its seat at once; asking to move that seat by hand is refused.
     assert box["steps"][1]["seat"] == seat
-    response = client.post(f"/api/sandboxes/{box['id']}/actions/", {"seat": seat, "action": action.data["action"]},
-                           format="json")
+    response = client.post(
+        f"/api/sandboxes/{box['id']}/actions/", {"seat": seat, "action": action.data["action"]}, format="json"
+    )
     assert response.status_code == 409 and response.json()["code"] == "bot_seat"

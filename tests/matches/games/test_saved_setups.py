@@ -22,27 +22,48 @@ def a_group(seed=3, budget=50):
 
 def test_a_legal_group_and_stock_pass_every_part_of_the_engines_check(client_for):
     g, stock = a_group()
-    r = client_for().post(CHECK, {"config": {"pack": "original-v1", "galleons": 50}, "group": g, "potions": stock}, format="json")
+    r = client_for().post(
+        CHECK, {"config": {"pack": "original-v1", "galleons": 50}, "group": g, "potions": stock}, format="json"
+    )
     assert r.status_code == 200
-    assert r.json() == {"legal": True, "refusals": {"group": None, "quests": None, "stock": None},
-                        "config": {"pack": "original-v1", "galleons": 50}}
+    assert r.json() == {
+        "legal": True,
+        "refusals": {"group": None, "quests": None, "stock": None},
+        "config": {"pack": "original-v1", "galleons": 50},
+    }
 
 
 def test_an_over_budget_group_is_refused_in_the_engines_own_sentence(client_for):
     # WD-3 (L1466-1476): models plus artifacts within the Galleon budget.
-    g = {"type": "group", "models": ["ashen-regent", "lord-malvern", "cassius-vane", "grask-the-warden"], "leader": 0,
-         "artifacts": [[], [], [], []], "spellbook": [], "quests": []}
+    g = {
+        "type": "group",
+        "models": ["ashen-regent", "lord-malvern", "cassius-vane", "grask-the-warden"],
+        "leader": 0,
+        "artifacts": [[], [], [], []],
+        "spellbook": [],
+        "quests": [],
+    }
     r = client_for().post(CHECK, {"config": {"pack": "original-v1", "galleons": 30}, "group": g}, format="json")
     body = r.json()
     assert r.status_code == 200 and body["legal"] is False
-    assert body["refusals"]["group"] == {"code": "over_budget", "detail": "The Group costs 43 Galleons; the budget is 30."}
+    assert body["refusals"]["group"] == {
+        "code": "over_budget",
+        "detail": "The Group costs 43 Galleons; the budget is 30.",
+    }
     # The quest deck is judged on its own, so the builder shows both refusals at once.
     assert body["refusals"]["quests"] == {"code": "quest_deck_size", "detail": "A Quest deck is exactly 9 quest cards."}
 
 
 def test_a_stock_with_a_higher_level_potion_and_no_potioneer_is_refused(client_for):
     # WD-17 (L1126-1138): level-0 potions only, unless a Potioneer lifts one.
-    g = {"type": "group", "models": ["aldous-wren"], "leader": 0, "artifacts": [[]], "spellbook": [], "quests": a_group()[0]["quests"]}
+    g = {
+        "type": "group",
+        "models": ["aldous-wren"],
+        "leader": 0,
+        "artifacts": [[]],
+        "spellbook": [],
+        "quests": a_group()[0]["quests"],
+    }
     stock = {"type": "potions", "potions": ["phoenix-tear"] + ["minor-salve"] * 5}
     r = client_for().post(CHECK, {"config": {"pack": "original-v1"}, "group": g, "potions": stock}, format="json")
     assert r.json()["refusals"]["stock"]["code"] == "stock_levels"
@@ -75,8 +96,11 @@ def test_a_player_saves_a_group_lists_it_replaces_it_by_name_and_deletes_it(clie
 def test_an_illegal_group_is_not_saved_and_the_answer_is_the_engines_refusal(client_for, alice):
     g, _ = a_group()
     g["leader"] = 9
-    r = client_for(alice).post("/api/setups/", {"game": "wizarding-duels", "name": "Bad",
-                                                "data": {"config": {}, "actions": [g]}}, format="json")
+    r = client_for(alice).post(
+        "/api/setups/",
+        {"game": "wizarding-duels", "name": "Bad", "data": {"config": {}, "actions": [g]}},
+        format="json",
+    )
     assert r.status_code == 400
     assert r.json() == {"code": "bad_leader", "detail": "leader must be the index of one of the Group's models."}
     assert not SavedSetup.objects.exists()
@@ -84,7 +108,9 @@ def test_an_illegal_group_is_not_saved_and_the_answer_is_the_engines_refusal(cli
 
 def test_saving_needs_an_account(client_for):
     g, _ = a_group()
-    r = client_for().post("/api/setups/", {"game": "wizarding-duels", "name": "x", "data": {"actions": [g]}}, format="json")
+    r = client_for().post(
+        "/api/setups/", {"game": "wizarding-duels", "name": "x", "data": {"actions": [g]}}, format="json"
+    )
     assert r.status_code in (401, 403)
     assert not SavedSetup.objects.exists()
 
@@ -93,11 +119,17 @@ def test_the_new_match_form_plays_the_saved_group_and_stock_and_takes_their_budg
     from matches.models import Match
 
     g, stock = a_group(seed=5, budget=40)
-    setup = SavedSetup.objects.create(user=alice, game="wizarding-duels", name="Forty",
-                                      data={"config": {"pack": "original-v1", "galleons": 40}, "actions": [g, stock]})
+    setup = SavedSetup.objects.create(
+        user=alice,
+        game="wizarding-duels",
+        name="Forty",
+        data={"config": {"pack": "original-v1", "galleons": 40}, "actions": [g, stock]},
+    )
     client.force_login(alice)
-    r = client.post("/matches/new/", {"game": "wizarding-duels", "opponent": "", "bot": "", "mode": "server",
-                                      "clock": "", "setup": str(setup.pk)})
+    r = client.post(
+        "/matches/new/",
+        {"game": "wizarding-duels", "opponent": "", "bot": "", "mode": "server", "clock": "", "setup": str(setup.pk)},
+    )
     assert r.status_code == 302
     match = Match.objects.get()
     assert match.config["galleons"] == 40
@@ -112,25 +144,66 @@ def test_the_form_refuses_a_setup_saved_for_another_game(client, alice):
     g, _ = a_group()
     setup = SavedSetup.objects.create(user=alice, game="wizarding-duels", name="G", data={"config": {}, "actions": [g]})
     client.force_login(alice)
-    r = client.post("/matches/new/", {"game": "dueling-wizards", "opponent": "", "bot": "", "mode": "server",
-                                      "clock": "", "setup": str(setup.pk)})
+    r = client.post(
+        "/matches/new/",
+        {"game": "dueling-wizards", "opponent": "", "bot": "", "mode": "server", "clock": "", "setup": str(setup.pk)},
+    )
     assert r.status_code == 200
     assert "That setup is for another game" in r.content.decode()
 
 
-@pytest.mark.parametrize("body", [
-    {"group": []},
-    {"group": {"type": "group"}},
-    {"group": {"type": "group", "models": [1, 2], "leader": 0, "artifacts": [], "spellbook": [], "quests": []}},
-    {"group": {"type": "group", "models": ["veyra"], "leader": True, "artifacts": [[]], "spellbook": [], "quests": "x"}},
-    {"group": {"type": "group", "models": ["veyra"], "leader": 0, "artifacts": [[{}]], "spellbook": [None], "quests": [1]}},
-    {"config": {"pack": 5, "galleons": "lots"}, "group": {}},
-    {"config": [], "group": {}},
-    {"group": {"type": "group", "models": ["veyra"], "leader": 0, "artifacts": [[]], "spellbook": [], "quests": []},
-     "potions": {"type": "potions", "potions": [[], {}, 1, None, "x", "y"]}},
-    {"group": {"type": "group", "models": ["veyra"], "leader": 0, "artifacts": [[]], "spellbook": [], "quests": []},
-     "potions": "six"},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"group": []},
+        {"group": {"type": "group"}},
+        {"group": {"type": "group", "models": [1, 2], "leader": 0, "artifacts": [], "spellbook": [], "quests": []}},
+        {
+            "group": {
+                "type": "group",
+                "models": ["veyra"],
+                "leader": True,
+                "artifacts": [[]],
+                "spellbook": [],
+                "quests": "x",
+            }
+        },
+        {
+            "group": {
+                "type": "group",
+                "models": ["veyra"],
+                "leader": 0,
+                "artifacts": [[{}]],
+                "spellbook": [None],
+                "quests": [1],
+            }
+        },
+        {"config": {"pack": 5, "galleons": "lots"}, "group": {}},
+        {"config": [], "group": {}},
+        {
+            "group": {
+                "type": "group",
+                "models": ["veyra"],
+                "leader": 0,
+                "artifacts": [[]],
+                "spellbook": [],
+                "quests": [],
+            },
+            "potions": {"type": "potions", "potions": [[], {}, 1, None, "x", "y"]},
+        },
+        {
+            "group": {
+                "type": "group",
+                "models": ["veyra"],
+                "leader": 0,
+                "artifacts": [[]],
+                "spellbook": [],
+                "quests": [],
+            },
+            "potions": "six",
+        },
+    ],
+)
 def test_a_malformed_group_gets_an_answer_with_a_code_never_a_server_error(client_for, body):
     r = client_for().post(CHECK, body, format="json")
     assert r.status_code in (200, 400)
