@@ -18,7 +18,7 @@ from urllib.parse import unquote_to_bytes
 
 from django.conf import settings
 from django.core.cache import cache
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent
 from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, JsonResponse
 from django.urls import reverse
@@ -84,6 +84,14 @@ class ApiErrorMiddleware:
             return error(request, "body_too_large", _too_large_detail(), 413)
         if not is_api(request):
             return None
+        if isinstance(exc, TooManyFieldsSent):
+            limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+            return error(request, "too_many_fields", f"The request sends more than {limit} fields.", 400)
+        if isinstance(exc, SuspiciousOperation):
+            # Django refuses such a request before the view sees it (too many files, a bad host...):
+            # the sender's fault, never a 500.
+            code, detail = STATUS_CODES[400]
+            return error(request, code, detail, 400)
         if isinstance(exc, (OperationalError, InterfaceError)):
             log.warning("Database unavailable on %s: %s", request.path, exc)
             return _database_down(request)

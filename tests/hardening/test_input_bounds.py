@@ -246,3 +246,21 @@ def test_a_database_fault_outside_any_view_is_503_json_too(monkeypatch, alice):
 def test_pages_outside_the_api_keep_their_html_404(client_for):
     r = Client().get("/no-such-page/")
     assert r.status_code == 404 and not r["Content-Type"].startswith("application/json")
+
+
+def test_a_form_body_with_more_fields_than_django_parses_is_400_json_and_creates_nothing(alice, client_for, settings):
+    # Found by schemathesis: Django refuses to parse such a body (TooManyFieldsSent) when the view
+    # first reads request.data, and that refusal escaped as a 500.
+    from league.seasons.models import League, Season
+    from league.seasons.services import league_load_iwdl
+
+    league = league_load_iwdl()
+    league.created_by = alice
+    league.save()
+    fields = "&".join(f"f{i}=x" for i in range(settings.DATA_UPLOAD_MAX_NUMBER_FIELDS + 1))
+    response = client_for(alice).generic(
+        "POST", f"/api/leagues/{league.slug}/seasons/", fields, content_type="application/x-www-form-urlencoded"
+    )
+    body = assert_error(response, 400, "too_many_fields")
+    assert str(settings.DATA_UPLOAD_MAX_NUMBER_FIELDS) in body["detail"]
+    assert not Season.objects.filter(league=League.objects.get(slug=league.slug)).exists()
