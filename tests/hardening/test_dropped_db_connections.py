@@ -82,6 +82,12 @@ def send(match, command):
 
 @pytest.fixture(autouse=True)
 def fresh_connection_at_the_end(transactional_db):
+    # Each test starts from a new pool: these tests kill backends and count on the pool's own
+    # connections, and tests that ran earlier in this process on threads of their own (the racing
+    # creates in test_command_guards) can leave every pooled connection checked out.
+    connection.close()
+    if getattr(connection, "pool", None) is not None:
+        connection.close_pool()
     yield
     connection.close()  # a connection a test left dead is not the one the database flush uses
 
