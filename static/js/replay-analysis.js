@@ -217,10 +217,12 @@
     }
     const rolls = data.steps.filter((s) => s.kind === "chance" && s.odds);
     if (rolls.length) {
-      const last = rolls[rolls.length - 1];
+      // The sandbox branches just before the event it re-rolls, so its first roll is the one to set
+      // beside the match's; the bots may roll again after it (those are in the steps below).
+      const first = rolls[0];
       const alt = el("div", { "data-testid": "sandbox-reroll" });
-      alt.appendChild(el("h4", {}, `In the sandbox (step ${last.n})`));
-      alt.appendChild(oddsList({ ...last.odds, outcome: last.outcome }));
+      alt.appendChild(el("h4", {}, `In the sandbox (step ${first.n})`));
+      alt.appendChild(oddsList({ ...first.odds, outcome: first.outcome }));
       odds.appendChild(alt);
     }
     const controls = box.querySelector("#sandbox-controls");
