@@ -82,9 +82,11 @@ def send(match, command):
 
 @pytest.fixture(autouse=True)
 def fresh_connection_at_the_end(transactional_db):
-    # Each test starts from a new pool: these tests kill backends and count on the pool's own
-    # connections, and tests that ran earlier in this process on threads of their own (the racing
-    # creates in test_command_guards) can leave every pooled connection checked out.
+    # Each test starts from a new pool. Tests that ran earlier in this process on threads of their
+    # own (the racing creates in test_command_guards) leave the pool full, and with ten connections
+    # killed at once psycopg_pool's checks back off past the pool timeout (psycopg/psycopg#709): a
+    # restart with a full pool, a known gap noted on issue 15, not the single dead connection
+    # these tests are about.
     connection.close()
     if getattr(connection, "pool", None) is not None:
         connection.close_pool()
