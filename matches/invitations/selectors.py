@@ -44,6 +44,10 @@ def invitation_summary(*, invitation: Invitation, user) -> dict:
     request = invitation.request
     invitees = list(invitation.invitees.all())
     mine = next((i for i in invitees if i.user_id == getattr(user, "pk", None)), None)
+    you_invited = invitation.created_by_id == getattr(user, "pk", None)
+    # The seats are shown by name below; the inviter's saved setup (its id) only to the inviter: the
+    # same id in a later invitation would tell an opponent which Group, seen in an earlier match, comes.
+    hidden = {"seats"} if you_invited else {"seats", "setup"}
     match_url = kinds.get(invitation.kind).url(invitation.match) if invitation.match_id else None
     return {
         "id": str(invitation.id),
@@ -53,9 +57,9 @@ def invitation_summary(*, invitation: Invitation, user) -> dict:
         "inviter": invitation.created_by.get_username(),
         "seats": [seat_label(s) for s in request.get("seats", [])],
         "invitees": [{"username": i.user.get_username(), "response": i.response} for i in invitees],
-        "you_invited": invitation.created_by_id == getattr(user, "pk", None),
+        "you_invited": you_invited,
         "your_response": mine.response if mine else None,
-        "request": {k: v for k, v in request.items() if k != "seats"},
+        "request": {k: v for k, v in request.items() if k not in hidden},
         "created_at": invitation.created_at.isoformat(),
         "closed_at": invitation.closed_at.isoformat() if invitation.closed_at else None,
         "match": str(invitation.match_id) if invitation.match_id else None,

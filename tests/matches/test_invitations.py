@@ -291,7 +291,7 @@ def test_the_inviter_cancels_from_the_page(client, alice, bob):
     assert refused.status_code == 302 and Match.objects.count() == 0
 
 
-def test_a_saved_setup_chosen_with_an_invitation_is_played_when_the_match_starts(client, alice, bob):
+def test_a_saved_setup_chosen_with_an_invitation_is_played_when_the_match_starts(client, client_for, alice, bob):
     from engines.wizarding_duels import content, groups
     from matches.models import SavedSetup
 
@@ -317,6 +317,14 @@ def test_a_saved_setup_chosen_with_an_invitation_is_played_when_the_match_starts
         },
     )
     invitation = Invitation.objects.get()
+    # Which saved setup is the inviter's own business: the same id in a later invitation would tell bob
+    # that the Group he saw in an earlier match comes again.
+    assert client_for(alice).get(f"/api/invitations/{invitation.id}/").json()["request"]["setup"]["id"] == setup.pk
+    for seen_by_bob in (
+        client_for(bob).get(f"/api/invitations/{invitation.id}/").json(),
+        client_for(bob).get("/api/invitations/").json()["results"][0],
+    ):
+        assert "setup" not in seen_by_bob["request"] and seen_by_bob["request"]["config"]["galleons"] == 40
     client.force_login(bob)
     client.post(f"/invitations/{invitation.id}/accept/")
     match = Match.objects.get()
