@@ -33,13 +33,8 @@ def _fixtures(season: Season):
 
 def season_luck_fill(*, season: Season, limit: int = FILL_PER_REQUEST) -> int:
     """Analyse the season's verified matches not yet analysed (at most ``limit``); how many."""
-    matches = [f.match for f in _fixtures(season)]
-    done = set(
-        MatchAnalysis.objects.filter(
-            match__in=matches, analysis_version=analysis_services.ANALYSIS_VERSION
-        ).values_list("match_id", flat=True)
-    )
-    return analysis_services.analyses_fill(matches=[m for m in matches if m.pk not in done], limit=limit)
+    matches = Match.objects.filter(pk__in=_fixtures(season).values("match_id"))
+    return analysis_services.analyses_fill(matches=matches, limit=limit)
 
 
 def season_luck(*, season: Season) -> dict[str, Any]:

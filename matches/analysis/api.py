@@ -68,12 +68,7 @@ class PlayerLuckView(APIView):
     )
     def get(self, request, username):
         user = _user_or_404(username)
-        missing = list(
-            selectors.player_matches(user=user).exclude(analysis__analysis_version=services.ANALYSIS_VERSION)[
-                :LUCK_FILL_PER_REQUEST
-            ]
-        )
-        services.analyses_fill(matches=missing, limit=LUCK_FILL_PER_REQUEST)
+        services.analyses_fill(matches=selectors.player_matches(user=user), limit=LUCK_FILL_PER_REQUEST)
         return Response(selectors.player_luck(user=user))
 
 

@@ -11,11 +11,14 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from audit.matchverify import engine_event
+from engines import registry
 from engines.base import CHANCE, EngineError, IllegalAction, replay
 from engines.chance import check_outcome, draw
+from engines.registry import UnknownEngine
 
 from .. import eventstore
 from ..models import Match
@@ -81,17 +84,30 @@ def analysis_ensure(*, match: Match) -> MatchAnalysis:
     return analysis
 
 
-def analyses_fill(*, matches: list[Match], limit: int) -> int:
+def analyses_stale(matches: QuerySet[Match]) -> QuerySet[Match]:
+    """Those of ``matches`` whose analysis is missing or not current (analysis_is_current, said in
+    one query): a new odds fingerprint makes an analysis stale as much as a new analysis version."""
+    current = Q(pk__in=[])
+    for game, version in set(matches.order_by().values_list("game", "engine_version")):
+        try:
+            fingerprint = odds_fingerprint(registry.get(game, version))
+        except UnknownEngine:
+            continue
+        current |= Q(
+            game=game,
+            engine_version=version,
+            analysis__engine_version=version,
+            analysis__odds_fingerprint=fingerprint,
+            analysis__analysis_version=ANALYSIS_VERSION,
+        )
+    return matches.exclude(current)
+
+
+def analyses_fill(*, matches: QuerySet[Match], limit: int) -> int:
     """Compute the missing or stale analyses among ``matches`` (at most ``limit`` now); how many were
     computed. A player's or a club's luck adds up what is cached, filled a bounded batch at a time."""
-    current = {a.match_id: a for a in MatchAnalysis.objects.filter(match__in=matches)}
     done = 0
-    for match in matches:
-        if done >= limit:
-            break
-        cached = current.get(match.pk)
-        if cached is not None and analysis_is_current(cached, match):
-            continue
+    for match in analyses_stale(matches)[:limit]:
         try:
             analysis_ensure(match=match)
         except MatchError:
@@ -112,8 +128,6 @@ def _owned(*, sandbox_id, owner) -> Sandbox:
 
 
 def _engine(sandbox: Sandbox):
-    from engines import registry
-
     return registry.get(sandbox.game, sandbox.engine_version)
 
 

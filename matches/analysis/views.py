@@ -46,12 +46,7 @@ def player_fairness_page(request, username):
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
         raise Http404("No such player.")
-    missing = list(
-        selectors.player_matches(user=user).exclude(analysis__analysis_version=services.ANALYSIS_VERSION)[
-            :LUCK_FILL_PER_PAGE
-        ]
-    )
-    services.analyses_fill(matches=missing, limit=LUCK_FILL_PER_PAGE)
+    services.analyses_fill(matches=selectors.player_matches(user=user), limit=LUCK_FILL_PER_PAGE)
     report = selectors.fairness_report(user=user, mode=_mode(request))
     return render(
         request,

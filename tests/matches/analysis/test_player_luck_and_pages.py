@@ -68,3 +68,15 @@ def test_a_players_unanalysed_matches_are_analysed_a_bounded_batch_per_request(c
     monkeypatch.setattr(api, "LUCK_FILL_PER_REQUEST", 1)
     assert client_for().get("/api/players/alice/luck/").json()["analysed"] == 1
     assert client_for().get("/api/players/alice/luck/").json()["analysed"] == 2
+
+
+def test_an_analysis_made_by_other_odds_code_is_computed_again_before_it_counts_for_luck(client_for, alice):
+    from matches.analysis.models import MatchAnalysis
+
+    match = _verified_game_of(alice, client_for(alice))
+    client_for().get(f"/api/matches/{match.id}/analysis/")
+    # As if the engine's odds code had changed since (new stakes, new luck): the same analysis version.
+    MatchAnalysis.objects.filter(match=match).update(odds_fingerprint="older-code", luck=[99.0, -99.0])
+    body = client_for().get("/api/players/alice/luck/").json()
+    assert MatchAnalysis.objects.get(match=match).odds_fingerprint != "older-code"
+    assert body["analysed"] == 1 and abs(body["luck"]) < 99
