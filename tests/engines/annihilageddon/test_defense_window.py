@@ -143,3 +143,23 @@ def test_version_1_still_asks_one_player_at_a_time_and_replays_its_matches():
     assert replay(v1, {}, 3, events) == st
     with pytest.raises(IllegalAction):
         replay(E, {}, 3, events)  # the same record means something else under version 2
+
+
+def test_a_window_that_ends_the_game_is_told_by_the_final_view_and_its_line_reads_the_same():
+    """RULES.md "The defense window": the last answer's line reads the same whatever was chosen (the
+    log is public, tests/engines/test_conformance.py), so when the Attack it answered ends the game
+    (no line follows to tell it) the final view's last_defense is what shows every choice."""
+    st = table(2, hands={0: [], 1: ["cosmic-bouncer"]})
+    st["legend"]["up"], st["main"], st["lineup"][0] = None, [], None  # the Line-Up cannot refill: last turn
+    st = act(st, 0, type="end_turn")
+    st = step_chance(st, cards=["duke-of-drool"])  # the next Legend flips; its Group Attack asks both
+    assert E.to_move(st) == [1, 0] and st["prompt"]["kind"] == "defend"
+    lines = set()
+    for answer in ("take", "cosmic-bouncer"):
+        before = choose(st, 1, answer)
+        event = {"kind": "action", "seat": 0, "action": {"type": "defend", "value": "take"}}
+        over = E.apply(before, event)
+        assert over["phase"] == "over" and E.to_move(over) == []
+        lines.add(E.describe(before, event, over))
+        assert E.view(over, None)["last_defense"]["choices"] == [[1, answer], [0, "take"]]
+    assert lines == {"Seat 0 has decided how to meet the Attack. Every choice is in."}
