@@ -41,7 +41,8 @@ def season_luck(*, season: Season) -> dict[str, Any]:
     """Per club: its luck summed over the season's verified fixtures that have an analysis, most
     fortunate first."""
     fixtures = list(_fixtures(season))
-    luck = {a.match_id: a.luck for a in MatchAnalysis.objects.filter(match__in=[f.match_id for f in fixtures])}
+    analyses = MatchAnalysis.objects.filter(match__in=[f.match_id for f in fixtures])
+    luck = dict(analyses.values_list("match_id", "luck"))
     clubs: dict[str, dict[str, Any]] = {}
     for f in fixtures:
         values = luck.get(f.match_id)

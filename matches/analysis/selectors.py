@@ -80,7 +80,11 @@ def player_luck(*, user, recent: int = 20) -> dict[str, Any]:
         s.match_id: s.index for s in Seat.objects.filter(match__in=matches).filter(Q(user=user) | Q(partners=user))
     }
     analyses = (
-        MatchAnalysis.objects.filter(match_id__in=list(seats)).select_related("match").order_by("match__finished_at")
+        MatchAnalysis.objects.filter(match_id__in=list(seats))
+        .select_related("match")
+        # Not every event's odds (data) nor the match's state: only the per-seat totals are summed here.
+        .only("match_id", "luck", "match__game", "match__finished_at")
+        .order_by("match__finished_at")
     )
     total, rows, by_game = 0.0, [], {}
     for a in analyses:
