@@ -113,6 +113,24 @@ def test_verdicts_out_of_commit_order_and_a_later_dispute_still_equal_a_rebuild(
     assert verdict(matches[1], Match.Verdict.DISPUTED) is False  # already out
 
 
+def test_a_late_verdict_over_points_kept_before_volatility_rebuilds_as_a_rebuild_would(wizards):
+    # Points written before volatility was stored cannot say what a Glicko-2 rating was just
+    # before a late result: the rewind gives up and the game is rebuilt instead.
+    a, b, c, _, _ = wizards
+    matches = [
+        finished("wizard-dodgeball", pair, places)
+        for pair, places in [((a, b), [0, 1]), ((b, c), [1, 0]), ((a, c), [0, 1])]
+    ]
+    verdict(matches[0])
+    verdict(matches[2])
+    RatingPoint.objects.filter(game="wizard-dodgeball").update(volatility=None)
+    assert verdict(matches[1]) is True  # older than a result already in: a rewind, over a's old point
+    incremental = snapshot("wizard-dodgeball")
+    assert len(incremental[1]) == 6 and all(p[5] is not None for p in incremental[1])
+    ratings_rebuild(game="wizard-dodgeball")
+    assert snapshot("wizard-dodgeball") == incremental
+
+
 def test_games_of_three_and_four_rated_by_openskill_fold_one_at_a_time_like_a_rebuild(wizards):
     a, b, c, d, e = wizards
     games = [
