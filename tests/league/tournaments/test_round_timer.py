@@ -213,3 +213,17 @@ def test_a_brackets_next_wave_of_matches_gets_a_new_clock(alice):
     settle(t, lower_id_wins)
     timer_services.tournament_timer_start(tournament=t, by=alice, minutes=20, now=at(45))
     assert datetime.fromisoformat(state(t)["timer"]["ends_at"]) == at(65)
+
+
+def test_a_finished_tournament_runs_no_timer(alice):
+    t = open_tournament(alice, "single_elimination", field(2), start=True)
+    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0))
+    settle(t, lower_id_wins)
+    head = state(t)["seq"]
+    for command, extra in [
+        (timer_services.tournament_timer_start, {}),
+        (timer_services.tournament_timer_pause, {}),
+        (timer_services.tournament_timer_extend, {"minutes": 5}),
+    ]:
+        refused("tournament_finished", command, tournament=t, by=alice, **extra)
+    assert state(t)["seq"] == head
