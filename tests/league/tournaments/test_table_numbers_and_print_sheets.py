@@ -4,6 +4,8 @@ Chromium in tests/browser/test_tournament_day.py)."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.test import Client
 
@@ -100,3 +102,8 @@ def test_only_the_organiser_prints_the_sheets_and_the_page_links_them_only_for_t
         assert signed_in().get(f"/tournaments/{t.id}/print/{kind}/").status_code == 403
     assert "print-pairings-link" in signed_in(alice).get(f"/tournaments/{t.id}/").content.decode()
     assert "print-pairings-link" not in signed_in(players[0]).get(f"/tournaments/{t.id}/").content.decode()
+
+
+def test_the_sheets_of_a_tournament_that_does_not_exist_are_not_found(alice, signed_in):
+    for kind in ("pairings", "slips", "standings"):
+        assert signed_in(alice).get(f"/tournaments/{uuid.uuid4()}/print/{kind}/").status_code == 404
