@@ -85,3 +85,19 @@ def test_an_unknown_match_has_no_analysis(client_for):
     response = client_for().get("/api/matches/00000000-0000-0000-0000-000000000000/analysis/")
     assert response.status_code == 404
     assert response.json()["code"] == "not_found"
+
+
+def test_a_stream_the_engine_will_not_replay_is_not_analysed_nor_counted(client_for, finished, monkeypatch):
+    from engines.base import IllegalAction
+    from matches.analysis.services import analyses_fill
+    from matches.models import Match
+    from matches.selectors import engine_for
+
+    def refuse(state, event):
+        raise IllegalAction("Not in these rules.", code="illegal_action")
+
+    monkeypatch.setattr(engine_for(finished), "apply", refuse)
+    response = client_for().get(f"/api/matches/{finished.id}/analysis/")
+    assert response.status_code == 409 and response.json()["code"] == "analysis_failed"
+    assert analyses_fill(matches=Match.objects.filter(pk=finished.pk), limit=5) == 0
+    assert not MatchAnalysis.objects.exists()

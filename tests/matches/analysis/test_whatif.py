@@ -146,3 +146,27 @@ def test_a_seat_the_bot_plays_is_not_moved_by_hand(client_for, alice, finished):
         f"/api/sandboxes/{box['id']}/actions/", {"seat": seat, "action": action.data["action"]}, format="json"
     )
     assert response.status_code == 409 and response.json()["code"] == "bot_seat"
+
+
+def test_a_sandbox_whose_game_is_over_refuses_a_bot_move_and_a_roll(client_for, alice, finished):
+    client = client_for(alice)
+    box = client.post(f"/api/matches/{finished.id}/whatif/", {"at": finished.state_seq}, format="json").json()
+    assert box["to_move"] == [] and box["result"] is not None
+    response = client.post(f"/api/sandboxes/{box['id']}/bot/", {}, format="json")
+    assert response.status_code == 409 and response.json()["code"] == "sandbox_over"
+    response = client.post(f"/api/sandboxes/{box['id']}/chance/", {}, format="json")
+    assert response.status_code == 409 and response.json()["code"] == "no_chance_due"
+    assert Sandbox.objects.get(pk=box["id"]).steps == box["steps"]
+
+
+def test_a_stream_the_engine_will_not_replay_branches_no_sandbox(client_for, alice, finished, monkeypatch):
+    from engines.base import IllegalAction
+    from matches.selectors import engine_for
+
+    def refuse(state, event):
+        raise IllegalAction("Not in these rules.", code="illegal_action")
+
+    monkeypatch.setattr(engine_for(finished), "apply", refuse)
+    response = client_for(alice).post(f"/api/matches/{finished.id}/whatif/", {"at": 3}, format="json")
+    assert response.status_code == 409 and response.json()["code"] == "analysis_failed"
+    assert not Sandbox.objects.exists()
