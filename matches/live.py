@@ -111,7 +111,3 @@ def viewer(match_id, user) -> tuple[bool, int | None]:
     if match is None:
         return False, None
     return True, selectors.viewer_seat(match=match, user=user)
-
-
-def match_exists(match_id) -> bool:
-    return Match.objects.filter(pk=match_id).exists()
