@@ -894,18 +894,7 @@ def op_attack(st, f, op):
                 if a is WAIT:
                     w["i"] = i
                     return WAIT
-                if a == "take":
-                    dec[str(v)] = ["hit", None]
-                else:
-                    # The Defense leaves the hand now and lies in the discard pile once the
-                    # Attack is over for this player (so "per Defense in your discard" counts
-                    # the ones already there, AN L225).
-                    st["players"][v]["hand"].remove(a)
-                    st["defending"].append([v, a])
-                    redirect = CARDS[a]["defense"].get("redirect", False)
-                    plain = op.get("interactive") or deny or attacker is None or attacker == v
-                    dec[str(v)] = ["redirect" if redirect and not plain else "avoid", a]
-                    st["notes"].append(f"Seat {v} avoids the Attack with {CARDS[a]['name']}.")
+                dec[str(v)] = ["hit", None] if a == "take" else _use_defense(st, op, v, a, attacker, deny)
         if not batch:
             w["i"] = i + 1
             frames = _resolution(st, f, op, v, dec[str(v)], attacker)
@@ -916,26 +905,45 @@ def op_attack(st, f, op):
     w["i"] = i
     if batch and not w.get("resolved"):
         w["resolved"] = True
-        frames = []
-        if op.get("interactive"):
-            for v in victims:
-                if dec[str(v)][1]:
-                    frames.append(_defense_then(st, f, v, dec[str(v)][1], attacker))
-            hit = [v for v in victims if dec[str(v)][0] == "hit"]
-            frames.append(frame(op["do"], child_env(f, participants=hit, scope=new_scope(st))))
-        elif deny:
-            defenders = {v for v in victims if dec[str(v)][1]}
-            for v in victims:
-                if dec[str(v)][1]:
-                    frames.append(_defense_then(st, f, v, dec[str(v)][1], attacker))
-            for b in named:
-                if defenders <= {b}:
-                    frames.append(frame(op["do"], child_env(f, it=b, scope=new_scope(st))))
-        else:
-            for v in victims:
-                frames += _resolution(st, f, op, v, dec[str(v)], attacker)
-        return push_then_done(st, f, frames)
+        return push_then_done(st, f, _after_every_choice(st, f, op, victims, named, dec, attacker, deny))
     return DONE
+
+
+def _use_defense(st, op, v, card, attacker, deny) -> list:
+    """Seat ``v`` meets the Attack with the Defense ``card``: its decision (``["avoid" | "redirect",
+    card]``). The Defense leaves the hand now and lies in the discard pile once the Attack is over
+    for this player (so "per Defense in your discard" counts the ones already there, AN L225)."""
+    st["players"][v]["hand"].remove(card)
+    st["defending"].append([v, card])
+    redirect = CARDS[card]["defense"].get("redirect", False)
+    plain = op.get("interactive") or deny or attacker is None or attacker == v
+    st["notes"].append(f"Seat {v} avoids the Attack with {CARDS[card]['name']}.")
+    return ["redirect" if redirect and not plain else "avoid", card]
+
+
+def _after_every_choice(st, f, op, victims, named, dec, attacker, deny) -> list[dict]:
+    """The frames that resolve an Attack once every victim has decided (``dec``): the Defenses'
+    texts and the Attack on who took it (interactive: once, on all of them; deny: on each named
+    player no one else denied it to), else on each victim in turn, clockwise (_resolution)."""
+    frames = []
+    if op.get("interactive"):
+        for v in victims:
+            if dec[str(v)][1]:
+                frames.append(_defense_then(st, f, v, dec[str(v)][1], attacker))
+        hit = [v for v in victims if dec[str(v)][0] == "hit"]
+        frames.append(frame(op["do"], child_env(f, participants=hit, scope=new_scope(st))))
+    elif deny:
+        defenders = {v for v in victims if dec[str(v)][1]}
+        for v in victims:
+            if dec[str(v)][1]:
+                frames.append(_defense_then(st, f, v, dec[str(v)][1], attacker))
+        for b in named:
+            if defenders <= {b}:
+                frames.append(frame(op["do"], child_env(f, it=b, scope=new_scope(st))))
+    else:
+        for v in victims:
+            frames += _resolution(st, f, op, v, dec[str(v)], attacker)
+    return frames
 
 
 def ask_together(st: dict, f: dict, seats: list[int], kind: str, **info):
@@ -970,21 +978,9 @@ def _attack_together(st, f, op, victims, named, attacker, deny):
         shown = []
         for v in victims:
             a = answers.get(str(v), "take")
-            if a == "take":
-                dec[str(v)] = ["hit", None]
-                if str(v) in answers:
-                    shown.append([v, "take"])
-                continue
-            # The Defense leaves the hand now, shown, and lies in the discard pile once the
-            # Attack is over for this player (so "per Defense in your discard" counts the ones
-            # already there, AN L225).
-            st["players"][v]["hand"].remove(a)
-            st["defending"].append([v, a])
-            redirect = CARDS[a]["defense"].get("redirect", False)
-            plain = op.get("interactive") or deny or attacker is None or attacker == v
-            dec[str(v)] = ["redirect" if redirect and not plain else "avoid", a]
-            shown.append([v, a])
-            st["notes"].append(f"Seat {v} avoids the Attack with {CARDS[a]['name']}.")
+            dec[str(v)] = ["hit", None] if a == "take" else _use_defense(st, op, v, a, attacker, deny)
+            if str(v) in answers:
+                shown.append([v, a])
         takers = [v for v, a in shown if a == "take"]
         if takers:
             names = [str(v) for v in takers]
@@ -995,26 +991,7 @@ def _attack_together(st, f, op, victims, named, attacker, deny):
         if answers:
             st["last_defense"] = {"card": env.get("card"), "attacker": attacker, "choices": shown}
         w["dec"] = dec
-    dec = w["dec"]
-    frames = []
-    if op.get("interactive"):
-        for v in victims:
-            if dec[str(v)][1]:
-                frames.append(_defense_then(st, f, v, dec[str(v)][1], attacker))
-        hit = [v for v in victims if dec[str(v)][0] == "hit"]
-        frames.append(frame(op["do"], child_env(f, participants=hit, scope=new_scope(st))))
-    elif deny:
-        defenders = {v for v in victims if dec[str(v)][1]}
-        for v in victims:
-            if dec[str(v)][1]:
-                frames.append(_defense_then(st, f, v, dec[str(v)][1], attacker))
-        for b in named:
-            if defenders <= {b}:
-                frames.append(frame(op["do"], child_env(f, it=b, scope=new_scope(st))))
-    else:
-        for v in victims:
-            frames += _resolution(st, f, op, v, dec[str(v)], attacker)
-    return push_then_done(st, f, frames)
+    return push_then_done(st, f, _after_every_choice(st, f, op, victims, named, w["dec"], attacker, deny))
 
 
 def _defense_then(st, f, v, card, attacker):
