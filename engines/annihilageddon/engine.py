@@ -569,19 +569,9 @@ class Annihilageddon(Engine):
         held = " ".join(before.get("held_notes") or [])
         notes = " ".join(after.get("notes", []))
         if event.get("kind") == "chance":
-            need = before["need"]
-            if need is None:
+            line = self._chance_line(before, event)
+            if line is None:
                 return (held + " chance").strip()
-            if "dice" in need and need["label"] == "Who goes first":
-                line = f"{need['label']}: seat {event['outcome'][0]}."
-            elif "dice" in need:
-                line = f"{need['label']}: {event['outcome'][0] + 1} of {need['dice'][0][1] + 1}."
-            elif need["visible"] == "all":
-                pool = zone_list(before, need["zone"])
-                names = ", ".join(CARDS[pool[i]]["name"] for i in event["outcome"])
-                line = f"{need['label']}: {names}."
-            else:
-                line = f"{need['label']} (private)."
             return " ".join(x for x in (held, line, notes) if x)
         seat, action = event["seat"], event["action"]
         t = action.get("type")
@@ -593,61 +583,59 @@ class Annihilageddon(Engine):
             if not left:
                 line += " Every choice is in."
             return " ".join(x for x in (held, line) if x)
-        if t == "play":
-            line = f"Seat {seat} plays {CARDS[action['card']]['name']}."
-        elif t == "buy":
-            what = {
-                "lineup": lambda: CARDS[before["lineup"][action["slot"]]]["name"],
-                "wild_magic": lambda: "a Wild Magic",
-                "legend": lambda: CARDS[before["legend"]["up"]]["name"],
-                "familiar": lambda: CARDS[before["players"][seat]["familiar"]]["name"],
-            }[action["from"]]()
-            line = f"Seat {seat} buys {what}."
-        elif t == "activate":
-            line = f"Seat {seat} uses their Ability tile."
-        elif t == "end_turn":
-            line = f"Seat {seat} ends their turn."
-        else:
+        line = self._main_line(before, seat, action)
+        if line is None:
             line = self._describe_choice(before, seat, before["prompt"], action.get("value"))
         return " ".join(x for x in (held, line, notes) if x)
 
     @staticmethod
-    def _describe_v1(before: State, event: dict[str, Any], after: State) -> str:
-        """Version 1's lines, word for word: a recorded match's log is checked against them when it
-        is verified again (audit.matchverify), so they never change."""
-        notes = " ".join(after.get("notes", []))
-        if event.get("kind") == "chance":
-            need = before["need"]
-            if need is None:
-                return "chance"
-            if "dice" in need and need["label"] == "Who goes first":
-                line = f"{need['label']}: seat {event['outcome'][0]}."
-            elif "dice" in need:
-                line = f"{need['label']}: {event['outcome'][0] + 1} of {need['dice'][0][1] + 1}."
-            elif need["visible"] == "all":
-                pool = zone_list(before, need["zone"])
-                names = ", ".join(CARDS[pool[i]]["name"] for i in event["outcome"])
-                line = f"{need['label']}: {names}."
-            else:
-                line = f"{need['label']} (private)."
-            return (line + " " + notes).strip()
-        seat, action = event["seat"], event["action"]
+    def _chance_line(before: State, event: dict[str, Any]) -> str | None:
+        """A roll or draw as the log tells it, in both versions (None: nothing was pending)."""
+        need = before["need"]
+        if need is None:
+            return None
+        if "dice" in need and need["label"] == "Who goes first":
+            return f"{need['label']}: seat {event['outcome'][0]}."
+        if "dice" in need:
+            return f"{need['label']}: {event['outcome'][0] + 1} of {need['dice'][0][1] + 1}."
+        if need["visible"] == "all":
+            pool = zone_list(before, need["zone"])
+            names = ", ".join(CARDS[pool[i]]["name"] for i in event["outcome"])
+            return f"{need['label']}: {names}."
+        return f"{need['label']} (private)."
+
+    @staticmethod
+    def _main_line(before: State, seat: int, action: Action) -> str | None:
+        """A main-phase move as the log tells it, in both versions (None: an answer to a prompt)."""
         t = action.get("type")
         if t == "play":
-            line = f"Seat {seat} plays {CARDS[action['card']]['name']}."
-        elif t == "buy":
+            return f"Seat {seat} plays {CARDS[action['card']]['name']}."
+        if t == "buy":
             what = {
                 "lineup": lambda: CARDS[before["lineup"][action["slot"]]]["name"],
                 "wild_magic": lambda: "a Wild Magic",
                 "legend": lambda: CARDS[before["legend"]["up"]]["name"],
                 "familiar": lambda: CARDS[before["players"][seat]["familiar"]]["name"],
             }[action["from"]]()
-            line = f"Seat {seat} buys {what}."
-        elif t == "activate":
-            line = f"Seat {seat} uses their Ability tile."
-        elif t == "end_turn":
-            line = f"Seat {seat} ends their turn."
-        else:
+            return f"Seat {seat} buys {what}."
+        if t == "activate":
+            return f"Seat {seat} uses their Ability tile."
+        if t == "end_turn":
+            return f"Seat {seat} ends their turn."
+        return None
+
+    def _describe_v1(self, before: State, event: dict[str, Any], after: State) -> str:
+        """Version 1's lines, word for word: a recorded match's log is checked against them when it
+        is verified again (audit.matchverify), so they never change."""
+        notes = " ".join(after.get("notes", []))
+        if event.get("kind") == "chance":
+            line = self._chance_line(before, event)
+            if line is None:
+                return "chance"
+            return (line + " " + notes).strip()
+        seat, action = event["seat"], event["action"]
+        line = self._main_line(before, seat, action)
+        if line is None:
             pr = before["prompt"]
             v = action.get("value")
             if pr["kind"] == "defend":
