@@ -2,7 +2,10 @@
 (payment colours, the route of a move) and an Empowerment card its owner already knows.
 Version 1 stays registered, unchanged, so that recorded matches replay (RULES.md, "Versions")."""
 
+import pytest
+
 from engines import registry
+from engines.base import IllegalAction
 from engines.wizarding_duels.engine import WizardingDuelsEngine
 from engines.wizarding_duels.scenario import E, act, build, deal, decline
 
@@ -126,6 +129,29 @@ def test_the_mover_may_take_a_riskier_route_through_more_dangerous_spaces():
     # A space reachable without danger may also be reached through it.
     assert {"type": "move", "to": "3,0", "dangerous": 1} in E.legal_actions(s, 0)
     assert act(s, 0, {"type": "move", "to": "3,0", "dangerous": 1})["models"]["0a"]["impacts"] == 1
+
+
+def test_a_route_or_a_payment_the_engine_did_not_offer_is_refused():
+    """The chosen route and colours are answers from legal_actions: a safer route than any there is,
+    a split the pool cannot pay, or a free-colour payment with no split named, is refused."""
+    s = build(models=[(0, "ron-weasley", "2,0", {}), (1, "death-eater-i", "0,6", {})], active="0a", overlays=LAVA)
+    for forged in ({"type": "move", "to": "2,2", "dangerous": 0}, {"type": "move", "to": "2,2", "dangerous": 4}):
+        with pytest.raises(IllegalAction) as refused:
+            act(s, 0, forged)
+        assert refused.value.code == "illegal_action"
+    s = ov(
+        [(0, "aldous-wren", "2,1", {}), (1, "nyx-hollow", "2,3", {})],
+        spellbooks={0: ["spark-volley"]},
+        pools={0: {"light": 0, "dark": 0}, 1: {"light": 2, "dark": 3}},
+        active="0a",
+    )
+    s = act(s, 0, {"type": "cast", "spell": "spark-volley", "target": "1a"})
+    s = act(s, 0, {"type": "pass"}) if front(s) == "leadership" else s
+    assert front(s) == "empower" and s["queue"][0]["seat"] == 1
+    for forged in ({"type": "empower"}, {"type": "empower", "light": 3}, {"type": "empower", "light": -1}):
+        with pytest.raises(IllegalAction) as refused:
+            act(s, 1, forged)
+        assert refused.value.code == "illegal_action"
 
 
 def test_a_flier_has_no_riskier_route_and_version_one_offers_only_the_safest():
