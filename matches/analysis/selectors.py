@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Q
 
 from engines import registry
@@ -115,25 +116,40 @@ def player_luck(*, user, recent: int = 20) -> dict[str, Any]:
     }
 
 
-def fairness_chance_events(*, user=None, mode: str = Match.Mode.SERVER):
-    """(spec, outcome) of every chance event of the finished matches in ``mode`` (of ``user``'s)."""
+def _fairness_matches(*, user=None, mode: str):
+    """The finished matches in ``mode`` (of ``user``'s): a live match's outcomes are never counted."""
     matches = Match.objects.filter(status=Match.Status.FINISHED, mode=mode)
     if user is not None:
         matches = matches.filter(pk__in=player_matches(user=user, verified_only=False).values("pk"))
+    return matches
+
+
+def fairness_chance_events(*, user=None, mode: str = Match.Mode.SERVER):
+    """(spec, outcome) of every chance event of the finished matches in ``mode`` (of ``user``'s)."""
+    matches = _fairness_matches(user=user, mode=mode)
     rows = Event.objects.filter(type="chance", stream__match__in=matches).values_list("data", flat=True)
     for data in rows.iterator(chunk_size=2000):
         yield data.get("spec") or {}, data.get("outcome")
 
 
+#: The platform's report reads every chance event: the page and the API reuse it for this long.
+PLATFORM_CACHE_SECONDS = 60
+
+
 def fairness_report(*, user=None, mode: str = Match.Mode.SERVER) -> dict[str, Any]:
-    matches = Match.objects.filter(status=Match.Status.FINISHED, mode=mode)
-    if user is not None:
-        matches = matches.filter(pk__in=player_matches(user=user, verified_only=False).values("pk"))
+    if user is None:
+        return cache.get_or_set(
+            f"analysis:fairness:platform:{mode}", lambda: _fairness_report(user=None, mode=mode), PLATFORM_CACHE_SECONDS
+        )
+    return _fairness_report(user=user, mode=mode)
+
+
+def _fairness_report(*, user, mode: str) -> dict[str, Any]:
     report = fairness.report(fairness.tally_events(fairness_chance_events(user=user, mode=mode)))
     return {
         "scope": user.username if user is not None else "platform",
         "mode": mode,
-        "matches": matches.count(),
+        "matches": _fairness_matches(user=user, mode=mode).count(),
         "explained": FAIRNESS_EXPLAINED,
         **report,
     }

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import render
 
@@ -26,15 +25,9 @@ def _sections(report: dict) -> list[tuple[str, list[dict]]]:
     ]
 
 
-#: The platform's report reads every chance event: a page view reuses it for this long.
-PLATFORM_CACHE_SECONDS = 60
-
-
 def fairness_page(request):
     mode = _mode(request)
-    report = cache.get_or_set(
-        f"analysis:fairness:platform:{mode}", lambda: selectors.fairness_report(mode=mode), PLATFORM_CACHE_SECONDS
-    )
+    report = selectors.fairness_report(mode=mode)
     return render(
         request,
         "analysis/fairness.html",
