@@ -30,7 +30,7 @@ from matches.models import Event, Match, Seat
 from .glicko2 import Glicko2Rating
 from .ledger import HistoryPoint, RatedResult, is_duel, rate_one, rebuild
 from .models import Rating, RatingCheckpoint, RatingPoint
-from .multi import MultiRating
+from .multi import MultiRating, sides_of
 
 
 def rated_games() -> list[str]:
@@ -209,15 +209,7 @@ def _stored_rating(system: str, rating: float, deviation: float, volatility: flo
 def _fold(game: str, system: str, results: list[RatedResult], labels: dict[str, str]) -> None:
     """Fold ``results`` (commit order, all after everything stored) into the stored ratings:
     one read of their players' current ratings, one upsert, one insert of the new points."""
-    players = sorted(
-        {
-            p
-            for r in results
-            for place in r.placements
-            for side in place
-            for p in (side if isinstance(side, (list, tuple)) else (side,))
-        }
-    )
+    players = sorted({p for r in results for team, _rank in sides_of(r.placements) for p in team})
     stored = {row.competitor: row for row in Rating.objects.filter(game=game, competitor__in=players)}
     current = {key: _stored_rating(system, row.rating, row.deviation, row.volatility) for key, row in stored.items()}
     played = {key: row.matches for key, row in stored.items()}
