@@ -15,7 +15,13 @@ def invitation_get(*, invitation_id, user) -> Invitation | None:
     if not user or not user.is_authenticated:
         return None
     try:
-        return _parties(user).get(pk=invitation_id)
+        # The invitation page asks for this every few seconds: its summary's rows come in one go.
+        return (
+            _parties(user)
+            .select_related("created_by", "match")
+            .prefetch_related("invitees__user")
+            .get(pk=invitation_id)
+        )
     except (Invitation.DoesNotExist, ValueError, TypeError, ValidationError):
         return None
 

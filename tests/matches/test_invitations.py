@@ -61,6 +61,23 @@ def test_the_invited_player_sees_the_invitation_and_accepting_starts_the_match_a
     assert summary["status"] == "live" and summary["your_seat"] == 0
 
 
+def test_polling_an_invitation_costs_the_same_queries_however_many_are_invited(alice, bob, carol, client_for):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    two = invite(client_for(alice))
+    three = invite(
+        client_for(alice),
+        {"game": "dueling-wizards", "seats": [{"username": "alice"}, {"username": "bob"}, {"username": "carol"}]},
+    )
+    counts, polling = [], client_for(bob)
+    for sent in (two, three):
+        with CaptureQueriesContext(connection) as queries:
+            assert polling.get(f"/api/invitations/{sent['id']}/").status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1] <= 4  # the token, the invitation (with its inviter), invitees, their users
+
+
 def test_accepting_twice_starts_one_match(alice, bob, client_for):
     sent = invite(client_for(alice))
     first = answer(client_for(bob), sent, "accept").json()
