@@ -157,7 +157,10 @@ def sandbox_create(*, match: Match, owner, at: int, bot_seats: list[int], hand_c
             status=409,
         )
     engine = engine_for(match)
-    rows = [r for r in _stream_rows(match, upto=at) if r[1] in ("action", "chance")]
+    # The events up to the branch point, and the one after it (the event a re-roll sets beside).
+    stream = _stream_rows(match, upto=at + 1)
+    following = stream[-1] if stream and stream[-1][0] == at + 1 else None
+    rows = [r for r in stream if r[0] <= at and r[1] in ("action", "chance")]
     try:
         state = replay(engine, match.config, seats, [engine_event(t, d) for _, t, d in rows])
     except EngineError as exc:
@@ -180,13 +183,10 @@ def sandbox_create(*, match: Match, owner, at: int, bot_seats: list[int], hand_c
     # Branched just before a chance event: it waits for a re-roll (or a chosen outcome) whatever
     # hand_chance says, since re-rolling that event is the point of branching there.
     if engine.to_move(state) == [CHANCE]:
-        following = [
-            (e.seq, e.type, e.data) for e in eventstore.stream_events(stream_id=match.stream_id, after=at, upto=at + 1)
-        ]
-        if following and following[0][1] == "chance":
-            outcome = following[0][2].get("outcome")
+        if following is not None and following[1] == "chance":
+            outcome = following[2].get("outcome")
             sandbox.steps[0]["original"] = {
-                "seq": following[0][0],
+                "seq": following[0],
                 "outcome": outcome,
                 "odds": _odds_json(engine, state, outcome),
             }
