@@ -92,6 +92,13 @@ def check_the_opponents_hand_is_hidden(page, both, seat):
 BOARD_STEPS = ("place_challenge", "place_terrain", "deploy", "place")
 
 
+def click_where_it_is_drawn(page, locator):
+    """Click the middle of a space as a person does, whatever stands on it: a model drawn on a lit
+    space covers most of it, and the click on the model must choose the space."""
+    box = locator.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
 def play_to_the_end(page, look=None, limit=1500):
     """Play this seat's every turn through the page until the game is over: on the board steps click
     the first lit space; otherwise the first visible choice in the controls (an attack or a spell
@@ -108,7 +115,7 @@ def play_to_the_end(page, look=None, limit=1500):
         lit = page.locator("polygon.wzd-choice")
         if (step in BOARD_STEPS or (step == "act" and turn % 2 == 0)) and lit.count():
             clicked = f"space {lit.first.get_attribute('data-hex')}"
-            lit.first.click()
+            click_where_it_is_drawn(page, lit.first)
             # A space reached several ways (a move and a cast there) asks which: take the first.
             if page.locator("[data-testid=hex-choices]").count():
                 clicked += " then " + page.locator("[data-testid=hex-choices] button").first.get_attribute(

@@ -495,6 +495,12 @@
     const seatOfHalf = (half) => (view.zone_half ? view.zone_half.indexOf(half) : half);
     const overlays = new Map((view.overlays || []).map((o) => [o.hex, o]));
     const hexActs = acts.hex;
+    // A lit space answers a click on itself or on a model standing on it (see the model's click).
+    const chooseSpace = (k) => {
+      const options = hexActs.get(k) || [];
+      if (primaryAt(options)) send(ui, ctx, primaryAt(options));
+      else { ui.focus = { hex: k }; redraw(); }
+    };
     for (const [k, t] of b.terrain) {
       const [x, y] = L.pos(k);
       const z = b.zones.get(k);
@@ -510,7 +516,7 @@
       const tip = `${k}: ${TERRAIN_WORD[t]}${z.length === 2 ? " (front row: both Zones)" : ` (${seatLabel(ctx, seatOfHalf(z[0]))}'s Zone)`}${arrivalOf.has(k) ? ", Arrival Space" : ""}`;
       gHex.append(sv("polygon", {
         class: cls.join(" "), points: hexPoints(x, y, R - 1), "data-hex": k, "data-testid": `hex-${k}`,
-        onclick: options.length ? () => (primaryAt(options) ? send(ui, ctx, primaryAt(options)) : (ui.focus = { hex: k }, redraw())) : null,
+        onclick: options.length ? () => chooseSpace(k) : null,
         onmouseenter: () => hover(k, null),
       }, sv("title", {}, tip + (from ? `, distance ${dist(from.hex, k)} from ${from.name}` : "") + (cost !== undefined ? `, movement cost ${cost}` : "")
         + (inRange ? `, within ${ui.range.label}'s range ${ui.range.n}` : "") + (options.length ? ` · click: ${actionLabel(view, options[0], ctx)}` : ""))));
@@ -550,7 +556,13 @@
       if (opts.length) cls.push("wzd-target", "wzd-choice");
       if (ui.focus && ui.focus.model === m.uid) cls.push("wzd-focus");
       const g = sv("g", { class: cls.join(" "), "data-testid": `model-${m.uid}`, "data-model": m.uid,
-        onclick: () => { ui.focus = { model: m.uid }; redraw(); },
+        onclick: () => {
+          // On a lit space the model covers it: with nothing to do to the model, the click is the
+          // space's; with both, the choices on the model and at the space are offered side by side.
+          const here = hexActs.get(m.hex) || [];
+          if (here.length && !opts.length) chooseSpace(m.hex);
+          else { ui.focus = here.length ? { model: m.uid, hex: m.hex } : { model: m.uid }; redraw(); }
+        },
         onmouseenter: () => (m.uid === fromUid ? hover(null) : hover(m.hex, { ok: opts.some((a) => a.target === m.uid) })), onmouseleave: () => hover(null) },
       sv("title", {}, `${m.name}${m.leader ? " (Leader)" : ""}: ${m.impacts}/${cap} Impacts${statusBadges(m).map((s) => `, ${s[1]}`).join("")}${m.markers ? `, ${plural(m.markers, "activation marker")}` : ""}`),
       sv("circle", { cx: x, cy: y, r: R * 0.66, fill: SEAT_COLOUR[m.seat] }),
