@@ -1,5 +1,7 @@
 """What a person sees at a wrong address or when the server fails: our pages, not Django's."""
 
+import re
+
 import pytest
 from django.test import Client, RequestFactory
 
@@ -12,9 +14,10 @@ def test_an_unknown_page_is_a_friendly_404_that_links_back_into_the_site():
     response = Client().get("/no/such/page-here/")
     assert response.status_code == 404
     body = response.content.decode()
-    assert 'data-testid="not-found"' in body
-    assert "/no/such/page-here/" in body
-    assert 'href="/"' in body  # the way back: the match list
+    # The page's own section, not the site's menu (which links everywhere on every page).
+    section = re.search(r'<section class="error-page" data-testid="not-found">(.*?)</section>', body, re.S).group(1)
+    assert "/no/such/page-here/" in section
+    assert {'href="/"', 'href="/tournaments/"', 'href="/drafts/"'} <= set(re.findall(r'href="[^"]*"', section))
 
 
 def test_an_unknown_api_address_stays_json_not_the_page():
