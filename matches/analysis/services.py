@@ -221,6 +221,22 @@ def _step(sandbox: Sandbox, engine, event: dict[str, Any], odds: dict | None = N
     sandbox.state = after
 
 
+def _roll(sandbox: Sandbox, engine, outcome: Any = None) -> None:
+    """Deal the pending chance event: ``outcome`` if the owner picked one (checked against the
+    spec), else a fresh draw of secrets.SystemRandom (never the match's seed)."""
+    spec = engine.chance(sandbox.state)
+    if outcome is None:
+        outcome = draw(spec, secrets.SystemRandom().randrange)
+    else:
+        check_outcome(spec, outcome)
+    _step(sandbox, engine, {"kind": "chance", "outcome": outcome}, _odds_json(engine, sandbox.state, outcome))
+
+
+def _bot_move(sandbox: Sandbox, engine, seat: int, rng) -> None:
+    action = engine.bot_action(engine.bots[0], sandbox.state, seat, rng)
+    _step(sandbox, engine, {"kind": "action", "seat": seat, "action": action})
+
+
 def _advance(sandbox: Sandbox, engine, *, auto_chance: bool) -> None:
     """Let the bots play their seats and (unless dealt by hand) the server roll, until a seat
     played by hand must act, or the game is over."""
@@ -232,16 +248,12 @@ def _advance(sandbox: Sandbox, engine, *, auto_chance: bool) -> None:
         if to_move == [CHANCE]:
             if not auto_chance:
                 return
-            spec = engine.chance(sandbox.state)
-            outcome = draw(spec, rng.randrange)
-            _step(sandbox, engine, {"kind": "chance", "outcome": outcome}, _odds_json(engine, sandbox.state, outcome))
+            _roll(sandbox, engine)
             continue
         seat = next((s for s in to_move if s in sandbox.bot_seats), None)
         if seat is None or any(s not in sandbox.bot_seats for s in to_move):
             return
-        bot = engine.bots[0]
-        action = engine.bot_action(bot, sandbox.state, seat, rng)
-        _step(sandbox, engine, {"kind": "action", "seat": seat, "action": action})
+        _bot_move(sandbox, engine, seat, rng)
 
 
 def sandbox_act(*, sandbox_id, owner, seat: int, action: dict[str, Any]) -> Sandbox:
@@ -269,14 +281,8 @@ def sandbox_chance(*, sandbox_id, owner, outcome: Any = None) -> Sandbox:
         engine = _engine(sandbox)
         if engine.to_move(sandbox.state) != [CHANCE]:
             raise MatchError("No random outcome is due in this sandbox now.", code="no_chance_due", status=409)
-        spec = engine.chance(sandbox.state)
         try:
-            if outcome is None:
-                outcome = draw(spec, secrets.SystemRandom().randrange)
-            else:
-                check_outcome(spec, outcome)
-            odds = _odds_json(engine, sandbox.state, outcome)
-            _step(sandbox, engine, {"kind": "chance", "outcome": outcome}, odds)
+            _roll(sandbox, engine, outcome)
             _advance(sandbox, engine, auto_chance=not _settings(sandbox))
         except IllegalAction as exc:
             raise MatchError(exc.message, code=exc.code, status=422) from None
@@ -292,18 +298,11 @@ def sandbox_play_on(*, sandbox_id, owner) -> Sandbox:
         to_move = engine.to_move(sandbox.state)
         if not to_move:
             raise MatchError("The game in this sandbox is over.", code="sandbox_over", status=409)
-        rng = secrets.SystemRandom()
         try:
             if to_move == [CHANCE]:
-                spec = engine.chance(sandbox.state)
-                outcome = draw(spec, rng.randrange)
-                _step(
-                    sandbox, engine, {"kind": "chance", "outcome": outcome}, _odds_json(engine, sandbox.state, outcome)
-                )
+                _roll(sandbox, engine)
             else:
-                seat = to_move[0]
-                action = engine.bot_action(engine.bots[0], sandbox.state, seat, rng)
-                _step(sandbox, engine, {"kind": "action", "seat": seat, "action": action})
+                _bot_move(sandbox, engine, to_move[0], secrets.SystemRandom())
             _advance(sandbox, engine, auto_chance=not _settings(sandbox))
         except IllegalAction as exc:
             raise MatchError(exc.message, code=exc.code, status=409) from None
