@@ -124,6 +124,8 @@ class MatchConsumer(FrameConsumer):
         await self.send_json(update)
 
     async def match_update(self, message):
+        # Sent by processes from before the broadcast built frames (live.py): kept so a message
+        # queued across a deploy re-reads instead of closing the socket for want of a handler.
         await self.send_update(force=True)
 
     async def send_update(self, *, force: bool):

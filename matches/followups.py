@@ -1,7 +1,9 @@
 """What follows a match's commits, delivered through the outbox (matches.outbox).
 
-Each handler is idempotent: a broadcast only tells sockets to re-read, verification records the
-same verdict twice, and the receivers of the signals queue idempotent tasks.
+Each handler is idempotent: a broadcast sends the frames of the match's current head again (each
+socket drops the events it already sent, matches/live.py),
+verification records the same verdict twice, and the receivers of the signals queue
+idempotent tasks.
 """
 
 from __future__ import annotations
