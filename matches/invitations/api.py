@@ -14,13 +14,6 @@ from matches.api.views import int_param
 from . import selectors, services
 from .models import Invitation
 
-#: What each verb of POST /api/invitations/{id}/{verb}/ does.
-VERBS = {
-    "accept": services.invitation_accept,
-    "decline": services.invitation_decline,
-    "cancel": services.invitation_cancel,
-}
-
 
 class InvitationAnswerSerializer(serializers.Serializer):
     """The answer carries nothing but its verb; a body, if sent, must be an empty object."""
@@ -85,9 +78,9 @@ class InvitationAnswer(APIView):
         operation_id="invitations_answer",
     )
     def post(self, request, invitation_id, verb):
-        answer = VERBS.get(verb)
+        answer = services.ANSWERS.get(verb)
         if answer is None:
-            raise NotFound(f"Invitations are answered with {', '.join(VERBS)}.", code="unknown_verb")
+            raise NotFound(f"Invitations are answered with {', '.join(services.ANSWERS)}.", code="unknown_verb")
         if request.data:  # {} and an empty form are falsy; anything else is a mistake
             raise ValidationError({"non_field_errors": ["Send no body (or an empty JSON object)."]})
         invitation = answer(invitation_id=invitation_id, user=request.user)

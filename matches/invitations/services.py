@@ -164,6 +164,10 @@ def invitation_cancel(*, invitation_id, user: AbstractBaseUser) -> Invitation:
         return invitation
 
 
+#: The answers to an invitation, by the verb of its URL (the API's and the page's).
+ANSWERS = {"accept": invitation_accept, "decline": invitation_decline, "cancel": invitation_cancel}
+
+
 def _locked(invitation_id, user) -> Invitation:
     """The invitation, row-locked, if ``user`` is its inviter or an invitee; to anyone else it
     does not exist (404), so ids cannot be probed for who invited whom."""

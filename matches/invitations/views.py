@@ -12,11 +12,6 @@ from matches.services import MatchError
 
 from . import selectors, services
 
-VERBS = {
-    "accept": services.invitation_accept,
-    "decline": services.invitation_decline,
-    "cancel": services.invitation_cancel,
-}
 DONE = {"decline": "You declined the invitation.", "cancel": "You cancelled the invitation."}
 
 
@@ -35,7 +30,7 @@ def invitation_page(request, invitation_id):
 @require_POST
 @login_required
 def invitation_answer(request, invitation_id, verb):
-    answer = VERBS.get(verb)
+    answer = services.ANSWERS.get(verb)
     if answer is None:
         raise Http404("No such answer.")
     try:
