@@ -308,6 +308,22 @@ def test_the_inviter_cancels_from_the_page(client, alice, bob):
     assert refused.status_code == 302 and Match.objects.count() == 0
 
 
+def test_the_pages_refuse_an_unknown_answer_a_get_and_a_signed_out_answer(client, alice, bob):
+    client.force_login(alice)
+    client.post(
+        "/matches/new/", {"game": "dueling-wizards", "opponent": "bob", "bot": "", "mode": "server", "clock": ""}
+    )
+    invitation = Invitation.objects.get()
+    client.force_login(bob)
+    assert client.post(f"/invitations/{invitation.id}/join/").status_code == 404
+    assert client.get(f"/invitations/{invitation.id}/accept/").status_code == 405
+    client.logout()
+    signed_out = client.post(f"/invitations/{invitation.id}/accept/")
+    assert signed_out.status_code == 302 and signed_out["Location"].startswith("/accounts/login/")
+    assert client.get(f"/invitations/{invitation.id}/")["Location"].startswith("/accounts/login/")
+    assert Invitation.objects.get().invitees.get().response == "pending" and Match.objects.count() == 0
+
+
 def test_a_saved_setup_chosen_with_an_invitation_is_played_when_the_match_starts(client, client_for, alice, bob):
     from engines.wizarding_duels import content, groups
     from matches.models import SavedSetup
