@@ -2268,6 +2268,21 @@ def _use_lower(s: State, side_name: str, timing: str, light: int | None = None) 
     pay(p, lo["cost"], lo["colour"], light=light)
     me = M(s, side["model"])
     foe = M(s, c["def"]["model"] if side_name == "att" else c["att"]["model"])
+
+    def effect_on(e: dict, tgt: dict) -> dict:
+        # The lower part's own effect, from its owner's model, on ``tgt`` (no X, no upkeep).
+        return {
+            "step": "apply_effects",
+            "effects": [e],
+            "src": me["uid"],
+            "tgt": tgt["uid"],
+            "seat": side["seat"],
+            "x": 0,
+            "upkeep": False,
+            "spell": None,
+            "source_hex": me["hex"],
+        }
+
     steps = []
     for e in lo["effects"]:
         op = e["op"]
@@ -2275,53 +2290,14 @@ def _use_lower(s: State, side_name: str, timing: str, light: int | None = None) 
             side["early"] += e["n"]
         elif op == "damage_bonus":
             c["dmg_bonus"] += e["n"]
-        elif op in ("regain_power", "draw_clash", "luck"):
-            steps.append(
-                {
-                    "step": "apply_effects",
-                    "effects": [e],
-                    "src": me["uid"],
-                    "tgt": me["uid"],
-                    "seat": side["seat"],
-                    "x": 0,
-                    "upkeep": False,
-                    "spell": None,
-                    "source_hex": me["hex"],
-                }
-            )
+        elif op in ("regain_power", "draw_clash", "luck", "heal"):
+            steps.append(effect_on(e, me))
         elif op == "move":
-            n = e["n"]
-            steps.append({"step": "place", "seat": side["seat"], "model": me["uid"], "kind": "move", "n": n})
-        elif op == "heal":
-            steps.append(
-                {
-                    "step": "apply_effects",
-                    "effects": [e],
-                    "src": me["uid"],
-                    "tgt": me["uid"],
-                    "seat": side["seat"],
-                    "x": 0,
-                    "upkeep": False,
-                    "spell": None,
-                    "source_hex": me["hex"],
-                }
-            )
+            steps.append({"step": "place", "seat": side["seat"], "model": me["uid"], "kind": "move", "n": e["n"]})
         elif op == "jinx":
             _add_card(s, other(side["seat"]), "jinxed")
         else:
-            steps.append(
-                {
-                    "step": "apply_effects",
-                    "effects": [e],
-                    "src": me["uid"],
-                    "tgt": foe["uid"],
-                    "seat": side["seat"],
-                    "x": 0,
-                    "upkeep": False,
-                    "spell": None,
-                    "source_hex": me["hex"],
-                }
-            )
+            steps.append(effect_on(e, foe))
     push_front(s, *steps)
 
 
