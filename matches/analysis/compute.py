@@ -29,17 +29,18 @@ ANALYSIS_VERSION = 1
 
 @lru_cache(maxsize=64)
 def _fingerprint_of(engine_class: type) -> str:
-    """A digest of the code that computes an engine's odds: its ``chance_odds`` method, the
-    ``odds.py`` beside the engine (if any) and engines/odds.py. A cached analysis made by other
-    odds code (an engine that learnt its stakes since) is recomputed."""
+    """A digest of the code that computes an engine's odds: its ``chance_odds`` method, every module
+    of the engine's package (its odds.py and what that reads: rules, dice, the names in the labels)
+    and engines/odds.py. A cached analysis made by other odds code (an engine that learnt its stakes
+    since) is recomputed."""
     import engines.odds
 
     digest = hashlib.sha256()
     try:
         digest.update(inspect.getsource(engine_class.chance_odds).encode())
-        beside = Path(inspect.getsourcefile(engine_class) or "").with_name("odds.py")
-        if beside.is_file():
-            digest.update(beside.read_bytes())
+        package = Path(inspect.getsourcefile(engine_class) or "").parent
+        for module in sorted(package.glob("*.py")):
+            digest.update(module.name.encode() + b"\0" + module.read_bytes())
         digest.update(Path(inspect.getsourcefile(engines.odds) or "").read_bytes())
     except (OSError, TypeError):  # no source (a frozen build): the engine version alone decides
         return "nosource"

@@ -66,3 +66,26 @@ def test_events_that_are_not_moves_or_chance_are_passed_over():
         OneDieDuel(), {}, 2, [(1, "match.created", {}), (2, "chance", {"outcome": [6]}), (3, "match.finished", {})]
     )
     assert [e["seq"] for e in data["chance_events"]] == [2]
+
+
+def test_the_odds_fingerprint_changes_with_any_module_of_the_engines_package(tmp_path, monkeypatch):
+    """Stakes read the package's rules (labels, dice): an edit there, not only in odds.py, is new odds code."""
+    import importlib
+
+    from matches.analysis import compute
+
+    package = tmp_path / "fingerprinted_game"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "rules.py").write_text("def name(seat):\n    return f'seat {seat}'\n")
+    (package / "engine.py").write_text(
+        "from engines.base import Engine\n\n\nclass Game(Engine):\n"
+        "    def chance_odds(self, state, outcome):\n        return None\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    game = importlib.import_module("fingerprinted_game.engine").Game
+    compute._fingerprint_of.cache_clear()
+    before = compute._fingerprint_of(game)
+    (package / "rules.py").write_text("def name(seat):\n    return f'wizard {seat}'\n")
+    compute._fingerprint_of.cache_clear()
+    assert compute._fingerprint_of(game) not in (before, "nosource")
