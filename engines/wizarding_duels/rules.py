@@ -1954,16 +1954,10 @@ def _obscured(s: State, m: dict) -> bool:
     return m["hex"] is not None and terrain(s, hex_of(m)) == "obscuring"
 
 
-def _card_part(s: State, side: dict) -> int:
-    """The kept card plus a 2+'s extra; under Dark Lord (A-11) the revealed card counts as the
-    pack's value unless it was swapped away."""
-    if side.get("dark_lord") and side["swap"] is None:
-        return pack(s).params["dark_lord_value"]
-    return card_value(s, side["kept"]) + sum(card_value(s, x) for x in side["extra"])
-
-
 def _card_lines(s: State, side: dict) -> list[list]:
-    """The card part of a total, line by line (see ``_card_part``), then the Empowerment cards."""
+    """The card part of a total, line by line: the kept card plus a 2+'s extra (under Dark Lord,
+    A-11, the revealed card counts as the pack's value unless it was swapped away), then the
+    Empowerment cards."""
     if side.get("dark_lord") and side["swap"] is None:
         lines = [["Dark Lord", pack(s).params["dark_lord_value"]]]
     else:
@@ -2042,10 +2036,6 @@ def attack_lines(s: State, c: dict) -> list[list]:
     elif c["what"] == "potion" and a["traits"].get("potioneer", 0):
         lines.append(["Potioneer", a["traits"]["potioneer"]])  # WD-85, A-58
     return lines
-
-
-def attack_total(s: State, c: dict) -> int:
-    return sum(n for _, n in attack_lines(s, c))
 
 
 def _h_total(s: State, st: dict) -> None:
