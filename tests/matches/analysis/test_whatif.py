@@ -170,3 +170,16 @@ def test_a_stream_the_engine_will_not_replay_branches_no_sandbox(client_for, ali
     response = client_for(alice).post(f"/api/matches/{finished.id}/whatif/", {"at": 3}, format="json")
     assert response.status_code == 409 and response.json()["code"] == "analysis_failed"
     assert not Sandbox.objects.exists()
+
+
+def test_a_sandbox_stops_at_its_step_limit_and_then_refuses_more(client_for, alice, finished, monkeypatch):
+    from matches.analysis import services
+
+    monkeypatch.setattr(services, "SANDBOX_STEPS", 3)
+    client = client_for(alice)
+    box = client.post(f"/api/matches/{finished.id}/whatif/", {"at": 3, "bot_seats": [0, 1]}, format="json").json()
+    # The bots and the dice played on until the limit, not to the end of the game.
+    assert len(box["steps"]) == 3 and box["to_move"]
+    response = client.post(f"/api/sandboxes/{box['id']}/bot/", {}, format="json")
+    assert response.status_code == 409 and response.json()["code"] == "sandbox_full"
+    assert Sandbox.objects.get(pk=box["id"]).steps == box["steps"]
