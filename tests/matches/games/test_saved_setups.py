@@ -212,3 +212,55 @@ def test_a_malformed_group_gets_an_answer_with_a_code_never_a_server_error(clien
         assert data["code"] and data["detail"]
     else:
         assert data["legal"] is False and any(v and v["code"] for v in data["refusals"].values())
+
+
+@pytest.mark.parametrize(
+    "game, data, code",
+    [
+        ("dueling-wizards", {"actions": [{}]}, "no_setups_for_game"),
+        ("wizarding-duels", {"actions": "the Group"}, "bad_setup"),
+        ("wizarding-duels", {"actions": [], "notes": "x"}, "bad_setup"),
+        ("wizarding-duels", {"actions": [{}, {}, {}]}, "bad_setup"),
+        ("wizarding-duels", {"actions": [{"type": "group", "padding": "x" * 9000}]}, "setup_too_large"),
+    ],
+)
+def test_a_setup_that_is_not_one_is_refused_with_a_code_and_nothing_saved(client_for, alice, game, data, code):
+    r = client_for(alice).post("/api/setups/", {"game": game, "name": "N", "data": data}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == code and r.json()["detail"]
+    assert not SavedSetup.objects.exists()
+
+
+def test_a_player_keeps_at_most_fifty_setups_per_game_but_may_still_replace_one(client_for, alice):
+    from matches.games.services import MAX_SETUPS_PER_GAME
+
+    g, stock = a_group()
+    data = {"config": {"pack": "original-v1", "galleons": 50}, "actions": [g, stock]}
+    SavedSetup.objects.bulk_create(
+        SavedSetup(user=alice, game="wizarding-duels", name=f"S{i}", data=data) for i in range(MAX_SETUPS_PER_GAME)
+    )
+    api = client_for(alice)
+    refused = api.post("/api/setups/", {"game": "wizarding-duels", "name": "One more", "data": data}, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "too_many_setups"
+    replaced = api.post("/api/setups/", {"game": "wizarding-duels", "name": "S0", "data": data}, format="json")
+    assert replaced.status_code == 200
+    assert SavedSetup.objects.count() == MAX_SETUPS_PER_GAME
+
+
+def test_the_group_check_refuses_a_body_far_larger_than_any_group(client_for):
+    g, _ = a_group()
+    r = client_for().post(CHECK, {"group": {**g, "padding": "x" * 20000}}, format="json")
+    assert r.status_code == 400 and r.json()["code"] == "setup_too_large"
+
+
+def test_another_players_saved_setup_cannot_be_played_into_a_match(alice, bob):
+    from matches.games.services import SetupError, setup_play
+    from matches.services import SeatSpec, match_create
+
+    g, stock = a_group()
+    setup = SavedSetup.objects.create(
+        user=alice, game="wizarding-duels", name="G", data={"config": {}, "actions": [g, stock]}
+    )
+    match = match_create(game="wizarding-duels", seats=[SeatSpec(user=bob), SeatSpec(bot="random")], created_by=bob)
+    with pytest.raises(SetupError) as refused:
+        setup_play(match=match, user=bob, seat=0, setup=setup)
+    assert refused.value.code == "bad_setup" and refused.value.status == 403
