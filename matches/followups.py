@@ -15,7 +15,8 @@ from .outbox import handler
 
 @handler("match.broadcast")
 def broadcast(payload: dict) -> None:
-    live.broadcast_match(match_id=payload["match_id"], head_seq=payload["head_seq"])
+    # Messages written before "after" was recorded carry none: their frames take the whole window.
+    live.broadcast_match(match_id=payload["match_id"], head_seq=payload["head_seq"], after=payload.get("after"))
 
 
 @handler("match.verify")

@@ -19,7 +19,7 @@ from channels.layers import get_channel_layer
 from . import eventstore, selectors
 from .models import Match, MatchLog
 
-#: Events and log lines carried by a broadcast frame, counting back from its head.
+#: The most events and log lines a broadcast frame carries, counting back from its head.
 FRAME_WINDOW = 64
 
 
@@ -36,11 +36,16 @@ def viewer_group(match_id, seat: int | None) -> str:
     return group_name(match_id) if seat is None else seat_group(match_id, seat)
 
 
-def frames_for(match: Match) -> dict[int | None, dict[str, Any]]:
-    """The frames of the match's current head: None -> the spectators', n -> seat n's."""
+def frames_for(match: Match, after: int | None = None) -> dict[int | None, dict[str, Any]]:
+    """The frames of the match's current head: None -> the spectators', n -> seat n's. With
+    ``after`` (the head before the commit being broadcast) a frame carries that commit's events
+    and any since, not the whole window: every move pays for this, watched or not, and a socket
+    that missed an earlier frame sees the gap (``after`` past its last seq) and reads the database."""
     engine = selectors.engine_for(match)
     head = match.state_seq
     start = max(0, head - FRAME_WINDOW)
+    if after is not None:
+        start = max(start, min(after, head))
     events = eventstore.stream_events(stream_id=match.stream_id, after=start, upto=head)
     log = [
         {"seq": line.seq, "text": line.text}
@@ -60,16 +65,16 @@ def frames_for(match: Match) -> dict[int | None, dict[str, Any]]:
     return frames
 
 
-def broadcast_match(*, match_id, head_seq: int) -> None:
+def broadcast_match(*, match_id, head_seq: int, after: int | None = None) -> None:
     """Send every connection on the match its frame: the spectators' built once for all of them,
-    each seat's once for its sockets."""
+    each seat's once for its sockets. ``after``: the head before the commit (frames_for)."""
     layer = get_channel_layer()
     if layer is None:
         return
     match = selectors.match_get(match_id=match_id)
     if match is None:
         return
-    for seat, frame in frames_for(match).items():
+    for seat, frame in frames_for(match, after).items():
         async_to_sync(layer.group_send)(viewer_group(match_id, seat), {"type": "match.frame", "frame": frame})
 
 

@@ -661,7 +661,10 @@ def _after_append(match: Match, events: list[Event]) -> None:
     delivered after the commit, so a committed move is never reported as failed (matches.outbox)."""
     if not events:
         return
-    outbox_add(topic="match.broadcast", payload={"match_id": str(match.id), "head_seq": events[-1].seq})
+    outbox_add(
+        topic="match.broadcast",
+        payload={"match_id": str(match.id), "head_seq": events[-1].seq, "after": events[0].seq - 1},
+    )
     if match.status == Match.Status.FINISHED and events[-1].type == "match.finished":
         outbox_add(topic="match.verify", payload={"match_id": str(match.id)})
         outbox_add(topic="match.finished", payload={"match_id": str(match.id), "game": match.game})

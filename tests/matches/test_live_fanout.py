@@ -70,3 +70,32 @@ def test_a_frame_older_than_what_a_socket_sent_is_dropped_and_a_newer_one_trimme
     trimmed = live.frame_for_socket(frame, 4)
     assert [e["seq"] for e in trimmed["events"]] == [5] and trimmed["log"] == [{"seq": 5, "text": "y"}]
     assert trimmed["after"] == 4 and frame["events"][0] == {"seq": 3}  # the shared frame is untouched
+
+
+def test_a_broadcast_frame_carries_only_the_events_its_commit_added(make_user, client_for):
+    # Every move builds the frames whether anyone watches or not: a frame redacts the commit's
+    # events for each seat, not the last FRAME_WINDOW of them.
+    from matches.models import OutboxMessage
+
+    from .helpers import first_legal, fresh, new_duel, post_action
+
+    alice, bob = make_user("alice"), make_user("bob")
+    match = new_duel(alice, bob)
+    clients = {0: client_for(alice), 1: client_for(bob)}
+    for _ in range(4):
+        m = fresh(match)
+        seat = clients[0].get(f"/api/matches/{m.id}/").json()["to_move"][0]
+        assert post_action(clients[seat], m, seat, first_legal(clients[seat], m, seat)[0]).status_code == 201
+    match = fresh(match)
+    before = match.state_seq
+    seat = clients[0].get(f"/api/matches/{match.id}/").json()["to_move"][0]
+    assert post_action(clients[seat], match, seat, first_legal(clients[seat], match, seat)[0]).status_code == 201
+    match = fresh(match)
+    payload = OutboxMessage.objects.filter(topic="match.broadcast").order_by("-pk").first().payload
+    assert payload["after"] == before and payload["head_seq"] == match.state_seq
+    frames = live.frames_for(match, payload["after"])
+    for frame in frames.values():
+        assert [e["seq"] for e in frame["events"]] == list(range(before + 1, match.state_seq + 1))
+        assert frame["after"] == before
+    # An older message without "after" still gets the whole window (up to FRAME_WINDOW events).
+    assert len(live.frames_for(match)[None]["events"]) == min(match.state_seq, live.FRAME_WINDOW)
