@@ -111,6 +111,7 @@ class WizardingDuelsEngine(Engine):
         if version not in VERSIONS:
             raise ValueError(f"Wizarding Duels has no engine version {version!r}.")
         self.version = version
+        self.current = version == LATEST
 
     # -- configuration -------------------------------------------------------
     def default_config(self, seats: int) -> dict[str, Any]:

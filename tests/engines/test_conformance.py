@@ -130,6 +130,8 @@ def test_every_engine_is_discovered_and_declares_what_the_platform_needs():
     names = {e.name for e in ENGINES}
     for name in names:
         assert registry.get(name).current, f"the newest {name} must be a current engine"
+        current = [e.version for e in ENGINES if e.name == name and e.current]
+        assert current == [registry.get(name).version], f"{name}: only the newest version is current, not {current}"
 
 
 def test_random_playouts_end_and_every_event_applies(played):
