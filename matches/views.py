@@ -20,8 +20,8 @@ from rest_framework.authtoken.models import Token
 
 from . import selectors, services
 from .forms import MatchFilterForm, NewMatchForm
-from .invitations.services import seats_needing_consent
-from .invitations.views import invite_to_match
+from .invitations.models import Invitation
+from .invitations.services import match_open
 from .models import Match
 
 
@@ -55,31 +55,24 @@ def home(request):
 def match_new(request):
     form = NewMatchForm(request.POST or None, user=request.user)
     if request.method == "POST" and form.is_valid():
-        seats = form.seat_specs()
-        if seats_needing_consent(seats=seats, created_by=request.user):
-            # Another person is seated only once they accept: the inviter waits on the invitation's page.
-            invited = invite_to_match(request, form, seats)
-            if invited is not None:
-                return invited
-            return render(request, "matches/new.html", {"form": form})
+        data = form.cleaned_data
         try:
-            match = services.match_create(
-                game=form.cleaned_data["game"],
-                seats=seats,
+            opened, _ = match_open(
+                game=data["game"],
+                seats=form.seat_specs(),
                 created_by=request.user,
-                mode=form.cleaned_data["mode"],
-                time_control=form.cleaned_data["time_control"],
-                config=form.cleaned_data["config"],
+                mode=data["mode"],
+                config=data["config"],
+                time_control=data["time_control"],
+                setup=data["setup"],
             )
         except services.MatchError as exc:
             form.add_error(None, exc.message)
         else:
-            if form.cleaned_data["setup"] is not None:
-                from .games.services import setup_play
-
-                # The saved Group (and Stock, when asked already) are the creator's first answers.
-                setup_play(match=match, user=request.user, seat=0, setup=form.cleaned_data["setup"])
-            return redirect("match-live", match_id=match.id)
+            if isinstance(opened, Invitation):
+                # Another person is seated only once they accept: the inviter waits on the invitation's page.
+                return redirect("invitation", invitation_id=opened.id)
+            return redirect("match-live", match_id=opened.id)
     return render(request, "matches/new.html", {"form": form})
 
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 from matches import eventstore
 from matches.eventstore import EventIdReused
 from matches.models import Match
-from matches.services import MatchError, SeatSpec, match_create, match_create_check
+from matches.services import MatchError, SeatSpec, match_create, match_create_check, match_create_or_get
 
 from . import kinds
 from .models import Invitation, Invitee
@@ -266,6 +266,54 @@ def match_request(
     return request
 
 
+def match_open(
+    *,
+    game: str,
+    seats: list[SeatSpec],
+    created_by: AbstractBaseUser,
+    mode: str,
+    config: dict | None = None,
+    time_control: dict | None = None,
+    setup=None,
+    event_id: uuid.UUID | None = None,
+) -> tuple[Match | Invitation, bool]:
+    """Start a match at once if it seats nobody but its creator and bots (or the creator organises);
+    otherwise invite the other players (as ``league.drafts.invitations.draft_open`` does for drafts).
+    ``setup``, a SavedSetup of the creator's, is played for seat 0 once the match starts. Returns (the
+    match or the invitation, whether this call made it: a retry with the same ``event_id`` gets the first)."""
+    invitees = seats_needing_consent(seats=seats, created_by=created_by)
+    if invitees:
+        return invitation_create(
+            kind="match",
+            created_by=created_by,
+            invitees=invitees,
+            event_id=event_id,
+            request=match_request(
+                game=game, seats=seats, mode=mode, config=config, time_control=time_control, setup=setup
+            ),
+        )
+    check_event_id_unused(event_id=event_id)
+    match, created = match_create_or_get(
+        game=game,
+        seats=seats,
+        created_by=created_by,
+        mode=mode,
+        config=config,
+        time_control=time_control,
+        event_id=event_id,
+    )
+    if created and setup is not None:
+        _setup_play(match, created_by, setup, seat=0)
+    return match, created
+
+
+def _setup_play(match: Match, created_by, setup, *, seat: int) -> None:
+    from matches.games.services import setup_play
+
+    # The saved Group (and Stock, when asked already) are the creator's first answers.
+    setup_play(match=match, user=created_by, seat=seat, setup=setup)
+
+
 def _match_check(request: dict, created_by) -> None:
     match_create_check(
         game=request["game"],
@@ -287,12 +335,11 @@ def _match_create(request: dict, created_by, origin: dict) -> Match:
         origin=origin,
     )
     if request.get("setup"):
-        from matches.games.services import setup_play
         from matches.models import SavedSetup
 
         saved = SavedSetup.objects.filter(pk=request["setup"]["id"], user=created_by).first()
         if saved is not None:  # deleted since the invitation: the inviter chooses in the match
-            setup_play(match=match, user=created_by, seat=request["setup"]["seat"], setup=saved)
+            _setup_play(match, created_by, saved, seat=request["setup"]["seat"])
     return match
 
 

@@ -47,28 +47,3 @@ def invitation_answer(request, invitation_id, verb):
         # Everyone accepted: this answer started it; into the match (or draft room) at once.
         return redirect(selectors.invitation_summary(invitation=invitation, user=request.user)["url"])
     return redirect("invitation", invitation_id=invitation_id)
-
-
-def invite_to_match(request, form, seats):
-    """The new-match form with another person in a seat: invite them (the match starts when they
-    accept) and show the inviter the invitation; None (with the error on the form) if refused."""
-    data = form.cleaned_data
-    try:
-        invitation, _ = services.invitation_create(
-            kind="match",
-            created_by=request.user,
-            invitees=services.seats_needing_consent(seats=seats, created_by=request.user),
-            request=services.match_request(
-                game=data["game"],
-                seats=seats,
-                mode=data["mode"],
-                config=data.get("config"),
-                time_control=data.get("time_control"),
-                setup=data.get("setup"),
-                setup_seat=0,
-            ),
-        )
-    except MatchError as exc:
-        form.add_error(None, exc.message)
-        return None
-    return redirect("invitation", invitation_id=invitation.id)
