@@ -156,6 +156,8 @@ def _run(
         event_id=event_id,
         lock=lock,
         execute=execute,
+        # A retry is the same hand's: event ids are public, another's is a reused id, not a replay.
+        same=lambda existing: existing.actor == (actor or actor_of(user)),
         replay=lambda row, stream, existing: current_state(row, stream.head_seq),
     )
     return Outcome(done.subject, done.value, done.events, done.created)

@@ -325,3 +325,20 @@ def test_the_command_runner_refuses_a_command_with_no_expected_seq(alice, bob, c
         )
     assert refused.value.status == 400 and refused.value.code == "guard_missing"
     assert tournament_events(t.id) == before
+
+
+@pytest.mark.django_db
+def test_an_event_id_reused_by_another_player_on_a_tournament_is_409_not_a_replay(alice, bob, carol, client_for):
+    # Every event_id is public (GET /api/tournaments/{id}/events/): another player sending one must
+    # not be told their own command was stored (200 created False), nor the same id by anyone else.
+    t, pairing = a_paired_tournament(alice, bob, carol)
+    head = t.state_seq
+    eid = str(uuid.uuid4())
+    assert report(client_for(bob), t, pairing, expected_seq=head, event_id=eid).status_code == 201
+    other = client_for(carol).post(
+        f"/api/tournaments/{t.id}/pairings/{pairing['id']}/confirm/",
+        {"expected_seq": head + 1, "event_id": eid},
+        format="json",
+    )
+    assert other.status_code == 409 and other.json()["code"] == "event_id_reused", other.json()
+    assert tournament_events(t.id, "result.confirmed") == 0
