@@ -9,6 +9,8 @@ global randomness: the same events always give the same states.
 from __future__ import annotations
 
 import copy
+import functools
+import importlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
@@ -190,14 +192,18 @@ class Engine(ABC):
 
     def chance_odds(self, state: State, outcome: Any) -> ChanceOdds:
         """The exact odds of a chance event: ``state`` has the chance pending (``to_move`` is
-        CHANCE), ``outcome`` is the one recorded. An engine that knows what its rolls and draws
-        decide overrides this to add the stakes (engines.odds.Stake); the default knows only the
-        probability of the outcome itself. Only ever asked of finished, public matches."""
+        CHANCE), ``outcome`` is the one recorded. A game that knows what its rolls and draws decide
+        says so in an ``odds.py`` beside its engine, with ``chance_odds(engine, state, outcome)``
+        adding the stakes (engines.odds.Stake); without one, only the probability of the outcome
+        itself is known. Only ever asked of finished, public matches."""
         from engines.odds import ChanceOdds, uniform_outcome_probability
 
         spec = self.chance(state)
         if spec is None:
             raise IllegalAction("No chance event is due now.", code="no_chance_due")
+        game_odds = _odds_beside(type(self).__module__)
+        if game_odds is not None:
+            return game_odds.chance_odds(self, state, outcome)
         return ChanceOdds(p_outcome=uniform_outcome_probability(spec))
 
     def draw_pool(self, state: State) -> list[Any]:
@@ -233,6 +239,20 @@ class Engine(ABC):
     @staticmethod
     def clone(state: State) -> State:
         return copy.deepcopy(state)
+
+
+@functools.cache
+def _odds_beside(engine_module: str):
+    """The ``odds`` module of the package an engine class lives in, or None when it has none."""
+    package = engine_module.rpartition(".")[0]
+    if not package:
+        return None  # an engine defined in a script or at the top level
+    try:
+        return importlib.import_module(f"{package}.odds")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{package}.odds":
+            raise  # an odds module that exists but fails to import is a bug, not "no odds"
+        return None
 
 
 _EVENT_KEYS = {"chance": {"kind", "outcome"}, "action": {"kind", "seat", "action"}}

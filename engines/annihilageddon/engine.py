@@ -195,12 +195,6 @@ class Annihilageddon(Engine):
         pool = zone_list(state, need["zone"])
         return draw_spec(pool=len(pool), count=need["count"], visible_to=need["visible"], label=need["label"])
 
-    def chance_odds(self, state, outcome):
-        """The exact odds of a roll or draw and the results it decided: odds.py beside this file."""
-        from .odds import chance_odds
-
-        return chance_odds(self, state, outcome)
-
     def draw_pool(self, state: State) -> list[Any]:
         need = state["need"]
         if need is None or "dice" in need:

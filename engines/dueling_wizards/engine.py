@@ -166,12 +166,6 @@ class DuelingWizards(Engine):
             return None
         return {"kind": "shuffle", "size": self.deck_size(state), "label": "Shuffle the Janken Deck"}
 
-    def chance_odds(self, state, outcome):
-        """The exact odds of a roll or draw and the results it decided: odds.py beside this file."""
-        from .odds import chance_odds
-
-        return chance_odds(self, state, outcome)
-
     def draw_pool(self, state: State) -> list[str]:
         """The unknown cards in canonical order: what the pending draw's indices point into."""
         if not self.lazy or not state["draws"]:

@@ -248,12 +248,6 @@ class SpellCasterEngine(Engine):
                 return {"kind": "dice", "dice": [[1, 10]], "label": f"Seat {c['caster']} tries to capture a Wild Spell"}
         return None
 
-    def chance_odds(self, state, outcome):
-        """The exact odds of a roll or draw and the results it decided: odds.py beside this file."""
-        from .odds import chance_odds
-
-        return chance_odds(self, state, outcome)
-
     def draw_pool(self, state: State) -> list[Any]:
         top = state["stack"][-1] if state["phase"] == "play" and state["stack"] else None
         if not top or top["p"] != "deal":

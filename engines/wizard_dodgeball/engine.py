@@ -378,12 +378,6 @@ class WizardDodgeballEngine(Engine):
             return spells.resist_spec(state, step)
         return None
 
-    def chance_odds(self, state, outcome):
-        """The exact odds of a roll or draw and the results it decided: odds.py beside this file."""
-        from .odds import chance_odds
-
-        return chance_odds(self, state, outcome)
-
     # -- apply -------------------------------------------------------------------------
     def apply(self, state: State, event: dict[str, Any]) -> State:
         if not isinstance(event, dict):

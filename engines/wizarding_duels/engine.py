@@ -208,12 +208,6 @@ class WizardingDuelsEngine(Engine):
     def chance(self, state):
         return rules.chance_spec(state)
 
-    def chance_odds(self, state, outcome):
-        """The exact odds of a roll or draw and the results it decided: odds.py beside this file."""
-        from .odds import chance_odds
-
-        return chance_odds(self, state, outcome)
-
     def draw_pool(self, state):
         return rules.draw_pool(state)
 
