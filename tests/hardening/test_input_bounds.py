@@ -12,7 +12,7 @@ from django.urls import get_resolver
 
 from league.seasons import services as season_services
 from league.tournaments.models import Tournament
-from matches.models import Event
+from matches.models import Event, Match
 from tests.matches.helpers import new_duel
 
 pytestmark = pytest.mark.django_db
@@ -264,3 +264,19 @@ def test_a_form_body_with_more_fields_than_django_parses_is_400_json_and_creates
     body = assert_error(response, 400, "too_many_fields")
     assert str(settings.DATA_UPLOAD_MAX_NUMBER_FIELDS) in body["detail"]
     assert not Season.objects.filter(league=League.objects.get(slug=league.slug)).exists()
+
+
+def test_a_body_django_refuses_as_suspicious_is_400_json_not_500(alice, client_for, settings):
+    # Any other SuspiciousOperation Django raises while parsing (here too many files) is the sender's fault.
+    settings.DATA_UPLOAD_MAX_NUMBER_FILES = 2
+    boundary = "B0UNDARY"
+    parts = "".join(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="f{i}"; filename="f{i}.txt"\r\n'
+        f"Content-Type: text/plain\r\n\r\nx\r\n"
+        for i in range(3)
+    )
+    response = client_for(alice).generic(
+        "POST", "/api/matches/", parts + f"--{boundary}--\r\n", content_type=f"multipart/form-data; boundary={boundary}"
+    )
+    assert_error(response, 400, "bad_request")
+    assert not Match.objects.exists()
