@@ -1,3 +1,5 @@
+import uuid
+
 from django import template
 from django.utils.safestring import mark_safe
 
@@ -17,3 +19,9 @@ def crest(club, size=32):
 @register.filter
 def form_letters(form: str):
     return list(form or "")
+
+
+@register.simple_tag
+def new_event_id() -> str:
+    """A fresh command id for a form: the page's one press and its resends share it (idempotent)."""
+    return str(uuid.uuid4())
