@@ -8,6 +8,11 @@
   let delay = 1000;
 
   async function check() {
+    if (document.hidden) {
+      // A tab in the background asks nothing; coming back to it asks at once.
+      document.addEventListener("visibilitychange", check, { once: true });
+      return;
+    }
     try {
       const response = await fetch(api, { headers: { Accept: "application/json" }, credentials: "same-origin" });
       if (response.ok) {
