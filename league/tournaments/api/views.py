@@ -156,10 +156,12 @@ class TournamentDetail(APIView):
         return Response(selectors.tournament_summary(tournament=t, user=request.user, player=player))
 
 
-def _tournament_verbs():
-    def common(d):
-        return {"expected_seq": d.get("expected_seq"), "event_id": d.get("event_id")}
+def common(d):
+    """Every command's guards (required by TournamentCommandSerializer)."""
+    return {"expected_seq": d.get("expected_seq"), "event_id": d.get("event_id")}
 
+
+def _tournament_verbs():
     return {
         "register": lambda r, t, d: services.tournament_register(
             tournament=t, user=_target(r, d), by=r.user, club=d.get("club"), rating=d.get("rating"), **common(d)
@@ -208,9 +210,6 @@ CONFIGURABLE = ("tiebreaks", "forbidden_pairs", "check_in_opens", "check_in_clos
 
 
 def _pairing_verbs():
-    def common(d):
-        return {"expected_seq": d.get("expected_seq"), "event_id": d.get("event_id")}
-
     return {
         "report": lambda r, t, p, d: services.tournament_report(
             tournament=t, pairing=p, user=r.user, result=_need(d, "result"), **common(d)
