@@ -4,7 +4,7 @@ separated each club from the next, club pages and rating charts."""
 from __future__ import annotations
 
 from league.ratings.models import Rating, RatingPoint
-from league.standings.table import Result, standings
+from league.seasons.table import Result, standings
 
 from .models import Club, Fixture, League, Season
 

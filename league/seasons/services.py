@@ -18,8 +18,8 @@ from audit.clocks import BadTimeControl, check_time_control
 from engines import registry
 from league import streams
 from league.drafts.services import draft_create
-from league.standings.schedule import season_schedule
-from league.standings.table import DEFAULT_TIEBREAKS
+from league.seasons.schedule import season_schedule
+from league.seasons.table import DEFAULT_TIEBREAKS
 from matches.commands import AT_HEAD, Appender, command_create
 from matches.eventstore import NewEvent
 from matches.models import Event, Match
@@ -537,7 +537,7 @@ def season_close(
 ) -> dict:
     """End a finished season: the final tables and, between divisions, who goes up, who goes
     down and who enters the play-offs (a fact in the stream; the next season can use it)."""
-    from league.standings.table import division_movements, standings
+    from league.seasons.table import division_movements, standings
 
     from .selectors import season_results
 
@@ -611,7 +611,7 @@ def next_divisions(*, season: Season) -> dict[str, list[str]] | None:
 
 def league_create(*, slug: str, name: str, game: str, created_by, points=(3, 1, 0), tiebreaks=TIEBREAKS) -> League:
     """A league for any of the platform's games; its creator is its organiser."""
-    from league.standings.table import CRITERIA as KNOWN
+    from league.seasons.table import CRITERIA as KNOWN
 
     try:
         engine = registry.get(game)
