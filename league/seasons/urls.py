@@ -6,7 +6,15 @@ from . import luck_views, views
 
 urlpatterns = [
     path("leagues/<slug:slug>/", views.league_home, name="league-home"),
+    path("leagues/<slug:slug>/organise/", views.league_organise, name="league-organise"),
+    path("leagues/<slug:slug>/seasons/new/", views.season_new, name="season-new"),
     path("leagues/<slug:slug>/seasons/<int:number>/", views.season_page, name="season"),
+    path("leagues/<slug:slug>/seasons/<int:number>/close/", views.season_close_page, name="season-close"),
+    path(
+        "leagues/<slug:slug>/seasons/<int:number>/fixtures/<str:key>/rule/",
+        views.fixture_rule,
+        name="fixture-rule",
+    ),
     path(
         "leagues/<slug:slug>/seasons/<int:number>/fixtures/<str:key>/start/",
         views.fixture_start_page,
