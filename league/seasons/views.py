@@ -67,7 +67,7 @@ def season_page(request, slug, number):
     season = season_selectors.season_get(league_slug=slug, number=number)
     if season is None:
         raise Http404("No such season.")
-    divisions = list((season.config.get("divisions") or {}).keys())
+    divisions = list(season_selectors.season_divisions(season=season))
     context = {
         "league": season.league,
         "season": season,
@@ -77,12 +77,25 @@ def season_page(request, slug, number):
     if request.GET.get("partial") == "standings":
         return render(request, "seasons/_tables.html", context)
     context["rounds"] = season_selectors.season_rounds(season=season)
-    context["closing"] = season_selectors.season_closing(season=season)
+    context["closing"] = _closing_in_names(season)
     context["organiser"] = _is_organiser(season.league, request.user)
     context["my_clubs"] = (
         set(request.user.clubs.values_list("pk", flat=True)) if request.user.is_authenticated else set()
     )
     return render(request, "seasons/season.html", context)
+
+
+def _closing_in_names(season) -> dict | None:
+    # The closed fact lists club slugs: the page names the clubs.
+    closing = season_selectors.season_closing(season=season)
+    if closing is None:
+        return None
+    names = dict(season.league.clubs.values_list("slug", "name"))
+    moves = [
+        {**m, **{k: [names.get(s, s) for s in m[k]] for k in ("promoted", "relegated", "playoff")}}
+        for m in closing["movements"]
+    ]
+    return {**closing, "movements": moves}
 
 
 def club_page(request, slug):
@@ -325,7 +338,7 @@ def season_close_page(request, slug, number):
         else:
             messages.success(request, f"Season {season.number} is closed.")
             return redirect("season", slug=slug, number=number)
-    divisions = list((season.config.get("divisions") or {}).keys())
+    divisions = list(season_selectors.season_divisions(season=season))
     return render(
         request,
         "seasons/season_close.html",
