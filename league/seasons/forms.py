@@ -101,6 +101,7 @@ class ConfirmedRuling(_Guarded):
 
 class PostponeForm(ConfirmedRuling):
     date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}), label="New date")
+    field_order = ["date", "reason", "confirm"]  # what is ruled, why, then the confirmation
 
 
 class WalkoverForm(ConfirmedRuling):
@@ -109,6 +110,7 @@ class WalkoverForm(ConfirmedRuling):
         label="Walkover awarded to",
         error_messages={"required": "Choose which club the walkover goes to."},
     )
+    field_order = ["winner", "reason", "confirm"]
 
     def __init__(self, *args, fixture=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -118,6 +120,7 @@ class WalkoverForm(ConfirmedRuling):
 class CorrectForm(ConfirmedRuling):
     home_left = forms.IntegerField(min_value=0, max_value=5, label="Home wizards left")
     away_left = forms.IntegerField(min_value=0, max_value=5, label="Away wizards left")
+    field_order = ["home_left", "away_left", "reason", "confirm"]
 
 
 class CloseForm(_Guarded):
