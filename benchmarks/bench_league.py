@@ -22,7 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from league.ratings import RatedResult, rebuild  # noqa: E402
-from league.standings import Result, season_schedule, standings  # noqa: E402
+from league.seasons.schedule import season_schedule  # noqa: E402
+from league.seasons.table import Result, standings  # noqa: E402
 
 CLUBS = [f"club-{i:02d}" for i in range(24)]
 

@@ -4,7 +4,7 @@ separated each club from the next, club pages and rating charts."""
 from __future__ import annotations
 
 from league.ratings.models import Rating, RatingPoint
-from league.standings.table import Result, standings
+from league.seasons.table import Result, standings
 
 from .models import Club, Fixture, League, Season
 
@@ -19,6 +19,15 @@ TIEBREAK_TEXT = {
 
 def season_get(*, league_slug: str, number: int) -> Season | None:
     return Season.objects.select_related("league").filter(league__slug=league_slug, number=number).first()
+
+
+def season_divisions(*, season: Season) -> dict[str, list[str]]:
+    """The season's divisions, top first ({} for one table). PostgreSQL's jsonb does not keep a
+    dict's key order, so the order is read from ``division_order`` (kept beside it since it was
+    found missing); an older season without it has its divisions in the order jsonb returns them."""
+    divisions = season.config.get("divisions") or {}
+    order = season.config.get("division_order") or list(divisions)
+    return {name: list(divisions[name]) for name in order}
 
 
 def season_results(*, season: Season) -> list[Result]:

@@ -18,8 +18,8 @@ from audit.clocks import BadTimeControl, check_time_control
 from engines import registry
 from league import streams
 from league.drafts.services import draft_create
-from league.standings.schedule import season_schedule
-from league.standings.table import DEFAULT_TIEBREAKS
+from league.seasons.schedule import season_schedule
+from league.seasons.table import DEFAULT_TIEBREAKS
 from matches.commands import AT_HEAD, Appender, command_create
 from matches.eventstore import NewEvent
 from matches.models import Event, Match
@@ -133,6 +133,8 @@ def season_create_or_get(
         "clubs": slugs,
         "double": double,
         "divisions": divisions,
+        # jsonb keeps no key order: the divisions' order (top first) is said explicitly.
+        **({"division_order": list(divisions)} if divisions else {}),
         "start_date": start_date.isoformat(),
         "days_between_rounds": days_between_rounds,
         "points": league.points or [3, 1, 0],
@@ -537,9 +539,9 @@ def season_close(
 ) -> dict:
     """End a finished season: the final tables and, between divisions, who goes up, who goes
     down and who enters the play-offs (a fact in the stream; the next season can use it)."""
-    from league.standings.table import division_movements, standings
+    from league.seasons.table import division_movements, standings
 
-    from .selectors import season_results
+    from .selectors import season_divisions, season_results
 
     check_organiser(league=season.league, user=user)
     stored = Event.objects.filter(event_id=event_id).first() if event_id is not None else None
@@ -552,7 +554,7 @@ def season_close(
         raise MatchError(f"{open_fixtures} fixture(s) still to play or rule on.", code="season_unfinished", status=409)
     config = season.config
     results = season_results(season=season)
-    groups = config.get("divisions") or {"": config["clubs"]}
+    groups = season_divisions(season=season) or {"": config["clubs"]}
     tables = []
     for name, members in groups.items():
         mine = [r for r in results if r.home in members and r.away in members]
@@ -599,9 +601,11 @@ def season_close(
 def next_divisions(*, season: Season) -> dict[str, list[str]] | None:
     """The divisions for the season after ``season``, its promotions and relegations applied."""
     closed = next((e for e in streams.stream_events(stream_id=season.stream_id) if e.type == "season.closed"), None)
+    from .selectors import season_divisions
+
     if closed is None or not season.config.get("divisions"):
         return None
-    divisions = {name: list(members) for name, members in season.config["divisions"].items()}
+    divisions = season_divisions(season=season)
     for move in closed.data["movements"]:
         up, down = move["promoted"], move["relegated"]
         divisions[move["upper"]] = [c for c in divisions[move["upper"]] if c not in down] + up
@@ -611,7 +615,7 @@ def next_divisions(*, season: Season) -> dict[str, list[str]] | None:
 
 def league_create(*, slug: str, name: str, game: str, created_by, points=(3, 1, 0), tiebreaks=TIEBREAKS) -> League:
     """A league for any of the platform's games; its creator is its organiser."""
-    from league.standings.table import CRITERIA as KNOWN
+    from league.seasons.table import CRITERIA as KNOWN
 
     try:
         engine = registry.get(game)

@@ -6,7 +6,7 @@ from django import template
 
 register = template.Library()
 
-#: league.standings.table.CRITERIA in words.
+#: league.seasons.table.CRITERIA in words.
 TIEBREAK_WORDS = {
     "head_to_head": "head-to-head results",
     "wizard_difference": "wizard difference",

@@ -32,6 +32,8 @@ def build_main_pages(off_loop) -> dict[str, tuple[str | None, str]]:
         tournaments.tournament_start(tournament=t, by=alice)
         draft = draft_create(seats=[SeatSpec(bot="auto"), SeatSpec(bot="auto")], created_by=None)
         league = seasons.league_load_iwdl()
+        league.created_by = alice  # alice organises the IWDL: her season page shows the organiser's links
+        league.save(update_fields=["created_by"])
         clubs = list(league.clubs.order_by("slug")[:4])
         clubs[0].coaches.add(alice)
         season = seasons.season_create(league=league, created_by=None, clubs=clubs, start_date=dt.date(2027, 1, 4))
@@ -39,6 +41,7 @@ def build_main_pages(off_loop) -> dict[str, tuple[str | None, str]]:
         return finished, live_match, t, draft, league, season, clubs[0]
 
     finished, live_match, t, draft, league, season, club = off_loop(setup)
+    fixture_key = season.fixtures.order_by("round", "id").last().key
     return {
         "home": ("alice", "/"),
         "match-live": ("alice", f"/matches/{live_match.id}/"),
@@ -50,6 +53,10 @@ def build_main_pages(off_loop) -> dict[str, tuple[str | None, str]]:
         "league-home": (None, f"/leagues/{league.slug}/"),
         "season": ("alice", f"/leagues/{league.slug}/seasons/{season.number}/"),
         "club": (None, f"/clubs/{club.slug}/"),
+        "league-organise": ("alice", f"/leagues/{league.slug}/organise/"),
+        "season-new": ("alice", f"/leagues/{league.slug}/seasons/new/"),
+        "fixture-rule": ("alice", f"/leagues/{league.slug}/seasons/{season.number}/fixtures/{fixture_key}/rule/"),
+        "season-close": ("alice", f"/leagues/{league.slug}/seasons/{season.number}/close/"),
         "leaderboard": (None, "/ratings/wizard-dodgeball/"),
         "how-to-play": (None, "/games/wizard-dodgeball/how-to-play/"),
         "fairness": (None, "/fairness/"),

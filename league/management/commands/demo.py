@@ -1,7 +1,8 @@
 import datetime as dt
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.contrib.auth.hashers import make_password
+from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
 from engines import registry
@@ -9,8 +10,12 @@ from league.seasons import services as seasons
 from matches.autoplay import autoplay_match
 from matches.models import Match
 from matches.services import SeatSpec, bot_action, match_act, match_create
+from matches.verification import match_verify
 
 DEMO_USERS = ("alice", "bob", "carol")
+#: The IWDL's organiser in the demo (the league's creator): the organiser pages are theirs.
+ORGANISER = "organiser"
+DIVISIONS = ("Premier", "Championship", "League One", "League Two")
 DEMO_PASSWORD = "wizard-demo"
 
 
@@ -26,7 +31,10 @@ class _Rng:
 
 
 class Command(BaseCommand):
-    help = "Load demo data: three players, finished verified matches and one in progress."
+    help = (
+        "Load demo data: three players and an organiser, finished matches (one disputed), one in progress, "
+        "and the IWDL's 24 clubs with coaches in a season."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--force", action="store_true", help="Add another batch even if demo data exists")
@@ -49,35 +57,74 @@ class Command(BaseCommand):
                 autoplay_match(game="dueling-wizards", seats=2)
             else:
                 self._people_match(users["alice"], users["bob"], seed, stop_after=5 if kind == "live" else None)
-        self._league_demo()
+        self._disputed_match(users["alice"], users["carol"])
+        self._league_demo(users)
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo loaded: users {', '.join(DEMO_USERS)} (password {DEMO_PASSWORD!r}), "
+                f"Demo loaded: users {', '.join(DEMO_USERS)} and {ORGANISER} (password {DEMO_PASSWORD!r}), "
                 f"{Match.objects.filter(status='finished').count()} finished and "
                 f"{Match.objects.filter(status='live').count()} live match(es)."
             )
         )
 
-    def _league_demo(self):
-        User = get_user_model()
-        """The IWDL with a short season (six clubs, single round robin) played by bots."""
+    def _league_demo(self, users):
+        """The IWDL's 24 clubs, each with a coach, in a season of four divisions; bots play its first round."""
         league = seasons.league_load_iwdl()
+        User = get_user_model()
+        organiser, created = User.objects.get_or_create(username=ORGANISER)
+        if created:
+            organiser.set_password(DEMO_PASSWORD)
+            organiser.save()
+        if league.created_by_id is None:
+            league.created_by = organiser
+            league.save(update_fields=["created_by"])
+        clubs = list(league.clubs.order_by("slug"))
+        # alice, bob and carol coach three clubs of the top division; every other club gets an
+        # account of its own ("coach-<club>"), hashed once: 21 hashes would slow a first start.
+        password = make_password(DEMO_PASSWORD)
+        for i, club in enumerate(tqdm(clubs, desc="Demo coaches", unit="club", file=self.stderr._out)):
+            if i < len(DEMO_USERS):
+                coach = users[DEMO_USERS[i]]
+            else:
+                coach, _ = User.objects.get_or_create(username=f"coach-{club.slug}", defaults={"password": password})
+            club.coaches.add(coach)
         if league.seasons.exists():
             return
-        clubs = list(league.clubs.order_by("slug")[:6])
-        # alice and bob coach two of the clubs, so they can start the fixtures left to play.
-        clubs[0].coaches.add(User.objects.get(username="alice"))
-        clubs[1].coaches.add(User.objects.get(username="bob"))
+        size = len(clubs) // len(DIVISIONS)
         season = seasons.season_create(
-            league=league, created_by=None, clubs=clubs, double=False, start_date=dt.date.today()
+            league=league,
+            created_by=organiser,
+            clubs=clubs,
+            divisions={name: [c.slug for c in clubs[i * size : (i + 1) * size]] for i, name in enumerate(DIVISIONS)},
+            double=False,
+            start_date=dt.date.today(),
+            movements={"promote": 1, "relegate": 1},
         )
-        fixtures = list(season.fixtures.order_by("round", "id"))
-        last_round = fixtures[-1].round
-        # Left to play: the last round, and alice's club against bob's, for them to start.
-        coached = {clubs[0].pk, clubs[1].pk}
-        to_play = [f for f in fixtures if f.round != last_round and {f.home_id, f.away_id} != coached]
-        for fixture in tqdm(to_play, desc="Demo league", unit="fixture", file=self.stderr._out):
+        # The first round is played by bots, but for the fixtures of the demo's people: those
+        # are left for alice, bob and carol to start from the season page.
+        people = {c.pk for c in clubs[: len(DEMO_USERS)]}
+        to_play = [f for f in season.fixtures.filter(round=1).order_by("id") if not {f.home_id, f.away_id} & people]
+        for fixture in tqdm(to_play, desc="Demo league round 1", unit="fixture", file=self.stderr._out):
             seasons.fixture_start(fixture=fixture, bots=True)
+
+    def _disputed_match(self, alice, carol):
+        """A finished match whose published result was altered afterwards: verification replays
+        the events, finds a different winner and records the verdict "disputed". Nothing sets the
+        verdict directly."""
+        match = self._people_match(alice, carol, 2024)
+        match.refresh_from_db()
+        seats = len(match.result["placements"])
+        losers = [s for s in range(seats) if s not in match.result["winners"]] or [0]
+        forged = {
+            **match.result,
+            "winners": losers[:1],
+            "placements": [1 if s == losers[0] else 2 for s in range(seats)],
+        }
+        Match.objects.filter(pk=match.pk).update(result=forged)
+        verdict = match_verify(match_id=match.id)
+        if verdict.verified:  # the demo promises a disputed match: say so loudly if it is not
+            raise CommandError("The altered demo match verified; verification should have caught it.")
+        return match
 
     def _people_match(self, alice, bob, seed, stop_after=None):
         """alice v bob, played move by move through the same service the API uses."""

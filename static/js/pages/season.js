@@ -1,4 +1,4 @@
-// The season page (templates/league/season.html): a verified result lands on the season's stream, so
+// The season page (templates/seasons/season.html): a verified result lands on the season's stream, so
 // fetch the new table, no reload. A file, not an inline script, for the CSP.
 (function () {
   const box = document.getElementById("standings");

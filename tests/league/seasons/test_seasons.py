@@ -14,7 +14,7 @@ from league.ratings.projection import ratings_rebuild
 from league.seasons import selectors, services
 from league.seasons.crest import crest_svg
 from league.seasons.models import Club, Fixture, Season
-from league.standings.table import Result, standings
+from league.seasons.table import Result, standings
 from matches.models import Event, Match
 from matches.services import MatchError, SeatSpec, bot_action, match_act, match_create
 from matches.verification import match_verify

@@ -16,8 +16,8 @@ from league.ratings.models import Rating
 from league.ratings.projection import rated_results
 from league.seasons import selectors, services
 from league.seasons.models import Fixture
+from league.seasons.table import Result, standings
 from league.seasons.verification import verify_season
-from league.standings import Result, standings
 from league.tournaments import services as tournaments
 from league.tournaments.receivers import tournament_hold_unfinished
 from matches.models import Event, Match, Stream

@@ -1,4 +1,4 @@
-"""Luck per club across a season: a page and its API (league/analysis.py computes it)."""
+"""Luck per club across a season: a page and its API (league/seasons/luck.py computes it)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from rest_framework.views import APIView
 
 from matches.api.views import with_expensive_throttle
 
-from . import analysis
-from .seasons import selectors as season_selectors
+from . import luck as analysis
+from . import selectors as season_selectors
 
 
 def season_luck_page(request, slug, number):
@@ -24,7 +24,7 @@ def season_luck_page(request, slug, number):
     analysis.season_luck_fill(season=season)
     return render(
         request,
-        "league/season_luck.html",
+        "seasons/season_luck.html",
         {"league": season.league, "season": season, "luck": analysis.season_luck(season=season)},
     )
 

@@ -1,6 +1,6 @@
 """Small builders shared by the standings tests."""
 
-from league.standings import Result, standings
+from league.seasons.table import Result, standings
 
 
 def win(winner, loser, left, *, home=True, round=0):

@@ -1,6 +1,6 @@
 """The form guide: last five results, most recent last, in round order."""
 
-from league.standings import Result, standings
+from league.seasons.table import Result, standings
 
 from .helpers import win
 

@@ -6,7 +6,7 @@ from itertools import combinations, permutations
 
 import pytest
 
-from league.standings import season_schedule
+from league.seasons.schedule import season_schedule
 
 CLUBS = [f"club-{i:02d}" for i in range(24)]
 START = dt.date(2026, 3, 7)

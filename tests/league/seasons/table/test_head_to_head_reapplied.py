@@ -1,6 +1,6 @@
 """A three-way head-to-head tie that needs head-to-head re-applied to a still-tied pair."""
 
-from league.standings import standings
+from league.seasons.table import standings
 
 from .helpers import labels, order, win
 

@@ -4,7 +4,7 @@ import hashlib
 
 import pytest
 
-from league.standings import Result, standings
+from league.seasons.table import Result, standings
 
 from .helpers import labels, order, win
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from league.standings import division_movements
+from league.seasons.table import division_movements
 
 from .helpers import ranked_table
 

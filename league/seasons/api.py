@@ -41,6 +41,7 @@ def _season_dict(season: Season) -> dict:
         "double": season.config["double"],
         "clubs": season.config["clubs"],
         "divisions": season.config.get("divisions"),
+        "division_order": list(selectors.season_divisions(season=season)),
         "points": season.config["points"],
         "tiebreaks": season.config["tiebreaks"],
         "start_date": season.config["start_date"],

@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from league.standings import Result, standings
+from league.seasons.table import Result, standings
 
 CRITERIA_STATS = {
     "wizard_difference": lambda r: r.wizard_difference,
@@ -86,7 +86,7 @@ def test_recomputing_from_a_shuffled_copy_of_the_results_gives_identical_rows(se
 
 SCRIPT = """
 import random
-from league.standings import Result, standings
+from league.seasons.table import Result, standings
 rng = random.Random(5)
 clubs = [f"club-{i}" for i in range(24)]
 results = []
@@ -100,7 +100,7 @@ print(repr(standings(clubs, results, lot_seed="cup")))
 
 def test_another_process_with_another_hash_seed_computes_the_same_table():
     # Set iteration order and str hashes change with PYTHONHASHSEED; the table must not.
-    root = Path(__file__).resolve().parents[3]
+    root = Path(__file__).resolve().parents[4]
     outputs = {
         subprocess.run(
             [sys.executable, "-c", SCRIPT],

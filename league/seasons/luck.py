@@ -15,7 +15,7 @@ from matches.analysis.models import MatchAnalysis
 from matches.analysis.selectors import LUCK_EXPLAINED
 from matches.models import Match
 
-from .seasons.models import Fixture, Season
+from .models import Fixture, Season
 
 #: Matches a season's luck request may analyse on the spot.
 FILL_PER_REQUEST = 10

@@ -2,7 +2,7 @@
 
 import pytest
 
-from league.standings import Result, standings
+from league.seasons.table import Result, standings
 
 from .helpers import order, win
 
