@@ -149,7 +149,11 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_b
     # The pool checks each connection as it hands it out (one round trip): a connection PostgreSQL ended
     # while it sat idle (a restart, pg_terminate_backend, a proxy's idle timeout) is replaced, not given
     # to a request that would then fail (tests/hardening/test_dropped_db_connections.py). Django turns
-    # CONN_HEALTH_CHECKS into the pool's check.
+    # CONN_HEALTH_CHECKS into the pool's check. The backend is Django's, with one change: when the
+    # check finds a dead connection, every idle one is tested at once, so after a PostgreSQL restart
+    # the next request gets a new connection instead of waiting out the pool's backoff over every
+    # dead one (config/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "config.postgresql"
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
