@@ -7,6 +7,7 @@ from tqdm import tqdm
 from engines import registry
 from league.seasons import services as seasons
 from matches.autoplay import autoplay_match
+from matches.commands import AT_HEAD
 from matches.models import Match
 from matches.services import SeatSpec, bot_action, match_act, match_create
 
@@ -77,7 +78,8 @@ class Command(BaseCommand):
         coached = {clubs[0].pk, clubs[1].pk}
         to_play = [f for f in fixtures if f.round != last_round and {f.home_id, f.away_id} != coached]
         for fixture in tqdm(to_play, desc="Demo league", unit="fixture", file=self.stderr._out):
-            seasons.fixture_start(fixture=fixture, bots=True)
+            # Seeding a season nobody else writes to yet: each start is decided on the head as it is.
+            seasons.fixture_start(fixture=fixture, bots=True, expected_seq=AT_HEAD)
 
     def _people_match(self, alice, bob, seed, stop_after=None):
         """alice v bob, played move by move through the same service the API uses."""
