@@ -190,6 +190,10 @@ AXES_IPWARE_PROXY_COUNT = PROXY_COUNT
 AXES_HTTP_RESPONSE_CODE = 429
 # API tokens expire this many days after they were made (the account page makes a new one).
 TOKEN_MAX_AGE_DAYS = env_int("TOKEN_MAX_AGE_DAYS", 90)
+# An invitation nobody has finished answering this many hours after it was sent expires: it can no
+# longer be accepted, and its inviter sees it expired (matches/invitations). Three days leaves a
+# weekend's players time to answer without keeping a proposal open forever.
+INVITATION_TTL_HOURS = env_int("INVITATION_TTL_HOURS", 72)
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"
