@@ -39,6 +39,8 @@ django.setup()
 from django.db import connection, transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from matches.commands import AT_HEAD  # noqa: E402
+
 
 def season_with_matches(clubs: int, number: int):
     from league.seasons import services
@@ -99,7 +101,14 @@ def play(season, fixtures, matches, project, rate, sample_old_ratings: bool):
         start = time.perf_counter()
         for type, data in facts:
             with transaction.atomic():
-                streams.stream_append(stream_id=season.stream_id, kind="season", type=type, data=data, actor="system")
+                streams.stream_append(
+                    stream_id=season.stream_id,
+                    kind="season",
+                    type=type,
+                    data=data,
+                    actor="system",
+                    expected_seq=AT_HEAD,
+                )
                 project(season, f.key)
         fold_times.append(time.perf_counter() - start)
         if rate is not None:

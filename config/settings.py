@@ -149,7 +149,11 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_b
     # The pool checks each connection as it hands it out (one round trip): a connection PostgreSQL ended
     # while it sat idle (a restart, pg_terminate_backend, a proxy's idle timeout) is replaced, not given
     # to a request that would then fail (tests/hardening/test_dropped_db_connections.py). Django turns
-    # CONN_HEALTH_CHECKS into the pool's check.
+    # CONN_HEALTH_CHECKS into the pool's check. The backend is Django's, with one change: when the
+    # check finds a dead connection, every idle one is tested at once, so after a PostgreSQL restart
+    # the next request gets a new connection instead of waiting out the pool's backoff over every
+    # dead one (config/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "config.postgresql"
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
@@ -186,6 +190,10 @@ AXES_IPWARE_PROXY_COUNT = PROXY_COUNT
 AXES_HTTP_RESPONSE_CODE = 429
 # API tokens expire this many days after they were made (the account page makes a new one).
 TOKEN_MAX_AGE_DAYS = env_int("TOKEN_MAX_AGE_DAYS", 90)
+# An invitation nobody has finished answering this many hours after it was sent expires: it can no
+# longer be accepted, and its inviter sees it expired (matches/invitations). Three days leaves a
+# weekend's players time to answer without keeping a proposal open forever.
+INVITATION_TTL_HOURS = env_int("INVITATION_TTL_HOURS", 72)
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"

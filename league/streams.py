@@ -16,7 +16,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from matches import eventstore
-from matches.commands import AT_HEAD, Appender, command_run
+from matches.commands import Appender, command_run
 from matches.eventstore import NewEvent
 from matches.models import Event
 from matches.outbox import handler
@@ -34,7 +34,7 @@ def stream_append(
     type: str,
     data: dict[str, Any],
     actor: str,
-    expected_seq: int | object = AT_HEAD,
+    expected_seq: int | object,
     event_id: uuid.UUID | None = None,
 ) -> tuple[Event, bool]:
     """Append one fact through the command runner (matches.commands); returns (event, created).

@@ -77,9 +77,9 @@ def database_url() -> str:
 
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup):
-    from django.conf import settings
+    from django.db import connection
 
     # Row locks, concurrent writers and the TRUNCATE trigger are PostgreSQL behaviour; tests
     # that touch the database run against the database the platform runs on in production.
-    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    if connection.vendor != "postgresql":
         pytest.exit("Database tests run on PostgreSQL: set DATABASE_URL (bash scripts/test does it).", returncode=4)

@@ -189,7 +189,7 @@ def season_create_or_get(
     )
 
 
-def _append(season: Season, type: str, data: dict, actor: str, *, event_id=None, expected_seq=AT_HEAD) -> bool:
+def _append(season: Season, type: str, data: dict, actor: str, *, expected_seq, event_id=None) -> bool:
     # The fact and the projection it changes commit together (ARCHITECTURE.md, projectors).
     with transaction.atomic():
         _, created = streams.stream_append(
@@ -338,7 +338,7 @@ def fixture_postpone(
     user,
     date: dt.date,
     reason: str,
-    expected_seq: int | object = AT_HEAD,
+    expected_seq: int | object,
     event_id: uuid.UUID | None = None,
 ) -> None:
     check_organiser(league=fixture.season.league, user=user)
@@ -362,7 +362,7 @@ def fixture_walkover(
     user,
     winner: Club,
     reason: str,
-    expected_seq: int | object = AT_HEAD,
+    expected_seq: int | object,
     event_id: uuid.UUID | None = None,
 ) -> None:
     check_organiser(league=fixture.season.league, user=user)
@@ -385,7 +385,7 @@ def result_correct(
     home_left: int,
     away_left: int,
     reason: str,
-    expected_seq: int | object = AT_HEAD,
+    expected_seq: int | object,
     event_id: uuid.UUID | None = None,
 ) -> None:
     """The organiser's ruling on a result, at any time: later rounds keep their results and
@@ -412,7 +412,7 @@ def fixture_start(
     user=None,
     bots: bool = False,
     clock_seconds: int = 60,
-    expected_seq: int | object = AT_HEAD,
+    expected_seq: int | object,
     event_id: uuid.UUID | None = None,
 ):
     """Start a fixture. IWDL fixtures open a draft (the home club's coach is player 1) that
@@ -516,6 +516,7 @@ def result_record(*, match_id) -> bool:
                 "head_hash": match.head_hash,
             },
             "system",
+            expected_seq=AT_HEAD,  # a platform fact, landed once by its derived id (as below)
             event_id=uuid.uuid5(RESULT_NAMESPACE, str(match.id)),
         )
     home, away = _fixture_score(match)
@@ -530,13 +531,14 @@ def result_record(*, match_id) -> bool:
             "head_hash": match.head_hash,
         },
         "system",
+        # A platform fact: the result stands whatever the season recorded since, and its id,
+        # derived from the match, lands it once (league/streams.py).
+        expected_seq=AT_HEAD,
         event_id=uuid.uuid5(RESULT_NAMESPACE, str(match.id)),
     )
 
 
-def season_close(
-    *, season: Season, user, expected_seq: int | object = AT_HEAD, event_id: uuid.UUID | None = None
-) -> dict:
+def season_close(*, season: Season, user, expected_seq: int | object, event_id: uuid.UUID | None = None) -> dict:
     """End a finished season: the final tables and, between divisions, who goes up, who goes
     down and who enters the play-offs (a fact in the stream; the next season can use it)."""
     from league.seasons.table import division_movements, standings
@@ -681,5 +683,7 @@ def result_retract(*, match_id) -> bool:
             "reason": f"the match was disputed{where}: {match.verdict_reason}",
         },
         "system",
+        # The dispute is final whatever the season recorded since; the derived id lands it once.
+        expected_seq=AT_HEAD,
         event_id=uuid.uuid5(RETRACT_NAMESPACE, str(match.id)),
     )

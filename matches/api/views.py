@@ -12,6 +12,7 @@ from engines import registry
 from matches import selectors, services
 from matches.invitations import selectors as invitation_selectors
 from matches.invitations import services as invitation_services
+from matches.invitations.models import Invitation
 from matches.models import Match
 
 from .serializers import CommandSerializer, EngineSerializer, MatchCreateSerializer, TimeoutClaimSerializer
@@ -133,40 +134,25 @@ class MatchList(APIView):
         seats = [services.SeatSpec(user=s.get("user"), bot=s.get("bot", "")) for s in data["seats"]]
         if not request.user.is_staff and all(s.user != request.user for s in seats):
             raise PermissionDenied("You can create a match only for a seat of your own (organisers excepted).")
-        invitees = invitation_services.seats_needing_consent(seats=seats, created_by=request.user)
-        if invitees:
-            # Nobody is seated without saying yes: the match starts when the last of them accepts.
-            invitation, created = invitation_services.invitation_create(
-                kind="match",
-                created_by=request.user,
-                invitees=invitees,
-                event_id=data.get("event_id"),
-                request=invitation_services.match_request(
-                    game=data["game"],
-                    seats=seats,
-                    mode=data["mode"],
-                    config=data["config"],
-                    time_control=data.get("time_control"),
-                ),
-            )
-            invitation = invitation_selectors.invitation_get(invitation_id=invitation.id, user=request.user)
-            return Response(
-                invitation_selectors.invitation_summary(invitation=invitation, user=request.user),
-                status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK,
-            )
-        if data.get("event_id"):
-            invitation_services.check_event_id_unused(event_id=data["event_id"])
-        # A retry with the same event_id (also one racing the first) gets the match the first made: 200.
-        match, created = services.match_create_or_get(
+        # The one decision between inviting and creating (as the new-match page makes it): nobody is
+        # seated without saying yes. A retry with the same event_id, also one racing the first, gets
+        # what the first made: 200.
+        opened, created = invitation_services.match_open(
             game=data["game"],
             seats=seats,
             created_by=request.user,
             mode=data["mode"],
             config=data["config"],
-            event_id=data.get("event_id"),
             time_control=data.get("time_control"),
+            event_id=data.get("event_id"),
         )
-        match = selectors.match_get(match_id=match.id)
+        if isinstance(opened, Invitation):
+            invitation = invitation_selectors.invitation_get(invitation_id=opened.id, user=request.user)
+            return Response(
+                invitation_selectors.invitation_summary(invitation=invitation, user=request.user),
+                status=status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK,
+            )
+        match = selectors.match_get(match_id=opened.id)
         seat = selectors.viewer_seat(match=match, user=request.user)
         code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
         return Response(selectors.match_summary(match=match, seat=seat), status=code)

@@ -12,7 +12,6 @@ from rest_framework.views import APIView
 from matches.api.views import int_param
 
 from . import selectors, services
-from .models import Invitation
 
 
 class InvitationAnswerSerializer(serializers.Serializer):
@@ -24,7 +23,7 @@ class InvitationList(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("status", str, enum=Invitation.Status.values),
+            OpenApiParameter("status", str, enum=selectors.STATUSES),
             OpenApiParameter("role", str, enum=["sent", "received"], description="Default: both"),
             OpenApiParameter("limit", int, description="At most this many (default 50, at most 200)"),
             OpenApiParameter("offset", int, description="Skip this many"),
@@ -36,8 +35,8 @@ class InvitationList(APIView):
     def get(self, request):
         state = request.query_params.get("status") or None
         role = request.query_params.get("role") or None
-        if state is not None and state not in Invitation.Status.values:
-            raise ValidationError({"status": [f"One of {', '.join(Invitation.Status.values)}."]})
+        if state is not None and state not in selectors.STATUSES:
+            raise ValidationError({"status": [f"One of {', '.join(selectors.STATUSES)}."]})
         if role is not None and role not in ("sent", "received"):
             raise ValidationError({"role": ["'sent' or 'received'."]})
         limit = int_param(request, "limit", 50, maximum=200)
@@ -74,7 +73,8 @@ class InvitationAnswer(APIView):
         summary="accept or decline (an invitee), cancel (the inviter)",
         description="The last acceptance creates the match or draft: the answer's `url` leads there. Answering "
         "the same way again returns the invitation as it stands; answering a closed invitation is "
-        "409 invitation_closed. Whoever is neither its inviter nor invited gets 404.",
+        "409 invitation_closed, one that expired unanswered (INVITATION_TTL_HOURS after it was sent: its "
+        "`expires_at`) 409 invitation_expired. Whoever is neither its inviter nor invited gets 404.",
         operation_id="invitations_answer",
     )
     def post(self, request, invitation_id, verb):

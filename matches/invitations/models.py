@@ -4,9 +4,21 @@ proposes exists until everyone accepted (then the match's own stream starts)."""
 from __future__ import annotations
 
 import uuid
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
+
+#: The status an invitation shows once INVITATION_TTL_HOURS have passed while it still waited for
+#: answers. Worked out from its age, never stored: it holds from that instant, with no task to run,
+#: and a changed setting applies to every invitation still waiting.
+EXPIRED = "expired"
+
+
+def expiry_cutoff(now: datetime | None = None) -> datetime:
+    """Invitations sent at or before this instant have expired if they still wait for answers."""
+    return (now or timezone.now()) - timedelta(hours=settings.INVITATION_TTL_HOURS)
 
 
 class Invitation(models.Model):
@@ -38,6 +50,16 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} invitation {self.id} ({self.status})"
+
+    @property
+    def expires_at(self) -> datetime:
+        return self.created_at + timedelta(hours=settings.INVITATION_TTL_HOURS)
+
+    def shown_status(self, now: datetime | None = None) -> str:
+        """The status as pages and the API show it: a waiting invitation past its expiry is "expired"."""
+        if self.status == self.Status.PENDING and self.created_at <= expiry_cutoff(now):
+            return EXPIRED
+        return self.status
 
 
 class Invitee(models.Model):

@@ -7,7 +7,10 @@ from django.db.models import Q
 from django.urls import reverse
 
 from . import kinds
-from .models import Invitation
+from .models import EXPIRED, Invitation, expiry_cutoff
+
+#: Every status an invitation shows (the stored ones and the derived "expired").
+STATUSES = [*Invitation.Status.values, EXPIRED]
 
 
 def invitation_get(*, invitation_id, user) -> Invitation | None:
@@ -38,8 +41,17 @@ def invitations_for(*, user, status: str | None = None, role: str | None = None)
         )
     )
     if status:
-        qs = qs.filter(status=status)
+        qs = _with_status(qs, status)
     return qs.select_related("created_by", "match").prefetch_related("invitees__user").distinct()
+
+
+def _with_status(qs, status: str):
+    # "pending" and "expired" are both stored as pending; the invitation's age tells them apart.
+    if status == EXPIRED:
+        return qs.filter(status=Invitation.Status.PENDING, created_at__lte=expiry_cutoff())
+    if status == Invitation.Status.PENDING:
+        return qs.filter(status=status, created_at__gt=expiry_cutoff())
+    return qs.filter(status=status)
 
 
 def _parties(user):
@@ -58,7 +70,7 @@ def invitation_summary(*, invitation: Invitation, user) -> dict:
     return {
         "id": str(invitation.id),
         "kind": invitation.kind,
-        "status": invitation.status,
+        "status": invitation.shown_status(),
         "game": request.get("game"),
         "inviter": invitation.created_by.get_username(),
         "seats": [seat_label(s) for s in request.get("seats", [])],
@@ -67,6 +79,7 @@ def invitation_summary(*, invitation: Invitation, user) -> dict:
         "your_response": mine.response if mine else None,
         "request": {k: v for k, v in request.items() if k not in hidden},
         "created_at": invitation.created_at.isoformat(),
+        "expires_at": invitation.expires_at.isoformat(),
         "closed_at": invitation.closed_at.isoformat() if invitation.closed_at else None,
         "match": str(invitation.match_id) if invitation.match_id else None,
         "url": match_url,
@@ -84,8 +97,9 @@ def pending_for(*, user) -> dict:
     """What the home page lists: invitations waiting for ``user``'s answer, and the user's own
     that still wait for others (each with the summary's fields)."""
     # A declined invitation is closed, so every pending one still waits on this user or others.
-    received = Invitation.objects.filter(status=Invitation.Status.PENDING, invitees__user=user)
-    sent = Invitation.objects.filter(status=Invitation.Status.PENDING, created_by=user)
+    waiting = _with_status(Invitation.objects.all(), Invitation.Status.PENDING)  # expired ones are over
+    received = waiting.filter(invitees__user=user)
+    sent = waiting.filter(created_by=user)
     started = Invitation.objects.filter(
         Q(created_by=user) | Q(invitees__user=user), status=Invitation.Status.ACCEPTED
     ).order_by("-closed_at")

@@ -21,7 +21,8 @@ from matches.models import Match
 from matches.services import MatchError, SeatSpec, match_create, match_create_check, match_create_or_get
 
 from . import kinds
-from .models import Invitation, Invitee
+from .live import invitation_changed
+from .models import EXPIRED, Invitation, Invitee
 
 
 def seats_needing_consent(*, seats: list[SeatSpec], created_by: AbstractBaseUser) -> list[AbstractBaseUser]:
@@ -131,6 +132,7 @@ def invitation_accept(*, invitation_id, user: AbstractBaseUser) -> Invitation:
             invitation.status = Invitation.Status.ACCEPTED
             invitation.closed_at = now
             invitation.save(update_fields=["match", "status", "closed_at"])
+        invitation_changed(invitation)
         return invitation
 
 
@@ -147,6 +149,7 @@ def invitation_decline(*, invitation_id, user: AbstractBaseUser) -> Invitation:
         invitee.save(update_fields=["response", "responded_at"])
         invitation.status, invitation.closed_at = Invitation.Status.DECLINED, now
         invitation.save(update_fields=["status", "closed_at"])
+        invitation_changed(invitation)
         return invitation
 
 
@@ -161,6 +164,7 @@ def invitation_cancel(*, invitation_id, user: AbstractBaseUser) -> Invitation:
         _check_open(invitation)
         invitation.status, invitation.closed_at = Invitation.Status.CANCELLED, timezone.now()
         invitation.save(update_fields=["status", "closed_at"])
+        invitation_changed(invitation)
         return invitation
 
 
@@ -196,6 +200,13 @@ def _locked_for_invitee(invitation_id, user) -> tuple[Invitation, Invitee]:
 
 
 def _check_open(invitation: Invitation) -> None:
+    if invitation.shown_status() == EXPIRED:
+        raise MatchError(
+            "This invitation expired before everyone answered; send a new one.",
+            code="invitation_expired",
+            status=409,
+            status_now=EXPIRED,
+        )
     if invitation.status != Invitation.Status.PENDING:
         raise MatchError(
             f"This invitation is closed ({invitation.get_status_display().lower()}).",

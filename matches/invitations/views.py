@@ -23,7 +23,10 @@ def invitation_page(request, invitation_id):
     return render(
         request,
         "matches/invitations/invitation.html",
-        {"invitation": selectors.invitation_summary(invitation=invitation, user=request.user)},
+        {
+            "invitation": selectors.invitation_summary(invitation=invitation, user=request.user),
+            "expires_at": invitation.expires_at,
+        },
     )
 
 

@@ -11,6 +11,7 @@ from matches.autoplay import autoplay_match
 from matches.checkpoints import keys
 from matches.checkpoints.models import Checkpoint, LogLeaf
 from matches.checkpoints.services import checkpoint_sign, heads_log
+from matches.commands import AT_HEAD
 from matches.models import Event, Match, Stream
 from matches.verification import match_verify
 
@@ -98,12 +99,12 @@ def test_a_stream_rewritten_then_moved_on_is_not_logged_as_progress(db):
     """Rewriting the past and appending after it does not launder the rewrite into the log."""
     from league.streams import stream_append
 
-    stream_append(stream_id="season:x", kind="season", type="note", data={"n": 1}, actor="system")
+    stream_append(stream_id="season:x", kind="season", type="note", data={"n": 1}, actor="system", expected_seq=AT_HEAD)
     heads_log()
     first = Event.objects.get(stream_id="season:x", seq=1)
     alter_event(first, data={"n": 2})
     rehash_stream("season:x")
-    stream_append(stream_id="season:x", kind="season", type="note", data={"n": 3}, actor="system")
+    stream_append(stream_id="season:x", kind="season", type="note", data={"n": 3}, actor="system", expected_seq=AT_HEAD)
     assert heads_log().conflicts == ["season:x"]
     assert list(LogLeaf.objects.filter(stream_id="season:x").values_list("seq", flat=True)) == [1]
 
@@ -259,7 +260,14 @@ def test_the_stored_tree_grown_run_by_run_has_the_root_of_all_its_leaves(db):
 
     for step in (1, 3, 2, 5):
         for i in range(step + 4):
-            stream_append(stream_id=f"season:s{i}", kind="season", type="note", data={"step": step}, actor="system")
+            stream_append(
+                stream_id=f"season:s{i}",
+                kind="season",
+                type="note",
+                data={"step": step},
+                actor="system",
+                expected_seq=AT_HEAD,
+            )
         checkpoint_sign()
     leaves = [bytes.fromhex(h) for h in LogLeaf.objects.order_by("index").values_list("leaf_hash", flat=True)]
     for checkpoint in Checkpoint.objects.all():

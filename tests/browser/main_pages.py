@@ -7,6 +7,8 @@ import datetime as dt
 
 from django.contrib.auth import get_user_model
 
+from matches.commands import AT_HEAD
+
 
 def build_main_pages(off_loop) -> dict[str, tuple[str | None, str]]:
     """Create the data and return {page name: (signed-in user or None, path)}."""
@@ -37,7 +39,7 @@ def build_main_pages(off_loop) -> dict[str, tuple[str | None, str]]:
         clubs = list(league.clubs.order_by("slug")[:4])
         clubs[0].coaches.add(alice)
         season = seasons.season_create(league=league, created_by=None, clubs=clubs, start_date=dt.date(2027, 1, 4))
-        seasons.fixture_start(fixture=season.fixtures.order_by("round", "id").first(), bots=True)
+        seasons.fixture_start(fixture=season.fixtures.order_by("round", "id").first(), bots=True, expected_seq=AT_HEAD)
         return finished, live_match, t, draft, league, season, clubs[0]
 
     finished, live_match, t, draft, league, season, club = off_loop(setup)

@@ -3,6 +3,8 @@ match form; bob sees the invitation on his home page and accepts; both land in t
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 
@@ -62,5 +64,48 @@ def test_a_declined_invitation_tells_the_inviter_and_seats_nobody(page_as, live)
     bob.wait_for_selector(".flash:has-text('You declined')")
     assert bob.locator("[data-testid=invitations]").count() == 0
     # alice's page shows the answer without her reloading it.
+    alice.wait_for_selector("[data-testid=invitation-status]:has-text('declined')")
+    assert Match.objects.count() == 0
+
+
+def test_the_inviters_page_shows_each_answer_live_and_still_learns_of_one_while_its_socket_is_down(
+    page_as, live, off_loop
+):
+    from matches.invitations import services
+    from matches.services import SeatSpec
+
+    ann, bob, carol = users("alice", "bob", "carol")
+    invitation, _ = off_loop(
+        services.match_open,
+        game="dueling-wizards",
+        seats=[SeatSpec(user=ann), SeatSpec(user=bob), SeatSpec(user=carol)],
+        created_by=ann,
+        mode="server",
+    )
+    alice = page_as("alice")
+    # The page's socket goes through here, so the test can cut it and keep it cut.
+    sockets, cut = [], []
+
+    def through(socket):
+        if cut:
+            socket.close()
+            return
+        socket.connect_to_server()
+        sockets.append(socket)
+
+    alice.route_web_socket(re.compile(r"/ws/invitations/"), through)
+    alice.goto(f"{live}/invitations/{invitation.id}/")
+    alice.wait_for_selector("[data-testid=connection]:text('live')")
+
+    # bob's answer is pushed to alice's page: it shows there with nobody reloading.
+    off_loop(services.invitation_accept, invitation_id=invitation.id, user=bob)
+    alice.wait_for_selector("[data-invitee=bob] .badge:text('accepted')")
+    assert "carol: pending" in alice.inner_text("[data-testid=invitees]").replace("\n", " ")
+
+    # The socket drops and cannot come back; carol's answer reaches the page all the same.
+    cut.append(True)
+    sockets[-1].close()
+    alice.wait_for_selector("[data-testid=connection]:text('reconnecting')")
+    off_loop(services.invitation_decline, invitation_id=invitation.id, user=carol)
     alice.wait_for_selector("[data-testid=invitation-status]:has-text('declined')")
     assert Match.objects.count() == 0

@@ -5,6 +5,7 @@ idempotent: a retried create returns what the first one made, never a second one
 from __future__ import annotations
 
 import datetime as dt
+import inspect
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
@@ -13,13 +14,15 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
+from league import streams
+from league.drafts import services as draft_services
 from league.drafts.models import Draft
 from league.drafts.services import draft_clock_expire, draft_create, draft_create_or_get
 from league.seasons import services as season_services
 from league.seasons.models import Season
 from league.tournaments import services as tournament_services
 from league.tournaments.models import Tournament
-from matches.commands import GuardMissing
+from matches.commands import AT_HEAD, GuardMissing
 from matches.eventstore import StaleSequence
 from matches.models import Event, Match
 from matches.services import SeatSpec
@@ -260,7 +263,9 @@ def test_a_fixture_start_at_a_stale_head_opens_nothing_and_a_retried_one_returns
 def test_a_retried_season_close_returns_what_the_first_recorded(duels_season):
     season, organiser, _ann = duels_season
     for fixture in season.fixtures.select_related("home", "away", "season__league"):
-        season_services.fixture_walkover(fixture=fixture, user=organiser, winner=fixture.home, reason="ruling")
+        season_services.fixture_walkover(
+            fixture=fixture, user=organiser, winner=fixture.home, reason="ruling", expected_seq=AT_HEAD
+        )
     head = Season.objects.get(pk=season.pk).projected_seq
     eid = uuid.uuid4()
     first = season_services.season_close(season=season, user=organiser, expected_seq=head, event_id=eid)
@@ -342,3 +347,24 @@ def test_an_event_id_reused_by_another_player_on_a_tournament_is_409_not_a_repla
     )
     assert other.status_code == 409 and other.json()["code"] == "event_id_reused", other.json()
     assert tournament_events(t.id, "result.confirmed") == 0
+
+
+@pytest.mark.parametrize(
+    "service",
+    [
+        season_services.fixture_postpone,
+        season_services.fixture_walkover,
+        season_services.result_correct,
+        season_services.fixture_start,
+        season_services.season_close,
+        draft_services.draft_clock_expire,
+        streams.stream_append,
+    ],
+    ids=lambda service: service.__name__,
+)
+def test_in_process_callers_of_season_and_draft_commands_state_the_head_they_decided_on(service):
+    # No default: a management command, a receiver or a test passes the head it read, or AT_HEAD
+    # on purpose, instead of appending at whatever the head has become without saying so.
+    parameter = inspect.signature(service).parameters["expected_seq"]
+    assert parameter.kind is inspect.Parameter.KEYWORD_ONLY
+    assert parameter.default is inspect.Parameter.empty

@@ -224,6 +224,30 @@ def test_bots_and_organisers_need_no_invitation(alice, bob, client_for, make_use
     assert seated.status_code == 201 and Invitation.objects.count() == 0
 
 
+def test_the_api_decides_invite_or_create_through_the_service_the_new_match_page_uses(
+    alice, bob, client_for, monkeypatch
+):
+    # One place decides who must say yes first: a rule added there holds for the API and the page
+    # alike, not for one of them only.
+    from matches.invitations import services as invitation_services
+
+    decided = []
+    match_open = invitation_services.match_open
+
+    def recording(**kwargs):
+        opened, created = match_open(**kwargs)
+        decided.append(type(opened).__name__)
+        return opened, created
+
+    monkeypatch.setattr(invitation_services, "match_open", recording)
+    invite(client_for(alice))
+    with_bot = client_for(alice).post(
+        "/api/matches/", {"game": "dueling-wizards", "seats": [{"username": "alice"}, {"bot": "random"}]}, format="json"
+    )
+    assert with_bot.status_code == 201
+    assert decided == ["Invitation", "Match"]
+
+
 def test_a_draft_against_another_coach_opens_when_they_accept(alice, bob, client_for):
     sent = client_for(alice).post(
         "/api/drafts/", {"coaches": ["bob", "alice"], "format": "schoolyard", "clock_seconds": 90}, format="json"

@@ -12,6 +12,7 @@ from django.test import Client
 
 from league.seasons import services as season_services
 from league.seasons.models import Season
+from matches.commands import AT_HEAD
 from matches.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -60,7 +61,9 @@ def test_a_press_on_a_page_gone_stale_is_refused_and_starts_nothing(coached_seas
     season, organiser, client = coached_season
     action, fields = start_form(client, season)
     fixture = season.fixtures.select_related("home", "away", "season__league").get(key=action.split("/")[-3])
-    season_services.fixture_postpone(fixture=fixture, user=organiser, date=dt.date(2027, 4, 1), reason="snow")
+    season_services.fixture_postpone(
+        fixture=fixture, user=organiser, date=dt.date(2027, 4, 1), reason="snow", expected_seq=AT_HEAD
+    )
     response = client.post(action, fields, follow=True)
     assert Match.objects.count() == 0
     assert response.redirect_chain[-1][0].endswith(f"/seasons/{season.number}/")

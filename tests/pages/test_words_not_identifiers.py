@@ -12,6 +12,7 @@ from django.test import Client
 
 from league.drafts.services import draft_create
 from league.seasons import services
+from matches.commands import AT_HEAD
 from matches.services import SeatSpec
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +26,7 @@ def played(db, django_capture_on_commit_callbacks):
     season = services.season_create(league=league, created_by=None, clubs=[home, away], start_date=dt.date(2027, 1, 4))
     fixture = season.fixtures.order_by("round", "id").first()
     with django_capture_on_commit_callbacks(execute=True):
-        services.fixture_start(fixture=fixture, bots=True)
+        services.fixture_start(fixture=fixture, bots=True, expected_seq=AT_HEAD)
     fixture.refresh_from_db()
     assert fixture.match is not None and fixture.match.status == "finished"
     return season, fixture

@@ -6,6 +6,7 @@ from tqdm import tqdm
 
 from league.seasons import selectors, services
 from league.seasons.models import Club, Fixture, League, Season
+from matches.commands import AT_HEAD
 from matches.verification import match_verify
 
 
@@ -39,7 +40,8 @@ class Command(BaseCommand):
         )
         started = time.monotonic()
         for fixture in tqdm(fixtures, desc=f"Season {season}", unit="fixture", file=self.stderr._out):
-            services.fixture_start(fixture=fixture, bots=True)
+            # Seeding a season nobody else writes to yet: each start is decided on the head as it is.
+            services.fixture_start(fixture=fixture, bots=True, expected_seq=AT_HEAD)
         self._wait_for_results(season_obj, wait)
         played = time.monotonic() - started
         disputed = self._verify(season_obj)

@@ -10,6 +10,7 @@ from django.core.management import CommandError, call_command
 
 from league.seasons import selectors, services
 from league.seasons.models import Fixture
+from matches.commands import AT_HEAD
 from matches.models import Event, Match
 from matches.verification import match_verify
 from tests.audit.helpers import alter_event, rehash_stream
@@ -36,7 +37,7 @@ def played(organiser, django_capture_on_commit_callbacks):
     )
     fixture = season.fixtures.order_by("round", "id").first()
     with django_capture_on_commit_callbacks(execute=True):
-        services.fixture_start(fixture=fixture, bots=True)
+        services.fixture_start(fixture=fixture, bots=True, expected_seq=AT_HEAD)
     fixture.refresh_from_db()
     assert fixture.status == Fixture.Status.PLAYED
     return season, fixture
@@ -140,7 +141,7 @@ def test_a_match_found_disputed_after_its_result_was_recorded_is_retracted(
     assert code == 0, out
     # The organiser can replay the fixture.
     with django_capture_on_commit_callbacks(execute=True):
-        services.fixture_start(fixture=fixture, bots=True)
+        services.fixture_start(fixture=fixture, bots=True, expected_seq=AT_HEAD)
     fixture.refresh_from_db()
     assert fixture.status == Fixture.Status.PLAYED and str(fixture.match_id) != str(match.id)
 

@@ -8,6 +8,7 @@ import pytest
 
 from league.seasons import services
 from league.seasons.models import Club, League
+from matches.commands import AT_HEAD
 from matches.models import Match
 from matches.services import MatchError
 
@@ -44,7 +45,7 @@ def test_a_fixture_started_in_a_timed_season_is_played_on_the_seasons_clock(make
         time_control=CLOCK,
     )
     fixture = season.fixtures.select_related("home", "away").first()
-    match = services.fixture_start(fixture=fixture, user=fixture.home.coaches.first())
+    match = services.fixture_start(fixture=fixture, user=fixture.home.coaches.first(), expected_seq=AT_HEAD)
     assert Match.objects.get(pk=match.pk).time_control == CLOCK
 
 
@@ -65,7 +66,7 @@ def test_an_iwdl_fixtures_draft_hands_the_seasons_clock_to_the_match(make_user, 
     )
     fixture = season.fixtures.select_related("home", "away").first()
     with django_capture_on_commit_callbacks(execute=True):  # the hand-off follows the draft's end
-        draft = services.fixture_start(fixture=fixture, bots=True)
+        draft = services.fixture_start(fixture=fixture, bots=True, expected_seq=AT_HEAD)
     played = Match.objects.filter(origin__draft=str(draft.draft_match_id)).first()
     assert played is not None and played.time_control == CLOCK
 

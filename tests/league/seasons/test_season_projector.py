@@ -15,6 +15,7 @@ from league import streams
 from league.seasons import services
 from league.seasons.models import Season
 from league.seasons.projector import season_project_fixture
+from matches.commands import AT_HEAD
 from matches.models import Match, Stream
 
 FIELDS = (
@@ -79,7 +80,9 @@ def test_each_fact_projected_alone_leaves_the_fixtures_a_whole_refold_would(seas
         ("result.recorded", {"fixture": first, "match": game_one, "home_left": 3, "away_left": 0, "head_hash": "h"}),
     ]
     for type, data in facts:
-        streams.stream_append(stream_id=season.stream_id, kind="season", type=type, data=data, actor="system")
+        streams.stream_append(
+            stream_id=season.stream_id, kind="season", type=type, data=data, actor="system", expected_seq=AT_HEAD
+        )
         season_project_fixture(season=season, fixture=data["fixture"])
         incremental = stored(season)
         services.season_project(season=season)

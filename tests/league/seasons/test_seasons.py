@@ -15,6 +15,7 @@ from league.seasons import selectors, services
 from league.seasons.crest import crest_svg
 from league.seasons.models import Club, Fixture, Season
 from league.seasons.table import Result, standings
+from matches.commands import AT_HEAD
 from matches.models import Event, Match
 from matches.services import MatchError, SeatSpec, bot_action, match_act, match_create
 from matches.verification import match_verify
@@ -65,9 +66,15 @@ def test_only_organisers_create_seasons_or_rule_on_results(iwdl, organiser, make
     fixture = season.fixtures.first()
     before = Event.objects.filter(stream_id=season.stream_id).count()
     for call in (
-        lambda: services.result_correct(fixture=fixture, user=coach, home_left=3, away_left=0, reason="x"),
-        lambda: services.fixture_walkover(fixture=fixture, user=coach, winner=fixture.home, reason="x"),
-        lambda: services.fixture_postpone(fixture=fixture, user=coach, date=dt.date(2027, 3, 1), reason="x"),
+        lambda: services.result_correct(
+            fixture=fixture, user=coach, home_left=3, away_left=0, reason="x", expected_seq=AT_HEAD
+        ),
+        lambda: services.fixture_walkover(
+            fixture=fixture, user=coach, winner=fixture.home, reason="x", expected_seq=AT_HEAD
+        ),
+        lambda: services.fixture_postpone(
+            fixture=fixture, user=coach, date=dt.date(2027, 3, 1), reason="x", expected_seq=AT_HEAD
+        ),
     ):
         with pytest.raises(MatchError) as refused:
             call()
@@ -84,26 +91,34 @@ def small_season(iwdl, organiser, n=4):
 def test_postponement_walkover_and_a_late_correction_move_the_standings(iwdl, organiser):
     season = small_season(iwdl, organiser)
     first, later = season.fixtures.order_by("round", "id")[:2]
-    services.fixture_postpone(fixture=first, user=organiser, date=dt.date(2027, 6, 1), reason="Portal storm")
+    services.fixture_postpone(
+        fixture=first, user=organiser, date=dt.date(2027, 6, 1), reason="Portal storm", expected_seq=AT_HEAD
+    )
     first.refresh_from_db()
     assert (first.status, first.date, first.ruling) == (Fixture.Status.POSTPONED, dt.date(2027, 6, 1), "Portal storm")
-    services.fixture_walkover(fixture=later, user=organiser, winner=later.away, reason="Home club did not travel")
+    services.fixture_walkover(
+        fixture=later, user=organiser, winner=later.away, reason="Home club did not travel", expected_seq=AT_HEAD
+    )
     table = {row["club"]: row for row in selectors.season_standings(season=season)}
     assert table[later.away.slug]["won"] == 1 and table[later.away.slug]["points"] == 3
     assert table[later.home.slug]["lost"] == 1
     # A ruling after the fact: the walkover becomes a 0-2 result (the away club still wins).
-    services.result_correct(fixture=later, user=organiser, home_left=0, away_left=2, reason="Appeal upheld in part")
+    services.result_correct(
+        fixture=later, user=organiser, home_left=0, away_left=2, reason="Appeal upheld in part", expected_seq=AT_HEAD
+    )
     table = {row["club"]: row for row in selectors.season_standings(season=season)}
     assert table[later.away.slug]["wizard_difference"] == 2 and table[later.home.slug]["wizard_difference"] == -2
     with pytest.raises(MatchError) as bad:
-        services.result_correct(fixture=later, user=organiser, home_left=9, away_left=0, reason="typo")
+        services.result_correct(
+            fixture=later, user=organiser, home_left=9, away_left=0, reason="typo", expected_seq=AT_HEAD
+        )
     assert bad.value.code == "bad_result"
 
 
 def test_the_fixture_projection_is_rebuilt_identically_from_the_season_stream(iwdl, organiser):
     season = small_season(iwdl, organiser)
     f = season.fixtures.order_by("round", "id")[1]
-    services.fixture_walkover(fixture=f, user=organiser, winner=f.home, reason="No show")
+    services.fixture_walkover(fixture=f, user=organiser, winner=f.home, reason="No show", expected_seq=AT_HEAD)
     before = sorted(selectors.fixture_dict(x).items() for x in season.fixtures.all())
     table = selectors.season_standings(season=season)
     Fixture.objects.filter(season=season).delete()
@@ -163,14 +178,14 @@ def test_a_verified_result_is_recorded_once_however_often_it_arrives(
     season = small_season(iwdl, organiser, n=2)
     fixture = season.fixtures.order_by("round", "id").first()
     with django_capture_on_commit_callbacks(execute=True):
-        services.fixture_start(fixture=fixture, bots=True)
+        services.fixture_start(fixture=fixture, bots=True, expected_seq=AT_HEAD)
     fixture.refresh_from_db()
     assert fixture.status == Fixture.Status.PLAYED and fixture.match is not None
     count = Event.objects.filter(stream_id=season.stream_id, type="result.recorded").count()
     assert services.result_record(match_id=fixture.match_id) is False
     assert Event.objects.filter(stream_id=season.stream_id, type="result.recorded").count() == count == 1
     with pytest.raises(MatchError) as again:
-        services.fixture_start(fixture=fixture, bots=True)
+        services.fixture_start(fixture=fixture, bots=True, expected_seq=AT_HEAD)
     assert again.value.code == "fixture_started"
 
 
@@ -227,13 +242,13 @@ def test_closing_a_season_promotes_and_relegates_between_divisions(iwdl, organis
         movements={"promote": 1, "relegate": 1},
     )
     with pytest.raises(MatchError) as early:
-        services.season_close(season=season, user=organiser)
+        services.season_close(season=season, user=organiser, expected_seq=AT_HEAD)
     assert early.value.code == "season_unfinished"
     # Every fixture is ruled a walkover for the club listed first alphabetically: a clear table.
     for f in season.fixtures.select_related("home", "away"):
         winner = min((f.home, f.away), key=lambda c: c.slug)
-        services.fixture_walkover(fixture=f, user=organiser, winner=winner, reason="ruling")
-    closed = services.season_close(season=season, user=organiser)
+        services.fixture_walkover(fixture=f, user=organiser, winner=winner, reason="ruling", expected_seq=AT_HEAD)
+    closed = services.season_close(season=season, user=organiser, expected_seq=AT_HEAD)
     assert closed["final"]["Premier"][0] == slugs[0] and closed["final"]["Second"][0] == slugs[4]
     assert closed["movements"] == [
         {"upper": "Premier", "lower": "Second", "promoted": [slugs[4]], "relegated": [slugs[3]], "playoff": []}
@@ -241,7 +256,7 @@ def test_closing_a_season_promotes_and_relegates_between_divisions(iwdl, organis
     nxt = services.next_divisions(season=season)
     assert slugs[4] in nxt["Premier"] and slugs[3] in nxt["Second"] and len(nxt["Premier"]) == 4
     with pytest.raises(MatchError) as again:
-        services.season_close(season=season, user=organiser)
+        services.season_close(season=season, user=organiser, expected_seq=AT_HEAD)
     assert again.value.code == "season_closed"
 
 
@@ -267,7 +282,7 @@ def test_a_league_of_another_game_plays_its_fixtures_as_plain_matches(
     )
     fixture = season.fixtures.select_related("home", "away").order_by("round", "id").first()
     with django_capture_on_commit_callbacks(execute=True):
-        match = services.fixture_start(fixture=fixture, bots=True)
+        match = services.fixture_start(fixture=fixture, bots=True, expected_seq=AT_HEAD)
     assert match.game == "dueling-wizards" and match.origin["fixture"] == fixture.key
     fixture.refresh_from_db()
     match.refresh_from_db()
@@ -312,12 +327,19 @@ def test_bad_season_and_fixture_requests_are_refused_and_write_nothing(iwdl, org
     outsider = next(c for c in clubs if c.pk not in (fixture.home_id, fixture.away_id))
     before = Event.objects.filter(stream_id=season.stream_id).count()
     for code, call in [
-        ("bad_winner", lambda: services.fixture_walkover(fixture=fixture, user=organiser, winner=outsider, reason="x")),
+        (
+            "bad_winner",
+            lambda: services.fixture_walkover(
+                fixture=fixture, user=organiser, winner=outsider, reason="x", expected_seq=AT_HEAD
+            ),
+        ),
         (
             "reason_required",
-            lambda: services.result_correct(fixture=fixture, user=organiser, home_left=1, away_left=0, reason="  "),
+            lambda: services.result_correct(
+                fixture=fixture, user=organiser, home_left=1, away_left=0, reason="  ", expected_seq=AT_HEAD
+            ),
         ),
-        ("no_coach", lambda: services.fixture_start(fixture=fixture, user=organiser)),
+        ("no_coach", lambda: services.fixture_start(fixture=fixture, user=organiser, expected_seq=AT_HEAD)),
     ]:
         with pytest.raises(MatchError) as refused:
             call()
@@ -325,11 +347,15 @@ def test_bad_season_and_fixture_requests_are_refused_and_write_nothing(iwdl, org
     fixture.home.coaches.add(make_user("home-coach"))
     fixture.away.coaches.add(make_user("away-coach"))
     with pytest.raises(MatchError) as refused:
-        services.fixture_start(fixture=fixture, user=make_user("stranger"))
+        services.fixture_start(fixture=fixture, user=make_user("stranger"), expected_seq=AT_HEAD)
     assert refused.value.code == "not_a_coach"
     assert Event.objects.filter(stream_id=season.stream_id).count() == before
-    services.fixture_walkover(fixture=fixture, user=organiser, winner=fixture.home, reason="no show")
+    services.fixture_walkover(
+        fixture=fixture, user=organiser, winner=fixture.home, reason="no show", expected_seq=AT_HEAD
+    )
     fixture.refresh_from_db()
     with pytest.raises(MatchError) as refused:
-        services.fixture_postpone(fixture=fixture, user=organiser, date=dt.date(2027, 5, 1), reason="x")
+        services.fixture_postpone(
+            fixture=fixture, user=organiser, date=dt.date(2027, 5, 1), reason="x", expected_seq=AT_HEAD
+        )
     assert refused.value.code == "already_played"

@@ -20,6 +20,7 @@ from league.seasons.table import Result, standings
 from league.seasons.verification import verify_season
 from league.tournaments import services as tournaments
 from league.tournaments.receivers import tournament_hold_unfinished
+from matches.commands import AT_HEAD
 from matches.models import Event, Match, Stream
 from matches.services import SeatSpec, match_act, match_create
 from tests.league.tournaments.helpers import field, open_tournament, state
@@ -59,7 +60,9 @@ def start_fixture_with_bots(season, fixture, config):
     match = match_create(
         game=GAME, seats=[SeatSpec(bot="random"), SeatSpec(bot="random")], created_by=None, config=config, origin=origin
     )
-    services._append(season, "fixture.started", {"fixture": fixture.key, "match": str(match.id)}, "system")
+    services._append(
+        season, "fixture.started", {"fixture": fixture.key, "match": str(match.id)}, "system", expected_seq=AT_HEAD
+    )
     return match
 
 
@@ -98,9 +101,19 @@ def test_an_unfinished_fixture_match_moves_no_standings_and_no_rating_and_stays_
 def test_an_organisers_ruling_made_before_the_unfinished_report_stands(season):
     fixture = season.fixtures.select_related("home", "away").order_by("round", "id").first()
     services.fixture_walkover(
-        fixture=fixture, user=season.league.created_by, winner=fixture.home, reason="ruled before the report arrived"
+        fixture=fixture,
+        user=season.league.created_by,
+        winner=fixture.home,
+        reason="ruled before the report arrived",
+        expected_seq=AT_HEAD,
     )
-    services._append(season, "result.unfinished", {"fixture": fixture.key, "match": "m1", "reason": "late"}, "system")
+    services._append(
+        season,
+        "result.unfinished",
+        {"fixture": fixture.key, "match": "m1", "reason": "late"},
+        "system",
+        expected_seq=AT_HEAD,
+    )
     fixture.refresh_from_db()
     assert fixture.status == Fixture.Status.WALKOVER and fixture.ruling == "ruled before the report arrived"
 

@@ -1,0 +1,33 @@
+"""Invitation pages told live that their invitation changed (an answer, a cancel, the match made).
+
+An answer records an outbox message in its own transaction (matches.outbox); after the commit the
+message tells the invitation's group, and each socket of it (consumers.py) tells its page, which
+reads the invitation again through the API. The frame carries nothing but that, so a socket shows
+nobody anything its page could not read anyway.
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+from matches.outbox import handler, outbox_add
+
+TOPIC = "invitation.changed"
+
+
+def invitation_group(invitation_id) -> str:
+    return f"invitation.{invitation_id}"
+
+
+def invitation_changed(invitation) -> None:
+    """Inside the answer's transaction: its pages hear of it once that commits."""
+    outbox_add(topic=TOPIC, payload={"invitation_id": str(invitation.pk)})
+
+
+@handler(TOPIC)
+def _tell_pages(payload: dict) -> None:
+    # Idempotent: a page told twice reads the invitation twice.
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(invitation_group(payload["invitation_id"]), {"type": "invitation.changed"})
