@@ -13,6 +13,7 @@ from django.test import Client
 
 from league.seasons import services as season_services
 from league.seasons.models import Fixture, Season
+from matches.commands import AT_HEAD
 from matches.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -224,7 +225,10 @@ def test_a_ruling_from_a_page_gone_stale_is_refused_in_words(season, league_setu
     first, second = season.fixtures.select_related("home", "away", "season__league").order_by("id")
     url = f"{season_url(season)}fixtures/{first.key}/rule/"
     stale = guard_of(client.get(url).content.decode())
-    season_services.fixture_postpone(fixture=second, user=organiser, date=dt.date(2027, 4, 1), reason="snow")
+    # Another organiser's ruling lands first, so the page's head is one behind.
+    season_services.fixture_postpone(
+        fixture=second, user=organiser, date=dt.date(2027, 4, 1), reason="snow", expected_seq=AT_HEAD
+    )
     before = events(season)
     response = client.post(
         url, {"action": "walkover", **stale, "winner": first.home.slug, "reason": "no show", "confirm": "on"}
