@@ -3,8 +3,8 @@
 ``copy.deepcopy`` walks such a state in Python, one call per value; a JSON round trip encodes
 and parses every string. ``marshal`` does the same walk in C: a round trip is several times
 cheaper than either (issue 17, P1). marshal keeps a container that appears twice in the state
-as one shared container in the copy, as ``copy.deepcopy`` does, and refuses any other type
-(a class instance, a set) with ValueError rather than copying it silently.
+as one shared container in the copy, as ``copy.deepcopy`` does, and refuses a class instance
+with ValueError rather than copying it some other way.
 """
 
 from __future__ import annotations
