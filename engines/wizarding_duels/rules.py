@@ -830,11 +830,12 @@ def _step_rules(s: State, m: dict):
     """``terrain_of(h)`` and ``steps(h)`` for a route search of model ``m``. Both are pure functions
     of the board, its overlays and the mover's Fly and Scout, and route searches run several times
     an event (listing moves, checking one, making it), so their answers are kept per board and
-    overlay set (issue 17, P1)."""
+    overlay set (issue 17, P1); so is each search's own result (``searches``, by kind, start and
+    points), which depends on nothing else: only the models in the way, applied after it, do."""
     fly = has(m, "fly")
     scout = has(m, "scout")
     overlays = tuple((o["hex"], o["kind"], o["face_up"], o["what"]) for o in s["overlays"])
-    seen, moves = _step_memo(s["pack"], s["map"], s["nexus"], overlays, fly, scout)
+    seen, moves, searches = _step_memo(s["pack"], s["map"], s["nexus"], overlays, fly, scout)
 
     def terrain_of(h):
         try:
@@ -860,13 +861,14 @@ def _step_rules(s: State, m: dict):
         moves[h] = out
         return out
 
-    return terrain_of, steps
+    return terrain_of, steps, searches
 
 
 @lru_cache(maxsize=64)
-def _step_memo(pack_id, map_id, nexus, overlays, fly, scout) -> tuple[dict, dict]:
-    """Two empty memos (terrain by space, steps by space) for one board, overlay set and mover kind."""
-    return {}, {}
+def _step_memo(pack_id, map_id, nexus, overlays, fly, scout) -> tuple[dict, dict, dict]:
+    """Empty memos (terrain by space, steps by space, searches) for one board, overlay set and
+    mover kind. Nothing changes what they hold once it is in: callers only read it."""
+    return {}, {}, {}
 
 
 def _occupied(s: State) -> set[str]:
@@ -877,8 +879,22 @@ def _occupied(s: State) -> set[str]:
 def destinations(s: State, m: dict, points: int) -> dict[tuple[int, int], int]:
     """Spaces the model may end a move on, each with the fewest Dangerous spaces entered on a
     route within ``points`` (ruling: the mover takes the safest route)."""
-    terrain_of, steps = _step_rules(s, m)
+    terrain_of, steps, searches = _step_rules(s, m)
     start = hex_of(m)
+    best = searches.get(("safest", start, points))
+    if best is None:
+        best = searches[("safest", start, points)] = _safest(steps, start, points)
+    out: dict[tuple[int, int], int] = {}
+    occupied = _occupied(s)
+    for (h, _), d in best.items():
+        if h == start or terrain_of(h) == "impassable" or geometry.key(h) in occupied:
+            continue
+        out[h] = min(out.get(h, 99), d)
+    return out
+
+
+def _safest(steps, start: tuple[int, int], points: int) -> dict[tuple, int]:
+    """(space, points used) -> the fewest Dangerous entries of a route there, for every such pair."""
     best: dict[tuple, int] = {(start, 0): 0}
     # Entries (points used, r, q), smallest first: the order in which the search always took
     # them (it sorted the whole frontier before each step), so ``best`` fills in the same order.
@@ -895,21 +911,29 @@ def destinations(s: State, m: dict, points: int) -> dict[tuple[int, int], int]:
             if d < best.get((n, c), 99):
                 best[(n, c)] = d
                 heappush(frontier, (c, n[1], n[0]))
-    out: dict[tuple[int, int], int] = {}
-    occupied = _occupied(s)
-    for (h, _), d in best.items():
-        if h == start or terrain_of(h) == "impassable" or geometry.key(h) in occupied:
-            continue
-        out[h] = min(out.get(h, 99), d)
-    return out
+    return best
 
 
 def route_dangers(s: State, m: dict, points: int) -> dict[tuple[int, int], list[int]]:
     """Version 2 (L653-667, L1214-1216): the mover chooses the route. For each space the model may
     end on, every number of Dangerous spaces some route within ``points`` enters (a route may pass
     any model and enter a space more than once; each entry of a Dangerous space is one Impact, A-32)."""
-    terrain_of, steps = _step_rules(s, m)
+    terrain_of, steps, searches = _step_rules(s, m)
     start = hex_of(m)
+    reach = searches.get(("routes", start, points))
+    if reach is None:
+        reach = searches[("routes", start, points)] = _routes(steps, start, points)
+    out: dict[tuple[int, int], set[int]] = {}
+    occupied = _occupied(s)
+    for (h, _), ds in reach.items():
+        if h == start or terrain_of(h) == "impassable" or geometry.key(h) in occupied:
+            continue
+        out.setdefault(h, set()).update(ds)
+    return {h: sorted(ds) for h, ds in out.items()}
+
+
+def _routes(steps, start: tuple[int, int], points: int) -> dict[tuple, set[int]]:
+    """(space, points used) -> every number of Dangerous entries some route there makes."""
     reach: dict[tuple, set[int]] = {(start, 0): {0}}
     for used in range(points + 1):
         for h, u in sorted(k for k in reach if k[1] == used):
@@ -918,13 +942,7 @@ def route_dangers(s: State, m: dict, points: int) -> dict[tuple[int, int], list[
                 if c > points:
                     continue
                 reach.setdefault((n, c), set()).update(d + add for d in reach[(h, u)])
-    out: dict[tuple[int, int], set[int]] = {}
-    occupied = _occupied(s)
-    for (h, _), ds in reach.items():
-        if h == start or terrain_of(h) == "impassable" or geometry.key(h) in occupied:
-            continue
-        out.setdefault(h, set()).update(ds)
-    return {h: sorted(ds) for h, ds in out.items()}
+    return reach
 
 
 def move_choices(s: State, m: dict, points: int, make) -> list[dict]:
