@@ -94,7 +94,13 @@ def match_verify(*, match_id) -> Verdict:
             verdict_reason=verdict.reason,
             verified_at=timezone.now(),
         )
-        outbox_add(topic="match.broadcast", payload={"match_id": str(match.pk), "head_seq": len(events)})
+        # A verdict adds no event: the frame carries the summary (with the verdict) and no events
+        # or log lines ("after" is the head), so it does not re-read and re-render the stream's
+        # last events for every seat (issue 17, P7: about half of a verification's own work).
+        outbox_add(
+            topic="match.broadcast",
+            payload={"match_id": str(match.pk), "head_seq": len(events), "after": match.state_seq},
+        )
         outbox_add(
             topic="match.verified",
             payload={"match_id": str(match.pk), "game": match.game, "verdict": verdict.label},

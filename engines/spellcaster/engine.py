@@ -40,12 +40,12 @@ and each capture (one public d10).
 
 from __future__ import annotations
 
-import json
 from itertools import combinations
 from typing import Any
 
 from ..base import CHANCE, Action, Engine, IllegalAction, InvalidConfig, State, event_kind
 from ..chance import check_outcome, draw_spec
+from ..treecopy import copy_tree
 from . import board as B
 from .board import ELEMENTS
 
@@ -117,7 +117,9 @@ def spell_total(spell: dict[str, Any] | None) -> int:
 
 
 def _copy(state: State) -> State:
-    return json.loads(json.dumps(state))
+    # The state is a tree of JSON values (no container appears twice), so copy_tree gives what a
+    # JSON round trip gave, several times faster (issue 17, P1).
+    return copy_tree(state)
 
 
 def _clockwise_from(start: int, n: int) -> list[int]:

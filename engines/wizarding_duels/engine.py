@@ -49,11 +49,11 @@ public when revealed); the challenge identities and the Horcrux deal are public 
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from engines.base import CHANCE, Engine, IllegalAction, InvalidConfig, event_kind
 from engines.chance import check_outcome
+from engines.treecopy import copy_tree
 
 from . import bots, content, groups, rules
 from .state import M, P, pack
@@ -268,12 +268,19 @@ class WizardingDuelsEngine(Engine):
         if name == "stock":
             groups.check_stock(pk, self._models_of(state, seat), action, state["config"]["potion_duplicates"])
             return
-        if action not in self.legal_actions(state, seat):
+        if name == "mulligan":
+            legal = self.legal_actions(state, seat)
+        else:
+            # Only the answers of the action's own type: listing every other answer (every
+            # move's routes) would not change whether this one is among them.
+            kind = action.get("type")
+            legal = rules.options(state, state["queue"][0], seat, want=kind if isinstance(kind, str) else None)
+        if action not in legal:
             raise IllegalAction("That action is not allowed now.", code="illegal_action")
 
     def apply(self, state, event):
         kind = event_kind(event)
-        s = copy.deepcopy(state)
+        s = copy_tree(state)
         if kind == "chance":
             spec = self.chance(state)
             if spec is None:
@@ -283,7 +290,7 @@ class WizardingDuelsEngine(Engine):
         else:
             seat, action = event["seat"], event["action"]
             self.validate(state, seat, action)
-            rules.decide(s, seat, copy.deepcopy(action))
+            rules.decide(s, seat, copy_tree(action))
         rules.run(s)
         rules.check_lightning(s)
         return s
@@ -300,7 +307,7 @@ class WizardingDuelsEngine(Engine):
 
     # -- what people see ---------------------------------------------------------
     def view(self, state, seat):
-        v = copy.deepcopy(state)
+        v = copy_tree(state)
         for i, p in enumerate(v["players"]):
             mine = seat == i
             p["hand"] = p["hand"] if mine else len(p["hand"])

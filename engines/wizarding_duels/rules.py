@@ -9,6 +9,8 @@ rulebook's lines.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from heapq import heappop, heappush
 from itertools import combinations
 
 from engines.base import IllegalAction
@@ -825,78 +827,122 @@ def _passives(s: State, m: dict) -> list[dict]:
 
 
 def _step_rules(s: State, m: dict):
+    """``terrain_of(h)`` and ``steps(h)`` for a route search of model ``m``. Both are pure functions
+    of the board, its overlays and the mover's Fly and Scout, and route searches run several times
+    an event (listing moves, checking one, making it), so their answers are kept per board and
+    overlay set (issue 17, P1); so is each search's own result (``searches``, by kind, start and
+    points), which depends on nothing else: only the models in the way, applied after it, do."""
     fly = has(m, "fly")
     scout = has(m, "scout")
+    overlays = tuple((o["hex"], o["kind"], o["face_up"], o["what"]) for o in s["overlays"])
+    seen, moves, searches = _step_memo(s["pack"], s["map"], s["nexus"], overlays, fly, scout)
 
     def terrain_of(h):
-        return terrain(s, h)
+        try:
+            return seen[h]
+        except KeyError:
+            t = seen[h] = terrain(s, h)
+            return t
 
-    def passable(h):
-        t = terrain(s, h)
-        return t is not None and (t != "impassable" or fly)
+    def steps(h):
+        """(neighbour, cost to enter it, 1 if entering it is Dangerous) for each space a step may enter."""
+        try:
+            return moves[h]
+        except KeyError:
+            pass
+        out = []
+        for n in geometry.neighbours(h):
+            t = terrain_of(n)
+            if t is None or (t == "impassable" and not fly):
+                continue
+            out.append(
+                (n, 2 if t == "difficult" and not fly and not scout else 1, 1 if t == "dangerous" and not fly else 0)
+            )
+        moves[h] = out
+        return out
 
-    def cost(h):
-        t = terrain(s, h)
-        return 2 if t == "difficult" and not fly and not scout else 1
+    return terrain_of, steps, searches
 
-    def danger(h):
-        return terrain(s, h) == "dangerous" and not fly
 
-    return terrain_of, passable, cost, danger
+@lru_cache(maxsize=64)
+def _step_memo(pack_id, map_id, nexus, overlays, fly, scout) -> tuple[dict, dict, dict]:
+    """Empty memos (terrain by space, steps by space, searches) for one board, overlay set and
+    mover kind. Nothing changes what they hold once it is in: callers only read it."""
+    return {}, {}, {}
+
+
+def _occupied(s: State) -> set[str]:
+    """The spaces holding a model (``occupant(s, h) is not None`` for each of them)."""
+    return {m["hex"] for m in on_board(s)}
 
 
 def destinations(s: State, m: dict, points: int) -> dict[tuple[int, int], int]:
     """Spaces the model may end a move on, each with the fewest Dangerous spaces entered on a
     route within ``points`` (ruling: the mover takes the safest route)."""
-    terrain_of, passable, cost, danger = _step_rules(s, m)
+    terrain_of, steps, searches = _step_rules(s, m)
     start = hex_of(m)
-    best: dict[tuple, int] = {(start, 0): 0}
-    frontier = [(start, 0)]
-    while frontier:
-        frontier.sort(key=lambda x: (x[1], x[0][1], x[0][0]))
-        h, used = frontier.pop(0)
-        d0 = best[(h, used)]
-        for n in geometry.neighbours(h):
-            if terrain_of(n) is None or not passable(n):
-                continue
-            c = used + cost(n)
-            if c > points:
-                continue
-            d = d0 + (1 if danger(n) else 0)
-            if d < best.get((n, c), 99):
-                best[(n, c)] = d
-                frontier.append((n, c))
+    best = searches.get(("safest", start, points))
+    if best is None:
+        best = searches[("safest", start, points)] = _safest(steps, start, points)
     out: dict[tuple[int, int], int] = {}
+    occupied = _occupied(s)
     for (h, _), d in best.items():
-        if h == start or terrain(s, h) == "impassable" or occupant(s, h) is not None:
+        if h == start or terrain_of(h) == "impassable" or geometry.key(h) in occupied:
             continue
         out[h] = min(out.get(h, 99), d)
     return out
+
+
+def _safest(steps, start: tuple[int, int], points: int) -> dict[tuple, int]:
+    """(space, points used) -> the fewest Dangerous entries of a route there, for every such pair."""
+    best: dict[tuple, int] = {(start, 0): 0}
+    # Entries (points used, r, q), smallest first: the order in which the search always took
+    # them (it sorted the whole frontier before each step), so ``best`` fills in the same order.
+    frontier = [(0, start[1], start[0])]
+    while frontier:
+        used, r, q = heappop(frontier)
+        h = (q, r)
+        d0 = best[(h, used)]
+        for n, step, add in steps(h):
+            c = used + step
+            if c > points:
+                continue
+            d = d0 + add
+            if d < best.get((n, c), 99):
+                best[(n, c)] = d
+                heappush(frontier, (c, n[1], n[0]))
+    return best
 
 
 def route_dangers(s: State, m: dict, points: int) -> dict[tuple[int, int], list[int]]:
     """Version 2 (L653-667, L1214-1216): the mover chooses the route. For each space the model may
     end on, every number of Dangerous spaces some route within ``points`` enters (a route may pass
     any model and enter a space more than once; each entry of a Dangerous space is one Impact, A-32)."""
-    terrain_of, passable, cost, danger = _step_rules(s, m)
+    terrain_of, steps, searches = _step_rules(s, m)
     start = hex_of(m)
-    reach: dict[tuple, set[int]] = {(start, 0): {0}}
-    for used in range(points + 1):
-        for h, u in sorted(k for k in reach if k[1] == used):
-            for n in geometry.neighbours(h):
-                if terrain_of(n) is None or not passable(n):
-                    continue
-                c = used + cost(n)
-                if c > points:
-                    continue
-                add = 1 if danger(n) else 0
-                reach.setdefault((n, c), set()).update(d + add for d in reach[(h, u)])
+    reach = searches.get(("routes", start, points))
+    if reach is None:
+        reach = searches[("routes", start, points)] = _routes(steps, start, points)
     out: dict[tuple[int, int], set[int]] = {}
+    occupied = _occupied(s)
     for (h, _), ds in reach.items():
-        if h == start or terrain(s, h) == "impassable" or occupant(s, h) is not None:
+        if h == start or terrain_of(h) == "impassable" or geometry.key(h) in occupied:
             continue
         out.setdefault(h, set()).update(ds)
     return {h: sorted(ds) for h, ds in out.items()}
+
+
+def _routes(steps, start: tuple[int, int], points: int) -> dict[tuple, set[int]]:
+    """(space, points used) -> every number of Dangerous entries some route there makes."""
+    reach: dict[tuple, set[int]] = {(start, 0): {0}}
+    for used in range(points + 1):
+        for h, u in sorted(k for k in reach if k[1] == used):
+            for n, step, add in steps(h):
+                c = used + step
+                if c > points:
+                    continue
+                reach.setdefault((n, c), set()).update(d + add for d in reach[(h, u)])
+    return reach
 
 
 def move_choices(s: State, m: dict, points: int, make) -> list[dict]:
@@ -1071,8 +1117,9 @@ def _lower_usable(s: State, seat: int, card: str | None, timing: str) -> bool:
     return can_pay(P(s, seat), lo["cost"], lo["colour"])
 
 
-def options(s: State, st: dict, seat: int | None = None) -> list[dict]:
-    """Every legal answer to the decision step ``st`` (the front step)."""
+def options(s: State, st: dict, seat: int | None = None, want: str | None = None) -> list[dict]:
+    """Every legal answer to the decision step ``st`` (the front step); ``want`` may leave out
+    answers of other types (only the act step uses it)."""
     name = st["step"]
     pk = pack(s)
     if name == "choose_map":
@@ -1129,7 +1176,7 @@ def options(s: State, st: dict, seat: int | None = None) -> list[dict]:
                 out.append({"type": "activate", "model": m["uid"], "animal": True})
         return out
     if name == "act":
-        return act_options(s)
+        return act_options(s, want)
     c = s.get("clash")
     if name == "react":
         p = P(s, st["seat"])
@@ -1244,7 +1291,13 @@ def place_options(s: State, st: dict) -> list[dict]:
     return []
 
 
-def act_options(s: State) -> list[dict]:
+#: The action types each part of ``act_options`` lists.
+_QUICK_TYPES = ("flip", "use_artifact", "slytherin")
+
+
+def act_options(s: State, want: str | None = None) -> list[dict]:
+    """Every legal action of the acting model; with ``want``, only the actions of that type (the
+    other parts are not worked out: checking one action need not plan every move, issue 17 P1)."""
     pk = pack(s)
     act = s["act"]
     m = M(s, act["model"])
@@ -1252,9 +1305,10 @@ def act_options(s: State) -> list[dict]:
     if m["removed"] or m["hex"] is None or s["game_over"]:
         return out
     p = P(s, m["seat"])
-    if _slot(s, "move", m):
+    every = want is None
+    if (every or want == "move") and _slot(s, "move", m):
         out += move_choices(s, m, move_points(s, m), lambda k: {"type": "move", "to": k})
-    if _slot(s, "advanced", m, "elite_fighter"):
+    if (every or want == "attack") and _slot(s, "advanced", m, "elite_fighter"):
         for prof, art in attack_profiles(s, m):
             for o in on_board(s, other(m["seat"])):
                 if in_reach(s, m, o, prof["range"]):
@@ -1262,7 +1316,7 @@ def act_options(s: State) -> list[dict]:
                     if art:
                         a["artifact"] = art
                     out.append(a)
-    if _slot(s, "advanced", m, "expert_wizard|master_wizard"):
+    if (every or want == "cast") and _slot(s, "advanced", m, "expert_wizard|master_wizard"):
         for sp, _src in castable_spells(s, m):
             if places_marker(pk.spells[sp]):
                 out += [{"type": "cast", "spell": sp, "target": h} for h in marker_spaces(s, m, sp)]
@@ -1270,12 +1324,12 @@ def act_options(s: State) -> list[dict]:
             for t in spell_targets(s, m, sp):
                 out.append({"type": "cast", "spell": sp, "target": t["uid"]})
     ravenclaw = "ravenclaw" if controls(s, m, "challenge") else ""
-    if p["active"] and _slot(s, "advanced", m, "tactician|" + ravenclaw):
+    if (every or want == "draw_quest") and p["active"] and _slot(s, "advanced", m, "tactician|" + ravenclaw):
         for q in sorted(p["active"]):
             out.append({"type": "draw_quest", "discard": q})
-    if len(p["hand"]) < HAND_SIZE and _slot(s, "advanced", m):
+    if (every or want == "draw_clash") and len(p["hand"]) < HAND_SIZE and _slot(s, "advanced", m):
         out.append({"type": "draw_clash"})
-    if not m["animal"]:
+    if (every or want == "potion") and not m["animal"]:
         seen = set()
         for i, pot in enumerate(p["potions"]):
             if pot["spent"] or pot["id"] in seen:
@@ -1293,7 +1347,7 @@ def act_options(s: State) -> list[dict]:
                 targets = [o for o in on_board(s, m["seat"]) if in_reach(s, m, o, card["range"])]
             for t in targets:
                 out.append({"type": "potion", "index": i, "target": t["uid"]})
-    if _slot(s, "quick", m):
+    if (every or want in _QUICK_TYPES) and _slot(s, "quick", m):
         here = hex_of(m)
         for o in s["overlays"]:
             if geometry.distance(here, geometry.parse(o["hex"])) <= 1:
@@ -1304,7 +1358,7 @@ def act_options(s: State) -> list[dict]:
                 out.append({"type": "use_artifact", "artifact": a["id"]})
         if has(m, "slytherin") and controls(s, m) and not act["slytherin"]:
             out.append({"type": "slytherin"})
-    if has(m, "dark_lord") and not m.get("dark_lord_swap_used"):
+    if (every or want == "dark_lord_swap") and has(m, "dark_lord") and not m.get("dark_lord_swap_used"):
         # WD-T6 (a), ruling A-11: a Free action, an unassigned Spellbook spell with no clock.
         book = [sp for sp in p["spellbook"] if not p["clocks"].get(sp)]
         new = sorted(
@@ -1317,7 +1371,7 @@ def act_options(s: State) -> list[dict]:
         for give in book:
             for take in new:
                 out.append({"type": "dark_lord_swap", "give": give, "take": take})
-    if has(m, "herbology_expert") and not m.get("herbology_used"):
+    if (every or want == "herbology") and has(m, "herbology_expert") and not m.get("herbology_used"):
         # WD-T14, ruling A-71: a Free action, once per game, same level, from the whole pack.
         done = set()
         for i, pot in enumerate(p["potions"]):

@@ -145,3 +145,19 @@ def test_an_altered_match_state_is_disputed(db):
     Match.objects.filter(pk=match.pk).update(state=state)
     verdict = match_verify(match_id=match.id)
     assert not verdict.verified and "state" in verdict.reason
+
+
+def test_a_verdicts_broadcast_carries_the_verdict_and_none_of_the_streams_events_again(db):
+    # A verdict adds no event: re-sending the last events to every seat was half of what a
+    # verification cost (issue 17, P7); a socket behind the head still catches up from the database.
+    from matches import live
+    from matches.models import OutboxMessage
+
+    match = finished_match()
+    match_verify(match_id=match.id)
+    payload = OutboxMessage.objects.filter(topic="match.broadcast").order_by("-pk").first().payload
+    match.refresh_from_db()
+    assert payload["after"] == match.state_seq == payload["head_seq"]
+    frames = live.frames_for(match, payload["after"])
+    assert {seat: (f["events"], f["log"]) for seat, f in frames.items()} == {seat: ([], []) for seat in frames}
+    assert frames[None]["match"]["verification"]["verdict"] == Match.Verdict.VERIFIED

@@ -1,0 +1,158 @@
+"""Verification throughput with two Celery workers against one, on the same streams (issue 17, P7).
+
+    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/wizard_duels \
+    REDIS_URL=redis://127.0.0.1:6379/6 \
+        .venv/bin/python benchmarks/bench_verify_workers.py [--game dueling-wizards] [--matches 112] [--rounds 2]
+
+The database needs finished matches of the game (``manage.py autoplay --game dueling-wizards
+--matches 112`` makes them). Each round, for one
+worker and then for two (separate ``celery worker --concurrency 1`` processes, as a deployment
+scales out), the same matches are set back to "pending", one ``matches.verify_match`` task per
+match is queued on the Redis broker, the workers are started and the run ends when every match has
+its verdict again. Throughput counts from the first verdict to the last (the workers' start-up is
+not in it): (matches - 1) / (last verified_at - first verified_at).
+
+Beside the wall-clock throughput it prints the CPU seconds the workers used per stream: when two
+workers cost no more CPU per stream than one but do not finish in half the time, they are waiting
+(on a lock, the database, or for a core the machine does not have free).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ["CELERY_BROKER_URL"] = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/6")
+os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
+
+import django  # noqa: E402
+
+django.setup()
+
+from config.celery import app  # noqa: E402
+from matches.models import Match  # noqa: E402
+from matches.tasks import verify_match  # noqa: E402
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process and its children that were waited for (a prefork worker's
+    child does the work and lives as long as the worker, so its time is read separately)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for p in [pid, *children(pid)]:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def children(pid: int) -> list[int]:
+    try:
+        return [int(x) for x in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except FileNotFoundError:
+        return []
+
+
+def run(ids: list[str], workers: int, timeout: float) -> tuple[float, float]:
+    """Streams per second and CPU seconds per stream for ``workers`` worker processes."""
+    app.control.purge()
+    Match.objects.filter(pk__in=ids).update(verdict=Match.Verdict.PENDING, verified_at=None)
+    for match_id in ids:
+        verify_match.delay(match_id)
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--concurrency",
+                "1",
+                "--pool",
+                "prefork",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "-n",
+                f"bench{i}@%h",
+                "--loglevel",
+                "WARNING",
+            ],
+            cwd=ROOT,
+            env=os.environ.copy(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for i in range(workers)
+    ]
+    cpu_start = None
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            done = Match.objects.filter(pk__in=ids, verified_at__isnull=False).count()
+            if cpu_start is None and done:
+                cpu_start = sum(cpu_seconds(p.pid) for p in procs)  # start-up and the first task
+            if done == len(ids):
+                break
+            if time.monotonic() > deadline:
+                raise SystemExit(f"timed out with {done} of {len(ids)} verified: are Redis and the database up?")
+            time.sleep(0.2)
+        cpu = sum(cpu_seconds(p.pid) for p in procs) - (cpu_start or 0.0)
+    finally:
+        for p in procs:
+            p.send_signal(signal.SIGTERM)
+        for p in procs:
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        # What the verdicts queued after them (each one's ratings update, already in the ratings
+        # from the first verification: idempotent) is not measured; it must not wait in the queue.
+        app.control.purge()
+    times = sorted(Match.objects.filter(pk__in=ids).values_list("verified_at", flat=True))
+    span = (times[-1] - times[0]).total_seconds()
+    disputed = Match.objects.filter(pk__in=ids).exclude(verdict=Match.Verdict.VERIFIED).count()
+    if disputed:
+        raise SystemExit(f"{disputed} matches were not verified: the benchmark's streams are broken")
+    return (len(ids) - 1) / span, cpu / (len(ids) - 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="dueling-wizards")
+    parser.add_argument("--matches", type=int, default=112)
+    parser.add_argument("--rounds", type=int, default=2, help="1-worker and 2-worker runs, alternated")
+    parser.add_argument("--timeout", type=float, default=1800)
+    args = parser.parse_args()
+    finished = Match.objects.filter(game=args.game, status=Match.Status.FINISHED).order_by("finished_at", "pk")
+    ids = [str(pk) for pk in finished.values_list("pk", flat=True)[: args.matches]]
+    if len(ids) < args.matches:
+        raise SystemExit(f"only {len(ids)} finished {args.game} matches: run manage.py autoplay first")
+    print(f"{len(ids)} {args.game} streams, {args.rounds} round(s), one worker then two each round", flush=True)
+    rates: dict[int, list[float]] = {1: [], 2: []}
+    for r in range(args.rounds):
+        for workers in (1, 2):
+            rate, cpu = run(ids, workers, args.timeout)
+            rates[workers].append(rate)
+            print(
+                f"round {r + 1}: {workers} worker(s): {rate:6.1f} streams/s, {cpu * 1000:6.1f} ms CPU per stream",
+                flush=True,
+            )
+    one, two = max(rates[1]), max(rates[2])
+    print(f"best: 1 worker {one:.1f} streams/s, 2 workers {two:.1f} streams/s, ratio {two / one:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
