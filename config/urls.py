@@ -14,6 +14,7 @@ urlpatterns = [
     path("api/", include("matches.checkpoints.urls")),
     path("", include("league.urls")),
     path("", include("league.tournaments.urls")),
+    path("", include("league.players.urls")),
     path("", include("matches.checkpoints.page_urls")),
     path("", include("matches.analysis.page_urls")),
     path("", include("league.analysis_urls")),
