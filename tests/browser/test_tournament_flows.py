@@ -198,3 +198,7 @@ def test_a_players_own_page_shows_the_next_match_and_reports_from_it(page_as, li
     anon.goto(ann.url)
     anon.wait_for_selector("[data-testid=player-results] tbody tr")
     assert anon.locator("[data-testid^=report-]").count() == 0
+    # From there, every game she played: her player's page.
+    anon.click("[data-testid=profile]")
+    anon.wait_for_url(f"{live}/players/ann/")
+    assert anon.inner_text("h1") == "ann"

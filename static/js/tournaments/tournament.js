@@ -325,7 +325,8 @@
       el("strong", { "data-testid": "player-name" }, v.name),
       el("span", { class: "badge", "data-testid": "player-status" }, v.status + (v.checked_in ? " · checked in" : "")),
       st ? el("span", { "data-testid": "player-standing" }, `${st.table}: #${st.rank} of ${st.of} · ${data.elimination ? "wins" : "score"} ${st.score} · played ${st.played}`) : null,
-      el("a", { href: `/tournaments/${id}/`, "data-testid": "back" }, "← the tournament"));
+      el("a", { href: `/tournaments/${id}/`, "data-testid": "back" }, "← the tournament"),
+      el("a", { href: `/players/${encodeURIComponent(v.name)}/`, "data-testid": "profile" }, `all of ${v.name}'s games →`));
     let next;
     if (v.next) {
       const n = v.next;
