@@ -117,3 +117,57 @@ def test_the_double_elimination_drawing_places_and_links_every_match(page_as, li
     assert rows.count() == 6
     top = [r.split("\t")[1].strip() for r in rows.all_inner_texts() if r.split("\t")[0].strip() == "1"]
     assert {"s1", "s2"} <= set(top)
+
+
+@pytest.mark.parametrize("losers_champion_wins", [True, False])
+def test_the_second_grand_final_is_named_by_whether_it_is_played(page_as, live, off_loop, losers_champion_wins):
+    User = get_user_model()
+    org, *players = [User.objects.create_user(n, password=f"pw-{n}") for n in ("org", "a1", "a2", "a3", "a4")]
+
+    def setup():
+        t = services.tournament_create(
+            created_by=org,
+            name="Four",
+            game="dueling-wizards",
+            format="double_elimination",
+            options={"bracket_reset": True},
+        )
+        for p in players:
+            services.tournament_register(tournament=t, user=p)
+        services.tournament_start(tournament=t, by=org)
+        for _ in range(10):
+            state = tournament_state(tournament=Tournament.objects.get(pk=t.pk))
+            pending = [r for r in state["pairings"].values() if r["status"] == "pending"]
+            if not pending:
+                break
+            for r in pending:
+                # The lower seed wins every match before the grand final; there, side 1 (the
+                # losers' bracket champion) or side 0 (the winners' one) wins.
+                final = r["bracket_match"] == grand_final_id(t)
+                winner = r["players"][1 if losers_champion_wins else 0] if final else max(r["players"], key=int)
+                services.tournament_rule(tournament=t, pairing=r["id"], by=org, result={"winner": winner})
+            if any(r["bracket_match"] == grand_final_id(t) for r in pending):
+                break
+        return t
+
+    t = off_loop(setup)
+    page = page_as("org")
+    page.goto(f"{live}/tournaments/{t.id}/")
+    gf = grand_final_id(t)
+    page.wait_for_selector(f"[data-testid=bracket] g[data-match={gf}][data-status=done]")
+    reset = page.get_attribute("[data-testid=bracket] g[data-bracket=reset]", "data-match")
+    label = page.text_content(f"[data-testid=label-{reset}]")
+    if losers_champion_wins:
+        assert label == f"{reset} · Grand final 2"
+        assert page.get_attribute(f"[data-testid=bracket] g[data-match={reset}]", "data-status") == "ready"
+        assert page.locator(f"[data-testid=bracket] path[data-from={gf}][data-to={reset}]").count() == 1
+    else:
+        assert label == f"{reset} · Grand final 2 (not needed)"
+        page.wait_for_selector("[data-testid=champion]")
+
+
+def grand_final_id(t) -> str:
+    from league.tournaments.projection import bracket_of
+
+    state = tournament_state(tournament=Tournament.objects.get(pk=t.pk))
+    return next(m.id for m in bracket_of(state).matches if m.bracket == "grand_final")

@@ -354,7 +354,11 @@
     const last = (br) => Math.max(...b.matches.filter((x) => x.bracket === br).map((x) => x.round));
     if (m.bracket === "third_place") return "3rd place";
     if (m.bracket === "grand_final") return "Grand final";
-    if (m.bracket === "reset") return m.status === "not_needed" ? "Grand final 2 (not needed)" : "Grand final 2 (if needed)";
+    if (m.bracket === "reset") {
+      // Played only if the losers' bracket champion wins the grand final.
+      if (m.status === "not_needed") return "Grand final 2 (not needed)";
+      return m.status === "waiting" ? "Grand final 2 (if needed)" : "Grand final 2";
+    }
     if (m.bracket === "main" && m.round === last("main")) return "Final";
     if (m.bracket === "winners" && m.round === last("winners")) return "Winners' final";
     if (m.bracket === "losers" && m.round === last("losers")) return "Losers' final";
