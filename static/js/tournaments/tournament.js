@@ -27,6 +27,8 @@
   let typedName = "";
   // Edits the organiser has not saved yet survive redraws (a websocket update redraws the page).
   let seedEdits = {}, tiebreakEdits = null, pairEdits = ["", ""], windowEdits = null;
+  // The outcome the organiser picked for a ruling or correction, until it is sent.
+  const picked = {};
 
   const playerUrl = (name) => `/tournaments/${id}/players/${encodeURIComponent(name)}/`;
 
@@ -128,18 +130,23 @@
       };
       const refuse = (text) => { errorBox.textContent = text; errorBox.hidden = false; return null; };
       if (two) {
-        const sel = el("select", { "aria-label": `${label}: result`, "data-testid": `${verb}-select-${rec.id}` },
-          el("option", { value: "", selected: true }, "choose the result…"),
-          rec.players.map((p) => el("option", { value: `w:${p}` }, `${nameOf(p)} won`)),
-          rec.bracket_match ? null : el("option", { value: "draw" }, "Draw"),
-          open ? rec.players.map((p) => el("option", { value: `ns:${p}` }, `${nameOf(p)} did not show`)) : null,
-          open && !rec.bracket_match ? el("option", { value: "ns:both" }, "Nobody showed (double forfeit)") : null);
+        const key = `${verb}:${rec.id}`;
+        const option = (value, text) => el("option", { value, selected: (picked[key] || "") === value }, text);
+        const sel = el("select", { "aria-label": `${label}: result`, "data-testid": `${verb}-select-${rec.id}`,
+          // A websocket update redraws the page: the choice survives it.
+          onchange: (ev) => { picked[key] = ev.target.value; } },
+          option("", "choose the result…"),
+          rec.players.map((p) => option(`w:${p}`, `${nameOf(p)} won`)),
+          rec.bracket_match ? null : option("draw", "Draw"),
+          open ? rec.players.map((p) => option(`ns:${p}`, `${nameOf(p)} did not show`)) : null,
+          open && !rec.bracket_match ? option("ns:both", "Nobody showed (double forfeit)") : null);
+        const sent = (answer) => { if (answer) delete picked[key]; return answer; };
         out.push(sel, el("button", { class: "small-btn", "data-testid": `${verb}-${rec.id}`, onclick: () => {
           const v = sel.value;
           if (!v) return refuse(`Choose the result of ${rec.id} first.`);
           const what = sel.options[sel.selectedIndex].textContent;
-          if (v.startsWith("ns:")) return settle(what, () => post(`${path}/no-show`, { absent: v === "ns:both" ? rec.players : [v.slice(3)] }));
-          return settle(what, () => post(`${path}/${verb}`, { result: v === "draw" ? drawn() : won(v.slice(2)), reason: "organiser" }));
+          if (v.startsWith("ns:")) return settle(what, () => post(`${path}/no-show`, { absent: v === "ns:both" ? rec.players : [v.slice(3)] }).then(sent));
+          return settle(what, () => post(`${path}/${verb}`, { result: v === "draw" ? drawn() : won(v.slice(2)), reason: "organiser" }).then(sent));
         } }, label));
       } else {
         const input = el("input", { placeholder: "finish: a, b = c, d", "aria-label": "Finishing order", "data-testid": `${verb}-finish-${rec.id}` });
