@@ -56,8 +56,18 @@ def test_rule_and_correct_need_a_chosen_outcome_and_a_confirmation(page_as, live
     page.wait_for_selector("[data-testid=error]:has-text('Choose the result')")
     assert not asked
 
-    # A dismissed confirmation sends nothing.
+    # The pick survives the page being redrawn by a websocket update (another table's result).
     page.select_option(select, label=f"{second} won")
+    other, other_record = next((p, r) for p, r in state(t)["pairings"].items() if p != pairing)
+    off_loop(
+        lambda: services.tournament_rule(
+            tournament=t, pairing=other, by=org, result={"winner": other_record["players"][0]}
+        )
+    )
+    page.wait_for_selector(f"[data-testid=result-{other}]:has-text('won')")
+    assert page.input_value(select) == f"w:{record['players'][1]}"
+
+    # A dismissed confirmation sends nothing.
     answer(accept=False)
     page.click(f"[data-testid=rule-{pairing}]")
     assert asked and f"{second} won" in asked[-1]
