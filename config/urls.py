@@ -16,6 +16,7 @@ urlpatterns = [
     path("", include("league.urls")),
     path("", include("league.seasons.urls")),
     path("", include("league.tournaments.urls")),
+    path("", include("league.players.urls")),
     path("", include("matches.checkpoints.page_urls")),
     path("", include("matches.analysis.page_urls")),
     path("", include("matches.urls")),

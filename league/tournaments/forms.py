@@ -1,4 +1,6 @@
+import datetime as dt
 import uuid
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django import forms
 
@@ -53,6 +55,9 @@ class NewTournamentForm(forms.Form):
     check_in_closes = forms.DateTimeField(
         required=False, label="Check-in closes", widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
     )
+    # The organiser's time zone (filled in by static/js/pages/tournament-list.js): the check-in
+    # times are typed in it, and stored as UTC instants.
+    time_zone = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
     seeding = forms.ChoiceField(
         choices=[
             ("registration", "In order of registration"),
@@ -72,6 +77,18 @@ class NewTournamentForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [(e.name, e.title) for e in registry.latest()]
+
+    def clean(self):
+        d = super().clean()
+        try:
+            zone = ZoneInfo(d.get("time_zone") or "UTC")
+        except (ZoneInfoNotFoundError, ValueError):
+            zone = ZoneInfo("UTC")
+        for key in ("check_in_opens", "check_in_closes"):
+            if d.get(key):
+                # Django read the typed wall-clock time as UTC; it was the organiser's.
+                d[key] = d[key].replace(tzinfo=None).replace(tzinfo=zone).astimezone(dt.UTC)
+        return d
 
     def options(self) -> dict:
         d = self.cleaned_data

@@ -188,6 +188,9 @@ def elimination_places(state) -> list[dict[str, Any]]:
             if pid not in best or (stage, won) > best[pid]:
                 best[pid] = (stage, won)
     seeds = state["bracket"]["seeds"]
+    for pid in seeds:
+        if pid not in best:
+            best[pid] = _undecided_stage(bracket, resolved, stage_of, pid)
     champ = brackets.champion(bracket, resolved)
     order = sorted(seeds, key=lambda p: (p != champ, tuple(-x for x in best.get(p, (-1, 1))), seeds.index(p)))
     rows, previous = [], None
@@ -210,6 +213,19 @@ def elimination_places(state) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def _undecided_stage(bracket, resolved, stage_of, pid) -> tuple[int, float]:
+    """Where a player with no decided match yet stands among the others: a bye counts as a
+    win of the round it skipped, and a player waiting on a first match stands above those
+    who have lost one in that round (otherwise top seeds with byes rank last mid-event)."""
+    first = next((m for m in bracket.matches if pid in resolved[m.id].players), None)
+    if first is None:
+        return (-1, 1)
+    skipped = stage_of.get((first.bracket, first.round - 1))
+    if skipped is not None and any(s.kind == "seed" for s in first.sources):
+        return (skipped, 1)
+    return (stage_of[(first.bracket, first.round)], 0.5)
 
 
 def standings(state) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from tests.browser.game_pages import build_game_pages
 from tests.browser.main_pages import build_main_pages
 
 pytestmark = pytest.mark.browser
@@ -29,6 +30,25 @@ def test_no_main_page_has_a_serious_or_critical_axe_violation(page_as, live, off
         assert page.goto(f"{live}{path}").status == 200, name
         page.wait_for_selector("main")
         page.wait_for_load_state("load")
+        violations = serious_violations(page)
+        if violations:
+            found[name] = violations
+    assert not found, "\n".join(f"{name}: {v}" for name, vs in found.items() for v in vs)
+
+
+def test_no_game_page_or_player_page_has_a_serious_or_critical_axe_violation(page_as, live, off_loop):
+    pages = build_game_pages(off_loop)
+    signed_in = {None: page_as(None), "alice": page_as("alice")}
+    found = {}
+    for name, (user, path) in pages.items():
+        page = signed_in[user]
+        assert page.goto(f"{live}{path}").status == 200, name
+        page.wait_for_selector("main")
+        page.wait_for_load_state("load")
+        if name.endswith("live"):
+            page.wait_for_selector("[data-testid=connection]:text('live')")
+        elif name.endswith("replay"):
+            page.wait_for_selector("[data-testid=event]:not(:empty)", timeout=30_000)
         violations = serious_violations(page)
         if violations:
             found[name] = violations

@@ -3,11 +3,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from tests.browser.game_pages import build_game_pages
 from tests.browser.main_pages import build_main_pages
 
 pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 # The page's width beyond the viewport, and the widest elements sticking out (to say what to fix).
 OVERFLOW = """() => {
@@ -36,6 +41,31 @@ def test_no_main_page_scrolls_sideways(browser, live, off_loop, page_as, width):
         if name == "replay":
             # The final event, where the seed is revealed, is the widest text a replay shows.
             page.wait_for_selector("[data-testid=event]:not(:empty)")
+        found = page.evaluate(OVERFLOW)
+        if found["extra"] > 0:
+            wide[name] = found
+    assert not wide, "\n".join(f"{name}: {f['extra']}px too wide; {f['culprits']}" for name, f in wide.items())
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_no_game_page_or_player_page_scrolls_sideways(browser, live, off_loop, page_as, width):
+    pages = build_game_pages(off_loop)
+    signed_in = {None: page_as(None), "alice": page_as("alice")}
+    for page in signed_in.values():
+        page.set_viewport_size({"width": width, "height": 900})
+    wide = {}
+    for name, (user, path) in pages.items():
+        page = signed_in[user]
+        assert page.goto(f"{live}{path}").status == 200, name
+        page.wait_for_selector("main")
+        page.wait_for_load_state("load")
+        if name.endswith("replay"):
+            # At the final event, where the seed is revealed: the widest text a replay shows.
+            page.wait_for_selector("[data-testid=event]:not(:empty)", timeout=30_000)
+        elif name.endswith("live"):
+            page.wait_for_selector("[data-testid=connection]:text('live')")
+        if ARTIFACTS.is_dir():
+            page.screenshot(path=str(ARTIFACTS / f"{name.replace(' ', '-')}-{width}.png"), full_page=True)
         found = page.evaluate(OVERFLOW)
         if found["extra"] > 0:
             wide[name] = found

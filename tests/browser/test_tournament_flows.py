@@ -45,14 +45,16 @@ def register(org, names):
 
 
 def rule_open_pairings(org, at_most=60):
-    """The organiser rules open pairings on the page one at a time (first player wins),
-    until none is left or ``at_most`` are ruled."""
+    """The organiser rules open pairings on the page one at a time (first player wins, picked
+    and confirmed), until none is left or ``at_most`` are ruled."""
     ruled = []
     while len(ruled) < at_most:
         selects = org.locator("[data-testid^=rule-select-]")
         if selects.count() == 0:
             return ruled
         pairing = selects.first.get_attribute("data-testid").removeprefix("rule-select-")
+        selects.first.select_option(index=1)
+        org.once("dialog", lambda dialog: dialog.accept())
         org.click(f"[data-testid=rule-{pairing}]")
         org.wait_for_selector(f"[data-testid=rule-select-{pairing}]", state="detached")
         ruled.append(pairing)
@@ -85,6 +87,7 @@ def test_a_sixteen_player_double_elimination_seeded_by_hand_with_a_corrected_res
     org.wait_for_selector("[data-testid=bracket] g[data-match=M1][data-winner=de16]")
     # ... then M1 turns out to have been won by de01: the bracket re-routes it.
     org.select_option("[data-testid=correct-select-M1]", label="de01 won")
+    org.once("dialog", lambda dialog: dialog.accept())
     org.click("[data-testid=correct-M1]")
     org.wait_for_selector("[data-testid=bracket] g[data-match=M1][data-winner=de01]")
     assert len(rule_open_pairings(org)) >= 19  # 30 matches at least, 31 with a reset
@@ -133,6 +136,7 @@ def test_a_swiss_with_tie_breaks_a_forbidden_pair_a_drop_a_late_join_and_a_corre
             options = first.locator("option").all_inner_texts()
             other = next(o for o in options if o.endswith(" won") and o != before)
             first.select_option(label=other)
+            org.once("dialog", lambda dialog: dialog.accept())
             org.click(f"[data-testid=correct-{pairing}]")
             org.wait_for_selector(f"[data-testid=result-{pairing}]:text('{other}')")
         if rnd < 4:
@@ -194,3 +198,7 @@ def test_a_players_own_page_shows_the_next_match_and_reports_from_it(page_as, li
     anon.goto(ann.url)
     anon.wait_for_selector("[data-testid=player-results] tbody tr")
     assert anon.locator("[data-testid^=report-]").count() == 0
+    # From there, every game she played: her player's page.
+    anon.click("[data-testid=profile]")
+    anon.wait_for_url(f"{live}/players/ann/")
+    assert anon.inner_text("h1") == "ann"

@@ -60,6 +60,8 @@ def test_an_organiser_runs_a_single_elimination_and_the_bracket_moves_without_re
             break
         testid = selects.first.get_attribute("data-testid")
         pairing = testid.removeprefix("rule-select-")
+        selects.first.select_option(index=1)
+        org.once("dialog", lambda dialog: dialog.accept())
         org.click(f"[data-testid=rule-{pairing}]")
         org.wait_for_selector(f"[data-testid=bracket] g[data-match={pairing}][data-status=done]")
     org.wait_for_selector("[data-testid=champion]")

@@ -7,8 +7,9 @@
 (function () {
   "use strict";
   const SVGNS = "http://www.w3.org/2000/svg";
-  const COLOUR = { fire: "#d9412b", earth: "#2e9b48", water: "#2f6fde", air: "#8a8f98" };
-  const SEAT_COLOUR = ["#7b3fc4", "#e08a00", "#0f8b8d", "#c2185b"];
+  // Dark enough for white text on them (4.5:1, WCAG AA).
+  const COLOUR = { fire: "#c8391f", earth: "#23813a", water: "#2f6fde", air: "#6b7079" };
+  const SEAT_COLOUR = ["#7b3fc4", "#9a5a00", "#0c7678", "#c2185b"];
   const ELEMENTS = ["fire", "earth", "water", "air"];
   const UNIT = 110; // one board unit in SVG units
   const PAD = 50;

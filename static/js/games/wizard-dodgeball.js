@@ -6,7 +6,7 @@
   const SVGNS = "http://www.w3.org/2000/svg";
   const S = 40; // one court square, in SVG units (the SVG scales to the board's width)
 
-  const TEAM_COLOUR = ["#2f6fde", "#d6453d"];
+  const TEAM_COLOUR = ["#2f6fde", "#c93d35"];
   const TEAM_WORD = ["Blue", "Red"];
   const DICE = { white: [0, 5], grey: [1, 6], blue: [2, 7], red: [3, 8] };
   const FACES = {

@@ -20,7 +20,7 @@
   }
   const SVGNS = "http://www.w3.org/2000/svg";
   const R = 22; // hex radius in SVG units
-  const SEAT_COLOUR = ["#2f6fde", "#d6453d"];
+  const SEAT_COLOUR = ["#2f6fde", "#c93d35"];
   const TERRAIN_WORD = {
     open: "Open", difficult: "Difficult", impassable: "Impassable", obscuring: "Obscuring", dangerous: "Dangerous",
   };

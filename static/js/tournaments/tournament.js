@@ -27,6 +27,8 @@
   let typedName = "";
   // Edits the organiser has not saved yet survive redraws (a websocket update redraws the page).
   let seedEdits = {}, tiebreakEdits = null, pairEdits = ["", ""], windowEdits = null;
+  // The outcome the organiser picked for a ruling or correction, until it is sent.
+  const picked = {};
 
   const playerUrl = (name) => `/tournaments/${id}/players/${encodeURIComponent(name)}/`;
 
@@ -120,20 +122,39 @@
     if (data.is_organiser && rec.players.length > 1 && rec.status !== "waiting" && rec.status !== "not_needed") {
       const verb = rec.status === "final" ? "correct" : "rule";
       const label = rec.status === "final" ? "Correct" : "Rule";
+      // No outcome is chosen for the organiser: a ruling or a correction is always picked
+      // by hand and confirmed, so one stray click cannot decide a pairing.
+      const settle = (what, send) => {
+        if (!window.confirm(`${label} ${rec.names.join(" v ")} (${rec.id}): ${what}?`)) return null;
+        return send();
+      };
+      const refuse = (text) => { errorBox.textContent = text; errorBox.hidden = false; return null; };
       if (two) {
-        const sel = el("select", { "aria-label": `${label}: result`, "data-testid": `${verb}-select-${rec.id}` },
-          rec.players.map((p) => el("option", { value: `w:${p}` }, `${nameOf(p)} won`)),
-          rec.bracket_match ? null : el("option", { value: "draw" }, "Draw"),
-          open ? rec.players.map((p) => el("option", { value: `ns:${p}` }, `${nameOf(p)} did not show`)) : null,
-          open && !rec.bracket_match ? el("option", { value: "ns:both" }, "Nobody showed (double forfeit)") : null);
+        const key = `${verb}:${rec.id}`;
+        const option = (value, text) => el("option", { value, selected: (picked[key] || "") === value }, text);
+        const sel = el("select", { "aria-label": `${label}: result`, "data-testid": `${verb}-select-${rec.id}`,
+          // A websocket update redraws the page: the choice survives it.
+          onchange: (ev) => { picked[key] = ev.target.value; } },
+          option("", "choose the result…"),
+          rec.players.map((p) => option(`w:${p}`, `${nameOf(p)} won`)),
+          rec.bracket_match ? null : option("draw", "Draw"),
+          open ? rec.players.map((p) => option(`ns:${p}`, `${nameOf(p)} did not show`)) : null,
+          open && !rec.bracket_match ? option("ns:both", "Nobody showed (double forfeit)") : null);
+        const sent = (answer) => { if (answer) delete picked[key]; return answer; };
         out.push(sel, el("button", { class: "small-btn", "data-testid": `${verb}-${rec.id}`, onclick: () => {
           const v = sel.value;
-          if (v.startsWith("ns:")) return post(`${path}/no-show`, { absent: v === "ns:both" ? rec.players : [v.slice(3)] });
-          return post(`${path}/${verb}`, { result: v === "draw" ? drawn() : won(v.slice(2)), reason: "organiser" });
+          if (!v) return refuse(`Choose the result of ${rec.id} first.`);
+          const what = sel.options[sel.selectedIndex].textContent;
+          if (v.startsWith("ns:")) return settle(what, () => post(`${path}/no-show`, { absent: v === "ns:both" ? rec.players : [v.slice(3)] }).then(sent));
+          return settle(what, () => post(`${path}/${verb}`, { result: v === "draw" ? drawn() : won(v.slice(2)), reason: "organiser" }).then(sent));
         } }, label));
       } else {
-        const input = el("input", { placeholder: "finish: a, b = c, d", "aria-label": "Finishing order" });
-        out.push(input, el("button", { class: "small-btn", onclick: () => post(`${path}/${verb}`, { result: { finish: parseFinish(input.value) } }) }, label));
+        const input = el("input", { placeholder: "finish: a, b = c, d", "aria-label": "Finishing order", "data-testid": `${verb}-finish-${rec.id}` });
+        out.push(input, el("button", { class: "small-btn", "data-testid": `${verb}-${rec.id}`, onclick: () => {
+          const finish = parseFinish(input.value);
+          if (!finish.length) return refuse(`Type the finishing order of ${rec.id} first.`);
+          return settle(finish.map((place) => place.join(" = ")).join(" › "), () => post(`${path}/${verb}`, { result: { finish } }));
+        } }, label));
       }
     }
     if (rec.match_id) out.push(el("a", { href: `/matches/${rec.match_id}/`, class: "small" }, " match →"));
@@ -211,12 +232,20 @@
         } }, "Forbid pair")));
     }
     if (p.status === "registration") {
-      const local = (iso) => (iso ? new Date(iso).toISOString().slice(0, 16) : "");
+      // The inputs read and write the viewer's wall-clock time; the server keeps UTC instants.
+      const pad = (n) => String(n).padStart(2, "0");
+      const local = (iso) => {
+        if (!iso) return "";
+        const d = new Date(iso);
+        return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+      };
       windowEdits = windowEdits || [local(data.options.check_in_opens), local(data.options.check_in_closes)];
-      const field = (i, testid) => el("input", { type: "datetime-local", "aria-label": i ? "Check-in closes" : "Check-in opens", "data-testid": testid, value: windowEdits[i],
+      const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "your local time";
+      const field = (i, testid) => el("input", { type: "datetime-local", "aria-label": `${i ? "Check-in closes" : "Check-in opens"} (${zone})`, "data-testid": testid, value: windowEdits[i],
         oninput: (ev) => { windowEdits[i] = ev.target.value; } });
-      const asIso = (v) => (v ? `${v}:00Z` : null);
-      rows.push(el("div", { class: "row", "data-testid": "check-in-window" }, el("span", {}, "Check-in window (UTC):"),
+      // "2027-03-05T18:30" without a zone is read by Date as local time.
+      const asIso = (v) => (v ? new Date(v).toISOString() : null);
+      rows.push(el("div", { class: "row", "data-testid": "check-in-window" }, el("span", {}, "Check-in window, ", el("span", { "data-testid": "check-in-zone" }, zone), " time:"),
         field(0, "check-in-opens"), el("span", {}, "to"), field(1, "check-in-closes"),
         el("button", { "data-testid": "save-check-in", onclick: async () => {
           if (await post("configure", { check_in_opens: asIso(windowEdits[0]), check_in_closes: asIso(windowEdits[1]) })) windowEdits = null;
@@ -255,7 +284,7 @@
       if (mine.next) {
         const n = mine.next;
         const opp = n.players.filter((x) => x !== me).map(nameOf).join(", ");
-        bits.push(el("span", { "data-testid": "my-next" }, `Next: round ${n.round}, ${n.bracket_match || `board ${n.board}`}${n.table ? ` at table ${n.table}` : ""} against ${opp} (${n.status})`), ...actions(n));
+        bits.push(el("span", { "data-testid": "my-next" }, `Next: round ${n.round}, ${n.bracket_match ? matchLabel(n.bracket_match) : `board ${n.board}`}${n.table ? ` at table ${n.table}` : ""} against ${opp} (${n.status})`), ...actions(n));
       } else if (p.status === "running") bits.push(el("span", { class: "muted", "data-testid": "my-next" }, "No match waiting for you."));
     }
     return el("div", { class: "card row", "data-testid": "me" }, bits);
@@ -303,13 +332,14 @@
       el("strong", { "data-testid": "player-name" }, v.name),
       el("span", { class: "badge", "data-testid": "player-status" }, v.status + (v.checked_in ? " · checked in" : "")),
       st ? el("span", { "data-testid": "player-standing" }, `${st.table}: #${st.rank} of ${st.of} · ${data.elimination ? "wins" : "score"} ${st.score} · played ${st.played}`) : null,
-      el("a", { href: `/tournaments/${id}/`, "data-testid": "back" }, "← the tournament"));
+      el("a", { href: `/tournaments/${id}/`, "data-testid": "back" }, "← the tournament"),
+      el("a", { href: `/players/${encodeURIComponent(v.name)}/`, "data-testid": "profile" }, `all of ${v.name}'s games →`));
     let next;
     if (v.next) {
       const n = v.next;
       const opp = n.players.filter((x) => x !== v.id).map(nameOf).join(", ") || "nobody";
       next = el("section", { class: "card", "data-testid": "player-next" }, el("h3", {}, "Next match"),
-        el("p", { "data-testid": "next-details" }, `Round ${n.round} · ${n.bracket_match ? `match ${n.bracket_match}` : `board ${n.board}`}${n.table ? ` at table ${n.table}` : ""} · against `,
+        el("p", { "data-testid": "next-details" }, `Round ${n.round} · ${n.bracket_match ? `match ${matchLabel(n.bracket_match)}` : `board ${n.board}`}${n.table ? ` at table ${n.table}` : ""} · against `,
           el("strong", { "data-testid": "next-opponent" }, opp), ` · ${resultText(n)}`),
         el("div", { class: "row" }, actions(n)));
     } else {
@@ -320,49 +350,85 @@
       el("table", { class: "list", "data-testid": "player-results" },
         el("thead", {}, el("tr", {}, el("th", {}, "Round"), el("th", {}, "Against"), el("th", {}, "Result"), el("th", {}, "Points"), el("th", {}, ""))),
         el("tbody", {}, v.results.map((r) => el("tr", { "data-pairing": r.pairing },
-          el("td", {}, r.bracket_match || r.round), el("td", {}, r.opponents.join(", ") || "—"), el("td", {}, r.outcome),
+          el("td", {}, r.bracket_match ? matchLabel(r.bracket_match) : r.round), el("td", {}, r.opponents.join(", ") || "—"), el("td", {}, r.outcome),
           el("td", {}, r.points ?? ""), el("td", {}, r.match_id ? el("a", { href: `/matches/${r.match_id}/` }, "match →") : null))))));
     return [statusPanel(), timerPanel(), head, next, results];
   }
 
   // -- bracket --------------------------------------------------------------------------
+  // One name per final, the same on the drawing, the match list and a player's next match.
+  function finalName(b, m) {
+    const last = (br) => Math.max(...b.matches.filter((x) => x.bracket === br).map((x) => x.round));
+    if (m.bracket === "third_place") return "3rd place";
+    if (m.bracket === "grand_final") return "Grand final";
+    if (m.bracket === "reset") {
+      // Played only if the losers' bracket champion wins the grand final.
+      if (m.status === "not_needed") return "Grand final 2 (not needed)";
+      return m.status === "waiting" ? "Grand final 2 (if needed)" : "Grand final 2";
+    }
+    if (m.bracket === "main" && m.round === last("main")) return "Final";
+    if (m.bracket === "winners" && m.round === last("winners")) return "Winners' final";
+    if (m.bracket === "losers" && m.round === last("losers")) return "Losers' final";
+    return null;
+  }
+  const matchLabel = (matchId) => {
+    const b = data.bracket;
+    const m = b && b.matches.find((x) => x.id === matchId);
+    const name = m && finalName(b, m);
+    return name ? `${matchId} · ${name}` : matchId;
+  };
+
   function bracketSvg(b) {
-    const W = 170, H = 46, GAP = 40, PAD = 10;
-    const groups = b.format === "double_elimination" ? [["winners"], ["losers"], ["grand_final", "reset"]] : [["main", "third_place"]];
+    const W = 170, H = 46, GAP = 40, PAD = 10, TITLE = 16;
+    const double = b.format === "double_elimination";
+    // Double elimination: the winners' bracket above the losers' bracket, and the grand final
+    // with its second match to the right of both, level between the two finals that feed it.
+    const sections = double
+      ? [["winners", "Winners' bracket"], ["losers", "Losers' bracket"]].map(([n, t]) => [[n], t])
+      : [[["main", "third_place"], null]];
     const boxes = {};
-    let yOffset = PAD, maxX = 0;
     const parts = [];
-    for (const names of groups) {
+    let yOffset = PAD, maxX = 0;
+    for (const [names, title] of sections) {
       const ms = b.matches.filter((m) => names.includes(m.bracket));
       if (!ms.length) continue;
+      if (title) {
+        parts.push(sv("text", { x: PAD, y: yOffset + 10, class: "br-label", "data-testid": `section-${names[0]}` }, title));
+        yOffset += TITLE;
+      }
       const cols = [...new Set(ms.map((m) => `${m.bracket}:${m.round}`))];
       cols.sort((a, c) => { const [ba, ra] = a.split(":"); const [bc, rc] = c.split(":"); return names.indexOf(ba) - names.indexOf(bc) || ra - rc; });
-      let height = 0;
       const colOf = {};
       cols.forEach((c, i) => (colOf[c] = i));
-      for (const c of cols) {
-        const inCol = ms.filter((m) => `${m.bracket}:${m.round}` === c);
-        const [br, rd] = c.split(":");
-        const full = (br === "main" || br === "winners") ? Math.max(1, b.size >> Number(rd)) : Math.max(...inCol.map((m) => m.slot));
-        height = Math.max(height, full * (H + 14));
-      }
+      const fullOf = (m) => ((m.bracket === "main" || m.bracket === "winners")
+        ? Math.max(1, b.size >> m.round)
+        : Math.max(...ms.filter((x) => x.bracket === m.bracket && x.round === m.round).map((x) => x.slot)));
+      const height = Math.max(...ms.map((m) => fullOf(m) * (H + 14)));
       for (const m of ms) {
-        const c = `${m.bracket}:${m.round}`;
-        const inCol = ms.filter((x) => `${x.bracket}:${x.round}` === c);
-        const full = (m.bracket === "main" || m.bracket === "winners") ? Math.max(1, b.size >> m.round) : Math.max(...inCol.map((x) => x.slot));
-        let yc = yOffset + (m.slot - 0.5) * (height / full);
-        if (m.bracket === "third_place") yc = yOffset + height - H / 2;
-        const x = PAD + colOf[c] * (W + GAP);
+        let yc = yOffset + 10 + (m.slot - 0.5) * (height / fullOf(m));
+        if (m.bracket === "third_place") yc = yOffset + 10 + height - H / 2;
+        const x = PAD + colOf[`${m.bracket}:${m.round}`] * (W + GAP);
         boxes[m.id] = { x, y: yc - H / 2 };
         maxX = Math.max(maxX, x + W);
       }
-      if (names[0] === "losers") parts.push(sv("text", { x: PAD, y: yOffset - 2, class: "br-label" }, "Losers' bracket"));
-      yOffset += height + 30;
+      yOffset += height + 24;
+    }
+    if (double) {
+      const finals = ["grand_final", "reset"].map((n) => b.matches.find((m) => m.bracket === n)).filter(Boolean);
+      const feeders = b.matches.filter((m) => m.winner_to && finals.length && m.winner_to[0] === finals[0].id && boxes[m.id]);
+      const centres = feeders.map((m) => boxes[m.id].y + H / 2);
+      const yc = centres.length ? centres.reduce((a, c) => a + c, 0) / centres.length : PAD + TITLE + H;
+      const x0 = maxX + GAP;
+      finals.forEach((m, i) => { boxes[m.id] = { x: x0 + i * (W + GAP), y: yc - H / 2 }; });
+      if (finals.length) parts.push(sv("text", { x: x0, y: yc - H / 2 - 18, class: "br-label", "data-testid": "section-finals" }, "Finals"));
+      maxX = x0 + finals.length * (W + GAP) - GAP;
     }
     for (const m of b.matches) {
       if (!m.winner_to || !boxes[m.id] || !boxes[m.winner_to[0]]) continue;
+      // From the right edge of a match to the slot its winner fills in the next one.
       const a = boxes[m.id], t = boxes[m.winner_to[0]];
-      parts.push(sv("path", { d: `M${a.x + W} ${a.y + H / 2} H${a.x + W + GAP / 2} V${t.y + H / 2} H${t.x}`, class: "br-link" }));
+      const ty = t.y + (m.winner_to[1] ? 3 : 1) * H / 4;
+      parts.push(sv("path", { d: `M${a.x + W} ${a.y + H / 2} H${t.x - GAP / 2} V${ty} H${t.x}`, class: "br-link", "data-from": m.id, "data-to": m.winner_to[0] }));
     }
     for (const m of b.matches) {
       const box = boxes[m.id];
@@ -374,11 +440,13 @@
         return sv("g", {}, sv("rect", { x: box.x, y: box.y + side * H / 2, width: W, height: H / 2, class: `br-slot ${won ? "won" : ""} ${pid ? "" : "tbd"}` }),
           sv("text", { x: box.x + 6, y: box.y + side * H / 2 + 16, class: `br-name ${won ? "won" : ""}`, "data-testid": `slot-${m.id}-${side}` }, name));
       });
-      parts.push(sv("g", { class: `br-match ${m.status} ${m.voided ? "voided" : ""}`, "data-match": m.id, "data-status": m.status, "data-winner": m.winner ? nameOf(m.winner) : "" },
+      const name = finalName(b, m);
+      parts.push(sv("g", { class: `br-match ${m.status} ${m.voided ? "voided" : ""}`, "data-match": m.id, "data-status": m.status, "data-winner": m.winner ? nameOf(m.winner) : "", "data-bracket": m.bracket },
         sv("title", {}, `${m.id}${m.conditional ? " (only if needed)" : ""}: ${m.status}`), ...rows,
-        sv("text", { x: box.x + W - 4, y: box.y - 3, class: "br-id", "text-anchor": "end" }, m.bracket === "third_place" ? "3rd place" : m.bracket === "reset" ? "reset" : m.bracket === "grand_final" ? "grand final" : m.id)));
+        sv("text", { x: box.x + W - 4, y: box.y - 3, class: "br-id", "text-anchor": "end", "data-testid": `label-${m.id}` }, name ? `${m.id} · ${name}` : m.id)));
     }
-    return sv("svg", { class: "bracket-svg", "data-testid": "bracket", width: maxX + PAD, height: yOffset, viewBox: `0 0 ${maxX + PAD} ${yOffset}` }, ...parts);
+    const height = Math.max(yOffset, ...Object.values(boxes).map((x) => x.y + H + PAD));
+    return sv("svg", { class: "bracket-svg", "data-testid": "bracket", width: maxX + PAD, height, viewBox: `0 0 ${maxX + PAD} ${height}` }, ...parts);
   }
 
   function bracketPanel() {
@@ -388,7 +456,7 @@
       el("div", { class: "bracket-wrap" }, bracketSvg(data.bracket)),
       recs.length ? el("table", { class: "list pairings", "data-testid": "bracket-matches" },
         el("tbody", {}, recs.map((rec) => el("tr", { "data-pairing": rec.id },
-          el("td", {}, rec.table ? `table ${rec.table}` : ""), el("td", {}, rec.id), el("td", {}, rec.names.join(" v ")), el("td", { "data-testid": `result-${rec.id}` }, resultText(rec)), el("td", {}, actions(rec)))))) : null);
+          el("td", {}, rec.table ? `table ${rec.table}` : ""), el("td", { "data-testid": `match-label-${rec.id}` }, matchLabel(rec.id)), el("td", {}, rec.names.join(" v ")), el("td", { "data-testid": `result-${rec.id}` }, resultText(rec)), el("td", {}, actions(rec)))))) : null);
   }
 
   // -- rounds ---------------------------------------------------------------------------
