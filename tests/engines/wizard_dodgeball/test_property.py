@@ -62,7 +62,7 @@ def playout(seed, heuristic_seats=(), max_events=40000, check=True, sample_legal
         else:
             seat = movers[0]
             if seat in heuristic_seats:
-                action = heuristic_action(state, seat, rng)
+                action = heuristic_action(E, state, seat, rng)
             else:
                 legal = E.legal_actions(state, seat)
                 assert legal, "a seat to move always has a legal action"
