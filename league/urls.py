@@ -3,8 +3,6 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
-    path("drafts/", views.draft_list, name="draft-list"),
-    path("drafts/<uuid:draft_id>/", views.draft_room, name="draft-room"),
     path("leagues/<slug:slug>/", views.league_home, name="league-home"),
     path("leagues/<slug:slug>/seasons/<int:number>/", views.season_page, name="season"),
     path(

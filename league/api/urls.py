@@ -1,12 +1,8 @@
 from django.urls import path
 
-from . import season_views, views
+from . import season_views
 
 urlpatterns = [
-    path("drafts/", views.DraftList.as_view(), name="api-drafts"),
-    path("drafts/<uuid:draft_id>/", views.DraftDetail.as_view(), name="api-draft"),
-    path("drafts/<uuid:draft_id>/clock/", views.DraftClock.as_view(), name="api-draft-clock"),
-    path("drafts/<uuid:draft_id>/<str:verb>/", views.DraftAction.as_view(), name="api-draft-action"),
     path("leagues/", season_views.LeagueList.as_view(), name="api-leagues"),
     path("leagues/<slug:slug>/", season_views.LeagueDetail.as_view(), name="api-league"),
     path("leagues/<slug:slug>/seasons/", season_views.SeasonList.as_view(), name="api-seasons"),
