@@ -7,8 +7,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from engines import registry
+from matches.errors import Refusal
 from matches.eventstore import EventStoreError
-from matches.services import MatchError
 
 from .seasons import selectors as season_selectors
 from .seasons import services as season_services
@@ -116,7 +116,7 @@ def fixture_start_page(request, slug, number, key):
             expected_seq=_posted_seq(request, season.projected_seq),
             event_id=_posted_uuid(request),
         )
-    except (MatchError, EventStoreError) as exc:
+    except (Refusal, EventStoreError) as exc:  # the season's, its draft's or its match's refusal
         messages.error(request, exc.message)
         return redirect("season", slug=slug, number=number)
     if hasattr(started, "draft_match_id"):

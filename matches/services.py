@@ -24,21 +24,15 @@ from engines.chance import check_outcome, derive, indices_for_cards, seed_commit
 
 from . import eventstore
 from .commands import Appender, command_create, command_run
+from .errors import Refusal
 from .eventstore import NewEvent
 from .models import Event, Match, MatchLog, Seat
 from .outbox import outbox_add
 from .replay import engine_event, engine_events
 
 
-class MatchError(Exception):
-    """A refused command: HTTP status, stable code and a sentence for people."""
-
-    def __init__(self, message: str, *, code: str, status: int = 400, **extra: Any):
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.status = status
-        self.extra = extra
+class MatchError(Refusal):
+    """A refused match command: HTTP status, stable code and a sentence for people."""
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from matches import services as match_services
 from matches.invitations.models import Invitation
 from matches.invitations.selectors import invitation_summary
 
+from ..errors import LeagueError
 from . import invitations as draft_invitations
 from . import selectors, services
 from .models import Draft
@@ -167,7 +168,7 @@ class DraftAction(APIView):
             raise ValidationError({missing[0]: ["This field is required."]})
         seat = match_selectors.viewer_seat(match=draft.draft_match, user=request.user)
         if seat is None:
-            raise match_services.MatchError("You are not a coach in this draft.", code="not_a_coach", status=403)
+            raise LeagueError("You are not a coach in this draft.", code="not_a_coach", status=403)
         outcome = match_services.match_act(
             match_id=draft.draft_match_id,
             user=request.user,

@@ -4,8 +4,9 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 
 from matches import selectors as match_selectors
+from matches.errors import Refusal
 from matches.invitations.models import Invitation
-from matches.services import MatchError, SeatSpec
+from matches.services import SeatSpec
 
 from ..seasons.models import Club
 from . import selectors
@@ -28,7 +29,7 @@ def draft_list(request):
                     config={"format": form.cleaned_data["format"]},
                     clock_seconds=form.cleaned_data["clock_seconds"],
                 )
-            except MatchError as exc:
+            except Refusal as exc:  # the draft's (LeagueError) or its match's (MatchError)
                 form.add_error(None, exc.message)
             else:
                 if isinstance(opened, Invitation):
