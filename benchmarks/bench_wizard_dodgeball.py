@@ -43,7 +43,7 @@ def play(game: int, heuristic_seats=()) -> list[str]:
         if movers == [CHANCE]:
             event = {"kind": "chance", "outcome": derive(ENGINE.chance(state), SEED, f"g{game}", len(events))}
         elif movers[0] in heuristic_seats:
-            event = {"kind": "action", "seat": movers[0], "action": heuristic_action(state, movers[0], rng)}
+            event = {"kind": "action", "seat": movers[0], "action": heuristic_action(ENGINE, state, movers[0], rng)}
         else:
             event = {"kind": "action", "seat": movers[0], "action": ENGINE.random_action(state, movers[0], rng)}
         state = ENGINE.apply(state, event)

@@ -6,12 +6,12 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 
-from audit.matchverify import engine_event
 from engines import registry
 from engines.base import CHANCE, chance_enterable, replay
 
 from . import eventstore
 from .models import Event, Match, MatchLog
+from .replay import engine_events
 
 
 def match_get(*, match_id) -> Match | None:
@@ -91,9 +91,8 @@ def match_state_at(*, match: Match, seat: int | None, at: int) -> dict[str, Any]
     """The view as it stood after event ``at`` (replayed from the stream)."""
     engine = engine_for(match)
     events = eventstore.stream_events(stream_id=match.stream_id, upto=at)
-    engine_events = [engine_event(e.type, e.data) for e in events if e.type in ("action", "chance")]
     seats = match.seats.count()
-    state = replay(engine, match.config, seats, engine_events)
+    state = replay(engine, match.config, seats, engine_events(events))
     if match.status == Match.Status.FINISHED:
         # An auditor stepping through a finished match sees every seat's hand as it was.
         return {**engine.view(state, None), "seat_views": [engine.view(state, s) for s in range(seats)]}

@@ -18,27 +18,21 @@ from django.utils import timezone
 
 from audit.chain import SALTED_SCHEME
 from audit.clocks import SECOND, BadTimeControl, Clocks, check_time_control, micros
-from audit.matchverify import engine_event
 from engines import registry
 from engines.base import CHANCE, EngineError, IllegalAction, chance_enterable, replay
 from engines.chance import check_outcome, derive, indices_for_cards, seed_commitment
 
 from . import eventstore
 from .commands import Appender, command_create, command_run
+from .errors import Refusal
 from .eventstore import NewEvent
 from .models import Event, Match, MatchLog, Seat
 from .outbox import outbox_add
+from .replay import engine_event, engine_events
 
 
-class MatchError(Exception):
-    """A refused command: HTTP status, stable code and a sentence for people."""
-
-    def __init__(self, message: str, *, code: str, status: int = 400, **extra: Any):
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.status = status
-        self.extra = extra
+class MatchError(Refusal):
+    """A refused match command: HTTP status, stable code and a sentence for people."""
 
 
 @dataclass(frozen=True)
@@ -363,7 +357,7 @@ def _command_execute(match: Match, appender: Appender, user, seat, body, actor: 
             )
     before = match.state
     events = _append(match, appender, [new], engine=engine, after=state)
-    _log(match, events[0], engine.describe(before, stored_engine_event(events[0]), state))
+    _log(match, events[0], engine.describe(before, engine_event(events[0].type, events[0].data), state))
     events += _advance(match=match, appender=appender, engine=engine, state=state)
     _after_append(match, events)
     return events
@@ -425,7 +419,7 @@ def _state_before(event: Event):
         engine,
         match.config,
         match.seats.count(),
-        [stored_engine_event(e) for e in earlier if e.type in ("action", "chance")],
+        engine_events(earlier),
     )
 
 
@@ -491,10 +485,6 @@ def _append(match: Match, appender: Appender, new_events: list[NewEvent], *, eng
     return events
 
 
-def stored_engine_event(event: Event) -> dict:
-    return engine_event(event.type, event.data)
-
-
 def _advance(*, match: Match, appender: Appender, engine, state) -> list[Event]:
     """After a command: deal server chance, let bots move, close a finished match.
 
@@ -523,7 +513,7 @@ def _advance(*, match: Match, appender: Appender, engine, state) -> list[Event]:
         before = state
         state = engine.apply(state, engine_event(new.type, new.data))
         events = _append(match, appender, [new], engine=engine, after=state)
-        _log(match, events[0], engine.describe(before, stored_engine_event(events[0]), state))
+        _log(match, events[0], engine.describe(before, engine_event(events[0].type, events[0].data), state))
         appended += events
     if not engine.to_move(state):
         appended += _close(match, appender, engine.result(state))

@@ -46,3 +46,34 @@ def test_the_check_itself_sees_an_import_inside_a_function(tmp_path):
     sample = tmp_path / "sample.py"
     sample.write_text("def f():\n    from league import models\n")
     assert imports_of(sample) == [(2, "league")]
+
+
+#: Games whose bots still import their engine module, which imports the bots back inside a
+#: function (a cycle): SpellCaster's bots, views and hidden-information code read helpers kept in
+#: engine.py. Wizard Dodgeball's was broken by handing the bot its engine.
+BOTS_STILL_IMPORTING_THEIR_ENGINE = {"spellcaster"}
+
+
+def engine_modules_imported_by(path: Path) -> set[str]:
+    """Which sibling modules of an engine package ``path`` imports (relative or absolute)."""
+    package = path.parent.name
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level == 1:
+            found |= {node.module.split(".")[0]} if node.module else {a.name for a in node.names}
+        elif node.level == 0 and (node.module or "").startswith(f"engines.{package}."):
+            found.add(node.module.split(".")[2])
+    return found
+
+
+def test_a_games_bots_receive_their_engine_instead_of_importing_it():
+    # engine.bot_action passes ``self`` to the bot: the bot plays by the rules of the match's own
+    # version, and engine.py may import bots.py at the top without a cycle.
+    importing = {
+        path.parent.name
+        for path in sorted((ROOT / "engines").glob("*/bots.py"))
+        if "engine" in engine_modules_imported_by(path)
+    }
+    assert importing == BOTS_STILL_IMPORTING_THEIR_ENGINE

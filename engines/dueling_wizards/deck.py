@@ -90,10 +90,6 @@ def multiplier(relation_name: str) -> float:
 # -- cards ------------------------------------------------------------------------
 
 
-def is_card(value: object) -> bool:
-    return isinstance(value, str) and value in INDEX
-
-
 def is_joker(card: str) -> bool:
     return SUIT_OF[card] is None
 

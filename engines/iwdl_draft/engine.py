@@ -77,7 +77,6 @@ _ACTION_KEYS = {
     "ready": set(),
 }
 _FIRST_PICK_TYPES = ("take_first_pick", "pass_first_pick")
-_BUILDING_TYPES = ("lineup", "spells", "ready")
 _OPTIONAL_KEYS = {"auto"}
 
 

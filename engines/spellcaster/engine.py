@@ -61,7 +61,6 @@ CAPTURE_NEEDS = 6  # SC L234-236
 DEFAULT_MAX_ROUNDS = 60  # SC-R25
 SECTIONS = ("motion", "mass")
 COST_ACTIONS = ("conjure", "continue", "control", "capture", "move", "rest")
-FREE_ACTIONS = ("withdraw", "abandon", "free_launch", "end_turn")
 
 
 def card_ids(seat: int, element: str) -> list[str]:

@@ -18,7 +18,6 @@ from engines.base import CHANCE, IllegalAction
 
 from . import rules, spells
 from .dice import COLOURS, distribution
-from .engine import WizardDodgeballEngine
 from .state import (
     State,
     attack_colours,
@@ -30,8 +29,6 @@ from .state import (
     wizard,
     wizard_squares,
 )
-
-_ENGINE = WizardDodgeballEngine()
 
 
 @cache
@@ -86,23 +83,24 @@ def _forward(side: int) -> int:
     return 1 if side == 0 else -1
 
 
-def heuristic_action(state: State, seat: int, rng) -> dict:
-    movers = _ENGINE.to_move(state)
+def heuristic_action(engine, state: State, seat: int, rng) -> dict:
+    """``engine`` is the Wizard Dodgeball engine (of the match's version) asking for the move."""
+    movers = engine.to_move(state)
     if seat not in movers or movers == [CHANCE]:
         raise IllegalAction("This seat has nothing to decide now.", code="not_your_turn")
     if state["queue"]:
-        return _choose(state, seat, rng)
+        return _choose(engine, state, seat, rng)
     action = _turn_action(state, rng)
     try:
-        _ENGINE.validate(state, seat, action)
+        engine.validate(state, seat, action)
     except IllegalAction:
         return {"type": "end_turn"}
     return action
 
 
-def _choose(state: State, seat: int, rng) -> dict:
+def _choose(engine, state: State, seat: int, rng) -> dict:
     step = state["queue"][0]
-    options = _ENGINE.legal_actions(state, seat)
+    options = engine.legal_actions(state, seat)
     kind = step["step"]
     c = court_of(state)
     if kind == "dodge_move":

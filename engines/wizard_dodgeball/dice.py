@@ -30,11 +30,6 @@ def spec(colours: list[str], label: str) -> dict:
     return {"kind": "dice", "dice": [colour_range(c) for c in colours], "label": label, "colours": list(colours)}
 
 
-def describe_roll(colours: list[str], values: list[int]) -> str:
-    """``blue 3 + blue 5``"""
-    return " + ".join(f"{c} {v}" for c, v in zip(colours, values))
-
-
 @cache
 def distribution(colours: tuple[str, ...]) -> dict[int, float]:
     """Probability of each total when rolling ``colours`` (used by the heuristic bot only)."""
@@ -47,12 +42,3 @@ def distribution(colours: tuple[str, ...]) -> dict[int, float]:
                 nxt[total + face] = nxt.get(total + face, 0.0) + p / 6.0
         dist = nxt
     return dist
-
-
-@cache
-def doubles_probability(left: str, right: str) -> float:
-    """Chance that two dice of these colours show the same number."""
-    l_lo, l_hi = COLOURS[left]
-    r_lo, r_hi = COLOURS[right]
-    overlap = max(0, min(l_hi, r_hi) - max(l_lo, r_lo) + 1)
-    return overlap / 36.0

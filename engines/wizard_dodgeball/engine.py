@@ -57,7 +57,7 @@ from typing import Any
 from engines.base import CHANCE, Engine, IllegalAction, InvalidConfig
 from engines.chance import check_outcome
 
-from . import data, dice, rules, spells
+from . import bots, data, dice, rules, spells
 from .geometry import court as court_by_id
 from .state import (
     State,
@@ -738,10 +738,8 @@ class WizardDodgeballEngine(Engine):
 
     def bot_action(self, bot: str, state: State, seat: int, rng) -> dict[str, Any]:
         if bot == "heuristic":
-            # engines/wizard_dodgeball/bots.py: exact throw odds, freeze then throw.
-            from .bots import heuristic_action  # bots imports this module
-
-            return heuristic_action(state, seat, rng)
+            # bots.py: exact throw odds, freeze then throw.
+            return bots.heuristic_action(self, state, seat, rng)
         return super().bot_action(bot, state, seat, rng)
 
     def describe(self, before: State, event: dict[str, Any], after: State) -> str:

@@ -17,10 +17,6 @@ Square = tuple[int, int]
 NEIGHBOUR_STEPS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 
 
-def chebyshev(a: Square, b: Square) -> int:
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
-
-
 def adjacent(a: Square, b: Square) -> bool:
     return a != b and abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
 
@@ -127,9 +123,6 @@ class Court:
 
     def zone_distance(self, side_a: int, a: Square, side_b: int, b: Square) -> int:
         return abs(self.zone(side_a, a) - self.zone(side_b, b))
-
-    def zone_name(self, idx: int) -> str:
-        return self.spec["zones"][idx]["name"]
 
 
 @cache

@@ -408,10 +408,6 @@ def do_drop(state: State, action: dict) -> None:
 # throwing and passing
 
 
-def sight_blockers(state: State, a: Square, b: Square) -> list[Square]:
-    return [s for s in wizard_squares(state) if s != a and s != b]
-
-
 def has_line_of_sight(state: State, a: Square, b: Square, squares=None) -> bool:
     if squares is None:
         squares = wizard_squares(state)

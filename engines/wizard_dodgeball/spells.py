@@ -17,7 +17,7 @@ from engines.base import IllegalAction
 
 from . import data, dice
 from .geometry import line_of_sight
-from .rules import name, placement_squares, sq
+from .rules import name, sq
 from .state import (
     State,
     ball,
@@ -600,7 +600,3 @@ def choose_teleport(state: State, step: dict, action: dict) -> None:
 def finish_teleports(state: State) -> None:
     if state["cast"] is not None and not any(s["step"] == "teleport" for s in state["queue"]):
         state["cast"] = None
-
-
-def placement_for_drop(state: State, around: Square) -> list[Square]:
-    return placement_squares(state, around)

@@ -46,13 +46,6 @@ def stats(jersey: int) -> dict[str, Any]:
     return data.roster()[jersey]
 
 
-def wizard_index(state: State, jersey: int) -> int:
-    for i, w in enumerate(state["wizards"]):
-        if w["j"] == jersey:
-            return i
-    return -1
-
-
 def wizard(state: State, jersey: int) -> dict[str, Any] | None:
     for w in state["wizards"]:
         if w["j"] == jersey:
@@ -65,10 +58,6 @@ def ball(state: State, ball_id: int) -> dict[str, Any] | None:
         if b["id"] == ball_id:
             return b
     return None
-
-
-def on_court(state: State) -> list[dict[str, Any]]:
-    return [w for w in state["wizards"] if not w["out"]]
 
 
 def occupancy(state: State) -> dict[tuple[int, int], tuple[str, int]]:

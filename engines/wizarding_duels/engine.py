@@ -58,8 +58,6 @@ from engines.treecopy import copy_tree
 from . import bots, content, groups, rules
 from .state import M, P, pack
 
-SIMULTANEOUS = ("build", "stock", "mulligan", "neutral")
-
 
 def _player() -> dict:
     return {

@@ -15,8 +15,9 @@ from engines.iwdl_draft.engine import match_config
 from matches import services as match_services
 from matches.models import Event, Match
 from matches.outbox import outbox_add
-from matches.services import MatchError, SeatSpec
+from matches.services import SeatSpec
 
+from ..errors import LeagueError
 from .models import Draft
 
 DRAFT_GAME = "iwdl-draft"
@@ -66,7 +67,7 @@ def draft_create_or_get(
             # The draft stream and its room are made in one transaction: the room is there.
             draft = Draft.objects.filter(draft_match=draft_match).first()
             if draft is None:
-                raise MatchError(
+                raise LeagueError(
                     "This event_id was already used for a different command.", code="event_id_reused", status=409
                 )
             return draft, False
@@ -89,10 +90,10 @@ def draft_create_check(
 
 def _check_opener(*, seats, created_by, clock_seconds) -> None:
     if not 5 <= clock_seconds <= 24 * 3600:
-        raise MatchError("The pick clock must be between 5 seconds and a day.", code="bad_clock")
+        raise LeagueError("The pick clock must be between 5 seconds and a day.", code="bad_clock")
     coaches = [u for s in seats for u in ((s.user,) if s.user else ()) + tuple(s.partners)]
     if created_by is not None and not created_by.is_staff and created_by not in coaches:
-        raise MatchError(
+        raise LeagueError(
             "You can open a draft only as one of its coaches (organisers excepted).",
             code="permission_denied",
             status=403,
@@ -120,9 +121,9 @@ def draft_clock_expire(*, draft: Draft, expected_seq: int, event_id: uuid.UUID |
         return _clock_replay(draft=draft, event_id=event_id)
     deadline = draft_deadline(draft=draft)
     if deadline is None:
-        raise MatchError("The draft is over.", code="match_finished", status=409)
+        raise LeagueError("The draft is over.", code="match_finished", status=409)
     if timezone.now() < deadline:
-        raise MatchError(
+        raise LeagueError(
             "The pick clock has not run out yet.", code="clock_running", status=409, deadline=deadline.isoformat()
         )
     acted: list[int] = []
@@ -170,7 +171,7 @@ def _clock_replay(*, draft: Draft, event_id: uuid.UUID) -> list[int]:
         if event is None:
             break
         if event.stream_id != draft.draft_match.stream_id or event.actor != "clock":
-            raise MatchError(
+            raise LeagueError(
                 "This event_id was already used for a different command.", code="event_id_reused", status=409
             )
         acted.append(event.data["seat"])

@@ -10,8 +10,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from engines import registry
+from matches.errors import Refusal
 from matches.eventstore import EventStoreError
-from matches.services import MatchError
 
 from . import selectors as season_selectors
 from . import services as season_services
@@ -140,7 +140,7 @@ def fixture_start_page(request, slug, number, key):
             expected_seq=_posted_seq(request, season.projected_seq),
             event_id=_posted_uuid(request),
         )
-    except (MatchError, EventStoreError) as exc:
+    except (Refusal, EventStoreError) as exc:  # the season's, its draft's or its match's refusal
         messages.error(request, exc.message)
         return redirect("season", slug=slug, number=number)
     if hasattr(started, "draft_match_id"):
@@ -181,7 +181,7 @@ def _season_or_404(slug, number):
 def _is_organiser(league, user) -> bool:
     try:
         season_services.check_organiser(league=league, user=user)
-    except MatchError:
+    except Refusal:
         return False
     return True
 
@@ -189,7 +189,7 @@ def _is_organiser(league, user) -> bool:
 def _organiser_only(league, user) -> None:
     try:
         season_services.check_organiser(league=league, user=user)
-    except MatchError as exc:
+    except Refusal as exc:
         raise PermissionDenied(exc.message) from None
 
 
@@ -213,7 +213,7 @@ def league_organise(request, slug):
         elif form.is_valid():
             try:
                 season_services.club_coach_add(club=for_club, user=request.user, coach=form.cleaned_data["username"])
-            except MatchError as exc:
+            except Refusal as exc:
                 form.add_error(None, exc.message)
             else:
                 messages.success(request, f"{form.cleaned_data['username'].username} now coaches {for_club.name}.")
@@ -258,7 +258,7 @@ def season_new(request, slug):
                 movements={k: d[k] for k in ("promote", "relegate", "playoff_spots")},
                 event_id=d["event_id"],
             )
-        except MatchError as exc:
+        except Refusal as exc:
             form.add_error(None, exc.message)
         else:
             return redirect("season", slug=slug, number=season.number)
@@ -302,7 +302,7 @@ def fixture_rule(request, slug, number, key):
                         fixture=fixture, home_left=d["home_left"], away_left=d["away_left"], reason=d["reason"], **guard
                     )
                     done = f"Result corrected to {d['home_left']}–{d['away_left']}."
-            except (MatchError, EventStoreError) as exc:
+            except (Refusal, EventStoreError) as exc:
                 form.add_error(None, exc.message)
             else:
                 messages.success(request, f"{fixture.home.name} v {fixture.away.name}: {done}")
@@ -333,7 +333,7 @@ def season_close_page(request, slug, number):
                 expected_seq=form.cleaned_data["expected_seq"],
                 event_id=form.cleaned_data["event_id"],
             )
-        except (MatchError, EventStoreError) as exc:
+        except (Refusal, EventStoreError) as exc:
             form.add_error(None, exc.message)
         else:
             messages.success(request, f"Season {season.number} is closed.")

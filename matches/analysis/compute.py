@@ -19,9 +19,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from audit.matchverify import engine_event
 from engines.base import CHANCE
 from engines.odds import fraction_json
+from matches.replay import engine_event
 
 #: Bumped whenever this module's output changes shape or meaning: every cached analysis is redone.
 ANALYSIS_VERSION = 1
@@ -66,9 +66,9 @@ def analyse(engine, config: dict[str, Any], seats: int, events: Iterable[tuple[i
     rows: list[dict[str, Any]] = []
     series: list[dict[str, Any]] = [{"seq": 0, "luck": [0.0] * seats}]
     for seq, type_, data in events:
-        if type_ not in ("action", "chance"):
-            continue
         event = engine_event(type_, data)
+        if event is None:
+            continue
         if type_ == "chance" and engine.to_move(state) == [CHANCE]:
             spec = engine.chance(state) or {}
             odds = engine.chance_odds(state, event["outcome"])

@@ -14,7 +14,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from audit.matchverify import engine_event
 from engines import registry
 from engines.base import CHANCE, EngineError, IllegalAction, replay
 from engines.chance import check_outcome, draw
@@ -22,6 +21,7 @@ from engines.registry import UnknownEngine
 
 from .. import eventstore
 from ..models import Match
+from ..replay import engine_event
 from ..selectors import engine_for
 from ..services import MatchError
 from .compute import ANALYSIS_VERSION, analyse, odds_fingerprint
@@ -160,9 +160,9 @@ def sandbox_create(*, match: Match, owner, at: int, bot_seats: list[int], hand_c
     # The events up to the branch point, and the one after it (the event a re-roll sets beside).
     stream = _stream_rows(match, upto=at + 1)
     following = stream[-1] if stream and stream[-1][0] == at + 1 else None
-    rows = [r for r in stream if r[0] <= at and r[1] in ("action", "chance")]
+    events = [e for e in (engine_event(t, d) for seq, t, d in stream if seq <= at) if e is not None]
     try:
-        state = replay(engine, match.config, seats, [engine_event(t, d) for _, t, d in rows])
+        state = replay(engine, match.config, seats, events)
     except EngineError as exc:
         raise MatchError(
             f"The match could not be replayed: {exc.message}", code="analysis_failed", status=409

@@ -14,8 +14,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from matches.errors import Refusal
 from matches.eventstore import EventStoreError
-from matches.services import MatchError
 
 
 def error_response(code: str, detail: str, http_status: int, **extra) -> Response:
@@ -35,7 +35,7 @@ def exception_handler(exc, context):
         return response
     if isinstance(exc, DataError):
         return error_response("invalid_value", "A value in the request is out of range or not storable.", 400)
-    if isinstance(exc, MatchError):
+    if isinstance(exc, Refusal):  # MatchError, LeagueError
         return error_response(exc.code, exc.message, exc.status, **exc.extra)
     if isinstance(exc, EventStoreError):
         return error_response(exc.code, exc.message, exc.status, **exc.extra)

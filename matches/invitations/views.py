@@ -8,7 +8,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from matches.services import MatchError
+from matches.errors import Refusal
 
 from . import selectors, services
 
@@ -38,7 +38,7 @@ def invitation_answer(request, invitation_id, verb):
         raise Http404("No such answer.")
     try:
         invitation = answer(invitation_id=invitation_id, user=request.user)
-    except MatchError as exc:
+    except Refusal as exc:  # a draft invitation's start may be refused by league (LeagueError)
         if exc.status == 404:
             raise Http404(exc.message) from None
         messages.error(request, exc.message)

@@ -78,7 +78,9 @@ def test_cards_are_never_created_or_lost():
     playout(11, 4, ["heuristic", "random", "heuristic", "random"], on_event=check)
 
 
-def test_every_legal_action_applies_and_a_refused_one_changes_nothing():
+def test_a_play_buy_or_choice_the_rules_refuse_changes_nothing():
+    # The conformance suite tries every listed action and a made-up one; these are shaped like
+    # real moves, so they reach the card rules' own checks before being refused.
     rng = random.Random(3)
     state = started(3)
     for _ in range(150):
@@ -91,8 +93,6 @@ def test_every_legal_action_applies_and_a_refused_one_changes_nothing():
             state = E.apply(state, {"kind": "chance", "outcome": derive(E.chance(state), b"x", "y", rng.randrange(99))})
             continue
         seat = moving[0]
-        for action in E.legal_actions(state, seat):
-            E.apply(state, {"kind": "action", "seat": seat, "action": action})
         before = json.dumps(state, sort_keys=True)
         for bad in (
             {"type": "play", "card": "pocket-volcano"},
@@ -106,15 +106,6 @@ def test_every_legal_action_applies_and_a_refused_one_changes_nothing():
             E.apply(state, {"kind": "action", "seat": (seat + 1) % 3, "action": {"type": "end_turn"}})
         assert json.dumps(state, sort_keys=True) == before
         state = E.apply(state, {"kind": "action", "seat": seat, "action": E.random_action(state, seat, rng)})
-
-
-def test_games_replay_to_the_same_state():
-    events = []
-    final, _ = playout(8, 3, ["heuristic", "random", "random"], on_event=lambda b, e, a: events.append(e))
-    state = E.setup({}, 3)
-    for event in events:
-        state = E.apply(state, event)
-    assert state == final
 
 
 def heuristic_win_rate(games, seats=4):
@@ -141,37 +132,3 @@ def test_unknown_bot_is_refused():
     with pytest.raises(IllegalAction) as err:
         E.bot_action("oracle", started(2), 0, random.Random(1))
     assert err.value.code == "unknown_bot"
-
-
-_CHILD = """
-import hashlib, json, random, sys
-sys.path.insert(0, sys.argv[1])
-from tests.engines.annihilageddon.playout import playout
-events = []
-state, _ = playout(int(sys.argv[2]), 4, ["heuristic", "random", "heuristic", "random"],
-                   on_event=lambda b, e, a: events.append(e))
-print(hashlib.sha256(json.dumps([state, events], sort_keys=True).encode()).hexdigest())
-"""
-
-
-def test_the_same_game_gives_the_same_states_in_another_process():
-    """No set order, hash seed or clock leaks into a replay."""
-    import hashlib
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[3]
-    events = []
-    state, _ = playout(21, 4, ["heuristic", "random", "heuristic", "random"], on_event=lambda b, e, a: events.append(e))
-    here = hashlib.sha256(json.dumps([state, events], sort_keys=True).encode()).hexdigest()
-    out = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(root), "21"],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONHASHSEED": "777"},
-        timeout=300,
-        check=True,
-    )
-    assert out.stdout.strip() == here

@@ -1,7 +1,6 @@
 """Hands and deck orders are private, draws are lazy private draws, everything played is
 public (issue 11 deliverable 3; AN L147-149, L153; spec A4)."""
 
-import json
 import random
 
 from engines.chance import indices_for_cards
@@ -55,18 +54,6 @@ def test_shuffling_the_discard_just_moves_it_into_the_unknown_pool():
     assert sorted(st["players"][0]["hand"]) == ["fizzle", "glyph", "glyph", "wand"]
 
 
-def test_resampling_keeps_every_view_the_same():
-    """Conformance: view(s, v) == view(resample_hidden(s, v), v) for every viewer."""
-    rng = random.Random(5)
-    for seats in (2, 3, 5):
-        for st in states_of_a_game(seats, seats)[:60]:
-            for viewer in list(range(seats)) + [None]:
-                other = E.resample_hidden(st, viewer, rng)
-                assert E.view(other, viewer) == E.view(st, viewer)
-                if viewer is None:
-                    assert E.chance(other) == E.chance(st)
-
-
 def test_resampling_really_moves_hidden_cards():
     st = started(2)
     rng = random.Random(1)
@@ -105,11 +92,3 @@ def test_log_lines_name_no_private_card():
 
     playout(3, 3, ["heuristic", "random", "random"], on_event=check)
     assert any("plays" in line for line in lines) and any("(private)" in line for line in lines)
-
-
-def test_states_views_specs_and_actions_survive_json():
-    def check(before, event, after):
-        for value in (after, E.view(after, 0), E.view(after, None), E.chance(after), event):
-            assert json.loads(json.dumps(value)) == value
-
-    playout(4, 4, ["random"] * 4, on_event=check, config={"max_rounds": 8})

@@ -3,8 +3,6 @@
 import json
 import random
 
-from engines.base import CHANCE
-
 from .helpers import SHEET, E, act, at, deal, fresh_turn, give_spell, started
 from .playouts import playout
 
@@ -120,17 +118,3 @@ def test_resampling_never_changes_the_viewers_own_cards_or_mutates_its_input():
     other = E.resample_hidden(st, 0, random.Random(3))
     assert json.dumps(st, sort_keys=True) == snapshot
     assert other["casters"][0] == st["casters"][0]
-
-
-def test_views_states_and_specs_survive_a_json_round_trip():
-    def every(before, event, after):
-        for viewer in (None, 0):
-            view = E.view(after, viewer)
-            assert json.loads(json.dumps(view)) == view
-        assert json.loads(json.dumps(after)) == after
-        spec = E.chance(after)
-        if spec is not None:
-            assert json.loads(json.dumps(spec)) == spec
-            assert E.to_move(after) == [CHANCE]
-
-    playout(11, n=2, bots={0: "heuristic"}, max_events=600, every=every)

@@ -20,7 +20,7 @@ def play(game: int, heuristic_seat: int, max_events: int = 30000):
         if movers == [CHANCE]:
             event = {"kind": "chance", "outcome": derive(E.chance(state), SEED, f"game-{game}", n)}
         elif movers[0] == heuristic_seat:
-            event = {"kind": "action", "seat": movers[0], "action": heuristic_action(state, movers[0], rng)}
+            event = {"kind": "action", "seat": movers[0], "action": heuristic_action(E, state, movers[0], rng)}
         else:
             event = {"kind": "action", "seat": movers[0], "action": E.random_action(state, movers[0], rng)}
         state = E.apply(state, event)
@@ -62,7 +62,7 @@ def test_the_heuristic_bot_throws_an_active_ball_at_a_frozen_target():
         active={1: True},
         effects=[{"face": "freeze", "side": 0, "caster": 41, "wizard": 45}],
     )
-    assert heuristic_action(state, 0, random.Random(1)) == {"type": "throw", "target": 45}
+    assert heuristic_action(E, state, 0, random.Random(1)) == {"type": "throw", "target": 45}
 
 
 def test_throw_odds_against_a_frozen_target_count_only_totals_above_five():
@@ -84,11 +84,11 @@ def test_the_heuristic_bot_teleports_a_ball_back_when_every_loose_ball_is_beyond
     moves loose balls anywhere, so a side that keeps the balls at home can still be reached."""
     state = E.setup({"first_player": 1}, 2)
     state = arrange(state, wizards={45: [5, 11]}, balls={b: [2 * b - 1, 3] for b in range(1, 6)})
-    action = heuristic_action(state, 1, random.Random(1))
+    action = heuristic_action(E, state, 1, random.Random(1))
     assert action["type"] == "cast" and action["spell"] == "teleport" and "ball" in action["targets"][0]
     # From the Neutral Area, where nobody casts, it steps back out first.
     in_the_middle = arrange(state, wizards={45: [4, 9]})
-    step = heuristic_action(in_the_middle, 1, random.Random(1))
+    step = heuristic_action(E, in_the_middle, 1, random.Random(1))
     assert step["type"] == "move" and step["to"][1] > 9
 
 
@@ -104,7 +104,7 @@ def test_the_heuristic_bot_beats_a_side_that_only_ends_its_turns():
             if movers == [CHANCE]:
                 event = {"kind": "chance", "outcome": derive(E.chance(state), SEED, f"passive-{game}", n)}
             elif movers[0] == 1:
-                event = {"kind": "action", "seat": 1, "action": heuristic_action(state, 1, rng)}
+                event = {"kind": "action", "seat": 1, "action": heuristic_action(E, state, 1, rng)}
             else:
                 legal = E.legal_actions(state, 0)
                 action = {"type": "end_turn"} if {"type": "end_turn"} in legal else legal[0]

@@ -1,6 +1,10 @@
-"""Property tests over random playouts: nothing raises, invariants hold, every game ends."""
+"""Wizard Dodgeball's own invariants over random and heuristic playouts.
 
-import json
+What every engine must do (playouts end, apply never mutates, listed actions apply, replays are
+deterministic, everything is JSON) is the conformance suite's (tests/engines/test_conformance.py);
+this file keeps what only this game has: five balls, one thing per square, wizards on their own half.
+"""
+
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -50,7 +54,7 @@ def check_invariants(before, event, state):
     assert no_floats_tuples_or_sets(state)
 
 
-def playout(seed, heuristic_seats=(), max_events=40000, check=True, sample_legal=False):
+def playout(seed, heuristic_seats=(), max_events=40000):
     state = E.setup({}, 2)
     rng = random.Random(seed)
     for n in range(max_events):
@@ -62,36 +66,21 @@ def playout(seed, heuristic_seats=(), max_events=40000, check=True, sample_legal
         else:
             seat = movers[0]
             if seat in heuristic_seats:
-                action = heuristic_action(state, seat, rng)
+                action = heuristic_action(E, state, seat, rng)
             else:
                 legal = E.legal_actions(state, seat)
-                assert legal, "a seat to move always has a legal action"
                 action = legal[int(rng.random() * len(legal))]
-                if sample_legal:
-                    for other in rng.sample(legal, min(3, len(legal))):
-                        E.validate(state, seat, other)  # every listed action is accepted
             event = {"kind": "action", "seat": seat, "action": action}
-        snapshot = json.dumps(state, sort_keys=True) if check else None
         after = E.apply(state, event)
-        if check:
-            assert json.dumps(state, sort_keys=True) == snapshot, "apply mutated its input"
-            check_invariants(state, event, after)
+        check_invariants(state, event, after)
         state = after
     return state, max_events
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**9))
-def test_random_playouts_never_raise_and_keep_every_invariant(seed):
-    playout(seed, max_events=400, sample_legal=True)
-
-
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 10**9))
-def test_every_random_game_ends(seed):
-    state, n = playout(seed, check=False)
-    assert E.result(state) is not None, f"still going after {n} events"
-    assert sum(E.result(state)["scores"]) >= 1
+def test_random_playouts_keep_every_invariant(seed):
+    playout(seed, max_events=400)
 
 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -99,25 +88,3 @@ def test_every_random_game_ends(seed):
 def test_heuristic_games_end_and_keep_every_invariant(seed):
     state, n = playout(seed, heuristic_seats=(0, 1), max_events=20000)
     assert E.result(state) is not None
-
-
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 10**9))
-def test_a_replayed_game_reaches_the_same_state(seed):
-    rng = random.Random(seed)
-    state = E.setup({}, 2)
-    events = []
-    for n in range(300):
-        movers = E.to_move(state)
-        if not movers:
-            break
-        if movers == [CHANCE]:
-            event = {"kind": "chance", "outcome": derive(E.chance(state), b"replay", str(seed), n)}
-        else:
-            event = {"kind": "action", "seat": movers[0], "action": E.random_action(state, movers[0], rng)}
-        events.append(json.loads(json.dumps(event)))
-        state = E.apply(state, event)
-    again = E.setup({}, 2)
-    for event in events:
-        again = E.apply(again, event)
-    assert again == state

@@ -1,3 +1,5 @@
+"""The drafts API: open a draft, read one, and a coach's moves and the pick clock as commands."""
+
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
@@ -8,12 +10,15 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from league.drafts import invitations as draft_invitations
-from league.drafts import selectors, services
 from matches import selectors as match_selectors
 from matches import services as match_services
 from matches.invitations.models import Invitation
 from matches.invitations.selectors import invitation_summary
+
+from ..errors import LeagueError
+from . import invitations as draft_invitations
+from . import selectors, services
+from .models import Draft
 
 
 class DraftCreateSerializer(serializers.Serializer):
@@ -66,8 +71,6 @@ def _draft_or_404(draft_id):
 class DraftList(APIView):
     @extend_schema(responses=OpenApiTypes.OBJECT, summary="Drafts, newest first", operation_id="drafts_list")
     def get(self, request):
-        from league.drafts.models import Draft
-
         drafts = Draft.objects.select_related("draft_match", "match")[:100]
         return Response({"results": [selectors.draft_summary(draft=d, user=request.user) for d in drafts]})
 
@@ -165,7 +168,7 @@ class DraftAction(APIView):
             raise ValidationError({missing[0]: ["This field is required."]})
         seat = match_selectors.viewer_seat(match=draft.draft_match, user=request.user)
         if seat is None:
-            raise match_services.MatchError("You are not a coach in this draft.", code="not_a_coach", status=403)
+            raise LeagueError("You are not a coach in this draft.", code="not_a_coach", status=403)
         outcome = match_services.match_act(
             match_id=draft.draft_match_id,
             user=request.user,

@@ -1,15 +1,18 @@
+"""Draft pages: the list of drafts with the form that opens one, and the draft room."""
+
 from django.http import Http404
 from django.shortcuts import redirect, render
 
 from matches import selectors as match_selectors
+from matches.errors import Refusal
 from matches.invitations.models import Invitation
-from matches.services import MatchError, SeatSpec
+from matches.services import SeatSpec
 
-from .drafts import selectors
-from .drafts.invitations import draft_open
-from .drafts.models import Draft
+from ..seasons.models import Club
+from . import selectors
 from .forms import NewDraftForm
-from .seasons.models import Club
+from .invitations import draft_open
+from .models import Draft
 
 
 def draft_list(request):
@@ -26,7 +29,7 @@ def draft_list(request):
                     config={"format": form.cleaned_data["format"]},
                     clock_seconds=form.cleaned_data["clock_seconds"],
                 )
-            except MatchError as exc:
+            except Refusal as exc:  # the draft's (LeagueError) or its match's (MatchError)
                 form.add_error(None, exc.message)
             else:
                 if isinstance(opened, Invitation):
@@ -50,7 +53,7 @@ def draft_list(request):
             d.title = " v ".join(["Bot"] + ["bot"] * (len(seats) - 1))
         else:
             d.title = " v ".join(s.label if s.user_id else "bot" for s in seats)
-    return render(request, "league/draft_list.html", {"drafts": drafts, "form": form})
+    return render(request, "drafts/draft_list.html", {"drafts": drafts, "form": form})
 
 
 def draft_room(request, draft_id):
@@ -61,7 +64,7 @@ def draft_room(request, draft_id):
     seat = match_selectors.viewer_seat(match=match, user=request.user)
     return render(
         request,
-        "league/draft_room.html",
+        "drafts/draft_room.html",
         {
             "draft": draft,
             "match": match,

@@ -1,0 +1,77 @@
+"""matches.replay: stored stream events become engine events in one place."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from types import SimpleNamespace
+
+from engines import registry
+from engines.base import replay
+from matches import eventstore
+from matches.replay import engine_event, engine_events
+from matches.services import match_act_on_behalf
+
+from .helpers import fresh, new_duel
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def row(type_, data):
+    return SimpleNamespace(type=type_, data=data)
+
+
+def test_an_action_and_a_chance_become_the_events_their_engine_applies():
+    assert engine_event("action", {"seat": 1, "action": {"type": "pass"}, "at": 5}) == {
+        "kind": "action",
+        "seat": 1,
+        "action": {"type": "pass"},
+    }
+    assert engine_event("chance", {"spec": {"kind": "dice"}, "outcome": [4, 2]}) == {
+        "kind": "chance",
+        "outcome": [4, 2],
+    }
+
+
+def test_the_streams_own_bookkeeping_is_no_engine_event():
+    assert engine_event("match.created", {"game": "dueling-wizards"}) is None
+    assert engine_event("match.finished", {"result": {}}) is None
+    rows = [
+        row("match.created", {"game": "dueling-wizards"}),
+        row("chance", {"outcome": [3]}),
+        row("action", {"seat": 0, "action": {"type": "x"}}),
+        row("match.finished", {}),
+    ]
+    assert engine_events(rows) == [
+        {"kind": "chance", "outcome": [3]},
+        {"kind": "action", "seat": 0, "action": {"type": "x"}},
+    ]
+
+
+def test_a_played_streams_engine_events_replay_to_the_state_the_match_keeps(alice):
+    match = new_duel(alice, bots=["random"])
+    engine = registry.get(match.game, match.engine_version)
+    for _ in range(6):
+        match = fresh(match)
+        to_move = engine.to_move(match.state)
+        if 0 not in to_move:
+            break
+        action = engine.legal_actions(match.state, 0)[0]
+        match_act_on_behalf(match_id=match.id, seat=0, action=action, expected_seq=match.state_seq, actor="test")
+    match = fresh(match)
+    stored = eventstore.stream_events(stream_id=match.stream_id)
+    assert {e.type for e in stored} >= {"match.created", "action", "chance"}
+    assert replay(engine, match.config, match.seats.count(), engine_events(stored)) == match.state
+
+
+def test_nothing_else_in_matches_or_league_converts_stored_events_itself():
+    # audit.matchverify.engine_event is the rule; matches.replay is the only reader of it above audit.
+    users = []
+    for package in ("matches", "league"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            tree = ast.parse(path.read_text())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.module == "audit.matchverify":
+                    if any(alias.name == "engine_event" for alias in node.names):
+                        users.append(str(path.relative_to(ROOT)))
+    assert users == ["matches/replay.py"]
