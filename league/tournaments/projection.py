@@ -26,8 +26,10 @@ from typing import Any
 
 from . import brackets, timer
 
-ELIMINATION = ("single_elimination", "double_elimination")
-FORMATS = ("single_elimination", "double_elimination", "round_robin", "swiss", "groups_playoff", "pods")
+
+def event_dict(event) -> dict[str, Any]:
+    """A stored event (``matches.models.Event``) as the fold takes it."""
+    return {"seq": event.seq, "type": event.type, "data": event.data, "actor": event.actor}
 
 
 def initial() -> dict[str, Any]:
@@ -324,10 +326,7 @@ def _match_disputed(state, data, event):
 
 
 def bracket_of(state) -> brackets.Bracket:
-    b = state["bracket"]
-    if b["format"] == "double_elimination":
-        return brackets.double_elimination(b["entrants"], bracket_reset=b.get("bracket_reset", True))
-    return brackets.single_elimination(b["entrants"], third_place=b.get("third_place", False))
+    return brackets.from_shape(state["bracket"])
 
 
 def bracket_results(state) -> dict[str, tuple[str, str]]:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 from fractions import Fraction
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils import timezone
 
 from engines import registry
@@ -16,9 +16,11 @@ from matches import eventstore
 from matches.models import Stream
 
 from . import projection
+from .access import is_organiser, pid_of
+from .errors import refuse
+from .formats import registry as formats
 from .models import Tournament
-from .projection import ELIMINATION, bracket_of, bracket_state
-from .services import current_state, event_dict, is_organiser, pid_of
+from .projection import bracket_of, bracket_state, event_dict
 from .sheets import table_numbers
 from .standings import as_decimal, as_text, next_match, points, progress, standings
 from .timer import timer_view
@@ -31,22 +33,20 @@ def tournament_get(*, tournament_id) -> Tournament | None:
         return None
 
 
+def state_at_head(tournament: Tournament, head_seq: int | None = None) -> dict:
+    """The projection at the stream's head: the cached copy, with any events it has not
+    folded yet folded on a copy. Writes nothing (commands save the cache as they append)."""
+    state = tournament.state or projection.initial()
+    if head_seq is None or head_seq != tournament.state_seq:
+        newer = eventstore.stream_events(stream_id=tournament.stream_id, after=tournament.state_seq)
+        if newer:
+            return projection.fold([event_dict(e) for e in newer], state)
+    return copy.deepcopy(state)
+
+
 def tournament_state(*, tournament: Tournament) -> dict:
     head = Stream.objects.filter(pk=tournament.stream_id).values_list("head_seq", flat=True).first()
-    return current_state(tournament, head)
-
-
-def projection_rebuild(*, tournament: Tournament) -> dict:
-    """Drop the cached projection and fold it again from every event of the stream."""
-    with transaction.atomic():
-        eventstore.stream_lock(stream_id=tournament.stream_id)
-        events = eventstore.stream_events(stream_id=tournament.stream_id)
-        state = projection.fold(event_dict(e) for e in events)
-        Tournament.objects.filter(pk=tournament.pk).update(
-            state=state, state_seq=state["seq"], status=progress(state)["status"]
-        )
-    tournament.refresh_from_db()
-    return state
+    return state_at_head(tournament, head)
 
 
 def _texted(value: Any) -> Any:
@@ -151,6 +151,7 @@ def tournament_summary(*, tournament: Tournament, user, state: dict | None = Non
     state = state if state is not None else tournament_state(tournament=tournament)
     me = pid_of(user) if user is not None and user.is_authenticated else None
     info = progress(state)
+    fmt = formats.of(state)
     try:
         game_title = registry.get(state["game"]).title
     except registry.UnknownEngine:
@@ -223,7 +224,17 @@ def tournament_summary(*, tournament: Tournament, user, state: dict | None = Non
             "standings": standings(state),
             "me": mine,
             "seeding": state["seeding"],
-            "elimination": state["format"] in ELIMINATION,
+            "elimination": fmt.elimination,
+            # What the format is and does, for the page to draw it without naming formats.
+            "format_info": {
+                "name": fmt.name,
+                "label": fmt.label,
+                "draws": fmt.draws,
+                "multiplayer": fmt.pods,
+                "late_entry": fmt.late_entry,
+                "ranks_by_tiebreaks": fmt.ranks_by_tiebreaks,
+                "options": list(fmt.option_keys),
+            },
             "draft": _draft_view(state),
             # Seconds left now, by the server's clock: pages count down from it with their own timer.
             "timer": timer_view(state, timezone.now()),
@@ -321,10 +332,8 @@ def trf_report(*, tournament: Tournament) -> str:
     from .swiss import start_order
 
     state = tournament_state(tournament=tournament)
-    if state["format"] != "swiss":
-        from matches.services import MatchError
-
-        raise MatchError("The TRF report is for Swiss tournaments.", code="not_swiss", status=409)
+    if not formats.of(state).trf_export:
+        raise refuse("The TRF report is for Swiss tournaments.", "not_swiss")
     # Points and ranks as of the last round played to the end, so that each line's points
     # are the sum of the results it lists (a bye given with the next round's pairing
     # belongs to a round the file does not show yet).

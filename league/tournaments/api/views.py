@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.tournaments import selectors, services, timer_services
-from league.tournaments.projection import FORMATS
+from league.tournaments.formats import registry as formats
 from matches.api.views import int_param
 from matches.services import MatchError
 
@@ -29,7 +29,7 @@ LIST_MAX = 256  # players named in one command (seeding order, forbidden pairs, 
 class CreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     game = serializers.CharField(max_length=64)
-    format = serializers.ChoiceField(choices=FORMATS)
+    format = serializers.ChoiceField(choices=formats.names())
     options = serializers.DictField(required=False, default=dict)
     event_id = serializers.UUIDField(
         required=False, help_text="A new UUID per tournament; resending the same create returns it."

@@ -10,8 +10,8 @@ import pytest
 from league.streams import stream_events
 from league.tournaments import projection, services
 from league.tournaments.models import Tournament
-from league.tournaments.selectors import projection_rebuild, tournament_state
-from league.tournaments.services import event_dict
+from league.tournaments.selectors import tournament_state
+from league.tournaments.services import event_dict, projection_rebuild
 
 from .helpers import field, lower_id_wins, open_tournament, settle, state
 

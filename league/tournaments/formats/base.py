@@ -1,0 +1,166 @@
+"""The interface every tournament format implements, and what formats share.
+
+A format is a stateless object: every method takes the folded tournament state (plain JSON,
+``projection.py``) and returns plain data, or raises a refusal (``errors.refuse``) that the
+command turns into ``{"code", "detail"}`` with nothing written. Decisions that need the
+outside world (a game's seat count) come in as arguments or from the engine registry; the
+events the services append carry what the format decided, so replay never calls a format's
+pairing again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from .. import brackets
+from ..errors import refuse
+from ..projection import bracket_of, bracket_state
+from ..standings import elimination_places, round_standings
+from ..swiss import as_fraction
+from ..tiebreaks import TIEBREAKS
+
+# --------------------------------------------------------------------------------------
+# Option helpers: each refusal names the option
+
+
+def option_bool(options: dict, key: str, default: bool = False) -> bool:
+    value = options.get(key, default)
+    if not isinstance(value, bool):
+        raise refuse(f"Option '{key}' must be true or false.", "bad_options", 400)
+    return value
+
+
+def option_int(options: dict, key: str, default, low: int, high: int | None = None, allow_none: bool = False):
+    value = options.get(key, default)
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        bounds = f"from {low}" + (f" to {high}" if high is not None else "")
+        raise refuse(f"Option '{key}' must be a whole number {bounds}.", "bad_options", 400)
+    return value
+
+
+def option_score(value, key: str):
+    try:
+        return as_fraction(value)
+    except (ValueError, ZeroDivisionError, TypeError):
+        raise refuse(f"Option '{key}' must be a number.", "bad_options", 400) from None
+
+
+#: Resolves a username (or user id) the organiser typed to a player id; refuses an unknown one.
+UserResolver = Callable[[Any], str]
+
+
+class Format:
+    """One tournament format. Subclasses set the class attributes and override what differs."""
+
+    #: The stored name (``tournament.created``'s ``format``); the registry finds a format by it.
+    name: ClassVar[str] = ""
+    #: How the new-tournament form and the pages name it.
+    label: ClassVar[str] = ""
+    #: Where it comes in the form's list.
+    position: ClassVar[int] = 100
+    #: The options of this format besides the ones every tournament has (cap, check-in, seeding,
+    #: time control, round timer). Other formats' options given to this one are ignored.
+    option_keys: ClassVar[tuple[str, ...]] = ()
+    #: Ranked by score then these tie-breaks (the organiser may choose others); empty: not
+    #: ranked by tie-breaks at all.
+    default_tiebreaks: ClassVar[tuple[str, ...]] = ()
+    #: Whether a player may join after the start (the pairing is made round by round).
+    late_entry: ClassVar[bool] = False
+    #: Whether a pairing seats several players who report a finish (places), not a winner.
+    pods: ClassVar[bool] = False
+    #: What the page draws: "rounds" (lists of pairings), "bracket", or "groups" (tables,
+    #: then a bracket).
+    draws: ClassVar[str] = "rounds"
+    #: Whether the FIDE TRF report applies (a two-player Swiss).
+    trf_export: ClassVar[bool] = False
+    #: Whether a round a player missed counts as an unplayed round for the tie-breaks (Swiss:
+    #: everyone is paired every round, so a missed round is a zero against nobody).
+    scores_unplayed_rounds: ClassVar[bool] = False
+
+    @property
+    def ranks_by_tiebreaks(self) -> bool:
+        return bool(self.default_tiebreaks)
+
+    @property
+    def elimination(self) -> bool:
+        return self.draws == "bracket"
+
+    # -- options -----------------------------------------------------------------------
+
+    def clean_options(self, options: dict, *, engine, user_pid: UserResolver) -> dict[str, Any]:
+        """This format's own options, validated and completed (``options`` holds what was
+        given; ``engine`` is the game's)."""
+        out: dict[str, Any] = {}
+        if self.ranks_by_tiebreaks:
+            names = options.get("tiebreaks")
+            if names is not None:
+                if (
+                    not isinstance(names, list)
+                    or any(n not in TIEBREAKS for n in names)
+                    or len(set(names)) != len(names)
+                ):
+                    raise refuse(f"Tie-breaks are chosen once each from {', '.join(TIEBREAKS)}.", "bad_options", 400)
+                out["tiebreaks"] = names
+        return out
+
+    # -- the start and the rounds --------------------------------------------------------
+
+    def minimum_players(self, options: dict) -> int:
+        return 2
+
+    def start(self, state: dict, seeds: list[str]) -> dict[str, Any]:
+        """What the start fixes besides the field and the seeds (``tournament.started``'s
+        ``schedule``, ``groups``)."""
+        return {}
+
+    def next_round(self, state: dict, number: int) -> dict[str, Any]:
+        """Round ``number``'s ``round.paired`` data, from the projection of everything before."""
+        raise NotImplementedError
+
+    def planned_rounds(self, state: dict) -> int | None:
+        """How many rounds are played round by round (None: not known, or a bracket)."""
+        return None
+
+    def finished(self, state: dict, *, round_complete: bool, planned: int | None) -> bool:
+        if state["bracket"] is not None:
+            return brackets.decided(bracket_of(state), bracket_state(state))
+        return bool(state["rounds"]) and round_complete and planned is not None and len(state["rounds"]) >= planned
+
+    def more_rounds(self, state: dict, planned: int | None) -> bool:
+        """Whether the organiser pairs another round once this one is complete."""
+        return state["bracket"] is None and (planned is None or len(state["rounds"]) < planned)
+
+    # -- the tables ------------------------------------------------------------------------
+
+    def tiebreak_names(self, state: dict) -> list[str]:
+        return list(state["options"].get("tiebreaks") or self.default_tiebreaks)
+
+    def standings(self, state: dict) -> dict[str, Any]:
+        """Every table of a started tournament: ``{"columns": [...], "tables": [...]}``."""
+        return {
+            "columns": self.tiebreak_names(state),
+            "tables": [{"title": "Standings", "rows": round_standings(state)}],
+        }
+
+
+class EliminationFormat(Format):
+    """A bracket fixed at the start: its matches become pairings as their players are known
+    (``projection._sync_bracket``), so there is no round to pair by hand."""
+
+    draws = "bracket"
+
+    def bracket_shape(self, state: dict) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def next_round(self, state: dict, number: int) -> dict[str, Any]:
+        return {"round": number, "bracket": self.bracket_shape(state), "seeds": state["seeds"]}
+
+    def standings(self, state: dict) -> dict[str, Any]:
+        finished = brackets.decided(bracket_of(state), bracket_state(state))
+        return {
+            "columns": ["seed"],
+            "tables": [{"title": "Final places" if finished else "Places so far", "rows": elimination_places(state)}],
+        }
