@@ -7,6 +7,7 @@ from matches.models import Match
 from matches.signals import match_verified
 
 from .services import NAMESPACE, _run, tournament_retract_match
+from .states import PairingStatus
 from .tasks import record_tournament_match
 
 
@@ -38,7 +39,8 @@ def tournament_hold_unfinished(*, match_id) -> str:
         if (
             record is None
             or record["match_id"] != str(match.id)
-            or record["status"] in ("final", "waiting", "not_needed", "disputed")
+            or record["status"]
+            in (PairingStatus.FINAL, PairingStatus.WAITING, PairingStatus.NOT_NEEDED, PairingStatus.DISPUTED)
         ):
             return []
         return [

@@ -23,6 +23,7 @@ from .models import Tournament
 from .projection import bracket_of, bracket_state, event_dict
 from .sheets import table_numbers
 from .standings import as_decimal, as_text, next_match, points, progress, standings
+from .states import ENTERED, PairingStatus, PlayerStatus
 from .timer import timer_view
 
 
@@ -81,7 +82,7 @@ def pairing_view(state, record, tables: dict[str, int] | None = None) -> dict:
         "bracket_match": record["bracket_match"],
         "history": record["history"],
     }
-    if record["status"] == "final":
+    if record["status"] == PairingStatus.FINAL:
         out["points"] = {p: as_text(v) for p, v in points(state, record).items()}
     return out
 
@@ -109,7 +110,7 @@ def player_view(state, pid: str) -> dict:
     for rnd in state["rounds"]:
         for key in rnd["pairings"]:
             record = state["pairings"][key]
-            if pid not in record["players"] or record["status"] != "final":
+            if pid not in record["players"] or record["status"] != PairingStatus.FINAL:
                 continue
             results.append(
                 {
@@ -273,7 +274,9 @@ def tournament_list(*, limit: int = 100) -> list[dict]:
             "organiser": t.created_by.get_username(),
             "created_at": t.created_at.isoformat(),
             "players": sum(
-                1 for p in (t.state.get("players") or {}).values() if p["status"] in ("registered", "active", "dropped")
+                1
+                for p in (t.state.get("players") or {}).values()
+                if p["status"] in (PlayerStatus.REGISTERED, PlayerStatus.ACTIVE, PlayerStatus.DROPPED)
             ),
         }
         for t in Tournament.objects.select_related("created_by")[:limit]
@@ -340,7 +343,7 @@ def trf_report(*, tournament: Tournament) -> str:
     played = [r for r in state["rounds"] if r["kind"] == "round"][: complete_rounds(state)]
     table = standings({**state, "rounds": played})["tables"]
     rows = table[0]["rows"] if table else []
-    entrants = [(pid, p.get("rating")) for pid, p in state["players"].items() if p["status"] in ("active", "dropped")]
+    entrants = [(pid, p.get("rating")) for pid, p in state["players"].items() if p["status"] in ENTERED]
     start = {pid: n for n, pid in enumerate(start_order(entrants), start=1)}
     by_player = {r["player"]: r for r in rows}
     bye = as_fraction_text(state["options"].get("bye_score", "1"))

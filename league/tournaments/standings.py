@@ -13,6 +13,7 @@ from typing import Any
 from . import brackets, tiebreaks
 from .formats import registry as formats
 from .projection import bracket_of, bracket_state
+from .states import ENTERED, OPEN, SETTLED, PairingStatus, PlayerStatus, RoundKind, TournamentStatus
 from .swiss import SwissPlayer, as_fraction
 
 WIN, DRAW, LOSS = Fraction(1), Fraction(1, 2), Fraction(0)
@@ -54,11 +55,11 @@ def points(state, record) -> dict[str, Fraction]:
 
 def final_pairings(state, group: int | None = None, bracket: bool = False):
     for rnd in state["rounds"]:
-        if (rnd["kind"] == "bracket") != bracket:
+        if (rnd["kind"] == RoundKind.BRACKET) != bracket:
             continue
         for pid in rnd["pairings"]:
             record = state["pairings"][pid]
-            if record["status"] == "final" and (group is None or record["group"] == group):
+            if record["status"] == PairingStatus.FINAL and (group is None or record["group"] == group):
                 yield record
 
 
@@ -85,7 +86,7 @@ def round_standings(state, group: int | None = None) -> list[dict[str, Any]]:
     members = (
         state["groups"][group]
         if group is not None
-        else [pid for pid, p in state["players"].items() if p["status"] in ("active", "dropped")]
+        else [pid for pid, p in state["players"].items() if p["status"] in ENTERED]
     )
     # Rounds a player missed (dropped, joined late) count as unplayed for the tie-breaks,
     # but only rounds that are over: a round just paired, or still being played, is no game
@@ -118,9 +119,9 @@ def complete_rounds(state) -> int:
     """How many of the rounds played round by round are over (every pairing decided)."""
     count = 0
     for rnd in state["rounds"]:
-        if rnd["kind"] != "round":
+        if rnd["kind"] != RoundKind.ROUND:
             continue
-        if any(state["pairings"][p]["status"] not in ("final", "not_needed") for p in rnd["pairings"]):
+        if any(state["pairings"][p]["status"] not in SETTLED for p in rnd["pairings"]):
             break
         count += 1
     return count
@@ -132,7 +133,7 @@ def pod_standings(state) -> list[dict[str, Any]]:
     firsts: dict[str, int] = defaultdict(int)
     played: dict[str, int] = defaultdict(int)
     for pid, p in state["players"].items():
-        if p["status"] in ("active", "dropped"):
+        if p["status"] in ENTERED:
             score[pid] += 0
     for record in final_pairings(state):
         pts = points(state, record)
@@ -222,14 +223,19 @@ def progress(state) -> dict[str, Any]:
     open_pairings = [
         pid
         for pid in (current["pairings"] if current else [])
-        if state["pairings"][pid]["status"] not in ("final", "not_needed", "waiting")
+        if state["pairings"][pid]["status"]
+        not in (PairingStatus.FINAL, PairingStatus.NOT_NEEDED, PairingStatus.WAITING)
     ]
     complete = current is not None and not open_pairings
     planned = fmt.planned_rounds(state)
     finished = state["started"] and fmt.finished(state, round_complete=complete, planned=planned)
     if state["bracket"] is not None:
         complete = finished
-    status = "registration" if not state["started"] else ("finished" if finished else "running")
+    status = (
+        TournamentStatus.REGISTRATION
+        if not state["started"]
+        else (TournamentStatus.FINISHED if finished else TournamentStatus.RUNNING)
+    )
     return {
         "status": status,
         "round": current["number"] if current else 0,
@@ -258,7 +264,7 @@ def swiss_field(state) -> list[SwissPlayer]:
         for pid in rnd["pairings"]:
             record = state["pairings"][pid]
             players = record["players"]
-            if record["status"] == "final":
+            if record["status"] == PairingStatus.FINAL:
                 for p, value in points(state, record).items():
                     score[p] += value
             if len(players) == 1:
@@ -278,7 +284,7 @@ def swiss_field(state) -> list[SwissPlayer]:
     field = []
     for pid in state["entry_order"]:
         p = state["players"][pid]
-        if p["status"] != "active":
+        if p["status"] != PlayerStatus.ACTIVE:
             continue
         field.append(
             SwissPlayer(
@@ -300,6 +306,6 @@ def next_match(state, pid: str) -> dict[str, Any] | None:
     for rnd in reversed(state["rounds"]):
         for key in rnd["pairings"]:
             record = state["pairings"][key]
-            if pid in record["players"] and record["status"] in ("pending", "reported", "disputed"):
+            if pid in record["players"] and record["status"] in OPEN:
                 return record
     return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .. import brackets
 from ..errors import refuse
 from ..standings import elimination_places, round_standings
+from ..states import PlayerStatus
 from .base import Format, option_bool, option_int
 from .round_robin import schedule, scheduled_round
 
@@ -47,7 +48,7 @@ class GroupsPlayoff(Format):
         advance = state["options"]["advance"]
         qualified = []
         for g in range(len(state["groups"])):
-            rows = [r for r in round_standings(state, g) if r["status"] == "active"]
+            rows = [r for r in round_standings(state, g) if r["status"] == PlayerStatus.ACTIVE]
             qualified.append([r["player"] for r in rows[:advance]])
         if sum(len(q) for q in qualified) < 2:
             raise refuse("Too few players are left to play the playoff.", "too_few_players")

@@ -8,6 +8,7 @@ from engines import registry as engines
 from .. import brackets
 from ..errors import refuse
 from ..standings import pod_standings
+from ..states import PlayerStatus
 from .base import Format, option_int, option_score
 from .swiss import default_rounds
 
@@ -75,8 +76,12 @@ class Pods(Format):
         return 3
 
     def next_round(self, state, number):
-        ranked = [r["player"] for r in pod_standings(state) if state["players"][r["player"]]["status"] == "active"]
-        ranked += [p for p in state["entry_order"] if state["players"][p]["status"] == "active" and p not in ranked]
+        ranked = [
+            r["player"] for r in pod_standings(state) if state["players"][r["player"]]["status"] == PlayerStatus.ACTIVE
+        ]
+        ranked += [
+            p for p in state["entry_order"] if state["players"][p]["status"] == PlayerStatus.ACTIVE and p not in ranked
+        ]
         if len(ranked) < 3:
             raise refuse("Fewer than three players are left for a pod.", "too_few_players")
         met = []

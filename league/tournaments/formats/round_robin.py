@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import brackets
+from ..states import PlayerStatus
 from .base import Format, option_bool
 
 
@@ -33,7 +34,7 @@ def scheduled_round(state: dict, number: int) -> dict:
     pairings = []
     for board, fixture in enumerate(state["schedule"][number - 1], start=1):
         entry = {"id": f"r{number}-{board}", "board": board, "players": fixture["players"], "group": fixture["group"]}
-        dropped = [p for p in fixture["players"] if state["players"][p]["status"] == "dropped"]
+        dropped = [p for p in fixture["players"] if state["players"][p]["status"] == PlayerStatus.DROPPED]
         if dropped:
             entry["auto"] = drop_result(fixture["players"], dropped)
         pairings.append(entry)

@@ -6,6 +6,7 @@ import math
 
 from ..errors import refuse
 from ..standings import swiss_field
+from ..states import ENTERED
 from ..swiss import SwissOptions, as_fraction, pair_round
 from .base import Format, option_bool, option_int, option_score
 
@@ -14,7 +15,7 @@ SEAT_BALANCE = ("balanced", "strict")
 
 def default_rounds(state) -> int:
     """Enough rounds to find a single winner: log2 of the field, rounded up."""
-    entrants = sum(1 for p in state["players"].values() if p["status"] in ("active", "dropped"))
+    entrants = sum(1 for p in state["players"].values() if p["status"] in ENTERED)
     return max(1, math.ceil(math.log2(max(entrants, 2))))
 
 

@@ -28,6 +28,7 @@ from ..models import Tournament
 from ..projection import event_dict
 from ..selectors import state_at_head
 from ..standings import progress
+from ..states import PairingStatus, PlayerStatus, TournamentStatus
 
 NAMESPACE = uuid.UUID("5f0e7a52-2b0e-4a3c-9d55-6f4a1d1c7e01")
 
@@ -61,7 +62,7 @@ def _acting_for(state, user, by) -> None:
 
 
 def _registered(state) -> list[str]:
-    return [p for p in state["entry_order"] if state["players"][p]["status"] == "registered"]
+    return [p for p in state["entry_order"] if state["players"][p]["status"] == PlayerStatus.REGISTERED]
 
 
 def _pid_in(state, ref) -> str | None:
@@ -83,9 +84,9 @@ def _pairing(state, pairing_id: str) -> dict:
 
 def _open(record) -> None:
     status = record["status"]
-    if status == "final":
+    if status == PairingStatus.FINAL:
         raise refuse("This result is final; the organiser can correct it.", "result_final")
-    if status in ("waiting", "not_needed"):
+    if status in (PairingStatus.WAITING, PairingStatus.NOT_NEEDED):
         raise refuse("This match is not ready to be played.", "not_ready")
     if len(record["players"]) < 2:
         raise refuse("A bye has no result to report.", "bye")
@@ -108,7 +109,7 @@ def current_state(tournament: Tournament, head_seq: int | None = None) -> dict:
 def _save_cache(tournament: Tournament, state: dict) -> None:
     tournament.state = state
     tournament.state_seq = state["seq"]
-    tournament.status = progress(state)["status"] if state["id"] else "registration"
+    tournament.status = progress(state)["status"] if state["id"] else TournamentStatus.REGISTRATION
     Tournament.objects.filter(pk=tournament.pk).update(state=state, state_seq=state["seq"], status=tournament.status)
 
 

@@ -17,6 +17,7 @@ from ..errors import refuse
 from ..models import Tournament
 from ..projection import event_dict
 from ..standings import progress
+from ..states import PairingStatus
 from .commands import NAMESPACE, Outcome, _need_organiser, _pairing, _run
 from .results import clean_result
 
@@ -31,7 +32,7 @@ def tournament_correct(
     def decide(state):
         _need_organiser(state, by)
         record = _pairing(state, pairing)
-        if record["status"] != "final":
+        if record["status"] != PairingStatus.FINAL:
             raise refuse("Only a final result is corrected; rule on an open one.", "result_not_final")
         if (record["result"] or {}).get("bye"):
             raise refuse("A bye has no result to correct.", "bye")
@@ -53,7 +54,7 @@ def tournament_correct(
 def tournament_retract_match(*, match_id) -> str:
     """A platform match whose verified result a pairing recorded has since been found
     disputed: retract that result by a fact in the tournament's stream. The pairing goes back
-    before the organiser (status "disputed", the verifier's reason in its history); standings
+    before the organiser (status PairingStatus.DISPUTED, the verifier's reason in its history); standings
     and the bracket stop counting it, and bracket matches that depended on it are voided.
 
     Recorded as ``result.match_disputed`` (the fact the fold already knows for "this pairing's
@@ -70,7 +71,7 @@ def tournament_retract_match(*, match_id) -> str:
         if (
             record is None
             or record["match_id"] != str(match.id)
-            or record["status"] != "final"
+            or record["status"] != PairingStatus.FINAL
             or record["source"] != "match"
         ):
             return []

@@ -12,6 +12,7 @@ from ..access import pid_of
 from ..errors import refuse
 from ..formats import registry as formats
 from ..standings import progress
+from ..states import ENTERED, PlayerStatus
 from .commands import Outcome, _acting_for, _need_organiser, _registered, _run
 from .registration import _rating_of, _seeds
 
@@ -80,7 +81,7 @@ def tournament_drop(*, tournament, user, by=None, expected_seq=AT_HEAD, event_id
         current = state["players"].get(pid)
         if not state["started"]:
             raise refuse("The tournament has not started: withdraw instead.", "not_started")
-        if not current or current["status"] != "active":
+        if not current or current["status"] != PlayerStatus.ACTIVE:
             raise refuse(f"{user.get_username()} is not playing in this tournament.", "not_playing")
         if progress(state)["finished"]:
             raise refuse("The tournament is over.", "tournament_finished")
@@ -107,10 +108,10 @@ def tournament_join_late(
             raise refuse("The tournament is over.", "tournament_finished")
         pid = pid_of(user)
         current = state["players"].get(pid)
-        if current and current["status"] in ("active", "dropped"):
+        if current and current["status"] in ENTERED:
             raise refuse(f"{user.get_username()} is already in this tournament.", "already_registered")
         cap = state["options"].get("cap")
-        active = sum(1 for p in state["players"].values() if p["status"] in ("active", "dropped"))
+        active = sum(1 for p in state["players"].values() if p["status"] in ENTERED)
         if cap is not None and active >= cap:
             raise refuse("The tournament is full.", "tournament_full")
         return [

@@ -31,6 +31,7 @@ from ..formats.base import option_bool, option_int
 from ..models import Tournament
 from ..projection import event_dict
 from ..standings import progress
+from ..states import PlayerStatus
 from ..timer import DEFAULT_MINUTES as DEFAULT_ROUND_MINUTES
 from ..timer import MAX_MINUTES as MAX_ROUND_MINUTES
 from .commands import Outcome, _acting_for, _need_organiser, _need_user, _pid_in, _registered, _run, _save_cache
@@ -211,7 +212,7 @@ def tournament_register(
             raise refuse("Registration has closed: the draft has seated its four coaches.", "draft_seated")
         pid = pid_of(user)
         current = state["players"].get(pid)
-        if current and current["status"] in ("registered", "waitlisted"):
+        if current and current["status"] in (PlayerStatus.REGISTERED, PlayerStatus.WAITLISTED):
             raise refuse(f"{user.get_username()} is already {current['status']}.", "already_registered")
         snapshot = rating if rating is not None and is_organiser(state, by) else _rating_of(state["game"], user)
         data = {"player": pid, "name": user.get_username(), "rating": snapshot, "club": (club or None)}
@@ -234,10 +235,10 @@ def tournament_withdraw(*, tournament, user, by=None, expected_seq=AT_HEAD, even
             raise refuse("The tournament has started: drop out instead.", "already_started")
         if state.get("draft"):
             raise refuse("The draft has seated its four coaches: nobody withdraws now.", "draft_seated")
-        if not current or current["status"] not in ("registered", "waitlisted"):
+        if not current or current["status"] not in (PlayerStatus.REGISTERED, PlayerStatus.WAITLISTED):
             raise refuse(f"{user.get_username()} is not registered.", "not_registered")
         facts = [("player.withdrew", {"player": pid})]
-        if current["status"] == "registered" and state["waitlist"]:
+        if current["status"] == PlayerStatus.REGISTERED and state["waitlist"]:
             facts.append(("player.promoted", {"player": state["waitlist"][0]}))
         return facts
 
@@ -265,7 +266,7 @@ def tournament_check_in(
             raise refuse("Check-in has closed: the tournament has started.", "check_in_closed")
         if not options.get("check_in_required"):
             raise refuse("This tournament has no check-in.", "no_check_in")
-        if not current or current["status"] != "registered":
+        if not current or current["status"] != PlayerStatus.REGISTERED:
             status = current["status"] if current else "not registered"
             raise refuse(f"Only registered players check in ({user.get_username()} is {status}).", "not_registered")
         if current["checked_in"]:
@@ -296,7 +297,7 @@ def tournament_check_in_undo(*, tournament, user, by, reason: str = "", expected
         current = state["players"].get(pid)
         if state["started"]:
             raise refuse("The tournament has started: drop the player instead.", "check_in_closed")
-        if not current or current["status"] != "registered" or not current["checked_in"]:
+        if not current or current["status"] != PlayerStatus.REGISTERED or not current["checked_in"]:
             raise refuse(f"{user.get_username()} is not checked in.", "not_checked_in")
         return [("player.check_in_undone", {"player": pid, "by": pid_of(by), "reason": (reason or "")[:500]})]
 

@@ -14,6 +14,7 @@ from matches.services import SeatSpec, match_create
 from ..access import is_organiser, pid_of
 from ..errors import refuse
 from ..formats import registry as formats
+from ..states import PairingStatus
 from .commands import NAMESPACE, Outcome, _need_organiser, _need_user, _open, _pairing, _pid_in, _run
 
 # --------------------------------------------------------------------------------------
@@ -67,7 +68,7 @@ def tournament_report(*, tournament, pairing: str, user, result: dict, expected_
         record = _pairing(state, pairing)
         pid = _need_player(state, record, user)
         _open(record)
-        if record["status"] == "disputed":
+        if record["status"] == PairingStatus.DISPUTED:
             raise refuse("This result is disputed; the organiser rules on it.", "disputed")
         cleaned = clean_result(state, record, result)
         others = {p: r for p, r in record["reports"].items() if p != pid}
@@ -96,7 +97,7 @@ def tournament_confirm(*, tournament, pairing: str, user, expected_seq=AT_HEAD, 
         pid = _need_player(state, record, user)
         _open(record)
         others = [r for p, r in record["reports"].items() if p != pid]
-        if record["status"] != "reported" or not others:
+        if record["status"] != PairingStatus.REPORTED or not others:
             code = "nothing_to_confirm" if not record["reports"] else "cannot_confirm_own_report"
             raise refuse("Only another player's report can be confirmed.", code)
         return [("result.confirmed", {"pairing": pairing, "by": pid, "result": others[0]})]
@@ -111,7 +112,7 @@ def tournament_dispute(
         record = _pairing(state, pairing)
         pid = _need_player(state, record, user)
         _open(record)
-        if record["status"] == "disputed":
+        if record["status"] == PairingStatus.DISPUTED:
             raise refuse("This result is already disputed.", "disputed")
         return [("result.disputed", {"pairing": pairing, "by": pid, "result": None, "reason": reason[:500]})]
 
@@ -183,7 +184,7 @@ def tournament_match_create(
         if pid_of(by) not in record["players"] and not is_organiser(state, by):
             raise refuse("Only the pairing's players or the organiser start its match.", "not_your_pairing", 403)
         _open(record)
-        if record["status"] != "pending" or record["reports"]:
+        if record["status"] != PairingStatus.PENDING or record["reports"]:
             raise refuse("A result is already being reported for this pairing.", "result_reported")
         if record["match_id"]:
             raise refuse("This pairing already has a match.", "match_exists", match_id=record["match_id"])
@@ -240,7 +241,7 @@ def tournament_record_match(*, match_id) -> str:
         if (
             record is None
             or record["match_id"] != str(match.id)
-            or record["status"] in ("final", "waiting", "not_needed")
+            or record["status"] in (PairingStatus.FINAL, PairingStatus.WAITING, PairingStatus.NOT_NEEDED)
         ):
             return []
         outcome["value"] = "recorded" if verified else "disputed"
