@@ -3,6 +3,7 @@ import uuid
 from django.dispatch import receiver
 
 from config.celery import app
+from matches.commands import AT_HEAD
 from matches.models import Match
 from matches.signals import match_verified
 
@@ -60,6 +61,8 @@ def tournament_hold_unfinished(*, match_id) -> str:
         user=None,
         decide=decide,
         actor="system",
+        # The platform's own fact, at whatever head it finds: its id derives from the match.
+        expected_seq=AT_HEAD,
         event_id=uuid.uuid5(NAMESPACE, f"{match.id}:unfinished"),
     )
     return "held" if done.events else "ignored"

@@ -19,7 +19,7 @@ from league.seasons import services as season_services
 from league.seasons.models import Season
 from league.tournaments import services as tournament_services
 from league.tournaments.models import Tournament
-from matches.commands import GuardMissing
+from matches.commands import AT_HEAD, GuardMissing
 from matches.eventstore import StaleSequence
 from matches.models import Event, Match
 from matches.services import SeatSpec
@@ -37,8 +37,8 @@ def a_paired_tournament(organiser, a, b):
         created_by=organiser, name="Guarded Open", game="dueling-wizards", format="single_elimination"
     )
     for p in (a, b):
-        tournament_services.tournament_register(tournament=t, user=p)
-    tournament_services.tournament_start(tournament=t, by=organiser)
+        tournament_services.tournament_register(tournament=t, user=p, expected_seq=AT_HEAD)
+    tournament_services.tournament_start(tournament=t, by=organiser, expected_seq=AT_HEAD)
     t.refresh_from_db()
     [pairing] = [r for r in t.state["pairings"].values() if r["status"] == "pending"]
     return t, pairing

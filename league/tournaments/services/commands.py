@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from django.core.exceptions import ValidationError
 
 from league.streams import stream_followups
-from matches.commands import AT_HEAD, Appender, command_run
+from matches.commands import Appender, command_run
 from matches.eventstore import NewEvent
 from matches.models import Event
 
@@ -118,7 +118,7 @@ def _run(
     tournament: Tournament | uuid.UUID | str,
     user,
     decide: Callable[[dict], list[tuple[str, dict]]],
-    expected_seq: int | object = AT_HEAD,
+    expected_seq: int | object,
     event_id: uuid.UUID | None = None,
     actor: str | None = None,
 ) -> Outcome:

@@ -23,7 +23,7 @@ from .results import clean_result
 
 
 def tournament_correct(
-    *, tournament, pairing: str, by, result: dict, reason: str = "", expected_seq=AT_HEAD, event_id=None
+    *, tournament, pairing: str, by, result: dict, reason: str = "", expected_seq, event_id=None
 ) -> Outcome:
     """Change a final result, even after later rounds. A bracket re-routes the corrected
     winner and voids the matches that no longer stand; Swiss keeps its pairings and
@@ -92,6 +92,8 @@ def tournament_retract_match(*, match_id) -> str:
         user=None,
         decide=decide,
         actor="system",
+        # The platform's own fact, at whatever head it finds: its id derives from the match.
+        expected_seq=AT_HEAD,
         event_id=uuid.uuid5(NAMESPACE, f"{match.id}:retracted"),
     )
     return "retracted" if done.events else "ignored"

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import copy
 
-from matches.commands import AT_HEAD
-
 from .. import projection
 from ..access import pid_of
 from ..errors import refuse
@@ -20,7 +18,7 @@ from .registration import _rating_of, _seeds
 # Starting and pairing
 
 
-def tournament_start(*, tournament, by, expected_seq=AT_HEAD, event_id=None) -> Outcome:
+def tournament_start(*, tournament, by, expected_seq, event_id=None) -> Outcome:
     def decide(state):
         _need_organiser(state, by)
         if state["started"]:
@@ -47,7 +45,7 @@ def tournament_start(*, tournament, by, expected_seq=AT_HEAD, event_id=None) -> 
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_pair_next(*, tournament, by, expected_seq=AT_HEAD, event_id=None) -> Outcome:
+def tournament_pair_next(*, tournament, by, expected_seq, event_id=None) -> Outcome:
     def decide(state):
         _need_organiser(state, by)
         if not state["started"]:
@@ -72,7 +70,7 @@ def tournament_pair_next(*, tournament, by, expected_seq=AT_HEAD, event_id=None)
 # Drops and late joins
 
 
-def tournament_drop(*, tournament, user, by=None, expected_seq=AT_HEAD, event_id=None) -> Outcome:
+def tournament_drop(*, tournament, user, by=None, expected_seq, event_id=None) -> Outcome:
     by = by or user
 
     def decide(state):
@@ -90,9 +88,7 @@ def tournament_drop(*, tournament, user, by=None, expected_seq=AT_HEAD, event_id
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_join_late(
-    *, tournament, user, by=None, club: str | None = None, expected_seq=AT_HEAD, event_id=None
-) -> Outcome:
+def tournament_join_late(*, tournament, user, by=None, club: str | None = None, expected_seq, event_id=None) -> Outcome:
     by = by or user
 
     def decide(state):

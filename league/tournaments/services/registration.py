@@ -18,7 +18,7 @@ from django.utils.dateparse import parse_datetime
 from audit.clocks import BadTimeControl, check_time_control
 from engines import registry
 from league.streams import stream_followups
-from matches.commands import AT_HEAD, Appender, command_create
+from matches.commands import Appender, command_create
 from matches.eventstore import NewEvent
 from matches.models import Event
 from matches.services import SeatSpec
@@ -199,7 +199,7 @@ def tournament_register(
     by=None,
     club: str | None = None,
     rating: float | None = None,
-    expected_seq=AT_HEAD,
+    expected_seq,
     event_id=None,
 ) -> Outcome:
     by = by or user
@@ -224,7 +224,7 @@ def tournament_register(
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_withdraw(*, tournament, user, by=None, expected_seq=AT_HEAD, event_id=None) -> Outcome:
+def tournament_withdraw(*, tournament, user, by=None, expected_seq, event_id=None) -> Outcome:
     by = by or user
 
     def decide(state):
@@ -246,7 +246,7 @@ def tournament_withdraw(*, tournament, user, by=None, expected_seq=AT_HEAD, even
 
 
 def tournament_check_in(
-    *, tournament, user, by=None, now: datetime | None = None, expected_seq=AT_HEAD, event_id=None
+    *, tournament, user, by=None, now: datetime | None = None, expected_seq, event_id=None
 ) -> Outcome:
     """A registered player checks in, or the organiser checks them in at the desk.
 
@@ -286,7 +286,7 @@ def tournament_check_in(
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_check_in_undo(*, tournament, user, by, reason: str = "", expected_seq=AT_HEAD, event_id=None) -> Outcome:
+def tournament_check_in_undo(*, tournament, user, by, reason: str = "", expected_seq, event_id=None) -> Outcome:
     """The organiser takes back a check-in made by mistake (the wrong name ticked at the
     desk, a player who has left), before the start. The check-in stays in the stream;
     the undo is a fact of its own, with its reason."""
@@ -304,9 +304,7 @@ def tournament_check_in_undo(*, tournament, user, by, reason: str = "", expected
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_seed(
-    *, tournament, by, method: str, order: list | None = None, expected_seq=AT_HEAD, event_id=None
-) -> Outcome:
+def tournament_seed(*, tournament, by, method: str, order: list | None = None, expected_seq, event_id=None) -> Outcome:
     def decide(state):
         _need_organiser(state, by)
         if state["started"]:
@@ -361,7 +359,7 @@ def tournament_configure(
     forbidden_pairs=UNSET,
     check_in_opens=UNSET,
     check_in_closes=UNSET,
-    expected_seq=AT_HEAD,
+    expected_seq,
     event_id=None,
 ) -> Outcome:
     """Change options after creation: the tie-breaks and their order (any time: standings
@@ -416,7 +414,7 @@ DRAFT_GAME_FOR_TOURNAMENT = "wizard-dodgeball"
 
 
 def tournament_draft_open(
-    *, tournament, by, order: str = "snake", clock_seconds: int = 60, expected_seq=AT_HEAD, event_id=None
+    *, tournament, by, order: str = "snake", clock_seconds: int = 60, expected_seq, event_id=None
 ) -> Outcome:
     """Open the IWDL tournament draft for a Wizard Dodgeball tournament of four coaches:
     each drafts six wizards (``order`` snake or straight, seats in seed order). Its teams

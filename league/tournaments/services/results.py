@@ -60,7 +60,7 @@ def _need_player(state, record, user) -> str:
     return pid
 
 
-def tournament_report(*, tournament, pairing: str, user, result: dict, expected_seq=AT_HEAD, event_id=None) -> Outcome:
+def tournament_report(*, tournament, pairing: str, user, result: dict, expected_seq, event_id=None) -> Outcome:
     """A player reports. When the opponent already reported the same result it is
     confirmed; a different one puts the pairing in dispute for the organiser to rule."""
 
@@ -91,7 +91,7 @@ def tournament_report(*, tournament, pairing: str, user, result: dict, expected_
     return _run(tournament=tournament, user=user, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_confirm(*, tournament, pairing: str, user, expected_seq=AT_HEAD, event_id=None) -> Outcome:
+def tournament_confirm(*, tournament, pairing: str, user, expected_seq, event_id=None) -> Outcome:
     def decide(state):
         record = _pairing(state, pairing)
         pid = _need_player(state, record, user)
@@ -105,9 +105,7 @@ def tournament_confirm(*, tournament, pairing: str, user, expected_seq=AT_HEAD, 
     return _run(tournament=tournament, user=user, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_dispute(
-    *, tournament, pairing: str, user, reason: str = "", expected_seq=AT_HEAD, event_id=None
-) -> Outcome:
+def tournament_dispute(*, tournament, pairing: str, user, reason: str = "", expected_seq, event_id=None) -> Outcome:
     def decide(state):
         record = _pairing(state, pairing)
         pid = _need_player(state, record, user)
@@ -120,7 +118,7 @@ def tournament_dispute(
 
 
 def tournament_rule(
-    *, tournament, pairing: str, by, result: dict, reason: str = "", expected_seq=AT_HEAD, event_id=None
+    *, tournament, pairing: str, by, result: dict, reason: str = "", expected_seq, event_id=None
 ) -> Outcome:
     """The organiser decides an open result (reported, disputed or never reported)."""
 
@@ -134,7 +132,7 @@ def tournament_rule(
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_no_show(*, tournament, pairing: str, by, absent: list, expected_seq=AT_HEAD, event_id=None) -> Outcome:
+def tournament_no_show(*, tournament, pairing: str, by, absent: list, expected_seq, event_id=None) -> Outcome:
     """The organiser records who did not turn up: a forfeit win for the other player, or
     a double forfeit (both lose) when nobody came."""
 
@@ -173,7 +171,7 @@ def tournament_no_show(*, tournament, pairing: str, by, absent: list, expected_s
 
 
 def tournament_match_create(
-    *, tournament, pairing: str, by, mode: str = Match.Mode.SERVER, expected_seq=AT_HEAD, event_id=None
+    *, tournament, pairing: str, by, mode: str = Match.Mode.SERVER, expected_seq, event_id=None
 ) -> Outcome:
     """Create a platform match for a pairing (any engine that seats its players). It
     reports its own result once verification says it is verified."""
@@ -286,6 +284,8 @@ def tournament_record_match(*, match_id) -> str:
         user=None,
         decide=decide,
         actor="system",
+        # The platform's own fact, at whatever head it finds: its id derives from the match.
+        expected_seq=AT_HEAD,
         event_id=uuid.uuid5(NAMESPACE, f"{match.id}:{kind}"),
     )
     if not done.created:

@@ -19,6 +19,7 @@ from league.tournaments import selectors, services
 from league.tournaments.formats import registry
 from league.tournaments.formats.base import Format
 from league.tournaments.models import Tournament
+from matches.commands import AT_HEAD
 from matches.services import MatchError
 
 from .helpers import field, open_tournament, people, state
@@ -133,7 +134,9 @@ def test_a_new_format_is_one_module_the_services_then_run(ladder_module):
         ],
     ]
     for record in list(s["pairings"].values()):
-        services.tournament_rule(tournament=t, pairing=record["id"], by=alice, result={"winner": record["players"][0]})
+        services.tournament_rule(
+            tournament=t, pairing=record["id"], by=alice, result={"winner": record["players"][0]}, expected_seq=AT_HEAD
+        )
     info = selectors.tournament_summary(tournament=t, user=alice)
     assert info["progress"]["finished"] is True
     assert [r["name"] for r in info["standings"]["tables"][0]["rows"][:2]] == ["p01", "p03"]

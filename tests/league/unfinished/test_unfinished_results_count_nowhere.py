@@ -20,6 +20,7 @@ from league.seasons.verification import verify_season
 from league.standings import Result, standings
 from league.tournaments import services as tournaments
 from league.tournaments.receivers import tournament_hold_unfinished
+from matches.commands import AT_HEAD
 from matches.models import Event, Match, Stream
 from matches.services import SeatSpec, match_act, match_create
 from tests.league.tournaments.helpers import field, open_tournament, state
@@ -128,7 +129,7 @@ def test_an_unfinished_bracket_match_records_no_result_and_waits_for_the_organis
     t = open_tournament(
         alice, "single_elimination", players, start=True, game=GAME, match_config={"turn_limit": 10, "first_player": 0}
     )
-    out = tournaments.tournament_match_create(tournament=t, pairing="M1", by=players[0])
+    out = tournaments.tournament_match_create(tournament=t, pairing="M1", by=players[0], expected_seq=AT_HEAD)
     match = Match.objects.get(pk=out.state["pairings"]["M1"]["match_id"])
     seats = {s.index: s.user for s in match.seats.all()}
     with django_capture_on_commit_callbacks(execute=True):
@@ -146,7 +147,12 @@ def test_an_unfinished_bracket_match_records_no_result_and_waits_for_the_organis
     assert state(t)["seq"] == head
     # The organiser decides, as for a drawn bracket match.
     tournaments.tournament_rule(
-        tournament=t, pairing="M1", by=alice, result={"winner": str(players[1].pk)}, reason="replayed over the board"
+        tournament=t,
+        pairing="M1",
+        by=alice,
+        result={"winner": str(players[1].pk)},
+        reason="replayed over the board",
+        expected_seq=AT_HEAD,
     )
     record = state(t)["pairings"]["M1"]
     assert record["status"] == "final" and record["result"] == {"winner": str(players[1].pk)}
