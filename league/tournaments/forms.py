@@ -5,6 +5,7 @@ from django import forms
 from engines import registry
 
 from .formats import registry as formats
+from .formats.base import CUT_FORMATS
 from .tiebreaks import TIEBREAKS
 
 TIEBREAK_CHOICES = [("", "(default)")] + [(n, n.replace("_", " ")) for n in TIEBREAKS]
@@ -38,6 +39,21 @@ class NewTournamentForm(forms.Form):
         required=False, min_value=1, max_value=600, initial=50, label="Round timer (minutes)"
     )
     third_place = forms.BooleanField(required=False, label="Third-place match")
+    cut = forms.IntegerField(
+        required=False, min_value=2, max_value=256, label="Cut to a playoff: top (Swiss, round robin)"
+    )
+    cut_format = forms.ChoiceField(
+        choices=[(name, formats.get(name).label) for name in CUT_FORMATS],
+        initial=CUT_FORMATS[0],
+        required=False,
+        label="Playoff bracket (cut, groups)",
+    )
+    cut_seeding = forms.ChoiceField(
+        choices=[("standings", "By final standing"), ("rating", "By rating")],
+        initial="standings",
+        required=False,
+        label="Playoff seeds",
+    )
     bracket_reset = forms.BooleanField(required=False, initial=True, label="Grand final reset")
     check_in_required = forms.BooleanField(required=False, label="Check-in required")
     check_in_opens = forms.DateTimeField(
@@ -93,6 +109,12 @@ class NewTournamentForm(forms.Form):
         for key in ("bye_score", "third_place", "bracket_reset"):
             if key in keys:
                 options[key] = d[key]
+        if "cut" in keys and d.get("cut"):
+            # A second stage: the best ``cut`` go on to a bracket (formats/base.py, clean_cut).
+            options["cut"] = d["cut"]
+            options["cut_seeding"] = d.get("cut_seeding") or "standings"
+        if "cut_format" in keys and ("cut" in options or "cut" not in keys):
+            options["cut_format"] = d.get("cut_format") or CUT_FORMATS[0]
         if "seat_balance" in keys:
             options["seat_balance"] = d["seat_balance"] or "balanced"
         return options

@@ -160,6 +160,12 @@ def _seeded(state, data, event):
     state["seeding"] = data["method"]
 
 
+def _stage_advanced(state, data, event):
+    # The stage a cut feeds: who qualified, how they were seeded, into what. Set only when it
+    # happens (a stream without a cut folds to exactly the state it always did).
+    state["stage"] = {k: data[k] for k in ("stage", "from", "format", "cut", "seeding", "qualified", "seeds")}
+
+
 def _options_changed(state, data, event):
     # The service validated the new values; later pairings and standings read them.
     state["options"].update(data["options"])
@@ -420,6 +426,7 @@ _HANDLERS = {
     "player.dropped": _dropped,
     "player.joined_late": _joined_late,
     "round.paired": _round_paired,
+    "stage.advanced": _stage_advanced,
     "result.reported": _reported,
     "result.confirmed": _confirmed,
     "result.disputed": _disputed,

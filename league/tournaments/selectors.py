@@ -237,6 +237,8 @@ def tournament_summary(*, tournament: Tournament, user, state: dict | None = Non
                 "options": list(fmt.option_keys),
             },
             "draft": _draft_view(state),
+            # The stage a cut fed (who qualified and how they were seeded), once it is paired.
+            "stage": state.get("stage"),
             # Seconds left now, by the server's clock: pages count down from it with their own timer.
             "timer": timer_view(state, timezone.now()),
             "player": player_view(state, player) if player and player in state["players"] else None,

@@ -118,4 +118,5 @@ class TournamentState(TypedDict):
     schedule: list[list[dict[str, Any]]] | None
     draft: dict[str, Any] | None
     log: list[dict[str, Any]]
+    stage: NotRequired[dict[str, Any]]  # the stage a cut fed (stage.advanced), once paired
     timer: NotRequired[dict[str, Any]]  # the round timer (timer.py), once started

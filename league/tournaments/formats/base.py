@@ -17,6 +17,7 @@ from .. import brackets
 from ..errors import refuse
 from ..projection import bracket_of, bracket_state
 from ..standings import elimination_places, round_standings
+from ..states import PlayerStatus
 from ..swiss import as_fraction
 from ..tiebreaks import TIEBREAKS
 
@@ -46,6 +47,35 @@ def option_score(value, key: str):
         return as_fraction(value)
     except (ValueError, ZeroDivisionError, TypeError):
         raise refuse(f"Option '{key}' must be a number.", "bad_options", 400) from None
+
+
+#: The bracket a cut feeds, and how its qualifiers are seeded.
+CUT_FORMATS = ("single_elimination", "double_elimination")
+CUT_SEEDING = ("standings", "rating")
+#: The options of a cut, for the formats that offer one.
+CUT_OPTIONS = ("cut", "cut_format", "cut_seeding")
+
+
+def clean_cut(options: dict) -> dict[str, Any]:
+    """A second stage fed by this one: the best ``cut`` players go on to a ``cut_format``
+    bracket, seeded by ``cut_seeding`` (their final standing, or their rating)."""
+    cut = option_int(options, "cut", None, 2, 256, allow_none=True)
+    if cut is None:
+        return {"cut": None}
+    out = {"cut": cut, "cut_format": options.get("cut_format", "single_elimination")}
+    if out["cut_format"] not in CUT_FORMATS:
+        raise refuse(f"The cut feeds one of {', '.join(CUT_FORMATS)}.", "bad_options", 400)
+    out["cut_seeding"] = options.get("cut_seeding", "standings")
+    if out["cut_seeding"] not in CUT_SEEDING:
+        raise refuse("The cut is seeded by 'standings' (rank order) or 'rating'.", "bad_options", 400)
+    return out
+
+
+def bracket_shape(kind: str, entrants: int, options: dict) -> dict[str, Any]:
+    """The stored shape of a bracket of ``kind`` (``brackets.from_shape`` reads it)."""
+    if kind == "double_elimination":
+        return {"format": kind, "entrants": entrants, "bracket_reset": options.get("bracket_reset", True)}
+    return {"format": kind, "entrants": entrants, "third_place": options.get("third_place", False)}
 
 
 #: Resolves a username (or user id) the organiser typed to a player id; refuses an unknown one.
@@ -127,11 +157,51 @@ class Format:
     def finished(self, state: dict, *, round_complete: bool, planned: int | None) -> bool:
         if state["bracket"] is not None:
             return brackets.decided(bracket_of(state), bracket_state(state))
+        if state["options"].get("cut"):
+            return False  # the stage it feeds decides the event
         return bool(state["rounds"]) and round_complete and planned is not None and len(state["rounds"]) >= planned
 
     def more_rounds(self, state: dict, planned: int | None) -> bool:
         """Whether the organiser pairs another round once this one is complete."""
-        return state["bracket"] is None and (planned is None or len(state["rounds"]) < planned)
+        if state["bracket"] is not None:
+            return False
+        return planned is None or len(state["rounds"]) < planned or bool(state["options"].get("cut"))
+
+    def pair(self, state: dict) -> list[tuple[str, dict[str, Any]]]:
+        """The facts of the next round: this format's round, or, once its rounds are played and
+        a cut is set, the stage it feeds (``stage.advanced`` then that bracket's ``round.paired``)."""
+        number = len(state["rounds"]) + 1
+        planned = self.planned_rounds(state)
+        if state["options"].get("cut") and planned is not None and number > planned:
+            return self.cut(state, number)
+        return [("round.paired", self.next_round(state, number))]
+
+    def qualifiers(self, state: dict) -> list[str]:
+        """Who goes through a cut, best first."""
+        rows = [r for r in round_standings(state) if r["status"] == PlayerStatus.ACTIVE]
+        return [r["player"] for r in rows[: state["options"]["cut"]]]
+
+    def cut(self, state: dict, number: int) -> list[tuple[str, dict[str, Any]]]:
+        options = state["options"]
+        qualified = self.qualifiers(state)
+        if len(qualified) < 2:
+            raise refuse("Too few players are left to play the cut.", "too_few_players")
+        seeds = list(qualified)
+        if options.get("cut_seeding") == "rating":
+            rank = {p: i for i, p in enumerate(qualified)}
+            seeds.sort(key=lambda p: (-(state["players"][p].get("rating") or 0), rank[p]))
+        kind = options.get("cut_format", "single_elimination")
+        advanced = {
+            "stage": 2,
+            "from": self.name,
+            "format": kind,
+            "cut": options["cut"],
+            "seeding": options.get("cut_seeding", "standings"),
+            "qualified": qualified,
+            "seeds": seeds,
+        }
+        paired = {"round": number, "bracket": bracket_shape(kind, len(seeds), options), "seeds": seeds}
+        return [("stage.advanced", advanced), ("round.paired", paired)]
 
     # -- the tables ------------------------------------------------------------------------
 
@@ -139,11 +209,12 @@ class Format:
         return list(state["options"].get("tiebreaks") or self.default_tiebreaks)
 
     def standings(self, state: dict) -> dict[str, Any]:
-        """Every table of a started tournament: ``{"columns": [...], "tables": [...]}``."""
-        return {
-            "columns": self.tiebreak_names(state),
-            "tables": [{"title": "Standings", "rows": round_standings(state)}],
-        }
+        """Every table of a started tournament: ``{"columns": [...], "tables": [...]}``; the
+        bracket a cut fed comes first once it is paired."""
+        tables = [{"title": "Standings", "rows": round_standings(state)}]
+        if state["bracket"] is not None and state.get("stage"):
+            tables.insert(0, {"title": "Playoff", "rows": elimination_places(state), "playoff": True})
+        return {"columns": self.tiebreak_names(state), "tables": tables}
 
 
 class EliminationFormat(Format):

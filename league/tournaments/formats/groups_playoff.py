@@ -7,7 +7,7 @@ from .. import brackets
 from ..errors import refuse
 from ..standings import elimination_places, round_standings
 from ..states import PlayerStatus
-from .base import Format, option_bool, option_int
+from .base import CUT_FORMATS, Format, bracket_shape, option_bool, option_int
 from .round_robin import schedule, scheduled_round
 
 
@@ -15,7 +15,7 @@ class GroupsPlayoff(Format):
     name = "groups_playoff"
     label = "Groups, then a playoff"
     position = 50
-    option_keys = ("tiebreaks", "groups", "advance", "third_place")
+    option_keys = ("tiebreaks", "groups", "advance", "third_place", "cut_format")
     default_tiebreaks = ("head_to_head", "sonneborn_berger", "wins")
     draws = "groups"
 
@@ -24,6 +24,10 @@ class GroupsPlayoff(Format):
         out["third_place"] = option_bool(options, "third_place", False)
         out["groups"] = option_int(options, "groups", 2, 2, 64)
         out["advance"] = option_int(options, "advance", 2, 1, 16)
+        # The playoff is single elimination unless told otherwise (groups, then double elimination).
+        out["cut_format"] = options.get("cut_format", "single_elimination")
+        if out["cut_format"] not in CUT_FORMATS:
+            raise refuse(f"The playoff is one of {', '.join(CUT_FORMATS)}.", "bad_options", 400)
         return out
 
     def minimum_players(self, options):
@@ -55,18 +59,14 @@ class GroupsPlayoff(Format):
         # Seeds by place, then group order: A1, B1, A2, B2 ... so the standard bracket order
         # sends group winners against the other groups' runners-up.
         seeds = [q[place] for place in range(advance) for q in qualified if place < len(q)]
-        shape = {
-            "format": "single_elimination",
-            "entrants": len(seeds),
-            "third_place": state["options"].get("third_place", False),
-        }
+        shape = bracket_shape(state["options"].get("cut_format", "single_elimination"), len(seeds), state["options"])
         # With three groups (or any count that is not a power of two) the standard order can
         # still pit a group's winner against its own runner-up in the first round: re-seed
         # within each place until no first-round match is between players of one group.
         group_of = {p: g for g, q in enumerate(qualified) for p in q}
         tiers = [sum(1 for q in qualified if place < len(q)) for place in range(advance)]
         tiers = [t for t in tiers if t]
-        bracket = brackets.single_elimination(len(seeds), third_place=shape["third_place"])
+        bracket = brackets.from_shape(shape)
         seeds = brackets.separate_groups(bracket, seeds, group_of, tiers)
         return {"round": number, "bracket": shape, "seeds": seeds}
 

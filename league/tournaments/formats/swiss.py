@@ -8,7 +8,7 @@ from ..errors import refuse
 from ..standings import swiss_field
 from ..states import ENTERED
 from ..swiss import SwissOptions, as_fraction, pair_round
-from .base import Format, option_bool, option_int, option_score
+from .base import CUT_OPTIONS, Format, clean_cut, option_bool, option_int, option_score
 
 SEAT_BALANCE = ("balanced", "strict")
 
@@ -23,7 +23,15 @@ class Swiss(Format):
     name = "swiss"
     label = "Swiss"
     position = 40
-    option_keys = ("tiebreaks", "rounds", "bye_score", "avoid_same_club", "forbidden_pairs", "seat_balance")
+    option_keys = (
+        "tiebreaks",
+        "rounds",
+        "bye_score",
+        "avoid_same_club",
+        "forbidden_pairs",
+        "seat_balance",
+        *CUT_OPTIONS,
+    )
     default_tiebreaks = ("buchholz", "median_buchholz", "sonneborn_berger")
     late_entry = True
     trf_export = True
@@ -49,6 +57,7 @@ class Swiss(Format):
                 "bad_options",
                 400,
             )
+        out.update(clean_cut(options))
         return out
 
     def next_round(self, state, number):

@@ -61,7 +61,7 @@ def tournament_pair_next(*, tournament, by, expected_seq, event_id=None) -> Outc
                 "round_not_complete",
                 open_pairings=info["open_pairings"],
             )
-        return [("round.paired", formats.of(state).next_round(state, len(state["rounds"]) + 1))]
+        return formats.of(state).pair(state)
 
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
@@ -93,7 +93,7 @@ def tournament_join_late(*, tournament, user, by=None, club: str | None = None, 
 
     def decide(state):
         _acting_for(state, user, by)
-        if not formats.of(state).late_entry:
+        if not formats.of(state).late_entry or state.get("stage"):
             raise refuse(
                 "Only Swiss and pod tournaments take late entries; a bracket or schedule is fixed.",
                 "late_join_not_allowed",
