@@ -81,6 +81,13 @@ def test_a_swiss_cut_to_its_top_eight_is_played_to_a_champion_through_the_api(al
         format="json",
     )
     assert refused.status_code == 409 and refused.json()["code"] == "bracket_advances_itself"
+    (latecomer,) = field(1, prefix="late")
+    late = client_for(latecomer).post(
+        f"/api/tournaments/{tid}/join-late/",
+        {"expected_seq": data["head_seq"], "event_id": str(uuid.uuid4())},
+        format="json",
+    )
+    assert late.status_code == 409 and late.json()["code"] == "late_join_not_allowed"
 
     seed = {p: i for i, p in enumerate(stage["seeds"])}
     while not data["progress"]["finished"]:
