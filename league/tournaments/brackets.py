@@ -410,6 +410,14 @@ def separate_groups(
     return list(chosen) if position == n else seeds
 
 
+def from_shape(shape: Mapping) -> Bracket:
+    """The bracket a stored shape describes: ``{"format", "entrants"}`` plus ``third_place``
+    (single elimination) or ``bracket_reset`` (double elimination)."""
+    if shape["format"] == "double_elimination":
+        return double_elimination(shape["entrants"], bracket_reset=shape.get("bracket_reset", True))
+    return single_elimination(shape["entrants"], third_place=shape.get("third_place", False))
+
+
 def champion(bracket: Bracket, state: Mapping[str, MatchState]) -> PlayerId | None:
     """The winner of the last match that decides the event, once it is decided."""
     if bracket.format == "double_elimination":

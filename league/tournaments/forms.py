@@ -6,19 +6,13 @@ from django import forms
 
 from engines import registry
 
-from .projection import FORMATS
+from .formats import registry as formats
+from .formats.base import CUT_FORMATS
 from .tiebreaks import TIEBREAKS
 
 TIEBREAK_CHOICES = [("", "(default)")] + [(n, n.replace("_", " ")) for n in TIEBREAKS]
 
-FORMAT_LABELS = {
-    "single_elimination": "Single elimination",
-    "double_elimination": "Double elimination",
-    "round_robin": "Round robin",
-    "swiss": "Swiss",
-    "groups_playoff": "Groups, then a playoff",
-    "pods": "Free-for-all pods (up to five players, as many as the game seats)",
-}
+FORMAT_LABELS = {f.name: f.label for f in formats.all_formats()}
 
 
 class NewTournamentForm(forms.Form):
@@ -27,7 +21,7 @@ class NewTournamentForm(forms.Form):
     event_id = forms.UUIDField(required=False, initial=uuid.uuid4, widget=forms.HiddenInput)
     name = forms.CharField(max_length=120)
     game = forms.ChoiceField()
-    format = forms.ChoiceField(choices=[(f, FORMAT_LABELS[f]) for f in FORMATS])
+    format = forms.ChoiceField(choices=list(FORMAT_LABELS.items()))
     cap = forms.IntegerField(required=False, min_value=2, label="Player cap")
     rounds = forms.IntegerField(required=False, min_value=1, max_value=30, label="Rounds (Swiss, pods)")
     bye_score = forms.ChoiceField(choices=[("1", "1"), ("1/2", "½"), ("0", "0")], initial="1", label="Bye worth")
@@ -47,6 +41,21 @@ class NewTournamentForm(forms.Form):
         required=False, min_value=1, max_value=600, initial=50, label="Round timer (minutes)"
     )
     third_place = forms.BooleanField(required=False, label="Third-place match")
+    cut = forms.IntegerField(
+        required=False, min_value=2, max_value=256, label="Cut to a playoff: top (Swiss, round robin)"
+    )
+    cut_format = forms.ChoiceField(
+        choices=[(name, formats.get(name).label) for name in CUT_FORMATS],
+        initial=CUT_FORMATS[0],
+        required=False,
+        label="Playoff bracket (cut, groups)",
+    )
+    cut_seeding = forms.ChoiceField(
+        choices=[("standings", "By final standing"), ("rating", "By rating")],
+        initial="standings",
+        required=False,
+        label="Playoff seeds",
+    )
     bracket_reset = forms.BooleanField(required=False, initial=True, label="Grand final reset")
     check_in_required = forms.BooleanField(required=False, label="Check-in required")
     check_in_opens = forms.DateTimeField(
@@ -97,11 +106,13 @@ class NewTournamentForm(forms.Form):
         for key in ("check_in_opens", "check_in_closes"):
             if d.get(key):
                 options[key] = d[key].isoformat()
+        # Only the chosen format's options are sent: each format names its own (formats/).
+        keys = formats.get(fmt).option_keys
         tiebreaks = [d[f"tiebreak_{i}"] for i in range(1, 5) if d.get(f"tiebreak_{i}")]
-        if tiebreaks and fmt in ("swiss", "round_robin", "groups_playoff"):
+        if tiebreaks and "tiebreaks" in keys:
             # Chosen in order; a repeat adds nothing, so it is dropped rather than refused.
             options["tiebreaks"] = list(dict.fromkeys(tiebreaks))
-        if fmt == "swiss" and d.get("forbidden_pairs"):
+        if "forbidden_pairs" in keys and d.get("forbidden_pairs"):
             options["forbidden_pairs"] = [
                 line.replace(",", " ").split() for line in d["forbidden_pairs"].splitlines() if line.strip()
             ]
@@ -109,15 +120,18 @@ class NewTournamentForm(forms.Form):
             options["round_minutes"] = d["round_minutes"]
         if d.get("cap"):
             options["cap"] = d["cap"]
-        if fmt in ("swiss", "pods") and d.get("rounds"):
-            options["rounds"] = d["rounds"]
-        if fmt == "swiss":
-            options["bye_score"] = d["bye_score"]
+        for key in ("rounds", "pod_size"):
+            if key in keys and d.get(key):
+                options[key] = d[key]
+        for key in ("bye_score", "third_place", "bracket_reset"):
+            if key in keys:
+                options[key] = d[key]
+        if "cut" in keys and d.get("cut"):
+            # A second stage: the best ``cut`` go on to a bracket (formats/base.py, clean_cut).
+            options["cut"] = d["cut"]
+            options["cut_seeding"] = d.get("cut_seeding") or "standings"
+        if "cut_format" in keys and ("cut" in options or "cut" not in keys):
+            options["cut_format"] = d.get("cut_format") or CUT_FORMATS[0]
+        if "seat_balance" in keys:
             options["seat_balance"] = d["seat_balance"] or "balanced"
-        if fmt == "pods" and d.get("pod_size"):
-            options["pod_size"] = d["pod_size"]
-        if fmt in ("single_elimination", "groups_playoff"):
-            options["third_place"] = d["third_place"]
-        if fmt == "double_elimination":
-            options["bracket_reset"] = d["bracket_reset"]
         return options

@@ -11,7 +11,7 @@ class Tournament(models.Model):
 
     The events are the truth. This row is an index for listings (name, game, format,
     status copied from the events) and a cache of the folded projection with the seq it
-    was folded to; ``selectors.projection_rebuild`` drops and rebuilds it from the events.
+    was folded to; ``services.projection_rebuild`` drops and rebuilds it from the events.
     """
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)

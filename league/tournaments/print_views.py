@@ -9,8 +9,8 @@ from django.http import Http404
 from django.shortcuts import render
 
 from . import selectors
+from .access import is_organiser
 from .forms import FORMAT_LABELS
-from .services import is_organiser
 from .sheets import round_to_print
 
 

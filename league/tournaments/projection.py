@@ -25,9 +25,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from . import brackets, timer
+from .states import OPEN, PairingStatus, PlayerStatus, ResultSource, RoundKind
 
-ELIMINATION = ("single_elimination", "double_elimination")
-FORMATS = ("single_elimination", "double_elimination", "round_robin", "swiss", "groups_playoff", "pods")
+
+def event_dict(event) -> dict[str, Any]:
+    """A stored event (``matches.models.Event``) as the fold takes it."""
+    return {"seq": event.seq, "type": event.type, "data": event.data, "actor": event.actor}
 
 
 def initial() -> dict[str, Any]:
@@ -105,7 +108,7 @@ def _player(pid: str, data: dict, status: str) -> dict:
 def _registered(state, data, event):
     pid = data["player"]
     existing = state["players"].get(pid)
-    player = _player(pid, data, "registered")
+    player = _player(pid, data, PlayerStatus.REGISTERED)
     if existing:  # re-registering after a withdrawal
         player["checked_in"] = False
     state["players"][pid] = player
@@ -115,13 +118,13 @@ def _registered(state, data, event):
 
 def _waitlisted(state, data, event):
     pid = data["player"]
-    state["players"][pid] = _player(pid, data, "waitlisted")
+    state["players"][pid] = _player(pid, data, PlayerStatus.WAITLISTED)
     state["waitlist"].append(pid)
 
 
 def _promoted(state, data, event):
     pid = data["player"]
-    state["players"][pid]["status"] = "registered"
+    state["players"][pid]["status"] = PlayerStatus.REGISTERED
     state["waitlist"].remove(pid)
     if pid not in state["entry_order"]:
         state["entry_order"].append(pid)
@@ -130,11 +133,11 @@ def _promoted(state, data, event):
 def _withdrew(state, data, event):
     pid = data["player"]
     player = state["players"][pid]
-    if player["status"] == "waitlisted":
+    if player["status"] == PlayerStatus.WAITLISTED:
         state["waitlist"].remove(pid)
     elif pid in state["entry_order"]:
         state["entry_order"].remove(pid)
-    player["status"] = "withdrawn"
+    player["status"] = PlayerStatus.WITHDRAWN
     player["checked_in"] = False
 
 
@@ -157,6 +160,12 @@ def _seeded(state, data, event):
     state["seeding"] = data["method"]
 
 
+def _stage_advanced(state, data, event):
+    # The stage a cut feeds: who qualified, how they were seeded, into what. Set only when it
+    # happens (a stream without a cut folds to exactly the state it always did).
+    state["stage"] = {k: data[k] for k in ("stage", "from", "format", "cut", "seeding", "qualified", "seeds")}
+
+
 def _options_changed(state, data, event):
     # The service validated the new values; later pairings and standings read them.
     state["options"].update(data["options"])
@@ -171,9 +180,9 @@ def _draft_opened(state, data, event):
 def _started(state, data, event):
     state["started"] = True
     for pid in data["field"]:
-        state["players"][pid]["status"] = "active"
+        state["players"][pid]["status"] = PlayerStatus.ACTIVE
     for pid in data.get("not_checked_in", []):
-        state["players"][pid]["status"] = "not_checked_in"
+        state["players"][pid]["status"] = PlayerStatus.NOT_CHECKED_IN
     state["seeds"] = list(data["seeds"])
     state["entry_order"] = [p for p in state["entry_order"] if p in set(data["field"])]
     if data.get("groups"):
@@ -184,7 +193,7 @@ def _started(state, data, event):
 
 def _dropped(state, data, event):
     player = state["players"][data["player"]]
-    player["status"] = "dropped"
+    player["status"] = PlayerStatus.DROPPED
     player["dropped_after"] = len(state["rounds"])
     # Pairings of later rounds already published stand; open round-based pairings of a
     # dropped player are the organiser's to rule (no-show). Bracket matches are forfeited
@@ -193,7 +202,7 @@ def _dropped(state, data, event):
 
 def _joined_late(state, data, event):
     pid = data["player"]
-    player = _player(pid, data, "active")
+    player = _player(pid, data, PlayerStatus.ACTIVE)
     player["joined_round"] = data["round"]
     state["players"][pid] = player
     if pid not in state["entry_order"]:
@@ -210,7 +219,7 @@ def _pairing(pid: str, rnd: int, board: int, players: list, **extra) -> dict:
         "round": rnd,
         "board": board,
         "players": list(players),
-        "status": "pending",
+        "status": PairingStatus.PENDING,
         "reports": {},
         "result": None,
         "source": None,
@@ -233,17 +242,17 @@ def _round_paired(state, data, event):
     for p in data.get("pairings", []):
         record = _pairing(p["id"], number, p["board"], p["players"], group=p.get("group"))
         if p.get("bye"):
-            record.update(status="final", result={"bye": True}, source="bye")
+            record.update(status=PairingStatus.FINAL, result={"bye": True}, source=ResultSource.BYE)
         elif p.get("auto"):
             # A scheduled game of a player who had already dropped: forfeited at pairing.
-            record.update(status="final", result=p["auto"], source="drop")
+            record.update(status=PairingStatus.FINAL, result=p["auto"], source=ResultSource.DROP)
         state["pairings"][p["id"]] = record
         ids.append(p["id"])
     state["rounds"].append(
         {
             "number": number,
             "pairings": ids,
-            "kind": "bracket" if "bracket" in data else "round",
+            "kind": RoundKind.BRACKET if "bracket" in data else RoundKind.ROUND,
             "method": data.get("method"),
         }
     )
@@ -256,17 +265,17 @@ def _history(record, event, kind, **extra):
 def _reported(state, data, event):
     record = state["pairings"][data["pairing"]]
     record["reports"][data["by"]] = data["result"]
-    record["status"] = "reported"
+    record["status"] = PairingStatus.REPORTED
     _history(record, event, "reported", by=data["by"], result=data["result"])
 
 
 def _finalise(record, result, source):
-    record.update(result=result, source=source, status="final")
+    record.update(result=result, source=source, status=PairingStatus.FINAL)
 
 
 def _confirmed(state, data, event):
     record = state["pairings"][data["pairing"]]
-    _finalise(record, data["result"], "players")
+    _finalise(record, data["result"], ResultSource.PLAYERS)
     _history(record, event, "confirmed", by=data["by"], result=data["result"])
 
 
@@ -274,25 +283,25 @@ def _disputed(state, data, event):
     record = state["pairings"][data["pairing"]]
     if data.get("result") is not None:
         record["reports"][data["by"]] = data["result"]
-    record["status"] = "disputed"
+    record["status"] = PairingStatus.DISPUTED
     _history(record, event, "disputed", by=data["by"], reason=data.get("reason", ""))
 
 
 def _ruled(state, data, event):
     record = state["pairings"][data["pairing"]]
-    _finalise(record, data["result"], "ruling")
+    _finalise(record, data["result"], ResultSource.RULING)
     _history(record, event, "ruled", result=data["result"], reason=data.get("reason", ""))
 
 
 def _corrected(state, data, event):
     record = state["pairings"][data["pairing"]]
     _history(record, event, "corrected", before=record["result"], result=data["result"], reason=data.get("reason", ""))
-    _finalise(record, data["result"], "correction")
+    _finalise(record, data["result"], ResultSource.CORRECTION)
 
 
 def _no_show(state, data, event):
     record = state["pairings"][data["pairing"]]
-    _finalise(record, data["result"], "no_show")
+    _finalise(record, data["result"], ResultSource.NO_SHOW)
     _history(record, event, "no_show", absent=data["absent"], result=data["result"])
 
 
@@ -304,13 +313,13 @@ def _match_created(state, data, event):
 
 def _verified(state, data, event):
     record = state["pairings"][data["pairing"]]
-    _finalise(record, data["result"], "match")
+    _finalise(record, data["result"], ResultSource.MATCH)
     _history(record, event, "verified", match_id=data["match_id"], result=data["result"])
 
 
 def _match_disputed(state, data, event):
     record = state["pairings"][data["pairing"]]
-    record["status"] = "disputed"
+    record["status"] = PairingStatus.DISPUTED
     if "retracted" in data:
         # A result recorded before its match was found disputed no longer stands anywhere:
         # not in the standings, not in the bracket, not on the page.
@@ -324,17 +333,14 @@ def _match_disputed(state, data, event):
 
 
 def bracket_of(state) -> brackets.Bracket:
-    b = state["bracket"]
-    if b["format"] == "double_elimination":
-        return brackets.double_elimination(b["entrants"], bracket_reset=b.get("bracket_reset", True))
-    return brackets.single_elimination(b["entrants"], third_place=b.get("third_place", False))
+    return brackets.from_shape(state["bracket"])
 
 
 def bracket_results(state) -> dict[str, tuple[str, str]]:
     results = {}
     for m in bracket_of(state).matches:
         record = state["pairings"].get(m.id)
-        if record and record["status"] == "final" and record["result"].get("winner"):
+        if record and record["status"] == PairingStatus.FINAL and record["result"].get("winner"):
             winner = record["result"]["winner"]
             loser = next(p for p in record["players"] if p != winner)
             results[m.id] = (winner, loser)
@@ -369,13 +375,13 @@ def _sync_bracket(state) -> None:
                 state["rounds"][-1]["pairings"].append(m.id)
                 changed = True
             if s.status == "not_needed":
-                if record["status"] != "not_needed":
+                if record["status"] != PairingStatus.NOT_NEEDED:
                     if record["result"] is not None:
                         record["history"].append({"seq": state["seq"], "event": "voided", "result": record["result"]})
-                    record.update(status="not_needed", result=None, reports={}, source=None)
+                    record.update(status=PairingStatus.NOT_NEEDED, result=None, reports={}, source=None)
                     changed = True
                 continue
-            if record["players"] != players or record["status"] == "not_needed":
+            if record["players"] != players or record["status"] == PairingStatus.NOT_NEEDED:
                 if record["result"] is not None or record["reports"]:
                     record["history"].append(
                         {
@@ -391,15 +397,15 @@ def _sync_bracket(state) -> None:
                     reports={},
                     source=None,
                     match_id=None,
-                    status="waiting" if None in players else "pending",
+                    status=PairingStatus.WAITING if None in players else PairingStatus.PENDING,
                 )
                 changed = True
-            if record["status"] in ("pending", "reported", "disputed") and None not in players:
-                dropped = [p for p in players if state["players"][p]["status"] == "dropped"]
+            if record["status"] in OPEN and None not in players:
+                dropped = [p for p in players if state["players"][p]["status"] == PlayerStatus.DROPPED]
                 if dropped:
                     stays = [p for p in players if p not in dropped]
                     winner = stays[0] if stays else players[0]
-                    _finalise(record, {"winner": winner, "forfeit": True}, "drop")
+                    _finalise(record, {"winner": winner, "forfeit": True}, ResultSource.DROP)
                     changed = True
         if not changed:
             return
@@ -420,6 +426,7 @@ _HANDLERS = {
     "player.dropped": _dropped,
     "player.joined_late": _joined_late,
     "round.paired": _round_paired,
+    "stage.advanced": _stage_advanced,
     "result.reported": _reported,
     "result.confirmed": _confirmed,
     "result.disputed": _disputed,

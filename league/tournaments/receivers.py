@@ -3,10 +3,12 @@ import uuid
 from django.dispatch import receiver
 
 from config.celery import app
+from matches.commands import AT_HEAD
 from matches.models import Match
 from matches.signals import match_verified
 
 from .services import NAMESPACE, _run, tournament_retract_match
+from .states import PairingStatus
 from .tasks import record_tournament_match
 
 
@@ -38,7 +40,8 @@ def tournament_hold_unfinished(*, match_id) -> str:
         if (
             record is None
             or record["match_id"] != str(match.id)
-            or record["status"] in ("final", "waiting", "not_needed", "disputed")
+            or record["status"]
+            in (PairingStatus.FINAL, PairingStatus.WAITING, PairingStatus.NOT_NEEDED, PairingStatus.DISPUTED)
         ):
             return []
         return [
@@ -58,6 +61,8 @@ def tournament_hold_unfinished(*, match_id) -> str:
         user=None,
         decide=decide,
         actor="system",
+        # The platform's own fact, at whatever head it finds: its id derives from the match.
+        expected_seq=AT_HEAD,
         event_id=uuid.uuid5(NAMESPACE, f"{match.id}:unfinished"),
     )
     return "held" if done.events else "ignored"

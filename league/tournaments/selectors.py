@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import csv
 import io
 from fractions import Fraction
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.utils import timezone
 
 from engines import registry
@@ -16,11 +16,14 @@ from matches import eventstore
 from matches.models import Stream
 
 from . import projection
+from .access import is_organiser, pid_of
+from .errors import refuse
+from .formats import registry as formats
 from .models import Tournament
-from .projection import ELIMINATION, bracket_of, bracket_state
-from .services import current_state, event_dict, is_organiser, pid_of
+from .projection import bracket_of, bracket_state, event_dict
 from .sheets import table_numbers
 from .standings import as_decimal, as_text, next_match, points, progress, standings
+from .states import ENTERED, PairingStatus, PlayerStatus
 from .timer import timer_view
 
 
@@ -31,22 +34,20 @@ def tournament_get(*, tournament_id) -> Tournament | None:
         return None
 
 
+def state_at_head(tournament: Tournament, head_seq: int | None = None) -> dict:
+    """The projection at the stream's head: the cached copy, with any events it has not
+    folded yet folded on a copy. Writes nothing (commands save the cache as they append)."""
+    state = tournament.state or projection.initial()
+    if head_seq is None or head_seq != tournament.state_seq:
+        newer = eventstore.stream_events(stream_id=tournament.stream_id, after=tournament.state_seq)
+        if newer:
+            return projection.fold([event_dict(e) for e in newer], state)
+    return copy.deepcopy(state)
+
+
 def tournament_state(*, tournament: Tournament) -> dict:
     head = Stream.objects.filter(pk=tournament.stream_id).values_list("head_seq", flat=True).first()
-    return current_state(tournament, head)
-
-
-def projection_rebuild(*, tournament: Tournament) -> dict:
-    """Drop the cached projection and fold it again from every event of the stream."""
-    with transaction.atomic():
-        eventstore.stream_lock(stream_id=tournament.stream_id)
-        events = eventstore.stream_events(stream_id=tournament.stream_id)
-        state = projection.fold(event_dict(e) for e in events)
-        Tournament.objects.filter(pk=tournament.pk).update(
-            state=state, state_seq=state["seq"], status=progress(state)["status"]
-        )
-    tournament.refresh_from_db()
-    return state
+    return state_at_head(tournament, head)
 
 
 def _texted(value: Any) -> Any:
@@ -81,7 +82,7 @@ def pairing_view(state, record, tables: dict[str, int] | None = None) -> dict:
         "bracket_match": record["bracket_match"],
         "history": record["history"],
     }
-    if record["status"] == "final":
+    if record["status"] == PairingStatus.FINAL:
         out["points"] = {p: as_text(v) for p, v in points(state, record).items()}
     return out
 
@@ -109,7 +110,7 @@ def player_view(state, pid: str) -> dict:
     for rnd in state["rounds"]:
         for key in rnd["pairings"]:
             record = state["pairings"][key]
-            if pid not in record["players"] or record["status"] != "final":
+            if pid not in record["players"] or record["status"] != PairingStatus.FINAL:
                 continue
             results.append(
                 {
@@ -151,6 +152,7 @@ def tournament_summary(*, tournament: Tournament, user, state: dict | None = Non
     state = state if state is not None else tournament_state(tournament=tournament)
     me = pid_of(user) if user is not None and user.is_authenticated else None
     info = progress(state)
+    fmt = formats.of(state)
     try:
         game_title = registry.get(state["game"]).title
     except registry.UnknownEngine:
@@ -223,8 +225,20 @@ def tournament_summary(*, tournament: Tournament, user, state: dict | None = Non
             "standings": standings(state),
             "me": mine,
             "seeding": state["seeding"],
-            "elimination": state["format"] in ELIMINATION,
+            "elimination": fmt.elimination,
+            # What the format is and does, for the page to draw it without naming formats.
+            "format_info": {
+                "name": fmt.name,
+                "label": fmt.label,
+                "draws": fmt.draws,
+                "multiplayer": fmt.pods,
+                "late_entry": fmt.late_entry,
+                "ranks_by_tiebreaks": fmt.ranks_by_tiebreaks,
+                "options": list(fmt.option_keys),
+            },
             "draft": _draft_view(state),
+            # The stage a cut fed (who qualified and how they were seeded), once it is paired.
+            "stage": state.get("stage"),
             # Seconds left now, by the server's clock: pages count down from it with their own timer.
             "timer": timer_view(state, timezone.now()),
             "player": player_view(state, player) if player and player in state["players"] else None,
@@ -262,7 +276,9 @@ def tournament_list(*, limit: int = 100) -> list[dict]:
             "organiser": t.created_by.get_username(),
             "created_at": t.created_at.isoformat(),
             "players": sum(
-                1 for p in (t.state.get("players") or {}).values() if p["status"] in ("registered", "active", "dropped")
+                1
+                for p in (t.state.get("players") or {}).values()
+                if p["status"] in (PlayerStatus.REGISTERED, PlayerStatus.ACTIVE, PlayerStatus.DROPPED)
             ),
         }
         for t in Tournament.objects.select_related("created_by")[:limit]
@@ -321,17 +337,15 @@ def trf_report(*, tournament: Tournament) -> str:
     from .swiss import start_order
 
     state = tournament_state(tournament=tournament)
-    if state["format"] != "swiss":
-        from matches.services import MatchError
-
-        raise MatchError("The TRF report is for Swiss tournaments.", code="not_swiss", status=409)
+    if not formats.of(state).trf_export:
+        raise refuse("The TRF report is for Swiss tournaments.", "not_swiss")
     # Points and ranks as of the last round played to the end, so that each line's points
     # are the sum of the results it lists (a bye given with the next round's pairing
     # belongs to a round the file does not show yet).
     played = [r for r in state["rounds"] if r["kind"] == "round"][: complete_rounds(state)]
     table = standings({**state, "rounds": played})["tables"]
     rows = table[0]["rows"] if table else []
-    entrants = [(pid, p.get("rating")) for pid, p in state["players"].items() if p["status"] in ("active", "dropped")]
+    entrants = [(pid, p.get("rating")) for pid, p in state["players"].items() if p["status"] in ENTERED]
     start = {pid: n for n, pid in enumerate(start_order(entrants), start=1)}
     by_player = {r["player"]: r for r in rows}
     bye = as_fraction_text(state["options"].get("bye_score", "1"))

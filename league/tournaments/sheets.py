@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-OPEN = ("pending", "reported", "disputed")
+from .states import OPEN, RoundKind
 
 
 def table_numbers(state: dict, number: int) -> dict[str, int]:
@@ -20,7 +20,7 @@ def table_numbers(state: dict, number: int) -> dict[str, int]:
     if rnd is None:
         return {}
     records = sorted((state["pairings"][pid] for pid in rnd["pairings"]), key=lambda rec: rec["board"])
-    if rnd["kind"] == "bracket":
+    if rnd["kind"] == RoundKind.BRACKET:
         records = [rec for rec in records if rec["status"] in OPEN and None not in rec["players"]]
     else:
         records = [rec for rec in records if len(rec["players"]) > 1]

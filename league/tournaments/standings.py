@@ -6,13 +6,14 @@ rendered as strings ("1", "1/2", "3/2") only at the edge (``as_text``).
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from fractions import Fraction
 from typing import Any
 
 from . import brackets, tiebreaks
-from .projection import ELIMINATION, bracket_of, bracket_state
+from .formats import registry as formats
+from .projection import bracket_of, bracket_state
+from .states import ENTERED, OPEN, SETTLED, PairingStatus, PlayerStatus, RoundKind, TournamentStatus
 from .swiss import SwissPlayer, as_fraction
 
 WIN, DRAW, LOSS = Fraction(1), Fraction(1, 2), Fraction(0)
@@ -54,11 +55,11 @@ def points(state, record) -> dict[str, Fraction]:
 
 def final_pairings(state, group: int | None = None, bracket: bool = False):
     for rnd in state["rounds"]:
-        if (rnd["kind"] == "bracket") != bracket:
+        if (rnd["kind"] == RoundKind.BRACKET) != bracket:
             continue
         for pid in rnd["pairings"]:
             record = state["pairings"][pid]
-            if record["status"] == "final" and (group is None or record["group"] == group):
+            if record["status"] == PairingStatus.FINAL and (group is None or record["group"] == group):
                 yield record
 
 
@@ -78,25 +79,20 @@ def games(state, group: int | None = None) -> list[tiebreaks.Game]:
     return out
 
 
-def default_tiebreaks(fmt: str) -> list[str]:
-    if fmt in ("round_robin", "groups_playoff"):
-        return ["head_to_head", "sonneborn_berger", "wins"]
-    return ["buchholz", "median_buchholz", "sonneborn_berger"]
-
-
 def round_standings(state, group: int | None = None) -> list[dict[str, Any]]:
     """Swiss, round robin and group tables: score, then the configured tie-breaks."""
-    names = state["options"].get("tiebreaks") or default_tiebreaks(state["format"])
+    fmt = formats.of(state)
+    names = fmt.tiebreak_names(state)
     members = (
         state["groups"][group]
         if group is not None
-        else [pid for pid, p in state["players"].items() if p["status"] in ("active", "dropped")]
+        else [pid for pid, p in state["players"].items() if p["status"] in ENTERED]
     )
     # Rounds a player missed (dropped, joined late) count as unplayed for the tie-breaks,
     # but only rounds that are over: a round just paired, or still being played, is no game
     # yet for anyone whose result is not in, so pairing a round moves no tie-break.
     round_count = complete_rounds(state)
-    use_rounds = round_count if state["format"] == "swiss" and round_count else None
+    use_rounds = round_count if fmt.scores_unplayed_rounds and round_count else None
     rows = tiebreaks.standings(games(state, group), names, players=sorted(members), rounds=use_rounds)
     played = defaultdict(int)
     for g in games(state, group):
@@ -123,9 +119,9 @@ def complete_rounds(state) -> int:
     """How many of the rounds played round by round are over (every pairing decided)."""
     count = 0
     for rnd in state["rounds"]:
-        if rnd["kind"] != "round":
+        if rnd["kind"] != RoundKind.ROUND:
             continue
-        if any(state["pairings"][p]["status"] not in ("final", "not_needed") for p in rnd["pairings"]):
+        if any(state["pairings"][p]["status"] not in SETTLED for p in rnd["pairings"]):
             break
         count += 1
     return count
@@ -137,7 +133,7 @@ def pod_standings(state) -> list[dict[str, Any]]:
     firsts: dict[str, int] = defaultdict(int)
     played: dict[str, int] = defaultdict(int)
     for pid, p in state["players"].items():
-        if p["status"] in ("active", "dropped"):
+        if p["status"] in ENTERED:
             score[pid] += 0
     for record in final_pairings(state):
         pts = points(state, record)
@@ -229,55 +225,33 @@ def _undecided_stage(bracket, resolved, stage_of, pid) -> tuple[int, float]:
 
 
 def standings(state) -> dict[str, Any]:
-    """Every table the tournament has, keyed by what it is."""
-    out: dict[str, Any] = {"columns": [], "tables": []}
-    fmt = state["format"]
+    """Every table the tournament has, keyed by what it is (the format says which)."""
     if not state["started"]:
-        return out
-    if fmt in ELIMINATION:
-        out["columns"] = ["seed"]
-        out["tables"].append(
-            {
-                "title": "Final places" if progress(state)["finished"] else "Places so far",
-                "rows": elimination_places(state),
-            }
-        )
-        return out
-    if fmt == "pods":
-        out["columns"] = ["firsts"]
-        out["tables"].append({"title": "Standings", "rows": pod_standings(state)})
-        return out
-    out["columns"] = list(state["options"].get("tiebreaks") or default_tiebreaks(fmt))
-    if fmt == "groups_playoff":
-        for g in range(len(state["groups"])):
-            out["tables"].append({"title": f"Group {chr(65 + g)}", "group": g, "rows": round_standings(state, g)})
-        if state["bracket"] is not None:
-            out["tables"].insert(0, {"title": "Playoff", "rows": elimination_places(state), "playoff": True})
-        return out
-    out["tables"].append({"title": "Standings", "rows": round_standings(state)})
-    return out
+        return {"columns": [], "tables": []}
+    return formats.of(state).standings(state)
 
 
 def progress(state) -> dict[str, Any]:
     """Where the tournament stands: registration, running (round n, complete or not), finished."""
-    fmt = state["format"]
+    fmt = formats.of(state)
     rounds = state["rounds"]
     current = rounds[-1] if rounds else None
     open_pairings = [
         pid
         for pid in (current["pairings"] if current else [])
-        if state["pairings"][pid]["status"] not in ("final", "not_needed", "waiting")
+        if state["pairings"][pid]["status"]
+        not in (PairingStatus.FINAL, PairingStatus.NOT_NEEDED, PairingStatus.WAITING)
     ]
     complete = current is not None and not open_pairings
-    finished = False
-    planned = planned_rounds(state)
+    planned = fmt.planned_rounds(state)
+    finished = state["started"] and fmt.finished(state, round_complete=complete, planned=planned)
     if state["bracket"] is not None:
-        bracket = bracket_of(state)
-        finished = brackets.decided(bracket, bracket_state(state))
         complete = finished
-    elif current is not None and complete and planned is not None and len(rounds) >= planned:
-        finished = fmt != "groups_playoff"
-    status = "registration" if not state["started"] else ("finished" if finished else "running")
+    status = (
+        TournamentStatus.REGISTRATION
+        if not state["started"]
+        else (TournamentStatus.FINISHED if finished else TournamentStatus.RUNNING)
+    )
     return {
         "status": status,
         "round": current["number"] if current else 0,
@@ -287,23 +261,13 @@ def progress(state) -> dict[str, Any]:
         "finished": finished,
         "can_pair_next": state["started"]
         and not finished
-        and state["bracket"] is None
         and (current is None or complete)
-        and (planned is None or len(rounds) < planned or fmt == "groups_playoff"),
+        and fmt.more_rounds(state, planned),
     }
 
 
 def planned_rounds(state) -> int | None:
-    fmt = state["format"]
-    if fmt in ("round_robin", "groups_playoff"):
-        return len(state["schedule"]) if state["schedule"] else None
-    if fmt in ("swiss", "pods"):
-        rounds = state["options"].get("rounds")
-        if rounds:
-            return int(rounds)
-        active = sum(1 for p in state["players"].values() if p["status"] in ("active", "dropped"))
-        return max(1, math.ceil(math.log2(max(active, 2))))
-    return None
+    return formats.of(state).planned_rounds(state)
 
 
 def swiss_field(state) -> list[SwissPlayer]:
@@ -316,7 +280,7 @@ def swiss_field(state) -> list[SwissPlayer]:
         for pid in rnd["pairings"]:
             record = state["pairings"][pid]
             players = record["players"]
-            if record["status"] == "final":
+            if record["status"] == PairingStatus.FINAL:
                 for p, value in points(state, record).items():
                     score[p] += value
             if len(players) == 1:
@@ -336,7 +300,7 @@ def swiss_field(state) -> list[SwissPlayer]:
     field = []
     for pid in state["entry_order"]:
         p = state["players"][pid]
-        if p["status"] != "active":
+        if p["status"] != PlayerStatus.ACTIVE:
             continue
         field.append(
             SwissPlayer(
@@ -358,6 +322,6 @@ def next_match(state, pid: str) -> dict[str, Any] | None:
     for rnd in reversed(state["rounds"]):
         for key in rnd["pairings"]:
             record = state["pairings"][key]
-            if pid in record["players"] and record["status"] in ("pending", "reported", "disputed"):
+            if pid in record["players"] and record["status"] in OPEN:
                 return record
     return None

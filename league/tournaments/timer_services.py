@@ -14,8 +14,6 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from matches.commands import AT_HEAD
-
 from .services import Outcome, _need_organiser, _refuse, _run
 from .standings import progress
 from .timer import DEFAULT_MINUTES, MAX_MINUTES
@@ -48,7 +46,7 @@ def _now(now: datetime | None) -> str:
 
 
 def tournament_timer_start(
-    *, tournament, by, minutes: int | None = None, now: datetime | None = None, expected_seq=AT_HEAD, event_id=None
+    *, tournament, by, minutes: int | None = None, now: datetime | None = None, expected_seq, event_id=None
 ) -> Outcome:
     """Start the current round's clock: ``minutes`` or the tournament's ``round_minutes``."""
 
@@ -67,9 +65,7 @@ def tournament_timer_start(
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_timer_pause(
-    *, tournament, by, now: datetime | None = None, expected_seq=AT_HEAD, event_id=None
-) -> Outcome:
+def tournament_timer_pause(*, tournament, by, now: datetime | None = None, expected_seq, event_id=None) -> Outcome:
     def decide(state):
         _need_organiser(state, by)
         timer = _current_timer(state)
@@ -80,9 +76,7 @@ def tournament_timer_pause(
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
-def tournament_timer_resume(
-    *, tournament, by, now: datetime | None = None, expected_seq=AT_HEAD, event_id=None
-) -> Outcome:
+def tournament_timer_resume(*, tournament, by, now: datetime | None = None, expected_seq, event_id=None) -> Outcome:
     def decide(state):
         _need_organiser(state, by)
         timer = _current_timer(state)
@@ -94,7 +88,7 @@ def tournament_timer_resume(
 
 
 def tournament_timer_extend(
-    *, tournament, by, minutes, now: datetime | None = None, expected_seq=AT_HEAD, event_id=None
+    *, tournament, by, minutes, now: datetime | None = None, expected_seq, event_id=None
 ) -> Outcome:
     """Give the round more time (running or paused): the deadline moves by ``minutes``."""
 

@@ -17,8 +17,10 @@ from matches.models import Match, Stream
 from matches.stream_verifiers import StreamVerdict
 
 from . import projection
+from .formats import registry as formats
 from .models import Tournament
-from .services import event_dict, result_from_match
+from .projection import event_dict
+from .services import result_from_match
 
 
 def _check_match_result(tournament_id: str, state: dict, data: dict, retracted: set[str]) -> str | None:
@@ -37,7 +39,7 @@ def _check_match_result(tournament_id: str, state: dict, data: dict, retracted: 
         return "The match behind this result has not finished."
     if "head_hash" in data and data["head_hash"] != match.head_hash:
         return "The head hash recorded with the result differs from the match's published head."
-    if data.get("result") != result_from_match(record, match, pod=state["format"] == "pods"):
+    if data.get("result") != result_from_match(record, match, pod=formats.of(state).pods):
         return "The result recorded differs from the result of the match it cites."
     return None
 

@@ -19,6 +19,7 @@ from audit.chain import event_hash, payload_of
 from audit.checkpoint import public_key_of
 from matches.autoplay import autoplay_match
 from matches.checkpoints import keys
+from matches.commands import AT_HEAD
 from matches.models import Match
 from matches.verification import match_verify
 
@@ -206,7 +207,9 @@ def test_a_tournament_bundle_verifies_its_chain_and_anchor_offline(db, alice, tm
 
     players = field(2)
     t = open_tournament(alice, "single_elimination", players, start=True)
-    services.tournament_rule(tournament=t, pairing="M1", by=alice, result={"winner": pid(players[0])})
+    services.tournament_rule(
+        tournament=t, pairing="M1", by=alice, result={"winner": pid(players[0])}, expected_seq=AT_HEAD
+    )
     out = tmp_path / "tournament.json"
     call_command("export", t.stream_id, out=str(out))
     done = offline(tmp_path, "verify", str(out), "--key", keys.public_key())

@@ -30,8 +30,8 @@ def build_main_pages(off_loop) -> dict[str, tuple[str | None, str]]:
             created_by=alice, name="Thursday night", game="dueling-wizards", format="swiss", options={"rounds": 2}
         )
         for p in (alice, bob, *others):
-            tournaments.tournament_register(tournament=t, user=p)
-        tournaments.tournament_start(tournament=t, by=alice)
+            tournaments.tournament_register(tournament=t, user=p, expected_seq=AT_HEAD)
+        tournaments.tournament_start(tournament=t, by=alice, expected_seq=AT_HEAD)
         draft = draft_create(seats=[SeatSpec(bot="auto"), SeatSpec(bot="auto")], created_by=None)
         league = seasons.league_load_iwdl()
         league.created_by = alice  # alice organises the IWDL: her season page shows the organiser's links

@@ -15,6 +15,7 @@ from pypdf import PdfReader
 from league.tournaments import services
 from league.tournaments.models import Tournament
 from league.tournaments.selectors import tournament_state
+from matches.commands import AT_HEAD
 
 pytestmark = pytest.mark.browser
 
@@ -35,8 +36,8 @@ def started_swiss(off_loop):
             options={"rounds": 3, "round_minutes": 30},
         )
         for p in players:
-            services.tournament_register(tournament=t, user=p)
-        services.tournament_start(tournament=t, by=org)
+            services.tournament_register(tournament=t, user=p, expected_seq=AT_HEAD)
+        services.tournament_start(tournament=t, by=org, expected_seq=AT_HEAD)
         return t
 
     return off_loop(setup)

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 
 from league.tournaments import services
 from league.tournaments.models import Tournament
+from matches.commands import AT_HEAD
 
 pytestmark = pytest.mark.browser
 
@@ -22,7 +23,7 @@ def test_the_organiser_checks_a_player_in_at_the_desk_and_can_undo_it(page_as, l
             created_by=org, name="Desk Cup", game="dueling-wizards", format="swiss", options={"check_in_required": True}
         )
         for p in players:
-            services.tournament_register(tournament=t, user=p)
+            services.tournament_register(tournament=t, user=p, expected_seq=AT_HEAD)
         return t
 
     t = off_loop(setup)

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 
 from league.tournaments import services
 from league.tournaments.models import Tournament
+from matches.commands import AT_HEAD
 
 pytestmark = pytest.mark.browser
 
@@ -77,8 +78,8 @@ def test_a_swiss_round_table_renders_and_updates_when_a_result_lands(page_as, li
             created_by=org, name="Swiss night", game="dueling-wizards", format="swiss", options={"rounds": 3}
         )
         for p in players:
-            services.tournament_register(tournament=t, user=p)
-        services.tournament_start(tournament=t, by=org)
+            services.tournament_register(tournament=t, user=p, expected_seq=AT_HEAD)
+        services.tournament_start(tournament=t, by=org, expected_seq=AT_HEAD)
         return t
 
     t = off_loop(setup)
@@ -91,7 +92,7 @@ def test_a_swiss_round_table_renders_and_updates_when_a_result_lands(page_as, li
     record = next(r for r in Tournament.objects.get().state["pairings"].values() if len(r["players"]) == 2)
     off_loop(
         lambda: services.tournament_rule(
-            tournament=t, pairing=record["id"], by=org, result={"winner": record["players"][0]}
+            tournament=t, pairing=record["id"], by=org, result={"winner": record["players"][0]}, expected_seq=AT_HEAD
         )
     )
     page.wait_for_selector(f"[data-testid=result-{record['id']}]:has-text('won')")

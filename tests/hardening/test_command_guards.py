@@ -40,8 +40,8 @@ def a_paired_tournament(organiser, a, b):
         created_by=organiser, name="Guarded Open", game="dueling-wizards", format="single_elimination"
     )
     for p in (a, b):
-        tournament_services.tournament_register(tournament=t, user=p)
-    tournament_services.tournament_start(tournament=t, by=organiser)
+        tournament_services.tournament_register(tournament=t, user=p, expected_seq=AT_HEAD)
+    tournament_services.tournament_start(tournament=t, by=organiser, expected_seq=AT_HEAD)
     t.refresh_from_db()
     [pairing] = [r for r in t.state["pairings"].values() if r["status"] == "pending"]
     return t, pairing

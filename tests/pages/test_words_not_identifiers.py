@@ -88,8 +88,8 @@ def test_the_standings_csv_writes_half_points_as_decimals_not_fractions(make_use
         options={"rounds": 1, "bye_score": "1/2"},
     )
     for p in players:
-        tournaments.tournament_register(tournament=t, user=p)
-    tournaments.tournament_start(tournament=t, by=org)
+        tournaments.tournament_register(tournament=t, user=p, expected_seq=AT_HEAD)
+    tournaments.tournament_start(tournament=t, by=org, expected_seq=AT_HEAD)
     lines = client_for(org).get(f"/api/tournaments/{t.id}/standings.csv").content.decode().splitlines()
     scores = [line.split(",")[4] for line in lines[1:]]
     assert "0.5" in scores  # the bye's half point

@@ -8,75 +8,28 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from league.tournaments import selectors, services, timer_services
-from league.tournaments.projection import FORMATS
+from league.tournaments.api import serializers as commands
+from league.tournaments.api.serializers import NAME_MAX
+from league.tournaments.formats import registry as formats
 from matches.api.views import int_param
 from matches.services import MatchError
-
-#: Free text is written into the tournament's immutable stream: bound it.
-NAME_MAX = 150  # a username (Django's own limit)
-CLUB_MAX = 80
-REASON_MAX = 500
-LIST_MAX = 256  # players named in one command (seeding order, forbidden pairs, absentees)
 
 
 class CreateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     game = serializers.CharField(max_length=64)
-    format = serializers.ChoiceField(choices=FORMATS)
+    format = serializers.ChoiceField(choices=formats.names())
     options = serializers.DictField(required=False, default=dict)
     event_id = serializers.UUIDField(
         required=False, help_text="A new UUID per tournament; resending the same create returns it."
     )
-
-
-class TournamentCommandSerializer(serializers.Serializer):
-    # Every command appends to the tournament's stream: based on the head the client saw, and
-    # retried safely (a player once appended 50 reports to one pairing without expected_seq).
-    expected_seq = serializers.IntegerField(
-        min_value=0, max_value=2**31 - 1, help_text="The tournament's head_seq this command was based on."
-    )
-    event_id = serializers.UUIDField(help_text="A new UUID per command; resend it to retry.")
-    user = serializers.CharField(
-        required=False, max_length=NAME_MAX, help_text="Username the organiser acts for (default: yourself)"
-    )
-    club = serializers.CharField(required=False, allow_blank=True, max_length=CLUB_MAX)
-    rating = serializers.FloatField(required=False, min_value=-10_000, max_value=10_000)
-    method = serializers.ChoiceField(choices=["rating", "manual"], required=False)
-    order = serializers.ListField(child=serializers.CharField(max_length=NAME_MAX), required=False, max_length=LIST_MAX)
-    result = serializers.DictField(required=False)
-    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=REASON_MAX)
-    absent = serializers.ListField(
-        child=serializers.CharField(max_length=NAME_MAX), required=False, max_length=LIST_MAX
-    )
-    mode = serializers.ChoiceField(choices=["server", "tabletop"], required=False, default="server")
-    tiebreaks = serializers.ListField(child=serializers.CharField(max_length=40), required=False, max_length=16)
-    forbidden_pairs = serializers.ListField(
-        child=serializers.ListField(child=serializers.CharField(max_length=NAME_MAX), max_length=2),
-        required=False,
-        max_length=LIST_MAX,
-    )
-    check_in_opens = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40)
-    check_in_closes = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40)
-    pick_order = serializers.ChoiceField(choices=["snake", "straight"], required=False, default="snake")
-    clock_seconds = serializers.IntegerField(required=False, default=60)  # the service says why a clock is refused
-    minutes = serializers.IntegerField(
-        required=False,
-        min_value=-(2**31),
-        max_value=2**31 - 1,
-        help_text="Round timer: its length (timer-start) or the extension (timer-extend), in minutes",
-    )
-
-    def validate_result(self, value):
-        if len(str(value)) > 2000:
-            raise serializers.ValidationError("A result is a few numbers, not a document.")
-        return value
 
 
 def _tournament_or_404(tournament_id):
@@ -94,12 +47,6 @@ def _target(request, data):
     if user is None:
         raise MatchError(f"No user called {name}.", code="unknown_user", status=400)
     return user
-
-
-def _need(data, field):
-    if field not in data:
-        raise ValidationError({field: ["This field is required."]})
-    return data[field]
 
 
 def _outcome(request, outcome) -> Response:
@@ -157,7 +104,7 @@ class TournamentDetail(APIView):
 
 
 def common(d):
-    """Every command's guards (required by TournamentCommandSerializer)."""
+    """Every command's guards (required by every command's serializer)."""
     return {"expected_seq": d.get("expected_seq"), "event_id": d.get("event_id")}
 
 
@@ -176,7 +123,7 @@ def _tournament_verbs():
             tournament=t, user=_target(r, d), by=r.user, reason=d.get("reason", ""), **common(d)
         ),
         "seed": lambda r, t, d: services.tournament_seed(
-            tournament=t, by=r.user, method=_need(d, "method"), order=d.get("order"), **common(d)
+            tournament=t, by=r.user, method=d["method"], order=d.get("order"), **common(d)
         ),
         "start": lambda r, t, d: services.tournament_start(tournament=t, by=r.user, **common(d)),
         "pair": lambda r, t, d: services.tournament_pair_next(tournament=t, by=r.user, **common(d)),
@@ -201,7 +148,7 @@ def _tournament_verbs():
         "timer-pause": lambda r, t, d: timer_services.tournament_timer_pause(tournament=t, by=r.user, **common(d)),
         "timer-resume": lambda r, t, d: timer_services.tournament_timer_resume(tournament=t, by=r.user, **common(d)),
         "timer-extend": lambda r, t, d: timer_services.tournament_timer_extend(
-            tournament=t, by=r.user, minutes=_need(d, "minutes"), **common(d)
+            tournament=t, by=r.user, minutes=d["minutes"], **common(d)
         ),
     }
 
@@ -212,20 +159,20 @@ CONFIGURABLE = ("tiebreaks", "forbidden_pairs", "check_in_opens", "check_in_clos
 def _pairing_verbs():
     return {
         "report": lambda r, t, p, d: services.tournament_report(
-            tournament=t, pairing=p, user=r.user, result=_need(d, "result"), **common(d)
+            tournament=t, pairing=p, user=r.user, result=d["result"], **common(d)
         ),
         "confirm": lambda r, t, p, d: services.tournament_confirm(tournament=t, pairing=p, user=r.user, **common(d)),
         "dispute": lambda r, t, p, d: services.tournament_dispute(
             tournament=t, pairing=p, user=r.user, reason=d.get("reason", ""), **common(d)
         ),
         "rule": lambda r, t, p, d: services.tournament_rule(
-            tournament=t, pairing=p, by=r.user, result=_need(d, "result"), reason=d.get("reason", ""), **common(d)
+            tournament=t, pairing=p, by=r.user, result=d["result"], reason=d.get("reason", ""), **common(d)
         ),
         "correct": lambda r, t, p, d: services.tournament_correct(
-            tournament=t, pairing=p, by=r.user, result=_need(d, "result"), reason=d.get("reason", ""), **common(d)
+            tournament=t, pairing=p, by=r.user, result=d["result"], reason=d.get("reason", ""), **common(d)
         ),
         "no-show": lambda r, t, p, d: services.tournament_no_show(
-            tournament=t, pairing=p, by=r.user, absent=_need(d, "absent"), **common(d)
+            tournament=t, pairing=p, by=r.user, absent=d["absent"], **common(d)
         ),
         "match": lambda r, t, p, d: services.tournament_match_create(
             tournament=t, pairing=p, by=r.user, mode=d.get("mode", "server"), **common(d)
@@ -236,12 +183,48 @@ def _pairing_verbs():
 TOURNAMENT_VERBS = _tournament_verbs()
 PAIRING_VERBS = _pairing_verbs()
 
+#: What each command takes (api/serializers.py).
+TOURNAMENT_INPUT = {
+    "register": commands.TournamentRegisterSerializer,
+    "withdraw": commands.TournamentForUserSerializer,
+    "check-in": commands.TournamentForUserSerializer,
+    "check-in-undo": commands.TournamentCheckInUndoSerializer,
+    "seed": commands.TournamentSeedSerializer,
+    "start": commands.TournamentCommandSerializer,
+    "pair": commands.TournamentCommandSerializer,
+    "drop": commands.TournamentForUserSerializer,
+    "join-late": commands.TournamentJoinLateSerializer,
+    "configure": commands.TournamentConfigureSerializer,
+    "draft": commands.TournamentDraftSerializer,
+    "timer-start": commands.TournamentTimerStartSerializer,
+    "timer-pause": commands.TournamentCommandSerializer,
+    "timer-resume": commands.TournamentCommandSerializer,
+    "timer-extend": commands.TournamentTimerExtendSerializer,
+}
+PAIRING_INPUT = {
+    "report": commands.TournamentReportSerializer,
+    "confirm": commands.TournamentCommandSerializer,
+    "dispute": commands.TournamentDisputeSerializer,
+    "rule": commands.TournamentRulingSerializer,
+    "correct": commands.TournamentRulingSerializer,
+    "no-show": commands.TournamentNoShowSerializer,
+    "match": commands.TournamentMatchSerializer,
+}
+assert set(TOURNAMENT_INPUT) == set(TOURNAMENT_VERBS) and set(PAIRING_INPUT) == set(PAIRING_VERBS)
+
+
+def _one_of(name: str, table: dict) -> PolymorphicProxySerializer:
+    """The schema's request body: one of the commands' own serializers (the verb in the path
+    says which)."""
+    unique = list(dict.fromkeys(table.values()))
+    return PolymorphicProxySerializer(component_name=name, serializers=unique, resource_type_field_name=None)
+
 
 class TournamentCommand(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        request=TournamentCommandSerializer,
+        request=_one_of("TournamentCommandBody", TOURNAMENT_INPUT),
         responses={201: OpenApiTypes.OBJECT},
         operation_id="tournaments_command",
         summary="register | withdraw | check-in | seed {method, order} | start | pair | drop | join-late "
@@ -254,7 +237,7 @@ class TournamentCommand(APIView):
         if verb not in TOURNAMENT_VERBS:
             raise NotFound(f"Unknown tournament command '{verb}'.")
         t = _tournament_or_404(tournament_id)
-        s = TournamentCommandSerializer(data=request.data)
+        s = TOURNAMENT_INPUT[verb](data=request.data)
         s.is_valid(raise_exception=True)
         return _outcome(request, TOURNAMENT_VERBS[verb](request, t, s.validated_data))
 
@@ -263,7 +246,7 @@ class PairingCommand(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        request=TournamentCommandSerializer,
+        request=_one_of("PairingCommandBody", PAIRING_INPUT),
         responses={201: OpenApiTypes.OBJECT},
         operation_id="tournaments_pairings_command",
         summary="report {result} | confirm | dispute {reason} | rule {result} | correct {result} | "
@@ -273,7 +256,7 @@ class PairingCommand(APIView):
         if verb not in PAIRING_VERBS:
             raise NotFound(f"Unknown pairing command '{verb}'.")
         t = _tournament_or_404(tournament_id)
-        s = TournamentCommandSerializer(data=request.data)
+        s = PAIRING_INPUT[verb](data=request.data)
         s.is_valid(raise_exception=True)
         return _outcome(request, PAIRING_VERBS[verb](request, t, pairing_id, s.validated_data))
 

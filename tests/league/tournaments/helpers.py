@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import uuid
 
 from django.contrib.auth import get_user_model
@@ -9,6 +10,7 @@ from django.contrib.auth import get_user_model
 from league.tournaments import services
 from league.tournaments.models import Tournament
 from league.tournaments.selectors import tournament_state
+from matches.commands import AT_HEAD
 
 
 def people(*names, staff=False):
@@ -23,9 +25,9 @@ def field(n, prefix="p"):
 def open_tournament(organiser, fmt, players=(), start=False, game="dueling-wizards", **options) -> Tournament:
     t = services.tournament_create(created_by=organiser, name=f"Test {fmt}", game=game, format=fmt, options=options)
     for p in players:
-        services.tournament_register(tournament=t, user=p)
+        services.tournament_register(tournament=t, user=p, expected_seq=AT_HEAD)
     if start:
-        services.tournament_start(tournament=t, by=organiser)
+        services.tournament_start(tournament=t, by=organiser, expected_seq=AT_HEAD)
     return t
 
 
@@ -51,8 +53,8 @@ def settle(t, winner_of):
         w = winner_of(record)
         result = {"draw": True} if w is None else {"winner": w}
         a, b = (User.objects.get(pk=int(p)) for p in record["players"])
-        services.tournament_report(tournament=t, pairing=record["id"], user=a, result=result)
-        services.tournament_confirm(tournament=t, pairing=record["id"], user=b)
+        services.tournament_report(tournament=t, pairing=record["id"], user=a, result=result, expected_seq=AT_HEAD)
+        services.tournament_confirm(tournament=t, pairing=record["id"], user=b, expected_seq=AT_HEAD)
 
 
 def lower_id_wins(record):
@@ -64,3 +66,9 @@ def api_command(client, t, verb, **body):
     body.setdefault("expected_seq", client.get(f"/api/tournaments/{t.id}/").json()["head_seq"])
     body.setdefault("event_id", str(uuid.uuid4()))
     return client.post(f"/api/tournaments/{t.id}/{verb}/", body, format="json")
+
+
+def at_head(fn) -> dict:
+    """``expected_seq=AT_HEAD`` for a tournament command (a create takes none): tests of a
+    refusal run the command at the head, the refusal under test being another."""
+    return {"expected_seq": AT_HEAD} if "expected_seq" in inspect.signature(fn).parameters else {}

@@ -14,16 +14,17 @@ from league.tournaments import services
 from league.tournaments.projection import fold
 from league.tournaments.services import event_dict
 from matches import eventstore
+from matches.commands import AT_HEAD
 from matches.services import MatchError
 
-from .helpers import api_command, field, open_tournament, pid, state
+from .helpers import api_command, at_head, field, open_tournament, pid, state
 
 pytestmark = pytest.mark.django_db
 
 
 def refused(code, fn, **kwargs):
     with pytest.raises(MatchError) as exc:
-        fn(**kwargs)
+        fn(**kwargs, **at_head(fn))
     assert exc.value.code == code, exc.value.message
     return exc.value
 
@@ -31,7 +32,7 @@ def refused(code, fn, **kwargs):
 def test_the_organiser_checks_a_named_player_in_and_the_event_says_so(alice):
     players = field(3)
     t = open_tournament(alice, "swiss", players, check_in_required=True)
-    out = services.tournament_check_in(tournament=t, user=players[1], by=alice)
+    out = services.tournament_check_in(tournament=t, user=players[1], by=alice, expected_seq=AT_HEAD)
     assert [(e.type, e.data["player"], e.data["by"]) for e in out.events] == [
         ("player.checked_in", pid(players[1]), pid(alice))
     ]
@@ -53,7 +54,7 @@ def test_the_desk_works_outside_the_window_the_players_do_not(alice):
         check_in_closes=(now - timedelta(hours=1)).isoformat(),
     )
     refused("check_in_closed", services.tournament_check_in, tournament=t, user=players[0], now=now)
-    services.tournament_check_in(tournament=t, user=players[0], by=alice, now=now)
+    services.tournament_check_in(tournament=t, user=players[0], by=alice, now=now, expected_seq=AT_HEAD)
     assert state(t)["players"][pid(players[0])]["checked_in"]
 
 
@@ -69,20 +70,22 @@ def test_an_undone_check_in_keeps_the_player_out_of_the_start_and_replays_the_sa
     players = field(3)
     t = open_tournament(alice, "swiss", players, check_in_required=True)
     for p in players:
-        services.tournament_check_in(tournament=t, user=p, by=alice)
+        services.tournament_check_in(tournament=t, user=p, by=alice, expected_seq=AT_HEAD)
     refused("not_checked_in", services.tournament_check_in_undo, tournament=t, user=field(1, "x")[0], by=alice)
-    out = services.tournament_check_in_undo(tournament=t, user=players[2], by=alice, reason="ticked the wrong name")
+    out = services.tournament_check_in_undo(
+        tournament=t, user=players[2], by=alice, reason="ticked the wrong name", expected_seq=AT_HEAD
+    )
     assert out.events[0].type == "player.check_in_undone"
     assert out.events[0].data["reason"] == "ticked the wrong name"
     refused("not_checked_in", services.tournament_check_in_undo, tournament=t, user=players[2], by=alice)
     # Checked in again by the player, then undone again: the stream keeps all four facts.
-    services.tournament_check_in(tournament=t, user=players[2])
-    services.tournament_check_in_undo(tournament=t, user=players[2], by=alice)
+    services.tournament_check_in(tournament=t, user=players[2], expected_seq=AT_HEAD)
+    services.tournament_check_in_undo(tournament=t, user=players[2], by=alice, expected_seq=AT_HEAD)
     s = state(t)
     assert not s["players"][pid(players[2])]["checked_in"]
     replay = fold(event_dict(e) for e in eventstore.stream_events(stream_id=t.stream_id))
     assert replay == s
-    services.tournament_start(tournament=t, by=alice)
+    services.tournament_start(tournament=t, by=alice, expected_seq=AT_HEAD)
     s = state(t)
     assert s["players"][pid(players[2])]["status"] == "not_checked_in"
     assert sorted(s["seeds"]) == sorted([pid(players[0]), pid(players[1])])

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from league.tournaments import services
 from league.tournaments.projection import bracket_state
 from league.tournaments.standings import progress, standings
+from matches.commands import AT_HEAD
 from matches.services import MatchError
 
 from .helpers import field, lower_id_wins, open_tournament, pid, settle, state
@@ -59,8 +60,8 @@ def test_manual_seeding_decides_the_bracket(alice):
     players = field(4)
     t = open_tournament(alice, "single_elimination", players)
     order = [p.username for p in reversed(players)]
-    services.tournament_seed(tournament=t, by=alice, method="manual", order=order)
-    services.tournament_start(tournament=t, by=alice)
+    services.tournament_seed(tournament=t, by=alice, method="manual", order=order, expected_seq=AT_HEAD)
+    services.tournament_start(tournament=t, by=alice, expected_seq=AT_HEAD)
     s = state(t)
     assert s["seeds"] == [pid(p) for p in reversed(players)]
     assert s["pairings"]["M1"]["players"] == [pid(players[3]), pid(players[0])]
@@ -81,7 +82,12 @@ def test_a_corrected_first_round_result_reroutes_the_winner_and_voids_the_match_
     assert pid(players[0]) in final["players"]
     # The organiser finds that seed 8 actually beat seed 1 in the first round.
     services.tournament_correct(
-        tournament=t, pairing="M1", by=alice, result={"winner": pid(players[7])}, reason="score sheet misread"
+        tournament=t,
+        pairing="M1",
+        by=alice,
+        result={"winner": pid(players[7])},
+        reason="score sheet misread",
+        expected_seq=AT_HEAD,
     )
     s = state(t)
     assert s["pairings"]["M1"]["result"] == {"winner": pid(players[7])}
@@ -101,7 +107,9 @@ def test_a_correction_that_keeps_the_same_winner_is_refused(alice):
     t = open_tournament(alice, "single_elimination", players, start=True)
     settle(t, lower_id_wins)
     with pytest.raises(MatchError) as exc:
-        services.tournament_correct(tournament=t, pairing="M1", by=alice, result={"winner": pid(players[0])})
+        services.tournament_correct(
+            tournament=t, pairing="M1", by=alice, result={"winner": pid(players[0])}, expected_seq=AT_HEAD
+        )
     assert exc.value.code == "same_result"
 
 
@@ -109,12 +117,16 @@ def test_a_bracket_match_needs_a_winner_no_draw_and_no_double_forfeit(alice):
     players = field(4)
     t = open_tournament(alice, "single_elimination", players, start=True)
     with pytest.raises(MatchError) as exc:
-        services.tournament_report(tournament=t, pairing="M1", user=players[0], result={"draw": True})
+        services.tournament_report(
+            tournament=t, pairing="M1", user=players[0], result={"draw": True}, expected_seq=AT_HEAD
+        )
     assert exc.value.code == "draw_not_allowed"
     with pytest.raises(MatchError) as exc:
-        services.tournament_no_show(tournament=t, pairing="M1", by=alice, absent=[pid(players[0]), pid(players[3])])
+        services.tournament_no_show(
+            tournament=t, pairing="M1", by=alice, absent=[pid(players[0]), pid(players[3])], expected_seq=AT_HEAD
+        )
     assert exc.value.code == "double_forfeit_in_bracket"
-    services.tournament_no_show(tournament=t, pairing="M1", by=alice, absent=[pid(players[0])])
+    services.tournament_no_show(tournament=t, pairing="M1", by=alice, absent=[pid(players[0])], expected_seq=AT_HEAD)
     s = state(t)
     assert s["pairings"]["M1"]["result"] == {"winner": pid(players[3]), "forfeit": True}
 
@@ -122,14 +134,14 @@ def test_a_bracket_match_needs_a_winner_no_draw_and_no_double_forfeit(alice):
 def test_the_bracket_moves_on_by_itself_and_refuses_a_manual_pairing(alice):
     t = open_tournament(alice, "single_elimination", field(4), start=True)
     with pytest.raises(MatchError) as exc:
-        services.tournament_pair_next(tournament=t, by=alice)
+        services.tournament_pair_next(tournament=t, by=alice, expected_seq=AT_HEAD)
     assert exc.value.code == "bracket_advances_itself"
 
 
 def test_a_player_who_drops_forfeits_their_next_bracket_match(alice):
     players = field(4)
     t = open_tournament(alice, "single_elimination", players, start=True)
-    services.tournament_drop(tournament=t, user=players[3])
+    services.tournament_drop(tournament=t, user=players[3], expected_seq=AT_HEAD)
     s = state(t)
     m1 = s["pairings"]["M1"]
     assert m1["status"] == "final" and m1["source"] == "drop" and m1["result"]["winner"] == pid(players[0])
@@ -170,7 +182,9 @@ def test_a_corrected_winners_bracket_result_moves_both_players_in_double_elimina
     t = open_tournament(alice, "double_elimination", players, start=True)
     settle(t, lower_id_wins)  # winners' round 1
     settle(t, lower_id_wins)  # winners' round 2 and losers' round 1
-    services.tournament_correct(tournament=t, pairing="M1", by=alice, result={"winner": pid(players[7])})
+    services.tournament_correct(
+        tournament=t, pairing="M1", by=alice, result={"winner": pid(players[7])}, expected_seq=AT_HEAD
+    )
     s = state(t)
     where = {
         p: [r["id"] for r in s["pairings"].values() if p in r["players"] and r["status"] != "final"]

@@ -9,11 +9,13 @@ import pytest
 from engines import registry
 from engines.iwdl_draft.engine import match_config
 from league.tournaments import selectors, services
+from matches.commands import AT_HEAD
 from matches.models import Event, Match
 from matches.services import MatchError, match_act
 
 from .helpers import (
     api_command,
+    at_head,
     field,
     lower_id_wins,
     open_tournament,
@@ -28,7 +30,7 @@ DRAFT = registry.get("iwdl-draft")
 
 def refused(code, fn, *args, **kwargs):
     with pytest.raises(MatchError) as exc:
-        fn(*args, **kwargs)
+        fn(*args, **kwargs, **at_head(fn))
     assert exc.value.code == code
     return exc.value
 
@@ -37,7 +39,9 @@ def test_the_organiser_reorders_tie_breaks_and_the_standings_columns_follow(alic
     players = field(4)
     t = open_tournament(alice, "swiss", players, start=True, rounds=3, tiebreaks=["buchholz", "wins"])
     settle(t, lower_id_wins)
-    services.tournament_configure(tournament=t, by=alice, tiebreaks=["sonneborn_berger", "buchholz"])
+    services.tournament_configure(
+        tournament=t, by=alice, tiebreaks=["sonneborn_berger", "buchholz"], expected_seq=AT_HEAD
+    )
     s = state(t)
     assert s["options"]["tiebreaks"] == ["sonneborn_berger", "buchholz"]
     summary = selectors.tournament_summary(tournament=t, user=alice)
@@ -63,13 +67,15 @@ def test_a_pair_forbidden_between_rounds_is_not_paired_in_later_rounds(alice):
     met = {frozenset(r["players"]) for r in s["pairings"].values()}
     # Forbid one of the two pairs round two would otherwise be free to make.
     a, b = next((x, y) for x in players for y in players if x.pk < y.pk and frozenset((pid(x), pid(y))) not in met)
-    services.tournament_configure(tournament=t, by=alice, forbidden_pairs=[[a.username, b.username]])
+    services.tournament_configure(
+        tournament=t, by=alice, forbidden_pairs=[[a.username, b.username]], expected_seq=AT_HEAD
+    )
     assert state(t)["options"]["forbidden_pairs"] == [sorted([pid(a), pid(b)])]
-    services.tournament_pair_next(tournament=t, by=alice)
+    services.tournament_pair_next(tournament=t, by=alice, expected_seq=AT_HEAD)
     round_two = [r["players"] for r in state(t)["pairings"].values() if r["round"] == 2]
     assert sorted([pid(a), pid(b)]) not in [sorted(p) for p in round_two]
     # Lifting it again is an option change too.
-    services.tournament_configure(tournament=t, by=alice, forbidden_pairs=[])
+    services.tournament_configure(tournament=t, by=alice, forbidden_pairs=[], expected_seq=AT_HEAD)
     assert state(t)["options"]["forbidden_pairs"] == []
     refused(
         "no_forbidden_pairs",
@@ -84,7 +90,11 @@ def test_the_check_in_window_is_set_before_the_start_only(alice):
     players = field(2)
     t = open_tournament(alice, "single_elimination", players)
     services.tournament_configure(
-        tournament=t, by=alice, check_in_opens="2030-01-01T10:00:00+00:00", check_in_closes="2030-01-01T11:00:00+00:00"
+        tournament=t,
+        by=alice,
+        check_in_opens="2030-01-01T10:00:00+00:00",
+        check_in_closes="2030-01-01T11:00:00+00:00",
+        expected_seq=AT_HEAD,
     )
     options = state(t)["options"]
     assert options["check_in_required"] and options["check_in_opens"].startswith("2030-01-01T10:00")
@@ -109,7 +119,7 @@ def test_a_players_view_shows_their_next_match_results_and_standing(alice):
     view = selectors.player_view(state(t), me)
     assert view["next"]["round"] == 1 and view["results"] == [] and view["standing"]["rank"] >= 1
     settle(t, lambda r: me if me in r["players"] else lower_id_wins(r))
-    services.tournament_pair_next(tournament=t, by=alice)
+    services.tournament_pair_next(tournament=t, by=alice, expected_seq=AT_HEAD)
     view = selectors.player_view(state(t), me)
     assert [r["outcome"] for r in view["results"]] == ["won"]
     assert view["results"][0]["points"] == "1"
@@ -133,7 +143,7 @@ def test_a_four_coach_iwdl_tournament_drafts_first_and_each_pairing_plays_the_dr
     coaches = field(4, "coach")
     t = open_tournament(alice, "round_robin", coaches, game="wizard-dodgeball")
     refused("not_organiser", services.tournament_draft_open, tournament=t, by=coaches[0])
-    out = services.tournament_draft_open(tournament=t, by=alice)
+    out = services.tournament_draft_open(tournament=t, by=alice, expected_seq=AT_HEAD)
     draft = out.state["draft"]
     assert draft["seats"] == [pid(c) for c in coaches]
     draft_match = Match.objects.get(pk=draft["draft_id"])
@@ -142,7 +152,7 @@ def test_a_four_coach_iwdl_tournament_drafts_first_and_each_pairing_plays_the_dr
     refused("draft_exists", services.tournament_draft_open, tournament=t, by=alice)
     refused("draft_seated", services.tournament_register, tournament=t, user=field(1, "late")[0])
 
-    services.tournament_start(tournament=t, by=alice)
+    services.tournament_start(tournament=t, by=alice, expected_seq=AT_HEAD)
     record = next(r for r in state(t)["pairings"].values() if r["round"] == 1)
     head = state(t)["seq"]
     refused("draft_not_finished", services.tournament_match_create, tournament=t, pairing=record["id"], by=alice)
@@ -150,7 +160,7 @@ def test_a_four_coach_iwdl_tournament_drafts_first_and_each_pairing_plays_the_dr
 
     done = finish(draft["draft_id"], {i: c for i, c in enumerate(coaches)})
     assert [len(team) for team in done.state["teams"]] == [6, 6, 6, 6]
-    out = services.tournament_match_create(tournament=t, pairing=record["id"], by=alice)
+    out = services.tournament_match_create(tournament=t, pairing=record["id"], by=alice, expected_seq=AT_HEAD)
     match = Match.objects.get(pk=out.state["pairings"][record["id"]]["match_id"])
     a, b = (draft["seats"].index(p) for p in record["players"])
     assert match.game == "wizard-dodgeball"

@@ -13,6 +13,7 @@ from engines import registry
 from league.tournaments import services
 from league.tournaments.brackets import pod_sizes
 from league.tournaments.standings import pod_standings
+from matches.commands import AT_HEAD
 from matches.services import MatchError
 
 from .helpers import field, open_tournament, state
@@ -30,7 +31,11 @@ def finish_in_seat_order(t):
     for record in s["pairings"].values():
         if record["status"] == "pending":
             services.tournament_rule(
-                tournament=t, pairing=record["id"], by=t.created_by, result={"finish": [[p] for p in record["players"]]}
+                tournament=t,
+                pairing=record["id"],
+                by=t.created_by,
+                result={"finish": [[p] for p in record["players"]]},
+                expected_seq=AT_HEAD,
             )
 
 
@@ -49,7 +54,7 @@ def test_no_pod_holds_more_players_than_the_game_seats(alice, game, players):
     assert max(len(p) for p in pods) <= seats
     assert min(len(p) for p in pods) >= registry.get(game).min_seats
     finish_in_seat_order(t)
-    services.tournament_pair_next(tournament=t, by=alice)
+    services.tournament_pair_next(tournament=t, by=alice, expected_seq=AT_HEAD)
     assert max(len(p) for p in pods_of(state(t), 2)) <= seats
 
 
@@ -59,7 +64,7 @@ def test_every_pod_of_a_three_seat_game_gets_a_platform_match(alice):
     s = state(t)
     assert sorted(len(p) for p in pods_of(s, 1)) == [2, 2, 3, 3]
     for pairing in s["rounds"][0]["pairings"]:
-        out = services.tournament_match_create(tournament=t, pairing=pairing, by=alice)
+        out = services.tournament_match_create(tournament=t, pairing=pairing, by=alice, expected_seq=AT_HEAD)
         assert out.state["pairings"][pairing]["match_id"]
 
 
@@ -72,10 +77,16 @@ def test_a_pod_of_two_reports_its_finish_and_scores_placement_points(alice):
     User = get_user_model()
     with pytest.raises(MatchError) as exc:
         services.tournament_report(
-            tournament=t, pairing=two["id"], user=User.objects.get(pk=int(a)), result={"winner": a}
+            tournament=t,
+            pairing=two["id"],
+            user=User.objects.get(pk=int(a)),
+            result={"winner": a},
+            expected_seq=AT_HEAD,
         )
     assert exc.value.code == "bad_result"
-    services.tournament_rule(tournament=t, pairing=two["id"], by=alice, result={"finish": [[b], [a]]})
+    services.tournament_rule(
+        tournament=t, pairing=two["id"], by=alice, result={"finish": [[b], [a]]}, expected_seq=AT_HEAD
+    )
     rows = {r["player"]: r["score"] for r in pod_standings(state(t))}
     assert rows[b] == 3 and rows[a] == 1
 
@@ -101,7 +112,7 @@ def test_the_first_seat_moves_round_the_pod_each_round(alice):
     firsts = []
     for number in range(1, 5):
         if number > 1:
-            services.tournament_pair_next(tournament=t, by=alice)
+            services.tournament_pair_next(tournament=t, by=alice, expected_seq=AT_HEAD)
         (pod,) = pods_of(state(t), number)
         firsts.append(pod[0])
         finish_in_seat_order(t)
@@ -129,7 +140,7 @@ def test_a_pod_of_two_played_on_the_platform_records_a_finish_that_the_verifier_
     s = state(t)
     record = s["pairings"][s["rounds"][0]["pairings"][0]]
     assert len(record["players"]) == 2
-    out = services.tournament_match_create(tournament=t, pairing=record["id"], by=alice)
+    out = services.tournament_match_create(tournament=t, pairing=record["id"], by=alice, expected_seq=AT_HEAD)
     match = Match.objects.get(pk=out.state["pairings"][record["id"]]["match_id"])
     seats = {seat.index: seat.user for seat in match.seats.all()}
     with django_capture_on_commit_callbacks(execute=True):

@@ -9,16 +9,17 @@ import pytest
 from django.utils import timezone
 
 from league.tournaments import services
+from matches.commands import AT_HEAD
 from matches.services import MatchError
 
-from .helpers import field, open_tournament, pid, state
+from .helpers import at_head, field, open_tournament, pid, state
 
 pytestmark = pytest.mark.django_db
 
 
 def refused(code, fn, **kwargs):
     with pytest.raises(MatchError) as exc:
-        fn(**kwargs)
+        fn(**kwargs, **at_head(fn))
     assert exc.value.code == code, exc.value.message
     return exc.value
 
@@ -29,7 +30,7 @@ def test_players_beyond_the_cap_are_waitlisted_and_promoted_in_order_when_someon
     s = state(t)
     assert [s["players"][pid(p)]["status"] for p in players] == ["registered"] * 3 + ["waitlisted"] * 2
     assert s["waitlist"] == [pid(players[3]), pid(players[4])]
-    out = services.tournament_withdraw(tournament=t, user=players[1])
+    out = services.tournament_withdraw(tournament=t, user=players[1], expected_seq=AT_HEAD)
     assert [e.type for e in out.events] == ["player.withdrew", "player.promoted"]
     s = state(t)
     assert s["players"][pid(players[3])]["status"] == "registered" and s["waitlist"] == [pid(players[4])]
@@ -39,7 +40,7 @@ def test_registering_twice_or_after_the_start_is_refused(alice):
     players = field(3)
     t = open_tournament(alice, "swiss", players)
     refused("already_registered", services.tournament_register, tournament=t, user=players[0])
-    services.tournament_start(tournament=t, by=alice)
+    services.tournament_start(tournament=t, by=alice, expected_seq=AT_HEAD)
     (late,) = field(1, "z")
     refused("registration_closed", services.tournament_register, tournament=t, user=late)
     refused("already_started", services.tournament_withdraw, tournament=t, user=players[0])
@@ -66,12 +67,12 @@ def test_check_in_is_only_possible_inside_its_window_and_only_checked_in_players
     refused("check_in_not_open", services.tournament_check_in, tournament=t, user=players[0], now=now)
     inside = now + timedelta(minutes=90)
     for p in players[:3]:
-        services.tournament_check_in(tournament=t, user=p, now=inside)
+        services.tournament_check_in(tournament=t, user=p, now=inside, expected_seq=AT_HEAD)
     refused("already_checked_in", services.tournament_check_in, tournament=t, user=players[0], now=inside)
     refused(
         "check_in_closed", services.tournament_check_in, tournament=t, user=players[3], now=now + timedelta(hours=3)
     )
-    services.tournament_start(tournament=t, by=alice)
+    services.tournament_start(tournament=t, by=alice, expected_seq=AT_HEAD)
     s = state(t)
     assert s["players"][pid(players[3])]["status"] == "not_checked_in"
     assert sorted(s["seeds"]) == sorted(pid(p) for p in players[:3])
@@ -90,9 +91,9 @@ def test_seeding_by_rating_orders_the_field_strongest_first(alice):
     t = open_tournament(alice, "single_elimination", [])
     # The organiser enters the ratings (players without a platform rating in this game).
     for p, r in zip(players, (1400, 1800, 1500, 1650)):
-        services.tournament_register(tournament=t, user=p, by=alice, rating=r)
-    services.tournament_seed(tournament=t, by=alice, method="rating")
-    services.tournament_start(tournament=t, by=alice)
+        services.tournament_register(tournament=t, user=p, by=alice, rating=r, expected_seq=AT_HEAD)
+    services.tournament_seed(tournament=t, by=alice, method="rating", expected_seq=AT_HEAD)
+    services.tournament_start(tournament=t, by=alice, expected_seq=AT_HEAD)
     s = state(t)
     assert s["seeds"] == [pid(players[i]) for i in (1, 3, 2, 0)] and s["seeding"] == "rating"
 

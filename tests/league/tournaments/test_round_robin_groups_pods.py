@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 
 from league.tournaments import services
 from league.tournaments.standings import progress, standings
+from matches.commands import AT_HEAD
 from matches.services import MatchError
 
 from .helpers import field, lower_id_wins, open_tournament, pid, settle, state
@@ -24,7 +25,7 @@ def run_rounds(t, by, winner_of=lower_id_wins):
         info = progress(state(t))
         if info["finished"] or not info["can_pair_next"]:
             return state(t)
-        services.tournament_pair_next(tournament=t, by=by)
+        services.tournament_pair_next(tournament=t, by=by, expected_seq=AT_HEAD)
         if state(t)["bracket"] is not None:
             return state(t)
 
@@ -45,8 +46,8 @@ def test_a_dropped_players_remaining_round_robin_games_are_forfeited(alice):
     players = field(4)
     t = open_tournament(alice, "round_robin", players, start=True)
     settle(t, lower_id_wins)
-    services.tournament_drop(tournament=t, user=players[0])
-    services.tournament_pair_next(tournament=t, by=alice)
+    services.tournament_drop(tournament=t, user=players[0], expected_seq=AT_HEAD)
+    services.tournament_pair_next(tournament=t, by=alice, expected_seq=AT_HEAD)
     s = state(t)
     game = next(s["pairings"][p] for p in s["rounds"][1]["pairings"] if pid(players[0]) in s["pairings"][p]["players"])
     assert game["status"] == "final" and game["result"]["forfeit"] and game["result"]["winner"] != pid(players[0])
@@ -83,13 +84,13 @@ def test_pods_score_placement_points_split_equally_on_ties_and_avoid_repeat_oppo
         a, b, c, d = pod["players"]
         reporter, confirmer = User.objects.get(pk=int(a)), User.objects.get(pk=int(b))
         finish = {"finish": [[a], [b, c], [d]]}
-        services.tournament_report(tournament=t, pairing=pod["id"], user=reporter, result=finish)
-        services.tournament_report(tournament=t, pairing=pod["id"], user=confirmer, result=finish)
+        services.tournament_report(tournament=t, pairing=pod["id"], user=reporter, result=finish, expected_seq=AT_HEAD)
+        services.tournament_report(tournament=t, pairing=pod["id"], user=confirmer, result=finish, expected_seq=AT_HEAD)
     s = state(t)
     rows = {r["player"]: r for r in standings(s)["tables"][0]["rows"]}
     first = pods[0]["players"]
     assert rows[first[0]]["score"] == 4 and rows[first[1]]["score"] == Fraction(3, 2)
-    services.tournament_pair_next(tournament=t, by=alice)
+    services.tournament_pair_next(tournament=t, by=alice, expected_seq=AT_HEAD)
     s = state(t)
     before = [set(p["players"]) for p in pods]
     again = [set(s["pairings"][p]["players"]) for p in s["rounds"][1]["pairings"]]
@@ -104,10 +105,14 @@ def test_a_pod_report_must_place_every_player_once(alice):
     pod = next(iter(s["pairings"].values()))
     a, b, c = pod["players"]
     with pytest.raises(MatchError) as exc:
-        services.tournament_report(tournament=t, pairing=pod["id"], user=players[0], result={"finish": [[a], [b]]})
+        services.tournament_report(
+            tournament=t, pairing=pod["id"], user=players[0], result={"finish": [[a], [b]]}, expected_seq=AT_HEAD
+        )
     assert exc.value.code == "bad_result"
     with pytest.raises(MatchError) as exc:
-        services.tournament_report(tournament=t, pairing=pod["id"], user=players[0], result={"winner": a})
+        services.tournament_report(
+            tournament=t, pairing=pod["id"], user=players[0], result={"winner": a}, expected_seq=AT_HEAD
+        )
     assert exc.value.code == "bad_result"
 
 

@@ -19,10 +19,11 @@ from league.tournaments.services import event_dict
 from league.tournaments.timer import seconds_left
 from league.tournaments.verification import verify_tournament
 from matches import eventstore
+from matches.commands import AT_HEAD
 from matches.models import Stream
 from matches.services import MatchError
 
-from .helpers import api_command, field, lower_id_wins, open_tournament, settle, state
+from .helpers import api_command, at_head, field, lower_id_wins, open_tournament, settle, state
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +36,7 @@ def at(minutes: float) -> datetime:
 
 def refused(code, fn, **kwargs):
     with pytest.raises(MatchError) as exc:
-        fn(**kwargs)
+        fn(**kwargs, **at_head(fn))
     assert exc.value.code == code, exc.value.message
     return exc.value
 
@@ -47,7 +48,7 @@ def started_swiss(organiser, n=4, **options):
 
 def test_the_timer_starts_at_the_tournaments_round_length_and_knows_its_deadline(alice):
     t, _ = started_swiss(alice, round_minutes=40)
-    out = timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0))
+    out = timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0), expected_seq=AT_HEAD)
     assert [(e.type, e.data["round"], e.data["seconds"]) for e in out.events] == [("round.timer_started", 1, 2400)]
     timer = state(t)["timer"]
     assert datetime.fromisoformat(timer["ends_at"]) == at(40)
@@ -57,29 +58,29 @@ def test_the_timer_starts_at_the_tournaments_round_length_and_knows_its_deadline
 def test_fifty_minutes_is_the_default_round_length_and_the_organiser_may_choose_another(alice):
     t, _ = started_swiss(alice)
     assert state(t)["options"]["round_minutes"] == 50
-    timer_services.tournament_timer_start(tournament=t, by=alice, minutes=30, now=at(0))
+    timer_services.tournament_timer_start(tournament=t, by=alice, minutes=30, now=at(0), expected_seq=AT_HEAD)
     assert datetime.fromisoformat(state(t)["timer"]["ends_at"]) == at(30)
 
 
 def test_pausing_freezes_the_time_left_and_resuming_sets_a_new_deadline(alice):
     t, _ = started_swiss(alice)
-    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0))
-    timer_services.tournament_timer_pause(tournament=t, by=alice, now=at(10))
+    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0), expected_seq=AT_HEAD)
+    timer_services.tournament_timer_pause(tournament=t, by=alice, now=at(10), expected_seq=AT_HEAD)
     paused = state(t)["timer"]
     # Twenty minutes of a pause cost the players nothing: 40 minutes are left before and after.
     assert paused["paused"] and seconds_left(paused, at(10)) == seconds_left(paused, at(30)) == 40 * 60
-    timer_services.tournament_timer_resume(tournament=t, by=alice, now=at(30))
+    timer_services.tournament_timer_resume(tournament=t, by=alice, now=at(30), expected_seq=AT_HEAD)
     running = state(t)["timer"]
     assert not running["paused"] and datetime.fromisoformat(running["ends_at"]) == at(70)
 
 
 def test_an_extension_moves_the_deadline_running_or_paused(alice):
     t, _ = started_swiss(alice)
-    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0))
-    timer_services.tournament_timer_extend(tournament=t, by=alice, minutes=5, now=at(1))
+    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0), expected_seq=AT_HEAD)
+    timer_services.tournament_timer_extend(tournament=t, by=alice, minutes=5, now=at(1), expected_seq=AT_HEAD)
     assert datetime.fromisoformat(state(t)["timer"]["ends_at"]) == at(55)
-    timer_services.tournament_timer_pause(tournament=t, by=alice, now=at(5))
-    timer_services.tournament_timer_extend(tournament=t, by=alice, minutes=10, now=at(6))
+    timer_services.tournament_timer_pause(tournament=t, by=alice, now=at(5), expected_seq=AT_HEAD)
+    timer_services.tournament_timer_extend(tournament=t, by=alice, minutes=10, now=at(6), expected_seq=AT_HEAD)
     timer = state(t)["timer"]
     assert timer["remaining"] == 60 * 60 and timer["extended"] == 15 * 60
 
@@ -87,18 +88,18 @@ def test_an_extension_moves_the_deadline_running_or_paused(alice):
 def test_a_fresh_fold_of_the_stream_gives_the_same_timer_whenever_it_is_replayed(alice):
     # The fold reads the time from the events, never the clock: a replay agrees with the cache.
     t, _ = started_swiss(alice)
-    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0))
-    timer_services.tournament_timer_pause(tournament=t, by=alice, now=at(12))
+    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0), expected_seq=AT_HEAD)
+    timer_services.tournament_timer_pause(tournament=t, by=alice, now=at(12), expected_seq=AT_HEAD)
     replayed = fold(event_dict(e) for e in eventstore.stream_events(stream_id=t.stream_id))
     assert replayed["timer"] == state(t)["timer"]
 
 
 def test_a_tournament_with_a_timer_passes_the_tournament_verifier(alice):
     t, _ = started_swiss(alice)
-    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0))
-    timer_services.tournament_timer_pause(tournament=t, by=alice, now=at(3))
-    timer_services.tournament_timer_extend(tournament=t, by=alice, minutes=2, now=at(4))
-    timer_services.tournament_timer_resume(tournament=t, by=alice, now=at(5))
+    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0), expected_seq=AT_HEAD)
+    timer_services.tournament_timer_pause(tournament=t, by=alice, now=at(3), expected_seq=AT_HEAD)
+    timer_services.tournament_timer_extend(tournament=t, by=alice, minutes=2, now=at(4), expected_seq=AT_HEAD)
+    timer_services.tournament_timer_resume(tournament=t, by=alice, now=at(5), expected_seq=AT_HEAD)
     verdict = verify_tournament(Stream.objects.get(pk=t.stream_id))
     assert verdict.ok, verdict
 
@@ -106,7 +107,7 @@ def test_a_tournament_with_a_timer_passes_the_tournament_verifier(alice):
 def test_only_the_organiser_runs_the_timer(alice):
     t, players = started_swiss(alice)
     refused("not_organiser", timer_services.tournament_timer_start, tournament=t, by=players[0])
-    timer_services.tournament_timer_start(tournament=t, by=alice)
+    timer_services.tournament_timer_start(tournament=t, by=alice, expected_seq=AT_HEAD)
     for fn in (timer_services.tournament_timer_pause, timer_services.tournament_timer_resume):
         refused("not_organiser", fn, tournament=t, by=players[0])
     refused("not_organiser", timer_services.tournament_timer_extend, tournament=t, by=players[0], minutes=5)
@@ -116,15 +117,15 @@ def test_the_timer_refuses_what_does_not_fit_its_state_and_writes_nothing(alice)
     players = field(4)
     t = open_tournament(alice, "swiss", players, rounds=2)
     refused("not_started", timer_services.tournament_timer_start, tournament=t, by=alice)
-    services.tournament_start(tournament=t, by=alice)
+    services.tournament_start(tournament=t, by=alice, expected_seq=AT_HEAD)
     refused("timer_not_started", timer_services.tournament_timer_pause, tournament=t, by=alice)
     refused("timer_not_started", timer_services.tournament_timer_extend, tournament=t, by=alice, minutes=5)
     refused("bad_minutes", timer_services.tournament_timer_start, tournament=t, by=alice, minutes=0)
-    timer_services.tournament_timer_start(tournament=t, by=alice)
+    timer_services.tournament_timer_start(tournament=t, by=alice, expected_seq=AT_HEAD)
     refused("timer_already_started", timer_services.tournament_timer_start, tournament=t, by=alice)
     refused("timer_not_paused", timer_services.tournament_timer_resume, tournament=t, by=alice)
     refused("bad_minutes", timer_services.tournament_timer_extend, tournament=t, by=alice, minutes=-5)
-    timer_services.tournament_timer_pause(tournament=t, by=alice)
+    timer_services.tournament_timer_pause(tournament=t, by=alice, expected_seq=AT_HEAD)
     head = state(t)["seq"]
     refused("timer_paused", timer_services.tournament_timer_pause, tournament=t, by=alice)
     assert state(t)["seq"] == head
@@ -132,12 +133,12 @@ def test_the_timer_refuses_what_does_not_fit_its_state_and_writes_nothing(alice)
 
 def test_a_new_round_needs_its_own_timer(alice):
     t, _ = started_swiss(alice)
-    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0))
+    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0), expected_seq=AT_HEAD)
     settle(t, lower_id_wins)
-    services.tournament_pair_next(tournament=t, by=alice)
+    services.tournament_pair_next(tournament=t, by=alice, expected_seq=AT_HEAD)
     # Round 1's clock is not round 2's: pausing waits for the organiser to start the new one.
     refused("timer_not_started", timer_services.tournament_timer_pause, tournament=t, by=alice)
-    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(60))
+    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(60), expected_seq=AT_HEAD)
     assert state(t)["timer"]["round"] == 2
 
 
@@ -209,15 +210,15 @@ def test_a_brackets_next_wave_of_matches_gets_a_new_clock(alice):
     # A bracket is one round whose matches become ready as results come in: the semi-finals
     # need their own clock, not what is left of the quarter-finals'.
     t = open_tournament(alice, "single_elimination", field(8), start=True)
-    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0))
+    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0), expected_seq=AT_HEAD)
     settle(t, lower_id_wins)
-    timer_services.tournament_timer_start(tournament=t, by=alice, minutes=20, now=at(45))
+    timer_services.tournament_timer_start(tournament=t, by=alice, minutes=20, now=at(45), expected_seq=AT_HEAD)
     assert datetime.fromisoformat(state(t)["timer"]["ends_at"]) == at(65)
 
 
 def test_a_finished_tournament_runs_no_timer(alice):
     t = open_tournament(alice, "single_elimination", field(2), start=True)
-    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0))
+    timer_services.tournament_timer_start(tournament=t, by=alice, now=at(0), expected_seq=AT_HEAD)
     settle(t, lower_id_wins)
     head = state(t)["seq"]
     for command, extra in [

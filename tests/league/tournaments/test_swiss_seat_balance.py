@@ -12,6 +12,7 @@ from fractions import Fraction
 import pytest
 
 from league.tournaments import services
+from league.tournaments.formats import swiss as swiss_format
 from league.tournaments.swiss import SwissOptions, SwissPlayer, first_seat, pair_round, seat_limit_clash
 from matches.services import MatchError
 
@@ -144,8 +145,8 @@ def test_the_seat_balance_option_is_checked_and_reaches_the_pairing(alice, monke
     plain = services.tournament_create(created_by=alice, name="y", game="dueling-wizards", format="swiss")
     assert state(plain)["options"]["seat_balance"] == "balanced"
     seen = []
-    real = services.pair_round
-    monkeypatch.setattr(services, "pair_round", lambda field, options: seen.append(options) or real(field, options))
+    real = swiss_format.pair_round
+    monkeypatch.setattr(swiss_format, "pair_round", lambda field, options: seen.append(options) or real(field, options))
     t = open_tournament(alice, "swiss", field(6), start=True, seat_balance="strict")
     assert state(t)["options"]["seat_balance"] == "strict"
     assert [o.strict_seats for o in seen] == [True]

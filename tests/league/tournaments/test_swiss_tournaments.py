@@ -12,6 +12,7 @@ import pytest
 
 from league.tournaments import services
 from league.tournaments.standings import progress, round_standings, standings
+from matches.commands import AT_HEAD
 from matches.services import MatchError
 
 from .helpers import field, lower_id_wins, open_tournament, people, pid, settle, state
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.django_db
 
 
 def next_round(t, by):
-    services.tournament_pair_next(tournament=t, by=by)
+    services.tournament_pair_next(tournament=t, by=by, expected_seq=AT_HEAD)
 
 
 def round_records(s, n):
@@ -73,7 +74,7 @@ def test_a_dropped_player_is_not_paired_again_but_stays_in_the_standings(alice):
     players = field(6)
     t = open_tournament(alice, "swiss", players, start=True, rounds=3)
     settle(t, lower_id_wins)
-    services.tournament_drop(tournament=t, user=players[5])
+    services.tournament_drop(tournament=t, user=players[5], expected_seq=AT_HEAD)
     next_round(t, alice)
     s = state(t)
     paired = {p for r in round_records(s, 2) for p in r["players"]}
@@ -81,7 +82,7 @@ def test_a_dropped_player_is_not_paired_again_but_stays_in_the_standings(alice):
     rows = {r["player"]: r for r in round_standings(s)}
     assert rows[pid(players[5])]["status"] == "dropped"
     with pytest.raises(MatchError) as exc:
-        services.tournament_drop(tournament=t, user=players[5])
+        services.tournament_drop(tournament=t, user=players[5], expected_seq=AT_HEAD)
     assert exc.value.code == "not_playing"
 
 
@@ -90,7 +91,7 @@ def test_a_late_joiner_is_paired_from_the_next_round_with_no_points_for_the_roun
     (late,) = people("late")
     t = open_tournament(alice, "swiss", players, start=True, rounds=3)
     settle(t, lower_id_wins)
-    services.tournament_join_late(tournament=t, user=late)
+    services.tournament_join_late(tournament=t, user=late, expected_seq=AT_HEAD)
     next_round(t, alice)
     s = state(t)
     assert s["players"][pid(late)]["joined_round"] == 2
@@ -109,11 +110,11 @@ def test_late_entries_are_refused_by_fixed_formats_and_before_the_start(alice):
     (newcomer,) = people("newcomer")
     rr = open_tournament(alice, "round_robin", players, start=True)
     with pytest.raises(MatchError) as exc:
-        services.tournament_join_late(tournament=rr, user=newcomer)
+        services.tournament_join_late(tournament=rr, user=newcomer, expected_seq=AT_HEAD)
     assert exc.value.code == "late_join_not_allowed"
     swiss = open_tournament(alice, "swiss", [])
     with pytest.raises(MatchError) as exc:
-        services.tournament_join_late(tournament=swiss, user=newcomer)
+        services.tournament_join_late(tournament=swiss, user=newcomer, expected_seq=AT_HEAD)
     assert exc.value.code == "not_started"
 
 
@@ -133,8 +134,8 @@ def test_same_club_players_are_kept_apart(alice):
     players = field(4)
     t = open_tournament(alice, "swiss", [], rounds=1)
     for i, p in enumerate(players):
-        services.tournament_register(tournament=t, user=p, club="red" if i in (0, 2) else None)
-    services.tournament_start(tournament=t, by=alice)
+        services.tournament_register(tournament=t, user=p, club="red" if i in (0, 2) else None, expected_seq=AT_HEAD)
+    services.tournament_start(tournament=t, by=alice, expected_seq=AT_HEAD)
     assert frozenset((pid(players[0]), pid(players[2]))) not in meetings(state(t))
 
 
@@ -148,7 +149,9 @@ def test_a_result_corrected_after_later_rounds_keeps_the_pairings_and_recomputes
     game = round_records(before, 1)[0]
     loser = next(p for p in game["players"] if p != game["result"]["winner"])
     scores_before = {r["player"]: r["score"] for r in round_standings(before)}
-    services.tournament_correct(tournament=t, pairing=game["id"], by=alice, result={"winner": loser})
+    services.tournament_correct(
+        tournament=t, pairing=game["id"], by=alice, result={"winner": loser}, expected_seq=AT_HEAD
+    )
     after = state(t)
     assert [r["players"] for r in round_records(after, 2)] == [r["players"] for r in round_records(before, 2)]
     scores_after = {r["player"]: r["score"] for r in round_standings(after)}
@@ -177,12 +180,14 @@ def test_a_forty_player_six_round_swiss_with_a_drop_a_late_join_and_a_correction
         assert sorted(paired) == sorted(set(paired)) and len(paired) == active  # everyone present, once
         settle(t, lower_id_wins)
         if n == 2:
-            services.tournament_drop(tournament=t, user=players[10])
-            services.tournament_join_late(tournament=t, user=late)
+            services.tournament_drop(tournament=t, user=players[10], expected_seq=AT_HEAD)
+            services.tournament_join_late(tournament=t, user=late, expected_seq=AT_HEAD)
         if n == 4:
             first = round_records(state(t), 1)[0]
             loser = next(p for p in first["players"] if p != first["result"]["winner"])
-            services.tournament_correct(tournament=t, pairing=first["id"], by=alice, result={"winner": loser})
+            services.tournament_correct(
+                tournament=t, pairing=first["id"], by=alice, result={"winner": loser}, expected_seq=AT_HEAD
+            )
         if n < 6:
             next_round(t, alice)
     s = state(t)

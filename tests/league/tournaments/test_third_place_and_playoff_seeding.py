@@ -9,6 +9,7 @@ import pytest
 from league.tournaments import services
 from league.tournaments.brackets import decided, resolve, separate_groups, single_elimination
 from league.tournaments.standings import progress, standings
+from matches.commands import AT_HEAD
 
 from .helpers import field, lower_id_wins, open_tournament, settle, state
 
@@ -16,7 +17,9 @@ pytestmark = pytest.mark.django_db
 
 
 def rule(t, organiser, match_id, winner):
-    services.tournament_rule(tournament=t, pairing=match_id, by=organiser, result={"winner": winner})
+    services.tournament_rule(
+        tournament=t, pairing=match_id, by=organiser, result={"winner": winner}, expected_seq=AT_HEAD
+    )
 
 
 def test_the_event_is_not_finished_while_the_third_place_match_is_pending(alice):
@@ -74,7 +77,7 @@ def test_a_playoff_after_three_groups_meets_no_group_mate_in_its_first_round(ali
         if progress(s)["open_pairings"]:
             settle(t, lower_id_wins)
         else:
-            services.tournament_pair_next(tournament=t, by=alice)
+            services.tournament_pair_next(tournament=t, by=alice, expected_seq=AT_HEAD)
         s = state(t)
         if s["bracket"] is not None:
             break

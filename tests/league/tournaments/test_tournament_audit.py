@@ -9,6 +9,7 @@ from django.core.management import CommandError, call_command
 from league.tournaments import services
 from league.tournaments.models import Tournament
 from league.tournaments.standings import round_standings
+from matches.commands import AT_HEAD
 from matches.models import Event, Match
 from matches.verification import match_verify
 from tests.audit.helpers import alter_event, rehash_stream
@@ -34,7 +35,12 @@ def ruled(alice):
     players = field(2)
     t = open_tournament(alice, "single_elimination", players, start=True)
     services.tournament_rule(
-        tournament=t, pairing="M1", by=alice, result={"winner": pid(players[0])}, reason="agreed at the table"
+        tournament=t,
+        pairing="M1",
+        by=alice,
+        result={"winner": pid(players[0])},
+        reason="agreed at the table",
+        expected_seq=AT_HEAD,
     )
     return t, players
 
@@ -82,7 +88,7 @@ def _platform_result(alice, django_capture_on_commit_callbacks):
         players = field(2, prefix=f"s{Match.objects.count()}-")
         t = open_tournament(alice, "swiss", players, start=True, rounds=1)
         pairing = next(r for r in state(t)["pairings"].values() if len(r["players"]) == 2)
-        out = services.tournament_match_create(tournament=t, pairing=pairing["id"], by=players[0])
+        out = services.tournament_match_create(tournament=t, pairing=pairing["id"], by=players[0], expected_seq=AT_HEAD)
         match = Match.objects.get(pk=out.state["pairings"][pairing["id"]]["match_id"])
         seats = {s.index: s.user for s in match.seats.all()}
         with django_capture_on_commit_callbacks(execute=True):
@@ -128,6 +134,7 @@ def test_a_match_found_disputed_after_its_result_was_recorded_is_retracted(
         by=alice,
         result={"winner": record["players"][1]},
         reason="replayed at the table",
+        expected_seq=AT_HEAD,
     )
     assert state(t)["pairings"][record["id"]]["status"] == "final"
     # Retracting again appends nothing; the tournament verifies (the result was retracted).

@@ -11,6 +11,7 @@ import pytest
 from engines import registry
 from engines.base import CHANCE
 from league.tournaments import services
+from matches.commands import AT_HEAD
 from matches.models import Match
 from matches.services import MatchError, match_act
 from matches.signals import match_verified
@@ -37,7 +38,7 @@ def play_out(match: Match, users):
 def test_a_pairings_platform_match_reports_its_verified_result(alice, django_capture_on_commit_callbacks):
     players = field(2)
     t = open_tournament(alice, "single_elimination", players, start=True)
-    out = services.tournament_match_create(tournament=t, pairing="M1", by=players[0])
+    out = services.tournament_match_create(tournament=t, pairing="M1", by=players[0], expected_seq=AT_HEAD)
     match = Match.objects.get(pk=out.state["pairings"]["M1"]["match_id"])
     assert match.origin == {"tournament": str(t.id), "round": 1, "pairing": "M1"}
     seats = {s.index: s.user for s in match.seats.all()}
@@ -68,7 +69,7 @@ def test_a_pairings_platform_match_reports_its_verified_result(alice, django_cap
 def test_a_drawn_platform_match_in_a_bracket_is_left_to_the_organiser(alice):
     players = field(2)
     t = open_tournament(alice, "single_elimination", players, start=True)
-    out = services.tournament_match_create(tournament=t, pairing="M1", by=players[0])
+    out = services.tournament_match_create(tournament=t, pairing="M1", by=players[0], expected_seq=AT_HEAD)
     match = Match.objects.get(pk=out.state["pairings"]["M1"]["match_id"])
     seats = {s.index: s.user for s in match.seats.all()}
     match = play_out(match, seats)
@@ -80,7 +81,9 @@ def test_a_drawn_platform_match_in_a_bracket_is_left_to_the_organiser(alice):
     record = state(t)["pairings"]["M1"]
     assert record["result"] is None and record["status"] != "final"
     assert "needs a winner" in record["history"][-1]["reason"]
-    services.tournament_rule(tournament=t, pairing="M1", by=alice, result={"winner": str(seats[1].pk)})
+    services.tournament_rule(
+        tournament=t, pairing="M1", by=alice, result={"winner": str(seats[1].pk)}, expected_seq=AT_HEAD
+    )
     assert state(t)["pairings"]["M1"]["result"] == {"winner": str(seats[1].pk)}
 
 
@@ -89,7 +92,7 @@ def test_a_disputed_platform_match_records_no_result_and_leaves_the_pairing_to_t
 ):
     players = field(2)
     t = open_tournament(alice, "single_elimination", players, start=True)
-    out = services.tournament_match_create(tournament=t, pairing="M1", by=players[0])
+    out = services.tournament_match_create(tournament=t, pairing="M1", by=players[0], expected_seq=AT_HEAD)
     match = Match.objects.get(pk=out.state["pairings"]["M1"]["match_id"])
     seats = {s.index: s.user for s in match.seats.all()}
     match = play_out(match, seats)  # on-commit callbacks not run: no verdict yet
@@ -104,14 +107,16 @@ def test_a_disputed_platform_match_records_no_result_and_leaves_the_pairing_to_t
     assert record["result"] is None and record["status"] != "final"
     assert [h["event"] for h in record["history"]].count("match_disputed") == 1
     # The organiser still rules on it from the table.
-    services.tournament_rule(tournament=t, pairing="M1", by=alice, result={"winner": str(seats[0].pk)})
+    services.tournament_rule(
+        tournament=t, pairing="M1", by=alice, result={"winner": str(seats[0].pk)}, expected_seq=AT_HEAD
+    )
     assert state(t)["pairings"]["M1"]["status"] == "final"
 
 
 def test_a_match_without_a_verdict_is_not_recorded_yet(alice):
     players = field(2)
     t = open_tournament(alice, "swiss", players, start=True, rounds=1)
-    out = services.tournament_match_create(tournament=t, pairing="r1-1", by=alice)
+    out = services.tournament_match_create(tournament=t, pairing="r1-1", by=alice, expected_seq=AT_HEAD)
     match_id = out.state["pairings"]["r1-1"]["match_id"]
     assert services.tournament_record_match(match_id=match_id) == "pending"
     assert state(t)["pairings"]["r1-1"]["status"] == "pending"
@@ -123,9 +128,9 @@ def test_a_pairing_gets_one_match_and_only_its_players_or_the_organiser_create_i
     s = state(t)
     outsider = next(p for p in players if str(p.pk) not in s["pairings"]["r1-1"]["players"])
     with pytest.raises(MatchError) as exc:
-        services.tournament_match_create(tournament=t, pairing="r1-1", by=outsider)
+        services.tournament_match_create(tournament=t, pairing="r1-1", by=outsider, expected_seq=AT_HEAD)
     assert exc.value.code == "not_your_pairing"
-    services.tournament_match_create(tournament=t, pairing="r1-1", by=alice)
+    services.tournament_match_create(tournament=t, pairing="r1-1", by=alice, expected_seq=AT_HEAD)
     with pytest.raises(MatchError) as exc:
-        services.tournament_match_create(tournament=t, pairing="r1-1", by=alice)
+        services.tournament_match_create(tournament=t, pairing="r1-1", by=alice, expected_seq=AT_HEAD)
     assert exc.value.code == "match_exists"

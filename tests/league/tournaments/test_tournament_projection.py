@@ -10,8 +10,9 @@ import pytest
 from league.streams import stream_events
 from league.tournaments import projection, services
 from league.tournaments.models import Tournament
-from league.tournaments.selectors import projection_rebuild, tournament_state
-from league.tournaments.services import event_dict
+from league.tournaments.selectors import tournament_state
+from league.tournaments.services import event_dict, projection_rebuild
+from matches.commands import AT_HEAD
 
 from .helpers import field, lower_id_wins, open_tournament, settle, state
 
@@ -22,7 +23,9 @@ def test_dropping_and_rebuilding_the_projection_gives_the_cached_one(alice):
     players = field(8)
     t = open_tournament(alice, "double_elimination", players, start=True)
     settle(t, lower_id_wins)
-    services.tournament_correct(tournament=t, pairing="M1", by=alice, result={"winner": str(players[7].pk)})
+    services.tournament_correct(
+        tournament=t, pairing="M1", by=alice, result={"winner": str(players[7].pk)}, expected_seq=AT_HEAD
+    )
     settle(t, lower_id_wins)
     cached = state(t)
     Tournament.objects.filter(pk=t.pk).update(state={}, state_seq=0)

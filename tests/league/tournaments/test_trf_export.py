@@ -12,6 +12,7 @@ import pytest
 from league.tournaments import services
 from league.tournaments.selectors import trf_report
 from league.tournaments.standings import round_standings
+from matches.commands import AT_HEAD
 
 from .helpers import field, open_tournament, pid, settle, state
 
@@ -69,15 +70,15 @@ def test_the_trf_export_reads_back_with_an_independent_reader(alice):
         created_by=alice, name="Club Swiss", game="dueling-wizards", format="swiss", options={"rounds": 4}
     )
     for user, rating in zip(players, ratings):
-        services.tournament_register(tournament=t, user=user, by=alice, rating=rating)
-    services.tournament_start(tournament=t, by=alice)
+        services.tournament_register(tournament=t, user=user, by=alice, rating=rating, expected_seq=AT_HEAD)
+    services.tournament_start(tournament=t, by=alice, expected_seq=AT_HEAD)
     # Round one: the first seat wins on odd boards, draws elsewhere; round two higher id.
     settle(t, lambda r: r["players"][0] if r["board"] % 2 else None)
-    services.tournament_pair_next(tournament=t, by=alice)
+    services.tournament_pair_next(tournament=t, by=alice, expected_seq=AT_HEAD)
     settle(t, lambda r: max(r["players"], key=int))
     s = state(t)
     standing = {r["player"]: r for r in round_standings(s)}
-    services.tournament_pair_next(tournament=t, by=alice)  # round three paired, not played
+    services.tournament_pair_next(tournament=t, by=alice, expected_seq=AT_HEAD)  # round three paired, not played
     header, rows = read_trf(trf_report(tournament=t))
 
     assert header["012"] == "Club Swiss"

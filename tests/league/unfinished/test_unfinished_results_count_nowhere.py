@@ -141,7 +141,7 @@ def test_an_unfinished_bracket_match_records_no_result_and_waits_for_the_organis
     t = open_tournament(
         alice, "single_elimination", players, start=True, game=GAME, match_config={"turn_limit": 10, "first_player": 0}
     )
-    out = tournaments.tournament_match_create(tournament=t, pairing="M1", by=players[0])
+    out = tournaments.tournament_match_create(tournament=t, pairing="M1", by=players[0], expected_seq=AT_HEAD)
     match = Match.objects.get(pk=out.state["pairings"]["M1"]["match_id"])
     seats = {s.index: s.user for s in match.seats.all()}
     with django_capture_on_commit_callbacks(execute=True):
@@ -159,7 +159,12 @@ def test_an_unfinished_bracket_match_records_no_result_and_waits_for_the_organis
     assert state(t)["seq"] == head
     # The organiser decides, as for a drawn bracket match.
     tournaments.tournament_rule(
-        tournament=t, pairing="M1", by=alice, result={"winner": str(players[1].pk)}, reason="replayed over the board"
+        tournament=t,
+        pairing="M1",
+        by=alice,
+        result={"winner": str(players[1].pk)},
+        reason="replayed over the board",
+        expected_seq=AT_HEAD,
     )
     record = state(t)["pairings"]["M1"]
     assert record["status"] == "final" and record["result"] == {"winner": str(players[1].pk)}

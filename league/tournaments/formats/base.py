@@ -1,0 +1,237 @@
+"""The interface every tournament format implements, and what formats share.
+
+A format is a stateless object: every method takes the folded tournament state (plain JSON,
+``projection.py``) and returns plain data, or raises a refusal (``errors.refuse``) that the
+command turns into ``{"code", "detail"}`` with nothing written. Decisions that need the
+outside world (a game's seat count) come in as arguments or from the engine registry; the
+events the services append carry what the format decided, so replay never calls a format's
+pairing again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from .. import brackets
+from ..errors import refuse
+from ..projection import bracket_of, bracket_state
+from ..standings import elimination_places, round_standings
+from ..states import PlayerStatus
+from ..swiss import as_fraction
+from ..tiebreaks import TIEBREAKS
+
+# --------------------------------------------------------------------------------------
+# Option helpers: each refusal names the option
+
+
+def option_bool(options: dict, key: str, default: bool = False) -> bool:
+    value = options.get(key, default)
+    if not isinstance(value, bool):
+        raise refuse(f"Option '{key}' must be true or false.", "bad_options", 400)
+    return value
+
+
+def option_int(options: dict, key: str, default, low: int, high: int | None = None, allow_none: bool = False):
+    value = options.get(key, default)
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        bounds = f"from {low}" + (f" to {high}" if high is not None else "")
+        raise refuse(f"Option '{key}' must be a whole number {bounds}.", "bad_options", 400)
+    return value
+
+
+def option_score(value, key: str):
+    try:
+        return as_fraction(value)
+    except (ValueError, ZeroDivisionError, TypeError):
+        raise refuse(f"Option '{key}' must be a number.", "bad_options", 400) from None
+
+
+#: The bracket a cut feeds, and how its qualifiers are seeded.
+CUT_FORMATS = ("single_elimination", "double_elimination")
+CUT_SEEDING = ("standings", "rating")
+#: The options of a cut, for the formats that offer one.
+CUT_OPTIONS = ("cut", "cut_format", "cut_seeding")
+
+
+def clean_cut(options: dict) -> dict[str, Any]:
+    """A second stage fed by this one: the best ``cut`` players go on to a ``cut_format``
+    bracket, seeded by ``cut_seeding`` (their final standing, or their rating)."""
+    cut = option_int(options, "cut", None, 2, 256, allow_none=True)
+    if cut is None:
+        return {"cut": None}
+    out = {"cut": cut, "cut_format": options.get("cut_format", "single_elimination")}
+    if out["cut_format"] not in CUT_FORMATS:
+        raise refuse(f"The cut feeds one of {', '.join(CUT_FORMATS)}.", "bad_options", 400)
+    out["cut_seeding"] = options.get("cut_seeding", "standings")
+    if out["cut_seeding"] not in CUT_SEEDING:
+        raise refuse("The cut is seeded by 'standings' (rank order) or 'rating'.", "bad_options", 400)
+    return out
+
+
+def bracket_shape(kind: str, entrants: int, options: dict) -> dict[str, Any]:
+    """The stored shape of a bracket of ``kind`` (``brackets.from_shape`` reads it)."""
+    if kind == "double_elimination":
+        return {"format": kind, "entrants": entrants, "bracket_reset": options.get("bracket_reset", True)}
+    return {"format": kind, "entrants": entrants, "third_place": options.get("third_place", False)}
+
+
+#: Resolves a username (or user id) the organiser typed to a player id; refuses an unknown one.
+UserResolver = Callable[[Any], str]
+
+
+class Format:
+    """One tournament format. Subclasses set the class attributes and override what differs."""
+
+    #: The stored name (``tournament.created``'s ``format``); the registry finds a format by it.
+    name: ClassVar[str] = ""
+    #: How the new-tournament form and the pages name it.
+    label: ClassVar[str] = ""
+    #: Where it comes in the form's list.
+    position: ClassVar[int] = 100
+    #: The options of this format besides the ones every tournament has (cap, check-in, seeding,
+    #: time control, round timer). Other formats' options given to this one are ignored.
+    option_keys: ClassVar[tuple[str, ...]] = ()
+    #: Ranked by score then these tie-breaks (the organiser may choose others); empty: not
+    #: ranked by tie-breaks at all.
+    default_tiebreaks: ClassVar[tuple[str, ...]] = ()
+    #: Whether a player may join after the start (the pairing is made round by round).
+    late_entry: ClassVar[bool] = False
+    #: Whether a pairing seats several players who report a finish (places), not a winner.
+    pods: ClassVar[bool] = False
+    #: What the page draws: "rounds" (lists of pairings), "bracket", or "groups" (tables,
+    #: then a bracket).
+    draws: ClassVar[str] = "rounds"
+    #: Whether the FIDE TRF report applies (a two-player Swiss).
+    trf_export: ClassVar[bool] = False
+    #: Whether a round a player missed counts as an unplayed round for the tie-breaks (Swiss:
+    #: everyone is paired every round, so a missed round is a zero against nobody).
+    scores_unplayed_rounds: ClassVar[bool] = False
+
+    @property
+    def ranks_by_tiebreaks(self) -> bool:
+        return bool(self.default_tiebreaks)
+
+    @property
+    def elimination(self) -> bool:
+        return self.draws == "bracket"
+
+    # -- options -----------------------------------------------------------------------
+
+    def clean_options(self, options: dict, *, engine, user_pid: UserResolver) -> dict[str, Any]:
+        """This format's own options, validated and completed (``options`` holds what was
+        given; ``engine`` is the game's)."""
+        out: dict[str, Any] = {}
+        if self.ranks_by_tiebreaks:
+            names = options.get("tiebreaks")
+            if names is not None:
+                if (
+                    not isinstance(names, list)
+                    or any(n not in TIEBREAKS for n in names)
+                    or len(set(names)) != len(names)
+                ):
+                    raise refuse(f"Tie-breaks are chosen once each from {', '.join(TIEBREAKS)}.", "bad_options", 400)
+                out["tiebreaks"] = names
+        return out
+
+    # -- the start and the rounds --------------------------------------------------------
+
+    def minimum_players(self, options: dict) -> int:
+        return 2
+
+    def start(self, state: dict, seeds: list[str]) -> dict[str, Any]:
+        """What the start fixes besides the field and the seeds (``tournament.started``'s
+        ``schedule``, ``groups``)."""
+        return {}
+
+    def next_round(self, state: dict, number: int) -> dict[str, Any]:
+        """Round ``number``'s ``round.paired`` data, from the projection of everything before."""
+        raise NotImplementedError
+
+    def planned_rounds(self, state: dict) -> int | None:
+        """How many rounds are played round by round (None: not known, or a bracket)."""
+        return None
+
+    def finished(self, state: dict, *, round_complete: bool, planned: int | None) -> bool:
+        if state["bracket"] is not None:
+            return brackets.decided(bracket_of(state), bracket_state(state))
+        if state["options"].get("cut"):
+            return False  # the stage it feeds decides the event
+        return bool(state["rounds"]) and round_complete and planned is not None and len(state["rounds"]) >= planned
+
+    def more_rounds(self, state: dict, planned: int | None) -> bool:
+        """Whether the organiser pairs another round once this one is complete."""
+        if state["bracket"] is not None:
+            return False
+        return planned is None or len(state["rounds"]) < planned or bool(state["options"].get("cut"))
+
+    def pair(self, state: dict) -> list[tuple[str, dict[str, Any]]]:
+        """The facts of the next round: this format's round, or, once its rounds are played and
+        a cut is set, the stage it feeds (``stage.advanced`` then that bracket's ``round.paired``)."""
+        number = len(state["rounds"]) + 1
+        planned = self.planned_rounds(state)
+        if state["options"].get("cut") and planned is not None and number > planned:
+            return self.cut(state, number)
+        return [("round.paired", self.next_round(state, number))]
+
+    def qualifiers(self, state: dict) -> list[str]:
+        """Who goes through a cut, best first."""
+        rows = [r for r in round_standings(state) if r["status"] == PlayerStatus.ACTIVE]
+        return [r["player"] for r in rows[: state["options"]["cut"]]]
+
+    def cut(self, state: dict, number: int) -> list[tuple[str, dict[str, Any]]]:
+        options = state["options"]
+        qualified = self.qualifiers(state)
+        if len(qualified) < 2:
+            raise refuse("Too few players are left to play the cut.", "too_few_players")
+        seeds = list(qualified)
+        if options.get("cut_seeding") == "rating":
+            rank = {p: i for i, p in enumerate(qualified)}
+            seeds.sort(key=lambda p: (-(state["players"][p].get("rating") or 0), rank[p]))
+        kind = options.get("cut_format", "single_elimination")
+        advanced = {
+            "stage": 2,
+            "from": self.name,
+            "format": kind,
+            "cut": options["cut"],
+            "seeding": options.get("cut_seeding", "standings"),
+            "qualified": qualified,
+            "seeds": seeds,
+        }
+        paired = {"round": number, "bracket": bracket_shape(kind, len(seeds), options), "seeds": seeds}
+        return [("stage.advanced", advanced), ("round.paired", paired)]
+
+    # -- the tables ------------------------------------------------------------------------
+
+    def tiebreak_names(self, state: dict) -> list[str]:
+        return list(state["options"].get("tiebreaks") or self.default_tiebreaks)
+
+    def standings(self, state: dict) -> dict[str, Any]:
+        """Every table of a started tournament: ``{"columns": [...], "tables": [...]}``; the
+        bracket a cut fed comes first once it is paired."""
+        tables = [{"title": "Standings", "rows": round_standings(state)}]
+        if state["bracket"] is not None and state.get("stage"):
+            tables.insert(0, {"title": "Playoff", "rows": elimination_places(state), "playoff": True})
+        return {"columns": self.tiebreak_names(state), "tables": tables}
+
+
+class EliminationFormat(Format):
+    """A bracket fixed at the start: its matches become pairings as their players are known
+    (``projection._sync_bracket``), so there is no round to pair by hand."""
+
+    draws = "bracket"
+
+    def bracket_shape(self, state: dict) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def next_round(self, state: dict, number: int) -> dict[str, Any]:
+        return {"round": number, "bracket": self.bracket_shape(state), "seeds": state["seeds"]}
+
+    def standings(self, state: dict) -> dict[str, Any]:
+        finished = brackets.decided(bracket_of(state), bracket_state(state))
+        return {
+            "columns": ["seed"],
+            "tables": [{"title": "Final places" if finished else "Places so far", "rows": elimination_places(state)}],
+        }

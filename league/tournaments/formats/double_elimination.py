@@ -1,0 +1,23 @@
+"""Double elimination: a winners' and a losers' bracket; the grand final may be played again
+when the losers' bracket champion wins it (``bracket_reset``)."""
+
+from __future__ import annotations
+
+from .base import EliminationFormat, option_bool
+
+
+class DoubleElimination(EliminationFormat):
+    name = "double_elimination"
+    label = "Double elimination"
+    position = 20
+    option_keys = ("bracket_reset",)
+
+    def clean_options(self, options, *, engine, user_pid):
+        return {"bracket_reset": option_bool(options, "bracket_reset", True)}
+
+    def bracket_shape(self, state):
+        return {
+            "format": self.name,
+            "entrants": len(state["seeds"]),
+            "bracket_reset": state["options"].get("bracket_reset", True),
+        }

@@ -1,0 +1,22 @@
+"""Single elimination: lose once and you are out; an optional match for third place."""
+
+from __future__ import annotations
+
+from .base import EliminationFormat, option_bool
+
+
+class SingleElimination(EliminationFormat):
+    name = "single_elimination"
+    label = "Single elimination"
+    position = 10
+    option_keys = ("third_place",)
+
+    def clean_options(self, options, *, engine, user_pid):
+        return {"third_place": option_bool(options, "third_place", False)}
+
+    def bracket_shape(self, state):
+        return {
+            "format": self.name,
+            "entrants": len(state["seeds"]),
+            "third_place": state["options"].get("third_place", False),
+        }

@@ -1,0 +1,86 @@
+"""Swiss: each round pairs players of equal score who have not met (``..swiss`` pairs)."""
+
+from __future__ import annotations
+
+import math
+
+from ..errors import refuse
+from ..standings import swiss_field
+from ..states import ENTERED
+from ..swiss import SwissOptions, as_fraction, pair_round
+from .base import CUT_OPTIONS, Format, clean_cut, option_bool, option_int, option_score
+
+SEAT_BALANCE = ("balanced", "strict")
+
+
+def default_rounds(state) -> int:
+    """Enough rounds to find a single winner: log2 of the field, rounded up."""
+    entrants = sum(1 for p in state["players"].values() if p["status"] in ENTERED)
+    return max(1, math.ceil(math.log2(max(entrants, 2))))
+
+
+class Swiss(Format):
+    name = "swiss"
+    label = "Swiss"
+    position = 40
+    option_keys = (
+        "tiebreaks",
+        "rounds",
+        "bye_score",
+        "avoid_same_club",
+        "forbidden_pairs",
+        "seat_balance",
+        *CUT_OPTIONS,
+    )
+    default_tiebreaks = ("buchholz", "median_buchholz", "sonneborn_berger")
+    late_entry = True
+    trf_export = True
+    scores_unplayed_rounds = True
+
+    def clean_options(self, options, *, engine, user_pid):
+        out = super().clean_options(options, engine=engine, user_pid=user_pid)
+        out["rounds"] = option_int(options, "rounds", None, 1, 30, allow_none=True)
+        bye = option_score(options.get("bye_score", "1"), "bye_score")
+        if not 0 <= bye <= 1:
+            raise refuse("The bye is worth from 0 to 1 point.", "bad_options", 400)
+        out["bye_score"] = str(bye)
+        out["avoid_same_club"] = option_bool(options, "avoid_same_club", True)
+        pairs = options.get("forbidden_pairs", [])
+        if not isinstance(pairs, list) or any(not isinstance(p, (list, tuple)) or len(p) != 2 for p in pairs):
+            raise refuse("Forbidden pairs are a list of two players each.", "bad_options", 400)
+        out["forbidden_pairs"] = [sorted([user_pid(a), user_pid(b)]) for a, b in pairs]
+        out["seat_balance"] = options.get("seat_balance", "balanced")
+        if out["seat_balance"] not in SEAT_BALANCE:
+            raise refuse(
+                "Seat balance is 'balanced' (seat wishes weigh against score groups) or 'strict' "
+                "(FIDE's colour limits: never three in a row, never more than two apart).",
+                "bad_options",
+                400,
+            )
+        out.update(clean_cut(options))
+        return out
+
+    def next_round(self, state, number):
+        field = swiss_field(state)
+        if len(field) < 2:
+            raise refuse("Fewer than two players are left to pair.", "too_few_players")
+        options = SwissOptions(
+            bye_score=as_fraction(state["options"].get("bye_score", "1")),
+            avoid_same_club=state["options"].get("avoid_same_club", True),
+            strict_seats=state["options"].get("seat_balance") == "strict",
+        )
+        paired = pair_round(field, options)
+        pairings = []
+        for p in paired.pairings:
+            players = [p.first] if p.is_bye else [p.first, p.second]
+            pairings.append({"id": f"r{number}-{p.board}", "board": p.board, "players": players, "bye": p.is_bye})
+        return {
+            "round": number,
+            "pairings": pairings,
+            "method": paired.method,
+            "rematches": paired.rematches,
+            "forbidden": paired.forbidden,
+        }
+
+    def planned_rounds(self, state):
+        return int(state["options"].get("rounds") or default_rounds(state))
