@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from league.tournaments import services
 from league.tournaments.models import Tournament
 from league.tournaments.selectors import tournament_state
+from matches.commands import AT_HEAD
 
 pytestmark = pytest.mark.browser
 
@@ -53,12 +54,14 @@ def test_the_double_elimination_drawing_places_and_links_every_match(page_as, li
             options={"bracket_reset": True},
         )
         for p in players:
-            services.tournament_register(tournament=t, user=p)
-        services.tournament_start(tournament=t, by=org)
+            services.tournament_register(tournament=t, user=p, expected_seq=AT_HEAD)
+        services.tournament_start(tournament=t, by=org, expected_seq=AT_HEAD)
         # One first-round result: seeds 1 and 2 hold byes and have not played yet.
         pairings = tournament_state(tournament=Tournament.objects.get(pk=t.pk))["pairings"]
         record = next(r for r in pairings.values() if r["status"] == "pending")
-        services.tournament_rule(tournament=t, pairing=record["id"], by=org, result={"winner": record["players"][0]})
+        services.tournament_rule(
+            tournament=t, pairing=record["id"], by=org, result={"winner": record["players"][0]}, expected_seq=AT_HEAD
+        )
         return t
 
     t = off_loop(setup)
@@ -133,8 +136,8 @@ def test_the_second_grand_final_is_named_by_whether_it_is_played(page_as, live, 
             options={"bracket_reset": True},
         )
         for p in players:
-            services.tournament_register(tournament=t, user=p)
-        services.tournament_start(tournament=t, by=org)
+            services.tournament_register(tournament=t, user=p, expected_seq=AT_HEAD)
+        services.tournament_start(tournament=t, by=org, expected_seq=AT_HEAD)
         for _ in range(10):
             state = tournament_state(tournament=Tournament.objects.get(pk=t.pk))
             pending = [r for r in state["pairings"].values() if r["status"] == "pending"]
@@ -145,7 +148,9 @@ def test_the_second_grand_final_is_named_by_whether_it_is_played(page_as, live, 
                 # losers' bracket champion) or side 0 (the winners' one) wins.
                 final = r["bracket_match"] == grand_final_id(t)
                 winner = r["players"][1 if losers_champion_wins else 0] if final else max(r["players"], key=int)
-                services.tournament_rule(tournament=t, pairing=r["id"], by=org, result={"winner": winner})
+                services.tournament_rule(
+                    tournament=t, pairing=r["id"], by=org, result={"winner": winner}, expected_seq=AT_HEAD
+                )
             if any(r["bracket_match"] == grand_final_id(t) for r in pending):
                 break
         return t

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from league.tournaments import services
 from league.tournaments.models import Tournament
 from league.tournaments.selectors import tournament_state
+from matches.commands import AT_HEAD
 
 pytestmark = pytest.mark.browser
 
@@ -27,8 +28,8 @@ def test_rule_and_correct_need_a_chosen_outcome_and_a_confirmation(page_as, live
             created_by=org, name="Careful Cup", game="dueling-wizards", format="swiss", options={"rounds": 2}
         )
         for p in players:
-            services.tournament_register(tournament=t, user=p)
-        services.tournament_start(tournament=t, by=org)
+            services.tournament_register(tournament=t, user=p, expected_seq=AT_HEAD)
+        services.tournament_start(tournament=t, by=org, expected_seq=AT_HEAD)
         return t
 
     t = off_loop(setup)
@@ -61,7 +62,7 @@ def test_rule_and_correct_need_a_chosen_outcome_and_a_confirmation(page_as, live
     other, other_record = next((p, r) for p, r in state(t)["pairings"].items() if p != pairing)
     off_loop(
         lambda: services.tournament_rule(
-            tournament=t, pairing=other, by=org, result={"winner": other_record["players"][0]}
+            tournament=t, pairing=other, by=org, result={"winner": other_record["players"][0]}, expected_seq=AT_HEAD
         )
     )
     page.wait_for_selector(f"[data-testid=result-{other}]:has-text('won')")

@@ -12,6 +12,7 @@ from django.test import Client
 from league.players.charts import rating_chart
 from league.ratings.models import Rating, RatingPoint
 from league.tournaments import services as tournaments
+from matches.commands import AT_HEAD
 from matches.services import SeatSpec, match_create
 from tests.pages.rated import finished
 
@@ -98,7 +99,7 @@ def test_the_page_lists_tournaments_entered_and_clubs_coached(history, django_ca
 
     ann, ben, *_ = history
     t = tournaments.tournament_create(created_by=ben, name="Spring Open", game="dueling-wizards", format="swiss")
-    tournaments.tournament_register(tournament=t, user=ann)
+    tournaments.tournament_register(tournament=t, user=ann, expected_seq=AT_HEAD)
     league = seasons.league_load_iwdl()
     club = league.clubs.order_by("slug").first()
     club.coaches.add(ann)

@@ -8,6 +8,7 @@ import pytest
 
 from league.tournaments import services
 from league.tournaments.standings import standings
+from matches.commands import AT_HEAD
 
 from .helpers import field, open_pairings, open_tournament, pid, state
 
@@ -26,7 +27,9 @@ def test_bye_holding_top_seeds_do_not_rank_last_after_the_first_results(alice, f
     assert len(first_round) == 2
     decided = first_round[0]
     winner, loser = decided["players"]
-    services.tournament_rule(tournament=t, pairing=decided["id"], by=alice, result={"winner": winner})
+    services.tournament_rule(
+        tournament=t, pairing=decided["id"], by=alice, result={"winner": winner}, expected_seq=AT_HEAD
+    )
     rank = places(t)
     names = {pid(p): p.username for p in players}
     waiting = [names[p] for p in first_round[1]["players"]]
