@@ -144,7 +144,10 @@ def page_as(browser, live):
                 else None
             ),
         )
-        page.set_default_timeout(10_000)
+        # Every wait is on what the page shows, so a long limit costs nothing when the page is right;
+        # 10 s was too short for a live update under scripts/test-browser-under-load (a registration's
+        # row took longer to arrive while both cores were busy).
+        page.set_default_timeout(30_000)
         if username:
             page.goto(f"{live}/accounts/login/")
             page.fill("#id_username", username)

@@ -7,6 +7,7 @@ import datetime as dt
 import pytest
 
 from league.seasons import services
+from matches.commands import AT_HEAD
 
 pytestmark = pytest.mark.browser
 
@@ -24,7 +25,7 @@ def test_a_verified_result_updates_the_open_standings_page_without_a_reload(page
     page.evaluate("window.__notReloaded = true")
     fixture = season.fixtures.order_by("round", "id").first()
     # Bots draft and play the fixture; the verified match's result lands on the season's stream.
-    off_loop(services.fixture_start, fixture=fixture, bots=True)
+    off_loop(services.fixture_start, fixture=fixture, bots=True, expected_seq=AT_HEAD)
     page.wait_for_function(
         "() => [...document.querySelectorAll('[data-testid^=points-]')].some(td => td.textContent.trim() === '3')"
     )
