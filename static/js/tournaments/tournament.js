@@ -26,7 +26,7 @@
   let playerName = null;  // set on a player's own page
   let typedName = "";
   // Edits the organiser has not saved yet survive redraws (a websocket update redraws the page).
-  let seedEdits = {}, tiebreakEdits = null, pairEdits = ["", ""], windowEdits = null;
+  let seedEdits = {}, tiebreakEdits = null, pairEdits = ["", ""], windowEdits = null, dropEdit = "";
   // The outcome the organiser picked for a ruling or correction, until it is sent.
   const picked = {};
 
@@ -193,8 +193,17 @@
     } else if (p.status === "running") {
       if (p.can_pair_next) bits.push(el("button", { class: "primary", "data-testid": "pair-next", onclick: () => post("pair", {}) }, "Pair the next round"));
       if (["swiss", "pods"].includes(data.format)) bits.push(who, el("button", { "data-testid": "late-join", onclick: () => { const n = named(); if (n) post("join-late", { user: n }); } }, "Add a late player"));
-      const drop = el("select", { "aria-label": "Player to drop", "data-testid": "drop-select" }, data.players.filter((x) => x.status === "active").map((x) => el("option", { value: x.name }, x.name)));
-      bits.push(drop, el("button", { "data-testid": "drop", onclick: () => post("drop", { user: drop.value }) }, "Drop player"));
+      // No player is preselected, and the one picked survives a websocket redraw: a redraw between
+      // picking and pressing used to fall back to the first name, dropping someone else.
+      const active = data.players.filter((x) => x.status === "active").map((x) => x.name);
+      if (!active.includes(dropEdit)) dropEdit = "";
+      const drop = el("select", { "aria-label": "Player to drop", "data-testid": "drop-select", onchange: (ev) => { dropEdit = ev.target.value; } },
+        el("option", { value: "", selected: dropEdit === "" }, "choose a player…"),
+        active.map((name) => el("option", { value: name, selected: dropEdit === name }, name)));
+      bits.push(drop, el("button", { "data-testid": "drop", onclick: async () => {
+        if (!drop.value) { errorBox.textContent = "Choose the player to drop first."; errorBox.hidden = false; return; }
+        if (await post("drop", { user: drop.value })) dropEdit = "";
+      } }, "Drop player"));
     }
     return el("div", {}, el("div", { class: "card row", "data-testid": "organiser" }, bits), settingsPanel());
   }
