@@ -172,15 +172,44 @@
       const title = document.createElement("h3");
       title.textContent = spec.label || "Record the outcome";
       const fields = [];
+      // At a real table a die is entered by clicking the face that came up; only a die with more
+      // faces than fit on a row (over 20) is typed.
+      const faces = [];
       if (spec.kind === "dice") {
         spec.dice.forEach(([lo, hi], i) => {
-          const label = document.createElement("label");
-          label.textContent = `Die ${i + 1} (${lo}-${hi})`;
-          const input = document.createElement("input");
-          Object.assign(input, { type: "number", min: lo, max: hi, required: true, name: `die${i}` });
-          input.dataset.testid = `die-${i}`;
-          label.append(input);
-          fields.push(label);
+          if (hi - lo + 1 > 20) {
+            const label = document.createElement("label");
+            label.textContent = `Die ${i + 1} (${lo}-${hi})`;
+            const input = document.createElement("input");
+            Object.assign(input, { type: "number", min: lo, max: hi, required: true, name: `die${i}` });
+            input.dataset.testid = `die-${i}`;
+            label.append(input);
+            fields.push(label);
+            return;
+          }
+          const group = document.createElement("div");
+          group.className = "die-faces";
+          group.setAttribute("role", "group");
+          group.setAttribute("aria-label", `Die ${i + 1}: the face that came up`);
+          group.dataset.testid = `die-${i}`;
+          const name = document.createElement("span");
+          name.className = "die-faces-name";
+          name.textContent = `Die ${i + 1}`;
+          group.append(name);
+          for (let v = lo; v <= hi; v += 1) {
+            const face = document.createElement("button");
+            face.type = "button";
+            face.className = "die-face";
+            face.textContent = String(v);
+            face.dataset.testid = `die-${i}-${v}`;
+            face.setAttribute("aria-pressed", "false");
+            face.onclick = () => {
+              faces[i] = v;
+              group.querySelectorAll(".die-face").forEach((b) => b.setAttribute("aria-pressed", String(b === face)));
+            };
+            group.append(face);
+          }
+          fields.push(group);
         });
       } else if (spec.kind === "draw") {
         // Pages that show the cards take draws by clicking them (entersDraws); this is the fallback:
@@ -209,8 +238,12 @@
       form.replaceChildren(title, ...fields, submit);
       form.onsubmit = (ev) => {
         ev.preventDefault();
+        if (spec.kind === "dice" && spec.dice.some(([lo, hi], i) => hi - lo + 1 <= 20 && faces[i] === undefined)) {
+          showError("Click the face that came up on every die first.");
+          return;
+        }
         const outcome = spec.kind === "dice"
-          ? spec.dice.map((_, i) => Number(form.elements[`die${i}`].value))
+          ? spec.dice.map(([lo, hi], i) => (hi - lo + 1 <= 20 ? faces[i] : Number(form.elements[`die${i}`].value)))
           : spec.kind === "draw"
             ? { cards: form.elements.cards.value.split(",").map((x) => x.trim()).filter(Boolean) }
             : form.elements.order.value.split(",").map((x) => Number(x.trim()));

@@ -340,7 +340,7 @@ def test_at_a_real_table_each_draw_is_entered_by_clicking_the_cards_that_came_up
         )
     # Who goes first is a die: the page's generic form for dice.
     a.wait_for_selector("#chance-entry [data-testid=die-0]")
-    a.fill("#chance-entry [data-testid=die-0]", "0")
+    a.click("#chance-entry [data-testid=die-0-0]")
     seq = head(a)
     a.click("#chance-entry button[type=submit]")
     a.wait_for_function("seq => document.querySelector('#match').dataset.headSeq !== seq", arg=seq)

@@ -252,14 +252,19 @@ def test_a_throw_shows_the_coloured_dice_and_the_totals_compared(page_as, live, 
     # At the table: #21's right ATTACK die (3 zones: blue) shows 6 ...
     page.wait_for_selector("[data-testid=chance-entry]:not([hidden]) [data-testid=die-0]")
     assert "blue" in page.inner_text("[data-testid=prompt]")
-    page.fill("[data-testid=die-0]", "6")
+    # Nothing recorded until a face is clicked; then the face clicked is the roll.
+    page.click("[data-testid=chance-entry] button[type=submit]")
+    page.wait_for_selector("[data-testid=error]:has-text('Click the face that came up')")
+    # A blue die's faces run 2-7 (GAME-FACTS: white 0-5, grey 1-6, blue 2-7, red 3-8).
+    assert page.locator("[data-testid=die-0] .die-face").all_inner_texts() == ["2", "3", "4", "5", "6", "7"]
+    page.click("[data-testid=die-0-6]")
     seq = head_seq(page)
     page.click("[data-testid=chance-entry] button[type=submit]")
     wait_for_new_head(page, seq)
     # ... and #45 rolls a 3 and a 4 to dodge: 7 beats 6.
     page.wait_for_selector("[data-testid=chance-entry]:not([hidden]) [data-testid=die-1]")
-    page.fill("[data-testid=die-0]", "3")
-    page.fill("[data-testid=die-1]", "4")
+    page.click("[data-testid=die-0-3]")
+    page.click("[data-testid=die-1-4]")
     seq = head_seq(page)
     page.click("[data-testid=chance-entry] button[type=submit]")
     wait_for_new_head(page, seq)
