@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
 from rest_framework import permissions, serializers, status
-from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -50,15 +50,37 @@ class DraftCreateSerializer(serializers.Serializer):
 
 
 class DraftCommandSerializer(serializers.Serializer):
+    """A draft command's guards: every one appends to the draft's stream. take, pass, ready and
+    the clock take nothing else; each other verb's subclass requires its own move."""
+
     expected_seq = serializers.IntegerField(
         min_value=0, max_value=2**31 - 1, help_text="The draft's head_seq this command was based on."
     )
     event_id = serializers.UUIDField(help_text="A new UUID per command; resend it to retry.")
-    wizard = serializers.IntegerField(required=False, min_value=0, max_value=10_000)
+
+
+class DraftPickSerializer(DraftCommandSerializer):
+    """pick: a wizard from the pool."""
+
+    wizard = serializers.IntegerField(min_value=0, max_value=10_000, help_text="The pool's wizard to pick.")
+
+
+class DraftLineupSerializer(DraftCommandSerializer):
+    """lineup: the wizards who play."""
+
     wizards = serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=10_000), required=False, max_length=64
+        child=serializers.IntegerField(min_value=0, max_value=10_000),
+        max_length=64,
+        help_text="The drafted wizards who play, in order.",
     )
-    spells = serializers.ListField(child=serializers.CharField(max_length=80), required=False, max_length=64)
+
+
+class DraftSpellsSerializer(DraftCommandSerializer):
+    """spells: the spells bought with the budget."""
+
+    spells = serializers.ListField(
+        child=serializers.CharField(max_length=80), max_length=64, help_text="The spells bought."
+    )
 
 
 def _draft_or_404(draft_id):
@@ -134,15 +156,17 @@ class DraftClock(APIView):
         return Response({"acted_for": acted, **selectors.draft_summary(draft=draft, user=request.user)})
 
 
-#: URL verb -> how the draft engine spells the action and which fields it takes.
+#: URL verb -> how the draft engine spells the action, and the verb's own serializer (its fields
+#: beyond the guards are the action's).
 DRAFT_ACTIONS = {
-    "pick": ("pick", ["wizard"]),
-    "take": ("take_first_pick", []),
-    "pass": ("pass_first_pick", []),
-    "lineup": ("lineup", ["wizards"]),
-    "spells": ("spells", ["spells"]),
-    "ready": ("ready", []),
+    "pick": ("pick", DraftPickSerializer),
+    "take": ("take_first_pick", DraftCommandSerializer),
+    "pass": ("pass_first_pick", DraftCommandSerializer),
+    "lineup": ("lineup", DraftLineupSerializer),
+    "spells": ("spells", DraftSpellsSerializer),
+    "ready": ("ready", DraftCommandSerializer),
 }
+GUARDS = ("expected_seq", "event_id")
 
 
 class DraftAction(APIView):
@@ -151,7 +175,12 @@ class DraftAction(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        request=DraftCommandSerializer,
+        # One of the verbs' own serializers (the verb in the path says which).
+        request=PolymorphicProxySerializer(
+            component_name="DraftCommandBody",
+            serializers=list(dict.fromkeys(serializer for _, serializer in DRAFT_ACTIONS.values())),
+            resource_type_field_name=None,
+        ),
         responses={201: OpenApiTypes.OBJECT},
         operation_id="drafts_act",
         summary="pick {wizard} | take | pass | lineup {wizards} | spells {spells} | ready",
@@ -160,12 +189,10 @@ class DraftAction(APIView):
         if verb not in DRAFT_ACTIONS:
             raise NotFound(f"Unknown draft action '{verb}'.")
         draft = _draft_or_404(draft_id)
-        s = DraftCommandSerializer(data=request.data)
+        kind, serializer = DRAFT_ACTIONS[verb]
+        s = serializer(data=request.data)
         s.is_valid(raise_exception=True)
-        kind, fields = DRAFT_ACTIONS[verb]
-        missing = [f for f in fields if f not in s.validated_data]
-        if missing:
-            raise ValidationError({missing[0]: ["This field is required."]})
+        move = {f: v for f, v in s.validated_data.items() if f not in GUARDS}
         seat = match_selectors.viewer_seat(match=draft.draft_match, user=request.user)
         if seat is None:
             raise LeagueError("You are not a coach in this draft.", code="not_a_coach", status=403)
@@ -173,7 +200,7 @@ class DraftAction(APIView):
             match_id=draft.draft_match_id,
             user=request.user,
             seat=seat,
-            action={"type": kind, **{f: s.validated_data[f] for f in fields}},
+            action={"type": kind, **move},
             expected_seq=s.validated_data["expected_seq"],
             event_id=s.validated_data["event_id"],
         )

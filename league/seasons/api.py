@@ -7,7 +7,7 @@ import io
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
@@ -242,75 +242,118 @@ class SeasonStandings(APIView):
         return Response({"season": _season_dict(season), "standings": rows})
 
 
-class FixtureRulingSerializer(serializers.Serializer):
-    action = serializers.ChoiceField(choices=["postpone", "walkover", "correct", "start"])
-    date = serializers.DateField(required=False)
-    winner = serializers.SlugField(required=False)
-    home_left = serializers.IntegerField(required=False, min_value=0, max_value=1000)
-    away_left = serializers.IntegerField(required=False, min_value=0, max_value=1000)
-    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
-    # Rulings append to the season's stream: based on the head the organiser saw, and retried
-    # safely (a second walkover sent at the same head is a 409, a retry of the same one a no-op).
+class FixtureCommandSerializer(serializers.Serializer):
+    """A fixture command's guards: every one appends to the season's stream, based on the head the
+    organiser (or coach) saw, and retried safely (a second walkover sent at the same head is a 409,
+    a retry of the same one a no-op). Each command's subclass names its ``action``."""
+
     expected_seq = serializers.IntegerField(
-        required=False,
         min_value=0,
         max_value=2**31 - 1,
-        help_text="The season stream's head seq the ruling is based on.",
+        help_text="The season stream's head seq the command is based on.",
     )
-    event_id = serializers.UUIDField(required=False, help_text="A new UUID per ruling; resend it to retry.")
+    event_id = serializers.UUIDField(help_text="A new UUID per command; resend it to retry.")
 
-    def validate(self, attrs):
-        # Starting a fixture appends to the season's stream too (and opens one draft, not two).
-        missing = [name for name in ("expected_seq", "event_id") if name not in attrs]
-        if missing:
-            raise serializers.ValidationError({missing[0]: ["A ruling or a start needs this field."]})
-        return attrs
+
+def _action(name: str):
+    # The body names its command (the wire format predates one serializer per command).
+    return serializers.ChoiceField(choices=[name], help_text=f"Always '{name}' for this command.")
+
+
+def _reason():
+    return serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+
+
+class FixtureStartSerializer(FixtureCommandSerializer):
+    """A coach starts the fixture: opens its draft (one, not two: hence the guards). Nothing else."""
+
+    action = _action("start")
+
+
+class FixturePostponeSerializer(FixtureCommandSerializer):
+    """The organiser moves the fixture to another date."""
+
+    action = _action("postpone")
+    date = serializers.DateField(help_text="The fixture's new date.")
+    reason = _reason()
+
+
+class FixtureWalkoverSerializer(FixtureCommandSerializer):
+    """The organiser awards the fixture to a club without a match."""
+
+    action = _action("walkover")
+    winner = serializers.SlugField(help_text="The club awarded the fixture.")
+    reason = _reason()
+
+
+class FixtureCorrectSerializer(FixtureCommandSerializer):
+    """The organiser corrects a played fixture's result."""
+
+    action = _action("correct")
+    home_left = serializers.IntegerField(min_value=0, max_value=1000, help_text="Home wizards left standing.")
+    away_left = serializers.IntegerField(min_value=0, max_value=1000, help_text="Away wizards left standing.")
+    reason = _reason()
+
+
+#: What each fixture command (the body's ``action``) takes.
+FIXTURE_INPUT = {
+    "postpone": FixturePostponeSerializer,
+    "walkover": FixtureWalkoverSerializer,
+    "correct": FixtureCorrectSerializer,
+    "start": FixtureStartSerializer,
+}
+
+
+class FixtureActionNameSerializer(serializers.Serializer):
+    """Reads only which command the body names, to pick that command's own serializer."""
+
+    action = serializers.ChoiceField(choices=list(FIXTURE_INPUT))
+
+
+def _walkover(fixture, user, d, guard):
+    winner = Club.objects.filter(slug=d["winner"]).first()
+    if winner is None:
+        raise serializers.ValidationError({"winner": ["No such club."]})
+    services.fixture_walkover(fixture=fixture, user=user, winner=winner, reason=d["reason"], **guard)
+
+
+FIXTURE_COMMANDS = {
+    "postpone": lambda fixture, user, d, guard: services.fixture_postpone(
+        fixture=fixture, user=user, date=d["date"], reason=d["reason"], **guard
+    ),
+    "walkover": _walkover,
+    "correct": lambda fixture, user, d, guard: services.result_correct(
+        fixture=fixture, user=user, home_left=d["home_left"], away_left=d["away_left"], reason=d["reason"], **guard
+    ),
+    "start": lambda fixture, user, d, guard: services.fixture_start(fixture=fixture, user=user, **guard),
+}
+assert set(FIXTURE_COMMANDS) == set(FIXTURE_INPUT)
 
 
 class FixtureAction(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        request=FixtureRulingSerializer,
+        request=PolymorphicProxySerializer(
+            component_name="FixtureCommandBody", serializers=FIXTURE_INPUT, resource_type_field_name="action"
+        ),
         responses=OpenApiTypes.OBJECT,
-        summary="Organiser: postpone, walkover, correct a result; coaches: start (opens the draft)",
+        summary="Organiser: postpone {date}, walkover {winner}, correct {home_left, away_left} a result; "
+        "coaches: start (opens the draft)",
     )
     def post(self, request, slug, number, key):
         season = _season_or_404(slug, number)
         fixture = season.fixtures.select_related("home", "away", "season__league").filter(key=key).first()
         if fixture is None:
             raise NotFound("No such fixture.")
-        s = FixtureRulingSerializer(data=request.data)
+        named = FixtureActionNameSerializer(data=request.data)
+        named.is_valid(raise_exception=True)
+        action = named.validated_data["action"]
+        s = FIXTURE_INPUT[action](data=request.data)
         s.is_valid(raise_exception=True)
         d = s.validated_data
-
-        def need(*names):
-            missing = [n for n in names if n not in d]
-            if missing:
-                raise serializers.ValidationError({missing[0]: ["This field is required."]})
-
-        guard = {"expected_seq": d.get("expected_seq"), "event_id": d.get("event_id")}
-        if d["action"] == "postpone":
-            need("date")
-            services.fixture_postpone(fixture=fixture, user=request.user, date=d["date"], reason=d["reason"], **guard)
-        elif d["action"] == "walkover":
-            need("winner")
-            winner = Club.objects.filter(slug=d["winner"]).first()
-            if winner is None:
-                raise serializers.ValidationError({"winner": ["No such club."]})
-            services.fixture_walkover(fixture=fixture, user=request.user, winner=winner, reason=d["reason"], **guard)
-        elif d["action"] == "correct":
-            need("home_left", "away_left")
-            services.result_correct(
-                fixture=fixture,
-                user=request.user,
-                home_left=d["home_left"],
-                away_left=d["away_left"],
-                reason=d["reason"],
-                **guard,
-            )
-        else:
-            services.fixture_start(fixture=fixture, user=request.user, **guard)
+        guard = {"expected_seq": d["expected_seq"], "event_id": d["event_id"]}
+        FIXTURE_COMMANDS[action](fixture, request.user, d, guard)
         fixture = Fixture.objects.select_related("home", "away", "walkover_winner").get(pk=fixture.pk)
         return Response(selectors.fixture_dict(fixture))
 

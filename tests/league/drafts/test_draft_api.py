@@ -321,3 +321,48 @@ def test_the_clock_of_a_finished_draft_is_refused(coaches, client_for):
     finished = finish_draft({0: client_for(alice), 1: client_for(bob)}, draft)
     r = clock(client_for(alice), draft, finished.state_seq)
     assert r.status_code == 409 and r.json()["code"] == "match_finished"
+
+
+@pytest.mark.parametrize(
+    ("verb", "body", "missing"),
+    [
+        ("pick", {}, "wizard"),
+        # A field another verb takes does not stand in for this one's.
+        ("pick", {"wizards": [1]}, "wizard"),
+        ("lineup", {"wizard": 1}, "wizards"),
+        ("spells", {}, "spells"),
+        ("take", {}, "event_id"),
+        ("pass", {}, "expected_seq"),
+        ("ready", {}, "event_id"),
+    ],
+)
+def test_each_draft_verb_refuses_a_missing_field_of_its_own_and_writes_nothing(
+    coaches, client_for, verb, body, missing
+):
+    alice, bob = coaches
+    draft = open_draft(client_for(alice))["id"]
+    full = {**body, "expected_seq": draft_state(draft).state_seq, "event_id": str(uuid.uuid4())}
+    full.pop(missing, None)
+    before = events(draft)
+    refused = client_for(bob).post(f"/api/drafts/{draft}/{verb}/", full, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "invalid_request"
+    assert list(refused.json()["fields"]) == [missing]
+    assert events(draft) == before
+
+
+def test_the_schema_names_one_request_body_per_draft_verb(db):
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    operation = schema["paths"]["/api/drafts/{draft_id}/{verb}/"]["post"]
+    body = operation["requestBody"]["content"]["application/json"]["schema"]
+    assert body == {"$ref": "#/components/schemas/DraftCommandBody"}
+    components = schema["components"]["schemas"]
+    bodies = [ref["$ref"].rsplit("/", 1)[1] for ref in components["DraftCommandBody"]["oneOf"]]
+    guards = {"expected_seq", "event_id"}
+    assert {name: set(components[name]["required"]) for name in bodies} == {
+        "DraftPick": guards | {"wizard"},
+        "DraftLineup": guards | {"wizards"},
+        "DraftSpells": guards | {"spells"},
+        "DraftCommand": guards,  # take, pass, ready (and the clock) take nothing else
+    }

@@ -249,3 +249,66 @@ def test_thirty_walkovers_sent_at_once_at_the_same_head_record_exactly_one(clien
         codes = list(pool.map(send, range(30)))
     assert codes.count(200) == 1 and codes.count(409) == 29
     assert Event.objects.filter(type="fixture.walkover").count() == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "missing"),
+    [
+        ({"action": "postpone", "reason": "Snow"}, "date"),
+        ({"action": "walkover", "reason": "No show"}, "winner"),
+        ({"action": "correct", "away_left": 3}, "home_left"),
+        ({"action": "correct", "home_left": 3}, "away_left"),
+        # A field another command takes does not stand in for this one's.
+        ({"action": "postpone", "winner": "aetherhold-zephyrs"}, "date"),
+        ({"action": "start"}, "expected_seq"),
+        ({"action": "start"}, "event_id"),
+        ({"action": "walkover", "winner": "aetherhold-zephyrs"}, "event_id"),
+        ({"winner": "aetherhold-zephyrs"}, "action"),
+    ],
+)
+def test_each_fixture_command_refuses_a_missing_field_of_its_own_and_writes_nothing(iwdl, client_for, body, missing):
+    organiser = client_for(iwdl.created_by)
+    create_season(organiser)
+    key = client_for().get("/api/leagues/iwdl/seasons/1/fixtures/").json()["fixtures"][0]["key"]
+    head = organiser.get("/api/leagues/iwdl/seasons/1/").json()["head_seq"]
+    full = {**body, "expected_seq": head, "event_id": str(uuid.uuid4())}
+    full.pop(missing, None)
+    before = Event.objects.count()
+    refused = organiser.post(f"/api/leagues/iwdl/seasons/1/fixtures/{key}/", full, format="json")
+    assert refused.status_code == 400 and refused.json()["code"] == "invalid_request"
+    assert missing in refused.json()["fields"] and refused.json()["detail"].startswith(f"{missing}:")
+    assert Event.objects.count() == before
+
+
+def test_an_unknown_fixture_command_is_refused_and_writes_nothing(iwdl, client_for):
+    organiser = client_for(iwdl.created_by)
+    create_season(organiser)
+    key = client_for().get("/api/leagues/iwdl/seasons/1/fixtures/").json()["fixtures"][0]["key"]
+    before = Event.objects.count()
+    refused = rule(organiser, key, {"action": "abandon", "reason": "Rain"})
+    assert refused.status_code == 400 and refused.json()["code"] == "invalid_request"
+    assert list(refused.json()["fields"]) == ["action"]
+    assert Event.objects.count() == before
+
+
+def test_the_schema_names_one_request_body_per_fixture_command(db):
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    operation = schema["paths"]["/api/leagues/{slug}/seasons/{number}/fixtures/{key}/"]["post"]
+    body = operation["requestBody"]["content"]["application/json"]["schema"]
+    assert body == {"$ref": "#/components/schemas/FixtureCommandBody"}
+    components = schema["components"]["schemas"]
+    one_of = components["FixtureCommandBody"]
+    assert one_of["discriminator"]["propertyName"] == "action"
+    mapping = one_of["discriminator"]["mapping"]
+    assert set(mapping) == {"postpone", "walkover", "correct", "start"}
+    assert len(set(mapping.values())) == 4 and [s["$ref"] for s in one_of["oneOf"]] == list(mapping.values())
+    required = {action: set(components[ref.rsplit("/", 1)[1]]["required"]) for action, ref in mapping.items()}
+    guards = {"action", "expected_seq", "event_id"}
+    assert required == {
+        "postpone": guards | {"date"},
+        "walkover": guards | {"winner"},
+        "correct": guards | {"home_left", "away_left"},
+        "start": guards,
+    }
