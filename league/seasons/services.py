@@ -18,12 +18,13 @@ from audit.clocks import BadTimeControl, check_time_control
 from engines import registry
 from league import streams
 from league.drafts.services import draft_create
+from league.errors import LeagueError
 from league.seasons.schedule import season_schedule
 from league.seasons.table import DEFAULT_TIEBREAKS
 from matches.commands import AT_HEAD, Appender, command_create
 from matches.eventstore import NewEvent
 from matches.models import Event, Match
-from matches.services import MatchError, SeatSpec, match_create
+from matches.services import SeatSpec, match_create
 
 from .models import Club, Fixture, League, Season
 
@@ -60,7 +61,7 @@ def league_load_iwdl() -> League:
 
 def check_organiser(*, league: League, user: AbstractBaseUser | None) -> None:
     if user is None or not user.is_authenticated or not (user.is_staff or league.created_by_id == user.pk):
-        raise MatchError("Only the league's organisers may do that.", code="not_organiser", status=403)
+        raise LeagueError("Only the league's organisers may do that.", code="not_organiser", status=403)
 
 
 def _actor(user) -> str:
@@ -116,15 +117,15 @@ def season_create_or_get(
     clubs = clubs if clubs is not None else list(league.clubs.order_by("slug"))
     slugs = [c.slug for c in clubs]
     if len(slugs) < 2:
-        raise MatchError("A season needs at least two clubs.", code="too_few_clubs")
+        raise LeagueError("A season needs at least two clubs.", code="too_few_clubs")
     if divisions is not None:
         listed = sorted(s for members in divisions.values() for s in members)
         if listed != sorted(slugs):
-            raise MatchError("Every club must be in exactly one division.", code="bad_divisions")
+            raise LeagueError("Every club must be in exactly one division.", code="bad_divisions")
     try:
         clock = check_time_control(time_control)  # every fixture's match is played with it
     except BadTimeControl as exc:
-        raise MatchError(str(exc), code="bad_time_control") from None
+        raise LeagueError(str(exc), code="bad_time_control") from None
     number = (league.seasons.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     stream_id = f"season:{uuid.uuid4()}"
     config = {
@@ -343,7 +344,7 @@ def fixture_postpone(
 ) -> None:
     check_organiser(league=fixture.season.league, user=user)
     if fixture.status in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER):
-        raise MatchError(
+        raise LeagueError(
             "A played fixture cannot be postponed; correct its result instead.", code="already_played", status=409
         )
     _append(
@@ -367,7 +368,7 @@ def fixture_walkover(
 ) -> None:
     check_organiser(league=fixture.season.league, user=user)
     if winner.pk not in (fixture.home_id, fixture.away_id):
-        raise MatchError("The walkover goes to one of the two clubs in the fixture.", code="bad_winner")
+        raise LeagueError("The walkover goes to one of the two clubs in the fixture.", code="bad_winner")
     _append(
         fixture.season,
         "fixture.walkover",
@@ -392,10 +393,10 @@ def result_correct(
     the standings everywhere are recomputed from the corrected facts."""
     check_organiser(league=fixture.season.league, user=user)
     if not reason.strip():
-        raise MatchError("Say why the result is corrected.", code="reason_required")
+        raise LeagueError("Say why the result is corrected.", code="reason_required")
     for value in (home_left, away_left):
         if not isinstance(value, int) or not 0 <= value <= 5:
-            raise MatchError("Wizards left is a number from 0 to 5.", code="bad_result")
+            raise LeagueError("Wizards left is a number from 0 to 5.", code="bad_result")
     _append(
         fixture.season,
         "result.corrected",
@@ -425,7 +426,7 @@ def fixture_start(
         if stored is not None:
             return _started_by(stored, fixture)
     if fixture.status not in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED):
-        raise MatchError("This fixture has already started or finished.", code="fixture_started", status=409)
+        raise LeagueError("This fixture has already started or finished.", code="fixture_started", status=409)
     game = fixture.season.league.game
     drafted = game == DRAFTED_GAME
     if bots:
@@ -434,9 +435,9 @@ def fixture_start(
     else:
         home_coach, away_coach = fixture.home.coaches.first(), fixture.away.coaches.first()
         if home_coach is None or away_coach is None:
-            raise MatchError("Both clubs need a coach before the fixture can start.", code="no_coach")
+            raise LeagueError("Both clubs need a coach before the fixture can start.", code="no_coach")
         if user is not None and user not in (home_coach, away_coach) and not user.is_staff:
-            raise MatchError(
+            raise LeagueError(
                 "Only the two coaches or an organiser may start the fixture.", code="not_a_coach", status=403
             )
         seats = [SeatSpec(user=home_coach), SeatSpec(user=away_coach)]
@@ -480,7 +481,7 @@ def _started_by(stored: Event, fixture: Fixture):
         or stored.stream_id != fixture.season.stream_id
         or data.get("fixture") != fixture.key
     ):
-        raise MatchError("This event_id was already used for a different command.", code="event_id_reused", status=409)
+        raise LeagueError("This event_id was already used for a different command.", code="event_id_reused", status=409)
     if data.get("draft"):
         return Draft.objects.get(draft_match_id=data["draft"])
     return Match.objects.get(pk=data["match"])
@@ -550,10 +551,10 @@ def season_close(*, season: Season, user, expected_seq: int | object, event_id: 
     if stored is not None and stored.type == "season.closed" and stored.stream_id == season.stream_id:
         return stored.data  # a retried close: what the first one recorded
     if any(e.type == "season.closed" for e in streams.stream_events(stream_id=season.stream_id)):
-        raise MatchError("This season is already closed.", code="season_closed", status=409)
+        raise LeagueError("This season is already closed.", code="season_closed", status=409)
     open_fixtures = season.fixtures.exclude(status__in=[Fixture.Status.PLAYED, Fixture.Status.WALKOVER]).count()
     if open_fixtures:
-        raise MatchError(f"{open_fixtures} fixture(s) still to play or rule on.", code="season_unfinished", status=409)
+        raise LeagueError(f"{open_fixtures} fixture(s) still to play or rule on.", code="season_unfinished", status=409)
     config = season.config
     results = season_results(season=season)
     groups = season_divisions(season=season) or {"": config["clubs"]}
@@ -622,20 +623,20 @@ def league_create(*, slug: str, name: str, game: str, created_by, points=(3, 1, 
     try:
         engine = registry.get(game)
     except registry.UnknownEngine as exc:
-        raise MatchError(str(exc), code="unknown_game") from None
+        raise LeagueError(str(exc), code="unknown_game") from None
     if engine.draft:
-        raise MatchError("A draft is not a game a league can play.", code="unknown_game")
+        raise LeagueError("A draft is not a game a league can play.", code="unknown_game")
     if League.objects.filter(slug=slug).exists():
-        raise MatchError(f"There is already a league called '{slug}'.", code="slug_taken", status=409)
+        raise LeagueError(f"There is already a league called '{slug}'.", code="slug_taken", status=409)
     if (
         len(points) != 3
         or any(not isinstance(p, int) or p < 0 for p in points)
         or not points[0] >= points[1] >= points[2]
     ):
-        raise MatchError("Points are [win, draw, loss], whole numbers with win >= draw >= loss.", code="bad_points")
+        raise LeagueError("Points are [win, draw, loss], whole numbers with win >= draw >= loss.", code="bad_points")
     unknown = [t for t in tiebreaks if t not in KNOWN]
     if unknown or len(set(tiebreaks)) != len(tiebreaks):
-        raise MatchError(f"Tie-breaks come from {', '.join(KNOWN)}, each at most once.", code="bad_tiebreaks")
+        raise LeagueError(f"Tie-breaks come from {', '.join(KNOWN)}, each at most once.", code="bad_tiebreaks")
     return League.objects.create(
         slug=slug, name=name, game=engine.name, points=list(points), tiebreaks=list(tiebreaks), created_by=created_by
     )
@@ -644,7 +645,7 @@ def league_create(*, slug: str, name: str, game: str, created_by, points=(3, 1, 
 def club_create(*, league: League, user, slug: str, name: str, plane: str = "", colours=("#5b3cc4", "#ffffff")) -> Club:
     check_organiser(league=league, user=user)
     if Club.objects.filter(slug=slug).exists():
-        raise MatchError(f"There is already a club called '{slug}'.", code="slug_taken", status=409)
+        raise LeagueError(f"There is already a club called '{slug}'.", code="slug_taken", status=409)
     return Club.objects.create(league=league, slug=slug, name=name, plane=plane, colours=list(colours))
 
 

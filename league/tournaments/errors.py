@@ -1,10 +1,10 @@
-"""The one way tournament code refuses: a ``MatchError`` (HTTP status, stable code, a sentence)
+"""The one way tournament code refuses: a ``LeagueError`` (HTTP status, stable code, a sentence)
 raised before anything is written. Format objects and services share it."""
 
 from __future__ import annotations
 
-from matches.services import MatchError
+from league.errors import LeagueError
 
 
-def refuse(message: str, code: str, status: int = 409, **extra) -> MatchError:
-    return MatchError(message, code=code, status=status, **extra)
+def refuse(message: str, code: str, status: int = 409, **extra) -> LeagueError:
+    return LeagueError(message, code=code, status=status, **extra)

@@ -1,7 +1,7 @@
 from django.http import Http404
 from django.shortcuts import redirect, render
 
-from matches.services import MatchError
+from matches.errors import Refusal
 
 from . import selectors, services
 from .forms import FORMAT_LABELS, NewTournamentForm
@@ -21,7 +21,7 @@ def tournament_list(request):
                     options=form.options(),
                     event_id=form.cleaned_data.get("event_id"),
                 )
-            except MatchError as exc:
+            except Refusal as exc:  # the tournament's (LeagueError) or the command runner's (MatchError)
                 form.add_error(None, exc.message)
             else:
                 return redirect("tournament-page", tournament_id=t.id)

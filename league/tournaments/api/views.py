@@ -14,12 +14,12 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from league.errors import LeagueError
 from league.tournaments import selectors, services, timer_services
 from league.tournaments.api import serializers as commands
 from league.tournaments.api.serializers import NAME_MAX
 from league.tournaments.formats import registry as formats
 from matches.api.views import int_param
-from matches.services import MatchError
 
 
 class CreateSerializer(serializers.Serializer):
@@ -45,7 +45,7 @@ def _target(request, data):
         return request.user
     user = get_user_model().objects.filter(username=name).first()
     if user is None:
-        raise MatchError(f"No user called {name}.", code="unknown_user", status=400)
+        raise LeagueError(f"No user called {name}.", code="unknown_user", status=400)
     return user
 
 
@@ -68,7 +68,7 @@ class TournamentList(APIView):
     )
     def post(self, request):
         if not request.user.is_authenticated:
-            raise MatchError("Sign in to organise a tournament.", code="not_authenticated", status=401)
+            raise LeagueError("Sign in to organise a tournament.", code="not_authenticated", status=401)
         s = CreateSerializer(data=request.data)
         s.is_valid(raise_exception=True)
         t, created = services.tournament_create_or_get(

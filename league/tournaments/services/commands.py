@@ -3,7 +3,7 @@
 Every command runs in one transaction holding the stream's lock and the tournament row:
 the idempotency lookup (``event_id``), the ``expected_seq`` check, permissions and the
 rules all run against the projection of everything before, and only then are the facts
-appended. A refusal raises ``MatchError`` (HTTP status, stable code, a sentence) and
+appended. A refusal raises ``LeagueError`` (HTTP status, stable code, a sentence) and
 writes nothing.
 """
 

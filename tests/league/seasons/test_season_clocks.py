@@ -9,8 +9,8 @@ import pytest
 from league.seasons import services
 from league.seasons.models import Club, League
 from matches.commands import AT_HEAD
+from matches.errors import Refusal
 from matches.models import Match
-from matches.services import MatchError
 
 pytestmark = pytest.mark.django_db
 
@@ -73,7 +73,7 @@ def test_an_iwdl_fixtures_draft_hands_the_seasons_clock_to_the_match(make_user, 
 
 def test_a_bad_season_clock_is_refused(make_user):
     league, clubs = duel_league(make_user)
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(Refusal) as refused:
         services.season_create(
             league=league,
             created_by=league.created_by,

@@ -16,8 +16,9 @@ from league.seasons.crest import crest_svg
 from league.seasons.models import Club, Fixture, Season
 from league.seasons.table import Result, standings
 from matches.commands import AT_HEAD
+from matches.errors import Refusal
 from matches.models import Event, Match
-from matches.services import MatchError, SeatSpec, bot_action, match_act, match_create
+from matches.services import SeatSpec, bot_action, match_act, match_create
 from matches.verification import match_verify
 
 
@@ -57,7 +58,7 @@ def test_a_double_round_robin_of_24_clubs_has_46_rounds_with_every_club_once_per
 
 def test_only_organisers_create_seasons_or_rule_on_results(iwdl, organiser, make_user):
     coach = make_user("coach")
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(Refusal) as refused:
         services.season_create(league=iwdl, created_by=coach, start_date=dt.date(2027, 1, 4))
     assert refused.value.code == "not_organiser" and Season.objects.count() == 0
     season = services.season_create(
@@ -76,7 +77,7 @@ def test_only_organisers_create_seasons_or_rule_on_results(iwdl, organiser, make
             fixture=fixture, user=coach, date=dt.date(2027, 3, 1), reason="x", expected_seq=AT_HEAD
         ),
     ):
-        with pytest.raises(MatchError) as refused:
+        with pytest.raises(Refusal) as refused:
             call()
         assert refused.value.code == "not_organiser"
     assert Event.objects.filter(stream_id=season.stream_id).count() == before
@@ -108,7 +109,7 @@ def test_postponement_walkover_and_a_late_correction_move_the_standings(iwdl, or
     )
     table = {row["club"]: row for row in selectors.season_standings(season=season)}
     assert table[later.away.slug]["wizard_difference"] == 2 and table[later.home.slug]["wizard_difference"] == -2
-    with pytest.raises(MatchError) as bad:
+    with pytest.raises(Refusal) as bad:
         services.result_correct(
             fixture=later, user=organiser, home_left=9, away_left=0, reason="typo", expected_seq=AT_HEAD
         )
@@ -184,7 +185,7 @@ def test_a_verified_result_is_recorded_once_however_often_it_arrives(
     count = Event.objects.filter(stream_id=season.stream_id, type="result.recorded").count()
     assert services.result_record(match_id=fixture.match_id) is False
     assert Event.objects.filter(stream_id=season.stream_id, type="result.recorded").count() == count == 1
-    with pytest.raises(MatchError) as again:
+    with pytest.raises(Refusal) as again:
         services.fixture_start(fixture=fixture, bots=True, expected_seq=AT_HEAD)
     assert again.value.code == "fixture_started"
 
@@ -241,7 +242,7 @@ def test_closing_a_season_promotes_and_relegates_between_divisions(iwdl, organis
         divisions={"Premier": slugs[:4], "Second": slugs[4:]},
         movements={"promote": 1, "relegate": 1},
     )
-    with pytest.raises(MatchError) as early:
+    with pytest.raises(Refusal) as early:
         services.season_close(season=season, user=organiser, expected_seq=AT_HEAD)
     assert early.value.code == "season_unfinished"
     # Every fixture is ruled a walkover for the club listed first alphabetically: a clear table.
@@ -255,7 +256,7 @@ def test_closing_a_season_promotes_and_relegates_between_divisions(iwdl, organis
     ]
     nxt = services.next_divisions(season=season)
     assert slugs[4] in nxt["Premier"] and slugs[3] in nxt["Second"] and len(nxt["Premier"]) == 4
-    with pytest.raises(MatchError) as again:
+    with pytest.raises(Refusal) as again:
         services.season_close(season=season, user=organiser, expected_seq=AT_HEAD)
     assert again.value.code == "season_closed"
 
@@ -318,7 +319,7 @@ def test_bad_season_and_fixture_requests_are_refused_and_write_nothing(iwdl, org
         ),
     ]
     for code, call in refusals:
-        with pytest.raises(MatchError) as refused:
+        with pytest.raises(Refusal) as refused:
             call()
         assert refused.value.code == code
     assert Season.objects.count() == 0
@@ -341,12 +342,12 @@ def test_bad_season_and_fixture_requests_are_refused_and_write_nothing(iwdl, org
         ),
         ("no_coach", lambda: services.fixture_start(fixture=fixture, user=organiser, expected_seq=AT_HEAD)),
     ]:
-        with pytest.raises(MatchError) as refused:
+        with pytest.raises(Refusal) as refused:
             call()
         assert refused.value.code == code
     fixture.home.coaches.add(make_user("home-coach"))
     fixture.away.coaches.add(make_user("away-coach"))
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(Refusal) as refused:
         services.fixture_start(fixture=fixture, user=make_user("stranger"), expected_seq=AT_HEAD)
     assert refused.value.code == "not_a_coach"
     assert Event.objects.filter(stream_id=season.stream_id).count() == before
@@ -354,7 +355,7 @@ def test_bad_season_and_fixture_requests_are_refused_and_write_nothing(iwdl, org
         fixture=fixture, user=organiser, winner=fixture.home, reason="no show", expected_seq=AT_HEAD
     )
     fixture.refresh_from_db()
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(Refusal) as refused:
         services.fixture_postpone(
             fixture=fixture, user=organiser, date=dt.date(2027, 5, 1), reason="x", expected_seq=AT_HEAD
         )

@@ -15,7 +15,7 @@ from league.tournaments.projection import fold
 from league.tournaments.services import event_dict
 from matches import eventstore
 from matches.commands import AT_HEAD
-from matches.services import MatchError
+from matches.errors import Refusal
 
 from .helpers import api_command, at_head, field, open_tournament, pid, state
 
@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 
 
 def refused(code, fn, **kwargs):
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         fn(**kwargs, **at_head(fn))
     assert exc.value.code == code, exc.value.message
     return exc.value

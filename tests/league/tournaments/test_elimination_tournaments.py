@@ -11,7 +11,7 @@ from league.tournaments import services
 from league.tournaments.projection import bracket_state
 from league.tournaments.standings import progress, standings
 from matches.commands import AT_HEAD
-from matches.services import MatchError
+from matches.errors import Refusal
 
 from .helpers import field, lower_id_wins, open_tournament, pid, settle, state
 
@@ -106,7 +106,7 @@ def test_a_correction_that_keeps_the_same_winner_is_refused(alice):
     players = field(4)
     t = open_tournament(alice, "single_elimination", players, start=True)
     settle(t, lower_id_wins)
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.tournament_correct(
             tournament=t, pairing="M1", by=alice, result={"winner": pid(players[0])}, expected_seq=AT_HEAD
         )
@@ -116,12 +116,12 @@ def test_a_correction_that_keeps_the_same_winner_is_refused(alice):
 def test_a_bracket_match_needs_a_winner_no_draw_and_no_double_forfeit(alice):
     players = field(4)
     t = open_tournament(alice, "single_elimination", players, start=True)
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.tournament_report(
             tournament=t, pairing="M1", user=players[0], result={"draw": True}, expected_seq=AT_HEAD
         )
     assert exc.value.code == "draw_not_allowed"
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.tournament_no_show(
             tournament=t, pairing="M1", by=alice, absent=[pid(players[0]), pid(players[3])], expected_seq=AT_HEAD
         )
@@ -133,7 +133,7 @@ def test_a_bracket_match_needs_a_winner_no_draw_and_no_double_forfeit(alice):
 
 def test_the_bracket_moves_on_by_itself_and_refuses_a_manual_pairing(alice):
     t = open_tournament(alice, "single_elimination", field(4), start=True)
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.tournament_pair_next(tournament=t, by=alice, expected_seq=AT_HEAD)
     assert exc.value.code == "bracket_advances_itself"
 

@@ -20,7 +20,7 @@ from league.tournaments.formats import registry
 from league.tournaments.formats.base import Format
 from league.tournaments.models import Tournament
 from matches.commands import AT_HEAD
-from matches.services import MatchError
+from matches.errors import Refusal
 
 from .helpers import field, open_tournament, people, state
 
@@ -145,7 +145,7 @@ def test_a_new_format_is_one_module_the_services_then_run(ladder_module):
 @pytest.mark.django_db
 def test_an_unknown_format_is_refused_by_name():
     (alice,) = people("alice")
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.tournament_create(created_by=alice, name="x", game="dueling-wizards", format="ladder")
     assert exc.value.code == "bad_format"
     assert "swiss" in exc.value.message

@@ -9,8 +9,8 @@ import pytest
 
 from league.tournaments import services, timer_services
 from matches.commands import AT_HEAD
+from matches.errors import Refusal
 from matches.eventstore import StaleSequence
-from matches.services import MatchError
 
 from .helpers import field, open_tournament, state
 
@@ -45,7 +45,7 @@ def test_a_stated_head_that_moved_on_is_refused(alice):
     t = open_tournament(alice, "single_elimination")
     head = state(t)["seq"]
     services.tournament_register(tournament=t, user=players[0], expected_seq=head)
-    with pytest.raises((StaleSequence, MatchError)):
+    with pytest.raises((StaleSequence, Refusal)):
         services.tournament_register(tournament=t, user=players[1], expected_seq=head)
     services.tournament_register(tournament=t, user=players[1], expected_seq=AT_HEAD)
     assert len(state(t)["entry_order"]) == 2

@@ -13,8 +13,8 @@ from league.tournaments import services
 from league.tournaments.models import Tournament
 from league.tournaments.standings import progress, round_standings
 from matches.commands import AT_HEAD
+from matches.errors import Refusal
 from matches.models import Event
-from matches.services import MatchError
 
 from .helpers import field, open_tournament, pid, state
 
@@ -179,7 +179,7 @@ def test_groups_feed_a_double_elimination_playoff(alice):
     ],
 )
 def test_a_bad_cut_is_refused_and_nothing_is_created(alice, options, fragment):
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.tournament_create(
             created_by=alice, name="Bad cut", game="dueling-wizards", format="swiss", options=options
         )

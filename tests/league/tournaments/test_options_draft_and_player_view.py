@@ -10,8 +10,9 @@ from engines import registry
 from engines.iwdl_draft.engine import match_config
 from league.tournaments import selectors, services
 from matches.commands import AT_HEAD
+from matches.errors import Refusal
 from matches.models import Event, Match
-from matches.services import MatchError, match_act
+from matches.services import match_act
 
 from .helpers import (
     api_command,
@@ -29,7 +30,7 @@ DRAFT = registry.get("iwdl-draft")
 
 
 def refused(code, fn, *args, **kwargs):
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         fn(*args, **kwargs, **at_head(fn))
     assert exc.value.code == code
     return exc.value

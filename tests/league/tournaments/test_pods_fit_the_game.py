@@ -14,7 +14,7 @@ from league.tournaments import services
 from league.tournaments.brackets import pod_sizes
 from league.tournaments.standings import pod_standings
 from matches.commands import AT_HEAD
-from matches.services import MatchError
+from matches.errors import Refusal
 
 from .helpers import field, open_tournament, state
 
@@ -75,7 +75,7 @@ def test_a_pod_of_two_reports_its_finish_and_scores_placement_points(alice):
     two = next(r for r in s["pairings"].values() if len(r["players"]) == 2)
     a, b = two["players"]
     User = get_user_model()
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.tournament_report(
             tournament=t,
             pairing=two["id"],
@@ -93,7 +93,7 @@ def test_a_pod_of_two_reports_its_finish_and_scores_placement_points(alice):
 
 @pytest.mark.parametrize("game, size", [("dueling-wizards", 4), ("dueling-wizards", 5), ("wizard-dodgeball", 5)])
 def test_a_pod_size_larger_than_the_game_seats_is_refused(alice, game, size):
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.tournament_create(created_by=alice, name="x", game=game, format="pods", options={"pod_size": size})
     assert exc.value.code == "pod_larger_than_game"
     assert str(registry.get(game).max_seats) in str(exc.value)

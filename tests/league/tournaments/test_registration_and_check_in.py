@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from league.tournaments import services
 from matches.commands import AT_HEAD
-from matches.services import MatchError
+from matches.errors import Refusal
 
 from .helpers import at_head, field, open_tournament, pid, state
 
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def refused(code, fn, **kwargs):
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         fn(**kwargs, **at_head(fn))
     assert exc.value.code == code, exc.value.message
     return exc.value

@@ -8,8 +8,8 @@ import pytest
 from league.tournaments import services
 from league.tournaments.standings import round_standings
 from matches.commands import AT_HEAD
+from matches.errors import Refusal
 from matches.models import Event
-from matches.services import MatchError
 
 from .helpers import at_head, field, open_tournament, pid, state
 
@@ -32,7 +32,7 @@ def count(t):
 
 def refused(t, code, fn, **kwargs):
     before = count(t)
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         fn(tournament=t, **kwargs, **at_head(fn))
     assert exc.value.code == code, exc.value.message
     assert count(t) == before

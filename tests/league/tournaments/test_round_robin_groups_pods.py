@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from league.tournaments import services
 from league.tournaments.standings import progress, standings
 from matches.commands import AT_HEAD
-from matches.services import MatchError
+from matches.errors import Refusal
 
 from .helpers import field, lower_id_wins, open_tournament, pid, settle, state
 
@@ -104,12 +104,12 @@ def test_a_pod_report_must_place_every_player_once(alice):
     s = state(t)
     pod = next(iter(s["pairings"].values()))
     a, b, c = pod["players"]
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.tournament_report(
             tournament=t, pairing=pod["id"], user=players[0], result={"finish": [[a], [b]]}, expected_seq=AT_HEAD
         )
     assert exc.value.code == "bad_result"
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.tournament_report(
             tournament=t, pairing=pod["id"], user=players[0], result={"winner": a}, expected_seq=AT_HEAD
         )
@@ -118,7 +118,7 @@ def test_a_pod_report_must_place_every_player_once(alice):
 
 def test_pods_hold_three_to_five_players(alice):
     for size in (2, 6):
-        with pytest.raises(MatchError) as exc:
+        with pytest.raises(Refusal) as exc:
             services.tournament_create(
                 created_by=alice, name="x", game="wizard-dodgeball", format="pods", options={"pod_size": size}
             )

@@ -20,8 +20,8 @@ from league.tournaments.timer import seconds_left
 from league.tournaments.verification import verify_tournament
 from matches import eventstore
 from matches.commands import AT_HEAD
+from matches.errors import Refusal
 from matches.models import Stream
-from matches.services import MatchError
 
 from .helpers import api_command, at_head, field, lower_id_wins, open_tournament, settle, state
 
@@ -35,7 +35,7 @@ def at(minutes: float) -> datetime:
 
 
 def refused(code, fn, **kwargs):
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         fn(**kwargs, **at_head(fn))
     assert exc.value.code == code, exc.value.message
     return exc.value

@@ -14,7 +14,7 @@ import pytest
 from league.tournaments import services
 from league.tournaments.formats import swiss as swiss_format
 from league.tournaments.swiss import SwissOptions, SwissPlayer, first_seat, pair_round, seat_limit_clash
-from matches.services import MatchError
+from matches.errors import Refusal
 
 from .helpers import field, open_tournament, state
 
@@ -137,7 +137,7 @@ def test_strict_seats_float_across_two_points_where_the_balanced_mode_keeps_the_
 
 @pytest.mark.django_db
 def test_the_seat_balance_option_is_checked_and_reaches_the_pairing(alice, monkeypatch):
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.tournament_create(
             created_by=alice, name="x", game="dueling-wizards", format="swiss", options={"seat_balance": "fide"}
         )

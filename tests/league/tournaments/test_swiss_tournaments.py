@@ -13,7 +13,7 @@ import pytest
 from league.tournaments import services
 from league.tournaments.standings import progress, round_standings, standings
 from matches.commands import AT_HEAD
-from matches.services import MatchError
+from matches.errors import Refusal
 
 from .helpers import field, lower_id_wins, open_tournament, people, pid, settle, state
 
@@ -58,14 +58,14 @@ def test_nobody_gets_two_byes_and_nobody_meets_twice_over_a_full_swiss(alice):
     assert max(byes(s).values()) == 1 and len(byes(s)) == 5
     assert max(meetings(s).values()) == 1
     assert progress(s)["status"] == "finished"
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         next_round(t, alice)
     assert exc.value.code == "tournament_finished"
 
 
 def test_the_next_round_waits_until_every_result_of_this_one_is_final(alice):
     t = open_tournament(alice, "swiss", field(4), start=True, rounds=3)
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         next_round(t, alice)
     assert exc.value.code == "round_not_complete" and len(exc.value.extra["open_pairings"]) == 2
 
@@ -81,7 +81,7 @@ def test_a_dropped_player_is_not_paired_again_but_stays_in_the_standings(alice):
     assert pid(players[5]) not in paired and len(paired) == 5
     rows = {r["player"]: r for r in round_standings(s)}
     assert rows[pid(players[5])]["status"] == "dropped"
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.tournament_drop(tournament=t, user=players[5], expected_seq=AT_HEAD)
     assert exc.value.code == "not_playing"
 
@@ -109,11 +109,11 @@ def test_late_entries_are_refused_by_fixed_formats_and_before_the_start(alice):
     players = field(4)
     (newcomer,) = people("newcomer")
     rr = open_tournament(alice, "round_robin", players, start=True)
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.tournament_join_late(tournament=rr, user=newcomer, expected_seq=AT_HEAD)
     assert exc.value.code == "late_join_not_allowed"
     swiss = open_tournament(alice, "swiss", [])
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.tournament_join_late(tournament=swiss, user=newcomer, expected_seq=AT_HEAD)
     assert exc.value.code == "not_started"
 

@@ -6,8 +6,8 @@ import pytest
 
 from league.tournaments import services
 from matches.commands import AT_HEAD
+from matches.errors import Refusal
 from matches.models import Match
-from matches.services import MatchError
 
 from .helpers import field, open_pairings, open_tournament
 
@@ -26,7 +26,7 @@ def test_every_platform_match_of_a_tournament_gets_the_events_time_control(alice
 
 
 def test_a_bad_time_control_option_is_refused(alice):
-    with pytest.raises(MatchError) as refused:
+    with pytest.raises(Refusal) as refused:
         open_tournament(alice, "swiss", field(4), time_control={"kind": "fischer", "base": 1})
     assert refused.value.code == "bad_options" and "time_control" in refused.value.message
 

@@ -12,8 +12,9 @@ from engines import registry
 from engines.base import CHANCE
 from league.tournaments import services
 from matches.commands import AT_HEAD
+from matches.errors import Refusal
 from matches.models import Match
-from matches.services import MatchError, match_act
+from matches.services import match_act
 from matches.signals import match_verified
 from matches.verification import match_verify
 
@@ -127,10 +128,10 @@ def test_a_pairing_gets_one_match_and_only_its_players_or_the_organiser_create_i
     t = open_tournament(alice, "swiss", players, start=True, rounds=1)
     s = state(t)
     outsider = next(p for p in players if str(p.pk) not in s["pairings"]["r1-1"]["players"])
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.tournament_match_create(tournament=t, pairing="r1-1", by=outsider, expected_seq=AT_HEAD)
     assert exc.value.code == "not_your_pairing"
     services.tournament_match_create(tournament=t, pairing="r1-1", by=alice, expected_seq=AT_HEAD)
-    with pytest.raises(MatchError) as exc:
+    with pytest.raises(Refusal) as exc:
         services.tournament_match_create(tournament=t, pairing="r1-1", by=alice, expected_seq=AT_HEAD)
     assert exc.value.code == "match_exists"
