@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
+
+from tests.browser.people import users
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "static" / "js" / "games" / "annihilageddon.js"
@@ -58,11 +59,6 @@ def test_the_page_script_carries_the_engines_card_set_card_for_card():
 
 
 # -- in the browser --------------------------------------------------------------------------------
-
-
-def users(*names):
-    User = get_user_model()
-    return [User.objects.create_user(n, password=f"pw-{n}") for n in names]
 
 
 def wait_live(page):

@@ -5,18 +5,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from matches.autoplay import autoplay_match
 from matches.models import Match
 from matches.services import SeatSpec, match_create
+from tests.browser.people import users
 
 pytestmark = pytest.mark.browser
-
-
-def users(*names):
-    User = get_user_model()
-    return [User.objects.create_user(n, password=f"pw-{n}") for n in names]
 
 
 def wait_live(page):

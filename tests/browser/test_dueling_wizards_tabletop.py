@@ -10,10 +10,10 @@ a card that cannot have been drawn (it lies in another hand) is refused with not
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from matches.models import Match
 from matches.services import SeatSpec, match_create
+from tests.browser.people import head_seq, users
 
 pytestmark = pytest.mark.browser
 
@@ -32,15 +32,6 @@ ROUNDS = [
     ("P4", "SQ", []),  # 9: bob is knocked out, nobody draws
 ]
 ALICE_DEAL, BOB_DEAL = ["RK", "RQ", "W2"], ["L2", "L3", "L4"]
-
-
-def users(*names):
-    User = get_user_model()
-    return [User.objects.create_user(n, password=f"pw-{n}") for n in names]
-
-
-def head_seq(page):
-    return page.locator("#match").get_attribute("data-head-seq")
 
 
 def wait_moved_on(page, seq):

@@ -6,16 +6,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from matches.models import Match
+from tests.browser.people import users
 
 pytestmark = pytest.mark.browser
-
-
-def users(*names):
-    User = get_user_model()
-    return [User.objects.create_user(n, password=f"pw-{n}") for n in names]
 
 
 def invite_from_home(page, live, opponent):

@@ -7,18 +7,13 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from matches import services
 from matches.models import Match
+from tests.browser.people import users
 
 pytestmark = pytest.mark.browser
-
-
-def users(*names):
-    User = get_user_model()
-    return [User.objects.create_user(n, password=f"pw-{n}") for n in names]
 
 
 def drop_and_wait_for_reconnect(page, socket_expression: str, status_selector: str) -> None:

@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from matches.services import SeatSpec, match_create
+from tests.browser.people import head_seq
 
 pytestmark = pytest.mark.browser
 
@@ -33,10 +34,6 @@ PLAN = [
     "act-withdraw-",
     "act-abandon-",
 ]
-
-
-def head_seq(page):
-    return page.locator("#match").get_attribute("data-head-seq")
 
 
 def wait_for_new_head(page, seq, timeout=10_000):

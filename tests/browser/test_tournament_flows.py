@@ -10,14 +10,10 @@ The full 40-player, 6-round Swiss is driven the same way by benchmarks/tournamen
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
+
+from tests.browser.people import users
 
 pytestmark = pytest.mark.browser
-
-
-def users(*names):
-    User = get_user_model()
-    return [User.objects.create_user(n, password=f"pw-{n}") for n in names]
 
 
 def create(org, live, name, fmt, **fields):

@@ -6,18 +6,13 @@ round table renders."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from league.tournaments import services
 from league.tournaments.models import Tournament
 from matches.commands import AT_HEAD
+from tests.browser.people import users
 
 pytestmark = pytest.mark.browser
-
-
-def users(*names):
-    User = get_user_model()
-    return [User.objects.create_user(n, password=f"pw-{n}") for n in names]
 
 
 def test_an_organiser_runs_a_single_elimination_and_the_bracket_moves_without_reload(page_as, live, off_loop):

@@ -5,29 +5,20 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from matches.autoplay import autoplay_match
 from matches.models import Match
 from matches.services import SeatSpec, match_act, match_create
+from tests.browser.people import head_seq, users
 
 pytestmark = pytest.mark.browser
 
 SHOTS = "/tmp"
 
 
-def users(*names):
-    User = get_user_model()
-    return [User.objects.create_user(n, password=f"pw-{n}") for n in names]
-
-
 def wait_live(page):
     page.wait_for_selector("[data-testid=connection]:text('live')")
     page.wait_for_selector("[data-testid=court]")
-
-
-def head_seq(page):
-    return page.locator("#match").get_attribute("data-head-seq")
 
 
 def wait_for_new_head(page, seq):

@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
+
+from tests.browser.people import head_seq, users
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "static" / "js" / "games" / "wizarding-duels.js"
@@ -46,15 +47,6 @@ def test_the_page_script_carries_every_playable_pack_as_the_engine_reads_it():
 
 
 # -- in the browser --------------------------------------------------------------------------------
-
-
-def users(*names):
-    User = get_user_model()
-    return [User.objects.create_user(n, password=f"pw-{n}") for n in names]
-
-
-def head_seq(page):
-    return page.locator("#match").get_attribute("data-head-seq")
 
 
 def wait_for_new_head(page, seq):

@@ -5,12 +5,14 @@ from __future__ import annotations
 import inspect
 import uuid
 
+import pytest
 from django.contrib.auth import get_user_model
 
 from league.tournaments import services
 from league.tournaments.models import Tournament
 from league.tournaments.selectors import tournament_state
 from matches.commands import AT_HEAD
+from matches.errors import Refusal
 
 
 def people(*names, staff=False):
@@ -72,3 +74,11 @@ def at_head(fn) -> dict:
     """``expected_seq=AT_HEAD`` for a tournament command (a create takes none): tests of a
     refusal run the command at the head, the refusal under test being another."""
     return {"expected_seq": AT_HEAD} if "expected_seq" in inspect.signature(fn).parameters else {}
+
+
+def refused(code, fn, **kwargs):
+    """``fn(**kwargs)`` is refused with ``code``; returns the refusal for further checks."""
+    with pytest.raises(Refusal) as exc:
+        fn(**kwargs, **at_head(fn))
+    assert exc.value.code == code, exc.value.message
+    return exc.value

@@ -15,18 +15,10 @@ from league.tournaments.projection import fold
 from league.tournaments.services import event_dict
 from matches import eventstore
 from matches.commands import AT_HEAD
-from matches.errors import Refusal
 
-from .helpers import api_command, at_head, field, open_tournament, pid, state
+from .helpers import api_command, field, open_tournament, pid, refused, state
 
 pytestmark = pytest.mark.django_db
-
-
-def refused(code, fn, **kwargs):
-    with pytest.raises(Refusal) as exc:
-        fn(**kwargs, **at_head(fn))
-    assert exc.value.code == code, exc.value.message
-    return exc.value
 
 
 def test_the_organiser_checks_a_named_player_in_and_the_event_says_so(alice):

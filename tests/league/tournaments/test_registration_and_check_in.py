@@ -10,18 +10,10 @@ from django.utils import timezone
 
 from league.tournaments import services
 from matches.commands import AT_HEAD
-from matches.errors import Refusal
 
-from .helpers import at_head, field, open_tournament, pid, state
+from .helpers import field, open_tournament, pid, refused, state
 
 pytestmark = pytest.mark.django_db
-
-
-def refused(code, fn, **kwargs):
-    with pytest.raises(Refusal) as exc:
-        fn(**kwargs, **at_head(fn))
-    assert exc.value.code == code, exc.value.message
-    return exc.value
 
 
 def test_players_beyond_the_cap_are_waitlisted_and_promoted_in_order_when_someone_withdraws(alice):

@@ -20,10 +20,9 @@ from league.tournaments.timer import seconds_left
 from league.tournaments.verification import verify_tournament
 from matches import eventstore
 from matches.commands import AT_HEAD
-from matches.errors import Refusal
 from matches.models import Stream
 
-from .helpers import api_command, at_head, field, lower_id_wins, open_tournament, settle, state
+from .helpers import api_command, field, lower_id_wins, open_tournament, refused, settle, state
 
 pytestmark = pytest.mark.django_db
 
@@ -32,13 +31,6 @@ T0 = datetime(2026, 11, 26, 10, 0, tzinfo=UTC)
 
 def at(minutes: float) -> datetime:
     return T0 + timedelta(minutes=minutes)
-
-
-def refused(code, fn, **kwargs):
-    with pytest.raises(Refusal) as exc:
-        fn(**kwargs, **at_head(fn))
-    assert exc.value.code == code, exc.value.message
-    return exc.value
 
 
 def started_swiss(organiser, n=4, **options):
