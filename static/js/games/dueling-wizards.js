@@ -22,13 +22,17 @@
     return node;
   };
 
+  const RANK_NAMES = { A: "Ace", J: "Jack", Q: "Queen", K: "King" };  // engines/dueling_wizards/deck.py
+
   function card(id, opts = {}) {
     if (!id) return el("div", { class: `dw-card back ${opts.small ? "small" : ""}`, title: "face down" });
     const suit = id[0];
     const rank = suit === "X" ? "★" : id.slice(1);
     return el("div", {
       class: `dw-card ${suit} ${opts.small ? "small" : ""} ${opts.playable ? "playable" : ""} ${opts.selected ? "selected" : ""}`,
-      "data-card": id, title: suit === "X" ? "Joker" : `${rank} of ${SUITS[suit]}`, onclick: opts.onclick,
+      // Named as the log names it ("Queen of Rock", not "Q of Rock"): a screen reader says the same
+      // card the log then reports.
+      "data-card": id, title: suit === "X" ? "Joker" : `${RANK_NAMES[rank] || rank} of ${SUITS[suit]}`, onclick: opts.onclick,
       role: opts.onclick ? "button" : null,
       // A card that acts is reached with Tab and played with Enter or Space, like a button.
       tabindex: opts.onclick ? "0" : null,
