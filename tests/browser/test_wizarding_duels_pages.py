@@ -208,23 +208,33 @@ def test_a_newcomer_plays_a_whole_game_against_the_bot_from_the_home_page_and_op
 
 
 def move_costs(state, actions) -> dict:
-    """The engine's cheapest movement cost to each space the active model may move to (geometry's
-    path search with the engine's own step rules), to check the costs the page writes on lit spaces."""
+    """The engine's cheapest movement cost to each space the active model may move to (a cheapest-route
+    search over the engine's own step rules), to check the costs the page writes on lit spaces."""
+    from heapq import heappop, heappush
+
     from engines.wizarding_duels import geometry, rules
     from engines.wizarding_duels.state import hex_of
 
     if not state.get("act"):
         return {}
     m = state["models"][state["act"]["model"]]
-    terrain_of, passable, cost, danger = rules._step_rules(state, m)
-    out = {}
-    for a in actions:
-        if a["type"] == "move" and not a.get("dangerous"):
-            found = geometry.path_cost_cheapest(
-                hex_of(m), geometry.parse(a["to"]), rules.move_points(state, m), terrain_of, passable, cost, danger
-            )
-            out[a["to"]] = found[0]
-    return out
+    _, steps, _ = rules._step_rules(state, m)
+    points = rules.move_points(state, m)
+    start = hex_of(m)
+    # (cost, dangerous entries), cheapest first and then safest, as the page's route is chosen.
+    best = {start: (0, 0)}
+    frontier = [(0, 0, start)]
+    while frontier:
+        cost, danger, h = heappop(frontier)
+        if (cost, danger) > best[h]:
+            continue
+        for n, step, add in steps(h):
+            if cost + step <= points and (cost + step, danger + add) < best.get(n, (99, 99)):
+                best[n] = (cost + step, danger + add)
+                heappush(frontier, (cost + step, danger + add, n))
+    return {
+        a["to"]: best[geometry.parse(a["to"])][0] for a in actions if a["type"] == "move" and not a.get("dangerous")
+    }
 
 
 def engine_questions(games=4) -> dict:
