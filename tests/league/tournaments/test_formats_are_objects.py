@@ -17,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from league.tournaments import formats as formats_package
 from league.tournaments import selectors, services
 from league.tournaments.formats import registry
-from league.tournaments.formats.base import Format
+from league.tournaments.formats.base import EliminationFormat, Format
 from league.tournaments.models import Tournament
 from matches.commands import AT_HEAD
 from matches.errors import Refusal
@@ -31,6 +31,16 @@ BUILT_IN = ("single_elimination", "double_elimination", "round_robin", "swiss", 
 def test_the_registry_finds_every_built_in_format_in_the_forms_order():
     assert registry.names() == BUILT_IN
     assert all(isinstance(f, Format) and f.label for f in registry.all_formats())
+
+
+def test_every_built_in_format_fills_in_the_parts_of_the_interface_the_base_leaves_open():
+    # base.py's next_round (and an elimination format's bracket_shape) raise NotImplementedError: a
+    # format that forgot one would fail only when an event first reached it, mid-tournament.
+    for fmt in registry.all_formats():
+        kind = type(fmt)
+        assert kind.next_round is not Format.next_round, kind.__name__
+        if isinstance(fmt, EliminationFormat):
+            assert kind.bracket_shape is not EliminationFormat.bracket_shape, kind.__name__
 
 
 def test_every_module_of_the_formats_package_defines_a_format_the_registry_knows():
