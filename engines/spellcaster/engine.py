@@ -278,7 +278,12 @@ class SpellCasterEngine(Engine):
             raise IllegalAction("A random outcome is due before anyone acts.", code="chance_pending")
         if seat not in movers:
             raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
-        if action in self.legal_actions(state, seat):
+        if state["phase"] == "play" and not state["stack"]:
+            # A turn action: only its own family can hold it (an unknown type is in none).
+            family = _TURN_FAMILY_OF.get(action["type"])
+            if family is not None and action in family(state, seat):
+                return
+        elif action in self.legal_actions(state, seat):
             return
         raise _explain(state, seat, action)
 
@@ -386,12 +391,7 @@ def _free_pair_number(state: State, seat: int) -> int:
 
 
 def _spells(state: State) -> list[tuple[int, int, dict[str, Any]]]:
-    out = []
-    for s, c in enumerate(state["casters"]):
-        for i, sp in enumerate(c["display"]):
-            if sp is not None:
-                out.append((s, i, sp))
-    return out
+    return [(s, i, sp) for s, c in enumerate(state["casters"]) for i, sp in enumerate(c["display"]) if sp is not None]
 
 
 def spell_at(state: State, r: str) -> dict[str, Any] | None:
@@ -499,36 +499,103 @@ def _cost_ok(t: dict[str, Any], kind: str) -> bool:
 
 
 def _turn_actions(state: State, seat: int) -> list[Action]:
-    t = state["turn"]
-    c = state["casters"][seat]
     out: list[Action] = []
+    for family in _TURN_FAMILIES:
+        out += family(state, seat)
+    return out
+
+
+def _turn_conjure(state: State, seat: int) -> list[Action]:
+    t = state["turn"]
     # SC L101-104: Conjure and Rest once a turn; after Resting no Move or Conjure.
     if not t["conjured"] and not t["rested"] and _cost_ok(t, "conjure"):
         if draw_sources(state, seat) or launchable(state, seat):
-            out += [{"type": "conjure", "cards": 3}, {"type": "conjure", "cards": 1}]
+            return [{"type": "conjure", "cards": 3}, {"type": "conjure", "cards": 1}]
+    return []
+
+
+def _turn_rest(state: State, seat: int) -> list[Action]:
+    t = state["turn"]
     if not t["rested"] and not t["conjured"] and not t["moved"] and _cost_ok(t, "rest"):
-        out.append({"type": "rest"})
+        return [{"type": "rest"}]
+    return []
+
+
+def _turn_move(state: State, seat: int) -> list[Action]:
+    t = state["turn"]
     if not t["rested"] and _cost_ok(t, "move"):
-        out += [{"type": "move", "to": p} for p in B.adjacent(c["point"])]
+        return [{"type": "move", "to": p} for p in B.adjacent(state["casters"][seat]["point"])]
+    return []
+
+
+def _turn_locks(state: State, seat: int) -> list[Action]:
+    t = state["turn"]
+    out: list[Action] = []
     for r in locks_of(state, seat):
         if _cost_ok(t, "continue"):
             out.append({"type": "continue", "spell": r})
         out.append({"type": "withdraw", "spell": r})
+    return out
+
+
+def _turn_controlled(state: State, seat: int) -> list[Action]:
+    t = state["turn"]
+    out: list[Action] = []
     for r in controlled_launched(state, seat):
         if r not in t["controlled"] and _cost_ok(t, "control"):
             out.append({"type": "control", "spell": r})
         out.append({"type": "abandon", "spell": r})
-    if c["tokens"] >= 1 and free_pairs(state, seat) >= 1 and _cost_ok(t, "capture"):
+    return out
+
+
+def _turn_capture(state: State, seat: int) -> list[Action]:
+    out: list[Action] = []
+    if state["casters"][seat]["tokens"] >= 1 and free_pairs(state, seat) >= 1 and _cost_ok(state["turn"], "capture"):
         for s, i, sp in _spells(state):
             if sp["state"] == "wild" and sp["last_controller"] != seat:
                 out.append({"type": "capture", "spell": ref(s, i)})
-    for i, sp in enumerate(c["display"]):
-        # The released spell kept its familiar pair (see free_pairs), so no other check is needed.
-        if sp is not None and sp["state"] == "released":
-            out.append({"type": "free_launch", "spell": ref(seat, i)})
-    if not obligations(state, seat):
-        out.append({"type": "end_turn"})
     return out
+
+
+def _turn_free_launch(state: State, seat: int) -> list[Action]:
+    # The released spell kept its familiar pair (see free_pairs), so no other check is needed.
+    return [
+        {"type": "free_launch", "spell": ref(seat, i)}
+        for i, sp in enumerate(state["casters"][seat]["display"])
+        if sp is not None and sp["state"] == "released"
+    ]
+
+
+def _turn_end(state: State, seat: int) -> list[Action]:
+    return [] if obligations(state, seat) else [{"type": "end_turn"}]
+
+
+#: A turn's actions, family by family, in the order legal_actions lists them.
+_TURN_FAMILIES = (
+    _turn_conjure,
+    _turn_rest,
+    _turn_move,
+    _turn_locks,
+    _turn_controlled,
+    _turn_capture,
+    _turn_free_launch,
+    _turn_end,
+)
+
+#: The one family an action of each type can belong to: validate lists only that family, not
+#: every action of the turn (issue 17, P1).
+_TURN_FAMILY_OF = {
+    "conjure": _turn_conjure,
+    "rest": _turn_rest,
+    "move": _turn_move,
+    "continue": _turn_locks,
+    "withdraw": _turn_locks,
+    "control": _turn_controlled,
+    "abandon": _turn_controlled,
+    "capture": _turn_capture,
+    "free_launch": _turn_free_launch,
+    "end_turn": _turn_end,
+}
 
 
 def _prompt_actions(state: State, top: dict[str, Any], seat: int) -> list[Action]:
