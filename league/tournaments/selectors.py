@@ -242,8 +242,19 @@ def tournament_summary(*, tournament: Tournament, user, state: dict | None = Non
             # Seconds left now, by the server's clock: pages count down from it with their own timer.
             "timer": timer_view(state, timezone.now()),
             "player": player_view(state, player) if player and player in state["players"] else None,
+            # The organiser's edits of a round, each with its reason, and byes asked for ahead.
+            "edits": edits_view(state),
+            "requested_byes": state.get("requested_byes", {}),
         }
     )
+
+
+def edits_view(state) -> list[dict]:
+    """The organiser's edits of rounds' pairings, as lines everyone reads (services/edits.py)."""
+    return [
+        {**line, "names": [state["players"][p]["name"] for p in line.get("players", [])]}
+        for line in state.get("edits", [])
+    ]
 
 
 def _draft_view(state) -> dict | None:
