@@ -57,7 +57,7 @@ def test_a_swap_exchanges_two_players_between_pairings_and_says_why_on_both(alic
             "seq": s["seq"],
             "round": 1,
             "event": "swapped",
-            "actor": "alice",
+            "actor": f"user:{alice.pk}",
             "reason": "Brothers should not meet in round 1",
             "players": [a, b],
         }
@@ -236,16 +236,19 @@ def test_over_the_api_a_swap_is_the_organisers_and_a_stale_one_is_refused(alice,
     r = api_command(client_for(alice), t, "swap", round=1, players=["x"], reason="y")
     assert r.status_code == 400
     assert count(t) == before
-    r = api_command(client_for(alice), t, "swap", **body)
+    eid = str(uuid.uuid4())
+    r = api_command(client_for(alice), t, "swap", **body, event_id=eid, expected_seq=before)
     assert r.status_code == 201, r.json()
     rec = next(p for rnd in r.json()["rounds"] for p in rnd["pairings"] if p["id"] == first["id"])
     assert rec["names"][0] == names[second["players"][0]]
-    # A retry with the same event id is the same command: nothing more is written.
-    eid = str(uuid.uuid4())
-    r = api_command(
-        client_for(alice), t, "set-bye", round=1, player=names[first["players"][1]], reason="x", event_id=eid
-    )
-    assert r.status_code == 400 and r.json()["code"] == "no_bye_in_round"
+    line = r.json()["edits"][-1]
+    assert line["names"] == body["players"] and line["reason"] == "Clubmates"
+    # A retry with the same event id returns the stored edit: the players are not swapped back.
+    again = api_command(client_for(alice), t, "swap", **body, event_id=eid, expected_seq=before)
+    assert again.status_code == 200 and again.json()["events"] == r.json()["events"]
+    assert count(t) == before + 1
+    r = api_command(client_for(alice), t, "set-bye", round=1, player=names[first["players"][1]], reason="x")
+    assert r.status_code == 409 and r.json()["code"] == "no_bye_in_round"
     assert count(t) == before + 1
 
 

@@ -222,9 +222,9 @@ def test_request_bye_over_the_api_and_replay(alice, client_for):
     t = open_tournament(alice, "swiss", players, start=True, rounds=3)
     before = count(t)
     r = api_command(client_for(players[0]), t, "request-bye", round=1)
-    assert r.status_code == 400 and r.json()["code"] == "round_not_future"
+    assert r.status_code == 409 and r.json()["code"] == "round_not_future"
     r = api_command(client_for(players[0]), t, "request-bye", round=2, expected_seq=before - 1)
-    assert r.status_code == 409
+    assert r.status_code == 409 and r.json()["code"] == "stale_seq"
     assert count(t) == before
     r = api_command(client_for(players[0]), t, "request-bye", round=2)
     assert r.status_code == 201, r.json()
