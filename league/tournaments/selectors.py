@@ -330,8 +330,9 @@ def _trf_points(value: Fraction) -> str:
 
 #: Result codes of FIDE's TRF-16 that this export writes (and nothing else):
 #: 1 = 0 a game won, drawn, lost; + - a forfeit won, lost; U the pairing-allocated bye;
-#: Z a round the player was not in (dropped, joined later).
-TRF_CODES = ("1", "=", "0", "+", "-", "U", "Z")
+#: Z a round the player was not in (dropped, joined later) or a zero-point bye they asked
+#: for; F and H a full- and half-point bye they asked for.
+TRF_CODES = ("1", "=", "0", "+", "-", "U", "Z", "F", "H")
 
 
 def trf_report(*, tournament: Tournament) -> str:
@@ -386,6 +387,10 @@ def trf_report(*, tournament: Tournament) -> str:
                 result = record["result"] or {}
                 if len(record["players"]) == 1:
                     cell = "0000 - U"
+                    if result.get("requested"):
+                        # A bye the player asked for: TRF's full-, half- or zero-point bye.
+                        worth = as_fraction_text(state["options"].get("requested_bye_points", "0"))
+                        cell = "0000 - " + {"1.0": "F", "0.5": "H"}.get(worth, "Z")
                     break
                 first = record["players"][0] == pid
                 other = record["players"][1] if first else record["players"][0]

@@ -9,6 +9,7 @@ import pytest
 
 from league.tournaments import services
 from league.tournaments.projection import event_dict, fold
+from league.tournaments.selectors import trf_report
 from league.tournaments.standings import round_standings, swiss_field
 from matches.commands import AT_HEAD
 from matches.models import Event
@@ -235,3 +236,16 @@ def test_request_bye_over_the_api_and_replay(alice, client_for):
     cached = state(t)
     replayed = fold(event_dict(e) for e in Event.objects.filter(stream_id=t.stream_id).order_by("seq"))
     assert replayed == cached
+
+
+def test_the_trf_report_writes_a_requested_half_point_bye_as_h(alice):
+    players = field(4)
+    t = open_tournament(alice, "swiss", players, start=True, rounds=2, requested_bye_points="1/2")
+    services.tournament_bye_request(tournament=t, user=players[0], round=2, expected_seq=AT_HEAD)
+    settle(t, lower_id_wins)
+    pair_next(t, alice)
+    settle(t, lower_id_wins)
+    lines = {line[14:47].strip(): line for line in trf_report(tournament=t).splitlines() if line.startswith("001")}
+    assert lines[players[0].username].endswith("0000 - H")
+    # The other three are an odd field: one of them has the pairing's own bye, written U.
+    assert sum(line.endswith("0000 - U") for line in lines.values()) == 1
