@@ -12,7 +12,7 @@ import pytest
 
 from league.tournaments import services
 from league.tournaments.projection import event_dict, fold
-from league.tournaments.standings import swiss_field
+from league.tournaments.standings import round_standings, swiss_field
 from matches.commands import AT_HEAD
 from matches.models import Event
 
@@ -75,6 +75,10 @@ def test_a_swapped_pairing_counts_as_played_between_the_new_opponents(alice):
     opponents = {p.id: p.opponents for p in swiss_field(s)}
     assert opponents[b] == (first["players"][1],)
     assert opponents[a] == (second["players"][0],)
+    # Buchholz reads the edited pairing too: b's one opponent is a's old one.
+    rows = {r["player"]: r for r in round_standings(s)}
+    assert rows[b]["tiebreaks"]["buchholz"] == rows[first["players"][1]]["score"]
+    assert rows[a]["tiebreaks"]["buchholz"] == rows[second["players"][0]]["score"]
     services.tournament_pair_next(tournament=t, by=alice, expected_seq=AT_HEAD)
     s = state(t)
     met_in_1 = {frozenset(r["players"]) for r in two_player(s, 1)}
