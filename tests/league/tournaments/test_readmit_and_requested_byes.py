@@ -6,8 +6,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from django.test import Client
 
 from league.tournaments import services
+from league.tournaments.models import Tournament
 from league.tournaments.projection import event_dict, fold
 from league.tournaments.selectors import trf_report
 from league.tournaments.standings import round_standings, swiss_field
@@ -249,3 +251,13 @@ def test_the_trf_report_writes_a_requested_half_point_bye_as_h(alice):
     assert lines[players[0].username].endswith("0000 - H")
     # The other three are an odd field: one of them has the pairing's own bye, written U.
     assert sum(line.endswith("0000 - U") for line in lines.values()) == 1
+
+
+def test_the_new_tournament_form_sets_what_a_requested_bye_is_worth(alice):
+    client = Client()
+    client.force_login(alice)
+    assert "Requested bye worth" in client.get("/tournaments/").content.decode()
+    body = {"game": "dueling-wizards", "format": "swiss", "bye_score": "1", "seeding": "registration"}
+    r = client.post("/tournaments/", {**body, "name": "Half byes", "requested_bye_points": "1/2"})
+    assert r.status_code == 302
+    assert Tournament.objects.get(name="Half byes").state["options"]["requested_bye_points"] == "1/2"
