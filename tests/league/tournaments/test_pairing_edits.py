@@ -270,3 +270,15 @@ def test_replaying_the_stream_gives_the_edited_state(alice):
     replayed = fold(event_dict(e) for e in Event.objects.filter(stream_id=t.stream_id).order_by("seq"))
     assert replayed == cached
     assert services.projection_rebuild(tournament=t) == cached
+
+
+def test_two_players_swap_pods_and_a_pod_round_has_no_bye_to_give(alice):
+    players = field(6)
+    t = open_tournament(alice, "pods", players, start=True, game="wizard-dodgeball", rounds=2, pod_size=3)
+    first, second = round_records(state(t), 1)
+    a, b = first["players"][0], second["players"][2]
+    swap(t, alice, a, b, reason="Same club")
+    s = state(t)
+    assert s["pairings"][first["id"]]["players"] == [b, *first["players"][1:]]
+    assert s["pairings"][second["id"]]["players"] == [*second["players"][:2], a]
+    refused("no_bye_in_round", services.tournament_bye_set, tournament=t, by=alice, round=1, player=a, reason="x")
