@@ -25,6 +25,13 @@ class NewTournamentForm(forms.Form):
     cap = forms.IntegerField(required=False, min_value=2, label="Player cap")
     rounds = forms.IntegerField(required=False, min_value=1, max_value=30, label="Rounds (Swiss, pods)")
     bye_score = forms.ChoiceField(choices=[("1", "1"), ("1/2", "½"), ("0", "0")], initial="1", label="Bye worth")
+    # A bye a player asks for ahead (services/edits.py): nothing unless the organiser says otherwise.
+    requested_bye_points = forms.ChoiceField(
+        choices=[("0", "0"), ("1/2", "½"), ("1", "1")],
+        initial="0",
+        required=False,
+        label="Requested bye worth (Swiss, pods)",
+    )
     seat_balance = forms.ChoiceField(
         choices=[
             ("balanced", "Balanced (seat wishes weigh against score groups)"),
@@ -123,6 +130,8 @@ class NewTournamentForm(forms.Form):
         for key in ("rounds", "pod_size"):
             if key in keys and d.get(key):
                 options[key] = d[key]
+        if "requested_bye_points" in keys and d.get("requested_bye_points"):
+            options["requested_bye_points"] = d["requested_bye_points"]
         for key in ("bye_score", "third_place", "bracket_reset"):
             if key in keys:
                 options[key] = d[key]

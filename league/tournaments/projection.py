@@ -411,6 +411,87 @@ def _sync_bracket(state) -> None:
             return
 
 
+# --------------------------------------------------------------------------------------
+# The organiser's day: edited pairings, readmitted players, requested byes (services/edits.py)
+
+
+def requested_byes(state, number: int) -> list[str]:
+    """Players who asked for round ``number`` off, in the order they asked (still active)."""
+    asked = state.get("requested_byes", {}).get(str(number), [])
+    return [p for p in asked if state["players"][p]["status"] == PlayerStatus.ACTIVE]
+
+
+def _round_paired_with_requested_byes(state, data, event):
+    _round_paired(state, data, event)
+    rnd = state["rounds"][-1]
+    if rnd["kind"] != RoundKind.ROUND:
+        return
+    # A requested bye is a pairing of its own: the player sits the round out and scores the
+    # tournament's requested-bye points (an unplayed round for the tie-breaks). The format left
+    # them out of the pairing; anyone it paired after all plays.
+    seated = {p for key in rnd["pairings"] for p in state["pairings"][key]["players"]}
+    board = max((state["pairings"][key]["board"] for key in rnd["pairings"]), default=0)
+    for pid in requested_byes(state, rnd["number"]):
+        if pid in seated:
+            continue
+        board += 1
+        key = f"r{rnd['number']}-rb{board}"
+        record = _pairing(key, rnd["number"], board, [pid])
+        record.update(
+            status=PairingStatus.FINAL, result={"bye": True, "requested": True}, source=ResultSource.REQUESTED_BYE
+        )
+        state["pairings"][key] = record
+        rnd["pairings"].append(key)
+
+
+def _edit_line(state, event, kind: str, rnd: int, reason: str, **extra) -> None:
+    # What the organiser changed in a round and why, for everyone reading the page.
+    state.setdefault("edits", []).append(
+        {"seq": event["seq"], "round": rnd, "event": kind, "actor": event.get("actor", ""), "reason": reason, **extra}
+    )
+
+
+def _exchange(state, event, kind, first: tuple[str, str], second: tuple[str, str], reason: str) -> None:
+    """Two players change places: each takes the other's seat in the other's pairing."""
+    (a, pa), (b, pb) = first, second
+    ra, rb = state["pairings"][pa], state["pairings"][pb]
+    ra["players"] = [b if p == a else p for p in ra["players"]]
+    rb["players"] = [a if p == b else p for p in rb["players"]]
+    _history(ra, event, kind, out=a, into=b, reason=reason)
+    _history(rb, event, kind, out=b, into=a, reason=reason)
+
+
+def _pairing_swapped(state, data, event):
+    (a, pa), (b, pb) = data["swap"]
+    _exchange(state, event, "swapped", (a, pa), (b, pb), data["reason"])
+    _edit_line(state, event, "swapped", data["round"], data["reason"], players=[a, b])
+
+
+def _pairing_bye_set(state, data, event):
+    # The player takes the round's bye; whoever held it takes the player's place.
+    player, holder = data["player"], data["holder"]
+    _exchange(state, event, "bye_set", (player, data["pairing"]), (holder, data["bye_pairing"]), data["reason"])
+    _edit_line(state, event, "bye_set", data["round"], data["reason"], players=[player, holder])
+
+
+def _round_unpaired(state, data, event):
+    rnd = state["rounds"].pop()
+    for key in rnd["pairings"]:
+        del state["pairings"][key]
+    _edit_line(state, event, "unpaired", data["round"], data["reason"])
+
+
+def _readmitted(state, data, event):
+    player = state["players"][data["player"]]
+    player["status"] = PlayerStatus.ACTIVE
+    player["dropped_after"] = None
+    player["readmitted_round"] = data["round"]
+
+
+def _bye_requested(state, data, event):
+    state.setdefault("requested_byes", {}).setdefault(str(data["round"]), []).append(data["player"])
+
+
 _HANDLERS = {
     "tournament.created": _created,
     "player.registered": _registered,
@@ -425,7 +506,7 @@ _HANDLERS = {
     "draft.opened": _draft_opened,
     "player.dropped": _dropped,
     "player.joined_late": _joined_late,
-    "round.paired": _round_paired,
+    "round.paired": _round_paired_with_requested_byes,  # a requested bye becomes a pairing of its own
     "stage.advanced": _stage_advanced,
     "result.reported": _reported,
     "result.confirmed": _confirmed,
@@ -437,6 +518,12 @@ _HANDLERS = {
     "result.verified": _verified,
     "result.match_disputed": _match_disputed,
     **timer.HANDLERS,  # the organiser's round timer (timer.py)
+    # The organiser's edits of a round's pairings, readmissions and requested byes.
+    "pairing.swapped": _pairing_swapped,
+    "pairing.bye_set": _pairing_bye_set,
+    "round.unpaired": _round_unpaired,
+    "player.readmitted": _readmitted,
+    "bye.requested": _bye_requested,
 }
 
 EVENT_TYPES = tuple(_HANDLERS)

@@ -242,8 +242,19 @@ def tournament_summary(*, tournament: Tournament, user, state: dict | None = Non
             # Seconds left now, by the server's clock: pages count down from it with their own timer.
             "timer": timer_view(state, timezone.now()),
             "player": player_view(state, player) if player and player in state["players"] else None,
+            # The organiser's edits of a round, each with its reason, and byes asked for ahead.
+            "edits": edits_view(state),
+            "requested_byes": state.get("requested_byes", {}),
         }
     )
+
+
+def edits_view(state) -> list[dict]:
+    """The organiser's edits of rounds' pairings, as lines everyone reads (services/edits.py)."""
+    return [
+        {**line, "names": [state["players"][p]["name"] for p in line.get("players", [])]}
+        for line in state.get("edits", [])
+    ]
 
 
 def _draft_view(state) -> dict | None:
@@ -319,8 +330,9 @@ def _trf_points(value: Fraction) -> str:
 
 #: Result codes of FIDE's TRF-16 that this export writes (and nothing else):
 #: 1 = 0 a game won, drawn, lost; + - a forfeit won, lost; U the pairing-allocated bye;
-#: Z a round the player was not in (dropped, joined later).
-TRF_CODES = ("1", "=", "0", "+", "-", "U", "Z")
+#: Z a round the player was not in (dropped, joined later) or a zero-point bye they asked
+#: for; F and H a full- and half-point bye they asked for.
+TRF_CODES = ("1", "=", "0", "+", "-", "U", "Z", "F", "H")
 
 
 def trf_report(*, tournament: Tournament) -> str:
@@ -375,6 +387,10 @@ def trf_report(*, tournament: Tournament) -> str:
                 result = record["result"] or {}
                 if len(record["players"]) == 1:
                     cell = "0000 - U"
+                    if result.get("requested"):
+                        # A bye the player asked for: TRF's full-, half- or zero-point bye.
+                        worth = as_fraction_text(state["options"].get("requested_bye_points", "0"))
+                        cell = "0000 - " + {"1.0": "F", "0.5": "H"}.get(worth, "Z")
                     break
                 first = record["players"][0] == pid
                 other = record["players"][1] if first else record["players"][0]

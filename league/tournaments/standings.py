@@ -12,7 +12,7 @@ from typing import Any
 
 from . import brackets, tiebreaks
 from .formats import registry as formats
-from .projection import bracket_of, bracket_state
+from .projection import bracket_of, bracket_state, requested_byes
 from .states import ENTERED, OPEN, SETTLED, PairingStatus, PlayerStatus, RoundKind, TournamentStatus
 from .swiss import SwissPlayer, as_fraction
 
@@ -43,6 +43,9 @@ def points(state, record) -> dict[str, Fraction]:
     if "finish" in result:
         table = [as_fraction(p) for p in state["options"].get("placement_points", [3, 2, 1, 0])]
         return brackets.placement_points(result["finish"], table)
+    if result.get("requested"):
+        # A bye the player asked for: worth the tournament's requested-bye points (default 0).
+        return {players[0]: as_fraction(state["options"].get("requested_bye_points", "0"))}
     if result.get("bye"):
         return {players[0]: bye_score(state)}
     if result.get("draw"):
@@ -284,7 +287,9 @@ def swiss_field(state) -> list[SwissPlayer]:
                 for p, value in points(state, record).items():
                     score[p] += value
             if len(players) == 1:
-                byes[players[0]] += 1
+                # A requested bye is not the pairing's bye: it never stops the Swiss giving one.
+                if not (record["result"] or {}).get("requested"):
+                    byes[players[0]] += 1
                 continue
             a, b = players
             opponents[a].append(b)
@@ -298,9 +303,10 @@ def swiss_field(state) -> list[SwissPlayer]:
         forbidden[a].add(b)
         forbidden[b].add(a)
     field = []
+    sitting_out = set(requested_byes(state, len(state["rounds"]) + 1))
     for pid in state["entry_order"]:
         p = state["players"][pid]
-        if p["status"] != PlayerStatus.ACTIVE:
+        if p["status"] != PlayerStatus.ACTIVE or pid in sitting_out:
             continue
         field.append(
             SwissPlayer(

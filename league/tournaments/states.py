@@ -56,6 +56,7 @@ class ResultSource(StrEnum):
     CORRECTION = "correction"
     NO_SHOW = "no_show"
     MATCH = "match"  # a verified platform match
+    REQUESTED_BYE = "requested_bye"  # a round the player asked to sit out
 
 
 class RoundKind(StrEnum):
@@ -73,6 +74,7 @@ class PlayerState(TypedDict, total=False):
     club: str | None
     joined_round: int
     dropped_after: int | None
+    readmitted_round: int  # brought back after a drop: plays again from this round
 
 
 class PairingRecord(TypedDict):
@@ -120,3 +122,5 @@ class TournamentState(TypedDict):
     log: list[dict[str, Any]]
     stage: NotRequired[dict[str, Any]]  # the stage a cut fed (stage.advanced), once paired
     timer: NotRequired[dict[str, Any]]  # the round timer (timer.py), once started
+    edits: NotRequired[list[dict[str, Any]]]  # the organiser's pairing edits (services/edits.py), once made
+    requested_byes: NotRequired[dict[str, list[str]]]  # round number -> players who asked to sit it out

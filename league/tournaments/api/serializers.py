@@ -125,3 +125,41 @@ class TournamentNoShowSerializer(TournamentCommandSerializer):
 
 class TournamentMatchSerializer(TournamentCommandSerializer):
     mode = serializers.ChoiceField(choices=["server", "tabletop"], required=False, default="server")
+
+
+# The organiser's edits of the current round (services/edits.py): each names the round it was
+# made for (refused when that round is no longer the current one) and says why.
+def _round():
+    return serializers.IntegerField(min_value=1, max_value=1000, help_text="The round this is for")
+
+
+def _edit_reason():
+    return serializers.CharField(max_length=REASON_MAX, help_text="Why: shown to every player on the page")
+
+
+class TournamentSwapSerializer(TournamentCommandSerializer):
+    round = _round()
+    players = serializers.ListField(
+        child=serializers.CharField(max_length=NAME_MAX), min_length=2, max_length=2, help_text="The two usernames"
+    )
+    reason = _edit_reason()
+
+
+class TournamentSetByeSerializer(TournamentCommandSerializer):
+    round = _round()
+    player = serializers.CharField(max_length=NAME_MAX, help_text="Username given the round's bye")
+    reason = _edit_reason()
+
+
+class TournamentRepairSerializer(TournamentCommandSerializer):
+    round = _round()
+    reason = _edit_reason()
+
+
+class TournamentReadmitSerializer(TournamentCommandSerializer):
+    user = serializers.CharField(max_length=NAME_MAX, help_text="Username of the dropped player to bring back")
+
+
+class TournamentRequestByeSerializer(TournamentCommandSerializer):
+    user = _user()
+    round = _round()

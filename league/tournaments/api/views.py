@@ -150,6 +150,22 @@ def _tournament_verbs():
         "timer-extend": lambda r, t, d: timer_services.tournament_timer_extend(
             tournament=t, by=r.user, minutes=d["minutes"], **common(d)
         ),
+        # The organiser's day (services/edits.py).
+        "swap": lambda r, t, d: services.tournament_pairing_swap(
+            tournament=t, by=r.user, round=d["round"], players=d["players"], reason=d["reason"], **common(d)
+        ),
+        "set-bye": lambda r, t, d: services.tournament_bye_set(
+            tournament=t, by=r.user, round=d["round"], player=d["player"], reason=d["reason"], **common(d)
+        ),
+        "repair": lambda r, t, d: services.tournament_round_repair(
+            tournament=t, by=r.user, round=d["round"], reason=d["reason"], **common(d)
+        ),
+        "readmit": lambda r, t, d: services.tournament_readmit(
+            tournament=t, user=_target(r, d), by=r.user, **common(d)
+        ),
+        "request-bye": lambda r, t, d: services.tournament_bye_request(
+            tournament=t, user=_target(r, d), by=r.user, round=d["round"], **common(d)
+        ),
     }
 
 
@@ -200,6 +216,11 @@ TOURNAMENT_INPUT = {
     "timer-pause": commands.TournamentCommandSerializer,
     "timer-resume": commands.TournamentCommandSerializer,
     "timer-extend": commands.TournamentTimerExtendSerializer,
+    "swap": commands.TournamentSwapSerializer,
+    "set-bye": commands.TournamentSetByeSerializer,
+    "repair": commands.TournamentRepairSerializer,
+    "readmit": commands.TournamentReadmitSerializer,
+    "request-bye": commands.TournamentRequestByeSerializer,
 }
 PAIRING_INPUT = {
     "report": commands.TournamentReportSerializer,
@@ -231,7 +252,9 @@ class TournamentCommand(APIView):
         "(organisers may name a {user}: check-in at the desk) | check-in-undo {user, reason} "
         "(organiser) | configure {tiebreaks, forbidden_pairs, check_in_opens, "
         "check_in_closes} | draft {pick_order, clock_seconds} | timer-start {minutes} | timer-pause | "
-        "timer-resume | timer-extend {minutes} (organiser: the round timer)",
+        "timer-resume | timer-extend {minutes} (organiser: the round timer) | swap {round, players, reason} | "
+        "set-bye {round, player, reason} | repair {round, reason} | readmit {user} (organiser: the current "
+        "round's pairings, a dropped player) | request-bye {round, user}",
     )
     def post(self, request, tournament_id, verb):
         if verb not in TOURNAMENT_VERBS:

@@ -49,6 +49,15 @@ def option_score(value, key: str):
         raise refuse(f"Option '{key}' must be a number.", "bad_options", 400) from None
 
 
+def clean_requested_bye_points(options: dict, *, high) -> str:
+    """What a bye a player asked for in advance is worth (services/edits.py): from 0 (the
+    default) up to ``high``, a win's worth."""
+    value = option_score(options.get("requested_bye_points", "0"), "requested_bye_points")
+    if not 0 <= value <= high:
+        raise refuse(f"A requested bye is worth from 0 to {high} points.", "bad_options", 400)
+    return str(value)
+
+
 #: The bracket a cut feeds, and how its qualifiers are seeded.
 CUT_FORMATS = ("single_elimination", "double_elimination")
 CUT_SEEDING = ("standings", "rating")

@@ -7,9 +7,10 @@ from engines import registry as engines
 
 from .. import brackets
 from ..errors import refuse
+from ..projection import requested_byes
 from ..standings import pod_standings
 from ..states import PlayerStatus
-from .base import Format, option_int, option_score
+from .base import Format, clean_requested_bye_points, option_int, option_score
 from .swiss import default_rounds
 
 
@@ -40,7 +41,7 @@ class Pods(Format):
     name = "pods"
     label = "Free-for-all pods (up to five players, as many as the game seats)"
     position = 60
-    option_keys = ("rounds", "pod_size", "placement_points")
+    option_keys = ("rounds", "pod_size", "placement_points", "requested_bye_points")
     late_entry = True
     pods = True
 
@@ -70,6 +71,7 @@ class Pods(Format):
         if any(a < b for a, b in zip(values, values[1:])):
             raise refuse("Placement points must not rise for a worse place.", "bad_options", 400)
         out["placement_points"] = [str(v) for v in values]
+        out["requested_bye_points"] = clean_requested_bye_points(options, high=values[0])
         return out
 
     def minimum_players(self, options):
@@ -82,6 +84,8 @@ class Pods(Format):
         ranked += [
             p for p in state["entry_order"] if state["players"][p]["status"] == PlayerStatus.ACTIVE and p not in ranked
         ]
+        sitting_out = requested_byes(state, number)  # asked for this round off
+        ranked = [p for p in ranked if p not in sitting_out]
         if len(ranked) < 3:
             raise refuse("Fewer than three players are left for a pod.", "too_few_players")
         met = []

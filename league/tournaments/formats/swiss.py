@@ -8,7 +8,7 @@ from ..errors import refuse
 from ..standings import swiss_field
 from ..states import ENTERED
 from ..swiss import SwissOptions, as_fraction, pair_round
-from .base import CUT_OPTIONS, Format, clean_cut, option_bool, option_int, option_score
+from .base import CUT_OPTIONS, Format, clean_cut, clean_requested_bye_points, option_bool, option_int, option_score
 
 SEAT_BALANCE = ("balanced", "strict")
 
@@ -27,6 +27,7 @@ class Swiss(Format):
         "tiebreaks",
         "rounds",
         "bye_score",
+        "requested_bye_points",
         "avoid_same_club",
         "forbidden_pairs",
         "seat_balance",
@@ -44,6 +45,7 @@ class Swiss(Format):
         if not 0 <= bye <= 1:
             raise refuse("The bye is worth from 0 to 1 point.", "bad_options", 400)
         out["bye_score"] = str(bye)
+        out["requested_bye_points"] = clean_requested_bye_points(options, high=1)
         out["avoid_same_club"] = option_bool(options, "avoid_same_club", True)
         pairs = options.get("forbidden_pairs", [])
         if not isinstance(pairs, list) or any(not isinstance(p, (list, tuple)) or len(p) != 2 for p in pairs):

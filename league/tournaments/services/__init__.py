@@ -16,6 +16,14 @@ from ..errors import refuse as _refuse
 from ..projection import event_dict
 from .commands import NAMESPACE, Outcome, _need_organiser, _need_user, _run, current_state
 from .corrections import projection_rebuild, tournament_correct, tournament_retract_match
+from .edits import (
+    MAX_REQUESTED_BYES,
+    tournament_bye_request,
+    tournament_bye_set,
+    tournament_pairing_swap,
+    tournament_readmit,
+    tournament_round_repair,
+)
 from .pairing import tournament_drop, tournament_join_late, tournament_pair_next, tournament_start
 from .registration import (
     DRAFT_GAME_FOR_TOURNAMENT,
@@ -44,6 +52,12 @@ from .results import (
 )
 
 __all__ = [
+    "MAX_REQUESTED_BYES",
+    "tournament_bye_request",
+    "tournament_bye_set",
+    "tournament_pairing_swap",
+    "tournament_readmit",
+    "tournament_round_repair",
     "DRAFT_GAME_FOR_TOURNAMENT",
     "NAMESPACE",
     "UNSET",

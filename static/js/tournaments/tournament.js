@@ -27,6 +27,9 @@
   let typedName = "";
   // Edits the organiser has not saved yet survive redraws (a websocket update redraws the page).
   let seedEdits = {}, tiebreakEdits = null, pairEdits = ["", ""], windowEdits = null, dropEdit = "";
+  // The organiser's round edits (swap, bye, re-pair, readmit, grant a bye) and a player's bye
+  // request: nothing preselected, and what was picked or typed survives a websocket redraw.
+  const dayEdits = { swap: ["", ""], bye: "", reason: "", readmit: "", grant: "", grantRound: "", myRound: "" };
   // The outcome the organiser picked for a ruling or correction, until it is sent.
   const picked = {};
 
@@ -75,6 +78,7 @@
       return last ? `disputed: ${last.reason}` : "disputed";
     }
     if (!r) return rec.status === "reported" ? "reported, awaiting confirmation" : rec.status;
+    if (r.bye && r.requested) return "requested bye";
     if (r.bye) return "bye";
     if (r.draw) return "draw";
     if (r.double_forfeit) return "double forfeit";
@@ -174,6 +178,8 @@
     const champion = data.progress.finished && data.standings.tables.length ? data.standings.tables[0].rows[0] : null;
     return el("div", { class: "card row" },
       el("span", { class: "badge", "data-testid": "status" }, text),
+      data.options.requested_bye_points !== undefined && byRound(data) && p.status !== "finished"
+        ? el("span", { class: "muted small", "data-testid": "requested-bye-points" }, `A requested bye is worth ${data.options.requested_bye_points} point(s).`) : null,
       champion ? el("strong", { "data-testid": "champion" }, `Winner: ${champion.name}`) : null);
   }
 
@@ -205,8 +211,119 @@
         if (await post("drop", { user: drop.value })) dropEdit = "";
       } }, "Drop player"));
     }
-    return el("div", {}, el("div", { class: "card row", "data-testid": "organiser" }, bits), settingsPanel());
+    return el("div", {}, el("div", { class: "card row", "data-testid": "organiser" }, bits), dayPanel(), settingsPanel());
   }
+
+  // -- the organiser's day: editing the current round, readmitting, granting byes ----------
+  const byRound = data_ => data_.format_info && data_.format_info.late_entry && !data_.bracket;
+  const currentRound = () => {
+    const r = data.rounds.length ? data.rounds[data.rounds.length - 1] : null;
+    return r && r.kind === "round" ? r : null;
+  };
+  // Rounds still to come that a player may sit out.
+  const futureRounds = () => {
+    const planned = data.progress.planned_rounds || data.options.rounds;
+    const from = data.rounds.length + 1;
+    const out = [];
+    for (let n = from; planned && n <= planned; n++) out.push(n);
+    return out;
+  };
+  const choose = (label, testid, value, names, onpick, blank = "choose a player…") =>
+    el("select", { "aria-label": label, "data-testid": testid, onchange: (ev) => onpick(ev.target.value) },
+      el("option", { value: "", selected: value === "" }, blank),
+      names.map((n) => el("option", { value: String(n), selected: value === String(n) }, String(n))));
+  const say = (text) => { errorBox.textContent = text; errorBox.hidden = false; return null; };
+
+  function dayPanel() {
+    const p = data.progress;
+    if (p.status !== "running" || !byRound(data)) return null;
+    const rows = [];
+    const cur = currentRound();
+    const open = cur ? cur.pairings.filter((rec) => rec.status === "pending" && !Object.keys(rec.reports).length && !rec.match_id) : [];
+    const swappable = open.filter((rec) => rec.players.length > 1).flatMap((rec) => rec.names);
+    const byeRec = cur ? cur.pairings.find((rec) => rec.players.length === 1 && rec.source === "bye") : null;
+    if (cur && !p.round_complete) {
+      for (const i of [0, 1]) if (!swappable.includes(dayEdits.swap[i])) dayEdits.swap[i] = "";
+      if (!swappable.includes(dayEdits.bye)) dayEdits.bye = "";
+      const reason = el("input", { placeholder: "why (shown to every player)", "aria-label": "Reason for the change", "data-testid": "edit-reason", value: dayEdits.reason,
+        oninput: (ev) => { dayEdits.reason = ev.target.value; } });
+      const needReason = () => (dayEdits.reason.trim() ? dayEdits.reason.trim() : say("Say why first: the reason is shown to every player."));
+      const sent = (answer) => { if (answer) { dayEdits.reason = ""; dayEdits.swap = ["", ""]; dayEdits.bye = ""; } return answer; };
+      const bits = [el("span", {}, `Edit round ${cur.number}:`), reason];
+      bits.push(choose("Swap: first player", "swap-1", dayEdits.swap[0], swappable, (v) => { dayEdits.swap[0] = v; }),
+        choose("Swap: second player", "swap-2", dayEdits.swap[1], swappable, (v) => { dayEdits.swap[1] = v; }),
+        el("button", { "data-testid": "swap", onclick: () => {
+          const [a, b] = dayEdits.swap;
+          if (!a || !b) return say("Choose the two players to swap first.");
+          const why = needReason(); if (!why) return null;
+          if (!window.confirm(`Swap ${a} and ${b} in round ${cur.number}? Reason shown to everyone: ${why}`)) return null;
+          return post("swap", { round: cur.number, players: [a, b], reason: why }).then(sent);
+        } }, "Swap players"));
+      if (byeRec) {
+        bits.push(choose("Give the bye to", "bye-select", dayEdits.bye, swappable, (v) => { dayEdits.bye = v; }),
+          el("button", { "data-testid": "set-bye", onclick: () => {
+            if (!dayEdits.bye) return say("Choose the player who gets the bye first.");
+            const why = needReason(); if (!why) return null;
+            if (!window.confirm(`Give ${dayEdits.bye} the bye of round ${cur.number} (${byeRec.names[0]} plays in their place)? Reason: ${why}`)) return null;
+            return post("set-bye", { round: cur.number, player: dayEdits.bye, reason: why }).then(sent);
+          } }, "Give the bye"));
+      }
+      bits.push(el("button", { "data-testid": "repair", onclick: () => {
+        const why = needReason(); if (!why) return null;
+        if (!window.confirm(`Un-pair round ${cur.number} and pair it again? Reason: ${why}`)) return null;
+        return post("repair", { round: cur.number, reason: why }).then(sent);
+      } }, `Re-pair round ${cur.number}`));
+      rows.push(el("div", { class: "row", "data-testid": "edit-round" }, bits));
+    }
+    const dropped = data.players.filter((x) => x.status === "dropped").map((x) => x.name);
+    if (dropped.length) {
+      if (!dropped.includes(dayEdits.readmit)) dayEdits.readmit = "";
+      rows.push(el("div", { class: "row" }, el("span", {}, "Bring back:"),
+        choose("Dropped player to bring back", "readmit-select", dayEdits.readmit, dropped, (v) => { dayEdits.readmit = v; }),
+        el("button", { "data-testid": "readmit", onclick: async () => {
+          if (!dayEdits.readmit) return say("Choose the player to bring back first.");
+          if (!window.confirm(`Bring ${dayEdits.readmit} back? They are paired again from the next round.`)) return null;
+          if (await post("readmit", { user: dayEdits.readmit })) dayEdits.readmit = "";
+          return null;
+        } }, "Bring back")));
+    }
+    const active = data.players.filter((x) => x.status === "active").map((x) => x.name);
+    const rounds = futureRounds();
+    if (rounds.length && active.length) {
+      if (!active.includes(dayEdits.grant)) dayEdits.grant = "";
+      if (!rounds.map(String).includes(dayEdits.grantRound)) dayEdits.grantRound = "";
+      rows.push(el("div", { class: "row" }, el("span", {}, "Grant a bye:"),
+        choose("Player granted a bye", "grant-bye-player", dayEdits.grant, active, (v) => { dayEdits.grant = v; }),
+        choose("Round of the granted bye", "grant-bye-round", dayEdits.grantRound, rounds, (v) => { dayEdits.grantRound = v; }, "round…"),
+        el("button", { "data-testid": "grant-bye", onclick: async () => {
+          if (!dayEdits.grant || !dayEdits.grantRound) return say("Choose the player and the round first.");
+          if (!window.confirm(`Grant ${dayEdits.grant} a bye in round ${dayEdits.grantRound} (worth ${data.options.requested_bye_points ?? "0"})?`)) return null;
+          if (await post("request-bye", { user: dayEdits.grant, round: Number(dayEdits.grantRound) })) { dayEdits.grant = ""; dayEdits.grantRound = ""; }
+          return null;
+        } }, "Grant bye")));
+    }
+    return rows.length ? el("div", { class: "card", "data-testid": "organiser-day" }, el("strong", {}, "Pairings and byes"), rows) : null;
+  }
+
+  // An edit of a round as everyone reads it.
+  function editText(line) {
+    const [a, b] = line.names || [];
+    if (line.event === "swapped") return `Swapped by the organiser (${a} ↔ ${b}): ${line.reason}`;
+    if (line.event === "bye_set") return `Bye given by the organiser to ${a} (${b} plays in their place): ${line.reason}`;
+    if (line.event === "unpaired") return `Re-paired by the organiser: ${line.reason}`;
+    return line.reason;
+  }
+  const editLines = (number) => {
+    const lines = (data.edits || []).filter((x) => x.round === number);
+    return lines.length ? el("ul", { class: "muted small", "data-testid": `round-edits-${number}` }, lines.map((x) => el("li", {}, editText(x)))) : null;
+  };
+  // Why a player's pairing is not the one first published (the newest edit touching it).
+  const pairingNote = (rec) => {
+    const h = (rec.history || []).filter((x) => ["swapped", "bye_set"].includes(x.event)).pop();
+    if (!h) return null;
+    const line = (data.edits || []).find((x) => x.seq === h.seq);
+    return line ? el("span", { class: "muted small", "data-testid": "pairing-note" }, ` · ${editText(line)}`) : null;
+  };
 
   // Tie-breaks (order matters), forbidden pairs and the check-in window, after creation.
   function settingsPanel() {
@@ -290,10 +407,25 @@
         bits.push(el("button", { "data-testid": "withdraw", onclick: () => post("withdraw", {}) }, "Withdraw"));
       }
       if (p.status === "running" && mine.status === "active") bits.push(el("button", { "data-testid": "drop-me", onclick: () => post("drop", {}) }, "Drop out"));
+      if (byRound(data) && p.status !== "finished" && ["active", "registered"].includes(mine.status)) {
+        const asked = Object.entries(data.requested_byes || {}).filter(([, who]) => who.includes(me)).map(([n]) => Number(n));
+        const rounds = futureRounds().filter((n) => !asked.includes(n));
+        if (asked.length) bits.push(el("span", { class: "muted", "data-testid": "my-byes" }, `Bye requested for round ${asked.sort((x, y) => x - y).join(", ")}`));
+        if (rounds.length) {
+          if (!rounds.map(String).includes(dayEdits.myRound)) dayEdits.myRound = "";
+          bits.push(choose("Round to sit out", "request-bye-round", dayEdits.myRound, rounds, (v) => { dayEdits.myRound = v; }, "round…"),
+            el("button", { "data-testid": "request-bye", onclick: async () => {
+              if (!dayEdits.myRound) return say("Choose the round you want to sit out first.");
+              if (!window.confirm(`Ask for a bye in round ${dayEdits.myRound}? It is worth ${data.options.requested_bye_points ?? "0"} point(s).`)) return null;
+              if (await post("request-bye", { round: Number(dayEdits.myRound) })) dayEdits.myRound = "";
+              return null;
+            } }, "Request a bye"));
+        }
+      }
       if (mine.next) {
         const n = mine.next;
         const opp = n.players.filter((x) => x !== me).map(nameOf).join(", ");
-        bits.push(el("span", { "data-testid": "my-next" }, `Next: round ${n.round}, ${n.bracket_match ? matchLabel(n.bracket_match) : `board ${n.board}`}${n.table ? ` at table ${n.table}` : ""} against ${opp} (${n.status})`), ...actions(n));
+        bits.push(el("span", { "data-testid": "my-next" }, `Next: round ${n.round}, ${n.bracket_match ? matchLabel(n.bracket_match) : `board ${n.board}`}${n.table ? ` at table ${n.table}` : ""} against ${opp} (${n.status})`, pairingNote(n)), ...actions(n));
       } else if (p.status === "running") bits.push(el("span", { class: "muted", "data-testid": "my-next" }, "No match waiting for you."));
     }
     return el("div", { class: "card row", "data-testid": "me" }, bits);
@@ -474,11 +606,12 @@
     if (!rounds.length) return null;
     const sections = rounds.slice().reverse().map((r) => el("section", { class: "card round", "data-testid": `round-${r.number}` },
       el("h3", {}, `Round ${r.number}`),
+      editLines(r.number),
       el("table", { class: "list pairings" },
         el("thead", {}, el("tr", {}, el("th", {}, data.format === "pods" ? "Pod" : "Table"), el("th", {}, "Players"), el("th", {}, "Result"), el("th", {}, ""))),
         el("tbody", {}, r.pairings.map((rec) => el("tr", { "data-pairing": rec.id, class: rec.status },
           el("td", { "data-testid": `table-${rec.id}` }, rec.table ? `${rec.group !== null && rec.group !== undefined ? String.fromCharCode(65 + rec.group) + " · " : ""}${rec.table}` : "—"),
-          el("td", {}, rec.players.length === 1 ? `${rec.names[0]} (bye)` : rec.names.join(data.format === "pods" ? ", " : " v ")),
+          el("td", {}, rec.players.length === 1 ? `${rec.names[0]} (${rec.source === "requested_bye" ? "requested bye" : "bye"})` : rec.names.join(data.format === "pods" ? ", " : " v ")),
           el("td", { "data-testid": `result-${rec.id}` }, resultText(rec)),
           el("td", {}, actions(rec))))))));
     return el("div", {}, data.format === "round_robin" ? grid() : null, sections);
