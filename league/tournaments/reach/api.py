@@ -32,7 +32,10 @@ class WebhookInput(serializers.Serializer):
 
 
 class EmbedInput(serializers.Serializer):
-    origins = serializers.ListField(child=serializers.CharField(max_length=300), max_length=services.MAX_ORIGINS)
+    origins = serializers.ListField(
+        child=serializers.CharField(max_length=300, allow_blank=True, trim_whitespace=False),
+        max_length=services.MAX_ORIGINS,
+    )
 
 
 class EmailsInput(serializers.Serializer):
