@@ -13,7 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from league.tournaments import services
-from league.tournaments.models import EmbedSettings
+from league.tournaments.models import EmbedSettings, WebhookEndpoint
 from matches.commands import AT_HEAD
 
 pytestmark = pytest.mark.browser
@@ -98,6 +98,11 @@ def test_another_site_frames_the_widgets_only_once_the_organiser_allows_it(
         desk.click("[data-testid=embed-save]")
         desk.wait_for_selector("[data-testid=reach-error]:has-text('not an origin')")
         assert EmbedSettings.objects.get(tournament=t).origins == [origin]
+        # A webhook to the server's own network is refused on the page with the reason.
+        desk.fill("[data-testid=webhook-url]", "http://127.0.0.1:9/hook")
+        desk.click("[data-testid=webhook-add]")
+        desk.wait_for_selector("[data-testid=reach-error]:has-text('private')")
+        assert not WebhookEndpoint.objects.filter(tournament=t).exists()
 
         visitor.reload()
         standings = visitor.frame_locator("#standings")

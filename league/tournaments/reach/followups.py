@@ -25,6 +25,7 @@ from .. import sheets
 from ..models import EmailOptOut, EmailSent, Tournament
 from ..standings import as_text, progress, standings
 from ..states import OPEN, PairingStatus, ResultSource
+from .webhooks import webhooks_queue
 
 log = logging.getLogger(__name__)
 
@@ -220,8 +221,6 @@ def fan_out(payload: dict[str, Any]) -> None:
         outbox_add(
             topic="tournament.email", payload={"key": e["key"], "to": user.email, "subject": e["s"], "body": body}
         )
-    from .webhooks import webhooks_queue  # the webhook half (its module imports this one's helpers)
-
     webhooks_queue(payload)
 
 
