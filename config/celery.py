@@ -15,4 +15,6 @@ app.conf.beat_schedule = {
     "outbox-sweep": {"task": "matches.outbox_sweep", "schedule": 10.0},
     "requeue-unverified": {"task": "matches.requeue_unverified", "schedule": 60.0},
     "claim-timeouts": {"task": "matches.claim_timeouts", "schedule": 15.0},
+    # Organisers' webhooks whose backoff has passed (a worker lost the scheduled retry, or eager mode).
+    "webhooks-retry": {"task": "tournaments.webhooks_retry_due", "schedule": 30.0},
 }

@@ -324,6 +324,25 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 
+# Email (Django's mail framework): tournament notifications (league/tournaments/reach/). The embedded
+# default prints each message to the console; production names an SMTP server.
+EMAIL_BACKEND = env_str("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Wizard Duels <noreply@localhost>")
+# The address links in emails start with (no trailing slash).
+SITE_URL = env_str("SITE_URL", "http://localhost:8000").rstrip("/")
+# Organisers' webhooks: a URL whose host resolves to a loopback, private, link-local or reserved
+# address is refused (it would let anyone make the server call its own network) unless this is true.
+WEBHOOKS_ALLOW_PRIVATE = env_bool("WEBHOOKS_ALLOW_PRIVATE", False)
+WEBHOOKS_TIMEOUT = env_int("WEBHOOKS_TIMEOUT", 10)
+WEBHOOKS_MAX_ATTEMPTS = env_int("WEBHOOKS_MAX_ATTEMPTS", 6)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from .api import views
+from .reach import api as reach
 
 urlpatterns = [
     path("tournaments/", views.TournamentList.as_view(), name="api-tournaments"),
@@ -22,6 +23,17 @@ urlpatterns = [
         views.PairingCommand.as_view(),
         name="api-tournament-pairing-command",
     ),
+    # Reach (reach/api.py): before the command catch-all, which would take "webhooks" for a verb.
+    path("tournaments/emails/", reach.TournamentEmails.as_view(), name="api-tournament-emails"),
+    path(
+        "tournaments/<uuid:tournament_id>/webhooks/", reach.TournamentWebhooks.as_view(), name="api-tournament-webhooks"
+    ),
+    path(
+        "tournaments/<uuid:tournament_id>/webhooks/<int:webhook_id>/",
+        reach.TournamentWebhook.as_view(),
+        name="api-tournament-webhook",
+    ),
+    path("tournaments/<uuid:tournament_id>/embed/", reach.TournamentEmbed.as_view(), name="api-tournament-embed"),
     path(
         "tournaments/<uuid:tournament_id>/<str:verb>/", views.TournamentCommand.as_view(), name="api-tournament-command"
     ),

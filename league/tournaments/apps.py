@@ -9,3 +9,4 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         from . import receivers  # noqa: F401  (connects to matches.signals.match_verified)
+        from .reach import followups, webhooks  # noqa: F401  (outbox handlers and Celery tasks)

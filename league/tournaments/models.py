@@ -33,3 +33,65 @@ class Tournament(models.Model):
     @property
     def stream_id(self) -> str:
         return f"tournament:{self.id}"
+
+
+# --------------------------------------------------------------------------------------
+# Reach (league/tournaments/reach/): who hears about a tournament outside its pages. Plain
+# rows, not events: a webhook's secret must never enter the public stream, and these are the
+# organiser's delivery settings, not facts of the tournament.
+
+
+class WebhookEndpoint(models.Model):
+    """A URL the organiser registered; every delivery to it is signed with ``secret``."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    secret = models.CharField(max_length=100)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+
+class WebhookDelivery(models.Model):
+    """One event POSTed to one endpoint, with its attempts: the organiser's delivery log."""
+
+    PENDING, DELIVERED, FAILED = "pending", "delivered", "failed"
+
+    endpoint = models.ForeignKey(WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries")
+    # "<endpoint>:<what happened>": the same happening is delivered once however often it is queued.
+    key = models.CharField(max_length=200, unique=True)
+    event = models.CharField(max_length=32)
+    body = models.JSONField()
+    status = models.CharField(max_length=16, default=PENDING)
+    attempts = models.PositiveIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+    last_status_code = models.PositiveIntegerField(null=True, blank=True)
+    last_error = models.CharField(max_length=500, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+
+class EmbedSettings(models.Model):
+    """The origins allowed to frame a tournament's widgets (CSP frame-ancestors); none by default."""
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="embed")
+    origins = models.JSONField(default=list)
+
+
+class EmailSent(models.Model):
+    """An email that went out, by its idempotency key: a re-delivered outbox message sends nothing twice."""
+
+    key = models.CharField(max_length=200, unique=True)
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+
+class EmailOptOut(models.Model):
+    """A user who asked for no tournament emails."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)

@@ -50,6 +50,7 @@ def build_main_pages(off_loop) -> dict[str, tuple[str | None, str]]:
         "replay": (None, f"/matches/{finished.id}/replay/"),
         "tournament-list": (None, "/tournaments/"),
         "tournament-page": ("alice", f"/tournaments/{t.id}/"),
+        "tournament-embed-standings": (None, f"/tournaments/{t.id}/embed/standings/"),
         "draft-list": ("alice", "/drafts/"),
         "draft-room": (None, f"/drafts/{draft.draft_match_id}/"),
         "league-home": (None, f"/leagues/{league.slug}/"),

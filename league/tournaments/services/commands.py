@@ -26,6 +26,7 @@ from ..access import actor_of, is_organiser, pid_of
 from ..errors import refuse
 from ..models import Tournament
 from ..projection import event_dict
+from ..reach import followups as reach
 from ..selectors import state_at_head
 from ..standings import progress
 from ..states import PairingStatus, PlayerStatus, TournamentStatus
@@ -138,12 +139,15 @@ def _run(
     def execute(row: Tournament, appender: Appender) -> dict:
         state = current_state(row, appender.stream.head_seq)
         facts = decide(copy.deepcopy(state))
+        # Emails and webhooks (reach/followups.py): what the facts change, noted in this transaction.
+        before = reach.snapshot(state) if reach.wants_snapshot(kind for kind, _ in facts) else None
         for i, (kind, data) in enumerate(facts):
             # A command's later facts take ids derived from its own: a retry finds them all.
             eid = event_id if i == 0 else (uuid.uuid5(event_id, str(i)) if event_id else None)
             [event] = appender.append([NewEvent(type=kind, data=data, actor=actor or actor_of(user), event_id=eid)])
             projection.apply(state, event_dict(event))
         stream_followups(appender)
+        reach.command_followups(appender, tournament=row, before=before, state=state)
         _save_cache(row, state)
         return state
 

@@ -24,6 +24,7 @@
 
   let root, body, errorBox, id, me, data = null;
   let playerName = null;  // set on a player's own page
+  let embed = null;  // "standings" or "bracket" in an embedded widget
   let typedName = "";
   // Edits the organiser has not saved yet survive redraws (a websocket update redraws the page).
   let seedEdits = {}, tiebreakEdits = null, pairEdits = ["", ""], windowEdits = null, dropEdit = "";
@@ -644,7 +645,15 @@
           el("td", {}, r.score), el("td", {}, r.played), (t.playoff ? ["seed"] : s.columns).map((c) => el("td", {}, r.tiebreaks[c] ?? "")))))))));
   }
 
+  // An embedded widget (templates/tournaments/embed.html): the standings or the bracket alone.
+  function embedPanels() {
+    const empty = (text) => el("p", { class: "muted", "data-testid": "embed-empty" }, text);
+    if (embed === "bracket") return [data.bracket ? el("div", { class: "bracket-wrap" }, bracketSvg(data.bracket)) : empty("No bracket yet.")];
+    return [standingsPanel() || empty("No standings yet.")];
+  }
+
   function render() {
+    if (embed) { body.replaceChildren(...embedPanels()); return; }
     if (playerName) { body.replaceChildren(...playerPage().filter(Boolean)); return; }
     body.replaceChildren(...[statusPanel(), timerPanel(), organiserPanel(), mePanel(), draftPanel(), playersPanel(), bracketPanel(), roundsPanel(), standingsPanel()].filter(Boolean));
   }
@@ -660,7 +669,7 @@
   }
 
   function start(node) {
-    root = node; id = node.dataset.id; me = node.dataset.user || null; playerName = node.dataset.player || null;
+    root = node; id = node.dataset.id; me = node.dataset.user || null; playerName = node.dataset.player || null; embed = node.dataset.embed || null;
     body = document.getElementById("tournament-body");
     errorBox = document.getElementById("error");
     load();

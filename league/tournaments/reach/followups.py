@@ -1,0 +1,239 @@
+"""What a tournament command changed, told to players by email and to organisers' webhooks.
+
+A command notes its changes inside its own transaction (``command_followups``: one outbox row
+of plain facts, names and tables included, so nothing here re-folds the stream later). After
+the commit the outbox delivers that row (``fan_out``): one ``tournament.email`` message per
+player to write to, one webhook delivery per endpoint. A refused command writes no row, so it
+sends nothing. Each email carries an idempotency key (stream, seq, kind, player): a message
+delivered twice (a process died between sending and marking it delivered) is sent once.
+A mail server that is down fails only the email's outbox message, which the sweeper retries with
+backoff; the command that caused it was reported as the success it is.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.mail import send_mail
+
+from matches.outbox import handler, outbox_add
+
+from .. import sheets
+from ..models import EmailOptOut, EmailSent, Tournament
+from ..standings import as_text, progress, standings
+from ..states import OPEN, PairingStatus, ResultSource
+from .webhooks import webhooks_queue
+
+log = logging.getLogger(__name__)
+
+#: Event types that can change nothing a player or a webhook hears about: no outbox row for them.
+QUIET = frozenset(
+    {
+        "tournament.created",
+        "player.registered",
+        "player.waitlisted",
+        "player.promoted",
+        "player.withdrew",
+        "player.checked_in",
+        "player.check_in_undone",
+        "player.seeded",
+        "options.changed",
+        "draft.opened",
+    }
+)
+
+
+def _ready(record) -> bool:
+    # A pairing people sit down to play: two or more known players, not yet decided.
+    return record["status"] in OPEN and len(record["players"]) > 1 and None not in record["players"]
+
+
+def snapshot(state) -> dict[str, Any]:
+    """What a command may change that someone is told about, taken before it runs (cheap: no copy
+    of the state)."""
+    return {
+        "ready": {pid: tuple(r["players"]) for pid, r in state["pairings"].items() if _ready(r)},
+        "final": {pid: r["result"] for pid, r in state["pairings"].items() if r["status"] == PairingStatus.FINAL},
+        "finished": bool(state["started"]) and progress(state)["finished"],
+    }
+
+
+def _names(state, pids) -> list[str]:
+    return [state["players"][p]["name"] if p in state["players"] else p for p in pids]
+
+
+def _pairing_fact(state, record) -> dict[str, Any]:
+    tables = sheets.table_numbers(state, record["round"])
+    return {
+        "pairing": record["id"],
+        "round": record["round"],
+        "board": record["board"],
+        "table": tables.get(record["id"]),
+        "match": record["bracket_match"],
+        "players": list(record["players"]),
+        "names": _names(state, record["players"]),
+    }
+
+
+def describe(state, result) -> str:
+    """A result in words, with names: "alice won", "a draw", "1st alice; 2nd bob, carol"."""
+    if not result:
+        return "no result"
+    if result.get("bye"):
+        return "a bye"
+    if result.get("double_forfeit"):
+        return "a double forfeit"
+    if result.get("draw"):
+        return "a draw"
+    if "finish" in result:
+        return "; ".join(f"{i}. {', '.join(_names(state, place))}" for i, place in enumerate(result["finish"], 1))
+    won = _names(state, [result["winner"]])[0]
+    return f"{won} won by forfeit" if result.get("forfeit") else f"{won} won"
+
+
+def notices(before: dict[str, Any], state, events) -> list[dict[str, Any]]:
+    """The facts to tell about, in a fixed order (rounds and boards, then events by seq)."""
+    out: list[dict[str, Any]] = []
+    ordered = [pid for rnd in state["rounds"] for pid in rnd["pairings"]]
+    paired = [
+        _pairing_fact(state, state["pairings"][pid])
+        for pid in ordered
+        if _ready(state["pairings"][pid]) and before["ready"].get(pid) != tuple(state["pairings"][pid]["players"])
+    ]
+    if paired:
+        out.append({"kind": "paired", "pairings": paired})
+    for event in events:
+        if event.type == "result.reported":
+            record = state["pairings"][event.data["pairing"]]
+            out.append(
+                {
+                    "kind": "confirm",
+                    "seq": event.seq,
+                    "by": event.data["by"],
+                    "by_name": _names(state, [event.data["by"]])[0],
+                    "result": describe(state, event.data["result"]),
+                    **_pairing_fact(state, record),
+                }
+            )
+    for pid in ordered:
+        record = state["pairings"][pid]
+        if record["status"] != PairingStatus.FINAL or record["source"] == ResultSource.BYE:
+            continue
+        if before["final"].get(pid) != record["result"]:
+            out.append(
+                {
+                    "kind": "result",
+                    "result": record["result"],
+                    "text": describe(state, record["result"]),
+                    "source": record["source"],
+                    **_pairing_fact(state, record),
+                }
+            )
+    if not before["finished"] and progress(state)["finished"]:
+        tables = standings(state)["tables"]
+        rows = tables[0]["rows"] if tables else []
+        out.append(
+            {
+                "kind": "finished",
+                "standings": [{"rank": r["rank"], "name": r["name"], "score": as_text(r["score"])} for r in rows],
+            }
+        )
+    return out
+
+
+def command_followups(appender, *, tournament: Tournament, before: dict[str, Any] | None, state) -> None:
+    """Called by the command runner after a command's facts are appended, in its transaction."""
+    if before is None or not appender.events:
+        return
+    found = notices(before, state, appender.events)
+    if found:
+        appender.outbox(
+            "tournament.reach",
+            {"tournament": str(tournament.pk), "seq": appender.events[-1].seq, "notices": found},
+        )
+
+
+def wants_snapshot(types) -> bool:
+    return any(t not in QUIET for t in types)
+
+
+# --------------------------------------------------------------------------------------
+# After the commit
+
+
+def player_url(tournament_id: str, username: str) -> str:
+    return f"{settings.SITE_URL}/tournaments/{tournament_id}/players/{username}/"
+
+
+def _emails(payload) -> list[dict[str, Any]]:
+    """One email per player to write to: (key, user id, subject, body)."""
+    tid, seq = payload["tournament"], payload["seq"]
+    tournament = Tournament.objects.filter(pk=tid).first()
+    if tournament is None:
+        return []
+    out = []
+    for notice in payload["notices"]:
+        if notice["kind"] == "paired":
+            for p in notice["pairings"]:
+                for i, pid in enumerate(p["players"]):
+                    opponents = [n for j, n in enumerate(p["names"]) if j != i]
+                    where = f"table {p['table']}" if p["table"] else f"board {p['board']}"
+                    subject = f"{tournament.name}: round {p['round']}, you play {', '.join(opponents)} at {where}"
+                    body = [
+                        f"You are paired in {tournament.name}.",
+                        f"Round: {p['round']}" + (f" (match {p['match']})" if p["match"] else ""),
+                        f"Opponent{'s' if len(opponents) > 1 else ''}: {', '.join(opponents)}",
+                        f"Table: {p['table']}" if p["table"] else f"Board: {p['board']}",
+                    ]
+                    out.append({"key": f"paired:{tid}:{seq}:{p['pairing']}:{pid}", "pid": pid, "s": subject, "b": body})
+        elif notice["kind"] == "confirm":
+            for pid in notice["players"]:
+                if pid == notice["by"]:
+                    continue
+                subject = f"{tournament.name}: confirm the result of round {notice['round']}"
+                body = [
+                    f"{notice['by_name']} reported the result of your round {notice['round']} game in "
+                    f"{tournament.name}: {notice['result']}.",
+                    "Confirm it, or dispute it if it is wrong, on your page.",
+                ]
+                out.append({"key": f"confirm:{tid}:{notice['seq']}:{pid}", "pid": pid, "s": subject, "b": body})
+    return out
+
+
+@handler("tournament.reach")
+def fan_out(payload: dict[str, Any]) -> None:
+    """Runs once per command, after its commit: queue each email and each webhook delivery."""
+    User = get_user_model()
+    emails = _emails(payload)
+    users = {str(u.pk): u for u in User.objects.filter(pk__in={int(e["pid"]) for e in emails if e["pid"].isdigit()})}
+    opted_out = set(EmailOptOut.objects.filter(user__in=users.values()).values_list("user_id", flat=True))
+    for e in emails:
+        user = users.get(e["pid"])
+        if user is None or not user.email or user.pk in opted_out:
+            continue  # no address, or asked for none
+        link = player_url(payload["tournament"], user.username)
+        body = "\n".join(
+            [f"Hello {user.username},", "", *e["b"], "", link, "", OPT_OUT_LINE.format(site=settings.SITE_URL)]
+        )
+        outbox_add(
+            topic="tournament.email", payload={"key": e["key"], "to": user.email, "subject": e["s"], "body": body}
+        )
+    webhooks_queue(payload)
+
+
+OPT_OUT_LINE = (
+    "You get these emails because you play in this tournament; turn them off on your account page: {site}/accounts/"
+)
+
+
+@handler("tournament.email")
+def send_email(payload: dict[str, Any]) -> None:
+    """One email, once: the key is recorded in the same transaction that marks the message
+    delivered, so only a crash between the send and that commit can send it again."""
+    if EmailSent.objects.filter(key=payload["key"]).exists():
+        return
+    send_mail(payload["subject"], payload["body"], settings.DEFAULT_FROM_EMAIL, [payload["to"]], fail_silently=False)
+    EmailSent.objects.create(key=payload["key"])
