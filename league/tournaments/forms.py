@@ -129,9 +129,11 @@ class NewTournamentForm(forms.Form):
         if "cut" in keys and d.get("cut"):
             # A second stage: the best ``cut`` go on to a bracket (formats/base.py, clean_cut).
             options["cut"] = d["cut"]
-            options["cut_seeding"] = d.get("cut_seeding") or "standings"
+        # A cut given, or a second stage always played (groups): its bracket and seeding rule.
         if "cut_format" in keys and ("cut" in options or "cut" not in keys):
             options["cut_format"] = d.get("cut_format") or CUT_FORMATS[0]
+        if "cut_seeding" in keys and ("cut" in options or "cut" not in keys):
+            options["cut_seeding"] = d.get("cut_seeding") or "standings"
         if "seat_balance" in keys:
             options["seat_balance"] = d["seat_balance"] or "balanced"
         return options
