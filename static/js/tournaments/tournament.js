@@ -170,7 +170,7 @@
   function statusPanel() {
     const p = data.progress;
     const text = p.status === "registration" ? `Registration open · ${data.players.filter((x) => x.status === "registered").length} registered`
-      : p.status === "finished" ? "Finished" : `Round ${p.round}${p.planned_rounds ? ` of ${p.planned_rounds}` : ""}${p.round_complete ? " · complete" : ""}`;
+      : p.status === "finished" ? "Finished" : data.stage && data.bracket ? "Playoff" : `Round ${p.round}${p.planned_rounds ? ` of ${p.planned_rounds}` : ""}${p.round_complete ? " · complete" : ""}`;
     const champion = data.progress.finished && data.standings.tables.length ? data.standings.tables[0].rows[0] : null;
     return el("div", { class: "card row" },
       el("span", { class: "badge", "data-testid": "status" }, text),
