@@ -42,7 +42,7 @@ class NewTournamentForm(forms.Form):
     )
     third_place = forms.BooleanField(required=False, label="Third-place match")
     cut = forms.IntegerField(
-        required=False, min_value=2, max_value=256, label="Cut to a playoff: top (Swiss, round robin)"
+        required=False, min_value=2, max_value=256, label="Cut to a playoff: top (Swiss, round robin, pods)"
     )
     cut_format = forms.ChoiceField(
         choices=[(name, formats.get(name).label) for name in CUT_FORMATS],
@@ -54,7 +54,7 @@ class NewTournamentForm(forms.Form):
         choices=[("standings", "By final standing"), ("rating", "By rating")],
         initial="standings",
         required=False,
-        label="Playoff seeds",
+        label="Playoff seeds (cut, groups)",
     )
     bracket_reset = forms.BooleanField(required=False, initial=True, label="Grand final reset")
     check_in_required = forms.BooleanField(required=False, label="Check-in required")
