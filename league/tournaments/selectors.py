@@ -353,7 +353,8 @@ def trf_report(*, tournament: Tournament) -> str:
     # are the sum of the results it lists (a bye given with the next round's pairing
     # belongs to a round the file does not show yet).
     played = [r for r in state["rounds"] if r["kind"] == "round"][: complete_rounds(state)]
-    table = standings({**state, "rounds": played})["tables"]
+    # The Swiss's own table: a cut's playoff (its bracket) is no part of the report.
+    table = standings({**state, "rounds": played, "bracket": None})["tables"]
     rows = table[0]["rows"] if table else []
     entrants = [(pid, p.get("rating")) for pid, p in state["players"].items() if p["status"] in ENTERED]
     start = {pid: n for n, pid in enumerate(start_order(entrants), start=1)}

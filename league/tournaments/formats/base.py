@@ -114,9 +114,11 @@ class Format:
     #: Whether a round a player missed counts as an unplayed round for the tie-breaks (Swiss:
     #: everyone is paired every round, so a missed round is a zero against nobody).
     scores_unplayed_rounds: ClassVar[bool] = False
-
     #: Whether the page draws a cross table of everyone against everyone (a round robin).
     cross_table: ClassVar[bool] = False
+    #: Whether the second stage is always played (groups, then a playoff), sized by the
+    #: format's own options rather than ``cut``.
+    always_cut: ClassVar[bool] = False
 
     @property
     def ranks_by_tiebreaks(self) -> bool:
@@ -131,10 +133,6 @@ class Format:
         """Whether its rounds can feed a second stage (a bracket of the best): the formats
         that list the cut's options, and those whose second stage is always played."""
         return "cut" in self.option_keys or self.always_cut
-
-    #: Whether the second stage is always played (groups, then a playoff), sized by the
-    #: format's own options rather than ``cut``.
-    always_cut: ClassVar[bool] = False
 
     # -- options -----------------------------------------------------------------------
 

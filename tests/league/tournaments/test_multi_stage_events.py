@@ -401,3 +401,16 @@ def test_a_bracket_match_of_a_pods_event_refuses_a_finish(alice):
 
 def open_pairings_of(t):
     return [r for r in state(t)["pairings"].values() if r["status"] == "pending" and None not in r["players"]]
+
+
+def test_the_trf_report_of_a_cut_swiss_lists_the_swiss_points_and_ranks_not_the_playoffs(alice):
+    from league.tournaments.selectors import _trf_points, trf_report
+
+    players = field(8)
+    t = open_tournament(alice, "swiss", players, start=True, rounds=3, cut=4)
+    s = play_out(t, alice)
+    (swiss,) = [tb for tb in standings_of(s)["tables"] if tb["title"] == "Standings"]
+    lines = {line[14:47].strip(): line for line in trf_report(tournament=t).splitlines() if line.startswith("001")}
+    assert len(lines) == 8
+    for row in swiss["rows"]:
+        assert f"{_trf_points(row['score'])} {row['rank']:4d}" in lines[row["name"]], row["name"]
