@@ -49,7 +49,7 @@ class NewTournamentForm(forms.Form):
     )
     third_place = forms.BooleanField(required=False, label="Third-place match")
     cut = forms.IntegerField(
-        required=False, min_value=2, max_value=256, label="Cut to a playoff: top (Swiss, round robin)"
+        required=False, min_value=2, max_value=256, label="Cut to a playoff: top (Swiss, round robin, pods)"
     )
     cut_format = forms.ChoiceField(
         choices=[(name, formats.get(name).label) for name in CUT_FORMATS],
@@ -61,7 +61,7 @@ class NewTournamentForm(forms.Form):
         choices=[("standings", "By final standing"), ("rating", "By rating")],
         initial="standings",
         required=False,
-        label="Playoff seeds",
+        label="Playoff seeds (cut, groups)",
     )
     bracket_reset = forms.BooleanField(required=False, initial=True, label="Grand final reset")
     check_in_required = forms.BooleanField(required=False, label="Check-in required")
@@ -138,9 +138,11 @@ class NewTournamentForm(forms.Form):
         if "cut" in keys and d.get("cut"):
             # A second stage: the best ``cut`` go on to a bracket (formats/base.py, clean_cut).
             options["cut"] = d["cut"]
-            options["cut_seeding"] = d.get("cut_seeding") or "standings"
+        # A cut given, or a second stage always played (groups): its bracket and seeding rule.
         if "cut_format" in keys and ("cut" in options or "cut" not in keys):
             options["cut_format"] = d.get("cut_format") or CUT_FORMATS[0]
+        if "cut_seeding" in keys and ("cut" in options or "cut" not in keys):
+            options["cut_seeding"] = d.get("cut_seeding") or "standings"
         if "seat_balance" in keys:
             options["seat_balance"] = d["seat_balance"] or "balanced"
         return options

@@ -38,6 +38,8 @@ def _sheet(request, tournament_id, *, with_round: bool):
             context["rounds"] = [r["number"] for r in summary["rounds"]]
             context["tables"] = sorted((p for p in rnd["pairings"] if p["table"]), key=lambda p: p["table"])
             context["byes"] = [p for p in rnd["pairings"] if len(p["players"]) == 1]
+            # A round of pods (players in seat order, places), not of two-player matches.
+            context["finishes"] = any(p["reports_finish"] for p in context["tables"])
     return context
 
 

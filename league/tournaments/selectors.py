@@ -81,6 +81,8 @@ def pairing_view(state, record, tables: dict[str, int] | None = None) -> dict:
         "group": record["group"],
         "bracket_match": record["bracket_match"],
         "history": record["history"],
+        # Whether its result is a finish (places) rather than a winner: a pod, not a bracket match.
+        "reports_finish": formats.of(state).reports_finish(record),
     }
     if record["status"] == PairingStatus.FINAL:
         out["points"] = {p: as_text(v) for p, v in points(state, record).items()}
@@ -235,6 +237,14 @@ def tournament_summary(*, tournament: Tournament, user, state: dict | None = Non
                 "late_entry": fmt.late_entry,
                 "ranks_by_tiebreaks": fmt.ranks_by_tiebreaks,
                 "options": list(fmt.option_keys),
+                "elimination": fmt.elimination,
+                "trf_export": fmt.trf_export,
+                "cross_table": fmt.cross_table,
+                # Whether its rounds can feed a bracket of the best, and whether they do here.
+                "offers_cut": fmt.offers_cut,
+                "has_cut": fmt.has_cut(state),
+                # How the page names the bracket: the event's own, or the playoff a stage fed.
+                "bracket_title": "Bracket" if fmt.elimination else "Playoff",
             },
             "draft": _draft_view(state),
             # The stage a cut fed (who qualified and how they were seeded), once it is paired.
@@ -355,7 +365,8 @@ def trf_report(*, tournament: Tournament) -> str:
     # are the sum of the results it lists (a bye given with the next round's pairing
     # belongs to a round the file does not show yet).
     played = [r for r in state["rounds"] if r["kind"] == "round"][: complete_rounds(state)]
-    table = standings({**state, "rounds": played})["tables"]
+    # The Swiss's own table: a cut's playoff (its bracket) is no part of the report.
+    table = standings({**state, "rounds": played, "bracket": None})["tables"]
     rows = table[0]["rows"] if table else []
     entrants = [(pid, p.get("rating")) for pid, p in state["players"].items() if p["status"] in ENTERED]
     start = {pid: n for n, pid in enumerate(start_order(entrants), start=1)}

@@ -39,7 +39,7 @@ def _check_match_result(tournament_id: str, state: dict, data: dict, retracted: 
         return "The match behind this result has not finished."
     if "head_hash" in data and data["head_hash"] != match.head_hash:
         return "The head hash recorded with the result differs from the match's published head."
-    if data.get("result") != result_from_match(record, match, pod=formats.of(state).pods):
+    if data.get("result") != result_from_match(record, match, pod=formats.of(state).reports_finish(record)):
         return "The result recorded differs from the result of the match it cites."
     return None
 

@@ -4,6 +4,7 @@ from django.shortcuts import redirect, render
 from matches.errors import Refusal
 
 from . import selectors, services
+from .formats import registry as formats
 from .forms import FORMAT_LABELS, NewTournamentForm
 
 
@@ -35,7 +36,9 @@ def tournament_page(request, tournament_id):
     t = selectors.tournament_get(tournament_id=tournament_id)
     if t is None:
         raise Http404("No such tournament.")
-    return render(request, "tournaments/page.html", {"t": t, "format_label": FORMAT_LABELS.get(t.format, t.format)})
+    # The page asks the format what it offers (a TRF report), never its name.
+    fmt = formats.get(t.format)
+    return render(request, "tournaments/page.html", {"t": t, "fmt": fmt, "format_label": fmt.label})
 
 
 def tournament_player_page(request, tournament_id, username):
@@ -50,5 +53,10 @@ def tournament_player_page(request, tournament_id, username):
     return render(
         request,
         "tournaments/player.html",
-        {"t": t, "player": username, "format_label": FORMAT_LABELS.get(t.format, t.format)},
+        {
+            "t": t,
+            "player": username,
+            "fmt": formats.get(t.format),
+            "format_label": FORMAT_LABELS.get(t.format, t.format),
+        },
     )

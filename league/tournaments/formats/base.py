@@ -65,16 +65,21 @@ CUT_SEEDING = ("standings", "rating")
 CUT_OPTIONS = ("cut", "cut_format", "cut_seeding")
 
 
-def clean_cut(options: dict) -> dict[str, Any]:
+def clean_cut(options: dict, *, sized: bool = True) -> dict[str, Any]:
     """A second stage fed by this one: the best ``cut`` players go on to a ``cut_format``
-    bracket, seeded by ``cut_seeding`` (their final standing, or their rating)."""
-    cut = option_int(options, "cut", None, 2, 256, allow_none=True)
-    if cut is None:
-        return {"cut": None}
-    out = {"cut": cut, "cut_format": options.get("cut_format", "single_elimination")}
+    bracket, seeded by ``cut_seeding`` (their final standing, or their rating). A format
+    whose second stage is always played and sized by other options (groups: ``advance`` from
+    each) cleans it with ``sized=False``: no ``cut``, the bracket and the seeding rule only."""
+    out: dict[str, Any] = {}
+    if sized:
+        cut = option_int(options, "cut", None, 2, 256, allow_none=True)
+        if cut is None:
+            return {"cut": None}
+        out["cut"] = cut
+    out["cut_format"] = options.get("cut_format", CUT_FORMATS[0])
     if out["cut_format"] not in CUT_FORMATS:
         raise refuse(f"The cut feeds one of {', '.join(CUT_FORMATS)}.", "bad_options", 400)
-    out["cut_seeding"] = options.get("cut_seeding", "standings")
+    out["cut_seeding"] = options.get("cut_seeding", CUT_SEEDING[0])
     if out["cut_seeding"] not in CUT_SEEDING:
         raise refuse("The cut is seeded by 'standings' (rank order) or 'rating'.", "bad_options", 400)
     return out
@@ -118,6 +123,11 @@ class Format:
     #: Whether a round a player missed counts as an unplayed round for the tie-breaks (Swiss:
     #: everyone is paired every round, so a missed round is a zero against nobody).
     scores_unplayed_rounds: ClassVar[bool] = False
+    #: Whether the page draws a cross table of everyone against everyone (a round robin).
+    cross_table: ClassVar[bool] = False
+    #: Whether the second stage is always played (groups, then a playoff), sized by the
+    #: format's own options rather than ``cut``.
+    always_cut: ClassVar[bool] = False
 
     @property
     def ranks_by_tiebreaks(self) -> bool:
@@ -127,11 +137,18 @@ class Format:
     def elimination(self) -> bool:
         return self.draws == "bracket"
 
+    @property
+    def offers_cut(self) -> bool:
+        """Whether its rounds can feed a second stage (a bracket of the best): the formats
+        that list the cut's options, and those whose second stage is always played."""
+        return "cut" in self.option_keys or self.always_cut
+
     # -- options -----------------------------------------------------------------------
 
     def clean_options(self, options: dict, *, engine, user_pid: UserResolver) -> dict[str, Any]:
         """This format's own options, validated and completed (``options`` holds what was
-        given; ``engine`` is the game's)."""
+        given; ``engine`` is the game's). The tie-breaks and the cut are cleaned here for
+        every format that offers them."""
         out: dict[str, Any] = {}
         if self.ranks_by_tiebreaks:
             names = options.get("tiebreaks")
@@ -143,6 +160,8 @@ class Format:
                 ):
                     raise refuse(f"Tie-breaks are chosen once each from {', '.join(TIEBREAKS)}.", "bad_options", 400)
                 out["tiebreaks"] = names
+        if self.offers_cut:
+            out.update(clean_cut(options, sized=not self.always_cut))
         return out
 
     # -- the start and the rounds --------------------------------------------------------
@@ -163,10 +182,14 @@ class Format:
         """How many rounds are played round by round (None: not known, or a bracket)."""
         return None
 
+    def has_cut(self, state: dict) -> bool:
+        """Whether this event's rounds feed a second stage."""
+        return self.always_cut or bool(state["options"].get("cut"))
+
     def finished(self, state: dict, *, round_complete: bool, planned: int | None) -> bool:
         if state["bracket"] is not None:
             return brackets.decided(bracket_of(state), bracket_state(state))
-        if state["options"].get("cut"):
+        if self.has_cut(state):
             return False  # the stage it feeds decides the event
         return bool(state["rounds"]) and round_complete and planned is not None and len(state["rounds"]) >= planned
 
@@ -174,56 +197,97 @@ class Format:
         """Whether the organiser pairs another round once this one is complete."""
         if state["bracket"] is not None:
             return False
-        return planned is None or len(state["rounds"]) < planned or bool(state["options"].get("cut"))
+        return planned is None or len(state["rounds"]) < planned or self.has_cut(state)
 
     def pair(self, state: dict) -> list[tuple[str, dict[str, Any]]]:
         """The facts of the next round: this format's round, or, once its rounds are played and
         a cut is set, the stage it feeds (``stage.advanced`` then that bracket's ``round.paired``)."""
         number = len(state["rounds"]) + 1
         planned = self.planned_rounds(state)
-        if state["options"].get("cut") and planned is not None and number > planned:
+        if self.has_cut(state) and planned is not None and number > planned:
             return self.cut(state, number)
         return [("round.paired", self.next_round(state, number))]
 
+    def reports_finish(self, record: dict) -> bool:
+        """Whether a pairing reports a finish (places best first) rather than a winner: more
+        than two players, or a pod of this format's rounds (even a pod of two); a bracket
+        match, a cut's included, always has a winner."""
+        return len(record["players"]) > 2 or (self.pods and not record.get("bracket_match"))
+
+    # -- the cut: this stage's best go on to a bracket ----------------------------------------
+
+    def stage_rows(self, state: dict) -> list[dict[str, Any]]:
+        """This stage's ranking, best first: the cut takes its qualifiers from it and the final
+        places put everyone else in its order after the bracket's."""
+        return round_standings(state)
+
     def qualifiers(self, state: dict) -> list[str]:
         """Who goes through a cut, best first."""
-        rows = [r for r in round_standings(state) if r["status"] == PlayerStatus.ACTIVE]
+        rows = [r for r in self.stage_rows(state) if r["status"] == PlayerStatus.ACTIVE]
         return [r["player"] for r in rows[: state["options"]["cut"]]]
+
+    def cut_seeds(self, state: dict, qualified: list[str], shape: dict[str, Any]) -> list[str]:
+        """The bracket's seeds: the qualifiers in rank order, or by rating (rank breaking ties)."""
+        seeds = list(qualified)
+        if state["options"].get("cut_seeding") == "rating":
+            rank = {p: i for i, p in enumerate(qualified)}
+            seeds.sort(key=lambda p: (-(state["players"][p].get("rating") or 0), rank[p]))
+        return seeds
 
     def cut(self, state: dict, number: int) -> list[tuple[str, dict[str, Any]]]:
         options = state["options"]
         qualified = self.qualifiers(state)
         if len(qualified) < 2:
             raise refuse("Too few players are left to play the cut.", "too_few_players")
-        seeds = list(qualified)
-        if options.get("cut_seeding") == "rating":
-            rank = {p: i for i, p in enumerate(qualified)}
-            seeds.sort(key=lambda p: (-(state["players"][p].get("rating") or 0), rank[p]))
-        kind = options.get("cut_format", "single_elimination")
+        kind = options.get("cut_format", CUT_FORMATS[0])
+        shape = bracket_shape(kind, len(qualified), options)
+        seeds = self.cut_seeds(state, qualified, shape)
         advanced = {
             "stage": 2,
             "from": self.name,
             "format": kind,
-            "cut": options["cut"],
-            "seeding": options.get("cut_seeding", "standings"),
+            "cut": options.get("cut") or len(qualified),
+            "seeding": options.get("cut_seeding", CUT_SEEDING[0]),
             "qualified": qualified,
             "seeds": seeds,
         }
-        paired = {"round": number, "bracket": bracket_shape(kind, len(seeds), options), "seeds": seeds}
+        paired = {"round": number, "bracket": shape, "seeds": seeds}
         return [("stage.advanced", advanced), ("round.paired", paired)]
+
+    def final_places(self, state: dict) -> list[dict[str, Any]]:
+        """Once a cut's bracket is decided: its places first, then everyone else in this
+        stage's order (players level in this stage share a place)."""
+        qualified = set(state["bracket"]["seeds"])
+        rows = [{**r, "decided_in": "playoff"} for r in elimination_places(state)]
+        rest = [r for r in self.stage_rows(state) if r["player"] not in qualified]
+        first = len(rows) + 1
+        for i, r in enumerate(rest):
+            place = rows[-1]["rank"] if i and r["rank"] == rest[i - 1]["rank"] else first + i
+            rows.append({**r, "rank": place, "decided_in": "first stage"})
+        return rows
 
     # -- the tables ------------------------------------------------------------------------
 
     def tiebreak_names(self, state: dict) -> list[str]:
         return list(state["options"].get("tiebreaks") or self.default_tiebreaks)
 
+    def stage_tables(self, state: dict) -> list[dict[str, Any]]:
+        """The tables of this format's own rounds."""
+        return [{"title": "Standings", "rows": round_standings(state)}]
+
+    def standings_columns(self, state: dict) -> list[str]:
+        return self.tiebreak_names(state)
+
     def standings(self, state: dict) -> dict[str, Any]:
         """Every table of a started tournament: ``{"columns": [...], "tables": [...]}``; the
-        bracket a cut fed comes first once it is paired."""
-        tables = [{"title": "Standings", "rows": round_standings(state)}]
-        if state["bracket"] is not None and state.get("stage"):
+        bracket a cut fed comes first once it is paired, and the final places of the whole
+        event last once it is decided."""
+        tables = self.stage_tables(state)
+        if state["bracket"] is not None:
             tables.insert(0, {"title": "Playoff", "rows": elimination_places(state), "playoff": True})
-        return {"columns": self.tiebreak_names(state), "tables": tables}
+            if brackets.decided(bracket_of(state), bracket_state(state)):
+                tables.append({"title": "Final places", "rows": self.final_places(state), "places": True})
+        return {"columns": self.standings_columns(state), "tables": tables}
 
 
 class EliminationFormat(Format):

@@ -10,7 +10,7 @@ from ..errors import refuse
 from ..projection import requested_byes
 from ..standings import pod_standings
 from ..states import PlayerStatus
-from .base import Format, clean_requested_bye_points, option_int, option_score
+from .base import CUT_OPTIONS, Format, clean_requested_bye_points, option_int, option_score
 from .swiss import default_rounds
 
 
@@ -41,7 +41,7 @@ class Pods(Format):
     name = "pods"
     label = "Free-for-all pods (up to five players, as many as the game seats)"
     position = 60
-    option_keys = ("rounds", "pod_size", "placement_points", "requested_bye_points")
+    option_keys = ("rounds", "pod_size", "placement_points", "requested_bye_points", *CUT_OPTIONS)
     late_entry = True
     pods = True
 
@@ -52,7 +52,17 @@ class Pods(Format):
                 "pods_need_multiplayer_game",
                 400,
             )
-        out = {"rounds": option_int(options, "rounds", None, 1, 30, allow_none=True)}
+        # The cut (the best by placement points go on to a two-player bracket) is the base
+        # class's; every game seats two or more, so the bracket's matches can be played.
+        out = super().clean_options(options, engine=engine, user_pid=user_pid)
+        out["rounds"] = option_int(options, "rounds", None, 1, 30, allow_none=True)
+        if out.get("cut") and engine.min_seats > 2:
+            raise refuse(
+                f"{engine.title} needs at least {engine.min_seats} players a game, so a cut to a "
+                "two-player bracket cannot be played.",
+                "cut_needs_two_player_games",
+                400,
+            )
         # A pod is one game: it can never seat more players than the game does.
         largest = pod_largest(engine)
         size = options.get("pod_size", min(4, largest))
@@ -108,5 +118,11 @@ class Pods(Format):
     def planned_rounds(self, state):
         return int(state["options"].get("rounds") or default_rounds(state))
 
-    def standings(self, state):
-        return {"columns": ["firsts"], "tables": [{"title": "Standings", "rows": pod_standings(state)}]}
+    def stage_rows(self, state):
+        return pod_standings(state)
+
+    def stage_tables(self, state):
+        return [{"title": "Standings", "rows": pod_standings(state)}]
+
+    def standings_columns(self, state):
+        return ["firsts"]

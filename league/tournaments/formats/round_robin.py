@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import brackets
 from ..states import PlayerStatus
-from .base import CUT_OPTIONS, Format, clean_cut, option_bool
+from .base import CUT_OPTIONS, Format, option_bool
 
 
 def schedule(groups: list[list[str]], double: bool = False) -> list[list[dict]]:
@@ -47,11 +47,11 @@ class RoundRobin(Format):
     position = 30
     option_keys = ("tiebreaks", "double", *CUT_OPTIONS)
     default_tiebreaks = ("head_to_head", "sonneborn_berger", "wins")
+    cross_table = True
 
     def clean_options(self, options, *, engine, user_pid):
         out = super().clean_options(options, engine=engine, user_pid=user_pid)
         out["double"] = option_bool(options, "double", False)
-        out.update(clean_cut(options))
         return out
 
     def start(self, state, seeds):

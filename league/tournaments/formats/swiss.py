@@ -8,7 +8,7 @@ from ..errors import refuse
 from ..standings import swiss_field
 from ..states import ENTERED
 from ..swiss import SwissOptions, as_fraction, pair_round
-from .base import CUT_OPTIONS, Format, clean_cut, clean_requested_bye_points, option_bool, option_int, option_score
+from .base import CUT_OPTIONS, Format, clean_requested_bye_points, option_bool, option_int, option_score
 
 SEAT_BALANCE = ("balanced", "strict")
 
@@ -59,7 +59,6 @@ class Swiss(Format):
                 "bad_options",
                 400,
             )
-        out.update(clean_cut(options))
         return out
 
     def next_round(self, state, number):

@@ -26,7 +26,7 @@ def clean_result(state, record, result) -> dict:
     if not isinstance(result, dict):
         raise refuse("A result is an object: {winner}, {draw: true} or {finish: [[...], ...]}.", "bad_result", 400)
     players = record["players"]
-    pod = len(players) > 2 or (formats.of(state).pods and len(players) == 2)
+    pod = formats.of(state).reports_finish(record)
     if pod or "finish" in result:
         finish = result.get("finish")
         if not pod or not isinstance(finish, list) or not finish:
@@ -144,7 +144,7 @@ def tournament_no_show(*, tournament, pairing: str, by, absent: list, expected_s
         if not pids or any(p is None or p not in record["players"] for p in pids) or len(set(pids)) != len(pids):
             raise refuse("Name the absent players of this pairing.", "bad_absent", 400)
         players = record["players"]
-        if len(players) > 2 or formats.of(state).pods:
+        if formats.of(state).reports_finish(record):
             present = [p for p in players if p not in pids]
             if not present:
                 return [("match.no_show", {"pairing": pairing, "absent": pids, "result": {"finish": [players]}})]
@@ -244,7 +244,7 @@ def tournament_record_match(*, match_id) -> str:
             return []
         outcome["value"] = "recorded" if verified else "disputed"
         if verified:
-            result = result_from_match(record, match, pod=formats.of(state).pods)
+            result = result_from_match(record, match, pod=formats.of(state).reports_finish(record))
             if result.get("draw") and record["bracket_match"]:
                 # A level game (e.g. equal health when the deck runs out) cannot move a bracket on.
                 outcome["value"] = "drawn"

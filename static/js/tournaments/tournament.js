@@ -99,7 +99,7 @@
     const two = rec.players.length === 2;
     // A pod of two (a game for at most three cannot always seat threes) reports a finish
     // like any pod: the buttons stay "X won" and "Draw", the result is a finish.
-    const pod = data.format === "pods";
+    const pod = rec.reports_finish;
     const won = (p) => (pod ? { finish: [[p], rec.players.filter((x) => x !== p)] } : { winner: p });
     const drawn = () => (pod ? { finish: [rec.players] } : { draw: true });
     if (open && isPlayer(rec) && rec.status !== "disputed") {
@@ -175,7 +175,7 @@
   function statusPanel() {
     const p = data.progress;
     const text = p.status === "registration" ? `Registration open · ${data.players.filter((x) => x.status === "registered").length} registered`
-      : p.status === "finished" ? "Finished" : `Round ${p.round}${p.planned_rounds ? ` of ${p.planned_rounds}` : ""}${p.round_complete ? " · complete" : ""}`;
+      : p.status === "finished" ? "Finished" : data.stage && data.bracket ? "Playoff" : `Round ${p.round}${p.planned_rounds ? ` of ${p.planned_rounds}` : ""}${p.round_complete ? " · complete" : ""}`;
     const champion = data.progress.finished && data.standings.tables.length ? data.standings.tables[0].rows[0] : null;
     return el("div", { class: "card row" },
       el("span", { class: "badge", "data-testid": "status" }, text),
@@ -199,7 +199,7 @@
       bits.push(el("button", { class: "primary", "data-testid": "start", onclick: () => post("start", {}) }, "Start"));
     } else if (p.status === "running") {
       if (p.can_pair_next) bits.push(el("button", { class: "primary", "data-testid": "pair-next", onclick: () => post("pair", {}) }, "Pair the next round"));
-      if (["swiss", "pods"].includes(data.format)) bits.push(who, el("button", { "data-testid": "late-join", onclick: () => { const n = named(); if (n) post("join-late", { user: n }); } }, "Add a late player"));
+      if (data.format_info.late_entry && !data.stage) bits.push(who, el("button", { "data-testid": "late-join", onclick: () => { const n = named(); if (n) post("join-late", { user: n }); } }, "Add a late player"));
       // No player is preselected, and the one picked survives a websocket redraw: a redraw between
       // picking and pressing used to fall back to the first name, dropping someone else.
       const active = data.players.filter((x) => x.status === "active").map((x) => x.name);
@@ -330,7 +330,7 @@
   function settingsPanel() {
     const p = data.progress;
     const rows = [];
-    if (["swiss", "round_robin", "groups_playoff"].includes(data.format)) {
+    if (data.format_info.ranks_by_tiebreaks) {
       const names = ["buchholz", "median_buchholz", "sonneborn_berger", "head_to_head", "omw", "wins"];
       const current = tiebreakEdits || (data.options.tiebreaks || data.standings.columns || []).slice();
       const selects = [0, 1, 2, 3].map((i) => el("select", { "aria-label": `Tie-break ${i + 1}`, "data-testid": `tiebreak-${i + 1}`, onchange: (ev) => {
@@ -343,7 +343,7 @@
           if (await post("configure", { tiebreaks: [...new Set(chosen)] })) tiebreakEdits = null;
         } }, "Save tie-breaks")));
     }
-    if (data.format === "swiss" && p.status !== "finished") {
+    if (data.format_info.options.includes("forbidden_pairs") && p.status !== "finished") {
       const present = data.players.filter((x) => ["registered", "active", "waitlisted"].includes(x.status));
       const pick = (i) => el("select", { "aria-label": `Never pair: player ${i + 1}`, "data-testid": `forbid-${i + 1}`, onchange: (ev) => { pairEdits[i] = ev.target.value; } },
         el("option", { value: "" }, "player"), present.map((x) => el("option", { value: x.name, selected: pairEdits[i] === x.name }, x.name)));
@@ -397,7 +397,7 @@
     const bits = [el("strong", {}, "You")];
     if (!mine || ["withdrawn"].includes(mine.status)) {
       if (p.status === "registration") bits.push(el("button", { class: "primary", "data-testid": "register", onclick: () => post("register", {}) }, "Register"));
-      else if (["swiss", "pods"].includes(data.format) && p.status === "running") bits.push(el("button", { "data-testid": "join-late", onclick: () => post("join-late", {}) }, "Join late"));
+      else if (data.format_info.late_entry && !data.stage && p.status === "running") bits.push(el("button", { "data-testid": "join-late", onclick: () => post("join-late", {}) }, "Join late"));
       else bits.push(el("span", { class: "muted" }, "You are not playing."));
     } else {
       bits.push(el("span", { class: "badge", "data-testid": "my-status" }, mine.status + (mine.checked_in ? " · checked in" : "")));
@@ -522,7 +522,8 @@
 
   function bracketSvg(b) {
     const W = 170, H = 46, GAP = 40, PAD = 10, TITLE = 16;
-    const double = b.format === "double_elimination";
+    // A winners' bracket: a double elimination (the event's own, or the one a cut fed).
+    const double = b.matches.some((m) => m.bracket === "winners");
     // Double elimination: the winners' bracket above the losers' bracket, and the grand final
     // with its second match to the right of both, level between the two finals that feed it.
     const sections = double
@@ -594,7 +595,7 @@
   function bracketPanel() {
     if (!data.bracket) return null;
     const recs = data.rounds.filter((r) => r.kind === "bracket").flatMap((r) => r.pairings).filter((p) => ["pending", "reported", "disputed"].includes(p.status) || (data.is_organiser && p.status === "final"));
-    return el("section", { class: "card" }, el("h3", {}, data.format === "groups_playoff" ? "Playoff" : "Bracket"),
+    return el("section", { class: "card" }, el("h3", {}, data.format_info.bracket_title),
       el("div", { class: "bracket-wrap" }, bracketSvg(data.bracket)),
       recs.length ? el("table", { class: "list pairings", "data-testid": "bracket-matches" },
         el("tbody", {}, recs.map((rec) => el("tr", { "data-pairing": rec.id },
@@ -609,13 +610,13 @@
       el("h3", {}, `Round ${r.number}`),
       editLines(r.number),
       el("table", { class: "list pairings" },
-        el("thead", {}, el("tr", {}, el("th", {}, data.format === "pods" ? "Pod" : "Table"), el("th", {}, "Players"), el("th", {}, "Result"), el("th", {}, ""))),
+        el("thead", {}, el("tr", {}, el("th", {}, data.format_info.multiplayer ? "Pod" : "Table"), el("th", {}, "Players"), el("th", {}, "Result"), el("th", {}, ""))),
         el("tbody", {}, r.pairings.map((rec) => el("tr", { "data-pairing": rec.id, class: rec.status },
           el("td", { "data-testid": `table-${rec.id}` }, rec.table ? `${rec.group !== null && rec.group !== undefined ? String.fromCharCode(65 + rec.group) + " · " : ""}${rec.table}` : "—"),
-          el("td", {}, rec.players.length === 1 ? `${rec.names[0]} (${rec.source === "requested_bye" ? "requested bye" : "bye"})` : rec.names.join(data.format === "pods" ? ", " : " v ")),
+          el("td", {}, rec.players.length === 1 ? `${rec.names[0]} (${rec.source === "requested_bye" ? "requested bye" : "bye"})` : rec.names.join(data.format_info.multiplayer ? ", " : " v ")),
           el("td", { "data-testid": `result-${rec.id}` }, resultText(rec)),
           el("td", {}, actions(rec))))))));
-    return el("div", {}, data.format === "round_robin" ? grid() : null, sections);
+    return el("div", {}, data.format_info.cross_table ? grid() : null, sections);
   }
 
   function grid() {
@@ -635,9 +636,14 @@
   function standingsPanel() {
     const s = data.standings;
     if (!s.tables.length) return null;
+    // The final places of a multi-stage event: the playoff's, then the first stage's order.
+    const placesTable = (t) => el("table", { class: "list standings", "data-testid": "final-places" },
+      el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Player"), el("th", {}, "Placed by"))),
+      el("tbody", {}, t.rows.map((r) => el("tr", { class: r.status }, el("td", {}, r.rank),
+        el("td", {}, el("a", { href: playerUrl(r.name) }, r.name)), el("td", {}, r.decided_in)))));
     return el("section", { class: "card" }, el("h3", {}, "Standings"), s.tables.map((t) => el("div", {},
       s.tables.length > 1 ? el("h4", {}, t.title) : null,
-      el("table", { class: "list standings", "data-testid": "standings" },
+      t.places ? placesTable(t) : el("table", { class: "list standings", "data-testid": "standings" },
         el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Player"), el("th", {}, data.elimination || t.playoff ? "Wins" : "Score"), el("th", {}, "Played"),
           (t.playoff ? ["seed"] : s.columns).map((c) => el("th", {}, c.replace(/_/g, " "))))),
         el("tbody", {}, t.rows.map((r) => el("tr", { class: r.status },

@@ -68,7 +68,8 @@ def test_groups_are_seeded_by_snake_and_the_best_of_each_group_meet_in_a_crossed
         settle(t, lower_id_wins)
     tables = standings(state(t))["tables"]
     assert tables[0]["playoff"] and tables[0]["rows"][0]["name"] == "p01"
-    assert [tb["title"] for tb in tables[1:]] == ["Group A", "Group B"]
+    # The playoff, the groups, then the whole event's final places.
+    assert [tb["title"] for tb in tables[1:]] == ["Group A", "Group B", "Final places"]
 
 
 def test_pods_score_placement_points_split_equally_on_ties_and_avoid_repeat_opponents(alice):
