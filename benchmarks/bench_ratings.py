@@ -133,14 +133,13 @@ def run(sizes: list[int], new: int) -> None:
                 flush=True,
             )
 
-            # P4a: one new result through ratings_apply vs the bare call plus one write.
+            # P4a: one new result through ratings_apply vs the bare call plus one write, taken in
+            # turns result by result (which goes first alternates), so both see the same load.
             fresh = store(game, users, new, rng, verdict="pending")
             have[game] += new
             applied, bare = [], []
-            for match in fresh:
+            for n, match in enumerate(fresh):
                 Match.objects.filter(pk=match.pk).update(verdict="verified")
-                applied.append(timed(lambda: ratings_apply(match_id=match.pk)))
-            for match in fresh:
                 [result], _ = rated_results(game, match_ids=[match.pk])
                 rows = {
                     r.competitor: r
@@ -158,16 +157,25 @@ def run(sizes: list[int], new: int) -> None:
                                 RatingPoint(
                                     game=game,
                                     competitor=k,
-                                    match_id=result.match_id,
+                                    match_id=uuid.uuid4(),  # not the match's: ratings_apply must not see it
                                     sequence=-1,
                                     rating=v.rating,
                                     deviation=v.deviation,
+                                    volatility=getattr(v, "volatility", None),
                                 )
                                 for k, v in out.items()
                             ]
                         )
 
-                bare.append(timed(bare_update))
+                def apply():
+                    assert ratings_apply(match_id=match.pk) is True
+
+                if n % 2:
+                    bare.append(timed(bare_update))
+                    applied.append(timed(apply))
+                else:
+                    applied.append(timed(apply))
+                    bare.append(timed(bare_update))
             RatingPoint.objects.filter(game=game, sequence=-1).delete()
             a_ms, b_ms = statistics.median(applied) * 1000, statistics.median(bare) * 1000
             print(
