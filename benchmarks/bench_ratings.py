@@ -9,7 +9,7 @@ finished, verified matches directly (bulk inserts, 200 players), rebuilds the ra
 
 - P4a, one new result: ``ratings_apply`` (what every verdict runs) on ``--new`` fresh results,
   median time, against the bare call of the rating library on the same two stored ratings plus
-  one write (the new rating points inserted). The old path (``ratings_refresh``: re-read the
+  one write (the new rating points inserted), the two taken in turns result by result. The old path (``ratings_refresh``: re-read the
   whole history and rebuild) is timed too, on 3 results, for comparison.
 - P4b, full rebuild: ``ratings_rebuild`` (read, fold, bulk write) against a bare loop calling the
   library (``ledger.rebuild``) on the same results already in memory.
