@@ -19,6 +19,7 @@ one game's ratings one after the other.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -28,7 +29,7 @@ from engines import registry
 from matches.models import Event, Match, Seat
 
 from .glicko2 import Glicko2Rating
-from .ledger import HistoryPoint, RatedResult, is_duel, rate_one, rebuild
+from .ledger import HistoryPoint, RatedResult, rate_one, rebuild
 from .models import Rating, RatingCheckpoint, RatingPoint
 from .multi import MultiRating, sides_of
 
@@ -85,7 +86,7 @@ def _rated_result(
         if key not in by_place.get(place, []):
             by_place.setdefault(place, []).append(key)
     rated = RatedResult(match_id, game, [by_place[p] for p in sorted(by_place)], sequence)
-    if system == "glicko2" and not is_duel(rated):
+    if system == "glicko2" and len(found) != 2:
         # Glicko-2 rates one side of one against another; a team-variant result of a
         # Glicko-2 game is left out rather than moving the whole game to another scale.
         return None
@@ -93,30 +94,49 @@ def _rated_result(
     return rated
 
 
+_RATED = """
+SELECT m.id, closing.id, m.result -> 'placements', m.result -> 'unfinished', m.origin -> 'fixture_clubs',
+    seats.indexes, seats.users, seats.bots, seats.usernames
+FROM {match} m
+LEFT JOIN LATERAL (
+    SELECT max(e.id) AS id FROM {event} e WHERE e.stream_id = m.stream_id AND e.type = 'match.finished'
+) closing ON true
+LEFT JOIN LATERAL (
+    SELECT array_agg(s.index ORDER BY s.index) AS indexes, array_agg(s.user_id ORDER BY s.index) AS users,
+        array_agg(s.bot ORDER BY s.index) AS bots, array_agg(u.{username} ORDER BY s.index) AS usernames
+    FROM {seat} s LEFT JOIN {user} u ON u.id = s.user_id WHERE s.match_id = m.id
+) seats ON true
+WHERE m.game = %s AND m.status = %s AND m.verdict = %s {only}
+"""
+
+
+def _json(value):
+    # A jsonb value read by a raw cursor comes back as its text here (Django's loader).
+    return json.loads(value) if isinstance(value, str) else value
+
+
 def rated_results(game: str, *, match_ids: Iterable[Any] | None = None) -> tuple[list[RatedResult], dict[str, str]]:
     """The game's verified results in commit order (or only those of ``match_ids``), and labels.
-    Three flat queries (matches, seats with usernames, closing events), joined here: a rebuild's
-    read grows with the results, never with a query per match."""
-    verified = {"game": game, "status": Match.Status.FINISHED, "verdict": Match.Verdict.VERIFIED}
-    matches = Match.objects.filter(**verified)
-    seats = Seat.objects.filter(**{f"match__{k}": v for k, v in verified.items()})
-    closing = Event.objects.filter(type="match.finished", **{f"stream__match__{k}": v for k, v in verified.items()})
+    One query, the database joining each match to its seats and closing event and sending only
+    the parts of its result and origin a rating reads: a rebuild's read grows with the results,
+    never with a query per match, and little Python runs per match (issue 17, P4b)."""
+    params: list[Any] = [game, Match.Status.FINISHED, Match.Verdict.VERIFIED]
+    only = ""
     if match_ids is not None:
-        match_ids = list(match_ids)
-        matches = matches.filter(pk__in=match_ids)
-        seats = seats.filter(match_id__in=match_ids)
-        closing = closing.filter(stream__match__in=match_ids)
-    by_match: dict[Any, list[tuple]] = {}
-    for match_id, *seat in seats.order_by("match_id", "index").values_list(
-        "match_id", "index", "user_id", "bot", "user__username"
-    ):
-        by_match.setdefault(match_id, []).append(tuple(seat))
-    sequence = dict(closing.values_list("stream_id", "id"))
+        params.append([str(m) for m in match_ids])
+        only = "AND m.id = ANY(%s::uuid[])"
     results, labels, system = [], {}, rating_system(game)
-    for match_id, stream_id, result, origin in matches.values_list("id", "stream_id", "result", "origin"):
-        rated = _rated_result(
-            match_id, game, system, result, origin, by_match.get(match_id, []), sequence.get(stream_id), labels
-        )
+    with connection.cursor() as cursor:
+        cursor.execute(_sql(_RATED.replace("{only}", only)), params)
+        rows = cursor.fetchall()
+    for match_id, sequence, placements, unfinished, fixture_clubs, indexes, users, bots, usernames in rows:
+        placements = _json(placements)
+        if placements is None or _json(unfinished):
+            continue
+        fixture_clubs = _json(fixture_clubs)
+        seats = list(zip(indexes or [], users or [], bots or [], usernames or []))
+        origin = {"fixture_clubs": fixture_clubs} if fixture_clubs else {}
+        rated = _rated_result(match_id, game, system, {"placements": placements}, origin, seats, sequence, labels)
         if rated is not None:
             results.append(rated)
     results.sort(key=lambda r: r.sequence)
@@ -282,9 +302,154 @@ def _rewind(game: str, system: str, since: int) -> list[Any] | None:
     return sorted({m for _, m, _ in later}, key=str)
 
 
+# -- One new result, the usual case: two statements, no lock wait (issue 17, P4a) ----------------
+#
+# A verdict's update used to be about a dozen small queries (the match, its seats, its closing
+# event, the lock, whether it is in, the stored ratings, the upsert, the points, the checkpoint).
+# The usual case, the newest result of a game whose ratings already exist, now takes two:
+#
+# 1. one read of everything the step needs: the match, its seats and closing event, whether the
+#    match is in the ratings, the stored ratings of every competitor it could rate, and the
+#    game's checkpoint with its row version (PostgreSQL's ``xmin``, which every update of the
+#    row changes);
+# 2. one write that moves the checkpoint only if its row is still that version, and in the same
+#    statement upserts the ratings and inserts the points (nothing, if the checkpoint moved).
+#
+# Every path that changes a game's ratings updates its checkpoint row in the same transaction,
+# so a checkpoint still at the version read means the ratings read are still the ratings: the
+# write is the step the locked path would have taken. If another update got there first (or the
+# row is locked by one still running: the write waits for it, then sees the new version), the
+# write changes nothing and the locked path below runs instead. Each statement is atomic on its
+# own, so outside a transaction there is no BEGIN or COMMIT to wait for either.
+
+_READ_ONE = """
+SELECT m.game, m.status, m.verdict, m.result, m.origin,
+    (SELECT array_agg(ARRAY[s.index::text, s.user_id::text, s.bot, u.{username}] ORDER BY s.index)
+        FROM {seat} s LEFT JOIN {user} u ON u.id = s.user_id WHERE s.match_id = m.id),
+    (SELECT max(e.id) FROM {event} e WHERE e.stream_id = m.stream_id AND e.type = 'match.finished'),
+    c.sequence, c.xmin::text,
+    EXISTS (SELECT 1 FROM {point} p WHERE p.game = m.game AND p.match_id = m.id),
+    (SELECT array_agg(ARRAY[r.competitor, r.label, r.rating::text, r.deviation::text,
+                            r.volatility::text, r.matches::text])
+        FROM {rating} r WHERE r.game = m.game AND r.competitor = ANY(
+            ARRAY(SELECT 'user:' || s.user_id FROM {seat} s WHERE s.match_id = m.id)
+            || ARRAY['club:' || (m.origin -> 'fixture_clubs' ->> 0), 'club:' || (m.origin -> 'fixture_clubs' ->> 1)]))
+FROM {match} m LEFT JOIN {checkpoint} c ON c.game = m.game
+WHERE m.id = %s
+"""
+
+_WRITE_ONE = """
+WITH moved AS (
+    UPDATE {checkpoint} SET sequence = %(sequence)s
+    WHERE game = %(game)s AND xmin::text = %(version)s
+    RETURNING game
+), rated AS (
+    INSERT INTO {rating} (game, competitor, label, system, rating, deviation, volatility, sort_key, matches)
+    SELECT moved.game, r.competitor, r.label, %(system)s, r.rating, r.deviation, r.volatility, r.sort_key, r.matches
+    FROM moved, unnest(%(keys)s::varchar[], %(labels)s::varchar[], %(ratings)s::float8[], %(deviations)s::float8[],
+                       %(volatilities)s::float8[], %(sort_keys)s::float8[], %(played)s::integer[])
+        AS r(competitor, label, rating, deviation, volatility, sort_key, matches)
+    ON CONFLICT (game, competitor) DO UPDATE SET
+        label = EXCLUDED.label, system = EXCLUDED.system, rating = EXCLUDED.rating,
+        deviation = EXCLUDED.deviation, volatility = EXCLUDED.volatility,
+        sort_key = EXCLUDED.sort_key, matches = EXCLUDED.matches
+), pointed AS (
+    INSERT INTO {point} (game, competitor, match_id, sequence, rating, deviation, volatility)
+    SELECT moved.game, p.competitor, %(match_id)s::uuid, %(sequence)s, p.rating, p.deviation, p.volatility
+    FROM moved, unnest(%(keys)s::varchar[], %(ratings)s::float8[], %(deviations)s::float8[],
+                       %(volatilities)s::float8[]) AS p(competitor, rating, deviation, volatility)
+)
+SELECT count(*) FROM moved
+"""
+
+
+def _sql(template: str) -> str:
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model()
+    q = connection.ops.quote_name
+    return template.format(
+        match=q(Match._meta.db_table),
+        seat=q(Seat._meta.db_table),
+        event=q(Event._meta.db_table),
+        user=q(user._meta.db_table),
+        username=q(user._meta.get_field(user.USERNAME_FIELD).column),
+        rating=q(Rating._meta.db_table),
+        point=q(RatingPoint._meta.db_table),
+        checkpoint=q(RatingCheckpoint._meta.db_table),
+    )
+
+
+def _float(text: str | None) -> float | None:
+    # PostgreSQL (12+) writes a float8 as text in the shortest form that reads back exactly.
+    return None if text is None else float(text)
+
+
+def _apply_newest(match_id) -> bool | None:
+    """The usual case in two statements (see above): returns whether the ratings changed, or
+    None when this is not the usual case, or another update came first (the locked path then)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_sql(_READ_ONE), [match_id])
+        row = cursor.fetchone()
+        if row is None:
+            return False  # no such match
+        game, status, verdict, result, origin, seats, closing, last, version, included, stored = row
+        system = rating_system(game)
+        if not system:
+            return False
+        if isinstance(result, str):  # a JSON column read raw may come back as text
+            result = json.loads(result)
+        if isinstance(origin, str):
+            origin = json.loads(origin)
+        verified = status == Match.Status.FINISHED and verdict == Match.Verdict.VERIFIED
+        labels: dict[str, str] = {}
+        seat_rows = [
+            (int(index), int(user) if user is not None else None, bot, username)
+            for index, user, bot, username in seats or []
+        ]
+        rated = (
+            _rated_result(match_id, game, system, result, origin or {}, seat_rows, closing, labels)
+            if verified
+            else None
+        )
+        if (rated is not None) == included:
+            return False  # already in, or rightly out
+        if rated is None or last is None or rated.sequence <= last:
+            return None  # a withdrawal, a late result or the game's first: the locked path
+        current, played, known = {}, {}, {}
+        for key, label, rating, deviation, volatility, matches in stored or []:
+            current[key] = _stored_rating(system, float(rating), float(deviation), _float(volatility))
+            played[key], known[key] = int(matches), label
+        new = rate_one(current, rated, system)
+        keys = sorted(new)
+        cursor.execute(
+            _sql(_WRITE_ONE),
+            {
+                "sequence": rated.sequence,
+                "game": game,
+                "version": version,
+                "system": system,
+                "match_id": rated.match_id,
+                "keys": keys,
+                "labels": [labels.get(k) or known.get(k, k) for k in keys],
+                "ratings": [new[k].rating for k in keys],
+                "deviations": [new[k].deviation for k in keys],
+                "volatilities": [getattr(new[k], "volatility", None) for k in keys],
+                "sort_keys": [_sort_key(new[k]) for k in keys],
+                "played": [played.get(k, 0) + 1 for k in keys],
+            },
+        )
+        (moved,) = cursor.fetchone()
+    return True if moved else None
+
+
 def ratings_apply(*, match_id) -> bool:
     """Bring one match's verdict into its game's ratings (idempotent; after every verdict).
     Returns whether the ratings changed."""
+    if connection.vendor == "postgresql":
+        changed = _apply_newest(match_id)
+        if changed is not None:
+            return changed
     game = Match.objects.filter(pk=match_id).values_list("game", flat=True).first()
     system = rating_system(game) if game else None
     if not system:

@@ -13,9 +13,9 @@ whole refold: they come once or twice a season.
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import Q, Subquery
 
-from matches.models import Event
+from matches.models import Event, Stream
 
 from .models import Club, Fixture, Season
 
@@ -34,16 +34,23 @@ def season_project_fixture(*, season: Season, fixture: str | None) -> None:
         .order_by("seq")
     )
     row = season_fold(facts)[fixture]
-    clubs = {
-        c.slug: c for c in Club.objects.filter(slug__in={row["home"], row["away"], row["walkover_winner"]} - {None})
-    }
+    stored = season.fixtures.select_related("home", "away").filter(key=fixture).first() or Fixture(
+        season=season, key=fixture
+    )
+    # The clubs are nearly always the stored row's own two (a walkover's winner is one of
+    # them): read from it, not queried again per fact.
+    clubs = {c.slug: c for c in (getattr(stored, "home", None), getattr(stored, "away", None)) if c is not None}
+    wanted = {row["home"], row["away"], row["walkover_winner"]} - {None}
+    if not wanted <= clubs.keys():
+        clubs.update((c.slug, c) for c in Club.objects.filter(slug__in=wanted - clubs.keys()))
     for name in ("home", "away", "walkover_winner"):
         if row[name] is not None:
             row[name] = clubs[row[name]]
-    stored = season.fixtures.filter(key=fixture).first() or Fixture(season=season, key=fixture)
     if stored.pk is None or not all(_same(getattr(stored, name), value) for name, value in row.items()):
         for name, value in row.items():
             setattr(stored, name, value)
         stored.save()
-    head = Event.objects.filter(stream_id=season.stream_id).order_by("-seq").values_list("seq", flat=True).first()
-    Season.objects.filter(pk=season.pk).update(projected_seq=head or 0)
+    # The season is projected up to its stream's head: one statement, the head read inside it.
+    Season.objects.filter(pk=season.pk).update(
+        projected_seq=Subquery(Stream.objects.filter(pk=season.stream_id).values("head_seq")[:1])
+    )
