@@ -246,7 +246,20 @@ class DuelingWizards(Engine):
 
     # -- transitions --------------------------------------------------------------------
     def apply(self, state: State, event: dict[str, Any]) -> State:
-        kind = event_kind(event)
+        # The envelope event_kind accepts, tested without building a set of its keys (replay's
+        # common case); anything else goes through event_kind, which refuses it.
+        if type(event) is dict and len(event) == 2 and event.get("kind") == "chance" and "outcome" in event:
+            kind = "chance"
+        elif (
+            type(event) is dict
+            and len(event) == 3
+            and event.get("kind") == "action"
+            and "seat" in event
+            and "action" in event
+        ):
+            kind = "action"
+        else:
+            kind = event_kind(event)
         if state["phase"] == OVER:
             raise IllegalAction("The duel is over; nothing more can happen.", code="game_over")
 
@@ -529,8 +542,11 @@ def _defend(state: State, seat: int, card: str) -> State:
     new = dict(state)
     new["hands"] = hands
     new["defences"] = defences
-    if all(defences[s] is not None or not state["alive"][s] or s == state["attacker"] for s in range(state["seats"])):
-        new["phase"] = ATTACK
+    alive, attacker = state["alive"], state["attacker"]
+    for s in range(state["seats"]):
+        if defences[s] is None and alive[s] and s != attacker:
+            return new  # another defender still to choose
+    new["phase"] = ATTACK
     return new
 
 
