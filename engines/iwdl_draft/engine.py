@@ -78,6 +78,9 @@ _ACTION_KEYS = {
 }
 _FIRST_PICK_TYPES = ("take_first_pick", "pass_first_pick")
 _OPTIONAL_KEYS = {"auto"}
+#: Per action type: the keys it must have, and every key it may have (built once, not per event).
+_REQUIRED_KEYS = {kind: frozenset(keys | {"type"}) for kind, keys in _ACTION_KEYS.items()}
+_ALLOWED_KEYS = {kind: frozenset(keys | {"type"} | _OPTIONAL_KEYS) for kind, keys in _ACTION_KEYS.items()}
 
 
 # -- data helpers ----------------------------------------------------------------------------
@@ -600,7 +603,18 @@ class IwdlDraftEngine(Engine):
 
     # -- transitions -----------------------------------------------------------------------------
     def apply(self, state: State, event: dict[str, Any]) -> State:
-        kind = event_kind(event)
+        # The envelope event_kind accepts, tested without building a set of its keys (replay's
+        # common case); anything else goes through event_kind, which refuses it.
+        if (
+            type(event) is dict
+            and len(event) == 3
+            and event.get("kind") == "action"
+            and "seat" in event
+            and "action" in event
+        ):
+            kind = "action"
+        else:
+            kind = event_kind(event)
         if state["phase"] == OVER:
             raise IllegalAction("The draft is over; nothing more can happen.", code="game_over")
         if kind == "chance":
@@ -612,7 +626,10 @@ class IwdlDraftEngine(Engine):
 
         seat, action = event["seat"], event["action"]
         self.validate(state, seat, action)
-        new = _next_state(state)
+        # Only what the event changes is copied (issue 17, P1): a new top-level dict sharing every
+        # list the event leaves alone. Nothing changes a state's lists in place after apply returns
+        # (resample_hidden works on a clone), so sharing them between states is safe.
+        new = dict(state)
         auto = bool(action.get("auto", False))
         kind = action["type"]
         if kind in _FIRST_PICK_TYPES:
@@ -625,22 +642,31 @@ class IwdlDraftEngine(Engine):
             new["phase"] = PICKING
         elif kind == "pick":
             jersey = action["wizard"]
-            deck = new["deck"]
-            refill = deck.pop(0) if deck else None
-            new["pool"] = [j for j in new["pool"] if j != jersey] + ([refill] if refill is not None else [])
-            new["teams"][seat].append(jersey)
-            new["picks"].append(
+            deck = state["deck"]
+            refill = deck[0] if deck else None
+            new["deck"] = deck[1:]
+            new["pool"] = [j for j in state["pool"] if j != jersey] + ([refill] if refill is not None else [])
+            teams = list(state["teams"])
+            teams[seat] = teams[seat] + [jersey]
+            new["teams"] = teams
+            new["picks"] = state["picks"] + [
                 {"pick": len(state["picks"]) + 1, "seat": seat, "wizard": jersey, "auto": auto, "refill": refill}
-            )
-            if len(new["picks"]) == len(new["pick_order"]):
+            ]
+            if len(new["picks"]) == len(state["pick_order"]):
                 new["phase"] = BUILDING
         elif kind == "lineup":
-            new["lineups"][seat] = list(action["wizards"])
+            lineups = list(state["lineups"])
+            lineups[seat] = list(action["wizards"])
+            new["lineups"] = lineups
         elif kind == "spells":
-            new["spells"][seat] = canonical_spells(action["spells"])
+            spells = list(state["spells"])
+            spells[seat] = canonical_spells(action["spells"])
+            new["spells"] = spells
         else:
-            new["ready"][seat] = True
-            if all(new["ready"]):
+            ready = list(state["ready"])
+            ready[seat] = True
+            new["ready"] = ready
+            if all(ready):
                 new["phase"] = OVER
         return new
 
@@ -891,9 +917,9 @@ def _check_action_shape(action: Any) -> str:
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in _ACTION_KEYS:
         raise IllegalAction(f"An action's 'type' is one of {', '.join(_ACTION_KEYS)}; not {kind!r}.", code="bad_action")
-    expected = _ACTION_KEYS[kind] | {"type"}
-    keys = set(action)
-    if not expected <= keys or not keys <= expected | _OPTIONAL_KEYS:
+    keys = action.keys()
+    if not keys >= _REQUIRED_KEYS[kind] or not keys <= _ALLOWED_KEYS[kind]:
+        expected = _REQUIRED_KEYS[kind]
         names = " and ".join(f"'{k}'" for k in sorted(expected))
         raise IllegalAction(f"A '{kind}' action has the keys {names} (and optionally 'auto').", code="bad_action")
     if "auto" in action and type(action["auto"]) is not bool:

@@ -320,8 +320,8 @@ def do_move(state: State, action: dict) -> None:
         raise IllegalAction("Wizards may move into the Neutral Area but never across it.", code="cross_neutral_area")
     blocked = _blocked(state)
     if pick is None:
-        dist = reachable(state, w["j"], blocked, goal=to)
-        if to not in dist:
+        # The straight path settles most moves; the search runs only when it is blocked.
+        if not _straight_path_free(state, w, to, blocked) and to not in reachable(state, w["j"], blocked, goal=to):
             if to in blocked:
                 raise IllegalAction("That square is not empty.", code="square_occupied")
             raise IllegalAction(
@@ -333,8 +333,10 @@ def do_move(state: State, action: dict) -> None:
         if b is None or b["sq"] is None:
             raise IllegalAction("There is no loose ball with that number to pick up.", code="no_such_ball")
         check_can_pick_up(state, w)
-        dist = reachable_with_pickup(state, w["j"], pick, blocked)
-        if to not in dist:
+        bsq = (b["sq"][0], b["sq"][1])
+        if not _straight_pickup_free(state, w, bsq, to, blocked) and to not in reachable_with_pickup(
+            state, w["j"], pick, blocked
+        ):
             raise IllegalAction(
                 "No path of that length passes next to that ball and ends on that square.", code="out_of_reach"
             )
@@ -343,6 +345,51 @@ def do_move(state: State, action: dict) -> None:
         w["ball"] = b["id"]
     spend_action(state)
     w["sq"] = [to[0], to[1]]
+
+
+def _straight_steps(a: Square, b: Square, blocked: set[Square], lo: int, hi: int) -> int | None:
+    """The length of the path that steps straight from ``a`` at ``b`` (diagonally, then along the
+    remaining line) when every square on it after ``a`` is free and in rows lo..hi; else None."""
+    x, y = a
+    gx, gy = b
+    while x != gx or y != gy:
+        x += (gx > x) - (gx < x)
+        y += (gy > y) - (gy < y)
+        if (x, y) in blocked or not lo <= y <= hi:
+            return None
+    return max(abs(gx - a[0]), abs(gy - a[1]))
+
+
+def _straight_path_free(state: State, w: dict, to: Square, blocked: set[Square]) -> bool:
+    """A quick sufficient test for a plain move (issue 17, P1): the straight path to the goal is
+    within the allowance and free. When it says True, ``reachable`` finds the goal too (its
+    search tries every such path); when False, the search decides."""
+    start = (w["sq"][0], w["sq"][1])
+    if to == start:
+        return False  # standing still is no move
+    lo, hi = court_of(state).half_rows[w["side"]]
+    steps = _straight_steps(start, to, blocked, lo, hi)
+    return steps is not None and steps <= move_allowance(state, w["j"])
+
+
+def _straight_pickup_free(state: State, w: dict, bsq: Square, to: Square, blocked: set[Square]) -> bool:
+    """The same quick test for a move that picks up the ball on ``bsq``: straight to a square next
+    to the ball (or from where the wizard stands), then straight on to the goal with the ball's
+    square free, within the allowance. True means ``reachable_with_pickup`` has the goal too."""
+    start = (w["sq"][0], w["sq"][1])
+    if to == start:
+        return False
+    lo, hi = court_of(state).half_rows[w["side"]]
+    allowance = move_allowance(state, w["j"])
+    after = blocked - {bsq}
+    for s in court_of(state).neighbours(bsq):
+        first = 0 if s == start else _straight_steps(start, s, blocked, lo, hi)
+        if first is None or first > allowance:
+            continue
+        second = _straight_steps(s, to, after, lo, hi)
+        if second is not None and first + second <= allowance:
+            return True
+    return False
 
 
 def check_can_pick_up(state: State, w: dict) -> None:
