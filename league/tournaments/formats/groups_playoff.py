@@ -7,7 +7,7 @@ from .. import brackets
 from ..errors import refuse
 from ..standings import elimination_places, round_standings
 from ..states import PlayerStatus
-from .base import CUT_FORMATS, Format, bracket_shape, option_bool, option_int
+from .base import CUT_FORMATS, SCORING_OPTIONS, Format, bracket_shape, option_bool, option_int
 from .round_robin import schedule, scheduled_round
 
 
@@ -15,7 +15,7 @@ class GroupsPlayoff(Format):
     name = "groups_playoff"
     label = "Groups, then a playoff"
     position = 50
-    option_keys = ("tiebreaks", "groups", "advance", "third_place", "cut_format")
+    option_keys = ("tiebreaks", "groups", "advance", "third_place", "cut_format", *SCORING_OPTIONS)
     default_tiebreaks = ("head_to_head", "sonneborn_berger", "wins")
     draws = "groups"
 
