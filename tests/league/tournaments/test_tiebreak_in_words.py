@@ -1,0 +1,42 @@
+"""The tie-break in force, in words, next to each rank: who a player is ahead of or behind
+on the same score, on which tie-break, and the two values; or that they are tied."""
+
+from league.tournaments.tiebreaks import Game, in_words, shown, standings
+
+# R1: A beats B, C beats D; R2: A beats C, D beats B.  Scores A 2, C 1, D 1, B 0.
+# Buchholz: C meets D (1) and A (2) = 3; D meets C (1) and B (0) = 1.
+# Median Buchholz of two opponents drops both: C and D have 0 each.
+GAMES = [Game(1, "A", "B", 1, 0), Game(1, "C", "D", 1, 0), Game(2, "A", "C", 1, 0), Game(2, "D", "B", 1, 0)]
+NAMES = {"A": "Alice", "B": "Bob", "C": "Cleo", "D": "Dan"}
+
+
+def test_players_on_the_same_score_say_which_tie_break_parted_them_and_its_values():
+    rows = standings(GAMES, ["buchholz"])
+    assert [r.player for r in rows] == ["A", "C", "D", "B"]
+    assert in_words(rows, NAMES) == [
+        None,  # Alice leads on score alone
+        "ahead of Dan on Buchholz: 3 to 1",
+        "behind Cleo on Buchholz: 1 to 3",
+        None,
+    ]
+
+
+def test_players_level_on_every_tie_break_are_said_to_be_tied():
+    rows = standings(GAMES, ["median_buchholz"])
+    assert rows[1].rank == rows[2].rank == 2
+    words = in_words(rows, NAMES)
+    assert words[1] == f"tied with {NAMES[rows[2].player]}"
+    assert words[2] == f"tied with {NAMES[rows[1].player]}"
+
+
+def test_the_second_tie_break_is_named_when_the_first_left_them_level():
+    rows = standings(GAMES, ["median_buchholz", "sonneborn_berger"])
+    # Sonneborn-Berger: C beat D (1 point) -> 1; D beat B (0 points) -> 0.
+    assert in_words(rows, NAMES)[1] == "ahead of Dan on Sonneborn-Berger: 1 to 0"
+
+
+def test_percentages_read_as_percentages_and_other_values_as_decimals():
+    assert shown("omw", 2 / 3) == "66.7%"
+    assert shown("gwp", 1) == "100%"
+    assert shown("buchholz", 7.5) == "7.5"
+    assert shown("buchholz", 6) == "6"
