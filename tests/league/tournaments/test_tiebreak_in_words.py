@@ -1,7 +1,13 @@
 """The tie-break in force, in words, next to each rank: who a player is ahead of or behind
 on the same score, on which tie-break, and the two values; or that they are tied."""
 
+import pytest
+
+from league.tournaments import services
 from league.tournaments.tiebreaks import Game, in_words, shown, standings
+from matches.commands import AT_HEAD
+
+from .helpers import field, lower_id_wins, open_tournament, settle
 
 # R1: A beats B, C beats D; R2: A beats C, D beats B.  Scores A 2, C 1, D 1, B 0.
 # Buchholz: C meets D (1) and A (2) = 3; D meets C (1) and B (0) = 1.
@@ -40,3 +46,17 @@ def test_percentages_read_as_percentages_and_other_values_as_decimals():
     assert shown("gwp", 1) == "100%"
     assert shown("buchholz", 7.5) == "7.5"
     assert shown("buchholz", 6) == "6"
+
+
+@pytest.mark.django_db
+def test_the_standings_api_gives_each_row_its_tie_break_in_words(alice, client_for):
+    players = field(4)
+    t = open_tournament(alice, "swiss", players, start=True, rounds=2, tiebreaks=["buchholz"])
+    settle(t, lower_id_wins)
+    services.tournament_pair_next(tournament=t, by=alice, expected_seq=AT_HEAD)
+    settle(t, lower_id_wins)
+    rows = client_for(alice).get(f"/api/tournaments/{t.id}/").json()["standings"]["tables"][0]["rows"]
+    # Lower ids win: p01 2 points, p02 and p03 1 each, p04 none. With no rematch, each of the
+    # two on one point met the leader and the last player: the same Buchholz, so "tied".
+    assert [(r["name"], r["score"]) for r in rows] == [("p01", "2"), ("p02", "1"), ("p03", "1"), ("p04", "0")]
+    assert [r["decided_by"] for r in rows] == [None, "tied with p03", "tied with p02", None]
