@@ -194,3 +194,30 @@ def test_the_bye_score_a_swiss_had_still_sets_the_bye(alice):
     bye = next(r["players"][0] for r in s["pairings"].values() if len(r["players"]) == 1)
     assert scores(t)[bye] == Fraction(1, 2)
     assert pid(players[0]) in scores(t)
+
+
+def test_the_new_tournament_form_offers_best_of_three_and_three_one_nothing(alice):
+    from django.test import Client
+
+    from league.tournaments.models import Tournament
+
+    client = Client()
+    client.force_login(alice)
+    r = client.post(
+        "/tournaments/",
+        {
+            "name": "Three Point Open",
+            "game": "dueling-wizards",
+            "format": "swiss",
+            "bye_score": "1",
+            "seeding": "registration",
+            "seat_balance": "balanced",
+            "best_of": "3",
+            "scoring": "3-1-0",
+        },
+    )
+    assert r.status_code == 302
+    options = Tournament.objects.get(name="Three Point Open").state["options"]
+    assert options["best_of"] == 3
+    assert options["match_points"] == {"win": "3", "draw": "1", "loss": "0", "bye": "3"}
+    assert options["bye_score"] == "3"
