@@ -221,3 +221,14 @@ def test_the_new_tournament_form_offers_best_of_three_and_three_one_nothing(alic
     assert options["best_of"] == 3
     assert options["match_points"] == {"win": "3", "draw": "1", "loss": "0", "bye": "3"}
     assert options["bye_score"] == "3"
+
+
+def test_a_players_page_gives_the_game_score_from_their_side(alice):
+    from league.tournaments.selectors import player_view
+
+    t = open_tournament(alice, "swiss", field(4), start=True, rounds=2, best_of=3)
+    first = boards(t)[0]
+    a, b = first["players"]
+    report_and_confirm(t, first, {"winner": b, "games": [1, 2]})
+    assert player_view(state(t), b)["results"][0]["outcome"] == "won 2-1"
+    assert player_view(state(t), a)["results"][0]["outcome"] == "lost 1-2"
