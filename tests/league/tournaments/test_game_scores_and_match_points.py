@@ -232,3 +232,15 @@ def test_a_players_page_gives_the_game_score_from_their_side(alice):
     report_and_confirm(t, first, {"winner": b, "games": [1, 2]})
     assert player_view(state(t), b)["results"][0]["outcome"] == "won 2-1"
     assert player_view(state(t), a)["results"][0]["outcome"] == "lost 1-2"
+
+
+def test_a_best_of_three_bracket_match_is_won_with_its_game_score(alice):
+    players = field(4)
+    t = open_tournament(alice, "single_elimination", players, start=True, best_of=3)
+    first = boards(t)[0]
+    a, b = first["players"]
+    refused(
+        "bad_result", services.tournament_report, tournament=t, pairing=first["id"], user=user(a), result={"winner": a}
+    )
+    report_and_confirm(t, first, {"winner": a, "games": [2, 1]})
+    assert state(t)["pairings"][first["id"]]["result"] == {"winner": a, "games": [2, 1]}
