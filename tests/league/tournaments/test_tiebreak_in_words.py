@@ -49,7 +49,7 @@ def test_percentages_read_as_percentages_and_other_values_as_decimals():
 
 
 @pytest.mark.django_db
-def test_the_standings_api_gives_each_row_its_tie_break_in_words(alice, client_for):
+def test_the_standings_api_and_printed_sheet_give_each_row_its_tie_break_in_words(alice, client_for, client):
     players = field(4)
     t = open_tournament(alice, "swiss", players, start=True, rounds=2, tiebreaks=["buchholz"])
     settle(t, lower_id_wins)
@@ -63,3 +63,6 @@ def test_the_standings_api_gives_each_row_its_tie_break_in_words(alice, client_f
     assert (rows[0]["name"], rows[3]["name"]) == ("p01", "p04")
     assert rows[0]["decided_by"] is None and rows[3]["decided_by"] is None
     assert {r["name"]: r["decided_by"] for r in rows[1:3]} == {"p02": "tied with p03", "p03": "tied with p02"}
+    client.force_login(alice)
+    printed = client.get(f"/tournaments/{t.id}/print/standings/").content.decode()
+    assert "tied with p03" in printed and "tied with p02" in printed
