@@ -1,5 +1,6 @@
 import datetime as dt
 import uuid
+from fractions import Fraction
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django import forms
@@ -31,6 +32,23 @@ class NewTournamentForm(forms.Form):
         initial="0",
         required=False,
         label="Requested bye worth (Swiss, pods)",
+    )
+    best_of = forms.TypedChoiceField(
+        choices=[(1, "One game"), (3, "Best of three"), (5, "Best of five")],
+        coerce=int,
+        initial=1,
+        required=False,
+        label="Match length",
+    )
+    scoring = forms.ChoiceField(
+        choices=[
+            ("match", "Match points 1 / ½ / 0"),
+            ("3-1-0", "Match points 3 / 1 / 0"),
+            ("games", "Battle points (games won)"),
+        ],
+        initial="match",
+        required=False,
+        label="Scoring",
     )
     seat_balance = forms.ChoiceField(
         choices=[
@@ -145,4 +163,12 @@ class NewTournamentForm(forms.Form):
             options["cut_seeding"] = d.get("cut_seeding") or "standings"
         if "seat_balance" in keys:
             options["seat_balance"] = d["seat_balance"] or "balanced"
+        if "best_of" in keys:
+            options["best_of"] = d.get("best_of") or 1
+        if "match_points" in keys and d.get("scoring") == "3-1-0":
+            # The bye keeps its share of a win (a whole bye: 3 points).
+            bye = Fraction(options.pop("bye_score", "1")) * 3
+            options["match_points"] = {"win": 3, "draw": 1, "loss": 0, "bye": str(bye)}
+        if "points_from" in keys and d.get("scoring") == "games":
+            options["points_from"] = "games"
         return options

@@ -96,12 +96,22 @@ def _outcome_for(pid, record) -> str:
     if result.get("double_forfeit"):
         return "double forfeit"
     if result.get("draw"):
-        return "draw"
+        return "draw" + _games_text(pid, record)
     if "finish" in result:
         place = next(i for i, tied in enumerate(result["finish"], start=1) if pid in tied)
         return f"place {place}"
     won = result.get("winner") == pid
-    return ("won" if won else "lost") + (" by forfeit" if result.get("forfeit") else "")
+    outcome = ("won" if won else "lost") + (" by forfeit" if result.get("forfeit") else "")
+    return outcome + _games_text(pid, record)
+
+
+def _games_text(pid, record) -> str:
+    """The game score from this player's side (" 2-1"), when the result has one."""
+    games = (record["result"] or {}).get("games")
+    if not games:
+        return ""
+    mine = record["players"].index(pid)
+    return f" {games[mine]}-{games[1 - mine]}"
 
 
 def player_view(state, pid: str) -> dict:

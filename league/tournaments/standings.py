@@ -33,11 +33,57 @@ def as_decimal(value: Any) -> str:
 
 
 def bye_score(state) -> Fraction:
-    return as_fraction(state["options"].get("bye_score", "1"))
+    return scoring(state)["bye"]
 
 
-def points(state, record) -> dict[str, Fraction]:
-    """Points each player of a final pairing takes from it."""
+#: What a match is worth unless the organiser says otherwise (a bye: ``bye_score``, 1).
+DEFAULT_MATCH_POINTS = {"win": WIN, "draw": DRAW, "loss": LOSS}
+
+
+def scoring(state) -> dict[str, Fraction]:
+    """The match points in force: win, draw, loss and bye (options ``match_points``; an
+    event created before they existed scores 1 / 1/2 / 0 and ``bye_score``)."""
+    given = state["options"].get("match_points")
+    if given:
+        return {key: as_fraction(given[key]) for key in ("win", "draw", "loss", "bye")}
+    return {**DEFAULT_MATCH_POINTS, "bye": as_fraction(state["options"].get("bye_score", "1"))}
+
+
+def best_of(state) -> int:
+    return int(state["options"].get("best_of") or 1)
+
+
+def games_to_win(state) -> int:
+    """Games that win a match outright: 2 in a best of three."""
+    return best_of(state) // 2 + 1
+
+
+def game_score(state, record) -> tuple[list[int], int] | None:
+    """Games won by each player of a final two-player pairing (in its player order) and games
+    drawn. A bye or a forfeit win is the games needed to win to none (2-0 in a best of three,
+    as Magic tournaments count it); a result without a game score is one game (1-0, or one
+    drawn game), as a platform match is; a double forfeit is no game. None for a pod."""
+    result = record["result"] or {}
+    players = record["players"]
+    if "finish" in result:
+        return None
+    if result.get("bye"):
+        return [games_to_win(state)], 0
+    if result.get("double_forfeit"):
+        return [0, 0], 0
+    if "games" in result:
+        won = list(result["games"])
+        return won, 0
+    if result.get("draw"):
+        return [0, 0], 1
+    winner = result.get("winner")
+    if result.get("forfeit"):
+        return [games_to_win(state) if p == winner else 0 for p in players], 0
+    return [1 if p == winner else 0 for p in players], 0
+
+
+def match_points(state, record) -> dict[str, Fraction]:
+    """Match points each player of a final pairing takes from it (placement points in a pod)."""
     result = record["result"] or {}
     players = record["players"]
     if "finish" in result:
@@ -46,14 +92,26 @@ def points(state, record) -> dict[str, Fraction]:
     if result.get("requested"):
         # A bye the player asked for: worth the tournament's requested-bye points (default 0).
         return {players[0]: as_fraction(state["options"].get("requested_bye_points", "0"))}
+    table = scoring(state)
     if result.get("bye"):
-        return {players[0]: bye_score(state)}
+        return {players[0]: table["bye"]}
     if result.get("draw"):
-        return {p: DRAW for p in players}
+        return {p: table["draw"] for p in players}
     if result.get("double_forfeit"):
-        return {p: LOSS for p in players}
+        return {p: table["loss"] for p in players}
     winner = result.get("winner")
-    return {p: (WIN if p == winner else LOSS) for p in players}
+    return {p: (table["win"] if p == winner else table["loss"]) for p in players}
+
+
+def points(state, record) -> dict[str, Fraction]:
+    """Points each player of a final pairing takes from it: its match points, or with
+    ``points_from: "games"`` (battle points) the games each won in it."""
+    if state["options"].get("points_from") == "games":
+        score = game_score(state, record)
+        if score is not None:
+            won, _ = score
+            return {p: Fraction(won[i]) for i, p in enumerate(record["players"])}
+    return match_points(state, record)
 
 
 def final_pairings(state, group: int | None = None, bracket: bool = False):
@@ -73,12 +131,33 @@ def games(state, group: int | None = None) -> list[tiebreaks.Game]:
         if "finish" in result:
             continue
         pts = points(state, record)
+        mps = match_points(state, record)
+        won, drawn = game_score(state, record)
         if result.get("bye"):
-            out.append(tiebreaks.Game(record["round"], record["players"][0], None, pts[record["players"][0]]))
+            first = record["players"][0]
+            out.append(
+                tiebreaks.Game(
+                    record["round"], first, None, pts[first], first_games=won[0], first_match_points=mps[first]
+                )
+            )
             continue
         a, b = record["players"]
         forfeit = bool(result.get("forfeit") or result.get("double_forfeit"))
-        out.append(tiebreaks.Game(record["round"], a, b, pts[a], pts[b], forfeit=forfeit))
+        out.append(
+            tiebreaks.Game(
+                record["round"],
+                a,
+                b,
+                pts[a],
+                pts[b],
+                forfeit=forfeit,
+                first_games=won[0],
+                second_games=won[1],
+                drawn_games=drawn,
+                first_match_points=mps[a],
+                second_match_points=mps[b],
+            )
+        )
     return out
 
 
@@ -96,7 +175,10 @@ def round_standings(state, group: int | None = None) -> list[dict[str, Any]]:
     # yet for anyone whose result is not in, so pairing a round moves no tie-break.
     round_count = complete_rounds(state)
     use_rounds = round_count if fmt.scores_unplayed_rounds and round_count else None
-    rows = tiebreaks.standings(games(state, group), names, players=sorted(members), rounds=use_rounds)
+    rows = tiebreaks.standings(
+        games(state, group), names, players=sorted(members), rounds=use_rounds, win_points=scoring(state)["win"]
+    )
+    words = tiebreaks.in_words(rows, {pid: p["name"] for pid, p in state["players"].items()})
     played = defaultdict(int)
     for g in games(state, group):
         played[g.first] += 1
@@ -112,8 +194,10 @@ def round_standings(state, group: int | None = None) -> list[dict[str, Any]]:
             "played": played[r.player],
             "tiebreaks": dict(r.values),
             "separated_by": r.separated_from_next,
+            # The tie-break in force against a neighbour on the same score, in words.
+            "decided_by": said,
         }
-        for r in rows
+        for r, said in zip(rows, words, strict=True)
         if r.player in state["players"]
     ]
 
@@ -162,6 +246,7 @@ def pod_standings(state) -> list[dict[str, Any]]:
                 "played": played[pid],
                 "tiebreaks": {"firsts": firsts[pid]},
                 "separated_by": None,
+                "decided_by": None,
             }
         )
     return rows
@@ -209,6 +294,7 @@ def elimination_places(state) -> list[dict[str, Any]]:
                 ),
                 "tiebreaks": {"seed": seeds.index(pid) + 1},
                 "separated_by": None,
+                "decided_by": None,
             }
         )
     return rows

@@ -58,6 +58,44 @@ def clean_requested_bye_points(options: dict, *, high) -> str:
     return str(value)
 
 
+#: Matches of one game, or the best of three or five (``best_of``).
+BEST_OF = (1, 3, 5)
+#: Where a player's score comes from: match points, or the games won (battle points).
+POINTS_FROM = ("match", "games")
+#: The scoring options of the formats ranked by score and tie-breaks.
+SCORING_OPTIONS = ("best_of", "match_points", "points_from")
+
+
+def clean_best_of(options: dict) -> int:
+    value = options.get("best_of", 1)
+    if value not in BEST_OF or isinstance(value, bool):
+        raise refuse("Option 'best_of' is 1, 3 or 5 games a match.", "bad_options", 400)
+    return value
+
+
+def clean_match_points(options: dict) -> dict[str, str]:
+    """``match_points``: what a win, a draw, a loss and a bye are worth. Defaults keep the
+    scoring every event had before (1, 1/2, 0, the bye as ``bye_score`` or a win); a draw
+    given no value is half a win. Stored as exact fractions' text ("1/2")."""
+    given = options.get("match_points") or {}
+    if not isinstance(given, dict) or set(given) - {"win", "draw", "loss", "bye"}:
+        raise refuse("Option 'match_points' is an object of win, draw, loss and bye.", "bad_options", 400)
+    win = option_score(given.get("win", 1), "match_points")
+    draw = option_score(given.get("draw", win / 2), "match_points")
+    loss = option_score(given.get("loss", 0), "match_points")
+    bye = option_score(given.get("bye", options.get("bye_score", win)), "match_points")
+    if not (0 <= loss <= draw <= win and win > 0 and 0 <= bye <= win):
+        raise refuse(
+            "Match points run loss ≤ draw ≤ win (a win worth more than nothing), and a bye is worth 0 to a win.",
+            "bad_options",
+            400,
+        )
+    return {
+        k: (str(v.numerator) if v.denominator == 1 else str(v))
+        for k, v in zip(("win", "draw", "loss", "bye"), (win, draw, loss, bye), strict=True)
+    }
+
+
 #: The bracket a cut feeds, and how its qualifiers are seeded.
 CUT_FORMATS = ("single_elimination", "double_elimination")
 CUT_SEEDING = ("standings", "rating")
@@ -160,6 +198,13 @@ class Format:
                 ):
                     raise refuse(f"Tie-breaks are chosen once each from {', '.join(TIEBREAKS)}.", "bad_options", 400)
                 out["tiebreaks"] = names
+            out["best_of"] = clean_best_of(options)
+            out["match_points"] = clean_match_points(options)
+            out["points_from"] = options.get("points_from", "match")
+            if out["points_from"] not in POINTS_FROM:
+                raise refuse(
+                    "Option 'points_from' is 'match' (match points) or 'games' (battle points).", "bad_options", 400
+                )
         if self.offers_cut:
             out.update(clean_cut(options, sized=not self.always_cut))
         return out

@@ -3,17 +3,17 @@ when the losers' bracket champion wins it (``bracket_reset``)."""
 
 from __future__ import annotations
 
-from .base import EliminationFormat, option_bool
+from .base import EliminationFormat, clean_best_of, option_bool
 
 
 class DoubleElimination(EliminationFormat):
     name = "double_elimination"
     label = "Double elimination"
     position = 20
-    option_keys = ("bracket_reset",)
+    option_keys = ("bracket_reset", "best_of")
 
     def clean_options(self, options, *, engine, user_pid):
-        return {"bracket_reset": option_bool(options, "bracket_reset", True)}
+        return {"bracket_reset": option_bool(options, "bracket_reset", True), "best_of": clean_best_of(options)}
 
     def bracket_shape(self, state):
         return {

@@ -8,7 +8,7 @@ from .. import brackets
 from ..errors import refuse
 from ..standings import round_standings
 from ..states import PlayerStatus
-from .base import Format, option_bool, option_int
+from .base import SCORING_OPTIONS, Format, option_bool, option_int
 from .round_robin import schedule, scheduled_round
 
 
@@ -19,7 +19,7 @@ class GroupsPlayoff(Format):
     name = "groups_playoff"
     label = "Groups, then a playoff"
     position = 50
-    option_keys = ("tiebreaks", "groups", "advance", "third_place", "cut_format", "cut_seeding")
+    option_keys = ("tiebreaks", "groups", "advance", "third_place", "cut_format", "cut_seeding", *SCORING_OPTIONS)
     default_tiebreaks = ("head_to_head", "sonneborn_berger", "wins")
     draws = "groups"
     always_cut = True

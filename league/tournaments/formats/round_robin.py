@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import brackets
 from ..states import PlayerStatus
-from .base import CUT_OPTIONS, Format, option_bool
+from .base import CUT_OPTIONS, SCORING_OPTIONS, Format, option_bool
 
 
 def schedule(groups: list[list[str]], double: bool = False) -> list[list[dict]]:
@@ -45,7 +45,7 @@ class RoundRobin(Format):
     name = "round_robin"
     label = "Round robin"
     position = 30
-    option_keys = ("tiebreaks", "double", *CUT_OPTIONS)
+    option_keys = ("tiebreaks", "double", *CUT_OPTIONS, *SCORING_OPTIONS)
     default_tiebreaks = ("head_to_head", "sonneborn_berger", "wins")
     cross_table = True
 

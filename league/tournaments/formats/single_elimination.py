@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from .base import EliminationFormat, option_bool
+from .base import EliminationFormat, clean_best_of, option_bool
 
 
 class SingleElimination(EliminationFormat):
     name = "single_elimination"
     label = "Single elimination"
     position = 10
-    option_keys = ("third_place",)
+    option_keys = ("third_place", "best_of")
 
     def clean_options(self, options, *, engine, user_pid):
-        return {"third_place": option_bool(options, "third_place", False)}
+        return {"third_place": option_bool(options, "third_place", False), "best_of": clean_best_of(options)}
 
     def bracket_shape(self, state):
         return {

@@ -8,7 +8,15 @@ from ..errors import refuse
 from ..standings import swiss_field
 from ..states import ENTERED
 from ..swiss import SwissOptions, as_fraction, pair_round
-from .base import CUT_OPTIONS, Format, clean_requested_bye_points, option_bool, option_int, option_score
+from .base import (
+    CUT_OPTIONS,
+    SCORING_OPTIONS,
+    Format,
+    clean_requested_bye_points,
+    option_bool,
+    option_int,
+    option_score,
+)
 
 SEAT_BALANCE = ("balanced", "strict")
 
@@ -32,6 +40,7 @@ class Swiss(Format):
         "forbidden_pairs",
         "seat_balance",
         *CUT_OPTIONS,
+        *SCORING_OPTIONS,
     )
     default_tiebreaks = ("buchholz", "median_buchholz", "sonneborn_berger")
     late_entry = True
@@ -41,11 +50,19 @@ class Swiss(Format):
     def clean_options(self, options, *, engine, user_pid):
         out = super().clean_options(options, engine=engine, user_pid=user_pid)
         out["rounds"] = option_int(options, "rounds", None, 1, 30, allow_none=True)
-        bye = option_score(options.get("bye_score", "1"), "bye_score")
-        if not 0 <= bye <= 1:
-            raise refuse("The bye is worth from 0 to 1 point.", "bad_options", 400)
+        # The bye's worth is one figure: ``bye_score``, or the ``match_points`` bye (3 when a win is 3).
+        points = out["match_points"]
+        given_bye = (options.get("match_points") or {}).get("bye")
+        bye = option_score(options.get("bye_score", points["bye"]), "bye_score")
+        if not 0 <= bye <= option_score(points["win"], "match_points"):
+            raise refuse("The bye is worth from 0 to a win's points.", "bad_options", 400)
+        if given_bye is not None and "bye_score" in options and bye != option_score(given_bye, "match_points"):
+            raise refuse("Give the bye's worth once: 'bye_score' and match_points' bye differ.", "bad_options", 400)
         out["bye_score"] = str(bye)
-        out["requested_bye_points"] = clean_requested_bye_points(options, high=1)
+        # Up to a win's worth, whatever a win is worth here (1, or 3 with 3/1/0).
+        out["requested_bye_points"] = clean_requested_bye_points(
+            options, high=option_score(points["win"], "match_points")
+        )
         out["avoid_same_club"] = option_bool(options, "avoid_same_club", True)
         pairs = options.get("forbidden_pairs", [])
         if not isinstance(pairs, list) or any(not isinstance(p, (list, tuple)) or len(p) != 2 for p in pairs):

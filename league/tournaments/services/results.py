@@ -14,6 +14,7 @@ from matches.services import SeatSpec, match_create
 from ..access import is_organiser, pid_of
 from ..errors import refuse
 from ..formats import registry as formats
+from ..standings import best_of, games_to_win
 from ..states import PairingStatus
 from .commands import NAMESPACE, Outcome, _need_organiser, _need_user, _open, _pairing, _pid_in, _run
 
@@ -45,11 +46,49 @@ def clean_result(state, record, result) -> dict:
     if result.get("draw"):
         if record["bracket_match"]:
             raise refuse("A bracket match needs a winner.", "draw_not_allowed", 400)
-        return {"draw": True}
+        return {"draw": True, **clean_games(state, players, result, None)}
     winner = _pid_in(state, result.get("winner", ""))
     if winner is None or winner not in players:
         raise refuse("The winner must be one of the pairing's players.", "bad_result", 400)
-    return {"winner": winner}
+    return {"winner": winner, **clean_games(state, players, result, winner)}
+
+
+def clean_games(state, players: list, result: dict, winner: str | None) -> dict:
+    """The game score of a two-player result: ``{"games": [2, 1]}`` in the pairing's player
+    order, or nothing in a best of one (the winner says it all, so a result reads the same
+    with or without the score). From a best of three up the score is required: the winner
+    has more games than the other player and at most the games that win the match, a draw
+    is level short of them (1-1 when time ran out), and no more games than ``best_of``."""
+    size = best_of(state)
+    games = result.get("games")
+    if games is None:
+        if size > 1:
+            raise refuse(f"A best-of-{size} match reports its game score, e.g. games: [2, 1].", "bad_result", 400)
+        return {}
+    need = games_to_win(state)
+    if (
+        not isinstance(games, list)
+        or len(games) != 2
+        or any(isinstance(g, bool) or not isinstance(g, int) or not 0 <= g <= need for g in games)
+    ):
+        raise refuse(
+            f"The game score is two whole numbers from 0 to {need}, one per player in pairing order.",
+            "bad_result",
+            400,
+        )
+    if sum(games) > size:
+        raise refuse(f"A best-of-{size} match has at most {size} games.", "bad_result", 400)
+    if winner is None:
+        if games[0] != games[1] or games[0] >= need:
+            raise refuse(f"A draw is level on games, short of {need}: e.g. 1-1.", "bad_result", 400)
+    else:
+        mine = games[players.index(winner)]
+        theirs = games[1 - players.index(winner)]
+        if mine <= theirs:
+            raise refuse("The winner has won more games than the other player.", "bad_result", 400)
+        if theirs >= need:
+            raise refuse(f"The loser cannot have won {need} games.", "bad_result", 400)
+    return {"games": list(games)} if size > 1 else {}
 
 
 def _need_player(state, record, user) -> str:

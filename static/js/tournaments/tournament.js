@@ -81,11 +81,25 @@
     if (!r) return rec.status === "reported" ? "reported, awaiting confirmation" : rec.status;
     if (r.bye && r.requested) return "requested bye";
     if (r.bye) return "bye";
-    if (r.draw) return "draw";
+    // A game score (best of three: 2-1) reads winner first; a level one as it is.
+    const games = r.games ? ` ${r.games[rec.players.indexOf(r.winner)] ?? r.games[0]}–${r.games[1 - rec.players.indexOf(r.winner)] ?? r.games[1]}` : "";
+    if (r.draw) return `draw${games}`;
     if (r.double_forfeit) return "double forfeit";
     if (r.finish) return r.finish.map((place) => place.map(nameOf).join(" = ")).join(" › ");
-    return `${nameOf(r.winner)} won${r.forfeit ? " (forfeit)" : ""}`;
+    return `${nameOf(r.winner)} won${games}${r.forfeit ? " (forfeit)" : ""}`;
   };
+
+  // Best of three or five: every game score a match can end with, winner first ([won, lost]).
+  const bestOf = () => Number((data.options || {}).best_of || 1);
+  function gameScores() {
+    const need = Math.floor(bestOf() / 2) + 1;
+    const wins = [], draws = [];
+    for (let lost = 0; lost < need; lost++) wins.push([need, lost]);
+    for (let each = 0; each < need && 2 * each <= bestOf(); each++) draws.push(each);
+    return { wins, draws };
+  }
+  // The result a score means, in the pairing's player order.
+  const scored = (rec, winner, [won, lost]) => ({ winner, games: rec.players[0] === winner ? [won, lost] : [lost, won] });
 
   function parseFinish(text) {
     return text.split(/[,>›]/).map((s) => s.trim()).filter(Boolean).map((place) => place.split("=").map((n) => n.trim()));
@@ -109,7 +123,13 @@
         out.push(el("button", { class: "small-btn primary", "data-testid": `confirm-${rec.id}`, onclick: () => post(`${path}/confirm`, {}) }, "Confirm"));
         out.push(el("button", { class: "small-btn", "data-testid": `dispute-${rec.id}`, onclick: () => post(`${path}/dispute`, { reason: "I disagree" }) }, "Dispute"));
       } else if (!mine) {
-        if (two) {
+        if (two && bestOf() > 1 && !pod) {
+          const { wins, draws } = gameScores();
+          rec.players.forEach((p) => wins.forEach((score) => out.push(el("button", { class: "small-btn", "data-testid": `report-${rec.id}-${nameOf(p)}-${score.join("-")}`,
+            onclick: () => post(`${path}/report`, { result: scored(rec, p, score) }) }, `${nameOf(p)} won ${score.join("–")}`))));
+          if (!rec.bracket_match) draws.forEach((each) => out.push(el("button", { class: "small-btn", "data-testid": `report-${rec.id}-draw-${each}-${each}`,
+            onclick: () => post(`${path}/report`, { result: { draw: true, games: [each, each] } }) }, `Draw ${each}–${each}`)));
+        } else if (two) {
           rec.players.forEach((p) => out.push(el("button", { class: "small-btn", "data-testid": `report-${rec.id}-${nameOf(p)}`, onclick: () => post(`${path}/report`, { result: won(p) }) }, `${nameOf(p)} won`)));
           if (!rec.bracket_match) out.push(el("button", { class: "small-btn", "data-testid": `report-${rec.id}-draw`, onclick: () => post(`${path}/report`, { result: drawn() }) }, "Draw"));
         } else {
@@ -141,8 +161,12 @@
           // A websocket update redraws the page: the choice survives it.
           onchange: (ev) => { picked[key] = ev.target.value; } },
           option("", "choose the result…"),
-          rec.players.map((p) => option(`w:${p}`, `${nameOf(p)} won`)),
-          rec.bracket_match ? null : option("draw", "Draw"),
+          bestOf() > 1 && !pod
+            ? rec.players.map((p) => gameScores().wins.map((score) => option(`w:${p}:${score.join("-")}`, `${nameOf(p)} won ${score.join("–")}`)))
+            : rec.players.map((p) => option(`w:${p}`, `${nameOf(p)} won`)),
+          rec.bracket_match ? null : (bestOf() > 1 && !pod
+            ? gameScores().draws.map((each) => option(`d:${each}`, `Draw ${each}–${each}`))
+            : option("draw", "Draw")),
           open ? rec.players.map((p) => option(`ns:${p}`, `${nameOf(p)} did not show`)) : null,
           open && !rec.bracket_match ? option("ns:both", "Nobody showed (double forfeit)") : null);
         const sent = (answer) => { if (answer) delete picked[key]; return answer; };
@@ -151,7 +175,11 @@
           if (!v) return refuse(`Choose the result of ${rec.id} first.`);
           const what = sel.options[sel.selectedIndex].textContent;
           if (v.startsWith("ns:")) return settle(what, () => post(`${path}/no-show`, { absent: v === "ns:both" ? rec.players : [v.slice(3)] }).then(sent));
-          return settle(what, () => post(`${path}/${verb}`, { result: v === "draw" ? drawn() : won(v.slice(2)), reason: "organiser" }).then(sent));
+          const chosen = v === "draw" ? drawn()
+            : v.startsWith("d:") ? { draw: true, games: [Number(v.slice(2)), Number(v.slice(2))] }
+            : v.split(":").length === 3 ? scored(rec, v.split(":")[1], v.split(":")[2].split("-").map(Number))
+            : won(v.slice(2));
+          return settle(what, () => post(`${path}/${verb}`, { result: chosen, reason: "organiser" }).then(sent));
         } }, label));
       } else {
         const input = el("input", { placeholder: "finish: a, b = c, d", "aria-label": "Finishing order", "data-testid": `${verb}-finish-${rec.id}` });
@@ -331,7 +359,7 @@
     const p = data.progress;
     const rows = [];
     if (data.format_info.ranks_by_tiebreaks) {
-      const names = ["buchholz", "median_buchholz", "sonneborn_berger", "head_to_head", "omw", "wins"];
+      const names = ["buchholz", "median_buchholz", "sonneborn_berger", "head_to_head", "omw", "wins", "mwp", "gwp", "ogwp"];
       const current = tiebreakEdits || (data.options.tiebreaks || data.standings.columns || []).slice();
       const selects = [0, 1, 2, 3].map((i) => el("select", { "aria-label": `Tie-break ${i + 1}`, "data-testid": `tiebreak-${i + 1}`, onchange: (ev) => {
         tiebreakEdits = (tiebreakEdits || current.slice()); tiebreakEdits[i] = ev.target.value; } },
@@ -647,7 +675,9 @@
         el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Player"), el("th", {}, data.elimination || t.playoff ? "Wins" : "Score"), el("th", {}, "Played"),
           (t.playoff ? ["seed"] : s.columns).map((c) => el("th", {}, c.replace(/_/g, " "))))),
         el("tbody", {}, t.rows.map((r) => el("tr", { class: r.status },
-          el("td", {}, r.rank), el("td", {}, el("a", { href: playerUrl(r.name) }, r.name), r.status === "dropped" ? el("span", { class: "muted small" }, " (dropped)") : null),
+          // The tie-break in force against a neighbour on the same score, in words under the rank.
+          el("td", { class: "rank" }, r.rank, r.decided_by ? el("div", { class: "muted small tiebreak-words", "data-testid": `decided-by-${r.name}` }, r.decided_by) : null),
+          el("td", {}, el("a", { href: playerUrl(r.name) }, r.name), r.status === "dropped" ? el("span", { class: "muted small" }, " (dropped)") : null),
           el("td", {}, r.score), el("td", {}, r.played), (t.playoff ? ["seed"] : s.columns).map((c) => el("td", {}, r.tiebreaks[c] ?? "")))))))));
   }
 
