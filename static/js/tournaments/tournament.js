@@ -40,8 +40,13 @@
     const query = playerName ? `?player=${encodeURIComponent(playerName)}` : "";
     const r = await fetch(`/api/tournaments/${id}/${query}`, { headers: { Accept: "application/json" } });
     if (!r.ok) return;
-    const fresh = await r.json();
-    // A fetch started before a command's answer can arrive after it: never step back.
+    accept(await r.json());
+  }
+
+  // Answers and reloads can arrive out of order (a command's answer after a reload that already
+  // shows the next command, or two commands' answers swapped on a busy server): never step back,
+  // or the page would show an older tournament than the one its socket already announced.
+  function accept(fresh) {
     if (data && fresh.head_seq < data.head_seq) return;
     data = fresh; render();
   }
@@ -65,7 +70,7 @@
     const answer = await r.json().catch(() => ({}));
     if (!r.ok) { errorBox.textContent = answer.detail || `Refused (${r.status})`; errorBox.hidden = false; if (r.status === 409) load(); return null; }
     // A player's page needs that player's view, which command answers do not carry.
-    if (playerName) await load(); else { data = answer; render(); }
+    if (playerName) await load(); else accept(answer);
     return answer;
   }
 
@@ -400,10 +405,13 @@
         oninput: (ev) => { windowEdits[i] = ev.target.value; } });
       // "2027-03-05T18:30" without a zone is read by Date as local time.
       const asIso = (v) => (v ? new Date(v).toISOString() : null);
+      const opens = field(0, "check-in-opens"), closes = field(1, "check-in-closes");
       rows.push(el("div", { class: "row", "data-testid": "check-in-window" }, el("span", {}, "Check-in window, ", el("span", { "data-testid": "check-in-zone" }, zone), " time:"),
-        field(0, "check-in-opens"), el("span", {}, "to"), field(1, "check-in-closes"),
+        opens, el("span", {}, "to"), closes,
         el("button", { "data-testid": "save-check-in", onclick: async () => {
-          if (await post("configure", { check_in_opens: asIso(windowEdits[0]), check_in_closes: asIso(windowEdits[1]) })) windowEdits = null;
+          // What is sent is what the two inputs show as the button is pressed, whatever redraws
+          // came between the typing and the press.
+          if (await post("configure", { check_in_opens: asIso(opens.value), check_in_closes: asIso(closes.value) })) windowEdits = null;
         } }, "Save window")));
     }
     return rows.length ? el("div", { class: "card", "data-testid": "settings" }, el("strong", {}, "Settings"), rows) : null;
