@@ -43,17 +43,21 @@ def wait_for_new_head(page, seq, timeout=10_000):
 def click_until_taken(page, selector, seq):
     """Click and wait for the stream to move on. The page ignores a click while its previous action's
     request is still open (the bot's replies can arrive over the websocket before that request
-    returns), so a click that changed nothing is made again."""
+    returns), so a click that changed nothing, with its button still offered, is made again. Once
+    the button is gone the click was taken (or the view moved on): then only the head is awaited,
+    for as long as a loaded machine needs; clicking again would wait for a button that will not
+    come back."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    for attempt in range(5):
+    for _ in range(5):
         page.locator(selector).first.click()
         try:
             wait_for_new_head(page, seq, timeout=3_000)
             return
         except PlaywrightTimeout:
-            if attempt == 4:
-                raise
+            if not page.locator(selector).count():
+                break
+    wait_for_new_head(page, seq, timeout=60_000)
 
 
 def allocate(page, **points):
