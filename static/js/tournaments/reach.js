@@ -74,6 +74,10 @@
     $("embed-saved").textContent = saved.origins.length ? `Saved: ${saved.origins.length} site${saved.origins.length === 1 ? "" : "s"}.` : "Saved: no site may frame the widgets.";
   });
 
-  call("GET", "embed/").then((data) => { if (data) $("embed-origins").value = data.origins.join("\n"); });
+  // The saved sites arrive after the page: on a slow answer the organiser may already be typing,
+  // and what they typed wins over what was saved.
+  let originsTyped = false;
+  $("embed-origins").addEventListener("input", () => { originsTyped = true; });
+  call("GET", "embed/").then((data) => { if (data && !originsTyped) $("embed-origins").value = data.origins.join("\n"); });
   loadWebhooks();
 })();
