@@ -697,9 +697,20 @@
   }
 
   function render() {
-    if (embed) { body.replaceChildren(...embedPanels()); return; }
-    if (playerName) { body.replaceChildren(...playerPage().filter(Boolean)); return; }
-    body.replaceChildren(...[statusPanel(), timerPanel(), organiserPanel(), mePanel(), draftPanel(), playersPanel(), bracketPanel(), roundsPanel(), standingsPanel()].filter(Boolean));
+    // A live update redraws the page: whoever was typing keeps the field, its caret and their
+    // keystrokes (the new field of the same name takes the focus back), instead of typing into nothing.
+    const focused = document.activeElement;
+    const keep = focused && body.contains(focused) && focused.dataset.testid
+      ? { testid: focused.dataset.testid, start: focused.selectionStart, end: focused.selectionEnd } : null;
+    if (embed) body.replaceChildren(...embedPanels());
+    else if (playerName) body.replaceChildren(...playerPage().filter(Boolean));
+    else body.replaceChildren(...[statusPanel(), timerPanel(), organiserPanel(), mePanel(), draftPanel(), playersPanel(), bracketPanel(), roundsPanel(), standingsPanel()].filter(Boolean));
+    if (!keep) return;
+    const again = body.querySelector(`[data-testid="${CSS.escape(keep.testid)}"]`);
+    if (!again) return;
+    again.focus({ preventScroll: true });
+    // Only text fields have a caret (a select or a date field throws).
+    try { if (keep.start !== null && keep.start !== undefined) again.setSelectionRange(keep.start, keep.end); } catch (e) { /* no caret here */ }
   }
 
   function connect(status) {
