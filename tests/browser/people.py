@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from django.contrib.auth import get_user_model
 
 
@@ -13,3 +15,30 @@ def users(*names):
 
 def head_seq(page):
     return page.locator("#match").get_attribute("data-head-seq")
+
+
+def hold_first_answer(page, path_end: str, method: str) -> None:
+    """Hold the page's first ``method`` fetch whose URL ends with ``path_end`` until the test calls
+    ``window.__release()``. ``window.__held`` turns true once it is held, and ``window.__lateSeen``
+    one task after the page has parsed it (its own handling runs in the microtasks before that
+    task), so a test waits on what the page did with a late answer, not on a timeout."""
+    page.add_init_script(
+        """
+(([pathEnd, method]) => {
+  const original = window.fetch.bind(window);
+  let held = false;
+  window.fetch = async (url, init) => {
+    const response = await original(url, init);
+    if (held || !String(url).endsWith(pathEnd) || ((init && init.method) || "GET") !== method) return response;
+    held = true;
+    const text = await response.text();
+    window.__held = true;
+    await new Promise((release) => { window.__release = release; });
+    const late = new Response(text, { status: response.status, headers: response.headers });
+    const parse = late.json.bind(late);
+    late.json = async () => { const value = await parse(); setTimeout(() => { window.__lateSeen = true; }, 0); return value; };
+    return late;
+  };
+})(__ARGS__);
+""".replace("__ARGS__", json.dumps([path_end, method]))
+    )

@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from league.tournaments import services
 from league.tournaments.models import EmbedSettings, WebhookEndpoint
 from matches.commands import AT_HEAD
+from tests.browser.people import hold_first_answer
 
 pytestmark = pytest.mark.browser
 
@@ -133,39 +134,18 @@ def test_another_site_frames_the_widgets_only_once_the_organiser_allows_it(
         context.close()
 
 
-# The first answer to the saved sites' GET is held until the test releases it; `__savedSeen` is set
-# one task after the page has had it (its own handling runs in the microtasks before that task).
-HOLD_SAVED_SITES = """
-(() => {
-  const original = window.fetch.bind(window);
-  let held = false;
-  window.fetch = async (url, init) => {
-    const response = await original(url, init);
-    if (held || !String(url).endsWith("/embed/") || (init && init.method !== "GET")) return response;
-    held = true;
-    const text = await response.text();
-    await new Promise((release) => { window.__release = release; });
-    const late = new Response(text, { status: response.status, headers: response.headers });
-    const parse = late.json.bind(late);
-    late.json = async () => { const value = await parse(); setTimeout(() => { window.__savedSeen = true; }, 0); return value; };
-    return late;
-  };
-})();
-"""
-
-
 def test_sites_typed_before_the_saved_ones_arrive_are_not_overwritten(page_as, live, off_loop):
     org = get_user_model().objects.create_user("org", password="pw-org")
     t = off_loop(
         lambda: services.tournament_create(created_by=org, name="Slow Cup", game="dueling-wizards", format="swiss")
     )
     desk = page_as("org")
-    desk.add_init_script(HOLD_SAVED_SITES)
+    hold_first_answer(desk, "/embed/", "GET")
     desk.goto(f"{live}/tournaments/{t.id}/")
     desk.wait_for_function("() => typeof window.__release === 'function'")
     desk.fill("[data-testid=embed-origins]", "https://club.example")
     desk.evaluate("() => window.__release()")
-    desk.wait_for_function("() => window.__savedSeen === true")
+    desk.wait_for_function("() => window.__lateSeen === true")
     assert desk.input_value("[data-testid=embed-origins]") == "https://club.example"
     desk.click("[data-testid=embed-save]")
     desk.wait_for_selector("[data-testid=embed-saved]:has-text('Saved: 1 site')")
