@@ -246,20 +246,7 @@ class DuelingWizards(Engine):
 
     # -- transitions --------------------------------------------------------------------
     def apply(self, state: State, event: dict[str, Any]) -> State:
-        # The envelope event_kind accepts, tested without building a set of its keys (replay's
-        # common case); anything else goes through event_kind, which refuses it.
-        if type(event) is dict and len(event) == 2 and event.get("kind") == "chance" and "outcome" in event:
-            kind = "chance"
-        elif (
-            type(event) is dict
-            and len(event) == 3
-            and event.get("kind") == "action"
-            and "seat" in event
-            and "action" in event
-        ):
-            kind = "action"
-        else:
-            kind = event_kind(event)
+        kind = event_kind(event)
         if state["phase"] == OVER:
             raise IllegalAction("The duel is over; nothing more can happen.", code="game_over")
 

@@ -603,18 +603,7 @@ class IwdlDraftEngine(Engine):
 
     # -- transitions -----------------------------------------------------------------------------
     def apply(self, state: State, event: dict[str, Any]) -> State:
-        # The envelope event_kind accepts, tested without building a set of its keys (replay's
-        # common case); anything else goes through event_kind, which refuses it.
-        if (
-            type(event) is dict
-            and len(event) == 3
-            and event.get("kind") == "action"
-            and "seat" in event
-            and "action" in event
-        ):
-            kind = "action"
-        else:
-            kind = event_kind(event)
+        kind = event_kind(event)
         if state["phase"] == OVER:
             raise IllegalAction("The draft is over; nothing more can happen.", code="game_over")
         if kind == "chance":
