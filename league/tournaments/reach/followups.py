@@ -23,7 +23,7 @@ from matches.outbox import handler, outbox_add
 
 from .. import sheets
 from ..models import EmailOptOut, EmailSent, Tournament
-from ..standings import as_text, progress, standings
+from ..standings import as_decimal, as_text, match_points, progress, standings
 from ..states import OPEN, PairingStatus, ResultSource
 from .webhooks import webhooks_queue
 
@@ -51,12 +51,18 @@ def _ready(record) -> bool:
     return record["status"] in OPEN and len(record["players"]) > 1 and None not in record["players"]
 
 
+def _bye(record) -> bool:
+    # A player sitting a round out, given the bye by the pairing, by the organiser or at their own request.
+    return len(record["players"]) == 1 and bool((record["result"] or {}).get("bye"))
+
+
 def snapshot(state) -> dict[str, Any]:
     """What a command may change that someone is told about, taken before it runs (cheap: no copy
     of the state)."""
     return {
         "ready": {pid: tuple(r["players"]) for pid, r in state["pairings"].items() if _ready(r)},
         "final": {pid: r["result"] for pid, r in state["pairings"].items() if r["status"] == PairingStatus.FINAL},
+        "byes": {pid: tuple(r["players"]) for pid, r in state["pairings"].items() if _bye(r)},
         "finished": bool(state["started"]) and progress(state)["finished"],
     }
 
@@ -105,6 +111,20 @@ def notices(before: dict[str, Any], state, events) -> list[dict[str, Any]]:
     ]
     if paired:
         out.append({"kind": "paired", "pairings": paired})
+    # Whoever now sits a round out is told so, as the paired are told their table: a bye holder who
+    # hears nothing waits at the venue for an opponent who does not exist. ``get`` on an older
+    # snapshot (one queued before byes were told) tells nothing twice.
+    byes = [
+        {
+            **_pairing_fact(state, record),
+            "requested": bool(record["result"].get("requested")),
+            "worth": as_decimal(match_points(state, record)[record["players"][0]]),
+        }
+        for record in (state["pairings"][pid] for pid in ordered)
+        if _bye(record) and before.get("byes", {}).get(record["id"]) != tuple(record["players"])
+    ]
+    if byes:
+        out.append({"kind": "bye", "pairings": byes})
     for event in events:
         if event.type == "result.reported":
             record = state["pairings"][event.data["pairing"]]
@@ -189,6 +209,17 @@ def _emails(payload) -> list[dict[str, Any]]:
                         f"Table: {p['table']}" if p["table"] else f"Board: {p['board']}",
                     ]
                     out.append({"key": f"paired:{tid}:{seq}:{p['pairing']}:{pid}", "pid": pid, "s": subject, "b": body})
+        elif notice["kind"] == "bye":
+            for p in notice["pairings"]:
+                [pid] = p["players"]
+                points = "point" if p["worth"] == "1" else "points"
+                why = "the bye you asked for" if p["requested"] else "a bye"
+                subject = f"{tournament.name}: round {p['round']}, you have a bye"
+                body = [
+                    f"You sit out round {p['round']} of {tournament.name}: {why}, worth {p['worth']} {points}.",
+                    "There is no opponent to wait for in this round.",
+                ]
+                out.append({"key": f"bye:{tid}:{seq}:{p['pairing']}:{pid}", "pid": pid, "s": subject, "b": body})
         elif notice["kind"] == "confirm":
             for pid in notice["players"]:
                 if pid == notice["by"]:

@@ -109,11 +109,15 @@ def _body(tournament_id: str, event: str, event_id: str, data: dict[str, Any]) -
 def _events(payload) -> list[tuple[str, str, dict[str, Any]]]:
     tid, seq = payload["tournament"], payload["seq"]
     out = []
+    # One "pairing" event per command: the new pairings and the new byes of the round together, as
+    # a results board would print them.
+    paired = [p for n in payload["notices"] if n["kind"] == "paired" for p in n["pairings"]]
+    byes = [p for n in payload["notices"] if n["kind"] == "bye" for p in n["pairings"]]
+    if paired or byes:
+        rounds = sorted({p["round"] for p in paired + byes})
+        out.append(("pairing", f"{tid}:{seq}:pairing", {"rounds": rounds, "pairings": paired, "byes": byes}))
     for n in payload["notices"]:
-        if n["kind"] == "paired":
-            rounds = sorted({p["round"] for p in n["pairings"]})
-            out.append(("pairing", f"{tid}:{seq}:pairing", {"rounds": rounds, "pairings": n["pairings"]}))
-        elif n["kind"] == "result":
+        if n["kind"] == "result":
             data = {k: n[k] for k in ("pairing", "round", "board", "table", "match", "players", "names", "result")}
             data["text"] = n["text"]
             out.append(("result", f"{tid}:{seq}:result:{n['pairing']}", data))

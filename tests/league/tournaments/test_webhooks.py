@@ -181,6 +181,28 @@ def test_a_paired_round_is_posted_signed_with_the_secret(
     assert (delivery.status, delivery.attempts, delivery.last_status_code) == ("delivered", 1, 200)
 
 
+def test_a_paired_round_posts_its_bye_beside_its_pairings(
+    client_for, organiser, receiver, django_capture_on_commit_callbacks
+):
+    players = people("ann", "ben", "cat", "dan", "eve")
+    t = open_tournament(organiser, "swiss", players, rounds=3)
+    hooked(client_for, organiser, t, receiver.url)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_start(tournament=t, by=organiser, expected_seq=AT_HEAD)
+    assert receiver.events() == ["pairing"]
+    data = json.loads(receiver.requests[0]["body"])["data"]
+    [bye] = data["byes"]
+    assert len(data["pairings"]) == 2 and len(bye["players"]) == 1
+    assert sorted([*bye["names"], *(n for p in data["pairings"] for n in p["names"])]) == [
+        "ann",
+        "ben",
+        "cat",
+        "dan",
+        "eve",
+    ]
+    assert (bye["round"], bye["worth"], bye["requested"]) == (1, "1", False)
+
+
 def test_a_final_result_and_the_finish_are_posted_once_each(
     client_for, organiser, receiver, django_capture_on_commit_callbacks
 ):
