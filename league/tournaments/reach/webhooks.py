@@ -10,13 +10,17 @@ attempts, then marked failed. The beat task ``tournaments.webhooks_retry_due`` p
 whose time has come that a worker lost (and drives retries in eager mode, where no task waits).
 
 A URL must be http(s) and resolve to public addresses only (checked when registered and again
-before every attempt, and redirects are not followed), unless ``WEBHOOKS_ALLOW_PRIVATE``.
+before every attempt, and redirects are not followed), unless ``WEBHOOKS_ALLOW_PRIVATE``. The
+attempt connects to the very address it checked: a name that answered with a public address to
+the check and a private one to the connection (DNS rebinding) reaches nothing. No HTTP proxy is
+used (a proxy would make the connection's address the proxy's, not the receiver's).
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
 import ipaddress
 import json
 import socket
@@ -66,6 +70,21 @@ def _public(address: str) -> bool:
     return ip.is_global and not ip.is_multicast
 
 
+def _public_addresses(host: str, port: int) -> list[tuple]:
+    """Every address the name resolves to now, if all of them are public; else a refusal."""
+    try:
+        found = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
+    except (OSError, ValueError, UnicodeError):
+        raise refuse(f"The host {host} cannot be found.", "bad_webhook_url", 400) from None
+    if not found or not all(_public(info[4][0]) for info in found):
+        raise refuse(
+            f"The host {host} is a loopback, private or reserved address; webhooks go to public hosts.",
+            "bad_webhook_url",
+            400,
+        )
+    return found
+
+
 def check_url(url: str) -> str:
     """The URL if it may be called, else a refusal (``bad_webhook_url``) saying why."""
     url = (url or "").strip()
@@ -80,15 +99,9 @@ def check_url(url: str) -> str:
         return url
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
-        found = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
-    except (OSError, ValueError, UnicodeError):
-        raise refuse(f"The host {parts.hostname} cannot be found.", "bad_webhook_url", 400) from None
-    if not found or not all(_public(info[4][0]) for info in found):
-        raise refuse(
-            f"The host {parts.hostname} is a loopback, private or reserved address; webhooks go to public hosts.",
-            "bad_webhook_url",
-            400,
-        )
+    except ValueError:
+        raise refuse("A webhook URL's port is a number from 1 to 65535.", "bad_webhook_url", 400) from None
+    _public_addresses(parts.hostname, port)
     return url
 
 
@@ -161,7 +174,54 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-_opener = urllib.request.build_opener(_NoRedirect)
+def _connect_checked(address, timeout=socket._GLOBAL_DEFAULT_TIMEOUT, source_address=None):
+    # Resolve once, check what was resolved, connect to exactly that: no second lookup between the
+    # check and the connection for a rebinding name server to answer differently.
+    host, port = address
+    if settings.WEBHOOKS_ALLOW_PRIVATE:
+        return socket.create_connection(address, timeout, source_address)
+    error: OSError | None = None
+    for family, kind, proto, _name, where in _public_addresses(host, port):
+        sock = socket.socket(family, kind, proto)
+        try:
+            if timeout is not socket._GLOBAL_DEFAULT_TIMEOUT:
+                sock.settimeout(timeout)
+            if source_address:
+                sock.bind(source_address)
+            sock.connect(where)
+            return sock
+        except OSError as exc:
+            sock.close()
+            error = exc
+    raise error or OSError(f"No address of {host} answered.")
+
+
+class _CheckedHTTP(http.client.HTTPConnection):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._create_connection = _connect_checked
+
+
+class _CheckedHTTPS(http.client.HTTPSConnection):
+    # The TLS handshake still names and verifies the host: only the TCP connection is pinned.
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._create_connection = _connect_checked
+
+
+class _CheckedHTTPHandler(urllib.request.HTTPHandler):
+    def http_open(self, req):
+        return self.do_open(_CheckedHTTP, req)
+
+
+class _CheckedHTTPSHandler(urllib.request.HTTPSHandler):
+    def https_open(self, req):
+        return self.do_open(_CheckedHTTPS, req, context=self._context)
+
+
+_opener = urllib.request.build_opener(
+    urllib.request.ProxyHandler({}), _CheckedHTTPHandler, _CheckedHTTPSHandler, _NoRedirect
+)
 
 
 def _post(url: str, secret: str, body: bytes, delivery: WebhookDelivery) -> int:

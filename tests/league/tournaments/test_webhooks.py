@@ -5,6 +5,7 @@ the finish, retries with backoff, and a delivery log only the organiser sees."""
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from datetime import timedelta
@@ -294,6 +295,34 @@ def test_a_redirect_is_not_followed(client_for, organiser, receiver, django_capt
     delivery = WebhookDelivery.objects.get()
     assert (delivery.status, delivery.last_status_code) == ("pending", 302)
     assert [r["path"] for r in receiver.requests] == ["/hook"]
+
+
+def test_a_name_that_rebinds_to_loopback_after_the_check_reaches_nothing(
+    client_for, organiser, receiver, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    # A hostile name server answers the checks with a public address and the connection with
+    # loopback (DNS rebinding, time to live 0): the attempt must connect to what it checked.
+    settings.WEBHOOKS_ALLOW_PRIVATE = False
+    port = receiver.server.server_address[1]
+    real, asked = socket.getaddrinfo, []
+
+    def rebinding(host, *args, **kwargs):
+        if host != "hooks.rebind.example":
+            return real(host, *args, **kwargs)
+        asked.append(host)
+        ip = "93.184.216.34" if len(asked) <= 2 else "127.0.0.1"
+        return [(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP, "", (ip, port))]
+
+    monkeypatch.setattr(socket, "getaddrinfo", rebinding)
+    t = open_tournament(organiser, "swiss", people("ann", "ben", "cat", "dan"), rounds=3)
+    hooked(client_for, organiser, t, f"http://hooks.rebind.example:{port}/hook")  # lookup 1: public
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_start(tournament=t, by=organiser, expected_seq=AT_HEAD)
+    assert receiver.requests == []
+    delivery = WebhookDelivery.objects.get()
+    assert delivery.status == "pending" and delivery.last_status_code is None
+    assert "loopback, private or reserved" in delivery.last_error
+    assert len(asked) == 3  # registration, the attempt's check, and the connection's own (checked) lookup
 
 
 def test_a_signature_older_than_five_minutes_is_refused_by_the_receivers_check():
