@@ -85,6 +85,14 @@ class TournamentConfigureSerializer(TournamentCommandSerializer):
     )
     check_in_opens = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40)
     check_in_closes = serializers.CharField(required=False, allow_null=True, allow_blank=True, max_length=40)
+    best_of = serializers.IntegerField(required=False, min_value=1, max_value=5, help_text="1, 3 or 5 games a match")
+    match_points = serializers.DictField(
+        child=serializers.CharField(max_length=12),
+        required=False,
+        help_text="What a win, a draw, a loss and a bye are worth (e.g. 3, 1, 0, 3)",
+    )
+    points_from = serializers.ChoiceField(choices=["match", "games"], required=False)
+    requested_bye_points = serializers.CharField(required=False, max_length=12)
 
 
 class TournamentDraftSerializer(TournamentCommandSerializer):

@@ -169,7 +169,16 @@ def _tournament_verbs():
     }
 
 
-CONFIGURABLE = ("tiebreaks", "forbidden_pairs", "check_in_opens", "check_in_closes")
+CONFIGURABLE = (
+    "tiebreaks",
+    "forbidden_pairs",
+    "check_in_opens",
+    "check_in_closes",
+    "best_of",
+    "match_points",
+    "points_from",
+    "requested_bye_points",
+)
 
 
 def _pairing_verbs():
@@ -251,7 +260,7 @@ class TournamentCommand(APIView):
         summary="register | withdraw | check-in | seed {method, order} | start | pair | drop | join-late "
         "(organisers may name a {user}: check-in at the desk) | check-in-undo {user, reason} "
         "(organiser) | configure {tiebreaks, forbidden_pairs, check_in_opens, "
-        "check_in_closes} | draft {pick_order, clock_seconds} | timer-start {minutes} | timer-pause | "
+        "check_in_closes, best_of, match_points, points_from, requested_bye_points (before the start)} | draft {pick_order, clock_seconds} | timer-start {minutes} | timer-pause | "
         "timer-resume | timer-extend {minutes} (organiser: the round timer) | swap {round, players, reason} | "
         "set-bye {round, player, reason} | repair {round, reason} | readmit {user} (organiser: the current "
         "round's pairings, a dropped player) | request-bye {round, user}",

@@ -359,12 +359,18 @@ def tournament_configure(
     forbidden_pairs=UNSET,
     check_in_opens=UNSET,
     check_in_closes=UNSET,
+    best_of=UNSET,
+    match_points=UNSET,
+    points_from=UNSET,
+    requested_bye_points=UNSET,
     expected_seq,
     event_id=None,
 ) -> Outcome:
     """Change options after creation: the tie-breaks and their order (any time: standings
     are derived on read), Swiss forbidden pairs (until the last round is paired; they
-    apply to rounds paired after), and the check-in window (before the start).
+    apply to rounds paired after), the check-in window and the scoring (games a match, match
+    points, where points come from, a requested bye's worth: before the start, since a
+    result once recorded was played and checked under them).
     Only the options given change; they are validated as at creation."""
 
     def decide(state):
@@ -393,11 +399,39 @@ def tournament_configure(
             given["check_in_closes"] = (
                 check_in_closes if check_in_closes is not UNSET else state["options"].get("check_in_closes")
             )
-        if not given:
+        scoring = {
+            key: value
+            for key, value in (
+                ("best_of", best_of),
+                ("match_points", match_points),
+                ("points_from", points_from),
+                ("requested_bye_points", requested_bye_points),
+            )
+            if value is not UNSET
+        }
+        if scoring:
+            if state["started"]:
+                raise refuse("Scoring is settled at the start: results already count under it.", "already_started")
+            other = sorted(set(scoring) - set(fmt.option_keys))
+            if other:
+                raise refuse(f"This format has no option '{other[0]}'.", "bad_options", 400)
+            # Validated with the tournament's other options: a requested bye may not end up worth
+            # more than a win, nor a bye more than a win.
+            # Forbidden pairs are stored as player ids, not the names they were given as: left out.
+            own = {k: v for k, v in state["options"].items() if k in fmt.option_keys and k != "forbidden_pairs"}
+            if "match_points" in scoring:
+                # The stored bye's worth was derived from the old match points; the new ones decide it.
+                own.pop("bye_score", None)
+            cleaned = clean_options(fmt.name, state["game"], {**own, **scoring})
+            changed.update({key: cleaned[key] for key in scoring})
+            if "bye_score" in cleaned and cleaned["bye_score"] != state["options"].get("bye_score"):
+                changed["bye_score"] = cleaned["bye_score"]
+        if not given and not scoring:
             raise refuse("Name an option to change.", "nothing_to_change", 400)
-        cleaned = clean_options(fmt.name, state["game"], given)
-        for key in given:
-            changed[key] = cleaned[key]
+        if given:
+            cleaned = clean_options(fmt.name, state["game"], given)
+            for key in given:
+                changed[key] = cleaned[key]
         if "check_in_opens" in given and (cleaned["check_in_opens"] or cleaned["check_in_closes"]):
             changed["check_in_required"] = True
         for a, b in changed.get("forbidden_pairs", []):
