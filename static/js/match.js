@@ -42,6 +42,32 @@
     });
   }
 
+  // A live frame redraws the board, and the element a keyboard player had reached (a card, a
+  // square, a button) is replaced by a copy: focus would fall back to the top of the page with
+  // every opponent's move. The copy is found again by what it is (its tag, data attributes, label
+  // and name), and by its place among its look-alikes.
+  function focusMark(board) {
+    const el = document.activeElement;
+    if (!el || el === board || !board.contains(el)) return null;
+    const parts = [el.tagName.toLowerCase()];
+    for (const a of el.attributes) {
+      if (a.name.startsWith("data-") || a.name === "aria-label" || a.name === "name") {
+        parts.push(`[${a.name}="${CSS.escape(a.value)}"]`);
+      }
+    }
+    const selector = parts.join("");
+    return { selector, index: Array.from(board.querySelectorAll(selector)).indexOf(el) };
+  }
+
+  function refocus(board, mark) {
+    if (!mark) return;
+    const now = document.activeElement;
+    if (now && now !== document.body && now !== board && document.contains(now)) return; // focus moved on by itself
+    const found = board.querySelectorAll(mark.selector);
+    const el = found[Math.min(Math.max(mark.index, 0), found.length - 1)];
+    if (el && !el.disabled) el.focus({ preventScroll: true });
+  }
+
   function renderLog(list, lines, currentSeq, seats) {
     for (const line of lines) {
       if (list.querySelector(`li[data-seq="${line.seq}"]`)) continue; // never show an event twice
@@ -320,8 +346,10 @@
       }
       root.dataset.headSeq = headSeq;
       renderChanceEntry(update);
+      const focused = focusMark(board);
       if (renderer) renderer.render(board, update.view, { ...ctx, match: update.match, live: true });
       else board.textContent = JSON.stringify(update.view, null, 2);
+      refocus(board, focused);
       root.dispatchEvent(new CustomEvent("match:update", { detail: update }));
     }
 
