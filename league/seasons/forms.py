@@ -11,6 +11,8 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import get_user_model
 
+from matches.forms import TIME_CONTROLS
+
 #: How many divisions the new-season form offers (the IWDL's 24 clubs fit four of six).
 MAX_DIVISIONS = 4
 OUT = "out"
@@ -37,6 +39,13 @@ class SeasonForm(forms.Form):
     promote = forms.IntegerField(min_value=0, max_value=6, initial=2, label="Promoted from each lower division")
     relegate = forms.IntegerField(min_value=0, max_value=6, initial=2, label="Relegated from each upper division")
     playoff_spots = forms.IntegerField(min_value=0, max_value=6, initial=0, label="Play-off places")
+    clock = forms.ChoiceField(
+        required=False,
+        initial="",
+        label="Time control",
+        choices=[(key, label) for key, (label, _) in TIME_CONTROLS.items()],
+        help_text="Every fixture's match is played with this clock; a coach whose time runs out loses on time.",
+    )
 
     def __init__(self, *args, clubs=(), placed: dict[str, int] | None = None, **kwargs):
         super().__init__(*args, **kwargs)

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 from engines import registry
 from matches.errors import Refusal
 from matches.eventstore import EventStoreError
+from matches.forms import TIME_CONTROLS
 
 from . import selectors as season_selectors
 from . import services as season_services
@@ -256,6 +257,7 @@ def season_new(request, slug):
                 divisions=d["divisions"],
                 days_between_rounds=d["days_between_rounds"],
                 movements={k: d[k] for k in ("promote", "relegate", "playoff_spots")},
+                time_control=TIME_CONTROLS[d["clock"] or ""][1],
                 event_id=d["event_id"],
             )
         except Refusal as exc:

@@ -127,6 +127,32 @@ def test_the_organiser_schedules_a_season_with_divisions_from_the_page(league_se
     assert Season.objects.count() == 1
 
 
+def test_the_organiser_gives_the_season_a_clock_that_every_fixtures_match_plays_with(league_setup):
+    league, organiser, _ = league_setup
+    client = client_for(organiser)
+    page = client.get("/leagues/duels/seasons/new/").content.decode()
+    assert "15 minutes + 10 s a move" in page  # offered as on the new-match form
+    event_id = re.search(r'name="event_id" value="([^"]+)"', page).group(1)
+    form = {
+        "event_id": event_id,
+        "start_date": "2027-09-01",
+        "days_between_rounds": 7,
+        "promote": 0,
+        "relegate": 0,
+        "playoff_spots": 0,
+        "clock": "fischer-15-10",
+        **{f"club_{slug}": "1" for slug in ("reds", "blues", "greens", "golds")},
+    }
+    assert client.post("/leagues/duels/seasons/new/", form).status_code == 302
+    season = Season.objects.get(league=league)
+    assert season.config["time_control"] == {"kind": "fischer", "base": 900, "increment": 10}
+    # A clock the form does not offer is refused in words, and nothing is scheduled.
+    again = {**form, "event_id": str(uuid.uuid4()), "clock": "blitz-1-0"}
+    response = client.post("/leagues/duels/seasons/new/", again)
+    assert response.status_code == 200 and "Select a valid choice" in response.content.decode()
+    assert Season.objects.count() == 1
+
+
 def test_a_season_form_with_a_lone_club_in_a_division_is_refused_in_words(league_setup):
     _, organiser, _ = league_setup
     response = client_for(organiser).post(
