@@ -253,33 +253,50 @@ def pod_standings(state) -> list[dict[str, Any]]:
 
 
 def elimination_places(state) -> list[dict[str, Any]]:
-    """Places in a bracket: by the stage of each player's last decided match, winners of
-    it above its losers; players knocked out at the same stage share a place."""
+    """Places in a bracket, mid-event as at the end. The champion first; then everyone still in
+    (a match left to play): they will go out later than anyone out already, so they stand above
+    them, fewer losses first (a double elimination's winners' bracket above its losers'), then the
+    further their next match; then everyone out, by the last match they played, its winner above
+    its loser. Players with the same place so far share it (a bye counts as the round it skipped:
+    the seed waits in the next round's match, beside that round's winners)."""
     bracket = bracket_of(state)
     resolved = bracket_state(state)
-    stage_of: dict[tuple[str, int], int] = {}
-    for index, m in enumerate(bracket.matches):
-        stage_of[(m.bracket, m.round)] = index
-    best: dict[str, tuple[int, int]] = {}
+    last: dict[str, tuple[int, int]] = {}
+    next_match: dict[str, int] = {}
     wins: dict[str, int] = defaultdict(int)
+    losses: dict[str, int] = defaultdict(int)
+    played: dict[str, int] = defaultdict(int)
+    # The matches are listed round by round in the order they are played (a double elimination's
+    # losers' rounds after the winners' and the grand final after both): a round's stage is where
+    # its matches end in that list, the same for every match of the round.
+    stage_of = {(m.bracket, m.round): index for index, m in enumerate(bracket.matches)}
     for m in bracket.matches:
-        s = resolved[m.id]
-        if s.status != "done":
-            continue
         stage = stage_of[(m.bracket, m.round)]
-        wins[s.winner] += 1
-        for pid, won in ((s.winner, 1), (s.loser, 0)):
-            if pid not in best or (stage, won) > best[pid]:
-                best[pid] = (stage, won)
-    seeds = state["bracket"]["seeds"]
-    for pid in seeds:
-        if pid not in best:
-            best[pid] = _undecided_stage(bracket, resolved, stage_of, pid)
+        s = resolved[m.id]
+        if s.status == "done":
+            wins[s.winner] += 1
+            losses[s.loser] += 1
+            for pid, won in ((s.winner, 1), (s.loser, 0)):
+                played[pid] += 1
+                last[pid] = max(last.get(pid, (-1, 0)), (stage, won))
+        elif s.status in ("ready", "waiting", "void"):
+            for pid in s.players:
+                if pid is not None:
+                    next_match[pid] = max(next_match.get(pid, -1), stage)
     champ = brackets.champion(bracket, resolved)
-    order = sorted(seeds, key=lambda p: (p != champ, tuple(-x for x in best.get(p, (-1, 1))), seeds.index(p)))
+
+    def place(pid):
+        if pid == champ:
+            return (3,)
+        if pid in next_match:
+            return (2, -losses[pid], next_match[pid])
+        return (1, *last.get(pid, (-1, 0)))
+
+    seeds = state["bracket"]["seeds"]
+    order = sorted(seeds, key=lambda p: (tuple(-x for x in place(p)), seeds.index(p)))
     rows, previous = [], None
     for i, pid in enumerate(order):
-        key = best.get(pid, (-1, 1)) if pid != champ else "champion"
+        key = place(pid)
         rank = rows[-1]["rank"] if previous == key else i + 1
         previous = key
         rows.append(
@@ -289,28 +306,13 @@ def elimination_places(state) -> list[dict[str, Any]]:
                 "name": state["players"][pid]["name"],
                 "status": state["players"][pid]["status"],
                 "score": Fraction(wins[pid]),
-                "played": sum(
-                    1 for m in bracket.matches if resolved[m.id].status == "done" and pid in resolved[m.id].players
-                ),
+                "played": played[pid],
                 "tiebreaks": {"seed": seeds.index(pid) + 1},
                 "separated_by": None,
                 "decided_by": None,
             }
         )
     return rows
-
-
-def _undecided_stage(bracket, resolved, stage_of, pid) -> tuple[int, float]:
-    """Where a player with no decided match yet stands among the others: a bye counts as a
-    win of the round it skipped, and a player waiting on a first match stands above those
-    who have lost one in that round (otherwise top seeds with byes rank last mid-event)."""
-    first = next((m for m in bracket.matches if pid in resolved[m.id].players), None)
-    if first is None:
-        return (-1, 1)
-    skipped = stage_of.get((first.bracket, first.round - 1))
-    if skipped is not None and any(s.kind == "seed" for s in first.sources):
-        return (skipped, 1)
-    return (stage_of[(first.bracket, first.round)], 0.5)
 
 
 def standings(state) -> dict[str, Any]:
