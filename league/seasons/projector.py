@@ -7,33 +7,44 @@ cost grows with the square of its length. A fact names one fixture (``data["fixt
 every other fixture's, so folding the schedule and that fixture's own facts gives exactly the
 row a whole refold gives. ``season_project_fixture`` does that and writes the one row.
 
+The read of those facts goes through two partial indexes (matches migration 0011): the facts
+naming a fixture, by stream and fixture, and the schedule facts, by stream. Filtering the
+stream's events instead read the whole season so far, so each fact cost more than the last.
+
 Facts that name no fixture (the season's creation, the schedule, its close) fall back to the
 whole refold: they come once or twice a season.
 """
 
 from __future__ import annotations
 
-from django.db.models import Q, Subquery
+from django.db.models import Q, QuerySet, Subquery
 
 from matches.models import Event, Stream
 
 from .models import Club, Fixture, Season
 
 
-def season_project_fixture(*, season: Season, fixture: str | None) -> None:
+def fixture_facts_query(*, stream_id: str, fixture: str) -> QuerySet[Event]:
+    """The schedule and every fact naming ``fixture``, in stream order: an indexed read each side
+    of the OR (matches migration 0011), however long the season is."""
+    # ``data__fixture`` compiles to ``data -> 'fixture'`` on PostgreSQL, the indexed expression.
+    return (
+        Event.objects.filter(stream_id=stream_id)
+        .filter(Q(type="fixtures.scheduled") | Q(data__fixture=fixture))
+        .order_by("seq")
+    )
+
+
+def season_project_fixture(*, season: Season, fixture: str | None, head_seq: int | None = None) -> None:
     """Bring the projection up to the stream's head after a fact about ``fixture`` (None: any
-    other fact, refolded whole). The caller holds the season's stream lock (its append)."""
+    other fact, refolded whole). The caller holds the season's stream lock (its append);
+    ``head_seq``, when the caller has it, is the head that fact made."""
     from .services import _same, season_fold, season_project
 
     if fixture is None:
         season_project(season=season)
         return
-    facts = list(
-        Event.objects.filter(stream_id=season.stream_id)
-        .filter(Q(type="fixtures.scheduled") | Q(data__fixture=fixture))
-        .order_by("seq")
-    )
-    row = season_fold(facts)[fixture]
+    row = season_fold(fixture_facts_query(stream_id=season.stream_id, fixture=fixture))[fixture]
     stored = season.fixtures.select_related("home", "away").filter(key=fixture).first() or Fixture(
         season=season, key=fixture
     )
@@ -46,11 +57,25 @@ def season_project_fixture(*, season: Season, fixture: str | None) -> None:
     for name in ("home", "away", "walkover_winner"):
         if row[name] is not None:
             row[name] = clubs[row[name]]
-    if stored.pk is None or not all(_same(getattr(stored, name), value) for name, value in row.items()):
+    if stored.pk is None:
         for name, value in row.items():
             setattr(stored, name, value)
         stored.save()
-    # The season is projected up to its stream's head: one statement, the head read inside it.
-    Season.objects.filter(pk=season.pk).update(
-        projected_seq=Subquery(Stream.objects.filter(pk=season.stream_id).values("head_seq")[:1])
+    else:
+        # Clubs compared by id: reading ``walkover_winner`` itself would be a query per fact.
+        changed = [name for name, value in row.items() if not _same(getattr(stored, _column(name)), value)]
+        for name in changed:
+            setattr(stored, name, row[name])
+        if changed:
+            # Only what the fact changed: a result moves four columns of thirteen.
+            stored.save(update_fields=changed)
+    head = (
+        head_seq
+        if head_seq is not None
+        else Subquery(Stream.objects.filter(pk=season.stream_id).values("head_seq")[:1])
     )
+    Season.objects.filter(pk=season.pk).update(projected_seq=head)
+
+
+def _column(name: str) -> str:
+    return f"{name}_id" if name in ("home", "away", "walkover_winner") else name
