@@ -8,8 +8,10 @@ A double round robin of the IWDL's clubs (24: 552 fixtures) on a scratch databas
 fixture gets a stored, verified match (origin: the fixture's clubs, as a played fixture has)
 and its two facts (started, result recorded). Measured in the same run:
 
-- fixtures: the whole-season refold after each fact (``season_project``, today's path) against
-  refolding only that fixture's facts (``league.seasons.projector``), over the whole season;
+- fixtures: the whole-season refold after each fact (``season_project``, the path before issue 17)
+  against what a verdict does today: the fixture's start appended as the services append it and
+  the result landing through ``result_record`` (the command runner, refolding only that fixture's
+  facts inside its transaction, ``league.seasons.projector``), over the whole season;
 - ratings: ``ratings_apply`` after each verdict over the whole season, against the old
   ``ratings_refresh`` (re-read every result, rebuild) timed every 46th result.
 
@@ -80,36 +82,44 @@ def season_with_matches(clubs: int, number: int):
 
 
 def play(season, fixtures, matches, project, rate, sample_old_ratings: bool):
+    """``project``: None for today's path (the services' append and ``result_record``), else the
+    function refolding after each fact appended by ``streams.stream_append``."""
     from league import streams
     from league.ratings.projection import ratings_refresh
+    from league.seasons import services
 
     fold_times, rate_times, old_rate = [], [], {}
     for n, (f, m) in enumerate(zip(fixtures, matches)):
-        facts = [
-            ("fixture.started", {"fixture": f.key, "match": str(m.pk)}),
-            (
-                "result.recorded",
-                {
-                    "fixture": f.key,
-                    "match": str(m.pk),
-                    "home_left": m.result["scores"][0],
-                    "away_left": m.result["scores"][1],
-                    "head_hash": "h",
-                },
-            ),
-        ]
+        started = {"fixture": f.key, "match": str(m.pk)}
         start = time.perf_counter()
-        for type, data in facts:
-            with transaction.atomic():
-                streams.stream_append(
-                    stream_id=season.stream_id,
-                    kind="season",
-                    type=type,
-                    data=data,
-                    actor="system",
-                    expected_seq=AT_HEAD,
-                )
-                project(season, f.key)
+        if project is None:
+            services._append(season, "fixture.started", started, "system", expected_seq=AT_HEAD)
+            services.result_record(match_id=m.pk)
+        else:
+            facts = [
+                ("fixture.started", started),
+                (
+                    "result.recorded",
+                    {
+                        "fixture": f.key,
+                        "match": str(m.pk),
+                        "home_left": m.result["scores"][0],
+                        "away_left": m.result["scores"][1],
+                        "head_hash": m.head_hash,
+                    },
+                ),
+            ]
+            for type, data in facts:
+                with transaction.atomic():
+                    streams.stream_append(
+                        stream_id=season.stream_id,
+                        kind="season",
+                        type=type,
+                        data=data,
+                        actor="system",
+                        expected_seq=AT_HEAD,
+                    )
+                    project(season, f.key)
         fold_times.append(time.perf_counter() - start)
         if rate is not None:
             start = time.perf_counter()
@@ -130,7 +140,6 @@ def play(season, fixtures, matches, project, rate, sample_old_ratings: bool):
 def run(clubs: int, new_only: bool = False) -> None:
     from league.ratings.projection import ratings_apply
     from league.seasons import services
-    from league.seasons.projector import season_project_fixture
 
     season_a, fixtures_a, matches_a = season_with_matches(clubs, 1)
     season_b, fixtures_b, matches_b = season_with_matches(clubs, 2)
@@ -142,7 +151,7 @@ def run(clubs: int, new_only: bool = False) -> None:
         season_a,
         fixtures_a,
         matches_a,
-        lambda s, key: season_project_fixture(season=s, fixture=key),
+        None,
         lambda match_id: ratings_apply(match_id=match_id),
         False,
     )
@@ -151,7 +160,7 @@ def run(clubs: int, new_only: bool = False) -> None:
         # season's follow-ups today are the projector's and ratings_apply's.
         k = min(46, n // 4)
         for what, times in (
-            ("fixtures: that fixture's facts (projector)", new_fold),
+            ("fixtures: start + result_record (projector)", new_fold),
             ("ratings: ratings_apply", new_rate),
         ):
             first, last = statistics.mean(times[:k]) * 1000, statistics.mean(times[-k:]) * 1000
@@ -174,7 +183,7 @@ def run(clubs: int, new_only: bool = False) -> None:
 
     print(f"{'what':<44}{'first':>9}{'last':>9}{'growth':>9}{'total s':>10}")
     row("fixtures: whole-season refold (today)", old_fold)
-    row("fixtures: that fixture's facts (projector)", new_fold)
+    row("fixtures: start + result_record (projector)", new_fold)
     row("ratings: ratings_apply per verdict", new_rate)
     samples = sorted(old_rate)
     first, last = old_rate[samples[0]] * 1000, old_rate[samples[-1]] * 1000

@@ -21,7 +21,7 @@ from league.drafts.services import draft_create
 from league.errors import LeagueError
 from league.seasons.schedule import season_schedule
 from league.seasons.table import DEFAULT_TIEBREAKS
-from matches.commands import AT_HEAD, Appender, command_create
+from matches.commands import AT_HEAD, Appender, command_create, command_run
 from matches.eventstore import NewEvent
 from matches.models import Event, Match
 from matches.services import SeatSpec, match_create
@@ -191,23 +191,29 @@ def season_create_or_get(
 
 
 def _append(season: Season, type: str, data: dict, actor: str, *, expected_seq, event_id=None) -> bool:
-    # The fact and the projection it changes commit together (ARCHITECTURE.md, projectors).
-    with transaction.atomic():
-        _, created = streams.stream_append(
-            stream_id=season.stream_id,
-            kind="season",
-            type=type,
-            data=data,
-            actor=actor,
-            event_id=event_id,
-            expected_seq=expected_seq,
-        )
-        # A fact about one fixture refolds that fixture alone (projector.py): a whole refold per
-        # result made a season's results cost grow with the square of its length (issue 17, P6).
-        from .projector import season_project_fixture
+    from .projector import season_project_fixture
 
-        season_project_fixture(season=season, fixture=data.get("fixture"))
-    return created
+    def execute(_subject, appender: Appender) -> Event:
+        [event] = appender.append([NewEvent(type=type, data=data, actor=actor)])
+        streams.stream_followups(appender)
+        # The fact and the projection it changes commit together (ARCHITECTURE.md, projectors). A
+        # fact about one fixture refolds that fixture alone (projector.py): a whole refold per
+        # result made a season's results cost grow with the square of its length (issue 17, P6).
+        season_project_fixture(season=season, fixture=data.get("fixture"), head_seq=event.seq)
+        return event
+
+    # The command runner directly, not streams.stream_append: a season's stream is made with the
+    # season, so there is no stream to make first (a lookup per fact), and the projection runs
+    # inside the runner's transaction (no savepoint around it). A retry finds the fact stored and
+    # projected by the transaction that stored it.
+    done = command_run(
+        stream_id=season.stream_id,
+        expected_seq=expected_seq,
+        event_id=event_id,
+        execute=execute,
+        same=lambda existing: existing.type == type and existing.data == data,
+    )
+    return done.created
 
 
 def season_fold(events) -> dict[str, dict]:
