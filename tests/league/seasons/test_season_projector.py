@@ -117,7 +117,7 @@ def test_a_fixtures_facts_are_the_schedule_and_the_facts_naming_it_in_stream_ord
     ):
         _appended_by_the_services(season, type, data)
 
-    facts = fixture_facts_query(stream_id=season.stream_id, fixture=first)
+    facts = fixture_facts_query(stream_id=season.stream_id, fixtures=[first])
 
     assert [(e.seq, e.type) for e in facts] == [
         (2, "fixtures.scheduled"),
@@ -126,7 +126,8 @@ def test_a_fixtures_facts_are_the_schedule_and_the_facts_naming_it_in_stream_ord
     ]
 
 
-def test_a_fixtures_facts_are_found_through_the_fixture_and_schedule_indexes_not_a_scan_of_the_stream(season):
+@pytest.mark.parametrize("how_many", [1, 3])
+def test_a_fixtures_facts_are_found_through_the_fixture_and_schedule_indexes_not_a_scan_of_the_stream(season, how_many):
     if connection.vendor != "postgresql":
         pytest.skip("the plan is PostgreSQL's")
     keys = list(season.fixtures.order_by("key").values_list("key", flat=True))
@@ -148,7 +149,8 @@ def test_a_fixtures_facts_are_found_through_the_fixture_and_schedule_indexes_not
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE matches_event")
 
-    plan = fixture_facts_query(stream_id=season.stream_id, fixture=keys[0]).explain()
+    # One fixture after a fact, several after a batch of results.
+    plan = fixture_facts_query(stream_id=season.stream_id, fixtures=keys[:how_many]).explain()
 
     assert "matches_event_fixture_idx" in plan and "matches_event_schedule_idx" in plan, plan
     assert "event_stream_seq_unique" not in plan and "Seq Scan" not in plan, plan
