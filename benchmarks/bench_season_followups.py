@@ -8,13 +8,17 @@ A double round robin of the IWDL's clubs (24: 552 fixtures) on a scratch databas
 fixture gets a stored, verified match (origin: the fixture's clubs, as a played fixture has)
 and its two facts (started, result recorded). Measured in the same run:
 
-- fixtures: the whole-season refold after each fact (``season_project``, today's path) against
-  refolding only that fixture's facts (``league.seasons.projector``), over the whole season;
+- fixtures: the whole-season refold after each fact (``season_project``, the path before issue 17)
+  against what a verdict does today: the fixture's start appended as the services append it and
+  the result landing through ``result_record`` (the command runner, refolding only that fixture's
+  facts inside its transaction, ``league.seasons.projector``), over the whole season;
 - ratings: ``ratings_apply`` after each verdict over the whole season, against the old
   ``ratings_refresh`` (re-read every result, rebuild) timed every 46th result.
 
 It prints the mean per result in the first and the last 46 results (growth = last / first)
-and the season's totals. The match replays themselves (the verification work) are not here:
+and the season's totals. Then a third season, its starts appended first, takes all its verdicts
+at once (``season_results_record``, then ``ratings_apply`` in the verdicts' order), against the
+first season's ``result_record`` and ``ratings_apply`` verdict by verdict. The match replays themselves (the verification work) are not here:
 ``verify`` measures those.
 """
 
@@ -80,36 +84,46 @@ def season_with_matches(clubs: int, number: int):
 
 
 def play(season, fixtures, matches, project, rate, sample_old_ratings: bool):
+    """``project``: None for today's path (the services' append and ``result_record``), else the
+    function refolding after each fact appended by ``streams.stream_append``."""
     from league import streams
     from league.ratings.projection import ratings_refresh
+    from league.seasons import services
 
-    fold_times, rate_times, old_rate = [], [], {}
+    fold_times, rate_times, old_rate, result_times = [], [], {}, []
     for n, (f, m) in enumerate(zip(fixtures, matches)):
-        facts = [
-            ("fixture.started", {"fixture": f.key, "match": str(m.pk)}),
-            (
-                "result.recorded",
-                {
-                    "fixture": f.key,
-                    "match": str(m.pk),
-                    "home_left": m.result["scores"][0],
-                    "away_left": m.result["scores"][1],
-                    "head_hash": "h",
-                },
-            ),
-        ]
+        started = {"fixture": f.key, "match": str(m.pk)}
         start = time.perf_counter()
-        for type, data in facts:
-            with transaction.atomic():
-                streams.stream_append(
-                    stream_id=season.stream_id,
-                    kind="season",
-                    type=type,
-                    data=data,
-                    actor="system",
-                    expected_seq=AT_HEAD,
-                )
-                project(season, f.key)
+        if project is None:
+            services._append(season, "fixture.started", started, "system", expected_seq=AT_HEAD)
+            middle = time.perf_counter()
+            services.result_record(match_id=m.pk)
+            result_times.append(time.perf_counter() - middle)
+        else:
+            facts = [
+                ("fixture.started", started),
+                (
+                    "result.recorded",
+                    {
+                        "fixture": f.key,
+                        "match": str(m.pk),
+                        "home_left": m.result["scores"][0],
+                        "away_left": m.result["scores"][1],
+                        "head_hash": m.head_hash,
+                    },
+                ),
+            ]
+            for type, data in facts:
+                with transaction.atomic():
+                    streams.stream_append(
+                        stream_id=season.stream_id,
+                        kind="season",
+                        type=type,
+                        data=data,
+                        actor="system",
+                        expected_seq=AT_HEAD,
+                    )
+                    project(season, f.key)
         fold_times.append(time.perf_counter() - start)
         if rate is not None:
             start = time.perf_counter()
@@ -124,41 +138,75 @@ def play(season, fixtures, matches, project, rate, sample_old_ratings: bool):
                 RatingPoint.objects.filter(game="wizard-dodgeball", match_id=m.pk).delete()
                 ratings_refresh(game="wizard-dodgeball")
             old_rate[n] = time.perf_counter() - start
-    return fold_times, rate_times, old_rate
+    return fold_times, rate_times, old_rate, result_times
+
+
+def batched(season, fixtures, matches):
+    """The season's starts appended (not timed), then every verdict's follow-ups at once: the
+    results by ``season_results_record``, the ratings by ``ratings_apply`` in the same order."""
+    from league.ratings.projection import ratings_apply
+    from league.seasons import services
+    from league.seasons.projector import season_project_fixtures
+    from matches.commands import command_run
+    from matches.eventstore import NewEvent
+
+    def start_all(_subject, appender):
+        appender.append(
+            [
+                NewEvent(type="fixture.started", data={"fixture": f.key, "match": str(m.pk)}, actor="system")
+                for f, m in zip(fixtures, matches)
+            ]
+        )
+        season_project_fixtures(season=season, fixtures=[f.key for f in fixtures])
+
+    command_run(stream_id=season.stream_id, expected_seq=AT_HEAD, event_id=None, execute=start_all)
+    start = time.perf_counter()
+    recorded = services.season_results_record(match_ids=[m.pk for m in matches])
+    results = time.perf_counter() - start
+    assert recorded == len(matches), recorded
+    start = time.perf_counter()
+    for m in matches:
+        ratings_apply(match_id=m.pk)
+    return results, time.perf_counter() - start
 
 
 def run(clubs: int, new_only: bool = False) -> None:
     from league.ratings.projection import ratings_apply
     from league.seasons import services
-    from league.seasons.projector import season_project_fixture
 
     season_a, fixtures_a, matches_a = season_with_matches(clubs, 1)
     season_b, fixtures_b, matches_b = season_with_matches(clubs, 2)
+    season_c, fixtures_c, matches_c = season_with_matches(clubs, 1)
     n = len(fixtures_a)
     print(f"{clubs} clubs, {n} fixtures per season, {n} verdicts each; ms per result")
-    if new_only:
-        print(f"{'what':<44}{'first':>9}{'last':>9}{'growth':>9}{'total s':>10}")
-    new_fold, new_rate, _ = play(
+    new_fold, new_rate, _, new_results = play(
         season_a,
         fixtures_a,
         matches_a,
-        lambda s, key: season_project_fixture(season=s, fixture=key),
+        None,
         lambda match_id: ratings_apply(match_id=match_id),
         False,
     )
+    from league.seasons.projector import fixture_facts_query
+
+    # How the projector read one fixture's facts at the season's end (matches migration 0011).
+    print(fixture_facts_query(stream_id=season_a.stream_id, fixtures=[fixtures_a[-1].key]).explain(analyze=True))
     if new_only:
+        print(f"{'what':<44}{'first':>9}{'last':>9}{'growth':>9}{'total s':>10}")
         # The old paths take about twenty minutes for a 24-club season on a loaded machine; the
         # season's follow-ups today are the projector's and ratings_apply's.
         k = min(46, n // 4)
         for what, times in (
-            ("fixtures: that fixture's facts (projector)", new_fold),
+            ("fixtures: start + result_record (projector)", new_fold),
             ("ratings: ratings_apply", new_rate),
         ):
             first, last = statistics.mean(times[:k]) * 1000, statistics.mean(times[-k:]) * 1000
             print(f"{what:<44}{first:>9.2f}{last:>9.2f}{last / first:>8.1f}x{sum(times):>10.2f}")
         print(f"season follow-ups: {sum(new_fold) + sum(new_rate):.1f} s")
+        batch_results, batch_rate = batched(season_c, fixtures_c, matches_c)
+        report_batch(new_results, new_rate, batch_results, batch_rate)
         return
-    old_fold, _, old_rate = play(
+    old_fold, _, old_rate, _ = play(
         season_b,
         fixtures_b,
         matches_b,
@@ -174,7 +222,7 @@ def run(clubs: int, new_only: bool = False) -> None:
 
     print(f"{'what':<44}{'first':>9}{'last':>9}{'growth':>9}{'total s':>10}")
     row("fixtures: whole-season refold (today)", old_fold)
-    row("fixtures: that fixture's facts (projector)", new_fold)
+    row("fixtures: start + result_record (projector)", new_fold)
     row("ratings: ratings_apply per verdict", new_rate)
     samples = sorted(old_rate)
     first, last = old_rate[samples[0]] * 1000, old_rate[samples[-1]] * 1000
@@ -186,6 +234,18 @@ def run(clubs: int, new_only: bool = False) -> None:
     print(
         f"season follow-ups, today: {sum(old_fold) + estimate:.1f} s; with the projector and incremental "
         f"ratings: {sum(new_fold) + sum(new_rate):.1f} s"
+    )
+    batch_results, batch_rate = batched(season_c, fixtures_c, matches_c)
+    report_batch(new_results, new_rate, batch_results, batch_rate)
+
+
+def report_batch(new_results, new_rate, batch_results, batch_rate) -> None:
+    per_verdict = sum(new_results) + sum(new_rate)
+    print(
+        f"the verdicts' follow-ups alone (the starts came before): one verdict at a time, result_record "
+        f"{sum(new_results):.2f} s + ratings_apply {sum(new_rate):.2f} s = {per_verdict:.1f} s; all at once, "
+        f"season_results_record {batch_results:.2f} s + ratings_apply in order {batch_rate:.2f} s = "
+        f"{batch_results + batch_rate:.1f} s ({per_verdict / (batch_results + batch_rate):.1f}x less)"
     )
 
 

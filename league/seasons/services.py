@@ -21,7 +21,7 @@ from league.drafts.services import draft_create
 from league.errors import LeagueError
 from league.seasons.schedule import season_schedule
 from league.seasons.table import DEFAULT_TIEBREAKS
-from matches.commands import AT_HEAD, Appender, command_create
+from matches.commands import AT_HEAD, Appender, command_create, command_run
 from matches.eventstore import NewEvent
 from matches.models import Event, Match
 from matches.services import SeatSpec, match_create
@@ -191,23 +191,29 @@ def season_create_or_get(
 
 
 def _append(season: Season, type: str, data: dict, actor: str, *, expected_seq, event_id=None) -> bool:
-    # The fact and the projection it changes commit together (ARCHITECTURE.md, projectors).
-    with transaction.atomic():
-        _, created = streams.stream_append(
-            stream_id=season.stream_id,
-            kind="season",
-            type=type,
-            data=data,
-            actor=actor,
-            event_id=event_id,
-            expected_seq=expected_seq,
-        )
-        # A fact about one fixture refolds that fixture alone (projector.py): a whole refold per
-        # result made a season's results cost grow with the square of its length (issue 17, P6).
-        from .projector import season_project_fixture
+    from .projector import season_project_fixture
 
-        season_project_fixture(season=season, fixture=data.get("fixture"))
-    return created
+    def execute(_subject, appender: Appender) -> Event:
+        [event] = appender.append([NewEvent(type=type, data=data, actor=actor)])
+        streams.stream_followups(appender)
+        # The fact and the projection it changes commit together (ARCHITECTURE.md, projectors). A
+        # fact about one fixture refolds that fixture alone (projector.py): a whole refold per
+        # result made a season's results cost grow with the square of its length (issue 17, P6).
+        season_project_fixture(season=season, fixture=data.get("fixture"), head_seq=event.seq)
+        return event
+
+    # The command runner directly, not streams.stream_append: a season's stream is made with the
+    # season, so there is no stream to make first (a lookup per fact), and the projection runs
+    # inside the runner's transaction (no savepoint around it). A retry finds the fact stored and
+    # projected by the transaction that stored it.
+    done = command_run(
+        stream_id=season.stream_id,
+        expected_seq=expected_seq,
+        event_id=event_id,
+        execute=execute,
+        same=lambda existing: existing.type == type and existing.data == data,
+    )
+    return done.created
 
 
 def season_fold(events) -> dict[str, dict]:
@@ -496,47 +502,96 @@ def _fixture_score(match: Match) -> tuple[int, int]:
     return (1, 0) if home < away else (0, 1) if away < home else (0, 0)
 
 
+def _result_fact(match: Match) -> NewEvent | None:
+    """The fact a verified match of a fixture adds to its season, under an id derived from the
+    match (so it lands once); None for any other match."""
+    origin = match.origin or {}
+    if match.verdict != Match.Verdict.VERIFIED or "fixture" not in origin or "season" not in origin:
+        return None
+    event_id = uuid.uuid5(RESULT_NAMESPACE, str(match.id))
+    if match.result.get("unfinished"):
+        # No winner, so no result: the fixture goes back to the organiser with the reason
+        # (engines/wizard_dodgeball/RULES.md "Unfinished games").
+        detail = match.result.get("detail") or "The match ended without a winner."
+        data = {
+            "fixture": origin["fixture"],
+            "match": str(match.id),
+            "reason": f"{detail} Replay it or rule on it.",
+            "head_hash": match.head_hash,
+        }
+        return NewEvent(type="result.unfinished", data=data, actor="system", event_id=event_id)
+    home, away = _fixture_score(match)
+    data = {
+        "fixture": origin["fixture"],
+        "match": str(match.id),
+        "home_left": home,
+        "away_left": away,
+        "head_hash": match.head_hash,
+    }
+    return NewEvent(type="result.recorded", data=data, actor="system", event_id=event_id)
+
+
 def result_record(*, match_id) -> bool:
     """A verified match of a fixture lands in the season (once)."""
     match = Match.objects.get(pk=match_id)
-    origin = match.origin or {}
-    if match.verdict != Match.Verdict.VERIFIED or "fixture" not in origin or "season" not in origin:
+    fact = _result_fact(match)
+    if fact is None:
         return False
-    season = Season.objects.get(pk=origin["season"])
-    if match.result.get("unfinished"):
-        # No winner, so no result: the fixture goes back to the organiser with the reason
-        # (engines/wizard_dodgeball/RULES.md "Unfinished games"). Same event id: recorded once.
-        detail = match.result.get("detail") or "The match ended without a winner."
-        return _append(
-            season,
-            "result.unfinished",
-            {
-                "fixture": origin["fixture"],
-                "match": str(match.id),
-                "reason": f"{detail} Replay it or rule on it.",
-                "head_hash": match.head_hash,
-            },
-            "system",
-            expected_seq=AT_HEAD,  # a platform fact, landed once by its derived id (as below)
-            event_id=uuid.uuid5(RESULT_NAMESPACE, str(match.id)),
-        )
-    home, away = _fixture_score(match)
+    season = Season.objects.get(pk=match.origin["season"])
     return _append(
         season,
-        "result.recorded",
-        {
-            "fixture": origin["fixture"],
-            "match": str(match.id),
-            "home_left": home,
-            "away_left": away,
-            "head_hash": match.head_hash,
-        },
-        "system",
+        fact.type,
+        fact.data,
+        fact.actor,
         # A platform fact: the result stands whatever the season recorded since, and its id,
         # derived from the match, lands it once (league/streams.py).
         expected_seq=AT_HEAD,
-        event_id=uuid.uuid5(RESULT_NAMESPACE, str(match.id)),
+        event_id=fact.event_id,
     )
+
+
+def season_results_record(*, match_ids: list[uuid.UUID | str]) -> int:
+    """Many verdicts at once (a season's verification run, a catch-up): each season's new results
+    appended in one transaction, in the order given (the verdicts' commit order), and its touched
+    fixtures projected once, not fact by fact (issue 17, P6). The same facts under the same ids
+    as ``result_record`` for each in turn, so the end state is the same and a result already
+    recorded is skipped; the ratings follow with ``ratings_apply`` in the same order.
+    Returns how many facts were appended."""
+    from .projector import season_project_fixtures
+
+    matches = Match.objects.in_bulk(match_ids)
+    by_season: dict[str, list[NewEvent]] = {}
+    for match_id in match_ids:
+        match = matches.get(match_id if not isinstance(match_id, str) else uuid.UUID(match_id))
+        fact = _result_fact(match) if match is not None else None
+        if fact is not None:
+            by_season.setdefault(match.origin["season"], []).append(fact)
+    appended = 0
+    seasons = Season.objects.in_bulk([int(pk) for pk in by_season])
+    for season_pk, facts in by_season.items():
+        season = seasons[int(season_pk)]
+
+        def execute(_subject, appender: Appender, season=season, facts=facts) -> int:
+            # Under the stream's lock: a result already stored (a retried batch, a verdict recorded
+            # on its own) is skipped, as result_record skips it on finding its derived id.
+            stored = set(
+                Event.objects.filter(event_id__in=[f.event_id for f in facts]).values_list("event_id", flat=True)
+            )
+            seen: set[uuid.UUID] = set()
+            new = []
+            for fact in facts:
+                if fact.event_id not in stored and fact.event_id not in seen:
+                    seen.add(fact.event_id)
+                    new.append(fact)
+            if not new:
+                return 0
+            events = appender.append(new)
+            streams.stream_followups(appender)
+            season_project_fixtures(season=season, fixtures=[f.data["fixture"] for f in new], head_seq=events[-1].seq)
+            return len(events)
+
+        appended += command_run(stream_id=season.stream_id, expected_seq=AT_HEAD, event_id=None, execute=execute).value
+    return appended
 
 
 def season_close(*, season: Season, user, expected_seq: int | object, event_id: uuid.UUID | None = None) -> dict:
