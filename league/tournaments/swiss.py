@@ -193,6 +193,12 @@ class SwissRound:
 
 def as_fraction(value: Any) -> Fraction:
     """Exact score: floats go through their shortest repr so 0.5 and 1.5 stay halves."""
+    if type(value) is Fraction:
+        # Immutable, so the value itself will do; the common case of a ranked field, and
+        # the isinstance check against the Rational ABC below is slow.
+        return value
+    if type(value) is int:
+        return Fraction(value)
     if isinstance(value, float):
         return Fraction(repr(value))
     if isinstance(value, (Rational, int)):
