@@ -548,9 +548,9 @@ def _match_pruned(
 ) -> tuple[list[tuple[int, int]], int | None] | None:
     """The exact matching found on a sparse graph, or None to leave it to the complete one.
 
-    The blossom algorithm's time grows with the edges it scans, and almost every edge of
-    a Swiss field's complete graph is a float across several points that no good pairing
-    uses. So only the pair edges with no hard cost and a score cost up to ``limit`` are
+    The blossom algorithm's time grows with the edges it scans, and after a few rounds
+    about a third of a field's complete graph is rematches and floats of more than a
+    point that no good pairing uses. So only the pair edges with no hard cost and a score cost up to ``limit`` are
     kept (and every slot edge). Every tier of every edge is non-negative, so a matching
     that uses a left-out edge costs, tier by tier, at least that edge alone. When every
     left-out edge is lexicographically dearer than the sparse optimum's total, no
