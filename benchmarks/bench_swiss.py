@@ -1,12 +1,20 @@
-"""Time one Swiss pairing round for 100, 500 and 2,000 players.
+"""Time pairing a Swiss round 5, ours against bbpPairings' Dutch system on the same field.
 
-Each field plays rounds 1-4 with results drawn from ratings (Elo expectation, a share of
-draws, a fixed seed), and then round 5 is paired and timed. The baseline, measured in the
-same run on the same players, is what any pairing program must do anyway: rank the field
-and build its score groups. Reference point: bbpPairings (C++) in Burstein mode is
-reported at 0.4 s for 500 players and 3.1 s for 1,000.
+Each field plays rounds 1-4 with our pairing and results drawn from ratings (Elo
+expectation, a share of draws, a fixed seed). Round 5 is then paired by ``pair_round`` and,
+in the same run, by a bbpPairings binary given with ``--bbp`` on the same field written as
+a TRF(x) file (the layout of the project's TRF export: start numbers by rating, then id;
+``XXR`` the planned rounds). bbp's time is its whole process (start, reading the file,
+pairing, writing the pairs), each run bounded by ``--timeout``. Without ``--bbp`` only our
+side is timed and the ratio columns say so. bbp's pairing is read back and costed by our
+own tiers, so the table shows whether either side bought speed with rematches, floats or
+seat clashes.
 
-    .venv/bin/python benchmarks/bench_swiss.py [sizes...] [--repeat N]
+    .venv/bin/python benchmarks/bench_swiss.py [sizes...] [--bbp PATH] [--repeat N]
+        [--timeout S] [--bbp-up-to N] [--complete-up-to N]
+
+``--complete-up-to`` also times our earlier path (complete graphs, ``prune=False``) for
+fields up to that size and checks that it costs the same in every tier.
 """
 
 from __future__ import annotations
@@ -14,43 +22,38 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from fractions import Fraction
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from league.tournaments.swiss import SwissOptions, SwissPlayer, pair_round, rank_key  # noqa: E402
+from league.tournaments.swiss import (  # noqa: E402
+    SwissOptions,
+    SwissPlayer,
+    colour_conflict,
+    pair_round,
+    seat_limit_clash,
+    start_order,
+)
 
 ROUNDS_BEFORE = 4
+SIZES = [16, 32, 64, 100, 250, 500, 1000, 2000, 5000]
 
 
-def field_after_rounds(size: int, rounds: int, seed: int = 2026) -> list[SwissPlayer]:
+def play_rounds(size: int, rounds: int, seed: int = 2026) -> dict:
+    """The field after ``rounds`` rounds: per player the rating, score, and one TRF cell
+    (opponent id or None for the bye, first seat, result) per round."""
     rng = random.Random(seed)
-    state = {
-        i: {"score": Fraction(0), "rating": rng.randint(1200, 2600), "opp": [], "seats": [], "byes": 0}
-        for i in range(size)
-    }
-
-    def players():
-        return [
-            SwissPlayer(
-                id=i,
-                score=s["score"],
-                rating=s["rating"],
-                opponents=tuple(s["opp"]),
-                first_seats=tuple(s["seats"]),
-                byes=s["byes"],
-            )
-            for i, s in state.items()
-        ]
-
+    state = {i: {"score": Fraction(0), "rating": rng.randint(1200, 2600), "cells": []} for i in range(size)}
     for _ in range(rounds):
-        for p in pair_round(players()).pairings:
+        for p in pair_round(players_of(state)).pairings:
             if p.second is None:
                 state[p.first]["score"] += 1
-                state[p.first]["byes"] += 1
+                state[p.first]["cells"].append((None, None, "U"))
                 continue
             a, b = state[p.first], state[p.second]
             expected = 1 / (1 + 10 ** ((b["rating"] - a["rating"]) / 400))
@@ -61,19 +64,83 @@ def field_after_rounds(size: int, rounds: int, seed: int = 2026) -> list[SwissPl
                 points = Fraction(1) if roll < expected else Fraction(0)
             a["score"] += points
             b["score"] += 1 - points
-            a["opp"].append(p.second)
-            b["opp"].append(p.first)
-            a["seats"].append(True)
-            b["seats"].append(False)
-    return players()
+            code = {Fraction(1): ("1", "0"), Fraction(0): ("0", "1")}.get(points, ("=", "="))
+            a["cells"].append((p.second, True, code[0]))
+            b["cells"].append((p.first, False, code[1]))
+    return state
 
 
-def baseline(players: list[SwissPlayer]) -> int:
-    ranked = sorted(players, key=rank_key)
-    groups: dict[Fraction, list[SwissPlayer]] = {}
-    for p in ranked:
-        groups.setdefault(Fraction(p.score), []).append(p)
-    return len(groups)
+def players_of(state: dict) -> list[SwissPlayer]:
+    return [
+        SwissPlayer(
+            id=i,
+            score=s["score"],
+            rating=s["rating"],
+            opponents=tuple(c[0] for c in s["cells"] if c[0] is not None),
+            first_seats=tuple(c[1] for c in s["cells"] if c[0] is not None),
+            byes=sum(1 for c in s["cells"] if c[0] is None),
+        )
+        for i, s in state.items()
+    ]
+
+
+def field_after_rounds(size: int, rounds: int, seed: int = 2026) -> list[SwissPlayer]:
+    return players_of(play_rounds(size, rounds, seed))
+
+
+def trf(state: dict, planned: int) -> tuple[str, dict[int, int]]:
+    """The field as TRF(x), and the start number of each player id."""
+    start = {pid: n for n, pid in enumerate(start_order((i, s["rating"]) for i, s in state.items()), start=1)}
+    lines = ["012 bench_swiss", f"062 {len(start):4d}", f"XXR {planned}"]
+    for pid, number in sorted(start.items(), key=lambda kv: kv[1]):
+        s = state[pid]
+        line = f"001 {number:4d}      {f'Player {pid}':<33} {s['rating']:4d}" + " " * 28
+        line += f"{float(s['score']):4.1f} {0:4d}"
+        for opponent, first, code in s["cells"]:
+            if opponent is None:
+                line += "  0000 - U"
+            else:
+                line += f"  {start[opponent]:4d} {'w' if first else 'b'} {code}"
+        lines.append(line)
+    return "\n".join(lines) + "\n", start
+
+
+def run_bbp(binary: str, text: str, timeout: float) -> tuple[float | None, list[tuple[int, int]], str]:
+    """Seconds for one bbp process, its pairs as (start, start or 0 for the bye), and a note."""
+    with tempfile.TemporaryDirectory() as tmp:
+        source, out = Path(tmp) / "field.trf", Path(tmp) / "pairs.txt"
+        source.write_text(text)
+        start = time.perf_counter()
+        try:
+            done = subprocess.run(
+                [binary, "--dutch", str(source), "-p", str(out)], capture_output=True, timeout=timeout
+            )
+        except subprocess.TimeoutExpired:
+            return None, [], f"timed out after {timeout:.0f} s"
+        seconds = time.perf_counter() - start
+        if done.returncode != 0:
+            return None, [], f"exit {done.returncode}: {done.stderr.decode()[:200]}"
+        rows = out.read_text().split("\n")[1:]
+        pairs = [tuple(int(x) for x in row.split()) for row in rows if row.strip()]
+        return seconds, pairs, ""
+
+
+def quality(players: list[SwissPlayer], pairs: list[tuple[int, int | None]]) -> dict[str, int]:
+    """Our own measures of a pairing, whoever made it: rematches, floats, the score tier's
+    sum of squared score differences (in half points), seat-limit clashes and colour cost."""
+    by_id = {p.id: p for p in players}
+    out = {"rematches": 0, "floats": 0, "score": 0, "clashes": 0, "colour": 0}
+    for a, b in pairs:
+        if b is None:
+            continue
+        pa, pb = by_id[a], by_id[b]
+        out["rematches"] += pa.opponents.count(b)
+        diff = int(2 * (Fraction(pa.score) - Fraction(pb.score)))
+        out["floats"] += diff != 0
+        out["score"] += diff * diff
+        out["clashes"] += seat_limit_clash(pa.first_seats, pb.first_seats)
+        out["colour"] += colour_conflict(pa.first_seats, pb.first_seats)
+    return out
 
 
 def timed(fn, repeat: int) -> tuple[float, object]:
@@ -85,45 +152,69 @@ def timed(fn, repeat: int) -> tuple[float, object]:
     return statistics.median(times), result
 
 
+def describe(q: dict[str, int]) -> str:
+    return f"{q['rematches']}/{q['floats']}/{q['score']}/{q['clashes']}/{q['colour']}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sizes", nargs="*", type=int, default=[100, 500, 2000])
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument(
-        "--exact-up-to",
-        type=int,
-        default=500,
-        help="also time one complete-graph (exact) pairing for fields up to this size",
-    )
+    parser.add_argument("sizes", nargs="*", type=int, default=SIZES)
+    parser.add_argument("--bbp", help="path to a bbpPairings binary (bbpPairings.exe)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per side and size (median)")
+    parser.add_argument("--timeout", type=float, default=300, help="seconds allowed per bbp run")
+    parser.add_argument("--bbp-up-to", type=int, default=10**9, help="run bbp only on fields up to this size")
+    parser.add_argument("--complete-up-to", type=int, default=0, help="also time prune=False up to this size")
     args = parser.parse_args()
+    if not args.bbp:
+        print("No --bbp binary given: bbpPairings is skipped, only our side is timed.\n")
 
     header = (
-        f"{'players':>8} {'groups':>7} {'pair round 5 (s)':>17} {'baseline (s)':>13} {'ratio':>6}"
-        f" {'method':>13} {'rematches':>9} {'floats':>6} {'score cost':>10}"
-        f" {'exact graph (s)':>16} {'exact score cost':>17}"
+        f"{'players':>7} {'ours (s)':>9} {'bbp (s)':>9} {'ours/bbp':>8} {'method':>13}"
+        f" {'ours r/f/s/c/col':>16} {'bbp r/f/s/c/col':>16} {'complete (s)':>12}"
     )
     print(header)
     print("-" * len(header))
     for size in args.sizes:
-        players = field_after_rounds(size, ROUNDS_BEFORE)
-        pair_time, rnd = timed(lambda: pair_round(players), args.repeat)
-        base_time, groups = timed(lambda: baseline(players), max(args.repeat, 20))
-        score = {p.id: p.score for p in players}
-        floats = sum(1 for p in rnd.pairings if p.second is not None and score[p.first] != score[p.second])
-        exact_time, exact_cost = "-", "-"
-        if size <= args.exact_up_to:
-            seconds, exact = timed(lambda: pair_round(players, SwissOptions(exact_limit=size)), 1)
-            exact_time, exact_cost = f"{seconds:.3f}", exact.costs["score"]
+        state = play_rounds(size, ROUNDS_BEFORE)
+        players = players_of(state)
+        ours, rnd = timed(lambda: pair_round(players), args.repeat)
+        ours_q = quality(players, [(p.first, p.second) for p in rnd.pairings])
+
+        bbp_text, bbp_q, ratio = "-", "-", "-"
+        if args.bbp and size > args.bbp_up_to:
+            bbp_text = "not run"
+        elif args.bbp:
+            text, start = trf(state, ROUNDS_BEFORE + 1)
+            by_start = {n: pid for pid, n in start.items()}
+            runs, pairs, note = [], [], ""
+            for _ in range(args.repeat):
+                seconds, pairs, note = run_bbp(args.bbp, text, args.timeout)
+                if seconds is None:
+                    break
+                runs.append(seconds)
+            if runs and not note:
+                bbp = statistics.median(runs)
+                bbp_text, ratio = f"{bbp:.3f}", f"{ours / bbp:.2f}"
+                ids = [(by_start[a], by_start[b] if b else None) for a, b in pairs]
+                bbp_q = describe(quality(players, ids))
+            else:
+                bbp_text = note[:40]
+
+        complete = "-"
+        if size <= args.complete_up_to:
+            seconds, old = timed(lambda: pair_round(players, SwissOptions(prune=False)), 1)
+            same = "same" if old.costs == rnd.costs else f"DIFFERENT {old.costs}"
+            complete = f"{seconds:.3f} {same}"
         print(
-            f"{size:>8} {groups:>7} {pair_time:>17.3f} {base_time:>13.5f} {pair_time / base_time:>6.0f}"
-            f" {rnd.method:>13} {rnd.rematches:>9} {floats:>6} {rnd.costs['score']:>10}"
-            f" {exact_time:>16} {exact_cost:>17}"
+            f"{size:>7} {ours:>9.3f} {bbp_text:>9} {ratio:>8} {rnd.method:>13}"
+            f" {describe(ours_q):>16} {bbp_q:>16} {complete:>12}",
+            flush=True,
         )
     print()
-    print("Reference: bbpPairings Burstein mode, 0.4 s for 500 players, 3.1 s for 1,000 (reported).")
-    print(f"Python {sys.version.split()[0]}; median of {args.repeat} runs; baseline = rank + build score groups.")
-    print("score cost: sum of squared score differences (in half points) over the pairs; the")
-    print("exact columns pair the same players on one complete graph, for comparison.")
+    print(f"Python {sys.version.split()[0]}; median of {args.repeat} runs per side; ours/bbp < 1 means ours is faster.")
+    print("r/f/s/c/col: rematches / floats / sum of squared score differences in half points /")
+    print("seat-limit clashes (both players due the same seat absolutely) / colour cost, by our tiers.")
+    print("complete: our earlier path (complete graphs), and whether it costs the same in every tier.")
 
 
 if __name__ == "__main__":

@@ -69,6 +69,13 @@ field, that does not happen. Measured on the benchmark's round 5 (a 500-player f
 the complete graph takes about 40 s, the segments 0.3 s, with the same score-difference
 cost; see benchmarks/bench_swiss.py.
 
+Pruned graphs: every matching, exact or of a segment, is first sought on the cheap edges
+only (no rematch, forbidden pair or strict seat clash; floats of up to a point) and kept
+only when every left-out edge alone costs more, tier by tier, than the whole pairing found:
+then it is optimal on the complete graph too, at the same cost in every tier. Otherwise the
+limit is raised once or the complete graph decides (``_match_pruned``).
+``SwissOptions(prune=False)`` keeps the complete-graph path for the tests that compare them.
+
 Determinism: players are ranked by (score, rating, id) and given integer vertices in that
 order; edges are added in that order and the matching is read back sorted. No set or hash
 order decides anything, so the same players give the same pairing in every process.
@@ -140,6 +147,11 @@ class SwissOptions:
     #: forbidden pair or a second bye would avoid it. Off: such a clash is weighed
     #: against score groups instead (see ``SEAT_CLASH``).
     strict_seats: bool = False
+    #: Seek each matching on the cheap edges first and keep it only with a proof that it
+    #: is optimal on the complete graph (see ``_match_pruned``). False pairs on complete
+    #: graphs only, as before; the pruned result costs the same in every tier, so this is
+    #: for the tests and the benchmark that compare the two.
+    prune: bool = True
 
 
 @dataclass(frozen=True)
@@ -181,6 +193,12 @@ class SwissRound:
 
 def as_fraction(value: Any) -> Fraction:
     """Exact score: floats go through their shortest repr so 0.5 and 1.5 stay halves."""
+    if type(value) is Fraction:
+        # Immutable, so the value itself will do; the common case of a ranked field, and
+        # the isinstance check against the Rational ABC below is slow.
+        return value
+    if type(value) is int:
+        return Fraction(value)
     if isinstance(value, float):
         return Fraction(repr(value))
     if isinstance(value, (Rational, int)):
@@ -209,14 +227,22 @@ def colour_wish(first_seats: Sequence[bool]) -> tuple[int, int]:
 def seat_limit_clash(a: Sequence[bool], b: Sequence[bool]) -> int:
     """1 when both players have an absolute wish for the same seat: whoever gives way sits
     there a third time running or goes three out of balance (FIDE's colour limits)."""
-    side_a, strength_a = colour_wish(a)
-    side_b, strength_b = colour_wish(b)
-    return int(side_a != 0 and side_a == side_b and strength_a == strength_b == ABSOLUTE)
+    return _wishes_clash(colour_wish(a), colour_wish(b))
 
 
 def colour_conflict(a: Sequence[bool], b: Sequence[bool]) -> int:
-    side_a, strength_a = colour_wish(a)
-    side_b, strength_b = colour_wish(b)
+    return _wishes_conflict(colour_wish(a), colour_wish(b))
+
+
+def _wishes_clash(wish_a: tuple[int, int], wish_b: tuple[int, int]) -> int:
+    side_a, strength_a = wish_a
+    side_b, strength_b = wish_b
+    return int(side_a != 0 and side_a == side_b and strength_a == strength_b == ABSOLUTE)
+
+
+def _wishes_conflict(wish_a: tuple[int, int], wish_b: tuple[int, int]) -> int:
+    side_a, strength_a = wish_a
+    side_b, strength_b = wish_b
     if side_a == 0 or side_a != side_b:
         return 0
     # The weaker wish is the one that gives way; two absolute wishes are worse still,
@@ -299,6 +325,8 @@ class _Field:
     extra_bye: bool  # nobody was eligible, so the fewest-byes players were let in
     unit: int = 1  # score units in one point (the common denominator of the scores)
     strict_seats: bool = False
+    # Each player's colour wish, worked out once: every edge of the graph needs two.
+    wish: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def n(self) -> int:
@@ -373,6 +401,7 @@ def _build_field(players: Iterable[SwissPlayer], options: SwissOptions) -> _Fiel
         extra_bye=extra_bye,
         unit=denominator,
         strict_seats=options.strict_seats,
+        wish=[colour_wish(p.first_seats) for p in ranked],
     )
 
 
@@ -383,7 +412,7 @@ def _pair_costs(f: _Field, a: int, b: int) -> tuple[int, ...]:
         dutch = abs(f.pos[b] - f.pos[a] - f.group_size[ga] // 2)
     else:
         dutch = (f.group_size[ga] - 1 - f.pos[a]) + f.pos[b]
-    clash = seat_limit_clash(f.players[a].first_seats, f.players[b].first_seats)
+    clash = _wishes_clash(f.wish[a], f.wish[b])
     score = (f.units[a] - f.units[b]) ** 2
     if not f.strict_seats:
         score += clash * SEAT_CLASH * f.unit**2
@@ -393,7 +422,7 @@ def _pair_costs(f: _Field, a: int, b: int) -> tuple[int, ...]:
         0,
         clash if f.strict_seats else 0,
         score,
-        colour_conflict(f.players[a].first_seats, f.players[b].first_seats),
+        _wishes_conflict(f.wish[a], f.wish[b]),
         dutch,
     )
 
@@ -422,32 +451,69 @@ def _match(
     members: list[int],
     slot: str | None,
     next_units: int | None = None,
+    *,
+    prune: bool = True,
 ) -> tuple[list[tuple[int, int]], int | None]:
     """Minimum-cost perfect matching of ``members`` on their complete graph.
 
     ``slot`` adds a BYE or FLOAT vertex. Returns the pairs (higher rank first) and the
-    member matched to the slot.
+    member matched to the slot. With ``prune`` the matching is first sought on the cheap
+    edges only and kept when it provably is optimal on the complete graph too (see
+    ``_match_pruned``); otherwise, or when that proof fails, the complete graph decides.
     """
     members = sorted(members)
-    edges: list[tuple[Any, Any, tuple[int, ...]]] = []
+    pair_edges: list[tuple[Any, Any, tuple[int, ...]]] = []
     for x, a in enumerate(members):
         for b in members[x + 1 :]:
-            edges.append((a, b, _pair_costs(f, a, b)))
+            pair_edges.append((a, b, _pair_costs(f, a, b)))
+    slot_edges: list[tuple[Any, Any, tuple[int, ...]]] = []
     if slot == BYE:
         for a in members:
             if f.bye_ok[a]:
-                edges.append((a, BYE, (0, 0, f.bye_below[a], 0, 0, 0, 0)))
+                slot_edges.append((a, BYE, (0, 0, f.bye_below[a], 0, 0, 0, 0)))
     elif slot == FLOAT:
         bottom = len(members) - 1
         for x, a in enumerate(members):
             # The floater will meet someone of the next segment's top score; the Dutch
             # tier prefers the lowest-ranked member, as FIDE's downfloater rule does.
             drop = (f.units[a] - next_units) ** 2 if next_units is not None else 0
-            edges.append((a, FLOAT, (0, 0, 0, 0, drop, 0, bottom - x)))
-    if not edges:
+            slot_edges.append((a, FLOAT, (0, 0, 0, 0, drop, 0, bottom - x)))
+    if not pair_edges and not slot_edges:
         return [], None
     vertices = len(members) + (1 if slot else 0)
-    graph = nx.Graph()
+    if prune:
+        solved = _match_pruned(f, members, slot, pair_edges, slot_edges, vertices)
+        if solved is not None:
+            return solved
+    solved = _perfect_matching(members, slot, pair_edges + slot_edges, vertices)
+    if solved is None:
+        # Cannot happen on a complete graph with a linked slot; guard against a silent
+        # half-paired round all the same.
+        raise PairingError("No perfect matching found for a segment")
+    return solved
+
+
+class _AdjacencyGraph(nx.Graph):
+    """A networkx Graph whose ``graph[u]`` is the stored adjacency dict, not a read-only
+    view built on every call. The blossom algorithm looks an edge's weight up as
+    ``G[v][w]`` hundreds of thousands of times on a 100-player field, and those view
+    objects were about a third of its time. The matching only reads the graph, so it
+    takes the same steps on the same weights and returns the same matching."""
+
+    def __getitem__(self, n):
+        return self._adj[n]
+
+
+def _perfect_matching(
+    members: list[int],
+    slot: str | None,
+    edges: list[tuple[Any, Any, tuple[int, ...]]],
+    vertices: int,
+) -> tuple[list[tuple[int, int]], int | None] | None:
+    """The cheapest perfect matching using only ``edges``, or None when they have none."""
+    if not edges:
+        return None
+    graph = _AdjacencyGraph()
     graph.add_nodes_from(members)
     if slot:
         graph.add_node(slot)
@@ -460,11 +526,88 @@ def _match(
         else:
             pairs.append((min(u, v), max(u, v)))
     if 2 * (len(pairs) + (slotted is not None)) != vertices:
-        # Cannot happen on a complete graph with a linked slot; guard against a silent
-        # half-paired round all the same.
-        raise PairingError("No perfect matching found for a segment")
+        return None
     pairs.sort()
     return pairs, slotted
+
+
+#: Tiers that a pruned graph leaves out entirely (index into ``TIERS``); the bye tier is
+#: only ever on slot edges, which are always kept.
+_HARD = (TIERS.index("rematch"), TIERS.index("forbidden"), TIERS.index("seat_limit"))
+_SCORE = TIERS.index("score")
+_BYE_TIER = TIERS.index("bye")
+
+
+def _match_pruned(
+    f: _Field,
+    members: list[int],
+    slot: str | None,
+    pair_edges: list[tuple[Any, Any, tuple[int, ...]]],
+    slot_edges: list[tuple[Any, Any, tuple[int, ...]]],
+    vertices: int,
+) -> tuple[list[tuple[int, int]], int | None] | None:
+    """The exact matching found on a sparse graph, or None to leave it to the complete one.
+
+    The blossom algorithm's time grows with the edges it scans, and after a few rounds
+    about a third of a field's complete graph is rematches and floats of more than a
+    point that no good pairing uses. So only the pair edges with no hard cost and a score cost up to ``limit`` are
+    kept (and every slot edge). Every tier of every edge is non-negative, so a matching
+    that uses a left-out edge costs, tier by tier, at least that edge alone. When every
+    left-out edge is lexicographically dearer than the sparse optimum's total, no
+    matching with a left-out edge can equal or beat it: the sparse optimum is an optimum
+    of the complete graph, with the same cost in every tier. If the proof fails only on
+    the score tier, one more pass with ``limit`` raised to the optimum's score cost makes
+    it hold; if it fails on a higher tier (an unavoidable rematch, a bye that must go
+    further up), the complete graph decides, as before.
+    """
+    limit = _first_limit(f)
+    ceiling = max((c[_SCORE] for _, _, c in pair_edges), default=0)
+    while True:
+        kept, dropped = [], []
+        for edge in pair_edges:
+            cost = edge[2]
+            if cost[_SCORE] <= limit and not any(cost[k] for k in _HARD):
+                kept.append(edge)
+            else:
+                dropped.append(cost)
+        if not dropped:
+            return None  # nothing left out: this is the complete graph
+        solved = _perfect_matching(members, slot, kept + slot_edges, vertices)
+        if solved is None:
+            if limit >= ceiling:
+                return None
+            limit = min(ceiling, max(1, limit * 4))
+            continue
+        total = _matching_costs(f, solved, slot_edges)
+        if min(dropped) > total:
+            return solved
+        if any(total[k] for k in (*_HARD, _BYE_TIER)) or total[_SCORE] <= limit:
+            return None
+        limit = total[_SCORE]
+
+
+def _first_limit(f: _Field) -> int:
+    # Floats of up to a whole point: a round 5 of the benchmark's fields then settles on
+    # the first sparse graph, at about two thirds of the complete graph's edges.
+    return f.unit**2
+
+
+def _matching_costs(
+    f: _Field,
+    solved: tuple[list[tuple[int, int]], int | None],
+    slot_edges: list[tuple[Any, Any, tuple[int, ...]]],
+) -> tuple[int, ...]:
+    pairs, slotted = solved
+    totals = [0] * len(TIERS)
+    for a, b in pairs:
+        for k, c in enumerate(_pair_costs(f, a, b)):
+            totals[k] += c
+    if slotted is not None:
+        for a, _, cost in slot_edges:
+            if a == slotted:
+                for k, c in enumerate(cost):
+                    totals[k] += c
+    return tuple(totals)
 
 
 def _segments(f: _Field, target: int) -> list[list[int]]:
@@ -512,7 +655,7 @@ def _segments(f: _Field, target: int) -> list[list[int]]:
     return segments
 
 
-def _solve_segmented(f: _Field, target: int) -> tuple[list[tuple[int, int]], int | None]:
+def _solve_segmented(f: _Field, target: int, prune: bool) -> tuple[list[tuple[int, int]], int | None]:
     segments = _segments(f, target)
     pairs: list[tuple[int, int]] = []
     carry: list[int] = []
@@ -524,7 +667,7 @@ def _solve_segmented(f: _Field, target: int) -> tuple[list[tuple[int, int]], int
         if len(members) % 2:
             slot = BYE if last else FLOAT
         next_units = f.units[segments[k + 1][0]] if not last else None
-        got, slotted = _match(f, members, slot, next_units)
+        got, slotted = _match(f, members, slot, next_units, prune=prune)
         pairs.extend(got)
         carry = []
         if slot == FLOAT:
@@ -557,7 +700,7 @@ def pair_round(players: Iterable[SwissPlayer], options: SwissOptions | None = No
     if f.n > options.exact_limit:
         target = max(4, options.segment_size)
         while target < f.n:
-            pairs, bye = _solve_segmented(f, target)
+            pairs, bye = _solve_segmented(f, target, options.prune)
             clashes = sum(_pair_costs(f, a, b)[TIERS.index("seat_limit")] for a, b in pairs)
             if _violations(f, pairs) == (0, 0) and clashes == 0:
                 solved, method = (pairs, bye), f"segmented:{target}"
@@ -565,7 +708,7 @@ def pair_round(players: Iterable[SwissPlayer], options: SwissOptions | None = No
             target *= 2
     if solved is None:
         slot = BYE if f.n % 2 else None
-        solved = _match(f, list(range(f.n)), slot)
+        solved = _match(f, list(range(f.n)), slot, prune=options.prune)
     pairs, bye = solved
 
     # Board order: the stronger pairs first, judged by the higher-ranked player.
