@@ -37,6 +37,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 import uuid
@@ -166,6 +167,17 @@ DAPHNE_BOOT = (
 )
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User plus system CPU time of these processes so far (Linux /proc): the servers' work,
+    which unlike the latencies does not grow with the other load on the machine."""
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def client_main(conn, sockets: list[tuple[int, str]]) -> None:
     """One client process: opens its share of the sockets ((port, match id) each), then answers
     the parent's requests over the pipe until told to close."""
@@ -230,7 +242,14 @@ class Clients:
 
 
 async def run_layout(
-    ports: list[int], layer_name: str, matches: int, spectators: int, moves: int, timeout: float, clients: int
+    ports: list[int],
+    pids: list[int],
+    layer_name: str,
+    matches: int,
+    spectators: int,
+    moves: int,
+    timeout: float,
+    clients: int,
 ) -> None:
     from asgiref.sync import sync_to_async
     from django.conf import settings
@@ -288,6 +307,7 @@ async def run_layout(
         assert ready == "ready", ready
     await asyncio.sleep(1.0)  # every socket has its connect frame
     latencies, answered, missing = [], [], 0
+    cpu_start = cpu_seconds(pids)
     for _ in range(moves):
         planned = [(str(match_id), tokens, await next_move(match_id)) for match_id, tokens in games]
         planned = [(m, t, p) for m, t, p in planned if p is not None]
@@ -305,6 +325,7 @@ async def run_layout(
                 missing += 1
             else:
                 latencies.append(arrived - started[match_id])
+    cpu_project = cpu_seconds(pids) - cpu_start
     await asyncio.sleep(0.5)
 
     # The baseline: a bare group_send of a frame of the same size, through the same consumers.
@@ -312,6 +333,7 @@ async def run_layout(
     layer = import_string(LAYERS[layer_name])(**config)
     size = max(await pool.ask(("size",)))  # the largest frame a spectator received
     base, base_missing = [], 0
+    cpu_start = cpu_seconds(pids)
     for round_ in range(moves):
         marker = f"r{round_}"
         frame = {
@@ -337,6 +359,7 @@ async def run_layout(
                 base_missing += 1
             else:
                 base.append(arrived - started[match_id])
+    cpu_base = cpu_seconds(pids) - cpu_start
     answers = await pool.ask(("close",))
     await (layer.close_pools() if layer_name == "core" else layer.flush())
     pool.stop()
@@ -349,7 +372,7 @@ async def run_layout(
         f"project p50 {p50:7.1f} ms p99 {p99:7.1f} ms (POST answered p50 {pct(answered, 0.5):7.1f} ms) | "
         f"bare group_send p50 {b50:7.1f} ms p99 {b99:7.1f} ms | ratio p50 {p50 / b50:5.1f}x p99 {p99 / b99:5.1f}x | "
         f"missed {missing}, repeated {repeated} (baseline missed {base_missing}); frame {size} bytes; "
-        f"client CPU s per process {cpu}",
+        f"daphne CPU s project {cpu_project:.2f}, bare {cpu_base:.2f}; client CPU s per process {cpu}",
         flush=True,
     )
 
@@ -357,7 +380,7 @@ async def run_layout(
 def start_daphnes(count: int, layer_name: str, env: dict) -> tuple[list[int], list[subprocess.Popen]]:
     ports, servers = [], []
     for _ in range(count):
-        port = free_port()
+        port, log = free_port(), tempfile.TemporaryFile()  # shown if a layout fails (show_daphnes)
         servers.append(
             subprocess.Popen(
                 [sys.executable, "-c", DAPHNE_BOOT, LAYERS[layer_name], "-b", "127.0.0.1", "-p", str(port)]
@@ -365,9 +388,10 @@ def start_daphnes(count: int, layer_name: str, env: dict) -> tuple[list[int], li
                 cwd=ROOT,
                 env=env,
                 stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+                stderr=log,
             )
         )
+        servers[-1].log = log
         ports.append(port)
     deadline = time.monotonic() + 60
     for port, server in zip(ports, servers):
@@ -380,6 +404,14 @@ def start_daphnes(count: int, layer_name: str, env: dict) -> tuple[list[int], li
                     raise RuntimeError("daphne did not start") from None
                 time.sleep(0.2)
     return ports, servers
+
+
+def show_daphnes(servers: list[subprocess.Popen]) -> None:
+    for server in servers:
+        log = server.log
+        log.seek(0)
+        tail = log.read().decode(errors="replace").splitlines()[-15:]
+        print(f"daphne {server.pid}: exit status {server.poll()}", *tail, sep="\n    ", file=sys.stderr)
 
 
 def stop_daphnes(servers: list[subprocess.Popen]) -> None:
@@ -424,7 +456,22 @@ def main() -> None:
         for layer_name, count, clients in setups:
             ports, servers = start_daphnes(count, layer_name, env)
             for matches, spectators in layouts:
-                asyncio.run(run_layout(ports, layer_name, matches, spectators, args.moves, args.timeout, clients))
+                try:
+                    asyncio.run(
+                        run_layout(
+                            ports,
+                            [server.pid for server in servers],
+                            layer_name,
+                            matches,
+                            spectators,
+                            args.moves,
+                            args.timeout,
+                            clients,
+                        )
+                    )
+                except Exception:
+                    show_daphnes(servers)
+                    raise
             stop_daphnes(servers)
             servers = []
     except Exception:
