@@ -3,7 +3,8 @@ against a bare channels-redis group_send of a frame of the same size to the same
 same run (issue 17, P5).
 
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/wizard_duels REDIS_URL=redis://127.0.0.1:6379/11 \
-        .venv/bin/python benchmarks/bench_live_fanout.py [--layout 10x100 --layout 50x20] [--moves 4]
+        .venv/bin/python benchmarks/bench_live_fanout.py [--layout 10x100 --layout 50x20] [--moves 4] \
+        [--clients 4] [--setup core:1 --setup pubsub:2]
 
 For each layout MATCHESxSPECTATORS: that many Dueling Wizards matches between two people, each
 watched by that many anonymous websockets on the loopback (a daphne on a scratch database and
@@ -14,6 +15,15 @@ same size (the last frame's length, padded), timed the same way. Reported: p50 a
 latencies, their ratio to the baseline, and frames missed (an event a socket never received) or
 repeated (an event a socket received twice). Bounded: ``--timeout`` seconds per round, and the
 socket count is the layout's.
+
+The spectators' sockets are spread over ``--clients`` processes (round robin), away from the one
+that POSTs and sends the baseline: 1,000 sockets read by one Python process on this 2-core machine
+take long enough to read their frames that the client's own queue shows in both latencies. Every
+time is ``time.monotonic`` (one clock across processes on Linux). ``--setup LAYER:SERVERS`` (may
+repeat): the channel layer of the daphnes and of the baseline, ``core`` (channels-redis'
+RedisChannelLayer, the project's, one list per channel) or ``pubsub`` (its RedisPubSubChannelLayer,
+one PUBLISH per group), and how many daphne processes share the sockets (round robin) and the POSTs
+(by match). Each setup runs every layout with its own baseline.
 """
 
 from __future__ import annotations
@@ -22,10 +32,12 @@ import argparse
 import asyncio
 import base64
 import json
+import multiprocessing
 import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 import uuid
@@ -52,7 +64,7 @@ class Watcher:
         self.seen, self.markers, self.frames, self.last_size = {}, {}, 0, 0
 
     def on_message(self, payload: bytes) -> None:
-        now = time.perf_counter()
+        now = time.monotonic()
         frame = json.loads(payload)
         self.frames += 1
         self.last_size = len(payload)
@@ -143,10 +155,106 @@ def pct(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] * 1000 if values else float("nan")
 
 
-async def run_layout(port: int, matches: int, spectators: int, moves: int, timeout: float) -> None:
+#: The channel layers a setup may name (``--setup``), by the backend's import path.
+LAYERS = {"core": "channels_redis.core.RedisChannelLayer", "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer"}
+
+#: Starts daphne with the project's settings but another channel layer backend (argv[1]), so a
+#: setup is tried without a settings change: the settings module is imported and patched before
+#: Django reads it.
+DAPHNE_BOOT = (
+    "import sys, config.settings as s; s.CHANNEL_LAYERS['default']['BACKEND'] = sys.argv.pop(1); "
+    "from daphne.cli import CommandLineInterface; CommandLineInterface.entrypoint()"
+)
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User plus system CPU time of these processes so far (Linux /proc): the servers' work,
+    which unlike the latencies does not grow with the other load on the machine."""
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def client_main(conn, sockets: list[tuple[int, str]]) -> None:
+    """One client process: opens its share of the sockets ((port, match id) each), then answers
+    the parent's requests over the pipe until told to close."""
+    asyncio.run(client_loop(conn, sockets))
+
+
+async def client_loop(conn, plan: list[tuple[int, str]]) -> None:
+    watchers = [(match_id, await open_socket(port, match_id)) for port, match_id in plan]
+    conn.send("ready")
+    started_cpu = time.process_time()
+    while True:
+        request = await asyncio.to_thread(conn.recv)
+        kind = request[0]
+        if kind == "events":  # {match id: seq}: first arrival of that seq per socket, or None
+            _, targets, timeout = request
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline and not all(targets[m] in w.seen for m, w in watchers):
+                await asyncio.sleep(0.005)
+            conn.send([(m, w.seen[targets[m]][0] if targets[m] in w.seen else None) for m, w in watchers])
+        elif kind == "marker":
+            _, marker, timeout = request
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline and not all(marker in w.markers for _, w in watchers):
+                await asyncio.sleep(0.005)
+            conn.send([(m, w.markers[marker][0] if marker in w.markers else None) for m, w in watchers])
+        elif kind == "size":
+            conn.send([max((w.last_size for _, w in watchers), default=0)])
+        elif kind == "close":
+            # Counted before the baseline's markers could add frames: those carry no events.
+            repeated = sum(len(times) - 1 for _, w in watchers for times in w.seen.values())
+            cpu = time.process_time() - started_cpu
+            for _, w in watchers:
+                w.close()
+            conn.send((repeated, cpu))
+            return
+
+
+class Clients:
+    """The client processes of one layout, asked together."""
+
+    def __init__(self, count: int, plan: list[tuple[int, str]]):
+        context = multiprocessing.get_context("spawn")  # the parent holds database connections
+        self.pipes, self.processes = [], []
+        for i in range(count):
+            parent, child = context.Pipe()
+            process = context.Process(target=client_main, args=(child, plan[i::count]), daemon=True)
+            process.start()
+            self.pipes.append(parent)
+            self.processes.append(process)
+
+    async def ask(self, request) -> list:
+        for pipe in self.pipes:
+            pipe.send(request)
+        answers = await asyncio.gather(*(asyncio.to_thread(pipe.recv) for pipe in self.pipes))
+        return [item for answer in answers for item in (answer if isinstance(answer, list) else [answer])]
+
+    def stop(self) -> None:
+        for process in self.processes:
+            process.join(timeout=10)
+            if process.is_alive():
+                process.kill()
+
+
+async def run_layout(
+    ports: list[int],
+    pids: list[int],
+    layer_name: str,
+    matches: int,
+    spectators: int,
+    moves: int,
+    timeout: float,
+    clients: int,
+) -> None:
     from asgiref.sync import sync_to_async
-    from channels.layers import get_channel_layer
+    from django.conf import settings
     from django.contrib.auth import get_user_model
+    from django.utils.module_loading import import_string
     from rest_framework.authtoken.models import Token
 
     from engines import registry
@@ -186,40 +294,46 @@ async def run_layout(port: int, matches: int, spectators: int, moves: int, timeo
         )
 
     games = await make()
-    sockets = {}
-    for match_id, _ in games:
-        sockets[match_id] = [await open_socket(port, match_id) for _ in range(spectators)]
+    # Socket k of the layout goes to daphne k mod servers; match i's POSTs to daphne i mod servers.
+    plan = [
+        (ports[(i * spectators + j) % len(ports)], str(match_id))
+        for i, (match_id, _) in enumerate(games)
+        for j in range(spectators)
+    ]
+    post_port = {str(match_id): ports[i % len(ports)] for i, (match_id, _) in enumerate(games)}
+    pool = Clients(clients, plan)
+    for pipe in pool.pipes:  # every socket open
+        ready = await asyncio.to_thread(pipe.recv)
+        assert ready == "ready", ready
     await asyncio.sleep(1.0)  # every socket has its connect frame
-    latencies, missing, repeated = [], 0, 0
+    latencies, answered, missing = [], [], 0
+    cpu_start = cpu_seconds(pids)
     for _ in range(moves):
-        planned = [(match_id, tokens, await next_move(match_id)) for match_id, tokens in games]
+        planned = [(str(match_id), tokens, await next_move(match_id)) for match_id, tokens in games]
         planned = [(m, t, p) for m, t, p in planned if p is not None]
         started = {}
 
         def send(match_id, tokens, plan):
             seat, body, _ = plan
-            started[match_id] = time.perf_counter()
-            post(port, tokens[seat], match_id, body)
+            started[match_id] = time.monotonic()
+            post(post_port[match_id], tokens[seat], match_id, body)
+            answered.append(time.monotonic() - started[match_id])
 
         await asyncio.gather(*(asyncio.to_thread(send, m, t, p) for m, t, p in planned))
-        deadline = time.perf_counter() + timeout
-        while time.perf_counter() < deadline and not all(p[2] in s.seen for m, _, p in planned for s in sockets[m]):
-            await asyncio.sleep(0.01)
-        for match_id, _, (_, _, seq) in planned:
-            for s in sockets[match_id]:
-                if seq in s.seen:
-                    latencies.append(s.seen[seq][0] - started[match_id])
-                else:
-                    missing += 1
+        for match_id, arrived in await pool.ask(("events", {m: p[2] for m, _, p in planned}, timeout)):
+            if arrived is None:
+                missing += 1
+            else:
+                latencies.append(arrived - started[match_id])
+    cpu_project = cpu_seconds(pids) - cpu_start
     await asyncio.sleep(0.5)
-    for match_id, _ in games:
-        for s in sockets[match_id]:
-            repeated += sum(len(times) - 1 for times in s.seen.values())
 
     # The baseline: a bare group_send of a frame of the same size, through the same consumers.
-    layer = get_channel_layer()
-    size = max(s.last_size for group in sockets.values() for s in group)
+    config = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    layer = import_string(LAYERS[layer_name])(**config)
+    size = max(await pool.ask(("size",)))  # the largest frame a spectator received
     base, base_missing = [], 0
+    cpu_start = cpu_seconds(pids)
     for round_ in range(moves):
         marker = f"r{round_}"
         frame = {
@@ -236,32 +350,78 @@ async def run_layout(port: int, matches: int, spectators: int, moves: int, timeo
         started = {}
 
         async def bare(match_id):
-            started[match_id] = time.perf_counter()
+            started[str(match_id)] = time.monotonic()
             await layer.group_send(live.group_name(match_id), {"type": "match.frame", "frame": frame})
 
         await asyncio.gather(*(bare(m) for m, _ in games))
-        deadline = time.perf_counter() + timeout
-        while time.perf_counter() < deadline and not all(
-            marker in s.markers for group in sockets.values() for s in group
-        ):
-            await asyncio.sleep(0.01)
-        for match_id, group in sockets.items():
-            for s in group:
-                if marker in s.markers:
-                    base.append(s.markers[marker][0] - started[match_id])
-                else:
-                    base_missing += 1
-    for group in sockets.values():
-        for s in group:
-            s.close()
+        for match_id, arrived in await pool.ask(("marker", marker, timeout)):
+            if arrived is None:
+                base_missing += 1
+            else:
+                base.append(arrived - started[match_id])
+    cpu_base = cpu_seconds(pids) - cpu_start
+    answers = await pool.ask(("close",))
+    await (layer.close_pools() if layer_name == "core" else layer.flush())
+    pool.stop()
+    repeated = sum(a[0] for a in answers)
+    cpu = ", ".join(f"{a[1]:.1f}" for a in answers)
     n = matches * spectators
     p50, p99, b50, b99 = pct(latencies, 0.5), pct(latencies, 0.99), pct(base, 0.5), pct(base, 0.99)
     print(
-        f"{matches:>4} x {spectators:<4}{n:>6} sockets  project p50 {p50:8.1f} ms p99 {p99:8.1f} ms | "
+        f"{time.strftime('%H:%M:%S')} {layer_name}:{len(ports)}:{clients} {matches:>3} x {spectators:<4}{n:>5} sockets "
+        f"project p50 {p50:7.1f} ms p99 {p99:7.1f} ms (POST answered p50 {pct(answered, 0.5):7.1f} ms) | "
         f"bare group_send p50 {b50:7.1f} ms p99 {b99:7.1f} ms | ratio p50 {p50 / b50:5.1f}x p99 {p99 / b99:5.1f}x | "
-        f"missed {missing}, repeated {repeated} (baseline missed {base_missing}); frame {size} bytes",
+        f"missed {missing}, repeated {repeated} (baseline missed {base_missing}); frame {size} bytes; "
+        f"daphne CPU s project {cpu_project:.2f}, bare {cpu_base:.2f}; client CPU s per process {cpu}",
         flush=True,
     )
+
+
+def start_daphnes(count: int, layer_name: str, env: dict) -> tuple[list[int], list[subprocess.Popen]]:
+    ports, servers = [], []
+    for _ in range(count):
+        port, log = free_port(), tempfile.TemporaryFile()  # shown if a layout fails (show_daphnes)
+        servers.append(
+            subprocess.Popen(
+                [sys.executable, "-c", DAPHNE_BOOT, LAYERS[layer_name], "-b", "127.0.0.1", "-p", str(port)]
+                + ["config.asgi:application"],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
+        )
+        servers[-1].log = log
+        ports.append(port)
+    deadline = time.monotonic() + 60
+    for port, server in zip(ports, servers):
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError("daphne did not start") from None
+                time.sleep(0.2)
+    return ports, servers
+
+
+def show_daphnes(servers: list[subprocess.Popen]) -> None:
+    for server in servers:
+        log = server.log
+        log.seek(0)
+        tail = log.read().decode(errors="replace").splitlines()[-15:]
+        print(f"daphne {server.pid}: exit status {server.poll()}", *tail, sep="\n    ", file=sys.stderr)
+
+
+def stop_daphnes(servers: list[subprocess.Popen]) -> None:
+    for server in servers:
+        server.terminate()
+    for server in servers:
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
 
 
 def main() -> None:
@@ -269,51 +429,61 @@ def main() -> None:
     parser.add_argument("--layout", action="append", default=[])
     parser.add_argument("--moves", type=int, default=4)
     parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--clients", type=int, default=4, help="client processes the sockets are spread over")
+    parser.add_argument("--setup", action="append", default=[], help="LAYER:SERVERS[:CLIENTS], LAYER core or pubsub")
     args = parser.parse_args()
     layouts = [tuple(int(x) for x in layout.split("x")) for layout in (args.layout or ["10x100", "50x20"])]
+    setups = [
+        (fields[0], int(fields[1]), int(fields[2]) if len(fields) > 2 else args.clients)
+        for fields in (setup.split(":") for setup in (args.setup or ["core:1"]))
+    ]
+    if any(name not in LAYERS for name, _, _ in setups):
+        sys.exit(f"--setup layers: {', '.join(LAYERS)}")
     if connection.vendor != "postgresql":
         sys.exit("Set DATABASE_URL to a PostgreSQL server.")
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    port = free_port()
     env = {**os.environ, "DATABASE_URL": db_url(), "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "true"}
     env.update(
         {name: "1000000/minute" for name in ("THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_EXPENSIVE", "THROTTLE_AUTH")}
     )
     env.pop("CELERY_BROKER_URL", None)
-    daphne = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    servers = []
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or daphne.poll() is not None:
-                    sys.exit("daphne did not start")
-                time.sleep(0.2)
-        print(f"daphne on 127.0.0.1:{port}, channel layer {os.environ['REDIS_URL']}; {args.moves} moves per match")
-        for matches, spectators in layouts:
-            asyncio.run(run_layout(port, matches, spectators, args.moves, args.timeout))
+        print(
+            f"channel layer {os.environ['REDIS_URL']}; {args.moves} moves per match; setups LAYER:SERVERS:CLIENTS",
+            flush=True,
+        )
+        for layer_name, count, clients in setups:
+            ports, servers = start_daphnes(count, layer_name, env)
+            for matches, spectators in layouts:
+                try:
+                    asyncio.run(
+                        run_layout(
+                            ports,
+                            [server.pid for server in servers],
+                            layer_name,
+                            matches,
+                            spectators,
+                            args.moves,
+                            args.timeout,
+                            clients,
+                        )
+                    )
+                except Exception:
+                    show_daphnes(servers)
+                    raise
+            stop_daphnes(servers)
+            servers = []
     except Exception:
         import traceback
 
         traceback.print_exc()
     finally:
-        daphne.terminate()
-        try:
-            daphne.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            daphne.kill()
+        stop_daphnes(servers)
         from django.db import connections
 
         connections.close_all()
-        # The server's sessions end with it; the pool's in this process close here.
+        # The servers' sessions end with them; the pool's in this process close here.
         with connection._nodb_cursor() as cursor:
             cursor.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
