@@ -13,7 +13,6 @@ import json
 import logging
 import math
 import re
-import time
 from urllib.parse import unquote_to_bytes
 
 from django.conf import settings
@@ -147,8 +146,10 @@ class AuthThrottleMiddleware:
     def __call__(self, request):
         if request.method == "POST" and request.path_info in (reverse("login"), reverse("signup")):
             count, seconds = _parse_rate(settings.THROTTLE_AUTH)
-            window = int(time.time() // seconds)
-            key = f"auth-throttle:{client_address(request)}:{window}"
+            # The window opens at an address's first attempt and closes `seconds` later (the
+            # counter's expiry; incr keeps it). Windows on the clock's minutes would let twice
+            # the rate through across a minute's turn, and cut a burst in two.
+            key = f"auth-throttle:{client_address(request)}"
             cache.add(key, 0, timeout=seconds)
             try:
                 seen = cache.incr(key)
