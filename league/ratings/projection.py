@@ -128,6 +128,11 @@ def rated_results(game: str, *, match_ids: Iterable[Any] | None = None) -> tuple
         only = "AND m.id = ANY(%s::uuid[])"
     results, labels, system = [], {}, rating_system(game)
     with connection.cursor() as cursor:
+        if connection.in_atomic_block:
+            # JIT compiling pays for long scans of wide rows, not for this read's many small
+            # index lookups: on a table with statistics (10k results and up) the planner's
+            # estimates passed its threshold and compiling took 2-3 s, longer than the read.
+            cursor.execute("SET LOCAL jit = off")
         cursor.execute(_sql(_RATED.replace("{only}", only)), params)
         rows = cursor.fetchall()
     for match_id, sequence, placements, unfinished, fixture_clubs, indexes, users, bots, usernames in rows:
