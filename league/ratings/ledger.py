@@ -69,11 +69,7 @@ def rebuild(
                 f"Results must come in commit order: {after.match_id!r} (sequence {after.sequence})"
                 f" after {before.match_id!r} (sequence {before.sequence})"
             )
-    if system is None:
-        system = "glicko2" if all(is_duel(r) for r in results) else "openskill"
-    if system not in SYSTEMS:
-        raise ValueError(f"Unknown rating system {system!r}; choose from {SYSTEMS}")
-
+    system = system_for(results, system)
     ratings: dict[PlayerId, Any] = {}
     history: dict[PlayerId, list[HistoryPoint]] = {}
     for result in results:
@@ -85,6 +81,15 @@ def rebuild(
                 )
             )
     return ratings, history
+
+
+def system_for(results: Sequence[RatedResult], system: str | None) -> str:
+    """``system``, checked; None picks Glicko-2 when every result is a duel, else OpenSkill."""
+    if system is None:
+        system = "glicko2" if all(is_duel(r) for r in results) else "openskill"
+    if system not in SYSTEMS:
+        raise ValueError(f"Unknown rating system {system!r}; choose from {SYSTEMS}")
+    return system
 
 
 def rate_one(

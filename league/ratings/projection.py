@@ -11,7 +11,7 @@ Two ways in, giving the same numbers (``tests/league/ratings/test_incremental.py
   result withdrawn (a match found disputed on re-verification) rewinds the ratings to just
   before it, from the stored points, and replays only the results after it.
 - ``ratings_rebuild(game=...)``, on demand (``manage.py ratings rebuild``) and in bulk: every
-  verified result read in two queries, folded in memory, written with bulk inserts.
+  verified result read in one query, folded while its points stream to one binary COPY.
 
 A game's ``RatingCheckpoint`` row is locked for the length of either, so two workers update
 one game's ratings one after the other.
@@ -20,7 +20,8 @@ one game's ratings one after the other.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.db import connection, transaction
@@ -29,7 +30,7 @@ from engines import registry
 from matches.models import Event, Match, Seat
 
 from .glicko2 import Glicko2Rating
-from .ledger import HistoryPoint, RatedResult, rate_one, rebuild
+from .ledger import HistoryPoint, RatedResult, rate_one, system_for
 from .models import Rating, RatingCheckpoint, RatingPoint
 from .multi import MultiRating, sides_of
 
@@ -127,6 +128,11 @@ def rated_results(game: str, *, match_ids: Iterable[Any] | None = None) -> tuple
         only = "AND m.id = ANY(%s::uuid[])"
     results, labels, system = [], {}, rating_system(game)
     with connection.cursor() as cursor:
+        if connection.in_atomic_block:
+            # JIT compiling pays for long scans of wide rows, not for this read's many small
+            # index lookups: on a table with statistics (10k results and up) the planner's
+            # estimates passed its threshold and compiling took 2-3 s, longer than the read.
+            cursor.execute("SET LOCAL jit = off")
         cursor.execute(_sql(_RATED.replace("{only}", only)), params)
         rows = cursor.fetchall()
     for match_id, sequence, placements, unfinished, fixture_clubs, indexes, users, bots, usernames in rows:
@@ -165,59 +171,100 @@ def _sort_key(r) -> float:
 
 
 def _rebuild_from(game: str, results: list[RatedResult], labels: dict[str, str], checkpoint) -> int:
-    system = rating_system(game)
-    ratings, history = rebuild(results, game, system=system)
+    """Replace the game's ratings and points with a fold of ``results`` (commit order).
+
+    The points go to PostgreSQL while the fold runs: each is written to one COPY as soon as
+    its rating step returns, so the server stores them while Python computes the next ones
+    and no list of a point per player per result is built first (issue 17, P4b). The steps
+    are ``ledger.rate_one``, the same that ``ledger.rebuild`` and ``ratings_apply`` take, so the
+    numbers are theirs bit for bit (``tests/league/ratings/test_incremental.py``)."""
+    system = system_for(results, rating_system(game))
     Rating.objects.filter(game=game).delete()
     RatingPoint.objects.filter(game=game).delete()
-    _insert(
-        Rating,
-        ("game", "competitor", "label", "system", "rating", "deviation", "volatility", "sort_key", "matches"),
-        [
-            (
-                game,
-                key,
-                labels.get(key, key),
-                system,
-                r.rating,
-                r.deviation,
-                getattr(r, "volatility", None),
-                _sort_key(r),
-                len(history[key]),
+    ratings: dict[str, Any] = {}
+    played: dict[str, int] = {}
+    with _writer(RatingPoint, _POINT_COLUMNS) as write:
+        previous = None
+        for result in results:
+            if previous is not None and not result.sequence > previous:
+                raise ValueError(f"Results must come in commit order: {result.match_id!r} after sequence {previous}")
+            previous = result.sequence
+            for player, new in rate_one(ratings, result, system).items():
+                ratings[player] = new
+                played[player] = played.get(player, 0) + 1
+                write(
+                    (
+                        game,
+                        player,
+                        result.match_id,
+                        result.sequence,
+                        new.rating,
+                        new.deviation,
+                        getattr(new, "volatility", None),
+                    )
+                )
+    with _writer(Rating, _RATING_COLUMNS) as write:
+        for key, r in sorted(ratings.items()):
+            write(
+                (
+                    game,
+                    key,
+                    labels.get(key, key),
+                    system,
+                    r.rating,
+                    r.deviation,
+                    getattr(r, "volatility", None),
+                    _sort_key(r),
+                    played[key],
+                )
             )
-            for key, r in sorted(ratings.items())
-        ],
-    )
-    _insert(
-        RatingPoint,
-        ("game", "competitor", "match_id", "sequence", "rating", "deviation", "volatility"),
-        [
-            (game, key, p.match_id, p.sequence, p.rating, p.deviation, p.volatility)
-            for key, points in sorted(history.items())
-            for p in points
-        ],
-    )
     checkpoint.sequence = results[-1].sequence if results else 0
     checkpoint.save(update_fields=["sequence"])
     return len(results)
 
 
-def _insert(model, fields: tuple[str, ...], rows: list[tuple]) -> None:
-    """Insert many rows at once: PostgreSQL's COPY (a rebuild writes a point per player per
-    result, 200,000 rows for 100,000 duels), else bulk_create."""
-    if not rows:
+_POINT_COLUMNS = (
+    ("game", "varchar"),
+    ("competitor", "varchar"),
+    ("match_id", "uuid"),
+    ("sequence", "int8"),
+    ("rating", "float8"),
+    ("deviation", "float8"),
+    ("volatility", "float8"),
+)
+_RATING_COLUMNS = (
+    ("game", "varchar"),
+    ("competitor", "varchar"),
+    ("label", "varchar"),
+    ("system", "varchar"),
+    ("rating", "float8"),
+    ("deviation", "float8"),
+    ("volatility", "float8"),
+    ("sort_key", "float8"),
+    ("matches", "int4"),
+)
+
+
+@contextmanager
+def _writer(model, columns: tuple[tuple[str, str], ...]) -> Iterator[Callable[[tuple], None]]:
+    """A function that stores one row of ``columns`` (field, PostgreSQL type): PostgreSQL's
+    binary COPY (a rebuild writes a point per player per result, 200,000 rows for 100,000
+    duels; binary, so no float is formatted as text and parsed back), else rows kept and
+    bulk-created at the end."""
+    fields = [field for field, _type in columns]
+    if connection.vendor != "postgresql":
+        rows: list[tuple] = []
+        yield rows.append
+        model.objects.bulk_create([model(**dict(zip(fields, row))) for row in rows], batch_size=2000)
         return
-    if connection.vendor == "postgresql":
-        columns = ", ".join(connection.ops.quote_name(model._meta.get_field(f).column) for f in fields)
-        with (
-            connection.cursor() as cursor,
-            cursor.cursor.copy(
-                f"COPY {connection.ops.quote_name(model._meta.db_table)} ({columns}) FROM STDIN"
-            ) as copy,
-        ):
-            for row in rows:
-                copy.write_row(row)
-        return
-    model.objects.bulk_create([model(**dict(zip(fields, row))) for row in rows], batch_size=2000)
+    names = ", ".join(connection.ops.quote_name(model._meta.get_field(f).column) for f in fields)
+    table = connection.ops.quote_name(model._meta.db_table)
+    with (
+        connection.cursor() as cursor,
+        cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN (FORMAT BINARY)") as copy,
+    ):
+        copy.set_types([pg_type for _field, pg_type in columns])
+        yield copy.write_row
 
 
 def _stored_rating(system: str, rating: float, deviation: float, volatility: float | None):
