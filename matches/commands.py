@@ -6,8 +6,9 @@ A command that appends to an existing stream (``command_run``), in one transacti
 2. looks up its ``event_id``: seen before, the command is a retry and gets the stored event back
    (if it is the same command; another command under a used id is 409 ``event_id_reused``). A new
    command skips this lookup (a query per command): a retry always fails the steps below (its stored
-   event moved the head past its ``expected_seq``, or its insert meets the unique ``event_id``), and
-   a failed command is looked up after its rollback and, if its id is stored, run again with step 2;
+   event moved the head past its ``expected_seq``, or its insert meets the unique ``event_id``; one
+   that appends nothing under its id looks it up before it commits), and a failed command is looked
+   up after its rollback and, if its id is stored, run again with step 2;
 3. checks who is asking (``authorize``), then ``expected_seq`` against the stream's head (stale:
    409 ``stale_seq``, nothing written). ``expected_seq`` is required (None is refused): every client
    entry point (API, pages) passes the head the command was based on, and the API requires an
@@ -126,8 +127,6 @@ def command_run(
         replay=replay,
         stream_kind=stream_kind,
     )
-    if event_id is None:
-        return _command_run(**run, look_up=False)
     # A retry is rare, and it cannot pass unnoticed: its stored event has moved the head past its
     # expected_seq, or (AT_HEAD) the insert meets the unique event_id. So a new command skips the
     # lookup, and one that fails is looked up after its transaction is rolled back; if the id is
@@ -135,7 +134,7 @@ def command_run(
     try:
         return _command_run(**run, look_up=False)
     except Exception:
-        if eventstore.event_find(event_id=event_id) is None:
+        if event_id is None or eventstore.event_find(event_id=event_id) is None:
             raise
     return _command_run(**run, look_up=True)
 

@@ -79,6 +79,22 @@ def test_a_head_at_the_right_seq_with_another_hash_writes_nothing():
 
 
 @pytest.mark.django_db
+def test_off_postgresql_the_orm_path_keeps_the_same_guard_and_chain(monkeypatch):
+    # The first-run default is SQLite, where the single statement is not used; its path runs here.
+    monkeypatch.setattr(connection, "vendor", "sqlite")
+    eventstore.stream_create(stream_id="note:1", kind="note")
+    with transaction.atomic():
+        behind = eventstore.stream_lock(stream_id="note:1")
+        events = _append("note:1", 3, 0)
+        with pytest.raises(StaleSequence):
+            eventstore.events_append(stream=behind, new_events=[NewEvent(type="noted", data={}, actor="system")])
+    stored = eventstore.stream_events(stream_id="note:1")
+    assert [e.pk for e in stored] == [e.pk for e in events]
+    assert eventstore.chain_check(stored).ok
+    assert Stream.objects.get(pk="note:1").head_hash == stored[-1].hash
+
+
+@pytest.mark.django_db
 def test_a_move_reads_no_event_id_and_writes_its_event_and_head_in_one_statement(alice, bob, client_for):
     match = new_duel(alice, bob)
     action = first_legal(client_for(bob), match, 1)[0]
