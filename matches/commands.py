@@ -4,7 +4,11 @@ A command that appends to an existing stream (``command_run``), in one transacti
 
 1. locks what the command changes (``lock``: e.g. the match or tournament row), then the stream row;
 2. looks up its ``event_id``: seen before, the command is a retry and gets the stored event back
-   (if it is the same command; another command under a used id is 409 ``event_id_reused``);
+   (if it is the same command; another command under a used id is 409 ``event_id_reused``). A new
+   command skips this lookup (a query per command): a retry always fails the steps below (its stored
+   event moved the head past its ``expected_seq``, or its insert meets the unique ``event_id``; one
+   that appends nothing under its id looks it up before it commits), and a failed command is looked
+   up after its rollback and, if its id is stored, run again with step 2;
 3. checks who is asking (``authorize``), then ``expected_seq`` against the stream's head (stale:
    409 ``stale_seq``, nothing written). ``expected_seq`` is required (None is refused): every client
    entry point (API, pages) passes the head the command was based on, and the API requires an
@@ -112,6 +116,32 @@ def command_run(
         raise GuardMissing("Send the head seq this command was based on as expected_seq.")
     if isinstance(event_id, str):
         event_id = uuid.UUID(event_id)
+    run = dict(
+        stream_id=stream_id,
+        expected_seq=expected_seq,
+        event_id=event_id,
+        execute=execute,
+        lock=lock,
+        authorize=authorize,
+        same=same,
+        replay=replay,
+        stream_kind=stream_kind,
+    )
+    # A retry is rare, and it cannot pass unnoticed: its stored event has moved the head past its
+    # expected_seq, or (AT_HEAD) the insert meets the unique event_id. So a new command skips the
+    # lookup, and one that fails is looked up after its transaction is rolled back; if the id is
+    # stored, the command runs again the careful way, which finds it under the locks.
+    try:
+        return _command_run(**run, look_up=False)
+    except Exception:
+        if event_id is None or eventstore.event_find(event_id=event_id) is None:
+            raise
+    return _command_run(**run, look_up=True)
+
+
+def _command_run(
+    *, stream_id, expected_seq, event_id, execute, lock, authorize, same, replay, stream_kind, look_up: bool
+) -> CommandResult:
     with transaction.atomic():
         subject = lock() if lock is not None else None
         if callable(stream_id):
@@ -119,7 +149,7 @@ def command_run(
         if stream_kind is not None:
             Stream.objects.get_or_create(id=stream_id, defaults={"kind": stream_kind})
         stream = eventstore.stream_lock(stream_id=stream_id)
-        existing = eventstore.event_find(event_id=event_id)
+        existing = eventstore.event_find(event_id=event_id) if look_up else None
         if existing is not None:
             _same_command_or_refuse(existing, stream_id, same)
             value = replay(subject, stream, existing) if replay is not None else None
@@ -130,7 +160,15 @@ def command_run(
             eventstore.check_expected_seq(stream=stream, expected_seq=expected_seq)
         appender = Appender(stream=stream, event_id=event_id)
         value = execute(subject, appender)
+        if not look_up and event_id is not None and not any(e.event_id == event_id for e in appender.events):
+            # Nothing appended under the id, so no unique index checked it: look it up after all.
+            if eventstore.event_find(event_id=event_id) is not None:
+                raise _StoredBefore
     return CommandResult(subject, stream, appender.events, True, value)
+
+
+class _StoredBefore(Exception):
+    """A command that passed every check was a retry all along (rolls its transaction back)."""
 
 
 def command_create(

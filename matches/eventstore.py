@@ -1,6 +1,7 @@
 """Appending to and reading from the event store.
 
-Writers lock the stream row, check idempotency and the expected sequence, then insert.
+Writers lock the stream row, check idempotency and the expected sequence, then insert the
+events and move the stream's head in one statement, guarded by the head they were chained from.
 ``UNIQUE(stream, seq)`` stays the last line of defence: if two writers ever slip past
 the lock (SQLite has no row locks), the database refuses the second insert and the
 caller sees the same 409 as a stale ``expected_seq``.
@@ -13,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import IntegrityError
+from django.db import IntegrityError, connection
 from django.utils import timezone
 
 from audit.chain import ChainCheck, check_chain, event_hash, hash_payload, payload_of
@@ -141,16 +142,73 @@ def events_append(*, stream: Stream, new_events: Iterable[NewEvent], secret: byt
         return []
     try:
         # No savepoint: on a conflict the caller's whole transaction is abandoned anyway.
-        Event.objects.bulk_create(rows)
+        moved = _insert_and_move_head(stream, rows)
     except IntegrityError as exc:
         # Another writer took this seq (or this event_id) first.
         raise StaleSequence(
             "Another change reached this stream first. Reload and try again.",
             head_seq=stream.head_seq,
         ) from exc
+    if not moved:
+        raise StaleSequence(
+            "Another change reached this stream first. Reload and try again.",
+            head_seq=stream.head_seq,
+        )
     stream.head_seq, stream.head_hash = seq, prev
-    Stream.objects.filter(pk=stream.pk).update(head_seq=seq, head_hash=prev)
     return rows
+
+
+_EVENT_COLUMNS = ("seq", "event_id", "type", "data", "actor", "recorded_at", "prev_hash", "hash", "salt")
+# Typed once in the VALUES list: PostgreSQL takes every later row's types from the first row's.
+_FIRST_ROW = "(%s::integer, %s::uuid, %s::varchar, %s::jsonb, %s::varchar, %s::timestamptz, %s::varchar, %s::varchar, %s::varchar)"
+_NEXT_ROW = "(" + ", ".join(["%s"] * len(_EVENT_COLUMNS)) + ")"
+
+
+def _insert_and_move_head(stream: Stream, rows: list[Event]) -> bool:
+    """Insert the events and move the stream's head to the last of them, only if the head is
+    still where the events were chained from; False (nothing written) if it is not.
+
+    On PostgreSQL this is one statement, so an append costs one round trip beyond the lock."""
+    first, last = rows[0], rows[-1]
+    if connection.vendor != "postgresql":
+        if not Stream.objects.filter(pk=stream.pk, head_seq=first.seq - 1, head_hash=first.prev_hash).update(
+            head_seq=last.seq, head_hash=last.hash
+        ):
+            return False
+        Event.objects.bulk_create(rows)
+        return True
+    data_field = Event._meta.get_field("data")
+    params: list[Any] = [last.seq, last.hash, stream.pk, first.seq - 1, first.prev_hash]
+    for event in rows:
+        params += [
+            event.seq,
+            event.event_id,
+            event.type,
+            data_field.get_db_prep_value(event.data, connection),
+            event.actor,
+            event.recorded_at,
+            event.prev_hash,
+            event.hash,
+            event.salt,
+        ]
+    columns = ", ".join(_EVENT_COLUMNS)
+    sql = (
+        f"WITH head AS (UPDATE {Stream._meta.db_table} SET head_seq = %s, head_hash = %s"
+        " WHERE id = %s AND head_seq = %s AND head_hash = %s RETURNING id)"
+        f" INSERT INTO {Event._meta.db_table} (stream_id, {columns})"
+        f" SELECT head.id, {', '.join('v.' + c for c in _EVENT_COLUMNS)}"
+        f" FROM head, (VALUES {', '.join([_FIRST_ROW] + [_NEXT_ROW] * (len(rows) - 1))}) AS v({columns})"
+        " RETURNING id, seq"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        ids = {seq: pk for pk, seq in cursor.fetchall()}
+    if not ids:
+        return False
+    for event in rows:
+        event.pk = ids[event.seq]
+        event._state.adding, event._state.db = False, connection.alias
+    return True
 
 
 def stream_events(*, stream_id: str, after: int = 0, upto: int | None = None) -> list[Event]:

@@ -1,0 +1,193 @@
+"""What an append costs in statements (issue 17, P2), and that the cheaper path keeps every guarantee:
+a stale head writes nothing, a reused event_id is still a retry or a refusal, the chain holds and
+concurrent writers still serialise. Counts, not times: the benchmark is benchmarks/bench_event_store.py."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from matches import eventstore
+from matches.commands import AT_HEAD, command_run
+from matches.eventstore import EventIdReused, NewEvent, StaleSequence
+from matches.models import Event, Stream
+from matches.services import match_act
+
+from .helpers import event_count, first_legal, fresh, new_duel
+
+
+def _append(stream_id: str, count: int, expected_seq: int) -> list[Event]:
+    stream = eventstore.stream_lock(stream_id=stream_id)
+    eventstore.check_expected_seq(stream=stream, expected_seq=expected_seq)
+    return eventstore.events_append(
+        stream=stream, new_events=[NewEvent(type="noted", data={"n": i}, actor="system") for i in range(count)]
+    )
+
+
+def _writes_to(queries, table: str) -> list[str]:
+    return [
+        q["sql"]
+        for q in queries
+        if q["sql"].lstrip().upper().startswith(("INSERT", "UPDATE", "WITH")) and table in q["sql"]
+    ]
+
+
+@pytest.mark.parametrize("count", [1, 100])
+@pytest.mark.django_db
+def test_an_append_is_the_stream_lock_and_one_statement_for_one_event_or_a_hundred(count):
+    eventstore.stream_create(stream_id="note:1", kind="note")
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        events = _append("note:1", count, 0)
+    # SELECT ... FOR UPDATE of the stream; then the INSERT that moves the head in the same statement.
+    assert len(queries) == 2, [q["sql"][:80] for q in queries]
+    stream = Stream.objects.get(pk="note:1")
+    assert (stream.head_seq, stream.head_hash) == (count, events[-1].hash)
+    stored = eventstore.stream_events(stream_id="note:1")
+    assert [e.seq for e in stored] == list(range(1, count + 1))
+    assert [e.pk for e in stored] == [e.pk for e in events]
+    assert eventstore.chain_check(stored).ok
+
+
+@pytest.mark.django_db
+def test_a_writer_chaining_from_a_head_that_has_moved_writes_nothing():
+    eventstore.stream_create(stream_id="note:1", kind="note")
+    with transaction.atomic():
+        behind = eventstore.stream_lock(stream_id="note:1")
+        _append("note:1", 1, 0)
+        # As if this writer had slipped past the lock: its seq 1 is taken, its head is gone.
+        with pytest.raises(StaleSequence):
+            eventstore.events_append(stream=behind, new_events=[NewEvent(type="noted", data={}, actor="system")])
+        # Refused by the guard, not by a failed statement: the transaction is still usable.
+        assert Stream.objects.get(pk="note:1").head_seq == 1
+    assert [e.data for e in eventstore.stream_events(stream_id="note:1")] == [{"n": 0}]
+
+
+@pytest.mark.django_db
+def test_a_head_at_the_right_seq_with_another_hash_writes_nothing():
+    eventstore.stream_create(stream_id="note:1", kind="note")
+    with transaction.atomic():
+        stream = eventstore.stream_lock(stream_id="note:1")
+        stream.head_hash = "f" * 64
+        with pytest.raises(StaleSequence):
+            eventstore.events_append(stream=stream, new_events=[NewEvent(type="noted", data={}, actor="system")])
+    assert Stream.objects.get(pk="note:1").head_seq == 0
+    assert not Event.objects.filter(stream_id="note:1").exists()
+
+
+@pytest.mark.django_db
+def test_off_postgresql_the_orm_path_keeps_the_same_guard_and_chain(monkeypatch):
+    # The first-run default is SQLite, where the single statement is not used; its path runs here.
+    monkeypatch.setattr(connection, "vendor", "sqlite")
+    eventstore.stream_create(stream_id="note:1", kind="note")
+    with transaction.atomic():
+        behind = eventstore.stream_lock(stream_id="note:1")
+        events = _append("note:1", 3, 0)
+        with pytest.raises(StaleSequence):
+            eventstore.events_append(stream=behind, new_events=[NewEvent(type="noted", data={}, actor="system")])
+    stored = eventstore.stream_events(stream_id="note:1")
+    assert [e.pk for e in stored] == [e.pk for e in events]
+    assert eventstore.chain_check(stored).ok
+    assert Stream.objects.get(pk="note:1").head_hash == stored[-1].hash
+
+
+@pytest.mark.django_db
+def test_a_move_reads_no_event_id_and_writes_its_event_and_head_in_one_statement(alice, bob, client_for):
+    match = new_duel(alice, bob)
+    action = first_legal(client_for(bob), match, 1)[0]
+    seq = fresh(match).state_seq
+    with CaptureQueriesContext(connection) as queries:
+        done = match_act(match_id=match.id, user=bob, seat=1, action=action, expected_seq=seq, event_id=uuid.uuid4())
+    assert [e.seq for e in done.events] == [seq + 1]
+    sql = [q["sql"] for q in queries]
+    assert not [s for s in sql if "matches_event" in s and s.startswith("SELECT")], "a new command looks up no event"
+    assert len(_writes_to(queries, "matches_event")) == 1
+    assert not [s for s in sql if s.startswith("UPDATE") and "matches_stream" in s]
+    # Inside the test's transaction the command's own is a savepoint. The statements: SAVEPOINT; the
+    # match and the stream locked; the seat checked; the event inserted with the head moved; the log
+    # line; the seats read for bots; the match's projection saved; the outbox row; RELEASE SAVEPOINT.
+    assert len(queries) == 10, [s[:80] for s in sql]
+
+
+@pytest.mark.django_db
+def test_a_move_sent_again_with_its_event_id_returns_the_stored_event_and_appends_nothing(alice, bob, client_for):
+    match = new_duel(alice, bob)
+    action = first_legal(client_for(bob), match, 1)[0]
+    seq, event_id = fresh(match).state_seq, uuid.uuid4()
+    first = match_act(match_id=match.id, user=bob, seat=1, action=action, expected_seq=seq, event_id=event_id)
+    count = event_count(match)
+    again = match_act(match_id=match.id, user=bob, seat=1, action=action, expected_seq=seq, event_id=event_id)
+    assert (first.created, again.created) == (True, False)
+    assert [e.pk for e in again.events] == [first.events[0].pk]
+    assert event_count(match) == count
+    with pytest.raises(EventIdReused):
+        match_act(match_id=match.id, user=alice, seat=0, action=action, expected_seq=seq, event_id=event_id)
+
+
+def _note(stream_id: str, event_id, data: dict, *, append: bool = True):
+    def execute(_subject, appender):
+        return appender.append([NewEvent(type="noted", data=data, actor="system")]) if append else []
+
+    return command_run(
+        stream_id=stream_id,
+        expected_seq=AT_HEAD,
+        event_id=event_id,
+        execute=execute,
+        same=lambda existing: existing.data == data,
+    )
+
+
+@pytest.mark.django_db
+def test_a_command_at_the_head_sent_twice_is_stored_once_and_a_different_one_under_its_id_refused():
+    eventstore.stream_create(stream_id="note:1", kind="note")
+    event_id = uuid.uuid4()
+    first = _note("note:1", event_id, {"n": 1})
+    # At the head nothing is stale: the unique event_id catches the retry, then the lookup finds it.
+    again = _note("note:1", event_id, {"n": 1})
+    assert (first.created, again.created) == (True, False)
+    assert [e.pk for e in again.events] == [e.pk for e in first.events]
+    assert Event.objects.filter(stream_id="note:1").count() == 1
+    with pytest.raises(EventIdReused):
+        _note("note:1", event_id, {"n": 2})
+    assert Stream.objects.get(pk="note:1").head_seq == 1
+
+
+@pytest.mark.django_db
+def test_a_retry_that_would_append_nothing_now_still_returns_the_event_its_first_send_stored():
+    eventstore.stream_create(stream_id="note:1", kind="note")
+    event_id = uuid.uuid4()
+    first = _note("note:1", event_id, {"n": 1})
+    again = _note("note:1", event_id, {"n": 1}, append=False)
+    assert again.created is False
+    assert [e.pk for e in again.events] == [e.pk for e in first.events]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_writers_to_one_stream_serialise_into_one_unbroken_chain():
+    eventstore.stream_create(stream_id="note:race", kind="note")
+    barrier = threading.Barrier(3)
+    failures = []
+
+    def write(writer: int) -> None:
+        try:
+            barrier.wait()
+            for i in range(10):
+                _note("note:race", uuid.uuid4(), {"writer": writer, "i": i})
+        except Exception as exc:  # reported below: an assertion in a thread would pass unseen
+            failures.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=write, args=(w,)) for w in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+    stored = eventstore.stream_events(stream_id="note:race")
+    assert [e.seq for e in stored] == list(range(1, 31))
+    assert eventstore.chain_check(stored).ok
+    assert Stream.objects.get(pk="note:race").head_hash == stored[-1].hash
