@@ -1,7 +1,15 @@
-from config.celery import app
-from league.ratings.projection import ratings_apply, ratings_refresh
+from datetime import timedelta
 
-from .services import result_record
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
+
+from config.celery import app
+from league.ratings.models import RatingPoint
+from league.ratings.projection import rated_games, ratings_apply, ratings_refresh
+from matches.models import Match
+
+from .models import Fixture
+from .services import result_record, result_retract, season_results_record
 
 
 @app.task(name="league.record_result", acks_late=True)
@@ -21,3 +29,57 @@ def refresh_ratings(game: str) -> bool:
 def rate_result(match_id: str) -> bool:
     """Idempotent: folds one match's verdict into its game's ratings, or does nothing if it is in."""
     return ratings_apply(match_id=match_id)
+
+
+#: How long after its verdict a match's follow-ups may still be on their way (queued, or running).
+FOLLOWUPS_GRACE = timedelta(minutes=2)
+#: How far back the sweep looks: a lost message is found within a day, and the sweep's reads stay
+#: bounded by a day's verdicts rather than growing with the whole history.
+FOLLOWUPS_WINDOW = timedelta(days=1)
+
+
+@app.task(name="league.requeue_followups", acks_late=True)
+def requeue_followups(now=None) -> dict[str, int]:
+    """The beat's backstop for a verdict's follow-ups that a broker lost (Redis keeps nothing on
+    disk: a restart drops every queued task). ``record_result`` and ``rate_result`` are sent from
+    the ``match.verified`` outbox message, which counts as delivered once they are queued; a task
+    lost after that would leave a fixture in play and a result out of the ratings for good.
+    ``requeue_unverified`` is the same backstop one step earlier.
+
+    A verified fixture match whose fixture is still in play gets its result (one batch, in the
+    verdicts' order), a disputed one whose result stands is retracted, then every verdict of the window whose ratings disagree with it (a verified
+    result not in, a disputed one still in) is applied in the same order. Both steps are
+    idempotent, so a follow-up that was only late is done once."""
+    now = now or timezone.now()
+    since, until = now - FOLLOWUPS_WINDOW, now - FOLLOWUPS_GRACE
+    in_play = (
+        Fixture.objects.filter(
+            status=Fixture.Status.IN_PLAY,
+            match__verdict=Match.Verdict.VERIFIED,
+            match__verified_at__range=(since, until),
+        )
+        .order_by("match__verified_at", "match_id")
+        .values_list("match_id", flat=True)
+    )
+    recorded = season_results_record(match_ids=list(in_play)) if in_play else 0
+    # A result recorded before its match was found disputed, whose retraction was lost.
+    kept = Fixture.objects.filter(
+        status=Fixture.Status.PLAYED,
+        match__verdict=Match.Verdict.DISPUTED,
+        match__verified_at__range=(since, until),
+    ).values_list("match_id", flat=True)
+    retracted = sum(1 for match_id in kept if result_retract(match_id=match_id))
+    rated = RatingPoint.objects.filter(game=OuterRef("game"), match_id=OuterRef("pk"))
+    disagree = (
+        Match.objects.filter(game__in=rated_games(), verified_at__range=(since, until))
+        .filter(
+            Q(verdict=Match.Verdict.VERIFIED, status=Match.Status.FINISHED, result__isnull=False) & ~Exists(rated)
+            | Q(verdict=Match.Verdict.DISPUTED) & Exists(rated)
+        )
+        .order_by("verified_at", "pk")
+        .values_list("pk", flat=True)
+    )
+    # A result the ratings rightly leave out (an unfinished bot game) is found again by the next
+    # sweep and changes nothing: bounded by the window, and cheap (one read each).
+    changed = sum(1 for match_id in disagree if ratings_apply(match_id=match_id))
+    return {"results": recorded, "retracted": retracted, "ratings": changed}

@@ -1,0 +1,112 @@
+"""The beat's backstop for a verdict's follow-ups a broker lost (Redis keeps nothing on disk):
+a verified fixture match still in play gets its result, a disputed one loses the result it had,
+and the ratings take in (or give back) the match; once, and never while the follow-ups may still
+be on their way."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from league.ratings.models import RatingPoint
+from league.ratings.projection import ratings_apply
+from league.seasons import services
+from league.seasons.models import Fixture
+from league.seasons.tasks import requeue_followups
+from matches.commands import AT_HEAD
+from matches.models import Event, Match, Stream
+
+pytestmark = pytest.mark.django_db
+
+NOTHING = {"results": 0, "retracted": 0, "ratings": 0}
+
+
+@pytest.fixture
+def season(make_user):
+    league = services.league_load_iwdl()
+    organiser = make_user("organiser", staff=True)
+    clubs = list(league.clubs.order_by("slug")[:4])
+    return services.season_create(league=league, created_by=organiser, start_date=dt.date(2027, 1, 2), clubs=clubs)
+
+
+def verified_fixture_match(season, *, at) -> Match:
+    """A fixture's match, finished and verified at ``at``, whose follow-up tasks never ran."""
+    fixture = season.fixtures.select_related("home", "away").order_by("round", "key").first()
+    stream = Stream.objects.create(id=f"match:{uuid.uuid4()}", kind="match", head_seq=1)
+    Event.objects.create(
+        stream=stream,
+        seq=1,
+        type="match.finished",
+        data={},
+        actor="server",
+        recorded_at=at,
+        prev_hash="0" * 64,
+        hash="1" * 64,
+    )
+    match = Match.objects.create(
+        stream=stream,
+        game="wizard-dodgeball",
+        engine_version="1",
+        status=Match.Status.FINISHED,
+        verdict=Match.Verdict.VERIFIED,
+        verified_at=at,
+        result={"placements": [0, 1], "scores": [3, 0]},
+        head_hash="2" * 64,
+        origin={
+            "season": str(season.pk),
+            "fixture": fixture.key,
+            "fixture_clubs": [fixture.home.slug, fixture.away.slug],
+        },
+        finished_at=at,
+    )
+    services._append(
+        season, "fixture.started", {"fixture": fixture.key, "match": str(match.pk)}, "system", expected_seq=AT_HEAD
+    )
+    return match
+
+
+def fixture_of(match) -> Fixture:
+    return Fixture.objects.get(season_id=int(match.origin["season"]), key=match.origin["fixture"])
+
+
+def test_a_verdict_whose_followups_were_lost_gets_its_result_and_ratings_once(season):
+    at = timezone.now() - timedelta(minutes=10)
+    match = verified_fixture_match(season, at=at)
+    assert fixture_of(match).status == Fixture.Status.IN_PLAY
+    assert not RatingPoint.objects.filter(match_id=match.pk).exists()
+
+    assert requeue_followups() == {"results": 1, "retracted": 0, "ratings": 1}
+    fixture = fixture_of(match)
+    assert fixture.status == Fixture.Status.PLAYED and fixture.result_seq is not None
+    assert RatingPoint.objects.filter(match_id=match.pk).count() == 2
+    # Found again by the next sweep? No: nothing left to do, nothing appended twice.
+    head = season.stream.__class__.objects.get(pk=season.stream_id).head_seq
+    assert requeue_followups() == NOTHING
+    assert season.stream.__class__.objects.get(pk=season.stream_id).head_seq == head
+
+
+def test_nothing_is_swept_while_the_followups_may_still_be_on_their_way(season):
+    match = verified_fixture_match(season, at=timezone.now() - timedelta(seconds=30))
+    assert requeue_followups() == NOTHING
+    assert fixture_of(match).status == Fixture.Status.IN_PLAY
+    # Two minutes after the verdict, the sweep takes it.
+    assert requeue_followups(now=timezone.now() + timedelta(minutes=2))["results"] == 1
+
+
+def test_a_match_found_disputed_after_its_result_was_recorded_loses_it_and_its_ratings(season):
+    at = timezone.now() - timedelta(minutes=10)
+    match = verified_fixture_match(season, at=at)
+    services.result_record(match_id=match.pk)
+    ratings_apply(match_id=match.pk)
+    assert RatingPoint.objects.filter(match_id=match.pk).exists()
+    # Re-verification found it disputed; the retraction and the ratings' rewind were lost.
+    Match.objects.filter(pk=match.pk).update(verdict=Match.Verdict.DISPUTED, verified_at=at + timedelta(minutes=1))
+
+    assert requeue_followups() == {"results": 0, "retracted": 1, "ratings": 1}
+    assert not RatingPoint.objects.filter(match_id=match.pk).exists()
+    assert Event.objects.filter(stream_id=season.stream_id, type="result.retracted").count() == 1
+    assert requeue_followups() == NOTHING
