@@ -289,21 +289,29 @@ class SpellCasterEngine(Engine):
 
     # -- transitions -----------------------------------------------------------------------------
     def apply(self, state: State, event: dict[str, Any]) -> State:
+        return self._apply(state, event, owned=False)
+
+    def apply_in_place(self, state: State, event: dict[str, Any]) -> State:
+        return self._apply(state, event, owned=True)
+
+    def _apply(self, state: State, event: dict[str, Any], *, owned: bool) -> State:
         kind = event_kind(event)
         if state["phase"] == "over":
             raise IllegalAction("The contest is over; nothing more can happen.", code="game_over")
+        # The checks read ``state`` before the first write: with an owned state, ``st`` is ``state``.
+        # An owned state's later writes must not reach into the caller's event, hence its copy.
         if kind == "chance":
             spec = self.chance(state)
             if spec is None:
                 raise IllegalAction("No random outcome is due now.", code="no_chance_due")
             check_outcome(spec, event["outcome"])
-            st = _copy(state)
-            _apply_chance(st, event["outcome"])
+            st = state if owned else _copy(state)
+            _apply_chance(st, copy_tree(event["outcome"]) if owned else event["outcome"])
         else:
             seat, action = event["seat"], event["action"]
             self.validate(state, seat, action)
-            st = _copy(state)
-            _apply_action(st, seat, action)
+            st = state if owned else _copy(state)
+            _apply_action(st, seat, copy_tree(action) if owned else action)
         _settle(st)
         return st
 
