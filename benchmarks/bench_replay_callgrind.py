@@ -86,7 +86,7 @@ def child(mode: str, path: str) -> None:
         from engines.base import replay
 
         for game in data["games"]:
-            replay(engine, game["config"], game["seats"], (loads(text) for text in game["events"]))
+            replay(engine, game["config"], game["seats"], [loads(text) for text in game["events"]])
     elif mode == "copy":
         apply = engine.apply
         for game in data["games"]:
