@@ -6,14 +6,18 @@ on the machine, so the ratio is the same on a busy machine and an idle one.
 
 For each engine it records random playouts (the conformance suite's: derived chance, the
 random bot; fixed keys, so every run sees the same games) until it has ``--events`` events,
-stored as the JSON strings the event store holds. Then three runs under
+stored as the JSON strings the event store holds. Then four runs under
 ``valgrind --tool=callgrind`` (PYTHONHASHSEED=0) on the same file:
 
   base    start Python, import the engine, read the file;
   loads   base + json.loads of every event;
-  replay  base + json.loads + engine.apply from setup over every event.
+  replay  base + json.loads + ``engines.base.replay`` of every game: the fold every stream
+          replay runs, applying events in place to one owned state (``apply_in_place``);
+  copy    base + json.loads + ``engine.apply`` from setup over every event: a new state per
+          event, as live play makes them (what "replay" was before the in-place fold).
 
-ratio = (replay - base) / (loads - base): what replaying an event costs in units of parsing it.
+ratio = (replay - base) / (loads - base): what replaying an event costs in units of parsing it;
+the copy ratio likewise for the copying apply.
 """
 
 from __future__ import annotations
@@ -79,6 +83,11 @@ def child(mode: str, path: str) -> None:
             for text in game["events"]:
                 loads(text)
     elif mode == "replay":
+        from engines.base import replay
+
+        for game in data["games"]:
+            replay(engine, game["config"], game["seats"], [loads(text) for text in game["events"]])
+    elif mode == "copy":
         apply = engine.apply
         for game in data["games"]:
             state = engine.setup(game["config"], game["seats"])
@@ -124,7 +133,11 @@ def main() -> None:
     from engines import registry
 
     names = args.engines or list(dict.fromkeys(e.name for e in registry.all_engines()))  # newest version each
-    print(f"{'engine':<18}{'events':>8}{'loads Ir/event':>16}{'replay Ir/event':>17}{'ratio':>8}", flush=True)
+    print(
+        f"{'engine':<18}{'events':>8}{'loads Ir/event':>16}{'replay Ir/event':>17}{'ratio':>8}"
+        f"{'copy Ir/event':>15}{'ratio':>8}",
+        flush=True,
+    )
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         for name in names:
@@ -136,8 +149,10 @@ def main() -> None:
             base = instructions("base", path, workdir)
             loads = instructions("loads", path, workdir) - base
             replay = instructions("replay", path, workdir) - base
+            copy = instructions("copy", path, workdir) - base
             print(
-                f"{name:<18}{count:>8}{loads / count:>16,.0f}{replay / count:>17,.0f}{replay / loads:>7.1f}x",
+                f"{name:<18}{count:>8}{loads / count:>16,.0f}{replay / count:>17,.0f}{replay / loads:>7.1f}x"
+                f"{copy / count:>15,.0f}{copy / loads:>7.1f}x",
                 flush=True,
             )
 

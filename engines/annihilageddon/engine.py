@@ -315,23 +315,35 @@ class Annihilageddon(Engine):
 
     # -- transitions --------------------------------------------------------------------------
     def apply(self, state: State, event: dict[str, Any]) -> State:
+        return self._apply(state, event, owned=False)
+
+    def apply_in_place(self, state: State, event: dict[str, Any]) -> State:
+        return self._apply(state, event, owned=True)
+
+    def _apply(self, state: State, event: dict[str, Any], *, owned: bool) -> State:
         kind = event_kind(event)
+        # The checks read ``state`` before the first write: with an owned state, ``st`` is ``state``.
         if kind == "chance":
             spec = self.chance(state)
             if spec is None:
                 raise IllegalAction("No random outcome is due now.", code="no_chance_due")
             check_outcome(spec, event["outcome"])
-            st = copy_state(state)
+            st = state if owned else copy_state(state)
             st["notes"] = []
             if "held_notes" in st:
                 st["held_notes"] = []
             st["need"] = None
-            st["stack"][-1]["work"]["outcome"] = list(event["outcome"])
+            st["stack"][-1]["work"]["outcome"] = copy_tree(list(event["outcome"]))
             run(st)
             return st
         seat, action = event["seat"], event["action"]
         self.validate(state, seat, action)
-        st = copy_state(state)
+        if owned:
+            # The action's values are stored in the state (an answer, a choice): copied, so that
+            # no later in-place write reaches into the caller's event.
+            st, action = state, copy_tree(action)
+        else:
+            st = copy_state(state)
         st["notes"] = []
         if "held_notes" in st:
             st["held_notes"] = []

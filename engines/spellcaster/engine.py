@@ -283,27 +283,45 @@ class SpellCasterEngine(Engine):
             family = _TURN_FAMILY_OF.get(action["type"])
             if family is not None and action in family(state, seat):
                 return
+        elif (
+            state["phase"] != "allocate"
+            and state["stack"]
+            and state["stack"][-1]["p"] == "keep"
+            and action["type"] == "keep"
+        ):
+            # Only the named card's answers: listing every card's slots (most of a keep's cost)
+            # would not change whether this one is among them.
+            if action in _keep_answers(state, seat, action.get("card")):
+                return
         elif action in self.legal_actions(state, seat):
             return
         raise _explain(state, seat, action)
 
     # -- transitions -----------------------------------------------------------------------------
     def apply(self, state: State, event: dict[str, Any]) -> State:
+        return self._apply(state, event, owned=False)
+
+    def apply_in_place(self, state: State, event: dict[str, Any]) -> State:
+        return self._apply(state, event, owned=True)
+
+    def _apply(self, state: State, event: dict[str, Any], *, owned: bool) -> State:
         kind = event_kind(event)
         if state["phase"] == "over":
             raise IllegalAction("The contest is over; nothing more can happen.", code="game_over")
+        # The checks read ``state`` before the first write: with an owned state, ``st`` is ``state``.
+        # An owned state's later writes must not reach into the caller's event, hence its copy.
         if kind == "chance":
             spec = self.chance(state)
             if spec is None:
                 raise IllegalAction("No random outcome is due now.", code="no_chance_due")
             check_outcome(spec, event["outcome"])
-            st = _copy(state)
-            _apply_chance(st, event["outcome"])
+            st = state if owned else _copy(state)
+            _apply_chance(st, copy_tree(event["outcome"]) if owned else event["outcome"])
         else:
             seat, action = event["seat"], event["action"]
             self.validate(state, seat, action)
-            st = _copy(state)
-            _apply_action(st, seat, action)
+            st = state if owned else _copy(state)
+            _apply_action(st, seat, copy_tree(action) if owned else action)
         _settle(st)
         return st
 
@@ -604,11 +622,7 @@ def _prompt_actions(state: State, top: dict[str, Any], seat: int) -> list[Action
     if p == "draw":
         return [{"type": "draw", "from": src} for src in draw_sources(state, seat)]
     if p == "keep":
-        out = []
-        for i, card in enumerate(c["hand"]):
-            for slot, sec in legal_slots(state, seat, card["id"]):
-                out.append({"type": "keep", "card": i, "spell": slot, "section": sec})
-        return out or [{"type": "keep_none"}]
+        return _keep_answers(state, seat) or [{"type": "keep_none"}]
     if p == "place":
         slots = legal_slots(state, seat, c["hand"][0]["id"])
         return [{"type": "place", "spell": slot, "section": sec} for slot, sec in slots] + [{"type": "return_up"}]
@@ -636,6 +650,18 @@ def _prompt_actions(state: State, top: dict[str, Any], seat: int) -> list[Action
     if p == "wild_next":
         return [{"type": "wild_next", "seat": s} for s in _wild_candidates(state)]
     return []
+
+
+def _keep_answers(state: State, seat: int, card: Any = None) -> list[Action]:
+    """The keep answers for every card in the hand, or (``card`` given) for the card whose index
+    equals it, compared as the listed actions are (1.0 names card 1)."""
+    hand = state["casters"][seat]["hand"]
+    return [
+        {"type": "keep", "card": i, "spell": slot, "section": sec}
+        for i in range(len(hand))
+        if card is None or i == card
+        for slot, sec in legal_slots(state, seat, hand[i]["id"])
+    ]
 
 
 def _explain(state: State, seat: int, action: Action) -> IllegalAction:

@@ -56,6 +56,7 @@ from typing import Any
 
 from engines.base import CHANCE, Engine, IllegalAction, InvalidConfig
 from engines.chance import check_outcome
+from engines.treecopy import copy_tree
 
 from . import bots, data, dice, rules, spells
 from .geometry import court as court_by_id
@@ -380,21 +381,32 @@ class WizardDodgeballEngine(Engine):
 
     # -- apply -------------------------------------------------------------------------
     def apply(self, state: State, event: dict[str, Any]) -> State:
+        return self._apply(state, event, owned=False)
+
+    def apply_in_place(self, state: State, event: dict[str, Any]) -> State:
+        return self._apply(state, event, owned=True)
+
+    def _apply(self, state: State, event: dict[str, Any], *, owned: bool) -> State:
         if not isinstance(event, dict):
             raise IllegalAction("An event is an object.", code="bad_event")
         kind = event.get("kind")
+        # An owned state's records are written in place from here on, and some of them keep
+        # values of the event (a square, a roll): copied, so no write reaches the caller's event.
         if kind == "chance":
-            return self._apply_chance(state, event.get("outcome"))
+            outcome = event.get("outcome")
+            return self._apply_chance(state, copy_tree(outcome) if owned else outcome, owned=owned)
         if kind == "action":
-            return self._apply_action(state, event.get("seat"), event.get("action"))
+            action = event.get("action")
+            return self._apply_action(state, event.get("seat"), copy_tree(action) if owned else action, owned=owned)
         raise IllegalAction("An event is either a chance outcome or a seat's action.", code="bad_event")
 
-    def _apply_chance(self, state: State, outcome: Any) -> State:
+    def _apply_chance(self, state: State, outcome: Any, *, owned: bool) -> State:
         spec = self.chance(state)
         if spec is None:
             raise IllegalAction("No dice are due now.", code="no_chance_pending")
         check_outcome(spec, outcome)
-        new = copy_state(state)
+        # The checks above read ``state`` before the first write: owned, ``new`` is ``state``.
+        new = state if owned else copy_state(state)
         step = new["queue"].pop(0)
         kind = step["step"]
         if kind == "rolloff":
@@ -431,7 +443,7 @@ class WizardDodgeballEngine(Engine):
             state["queue"].pop(0)
             spells.apply_cast(state)
 
-    def _apply_action(self, state: State, seat: Any, action: Any) -> State:
+    def _apply_action(self, state: State, seat: Any, action: Any, *, owned: bool) -> State:
         if type(seat) is not int or not 0 <= seat < state["seats"]:
             raise IllegalAction("Unknown seat.", code="bad_seat")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -443,7 +455,7 @@ class WizardDodgeballEngine(Engine):
             raise IllegalAction("Dice must be rolled first.", code="chance_pending")
         if seat not in movers:
             raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
-        new = copy_state(state)
+        new = state if owned else copy_state(state)
         atype = action["type"]
         if new["queue"]:
             step = new["queue"][0]
@@ -568,7 +580,7 @@ class WizardDodgeballEngine(Engine):
         return actions
 
     def validate(self, state: State, seat: int, action: dict[str, Any]) -> None:
-        self._apply_action(state, seat, action)
+        self._apply_action(state, seat, action, owned=False)
 
     # -- result, view, log -------------------------------------------------------------
     def result(self, state: State) -> dict[str, Any] | None:

@@ -277,14 +277,23 @@ class WizardingDuelsEngine(Engine):
             raise IllegalAction("That action is not allowed now.", code="illegal_action")
 
     def apply(self, state, event):
+        return self._apply(state, event, owned=False)
+
+    def apply_in_place(self, state, event):
+        return self._apply(state, event, owned=True)
+
+    def _apply(self, state, event, *, owned: bool):
         kind = event_kind(event)
-        s = copy_tree(state)
+        # Everything that reads ``state`` as it was (the chance spec, the checks) runs before the
+        # first write: with an owned state, ``s`` and ``state`` are the same dict.
+        s = state if owned else copy_tree(state)
         if kind == "chance":
             spec = self.chance(state)
             if spec is None:
                 raise IllegalAction("No random outcome is due now.", code="no_chance_due")
             check_outcome(spec, event["outcome"])
-            rules.resolve_chance(s, event["outcome"])
+            # Copied so that no later in-place write can reach into the caller's event.
+            rules.resolve_chance(s, copy_tree(event["outcome"]))
         else:
             seat, action = event["seat"], event["action"]
             self.validate(state, seat, action)

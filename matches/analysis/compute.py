@@ -59,7 +59,8 @@ def _spec_public(spec: dict[str, Any]) -> dict[str, Any]:
 def analyse(engine, config: dict[str, Any], seats: int, events: Iterable[tuple[int, str, dict[str, Any]]]) -> dict:
     """``events``: (seq, type, data) of the stream in order (other types are passed over).
     Returns plain JSON: per chance event the odds, stakes and luck; per seat the luck over time."""
-    state = engine.setup(config, seats)
+    # Only the state before each chance event is read, so one owned state takes every event in place.
+    state = engine.owned_copy(engine.setup(config, seats))
     luck = [Fraction(0)] * seats
     expected = [Fraction(0)] * seats
     actual = [Fraction(0)] * seats
@@ -87,13 +88,14 @@ def analyse(engine, config: dict[str, Any], seats: int, events: Iterable[tuple[i
             rows.append(
                 {
                     "seq": seq,
-                    "spec": _spec_public(spec),
+                    # The spec may hold the state's own lists, which later events change in place.
+                    "spec": engine.owned_copy(_spec_public(spec)),
                     "outcome": event["outcome"],
                     **odds.as_json(),
                 }
             )
             series.append({"seq": seq, "luck": [round(float(v), 6) for v in luck]})
-        state = engine.apply(state, event)
+        state = engine.apply_in_place(state, event)
     return {
         "analysis_version": ANALYSIS_VERSION,
         "game": engine.name,

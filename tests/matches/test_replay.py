@@ -6,10 +6,15 @@ import ast
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 from engines import registry
-from engines.base import replay
+from engines.base import IllegalAction, replay
 from matches import eventstore
+from matches.analysis.models import MatchAnalysis, Sandbox
+from matches.autoplay import autoplay_match
 from matches.replay import engine_event, engine_events
+from matches.selectors import engine_for, match_state_at
 from matches.services import match_act_on_behalf
 
 from .helpers import fresh, new_duel
@@ -75,3 +80,31 @@ def test_nothing_else_in_matches_or_league_converts_stored_events_itself():
                     if any(alias.name == "engine_event" for alias in node.names):
                         users.append(str(path.relative_to(ROOT)))
     assert users == ["matches/replay.py"]
+
+
+def test_an_event_refused_mid_fold_leaves_every_replaying_caller_refusing_with_nothing_kept(
+    client_for, alice, monkeypatch
+):
+    finished = autoplay_match(game="dueling-wizards", seats=2)
+    engine = engine_for(finished)
+    stored = eventstore.stream_events(stream_id=finished.stream_id)
+    refused = engine_events(stored)[4]
+    apply_in_place = engine.apply_in_place
+
+    def half_then_refuse(state, event):
+        if event == refused:
+            # An in-place step may have written into the state before its refusal.
+            state["half_changed"] = True
+            raise IllegalAction("Not in these rules.", code="illegal_action")
+        return apply_in_place(state, event)
+
+    monkeypatch.setattr(engine, "apply_in_place", half_then_refuse)
+    with pytest.raises(IllegalAction):
+        match_state_at(match=finished, seat=None, at=stored[-1].seq)
+    response = client_for().get(f"/api/matches/{finished.id}/analysis/")
+    assert response.status_code == 409 and response.json()["code"] == "analysis_failed"
+    assert not MatchAnalysis.objects.exists()
+    response = client_for(alice).post(f"/api/matches/{finished.id}/whatif/", {"at": 8}, format="json")
+    assert response.status_code == 409 and response.json()["code"] == "analysis_failed"
+    assert not Sandbox.objects.exists()
+    assert "half_changed" not in fresh(finished).state
