@@ -84,9 +84,9 @@ def test_a_verdict_whose_followups_were_lost_gets_its_result_and_ratings_once(se
     assert fixture.status == Fixture.Status.PLAYED and fixture.result_seq is not None
     assert RatingPoint.objects.filter(match_id=match.pk).count() == 2
     # Found again by the next sweep? No: nothing left to do, nothing appended twice.
-    head = season.stream.__class__.objects.get(pk=season.stream_id).head_seq
+    head = Stream.objects.get(pk=season.stream_id).head_seq
     assert requeue_followups() == NOTHING
-    assert season.stream.__class__.objects.get(pk=season.stream_id).head_seq == head
+    assert Stream.objects.get(pk=season.stream_id).head_seq == head
 
 
 def test_nothing_is_swept_while_the_followups_may_still_be_on_their_way(season):
