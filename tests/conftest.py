@@ -57,6 +57,28 @@ def fresh_throttle_counts():
     yield
 
 
+# Fixtures that start a server process (daphne) with the production settings: the users of their
+# tests sign in there, so their passwords are hashed by the production hashers.
+SERVER_FIXTURES = {"asgi_server", "server_as"}
+
+
+@pytest.fixture(autouse=True)
+def quick_password_hashing(request):
+    # Django's PBKDF2 runs a million iterations per password (0.4 s on an idle core here, 4 s on the
+    # loaded CI machine) and the suite creates thousands of users: most tests hash with MD5 instead.
+    # The production hashers stay in the list, so a stored PBKDF2 password still checks.
+    if SERVER_FIXTURES & set(request.fixturenames):
+        yield
+        return
+    from django.conf import settings
+    from django.test import override_settings
+
+    with override_settings(
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher", *settings.PASSWORD_HASHERS]
+    ):
+        yield
+
+
 @pytest.fixture
 def make_user(db):
     def make(username: str, *, staff: bool = False):
