@@ -1,4 +1,4 @@
-"""scripts/test runs the suite in two pytest-xdist workers: what keeps them apart (tests/conftest.py)."""
+"""What tests/conftest.py sets up for the suite: two pytest-xdist workers kept apart, quick password hashing."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import os
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.hashers import check_password, make_password
 from django.db import connection
 
 from tests.conftest import redis_url_for_worker
@@ -33,3 +34,12 @@ def test_each_worker_has_its_own_test_database():
     if worker:
         assert connection.settings_dict["NAME"].endswith(f"_{worker}")
     assert connection.settings_dict["NAME"].startswith("test_")
+
+
+@pytest.mark.django_db
+def test_users_made_in_an_ordinary_test_get_a_quick_hash_and_production_hashes_still_check(make_user):
+    user = make_user("hasty")
+    assert user.password.startswith("md5$")
+    assert user.check_password("pw-hasty")
+    production = make_password("pw-hasty", hasher="pbkdf2_sha256")
+    assert check_password("pw-hasty", production)
