@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import base64
 import os
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -13,6 +14,37 @@ def pytest_configure(config):
     # Tests run with DEBUG off, as production does, and production has a checkpoint signing key:
     # give the test run one of its own (tests of a missing key remove it with monkeypatch).
     os.environ.setdefault("CHECKPOINT_SIGNING_KEY", base64.b64encode(os.urandom(32)).decode("ascii"))
+    use_this_workers_own_redis_database()
+
+
+def use_this_workers_own_redis_database() -> None:
+    """Under pytest-xdist (scripts/test runs two workers) each worker gets its own Redis database:
+    the base number in REDIS_URL plus the worker's index (gw0: +0, gw1: +1, ...).
+
+    Channel groups, broker queues and the keys tests delete are all in one Redis database, so a
+    shared one lets a worker's test see, consume or delete the other's. Each worker already has its
+    own PostgreSQL test database (pytest-django adds _gw0, _gw1, ... to its name)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    url = os.environ.get("REDIS_URL", "")
+    if not worker.startswith("gw") or not url:
+        return
+    own = redis_url_for_worker(url, worker)
+    # Processes the tests start (daphne, Celery workers) and test modules read the environment.
+    os.environ["REDIS_URL"] = own
+    # pytest-django loaded the settings before any conftest, from the base URL: point the ones read
+    # from it at this worker's database too (nothing has opened a channel layer yet).
+    from django.conf import settings
+
+    settings.REDIS_URL = own
+    for host in settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts", []):
+        if isinstance(host, dict) and host.get("address") == url:
+            host["address"] = own
+
+
+def redis_url_for_worker(url: str, worker: str) -> str:
+    """redis://host:6379/12 for worker gw1 is redis://host:6379/13 (no number in the URL is 0)."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{int(parts.path.strip('/') or 0) + int(worker.removeprefix('gw'))}"))
 
 
 @pytest.fixture(autouse=True)
@@ -23,6 +55,28 @@ def fresh_throttle_counts():
 
     cache.clear()
     yield
+
+
+# Fixtures that start a server process (daphne) with the production settings: the users of their
+# tests sign in there, so their passwords are hashed by the production hashers.
+SERVER_FIXTURES = {"asgi_server", "server_as"}
+
+
+@pytest.fixture(autouse=True)
+def quick_password_hashing(request):
+    # Django's PBKDF2 runs a million iterations per password (0.4 s on an idle core here, 4 s on the
+    # loaded CI machine) and the suite creates thousands of users: most tests hash with MD5 instead.
+    # The production hashers stay in the list, so a stored PBKDF2 password still checks.
+    if SERVER_FIXTURES & set(request.fixturenames):
+        yield
+        return
+    from django.conf import settings
+    from django.test import override_settings
+
+    with override_settings(
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher", *settings.PASSWORD_HASHERS]
+    ):
+        yield
 
 
 @pytest.fixture

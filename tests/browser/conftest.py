@@ -55,9 +55,10 @@ def asgi_server(django_db_setup, django_db_blocker):
         {name: "1000000/minute" for name in ("THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_EXPENSIVE", "THROTTLE_AUTH")}
     )
     env.pop("CELERY_BROKER_URL", None)  # verification runs in the server process, on commit
-    log = (
-        open(ROOT / "test-artifacts" / "daphne.log", "w") if (ROOT / "test-artifacts").is_dir() else subprocess.DEVNULL
-    )
+    # One log per pytest-xdist worker (each starts its own server): daphne-gw0.log, daphne-gw1.log.
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    log_name = f"daphne-{worker}.log" if worker else "daphne.log"
+    log = open(ROOT / "test-artifacts" / log_name, "w") if (ROOT / "test-artifacts").is_dir() else subprocess.DEVNULL
     proc = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
         cwd=ROOT,
