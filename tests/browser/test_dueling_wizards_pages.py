@@ -70,6 +70,8 @@ def test_two_players_see_each_others_moves_live_and_never_the_hidden_defence(pag
     watcher.wait_for_selector("[data-testid=player-1] :text('Defence chosen')")
     assert alice_page.locator(f"[data-card='{defence}']").count() == 0
     assert watcher.locator(f"[data-card='{defence}']").count() == 0
+    # Bob's own frame comes on his seat's group, not the spectators': wait for it, do not assume it came first.
+    bob_page.wait_for_selector(f"[data-testid=my-defence] [data-card='{defence}']")
     assert bob_page.locator(f"[data-testid=my-defence] [data-card='{defence}']").count() == 1
 
     attack = alice_page.locator(".dw-card.playable").first.get_attribute("data-card")
