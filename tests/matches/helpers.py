@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import uuid
 
-from matches.models import Event, Match
+from django.utils import timezone
+
+from matches.models import Event, Match, Seat, Stream
 from matches.services import SeatSpec, match_create
 
 
@@ -13,6 +15,39 @@ def new_duel(*users, mode=Match.Mode.SERVER, config=None, bots=()) -> Match:
     return match_create(
         game="dueling-wizards", seats=seats, created_by=users[0] if users else None, mode=mode, config=config
     )
+
+
+def stored_finished_match(
+    game: str, *, result: dict, users=(), verdict=Match.Verdict.PENDING, at=None, **fields
+) -> Match:
+    """A finished match stored directly (how it was played is the engines' business), with its
+    seats and its closing event recorded ``at`` (now by default: ratings take results in the order
+    of their closing events, so later calls come later)."""
+    at = at or timezone.now()
+    stream = Stream.objects.create(id=f"match:{uuid.uuid4()}", kind="match", head_seq=1)
+    Event.objects.create(
+        stream=stream,
+        seq=1,
+        type="match.finished",
+        data={},
+        actor="server",
+        recorded_at=at,
+        prev_hash="0" * 64,
+        hash="1" * 64,
+    )
+    match = Match.objects.create(
+        stream=stream,
+        game=game,
+        engine_version="1",
+        status=Match.Status.FINISHED,
+        verdict=verdict,
+        result=result,
+        finished_at=at,
+        **fields,
+    )
+    for index, user in enumerate(users):
+        Seat.objects.create(match=match, index=index, user=user)
+    return match
 
 
 def event_count(match: Match) -> int:

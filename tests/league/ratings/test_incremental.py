@@ -8,15 +8,13 @@ is under test is the projection from verdicts to ratings."""
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 from django.core.management import call_command
-from django.utils import timezone
 
 from league.ratings.models import Rating, RatingCheckpoint, RatingPoint
 from league.ratings.projection import ratings_apply, ratings_rebuild, ratings_refresh
-from matches.models import Event, Match, Seat, Stream
+from matches.models import Match
+from tests.matches.helpers import stored_finished_match
 
 RATING_FIELDS = ("competitor", "label", "system", "rating", "deviation", "volatility", "sort_key", "matches")
 POINT_FIELDS = ("competitor", "match_id", "sequence", "rating", "deviation", "volatility")
@@ -25,28 +23,7 @@ POINT_FIELDS = ("competitor", "match_id", "sequence", "rating", "deviation", "vo
 def finished(game: str, users, placements, *, result=None) -> Match:
     """A finished match, its closing event committed now (so later calls come later in commit
     order), still waiting for its verdict."""
-    stream = Stream.objects.create(id=f"match:{uuid.uuid4()}", kind="match")
-    match = Match.objects.create(
-        stream=stream,
-        game=game,
-        engine_version="1",
-        status=Match.Status.FINISHED,
-        result=result or {"placements": placements},
-        finished_at=timezone.now(),
-    )
-    for index, user in enumerate(users):
-        Seat.objects.create(match=match, index=index, user=user)
-    Event.objects.create(
-        stream=stream,
-        seq=1,
-        type="match.finished",
-        data={},
-        actor="server",
-        recorded_at=timezone.now(),
-        prev_hash="0" * 64,
-        hash="1" * 64,
-    )
-    return match
+    return stored_finished_match(game, result=result or {"placements": placements}, users=users)
 
 
 def verdict(match: Match, label=Match.Verdict.VERIFIED) -> bool:

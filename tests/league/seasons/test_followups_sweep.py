@@ -6,7 +6,6 @@ be on their way."""
 from __future__ import annotations
 
 import datetime as dt
-import uuid
 from datetime import timedelta
 
 import pytest
@@ -19,6 +18,7 @@ from league.seasons.models import Fixture
 from league.seasons.tasks import requeue_followups
 from matches.commands import AT_HEAD
 from matches.models import Event, Match, Stream
+from tests.matches.helpers import stored_finished_match
 
 pytestmark = pytest.mark.django_db
 
@@ -36,32 +36,18 @@ def season(make_user):
 def verified_fixture_match(season, *, at) -> Match:
     """A fixture's match, finished and verified at ``at``, whose follow-up tasks never ran."""
     fixture = season.fixtures.select_related("home", "away").order_by("round", "key").first()
-    stream = Stream.objects.create(id=f"match:{uuid.uuid4()}", kind="match", head_seq=1)
-    Event.objects.create(
-        stream=stream,
-        seq=1,
-        type="match.finished",
-        data={},
-        actor="server",
-        recorded_at=at,
-        prev_hash="0" * 64,
-        hash="1" * 64,
-    )
-    match = Match.objects.create(
-        stream=stream,
-        game="wizard-dodgeball",
-        engine_version="1",
-        status=Match.Status.FINISHED,
-        verdict=Match.Verdict.VERIFIED,
-        verified_at=at,
+    match = stored_finished_match(
+        "wizard-dodgeball",
         result={"placements": [0, 1], "scores": [3, 0]},
+        verdict=Match.Verdict.VERIFIED,
+        at=at,
+        verified_at=at,
         head_hash="2" * 64,
         origin={
             "season": str(season.pk),
             "fixture": fixture.key,
             "fixture_clubs": [fixture.home.slug, fixture.away.slug],
         },
-        finished_at=at,
     )
     services._append(
         season, "fixture.started", {"fixture": fixture.key, "match": str(match.pk)}, "system", expected_seq=AT_HEAD

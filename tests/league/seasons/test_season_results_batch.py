@@ -7,11 +7,9 @@ the touched fixtures once; the results, their ids, the fixtures, the standings a
 from __future__ import annotations
 
 import datetime as dt
-import uuid
 
 import pytest
 from django.db import transaction
-from django.utils import timezone
 
 from league.ratings.models import Rating, RatingPoint
 from league.ratings.projection import ratings_apply
@@ -19,7 +17,8 @@ from league.seasons import services
 from league.seasons.models import Season
 from league.seasons.selectors import season_standings
 from matches.commands import AT_HEAD
-from matches.models import Event, Match, Stream
+from matches.models import Event, Match
+from tests.matches.helpers import stored_finished_match
 
 
 @pytest.fixture
@@ -31,7 +30,6 @@ def season(db, make_user):
 
 
 def finished(season, fixture, n: int, *, verdict=Match.Verdict.VERIFIED) -> Match:
-    stream = Stream.objects.create(id=f"match:{uuid.uuid4()}", kind="match", head_seq=1)
     result = (
         {"placements": [0, 0], "unfinished": True, "detail": "Too many turns."}
         if n % 5 == 4
@@ -39,31 +37,16 @@ def finished(season, fixture, n: int, *, verdict=Match.Verdict.VERIFIED) -> Matc
         if n % 3
         else {"placements": [1, 0], "scores": [0, 2]}
     )
-    # The ratings order results by their closing event.
-    Event.objects.create(
-        stream=stream,
-        seq=1,
-        type="match.finished",
-        data={},
-        actor="server",
-        recorded_at=timezone.now(),
-        prev_hash="0" * 64,
-        hash="1" * 64,
-    )
-    return Match.objects.create(
-        stream=stream,
-        game="wizard-dodgeball",
-        engine_version="1",
-        status=Match.Status.FINISHED,
-        verdict=verdict,
+    return stored_finished_match(
+        "wizard-dodgeball",
         result=result,
+        verdict=verdict,
         head_hash=f"{n:064x}",
         origin={
             "season": str(season.pk),
             "fixture": fixture.key,
             "fixture_clubs": [fixture.home.slug, fixture.away.slug],
         },
-        finished_at=timezone.now(),
     )
 
 
