@@ -1,3 +1,4 @@
+import logging
 from datetime import timedelta
 
 from django.db.models import Exists, OuterRef, Q
@@ -10,6 +11,8 @@ from matches.models import Match
 
 from .models import Fixture
 from .services import result_record, result_retract, season_results_record
+
+log = logging.getLogger(__name__)
 
 
 @app.task(name="league.record_result", acks_late=True)
@@ -81,5 +84,12 @@ def requeue_followups(now=None) -> dict[str, int]:
     )
     # A result the ratings rightly leave out (an unfinished bot game) is found again by the next
     # sweep and changes nothing: bounded by the window, and cheap (one read each).
-    changed = sum(1 for match_id in disagree if ratings_apply(match_id=match_id))
+    changed = 0
+    for match_id in disagree:
+        # One match whose ratings cannot be applied (a bug, bad data) must not hold back every
+        # verdict after it, minute after minute: it is logged, and the next sweep tries it again.
+        try:
+            changed += bool(ratings_apply(match_id=match_id))
+        except Exception:
+            log.exception("Ratings: match %s could not be applied; the next sweep tries it again.", match_id)
     return {"results": recorded, "retracted": retracted, "ratings": changed}

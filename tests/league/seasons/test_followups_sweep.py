@@ -96,3 +96,33 @@ def test_a_match_found_disputed_after_its_result_was_recorded_loses_it_and_its_r
     assert not RatingPoint.objects.filter(match_id=match.pk).exists()
     assert Event.objects.filter(stream_id=season.stream_id, type="result.retracted").count() == 1
     assert requeue_followups() == NOTHING
+
+
+def test_a_match_whose_ratings_fail_holds_back_no_other_verdict(make_user, monkeypatch):
+    # Two verified friendlies between people whose rating tasks were lost; the first one's
+    # ratings raise (a bug, bad data): the second is still brought in, and the sweep returns.
+    ann, ben = make_user("ann"), make_user("ben")
+    at = timezone.now() - timedelta(minutes=10)
+    broken, fine = (
+        stored_finished_match(
+            "dueling-wizards",
+            result={"placements": [0, 1]},
+            users=[ann, ben],
+            verdict=Match.Verdict.VERIFIED,
+            at=at + timedelta(seconds=i),
+            verified_at=at + timedelta(seconds=i),
+        )
+        for i in range(2)
+    )
+    from league.seasons import tasks
+
+    def ratings_apply(*, match_id):
+        if match_id == broken.pk:
+            raise KeyError("a seat the placements name")
+        return real(match_id=match_id)
+
+    real = tasks.ratings_apply
+    monkeypatch.setattr(tasks, "ratings_apply", ratings_apply)
+    assert requeue_followups()["ratings"] == 1
+    assert RatingPoint.objects.filter(match_id=fine.pk).count() == 2
+    assert not RatingPoint.objects.filter(match_id=broken.pk).exists()
