@@ -49,12 +49,21 @@ def click_furthest_forward(page):
         """els => {
           // a ball that can be picked up sits on top of its square and answers the click itself
           const covered = new Set([...document.querySelectorAll('.wd-ball.wd-opt')].map(b => b.dataset.square));
-          return els.filter(e => !covered.has(e.dataset.col + ',' + e.dataset.row))
+          const best = els.filter(e => !covered.has(e.dataset.col + ',' + e.dataset.row))
                     .map(e => [Number(e.dataset.row), -Number(e.dataset.col), e.dataset.testid])
-                    .sort((a, b) => b[0] - a[0] || b[1] - a[1])[0][2];
+                    .sort((a, b) => b[0] - a[0] || b[1] - a[1])[0];
+          return best ? best[2] : null;
         }""",
     )
-    page.click(f"[data-testid={forward}]")
+    if forward is not None:
+        page.click(f"[data-testid={forward}]")
+    elif page.locator(".wd-ball.wd-opt").count():
+        # Every square the wizard can reach holds a ball it can pick up: run there and take it.
+        page.locator(".wd-ball.wd-opt").first.click()
+    else:
+        # The court was redrawn between seeing the moves and reading them: end the turn instead.
+        page.click("[data-testid=end-turn]")
+        return
     if page.locator("[data-testid=choice-popover]").count():
         page.click("[data-testid=option-0]")  # just move; the popover also offers picking a ball up
 
