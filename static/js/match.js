@@ -426,7 +426,8 @@
       events = all;
       renderLog(logList, log.log, at, seats);
       logList.querySelectorAll("li").forEach((li) => li.addEventListener("click", () => show(Number(li.dataset.seq))));
-      show(head);
+      // A viewer who stepped while the events loaded stays where they stepped to, not thrown back to the end.
+      show(at);
     });
   }
 
