@@ -14,6 +14,7 @@ from league.ratings.ledger import rebuild
 from league.ratings.models import Rating, RatingCheckpoint, RatingPoint
 from league.ratings.projection import rated_results, rating_system, ratings_rebuild
 from matches.models import Match
+from tests.matches.helpers import stored_finished_match
 
 from .test_incremental import finished
 
@@ -91,3 +92,22 @@ def test_a_rebuilds_statements_do_not_grow_with_its_results(wizards):
     with CaptureQueriesContext(connection) as more:
         assert ratings_rebuild(game=game) == 2 + len(FINISHES[game])
     assert len(more) == len(few)
+
+
+def test_a_rebuild_labels_people_by_their_current_names_and_clubs_by_their_slugs(wizards):
+    # The rebuild reads the names once per person, apart from the results (issue 17, P4b).
+    ann, ben = wizards[:2]
+    game = "wizard-dodgeball"
+    for places, origin in (([0, 1], {}), ([1, 0], {"fixture_clubs": ["owls", "ravens"]})):
+        stored_finished_match(
+            game, result={"placements": places}, users=[ann, ben], verdict=Match.Verdict.VERIFIED, origin=origin
+        )
+    ann.username = "annabel"
+    ann.save()
+    assert ratings_rebuild(game=game) == 2
+    assert dict(Rating.objects.filter(game=game).values_list("competitor", "label")) == {
+        f"user:{ann.pk}": "annabel",
+        f"user:{ben.pk}": "ben",
+        "club:owls": "owls",
+        "club:ravens": "ravens",
+    }
