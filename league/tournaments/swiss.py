@@ -33,12 +33,20 @@ this order (a higher tier always outweighs any sum of lower ones):
                  at position i meets the one at i + g//2 (top half against bottom half);
                  across groups the lowest of the higher group meets the highest of the
                  lower one.
+8. ``exchange``  a pair inside one score group whose two players are both in its top half
+                 or both in its bottom half. Only breaks ties of all the tiers above, the
+                 way FIDE's Dutch rules try every transposition of the bottom half before
+                 exchanging players between the halves: of 1-4, 2-3 and 1-2, 3-4 (equally
+                 far from the ideal 1-3, 2-4) it takes the first. Without it the tie went
+                 whichever way the matching algorithm happened to find first.
 
-The tiers are folded into one integer per edge (see ``_fold``) and the complete graph
-goes to ``networkx.max_weight_matching(maxcardinality=True)`` on ``top - cost``. Because
-every candidate graph has a perfect matching, maximum cardinality makes every matching it
-compares the same size, so maximising ``top - cost`` is minimising the total cost. Integer
-weights keep networkx's blossom algorithm exact.
+The tiers are folded into one integer per edge (see ``_fold``) and the graph goes to a
+maximum-weight perfect matching on ``top - cost`` (``blossom.perfect_matching``, written
+for this module; ``SwissOptions(prune=False)`` still uses networkx's
+``max_weight_matching(maxcardinality=True)`` on the complete graph, as before, and the
+tests compare the two). Every matching compared is perfect, so all have the same number of
+edges and maximising ``top - cost`` is minimising the total cost. Integer weights keep the
+blossom algorithm exact.
 
 When the field is odd a ``BYE`` vertex joins the graph, linked only to players who may
 still receive a bye (fewer than ``max_byes``). If nobody may, it is linked to the players
@@ -46,9 +54,8 @@ with the fewest byes, because a round must still be paired.
 
 Scale: why large fields are split, and why that never buys an avoidable rematch
 -------------------------------------------------------------------------------
-networkx's blossom algorithm is pure Python and roughly O(V * E) per run here; a complete
-graph on 2,000 players (2M edges) does not finish in minutes, and even a sparse window of
-20 neighbours per player takes about half a minute. So above ``exact_limit`` players the
+A blossom algorithm in pure Python is roughly O(V * E) per run here, and even building
+the complete graph of 2,000 players is 2M edges (networkx did not finish it in minutes). So above ``exact_limit`` players the
 field is cut into *segments* of about ``segment_size`` players that follow the score
 groups: small groups are merged with the next ones, and a large group is cut into chunks
 that each take a slice of its top half together with the matching slice of its bottom half,
@@ -66,14 +73,15 @@ pairing of the whole field could have avoided. The cost is that a truly unavoida
 rematch or forbidden pair in a huge field is slow to confirm (it ends on the complete
 graph); in a real Swiss, with far fewer rounds than players and no club holding half the
 field, that does not happen. Measured on the benchmark's round 5 (a 500-player field):
-the complete graph takes about 40 s, the segments 0.3 s, with the same score-difference
+the complete graph takes about 40 s (networkx), the segments 0.3 s, with the same score-difference
 cost; see benchmarks/bench_swiss.py.
 
-Pruned graphs: every matching, exact or of a segment, is first sought on the cheap edges
-only (no rematch, forbidden pair or strict seat clash; floats of up to a point) and kept
-only when every left-out edge alone costs more, tier by tier, than the whole pairing found:
-then it is optimal on the complete graph too, at the same cost in every tier. Otherwise the
-limit is raised once or the complete graph decides (``_match_pruned``).
+Sparse graphs: every matching, exact or of a segment, is first sought on a few edges per
+player (its cheapest partners, and its cheapest few of another score) with the complete
+graph's own folded weights. The matcher returns its dual solution; when no left-out edge
+has negative slack under it, the matching is optimal on the complete graph too (LP duality
+of Edmonds' matching polytope), at the same cost in every tier. Left-out edges of negative
+slack are added and the graph solved again (``_match_pruned``).
 ``SwissOptions(prune=False)`` keeps the complete-graph path for the tests that compare them.
 
 Determinism: players are ranked by (score, rating, id) and given integer vertices in that
@@ -89,14 +97,17 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from numbers import Rational
+from operator import mul
 from typing import Any
 
 import networkx as nx
 
+from league.tournaments.blossom import perfect_matching
+
 PlayerId = Hashable
 
 #: Tier names in decreasing priority (also the keys of ``Pairing.costs``).
-TIERS = ("rematch", "forbidden", "bye", "seat_limit", "score", "colour", "dutch")
+TIERS = ("rematch", "forbidden", "bye", "seat_limit", "score", "colour", "dutch", "exchange")
 
 # Colour wish strengths. An absolute wish (three in a row or a balance of two) outweighs a
 # strong one (balance of one), which outweighs a mild one (alternate from last time).
@@ -409,9 +420,12 @@ def _pair_costs(f: _Field, a: int, b: int) -> tuple[int, ...]:
     """Cost tiers of pairing rank a with rank b (a < b: a is the higher ranked)."""
     ga, gb = f.group[a], f.group[b]
     if ga == gb:
-        dutch = abs(f.pos[b] - f.pos[a] - f.group_size[ga] // 2)
+        half = f.group_size[ga] // 2
+        dutch = abs(f.pos[b] - f.pos[a] - half)
+        exchange = 1 if (f.pos[a] < half) == (f.pos[b] < half) else 0
     else:
         dutch = (f.group_size[ga] - 1 - f.pos[a]) + f.pos[b]
+        exchange = 0
     clash = _wishes_clash(f.wish[a], f.wish[b])
     score = (f.units[a] - f.units[b]) ** 2
     if not f.strict_seats:
@@ -424,6 +438,7 @@ def _pair_costs(f: _Field, a: int, b: int) -> tuple[int, ...]:
         score,
         _wishes_conflict(f.wish[a], f.wish[b]),
         dutch,
+        exchange,
     )
 
 
@@ -435,15 +450,15 @@ def _fold(edges: list[tuple[Any, Any, tuple[int, ...]]], pairs: int) -> list[tup
     the tuples compared lexicographically. Weights are ``top - cost`` and stay positive.
     """
     tiers = len(edges[0][2])
-    highest = [max(c[k] for _, _, c in edges) for k in range(tiers)]
+    highest = [max(column) for column in zip(*(c for _, _, c in edges))]
     bases = [0] * tiers
     below = 0  # the most the tiers under k can sum to over a matching
     for k in range(tiers - 1, -1, -1):
         bases[k] = below + 1
         below += bases[k] * highest[k] * pairs
-    folded = [(u, v, sum(b * c for b, c in zip(bases, cost))) for u, v, cost in edges]
-    top = max(w for _, _, w in folded) + 1
-    return [(u, v, top - w) for u, v, w in folded]
+    folded = [sum(map(mul, bases, cost)) for _, _, cost in edges]
+    top = max(folded) + 1
+    return [(u, v, top - w) for (u, v, _), w in zip(edges, folded)]
 
 
 def _match(
@@ -470,14 +485,14 @@ def _match(
     if slot == BYE:
         for a in members:
             if f.bye_ok[a]:
-                slot_edges.append((a, BYE, (0, 0, f.bye_below[a], 0, 0, 0, 0)))
+                slot_edges.append((a, BYE, (0, 0, f.bye_below[a], 0, 0, 0, 0, 0)))
     elif slot == FLOAT:
         bottom = len(members) - 1
         for x, a in enumerate(members):
             # The floater will meet someone of the next segment's top score; the Dutch
             # tier prefers the lowest-ranked member, as FIDE's downfloater rule does.
             drop = (f.units[a] - next_units) ** 2 if next_units is not None else 0
-            slot_edges.append((a, FLOAT, (0, 0, 0, 0, drop, 0, bottom - x)))
+            slot_edges.append((a, FLOAT, (0, 0, 0, 0, drop, 0, bottom - x, 0)))
     if not pair_edges and not slot_edges:
         return [], None
     vertices = len(members) + (1 if slot else 0)
@@ -531,13 +546,6 @@ def _perfect_matching(
     return pairs, slotted
 
 
-#: Tiers that a pruned graph leaves out entirely (index into ``TIERS``); the bye tier is
-#: only ever on slot edges, which are always kept.
-_HARD = (TIERS.index("rematch"), TIERS.index("forbidden"), TIERS.index("seat_limit"))
-_SCORE = TIERS.index("score")
-_BYE_TIER = TIERS.index("bye")
-
-
 def _match_pruned(
     f: _Field,
     members: list[int],
@@ -546,68 +554,90 @@ def _match_pruned(
     slot_edges: list[tuple[Any, Any, tuple[int, ...]]],
     vertices: int,
 ) -> tuple[list[tuple[int, int]], int | None] | None:
-    """The exact matching found on a sparse graph, or None to leave it to the complete one.
+    """The exact matching, found on a sparse graph and proved optimal on the complete one.
 
-    The blossom algorithm's time grows with the edges it scans, and after a few rounds
-    about a third of a field's complete graph is rematches and floats of more than a
-    point that no good pairing uses. So only the pair edges with no hard cost and a score cost up to ``limit`` are
-    kept (and every slot edge). Every tier of every edge is non-negative, so a matching
-    that uses a left-out edge costs, tier by tier, at least that edge alone. When every
-    left-out edge is lexicographically dearer than the sparse optimum's total, no
-    matching with a left-out edge can equal or beat it: the sparse optimum is an optimum
-    of the complete graph, with the same cost in every tier. If the proof fails only on
-    the score tier, one more pass with ``limit`` raised to the optimum's score cost makes
-    it hold; if it fails on a higher tier (an unavoidable rematch, a bye that must go
-    further up), the complete graph decides, as before.
+    The weights are folded over the complete graph, so they are the complete graph's own.
+    Each player first keeps only its ``_first_neighbours`` best edges (and every slot edge),
+    and ``blossom.perfect_matching`` returns its optimum with a dual solution. A left-out
+    edge whose slack under those duals is not negative changes nothing: the duals are
+    feasible for it too and the matching still meets complementary slackness, so it is an
+    optimum of the complete graph (LP duality of Edmonds' matching polytope), at the same
+    folded weight and so the same cost in every tier. Left-out edges of negative slack are
+    added and the graph solved again; a sparse graph with no perfect matching doubles the
+    edges kept per player. Returns None only when there is no perfect matching at all.
     """
-    limit = _first_limit(f)
-    ceiling = max((c[_SCORE] for _, _, c in pair_edges), default=0)
+    slot_vertex = len(members)
+    index = {a: x for x, a in enumerate(members)}
+    if slot:
+        index[slot] = slot_vertex
+    edges = [(index[u], index[v], w) for u, v, w in _fold(pair_edges + slot_edges, vertices // 2)]
+    pair_count = len(pair_edges)
+
+    # Each vertex's edges, heaviest (cheapest) first; ties by edge order, which follows rank.
+    # Players of another score apart, too: with only the cheapest partners every score
+    # group would be an island, and an odd one has no perfect matching.
+    incident: list[list[tuple[int, int]]] = [[] for _ in range(vertices)]
+    across: list[list[tuple[int, int]]] = [[] for _ in range(vertices)]
+    units = f.units
+    for e, (u, v, w) in enumerate(edges[:pair_count]):
+        incident[u].append((-w, e))
+        incident[v].append((-w, e))
+        if units[members[u]] != units[members[v]]:
+            across[u].append((-w, e))
+            across[v].append((-w, e))
+    for row in incident:
+        row.sort()
+    for row in across:
+        row.sort()
+    neighbours, floats = _first_neighbours(f)
     while True:
-        kept, dropped = [], []
-        for edge in pair_edges:
-            cost = edge[2]
-            if cost[_SCORE] <= limit and not any(cost[k] for k in _HARD):
-                kept.append(edge)
-            else:
-                dropped.append(cost)
-        if not dropped:
-            return None  # nothing left out: this is the complete graph
-        solved = _perfect_matching(members, slot, kept + slot_edges, vertices)
-        if solved is None:
-            if limit >= ceiling:
-                return None
-            limit = min(ceiling, max(1, limit * 4))
-            continue
-        total = _matching_costs(f, solved, slot_edges)
-        if min(dropped) > total:
-            return solved
-        if any(total[k] for k in (*_HARD, _BYE_TIER)) or total[_SCORE] <= limit:
+        kept = [False] * pair_count
+        for row in incident:
+            for _, e in row[:neighbours]:
+                kept[e] = True
+        for row in across:
+            for _, e in row[:floats]:
+                kept[e] = True
+        while True:
+            chosen = [edges[e] for e in range(pair_count) if kept[e]] + edges[pair_count:]
+            solved = perfect_matching(vertices, chosen)
+            if solved is None:
+                break
+            # A blossom's dual only adds to an edge's slack, so only an edge whose two
+            # vertex duals fall short needs its blossoms looked up.
+            dual, slack = solved.vertex_dual, solved.slack
+            short = [
+                e
+                for e in range(pair_count)
+                if not kept[e]
+                and dual[edges[e][0] + 1] + dual[edges[e][1] + 1] < 2 * edges[e][2]
+                and slack(*edges[e]) < 0
+            ]
+            if not short:
+                return _read_matching(members, slot, solved.mate)
+            for e in short:
+                kept[e] = True
+        if all(kept):
             return None
-        limit = total[_SCORE]
+        neighbours, floats = max(1, 2 * neighbours), 2 * floats
 
 
-def _first_limit(f: _Field) -> int:
-    # Floats of up to a whole point: a round 5 of the benchmark's fields then settles on
-    # the first sparse graph, at about two thirds of the complete graph's edges.
-    return f.unit**2
+def _first_neighbours(f: _Field) -> tuple[int, int]:
+    # A handful of cheapest partners per player, and the cheapest few of another score:
+    # round 5 of the benchmark's fields then proves itself on the first sparse graph or
+    # after adding a few edges.
+    return 8, 2
 
 
-def _matching_costs(
-    f: _Field,
-    solved: tuple[list[tuple[int, int]], int | None],
-    slot_edges: list[tuple[Any, Any, tuple[int, ...]]],
-) -> tuple[int, ...]:
-    pairs, slotted = solved
-    totals = [0] * len(TIERS)
-    for a, b in pairs:
-        for k, c in enumerate(_pair_costs(f, a, b)):
-            totals[k] += c
-    if slotted is not None:
-        for a, _, cost in slot_edges:
-            if a == slotted:
-                for k, c in enumerate(cost):
-                    totals[k] += c
-    return tuple(totals)
+def _read_matching(members: list[int], slot: str | None, mate: list[int]) -> tuple[list[tuple[int, int]], int | None]:
+    pairs, slotted = [], None
+    for x, a in enumerate(members):
+        y = mate[x]
+        if y == len(members):
+            slotted = a
+        elif x < y:
+            pairs.append((a, members[y]))
+    return pairs, slotted
 
 
 def _segments(f: _Field, target: int) -> list[list[int]]:

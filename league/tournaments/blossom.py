@@ -1,0 +1,356 @@
+"""Maximum-weight perfect matching on a small dense graph, with its dual solution.
+
+Pure Python, written for the Swiss pairing (``swiss.py``): fields of up to a few hundred
+vertices, integer weights. It is Edmonds' weighted blossom algorithm in its O(n^3) form
+(Gabow's dense variant): vertex and blossom dual variables, one alternating forest grown
+per stage, the least slack towards every outside node kept so that each dual step costs
+O(n) rather than a scan of all edges.
+
+Why not networkx: its ``max_weight_matching`` is the same algorithm written for any
+hashable vertex and any graph, reading weights through dict lookups; here vertices are
+list indices and weights sit in a matrix, which is several times faster, and the final
+dual solution is returned. The dual solution is what lets the Swiss pairing solve on a
+handful of cheap edges per player and still prove the result optimal on the complete
+graph (``Matching.slack``).
+
+Only perfect matchings are sought: the duals are free (no vertex is left unmatched at a
+cost), and ``perfect_matching`` returns None when the given edges have no perfect
+matching at all (the forest stops growing with free vertices left: Tutte's condition
+fails).
+
+Duals are kept doubled, as ``2 * y``, so that every step stays an integer: all free
+vertices start with the same dual and change together, every tight edge joins vertices
+of the same parity, so the slack between two outer vertices is always even.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_FREE, _OUTER, _INNER = -1, 0, 1
+
+
+@dataclass(frozen=True)
+class Matching:
+    #: mate[v] is the vertex matched to v.
+    mate: list[int]
+    #: 2 * the dual variable of each vertex (index 1..n; 0 unused).
+    vertex_dual: list[int]
+    #: For each vertex (index 0..n-1), the blossoms that contain it, outermost first,
+    #: each as (blossom id, 2 * its dual).
+    blossoms_of: list[tuple[tuple[int, int], ...]]
+
+    def slack(self, u: int, v: int, weight: int) -> int:
+        """2 * (y_u + y_v + the duals of the blossoms holding both - weight). The matching
+        is optimal on any larger graph whose extra edges all have non-negative slack:
+        the duals stay feasible for them, and complementary slackness still holds."""
+        total = self.vertex_dual[u + 1] + self.vertex_dual[v + 1] - 2 * weight
+        for (bu, zu), (bv, _) in zip(self.blossoms_of[u], self.blossoms_of[v]):
+            if bu != bv:
+                break
+            total += zu
+        return total
+
+
+def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]]) -> Matching | None:
+    """The maximum-weight perfect matching of vertices 0..n-1 on ``edges`` (u, v, weight),
+    or None when there is no perfect matching. Weights must be positive integers; at most
+    one edge per pair (a later one replaces an earlier one)."""
+    if n % 2:
+        return None
+    if n == 0:
+        return Matching([], [0], [])
+    size = 2 * n + 1  # vertices 1..n, blossoms n+1..2n
+    # best[a][b]: an original edge (u, v, w) with u inside node a and v inside node b;
+    # for two vertices, their edge. For a blossom, the one of least slack at its making.
+    best: list[list[tuple[int, int, int] | None]] = [[None] * size for _ in range(size)]
+    adjacent: list[list[int]] = [[] for _ in range(n + 1)]
+    top_weight = 0
+    for u, v, w in edges:
+        if w <= 0:
+            raise ValueError("weights must be positive")
+        u += 1
+        v += 1
+        if best[u][v] is None:
+            adjacent[u].append(v)
+            adjacent[v].append(u)
+        best[u][v] = (u, v, w)
+        best[v][u] = (v, u, w)
+        if w > top_weight:
+            top_weight = w
+
+    dual = [0] * size
+    for u in range(1, n + 1):
+        dual[u] = top_weight
+    mate = [0] * size  # of a top node: the original vertex it is matched to
+    top = list(range(n + 1)) + [0] * n  # the outermost blossom holding each node (0: none)
+    parent = [0] * size  # of an inner node: the outer vertex it was reached from
+    label = [_FREE] * size
+    slack_from = [0] * size  # of a top node: the outer vertex of its least-slack edge
+    seen = [0] * size
+    stamp = [0]
+    children: list[list[int]] = [[] for _ in range(size)]
+    # child_holding[b][x]: the direct child of blossom b that holds vertex x (0: none).
+    child_holding = [[0] * (n + 1) for _ in range(size)]
+    for u in range(1, n + 1):
+        child_holding[u][u] = u
+    last_node = [n]
+    queue: deque[int] = deque()
+
+    def edge_slack(e: tuple[int, int, int]) -> int:
+        return dual[e[0]] + dual[e[1]] - 2 * e[2]
+
+    def note_slack(u: int, x: int) -> None:
+        current = slack_from[x]
+        if not current or edge_slack(best[u][x]) < edge_slack(best[current][x]):
+            slack_from[x] = u
+
+    def reset_slack(x: int) -> None:
+        slack_from[x] = 0
+        for u in range(1, n + 1):
+            if best[u][x] is not None and top[u] != x and label[top[u]] == _OUTER:
+                note_slack(u, x)
+
+    def enqueue(x: int) -> None:
+        if x <= n:
+            queue.append(x)
+        else:
+            for c in children[x]:
+                enqueue(c)
+
+    def set_top(x: int, b: int) -> None:
+        top[x] = b
+        if x > n:
+            for c in children[x]:
+                set_top(c, b)
+
+    def rotate_to(b: int, child: int) -> int:
+        # Position of ``child`` in blossom b's cycle, reversing the cycle first when the
+        # child sits at an odd position, so that the even path to the base is the one
+        # that starts at the base.
+        cycle = children[b]
+        at = cycle.index(child)
+        if at % 2:
+            cycle[1:] = cycle[:0:-1]
+            return len(cycle) - at
+        return at
+
+    def set_mate(x: int, y: int) -> None:
+        e = best[x][y]
+        mate[x] = e[1]
+        if x <= n:
+            return
+        child = child_holding[x][e[0]]
+        at = rotate_to(x, child)
+        cycle = children[x]
+        for i in range(at):
+            set_mate(cycle[i], cycle[i ^ 1])
+        set_mate(child, y)
+        children[x] = cycle[at:] + cycle[:at]
+
+    def augment(x: int, y: int) -> None:
+        while True:
+            next_inner = top[mate[x]]
+            set_mate(x, y)
+            if not next_inner:
+                return
+            set_mate(next_inner, top[parent[next_inner]])
+            x, y = top[parent[next_inner]], next_inner
+
+    def common_ancestor(x: int, y: int) -> int:
+        stamp[0] += 1
+        mark = stamp[0]
+        while x or y:
+            if x:
+                if seen[x] == mark:
+                    return x
+                seen[x] = mark
+                x = top[mate[x]]
+                if x:
+                    x = top[parent[x]]
+            x, y = y, x
+        return 0
+
+    def make_blossom(x: int, base: int, y: int) -> None:
+        b = n + 1
+        while b <= last_node[0] and top[b]:
+            b += 1
+        if b > last_node[0]:
+            last_node[0] += 1
+        dual[b] = 0
+        label[b] = _OUTER
+        mate[b] = mate[base]
+        cycle = [base]
+        node = x
+        while node != base:
+            cycle.append(node)
+            inner = top[mate[node]]
+            cycle.append(inner)
+            enqueue(inner)
+            node = top[parent[inner]]
+        cycle[1:] = cycle[:0:-1]
+        node = y
+        while node != base:
+            cycle.append(node)
+            inner = top[mate[node]]
+            cycle.append(inner)
+            enqueue(inner)
+            node = top[parent[inner]]
+        children[b] = cycle
+        set_top(b, b)
+        row = best[b]
+        for z in range(1, last_node[0] + 1):
+            row[z] = None
+            best[z][b] = None
+        holding = child_holding[b]
+        for z in range(1, n + 1):
+            holding[z] = 0
+        for c in cycle:
+            crow = best[c]
+            for z in range(1, last_node[0] + 1):
+                e = crow[z]
+                if e is not None and (row[z] is None or edge_slack(e) < edge_slack(row[z])):
+                    row[z] = e
+                    best[z][b] = best[z][c]
+            for z, h in enumerate(child_holding[c]):
+                if h:
+                    holding[z] = c
+        reset_slack(b)
+
+    def expand_blossom(b: int) -> None:
+        # An inner blossom whose dual reached zero: its children go back to the forest,
+        # the even path from where it was entered to its base as inner/outer pairs, the
+        # rest free.
+        for c in children[b]:
+            set_top(c, c)
+        entry = child_holding[b][best[b][parent[b]][0]]
+        at = rotate_to(b, entry)
+        cycle = children[b]
+        for i in range(0, at, 2):
+            c, d = cycle[i], cycle[i + 1]
+            parent[c] = best[d][c][0]
+            label[c] = _INNER
+            label[d] = _OUTER
+            slack_from[c] = 0
+            reset_slack(d)
+            enqueue(d)
+        label[entry] = _INNER
+        parent[entry] = parent[b]
+        for i in range(at + 1, len(cycle)):
+            c = cycle[i]
+            label[c] = _FREE
+            reset_slack(c)
+        top[b] = 0
+
+    def found_tight(e: tuple[int, int, int]) -> bool:
+        x, y = top[e[0]], top[e[1]]
+        if label[y] == _FREE:
+            parent[y] = e[0]
+            label[y] = _INNER
+            partner = top[mate[y]]
+            slack_from[y] = slack_from[partner] = 0
+            label[partner] = _OUTER
+            enqueue(partner)
+        elif label[y] == _OUTER:
+            base = common_ancestor(x, y)
+            if not base:
+                augment(x, y)
+                augment(y, x)
+                return True
+            make_blossom(x, base, y)
+        return False
+
+    def stage() -> bool | None:
+        """Grow the forest until one augmentation: True; False when already perfect;
+        None when no perfect matching exists."""
+        nodes = last_node[0]
+        for x in range(1, nodes + 1):
+            label[x] = _FREE
+            slack_from[x] = 0
+        queue.clear()
+        for x in range(1, nodes + 1):
+            if top[x] == x and not mate[x]:
+                parent[x] = 0
+                label[x] = _OUTER
+                enqueue(x)
+        if not queue:
+            return False
+        while True:
+            while queue:
+                u = queue.popleft()
+                if label[top[u]] == _INNER:
+                    continue
+                tu = top[u]
+                row = best[u]
+                for v in adjacent[u]:
+                    tv = top[v]
+                    if tu != tv:
+                        e = row[v]
+                        if dual[u] + dual[v] == 2 * e[2]:
+                            if found_tight(e):
+                                return True
+                            tu = top[u]
+                        else:
+                            note_slack(u, tv)
+            nodes = last_node[0]
+            step = None
+            for b in range(n + 1, nodes + 1):
+                if top[b] == b and label[b] == _INNER:
+                    half = dual[b] // 2
+                    if step is None or half < step:
+                        step = half
+            for x in range(1, nodes + 1):
+                if top[x] == x and slack_from[x]:
+                    if label[x] == _FREE:
+                        s = edge_slack(best[slack_from[x]][x])
+                    elif label[x] == _OUTER:
+                        s = edge_slack(best[slack_from[x]][x]) // 2
+                    else:
+                        continue
+                    if step is None or s < step:
+                        step = s
+            if step is None:
+                return None  # the forest cannot grow: no perfect matching
+            for u in range(1, n + 1):
+                lab = label[top[u]]
+                if lab == _OUTER:
+                    dual[u] -= step
+                elif lab == _INNER:
+                    dual[u] += step
+            for b in range(n + 1, nodes + 1):
+                if top[b] == b:
+                    if label[b] == _OUTER:
+                        dual[b] += 2 * step
+                    elif label[b] == _INNER:
+                        dual[b] -= 2 * step
+            queue.clear()
+            for x in range(1, nodes + 1):
+                if top[x] == x and slack_from[x] and top[slack_from[x]] != x:
+                    e = best[slack_from[x]][x]
+                    if edge_slack(e) == 0 and found_tight(e):
+                        return True
+            for b in range(n + 1, last_node[0] + 1):
+                if top[b] == b and label[b] == _INNER and dual[b] == 0:
+                    expand_blossom(b)
+
+    while True:
+        done = stage()
+        if done is None:
+            return None
+        if not done:
+            break
+
+    result = [0] * n
+    for u in range(1, n + 1):
+        result[u - 1] = mate[u] - 1
+    blossoms_of: list[tuple[tuple[int, int], ...]] = []
+    for u in range(1, n + 1):
+        chain = []
+        node = top[u]
+        while node != u:
+            chain.append((node, dual[node]))
+            node = child_holding[node][u]
+        blossoms_of.append(tuple(chain))
+    return Matching(result, dual[: n + 1], blossoms_of)
