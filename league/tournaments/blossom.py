@@ -18,9 +18,10 @@ cost), and ``perfect_matching`` returns None when the given edges have no perfec
 matching at all (the forest stops growing with free vertices left: Tutte's condition
 fails).
 
-Duals are kept doubled, as ``2 * y``, so that every step stays an integer: all free
-vertices start with the same dual and change together, every tight edge joins vertices
-of the same parity, so the slack between two outer vertices is always even.
+Weights are doubled inside and duals kept doubled again, as ``4 * y``, so that every step
+stays an integer: all vertex duals start even, free vertices all change by the same step,
+every tight edge joins vertices of the same parity, so the slack between two outer
+vertices is always even.
 """
 
 from __future__ import annotations
@@ -36,38 +37,56 @@ _FREE, _OUTER, _INNER = -1, 0, 1
 class Matching:
     #: mate[v] is the vertex matched to v.
     mate: list[int]
-    #: 2 * the dual variable of each vertex (index 1..n; 0 unused).
+    #: 4 * the dual variable of each vertex (index 1..n; 0 unused).
     vertex_dual: list[int]
     #: For each vertex (index 0..n-1), the blossoms that contain it, outermost first,
-    #: each as (blossom id, 2 * its dual).
+    #: each as (blossom id, 4 * its dual).
     blossoms_of: list[tuple[tuple[int, int], ...]]
 
     def slack(self, u: int, v: int, weight: int) -> int:
-        """2 * (y_u + y_v + the duals of the blossoms holding both - weight). The matching
-        is optimal on any larger graph whose extra edges all have non-negative slack:
-        the duals stay feasible for them, and complementary slackness still holds."""
-        total = self.vertex_dual[u + 1] + self.vertex_dual[v + 1] - 2 * weight
+        """4 * (y_u + y_v + the duals of the blossoms holding both - weight): the duals
+        are kept at four times their value, weights being doubled inside. The matching is
+        optimal on any larger graph whose extra edges all have non-negative slack: the
+        duals stay feasible for them, and complementary slackness still holds."""
+        total = self.vertex_dual[u + 1] + self.vertex_dual[v + 1] - 4 * weight
         for (bu, zu), (bv, _) in zip(self.blossoms_of[u], self.blossoms_of[v]):
             if bu != bv:
                 break
             total += zu
         return total
 
+    def short_edges(self, edges: list[tuple[int, int, int]], candidates: Iterable[int]) -> list[int]:
+        """The candidates (indices into ``edges``) whose slack is negative."""
+        dual, slack = self.vertex_dual, self.slack
+        # A blossom's dual only adds to the slack, so only an edge whose two vertex duals
+        # fall short needs its blossoms looked up.
+        return [
+            e
+            for e in candidates
+            if dual[edges[e][0] + 1] + dual[edges[e][1] + 1] < 4 * edges[e][2] and slack(*edges[e]) < 0
+        ]
 
-def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]]) -> Matching | None:
+
+def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matching | None = None) -> Matching | None:
     """The maximum-weight perfect matching of vertices 0..n-1 on ``edges`` (u, v, weight),
     or None when there is no perfect matching. Weights must be positive integers; at most
-    one edge per pair (a later one replaces an earlier one)."""
+    one edge per pair (a later one replaces an earlier one).
+
+    ``warm``: the optimum of a graph on the same vertices with fewer edges. Its duals,
+    each blossom's spread over its vertices, are raised where a new edge needs it, and
+    its pairs that are still tight are kept, so only the vertices the new edges disturb
+    go through the stages again."""
     if n % 2:
         return None
     if n == 0:
         return Matching([], [0], [])
-    size = 2 * n + 1  # vertices 1..n, blossoms n+1..2n
+    # Vertices 1..n, blossoms after them: blossoms nest (each holds at least three
+    # nodes), so fewer than n / 2 exist at once and their ids are reused.
+    size = n + n // 2 + 2
     # best[a][b]: an original edge (u, v, w) with u inside node a and v inside node b;
     # for two vertices, their edge. For a blossom, the one of least slack at its making.
     best: list[list[tuple[int, int, int] | None]] = [[None] * size for _ in range(size)]
     adjacent: list[list[int]] = [[] for _ in range(n + 1)]
-    top_weight = 0
     for u, v, w in edges:
         if w <= 0:
             raise ValueError("weights must be positive")
@@ -76,15 +95,36 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]]) -> Matching 
         if best[u][v] is None:
             adjacent[u].append(v)
             adjacent[v].append(u)
-        best[u][v] = (u, v, w)
-        best[v][u] = (v, u, w)
-        if w > top_weight:
-            top_weight = w
+        # Doubled, so that the starting duals below (half a vertex's heaviest edge) and
+        # every step after them stay even integers.
+        best[u][v] = (u, v, 2 * w)
+        best[v][u] = (v, u, 2 * w)
 
     dual = [0] * size
     for u in range(1, n + 1):
-        dual[u] = top_weight
+        if not adjacent[u]:
+            return None
     mate = [0] * size  # of a top node: the original vertex it is matched to
+    if warm is None:
+        for u in range(1, n + 1):
+            row = best[u]
+            dual[u] = max(row[v][2] for v in adjacent[u])
+    else:
+        # Half of each blossom's dual on each of its vertices keeps every edge inside it
+        # as slack as before and only adds to the edges leaving it; rounded up to even.
+        for u in range(1, n + 1):
+            value = warm.vertex_dual[u] + sum(z for _, z in warm.blossoms_of[u - 1]) // 2
+            dual[u] = value + (value & 1)
+        for u in range(1, n + 1):
+            row = best[u]
+            for v in adjacent[u]:
+                short = 2 * row[v][2] - dual[u] - dual[v]
+                if short > 0:
+                    dual[u] += short + (short & 1)
+        for u in range(1, n + 1):
+            v = warm.mate[u - 1] + 1
+            if u < v and best[u][v] is not None and dual[u] + dual[v] == 2 * best[u][v][2]:
+                mate[u], mate[v] = v, u
     top = list(range(n + 1)) + [0] * n  # the outermost blossom holding each node (0: none)
     parent = [0] * size  # of an inner node: the outer vertex it was reached from
     label = [_FREE] * size
@@ -99,12 +139,36 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]]) -> Matching 
     last_node = [n]
     queue: deque[int] = deque()
 
+    # A greedy start: every vertex's dual is half its heaviest edge, so an edge is tight
+    # when it is the heaviest at both ends; then each vertex left over lowers its dual
+    # until one edge is tight. Tight edges between two unmatched vertices are matched.
+    # Duals stay feasible and matched edges tight, which is all the stages below need,
+    # and most vertices are matched before the first stage.
+    for lowering in (False, True):
+        for u in range(1, n + 1):
+            if mate[u]:
+                continue
+            row = best[u]
+            if lowering:
+                dual[u] = max(2 * row[v][2] - dual[v] for v in adjacent[u])
+            target = dual[u]
+            for v in adjacent[u]:
+                if not mate[v] and target + dual[v] == 2 * row[v][2]:
+                    mate[u] = v
+                    mate[v] = u
+                    break
+
     def edge_slack(e: tuple[int, int, int]) -> int:
         return dual[e[0]] + dual[e[1]] - 2 * e[2]
 
     def note_slack(u: int, x: int) -> None:
         current = slack_from[x]
-        if not current or edge_slack(best[u][x]) < edge_slack(best[current][x]):
+        if not current:
+            slack_from[x] = u
+            return
+        # Both edges start at their outer vertex (u and current).
+        e, f = best[u][x], best[current][x]
+        if dual[u] + dual[e[1]] - 2 * e[2] < dual[current] + dual[f[1]] - 2 * f[2]:
             slack_from[x] = u
 
     def reset_slack(x: int) -> None:
@@ -200,20 +264,24 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]]) -> Matching 
             node = top[parent[inner]]
         children[b] = cycle
         set_top(b, b)
-        row = best[b]
-        for z in range(1, last_node[0] + 1):
-            row[z] = None
+        last = last_node[0]
+        row: list[tuple[int, int, int] | None] = [None] * size
+        best[b] = row
+        row_slack = [0] * (last + 1)
+        for z in range(1, last + 1):
             best[z][b] = None
         holding = child_holding[b]
         for z in range(1, n + 1):
             holding[z] = 0
         for c in cycle:
             crow = best[c]
-            for z in range(1, last_node[0] + 1):
-                e = crow[z]
-                if e is not None and (row[z] is None or edge_slack(e) < edge_slack(row[z])):
-                    row[z] = e
-                    best[z][b] = best[z][c]
+            for z, e in enumerate(crow[1 : last + 1], 1):
+                if e is not None:
+                    s = dual[e[0]] + dual[e[1]] - 2 * e[2]
+                    if row[z] is None or s < row_slack[z]:
+                        row[z] = e
+                        row_slack[z] = s
+                        best[z][b] = best[z][c]
             for z, h in enumerate(child_holding[c]):
                 if h:
                     holding[z] = c
@@ -293,7 +361,14 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]]) -> Matching 
                                 return True
                             tu = top[u]
                         else:
-                            note_slack(u, tv)
+                            current = slack_from[tv]
+                            if not current:
+                                slack_from[tv] = u
+                            else:
+                                f = best[current][tv]
+                                g = best[u][tv]
+                                if dual[u] + dual[g[1]] - 2 * g[2] < dual[current] + dual[f[1]] - 2 * f[2]:
+                                    slack_from[tv] = u
             nodes = last_node[0]
             step = None
             for b in range(n + 1, nodes + 1):
@@ -302,13 +377,15 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]]) -> Matching 
                     if step is None or half < step:
                         step = half
             for x in range(1, nodes + 1):
-                if top[x] == x and slack_from[x]:
-                    if label[x] == _FREE:
-                        s = edge_slack(best[slack_from[x]][x])
-                    elif label[x] == _OUTER:
-                        s = edge_slack(best[slack_from[x]][x]) // 2
-                    else:
+                u = slack_from[x]
+                if u and top[x] == x:
+                    lab = label[x]
+                    if lab == _INNER:
                         continue
+                    e = best[u][x]
+                    s = dual[u] + dual[e[1]] - 2 * e[2]
+                    if lab == _OUTER:
+                        s //= 2
                     if step is None or s < step:
                         step = s
             if step is None:

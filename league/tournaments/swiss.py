@@ -97,7 +97,6 @@ from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from numbers import Rational
-from operator import mul
 from typing import Any
 
 import networkx as nx
@@ -418,28 +417,45 @@ def _build_field(players: Iterable[SwissPlayer], options: SwissOptions) -> _Fiel
 
 def _pair_costs(f: _Field, a: int, b: int) -> tuple[int, ...]:
     """Cost tiers of pairing rank a with rank b (a < b: a is the higher ranked)."""
-    ga, gb = f.group[a], f.group[b]
-    if ga == gb:
-        half = f.group_size[ga] // 2
-        dutch = abs(f.pos[b] - f.pos[a] - half)
-        exchange = 1 if (f.pos[a] < half) == (f.pos[b] < half) else 0
-    else:
-        dutch = (f.group_size[ga] - 1 - f.pos[a]) + f.pos[b]
-        exchange = 0
-    clash = _wishes_clash(f.wish[a], f.wish[b])
-    score = (f.units[a] - f.units[b]) ** 2
-    if not f.strict_seats:
-        score += clash * SEAT_CLASH * f.unit**2
-    return (
-        f.met[a][b],
-        1 if b in f.forbidden[a] else 0,
-        0,
-        clash if f.strict_seats else 0,
-        score,
-        _wishes_conflict(f.wish[a], f.wish[b]),
-        dutch,
-        exchange,
-    )
+    return _row_costs(f, a, (b,))[0]
+
+
+def _row_costs(f: _Field, a: int, others: Iterable[int]) -> list[tuple[int, ...]]:
+    """Cost tiers of pairing rank a with each of ``others`` (all ranked below a), one
+    tuple each. A whole row at a time, with a's side looked up once: the exact matching
+    of a 100-player field needs 4,950 of these."""
+    group, pos, units, wish = f.group, f.pos, f.units, f.wish
+    ga, pa, ua = group[a], pos[a], units[a]
+    half = f.group_size[ga] // 2
+    tail = f.group_size[ga] - 1 - pa  # players below a in a's group
+    a_in_top = pa < half
+    met, forbidden = f.met[a], f.forbidden[a]
+    side_a, strength_a = wish[a]
+    strict = f.strict_seats
+    clash_score = SEAT_CLASH * f.unit**2
+    rows = []
+    for b in others:
+        if group[b] == ga:
+            pb = pos[b]
+            dutch = abs(pb - pa - half)
+            exchange = 1 if a_in_top == (pb < half) else 0
+        else:
+            dutch = tail + pos[b]
+            exchange = 0
+        side_b, strength_b = wish[b]
+        # The same rules as _wishes_clash and _wishes_conflict, inlined.
+        if side_a and side_a == side_b:
+            clash = 1 if strength_a == strength_b == ABSOLUTE else 0
+            colour = min(strength_a, strength_b) + clash
+        else:
+            clash = colour = 0
+        score = (ua - units[b]) ** 2
+        if strict:
+            rows.append((met.get(b, 0), 1 if b in forbidden else 0, 0, clash, score, colour, dutch, exchange))
+        else:
+            score += clash * clash_score
+            rows.append((met.get(b, 0), 1 if b in forbidden else 0, 0, 0, score, colour, dutch, exchange))
+    return rows
 
 
 def _fold(edges: list[tuple[Any, Any, tuple[int, ...]]], pairs: int) -> list[tuple[Any, Any, int]]:
@@ -449,14 +465,18 @@ def _fold(edges: list[tuple[Any, Any, tuple[int, ...]]], pairs: int) -> list[tup
     to over a whole matching (``pairs`` edges), so the folded sum compares exactly like
     the tuples compared lexicographically. Weights are ``top - cost`` and stay positive.
     """
-    tiers = len(edges[0][2])
     highest = [max(column) for column in zip(*(c for _, _, c in edges))]
-    bases = [0] * tiers
+    bases = [0] * len(TIERS)
     below = 0  # the most the tiers under k can sum to over a matching
-    for k in range(tiers - 1, -1, -1):
+    for k in range(len(TIERS) - 1, -1, -1):
         bases[k] = below + 1
         below += bases[k] * highest[k] * pairs
-    folded = [sum(map(mul, bases, cost)) for _, _, cost in edges]
+    # Spelt out for the eight tiers: a 100-player field has 4,950 edges to fold.
+    b0, b1, b2, b3, b4, b5, b6, b7 = bases
+    folded = [
+        c0 * b0 + c1 * b1 + c2 * b2 + c3 * b3 + c4 * b4 + c5 * b5 + c6 * b6 + c7 * b7
+        for _, _, (c0, c1, c2, c3, c4, c5, c6, c7) in edges
+    ]
     top = max(folded) + 1
     return [(u, v, top - w) for (u, v, _), w in zip(edges, folded)]
 
@@ -479,8 +499,8 @@ def _match(
     members = sorted(members)
     pair_edges: list[tuple[Any, Any, tuple[int, ...]]] = []
     for x, a in enumerate(members):
-        for b in members[x + 1 :]:
-            pair_edges.append((a, b, _pair_costs(f, a, b)))
+        below = members[x + 1 :]
+        pair_edges.extend(zip([a] * len(below), below, _row_costs(f, a, below)))
     slot_edges: list[tuple[Any, Any, tuple[int, ...]]] = []
     if slot == BYE:
         for a in members:
@@ -573,46 +593,37 @@ def _match_pruned(
     edges = [(index[u], index[v], w) for u, v, w in _fold(pair_edges + slot_edges, vertices // 2)]
     pair_count = len(pair_edges)
 
-    # Each vertex's edges, heaviest (cheapest) first; ties by edge order, which follows rank.
-    # Players of another score apart, too: with only the cheapest partners every score
-    # group would be an island, and an odd one has no perfect matching.
-    incident: list[list[tuple[int, int]]] = [[] for _ in range(vertices)]
-    across: list[list[tuple[int, int]]] = [[] for _ in range(vertices)]
+    # Each vertex keeps its ``neighbours`` heaviest (cheapest) edges, ties by edge order,
+    # which follows rank: walking all edges heaviest first, an edge is among a vertex's
+    # first k when fewer than k of that vertex's edges came before it. Players of another
+    # score apart, too: with only the cheapest partners every score group would be an
+    # island, and an odd one has no perfect matching.
+    weights = [w for _, _, w in edges[:pair_count]]
+    order = sorted(range(pair_count), key=weights.__getitem__, reverse=True)
     units = f.units
-    for e, (u, v, w) in enumerate(edges[:pair_count]):
-        incident[u].append((-w, e))
-        incident[v].append((-w, e))
-        if units[members[u]] != units[members[v]]:
-            across[u].append((-w, e))
-            across[v].append((-w, e))
-    for row in incident:
-        row.sort()
-    for row in across:
-        row.sort()
+    crosses = [units[members[u]] != units[members[v]] for u, v, _ in edges[:pair_count]]
     neighbours, floats = _first_neighbours(f)
     while True:
         kept = [False] * pair_count
-        for row in incident:
-            for _, e in row[:neighbours]:
+        seen, seen_across = [0] * vertices, [0] * vertices
+        for e in order:
+            u, v, _ = edges[e]
+            if seen[u] < neighbours or seen[v] < neighbours:
                 kept[e] = True
-        for row in across:
-            for _, e in row[:floats]:
-                kept[e] = True
+            seen[u] += 1
+            seen[v] += 1
+            if crosses[e]:
+                if seen_across[u] < floats or seen_across[v] < floats:
+                    kept[e] = True
+                seen_across[u] += 1
+                seen_across[v] += 1
+        solved = None
         while True:
             chosen = [edges[e] for e in range(pair_count) if kept[e]] + edges[pair_count:]
-            solved = perfect_matching(vertices, chosen)
+            solved = perfect_matching(vertices, chosen, solved)
             if solved is None:
                 break
-            # A blossom's dual only adds to an edge's slack, so only an edge whose two
-            # vertex duals fall short needs its blossoms looked up.
-            dual, slack = solved.vertex_dual, solved.slack
-            short = [
-                e
-                for e in range(pair_count)
-                if not kept[e]
-                and dual[edges[e][0] + 1] + dual[edges[e][1] + 1] < 2 * edges[e][2]
-                and slack(*edges[e]) < 0
-            ]
+            short = solved.short_edges(edges, (e for e in range(pair_count) if not kept[e]))
             if not short:
                 return _read_matching(members, slot, solved.mate)
             for e in short:

@@ -84,6 +84,24 @@ def test_a_sparse_optimum_whose_duals_cover_the_left_out_edges_is_the_complete_o
         assert sum(kept[v, found.mate[v]] for v in range(n) if v < found.mate[v]) == networkx_perfect_weight(n, edges)
 
 
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(graphs(), st.integers(min_value=0, max_value=10**9))
+def test_a_matching_warmed_by_a_subgraph_s_optimum_still_has_networkx_s_optimum_weight(graph, seed):
+    # The Swiss pairing re-solves with the edges the duals did not cover added, starting
+    # from the smaller graph's duals and pairs.
+    n, edges = graph
+    rng = random.Random(seed)
+    kept = [(u, v, w) for (u, v), w in edges.items() if rng.random() < 0.5]
+    first = perfect_matching(n, kept)
+    if first is None:
+        return
+    found = perfect_matching(n, [(u, v, w) for (u, v), w in edges.items()], first)
+
+    assert found is not None
+    assert sum(edges[v, found.mate[v]] for v in range(n) if v < found.mate[v]) == networkx_perfect_weight(n, edges)
+    assert all(found.slack(u, v, w) >= 0 for (u, v), w in edges.items())
+
+
 def test_an_odd_number_of_vertices_or_a_vertex_without_edges_has_no_perfect_matching():
     assert perfect_matching(3, [(0, 1, 5), (1, 2, 5), (0, 2, 5)]) is None
     assert perfect_matching(4, [(0, 1, 5), (1, 2, 5), (0, 2, 5)]) is None

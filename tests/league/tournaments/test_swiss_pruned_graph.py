@@ -122,9 +122,9 @@ def test_a_field_after_four_rounds_is_paired_on_a_sparse_graph_that_proves_itsel
     edge_counts = []
     solve = swiss.perfect_matching
 
-    def counting(vertices, edges):
+    def counting(vertices, edges, warm=None):
         edge_counts.append(len(edges))
-        return solve(vertices, edges)
+        return solve(vertices, edges, warm)
 
     monkeypatch.setattr(swiss, "perfect_matching", counting)
     rnd = pair_round(players)
@@ -164,8 +164,8 @@ def test_a_sparse_optimum_that_a_left_out_edge_would_beat_is_not_trusted(monkeyp
     solves = []
     solve = swiss.perfect_matching
 
-    def recording(vertices, edges):
-        found = solve(vertices, edges)
+    def recording(vertices, edges, warm=None):
+        found = solve(vertices, edges, warm)
         solves.append((len(edges), found is not None))
         return found
 
