@@ -57,14 +57,21 @@ class Matching:
 
     def short_edges(self, edges: list[tuple[int, int, int]], candidates: Iterable[int]) -> list[int]:
         """The candidates (indices into ``edges``) whose slack is negative."""
-        dual, slack = self.vertex_dual, self.slack
-        # A blossom's dual only adds to the slack, so only an edge whose two vertex duals
-        # fall short needs its blossoms looked up.
-        return [
-            e
-            for e in candidates
-            if dual[edges[e][0] + 1] + dual[edges[e][1] + 1] < 4 * edges[e][2] and slack(*edges[e]) < 0
-        ]
+        dual, blossoms_of = self.vertex_dual, self.blossoms_of
+        short = []
+        for e in candidates:
+            u, v, w = edges[e]
+            total = dual[u + 1] + dual[v + 1] - 4 * w
+            # A blossom's dual only adds to the slack, so only an edge whose two vertex
+            # duals fall short needs its blossoms looked up.
+            if total < 0:
+                for (bu, zu), (bv, _) in zip(blossoms_of[u], blossoms_of[v]):
+                    if bu != bv:
+                        break
+                    total += zu
+                if total < 0:
+                    short.append(e)
+        return short
 
 
 def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matching | None = None) -> Matching | None:
@@ -111,20 +118,26 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matchi
             dual[u] = max(row[v][2] for v in adjacent[u])
     else:
         # Half of each blossom's dual on each of its vertices keeps every edge inside it
-        # as slack as before and only adds to the edges leaving it; rounded up to even.
+        # as slack as before (so the pairs inside stay tight) and only adds to the edges
+        # leaving it. Then a vertex is raised where a new edge needs it, which frees it.
         for u in range(1, n + 1):
-            value = warm.vertex_dual[u] + sum(z for _, z in warm.blossoms_of[u - 1]) // 2
-            dual[u] = value + (value & 1)
+            dual[u] = warm.vertex_dual[u] + sum(z for _, z in warm.blossoms_of[u - 1]) // 2
         for u in range(1, n + 1):
             row = best[u]
             for v in adjacent[u]:
                 short = 2 * row[v][2] - dual[u] - dual[v]
                 if short > 0:
-                    dual[u] += short + (short & 1)
+                    dual[u] += short
         for u in range(1, n + 1):
             v = warm.mate[u - 1] + 1
             if u < v and best[u][v] is not None and dual[u] + dual[v] == 2 * best[u][v][2]:
                 mate[u], mate[v] = v, u
+        # The stages need every free vertex at the same parity (the trees then share it,
+        # and the slack between two outer vertices is even); a matched pair is tight, so
+        # its two duals share a parity of their own, which a tree it joins takes on.
+        for u in range(1, n + 1):
+            if not mate[u] and dual[u] & 1:
+                dual[u] += 1
     top = list(range(n + 1)) + [0] * n  # the outermost blossom holding each node (0: none)
     parent = [0] * size  # of an inner node: the outer vertex it was reached from
     label = [_FREE] * size
@@ -150,16 +163,14 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matchi
                 continue
             row = best[u]
             if lowering:
-                dual[u] = max(2 * row[v][2] - dual[v] for v in adjacent[u])
+                lowest = max(2 * row[v][2] - dual[v] for v in adjacent[u])
+                dual[u] = lowest + (lowest & 1)  # kept even: it may stay free
             target = dual[u]
             for v in adjacent[u]:
                 if not mate[v] and target + dual[v] == 2 * row[v][2]:
                     mate[u] = v
                     mate[v] = u
                     break
-
-    def edge_slack(e: tuple[int, int, int]) -> int:
-        return dual[e[0]] + dual[e[1]] - 2 * e[2]
 
     def note_slack(u: int, x: int) -> None:
         current = slack_from[x]
@@ -406,7 +417,7 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matchi
             for x in range(1, nodes + 1):
                 if top[x] == x and slack_from[x] and top[slack_from[x]] != x:
                     e = best[slack_from[x]][x]
-                    if edge_slack(e) == 0 and found_tight(e):
+                    if dual[e[0]] + dual[e[1]] == 2 * e[2] and found_tight(e):
                         return True
             for b in range(n + 1, last_node[0] + 1):
                 if top[b] == b and label[b] == _INNER and dual[b] == 0:

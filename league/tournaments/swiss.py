@@ -349,15 +349,19 @@ def _build_field(players: Iterable[SwissPlayer], options: SwissOptions) -> _Fiel
     if len(set(ids)) != len(ids):
         dup = sorted(i for i, c in Counter(ids).items() if c > 1)
         raise PairingError(f"Player ids must be unique; repeated: {dup}")
+    scores = [as_fraction(p.score) for p in players]
+    denominator = math.lcm(*(s.denominator for s in scores)) if scores else 1
+    score_units = [s.numerator * (denominator // s.denominator) for s in scores]
+    # rank_key's order, on exact integers where it can: Fractions compare through the
+    # numbers ABCs, and sorting a field by them cost more than its pairing's matching.
+    ratings = [p.rating if type(p.rating) is int else as_fraction(p.rating or 0) for p in players]
     try:
-        ranked = sorted(players, key=rank_key)
+        order = sorted(range(len(players)), key=lambda i: (-score_units[i], -ratings[i], players[i].id))
     except TypeError as exc:
         raise PairingError("Player ids must all be of one orderable type") from exc
+    ranked = [players[i] for i in order]
+    units = [score_units[i] for i in order]
     index = {p.id: i for i, p in enumerate(ranked)}
-
-    scores = [as_fraction(p.score) for p in ranked]
-    denominator = math.lcm(*(s.denominator for s in scores)) if scores else 1
-    units = [int(s * denominator) for s in scores]
 
     group, pos, group_size = [], [], []
     for i, u in enumerate(units):
@@ -623,7 +627,7 @@ def _match_pruned(
             solved = perfect_matching(vertices, chosen, solved)
             if solved is None:
                 break
-            short = solved.short_edges(edges, (e for e in range(pair_count) if not kept[e]))
+            short = solved.short_edges(edges, [e for e in range(pair_count) if not kept[e]])
             if not short:
                 return _read_matching(members, slot, solved.mate)
             for e in short:
