@@ -424,10 +424,11 @@ def _pair_costs(f: _Field, a: int, b: int) -> tuple[int, ...]:
     return _row_costs(f, a, (b,))[0]
 
 
-def _row_costs(f: _Field, a: int, others: Iterable[int]) -> list[tuple[int, ...]]:
+def _row_costs(f: _Field, a: int, others: Iterable[int], fold: tuple[list[int], int] | None = None) -> list[Any]:
     """Cost tiers of pairing rank a with each of ``others`` (all ranked below a), one
-    tuple each. A whole row at a time, with a's side looked up once: the exact matching
-    of a 100-player field needs 4,950 of these."""
+    tuple each; with ``fold`` (bases, top), the folded weight ``top - sum(base * tier)``
+    instead (see ``_bases``). A whole row at a time, with a's side looked up once: the
+    exact matching of a 100-player field needs 4,950 of these."""
     group, pos, units, wish = f.group, f.pos, f.units, f.wish
     ga, pa, ua = group[a], pos[a], units[a]
     half = f.group_size[ga] // 2
@@ -437,7 +438,9 @@ def _row_costs(f: _Field, a: int, others: Iterable[int]) -> list[tuple[int, ...]
     side_a, strength_a = wish[a]
     strict = f.strict_seats
     clash_score = SEAT_CLASH * f.unit**2
-    rows = []
+    rows: list[Any] = []
+    if fold is not None:
+        (b0, b1, _, b3, b4, b5, b6, b7), top = fold
     for b in others:
         if group[b] == ga:
             pb = pos[b]
@@ -454,12 +457,62 @@ def _row_costs(f: _Field, a: int, others: Iterable[int]) -> list[tuple[int, ...]
         else:
             clash = colour = 0
         score = (ua - units[b]) ** 2
-        if strict:
+        if not strict:
+            score += clash * clash_score
+            clash = 0
+        if fold is None:
             rows.append((met.get(b, 0), 1 if b in forbidden else 0, 0, clash, score, colour, dutch, exchange))
         else:
-            score += clash * clash_score
-            rows.append((met.get(b, 0), 1 if b in forbidden else 0, 0, 0, score, colour, dutch, exchange))
+            rows.append(
+                top
+                - (
+                    b0 * met.get(b, 0)
+                    + (b1 if b in forbidden else 0)
+                    + b3 * clash
+                    + b4 * score
+                    + b5 * colour
+                    + b6 * dutch
+                    + b7 * exchange
+                )
+            )
     return rows
+
+
+def _bases(highest: list[int], pairs: int) -> list[int]:
+    """Tier k's multiplier: larger than the most that all lower tiers can add up to over
+    a whole matching (``pairs`` edges, none above ``highest`` in any tier), so the folded
+    sum compares exactly like the tuples compared lexicographically."""
+    bases = [0] * len(highest)
+    below = 0  # the most the tiers under k can sum to over a matching
+    for k in range(len(highest) - 1, -1, -1):
+        bases[k] = below + 1
+        below += bases[k] * highest[k] * pairs
+    return bases
+
+
+def _bounded_bases(
+    f: _Field, members: list[int], slot_edges: list[tuple[Any, Any, tuple[int, ...]]], pairs: int
+) -> tuple[list[int], int]:
+    """Bases and top for ``members``' complete graph from bounds on each tier, known
+    before any edge is costed, so each edge is folded as it is costed (``_row_costs``).
+    Any bound at or above the true highest keeps the order exact; ``top`` is above every
+    edge's folded cost, so every weight is positive."""
+    units = [f.units[a] for a in members]
+    widest = max(f.group_size[f.group[a]] for a in members)
+    highest = [
+        max(max(f.met[a].values(), default=0) for a in members),
+        1 if any(f.forbidden[a] for a in members) else 0,
+        0,
+        1 if f.strict_seats else 0,
+        (max(units) - min(units)) ** 2 + (0 if f.strict_seats else SEAT_CLASH * f.unit**2),
+        ABSOLUTE + 1,
+        2 * widest,
+        1,
+    ]
+    for _, _, cost in slot_edges:
+        highest = [max(h, c) for h, c in zip(highest, cost)]
+    bases = _bases(highest, pairs)
+    return bases, sum(b * h for b, h in zip(bases, highest)) + 1
 
 
 def _fold(edges: list[tuple[Any, Any, tuple[int, ...]]], pairs: int) -> list[tuple[Any, Any, int]]:
@@ -470,11 +523,7 @@ def _fold(edges: list[tuple[Any, Any, tuple[int, ...]]], pairs: int) -> list[tup
     the tuples compared lexicographically. Weights are ``top - cost`` and stay positive.
     """
     highest = [max(column) for column in zip(*(c for _, _, c in edges))]
-    bases = [0] * len(TIERS)
-    below = 0  # the most the tiers under k can sum to over a matching
-    for k in range(len(TIERS) - 1, -1, -1):
-        bases[k] = below + 1
-        below += bases[k] * highest[k] * pairs
+    bases = _bases(highest, pairs)
     # Spelt out for the eight tiers: a 100-player field has 4,950 edges to fold.
     b0, b1, b2, b3, b4, b5, b6, b7 = bases
     folded = [
@@ -501,10 +550,6 @@ def _match(
     ``_match_pruned``); otherwise, or when that proof fails, the complete graph decides.
     """
     members = sorted(members)
-    pair_edges: list[tuple[Any, Any, tuple[int, ...]]] = []
-    for x, a in enumerate(members):
-        below = members[x + 1 :]
-        pair_edges.extend(zip([a] * len(below), below, _row_costs(f, a, below)))
     slot_edges: list[tuple[Any, Any, tuple[int, ...]]] = []
     if slot == BYE:
         for a in members:
@@ -517,13 +562,17 @@ def _match(
             # tier prefers the lowest-ranked member, as FIDE's downfloater rule does.
             drop = (f.units[a] - next_units) ** 2 if next_units is not None else 0
             slot_edges.append((a, FLOAT, (0, 0, 0, 0, drop, 0, bottom - x, 0)))
-    if not pair_edges and not slot_edges:
+    if len(members) < 2 and not slot_edges:
         return [], None
     vertices = len(members) + (1 if slot else 0)
     if prune:
-        solved = _match_pruned(f, members, slot, pair_edges, slot_edges, vertices)
+        solved = _match_pruned(f, members, slot_edges, vertices)
         if solved is not None:
             return solved
+    pair_edges: list[tuple[Any, Any, tuple[int, ...]]] = []
+    for x, a in enumerate(members):
+        below = members[x + 1 :]
+        pair_edges.extend(zip([a] * len(below), below, _row_costs(f, a, below)))
     solved = _perfect_matching(members, slot, pair_edges + slot_edges, vertices)
     if solved is None:
         # Cannot happen on a complete graph with a linked slot; guard against a silent
@@ -573,29 +622,32 @@ def _perfect_matching(
 def _match_pruned(
     f: _Field,
     members: list[int],
-    slot: str | None,
-    pair_edges: list[tuple[Any, Any, tuple[int, ...]]],
     slot_edges: list[tuple[Any, Any, tuple[int, ...]]],
     vertices: int,
 ) -> tuple[list[tuple[int, int]], int | None] | None:
     """The exact matching, found on a sparse graph and proved optimal on the complete one.
 
-    The weights are folded over the complete graph, so they are the complete graph's own.
-    Each player first keeps only its ``_first_neighbours`` best edges (and every slot edge),
-    and ``blossom.perfect_matching`` returns its optimum with a dual solution. A left-out
-    edge whose slack under those duals is not negative changes nothing: the duals are
-    feasible for it too and the matching still meets complementary slackness, so it is an
-    optimum of the complete graph (LP duality of Edmonds' matching polytope), at the same
-    folded weight and so the same cost in every tier. Left-out edges of negative slack are
-    added and the graph solved again; a sparse graph with no perfect matching doubles the
-    edges kept per player. Returns None only when there is no perfect matching at all.
+    Every edge of the complete graph is weighed (folded as it is costed), so the weights
+    are the complete graph's own. Each player first keeps only its ``_first_neighbours``
+    best edges (and every slot edge), and ``blossom.perfect_matching`` returns its optimum
+    with a dual solution. A left-out edge whose slack under those duals is not negative
+    changes nothing: the duals are feasible for it too and the matching still meets
+    complementary slackness, so it is an optimum of the complete graph (LP duality of
+    Edmonds' matching polytope), at the same folded weight and so the same cost in every
+    tier. Left-out edges of negative slack are added and the graph solved again; a sparse
+    graph with no perfect matching doubles the edges kept per player. Returns None only
+    when there is no perfect matching at all.
     """
-    slot_vertex = len(members)
+    size = len(members)
+    fold = _bounded_bases(f, members, slot_edges, vertices // 2)
+    edges: list[tuple[int, int, int]] = []
+    for x, a in enumerate(members):
+        edges.extend(zip([x] * (size - x - 1), range(x + 1, size), _row_costs(f, a, members[x + 1 :], fold)))
+    pair_count = len(edges)
+    bases, top = fold
     index = {a: x for x, a in enumerate(members)}
-    if slot:
-        index[slot] = slot_vertex
-    edges = [(index[u], index[v], w) for u, v, w in _fold(pair_edges + slot_edges, vertices // 2)]
-    pair_count = len(pair_edges)
+    for a, _, cost in slot_edges:
+        edges.append((index[a], size, top - sum(b * c for b, c in zip(bases, cost))))
 
     # Each vertex keeps its ``neighbours`` heaviest (cheapest) edges, ties by edge order,
     # which follows rank: walking all edges heaviest first, an edge is among a vertex's
@@ -629,7 +681,7 @@ def _match_pruned(
                 break
             short = solved.short_edges(edges, [e for e in range(pair_count) if not kept[e]])
             if not short:
-                return _read_matching(members, slot, solved.mate)
+                return _read_matching(members, solved.mate)
             for e in short:
                 kept[e] = True
         if all(kept):
@@ -644,7 +696,7 @@ def _first_neighbours(f: _Field) -> tuple[int, int]:
     return 8, 2
 
 
-def _read_matching(members: list[int], slot: str | None, mate: list[int]) -> tuple[list[tuple[int, int]], int | None]:
+def _read_matching(members: list[int], mate: list[int]) -> tuple[list[tuple[int, int]], int | None]:
     pairs, slotted = [], None
     for x, a in enumerate(members):
         y = mate[x]
