@@ -94,6 +94,7 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matchi
     # for two vertices, their edge. For a blossom, the one of least slack at its making.
     best: list[list[tuple[int, int, int] | None]] = [[None] * size for _ in range(size)]
     adjacent: list[list[int]] = [[] for _ in range(n + 1)]
+    heaviest = [0] * (n + 1)
     for u, v, w in edges:
         if w <= 0:
             raise ValueError("weights must be positive")
@@ -106,6 +107,10 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matchi
         # every step after them stay even integers.
         best[u][v] = (u, v, 2 * w)
         best[v][u] = (v, u, 2 * w)
+        if 2 * w > heaviest[u]:
+            heaviest[u] = 2 * w
+        if 2 * w > heaviest[v]:
+            heaviest[v] = 2 * w
 
     dual = [0] * size
     for u in range(1, n + 1):
@@ -113,9 +118,7 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matchi
             return None
     mate = [0] * size  # of a top node: the original vertex it is matched to
     if warm is None:
-        for u in range(1, n + 1):
-            row = best[u]
-            dual[u] = max(row[v][2] for v in adjacent[u])
+        dual[: n + 1] = heaviest
     else:
         # Half of each blossom's dual on each of its vertices keeps every edge inside it
         # as slack as before (so the pairs inside stay tight) and only adds to the edges
@@ -145,6 +148,8 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matchi
     seen = [0] * size
     stamp = [0]
     children: list[list[int]] = [[] for _ in range(size)]
+    # The vertices inside each node, for the dual steps and the queue.
+    leaves: list[list[int]] = [[u] for u in range(n + 1)] + [[] for _ in range(n + 1, size)]
     # child_holding[b][x]: the direct child of blossom b that holds vertex x (0: none).
     child_holding = [[0] * (n + 1) for _ in range(size)]
     for u in range(1, n + 1):
@@ -192,14 +197,18 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matchi
         if x <= n:
             queue.append(x)
         else:
-            for c in children[x]:
-                enqueue(c)
+            queue.extend(leaves[x])
 
     def set_top(x: int, b: int) -> None:
+        # Node x (and every vertex in it) now belongs to the outermost blossom b. A
+        # blossom nested deeper keeps pointing at its own parent: it only needs a top
+        # that is not itself, so that it is not taken for an outermost node.
         top[x] = b
         if x > n:
             for c in children[x]:
-                set_top(c, b)
+                top[c] = b
+            for leaf in leaves[x]:
+                top[leaf] = b
 
     def rotate_to(b: int, child: int) -> int:
         # Position of ``child`` in blossom b's cycle, reversing the cycle first when the
@@ -274,6 +283,7 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matchi
             enqueue(inner)
             node = top[parent[inner]]
         children[b] = cycle
+        leaves[b] = [leaf for c in cycle for leaf in leaves[c]]
         set_top(b, b)
         last = last_node[0]
         row: list[tuple[int, int, int] | None] = [None] * size
@@ -281,9 +291,7 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matchi
         row_slack = [0] * (last + 1)
         for z in range(1, last + 1):
             best[z][b] = None
-        holding = child_holding[b]
-        for z in range(1, n + 1):
-            holding[z] = 0
+        holding = child_holding[b] = [0] * (n + 1)
         for c in cycle:
             crow = best[c]
             for z, e in enumerate(crow[1 : last + 1], 1):
@@ -293,9 +301,8 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matchi
                         row[z] = e
                         row_slack[z] = s
                         best[z][b] = best[z][c]
-            for z, h in enumerate(child_holding[c]):
-                if h:
-                    holding[z] = c
+            for leaf in leaves[c]:
+                holding[leaf] = c
         reset_slack(b)
 
     def expand_blossom(b: int) -> None:
@@ -380,19 +387,18 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matchi
                                 g = best[u][tv]
                                 if dual[u] + dual[g[1]] - 2 * g[2] < dual[current] + dual[f[1]] - 2 * f[2]:
                                     slack_from[tv] = u
-            nodes = last_node[0]
+            # One dual step: the least that makes an edge tight or an inner blossom's
+            # dual zero, over the outermost nodes only.
+            tops = [x for x in range(1, last_node[0] + 1) if top[x] == x]
             step = None
-            for b in range(n + 1, nodes + 1):
-                if top[b] == b and label[b] == _INNER:
-                    half = dual[b] // 2
-                    if step is None or half < step:
-                        step = half
-            for x in range(1, nodes + 1):
+            for x in tops:
+                lab = label[x]
+                if lab == _INNER:
+                    if x > n and (step is None or dual[x] // 2 < step):
+                        step = dual[x] // 2
+                    continue
                 u = slack_from[x]
-                if u and top[x] == x:
-                    lab = label[x]
-                    if lab == _INNER:
-                        continue
+                if u:
                     e = best[u][x]
                     s = dual[u] + dual[e[1]] - 2 * e[2]
                     if lab == _OUTER:
@@ -401,22 +407,23 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matchi
                         step = s
             if step is None:
                 return None  # the forest cannot grow: no perfect matching
-            for u in range(1, n + 1):
-                lab = label[top[u]]
-                if lab == _OUTER:
-                    dual[u] -= step
-                elif lab == _INNER:
-                    dual[u] += step
-            for b in range(n + 1, nodes + 1):
-                if top[b] == b:
-                    if label[b] == _OUTER:
-                        dual[b] += 2 * step
-                    elif label[b] == _INNER:
-                        dual[b] -= 2 * step
+            for x in tops:
+                lab = label[x]
+                if lab == _FREE:
+                    continue
+                change = -step if lab == _OUTER else step
+                if x <= n:
+                    dual[x] += change
+                else:
+                    for u in leaves[x]:
+                        dual[u] += change
+                    dual[x] -= 2 * change
             queue.clear()
-            for x in range(1, nodes + 1):
-                if top[x] == x and slack_from[x] and top[slack_from[x]] != x:
-                    e = best[slack_from[x]][x]
+            for x in tops:
+                u = slack_from[x]
+                # x may have gone into a blossom made earlier in this loop.
+                if u and top[x] == x and top[u] != x:
+                    e = best[u][x]
                     if dual[e[0]] + dual[e[1]] == 2 * e[2] and found_tight(e):
                         return True
             for b in range(n + 1, last_node[0] + 1):
