@@ -159,8 +159,8 @@ class SwissOptions:
     strict_seats: bool = False
     #: Seek each matching on the cheap edges first and keep it only with a proof that it
     #: is optimal on the complete graph (see ``_match_pruned``). False pairs on complete
-    #: graphs only, as before; the pruned result costs the same in every tier, so this is
-    #: for the tests and the benchmark that compare the two.
+    #: graphs with networkx, as before; the pruned result costs the same in every tier,
+    #: so this is for the tests and the benchmark that compare the two.
     prune: bool = True
 
 
