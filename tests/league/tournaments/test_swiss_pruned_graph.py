@@ -117,21 +117,63 @@ def test_pruned_segments_never_add_a_rematch_forbidden_pair_or_seat_clash_the_co
 
 def test_a_field_after_four_rounds_is_paired_on_a_sparse_graph_that_proves_itself(monkeypatch):
     # Guards the comparison above from comparing the complete graph with itself: the
-    # round is settled on the first, pruned graph, with far fewer edges than complete.
+    # round is settled on the first sparse graph, a small share of the complete one.
     players, _ = random_field(random.Random(7), 60, 4, clubs=False, forbid=0)
     edge_counts = []
-    solve = swiss._perfect_matching
+    solve = swiss.perfect_matching
 
-    def counting(members, slot, edges, vertices):
+    def counting(vertices, edges, warm=None):
         edge_counts.append(len(edges))
-        return solve(members, slot, edges, vertices)
+        return solve(vertices, edges, warm)
 
-    monkeypatch.setattr(swiss, "_perfect_matching", counting)
+    monkeypatch.setattr(swiss, "perfect_matching", counting)
     rnd = pair_round(players)
 
     assert rnd.method == "exact"
     assert len(edge_counts) == 1
-    assert edge_counts[0] < 0.8 * (60 * 59 // 2)
+    vertices = len(players) + len(players) % 2
+    assert edge_counts[0] < 0.3 * (vertices * (vertices - 1) // 2)
+    monkeypatch.undo()
+    assert rnd.costs == pair_round(players, SwissOptions(prune=False)).costs
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fields())
+def test_a_first_graph_of_one_partner_each_still_ends_at_the_complete_graph_s_cost(case):
+    # One partner per player and no floats: the first sparse graph mostly has no perfect
+    # matching or a wrong optimum, so the growing of the graph and the dual check decide.
+    size, rounds, seed, clubs, forbid, strict = case
+    players, forbidden = random_field(random.Random(seed), size, rounds, clubs, forbid)
+    complete = pair_round(players, SwissOptions(forbidden_pairs=forbidden, strict_seats=strict, prune=False))
+    original = swiss._first_neighbours
+    swiss._first_neighbours = lambda f: (1, 0)
+    try:
+        pruned = pair_round(players, SwissOptions(forbidden_pairs=forbidden, strict_seats=strict))
+    finally:
+        swiss._first_neighbours = original
+
+    assert pruned.costs == complete.costs
+
+
+def test_a_sparse_optimum_that_a_left_out_edge_would_beat_is_not_trusted(monkeypatch):
+    # With one partner each, this field's sparse graph has a perfect matching whose duals
+    # leave a left-out edge with negative slack: that edge is added and the graph solved
+    # again, and the round ends at the complete graph's cost.
+    monkeypatch.setattr(swiss, "_first_neighbours", lambda f: (1, 0))
+    players, _ = random_field(random.Random(1), 24, 3, clubs=False, forbid=0)
+    solves = []
+    solve = swiss.perfect_matching
+
+    def recording(vertices, edges, warm=None):
+        found = solve(vertices, edges, warm)
+        solves.append((len(edges), found is not None))
+        return found
+
+    monkeypatch.setattr(swiss, "perfect_matching", recording)
+    rnd = pair_round(players)
+
+    solved_then_grown = [i for i in range(len(solves) - 1) if solves[i][1] and solves[i + 1][0] > solves[i][0]]
+    assert solved_then_grown
     monkeypatch.undo()
     assert rnd.costs == pair_round(players, SwissOptions(prune=False)).costs
 
@@ -146,39 +188,3 @@ def test_the_adjacency_graph_gives_networkx_s_own_matching_on_random_weights():
             graph.add_nodes_from(range(n))
             graph.add_weighted_edges_from(edges)
         assert nx.max_weight_matching(ours, maxcardinality=True) == nx.max_weight_matching(plain, maxcardinality=True)
-
-
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(fields())
-def test_a_first_graph_pruned_to_equal_scores_only_still_ends_at_the_complete_graph_s_cost(case):
-    # With only same-score pairs kept first, odd score groups make the first sparse graph
-    # fail or its proof fail, so the retries and the fall-back to the complete graph are
-    # what decides here.
-    size, rounds, seed, clubs, forbid, strict = case
-    players, forbidden = random_field(random.Random(seed), size, rounds, clubs, forbid)
-    complete = pair_round(players, SwissOptions(forbidden_pairs=forbidden, strict_seats=strict, prune=False))
-    original = swiss._first_limit
-    swiss._first_limit = lambda f: 0
-    try:
-        pruned = pair_round(players, SwissOptions(forbidden_pairs=forbidden, strict_seats=strict))
-    finally:
-        swiss._first_limit = original
-
-    assert pruned.costs == complete.costs
-
-
-def test_a_sparse_graph_that_would_give_the_bye_higher_up_is_not_trusted(monkeypatch):
-    # Same-score pairs only: the two players on zero pair up and the bye would go to the
-    # leader. A float of a point lets the lowest player have the bye, which the bye tier
-    # ranks above any float, so the proof fails and the complete graph decides.
-    monkeypatch.setattr(swiss, "_first_limit", lambda f: 0)
-    players = [
-        SwissPlayer(id="lead", score=1, rating=1500, opponents=("x",), first_seats=(True,)),
-        SwissPlayer(id="mid", score=0, rating=1500, opponents=("y",), first_seats=(False,)),
-        SwissPlayer(id="low", score=0, rating=1400, opponents=("z",), first_seats=(False,)),
-    ]
-
-    rnd = pair_round(players)
-
-    assert rnd.bye == "low"
-    assert rnd.costs == pair_round(players, SwissOptions(prune=False)).costs
