@@ -295,7 +295,11 @@ class WizardingDuelsEngine(Engine):
         else:
             seat, action = event["seat"], event["action"]
             self.validate(state, seat, action)
-            rules.decide(s, seat, copy_tree(action))
+            # Only an answer the state keeps (a held secret answer, a Horcrux pick's list) is
+            # copied; every other answer's strings and numbers are only read.
+            if state["queue"][0]["step"] in rules.KEPT_ANSWERS:
+                action = copy_tree(action)
+            rules.decide(s, seat, action)
         rules.run(s)
         rules.check_lightning(s)
         return s

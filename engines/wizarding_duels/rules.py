@@ -76,6 +76,10 @@ DECISIONS = {
     "horcrux_lose",
 }
 CHANCES = {"coin", "draw", "unveil", "horcrux_deal"}
+#: The decisions whose answer (or a list in it) ``decide`` puts into the state as it is: the held
+#: answers of secret choices, the Group installed, the models a Horcrux deal names. Any other
+#: answer gives the state only its strings and numbers (a test checks that none is shared).
+KEPT_ANSWERS = {"build", "stock", "mulligan", "neutral", "horcrux_pick"}
 
 HAND_SIZE = 3
 ACTIVE_QUESTS = 3

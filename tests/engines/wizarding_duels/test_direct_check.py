@@ -130,7 +130,7 @@ def play_and_check(version, seed, config, seen):
         if not tm:
             return
         if tm == [CHANCE]:
-            ev = {"kind": "chance", "outcome": chance_draw(engine.chance(s), lambda n: rng.randrange(n))}
+            ev = {"kind": "chance", "outcome": chance_draw(engine.chance(s), rng.randrange)}
         else:
             seat = tm[int(rng.random() * len(tm))]
             if s["queue"][0]["step"] not in LISTED_ELSEWHERE:
@@ -171,7 +171,7 @@ def test_a_move_written_with_padding_or_a_riskier_route_version_one_never_offere
             if moves:
                 break
         if tm == [CHANCE]:
-            ev = {"kind": "chance", "outcome": chance_draw(engine.chance(s), lambda n: rng.randrange(n))}
+            ev = {"kind": "chance", "outcome": chance_draw(engine.chance(s), rng.randrange)}
         else:
             ev = {"kind": "action", "seat": tm[0], "action": engine.bot_action("random", s, tm[0], rng)}
         s = engine.apply(s, ev)
@@ -184,3 +184,42 @@ def test_a_move_written_with_padding_or_a_riskier_route_version_one_never_offere
         with pytest.raises(IllegalAction) as refused:
             engine.validate(s, seat, bad)
         assert refused.value.code == "illegal_action"
+
+
+def containers(value, out):
+    """The ids of every dict and list in ``value``."""
+    if isinstance(value, dict):
+        out.add(id(value))
+        for v in value.values():
+            containers(v, out)
+    elif isinstance(value, list):
+        out.add(id(value))
+        for v in value:
+            containers(v, out)
+    return out
+
+
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_no_answer_applied_in_place_shares_a_dict_or_list_with_the_state(version):
+    # Only the answers the state keeps are copied (rules.KEPT_ANSWERS); a later in-place write
+    # must never reach into an event, so no container of an event may end up in the state.
+    engine = ENGINES[version]
+    groups_ = {"groups": [group_with("ashen-regent"), group_with("tobias-fenwick")]}
+    kinds = Counter()
+    for seed, config in ((0, {}), (1, {}), (2, groups_)):
+        rng = random.Random(seed)
+        s = engine.owned_copy(engine.setup(config, 2))
+        for _ in range(5000):
+            tm = engine.to_move(s)
+            if not tm:
+                break
+            if tm == [CHANCE]:
+                ev = {"kind": "chance", "outcome": chance_draw(engine.chance(s), rng.randrange)}
+            else:
+                seat = tm[int(rng.random() * len(tm))]
+                ev = {"kind": "action", "seat": seat, "action": engine.bot_action("random", s, seat, rng)}
+                kinds[s["queue"][0]["step"]] += 1
+            s = engine.apply_in_place(s, ev)
+            assert not containers(ev, set()) & containers(s, set()), ev
+    # The secret answers the state holds whole, and the Horcrux pick, were among them.
+    assert {"build", "stock", "mulligan", "neutral", "horcrux_pick", "act", "order"} <= set(kinds)
