@@ -2564,12 +2564,26 @@ def remove_model(s: State, m: dict, by: int | None) -> None:
 # ====================================================================== quests (WD-42..48)
 
 
+#: The condition keys that read the seat's models on the board.
+_ON_MODELS = (
+    "challenges",
+    "challenge_kinds",
+    "leader",
+    "arrival_spaces",
+    "models_in_enemy_zone",
+    "models_alive",
+    "terrain",
+)
+
+
 def condition_holds(s: State, seat: int, cond: dict) -> bool:
     if "all" in cond:
         return all(condition_holds(s, seat, c) for c in cond["all"])
     if "any" in cond:
         return any(condition_holds(s, seat, c) for c in cond["any"])
-    mine = on_board(s, seat)
+    # Only the conditions on models read them: the counters' conditions (a lightning quest's
+    # "first-blood" after every event, issue 17 P1) need not sort the models.
+    mine = on_board(s, seat) if any(k in cond for k in _ON_MODELS) else []
     foe = other(seat)
     st = s["stats"]
     ok = True
