@@ -55,7 +55,7 @@ from engines.base import CHANCE, Engine, IllegalAction, InvalidConfig, event_kin
 from engines.chance import check_outcome
 from engines.treecopy import copy_tree
 
-from . import bots, content, groups, rules
+from . import bots, content, groups, legal, rules
 from .state import M, P, pack
 
 
@@ -267,13 +267,11 @@ class WizardingDuelsEngine(Engine):
             groups.check_stock(pk, self._models_of(state, seat), action, state["config"]["potion_duplicates"])
             return
         if name == "mulligan":
-            legal = self.legal_actions(state, seat)
+            ok = action in self.legal_actions(state, seat)
         else:
-            # Only the answers of the action's own type: listing every other answer (every
-            # move's routes) would not change whether this one is among them.
-            kind = action.get("type")
-            legal = rules.options(state, state["queue"][0], seat, want=kind if isinstance(kind, str) else None)
-        if action not in legal:
+            # The action's own answer is worked out, not every answer (issue 17, P1).
+            ok = legal.allowed(state, state["queue"][0], seat, action)
+        if not ok:
             raise IllegalAction("That action is not allowed now.", code="illegal_action")
 
     def apply(self, state, event):
@@ -297,7 +295,11 @@ class WizardingDuelsEngine(Engine):
         else:
             seat, action = event["seat"], event["action"]
             self.validate(state, seat, action)
-            rules.decide(s, seat, copy_tree(action))
+            # Only an answer the state keeps (a held secret answer, a Horcrux pick's list) is
+            # copied; every other answer's strings and numbers are only read.
+            if state["queue"][0]["step"] in rules.KEPT_ANSWERS:
+                action = copy_tree(action)
+            rules.decide(s, seat, action)
         rules.run(s)
         rules.check_lightning(s)
         return s

@@ -76,6 +76,10 @@ DECISIONS = {
     "horcrux_lose",
 }
 CHANCES = {"coin", "draw", "unveil", "horcrux_deal"}
+#: The decisions whose answer (or a list in it) ``decide`` puts into the state as it is: the held
+#: answers of secret choices, the Group installed, the models a Horcrux deal names. Any other
+#: answer gives the state only its strings and numbers (a test checks that none is shared).
+KEPT_ANSWERS = {"build", "stock", "mulligan", "neutral", "horcrux_pick"}
 
 HAND_SIZE = 3
 ACTIVE_QUESTS = 3
@@ -893,6 +897,42 @@ def destinations(s: State, m: dict, points: int) -> dict[tuple[int, int], int]:
     return out
 
 
+def safest_to(s: State, m: dict, points: int, h: tuple[int, int]) -> int | None:
+    """``destinations(s, m, points).get(h)`` for the one space ``h``: the fewest Dangerous spaces
+    a route there within ``points`` enters, or None when the model may not end a move there. It
+    reads the same (kept) search, but only the ``points + 1`` entries of ``h``, not every space's."""
+    terrain_of, steps, searches = _step_rules(s, m)
+    start = hex_of(m)
+    if h == start:
+        return None
+    best = searches.get(("safest", start, points))
+    if best is None:
+        best = searches[("safest", start, points)] = _safest(steps, start, points)
+    d = min((best[(h, used)] for used in range(points + 1) if (h, used) in best), default=None)
+    if d is None or terrain_of(h) == "impassable" or _holds_model(s, geometry.key(h)):
+        return None
+    return d
+
+
+def riskier_routes_to(s: State, m: dict, points: int, h: tuple[int, int], safest: int) -> list[int]:
+    """Version 2: the ``dangerous`` counts ``move_choices`` offers for the destination ``h`` (whose
+    safest route enters ``safest`` Dangerous spaces): ``route_dangers(s, m, points)[h]`` above it."""
+    _terrain_of, steps, searches = _step_rules(s, m)
+    start = hex_of(m)
+    reach = searches.get(("routes", start, points))
+    if reach is None:
+        reach = searches[("routes", start, points)] = _routes(steps, start, points)
+    ds: set[int] = set()
+    for used in range(points + 1):
+        ds.update(reach.get((h, used), ()))
+    return [k for k in sorted(ds) if k > safest]
+
+
+def _holds_model(s: State, k: str) -> bool:
+    """Does a model on the board stand on space ``k``? (``k in _occupied(s)``, without the set.)"""
+    return any(x["hex"] == k and not x["removed"] for x in s["models"].values())
+
+
 def _safest(steps, start: tuple[int, int], points: int) -> dict[tuple, int]:
     """(space, points used) -> the fewest Dangerous entries of a route there, for every such pair."""
     best: dict[tuple, int] = {(start, 0): 0}
@@ -1117,9 +1157,9 @@ def _lower_usable(s: State, seat: int, card: str | None, timing: str) -> bool:
     return can_pay(P(s, seat), lo["cost"], lo["colour"])
 
 
-def options(s: State, st: dict, seat: int | None = None, want: str | None = None) -> list[dict]:
-    """Every legal answer to the decision step ``st`` (the front step); ``want`` may leave out
-    answers of other types (only the act step uses it)."""
+def options(s: State, st: dict, seat: int | None = None) -> list[dict]:
+    """Every legal answer to the decision step ``st`` (the front step). Checking one answer
+    need not list them all: ``legal.allowed`` says whether it is among them."""
     name = st["step"]
     pk = pack(s)
     if name == "choose_map":
@@ -1176,7 +1216,7 @@ def options(s: State, st: dict, seat: int | None = None, want: str | None = None
                 out.append({"type": "activate", "model": m["uid"], "animal": True})
         return out
     if name == "act":
-        return act_options(s, want)
+        return act_options(s)
     c = s.get("clash")
     if name == "react":
         p = P(s, st["seat"])
@@ -1291,13 +1331,8 @@ def place_options(s: State, st: dict) -> list[dict]:
     return []
 
 
-#: The action types each part of ``act_options`` lists.
-_QUICK_TYPES = ("flip", "use_artifact", "slytherin")
-
-
-def act_options(s: State, want: str | None = None) -> list[dict]:
-    """Every legal action of the acting model; with ``want``, only the actions of that type (the
-    other parts are not worked out: checking one action need not plan every move, issue 17 P1)."""
+def act_options(s: State) -> list[dict]:
+    """Every legal action of the acting model."""
     pk = pack(s)
     act = s["act"]
     m = M(s, act["model"])
@@ -1305,10 +1340,9 @@ def act_options(s: State, want: str | None = None) -> list[dict]:
     if m["removed"] or m["hex"] is None or s["game_over"]:
         return out
     p = P(s, m["seat"])
-    every = want is None
-    if (every or want == "move") and _slot(s, "move", m):
+    if _slot(s, "move", m):
         out += move_choices(s, m, move_points(s, m), lambda k: {"type": "move", "to": k})
-    if (every or want == "attack") and _slot(s, "advanced", m, "elite_fighter"):
+    if _slot(s, "advanced", m, "elite_fighter"):
         for prof, art in attack_profiles(s, m):
             for o in on_board(s, other(m["seat"])):
                 if in_reach(s, m, o, prof["range"]):
@@ -1316,7 +1350,7 @@ def act_options(s: State, want: str | None = None) -> list[dict]:
                     if art:
                         a["artifact"] = art
                     out.append(a)
-    if (every or want == "cast") and _slot(s, "advanced", m, "expert_wizard|master_wizard"):
+    if _slot(s, "advanced", m, "expert_wizard|master_wizard"):
         for sp, _src in castable_spells(s, m):
             if places_marker(pk.spells[sp]):
                 out += [{"type": "cast", "spell": sp, "target": h} for h in marker_spaces(s, m, sp)]
@@ -1324,12 +1358,12 @@ def act_options(s: State, want: str | None = None) -> list[dict]:
             for t in spell_targets(s, m, sp):
                 out.append({"type": "cast", "spell": sp, "target": t["uid"]})
     ravenclaw = "ravenclaw" if controls(s, m, "challenge") else ""
-    if (every or want == "draw_quest") and p["active"] and _slot(s, "advanced", m, "tactician|" + ravenclaw):
+    if p["active"] and _slot(s, "advanced", m, "tactician|" + ravenclaw):
         for q in sorted(p["active"]):
             out.append({"type": "draw_quest", "discard": q})
-    if (every or want == "draw_clash") and len(p["hand"]) < HAND_SIZE and _slot(s, "advanced", m):
+    if len(p["hand"]) < HAND_SIZE and _slot(s, "advanced", m):
         out.append({"type": "draw_clash"})
-    if (every or want == "potion") and not m["animal"]:
+    if not m["animal"]:
         seen = set()
         for i, pot in enumerate(p["potions"]):
             if pot["spent"] or pot["id"] in seen:
@@ -1347,7 +1381,7 @@ def act_options(s: State, want: str | None = None) -> list[dict]:
                 targets = [o for o in on_board(s, m["seat"]) if in_reach(s, m, o, card["range"])]
             for t in targets:
                 out.append({"type": "potion", "index": i, "target": t["uid"]})
-    if (every or want in _QUICK_TYPES) and _slot(s, "quick", m):
+    if _slot(s, "quick", m):
         here = hex_of(m)
         for o in s["overlays"]:
             if geometry.distance(here, geometry.parse(o["hex"])) <= 1:
@@ -1358,7 +1392,7 @@ def act_options(s: State, want: str | None = None) -> list[dict]:
                 out.append({"type": "use_artifact", "artifact": a["id"]})
         if has(m, "slytherin") and controls(s, m) and not act["slytherin"]:
             out.append({"type": "slytherin"})
-    if (every or want == "dark_lord_swap") and has(m, "dark_lord") and not m.get("dark_lord_swap_used"):
+    if has(m, "dark_lord") and not m.get("dark_lord_swap_used"):
         # WD-T6 (a), ruling A-11: a Free action, an unassigned Spellbook spell with no clock.
         book = [sp for sp in p["spellbook"] if not p["clocks"].get(sp)]
         new = sorted(
@@ -1371,7 +1405,7 @@ def act_options(s: State, want: str | None = None) -> list[dict]:
         for give in book:
             for take in new:
                 out.append({"type": "dark_lord_swap", "give": give, "take": take})
-    if (every or want == "herbology") and has(m, "herbology_expert") and not m.get("herbology_used"):
+    if has(m, "herbology_expert") and not m.get("herbology_used"):
         # WD-T14, ruling A-71: a Free action, once per game, same level, from the whole pack.
         done = set()
         for i, pot in enumerate(p["potions"]):
@@ -1554,7 +1588,8 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
             m = M(s, uid)
             h = geometry.parse(action["hex"])
             if st["kind"] in ("move", "gryffindor"):
-                push_front(s, *_move_to(s, m, h, action.get("dangerous", destinations(s, m, st["n"])[h])))
+                dangers = action["dangerous"] if "dangerous" in action else safest_to(s, m, st["n"], h)
+                push_front(s, *_move_to(s, m, h, dangers))
             elif st["kind"] == "teleport":
                 push_front(s, *_place_on(s, m, h))
             elif st["kind"] == "push":
@@ -1621,7 +1656,7 @@ def _act(s: State, seat: int, a: dict) -> None:
         _spend(s, "move", how, m)
         pts = move_points(s, m)
         h = geometry.parse(a["to"])
-        steps += _move_to(s, m, h, a.get("dangerous", destinations(s, m, pts)[h]))
+        steps += _move_to(s, m, h, a["dangerous"] if "dangerous" in a else safest_to(s, m, pts, h))
         steps.append({"step": "action_end"})
     elif t == "attack":
         how = _slot(s, "advanced", m, "elite_fighter")
@@ -2529,12 +2564,26 @@ def remove_model(s: State, m: dict, by: int | None) -> None:
 # ====================================================================== quests (WD-42..48)
 
 
+#: The condition keys that read the seat's models on the board.
+_ON_MODELS = (
+    "challenges",
+    "challenge_kinds",
+    "leader",
+    "arrival_spaces",
+    "models_in_enemy_zone",
+    "models_alive",
+    "terrain",
+)
+
+
 def condition_holds(s: State, seat: int, cond: dict) -> bool:
     if "all" in cond:
         return all(condition_holds(s, seat, c) for c in cond["all"])
     if "any" in cond:
         return any(condition_holds(s, seat, c) for c in cond["any"])
-    mine = on_board(s, seat)
+    # Only the conditions on models read them: the counters' conditions (a lightning quest's
+    # "first-blood" after every event, issue 17 P1) need not sort the models.
+    mine = on_board(s, seat) if any(k in cond for k in _ON_MODELS) else []
     foe = other(seat)
     st = s["stats"]
     ok = True
