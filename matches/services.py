@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from audit.chain import SALTED_SCHEME
@@ -27,7 +28,7 @@ from .commands import Appender, command_create, command_run
 from .errors import Refusal
 from .eventstore import NewEvent
 from .models import Event, Match, MatchLog, Seat
-from .outbox import outbox_add
+from .outbox import outbox_add_all
 from .replay import engine_event, engine_events
 
 
@@ -94,13 +95,17 @@ def match_create_or_get(
 ) -> tuple[Match, bool]:
     """``match_create``, saying whether this call made the match (False: a retry with the
     ``event_id`` of an earlier create, which gets the match that one made; also when the two race)."""
-    if event_id is not None:
+    # No lookup of event_id first: command_create finds a retry when its insert meets the stored id.
+    try:
+        engine, normalised, state, clock = _checked_setup(
+            game=game, seats=seats, mode=mode, config=config, time_control=time_control
+        )
+    except MatchError:
+        # A retry is answered as one even if the server would now refuse the create itself.
         existing = match_create_retry(event_id=event_id, game=game, seats=seats, created_by=created_by, mode=mode)
-        if existing is not None:
-            return existing, False
-    engine, normalised, state, clock = _checked_setup(
-        game=game, seats=seats, mode=mode, config=config, time_control=time_control
-    )
+        if existing is None:
+            raise
+        return existing, False
     match_id = uuid.uuid4()
     # The stream secret: it seeds a server-dealt match's outcomes and salts every event's hash
     # (docs/AUDIT.md), so a tabletop match has one too. Committed now, revealed at the end.
@@ -161,14 +166,17 @@ def match_create_or_get(
         _after_append(match, events)
         return match
 
-    return command_create(
-        stream_id=f"match:{match_id}",
-        kind="match",
-        event_id=event_id,
-        execute=execute,
-        found=lambda event: Match.objects.get(stream_id=event.stream_id),
-        same=lambda event: _same_create(event, game=game, seats=seats, created_by=created_by, mode=mode),
-    )
+    try:
+        return command_create(
+            stream_id=f"match:{match_id}",
+            kind="match",
+            event_id=event_id,
+            execute=execute,
+            found=lambda event: Match.objects.get(stream_id=event.stream_id),
+            same=lambda event: _same_create(event, game=game, seats=seats, created_by=created_by, mode=mode),
+        )
+    except eventstore.EventIdReused:
+        raise _event_id_reused() from None
 
 
 def match_create_check(
@@ -226,12 +234,16 @@ def match_create_retry(*, event_id, game: str, seats: list[SeatSpec], created_by
     if existing is None:
         return None
     if not _same_create(existing, game=game, seats=seats, created_by=created_by, mode=mode):
-        raise MatchError(
-            "This event_id was already used for a different command. Use a new id for a new command.",
-            code=eventstore.EventIdReused.code,
-            status=409,
-        )
+        raise _event_id_reused()
     return Match.objects.get(stream_id=existing.stream_id)
+
+
+def _event_id_reused() -> MatchError:
+    return MatchError(
+        "This event_id was already used for a different command. Use a new id for a new command.",
+        code=eventstore.EventIdReused.code,
+        status=409,
+    )
 
 
 def _same_create(existing: Event, *, game: str, seats: list[SeatSpec], created_by, mode: str) -> bool:
@@ -368,12 +380,27 @@ def check_seat_holder(*, match: Match, user: AbstractBaseUser, seat: int) -> Sea
         raise MatchError("Sign in to play.", code="not_authenticated", status=401)
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise MatchError("Seat must be a whole number.", code="bad_seat")
-    holder = match.seats.filter(index=seat).first()
+    holder = next((s for s in match_seats(match=match) if s.index == seat), None)
     if holder is None:
         raise MatchError(f"This match has no seat {seat}.", code="no_such_seat", status=404)
     if not holder.held_by(user):
         raise MatchError(f"Seat {seat} is not yours to play.", code="not_your_seat", status=403)
     return holder
+
+
+def match_seats(*, match: Match) -> list[Seat]:
+    """The match's seats with their users, read once per command: the seat check, the bots'
+    turn and the closing line share this one read (seats never change once a match exists)."""
+    if "seats" not in getattr(match, "_prefetched_objects_cache", {}):
+        prefetch_related_objects([match], Prefetch("seats", queryset=Seat.objects.select_related("user")))
+    return list(match.seats.all())
+
+
+def _seat_names(match: Match) -> dict[int, str]:
+    seats = match_seats(match=match)
+    # A person's seat may be a team: its partners, read here in one query (not one per seat).
+    prefetch_related_objects([s for s in seats if s.user_id], "partners")
+    return {s.index: s.label for s in seats}
 
 
 def _match_for_update(match_id) -> Match:
@@ -475,7 +502,7 @@ def _append(match: Match, appender: Appender, new_events: list[NewEvent], *, eng
         for event in events:
             at = micros(event.recorded_at)
             clocks = (
-                Clocks.start(match.time_control, match.seats.count(), at)
+                Clocks.start(match.time_control, len(match_seats(match=match)), at)
                 if event.seq == 1
                 else Clocks.from_dict(match.clocks)
             )
@@ -492,7 +519,7 @@ def _advance(*, match: Match, appender: Appender, engine, state) -> list[Event]:
     server owes an outcome. Bots play only while no person is to move."""
     appended: list[Event] = []
     stream = appender.stream
-    bot_seats = {s.index: s.bot for s in match.seats.all() if s.bot}
+    bot_seats = {s.index: s.bot for s in match_seats(match=match) if s.bot}
     rng = _BotRng(match.seed_hex or match.stream_id, stream.head_seq)
     while True:
         to_move = engine.to_move(state)
@@ -573,9 +600,9 @@ def match_claim_timeout(
             type="match.timeout", data={"seat": seat}, actor=actor, recorded_at=datetime_from_micros(now)
         )
         events = _append(match, appender, [timeout], engine=engine, after=match.state)
-        names = {s.index: s.label for s in match.seats.all()}
+        names = _seat_names(match)
         _log(match, events[0], f"{names.get(seat, f'Seat {seat}')} ran out of time.")
-        events += _close(match, appender, engine.result_on_time(match.state, seat, match.seats.count()))
+        events += _close(match, appender, engine.result_on_time(match.state, seat, len(match_seats(match=match))))
         match.state_seq = appender.stream.head_seq
         match.save(update_fields=["state_seq", "status", "result", "finished_at", "head_hash", "clocks"])
         _after_append(match, events)
@@ -637,7 +664,7 @@ class _BotRng:
 def _result_line(match: Match, result: dict | None) -> str:
     if not result:
         return "Match over."
-    names = {s.index: s.label for s in match.seats.all()}
+    names = _seat_names(match)
     winners = ", ".join(names.get(w, f"seat {w}") for w in result.get("winners", []))
     return f"Match over. Winner: {winners}." if winners else "Match over."
 
@@ -651,10 +678,13 @@ def _after_append(match: Match, events: list[Event]) -> None:
     delivered after the commit, so a committed move is never reported as failed (matches.outbox)."""
     if not events:
         return
-    outbox_add(
-        topic="match.broadcast",
-        payload={"match_id": str(match.id), "head_seq": events[-1].seq, "after": events[0].seq - 1},
-    )
+    messages = [
+        ("match.broadcast", {"match_id": str(match.id), "head_seq": events[-1].seq, "after": events[0].seq - 1})
+    ]
     if match.status == Match.Status.FINISHED and events[-1].type == "match.finished":
-        outbox_add(topic="match.verify", payload={"match_id": str(match.id)})
-        outbox_add(topic="match.finished", payload={"match_id": str(match.id), "game": match.game})
+        messages += [
+            ("match.verify", {"match_id": str(match.id)}),
+            ("match.finished", {"match_id": str(match.id), "game": match.game}),
+        ]
+    # One INSERT for all of them (a finished match's three were three round trips).
+    outbox_add_all(messages=messages)
