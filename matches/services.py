@@ -160,10 +160,9 @@ def match_create_or_get(
                 "origin": origin or {},
             },
         )
-        events = _append(match, appender, [created], engine=engine, after=state)
-        _log(match, events[0], "Match created.")
-        events += _advance(match=match, appender=appender, engine=engine, state=state)
-        _after_append(match, events)
+        writes = _Writes(match, appender)
+        writes.add(created, "Match created.", engine=engine, after=state)
+        _after_append(match, _advance(match=match, writes=writes, engine=engine, state=state))
         return match
 
     try:
@@ -367,10 +366,9 @@ def _command_execute(match: Match, appender: Appender, user, seat, body, actor: 
             raise MatchError(
                 "Your time is up: the match ends on time once anyone claims it.", code="time_up", status=409
             )
-    before = match.state
-    events = _append(match, appender, [new], engine=engine, after=state)
-    _log(match, events[0], engine.describe(before, engine_event(events[0].type, events[0].data), state))
-    events += _advance(match=match, appender=appender, engine=engine, state=state)
+    writes = _Writes(match, appender)
+    writes.add(new, engine.describe(match.state, engine_event(new.type, new.data), state), engine=engine, after=state)
+    events = _advance(match=match, writes=writes, engine=engine, state=state)
     _after_append(match, events)
     return events
 
@@ -492,35 +490,63 @@ def _outcome_from_cards(engine, state, spec, outcome):
     return outcome
 
 
-def _append(match: Match, appender: Appender, new_events: list[NewEvent], *, engine=None, after=None) -> list[Event]:
-    """Append (salted in salted streams) and move the clocks on: ``after`` is the state the
-    events leave, whose seats to move have their clocks running (none once the match closes)."""
-    secret = bytes.fromhex(match.seed_hex) if match.hash_scheme == SALTED_SCHEME else None
-    events = appender.append(new_events, secret=secret)
-    if match.time_control:
-        running = [] if after is None else [s for s in engine.to_move(after) if s != CHANCE]
-        for event in events:
-            at = micros(event.recorded_at)
+class _Writes:
+    """What one match command decides, written when it has decided all of it: the events in one
+    statement that also moves the stream's head, their log lines in one INSERT, however many cards
+    the server dealt and bots moved (each event was two round trips of its own)."""
+
+    def __init__(self, match: Match, appender: Appender):
+        self.match, self.appender = match, appender
+        self.new: list[NewEvent] = []
+        self.lines: list[str] = []
+
+    @property
+    def head_seq(self) -> int:
+        """The seq of the last event decided so far, written or not."""
+        return self.appender.stream.head_seq + len(self.new)
+
+    def add(self, new: NewEvent, line: str, *, engine=None, after=None) -> None:
+        """Queue an event and its log line and move the clocks on: ``after`` is the state the
+        event leaves, whose seats to move have their clocks running (none once the match closes)."""
+        match = self.match
+        # Stamped when decided, as an append right then would have been: the clocks step by it.
+        new.recorded_at = new.recorded_at or timezone.now()
+        if match.time_control:
+            running = [] if after is None else [s for s in engine.to_move(after) if s != CHANCE]
+            at = micros(new.recorded_at)
             clocks = (
                 Clocks.start(match.time_control, len(match_seats(match=match)), at)
-                if event.seq == 1
+                if self.head_seq == 0
                 else Clocks.from_dict(match.clocks)
             )
-            mover = event.data.get("seat") if event.type == "action" else None
-            clocks.step(at, mover, running)
+            clocks.step(at, new.data.get("seat") if new.type == "action" else None, running)
             match.clocks = clocks.as_dict()
-    return events
+        self.new.append(new)
+        self.lines.append(line)
+
+    def write(self) -> list[Event]:
+        """Append what is queued (salted in salted streams) with its log lines."""
+        match = self.match
+        secret = bytes.fromhex(match.seed_hex) if match.hash_scheme == SALTED_SCHEME else None
+        events = self.appender.append(self.new, secret=secret)
+        MatchLog.objects.bulk_create(
+            [MatchLog(match=match, seq=event.seq, text=line) for event, line in zip(events, self.lines, strict=True)]
+        )
+        self.new, self.lines = [], []
+        if match.status == Match.Status.FINISHED:
+            match.head_hash = self.appender.stream.head_hash
+        return events
 
 
-def _advance(*, match: Match, appender: Appender, engine, state) -> list[Event]:
-    """After a command: deal server chance, let bots move, close a finished match.
+def _advance(*, match: Match, writes: _Writes, engine, state) -> list[Event]:
+    """After a command: deal server chance, let bots move, close a finished match; then write
+    every event the command decided and save the match's projection. Returns those events.
 
     All in the caller's transaction, so the stream never rests at a point where the
     server owes an outcome. Bots play only while no person is to move."""
-    appended: list[Event] = []
-    stream = appender.stream
+    stream = writes.appender.stream
     bot_seats = {s.index: s.bot for s in match_seats(match=match) if s.bot}
-    rng = _BotRng(match.seed_hex or match.stream_id, stream.head_seq)
+    rng = _BotRng(match.seed_hex or match.stream_id, writes.head_seq)
     while True:
         to_move = engine.to_move(state)
         if not to_move:
@@ -529,7 +555,7 @@ def _advance(*, match: Match, appender: Appender, engine, state) -> list[Event]:
             if match.mode != Match.Mode.SERVER:
                 break
             spec = engine.chance(state)
-            outcome = derive(spec, bytes.fromhex(match.seed_hex), stream.id, stream.head_seq + 1)
+            outcome = derive(spec, bytes.fromhex(match.seed_hex), stream.id, writes.head_seq + 1)
             new = NewEvent(type="chance", data={"spec": spec, "outcome": outcome}, actor="server")
         else:
             bot_seat = next((s for s in to_move if s in bot_seats), None)
@@ -539,29 +565,25 @@ def _advance(*, match: Match, appender: Appender, engine, state) -> list[Event]:
             new = NewEvent(type="action", data={"seat": bot_seat, "action": action}, actor=f"bot:{bot_seats[bot_seat]}")
         before = state
         state = engine.apply(state, engine_event(new.type, new.data))
-        events = _append(match, appender, [new], engine=engine, after=state)
-        _log(match, events[0], engine.describe(before, engine_event(events[0].type, events[0].data), state))
-        appended += events
+        writes.add(new, engine.describe(before, engine_event(new.type, new.data), state), engine=engine, after=state)
     if not engine.to_move(state):
-        appended += _close(match, appender, engine.result(state))
+        _close(match, writes, engine.result(state))
+    events = writes.write()
     match.state = state
     match.state_seq = stream.head_seq
     match.save(update_fields=["state", "state_seq", "status", "result", "finished_at", "head_hash", "clocks"])
-    return appended
+    return events
 
 
-def _close(match: Match, appender: Appender, result: dict) -> list[Event]:
+def _close(match: Match, writes: _Writes, result: dict) -> None:
     data = {"result": result}
     if match.mode == Match.Mode.SERVER or match.hash_scheme == SALTED_SCHEME:
         # The reveal: anyone can now re-derive every outcome and recompute every salt.
         data["seed"] = match.seed_hex
-    finished = _append(match, appender, [NewEvent(type="match.finished", data=data, actor="server")])
-    _log(match, finished[0], _result_line(match, result))
+    writes.add(NewEvent(type="match.finished", data=data, actor="server"), _result_line(match, result))
     match.status = Match.Status.FINISHED
     match.result = result
     match.finished_at = timezone.now()
-    match.head_hash = appender.stream.head_hash
-    return finished
 
 
 # -- time --------------------------------------------------------------------------
@@ -599,10 +621,11 @@ def match_claim_timeout(
         timeout = NewEvent(
             type="match.timeout", data={"seat": seat}, actor=actor, recorded_at=datetime_from_micros(now)
         )
-        events = _append(match, appender, [timeout], engine=engine, after=match.state)
+        writes = _Writes(match, appender)
         names = _seat_names(match)
-        _log(match, events[0], f"{names.get(seat, f'Seat {seat}')} ran out of time.")
-        events += _close(match, appender, engine.result_on_time(match.state, seat, len(match_seats(match=match))))
+        writes.add(timeout, f"{names.get(seat, f'Seat {seat}')} ran out of time.", engine=engine, after=match.state)
+        _close(match, writes, engine.result_on_time(match.state, seat, len(match_seats(match=match))))
+        events = writes.write()
         match.state_seq = appender.stream.head_seq
         match.save(update_fields=["state_seq", "status", "result", "finished_at", "head_hash", "clocks"])
         _after_append(match, events)
@@ -667,10 +690,6 @@ def _result_line(match: Match, result: dict | None) -> str:
     names = _seat_names(match)
     winners = ", ".join(names.get(w, f"seat {w}") for w in result.get("winners", []))
     return f"Match over. Winner: {winners}." if winners else "Match over."
-
-
-def _log(match: Match, event: Event, text: str) -> None:
-    MatchLog.objects.create(match=match, seq=event.seq, text=text)
 
 
 def _after_append(match: Match, events: list[Event]) -> None:

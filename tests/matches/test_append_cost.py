@@ -158,9 +158,11 @@ def test_the_move_that_ends_a_match_writes_its_three_outbox_messages_in_one_inse
     assert len(_reads_of(queries, "matches_seat")) == 1, "the seats are read once, with their users"
     # The winner's name: the users came with the seats; a team's partners are one read for all seats.
     assert len(_reads_of(queries, "auth_user")) == 1
-    # SAVEPOINT; match and stream locked; seats; the move's event and log line; the closing event;
-    # the partners (for the winner's name); its log line; the match saved; the outbox; RELEASE.
-    assert len(queries) == 12, [q["sql"][:80] for q in queries]
+    assert len(_writes_to(queries, "matches_event")) == 1, "the move and the closing event in one statement"
+    assert len(_writes_to(queries, "matches_matchlog")) == 1
+    # SAVEPOINT; match and stream locked; seats; the partners (for the winner's name); the move's
+    # and the closing event; their log lines; the match saved; the outbox; RELEASE.
+    assert len(queries) == 10, [q["sql"][:80] for q in queries]
     finished = fresh(match)
     assert finished.status == Match.Status.FINISHED
     assert finished.log.last().text.startswith("Match over.")
@@ -181,9 +183,28 @@ def test_a_create_with_an_event_id_looks_nothing_up_and_takes_no_lock_on_its_new
     assert created
     assert not _reads_of(queries, "matches_event"), "a new create looks up no event_id"
     assert not _reads_of(queries, "matches_stream"), "nobody else can see the new stream: no lock"
-    # SAVEPOINT; stream, match and seats inserted; the created event; its log line; the seats read
-    # for the bots; the two dealing events and their log lines; the match saved; the outbox; RELEASE.
-    assert len(queries) == 14, [q["sql"][:80] for q in queries]
+    # SAVEPOINT; stream, match and seats inserted; the seats read for the bots; the created event
+    # and the two dealing events; their log lines; the match saved; the outbox; RELEASE.
+    assert len(queries) == 10, [q["sql"][:80] for q in queries]
+
+
+@pytest.mark.django_db
+def test_a_whole_bot_match_is_written_in_one_statement_of_events_and_one_of_log_lines():
+    with CaptureQueriesContext(connection) as queries:
+        match = match_create(
+            game="dueling-wizards", seats=[SeatSpec(bot="random"), SeatSpec(bot="random")], created_by=None
+        )
+    stored = eventstore.stream_events(stream_id=match.stream_id)
+    assert len(stored) > 20 and stored[-1].type == "match.finished"
+    assert len(_writes_to(queries, "matches_event")) == 1
+    assert len(_writes_to(queries, "matches_matchlog")) == 1
+    assert len(queries) == 10, [q["sql"][:80] for q in queries]
+    # One statement, the same record: an unbroken salted chain, a log line per event, the head moved.
+    assert eventstore.chain_check(stored, bytes.fromhex(match.seed_hex)).ok
+    assert list(match.log.values_list("seq", flat=True)) == [e.seq for e in stored]
+    finished = fresh(match)
+    assert (finished.state_seq, finished.head_hash) == (stored[-1].seq, stored[-1].hash)
+    assert Stream.objects.get(pk=match.stream_id).head_hash == stored[-1].hash
 
 
 @pytest.mark.django_db
