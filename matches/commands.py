@@ -106,13 +106,15 @@ def command_run(
     same: Callable[[Event], bool] = lambda event: True,
     replay: Callable[[T, Stream, Event], Any] | None = None,
     stream_kind: str | None = None,
+    stream_of: Callable[[T], Stream] | None = None,
 ) -> CommandResult[T]:
     """Run one command against an existing stream (see the module's docstring).
 
     ``stream_id``: the stream, or a function of the locked subject giving it.
     ``same(event)``: whether a stored event under this ``event_id`` was made by this very command.
     ``replay``: what a retry returns as ``value``. ``stream_kind``: make the stream if it does not
-    exist yet (league facts about a stream another transaction is still creating)."""
+    exist yet (league facts about a stream another transaction is still creating). ``stream_of``:
+    the stream row as ``lock`` already locked it with the subject (one statement for both)."""
     if expected_seq is None:
         raise GuardMissing("Send the head seq this command was based on as expected_seq.")
     if isinstance(event_id, str):
@@ -127,6 +129,7 @@ def command_run(
         same=same,
         replay=replay,
         stream_kind=stream_kind,
+        stream_of=stream_of,
     )
     # A retry is rare, and it cannot pass unnoticed: its stored event has moved the head past its
     # expected_seq, or (AT_HEAD) the insert meets the unique event_id. So a new command skips the
@@ -141,15 +144,18 @@ def command_run(
 
 
 def _command_run(
-    *, stream_id, expected_seq, event_id, execute, lock, authorize, same, replay, stream_kind, look_up: bool
+    *, stream_id, expected_seq, event_id, execute, lock, authorize, same, replay, stream_kind, stream_of, look_up: bool
 ) -> CommandResult:
     with transaction.atomic():
         subject = lock() if lock is not None else None
         if callable(stream_id):
             stream_id = stream_id(subject)
-        if stream_kind is not None:
-            Stream.objects.get_or_create(id=stream_id, defaults={"kind": stream_kind})
-        stream = eventstore.stream_lock(stream_id=stream_id)
+        if stream_of is not None:
+            stream = stream_of(subject)
+        else:
+            if stream_kind is not None:
+                Stream.objects.get_or_create(id=stream_id, defaults={"kind": stream_kind})
+            stream = eventstore.stream_lock(stream_id=stream_id)
         existing = eventstore.event_find(event_id=event_id) if look_up else None
         if existing is not None:
             _same_command_or_refuse(existing, stream_id, same)

@@ -343,6 +343,7 @@ def _command(*, match_id, user, seat, expected_seq, event_id, body, actor: str |
         expected_seq=expected_seq,
         event_id=event_id,
         lock=lambda: _match_for_update(match_id),
+        stream_of=lambda match: match.stream,
         authorize=authorize,
         same=same,
         execute=lambda match, appender: _command_execute(match, appender, user, seat, body, actor),
@@ -403,7 +404,10 @@ def _seat_names(match: Match) -> dict[int, str]:
 
 def _match_for_update(match_id) -> Match:
     try:
-        return Match.objects.select_for_update().get(pk=match_id)
+        # The match and its stream row in one statement: FOR UPDATE locks the joined rows in the
+        # order every match command takes them (match, then stream), and after a wait returns
+        # their newest versions.
+        return Match.objects.select_for_update().select_related("stream").get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
         raise MatchError("No such match.", code="match_not_found", status=404) from None
 
@@ -635,6 +639,7 @@ def match_claim_timeout(
         expected_seq=expected_seq,
         event_id=event_id,
         lock=lambda: _match_for_update(match_id),
+        stream_of=lambda match: match.stream,
         authorize=authorize,
         execute=execute,
         same=lambda existing: existing.type == "match.timeout" and existing.actor == actor,

@@ -12,7 +12,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from engines import registry
-from matches import eventstore
+from matches import eventstore, services
 from matches.commands import AT_HEAD, command_create, command_run
 from matches.eventstore import EventIdReused, NewEvent, StaleSequence
 from matches.models import Event, Match, OutboxMessage, Seat, Stream
@@ -116,10 +116,12 @@ def test_a_move_reads_no_event_id_and_its_seats_once_and_writes_its_event_and_he
     assert len(_reads_of(queries, "matches_seat")) == 1, "the seat check and the bots' turn share one read"
     assert len(_writes_to(queries, "matches_event")) == 1
     assert not [s for s in sql if s.startswith("UPDATE") and "matches_stream" in s]
+    [locked] = [s for s in sql if "FOR UPDATE" in s]
+    assert '"matches_match"' in locked and '"matches_stream"' in locked, "the match and its stream in one lock"
     # Inside the test's transaction the command's own is a savepoint. The statements: SAVEPOINT; the
-    # match and the stream locked; the seats read (with their users); the event inserted with the head
+    # match and its stream locked; the seats read (with their users); the event inserted with the head
     # moved; the log line; the match's projection saved; the outbox row; RELEASE SAVEPOINT.
-    assert len(queries) == 9, [s[:80] for s in sql]
+    assert len(queries) == 8, [s[:80] for s in sql]
 
 
 def _play_to_the_last_move(match, users):
@@ -160,9 +162,9 @@ def test_the_move_that_ends_a_match_writes_its_three_outbox_messages_in_one_inse
     assert len(_reads_of(queries, "auth_user")) == 1
     assert len(_writes_to(queries, "matches_event")) == 1, "the move and the closing event in one statement"
     assert len(_writes_to(queries, "matches_matchlog")) == 1
-    # SAVEPOINT; match and stream locked; seats; the partners (for the winner's name); the move's
-    # and the closing event; their log lines; the match saved; the outbox; RELEASE.
-    assert len(queries) == 10, [q["sql"][:80] for q in queries]
+    # SAVEPOINT; match and stream locked together; seats; the partners (for the winner's name); the
+    # move's and the closing event; their log lines; the match saved; the outbox; RELEASE.
+    assert len(queries) == 9, [q["sql"][:80] for q in queries]
     finished = fresh(match)
     assert finished.status == Match.Status.FINISHED
     assert finished.log.last().text.startswith("Match over.")
@@ -353,3 +355,96 @@ def test_concurrent_writers_to_one_stream_serialise_into_one_unbroken_chain():
     assert [e.seq for e in stored] == list(range(1, 31))
     assert eventstore.chain_check(stored).ok
     assert Stream.objects.get(pk="note:race").head_hash == stored[-1].hash
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_waiting_on_the_match_lock_sees_the_head_the_move_before_it_committed(make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    match = new_duel(alice, bob)
+    engine = registry.get(match.game, match.engine_version)
+    current = fresh(match)
+    first_seat = engine.to_move(current.state)[0]
+    first_action = engine.legal_actions(current.state, first_seat)[0]
+    users = {0: alice, 1: bob}
+
+    def first_move():
+        return match_act(
+            match_id=match.id,
+            user=users[first_seat],
+            seat=first_seat,
+            action=first_action,
+            expected_seq=current.state_seq,
+            event_id=uuid.uuid4(),
+        )
+
+    # Where the first move leaves the match (dealt cards included), found by making it and rolling back.
+    with pytest.raises(_RolledBack), transaction.atomic():
+        after = first_move().match
+        raise _RolledBack(after.state_seq, after.state)
+    head, state = _RolledBack.last
+    second_seat = engine.to_move(state)[0]
+    second_action = engine.legal_actions(state, second_seat)[0]
+
+    holding, release, outcome = threading.Event(), threading.Event(), {}
+    real_outbox = services.outbox_add_all
+
+    def outbox_then_wait(*, messages):
+        real_outbox(messages=messages)
+        if threading.current_thread().name == "first":
+            holding.set()
+            release.wait(30)  # the first move holds its locks until the second is queued on them
+
+    def run(name, fn):
+        try:
+            outcome[name] = fn()
+        except Exception as exc:  # reported below: an assertion in a thread would pass unseen
+            outcome[name] = exc
+        finally:
+            connection.close()
+
+    second = lambda: match_act(  # noqa: E731
+        match_id=match.id,
+        user=users[second_seat],
+        seat=second_seat,
+        action=second_action,
+        expected_seq=head,
+        event_id=uuid.uuid4(),
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(services, "outbox_add_all", outbox_then_wait)
+        threads = [threading.Thread(target=run, args=("first", first_move), name="first")]
+        threads[0].start()
+        assert holding.wait(30)
+        threads.append(threading.Thread(target=run, args=("second", second), name="second"))
+        threads[1].start()
+        _wait_until_a_backend_waits_on_a_lock()
+        release.set()
+        for t in threads:
+            t.join()
+    # The second read the match and the stream after the first committed, not the rows it first saw.
+    assert not isinstance(outcome["second"], Exception), outcome["second"]
+    assert outcome["second"].events[0].seq == head + 1
+    stored = eventstore.stream_events(stream_id=match.stream_id)
+    assert eventstore.chain_check(stored, bytes.fromhex(fresh(match).seed_hex)).ok
+
+
+class _RolledBack(Exception):
+    last = None
+
+    def __init__(self, *value):
+        super().__init__()
+        _RolledBack.last = value
+
+
+def _wait_until_a_backend_waits_on_a_lock() -> None:
+    import time
+
+    with connection.cursor() as cursor:
+        for _ in range(300):
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0]:
+                return
+            time.sleep(0.1)
+    raise AssertionError("the second move never waited on the first's lock")
