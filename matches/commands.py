@@ -18,9 +18,10 @@ A command that appends to an existing stream (``command_run``), in one transacti
 4. runs ``execute(subject, appender)``, which decides and appends through the ``Appender`` (the
    first event takes the command's ``event_id``) and records the outbox rows for what follows.
 
-A command that creates a stream (``command_create``) looks its ``event_id`` up first and returns
-what the first create made (``created`` False) instead of making a second one, also when two
-retries race: the loser's insert waits on the winner's unique ``event_id`` and then finds it.
+A command that creates a stream (``command_create``) returns what the first create under its
+``event_id`` made (``created`` False) instead of making a second one, also when two retries race:
+it looks the id up only when its insert fails (a retry's meets the unique ``event_id``; the
+loser of a race waits on the winner's and then finds it), as ``command_run`` does.
 Refusals are ``EventStoreError``s or the caller's own errors, raised before anything is written.
 """
 
@@ -31,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 
 from . import eventstore
 from .eventstore import EventIdReused, EventStoreError, NewEvent
@@ -105,13 +106,15 @@ def command_run(
     same: Callable[[Event], bool] = lambda event: True,
     replay: Callable[[T, Stream, Event], Any] | None = None,
     stream_kind: str | None = None,
+    stream_of: Callable[[T], Stream] | None = None,
 ) -> CommandResult[T]:
     """Run one command against an existing stream (see the module's docstring).
 
     ``stream_id``: the stream, or a function of the locked subject giving it.
     ``same(event)``: whether a stored event under this ``event_id`` was made by this very command.
     ``replay``: what a retry returns as ``value``. ``stream_kind``: make the stream if it does not
-    exist yet (league facts about a stream another transaction is still creating)."""
+    exist yet (league facts about a stream another transaction is still creating). ``stream_of``:
+    the stream row as ``lock`` already locked it with the subject (one statement for both)."""
     if expected_seq is None:
         raise GuardMissing("Send the head seq this command was based on as expected_seq.")
     if isinstance(event_id, str):
@@ -126,6 +129,7 @@ def command_run(
         same=same,
         replay=replay,
         stream_kind=stream_kind,
+        stream_of=stream_of,
     )
     # A retry is rare, and it cannot pass unnoticed: its stored event has moved the head past its
     # expected_seq, or (AT_HEAD) the insert meets the unique event_id. So a new command skips the
@@ -140,15 +144,18 @@ def command_run(
 
 
 def _command_run(
-    *, stream_id, expected_seq, event_id, execute, lock, authorize, same, replay, stream_kind, look_up: bool
+    *, stream_id, expected_seq, event_id, execute, lock, authorize, same, replay, stream_kind, stream_of, look_up: bool
 ) -> CommandResult:
     with transaction.atomic():
         subject = lock() if lock is not None else None
         if callable(stream_id):
             stream_id = stream_id(subject)
-        if stream_kind is not None:
-            Stream.objects.get_or_create(id=stream_id, defaults={"kind": stream_kind})
-        stream = eventstore.stream_lock(stream_id=stream_id)
+        if stream_of is not None:
+            stream = stream_of(subject)
+        else:
+            if stream_kind is not None:
+                Stream.objects.get_or_create(id=stream_id, defaults={"kind": stream_kind})
+            stream = eventstore.stream_lock(stream_id=stream_id)
         existing = eventstore.event_find(event_id=event_id) if look_up else None
         if existing is not None:
             _same_command_or_refuse(existing, stream_id, same)
@@ -185,18 +192,20 @@ def command_create(
     False) if ``same(event)``, else 409 ``event_id_reused``. ``found`` gets the stored first event."""
     if isinstance(event_id, str):
         event_id = uuid.UUID(event_id)
-    existing = eventstore.event_find(event_id=event_id)
-    if existing is not None:
-        _same_command_or_refuse(existing, None, same)
-        return found(existing), False
+    # As in command_run, a new create skips the event_id lookup: a retry's insert meets the unique
+    # event_id (waiting for a concurrent first create to commit), and whatever a create fails on
+    # is answered from the stored event when its id turns out to be stored.
     try:
         with transaction.atomic():  # a savepoint inside a caller's transaction: a lost race leaves nothing
+            # No lock: the new row is invisible to every other transaction until this one commits.
             stream = eventstore.stream_create(stream_id=stream_id, kind=kind)
-            stream = eventstore.stream_lock(stream_id=stream.id)
-            made = execute(Appender(stream=stream, event_id=event_id))
-    except (IntegrityError, eventstore.StaleSequence):
-        # A new stream has no seq to race for: a conflict here is a concurrent create that stored
-        # this event_id first (our insert waited for it to commit). Hand back what it made.
+            appender = Appender(stream=stream, event_id=event_id)
+            made = execute(appender)
+            if event_id is not None and not any(e.event_id == event_id for e in appender.events):
+                # Nothing appended under the id, so no unique index checked it: look it up after all.
+                if eventstore.event_find(event_id=event_id) is not None:
+                    raise _StoredBefore
+    except Exception:
         existing = eventstore.event_find(event_id=event_id)
         if existing is None:
             raise

@@ -43,11 +43,22 @@ def handler(topic: str) -> Callable[[Handler], Handler]:
 
 def outbox_add(*, topic: str, payload: dict[str, Any]) -> OutboxMessage:
     """Record a message in the current transaction; it is delivered after the commit."""
-    if topic not in _HANDLERS:
-        raise ValueError(f"no outbox handler for {topic!r}")
-    message = OutboxMessage.objects.create(topic=topic, payload=payload, available_at=timezone.now())
-    transaction.on_commit(lambda: _deliver_quietly(message.pk))
-    return message
+    return outbox_add_all(messages=[(topic, payload)])[0]
+
+
+def outbox_add_all(*, messages: list[tuple[str, dict[str, Any]]]) -> list[OutboxMessage]:
+    """Record several messages in the current transaction with one INSERT; each is delivered
+    after the commit, in the order given."""
+    for topic, _payload in messages:
+        if topic not in _HANDLERS:
+            raise ValueError(f"no outbox handler for {topic!r}")
+    now = timezone.now()
+    rows = OutboxMessage.objects.bulk_create(
+        [OutboxMessage(topic=topic, payload=payload, available_at=now) for topic, payload in messages]
+    )
+    for row in rows:
+        transaction.on_commit(lambda pk=row.pk: _deliver_quietly(pk))
+    return rows
 
 
 def _deliver_quietly(message_id: int) -> None:

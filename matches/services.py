@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from audit.chain import SALTED_SCHEME
@@ -27,7 +28,7 @@ from .commands import Appender, command_create, command_run
 from .errors import Refusal
 from .eventstore import NewEvent
 from .models import Event, Match, MatchLog, Seat
-from .outbox import outbox_add
+from .outbox import outbox_add_all
 from .replay import engine_event, engine_events
 
 
@@ -94,13 +95,17 @@ def match_create_or_get(
 ) -> tuple[Match, bool]:
     """``match_create``, saying whether this call made the match (False: a retry with the
     ``event_id`` of an earlier create, which gets the match that one made; also when the two race)."""
-    if event_id is not None:
+    # No lookup of event_id first: command_create finds a retry when its insert meets the stored id.
+    try:
+        engine, normalised, state, clock = _checked_setup(
+            game=game, seats=seats, mode=mode, config=config, time_control=time_control
+        )
+    except MatchError:
+        # A retry is answered as one even if the server would now refuse the create itself.
         existing = match_create_retry(event_id=event_id, game=game, seats=seats, created_by=created_by, mode=mode)
-        if existing is not None:
-            return existing, False
-    engine, normalised, state, clock = _checked_setup(
-        game=game, seats=seats, mode=mode, config=config, time_control=time_control
-    )
+        if existing is None:
+            raise
+        return existing, False
     match_id = uuid.uuid4()
     # The stream secret: it seeds a server-dealt match's outcomes and salts every event's hash
     # (docs/AUDIT.md), so a tabletop match has one too. Committed now, revealed at the end.
@@ -155,20 +160,22 @@ def match_create_or_get(
                 "origin": origin or {},
             },
         )
-        events = _append(match, appender, [created], engine=engine, after=state)
-        _log(match, events[0], "Match created.")
-        events += _advance(match=match, appender=appender, engine=engine, state=state)
-        _after_append(match, events)
+        writes = _Writes(match, appender)
+        writes.add(created, "Match created.", engine=engine, after=state)
+        _after_append(match, _advance(match=match, writes=writes, engine=engine, state=state))
         return match
 
-    return command_create(
-        stream_id=f"match:{match_id}",
-        kind="match",
-        event_id=event_id,
-        execute=execute,
-        found=lambda event: Match.objects.get(stream_id=event.stream_id),
-        same=lambda event: _same_create(event, game=game, seats=seats, created_by=created_by, mode=mode),
-    )
+    try:
+        return command_create(
+            stream_id=f"match:{match_id}",
+            kind="match",
+            event_id=event_id,
+            execute=execute,
+            found=lambda event: Match.objects.get(stream_id=event.stream_id),
+            same=lambda event: _same_create(event, game=game, seats=seats, created_by=created_by, mode=mode),
+        )
+    except eventstore.EventIdReused:
+        raise _event_id_reused() from None
 
 
 def match_create_check(
@@ -226,12 +233,16 @@ def match_create_retry(*, event_id, game: str, seats: list[SeatSpec], created_by
     if existing is None:
         return None
     if not _same_create(existing, game=game, seats=seats, created_by=created_by, mode=mode):
-        raise MatchError(
-            "This event_id was already used for a different command. Use a new id for a new command.",
-            code=eventstore.EventIdReused.code,
-            status=409,
-        )
+        raise _event_id_reused()
     return Match.objects.get(stream_id=existing.stream_id)
+
+
+def _event_id_reused() -> MatchError:
+    return MatchError(
+        "This event_id was already used for a different command. Use a new id for a new command.",
+        code=eventstore.EventIdReused.code,
+        status=409,
+    )
 
 
 def _same_create(existing: Event, *, game: str, seats: list[SeatSpec], created_by, mode: str) -> bool:
@@ -332,6 +343,7 @@ def _command(*, match_id, user, seat, expected_seq, event_id, body, actor: str |
         expected_seq=expected_seq,
         event_id=event_id,
         lock=lambda: _match_for_update(match_id),
+        stream_of=lambda match: match.stream,
         authorize=authorize,
         same=same,
         execute=lambda match, appender: _command_execute(match, appender, user, seat, body, actor),
@@ -355,10 +367,9 @@ def _command_execute(match: Match, appender: Appender, user, seat, body, actor: 
             raise MatchError(
                 "Your time is up: the match ends on time once anyone claims it.", code="time_up", status=409
             )
-    before = match.state
-    events = _append(match, appender, [new], engine=engine, after=state)
-    _log(match, events[0], engine.describe(before, engine_event(events[0].type, events[0].data), state))
-    events += _advance(match=match, appender=appender, engine=engine, state=state)
+    writes = _Writes(match, appender)
+    writes.add(new, engine.describe(match.state, engine_event(new.type, new.data), state), engine=engine, after=state)
+    events = _advance(match=match, writes=writes, engine=engine, state=state)
     _after_append(match, events)
     return events
 
@@ -368,7 +379,7 @@ def check_seat_holder(*, match: Match, user: AbstractBaseUser, seat: int) -> Sea
         raise MatchError("Sign in to play.", code="not_authenticated", status=401)
     if not isinstance(seat, int) or isinstance(seat, bool):
         raise MatchError("Seat must be a whole number.", code="bad_seat")
-    holder = match.seats.filter(index=seat).first()
+    holder = next((s for s in match_seats(match=match) if s.index == seat), None)
     if holder is None:
         raise MatchError(f"This match has no seat {seat}.", code="no_such_seat", status=404)
     if not holder.held_by(user):
@@ -376,9 +387,27 @@ def check_seat_holder(*, match: Match, user: AbstractBaseUser, seat: int) -> Sea
     return holder
 
 
+def match_seats(*, match: Match) -> list[Seat]:
+    """The match's seats with their users, read once per command: the seat check, the bots'
+    turn and the closing line share this one read (seats never change once a match exists)."""
+    if "seats" not in getattr(match, "_prefetched_objects_cache", {}):
+        prefetch_related_objects([match], Prefetch("seats", queryset=Seat.objects.select_related("user")))
+    return list(match.seats.all())
+
+
+def _seat_names(match: Match) -> dict[int, str]:
+    seats = match_seats(match=match)
+    # A person's seat may be a team: its partners, read here in one query (not one per seat).
+    prefetch_related_objects([s for s in seats if s.user_id], "partners")
+    return {s.index: s.label for s in seats}
+
+
 def _match_for_update(match_id) -> Match:
     try:
-        return Match.objects.select_for_update().get(pk=match_id)
+        # The match and its stream row in one statement: FOR UPDATE locks the joined rows in the
+        # order every match command takes them (match, then stream), and after a wait returns
+        # their newest versions.
+        return Match.objects.select_for_update().select_related("stream").get(pk=match_id)
     except (Match.DoesNotExist, ValueError, TypeError):
         raise MatchError("No such match.", code="match_not_found", status=404) from None
 
@@ -465,35 +494,63 @@ def _outcome_from_cards(engine, state, spec, outcome):
     return outcome
 
 
-def _append(match: Match, appender: Appender, new_events: list[NewEvent], *, engine=None, after=None) -> list[Event]:
-    """Append (salted in salted streams) and move the clocks on: ``after`` is the state the
-    events leave, whose seats to move have their clocks running (none once the match closes)."""
-    secret = bytes.fromhex(match.seed_hex) if match.hash_scheme == SALTED_SCHEME else None
-    events = appender.append(new_events, secret=secret)
-    if match.time_control:
-        running = [] if after is None else [s for s in engine.to_move(after) if s != CHANCE]
-        for event in events:
-            at = micros(event.recorded_at)
+class _Writes:
+    """What one match command decides, written when it has decided all of it: the events in one
+    statement that also moves the stream's head, their log lines in one INSERT, however many cards
+    the server dealt and bots moved (each event was two round trips of its own)."""
+
+    def __init__(self, match: Match, appender: Appender):
+        self.match, self.appender = match, appender
+        self.new: list[NewEvent] = []
+        self.lines: list[str] = []
+
+    @property
+    def head_seq(self) -> int:
+        """The seq of the last event decided so far, written or not."""
+        return self.appender.stream.head_seq + len(self.new)
+
+    def add(self, new: NewEvent, line: str, *, engine=None, after=None) -> None:
+        """Queue an event and its log line and move the clocks on: ``after`` is the state the
+        event leaves, whose seats to move have their clocks running (none once the match closes)."""
+        match = self.match
+        # Stamped when decided, as an append right then would have been: the clocks step by it.
+        new.recorded_at = new.recorded_at or timezone.now()
+        if match.time_control:
+            running = [] if after is None else [s for s in engine.to_move(after) if s != CHANCE]
+            at = micros(new.recorded_at)
             clocks = (
-                Clocks.start(match.time_control, match.seats.count(), at)
-                if event.seq == 1
+                Clocks.start(match.time_control, len(match_seats(match=match)), at)
+                if self.head_seq == 0
                 else Clocks.from_dict(match.clocks)
             )
-            mover = event.data.get("seat") if event.type == "action" else None
-            clocks.step(at, mover, running)
+            clocks.step(at, new.data.get("seat") if new.type == "action" else None, running)
             match.clocks = clocks.as_dict()
-    return events
+        self.new.append(new)
+        self.lines.append(line)
+
+    def write(self) -> list[Event]:
+        """Append what is queued (salted in salted streams) with its log lines."""
+        match = self.match
+        secret = bytes.fromhex(match.seed_hex) if match.hash_scheme == SALTED_SCHEME else None
+        events = self.appender.append(self.new, secret=secret)
+        MatchLog.objects.bulk_create(
+            [MatchLog(match=match, seq=event.seq, text=line) for event, line in zip(events, self.lines, strict=True)]
+        )
+        self.new, self.lines = [], []
+        if match.status == Match.Status.FINISHED:
+            match.head_hash = self.appender.stream.head_hash
+        return events
 
 
-def _advance(*, match: Match, appender: Appender, engine, state) -> list[Event]:
-    """After a command: deal server chance, let bots move, close a finished match.
+def _advance(*, match: Match, writes: _Writes, engine, state) -> list[Event]:
+    """After a command: deal server chance, let bots move, close a finished match; then write
+    every event the command decided and save the match's projection. Returns those events.
 
     All in the caller's transaction, so the stream never rests at a point where the
     server owes an outcome. Bots play only while no person is to move."""
-    appended: list[Event] = []
-    stream = appender.stream
-    bot_seats = {s.index: s.bot for s in match.seats.all() if s.bot}
-    rng = _BotRng(match.seed_hex or match.stream_id, stream.head_seq)
+    stream = writes.appender.stream
+    bot_seats = {s.index: s.bot for s in match_seats(match=match) if s.bot}
+    rng = _BotRng(match.seed_hex or match.stream_id, writes.head_seq)
     while True:
         to_move = engine.to_move(state)
         if not to_move:
@@ -502,7 +559,7 @@ def _advance(*, match: Match, appender: Appender, engine, state) -> list[Event]:
             if match.mode != Match.Mode.SERVER:
                 break
             spec = engine.chance(state)
-            outcome = derive(spec, bytes.fromhex(match.seed_hex), stream.id, stream.head_seq + 1)
+            outcome = derive(spec, bytes.fromhex(match.seed_hex), stream.id, writes.head_seq + 1)
             new = NewEvent(type="chance", data={"spec": spec, "outcome": outcome}, actor="server")
         else:
             bot_seat = next((s for s in to_move if s in bot_seats), None)
@@ -512,29 +569,25 @@ def _advance(*, match: Match, appender: Appender, engine, state) -> list[Event]:
             new = NewEvent(type="action", data={"seat": bot_seat, "action": action}, actor=f"bot:{bot_seats[bot_seat]}")
         before = state
         state = engine.apply(state, engine_event(new.type, new.data))
-        events = _append(match, appender, [new], engine=engine, after=state)
-        _log(match, events[0], engine.describe(before, engine_event(events[0].type, events[0].data), state))
-        appended += events
+        writes.add(new, engine.describe(before, engine_event(new.type, new.data), state), engine=engine, after=state)
     if not engine.to_move(state):
-        appended += _close(match, appender, engine.result(state))
+        _close(match, writes, engine.result(state))
+    events = writes.write()
     match.state = state
     match.state_seq = stream.head_seq
     match.save(update_fields=["state", "state_seq", "status", "result", "finished_at", "head_hash", "clocks"])
-    return appended
+    return events
 
 
-def _close(match: Match, appender: Appender, result: dict) -> list[Event]:
+def _close(match: Match, writes: _Writes, result: dict) -> None:
     data = {"result": result}
     if match.mode == Match.Mode.SERVER or match.hash_scheme == SALTED_SCHEME:
         # The reveal: anyone can now re-derive every outcome and recompute every salt.
         data["seed"] = match.seed_hex
-    finished = _append(match, appender, [NewEvent(type="match.finished", data=data, actor="server")])
-    _log(match, finished[0], _result_line(match, result))
+    writes.add(NewEvent(type="match.finished", data=data, actor="server"), _result_line(match, result))
     match.status = Match.Status.FINISHED
     match.result = result
     match.finished_at = timezone.now()
-    match.head_hash = appender.stream.head_hash
-    return finished
 
 
 # -- time --------------------------------------------------------------------------
@@ -572,10 +625,11 @@ def match_claim_timeout(
         timeout = NewEvent(
             type="match.timeout", data={"seat": seat}, actor=actor, recorded_at=datetime_from_micros(now)
         )
-        events = _append(match, appender, [timeout], engine=engine, after=match.state)
-        names = {s.index: s.label for s in match.seats.all()}
-        _log(match, events[0], f"{names.get(seat, f'Seat {seat}')} ran out of time.")
-        events += _close(match, appender, engine.result_on_time(match.state, seat, match.seats.count()))
+        writes = _Writes(match, appender)
+        names = _seat_names(match)
+        writes.add(timeout, f"{names.get(seat, f'Seat {seat}')} ran out of time.", engine=engine, after=match.state)
+        _close(match, writes, engine.result_on_time(match.state, seat, len(match_seats(match=match))))
+        events = writes.write()
         match.state_seq = appender.stream.head_seq
         match.save(update_fields=["state_seq", "status", "result", "finished_at", "head_hash", "clocks"])
         _after_append(match, events)
@@ -585,6 +639,7 @@ def match_claim_timeout(
         expected_seq=expected_seq,
         event_id=event_id,
         lock=lambda: _match_for_update(match_id),
+        stream_of=lambda match: match.stream,
         authorize=authorize,
         execute=execute,
         same=lambda existing: existing.type == "match.timeout" and existing.actor == actor,
@@ -637,13 +692,9 @@ class _BotRng:
 def _result_line(match: Match, result: dict | None) -> str:
     if not result:
         return "Match over."
-    names = {s.index: s.label for s in match.seats.all()}
+    names = _seat_names(match)
     winners = ", ".join(names.get(w, f"seat {w}") for w in result.get("winners", []))
     return f"Match over. Winner: {winners}." if winners else "Match over."
-
-
-def _log(match: Match, event: Event, text: str) -> None:
-    MatchLog.objects.create(match=match, seq=event.seq, text=text)
 
 
 def _after_append(match: Match, events: list[Event]) -> None:
@@ -651,10 +702,13 @@ def _after_append(match: Match, events: list[Event]) -> None:
     delivered after the commit, so a committed move is never reported as failed (matches.outbox)."""
     if not events:
         return
-    outbox_add(
-        topic="match.broadcast",
-        payload={"match_id": str(match.id), "head_seq": events[-1].seq, "after": events[0].seq - 1},
-    )
+    messages = [
+        ("match.broadcast", {"match_id": str(match.id), "head_seq": events[-1].seq, "after": events[0].seq - 1})
+    ]
     if match.status == Match.Status.FINISHED and events[-1].type == "match.finished":
-        outbox_add(topic="match.verify", payload={"match_id": str(match.id)})
-        outbox_add(topic="match.finished", payload={"match_id": str(match.id), "game": match.game})
+        messages += [
+            ("match.verify", {"match_id": str(match.id)}),
+            ("match.finished", {"match_id": str(match.id), "game": match.game}),
+        ]
+    # One INSERT for all of them (a finished match's three were three round trips).
+    outbox_add_all(messages=messages)

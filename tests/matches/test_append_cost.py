@@ -11,11 +11,12 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from matches import eventstore
-from matches.commands import AT_HEAD, command_run
+from engines import registry
+from matches import eventstore, services
+from matches.commands import AT_HEAD, command_create, command_run
 from matches.eventstore import EventIdReused, NewEvent, StaleSequence
-from matches.models import Event, Stream
-from matches.services import match_act
+from matches.models import Event, Match, OutboxMessage, Seat, Stream
+from matches.services import MatchError, SeatSpec, match_act, match_create, match_create_or_get
 
 from .helpers import event_count, first_legal, fresh, new_duel
 
@@ -94,8 +95,16 @@ def test_off_postgresql_the_orm_path_keeps_the_same_guard_and_chain(monkeypatch)
     assert Stream.objects.get(pk="note:1").head_hash == stored[-1].hash
 
 
+def _reads_of(queries, table: str) -> list[str]:
+    return [
+        q["sql"] for q in queries if q["sql"].lstrip().upper().startswith("SELECT") and f'FROM "{table}"' in q["sql"]
+    ]
+
+
 @pytest.mark.django_db
-def test_a_move_reads_no_event_id_and_writes_its_event_and_head_in_one_statement(alice, bob, client_for):
+def test_a_move_reads_no_event_id_and_its_seats_once_and_writes_its_event_and_head_in_one_statement(
+    alice, bob, client_for
+):
     match = new_duel(alice, bob)
     action = first_legal(client_for(bob), match, 1)[0]
     seq = fresh(match).state_seq
@@ -103,13 +112,168 @@ def test_a_move_reads_no_event_id_and_writes_its_event_and_head_in_one_statement
         done = match_act(match_id=match.id, user=bob, seat=1, action=action, expected_seq=seq, event_id=uuid.uuid4())
     assert [e.seq for e in done.events] == [seq + 1]
     sql = [q["sql"] for q in queries]
-    assert not [s for s in sql if "matches_event" in s and s.startswith("SELECT")], "a new command looks up no event"
+    assert not _reads_of(queries, "matches_event"), "a new command looks up no event"
+    assert len(_reads_of(queries, "matches_seat")) == 1, "the seat check and the bots' turn share one read"
     assert len(_writes_to(queries, "matches_event")) == 1
     assert not [s for s in sql if s.startswith("UPDATE") and "matches_stream" in s]
+    [locked] = [s for s in sql if "FOR UPDATE" in s]
+    assert '"matches_match"' in locked and '"matches_stream"' in locked, "the match and its stream in one lock"
     # Inside the test's transaction the command's own is a savepoint. The statements: SAVEPOINT; the
-    # match and the stream locked; the seat checked; the event inserted with the head moved; the log
-    # line; the seats read for bots; the match's projection saved; the outbox row; RELEASE SAVEPOINT.
-    assert len(queries) == 10, [s[:80] for s in sql]
+    # match and its stream locked; the seats read (with their users); the event inserted with the head
+    # moved; the log line; the match's projection saved; the outbox row; RELEASE SAVEPOINT.
+    assert len(queries) == 8, [s[:80] for s in sql]
+
+
+def _play_to_the_last_move(match, users):
+    """Both people play their first legal action; returns the queries of the move that ends it."""
+    engine = registry.get(match.game, match.engine_version)
+    while True:
+        current = fresh(match)
+        seat = engine.to_move(current.state)[0]
+        action = engine.legal_actions(current.state, seat)[0]
+        with CaptureQueriesContext(connection) as queries:
+            match_act(
+                match_id=match.id,
+                user=users[seat],
+                seat=seat,
+                action=action,
+                expected_seq=current.state_seq,
+                event_id=uuid.uuid4(),
+            )
+        if fresh(match).status == Match.Status.FINISHED:
+            return queries
+
+
+@pytest.mark.django_db
+def test_the_move_that_ends_a_match_writes_its_three_outbox_messages_in_one_insert(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    match = new_duel(alice, bob)
+    with django_capture_on_commit_callbacks() as delivered:
+        queries = _play_to_the_last_move(match, {0: alice, 1: bob})
+    outbox_inserts = _writes_to(queries, "matches_outboxmessage")
+    assert len(outbox_inserts) == 1
+    rows = list(OutboxMessage.objects.filter(payload__match_id=str(match.id)).order_by("id"))
+    assert [r.topic for r in rows[-3:]] == ["match.broadcast", "match.verify", "match.finished"]
+    # Written with the closing event, delivered only once the commit is done.
+    assert all(r.delivered_at is None for r in rows[-3:])
+    assert len(_reads_of(queries, "matches_seat")) == 1, "the seats are read once, with their users"
+    # The winner's name: the users came with the seats; a team's partners are one read for all seats.
+    assert len(_reads_of(queries, "auth_user")) == 1
+    assert len(_writes_to(queries, "matches_event")) == 1, "the move and the closing event in one statement"
+    assert len(_writes_to(queries, "matches_matchlog")) == 1
+    # SAVEPOINT; match and stream locked together; seats; the partners (for the winner's name); the
+    # move's and the closing event; their log lines; the match saved; the outbox; RELEASE.
+    assert len(queries) == 9, [q["sql"][:80] for q in queries]
+    finished = fresh(match)
+    assert finished.status == Match.Status.FINISHED
+    assert finished.log.last().text.startswith("Match over.")
+    for callback in delivered[-3:]:
+        callback()
+    assert OutboxMessage.objects.filter(pk__in=[r.pk for r in rows[-3:]], delivered_at__isnull=False).count() == 3
+
+
+@pytest.mark.django_db
+def test_a_create_with_an_event_id_looks_nothing_up_and_takes_no_lock_on_its_new_stream(alice, bob):
+    with CaptureQueriesContext(connection) as queries:
+        match, created = match_create_or_get(
+            game="dueling-wizards",
+            seats=[SeatSpec(user=alice), SeatSpec(user=bob)],
+            created_by=alice,
+            event_id=uuid.uuid4(),
+        )
+    assert created
+    assert not _reads_of(queries, "matches_event"), "a new create looks up no event_id"
+    assert not _reads_of(queries, "matches_stream"), "nobody else can see the new stream: no lock"
+    # SAVEPOINT; stream, match and seats inserted; the seats read for the bots; the created event
+    # and the two dealing events; their log lines; the match saved; the outbox; RELEASE.
+    assert len(queries) == 10, [q["sql"][:80] for q in queries]
+
+
+@pytest.mark.django_db
+def test_a_whole_bot_match_is_written_in_one_statement_of_events_and_one_of_log_lines():
+    with CaptureQueriesContext(connection) as queries:
+        match = match_create(
+            game="dueling-wizards", seats=[SeatSpec(bot="random"), SeatSpec(bot="random")], created_by=None
+        )
+    stored = eventstore.stream_events(stream_id=match.stream_id)
+    assert len(stored) > 20 and stored[-1].type == "match.finished"
+    assert len(_writes_to(queries, "matches_event")) == 1
+    assert len(_writes_to(queries, "matches_matchlog")) == 1
+    assert len(queries) == 10, [q["sql"][:80] for q in queries]
+    # One statement, the same record: an unbroken salted chain, a log line per event, the head moved.
+    assert eventstore.chain_check(stored, bytes.fromhex(match.seed_hex)).ok
+    assert list(match.log.values_list("seq", flat=True)) == [e.seq for e in stored]
+    finished = fresh(match)
+    assert (finished.state_seq, finished.head_hash) == (stored[-1].seq, stored[-1].hash)
+    assert Stream.objects.get(pk=match.stream_id).head_hash == stored[-1].hash
+
+
+@pytest.mark.django_db
+def test_a_create_sent_again_returns_the_first_match_and_another_create_under_its_id_is_refused(alice, bob, carol):
+    event_id, seats = uuid.uuid4(), [SeatSpec(user=alice), SeatSpec(user=bob)]
+    first, made = match_create_or_get(game="dueling-wizards", seats=seats, created_by=alice, event_id=event_id)
+    counts = (Match.objects.count(), Stream.objects.count(), Event.objects.count(), Seat.objects.count())
+    again, made_again = match_create_or_get(game="dueling-wizards", seats=seats, created_by=alice, event_id=event_id)
+    assert (made, made_again) == (True, False)
+    assert again.pk == first.pk
+    # The retry's own rows went with its rolled-back savepoint.
+    assert (Match.objects.count(), Stream.objects.count(), Event.objects.count(), Seat.objects.count()) == counts
+    with pytest.raises(MatchError) as refused:
+        match_create_or_get(
+            game="dueling-wizards",
+            seats=[SeatSpec(user=alice), SeatSpec(user=carol)],
+            created_by=alice,
+            event_id=event_id,
+        )
+    assert refused.value.code == "event_id_reused"
+    assert (Match.objects.count(), Stream.objects.count(), Event.objects.count(), Seat.objects.count()) == counts
+
+
+@pytest.mark.django_db
+def test_a_create_sent_again_is_answered_as_a_retry_even_where_its_setup_would_now_be_refused(alice, bob):
+    event_id, seats = uuid.uuid4(), [SeatSpec(user=alice), SeatSpec(user=bob)]
+    first = match_create(game="dueling-wizards", seats=seats, created_by=alice, event_id=event_id)
+    again, made = match_create_or_get(
+        game="dueling-wizards", seats=seats, created_by=alice, event_id=event_id, config={"jokers": "yes"}
+    )
+    assert (again.pk, made) == (first.pk, False)
+    with pytest.raises(MatchError) as refused:
+        match_create(game="dueling-wizards", seats=seats, created_by=alice, config={"jokers": "yes"})
+    assert refused.value.code == "bad_option_value"
+
+
+def _create_note(stream_id: str, event_id, data: dict, *, fail: bool = False):
+    def execute(appender):
+        if fail:
+            raise ValueError("refused before appending")
+        return appender.append([NewEvent(type="noted", data=data, actor="system")])[0].stream_id
+
+    return command_create(
+        stream_id=stream_id,
+        kind="note",
+        event_id=event_id,
+        execute=execute,
+        found=lambda existing: existing.stream_id,
+        same=lambda existing: existing.data == data,
+    )
+
+
+@pytest.mark.django_db
+def test_a_stream_create_sent_again_returns_the_first_stream_and_leaves_no_second():
+    event_id = uuid.uuid4()
+    assert _create_note("note:a", event_id, {"n": 1}) == ("note:a", True)
+    # The retry names a new stream (as a match create does): its insert meets the stored event_id.
+    assert _create_note("note:b", event_id, {"n": 1}) == ("note:a", False)
+    # A retry that fails before it appends is still answered from the stored event.
+    assert _create_note("note:c", event_id, {"n": 1}, fail=True) == ("note:a", False)
+    with pytest.raises(EventIdReused):
+        _create_note("note:d", event_id, {"n": 2})
+    assert list(Stream.objects.filter(kind="note").values_list("id", flat=True)) == ["note:a"]
+    assert Event.objects.filter(stream_id="note:a").count() == 1
+    with pytest.raises(ValueError):
+        _create_note("note:e", uuid.uuid4(), {"n": 3}, fail=True)
+    assert not Stream.objects.filter(pk="note:e").exists()
 
 
 @pytest.mark.django_db
@@ -191,3 +355,96 @@ def test_concurrent_writers_to_one_stream_serialise_into_one_unbroken_chain():
     assert [e.seq for e in stored] == list(range(1, 31))
     assert eventstore.chain_check(stored).ok
     assert Stream.objects.get(pk="note:race").head_hash == stored[-1].hash
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_waiting_on_the_match_lock_sees_the_head_the_move_before_it_committed(make_user):
+    alice, bob = make_user("alice"), make_user("bob")
+    match = new_duel(alice, bob)
+    engine = registry.get(match.game, match.engine_version)
+    current = fresh(match)
+    first_seat = engine.to_move(current.state)[0]
+    first_action = engine.legal_actions(current.state, first_seat)[0]
+    users = {0: alice, 1: bob}
+
+    def first_move():
+        return match_act(
+            match_id=match.id,
+            user=users[first_seat],
+            seat=first_seat,
+            action=first_action,
+            expected_seq=current.state_seq,
+            event_id=uuid.uuid4(),
+        )
+
+    # Where the first move leaves the match (dealt cards included), found by making it and rolling back.
+    with pytest.raises(_RolledBack), transaction.atomic():
+        after = first_move().match
+        raise _RolledBack(after.state_seq, after.state)
+    head, state = _RolledBack.last
+    second_seat = engine.to_move(state)[0]
+    second_action = engine.legal_actions(state, second_seat)[0]
+
+    holding, release, outcome = threading.Event(), threading.Event(), {}
+    real_outbox = services.outbox_add_all
+
+    def outbox_then_wait(*, messages):
+        real_outbox(messages=messages)
+        if threading.current_thread().name == "first":
+            holding.set()
+            release.wait(30)  # the first move holds its locks until the second is queued on them
+
+    def run(name, fn):
+        try:
+            outcome[name] = fn()
+        except Exception as exc:  # reported below: an assertion in a thread would pass unseen
+            outcome[name] = exc
+        finally:
+            connection.close()
+
+    second = lambda: match_act(  # noqa: E731
+        match_id=match.id,
+        user=users[second_seat],
+        seat=second_seat,
+        action=second_action,
+        expected_seq=head,
+        event_id=uuid.uuid4(),
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(services, "outbox_add_all", outbox_then_wait)
+        threads = [threading.Thread(target=run, args=("first", first_move), name="first")]
+        threads[0].start()
+        assert holding.wait(30)
+        threads.append(threading.Thread(target=run, args=("second", second), name="second"))
+        threads[1].start()
+        _wait_until_a_backend_waits_on_a_lock()
+        release.set()
+        for t in threads:
+            t.join()
+    # The second read the match and the stream after the first committed, not the rows it first saw.
+    assert not isinstance(outcome["second"], Exception), outcome["second"]
+    assert outcome["second"].events[0].seq == head + 1
+    stored = eventstore.stream_events(stream_id=match.stream_id)
+    assert eventstore.chain_check(stored, bytes.fromhex(fresh(match).seed_hex)).ok
+
+
+class _RolledBack(Exception):
+    last = None
+
+    def __init__(self, *value):
+        super().__init__()
+        _RolledBack.last = value
+
+
+def _wait_until_a_backend_waits_on_a_lock() -> None:
+    import time
+
+    with connection.cursor() as cursor:
+        for _ in range(300):
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0]:
+                return
+            time.sleep(0.1)
+    raise AssertionError("the second move never waited on the first's lock")
