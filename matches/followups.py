@@ -34,3 +34,15 @@ def verified(payload: dict) -> None:
     signals.match_verified.send(
         sender=Match, match_id=payload["match_id"], game=payload["game"], verdict=payload["verdict"]
     )
+
+
+@handler("match.broadcast_many")
+def broadcast_many(payload: dict) -> None:
+    # A batch of verdicts (matches_verify): each match's frames, as "match.broadcast" sends them.
+    for item in payload["matches"]:
+        live.broadcast_match(match_id=item["match_id"], head_seq=item["head_seq"], after=item.get("after"))
+
+
+@handler("match.verified_many")
+def verified_many(payload: dict) -> None:
+    signals.matches_verified.send(sender=Match, verdicts=payload["verdicts"])

@@ -10,7 +10,7 @@ from league.ratings.projection import rated_games, ratings_apply, ratings_refres
 from matches.models import Match
 
 from .models import Fixture
-from .services import result_record, result_retract, season_results_record
+from .services import result_record, result_retract, season_results_record, verdicts_followups_apply
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +32,12 @@ def refresh_ratings(game: str) -> bool:
 def rate_result(match_id: str) -> bool:
     """Idempotent: folds one match's verdict into its game's ratings, or does nothing if it is in."""
     return ratings_apply(match_id=match_id)
+
+
+@app.task(name="league.verdicts_followups", acks_late=True)
+def verdicts_followups(verdicts: list[dict]) -> dict[str, int]:
+    """Idempotent: many verdicts' results, retractions and ratings in one batch (matches_verify)."""
+    return verdicts_followups_apply(verdicts=verdicts)
 
 
 #: How long after its verdict a match's follow-ups may still be on their way (queued, or running).
