@@ -39,8 +39,7 @@ def verified(payload: dict) -> None:
 @handler("match.broadcast_many")
 def broadcast_many(payload: dict) -> None:
     # A batch of verdicts (matches_verify): each match's frames, as "match.broadcast" sends them.
-    for item in payload["matches"]:
-        live.broadcast_match(match_id=item["match_id"], head_seq=item["head_seq"], after=item.get("after"))
+    live.broadcast_matches(items=payload["matches"])
 
 
 @handler("match.verified_many")
