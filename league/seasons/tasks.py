@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from config.celery import app
 from league.ratings.models import RatingPoint
-from league.ratings.projection import rated_games, ratings_apply, ratings_refresh
+from league.ratings.projection import rated_games, ratings_apply, ratings_apply_many, ratings_refresh
 from matches.models import Match
 
 from .models import Fixture
@@ -89,9 +89,19 @@ def requeue_followups(now=None) -> dict[str, int]:
         .values_list("pk", flat=True)
     )
     # A result the ratings rightly leave out (an unfinished bot game) is found again by the next
-    # sweep and changes nothing: bounded by the window, and cheap (one read each).
+    # sweep and changes nothing: bounded by the window, and cheap.
+    found = list(disagree)
+    if not found:
+        return {"results": recorded, "retracted": retracted, "ratings": 0}
+    try:
+        # All at once (one transaction per game, issue 17, P6) ...
+        changed = ratings_apply_many(match_ids=found)
+        return {"results": recorded, "retracted": retracted, "ratings": changed}
+    except Exception:
+        log.exception("Ratings: the sweep's batch failed; applying its %s matches one at a time.", len(found))
+    # ... and if that fails, one at a time, so one bad match holds back none of the others.
     changed = 0
-    for match_id in disagree:
+    for match_id in found:
         # One match whose ratings cannot be applied (a bug, bad data) must not hold back every
         # verdict after it, minute after minute: it is logged, and the next sweep tries it again.
         try:

@@ -207,3 +207,23 @@ def test_verifying_an_unknown_match_in_a_batch_records_nothing(played):
     with pytest.raises(Match.DoesNotExist, match="nothing was verified"):
         matches_verify(match_ids=[*ids, "00000000-0000-0000-0000-000000000000"])
     assert not Match.objects.exclude(verdict=Match.Verdict.PENDING).exists()
+
+
+def test_verify_all_takes_a_seasons_finished_matches_in_one_batch(played, django_capture_on_commit_callbacks, capsys):
+    from django.core.management import call_command
+
+    from matches.checkpoints.models import StreamAudit
+
+    season, ids = played
+    before = OutboxMessage.objects.order_by("-id").values_list("id", flat=True).first()
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("verify", all=True)
+    assert " 0 disputed." in capsys.readouterr().out
+    sent = OutboxMessage.objects.filter(id__gt=before)
+    (batch,) = sent.filter(topic="match.verified_many").values_list("payload", flat=True)
+    assert sorted(v["match_id"] for v in batch["verdicts"]) == sorted(ids)
+    assert not sent.filter(topic="match.verified").exists()
+    assert season.fixtures.filter(status=Fixture.Status.PLAYED).count() == 6
+    assert RatingPoint.objects.count() == 2 * 6
+    streams = Match.objects.filter(pk__in=ids).values_list("stream_id", flat=True)
+    assert StreamAudit.objects.filter(stream_id__in=list(streams), ok=True).count() == 12
