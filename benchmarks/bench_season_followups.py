@@ -17,7 +17,7 @@ and its two facts (started, result recorded). Measured in the same run:
 
 It prints the mean per result in the first and the last 46 results (growth = last / first)
 and the season's totals. Then a third season, its starts appended first, takes all its verdicts
-at once (``season_results_record``, then ``ratings_apply`` in the verdicts' order), against the
+at once (``season_results_record``, then ``ratings_apply_many``), against the
 first season's ``result_record`` and ``ratings_apply`` verdict by verdict. The match replays themselves (the verification work) are not here:
 ``verify`` measures those.
 """
@@ -143,8 +143,8 @@ def play(season, fixtures, matches, project, rate, sample_old_ratings: bool):
 
 def batched(season, fixtures, matches):
     """The season's starts appended (not timed), then every verdict's follow-ups at once: the
-    results by ``season_results_record``, the ratings by ``ratings_apply`` in the same order."""
-    from league.ratings.projection import ratings_apply
+    results by ``season_results_record``, the ratings by ``ratings_apply_many``."""
+    from league.ratings.projection import ratings_apply_many
     from league.seasons import services
     from league.seasons.projector import season_project_fixtures
     from matches.commands import command_run
@@ -165,8 +165,7 @@ def batched(season, fixtures, matches):
     results = time.perf_counter() - start
     assert recorded == len(matches), recorded
     start = time.perf_counter()
-    for m in matches:
-        ratings_apply(match_id=m.pk)
+    ratings_apply_many(match_ids=[m.pk for m in matches])
     return results, time.perf_counter() - start
 
 
@@ -244,7 +243,7 @@ def report_batch(new_results, new_rate, batch_results, batch_rate) -> None:
     print(
         f"the verdicts' follow-ups alone (the starts came before): one verdict at a time, result_record "
         f"{sum(new_results):.2f} s + ratings_apply {sum(new_rate):.2f} s = {per_verdict:.1f} s; all at once, "
-        f"season_results_record {batch_results:.2f} s + ratings_apply in order {batch_rate:.2f} s = "
+        f"season_results_record {batch_results:.2f} s + ratings_apply_many {batch_rate:.2f} s = "
         f"{batch_results + batch_rate:.1f} s ({per_verdict / (batch_results + batch_rate):.1f}x less)"
     )
 

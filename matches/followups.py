@@ -34,3 +34,14 @@ def verified(payload: dict) -> None:
     signals.match_verified.send(
         sender=Match, match_id=payload["match_id"], game=payload["game"], verdict=payload["verdict"]
     )
+
+
+@handler("match.broadcast_many")
+def broadcast_many(payload: dict) -> None:
+    # A batch of verdicts (matches_verify): each match's frames, as "match.broadcast" sends them.
+    live.broadcast_matches(items=payload["matches"])
+
+
+@handler("match.verified_many")
+def verified_many(payload: dict) -> None:
+    signals.matches_verified.send(sender=Match, verdicts=payload["verdicts"])

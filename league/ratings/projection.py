@@ -20,6 +20,7 @@ one game's ratings one after the other.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from itertools import repeat
@@ -34,6 +35,8 @@ from .glicko2 import Glicko2Rating
 from .ledger import HistoryPoint, RatedResult, rate_one, system_for
 from .models import Rating, RatingCheckpoint, RatingPoint
 from .multi import MultiRating, sides_of
+
+log = logging.getLogger(__name__)
 
 
 def rated_games() -> list[str]:
@@ -79,6 +82,17 @@ def _rated_result(
         return None
     who = _competitors(origin, seats)
     if who is None:
+        return None
+    missing = [seat for seat in range(len(result["placements"])) if seat not in who]
+    if missing:
+        # A placement with nobody behind it (a match stored without its seats and not a
+        # fixture's) names no competitor to rate: left out, and said, rather than a KeyError
+        # that would stop the verdict's follow-ups and every rebuild of the game.
+        log.warning(
+            "Ratings: match %s has placements for seats %s but no competitor there; it is not rated.",
+            match_id,
+            missing,
+        )
         return None
     # Places best first; each place lists the sides (competitors) tied there.
     by_place: dict[int, list[str]] = {}
@@ -548,6 +562,64 @@ def ratings_apply(*, match_id) -> bool:
         return True
 
 
+def ratings_apply_many(*, match_ids: Iterable[Any]) -> int:
+    """Bring many verdicts into the ratings at once (a season's verification run, a catch-up):
+    per game, one transaction under its checkpoint lock, one read of the results, one fold of
+    every new one in commit order into the stored ratings, one upsert and one insert of the
+    points (issue 17, P6). What it leaves is what ``ratings_apply`` leaves for each match in turn,
+    and what ``ratings rebuild`` leaves, bit for bit (``tests/league/ratings/test_apply_many.py``):
+    a result older than one already in, or one withdrawn (a match found disputed), rewinds to
+    just before the earliest of them and replays what follows, as ``ratings_apply`` does.
+    Idempotent; returns how many of the matches changed the ratings."""
+    wanted = list(dict.fromkeys(str(m) for m in match_ids))
+    by_game: dict[str, list[str]] = {}
+    for match_id, game in Match.objects.filter(pk__in=wanted).values_list("pk", "game"):
+        by_game.setdefault(game, []).append(str(match_id))
+    changed = 0
+    for game in sorted(by_game):
+        system = rating_system(game)
+        if system:
+            changed += _apply_many(game, system, by_game[game])
+    return changed
+
+
+def _apply_many(game: str, system: str, match_ids: list[str]) -> int:
+    with transaction.atomic():
+        checkpoint = _lock(game)
+        found, labels = rated_results(game, match_ids=match_ids)
+        included = dict(
+            (str(m), s)
+            for m, s in RatingPoint.objects.filter(game=game, match_id__in=match_ids)
+            .values_list("match_id", "sequence")
+            .distinct()
+        )
+        new = [r for r in found if str(r.match_id) not in included]
+        rated = {str(r.match_id) for r in found}
+        withdrawn = [s for m, s in included.items() if m not in rated]
+        if not new and not withdrawn:
+            return 0  # every one already in, or rightly out
+        if not withdrawn and new[0].sequence > checkpoint.sequence:
+            _fold(game, system, new, labels)  # the usual case: all newer than everything stored
+            checkpoint.sequence = new[-1].sequence
+            checkpoint.save(update_fields=["sequence"])
+            return len(new)
+        # Some older than a result already in, or withdrawn: rewind to the earliest, replay after.
+        since = min([r.sequence for r in new] + withdrawn)
+        replay_ids = _rewind(game, system, since)
+        if replay_ids is None:
+            results, labels = rated_results(game)
+            _rebuild_from(game, results, labels, checkpoint)
+            return len(new) + len(withdrawn)
+        replay, more = rated_results(game, match_ids=[*replay_ids, *(str(r.match_id) for r in new)])
+        labels.update(more)
+        if replay:
+            _fold(game, system, replay, labels)
+        last = RatingPoint.objects.filter(game=game).order_by("-sequence").values_list("sequence", flat=True).first()
+        checkpoint.sequence = last or 0
+        checkpoint.save(update_fields=["sequence"])
+        return len(new) + len(withdrawn)
+
+
 def ratings_refresh(*, game: str) -> bool:
     """Rebuild if a verified result is missing from the ratings, or a withdrawn one is still in
     (idempotent; a full scan, for the on-demand check, not for every verdict)."""
@@ -572,6 +644,7 @@ __all__ = [
     "rated_results",
     "rating_system",
     "ratings_apply",
+    "ratings_apply_many",
     "ratings_rebuild",
     "ratings_refresh",
 ]

@@ -3,10 +3,10 @@ from django.dispatch import receiver
 from config.celery import app
 from engines import registry
 from matches.models import Match
-from matches.signals import match_verified
+from matches.signals import match_verified, matches_verified
 
 from .services import result_retract
-from .tasks import rate_result, record_result
+from .tasks import rate_result, record_result, verdicts_followups
 
 
 @app.task(name="league.retract_result", acks_late=True)
@@ -32,3 +32,10 @@ def on_match_verified(sender, match_id, game, verdict, **kwargs):
         record_result.delay(str(match_id))
     # One result folded into the stored ratings: constant in the history's length (issue 17, P4a).
     rate_result.delay(str(match_id))
+
+
+@receiver(matches_verified)
+def on_matches_verified(sender, verdicts, **kwargs):
+    # Many verdicts recorded together (a season's verification run): their results and ratings
+    # in one task, one transaction per season and per game, not three tasks per verdict.
+    verdicts_followups.delay(verdicts)

@@ -594,6 +594,31 @@ def season_results_record(*, match_ids: list[uuid.UUID | str]) -> int:
     return appended
 
 
+def verdicts_followups_apply(*, verdicts: list[dict]) -> dict[str, int]:
+    """What many verdicts recorded together (``matches.verification.matches_verify``, a list of
+    {match_id, game, verdict} in the order verified) bring to the league, in one batch instead
+    of a task per verdict (issue 17, P6): a disputed fixture match's recorded result retracted,
+    every verified fixture match's result appended (``season_results_record``: one transaction
+    per season) and every verdict folded into the ratings (``ratings_apply_many``: one transaction
+    per game). Each step is idempotent and leaves what the per-verdict tasks (``retract_result``,
+    ``record_result``, ``rate_result``) leave, so a retried batch, or a sweep after it, changes
+    nothing more. Returns how many results, retractions and rating changes it made."""
+    from league.ratings.projection import ratings_apply_many
+
+    def drafted(game: str) -> bool:  # a fixture's draft has no result of its own
+        try:
+            return registry.get(game).draft
+        except registry.UnknownEngine:
+            return False
+
+    disputed = [v["match_id"] for v in verdicts if v["verdict"] == Match.Verdict.DISPUTED]
+    retracted = sum(1 for match_id in disputed if result_retract(match_id=match_id))
+    verified = [v["match_id"] for v in verdicts if v["verdict"] == Match.Verdict.VERIFIED and not drafted(v["game"])]
+    recorded = season_results_record(match_ids=verified) if verified else 0
+    rated = ratings_apply_many(match_ids=[*verified, *disputed])
+    return {"results": recorded, "retracted": retracted, "ratings": rated}
+
+
 def season_close(*, season: Season, user, expected_seq: int | object, event_id: uuid.UUID | None = None) -> dict:
     """End a finished season: the final tables and, between divisions, who goes up, who goes
     down and who enters the play-offs (a fact in the stream; the next season can use it)."""

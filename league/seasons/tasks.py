@@ -6,11 +6,11 @@ from django.utils import timezone
 
 from config.celery import app
 from league.ratings.models import RatingPoint
-from league.ratings.projection import rated_games, ratings_apply, ratings_refresh
+from league.ratings.projection import rated_games, ratings_apply, ratings_apply_many, ratings_refresh
 from matches.models import Match
 
 from .models import Fixture
-from .services import result_record, result_retract, season_results_record
+from .services import result_record, result_retract, season_results_record, verdicts_followups_apply
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +32,12 @@ def refresh_ratings(game: str) -> bool:
 def rate_result(match_id: str) -> bool:
     """Idempotent: folds one match's verdict into its game's ratings, or does nothing if it is in."""
     return ratings_apply(match_id=match_id)
+
+
+@app.task(name="league.verdicts_followups", acks_late=True)
+def verdicts_followups(verdicts: list[dict]) -> dict[str, int]:
+    """Idempotent: many verdicts' results, retractions and ratings in one batch (matches_verify)."""
+    return verdicts_followups_apply(verdicts=verdicts)
 
 
 #: How long after its verdict a match's follow-ups may still be on their way (queued, or running).
@@ -83,9 +89,19 @@ def requeue_followups(now=None) -> dict[str, int]:
         .values_list("pk", flat=True)
     )
     # A result the ratings rightly leave out (an unfinished bot game) is found again by the next
-    # sweep and changes nothing: bounded by the window, and cheap (one read each).
+    # sweep and changes nothing: bounded by the window, and cheap.
+    found = list(disagree)
+    if not found:
+        return {"results": recorded, "retracted": retracted, "ratings": 0}
+    try:
+        # All at once (one transaction per game, issue 17, P6) ...
+        changed = ratings_apply_many(match_ids=found)
+        return {"results": recorded, "retracted": retracted, "ratings": changed}
+    except Exception:
+        log.exception("Ratings: the sweep's batch failed; applying its %s matches one at a time.", len(found))
+    # ... and if that fails, one at a time, so one bad match holds back none of the others.
     changed = 0
-    for match_id in disagree:
+    for match_id in found:
         # One match whose ratings cannot be applied (a bug, bad data) must not hold back every
         # verdict after it, minute after minute: it is logged, and the next sweep tries it again.
         try:

@@ -5,7 +5,7 @@ from django.dispatch import receiver
 from config.celery import app
 from matches.commands import AT_HEAD
 from matches.models import Match
-from matches.signals import match_verified
+from matches.signals import match_verified, matches_verified
 
 from .services import NAMESPACE, _run, tournament_retract_match
 from .states import PairingStatus
@@ -79,8 +79,22 @@ def on_match_verified(sender, match_id, game, verdict, **kwargs):
     # records its result, any other puts the pairing before the organiser. The task is
     # idempotent, so a verdict sent twice records once.
     match = Match.objects.filter(pk=match_id, origin__has_key="tournament").only("result").first()
-    if match is None:
-        return
+    if match is not None:
+        _settle_pairing(match, verdict)
+
+
+@receiver(matches_verified)
+def on_matches_verified(sender, verdicts, **kwargs):
+    # Many verdicts recorded together: one read finds the few that are a pairing's, if any.
+    by_id = {str(v["match_id"]): v["verdict"] for v in verdicts}
+    order = {match_id: n for n, match_id in enumerate(by_id)}
+    ours = Match.objects.filter(pk__in=list(by_id), origin__has_key="tournament").only("result")
+    for match in sorted(ours, key=lambda m: order[str(m.pk)]):
+        _settle_pairing(match, by_id[str(match.pk)])
+
+
+def _settle_pairing(match: Match, verdict: str) -> None:
+    match_id = match.pk
     if verdict == Match.Verdict.VERIFIED and (match.result or {}).get("unfinished"):
         # No winner: counted nowhere; the pairing waits for the organiser.
         hold_unfinished_tournament_match.delay(str(match_id))

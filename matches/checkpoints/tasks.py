@@ -27,14 +27,10 @@ def reverify(batch: int | None = None) -> list[str]:
     Idempotent: each stream's check records its verdict and nothing else (a disputed match's
     verdict sends match_verified, whose receivers retract idempotently)."""
     from matches import stream_verifiers
-    from matches.models import Stream
 
-    disputed = []
-    for stream_id in stream_verifiers.due_for_reverification(limit=REVERIFY_BATCH if batch is None else batch):
-        stream = Stream.objects.filter(pk=stream_id).first()
-        if stream is not None and not stream_verifiers.verify_stream(stream).ok:
-            disputed.append(stream_id)
-    return disputed
+    due = stream_verifiers.due_for_reverification(limit=REVERIFY_BATCH if batch is None else batch)
+    # The finished matches among them in one batch (one transaction of verdicts, one follow-up task).
+    return [stream_id for stream_id, verdict in stream_verifiers.verify_streams(due) if not verdict.ok]
 
 
 def schedule() -> None:

@@ -7,7 +7,7 @@ from tqdm import tqdm
 from league.seasons import selectors, services
 from league.seasons.models import Club, Fixture, League, Season
 from matches.commands import AT_HEAD
-from matches.verification import match_verify
+from matches.verification import matches_verify
 
 
 class Command(BaseCommand):
@@ -65,8 +65,7 @@ class Command(BaseCommand):
         ids = []
         for f in season.fixtures.all():
             ids += [i for i in (f.draft_id, f.match_id) if i]
-        disputed = 0
-        for mid in tqdm(ids, desc="Verifying", unit="match", file=self.stderr._out):
-            if not match_verify(match_id=mid).verified:
-                disputed += 1
-        return disputed
+        # One batch: every verdict recorded in one transaction, the results and ratings that
+        # follow in one task (one transaction per season and per game), not three per verdict.
+        verdicts = matches_verify(match_ids=ids)
+        return sum(1 for verdict in verdicts.values() if not verdict.verified)

@@ -32,9 +32,16 @@ class Command(BaseCommand):
             streams = streams.filter(kind__in=kind)
         ids = list(streams.values_list("id", flat=True))
         disputed, by_kind = 0, {}
-        for stream_id in tqdm(ids, desc="Verifying", unit="stream", disable=len(ids) < 2, file=self.stderr._out):
-            stream = Stream.objects.get(pk=stream_id)
-            verdict = stream_verifiers.verify_stream(stream)
+        # A chunk at a time: its finished matches are verified in one batch (their verdicts
+        # recorded together, their results and ratings following as one task).
+        progress = tqdm(total=len(ids), desc="Verifying", unit="stream", disable=len(ids) < 2, file=self.stderr._out)
+        verdicts = []
+        for start in range(0, len(ids), stream_verifiers.MATCH_BATCH):
+            chunk = stream_verifiers.verify_streams(ids[start : start + stream_verifiers.MATCH_BATCH])
+            verdicts += [verdict for _sid, verdict in chunk]
+            progress.update(len(chunk))
+        progress.close()
+        for verdict in verdicts:
             by_kind[verdict.kind] = by_kind.get(verdict.kind, 0) + 1
             if not verdict.ok:
                 disputed += 1

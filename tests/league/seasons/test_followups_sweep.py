@@ -121,8 +121,38 @@ def test_a_match_whose_ratings_fail_holds_back_no_other_verdict(make_user, monke
             raise KeyError("a seat the placements name")
         return real(match_id=match_id)
 
+    def ratings_apply_many(*, match_ids):  # the batch holds the broken match: it fails as a whole
+        raise KeyError("a seat the placements name")
+
     real = tasks.ratings_apply
     monkeypatch.setattr(tasks, "ratings_apply", ratings_apply)
+    monkeypatch.setattr(tasks, "ratings_apply_many", ratings_apply_many)
     assert requeue_followups()["ratings"] == 1
     assert RatingPoint.objects.filter(match_id=fine.pk).count() == 2
     assert not RatingPoint.objects.filter(match_id=broken.pk).exists()
+
+
+def test_the_sweep_brings_many_lost_ratings_in_at_once_as_one_at_a_time_would(make_user):
+    ann, ben, cyd = make_user("ann"), make_user("ben"), make_user("cyd")
+    at = timezone.now() - timedelta(minutes=10)
+    lost = [
+        stored_finished_match(
+            "dueling-wizards",
+            result={"placements": [0, 1] if i % 2 else [1, 0]},
+            users=pair,
+            verdict=Match.Verdict.VERIFIED,
+            at=at + timedelta(seconds=i),
+            verified_at=at + timedelta(seconds=i),
+        )
+        for i, pair in enumerate([(ann, ben), (ben, cyd), (cyd, ann), (ann, ben)])
+    ]
+    from django.db import transaction
+
+    fields = ("competitor", "match_id", "sequence", "rating", "deviation", "volatility")
+    with transaction.atomic():
+        for match in lost:
+            ratings_apply(match_id=match.pk)
+        expected = list(RatingPoint.objects.order_by("sequence", "competitor").values_list(*fields))
+        transaction.set_rollback(True)
+    assert requeue_followups()["ratings"] == 4
+    assert list(RatingPoint.objects.order_by("sequence", "competitor").values_list(*fields)) == expected
