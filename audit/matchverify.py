@@ -22,6 +22,17 @@ from .clocks import Clocks, micros
 
 SERVER, TABLETOP = "server", "tabletop"
 
+#: Games whose events the verifier applies in place (issue 17, P1/P7). Every event's log line needs
+#: the state before it beside the one after (``describe``). These games' ``apply`` copies the whole
+#: state and then applies the event to the copy in place, and the copy costs more than the rest of
+#: the event: so the verifier keeps two owned states instead, applies each event in place to the
+#: first, describes it from the second (still one event behind), then applies it to the second too.
+#: The other games keep ``apply``: Dueling Wizards and the draft copy only what an event changes,
+#: and Wizard Dodgeball's copy is shallow, so an event applied twice would cost them more than the
+#: copy (benchmarks/bench_verify_callgrind.py). Both ways give the same verdict, lines and state
+#: (tests/audit/test_matchverify_in_place.py).
+APPLIED_IN_PLACE = frozenset({"wizarding-duels", "spellcaster", "annihilageddon"})
+
 
 @dataclass
 class Verdict:
@@ -73,7 +84,9 @@ def _seat_of_actor(created: dict[str, Any], actor: str) -> list[int] | None:
     return [s["seat"] for s in seats if actor == f"user:{s.get('user_id')}"]
 
 
-def verify_match_stream(events: list[dict[str, Any]]) -> Verdict:
+def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None = None) -> Verdict:
+    """The stream's verdict. ``in_place`` picks how events are applied (None: ``APPLIED_IN_PLACE``
+    decides by game; True or False forces one way, for the tests and benchmarks that compare them)."""
     n = len(events)
 
     def bad(seq, reason):
@@ -103,6 +116,16 @@ def verify_match_stream(events: list[dict[str, Any]]) -> Verdict:
         state = engine.setup(created["config"], len(created["seats"]))
     except Exception as exc:  # a config the engine refuses is a dispute, not a crash
         return bad(1, f"The recorded configuration cannot be set up: {exc}")
+    if in_place is None:
+        in_place = engine.name in APPLIED_IN_PLACE
+    behind = None
+    if in_place:
+        # Two owned states, neither sharing a container with the other or with the engine's
+        # static data (setup may hand those out): ``state`` is checked against each event first,
+        # ``behind`` follows it once the event's line is written.
+        state = engine.owned_copy(state)
+        behind = engine.owned_copy(state)
+    step = engine.apply_in_place if in_place else engine.apply
 
     control = created.get("time_control") or {}
     clocks = None
@@ -130,11 +153,11 @@ def verify_match_stream(events: list[dict[str, Any]]) -> Verdict:
             clocks.step(at, None, _running(engine, state))
             continue
         try:
-            before = state
             if event["type"] == "action":
                 if event["actor"] == "server":
                     return bad(seq, "An action was recorded as made by the server.")
-                state = engine.apply(state, engine_event("action", data))
+                applied = engine_event("action", data)
+                after = step(state, applied)
             elif event["type"] == "chance":
                 if engine.to_move(state) != [CHANCE]:
                     return bad(seq, "A random outcome was recorded when none was due.")
@@ -152,10 +175,18 @@ def verify_match_stream(events: list[dict[str, Any]]) -> Verdict:
                     seats = _seat_of_actor(created, event["actor"])
                     if seats is not None and not any(chance_enterable(spec, s) for s in seats):
                         return bad(seq, "This outcome was entered by a seat that was not allowed to see it.")
-                state = engine.apply(state, engine_event("chance", data))
+                applied = engine_event("chance", data)
+                after = step(state, applied)
             else:
                 return bad(seq, f"Unknown event type '{event['type']}'.")
-            lines[seq] = engine.describe(before, engine_event(event["type"], data), state)
+            if behind is None:
+                lines[seq] = engine.describe(state, applied, after)
+            else:
+                lines[seq] = engine.describe(behind, applied, after)
+                # The event was applied once without a refusal: the same event on the same state
+                # gives the same state (engines are deterministic), so ``behind`` catches up.
+                behind = engine.apply_in_place(behind, applied)
+            state = after
             if clocks is not None:
                 at = micros(event["recorded_at"])
                 mover = data["seat"] if event["type"] == "action" else None

@@ -332,12 +332,17 @@ def replay(engine: Engine, config: dict[str, Any], seats: int, events: Iterable[
 
     No intermediate state is kept, so the events are applied in place to one owned state; a
     refusal raises out of here, and the half-changed state goes with it."""
-    # setup may hand out containers of the engine's static data (a pack, a roster): one copy
-    # makes the state the fold's own before anything writes into it.
-    state = engine.owned_copy(engine.setup(config, seats))
+    state = engine.setup(config, seats)
     step = engine.apply_in_place
     if getattr(step, "__func__", None) is Engine.apply_in_place:
-        step = engine.apply  # the default would only call it: one call less per event
+        # The default would only call apply: one call less per event. And apply never changes
+        # the state it is given, so the setup needs no copy either (for Dueling Wizards' short
+        # games the copy was about 2.5% of a replay).
+        step = engine.apply
+    else:
+        # setup may hand out containers of the engine's static data (a pack, a roster): one copy
+        # makes the state the fold's own before anything writes into it.
+        state = engine.owned_copy(state)
     for event in events:
         state = step(state, event)
     return state

@@ -10,7 +10,8 @@ import pkgutil
 import pytest
 
 import engines
-from engines.base import CHANCE, IllegalAction, replay
+from engines import registry
+from engines.base import CHANCE, Engine, IllegalAction, replay
 from engines.spellcaster import board
 from engines.wizard_dodgeball import data
 from engines.wizarding_duels import content
@@ -109,3 +110,24 @@ def test_in_place_replays_leave_every_engines_static_data_as_it_was():
         _states, events = playout(engine, seats, f"static:{engine_id(engine)}:{seats}", bound=BOUND, prefix=True)
         replay(engine, _config(engine, seats), seats, json.loads(json.dumps(events)))
     assert _static_data() == before
+
+
+def test_replay_copies_the_setup_only_for_an_engine_that_applies_events_in_place(monkeypatch):
+    """Dueling Wizards keeps the copying ``apply``, which never changes the state it is given, so
+    its fold needs no copy of the setup (one per game was about 2.5% of its replay); Spellcaster
+    writes into its state and gets its own copy first."""
+    copies = []
+    real = Engine.owned_copy
+
+    def counted(state):
+        copies.append(state)
+        return real(state)
+
+    monkeypatch.setattr(Engine, "owned_copy", staticmethod(counted))
+    for name, wanted in (("dueling-wizards", 0), ("spellcaster", 1)):
+        engine = registry.get(name)
+        states, events = playout(engine, 2, f"setup-copy:{name}", bound=200, prefix=True)
+        copies.clear()
+        got = replay(engine, _config(engine, 2), 2, json.loads(json.dumps(events)))
+        assert _dump(got) == _dump(states[-1])
+        assert len(copies) == wanted, name
