@@ -54,11 +54,35 @@ STATUS_CODES = {
 }
 
 
-def _database_down(request) -> HttpResponse:
-    return JsonResponse(
-        {"code": "database_unavailable", "detail": "The database is briefly unavailable; try again in a moment."},
+DATABASE_DOWN = "The database is briefly unavailable; try again in a moment."
+
+#: A page made without a request context or the database (the database is what is missing).
+DATABASE_DOWN_PAGE = """<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Back in a moment · Wizard Duels</title><link rel="stylesheet" href="{css}"></head>
+<body><header class="top"><a class="brand" href="/">✦ Wizard Duels</a></header>
+<main><section class="error-page" data-testid="database-unavailable">
+<h1>Back in a moment</h1>
+<p>The database is briefly unavailable; try again in a moment. Every move the board showed is stored.</p>
+</section></main></body></html>
+"""
+
+
+def database_down(request) -> HttpResponse:
+    """503 with Retry-After: JSON ``database_unavailable`` under /api/, a page elsewhere (a 500
+    page would say something broke; the client only has to come back)."""
+    if is_api(request):
+        return JsonResponse(
+            {"code": "database_unavailable", "detail": DATABASE_DOWN}, status=503, headers={"Retry-After": "5"}
+        )
+    from django.templatetags.static import static
+
+    return HttpResponse(
+        DATABASE_DOWN_PAGE.replace("{css}", static("css/site.css")),
         status=503,
         headers={"Retry-After": "5"},
+        content_type="text/html; charset=utf-8",
     )
 
 
@@ -81,6 +105,9 @@ class ApiErrorMiddleware:
     def process_exception(self, request, exc):
         if isinstance(exc, RequestDataTooBig):
             return error(request, "body_too_large", _too_large_detail(), 413)
+        if isinstance(exc, (OperationalError, InterfaceError)):
+            log.warning("Database unavailable on %s: %s", request.path, exc)
+            return database_down(request)
         if not is_api(request):
             return None
         if isinstance(exc, TooManyFieldsSent):
@@ -91,9 +118,6 @@ class ApiErrorMiddleware:
             # the sender's fault, never a 500.
             code, detail = STATUS_CODES[400]
             return error(request, code, detail, 400)
-        if isinstance(exc, (OperationalError, InterfaceError)):
-            log.warning("Database unavailable on %s: %s", request.path, exc)
-            return _database_down(request)
         if isinstance(exc, RecursionError):
             return JsonResponse({"code": "too_deep", "detail": "The request nests too deeply."}, status=400)
         log.exception("Unexpected error on %s", request.path)

@@ -32,24 +32,18 @@ def _api_or_page(status: int, page_view):
 
         from django.http import JsonResponse
 
-        from config.middleware import STATUS_CODES, is_api
+        from config.middleware import STATUS_CODES, database_down, is_api
 
-        if not is_api(request):
-            return page_view(request, exception) if exception is not None else page_view(request)
-        code, detail = STATUS_CODES[status]
         current = sys.exc_info()[1]
         if status == 500 and current is not None:
             from django.db import InterfaceError, OperationalError
 
+            # Raised outside any view (a session or user looked up in middleware): 503 all the same.
             if isinstance(current, (OperationalError, InterfaceError)):
-                return JsonResponse(
-                    {
-                        "code": "database_unavailable",
-                        "detail": "The database is briefly unavailable; try again in a moment.",
-                    },
-                    status=503,
-                    headers={"Retry-After": "5"},
-                )
+                return database_down(request)
+        if not is_api(request):
+            return page_view(request, exception) if exception is not None else page_view(request)
+        code, detail = STATUS_CODES[status]
         return JsonResponse({"code": code, "detail": detail}, status=status)
 
     return handler

@@ -14,6 +14,7 @@ def pytest_configure(config):
     # Tests run with DEBUG off, as production does, and production has a checkpoint signing key:
     # give the test run one of its own (tests of a missing key remove it with monkeypatch).
     os.environ.setdefault("CHECKPOINT_SIGNING_KEY", base64.b64encode(os.urandom(32)).decode("ascii"))
+    refuse_workers_beyond_the_redis_databases(config)
     use_this_workers_own_redis_database()
 
 
@@ -39,6 +40,54 @@ def use_this_workers_own_redis_database() -> None:
     for host in settings.CHANNEL_LAYERS["default"].get("CONFIG", {}).get("hosts", []):
         if isinstance(host, dict) and host.get("address") == url:
             host["address"] = own
+
+
+def refuse_workers_beyond_the_redis_databases(config) -> None:
+    """Stop at the start, in the process that starts the workers, when the last worker's Redis
+    database does not exist: with REDIS_URL's database 15 and two workers, gw1 would ask for 16,
+    which a default Redis (16 databases, 0 to 15) refuses, and every test of gw1 that touches Redis
+    would fail with "DB index is out of range". Wrapping round to 0 instead would silently share
+    another run's database, which is what the numbering exists to prevent."""
+    url = os.environ.get("REDIS_URL", "")
+    if os.environ.get("PYTEST_XDIST_WORKER") or not url or config.getoption("dist", "no") == "no":
+        return
+    workers = len(config.getoption("tx", None) or [])
+    if workers < 2:
+        return
+    problem = redis_databases_missing(url, workers)
+    if problem:
+        raise pytest.UsageError(problem)
+
+
+def redis_databases_missing(url: str, workers: int) -> str:
+    """Why ``workers`` xdist workers cannot each have their own database on this Redis, or ""
+    when they can (or when Redis cannot be asked: the tests that need it say so themselves)."""
+    import redis
+
+    last = redis_url_for_worker(url, f"gw{workers - 1}")
+    base = int(urlsplit(url).path.strip("/") or 0)
+    try:
+        with redis.Redis.from_url(last, socket_connect_timeout=2) as client:
+            client.ping()  # selecting a database the server does not have fails here
+        return ""
+    except redis.ResponseError as exc:
+        if "out of range" not in str(exc) and "invalid DB index" not in str(exc):
+            return ""
+    except redis.RedisError:
+        return ""
+    try:
+        with redis.Redis.from_url(url, socket_connect_timeout=2) as client:
+            count = int(client.config_get("databases")["databases"])
+        has = f"it has {count} (0 to {count - 1})"
+        fix = f"a base of at most {count - workers}" if count >= workers else "a server with more databases"
+    except (redis.RedisError, KeyError, ValueError):  # CONFIG may be disabled on a managed Redis
+        has = "it refused that number"
+        fix = "a lower base"
+    return (
+        f"REDIS_URL names Redis database {base}, and each of the {workers} xdist workers takes its own "
+        f"from there (base + worker index), up to {base + workers - 1}, which this Redis does not have: "
+        f"{has}. Use {fix} in REDIS_URL, or fewer workers (-n)."
+    )
 
 
 def redis_url_for_worker(url: str, worker: str) -> str:

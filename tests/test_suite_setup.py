@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
 from django.db import connection
 
-from tests.conftest import redis_url_for_worker
+from tests.conftest import redis_databases_missing, redis_url_for_worker
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def redis_database(number: int) -> str:
+    """The suite's Redis server with another database number (only pinged: nothing is written)."""
+    parts = urlsplit(os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0")
+    return urlunsplit(parts._replace(path=f"/{number}"))
 
 
 def test_each_worker_gets_the_base_redis_database_plus_its_index():
@@ -19,6 +31,34 @@ def test_each_worker_gets_the_base_redis_database_plus_its_index():
     assert redis_url_for_worker("redis://:secret@redis.example:6380/0?timeout=5", "gw3") == (
         "redis://:secret@redis.example:6380/3?timeout=5"
     )
+
+
+def test_workers_whose_last_redis_database_the_server_lacks_are_refused_with_what_to_do():
+    # A default Redis has databases 0 to 15: base 15 with two workers would give gw1 database 16.
+    problem = redis_databases_missing(redis_database(15), 2)
+    assert "database 15" in problem and "up to 16" in problem
+    assert "it has 16 (0 to 15)" in problem and "a base of at most 14" in problem
+    assert redis_databases_missing(redis_database(12), 2) == ""
+
+
+SAFE_TEST = "test_each_worker_gets_the_base_redis_database_plus_its_index"
+
+
+def test_a_run_whose_workers_would_run_out_of_redis_databases_stops_before_any_test():
+    env = {**os.environ, "REDIS_URL": redis_database(15)}
+    env.pop("PYTEST_XDIST_WORKER", None)
+    run = subprocess.run(
+        # One test that touches neither Redis nor a database: without the check it would run and pass.
+        [sys.executable, "-m", "pytest", "-n", "2", "-p", "no:cacheprovider", f"{__file__}::{SAFE_TEST}"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == pytest.ExitCode.USAGE_ERROR, (run.returncode, run.stdout[-2000:], run.stderr[-2000:])
+    assert "which this Redis does not have" in run.stderr
+    assert "passed" not in run.stdout and "failed" not in run.stdout
 
 
 def test_the_channel_layer_and_started_processes_use_this_workers_redis_database():

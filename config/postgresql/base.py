@@ -12,6 +12,10 @@ pool's own workers), so the pool's next try, made at once, gets a new connection
 
 Django always passes the pool its own ``check`` argument, so the pool is built here rather than
 given the check through OPTIONS; everything else is Django's.
+
+While the server is down the pool retries a connection about every second rather than with a
+doubling backoff, so requests are served again within a second or so of its return, however long
+the outage lasted.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 from django.core.exceptions import ImproperlyConfigured
 from django.db.backends.postgresql import base
 from psycopg_pool import ConnectionPool
+from psycopg_pool.base import AttemptWithBackoff
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
@@ -31,7 +36,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
             raise ImproperlyConfigured("Pooling doesn't support persistent connections.")
         connect_kwargs = self.get_connection_params()
         connect_kwargs["autocommit"] = True  # as Django does: it sets the mode it wants later
-        pool = ConnectionPool(
+        pool = RecoveringPool(
             kwargs=connect_kwargs,
             open=False,
             configure=self._configure_connection,
@@ -40,6 +45,22 @@ class DatabaseWrapper(base.DatabaseWrapper):
         )
         # As in Django: threads racing to build the first pool keep whichever was stored first.
         return self._connection_pools.setdefault(self.alias, pool)
+
+
+class _SteadyRetry(AttemptWithBackoff):
+    # A new try about every second (with psycopg_pool's jitter) until reconnect_timeout, instead of
+    # 1, 2, 4, 8 ... seconds apart: after an outage of T seconds the doubling waited up to T more
+    # with the server back, and every request in that wait answered 503
+    # (tests/hardening/test_database_outage.py). One failed connect a second is cheap for a server
+    # that is down, and a pool makes at most one such try at a time per connection it lacks.
+    DELAY_BACKOFF = 1.0
+
+
+class RecoveringPool(ConnectionPool):
+    def _add_connection(self, attempt, growing=False):
+        # psycopg_pool starts each reconnection with a fresh AttemptWithBackoff and passes the same
+        # object to every later try of it: starting with ours keeps the whole chain steady.
+        return super()._add_connection(attempt or _SteadyRetry(timeout=self.reconnect_timeout), growing)
 
 
 def _check_then_sweep(conn) -> None:

@@ -5,19 +5,23 @@ of plain facts, names and tables included, so nothing here re-folds the stream l
 the commit the outbox delivers that row (``fan_out``): one ``tournament.email`` message per
 player to write to, one webhook delivery per endpoint. A refused command writes no row, so it
 sends nothing. Each email carries an idempotency key (stream, seq, kind, player): a message
-delivered twice (a process died between sending and marking it delivered) is sent once.
+delivered twice is sent once, unless the process died between sending it and recording the key;
+that second copy carries the first one's Message-ID (``message_id``), so mail systems that keep one
+message per id show it once.
 A mail server that is down fails only the email's outbox message, which the sweeper retries with
 backoff; the command that caused it was reported as the success it is.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.mail import send_mail
+from django.core.mail import EmailMessage
 
 from matches.outbox import handler, outbox_add
 
@@ -266,5 +270,19 @@ def send_email(payload: dict[str, Any]) -> None:
     delivered, so only a crash between the send and that commit can send it again."""
     if EmailSent.objects.filter(key=payload["key"]).exists():
         return
-    send_mail(payload["subject"], payload["body"], settings.DEFAULT_FROM_EMAIL, [payload["to"]], fail_silently=False)
+    EmailMessage(
+        payload["subject"],
+        payload["body"],
+        settings.DEFAULT_FROM_EMAIL,
+        [payload["to"]],
+        headers={"Message-ID": message_id(payload["key"])},
+    ).send(fail_silently=False)
     EmailSent.objects.create(key=payload["key"])
+
+
+def message_id(key: str) -> str:
+    """The same Message-ID for every sending of one email (Django would make a new one each time):
+    a copy sent again after that crash carries the id of the first, and mail systems that keep one
+    message per Message-ID (Gmail among them) show it once."""
+    domain = urlsplit(settings.SITE_URL).hostname or "wizard-duels.invalid"
+    return f"<{hashlib.sha256(key.encode()).hexdigest()[:32]}.reach@{domain}>"

@@ -9,6 +9,12 @@ to the delivery log and tried again after 10 s, 20 s, 40 s ... up to ``WEBHOOKS_
 attempts, then marked failed. The beat task ``tournaments.webhooks_retry_due`` picks up any retry
 whose time has come that a worker lost (and drives retries in eager mode, where no task waits).
 
+Delivery is at least once: a worker that dies after the receiver answered and before the attempt
+is recorded leaves the delivery pending, and it is POSTed again. Every attempt of a delivery
+carries the same ``Idempotency-Key`` header (the delivery's key: the endpoint and the happening),
+so a receiver that remembers the keys it has processed drops the repeat. The body's ``id`` (signed)
+names the happening, the same for every endpoint.
+
 A URL must be http(s) and resolve to public addresses only (checked when registered and again
 before every attempt, and redirects are not followed), unless ``WEBHOOKS_ALLOW_PRIVATE``. The
 attempt connects to the very address it checked: a name that answered with a public address to
@@ -42,6 +48,7 @@ from ..errors import refuse
 from ..models import WebhookDelivery, WebhookEndpoint
 
 SIGNATURE_HEADER = "Wizard-Duels-Signature"
+IDEMPOTENCY_HEADER = "Idempotency-Key"
 EVENTS = ("pairing", "result", "finished")
 RETRY_START, RETRY_CAP = 10, 3600
 
@@ -236,6 +243,10 @@ def _post(url: str, secret: str, body: bytes, delivery: WebhookDelivery) -> int:
             SIGNATURE_HEADER: sign(secret, body, int(time.time())),
             "Wizard-Duels-Event": delivery.event,
             "Wizard-Duels-Delivery": str(delivery.pk),
+            # The same on every attempt of this delivery, and the same however often its happening
+            # was queued: a receiver drops a repeat (a worker that died after the POST and before
+            # recording it sends it again) by remembering the keys it has processed.
+            IDEMPOTENCY_HEADER: delivery.key,
         },
     )
     try:
