@@ -88,6 +88,9 @@ class DirectCheckAudit:
             self.seen.setdefault(_key(action), action)
         pool = list(self.seen.values())
         candidates += self.rng.sample(pool, min(self.elsewhere, len(pool)))
+        # The actions that are only a type (end a turn, activate, decline) every time: whether
+        # they are allowed is all state, so each state is a test of its own.
+        candidates += [a for a in pool if len(a) == 1]
         before = json.dumps(state, sort_keys=True)
         for action in candidates:
             # The list's own equality decides membership (1.0 equals 1 there too).
