@@ -116,3 +116,25 @@ class DirectCheckAudit:
             if movers and movers != [CHANCE]:
                 for seat in movers:
                     self.check(state, seat)
+
+
+def _containers(value: Any, out: set[int]) -> set[int]:
+    if isinstance(value, (dict, list)):
+        out.add(id(value))
+        for inner in value.values() if isinstance(value, dict) else value:
+            _containers(inner, out)
+    return out
+
+
+def assert_fold_keeps_no_event_container(engine, seats: int, events: list[dict]) -> None:
+    """Fold ``events`` in place as replay does and check after every one that the state holds no
+    list or dict of any event: an engine that skips copying an event's action or outcome must
+    keep only its numbers and strings (or new containers), or a later in-place write would
+    change the caller's events."""
+    events = json.loads(json.dumps(events))  # as the event store hands them over
+    of_events = _containers(events, set())
+    state = engine.owned_copy(engine.setup(engine.validate_config({}, seats), seats))
+    for k, event in enumerate(events):
+        state = engine.apply_in_place(state, event)
+        shared = _containers(state, set()) & of_events
+        assert not shared, f"after event {k} ({event}) the state holds a container of an event"
