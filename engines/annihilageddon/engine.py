@@ -299,7 +299,7 @@ class Annihilageddon(Engine):
         answer = "defend" if pr is not None and "seats" in pr else "choose"
         if pr is not None and action["type"] != answer:
             raise IllegalAction(f"Answer the open question first (a '{answer}' action).", code="prompt_pending")
-        if action not in self.legal_actions(state, seat):
+        if not self._allowed(state, seat, action, pr):
             kind = action["type"]
             if kind == "play":
                 raise IllegalAction("That card is not in your hand.", code="card_not_in_hand")
@@ -312,6 +312,56 @@ class Annihilageddon(Engine):
             if kind in ("choose", "defend"):
                 raise IllegalAction("That is not one of the choices offered.", code="bad_choice")
             raise IllegalAction("That action is not allowed now.", code="illegal_action")
+
+    def _allowed(self, state: State, seat: int, action: Action, pr: dict[str, Any] | None) -> bool:
+        """Whether ``action`` is in ``legal_actions(state, seat)``, for a seat that is to move and
+        an action of the prompt's answer type, without building the list (issue 17, P1): the same
+        keys, and values equal as the list compares them (1.0 names slot 1).
+        tests/engines/annihilageddon/test_direct_checks.py holds it to the list."""
+        if pr is not None:
+            return len(action) == 2 and "value" in action and action["value"] in self.prompt_options(state, seat)
+        kind = action["type"]
+        if kind == "play":
+            return len(action) == 2 and "card" in action and action["card"] in state["players"][seat]["hand"]
+        if kind == "end_turn":
+            return len(action) == 1
+        if kind == "buy":
+            src = action.get("from")
+            power = state["turn"]["power"]
+            if src == "lineup":
+                if len(action) != 3 or "slot" not in action:
+                    return False
+                slot = action["slot"]
+                slot = int(slot) if isinstance(slot, int) or (isinstance(slot, float) and slot.is_integer()) else None
+                lineup = state["lineup"]
+                return (
+                    slot is not None
+                    and 0 <= slot < len(lineup)
+                    and bool(lineup[slot])
+                    and (CARDS[lineup[slot]]["cost"] <= power)
+                )
+            if len(action) != 2:
+                return False
+            if src == "wild_magic":
+                return state["wild_magic"] > 0 and self.wild_magic_cost(state, seat) <= power
+            if src == "legend":
+                leg = state["legend"]["up"]
+                return bool(leg) and not state["turn"]["legend_taken"] and CARDS[leg]["cost"] <= power
+            if src == "familiar":
+                p = state["players"][seat]
+                return bool(p["familiar"]) and not p["familiar_bought"] and FAMILIAR_COST <= power
+            return False
+        if kind == "activate":
+            p = state["players"][seat]
+            tile = p["tile"]
+            return (
+                len(action) == 1
+                and bool(tile)
+                and "activated" in CARDS[tile]
+                and not state["turn"]["activated"]
+                and p["hp"] >= CARDS[tile]["activated"]["pay_hp"]
+            )
+        return False
 
     # -- transitions --------------------------------------------------------------------------
     def apply(self, state: State, event: dict[str, Any]) -> State:

@@ -147,3 +147,13 @@ def validate_life_chart(chart: Any) -> dict[str, Any]:
 def owned_squares(chart: dict[str, Any], life_force: int) -> list[int]:
     """The squares a caster with this Life Force owns, top (first lost) to bottom."""
     return [sq for row in chart["rows"] if row["needs_life_force"] <= life_force for sq in row["squares"]]
+
+
+@cache
+def _active_at() -> dict[str, tuple[str, ...]]:
+    return {p: tuple(active(p)) for p in _standard()["points"]}
+
+
+def active_at(point: str) -> tuple[str, ...]:
+    """``active(point)`` as a tuple kept once per point, for the engine's checks of every event."""
+    return _active_at()[point]

@@ -278,22 +278,7 @@ class SpellCasterEngine(Engine):
             raise IllegalAction("A random outcome is due before anyone acts.", code="chance_pending")
         if seat not in movers:
             raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
-        if state["phase"] == "play" and not state["stack"]:
-            # A turn action: only its own family can hold it (an unknown type is in none).
-            family = _TURN_FAMILY_OF.get(action["type"])
-            if family is not None and action in family(state, seat):
-                return
-        elif (
-            state["phase"] != "allocate"
-            and state["stack"]
-            and state["stack"][-1]["p"] == "keep"
-            and action["type"] == "keep"
-        ):
-            # Only the named card's answers: listing every card's slots (most of a keep's cost)
-            # would not change whether this one is among them.
-            if action in _keep_answers(state, seat, action.get("card")):
-                return
-        elif action in self.legal_actions(state, seat):
+        if _allowed(state, seat, action):
             return
         raise _explain(state, seat, action)
 
@@ -310,18 +295,22 @@ class SpellCasterEngine(Engine):
             raise IllegalAction("The contest is over; nothing more can happen.", code="game_over")
         # The checks read ``state`` before the first write: with an owned state, ``st`` is ``state``.
         # An owned state's later writes must not reach into the caller's event, hence its copy.
+        # Nothing of an event is stored as a container: the handlers keep only its numbers and
+        # strings (a return's list is read into a set), so an owned state needs no copy of it.
         if kind == "chance":
-            spec = self.chance(state)
-            if spec is None:
-                raise IllegalAction("No random outcome is due now.", code="no_chance_due")
-            check_outcome(spec, event["outcome"])
+            outcome = event["outcome"]
+            if not _outcome_fits(state, outcome):
+                spec = self.chance(state)
+                if spec is None:
+                    raise IllegalAction("No random outcome is due now.", code="no_chance_due")
+                check_outcome(spec, outcome)
             st = state if owned else _copy(state)
-            _apply_chance(st, copy_tree(event["outcome"]) if owned else event["outcome"])
+            _apply_chance(st, outcome)
         else:
             seat, action = event["seat"], event["action"]
             self.validate(state, seat, action)
             st = state if owned else _copy(state)
-            _apply_action(st, seat, copy_tree(action) if owned else action)
+            _apply_action(st, seat, action)
         _settle(st)
         return st
 
@@ -397,9 +386,16 @@ def free_pairs(state: State, seat: int) -> int:
     c = state["casters"][seat]
     if c["attrs"] is None:
         return 0
-    used = sum(1 for sp in _spells(state) if sp[2]["familiar"] and sp[2]["familiar"][0] == seat)
-    # A spell of his waiting to launch keeps a pair for itself (SC L174-176 needs one at launch).
-    used += sum(1 for o, _, sp in _spells(state) if o == seat and sp["state"] in ("launching", "locked", "released"))
+    used = 0
+    for o, other in enumerate(state["casters"]):
+        for sp in other["display"]:
+            if sp is None:
+                continue
+            if sp["familiar"] and sp["familiar"][0] == seat:
+                used += 1
+            # A spell of his waiting to launch keeps a pair for itself (SC L174-176 needs one at launch).
+            if o == seat and sp["state"] in ("launching", "locked", "released"):
+                used += 1
     return c["attrs"]["focus"] - used
 
 
@@ -475,11 +471,19 @@ def launchable(state: State, seat: int) -> list[str]:
     return [ref(seat, i) for i, sp in enumerate(c["display"]) if sp is not None and complete(sp)]
 
 
+def can_launch(state: State, seat: int) -> bool:
+    """Whether ``launchable`` lists anything, counting the free pairs only when it might."""
+    c = state["casters"][seat]
+    if c["tokens"] < 1 or not any(sp is not None and complete(sp) for sp in c["display"]):
+        return False
+    return free_pairs(state, seat) >= 1
+
+
 def draw_sources(state: State, seat: int) -> list[str]:
     """Face-down decks and face-up cards of the elements active where the caster stands (SC L132-133)."""
     c = state["casters"][seat]
     out = []
-    for e in B.active(c["point"]):
+    for e in B.active_at(c["point"]):
         if c["pool"][e]:
             out.append(e)
         out += c["up"][e]
@@ -527,7 +531,7 @@ def _turn_conjure(state: State, seat: int) -> list[Action]:
     t = state["turn"]
     # SC L101-104: Conjure and Rest once a turn; after Resting no Move or Conjure.
     if not t["conjured"] and not t["rested"] and _cost_ok(t, "conjure"):
-        if draw_sources(state, seat) or launchable(state, seat):
+        if draw_sources(state, seat) or can_launch(state, seat):
             return [{"type": "conjure", "cards": 3}, {"type": "conjure", "cards": 1}]
     return []
 
@@ -662,6 +666,214 @@ def _keep_answers(state: State, seat: int, card: Any = None) -> list[Action]:
         if card is None or i == card
         for slot, sec in legal_slots(state, seat, hand[i]["id"])
     ]
+
+
+# ======================================================================================================
+# Checking one action directly
+# ======================================================================================================
+# validate asks whether an action is in legal_actions' list. Building the list to find one action
+# in it was most of a replay's cost (issue 17, P1), so each check below answers that membership
+# question for its action type without the list, with the list's equality: the same keys, and
+# values equal as Python compares them (1.0 and True name 1, as they did in the list).
+# tests/engines/spellcaster/test_direct_checks.py holds every check to the list over playouts, on
+# the legal actions and on near misses of them.
+
+
+def _whole(v: Any) -> int | None:
+    """The whole number a JSON value equals (1.0 and True equal 1), or None if it equals none."""
+    if isinstance(v, int):
+        return int(v)
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    return None
+
+
+def _allowed(state: State, seat: int, action: Action) -> bool:
+    """Whether ``action`` is in ``legal_actions(state, seat)``, for a seat that is to move."""
+    kind = action["type"]
+    if state["phase"] == "allocate":
+        return kind == "allocate" and action in [dict(a, type="allocate") for a in allocations()]
+    stack = state["stack"]
+    if not stack:
+        check = _TURN_CHECKS.get(kind)
+        if check is not None:
+            return check(state, seat, action)
+        # The rare turn actions: only their own family can hold them (an unknown type is in none).
+        family = _TURN_FAMILY_OF.get(kind)
+        return family is not None and action in family(state, seat)
+    top = stack[-1]
+    check = _ANSWER_CHECKS.get((top["p"], kind))
+    if check is not None:
+        return check(state, top, seat, action)
+    if (top["p"], kind) in _ANSWER_TYPES:
+        return action in _prompt_actions(state, top, seat)
+    return False  # no answer to this prompt has that type
+
+
+def _ok_conjure(state: State, seat: int, action: Action) -> bool:
+    return len(action) == 2 and "cards" in action and action["cards"] in (3, 1) and bool(_turn_conjure(state, seat))
+
+
+def _ok_rest(state: State, seat: int, action: Action) -> bool:
+    return len(action) == 1 and bool(_turn_rest(state, seat))
+
+
+def _ok_move(state: State, seat: int, action: Action) -> bool:
+    if len(action) != 2 or "to" not in action:
+        return False
+    t = state["turn"]
+    return not t["rested"] and _cost_ok(t, "move") and action["to"] in B.adjacent(state["casters"][seat]["point"])
+
+
+def _ok_end_turn(state: State, seat: int, action: Action) -> bool:
+    return len(action) == 1 and not _owes(state, seat)
+
+
+def _owes(state: State, seat: int) -> bool:
+    """Whether ``obligations(state, seat)`` lists anything."""
+    t = state["turn"]
+    for s, c in enumerate(state["casters"]):
+        for i, sp in enumerate(c["display"]):
+            if sp is None:
+                continue
+            if sp["state"] == "locked":
+                if (s == seat or sp["lock"] == seat) and ref(s, i) not in t["handled"]:
+                    return True
+            elif sp["state"] == "launched" and sp["controller"] == seat and ref(s, i) not in t["controlled"]:
+                return True
+    return False
+
+
+_TURN_CHECKS = {"conjure": _ok_conjure, "rest": _ok_rest, "move": _ok_move, "end_turn": _ok_end_turn}
+
+
+def _ok_draw(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
+    if len(action) != 2 or "from" not in action:
+        return False
+    src = action["from"]
+    c = state["casters"][seat]
+    for e in B.active_at(c["point"]):
+        if src == e:
+            return bool(c["pool"][e])
+        if src in c["up"][e]:
+            return True
+    return False
+
+
+def _ok_keep(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
+    if len(action) != 4 or "card" not in action or "spell" not in action or "section" not in action:
+        return False
+    hand = state["casters"][seat]["hand"]
+    i, slot = _whole(action["card"]), _whole(action["spell"])
+    if i is None or slot is None or not 0 <= i < len(hand):
+        return False
+    return slot_fits(state, seat, slot, action["section"], hand[i]["id"])
+
+
+def _ok_keep_none(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
+    # Offered only when no card of the hand fits anywhere.
+    if len(action) != 1:
+        return False
+    c = state["casters"][seat]
+    spaces = range(len(c["display"]))
+    return not any(slot_fits(state, seat, i, sec, card["id"]) for card in c["hand"] for i in spaces for sec in SECTIONS)
+
+
+def _ok_place(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
+    if len(action) != 3 or "spell" not in action or "section" not in action:
+        return False
+    slot = _whole(action["spell"])
+    c = state["casters"][seat]
+    return slot is not None and slot_fits(state, seat, slot, action["section"], c["hand"][0]["id"])
+
+
+def _ok_alone(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
+    # return_up, no_launch: always offered by their prompt, and they carry nothing else.
+    return len(action) == 1
+
+
+def _ok_launch(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
+    if len(action) != 2 or "spell" not in action:
+        return False
+    r = action["spell"]
+    for i, sp in enumerate(state["casters"][seat]["display"]):
+        if sp is not None and complete(sp) and ref(seat, i) == r:
+            return can_launch(state, seat)
+    return False
+
+
+def _ok_will(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
+    return (
+        state["contest"]["stage"] == "offer"
+        and len(action) == 2
+        and "place" in action
+        and action["place"] in (True, False)
+    )
+
+
+def _ok_contest(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
+    con = state["contest"]
+    return con["stage"] != "offer" and len(action) == 2 and "with" in action and action["with"] in con["queue"]
+
+
+def _ok_step(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
+    if len(action) != 2 or "to" not in action:
+        return False
+    sp = spell_at(state, top["spell"])
+    return action["to"] in B.along(sp["point"], element_of(sp["motion"][top["card"]]["id"]))
+
+
+def _ok_return(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
+    # The list offers every increasing list of card positions, the empty one included.
+    if len(action) != 2 or "up" not in action or not isinstance(action["up"], list):
+        return False
+    k, last = len(top["cards"]), -1
+    for v in action["up"]:
+        w = _whole(v)
+        if w is None or not last < w < k:
+            return False
+        last = w
+    return True
+
+
+_ANSWER_CHECKS = {
+    ("draw", "draw"): _ok_draw,
+    ("keep", "keep"): _ok_keep,
+    ("keep", "keep_none"): _ok_keep_none,
+    ("place", "place"): _ok_place,
+    ("place", "return_up"): _ok_alone,
+    ("launch", "launch"): _ok_launch,
+    ("launch", "no_launch"): _ok_alone,
+    ("contest", "will"): _ok_will,
+    ("contest", "contest"): _ok_contest,
+    ("steps", "step"): _ok_step,
+    ("return", "return"): _ok_return,
+}
+
+#: The answers still checked against their prompt's list (the wild movement's, a few per round).
+_ANSWER_TYPES = {("wild_pick", "wild_pick"), ("wild_pick", "wild_pass"), ("wild_next", "wild_next")}
+
+
+def _outcome_fits(state: State, outcome: Any) -> bool:
+    """True when ``outcome`` is certainly what the pending draw or contest roll allows; False
+    sends the caller to the spec and ``check_outcome`` (the other chances, and every refusal)."""
+    stack = state["stack"]
+    if state["phase"] != "play" or not stack or type(outcome) is not list:
+        return False
+    top = stack[-1]
+    if top["p"] == "deal":
+        pool = state["casters"][top["seat"]]["pool"][top["element"]]
+        return len(outcome) == 1 and type(outcome[0]) is int and 0 <= outcome[0] < len(pool)
+    if top["p"] == "contest":
+        stage = state["contest"]["stage"]
+        if stage == "roll":
+            dice = 2
+        elif stage == "capture_roll":
+            dice = 1
+        else:
+            return False
+        return len(outcome) == dice and all(type(v) is int and 1 <= v <= 10 for v in outcome)
+    return False
 
 
 def _explain(state: State, seat: int, action: Action) -> IllegalAction:
@@ -944,7 +1156,7 @@ def _to_up(c: dict[str, Any], cid: str) -> None:
 
 def _offer_launch(st: State, seat: int) -> None:
     # SC L135-136: a complete spell may be launched as part of the Conjure action.
-    if launchable(st, seat):
+    if can_launch(st, seat):
         st["stack"].append({"p": "launch", "seat": seat})
 
 
@@ -1405,7 +1617,7 @@ def _settle(st: State) -> None:
     while True:
         if st["phase"] != "play":
             return
-        if len(_living(st)) <= 1:
+        if st["alive"].count(True) <= 1:  # at most one caster left
             _finish(st, "last_standing")
             return
         if st["stack"]:

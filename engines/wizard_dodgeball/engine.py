@@ -56,7 +56,6 @@ from typing import Any
 
 from engines.base import CHANCE, Engine, IllegalAction, InvalidConfig
 from engines.chance import check_outcome
-from engines.treecopy import copy_tree
 
 from . import bots, data, dice, rules, spells
 from .geometry import court as court_by_id
@@ -390,14 +389,13 @@ class WizardDodgeballEngine(Engine):
         if not isinstance(event, dict):
             raise IllegalAction("An event is an object.", code="bad_event")
         kind = event.get("kind")
-        # An owned state's records are written in place from here on, and some of them keep
-        # values of the event (a square, a roll): copied, so no write reaches the caller's event.
+        # An owned state is written in place, yet needs no copy of the event: what the rules keep
+        # of one is numbers and new containers (a square becomes a new [column, row], a cast's
+        # targets new dicts, a roll's dice new records), never a list or dict of the event.
         if kind == "chance":
-            outcome = event.get("outcome")
-            return self._apply_chance(state, copy_tree(outcome) if owned else outcome, owned=owned)
+            return self._apply_chance(state, event.get("outcome"), owned=owned)
         if kind == "action":
-            action = event.get("action")
-            return self._apply_action(state, event.get("seat"), copy_tree(action) if owned else action, owned=owned)
+            return self._apply_action(state, event.get("seat"), event.get("action"), owned=owned)
         raise IllegalAction("An event is either a chance outcome or a seat's action.", code="bad_event")
 
     def _apply_chance(self, state: State, outcome: Any, *, owned: bool) -> State:

@@ -138,17 +138,25 @@ def recharge(state: State, side: int, card_id: str) -> None:
 
 
 def free_action_available(state: State, w: dict) -> bool:
-    occ = occupancy(state)
-    c = court_of(state)
-    here = (w["sq"][0], w["sq"][1])
-    faces = effect_faces(state, w["j"])
+    """Whether a wizard out of actions (or frozen) may still drop its ball on a free neighbouring
+    square or pick up a loose ball next to it. settle asks this after most events, so it looks
+    only at the neighbouring squares instead of building the court's occupancy (issue 17, P1)."""
+    near = court_of(state).neighbours((w["sq"][0], w["sq"][1]))
     if w["ball"] is not None:
-        if "sticky_fingers" in faces:
+        if has_effect(state, w["j"], "sticky_fingers"):
             return False
-        return any(n not in occ for n in c.neighbours(here))
-    if "butter_fingers" in faces:
+        taken = set()
+        for x in state["wizards"]:
+            if not x["out"] and (x["sq"][0], x["sq"][1]) in near:
+                taken.add((x["sq"][0], x["sq"][1]))
+        for b in state["balls"]:
+            if b["sq"] is not None and (b["sq"][0], b["sq"][1]) in near:
+                taken.add((b["sq"][0], b["sq"][1]))
+        return len(taken) < len(near)
+    if has_effect(state, w["j"], "butter_fingers"):
         return False
-    return any(occ.get(n, ("w",))[0] == "b" for n in c.neighbours(here))
+    # A loose ball on a neighbouring square (the occupancy let a ball's square read as the ball's).
+    return any(b["sq"] is not None and (b["sq"][0], b["sq"][1]) in near for b in state["balls"])
 
 
 def settle(state: State) -> None:

@@ -1,0 +1,52 @@
+"""validate checks an action directly instead of finding it in legal_actions' list (issue 17, P1):
+over random playouts of both versions and 2 to 5 seats it must accept exactly the listed actions
+and refuse every near miss with the code the list-based check gave."""
+
+import pytest
+
+from engines import registry
+
+from ..near_misses import DirectCheckAudit
+from ..test_conformance import playout
+from .helpers import E, act, table
+
+
+def _listed_refusal(state, seat, action):
+    # Before the direct check: the open prompt's answer type first, then membership in the list.
+    pr = state["prompt"]
+    answer = "defend" if pr is not None and "seats" in pr else "choose"
+    kind = action["type"]
+    if pr is not None and kind != answer:
+        return "prompt_pending"
+    return {"play": "card_not_in_hand", "buy": "cannot_buy", "choose": "bad_choice", "defend": "bad_choice"}.get(
+        kind, "illegal_action"
+    )
+
+
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_validate_accepts_exactly_the_listed_actions_and_refuses_near_misses_as_before(version):
+    engine = registry.get("annihilageddon", version)
+    audit = DirectCheckAudit(engine, _listed_refusal, seed=f"an-direct:{version}")
+    for seats in (2, 3, 5):
+        states, _ = playout(engine, seats, f"an-direct:{version}:{seats}", bound=700, prefix=True)
+        audit.walk(states)
+    assert audit.accepted > 1000 and audit.refused > 10000
+    for kind in ("play", "buy", "end_turn", "choose"):
+        assert kind in audit.kinds
+    if version == "2":
+        assert "defend" in audit.kinds
+
+
+def test_activate_is_judged_as_listed_before_and_after_it_was_used_and_without_the_hp():
+    # No random playout draws Blood Price (the one tile with an activated ability): a table does.
+    st = table(seats=3, tiles={0: "tile-blood-price"}, hands={0: ["glyph"]}, hp={0: 9})
+    st["revealed"]["tile"] = True
+    audit = DirectCheckAudit(E, _listed_refusal, seed="an-direct:activate")
+    audit.check(st, 0)
+    assert {"type": "activate"} in E.legal_actions(st, 0)
+    used = act(st, 0, type="activate")
+    audit.check(used, 0)
+    assert {"type": "activate"} not in E.legal_actions(used, 0)
+    weak = table(seats=3, tiles={0: "tile-blood-price"}, hands={0: ["glyph"]}, hp={0: 3})
+    audit.check(weak, 0)
+    assert audit.kinds >= {"activate", "play", "end_turn"}
