@@ -54,6 +54,26 @@ class InvalidConfig(EngineError):
     default_code = "invalid_config"
 
 
+def _holds_a_fraction(value: Any) -> bool:
+    if isinstance(value, float):
+        return True
+    if isinstance(value, dict):
+        return any(_holds_a_fraction(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_holds_a_fraction(v) for v in value)
+    return False
+
+
+def check_action_numbers(action: Any) -> None:
+    """Refuse an action that holds a fraction (even ``2.0``), before any engine sees it.
+
+    No game's action holds one: every engine's legal actions are strings, whole numbers and
+    booleans. But Python's ``0 == 0.0`` lets such an action through a membership check and on
+    into the rules, which index lists with it and fail with a TypeError instead of a refusal."""
+    if _holds_a_fraction(action):
+        raise IllegalAction("Numbers in an action are whole numbers (write 2, not 2.0).", code="bad_action")
+
+
 class Engine(ABC):
     """Base class. A game subclasses it and fills in the rules.
 

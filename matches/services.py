@@ -20,7 +20,7 @@ from django.utils import timezone
 from audit.chain import SALTED_SCHEME
 from audit.clocks import SECOND, BadTimeControl, Clocks, check_time_control, micros
 from engines import registry
-from engines.base import CHANCE, EngineError, IllegalAction, chance_enterable, replay
+from engines.base import CHANCE, EngineError, IllegalAction, chance_enterable, check_action_numbers, replay
 from engines.chance import check_outcome, derive, indices_for_cards, seed_commitment
 
 from . import eventstore
@@ -459,6 +459,7 @@ def _checked_action(engine, state, seat, action, actor: str):
         raise MatchError("A random outcome is due before anyone can act.", code="chance_pending", status=409)
     event = {"kind": "action", "seat": seat, "action": action}
     try:
+        check_action_numbers(action)
         new_state = engine.apply(state, event)
     except IllegalAction as exc:
         raise MatchError(exc.message, code=exc.code, status=422) from None

@@ -15,7 +15,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from engines import registry
-from engines.base import CHANCE, EngineError, IllegalAction, replay
+from engines.base import CHANCE, EngineError, IllegalAction, check_action_numbers, replay
 from engines.chance import check_outcome, draw
 from engines.registry import UnknownEngine
 
@@ -264,6 +264,7 @@ def sandbox_act(*, sandbox_id, owner, seat: int, action: dict[str, Any]) -> Sand
         if seat in sandbox.bot_seats:
             raise MatchError(f"The bot plays seat {seat} in this sandbox.", code="bot_seat", status=409)
         try:
+            check_action_numbers(action)
             engine.validate(sandbox.state, seat, action)
             _step(sandbox, engine, {"kind": "action", "seat": seat, "action": action})
             _advance(sandbox, engine, auto_chance=not _settings(sandbox))

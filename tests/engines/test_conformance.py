@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from engines import registry
-from engines.base import CHANCE, IllegalAction, InvalidConfig, chance_visible
+from engines.base import CHANCE, IllegalAction, InvalidConfig, chance_visible, check_action_numbers
 from engines.chance import derive
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -158,6 +158,9 @@ def test_states_views_specs_and_actions_are_json(played):
             for seat in engine.to_move(state):
                 actions = engine.legal_actions(state, seat)
                 assert json.loads(json.dumps(actions)) == actions
+                # The platform refuses fractions in actions (engines.base.check_action_numbers).
+                for action in actions:
+                    check_action_numbers(action)
 
 
 def test_apply_never_mutates_and_every_listed_legal_action_applies(played):
