@@ -1,12 +1,21 @@
 # Bound to the project's app rather than shared_task: a shared_task proxy resolves the
 # thread's "current" app, which in a worker thread or test can be Celery's empty default.
+from django.db import InterfaceError, OperationalError
+
 from config.celery import app
 
 from .verification import match_verify
 
 
+# A lost broker connection or a database outage (OperationalError; InterfaceError once Django
+# finds its connection closed) is tried again with backoff (about 30 s in all) rather than left for
+# the follow-ups sweep minutes later. Verifying twice is harmless.
 @app.task(
-    name="matches.verify_match", acks_late=True, autoretry_for=(ConnectionError,), retry_backoff=True, max_retries=5
+    name="matches.verify_match",
+    acks_late=True,
+    autoretry_for=(ConnectionError, OperationalError, InterfaceError),
+    retry_backoff=True,
+    max_retries=5,
 )
 def verify_match(match_id: str) -> str:
     """Replay and verify a finished match; safe to run any number of times."""
