@@ -35,7 +35,10 @@ class RatingPoint(models.Model):
     class Meta:
         ordering = ["game", "competitor", "sequence"]
         indexes = [
-            models.Index(fields=["game", "competitor", "sequence"]),
+            # A competitor's points, game by game: the player page reads them without naming a
+            # game, which an index led by the game could not serve (PostgreSQL before 18 has no
+            # skip scan); reads that name the game too are served as well as before.
+            models.Index(fields=["competitor", "game", "sequence"], name="ratingpoint_competitor"),
             # Is this match in the ratings yet? And which results follow a late one?
             models.Index(fields=["game", "match_id"], name="ratingpoint_game_match"),
             models.Index(fields=["game", "sequence"], name="ratingpoint_game_sequence"),
