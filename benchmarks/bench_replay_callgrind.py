@@ -95,7 +95,8 @@ def child(mode: str, path: str) -> None:
                 state = apply(state, loads(text))
 
 
-def instructions(mode: str, path: Path, workdir: Path) -> int:
+def instructions(mode: str, path: Path, workdir: Path, script: str = __file__) -> int:
+    """Instructions callgrind counts for ``script --child mode path`` (bench_verify_callgrind too)."""
     out = workdir / f"callgrind.{mode}.out"
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     subprocess.run(
@@ -104,7 +105,7 @@ def instructions(mode: str, path: Path, workdir: Path) -> int:
             "--tool=callgrind",
             f"--callgrind-out-file={out}",
             sys.executable,
-            __file__,
+            script,
             "--child",
             mode,
             str(path),

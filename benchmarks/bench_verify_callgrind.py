@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -34,6 +32,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench_replay_callgrind import instructions as replay_instructions  # noqa: E402  (beside this script)
 
 
 def record(engine_name: str, events_wanted: int, path: Path) -> tuple[int, int]:
@@ -73,29 +73,7 @@ def child(mode: str, path: str) -> None:
 
 
 def instructions(mode: str, path: Path, workdir: Path) -> int:
-    out = workdir / f"callgrind.{mode}.out"
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
-    subprocess.run(
-        [
-            "valgrind",
-            "--tool=callgrind",
-            f"--callgrind-out-file={out}",
-            sys.executable,
-            __file__,
-            "--child",
-            mode,
-            str(path),
-        ],
-        check=True,
-        env=env,
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    match = re.search(r"^summary:\s*(\d+)", out.read_text(), re.M) or re.search(
-        r"^totals:\s*(\d+)", out.read_text(), re.M
-    )
-    return int(match.group(1))
+    return replay_instructions(mode, path, workdir, script=__file__)
 
 
 def main() -> None:
