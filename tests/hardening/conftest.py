@@ -11,3 +11,19 @@ def fresh_throttle_history():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+def duel(alice, bob):
+    """A Dueling Wizards match and its two players' API clients (server errors answered, not raised)."""
+    from rest_framework.test import APIClient
+
+    from tests.matches.helpers import new_duel
+
+    match = new_duel(alice, bob)
+    clients = []
+    for user in (alice, bob):
+        client = APIClient(raise_request_exception=False)
+        client.force_authenticate(user)
+        clients.append(client)
+    return match, clients

@@ -21,13 +21,13 @@ from celery.exceptions import Retry
 from django.db import OperationalError, connection
 from django.test import Client
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from matches import eventstore, outbox
 from matches.autoplay import autoplay_match
 from matches.models import Event, Match, OutboxMessage
 from matches.tasks import REQUEUE_AFTER_SECONDS, requeue_unverified, verify_match
-from tests.matches.helpers import event_count, fresh, new_duel
+from tests.hardening.moves import next_move, send
+from tests.matches.helpers import event_count
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -151,37 +151,6 @@ def outage(monkeypatch):
     rebuild_pool()
     monkeypatch.undo()  # the flush after the test goes straight to PostgreSQL
     rebuild_pool()
-
-
-@pytest.fixture
-def duel(alice, bob):
-    match = new_duel(alice, bob)
-    clients = []
-    for user in (alice, bob):
-        client = APIClient(raise_request_exception=False)
-        client.force_authenticate(user)
-        clients.append(client)
-    return match, clients
-
-
-def next_move(clients, match) -> tuple:
-    """The first legal move of the first seat to move, as its player sends it (with a fresh event_id)."""
-    from engines import registry
-
-    match = fresh(match)
-    engine = registry.get(match.game)
-    seat = next(seat for seat in range(len(clients)) if engine.legal_actions(match.state, seat))
-    return clients[seat], {
-        "seat": seat,
-        "action": engine.legal_actions(match.state, seat)[0],
-        "expected_seq": match.state_seq,
-        "event_id": str(uuid.uuid4()),
-    }
-
-
-def send(match, command):
-    client, body = command
-    return client.post(f"/api/matches/{match.id}/actions/", body, format="json")
 
 
 def is_json_error(response, status: int, code: str) -> bool:

@@ -10,17 +10,15 @@ retry with the same event_id never makes a second event."""
 
 from __future__ import annotations
 
-import uuid
-
 import psycopg
 import pytest
 from django.db import connection
-from rest_framework.test import APIClient
 
 from matches import eventstore, outbox
 from matches.models import Event, OutboxMessage
 from tests.conftest import database_url
-from tests.matches.helpers import event_count, fresh, new_duel
+from tests.hardening.moves import next_move, send
+from tests.matches.helpers import event_count
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -47,37 +45,6 @@ def terminate_every_idle_connection() -> None:
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             "WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
-
-
-@pytest.fixture
-def duel(alice, bob):
-    match = new_duel(alice, bob)
-    clients = []
-    for user in (alice, bob):
-        client = APIClient(raise_request_exception=False)
-        client.force_authenticate(user)
-        clients.append(client)
-    return match, clients
-
-
-def next_move(clients, match) -> tuple:
-    """The first legal move of the first seat to move, as its player sends it (with a fresh event_id)."""
-    from engines import registry
-
-    match = fresh(match)
-    engine = registry.get(match.game)
-    seat = next(seat for seat in range(len(clients)) if engine.legal_actions(match.state, seat))
-    return clients[seat], {
-        "seat": seat,
-        "action": engine.legal_actions(match.state, seat)[0],
-        "expected_seq": match.state_seq,
-        "event_id": str(uuid.uuid4()),
-    }
-
-
-def send(match, command):
-    client, body = command
-    return client.post(f"/api/matches/{match.id}/actions/", body, format="json")
 
 
 @pytest.fixture(autouse=True)
