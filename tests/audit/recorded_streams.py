@@ -9,7 +9,7 @@ import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from audit.chain import GENESIS_HASH, SALTED_SCHEME, event_hash, hash_payload
+from audit.chain import GENESIS_HASH, SALTED_SCHEME, event_hash, hash_payload, payload_of
 from audit.matchverify import engine_event
 from engines.base import CHANCE
 from engines.chance import derive, event_salt, seed_commitment
@@ -79,16 +79,6 @@ def rehashed(events: list[dict[str, Any]], from_seq: int) -> list[dict[str, Any]
     out = [dict(e) for e in events]
     prev = out[from_seq - 2]["hash"] if from_seq > 1 else GENESIS_HASH
     for event in out[from_seq - 1 :]:
-        payload = hash_payload(
-            stream=event["stream"],
-            seq=event["seq"],
-            event_id=event["event_id"],
-            type=event["type"],
-            data=event["data"],
-            actor=event["actor"],
-            recorded_at=event["recorded_at"],
-            salt=event["salt"],
-        )
-        event["prev_hash"], event["hash"] = prev, event_hash(prev, payload)
+        event["prev_hash"], event["hash"] = prev, event_hash(prev, payload_of(event))
         prev = event["hash"]
     return out
