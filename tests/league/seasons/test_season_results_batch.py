@@ -11,13 +11,11 @@ import datetime as dt
 import pytest
 from django.db import transaction
 
-from league.ratings.models import Rating, RatingPoint
 from league.ratings.projection import ratings_apply
 from league.seasons import services
-from league.seasons.models import Season
-from league.seasons.selectors import season_standings
 from matches.commands import AT_HEAD
-from matches.models import Event, Match
+from matches.models import Match
+from tests.league.seasons.end_state import season_end_state
 from tests.matches.helpers import stored_finished_match
 
 
@@ -67,39 +65,10 @@ def verdicts(season):
     return [m.pk for m in matches[:5]] + [disputed.pk, loose.pk] + [m.pk for m in matches[5:]]
 
 
-def end_state(season) -> dict:
-    season = Season.objects.get(pk=season.pk)
-    return {
-        "events": list(
-            Event.objects.filter(stream_id=season.stream_id)
-            .order_by("seq")
-            .values_list("seq", "type", "data", "event_id", "actor")
-        ),
-        "fixtures": list(
-            season.fixtures.order_by("key").values_list(
-                "key", "status", "match_id", "home_left", "away_left", "ruling", "result_seq", "draft_id", "date"
-            )
-        ),
-        "standings": season_standings(season=season),
-        "ratings": list(
-            Rating.objects.order_by("game", "competitor").values_list(
-                "game", "competitor", "rating", "deviation", "volatility", "matches"
-            )
-        ),
-        "points": list(
-            RatingPoint.objects.order_by("game", "sequence", "competitor").values_list(
-                "game", "competitor", "match_id", "sequence", "rating", "deviation", "volatility"
-            )
-        ),
-        "projected_seq": season.projected_seq,
-        "head_seq": season.stream.head_seq,
-    }
-
-
 def rolled_back(run, season) -> dict:
     with transaction.atomic():
         run()
-        state = end_state(season)
+        state = season_end_state(season)
         transaction.set_rollback(True)
     return state
 

@@ -15,14 +15,14 @@ import datetime as dt
 import pytest
 from django.db import transaction
 
-from league.ratings.models import Rating, RatingPoint
+from league.ratings.models import RatingPoint
 from league.seasons import services
-from league.seasons.models import Fixture, Season
-from league.seasons.selectors import season_standings
+from league.seasons.models import Fixture
 from matches import outbox
 from matches.commands import AT_HEAD
 from matches.models import Event, Match, OutboxMessage
 from matches.verification import match_verify, matches_verify
+from tests.league.seasons.end_state import season_end_state
 
 
 @pytest.fixture
@@ -48,41 +48,12 @@ def played(db, make_user, monkeypatch, django_capture_on_commit_callbacks):
     return season, ids
 
 
-def end_state(season) -> dict:
-    season = Season.objects.get(pk=season.pk)
-    return {
-        "events": list(
-            Event.objects.filter(stream_id=season.stream_id)
-            .order_by("seq")
-            .values_list("seq", "type", "data", "event_id", "actor")
-        ),
-        "fixtures": list(
-            season.fixtures.order_by("key").values_list(
-                "key", "status", "match_id", "home_left", "away_left", "ruling", "result_seq", "draft_id"
-            )
-        ),
-        "standings": season_standings(season=season),
-        "verdicts": sorted(Match.objects.values_list("id", "verdict", "verdict_seq", "verdict_reason")),
-        "ratings": list(
-            Rating.objects.order_by("game", "competitor").values_list(
-                "game", "competitor", "label", "rating", "deviation", "volatility", "matches"
-            )
-        ),
-        "points": list(
-            RatingPoint.objects.order_by("game", "sequence", "competitor").values_list(
-                "game", "competitor", "match_id", "sequence", "rating", "deviation", "volatility"
-            )
-        ),
-        "projected_seq": season.projected_seq,
-    }
-
-
 def after(run, season, capture) -> dict:
     """The end state once ``run`` and everything its commits send have run; then rolled back."""
     with transaction.atomic():
         with capture(execute=True):
             run()
-        state = end_state(season)
+        state = season_end_state(season)
         transaction.set_rollback(True)
     return state
 
@@ -199,7 +170,7 @@ def test_follow_ups_that_fail_leave_no_result_and_the_sweeper_finishes_them(
     assert "ratings unavailable" in pending.last_error
     with django_capture_on_commit_callbacks(execute=True):
         assert outbox.outbox_deliver(message_id=pending.pk) is True
-    assert end_state(season) == expected
+    assert season_end_state(season) == expected
 
 
 def test_verifying_an_unknown_match_in_a_batch_records_nothing(played):
