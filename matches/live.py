@@ -15,6 +15,7 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from channels_redis.core import RedisChannelLayer
 
 from . import eventstore, selectors
 from .models import Match, MatchLog, Seat
@@ -146,10 +147,34 @@ def broadcast_matches(*, items: list[dict[str, Any]]) -> None:
                 sends.append((viewer_group(match_id, seat), message))
 
         async def send_all(sends=sends):
+            watched = await groups_watched(layer, [group for group, _ in sends])
             for group, message in sends:
-                await layer.group_send(group, message)
+                if watched is None or group in watched:
+                    await layer.group_send(group, message)
 
         async_to_sync(send_all)()
+
+
+async def groups_watched(layer, groups: list[str]) -> set[str] | None:
+    """Which of ``groups`` have a member, asked in one pipelined round trip per Redis host; None
+    when the layer is not channels-redis' (then every group is sent to). A group_send to a group
+    nobody is in still costs two round trips and most of a verdict's broadcast, and a season's
+    finished matches are mostly unwatched. Skipping them loses nothing: a socket joins its group
+    before it reads the match (consumers.py), so one that joins after this check, which runs after
+    the verdicts' commit, reads the verdict. Uses channels-redis' group key and connection
+    helpers (its own group_send's), pinned below 4.4 in pyproject.toml."""
+    if not isinstance(layer, RedisChannelLayer):
+        return None
+    by_host: dict[int, list[str]] = {}
+    for group in groups:
+        by_host.setdefault(layer.consistent_hash(group), []).append(group)
+    watched = set()
+    for index, names in by_host.items():
+        pipe = layer.connection(index).pipeline(transaction=False)
+        for group in names:
+            pipe.zcard(layer._group_key(group))
+        watched.update(group for group, members in zip(names, await pipe.execute(), strict=True) if members)
+    return watched
 
 
 def update_for(*, match_id, user, after: int) -> dict | None:

@@ -99,3 +99,35 @@ async def test_an_open_socket_gets_the_verdict_frame_and_one_connecting_later_re
     update = await later.receive_json_from(timeout=5)
     assert update["type"] == "update" and update["match"]["verification"]["verdict"] == "verified"
     await later.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_batch_sends_only_to_the_groups_someone_watches_on_redis(monkeypatch):
+    from channels.layers import get_channel_layer
+    from channels_redis.core import RedisChannelLayer
+
+    layer = get_channel_layer()
+    if not isinstance(layer, RedisChannelLayer):
+        pytest.fail("Run with REDIS_URL set: the project's channel layer is channels-redis'.")
+    watched, unwatched = [
+        await database_sync_to_async(lambda: unverified(autoplay_match(game="dueling-wizards", seats=2)))()
+        for _ in range(2)
+    ]
+    watcher = await connect(watched, after=watched.state_seq)
+    await watcher.receive_json_from(timeout=5)
+    groups = []
+    real = layer.group_send
+
+    async def spy(group, message):
+        groups.append(group)
+        await real(group, message)
+
+    monkeypatch.setattr(layer, "group_send", spy)
+    await database_sync_to_async(matches_verify)(match_ids=[unwatched.pk, watched.pk])
+
+    frame = await watcher.receive_json_from(timeout=5)
+    assert frame["type"] == "verdict" and frame["verification"]["verdict"] == "verified"
+    assert frame["match_id"] == str(watched.pk)
+    # Nobody holds the seats' sockets or watches the other match: one send, not six.
+    assert groups == [live.group_name(watched.pk)]
+    await watcher.disconnect()
