@@ -321,7 +321,18 @@
       setInterval(drawClocks, 250);
     }
 
+    function showVerdict(verification) {
+      const v = verification.verdict;
+      setBadge(root.querySelector('[data-testid="verdict"]'), VERDICT_TEXT[v] || v, v);
+    }
+
     function apply(update) {
+      if (update.type === "verdict") {
+        // A verdict adds no event and changes nothing else on the page: a batch of them (a
+        // season's) sends this one small frame per match, not every seat's view (matches/live.py).
+        showVerdict(update.verification);
+        return;
+      }
       conn.textContent = "live"; // connected and caught up: the board shows the current state
       if (update.match.clocks) {
         clockData = { ...update.match.clocks, seats: update.match.seats, live: update.match.status !== "finished" };
@@ -333,8 +344,7 @@
       renderLog(logList, update.log, undefined, update.match.seats);
       setBadge(root.querySelector('[data-testid="status"]'), update.match.status === "finished" ? "Finished" : "Live",
         update.match.status);
-      const v = update.match.verification.verdict;
-      setBadge(root.querySelector('[data-testid="verdict"]'), VERDICT_TEXT[v] || v, v);
+      showVerdict(update.match.verification);
       if (update.match.status === "finished") root.querySelector("#replay-link").hidden = false;
       const outcome = root.querySelector("#match-outcome");
       const r = update.match.result;
