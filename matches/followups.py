@@ -38,7 +38,8 @@ def verified(payload: dict) -> None:
 
 @handler("match.broadcast_many")
 def broadcast_many(payload: dict) -> None:
-    # A batch of verdicts (matches_verify): each match's frames, as "match.broadcast" sends them.
+    # A batch of verdicts (matches_verify): one small verdict frame per watched match (live.py), not
+    # every seat's view as "match.broadcast" sends for an event.
     live.broadcast_matches(items=payload["matches"])
 
 
