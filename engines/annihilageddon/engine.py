@@ -451,8 +451,10 @@ class Annihilageddon(Engine):
         t = st["turn"]
         src = action["from"]
         if src == "lineup":
-            cid = st["lineup"][action["slot"]]
-            st["lineup"][action["slot"]] = None
+            # validate takes 3.0 for slot 3 (as the legal list compares it); a list index must be an int.
+            slot = int(action["slot"])
+            cid = st["lineup"][slot]
+            st["lineup"][slot] = None
             cost = CARDS[cid]["cost"]
         elif src == "wild_magic":
             cid = "wild-magic"
