@@ -466,7 +466,7 @@ def do_drop(state: State, action: dict) -> None:
 def has_line_of_sight(state: State, a: Square, b: Square, squares=None) -> bool:
     if squares is None:
         squares = wizard_squares(state)
-    return line_of_sight(a, b, [s for s in squares if s != a and s != b])
+    return line_of_sight(a, b, squares)  # an end never blocks its own line (line_blocked_by)
 
 
 def check_can_release(state: State, w: dict, verb: str) -> None:
