@@ -383,17 +383,16 @@ class Annihilageddon(Engine):
             if "held_notes" in st:
                 st["held_notes"] = []
             st["need"] = None
-            st["stack"][-1]["work"]["outcome"] = copy_tree(list(event["outcome"]))
+            # check_outcome let through only a list of ints: a new list holds nothing of the event.
+            st["stack"][-1]["work"]["outcome"] = list(event["outcome"])
             run(st)
             return st
         seat, action = event["seat"], event["action"]
         self.validate(state, seat, action)
-        if owned:
-            # The action's values are stored in the state (an answer, a choice): copied, so that
-            # no later in-place write reaches into the caller's event.
-            st, action = state, copy_tree(action)
-        else:
-            st = copy_state(state)
+        # An owned state is written in place, yet needs no copy of the action: what the rules keep
+        # of one is a card id, a slot or an answer, and validate lets an answer through only when it
+        # equals one of the prompt's options, every one a string or a number (never a container).
+        st = state if owned else copy_state(state)
         st["notes"] = []
         if "held_notes" in st:
             st["held_notes"] = []
@@ -451,8 +450,10 @@ class Annihilageddon(Engine):
         t = st["turn"]
         src = action["from"]
         if src == "lineup":
-            cid = st["lineup"][action["slot"]]
-            st["lineup"][action["slot"]] = None
+            # validate takes 3.0 for slot 3 (as the legal list compares it); a list index must be an int.
+            slot = int(action["slot"])
+            cid = st["lineup"][slot]
+            st["lineup"][slot] = None
             cost = CARDS[cid]["cost"]
         elif src == "wild_magic":
             cid = "wild-magic"

@@ -47,6 +47,8 @@ DONE = _Signal("DONE")  # the op is finished: move on
 PUSHED = _Signal("PUSHED")  # the op pushed frames (it is re-entered or already moved on)
 
 HANDLERS: dict[str, Callable] = {}
+# For membership only (a hash instead of a scan of the tuple); never iterated.
+_SINGLE_NAMES = frozenset(SINGLE_OPS)
 
 
 def handler(name: str):
@@ -88,24 +90,25 @@ def new_scope(st: dict) -> int:
 
 
 def run(st: dict) -> None:
+    # The loop runs a few times per event on every replay: the tables are bound to locals and
+    # each frame's fields read once per step (issue 17, P1).
     stack = st["stack"]
-    while st["prompt"] is None and st["need"] is None and stack and st["phase"] != "over":
+    handlers, singles = HANDLERS, _SINGLE_NAMES
+    while stack and st["prompt"] is None and st["need"] is None and st["phase"] != "over":
         f = stack[-1]
-        if f["pc"] >= len(f["prog"]):
+        prog, pc = f["prog"], f["pc"]
+        if pc >= len(prog):
             stack.pop()
             continue
-        op = f["prog"][f["pc"]]
-        if f["env"].get("redirect") and op["op"] not in ("if", "choose_one") and op.get("who", "you") != "it":
+        op = prog[pc]
+        name = op["op"]
+        if f["env"].get("redirect") and name not in ("if", "choose_one") and op.get("who", "you") != "it":
             # A redirected effect (AN L221-227) hits only the attacker: whatever is not done to
             # "it" (the victim) has nothing to do.
-            f["pc"] += 1
+            f["pc"] = pc + 1
             f["work"] = {}
             continue
-        name = op["op"]
-        if name in SINGLE_OPS:
-            r = _single(st, f, op)
-        else:
-            r = HANDLERS[name](st, f, op)
+        r = _single(st, f, op) if name in singles else handlers[name](st, f, op)
         if r is DONE:
             f["pc"] += 1
             f["work"] = {}

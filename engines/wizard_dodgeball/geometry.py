@@ -43,9 +43,20 @@ def line_blocked_by(a: Square, b: Square, c: Square) -> bool:
 
 
 def line_of_sight(a: Square, b: Square, blockers: Iterable[Square]) -> bool:
-    """True when no square in ``blockers`` (squares holding other wizards) lies on the line."""
+    """True when no square in ``blockers`` (squares holding wizards) lies on the line; the two
+    ends may be among them and never block, as in ``line_blocked_by``.
+
+    ``line_blocked_by`` for each blocker, with what depends only on the line worked out once:
+    every cast checks its targets' lines, so this runs on each replay (issue 17, P1)."""
+    ax, ay = a
+    bx, by = b
+    x0, x1 = (ax, bx) if ax <= bx else (bx, ax)
+    y0, y1 = (ay, by) if ay <= by else (by, ay)
+    dx, dy = bx - ax, by - ay
+    span = abs(dx) + abs(dy)
     for c in blockers:
-        if line_blocked_by(a, b, c):
+        cx, cy = c
+        if x0 <= cx <= x1 and y0 <= cy <= y1 and 2 * abs((cx - ax) * dy - (cy - ay) * dx) < span and c != a and c != b:
             return False
     return True
 

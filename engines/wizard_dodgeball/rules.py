@@ -214,7 +214,11 @@ def eliminate(state: State, jersey: int) -> None:
 
 
 def _blocked(state: State) -> set[Square]:
-    return set(occupancy(state))
+    """The squares of ``occupancy(state)``, built without its (kind, id) values: every move
+    asks for them (issue 17, P1). Only ever asked for membership."""
+    out = {(w["sq"][0], w["sq"][1]) for w in state["wizards"] if not w["out"]}
+    out.update([(b["sq"][0], b["sq"][1]) for b in state["balls"] if b["sq"] is not None])
+    return out
 
 
 def reachable(
@@ -466,7 +470,7 @@ def do_drop(state: State, action: dict) -> None:
 def has_line_of_sight(state: State, a: Square, b: Square, squares=None) -> bool:
     if squares is None:
         squares = wizard_squares(state)
-    return line_of_sight(a, b, [s for s in squares if s != a and s != b])
+    return line_of_sight(a, b, squares)  # an end never blocks its own line (line_blocked_by)
 
 
 def check_can_release(state: State, w: dict, verb: str) -> None:

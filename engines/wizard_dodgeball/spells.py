@@ -111,7 +111,7 @@ def candidate_targets(
             sight_cache[s] = (
                 not c.is_neutral(s)
                 and max(abs(s[0] - here[0]), abs(s[1] - here[1])) <= rng
-                and line_of_sight(here, s, [q for q in squares if q != here and q != s])
+                and line_of_sight(here, s, squares)
             )
         return sight_cache[s]
 
@@ -271,7 +271,7 @@ def _why_not(state: State, caster: dict, face_id: str, ref: dict, code: bool = F
     if max(abs(s[0] - here[0]), abs(s[1] - here[1])) > spell_range(state, caster["j"]):
         return "out_of_range" if code else "That target is beyond this wizard's magical range."
     squares = wizard_squares(state)
-    if s != here and not line_of_sight(here, s, [q for q in squares if q != here and q != s]):
+    if s != here and not line_of_sight(here, s, squares):
         return "no_line_of_sight" if code else "The caster has no line of sight to that target."
     if key == "wizard":
         w = wizard(state, ref["wizard"])

@@ -37,6 +37,19 @@ def test_with_4_power_you_may_buy_cards_costing_up_to_4_but_not_5():
     assert err.value.code == "cannot_buy"
 
 
+def test_a_slot_written_3_point_0_buys_what_slot_3_buys_in_place_and_copying():
+    """validate accepts 3.0 for slot 3, as the legal list compares it (a JSON number may arrive
+    so): the buy must then happen as for 3, not fail with a TypeError out of the list index."""
+    st = table(2, hands={0: ["glyph"] * 4}, lineup=LINEUP)
+    for _ in range(4):
+        st = act(st, 0, type="play", card="glyph")
+    want = act(st, 0, type="buy", **{"from": "lineup", "slot": 3})
+    event = {"kind": "action", "seat": 0, "action": {"type": "buy", "from": "lineup", "slot": 3.0}}
+    assert E.apply(st, event) == want
+    assert E.apply_in_place(E.owned_copy(st), event) == want
+    assert want["lineup"][3] is None and "snot-rocket" in want["players"][0]["discard"]
+
+
 def test_you_may_play_more_cards_after_buying():
     """AN L155, L508: "You may play additional cards even after making purchases"."""
     st = table(2, hands={0: ["glyph"] * 3}, lineup=LINEUP)

@@ -90,3 +90,19 @@ def test_adjacent_squares_always_see_each_other(a, b):
     if max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1:
         others = [(c, r) for c in range(1, 10) for r in range(1, 18) if (c, r) not in (a, b)]
         assert line_of_sight(a, b, others)
+
+
+def test_the_whole_line_check_agrees_with_asking_each_blocker_on_every_small_court_line():
+    """line_of_sight works out the line once for all blockers (issue 17, P1): on every line
+    between two squares of a 6 x 6 patch, each square alone (the ends included) blocks it
+    exactly when line_blocked_by says so, and a list of squares when one of them does."""
+    squares = [(x, y) for x in range(1, 7) for y in range(1, 7)]
+    blocked_lines = 0
+    for a in squares:
+        for b in squares:
+            for c in squares:
+                want = line_blocked_by(a, b, c)
+                assert line_of_sight(a, b, [c]) is not want, (a, b, c)
+                blocked_lines += want
+            assert line_of_sight(a, b, squares) is not any(line_blocked_by(a, b, c) for c in squares)
+    assert blocked_lines > 3000  # 3,176 of the 46,656: the blocking case is well exercised

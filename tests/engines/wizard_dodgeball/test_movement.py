@@ -82,3 +82,23 @@ def test_a_move_off_the_court_is_refused():
     with pytest.raises(IllegalAction) as err:
         t.act("move", to="north")
     assert err.value.code == "bad_square"
+
+
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_the_squares_a_move_may_not_cross_are_the_occupied_ones_at_every_state_of_a_playout(version):
+    # A move's blocked squares are now built without the occupancy map (issue 17, P1): they must
+    # stay its squares, a loose ball's included and a held ball's or an eliminated wizard's not.
+    from engines import registry
+    from engines.wizard_dodgeball.rules import _blocked
+    from engines.wizard_dodgeball.state import occupancy
+
+    from ..test_conformance import playout
+
+    engine = registry.get("wizard-dodgeball", version)
+    states, _ = playout(engine, 2, f"wd-blocked:{version}", bound=3000, prefix=True)
+    loose = out = 0
+    for state in states:
+        assert _blocked(state) == set(occupancy(state))
+        loose += sum(b["sq"] is not None for b in state["balls"])
+        out += sum(w["out"] for w in state["wizards"])
+    assert loose > 1000 and out > 100
