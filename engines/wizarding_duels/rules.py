@@ -16,7 +16,7 @@ from itertools import combinations
 from engines.base import IllegalAction
 from engines.chance import draw_spec
 
-from . import geometry, groups
+from . import content, geometry, groups
 from .state import (
     M,
     P,
@@ -29,7 +29,6 @@ from .state import (
     controls,
     has,
     hex_of,
-    in_zone,
     is_two_plus,
     lower,
     occupant,
@@ -786,6 +785,14 @@ def _skip_decision(s: State, st: dict) -> bool:
         "order",
         "dark_lord",
     ):
+        if name == "place" and st["kind"] in ("move", "teleport"):
+            # Listing every destination (and in version 2 every riskier route) only to see whether
+            # there is one beside "stay" cost most of this function (issue 17, P1).
+            m = M(s, st["model"])
+            if m["removed"] or m["hex"] is None or not place_somewhere(s, st, m):
+                s["queue"].pop(0)
+                return True
+            return False
         opts = options(s, st)
         if name == "place":
             if not opts or (len(opts) == 1 and opts[0].get("hex") is None):
@@ -1301,6 +1308,19 @@ def _reaction_caster(s: State, seat: int, sp: str, target: dict) -> dict | None:
         if room:
             return target
     return None
+
+
+def place_somewhere(s: State, st: dict, m: dict) -> bool:
+    """Whether a "move" or "teleport" placement of the model ``m`` (on the board) has a space to
+    go to: ``len(place_options(s, st)) >= 2``, stopping at the first space."""
+    if st["kind"] == "move":
+        return bool(destinations(s, m, st["n"]))
+    b = board(s)
+    here = hex_of(m)
+    return any(
+        0 < geometry.distance(here, h) <= st["n"] and terrain(s, h) != "impassable" and occupant(s, h) is None
+        for h in b.hexes
+    )
 
 
 def place_options(s: State, st: dict) -> list[dict]:
@@ -2575,49 +2595,110 @@ _ON_MODELS = (
     "terrain",
 )
 
+_ON_MODELS_SET = frozenset(_ON_MODELS)
 
-def condition_holds(s: State, seat: int, cond: dict) -> bool:
+
+@lru_cache(maxsize=64)
+def _board_by_key(pack_id: str, map_id: str, nexus: str) -> tuple[dict[str, str], dict[str, list[int]]]:
+    """One board's printed terrain and Zones by space as the state writes it ("q,r"), so a
+    quest condition reads a model's space without parsing it (issue 17, P1)."""
+    b = content.board(pack_id, map_id, nexus)
+    return {geometry.key(h): t for h, t in b.terrain.items()}, {geometry.key(h): z for h, z in b.zones.items()}
+
+
+class _QuestLook:
+    """What the quest conditions of one seat read, worked out once per scoring instead of once
+    per condition and model (the lightning quests are checked after every event, issue 17, P1):
+    the seat's models on the board and the first overlay of each space (``overlay_at``)."""
+
+    def __init__(self, s: State, seat: int):
+        self.s = s
+        self.seat = seat
+        self._mine: list[tuple[str, dict]] | None = None
+        self._overlays: dict[str, dict] | None = None
+
+    def mine(self) -> list[tuple[str, dict]]:
+        """(uid, model) for the seat's living models on the board. In no particular order: the
+        conditions count them, and the one that names a model (the leader) takes the least uid."""
+        if self._mine is None:
+            seat = self.seat
+            self._mine = [
+                (uid, m)
+                for uid, m in self.s["models"].items()
+                if m["seat"] == seat and not m["removed"] and m["hex"] is not None
+            ]
+        return self._mine
+
+    def overlay(self, k: str) -> dict | None:
+        if self._overlays is None:
+            self._overlays = {}
+            for o in self.s["overlays"]:
+                self._overlays.setdefault(o["hex"], o)  # the first one, as ``overlay_at``
+        return self._overlays.get(k)
+
+    def controls(self, m: dict, kind: str) -> dict | None:
+        """``controls(s, m, kind)`` for a model on the board."""
+        o = self.overlay(m["hex"])
+        return o if o and o["face_up"] and o["kind"] == kind else None
+
+    def in_zone(self, m: dict, seat: int) -> bool:
+        s = self.s
+        zones = _board_by_key(s["pack"], s["map"], s["nexus"])[1]
+        return s["zone_half"][seat] in zones.get(m["hex"], ())
+
+    def terrain(self, m: dict) -> str | None:
+        """``terrain(s, hex_of(m))``: the printed terrain where no overlay lies, else the full rule."""
+        s = self.s
+        printed = _board_by_key(s["pack"], s["map"], s["nexus"])[0].get(m["hex"])
+        if printed is None or self.overlay(m["hex"]) is None:
+            return printed
+        return terrain(s, hex_of(m))
+
+
+def condition_holds(s: State, seat: int, cond: dict, look: _QuestLook | None = None) -> bool:
+    look = look if look is not None else _QuestLook(s, seat)
     if "all" in cond:
-        return all(condition_holds(s, seat, c) for c in cond["all"])
+        return all(condition_holds(s, seat, c, look) for c in cond["all"])
     if "any" in cond:
-        return any(condition_holds(s, seat, c) for c in cond["any"])
+        return any(condition_holds(s, seat, c, look) for c in cond["any"])
     # Only the conditions on models read them: the counters' conditions (a lightning quest's
-    # "first-blood" after every event, issue 17 P1) need not sort the models.
-    mine = on_board(s, seat) if any(k in cond for k in _ON_MODELS) else []
+    # "first-blood" after every event, issue 17 P1) need not gather the models.
+    mine = [m for _, m in look.mine()] if not _ON_MODELS_SET.isdisjoint(cond) else []
     foe = other(seat)
     st = s["stats"]
     ok = True
     if "challenges" in cond:
-        held = [m for m in mine if controls(s, m, "challenge")]
+        held = [m for m in mine if look.controls(m, "challenge")]
         if cond.get("zone") == "enemy":
-            held = [m for m in held if in_zone(s, m, foe)]
+            held = [m for m in held if look.in_zone(m, foe)]
         elif cond.get("zone") == "own":
-            held = [m for m in held if in_zone(s, m, seat)]
+            held = [m for m in held if look.in_zone(m, seat)]
         ok &= len(held) >= cond["challenges"]
     if "challenge_kinds" in cond:
-        kinds = {controls(s, m, "challenge")["what"] for m in mine if controls(s, m, "challenge")}
+        kinds = {look.controls(m, "challenge")["what"] for m in mine if look.controls(m, "challenge")}
         ok &= len(kinds & set(cond["challenge_kinds"])) >= cond.get("min", 1)
     if "leader" in cond:
-        lead = next((m for m in mine if m["leader"]), None)
+        leaders = [(uid, m) for uid, m in look.mine() if m["leader"]]
+        lead = min(leaders, key=lambda um: um[0])[1] if leaders else None
         if lead is None:
             ok = False
         elif cond["leader"] == "enemy_zone":
-            ok &= in_zone(s, lead, foe)
+            ok &= look.in_zone(lead, foe)
         elif cond["leader"] == "challenge":
-            ok &= controls(s, lead, "challenge") is not None
+            ok &= look.controls(lead, "challenge") is not None
     if "arrival_spaces" in cond:
         arr = {geometry.key(h) for h in board(s).arrival[s["zone_half"][foe]]}
         ok &= sum(1 for m in mine if m["hex"] in arr) >= cond["arrival_spaces"]
     if "impacts_made" in cond:
         ok &= st["impacts"][seat] >= cond["impacts_made"]
     if "models_in_enemy_zone" in cond:
-        ok &= sum(1 for m in mine if in_zone(s, m, foe)) >= cond["models_in_enemy_zone"]
+        ok &= sum(1 for m in mine if look.in_zone(m, foe)) >= cond["models_in_enemy_zone"]
     if "models_alive" in cond:
         ok &= len(mine) >= cond["models_alive"]
     if "removed_this_round" in cond:
         ok &= st["removed"][seat] >= cond["removed_this_round"]
     if "terrain" in cond:
-        ok &= sum(1 for m in mine if terrain(s, hex_of(m)) not in ("open", None)) >= cond["terrain"]
+        ok &= sum(1 for m in mine if look.terrain(m) not in ("open", None)) >= cond["terrain"]
     if "spells_cast" in cond:
         ok &= st["spells"][seat] >= cond["spells_cast"]
     if "potions_used" in cond:
@@ -2629,20 +2710,34 @@ def score_quests(s: State, seat: int, lightning_only: bool) -> None:
     """WD-43 (3b) and WD-44 (lightning quests score at once; ruling A-61)."""
     pk = pack(s)
     p = P(s, seat)
+    look = None
     for q in list(p["active"]):
         card = pk.quests[q]
         if lightning_only and not card["lightning"]:
             continue
         if len(p["scored"]) >= 9:
             return  # WD-48
-        if condition_holds(s, seat, card["condition"]):
+        # Worked out once for the seat's quests; a quest scored here changes none of what it
+        # reads (the models, the overlays, the counters).
+        look = look if look is not None else _QuestLook(s, seat)
+        if condition_holds(s, seat, card["condition"], look):
             p["active"].remove(q)
             p["scored"].append(q)
             p["qp"] += card["points"]
 
 
+@lru_cache(maxsize=8)
+def _lightning_quests(pack_id: str) -> frozenset[str]:
+    """The pack's lightning quests (only asked whether it holds a quest, never listed)."""
+    return frozenset(q for q, card in content.load(pack_id).quests.items() if card["lightning"])
+
+
 def check_lightning(s: State) -> None:
     if s["phase"] not in ("start", "activation", "end") or s.get("stats") is None:
+        return
+    # Run after every event (issue 17, P1): most of the time no active quest is a lightning one.
+    lightning = _lightning_quests(s["pack"])
+    if not any(q in lightning for p in s["players"] for q in p["active"]):
         return
     first = s["act"] and M(s, s["act"]["model"])["seat"]
     first = first if isinstance(first, int) else (s["starting"] or 0)
