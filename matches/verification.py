@@ -96,12 +96,11 @@ def match_verify(*, match_id) -> Verdict:
             verdict_reason=verdict.reason,
             verified_at=timezone.now(),
         )
-        # A verdict adds no event: the frame carries the summary (with the verdict) and no events
-        # or log lines ("after" is the head), so it does not re-read and re-render the stream's
-        # last events for every seat (issue 17, P7: about half of a verification's own work).
+        # A verdict adds no event: open pages get the small verdict frame a batch sends (live.py
+        # broadcast_matches), not every seat's summary and view (issue 17, P6/P7).
         outbox_add(
-            topic="match.broadcast",
-            payload={"match_id": str(match.pk), "head_seq": len(events), "after": match.state_seq},
+            topic="match.broadcast_many",
+            payload={"matches": [{"match_id": str(match.pk), "head_seq": len(events), "after": match.state_seq}]},
         )
         outbox_add(
             topic="match.verified",
