@@ -11,11 +11,11 @@ import pytest
 
 from engines.base import CHANCE, IllegalAction
 from engines.chance import draw as chance_draw
-from engines.wizarding_duels import content, geometry, groups, legal, rules
-from engines.wizarding_duels.engine import WizardingDuelsEngine
+from engines.wizarding_duels import content, geometry, legal, rules
 from engines.wizarding_duels.state import board
 
-ENGINES = {"1": WizardingDuelsEngine(version="1"), "2": WizardingDuelsEngine()}
+from .playouts import ENGINES, group_with, random_playout
+
 #: Decisions taken from a list in ``validate`` before and after (secret, simultaneous answers).
 LISTED_ELSEWHERE = ("build", "stock", "mulligan")
 ACT_TYPES = (
@@ -32,16 +32,6 @@ ACT_TYPES = (
     "dark_lord_swap",
     "herbology",
 )
-
-
-def group_with(character, galleons=50):
-    """A legal random Group (the engine's own helper) that holds ``character``."""
-    pk = content.load("original-v1")
-    for k in range(5000):
-        g = groups.random_group(pk, galleons, groups.Lcg(k))
-        if character in g["models"]:
-            return g
-    raise AssertionError(f"no helper Group holds {character}")
 
 
 def strings_of(s, st):
@@ -122,22 +112,9 @@ def check_state(engine, s, seat, rng, seen):
 
 
 def play_and_check(version, seed, config, seen):
-    engine = ENGINES[version]
-    rng = random.Random(seed)
-    s = engine.setup(config, 2)
-    for _ in range(5000):
-        tm = engine.to_move(s)
-        if not tm:
-            return
-        if tm == [CHANCE]:
-            ev = {"kind": "chance", "outcome": chance_draw(engine.chance(s), rng.randrange)}
-        else:
-            seat = tm[int(rng.random() * len(tm))]
-            if s["queue"][0]["step"] not in LISTED_ELSEWHERE:
-                check_state(engine, s, seat, rng, seen)
-            ev = {"kind": "action", "seat": seat, "action": engine.bot_action("random", s, seat, rng)}
-        s = engine.apply(s, ev)
-    raise AssertionError("the game did not end")
+    for engine, s, seat, rng in random_playout(version, seed, config):
+        if seat is not None and s["queue"][0]["step"] not in LISTED_ELSEWHERE:
+            check_state(engine, s, seat, rng, seen)
 
 
 @pytest.mark.parametrize("version", ["1", "2"])

@@ -3,20 +3,14 @@ read the models once per seat (``rules._QuestLook``, issue 17 P1) instead of thr
 helpers per model. On random playouts of both rules versions, at every state, every quest of
 the pack holds for a seat exactly when the helpers' reading says it does."""
 
-import random
 from collections import Counter
 
 import pytest
 
-from engines.base import CHANCE
-from engines.chance import draw as chance_draw
 from engines.wizarding_duels import content, geometry, rules
-from engines.wizarding_duels.engine import WizardingDuelsEngine
 from engines.wizarding_duels.state import board, controls, hex_of, in_zone, on_board, terrain
 
-from .test_direct_check import group_with
-
-ENGINES = {"1": WizardingDuelsEngine(version="1"), "2": WizardingDuelsEngine()}
+from .playouts import group_with, random_playout
 
 
 def read_by_helpers(s, seat, cond):
@@ -64,27 +58,15 @@ def read_by_helpers(s, seat, cond):
 
 
 def play_and_compare(version, seed, config, seen):
-    engine = ENGINES[version]
-    rng = random.Random(seed)
-    s = engine.setup(config, 2)
-    quests = content.load(s["pack"]).quests
-    for _ in range(5000):
+    quests = None
+    for _engine, s, _seat, _rng in random_playout(version, seed, config):
+        quests = quests or content.load(s["pack"]).quests
         if s.get("stats") is not None and s.get("map") and s["phase"] != "over":
             for seat in (0, 1):
                 for q, card in sorted(quests.items()):
                     holds = rules.condition_holds(s, seat, card["condition"])
                     assert holds == read_by_helpers(s, seat, card["condition"]), (q, seat)
                     seen[q, holds] += 1
-        tm = engine.to_move(s)
-        if not tm:
-            return
-        if tm == [CHANCE]:
-            ev = {"kind": "chance", "outcome": chance_draw(engine.chance(s), rng.randrange)}
-        else:
-            seat = tm[int(rng.random() * len(tm))]
-            ev = {"kind": "action", "seat": seat, "action": engine.bot_action("random", s, seat, rng)}
-        s = engine.apply(s, ev)
-    raise AssertionError("the game did not end")
 
 
 @pytest.mark.parametrize("version", ["1", "2"])

@@ -3,36 +3,18 @@ step machine asks ``rules.place_somewhere`` instead of listing every destination
 On random playouts of both rules versions, every time it is asked it says what the listed
 answers say: there is a space to go to exactly when the list holds two answers or more."""
 
-import random
 from collections import Counter
 
 import pytest
 
-from engines.base import CHANCE
-from engines.chance import draw as chance_draw
 from engines.wizarding_duels import rules
-from engines.wizarding_duels.engine import WizardingDuelsEngine
 
-from .test_direct_check import group_with
-
-ENGINES = {"1": WizardingDuelsEngine(version="1"), "2": WizardingDuelsEngine()}
+from .playouts import group_with, random_playout
 
 
 def play(version, seed, config):
-    engine = ENGINES[version]
-    rng = random.Random(seed)
-    s = engine.setup(config, 2)
-    for _ in range(5000):
-        tm = engine.to_move(s)
-        if not tm:
-            return
-        if tm == [CHANCE]:
-            ev = {"kind": "chance", "outcome": chance_draw(engine.chance(s), rng.randrange)}
-        else:
-            seat = tm[int(rng.random() * len(tm))]
-            ev = {"kind": "action", "seat": seat, "action": engine.bot_action("random", s, seat, rng)}
-        s = engine.apply(s, ev)
-    raise AssertionError("the game did not end")
+    for _ in random_playout(version, seed, config):
+        pass
 
 
 @pytest.mark.parametrize("version", ["1", "2"])
