@@ -13,6 +13,20 @@ def users(*names):
     return [User.objects.create_user(n, password=f"pw-{n}") for n in names]
 
 
+def fill_until_shown(page, selector: str, value: str, tries: int = 5) -> None:
+    """Fill a field of a page that redraws itself on live updates, until the field shows ``value``.
+
+    Playwright checks a field, then fills it in a second step; a redraw between the two replaces
+    the field, and the value goes into the detached old one while the new one shows what the page
+    knew before. A person cannot type into a field that is gone, so a test that fills across
+    redraws looks at what the page shows, as the person would, and types again."""
+    for _ in range(tries):
+        page.fill(selector, value)
+        if page.input_value(selector) == value:
+            return
+    raise AssertionError(f"{selector} never showed {value!r} after {tries} fills")
+
+
 def head_seq(page):
     return page.locator("#match").get_attribute("data-head-seq")
 

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from league.tournaments import services
 from league.tournaments.models import Tournament
 from league.tournaments.selectors import tournament_state
+from tests.browser.people import fill_until_shown
 
 pytestmark = pytest.mark.browser
 
@@ -42,11 +43,15 @@ def test_a_window_typed_in_kolkata_time_is_stored_as_the_same_instant_in_utc(bro
         page.wait_for_selector("[data-testid=connection]:text('live')")
         # Chromium's ICU still names it by its older spelling.
         assert page.inner_text("[data-testid=check-in-zone]") in ("Asia/Kolkata", "Asia/Calcutta")
-        page.fill("[data-testid=check-in-opens]", "2027-03-05T18:30")
-        page.fill("[data-testid=check-in-closes]", "2027-03-05T19:45")
+        # The page redraws on live updates (its socket has just opened and reloads): type until
+        # both fields show the window, as someone at the desk would look before pressing Save.
+        fill_until_shown(page, "[data-testid=check-in-opens]", "2027-03-05T18:30")
+        fill_until_shown(page, "[data-testid=check-in-closes]", "2027-03-05T19:45")
+        assert page.input_value("[data-testid=check-in-opens]") == "2027-03-05T18:30"
         page.click("[data-testid=save-check-in]")
         page.wait_for_function(
-            "id => fetch(`/api/tournaments/${id}/`).then((r) => r.json()).then((d) => !!d.options.check_in_closes)",
+            "id => fetch(`/api/tournaments/${id}/`).then((r) => r.json())"
+            ".then((d) => !!(d.options.check_in_opens && d.options.check_in_closes))",
             arg=str(t.id),
         )
         options = tournament_state(tournament=Tournament.objects.get(pk=t.pk))["options"]
