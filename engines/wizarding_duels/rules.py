@@ -847,13 +847,21 @@ def _step_rules(s: State, m: dict):
     scout = has(m, "scout")
     overlays = tuple((o["hex"], o["kind"], o["face_up"], o["what"]) for o in s["overlays"])
     seen, moves, searches = _step_memo(s["pack"], s["map"], s["nexus"], overlays, fly, scout)
-
-    def terrain_of(h):
-        try:
-            return seen[h]
-        except KeyError:
-            t = seen[h] = terrain(s, h)
-            return t
+    if not seen:
+        # Every space's ``terrain(s, h)`` at once: the printed terrain, except where an overlay
+        # lies (a space no overlay names is its printed terrain, or None off the board).
+        seen.update(board(s).terrain)
+        for o in s["overlays"]:
+            h = geometry.parse(o["hex"])
+            if h in seen:
+                seen[h] = terrain(s, h)
+    terrain_of = seen.get
+    # (cost to enter, 1 if entering is Dangerous) by terrain; None: no step may enter it.
+    enter = {
+        "impassable": (1, 0) if fly else None,
+        "difficult": (1, 0) if fly or scout else (2, 0),
+        "dangerous": (1, 0) if fly else (1, 1),
+    }
 
     def steps(h):
         """(neighbour, cost to enter it, 1 if entering it is Dangerous) for each space a step may enter."""
@@ -862,13 +870,15 @@ def _step_rules(s: State, m: dict):
         except KeyError:
             pass
         out = []
-        for n in geometry.neighbours(h):
-            t = terrain_of(n)
-            if t is None or (t == "impassable" and not fly):
+        q, r = h
+        # ``geometry.neighbours(h)``, in its order
+        for n in ((q + 1, r), (q + 1, r - 1), (q, r - 1), (q - 1, r), (q - 1, r + 1), (q, r + 1)):
+            t = seen.get(n)
+            if t is None:
                 continue
-            out.append(
-                (n, 2 if t == "difficult" and not fly and not scout else 1, 1 if t == "dangerous" and not fly else 0)
-            )
+            e = enter.get(t, (1, 0))
+            if e is not None:
+                out.append((n, e[0], e[1]))
         moves[h] = out
         return out
 
@@ -913,9 +923,15 @@ def safest_to(s: State, m: dict, points: int, h: tuple[int, int]) -> int | None:
     if h == start:
         return None
     best = searches.get(("safest", start, points))
-    if best is None:
-        best = searches[("safest", start, points)] = _safest(steps, start, points)
-    d = min((best[(h, used)] for used in range(points + 1) if (h, used) in best), default=None)
+    if best is not None:
+        d = min((best[(h, used)] for used in range(points + 1) if (h, used) in best), default=None)
+    else:
+        # Checking or making one move needs only the routes that can still reach ``h``: a search
+        # toward it (issue 17, P1), kept like the whole one (None is kept as -1).
+        d = searches.get(("safest_to", start, points, h))
+        if d is None:
+            d = searches[("safest_to", start, points, h)] = _safest_to(steps, start, h, points)
+        d = None if d < 0 else d
     if d is None or terrain_of(h) == "impassable" or _holds_model(s, geometry.key(h)):
         return None
     return d
@@ -927,12 +943,42 @@ def riskier_routes_to(s: State, m: dict, points: int, h: tuple[int, int], safest
     _terrain_of, steps, searches = _step_rules(s, m)
     start = hex_of(m)
     reach = searches.get(("routes", start, points))
-    if reach is None:
-        reach = searches[("routes", start, points)] = _routes(steps, start, points)
-    ds: set[int] = set()
-    for used in range(points + 1):
-        ds.update(reach.get((h, used), ()))
+    if reach is not None:
+        ds: set[int] = set()
+        for used in range(points + 1):
+            ds.update(reach.get((h, used), ()))
+    else:
+        # Only the routes that can still reach ``h`` (issue 17, P1), kept like the whole search.
+        ds = searches.get(("routes_to", start, points, h))
+        if ds is None:
+            ds = searches[("routes_to", start, points, h)] = _routes_to(steps, start, h, points)
     return [k for k in sorted(ds) if k > safest]
+
+
+def _routes_to(steps, start: tuple[int, int], goal: tuple[int, int], points: int) -> frozenset[int]:
+    """Every number of Dangerous entries some route from ``start`` to ``goal`` within ``points``
+    makes: the union of ``_routes(steps, start, points)[(goal, used)]`` over ``used``, by the same
+    search over only the pairs (space, points used) from which the goal is still within the points
+    left (``_safest_to``). Routes go on from the goal too: one may come back to it."""
+    gq, gr = goal
+    layers: list[dict] = [{start: {0}}] + [{} for _ in range(points)]
+    out: set[int] = set()
+    for used in range(points + 1):
+        for h, ds in layers[used].items():
+            if h == goal:
+                out |= ds
+            for n, step, add in steps(h):
+                c = used + step
+                if c > points:
+                    continue
+                dq, dr = n[0] - gq, n[1] - gr
+                if c + (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
+                    continue
+                into = layers[c].get(n)
+                if into is None:
+                    into = layers[c][n] = set()
+                into.update(d + add for d in ds)
+    return frozenset(out)
 
 
 def _holds_model(s: State, k: str) -> bool:
@@ -959,6 +1005,45 @@ def _safest(steps, start: tuple[int, int], points: int) -> dict[tuple, int]:
                 best[(n, c)] = d
                 heappush(frontier, (c, n[1], n[0]))
     return best
+
+
+def _safest_to(steps, start: tuple[int, int], goal: tuple[int, int], points: int) -> int:
+    """``min(best[(goal, used)] for used ...)`` of ``_safest(steps, start, points)``, or -1 when it has
+    no such entry: the same search, but only over the pairs (space, points used) from which the goal
+    is still within the points left. A step costs at least one point and changes the distance to
+    the goal by at most one, so every route to the goal goes through such pairs only, and the
+    fewest Dangerous entries of each of them is what the whole search finds for it."""
+    gq, gr = goal
+    dq, dr = start[0] - gq, start[1] - gr
+    if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
+        return -1
+    # Pairs by points used: a step always uses a point or more, so a layer is complete (every
+    # route into it seen) when the search comes to it.
+    layers: list[dict] = [{start: 0}] + [{} for _ in range(points)]
+    # The fewest Dangerous entries with which a space was reached on fewer points: a route on
+    # from it with as many entries or more does nothing a route from there did not.
+    low: dict = {}
+    found = 99
+    for used in range(points + 1):
+        for h, d0 in layers[used].items():
+            if d0 >= low.get(h, 99):
+                continue
+            low[h] = d0
+            if h == goal:
+                found = d0
+                continue  # going on from the goal only comes back to it later with more entries
+            for n, step, add in steps(h):
+                c = used + step
+                if c > points:
+                    continue
+                dq, dr = n[0] - gq, n[1] - gr
+                if c + (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
+                    continue
+                d = d0 + add
+                layer = layers[c]
+                if d < layer.get(n, 99):
+                    layer[n] = d
+    return -1 if found == 99 else found
 
 
 def route_dangers(s: State, m: dict, points: int) -> dict[tuple[int, int], list[int]]:
