@@ -18,6 +18,7 @@ from engines.chance import draw_spec
 
 from . import content, geometry, groups
 from .state import (
+    MYSTERY_TERRAIN,
     M,
     P,
     State,
@@ -2791,6 +2792,132 @@ def condition_holds(s: State, seat: int, cond: dict, look: _QuestLook | None = N
     return bool(ok)
 
 
+def _compile(cond: dict):
+    """``condition_holds(s, seat, cond, look)`` as one function of ``(s, seat, look)``, the
+    condition's keys read once: a lightning quest's condition is checked after every event
+    (issue 17, P1). Every part only reads, so the first part that fails decides."""
+    if "all" in cond:
+        parts = [_compile(c) for c in cond["all"]]
+        return lambda s, seat, look: all(f(s, seat, look) for f in parts)
+    if "any" in cond:
+        parts = [_compile(c) for c in cond["any"]]
+        return lambda s, seat, look: any(f(s, seat, look) for f in parts)
+    tests = []
+    if "challenges" in cond:
+        n_held, zone = cond["challenges"], cond.get("zone")
+
+        def challenges(s, seat, look):
+            held = 0
+            for _, m in look.mine():
+                if not look.controls(m, "challenge"):
+                    continue
+                if zone == "enemy" and not look.in_zone(m, other(seat)):
+                    continue
+                if zone == "own" and not look.in_zone(m, seat):
+                    continue
+                held += 1
+            return held >= n_held
+
+        tests.append(challenges)
+    if "challenge_kinds" in cond:
+        wanted, n_kinds = set(cond["challenge_kinds"]), cond.get("min", 1)
+
+        def challenge_kinds(s, seat, look):
+            kinds = {look.controls(m, "challenge")["what"] for _, m in look.mine() if look.controls(m, "challenge")}
+            return len(kinds & wanted) >= n_kinds
+
+        tests.append(challenge_kinds)
+    if "leader" in cond:
+        where = cond["leader"]
+
+        def leader(s, seat, look):
+            lead_uid = lead = None
+            for uid, m in look.mine():
+                if m["leader"] and (lead_uid is None or uid < lead_uid):
+                    lead_uid, lead = uid, m
+            if lead is None:
+                return False
+            if where == "enemy_zone":
+                return look.in_zone(lead, other(seat))
+            if where == "challenge":
+                return look.controls(lead, "challenge") is not None
+            return True
+
+        tests.append(leader)
+    if "arrival_spaces" in cond:
+        n_arrival = cond["arrival_spaces"]
+
+        def arrival_spaces(s, seat, look):
+            arr = {geometry.key(h) for h in board(s).arrival[s["zone_half"][other(seat)]]}
+            return sum(1 for _, m in look.mine() if m["hex"] in arr) >= n_arrival
+
+        tests.append(arrival_spaces)
+    if "models_in_enemy_zone" in cond:
+        n_enemy_zone = cond["models_in_enemy_zone"]
+
+        def models_in_enemy_zone(s, seat, look):
+            foe = other(seat)
+            return sum(1 for _, m in look.mine() if look.in_zone(m, foe)) >= n_enemy_zone
+
+        tests.append(models_in_enemy_zone)
+    if "models_alive" in cond:
+        n_alive = cond["models_alive"]
+        tests.append(lambda s, seat, look: len(look.mine()) >= n_alive)
+    if "terrain" in cond:
+        n_terrain = cond["terrain"]
+
+        def on_terrain(s, seat, look):
+            printed = _board_by_key(s["pack"], s["map"], s["nexus"])[0]
+            count = 0
+            for _, m in look.mine():
+                k = m["hex"]
+                t = printed.get(k)
+                if t is not None:
+                    # ``terrain(s, hex_of(m))``: ``k`` is a board key, so the first overlay there
+                    # is ``overlay_at``'s.
+                    o = look.overlay(k)
+                    if o is not None:
+                        if o["face_up"]:
+                            if o["kind"] == "terrain":
+                                t = o["what"]
+                        else:
+                            t = _mystery_terrain(s["pack"], s["map"]) or t
+                if t not in ("open", None):
+                    count += 1
+            return count >= n_terrain
+
+        tests.append(on_terrain)
+    for key, counter in (
+        ("impacts_made", "impacts"),
+        ("removed_this_round", "removed"),
+        ("spells_cast", "spells"),
+        ("potions_used", "potions"),
+    ):
+        if key in cond:
+            tests.append(lambda s, seat, look, counter=counter, n=cond[key]: s["stats"][counter][seat] >= n)
+    if not tests:
+        return lambda s, seat, look: True
+    if len(tests) == 1:
+        return tests[0]
+    return lambda s, seat, look: all(f(s, seat, look) for f in tests)
+
+
+@lru_cache(maxsize=64)
+def _mystery_terrain(pack_id: str, map_id: str) -> str | None:
+    """The terrain of a space under a face-down overlay on this map (``terrain``), None if printed."""
+    for rule in content.load(pack_id).maps[map_id].get("special_rules", ()):
+        if rule in MYSTERY_TERRAIN:
+            return MYSTERY_TERRAIN[rule]
+    return None
+
+
+@lru_cache(maxsize=256)
+def quest_test(pack_id: str, quest: str):
+    """The pack's quest's condition, compiled (``_compile``): ``quest_test(pack_id, q)(s, seat,
+    _QuestLook(s, seat))`` is ``condition_holds(s, seat, condition)``."""
+    return _compile(content.load(pack_id).quests[quest]["condition"])
+
+
 def score_quests(s: State, seat: int, lightning_only: bool) -> None:
     """WD-43 (3b) and WD-44 (lightning quests score at once; ruling A-61)."""
     pk = pack(s)
@@ -2805,29 +2932,41 @@ def score_quests(s: State, seat: int, lightning_only: bool) -> None:
         # Worked out once for the seat's quests; a quest scored here changes none of what it
         # reads (the models, the overlays, the counters).
         look = look if look is not None else _QuestLook(s, seat)
-        if condition_holds(s, seat, card["condition"], look):
+        if quest_test(s["pack"], q)(s, seat, look):
             p["active"].remove(q)
             p["scored"].append(q)
             p["qp"] += card["points"]
 
 
 @lru_cache(maxsize=8)
-def _lightning_quests(pack_id: str) -> frozenset[str]:
-    """The pack's lightning quests (only asked whether it holds a quest, never listed)."""
-    return frozenset(q for q, card in content.load(pack_id).quests.items() if card["lightning"])
+def _lightning_quests(pack_id: str) -> dict[str, int]:
+    """The pack's lightning quests, each with its points (only looked up, never listed)."""
+    return {q: card["points"] for q, card in content.load(pack_id).quests.items() if card["lightning"]}
 
 
 def check_lightning(s: State) -> None:
+    """``score_quests(s, seat, lightning_only=True)`` for the seat acting first, then the other."""
     if s["phase"] not in ("start", "activation", "end") or s.get("stats") is None:
         return
     # Run after every event (issue 17, P1): most of the time no active quest is a lightning one.
-    lightning = _lightning_quests(s["pack"])
-    if not any(q in lightning for p in s["players"] for q in p["active"]):
+    pack_id = s["pack"]
+    lightning = _lightning_quests(pack_id)
+    players = s["players"]
+    if not any(q in lightning for p in players for q in p["active"]):
         return
     first = s["act"] and M(s, s["act"]["model"])["seat"]
     first = first if isinstance(first, int) else (s["starting"] or 0)
     for seat in (first, other(first)):
-        score_quests(s, seat, lightning_only=True)
+        p = players[seat]
+        look = None
+        for q in [q for q in p["active"] if q in lightning]:
+            if len(p["scored"]) >= 9:
+                break  # WD-48
+            look = look if look is not None else _QuestLook(s, seat)
+            if quest_test(pack_id, q)(s, seat, look):
+                p["active"].remove(q)
+                p["scored"].append(q)
+                p["qp"] += lightning[q]
 
 
 # ====================================================================== automatic step table
