@@ -2715,12 +2715,16 @@ class _QuestLook:
             ]
         return self._mine
 
-    def overlay(self, k: str) -> dict | None:
+    def overlays(self) -> dict[str, dict]:
+        """The first overlay of each space that has one (``overlay_at``'s), by its key."""
         if self._overlays is None:
             self._overlays = {}
             for o in self.s["overlays"]:
-                self._overlays.setdefault(o["hex"], o)  # the first one, as ``overlay_at``
-        return self._overlays.get(k)
+                self._overlays.setdefault(o["hex"], o)
+        return self._overlays
+
+    def overlay(self, k: str) -> dict | None:
+        return self.overlays().get(k)
 
     def controls(self, m: dict, kind: str) -> dict | None:
         """``controls(s, m, kind)`` for a model on the board."""
@@ -2868,14 +2872,17 @@ def _compile(cond: dict):
 
         def on_terrain(s, seat, look):
             printed = _board_by_key(s["pack"], s["map"], s["nexus"])[0]
+            overlays = look.overlays()
             count = 0
-            for _, m in look.mine():
+            for m in s["models"].values():  # ``look.mine()``, without building it
                 k = m["hex"]
+                if m["seat"] != seat or m["removed"] or k is None:
+                    continue
                 t = printed.get(k)
                 if t is not None:
                     # ``terrain(s, hex_of(m))``: ``k`` is a board key, so the first overlay there
                     # is ``overlay_at``'s.
-                    o = look.overlay(k)
+                    o = overlays.get(k)
                     if o is not None:
                         if o["face_up"]:
                             if o["kind"] == "terrain":
