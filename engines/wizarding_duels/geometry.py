@@ -15,7 +15,6 @@ survive any affine map, so the test needs no square roots.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from fractions import Fraction
 from functools import lru_cache
 
 Hex = tuple[int, int]
@@ -71,29 +70,41 @@ def segment_enters_hex(p0, p1, h: Hex) -> bool:
     The interior is the intersection of six open half-planes (one per edge, corners in
     counter-clockwise order, so the inside is where the cross product is positive). Along
     the segment each edge function is linear in t, so the points inside form an open
-    interval of t; the segment enters the hex when that interval meets [0, 1]."""
+    interval of t; the segment enters the hex when that interval meets [0, 1]. The interval's
+    ends are fractions ``n / d`` with ``d > 0``, compared by cross-multiplying (exact integers)."""
+    x0, y0 = p0
+    x1, y1 = p1
+    # The open interior lies strictly inside the corners' box: a segment outside it (most
+    # blockers near a sight line) cannot enter it.
+    cx, cy = 2 * h[0] + h[1], 3 * h[1]
+    if (x0 <= cx - 1 and x1 <= cx - 1) or (x0 >= cx + 1 and x1 >= cx + 1):
+        return False
+    if (y0 <= cy - 2 and y1 <= cy - 2) or (y0 >= cy + 2 and y1 >= cy + 2):
+        return False
     cs = corners(h)
-    lo: Fraction | None = None
-    hi: Fraction | None = None
-    for i in range(6):
-        a, b = cs[i], cs[(i + 1) % 6]
-        f0 = _cross(a, b, p0)
-        f1 = _cross(a, b, p1)
-        d = f1 - f0
+    lo_n = lo_d = hi_n = hi_d = 0  # lo_d == 0: no lower end yet; hi_d likewise
+    a = cs[5]
+    for b in cs:
+        ax, ay = a
+        ex, ey = b[0] - ax, b[1] - ay
+        f0 = ex * (y0 - ay) - ey * (x0 - ax)
+        d = ex * (y1 - ay) - ey * (x1 - ax) - f0
+        a = b
         if d == 0:
             if f0 <= 0:
                 return False
-            continue
-        t = Fraction(-f0, d)
-        if d > 0:
-            lo = t if lo is None or t > lo else lo
-        else:
-            hi = t if hi is None or t < hi else hi
-    if lo is not None and hi is not None and lo >= hi:
+        elif d > 0:
+            # t = -f0 / d
+            if lo_d == 0 or -f0 * lo_d > lo_n * d:
+                lo_n, lo_d = -f0, d
+        elif hi_d == 0 or f0 * hi_d < hi_n * -d:
+            # t = f0 / -d
+            hi_n, hi_d = f0, -d
+    if lo_d and hi_d and lo_n * hi_d >= hi_n * lo_d:
         return False
-    if lo is not None and lo >= 1:
+    if lo_d and lo_n >= lo_d:
         return False
-    if hi is not None and hi <= 0:
+    if hi_d and hi_n <= 0:
         return False
     return True
 

@@ -18,6 +18,7 @@ from engines.chance import draw_spec
 
 from . import content, geometry, groups
 from .state import (
+    MYSTERY_TERRAIN,
     M,
     P,
     State,
@@ -847,13 +848,21 @@ def _step_rules(s: State, m: dict):
     scout = has(m, "scout")
     overlays = tuple((o["hex"], o["kind"], o["face_up"], o["what"]) for o in s["overlays"])
     seen, moves, searches = _step_memo(s["pack"], s["map"], s["nexus"], overlays, fly, scout)
-
-    def terrain_of(h):
-        try:
-            return seen[h]
-        except KeyError:
-            t = seen[h] = terrain(s, h)
-            return t
+    if not seen:
+        # Every space's ``terrain(s, h)`` at once: the printed terrain, except where an overlay
+        # lies (a space no overlay names is its printed terrain, or None off the board).
+        seen.update(board(s).terrain)
+        for o in s["overlays"]:
+            h = geometry.parse(o["hex"])
+            if h in seen:
+                seen[h] = terrain(s, h)
+    terrain_of = seen.get
+    # (cost to enter, 1 if entering is Dangerous) by terrain; None: no step may enter it.
+    enter = {
+        "impassable": (1, 0) if fly else None,
+        "difficult": (1, 0) if fly or scout else (2, 0),
+        "dangerous": (1, 0) if fly else (1, 1),
+    }
 
     def steps(h):
         """(neighbour, cost to enter it, 1 if entering it is Dangerous) for each space a step may enter."""
@@ -862,13 +871,15 @@ def _step_rules(s: State, m: dict):
         except KeyError:
             pass
         out = []
-        for n in geometry.neighbours(h):
-            t = terrain_of(n)
-            if t is None or (t == "impassable" and not fly):
+        q, r = h
+        # ``geometry.neighbours(h)``, in its order
+        for n in ((q + 1, r), (q + 1, r - 1), (q, r - 1), (q - 1, r), (q - 1, r + 1), (q, r + 1)):
+            t = seen.get(n)
+            if t is None:
                 continue
-            out.append(
-                (n, 2 if t == "difficult" and not fly and not scout else 1, 1 if t == "dangerous" and not fly else 0)
-            )
+            e = enter.get(t, (1, 0))
+            if e is not None:
+                out.append((n, e[0], e[1]))
         moves[h] = out
         return out
 
@@ -913,9 +924,15 @@ def safest_to(s: State, m: dict, points: int, h: tuple[int, int]) -> int | None:
     if h == start:
         return None
     best = searches.get(("safest", start, points))
-    if best is None:
-        best = searches[("safest", start, points)] = _safest(steps, start, points)
-    d = min((best[(h, used)] for used in range(points + 1) if (h, used) in best), default=None)
+    if best is not None:
+        d = min((best[(h, used)] for used in range(points + 1) if (h, used) in best), default=None)
+    else:
+        # Checking or making one move needs only the routes that can still reach ``h``: a search
+        # toward it (issue 17, P1), kept like the whole one (None is kept as -1).
+        d = searches.get(("safest_to", start, points, h))
+        if d is None:
+            d = searches[("safest_to", start, points, h)] = _safest_to(steps, start, h, points)
+        d = None if d < 0 else d
     if d is None or terrain_of(h) == "impassable" or _holds_model(s, geometry.key(h)):
         return None
     return d
@@ -927,12 +944,42 @@ def riskier_routes_to(s: State, m: dict, points: int, h: tuple[int, int], safest
     _terrain_of, steps, searches = _step_rules(s, m)
     start = hex_of(m)
     reach = searches.get(("routes", start, points))
-    if reach is None:
-        reach = searches[("routes", start, points)] = _routes(steps, start, points)
-    ds: set[int] = set()
-    for used in range(points + 1):
-        ds.update(reach.get((h, used), ()))
+    if reach is not None:
+        ds: set[int] = set()
+        for used in range(points + 1):
+            ds.update(reach.get((h, used), ()))
+    else:
+        # Only the routes that can still reach ``h`` (issue 17, P1), kept like the whole search.
+        ds = searches.get(("routes_to", start, points, h))
+        if ds is None:
+            ds = searches[("routes_to", start, points, h)] = _routes_to(steps, start, h, points)
     return [k for k in sorted(ds) if k > safest]
+
+
+def _routes_to(steps, start: tuple[int, int], goal: tuple[int, int], points: int) -> frozenset[int]:
+    """Every number of Dangerous entries some route from ``start`` to ``goal`` within ``points``
+    makes: the union of ``_routes(steps, start, points)[(goal, used)]`` over ``used``, by the same
+    search over only the pairs (space, points used) from which the goal is still within the points
+    left (``_safest_to``). Routes go on from the goal too: one may come back to it."""
+    gq, gr = goal
+    layers: list[dict] = [{start: {0}}] + [{} for _ in range(points)]
+    out: set[int] = set()
+    for used in range(points + 1):
+        for h, ds in layers[used].items():
+            if h == goal:
+                out |= ds
+            for n, step, add in steps(h):
+                c = used + step
+                if c > points:
+                    continue
+                dq, dr = n[0] - gq, n[1] - gr
+                if c + (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
+                    continue
+                into = layers[c].get(n)
+                if into is None:
+                    into = layers[c][n] = set()
+                into.update(d + add for d in ds)
+    return frozenset(out)
 
 
 def _holds_model(s: State, k: str) -> bool:
@@ -959,6 +1006,45 @@ def _safest(steps, start: tuple[int, int], points: int) -> dict[tuple, int]:
                 best[(n, c)] = d
                 heappush(frontier, (c, n[1], n[0]))
     return best
+
+
+def _safest_to(steps, start: tuple[int, int], goal: tuple[int, int], points: int) -> int:
+    """``min(best[(goal, used)] for used ...)`` of ``_safest(steps, start, points)``, or -1 when it has
+    no such entry: the same search, but only over the pairs (space, points used) from which the goal
+    is still within the points left. A step costs at least one point and changes the distance to
+    the goal by at most one, so every route to the goal goes through such pairs only, and the
+    fewest Dangerous entries of each of them is what the whole search finds for it."""
+    gq, gr = goal
+    dq, dr = start[0] - gq, start[1] - gr
+    if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
+        return -1
+    # Pairs by points used: a step always uses a point or more, so a layer is complete (every
+    # route into it seen) when the search comes to it.
+    layers: list[dict] = [{start: 0}] + [{} for _ in range(points)]
+    # The fewest Dangerous entries with which a space was reached on fewer points: a route on
+    # from it with as many entries or more does nothing a route from there did not.
+    low: dict = {}
+    found = 99
+    for used in range(points + 1):
+        for h, d0 in layers[used].items():
+            if d0 >= low.get(h, 99):
+                continue
+            low[h] = d0
+            if h == goal:
+                found = d0
+                continue  # going on from the goal only comes back to it later with more entries
+            for n, step, add in steps(h):
+                c = used + step
+                if c > points:
+                    continue
+                dq, dr = n[0] - gq, n[1] - gr
+                if c + (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
+                    continue
+                d = d0 + add
+                layer = layers[c]
+                if d < layer.get(n, 99):
+                    layer[n] = d
+    return -1 if found == 99 else found
 
 
 def route_dangers(s: State, m: dict, points: int) -> dict[tuple[int, int], list[int]]:
@@ -2629,12 +2715,16 @@ class _QuestLook:
             ]
         return self._mine
 
-    def overlay(self, k: str) -> dict | None:
+    def overlays(self) -> dict[str, dict]:
+        """The first overlay of each space that has one (``overlay_at``'s), by its key."""
         if self._overlays is None:
             self._overlays = {}
             for o in self.s["overlays"]:
-                self._overlays.setdefault(o["hex"], o)  # the first one, as ``overlay_at``
-        return self._overlays.get(k)
+                self._overlays.setdefault(o["hex"], o)
+        return self._overlays
+
+    def overlay(self, k: str) -> dict | None:
+        return self.overlays().get(k)
 
     def controls(self, m: dict, kind: str) -> dict | None:
         """``controls(s, m, kind)`` for a model on the board."""
@@ -2706,6 +2796,135 @@ def condition_holds(s: State, seat: int, cond: dict, look: _QuestLook | None = N
     return bool(ok)
 
 
+def _compile(cond: dict):
+    """``condition_holds(s, seat, cond, look)`` as one function of ``(s, seat, look)``, the
+    condition's keys read once: a lightning quest's condition is checked after every event
+    (issue 17, P1). Every part only reads, so the first part that fails decides."""
+    if "all" in cond:
+        parts = [_compile(c) for c in cond["all"]]
+        return lambda s, seat, look: all(f(s, seat, look) for f in parts)
+    if "any" in cond:
+        parts = [_compile(c) for c in cond["any"]]
+        return lambda s, seat, look: any(f(s, seat, look) for f in parts)
+    tests = []
+    if "challenges" in cond:
+        n_held, zone = cond["challenges"], cond.get("zone")
+
+        def challenges(s, seat, look):
+            held = 0
+            for _, m in look.mine():
+                if not look.controls(m, "challenge"):
+                    continue
+                if zone == "enemy" and not look.in_zone(m, other(seat)):
+                    continue
+                if zone == "own" and not look.in_zone(m, seat):
+                    continue
+                held += 1
+            return held >= n_held
+
+        tests.append(challenges)
+    if "challenge_kinds" in cond:
+        wanted, n_kinds = set(cond["challenge_kinds"]), cond.get("min", 1)
+
+        def challenge_kinds(s, seat, look):
+            kinds = {look.controls(m, "challenge")["what"] for _, m in look.mine() if look.controls(m, "challenge")}
+            return len(kinds & wanted) >= n_kinds
+
+        tests.append(challenge_kinds)
+    if "leader" in cond:
+        where = cond["leader"]
+
+        def leader(s, seat, look):
+            lead_uid = lead = None
+            for uid, m in look.mine():
+                if m["leader"] and (lead_uid is None or uid < lead_uid):
+                    lead_uid, lead = uid, m
+            if lead is None:
+                return False
+            if where == "enemy_zone":
+                return look.in_zone(lead, other(seat))
+            if where == "challenge":
+                return look.controls(lead, "challenge") is not None
+            return True
+
+        tests.append(leader)
+    if "arrival_spaces" in cond:
+        n_arrival = cond["arrival_spaces"]
+
+        def arrival_spaces(s, seat, look):
+            arr = {geometry.key(h) for h in board(s).arrival[s["zone_half"][other(seat)]]}
+            return sum(1 for _, m in look.mine() if m["hex"] in arr) >= n_arrival
+
+        tests.append(arrival_spaces)
+    if "models_in_enemy_zone" in cond:
+        n_enemy_zone = cond["models_in_enemy_zone"]
+
+        def models_in_enemy_zone(s, seat, look):
+            foe = other(seat)
+            return sum(1 for _, m in look.mine() if look.in_zone(m, foe)) >= n_enemy_zone
+
+        tests.append(models_in_enemy_zone)
+    if "models_alive" in cond:
+        n_alive = cond["models_alive"]
+        tests.append(lambda s, seat, look: len(look.mine()) >= n_alive)
+    if "terrain" in cond:
+        n_terrain = cond["terrain"]
+
+        def on_terrain(s, seat, look):
+            printed = _board_by_key(s["pack"], s["map"], s["nexus"])[0]
+            overlays = look.overlays()
+            count = 0
+            for m in s["models"].values():  # ``look.mine()``, without building it
+                k = m["hex"]
+                if m["seat"] != seat or m["removed"] or k is None:
+                    continue
+                t = printed.get(k)
+                if t is not None:
+                    # ``terrain(s, hex_of(m))``: ``k`` is a board key, so the first overlay there
+                    # is ``overlay_at``'s.
+                    o = overlays.get(k)
+                    if o is not None:
+                        if o["face_up"]:
+                            if o["kind"] == "terrain":
+                                t = o["what"]
+                        else:
+                            t = _mystery_terrain(s["pack"], s["map"]) or t
+                if t not in ("open", None):
+                    count += 1
+            return count >= n_terrain
+
+        tests.append(on_terrain)
+    for key, counter in (
+        ("impacts_made", "impacts"),
+        ("removed_this_round", "removed"),
+        ("spells_cast", "spells"),
+        ("potions_used", "potions"),
+    ):
+        if key in cond:
+            tests.append(lambda s, seat, look, counter=counter, n=cond[key]: s["stats"][counter][seat] >= n)
+    if not tests:
+        return lambda s, seat, look: True
+    if len(tests) == 1:
+        return tests[0]
+    return lambda s, seat, look: all(f(s, seat, look) for f in tests)
+
+
+@lru_cache(maxsize=64)
+def _mystery_terrain(pack_id: str, map_id: str) -> str | None:
+    """The terrain of a space under a face-down overlay on this map (``terrain``), None if printed."""
+    for rule in content.load(pack_id).maps[map_id].get("special_rules", ()):
+        if rule in MYSTERY_TERRAIN:
+            return MYSTERY_TERRAIN[rule]
+    return None
+
+
+@lru_cache(maxsize=256)
+def quest_test(pack_id: str, quest: str):
+    """The pack's quest's condition, compiled (``_compile``): ``quest_test(pack_id, q)(s, seat,
+    _QuestLook(s, seat))`` is ``condition_holds(s, seat, condition)``."""
+    return _compile(content.load(pack_id).quests[quest]["condition"])
+
+
 def score_quests(s: State, seat: int, lightning_only: bool) -> None:
     """WD-43 (3b) and WD-44 (lightning quests score at once; ruling A-61)."""
     pk = pack(s)
@@ -2720,29 +2939,41 @@ def score_quests(s: State, seat: int, lightning_only: bool) -> None:
         # Worked out once for the seat's quests; a quest scored here changes none of what it
         # reads (the models, the overlays, the counters).
         look = look if look is not None else _QuestLook(s, seat)
-        if condition_holds(s, seat, card["condition"], look):
+        if quest_test(s["pack"], q)(s, seat, look):
             p["active"].remove(q)
             p["scored"].append(q)
             p["qp"] += card["points"]
 
 
 @lru_cache(maxsize=8)
-def _lightning_quests(pack_id: str) -> frozenset[str]:
-    """The pack's lightning quests (only asked whether it holds a quest, never listed)."""
-    return frozenset(q for q, card in content.load(pack_id).quests.items() if card["lightning"])
+def _lightning_quests(pack_id: str) -> dict[str, int]:
+    """The pack's lightning quests, each with its points (only looked up, never listed)."""
+    return {q: card["points"] for q, card in content.load(pack_id).quests.items() if card["lightning"]}
 
 
 def check_lightning(s: State) -> None:
+    """``score_quests(s, seat, lightning_only=True)`` for the seat acting first, then the other."""
     if s["phase"] not in ("start", "activation", "end") or s.get("stats") is None:
         return
     # Run after every event (issue 17, P1): most of the time no active quest is a lightning one.
-    lightning = _lightning_quests(s["pack"])
-    if not any(q in lightning for p in s["players"] for q in p["active"]):
+    pack_id = s["pack"]
+    lightning = _lightning_quests(pack_id)
+    players = s["players"]
+    if not any(q in lightning for p in players for q in p["active"]):
         return
     first = s["act"] and M(s, s["act"]["model"])["seat"]
     first = first if isinstance(first, int) else (s["starting"] or 0)
     for seat in (first, other(first)):
-        score_quests(s, seat, lightning_only=True)
+        p = players[seat]
+        look = None
+        for q in [q for q in p["active"] if q in lightning]:
+            if len(p["scored"]) >= 9:
+                break  # WD-48
+            look = look if look is not None else _QuestLook(s, seat)
+            if quest_test(pack_id, q)(s, seat, look):
+                p["active"].remove(q)
+                p["scored"].append(q)
+                p["qp"] += lightning[q]
 
 
 # ====================================================================== automatic step table

@@ -41,8 +41,9 @@ def has(m: dict, t: str) -> bool:
 
 def alive(s: State, seat: int | None = None) -> list[dict]:
     """Living models on the board (or waiting to deploy), in uid order."""
-    out = [m for _, m in sorted(s["models"].items()) if not m["removed"]]
-    return [m for m in out if seat is None or m["seat"] == seat]
+    if seat is None:
+        return [m for _, m in sorted(s["models"].items()) if not m["removed"]]
+    return [m for _, m in sorted(s["models"].items()) if not m["removed"] and m["seat"] == seat]
 
 
 def on_board(s: State, seat: int | None = None) -> list[dict]:

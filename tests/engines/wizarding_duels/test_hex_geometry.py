@@ -125,3 +125,58 @@ def test_three_movement_on_open_ground_reaches_exactly_three_spaces_out():
     reach = g.reachable((0, 0), 3, terrain.get, lambda h: True, lambda h: True, lambda h: 1)
     assert (2, 0) in reach and (3, 0) in reach and (4, 0) not in reach
     assert max(g.distance((0, 0), h) for h in reach) == 3
+
+
+def _enters_by_fractions(p0, p1, h):
+    """``segment_enters_hex`` as it was written first, with ``Fraction`` ends of the interval (the
+    engine now compares the ends by cross-multiplying and first rejects a segment outside the
+    hex's box, issue 17 P1)."""
+    from fractions import Fraction
+
+    cs = g.corners(h)
+    lo = hi = None
+    for i in range(6):
+        a, b = cs[i], cs[(i + 1) % 6]
+        f0 = (b[0] - a[0]) * (p0[1] - a[1]) - (b[1] - a[1]) * (p0[0] - a[0])
+        f1 = (b[0] - a[0]) * (p1[1] - a[1]) - (b[1] - a[1]) * (p1[0] - a[0])
+        d = f1 - f0
+        if d == 0:
+            if f0 <= 0:
+                return False
+            continue
+        t = Fraction(-f0, d)
+        if d > 0:
+            lo = t if lo is None or t > lo else lo
+        else:
+            hi = t if hi is None or t < hi else hi
+    if lo is not None and hi is not None and lo >= hi:
+        return False
+    if lo is not None and lo >= 1:
+        return False
+    return not (hi is not None and hi <= 0)
+
+
+def test_a_segment_between_corners_enters_a_hex_exactly_when_the_fractions_say_so():
+    """Every segment from a corner of a space to a corner of one within range 4 against every space
+    near it, both ways round: the sight lines ``sees`` draws. Both answers occur."""
+    spaces = [(q, r) for q in range(-2, 3) for r in range(-2, 3)]
+    seen = set()
+    for a in spaces:
+        for b in spaces:
+            if g.distance(a, b) > 4:
+                continue
+            for c in g.corners(a):
+                for t in g.corners(b):
+                    for x in spaces:
+                        if g.distance(a, x) <= 2:
+                            want = _enters_by_fractions(c, t, x)
+                            assert g.segment_enters_hex(c, t, x) == want, (c, t, x)
+                            seen.add(want)
+    assert seen == {True, False}
+
+
+@given(
+    st.tuples(st.integers(-30, 30), st.integers(-30, 30)), st.tuples(st.integers(-30, 30), st.integers(-30, 30)), hexes
+)
+def test_any_segment_enters_a_hex_exactly_when_the_fractions_say_so(p0, p1, h):
+    assert g.segment_enters_hex(p0, p1, h) == _enters_by_fractions(p0, p1, h)

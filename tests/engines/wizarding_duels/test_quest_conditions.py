@@ -1,8 +1,11 @@
 """The quest conditions (scored at the round's end and, for lightning quests, after every event)
 read the models once per seat (``rules._QuestLook``, issue 17 P1) instead of through the state's
-helpers per model. On random playouts of both rules versions, at every state, every quest of
-the pack holds for a seat exactly when the helpers' reading says it does."""
+helpers per model, each compiled once per quest (``rules.quest_test``). On random playouts of both
+rules versions, at every state, every quest of the pack holds for a seat exactly when the helpers'
+reading says it does, both through ``condition_holds`` and through the compiled test; and the
+lightning check after each event scores what ``score_quests`` scores for the two seats."""
 
+import copy
 from collections import Counter
 
 import pytest
@@ -57,6 +60,16 @@ def read_by_helpers(s, seat, cond):
     return all(checks)
 
 
+def lightning_by_score_quests(s):
+    """What ``check_lightning`` does, the way it did it before issue 17's compiled tests."""
+    if s["phase"] not in ("start", "activation", "end") or s.get("stats") is None:
+        return
+    first = s["act"] and s["models"][s["act"]["model"]]["seat"]
+    first = first if isinstance(first, int) else (s["starting"] or 0)
+    for seat in (first, 1 - first):
+        rules.score_quests(s, seat, lightning_only=True)
+
+
 def play_and_compare(version, seed, config, seen):
     quests = None
     for _engine, s, _seat, _rng in random_playout(version, seed, config):
@@ -66,7 +79,21 @@ def play_and_compare(version, seed, config, seen):
                 for q, card in sorted(quests.items()):
                     holds = rules.condition_holds(s, seat, card["condition"])
                     assert holds == read_by_helpers(s, seat, card["condition"]), (q, seat)
+                    assert rules.quest_test(s["pack"], q)(s, seat, rules._QuestLook(s, seat)) == holds, (q, seat)
                     seen[q, holds] += 1
+        # Every quest active as a lightning one (a state the playouts rarely reach) and as dealt.
+        for lightning in (False, True):
+            a = copy.deepcopy(s)
+            if lightning:
+                for p in a["players"]:
+                    p["active"] = sorted(rules._lightning_quests(a["pack"]), reverse=p is a["players"][0])
+            b = copy.deepcopy(a)
+            before = copy.deepcopy(a)
+            rules.check_lightning(a)
+            lightning_by_score_quests(b)
+            assert a == b
+            if lightning:
+                seen["lightning scored", a["players"] != before["players"]] += 1
 
 
 @pytest.mark.parametrize("version", ["1", "2"])
@@ -78,3 +105,4 @@ def test_every_quest_condition_reads_the_models_as_the_state_helpers_do(version)
     # The conditions on models were met both holding and not.
     for q in ("first-foothold", "crowned-victor", "hold-the-ground"):
         assert seen[q, True] > 0 and seen[q, False] > 0, (q, seen)
+    assert seen["lightning scored", True] > 0 and seen["lightning scored", False] > 0, seen

@@ -1,0 +1,91 @@
+"""A move is checked and made with a route search toward its one destination (issue 17, P1):
+``rules._safest_to`` and ``rules._routes_to`` search only the pairs (space, points used) from which
+the destination is still within reach. On random boards of every terrain, for Fly and Scout
+movers and 0 to 6 points, they answer what the whole searches (``_safest``, ``_routes``) answer for
+that space; ``safest_to`` and ``riskier_routes_to`` do so with or without a whole search kept."""
+
+import random
+
+import pytest
+
+from engines.wizarding_duels import geometry, rules
+from engines.wizarding_duels.state import board
+
+TERRAINS = ["open"] * 4 + ["difficult", "impassable", "dangerous", "dangerous", "obscuring"]
+
+
+def random_board(rng):
+    radius = rng.randint(2, 4)
+    spaces = [(q, r) for q in range(-radius, radius + 1) for r in range(-radius, radius + 1) if abs(q + r) <= radius]
+    return {h: rng.choice(TERRAINS) for h in spaces}
+
+
+def steps_on(terrain, fly, scout):
+    """The steps ``rules._step_rules`` allows, written out from its docstring's rule."""
+
+    def steps(h):
+        out = []
+        for n in geometry.neighbours(h):
+            t = terrain.get(n)
+            if t is None or (t == "impassable" and not fly):
+                continue
+            out.append(
+                (n, 2 if t == "difficult" and not fly and not scout else 1, 1 if t == "dangerous" and not fly else 0)
+            )
+        return out
+
+    return steps
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_search_toward_one_space_finds_what_the_whole_search_finds_there(seed):
+    rng = random.Random(seed)
+    answers = set()
+    for _ in range(60):
+        terrain = random_board(rng)
+        steps = steps_on(terrain, rng.random() < 0.2, rng.random() < 0.2)
+        start, points = rng.choice(sorted(terrain)), rng.randint(0, 6)
+        best = rules._safest(steps, start, points)
+        reach = rules._routes(steps, start, points)
+        for goal in sorted(terrain):
+            safest = min((best[(goal, u)] for u in range(points + 1) if (goal, u) in best), default=-1)
+            assert rules._safest_to(steps, start, goal, points) == safest, (start, goal, points)
+            every = set()
+            for u in range(points + 1):
+                every.update(reach.get((goal, u), ()))
+            assert rules._routes_to(steps, start, goal, points) == every, (start, goal, points)
+            answers.add((safest, len(every) > 1))
+    # Out of reach, reached without danger and with it, and spaces with several danger counts.
+    assert {-1, 0, 1} <= {safest for safest, _ in answers}
+    assert any(several for _, several in answers)
+
+
+def test_safest_to_and_riskier_routes_read_a_kept_whole_search_as_they_search_toward_one_space():
+    """Through the state: a fresh board memo (``_step_memo`` cleared) searches toward the space; once
+    ``destinations`` and ``route_dangers`` kept the whole searches, the same answers come from them."""
+    from .playouts import random_playout
+
+    compared = riskier = 0
+    for _engine, s, _seat, _rng in random_playout("2", 3, {}):
+        st = s["queue"][0] if s["queue"] else None
+        if not st or st["step"] != "act" or s["act"] is None:
+            continue
+        m = s["models"][s["act"]["model"]]
+        if m["removed"] or m["hex"] is None:
+            continue
+        points = rules.move_points(s, m)
+        for h in sorted(board(s).terrain):
+            rules._step_memo.cache_clear()
+            toward = rules.safest_to(s, m, points, h)
+            risky = rules.riskier_routes_to(s, m, points, h, toward) if toward is not None else None
+            rules._step_memo.cache_clear()
+            whole = rules.destinations(s, m, points).get(h)
+            dangers = rules.route_dangers(s, m, points).get(h, [])
+            assert rules.safest_to(s, m, points, h) == toward == whole
+            if toward is not None:
+                assert rules.riskier_routes_to(s, m, points, h, toward) == risky == [k for k in dangers if k > toward]
+                riskier += bool(risky)
+            compared += 1
+        if compared > 400 and riskier > 0:
+            break
+    assert compared > 400 and riskier > 0
