@@ -45,6 +45,7 @@ class _Signal:
 WAIT = _Signal("WAIT")  # a prompt or a draw is pending
 DONE = _Signal("DONE")  # the op is finished: move on
 PUSHED = _Signal("PUSHED")  # the op pushed frames (it is re-entered or already moved on)
+OVER = _Signal("OVER")  # the game is over: the stack is gone
 
 HANDLERS: dict[str, Callable] = {}
 # For membership only (a hash instead of a scan of the tuple); never iterated.
@@ -90,28 +91,37 @@ def new_scope(st: dict) -> int:
 
 
 def run(st: dict) -> None:
-    # The loop runs a few times per event on every replay: the tables are bound to locals and
-    # each frame's fields read once per step (issue 17, P1).
+    # The loop runs a few times per event on every replay: the tables are bound to locals, a
+    # frame's fields are read once and its ops run in an inner loop until one suspends or pushes
+    # (issue 17, P1). An op that poses a question or asks for a draw returns WAIT (every caller of
+    # ask, draw_from and ensure_top passes it up), and the end check returns OVER: those two stop
+    # the loop, so it needs no look at the prompt, the draw or the phase per step. No op returns
+    # DONE after pushing frames or moving ``pc`` (push_then_done returns PUSHED), so after DONE
+    # the frame is still on top with its next op due.
     stack = st["stack"]
     handlers, singles = HANDLERS, _SINGLE_NAMES
-    while stack and st["prompt"] is None and st["need"] is None and st["phase"] != "over":
+    while stack:
         f = stack[-1]
         prog, pc = f["prog"], f["pc"]
-        if pc >= len(prog):
-            stack.pop()
-            continue
-        op = prog[pc]
-        name = op["op"]
-        if f["env"].get("redirect") and name not in ("if", "choose_one") and op.get("who", "you") != "it":
+        end = len(prog)
+        redirect = f["env"].get("redirect")
+        while pc < end:
+            op = prog[pc]
+            name = op["op"]
             # A redirected effect (AN L221-227) hits only the attacker: whatever is not done to
             # "it" (the victim) has nothing to do.
-            f["pc"] = pc + 1
+            if not redirect or name in ("if", "choose_one") or op.get("who", "you") == "it":
+                r = _single(st, f, op) if name in singles else handlers[name](st, f, op)
+                if r is not DONE:
+                    break
+            pc += 1
+            f["pc"] = pc
             f["work"] = {}
+        else:
+            stack.pop()
             continue
-        r = _single(st, f, op) if name in singles else handlers[name](st, f, op)
-        if r is DONE:
-            f["pc"] += 1
-            f["work"] = {}
+        if r is WAIT or r is OVER:
+            return
 
 
 # -- prompts and draws -----------------------------------------------------------------------

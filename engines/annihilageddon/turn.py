@@ -12,6 +12,7 @@ from .cards import CARDS
 from .interp import (
     DONE,
     MAX_HP,
+    OVER,
     PUSHED,
     SINGLE,
     START_HP,
@@ -320,7 +321,7 @@ def op_end_check(st, f, op):
         st["end_reason"] = flags[0]
         st["active"] = None
         st["stack"] = []
-        return DONE
+        return OVER
     if nxt == st["first"]:
         st["round"] += 1
     return push_then_done(st, f, [frame([{"op": "_start_turn", "seat": nxt}], {"you": nxt})])
