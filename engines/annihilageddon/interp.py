@@ -177,17 +177,22 @@ def ensure_top(st: dict, f: dict, seat: int, k: int, visible):
     and the deck is empty (AN L241-243, L521)."""
     p = st["players"][seat]
     w = f["work"]
+    top = p["top"]
     if "outcome" in w:
-        got = draw_from(st, f, ["player", seat], 0, visible, "")
-        p["top"] += got
-    while len(p["top"]) < k:
+        # draw_from's taking of a drawn outcome, from this player's pool.
+        out = w.pop("outcome")
+        pool = p["pool"]
+        top += [pool[i] for i in out]
+        for i in sorted(out, reverse=True):
+            del pool[i]
+    while len(top) < k:
         if p["pool"]:
-            need = k - len(p["top"])
+            need = k - len(top)
             label = f"Seat {seat} draws {need}" if visible != "all" else f"Top of seat {seat}'s deck"
             got = draw_from(st, f, ["player", seat], need, visible, label)
             if got is WAIT:
                 return WAIT
-            p["top"] += got
+            top += got
             continue
         if p["discard"]:
             p["pool"] = sorted(p["discard"])
@@ -195,7 +200,7 @@ def ensure_top(st: dict, f: dict, seat: int, k: int, visible):
             st["notes"].append(f"Seat {seat} shuffles their discard pile into a new deck.")
             continue
         break
-    return min(k, len(p["top"]))
+    return min(k, len(top))
 
 
 def to_hand(p: dict, cid: str) -> None:
@@ -296,8 +301,8 @@ def targets(st: dict, f: dict, who: str):
 def statics(st: dict, seat: int) -> dict[str, Any]:
     """The standing modifiers ``seat`` controls: Ongoing cards, Dead Wizard Tokens, tile, standee."""
     out: dict[str, Any] = {}
-    for cid in controlled(st, seat):
-        for key, value in CARDS[cid].get("static", {}).items():
+    for cid in controlled_having(st, seat, HAVING["static"]):
+        for key, value in CARDS[cid]["static"].items():
             if key == "heal_multiplier":
                 out[key] = out.get(key, 1) * value
             elif key in ("wand_extra", "counts_as_dwt", "respawn_bonus"):
@@ -306,8 +311,10 @@ def statics(st: dict, seat: int) -> dict[str, Any]:
                 out[key] = min(out.get(key, value), value)
             else:
                 out[key] = value
-    for key, value in st["temp"].get(str(seat), {}).items():
-        out[key] = value
+    temp = st["temp"]
+    if temp:
+        for key, value in temp.get(str(seat), {}).items():
+            out[key] = value
     return out
 
 
@@ -321,6 +328,33 @@ def controlled(st: dict, seat: int) -> list[str]:
     if p["standee"]:
         out.append(p["standee"])
     if p["trophy"]:
+        out.append("trophy")
+    return out
+
+
+#: For each card text a controlled card may have, the ids of the cards that have one (not empty).
+#: Most cards have none of them, so a question such as "what triggers on a play" asks only these
+#: (issue 17, P1: the list of everything controlled was built and read for each such question).
+HAVING: dict[str, frozenset[str]] = {
+    key: frozenset(cid for cid, c in CARDS.items() if c.get(key))
+    for key in ("static", "on_play", "start_of_turn", "end_of_turn", "on_kill", "on_destroy_owned")
+}
+
+
+def controlled_having(st: dict, seat: int, having: frozenset[str]) -> list[str]:
+    """``[c for c in controlled(st, seat) if c in having]``, in that order, without the whole list."""
+    p = st["players"][seat]
+    ongoing, dwts = p["ongoing"], p["dwts"]
+    out = [c for c in ongoing if c in having] if ongoing else []
+    if dwts:
+        out += [c for c in dwts if c in having]
+    tile = p["tile"]
+    if tile and tile in having and st["revealed"]["tile"]:
+        out.append(tile)
+    standee = p["standee"]
+    if standee and standee in having:
+        out.append(standee)
+    if p["trophy"] and "trophy" in having:
         out.append("trophy")
     return out
 
@@ -440,9 +474,13 @@ def op_draw(st, f, op, seat):
     got = ensure_top(st, f, seat, w["n"], [seat])
     if got is WAIT:
         return WAIT
-    p = st["players"][seat]
-    for _ in range(got):
-        to_hand(p, p["top"].pop(0))
+    if got:
+        # to_hand card by card, with one sort: the same sorted hand.
+        p = st["players"][seat]
+        top = p["top"]
+        p["hand"] += top[:got]
+        del top[:got]
+        p["hand"].sort()
     return DONE
 
 
@@ -615,8 +653,8 @@ def destroy_card(st: dict, owner: int | None, cid: str) -> list[dict]:
     frames = []
     if owner is not None:
         # AN L358: destroying a card you own triggers your standee, whoever destroyed it.
-        for trig in controlled(st, owner):
-            prog = CARDS[trig].get("on_destroy_owned")
+        for trig in controlled_having(st, owner, HAVING["on_destroy_owned"]):
+            prog = CARDS[trig]["on_destroy_owned"]
             if prog:
                 frames.append(frame(prog, {"you": owner, "source": owner, "card": trig, "scope": new_scope(st)}))
     return frames
@@ -1137,10 +1175,10 @@ def op_grant_standee(st, f, op):
 def after_play_triggers(st: dict, seat: int, cid: str) -> list[dict]:
     """AN L282: a played card resolves fully, then what it triggers (tile, Ongoing cards)."""
     frames = []
-    for trig in controlled(st, seat):
+    for trig in controlled_having(st, seat, HAVING["on_play"]):
         if trig == cid:
             continue
-        spec = CARDS[trig].get("on_play")
+        spec = CARDS[trig]["on_play"]
         if not spec or not matches(cid, spec.get("filter")):
             continue
         env = {"you": seat, "source": seat, "card": trig, "scope": new_scope(st), "active": st["active"]}
