@@ -57,13 +57,20 @@ SETUP_PROG = [
 
 def _draw_fits(pool: int, count: int, outcome: Any) -> bool:
     """Whether ``outcome`` passes check_outcome for a draw of ``count`` from ``pool`` cards, for
-    the plain list of ints every recorded draw is (anything else: check_outcome judges it)."""
-    if type(outcome) is not list or len(outcome) != count:
-        return False
-    for v in outcome:
-        if type(v) is not int or not 0 <= v < pool:
-            return False
-    return count == 1 or len(set(outcome)) == count
+    the plain list of ints every recorded draw is (anything else: check_outcome judges it). The
+    walks are C's: every value's type is int (not bool), then the range and the distinctness."""
+    return (
+        type(outcome) is list
+        and len(outcome) == count
+        and count > 0
+        and set(map(type, outcome)) == _INT_ONLY
+        and min(outcome) >= 0
+        and max(outcome) < pool
+        and (count == 1 or len(set(outcome)) == count)
+    )
+
+
+_INT_ONLY = {int}
 
 
 def copy_state(st: State) -> State:

@@ -48,8 +48,6 @@ PUSHED = _Signal("PUSHED")  # the op pushed frames (it is re-entered or already 
 OVER = _Signal("OVER")  # the game is over: the stack is gone
 
 HANDLERS: dict[str, Callable] = {}
-# For membership only (a hash instead of a scan of the tuple); never iterated.
-_SINGLE_NAMES = frozenset(SINGLE_OPS)
 
 
 def handler(name: str):
@@ -99,7 +97,7 @@ def run(st: dict) -> None:
     # DONE after pushing frames or moving ``pc`` (push_then_done returns PUSHED), so after DONE
     # the frame is still on top with its next op due.
     stack = st["stack"]
-    handlers, singles = HANDLERS, _SINGLE_NAMES
+    handlers = HANDLERS
     while stack:
         f = stack[-1]
         prog, pc = f["prog"], f["pc"]
@@ -111,7 +109,7 @@ def run(st: dict) -> None:
             # A redirected effect (AN L221-227) hits only the attacker: whatever is not done to
             # "it" (the victim) has nothing to do.
             if not redirect or name in ("if", "choose_one") or op.get("who", "you") == "it":
-                r = _single(st, f, op) if name in singles else handlers[name](st, f, op)
+                r = handlers[name](st, f, op)
                 if r is not DONE:
                     break
             pc += 1
@@ -230,7 +228,7 @@ def one(env: dict, sel: str, counting: bool = False):
 def _everyone(st: dict, env: dict) -> list[int]:
     order = clockwise(st["seats"], env["you"])
     parts = env.get("participants")
-    return [s for s in order if parts is None or s in parts]
+    return order if parts is None else [s for s in order if s in parts]
 
 
 def targets(st: dict, f: dict, who: str):
@@ -242,8 +240,6 @@ def targets(st: dict, f: dict, who: str):
     env = f["env"]
     you = env["you"]
     n = st["seats"]
-    everyone = _everyone(st, env)
-    foes = [s for s in everyone if s != you]
     if env.get("attacking") and not (env.get("mayhem") or env.get("group")) and statics(st, you).get("self_target"):
         # AN L392: under the mirror Mayhem every Attack you make has you as its only target.
         w["_who"] = [you]
@@ -252,48 +248,52 @@ def targets(st: dict, f: dict, who: str):
         seat = one(env, who)
         parts = env.get("participants")
         res = [] if seat is None or (who != "it" and parts is not None and seat not in parts) else [seat]
-    elif who == "each_foe":
-        res = foes
-    elif who == "each_player":
-        res = everyone
-    elif who in ("left", "right", "left_and_right"):
-        # AN L217: with two players "left and right" is the one foe, hit once.
-        cands = []
-        if who in ("left", "left_and_right"):
-            cands.append((you + 1) % n)
-        if who in ("right", "left_and_right"):
-            cands.append((you - 1) % n)
-        res = [s for s in everyone if s in cands and s != you]
-    elif who in ("weaker_foes", "stronger_foes"):
-        # AN L215: equal HP is neither weaker nor stronger.
-        mine = hp_of(st, you)
-        res = [s for s in foes if (hp_of(st, s) < mine if who == "weaker_foes" else hp_of(st, s) > mine)]
-    elif who in ("weakest_players", "strongest_players"):
-        # AN L219: "player(s)" hits every player tied for the criterion.
-        pick = min if who == "weakest_players" else max
-        if everyone:
-            best = pick(hp_of(st, s) for s in everyone)
-            res = [s for s in everyone if hp_of(st, s) == best]
-        else:
-            res = []
     else:
-        if who == "target_foe":
-            cands = foes
-        elif who == "target_player":
-            cands = everyone
-        elif who in ("weakest_foe", "strongest_foe") and foes:
-            pick = min if who == "weakest_foe" else max
-            best = pick(hp_of(st, s) for s in foes)
-            cands = [s for s in foes if hp_of(st, s) == best]
-        else:
+        # Only the choices below look at the whole table (one seat named needs no list of it).
+        everyone = _everyone(st, env)
+        foes = [s for s in everyone if s != you]
+        if who == "each_foe":
+            res = foes
+        elif who == "each_player":
+            res = everyone
+        elif who in ("left", "right", "left_and_right"):
+            # AN L217: with two players "left and right" is the one foe, hit once.
             cands = []
-        if len(cands) <= 1:
-            res = cands
+            if who in ("left", "left_and_right"):
+                cands.append((you + 1) % n)
+            if who in ("right", "left_and_right"):
+                cands.append((you - 1) % n)
+            res = [s for s in everyone if s in cands and s != you]
+        elif who in ("weaker_foes", "stronger_foes"):
+            # AN L215: equal HP is neither weaker nor stronger.
+            mine = hp_of(st, you)
+            res = [s for s in foes if (hp_of(st, s) < mine if who == "weaker_foes" else hp_of(st, s) > mine)]
+        elif who in ("weakest_players", "strongest_players"):
+            # AN L219: "player(s)" hits every player tied for the criterion.
+            pick = min if who == "weakest_players" else max
+            if everyone:
+                best = pick(hp_of(st, s) for s in everyone)
+                res = [s for s in everyone if hp_of(st, s) == best]
+            else:
+                res = []
         else:
-            a = ask(st, f, you, "target", options=cands, why=who, card=env.get("card"))
-            if a is WAIT:
-                return WAIT
-            res = [a]
+            if who == "target_foe":
+                cands = foes
+            elif who == "target_player":
+                cands = everyone
+            elif who in ("weakest_foe", "strongest_foe") and foes:
+                pick = min if who == "weakest_foe" else max
+                best = pick(hp_of(st, s) for s in foes)
+                cands = [s for s in foes if hp_of(st, s) == best]
+            else:
+                cands = []
+            if len(cands) <= 1:
+                res = cands
+            else:
+                a = ask(st, f, you, "target", options=cands, why=who, card=env.get("card"))
+                if a is WAIT:
+                    return WAIT
+                res = [a]
     w["_who"] = res
     return res
 
@@ -454,6 +454,10 @@ def _single(st: dict, f: dict, op: dict):
     body = dict(op, who="it")
     return push_then_done(st, f, [frame([body], child_env(f, it=s)) for s in seats])
 
+
+# run's one table: a single-player op goes through _single (no op name is both kinds).
+for _name in SINGLE_OPS:
+    HANDLERS[_name] = _single
 
 SINGLE: dict[str, Callable] = {}
 

@@ -88,9 +88,10 @@ def op_refill(st, f, op):
     """Fill each empty Line-Up slot from the main deck (AN L159). At setup a Mayhem goes to the
     Mayhem pile unresolved (AN L125-127); later the active player resolves it before the refill
     goes on (AN L318-322)."""
+    lineup = st["lineup"]
     while True:
-        empty = [i for i, c in enumerate(st["lineup"]) if c is None]
-        if not empty or not st["main"]:
+        # A slot holds a card id or None, so ``None in lineup`` finds exactly the empty ones.
+        if None not in lineup or not st["main"]:
             return DONE
         got = draw_from(st, f, ["main"], 1, "all", "Line-Up refill")
         if got is WAIT:
@@ -102,7 +103,7 @@ def op_refill(st, f, op):
                 continue
             push(st, [frame([{"op": "_mayhem", "card": cid, "source": None}], {"you": st["active"]})])
             return PUSHED
-        st["lineup"][empty[0]] = cid
+        lineup[lineup.index(None)] = cid
 
 
 @handler("_mayhem")
@@ -313,7 +314,7 @@ def op_end_check(st, f, op):
     refill the Line-Up, or if the DWT stack is empty; also at the bot-game round bound
     (RULES.md)."""
     flags = st["end_flags"]
-    empty = sum(1 for c in st["lineup"] if c is None)
+    empty = st["lineup"].count(None)  # a slot holds a card id or None
     if len(st["main"]) < empty:
         flags.append("main_deck")
     if st["dwt"]["count"] == 0:
