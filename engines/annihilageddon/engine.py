@@ -328,7 +328,12 @@ class Annihilageddon(Engine):
             answer = "defend" if "seats" in pr else "choose"
             if action["type"] != answer:
                 raise IllegalAction(f"Answer the open question first (a '{answer}' action).", code="prompt_pending")
-        if not self._allowed(state, seat, action, pr):
+            ok = len(action) == 2 and "value" in action and self._answer_offered(state, seat, pr, action["value"])
+        elif action["type"] == "play":  # _allowed's most common case, without the call
+            ok = len(action) == 2 and "card" in action and action["card"] in state["players"][seat]["hand"]
+        else:
+            ok = self._allowed(state, seat, action, pr)
+        if not ok:
             kind = action["type"]
             if kind == "play":
                 raise IllegalAction("That card is not in your hand.", code="card_not_in_hand")

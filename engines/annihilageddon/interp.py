@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .cards import CARDS, SINGLE_OPS, is_ongoing, matches
+from .cards import CARDS, ONGOING, SINGLE_OPS, matches
 
 MAX_HP = 25
 START_HP = 20
@@ -79,7 +79,8 @@ def push(st: dict, frames: list[dict]) -> None:
 def push_then_done(st: dict, f: dict, frames: list[dict]):
     f["pc"] += 1
     f["work"] = {}
-    push(st, frames)
+    if frames:
+        st["stack"].extend(reversed(frames))  # push
     return PUSHED
 
 
@@ -114,7 +115,8 @@ def run(st: dict) -> None:
                     break
             pc += 1
             f["pc"] = pc
-            f["work"] = {}
+            if f["work"]:  # an empty one stays: nothing outside the op holds it
+                f["work"] = {}
         else:
             stack.pop()
             continue
@@ -474,7 +476,8 @@ def single(name: str):
 def op_draw(st, f, op, seat):
     w = f["work"]
     if "n" not in w:
-        w["n"] = num(st, f["env"], op["n"])
+        n = op["n"]
+        w["n"] = n if type(n) is int else num(st, f["env"], n)
     got = ensure_top(st, f, seat, w["n"], [seat])
     if got is WAIT:
         return WAIT
@@ -508,7 +511,9 @@ def op_damage(st, f, op, seat):
     w = f["work"]
     if w.get("dead"):
         return DONE
-    n = num(st, f["env"], op["n"])
+    n = op["n"]
+    if type(n) is not int:
+        n = num(st, f["env"], n)
     if f["env"].get("card") == "wand":
         # AN L412: only the starter named "Wand" deals the token's extra damage.
         n += statics(st, seat).get("wand_extra", 0)
@@ -521,7 +526,10 @@ def op_damage(st, f, op, seat):
 @single("heal")
 def op_heal(st, f, op, seat):
     # AN L352: heal at any HP, never above 25; L376: a doubler doubles every heal.
-    n = num(st, f["env"], op["n"]) * statics(st, seat).get("heal_multiplier", 1)
+    n = op["n"]
+    if type(n) is not int:
+        n = num(st, f["env"], n)
+    n *= statics(st, seat).get("heal_multiplier", 1)
     p = st["players"][seat]
     p["hp"] = max(p["hp"], min(MAX_HP, p["hp"] + n))
     return DONE
@@ -864,7 +872,8 @@ def op_swap_dwt(st, f, op, seat):
 def op_power(st, f, op):
     # AN-R17: Power only means something on your own turn.
     if st["phase"] == "turn" and f["env"].get("you") == st["active"] and not st["turn"]["ending"]:
-        st["turn"]["power"] += num(st, f["env"], op["n"])
+        n = op["n"]
+        st["turn"]["power"] += n if type(n) is int else num(st, f["env"], n)
     return DONE
 
 
@@ -1200,14 +1209,14 @@ def op_after_play(st, f, op):
     p = st["players"][you]
     if owner is None:
         # played from hand: an Ongoing card stays in front of its player (AN L245-247)
-        if is_ongoing(cid):
+        if cid in ONGOING:
             st["turn"]["played"].remove(cid)
             p["ongoing"].append(cid)
     else:
         # via Wild Magic: an Ongoing card is now yours and in play; any other card goes to its
         # owner's discard at once, so its end-of-turn text never happens (AN L302, L384)
         st["turn"]["borrowed"].remove(cid)
-        if is_ongoing(cid):
+        if cid in ONGOING:
             p["ongoing"].append(cid)
         else:
             st["players"][owner]["discard"].append(cid)
