@@ -73,14 +73,19 @@ def _draw_fits(pool: int, count: int, outcome: Any) -> bool:
 _INT_ONLY = {int}
 
 
-#: What copy_state copies by hand: keys whose value is a list of card ids (or None), and keys whose
-#: value is a dict (or a list of dicts, "players") of numbers, strings, None and such lists.
+#: What copy_state copies by hand: keys whose value is a list of card ids (or None); the keys of a
+#: player, of "box", of "legend" and of "dwt" whose value is such a list (every other value in
+#: those dicts, and in "revealed", is a number, a string, a boolean or None).
 _FLAT_LISTS = ("main", "lineup", "destroyed", "mayhem_pile")
-_FLAT_DICTS = ("box", "legend", "dwt", "revealed")
+_PLAYER_LISTS = ("top", "pool", "hand", "discard", "ongoing", "dwts", "tile_dealt", "familiar_dealt")
+_FLAT_DICTS = {"box": ("tile", "familiar"), "legend": ("unseen",), "dwt": ("unseen", "returned"), "revealed": ()}
 
 
-def _flat_dict(d: dict) -> dict:
-    return {k: v[:] if type(v) is list else v for k, v in d.items()}
+def _flat_dict(d: dict, lists: tuple[str, ...]) -> dict:
+    out = dict(d)
+    for k in lists:
+        out[k] = d[k][:]
+    return out
 
 
 def copy_state(st: State) -> State:
@@ -104,9 +109,9 @@ def copy_state(st: State) -> State:
     out = copy_tree(rest)
     for k in _FLAT_LISTS:
         out[k] = st[k][:]
-    for k in _FLAT_DICTS:
-        out[k] = _flat_dict(st[k])
-    out["players"] = [_flat_dict(p) for p in st["players"]]
+    for k, lists in _FLAT_DICTS.items():
+        out[k] = _flat_dict(st[k], lists)
+    out["players"] = [_flat_dict(p, _PLAYER_LISTS) for p in st["players"]]
     return out
 
 
