@@ -103,6 +103,9 @@ def run(st: dict) -> None:
         f = stack[-1]
         prog, pc = f["prog"], f["pc"]
         end = len(prog)
+        if pc >= end:
+            stack.pop()
+            continue
         redirect = f["env"].get("redirect")
         while pc < end:
             op = prog[pc]
@@ -157,7 +160,7 @@ def draw_from(st: dict, f: dict, zone: list, count: int, visible, label: str):
     w = f["work"]
     if "outcome" in w:
         out = w.pop("outcome")
-        picks = [pool[i] for i in out]
+        picks = list(map(pool.__getitem__, out))
         for i in sorted(out, reverse=True):
             del pool[i]
         return picks
@@ -182,7 +185,7 @@ def ensure_top(st: dict, f: dict, seat: int, k: int, visible):
         # draw_from's taking of a drawn outcome, from this player's pool.
         out = w.pop("outcome")
         pool = p["pool"]
-        top += [pool[i] for i in out]
+        top += map(pool.__getitem__, out)
         for i in sorted(out, reverse=True):
             del pool[i]
     while len(top) < k:
@@ -941,10 +944,10 @@ def op_attack(st, f, op):
     deny = bool(op.get("deny"))
     # AN L396 / AN-R27: for a good effect, every player may spend a Defense to deny it to others.
     victims = _everyone(st, env) if deny else named
-    batch = bool(env.get("mayhem") or env.get("group") or op.get("interactive") or deny)
     attacker = None if (env.get("mayhem") or env.get("group")) else env["you"]
     if st.get("window") == "together":
         return _attack_together(st, f, op, victims, named, attacker, deny)
+    batch = bool(env.get("mayhem") or env.get("group") or op.get("interactive") or deny)
     dec = w.setdefault("dec", {})
     i = w.get("i", 0)
     while i < len(victims):
