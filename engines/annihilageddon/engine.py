@@ -73,12 +73,19 @@ def _draw_fits(pool: int, count: int, outcome: Any) -> bool:
 _INT_ONLY = {int}
 
 
-#: What copy_state copies by hand: keys whose value is a list of card ids (or None); the keys of a
-#: player, of "box", of "legend" and of "dwt" whose value is such a list (every other value in
-#: those dicts, and in "revealed", is a number, a string, a boolean or None).
-_FLAT_LISTS = ("main", "lineup", "destroyed", "mayhem_pile")
+#: What copy_state copies by hand: keys whose value is a list of strings (card ids, log lines) or
+#: None; the keys of a player and of the dicts named here whose value is such a list (every other
+#: value in those dicts is a number, a string, a boolean or None).
+_FLAT_LISTS = ("main", "lineup", "destroyed", "mayhem_pile", "notes", "end_flags")
 _PLAYER_LISTS = ("top", "pool", "hand", "discard", "ongoing", "dwts", "tile_dealt", "familiar_dealt")
-_FLAT_DICTS = {"box": ("tile", "familiar"), "legend": ("unseen",), "dwt": ("unseen", "returned"), "revealed": ()}
+_FLAT_DICTS = {
+    "box": ("tile", "familiar"),
+    "legend": ("unseen",),
+    "dwt": ("unseen", "returned"),
+    "revealed": (),
+    "config": (),
+    "turn": ("played", "played_log", "bought", "borrowed"),
+}
 
 
 def _flat_dict(d: dict, lists: tuple[str, ...]) -> dict:
