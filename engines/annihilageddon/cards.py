@@ -415,3 +415,7 @@ def matches(cid: str, flt: dict[str, Any] | None) -> bool:
 
 def is_ongoing(cid: str) -> bool:
     return "ongoing" in CARDS[cid].get("icons", [])
+
+
+#: The ids ``is_ongoing`` is true for, for the interpreter's per-play question.
+ONGOING = frozenset(cid for cid in CARDS if is_ongoing(cid))

@@ -37,7 +37,7 @@ from ..chance import check_outcome, draw_spec
 from ..treecopy import copy_tree
 from . import bots
 from .cards import CARDS, matches, of_kind, physical
-from .interp import START_HP, defense_options, frame, new_scope, num, owned, push, run, statics, zone_list
+from .interp import START_HP, defense_options, frame, new_scope, num, owned, run, statics, zone_list
 from .turn import END_OF_TURN
 
 FAMILIAR_COST = 6
@@ -55,11 +55,71 @@ SETUP_PROG = [
 ]
 
 
+def _draw_fits(pool: int, count: int, outcome: Any) -> bool:
+    """Whether ``outcome`` passes check_outcome for a draw of ``count`` from ``pool`` cards, for
+    the plain list of ints every recorded draw is (anything else: check_outcome judges it). The
+    walks are C's: every value's type is int (not bool), then the range and the distinctness."""
+    return (
+        type(outcome) is list
+        and len(outcome) == count
+        and count > 0
+        and set(map(type, outcome)) == _INT_ONLY
+        and min(outcome) >= 0
+        and max(outcome) < pool
+        and (count == 1 or len(set(outcome)) == count)
+    )
+
+
+_INT_ONLY = {int}
+
+
+#: What copy_state copies by hand: keys whose value is a list of strings (card ids, log lines) or
+#: None; the keys of a player and of the dicts named here whose value is such a list (every other
+#: value in those dicts is a number, a string, a boolean or None).
+_FLAT_LISTS = ("main", "lineup", "destroyed", "mayhem_pile", "notes", "end_flags")
+_PLAYER_LISTS = ("top", "pool", "hand", "discard", "ongoing", "dwts", "tile_dealt", "familiar_dealt")
+_FLAT_DICTS = {
+    "box": ("tile", "familiar"),
+    "legend": ("unseen",),
+    "dwt": ("unseen", "returned"),
+    "revealed": (),
+    "config": (),
+    "turn": ("played", "played_log", "bought", "borrowed"),
+}
+
+
+def _flat_dict(d: dict, lists: tuple[str, ...]) -> dict:
+    out = dict(d)
+    for k in lists:
+        out[k] = d[k][:]
+    return out
+
+
 def copy_state(st: State) -> State:
-    # copy_tree gives what a JSON round trip gave, several times faster (issue 17, P1). One
-    # difference: a card program that two stack frames share (they come from the card table)
-    # stays shared in the copy; nothing ever changes a program, so no frame can see it.
-    return copy_tree(st)
+    """A copy of ``st`` that shares no container with it (what a JSON round trip gave).
+
+    copy_tree (a marshal round trip) does most of it at C speed, but remaking every card id it
+    writes was most of its cost (issue 17, P1): the decks, the Line-Up and the players' zones are
+    flat lists of strings, which a slice copies while sharing the (immutable) strings. Those keys
+    are blanked in a shallow copy that copy_tree then copies, so every key keeps its place.
+    tests/engines/annihilageddon/test_copy_state.py checks along playouts that the copy equals the
+    state key for key and shares no container with it, and that no hand-copied list is also held
+    anywhere else in the state (a shared list would come out as two). One difference from a JSON
+    round trip: a card program that two stack frames share (they come from the card table) stays
+    shared in the copy; nothing ever changes a program, so no frame can see it."""
+    rest = dict(st)
+    for k in _FLAT_LISTS:
+        rest[k] = None
+    for k in _FLAT_DICTS:
+        rest[k] = None
+    rest["players"] = None
+    out = copy_tree(rest)
+    for k in _FLAT_LISTS:
+        out[k] = st[k][:]
+    for k, lists in _FLAT_DICTS.items():
+        out[k] = _flat_dict(st[k], lists)
+    out["players"] = [_flat_dict(p, _PLAYER_LISTS) for p in st["players"]]
+    return out
 
 
 def legends_in_game(seats: int) -> int:
@@ -287,19 +347,35 @@ class Annihilageddon(Engine):
         n = state["seats"]
         if type(seat) is not int or not 0 <= seat < n:
             raise IllegalAction(f"Seat must be a whole number from 0 to {n - 1}.", code="bad_seat")
-        if state["phase"] == "over":
+        phase = state["phase"]
+        if phase == "over":
             raise IllegalAction("The game is over.", code="game_over")
         if state["need"] is not None:
             raise IllegalAction("A random draw is due before anyone acts.", code="chance_pending")
-        if seat not in self.to_move(state):
-            raise IllegalAction(f"It is not seat {seat}'s turn to act.", code="not_your_turn")
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction("An action is a JSON object with a 'type'.", code="bad_action")
+        # ``seat in self.to_move(state)`` without building the list (issue 17, P1).
         pr = state["prompt"]
-        answer = "defend" if pr is not None and "seats" in pr else "choose"
-        if pr is not None and action["type"] != answer:
-            raise IllegalAction(f"Answer the open question first (a '{answer}' action).", code="prompt_pending")
-        if not self._allowed(state, seat, action, pr):
+        if pr is None:
+            moving = seat == state["active"] and phase == "turn" and not state["stack"]
+        elif "seats" in pr:
+            moving = seat in pr["seats"] and str(seat) not in pr["answers"]
+        else:
+            moving = seat == pr["seat"]
+        if not moving:
+            raise IllegalAction(f"It is not seat {seat}'s turn to act.", code="not_your_turn")
+        if not (type(action) is dict and type(action.get("type")) is str) and not (
+            isinstance(action, dict) and isinstance(action.get("type"), str)
+        ):
+            raise IllegalAction("An action is a JSON object with a 'type'.", code="bad_action")
+        if pr is not None:
+            answer = "defend" if "seats" in pr else "choose"
+            if action["type"] != answer:
+                raise IllegalAction(f"Answer the open question first (a '{answer}' action).", code="prompt_pending")
+            ok = len(action) == 2 and "value" in action and self._answer_offered(state, seat, pr, action["value"])
+        elif action["type"] == "play":  # _allowed's most common case, without the call
+            ok = len(action) == 2 and "card" in action and action["card"] in state["players"][seat]["hand"]
+        else:
+            ok = self._allowed(state, seat, action, pr)
+        if not ok:
             kind = action["type"]
             if kind == "play":
                 raise IllegalAction("That card is not in your hand.", code="card_not_in_hand")
@@ -319,7 +395,7 @@ class Annihilageddon(Engine):
         keys, and values equal as the list compares them (1.0 names slot 1).
         tests/engines/annihilageddon/test_direct_checks.py holds it to the list."""
         if pr is not None:
-            return len(action) == 2 and "value" in action and action["value"] in self.prompt_options(state, seat)
+            return len(action) == 2 and "value" in action and self._answer_offered(state, seat, pr, action["value"])
         kind = action["type"]
         if kind == "play":
             return len(action) == 2 and "card" in action and action["card"] in state["players"][seat]["hand"]
@@ -363,36 +439,55 @@ class Annihilageddon(Engine):
             )
         return False
 
+    def _answer_offered(self, state: State, seat: int, pr: dict[str, Any], value: Any) -> bool:
+        """``value in self.prompt_options(state, seat)``, without building the list for the
+        prompts every turn asks (its options as stored; a defense: "take" or a Defense in hand)."""
+        kind = pr["kind"]
+        if kind in ("target", "slot", "option", "token", "yesno", "trigger"):
+            return value in pr["options"]
+        if kind == "defend":
+            if value == "take":
+                return True
+            can = pr["can_defend"][str(seat)] if "seats" in pr else pr["can_defend"]
+            # ``value in hand`` first: only then is it a card id, which CARDS can be asked about.
+            return bool(can) and value in state["players"][seat]["hand"] and "defense" in CARDS[value]
+        return value in self.prompt_options(state, seat)
+
     # -- transitions --------------------------------------------------------------------------
     def apply(self, state: State, event: dict[str, Any]) -> State:
-        return self._apply(state, event, owned=False)
+        # The in-place step on a copy: its checks only read, so a refused event leaves ``state``
+        # as it was either way (one call less per event than a shared body with a flag).
+        return self.apply_in_place(copy_state(state), event)
 
     def apply_in_place(self, state: State, event: dict[str, Any]) -> State:
-        return self._apply(state, event, owned=True)
-
-    def _apply(self, state: State, event: dict[str, Any], *, owned: bool) -> State:
-        kind = event_kind(event)
-        # The checks read ``state`` before the first write: with an owned state, ``st`` is ``state``.
+        # engines.base.event_kind's check, inline for the common well-formed envelopes.
+        kind = event.get("kind") if type(event) is dict else None
+        if not (
+            (kind == "action" and len(event) == 3 and "seat" in event and "action" in event)
+            or (kind == "chance" and len(event) == 2 and "outcome" in event)
+        ):
+            kind = event_kind(event)
+        st = state
         if kind == "chance":
-            spec = self.chance(state)
-            if spec is None:
+            need = st["need"]
+            if need is None:
                 raise IllegalAction("No random outcome is due now.", code="no_chance_due")
-            check_outcome(spec, event["outcome"])
-            st = state if owned else copy_state(state)
+            outcome = event["outcome"]
+            if "dice" in need or not _draw_fits(len(zone_list(st, need["zone"])), need["count"], outcome):
+                check_outcome(self.chance(st), outcome)  # dice, or a refusal in check_outcome's words
             st["notes"] = []
             if "held_notes" in st:
                 st["held_notes"] = []
             st["need"] = None
-            # check_outcome let through only a list of ints: a new list holds nothing of the event.
-            st["stack"][-1]["work"]["outcome"] = list(event["outcome"])
+            # Only a list of ints gets here: a new list holds nothing of the event.
+            st["stack"][-1]["work"]["outcome"] = list(outcome)
             run(st)
             return st
         seat, action = event["seat"], event["action"]
         self.validate(state, seat, action)
-        # An owned state is written in place, yet needs no copy of the action: what the rules keep
-        # of one is a card id, a slot or an answer, and validate lets an answer through only when it
-        # equals one of the prompt's options, every one a string or a number (never a container).
-        st = state if owned else copy_state(state)
+        # The state is written in place, yet needs no copy of the action: what the rules keep of one
+        # is a card id, a slot or an answer, and validate lets an answer through only when it equals
+        # one of the prompt's options, every one a string or a number (never a container).
         st["notes"] = []
         if "held_notes" in st:
             st["held_notes"] = []
@@ -402,7 +497,8 @@ class Annihilageddon(Engine):
             # all are handed to the waiting Attack at once (interp.ask_together).
             pr = st["prompt"]
             pr["answers"][str(seat)] = action["value"]
-            if all(str(s) in pr["answers"] for s in pr["seats"]):
+            # validate admits only an asked seat that has not answered: the keys are a subset.
+            if len(pr["answers"]) == len(pr["seats"]):
                 st["prompt"] = None
                 st["stack"][-1]["work"]["answer"] = {k: pr["answers"][k] for k in sorted(pr["answers"])}
                 run(st)
@@ -440,10 +536,15 @@ class Annihilageddon(Engine):
     def _play(self, st: State, seat: int, cid: str) -> None:
         p = st["players"][seat]
         p["hand"].remove(cid)
-        st["turn"]["played"].append(cid)
-        st["turn"]["played_log"].append(cid)
-        env = {"you": seat, "source": seat, "card": cid, "scope": new_scope(st), "active": seat}
-        push(st, [frame(CARDS[cid].get("play", []), env), frame([{"op": "_after_play", "card": cid}], {"you": seat})])
+        t = st["turn"]
+        t["played"].append(cid)
+        t["played_log"].append(cid)
+        st["scope"] = scope = st["scope"] + 1
+        # interp.push of [the card's program, then _after_play], with the frames written out.
+        stack = st["stack"]
+        stack.append({"prog": [{"op": "_after_play", "card": cid}], "pc": 0, "env": {"you": seat}, "work": {}})
+        env = {"you": seat, "source": seat, "card": cid, "scope": scope, "active": seat}
+        stack.append({"prog": CARDS[cid].get("play", []), "pc": 0, "env": env, "work": {}})
 
     def _buy(self, st: State, seat: int, action: Action) -> None:
         p = st["players"][seat]

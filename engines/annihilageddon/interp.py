@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .cards import CARDS, SINGLE_OPS, is_ongoing, matches
+from .cards import CARDS, ONGOING, SINGLE_OPS, matches
 
 MAX_HP = 25
 START_HP = 20
@@ -45,10 +45,9 @@ class _Signal:
 WAIT = _Signal("WAIT")  # a prompt or a draw is pending
 DONE = _Signal("DONE")  # the op is finished: move on
 PUSHED = _Signal("PUSHED")  # the op pushed frames (it is re-entered or already moved on)
+OVER = _Signal("OVER")  # the game is over: the stack is gone
 
 HANDLERS: dict[str, Callable] = {}
-# For membership only (a hash instead of a scan of the tuple); never iterated.
-_SINGLE_NAMES = frozenset(SINGLE_OPS)
 
 
 def handler(name: str):
@@ -80,7 +79,8 @@ def push(st: dict, frames: list[dict]) -> None:
 def push_then_done(st: dict, f: dict, frames: list[dict]):
     f["pc"] += 1
     f["work"] = {}
-    push(st, frames)
+    if frames:
+        st["stack"].extend(reversed(frames))  # push
     return PUSHED
 
 
@@ -90,28 +90,41 @@ def new_scope(st: dict) -> int:
 
 
 def run(st: dict) -> None:
-    # The loop runs a few times per event on every replay: the tables are bound to locals and
-    # each frame's fields read once per step (issue 17, P1).
+    # The loop runs a few times per event on every replay: the tables are bound to locals, a
+    # frame's fields are read once and its ops run in an inner loop until one suspends or pushes
+    # (issue 17, P1). An op that poses a question or asks for a draw returns WAIT (every caller of
+    # ask, draw_from and ensure_top passes it up), and the end check returns OVER: those two stop
+    # the loop, so it needs no look at the prompt, the draw or the phase per step. No op returns
+    # DONE after pushing frames or moving ``pc`` (push_then_done returns PUSHED), so after DONE
+    # the frame is still on top with its next op due.
     stack = st["stack"]
-    handlers, singles = HANDLERS, _SINGLE_NAMES
-    while stack and st["prompt"] is None and st["need"] is None and st["phase"] != "over":
+    handlers = HANDLERS
+    while stack:
         f = stack[-1]
         prog, pc = f["prog"], f["pc"]
-        if pc >= len(prog):
+        end = len(prog)
+        if pc >= end:
             stack.pop()
             continue
-        op = prog[pc]
-        name = op["op"]
-        if f["env"].get("redirect") and name not in ("if", "choose_one") and op.get("who", "you") != "it":
+        redirect = f["env"].get("redirect")
+        while pc < end:
+            op = prog[pc]
+            name = op["op"]
             # A redirected effect (AN L221-227) hits only the attacker: whatever is not done to
             # "it" (the victim) has nothing to do.
-            f["pc"] = pc + 1
-            f["work"] = {}
+            if not redirect or name in ("if", "choose_one") or op.get("who", "you") == "it":
+                r = handlers[name](st, f, op)
+                if r is not DONE:
+                    break
+            pc += 1
+            f["pc"] = pc
+            if f["work"]:  # an empty one stays: nothing outside the op holds it
+                f["work"] = {}
+        else:
+            stack.pop()
             continue
-        r = _single(st, f, op) if name in singles else handlers[name](st, f, op)
-        if r is DONE:
-            f["pc"] += 1
-            f["work"] = {}
+        if r is WAIT or r is OVER:
+            return
 
 
 # -- prompts and draws -----------------------------------------------------------------------
@@ -147,7 +160,7 @@ def draw_from(st: dict, f: dict, zone: list, count: int, visible, label: str):
     w = f["work"]
     if "outcome" in w:
         out = w.pop("outcome")
-        picks = [pool[i] for i in out]
+        picks = list(map(pool.__getitem__, out))
         for i in sorted(out, reverse=True):
             del pool[i]
         return picks
@@ -167,17 +180,22 @@ def ensure_top(st: dict, f: dict, seat: int, k: int, visible):
     and the deck is empty (AN L241-243, L521)."""
     p = st["players"][seat]
     w = f["work"]
+    top = p["top"]
     if "outcome" in w:
-        got = draw_from(st, f, ["player", seat], 0, visible, "")
-        p["top"] += got
-    while len(p["top"]) < k:
+        # draw_from's taking of a drawn outcome, from this player's pool.
+        out = w.pop("outcome")
+        pool = p["pool"]
+        top += map(pool.__getitem__, out)
+        for i in sorted(out, reverse=True):
+            del pool[i]
+    while len(top) < k:
         if p["pool"]:
-            need = k - len(p["top"])
+            need = k - len(top)
             label = f"Seat {seat} draws {need}" if visible != "all" else f"Top of seat {seat}'s deck"
             got = draw_from(st, f, ["player", seat], need, visible, label)
             if got is WAIT:
                 return WAIT
-            p["top"] += got
+            top += got
             continue
         if p["discard"]:
             p["pool"] = sorted(p["discard"])
@@ -185,7 +203,7 @@ def ensure_top(st: dict, f: dict, seat: int, k: int, visible):
             st["notes"].append(f"Seat {seat} shuffles their discard pile into a new deck.")
             continue
         break
-    return min(k, len(p["top"]))
+    return min(k, len(top))
 
 
 def to_hand(p: dict, cid: str) -> None:
@@ -215,7 +233,7 @@ def one(env: dict, sel: str, counting: bool = False):
 def _everyone(st: dict, env: dict) -> list[int]:
     order = clockwise(st["seats"], env["you"])
     parts = env.get("participants")
-    return [s for s in order if parts is None or s in parts]
+    return order if parts is None else [s for s in order if s in parts]
 
 
 def targets(st: dict, f: dict, who: str):
@@ -227,8 +245,6 @@ def targets(st: dict, f: dict, who: str):
     env = f["env"]
     you = env["you"]
     n = st["seats"]
-    everyone = _everyone(st, env)
-    foes = [s for s in everyone if s != you]
     if env.get("attacking") and not (env.get("mayhem") or env.get("group")) and statics(st, you).get("self_target"):
         # AN L392: under the mirror Mayhem every Attack you make has you as its only target.
         w["_who"] = [you]
@@ -237,48 +253,52 @@ def targets(st: dict, f: dict, who: str):
         seat = one(env, who)
         parts = env.get("participants")
         res = [] if seat is None or (who != "it" and parts is not None and seat not in parts) else [seat]
-    elif who == "each_foe":
-        res = foes
-    elif who == "each_player":
-        res = everyone
-    elif who in ("left", "right", "left_and_right"):
-        # AN L217: with two players "left and right" is the one foe, hit once.
-        cands = []
-        if who in ("left", "left_and_right"):
-            cands.append((you + 1) % n)
-        if who in ("right", "left_and_right"):
-            cands.append((you - 1) % n)
-        res = [s for s in everyone if s in cands and s != you]
-    elif who in ("weaker_foes", "stronger_foes"):
-        # AN L215: equal HP is neither weaker nor stronger.
-        mine = hp_of(st, you)
-        res = [s for s in foes if (hp_of(st, s) < mine if who == "weaker_foes" else hp_of(st, s) > mine)]
-    elif who in ("weakest_players", "strongest_players"):
-        # AN L219: "player(s)" hits every player tied for the criterion.
-        pick = min if who == "weakest_players" else max
-        if everyone:
-            best = pick(hp_of(st, s) for s in everyone)
-            res = [s for s in everyone if hp_of(st, s) == best]
-        else:
-            res = []
     else:
-        if who == "target_foe":
-            cands = foes
-        elif who == "target_player":
-            cands = everyone
-        elif who in ("weakest_foe", "strongest_foe") and foes:
-            pick = min if who == "weakest_foe" else max
-            best = pick(hp_of(st, s) for s in foes)
-            cands = [s for s in foes if hp_of(st, s) == best]
-        else:
+        # Only the choices below look at the whole table (one seat named needs no list of it).
+        everyone = _everyone(st, env)
+        foes = [s for s in everyone if s != you]
+        if who == "each_foe":
+            res = foes
+        elif who == "each_player":
+            res = everyone
+        elif who in ("left", "right", "left_and_right"):
+            # AN L217: with two players "left and right" is the one foe, hit once.
             cands = []
-        if len(cands) <= 1:
-            res = cands
+            if who in ("left", "left_and_right"):
+                cands.append((you + 1) % n)
+            if who in ("right", "left_and_right"):
+                cands.append((you - 1) % n)
+            res = [s for s in everyone if s in cands and s != you]
+        elif who in ("weaker_foes", "stronger_foes"):
+            # AN L215: equal HP is neither weaker nor stronger.
+            mine = hp_of(st, you)
+            res = [s for s in foes if (hp_of(st, s) < mine if who == "weaker_foes" else hp_of(st, s) > mine)]
+        elif who in ("weakest_players", "strongest_players"):
+            # AN L219: "player(s)" hits every player tied for the criterion.
+            pick = min if who == "weakest_players" else max
+            if everyone:
+                best = pick(hp_of(st, s) for s in everyone)
+                res = [s for s in everyone if hp_of(st, s) == best]
+            else:
+                res = []
         else:
-            a = ask(st, f, you, "target", options=cands, why=who, card=env.get("card"))
-            if a is WAIT:
-                return WAIT
-            res = [a]
+            if who == "target_foe":
+                cands = foes
+            elif who == "target_player":
+                cands = everyone
+            elif who in ("weakest_foe", "strongest_foe") and foes:
+                pick = min if who == "weakest_foe" else max
+                best = pick(hp_of(st, s) for s in foes)
+                cands = [s for s in foes if hp_of(st, s) == best]
+            else:
+                cands = []
+            if len(cands) <= 1:
+                res = cands
+            else:
+                a = ask(st, f, you, "target", options=cands, why=who, card=env.get("card"))
+                if a is WAIT:
+                    return WAIT
+                res = [a]
     w["_who"] = res
     return res
 
@@ -286,8 +306,8 @@ def targets(st: dict, f: dict, who: str):
 def statics(st: dict, seat: int) -> dict[str, Any]:
     """The standing modifiers ``seat`` controls: Ongoing cards, Dead Wizard Tokens, tile, standee."""
     out: dict[str, Any] = {}
-    for cid in controlled(st, seat):
-        for key, value in CARDS[cid].get("static", {}).items():
+    for cid in controlled_having(st, seat, HAVING["static"]):
+        for key, value in CARDS[cid]["static"].items():
             if key == "heal_multiplier":
                 out[key] = out.get(key, 1) * value
             elif key in ("wand_extra", "counts_as_dwt", "respawn_bonus"):
@@ -296,8 +316,10 @@ def statics(st: dict, seat: int) -> dict[str, Any]:
                 out[key] = min(out.get(key, value), value)
             else:
                 out[key] = value
-    for key, value in st["temp"].get(str(seat), {}).items():
-        out[key] = value
+    temp = st["temp"]
+    if temp:
+        for key, value in temp.get(str(seat), {}).items():
+            out[key] = value
     return out
 
 
@@ -311,6 +333,33 @@ def controlled(st: dict, seat: int) -> list[str]:
     if p["standee"]:
         out.append(p["standee"])
     if p["trophy"]:
+        out.append("trophy")
+    return out
+
+
+#: For each card text a controlled card may have, the ids of the cards that have one (not empty).
+#: Most cards have none of them, so a question such as "what triggers on a play" asks only these
+#: (issue 17, P1: the list of everything controlled was built and read for each such question).
+HAVING: dict[str, frozenset[str]] = {
+    key: frozenset(cid for cid, c in CARDS.items() if c.get(key))
+    for key in ("static", "on_play", "start_of_turn", "end_of_turn", "on_kill", "on_destroy_owned")
+}
+
+
+def controlled_having(st: dict, seat: int, having: frozenset[str]) -> list[str]:
+    """``[c for c in controlled(st, seat) if c in having]``, in that order, without the whole list."""
+    p = st["players"][seat]
+    ongoing, dwts = p["ongoing"], p["dwts"]
+    out = [c for c in ongoing if c in having] if ongoing else []
+    if dwts:
+        out += [c for c in dwts if c in having]
+    tile = p["tile"]
+    if tile and tile in having and st["revealed"]["tile"]:
+        out.append(tile)
+    standee = p["standee"]
+    if standee and standee in having:
+        out.append(standee)
+    if p["trophy"] and "trophy" in having:
         out.append("trophy")
     return out
 
@@ -411,6 +460,10 @@ def _single(st: dict, f: dict, op: dict):
     return push_then_done(st, f, [frame([body], child_env(f, it=s)) for s in seats])
 
 
+# run's one table: a single-player op goes through _single (no op name is both kinds).
+for _name in SINGLE_OPS:
+    HANDLERS[_name] = _single
+
 SINGLE: dict[str, Callable] = {}
 
 
@@ -426,13 +479,18 @@ def single(name: str):
 def op_draw(st, f, op, seat):
     w = f["work"]
     if "n" not in w:
-        w["n"] = num(st, f["env"], op["n"])
+        n = op["n"]
+        w["n"] = n if type(n) is int else num(st, f["env"], n)
     got = ensure_top(st, f, seat, w["n"], [seat])
     if got is WAIT:
         return WAIT
-    p = st["players"][seat]
-    for _ in range(got):
-        to_hand(p, p["top"].pop(0))
+    if got:
+        # to_hand card by card, with one sort: the same sorted hand.
+        p = st["players"][seat]
+        top = p["top"]
+        p["hand"] += top[:got]
+        del top[:got]
+        p["hand"].sort()
     return DONE
 
 
@@ -456,7 +514,9 @@ def op_damage(st, f, op, seat):
     w = f["work"]
     if w.get("dead"):
         return DONE
-    n = num(st, f["env"], op["n"])
+    n = op["n"]
+    if type(n) is not int:
+        n = num(st, f["env"], n)
     if f["env"].get("card") == "wand":
         # AN L412: only the starter named "Wand" deals the token's extra damage.
         n += statics(st, seat).get("wand_extra", 0)
@@ -469,7 +529,10 @@ def op_damage(st, f, op, seat):
 @single("heal")
 def op_heal(st, f, op, seat):
     # AN L352: heal at any HP, never above 25; L376: a doubler doubles every heal.
-    n = num(st, f["env"], op["n"]) * statics(st, seat).get("heal_multiplier", 1)
+    n = op["n"]
+    if type(n) is not int:
+        n = num(st, f["env"], n)
+    n *= statics(st, seat).get("heal_multiplier", 1)
     p = st["players"][seat]
     p["hp"] = max(p["hp"], min(MAX_HP, p["hp"] + n))
     return DONE
@@ -605,8 +668,8 @@ def destroy_card(st: dict, owner: int | None, cid: str) -> list[dict]:
     frames = []
     if owner is not None:
         # AN L358: destroying a card you own triggers your standee, whoever destroyed it.
-        for trig in controlled(st, owner):
-            prog = CARDS[trig].get("on_destroy_owned")
+        for trig in controlled_having(st, owner, HAVING["on_destroy_owned"]):
+            prog = CARDS[trig]["on_destroy_owned"]
             if prog:
                 frames.append(frame(prog, {"you": owner, "source": owner, "card": trig, "scope": new_scope(st)}))
     return frames
@@ -812,7 +875,8 @@ def op_swap_dwt(st, f, op, seat):
 def op_power(st, f, op):
     # AN-R17: Power only means something on your own turn.
     if st["phase"] == "turn" and f["env"].get("you") == st["active"] and not st["turn"]["ending"]:
-        st["turn"]["power"] += num(st, f["env"], op["n"])
+        n = op["n"]
+        st["turn"]["power"] += n if type(n) is int else num(st, f["env"], n)
     return DONE
 
 
@@ -880,10 +944,10 @@ def op_attack(st, f, op):
     deny = bool(op.get("deny"))
     # AN L396 / AN-R27: for a good effect, every player may spend a Defense to deny it to others.
     victims = _everyone(st, env) if deny else named
-    batch = bool(env.get("mayhem") or env.get("group") or op.get("interactive") or deny)
     attacker = None if (env.get("mayhem") or env.get("group")) else env["you"]
     if st.get("window") == "together":
         return _attack_together(st, f, op, victims, named, attacker, deny)
+    batch = bool(env.get("mayhem") or env.get("group") or op.get("interactive") or deny)
     dec = w.setdefault("dec", {})
     i = w.get("i", 0)
     while i < len(victims):
@@ -1127,10 +1191,10 @@ def op_grant_standee(st, f, op):
 def after_play_triggers(st: dict, seat: int, cid: str) -> list[dict]:
     """AN L282: a played card resolves fully, then what it triggers (tile, Ongoing cards)."""
     frames = []
-    for trig in controlled(st, seat):
+    for trig in controlled_having(st, seat, HAVING["on_play"]):
         if trig == cid:
             continue
-        spec = CARDS[trig].get("on_play")
+        spec = CARDS[trig]["on_play"]
         if not spec or not matches(cid, spec.get("filter")):
             continue
         env = {"you": seat, "source": seat, "card": trig, "scope": new_scope(st), "active": st["active"]}
@@ -1148,14 +1212,14 @@ def op_after_play(st, f, op):
     p = st["players"][you]
     if owner is None:
         # played from hand: an Ongoing card stays in front of its player (AN L245-247)
-        if is_ongoing(cid):
+        if cid in ONGOING:
             st["turn"]["played"].remove(cid)
             p["ongoing"].append(cid)
     else:
         # via Wild Magic: an Ongoing card is now yours and in play; any other card goes to its
         # owner's discard at once, so its end-of-turn text never happens (AN L302, L384)
         st["turn"]["borrowed"].remove(cid)
-        if is_ongoing(cid):
+        if cid in ONGOING:
             p["ongoing"].append(cid)
         else:
             st["players"][owner]["discard"].append(cid)

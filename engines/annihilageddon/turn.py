@@ -11,14 +11,16 @@ from __future__ import annotations
 from .cards import CARDS
 from .interp import (
     DONE,
+    HAVING,
     MAX_HP,
+    OVER,
     PUSHED,
     SINGLE,
     START_HP,
     WAIT,
     ask,
     child_env,
-    controlled,
+    controlled_having,
     draw_from,
     frame,
     handler,
@@ -31,8 +33,8 @@ from .interp import (
 LINEUP_SIZE = 5
 
 
-def _draw_op(st, f, seat, n):
-    return SINGLE["draw"](st, f, {"op": "draw", "who": "it", "n": n}, seat)
+#: The end of turn's draw: op_end_draw sets ``work["n"]`` first, so the op's own count is never read.
+_END_DRAW = {"op": "draw", "who": "it", "n": 5}
 
 
 # -- setup -----------------------------------------------------------------------------------
@@ -86,9 +88,10 @@ def op_refill(st, f, op):
     """Fill each empty Line-Up slot from the main deck (AN L159). At setup a Mayhem goes to the
     Mayhem pile unresolved (AN L125-127); later the active player resolves it before the refill
     goes on (AN L318-322)."""
+    lineup = st["lineup"]
     while True:
-        empty = [i for i, c in enumerate(st["lineup"]) if c is None]
-        if not empty or not st["main"]:
+        # A slot holds a card id or None, so ``None in lineup`` finds exactly the empty ones.
+        if None not in lineup or not st["main"]:
             return DONE
         got = draw_from(st, f, ["main"], 1, "all", "Line-Up refill")
         if got is WAIT:
@@ -100,7 +103,7 @@ def op_refill(st, f, op):
                 continue
             push(st, [frame([{"op": "_mayhem", "card": cid, "source": None}], {"you": st["active"]})])
             return PUSHED
-        st["lineup"][empty[0]] = cid
+        lineup[lineup.index(None)] = cid
 
 
 @handler("_mayhem")
@@ -192,14 +195,12 @@ def op_start_turn(st, f, op):
     return push_then_done(st, f, [frame([{"op": "_refill"}, {"op": "_start_effects"}], env)])
 
 
-def _ordered_triggers(st, f, key: str, cards: list[str]):
-    """Run the ``key`` programs of ``cards`` one at a time, the active player choosing which
-    comes next whenever they differ (AN-R18)."""
+def _ordered_triggers(st, f, key: str):
+    """Run the ``key`` programs of the cards in ``work["pending"]`` (those that have one, set by
+    the op) one at a time, the active player choosing which comes next whenever they differ
+    (AN-R18)."""
     seat = st["active"]
-    w = f["work"]
-    if "pending" not in w:
-        w["pending"] = [c for c in cards if CARDS[c].get(key)]
-    pending = w["pending"]
+    pending = f["work"]["pending"]
     if not pending:
         return DONE
     options = sorted(set(pending))
@@ -217,7 +218,10 @@ def _ordered_triggers(st, f, key: str, cards: list[str]):
 @handler("_start_effects")
 def op_start_effects(st, f, op):
     """AN L160: "start of turn" effects of everything the active player controls."""
-    return _ordered_triggers(st, f, "start_of_turn", controlled(st, st["active"]))
+    w = f["work"]
+    if "pending" not in w:
+        w["pending"] = controlled_having(st, st["active"], HAVING["start_of_turn"])
+    return _ordered_triggers(st, f, "start_of_turn")
 
 
 END_OF_TURN = [
@@ -243,7 +247,11 @@ def op_hand_to_discard(st, f, op):
 def op_end_effects(st, f, op):
     """AN L169: "at the end of your turn" effects of the cards played this turn and of what the
     active player controls."""
-    return _ordered_triggers(st, f, "end_of_turn", st["turn"]["played"] + controlled(st, st["active"]))
+    w = f["work"]
+    if "pending" not in w:
+        having = HAVING["end_of_turn"]
+        w["pending"] = [c for c in st["turn"]["played"] if c in having] + controlled_having(st, st["active"], having)
+    return _ordered_triggers(st, f, "end_of_turn")
 
 
 @handler("_played_to_discard")
@@ -262,7 +270,7 @@ def op_end_draw(st, f, op):
     w = f["work"]
     if "n" not in w:
         w["n"] = 6 if st["players"][seat]["trophy"] else 5
-    return _draw_op(st, f, seat, w["n"])
+    return SINGLE["draw"](st, f, _END_DRAW, seat)
 
 
 @handler("_trophy_discard")
@@ -306,7 +314,7 @@ def op_end_check(st, f, op):
     refill the Line-Up, or if the DWT stack is empty; also at the bot-game round bound
     (RULES.md)."""
     flags = st["end_flags"]
-    empty = sum(1 for c in st["lineup"] if c is None)
+    empty = st["lineup"].count(None)  # a slot holds a card id or None
     if len(st["main"]) < empty:
         flags.append("main_deck")
     if st["dwt"]["count"] == 0:
@@ -320,7 +328,7 @@ def op_end_check(st, f, op):
         st["end_reason"] = flags[0]
         st["active"] = None
         st["stack"] = []
-        return DONE
+        return OVER
     if nxt == st["first"]:
         st["round"] += 1
     return push_then_done(st, f, [frame([{"op": "_start_turn", "seat": nxt}], {"you": nxt})])
@@ -399,8 +407,8 @@ def op_die(st, f, op):
         for q in st["players"]:
             q["trophy"] = False
         st["players"][killer]["trophy"] = True
-        for cid in controlled(st, killer):
-            prog = CARDS[cid].get("on_kill")
+        for cid in controlled_having(st, killer, HAVING["on_kill"]):
+            prog = CARDS[cid]["on_kill"]
             if prog:
                 frames.append(
                     frame(
