@@ -5,8 +5,11 @@ expectation, a share of draws, a fixed seed). Round 5 is then paired by ``pair_r
 in the same run, by a bbpPairings binary given with ``--bbp`` on the same field written as
 a TRF(x) file (the layout of the project's TRF export: start numbers by rating, then id;
 ``XXR`` the planned rounds). bbp's time is its whole process (start, reading the file,
-pairing, writing the pairs), each run bounded by ``--timeout``. Without ``--bbp`` only our
-side is timed and the ratio columns say so. bbp's pairing is read back and costed by our
+pairing, writing the pairs), each run bounded by ``--timeout``. The two sides are taken in
+turns (which goes first alternates), and each is reported as wall time and CPU time: ours
+``time.process_time`` around ``pair_round``, bbp's the child's user and system time
+(``RUSAGE_CHILDREN``), which on a loaded machine says more than the wall clock. Without
+``--bbp`` only our side is timed and the ratio columns say so. bbp's pairing is read back and costed by our
 own tiers, so the table shows whether either side bought speed with rematches, floats or
 seat clashes.
 
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -105,24 +109,28 @@ def trf(state: dict, planned: int) -> tuple[str, dict[int, int]]:
     return "\n".join(lines) + "\n", start
 
 
-def run_bbp(binary: str, text: str, timeout: float) -> tuple[float | None, list[tuple[int, int]], str]:
-    """Seconds for one bbp process, its pairs as (start, start or 0 for the bye), and a note."""
+def run_bbp(binary: str, text: str, timeout: float) -> tuple[float | None, float, list[tuple[int, int]], str]:
+    """Wall and CPU seconds for one bbp process, its pairs as (start, start or 0 for the
+    bye), and a note."""
     with tempfile.TemporaryDirectory() as tmp:
         source, out = Path(tmp) / "field.trf", Path(tmp) / "pairs.txt"
         source.write_text(text)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         try:
             done = subprocess.run(
                 [binary, "--dutch", str(source), "-p", str(out)], capture_output=True, timeout=timeout
             )
         except subprocess.TimeoutExpired:
-            return None, [], f"timed out after {timeout:.0f} s"
+            return None, 0.0, [], f"timed out after {timeout:.0f} s"
         seconds = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         if done.returncode != 0:
-            return None, [], f"exit {done.returncode}: {done.stderr.decode()[:200]}"
+            return None, cpu, [], f"exit {done.returncode}: {done.stderr.decode()[:200]}"
         rows = out.read_text().split("\n")[1:]
         pairs = [tuple(int(x) for x in row.split()) for row in rows if row.strip()]
-        return seconds, pairs, ""
+        return seconds, cpu, pairs, ""
 
 
 def quality(players: list[SwissPlayer], pairs: list[tuple[int, int | None]]) -> dict[str, int]:
@@ -143,13 +151,11 @@ def quality(players: list[SwissPlayer], pairs: list[tuple[int, int | None]]) -> 
     return out
 
 
-def timed(fn, repeat: int) -> tuple[float, object]:
-    times, result = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
+def timed(fn) -> tuple[float, float, object]:
+    """Wall and CPU (this process) seconds of one call, and its result."""
+    cpu, start = time.process_time(), time.perf_counter()
+    result = fn()
+    return time.perf_counter() - start, time.process_time() - cpu, result
 
 
 def describe(q: dict[str, int]) -> str:
@@ -169,49 +175,74 @@ def main() -> None:
         print("No --bbp binary given: bbpPairings is skipped, only our side is timed.\n")
 
     header = (
-        f"{'players':>7} {'ours (s)':>9} {'bbp (s)':>9} {'ours/bbp':>8} {'method':>13}"
-        f" {'ours r/f/s/c/col':>16} {'bbp r/f/s/c/col':>16} {'complete (s)':>12}"
+        f"{'players':>7} {'ours (s)':>9} {'bbp (s)':>9} {'ours/bbp':>8} {'ours cpu':>9} {'bbp cpu':>9}"
+        f" {'cpu ratio':>9} {'method':>13} {'ours r/f/s/c/col':>16} {'bbp r/f/s/c/col':>16} {'complete (s)':>12}"
     )
     print(header)
     print("-" * len(header))
     for size in args.sizes:
         state = play_rounds(size, ROUNDS_BEFORE)
         players = players_of(state)
-        ours, rnd = timed(lambda: pair_round(players), args.repeat)
-        ours_q = quality(players, [(p.first, p.second) for p in rnd.pairings])
+        run_it = args.bbp and size <= args.bbp_up_to
+        text, start = trf(state, ROUNDS_BEFORE + 1) if run_it else ("", {})
+        ours_wall, ours_cpu, bbp_wall, bbp_cpu = [], [], [], []
+        rnd, pairs, note = None, [], ""
 
-        bbp_text, bbp_q, ratio = "-", "-", "-"
-        if args.bbp and size > args.bbp_up_to:
+        def ours() -> None:
+            nonlocal rnd
+            wall, cpu, rnd = timed(lambda: pair_round(players))
+            ours_wall.append(wall)
+            ours_cpu.append(cpu)
+
+        def bbp() -> None:
+            nonlocal pairs, note
+            if note:
+                return
+            wall, cpu, got, note = run_bbp(args.bbp, text, args.timeout)
+            if wall is not None:
+                bbp_wall.append(wall)
+                bbp_cpu.append(cpu)
+                pairs = got
+
+        # In turns, the first side alternating, so that a burst of load on the shared
+        # machine falls on both sides alike.
+        for k in range(args.repeat):
+            for side in (ours, bbp) if k % 2 == 0 else (bbp, ours):
+                if side is ours or run_it:
+                    side()
+        ours_q = quality(players, [(p.first, p.second) for p in rnd.pairings])
+        wall, cpu = statistics.median(ours_wall), statistics.median(ours_cpu)
+
+        bbp_text, bbp_cpu_text, bbp_q, ratio, cpu_ratio = "-", "-", "-", "-", "-"
+        if args.bbp and not run_it:
             bbp_text = "not run"
-        elif args.bbp:
-            text, start = trf(state, ROUNDS_BEFORE + 1)
+        elif args.bbp and bbp_wall and not note:
+            their_wall, their_cpu = statistics.median(bbp_wall), statistics.median(bbp_cpu)
+            bbp_text, ratio = f"{their_wall:.3f}", f"{wall / their_wall:.2f}"
+            bbp_cpu_text = f"{their_cpu:.3f}"
+            cpu_ratio = f"{cpu / their_cpu:.2f}" if their_cpu else "-"
             by_start = {n: pid for pid, n in start.items()}
-            runs, pairs, note = [], [], ""
-            for _ in range(args.repeat):
-                seconds, pairs, note = run_bbp(args.bbp, text, args.timeout)
-                if seconds is None:
-                    break
-                runs.append(seconds)
-            if runs and not note:
-                bbp = statistics.median(runs)
-                bbp_text, ratio = f"{bbp:.3f}", f"{ours / bbp:.2f}"
-                ids = [(by_start[a], by_start[b] if b else None) for a, b in pairs]
-                bbp_q = describe(quality(players, ids))
-            else:
-                bbp_text = note[:40]
+            ids = [(by_start[a], by_start[b] if b else None) for a, b in pairs]
+            bbp_q = describe(quality(players, ids))
+        elif args.bbp:
+            bbp_text = note[:40]
 
         complete = "-"
         if size <= args.complete_up_to:
-            seconds, old = timed(lambda: pair_round(players, SwissOptions(prune=False)), 1)
+            seconds, _, old = timed(lambda: pair_round(players, SwissOptions(prune=False)))
             same = "same" if old.costs == rnd.costs else f"DIFFERENT {old.costs}"
             complete = f"{seconds:.3f} {same}"
         print(
-            f"{size:>7} {ours:>9.3f} {bbp_text:>9} {ratio:>8} {rnd.method:>13}"
-            f" {describe(ours_q):>16} {bbp_q:>16} {complete:>12}",
+            f"{size:>7} {wall:>9.3f} {bbp_text:>9} {ratio:>8} {cpu:>9.3f} {bbp_cpu_text:>9} {cpu_ratio:>9}"
+            f" {rnd.method:>13} {describe(ours_q):>16} {bbp_q:>16} {complete:>12}",
             flush=True,
         )
     print()
-    print(f"Python {sys.version.split()[0]}; median of {args.repeat} runs per side; ours/bbp < 1 means ours is faster.")
+    print(
+        f"Python {sys.version.split()[0]}; median of {args.repeat} runs per side, taken in turns;"
+        " ours/bbp < 1 means ours is faster."
+    )
+    print("wall: the clock around each run; cpu: our process_time, bbp's child user + system time.")
     print("r/f/s/c/col: rematches / floats / sum of squared score differences in half points /")
     print("seat-limit clashes (both players due the same seat absolutely) / colour cost, by our tiers.")
     print("complete: our earlier path (complete graphs), and whether it costs the same in every tier.")

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import compress
 
 _FREE, _OUTER, _INNER = -1, 0, 1
 
@@ -100,22 +101,27 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matchi
             raise ValueError("weights must be positive")
         u += 1
         v += 1
-        if best[u][v] is None:
+        row_u = best[u]
+        if row_u[v] is None:
             adjacent[u].append(v)
             adjacent[v].append(u)
         # Doubled, so that the starting duals below (half a vertex's heaviest edge) and
         # every step after them stay even integers.
-        best[u][v] = (u, v, 2 * w)
-        best[v][u] = (v, u, 2 * w)
-        if 2 * w > heaviest[u]:
-            heaviest[u] = 2 * w
-        if 2 * w > heaviest[v]:
-            heaviest[v] = 2 * w
+        w += w
+        row_u[v] = (u, v, w)
+        best[v][u] = (v, u, w)
+        if w > heaviest[u]:
+            heaviest[u] = w
+        if w > heaviest[v]:
+            heaviest[v] = w
 
     dual = [0] * size
     for u in range(1, n + 1):
         if not adjacent[u]:
             return None
+    # Beside each adjacency list, its edges' weights as the stages compare them (four
+    # times the given weight), so that scanning a vertex reads no edge tuples.
+    scan_weight = [[2 * best[u][v][2] for v in adjacent[u]] for u in range(n + 1)]
     mate = [0] * size  # of a top node: the original vertex it is matched to
     if warm is None:
         dual[: n + 1] = heaviest
@@ -156,6 +162,10 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matchi
         child_holding[u][u] = u
     last_node = [n]
     queue: deque[int] = deque()
+    # column_of[b]: the nodes z whose best[z][b] may be set (by the making of b, or of
+    # a blossom z whose row reached b), reset when b's id is reused; so that neither the
+    # reset nor reset_slack needs a pass over every node.
+    column_of: list[list[int]] = [[] for _ in range(size)]
 
     # A greedy start: every vertex's dual is half its heaviest edge, so an edge is tight
     # when it is the heaviest at both ends; then each vertex left over lowers its dual
@@ -188,9 +198,12 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matchi
             slack_from[x] = u
 
     def reset_slack(x: int) -> None:
+        # Only the vertices with an edge into x can offer one; in vertex order, so that
+        # of equal slacks the lowest vertex is kept, as a scan of every vertex would.
         slack_from[x] = 0
-        for u in range(1, n + 1):
-            if best[u][x] is not None and top[u] != x and label[top[u]] == _OUTER:
+        ends = sorted(adjacent[x]) if x <= n else sorted(z for z in column_of[x] if z <= n)
+        for u in ends:
+            if top[u] != x and label[top[u]] == _OUTER:
                 note_slack(u, x)
 
     def enqueue(x: int) -> None:
@@ -289,18 +302,26 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matchi
         row: list[tuple[int, int, int] | None] = [None] * size
         best[b] = row
         row_slack = [0] * (last + 1)
-        for z in range(1, last + 1):
+        for z in column_of[b]:
             best[z][b] = None
+        column = column_of[b] = []
         holding = child_holding[b] = [0] * (n + 1)
+        every = range(last + 1)
         for c in cycle:
             crow = best[c]
-            for z, e in enumerate(crow[1 : last + 1], 1):
-                if e is not None:
-                    s = dual[e[0]] + dual[e[1]] - 2 * e[2]
-                    if row[z] is None or s < row_slack[z]:
-                        row[z] = e
-                        row_slack[z] = s
-                        best[z][b] = best[z][c]
+            # The nodes with an edge from c, in node order (entry 0 is always None).
+            for z in compress(every, crow[: last + 1]):
+                e = crow[z]
+                s = dual[e[0]] + dual[e[1]] - 2 * e[2]
+                if row[z] is None:
+                    column.append(z)
+                    if z > n:
+                        column_of[z].append(b)  # best[b][z] is in column z
+                elif s >= row_slack[z]:
+                    continue
+                row[z] = e
+                row_slack[z] = s
+                best[z][b] = best[z][c]
             for leaf in leaves[c]:
                 holding[leaf] = c
         reset_slack(b)
@@ -369,33 +390,40 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matchi
                 if label[top[u]] == _INNER:
                     continue
                 tu = top[u]
-                row = best[u]
-                for v in adjacent[u]:
+                du = dual[u]  # no vertex dual changes until the next dual step
+                for v, w in zip(adjacent[u], scan_weight[u]):
                     tv = top[v]
                     if tu != tv:
-                        e = row[v]
-                        if dual[u] + dual[v] == 2 * e[2]:
-                            if found_tight(e):
+                        s = du + dual[v] - w
+                        if not s:
+                            if found_tight(best[u][v]):
                                 return True
                             tu = top[u]
                         else:
                             current = slack_from[tv]
                             if not current:
                                 slack_from[tv] = u
+                            elif tv == v:
+                                # A vertex: best[u][v] is this very edge.
+                                if s < dual[current] + dual[v] - 2 * best[current][v][2]:
+                                    slack_from[tv] = u
                             else:
                                 f = best[current][tv]
                                 g = best[u][tv]
-                                if dual[u] + dual[g[1]] - 2 * g[2] < dual[current] + dual[f[1]] - 2 * f[2]:
+                                if du + dual[g[1]] - 2 * g[2] < dual[current] + dual[f[1]] - 2 * f[2]:
                                     slack_from[tv] = u
             # One dual step: the least that makes an edge tight or an inner blossom's
             # dual zero, over the outermost nodes only.
             tops = [x for x in range(1, last_node[0] + 1) if top[x] == x]
             step = None
+            # The nodes whose least-slack edge sets the step: only their edges turn tight.
+            closest: list[int] = []
             for x in tops:
                 lab = label[x]
                 if lab == _INNER:
                     if x > n and (step is None or dual[x] // 2 < step):
                         step = dual[x] // 2
+                        closest = []
                     continue
                 u = slack_from[x]
                 if u:
@@ -405,6 +433,9 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matchi
                         s //= 2
                     if step is None or s < step:
                         step = s
+                        closest = [x]
+                    elif s == step:
+                        closest.append(x)
             if step is None:
                 return None  # the forest cannot grow: no perfect matching
             for x in tops:
@@ -419,7 +450,7 @@ def perfect_matching(n: int, edges: Iterable[tuple[int, int, int]], warm: Matchi
                         dual[u] += change
                     dual[x] -= 2 * change
             queue.clear()
-            for x in tops:
+            for x in closest:
                 u = slack_from[x]
                 # x may have gone into a blossom made earlier in this loop.
                 if u and top[x] == x and top[u] != x:
