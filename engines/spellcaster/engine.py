@@ -71,12 +71,25 @@ def card_ids(seat: int, element: str) -> list[str]:
     return sorted(out)
 
 
+#: Every card id of every seat (at most four) with its element and value, read once: parsing an id
+#: (a split and an int) on every look was a good part of a replay's cost (issue 17, P1).
+_ELEMENT_OF: dict[str, str] = {}
+_VALUE_OF: dict[str, int] = {}
+for _seat in range(4):
+    for _element in ELEMENTS:
+        for _cid in card_ids(_seat, _element):
+            _ELEMENT_OF[_cid] = _element
+            _VALUE_OF[_cid] = int(_cid.split("-")[2])
+
+
 def element_of(cid: str) -> str:
-    return cid.split("-")[1]
+    element = _ELEMENT_OF.get(cid)
+    return element if element is not None else cid.split("-")[1]
 
 
 def value_of(cid: str) -> int:
-    return int(cid.split("-")[2])
+    value = _VALUE_OF.get(cid)
+    return value if value is not None else int(cid.split("-")[2])
 
 
 def card_name(cid: str) -> str:
@@ -94,6 +107,11 @@ def unref(r: Any) -> tuple[int, int]:
     if not (a.isdigit() and b.isdigit()):
         raise IllegalAction("A spell is named '<conjurer seat>:<display space>', e.g. '0:1'.", code="bad_spell")
     return int(a), int(b)
+
+
+#: The usual spell names already split (four seats, more display spaces than Focus gives):
+#: ``unref`` of one of them, without its checks and split (issue 17, P1). Others go to unref.
+_REF_PARTS = {ref(owner, slot): (owner, slot) for owner in range(4) for slot in range(16)}
 
 
 def allocations() -> list[dict[str, int]]:
@@ -266,18 +284,24 @@ class SpellCasterEngine(Engine):
         return _turn_actions(state, seat)
 
     def validate(self, state: State, seat: int, action: Action) -> None:
-        n = state["n"]
-        if type(seat) is not int or not 0 <= seat < n:
-            raise IllegalAction(f"Seat must be a whole number from 0 to {n - 1}.", code="bad_seat")
-        if state["phase"] == "over":
+        if type(seat) is not int or not 0 <= seat < state["n"]:
+            raise IllegalAction(f"Seat must be a whole number from 0 to {state['n'] - 1}.", code="bad_seat")
+        phase = state["phase"]
+        if phase == "over":
             raise IllegalAction("The contest is over.", code="game_over")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("An action is a JSON object with a 'type'.", code="bad_action")
-        movers = self.to_move(state)
-        if movers == [CHANCE]:
-            raise IllegalAction("A random outcome is due before anyone acts.", code="chance_pending")
-        if seat not in movers:
-            raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
+        stack = state["stack"]
+        if phase == "play" and (not stack or stack[-1]["p"] not in ("contest", "deal")):
+            # One seat is to move (the prompt's or the turn's): what to_move lists, without the list.
+            if seat != (stack[-1]["seat"] if stack else state["turn"]["seat"]):
+                raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
+        else:
+            movers = self.to_move(state)
+            if movers == [CHANCE]:
+                raise IllegalAction("A random outcome is due before anyone acts.", code="chance_pending")
+            if seat not in movers:
+                raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
         if _allowed(state, seat, action):
             return
         raise _explain(state, seat, action)
@@ -409,7 +433,8 @@ def _spells(state: State) -> list[tuple[int, int, dict[str, Any]]]:
 
 
 def spell_at(state: State, r: str) -> dict[str, Any] | None:
-    owner, slot = unref(r)
+    parts = _REF_PARTS.get(r) if type(r) is str else None
+    owner, slot = parts if parts is not None else unref(r)
     if not 0 <= owner < state["n"]:
         return None
     display = state["casters"][owner]["display"]
@@ -490,6 +515,16 @@ def draw_sources(state: State, seat: int) -> list[str]:
     return out
 
 
+def has_draw_source(state: State, seat: int) -> bool:
+    """Whether ``draw_sources`` lists anything, without the list."""
+    c = state["casters"][seat]
+    pool, up = c["pool"], c["up"]
+    for e in B.active_at(c["point"]):
+        if pool[e] or up[e]:
+            return True
+    return False
+
+
 def locks_of(state: State, seat: int) -> list[str]:
     return [ref(s, i) for s, i, sp in _spells(state) if sp["state"] == "locked" and (s == seat or sp["lock"] == seat)]
 
@@ -531,7 +566,7 @@ def _turn_conjure(state: State, seat: int) -> list[Action]:
     t = state["turn"]
     # SC L101-104: Conjure and Rest once a turn; after Resting no Move or Conjure.
     if not t["conjured"] and not t["rested"] and _cost_ok(t, "conjure"):
-        if draw_sources(state, seat) or can_launch(state, seat):
+        if has_draw_source(state, seat) or can_launch(state, seat):
             return [{"type": "conjure", "cards": 3}, {"type": "conjure", "cards": 1}]
     return []
 
@@ -731,15 +766,15 @@ def _ok_end_turn(state: State, seat: int, action: Action) -> bool:
 
 def _owes(state: State, seat: int) -> bool:
     """Whether ``obligations(state, seat)`` lists anything."""
-    t = state["turn"]
     for s, c in enumerate(state["casters"]):
         for i, sp in enumerate(c["display"]):
             if sp is None:
                 continue
-            if sp["state"] == "locked":
-                if (s == seat or sp["lock"] == seat) and ref(s, i) not in t["handled"]:
+            kind = sp["state"]
+            if kind == "locked":
+                if (s == seat or sp["lock"] == seat) and ref(s, i) not in state["turn"]["handled"]:
                     return True
-            elif sp["state"] == "launched" and sp["controller"] == seat and ref(s, i) not in t["controlled"]:
+            elif kind == "launched" and sp["controller"] == seat and ref(s, i) not in state["turn"]["controlled"]:
                 return True
     return False
 
@@ -775,8 +810,12 @@ def _ok_keep_none(state: State, top: dict[str, Any], seat: int, action: Action) 
     if len(action) != 1:
         return False
     c = state["casters"][seat]
-    spaces = range(len(c["display"]))
-    return not any(slot_fits(state, seat, i, sec, card["id"]) for card in c["hand"] for i in spaces for sec in SECTIONS)
+    if not c["hand"]:
+        return True
+    # Whether a card fits depends on the card through its value alone, and a smaller value fits
+    # wherever a larger one does: the hand's smallest card fits somewhere or none does.
+    smallest = min(c["hand"], key=lambda card: value_of(card["id"]))["id"]
+    return not any(slot_fits(state, seat, i, sec, smallest) for i in range(len(c["display"])) for sec in SECTIONS)
 
 
 def _ok_place(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
@@ -988,9 +1027,20 @@ def _move(st: State, seat: int, action: Action) -> None:
     c = st["casters"][seat]
     st["turn"]["moved"] = True
     c["point"] = action["to"]
+    if not _familiar_at(st, action["to"]):
+        return  # most moves: nothing strikes
     for s, i, sp in _spells(st):
         if sp["state"] in ("launched", "wild") and sp["point"] == action["to"] and st["alive"][seat]:
             _impact(st, ref(s, i))
+
+
+def _familiar_at(st: State, point: Any) -> bool:
+    """Whether a launched or wild spell's familiar stands at ``point``."""
+    for c in st["casters"]:
+        for sp in c["display"]:
+            if sp is not None and sp["point"] == point and sp["state"] in ("launched", "wild"):
+                return True
+    return False
 
 
 def _continue(st: State, seat: int, action: Action) -> None:
@@ -1646,7 +1696,7 @@ def _auto(st: State) -> bool:
     top = st["stack"][-1]
     p = top["p"]
     if p == "draw":
-        if top["left"] > 0 and draw_sources(st, top["seat"]):
+        if top["left"] > 0 and has_draw_source(st, top["seat"]):
             return False
         st["stack"].pop()
         # SC-R6: fewer cards than asked -> what there is; none -> straight to the launch step.
@@ -1732,7 +1782,12 @@ def _close_turn(st: State) -> bool:
         if st["max_rounds"] and st["round"] > st["max_rounds"]:
             _finish(st, "round_limit")
             return False
-        wild = [ref(s, i) for s, i, sp in _spells(st) if sp["state"] == "wild"]
+        wild = [
+            ref(s, i)
+            for s, c in enumerate(st["casters"])
+            for i, sp in enumerate(c["display"])
+            if sp is not None and sp["state"] == "wild"
+        ]
         if wild:
             # SC L259-262: the wild spells move before the first player's turn.
             st["wild"] = {
