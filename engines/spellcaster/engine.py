@@ -76,8 +76,9 @@ def _card_ids(seat: int, element: str) -> list[str]:
     return sorted(out)
 
 
-#: Every card id of every seat (every id a state holds: ``_VALUE_OF[cid]`` in the hot paths) (at most four) with its element and value, read once: parsing an id
-#: (a split and an int) on every look was a good part of a replay's cost (issue 17, P1).
+#: Every card id of every seat (at most four) with its element and value, read once: parsing an id
+#: (a split and an int) on every look was a good part of a replay's cost (issue 17, P1). Every id
+#: a state holds is here, so the hot paths read ``_VALUE_OF[cid]`` directly.
 #: Each setup deals every seat its decks from ``_CARD_IDS`` (building and sorting them was most
 #: of a setup).
 _CARD_IDS: dict[tuple[int, str], tuple[str, ...]] = {}
@@ -345,7 +346,8 @@ class SpellCasterEngine(Engine):
 
     # -- transitions -----------------------------------------------------------------------------
     def apply(self, state: State, event: dict[str, Any]) -> State:
-        return self.apply_in_place(state, event, False)
+        # This class's step itself, not whatever the instance's apply_in_place attribute is now.
+        return SpellCasterEngine.apply_in_place(self, state, event, False)
 
     def apply_in_place(self, state: State, event: dict[str, Any], owned: bool = True) -> State:
         """``owned`` False is ``apply``: the state is copied after the checks, before any write.
