@@ -521,9 +521,12 @@ def _can_heal(cards: list[str]) -> bool:
 
 
 def _defend(state: State, seat: int, card: str) -> State:
-    # The card leaves the hand now and lies face down until the attack resolves.
+    # The card leaves the hand now and lies face down until the attack resolves. Every card of
+    # the deck is different, so removing it is removing its one copy.
     hands = list(state["hands"])
-    hands[seat] = [c for c in hands[seat] if c != card]
+    hand = hands[seat][:]
+    hand.remove(card)
+    hands[seat] = hand
     defences = list(state["defences"])
     defences[seat] = card
     new = dict(state)
@@ -544,36 +547,56 @@ def _resolve(state: State, seat: int, action: Action, lazy: bool = False) -> Sta
     series of private draws; otherwise version 1 exactly as it was recorded."""
     n = state["seats"]
     defences = state["defences"]
-    defenders = [s for s in range(n) if defences[s] is not None]
-    defence_cards = [defences[s] for s in defenders]
+    defenders = []
+    defence_cards = []
+    defence_jokers = 0
+    for s in range(n):
+        card = defences[s]
+        if card is not None:
+            defenders.append(s)
+            defence_cards.append(card)
+            if SUIT_OF[card] is None:
+                defence_jokers += 1
     hands = list(state["hands"])
     health = list(state["health"])
+    attack = action["type"] == "attack"
 
+    if attack:
+        card = action["card"]
+        spell = [card]
+        hand = hands[seat][:]
+        hand.remove(card)  # every card of the deck is different: its one copy
+        hands[seat] = hand
+        attack_suit, value = SUIT_OF[card], VALUE_OF[card]
+        # Joker ruling: a Joker anywhere in the round swaps every suited relation.
+        spell_jokers = 1 if attack_suit is None else 0
+    else:
+        spell = sorted(action["cards"], key=INDEX.__getitem__)
+        hands[seat] = []
+        heal_suit = SUIT_OF[spell[0]]
+        spell_jokers = 0  # a healing spell is three cards of one suit
     if lazy:
         # Version 2 Joker ruling: every Joker played this round (attack or defence) turns
         # the circle over once, and the round is already fought on the turned circle. The
         # Jokers are revealed together, so two of them turn it over and back: they cancel.
-        round_cards = ([action["card"]] if action["type"] == "attack" else list(action["cards"])) + defence_cards
-        jokers = sum(1 for c in round_cards if SUIT_OF[c] is None)
+        jokers = spell_jokers + defence_jokers
         turned = jokers % 2 == 1
         reversed_now = state["reversed"] != turned
+        inverted = reversed_now
+    else:
+        # Version 1: a Joker anywhere in the round swaps the suits for that round (Jokers cannot
+        # heal, so for a heal only a Joker among the defences does).
+        inverted = spell_jokers > 0 or defence_jokers > 0
 
-    if action["type"] == "attack":
-        card = action["card"]
-        spell = [card]
-        hands[seat] = [c for c in hands[seat] if c != card]
-        # Joker ruling: a Joker anywhere in the round swaps every suited relation.
-        inverted = SUIT_OF[card] is None or any(SUIT_OF[c] is None for c in defence_cards)
-        if lazy:
-            inverted = reversed_now
-        attack_suit, value = SUIT_OF[card], VALUE_OF[card]
-        record_defences = []
+    record_defences = []
+    if attack:
         for s in defenders:
             relation = deck.relation(attack_suit, SUIT_OF[defences[s]])
             if inverted:
                 relation = INVERTED[relation]
             # The defending card's rank never matters, only its suit.
-            damage = value * MULTIPLIER_HALVES[relation]
+            multiplier = MULTIPLIER_HALVES[relation]
+            damage = value * multiplier
             taken = min(damage, health[s])  # health stops at zero
             health[s] -= taken
             record_defences.append(
@@ -581,20 +604,12 @@ def _resolve(state: State, seat: int, action: Action, lazy: bool = False) -> Sta
                     "seat": s,
                     "card": defences[s],
                     "relation": relation,
-                    "multiplier_halves": MULTIPLIER_HALVES[relation],
+                    "multiplier_halves": multiplier,
                     "damage": damage,
                 }
             )
         heal = healed = halved = None
     else:
-        spell = deck.sort_cards(action["cards"])
-        hands[seat] = []
-        heal_suit = SUIT_OF[spell[0]]
-        # Jokers cannot heal, so only a Joker among the defences swaps the test.
-        inverted = any(SUIT_OF[c] is None for c in defence_cards)
-        if lazy:
-            inverted = reversed_now
-        record_defences = []
         halved = False
         for s in defenders:
             relation = deck.relation(heal_suit, SUIT_OF[defences[s]])
@@ -602,27 +617,24 @@ def _resolve(state: State, seat: int, action: Action, lazy: bool = False) -> Sta
                 relation = INVERTED[relation]
             halved = halved or relation in _HALVES_HEALING
             record_defences.append(
-                {
-                    "seat": s,
-                    "card": defences[s],
-                    "relation": relation,
-                    "multiplier_halves": None,
-                    "damage": 0,
-                }
+                {"seat": s, "card": defences[s], "relation": relation, "multiplier_halves": None, "damage": 0}
             )
-        total = sum(VALUE_OF[c] for c in spell)
+        total = VALUE_OF[spell[0]] + VALUE_OF[spell[1]] + VALUE_OF[spell[2]]
         # Half-points: the full spell is 2 * total, a halved one exactly total.
         heal = total if halved else 2 * total
         healed = min(MAX_HEALTH, health[seat] + heal) - health[seat]
         health[seat] += healed
 
     # The End: a wizard at zero is out; the fallen's spell books leave play.
-    alive = list(state["alive"])
-    knocked_out_in = list(state["knocked_out_in"])
+    alive = state["alive"]
+    knocked_out_in = state["knocked_out_in"]
     discard = state["discard"] + spell + defence_cards
     knocked_out = []
     for s in defenders:
         if health[s] == 0:
+            if not knocked_out:
+                alive = list(alive)
+                knocked_out_in = list(knocked_out_in)
             alive[s] = False
             knocked_out_in[s] = state["round"]
             knocked_out.append(s)
@@ -630,55 +642,62 @@ def _resolve(state: State, seat: int, action: Action, lazy: bool = False) -> Sta
             hands[s] = []
 
     new = dict(state)
-    new.update(
-        hands=hands,
-        health=health,
-        alive=alive,
-        knocked_out_in=knocked_out_in,
-        discard=discard,
-        defences=[None] * n,
-        last_round={
-            "round": state["round"],
-            "attacker": seat,
-            "spell": action["type"],
-            "cards": spell,
-            "inverted": inverted,
-            "defences": record_defences,
-            "heal": heal,
-            "heal_halved": halved,
-            "healed": healed,
-            "knocked_out": knocked_out,
-        },
-    )
+    new["hands"] = hands
+    new["health"] = health
+    new["alive"] = alive
+    new["knocked_out_in"] = knocked_out_in
+    new["discard"] = discard
+    new["defences"] = [None] * n
+    last_round = {
+        "round": state["round"],
+        "attacker": seat,
+        "spell": action["type"],
+        "cards": spell,
+        "inverted": inverted,
+        "defences": record_defences,
+        "heal": heal,
+        "heal_halved": halved,
+        "healed": healed,
+        "knocked_out": knocked_out,
+    }
+    new["last_round"] = last_round
     if lazy:
-        new["last_round"].update(jokers=jokers, turned=turned)
+        last_round["jokers"] = jokers
+        last_round["turned"] = turned
         new["reversed"] = reversed_now
 
     if sum(alive) == 1:
-        new.update(phase=OVER, end=LAST_STANDING)
+        new["phase"] = OVER
+        new["end"] = LAST_STANDING
         return new
 
     attacker = _next_attacker(seat, alive)
+    new["attacker"] = attacker
     if lazy:
         # The Play / Healing: back up to three, one card per wizard per pass while the pile
         # lasts. How many each wizard gets follows from the pile's size alone (public); the
         # cards themselves are private draws, one per wizard, in the same order.
         order = _seat_order_from(attacker, alive)
-        counts = _refill_counts([HAND_SIZE - len(hands[s]) for s in order], len(state["pool"]))
+        needs = [HAND_SIZE - len(hands[s]) for s in order]
+        size = len(state["pool"])
+        counts = needs if sum(needs) <= size else _refill_counts(needs, size)
         draws = [[s, k] for s, k in zip(order, counts) if k]
-        new.update(hands=hands, attacker=attacker, draws=draws)
+        new["draws"] = draws
         if draws:
             new["phase"] = REFILL
             return new
         return _after_refill(new)
     hands, pile = _refill(hands, state["pile"], _seat_order_from(attacker, alive))
-    new.update(hands=hands, pile=pile, attacker=attacker)
+    new["hands"] = hands
+    new["pile"] = pile
 
     # The End: an empty pile ends the duel as soon as a living wizard has no spell left.
     if not pile and any(alive[s] and not hands[s] for s in range(n)):
-        new.update(phase=OVER, end=DECK_OUT)
+        new["phase"] = OVER
+        new["end"] = DECK_OUT
         return new
-    new.update(phase=DEFEND, round=state["round"] + 1)
+    new["phase"] = DEFEND
+    new["round"] = state["round"] + 1
     return new
 
 
@@ -696,39 +715,46 @@ def _plain_draw(outcome: Any, count: int, size: int) -> bool:
 
 def _draw(state: State, outcome: list[int]) -> State:
     """Version 2: the pending private draw takes the cards at ``outcome`` in the pool."""
-    seat, _count = state["draws"][0]
+    draws = state["draws"]
+    seat = draws[0][0]
     pool = state["pool"]
-    drawn = [pool[i] for i in outcome]
     hands = list(state["hands"])
-    hands[seat] = deck.sort_cards(hands[seat] + drawn)
     # The outcome's indices are distinct (checked): deleting from the highest keeps the rest
     # in canonical order without testing every card of the pool against the outcome.
     rest = list(pool)
-    for i in sorted(outcome, reverse=True):
+    if len(outcome) == 1:
+        i = outcome[0]
+        hands[seat] = sorted(hands[seat] + [pool[i]], key=INDEX.__getitem__)
         del rest[i]
+    else:
+        hands[seat] = sorted(hands[seat] + [pool[i] for i in outcome], key=INDEX.__getitem__)
+        for i in sorted(outcome, reverse=True):
+            del rest[i]
     new = dict(state)
-    new.update(
-        hands=hands,
-        pool=rest,
-        draws=state["draws"][1:],
-    )
-    if new["draws"]:
+    new["hands"] = hands
+    new["pool"] = rest
+    new["draws"] = draws[1:]
+    if len(draws) > 1:
         return new
     if state["phase"] == DEAL:
-        new.update(phase=DEFEND, round=1)
+        new["phase"] = DEFEND
+        new["round"] = 1
         return new
     return _after_refill(new)
 
 
-def _after_refill(state: State) -> State:
-    """Version 2: the refill is complete (or nobody could draw); the duel goes on or ends."""
-    n = state["seats"]
-    new = dict(state)
+def _after_refill(new: State) -> State:
+    """Version 2: the refill is complete (or nobody could draw); the duel goes on or ends.
+    ``new`` is the caller's fresh state (shared lists are only read), so it is changed here."""
     # The End: an empty pile ends the duel as soon as a living wizard has no spell left.
-    if not state["pool"] and any(state["alive"][s] and not state["hands"][s] for s in range(n)):
-        new.update(phase=OVER, end=DECK_OUT)
-        return new
-    new.update(phase=DEFEND, round=state["round"] + 1)
+    if not new["pool"]:
+        alive, hands = new["alive"], new["hands"]
+        if any(alive[s] and not hands[s] for s in range(new["seats"])):
+            new["phase"] = OVER
+            new["end"] = DECK_OUT
+            return new
+    new["phase"] = DEFEND
+    new["round"] += 1
     return new
 
 

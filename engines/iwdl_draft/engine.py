@@ -49,6 +49,7 @@ See RULES.md beside this file for every ruling behind the code.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from ..base import CHANCE, Action, Engine, IllegalAction, InvalidConfig, State, event_kind
@@ -95,12 +96,29 @@ def deck_order() -> list[int]:
     return sorted(roster())
 
 
+@cache
+def _magic_of() -> dict[int, int]:
+    # The roster is read once (wd_data.roster is cached), so its MAGIC column is too: a budget
+    # is summed on most team-building events (issue 17, P1).
+    return {jersey: w["magic"] for jersey, w in roster().items()}
+
+
+@cache
+def _cost_of() -> dict[str, int]:
+    return {card_id: card["cost"] for card_id, card in wd_data.spell_cards().items()}
+
+
+@cache
+def _spell_rank() -> dict[str, int]:
+    return {card_id: i for i, card_id in enumerate(spell_order())}
+
+
 def magic(jersey: int) -> int:
-    return roster()[jersey]["magic"]
+    return _magic_of()[jersey]
 
 
 def magic_sum(jerseys: list[int]) -> int:
-    return sum(magic(j) for j in jerseys)
+    return sum(map(_magic_of().__getitem__, jerseys))
 
 
 def wizard_label(jersey: int) -> str:
@@ -122,8 +140,7 @@ def wizard_card(jersey: int) -> dict[str, Any]:
 def spell_cost(spells: list[str]) -> int:
     # The Wizard Dodgeball engine has no standalone budget function (its check lives inside
     # validate_config), so the cost is read from its spell data: the printed card cost.
-    cards = wd_data.spell_cards()
-    return sum(cards[s]["cost"] for s in spells)
+    return sum(map(_cost_of().__getitem__, spells))
 
 
 def spell_name(card_id: str) -> str:
@@ -132,8 +149,8 @@ def spell_name(card_id: str) -> str:
 
 
 def canonical_spells(spells: list[str]) -> list[str]:
-    chosen = set(spells)
-    return [s for s in spell_order() if s in chosen]
+    """The spells in the card set's order, each once (every id a card of the set)."""
+    return sorted(set(spells), key=_spell_rank().__getitem__)
 
 
 def spell_order() -> list[str]:
@@ -550,22 +567,23 @@ class IwdlDraftEngine(Engine):
             seen.append(j)
 
     def _check_spells(self, state: State, seat: int, spells: list[Any]) -> None:
-        cards = wd_data.spell_cards()
+        cards = _cost_of()
         for s in spells:
             if not isinstance(s, str) or s not in cards:
                 raise IllegalAction(
                     f"There is no spell card {s!r}; the cards are {', '.join(spell_order())}.",
                     code="unknown_spell",
                 )
-        seen: list[str] = []
-        for s in spells:
-            if s in seen:
-                raise IllegalAction(
-                    f"{spell_name(s)} is listed twice; each spell card is bought once (its three markers "
-                    "come with it).",
-                    code="duplicate_spell",
-                )
-            seen.append(s)
+        if len(set(spells)) != len(spells):
+            seen: list[str] = []
+            for s in spells:
+                if s in seen:
+                    raise IllegalAction(
+                        f"{spell_name(s)} is listed twice; each spell card is bought once (its three markers "
+                        "come with it).",
+                        code="duplicate_spell",
+                    )
+                seen.append(s)
         cost = spell_cost(spells)
         budget = self.budget(state, seat)
         if budget is not None:
@@ -634,7 +652,12 @@ class IwdlDraftEngine(Engine):
             deck = state["deck"]
             refill = deck[0] if deck else None
             new["deck"] = deck[1:]
-            new["pool"] = [j for j in state["pool"] if j != jersey] + ([refill] if refill is not None else [])
+            # Every jersey is in the deck once, so the pool holds the picked one once.
+            pool = list(state["pool"])
+            pool.remove(jersey)
+            if refill is not None:
+                pool.append(refill)
+            new["pool"] = pool
             teams = list(state["teams"])
             teams[seat] = teams[seat] + [jersey]
             new["teams"] = teams

@@ -64,6 +64,11 @@ COST_ACTIONS = ("conjure", "continue", "control", "capture", "move", "rest")
 
 
 def card_ids(seat: int, element: str) -> list[str]:
+    ids = _CARD_IDS.get((seat, element))
+    return list(ids) if ids is not None else _card_ids(seat, element)
+
+
+def _card_ids(seat: int, element: str) -> list[str]:
     letters = {1: "abcdef", 3: "abc", 5: "a"}
     out = []
     for value in (1, 3, 5):
@@ -71,12 +76,30 @@ def card_ids(seat: int, element: str) -> list[str]:
     return sorted(out)
 
 
+#: Every card id of every seat (at most four) with its element and value, read once: parsing an id
+#: (a split and an int) on every look was a good part of a replay's cost (issue 17, P1). Every id
+#: a state holds is here, so the hot paths read ``_VALUE_OF[cid]`` directly.
+#: Each setup deals every seat its decks from ``_CARD_IDS`` (building and sorting them was most
+#: of a setup).
+_CARD_IDS: dict[tuple[int, str], tuple[str, ...]] = {}
+_ELEMENT_OF: dict[str, str] = {}
+_VALUE_OF: dict[str, int] = {}
+for _seat in range(4):
+    for _element in ELEMENTS:
+        _CARD_IDS[_seat, _element] = tuple(_card_ids(_seat, _element))
+        for _cid in _CARD_IDS[_seat, _element]:
+            _ELEMENT_OF[_cid] = _element
+            _VALUE_OF[_cid] = int(_cid.split("-")[2])
+
+
 def element_of(cid: str) -> str:
-    return cid.split("-")[1]
+    element = _ELEMENT_OF.get(cid)
+    return element if element is not None else cid.split("-")[1]
 
 
 def value_of(cid: str) -> int:
-    return int(cid.split("-")[2])
+    value = _VALUE_OF.get(cid)
+    return value if value is not None else int(cid.split("-")[2])
 
 
 def card_name(cid: str) -> str:
@@ -96,6 +119,11 @@ def unref(r: Any) -> tuple[int, int]:
     return int(a), int(b)
 
 
+#: The usual spell names already split (four seats, more display spaces than Focus gives):
+#: ``unref`` of one of them, without its checks and split (issue 17, P1). Others go to unref.
+_REF_PARTS = {ref(owner, slot): (owner, slot) for owner in range(4) for slot in range(16)}
+
+
 def allocations() -> list[dict[str, int]]:
     """Every legal allocation of the six points (SC L39-43), in a fixed order."""
     out = []
@@ -112,7 +140,14 @@ def spell_cards(spell: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def spell_total(spell: dict[str, Any] | None) -> int:
-    return 0 if spell is None else sum(value_of(c["id"]) for c in spell_cards(spell))
+    if spell is None:
+        return 0
+    total = 0
+    for c in spell["motion"]:
+        total += _VALUE_OF[c["id"]]
+    for c in spell["mass"]:
+        total += _VALUE_OF[c["id"]]
+    return total
 
 
 def _copy(state: State) -> State:
@@ -266,31 +301,68 @@ class SpellCasterEngine(Engine):
         return _turn_actions(state, seat)
 
     def validate(self, state: State, seat: int, action: Action) -> None:
-        n = state["n"]
-        if type(seat) is not int or not 0 <= seat < n:
-            raise IllegalAction(f"Seat must be a whole number from 0 to {n - 1}.", code="bad_seat")
-        if state["phase"] == "over":
+        if type(seat) is not int or not 0 <= seat < state["n"]:
+            raise IllegalAction(f"Seat must be a whole number from 0 to {state['n'] - 1}.", code="bad_seat")
+        phase = state["phase"]
+        if phase == "over":
             raise IllegalAction("The contest is over.", code="game_over")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("An action is a JSON object with a 'type'.", code="bad_action")
+        if phase == "play":
+            # When one seat is to move (the prompt's or the turn's), what to_move would list is
+            # checked without the list, and the action goes straight to its type's check.
+            stack = state["stack"]
+            if not stack:
+                if seat != state["turn"]["seat"]:
+                    raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
+                check = _TURN_CHECKS.get(action["type"])
+                if check is not None:
+                    if check(state, seat, action):
+                        return
+                    raise _explain(state, seat, action)
+                return self._check_listed(state, seat, action)
+            top = stack[-1]
+            p = top["p"]
+            if p != "contest" and p != "deal":
+                if seat != top["seat"]:
+                    raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
+                answer_check = _ANSWER_CHECKS.get((p, action["type"]))
+                if answer_check is not None:
+                    if answer_check(state, top, seat, action):
+                        return
+                    raise _explain(state, seat, action)
+                return self._check_listed(state, seat, action)
         movers = self.to_move(state)
         if movers == [CHANCE]:
             raise IllegalAction("A random outcome is due before anyone acts.", code="chance_pending")
         if seat not in movers:
             raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
+        self._check_listed(state, seat, action)
+
+    def _check_listed(self, state: State, seat: int, action: Action) -> None:
         if _allowed(state, seat, action):
             return
         raise _explain(state, seat, action)
 
     # -- transitions -----------------------------------------------------------------------------
     def apply(self, state: State, event: dict[str, Any]) -> State:
-        return self._apply(state, event, owned=False)
+        # This class's step itself, not whatever the instance's apply_in_place attribute is now.
+        return SpellCasterEngine.apply_in_place(self, state, event, False)
 
-    def apply_in_place(self, state: State, event: dict[str, Any]) -> State:
-        return self._apply(state, event, owned=True)
-
-    def _apply(self, state: State, event: dict[str, Any], *, owned: bool) -> State:
-        kind = event_kind(event)
+    def apply_in_place(self, state: State, event: dict[str, Any], owned: bool = True) -> State:
+        """``owned`` False is ``apply``: the state is copied after the checks, before any write.
+        (One method for both, so the in-place fold pays no extra call per event.)"""
+        # event_kind's own first test, without its call (the envelope of every event)
+        if (
+            type(event) is dict
+            and len(event) == 3
+            and event.get("kind") == "action"
+            and "seat" in event
+            and "action" in event
+        ):
+            kind = "action"
+        else:
+            kind = event_kind(event)
         if state["phase"] == "over":
             raise IllegalAction("The contest is over; nothing more can happen.", code="game_over")
         # The checks read ``state`` before the first write: with an owned state, ``st`` is ``state``.
@@ -310,7 +382,15 @@ class SpellCasterEngine(Engine):
             seat, action = event["seat"], event["action"]
             self.validate(state, seat, action)
             st = state if owned else _copy(state)
-            _apply_action(st, seat, action)
+            # _apply_action, without its call
+            if st["stack"]:
+                top = st["stack"][-1]
+                _PROMPT_HANDLERS[top["p"]](st, seat, action, top)
+            else:
+                _apply_action(st, seat, action)
+        stack = st["stack"]
+        if st["phase"] == "play" and stack and stack[-1]["p"] in _NEVER_AUTO and st["alive"].count(True) > 1:
+            return st  # what _settle would find first: a prompt waiting for its seat
         _settle(st)
         return st
 
@@ -409,7 +489,8 @@ def _spells(state: State) -> list[tuple[int, int, dict[str, Any]]]:
 
 
 def spell_at(state: State, r: str) -> dict[str, Any] | None:
-    owner, slot = unref(r)
+    parts = _REF_PARTS.get(r) if type(r) is str else None
+    owner, slot = parts if parts is not None else unref(r)
     if not 0 <= owner < state["n"]:
         return None
     display = state["casters"][owner]["display"]
@@ -444,7 +525,7 @@ def slot_fits(state: State, seat: int, slot: int, section: str, cid: str) -> boo
     in_section = 0 if sp is None else len(sp[section])
     if count >= MAX_CARDS or in_section >= MAX_SECTION:
         return False
-    total = spell_total(sp) + value_of(cid)
+    total = spell_total(sp) + _VALUE_OF[cid]
     if total > c["attrs"]["skill"]:
         return False
     has_motion = sp is not None and sp["motion"]
@@ -474,20 +555,33 @@ def launchable(state: State, seat: int) -> list[str]:
 def can_launch(state: State, seat: int) -> bool:
     """Whether ``launchable`` lists anything, counting the free pairs only when it might."""
     c = state["casters"][seat]
-    if c["tokens"] < 1 or not any(sp is not None and complete(sp) for sp in c["display"]):
+    if c["tokens"] < 1:
         return False
-    return free_pairs(state, seat) >= 1
+    for sp in c["display"]:
+        if sp is not None and sp["state"] == "building" and sp["motion"]:  # complete(sp)
+            return free_pairs(state, seat) >= 1
+    return False
 
 
 def draw_sources(state: State, seat: int) -> list[str]:
     """Face-down decks and face-up cards of the elements active where the caster stands (SC L132-133)."""
     c = state["casters"][seat]
     out = []
-    for e in B.active_at(c["point"]):
+    for e in B.active_table()[c["point"]]:
         if c["pool"][e]:
             out.append(e)
         out += c["up"][e]
     return out
+
+
+def has_draw_source(state: State, seat: int) -> bool:
+    """Whether ``draw_sources`` lists anything, without the list."""
+    c = state["casters"][seat]
+    pool, up = c["pool"], c["up"]
+    for e in B.active_table()[c["point"]]:
+        if pool[e] or up[e]:
+            return True
+    return False
 
 
 def locks_of(state: State, seat: int) -> list[str]:
@@ -531,7 +625,7 @@ def _turn_conjure(state: State, seat: int) -> list[Action]:
     t = state["turn"]
     # SC L101-104: Conjure and Rest once a turn; after Resting no Move or Conjure.
     if not t["conjured"] and not t["rested"] and _cost_ok(t, "conjure"):
-        if draw_sources(state, seat) or can_launch(state, seat):
+        if has_draw_source(state, seat) or can_launch(state, seat):
             return [{"type": "conjure", "cards": 3}, {"type": "conjure", "cards": 1}]
     return []
 
@@ -722,7 +816,13 @@ def _ok_move(state: State, seat: int, action: Action) -> bool:
     if len(action) != 2 or "to" not in action:
         return False
     t = state["turn"]
-    return not t["rested"] and _cost_ok(t, "move") and action["to"] in B.adjacent(state["casters"][seat]["point"])
+    # _cost_ok(t, "move"), without its call
+    return (
+        not t["rested"]
+        and t["left"] >= 1
+        and (t["ap"] <= 1 or t["first_done"])
+        and action["to"] in B.adjacent(state["casters"][seat]["point"])
+    )
 
 
 def _ok_end_turn(state: State, seat: int, action: Action) -> bool:
@@ -731,15 +831,24 @@ def _ok_end_turn(state: State, seat: int, action: Action) -> bool:
 
 def _owes(state: State, seat: int) -> bool:
     """Whether ``obligations(state, seat)`` lists anything."""
-    t = state["turn"]
+    for c in state["casters"]:
+        for sp in c["display"]:
+            if sp is not None and sp["state"] in ("locked", "launched"):
+                break
+        else:
+            continue
+        break
+    else:
+        return False  # no spell is locked or launched (nearly every end of turn)
     for s, c in enumerate(state["casters"]):
         for i, sp in enumerate(c["display"]):
             if sp is None:
                 continue
-            if sp["state"] == "locked":
-                if (s == seat or sp["lock"] == seat) and ref(s, i) not in t["handled"]:
+            kind = sp["state"]
+            if kind == "locked":
+                if (s == seat or sp["lock"] == seat) and ref(s, i) not in state["turn"]["handled"]:
                     return True
-            elif sp["state"] == "launched" and sp["controller"] == seat and ref(s, i) not in t["controlled"]:
+            elif kind == "launched" and sp["controller"] == seat and ref(s, i) not in state["turn"]["controlled"]:
                 return True
     return False
 
@@ -752,7 +861,7 @@ def _ok_draw(state: State, top: dict[str, Any], seat: int, action: Action) -> bo
         return False
     src = action["from"]
     c = state["casters"][seat]
-    for e in B.active_at(c["point"]):
+    for e in B.active_table()[c["point"]]:
         if src == e:
             return bool(c["pool"][e])
         if src in c["up"][e]:
@@ -775,8 +884,12 @@ def _ok_keep_none(state: State, top: dict[str, Any], seat: int, action: Action) 
     if len(action) != 1:
         return False
     c = state["casters"][seat]
-    spaces = range(len(c["display"]))
-    return not any(slot_fits(state, seat, i, sec, card["id"]) for card in c["hand"] for i in spaces for sec in SECTIONS)
+    if not c["hand"]:
+        return True
+    # Whether a card fits depends on the card through its value alone, and a smaller value fits
+    # wherever a larger one does: the hand's smallest card fits somewhere or none does.
+    smallest = min(c["hand"], key=lambda card: value_of(card["id"]))["id"]
+    return not any(slot_fits(state, seat, i, sec, smallest) for i in range(len(c["display"])) for sec in SECTIONS)
 
 
 def _ok_place(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
@@ -820,7 +933,7 @@ def _ok_step(state: State, top: dict[str, Any], seat: int, action: Action) -> bo
     if len(action) != 2 or "to" not in action:
         return False
     sp = spell_at(state, top["spell"])
-    return action["to"] in B.along(sp["point"], element_of(sp["motion"][top["card"]]["id"]))
+    return action["to"] in B.along(sp["point"], _ELEMENT_OF[sp["motion"][top["card"]]["id"]])
 
 
 def _ok_return(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
@@ -988,9 +1101,20 @@ def _move(st: State, seat: int, action: Action) -> None:
     c = st["casters"][seat]
     st["turn"]["moved"] = True
     c["point"] = action["to"]
+    if not _familiar_at(st, action["to"]):
+        return  # most moves: nothing strikes
     for s, i, sp in _spells(st):
         if sp["state"] in ("launched", "wild") and sp["point"] == action["to"] and st["alive"][seat]:
             _impact(st, ref(s, i))
+
+
+def _familiar_at(st: State, point: Any) -> bool:
+    """Whether a launched or wild spell's familiar stands at ``point``."""
+    for c in st["casters"]:
+        for sp in c["display"]:
+            if sp is not None and sp["point"] == point and sp["state"] in ("launched", "wild"):
+                return True
+    return False
 
 
 def _continue(st: State, seat: int, action: Action) -> None:
@@ -1101,7 +1225,7 @@ def _on_draw(st: State, seat: int, action: Action, top: dict[str, Any]) -> None:
     if src in ELEMENTS:
         st["stack"].append({"p": "deal", "seat": seat, "element": src})
     else:
-        e = element_of(src)
+        e = _ELEMENT_OF[src]
         c["up"][e].remove(src)
         c["hand"].append({"id": src, "open": True})
 
@@ -1145,12 +1269,12 @@ def _put(c: dict[str, Any], slot: int, section: str, card: dict[str, Any]) -> No
 
 
 def _to_pool(c: dict[str, Any], cid: str) -> None:
-    e = element_of(cid)
+    e = _ELEMENT_OF[cid]
     c["pool"][e] = sorted(c["pool"][e] + [cid])
 
 
 def _to_up(c: dict[str, Any], cid: str) -> None:
-    e = element_of(cid)
+    e = _ELEMENT_OF[cid]
     c["up"][e] = sorted(c["up"][e] + [cid])
 
 
@@ -1641,12 +1765,18 @@ def _settle(st: State) -> None:
         return
 
 
+#: Prompts that always wait for a seat (or a chance outcome): _auto has nothing to do for them.
+_NEVER_AUTO = frozenset(("deal", "keep", "place", "launch", "return", "wild_pick"))
+
+
 def _auto(st: State) -> bool:
     """Resolve the top prompt when nobody has a choice; True if something changed."""
     top = st["stack"][-1]
     p = top["p"]
+    if p in _NEVER_AUTO:
+        return False
     if p == "draw":
-        if top["left"] > 0 and draw_sources(st, top["seat"]):
+        if top["left"] > 0 and has_draw_source(st, top["seat"]):
             return False
         st["stack"].pop()
         # SC-R6: fewer cards than asked -> what there is; none -> straight to the launch step.
@@ -1676,8 +1806,8 @@ def _auto(st: State) -> bool:
             if top["card"] > top["last"]:
                 st["stack"].pop()
                 return True
-            top["left"] = value_of(sp["motion"][top["card"]]["id"])
-        element = element_of(sp["motion"][top["card"]]["id"])
+            top["left"] = _VALUE_OF[sp["motion"][top["card"]]["id"]]
+        element = _ELEMENT_OF[sp["motion"][top["card"]]["id"]]
         if not B.along(sp["point"], element):
             # SC L190-191, SC-R18: no path of that colour: the familiar ends its move.
             st["stack"].pop()
@@ -1695,7 +1825,8 @@ def _auto(st: State) -> bool:
 def _start_turn(st: State, seat: int) -> None:
     st["turn_no"] += 1
     c = st["casters"][seat]
-    ap = ap_now(c)  # SC-R4: read at the start of the turn
+    # SC-R4: read at the start of the turn (ap_now, without its call)
+    ap = c["squares"][len(c["squares"]) - c["life"]] if c["life"] > 0 else 0
     st["turn"] = {
         "seat": seat,
         "ap": ap,
@@ -1732,7 +1863,12 @@ def _close_turn(st: State) -> bool:
         if st["max_rounds"] and st["round"] > st["max_rounds"]:
             _finish(st, "round_limit")
             return False
-        wild = [ref(s, i) for s, i, sp in _spells(st) if sp["state"] == "wild"]
+        wild = [
+            ref(s, i)
+            for s, c in enumerate(st["casters"])
+            for i, sp in enumerate(c["display"])
+            if sp is not None and sp["state"] == "wild"
+        ]
         if wild:
             # SC L259-262: the wild spells move before the first player's turn.
             st["wild"] = {
