@@ -524,7 +524,7 @@ class WizardDodgeballEngine(Engine):
                 raise IllegalAction("There is no choice pending.", code="no_choice_pending")
             else:
                 raise IllegalAction(f"Unknown action type {atype!r}.", code="unknown_action")
-            if atype in ("throw", "pass", "cast") and "quiet_turns" in new:
+            if "quiet_turns" in new and atype in ("throw", "pass", "cast"):
                 new["quiet_turns"] = 0  # version 1: the ball or the magic moved: play is alive
         queue = new["queue"]
         if queue and queue[0]["step"] == "cast_apply":

@@ -152,6 +152,20 @@ def free_action_available(state: State, w: dict) -> bool:
     if w["ball"] is not None:
         if has_effect(state, w["j"], "sticky_fingers"):
             return False
+        # Fewer things next to the wizard than neighbouring squares: one is free. Only when there
+        # are as many are the squares they stand on told apart.
+        near = len(court_of(state).neighbours((x, y)))
+        count = 0
+        for o in state["wizards"]:
+            s = o["sq"]
+            if not o["out"] and -1 <= s[1] - y <= 1 and -1 <= s[0] - x <= 1 and (s[0] != x or s[1] != y):
+                count += 1
+        for b in state["balls"]:
+            s = b["sq"]
+            if s is not None and -1 <= s[1] - y <= 1 and -1 <= s[0] - x <= 1 and (s[0] != x or s[1] != y):
+                count += 1
+        if count < near:
+            return True
         taken = set()
         for o in state["wizards"]:
             s = o["sq"]
@@ -162,13 +176,13 @@ def free_action_available(state: State, w: dict) -> bool:
             if s is not None and -1 <= s[0] - x <= 1 and -1 <= s[1] - y <= 1:
                 taken.add((s[0], s[1]))
         taken.discard((x, y))
-        return len(taken) < len(court_of(state).neighbours((x, y)))
+        return len(taken) < near
     if has_effect(state, w["j"], "butter_fingers"):
         return False
     # A loose ball on a neighbouring square (the occupancy let a ball's square read as the ball's).
     for b in state["balls"]:
         s = b["sq"]
-        if s is not None and -1 <= s[0] - x <= 1 and -1 <= s[1] - y <= 1 and (s[0] != x or s[1] != y):
+        if s is not None and -1 <= s[1] - y <= 1 and -1 <= s[0] - x <= 1 and (s[0] != x or s[1] != y):
             return True
     return False
 
@@ -242,8 +256,8 @@ def eliminate(state: State, jersey: int) -> None:
 def _blocked(state: State) -> set[Square]:
     """The squares of ``occupancy(state)``, built without its (kind, id) values: every move
     asks for them (issue 17, P1). Only ever asked for membership."""
-    out = {(w["sq"][0], w["sq"][1]) for w in state["wizards"] if not w["out"]}
-    out.update([(b["sq"][0], b["sq"][1]) for b in state["balls"] if b["sq"] is not None])
+    out = {tuple(w["sq"]) for w in state["wizards"] if not w["out"]}  # squares are [column, row]
+    out.update([tuple(b["sq"]) for b in state["balls"] if b["sq"] is not None])
     return out
 
 
