@@ -470,12 +470,12 @@ def do_pick_up(state: State, action: dict) -> None:
 
 def _stands_on(state: State, square: Square) -> bool:
     """Whether a wizard on the court or a loose ball stands on ``square`` (it is in ``occupancy``)."""
-    x, y = square
+    at = [square[0], square[1]]  # squares in the state are [column, row] lists
     for w in state["wizards"]:
-        if not w["out"] and w["sq"][0] == x and w["sq"][1] == y:
+        if w["sq"] == at and not w["out"]:
             return True
     for b in state["balls"]:
-        if b["sq"] is not None and b["sq"][0] == x and b["sq"][1] == y:
+        if b["sq"] == at:
             return True
     return False
 

@@ -139,11 +139,17 @@ def controller(state: State, jersey: int) -> int:
 
 def move_allowance(state: State, jersey: int) -> int:
     """MOVE, with Shrink (-2) and Enlarge (+2); never below 1."""
-    faces = effect_faces(state, jersey)
+    shrink = enlarge = False  # effect_faces without its set: every move asks
+    for e in state["effects"]:
+        if e["wizard"] == jersey:
+            if e["face"] == "shrink":
+                shrink = True
+            elif e["face"] == "enlarge":
+                enlarge = True
     move = stats(jersey)["move"]
-    if "shrink" in faces:
+    if shrink:
         move -= 2
-    if "enlarge" in faces:
+    if enlarge:
         move += 2
     return max(1, move)
 
