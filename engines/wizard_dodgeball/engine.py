@@ -61,10 +61,12 @@ from . import bots, data, dice, rules, spells
 from .geometry import court as court_by_id
 from .state import (
     State,
+    attack_colours,
     ball_square,
     controller,
     copy_state,
     court_of,
+    dodge_colours,
     effect_faces,
     has_effect,
     occupancy,
@@ -101,6 +103,7 @@ CHOICE_STEPS = {
     "teleport": "teleport_to",
 }
 CHANCE_STEPS = {"rolloff", "attack", "dodge", "cast_roll", "resist"}
+ROLLOFF_DICE = ("grey", "grey")
 
 
 def _team_name(side: int) -> str:
@@ -378,6 +381,24 @@ class WizardDodgeballEngine(Engine):
             return spells.resist_spec(state, step)
         return None
 
+    def _chance_colours(self, state: State) -> list[str] | tuple[str, ...] | None:
+        """The dice of the pending roll, as ``chance`` gives them in its spec; None when it gives None."""
+        if state["winner"] is not None or not state["queue"]:
+            return None
+        step = state["queue"][0]
+        kind = step["step"]
+        if kind == "rolloff":
+            return ROLLOFF_DICE
+        if kind == "attack":
+            return attack_colours(state, step["attacker"], step["zones"])
+        if kind == "dodge":
+            return dodge_colours(state, step["target"])[0]
+        if kind == "cast_roll":
+            return stats(state["cast"]["caster"])["cast"]
+        if kind == "resist":
+            return stats(spells.resist_roller(state, step))["resist"]
+        return None
+
     # -- apply -------------------------------------------------------------------------
     def apply(self, state: State, event: dict[str, Any]) -> State:
         return self._apply(state, event, owned=False)
@@ -399,10 +420,20 @@ class WizardDodgeballEngine(Engine):
         raise IllegalAction("An event is either a chance outcome or a seat's action.", code="bad_event")
 
     def _apply_chance(self, state: State, outcome: Any, *, owned: bool) -> State:
-        spec = self.chance(state)
-        if spec is None:
+        colours = self._chance_colours(state)
+        if colours is None:
             raise IllegalAction("No dice are due now.", code="no_chance_pending")
-        check_outcome(spec, outcome)
+        # The outcome checked against the dice alone; only a refusal builds the spec, with its label,
+        # for check_outcome's message (issue 17, P1).
+        ok = type(outcome) is list and len(outcome) == len(colours)
+        if ok:
+            for colour, value in zip(colours, outcome):
+                lo, hi = dice.COLOURS[colour]
+                if type(value) is not int or not lo <= value <= hi:
+                    ok = False
+                    break
+        if not ok:
+            check_outcome(self.chance(state), outcome)
         # The checks above read ``state`` before the first write: owned, ``new`` is ``state``.
         new = state if owned else copy_state(state)
         step = new["queue"].pop(0)
@@ -448,10 +479,14 @@ class WizardDodgeballEngine(Engine):
             raise IllegalAction("An action is an object with a 'type'.", code="bad_action")
         if state["winner"] is not None:
             raise IllegalAction("The game is over.", code="game_over")
-        movers = self.to_move(state)
-        if movers == [CHANCE]:
-            raise IllegalAction("Dice must be rolled first.", code="chance_pending")
-        if seat not in movers:
+        # to_move without its list: one seat is to move, the choice's or the turn's.
+        if state["queue"]:
+            kind = state["queue"][0]["step"]
+            if kind in CHANCE_STEPS:
+                raise IllegalAction("Dice must be rolled first.", code="chance_pending")
+            if seat != self._choice_seat(state, state["queue"][0]):
+                raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
+        elif seat != state["turn"]["seat"]:
             raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
         new = state if owned else copy_state(state)
         atype = action["type"]
@@ -471,7 +506,6 @@ class WizardDodgeballEngine(Engine):
                 spells.choose_teleport(new, step, action)
                 spells.finish_teleports(new)
         else:
-            w = wizard(new, new["turn"]["wizard"])
             if atype == "end_turn":
                 rules.end_turn(new)
             elif atype == "move":
@@ -485,14 +519,16 @@ class WizardDodgeballEngine(Engine):
             elif atype == "pass":
                 rules.do_pass(new, action)
             elif atype == "cast":
-                spells.do_cast(new, w, action)
+                spells.do_cast(new, wizard(new, new["turn"]["wizard"]), action)
             elif atype in CHOICE_STEPS.values():
                 raise IllegalAction("There is no choice pending.", code="no_choice_pending")
             else:
                 raise IllegalAction(f"Unknown action type {atype!r}.", code="unknown_action")
-            if atype in ("throw", "pass", "cast") and "quiet_turns" in new:
+            if "quiet_turns" in new and atype in ("throw", "pass", "cast"):
                 new["quiet_turns"] = 0  # version 1: the ball or the magic moved: play is alive
-        self._run_auto_steps(new)
+        queue = new["queue"]
+        if queue and queue[0]["step"] == "cast_apply":
+            self._run_auto_steps(new)
         rules.settle(new)
         return new
 

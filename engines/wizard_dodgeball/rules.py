@@ -18,7 +18,6 @@ from .state import (
     attack_colours,
     ball,
     ball_on_fire,
-    ball_square,
     court_of,
     dodge_colours,
     effect_faces,
@@ -62,15 +61,22 @@ def begin_turn(state: State, side: int) -> None:
             break
     if chosen is None:  # cannot happen: the game ends when a side has nobody left
         return
-    faces = effect_faces(state, chosen["j"])
-    actions = 2 + (1 if "speed" in faces else 0) - (1 if "slow" in faces else 0)
+    jersey = chosen["j"]
+    speed = slow = False  # effect_faces without its set: every turn begins here
+    for e in state["effects"]:
+        if e["wizard"] == jersey:
+            if e["face"] == "speed":
+                speed = True
+            elif e["face"] == "slow":
+                slow = True
+    actions = 2 + (1 if speed else 0) - (1 if slow else 0)
     seats = state["sides"][side]
     if state["team_control"] == "turns":
         seat = seats[state["turns_taken"][side] % len(seats)]
     else:
         seat = state["controllers"][side][chosen["slot"]]
     prev = state["turn"]["n"] if state["turn"] is not None else 0
-    state["turn"] = {"n": prev + 1, "side": side, "wizard": chosen["j"], "actions": max(0, actions), "seat": seat}
+    state["turn"] = {"n": prev + 1, "side": side, "wizard": jersey, "actions": max(0, actions), "seat": seat}
 
 
 #: ``state["winner"]`` when a stalled game ends level (version 1 only).
@@ -141,36 +147,64 @@ def free_action_available(state: State, w: dict) -> bool:
     """Whether a wizard out of actions (or frozen) may still drop its ball on a free neighbouring
     square or pick up a loose ball next to it. settle asks this after most events, so it looks
     only at the neighbouring squares instead of building the court's occupancy (issue 17, P1)."""
-    near = court_of(state).neighbours((w["sq"][0], w["sq"][1]))
+    # Every wizard and loose ball stands on the court, so "a neighbour" is "one king step away".
+    x, y = w["sq"]
     if w["ball"] is not None:
         if has_effect(state, w["j"], "sticky_fingers"):
             return False
-        taken = set()
-        for x in state["wizards"]:
-            if not x["out"] and (x["sq"][0], x["sq"][1]) in near:
-                taken.add((x["sq"][0], x["sq"][1]))
+        # Fewer things next to the wizard than neighbouring squares: one is free. Only when there
+        # are as many are the squares they stand on told apart.
+        near = len(court_of(state).neighbours((x, y)))
+        count = 0
+        for o in state["wizards"]:
+            s = o["sq"]
+            if not o["out"] and -1 <= s[1] - y <= 1 and -1 <= s[0] - x <= 1 and (s[0] != x or s[1] != y):
+                count += 1
         for b in state["balls"]:
-            if b["sq"] is not None and (b["sq"][0], b["sq"][1]) in near:
-                taken.add((b["sq"][0], b["sq"][1]))
-        return len(taken) < len(near)
+            s = b["sq"]
+            if s is not None and -1 <= s[1] - y <= 1 and -1 <= s[0] - x <= 1 and (s[0] != x or s[1] != y):
+                count += 1
+        if count < near:
+            return True
+        taken = set()
+        for o in state["wizards"]:
+            s = o["sq"]
+            if not o["out"] and -1 <= s[0] - x <= 1 and -1 <= s[1] - y <= 1:
+                taken.add((s[0], s[1]))
+        for b in state["balls"]:
+            s = b["sq"]
+            if s is not None and -1 <= s[0] - x <= 1 and -1 <= s[1] - y <= 1:
+                taken.add((s[0], s[1]))
+        taken.discard((x, y))
+        return len(taken) < near
     if has_effect(state, w["j"], "butter_fingers"):
         return False
     # A loose ball on a neighbouring square (the occupancy let a ball's square read as the ball's).
-    return any(b["sq"] is not None and (b["sq"][0], b["sq"][1]) in near for b in state["balls"])
+    for b in state["balls"]:
+        s = b["sq"]
+        if s is not None and -1 <= s[1] - y <= 1 and -1 <= s[0] - x <= 1 and (s[0] != x or s[1] != y):
+            return True
+    return False
 
 
 def settle(state: State) -> None:
     """After every event: activate balls behind an attack line, end finished turns, detect the winner."""
-    c = court_of(state)
+    back_rows = None
     for b in state["balls"]:
         if not b["active"]:
-            where = ball_square(state, b)
-            if where is not None and c.is_behind_attack_line(where):
-                b["active"] = True
+            # ball_square and is_behind_attack_line, inline: this runs after every event.
+            where = b["sq"]
+            if where is None and b["holder"] is not None:
+                where = wizard(state, b["holder"])["sq"]
+            if where is not None:
+                if back_rows is None:
+                    back_rows = court_of(state).back_rows
+                if where[1] in back_rows:
+                    b["active"] = True
     if state["winner"] is not None or state["queue"] or state["turn"] is None:
         return
     for _ in range(64):  # each pass ends one turn; bounded for safety
-        if state["winner"] is not None and not is_version_1(state):
+        if state["winner"] is not None and "stall_turns" not in state:
             # The turn just ended finished the game (the bound on turns): nothing more to end.
             # Version 1 went on ending the finished turn ("123 turns"); it replays as recorded.
             break
@@ -179,8 +213,14 @@ def settle(state: State) -> None:
         if w["out"]:
             end_turn(state)
             continue
-        stuck = turn["actions"] <= 0 or has_effect(state, w["j"], "freeze")
-        if stuck and not free_action_available(state, w):
+        if turn["actions"] > 0:
+            jersey = w["j"]
+            for e in state["effects"]:
+                if e["wizard"] == jersey and e["face"] == "freeze":
+                    break
+            else:
+                break  # not stuck (has_effect, inline)
+        if not free_action_available(state, w):
             end_turn(state)
             continue
         break
@@ -216,8 +256,8 @@ def eliminate(state: State, jersey: int) -> None:
 def _blocked(state: State) -> set[Square]:
     """The squares of ``occupancy(state)``, built without its (kind, id) values: every move
     asks for them (issue 17, P1). Only ever asked for membership."""
-    out = {(w["sq"][0], w["sq"][1]) for w in state["wizards"] if not w["out"]}
-    out.update([(b["sq"][0], b["sq"][1]) for b in state["balls"] if b["sq"] is not None])
+    out = {tuple(w["sq"]) for w in state["wizards"] if not w["out"]}  # squares are [column, row]
+    out.update([tuple(b["sq"]) for b in state["balls"] if b["sq"] is not None])
     return out
 
 
@@ -428,6 +468,18 @@ def do_pick_up(state: State, action: dict) -> None:
     w["ball"] = b["id"]
 
 
+def _stands_on(state: State, square: Square) -> bool:
+    """Whether a wizard on the court or a loose ball stands on ``square`` (it is in ``occupancy``)."""
+    at = [square[0], square[1]]  # squares in the state are [column, row] lists
+    for w in state["wizards"]:
+        if w["sq"] == at and not w["out"]:
+            return True
+    for b in state["balls"]:
+        if b["sq"] == at:
+            return True
+    return False
+
+
 def empty_neighbours(state: State, around: Square, occ=None) -> list[Square]:
     c = court_of(state)
     if occ is None:
@@ -455,7 +507,8 @@ def do_drop(state: State, action: dict) -> None:
     if has_effect(state, w["j"], "sticky_fingers"):
         raise IllegalAction(f"{name(w['j'])} has Sticky Fingers and cannot drop the ball.", code="sticky_fingers")
     here = (w["sq"][0], w["sq"][1])
-    if to not in empty_neighbours(state, here):
+    # empty_neighbours without the court's occupancy: the one square asked about.
+    if to not in court_of(state).neighbours(here) or _stands_on(state, to):
         raise IllegalAction("A dropped ball lands on an empty square next to the wizard.", code="bad_drop_square")
     b = ball(state, w["ball"])
     b["sq"] = [to[0], to[1]]

@@ -223,22 +223,120 @@ def check_cast(state: State, caster: dict, action: dict) -> tuple[str, list[dict
             or type(next(iter(ref.values()))) is not int
         ):
             raise IllegalAction("Each target is {'wizard': n}, {'ball': n} or {'effect': n}.", code="bad_target")
-    wanted = {_ref_key(ref) for ref in targets}
-    candidates = candidate_targets(state, caster, face_id, only=wanted)
-    allowed = {_ref_key(ref): s for s, ref in candidates}
     chosen: list[Square] = []
     norm: list[dict] = []
+    targetable = _Targetable(state, caster, face_id)
     for ref in targets:
-        key = _ref_key(ref)
-        if key not in allowed:
+        s = targetable.square(ref)
+        if s is None:
             raise IllegalAction(_why_not(state, caster, face_id, ref), code=_why_not_code(state, caster, face_id, ref))
-        chosen.append(allowed[key])
+        chosen.append(s)
         norm.append(dict(ref))
     if len(set(chosen)) != len(chosen):
         raise IllegalAction("Each target must stand on its own square of the target area.", code="bad_target_area")
     if not _connected(chosen):
         raise IllegalAction("The target area must be a group of adjacent squares.", code="bad_target_area")
     return card_id, norm
+
+
+class _Targetable:
+    """Whether one target is among ``candidate_targets`` (and its square), asked of that target
+    alone: a cast names a few targets, and listing every candidate on the court to look them up
+    was most of a cast's cost (issue 17, P1). The same tests in the same order as there."""
+
+    def __init__(self, state: State, caster: dict, face_id: str):
+        self.state = state
+        self.caster = caster
+        self.face_id = face_id
+        self.kind = faces()[face_id]["targets"]
+        self.side = caster["side"]
+        self.caster_j = caster["j"]
+        self.here = (caster["sq"][0], caster["sq"][1])
+        self.rng: int | None = None  # spell_range, once asked for
+
+    def visible(self, s: Square) -> bool:
+        here = self.here
+        if s == here:
+            return True
+        state = self.state
+        if court_of(state).is_neutral(s):
+            return False
+        if self.rng is None:
+            self.rng = spell_range(state, self.caster_j)
+        if max(abs(s[0] - here[0]), abs(s[1] - here[1])) > self.rng:
+            return False
+        # line_of_sight with the wizards on the court as the blockers, read straight from the state.
+        ax, ay = here
+        bx, by = s
+        x0, x1 = (ax, bx) if ax <= bx else (bx, ax)
+        y0, y1 = (ay, by) if ay <= by else (by, ay)
+        dx, dy = bx - ax, by - ay
+        span = abs(dx) + abs(dy)
+        for w in state["wizards"]:
+            if w["out"]:
+                continue
+            cx, cy = w["sq"]
+            if (
+                x0 <= cx <= x1
+                and y0 <= cy <= y1
+                and 2 * abs((cx - ax) * dy - (cy - ay) * dx) < span
+                and (cx != ax or cy != ay)
+                and (cx != bx or cy != by)
+            ):
+                return False
+        return True
+
+    def square(self, ref: dict) -> Square | None:
+        """The target's square when ``ref`` (one well-formed key, an int) is a candidate; else None."""
+        state = self.state
+        kind = self.kind
+        ((key, value),) = ref.items()
+        if key == "wizard":
+            if kind != "wizard" and kind != "wizard_or_ball":
+                return None
+            w = wizard(state, value)
+            if w is None or w["out"]:
+                return None
+            s = (w["sq"][0], w["sq"][1])
+            if not self.visible(s):
+                return None
+            face_id = self.face_id
+            shielded = False
+            for e in state["effects"]:
+                if e["wizard"] == value:
+                    if e["face"] == face_id:
+                        return None  # a wizard bears at most one marker of a spell
+                    if e["face"] == "shield":
+                        shielded = True
+            if shielded and w["side"] == self.side:
+                return None  # shielded: cannot be buffed by teammates
+            return s
+        if key == "ball":
+            if kind != "wizard_or_ball" and kind != "held_ball":
+                return None
+            b = ball(state, value)
+            if b is None:
+                return None
+            s = ball_square(state, b)
+            if s is None or not self.visible(s):
+                return None
+            if kind == "held_ball":
+                if b["holder"] is None or wizard(state, b["holder"])["side"] != self.side:
+                    return None
+                if ball_on_fire(state, b["id"]):
+                    return None
+            return s
+        if key == "effect":
+            if kind != "effect":
+                return None
+            e = _effect(state, value)
+            if e is None:
+                return None
+            s = _ref_square(state, {"wizard": e["wizard"]} if e["wizard"] is not None else {"ball": e["ball"]})
+            if s is None or not self.visible(s):
+                return None
+            return s
+        return None
 
 
 def _ref_key(ref: dict) -> tuple:

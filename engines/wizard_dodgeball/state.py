@@ -46,8 +46,24 @@ def stats(jersey: int) -> dict[str, Any]:
     return data.roster()[jersey]
 
 
+#: jersey -> where in a state's list of wizards it was last found. Only a hint, checked before it
+#: is used: a wizard keeps its place in the list for a whole game, and most events look up the
+#: same few wizards several times (issue 17, P1). Jerseys are unique within a state.
+_FOUND_AT: dict[int, int] = {}
+
+
 def wizard(state: State, jersey: int) -> dict[str, Any] | None:
-    for w in state["wizards"]:
+    wizards = state["wizards"]
+    if type(jersey) is int:
+        i = _FOUND_AT.get(jersey)
+        if i is not None and i < len(wizards) and wizards[i]["j"] == jersey:
+            return wizards[i]
+        for i, w in enumerate(wizards):
+            if w["j"] == jersey:
+                _FOUND_AT[jersey] = i
+                return w
+        return None
+    for w in wizards:
         if w["j"] == jersey:
             return w
     return None
@@ -123,11 +139,17 @@ def controller(state: State, jersey: int) -> int:
 
 def move_allowance(state: State, jersey: int) -> int:
     """MOVE, with Shrink (-2) and Enlarge (+2); never below 1."""
-    faces = effect_faces(state, jersey)
+    shrink = enlarge = False  # effect_faces without its set: every move asks
+    for e in state["effects"]:
+        if e["wizard"] == jersey:
+            if e["face"] == "shrink":
+                shrink = True
+            elif e["face"] == "enlarge":
+                enlarge = True
     move = stats(jersey)["move"]
-    if "shrink" in faces:
+    if shrink:
         move -= 2
-    if "enlarge" in faces:
+    if enlarge:
         move += 2
     return max(1, move)
 
