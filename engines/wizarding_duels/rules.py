@@ -794,6 +794,8 @@ def _skip_decision(s: State, st: dict) -> bool:
                 s["queue"].pop(0)
                 return True
             return False
+        if _two_options(s, st):
+            return False
         opts = options(s, st)
         if name == "place":
             if not opts or (len(opts) == 1 and opts[0].get("hex") is None):
@@ -813,6 +815,30 @@ def _skip_decision(s: State, st: dict) -> bool:
         s["queue"].pop(0)
         s["queue"].insert(0, {"step": "end_phase"})
         return True
+    return False
+
+
+def _two_options(s: State, st: dict) -> bool:
+    """True only when ``options(s, st)`` holds two answers or more, told without listing them
+    (issue 17, P1): a window with one answer or none is skipped, and most windows were listed
+    only to find that they are not. False means "list them and see"."""
+    name = st["step"]
+    if name in ("leadership", "dark_lord"):
+        return True  # peek or pass, dark_lord or pass
+    if name == "order":
+        return len(P(s, st["seat"])["known_top"]) >= 2  # one answer per permutation
+    if name == "swap":
+        side = s["clash"][st["side"]]
+        # keep_card, and a swap per card in hand unless the model is an Apprentice
+        return bool(P(s, side["seat"])["hand"]) and not has(M(s, side["model"]), "apprentice")
+    if name == "empower":
+        c = s["clash"]
+        cost, colour = _empower_cost(s, c, st["side"])
+        # pass, and at least one paid answer (``_paid`` never lists none)
+        return cost is not None and can_pay(P(s, c[st["side"]]["seat"]), cost, colour)
+    if name in ("early", "late"):
+        side = s["clash"][st["side"]]
+        return _lower_usable(s, side["seat"], side["kept"], name)  # as empower: not lowering, and paid
     return False
 
 
@@ -2692,6 +2718,12 @@ def _board_by_key(pack_id: str, map_id: str, nexus: str) -> tuple[dict[str, str]
     return {geometry.key(h): t for h, t in b.terrain.items()}, {geometry.key(h): z for h, z in b.zones.items()}
 
 
+@lru_cache(maxsize=64)
+def _rough_keys(pack_id: str, map_id: str, nexus: str) -> frozenset[str]:
+    """The spaces of one board whose printed terrain is not open (``_board_by_key``'s keys)."""
+    return frozenset(k for k, t in _board_by_key(pack_id, map_id, nexus)[0].items() if t not in ("open", None))
+
+
 class _QuestLook:
     """What the quest conditions of one seat read, worked out once per scoring instead of once
     per condition and model (the lightning quests are checked after every event, issue 17, P1):
@@ -2872,25 +2904,34 @@ def _compile(cond: dict):
 
         def on_terrain(s, seat, look):
             printed = _board_by_key(s["pack"], s["map"], s["nexus"])[0]
-            overlays = look.overlays()
+            rough = _rough_keys(s["pack"], s["map"], s["nexus"])
+            overlays = s["overlays"]
+            overlay_keys = [o["hex"] for o in overlays]
             count = 0
             for m in s["models"].values():  # ``look.mine()``, without building it
                 k = m["hex"]
                 if m["seat"] != seat or m["removed"] or k is None:
                     continue
-                t = printed.get(k)
-                if t is not None:
-                    # ``terrain(s, hex_of(m))``: ``k`` is a board key, so the first overlay there
-                    # is ``overlay_at``'s.
-                    o = overlays.get(k)
-                    if o is not None:
-                        if o["face_up"]:
-                            if o["kind"] == "terrain":
-                                t = o["what"]
-                        else:
-                            t = _mystery_terrain(s["pack"], s["map"]) or t
-                if t not in ("open", None):
-                    count += 1
+                if k not in overlay_keys:
+                    # ``terrain(s, hex_of(m))`` with no overlay there: the printed terrain.
+                    if k not in rough:
+                        continue
+                else:
+                    t = printed.get(k)
+                    if t is None:
+                        continue
+                    # ``k`` is a board key, so the first overlay there is ``overlay_at``'s.
+                    o = overlays[overlay_keys.index(k)]
+                    if o["face_up"]:
+                        if o["kind"] == "terrain":
+                            t = o["what"]
+                    else:
+                        t = _mystery_terrain(s["pack"], s["map"]) or t
+                    if t in ("open", None):
+                        continue
+                count += 1
+                if count >= n_terrain:
+                    return True  # the rest could only add to the count
             return count >= n_terrain
 
         tests.append(on_terrain)
@@ -2951,29 +2992,33 @@ def _lightning_quests(pack_id: str) -> dict[str, int]:
     return {q: card["points"] for q, card in content.load(pack_id).quests.items() if card["lightning"]}
 
 
+@lru_cache(maxsize=8)
+def _lightning_tests(pack_id: str) -> dict[str, tuple]:
+    """The pack's lightning quests, each with its compiled test (``quest_test``) and points."""
+    return {q: (quest_test(pack_id, q), points) for q, points in _lightning_quests(pack_id).items()}
+
+
 def check_lightning(s: State) -> None:
-    """``score_quests(s, seat, lightning_only=True)`` for the seat acting first, then the other."""
+    """``score_quests(s, seat, lightning_only=True)`` for each seat."""
     if s["phase"] not in ("start", "activation", "end") or s.get("stats") is None:
         return
     # Run after every event (issue 17, P1): most of the time no active quest is a lightning one.
-    pack_id = s["pack"]
-    lightning = _lightning_quests(pack_id)
-    players = s["players"]
-    if not any(q in lightning for p in players for q in p["active"]):
-        return
-    first = s["act"] and M(s, s["act"]["model"])["seat"]
-    first = first if isinstance(first, int) else (s["starting"] or 0)
-    for seat in (first, other(first)):
-        p = players[seat]
+    # The seats are taken in seat order, not the acting seat first: a quest condition reads the
+    # models, the overlays and the counters, never a player, and scoring changes only its own
+    # player, so one seat's scoring cannot change what the other's conditions find.
+    lightning = _lightning_tests(s["pack"])
+    for seat, p in enumerate(s["players"]):
+        active = p["active"]
         look = None
-        for q in [q for q in p["active"] if q in lightning]:
+        for q in [q for q in active if q in lightning]:
             if len(p["scored"]) >= 9:
                 break  # WD-48
             look = look if look is not None else _QuestLook(s, seat)
-            if quest_test(pack_id, q)(s, seat, look):
-                p["active"].remove(q)
+            test, points = lightning[q]
+            if test(s, seat, look):
+                active.remove(q)
                 p["scored"].append(q)
-                p["qp"] += lightning[q]
+                p["qp"] += points
 
 
 # ====================================================================== automatic step table
