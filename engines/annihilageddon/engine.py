@@ -88,6 +88,12 @@ _FLAT_DICTS = {
 }
 
 
+#: The keys copy_state copies with marshal: those whose value may hold a list or a dict that is
+#: not one of the flat ones above (version 2 adds the last two).
+_DEEP = ("defending", "stack", "prompt", "need", "deaths", "temp")
+_DEEP_V2 = (*_DEEP, "held_notes", "last_defense")
+
+
 def _flat_dict(d: dict, lists: tuple[str, ...]) -> dict:
     out = dict(d)
     for k in lists:
@@ -100,20 +106,21 @@ def copy_state(st: State) -> State:
 
     copy_tree (a marshal round trip) does most of it at C speed, but remaking every card id it
     writes was most of its cost (issue 17, P1): the decks, the Line-Up and the players' zones are
-    flat lists of strings, which a slice copies while sharing the (immutable) strings. Those keys
-    are blanked in a shallow copy that copy_tree then copies, so every key keeps its place.
+    flat lists of strings, which a slice copies while sharing the (immutable) strings. The rest is
+    a shallow copy of the state (every key keeps its place) whose nested keys (_DEEP) go through
+    copy_tree.
     tests/engines/annihilageddon/test_copy_state.py checks along playouts that the copy equals the
     state key for key and shares no container with it, and that no hand-copied list is also held
     anywhere else in the state (a shared list would come out as two). One difference from a JSON
     round trip: a card program that two stack frames share (they come from the card table) stays
     shared in the copy; nothing ever changes a program, so no frame can see it."""
-    rest = dict(st)
-    for k in _FLAT_LISTS:
-        rest[k] = None
-    for k in _FLAT_DICTS:
-        rest[k] = None
-    rest["players"] = None
-    out = copy_tree(rest)
+    out = dict(st)
+    # One marshal round trip of the keys that may hold nested containers, together, so that a
+    # container two of them share stays one. A whole-state round trip remade every key of the
+    # state's dict as well, which was most of what it cost once the flat lists were sliced;
+    # the dict copy shares them, and every other value is a number, a string or None.
+    deep = _DEEP_V2 if "last_defense" in st else _DEEP
+    out.update(zip(deep, copy_tree(list(map(st.__getitem__, deep)))))
     for k in _FLAT_LISTS:
         out[k] = st[k][:]
     for k, lists in _FLAT_DICTS.items():

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from engines import registry
-from engines.annihilageddon.engine import _FLAT_DICTS, _FLAT_LISTS, copy_state
+from engines.annihilageddon.engine import _DEEP_V2, _FLAT_DICTS, _FLAT_LISTS, copy_state
 from engines.treecopy import copy_tree
 
 from ..test_conformance import playout
@@ -48,6 +48,10 @@ def test_copy_state_gives_the_whole_marshal_copy_and_shares_nothing(version, sea
         theirs = _containers(st, {})
         mine = _containers(new, {})
         assert not set(theirs) & set(mine)
+        # What the shallow copy shares is immutable: any key that may hold a container is copied.
+        for k, v in st.items():
+            if k not in _DEEP_V2 and k not in _FLAT_LISTS and k not in _FLAT_DICTS and k != "players":
+                assert v is None or type(v) in (int, str, bool), k
         for lst in _hand_copied(st):
             # Reached once: the flat lists hold no container and nothing else holds them.
             assert theirs[id(lst)] == 1
