@@ -352,16 +352,12 @@ class SpellCasterEngine(Engine):
     def apply_in_place(self, state: State, event: dict[str, Any], owned: bool = True) -> State:
         """``owned`` False is ``apply``: the state is copied after the checks, before any write.
         (One method for both, so the in-place fold pays no extra call per event.)"""
-        # event_kind's own first test, without its call (the envelope of every event)
-        if (
-            type(event) is dict
-            and len(event) == 3
-            and event.get("kind") == "action"
-            and "seat" in event
-            and "action" in event
-        ):
-            kind = "action"
-        else:
+        # event_kind's own first tests, without its call (the envelope of every event)
+        kind = event.get("kind") if type(event) is dict else None
+        if kind == "action":
+            if len(event) != 3 or "seat" not in event or "action" not in event:
+                kind = event_kind(event)
+        elif kind != "chance" or len(event) != 2 or "outcome" not in event:
             kind = event_kind(event)
         if state["phase"] == "over":
             raise IllegalAction("The contest is over; nothing more can happen.", code="game_over")
@@ -371,6 +367,33 @@ class SpellCasterEngine(Engine):
         # strings (a return's list is read into a set), so an owned state needs no copy of it.
         if kind == "chance":
             outcome = event["outcome"]
+            stack = state["stack"]
+            # A card dealt from a face-down deck (nearly every chance event): _outcome_fits,
+            # _apply_chance and what _settle does next, without their calls.
+            if (
+                stack
+                and (top := stack[-1])["p"] == "deal"
+                and state["phase"] == "play"
+                and type(outcome) is list
+                and len(outcome) == 1
+                and type(o := outcome[0]) is int
+                and 0 <= o < len(state["casters"][top["seat"]]["pool"][top["element"]])
+            ):
+                st = state if owned else _copy(state)
+                stack = st["stack"]
+                stack.pop()
+                c = st["casters"][top["seat"]]
+                c["hand"].append({"id": c["pool"][top["element"]].pop(o), "open": False})
+                if (
+                    stack
+                    and (top := stack[-1])["p"] == "draw"
+                    and top["left"] > 0
+                    and st["alive"].count(True) > 1
+                    and has_draw_source(st, top["seat"])
+                ):
+                    return st  # the draw goes on: what _settle would find first
+                _settle(st)
+                return st
             if not _outcome_fits(state, outcome):
                 spec = self.chance(state)
                 if spec is None:
@@ -412,6 +435,22 @@ class SpellCasterEngine(Engine):
                         _settle(st)
                     # else the turn goes on, as _settle would find
                     return st
+            elif (
+                state["stack"]
+                and (top := state["stack"][-1])["p"] == "draw"
+                and type(action) is dict
+                and action.get("type") == "draw"
+                and type(seat) is int
+                and seat == top["seat"]
+                and state["phase"] == "play"
+                and _ok_draw(state, top, seat, action)
+            ):
+                # A draw answering its prompt: validate's check and the handler, without validate.
+                st = state if owned else _copy(state)
+                _on_draw(st, seat, action, st["stack"][-1])
+                if st["stack"][-1]["p"] != "deal" or st["alive"].count(True) <= 1:
+                    _settle(st)  # a face-up card taken (a deal waits for its chance outcome)
+                return st
             self.validate(state, seat, action)
             st = state if owned else _copy(state)
             # _apply_action, without its call
