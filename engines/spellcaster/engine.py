@@ -403,13 +403,14 @@ class SpellCasterEngine(Engine):
             _apply_chance(st, outcome)
         else:
             seat, action = event["seat"], event["action"]
-            # The two commonest turn actions, checked and settled here when validate would go
-            # straight to their check and _settle would only end the turn or let it go on: the
-            # seat whose turn it is, no prompt, no wild movement, more than one caster alive.
+            # The commonest turn actions, checked and settled here when validate would go
+            # straight to their check and _settle has little to do (end the turn, let it go on,
+            # leave a draw waiting): the seat whose turn it is, no prompt, no wild movement,
+            # more than one caster alive.
             if (
                 not state["stack"]
                 and type(action) is dict
-                and ((atype := action.get("type")) == "end_turn" or atype == "move")
+                and ((atype := action.get("type")) == "end_turn" or atype == "move" or atype == "conjure")
                 and type(seat) is int
                 and state["phase"] == "play"
                 and state["wild"] is None
@@ -421,6 +422,19 @@ class SpellCasterEngine(Engine):
                     if len(action) == 1 and not _owes(state, seat):
                         st = state if owned else _copy(state)
                         _turn_ends(st, seat)
+                        return st
+                elif atype == "conjure":
+                    if _ok_conjure(state, seat, action):
+                        st = state if owned else _copy(state)
+                        t = st["turn"]
+                        t["left"] -= 1
+                        t["first_done"] = True
+                        t["conjured"] = True
+                        st["stack"].append(
+                            {"p": "draw", "seat": seat, "mode": action["cards"], "left": action["cards"]}
+                        )
+                        if not has_draw_source(st, seat):
+                            _settle(st)  # else the draw waits for its seat, as _settle would find
                         return st
                 elif _ok_move(state, seat, action):
                     st = state if owned else _copy(state)
