@@ -410,7 +410,12 @@ class SpellCasterEngine(Engine):
             if (
                 not state["stack"]
                 and type(action) is dict
-                and ((atype := action.get("type")) == "end_turn" or atype == "move" or atype == "conjure")
+                and (
+                    (atype := action.get("type")) == "end_turn"
+                    or atype == "move"
+                    or atype == "conjure"
+                    or atype == "rest"
+                )
                 and type(seat) is int
                 and state["phase"] == "play"
                 and state["wild"] is None
@@ -422,6 +427,20 @@ class SpellCasterEngine(Engine):
                     if len(action) == 1 and not _owes(state, seat):
                         st = state if owned else _copy(state)
                         _turn_ends(st, seat)
+                        return st
+                elif atype == "move":
+                    if _ok_move(state, seat, action):
+                        st = state if owned else _copy(state)
+                        t = st["turn"]
+                        t["left"] -= 1
+                        t["first_done"] = True
+                        t["moved"] = True
+                        to = action["to"]
+                        st["casters"][seat]["point"] = to
+                        if _familiar_at(st, to):
+                            _strike(st, seat, to)
+                            _settle(st)
+                        # else the turn goes on, as _settle would find
                         return st
                 elif atype == "conjure":
                     if _ok_conjure(state, seat, action):
@@ -436,19 +455,13 @@ class SpellCasterEngine(Engine):
                         if not has_draw_source(st, seat):
                             _settle(st)  # else the draw waits for its seat, as _settle would find
                         return st
-                elif _ok_move(state, seat, action):
+                elif _ok_rest(state, seat, action):
                     st = state if owned else _copy(state)
                     t = st["turn"]
                     t["left"] -= 1
                     t["first_done"] = True
-                    t["moved"] = True
-                    to = action["to"]
-                    st["casters"][seat]["point"] = to
-                    if _familiar_at(st, to):
-                        _strike(st, seat, to)
-                        _settle(st)
-                    # else the turn goes on, as _settle would find
-                    return st
+                    _rest(st, seat, action)
+                    return st  # the turn goes on, as _settle would find
             elif (
                 state["stack"]
                 and (top := state["stack"][-1])["p"] == "draw"
