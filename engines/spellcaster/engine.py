@@ -352,16 +352,12 @@ class SpellCasterEngine(Engine):
     def apply_in_place(self, state: State, event: dict[str, Any], owned: bool = True) -> State:
         """``owned`` False is ``apply``: the state is copied after the checks, before any write.
         (One method for both, so the in-place fold pays no extra call per event.)"""
-        # event_kind's own first test, without its call (the envelope of every event)
-        if (
-            type(event) is dict
-            and len(event) == 3
-            and event.get("kind") == "action"
-            and "seat" in event
-            and "action" in event
-        ):
-            kind = "action"
-        else:
+        # event_kind's own first tests, without its call (the envelope of every event)
+        kind = event.get("kind") if type(event) is dict else None
+        if kind == "action":
+            if len(event) != 3 or "seat" not in event or "action" not in event:
+                kind = event_kind(event)
+        elif kind != "chance" or len(event) != 2 or "outcome" not in event:
             kind = event_kind(event)
         if state["phase"] == "over":
             raise IllegalAction("The contest is over; nothing more can happen.", code="game_over")
@@ -371,6 +367,33 @@ class SpellCasterEngine(Engine):
         # strings (a return's list is read into a set), so an owned state needs no copy of it.
         if kind == "chance":
             outcome = event["outcome"]
+            stack = state["stack"]
+            # A card dealt from a face-down deck (nearly every chance event): _outcome_fits,
+            # _apply_chance and what _settle does next, without their calls.
+            if (
+                stack
+                and (top := stack[-1])["p"] == "deal"
+                and state["phase"] == "play"
+                and type(outcome) is list
+                and len(outcome) == 1
+                and type(o := outcome[0]) is int
+                and 0 <= o < len(state["casters"][top["seat"]]["pool"][top["element"]])
+            ):
+                st = state if owned else _copy(state)
+                stack = st["stack"]
+                stack.pop()
+                c = st["casters"][top["seat"]]
+                c["hand"].append({"id": c["pool"][top["element"]].pop(o), "open": False})
+                if (
+                    stack
+                    and (top := stack[-1])["p"] == "draw"
+                    and top["left"] > 0
+                    and st["alive"].count(True) > 1
+                    and has_draw_source(st, top["seat"])
+                ):
+                    return st  # the draw goes on: what _settle would find first
+                _settle(st)
+                return st
             if not _outcome_fits(state, outcome):
                 spec = self.chance(state)
                 if spec is None:
@@ -380,6 +403,81 @@ class SpellCasterEngine(Engine):
             _apply_chance(st, outcome)
         else:
             seat, action = event["seat"], event["action"]
+            # The commonest turn actions, checked and settled here when validate would go
+            # straight to their check and _settle has little to do (end the turn, let it go on,
+            # leave a draw waiting): the seat whose turn it is, no prompt, no wild movement,
+            # more than one caster alive.
+            if (
+                not state["stack"]
+                and type(action) is dict
+                and (
+                    (atype := action.get("type")) == "end_turn"
+                    or atype == "move"
+                    or atype == "conjure"
+                    or atype == "rest"
+                )
+                and type(seat) is int
+                and state["phase"] == "play"
+                and state["wild"] is None
+                and seat == state["turn"]["seat"]
+                and state["alive"][seat]
+                and state["alive"].count(True) > 1
+            ):
+                if atype == "end_turn":
+                    if len(action) == 1 and not _owes(state, seat):
+                        st = state if owned else _copy(state)
+                        _turn_ends(st, seat)
+                        return st
+                elif atype == "move":
+                    if _ok_move(state, seat, action):
+                        st = state if owned else _copy(state)
+                        t = st["turn"]
+                        t["left"] -= 1
+                        t["first_done"] = True
+                        t["moved"] = True
+                        to = action["to"]
+                        st["casters"][seat]["point"] = to
+                        if _familiar_at(st, to):
+                            _strike(st, seat, to)
+                            _settle(st)
+                        # else the turn goes on, as _settle would find
+                        return st
+                elif atype == "conjure":
+                    if _ok_conjure(state, seat, action):
+                        st = state if owned else _copy(state)
+                        t = st["turn"]
+                        t["left"] -= 1
+                        t["first_done"] = True
+                        t["conjured"] = True
+                        st["stack"].append(
+                            {"p": "draw", "seat": seat, "mode": action["cards"], "left": action["cards"]}
+                        )
+                        if not has_draw_source(st, seat):
+                            _settle(st)  # else the draw waits for its seat, as _settle would find
+                        return st
+                elif _ok_rest(state, seat, action):
+                    st = state if owned else _copy(state)
+                    t = st["turn"]
+                    t["left"] -= 1
+                    t["first_done"] = True
+                    _rest(st, seat, action)
+                    return st  # the turn goes on, as _settle would find
+            elif (
+                state["stack"]
+                and (top := state["stack"][-1])["p"] == "draw"
+                and type(action) is dict
+                and action.get("type") == "draw"
+                and type(seat) is int
+                and seat == top["seat"]
+                and state["phase"] == "play"
+                and _ok_draw(state, top, seat, action)
+            ):
+                # A draw answering its prompt: validate's check and the handler, without validate.
+                st = state if owned else _copy(state)
+                _on_draw(st, seat, action, st["stack"][-1])
+                if st["stack"][-1]["p"] != "deal" or st["alive"].count(True) <= 1:
+                    _settle(st)  # a face-up card taken (a deal waits for its chance outcome)
+                return st
             self.validate(state, seat, action)
             st = state if owned else _copy(state)
             # _apply_action, without its call
@@ -1103,8 +1201,13 @@ def _move(st: State, seat: int, action: Action) -> None:
     c["point"] = action["to"]
     if not _familiar_at(st, action["to"]):
         return  # most moves: nothing strikes
+    _strike(st, seat, action["to"])
+
+
+def _strike(st: State, seat: int, point: Any) -> None:
+    """The launched and wild spells standing at ``point`` strike the caster who moved there."""
     for s, i, sp in _spells(st):
-        if sp["state"] in ("launched", "wild") and sp["point"] == action["to"] and st["alive"][seat]:
+        if sp["state"] in ("launched", "wild") and sp["point"] == point and st["alive"][seat]:
             _impact(st, ref(s, i))
 
 
@@ -1883,6 +1986,82 @@ def _close_turn(st: State) -> bool:
             }
     st["upcoming"] = nxt
     return True
+
+
+def _turn_ends(st: State, seat: int) -> None:
+    """An end_turn's _settle, for a turn of a living seat with no prompt and no wild movement,
+    more than one caster alive: _close_turn, then _start_turn of the next living seat, with their
+    calls and _next_living's folded in (end of turn was about a fifth of a replay's work)."""
+    t = st["turn"]
+    t["over"] = True
+    casters = st["casters"]
+    # SC-R16: a free launch not taken in the caster's next turn lapses.
+    for sp in casters[seat]["display"]:
+        if sp is not None and sp["state"] == "released" and sp["released_at"] < t["no"]:
+            _token_back(st, sp, seat)
+            sp["state"] = "building"
+            sp["released_at"] = None
+            sp["launch_point"] = None
+    st["turn"] = None
+    n = st["n"]
+    alive = st["alive"]
+    nxt = seat
+    for k in range(1, n + 1):
+        s = (seat + k) % n
+        if alive[s]:
+            nxt = s
+            break
+    first = st["first"]
+    if (nxt - first) % n <= (seat - first) % n:
+        st["round"] += 1
+        if st["max_rounds"] and st["round"] > st["max_rounds"]:
+            _finish(st, "round_limit")
+            return
+        for c in casters:
+            for sp in c["display"]:
+                if sp is not None and sp["state"] == "wild":
+                    # SC L259-262: the wild spells move before the first player's turn.
+                    _close_wild(st, nxt)
+                    st["upcoming"] = nxt
+                    _settle(st)
+                    return
+    # _start_turn(st, nxt): the upcoming seat is alive (_settle would not look further)
+    st["turn_no"] += 1
+    c = casters[nxt]
+    ap = c["squares"][len(c["squares"]) - c["life"]] if c["life"] > 0 else 0
+    st["turn"] = {
+        "seat": nxt,
+        "ap": ap,
+        "left": ap,
+        "conjured": False,
+        "rested": False,
+        "moved": False,
+        "first_done": False,
+        "handled": [],
+        "controlled": [],
+        "over": False,
+        "no": st["turn_no"],
+    }
+    st["upcoming"] = None
+
+
+def _close_wild(st: State, nxt: int) -> None:
+    wild = [
+        ref(s, i)
+        for s, c in enumerate(st["casters"])
+        for i, sp in enumerate(c["display"])
+        if sp is not None and sp["state"] == "wild"
+    ]
+    st["wild"] = {
+        "spells": wild,
+        "done": [],
+        "current": None,
+        "card": 0,
+        "selected": [nxt],
+        "passed": [],
+        "picker": nxt,
+        "stage": "pick",
+    }
 
 
 def _wild_candidates(st: State) -> list[int]:
