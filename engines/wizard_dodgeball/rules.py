@@ -7,6 +7,7 @@ Spells live in spells.py. Every refusal raises IllegalAction with a stable code.
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from engines.base import IllegalAction
@@ -30,6 +31,7 @@ from .state import (
 )
 
 Square = tuple[int, int]
+_ACTIVE = itemgetter("active")
 CATCH_TOTALS_STICKY = (3, 6, 9, 12)
 FROZEN_DODGE = 5
 
@@ -51,7 +53,12 @@ def name(jersey: int) -> str:
 
 def begin_turn(state: State, side: int) -> None:
     """Activate the side's next wizard in line-up order (left to right), skipping the eliminated."""
-    lineup = [w for w in state["wizards"] if w["side"] == side]
+    wizards = state["wizards"]
+    # setup lists the first side's five wizards, then the second's, and nothing reorders them: the
+    # side's line-up is its five, taken as a slice once its ends are seen to be the side's (issue 17, P1).
+    lineup = wizards[5 * side : 5 * side + 5]
+    if len(wizards) != 10 or lineup[0]["side"] != side or lineup[4]["side"] != side:
+        lineup = [w for w in wizards if w["side"] == side]
     start = state["next_slot"][side]
     chosen = None
     for k in range(len(lineup)):
@@ -190,7 +197,9 @@ def free_action_available(state: State, w: dict) -> bool:
 def settle(state: State) -> None:
     """After every event: activate balls behind an attack line, end finished turns, detect the winner."""
     back_rows = None
-    for b in state["balls"]:
+    balls = state["balls"]
+    # Most events find every ball active: looked for in C before the loop (issue 17, P1).
+    for b in balls if False in map(_ACTIVE, balls) else ():
         if not b["active"]:
             # ball_square and is_behind_attack_line, inline: this runs after every event.
             where = b["sq"]
@@ -370,10 +379,12 @@ def do_move(state: State, action: dict) -> None:
         raise IllegalAction("That square is off the court.", code="out_of_bounds")
     if not c.in_half(w["side"], to):
         raise IllegalAction("Wizards may move into the Neutral Area but never across it.", code="cross_neutral_area")
-    blocked = _blocked(state)
     if pick is None:
-        # The straight path settles most moves; the search runs only when it is blocked.
-        if not _straight_path_free(state, w, to, blocked) and to not in reachable(state, w["j"], blocked, goal=to):
+        # The straight path settles most moves; the blocked squares and the search are built
+        # only when it does not (issue 17, P1).
+        if not _straight_path_free(state, w, to) and to not in reachable(
+            state, w["j"], blocked := _blocked(state), goal=to
+        ):
             if to in blocked:
                 raise IllegalAction("That square is not empty.", code="square_occupied")
             raise IllegalAction(
@@ -385,6 +396,7 @@ def do_move(state: State, action: dict) -> None:
         if b is None or b["sq"] is None:
             raise IllegalAction("There is no loose ball with that number to pick up.", code="no_such_ball")
         check_can_pick_up(state, w)
+        blocked = _blocked(state)
         bsq = (b["sq"][0], b["sq"][1])
         if not _straight_pickup_free(state, w, bsq, to, blocked) and to not in reachable_with_pickup(
             state, w["j"], pick, blocked
@@ -412,16 +424,34 @@ def _straight_steps(a: Square, b: Square, blocked: set[Square], lo: int, hi: int
     return max(abs(gx - a[0]), abs(gy - a[1]))
 
 
-def _straight_path_free(state: State, w: dict, to: Square, blocked: set[Square]) -> bool:
+def _straight_path_free(state: State, w: dict, to: Square) -> bool:
     """A quick sufficient test for a plain move (issue 17, P1): the straight path to the goal is
     within the allowance and free. When it says True, ``reachable`` finds the goal too (its
-    search tries every such path); when False, the search decides."""
-    start = (w["sq"][0], w["sq"][1])
-    if to == start:
+    search tries every such path); when False, the search decides.
+
+    ``_straight_steps`` without the set of blocked squares: the path, a few squares, is laid
+    out first and each wizard's and loose ball's square looked for in it."""
+    x, y = w["sq"]
+    gx, gy = to
+    if gx == x and gy == y:
         return False  # standing still is no move
+    if max(abs(gx - x), abs(gy - y)) > move_allowance(state, w["j"]):
+        return False
     lo, hi = court_of(state).half_rows[w["side"]]
-    steps = _straight_steps(start, to, blocked, lo, hi)
-    return steps is not None and steps <= move_allowance(state, w["j"])
+    path = []  # squares as the state writes them, [column, row]: compared with them as lists
+    while x != gx or y != gy:
+        x += (gx > x) - (gx < x)
+        y += (gy > y) - (gy < y)
+        if not lo <= y <= hi:
+            return False
+        path.append([x, y])
+    for o in state["wizards"]:
+        if o["sq"] in path and not o["out"]:
+            return False
+    for b in state["balls"]:
+        if b["sq"] in path:
+            return False
+    return True
 
 
 def _straight_pickup_free(state: State, w: dict, bsq: Square, to: Square, blocked: set[Square]) -> bool:
