@@ -7,7 +7,6 @@ Spells live in spells.py. Every refusal raises IllegalAction with a stable code.
 
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import Any
 
 from engines.base import IllegalAction
@@ -15,6 +14,7 @@ from engines.base import IllegalAction
 from . import dice
 from .geometry import line_of_sight
 from .state import (
+    _FOUND_AT,
     State,
     attack_colours,
     ball,
@@ -31,7 +31,6 @@ from .state import (
 )
 
 Square = tuple[int, int]
-_ACTIVE = itemgetter("active")
 CATCH_TOTALS_STICKY = (3, 6, 9, 12)
 FROZEN_DODGE = 5
 
@@ -197,9 +196,7 @@ def free_action_available(state: State, w: dict) -> bool:
 def settle(state: State) -> None:
     """After every event: activate balls behind an attack line, end finished turns, detect the winner."""
     back_rows = None
-    balls = state["balls"]
-    # Most events find every ball active: looked for in C before the loop (issue 17, P1).
-    for b in balls if False in map(_ACTIVE, balls) else ():
+    for b in state["balls"]:
         if not b["active"]:
             # ball_square and is_behind_attack_line, inline: this runs after every event.
             where = b["sq"]
@@ -218,12 +215,17 @@ def settle(state: State) -> None:
             # Version 1 went on ending the finished turn ("123 turns"); it replays as recorded.
             break
         turn = state["turn"]
-        w = wizard(state, turn["wizard"])
+        jersey = turn["wizard"]
+        try:  # wizard(), its hint inline: this runs after every event
+            w = state["wizards"][_FOUND_AT[jersey]]
+            if w["j"] != jersey:
+                w = wizard(state, jersey)
+        except (KeyError, IndexError, TypeError):
+            w = wizard(state, jersey)
         if w["out"]:
             end_turn(state)
             continue
         if turn["actions"] > 0:
-            jersey = w["j"]
             for e in state["effects"]:
                 if e["wizard"] == jersey and e["face"] == "freeze":
                     break
