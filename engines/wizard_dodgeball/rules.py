@@ -14,6 +14,7 @@ from engines.base import IllegalAction
 from . import dice
 from .geometry import line_of_sight
 from .state import (
+    _FOUND_AT,
     State,
     attack_colours,
     ball,
@@ -51,7 +52,12 @@ def name(jersey: int) -> str:
 
 def begin_turn(state: State, side: int) -> None:
     """Activate the side's next wizard in line-up order (left to right), skipping the eliminated."""
-    lineup = [w for w in state["wizards"] if w["side"] == side]
+    wizards = state["wizards"]
+    # setup lists the first side's five wizards, then the second's, and nothing reorders them: the
+    # side's line-up is its five, taken as a slice once its ends are seen to be the side's (issue 17, P1).
+    lineup = wizards[5 * side : 5 * side + 5]
+    if len(wizards) != 10 or lineup[0]["side"] != side or lineup[4]["side"] != side:
+        lineup = [w for w in wizards if w["side"] == side]
     start = state["next_slot"][side]
     chosen = None
     for k in range(len(lineup)):
@@ -209,12 +215,17 @@ def settle(state: State) -> None:
             # Version 1 went on ending the finished turn ("123 turns"); it replays as recorded.
             break
         turn = state["turn"]
-        w = wizard(state, turn["wizard"])
+        jersey = turn["wizard"]
+        try:  # wizard(), its hint inline: this runs after every event
+            w = state["wizards"][_FOUND_AT[jersey]]
+            if w["j"] != jersey:
+                w = wizard(state, jersey)
+        except (KeyError, IndexError, TypeError):
+            w = wizard(state, jersey)
         if w["out"]:
             end_turn(state)
             continue
         if turn["actions"] > 0:
-            jersey = w["j"]
             for e in state["effects"]:
                 if e["wizard"] == jersey and e["face"] == "freeze":
                     break
@@ -370,10 +381,12 @@ def do_move(state: State, action: dict) -> None:
         raise IllegalAction("That square is off the court.", code="out_of_bounds")
     if not c.in_half(w["side"], to):
         raise IllegalAction("Wizards may move into the Neutral Area but never across it.", code="cross_neutral_area")
-    blocked = _blocked(state)
     if pick is None:
-        # The straight path settles most moves; the search runs only when it is blocked.
-        if not _straight_path_free(state, w, to, blocked) and to not in reachable(state, w["j"], blocked, goal=to):
+        # The straight path settles most moves; the blocked squares and the search are built
+        # only when it does not (issue 17, P1).
+        if not _straight_path_free(state, w, to) and to not in reachable(
+            state, w["j"], blocked := _blocked(state), goal=to
+        ):
             if to in blocked:
                 raise IllegalAction("That square is not empty.", code="square_occupied")
             raise IllegalAction(
@@ -385,6 +398,7 @@ def do_move(state: State, action: dict) -> None:
         if b is None or b["sq"] is None:
             raise IllegalAction("There is no loose ball with that number to pick up.", code="no_such_ball")
         check_can_pick_up(state, w)
+        blocked = _blocked(state)
         bsq = (b["sq"][0], b["sq"][1])
         if not _straight_pickup_free(state, w, bsq, to, blocked) and to not in reachable_with_pickup(
             state, w["j"], pick, blocked
@@ -412,16 +426,34 @@ def _straight_steps(a: Square, b: Square, blocked: set[Square], lo: int, hi: int
     return max(abs(gx - a[0]), abs(gy - a[1]))
 
 
-def _straight_path_free(state: State, w: dict, to: Square, blocked: set[Square]) -> bool:
+def _straight_path_free(state: State, w: dict, to: Square) -> bool:
     """A quick sufficient test for a plain move (issue 17, P1): the straight path to the goal is
     within the allowance and free. When it says True, ``reachable`` finds the goal too (its
-    search tries every such path); when False, the search decides."""
-    start = (w["sq"][0], w["sq"][1])
-    if to == start:
+    search tries every such path); when False, the search decides.
+
+    ``_straight_steps`` without the set of blocked squares: the path, a few squares, is laid
+    out first and each wizard's and loose ball's square looked for in it."""
+    x, y = w["sq"]
+    gx, gy = to
+    if gx == x and gy == y:
         return False  # standing still is no move
+    if max(abs(gx - x), abs(gy - y)) > move_allowance(state, w["j"]):
+        return False
     lo, hi = court_of(state).half_rows[w["side"]]
-    steps = _straight_steps(start, to, blocked, lo, hi)
-    return steps is not None and steps <= move_allowance(state, w["j"])
+    path = []  # squares as the state writes them, [column, row]: compared with them as lists
+    while x != gx or y != gy:
+        x += (gx > x) - (gx < x)
+        y += (gy > y) - (gy < y)
+        if not lo <= y <= hi:
+            return False
+        path.append([x, y])
+    for o in state["wizards"]:
+        if o["sq"] in path and not o["out"]:
+            return False
+    for b in state["balls"]:
+        if b["sq"] in path:
+            return False
+    return True
 
 
 def _straight_pickup_free(state: State, w: dict, bsq: Square, to: Square, blocked: set[Square]) -> bool:

@@ -54,10 +54,14 @@ _FOUND_AT: dict[int, int] = {}
 
 def wizard(state: State, jersey: int) -> dict[str, Any] | None:
     wizards = state["wizards"]
+    # The hint, checked, without testing for a missing or stale one first: the misses raise.
+    try:
+        w = wizards[_FOUND_AT[jersey]]
+        if w["j"] == jersey:
+            return w
+    except (KeyError, IndexError, TypeError):
+        pass
     if type(jersey) is int:
-        i = _FOUND_AT.get(jersey)
-        if i is not None and i < len(wizards) and wizards[i]["j"] == jersey:
-            return wizards[i]
         for i, w in enumerate(wizards):
             if w["j"] == jersey:
                 _FOUND_AT[jersey] = i
