@@ -2696,20 +2696,6 @@ def remove_model(s: State, m: dict, by: int | None) -> None:
 # ====================================================================== quests (WD-42..48)
 
 
-#: The condition keys that read the seat's models on the board.
-_ON_MODELS = (
-    "challenges",
-    "challenge_kinds",
-    "leader",
-    "arrival_spaces",
-    "models_in_enemy_zone",
-    "models_alive",
-    "terrain",
-)
-
-_ON_MODELS_SET = frozenset(_ON_MODELS)
-
-
 @lru_cache(maxsize=64)
 def _board_by_key(pack_id: str, map_id: str, nexus: str) -> tuple[dict[str, str], dict[str, list[int]]]:
     """One board's printed terrain and Zones by space as the state writes it ("q,r"), so a
@@ -2778,60 +2764,15 @@ class _QuestLook:
 
 
 def condition_holds(s: State, seat: int, cond: dict, look: _QuestLook | None = None) -> bool:
-    look = look if look is not None else _QuestLook(s, seat)
-    if "all" in cond:
-        return all(condition_holds(s, seat, c, look) for c in cond["all"])
-    if "any" in cond:
-        return any(condition_holds(s, seat, c, look) for c in cond["any"])
-    # Only the conditions on models read them: the counters' conditions (a lightning quest's
-    # "first-blood" after every event, issue 17 P1) need not gather the models.
-    mine = [m for _, m in look.mine()] if not _ON_MODELS_SET.isdisjoint(cond) else []
-    foe = other(seat)
-    st = s["stats"]
-    ok = True
-    if "challenges" in cond:
-        held = [m for m in mine if look.controls(m, "challenge")]
-        if cond.get("zone") == "enemy":
-            held = [m for m in held if look.in_zone(m, foe)]
-        elif cond.get("zone") == "own":
-            held = [m for m in held if look.in_zone(m, seat)]
-        ok &= len(held) >= cond["challenges"]
-    if "challenge_kinds" in cond:
-        kinds = {look.controls(m, "challenge")["what"] for m in mine if look.controls(m, "challenge")}
-        ok &= len(kinds & set(cond["challenge_kinds"])) >= cond.get("min", 1)
-    if "leader" in cond:
-        leaders = [(uid, m) for uid, m in look.mine() if m["leader"]]
-        lead = min(leaders, key=lambda um: um[0])[1] if leaders else None
-        if lead is None:
-            ok = False
-        elif cond["leader"] == "enemy_zone":
-            ok &= look.in_zone(lead, foe)
-        elif cond["leader"] == "challenge":
-            ok &= look.controls(lead, "challenge") is not None
-    if "arrival_spaces" in cond:
-        arr = {geometry.key(h) for h in board(s).arrival[s["zone_half"][foe]]}
-        ok &= sum(1 for m in mine if m["hex"] in arr) >= cond["arrival_spaces"]
-    if "impacts_made" in cond:
-        ok &= st["impacts"][seat] >= cond["impacts_made"]
-    if "models_in_enemy_zone" in cond:
-        ok &= sum(1 for m in mine if look.in_zone(m, foe)) >= cond["models_in_enemy_zone"]
-    if "models_alive" in cond:
-        ok &= len(mine) >= cond["models_alive"]
-    if "removed_this_round" in cond:
-        ok &= st["removed"][seat] >= cond["removed_this_round"]
-    if "terrain" in cond:
-        ok &= sum(1 for m in mine if look.terrain(m) not in ("open", None)) >= cond["terrain"]
-    if "spells_cast" in cond:
-        ok &= st["spells"][seat] >= cond["spells_cast"]
-    if "potions_used" in cond:
-        ok &= st["potions"][seat] >= cond["potions_used"]
-    return bool(ok)
+    """Does ``cond`` hold for ``seat``? Any condition dict, compiled each call; a pack's quests
+    are compiled once (``quest_test``)."""
+    return _compile(cond)(s, seat, look if look is not None else _QuestLook(s, seat))
 
 
 def _compile(cond: dict):
-    """``condition_holds(s, seat, cond, look)`` as one function of ``(s, seat, look)``, the
-    condition's keys read once: a lightning quest's condition is checked after every event
-    (issue 17, P1). Every part only reads, so the first part that fails decides."""
+    """The condition as one function of ``(s, seat, look)``, its keys read once: a lightning
+    quest's condition is checked after every event (issue 17, P1). Every part only reads, so the
+    first part that fails decides."""
     if "all" in cond:
         parts = [_compile(c) for c in cond["all"]]
         return lambda s, seat, look: all(f(s, seat, look) for f in parts)
