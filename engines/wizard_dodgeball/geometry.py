@@ -54,9 +54,15 @@ def line_of_sight(a: Square, b: Square, blockers: Iterable[Square]) -> bool:
     y0, y1 = (ay, by) if ay <= by else (by, ay)
     dx, dy = bx - ax, by - ay
     span = abs(dx) + abs(dy)
-    for c in blockers:
-        cx, cy = c
-        if x0 <= cx <= x1 and y0 <= cy <= y1 and 2 * abs((cx - ax) * dy - (cy - ay) * dx) < span and c != a and c != b:
+    # Squares compared by their coordinates: a blocker may be a state's [x, y] list.
+    for cx, cy in blockers:
+        if (
+            x0 <= cx <= x1
+            and y0 <= cy <= y1
+            and 2 * abs((cx - ax) * dy - (cy - ay) * dx) < span
+            and (cx != ax or cy != ay)
+            and (cx != bx or cy != by)
+        ):
             return False
     return True
 

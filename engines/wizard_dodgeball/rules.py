@@ -23,6 +23,7 @@ from .state import (
     dodge_colours,
     effect_faces,
     has_effect,
+    has_faces,
     move_allowance,
     occupancy,
     stats,
@@ -68,13 +69,7 @@ def begin_turn(state: State, side: int) -> None:
     if chosen is None:  # cannot happen: the game ends when a side has nobody left
         return
     jersey = chosen["j"]
-    speed = slow = False  # effect_faces without its set: every turn begins here
-    for e in state["effects"]:
-        if e["wizard"] == jersey:
-            if e["face"] == "speed":
-                speed = True
-            elif e["face"] == "slow":
-                slow = True
+    speed, slow = has_faces(state, jersey, "speed", "slow")
     actions = 2 + (1 if speed else 0) - (1 if slow else 0)
     seats = state["sides"][side]
     if state["team_control"] == "turns":

@@ -265,26 +265,8 @@ class _Targetable:
             self.rng = spell_range(state, self.caster_j)
         if max(abs(s[0] - here[0]), abs(s[1] - here[1])) > self.rng:
             return False
-        # line_of_sight with the wizards on the court as the blockers, read straight from the state.
-        ax, ay = here
-        bx, by = s
-        x0, x1 = (ax, bx) if ax <= bx else (bx, ax)
-        y0, y1 = (ay, by) if ay <= by else (by, ay)
-        dx, dy = bx - ax, by - ay
-        span = abs(dx) + abs(dy)
-        for w in state["wizards"]:
-            if w["out"]:
-                continue
-            cx, cy = w["sq"]
-            if (
-                x0 <= cx <= x1
-                and y0 <= cy <= y1
-                and 2 * abs((cx - ax) * dy - (cy - ay) * dx) < span
-                and (cx != ax or cy != ay)
-                and (cx != bx or cy != by)
-            ):
-                return False
-        return True
+        # The wizards on the court block, their [x, y] squares read straight from the state.
+        return line_of_sight(here, s, [w["sq"] for w in state["wizards"] if not w["out"]])
 
     def square(self, ref: dict) -> Square | None:
         """The target's square when ``ref`` (one well-formed key, an int) is a candidate; else None."""

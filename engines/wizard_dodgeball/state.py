@@ -141,15 +141,22 @@ def controller(state: State, jersey: int) -> int:
     return state["controllers"][side][w["slot"]]
 
 
-def move_allowance(state: State, jersey: int) -> int:
-    """MOVE, with Shrink (-2) and Enlarge (+2); never below 1."""
-    shrink = enlarge = False  # effect_faces without its set: every move asks
+def has_faces(state: State, jersey: int, a: str, b: str) -> tuple[bool, bool]:
+    """Whether an effect of face ``a``, and one of face ``b``, is on the wizard: ``effect_faces``
+    without its set, for the questions every move and every turn asks (issue 17, P1)."""
+    has_a = has_b = False
     for e in state["effects"]:
         if e["wizard"] == jersey:
-            if e["face"] == "shrink":
-                shrink = True
-            elif e["face"] == "enlarge":
-                enlarge = True
+            if e["face"] == a:
+                has_a = True
+            elif e["face"] == b:
+                has_b = True
+    return has_a, has_b
+
+
+def move_allowance(state: State, jersey: int) -> int:
+    """MOVE, with Shrink (-2) and Enlarge (+2); never below 1."""
+    shrink, enlarge = has_faces(state, jersey, "shrink", "enlarge")
     move = stats(jersey)["move"]
     if shrink:
         move -= 2
