@@ -1946,17 +1946,21 @@ def _start_turn(st: State, seat: int) -> None:
     st["upcoming"] = None
 
 
-def _close_turn(st: State) -> bool:
-    """End the turn; the next living seat clockwise is upcoming. False when the game ended."""
-    t = st["turn"]
-    seat = t["seat"]
-    # SC-R16: a free launch not taken in the caster's next turn lapses.
+def _lapse_free_launches(st: State, seat: int, turn_no: int) -> None:
+    """SC-R16: a free launch not taken in the caster's next turn lapses (as the turn ends)."""
     for sp in st["casters"][seat]["display"]:
-        if sp is not None and sp["state"] == "released" and sp["released_at"] < t["no"]:
+        if sp is not None and sp["state"] == "released" and sp["released_at"] < turn_no:
             _token_back(st, sp, seat)
             sp["state"] = "building"
             sp["released_at"] = None
             sp["launch_point"] = None
+
+
+def _close_turn(st: State) -> bool:
+    """End the turn; the next living seat clockwise is upcoming. False when the game ended."""
+    t = st["turn"]
+    seat = t["seat"]
+    _lapse_free_launches(st, seat, t["no"])
     st["turn"] = None
     nxt = _next_living(st, seat)
     first = st["first"]
@@ -1966,42 +1970,20 @@ def _close_turn(st: State) -> bool:
         if st["max_rounds"] and st["round"] > st["max_rounds"]:
             _finish(st, "round_limit")
             return False
-        wild = [
-            ref(s, i)
-            for s, c in enumerate(st["casters"])
-            for i, sp in enumerate(c["display"])
-            if sp is not None and sp["state"] == "wild"
-        ]
-        if wild:
-            # SC L259-262: the wild spells move before the first player's turn.
-            st["wild"] = {
-                "spells": wild,
-                "done": [],
-                "current": None,
-                "card": 0,
-                "selected": [nxt],
-                "passed": [],
-                "picker": nxt,
-                "stage": "pick",
-            }
+        # SC L259-262: the wild spells move before the first player's turn.
+        _close_wild(st, nxt)
     st["upcoming"] = nxt
     return True
 
 
 def _turn_ends(st: State, seat: int) -> None:
     """An end_turn's _settle, for a turn of a living seat with no prompt and no wild movement,
-    more than one caster alive: _close_turn, then _start_turn of the next living seat, with their
-    calls and _next_living's folded in (end of turn was about a fifth of a replay's work)."""
+    more than one caster alive: _close_turn's work with _next_living's folded in (end of turn was
+    about a fifth of a replay's work), then _start_turn of the next living seat."""
     t = st["turn"]
     t["over"] = True
     casters = st["casters"]
-    # SC-R16: a free launch not taken in the caster's next turn lapses.
-    for sp in casters[seat]["display"]:
-        if sp is not None and sp["state"] == "released" and sp["released_at"] < t["no"]:
-            _token_back(st, sp, seat)
-            sp["state"] = "building"
-            sp["released_at"] = None
-            sp["launch_point"] = None
+    _lapse_free_launches(st, seat, t["no"])
     st["turn"] = None
     n = st["n"]
     alive = st["alive"]
@@ -2025,33 +2007,19 @@ def _turn_ends(st: State, seat: int) -> None:
                     st["upcoming"] = nxt
                     _settle(st)
                     return
-    # _start_turn(st, nxt): the upcoming seat is alive (_settle would not look further)
-    st["turn_no"] += 1
-    c = casters[nxt]
-    ap = c["squares"][len(c["squares"]) - c["life"]] if c["life"] > 0 else 0
-    st["turn"] = {
-        "seat": nxt,
-        "ap": ap,
-        "left": ap,
-        "conjured": False,
-        "rested": False,
-        "moved": False,
-        "first_done": False,
-        "handled": [],
-        "controlled": [],
-        "over": False,
-        "no": st["turn_no"],
-    }
-    st["upcoming"] = None
+    _start_turn(st, nxt)  # the next living seat: _settle would not look further
 
 
 def _close_wild(st: State, nxt: int) -> None:
+    """At the end of a round, the wild spells' movement, first picked by ``nxt``, if any is wild."""
     wild = [
         ref(s, i)
         for s, c in enumerate(st["casters"])
         for i, sp in enumerate(c["display"])
         if sp is not None and sp["state"] == "wild"
     ]
+    if not wild:
+        return
     st["wild"] = {
         "spells": wild,
         "done": [],
