@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import asyncio
 import base64
+import inspect
 import os
 from urllib.parse import urlsplit, urlunsplit
 
@@ -186,3 +188,34 @@ def django_db_setup(django_db_setup):
     # that touch the database run against the database the platform runs on in production.
     if connection.vendor != "postgresql":
         pytest.exit("Database tests run on PostgreSQL: set DATABASE_URL (bash scripts/test does it).", returncode=4)
+
+
+def pytest_collection_modifyitems(items):
+    # Every coroutine test ends with nothing of its own still running (the fixture below); it is
+    # the first fixture set up, so its check runs after the test's other fixtures are torn down.
+    for item in items:
+        function = getattr(item, "function", None)
+        if inspect.iscoroutinefunction(function) and "no_task_outlives_its_test" not in item.fixturenames:
+            item.fixturenames.insert(0, "no_task_outlives_its_test")
+
+
+@pytest.fixture
+async def no_task_outlives_its_test(request):
+    """A consumer whose socket a test never disconnected stays blocked in the channel layer's
+    receive. pytest-asyncio cancels such tasks only when it closes the event loop, and a cancelled
+    channels-redis receive can wait forever on its connection there: that hung an xdist worker (and
+    so a whole CI run) with no test named. Here the leftover is cancelled with a bound, and the test
+    that left it fails by name."""
+    yield
+    me = asyncio.current_task()
+    left = [task for task in asyncio.all_tasks() if task is not me and not task.done()]
+    if not left:
+        return
+    for task in left:
+        task.cancel()
+    _, still_running = await asyncio.wait(left, timeout=10)
+    names = ", ".join(repr(task.get_coro()) for task in left)
+    pytest.fail(
+        f"{len(left)} task(s) outlived the test ({len(still_running)} still running 10 s after being cancelled): "
+        f"{names}. Disconnect every socket the test opens, a refused one included."
+    )

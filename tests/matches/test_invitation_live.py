@@ -83,6 +83,8 @@ async def test_nobody_else_can_follow_an_invitation():
     for name in ("dan", None):
         socket, connected, code = await follow(invitation, name)
         assert not connected and code == 4404
+        # The refused consumer still waits for the disconnect a browser would send.
+        await socket.disconnect()
 
 
 async def test_a_frame_sent_to_the_socket_is_answered_with_an_error_and_the_socket_stays():
