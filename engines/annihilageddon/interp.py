@@ -77,10 +77,12 @@ def push(st: dict, frames: list[dict]) -> None:
 
 
 def push_then_done(st: dict, f: dict, frames: list[dict]):
+    if not frames:
+        # Nothing to push: run moves on to the next op itself, without looking at the frame again.
+        return DONE
     f["pc"] += 1
     f["work"] = {}
-    if frames:
-        st["stack"].extend(reversed(frames))  # push
+    st["stack"].extend(reversed(frames))  # push
     return PUSHED
 
 
@@ -106,7 +108,7 @@ def run(st: dict) -> None:
         if pc >= end:
             stack.pop()
             continue
-        redirect = f["env"].get("redirect")
+        redirect = "redirect" in f["env"]  # only a redirected effect's env has the key (always True)
         while pc < end:
             op = prog[pc]
             name = op["op"]

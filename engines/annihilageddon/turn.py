@@ -220,7 +220,10 @@ def op_start_effects(st, f, op):
     """AN L160: "start of turn" effects of everything the active player controls."""
     w = f["work"]
     if "pending" not in w:
-        w["pending"] = controlled_having(st, st["active"], HAVING["start_of_turn"])
+        pending = controlled_having(st, st["active"], HAVING["start_of_turn"])
+        if not pending:
+            return DONE  # what _ordered_triggers does with none, the work left as run clears it
+        w["pending"] = pending
     return _ordered_triggers(st, f, "start_of_turn")
 
 
@@ -250,7 +253,10 @@ def op_end_effects(st, f, op):
     w = f["work"]
     if "pending" not in w:
         having = HAVING["end_of_turn"]
-        w["pending"] = [c for c in st["turn"]["played"] if c in having] + controlled_having(st, st["active"], having)
+        pending = [c for c in st["turn"]["played"] if c in having] + controlled_having(st, st["active"], having)
+        if not pending:
+            return DONE
+        w["pending"] = pending
     return _ordered_triggers(st, f, "end_of_turn")
 
 
