@@ -85,59 +85,79 @@ def _draw_fits(pool: int, count: int, outcome: Any) -> bool:
 _INT_ONLY = {int}
 
 
-#: What copy_state copies by hand: keys whose value is a list of strings (card ids, log lines) or
-#: None; the keys of a player and of the dicts named here whose value is such a list (every other
-#: value in those dicts is a number, a string, a boolean or None).
-_FLAT_LISTS = ("main", "lineup", "destroyed", "mayhem_pile", "notes", "end_flags")
-_PLAYER_LISTS = ("top", "pool", "hand", "discard", "ongoing", "dwts", "tile_dealt", "familiar_dealt")
-_FLAT_DICTS = {
-    "box": ("tile", "familiar"),
-    "legend": ("unseen",),
-    "dwt": ("unseen", "returned"),
-    "revealed": (),
-    "config": (),
-    "turn": ("played", "played_log", "bought", "borrowed"),
-}
-
-
-#: The keys copy_state copies with marshal: those whose value may hold a list or a dict that is
-#: not one of the flat ones above (version 2 adds the last two).
-_DEEP = ("defending", "stack", "prompt", "need", "deaths", "temp")
-_DEEP_V2 = (*_DEEP, "held_notes", "last_defense")
-
-
-def _flat_dict(d: dict, lists: tuple[str, ...]) -> dict:
-    out = dict(d)
-    for k in lists:
-        out[k] = d[k][:]
-    return out
-
-
 def copy_state(st: State) -> State:
-    """A copy of ``st`` that shares no container with it (what a JSON round trip gave).
+    """A copy of ``st`` that no apply of the copy can change ``st`` through: every container an
+    apply writes into is copied, the rest is shared (issue 17, P1: copying the whole state was
+    most of the copying apply's cost, several times the apply itself).
 
-    copy_tree (a marshal round trip) does most of it at C speed, but remaking every card id it
-    writes was most of its cost (issue 17, P1): the decks, the Line-Up and the players' zones are
-    flat lists of strings, which a slice copies while sharing the (immutable) strings. The rest is
-    a shallow copy of the state (every key keeps its place) whose nested keys (_DEEP) go through
-    copy_tree.
-    tests/engines/annihilageddon/test_copy_state.py checks along playouts that the copy equals the
-    state key for key and shares no container with it, and that no hand-copied list is also held
-    anywhere else in the state (a shared list would come out as two). One difference from a JSON
-    round trip: a card program that two stack frames share (they come from the card table) stays
-    shared in the copy; nothing ever changes a program, so no frame can see it."""
+    The audit behind it, part by part, of every write in engine.py, interp.py and turn.py (an
+    apply runs any op of the card programs and the turn machine):
+
+    - written in place, so copied: the decks, zones and Line-Up (``main``, ``lineup``,
+      ``destroyed``, ``mayhem_pile``, ``end_flags``, every list of a player); the dicts ``box``,
+      ``legend``, ``dwt``, ``revealed``, ``turn`` and each player (keys assigned) with their lists;
+      ``deaths`` and ``defending`` (appended to and removed from; the pairs in them are never
+      written, so they are shared); ``temp`` (``grant`` writes into a seat's dict: two levels);
+      the ``stack`` list, each frame (``pc``, ``work`` assigned), its ``env`` (``attacking`` set
+      and popped; its values are numbers, strings, booleans, None and the ``participants`` list,
+      which is only read) and its ``work`` (written at any depth: copied whole by copy_tree).
+    - only ever replaced, never written into, so shared: ``config`` (set up once), ``need`` (a
+      new dict per draw, None once drawn), ``last_defense``, a frame's ``prog`` (the card table's
+      programs and the turn machine's op lists), and ``notes`` and ``held_notes``, which
+      apply_in_place replaces with new lists before anything can append to them.
+    - ``prompt``: replaced by every question, and set to None by the answer, except for a
+      simultaneous choice, whose ``answers`` each defend writes into: that one dict is copied.
+
+    A new write into a shared part must copy it first or move it to the copied ones:
+    tests/engines/annihilageddon/test_copy_state.py applies, along playouts, each legal action
+    and the rest of the playout to copies and checks that the state copied from stays as it was.
+    Every value kept is equal to the state's, key order included."""
     out = dict(st)
-    # One marshal round trip of the keys that may hold nested containers, together, so that a
-    # container two of them share stays one. A whole-state round trip remade every key of the
-    # state's dict as well, which was most of what it cost once the flat lists were sliced;
-    # the dict copy shares them, and every other value is a number, a string or None.
-    deep = _DEEP_V2 if "last_defense" in st else _DEEP
-    out.update(zip(deep, copy_tree(list(map(st.__getitem__, deep)))))
-    for k in _FLAT_LISTS:
-        out[k] = st[k][:]
-    for k, lists in _FLAT_DICTS.items():
-        out[k] = _flat_dict(st[k], lists)
-    out["players"] = [_flat_dict(p, _PLAYER_LISTS) for p in st["players"]]
+    out["main"] = st["main"][:]
+    out["lineup"] = st["lineup"][:]
+    out["destroyed"] = st["destroyed"][:]
+    out["mayhem_pile"] = st["mayhem_pile"][:]
+    out["end_flags"] = st["end_flags"][:]
+    box, legend, dwt, turn = st["box"], st["legend"], st["dwt"], st["turn"]
+    out["box"] = {**box, "tile": box["tile"][:], "familiar": box["familiar"][:]}
+    out["legend"] = {**legend, "unseen": legend["unseen"][:]}
+    out["dwt"] = {**dwt, "unseen": dwt["unseen"][:], "returned": dwt["returned"][:]}
+    out["revealed"] = dict(st["revealed"])
+    out["turn"] = {
+        **turn,
+        "played": turn["played"][:],
+        "played_log": turn["played_log"][:],
+        "bought": turn["bought"][:],
+        "borrowed": turn["borrowed"][:],
+    }
+    out["players"] = [
+        {
+            **p,
+            "top": p["top"][:],
+            "pool": p["pool"][:],
+            "hand": p["hand"][:],
+            "discard": p["discard"][:],
+            "ongoing": p["ongoing"][:],
+            "dwts": p["dwts"][:],
+            "tile_dealt": p["tile_dealt"][:],
+            "familiar_dealt": p["familiar_dealt"][:],
+        }
+        for p in st["players"]
+    ]
+    out["deaths"] = st["deaths"][:]
+    out["defending"] = st["defending"][:]
+    temp = st["temp"]
+    if temp:
+        out["temp"] = {seat: dict(statics) for seat, statics in temp.items()}
+    else:
+        out["temp"] = {}
+    # A frame's work is usually empty (an op that finishes leaves none): copy_tree only for the rest.
+    out["stack"] = [
+        {**f, "env": dict(f["env"]), "work": copy_tree(f["work"]) if f["work"] else {}} for f in st["stack"]
+    ]
+    pr = st["prompt"]
+    if pr is not None and "answers" in pr:
+        out["prompt"] = {**pr, "answers": dict(pr["answers"])}
     return out
 
 
