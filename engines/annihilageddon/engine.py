@@ -94,7 +94,8 @@ def copy_state(st: State) -> State:
     apply runs any op of the card programs and the turn machine):
 
     - written in place, so copied: the decks, zones and Line-Up (``main``, ``lineup``,
-      ``destroyed``, ``mayhem_pile``, ``end_flags``, every list of a player); the dicts ``box``,
+      ``destroyed``, ``mayhem_pile``, ``end_flags``, a player's ``top``, ``pool``, ``hand`` and
+      ``discard``); the dicts ``box``,
       ``legend``, ``dwt``, ``revealed``, ``turn`` and each player (keys assigned) with their lists;
       ``deaths`` and ``defending`` (appended to and removed from; the pairs in them are never
       written, so they are shared); ``temp`` (``grant`` writes into a seat's dict: two levels);
@@ -103,8 +104,10 @@ def copy_state(st: State) -> State:
       which is only read) and its ``work`` (written at any depth: copied whole by copy_tree).
     - only ever replaced, never written into, so shared: ``config`` (set up once), ``need`` (a
       new dict per draw, None once drawn), ``last_defense``, a frame's ``prog`` (the card table's
-      programs and the turn machine's op lists), and ``notes`` and ``held_notes``, which
-      apply_in_place replaces with new lists before anything can append to them.
+      programs and the turn machine's op lists), a player's ``ongoing``, ``dwts``, ``tile_dealt``
+      and ``familiar_dealt`` (they change seldom, through interp.without or a new list), and
+      ``notes`` and ``held_notes``, which apply_in_place replaces with new lists before anything
+      can append to them.
     - ``prompt``: replaced by every question, and set to None by the answer, except for a
       simultaneous choice, whose ``answers`` each defend writes into: that one dict is copied.
 
@@ -137,10 +140,6 @@ def copy_state(st: State) -> State:
             "pool": p["pool"][:],
             "hand": p["hand"][:],
             "discard": p["discard"][:],
-            "ongoing": p["ongoing"][:],
-            "dwts": p["dwts"][:],
-            "tile_dealt": p["tile_dealt"][:],
-            "familiar_dealt": p["familiar_dealt"][:],
         }
         for p in st["players"]
     ]
@@ -975,6 +974,9 @@ class Annihilageddon(Engine):
         st = copy_state(state)
         if st["phase"] == "over":
             return st  # a finished game shows every hand (AN L191: all cards are counted openly)
+        for p in st["players"]:
+            # copy_state shares these with ``state`` (no apply writes into them); this does.
+            p["tile_dealt"], p["familiar_dealt"] = p["tile_dealt"][:], p["familiar_dealt"][:]
 
         def shuffle(items: list) -> list:
             items = list(items)

@@ -208,6 +208,14 @@ def ensure_top(st: dict, f: dict, seat: int, k: int, visible):
     return min(k, len(top))
 
 
+def without(items: list, item) -> list:
+    """``items`` less its first ``item``, as a new list. A player's ``ongoing``, ``dwts`` and dealt
+    lists change only by being replaced: engine.copy_state shares them between states."""
+    out = items[:]
+    out.remove(item)
+    return out
+
+
 def to_hand(p: dict, cid: str) -> None:
     p["hand"].append(cid)
     p["hand"].sort()
@@ -721,7 +729,7 @@ def op_destroy(st, f, op, seat):
             if a == "none":
                 break
             z, cid = a.split(":", 1) if src == "hand_or_discard" else (src, a)
-            p[z].remove(cid)
+            p[z] = without(p[z], cid)  # z may be "ongoing" (see without)
             w["frames"] += destroy_card(st, seat, cid)
         w["left"] -= 1
     return push_then_done(st, f, w["frames"])
@@ -778,7 +786,7 @@ def op_return_ongoing(st, f, op, seat):
     if a is WAIT:
         return WAIT
     a = a.split(":", 1)[-1]
-    p["ongoing"].remove(a)
+    p["ongoing"] = without(p["ongoing"], a)
     p["discard"].append(a)
     return DONE
 
@@ -786,7 +794,8 @@ def op_return_ongoing(st, f, op, seat):
 def return_token(st: dict, seat: int, token: str) -> None:
     """A token goes back into the stack, which is shuffled (AN L394, L402): it is now a known
     card among the stack's unknown ones. Its past effects stay."""
-    st["players"][seat]["dwts"].remove(token)
+    p = st["players"][seat]
+    p["dwts"] = without(p["dwts"], token)
     st["dwt"]["returned"].append(token)
     st["dwt"]["returned"].sort()
     st["dwt"]["count"] += 1
@@ -863,10 +872,8 @@ def op_swap_dwt(st, f, op, seat):
     b = theirs[0] if len(set(theirs)) == 1 else ask(st, f, you, "token", options=sorted(set(theirs)), why="take")
     if b is WAIT:
         return WAIT
-    mine.remove(w["give"])
-    theirs.remove(b)
-    mine.append(b)
-    theirs.append(w["give"])
+    st["players"][you]["dwts"] = without(mine, w["give"]) + [b]
+    st["players"][seat]["dwts"] = without(theirs, b) + [w["give"]]
     return DONE
 
 
@@ -1216,13 +1223,13 @@ def op_after_play(st, f, op):
         # played from hand: an Ongoing card stays in front of its player (AN L245-247)
         if cid in ONGOING:
             st["turn"]["played"].remove(cid)
-            p["ongoing"].append(cid)
+            p["ongoing"] = p["ongoing"] + [cid]  # replaced, not appended to (see without)
     else:
         # via Wild Magic: an Ongoing card is now yours and in play; any other card goes to its
         # owner's discard at once, so its end-of-turn text never happens (AN L302, L384)
         st["turn"]["borrowed"].remove(cid)
         if cid in ONGOING:
-            p["ongoing"].append(cid)
+            p["ongoing"] = p["ongoing"] + [cid]
         else:
             st["players"][owner]["discard"].append(cid)
     return push_then_done(st, f, after_play_triggers(st, you, cid))

@@ -28,6 +28,7 @@ from .interp import (
     push,
     push_then_done,
     statics,
+    without,
 )
 
 LINEUP_SIZE = 5
@@ -76,7 +77,7 @@ def op_choose(st, f, op):
             pick = ask(st, f, i, "setup", cat=cat)
             if pick is WAIT:
                 return WAIT
-        dealt.remove(pick)
+        p[f"{cat}_dealt"] = without(dealt, pick)  # replaced, not written into (see without)
         p[cat] = pick
         i += 1
     st["revealed"][cat] = True
@@ -405,7 +406,7 @@ def op_die(st, f, op):
             st["dwt"]["returned"].sort()
             st["dwt"]["count"] += 1
     if token is not None:
-        p["dwts"].append(token)
+        p["dwts"] = p["dwts"] + [token]  # replaced, not appended to (interp.without)
     p["hp"] = min(MAX_HP, CARDS[token].get("respawn_hp", START_HP) if token else START_HP)
     st["notes"].append(f"Seat {seat} dies" + (f" and takes {CARDS[token]['name']}." if token else "."))
     frames = []

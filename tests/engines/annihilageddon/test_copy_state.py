@@ -11,7 +11,7 @@ import pytest
 from engines import registry
 from engines.annihilageddon.engine import copy_state
 
-from ..test_conformance import playout
+from ..test_conformance import Rng, playout
 
 #: How many of the playout's next events are applied in place to a copy of each state.
 FOLLOWING = 12
@@ -30,6 +30,7 @@ def _never_written(st: dict) -> set[int]:
     """The containers of ``st`` that the audit says no apply writes into."""
     roots = [st["config"], st["need"], st["notes"], st.get("held_notes"), st.get("last_defense")]
     roots += [pair for pair in st["deaths"] + st["defending"]]
+    roots += [p[k] for p in st["players"] for k in ("ongoing", "dwts", "tile_dealt", "familiar_dealt")]
     for f in st["stack"]:
         roots.append(f["prog"])
         roots += [v for v in f["env"].values()]
@@ -91,3 +92,19 @@ def test_the_copy_is_its_own_where_it_is_written():
     new["deaths"].append([1, 0])
     new["temp"]["0"]["x"] = True
     assert json.dumps(st) == before
+
+
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_resampling_writes_only_into_its_own_copy(version):
+    # resample_hidden shuffles the dealt tiles and Familiars, which copy_state shares.
+    engine = registry.get("annihilageddon", version)
+    states, _ = playout(engine, 3, f"an-copy-state-resample:{version}", bound=150, prefix=True)
+    rng = Rng(f"an-copy-state-resample:{version}")
+    dealt = 0
+    for st in states:
+        before = json.dumps(st)
+        for viewer in (None, 0, 1, 2):
+            engine.resample_hidden(st, viewer, rng)
+        assert json.dumps(st) == before
+        dealt += any(p["tile_dealt"] or p["familiar_dealt"] for p in st["players"])
+    assert dealt
