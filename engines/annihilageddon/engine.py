@@ -93,10 +93,9 @@ def copy_state(st: State) -> State:
     The audit behind it, part by part, of every write in engine.py, interp.py and turn.py (an
     apply runs any op of the card programs and the turn machine):
 
-    - written in place, so copied: the decks, zones and Line-Up (``main``, ``lineup``,
-      ``destroyed``, ``mayhem_pile``, ``end_flags``, a player's ``top``, ``pool``, ``hand`` and
-      ``discard``); the dicts ``box``,
-      ``legend``, ``dwt``, ``revealed``, ``turn`` and each player (keys assigned) with their lists;
+    - written in place, so copied: the decks, zones and Line-Up (``main``, ``lineup``, a player's
+      ``top``, ``pool``, ``hand`` and ``discard``); the dicts ``box``, ``legend``, ``dwt``,
+      ``turn`` and each player (keys assigned) with their lists;
       ``deaths`` and ``defending`` (appended to and removed from; the pairs in them are never
       written, so they are shared); ``temp`` (``grant`` writes into a seat's dict: two levels);
       the ``stack`` list, each frame (``pc``, ``work`` assigned), its ``env`` (``attacking`` set
@@ -105,9 +104,10 @@ def copy_state(st: State) -> State:
     - only ever replaced, never written into, so shared: ``config`` (set up once), ``need`` (a
       new dict per draw, None once drawn), ``last_defense``, a frame's ``prog`` (the card table's
       programs and the turn machine's op lists), a player's ``ongoing``, ``dwts``, ``tile_dealt``
-      and ``familiar_dealt`` (they change seldom, through interp.without or a new list), and
-      ``notes`` and ``held_notes``, which apply_in_place replaces with new lists before anything
-      can append to them.
+      and ``familiar_dealt`` (they change seldom, through interp.without or a new list), the
+      seldom changed ``destroyed``, ``mayhem_pile``, ``end_flags`` and ``revealed`` (replaced
+      by a new list or dict where they change), and ``notes`` and ``held_notes``, which
+      apply_in_place replaces with new lists before anything can append to them.
     - ``prompt``: replaced by every question, and set to None by the answer, except for a
       simultaneous choice, whose ``answers`` each defend writes into: that one dict is copied.
 
@@ -118,14 +118,10 @@ def copy_state(st: State) -> State:
     out = dict(st)
     out["main"] = st["main"][:]
     out["lineup"] = st["lineup"][:]
-    out["destroyed"] = st["destroyed"][:]
-    out["mayhem_pile"] = st["mayhem_pile"][:]
-    out["end_flags"] = st["end_flags"][:]
     box, legend, dwt, turn = st["box"], st["legend"], st["dwt"], st["turn"]
     out["box"] = {**box, "tile": box["tile"][:], "familiar": box["familiar"][:]}
     out["legend"] = {**legend, "unseen": legend["unseen"][:]}
     out["dwt"] = {**dwt, "unseen": dwt["unseen"][:], "returned": dwt["returned"][:]}
-    out["revealed"] = dict(st["revealed"])
     out["turn"] = {
         **turn,
         "played": turn["played"][:],

@@ -360,8 +360,9 @@ def controlled_having(st: dict, seat: int, having: frozenset[str]) -> list[str]:
     """``[c for c in controlled(st, seat) if c in having]``, in that order, without the whole list."""
     p = st["players"][seat]
     ongoing, dwts = p["ongoing"], p["dwts"]
-    out = [c for c in ongoing if c in having] if ongoing else []
-    if dwts:
+    # isdisjoint (in C) first: most of the time none of them has the text, and then no list is walked.
+    out = [c for c in ongoing if c in having] if ongoing and not having.isdisjoint(ongoing) else []
+    if dwts and not having.isdisjoint(dwts):
         out += [c for c in dwts if c in having]
     tile = p["tile"]
     if tile and tile in having and st["revealed"]["tile"]:
@@ -612,7 +613,7 @@ def op_gain(st, f, op, seat):
         for cid in got:
             if CARDS[cid]["kind"] == "mayhem":
                 # AN L269, L326: a gained Mayhem is destroyed unresolved; nothing replaces it.
-                st["mayhem_pile"].append(cid)
+                st["mayhem_pile"] = st["mayhem_pile"] + [cid]  # replaced (engine.copy_state shares it)
             else:
                 _dest(p, cid, to)
         return DONE
@@ -674,7 +675,7 @@ def destroy_card(st: dict, owner: int | None, cid: str) -> list[dict]:
     elif kind == "wild_magic":
         st["wild_magic"] += 1
     else:
-        st["destroyed"].append(cid)
+        st["destroyed"] = st["destroyed"] + [cid]  # replaced (engine.copy_state shares it)
     frames = []
     if owner is not None:
         # AN L358: destroying a card you own triggers your standee, whoever destroyed it.
@@ -1182,7 +1183,9 @@ def op_play_mayhem(st, f, op):
     for a kill it makes (AN L346)."""
     if not st["mayhem_pile"]:
         return DONE
-    cid = st["mayhem_pile"].pop()
+    pile = st["mayhem_pile"]
+    cid = pile[-1]
+    st["mayhem_pile"] = pile[:-1]  # replaced (engine.copy_state shares it)
     you = f["env"]["you"]
     return push_then_done(st, f, [frame([{"op": "_mayhem", "card": cid, "source": you}], {"you": you})])
 

@@ -29,6 +29,7 @@ def _containers(value, out: set[int]) -> set[int]:
 def _never_written(st: dict) -> set[int]:
     """The containers of ``st`` that the audit says no apply writes into."""
     roots = [st["config"], st["need"], st["notes"], st.get("held_notes"), st.get("last_defense")]
+    roots += [st["destroyed"], st["mayhem_pile"], st["end_flags"], st["revealed"]]
     roots += [pair for pair in st["deaths"] + st["defending"]]
     roots += [p[k] for p in st["players"] for k in ("ongoing", "dwts", "tile_dealt", "familiar_dealt")]
     for f in st["stack"]:
