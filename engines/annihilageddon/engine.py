@@ -36,8 +36,20 @@ from ..base import CHANCE, Action, Engine, IllegalAction, InvalidConfig, State, 
 from ..chance import check_outcome, draw_spec
 from ..treecopy import copy_tree
 from . import bots
-from .cards import CARDS, matches, of_kind, physical
-from .interp import START_HP, defense_options, frame, new_scope, num, owned, run, statics, zone_list
+from .cards import CARDS, ONGOING, matches, of_kind, physical
+from .interp import (
+    HAVING,
+    START_HP,
+    controlled_having,
+    defense_options,
+    frame,
+    new_scope,
+    num,
+    owned,
+    run,
+    statics,
+    zone_list,
+)
 from .turn import END_OF_TURN
 
 FAMILIAR_COST = 6
@@ -73,60 +85,88 @@ def _draw_fits(pool: int, count: int, outcome: Any) -> bool:
 _INT_ONLY = {int}
 
 
-#: What copy_state copies by hand: keys whose value is a list of strings (card ids, log lines) or
-#: None; the keys of a player and of the dicts named here whose value is such a list (every other
-#: value in those dicts is a number, a string, a boolean or None).
-_FLAT_LISTS = ("main", "lineup", "destroyed", "mayhem_pile", "notes", "end_flags")
-_PLAYER_LISTS = ("top", "pool", "hand", "discard", "ongoing", "dwts", "tile_dealt", "familiar_dealt")
-_FLAT_DICTS = {
-    "box": ("tile", "familiar"),
-    "legend": ("unseen",),
-    "dwt": ("unseen", "returned"),
-    "revealed": (),
-    "config": (),
-    "turn": ("played", "played_log", "bought", "borrowed"),
-}
-
-
-#: The keys copy_state copies with marshal: those whose value may hold a list or a dict that is
-#: not one of the flat ones above (version 2 adds the last two).
-_DEEP = ("defending", "stack", "prompt", "need", "deaths", "temp")
-_DEEP_V2 = (*_DEEP, "held_notes", "last_defense")
-
-
-def _flat_dict(d: dict, lists: tuple[str, ...]) -> dict:
-    out = dict(d)
-    for k in lists:
-        out[k] = d[k][:]
-    return out
-
-
 def copy_state(st: State) -> State:
-    """A copy of ``st`` that shares no container with it (what a JSON round trip gave).
+    """A copy of ``st`` that no apply of the copy can change ``st`` through: every container an
+    apply writes into is copied, the rest is shared (issue 17, P1: copying the whole state was
+    most of the copying apply's cost, several times the apply itself).
 
-    copy_tree (a marshal round trip) does most of it at C speed, but remaking every card id it
-    writes was most of its cost (issue 17, P1): the decks, the Line-Up and the players' zones are
-    flat lists of strings, which a slice copies while sharing the (immutable) strings. The rest is
-    a shallow copy of the state (every key keeps its place) whose nested keys (_DEEP) go through
-    copy_tree.
-    tests/engines/annihilageddon/test_copy_state.py checks along playouts that the copy equals the
-    state key for key and shares no container with it, and that no hand-copied list is also held
-    anywhere else in the state (a shared list would come out as two). One difference from a JSON
-    round trip: a card program that two stack frames share (they come from the card table) stays
-    shared in the copy; nothing ever changes a program, so no frame can see it."""
+    The audit behind it, part by part, of every write in engine.py, interp.py and turn.py (an
+    apply runs any op of the card programs and the turn machine):
+
+    - written in place, so copied: the decks, zones and Line-Up (``main``, ``lineup``, a player's
+      ``top``, ``pool``, ``hand`` and ``discard``); the dicts ``box``, ``legend``, ``dwt``,
+      ``turn`` and each player (keys assigned) with their lists;
+      ``deaths`` and ``defending`` (appended to and removed from; the pairs in them are never
+      written, so they are shared); ``temp`` (``grant`` writes into a seat's dict: two levels);
+      the ``stack`` list, each frame (``pc``, ``work`` assigned), its ``env`` (``attacking`` set
+      and popped; its values are numbers, strings, booleans, None and the ``participants`` list,
+      which is only read) and its ``work`` (written at any depth: copied whole by copy_tree).
+    - only ever replaced, never written into, so shared: ``config`` (set up once), ``need`` (a
+      new dict per draw, None once drawn), ``last_defense``, a frame's ``prog`` (the card table's
+      programs and the turn machine's op lists), a player's ``ongoing``, ``dwts``, ``tile_dealt``
+      and ``familiar_dealt`` (they change seldom, through interp.without or a new list), the
+      seldom changed ``destroyed``, ``mayhem_pile``, ``end_flags`` and ``revealed`` (replaced
+      by a new list or dict where they change), and ``notes`` and ``held_notes``, which
+      apply_in_place replaces with new lists before anything can append to them.
+    - ``prompt``: replaced by every question, and set to None by the answer, except for a
+      simultaneous choice, whose ``answers`` each defend writes into: that one dict is copied.
+
+    A new write into a shared part must copy it first or move it to the copied ones:
+    tests/engines/annihilageddon/test_copy_state.py applies, along playouts, each legal action
+    and the rest of the playout to copies and checks that the state copied from stays as it was.
+    Every value kept is equal to the state's, key order included."""
     out = dict(st)
-    # One marshal round trip of the keys that may hold nested containers, together, so that a
-    # container two of them share stays one. A whole-state round trip remade every key of the
-    # state's dict as well, which was most of what it cost once the flat lists were sliced;
-    # the dict copy shares them, and every other value is a number, a string or None.
-    deep = _DEEP_V2 if "last_defense" in st else _DEEP
-    out.update(zip(deep, copy_tree(list(map(st.__getitem__, deep)))))
-    for k in _FLAT_LISTS:
-        out[k] = st[k][:]
-    for k, lists in _FLAT_DICTS.items():
-        out[k] = _flat_dict(st[k], lists)
-    out["players"] = [_flat_dict(p, _PLAYER_LISTS) for p in st["players"]]
+    out["main"] = st["main"][:]
+    out["lineup"] = st["lineup"][:]
+    box, legend, dwt, turn = st["box"], st["legend"], st["dwt"], st["turn"]
+    out["box"] = {**box, "tile": box["tile"][:], "familiar": box["familiar"][:]}
+    out["legend"] = {**legend, "unseen": legend["unseen"][:]}
+    out["dwt"] = {**dwt, "unseen": dwt["unseen"][:], "returned": dwt["returned"][:]}
+    out["turn"] = {
+        **turn,
+        "played": turn["played"][:],
+        "played_log": turn["played_log"][:],
+        "bought": turn["bought"][:],
+        "borrowed": turn["borrowed"][:],
+    }
+    out["players"] = [
+        {
+            **p,
+            "top": p["top"][:],
+            "pool": p["pool"][:],
+            "hand": p["hand"][:],
+            "discard": p["discard"][:],
+        }
+        for p in st["players"]
+    ]
+    out["deaths"] = st["deaths"][:]
+    out["defending"] = st["defending"][:]
+    temp = st["temp"]
+    if temp:
+        out["temp"] = {seat: dict(statics) for seat, statics in temp.items()}
+    else:
+        out["temp"] = {}
+    # A frame's work is usually empty (an op that finishes leaves none): copy_tree only for the rest.
+    out["stack"] = [
+        {**f, "env": dict(f["env"]), "work": copy_tree(f["work"]) if f["work"] else {}} for f in st["stack"]
+    ]
+    pr = st["prompt"]
+    if pr is not None and "answers" in pr:
+        out["prompt"] = {**pr, "answers": dict(pr["answers"])}
     return out
+
+
+def _power_only(cid: str) -> int | None:
+    """The Power a card's play gives when its program is only plain Power ops (none: 0), else None."""
+    prog = CARDS[cid].get("play", [])
+    if cid in ONGOING or not all(op["op"] == "power" and type(op["n"]) is int for op in prog):
+        return None
+    return sum(op["n"] for op in prog)
+
+
+#: Cards whose play only adds Power (the starters Glyph and Fizzle among them: about half of all plays),
+#: with the Power each adds.
+POWER_ONLY: dict[str, int] = {cid: n for cid in CARDS if (n := _power_only(cid)) is not None}
 
 
 def legends_in_game(seats: int) -> int:
@@ -491,33 +531,71 @@ class Annihilageddon(Engine):
             run(st)
             return st
         seat, action = event["seat"], event["action"]
-        self.validate(state, seat, action)
+        # validate's tests for the common actions, inline (issue 17, P1: validate and the chain of
+        # type tests after it were about a fifth of an action's cost). Each accepts only what
+        # validate accepts: an int seat to move, no draw due, an action of the type the moment
+        # answers with the keys and the membership test validate uses. Anything else, refused or
+        # rare, goes through validate itself, which refuses it with its own code.
+        pr = st["prompt"]
+        t = action.get("type") if type(action) is dict and type(seat) is int and st["need"] is None else None
+        if pr is None:
+            ok = seat == st["active"] and st["phase"] == "turn" and not st["stack"]
+            if t == "play":
+                ok = ok and len(action) == 2 and "card" in action and action["card"] in st["players"][seat]["hand"]
+            elif t == "end_turn":
+                ok = ok and len(action) == 1
+            else:
+                ok = ok and t is not None and self._allowed(st, seat, action, None)
+        elif "seats" in pr:
+            ok = (
+                t == "defend"
+                and seat in pr["seats"]
+                and str(seat) not in pr["answers"]
+                and len(action) == 2
+                and "value" in action
+                and self._answer_offered(st, seat, pr, action["value"])
+            )
+        else:
+            ok = (
+                t == "choose"
+                and seat == pr["seat"]
+                and st["phase"] != "over"
+                and len(action) == 2
+                and "value" in action
+                and self._answer_offered(st, seat, pr, action["value"])
+            )
+        if not ok:
+            self.validate(st, seat, action)
+            t = action["type"]
         # The state is written in place, yet needs no copy of the action: what the rules keep of one
         # is a card id, a slot or an answer, and validate lets an answer through only when it equals
         # one of the prompt's options, every one a string or a number (never a container).
         st["notes"] = []
         if "held_notes" in st:
             st["held_notes"] = []
-        t = action["type"]
-        if t == "defend":
-            # A secret answer: kept in the prompt until every asked seat has answered, then
-            # all are handed to the waiting Attack at once (interp.ask_together).
-            pr = st["prompt"]
-            pr["answers"][str(seat)] = action["value"]
-            # validate admits only an asked seat that has not answered: the keys are a subset.
-            if len(pr["answers"]) == len(pr["seats"]):
-                st["prompt"] = None
-                st["stack"][-1]["work"]["answer"] = {k: pr["answers"][k] for k in sorted(pr["answers"])}
-                run(st)
-                # What the window showed and did is told in the next log line: this event's
-                # line must read the same whatever was chosen (describe()).
-                st["held_notes"], st["notes"] = st["notes"], []
-            return st
-        if t == "choose":
+        if t == "play":
+            self._play(st, seat, action["card"])
+        elif t == "end_turn":
+            st["turn"]["ending"] = True
+            st["stack"].append(frame(list(END_OF_TURN), {"you": seat, "active": seat, "source": seat}))
+        elif t == "choose":
             st["prompt"] = None
             st["stack"][-1]["work"]["answer"] = action["value"]
-        elif t == "play":
-            self._play(st, seat, action["card"])
+        elif t == "defend":
+            # A secret answer: kept in the prompt until every asked seat has answered, then
+            # all are handed to the waiting Attack at once (interp.ask_together).
+            answers = pr["answers"]
+            answers[str(seat)] = action["value"]
+            # validate admits only an asked seat that has not answered: the keys are a subset.
+            if len(answers) < len(pr["seats"]):
+                return st
+            st["prompt"] = None
+            st["stack"][-1]["work"]["answer"] = {k: answers[k] for k in sorted(answers)}
+            run(st)
+            # What the window showed and did is told in the next log line: this event's
+            # line must read the same whatever was chosen (describe()).
+            st["held_notes"], st["notes"] = st["notes"], []
+            return st
         elif t == "buy":
             self._buy(st, seat, action)
         elif t == "activate":
@@ -534,9 +612,6 @@ class Annihilageddon(Engine):
                     },
                 )
             )
-        elif t == "end_turn":
-            st["turn"]["ending"] = True
-            st["stack"].append(frame(list(END_OF_TURN), {"you": seat, "active": seat, "source": seat}))
         run(st)
         return st
 
@@ -547,6 +622,13 @@ class Annihilageddon(Engine):
         t["played"].append(cid)
         t["played_log"].append(cid)
         st["scope"] = scope = st["scope"] + 1
+        if cid in POWER_ONLY and not controlled_having(st, seat, HAVING["on_play"]):
+            # What the two frames below would do, run to the end at once: op_power's test holds
+            # (validate: the seat's own turn), _after_play moves no card that is not Ongoing,
+            # and no card the seat controls triggers on a play; nothing else reads or writes.
+            if not t["ending"]:
+                t["power"] += POWER_ONLY[cid]
+            return
         # interp.push of [the card's program, then _after_play], with the frames written out.
         stack = st["stack"]
         stack.append({"prog": [{"op": "_after_play", "card": cid}], "pc": 0, "env": {"you": seat}, "work": {}})
@@ -888,6 +970,9 @@ class Annihilageddon(Engine):
         st = copy_state(state)
         if st["phase"] == "over":
             return st  # a finished game shows every hand (AN L191: all cards are counted openly)
+        for p in st["players"]:
+            # copy_state shares these with ``state`` (no apply writes into them); this does.
+            p["tile_dealt"], p["familiar_dealt"] = p["tile_dealt"][:], p["familiar_dealt"][:]
 
         def shuffle(items: list) -> list:
             items = list(items)

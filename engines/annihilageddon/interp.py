@@ -77,10 +77,12 @@ def push(st: dict, frames: list[dict]) -> None:
 
 
 def push_then_done(st: dict, f: dict, frames: list[dict]):
+    if not frames:
+        # Nothing to push: run moves on to the next op itself, without looking at the frame again.
+        return DONE
     f["pc"] += 1
     f["work"] = {}
-    if frames:
-        st["stack"].extend(reversed(frames))  # push
+    st["stack"].extend(reversed(frames))  # push
     return PUSHED
 
 
@@ -106,7 +108,7 @@ def run(st: dict) -> None:
         if pc >= end:
             stack.pop()
             continue
-        redirect = f["env"].get("redirect")
+        redirect = "redirect" in f["env"]  # only a redirected effect's env has the key (always True)
         while pc < end:
             op = prog[pc]
             name = op["op"]
@@ -204,6 +206,14 @@ def ensure_top(st: dict, f: dict, seat: int, k: int, visible):
             continue
         break
     return min(k, len(top))
+
+
+def without(items: list, item) -> list:
+    """``items`` less its first ``item``, as a new list. A player's ``ongoing``, ``dwts`` and dealt
+    lists change only by being replaced: engine.copy_state shares them between states."""
+    out = items[:]
+    out.remove(item)
+    return out
 
 
 def to_hand(p: dict, cid: str) -> None:
@@ -350,8 +360,9 @@ def controlled_having(st: dict, seat: int, having: frozenset[str]) -> list[str]:
     """``[c for c in controlled(st, seat) if c in having]``, in that order, without the whole list."""
     p = st["players"][seat]
     ongoing, dwts = p["ongoing"], p["dwts"]
-    out = [c for c in ongoing if c in having] if ongoing else []
-    if dwts:
+    # isdisjoint (in C) first: most of the time none of them has the text, and then no list is walked.
+    out = [c for c in ongoing if c in having] if ongoing and not having.isdisjoint(ongoing) else []
+    if dwts and not having.isdisjoint(dwts):
         out += [c for c in dwts if c in having]
     tile = p["tile"]
     if tile and tile in having and st["revealed"]["tile"]:
@@ -602,7 +613,7 @@ def op_gain(st, f, op, seat):
         for cid in got:
             if CARDS[cid]["kind"] == "mayhem":
                 # AN L269, L326: a gained Mayhem is destroyed unresolved; nothing replaces it.
-                st["mayhem_pile"].append(cid)
+                st["mayhem_pile"] = st["mayhem_pile"] + [cid]  # replaced (engine.copy_state shares it)
             else:
                 _dest(p, cid, to)
         return DONE
@@ -664,7 +675,7 @@ def destroy_card(st: dict, owner: int | None, cid: str) -> list[dict]:
     elif kind == "wild_magic":
         st["wild_magic"] += 1
     else:
-        st["destroyed"].append(cid)
+        st["destroyed"] = st["destroyed"] + [cid]  # replaced (engine.copy_state shares it)
     frames = []
     if owner is not None:
         # AN L358: destroying a card you own triggers your standee, whoever destroyed it.
@@ -719,7 +730,7 @@ def op_destroy(st, f, op, seat):
             if a == "none":
                 break
             z, cid = a.split(":", 1) if src == "hand_or_discard" else (src, a)
-            p[z].remove(cid)
+            p[z] = without(p[z], cid)  # z may be "ongoing" (see without)
             w["frames"] += destroy_card(st, seat, cid)
         w["left"] -= 1
     return push_then_done(st, f, w["frames"])
@@ -776,7 +787,7 @@ def op_return_ongoing(st, f, op, seat):
     if a is WAIT:
         return WAIT
     a = a.split(":", 1)[-1]
-    p["ongoing"].remove(a)
+    p["ongoing"] = without(p["ongoing"], a)
     p["discard"].append(a)
     return DONE
 
@@ -784,7 +795,8 @@ def op_return_ongoing(st, f, op, seat):
 def return_token(st: dict, seat: int, token: str) -> None:
     """A token goes back into the stack, which is shuffled (AN L394, L402): it is now a known
     card among the stack's unknown ones. Its past effects stay."""
-    st["players"][seat]["dwts"].remove(token)
+    p = st["players"][seat]
+    p["dwts"] = without(p["dwts"], token)
     st["dwt"]["returned"].append(token)
     st["dwt"]["returned"].sort()
     st["dwt"]["count"] += 1
@@ -861,10 +873,8 @@ def op_swap_dwt(st, f, op, seat):
     b = theirs[0] if len(set(theirs)) == 1 else ask(st, f, you, "token", options=sorted(set(theirs)), why="take")
     if b is WAIT:
         return WAIT
-    mine.remove(w["give"])
-    theirs.remove(b)
-    mine.append(b)
-    theirs.append(w["give"])
+    st["players"][you]["dwts"] = without(mine, w["give"]) + [b]
+    st["players"][seat]["dwts"] = without(theirs, b) + [w["give"]]
     return DONE
 
 
@@ -1173,7 +1183,9 @@ def op_play_mayhem(st, f, op):
     for a kill it makes (AN L346)."""
     if not st["mayhem_pile"]:
         return DONE
-    cid = st["mayhem_pile"].pop()
+    pile = st["mayhem_pile"]
+    cid = pile[-1]
+    st["mayhem_pile"] = pile[:-1]  # replaced (engine.copy_state shares it)
     you = f["env"]["you"]
     return push_then_done(st, f, [frame([{"op": "_mayhem", "card": cid, "source": you}], {"you": you})])
 
@@ -1214,13 +1226,13 @@ def op_after_play(st, f, op):
         # played from hand: an Ongoing card stays in front of its player (AN L245-247)
         if cid in ONGOING:
             st["turn"]["played"].remove(cid)
-            p["ongoing"].append(cid)
+            p["ongoing"] = p["ongoing"] + [cid]  # replaced, not appended to (see without)
     else:
         # via Wild Magic: an Ongoing card is now yours and in play; any other card goes to its
         # owner's discard at once, so its end-of-turn text never happens (AN L302, L384)
         st["turn"]["borrowed"].remove(cid)
         if cid in ONGOING:
-            p["ongoing"].append(cid)
+            p["ongoing"] = p["ongoing"] + [cid]
         else:
             st["players"][owner]["discard"].append(cid)
     return push_then_done(st, f, after_play_triggers(st, you, cid))

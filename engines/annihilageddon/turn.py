@@ -28,6 +28,7 @@ from .interp import (
     push,
     push_then_done,
     statics,
+    without,
 )
 
 LINEUP_SIZE = 5
@@ -76,10 +77,10 @@ def op_choose(st, f, op):
             pick = ask(st, f, i, "setup", cat=cat)
             if pick is WAIT:
                 return WAIT
-        dealt.remove(pick)
+        p[f"{cat}_dealt"] = without(dealt, pick)  # replaced, not written into (see without)
         p[cat] = pick
         i += 1
-    st["revealed"][cat] = True
+    st["revealed"] = {**st["revealed"], cat: True}  # replaced (engine.copy_state shares it)
     return DONE
 
 
@@ -99,7 +100,7 @@ def op_refill(st, f, op):
         cid = got[0]
         if CARDS[cid]["kind"] == "mayhem":
             if op.get("setup"):
-                st["mayhem_pile"].append(cid)
+                st["mayhem_pile"] = st["mayhem_pile"] + [cid]  # replaced (engine.copy_state shares it)
                 continue
             push(st, [frame([{"op": "_mayhem", "card": cid, "source": None}], {"you": st["active"]})])
             return PUSHED
@@ -143,7 +144,7 @@ def op_mayhem(st, f, op):
 
 @handler("_mayhem_done")
 def op_mayhem_done(st, f, op):
-    st["mayhem_pile"].append(op["card"])
+    st["mayhem_pile"] = st["mayhem_pile"] + [op["card"]]  # replaced (engine.copy_state shares it)
     st["mayhem_now"] = None
     return DONE
 
@@ -220,7 +221,10 @@ def op_start_effects(st, f, op):
     """AN L160: "start of turn" effects of everything the active player controls."""
     w = f["work"]
     if "pending" not in w:
-        w["pending"] = controlled_having(st, st["active"], HAVING["start_of_turn"])
+        pending = controlled_having(st, st["active"], HAVING["start_of_turn"])
+        if not pending:
+            return DONE  # what _ordered_triggers does with none, the work left as run clears it
+        w["pending"] = pending
     return _ordered_triggers(st, f, "start_of_turn")
 
 
@@ -250,7 +254,10 @@ def op_end_effects(st, f, op):
     w = f["work"]
     if "pending" not in w:
         having = HAVING["end_of_turn"]
-        w["pending"] = [c for c in st["turn"]["played"] if c in having] + controlled_having(st, st["active"], having)
+        pending = [c for c in st["turn"]["played"] if c in having] + controlled_having(st, st["active"], having)
+        if not pending:
+            return DONE
+        w["pending"] = pending
     return _ordered_triggers(st, f, "end_of_turn")
 
 
@@ -295,7 +302,7 @@ def op_legend_flip(st, f, op):
     if leg["up"] is not None:
         return DONE
     if leg["down"] == 0:
-        st["end_flags"].append("legends")
+        st["end_flags"] = st["end_flags"] + ["legends"]  # replaced (engine.copy_state shares it)
         return DONE
     got = draw_from(st, f, ["legend"], 1, "all", "Flip the next Legend")
     if got is WAIT:
@@ -313,7 +320,7 @@ def op_end_check(st, f, op):
     """AN L523-527: the game ends now if a Legend could not be flipped, if the main deck cannot
     refill the Line-Up, or if the DWT stack is empty; also at the bot-game round bound
     (RULES.md)."""
-    flags = st["end_flags"]
+    flags = st["end_flags"][:]  # engine.copy_state shares the list: it is replaced below if need be
     empty = st["lineup"].count(None)  # a slot holds a card id or None
     if len(st["main"]) < empty:
         flags.append("main_deck")
@@ -324,6 +331,7 @@ def op_end_check(st, f, op):
     if not flags and nxt == st["first"] and bound is not None and st["round"] >= bound:
         flags.append("round_limit")
     if flags:
+        st["end_flags"] = flags
         st["phase"] = "over"
         st["end_reason"] = flags[0]
         st["active"] = None
@@ -399,7 +407,7 @@ def op_die(st, f, op):
             st["dwt"]["returned"].sort()
             st["dwt"]["count"] += 1
     if token is not None:
-        p["dwts"].append(token)
+        p["dwts"] = p["dwts"] + [token]  # replaced, not appended to (interp.without)
     p["hp"] = min(MAX_HP, CARDS[token].get("respawn_hp", START_HP) if token else START_HP)
     st["notes"].append(f"Seat {seat} dies" + (f" and takes {CARDS[token]['name']}." if token else "."))
     frames = []
