@@ -529,7 +529,8 @@ class WizardDodgeballEngine(Engine):
         queue = new["queue"]
         if queue and queue[0]["step"] == "cast_apply":
             self._run_auto_steps(new)
-        rules.settle(new)
+        # A pick-up or a drop tells settle whether the wizard has a free action left (issue 17, P1).
+        rules.settle(new, atype if atype == "pick_up" or atype == "drop" else None)
         return new
 
     # -- legal actions -------------------------------------------------------------------

@@ -188,8 +188,11 @@ def free_action_available(state: State, w: dict) -> bool:
     return False
 
 
-def settle(state: State) -> None:
-    """After every event: activate balls behind an attack line, end finished turns, detect the winner."""
+def settle(state: State, just: str | None = None) -> None:
+    """After every event: activate balls behind an attack line, end finished turns, detect the winner.
+
+    ``just`` is "pick_up" or "drop" when the event settled is that free action by the turn's
+    wizard: then whether it has a free action left is known without looking at its neighbours."""
     back_rows = None
     for b in state["balls"]:
         if not b["active"]:
@@ -205,6 +208,7 @@ def settle(state: State) -> None:
     if state["winner"] is not None or state["queue"] or state["turn"] is None:
         return
     for _ in range(64):  # each pass ends one turn; bounded for safety
+        hint, just = just, None  # about the wizard of the first pass only
         if state["winner"] is not None and "stall_turns" not in state:
             # The turn just ended finished the game (the bound on turns): nothing more to end.
             # Version 1 went on ending the finished turn ("123 turns"); it replays as recorded.
@@ -226,7 +230,16 @@ def settle(state: State) -> None:
                     break
             else:
                 break  # not stuck (has_effect, inline)
-        if not free_action_available(state, w):
+        if hint is None:
+            free = free_action_available(state, w)
+        elif hint == "drop":
+            # The ball just dropped lies on a neighbouring square, to be picked up again.
+            free = not has_effect(state, jersey, "butter_fingers")
+        else:
+            # The ball just picked up lay on a neighbouring square, which it has left free to drop
+            # it on (nothing else stands on a loose ball's square).
+            free = not has_effect(state, jersey, "sticky_fingers")
+        if not free:
             end_turn(state)
             continue
         break
@@ -462,6 +475,13 @@ def _straight_pickup_free(state: State, w: dict, bsq: Square, to: Square, blocke
     allowance = move_allowance(state, w["j"])
     after = blocked - {bsq}
     for s in court_of(state).neighbours(bsq):
+        # A free straight path is as long as the king distance between its ends, so a square
+        # too far out by those distances can be passed over without walking either path.
+        if (
+            max(abs(s[0] - start[0]), abs(s[1] - start[1])) + max(abs(to[0] - s[0]), abs(to[1] - s[1]))
+            > allowance
+        ):
+            continue
         first = 0 if s == start else _straight_steps(start, s, blocked, lo, hi)
         if first is None or first > allowance:
             continue
