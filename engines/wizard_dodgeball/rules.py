@@ -59,10 +59,9 @@ def begin_turn(state: State, side: int) -> None:
     lineup = wizards[5 * side : 5 * side + 5]
     if len(wizards) != 10 or lineup[0]["side"] != side or lineup[4]["side"] != side:
         lineup = [w for w in wizards if w["side"] == side]
-    start = state["next_slot"][side]
+    start = state["next_slot"][side] % len(lineup)
     chosen = None
-    for k in range(len(lineup)):
-        w = lineup[(start + k) % len(lineup)]
+    for w in lineup[start:] + lineup[:start]:  # from the next slot round, without a range and modulo per slot
         if not w["out"]:
             chosen = w
             break
@@ -70,14 +69,14 @@ def begin_turn(state: State, side: int) -> None:
         return
     jersey = chosen["j"]
     speed, slow = has_faces(state, jersey, "speed", "slow")
-    actions = 2 + (1 if speed else 0) - (1 if slow else 0)
+    actions = 2 + (1 if speed else 0) - (1 if slow else 0)  # 1 to 3, never below 0
     seats = state["sides"][side]
     if state["team_control"] == "turns":
         seat = seats[state["turns_taken"][side] % len(seats)]
     else:
         seat = state["controllers"][side][chosen["slot"]]
     prev = state["turn"]["n"] if state["turn"] is not None else 0
-    state["turn"] = {"n": prev + 1, "side": side, "wizard": jersey, "actions": max(0, actions), "seat": seat}
+    state["turn"] = {"n": prev + 1, "side": side, "wizard": jersey, "actions": actions, "seat": seat}
 
 
 #: ``state["winner"]`` when a stalled game ends level (version 1 only).
@@ -207,7 +206,9 @@ def settle(state: State, just: str | None = None) -> None:
                     b["active"] = True
     if state["winner"] is not None or state["queue"] or state["turn"] is None:
         return
-    for _ in range(64):  # each pass ends one turn; bounded for safety
+    passes = 64  # each pass ends one turn; bounded for safety (a while: no range built per event)
+    while passes:
+        passes -= 1
         hint, just = just, None  # about the wizard of the first pass only
         if state["winner"] is not None and "stall_turns" not in state:
             # The turn just ended finished the game (the bound on turns): nothing more to end.
@@ -298,16 +299,20 @@ def reachable(
     allowance = move_allowance(state, jersey)
     lo, hi = c.half_rows[side]
     dist = {start: 0}
-    if goal is not None and max(abs(goal[0] - start[0]), abs(goal[1] - start[1])) > allowance:
-        return {}
+    # King distances below are compared as chains: max(abs(), abs()) costs three calls a square.
+    if goal is not None:
+        gx, gy = goal
+        if not (-allowance <= gx - start[0] <= allowance and -allowance <= gy - start[1] <= allowance):
+            return {}
     frontier = [start]
     for step in range(1, allowance + 1):
         nxt = []
+        left = allowance - step
         for s in frontier:
             for n in c.neighbours(s):
                 if n in dist or n in blocked or not (lo <= n[1] <= hi):
                     continue
-                if goal is not None and max(abs(goal[0] - n[0]), abs(goal[1] - n[1])) > allowance - step:
+                if goal is not None and not (-left <= gx - n[0] <= left and -left <= gy - n[1] <= left):
                     continue  # too far from the goal to reach it with the steps left
                 dist[n] = step
                 nxt.append(n)
@@ -445,7 +450,8 @@ def _straight_path_free(state: State, w: dict, to: Square) -> bool:
     gx, gy = to
     if gx == x and gy == y:
         return False  # standing still is no move
-    if max(abs(gx - x), abs(gy - y)) > move_allowance(state, w["j"]):
+    allowance = move_allowance(state, w["j"])
+    if not (-allowance <= gx - x <= allowance and -allowance <= gy - y <= allowance):
         return False
     lo, hi = court_of(state).half_rows[w["side"]]
     path = []  # squares as the state writes them, [column, row]: compared with them as lists
@@ -476,11 +482,17 @@ def _straight_pickup_free(state: State, w: dict, bsq: Square, to: Square, blocke
     after = blocked - {bsq}
     for s in court_of(state).neighbours(bsq):
         # A free straight path is as long as the king distance between its ends, so a square
-        # too far out by those distances can be passed over without walking either path.
-        if (
-            max(abs(s[0] - start[0]), abs(s[1] - start[1])) + max(abs(to[0] - s[0]), abs(to[1] - s[1]))
-            > allowance
-        ):
+        # too far out by those distances can be passed over without walking either path (the
+        # distances worked out without abs and max: this runs for every square around the ball).
+        dx, dy = s[0] - start[0], s[1] - start[1]
+        first = dx if dx >= 0 else -dx
+        if dy > first or -dy > first:
+            first = dy if dy >= 0 else -dy
+        dx, dy = to[0] - s[0], to[1] - s[1]
+        second = dx if dx >= 0 else -dx
+        if dy > second or -dy > second:
+            second = dy if dy >= 0 else -dy
+        if first + second > allowance:
             continue
         first = 0 if s == start else _straight_steps(start, s, blocked, lo, hi)
         if first is None or first > allowance:
@@ -507,8 +519,8 @@ def do_pick_up(state: State, action: dict) -> None:
     check_can_pick_up(state, w)
     if b["sq"] is None:
         raise IllegalAction("That ball is already held.", code="ball_not_loose")
-    here = (w["sq"][0], w["sq"][1])
-    if max(abs(b["sq"][0] - here[0]), abs(b["sq"][1] - here[1])) != 1:
+    dx, dy = b["sq"][0] - w["sq"][0], b["sq"][1] - w["sq"][1]
+    if not (-1 <= dx <= 1 and -1 <= dy <= 1) or dx == dy == 0:  # king distance 1, without abs and max
         raise IllegalAction("A ball can be picked up only from an adjacent square.", code="not_adjacent")
     b["sq"] = None
     b["holder"] = w["j"]

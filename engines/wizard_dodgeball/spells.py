@@ -253,6 +253,7 @@ class _Targetable:
         self.caster_j = caster["j"]
         self.here = (caster["sq"][0], caster["sq"][1])
         self.rng: int | None = None  # spell_range, once asked for
+        self.blockers: list | None = None  # the wizards' squares, once asked for
 
     def visible(self, s: Square) -> bool:
         here = self.here
@@ -261,12 +262,17 @@ class _Targetable:
         state = self.state
         if court_of(state).is_neutral(s):
             return False
-        if self.rng is None:
-            self.rng = spell_range(state, self.caster_j)
-        if max(abs(s[0] - here[0]), abs(s[1] - here[1])) > self.rng:
-            return False
-        # The wizards on the court block, their [x, y] squares read straight from the state.
-        return line_of_sight(here, s, [w["sq"] for w in state["wizards"] if not w["out"]])
+        rng = self.rng
+        if rng is None:
+            rng = self.rng = spell_range(state, self.caster_j)
+        if not (-rng <= s[0] - here[0] <= rng and -rng <= s[1] - here[1] <= rng):
+            return False  # beyond the range in king distance (a chain: no abs and max per target)
+        # The wizards on the court block, their [x, y] squares read straight from the state, once
+        # for all of the cast's targets (nothing changes while a cast is checked).
+        blockers = self.blockers
+        if blockers is None:
+            blockers = self.blockers = [w["sq"] for w in state["wizards"] if not w["out"]]
+        return line_of_sight(here, s, blockers)
 
     def square(self, ref: dict) -> Square | None:
         """The target's square when ``ref`` (one well-formed key, an int) is a candidate; else None."""

@@ -38,8 +38,17 @@ def copy_state(state: State) -> State:
     return new
 
 
+#: court id -> its Court, as ``court`` gives it: a plain dict read costs less than the cached call,
+#: and a few rules ask for the court on every event (issue 17, P1).
+_COURTS: dict[str, Court] = {}
+
+
 def court_of(state: State) -> Court:
-    return court(state["court"])
+    try:
+        return _COURTS[state["court"]]
+    except KeyError:
+        c = _COURTS[state["court"]] = court(state["court"])
+        return c
 
 
 def stats(jersey: int) -> dict[str, Any]:
