@@ -38,8 +38,14 @@ Square = tuple[int, int]
 MARKERS_PER_SPELL = 3  # three markers of each spell per team (GAME-FACTS, Components)
 
 
+#: ``data.spell_faces()``, kept on first use: a cast asks for it several times (issue 17, P1).
+_FACES: dict[str, dict[str, Any]] = {}
+
+
 def faces() -> dict[str, dict[str, Any]]:
-    return data.spell_faces()
+    if not _FACES:
+        _FACES.update(data.spell_faces())
+    return _FACES
 
 
 # ---------------------------------------------------------------------------
@@ -159,7 +165,11 @@ def area_size(state: State, caster: dict, face_id: str) -> int:
         return 1  # Dispel cancels one spell effect
     size = stats(caster["j"])["magic"]
     if face["marker"]:
-        in_use = sum(1 for e in state["effects"] if e["side"] == caster["side"] and e["card"] == face["card"])
+        side, card = caster["side"], face["card"]
+        in_use = 0  # a loop, not sum over a generator: this runs for every cast (issue 17, P1)
+        for e in state["effects"]:
+            if e["side"] == side and e["card"] == card:
+                in_use += 1
         size = min(size, MARKERS_PER_SPELL - in_use)
     return size
 

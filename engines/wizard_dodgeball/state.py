@@ -51,8 +51,17 @@ def court_of(state: State) -> Court:
         return c
 
 
+#: jersey -> the roster's record, filled from ``data.roster()`` on first use: a plain dict read
+#: costs less than the cached call, and stats are read several times an event (issue 17, P1).
+_ROSTER: dict[int, dict[str, Any]] = {}
+
+
 def stats(jersey: int) -> dict[str, Any]:
-    return data.roster()[jersey]
+    try:
+        return _ROSTER[jersey]
+    except KeyError:
+        _ROSTER.update(data.roster())
+        return data.roster()[jersey]  # an unknown jersey raises KeyError, as it did
 
 
 #: jersey -> where in a state's list of wizards it was last found. Only a hint, checked before it
