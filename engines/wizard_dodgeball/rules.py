@@ -206,14 +206,11 @@ def settle(state: State, just: str | None = None) -> None:
                     b["active"] = True
     if state["winner"] is not None or state["queue"] or state["turn"] is None:
         return
-    passes = 64  # each pass ends one turn; bounded for safety (a while: no range built per event)
-    while passes:
-        passes -= 1
-        hint, just = just, None  # about the wizard of the first pass only
-        if state["winner"] is not None and "stall_turns" not in state:
-            # The turn just ended finished the game (the bound on turns): nothing more to end.
-            # Version 1 went on ending the finished turn ("123 turns"); it replays as recorded.
-            break
+    # Each pass looks at the turn's wizard and returns, or ends that turn and looks again. The
+    # bookkeeping is done after a turn ends, not before every look: most events end no turn.
+    hint = just  # about the wizard of the first pass only
+    passes = 64  # turns ended at most; bounded for safety
+    while True:
         turn = state["turn"]
         jersey = turn["wizard"]
         try:  # wizard(), its hint inline: this runs after every event
@@ -222,28 +219,33 @@ def settle(state: State, just: str | None = None) -> None:
                 w = wizard(state, jersey)
         except (KeyError, IndexError, TypeError):
             w = wizard(state, jersey)
-        if w["out"]:
-            end_turn(state)
-            continue
-        if turn["actions"] > 0:
-            for e in state["effects"]:
-                if e["wizard"] == jersey and e["face"] == "freeze":
-                    break
+        if not w["out"]:
+            if turn["actions"] > 0:
+                for e in state["effects"]:
+                    if e["wizard"] == jersey and e["face"] == "freeze":
+                        break
+                else:
+                    return  # not stuck (has_effect, inline)
+            if hint is None:
+                free = free_action_available(state, w)
+            elif hint == "drop":
+                # The ball just dropped lies on a neighbouring square, to be picked up again.
+                free = not has_effect(state, jersey, "butter_fingers")
             else:
-                break  # not stuck (has_effect, inline)
-        if hint is None:
-            free = free_action_available(state, w)
-        elif hint == "drop":
-            # The ball just dropped lies on a neighbouring square, to be picked up again.
-            free = not has_effect(state, jersey, "butter_fingers")
-        else:
-            # The ball just picked up lay on a neighbouring square, which it has left free to drop
-            # it on (nothing else stands on a loose ball's square).
-            free = not has_effect(state, jersey, "sticky_fingers")
-        if not free:
-            end_turn(state)
-            continue
-        break
+                # The ball just picked up lay on a neighbouring square, which it has left free to
+                # drop it on (nothing else stands on a loose ball's square).
+                free = not has_effect(state, jersey, "sticky_fingers")
+            if free:
+                return
+        end_turn(state)
+        hint = None
+        passes -= 1
+        if not passes:
+            return
+        if state["winner"] is not None and "stall_turns" not in state:
+            # The turn just ended finished the game (the bound on turns): nothing more to end.
+            # Version 1 went on ending the finished turn ("123 turns"); it replays as recorded.
+            return
 
 
 def check_winner(state: State) -> bool:
@@ -440,20 +442,23 @@ def _straight_steps(a: Square, b: Square, blocked: set[Square], lo: int, hi: int
 
 
 def _straight_path_free(state: State, w: dict, to: Square) -> bool:
-    """A quick sufficient test for a plain move (issue 17, P1): the straight path to the goal is
-    within the allowance and free. When it says True, ``reachable`` finds the goal too (its
+    """A quick sufficient test for a plain move (issue 17, P1): one of the two straight paths to
+    the goal (diagonally first, then along the line; or along the line first, then diagonally)
+    is within the allowance and free. When it says True, ``reachable`` finds the goal too (its
     search tries every such path); when False, the search decides.
 
     ``_straight_steps`` without the set of blocked squares: the path, a few squares, is laid
     out first and each wizard's and loose ball's square looked for in it."""
-    x, y = w["sq"]
+    x0, y0 = w["sq"]
     gx, gy = to
-    if gx == x and gy == y:
+    if gx == x0 and gy == y0:
         return False  # standing still is no move
     allowance = move_allowance(state, w["j"])
-    if not (-allowance <= gx - x <= allowance and -allowance <= gy - y <= allowance):
+    if not (-allowance <= gx - x0 <= allowance and -allowance <= gy - y0 <= allowance):
         return False
     lo, hi = court_of(state).half_rows[w["side"]]
+    sx, sy = (gx > x0) - (gx < x0), (gy > y0) - (gy < y0)
+    x, y = x0, y0
     path = []  # squares as the state writes them, [column, row]: compared with them as lists
     while x != gx or y != gy:
         x += (gx > x) - (gx < x)
@@ -461,6 +466,33 @@ def _straight_path_free(state: State, w: dict, to: Square) -> bool:
         if not lo <= y <= hi:
             return False
         path.append([x, y])
+    if _nothing_on(state, path):
+        return True
+    # Along the line first: another path only when the move is neither straight nor diagonal.
+    # About one plain move in eight finds the first path blocked; this spares most of them the search.
+    longer = (gx - x0) * sx - (gy - y0) * sy  # how much farther the move goes in columns than in rows
+    if sx == 0 or sy == 0 or longer == 0:
+        return False
+    x, y = x0, y0
+    path = []
+    while x != gx or y != gy:
+        if longer > 0:
+            x += sx
+            longer -= 1
+        elif longer < 0:
+            y += sy
+            longer += 1
+        else:
+            x += sx
+            y += sy
+        if not lo <= y <= hi:
+            return False
+        path.append([x, y])
+    return _nothing_on(state, path)
+
+
+def _nothing_on(state: State, path: list[list[int]]) -> bool:
+    """Whether no wizard on the court and no loose ball stands on any square of ``path``."""
     for o in state["wizards"]:
         if o["sq"] in path and not o["out"]:
             return False

@@ -17,7 +17,7 @@ from engines.base import IllegalAction
 
 from . import data, dice
 from .geometry import line_of_sight
-from .rules import name, sq
+from .rules import _stands_on, name, sq
 from .state import (
     State,
     ball,
@@ -643,12 +643,14 @@ def apply_cast(state: State) -> None:
         state["cast"] = None
 
 
-def _teleport_check(state: State, step: dict):
-    """The test a teleported target's square must pass, with what it reads computed once."""
+def _teleport_check(state: State, step: dict, occ=None):
+    """The test a teleported target's square must pass, with what it reads computed once.
+    ``occ`` holds the occupied squares among those to be asked about (default: the court's)."""
     cast = state["cast"]
     caster = wizard(state, cast["caster"])
     c = court_of(state)
-    occ = occupancy(state)
+    if occ is None:
+        occ = occupancy(state)
     here = (caster["sq"][0], caster["sq"][1]) if not caster["out"] else None
     rng = spell_range(state, cast["caster"])
     ref = step["ref"]
@@ -673,7 +675,8 @@ def teleport_options(state: State, step: dict) -> list[Square]:
 
 def choose_teleport(state: State, step: dict, action: dict) -> None:
     to = sq(action.get("to"))
-    c, ok = _teleport_check(state, step)  # the one square asked about, not every square listed
+    # The one square asked about, not every square listed; nor the court's occupancy for it.
+    c, ok = _teleport_check(state, step, (to,) if _stands_on(state, to) else ())
     if not (c.in_bounds(to) and ok(to)):
         raise IllegalAction(
             "A teleported target reappears on an empty in-bounds square within magical range "
