@@ -152,31 +152,12 @@ def free_action_available(state: State, w: dict) -> bool:
     if w["ball"] is not None:
         if has_effect(state, w["j"], "sticky_fingers"):
             return False
-        # Fewer things next to the wizard than neighbouring squares: one is free. Only when there
-        # are as many are the squares they stand on told apart.
-        near = len(court_of(state).neighbours((x, y)))
-        count = 0
-        for o in state["wizards"]:
-            s = o["sq"]
-            if not o["out"] and -1 <= s[1] - y <= 1 and -1 <= s[0] - x <= 1 and (s[0] != x or s[1] != y):
-                count += 1
-        for b in state["balls"]:
-            s = b["sq"]
-            if s is not None and -1 <= s[1] - y <= 1 and -1 <= s[0] - x <= 1 and (s[0] != x or s[1] != y):
-                count += 1
-        if count < near:
-            return True
-        taken = set()
-        for o in state["wizards"]:
-            s = o["sq"]
-            if not o["out"] and -1 <= s[0] - x <= 1 and -1 <= s[1] - y <= 1:
-                taken.add((s[0], s[1]))
-        for b in state["balls"]:
-            s = b["sq"]
-            if s is not None and -1 <= s[0] - x <= 1 and -1 <= s[1] - y <= 1:
-                taken.add((s[0], s[1]))
-        taken.discard((x, y))
-        return len(taken) < near
+        # The neighbouring squares in turn until one has nothing on it: mostly the first one is
+        # free, and one look at it costs less than counting everything near the wizard did.
+        for n in court_of(state).neighbours((x, y)):
+            if not _stands_on(state, n):
+                return True
+        return False
     if has_effect(state, w["j"], "butter_fingers"):
         return False
     # A loose ball on a neighbouring square (the occupancy let a ball's square read as the ball's).
