@@ -409,16 +409,35 @@ def do_move(state: State, action: dict) -> None:
     w["sq"] = [to[0], to[1]]
 
 
-def _straight_steps(a: Square, b: Square, blocked: set[Square], lo: int, hi: int) -> int | None:
+def _straight_steps(
+    a: Square, b: Square, blocked: set[Square], lo: int, hi: int, line_first: bool = False
+) -> int | None:
     """The length of the path that steps straight from ``a`` at ``b`` (diagonally, then along the
-    remaining line) when every square on it after ``a`` is free and in rows lo..hi; else None."""
+    remaining line; with ``line_first``, along the line, then diagonally) when every square on it
+    after ``a`` is free and in rows lo..hi; else None."""
     x, y = a
     gx, gy = b
-    while x != gx or y != gy:
-        x += (gx > x) - (gx < x)
-        y += (gy > y) - (gy < y)
-        if (x, y) in blocked or not lo <= y <= hi:
-            return None
+    if line_first:
+        sx, sy = (gx > x) - (gx < x), (gy > y) - (gy < y)
+        longer = (gx - x) * sx - (gy - y) * sy  # how much farther it goes in columns than in rows
+        while x != gx or y != gy:
+            if longer > 0:
+                x += sx
+                longer -= 1
+            elif longer < 0:
+                y += sy
+                longer += 1
+            else:
+                x += sx
+                y += sy
+            if (x, y) in blocked or not lo <= y <= hi:
+                return None
+    else:
+        while x != gx or y != gy:
+            x += (gx > x) - (gx < x)
+            y += (gy > y) - (gy < y)
+            if (x, y) in blocked or not lo <= y <= hi:
+                return None
     return max(abs(gx - a[0]), abs(gy - a[1]))
 
 
@@ -507,10 +526,15 @@ def _straight_pickup_free(state: State, w: dict, bsq: Square, to: Square, blocke
             second = dy if dy >= 0 else -dy
         if first + second > allowance:
             continue
+        # Each leg diagonally first, and when that is blocked, along the line first.
         first = 0 if s == start else _straight_steps(start, s, blocked, lo, hi)
+        if first is None:
+            first = _straight_steps(start, s, blocked, lo, hi, True)
         if first is None or first > allowance:
             continue
         second = _straight_steps(s, to, after, lo, hi)
+        if second is None:
+            second = _straight_steps(s, to, after, lo, hi, True)
         if second is not None and first + second <= allowance:
             return True
     return False
