@@ -242,10 +242,11 @@ def check_cast(state: State, caster: dict, action: dict) -> tuple[str, list[dict
             raise IllegalAction(_why_not(state, caster, face_id, ref), code=_why_not_code(state, caster, face_id, ref))
         chosen.append(s)
         norm.append(dict(ref))
-    if len(set(chosen)) != len(chosen):
-        raise IllegalAction("Each target must stand on its own square of the target area.", code="bad_target_area")
-    if not _connected(chosen):
-        raise IllegalAction("The target area must be a group of adjacent squares.", code="bad_target_area")
+    if len(chosen) > 1:  # one square is its own connected area (most casts name one target)
+        if len(set(chosen)) != len(chosen):
+            raise IllegalAction("Each target must stand on its own square of the target area.", code="bad_target_area")
+        if not _connected(chosen):
+            raise IllegalAction("The target area must be a group of adjacent squares.", code="bad_target_area")
     return card_id, norm
 
 
