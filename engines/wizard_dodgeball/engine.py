@@ -475,7 +475,7 @@ class WizardDodgeballEngine(Engine):
     def _apply_action(self, state: State, seat: Any, action: Any, *, owned: bool) -> State:
         if type(seat) is not int or not 0 <= seat < state["seats"]:
             raise IllegalAction("Unknown seat.", code="bad_seat")
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        if not isinstance(action, dict) or not isinstance(atype := action.get("type"), str):
             raise IllegalAction("An action is an object with a 'type'.", code="bad_action")
         if state["winner"] is not None:
             raise IllegalAction("The game is over.", code="game_over")
@@ -489,7 +489,6 @@ class WizardDodgeballEngine(Engine):
         elif seat != state["turn"]["seat"]:
             raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
         new = state if owned else copy_state(state)
-        atype = action["type"]
         if new["queue"]:
             step = new["queue"][0]
             expected = CHOICE_STEPS[step["step"]]
@@ -529,7 +528,8 @@ class WizardDodgeballEngine(Engine):
         queue = new["queue"]
         if queue and queue[0]["step"] == "cast_apply":
             self._run_auto_steps(new)
-        rules.settle(new)
+        # A pick-up or a drop tells settle whether the wizard has a free action left (issue 17, P1).
+        rules.settle(new, atype if atype == "pick_up" or atype == "drop" else None)
         return new
 
     # -- legal actions -------------------------------------------------------------------

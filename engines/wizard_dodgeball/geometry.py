@@ -59,7 +59,7 @@ def line_of_sight(a: Square, b: Square, blockers: Iterable[Square]) -> bool:
         if (
             x0 <= cx <= x1
             and y0 <= cy <= y1
-            and 2 * abs((cx - ax) * dy - (cy - ay) * dx) < span
+            and -span < 2 * ((cx - ax) * dy - (cy - ay) * dx) < span  # 2 * |cross| < span, without abs
             and (cx != ax or cy != ay)
             and (cx != bx or cy != by)
         ):

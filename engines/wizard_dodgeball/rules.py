@@ -59,10 +59,9 @@ def begin_turn(state: State, side: int) -> None:
     lineup = wizards[5 * side : 5 * side + 5]
     if len(wizards) != 10 or lineup[0]["side"] != side or lineup[4]["side"] != side:
         lineup = [w for w in wizards if w["side"] == side]
-    start = state["next_slot"][side]
+    start = state["next_slot"][side] % len(lineup)
     chosen = None
-    for k in range(len(lineup)):
-        w = lineup[(start + k) % len(lineup)]
+    for w in lineup[start:] + lineup[:start]:  # from the next slot round, without a range and modulo per slot
         if not w["out"]:
             chosen = w
             break
@@ -70,14 +69,14 @@ def begin_turn(state: State, side: int) -> None:
         return
     jersey = chosen["j"]
     speed, slow = has_faces(state, jersey, "speed", "slow")
-    actions = 2 + (1 if speed else 0) - (1 if slow else 0)
+    actions = 2 + (1 if speed else 0) - (1 if slow else 0)  # 1 to 3, never below 0
     seats = state["sides"][side]
     if state["team_control"] == "turns":
         seat = seats[state["turns_taken"][side] % len(seats)]
     else:
         seat = state["controllers"][side][chosen["slot"]]
     prev = state["turn"]["n"] if state["turn"] is not None else 0
-    state["turn"] = {"n": prev + 1, "side": side, "wizard": jersey, "actions": max(0, actions), "seat": seat}
+    state["turn"] = {"n": prev + 1, "side": side, "wizard": jersey, "actions": actions, "seat": seat}
 
 
 #: ``state["winner"]`` when a stalled game ends level (version 1 only).
@@ -153,31 +152,12 @@ def free_action_available(state: State, w: dict) -> bool:
     if w["ball"] is not None:
         if has_effect(state, w["j"], "sticky_fingers"):
             return False
-        # Fewer things next to the wizard than neighbouring squares: one is free. Only when there
-        # are as many are the squares they stand on told apart.
-        near = len(court_of(state).neighbours((x, y)))
-        count = 0
-        for o in state["wizards"]:
-            s = o["sq"]
-            if not o["out"] and -1 <= s[1] - y <= 1 and -1 <= s[0] - x <= 1 and (s[0] != x or s[1] != y):
-                count += 1
-        for b in state["balls"]:
-            s = b["sq"]
-            if s is not None and -1 <= s[1] - y <= 1 and -1 <= s[0] - x <= 1 and (s[0] != x or s[1] != y):
-                count += 1
-        if count < near:
-            return True
-        taken = set()
-        for o in state["wizards"]:
-            s = o["sq"]
-            if not o["out"] and -1 <= s[0] - x <= 1 and -1 <= s[1] - y <= 1:
-                taken.add((s[0], s[1]))
-        for b in state["balls"]:
-            s = b["sq"]
-            if s is not None and -1 <= s[0] - x <= 1 and -1 <= s[1] - y <= 1:
-                taken.add((s[0], s[1]))
-        taken.discard((x, y))
-        return len(taken) < near
+        # The neighbouring squares in turn until one has nothing on it: mostly the first one is
+        # free, and one look at it costs less than counting everything near the wizard did.
+        for n in court_of(state).neighbours((x, y)):
+            if not _stands_on(state, n):
+                return True
+        return False
     if has_effect(state, w["j"], "butter_fingers"):
         return False
     # A loose ball on a neighbouring square (the occupancy let a ball's square read as the ball's).
@@ -188,8 +168,11 @@ def free_action_available(state: State, w: dict) -> bool:
     return False
 
 
-def settle(state: State) -> None:
-    """After every event: activate balls behind an attack line, end finished turns, detect the winner."""
+def settle(state: State, just: str | None = None) -> None:
+    """After every event: activate balls behind an attack line, end finished turns, detect the winner.
+
+    ``just`` is "pick_up" or "drop" when the event settled is that free action by the turn's
+    wizard: then whether it has a free action left is known without looking at its neighbours."""
     back_rows = None
     for b in state["balls"]:
         if not b["active"]:
@@ -204,11 +187,11 @@ def settle(state: State) -> None:
                     b["active"] = True
     if state["winner"] is not None or state["queue"] or state["turn"] is None:
         return
-    for _ in range(64):  # each pass ends one turn; bounded for safety
-        if state["winner"] is not None and "stall_turns" not in state:
-            # The turn just ended finished the game (the bound on turns): nothing more to end.
-            # Version 1 went on ending the finished turn ("123 turns"); it replays as recorded.
-            break
+    # Each pass looks at the turn's wizard and returns, or ends that turn and looks again. The
+    # bookkeeping is done after a turn ends, not before every look: most events end no turn.
+    hint = just  # about the wizard of the first pass only
+    passes = 64  # turns ended at most; bounded for safety
+    while True:
         turn = state["turn"]
         jersey = turn["wizard"]
         try:  # wizard(), its hint inline: this runs after every event
@@ -217,19 +200,33 @@ def settle(state: State) -> None:
                 w = wizard(state, jersey)
         except (KeyError, IndexError, TypeError):
             w = wizard(state, jersey)
-        if w["out"]:
-            end_turn(state)
-            continue
-        if turn["actions"] > 0:
-            for e in state["effects"]:
-                if e["wizard"] == jersey and e["face"] == "freeze":
-                    break
+        if not w["out"]:
+            if turn["actions"] > 0:
+                for e in state["effects"]:
+                    if e["wizard"] == jersey and e["face"] == "freeze":
+                        break
+                else:
+                    return  # not stuck (has_effect, inline)
+            if hint is None:
+                free = free_action_available(state, w)
+            elif hint == "drop":
+                # The ball just dropped lies on a neighbouring square, to be picked up again.
+                free = not has_effect(state, jersey, "butter_fingers")
             else:
-                break  # not stuck (has_effect, inline)
-        if not free_action_available(state, w):
-            end_turn(state)
-            continue
-        break
+                # The ball just picked up lay on a neighbouring square, which it has left free to
+                # drop it on (nothing else stands on a loose ball's square).
+                free = not has_effect(state, jersey, "sticky_fingers")
+            if free:
+                return
+        end_turn(state)
+        hint = None
+        passes -= 1
+        if not passes:
+            return
+        if state["winner"] is not None and "stall_turns" not in state:
+            # The turn just ended finished the game (the bound on turns): nothing more to end.
+            # Version 1 went on ending the finished turn ("123 turns"); it replays as recorded.
+            return
 
 
 def check_winner(state: State) -> bool:
@@ -285,16 +282,20 @@ def reachable(
     allowance = move_allowance(state, jersey)
     lo, hi = c.half_rows[side]
     dist = {start: 0}
-    if goal is not None and max(abs(goal[0] - start[0]), abs(goal[1] - start[1])) > allowance:
-        return {}
+    # King distances below are compared as chains: max(abs(), abs()) costs three calls a square.
+    if goal is not None:
+        gx, gy = goal
+        if not (-allowance <= gx - start[0] <= allowance and -allowance <= gy - start[1] <= allowance):
+            return {}
     frontier = [start]
     for step in range(1, allowance + 1):
         nxt = []
+        left = allowance - step
         for s in frontier:
             for n in c.neighbours(s):
                 if n in dist or n in blocked or not (lo <= n[1] <= hi):
                     continue
-                if goal is not None and max(abs(goal[0] - n[0]), abs(goal[1] - n[1])) > allowance - step:
+                if goal is not None and not (-left <= gx - n[0] <= left and -left <= gy - n[1] <= left):
                     continue  # too far from the goal to reach it with the steps left
                 dist[n] = step
                 nxt.append(n)
@@ -408,33 +409,56 @@ def do_move(state: State, action: dict) -> None:
     w["sq"] = [to[0], to[1]]
 
 
-def _straight_steps(a: Square, b: Square, blocked: set[Square], lo: int, hi: int) -> int | None:
+def _straight_steps(
+    a: Square, b: Square, blocked: set[Square], lo: int, hi: int, line_first: bool = False
+) -> int | None:
     """The length of the path that steps straight from ``a`` at ``b`` (diagonally, then along the
-    remaining line) when every square on it after ``a`` is free and in rows lo..hi; else None."""
+    remaining line; with ``line_first``, along the line, then diagonally) when every square on it
+    after ``a`` is free and in rows lo..hi; else None."""
     x, y = a
     gx, gy = b
-    while x != gx or y != gy:
-        x += (gx > x) - (gx < x)
-        y += (gy > y) - (gy < y)
-        if (x, y) in blocked or not lo <= y <= hi:
-            return None
+    if line_first:
+        sx, sy = (gx > x) - (gx < x), (gy > y) - (gy < y)
+        longer = (gx - x) * sx - (gy - y) * sy  # how much farther it goes in columns than in rows
+        while x != gx or y != gy:
+            if longer > 0:
+                x += sx
+                longer -= 1
+            elif longer < 0:
+                y += sy
+                longer += 1
+            else:
+                x += sx
+                y += sy
+            if (x, y) in blocked or not lo <= y <= hi:
+                return None
+    else:
+        while x != gx or y != gy:
+            x += (gx > x) - (gx < x)
+            y += (gy > y) - (gy < y)
+            if (x, y) in blocked or not lo <= y <= hi:
+                return None
     return max(abs(gx - a[0]), abs(gy - a[1]))
 
 
 def _straight_path_free(state: State, w: dict, to: Square) -> bool:
-    """A quick sufficient test for a plain move (issue 17, P1): the straight path to the goal is
-    within the allowance and free. When it says True, ``reachable`` finds the goal too (its
+    """A quick sufficient test for a plain move (issue 17, P1): one of the two straight paths to
+    the goal (diagonally first, then along the line; or along the line first, then diagonally)
+    is within the allowance and free. When it says True, ``reachable`` finds the goal too (its
     search tries every such path); when False, the search decides.
 
     ``_straight_steps`` without the set of blocked squares: the path, a few squares, is laid
     out first and each wizard's and loose ball's square looked for in it."""
-    x, y = w["sq"]
+    x0, y0 = w["sq"]
     gx, gy = to
-    if gx == x and gy == y:
+    if gx == x0 and gy == y0:
         return False  # standing still is no move
-    if max(abs(gx - x), abs(gy - y)) > move_allowance(state, w["j"]):
+    allowance = move_allowance(state, w["j"])
+    if not (-allowance <= gx - x0 <= allowance and -allowance <= gy - y0 <= allowance):
         return False
     lo, hi = court_of(state).half_rows[w["side"]]
+    sx, sy = (gx > x0) - (gx < x0), (gy > y0) - (gy < y0)
+    x, y = x0, y0
     path = []  # squares as the state writes them, [column, row]: compared with them as lists
     while x != gx or y != gy:
         x += (gx > x) - (gx < x)
@@ -442,6 +466,33 @@ def _straight_path_free(state: State, w: dict, to: Square) -> bool:
         if not lo <= y <= hi:
             return False
         path.append([x, y])
+    if _nothing_on(state, path):
+        return True
+    # Along the line first: another path only when the move is neither straight nor diagonal.
+    # About one plain move in eight finds the first path blocked; this spares most of them the search.
+    longer = (gx - x0) * sx - (gy - y0) * sy  # how much farther the move goes in columns than in rows
+    if sx == 0 or sy == 0 or longer == 0:
+        return False
+    x, y = x0, y0
+    path = []
+    while x != gx or y != gy:
+        if longer > 0:
+            x += sx
+            longer -= 1
+        elif longer < 0:
+            y += sy
+            longer += 1
+        else:
+            x += sx
+            y += sy
+        if not lo <= y <= hi:
+            return False
+        path.append([x, y])
+    return _nothing_on(state, path)
+
+
+def _nothing_on(state: State, path: list[list[int]]) -> bool:
+    """Whether no wizard on the court and no loose ball stands on any square of ``path``."""
     for o in state["wizards"]:
         if o["sq"] in path and not o["out"]:
             return False
@@ -462,10 +513,28 @@ def _straight_pickup_free(state: State, w: dict, bsq: Square, to: Square, blocke
     allowance = move_allowance(state, w["j"])
     after = blocked - {bsq}
     for s in court_of(state).neighbours(bsq):
+        # A free straight path is as long as the king distance between its ends, so a square
+        # too far out by those distances can be passed over without walking either path (the
+        # distances worked out without abs and max: this runs for every square around the ball).
+        dx, dy = s[0] - start[0], s[1] - start[1]
+        first = dx if dx >= 0 else -dx
+        if dy > first or -dy > first:
+            first = dy if dy >= 0 else -dy
+        dx, dy = to[0] - s[0], to[1] - s[1]
+        second = dx if dx >= 0 else -dx
+        if dy > second or -dy > second:
+            second = dy if dy >= 0 else -dy
+        if first + second > allowance:
+            continue
+        # Each leg diagonally first, and when that is blocked, along the line first.
         first = 0 if s == start else _straight_steps(start, s, blocked, lo, hi)
+        if first is None:
+            first = _straight_steps(start, s, blocked, lo, hi, True)
         if first is None or first > allowance:
             continue
         second = _straight_steps(s, to, after, lo, hi)
+        if second is None:
+            second = _straight_steps(s, to, after, lo, hi, True)
         if second is not None and first + second <= allowance:
             return True
     return False
@@ -487,8 +556,8 @@ def do_pick_up(state: State, action: dict) -> None:
     check_can_pick_up(state, w)
     if b["sq"] is None:
         raise IllegalAction("That ball is already held.", code="ball_not_loose")
-    here = (w["sq"][0], w["sq"][1])
-    if max(abs(b["sq"][0] - here[0]), abs(b["sq"][1] - here[1])) != 1:
+    dx, dy = b["sq"][0] - w["sq"][0], b["sq"][1] - w["sq"][1]
+    if not (-1 <= dx <= 1 and -1 <= dy <= 1) or dx == dy == 0:  # king distance 1, without abs and max
         raise IllegalAction("A ball can be picked up only from an adjacent square.", code="not_adjacent")
     b["sq"] = None
     b["holder"] = w["j"]

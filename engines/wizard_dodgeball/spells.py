@@ -17,7 +17,7 @@ from engines.base import IllegalAction
 
 from . import data, dice
 from .geometry import line_of_sight
-from .rules import name, sq
+from .rules import _stands_on, name, sq
 from .state import (
     State,
     ball,
@@ -38,8 +38,14 @@ Square = tuple[int, int]
 MARKERS_PER_SPELL = 3  # three markers of each spell per team (GAME-FACTS, Components)
 
 
+#: ``data.spell_faces()``, kept on first use: a cast asks for it several times (issue 17, P1).
+_FACES: dict[str, dict[str, Any]] = {}
+
+
 def faces() -> dict[str, dict[str, Any]]:
-    return data.spell_faces()
+    if not _FACES:
+        _FACES.update(data.spell_faces())
+    return _FACES
 
 
 # ---------------------------------------------------------------------------
@@ -159,7 +165,11 @@ def area_size(state: State, caster: dict, face_id: str) -> int:
         return 1  # Dispel cancels one spell effect
     size = stats(caster["j"])["magic"]
     if face["marker"]:
-        in_use = sum(1 for e in state["effects"] if e["side"] == caster["side"] and e["card"] == face["card"])
+        side, card = caster["side"], face["card"]
+        in_use = 0  # a loop, not sum over a generator: this runs for every cast (issue 17, P1)
+        for e in state["effects"]:
+            if e["side"] == side and e["card"] == card:
+                in_use += 1
         size = min(size, MARKERS_PER_SPELL - in_use)
     return size
 
@@ -232,10 +242,11 @@ def check_cast(state: State, caster: dict, action: dict) -> tuple[str, list[dict
             raise IllegalAction(_why_not(state, caster, face_id, ref), code=_why_not_code(state, caster, face_id, ref))
         chosen.append(s)
         norm.append(dict(ref))
-    if len(set(chosen)) != len(chosen):
-        raise IllegalAction("Each target must stand on its own square of the target area.", code="bad_target_area")
-    if not _connected(chosen):
-        raise IllegalAction("The target area must be a group of adjacent squares.", code="bad_target_area")
+    if len(chosen) > 1:  # one square is its own connected area (most casts name one target)
+        if len(set(chosen)) != len(chosen):
+            raise IllegalAction("Each target must stand on its own square of the target area.", code="bad_target_area")
+        if not _connected(chosen):
+            raise IllegalAction("The target area must be a group of adjacent squares.", code="bad_target_area")
     return card_id, norm
 
 
@@ -253,6 +264,7 @@ class _Targetable:
         self.caster_j = caster["j"]
         self.here = (caster["sq"][0], caster["sq"][1])
         self.rng: int | None = None  # spell_range, once asked for
+        self.blockers: list | None = None  # the wizards' squares, once asked for
 
     def visible(self, s: Square) -> bool:
         here = self.here
@@ -261,12 +273,17 @@ class _Targetable:
         state = self.state
         if court_of(state).is_neutral(s):
             return False
-        if self.rng is None:
-            self.rng = spell_range(state, self.caster_j)
-        if max(abs(s[0] - here[0]), abs(s[1] - here[1])) > self.rng:
-            return False
-        # The wizards on the court block, their [x, y] squares read straight from the state.
-        return line_of_sight(here, s, [w["sq"] for w in state["wizards"] if not w["out"]])
+        rng = self.rng
+        if rng is None:
+            rng = self.rng = spell_range(state, self.caster_j)
+        if not (-rng <= s[0] - here[0] <= rng and -rng <= s[1] - here[1] <= rng):
+            return False  # beyond the range in king distance (a chain: no abs and max per target)
+        # The wizards on the court block, their [x, y] squares read straight from the state, once
+        # for all of the cast's targets (nothing changes while a cast is checked).
+        blockers = self.blockers
+        if blockers is None:
+            blockers = self.blockers = [w["sq"] for w in state["wizards"] if not w["out"]]
+        return line_of_sight(here, s, blockers)
 
     def square(self, ref: dict) -> Square | None:
         """The target's square when ``ref`` (one well-formed key, an int) is a candidate; else None."""
@@ -627,12 +644,14 @@ def apply_cast(state: State) -> None:
         state["cast"] = None
 
 
-def _teleport_check(state: State, step: dict):
-    """The test a teleported target's square must pass, with what it reads computed once."""
+def _teleport_check(state: State, step: dict, occ=None):
+    """The test a teleported target's square must pass, with what it reads computed once.
+    ``occ`` holds the occupied squares among those to be asked about (default: the court's)."""
     cast = state["cast"]
     caster = wizard(state, cast["caster"])
     c = court_of(state)
-    occ = occupancy(state)
+    if occ is None:
+        occ = occupancy(state)
     here = (caster["sq"][0], caster["sq"][1]) if not caster["out"] else None
     rng = spell_range(state, cast["caster"])
     ref = step["ref"]
@@ -657,7 +676,8 @@ def teleport_options(state: State, step: dict) -> list[Square]:
 
 def choose_teleport(state: State, step: dict, action: dict) -> None:
     to = sq(action.get("to"))
-    c, ok = _teleport_check(state, step)  # the one square asked about, not every square listed
+    # The one square asked about, not every square listed; nor the court's occupancy for it.
+    c, ok = _teleport_check(state, step, (to,) if _stands_on(state, to) else ())
     if not (c.in_bounds(to) and ok(to)):
         raise IllegalAction(
             "A teleported target reappears on an empty in-bounds square within magical range "

@@ -38,12 +38,30 @@ def copy_state(state: State) -> State:
     return new
 
 
+#: court id -> its Court, as ``court`` gives it: a plain dict read costs less than the cached call,
+#: and a few rules ask for the court on every event (issue 17, P1).
+_COURTS: dict[str, Court] = {}
+
+
 def court_of(state: State) -> Court:
-    return court(state["court"])
+    try:
+        return _COURTS[state["court"]]
+    except KeyError:
+        c = _COURTS[state["court"]] = court(state["court"])
+        return c
+
+
+#: jersey -> the roster's record, filled from ``data.roster()`` on first use: a plain dict read
+#: costs less than the cached call, and stats are read several times an event (issue 17, P1).
+_ROSTER: dict[int, dict[str, Any]] = {}
 
 
 def stats(jersey: int) -> dict[str, Any]:
-    return data.roster()[jersey]
+    try:
+        return _ROSTER[jersey]
+    except KeyError:
+        _ROSTER.update(data.roster())
+        return data.roster()[jersey]  # an unknown jersey raises KeyError, as it did
 
 
 #: jersey -> where in a state's list of wizards it was last found. Only a hint, checked before it

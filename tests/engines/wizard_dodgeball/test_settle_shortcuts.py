@@ -1,0 +1,58 @@
+"""settle skips what the event just applied already tells it (issue 17, P1). Along random
+playouts of both versions, with 2 and 4 seats, every shortcut must give the full computation's
+answer: each event applied with them gives the state it gives without them, bit for bit, and each
+shortcut's answer is compared with the computation it stands for wherever it is asked."""
+
+import copy
+import json
+
+import pytest
+
+from engines import registry
+from engines.wizard_dodgeball import rules
+from engines.wizard_dodgeball.state import has_effect, wizard
+
+from ..test_conformance import playout
+
+CASES = [("1", 2), ("2", 2), ("2", 4)]
+
+
+@pytest.fixture(scope="module", params=CASES, ids=[f"v{v}-{s}seats" for v, s in CASES])
+def played(request):
+    version, seats = request.param
+    engine = registry.get("wizard-dodgeball", version)
+    states, events = playout(engine, seats, f"wd-settle:{version}:{seats}", bound=4000, prefix=True)
+    return engine, states, events
+
+
+def test_every_event_settles_as_without_the_shortcuts(played, monkeypatch):
+    engine, states, events = played
+    full_settle = rules.settle
+    for state, event in zip(states, events):
+        with monkeypatch.context() as m:
+            m.setattr(rules, "settle", lambda s, just=None: full_settle(s))
+            want = engine.apply(state, event)
+        got = engine.apply(state, event)
+        assert json.dumps(got) == json.dumps(want), event
+
+
+def test_a_free_action_tells_whether_another_is_left(played):
+    """After a pick-up the square the ball left is free to drop it on; after a drop the ball lies
+    next to the wizard: only Sticky Fingers, or Butter Fingers, takes the other free action away."""
+    _, states, events = played
+    asked = {"pick_up": 0, "drop": 0}
+    refused = 0
+    for state, event in zip(states, events):
+        action = event.get("action") or {}
+        kind = action.get("type")
+        if kind not in asked or state["queue"]:
+            continue
+        after = copy.deepcopy(state)
+        (rules.do_pick_up if kind == "pick_up" else rules.do_drop)(after, action)
+        w = wizard(after, after["turn"]["wizard"])
+        shortcut = not has_effect(after, w["j"], "sticky_fingers" if kind == "pick_up" else "butter_fingers")
+        assert shortcut == rules.free_action_available(after, w), (event, after["effects"])
+        asked[kind] += 1
+        refused += not shortcut
+    assert min(asked.values()) > 100, asked
+    assert refused > 0  # the effect that forbids the free action was met, not only its absence
