@@ -40,14 +40,20 @@ class Published:
     logged: list[tuple[int, str]] = field(default_factory=list)
 
 
-def verify_events(match: Match, events: list, published: Published | None = None) -> Verdict:
+def verify_events(match: Match, events: list) -> Verdict:
     """The stream on its own (audit.matchverify, the same code the offline verifier runs),
-    then what the platform publishes about the match against it: ``published`` when a batch
-    has read it for many matches at once (``matches_verify``), else read here for this match."""
-    found = verify_match_stream([eventstore.event_record(e) for e in events])
+    then what the platform publishes about the match against it."""
+    return verify_records(match, [eventstore.event_record(e) for e in events])
+
+
+def verify_records(match: Match, records: list[dict[str, Any]], published: Published | None = None) -> Verdict:
+    """``verify_events`` of the stream's events as ``eventstore.event_record`` gives them, with
+    ``published`` when a batch has read it for many matches at once (``matches_check``), else
+    read here for this match."""
+    found = verify_match_stream(records)
     if not found.verified:
         return Verdict(False, found.seq, found.reason, events=found.events)
-    created, finished_seq = found.created, events[-1].seq
+    created, finished_seq = found.created, records[-1]["seq"]
     if created.get("mode") != match.mode or created.get("config") != match.config:
         return Verdict(
             False,
@@ -92,7 +98,7 @@ def verify_events(match: Match, events: list, published: Published | None = None
     from .checkpoints.verification import heads_check, log_check
 
     if published is not None:
-        rewritten = heads_check(published.logged, {e.seq: e.hash for e in events})
+        rewritten = heads_check(published.logged, {r["seq"]: r["hash"] for r in records})
     else:
         rewritten = log_check(stream_id=match.stream_id)
     if rewritten is not None:
@@ -186,9 +192,9 @@ def matches_check(*, match_ids: Sequence[Any]) -> dict[str, Checked]:
         chunk = ids[start : start + READ_CHUNK]
         streams, published = _streams_read([found[m] for m in chunk])
         for match_id in chunk:
-            events = streams.get(found[match_id].stream_id, [])
-            verdict = verify_events(found[match_id], events, published[match_id])
-            checked[match_id] = Checked(found[match_id], verdict, len(events))
+            records = streams.get(found[match_id].stream_id, [])
+            verdict = verify_records(found[match_id], records, published[match_id])
+            checked[match_id] = Checked(found[match_id], verdict, len(records))
     return checked
 
 
@@ -197,13 +203,13 @@ def matches_check(*, match_ids: Sequence[Any]) -> dict[str, Checked]:
 READ_CHUNK = 100
 
 
-def _streams_read(matches: list[Match]) -> tuple[dict[str, list], dict[str, Published]]:
-    """The events of many matches' streams (by stream id, in seq order) and what is published
+def _streams_read(matches: list[Match]) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Published]]:
+    """The events of many matches' streams (by stream id, in seq order, as records) and what is published
     beside each (by match id), in three queries in all instead of three per match: on a loaded
     machine each round trip to the database cost more wall clock than a stream's replay."""
     from .checkpoints.verification import logged_heads
 
-    streams = eventstore.streams_events(stream_ids=[m.stream_id for m in matches])
+    streams = eventstore.streams_records(stream_ids=[m.stream_id for m in matches])
     published = {str(m.pk): Published() for m in matches}
     for match_id, seq, text in (
         MatchLog.objects.filter(match_id__in=[m.pk for m in matches]).order_by().values_list("match_id", "seq", "text")

@@ -130,21 +130,21 @@ def test_a_verification_that_fails_mid_batch_records_no_verdict_and_a_retry_fini
 
     season, ids = played
     expected = after(lambda: matches_verify(match_ids=ids), season, django_capture_on_commit_callbacks)
-    real, seen = verification.verify_events, []
+    real, seen = verification.verify_records, []
 
-    def breaks_on_the_seventh(match, events, published=None):
+    def breaks_on_the_seventh(match, records, published=None):
         seen.append(match.pk)
         if len(seen) == 7:
             raise ConnectionError("database gone")
-        return real(match, events, published)
+        return real(match, records, published)
 
-    monkeypatch.setattr(verification, "verify_events", breaks_on_the_seventh)
+    monkeypatch.setattr(verification, "verify_records", breaks_on_the_seventh)
     before = OutboxMessage.objects.count()
     with pytest.raises(ConnectionError):
         matches_verify(match_ids=ids)
     assert not Match.objects.exclude(verdict=Match.Verdict.PENDING).exists()
     assert OutboxMessage.objects.count() == before
-    monkeypatch.setattr(verification, "verify_events", real)
+    monkeypatch.setattr(verification, "verify_records", real)
     assert after(lambda: matches_verify(match_ids=ids), season, django_capture_on_commit_callbacks) == expected
 
 
