@@ -82,12 +82,40 @@ def play_unverified(clubs: int):
     print(f"setup: {len(fixtures)} fixtures played in {time.monotonic() - start:.0f} s")
 
 
-def verification_alone(ids: list[str]) -> tuple[float, float, int]:
+class Clock:
+    """Wall seconds, this process's CPU seconds and the CPU seconds of the PostgreSQL backends on
+    the database (a local server's, read from /proc: the reads and writes cost it as much as the
+    replay costs Python; a backend that ends meanwhile is not counted)."""
+
+    def __init__(self, others: bool = False):
+        self.others = others  # only the other processes' backends (the workers'), not this one's
+        self.wall, self.cpu, self.pg = time.perf_counter(), time.process_time(), self._postgres()
+
+    def stop(self) -> tuple[float, float, float]:
+        return time.perf_counter() - self.wall, time.process_time() - self.cpu, self._postgres() - self.pg
+
+    def _postgres(self) -> float:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+                + (" AND pid <> pg_backend_pid()" if self.others else "")
+            )
+            pids = [pid for (pid,) in cursor.fetchall()]
+        total = 0.0
+        for pid in pids:
+            try:
+                total += _cpu_seconds(pid)
+            except OSError:  # ended, or not on this machine
+                pass
+        return total
+
+
+def verification_alone(ids: list[str]) -> tuple[tuple[float, float, float], int]:
     from matches import eventstore
     from matches.models import Match
     from matches.verification import verify_events
 
-    wall, cpu = time.perf_counter(), time.process_time()
+    clock = Clock()
     matches = {str(pk): match for pk, match in Match.objects.in_bulk(ids).items()}
     events = 0
     for match in (matches[m] for m in ids):
@@ -95,20 +123,20 @@ def verification_alone(ids: list[str]) -> tuple[float, float, int]:
         events += len(stream)
         if not verify_events(match, stream).verified:
             raise SystemExit(f"match {match.pk} did not verify")
-    return time.perf_counter() - wall, time.process_time() - cpu, events
+    return clock.stop(), events
 
 
-def checked_alone(ids: list[str]) -> tuple[float, float, int]:
+def checked_alone(ids: list[str]) -> tuple[float, float, float]:
     from matches.verification import matches_check
 
-    wall, cpu = time.perf_counter(), time.process_time()
+    clock = Clock()
     checked = matches_check(match_ids=ids)
     if not all(c.verdict.verified for c in checked.values()):
         raise SystemExit("a match did not verify")
-    return time.perf_counter() - wall, time.process_time() - cpu, sum(c.head_seq for c in checked.values())
+    return clock.stop()
 
 
-def project_path(ids: list[str]) -> tuple[float, float, float, float]:
+def project_path(ids: list[str]) -> tuple[tuple[float, float, float], float, float]:
     from channels.layers import get_channel_layer
 
     from league.seasons import tasks
@@ -134,13 +162,13 @@ def project_path(ids: list[str]) -> tuple[float, float, float, float]:
     tasks.verdicts_followups_apply = timed("followups", real_followups)
     live.broadcast_matches = timed("broadcast", real_broadcast)
     try:
-        wall, cpu = time.perf_counter(), time.process_time()
+        clock = Clock()
         verdicts = matches_verify(match_ids=ids)
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        took = clock.stop()
     finally:
         tasks.verdicts_followups_apply, live.broadcast_matches = real_followups, real_broadcast
     assert all(v.verified for v in verdicts.values())
-    return wall, cpu, spent["followups"], spent["broadcast"]
+    return took, spent["followups"], spent["broadcast"]
 
 
 def season_ids() -> list[str]:
@@ -188,27 +216,31 @@ def measure(clubs: int, workers: int, copy: str) -> None:
     from league.seasons.models import Fixture, Season
 
     ids = season_ids()
-    base1 = verification_alone(ids)
+    base1, events = verification_alone(ids)
     checked1 = checked_alone(ids)
-    project = project_path(ids)
-    base2 = verification_alone(ids)
+    project, followups, broadcast = project_path(ids)
+    base2, _ = verification_alone(ids)
     checked2 = checked_alone(ids)
     season = Season.objects.get()
     fixtures = season.fixtures.count()
     played = season.fixtures.filter(status=Fixture.Status.PLAYED).count()
     rated = RatingPoint.objects.filter(match_id__in=ids).values("match_id").distinct().count()
-    print(f"{clubs} clubs, {fixtures} fixtures, {len(ids)} streams ({base1[2]:,} events)")
-    print(f"{'what':<62}{'wall s':>9}{'cpu s':>9}")
-    print(f"{'baseline: verification alone, per stream (first pass, cold)':<62}{base1[0]:>9.2f}{base1[1]:>9.2f}")
-    print(f"{'baseline: matches_check, batched reads (first pass)':<62}{checked1[0]:>9.2f}{checked1[1]:>9.2f}")
-    print(f"{'project: matches_verify + follow-ups':<62}{project[0]:>9.2f}{project[1]:>9.2f}")
-    print(f"{'  of which the follow-ups task (results, ratings)':<62}{project[2]:>9.2f}")
-    print(f"{'  of which the verdicts broadcast':<62}{project[3]:>9.2f}")
-    print(f"{'baseline: verification alone, per stream (second pass)':<62}{base2[0]:>9.2f}{base2[1]:>9.2f}")
-    print(f"{'baseline: matches_check, batched reads (second pass)':<62}{checked2[0]:>9.2f}{checked2[1]:>9.2f}")
-    best = min(base1[0], base2[0], checked1[0], checked2[0])
+    print(f"{clubs} clubs, {fixtures} fixtures, {len(ids)} streams ({events:,} events)")
+    print(f"{'what':<62}{'wall s':>9}{'cpu s':>9}{'pg cpu s':>10}")
+
+    def row(what, took):
+        print(f"{what:<62}" + "".join(f"{t:>9.2f}" for t in took[:2]) + f"{took[2]:>10.2f}")
+
+    row("baseline: verification alone, per stream (first pass, cold)", base1)
+    row("baseline: matches_check, batched reads (first pass)", checked1)
+    row("project: matches_verify + follow-ups", project)
+    print(f"{'  of which the follow-ups task (results, ratings)':<62}{followups:>9.2f}")
+    print(f"{'  of which the verdicts broadcast':<62}{broadcast:>9.2f}")
+    row("baseline: verification alone, per stream (second pass)", base2)
+    row("baseline: matches_check, batched reads (second pass)", checked2)
+    fastest = min(base1[0], base2[0], checked1[0], checked2[0])
     print(
-        f"ratio project / verification alone (wall, against the fastest pass): {project[0] / best:.2f}x; "
+        f"ratio project / verification alone (wall, against the fastest pass): {project[0] / fastest:.2f}x; "
         f"fixtures played {played}/{fixtures}, matches rated {rated}"
     )
     if not workers:
@@ -219,22 +251,22 @@ def measure(clubs: int, workers: int, copy: str) -> None:
     _admin(f'CREATE DATABASE "{second}" TEMPLATE "{copy.removesuffix("_run")}"')
     _use(second)
     try:
-        wall, cpu = workers_path(ids, workers, second, len(expected["points"]))
+        spread = workers_path(ids, workers, second, len(expected["points"]))
         same = outcome(ids) == expected
         _use(copy)
-        base3 = verification_alone(ids)
+        base3, _ = verification_alone(ids)
         checked3 = checked_alone(ids)
     finally:
         _use(copy)
         _disconnect(second)
         _admin(f'DROP DATABASE IF EXISTS "{second}"')
-    print(f"{f'project, {workers} Celery workers (solo pool): verify_matches_queue':<62}{wall:>9.2f}{cpu:>9.2f}")
-    print(f"{'baseline: verification alone, per stream (third pass)':<62}{base3[0]:>9.2f}{base3[1]:>9.2f}")
-    print(f"{'baseline: matches_check, batched reads (third pass)':<62}{checked3[0]:>9.2f}{checked3[1]:>9.2f}")
+    row(f"project, {workers} Celery workers (solo pool; cpu: the workers')", spread)
+    row("baseline: verification alone, per stream (third pass)", base3)
+    row("baseline: matches_check, batched reads (third pass)", checked3)
     print(
-        f"{workers} workers / one process (wall): {wall / project[0]:.2f}x; / matches_check's faster pass: "
-        f"{wall / min(checked1[0], checked2[0], checked3[0]):.2f}x; fixtures, rating points, ratings and verdicts "
-        f"{'equal to' if same else 'DIFFERENT FROM'} the one-process run's"
+        f"{workers} workers / one process (wall): {spread[0] / project[0]:.2f}x; / matches_check's fastest pass: "
+        f"{spread[0] / min(checked1[0], checked2[0], checked3[0]):.2f}x; fixtures, rating points, ratings and "
+        f"verdicts {'equal to' if same else 'DIFFERENT FROM'} the one-process run's"
     )
     if not same:
         raise SystemExit("the workers' run left a different outcome")
@@ -254,8 +286,8 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def workers_path(ids: list[str], workers: int, database: str, points: int) -> tuple[float, float]:
-    """Wall and the workers' CPU seconds from queueing the season's streams until every verdict's
+def workers_path(ids: list[str], workers: int, database: str, points: int) -> tuple[float, float, float]:
+    """Wall, the workers' CPU seconds and their PostgreSQL backends' from queueing the season's streams until every verdict's
     follow-ups and broadcast are in (``points``: the rating points the one-process run left)."""
     import redis
 
@@ -293,7 +325,7 @@ def workers_path(ids: list[str], workers: int, database: str, points: int) -> tu
             if time.monotonic() > deadline or any(p.poll() is not None for p in procs):
                 raise SystemExit("the workers did not start")
         cpu = sum(_cpu_seconds(p.pid) for p in procs)
-        wall = time.perf_counter()
+        clock = Clock(others=True)
         verify_matches_queue(ids)
         deadline = time.monotonic() + 1800
         while not (
@@ -304,8 +336,8 @@ def workers_path(ids: list[str], workers: int, database: str, points: int) -> tu
         ):
             if time.monotonic() > deadline or any(p.poll() is not None for p in procs):
                 raise SystemExit("the workers did not finish")
-            time.sleep(0.05)
-        wall = time.perf_counter() - wall
+            time.sleep(0.1)
+        wall, _, pg = clock.stop()
         cpu = sum(_cpu_seconds(p.pid) for p in procs) - cpu
     finally:
         for p in procs:
@@ -315,7 +347,7 @@ def workers_path(ids: list[str], workers: int, database: str, points: int) -> tu
                 p.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 p.kill()
-    return wall, cpu
+    return wall, cpu, pg
 
 
 def _admin(sql: str) -> None:
