@@ -19,13 +19,15 @@ process, with ``synchronous_commit`` back on:
   results landing in the season and the ratings (``verdicts_followups_apply``). Timed as a whole,
   with the follow-ups' share timed inside it;
 - with ``--workers N``, on a second copy of the season: the same streams queued on the Redis
-  broker by ``verify_matches_queue`` (a hundred a task) for N Celery worker processes
-  (``--pool solo``, started and answering before the clock starts), timed until every verdict,
-  result, rating and broadcast is in; CPU is the workers'. Its fixtures, rating points, ratings
-  and verdicts are checked equal to the one-process run's.
+  broker by ``verify_matches_queue`` (even batches of at most a hundred a task) for N Celery
+  worker processes (``--pool solo``, started and answering before the clock starts; their first
+  task still pays their lazy imports), timed until every verdict, result, rating and broadcast
+  is in; CPU is the workers'. Its fixtures, rating points, ratings and verdicts are checked
+  equal to the one-process run's.
 
-It checks that every fixture ends played and every verified match rated. Wall and CPU times
-(this process; PostgreSQL's own work shows in wall time only).
+It checks that every fixture ends played and every verified match rated. Wall and CPU times:
+this process's (the workers' for their run), and the PostgreSQL backends' on the season's copy
+(read from /proc when the server is local).
 """
 
 from __future__ import annotations
