@@ -54,17 +54,36 @@ class NewEvent:
 
 def event_record(event: Event) -> dict[str, Any]:
     """A stored event as the plain dict the Django-free checks take (audit.chain)."""
+    return _record(
+        event.stream_id,
+        event.seq,
+        event.event_id,
+        event.type,
+        event.data,
+        event.actor,
+        event.recorded_at,
+        event.prev_hash,
+        event.hash,
+        event.salt,
+    )
+
+
+#: An event's columns in ``_record``'s order, for reading records without building models.
+_RECORD_COLUMNS = ("stream_id", "seq", "event_id", "type", "data", "actor", "recorded_at", "prev_hash", "hash", "salt")
+
+
+def _record(stream, seq, event_id, type, data, actor, recorded_at, prev_hash, hash, salt) -> dict[str, Any]:
     return {
-        "stream": event.stream_id,
-        "seq": event.seq,
-        "event_id": str(event.event_id),
-        "type": event.type,
-        "data": event.data,
-        "actor": event.actor,
-        "recorded_at": event.recorded_at.isoformat(),
-        "prev_hash": event.prev_hash,
-        "hash": event.hash,
-        "salt": event.salt,
+        "stream": stream,
+        "seq": seq,
+        "event_id": str(event_id),
+        "type": type,
+        "data": data,
+        "actor": actor,
+        "recorded_at": recorded_at.isoformat(),
+        "prev_hash": prev_hash,
+        "hash": hash,
+        "salt": salt,
     }
 
 
@@ -216,6 +235,17 @@ def stream_events(*, stream_id: str, after: int = 0, upto: int | None = None) ->
     if upto is not None:
         qs = qs.filter(seq__lte=upto)
     return list(qs.order_by("seq"))
+
+
+def streams_records(*, stream_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """Many whole streams in one query (a batch of verifications): each stream's events in seq
+    order, as ``event_record`` gives them, by stream id; a stream with no events is absent. Read
+    as rows, not models: building a season's 90,000 events as models cost seconds of CPU."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    rows = Event.objects.filter(stream_id__in=stream_ids).order_by("stream_id", "seq").values_list(*_RECORD_COLUMNS)
+    for row in rows:
+        found.setdefault(row[0], []).append(_record(*row))
+    return found
 
 
 def chain_check(events: Iterable[Event], secret: bytes | None = None) -> ChainCheck:

@@ -17,6 +17,7 @@ whole refold: they come once or twice a season.
 
 from __future__ import annotations
 
+from django.db import connection
 from django.db.models import Q, QuerySet, Subquery
 
 from matches.models import Event, Stream
@@ -79,13 +80,33 @@ def season_project_fixtures(*, season: Season, fixtures: list[str], head_seq: in
         Fixture.objects.bulk_create(created)
     if updated:
         # Only what the facts changed: a result moves four columns of thirteen.
-        Fixture.objects.bulk_update(updated, sorted(columns))
+        _fixtures_write(updated, sorted(columns))
     head = (
         head_seq
         if head_seq is not None
         else Subquery(Stream.objects.filter(pk=season.stream_id).values("head_seq")[:1])
     )
     Season.objects.filter(pk=season.pk).update(projected_seq=head)
+
+
+def _fixtures_write(fixtures: list[Fixture], names: list[str]) -> None:
+    """The ``names`` columns of many fixtures in one statement on PostgreSQL: the rows joined to
+    arrays of their new values. Django's ``bulk_update`` builds a CASE per column over every row,
+    which cost 2.8 s of CPU of the 4.5 s a season's 552 results took to land (profiled)."""
+    if connection.vendor != "postgresql":
+        Fixture.objects.bulk_update(fixtures, names)
+        return
+    q = connection.ops.quote_name
+    fields = [Fixture._meta.pk, *(Fixture._meta.get_field(name) for name in names)]
+    columns = [q(field.column) for field in fields]
+    arrays = ", ".join(f"%s::{field.db_type(connection)}[]" for field in fields)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {q(Fixture._meta.db_table)} AS f SET "
+            + ", ".join(f"{column} = v.{column}" for column in columns[1:])
+            + f" FROM unnest({arrays}) AS v({', '.join(columns)}) WHERE f.{columns[0]} = v.{columns[0]}",
+            [[field.get_db_prep_save(getattr(f, field.attname), connection) for f in fixtures] for field in fields],
+        )
 
 
 def _column(name: str) -> str:

@@ -16,6 +16,22 @@ def log_check(*, stream_id: str) -> tuple[int, str] | None:
     if not leaves:
         return None
     hashes = dict(Event.objects.filter(stream_id=stream_id, seq__in=[s for s, _ in leaves]).values_list("seq", "hash"))
+    return heads_check(leaves, hashes)
+
+
+def logged_heads(*, stream_ids: list[str]) -> dict[str, list[tuple[int, str]]]:
+    """The (seq, head) pairs the log recorded for each of many streams, in seq order, read in one
+    query (a batch of verifications, which holds each stream against them with ``heads_check``)."""
+    found: dict[str, list[tuple[int, str]]] = {}
+    rows = LogLeaf.objects.filter(stream_id__in=stream_ids).order_by("stream_id", "seq")
+    for stream_id, seq, head in rows.values_list("stream_id", "seq", "head_hash"):
+        found.setdefault(stream_id, []).append((seq, head))
+    return found
+
+
+def heads_check(leaves: list[tuple[int, str]], hashes: dict[int, str]) -> tuple[int, str] | None:
+    """``log_check`` of a stream whose logged (seq, head) pairs, in seq order, and whose events'
+    hashes by seq are read already."""
     for seq, head in leaves:
         if seq not in hashes:
             return seq, f"The transparency log recorded this stream at event {seq}, which is no longer in it."

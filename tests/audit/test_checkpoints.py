@@ -95,6 +95,31 @@ def test_a_stream_that_moves_on_gets_a_new_leaf_for_its_new_head(db):
     assert LogLeaf.objects.filter(stream_id=match.stream_id).count() == 2
 
 
+def test_a_batch_holds_each_stream_against_its_own_logged_heads_as_one_verification_does(db):
+    """matches_verify reads the log's heads for many streams at once and holds each stream's
+    events against them in memory: the same verdicts as match_verify, which reads them one by one."""
+    from matches.models import MatchLog
+    from matches.verification import matches_verify
+
+    rewritten, relogged, untouched = finished_match(), finished_match(), finished_match()
+    checkpoint_sign()
+    target = Event.objects.filter(stream_id=rewritten.stream_id, type="action").order_by("seq")[2]
+    alter_event(target, recorded_at=target.recorded_at.replace(year=target.recorded_at.year - 1))
+    Match.objects.filter(pk=rewritten.pk).update(head_hash=rehash_stream(rewritten.stream_id, target.seq))
+    line = MatchLog.objects.filter(match=relogged, seq__gt=1).order_by("seq")[3]
+    MatchLog.objects.filter(pk=line.pk).update(text="Seat 0 concedes.")
+    ids = [rewritten.pk, relogged.pk, untouched.pk]
+
+    batch = matches_verify(match_ids=ids)
+    one_by_one = {str(m): match_verify(match_id=m) for m in ids}
+    assert {m: (v.verified, v.seq, v.reason) for m, v in batch.items()} == {
+        m: (v.verified, v.seq, v.reason) for m, v in one_by_one.items()
+    }
+    assert "transparency log" in batch[str(rewritten.pk)].reason
+    assert batch[str(relogged.pk)].seq == line.seq and "log" in batch[str(relogged.pk)].reason
+    assert batch[str(untouched.pk)].verified
+
+
 def test_a_stream_rewritten_then_moved_on_is_not_logged_as_progress(db):
     """Rewriting the past and appending after it does not launder the rewrite into the log."""
     from league.streams import stream_append

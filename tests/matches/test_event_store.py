@@ -52,6 +52,20 @@ def test_events_are_numbered_from_one_and_chained_by_sha256(alice, bob):
     assert eventstore.chain_check(events).ok
 
 
+def test_many_streams_read_as_records_at_once_are_each_streams_event_records(alice, bob):
+    """A batch of verifications reads its streams as rows in one query (streams_records): each
+    record is what event_record gives for the stored event, the salted and unsalted alike."""
+    from matches.autoplay import autoplay_match
+
+    first, second = autoplay_match(game="dueling-wizards", seats=2), new_duel(bob, alice)
+    read = eventstore.streams_records(stream_ids=[first.stream_id, second.stream_id, "match:none"])
+    assert read == {
+        m.stream_id: [eventstore.event_record(e) for e in eventstore.stream_events(stream_id=m.stream_id)]
+        for m in (first, second)
+    }
+    assert any(r["salt"] for r in read[first.stream_id]) and read[first.stream_id][0]["salt"] is None
+
+
 def test_creation_event_publishes_the_seed_commitment_but_not_the_seed(alice, bob):
     match = new_duel(alice, bob)
     created = Event.objects.get(stream_id=match.stream_id, seq=1)

@@ -130,21 +130,21 @@ def test_a_verification_that_fails_mid_batch_records_no_verdict_and_a_retry_fini
 
     season, ids = played
     expected = after(lambda: matches_verify(match_ids=ids), season, django_capture_on_commit_callbacks)
-    real, seen = verification.verify_events, []
+    real, seen = verification.verify_records, []
 
-    def breaks_on_the_seventh(match, events):
+    def breaks_on_the_seventh(match, records, published=None):
         seen.append(match.pk)
         if len(seen) == 7:
             raise ConnectionError("database gone")
-        return real(match, events)
+        return real(match, records, published)
 
-    monkeypatch.setattr(verification, "verify_events", breaks_on_the_seventh)
+    monkeypatch.setattr(verification, "verify_records", breaks_on_the_seventh)
     before = OutboxMessage.objects.count()
     with pytest.raises(ConnectionError):
         matches_verify(match_ids=ids)
     assert not Match.objects.exclude(verdict=Match.Verdict.PENDING).exists()
     assert OutboxMessage.objects.count() == before
-    monkeypatch.setattr(verification, "verify_events", real)
+    monkeypatch.setattr(verification, "verify_records", real)
     assert after(lambda: matches_verify(match_ids=ids), season, django_capture_on_commit_callbacks) == expected
 
 
@@ -198,3 +198,29 @@ def test_verify_all_takes_a_seasons_finished_matches_in_one_batch(played, django
     assert RatingPoint.objects.count() == 2 * 6
     streams = Match.objects.filter(pk__in=ids).values_list("stream_id", flat=True)
     assert StreamAudit.objects.filter(stream_id__in=list(streams), ok=True).count() == 12
+
+
+def test_a_season_queued_a_batch_per_task_ends_as_one_batch_and_so_do_its_batches_out_of_order(
+    played, django_capture_on_commit_callbacks
+):
+    """Workers take a season's streams a batch per task (verify_matches_queue); two workers commit
+    their batches in either order. In order they leave exactly what one batch leaves; the other way
+    round only the season stream's order of results differs (the ratings rewind for the older
+    ones): the same fixtures, standings, verdicts, ratings and rating points."""
+    from matches.tasks import verify_matches, verify_matches_queue
+
+    season, ids = played
+    expected = after(lambda: matches_verify(match_ids=ids), season, django_capture_on_commit_callbacks)
+    assert after(lambda: verify_matches_queue(ids, batch=4), season, django_capture_on_commit_callbacks) == expected
+
+    def last_batch_first():
+        for start in reversed(range(0, len(ids), 4)):
+            verify_matches.delay(ids[start : start + 4])
+
+    got = after(last_batch_first, season, django_capture_on_commit_callbacks)
+    events, expected_events = got.pop("events"), expected.pop("events")
+    assert [e[3] for e in events] != [e[3] for e in expected_events]  # the results did land out of order
+    assert {e[3]: e[1:] for e in events} == {e[3]: e[1:] for e in expected_events}
+    without_seq = [(f[:6] + f[7:]) for f in got.pop("fixtures")]
+    assert without_seq == [(f[:6] + f[7:]) for f in expected.pop("fixtures")]
+    assert got == expected
