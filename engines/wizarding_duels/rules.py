@@ -106,7 +106,86 @@ def seats_to_move(s: State) -> list[int]:
     return [st["seat"]]
 
 
-def run(s: State) -> None:
+#: Steps audited to change nothing ``check_lightning`` reads (the phase, the round's counters, the
+#: models' spaces and removal, the overlays, the players' active and scored quests) when they are
+#: answered (``decide``) or run (``AUTO``): each writes only hands, decks, pools, the clash, the
+#: activation, statuses, a model's Impacts and artifacts, clocks, spells, board markers and the
+#: queue. What they set in motion (a hit's Impacts, a removal, a move, a clash's total) is a later
+#: step of its own, judged by its own name when it is taken. Every other step may change what the
+#: check reads: a move or placement, a total (spells cast), Impacts counted and removals, quest
+#: draws and discards, potions, flips, and every change of phase. ``act`` is judged by its
+#: action's type (``QUIET_ACTS``).
+QUIET_STEPS = frozenset(
+    {
+        # decisions
+        "stock",
+        "neutral",
+        "horcrux_pick",
+        "upkeep",
+        "activate",
+        "react",
+        "empower",
+        "pick",
+        "brave_pick",
+        "swap",
+        "early",
+        "late",
+        "resist",
+        "instinctive",
+        "horcrux_lose",
+        "leadership",
+        "order",
+        "dark_lord",
+        # automatic steps
+        "start_refill",
+        "power_refills",
+        "pool_refill",
+        "instinctive_setup",
+        "activation_end",
+        "next_activation",
+        "action_end",
+        "fc2",
+        "reveal",
+        "after_pick",
+        "flip",
+        "emp_draw",
+        "clash_effects",
+        "apply_effects",
+        "clash_discard",
+        "hit",
+        "poison",
+        "end_statuses",
+        "brave_total",
+    }
+)
+#: The act step's quiet answers: paying for an action and opening its clash or queueing its steps.
+QUIET_ACTS = frozenset(
+    {"end", "attack", "cast", "draw_clash", "use_artifact", "dark_lord_swap", "herbology", "slytherin"}
+)
+
+
+def quiet_answer(st: dict, action: dict) -> bool:
+    """Does answering the front step ``st`` with ``action`` leave what ``check_lightning`` reads
+    as it was (``QUIET_STEPS``)? False when it may not."""
+    name = st["step"]
+    if name == "act":
+        return action.get("type") in QUIET_ACTS
+    return name in QUIET_STEPS
+
+
+def quiet_chance(st: dict) -> bool:
+    """Does resolving the chance step ``st`` leave what ``check_lightning`` reads as it was? A coin
+    sets who chooses or starts, a Horcrux deal hands out artifacts and a Clash draw moves cards;
+    a quest draw fills the active quests and an unveiling turns the overlays up."""
+    name = st["step"]
+    return name in ("coin", "horcrux_deal") or (name == "draw" and st["pile"] != "quest")
+
+
+def run(s: State) -> bool:
+    """Take the automatic steps until the front step waits for a seat or a chance outcome. True
+    when every step taken was quiet (``QUIET_STEPS``); a draw made ready here (``_prepare_draw``)
+    only moves cards between decks, hands and the discard, so it is quiet too."""
+    quiet = True
     guard = 0
     while True:
         guard += 1
@@ -114,23 +193,26 @@ def run(s: State) -> None:
             raise RuntimeError("step machine did not settle")
         if not s["queue"]:
             if s["phase"] == "over":
-                return
+                return False
             raise RuntimeError(f"empty queue in phase {s['phase']}")
         st = s["queue"][0]
         name = st["step"]
         if name == "draw" and _prepare_draw(s, st):
             continue
         if name in CHANCES:
-            return
+            return quiet
         if name in DECISIONS:
             if _skip_decision(s, st):
+                # closed, or answered with its one answer
+                quiet = quiet and name in QUIET_STEPS
                 continue
-            return
+            return quiet
         s["queue"].pop(0)
+        quiet = quiet and name in QUIET_STEPS
         AUTO[name](s, st)
         if s["phase"] == "over":
             s["queue"] = []
-            return
+            return False
 
 
 # ====================================================================== set-up (WD-1..28)
