@@ -1124,8 +1124,11 @@ def _safest_to(steps, start: tuple[int, int], goal: tuple[int, int], points: int
     fewest Dangerous entries of each of them is what the whole search finds for it."""
     gq, gr = goal
     dq, dr = start[0] - gq, start[1] - gr
-    if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
+    far = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+    if far > points:
         return -1
+    if _clear_route(steps, start, goal, far, points):
+        return 0  # no route enters fewer Dangerous spaces than none
     # Pairs by points used: a step always uses a point or more, so a layer is complete (every
     # route into it seen) when the search comes to it.
     layers: list[dict] = [{start: 0}] + [{} for _ in range(points)]
@@ -1153,6 +1156,31 @@ def _safest_to(steps, start: tuple[int, int], goal: tuple[int, int], points: int
                 if d < layer.get(n, 99):
                     layer[n] = d
     return -1 if found == 99 else found
+
+
+def _clear_route(steps, start: tuple[int, int], goal: tuple[int, int], far: int, points: int) -> bool:
+    """Is there a route from ``start`` to ``goal`` (``far`` spaces apart) within ``points`` that
+    enters no Dangerous space and comes one space nearer the goal with every step? Most moves have
+    one, and it is found among the few spaces between the two ends, where ``_safest_to``'s search
+    also looks at every space the points left could reach and come back from (issue 17, P1)."""
+    gq, gr = goal
+    # Each space of the layer ``left`` spaces from the goal, with the fewest points used to come
+    # to it along such a route.
+    layer = {start: 0}
+    for left in range(far - 1, -1, -1):
+        nearer: dict = {}
+        for h, used in layer.items():
+            for n, step, add in steps(h):
+                c = used + step
+                if add or c + left > points:
+                    continue
+                dq, dr = n[0] - gq, n[1] - gr
+                if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 == left and c < nearer.get(n, 99):
+                    nearer[n] = c
+        if not nearer:
+            return False
+        layer = nearer
+    return goal in layer
 
 
 def route_dangers(s: State, m: dict, points: int) -> dict[tuple[int, int], list[int]]:
