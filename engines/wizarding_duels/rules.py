@@ -1322,6 +1322,30 @@ def castable_spells(s: State, m: dict) -> list[tuple[str, str]]:
     return out
 
 
+def spell_source(s: State, m: dict, sp) -> str | None:
+    """``dict(castable_spells(s, m)).get(sp)``: where the model casts ``sp`` from now, None when it
+    may not cast it. Only ``sp``'s own conditions are read: checking and making a cast asked the
+    whole list for its one spell (issue 17, P1). A later source in the list wins, as in the dict."""
+    if not can_cast(m):
+        return None
+    pk = pack(s)
+    elf = has(m, "elf")
+    innate = not elf and sp in m["innate"] and sp not in m["innate_clocks"] and not pk.spells[sp]["reaction"]
+    src = "innate" if innate else None
+    if not elf and not s["act"]["basic_used"] and sp == pk.basic_spell_id:
+        src = "basic"
+    p = P(s, m["seat"])
+    room = (len(m["spells"]) < 1) if elf else (len(m["spells"]) < m["mastery"])
+    if not room or sp not in p["spellbook"]:
+        return src
+    card = pk.spells[sp]
+    if p["clocks"].get(sp) or card["reaction"] or any(u["spell"] == sp for u in p["upkeep"]) or innate:
+        return src
+    if card["unforgivable"] and (elf or not has(m, "dark_arts")):
+        return src
+    return "book"
+
+
 def places_marker(card: dict) -> bool:
     """A spell that puts a marker on the board is cast at a space, not at a model (L1220-1222)."""
     return any(e["op"] == "marker" for e in card["effects"])
@@ -1919,7 +1943,7 @@ def _act(s: State, seat: int, a: dict) -> None:
     elif t == "cast":
         how = _slot(s, "advanced", m, "expert_wizard|master_wizard")
         _spend(s, "advanced", how, m)
-        src = dict(castable_spells(s, m))[a["spell"]]
+        src = spell_source(s, m, a["spell"])
         if src == "book":
             # WD-53: casting a Spellbook spell assigns it to the caster.
             p["spellbook"].remove(a["spell"])
