@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 from heapq import heappop, heappush
 from itertools import combinations
+from operator import itemgetter
 
 from engines.base import IllegalAction
 from engines.chance import draw_spec
@@ -952,10 +953,8 @@ def _step_rules(s: State, m: dict):
     an event (listing moves, checking one, making it), so their answers are kept per board and
     overlay set (issue 17, P1); so is each search's own result (``searches``, by kind, start and
     points), which depends on nothing else: only the models in the way, applied after it, do."""
-    fly = has(m, "fly")
-    scout = has(m, "scout")
-    overlays = tuple((o["hex"], o["kind"], o["face_up"], o["what"]) for o in s["overlays"])
-    seen, moves, searches = _step_memo(s["pack"], s["map"], s["nexus"], overlays, fly, scout)
+    overlays = tuple(map(_OVERLAY_FIELDS, s["overlays"]))
+    seen, moves, searches = _step_memo(s["pack"], s["map"], s["nexus"], overlays, has(m, "fly"), has(m, "scout"))
     if not seen:
         # Every space's ``terrain(s, h)`` at once: the printed terrain, except where an overlay
         # lies (a space no overlay names is its printed terrain, or None off the board).
@@ -964,20 +963,30 @@ def _step_rules(s: State, m: dict):
             h = geometry.parse(o["hex"])
             if h in seen:
                 seen[h] = terrain(s, h)
-    terrain_of = seen.get
-    # (cost to enter, 1 if entering is Dangerous) by terrain; None: no step may enter it.
-    enter = {
-        "impassable": (1, 0) if fly else None,
-        "difficult": (1, 0) if fly or scout else (2, 0),
-        "dangerous": (1, 0) if fly else (1, 1),
-    }
+    # A kept step list is read in C; only a space's first ask runs ``_Steps.__missing__``.
+    return seen.get, moves.__getitem__, searches
 
-    def steps(h):
-        """(neighbour, cost to enter it, 1 if entering it is Dangerous) for each space a step may enter."""
-        try:
-            return moves[h]
-        except KeyError:
-            pass
+
+#: What of an overlay can change a space's terrain (``terrain``), as one tuple per overlay.
+_OVERLAY_FIELDS = itemgetter("hex", "kind", "face_up", "what")
+
+
+class _Steps(dict):
+    """(neighbour, cost to enter it, 1 if entering it is Dangerous) for each space a step from
+    ``h`` may enter, by ``h``, each worked out on its first ask from the memo's terrain."""
+
+    def __init__(self, seen: dict, fly: bool, scout: bool):
+        super().__init__()
+        self.seen = seen
+        # (cost to enter, 1 if entering is Dangerous) by terrain; None: no step may enter it.
+        self.enter = {
+            "impassable": (1, 0) if fly else None,
+            "difficult": (1, 0) if fly or scout else (2, 0),
+            "dangerous": (1, 0) if fly else (1, 1),
+        }
+
+    def __missing__(self, h):
+        seen, enter = self.seen, self.enter
         out = []
         q, r = h
         # ``geometry.neighbours(h)``, in its order
@@ -988,17 +997,17 @@ def _step_rules(s: State, m: dict):
             e = enter.get(t, (1, 0))
             if e is not None:
                 out.append((n, e[0], e[1]))
-        moves[h] = out
+        self[h] = out
         return out
-
-    return terrain_of, steps, searches
 
 
 @lru_cache(maxsize=64)
-def _step_memo(pack_id, map_id, nexus, overlays, fly, scout) -> tuple[dict, dict, dict]:
-    """Empty memos (terrain by space, steps by space, searches) for one board, overlay set and
-    mover kind. Nothing changes what they hold once it is in: callers only read it."""
-    return {}, {}, {}
+def _step_memo(pack_id, map_id, nexus, overlays, fly, scout) -> tuple[dict, _Steps, dict]:
+    """Memos (terrain by space, filled by the first ``_step_rules``; steps by space; searches) for
+    one board, overlay set and mover kind. Nothing changes what they hold once it is in: callers
+    only read it."""
+    seen: dict = {}
+    return seen, _Steps(seen, fly, scout), {}
 
 
 def _occupied(s: State) -> set[str]:
