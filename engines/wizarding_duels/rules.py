@@ -852,10 +852,9 @@ def _put_card(s: State, st: dict, c: str) -> None:
 # ====================================================================== helpers for decisions
 
 
-def _skip_decision(s: State, st: dict) -> bool:
-    """Windows where the seat has no real option close at once (spec section 6, point 1)."""
-    name = st["step"]
-    if name in (
+#: The windows ``_skip_decision`` closes when they have one answer or none.
+_SKIPPABLE = frozenset(
+    {
         "react",
         "empower",
         "swap",
@@ -872,7 +871,14 @@ def _skip_decision(s: State, st: dict) -> bool:
         "leadership",
         "order",
         "dark_lord",
-    ):
+    }
+)
+
+
+def _skip_decision(s: State, st: dict) -> bool:
+    """Windows where the seat has no real option close at once (spec section 6, point 1)."""
+    name = st["step"]
+    if name in _SKIPPABLE:
         if name == "place" and st["kind"] in ("move", "teleport"):
             # Listing every destination (and in version 2 every riskier route) only to see whether
             # there is one beside "stay" cost most of this function (issue 17, P1).
