@@ -187,37 +187,33 @@ def run(s: State) -> bool:
     when every step taken was quiet (``QUIET_STEPS``); a draw made ready here (``_prepare_draw``)
     only moves cards between decks, hands and the discard, so it is quiet too."""
     quiet = True
-    queue = s["queue"]  # every step changes this one list in place
-    for _ in range(10000):
-        if not queue:
+    guard = 0
+    while True:
+        guard += 1
+        if guard > 10000:
+            raise RuntimeError("step machine did not settle")
+        if not s["queue"]:
             if s["phase"] == "over":
                 return False
             raise RuntimeError(f"empty queue in phase {s['phase']}")
-        st = queue[0]
+        st = s["queue"][0]
         name = st["step"]
-        # Automatic steps first: most of the steps taken here are.
-        handler = AUTO.get(name)
-        if handler is not None:
-            del queue[0]
-            if name not in QUIET_STEPS:
-                quiet = False
-            handler(s, st)
-            if s["phase"] == "over":
-                s["queue"] = []
-                return False
-            continue
         if name == "draw" and _prepare_draw(s, st):
             continue
         if name in CHANCES:
             return quiet
-        if name not in DECISIONS:
-            raise KeyError(name)
-        if not _skip_decision(s, st):
+        if name in DECISIONS:
+            if _skip_decision(s, st):
+                # closed, or answered with its one answer
+                quiet = quiet and name in QUIET_STEPS
+                continue
             return quiet
-        # closed, or answered with its one answer
-        if name not in QUIET_STEPS:
-            quiet = False
-    raise RuntimeError("step machine did not settle")
+        s["queue"].pop(0)
+        quiet = quiet and name in QUIET_STEPS
+        AUTO[name](s, st)
+        if s["phase"] == "over":
+            s["queue"] = []
+            return False
 
 
 # ====================================================================== set-up (WD-1..28)
