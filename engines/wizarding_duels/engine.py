@@ -254,7 +254,7 @@ class WizardingDuelsEngine(Engine):
         return True
 
     def validate(self, state, seat, action):
-        if type(seat) is not int or seat not in self.to_move(state) or seat == CHANCE:
+        if type(seat) is not int or seat == CHANCE or not rules.may_answer(state, seat):
             raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
         if not isinstance(action, dict):
             raise IllegalAction("An action is a JSON object with a 'type'.", code="bad_action")

@@ -107,6 +107,20 @@ def seats_to_move(s: State) -> list[int]:
     return [st["seat"]]
 
 
+def may_answer(s: State, seat: int) -> bool:
+    """``seat in seats_to_move(s)`` for a player's seat, in a game that is not over, without
+    building the list: every action's check asks it (issue 17, P1)."""
+    if s["phase"] == "over" or not s["queue"]:
+        return False
+    st = s["queue"][0]
+    name = st["step"]
+    if name in CHANCES:
+        return False
+    if name in ("build", "stock", "mulligan", "neutral"):
+        return seat in st["seats"] and st["answers"][str(seat)] is None
+    return st["seat"] == seat
+
+
 #: Steps audited to change nothing ``check_lightning`` reads (the phase, the round's counters, the
 #: models' spaces and removal, the overlays, the players' active and scored quests) when they are
 #: answered (``decide``) or run (``AUTO``): each writes only hands, decks, pools, the clash, the
