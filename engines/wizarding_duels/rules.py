@@ -127,9 +127,10 @@ def may_answer(s: State, seat: int) -> bool:
 #: activation, statuses, a model's Impacts and artifacts, clocks, spells, board markers and the
 #: queue. What they set in motion (a hit's Impacts, a removal, a move, a clash's total) is a later
 #: step of its own, judged by its own name when it is taken. Every other step may change what the
-#: check reads: a move or placement, a total (spells cast), Impacts counted and removals, quest
-#: draws and discards, potions, flips, and every change of phase. ``act`` is judged by its
-#: action's type (``QUIET_ACTS``).
+#: check reads: a move or placement, a total (quiet unless it counted a spell cast, which ``run``
+#: asks once it ran: ``_spell_counted``), Impacts counted and removals, quest draws and discards,
+#: potions, flips, and every change of phase. ``act`` is judged by its action's type
+#: (``QUIET_ACTS``).
 QUIET_STEPS = frozenset(
     {
         # decisions
@@ -223,8 +224,10 @@ def run(s: State) -> bool:
                 continue
             return quiet
         s["queue"].pop(0)
-        quiet = quiet and name in QUIET_STEPS
         AUTO[name](s, st)
+        # A clash's total counts a spell cast only when a spell not the Basic one succeeded; the
+        # rest of what it writes (the totals, clocks, spells returned) the check never reads.
+        quiet = quiet and (name in QUIET_STEPS or (name == "total" and not _spell_counted(s["clash"])))
         if s["phase"] == "over":
             s["queue"] = []
             return False
@@ -2456,6 +2459,11 @@ def _h_total(s: State, st: dict) -> None:
                 _return_spell(s, m["seat"], c["spell"])
         if c["success"]:
             s["stats"]["spells"][m["seat"]] += 1
+
+
+def _spell_counted(c: dict) -> bool:
+    """Did ``_h_total`` count this clash in the round's spells cast?"""
+    return c["what"] == "spell" and c["source"] != "basic" and c["success"]
 
 
 def _h_clash_effects(s: State, st: dict) -> None:

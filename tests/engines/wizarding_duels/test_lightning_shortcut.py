@@ -94,6 +94,7 @@ def test_the_check_after_quiet_events_only_scores_what_the_check_after_every_eve
         ("QUIET_STEPS", "total"),  # spells cast
         ("QUIET_ACTS", "move"),
         ("quiet_chance", "draw"),  # a quest drawn into the active ones
+        ("_spell_counted", "total"),  # a total that counted a spell cast
     ],
 )
 def test_the_playouts_catch_a_step_wrongly_taken_for_quiet(monkeypatch, table, name):
@@ -103,6 +104,8 @@ def test_the_playouts_catch_a_step_wrongly_taken_for_quiet(monkeypatch, table, n
     them made a lightning quest hold, and no lightning quest of the pack counts potions.)"""
     if table == "quiet_chance":
         monkeypatch.setattr(rules, "quiet_chance", lambda st: True)
+    elif table == "_spell_counted":
+        monkeypatch.setattr(rules, "_spell_counted", lambda c: False)
     else:
         monkeypatch.setattr(rules, table, getattr(rules, table) | {name})
     assert playouts(monkeypatch)["missed"] > 0
