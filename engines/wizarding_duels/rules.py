@@ -1725,7 +1725,6 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
     name = st["step"]
     if popped is None and name not in ("build", "stock", "mulligan", "neutral"):
         s["queue"].pop(0)
-    pk = pack(s)
     t = action["type"]
     if name in ("build", "stock", "mulligan", "neutral"):
         st["answers"][str(seat)] = action
@@ -1805,7 +1804,7 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
         if t == "react":
             c = s["clash"]
             tgt = M(s, c["target"])
-            card = pk.spells[action["spell"]]
+            card = pack(s).spells[action["spell"]]
             p = P(s, seat)
             if action["spell"] in tgt["innate"]:
                 tgt["innate_clocks"][action["spell"]] = card["cooldown"]

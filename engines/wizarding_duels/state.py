@@ -50,7 +50,15 @@ def alive(s: State, seat: int | None = None) -> list[dict]:
 
 
 def on_board(s: State, seat: int | None = None) -> list[dict]:
-    return [m for m in alive(s, seat) if m["hex"] is not None]
+    """Living models on the board, in uid order (``alive``'s, without its list)."""
+    models = s["models"]
+    if seat is None:
+        return [m for m in map(models.__getitem__, sorted(models)) if not m["removed"] and m["hex"] is not None]
+    return [
+        m
+        for m in map(models.__getitem__, sorted(models))
+        if not m["removed"] and m["seat"] == seat and m["hex"] is not None
+    ]
 
 
 def hex_of(m: dict) -> tuple[int, int]:
