@@ -1124,7 +1124,10 @@ def _routes_to(steps, start: tuple[int, int], goal: tuple[int, int], points: int
 
 def _holds_model(s: State, k: str) -> bool:
     """Does a model on the board stand on space ``k``? (``k in _occupied(s)``, without the set.)"""
-    return any(x["hex"] == k and not x["removed"] for x in s["models"].values())
+    for x in s["models"].values():  # a loop, not ``any`` over a generator: asked for every move
+        if x["hex"] == k and not x["removed"]:
+            return True
+    return False
 
 
 def _safest(steps, start: tuple[int, int], points: int) -> dict[tuple, int]:
