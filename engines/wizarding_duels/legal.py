@@ -134,7 +134,7 @@ def _act_cast(s: State, m: dict, action: dict) -> bool:
     sp, target = action.get("spell"), action.get("target")
     if action != {"type": "cast", "spell": sp, "target": target}:
         return False
-    if not any(x == sp for x, _src in rules.castable_spells(s, m)):
+    if rules.spell_source(s, m, sp) is None:
         return False
     card = pack(s).spells[sp]
     if rules.places_marker(card):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 from heapq import heappop, heappush
 from itertools import combinations
+from operator import itemgetter
 
 from engines.base import IllegalAction
 from engines.chance import draw_spec
@@ -106,7 +107,101 @@ def seats_to_move(s: State) -> list[int]:
     return [st["seat"]]
 
 
-def run(s: State) -> None:
+def may_answer(s: State, seat: int) -> bool:
+    """``seat in seats_to_move(s)`` for a player's seat, in a game that is not over, without
+    building the list: every action's check asks it (issue 17, P1)."""
+    if s["phase"] == "over" or not s["queue"]:
+        return False
+    st = s["queue"][0]
+    name = st["step"]
+    if name in CHANCES:
+        return False
+    if name in ("build", "stock", "mulligan", "neutral"):
+        return seat in st["seats"] and st["answers"][str(seat)] is None
+    return st["seat"] == seat
+
+
+#: Steps audited to change nothing ``check_lightning`` reads (the phase, the round's counters, the
+#: models' spaces and removal, the overlays, the players' active and scored quests) when they are
+#: answered (``decide``) or run (``AUTO``): each writes only hands, decks, pools, the clash, the
+#: activation, statuses, a model's Impacts and artifacts, clocks, spells, board markers and the
+#: queue. What they set in motion (a hit's Impacts, a removal, a move, a clash's total) is a later
+#: step of its own, judged by its own name when it is taken. Every other step may change what the
+#: check reads: a move or placement, a total (quiet unless it counted a spell cast, which ``run``
+#: asks once it ran: ``_spell_counted``), Impacts counted and removals, quest draws and discards,
+#: potions, flips, and every change of phase. ``act`` is judged by its action's type
+#: (``QUIET_ACTS``).
+QUIET_STEPS = frozenset(
+    {
+        # decisions
+        "stock",
+        "neutral",
+        "horcrux_pick",
+        "upkeep",
+        "activate",
+        "react",
+        "empower",
+        "pick",
+        "brave_pick",
+        "swap",
+        "early",
+        "late",
+        "resist",
+        "instinctive",
+        "horcrux_lose",
+        "leadership",
+        "order",
+        "dark_lord",
+        # automatic steps
+        "start_refill",
+        "power_refills",
+        "pool_refill",
+        "instinctive_setup",
+        "activation_end",
+        "next_activation",
+        "action_end",
+        "fc2",
+        "reveal",
+        "after_pick",
+        "flip",
+        "emp_draw",
+        "clash_effects",
+        "apply_effects",
+        "clash_discard",
+        "hit",
+        "poison",
+        "end_statuses",
+        "brave_total",
+    }
+)
+#: The act step's quiet answers: paying for an action and opening its clash or queueing its steps.
+QUIET_ACTS = frozenset(
+    {"end", "attack", "cast", "draw_clash", "use_artifact", "dark_lord_swap", "herbology", "slytherin"}
+)
+
+
+def quiet_answer(st: dict, action: dict) -> bool:
+    """Does answering the front step ``st`` with ``action`` leave what ``check_lightning`` reads
+    as it was (``QUIET_STEPS``)? False when it may not."""
+    name = st["step"]
+    if name == "act":
+        return action.get("type") in QUIET_ACTS
+    return name in QUIET_STEPS
+
+
+def quiet_chance(st: dict) -> bool:
+    """Does resolving the chance step ``st`` leave what ``check_lightning`` reads as it was? A coin
+    sets who chooses or starts, a Horcrux deal hands out artifacts and a Clash draw moves cards;
+    a quest draw fills the active quests and an unveiling turns the overlays up."""
+    name = st["step"]
+    return name in ("coin", "horcrux_deal") or (name == "draw" and st["pile"] != "quest")
+
+
+def run(s: State) -> bool:
+    """Take the automatic steps until the front step waits for a seat or a chance outcome. True
+    when every step taken was quiet (``QUIET_STEPS``); a draw made ready here (``_prepare_draw``)
+    only moves cards between decks, hands and the discard, so it is quiet too."""
+    quiet = True
     guard = 0
     while True:
         guard += 1
@@ -114,23 +209,28 @@ def run(s: State) -> None:
             raise RuntimeError("step machine did not settle")
         if not s["queue"]:
             if s["phase"] == "over":
-                return
+                return False
             raise RuntimeError(f"empty queue in phase {s['phase']}")
         st = s["queue"][0]
         name = st["step"]
         if name == "draw" and _prepare_draw(s, st):
             continue
         if name in CHANCES:
-            return
+            return quiet
         if name in DECISIONS:
             if _skip_decision(s, st):
+                # closed, or answered with its one answer
+                quiet = quiet and name in QUIET_STEPS
                 continue
-            return
+            return quiet
         s["queue"].pop(0)
         AUTO[name](s, st)
+        # A clash's total counts a spell cast only when a spell not the Basic one succeeded; the
+        # rest of what it writes (the totals, clocks, spells returned) the check never reads.
+        quiet = quiet and (name in QUIET_STEPS or (name == "total" and not _spell_counted(s["clash"])))
         if s["phase"] == "over":
             s["queue"] = []
-            return
+            return False
 
 
 # ====================================================================== set-up (WD-1..28)
@@ -765,10 +865,9 @@ def _put_card(s: State, st: dict, c: str) -> None:
 # ====================================================================== helpers for decisions
 
 
-def _skip_decision(s: State, st: dict) -> bool:
-    """Windows where the seat has no real option close at once (spec section 6, point 1)."""
-    name = st["step"]
-    if name in (
+#: The windows ``_skip_decision`` closes when they have one answer or none.
+_SKIPPABLE = frozenset(
+    {
         "react",
         "empower",
         "swap",
@@ -785,7 +884,14 @@ def _skip_decision(s: State, st: dict) -> bool:
         "leadership",
         "order",
         "dark_lord",
-    ):
+    }
+)
+
+
+def _skip_decision(s: State, st: dict) -> bool:
+    """Windows where the seat has no real option close at once (spec section 6, point 1)."""
+    name = st["step"]
+    if name in _SKIPPABLE:
         if name == "place" and st["kind"] in ("move", "teleport"):
             # Listing every destination (and in version 2 every riskier route) only to see whether
             # there is one beside "stay" cost most of this function (issue 17, P1).
@@ -870,10 +976,8 @@ def _step_rules(s: State, m: dict):
     an event (listing moves, checking one, making it), so their answers are kept per board and
     overlay set (issue 17, P1); so is each search's own result (``searches``, by kind, start and
     points), which depends on nothing else: only the models in the way, applied after it, do."""
-    fly = has(m, "fly")
-    scout = has(m, "scout")
-    overlays = tuple((o["hex"], o["kind"], o["face_up"], o["what"]) for o in s["overlays"])
-    seen, moves, searches = _step_memo(s["pack"], s["map"], s["nexus"], overlays, fly, scout)
+    overlays = tuple(map(_OVERLAY_FIELDS, s["overlays"]))
+    seen, moves, searches = _step_memo(s["pack"], s["map"], s["nexus"], overlays, has(m, "fly"), has(m, "scout"))
     if not seen:
         # Every space's ``terrain(s, h)`` at once: the printed terrain, except where an overlay
         # lies (a space no overlay names is its printed terrain, or None off the board).
@@ -882,20 +986,30 @@ def _step_rules(s: State, m: dict):
             h = geometry.parse(o["hex"])
             if h in seen:
                 seen[h] = terrain(s, h)
-    terrain_of = seen.get
-    # (cost to enter, 1 if entering is Dangerous) by terrain; None: no step may enter it.
-    enter = {
-        "impassable": (1, 0) if fly else None,
-        "difficult": (1, 0) if fly or scout else (2, 0),
-        "dangerous": (1, 0) if fly else (1, 1),
-    }
+    # A kept step list is read in C; only a space's first ask runs ``_Steps.__missing__``.
+    return seen.get, moves.__getitem__, searches
 
-    def steps(h):
-        """(neighbour, cost to enter it, 1 if entering it is Dangerous) for each space a step may enter."""
-        try:
-            return moves[h]
-        except KeyError:
-            pass
+
+#: What of an overlay can change a space's terrain (``terrain``), as one tuple per overlay.
+_OVERLAY_FIELDS = itemgetter("hex", "kind", "face_up", "what")
+
+
+class _Steps(dict):
+    """(neighbour, cost to enter it, 1 if entering it is Dangerous) for each space a step from
+    ``h`` may enter, by ``h``, each worked out on its first ask from the memo's terrain."""
+
+    def __init__(self, seen: dict, fly: bool, scout: bool):
+        super().__init__()
+        self.seen = seen
+        # (cost to enter, 1 if entering is Dangerous) by terrain; None: no step may enter it.
+        self.enter = {
+            "impassable": (1, 0) if fly else None,
+            "difficult": (1, 0) if fly or scout else (2, 0),
+            "dangerous": (1, 0) if fly else (1, 1),
+        }
+
+    def __missing__(self, h):
+        seen, enter = self.seen, self.enter
         out = []
         q, r = h
         # ``geometry.neighbours(h)``, in its order
@@ -906,17 +1020,17 @@ def _step_rules(s: State, m: dict):
             e = enter.get(t, (1, 0))
             if e is not None:
                 out.append((n, e[0], e[1]))
-        moves[h] = out
+        self[h] = out
         return out
-
-    return terrain_of, steps, searches
 
 
 @lru_cache(maxsize=64)
-def _step_memo(pack_id, map_id, nexus, overlays, fly, scout) -> tuple[dict, dict, dict]:
-    """Empty memos (terrain by space, steps by space, searches) for one board, overlay set and
-    mover kind. Nothing changes what they hold once it is in: callers only read it."""
-    return {}, {}, {}
+def _step_memo(pack_id, map_id, nexus, overlays, fly, scout) -> tuple[dict, _Steps, dict]:
+    """Memos (terrain by space, filled by the first ``_step_rules``; steps by space; searches) for
+    one board, overlay set and mover kind. Nothing changes what they hold once it is in: callers
+    only read it."""
+    seen: dict = {}
+    return seen, _Steps(seen, fly, scout), {}
 
 
 def _occupied(s: State) -> set[str]:
@@ -1010,7 +1124,10 @@ def _routes_to(steps, start: tuple[int, int], goal: tuple[int, int], points: int
 
 def _holds_model(s: State, k: str) -> bool:
     """Does a model on the board stand on space ``k``? (``k in _occupied(s)``, without the set.)"""
-    return any(x["hex"] == k and not x["removed"] for x in s["models"].values())
+    for x in s["models"].values():  # a loop, not ``any`` over a generator: asked for every move
+        if x["hex"] == k and not x["removed"]:
+            return True
+    return False
 
 
 def _safest(steps, start: tuple[int, int], points: int) -> dict[tuple, int]:
@@ -1042,8 +1159,11 @@ def _safest_to(steps, start: tuple[int, int], goal: tuple[int, int], points: int
     fewest Dangerous entries of each of them is what the whole search finds for it."""
     gq, gr = goal
     dq, dr = start[0] - gq, start[1] - gr
-    if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
+    far = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+    if far > points:
         return -1
+    if _clear_route(steps, start, goal, far, points):
+        return 0  # no route enters fewer Dangerous spaces than none
     # Pairs by points used: a step always uses a point or more, so a layer is complete (every
     # route into it seen) when the search comes to it.
     layers: list[dict] = [{start: 0}] + [{} for _ in range(points)]
@@ -1071,6 +1191,31 @@ def _safest_to(steps, start: tuple[int, int], goal: tuple[int, int], points: int
                 if d < layer.get(n, 99):
                     layer[n] = d
     return -1 if found == 99 else found
+
+
+def _clear_route(steps, start: tuple[int, int], goal: tuple[int, int], far: int, points: int) -> bool:
+    """Is there a route from ``start`` to ``goal`` (``far`` spaces apart) within ``points`` that
+    enters no Dangerous space and comes one space nearer the goal with every step? Most moves have
+    one, and it is found among the few spaces between the two ends, where ``_safest_to``'s search
+    also looks at every space the points left could reach and come back from (issue 17, P1)."""
+    gq, gr = goal
+    # Each space of the layer ``left`` spaces from the goal, with the fewest points used to come
+    # to it along such a route.
+    layer = {start: 0}
+    for left in range(far - 1, -1, -1):
+        nearer: dict = {}
+        for h, used in layer.items():
+            for n, step, add in steps(h):
+                c = used + step
+                if add or c + left > points:
+                    continue
+                dq, dr = n[0] - gq, n[1] - gr
+                if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 == left and c < nearer.get(n, 99):
+                    nearer[n] = c
+        if not nearer:
+            return False
+        layer = nearer
+    return goal in layer
 
 
 def route_dangers(s: State, m: dict, points: int) -> dict[tuple[int, int], list[int]]:
@@ -1210,6 +1355,30 @@ def castable_spells(s: State, m: dict) -> list[tuple[str, str]]:
                 continue
             out.append((sp, "book"))
     return out
+
+
+def spell_source(s: State, m: dict, sp) -> str | None:
+    """``dict(castable_spells(s, m)).get(sp)``: where the model casts ``sp`` from now, None when it
+    may not cast it. Only ``sp``'s own conditions are read: checking and making a cast asked the
+    whole list for its one spell (issue 17, P1). A later source in the list wins, as in the dict."""
+    if not can_cast(m):
+        return None
+    pk = pack(s)
+    elf = has(m, "elf")
+    innate = not elf and sp in m["innate"] and sp not in m["innate_clocks"] and not pk.spells[sp]["reaction"]
+    src = "innate" if innate else None
+    if not elf and not s["act"]["basic_used"] and sp == pk.basic_spell_id:
+        src = "basic"
+    p = P(s, m["seat"])
+    room = (len(m["spells"]) < 1) if elf else (len(m["spells"]) < m["mastery"])
+    if not room or sp not in p["spellbook"]:
+        return src
+    card = pk.spells[sp]
+    if p["clocks"].get(sp) or card["reaction"] or any(u["spell"] == sp for u in p["upkeep"]) or innate:
+        return src
+    if card["unforgivable"] and (elf or not has(m, "dark_arts")):
+        return src
+    return "book"
 
 
 def places_marker(card: dict) -> bool:
@@ -1559,7 +1728,6 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
     name = st["step"]
     if popped is None and name not in ("build", "stock", "mulligan", "neutral"):
         s["queue"].pop(0)
-    pk = pack(s)
     t = action["type"]
     if name in ("build", "stock", "mulligan", "neutral"):
         st["answers"][str(seat)] = action
@@ -1639,7 +1807,7 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
         if t == "react":
             c = s["clash"]
             tgt = M(s, c["target"])
-            card = pk.spells[action["spell"]]
+            card = pack(s).spells[action["spell"]]
             p = P(s, seat)
             if action["spell"] in tgt["innate"]:
                 tgt["innate_clocks"][action["spell"]] = card["cooldown"]
@@ -1809,7 +1977,7 @@ def _act(s: State, seat: int, a: dict) -> None:
     elif t == "cast":
         how = _slot(s, "advanced", m, "expert_wizard|master_wizard")
         _spend(s, "advanced", how, m)
-        src = dict(castable_spells(s, m))[a["spell"]]
+        src = spell_source(s, m, a["spell"])
         if src == "book":
             # WD-53: casting a Spellbook spell assigns it to the caster.
             p["spellbook"].remove(a["spell"])
@@ -2293,6 +2461,11 @@ def _h_total(s: State, st: dict) -> None:
                 _return_spell(s, m["seat"], c["spell"])
         if c["success"]:
             s["stats"]["spells"][m["seat"]] += 1
+
+
+def _spell_counted(c: dict) -> bool:
+    """Did ``_h_total`` count this clash in the round's spells cast?"""
+    return c["what"] == "spell" and c["source"] != "basic" and c["success"]
 
 
 def _h_clash_effects(s: State, st: dict) -> None:

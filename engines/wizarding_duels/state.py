@@ -41,13 +41,24 @@ def has(m: dict, t: str) -> bool:
 
 def alive(s: State, seat: int | None = None) -> list[dict]:
     """Living models on the board (or waiting to deploy), in uid order."""
+    models = s["models"]
+    # Sorting the uids alone (strings, which a list sorts fastest) and looking the models up gives
+    # the order sorting the (uid, model) pairs did: no two pairs share a uid (issue 17, P1).
     if seat is None:
-        return [m for _, m in sorted(s["models"].items()) if not m["removed"]]
-    return [m for _, m in sorted(s["models"].items()) if not m["removed"] and m["seat"] == seat]
+        return [m for m in map(models.__getitem__, sorted(models)) if not m["removed"]]
+    return [m for m in map(models.__getitem__, sorted(models)) if not m["removed"] and m["seat"] == seat]
 
 
 def on_board(s: State, seat: int | None = None) -> list[dict]:
-    return [m for m in alive(s, seat) if m["hex"] is not None]
+    """Living models on the board, in uid order (``alive``'s, without its list)."""
+    models = s["models"]
+    if seat is None:
+        return [m for m in map(models.__getitem__, sorted(models)) if not m["removed"] and m["hex"] is not None]
+    return [
+        m
+        for m in map(models.__getitem__, sorted(models))
+        if not m["removed"] and m["seat"] == seat and m["hex"] is not None
+    ]
 
 
 def hex_of(m: dict) -> tuple[int, int]:

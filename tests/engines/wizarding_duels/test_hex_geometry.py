@@ -180,3 +180,32 @@ def test_a_segment_between_corners_enters_a_hex_exactly_when_the_fractions_say_s
 )
 def test_any_segment_enters_a_hex_exactly_when_the_fractions_say_so(p0, p1, h):
     assert g.segment_enters_hex(p0, p1, h) == _enters_by_fractions(p0, p1, h)
+
+
+def sees_segment_by_segment(a, b, blockers):
+    """``geometry.sees`` as it was before it tested the blockers' boxes itself (issue 17, P1): every
+    corner-to-corner segment asked of ``segment_enters_hex`` for every nearby blocker."""
+    if a == b:
+        return True
+    near = g._candidates(a, b, blockers)
+    for c in g.corners(a):
+        if sum(1 for t in g.corners(b) if not any(g.segment_enters_hex(c, t, x) for x in near)) >= 2:
+            return True
+    return False
+
+
+@settings(max_examples=3000, deadline=None)
+@given(hexes, hexes, st.lists(hexes, max_size=12))
+def test_sight_tests_each_segment_as_the_segment_test_does(a, b, blockers):
+    assert g.sees(a, b, blockers) == sees_segment_by_segment(a, b, blockers)
+
+
+def test_sight_between_every_pair_of_a_crowded_patch_is_the_segment_tests():
+    patch = [(q, r) for q in range(-3, 4) for r in range(-3, 4) if abs(q + r) <= 3]
+    blockers = [h for i, h in enumerate(patch) if i % 3 == 1]
+    seen = set()
+    for a in patch:
+        for b in patch:
+            seen.add(g.sees(a, b, blockers))
+            assert g.sees(a, b, blockers) == sees_segment_by_segment(a, b, blockers), (a, b)
+    assert seen == {True, False}

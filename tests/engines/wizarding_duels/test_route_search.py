@@ -1,6 +1,7 @@
 """A move is checked and made with a route search toward its one destination (issue 17, P1):
 ``rules._safest_to`` and ``rules._routes_to`` search only the pairs (space, points used) from which
-the destination is still within reach. On random boards of every terrain, for Fly and Scout
+the destination is still within reach, and ``_safest_to`` first looks for a route that enters no
+Dangerous space and comes nearer with every step (``_clear_route``). On random boards of every terrain, for Fly and Scout
 movers and 0 to 6 points, they answer what the whole searches (``_safest``, ``_routes``) answer for
 that space; ``safest_to`` and ``riskier_routes_to`` do so with or without a whole search kept."""
 
