@@ -5,8 +5,11 @@ repeated."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 
 from matches import live
 
@@ -52,6 +55,37 @@ async def test_a_socket_behind_the_frames_window_reads_what_it_missed_once(monke
     while seen[-1] < match.state_seq:
         seen += [e["seq"] for e in (await watcher.receive_json_from(timeout=5))["events"]]
     assert seen == list(range(1, match.state_seq + 1))
+    assert await watcher.receive_nothing(timeout=0.3)
+    await watcher.disconnect()
+
+
+async def test_a_frame_encoded_once_is_sent_as_it_is_or_trimmed_to_what_the_socket_has_not_sent():
+    alice, bob, match = await setup_match()
+    watcher = await connect(match)
+    head = (await watcher.receive_json_from(timeout=5))["head_seq"]  # what the socket has sent
+
+    def frame(after, upto):
+        seqs = range(after + 1, upto + 1)
+        return {
+            "type": "update",
+            "after": after,
+            "head_seq": upto,
+            "match": {"head_seq": upto},
+            "events": [{"seq": n} for n in seqs],
+            "log": [{"seq": n, "text": f"line {n}"} for n in seqs],
+            "view": {"seats": {1: "keys the JSON text spells as strings"}},
+        }
+
+    layer, group = get_channel_layer(), live.group_name(match.pk)
+    await layer.group_send(group, live.frame_message(frame(head, head + 2)))
+    assert await watcher.receive_from(timeout=5) == json.dumps(frame(head, head + 2))  # the broadcast's text
+    await layer.group_send(group, live.frame_message(frame(head + 1, head + 3)))  # crosses what it sent
+    trimmed = await watcher.receive_json_from(timeout=5)
+    assert trimmed["after"] == head + 2 and [e["seq"] for e in trimmed["events"]] == [head + 3]
+    assert trimmed["log"] == [{"seq": head + 3, "text": f"line {head + 3}"}] and trimmed["view"] == {
+        "seats": {"1": "keys the JSON text spells as strings"}
+    }
+    await layer.group_send(group, live.frame_message(frame(head, head + 1)))  # all of it sent already
     assert await watcher.receive_nothing(timeout=0.3)
     await watcher.disconnect()
 
