@@ -12,6 +12,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from matches import live
+from matches.models import OutboxMessage
 
 from .test_live import act, close_thread_connections, connect, setup_match  # noqa: F401
 
@@ -109,7 +110,6 @@ def test_a_frame_older_than_what_a_socket_sent_is_dropped_and_a_newer_one_trimme
 def test_a_broadcast_frame_carries_only_the_events_its_commit_added(make_user, client_for):
     # Every move builds the frames whether anyone watches or not: a frame redacts the commit's
     # events for each seat, not the last FRAME_WINDOW of them.
-    from matches.models import OutboxMessage
 
     from .helpers import first_legal, fresh, new_duel, post_action
 
@@ -133,3 +133,29 @@ def test_a_broadcast_frame_carries_only_the_events_its_commit_added(make_user, c
         assert frame["after"] == before
     # An older message without "after" still gets the whole window (up to FRAME_WINDOW events).
     assert len(live.frames_for(match)[None]["events"]) == min(match.state_seq, live.FRAME_WINDOW)
+
+
+def test_an_action_post_reads_the_match_for_its_command_and_once_more_for_its_broadcast(make_user, client_for):
+    import uuid
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from .helpers import first_legal, fresh, new_duel
+
+    alice, bob = make_user("alice"), make_user("bob")
+    match = new_duel(alice, bob)
+    client = client_for(bob)
+    body = {"seat": 1, "action": first_legal(client, match, 1)[0], "expected_seq": fresh(match).state_seq}
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(
+            f"/api/matches/{match.id}/actions/", {**body, "event_id": str(uuid.uuid4())}, format="json"
+        )
+    assert response.status_code == 201 and response.json()["head_seq"] == fresh(match).state_seq
+    reads = [q["sql"] for q in queries if q["sql"].startswith("SELECT")]
+    # The command's lock, then the broadcast's read after the commit: the answer is the command's match.
+    assert len([s for s in reads if 'FROM "matches_match"' in s]) == 2, reads
+    # Each of the two reads its seats once, joined to their users.
+    seat_reads = [s for s in reads if 'FROM "matches_seat"' in s]
+    assert len(seat_reads) == 2 and all('JOIN "auth_user"' in s for s in seat_reads), seat_reads
+    assert OutboxMessage.objects.filter(topic="match.broadcast", delivered_at__isnull=True).count() == 0
