@@ -4,8 +4,10 @@ Fan-out (issue 17, P5): after each commit the frames are built once, by the broa
 every socket: one public frame for all the match's spectators (group ``match.<id>``) and one
 frame per seat for the sockets of that seat (group ``match.<id>.seat.<n>``), so a seat never
 receives another's secrets and a spectator socket reads nothing from the database to pass its
-frame on. A frame carries the last ``FRAME_WINDOW`` events and log lines; each socket keeps
-those after the last seq it sent. A socket further behind than that (or whose frame was lost)
+frame on. Each frame is also encoded once, by the broadcast (``frame_message``), and a socket
+that has sent everything before it sends that text as it is. A frame carries the last
+``FRAME_WINDOW`` events and log lines; a socket that already sent some of them keeps those after
+the last seq it sent. A socket further behind than that (or whose frame was lost)
 reads what it missed from the database, as it does on connect and on a resync.
 """
 
