@@ -112,11 +112,20 @@ class MatchConsumer(FrameConsumer):
     async def match_frame(self, message):
         """A frame built once by the broadcast for this socket's group: passed on without a
         database read, unless this socket is further behind than the frame reaches."""
-        frame = message["frame"]
-        if frame["after"] > self.last_seq:
+        text = message.get("text")
+        # Frames sent without their text (verdicts, processes from before it was sent along) carry the frame.
+        frame = message["frame"] if text is None else None
+        after, head = (message["after"], message["head_seq"]) if frame is None else (frame["after"], frame["head_seq"])
+        if after > self.last_seq:
             await self.send_update(force=True)  # a gap: read what is missing
             return
-        update = live.frame_for_socket(frame, self.last_seq)
+        if text is not None and after == self.last_seq:
+            # The usual case: this socket sends the whole frame, as the broadcast encoded it. A
+            # frame's events run up to its head (live.frames_for), so that is what it has sent.
+            self.last_seq = head
+            await self.send(text_data=text)
+            return
+        update = live.frame_for_socket(frame if frame is not None else json.loads(text), self.last_seq)
         if update is None:
             return  # older than what this socket already sent
         if update["events"]:

@@ -4,13 +4,16 @@ Fan-out (issue 17, P5): after each commit the frames are built once, by the broa
 every socket: one public frame for all the match's spectators (group ``match.<id>``) and one
 frame per seat for the sockets of that seat (group ``match.<id>.seat.<n>``), so a seat never
 receives another's secrets and a spectator socket reads nothing from the database to pass its
-frame on. A frame carries the last ``FRAME_WINDOW`` events and log lines; each socket keeps
-those after the last seq it sent. A socket further behind than that (or whose frame was lost)
+frame on. Each frame is also encoded once, by the broadcast (``frame_message``), and a socket
+that has sent everything before it sends that text as it is. A frame carries the last
+``FRAME_WINDOW`` events and log lines; a socket that already sent some of them keeps those after
+the last seq it sent. A socket further behind than that (or whose frame was lost)
 reads what it missed from the database, as it does on connect and on a resync.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -80,8 +83,21 @@ def broadcast_match(*, match_id, head_seq: int, after: int | None = None) -> Non
     match = selectors.match_get(match_id=match_id)
     if match is None:
         return
-    for seat, frame in frames_for(match, after).items():
-        async_to_sync(layer.group_send)(viewer_group(match_id, seat), {"type": "match.frame", "frame": frame})
+    sends = [(viewer_group(match_id, seat), frame_message(frame)) for seat, frame in frames_for(match, after).items()]
+
+    async def send_all():
+        for group, message in sends:
+            await layer.group_send(group, message)
+
+    async_to_sync(send_all)()
+
+
+def frame_message(frame: dict[str, Any]) -> dict[str, Any]:
+    """A broadcast frame as its group's message: its text encoded here, once for every socket of
+    the group, which sends it as it is when it has sent everything up to the frame's ``after``
+    (consumers.py); ``after`` and ``head_seq`` ride beside it so a socket decides without decoding.
+    The text is what the socket's own encoding of the frame would be (``json.dumps``)."""
+    return {"type": "match.frame", "after": frame["after"], "head_seq": frame["head_seq"], "text": json.dumps(frame)}
 
 
 #: Matches whose verdict frames ``broadcast_matches`` reads and sends at once (bounds the memory).

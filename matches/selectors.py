@@ -5,19 +5,24 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.db.models import Prefetch
 
 from engines import registry
 from engines.base import CHANCE, chance_enterable, replay
 
 from . import eventstore
-from .models import Event, Match, MatchLog
+from .models import Event, Match, MatchLog, Seat
 from .replay import engine_events
 
 
 def match_get(*, match_id) -> Match | None:
+    """The match with its stream and its seats' people: three queries (the match and stream, the
+    seats joined to their users, the partners). Every move reads it for its broadcast."""
     try:
         return (
-            Match.objects.select_related("stream").prefetch_related("seats__user", "seats__partners").get(pk=match_id)
+            Match.objects.select_related("stream")
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")), "seats__partners")
+            .get(pk=match_id)
         )
     except (Match.DoesNotExist, ValueError, TypeError, ValidationError):
         return None

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-from django.db import InterfaceError, OperationalError
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
@@ -274,12 +273,10 @@ class MatchActions(APIView):
             outcome = services.match_act(action=data["action"], **common)
         else:
             outcome = services.match_record_chance(outcome=data["chance"], **common)
-        try:
-            match = selectors.match_get(match_id=outcome.match.id)
-        except (OperationalError, InterfaceError):
-            # The move is committed: a database gone since then must not turn it into a 503 the
-            # client would take for "not written". The match as the command left it answers.
-            match = outcome.match
+        # The match as the command left it (its head and status as committed, or a retry's as read
+        # under its lock) answers: no second read, so also no database gone since the commit can
+        # turn a committed move into a 503 the client would take for "not written".
+        match = outcome.match
         seat = data["seat"]
         return Response(
             {

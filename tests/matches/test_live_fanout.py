@@ -5,10 +5,14 @@ repeated."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 
 from matches import live
+from matches.models import OutboxMessage
 
 from .test_live import act, close_thread_connections, connect, setup_match  # noqa: F401
 
@@ -56,6 +60,37 @@ async def test_a_socket_behind_the_frames_window_reads_what_it_missed_once(monke
     await watcher.disconnect()
 
 
+async def test_a_frame_encoded_once_is_sent_as_it_is_or_trimmed_to_what_the_socket_has_not_sent():
+    alice, bob, match = await setup_match()
+    watcher = await connect(match)
+    head = (await watcher.receive_json_from(timeout=5))["head_seq"]  # what the socket has sent
+
+    def frame(after, upto):
+        seqs = range(after + 1, upto + 1)
+        return {
+            "type": "update",
+            "after": after,
+            "head_seq": upto,
+            "match": {"head_seq": upto},
+            "events": [{"seq": n} for n in seqs],
+            "log": [{"seq": n, "text": f"line {n}"} for n in seqs],
+            "view": {"seats": {1: "keys the JSON text spells as strings"}},
+        }
+
+    layer, group = get_channel_layer(), live.group_name(match.pk)
+    await layer.group_send(group, live.frame_message(frame(head, head + 2)))
+    assert await watcher.receive_from(timeout=5) == json.dumps(frame(head, head + 2))  # the broadcast's text
+    await layer.group_send(group, live.frame_message(frame(head + 1, head + 3)))  # crosses what it sent
+    trimmed = await watcher.receive_json_from(timeout=5)
+    assert trimmed["after"] == head + 2 and [e["seq"] for e in trimmed["events"]] == [head + 3]
+    assert trimmed["log"] == [{"seq": head + 3, "text": f"line {head + 3}"}] and trimmed["view"] == {
+        "seats": {"1": "keys the JSON text spells as strings"}
+    }
+    await layer.group_send(group, live.frame_message(frame(head, head + 1)))  # all of it sent already
+    assert await watcher.receive_nothing(timeout=0.3)
+    await watcher.disconnect()
+
+
 def test_a_frame_older_than_what_a_socket_sent_is_dropped_and_a_newer_one_trimmed():
     frame = {
         "type": "update",
@@ -75,7 +110,6 @@ def test_a_frame_older_than_what_a_socket_sent_is_dropped_and_a_newer_one_trimme
 def test_a_broadcast_frame_carries_only_the_events_its_commit_added(make_user, client_for):
     # Every move builds the frames whether anyone watches or not: a frame redacts the commit's
     # events for each seat, not the last FRAME_WINDOW of them.
-    from matches.models import OutboxMessage
 
     from .helpers import first_legal, fresh, new_duel, post_action
 
@@ -99,3 +133,29 @@ def test_a_broadcast_frame_carries_only_the_events_its_commit_added(make_user, c
         assert frame["after"] == before
     # An older message without "after" still gets the whole window (up to FRAME_WINDOW events).
     assert len(live.frames_for(match)[None]["events"]) == min(match.state_seq, live.FRAME_WINDOW)
+
+
+def test_an_action_post_reads_the_match_for_its_command_and_once_more_for_its_broadcast(make_user, client_for):
+    import uuid
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from .helpers import first_legal, fresh, new_duel
+
+    alice, bob = make_user("alice"), make_user("bob")
+    match = new_duel(alice, bob)
+    client = client_for(bob)
+    body = {"seat": 1, "action": first_legal(client, match, 1)[0], "expected_seq": fresh(match).state_seq}
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(
+            f"/api/matches/{match.id}/actions/", {**body, "event_id": str(uuid.uuid4())}, format="json"
+        )
+    assert response.status_code == 201 and response.json()["head_seq"] == fresh(match).state_seq
+    reads = [q["sql"] for q in queries if q["sql"].startswith("SELECT")]
+    # The command's lock, then the broadcast's read after the commit: the answer is the command's match.
+    assert len([s for s in reads if 'FROM "matches_match"' in s]) == 2, reads
+    # Each of the two reads its seats once, joined to their users.
+    seat_reads = [s for s in reads if 'FROM "matches_seat"' in s]
+    assert len(seat_reads) == 2 and all('JOIN "auth_user"' in s for s in seat_reads), seat_reads
+    assert OutboxMessage.objects.filter(topic="match.broadcast", delivered_at__isnull=True).count() == 0
