@@ -61,8 +61,8 @@ def _rated_result(
     bot: bool,
     sequence: int | None,
 ) -> RatedResult | None:
-    """A verified, finished match as a rated result, or None when it counts in no rating:
-    unfinished (no ``placements``), against a bot, or a team result of a Glicko-2 game.
+    """A verified, finished match as a rated result, or None when it counts in no rating: no
+    placements or no closing event, against a bot, or a team result of a Glicko-2 game.
     ``seats`` maps each seat to its user id; ``clubs`` are a league fixture's two clubs.
     League fixtures rate the clubs; other matches rate the people, and a person's match
     against a bot is not rated. A rebuild runs this once per result, so it stays lean."""
@@ -166,6 +166,8 @@ def _read_results(cursor, game: str, match_ids: Iterable[Any] | None = None) -> 
 def _made_results(rows, game: str, system: str | None) -> Iterator[RatedResult]:
     for match_id, sequence, placements, unfinished, clubs, indexes, users, bot in rows:
         if unfinished is not None and _json(unfinished):
+            # A game ended by a bound on turns has no winner and no loser: counted nowhere
+            # (engines/wizard_dodgeball/RULES.md "Unfinished games").
             continue
         rated = _rated_result(
             match_id,
@@ -181,7 +183,7 @@ def _made_results(rows, game: str, system: str | None) -> Iterator[RatedResult]:
             yield rated
 
 
-def _labels(cursor, competitors: Iterable[str]) -> dict[str, str]:
+def _labels(cursor, competitors: Iterable[str]) -> dict[str, str | None]:
     """Each competitor's label, read once per competitor, not once per seat of every match: a
     club by its slug, a person by their current name (None if it cannot be read)."""
     labels = {key: key[5:] if key.startswith("club:") else None for key in competitors}
@@ -501,7 +503,7 @@ def _apply_newest(match_id) -> bool | None:
         verified = status == Match.Status.FINISHED and verdict == Match.Verdict.VERIFIED
         seats = seats or []
         rated = None
-        if verified and closing is not None and result and not result.get("unfinished"):
+        if verified and closing is not None and result and not result.get("unfinished"):  # as _made_results
             rated = _rated_result(
                 match_id,
                 game,
