@@ -23,7 +23,6 @@ import json
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from itertools import repeat
 from typing import Any
 
 from django.db import connection, transaction
@@ -52,62 +51,52 @@ def rating_system(game: str) -> str | None:
         return None
 
 
-def _competitors(origin: dict, seats: list[tuple]) -> dict[int, tuple[str, str]] | None:
-    """Seat -> (competitor key, label), from the match's origin and its (index, user id, bot,
-    username) seats. League fixtures rate the clubs; other matches rate the people. A person's
-    match against a bot is not rated."""
-    fixture = (origin or {}).get("fixture_clubs")
-    if fixture:
-        return {0: (f"club:{fixture[0]}", fixture[0]), 1: (f"club:{fixture[1]}", fixture[1])}
-    if any(bot for _, _, bot, _ in seats):
-        return None
-    return {index: (f"user:{user_id}", username) for index, user_id, _, username in seats}
-
-
 def _rated_result(
     match_id,
     game: str,
     system: str | None,
-    result: dict | None,
-    origin: dict,
-    seats: list[tuple],
+    placements: list | None,
+    clubs: list | None,
+    seats: dict[int, Any],
+    bot: bool,
     sequence: int | None,
-    labels: dict[str, str],
 ) -> RatedResult | None:
-    """A verified, finished match as a rated result (its labels added to ``labels``), or None when
-    it counts in no rating: unfinished, against a bot, or a team result of a Glicko-2 game."""
-    if sequence is None or not result or result.get("unfinished"):
-        # A game ended by a bound on turns has no winner and no loser: counted nowhere
-        # (engines/wizard_dodgeball/RULES.md "Unfinished games").
+    """A verified, finished match as a rated result, or None when it counts in no rating: no
+    placements or no closing event, against a bot, or a team result of a Glicko-2 game.
+    ``seats`` maps each seat to its user id; ``clubs`` are a league fixture's two clubs.
+    League fixtures rate the clubs; other matches rate the people, and a person's match
+    against a bot is not rated. A rebuild runs this once per result, so it stays lean."""
+    if sequence is None or placements is None:
         return None
-    who = _competitors(origin, seats)
-    if who is None:
+    if clubs:
+        who = {0: f"club:{clubs[0]}", 1: f"club:{clubs[1]}"}
+    elif bot:
         return None
-    missing = [seat for seat in range(len(result["placements"])) if seat not in who]
-    if missing:
+    else:
+        who = {seat: f"user:{user}" for seat, user in seats.items()}
+    try:
+        keys = [who[seat] for seat in range(len(placements))]
+    except KeyError:
         # A placement with nobody behind it (a match stored without its seats and not a
         # fixture's) names no competitor to rate: left out, and said, rather than a KeyError
         # that would stop the verdict's follow-ups and every rebuild of the game.
         log.warning(
             "Ratings: match %s has placements for seats %s but no competitor there; it is not rated.",
             match_id,
-            missing,
+            [seat for seat in range(len(placements)) if seat not in who],
         )
         return None
-    # Places best first; each place lists the sides (competitors) tied there.
-    by_place: dict[int, list[str]] = {}
-    found: dict[str, str] = {}
-    for seat, place in enumerate(result["placements"]):
-        key, found[key] = who[seat]
-        if key not in by_place.get(place, []):
-            by_place.setdefault(place, []).append(key)
-    rated = RatedResult(match_id, game, [by_place[p] for p in sorted(by_place)], sequence)
-    if system == "glicko2" and len(found) != 2:
+    if system == "glicko2" and len(set(keys)) != 2:
         # Glicko-2 rates one side of one against another; a team-variant result of a
         # Glicko-2 game is left out rather than moving the whole game to another scale.
         return None
-    labels.update(found)
-    return rated
+    # Places best first; each place lists the sides (competitors) tied there.
+    by_place: dict[Any, list[str]] = {}
+    for key, place in zip(keys, placements):
+        tied = by_place.setdefault(place, [])
+        if key not in tied:
+            tied.append(key)
+    return RatedResult(match_id, game, [by_place[p] for p in sorted(by_place)], sequence)
 
 
 _RATED = """
@@ -116,18 +105,18 @@ WITH rated AS MATERIALIZED (
         m.origin -> 'fixture_clubs' AS clubs
     FROM {match} m WHERE m.game = %s AND m.status = %s AND m.verdict = %s {only}
 )
-SELECT r.id, closing.id, r.placements, r.unfinished, r.clubs, seats.indexes, seats.users, seats.bots
+SELECT r.id, closing.id, r.placements, r.unfinished, r.clubs, seats.indexes, seats.users, seats.bot
 FROM rated r
 LEFT JOIN (
     SELECT e.stream_id, max(e.id) AS id FROM {event} e JOIN rated ON rated.stream_id = e.stream_id
     WHERE e.type = 'match.finished' GROUP BY e.stream_id
 ) closing ON closing.stream_id = r.stream_id
 LEFT JOIN (
-    SELECT s.match_id, array_agg(s.index ORDER BY s.index) AS indexes, array_agg(s.user_id ORDER BY s.index) AS users,
-        array_agg(s.bot ORDER BY s.index) AS bots
+    SELECT s.match_id, array_agg(s.index) AS indexes, array_agg(s.user_id) AS users, bool_or(s.bot <> '') AS bot
     FROM {seat} s JOIN rated ON rated.id = s.match_id
     GROUP BY s.match_id
 ) seats ON seats.match_id = r.id
+ORDER BY closing.id
 """
 
 _USERNAMES = "SELECT u.id, u.{username} FROM {user} u WHERE u.id = ANY(%s)"
@@ -141,44 +130,68 @@ def _json(value):
 def rated_results(game: str, *, match_ids: Iterable[Any] | None = None) -> tuple[list[RatedResult], dict[str, str]]:
     """The game's verified results in commit order (or only those of ``match_ids``), and labels.
     One query, then one for the rated people's names: a rebuild's read grows with the results,
-    never with a query per match, and little Python runs per match (issue 17, P4b).
+    never with a query per match, and little Python runs per match (issue 17, P4b)."""
+    with connection.cursor() as cursor:
+        results = list(_read_results(cursor, game, match_ids))
+        labels = _labels(cursor, (key for rated in results for place in rated.placements for key in place))
+    return results, labels
+
+
+def _read_results(cursor, game: str, match_ids: Iterable[Any] | None = None) -> Iterator[RatedResult]:
+    """The game's verified results in commit order, each made as its row is iterated (the query
+    runs now, so the connection is free for other statements, a COPY, while they are).
 
     The query picks the game's matches once and joins them to their closing events and seats
     as sets, leaving the planner to choose: a few matches (a verdict's) are index lookups, a
     whole game's are hash joins. On 10k duels the earlier form (a lookup of the closing event
     and of the seats, with their users, per match) took 0.29-0.35 s of PostgreSQL CPU, this one
-    0.08-0.09 s."""
+    0.08-0.09 s. The rows stay in the driver's buffer until iterated, so a rebuild folding the
+    results as they come keeps no Python object per result (the garbage collector's full
+    passes, about 0.1 s each on 10k results, were set off by those)."""
     params: list[Any] = [game, Match.Status.FINISHED, Match.Verdict.VERIFIED]
     only = ""
     if match_ids is not None:
         params.append([str(m) for m in match_ids])
         only = "AND m.id = ANY(%s::uuid[])"
-    results, labels, system = [], {}, rating_system(game)
-    with connection.cursor() as cursor:
-        if connection.in_atomic_block:
-            # JIT compiling pays for long scans of wide rows, not for this read of a few narrow
-            # columns: on a table with statistics (10k results and up) the planner's estimates
-            # passed its threshold and compiling took 2-3 s, longer than the read.
-            cursor.execute("SET LOCAL jit = off")
-        cursor.execute(_sql(_RATED.replace("{only}", only)), params)
-        rows = cursor.fetchall()
-        for match_id, sequence, placements, unfinished, fixture_clubs, indexes, users, bots in rows:
-            placements = _json(placements)
-            if placements is None or _json(unfinished):
-                continue
-            fixture_clubs = _json(fixture_clubs)
-            # The names are read once per person below, not once per seat of every match.
-            seats = list(zip(indexes or [], users or [], bots or [], repeat(None)))
-            origin = {"fixture_clubs": fixture_clubs} if fixture_clubs else {}
-            rated = _rated_result(match_id, game, system, {"placements": placements}, origin, seats, sequence, labels)
-            if rated is not None:
-                results.append(rated)
-        people = [int(key[5:]) for key, label in labels.items() if label is None and key.startswith("user:")]
-        if people:
-            cursor.execute(_sql(_USERNAMES), [people])
-            labels.update((f"user:{user_id}", username) for user_id, username in cursor.fetchall())
-    results.sort(key=lambda r: r.sequence)
-    return results, labels
+    system = rating_system(game)
+    if connection.in_atomic_block:
+        # JIT compiling pays for long scans of wide rows, not for this read of a few narrow
+        # columns: on a table with statistics (10k results and up) the planner's estimates
+        # passed its threshold and compiling took 2-3 s, longer than the read.
+        cursor.execute("SET LOCAL jit = off")
+    cursor.execute(_sql(_RATED.replace("{only}", only)), params)
+    return _made_results(cursor, game, system)
+
+
+def _made_results(rows, game: str, system: str | None) -> Iterator[RatedResult]:
+    for match_id, sequence, placements, unfinished, clubs, indexes, users, bot in rows:
+        if unfinished is not None and _json(unfinished):
+            # A game ended by a bound on turns has no winner and no loser: counted nowhere
+            # (engines/wizard_dodgeball/RULES.md "Unfinished games").
+            continue
+        rated = _rated_result(
+            match_id,
+            game,
+            system,
+            _json(placements),
+            _json(clubs),
+            dict(zip(indexes or (), users or ())),
+            bot,
+            sequence,
+        )
+        if rated is not None:
+            yield rated
+
+
+def _labels(cursor, competitors: Iterable[str]) -> dict[str, str | None]:
+    """Each competitor's label, read once per competitor, not once per seat of every match: a
+    club by its slug, a person by their current name (None if it cannot be read)."""
+    labels = {key: key[5:] if key.startswith("club:") else None for key in competitors}
+    people = [int(key[5:]) for key, label in labels.items() if label is None and key.startswith("user:")]
+    if people:
+        cursor.execute(_sql(_USERNAMES), [people])
+        labels.update((f"user:{user_id}", username) for user_id, username in cursor.fetchall())
+    return labels
 
 
 def _lock(game: str) -> RatingCheckpoint:
@@ -192,18 +205,21 @@ def _lock(game: str) -> RatingCheckpoint:
 
 def ratings_rebuild(*, game: str) -> int:
     """Recompute a game's ratings from every verified result; returns how many were used."""
-    with transaction.atomic():
+    with transaction.atomic(), connection.cursor() as cursor:
         checkpoint = _lock(game)
-        results, labels = rated_results(game)
-        return _rebuild_from(game, results, labels, checkpoint)
+        results = _read_results(cursor, game)
+        if rating_system(game) is None:
+            results = list(results)  # the system is then chosen from all of them first
+        return _rebuild_from(game, results, None, checkpoint)
 
 
 def _sort_key(r) -> float:
     return r.conservative if hasattr(r, "conservative") else r.ordinal
 
 
-def _rebuild_from(game: str, results: list[RatedResult], labels: dict[str, str], checkpoint) -> int:
-    """Replace the game's ratings and points with a fold of ``results`` (commit order).
+def _rebuild_from(game: str, results: Iterable[RatedResult], labels: dict[str, str] | None, checkpoint) -> int:
+    """Replace the game's ratings and points with a fold of ``results`` (commit order), labelled
+    by ``labels`` (None: read for the competitors rated, after the fold).
 
     The points go to PostgreSQL while the fold runs: each is written to one COPY as soon as
     its rating step returns, so the server stores them while Python computes the next ones
@@ -215,12 +231,13 @@ def _rebuild_from(game: str, results: list[RatedResult], labels: dict[str, str],
     RatingPoint.objects.filter(game=game).delete()
     ratings: dict[str, Any] = {}
     played: dict[str, int] = {}
+    used, previous = 0, None
     with _writer(RatingPoint, _POINT_COLUMNS) as write:
-        previous = None
         for result in results:
             if previous is not None and not result.sequence > previous:
                 raise ValueError(f"Results must come in commit order: {result.match_id!r} after sequence {previous}")
             previous = result.sequence
+            used += 1
             for player, new in rate_one(ratings, result, system).items():
                 ratings[player] = new
                 played[player] = played.get(player, 0) + 1
@@ -235,6 +252,9 @@ def _rebuild_from(game: str, results: list[RatedResult], labels: dict[str, str],
                         getattr(new, "volatility", None),
                     )
                 )
+    if labels is None:
+        with connection.cursor() as cursor:
+            labels = _labels(cursor, ratings)
     with _writer(Rating, _RATING_COLUMNS) as write:
         for key, r in sorted(ratings.items()):
             write(
@@ -250,9 +270,9 @@ def _rebuild_from(game: str, results: list[RatedResult], labels: dict[str, str],
                     played[key],
                 )
             )
-    checkpoint.sequence = results[-1].sequence if results else 0
+    checkpoint.sequence = previous if previous is not None else 0
     checkpoint.save(update_fields=["sequence"])
-    return len(results)
+    return used
 
 
 _POINT_COLUMNS = (
@@ -481,16 +501,25 @@ def _apply_newest(match_id) -> bool | None:
         if isinstance(origin, str):
             origin = json.loads(origin)
         verified = status == Match.Status.FINISHED and verdict == Match.Verdict.VERIFIED
-        labels: dict[str, str] = {}
-        seat_rows = [
-            (int(index), int(user) if user is not None else None, bot, username)
-            for index, user, bot, username in seats or []
-        ]
-        rated = (
-            _rated_result(match_id, game, system, result, origin or {}, seat_rows, closing, labels)
-            if verified
-            else None
-        )
+        seats = seats or []
+        rated = None
+        if verified and closing is not None and result and not result.get("unfinished"):  # as _made_results
+            rated = _rated_result(
+                match_id,
+                game,
+                system,
+                result["placements"],
+                (origin or {}).get("fixture_clubs"),
+                {int(index): int(user) if user is not None else None for index, user, _bot, _name in seats},
+                any(bot for _index, _user, bot, _name in seats),
+                closing,
+            )
+        names = {f"user:{user}": name for _index, user, _bot, name in seats if user is not None}
+        labels = {
+            key: key[5:] if key.startswith("club:") else names.get(key)
+            for place in (rated.placements if rated is not None else ())
+            for key in place
+        }
         if (rated is not None) == included:
             return False  # already in, or rightly out
         if rated is None or last is None or rated.sequence <= last:

@@ -111,3 +111,39 @@ def test_a_rebuild_labels_people_by_their_current_names_and_clubs_by_their_slugs
         "club:owls": "owls",
         "club:ravens": "ravens",
     }
+
+
+def test_a_rebuild_that_fails_mid_way_leaves_the_ratings_as_they_were(wizards, monkeypatch):
+    # The old rows are deleted and the new points streamed before the fold ends: all of it is
+    # one transaction, so a failure part way leaves neither a half-written history nor none.
+    from league.ratings import projection
+
+    game = "wizard-dodgeball"
+    verified(game, wizards, 3)
+    ratings_rebuild(game=game)
+    verified(game, wizards)
+
+    def snapshot():
+        return (
+            sorted(Rating.objects.filter(game=game).values_list("competitor", "rating", "deviation", "matches")),
+            sorted(RatingPoint.objects.filter(game=game).values_list("competitor", "sequence", "rating")),
+            RatingCheckpoint.objects.get(game=game).sequence,
+        )
+
+    before = snapshot()
+    real, calls = projection.rate_one, []
+
+    def breaks_on_the_fifth(*args):
+        calls.append(1)
+        if len(calls) == 5:
+            raise RuntimeError("worker lost")
+        return real(*args)
+
+    monkeypatch.setattr(projection, "rate_one", breaks_on_the_fifth)
+    with pytest.raises(RuntimeError):
+        ratings_rebuild(game=game)
+    assert len(calls) == 5
+    assert snapshot() == before
+    monkeypatch.setattr(projection, "rate_one", real)
+    assert ratings_rebuild(game=game) == 3 + len(FINISHES[game])
+    assert RatingPoint.objects.filter(game=game).count() == 2 * (3 + len(FINISHES[game]))
