@@ -409,14 +409,11 @@ def do_move(state: State, action: dict) -> None:
     w["sq"] = [to[0], to[1]]
 
 
-def _straight_steps(
-    a: Square, b: Square, blocked: set[Square], lo: int, hi: int, line_first: bool = False
-) -> int | None:
-    """The length of the path that steps straight from ``a`` at ``b`` (diagonally, then along the
-    remaining line; with ``line_first``, along the line, then diagonally) when every square on it
-    after ``a`` is free and in rows lo..hi; else None."""
-    x, y = a
-    gx, gy = b
+def _straight_path(x: int, y: int, gx: int, gy: int, line_first: bool) -> list[list[int]]:
+    """The squares after (x, y), as the state writes them ([column, row]), of the path that steps
+    straight at (gx, gy): diagonally, then along the remaining line; with ``line_first``, along
+    the line, then diagonally."""
+    path = []
     if line_first:
         sx, sy = (gx > x) - (gx < x), (gy > y) - (gy < y)
         longer = (gx - x) * sx - (gy - y) * sy  # how much farther it goes in columns than in rows
@@ -430,15 +427,24 @@ def _straight_steps(
             else:
                 x += sx
                 y += sy
-            if (x, y) in blocked or not lo <= y <= hi:
-                return None
+            path.append([x, y])
     else:
         while x != gx or y != gy:
             x += (gx > x) - (gx < x)
             y += (gy > y) - (gy < y)
-            if (x, y) in blocked or not lo <= y <= hi:
-                return None
-    return max(abs(gx - a[0]), abs(gy - a[1]))
+            path.append([x, y])
+    return path
+
+
+def _straight_steps(
+    a: Square, b: Square, blocked: set[Square], lo: int, hi: int, line_first: bool = False
+) -> int | None:
+    """The length of the path that steps straight from ``a`` at ``b`` (``_straight_path``) when
+    every square on it after ``a`` is free and in rows lo..hi; else None."""
+    for x, y in _straight_path(a[0], a[1], b[0], b[1], line_first):
+        if (x, y) in blocked or not lo <= y <= hi:
+            return None
+    return max(abs(b[0] - a[0]), abs(b[1] - a[1]))
 
 
 def _straight_path_free(state: State, w: dict, to: Square) -> bool:
@@ -457,38 +463,20 @@ def _straight_path_free(state: State, w: dict, to: Square) -> bool:
     if not (-allowance <= gx - x0 <= allowance and -allowance <= gy - y0 <= allowance):
         return False
     lo, hi = court_of(state).half_rows[w["side"]]
-    sx, sy = (gx > x0) - (gx < x0), (gy > y0) - (gy < y0)
-    x, y = x0, y0
-    path = []  # squares as the state writes them, [column, row]: compared with them as lists
-    while x != gx or y != gy:
-        x += (gx > x) - (gx < x)
-        y += (gy > y) - (gy < y)
-        if not lo <= y <= hi:
-            return False
-        path.append([x, y])
-    if _nothing_on(state, path):
-        return True
-    # Along the line first: another path only when the move is neither straight nor diagonal.
-    # About one plain move in eight finds the first path blocked; this spares most of them the search.
-    longer = (gx - x0) * sx - (gy - y0) * sy  # how much farther the move goes in columns than in rows
-    if sx == 0 or sy == 0 or longer == 0:
-        return False
-    x, y = x0, y0
-    path = []
-    while x != gx or y != gy:
-        if longer > 0:
-            x += sx
-            longer -= 1
-        elif longer < 0:
-            y += sy
-            longer += 1
-        else:
-            x += sx
-            y += sy
-        if not lo <= y <= hi:
-            return False
-        path.append([x, y])
-    return _nothing_on(state, path)
+    for line_first in (False, True):
+        if line_first:
+            # Another path only when the move is neither straight nor diagonal. About one plain
+            # move in eight finds the first path blocked; this spares most of them the search.
+            sx, sy = (gx > x0) - (gx < x0), (gy > y0) - (gy < y0)
+            if sx == 0 or sy == 0 or (gx - x0) * sx == (gy - y0) * sy:
+                return False
+        path = _straight_path(x0, y0, gx, gy, line_first)
+        for _, y in path:
+            if not lo <= y <= hi:
+                return False
+        if _nothing_on(state, path):
+            return True
+    return False
 
 
 def _nothing_on(state: State, path: list[list[int]]) -> bool:

@@ -887,12 +887,7 @@ def _swap_colours(f: _Field, pairs: list[tuple[int, int]]) -> list[tuple[int, in
     """
     pairs = list(pairs)
     costs = [_pair_costs(f, a, b) for a, b in pairs]
-    pair_of = [0] * f.n
-    for k, (a, b) in enumerate(pairs):
-        pair_of[a] = pair_of[b] = k
-    in_group: list[list[int]] = [[] for _ in f.group_size]
-    for i in range(f.n):
-        in_group[f.group[i]].append(i)
+    pair_of, in_group = _pair_index(f, pairs)
     group, wish = f.group, f.wish
     colour = TIERS.index("colour")
     no_change = (0,) * len(TIERS)
@@ -931,6 +926,17 @@ def _swap_colours(f: _Field, pairs: list[tuple[int, int]]) -> list[tuple[int, in
     return pairs
 
 
+def _pair_index(f: _Field, pairs: list[tuple[int, int]]) -> tuple[list[int], list[list[int]]]:
+    """Each player's pair (its index in ``pairs``), and the players of each score group."""
+    pair_of = [0] * f.n
+    for k, (a, b) in enumerate(pairs):
+        pair_of[a] = pair_of[b] = k
+    in_group: list[list[int]] = [[] for _ in f.group_size]
+    for i in range(f.n):
+        in_group[f.group[i]].append(i)
+    return pair_of, in_group
+
+
 def _repair_knots(f: _Field, pairs: list[tuple[int, int]], prune: bool) -> list[tuple[int, int]]:
     """The pairs that still cost colours, or cross score groups, re-paired together exactly.
 
@@ -943,12 +949,7 @@ def _repair_knots(f: _Field, pairs: list[tuple[int, int]], prune: bool) -> list[
     pairing is one of those it weighs, so the result is never worse in the cost order.
     """
     colour = TIERS.index("colour")
-    pair_of = [0] * f.n
-    for k, (a, b) in enumerate(pairs):
-        pair_of[a] = pair_of[b] = k
-    in_group: list[list[int]] = [[] for _ in f.group_size]
-    for i in range(f.n):
-        in_group[f.group[i]].append(i)
+    pair_of, in_group = _pair_index(f, pairs)
     knotted = [False] * len(pairs)
     for k, (a, b) in enumerate(pairs):
         if f.group[a] == f.group[b] and not _pair_costs(f, a, b)[colour]:
