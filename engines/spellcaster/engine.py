@@ -431,35 +431,22 @@ class SpellCasterEngine(Engine):
                 elif atype == "move":
                     if _ok_move(state, seat, action):
                         st = state if owned else _copy(state)
-                        t = st["turn"]
-                        t["left"] -= 1
-                        t["first_done"] = True
-                        t["moved"] = True
-                        to = action["to"]
-                        st["casters"][seat]["point"] = to
-                        if _familiar_at(st, to):
-                            _strike(st, seat, to)
+                        _spend_action(st["turn"])
+                        if _move(st, seat, action):
                             _settle(st)
                         # else the turn goes on, as _settle would find
                         return st
                 elif atype == "conjure":
                     if _ok_conjure(state, seat, action):
                         st = state if owned else _copy(state)
-                        t = st["turn"]
-                        t["left"] -= 1
-                        t["first_done"] = True
-                        t["conjured"] = True
-                        st["stack"].append(
-                            {"p": "draw", "seat": seat, "mode": action["cards"], "left": action["cards"]}
-                        )
+                        _spend_action(st["turn"])
+                        _conjure(st, seat, action)
                         if not has_draw_source(st, seat):
                             _settle(st)  # else the draw waits for its seat, as _settle would find
                         return st
                 elif _ok_rest(state, seat, action):
                     st = state if owned else _copy(state)
-                    t = st["turn"]
-                    t["left"] -= 1
-                    t["first_done"] = True
+                    _spend_action(st["turn"])
                     _rest(st, seat, action)
                     return st  # the turn goes on, as _settle would find
             elif (
@@ -1155,11 +1142,15 @@ def _apply_action(st: State, seat: int, action: Action) -> None:
         top = st["stack"][-1]
         _PROMPT_HANDLERS[top["p"]](st, seat, action, top)
         return
-    t = st["turn"]
     if kind in COST_ACTIONS:
-        t["left"] -= 1
-        t["first_done"] = True
+        _spend_action(st["turn"])
     _TURN_HANDLERS[kind](st, seat, action)
+
+
+def _spend_action(t: dict) -> None:
+    """One of the turn's actions is used (a move, a conjure, a rest, ...)."""
+    t["left"] -= 1
+    t["first_done"] = True
 
 
 def _allocate(st: State, seat: int, action: Action) -> None:
@@ -1194,14 +1185,16 @@ def _rest(st: State, seat: int, action: Action) -> None:
     st["last"] = {"kind": "rest", "seat": seat, "healed": c["life"] - before}
 
 
-def _move(st: State, seat: int, action: Action) -> None:
+def _move(st: State, seat: int, action: Action) -> bool:
+    """Whether spells standing at the point struck (the fast path in _apply settles only then)."""
     # SC L247-252: one path to an adjacent point; spells standing there strike.
     c = st["casters"][seat]
     st["turn"]["moved"] = True
     c["point"] = action["to"]
     if not _familiar_at(st, action["to"]):
-        return  # most moves: nothing strikes
+        return False  # most moves: nothing strikes
     _strike(st, seat, action["to"])
+    return True
 
 
 def _strike(st: State, seat: int, point: Any) -> None:
