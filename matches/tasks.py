@@ -1,41 +1,51 @@
 # Bound to the project's app rather than shared_task: a shared_task proxy resolves the
 # thread's "current" app, which in a worker thread or test can be Celery's empty default.
 from django.db import InterfaceError, OperationalError
+from kombu.exceptions import OperationalError as BrokerError
 
 from config.celery import app
 
 from .verification import match_verify, matches_verify
 
-
 # A lost broker connection or a database outage (OperationalError; InterfaceError once Django
 # finds its connection closed) is tried again with backoff (about 30 s in all) rather than left for
-# the follow-ups sweep minutes later. Verifying twice is harmless.
-@app.task(
-    name="matches.verify_match",
-    acks_late=True,
-    autoretry_for=(ConnectionError, OperationalError, InterfaceError),
-    retry_backoff=True,
-    max_retries=5,
-)
+# the follow-ups sweep minutes later (BrokerError: kombu's, when a task this one sends cannot be
+# queued). Verifying twice is harmless.
+RETRIED = {
+    "acks_late": True,
+    "autoretry_for": (ConnectionError, OperationalError, InterfaceError, BrokerError),
+    "retry_backoff": True,
+    "max_retries": 5,
+}
+
+
+@app.task(name="matches.verify_match", **RETRIED)
 def verify_match(match_id: str) -> str:
     """Replay and verify a finished match; safe to run any number of times."""
     return match_verify(match_id=match_id).label
 
 
-@app.task(
-    name="matches.verify_matches",
-    acks_late=True,
-    autoretry_for=(ConnectionError, OperationalError, InterfaceError),
-    retry_backoff=True,
-    max_retries=5,
-)
+@app.task(name="matches.verify_matches", **RETRIED)
 def verify_matches(match_ids: list[str]) -> int:
     """Verify a batch of finished matches and record their verdicts together (``matches_verify``:
     all or none of them, the follow-ups sent as one batch); safe to run any number of times.
-    Returns how many were verified in the batch (0 when it was split, below)."""
+    Returns how many were verified in the batch (0 when it was split, below).
+
+    Only the matches still unverified are verified: the beat requeues whatever is still pending
+    every minute, so a backlog longer than that is queued again before it drains, and the
+    duplicates must not replay and follow up what a batch ahead of them has done."""
+    from .models import Match
+
+    pending = {
+        str(pk)
+        for pk in Match.objects.filter(pk__in=match_ids, verdict=Match.Verdict.PENDING).values_list("pk", flat=True)
+    }
+    match_ids = [str(m) for m in match_ids if str(m) in pending]
+    if not match_ids:
+        return 0
     try:
         return len(matches_verify(match_ids=match_ids))
-    except (ConnectionError, OperationalError, InterfaceError):
+    except RETRIED["autoretry_for"]:
         raise  # the batch is tried again whole (autoretry)
     except Exception:
         # A stream that cannot be verified at all (an error, not a disputed verdict) rolls the

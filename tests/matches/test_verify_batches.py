@@ -32,13 +32,14 @@ def test_the_requeue_sends_a_backlog_in_even_batches_and_every_match_gets_its_ve
     django_capture_on_commit_callbacks, monkeypatch
 ):
     matches = finished_unverified(django_capture_on_commit_callbacks, 5)
-    monkeypatch.setattr(tasks, "VERIFY_BATCH", 2)
+    monkeypatch.setattr(tasks, "VERIFY_BATCH", 4)
     sent = []
     real = tasks.verify_matches.delay
     monkeypatch.setattr(tasks.verify_matches, "delay", lambda ids: (sent.append(list(ids)), real(ids))[1])
     with django_capture_on_commit_callbacks(execute=True):
         assert tasks.requeue_unverified() == 5
-    assert [len(batch) for batch in sent] == [2, 2, 1]
+    # Even batches: two workers then finish together (not one batch of 4 and one of 1).
+    assert [len(batch) for batch in sent] == [3, 2]
     assert sorted(m for batch in sent for m in batch) == sorted(str(m.pk) for m in matches)
     assert {fresh(m).verdict for m in matches} == {Match.Verdict.VERIFIED}
     assert tasks.requeue_unverified() == 0
@@ -70,3 +71,36 @@ def test_a_stream_that_cannot_be_verified_sends_its_batch_on_one_by_one_and_fail
         tasks.verify_match.apply(args=(queued[1],), throw=True)
     assert fresh(good).verdict == Match.Verdict.VERIFIED
     assert fresh(bad).verdict == Match.Verdict.PENDING
+
+
+def test_a_batch_that_meets_a_database_outage_is_tried_again_whole_not_split(
+    django_capture_on_commit_callbacks, monkeypatch
+):
+    from celery.exceptions import Retry
+    from django.db import OperationalError
+
+    matches = finished_unverified(django_capture_on_commit_callbacks, 2)
+
+    def outage(*, match_ids):
+        raise OperationalError("the database went away")
+
+    monkeypatch.setattr(tasks, "matches_verify", outage)
+    queued = []
+    monkeypatch.setattr(tasks.verify_match, "delay", lambda match_id: queued.append(match_id))
+    with pytest.raises(Retry):
+        tasks.verify_matches.apply(args=([str(m.pk) for m in matches],), throw=True)
+    assert queued == []  # an outage is no reason to go one by one: the retry takes the batch
+    assert {fresh(m).verdict for m in matches} == {Match.Verdict.PENDING}
+
+
+def test_a_batch_queued_again_verifies_only_what_is_still_unverified(django_capture_on_commit_callbacks):
+    """The beat requeues every minute whatever is still pending, so a long backlog is queued
+    twice; the second batch must not replay (nor follow up again) what the first has done."""
+    done, left = finished_unverified(django_capture_on_commit_callbacks, 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.verify_matches([str(done.pk)]) == 1
+    first = fresh(done).verified_at
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.verify_matches([str(done.pk), str(left.pk)]) == 1
+    assert fresh(done).verified_at == first
+    assert fresh(left).verdict == Match.Verdict.VERIFIED
