@@ -1186,7 +1186,7 @@ def _rest(st: State, seat: int, action: Action) -> None:
 
 
 def _move(st: State, seat: int, action: Action) -> bool:
-    """Whether spells standing at the point struck (the fast path in _apply settles only then)."""
+    """Whether spells standing at the point struck (apply_in_place's fast path settles only then)."""
     # SC L247-252: one path to an adjacent point; spells standing there strike.
     c = st["casters"][seat]
     st["turn"]["moved"] = True

@@ -129,7 +129,8 @@ def may_answer(s: State, seat: int) -> bool:
 #: step of its own, judged by its own name when it is taken. Every other step may change what the
 #: check reads: a move or placement, a total (quiet unless it counted a spell cast, which ``run``
 #: asks once it ran: ``_spell_counted``), Impacts counted and removals, quest draws and discards,
-#: potions, flips, and every change of phase. ``act`` is judged by its action's type
+#: potions, overlay flips (the action ``flip``; the clash's ``flip`` step only turns its cards face
+#: up), and every change of phase. ``act`` is judged by its action's type
 #: (``QUIET_ACTS``).
 QUIET_STEPS = frozenset(
     {
@@ -2926,14 +2927,6 @@ class _QuestLook:
         s = self.s
         zones = _board_by_key(s["pack"], s["map"], s["nexus"])[1]
         return s["zone_half"][seat] in zones.get(m["hex"], ())
-
-    def terrain(self, m: dict) -> str | None:
-        """``terrain(s, hex_of(m))``: the printed terrain where no overlay lies, else the full rule."""
-        s = self.s
-        printed = _board_by_key(s["pack"], s["map"], s["nexus"])[0].get(m["hex"])
-        if printed is None or self.overlay(m["hex"]) is None:
-            return printed
-        return terrain(s, hex_of(m))
 
 
 def condition_holds(s: State, seat: int, cond: dict, look: _QuestLook | None = None) -> bool:
