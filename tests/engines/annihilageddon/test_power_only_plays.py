@@ -18,9 +18,7 @@ def test_a_power_only_play_leaves_the_state_the_interpreter_leaves(version, seat
     engine = registry.get("annihilageddon", version)
     states, events = playout(engine, seats, f"an-power-only:{version}:{seats}", bound=700, prefix=True)
     plays = [
-        (st, ev)
-        for st, ev in zip(states, events)
-        if ev["kind"] == "action" and ev["action"].get("type") == "play"
+        (st, ev) for st, ev in zip(states, events) if ev["kind"] == "action" and ev["action"].get("type") == "play"
     ]
     shortcut = [(st, ev) for st, ev in plays if ev["action"]["card"] in module.POWER_ONLY]
     assert len(shortcut) > 20 and len(shortcut) < len(plays)  # both kinds of play are met
