@@ -119,15 +119,16 @@ class MatchConsumer(FrameConsumer):
         if after > self.last_seq:
             await self.send_update(force=True)  # a gap: read what is missing
             return
+        if head < self.last_seq:
+            return  # older than what this socket already sent (frames from two commits can cross)
         if text is not None and after == self.last_seq:
             # The usual case: this socket sends the whole frame, as the broadcast encoded it. A
             # frame's events run up to its head (live.frames_for), so that is what it has sent.
             self.last_seq = head
             await self.send(text_data=text)
             return
+        # Overlapping what this socket sent: only what follows it (decoded here, on this rarer path).
         update = live.frame_for_socket(frame if frame is not None else json.loads(text), self.last_seq)
-        if update is None:
-            return  # older than what this socket already sent
         if update["events"]:
             self.last_seq = update["events"][-1]["seq"]
         await self.send_json(update)
