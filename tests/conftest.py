@@ -191,12 +191,18 @@ def django_db_setup(django_db_setup):
 
 
 def pytest_collection_modifyitems(items):
-    # Every coroutine test ends with nothing of its own still running (the fixture below); it is
-    # the first fixture set up, so its check runs after the test's other fixtures are torn down.
-    for item in items:
-        function = getattr(item, "function", None)
-        if inspect.iscoroutinefunction(function) and "no_task_outlives_its_test" not in item.fixturenames:
-            item.fixturenames.insert(0, "no_task_outlives_its_test")
+    # Every coroutine test ends with nothing of its own still running (the fixture below), asked
+    # for by each such test; a new one that forgets it is refused here, before anything runs.
+    missing = [
+        item.nodeid
+        for item in items
+        if inspect.iscoroutinefunction(getattr(item, "function", None))
+        and "no_task_outlives_its_test" not in item.fixturenames
+    ]
+    if missing:
+        raise pytest.UsageError(
+            'A coroutine test needs @pytest.mark.usefixtures("no_task_outlives_its_test"): ' + ", ".join(missing)
+        )
 
 
 @pytest.fixture

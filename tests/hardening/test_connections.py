@@ -62,6 +62,7 @@ def defend(match, user, seat):
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_an_idle_match_socket_on_the_redis_layer_stays_open_and_then_receives_a_move(close_thread_connections):
     # The real layer, as deployed (CI sets REDIS_URL); the in-memory layer has no socket to time out.
     assert settings.CHANNEL_LAYERS["default"]["BACKEND"] == "channels_redis.core.RedisChannelLayer", (
@@ -88,6 +89,7 @@ SOCKETS = 150  # past redis-py's default pool of 100 connections
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_closing_many_match_sockets_at_once_leaves_no_stale_group_members(close_thread_connections):
     """300 sockets closed at once left 200 group members behind (their group_discard found the
     layer's pool of 100 connections exhausted), each then kept for a day's group expiry."""

@@ -56,6 +56,7 @@ async def open_match_socket(match) -> tuple[WebsocketCommunicator, int]:
         ({"text_data": '{"no": "type"}'}, "unknown_type"),
     ],
 )
+@pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_a_bad_frame_on_a_match_socket_is_answered_with_an_error_and_the_socket_stays(frame, code):
     match = await a_duel()
     socket, head = await open_match_socket(match)
@@ -72,6 +73,7 @@ async def test_a_bad_frame_on_a_match_socket_is_answered_with_an_error_and_the_s
     await socket.disconnect(timeout=30)
 
 
+@pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_resyncs_are_limited_to_one_a_second_and_the_socket_stays():
     match = await a_duel()
     socket, _ = await open_match_socket(match)
@@ -86,6 +88,7 @@ async def test_resyncs_are_limited_to_one_a_second_and_the_socket_stays():
 
 
 @pytest.mark.parametrize("frame", ["[]", "not json", '{"type": "resync"}'])
+@pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_a_stream_socket_answers_any_frame_with_an_error_and_stays_open(frame):
     socket = WebsocketCommunicator(
         application, "/ws/streams/tournament:0f0f0f0f-0000-4000-8000-000000000000/", headers=HEADERS
@@ -100,6 +103,7 @@ async def test_a_stream_socket_answers_any_frame_with_an_error_and_stays_open(fr
     await socket.disconnect(timeout=30)
 
 
+@pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_a_database_fault_during_an_update_is_an_error_frame_and_the_next_update_catches_up(monkeypatch):
     from django.db import OperationalError
 

@@ -56,6 +56,7 @@ async def follow(invitation, username: str | None) -> tuple[WebsocketCommunicato
     return socket, connected, code
 
 
+@pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_the_inviter_and_the_invitees_hear_of_every_answer_after_it_commits():
     invitation, users = await three_way_invitation()
     sockets = []
@@ -78,6 +79,7 @@ async def test_the_inviter_and_the_invitees_hear_of_every_answer_after_it_commit
         await socket.disconnect()
 
 
+@pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_nobody_else_can_follow_an_invitation():
     invitation, _ = await three_way_invitation()
     for name in ("dan", None):
@@ -87,6 +89,7 @@ async def test_nobody_else_can_follow_an_invitation():
         await socket.disconnect()
 
 
+@pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_a_frame_sent_to_the_socket_is_answered_with_an_error_and_the_socket_stays():
     invitation, users = await three_way_invitation()
     socket, connected, _ = await follow(invitation, "ann")

@@ -65,6 +65,7 @@ def act(match, user, seat):
     return action
 
 
+@pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_each_seat_and_spectator_gets_its_own_view_on_connect():
     alice, bob, match = await setup_match()
     sockets = {name: await connect(match, name) for name in ("alice", "bob", None)}
@@ -77,6 +78,7 @@ async def test_each_seat_and_spectator_gets_its_own_view_on_connect():
         await s.disconnect()
 
 
+@pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_a_move_reaches_everyone_after_commit_with_secrets_kept():
     alice, bob, match = await setup_match()
     sockets = {name: await connect(match, name) for name in ("alice", "bob", None)}
@@ -95,6 +97,7 @@ async def test_a_move_reaches_everyone_after_commit_with_secrets_kept():
         await s.disconnect()
 
 
+@pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_a_client_that_reconnects_catches_up_with_nothing_missed_or_repeated():
     alice, bob, match = await setup_match()
     socket = await connect(match, "alice")
@@ -114,6 +117,7 @@ async def test_a_client_that_reconnects_catches_up_with_nothing_missed_or_repeat
     await socket.disconnect()
 
 
+@pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_a_socket_for_a_match_that_does_not_exist_is_closed():
     import uuid
 
@@ -128,6 +132,7 @@ async def test_a_socket_for_a_match_that_does_not_exist_is_closed():
     await communicator.wait()
 
 
+@pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_a_socket_with_a_nonsense_after_is_closed():
     alice, bob, match = await setup_match()
     communicator = WebsocketCommunicator(

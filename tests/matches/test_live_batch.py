@@ -82,6 +82,7 @@ def test_matches_verify_broadcasts_its_verdicts_after_its_commit(monkeypatch, dj
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_an_open_socket_gets_the_verdict_frame_and_one_connecting_later_reads_the_verdict(monkeypatch):
     match = await database_sync_to_async(lambda: unverified(autoplay_match(game="dueling-wizards", seats=2)))()
     watcher = await connect(match, after=match.state_seq)
@@ -102,6 +103,7 @@ async def test_an_open_socket_gets_the_verdict_frame_and_one_connecting_later_re
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_a_batch_sends_only_to_the_groups_someone_watches_on_redis(monkeypatch):
     from channels.layers import get_channel_layer
     from channels_redis.core import RedisChannelLayer

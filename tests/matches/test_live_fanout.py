@@ -19,6 +19,7 @@ from .test_live import act, close_thread_connections, connect, setup_match  # no
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_a_move_reaches_every_spectator_without_a_database_read_per_socket(monkeypatch):
     alice, bob, match = await setup_match()
     reads = []
@@ -45,6 +46,7 @@ async def test_a_move_reaches_every_spectator_without_a_database_read_per_socket
         await s.disconnect()
 
 
+@pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_a_socket_behind_the_frames_window_reads_what_it_missed_once(monkeypatch):
     monkeypatch.setattr(live, "FRAME_WINDOW", 1)  # a frame reaches one event back
     alice, bob, match = await setup_match()
@@ -60,6 +62,7 @@ async def test_a_socket_behind_the_frames_window_reads_what_it_missed_once(monke
     await watcher.disconnect()
 
 
+@pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_a_frame_encoded_once_is_sent_as_it_is_or_trimmed_to_what_the_socket_has_not_sent():
     alice, bob, match = await setup_match()
     watcher = await connect(match)

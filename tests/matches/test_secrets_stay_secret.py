@@ -212,6 +212,7 @@ async def close_thread_connections():
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_the_websocket_frame_gives_the_defence_away_neither_to_the_opponent_nor_to_a_spectator(
     close_thread_connections,
 ):
