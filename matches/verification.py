@@ -42,14 +42,13 @@ class Published:
 
 def verify_events(match: Match, events: list) -> Verdict:
     """The stream on its own (audit.matchverify, the same code the offline verifier runs),
-    then what the platform publishes about the match against it."""
-    return verify_records(match, [eventstore.event_record(e) for e in events])
+    then what the platform publishes about the match against it (read here, for this match)."""
+    return verify_records(match, [eventstore.event_record(e) for e in events], _published_read([match])[str(match.pk)])
 
 
-def verify_records(match: Match, records: list[dict[str, Any]], published: Published | None = None) -> Verdict:
-    """``verify_events`` of the stream's events as ``eventstore.event_record`` gives them, with
-    ``published`` when a batch has read it for many matches at once (``matches_check``), else
-    read here for this match."""
+def verify_records(match: Match, records: list[dict[str, Any]], published: Published) -> Verdict:
+    """``verify_events`` of the stream's events as ``eventstore.event_record`` gives them, held
+    against what is ``published`` beside them (read for many matches at once by ``matches_check``)."""
     found = verify_match_stream(records)
     if not found.verified:
         return Verdict(False, found.seq, found.reason, events=found.events)
@@ -84,33 +83,28 @@ def verify_records(match: Match, records: list[dict[str, Any]], published: Publi
         return Verdict(
             False, finished_seq, "The stored match state differs from the replayed one.", events=found.events
         )
-    if published is not None:
-        stored = published.lines
-    else:
-        stored = dict(MatchLog.objects.filter(match=match, seq__in=list(found.lines)).values_list("seq", "text"))
     for seq, line in sorted(found.lines.items()):
-        if stored.get(seq) != line:
+        if published.lines.get(seq) != line:
             return Verdict(
                 False, seq, "The match log's line for this event is not what the event says.", events=found.events
             )
     # A chain recomputed after a rewrite verifies on its own, but not against the heads the
     # transparency log recorded (and checkpoints signed) before it.
-    from .checkpoints.verification import heads_check, log_check
+    from .checkpoints.verification import heads_check
 
-    if published is not None:
-        rewritten = heads_check(published.logged, {r["seq"]: r["hash"] for r in records})
-    else:
-        rewritten = log_check(stream_id=match.stream_id)
+    rewritten = heads_check(published.logged, {r["seq"]: r["hash"] for r in records})
     if rewritten is not None:
         return Verdict(False, rewritten[0], rewritten[1], events=found.events)
     return Verdict(True, head_hash=found.head_hash, events=found.events)
 
 
 def match_verify(*, match_id) -> Verdict:
-    """Verify and record the verdict. Idempotent: running it again gives the same verdict."""
-    match = Match.objects.get(pk=match_id)
-    events = eventstore.stream_events(stream_id=match.stream_id)
-    verdict = verify_events(match, events)
+    """Verify and record the verdict. Idempotent: running it again gives the same verdict.
+
+    The stream is read and checked by ``matches_check``, as a batch's are: one path decides every
+    verdict, whichever task or command asked for it."""
+    checked = matches_check(match_ids=[match_id])[str(match_id)]
+    match, verdict = checked.match, checked.verdict
     with transaction.atomic():
         Match.objects.filter(pk=match.pk).update(
             verdict=verdict.label,
@@ -122,7 +116,7 @@ def match_verify(*, match_id) -> Verdict:
         # broadcast_matches), not every seat's summary and view (issue 17, P6/P7).
         outbox_add(
             topic="match.broadcast_many",
-            payload={"matches": [{"match_id": str(match.pk), "head_seq": len(events), "after": match.state_seq}]},
+            payload={"matches": [{"match_id": str(match.pk), "head_seq": checked.head_seq, "after": match.state_seq}]},
         )
         outbox_add(
             topic="match.verified",
@@ -207,9 +201,13 @@ def _streams_read(matches: list[Match]) -> tuple[dict[str, list[dict[str, Any]]]
     """The events of many matches' streams (by stream id, in seq order, as records) and what is published
     beside each (by match id), in three queries in all instead of three per match: on a loaded
     machine each round trip to the database cost more wall clock than a stream's replay."""
+    return eventstore.streams_records(stream_ids=[m.stream_id for m in matches]), _published_read(matches)
+
+
+def _published_read(matches: list[Match]) -> dict[str, Published]:
+    """What is published beside each match's stream (by match id): its log lines and logged heads."""
     from .checkpoints.verification import logged_heads
 
-    streams = eventstore.streams_records(stream_ids=[m.stream_id for m in matches])
     published = {str(m.pk): Published() for m in matches}
     for match_id, seq, text in (
         MatchLog.objects.filter(match_id__in=[m.pk for m in matches]).order_by().values_list("match_id", "seq", "text")
@@ -218,7 +216,7 @@ def _streams_read(matches: list[Match]) -> tuple[dict[str, list[dict[str, Any]]]
     logged = logged_heads(stream_ids=[m.stream_id for m in matches])
     for m in matches:
         published[str(m.pk)].logged = logged.get(m.stream_id, [])
-    return streams, published
+    return published
 
 
 def _verdicts_write(matches: list[Match], now) -> None:

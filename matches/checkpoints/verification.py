@@ -12,7 +12,7 @@ def log_check(*, stream_id: str) -> tuple[int, str] | None:
 
     A chain recomputed after a rewrite verifies on its own; it cannot also keep the heads the
     log recorded (and checkpoints signed) before the rewrite."""
-    leaves = list(LogLeaf.objects.filter(stream_id=stream_id).order_by("seq").values_list("seq", "head_hash"))
+    leaves = logged_heads(stream_ids=[stream_id]).get(stream_id, [])
     if not leaves:
         return None
     hashes = dict(Event.objects.filter(stream_id=stream_id, seq__in=[s for s, _ in leaves]).values_list("seq", "hash"))

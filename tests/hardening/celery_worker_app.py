@@ -31,12 +31,12 @@ if STALL_FILE:
     django.setup()
     from matches import verification
 
-    replay = verification.verify_events
+    replay = verification.verify_records
 
-    def replay_then_stall(match, events):
-        verdict = replay(match, events)  # the whole replay is done; the verdict is not yet written
+    def replay_then_stall(match, records, published):
+        verdict = replay(match, records, published)  # the whole replay is done; the verdict is not yet written
         Path(STALL_FILE).write_text(str(os.getpid()))
         time.sleep(3600)
         return verdict
 
-    verification.verify_events = replay_then_stall
+    verification.verify_records = replay_then_stall
