@@ -1971,36 +1971,15 @@ def _close_turn(st: State) -> bool:
 
 def _turn_ends(st: State, seat: int) -> None:
     """An end_turn's _settle, for a turn of a living seat with no prompt and no wild movement,
-    more than one caster alive: _close_turn's work with _next_living's folded in (end of turn was
-    about a fifth of a replay's work), then _start_turn of the next living seat."""
-    t = st["turn"]
-    t["over"] = True
-    casters = st["casters"]
-    _lapse_free_launches(st, seat, t["no"])
-    st["turn"] = None
-    n = st["n"]
-    alive = st["alive"]
-    nxt = seat
-    for k in range(1, n + 1):
-        s = (seat + k) % n
-        if alive[s]:
-            nxt = s
-            break
-    first = st["first"]
-    if (nxt - first) % n <= (seat - first) % n:
-        st["round"] += 1
-        if st["max_rounds"] and st["round"] > st["max_rounds"]:
-            _finish(st, "round_limit")
-            return
-        for c in casters:
-            for sp in c["display"]:
-                if sp is not None and sp["state"] == "wild":
-                    # SC L259-262: the wild spells move before the first player's turn.
-                    _close_wild(st, nxt)
-                    st["upcoming"] = nxt
-                    _settle(st)
-                    return
-    _start_turn(st, nxt)  # the next living seat: _settle would not look further
+    more than one caster alive: _close_turn, then _start_turn of the next living seat unless the
+    round's end set wild spells moving (then _settle goes on from there, as it would have)."""
+    st["turn"]["over"] = True
+    if not _close_turn(st):
+        return
+    if st["wild"] is None:
+        _start_turn(st, st["upcoming"])  # the next living seat: _settle would not look further
+    else:
+        _settle(st)
 
 
 def _close_wild(st: State, nxt: int) -> None:
