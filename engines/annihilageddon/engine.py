@@ -168,6 +168,19 @@ def _power_only(cid: str) -> int | None:
 #: with the Power each adds.
 POWER_ONLY: dict[str, int] = {cid: n for cid in CARDS if (n := _power_only(cid)) is not None}
 
+#: For each card, the cards whose "on play" text a play of it sets off when controlled
+#: (interp.after_play_triggers' test before any state is read: a text, not the card itself, and
+#: the card matches the text's filter). A filter asks only the card's printed facts, so this
+#: holds in every state; Glyph and Fizzle, having no type, set off none of them.
+PLAY_TRIGGERS: dict[str, frozenset[str]] = {
+    cid: frozenset(
+        trig
+        for trig in HAVING["on_play"]
+        if trig != cid and CARDS[trig]["on_play"] and matches(cid, CARDS[trig]["on_play"].get("filter"))
+    )
+    for cid in CARDS
+}
+
 
 def legends_in_game(seats: int) -> int:
     """AN L112-121: 8/7/6/5 face-down Legends under the first one for 2/3/4/5 players."""
@@ -622,10 +635,12 @@ class Annihilageddon(Engine):
         t["played"].append(cid)
         t["played_log"].append(cid)
         st["scope"] = scope = st["scope"] + 1
-        if cid in POWER_ONLY and not controlled_having(st, seat, HAVING["on_play"]):
+        if cid in POWER_ONLY and not ((trigs := PLAY_TRIGGERS[cid]) and controlled_having(st, seat, trigs)):
             # What the two frames below would do, run to the end at once: op_power's test holds
             # (validate: the seat's own turn), _after_play moves no card that is not Ongoing,
-            # and no card the seat controls triggers on a play; nothing else reads or writes.
+            # and nothing the seat controls triggers on this card (after_play_triggers passes
+            # over a text whose filter the card fails before reading anything else); nothing
+            # else reads or writes.
             if not t["ending"]:
                 t["power"] += POWER_ONLY[cid]
             return
