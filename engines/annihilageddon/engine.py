@@ -50,7 +50,7 @@ from .interp import (
     statics,
     zone_list,
 )
-from .turn import END_OF_TURN
+from .turn import push_end_of_turn
 
 FAMILIAR_COST = 6
 WILD_MAGIC_COST = 3
@@ -589,8 +589,7 @@ class Annihilageddon(Engine):
         if t == "play":
             self._play(st, seat, action["card"])
         elif t == "end_turn":
-            st["turn"]["ending"] = True
-            st["stack"].append(frame(list(END_OF_TURN), {"you": seat, "active": seat, "source": seat}))
+            push_end_of_turn(st, seat)
         elif t == "choose":
             st["prompt"] = None
             st["stack"][-1]["work"]["answer"] = action["value"]
