@@ -108,23 +108,36 @@ def run(st: dict) -> None:
         if pc >= end:
             stack.pop()
             continue
-        redirect = "redirect" in f["env"]  # only a redirected effect's env has the key (always True)
-        while pc < end:
-            op = prog[pc]
-            name = op["op"]
-            # A redirected effect (AN L221-227) hits only the attacker: whatever is not done to
-            # "it" (the victim) has nothing to do.
-            if not redirect or name in ("if", "choose_one") or op.get("who", "you") == "it":
-                r = handlers[name](st, f, op)
+        if "redirect" not in f["env"]:  # only a redirected effect's env has the key (always True)
+            while pc < end:
+                op = prog[pc]
+                r = handlers[op["op"]](st, f, op)
                 if r is not DONE:
                     break
-            pc += 1
-            f["pc"] = pc
-            if f["work"]:  # an empty one stays: nothing outside the op holds it
-                f["work"] = {}
+                pc += 1
+                f["pc"] = pc
+                if f["work"]:  # an empty one stays: nothing outside the op holds it
+                    f["work"] = {}
+            else:
+                stack.pop()
+                continue
         else:
-            stack.pop()
-            continue
+            # The same loop for a redirected effect (AN L221-227), which hits only the attacker:
+            # whatever is not done to "it" (the victim) has nothing to do.
+            while pc < end:
+                op = prog[pc]
+                name = op["op"]
+                if name in ("if", "choose_one") or op.get("who", "you") == "it":
+                    r = handlers[name](st, f, op)
+                    if r is not DONE:
+                        break
+                pc += 1
+                f["pc"] = pc
+                if f["work"]:
+                    f["work"] = {}
+            else:
+                stack.pop()
+                continue
         if r is WAIT or r is OVER:
             return
 
