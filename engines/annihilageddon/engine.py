@@ -47,7 +47,7 @@ from .interp import (
     num,
     owned,
     run,
-    statics,
+    static,
     zone_list,
 )
 from .turn import push_end_of_turn
@@ -392,7 +392,7 @@ class Annihilageddon(Engine):
         return out
 
     def wild_magic_cost(self, state: State, seat: int) -> int:
-        return statics(state, seat).get("wild_magic_cost", WILD_MAGIC_COST)
+        return static(state, seat, "wild_magic_cost", WILD_MAGIC_COST)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         if type(seat) is not int or seat not in self.to_move(state):

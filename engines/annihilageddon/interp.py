@@ -268,7 +268,7 @@ def targets(st: dict, f: dict, who: str):
     env = f["env"]
     you = env["you"]
     n = st["seats"]
-    if env.get("attacking") and not (env.get("mayhem") or env.get("group")) and statics(st, you).get("self_target"):
+    if env.get("attacking") and not (env.get("mayhem") or env.get("group")) and static(st, you, "self_target"):
         # AN L392: under the mirror Mayhem every Attack you make has you as its only target.
         w["_who"] = [you]
         return [you]
@@ -346,6 +346,23 @@ def statics(st: dict, seat: int) -> dict[str, Any]:
     return out
 
 
+def static(st: dict, seat: int, key: str, default: Any = None) -> Any:
+    """``statics(st, seat).get(key, default)``, building the whole dict only when a card ``seat``
+    controls sets ``key`` (issue 17, P1: every Attack asks whether its player must target
+    themselves, every heal for a multiplier, and almost never does anything set them). A
+    grant for this turn (``temp``) is applied last by statics, so it is the answer when present.
+    test_static.py holds it to statics at every state of random playouts."""
+    temp = st["temp"]
+    if temp:
+        mine = temp.get(str(seat))
+        if mine and key in mine:
+            return mine[key]
+    having = STATIC_SETTERS.get(key)
+    if having is None or not controlled_having(st, seat, having):
+        return default
+    return statics(st, seat).get(key, default)
+
+
 def controlled(st: dict, seat: int) -> list[str]:
     """Cards ``seat`` controls on an Ongoing basis (AN L284-286): Ongoing cards in play,
     Dead Wizard Tokens, the Ability tile and standees."""
@@ -366,6 +383,13 @@ def controlled(st: dict, seat: int) -> list[str]:
 HAVING: dict[str, frozenset[str]] = {
     key: frozenset(cid for cid, c in CARDS.items() if c.get(key))
     for key in ("static", "on_play", "start_of_turn", "end_of_turn", "on_kill", "on_destroy_owned")
+}
+
+
+#: For each standing modifier a card's static text sets, the ids of the cards that set it.
+STATIC_SETTERS: dict[str, frozenset[str]] = {
+    key: frozenset(cid for cid in HAVING["static"] if key in CARDS[cid]["static"])
+    for key in {key for cid in HAVING["static"] for key in CARDS[cid]["static"]}
 }
 
 
@@ -543,7 +567,7 @@ def op_damage(st, f, op, seat):
         n = num(st, f["env"], n)
     if f["env"].get("card") == "wand":
         # AN L412: only the starter named "Wand" deals the token's extra damage.
-        n += statics(st, seat).get("wand_extra", 0)
+        n += static(st, seat, "wand_extra", 0)
     if n <= 0:
         return DONE
     st["players"][seat]["hp"] -= n
@@ -556,7 +580,7 @@ def op_heal(st, f, op, seat):
     n = op["n"]
     if type(n) is not int:
         n = num(st, f["env"], n)
-    n *= statics(st, seat).get("heal_multiplier", 1)
+    n *= static(st, seat, "heal_multiplier", 1)
     p = st["players"][seat]
     p["hp"] = max(p["hp"], min(MAX_HP, p["hp"] + n))
     return DONE
@@ -979,7 +1003,7 @@ def op_attack(st, f, op):
             if op.get("unavoidable"):
                 dec[str(v)] = ["hit", None]
             else:
-                can = not (env.get("mayhem") and statics(st, v).get("no_mayhem_defense"))
+                can = not (env.get("mayhem") and static(st, v, "no_mayhem_defense"))
                 a = ask(st, f, v, "defend", card=env.get("card"), attacker=attacker, can_defend=can)
                 if a is WAIT:
                     w["i"] = i
@@ -1059,7 +1083,7 @@ def _attack_together(st, f, op, victims, named, attacker, deny):
         asked = [] if op.get("unavoidable") else list(victims)
         answers: dict = {}
         if asked:
-            can = {str(v): not (env.get("mayhem") and statics(st, v).get("no_mayhem_defense")) for v in asked}
+            can = {str(v): not (env.get("mayhem") and static(st, v, "no_mayhem_defense")) for v in asked}
             a = ask_together(st, f, asked, "defend", card=env.get("card"), attacker=attacker, can_defend=can)
             if a is WAIT:
                 return WAIT

@@ -27,7 +27,7 @@ from .interp import (
     new_scope,
     push,
     push_then_done,
-    statics,
+    static,
     without,
 )
 
@@ -119,7 +119,7 @@ def op_mayhem(st, f, op):
     asked = w.setdefault("asked", [])
     n = st["seats"]
     for s in [(you + k) % n for k in range(n)]:
-        if s in asked or not statics(st, s).get("may_decline_mayhem"):
+        if s in asked or not static(st, s, "may_decline_mayhem"):
             continue
         a = ask(st, f, s, "decline", card=cid)
         if a is WAIT:
