@@ -204,14 +204,18 @@ def ensure_top(st: dict, f: dict, seat: int, k: int, visible):
         for i in sorted(out, reverse=True):
             del pool[i]
     while len(top) < k:
-        if p["pool"]:
+        pool = p["pool"]
+        if pool:
+            # draw_from on this player's pool, written out (every draw of a card runs it): the
+            # outcome was taken above, and ``need`` is at least 1.
             need = k - len(top)
+            if need >= len(pool):
+                top += pool
+                pool.clear()
+                continue
             label = f"Seat {seat} draws {need}" if visible != "all" else f"Top of seat {seat}'s deck"
-            got = draw_from(st, f, ["player", seat], need, visible, label)
-            if got is WAIT:
-                return WAIT
-            top += got
-            continue
+            st["need"] = {"zone": ["player", seat], "count": need, "visible": visible, "label": label}
+            return WAIT
         if p["discard"]:
             p["pool"] = sorted(p["discard"])
             p["discard"] = []
@@ -273,7 +277,7 @@ def targets(st: dict, f: dict, who: str):
         w["_who"] = [you]
         return [you]
     if who in ("you", "it", "attacker", "killer", "active"):
-        seat = one(env, who)
+        seat = env.get(who) if who != "active" else env.get("active", you)  # one(env, who), inline
         parts = env.get("participants")
         res = [] if seat is None or (who != "it" and parts is not None and seat not in parts) else [seat]
     else:
