@@ -40,7 +40,7 @@ from .cards import CARDS, ONGOING, matches, of_kind, physical
 from .interp import (
     HAVING,
     START_HP,
-    controlled_having,
+    controls_any,
     defense_options,
     frame,
     new_scope,
@@ -620,7 +620,7 @@ class Annihilageddon(Engine):
         t["played"].append(cid)
         t["played_log"].append(cid)
         st["scope"] = scope = st["scope"] + 1
-        if cid in POWER_ONLY and not ((trigs := PLAY_TRIGGERS[cid]) and controlled_having(st, seat, trigs)):
+        if cid in POWER_ONLY and not ((trigs := PLAY_TRIGGERS[cid]) and controls_any(st, seat, trigs)):
             # What the two frames below would do, run to the end at once: op_power's test holds
             # (validate: the seat's own turn), _after_play moves no card that is not Ongoing,
             # and nothing the seat controls triggers on this card (after_play_triggers passes

@@ -362,7 +362,7 @@ def static(st: dict, seat: int, key: str, default: Any = None) -> Any:
         if mine and key in mine:
             return mine[key]
     having = STATIC_SETTERS.get(key)
-    if having is None or not controlled_having(st, seat, having):
+    if having is None or not controls_any(st, seat, having):
         return default
     return statics(st, seat).get(key, default)
 
@@ -414,6 +414,21 @@ def controlled_having(st: dict, seat: int, having: frozenset[str]) -> list[str]:
     if p["trophy"] and "trophy" in having:
         out.append("trophy")
     return out
+
+
+def controls_any(st: dict, seat: int, having: frozenset[str]) -> bool:
+    """``bool(controlled_having(st, seat, having))`` without the list: the question most callers
+    ask (is anything to be done at all?). test_static.py holds the two together."""
+    p = st["players"][seat]
+    if not having.isdisjoint(p["ongoing"]) or not having.isdisjoint(p["dwts"]):
+        return True
+    tile = p["tile"]
+    if tile and tile in having and st["revealed"]["tile"]:
+        return True
+    standee = p["standee"]
+    if standee and standee in having:
+        return True
+    return bool(p["trophy"]) and "trophy" in having
 
 
 def owned(st: dict, seat: int) -> list[str]:

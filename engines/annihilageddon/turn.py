@@ -21,6 +21,7 @@ from .interp import (
     ask,
     child_env,
     controlled_having,
+    controls_any,
     draw_from,
     frame,
     handler,
@@ -254,7 +255,7 @@ def push_end_of_turn(st: dict, seat: int) -> None:
     f = frame(list(END_OF_TURN), {"you": seat, "active": seat, "source": seat})
     having = HAVING["end_of_turn"]
     played = t["played"]
-    if (played and not having.isdisjoint(played)) or controlled_having(st, seat, having):
+    if (played and not having.isdisjoint(played)) or controls_any(st, seat, having):
         f["pc"] = 1
     else:
         p["discard"] += played
@@ -375,7 +376,7 @@ def start_turn_at_once(st: dict, seat: int) -> bool:
     it from) and nothing ``seat`` controls has a start-of-turn text; else False, nothing done.
     op_start_turn's writes touch nothing those two tests read (issue 17, P1: the turn handover
     ran three frames and five ops per turn). test_turn_shortcuts.py holds it to the frames."""
-    if (None in st["lineup"] and st["main"]) or controlled_having(st, seat, HAVING["start_of_turn"]):
+    if (None in st["lineup"] and st["main"]) or controls_any(st, seat, HAVING["start_of_turn"]):
         return False
     st["phase"] = "turn"
     st["active"] = seat
