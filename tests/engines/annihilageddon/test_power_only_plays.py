@@ -53,7 +53,11 @@ def test_a_power_only_play_beside_an_on_play_card_leaves_the_state_the_interpret
     beside Gift Shop of Doom draws a card), so a table that missed a filter fails here."""
     engine = registry.get("annihilageddon", version)
     states, events = playout(engine, 3, f"an-power-only-beside:{version}", bound=400, prefix=True)
-    at = [(st, ev["seat"]) for st, ev in zip(states, events) if ev["kind"] == "action" and ev["action"].get("type") == "play"]
+    at = [
+        (st, ev["seat"])
+        for st, ev in zip(states, events)
+        if ev["kind"] == "action" and ev["action"].get("type") == "play"
+    ]
     cards = sorted(c for c in module.POWER_ONLY if CARDS[c]["kind"] in ("main", "starter", "familiar", "legend"))
     cases = [
         (_controlling(st, seat, trig, cid), {"kind": "action", "seat": seat, "action": {"type": "play", "card": cid}})
