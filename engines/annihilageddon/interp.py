@@ -245,10 +245,6 @@ def hp_of(st: dict, seat: int) -> int:
     return st["players"][seat]["hp"]
 
 
-def clockwise(n: int, start: int) -> list[int]:
-    return [(start + k) % n for k in range(n)]
-
-
 def one(env: dict, sel: str, counting: bool = False):
     if sel == "it" and counting and "count_it" in env:
         return env["count_it"]
@@ -259,7 +255,7 @@ def one(env: dict, sel: str, counting: bool = False):
 
 def _everyone(st: dict, env: dict) -> list[int]:
     you = env["you"]  # a seat: 0 <= you < seats
-    order = [*range(you, st["seats"]), *range(you)]  # clockwise(seats, you), built in C
+    order = [*range(you, st["seats"]), *range(you)]  # [(you + k) % seats for k in range(seats)], in C
     parts = env.get("participants")
     return order if parts is None else [s for s in order if s in parts]
 
