@@ -374,17 +374,29 @@ def card(cid: str) -> dict[str, Any]:
     return CARDS[cid]
 
 
+#: of_kind's and physical's answers, worked out once per kind (every setup asks them again): the
+#: card table is loaded once and never changed.
+_OF_KIND: dict[str, tuple[str, ...]] = {}
+_PHYSICAL: dict[str, tuple[str, ...]] = {}
+
+
 def of_kind(kind: str) -> list[str]:
     """Ids of every design of ``kind``, sorted."""
-    return sorted(c["id"] for c in CARDS.values() if c["kind"] == kind)
+    got = _OF_KIND.get(kind)
+    if got is None:
+        got = _OF_KIND[kind] = tuple(sorted(c["id"] for c in CARDS.values() if c["kind"] == kind))
+    return list(got)
 
 
 def physical(kind: str) -> list[str]:
     """One id per physical card of ``kind`` (copies repeated), sorted."""
-    out: list[str] = []
-    for cid in of_kind(kind):
-        out += [cid] * CARDS[cid].get("copies", 1)
-    return out
+    got = _PHYSICAL.get(kind)
+    if got is None:
+        out: list[str] = []
+        for cid in of_kind(kind):
+            out += [cid] * CARDS[cid].get("copies", 1)
+        got = _PHYSICAL[kind] = tuple(out)
+    return list(got)
 
 
 def matches(cid: str, flt: dict[str, Any] | None) -> bool:

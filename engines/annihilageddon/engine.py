@@ -40,17 +40,17 @@ from .cards import CARDS, ONGOING, matches, of_kind, physical
 from .interp import (
     HAVING,
     START_HP,
-    controlled_having,
+    controls_any,
     defense_options,
     frame,
     new_scope,
     num,
     owned,
     run,
-    statics,
+    static,
     zone_list,
 )
-from .turn import END_OF_TURN
+from .turn import push_end_of_turn
 
 FAMILIAR_COST = 6
 WILD_MAGIC_COST = 3
@@ -167,6 +167,19 @@ def _power_only(cid: str) -> int | None:
 #: Cards whose play only adds Power (the starters Glyph and Fizzle among them: about half of all plays),
 #: with the Power each adds.
 POWER_ONLY: dict[str, int] = {cid: n for cid in CARDS if (n := _power_only(cid)) is not None}
+
+#: For each card, the cards whose "on play" text a play of it sets off when controlled
+#: (interp.after_play_triggers' test before any state is read: a text, not the card itself, and
+#: the card matches the text's filter). A filter asks only the card's printed facts, so this
+#: holds in every state; Glyph and Fizzle, having no type, set off none of them.
+PLAY_TRIGGERS: dict[str, frozenset[str]] = {
+    cid: frozenset(
+        trig
+        for trig in HAVING["on_play"]
+        if trig != cid and CARDS[trig]["on_play"] and matches(cid, CARDS[trig]["on_play"].get("filter"))
+    )
+    for cid in CARDS
+}
 
 
 def legends_in_game(seats: int) -> int:
@@ -379,7 +392,7 @@ class Annihilageddon(Engine):
         return out
 
     def wild_magic_cost(self, state: State, seat: int) -> int:
-        return statics(state, seat).get("wild_magic_cost", WILD_MAGIC_COST)
+        return static(state, seat, "wild_magic_cost", WILD_MAGIC_COST)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         if type(seat) is not int or seat not in self.to_move(state):
@@ -399,15 +412,8 @@ class Annihilageddon(Engine):
             raise IllegalAction("The game is over.", code="game_over")
         if state["need"] is not None:
             raise IllegalAction("A random draw is due before anyone acts.", code="chance_pending")
-        # ``seat in self.to_move(state)`` without building the list (issue 17, P1).
         pr = state["prompt"]
-        if pr is None:
-            moving = seat == state["active"] and phase == "turn" and not state["stack"]
-        elif "seats" in pr:
-            moving = seat in pr["seats"] and str(seat) not in pr["answers"]
-        else:
-            moving = seat == pr["seat"]
-        if not moving:
+        if not self._moving(state, seat, pr):
             raise IllegalAction(f"It is not seat {seat}'s turn to act.", code="not_your_turn")
         if not (type(action) is dict and type(action.get("type")) is str) and not (
             isinstance(action, dict) and isinstance(action.get("type"), str)
@@ -417,12 +423,7 @@ class Annihilageddon(Engine):
             answer = "defend" if "seats" in pr else "choose"
             if action["type"] != answer:
                 raise IllegalAction(f"Answer the open question first (a '{answer}' action).", code="prompt_pending")
-            ok = len(action) == 2 and "value" in action and self._answer_offered(state, seat, pr, action["value"])
-        elif action["type"] == "play":  # _allowed's most common case, without the call
-            ok = len(action) == 2 and "card" in action and action["card"] in state["players"][seat]["hand"]
-        else:
-            ok = self._allowed(state, seat, action, pr)
-        if not ok:
+        if not self._allowed(state, seat, action, pr):
             kind = action["type"]
             if kind == "play":
                 raise IllegalAction("That card is not in your hand.", code="card_not_in_hand")
@@ -435,6 +436,19 @@ class Annihilageddon(Engine):
             if kind in ("choose", "defend"):
                 raise IllegalAction("That is not one of the choices offered.", code="bad_choice")
             raise IllegalAction("That action is not allowed now.", code="illegal_action")
+
+    @staticmethod
+    def _moving(state: State, seat: int, pr: dict[str, Any] | None) -> bool:
+        """``seat in self.to_move(state)`` for an int seat when no draw is due, without building
+        the list (issue 17, P1); ``pr`` is the state's prompt. validate and apply_in_place both
+        ask it."""
+        if pr is None:
+            return seat == state["active"] and state["phase"] == "turn" and not state["stack"]
+        if state["phase"] == "over":
+            return False
+        if "seats" in pr:  # a simultaneous choice: whoever has not answered yet
+            return seat in pr["seats"] and str(seat) not in pr["answers"]
+        return seat == pr["seat"]
 
     def _allowed(self, state: State, seat: int, action: Action, pr: dict[str, Any] | None) -> bool:
         """Whether ``action`` is in ``legal_actions(state, seat)``, for a seat that is to move and
@@ -531,39 +545,24 @@ class Annihilageddon(Engine):
             run(st)
             return st
         seat, action = event["seat"], event["action"]
-        # validate's tests for the common actions, inline (issue 17, P1: validate and the chain of
-        # type tests after it were about a fifth of an action's cost). Each accepts only what
-        # validate accepts: an int seat to move, no draw due, an action of the type the moment
-        # answers with the keys and the membership test validate uses. Anything else, refused or
-        # rare, goes through validate itself, which refuses it with its own code.
+        # validate's tests, without its refusals (issue 17, P1: validate and the chain of type
+        # tests after it were about a fifth of an action's cost): an int seat to move
+        # (_moving), no draw due, an action of the type the moment answers, and _allowed's test
+        # (the common two inline). Anything refused goes through validate itself, which refuses
+        # it with its own code.
         pr = st["prompt"]
         t = action.get("type") if type(action) is dict and type(seat) is int and st["need"] is None else None
-        if pr is None:
-            ok = seat == st["active"] and st["phase"] == "turn" and not st["stack"]
+        if t is None or not self._moving(st, seat, pr):
+            ok = False
+        elif pr is None:
             if t == "play":
-                ok = ok and len(action) == 2 and "card" in action and action["card"] in st["players"][seat]["hand"]
+                ok = len(action) == 2 and "card" in action and action["card"] in st["players"][seat]["hand"]
             elif t == "end_turn":
-                ok = ok and len(action) == 1
+                ok = len(action) == 1
             else:
-                ok = ok and t is not None and self._allowed(st, seat, action, None)
-        elif "seats" in pr:
-            ok = (
-                t == "defend"
-                and seat in pr["seats"]
-                and str(seat) not in pr["answers"]
-                and len(action) == 2
-                and "value" in action
-                and self._answer_offered(st, seat, pr, action["value"])
-            )
+                ok = self._allowed(st, seat, action, None)
         else:
-            ok = (
-                t == "choose"
-                and seat == pr["seat"]
-                and st["phase"] != "over"
-                and len(action) == 2
-                and "value" in action
-                and self._answer_offered(st, seat, pr, action["value"])
-            )
+            ok = t == ("defend" if "seats" in pr else "choose") and self._allowed(st, seat, action, pr)
         if not ok:
             self.validate(st, seat, action)
             t = action["type"]
@@ -576,8 +575,7 @@ class Annihilageddon(Engine):
         if t == "play":
             self._play(st, seat, action["card"])
         elif t == "end_turn":
-            st["turn"]["ending"] = True
-            st["stack"].append(frame(list(END_OF_TURN), {"you": seat, "active": seat, "source": seat}))
+            push_end_of_turn(st, seat)
         elif t == "choose":
             st["prompt"] = None
             st["stack"][-1]["work"]["answer"] = action["value"]
@@ -622,10 +620,12 @@ class Annihilageddon(Engine):
         t["played"].append(cid)
         t["played_log"].append(cid)
         st["scope"] = scope = st["scope"] + 1
-        if cid in POWER_ONLY and not controlled_having(st, seat, HAVING["on_play"]):
+        if cid in POWER_ONLY and not ((trigs := PLAY_TRIGGERS[cid]) and controls_any(st, seat, trigs)):
             # What the two frames below would do, run to the end at once: op_power's test holds
             # (validate: the seat's own turn), _after_play moves no card that is not Ongoing,
-            # and no card the seat controls triggers on a play; nothing else reads or writes.
+            # and nothing the seat controls triggers on this card (after_play_triggers passes
+            # over a text whose filter the card fails before reading anything else); nothing
+            # else reads or writes.
             if not t["ending"]:
                 t["power"] += POWER_ONLY[cid]
             return

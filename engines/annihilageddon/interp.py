@@ -108,23 +108,36 @@ def run(st: dict) -> None:
         if pc >= end:
             stack.pop()
             continue
-        redirect = "redirect" in f["env"]  # only a redirected effect's env has the key (always True)
-        while pc < end:
-            op = prog[pc]
-            name = op["op"]
-            # A redirected effect (AN L221-227) hits only the attacker: whatever is not done to
-            # "it" (the victim) has nothing to do.
-            if not redirect or name in ("if", "choose_one") or op.get("who", "you") == "it":
-                r = handlers[name](st, f, op)
+        if "redirect" not in f["env"]:  # only a redirected effect's env has the key (always True)
+            while pc < end:
+                op = prog[pc]
+                r = handlers[op["op"]](st, f, op)
                 if r is not DONE:
                     break
-            pc += 1
-            f["pc"] = pc
-            if f["work"]:  # an empty one stays: nothing outside the op holds it
-                f["work"] = {}
+                pc += 1
+                f["pc"] = pc
+                if f["work"]:  # an empty one stays: nothing outside the op holds it
+                    f["work"] = {}
+            else:
+                stack.pop()
+                continue
         else:
-            stack.pop()
-            continue
+            # The same loop for a redirected effect (AN L221-227), which hits only the attacker:
+            # whatever is not done to "it" (the victim) has nothing to do.
+            while pc < end:
+                op = prog[pc]
+                name = op["op"]
+                if name in ("if", "choose_one") or op.get("who", "you") == "it":
+                    r = handlers[name](st, f, op)
+                    if r is not DONE:
+                        break
+                pc += 1
+                f["pc"] = pc
+                if f["work"]:
+                    f["work"] = {}
+            else:
+                stack.pop()
+                continue
         if r is WAIT or r is OVER:
             return
 
@@ -191,14 +204,18 @@ def ensure_top(st: dict, f: dict, seat: int, k: int, visible):
         for i in sorted(out, reverse=True):
             del pool[i]
     while len(top) < k:
-        if p["pool"]:
+        pool = p["pool"]
+        if pool:
+            # draw_from on this player's pool, written out (every draw of a card runs it): the
+            # outcome was taken above, and ``need`` is at least 1.
             need = k - len(top)
+            if need >= len(pool):
+                top += pool
+                pool.clear()
+                continue
             label = f"Seat {seat} draws {need}" if visible != "all" else f"Top of seat {seat}'s deck"
-            got = draw_from(st, f, ["player", seat], need, visible, label)
-            if got is WAIT:
-                return WAIT
-            top += got
-            continue
+            st["need"] = {"zone": ["player", seat], "count": need, "visible": visible, "label": label}
+            return WAIT
         if p["discard"]:
             p["pool"] = sorted(p["discard"])
             p["discard"] = []
@@ -228,10 +245,6 @@ def hp_of(st: dict, seat: int) -> int:
     return st["players"][seat]["hp"]
 
 
-def clockwise(n: int, start: int) -> list[int]:
-    return [(start + k) % n for k in range(n)]
-
-
 def one(env: dict, sel: str, counting: bool = False):
     if sel == "it" and counting and "count_it" in env:
         return env["count_it"]
@@ -241,7 +254,8 @@ def one(env: dict, sel: str, counting: bool = False):
 
 
 def _everyone(st: dict, env: dict) -> list[int]:
-    order = clockwise(st["seats"], env["you"])
+    you = env["you"]  # a seat: 0 <= you < seats
+    order = [*range(you, st["seats"]), *range(you)]  # [(you + k) % seats for k in range(seats)], in C
     parts = env.get("participants")
     return order if parts is None else [s for s in order if s in parts]
 
@@ -255,12 +269,12 @@ def targets(st: dict, f: dict, who: str):
     env = f["env"]
     you = env["you"]
     n = st["seats"]
-    if env.get("attacking") and not (env.get("mayhem") or env.get("group")) and statics(st, you).get("self_target"):
+    if env.get("attacking") and not (env.get("mayhem") or env.get("group")) and static(st, you, "self_target"):
         # AN L392: under the mirror Mayhem every Attack you make has you as its only target.
         w["_who"] = [you]
         return [you]
     if who in ("you", "it", "attacker", "killer", "active"):
-        seat = one(env, who)
+        seat = env.get(who) if who != "active" else env.get("active", you)  # one(env, who), inline
         parts = env.get("participants")
         res = [] if seat is None or (who != "it" and parts is not None and seat not in parts) else [seat]
     else:
@@ -333,6 +347,23 @@ def statics(st: dict, seat: int) -> dict[str, Any]:
     return out
 
 
+def static(st: dict, seat: int, key: str, default: Any = None) -> Any:
+    """``statics(st, seat).get(key, default)``, building the whole dict only when a card ``seat``
+    controls sets ``key`` (issue 17, P1: every Attack asks whether its player must target
+    themselves, every heal for a multiplier, and almost never does anything set them). A
+    grant for this turn (``temp``) is applied last by statics, so it is the answer when present.
+    test_static.py holds it to statics at every state of random playouts."""
+    temp = st["temp"]
+    if temp:
+        mine = temp.get(str(seat))
+        if mine and key in mine:
+            return mine[key]
+    having = STATIC_SETTERS.get(key)
+    if having is None or not controls_any(st, seat, having):
+        return default
+    return statics(st, seat).get(key, default)
+
+
 def controlled(st: dict, seat: int) -> list[str]:
     """Cards ``seat`` controls on an Ongoing basis (AN L284-286): Ongoing cards in play,
     Dead Wizard Tokens, the Ability tile and standees."""
@@ -356,6 +387,13 @@ HAVING: dict[str, frozenset[str]] = {
 }
 
 
+#: For each standing modifier a card's static text sets, the ids of the cards that set it.
+STATIC_SETTERS: dict[str, frozenset[str]] = {
+    key: frozenset(cid for cid in HAVING["static"] if key in CARDS[cid]["static"])
+    for key in {key for cid in HAVING["static"] for key in CARDS[cid]["static"]}
+}
+
+
 def controlled_having(st: dict, seat: int, having: frozenset[str]) -> list[str]:
     """``[c for c in controlled(st, seat) if c in having]``, in that order, without the whole list."""
     p = st["players"][seat]
@@ -373,6 +411,21 @@ def controlled_having(st: dict, seat: int, having: frozenset[str]) -> list[str]:
     if p["trophy"] and "trophy" in having:
         out.append("trophy")
     return out
+
+
+def controls_any(st: dict, seat: int, having: frozenset[str]) -> bool:
+    """``bool(controlled_having(st, seat, having))`` without the list: the question most callers
+    ask (is anything to be done at all?). test_static.py holds the two together."""
+    p = st["players"][seat]
+    if not having.isdisjoint(p["ongoing"]) or not having.isdisjoint(p["dwts"]):
+        return True
+    tile = p["tile"]
+    if tile and tile in having and st["revealed"]["tile"]:
+        return True
+    standee = p["standee"]
+    if standee and standee in having:
+        return True
+    return bool(p["trophy"]) and "trophy" in having
 
 
 def owned(st: dict, seat: int) -> list[str]:
@@ -530,7 +583,7 @@ def op_damage(st, f, op, seat):
         n = num(st, f["env"], n)
     if f["env"].get("card") == "wand":
         # AN L412: only the starter named "Wand" deals the token's extra damage.
-        n += statics(st, seat).get("wand_extra", 0)
+        n += static(st, seat, "wand_extra", 0)
     if n <= 0:
         return DONE
     st["players"][seat]["hp"] -= n
@@ -543,7 +596,7 @@ def op_heal(st, f, op, seat):
     n = op["n"]
     if type(n) is not int:
         n = num(st, f["env"], n)
-    n *= statics(st, seat).get("heal_multiplier", 1)
+    n *= static(st, seat, "heal_multiplier", 1)
     p = st["players"][seat]
     p["hp"] = max(p["hp"], min(MAX_HP, p["hp"] + n))
     return DONE
@@ -966,7 +1019,7 @@ def op_attack(st, f, op):
             if op.get("unavoidable"):
                 dec[str(v)] = ["hit", None]
             else:
-                can = not (env.get("mayhem") and statics(st, v).get("no_mayhem_defense"))
+                can = not (env.get("mayhem") and static(st, v, "no_mayhem_defense"))
                 a = ask(st, f, v, "defend", card=env.get("card"), attacker=attacker, can_defend=can)
                 if a is WAIT:
                     w["i"] = i
@@ -1046,7 +1099,7 @@ def _attack_together(st, f, op, victims, named, attacker, deny):
         asked = [] if op.get("unavoidable") else list(victims)
         answers: dict = {}
         if asked:
-            can = {str(v): not (env.get("mayhem") and statics(st, v).get("no_mayhem_defense")) for v in asked}
+            can = {str(v): not (env.get("mayhem") and static(st, v, "no_mayhem_defense")) for v in asked}
             a = ask_together(st, f, asked, "defend", card=env.get("card"), attacker=attacker, can_defend=can)
             if a is WAIT:
                 return WAIT

@@ -21,13 +21,14 @@ from .interp import (
     ask,
     child_env,
     controlled_having,
+    controls_any,
     draw_from,
     frame,
     handler,
     new_scope,
     push,
     push_then_done,
-    statics,
+    static,
     without,
 )
 
@@ -119,7 +120,7 @@ def op_mayhem(st, f, op):
     asked = w.setdefault("asked", [])
     n = st["seats"]
     for s in [(you + k) % n for k in range(n)]:
-        if s in asked or not statics(st, s).get("may_decline_mayhem"):
+        if s in asked or not static(st, s, "may_decline_mayhem"):
             continue
         a = ask(st, f, s, "decline", card=cid)
         if a is WAIT:
@@ -239,6 +240,31 @@ END_OF_TURN = [
 ]
 
 
+def push_end_of_turn(st: dict, seat: int) -> None:
+    """The end of ``seat``'s turn on an empty stack (validate: no effect is running): its frame
+    pushed with the ops that cannot wait or push done here, as run would do them. The hand goes
+    to the discard (op_hand_to_discard), and when no end-of-turn text is pending
+    (op_end_effects' test) the played cards follow it (op_played_to_discard); the frame is
+    left at the next op due, its work empty as run leaves it (issue 17, P1).
+    test_turn_shortcuts.py holds it to the frame pushed whole and run."""
+    t = st["turn"]
+    t["ending"] = True
+    p = st["players"][seat]
+    p["discard"] += p["hand"]
+    p["hand"] = []
+    f = frame(list(END_OF_TURN), {"you": seat, "active": seat, "source": seat})
+    having = HAVING["end_of_turn"]
+    played = t["played"]
+    if (played and not having.isdisjoint(played)) or controls_any(st, seat, having):
+        f["pc"] = 1
+    else:
+        p["discard"] += played
+        t["played"] = []
+        t["power"] = 0
+        f["pc"] = 3
+    st["stack"].append(f)
+
+
 @handler("_hand_to_discard")
 def op_hand_to_discard(st, f, op):
     p = st["players"][st["active"]]
@@ -339,7 +365,25 @@ def op_end_check(st, f, op):
         return OVER
     if nxt == st["first"]:
         st["round"] += 1
+    if start_turn_at_once(st, nxt):
+        return DONE
     return push_then_done(st, f, [frame([{"op": "_start_turn", "seat": nxt}], {"you": nxt})])
+
+
+def start_turn_at_once(st: dict, seat: int) -> bool:
+    """Start ``seat``'s turn here, as the frames op_end_check would push do it, when they would
+    run to the end at once: the Line-Up needs no refill (no empty slot, or no main deck to fill
+    it from) and nothing ``seat`` controls has a start-of-turn text; else False, nothing done.
+    op_start_turn's writes touch nothing those two tests read (issue 17, P1: the turn handover
+    ran three frames and five ops per turn). test_turn_shortcuts.py holds it to the frames."""
+    if (None in st["lineup"] and st["main"]) or controls_any(st, seat, HAVING["start_of_turn"]):
+        return False
+    st["phase"] = "turn"
+    st["active"] = seat
+    st["turn"] = fresh_turn()
+    st["temp"] = {}
+    st["deaths"] = []
+    return True
 
 
 # -- death --------------------------------------------------------------------------------------

@@ -1,0 +1,73 @@
+"""The turn handover's shortcuts (issue 17, P1) against the frames they stand for, along random
+playouts of both versions:
+
+- ``push_end_of_turn`` does the end of turn's first ops before pushing its frame: the state an
+  ``end_turn`` leaves must be the one the whole frame, pushed and run, leaves;
+- ``start_turn_at_once`` starts the next turn without its frames when they would run straight
+  through: every event must leave the state it leaves with the frames always pushed."""
+
+import json
+
+import pytest
+
+from engines import registry
+from engines.annihilageddon import turn
+from engines.annihilageddon.engine import copy_state
+from engines.annihilageddon.interp import frame, run
+
+from ..test_conformance import playout
+
+
+def _end_turn_by_frames(st: dict, seat: int) -> dict:
+    """What an ``end_turn`` did before the shortcut: the whole frame pushed, then run."""
+    st = copy_state(st)
+    st["notes"] = []
+    if "held_notes" in st:
+        st["held_notes"] = []
+    st["turn"]["ending"] = True
+    st["stack"].append(frame(list(turn.END_OF_TURN), {"you": seat, "active": seat, "source": seat}))
+    run(st)
+    return st
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_an_end_of_turn_leaves_the_state_its_whole_frame_leaves(version, seats):
+    engine = registry.get("annihilageddon", version)
+    states, events = playout(engine, seats, f"an-end-turn:{version}:{seats}", bound=900, prefix=True)
+    ends = [(st, ev) for st, ev in zip(states, events) if ev["kind"] == "action" and ev["action"]["type"] == "end_turn"]
+    cases = []
+    for st, ev in ends:
+        cases.append((st, ev))
+        # The same moment with an end-of-turn text pending (a played Kiddo Chaos, or one in play).
+        played = copy_state(st)
+        played["turn"]["played"] = played["turn"]["played"] + ["kiddo-chaos"]
+        ongoing = copy_state(st)
+        p = ongoing["players"][ev["seat"]]
+        p["ongoing"] = p["ongoing"] + ["kiddo-chaos"]
+        cases += [(played, ev), (ongoing, ev)]
+    assert len(ends) > 20
+    for st, ev in cases:
+        assert json.dumps(engine.apply(st, ev)) == json.dumps(_end_turn_by_frames(st, ev["seat"]))
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_a_turn_started_at_once_leaves_the_state_its_frames_leave(version, seats, monkeypatch):
+    engine = registry.get("annihilageddon", version)
+    states, events = playout(engine, seats, f"an-start-turn:{version}:{seats}", bound=900, prefix=True)
+    taken, declined = [], []
+
+    def counted(st, seat):
+        ok = start_turn_at_once(st, seat)
+        (taken if ok else declined).append(seat)
+        return ok
+
+    start_turn_at_once = turn.start_turn_at_once
+    monkeypatch.setattr(turn, "start_turn_at_once", counted)
+    fast = [json.dumps(engine.apply(st, ev)) for st, ev in zip(states, events)]
+    # Both ways are met: a turn started at once, and one whose refill or start-of-turn text needs the frames.
+    assert len(taken) > 10 and declined
+    monkeypatch.setattr(turn, "start_turn_at_once", lambda st, seat: False)
+    slow = [json.dumps(engine.apply(st, ev)) for st, ev in zip(states, events)]
+    assert fast == slow
