@@ -216,7 +216,9 @@ def run(sizes: list[int], new: int) -> None:
                                     game=game,
                                     competitor=k,
                                     match_id=uuid.uuid4(),  # not the match's: ratings_apply must not see it
-                                    sequence=-1,
+                                    # Below every real one, and one per update: (competitor,
+                                    # game, sequence) is the points' key.
+                                    sequence=-1 - n,
                                     rating=v.rating,
                                     deviation=v.deviation,
                                     volatility=getattr(v, "volatility", None),
@@ -234,7 +236,7 @@ def run(sizes: list[int], new: int) -> None:
                 else:
                     applied.append(timed(apply))
                     bare.append(timed(bare_update))
-            RatingPoint.objects.filter(game=game, sequence=-1).delete()
+            RatingPoint.objects.filter(game=game, sequence__lt=0).delete()
             a_ms, b_ms = statistics.median(applied) * 1000, statistics.median(bare) * 1000
             print(
                 f"{game:<18}{size:>9}  {'one new result (ms, median)':<34}{a_ms:>11.2f}{b_ms:>11.2f}"

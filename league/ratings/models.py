@@ -20,8 +20,18 @@ class Rating(models.Model):
 
 
 class RatingPoint(models.Model):
-    """Projection: a competitor's rating after one verified match, for rating charts."""
+    """Projection: a competitor's rating after one verified match, for rating charts.
 
+    Keyed by (competitor, game, sequence): a competitor has one point per result, and the key
+    leads by competitor so the player page reads a person's points in every game through it.
+    On PostgreSQL the table is partitioned by game (migration 0005, ``partitions.py``): a rebuild
+    empties its game's partition and builds that partition's indexes after writing its points,
+    instead of maintaining them row by row and leaving the old points as dead rows (issue 17,
+    P4b). There the indexes below are each partition's own, without the game (a partition holds
+    one game) except in the default partition; the parent has none, so the names below exist
+    only on SQLite, and an index migration of this model needs its PostgreSQL part by hand."""
+
+    pk = models.CompositePrimaryKey("competitor", "game", "sequence")
     game = models.CharField(max_length=64)
     competitor = models.CharField(max_length=120)
     match_id = models.UUIDField()
@@ -35,10 +45,6 @@ class RatingPoint(models.Model):
     class Meta:
         ordering = ["game", "competitor", "sequence"]
         indexes = [
-            # A competitor's points, game by game: the player page reads them without naming a
-            # game, which an index led by the game could not serve (PostgreSQL before 18 has no
-            # skip scan); reads that name the game too are served as well as before.
-            models.Index(fields=["competitor", "game", "sequence"], name="ratingpoint_competitor"),
             # Is this match in the ratings yet? And which results follow a late one?
             models.Index(fields=["game", "match_id"], name="ratingpoint_game_match"),
             models.Index(fields=["game", "sequence"], name="ratingpoint_game_sequence"),

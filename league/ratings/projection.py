@@ -30,6 +30,7 @@ from django.db import connection, transaction
 from engines import registry
 from matches.models import Event, Match, Seat
 
+from . import partitions
 from .glicko2 import Glicko2Rating
 from .ledger import HistoryPoint, RatedResult, rate_one, system_for
 from .models import Rating, RatingCheckpoint, RatingPoint
@@ -225,14 +226,22 @@ def _rebuild_from(game: str, results: Iterable[RatedResult], labels: dict[str, s
     its rating step returns, so the server stores them while Python computes the next ones
     and no list of a point per player per result is built first (issue 17, P4b). The steps
     are ``ledger.rate_one``, the same that ``ledger.rebuild`` and ``ratings_apply`` take, so the
-    numbers are theirs bit for bit (``tests/league/ratings/test_incremental.py``)."""
+    numbers are theirs bit for bit (``tests/league/ratings/test_incremental.py``).
+
+    On PostgreSQL the points go to the game's own partition, emptied and without its indexes,
+    which are built once the points are in (``partitions.py``)."""
     system = system_for(results, rating_system(game))
     Rating.objects.filter(game=game).delete()
-    RatingPoint.objects.filter(game=game).delete()
+    if partitions.is_partitioned():
+        with connection.cursor() as cursor:
+            points_table = partitions.empty_for_rebuild(cursor, game)
+    else:
+        RatingPoint.objects.filter(game=game).delete()
+        points_table = None
     ratings: dict[str, Any] = {}
     played: dict[str, int] = {}
     used, previous = 0, None
-    with _writer(RatingPoint, _POINT_COLUMNS) as write:
+    with _writer(RatingPoint, _POINT_COLUMNS, table=points_table) as write:
         for result in results:
             if previous is not None and not result.sequence > previous:
                 raise ValueError(f"Results must come in commit order: {result.match_id!r} after sequence {previous}")
@@ -252,6 +261,9 @@ def _rebuild_from(game: str, results: Iterable[RatedResult], labels: dict[str, s
                         getattr(new, "volatility", None),
                     )
                 )
+    if points_table is not None:
+        with connection.cursor() as cursor:
+            cursor.execute(partitions.index_sql(points_table, one_game=True))
     if labels is None:
         with connection.cursor() as cursor:
             labels = _labels(cursor, ratings)
@@ -298,11 +310,13 @@ _RATING_COLUMNS = (
 
 
 @contextmanager
-def _writer(model, columns: tuple[tuple[str, str], ...]) -> Iterator[Callable[[tuple], None]]:
+def _writer(
+    model, columns: tuple[tuple[str, str], ...], *, table: str | None = None
+) -> Iterator[Callable[[tuple], None]]:
     """A function that stores one row of ``columns`` (field, PostgreSQL type): PostgreSQL's
     binary COPY (a rebuild writes a point per player per result, 200,000 rows for 100,000
-    duels; binary, so no float is formatted as text and parsed back), else rows kept and
-    bulk-created at the end."""
+    duels; binary, so no float is formatted as text and parsed back) into the model's table or
+    ``table`` (one of its partitions), else rows kept and bulk-created at the end."""
     fields = [field for field, _type in columns]
     if connection.vendor != "postgresql":
         rows: list[tuple] = []
@@ -310,7 +324,7 @@ def _writer(model, columns: tuple[tuple[str, str], ...]) -> Iterator[Callable[[t
         model.objects.bulk_create([model(**dict(zip(fields, row))) for row in rows], batch_size=2000)
         return
     names = ", ".join(connection.ops.quote_name(model._meta.get_field(f).column) for f in fields)
-    table = connection.ops.quote_name(model._meta.db_table)
+    table = connection.ops.quote_name(table or model._meta.db_table)
     with (
         connection.cursor() as cursor,
         cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN (FORMAT BINARY)") as copy,
