@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import Max
 
 from engines import registry
 from matches.models import Event, Match, Seat
@@ -155,6 +156,8 @@ def _read_results(cursor, game: str, match_ids: Iterable[Any] | None = None) -> 
         params.append([str(m) for m in match_ids])
         only = "AND m.id = ANY(%s::uuid[])"
     system = rating_system(game)
+    if connection.vendor != "postgresql":
+        return _made_results(_rows_portable(params, match_ids is not None), game, system)
     if connection.in_atomic_block:
         # JIT compiling pays for long scans of wide rows, not for this read of a few narrow
         # columns: on a table with statistics (10k results and up) the planner's estimates
@@ -162,6 +165,46 @@ def _read_results(cursor, game: str, match_ids: Iterable[Any] | None = None) -> 
         cursor.execute("SET LOCAL jit = off")
     cursor.execute(_sql(_RATED.replace("{only}", only)), params)
     return _made_results(cursor, game, system)
+
+
+def _rows_portable(params: list[Any], only: bool) -> list[tuple]:
+    """``_RATED``'s rows through the ORM, for databases other than PostgreSQL (SQLite, the
+    embedded default: the demo and a newcomer's first run rate their matches too). A few
+    queries instead of one; nothing here is on a PostgreSQL deployment's path."""
+    game, status, verdict = params[:3]
+    matches = Match.objects.filter(game=game, status=status, verdict=verdict)
+    if only:
+        matches = matches.filter(pk__in=params[3])
+    found = list(matches.values_list("id", "stream_id", "result", "origin"))
+    closing = dict(
+        Event.objects.filter(stream_id__in=[stream for _m, stream, _r, _o in found], type="match.finished")
+        .values("stream_id")
+        .annotate(last=Max("id"))
+        .values_list("stream_id", "last")
+    )
+    seats: dict[Any, list[tuple[int, Any, str]]] = {}
+    for match_id, index, user_id, bot in Seat.objects.filter(match_id__in=[m for m, *_ in found]).values_list(
+        "match_id", "index", "user_id", "bot"
+    ):
+        seats.setdefault(match_id, []).append((index, user_id, bot))
+    rows = []
+    for match_id, stream_id, result, origin in found:
+        sat = seats.get(match_id)
+        rows.append(
+            (
+                match_id,
+                closing.get(stream_id),
+                (result or {}).get("placements"),
+                (result or {}).get("unfinished"),
+                (origin or {}).get("fixture_clubs"),
+                [index for index, _u, _b in sat] if sat else None,
+                [user for _i, user, _b in sat] if sat else None,
+                any(bot != "" for _i, _u, bot in sat) if sat else None,
+            )
+        )
+    # As the query's ORDER BY closing.id: commit order, a match with no closing event last.
+    rows.sort(key=lambda row: (row[1] is None, row[1] or 0))
+    return rows
 
 
 def _made_results(rows, game: str, system: str | None) -> Iterator[RatedResult]:
@@ -189,7 +232,13 @@ def _labels(cursor, competitors: Iterable[str]) -> dict[str, str | None]:
     club by its slug, a person by their current name (None if it cannot be read)."""
     labels = {key: key[5:] if key.startswith("club:") else None for key in competitors}
     people = [int(key[5:]) for key, label in labels.items() if label is None and key.startswith("user:")]
-    if people:
+    if people and connection.vendor != "postgresql":
+        from django.contrib.auth import get_user_model
+
+        user = get_user_model()
+        named = user.objects.filter(pk__in=people).values_list("pk", user.USERNAME_FIELD)
+        labels.update((f"user:{user_id}", username) for user_id, username in named)
+    elif people:
         cursor.execute(_sql(_USERNAMES), [people])
         labels.update((f"user:{user_id}", username) for user_id, username in cursor.fetchall())
     return labels
