@@ -20,7 +20,7 @@ from .state import M, P, State, board, controls, has, hex_of, other, pack, rules
 
 def allowed(s: State, st: dict, seat: int, action: dict) -> bool:
     """``action in rules.options(s, st, seat)`` for the front step ``st``; ``action`` is a dict."""
-    check = _CHECKS.get(st["step"])
+    check = CHECKS.get(st["step"])
     if check is None:
         return action in rules.options(s, st, seat)
     return check(s, st, action)
@@ -367,7 +367,8 @@ def _place_terrain(s: State, st: dict, action: dict) -> bool:
     )
 
 
-_CHECKS = {
+#: The steps checked by working out the action's own answer; any other lists its answers.
+CHECKS = {
     "act": _act,
     "place": _place,
     "deploy": _deploy,
