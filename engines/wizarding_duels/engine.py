@@ -327,10 +327,12 @@ class WizardingDuelsEngine(Engine):
             seat, action = event["seat"], event["action"]
             self.validate(state, seat, action)
             st = state["queue"][0]
-            quiet = rules.quiet_answer(st, action)
+            name = st["step"]
+            # ``rules.quiet_answer``, inline
+            quiet = action.get("type") in rules.QUIET_ACTS if name == "act" else name in rules.QUIET_STEPS
             # Only an answer the state keeps (a held secret answer, a Horcrux pick's list) is
             # copied; every other answer's strings and numbers are only read.
-            if st["step"] in rules.KEPT_ANSWERS:
+            if name in rules.KEPT_ANSWERS:
                 action = copy_tree(action)
             rules.decide(s, seat, action)
         # The lightning quests are checked after every event, and a check leaves no active one

@@ -32,7 +32,10 @@ def key(h: Hex) -> str:
     return f"{h[0]},{h[1]}"
 
 
+@lru_cache(maxsize=4096)
 def parse(k: str) -> Hex:
+    # Kept: the state names a board's few hundred spaces by these strings, parsed several
+    # times an event (issue 17, P1); a space is a tuple, so no caller can change a kept answer.
     q, r = k.split(",")
     return int(q), int(r)
 

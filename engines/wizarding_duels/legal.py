@@ -100,7 +100,7 @@ def _act(s: State, st: dict, action: dict) -> bool:
         return action == {"type": "end"}
     if not isinstance(t, str) or t not in _ACT_CHECKS:
         return False
-    m = M(s, s["act"]["model"])
+    m = s["models"][s["act"]["model"]]
     if m["removed"] or m["hex"] is None or s["game_over"]:
         return False
     return _ACT_CHECKS[t](s, m, action)

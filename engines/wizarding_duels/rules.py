@@ -186,7 +186,7 @@ QUIET_ACTS = frozenset(
 
 def quiet_answer(st: dict, action: dict) -> bool:
     """Does answering the front step ``st`` with ``action`` leave what ``check_lightning`` reads
-    as it was (``QUIET_STEPS``)? False when it may not."""
+    as it was (``QUIET_STEPS``)? False when it may not. (``engine._apply`` asks the same inline.)"""
     name = st["step"]
     if name == "act":
         return action.get("type") in QUIET_ACTS
@@ -1987,13 +1987,13 @@ def disable_upkeep(s: State, seat: int, spell: str) -> None:
 
 
 def _act(s: State, seat: int, a: dict) -> None:
-    pk = pack(s)
-    m = M(s, s["act"]["model"])
-    p = P(s, seat)
+    m = s["models"][s["act"]["model"]]
     t = a["type"]
     if t == "end":
         s["queue"].insert(0, {"step": "activation_end", "model": m["uid"]})
         return
+    pk = pack(s)
+    p = s["players"][seat]
     steps: list[dict] = []
     if t == "move":
         how = _slot(s, "move", m)
@@ -2750,8 +2750,10 @@ def _h_clash_discard(s: State, st: dict) -> None:
 
 
 def _h_action_end(s: State, st: dict) -> None:
-    """FC-14 / WD-56: a seat whose opponent refilled a Clash deck checks upkeep, then refills its pool."""
-    push_front(s, {"step": "power_refills"})
+    """FC-14 / WD-56: a seat whose opponent refilled a Clash deck checks upkeep, then refills its pool.
+    The "power_refills" step it queued was always the next one ``run`` took, at once and quiet
+    like this one, so it runs here (issue 17, P1)."""
+    _h_power_refills(s, st)
 
 
 def _h_power_refills(s: State, st: dict) -> None:
