@@ -278,9 +278,7 @@ class WizardingDuelsEngine(Engine):
             groups.check_group(pack(state), action, state["config"]["galleons"])
             return
         elif name == "stock":
-            groups.check_stock(
-                pack(state), self._models_of(state, seat), action, state["config"]["potion_duplicates"]
-            )
+            groups.check_stock(pack(state), self._models_of(state, seat), action, state["config"]["potion_duplicates"])
             return
         elif name == "mulligan":
             ok = action in self.legal_actions(state, seat)

@@ -589,18 +589,21 @@ def _next_activation(s: State) -> None:
 
 
 def _h_activation_end(s: State, st: dict) -> None:
-    """A3: Burning takes 1 Impact and goes; Slow ends; the Activation marker goes on (WD-71)."""
+    """A3: Burning takes 1 Impact and goes; Slow ends; the Activation marker goes on (WD-71).
+    Without a hit, the "next_activation" step queued here was always the next one ``run`` took,
+    at once and quiet like this one, so it runs here (issue 17, P1)."""
     m = M(s, st["model"])
-    steps = []
     if not m["removed"]:
         m["markers"] += 1
         m["slow"] = 0
         m["next_adv"] = 0  # Slytherin's Advantage lasts only until this activation ends (WD-T36)
         if m["burning"]:
             m["burning"] = 0
-            steps.append({"step": "hit", "model": m["uid"], "n": 1, "by": None, "resist": False})
-    steps.append({"step": "next_activation"})
-    push_front(s, *steps)
+            push_front(
+                s, {"step": "hit", "model": m["uid"], "n": 1, "by": None, "resist": False}, {"step": "next_activation"}
+            )
+            return
+    _next_activation(s)
 
 
 def _h_next_activation(s: State, st: dict) -> None:
@@ -940,6 +943,16 @@ def _skip_decision(s: State, st: dict) -> bool:
                 s["queue"].pop(0)
                 return True
             return False
+        if name == "pick" and not st.get("worst"):
+            # ``options`` lists one answer per revealed card, and ``decide`` keeps the one card
+            # of a window with one answer: both without the lists (issue 17, P1).
+            cards = s["clash"][st["side"]]["revealed"]
+            if len(cards) >= 2:
+                return False
+            s["queue"].pop(0)
+            if cards:
+                _keep(s, st["side"], cards[0])
+            return True
         if _two_options(s, st):
             return False
         opts = options(s, st)
@@ -1885,7 +1898,6 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
                 if st["n"] > 1:
                     steps.append(dict(st, n=st["n"] - 1))
                 push_front(s, *steps)
-
 
     elif name == "react":
         if t == "react":
