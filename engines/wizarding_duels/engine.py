@@ -84,6 +84,9 @@ def _player() -> dict:
     }
 
 
+#: The steps both seats answer, each in secret (``rules.may_answer``).
+_SIMULTANEOUS = frozenset({"build", "stock", "mulligan", "neutral"})
+
 #: Every version this class plays; the newest is what new matches use (RULES.md, "Versions").
 VERSIONS = ("1", "2")
 LATEST = VERSIONS[-1]
@@ -254,23 +257,33 @@ class WizardingDuelsEngine(Engine):
         return True
 
     def validate(self, state, seat, action):
-        if type(seat) is not int or seat == CHANCE or not rules.may_answer(state, seat):
+        # ``rules.may_answer`` inline, then the step's own check (issue 17, P1: every action's
+        # check comes here, and most steps need neither the pack nor the list of answers).
+        if type(seat) is not int or seat == CHANCE or state["phase"] == "over" or not state["queue"]:
+            raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
+        st = state["queue"][0]
+        name = st["step"]
+        if name in _SIMULTANEOUS:
+            if seat not in st["seats"] or st["answers"][str(seat)] is not None:
+                raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
+        elif name in rules.CHANCES or st["seat"] != seat:
             raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
         if not isinstance(action, dict):
             raise IllegalAction("An action is a JSON object with a 'type'.", code="bad_action")
-        name = state["queue"][0]["step"]
-        pk = pack(state)
-        if name == "build":
-            groups.check_group(pk, action, state["config"]["galleons"])
+        check = legal.CHECKS.get(name)
+        if check is not None:
+            # The action's own answer is worked out, not every answer (issue 17, P1).
+            ok = check(state, st, action)
+        elif name == "build":
+            groups.check_group(pack(state), action, state["config"]["galleons"])
             return
-        if name == "stock":
-            groups.check_stock(pk, self._models_of(state, seat), action, state["config"]["potion_duplicates"])
+        elif name == "stock":
+            groups.check_stock(pack(state), self._models_of(state, seat), action, state["config"]["potion_duplicates"])
             return
-        if name == "mulligan":
+        elif name == "mulligan":
             ok = action in self.legal_actions(state, seat)
         else:
-            # The action's own answer is worked out, not every answer (issue 17, P1).
-            ok = legal.allowed(state, state["queue"][0], seat, action)
+            ok = action in rules.options(state, st, seat)
         if not ok:
             raise IllegalAction("That action is not allowed now.", code="illegal_action")
 
@@ -281,25 +294,43 @@ class WizardingDuelsEngine(Engine):
         return self._apply(state, event, owned=True)
 
     def _apply(self, state, event, *, owned: bool):
-        kind = event_kind(event)
+        # ``event_kind``'s check of a well-formed event, inline (it runs once per event); anything
+        # else goes through it, which names the kind or refuses the event as before.
+        if type(event) is dict and (
+            (len(event) == 3 and event.get("kind") == "action" and "seat" in event and "action" in event)
+            or (len(event) == 2 and event.get("kind") == "chance" and "outcome" in event)
+        ):
+            kind = event["kind"]
+        else:
+            kind = event_kind(event)
         # Everything that reads ``state`` as it was (the chance spec, the checks) runs before the
         # first write: with an owned state, ``s`` and ``state`` are the same dict.
         s = state if owned else copy_tree(state)
         if kind == "chance":
-            spec = self.chance(state)
-            if spec is None:
-                raise IllegalAction("No random outcome is due now.", code="no_chance_due")
-            check_outcome(spec, event["outcome"])
-            quiet = rules.quiet_chance(state["queue"][0])
-            # Copied so that no later in-place write can reach into the caller's event.
-            rules.resolve_chance(s, copy_tree(event["outcome"]))
+            outcome = event["outcome"]
+            if rules.possible_draw(state, outcome):
+                # A Clash or Quest draw checked without building its spec (issue 17, P1); its
+                # outcome is a list of ints, so a shallow copy shares nothing with the event.
+                quiet = rules.quiet_chance(state["queue"][0])
+                rules.resolve_chance(s, outcome[:])
+            else:
+                spec = self.chance(state)
+                if spec is None:
+                    raise IllegalAction("No random outcome is due now.", code="no_chance_due")
+                check_outcome(spec, outcome)
+                quiet = rules.quiet_chance(state["queue"][0])
+                # Copied so that no later in-place write can reach into the caller's event.
+                rules.resolve_chance(s, copy_tree(outcome))
         else:
             seat, action = event["seat"], event["action"]
             self.validate(state, seat, action)
-            quiet = rules.quiet_answer(state["queue"][0], action)
+            st = state["queue"][0]
+            name = st["step"]
+            # ``rules.quiet_answer``, inline
+            quiet = action.get("type") in rules.QUIET_ACTS if name == "act" else name in rules.QUIET_STEPS
             # Only an answer the state keeps (a held secret answer, a Horcrux pick's list) is
             # copied; every other answer's strings and numbers are only read.
-            if state["queue"][0]["step"] in rules.KEPT_ANSWERS:
+            if name in rules.KEPT_ANSWERS:
                 action = copy_tree(action)
             rules.decide(s, seat, action)
         # The lightning quests are checked after every event, and a check leaves no active one

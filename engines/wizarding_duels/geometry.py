@@ -32,7 +32,10 @@ def key(h: Hex) -> str:
     return f"{h[0]},{h[1]}"
 
 
+@lru_cache(maxsize=4096)
 def parse(k: str) -> Hex:
+    # Kept: the state names a board's few hundred spaces by these strings, parsed several
+    # times an event (issue 17, P1); a space is a tuple, so no caller can change a kept answer.
     q, r = k.split(",")
     return int(q), int(r)
 
@@ -81,6 +84,16 @@ def segment_enters_hex(p0, p1, h: Hex) -> bool:
         return False
     if (y0 <= cy - 2 and y1 <= cy - 2) or (y0 >= cy + 2 and y1 >= cy + 2):
         return False
+    # The segment's line misses the open interior when every corner lies on one side of it or on
+    # it (the hex is convex): corner ``(cx + dx, cy + dy)`` sits ``f + ex * dy - ey * dx`` off the
+    # line, and the corner offsets come in opposite pairs, so they lie within ``f - m .. f + m``
+    # (issue 17, P1: most segments a blocker's box lets through pass it by).
+    ex, ey = x1 - x0, y1 - y0
+    m = max(abs(ex - ey), abs(ex + ey), 2 * abs(ex))
+    if m:
+        f = ex * (cy - y0) - ey * (cx - x0)
+        if f >= m or f <= -m:
+            return False
     cs = corners(h)
     lo_n = lo_d = hi_n = hi_d = 0  # lo_d == 0: no lower end yet; hi_d likewise
     a = cs[5]
@@ -199,6 +212,7 @@ class Board:
         ]
         self.hexes: list[Hex] = sorted(self.terrain, key=lambda h: (h[1], h[0]))
         self.impassable: list[Hex] = [h for h in self.hexes if self.terrain[h] == "impassable"]
+        self._edge: dict[Hex, bool] = {}
 
     def on_board(self, h: Hex) -> bool:
         return h in self.terrain
@@ -207,8 +221,12 @@ class Board:
         return [n for n in neighbours(h) if n in self.terrain]
 
     def at_edge(self, h: Hex) -> bool:
-        """Next to the outer edge (ruling A-29): fewer than six neighbours on the board."""
-        return len(self.board_neighbours(h)) < 6
+        """Next to the outer edge (ruling A-29): fewer than six neighbours on the board. A board
+        never changes once built, so each space's answer is kept (issue 17, P1)."""
+        edge = self._edge.get(h)
+        if edge is None:
+            edge = self._edge[h] = len(self.board_neighbours(h)) < 6
+        return edge
 
     def in_zone(self, h: Hex, side: int) -> bool:
         return side in self.zones.get(h, [])

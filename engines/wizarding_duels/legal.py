@@ -20,7 +20,7 @@ from .state import M, P, State, board, controls, has, hex_of, other, pack, rules
 
 def allowed(s: State, st: dict, seat: int, action: dict) -> bool:
     """``action in rules.options(s, st, seat)`` for the front step ``st``; ``action`` is a dict."""
-    check = _CHECKS.get(st["step"])
+    check = CHECKS.get(st["step"])
     if check is None:
         return action in rules.options(s, st, seat)
     return check(s, st, action)
@@ -100,7 +100,7 @@ def _act(s: State, st: dict, action: dict) -> bool:
         return action == {"type": "end"}
     if not isinstance(t, str) or t not in _ACT_CHECKS:
         return False
-    m = M(s, s["act"]["model"])
+    m = s["models"][s["act"]["model"]]
     if m["removed"] or m["hex"] is None or s["game_over"]:
         return False
     return _ACT_CHECKS[t](s, m, action)
@@ -367,7 +367,8 @@ def _place_terrain(s: State, st: dict, action: dict) -> bool:
     )
 
 
-_CHECKS = {
+#: The steps checked by working out the action's own answer; any other lists its answers.
+CHECKS = {
     "act": _act,
     "place": _place,
     "deploy": _deploy,

@@ -24,6 +24,7 @@ from .state import (
     P,
     State,
     alive,
+    any_alive,
     board,
     can_pay,
     capacity,
@@ -77,6 +78,8 @@ DECISIONS = {
     "horcrux_lose",
 }
 CHANCES = {"coin", "draw", "unveil", "horcrux_deal"}
+#: The decisions both seats answer, each in secret, held until both have.
+_SIMULTANEOUS = frozenset({"build", "stock", "mulligan", "neutral"})
 #: The decisions whose answer (or a list in it) ``decide`` puts into the state as it is: the held
 #: answers of secret choices, the Group installed, the models a Horcrux deal names. Any other
 #: answer gives the state only its strings and numbers (a test checks that none is shared).
@@ -183,7 +186,7 @@ QUIET_ACTS = frozenset(
 
 def quiet_answer(st: dict, action: dict) -> bool:
     """Does answering the front step ``st`` with ``action`` leave what ``check_lightning`` reads
-    as it was (``QUIET_STEPS``)? False when it may not."""
+    as it was (``QUIET_STEPS``)? False when it may not. (``engine._apply`` asks the same inline.)"""
     name = st["step"]
     if name == "act":
         return action.get("type") in QUIET_ACTS
@@ -203,35 +206,41 @@ def run(s: State) -> bool:
     when every step taken was quiet (``QUIET_STEPS``); a draw made ready here (``_prepare_draw``)
     only moves cards between decks, hands and the discard, so it is quiet too."""
     quiet = True
-    guard = 0
-    while True:
-        guard += 1
-        if guard > 10000:
-            raise RuntimeError("step machine did not settle")
-        if not s["queue"]:
+    # No step, decision or draw replaces the queue list (only ``start`` and the game's end here
+    # do), so the one read here stays the state's.
+    queue = s["queue"]
+    auto = AUTO
+    for _ in range(10000):
+        if not queue:
             if s["phase"] == "over":
                 return False
             raise RuntimeError(f"empty queue in phase {s['phase']}")
-        st = s["queue"][0]
+        st = queue[0]
         name = st["step"]
-        if name == "draw" and _prepare_draw(s, st):
-            continue
-        if name in CHANCES:
-            return quiet
-        if name in DECISIONS:
-            if _skip_decision(s, st):
-                # closed, or answered with its one answer
-                quiet = quiet and name in QUIET_STEPS
+        # The automatic steps first: most steps taken here are (issue 17, P1).
+        handler = auto.get(name)
+        if handler is None:
+            if name == "draw" and _prepare_draw(s, st):
                 continue
-            return quiet
-        s["queue"].pop(0)
-        AUTO[name](s, st)
+            if name in CHANCES:
+                return quiet
+            if name in DECISIONS:
+                if _skip_decision(s, st):
+                    # closed, or answered with its one answer
+                    quiet = quiet and name in QUIET_STEPS
+                    continue
+                return quiet
+        del queue[0]
+        if handler is None:
+            handler = auto[name]  # no such step: KeyError, as ever
+        handler(s, st)
         # A clash's total counts a spell cast only when a spell not the Basic one succeeded; the
         # rest of what it writes (the totals, clocks, spells returned) the check never reads.
         quiet = quiet and (name in QUIET_STEPS or (name == "total" and not _spell_counted(s["clash"])))
         if s["phase"] == "over":
             s["queue"] = []
             return False
+    raise RuntimeError("step machine did not settle")
 
 
 # ====================================================================== set-up (WD-1..28)
@@ -572,7 +581,7 @@ def _next_activation(s: State) -> None:
         s["queue"].insert(0, {"step": "end_phase"})
         return
     seat = s["starting"] if s["turn"] % 2 == 0 else other(s["starting"])
-    if not alive(s, seat):
+    if not any_alive(s, seat):
         # A player with no model left cannot activate; the game is over anyway (A-42).
         s["queue"].insert(0, {"step": "end_phase"})
         return
@@ -580,18 +589,21 @@ def _next_activation(s: State) -> None:
 
 
 def _h_activation_end(s: State, st: dict) -> None:
-    """A3: Burning takes 1 Impact and goes; Slow ends; the Activation marker goes on (WD-71)."""
+    """A3: Burning takes 1 Impact and goes; Slow ends; the Activation marker goes on (WD-71).
+    Without a hit, the "next_activation" step queued here was always the next one ``run`` took,
+    at once and quiet like this one, so it runs here (issue 17, P1)."""
     m = M(s, st["model"])
-    steps = []
     if not m["removed"]:
         m["markers"] += 1
         m["slow"] = 0
         m["next_adv"] = 0  # Slytherin's Advantage lasts only until this activation ends (WD-T36)
         if m["burning"]:
             m["burning"] = 0
-            steps.append({"step": "hit", "model": m["uid"], "n": 1, "by": None, "resist": False})
-    steps.append({"step": "next_activation"})
-    push_front(s, *steps)
+            push_front(
+                s, {"step": "hit", "model": m["uid"], "n": 1, "by": None, "resist": False}, {"step": "next_activation"}
+            )
+            return
+    _next_activation(s)
 
 
 def _h_next_activation(s: State, st: dict) -> None:
@@ -666,13 +678,14 @@ def _h_end_round(s: State, st: dict) -> None:
 
 
 def _reserved(s: State, seat: int) -> int:
-    c = s.get("clash")
+    """Cards of ``seat``'s deck owed as face-down Empowerment cards (each side's ``emp`` less
+    ``_emp_set``), in the clash and in the clash it interrupted."""
     n = 0
-    for cl in (c, s.get("outer_clash")):
+    for cl in (s.get("clash"), s.get("outer_clash")):
         if cl:
-            for side in ("att", "def"):
-                if cl.get(side) and cl[side]["seat"] == seat:
-                    n += cl[side]["emp"] - _emp_set(cl[side])
+            for side in (cl.get("att"), cl.get("def")):
+                if side and side["seat"] == seat:
+                    n += side["emp"] - len(side["emp_fixed"]) - len(side.get("emp_known", ()))
     return n
 
 
@@ -776,6 +789,35 @@ def chance_spec(s: State) -> dict | None:
     return draw_spec(
         pool=len(p["deck"]), count=min(st["n"], avail), visible_to=vis, label=f"seat {st['seat']} clash {st['dest']}"
     )
+
+
+def possible_draw(s: State, outcome) -> bool:
+    """True when the front step is a Clash or Quest draw and ``outcome`` is a possible result of
+    its spec (``check_outcome(chance_spec(s), outcome)`` passes), told without building the spec
+    and its label: most chance events are such draws (issue 17, P1). False means "ask the spec",
+    which accepts, refuses or raises as it always did. ``test_possible_draw.py`` holds this to
+    the spec along playouts, for the outcome played and for near misses of it."""
+    if type(outcome) is not list or not s["queue"]:
+        return False
+    st = s["queue"][0]
+    if st["step"] != "draw":
+        return False
+    seat = st["seat"]
+    if type(seat) is not int or seat < 0:
+        return False  # draw_spec's own check of ``visible_to`` decides
+    p = s["players"][seat]
+    if st["pile"] == "quest":
+        pool = len(p["quest_deck"])
+        count = min(st["n"], pool)
+    else:
+        pool = len(p["deck"])
+        count = min(st["n"], pool - _reserved(s, seat))
+    if type(count) is not int or not 0 < count <= pool or len(outcome) != count:
+        return False
+    for v in outcome:
+        if type(v) is not int or not 0 <= v < pool:
+            return False
+    return count == 1 or len(set(outcome)) == count
 
 
 def draw_pool(s: State) -> list:
@@ -901,6 +943,16 @@ def _skip_decision(s: State, st: dict) -> bool:
                 s["queue"].pop(0)
                 return True
             return False
+        if name == "pick" and not st.get("worst"):
+            # ``options`` lists one answer per revealed card, and ``decide`` keeps the one card
+            # of a window with one answer: both without the lists (issue 17, P1).
+            cards = s["clash"][st["side"]]["revealed"]
+            if len(cards) >= 2:
+                return False
+            s["queue"].pop(0)
+            if cards:
+                _keep(s, st["side"], cards[0])
+            return True
         if _two_options(s, st):
             return False
         opts = options(s, st)
@@ -1451,39 +1503,54 @@ def options(s: State, st: dict, seat: int | None = None) -> list[dict]:
     need not list them all: ``legal.allowed`` says whether it is among them."""
     name = st["step"]
     pk = pack(s)
-    if name == "choose_map":
-        return [{"type": "choose_map", "map": mid} for mid in sorted(pk.maps)]
-    if name == "choose_joining":
-        mp = pk.maps[s["map"]]
-        colours = sorted(set(mp["halves"][0]["nexus"]) & set(mp["halves"][1]["nexus"]))
-        return [{"type": "choose_joining", "nexus": c, "half": h} for c in colours for h in (0, 1)]
-    if name == "place_challenge":
-        return [{"type": "place_challenge", "hex": geometry.key(h)} for h in _challenge_hexes(s)]
-    if name == "place_terrain":
-        return [
-            {"type": "place_terrain", "hex": geometry.key(h), "terrain": t}
-            for h in _terrain_hexes(s)
-            for t in ("difficult", "obscuring", "dangerous")
-        ]
-    if name == "horcrux_pick":
-        out = []
-        for k in range(st["limit"], 0, -1):
-            for combo in combinations(st["candidates"], k):
-                out.append({"type": "horcrux", "models": list(combo)})
-        return out + [{"type": "horcrux", "models": []}]
-    if name == "deploy":
-        b = board(s)
-        half = s["zone_half"][st["seat"]]
-        free = [h for h in b.arrival[half] if occupant(s, h) is None]
-        return [
-            {"type": "deploy", "model": m["uid"], "hex": geometry.key(h)}
-            for m in alive(s, st["seat"])
-            if m["hex"] is None
-            for h in free
-        ]
-    if name == "neutral":
-        n = sum(m["cunning"]["neutral"] for m in alive(s, seat))
-        return [{"type": "neutral", "light": k} for k in range(n + 1)]
+    # Read by the clash's windows, which are listed most often and so come first (issue 17, P1).
+    c = s.get("clash")
+    if name in ("pick", "brave_pick"):
+        cards = c[st["side"]]["revealed"] if name == "pick" else s["brave"]["cards"]
+        if st.get("worst"):
+            low = min(rank(s, x) for x in cards)
+            cards = [x for x in cards if rank(s, x) == low]
+        return [{"type": "keep", "card": x} for x in cards]
+    if name == "swap":
+        side = c[st["side"]]
+        out = [{"type": "keep_card"}]
+        if not has(M(s, side["model"]), "apprentice"):
+            out += [{"type": "swap", "card": x} for x in sorted(P(s, side["seat"])["hand"])]
+        return out
+    if name == "empower":
+        side = c[st["side"]]
+        cost, colour = _empower_cost(s, c, st["side"])
+        out = [{"type": "pass"}]
+        if cost is not None and can_pay(P(s, side["seat"]), cost, colour):
+            out[0:0] = _paid(s, P(s, side["seat"]), cost, colour, {"type": "empower"})
+        return out
+    if name in ("early", "late"):
+        side = c[st["side"]]
+        out = [{"type": "lower", "use": False}]
+        if _lower_usable(s, side["seat"], side["kept"], name):
+            lo = lower(s, side["kept"])
+            out[0:0] = _paid(s, P(s, side["seat"]), lo["cost"], lo["colour"], {"type": "lower", "use": True})
+        return out
+    if name == "leadership":
+        return [{"type": "peek"}, {"type": "pass"}]
+    if name == "react":
+        p = P(s, st["seat"])
+        out = [{"type": "pass"}]
+        tgt = M(s, c["target"])
+        for sp in sorted(set(p["spellbook"]) | set(sp for m in alive(s, st["seat"]) for sp in m["innate"])):
+            card = pk.spells[sp]
+            if not card["reaction"] or p["clocks"].get(sp):
+                continue
+            caster = _reaction_caster(s, st["seat"], sp, tgt)
+            if caster is not None:
+                out.append({"type": "react", "spell": sp})
+        return out
+    if name == "dark_lord":
+        return [{"type": "pass"}, {"type": "dark_lord"}]
+    if name == "order":
+        from itertools import permutations
+
+        return [{"type": "order", "cards": list(x)} for x in permutations(P(s, st["seat"])["known_top"])]
     if name == "upkeep":
         p = P(s, st["seat"])
         u = next((u for u in p["upkeep"] if u["spell"] == st["spell"]), None)
@@ -1497,6 +1564,8 @@ def options(s: State, st: dict, seat: int | None = None) -> list[dict]:
         elif can_pay(p, cost, colour):
             out[0:0] = _paid(s, p, cost, colour, {"type": "upkeep", "keep": True})
         return out
+    if name == "act":
+        return act_options(s)
     if name == "activate":
         out = []
         for m in on_board(s, st["seat"]):
@@ -1504,47 +1573,8 @@ def options(s: State, st: dict, seat: int | None = None) -> list[dict]:
             if has(m, "animagus") and not m["animal"]:
                 out.append({"type": "activate", "model": m["uid"], "animal": True})
         return out
-    if name == "act":
-        return act_options(s)
-    c = s.get("clash")
-    if name == "react":
-        p = P(s, st["seat"])
-        out = [{"type": "pass"}]
-        tgt = M(s, c["target"])
-        for sp in sorted(set(p["spellbook"]) | set(sp for m in alive(s, st["seat"]) for sp in m["innate"])):
-            card = pk.spells[sp]
-            if not card["reaction"] or p["clocks"].get(sp):
-                continue
-            caster = _reaction_caster(s, st["seat"], sp, tgt)
-            if caster is not None:
-                out.append({"type": "react", "spell": sp})
-        return out
-    if name == "empower":
-        side = c[st["side"]]
-        cost, colour = _empower_cost(s, c, st["side"])
-        out = [{"type": "pass"}]
-        if cost is not None and can_pay(P(s, side["seat"]), cost, colour):
-            out[0:0] = _paid(s, P(s, side["seat"]), cost, colour, {"type": "empower"})
-        return out
-    if name in ("pick", "brave_pick"):
-        cards = c[st["side"]]["revealed"] if name == "pick" else s["brave"]["cards"]
-        if st.get("worst"):
-            low = min(rank(s, x) for x in cards)
-            cards = [x for x in cards if rank(s, x) == low]
-        return [{"type": "keep", "card": x} for x in cards]
-    if name == "swap":
-        side = c[st["side"]]
-        out = [{"type": "keep_card"}]
-        if not has(M(s, side["model"]), "apprentice"):
-            out += [{"type": "swap", "card": x} for x in sorted(P(s, side["seat"])["hand"])]
-        return out
-    if name in ("early", "late"):
-        side = c[st["side"]]
-        out = [{"type": "lower", "use": False}]
-        if _lower_usable(s, side["seat"], side["kept"], name):
-            lo = lower(s, side["kept"])
-            out[0:0] = _paid(s, P(s, side["seat"]), lo["cost"], lo["colour"], {"type": "lower", "use": True})
-        return out
+    if name == "place":
+        return place_options(s, st)
     if name == "resist":
         hand = sorted(P(s, st["seat"])["hand"])
         most = min(st["max"], st["n"], len(hand))
@@ -1552,20 +1582,43 @@ def options(s: State, st: dict, seat: int | None = None) -> list[dict]:
         for k in range(1, most + 1):
             out += [{"type": "resist", "discard": list(x)} for x in combinations(hand, k)]
         return out
-    if name == "place":
-        return place_options(s, st)
-    if name == "leadership":
-        return [{"type": "peek"}, {"type": "pass"}]
     if name == "instinctive":
         return [{"type": "instinctive", "spell": x} for x in _instinctive_spells(s, M(s, st["model"]))]
     if name == "horcrux_lose":
         return [{"type": "horcrux_lose", "index": i} for i in range(len(_live_horcruxes(s, M(s, st["model"]))))]
-    if name == "order":
-        from itertools import permutations
-
-        return [{"type": "order", "cards": list(x)} for x in permutations(P(s, st["seat"])["known_top"])]
-    if name == "dark_lord":
-        return [{"type": "pass"}, {"type": "dark_lord"}]
+    if name == "deploy":
+        b = board(s)
+        half = s["zone_half"][st["seat"]]
+        free = [h for h in b.arrival[half] if occupant(s, h) is None]
+        return [
+            {"type": "deploy", "model": m["uid"], "hex": geometry.key(h)}
+            for m in alive(s, st["seat"])
+            if m["hex"] is None
+            for h in free
+        ]
+    if name == "neutral":
+        n = sum(m["cunning"]["neutral"] for m in alive(s, seat))
+        return [{"type": "neutral", "light": k} for k in range(n + 1)]
+    if name == "horcrux_pick":
+        out = []
+        for k in range(st["limit"], 0, -1):
+            for combo in combinations(st["candidates"], k):
+                out.append({"type": "horcrux", "models": list(combo)})
+        return out + [{"type": "horcrux", "models": []}]
+    if name == "place_challenge":
+        return [{"type": "place_challenge", "hex": geometry.key(h)} for h in _challenge_hexes(s)]
+    if name == "place_terrain":
+        return [
+            {"type": "place_terrain", "hex": geometry.key(h), "terrain": t}
+            for h in _terrain_hexes(s)
+            for t in ("difficult", "obscuring", "dangerous")
+        ]
+    if name == "choose_map":
+        return [{"type": "choose_map", "map": mid} for mid in sorted(pk.maps)]
+    if name == "choose_joining":
+        mp = pk.maps[s["map"]]
+        colours = sorted(set(mp["halves"][0]["nexus"]) & set(mp["halves"][1]["nexus"]))
+        return [{"type": "choose_joining", "nexus": c, "half": h} for c in colours for h in (0, 1)]
     return []
 
 
@@ -1724,13 +1777,14 @@ def act_options(s: State) -> list[dict]:
 
 
 def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> None:
-    """Apply a legal answer. The caller has checked legality (``options``)."""
+    """Apply a legal answer. The caller has checked legality (``options``). The windows are
+    tested in about the order of how often they are answered (issue 17, P1); each is its own."""
     st = popped if popped is not None else s["queue"][0]
     name = st["step"]
-    if popped is None and name not in ("build", "stock", "mulligan", "neutral"):
+    if popped is None and name not in _SIMULTANEOUS:
         s["queue"].pop(0)
     t = action["type"]
-    if name in ("build", "stock", "mulligan", "neutral"):
+    if name in _SIMULTANEOUS:
         st["answers"][str(seat)] = action
         if any(st["answers"][str(x)] is None for x in st["seats"]):
             return
@@ -1768,27 +1822,8 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
             ]
             push_front(s, *steps)
         return
-    if name == "choose_map":
-        s["map"] = action["map"]
-        s["queue"].insert(0, {"step": "choose_joining", "seat": other(seat)})
-    elif name == "choose_joining":
-        s["nexus"] = action["nexus"]
-        s["zone_half"] = [1 - action["half"], action["half"]] if seat == 1 else [action["half"], 1 - action["half"]]
-        s["queue"].insert(0, {"step": "overlays"})
-    elif name == "place_challenge":
-        s["overlays"].append({"kind": "challenge", "hex": action["hex"], "face_up": False, "what": None, "owner": seat})
-    elif name == "place_terrain":
-        s["overlays"].append(
-            {"kind": "terrain", "hex": action["hex"], "face_up": False, "what": action["terrain"], "owner": seat}
-        )
-    elif name == "horcrux_pick":
-        if action["models"]:
-            push_front(s, {"step": "horcrux_deal", "seat": seat, "maker": st["model"], "models": action["models"]})
-    elif name == "deploy":
-        M(s, action["model"])["hex"] = action["hex"]
-        _after_deploy(s)
-    elif name == "upkeep":
-        _upkeep_answer(s, seat, st["spell"], action["keep"], action.get("light"))
+    if name == "act":
+        _act(s, seat, action)
     elif name == "activate":
         m = M(s, action["model"])
         m["animal"] = bool(action.get("animal")) or m["animal"]
@@ -1802,22 +1837,12 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
             "slytherin": False,
         }
         s["queue"].insert(0, {"step": "act", "seat": seat})
-    elif name == "act":
-        _act(s, seat, action)
-    elif name == "react":
-        if t == "react":
-            c = s["clash"]
-            tgt = M(s, c["target"])
-            card = pack(s).spells[action["spell"]]
-            p = P(s, seat)
-            if action["spell"] in tgt["innate"]:
-                tgt["innate_clocks"][action["spell"]] = card["cooldown"]
-            else:
-                p["spellbook"].remove(action["spell"])
-                tgt["spells"].append(action["spell"])
-                p["clocks"][action["spell"]] = card["cooldown"]
-            c["react"] += sum(e["n"] for e in card["effects"] if e["op"] == "defense_bonus")
-            c["reactions"].append(action["spell"])
+    elif name == "swap":
+        if t == "swap":
+            side = s["clash"][st["side"]]
+            P(s, side["seat"])["hand"].remove(action["card"])
+            side["swap"] = action["card"]
+            side["swap_up"] = st.get("face_up", False)
     elif name == "empower":
         if t == "empower":
             c = s["clash"]
@@ -1833,32 +1858,12 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
             into = side.setdefault("emp_known", []) if rules_version(s) >= 2 else side["emp_fixed"]
             while p["known_top"] and _emp_set(side) < side["emp"]:
                 into.append(p["known_top"].pop(0))
-    elif name == "pick":
-        _keep(s, st["side"], action["card"])
-    elif name == "brave_pick":
-        b = s["brave"]
-        for x in b["cards"]:
-            if x != action["card"] and not x.startswith("blank"):
-                P(s, b["seat"])["discard"].append(x)
-        b["cards"] = [action["card"]]
-        if is_two_plus(s, action["card"]):
-            push_front(
-                s, {"step": "draw", "seat": b["seat"], "pile": "clash", "n": 1, "dest": "brave_extra", "vis": "all"}
-            )
-    elif name == "swap":
-        if t == "swap":
-            side = s["clash"][st["side"]]
-            P(s, side["seat"])["hand"].remove(action["card"])
-            side["swap"] = action["card"]
-            side["swap_up"] = st.get("face_up", False)
     elif name in ("early", "late"):
         if action["use"]:
             _use_lower(s, st["side"], name, action.get("light"))
-    elif name == "instinctive":
-        s.setdefault("ic_bonus", [[], []])[seat].append(action["spell"])
-    elif name == "horcrux_lose":
-        m = M(s, st["model"])
-        _lose_horcrux(s, m, _live_horcruxes(s, m)[action["index"]], st["by"])
+    elif name == "deploy":
+        M(s, action["model"])["hex"] = action["hex"]
+        _after_deploy(s)
     elif name == "leadership":
         if t == "peek":
             M(s, st["model"])["round"]["leadership"] = True
@@ -1867,22 +1872,14 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
                 {"step": "draw", "seat": seat, "pile": "clash", "n": 3, "dest": "known_top", "vis": "owner"},
                 {"step": "order", "seat": seat},
             )
-    elif name == "order":
-        P(s, seat)["known_top"] = list(action["cards"])
     elif name == "dark_lord":
         if t == "dark_lord":
             side = s["clash"][st["side"]]
             M(s, side["model"])["dark_lord_used"] = True
             side["dark_lord"] = True
             side["adv"] = 0  # A-10 (3): Advantage and Disadvantage are ignored for this clash
-    elif name == "resist":
-        p = P(s, seat)
-        for x in action["discard"]:
-            p["hand"].remove(x)
-            p["discard"].append(x)
-        push_front(
-            s, {"step": "impacts", "model": st["model"], "n": max(0, st["n"] - len(action["discard"])), "by": st["by"]}
-        )
+    elif name == "order":
+        P(s, seat)["known_top"] = list(action["cards"])
     elif name == "place":
         if action.get("hex") is not None:
             uid = action.get("model") or st["model"]
@@ -1901,6 +1898,64 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
                 if st["n"] > 1:
                     steps.append(dict(st, n=st["n"] - 1))
                 push_front(s, *steps)
+
+    elif name == "react":
+        if t == "react":
+            c = s["clash"]
+            tgt = M(s, c["target"])
+            card = pack(s).spells[action["spell"]]
+            p = P(s, seat)
+            if action["spell"] in tgt["innate"]:
+                tgt["innate_clocks"][action["spell"]] = card["cooldown"]
+            else:
+                p["spellbook"].remove(action["spell"])
+                tgt["spells"].append(action["spell"])
+                p["clocks"][action["spell"]] = card["cooldown"]
+            c["react"] += sum(e["n"] for e in card["effects"] if e["op"] == "defense_bonus")
+            c["reactions"].append(action["spell"])
+    elif name == "pick":
+        _keep(s, st["side"], action["card"])
+    elif name == "brave_pick":
+        b = s["brave"]
+        for x in b["cards"]:
+            if x != action["card"] and not x.startswith("blank"):
+                P(s, b["seat"])["discard"].append(x)
+        b["cards"] = [action["card"]]
+        if is_two_plus(s, action["card"]):
+            push_front(
+                s, {"step": "draw", "seat": b["seat"], "pile": "clash", "n": 1, "dest": "brave_extra", "vis": "all"}
+            )
+    elif name == "upkeep":
+        _upkeep_answer(s, seat, st["spell"], action["keep"], action.get("light"))
+    elif name == "place_challenge":
+        s["overlays"].append({"kind": "challenge", "hex": action["hex"], "face_up": False, "what": None, "owner": seat})
+    elif name == "place_terrain":
+        s["overlays"].append(
+            {"kind": "terrain", "hex": action["hex"], "face_up": False, "what": action["terrain"], "owner": seat}
+        )
+    elif name == "horcrux_pick":
+        if action["models"]:
+            push_front(s, {"step": "horcrux_deal", "seat": seat, "maker": st["model"], "models": action["models"]})
+    elif name == "instinctive":
+        s.setdefault("ic_bonus", [[], []])[seat].append(action["spell"])
+    elif name == "horcrux_lose":
+        m = M(s, st["model"])
+        _lose_horcrux(s, m, _live_horcruxes(s, m)[action["index"]], st["by"])
+    elif name == "resist":
+        p = P(s, seat)
+        for x in action["discard"]:
+            p["hand"].remove(x)
+            p["discard"].append(x)
+        push_front(
+            s, {"step": "impacts", "model": st["model"], "n": max(0, st["n"] - len(action["discard"])), "by": st["by"]}
+        )
+    elif name == "choose_map":
+        s["map"] = action["map"]
+        s["queue"].insert(0, {"step": "choose_joining", "seat": other(seat)})
+    elif name == "choose_joining":
+        s["nexus"] = action["nexus"]
+        s["zone_half"] = [1 - action["half"], action["half"]] if seat == 1 else [action["half"], 1 - action["half"]]
+        s["queue"].insert(0, {"step": "overlays"})
 
 
 def _upkeep_answer(s: State, seat: int, spell: str, keep: bool, light: int | None = None) -> None:
@@ -1944,13 +1999,13 @@ def disable_upkeep(s: State, seat: int, spell: str) -> None:
 
 
 def _act(s: State, seat: int, a: dict) -> None:
-    pk = pack(s)
-    m = M(s, s["act"]["model"])
-    p = P(s, seat)
+    m = s["models"][s["act"]["model"]]
     t = a["type"]
     if t == "end":
         s["queue"].insert(0, {"step": "activation_end", "model": m["uid"]})
         return
+    pk = pack(s)
+    p = s["players"][seat]
     steps: list[dict] = []
     if t == "move":
         how = _slot(s, "move", m)
@@ -2707,8 +2762,10 @@ def _h_clash_discard(s: State, st: dict) -> None:
 
 
 def _h_action_end(s: State, st: dict) -> None:
-    """FC-14 / WD-56: a seat whose opponent refilled a Clash deck checks upkeep, then refills its pool."""
-    push_front(s, {"step": "power_refills"})
+    """FC-14 / WD-56: a seat whose opponent refilled a Clash deck checks upkeep, then refills its pool.
+    The "power_refills" step it queued was always the next one ``run`` took, at once and quiet
+    like this one, so it runs here (issue 17, P1)."""
+    _h_power_refills(s, st)
 
 
 def _h_power_refills(s: State, st: dict) -> None:
@@ -2851,7 +2908,7 @@ def remove_model(s: State, m: dict, by: int | None) -> None:
             p["spellbook"].sort()
     if by is not None and by != seat:
         s["stats"]["removed"][by] += 1
-    if not alive(s, seat):
+    if not any_alive(s, seat):
         s["game_over"] = True  # WD-94, A-42
     gry = [o for o in on_board(s, seat) if has(o, "gryffindor")]
     if gry:

@@ -49,6 +49,14 @@ def alive(s: State, seat: int | None = None) -> list[dict]:
     return [m for m in map(models.__getitem__, sorted(models)) if not m["removed"] and m["seat"] == seat]
 
 
+def any_alive(s: State, seat: int) -> bool:
+    """``bool(alive(s, seat))`` without sorting or listing (issue 17, P1)."""
+    for m in s["models"].values():
+        if not m["removed"] and m["seat"] == seat:
+            return True
+    return False
+
+
 def on_board(s: State, seat: int | None = None) -> list[dict]:
     """Living models on the board, in uid order (``alive``'s, without its list)."""
     models = s["models"]
@@ -212,4 +220,5 @@ def lower(s: State, uid: str | None) -> dict | None:
 
 
 def push_front(s: State, *steps: dict) -> None:
-    s["queue"][0:0] = [dict(x) for x in steps]
+    # A copy of each step, made in C (no comprehension's frame; issue 17, P1).
+    s["queue"][0:0] = map(dict, steps)

@@ -209,3 +209,18 @@ def test_sight_between_every_pair_of_a_crowded_patch_is_the_segment_tests():
             seen.add(g.sees(a, b, blockers))
             assert g.sees(a, b, blockers) == sees_segment_by_segment(a, b, blockers), (a, b)
     assert seen == {True, False}
+
+
+def test_every_short_segment_near_a_hex_enters_it_exactly_when_the_fractions_say_so():
+    """Every segment between points of a box around one hex, corners or not: ``segment_enters_hex``
+    first asks whether the segment's line passes the hex by (issue 17, P1), and a bound one too
+    tight there turns some entering segments away; these are among them."""
+    h = (1, 0)  # centre (2, 0) in the integer frame
+    points = [(x, y) for x in range(-3, 8) for y in range(-5, 6)]
+    seen = set()
+    for p0 in points:
+        for p1 in points:
+            want = _enters_by_fractions(p0, p1, h)
+            assert g.segment_enters_hex(p0, p1, h) == want, (p0, p1)
+            seen.add(want)
+    assert seen == {True, False}
