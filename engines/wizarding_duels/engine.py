@@ -326,7 +326,7 @@ class WizardingDuelsEngine(Engine):
             self.validate(state, seat, action)
             st = state["queue"][0]
             name = st["step"]
-            # ``rules.quiet_answer``, inline
+            # Does answering this front step leave what ``check_lightning`` reads as it was?
             quiet = action.get("type") in rules.QUIET_ACTS if name == "act" else name in rules.QUIET_STEPS
             # Only an answer the state keeps (a held secret answer, a Horcrux pick's list) is
             # copied; every other answer's strings and numbers are only read.

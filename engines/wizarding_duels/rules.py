@@ -184,15 +184,6 @@ QUIET_ACTS = frozenset(
 )
 
 
-def quiet_answer(st: dict, action: dict) -> bool:
-    """Does answering the front step ``st`` with ``action`` leave what ``check_lightning`` reads
-    as it was (``QUIET_STEPS``)? False when it may not. (``engine._apply`` asks the same inline.)"""
-    name = st["step"]
-    if name == "act":
-        return action.get("type") in QUIET_ACTS
-    return name in QUIET_STEPS
-
-
 def quiet_chance(st: dict) -> bool:
     """Does resolving the chance step ``st`` leave what ``check_lightning`` reads as it was? A coin
     sets who chooses or starts, a Horcrux deal hands out artifacts and a Clash draw moves cards;
