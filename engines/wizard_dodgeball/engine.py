@@ -401,9 +401,23 @@ class WizardDodgeballEngine(Engine):
 
     # -- apply -------------------------------------------------------------------------
     def apply(self, state: State, event: dict[str, Any]) -> State:
+        if isinstance(event, dict):  # as apply_in_place
+            kind = event.get("kind")
+            if kind == "action":
+                return self._apply_action(state, event.get("seat"), event.get("action"), False)
+            if kind == "chance":
+                return self._apply_chance(state, event.get("outcome"), False)
         return self._apply(state, event, owned=False)
 
     def apply_in_place(self, state: State, event: dict[str, Any]) -> State:
+        # _apply's dispatch without its frame, for the fold's every event (issue 17, P1); anything
+        # else goes through _apply for its refusal.
+        if isinstance(event, dict):
+            kind = event.get("kind")
+            if kind == "action":
+                return self._apply_action(state, event.get("seat"), event.get("action"), True)
+            if kind == "chance":
+                return self._apply_chance(state, event.get("outcome"), True)
         return self._apply(state, event, owned=True)
 
     def _apply(self, state: State, event: dict[str, Any], *, owned: bool) -> State:
@@ -414,12 +428,12 @@ class WizardDodgeballEngine(Engine):
         # of one is numbers and new containers (a square becomes a new [column, row], a cast's
         # targets new dicts, a roll's dice new records), never a list or dict of the event.
         if kind == "chance":
-            return self._apply_chance(state, event.get("outcome"), owned=owned)
+            return self._apply_chance(state, event.get("outcome"), owned)
         if kind == "action":
-            return self._apply_action(state, event.get("seat"), event.get("action"), owned=owned)
+            return self._apply_action(state, event.get("seat"), event.get("action"), owned)
         raise IllegalAction("An event is either a chance outcome or a seat's action.", code="bad_event")
 
-    def _apply_chance(self, state: State, outcome: Any, *, owned: bool) -> State:
+    def _apply_chance(self, state: State, outcome: Any, owned: bool) -> State:
         colours = self._chance_colours(state)
         if colours is None:
             raise IllegalAction("No dice are due now.", code="no_chance_pending")
@@ -472,7 +486,7 @@ class WizardDodgeballEngine(Engine):
             state["queue"].pop(0)
             spells.apply_cast(state)
 
-    def _apply_action(self, state: State, seat: Any, action: Any, *, owned: bool) -> State:
+    def _apply_action(self, state: State, seat: Any, action: Any, owned: bool) -> State:
         if type(seat) is not int or not 0 <= seat < state["seats"]:
             raise IllegalAction("Unknown seat.", code="bad_seat")
         if not isinstance(action, dict) or not isinstance(atype := action.get("type"), str):

@@ -366,47 +366,74 @@ def not_frozen(state: State, w: dict, verb: str) -> None:
 
 
 def do_move(state: State, action: dict) -> None:
-    w = require_turn_wizard(state)
+    turn = state["turn"]
+    w = wizard(state, turn["wizard"])
     to = sq(action.get("to"))
     pick = action.get("pick_up")
-    if state["turn"]["actions"] <= 0:
+    if turn["actions"] <= 0:
         raise IllegalAction("This wizard has no actions left this turn.", code="no_actions_left")
-    not_frozen(state, w, "move")
+    # The mover's effects in one pass, for not_frozen, move_allowance and check_can_pick_up
+    # (each was a pass of its own; issue 17, P1).
+    j = w["j"]
+    frozen = shrink = enlarge = butter = False
+    for e in state["effects"]:
+        if e["wizard"] == j:
+            face = e["face"]
+            if face == "freeze":
+                frozen = True
+            elif face == "shrink":
+                shrink = True
+            elif face == "enlarge":
+                enlarge = True
+            elif face == "butter_fingers":
+                butter = True
+    if frozen:
+        not_frozen(state, w, "move")  # raises
     c = court_of(state)
-    if not c.in_bounds(to):
+    gx, gy = to
+    if not (1 <= gx <= c.width and 1 <= gy <= c.length):  # c.in_bounds(to)
         raise IllegalAction("That square is off the court.", code="out_of_bounds")
-    if not c.in_half(w["side"], to):
+    lo, hi = c.half_rows[w["side"]]
+    if not lo <= gy <= hi:  # c.in_half(w["side"], to), the column already in bounds
         raise IllegalAction("Wizards may move into the Neutral Area but never across it.", code="cross_neutral_area")
+    allowance = stats(j)["move"]  # move_allowance, from the faces above
+    if shrink:
+        allowance -= 2
+    if enlarge:
+        allowance += 2
+    if allowance < 1:
+        allowance = 1
     if pick is None:
         # The straight path settles most moves; the blocked squares and the search are built
         # only when it does not (issue 17, P1).
-        if not _straight_path_free(state, w, to) and to not in reachable(
-            state, w["j"], blocked := _blocked(state), goal=to
+        if not _straight_path_free(state, w, to, allowance, lo, hi, c.length + 1) and to not in reachable(
+            state, j, blocked := _blocked(state), goal=to
         ):
             if to in blocked:
                 raise IllegalAction("That square is not empty.", code="square_occupied")
             raise IllegalAction(
-                f"{name(w['j'])} cannot reach that square with a move of {move_allowance(state, w['j'])}.",
+                f"{name(j)} cannot reach that square with a move of {allowance}.",
                 code="out_of_reach",
             )
     else:
         b = ball(state, pick) if type(pick) is int else None
         if b is None or b["sq"] is None:
             raise IllegalAction("There is no loose ball with that number to pick up.", code="no_such_ball")
-        check_can_pick_up(state, w)
+        if butter or w["ball"] is not None:
+            check_can_pick_up(state, w)  # raises
         blocked = _blocked(state)
         bsq = (b["sq"][0], b["sq"][1])
-        if not _straight_pickup_free(state, w, bsq, to, blocked) and to not in reachable_with_pickup(
-            state, w["j"], pick, blocked
+        if not _straight_pickup_free(state, w, bsq, to, blocked, allowance, lo, hi) and to not in (
+            reachable_with_pickup(state, j, pick, blocked)
         ):
             raise IllegalAction(
                 "No path of that length passes next to that ball and ends on that square.", code="out_of_reach"
             )
         b["sq"] = None
-        b["holder"] = w["j"]
+        b["holder"] = j
         w["ball"] = b["id"]
-    spend_action(state)
-    w["sq"] = [to[0], to[1]]
+    turn["actions"] -= 1  # spend_action: more than none are left, as checked above
+    w["sq"] = [gx, gy]
 
 
 def _straight_path(x: int, y: int, gx: int, gy: int, line_first: bool) -> list[list[int]]:
@@ -438,31 +465,32 @@ def _straight_path(x: int, y: int, gx: int, gy: int, line_first: bool) -> list[l
 
 def _straight_steps(
     a: Square, b: Square, blocked: set[Square], lo: int, hi: int, line_first: bool = False
-) -> int | None:
-    """The length of the path that steps straight from ``a`` at ``b`` (``_straight_path``) when
-    every square on it after ``a`` is free and in rows lo..hi; else None."""
+) -> bool:
+    """Whether every square after ``a`` of the path that steps straight from ``a`` at ``b``
+    (``_straight_path``) is free and in rows lo..hi. Such a path is as long as the king distance
+    between its ends."""
     for x, y in _straight_path(a[0], a[1], b[0], b[1], line_first):
         if (x, y) in blocked or not lo <= y <= hi:
-            return None
-    return max(abs(b[0] - a[0]), abs(b[1] - a[1]))
+            return False
+    return True
 
 
-def _straight_path_free(state: State, w: dict, to: Square) -> bool:
-    """A quick sufficient test for a plain move (issue 17, P1): one of the two straight paths to
-    the goal (diagonally first, then along the line; or along the line first, then diagonally)
-    is within the allowance and free. When it says True, ``reachable`` finds the goal too (its
-    search tries every such path); when False, the search decides.
-
-    ``_straight_steps`` without the set of blocked squares: the path, a few squares, is laid
-    out first and each wizard's and loose ball's square looked for in it."""
+def _straight_path_free(state: State, w: dict, to: Square, allowance: int, lo: int, hi: int, k: int) -> bool:
+    """A quick sufficient test for a plain move to ``to``, a square of rows lo..hi (issue 17, P1):
+    one of the two straight paths to the goal (diagonally first, then along the line; or along
+    the line first, then diagonally) is within the allowance and free. When it says True,
+    ``reachable`` finds the goal too (its search tries every such path); when False, the search
+    decides. ``k`` is more than the court's last row: ``x * k + y`` numbers its squares."""
     x0, y0 = w["sq"]
     gx, gy = to
     if gx == x0 and gy == y0:
         return False  # standing still is no move
-    allowance = move_allowance(state, w["j"])
     if not (-allowance <= gx - x0 <= allowance and -allowance <= gy - y0 <= allowance):
         return False
-    lo, hi = court_of(state).half_rows[w["side"]]
+    # A straight path's rows run monotonically from the start's to the goal's: with both ends in
+    # rows lo..hi, so is every square between (the goal was checked by do_move).
+    if not lo <= y0 <= hi:
+        return False  # never met: a wizard stands in its own half; let the search decide
     for line_first in (False, True):
         if line_first:
             # Another path only when the move is neither straight nor diagonal. About one plain
@@ -470,35 +498,36 @@ def _straight_path_free(state: State, w: dict, to: Square) -> bool:
             sx, sy = (gx > x0) - (gx < x0), (gy > y0) - (gy < y0)
             if sx == 0 or sy == 0 or (gx - x0) * sx == (gy - y0) * sy:
                 return False
-        path = _straight_path(x0, y0, gx, gy, line_first)
-        for _, y in path:
-            if not lo <= y <= hi:
-                return False
-        if _nothing_on(state, path):
+        if _nothing_on(state, {x * k + y for x, y in _straight_path(x0, y0, gx, gy, line_first)}, k):
             return True
     return False
 
 
-def _nothing_on(state: State, path: list[list[int]]) -> bool:
-    """Whether no wizard on the court and no loose ball stands on any square of ``path``."""
+def _nothing_on(state: State, cells: set[int], k: int) -> bool:
+    """Whether no wizard on the court and no loose ball stands on a square of ``cells``, each
+    square (x, y) as ``x * k + y``: a set of numbers to look in, where looking a square list up
+    in the path's list compared lists (issue 17, P1). A wizard off the court, and a held ball,
+    have no square (``sq`` None)."""
     for o in state["wizards"]:
-        if o["sq"] in path and not o["out"]:
+        s = o["sq"]
+        if s is not None and s[0] * k + s[1] in cells:
             return False
     for b in state["balls"]:
-        if b["sq"] in path:
+        s = b["sq"]
+        if s is not None and s[0] * k + s[1] in cells:
             return False
     return True
 
 
-def _straight_pickup_free(state: State, w: dict, bsq: Square, to: Square, blocked: set[Square]) -> bool:
+def _straight_pickup_free(
+    state: State, w: dict, bsq: Square, to: Square, blocked: set[Square], allowance: int, lo: int, hi: int
+) -> bool:
     """The same quick test for a move that picks up the ball on ``bsq``: straight to a square next
     to the ball (or from where the wizard stands), then straight on to the goal with the ball's
     square free, within the allowance. True means ``reachable_with_pickup`` has the goal too."""
     start = (w["sq"][0], w["sq"][1])
     if to == start:
         return False
-    lo, hi = court_of(state).half_rows[w["side"]]
-    allowance = move_allowance(state, w["j"])
     after = blocked - {bsq}
     for s in court_of(state).neighbours(bsq):
         # A free straight path is as long as the king distance between its ends, so a square
@@ -514,16 +543,13 @@ def _straight_pickup_free(state: State, w: dict, bsq: Square, to: Square, blocke
             second = dy if dy >= 0 else -dy
         if first + second > allowance:
             continue
-        # Each leg diagonally first, and when that is blocked, along the line first.
-        first = 0 if s == start else _straight_steps(start, s, blocked, lo, hi)
-        if first is None:
-            first = _straight_steps(start, s, blocked, lo, hi, True)
-        if first is None or first > allowance:
+        # Each leg diagonally first, and when that is blocked, along the line first. A free leg
+        # is as long as the distance above, so the two are within the allowance.
+        if s != start and not (
+            _straight_steps(start, s, blocked, lo, hi) or _straight_steps(start, s, blocked, lo, hi, True)
+        ):
             continue
-        second = _straight_steps(s, to, after, lo, hi)
-        if second is None:
-            second = _straight_steps(s, to, after, lo, hi, True)
-        if second is not None and first + second <= allowance:
+        if _straight_steps(s, to, after, lo, hi) or _straight_steps(s, to, after, lo, hi, True):
             return True
     return False
 
