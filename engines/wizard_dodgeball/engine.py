@@ -503,6 +503,7 @@ class WizardDodgeballEngine(Engine):
         elif seat != state["turn"]["seat"]:
             raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
         new = state if owned else copy_state(state)
+        goes_on = None
         if new["queue"]:
             step = new["queue"][0]
             expected = CHOICE_STEPS[step["step"]]
@@ -524,9 +525,9 @@ class WizardDodgeballEngine(Engine):
             elif atype == "move":
                 rules.do_move(new, action)
             elif atype == "pick_up":
-                rules.do_pick_up(new, action)
+                goes_on = rules.do_pick_up(new, action)
             elif atype == "drop":
-                rules.do_drop(new, action)
+                goes_on = rules.do_drop(new, action)
             elif atype == "throw":
                 rules.do_throw(new, action)
             elif atype == "pass":
@@ -542,8 +543,9 @@ class WizardDodgeballEngine(Engine):
         queue = new["queue"]
         if queue and queue[0]["step"] == "cast_apply":
             self._run_auto_steps(new)
-        # A pick-up or a drop tells settle whether the wizard has a free action left (issue 17, P1).
-        rules.settle(new, atype if atype == "pick_up" or atype == "drop" else None)
+        # A move tells settle that the wizard is not frozen, a pick-up or a drop whether its turn
+        # goes on (issue 17, P1).
+        rules.settle(new, "move" if atype == "move" else None, goes_on)
         return new
 
     # -- legal actions -------------------------------------------------------------------

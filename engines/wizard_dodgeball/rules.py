@@ -168,11 +168,13 @@ def free_action_available(state: State, w: dict) -> bool:
     return False
 
 
-def settle(state: State, just: str | None = None) -> None:
+def settle(state: State, just: str | None = None, goes_on: bool | None = None) -> None:
     """After every event: activate balls behind an attack line, end finished turns, detect the winner.
 
-    ``just`` is "pick_up" or "drop" when the event settled is that free action by the turn's
-    wizard: then whether it has a free action left is known without looking at its neighbours."""
+    What the event just applied tells about the turn's wizard, so the first look at it need not
+    find it out again (issue 17, P1): ``just`` is "move" after a move (the wizard is not frozen:
+    do_move refuses a frozen one, and a move writes no effect, so with an action left it is not
+    stuck); ``goes_on`` is do_pick_up's or do_drop's answer, whether the wizard's turn goes on."""
     back_rows = None
     for b in state["balls"]:
         if not b["active"]:
@@ -201,25 +203,22 @@ def settle(state: State, just: str | None = None) -> None:
         except (KeyError, IndexError, TypeError):
             w = wizard(state, jersey)
         if not w["out"]:
-            if turn["actions"] > 0:
-                for e in state["effects"]:
-                    if e["wizard"] == jersey and e["face"] == "freeze":
-                        break
-                else:
-                    return  # not stuck (has_effect, inline)
-            if hint is None:
-                free = free_action_available(state, w)
-            elif hint == "drop":
-                # The ball just dropped lies on a neighbouring square, to be picked up again.
-                free = not has_effect(state, jersey, "butter_fingers")
+            if goes_on is not None:
+                if goes_on:
+                    return
             else:
-                # The ball just picked up lay on a neighbouring square, which it has left free to
-                # drop it on (nothing else stands on a loose ball's square).
-                free = not has_effect(state, jersey, "sticky_fingers")
-            if free:
-                return
+                if turn["actions"] > 0:
+                    if hint == "move":
+                        return
+                    for e in state["effects"]:
+                        if e["wizard"] == jersey and e["face"] == "freeze":
+                            break
+                    else:
+                        return  # not stuck (has_effect, inline)
+                if free_action_available(state, w):
+                    return
         end_turn(state)
-        hint = None
+        hint = goes_on = None
         passes -= 1
         if not passes:
             return
@@ -561,13 +560,34 @@ def check_can_pick_up(state: State, w: dict) -> None:
         raise IllegalAction(f"{name(w['j'])} has Butter Fingers and cannot pick up a ball.", code="butter_fingers")
 
 
-def do_pick_up(state: State, action: dict) -> None:
+def _fingers(state: State, jersey: int) -> tuple[bool, bool, bool]:
+    """Whether Butter Fingers, Sticky Fingers and Freeze are on the wizard, in one pass."""
+    butter = sticky = frozen = False
+    for e in state["effects"]:
+        if e["wizard"] == jersey:
+            face = e["face"]
+            if face == "butter_fingers":
+                butter = True
+            elif face == "sticky_fingers":
+                sticky = True
+            elif face == "freeze":
+                frozen = True
+    return butter, sticky, frozen
+
+
+def do_pick_up(state: State, action: dict) -> bool:
+    """Returns whether the wizard's turn goes on, for settle: with an action left and not frozen,
+    or with the free action of dropping the ball again left. The ball lay on a neighbouring
+    square, which it has left free to drop it on (nothing else stands on a loose ball's square),
+    so only Sticky Fingers takes that away."""
     w = require_turn_wizard(state)
     bid = action.get("ball")
     b = ball(state, bid) if type(bid) is int else None
     if b is None:
         raise IllegalAction("There is no ball with that number.", code="no_such_ball")
-    check_can_pick_up(state, w)
+    butter, sticky, frozen = _fingers(state, w["j"])
+    if butter or w["ball"] is not None:
+        check_can_pick_up(state, w)  # raises
     if b["sq"] is None:
         raise IllegalAction("That ball is already held.", code="ball_not_loose")
     dx, dy = b["sq"][0] - w["sq"][0], b["sq"][1] - w["sq"][1]
@@ -576,16 +596,21 @@ def do_pick_up(state: State, action: dict) -> None:
     b["sq"] = None
     b["holder"] = w["j"]
     w["ball"] = b["id"]
+    return (state["turn"]["actions"] > 0 and not frozen) or not sticky
 
 
 def _stands_on(state: State, square: Square) -> bool:
     """Whether a wizard on the court or a loose ball stands on ``square`` (it is in ``occupancy``)."""
-    at = [square[0], square[1]]  # squares in the state are [column, row] lists
+    # Coordinates compared one by one, where comparing the state's [column, row] lists built one;
+    # a wizard off the court and a held ball have no square (``sq`` None; issue 17, P1).
+    x, y = square
     for w in state["wizards"]:
-        if w["sq"] == at and not w["out"]:
+        s = w["sq"]
+        if s is not None and s[0] == x and s[1] == y:
             return True
     for b in state["balls"]:
-        if b["sq"] == at:
+        s = b["sq"]
+        if s is not None and s[0] == x and s[1] == y:
             return True
     return False
 
@@ -609,12 +634,16 @@ def placement_squares(state: State, around: Square) -> list[Square]:
     return []
 
 
-def do_drop(state: State, action: dict) -> None:
+def do_drop(state: State, action: dict) -> bool:
+    """Returns whether the wizard's turn goes on, for settle: with an action left and not frozen,
+    or with the free action of picking the ball up again left (it lies on a neighbouring square),
+    which only Butter Fingers takes away."""
     w = require_turn_wizard(state)
     to = sq(action.get("to"))
     if w["ball"] is None:
         raise IllegalAction(f"{name(w['j'])} is not holding a ball.", code="no_ball")
-    if has_effect(state, w["j"], "sticky_fingers"):
+    butter, sticky, frozen = _fingers(state, w["j"])
+    if sticky:
         raise IllegalAction(f"{name(w['j'])} has Sticky Fingers and cannot drop the ball.", code="sticky_fingers")
     here = (w["sq"][0], w["sq"][1])
     # empty_neighbours without the court's occupancy: the one square asked about.
@@ -624,6 +653,7 @@ def do_drop(state: State, action: dict) -> None:
     b["sq"] = [to[0], to[1]]
     b["holder"] = None
     w["ball"] = None
+    return (state["turn"]["actions"] > 0 and not frozen) or not butter
 
 
 # ---------------------------------------------------------------------------

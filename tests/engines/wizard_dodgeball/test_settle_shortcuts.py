@@ -30,7 +30,7 @@ def test_every_event_settles_as_without_the_shortcuts(played, monkeypatch):
     full_settle = rules.settle
     for state, event in zip(states, events):
         with monkeypatch.context() as m:
-            m.setattr(rules, "settle", lambda s, just=None: full_settle(s))
+            m.setattr(rules, "settle", lambda s, just=None, goes_on=None: full_settle(s))
             want = engine.apply(state, event)
         got = engine.apply(state, event)
         assert json.dumps(got) == json.dumps(want), event
@@ -48,10 +48,13 @@ def test_a_free_action_tells_whether_another_is_left(played):
         if kind not in asked or state["queue"]:
             continue
         after = copy.deepcopy(state)
-        (rules.do_pick_up if kind == "pick_up" else rules.do_drop)(after, action)
+        goes_on = (rules.do_pick_up if kind == "pick_up" else rules.do_drop)(after, action)
         w = wizard(after, after["turn"]["wizard"])
         shortcut = not has_effect(after, w["j"], "sticky_fingers" if kind == "pick_up" else "butter_fingers")
         assert shortcut == rules.free_action_available(after, w), (event, after["effects"])
+        # what the handler tells settle: the turn goes on, as settle's full look would find
+        stuck = after["turn"]["actions"] <= 0 or has_effect(after, w["j"], "freeze")
+        assert goes_on == (not stuck or rules.free_action_available(after, w)), (event, after["effects"])
         asked[kind] += 1
         refused += not shortcut
     assert min(asked.values()) > 100, asked
