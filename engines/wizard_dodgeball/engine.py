@@ -487,21 +487,31 @@ class WizardDodgeballEngine(Engine):
             spells.apply_cast(state)
 
     def _apply_action(self, state: State, seat: Any, action: Any, owned: bool) -> State:
-        if type(seat) is not int or not 0 <= seat < state["seats"]:
-            raise IllegalAction("Unknown seat.", code="bad_seat")
-        if not isinstance(action, dict) or not isinstance(atype := action.get("type"), str):
-            raise IllegalAction("An action is an object with a 'type'.", code="bad_action")
-        if state["winner"] is not None:
-            raise IllegalAction("The game is over.", code="game_over")
-        # to_move without its list: one seat is to move, the choice's or the turn's.
-        if state["queue"]:
-            kind = state["queue"][0]["step"]
-            if kind in CHANCE_STEPS:
-                raise IllegalAction("Dice must be rolled first.", code="chance_pending")
-            if seat != self._choice_seat(state, state["queue"][0]):
+        # The turn's own seat acting with no choice pending passes every check below: its seat is
+        # one of the game's, and it is to move. That case is recognised first (issue 17, P1).
+        if not (
+            type(action) is dict
+            and type(atype := action.get("type")) is str
+            and not state["queue"]
+            and state["winner"] is None
+            and seat == state["turn"]["seat"]
+            and type(seat) is int
+        ):
+            if type(seat) is not int or not 0 <= seat < state["seats"]:
+                raise IllegalAction("Unknown seat.", code="bad_seat")
+            if not isinstance(action, dict) or not isinstance(atype := action.get("type"), str):
+                raise IllegalAction("An action is an object with a 'type'.", code="bad_action")
+            if state["winner"] is not None:
+                raise IllegalAction("The game is over.", code="game_over")
+            # to_move without its list: one seat is to move, the choice's or the turn's.
+            if state["queue"]:
+                kind = state["queue"][0]["step"]
+                if kind in CHANCE_STEPS:
+                    raise IllegalAction("Dice must be rolled first.", code="chance_pending")
+                if seat != self._choice_seat(state, state["queue"][0]):
+                    raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
+            elif seat != state["turn"]["seat"]:
                 raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
-        elif seat != state["turn"]["seat"]:
-            raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
         new = state if owned else copy_state(state)
         goes_on = None
         if new["queue"]:

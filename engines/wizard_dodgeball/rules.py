@@ -14,7 +14,6 @@ from engines.base import IllegalAction
 from . import dice
 from .geometry import line_of_sight
 from .state import (
-    _FOUND_AT,
     State,
     attack_colours,
     ball,
@@ -38,7 +37,11 @@ FROZEN_DODGE = 5
 
 def sq(value: Any, what: str = "square") -> Square:
     """A [column, row] from an action, checked for shape."""
-    if isinstance(value, (list, tuple)) and len(value) == 2 and type(value[0]) is int and type(value[1]) is int:
+    if type(value) is list and len(value) == 2:  # as an action's JSON gives it: the test below, shorter
+        x, y = value
+        if type(x) is int and type(y) is int:
+            return (x, y)
+    elif isinstance(value, (list, tuple)) and len(value) == 2 and type(value[0]) is int and type(value[1]) is int:
         return (value[0], value[1])
     raise IllegalAction(f"The {what} must be given as [column, row].", code="bad_square")
 
@@ -95,13 +98,14 @@ def end_turn(state: State) -> None:
     side, jersey = turn["side"], turn["wizard"]
     # Spell cards recharge at the end of the casting wizard's next turn; their effects end with them.
     for card_id, card in state["cards"][side].items():
-        if not card["charged"] and card["caster"] == jersey and card["turn"] < turn["n"]:
+        # The caster first: it rules out a charged card too (its caster is None; issue 17, P1).
+        if card["caster"] == jersey and not card["charged"] and card["turn"] < turn["n"]:
             recharge(state, side, card_id)
     w = wizard(state, jersey)
     state["next_slot"][side] = (w["slot"] + 1) % 5
     state["turns_taken"][side] += 1
     state["last_seat"][side] = turn["seat"]
-    if is_version_1(state):
+    if "stall_turns" in state:  # is_version_1, inline: every turn ends here
         state["quiet_turns"] += 1
         if state["stall_turns"] and state["quiet_turns"] >= state["stall_turns"]:
             end_stalled_game(state)
@@ -196,12 +200,7 @@ def settle(state: State, just: str | None = None, goes_on: bool | None = None) -
     while True:
         turn = state["turn"]
         jersey = turn["wizard"]
-        try:  # wizard(), its hint inline: this runs after every event
-            w = state["wizards"][_FOUND_AT[jersey]]
-            if w["j"] != jersey:
-                w = wizard(state, jersey)
-        except (KeyError, IndexError, TypeError):
-            w = wizard(state, jersey)
+        w = wizard(state, jersey)
         if not w["out"]:
             if goes_on is not None:
                 if goes_on:
