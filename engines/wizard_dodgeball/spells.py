@@ -258,6 +258,10 @@ def check_cast(state: State, caster: dict, action: dict) -> tuple[str, list[dict
             f"{name(caster['j'])} can target an area of at most {size} square(s) with this spell.", code=code
         )
     for ref in targets:
+        if type(ref) is dict and len(ref) == 1:  # as an action's JSON gives it: its one item unpacked
+            ((key, value),) = ref.items()
+            if (key == "wizard" or key == "ball" or key == "effect") and type(value) is int:
+                continue
         if (
             not isinstance(ref, dict)
             or len(ref) != 1
