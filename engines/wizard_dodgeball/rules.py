@@ -461,9 +461,7 @@ def _straight_path(x: int, y: int, gx: int, gy: int, line_first: bool) -> list[l
     return path
 
 
-def _straight_steps(
-    a: Square, b: Square, blocked: set[Square], lo: int, hi: int, line_first: bool = False
-) -> bool:
+def _straight_steps(a: Square, b: Square, blocked: set[Square], lo: int, hi: int, line_first: bool = False) -> bool:
     """Whether every square after ``a`` of the path that steps straight from ``a`` at ``b``
     (``_straight_path``) is free and in rows lo..hi. Such a path is as long as the king distance
     between its ends."""
