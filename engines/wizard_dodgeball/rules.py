@@ -404,7 +404,7 @@ def do_move(state: State, action: dict) -> None:
     if pick is None:
         # The straight path settles most moves; the blocked squares and the search are built
         # only when it does not (issue 17, P1).
-        if not _straight_path_free(state, w, to, allowance, lo, hi, c.length + 1) and to not in reachable(
+        if not _straight_path_free(state, w, to, allowance, lo, hi) and to not in reachable(
             state, j, blocked := _blocked(state), goal=to
         ):
             if to in blocked:
@@ -471,12 +471,12 @@ def _straight_steps(a: Square, b: Square, blocked: set[Square], lo: int, hi: int
     return True
 
 
-def _straight_path_free(state: State, w: dict, to: Square, allowance: int, lo: int, hi: int, k: int) -> bool:
+def _straight_path_free(state: State, w: dict, to: Square, allowance: int, lo: int, hi: int) -> bool:
     """A quick sufficient test for a plain move to ``to``, a square of rows lo..hi (issue 17, P1):
     one of the two straight paths to the goal (diagonally first, then along the line; or along
     the line first, then diagonally) is within the allowance and free. When it says True,
     ``reachable`` finds the goal too (its search tries every such path); when False, the search
-    decides. ``k`` is more than the court's last row: ``x * k + y`` numbers its squares."""
+    decides."""
     x0, y0 = w["sq"]
     gx, gy = to
     if gx == x0 and gy == y0:
@@ -494,23 +494,18 @@ def _straight_path_free(state: State, w: dict, to: Square, allowance: int, lo: i
             sx, sy = (gx > x0) - (gx < x0), (gy > y0) - (gy < y0)
             if sx == 0 or sy == 0 or (gx - x0) * sx == (gy - y0) * sy:
                 return False
-        if _nothing_on(state, {x * k + y for x, y in _straight_path(x0, y0, gx, gy, line_first)}, k):
+        if _nothing_on(state, _straight_path(x0, y0, gx, gy, line_first)):
             return True
     return False
 
 
-def _nothing_on(state: State, cells: set[int], k: int) -> bool:
-    """Whether no wizard on the court and no loose ball stands on a square of ``cells``, each
-    square (x, y) as ``x * k + y``: a set of numbers to look in, where looking a square list up
-    in the path's list compared lists (issue 17, P1). A wizard off the court, and a held ball,
-    have no square (``sq`` None)."""
+def _nothing_on(state: State, path: list[list[int]]) -> bool:
+    """Whether no wizard on the court and no loose ball stands on any square of ``path``."""
     for o in state["wizards"]:
-        s = o["sq"]
-        if s is not None and s[0] * k + s[1] in cells:
+        if o["sq"] in path and not o["out"]:
             return False
     for b in state["balls"]:
-        s = b["sq"]
-        if s is not None and s[0] * k + s[1] in cells:
+        if b["sq"] in path:
             return False
     return True
 
