@@ -513,7 +513,7 @@ class WizardDodgeballEngine(Engine):
             elif seat != state["turn"]["seat"]:
                 raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
         new = state if owned else copy_state(state)
-        goes_on = None
+        goes_on = frozen = None
         if new["queue"]:
             step = new["queue"][0]
             expected = CHOICE_STEPS[step["step"]]
@@ -531,7 +531,7 @@ class WizardDodgeballEngine(Engine):
                 spells.finish_teleports(new)
         else:
             if atype == "end_turn":
-                rules.end_turn(new)
+                frozen = rules.end_turn(new)
             elif atype == "move":
                 rules.do_move(new, action)
             elif atype == "pick_up":
@@ -554,8 +554,8 @@ class WizardDodgeballEngine(Engine):
         if queue and queue[0]["step"] == "cast_apply":
             self._run_auto_steps(new)
         # A move tells settle that the wizard is not frozen, a pick-up or a drop whether its turn
-        # goes on (issue 17, P1).
-        rules.settle(new, "move" if atype == "move" else None, goes_on)
+        # goes on, an ended turn whether the next wizard is frozen (issue 17, P1).
+        rules.settle(new, "move" if atype == "move" else None, goes_on, frozen)
         return new
 
     # -- legal actions -------------------------------------------------------------------

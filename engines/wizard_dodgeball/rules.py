@@ -22,7 +22,6 @@ from .state import (
     dodge_colours,
     effect_faces,
     has_effect,
-    has_faces,
     move_allowance,
     occupancy,
     stats,
@@ -54,8 +53,9 @@ def name(jersey: int) -> str:
 # turns
 
 
-def begin_turn(state: State, side: int) -> None:
-    """Activate the side's next wizard in line-up order (left to right), skipping the eliminated."""
+def begin_turn(state: State, side: int) -> bool | None:
+    """Activate the side's next wizard in line-up order (left to right), skipping the eliminated.
+    Returns whether that wizard is frozen, which settle asks next (None: nobody was activated)."""
     wizards = state["wizards"]
     # setup lists the first side's five wizards, then the second's, and nothing reorders them: the
     # side's line-up is its five, taken as a slice once its ends are seen to be the side's (issue 17, P1).
@@ -69,9 +69,19 @@ def begin_turn(state: State, side: int) -> None:
             chosen = w
             break
     if chosen is None:  # cannot happen: the game ends when a side has nobody left
-        return
+        return None
     jersey = chosen["j"]
-    speed, slow = has_faces(state, jersey, "speed", "slow")
+    # has_faces for Speed and Slow, and Freeze for settle, in one pass (issue 17, P1).
+    speed = slow = frozen = False
+    for e in state["effects"]:
+        if e["wizard"] == jersey:
+            face = e["face"]
+            if face == "speed":
+                speed = True
+            elif face == "slow":
+                slow = True
+            elif face == "freeze":
+                frozen = True
     actions = 2 + (1 if speed else 0) - (1 if slow else 0)  # 1 to 3, never below 0
     seats = state["sides"][side]
     if state["team_control"] == "turns":
@@ -80,6 +90,7 @@ def begin_turn(state: State, side: int) -> None:
         seat = state["controllers"][side][chosen["slot"]]
     prev = state["turn"]["n"] if state["turn"] is not None else 0
     state["turn"] = {"n": prev + 1, "side": side, "wizard": jersey, "actions": actions, "seat": seat}
+    return frozen
 
 
 #: ``state["winner"]`` when a stalled game ends level (version 1 only).
@@ -93,7 +104,8 @@ def is_version_1(state: State) -> bool:
     return "stall_turns" in state
 
 
-def end_turn(state: State) -> None:
+def end_turn(state: State) -> bool | None:
+    """Returns begin_turn's answer for the next turn's wizard, None when no turn began."""
     turn = state["turn"]
     side, jersey = turn["side"], turn["wizard"]
     # Spell cards recharge at the end of the casting wizard's next turn; their effects end with them.
@@ -109,11 +121,11 @@ def end_turn(state: State) -> None:
         state["quiet_turns"] += 1
         if state["stall_turns"] and state["quiet_turns"] >= state["stall_turns"]:
             end_stalled_game(state)
-            return
+            return None
     elif state["turn_limit"] is not None and turn["n"] >= state["turn_limit"]:
         end_unfinished_game(state)
-        return
-    begin_turn(state, 1 - side)
+        return None
+    return begin_turn(state, 1 - side)
 
 
 def end_unfinished_game(state: State) -> None:
@@ -172,13 +184,15 @@ def free_action_available(state: State, w: dict) -> bool:
     return False
 
 
-def settle(state: State, just: str | None = None, goes_on: bool | None = None) -> None:
+def settle(state: State, just: str | None = None, goes_on: bool | None = None, frozen: bool | None = None) -> None:
     """After every event: activate balls behind an attack line, end finished turns, detect the winner.
 
     What the event just applied tells about the turn's wizard, so the first look at it need not
     find it out again (issue 17, P1): ``just`` is "move" after a move (the wizard is not frozen:
     do_move refuses a frozen one, and a move writes no effect, so with an action left it is not
-    stuck); ``goes_on`` is do_pick_up's or do_drop's answer, whether the wizard's turn goes on."""
+    stuck); ``goes_on`` is do_pick_up's or do_drop's answer, whether the wizard's turn goes on;
+    ``frozen`` is end_turn's answer for the wizard whose turn it began. A turn ended here hands
+    its own answer to the next look."""
     back_rows = None
     for b in state["balls"]:
         if not b["active"]:
@@ -207,16 +221,17 @@ def settle(state: State, just: str | None = None, goes_on: bool | None = None) -
                     return
             else:
                 if turn["actions"] > 0:
-                    if hint == "move":
+                    if hint == "move" or frozen is False:
                         return
-                    for e in state["effects"]:
-                        if e["wizard"] == jersey and e["face"] == "freeze":
-                            break
-                    else:
-                        return  # not stuck (has_effect, inline)
+                    if frozen is None:
+                        for e in state["effects"]:
+                            if e["wizard"] == jersey and e["face"] == "freeze":
+                                break
+                        else:
+                            return  # not stuck (has_effect, inline)
                 if free_action_available(state, w):
                     return
-        end_turn(state)
+        frozen = end_turn(state)
         hint = goes_on = None
         passes -= 1
         if not passes:
