@@ -401,9 +401,23 @@ class WizardDodgeballEngine(Engine):
 
     # -- apply -------------------------------------------------------------------------
     def apply(self, state: State, event: dict[str, Any]) -> State:
+        if isinstance(event, dict):  # as apply_in_place
+            kind = event.get("kind")
+            if kind == "action":
+                return self._apply_action(state, event.get("seat"), event.get("action"), False)
+            if kind == "chance":
+                return self._apply_chance(state, event.get("outcome"), False)
         return self._apply(state, event, owned=False)
 
     def apply_in_place(self, state: State, event: dict[str, Any]) -> State:
+        # _apply's dispatch without its frame, for the fold's every event (issue 17, P1); anything
+        # else goes through _apply for its refusal.
+        if isinstance(event, dict):
+            kind = event.get("kind")
+            if kind == "action":
+                return self._apply_action(state, event.get("seat"), event.get("action"), True)
+            if kind == "chance":
+                return self._apply_chance(state, event.get("outcome"), True)
         return self._apply(state, event, owned=True)
 
     def _apply(self, state: State, event: dict[str, Any], *, owned: bool) -> State:
@@ -414,12 +428,12 @@ class WizardDodgeballEngine(Engine):
         # of one is numbers and new containers (a square becomes a new [column, row], a cast's
         # targets new dicts, a roll's dice new records), never a list or dict of the event.
         if kind == "chance":
-            return self._apply_chance(state, event.get("outcome"), owned=owned)
+            return self._apply_chance(state, event.get("outcome"), owned)
         if kind == "action":
-            return self._apply_action(state, event.get("seat"), event.get("action"), owned=owned)
+            return self._apply_action(state, event.get("seat"), event.get("action"), owned)
         raise IllegalAction("An event is either a chance outcome or a seat's action.", code="bad_event")
 
-    def _apply_chance(self, state: State, outcome: Any, *, owned: bool) -> State:
+    def _apply_chance(self, state: State, outcome: Any, owned: bool) -> State:
         colours = self._chance_colours(state)
         if colours is None:
             raise IllegalAction("No dice are due now.", code="no_chance_pending")
@@ -472,23 +486,34 @@ class WizardDodgeballEngine(Engine):
             state["queue"].pop(0)
             spells.apply_cast(state)
 
-    def _apply_action(self, state: State, seat: Any, action: Any, *, owned: bool) -> State:
-        if type(seat) is not int or not 0 <= seat < state["seats"]:
-            raise IllegalAction("Unknown seat.", code="bad_seat")
-        if not isinstance(action, dict) or not isinstance(atype := action.get("type"), str):
-            raise IllegalAction("An action is an object with a 'type'.", code="bad_action")
-        if state["winner"] is not None:
-            raise IllegalAction("The game is over.", code="game_over")
-        # to_move without its list: one seat is to move, the choice's or the turn's.
-        if state["queue"]:
-            kind = state["queue"][0]["step"]
-            if kind in CHANCE_STEPS:
-                raise IllegalAction("Dice must be rolled first.", code="chance_pending")
-            if seat != self._choice_seat(state, state["queue"][0]):
+    def _apply_action(self, state: State, seat: Any, action: Any, owned: bool) -> State:
+        # The turn's own seat acting with no choice pending passes every check below: its seat is
+        # one of the game's, and it is to move. That case is recognised first (issue 17, P1).
+        if not (
+            type(action) is dict
+            and type(atype := action.get("type")) is str
+            and not state["queue"]
+            and state["winner"] is None
+            and seat == state["turn"]["seat"]
+            and type(seat) is int
+        ):
+            if type(seat) is not int or not 0 <= seat < state["seats"]:
+                raise IllegalAction("Unknown seat.", code="bad_seat")
+            if not isinstance(action, dict) or not isinstance(atype := action.get("type"), str):
+                raise IllegalAction("An action is an object with a 'type'.", code="bad_action")
+            if state["winner"] is not None:
+                raise IllegalAction("The game is over.", code="game_over")
+            # to_move without its list: one seat is to move, the choice's or the turn's.
+            if state["queue"]:
+                kind = state["queue"][0]["step"]
+                if kind in CHANCE_STEPS:
+                    raise IllegalAction("Dice must be rolled first.", code="chance_pending")
+                if seat != self._choice_seat(state, state["queue"][0]):
+                    raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
+            elif seat != state["turn"]["seat"]:
                 raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
-        elif seat != state["turn"]["seat"]:
-            raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
         new = state if owned else copy_state(state)
+        goes_on = frozen = None
         if new["queue"]:
             step = new["queue"][0]
             expected = CHOICE_STEPS[step["step"]]
@@ -506,13 +531,13 @@ class WizardDodgeballEngine(Engine):
                 spells.finish_teleports(new)
         else:
             if atype == "end_turn":
-                rules.end_turn(new)
+                frozen = rules.end_turn(new)
             elif atype == "move":
                 rules.do_move(new, action)
             elif atype == "pick_up":
-                rules.do_pick_up(new, action)
+                goes_on = rules.do_pick_up(new, action)
             elif atype == "drop":
-                rules.do_drop(new, action)
+                goes_on = rules.do_drop(new, action)
             elif atype == "throw":
                 rules.do_throw(new, action)
             elif atype == "pass":
@@ -528,8 +553,9 @@ class WizardDodgeballEngine(Engine):
         queue = new["queue"]
         if queue and queue[0]["step"] == "cast_apply":
             self._run_auto_steps(new)
-        # A pick-up or a drop tells settle whether the wizard has a free action left (issue 17, P1).
-        rules.settle(new, atype if atype == "pick_up" or atype == "drop" else None)
+        # A move tells settle that the wizard is not frozen, a pick-up or a drop whether its turn
+        # goes on, an ended turn whether the next wizard is frozen (issue 17, P1).
+        rules.settle(new, "move" if atype == "move" else None, goes_on, frozen)
         return new
 
     # -- legal actions -------------------------------------------------------------------

@@ -14,7 +14,6 @@ from engines.base import IllegalAction
 from . import dice
 from .geometry import line_of_sight
 from .state import (
-    _FOUND_AT,
     State,
     attack_colours,
     ball,
@@ -23,7 +22,6 @@ from .state import (
     dodge_colours,
     effect_faces,
     has_effect,
-    has_faces,
     move_allowance,
     occupancy,
     stats,
@@ -38,7 +36,11 @@ FROZEN_DODGE = 5
 
 def sq(value: Any, what: str = "square") -> Square:
     """A [column, row] from an action, checked for shape."""
-    if isinstance(value, (list, tuple)) and len(value) == 2 and type(value[0]) is int and type(value[1]) is int:
+    if type(value) is list and len(value) == 2:  # as an action's JSON gives it: the test below, shorter
+        x, y = value
+        if type(x) is int and type(y) is int:
+            return (x, y)
+    elif isinstance(value, (list, tuple)) and len(value) == 2 and type(value[0]) is int and type(value[1]) is int:
         return (value[0], value[1])
     raise IllegalAction(f"The {what} must be given as [column, row].", code="bad_square")
 
@@ -51,8 +53,9 @@ def name(jersey: int) -> str:
 # turns
 
 
-def begin_turn(state: State, side: int) -> None:
-    """Activate the side's next wizard in line-up order (left to right), skipping the eliminated."""
+def begin_turn(state: State, side: int) -> bool | None:
+    """Activate the side's next wizard in line-up order (left to right), skipping the eliminated.
+    Returns whether that wizard is frozen, which settle asks next (None: nobody was activated)."""
     wizards = state["wizards"]
     # setup lists the first side's five wizards, then the second's, and nothing reorders them: the
     # side's line-up is its five, taken as a slice once its ends are seen to be the side's (issue 17, P1).
@@ -66,9 +69,19 @@ def begin_turn(state: State, side: int) -> None:
             chosen = w
             break
     if chosen is None:  # cannot happen: the game ends when a side has nobody left
-        return
+        return None
     jersey = chosen["j"]
-    speed, slow = has_faces(state, jersey, "speed", "slow")
+    # has_faces for Speed and Slow, and Freeze for settle, in one pass (issue 17, P1).
+    speed = slow = frozen = False
+    for e in state["effects"]:
+        if e["wizard"] == jersey:
+            face = e["face"]
+            if face == "speed":
+                speed = True
+            elif face == "slow":
+                slow = True
+            elif face == "freeze":
+                frozen = True
     actions = 2 + (1 if speed else 0) - (1 if slow else 0)  # 1 to 3, never below 0
     seats = state["sides"][side]
     if state["team_control"] == "turns":
@@ -77,6 +90,7 @@ def begin_turn(state: State, side: int) -> None:
         seat = state["controllers"][side][chosen["slot"]]
     prev = state["turn"]["n"] if state["turn"] is not None else 0
     state["turn"] = {"n": prev + 1, "side": side, "wizard": jersey, "actions": actions, "seat": seat}
+    return frozen
 
 
 #: ``state["winner"]`` when a stalled game ends level (version 1 only).
@@ -90,26 +104,28 @@ def is_version_1(state: State) -> bool:
     return "stall_turns" in state
 
 
-def end_turn(state: State) -> None:
+def end_turn(state: State) -> bool | None:
+    """Returns begin_turn's answer for the next turn's wizard, None when no turn began."""
     turn = state["turn"]
     side, jersey = turn["side"], turn["wizard"]
     # Spell cards recharge at the end of the casting wizard's next turn; their effects end with them.
     for card_id, card in state["cards"][side].items():
-        if not card["charged"] and card["caster"] == jersey and card["turn"] < turn["n"]:
+        # The caster first: it rules out a charged card too (its caster is None; issue 17, P1).
+        if card["caster"] == jersey and not card["charged"] and card["turn"] < turn["n"]:
             recharge(state, side, card_id)
     w = wizard(state, jersey)
     state["next_slot"][side] = (w["slot"] + 1) % 5
     state["turns_taken"][side] += 1
     state["last_seat"][side] = turn["seat"]
-    if is_version_1(state):
+    if "stall_turns" in state:  # is_version_1, inline: every turn ends here
         state["quiet_turns"] += 1
         if state["stall_turns"] and state["quiet_turns"] >= state["stall_turns"]:
             end_stalled_game(state)
-            return
+            return None
     elif state["turn_limit"] is not None and turn["n"] >= state["turn_limit"]:
         end_unfinished_game(state)
-        return
-    begin_turn(state, 1 - side)
+        return None
+    return begin_turn(state, 1 - side)
 
 
 def end_unfinished_game(state: State) -> None:
@@ -168,11 +184,15 @@ def free_action_available(state: State, w: dict) -> bool:
     return False
 
 
-def settle(state: State, just: str | None = None) -> None:
+def settle(state: State, just: str | None = None, goes_on: bool | None = None, frozen: bool | None = None) -> None:
     """After every event: activate balls behind an attack line, end finished turns, detect the winner.
 
-    ``just`` is "pick_up" or "drop" when the event settled is that free action by the turn's
-    wizard: then whether it has a free action left is known without looking at its neighbours."""
+    What the event just applied tells about the turn's wizard, so the first look at it need not
+    find it out again (issue 17, P1): ``just`` is "move" after a move (the wizard is not frozen:
+    do_move refuses a frozen one, and a move writes no effect, so with an action left it is not
+    stuck); ``goes_on`` is do_pick_up's or do_drop's answer, whether the wizard's turn goes on;
+    ``frozen`` is end_turn's answer for the wizard whose turn it began. A turn ended here hands
+    its own answer to the next look."""
     back_rows = None
     for b in state["balls"]:
         if not b["active"]:
@@ -194,32 +214,25 @@ def settle(state: State, just: str | None = None) -> None:
     while True:
         turn = state["turn"]
         jersey = turn["wizard"]
-        try:  # wizard(), its hint inline: this runs after every event
-            w = state["wizards"][_FOUND_AT[jersey]]
-            if w["j"] != jersey:
-                w = wizard(state, jersey)
-        except (KeyError, IndexError, TypeError):
-            w = wizard(state, jersey)
+        w = wizard(state, jersey)
         if not w["out"]:
-            if turn["actions"] > 0:
-                for e in state["effects"]:
-                    if e["wizard"] == jersey and e["face"] == "freeze":
-                        break
-                else:
-                    return  # not stuck (has_effect, inline)
-            if hint is None:
-                free = free_action_available(state, w)
-            elif hint == "drop":
-                # The ball just dropped lies on a neighbouring square, to be picked up again.
-                free = not has_effect(state, jersey, "butter_fingers")
+            if goes_on is not None:
+                if goes_on:
+                    return
             else:
-                # The ball just picked up lay on a neighbouring square, which it has left free to
-                # drop it on (nothing else stands on a loose ball's square).
-                free = not has_effect(state, jersey, "sticky_fingers")
-            if free:
-                return
-        end_turn(state)
-        hint = None
+                if turn["actions"] > 0:
+                    if hint == "move" or frozen is False:
+                        return
+                    if frozen is None:
+                        for e in state["effects"]:
+                            if e["wizard"] == jersey and e["face"] == "freeze":
+                                break
+                        else:
+                            return  # not stuck (has_effect, inline)
+                if free_action_available(state, w):
+                    return
+        frozen = end_turn(state)
+        hint = goes_on = None
         passes -= 1
         if not passes:
             return
@@ -366,47 +379,74 @@ def not_frozen(state: State, w: dict, verb: str) -> None:
 
 
 def do_move(state: State, action: dict) -> None:
-    w = require_turn_wizard(state)
+    turn = state["turn"]
+    w = wizard(state, turn["wizard"])
     to = sq(action.get("to"))
     pick = action.get("pick_up")
-    if state["turn"]["actions"] <= 0:
+    if turn["actions"] <= 0:
         raise IllegalAction("This wizard has no actions left this turn.", code="no_actions_left")
-    not_frozen(state, w, "move")
+    # The mover's effects in one pass, for not_frozen, move_allowance and check_can_pick_up
+    # (each was a pass of its own; issue 17, P1).
+    j = w["j"]
+    frozen = shrink = enlarge = butter = False
+    for e in state["effects"]:
+        if e["wizard"] == j:
+            face = e["face"]
+            if face == "freeze":
+                frozen = True
+            elif face == "shrink":
+                shrink = True
+            elif face == "enlarge":
+                enlarge = True
+            elif face == "butter_fingers":
+                butter = True
+    if frozen:
+        not_frozen(state, w, "move")  # raises
     c = court_of(state)
-    if not c.in_bounds(to):
+    gx, gy = to
+    if not (1 <= gx <= c.width and 1 <= gy <= c.length):  # c.in_bounds(to)
         raise IllegalAction("That square is off the court.", code="out_of_bounds")
-    if not c.in_half(w["side"], to):
+    lo, hi = c.half_rows[w["side"]]
+    if not lo <= gy <= hi:  # c.in_half(w["side"], to), the column already in bounds
         raise IllegalAction("Wizards may move into the Neutral Area but never across it.", code="cross_neutral_area")
+    allowance = stats(j)["move"]  # move_allowance, from the faces above
+    if shrink:
+        allowance -= 2
+    if enlarge:
+        allowance += 2
+    if allowance < 1:
+        allowance = 1
     if pick is None:
         # The straight path settles most moves; the blocked squares and the search are built
         # only when it does not (issue 17, P1).
-        if not _straight_path_free(state, w, to) and to not in reachable(
-            state, w["j"], blocked := _blocked(state), goal=to
+        if not _straight_path_free(state, w, to, allowance, lo, hi) and to not in reachable(
+            state, j, blocked := _blocked(state), goal=to
         ):
             if to in blocked:
                 raise IllegalAction("That square is not empty.", code="square_occupied")
             raise IllegalAction(
-                f"{name(w['j'])} cannot reach that square with a move of {move_allowance(state, w['j'])}.",
+                f"{name(j)} cannot reach that square with a move of {allowance}.",
                 code="out_of_reach",
             )
     else:
         b = ball(state, pick) if type(pick) is int else None
         if b is None or b["sq"] is None:
             raise IllegalAction("There is no loose ball with that number to pick up.", code="no_such_ball")
-        check_can_pick_up(state, w)
+        if butter or w["ball"] is not None:
+            check_can_pick_up(state, w)  # raises
         blocked = _blocked(state)
         bsq = (b["sq"][0], b["sq"][1])
-        if not _straight_pickup_free(state, w, bsq, to, blocked) and to not in reachable_with_pickup(
-            state, w["j"], pick, blocked
+        if not _straight_pickup_free(state, w, bsq, to, blocked, allowance, lo, hi) and to not in (
+            reachable_with_pickup(state, j, pick, blocked)
         ):
             raise IllegalAction(
                 "No path of that length passes next to that ball and ends on that square.", code="out_of_reach"
             )
         b["sq"] = None
-        b["holder"] = w["j"]
+        b["holder"] = j
         w["ball"] = b["id"]
-    spend_action(state)
-    w["sq"] = [to[0], to[1]]
+    turn["actions"] -= 1  # spend_action: more than none are left, as checked above
+    w["sq"] = [gx, gy]
 
 
 def _straight_path(x: int, y: int, gx: int, gy: int, line_first: bool) -> list[list[int]]:
@@ -436,33 +476,32 @@ def _straight_path(x: int, y: int, gx: int, gy: int, line_first: bool) -> list[l
     return path
 
 
-def _straight_steps(
-    a: Square, b: Square, blocked: set[Square], lo: int, hi: int, line_first: bool = False
-) -> int | None:
-    """The length of the path that steps straight from ``a`` at ``b`` (``_straight_path``) when
-    every square on it after ``a`` is free and in rows lo..hi; else None."""
+def _straight_steps(a: Square, b: Square, blocked: set[Square], lo: int, hi: int, line_first: bool = False) -> bool:
+    """Whether every square after ``a`` of the path that steps straight from ``a`` at ``b``
+    (``_straight_path``) is free and in rows lo..hi. Such a path is as long as the king distance
+    between its ends."""
     for x, y in _straight_path(a[0], a[1], b[0], b[1], line_first):
         if (x, y) in blocked or not lo <= y <= hi:
-            return None
-    return max(abs(b[0] - a[0]), abs(b[1] - a[1]))
+            return False
+    return True
 
 
-def _straight_path_free(state: State, w: dict, to: Square) -> bool:
-    """A quick sufficient test for a plain move (issue 17, P1): one of the two straight paths to
-    the goal (diagonally first, then along the line; or along the line first, then diagonally)
-    is within the allowance and free. When it says True, ``reachable`` finds the goal too (its
-    search tries every such path); when False, the search decides.
-
-    ``_straight_steps`` without the set of blocked squares: the path, a few squares, is laid
-    out first and each wizard's and loose ball's square looked for in it."""
+def _straight_path_free(state: State, w: dict, to: Square, allowance: int, lo: int, hi: int) -> bool:
+    """A quick sufficient test for a plain move to ``to``, a square of rows lo..hi (issue 17, P1):
+    one of the two straight paths to the goal (diagonally first, then along the line; or along
+    the line first, then diagonally) is within the allowance and free. When it says True,
+    ``reachable`` finds the goal too (its search tries every such path); when False, the search
+    decides."""
     x0, y0 = w["sq"]
     gx, gy = to
     if gx == x0 and gy == y0:
         return False  # standing still is no move
-    allowance = move_allowance(state, w["j"])
     if not (-allowance <= gx - x0 <= allowance and -allowance <= gy - y0 <= allowance):
         return False
-    lo, hi = court_of(state).half_rows[w["side"]]
+    # A straight path's rows run monotonically from the start's to the goal's: with both ends in
+    # rows lo..hi, so is every square between (the goal was checked by do_move).
+    if not lo <= y0 <= hi:
+        return False  # never met: a wizard stands in its own half; let the search decide
     for line_first in (False, True):
         if line_first:
             # Another path only when the move is neither straight nor diagonal. About one plain
@@ -470,11 +509,7 @@ def _straight_path_free(state: State, w: dict, to: Square) -> bool:
             sx, sy = (gx > x0) - (gx < x0), (gy > y0) - (gy < y0)
             if sx == 0 or sy == 0 or (gx - x0) * sx == (gy - y0) * sy:
                 return False
-        path = _straight_path(x0, y0, gx, gy, line_first)
-        for _, y in path:
-            if not lo <= y <= hi:
-                return False
-        if _nothing_on(state, path):
+        if _nothing_on(state, _straight_path(x0, y0, gx, gy, line_first)):
             return True
     return False
 
@@ -490,15 +525,15 @@ def _nothing_on(state: State, path: list[list[int]]) -> bool:
     return True
 
 
-def _straight_pickup_free(state: State, w: dict, bsq: Square, to: Square, blocked: set[Square]) -> bool:
+def _straight_pickup_free(
+    state: State, w: dict, bsq: Square, to: Square, blocked: set[Square], allowance: int, lo: int, hi: int
+) -> bool:
     """The same quick test for a move that picks up the ball on ``bsq``: straight to a square next
     to the ball (or from where the wizard stands), then straight on to the goal with the ball's
     square free, within the allowance. True means ``reachable_with_pickup`` has the goal too."""
     start = (w["sq"][0], w["sq"][1])
     if to == start:
         return False
-    lo, hi = court_of(state).half_rows[w["side"]]
-    allowance = move_allowance(state, w["j"])
     after = blocked - {bsq}
     for s in court_of(state).neighbours(bsq):
         # A free straight path is as long as the king distance between its ends, so a square
@@ -514,16 +549,13 @@ def _straight_pickup_free(state: State, w: dict, bsq: Square, to: Square, blocke
             second = dy if dy >= 0 else -dy
         if first + second > allowance:
             continue
-        # Each leg diagonally first, and when that is blocked, along the line first.
-        first = 0 if s == start else _straight_steps(start, s, blocked, lo, hi)
-        if first is None:
-            first = _straight_steps(start, s, blocked, lo, hi, True)
-        if first is None or first > allowance:
+        # Each leg diagonally first, and when that is blocked, along the line first. A free leg
+        # is as long as the distance above, so the two are within the allowance.
+        if s != start and not (
+            _straight_steps(start, s, blocked, lo, hi) or _straight_steps(start, s, blocked, lo, hi, True)
+        ):
             continue
-        second = _straight_steps(s, to, after, lo, hi)
-        if second is None:
-            second = _straight_steps(s, to, after, lo, hi, True)
-        if second is not None and first + second <= allowance:
+        if _straight_steps(s, to, after, lo, hi) or _straight_steps(s, to, after, lo, hi, True):
             return True
     return False
 
@@ -535,13 +567,34 @@ def check_can_pick_up(state: State, w: dict) -> None:
         raise IllegalAction(f"{name(w['j'])} has Butter Fingers and cannot pick up a ball.", code="butter_fingers")
 
 
-def do_pick_up(state: State, action: dict) -> None:
+def _fingers(state: State, jersey: int) -> tuple[bool, bool, bool]:
+    """Whether Butter Fingers, Sticky Fingers and Freeze are on the wizard, in one pass."""
+    butter = sticky = frozen = False
+    for e in state["effects"]:
+        if e["wizard"] == jersey:
+            face = e["face"]
+            if face == "butter_fingers":
+                butter = True
+            elif face == "sticky_fingers":
+                sticky = True
+            elif face == "freeze":
+                frozen = True
+    return butter, sticky, frozen
+
+
+def do_pick_up(state: State, action: dict) -> bool:
+    """Returns whether the wizard's turn goes on, for settle: with an action left and not frozen,
+    or with the free action of dropping the ball again left. The ball lay on a neighbouring
+    square, which it has left free to drop it on (nothing else stands on a loose ball's square),
+    so only Sticky Fingers takes that away."""
     w = require_turn_wizard(state)
     bid = action.get("ball")
     b = ball(state, bid) if type(bid) is int else None
     if b is None:
         raise IllegalAction("There is no ball with that number.", code="no_such_ball")
-    check_can_pick_up(state, w)
+    butter, sticky, frozen = _fingers(state, w["j"])
+    if butter or w["ball"] is not None:
+        check_can_pick_up(state, w)  # raises
     if b["sq"] is None:
         raise IllegalAction("That ball is already held.", code="ball_not_loose")
     dx, dy = b["sq"][0] - w["sq"][0], b["sq"][1] - w["sq"][1]
@@ -550,16 +603,21 @@ def do_pick_up(state: State, action: dict) -> None:
     b["sq"] = None
     b["holder"] = w["j"]
     w["ball"] = b["id"]
+    return (state["turn"]["actions"] > 0 and not frozen) or not sticky
 
 
 def _stands_on(state: State, square: Square) -> bool:
     """Whether a wizard on the court or a loose ball stands on ``square`` (it is in ``occupancy``)."""
-    at = [square[0], square[1]]  # squares in the state are [column, row] lists
+    # Coordinates compared one by one, where comparing the state's [column, row] lists built one;
+    # a wizard off the court and a held ball have no square (``sq`` None; issue 17, P1).
+    x, y = square
     for w in state["wizards"]:
-        if w["sq"] == at and not w["out"]:
+        s = w["sq"]
+        if s is not None and s[0] == x and s[1] == y:
             return True
     for b in state["balls"]:
-        if b["sq"] == at:
+        s = b["sq"]
+        if s is not None and s[0] == x and s[1] == y:
             return True
     return False
 
@@ -583,12 +641,16 @@ def placement_squares(state: State, around: Square) -> list[Square]:
     return []
 
 
-def do_drop(state: State, action: dict) -> None:
+def do_drop(state: State, action: dict) -> bool:
+    """Returns whether the wizard's turn goes on, for settle: with an action left and not frozen,
+    or with the free action of picking the ball up again left (it lies on a neighbouring square),
+    which only Butter Fingers takes away."""
     w = require_turn_wizard(state)
     to = sq(action.get("to"))
     if w["ball"] is None:
         raise IllegalAction(f"{name(w['j'])} is not holding a ball.", code="no_ball")
-    if has_effect(state, w["j"], "sticky_fingers"):
+    butter, sticky, frozen = _fingers(state, w["j"])
+    if sticky:
         raise IllegalAction(f"{name(w['j'])} has Sticky Fingers and cannot drop the ball.", code="sticky_fingers")
     here = (w["sq"][0], w["sq"][1])
     # empty_neighbours without the court's occupancy: the one square asked about.
@@ -598,6 +660,7 @@ def do_drop(state: State, action: dict) -> None:
     b["sq"] = [to[0], to[1]]
     b["holder"] = None
     w["ball"] = None
+    return (state["turn"]["actions"] > 0 and not frozen) or not butter
 
 
 # ---------------------------------------------------------------------------

@@ -199,6 +199,38 @@ def card_for(state: State, side: int, face_id: str) -> str:
     return face["card"]
 
 
+def caster_reads(state: State, caster: dict, face_id: str) -> tuple[bool, int, int]:
+    """(has_effect(Freeze), area_size, spell_range) of a caster casting a face, from one pass
+    over the effects where each of the three made a pass of its own (issue 17, P1)."""
+    face = faces()[face_id]
+    j, side, card = caster["j"], caster["side"], face["card"]
+    frozen = boost = drain = False
+    in_use = 0
+    for e in state["effects"]:
+        if e["wizard"] == j:
+            f = e["face"]
+            if f == "freeze":
+                frozen = True
+            elif f == "magic_boost":
+                boost = True
+            elif f == "magic_drain":
+                drain = True
+        if e["card"] == card and e["side"] == side:
+            in_use += 1
+    if face["targets"] == "effect":
+        size = 1  # Dispel cancels one spell effect
+    else:
+        size = stats(j)["magic"]
+        if face["marker"]:
+            size = min(size, MARKERS_PER_SPELL - in_use)
+    rng = court_of(state).length
+    if boost:
+        rng += 4
+    if drain:
+        rng -= 4
+    return frozen, size, rng
+
+
 def check_cast(state: State, caster: dict, action: dict) -> tuple[str, list[dict]]:
     face_id = action.get("spell")
     if not isinstance(face_id, str):
@@ -206,7 +238,8 @@ def check_cast(state: State, caster: dict, action: dict) -> tuple[str, list[dict
     card_id = card_for(state, caster["side"], face_id)
     if state["turn"]["actions"] <= 0:
         raise IllegalAction("This wizard has no actions left this turn.", code="no_actions_left")
-    if has_effect(state, caster["j"], "freeze"):
+    frozen, size, rng = caster_reads(state, caster, face_id)
+    if frozen:
         raise IllegalAction(f"{name(caster['j'])} is frozen and cannot cast.", code="frozen")
     if not state["cards"][caster["side"]][card_id]["charged"]:
         raise IllegalAction(
@@ -219,13 +252,16 @@ def check_cast(state: State, caster: dict, action: dict) -> tuple[str, list[dict
     targets = action.get("targets")
     if not isinstance(targets, list) or not targets:
         raise IllegalAction("A spell needs at least one target.", code="no_targets")
-    size = area_size(state, caster, face_id)
     if len(targets) > size:
         code = "too_many_targets"
         raise IllegalAction(
             f"{name(caster['j'])} can target an area of at most {size} square(s) with this spell.", code=code
         )
     for ref in targets:
+        if type(ref) is dict and len(ref) == 1:  # as an action's JSON gives it: its one item unpacked
+            ((key, value),) = ref.items()
+            if (key == "wizard" or key == "ball" or key == "effect") and type(value) is int:
+                continue
         if (
             not isinstance(ref, dict)
             or len(ref) != 1
@@ -236,6 +272,7 @@ def check_cast(state: State, caster: dict, action: dict) -> tuple[str, list[dict
     chosen: list[Square] = []
     norm: list[dict] = []
     targetable = _Targetable(state, caster, face_id)
+    targetable.rng = rng
     for ref in targets:
         s = targetable.square(ref)
         if s is None:
@@ -457,7 +494,18 @@ def do_cast(state: State, caster: dict, action: dict) -> None:
     state["turn"]["actions"] -= 1
     state["cards"][side][card_id] = {"charged": False, "caster": caster["j"], "turn": state["turn"]["n"]}
     state["rolls"] = []
-    resisters = [resister_of(state, side, face_id, ref) for ref in targets]
+    # The resisters, the outcomes and the resist steps in one loop over the targets.
+    resisters = []
+    outcomes = []
+    steps: list[dict] = []
+    for i, ref in enumerate(targets):
+        r = resister_of(state, side, face_id, ref)
+        resisters.append(r)
+        if r is None:
+            outcomes.append("auto")
+        else:
+            outcomes.append("pending")
+            steps.append({"step": "resist", "i": i, "rebound": False})
     state["cast"] = {
         "face": face_id,
         "card": card_id,
@@ -466,13 +514,11 @@ def do_cast(state: State, caster: dict, action: dict) -> None:
         "targets": targets,
         "resisters": resisters,
         "score": None,
-        "outcomes": ["pending" if r is not None else "auto" for r in resisters],
+        "outcomes": outcomes,
         "rebound": False,
     }
-    steps: list[dict] = []
-    if any(r is not None for r in resisters):
-        steps.append({"step": "cast_roll"})
-        steps.extend({"step": "resist", "i": i, "rebound": False} for i, r in enumerate(resisters) if r is not None)
+    if steps:
+        steps.insert(0, {"step": "cast_roll"})
     steps.append({"step": "cast_apply"})
     state["queue"][0:0] = steps
 

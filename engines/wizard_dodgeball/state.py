@@ -92,7 +92,16 @@ def wizard(state: State, jersey: int) -> dict[str, Any] | None:
 
 
 def ball(state: State, ball_id: int) -> dict[str, Any] | None:
-    for b in state["balls"]:
+    balls = state["balls"]
+    # setup numbers the balls 1, 2, ... in the list's order and nothing reorders it: ball n is
+    # looked for at place n - 1 first, checked (issue 17, P1); a miss walks the list as before.
+    try:
+        b = balls[ball_id - 1]
+        if b["id"] == ball_id:
+            return b
+    except (IndexError, TypeError):
+        pass
+    for b in balls:
         if b["id"] == ball_id:
             return b
     return None
