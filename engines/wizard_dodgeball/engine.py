@@ -401,36 +401,22 @@ class WizardDodgeballEngine(Engine):
 
     # -- apply -------------------------------------------------------------------------
     def apply(self, state: State, event: dict[str, Any]) -> State:
-        if isinstance(event, dict):  # as apply_in_place
-            kind = event.get("kind")
-            if kind == "action":
-                return self._apply_action(state, event.get("seat"), event.get("action"), False)
-            if kind == "chance":
-                return self._apply_chance(state, event.get("outcome"), False)
-        return self._apply(state, event, owned=False)
+        return self._apply(state, event, False)
 
     def apply_in_place(self, state: State, event: dict[str, Any]) -> State:
-        # _apply's dispatch without its frame, for the fold's every event (issue 17, P1); anything
-        # else goes through _apply for its refusal.
-        if isinstance(event, dict):
-            kind = event.get("kind")
-            if kind == "action":
-                return self._apply_action(state, event.get("seat"), event.get("action"), True)
-            if kind == "chance":
-                return self._apply_chance(state, event.get("outcome"), True)
-        return self._apply(state, event, owned=True)
+        return self._apply(state, event, True)
 
-    def _apply(self, state: State, event: dict[str, Any], *, owned: bool) -> State:
-        if not isinstance(event, dict):
-            raise IllegalAction("An event is an object.", code="bad_event")
-        kind = event.get("kind")
+    def _apply(self, state: State, event: dict[str, Any], owned: bool) -> State:
         # An owned state is written in place, yet needs no copy of the event: what the rules keep
         # of one is numbers and new containers (a square becomes a new [column, row], a cast's
         # targets new dicts, a roll's dice new records), never a list or dict of the event.
-        if kind == "chance":
-            return self._apply_chance(state, event.get("outcome"), owned)
+        if not isinstance(event, dict):
+            raise IllegalAction("An event is an object.", code="bad_event")
+        kind = event.get("kind")
         if kind == "action":
             return self._apply_action(state, event.get("seat"), event.get("action"), owned)
+        if kind == "chance":
+            return self._apply_chance(state, event.get("outcome"), owned)
         raise IllegalAction("An event is either a chance outcome or a seat's action.", code="bad_event")
 
     def _apply_chance(self, state: State, outcome: Any, owned: bool) -> State:
@@ -534,6 +520,7 @@ class WizardDodgeballEngine(Engine):
                 frozen = rules.end_turn(new)
             elif atype == "move":
                 rules.do_move(new, action)
+                frozen = False  # do_move refuses a frozen wizard, and a move writes no effect
             elif atype == "pick_up":
                 goes_on = rules.do_pick_up(new, action)
             elif atype == "drop":
@@ -553,9 +540,9 @@ class WizardDodgeballEngine(Engine):
         queue = new["queue"]
         if queue and queue[0]["step"] == "cast_apply":
             self._run_auto_steps(new)
-        # A move tells settle that the wizard is not frozen, a pick-up or a drop whether its turn
-        # goes on, an ended turn whether the next wizard is frozen (issue 17, P1).
-        rules.settle(new, "move" if atype == "move" else None, goes_on, frozen)
+        # A pick-up or a drop tells settle whether the wizard's turn goes on; a move or an ended
+        # turn whether the wizard it leaves to move is frozen (issue 17, P1).
+        rules.settle(new, goes_on, frozen)
         return new
 
     # -- legal actions -------------------------------------------------------------------

@@ -14,13 +14,20 @@ from engines.base import IllegalAction
 from . import dice
 from .geometry import line_of_sight
 from .state import (
+    BUTTER_FINGERS,
+    FREEZE,
+    SLOW,
+    SPEED,
+    STICKY_FINGERS,
     State,
+    allowance_with,
     attack_colours,
     ball,
     ball_on_fire,
     court_of,
     dodge_colours,
     effect_faces,
+    face_bits,
     has_effect,
     move_allowance,
     occupancy,
@@ -71,18 +78,8 @@ def begin_turn(state: State, side: int) -> bool | None:
     if chosen is None:  # cannot happen: the game ends when a side has nobody left
         return None
     jersey = chosen["j"]
-    # has_faces for Speed and Slow, and Freeze for settle, in one pass (issue 17, P1).
-    speed = slow = frozen = False
-    for e in state["effects"]:
-        if e["wizard"] == jersey:
-            face = e["face"]
-            if face == "speed":
-                speed = True
-            elif face == "slow":
-                slow = True
-            elif face == "freeze":
-                frozen = True
-    actions = 2 + (1 if speed else 0) - (1 if slow else 0)  # 1 to 3, never below 0
+    bits = face_bits(state, jersey)  # Speed and Slow here, Freeze for settle (issue 17, P1)
+    actions = 2 + (1 if bits & SPEED else 0) - (1 if bits & SLOW else 0)  # 1 to 3, never below 0
     seats = state["sides"][side]
     if state["team_control"] == "turns":
         seat = seats[state["turns_taken"][side] % len(seats)]
@@ -90,7 +87,7 @@ def begin_turn(state: State, side: int) -> bool | None:
         seat = state["controllers"][side][chosen["slot"]]
     prev = state["turn"]["n"] if state["turn"] is not None else 0
     state["turn"] = {"n": prev + 1, "side": side, "wizard": jersey, "actions": actions, "seat": seat}
-    return frozen
+    return bool(bits & FREEZE)
 
 
 #: ``state["winner"]`` when a stalled game ends level (version 1 only).
@@ -184,15 +181,14 @@ def free_action_available(state: State, w: dict) -> bool:
     return False
 
 
-def settle(state: State, just: str | None = None, goes_on: bool | None = None, frozen: bool | None = None) -> None:
+def settle(state: State, goes_on: bool | None = None, frozen: bool | None = None) -> None:
     """After every event: activate balls behind an attack line, end finished turns, detect the winner.
 
     What the event just applied tells about the turn's wizard, so the first look at it need not
-    find it out again (issue 17, P1): ``just`` is "move" after a move (the wizard is not frozen:
-    do_move refuses a frozen one, and a move writes no effect, so with an action left it is not
-    stuck); ``goes_on`` is do_pick_up's or do_drop's answer, whether the wizard's turn goes on;
-    ``frozen`` is end_turn's answer for the wizard whose turn it began. A turn ended here hands
-    its own answer to the next look."""
+    find it out again (issue 17, P1): ``goes_on`` is do_pick_up's or do_drop's answer, whether
+    the wizard's turn goes on; ``frozen`` whether the wizard is frozen (False after a move;
+    end_turn's answer for the wizard whose turn it began). A turn ended here hands its own answer
+    to the next look."""
     back_rows = None
     for b in state["balls"]:
         if not b["active"]:
@@ -209,7 +205,6 @@ def settle(state: State, just: str | None = None, goes_on: bool | None = None, f
         return
     # Each pass looks at the turn's wizard and returns, or ends that turn and looks again. The
     # bookkeeping is done after a turn ends, not before every look: most events end no turn.
-    hint = just  # about the wizard of the first pass only
     passes = 64  # turns ended at most; bounded for safety
     while True:
         turn = state["turn"]
@@ -221,7 +216,7 @@ def settle(state: State, just: str | None = None, goes_on: bool | None = None, f
                     return
             else:
                 if turn["actions"] > 0:
-                    if hint == "move" or frozen is False:
+                    if frozen is False:
                         return
                     if frozen is None:
                         for e in state["effects"]:
@@ -232,7 +227,7 @@ def settle(state: State, just: str | None = None, goes_on: bool | None = None, f
                 if free_action_available(state, w):
                     return
         frozen = end_turn(state)
-        hint = goes_on = None
+        goes_on = None
         passes -= 1
         if not passes:
             return
@@ -385,22 +380,11 @@ def do_move(state: State, action: dict) -> None:
     pick = action.get("pick_up")
     if turn["actions"] <= 0:
         raise IllegalAction("This wizard has no actions left this turn.", code="no_actions_left")
-    # The mover's effects in one pass, for not_frozen, move_allowance and check_can_pick_up
-    # (each was a pass of its own; issue 17, P1).
+    # The mover's effects read once, for not_frozen, move_allowance and check_can_pick_up (each
+    # was a pass of its own; issue 17, P1).
     j = w["j"]
-    frozen = shrink = enlarge = butter = False
-    for e in state["effects"]:
-        if e["wizard"] == j:
-            face = e["face"]
-            if face == "freeze":
-                frozen = True
-            elif face == "shrink":
-                shrink = True
-            elif face == "enlarge":
-                enlarge = True
-            elif face == "butter_fingers":
-                butter = True
-    if frozen:
+    bits = face_bits(state, j)
+    if bits & FREEZE:
         not_frozen(state, w, "move")  # raises
     c = court_of(state)
     gx, gy = to
@@ -409,13 +393,7 @@ def do_move(state: State, action: dict) -> None:
     lo, hi = c.half_rows[w["side"]]
     if not lo <= gy <= hi:  # c.in_half(w["side"], to), the column already in bounds
         raise IllegalAction("Wizards may move into the Neutral Area but never across it.", code="cross_neutral_area")
-    allowance = stats(j)["move"]  # move_allowance, from the faces above
-    if shrink:
-        allowance -= 2
-    if enlarge:
-        allowance += 2
-    if allowance < 1:
-        allowance = 1
+    allowance = allowance_with(j, bits)
     if pick is None:
         # The straight path settles most moves; the blocked squares and the search are built
         # only when it does not (issue 17, P1).
@@ -432,7 +410,7 @@ def do_move(state: State, action: dict) -> None:
         b = ball(state, pick) if type(pick) is int else None
         if b is None or b["sq"] is None:
             raise IllegalAction("There is no loose ball with that number to pick up.", code="no_such_ball")
-        if butter or w["ball"] is not None:
+        if bits & BUTTER_FINGERS or w["ball"] is not None:
             check_can_pick_up(state, w)  # raises
         blocked = _blocked(state)
         bsq = (b["sq"][0], b["sq"][1])
@@ -567,21 +545,6 @@ def check_can_pick_up(state: State, w: dict) -> None:
         raise IllegalAction(f"{name(w['j'])} has Butter Fingers and cannot pick up a ball.", code="butter_fingers")
 
 
-def _fingers(state: State, jersey: int) -> tuple[bool, bool, bool]:
-    """Whether Butter Fingers, Sticky Fingers and Freeze are on the wizard, in one pass."""
-    butter = sticky = frozen = False
-    for e in state["effects"]:
-        if e["wizard"] == jersey:
-            face = e["face"]
-            if face == "butter_fingers":
-                butter = True
-            elif face == "sticky_fingers":
-                sticky = True
-            elif face == "freeze":
-                frozen = True
-    return butter, sticky, frozen
-
-
 def do_pick_up(state: State, action: dict) -> bool:
     """Returns whether the wizard's turn goes on, for settle: with an action left and not frozen,
     or with the free action of dropping the ball again left. The ball lay on a neighbouring
@@ -592,8 +555,8 @@ def do_pick_up(state: State, action: dict) -> bool:
     b = ball(state, bid) if type(bid) is int else None
     if b is None:
         raise IllegalAction("There is no ball with that number.", code="no_such_ball")
-    butter, sticky, frozen = _fingers(state, w["j"])
-    if butter or w["ball"] is not None:
+    bits = face_bits(state, w["j"])
+    if bits & BUTTER_FINGERS or w["ball"] is not None:
         check_can_pick_up(state, w)  # raises
     if b["sq"] is None:
         raise IllegalAction("That ball is already held.", code="ball_not_loose")
@@ -603,7 +566,7 @@ def do_pick_up(state: State, action: dict) -> bool:
     b["sq"] = None
     b["holder"] = w["j"]
     w["ball"] = b["id"]
-    return (state["turn"]["actions"] > 0 and not frozen) or not sticky
+    return (state["turn"]["actions"] > 0 and not bits & FREEZE) or not bits & STICKY_FINGERS
 
 
 def _stands_on(state: State, square: Square) -> bool:
@@ -649,8 +612,8 @@ def do_drop(state: State, action: dict) -> bool:
     to = sq(action.get("to"))
     if w["ball"] is None:
         raise IllegalAction(f"{name(w['j'])} is not holding a ball.", code="no_ball")
-    butter, sticky, frozen = _fingers(state, w["j"])
-    if sticky:
+    bits = face_bits(state, w["j"])
+    if bits & STICKY_FINGERS:
         raise IllegalAction(f"{name(w['j'])} has Sticky Fingers and cannot drop the ball.", code="sticky_fingers")
     here = (w["sq"][0], w["sq"][1])
     # empty_neighbours without the court's occupancy: the one square asked about.
@@ -660,7 +623,7 @@ def do_drop(state: State, action: dict) -> bool:
     b["sq"] = [to[0], to[1]]
     b["holder"] = None
     w["ball"] = None
-    return (state["turn"]["actions"] > 0 and not frozen) or not butter
+    return (state["turn"]["actions"] > 0 and not bits & FREEZE) or not bits & BUTTER_FINGERS
 
 
 # ---------------------------------------------------------------------------

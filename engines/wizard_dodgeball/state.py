@@ -168,28 +168,42 @@ def controller(state: State, jersey: int) -> int:
     return state["controllers"][side][w["slot"]]
 
 
-def has_faces(state: State, jersey: int, a: str, b: str) -> tuple[bool, bool]:
-    """Whether an effect of face ``a``, and one of face ``b``, is on the wizard: ``effect_faces``
-    without its set, for the questions every move and every turn asks (issue 17, P1)."""
-    has_a = has_b = False
+#: The faces the checks of a turn ask about, as bits of ``face_bits``' answer.
+FREEZE, SHRINK, ENLARGE, BUTTER_FINGERS, STICKY_FINGERS, SPEED, SLOW = (1 << k for k in range(7))
+_FACE_BIT = {
+    "freeze": FREEZE,
+    "shrink": SHRINK,
+    "enlarge": ENLARGE,
+    "butter_fingers": BUTTER_FINGERS,
+    "sticky_fingers": STICKY_FINGERS,
+    "speed": SPEED,
+    "slow": SLOW,
+}
+
+
+def face_bits(state: State, jersey: int) -> int:
+    """Which of the faces above are on the wizard, in one pass over the effects: ``effect_faces``
+    without its set, for the questions every move, pick-up, drop and turn asks (issue 17, P1)."""
+    bits = 0
     for e in state["effects"]:
         if e["wizard"] == jersey:
-            if e["face"] == a:
-                has_a = True
-            elif e["face"] == b:
-                has_b = True
-    return has_a, has_b
+            bits |= _FACE_BIT.get(e["face"], 0)
+    return bits
 
 
 def move_allowance(state: State, jersey: int) -> int:
     """MOVE, with Shrink (-2) and Enlarge (+2); never below 1."""
-    shrink, enlarge = has_faces(state, jersey, "shrink", "enlarge")
+    return allowance_with(jersey, face_bits(state, jersey))
+
+
+def allowance_with(jersey: int, bits: int) -> int:
+    """``move_allowance`` of a wizard whose ``face_bits`` are known."""
     move = stats(jersey)["move"]
-    if shrink:
+    if bits & SHRINK:
         move -= 2
-    if enlarge:
+    if bits & ENLARGE:
         move += 2
-    return max(1, move)
+    return move if move > 1 else 1
 
 
 def spell_range(state: State, jersey: int) -> int:
