@@ -206,16 +206,16 @@ def ensure_top(st: dict, f: dict, seat: int, k: int, visible):
     while len(top) < k:
         pool = p["pool"]
         if pool:
-            # draw_from on this player's pool, written out (every draw of a card runs it): the
-            # outcome was taken above, and ``need`` is at least 1.
             need = k - len(top)
             if need >= len(pool):
+                # draw_from's taking of a whole pool, without its call (every draw of a card
+                # runs this): which card came first does not matter.
                 top += pool
                 pool.clear()
                 continue
+            # The outcome was taken above, so draw_from records the draw due and says WAIT.
             label = f"Seat {seat} draws {need}" if visible != "all" else f"Top of seat {seat}'s deck"
-            st["need"] = {"zone": ["player", seat], "count": need, "visible": visible, "label": label}
-            return WAIT
+            return draw_from(st, f, ["player", seat], need, visible, label)
         if p["discard"]:
             p["pool"] = sorted(p["discard"])
             p["discard"] = []

@@ -185,14 +185,18 @@ def fresh_turn() -> dict:
     }
 
 
-@handler("_start_turn")
-def op_start_turn(st, f, op):
-    seat = op["seat"]
+def _turn_begins(st: dict, seat: int) -> None:
     st["phase"] = "turn"
     st["active"] = seat
     st["turn"] = fresh_turn()
     st["temp"] = {}
     st["deaths"] = []
+
+
+@handler("_start_turn")
+def op_start_turn(st, f, op):
+    seat = op["seat"]
+    _turn_begins(st, seat)
     env = {"you": seat, "active": seat, "source": seat}
     return push_then_done(st, f, [frame([{"op": "_refill"}, {"op": "_start_effects"}], env)])
 
@@ -250,27 +254,27 @@ def push_end_of_turn(st: dict, seat: int) -> None:
     t = st["turn"]
     t["ending"] = True
     p = st["players"][seat]
-    p["discard"] += p["hand"]
-    p["hand"] = []
+    _hand_to_discard(p)
     f = frame(list(END_OF_TURN), {"you": seat, "active": seat, "source": seat})
     having = HAVING["end_of_turn"]
     played = t["played"]
     if (played and not having.isdisjoint(played)) or controls_any(st, seat, having):
         f["pc"] = 1
     else:
-        p["discard"] += played
-        t["played"] = []
-        t["power"] = 0
+        _played_to_discard(st, p)
         f["pc"] = 3
     st["stack"].append(f)
 
 
 @handler("_hand_to_discard")
 def op_hand_to_discard(st, f, op):
-    p = st["players"][st["active"]]
+    _hand_to_discard(st["players"][st["active"]])
+    return DONE
+
+
+def _hand_to_discard(p: dict) -> None:
     p["discard"] += p["hand"]
     p["hand"] = []
-    return DONE
 
 
 @handler("_end_effects")
@@ -289,11 +293,14 @@ def op_end_effects(st, f, op):
 
 @handler("_played_to_discard")
 def op_played_to_discard(st, f, op):
-    p = st["players"][st["active"]]
+    _played_to_discard(st, st["players"][st["active"]])
+    return DONE
+
+
+def _played_to_discard(st: dict, p: dict) -> None:
     p["discard"] += st["turn"]["played"]
     st["turn"]["played"] = []
     st["turn"]["power"] = 0
-    return DONE
 
 
 @handler("_end_draw")
@@ -378,11 +385,7 @@ def start_turn_at_once(st: dict, seat: int) -> bool:
     ran three frames and five ops per turn). test_turn_shortcuts.py holds it to the frames."""
     if (None in st["lineup"] and st["main"]) or controls_any(st, seat, HAVING["start_of_turn"]):
         return False
-    st["phase"] = "turn"
-    st["active"] = seat
-    st["turn"] = fresh_turn()
-    st["temp"] = {}
-    st["deaths"] = []
+    _turn_begins(st, seat)
     return True
 
 
