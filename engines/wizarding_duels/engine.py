@@ -84,9 +84,6 @@ def _player() -> dict:
     }
 
 
-#: The steps both seats answer, each in secret (``rules.may_answer``).
-_SIMULTANEOUS = frozenset({"build", "stock", "mulligan", "neutral"})
-
 #: Every version this class plays; the newest is what new matches use (RULES.md, "Versions").
 VERSIONS = ("1", "2")
 LATEST = VERSIONS[-1]
@@ -257,33 +254,24 @@ class WizardingDuelsEngine(Engine):
         return True
 
     def validate(self, state, seat, action):
-        # ``rules.may_answer`` inline, then the step's own check (issue 17, P1: every action's
-        # check comes here, and most steps need neither the pack nor the list of answers).
-        if type(seat) is not int or seat == CHANCE or state["phase"] == "over" or not state["queue"]:
-            raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
-        st = state["queue"][0]
-        name = st["step"]
-        if name in _SIMULTANEOUS:
-            if seat not in st["seats"] or st["answers"][str(seat)] is not None:
-                raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
-        elif name in rules.CHANCES or st["seat"] != seat:
+        if type(seat) is not int or seat == CHANCE or not rules.may_answer(state, seat):
             raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
         if not isinstance(action, dict):
             raise IllegalAction("An action is a JSON object with a 'type'.", code="bad_action")
-        check = legal.CHECKS.get(name)
-        if check is not None:
-            # The action's own answer is worked out, not every answer (issue 17, P1).
-            ok = check(state, st, action)
-        elif name == "build":
+        st = state["queue"][0]
+        name = st["step"]
+        if name == "build":
             groups.check_group(pack(state), action, state["config"]["galleons"])
             return
-        elif name == "stock":
+        if name == "stock":
             groups.check_stock(pack(state), self._models_of(state, seat), action, state["config"]["potion_duplicates"])
             return
-        elif name == "mulligan":
+        if name == "mulligan":
             ok = action in self.legal_actions(state, seat)
         else:
-            ok = action in rules.options(state, st, seat)
+            # The action's own answer is worked out where a step has a check of its own, not
+            # every answer listed (issue 17, P1).
+            ok = legal.allowed(state, st, seat, action)
         if not ok:
             raise IllegalAction("That action is not allowed now.", code="illegal_action")
 

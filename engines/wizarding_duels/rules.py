@@ -119,7 +119,7 @@ def may_answer(s: State, seat: int) -> bool:
     name = st["step"]
     if name in CHANCES:
         return False
-    if name in ("build", "stock", "mulligan", "neutral"):
+    if name in _SIMULTANEOUS:
         return seat in st["seats"] and st["answers"][str(seat)] is None
     return st["seat"] == seat
 
