@@ -11,7 +11,7 @@ runs (the setup only: its commits go with ``synchronous_commit`` off, the handle
 process, with ``synchronous_commit`` back on:
 
 - baseline: the verification work alone, nothing written: each stream read and replayed by
-  ``verify_events`` as ``match_verify`` reads it (three queries a stream), and ``matches_check``
+  ``matches_check`` one match at a time as ``match_verify`` calls it (three queries a stream), and ``matches_check``
   (``matches_verify``'s reads: a hundred streams a query); run before and after the project's
   path (the first pass pays for cold caches);
 - project: ``matches_verify`` over every stream: the verdicts recorded in one transaction, then
@@ -113,18 +113,15 @@ class Clock:
 
 
 def verification_alone(ids: list[str]) -> tuple[tuple[float, float, float], int]:
-    from matches import eventstore
-    from matches.models import Match
-    from matches.verification import verify_events
+    from matches.verification import matches_check
 
     clock = Clock()
-    matches = {str(pk): match for pk, match in Match.objects.in_bulk(ids).items()}
     events = 0
-    for match in (matches[m] for m in ids):
-        stream = eventstore.stream_events(stream_id=match.stream_id)
-        events += len(stream)
-        if not verify_events(match, stream).verified:
-            raise SystemExit(f"match {match.pk} did not verify")
+    for match_id in ids:
+        checked = matches_check(match_ids=[match_id])[str(match_id)]
+        events += checked.head_seq
+        if not checked.verdict.verified:
+            raise SystemExit(f"match {match_id} did not verify")
     return clock.stop(), events
 
 

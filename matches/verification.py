@@ -40,15 +40,10 @@ class Published:
     logged: list[tuple[int, str]] = field(default_factory=list)
 
 
-def verify_events(match: Match, events: list) -> Verdict:
-    """The stream on its own (audit.matchverify, the same code the offline verifier runs),
-    then what the platform publishes about the match against it (read here, for this match)."""
-    return verify_records(match, [eventstore.event_record(e) for e in events], _published_read([match])[str(match.pk)])
-
-
 def verify_records(match: Match, records: list[dict[str, Any]], published: Published) -> Verdict:
-    """``verify_events`` of the stream's events as ``eventstore.event_record`` gives them, held
-    against what is ``published`` beside them (read for many matches at once by ``matches_check``)."""
+    """The stream on its own (audit.matchverify, the same code the offline verifier runs), its
+    events as ``eventstore.event_record`` gives them, then what the platform publishes about the
+    match against it: ``published``, read for many matches at once by ``matches_check``."""
     found = verify_match_stream(records)
     if not found.verified:
         return Verdict(False, found.seq, found.reason, events=found.events)
@@ -174,7 +169,7 @@ class Checked:
 
 def matches_check(*, match_ids: Sequence[Any]) -> dict[str, Checked]:
     """``matches_verify``'s verification work, nothing written: every stream read (a hundred per
-    query) and replayed by ``verify_events``. By match id (as text), in the order given; raises
+    query) and replayed by ``verify_records``. By match id (as text), in the order given; raises
     Match.DoesNotExist, before replaying anything, for an id that names no match."""
     ids = list(dict.fromkeys(str(m) for m in match_ids))
     found = {str(pk): match for pk, match in Match.objects.in_bulk(ids).items()}
@@ -201,13 +196,9 @@ def _streams_read(matches: list[Match]) -> tuple[dict[str, list[dict[str, Any]]]
     """The events of many matches' streams (by stream id, in seq order, as records) and what is published
     beside each (by match id), in three queries in all instead of three per match: on a loaded
     machine each round trip to the database cost more wall clock than a stream's replay."""
-    return eventstore.streams_records(stream_ids=[m.stream_id for m in matches]), _published_read(matches)
-
-
-def _published_read(matches: list[Match]) -> dict[str, Published]:
-    """What is published beside each match's stream (by match id): its log lines and logged heads."""
     from .checkpoints.verification import logged_heads
 
+    streams = eventstore.streams_records(stream_ids=[m.stream_id for m in matches])
     published = {str(m.pk): Published() for m in matches}
     for match_id, seq, text in (
         MatchLog.objects.filter(match_id__in=[m.pk for m in matches]).order_by().values_list("match_id", "seq", "text")
@@ -216,7 +207,7 @@ def _published_read(matches: list[Match]) -> dict[str, Published]:
     logged = logged_heads(stream_ids=[m.stream_id for m in matches])
     for m in matches:
         published[str(m.pk)].logged = logged.get(m.stream_id, [])
-    return published
+    return streams, published
 
 
 def _verdicts_write(matches: list[Match], now) -> None:
