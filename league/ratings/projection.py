@@ -150,14 +150,14 @@ def _read_results(cursor, game: str, match_ids: Iterable[Any] | None = None) -> 
     0.08-0.09 s. The rows stay in the driver's buffer until iterated, so a rebuild folding the
     results as they come keeps no Python object per result (the garbage collector's full
     passes, about 0.1 s each on 10k results, were set off by those)."""
+    system = rating_system(game)
+    if connection.vendor != "postgresql":
+        return _made_results(_rows_portable(game, match_ids), game, system)
     params: list[Any] = [game, Match.Status.FINISHED, Match.Verdict.VERIFIED]
     only = ""
     if match_ids is not None:
         params.append([str(m) for m in match_ids])
         only = "AND m.id = ANY(%s::uuid[])"
-    system = rating_system(game)
-    if connection.vendor != "postgresql":
-        return _made_results(_rows_portable(params, match_ids is not None), game, system)
     if connection.in_atomic_block:
         # JIT compiling pays for long scans of wide rows, not for this read of a few narrow
         # columns: on a table with statistics (10k results and up) the planner's estimates
@@ -167,14 +167,13 @@ def _read_results(cursor, game: str, match_ids: Iterable[Any] | None = None) -> 
     return _made_results(cursor, game, system)
 
 
-def _rows_portable(params: list[Any], only: bool) -> list[tuple]:
+def _rows_portable(game: str, match_ids: Iterable[Any] | None) -> list[tuple]:
     """``_RATED``'s rows through the ORM, for databases other than PostgreSQL (SQLite, the
     embedded default: the demo and a newcomer's first run rate their matches too). A few
     queries instead of one; nothing here is on a PostgreSQL deployment's path."""
-    game, status, verdict = params[:3]
-    matches = Match.objects.filter(game=game, status=status, verdict=verdict)
-    if only:
-        matches = matches.filter(pk__in=params[3])
+    matches = Match.objects.filter(game=game, status=Match.Status.FINISHED, verdict=Match.Verdict.VERIFIED)
+    if match_ids is not None:
+        matches = matches.filter(pk__in=[str(m) for m in match_ids])
     found = list(matches.values_list("id", "stream_id", "result", "origin"))
     closing = dict(
         Event.objects.filter(stream_id__in=[stream for _m, stream, _r, _o in found], type="match.finished")
