@@ -50,7 +50,7 @@ from .interp import (
     static,
     zone_list,
 )
-from .turn import push_end_of_turn
+from .turn import push_end_of_turn, resume
 
 FAMILIAR_COST = 6
 WILD_MAGIC_COST = 3
@@ -542,7 +542,7 @@ class Annihilageddon(Engine):
             st["need"] = None
             # Only a list of ints gets here: a new list holds nothing of the event.
             st["stack"][-1]["work"]["outcome"] = list(outcome)
-            run(st)
+            resume(st)
             return st
         seat, action = event["seat"], event["action"]
         # validate's tests, without its refusals (issue 17, P1: validate and the chain of type
@@ -576,6 +576,8 @@ class Annihilageddon(Engine):
             self._play(st, seat, action["card"])
         elif t == "end_turn":
             push_end_of_turn(st, seat)
+            resume(st)
+            return st
         elif t == "choose":
             st["prompt"] = None
             st["stack"][-1]["work"]["answer"] = action["value"]

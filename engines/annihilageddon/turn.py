@@ -23,11 +23,13 @@ from .interp import (
     controlled_having,
     controls_any,
     draw_from,
+    ensure_top,
     frame,
     handler,
     new_scope,
     push,
     push_then_done,
+    run,
     static,
     without,
 )
@@ -264,6 +266,68 @@ def push_end_of_turn(st: dict, seat: int) -> None:
         _played_to_discard(st, p)
         f["pc"] = 3
     st["stack"].append(f)
+
+
+#: Where the end-of-turn frame's draw is (end_turn_at_once runs the frame from there).
+_END_DRAW_AT = END_OF_TURN.index({"op": "_end_draw"})
+_END_CHECK = END_OF_TURN[-1]
+
+
+def resume(st: dict) -> None:
+    """``run(st)`` after an ``end_turn`` or a chance outcome (the stack is not empty): when the op
+    due is the end of turn's draw, the rest of the turn's end runs as end_turn_at_once does it."""
+    f = st["stack"][-1]
+    if f["prog"][f["pc"]]["op"] == "_end_draw":
+        end_turn_at_once(st, f)
+    else:
+        run(st)
+
+
+def end_turn_at_once(st: dict, f: dict) -> None:
+    """Run the end-of-turn frame ``f`` (on top of the stack, its draw due) as run would, its ops
+    written out as straight code: the draw (op_end_draw), the Trophy's discard, the Legend flip
+    and the end check. At the first op that would ask (the Trophy holder's sixth card) or draw
+    (a Legend to flip), the frame is left at that op, its work empty as run leaves it, and run
+    goes on from there (issue 17, P1: the end of a turn was a third of the replay's ops, the
+    draw's chance event a quarter of its cost). test_turn_shortcuts.py holds it to run."""
+    seat = st["active"]
+    p = st["players"][seat]
+    w = f["work"]
+    if "n" not in w:
+        w["n"] = 6 if p["trophy"] else 5  # op_end_draw's count
+    got = ensure_top(st, f, seat, w["n"], [seat])  # op_draw, from here to the sort
+    if got is WAIT:
+        return
+    if got:
+        top = p["top"]
+        p["hand"] += top[:got]
+        del top[:got]
+        p["hand"].sort()
+    if p["trophy"] and len(p["hand"]) > 5:  # op_trophy_discard asks
+        _run_from(st, f, _END_DRAW_AT + 1)
+        return
+    leg = st["legend"]
+    if leg["up"] is None:
+        if leg["down"]:  # op_legend_flip draws
+            _run_from(st, f, _END_DRAW_AT + 2)
+            return
+        st["end_flags"] = st["end_flags"] + ["legends"]  # replaced (engine.copy_state shares it)
+    f["pc"] = _END_DRAW_AT + 3
+    f["work"] = {}
+    r = op_end_check(st, f, _END_CHECK)
+    if r is DONE:
+        stack = st["stack"]
+        stack.pop()  # run's pop of a frame whose last op is done
+        if stack:
+            run(st)
+    elif r is PUSHED:
+        run(st)
+
+
+def _run_from(st: dict, f: dict, pc: int) -> None:
+    f["pc"] = pc
+    f["work"] = {}
+    run(st)
 
 
 @handler("_hand_to_discard")

@@ -4,7 +4,9 @@ playouts of both versions:
 - ``push_end_of_turn`` does the end of turn's first ops before pushing its frame: the state an
   ``end_turn`` leaves must be the one the whole frame, pushed and run, leaves;
 - ``start_turn_at_once`` starts the next turn without its frames when they would run straight
-  through: every event must leave the state it leaves with the frames always pushed."""
+  through: every event must leave the state it leaves with the frames always pushed;
+- ``end_turn_at_once`` runs the end of a turn from its draw on as straight code: every event
+  must leave the state ``run`` leaves from the same frame."""
 
 import json
 
@@ -71,3 +73,68 @@ def test_a_turn_started_at_once_leaves_the_state_its_frames_leave(version, seats
     monkeypatch.setattr(turn, "start_turn_at_once", lambda st, seat: False)
     slow = [json.dumps(engine.apply(st, ev)) for st, ev in zip(states, events)]
     assert fast == slow
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_an_end_of_turn_run_at_once_leaves_the_state_run_leaves(version, seats, monkeypatch):
+    engine = registry.get("annihilageddon", version)
+    states, events = playout(engine, seats, f"an-end-at-once:{version}:{seats}", bound=900, prefix=True)
+    seen = []
+
+    def counted(st, f):
+        seen.append(f["work"].get("outcome") is not None)  # an end_turn, or the draw's chance event
+        end_turn_at_once(st, f)
+
+    end_turn_at_once = turn.end_turn_at_once
+    monkeypatch.setattr(turn, "end_turn_at_once", counted)
+    fast = [json.dumps(engine.apply(st, ev)) for st, ev in zip(states, events)]
+    # Both ways in: an end_turn whose draw waits, and the chance event that brings the cards.
+    assert seen.count(True) > 10 and seen.count(False) > 10
+    monkeypatch.setattr(turn, "end_turn_at_once", lambda st, f: run(st))
+    slow = [json.dumps(engine.apply(st, ev)) for st, ev in zip(states, events)]
+    assert fast == slow
+
+
+def test_an_end_of_turn_run_at_once_hands_over_to_run_for_the_trophy_and_the_legend_flip():
+    """The two ops that ask or draw, met on purpose: the Trophy holder's sixth card and a Legend
+    to flip, each from a state of a playout where the end of a turn is next."""
+    engine = registry.get("annihilageddon", "2")
+    states, events = playout(engine, 2, "an-end-at-once-handover", bound=900, prefix=True)
+    ends = [(st, ev) for st, ev in zip(states, events) if ev["kind"] == "action" and ev["action"]["type"] == "end_turn"]
+    assert len(ends) > 10
+    met = set()
+    for st, ev in ends[:10]:
+        for change in ("trophy", "flip", "last_legend"):
+            before = copy_state(st)
+            if change == "trophy":
+                for q in before["players"]:
+                    q["trophy"] = False
+                before["players"][ev["seat"]]["trophy"] = True
+            else:
+                before["legend"] = {**before["legend"], "up": None}
+                if change == "last_legend":
+                    before["legend"]["down"] = 0
+            fast = engine.apply(before, ev)
+            slow = copy_state(before)
+            _fresh_notes(slow)
+            turn.push_end_of_turn(slow, ev["seat"])
+            run(slow)
+            assert json.dumps(fast) == json.dumps(slow), change
+            if fast["need"] is not None and "zone" in fast["need"]:
+                # The draw waited: its chance event (the first cards of the pool) runs the rest.
+                outcome = list(range(fast["need"]["count"]))
+                fast = engine.apply(fast, {"kind": "chance", "outcome": outcome})
+                _fresh_notes(slow)
+                slow["need"] = None
+                slow["stack"][-1]["work"]["outcome"] = outcome
+                run(slow)
+                met.add(change)
+                assert json.dumps(fast) == json.dumps(slow), change
+    assert met == {"trophy", "flip", "last_legend"}
+
+
+def _fresh_notes(st: dict) -> None:
+    st["notes"] = []
+    if "held_notes" in st:
+        st["held_notes"] = []
