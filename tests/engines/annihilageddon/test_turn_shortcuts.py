@@ -15,7 +15,7 @@ import pytest
 from engines import registry
 from engines.annihilageddon import turn
 from engines.annihilageddon.engine import copy_state
-from engines.annihilageddon.interp import frame, run
+from engines.annihilageddon.interp import HAVING, controls_any, frame, run
 
 from ..test_conformance import playout
 
@@ -72,6 +72,40 @@ def test_a_turn_started_at_once_leaves_the_state_its_frames_leave(version, seats
     assert len(taken) > 10 and declined
     monkeypatch.setattr(turn, "start_turn_at_once", lambda st, seat: False)
     slow = [json.dumps(engine.apply(st, ev)) for st, ev in zip(states, events)]
+    assert fast == slow
+
+
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_a_turn_started_at_once_with_a_start_of_turn_text_leaves_the_state_its_frames_leave(version, monkeypatch):
+    """Each of START_AT_ONCE's texts, and one it leaves to the frames (Murder Arcade's Attack),
+    planted among the Ongoing cards of the seat whose turn comes next, before every event that
+    may end a turn."""
+    engine = registry.get("annihilageddon", version)
+    states, events = playout(engine, 3, f"an-start-text:{version}", bound=600, prefix=True)
+    cases = []
+    for st, ev in zip(states, events):
+        if st["phase"] != "turn" or not (ev["kind"] == "chance" or ev["action"]["type"] == "end_turn"):
+            continue
+        for cid in [*turn.START_AT_ONCE, "murder-arcade"]:
+            planted = copy_state(st)
+            p = planted["players"][(st["active"] + 1) % st["seats"]]
+            p["ongoing"] = p["ongoing"] + [cid]
+            cases.append((planted, ev))
+    with_text = []
+
+    def counted(st, seat):
+        text = controls_any(st, seat, HAVING["start_of_turn"])
+        ok = start_turn_at_once(st, seat)
+        if ok and text:
+            with_text.append(seat)
+        return ok
+
+    start_turn_at_once = turn.start_turn_at_once
+    monkeypatch.setattr(turn, "start_turn_at_once", counted)
+    fast = [json.dumps(engine.apply(st, ev)) for st, ev in cases]
+    assert len(with_text) > 10
+    monkeypatch.setattr(turn, "start_turn_at_once", lambda st, seat: False)
+    slow = [json.dumps(engine.apply(st, ev)) for st, ev in cases]
     assert fast == slow
 
 
