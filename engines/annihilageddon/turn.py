@@ -246,7 +246,17 @@ END_OF_TURN = [
 ]
 
 
-def push_end_of_turn(st: dict, seat: int) -> None:
+def end_turn(st: dict, seat: int) -> None:
+    """An ``end_turn``: its frame pushed (push_end_of_turn) and run, from the draw on by
+    end_turn_at_once when no end-of-turn text is pending."""
+    f = push_end_of_turn(st, seat)
+    if f["pc"] == _END_DRAW_AT:
+        end_turn_at_once(st, f)
+    else:
+        run(st)
+
+
+def push_end_of_turn(st: dict, seat: int) -> dict:
     """The end of ``seat``'s turn on an empty stack (validate: no effect is running): its frame
     pushed with the ops that cannot wait or push done here, as run would do them. The hand goes
     to the discard (op_hand_to_discard), and when no end-of-turn text is pending
@@ -266,6 +276,7 @@ def push_end_of_turn(st: dict, seat: int) -> None:
         _played_to_discard(st, p)
         f["pc"] = 3
     st["stack"].append(f)
+    return f
 
 
 #: Where the end-of-turn frame's draw is (end_turn_at_once runs the frame from there).
@@ -294,7 +305,13 @@ def end_turn_at_once(st: dict, f: dict) -> None:
     p = st["players"][seat]
     w = f["work"]
     if "n" not in w:
-        w["n"] = 6 if p["trophy"] else 5  # op_end_draw's count
+        n = w["n"] = 6 if p["trophy"] else 5  # op_end_draw's count
+        need = n - len(p["top"])
+        if 0 < need < len(p["pool"]):
+            # What ensure_top and draw_from do with no outcome yet, a part of the deck to draw:
+            # record the draw due (the common case: an end_turn).
+            st["need"] = {"zone": ["player", seat], "count": need, "visible": [seat], "label": f"Seat {seat} draws {need}"}
+            return
     got = ensure_top(st, f, seat, w["n"], [seat])  # op_draw, from here to the sort
     if got is WAIT:
         return
