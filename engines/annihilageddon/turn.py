@@ -310,7 +310,12 @@ def end_turn_at_once(st: dict, f: dict) -> None:
         if 0 < need < len(p["pool"]):
             # What ensure_top and draw_from do with no outcome yet, a part of the deck to draw:
             # record the draw due (the common case: an end_turn).
-            st["need"] = {"zone": ["player", seat], "count": need, "visible": [seat], "label": f"Seat {seat} draws {need}"}
+            st["need"] = {
+                "zone": ["player", seat],
+                "count": need,
+                "visible": [seat],
+                "label": f"Seat {seat} draws {need}",
+            }
             return
     got = ensure_top(st, f, seat, w["n"], [seat])  # op_draw, from here to the sort
     if got is WAIT:
