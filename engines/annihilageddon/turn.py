@@ -285,11 +285,15 @@ _END_CHECK = END_OF_TURN[-1]
 
 
 def resume(st: dict) -> None:
-    """``run(st)`` after an ``end_turn`` or a chance outcome (the stack is not empty): when the op
-    due is the end of turn's draw, the rest of the turn's end runs as end_turn_at_once does it."""
+    """``run(st)`` after a chance outcome (the stack is not empty): when the op due is the end of
+    turn's draw or the Line-Up's refill at the start of a turn, as end_turn_at_once or
+    refill_at_once does it."""
     f = st["stack"][-1]
-    if f["prog"][f["pc"]]["op"] == "_end_draw":
+    op = f["prog"][f["pc"]]["op"]
+    if op == "_end_draw":
         end_turn_at_once(st, f)
+    elif op == "_refill" and f["pc"] == 0 and len(f["prog"]) == 2 and "outcome" in f["work"]:
+        refill_at_once(st, f)  # the start of a turn's frame (op_start_turn), not the setup's
     else:
         run(st)
 
@@ -493,20 +497,62 @@ def start_turn_at_once(st: dict, seat: int) -> bool:
     if not controls_any(st, seat, having):
         _turn_begins(st, seat)
         return True
-    texts = controlled_having(st, seat, having)
-    prog = START_AT_ONCE.get(texts[0]) if len(texts) == 1 else None
+    prog = _start_text_at_once(st, seat)
     if prog is None:
-        return False  # two texts may need the player to order them (_ordered_triggers)
+        return False
     _turn_begins(st, seat)
-    # What op_start_effects' one frame does: its scope taken (new_scope), then each op. op_power's
-    # test holds (the seat's own turn, not ending); op_heal reads no frame for a fixed number.
+    _run_start_text(st, seat, prog)
+    return True
+
+
+def _start_text_at_once(st: dict, seat: int) -> list | None:
+    """The program of ``seat``'s one start-of-turn text when START_AT_ONCE has it, else None
+    (two texts may need the player to order them: _ordered_triggers)."""
+    texts = controlled_having(st, seat, HAVING["start_of_turn"])
+    return START_AT_ONCE.get(texts[0]) if len(texts) == 1 else None
+
+
+def _run_start_text(st: dict, seat: int, prog: list) -> None:
+    """What op_start_effects' one frame does with ``prog``, the turn begun: its scope taken
+    (new_scope), then each op. op_power's test holds (the seat's own turn, not ending);
+    op_heal reads no frame for a fixed number."""
     st["scope"] += 1
     for op in prog:
         if op["op"] == "power":
             st["turn"]["power"] += op["n"]
         else:
             SINGLE["heal"](st, None, op, seat)
-    return True
+
+
+def refill_at_once(st: dict, f: dict) -> None:
+    """Run the start of a turn's frame ``f`` ([_refill, _start_effects], on top of the stack) as
+    run would when the refill's draw has come in: the card drawn goes to the Line-Up and, when
+    the Line-Up is then full (or the main deck empty), the start-of-turn texts run, all as
+    straight code (issue 17, P1). A Mayhem drawn, another card to draw, or a text not in
+    START_AT_ONCE: the frame is left where run would be and run goes on."""
+    w = f["work"]
+    out = w["outcome"]
+    main = st["main"]
+    if len(out) != 1 or CARDS[main[out[0]]]["kind"] == "mayhem":
+        run(st)  # (a Line-Up refill draws one card; a Mayhem pushes its frames)
+        return
+    del w["outcome"]  # op_refill's draw_from, taking the drawn card
+    cid = main.pop(out[0])
+    lineup = st["lineup"]
+    lineup[lineup.index(None)] = cid
+    if None in lineup and main:
+        run(st)  # op_refill's next draw
+        return
+    seat = st["active"]
+    if controls_any(st, seat, HAVING["start_of_turn"]):
+        prog = _start_text_at_once(st, seat)
+        if prog is None:
+            f["pc"] = 1  # op_start_effects, its work empty (run leaves an empty one as it is)
+            run(st)
+            return
+        _run_start_text(st, seat, prog)
+    st["stack"].pop()  # the frame done; run unwinds the frames under it
+    run(st)
 
 
 # -- death --------------------------------------------------------------------------------------

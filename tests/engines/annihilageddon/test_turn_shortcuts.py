@@ -14,6 +14,7 @@ import pytest
 
 from engines import registry
 from engines.annihilageddon import turn
+from engines.annihilageddon.cards import CARDS
 from engines.annihilageddon.engine import copy_state
 from engines.annihilageddon.interp import HAVING, controls_any, frame, run
 
@@ -172,3 +173,44 @@ def _fresh_notes(st: dict) -> None:
     st["notes"] = []
     if "held_notes" in st:
         st["held_notes"] = []
+
+
+def test_a_refill_run_at_once_leaves_the_state_run_leaves(monkeypatch):
+    """Along playouts of both versions at 2 and 4 seats, and again with each of START_AT_ONCE's
+    texts and Murder Arcade (left to the frames) planted among the active player's Ongoing cards
+    before every refill's draw; the draws meet a Mayhem (left to the frames) and other cards."""
+    drawn = []
+    for version in ("1", "2"):
+        for seats in (2, 4):
+            drawn += _refills_against_run(version, seats, monkeypatch)
+    assert "mayhem" in drawn and "main" in drawn
+
+
+def _refills_against_run(version: str, seats: int, monkeypatch) -> list[str]:
+    engine = registry.get("annihilageddon", version)
+    states, events = playout(engine, seats, f"an-refill-at-once:{version}:{seats}", bound=900, prefix=True)
+    cases = []
+    for st, ev in zip(states, events):
+        cases.append((st, ev))
+        top = st["stack"][-1] if st["stack"] else None
+        if ev["kind"] == "chance" and top and top["prog"][top["pc"]]["op"] == "_refill" and st["phase"] == "turn":
+            for cid in [*turn.START_AT_ONCE, "murder-arcade"]:
+                planted = copy_state(st)
+                p = planted["players"][st["active"]]
+                p["ongoing"] = p["ongoing"] + [cid]
+                cases.append((planted, ev))
+    drawn = []
+
+    def counted(st, f):
+        drawn.append(CARDS[st["main"][f["work"]["outcome"][0]]]["kind"])
+        refill_at_once(st, f)
+
+    refill_at_once = turn.refill_at_once
+    monkeypatch.setattr(turn, "refill_at_once", counted)
+    fast = [json.dumps(engine.apply(st, ev)) for st, ev in cases]
+    assert len(drawn) > 10
+    monkeypatch.setattr(turn, "refill_at_once", lambda st, f: run(st))
+    slow = [json.dumps(engine.apply(st, ev)) for st, ev in cases]
+    monkeypatch.undo()
+    assert fast == slow, (version, seats)
+    return drawn
