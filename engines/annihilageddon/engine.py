@@ -50,7 +50,7 @@ from .interp import (
     static,
     zone_list,
 )
-from .turn import push_end_of_turn
+from .turn import end_turn, resume
 
 FAMILIAR_COST = 6
 WILD_MAGIC_COST = 3
@@ -542,7 +542,7 @@ class Annihilageddon(Engine):
             st["need"] = None
             # Only a list of ints gets here: a new list holds nothing of the event.
             st["stack"][-1]["work"]["outcome"] = list(outcome)
-            run(st)
+            resume(st)
             return st
         seat, action = event["seat"], event["action"]
         # validate's tests, without its refusals (issue 17, P1: validate and the chain of type
@@ -551,18 +551,28 @@ class Annihilageddon(Engine):
         # (the common two inline). Anything refused goes through validate itself, which refuses
         # it with its own code.
         pr = st["prompt"]
-        t = action.get("type") if type(action) is dict and type(seat) is int and st["need"] is None else None
-        if t is None or not self._moving(st, seat, pr):
-            ok = False
+        if type(action) is not dict or type(seat) is not int or st["need"] is not None:
+            t = ok = None
         elif pr is None:
-            if t == "play":
+            # _moving's test for the main phase, inline (most actions are played here).
+            t = action.get("type")
+            if seat != st["active"] or st["phase"] != "turn" or st["stack"]:
+                ok = False
+            elif t == "play":
                 ok = len(action) == 2 and "card" in action and action["card"] in st["players"][seat]["hand"]
             elif t == "end_turn":
                 ok = len(action) == 1
+            elif type(t) is str:
+                ok = self._allowed(st, seat, action, None)  # False for a type that is no action's
             else:
-                ok = self._allowed(st, seat, action, None)
+                ok = False
         else:
-            ok = t == ("defend" if "seats" in pr else "choose") and self._allowed(st, seat, action, pr)
+            t = action.get("type")
+            ok = (
+                self._moving(st, seat, pr)
+                and t == ("defend" if "seats" in pr else "choose")
+                and self._allowed(st, seat, action, pr)
+            )
         if not ok:
             self.validate(st, seat, action)
             t = action["type"]
@@ -573,10 +583,13 @@ class Annihilageddon(Engine):
         if "held_notes" in st:
             st["held_notes"] = []
         if t == "play":
-            self._play(st, seat, action["card"])
-        elif t == "end_turn":
-            push_end_of_turn(st, seat)
-        elif t == "choose":
+            if self._play(st, seat, action["card"]):
+                run(st)
+            return st
+        if t == "end_turn":
+            end_turn(st, seat)
+            return st
+        if t == "choose":
             st["prompt"] = None
             st["stack"][-1]["work"]["answer"] = action["value"]
         elif t == "defend":
@@ -613,7 +626,9 @@ class Annihilageddon(Engine):
         run(st)
         return st
 
-    def _play(self, st: State, seat: int, cid: str) -> None:
+    def _play(self, st: State, seat: int, cid: str) -> bool:
+        """Play ``cid`` from ``seat``'s hand: True when its frames are pushed (run them), False
+        when it was played at once."""
         p = st["players"][seat]
         p["hand"].remove(cid)
         t = st["turn"]
@@ -628,12 +643,13 @@ class Annihilageddon(Engine):
             # else reads or writes.
             if not t["ending"]:
                 t["power"] += POWER_ONLY[cid]
-            return
+            return False
         # interp.push of [the card's program, then _after_play], with the frames written out.
         stack = st["stack"]
         stack.append({"prog": [{"op": "_after_play", "card": cid}], "pc": 0, "env": {"you": seat}, "work": {}})
         env = {"you": seat, "source": seat, "card": cid, "scope": scope, "active": seat}
         stack.append({"prog": CARDS[cid].get("play", []), "pc": 0, "env": env, "work": {}})
+        return True
 
     def _buy(self, st: State, seat: int, action: Action) -> None:
         p = st["players"][seat]

@@ -1072,7 +1072,7 @@ def _after_every_choice(st, f, op, victims, named, dec, attacker, deny) -> list[
                 frames.append(frame(op["do"], child_env(f, it=b, scope=new_scope(st))))
     else:
         for v in victims:
-            frames += _resolution(st, f, op, v, dec[str(v)], attacker)
+            frames += _resolution(st, f, op, v, dec[str(v)], attacker, not frames)
     return frames
 
 
@@ -1139,11 +1139,29 @@ def op_discard_defense(st, f, op):
     return DONE
 
 
-def _resolution(st, f, op, v, decision, attacker) -> list[dict]:
+def _resolution(st, f, op, v, decision, attacker, at_once: bool = True) -> list[dict]:
+    """The frames that resolve an Attack on victim ``v`` as decided. A hit that only damages
+    ``v`` without killing (PLAIN_HITS) is done here instead, when ``at_once`` says no frame
+    is pending before it: what its frame would do, with its scope taken (issue 17, P1: most
+    Attacks are one such hit). test_attack_at_once.py holds it to the frame."""
     kind, card = decision
     frames = []
     if kind == "hit":
-        frames.append(frame(op["do"], child_env(f, it=v, scope=new_scope(st))))
+        scope = new_scope(st)
+        do = op["do"]
+        hits = PLAIN_HITS.get(id(do)) if at_once else None
+        if hits is not None and hits[0] is do:
+            # op_damage for each of the frame's damage ops: the Wand's bonus (read for the victim,
+            # as op_damage reads it), nothing for a count of 0 or less, and no death if the total
+            # leaves 1 HP or more, so no kill check acts and "if killed" finds none.
+            extra = static(st, v, "wand_extra", 0) if f["env"].get("card") == "wand" else 0
+            total = sum(n + extra for n in hits[1] if n + extra > 0)
+            p = st["players"][v]
+            if p["hp"] > total:
+                p["hp"] -= total
+                hits = True
+        if hits is not True:
+            frames.append(frame(do, child_env(f, it=v, scope=scope)))
     elif kind == "redirect":
         # AN L221-227: the effect the defender would have suffered, counted on the defender,
         # lands on the attacker, who gets no Defense; the defender is its source (AN-R15).
@@ -1153,6 +1171,43 @@ def _resolution(st, f, op, v, decision, attacker) -> list[dict]:
     if card:
         frames.append(_defense_then(st, f, v, card, attacker))
     return frames
+
+
+def _plain_hit(prog: list) -> tuple[int, ...] | None:
+    """The damage counts of an Attack's effect that only damages "it" by fixed numbers, with at
+    most "if killed" ops (no else) after; else None."""
+    out = []
+    for op in prog:
+        if (
+            op["op"] == "damage"
+            and op["who"] == "it"
+            and type(op["n"]) is int
+            and op.keys() <= {"op", "who", "n", "fatality"}
+        ):
+            out.append(op["n"])
+        elif not (op["op"] == "if" and op.keys() == {"op", "cond", "then"} and op["cond"].keys() == {"killed"}):
+            return None
+    return tuple(out)
+
+
+def _attack_effects(x):
+    """Every Attack's "do" list anywhere in ``x`` (a card, a program, an op)."""
+    if isinstance(x, dict):
+        if x.get("op") == "attack":
+            yield x["do"]
+        for value in x.values():
+            yield from _attack_effects(value)
+    elif isinstance(x, list):
+        for value in x:
+            yield from _attack_effects(value)
+
+
+#: id(an Attack's "do" list in the card table) -> (that list, its damage counts), for the effects
+#: _plain_hit admits. Keyed by identity: a frame's program is the card table's own list (a
+#: state read back from JSON holds equal copies, which simply take the frames).
+PLAIN_HITS: dict[int, tuple[list, tuple[int, ...]]] = {
+    id(do): (do, hits) for do in _attack_effects(list(CARDS.values())) if (hits := _plain_hit(do)) is not None
+}
 
 
 @handler("pass")

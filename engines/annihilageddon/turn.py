@@ -23,11 +23,13 @@ from .interp import (
     controlled_having,
     controls_any,
     draw_from,
+    ensure_top,
     frame,
     handler,
     new_scope,
     push,
     push_then_done,
+    run,
     static,
     without,
 )
@@ -244,7 +246,17 @@ END_OF_TURN = [
 ]
 
 
-def push_end_of_turn(st: dict, seat: int) -> None:
+def end_turn(st: dict, seat: int) -> None:
+    """An ``end_turn``: its frame pushed (push_end_of_turn) and run, from the draw on by
+    end_turn_at_once when no end-of-turn text is pending."""
+    f = push_end_of_turn(st, seat)
+    if f["pc"] == _END_DRAW_AT:
+        end_turn_at_once(st, f)
+    else:
+        run(st)
+
+
+def push_end_of_turn(st: dict, seat: int) -> dict:
     """The end of ``seat``'s turn on an empty stack (validate: no effect is running): its frame
     pushed with the ops that cannot wait or push done here, as run would do them. The hand goes
     to the discard (op_hand_to_discard), and when no end-of-turn text is pending
@@ -264,6 +276,85 @@ def push_end_of_turn(st: dict, seat: int) -> None:
         _played_to_discard(st, p)
         f["pc"] = 3
     st["stack"].append(f)
+    return f
+
+
+#: Where the end-of-turn frame's draw is (end_turn_at_once runs the frame from there).
+_END_DRAW_AT = END_OF_TURN.index({"op": "_end_draw"})
+_END_CHECK = END_OF_TURN[-1]
+
+
+def resume(st: dict) -> None:
+    """``run(st)`` after a chance outcome (the stack is not empty): when the op due is the end of
+    turn's draw or the Line-Up's refill at the start of a turn, as end_turn_at_once or
+    refill_at_once does it."""
+    f = st["stack"][-1]
+    op = f["prog"][f["pc"]]["op"]
+    if op == "_end_draw":
+        end_turn_at_once(st, f)
+    elif op == "_refill" and f["pc"] == 0 and len(f["prog"]) == 2 and "outcome" in f["work"]:
+        refill_at_once(st, f)  # the start of a turn's frame (op_start_turn), not the setup's
+    else:
+        run(st)
+
+
+def end_turn_at_once(st: dict, f: dict) -> None:
+    """Run the end-of-turn frame ``f`` (on top of the stack, its draw due) as run would, its ops
+    written out as straight code: the draw (op_end_draw), the Trophy's discard, the Legend flip
+    and the end check. At the first op that would ask (the Trophy holder's sixth card) or draw
+    (a Legend to flip), the frame is left at that op, its work empty as run leaves it, and run
+    goes on from there (issue 17, P1: the chance events of the end of turn's draw were a
+    quarter of the replay's bytecodes, counted with sys.settrace over the benchmark's events).
+    test_turn_shortcuts.py holds it to run."""
+    seat = st["active"]
+    p = st["players"][seat]
+    w = f["work"]
+    if "n" not in w:
+        n = w["n"] = 6 if p["trophy"] else 5  # op_end_draw's count
+        need = n - len(p["top"])
+        if 0 < need < len(p["pool"]):
+            # What ensure_top and draw_from do with no outcome yet, a part of the deck to draw:
+            # record the draw due (the common case: an end_turn).
+            st["need"] = {
+                "zone": ["player", seat],
+                "count": need,
+                "visible": [seat],
+                "label": f"Seat {seat} draws {need}",
+            }
+            return
+    got = ensure_top(st, f, seat, w["n"], [seat])  # op_draw, from here to the sort
+    if got is WAIT:
+        return
+    if got:
+        top = p["top"]
+        p["hand"] += top[:got]
+        del top[:got]
+        p["hand"].sort()
+    if p["trophy"] and len(p["hand"]) > 5:  # op_trophy_discard asks
+        _run_from(st, f, _END_DRAW_AT + 1)
+        return
+    leg = st["legend"]
+    if leg["up"] is None:
+        if leg["down"]:  # op_legend_flip draws
+            _run_from(st, f, _END_DRAW_AT + 2)
+            return
+        st["end_flags"] = st["end_flags"] + ["legends"]  # replaced (engine.copy_state shares it)
+    f["pc"] = _END_DRAW_AT + 3
+    f["work"] = {}
+    r = op_end_check(st, f, _END_CHECK)
+    if r is DONE:
+        stack = st["stack"]
+        stack.pop()  # run's pop of a frame whose last op is done
+        if stack:
+            run(st)
+    elif r is PUSHED:
+        run(st)
+
+
+def _run_from(st: dict, f: dict, pc: int) -> None:
+    f["pc"] = pc
+    f["work"] = {}
+    run(st)
 
 
 @handler("_hand_to_discard")
@@ -377,16 +468,92 @@ def op_end_check(st, f, op):
     return push_then_done(st, f, [frame([{"op": "_start_turn", "seat": nxt}], {"you": nxt})])
 
 
+def _plain(op: dict) -> bool:
+    """Whether ``op`` is a Power or a heal of "you" by a fixed number, nothing else."""
+    return type(op.get("n")) is int and (
+        op.keys() == {"op", "n"} and op["op"] == "power" or op == {"op": "heal", "who": "you", "n": op["n"]}
+    )
+
+
+#: The start-of-turn texts start_turn_at_once runs itself: only Power and heals of "you" by a
+#: fixed number (Grudge Golem, Marrow Baths, Thick Skull: in the benchmark's games 185 of 300
+#: turns started with exactly one of them; the other turns with a text had two).
+START_AT_ONCE: dict[str, list] = {
+    cid: CARDS[cid]["start_of_turn"]
+    for cid in sorted(HAVING["start_of_turn"])
+    if all(_plain(op) for op in CARDS[cid]["start_of_turn"])
+}
+
+
 def start_turn_at_once(st: dict, seat: int) -> bool:
     """Start ``seat``'s turn here, as the frames op_end_check would push do it, when they would
     run to the end at once: the Line-Up needs no refill (no empty slot, or no main deck to fill
-    it from) and nothing ``seat`` controls has a start-of-turn text; else False, nothing done.
-    op_start_turn's writes touch nothing those two tests read (issue 17, P1: the turn handover
-    ran three frames and five ops per turn). test_turn_shortcuts.py holds it to the frames."""
-    if (None in st["lineup"] and st["main"]) or controls_any(st, seat, HAVING["start_of_turn"]):
+    it from) and ``seat`` controls no start-of-turn text, or one of START_AT_ONCE's; else False,
+    nothing done. op_start_turn's writes touch nothing those two tests read (issue 17, P1: the
+    turn handover ran three frames and five ops per turn, four frames and seven with a text).
+    test_turn_shortcuts.py holds it to the frames."""
+    if None in st["lineup"] and st["main"]:
+        return False
+    having = HAVING["start_of_turn"]
+    if not controls_any(st, seat, having):
+        _turn_begins(st, seat)
+        return True
+    prog = _start_text_at_once(st, seat)
+    if prog is None:
         return False
     _turn_begins(st, seat)
+    _run_start_text(st, seat, prog)
     return True
+
+
+def _start_text_at_once(st: dict, seat: int) -> list | None:
+    """The program of ``seat``'s one start-of-turn text when START_AT_ONCE has it, else None
+    (two texts may need the player to order them: _ordered_triggers)."""
+    texts = controlled_having(st, seat, HAVING["start_of_turn"])
+    return START_AT_ONCE.get(texts[0]) if len(texts) == 1 else None
+
+
+def _run_start_text(st: dict, seat: int, prog: list) -> None:
+    """What op_start_effects' one frame does with ``prog``, the turn begun: its scope taken
+    (new_scope), then each op. op_power's test holds (the seat's own turn, not ending);
+    op_heal reads no frame for a fixed number."""
+    st["scope"] += 1
+    for op in prog:
+        if op["op"] == "power":
+            st["turn"]["power"] += op["n"]
+        else:
+            SINGLE["heal"](st, None, op, seat)
+
+
+def refill_at_once(st: dict, f: dict) -> None:
+    """Run the start of a turn's frame ``f`` ([_refill, _start_effects], on top of the stack) as
+    run would when the refill's draw has come in: the card drawn goes to the Line-Up and, when
+    the Line-Up is then full (or the main deck empty), the start-of-turn texts run, all as
+    straight code (issue 17, P1). A Mayhem drawn, another card to draw, or a text not in
+    START_AT_ONCE: the frame is left where run would be and run goes on."""
+    w = f["work"]
+    out = w["outcome"]
+    main = st["main"]
+    if len(out) != 1 or CARDS[main[out[0]]]["kind"] == "mayhem":
+        run(st)  # (a Line-Up refill draws one card; a Mayhem pushes its frames)
+        return
+    del w["outcome"]  # op_refill's draw_from, taking the drawn card
+    cid = main.pop(out[0])
+    lineup = st["lineup"]
+    lineup[lineup.index(None)] = cid
+    if None in lineup and main:
+        run(st)  # op_refill's next draw
+        return
+    seat = st["active"]
+    if controls_any(st, seat, HAVING["start_of_turn"]):
+        prog = _start_text_at_once(st, seat)
+        if prog is None:
+            f["pc"] = 1  # op_start_effects, its work empty (run leaves an empty one as it is)
+            run(st)
+            return
+        _run_start_text(st, seat, prog)
+    st["stack"].pop()  # the frame done; run unwinds the frames under it
+    run(st)
 
 
 # -- death --------------------------------------------------------------------------------------

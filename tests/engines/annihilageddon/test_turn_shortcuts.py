@@ -4,7 +4,9 @@ playouts of both versions:
 - ``push_end_of_turn`` does the end of turn's first ops before pushing its frame: the state an
   ``end_turn`` leaves must be the one the whole frame, pushed and run, leaves;
 - ``start_turn_at_once`` starts the next turn without its frames when they would run straight
-  through: every event must leave the state it leaves with the frames always pushed."""
+  through: every event must leave the state it leaves with the frames always pushed;
+- ``end_turn_at_once`` runs the end of a turn from its draw on as straight code: every event
+  must leave the state ``run`` leaves from the same frame."""
 
 import json
 
@@ -12,8 +14,9 @@ import pytest
 
 from engines import registry
 from engines.annihilageddon import turn
+from engines.annihilageddon.cards import CARDS
 from engines.annihilageddon.engine import copy_state
-from engines.annihilageddon.interp import frame, run
+from engines.annihilageddon.interp import HAVING, controls_any, frame, run
 
 from ..test_conformance import playout
 
@@ -71,3 +74,143 @@ def test_a_turn_started_at_once_leaves_the_state_its_frames_leave(version, seats
     monkeypatch.setattr(turn, "start_turn_at_once", lambda st, seat: False)
     slow = [json.dumps(engine.apply(st, ev)) for st, ev in zip(states, events)]
     assert fast == slow
+
+
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_a_turn_started_at_once_with_a_start_of_turn_text_leaves_the_state_its_frames_leave(version, monkeypatch):
+    """Each of START_AT_ONCE's texts, and one it leaves to the frames (Murder Arcade's Attack),
+    planted among the Ongoing cards of the seat whose turn comes next, before every event that
+    may end a turn."""
+    engine = registry.get("annihilageddon", version)
+    states, events = playout(engine, 3, f"an-start-text:{version}", bound=600, prefix=True)
+    cases = []
+    for st, ev in zip(states, events):
+        if st["phase"] != "turn" or not (ev["kind"] == "chance" or ev["action"]["type"] == "end_turn"):
+            continue
+        for cid in [*turn.START_AT_ONCE, "murder-arcade"]:
+            planted = copy_state(st)
+            p = planted["players"][(st["active"] + 1) % st["seats"]]
+            p["ongoing"] = p["ongoing"] + [cid]
+            cases.append((planted, ev))
+    with_text = []
+
+    def counted(st, seat):
+        text = controls_any(st, seat, HAVING["start_of_turn"])
+        ok = start_turn_at_once(st, seat)
+        if ok and text:
+            with_text.append(seat)
+        return ok
+
+    start_turn_at_once = turn.start_turn_at_once
+    monkeypatch.setattr(turn, "start_turn_at_once", counted)
+    fast = [json.dumps(engine.apply(st, ev)) for st, ev in cases]
+    assert len(with_text) > 10
+    monkeypatch.setattr(turn, "start_turn_at_once", lambda st, seat: False)
+    slow = [json.dumps(engine.apply(st, ev)) for st, ev in cases]
+    assert fast == slow
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_an_end_of_turn_run_at_once_leaves_the_state_run_leaves(version, seats, monkeypatch):
+    engine = registry.get("annihilageddon", version)
+    states, events = playout(engine, seats, f"an-end-at-once:{version}:{seats}", bound=900, prefix=True)
+    seen = []
+
+    def counted(st, f):
+        seen.append(f["work"].get("outcome") is not None)  # an end_turn, or the draw's chance event
+        end_turn_at_once(st, f)
+
+    end_turn_at_once = turn.end_turn_at_once
+    monkeypatch.setattr(turn, "end_turn_at_once", counted)
+    fast = [json.dumps(engine.apply(st, ev)) for st, ev in zip(states, events)]
+    # Both ways in: an end_turn whose draw waits, and the chance event that brings the cards.
+    assert seen.count(True) > 10 and seen.count(False) > 10
+    monkeypatch.setattr(turn, "end_turn_at_once", lambda st, f: run(st))
+    slow = [json.dumps(engine.apply(st, ev)) for st, ev in zip(states, events)]
+    assert fast == slow
+
+
+def test_an_end_of_turn_run_at_once_hands_over_to_run_for_the_trophy_and_the_legend_flip():
+    """The two ops that ask or draw, met on purpose: the Trophy holder's sixth card and a Legend
+    to flip, each from a state of a playout where the end of a turn is next."""
+    engine = registry.get("annihilageddon", "2")
+    states, events = playout(engine, 2, "an-end-at-once-handover", bound=900, prefix=True)
+    ends = [(st, ev) for st, ev in zip(states, events) if ev["kind"] == "action" and ev["action"]["type"] == "end_turn"]
+    assert len(ends) > 10
+    met = set()
+    for st, ev in ends[:10]:
+        for change in ("trophy", "flip", "last_legend"):
+            before = copy_state(st)
+            if change == "trophy":
+                for q in before["players"]:
+                    q["trophy"] = False
+                before["players"][ev["seat"]]["trophy"] = True
+            else:
+                before["legend"] = {**before["legend"], "up": None}
+                if change == "last_legend":
+                    before["legend"]["down"] = 0
+            fast = engine.apply(before, ev)
+            slow = copy_state(before)
+            _fresh_notes(slow)
+            turn.push_end_of_turn(slow, ev["seat"])
+            run(slow)
+            assert json.dumps(fast) == json.dumps(slow), change
+            if fast["need"] is not None and "zone" in fast["need"]:
+                # The draw waited: its chance event (the first cards of the pool) runs the rest.
+                outcome = list(range(fast["need"]["count"]))
+                fast = engine.apply(fast, {"kind": "chance", "outcome": outcome})
+                _fresh_notes(slow)
+                slow["need"] = None
+                slow["stack"][-1]["work"]["outcome"] = outcome
+                run(slow)
+                met.add(change)
+                assert json.dumps(fast) == json.dumps(slow), change
+    assert met == {"trophy", "flip", "last_legend"}
+
+
+def _fresh_notes(st: dict) -> None:
+    st["notes"] = []
+    if "held_notes" in st:
+        st["held_notes"] = []
+
+
+def test_a_refill_run_at_once_leaves_the_state_run_leaves(monkeypatch):
+    """Along playouts of both versions at 2 and 4 seats, and again with each of START_AT_ONCE's
+    texts and Murder Arcade (left to the frames) planted among the active player's Ongoing cards
+    before every refill's draw; the draws meet a Mayhem (left to the frames) and other cards."""
+    drawn = []
+    for version in ("1", "2"):
+        for seats in (2, 4):
+            drawn += _refills_against_run(version, seats, monkeypatch)
+    assert "mayhem" in drawn and "main" in drawn
+
+
+def _refills_against_run(version: str, seats: int, monkeypatch) -> list[str]:
+    engine = registry.get("annihilageddon", version)
+    states, events = playout(engine, seats, f"an-refill-at-once:{version}:{seats}", bound=900, prefix=True)
+    cases = []
+    for st, ev in zip(states, events):
+        cases.append((st, ev))
+        top = st["stack"][-1] if st["stack"] else None
+        if ev["kind"] == "chance" and top and top["prog"][top["pc"]]["op"] == "_refill" and st["phase"] == "turn":
+            for cid in [*turn.START_AT_ONCE, "murder-arcade"]:
+                planted = copy_state(st)
+                p = planted["players"][st["active"]]
+                p["ongoing"] = p["ongoing"] + [cid]
+                cases.append((planted, ev))
+    drawn = []
+
+    def counted(st, f):
+        drawn.append(CARDS[st["main"][f["work"]["outcome"][0]]]["kind"])
+        refill_at_once(st, f)
+
+    refill_at_once = turn.refill_at_once
+    monkeypatch.setattr(turn, "refill_at_once", counted)
+    fast = [json.dumps(engine.apply(st, ev)) for st, ev in cases]
+    assert len(drawn) > 10
+    monkeypatch.setattr(turn, "refill_at_once", lambda st, f: run(st))
+    slow = [json.dumps(engine.apply(st, ev)) for st, ev in cases]
+    monkeypatch.undo()
+    assert fast == slow, (version, seats)
+    return drawn
