@@ -16,6 +16,7 @@ from .geometry import line_of_sight
 from .state import (
     BUTTER_FINGERS,
     FREEZE,
+    Budgets,
     SLOW,
     SPEED,
     STICKY_FINGERS,
@@ -31,6 +32,7 @@ from .state import (
     has_effect,
     move_allowance,
     occupancy,
+    reindex,
     stats,
     wizard,
     wizard_squares,
@@ -253,6 +255,7 @@ def eliminate(state: State, jersey: int) -> None:
     w = wizard(state, jersey)
     w["out"] = True
     w["sq"] = None
+    reindex(state)
     w["ball"] = None
     state["effects"] = [e for e in state["effects"] if e["wizard"] != jersey]
     for card_id, card in state["cards"][w["side"]].items():
@@ -267,6 +270,8 @@ def eliminate(state: State, jersey: int) -> None:
 def _blocked(state: State) -> set[Square]:
     """The squares of ``occupancy(state)``, built without its (kind, id) values: every move
     asks for them (issue 17, P1). Only ever asked for membership."""
+    if type(ix := state["budgets"]) is Budgets:
+        return set(ix.occ)
     out = {tuple(w["sq"]) for w in state["wizards"] if not w["out"]}  # squares are [column, row]
     out.update([tuple(b["sq"]) for b in state["balls"] if b["sq"] is not None])
     return out
@@ -420,10 +425,16 @@ def do_move(state: State, action: dict) -> None:
             raise IllegalAction(
                 "No path of that length passes next to that ball and ends on that square.", code="out_of_reach"
             )
+        if type(ix := state["budgets"]) is Budgets:
+            del ix.occ[bsq]
         b["sq"] = None
         b["holder"] = j
         w["ball"] = b["id"]
     turn["actions"] -= 1  # spend_action: more than none are left, as checked above
+    if type(ix := state["budgets"]) is Budgets:
+        occ = ix.occ
+        x0, y0 = w["sq"]
+        occ[(gx, gy)] = occ.pop((x0, y0))
     w["sq"] = [gx, gy]
 
 
@@ -458,7 +469,28 @@ def _straight_steps(a: Square, b: Square, blocked: set[Square], lo: int, hi: int
     """Whether every square after ``a`` of the path that steps straight from ``a`` at ``b``
     (``_straight_path``) is free and in rows lo..hi. Such a path is as long as the king distance
     between its ends."""
-    for x, y in _straight_path(a[0], a[1], b[0], b[1], line_first):
+    x, y = a
+    gx, gy = b
+    # _straight_path's walk, each square looked up as it is reached: no list of the path.
+    if line_first:
+        sx, sy = (gx > x) - (gx < x), (gy > y) - (gy < y)
+        longer = (gx - x) * sx - (gy - y) * sy
+        while x != gx or y != gy:
+            if longer > 0:
+                x += sx
+                longer -= 1
+            elif longer < 0:
+                y += sy
+                longer += 1
+            else:
+                x += sx
+                y += sy
+            if (x, y) in blocked or not lo <= y <= hi:
+                return False
+        return True
+    while x != gx or y != gy:
+        x += (gx > x) - (gx < x)
+        y += (gy > y) - (gy < y)
         if (x, y) in blocked or not lo <= y <= hi:
             return False
     return True
@@ -487,7 +519,12 @@ def _straight_path_free(state: State, w: dict, to: Square, allowance: int, lo: i
             sx, sy = (gx > x0) - (gx < x0), (gy > y0) - (gy < y0)
             if sx == 0 or sy == 0 or (gx - x0) * sx == (gy - y0) * sy:
                 return False
-        if _nothing_on(state, _straight_path(x0, y0, gx, gy, line_first)):
+        if type(ix := state["budgets"]) is Budgets:
+            # The index holds every occupied square: the path walked against it (its rows are
+            # lo..hi, as said above).
+            if _straight_steps((x0, y0), to, ix.occ, lo, hi, line_first):
+                return True
+        elif _nothing_on(state, _straight_path(x0, y0, gx, gy, line_first)):
             return True
     return False
 
@@ -563,6 +600,8 @@ def do_pick_up(state: State, action: dict) -> bool:
     dx, dy = b["sq"][0] - w["sq"][0], b["sq"][1] - w["sq"][1]
     if not (-1 <= dx <= 1 and -1 <= dy <= 1) or dx == dy == 0:  # king distance 1, without abs and max
         raise IllegalAction("A ball can be picked up only from an adjacent square.", code="not_adjacent")
+    if type(ix := state["budgets"]) is Budgets:
+        del ix.occ[(b["sq"][0], b["sq"][1])]
     b["sq"] = None
     b["holder"] = w["j"]
     w["ball"] = b["id"]
@@ -573,6 +612,8 @@ def _stands_on(state: State, square: Square) -> bool:
     """Whether a wizard on the court or a loose ball stands on ``square`` (it is in ``occupancy``)."""
     # Coordinates compared one by one, where comparing the state's [column, row] lists built one;
     # a wizard off the court and a held ball have no square (``sq`` None; issue 17, P1).
+    if type(ix := state["budgets"]) is Budgets:
+        return square in ix.occ
     x, y = square
     for w in state["wizards"]:
         s = w["sq"]
@@ -620,6 +661,8 @@ def do_drop(state: State, action: dict) -> bool:
     if to not in court_of(state).neighbours(here) or _stands_on(state, to):
         raise IllegalAction("A dropped ball lands on an empty square next to the wizard.", code="bad_drop_square")
     b = ball(state, w["ball"])
+    if type(ix := state["budgets"]) is Budgets:
+        ix.occ[to] = ("b", b["id"])
     b["sq"] = [to[0], to[1]]
     b["holder"] = None
     w["ball"] = None
@@ -811,11 +854,13 @@ def resolve_throw(state: State, ctx: dict, dodge: int, dodged_by_dice: bool, cau
         if frozen:
             spot = _between_square(state, origin, attacker_sq)
             b["sq"] = [spot[0], spot[1]]
+            reindex(state)
             return
         options = [s for s in empty_neighbours(state, origin) if court_of(state).in_half(t["side"], s)]
         if not options:
             spot = _between_square(state, origin, attacker_sq)
             b["sq"] = [spot[0], spot[1]]
+            reindex(state)
             last["result"] = "dodged_in_place"
             return
         state["queue"].insert(
@@ -827,15 +872,18 @@ def resolve_throw(state: State, ctx: dict, dodge: int, dodged_by_dice: bool, cau
         state["effects"] = [e for e in state["effects"] if not (e["wizard"] == t["j"] and e["face"] == "shield")]
         spot = _between_square(state, origin, attacker_sq)
         b["sq"] = [spot[0], spot[1]]
+        reindex(state)
         return
     last["result"] = "hit"
     held = t["ball"]
     eliminate(state, t["j"])
     b["sq"] = [origin[0], origin[1]]
+    reindex(state)
     if held is not None:
         hb = ball(state, held)
         hb["holder"] = None
         hb["sq"] = None
+        reindex(state)
         state["queue"].insert(
             0,
             {
@@ -850,6 +898,7 @@ def resolve_throw(state: State, ctx: dict, dodge: int, dodged_by_dice: bool, cau
         # the game is over: nobody is left to choose, so the held ball rests on the first free square
         spot = min(placement_squares(state, origin), key=lambda s: (s[1], s[0]))
         hb["sq"] = [spot[0], spot[1]]
+        reindex(state)
 
 
 def do_pass(state: State, action: dict) -> None:
@@ -893,6 +942,7 @@ def choose_dodge_square(state: State, step: dict, action: dict) -> None:
     t["sq"] = [to[0], to[1]]
     b = ball(state, step["ball"])
     b["sq"] = [origin[0], origin[1]]
+    reindex(state)
 
 
 def choose_ball_square(state: State, step: dict, action: dict) -> None:
@@ -902,6 +952,7 @@ def choose_ball_square(state: State, step: dict, action: dict) -> None:
         raise IllegalAction("The ball goes to an empty square next to where it was.", code="bad_ball_square")
     b = ball(state, step["ball"])
     b["sq"] = [to[0], to[1]]
+    reindex(state)
     b["holder"] = None
 
 
@@ -927,4 +978,5 @@ def choose_return(state: State, step: dict, action: dict) -> None:
     w = wizard(state, jersey)
     w["out"] = False
     w["sq"] = [to[0], to[1]]
+    reindex(state)
     w["ball"] = None

@@ -28,6 +28,7 @@ from .state import (
     effect_faces,
     has_effect,
     occupancy,
+    reindex,
     spell_range,
     stats,
     wizard,
@@ -734,6 +735,7 @@ def choose_teleport(state: State, step: dict, action: dict) -> None:
     if "wizard" in ref:
         w = wizard(state, ref["wizard"])
         w["sq"] = [to[0], to[1]]  # a held ball travels with its wizard
+        reindex(state)
     else:
         b = ball(state, ref["ball"])
         if b["holder"] is not None:
@@ -741,6 +743,7 @@ def choose_teleport(state: State, step: dict, action: dict) -> None:
             holder["ball"] = None
             b["holder"] = None
         b["sq"] = [to[0], to[1]]
+        reindex(state)
 
 
 def finish_teleports(state: State) -> None:
