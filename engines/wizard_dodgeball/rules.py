@@ -16,10 +16,10 @@ from .geometry import line_of_sight
 from .state import (
     BUTTER_FINGERS,
     FREEZE,
-    Budgets,
     SLOW,
     SPEED,
     STICKY_FINGERS,
+    Budgets,
     State,
     allowance_with,
     attack_colours,
@@ -191,18 +191,27 @@ def settle(state: State, goes_on: bool | None = None, frozen: bool | None = None
     the wizard's turn goes on; ``frozen`` whether the wizard is frozen (False after a move;
     end_turn's answer for the wizard whose turn it began). A turn ended here hands its own answer
     to the next look."""
-    back_rows = None
-    for b in state["balls"]:
-        if not b["active"]:
-            # ball_square and is_behind_attack_line, inline: this runs after every event.
-            where = b["sq"]
-            if where is None and b["holder"] is not None:
-                where = wizard(state, b["holder"])["sq"]
-            if where is not None:
-                if back_rows is None:
-                    back_rows = court_of(state).back_rows
-                if where[1] in back_rows:
-                    b["active"] = True
+    ix = state["budgets"]
+    if type(ix) is not Budgets or not ix.active:
+        back_rows = None
+        idle = False
+        for b in state["balls"]:
+            if not b["active"]:
+                # ball_square and is_behind_attack_line, inline: this runs after every event.
+                where = b["sq"]
+                if where is None and b["holder"] is not None:
+                    where = wizard(state, b["holder"])["sq"]
+                if where is not None:
+                    if back_rows is None:
+                        back_rows = court_of(state).back_rows
+                    if where[1] in back_rows:
+                        b["active"] = True
+                        continue
+                idle = True
+        if not idle and type(ix) is Budgets:
+            # Nothing makes a ball inactive again: a fold stops looking once all are active
+            # (in a random game about 5% of the way in).
+            ix.active = True
     if state["winner"] is not None or state["queue"] or state["turn"] is None:
         return
     # Each pass looks at the turn's wizard and returns, or ends that turn and looks again. The

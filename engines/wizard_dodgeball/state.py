@@ -133,19 +133,23 @@ class Budgets(list):
     ``copy_tree`` see only the list of budgets (the goldens hash the state); it is never stored,
     only built from the state (``index``) and kept equal to it by the rules that move a wizard or
     a ball in an owned state (``test_fold_index.py`` holds it to a fresh ``occupancy`` after
-    every event of playouts). It rides on the budgets because the rules never read them: a
-    subclass of the state itself, or of a container the rules read, loses the interpreter's
-    fast paths for plain dicts and lists (a dict subclass made every ``state[key]`` about twice
-    as slow, and the fold slower overall). ``copy_state`` gives a copy a plain list, so the
-    copying ``apply`` never sees an index and the rules scan as before."""
+    every event of playouts). ``active`` is whether every ball is active, which ``settle`` would
+    otherwise look at after every event (nothing makes a ball inactive again). It rides on the
+    budgets because the rules never read them: a subclass of the state itself, or of a container
+    the rules read, loses the interpreter's fast paths for plain dicts and lists (a dict subclass
+    made every ``state[key]`` about twice as slow, and the fold slower overall). ``copy_state``
+    gives a copy a plain list, so the copying ``apply`` never sees an index and the rules scan
+    as before. The contract of ``apply_in_place`` (the caller owns the state and changes it only
+    through the engine) is what keeps the index true between events."""
 
-    __slots__ = ("occ",)
+    __slots__ = ("occ", "active")
 
 
 def index(state: State) -> None:
     """Give an owned state the index (``apply_in_place``, on the first event of a fold)."""
     b = Budgets(state["budgets"])
     b.occ = occupancy(state)
+    b.active = all(ball["active"] for ball in state["balls"])
     state["budgets"] = b
 
 

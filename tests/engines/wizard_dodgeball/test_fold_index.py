@@ -1,9 +1,11 @@
 """A fold (``apply_in_place``) keeps an index derived from its state beside it (``state.Budgets``,
 issue 17, P1): what stands on each square, which the rules ask instead of scanning the wizards
-and balls. It is never stored and never hashed, so nothing checks it but these tests: after every
-event of playouts (random bots, whose casts teleport; heuristic bots, whose throws hit, are
-caught, dodged aside and drop balls), the index must be the occupancy built afresh, and the
-folded state must be the copying ``apply``'s (the reference path, which has no index)."""
+and balls, and whether every ball is active, which settle asks after every event. It is never
+stored and never hashed, so nothing checks it but these tests: after every event of playouts
+(random bots, whose casts teleport; heuristic bots, whose throws hit, are caught and dodged
+aside, and whose eliminated wizards' balls are placed), the index must be the occupancy and the
+balls' activity read afresh, and the folded state must be the copying ``apply``'s (the
+reference path, which has no index)."""
 
 import json
 
@@ -45,10 +47,13 @@ def test_the_index_is_the_occupancy_after_every_event_of_a_fold(version, seats, 
     met = set()
     games = 0
     for g in range(6 if bot == "heuristic" else 1):
-        for event, folded, applied in _fold_beside_apply(engine, seats, f"wd-index:{version}:{seats}:{bot}:{g}", bot, 3000):
+        for event, folded, applied in _fold_beside_apply(
+            engine, seats, f"wd-index:{version}:{seats}:{bot}:{g}", bot, 3000
+        ):
             budgets = folded["budgets"]
             assert type(budgets) is Budgets
             assert budgets.occ == occupancy(folded), event
+            assert budgets.active == all(b["active"] for b in folded["balls"]), event
             assert canonical_json(folded) == canonical_json(applied), event
             if event["kind"] == "action":
                 met.add(event["action"]["type"])
@@ -57,7 +62,9 @@ def test_the_index_is_the_occupancy_after_every_event_of_a_fold(version, seats, 
         games += 1
     # the moves of wizards and balls the index follows were met, not only plain moves
     wanted = {"move", "pick_up"}
-    wanted |= {"drop", "teleport_to"} if bot == "random" else {"hit", "caught", "dodge_to", "place_ball", "return_wizard"}
+    wanted |= (
+        {"drop", "teleport_to"} if bot == "random" else {"hit", "caught", "dodge_to", "place_ball", "return_wizard"}
+    )
     assert wanted <= met, (wanted - met, met)
 
 
@@ -65,9 +72,7 @@ def test_a_copy_carries_no_index_and_leaves_the_folds_alone():
     """``apply`` on a folded state copies the budgets as a plain list: the copy's rules scan the
     state, and nothing they do reaches the index of the state they were given."""
     engine = registry.get("wizard-dodgeball")
-    folded = None
-    for event, folded, _applied in _fold_beside_apply(engine, 2, "wd-index:copy", "random", 60):
-        pass
+    folded = [f for _e, f, _a in _fold_beside_apply(engine, 2, "wd-index:copy", "random", 60)][-1]
     before = dict(folded["budgets"].occ)
     n = 0
     state = folded
