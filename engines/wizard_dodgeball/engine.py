@@ -535,7 +535,7 @@ class WizardDodgeballEngine(Engine):
             elif atype == "pass":
                 rules.do_pass(new, action)
             elif atype == "cast":
-                spells.do_cast(new, wizard(new, new["turn"]["wizard"]), action)
+                spells.do_cast(new, rules.require_turn_wizard(new), action)
             elif atype in CHOICE_STEPS.values():
                 raise IllegalAction("There is no choice pending.", code="no_choice_pending")
             else:

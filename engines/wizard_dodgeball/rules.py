@@ -112,7 +112,7 @@ def end_turn(state: State) -> bool | None:
         # The caster first: it rules out a charged card too (its caster is None; issue 17, P1).
         if card["caster"] == jersey and not card["charged"] and card["turn"] < turn["n"]:
             recharge(state, side, card_id)
-    w = wizard(state, jersey)
+    w = ix.by_j[jersey] if type(ix := state["budgets"]) is Budgets else wizard(state, jersey)
     state["next_slot"][side] = (w["slot"] + 1) % 5
     state["turns_taken"][side] += 1
     state["last_seat"][side] = turn["seat"]
@@ -192,7 +192,8 @@ def settle(state: State, goes_on: bool | None = None, frozen: bool | None = None
     end_turn's answer for the wizard whose turn it began). A turn ended here hands its own answer
     to the next look."""
     ix = state["budgets"]
-    if type(ix) is not Budgets or not ix.active:
+    by_j = ix.by_j if type(ix) is Budgets else None
+    if by_j is None or not ix.active:
         back_rows = None
         idle = False
         for b in state["balls"]:
@@ -208,7 +209,7 @@ def settle(state: State, goes_on: bool | None = None, frozen: bool | None = None
                         b["active"] = True
                         continue
                 idle = True
-        if not idle and type(ix) is Budgets:
+        if not idle and by_j is not None:
             # Nothing makes a ball inactive again: a fold stops looking once all are active
             # (in a random game about 5% of the way in).
             ix.active = True
@@ -220,7 +221,7 @@ def settle(state: State, goes_on: bool | None = None, frozen: bool | None = None
     while True:
         turn = state["turn"]
         jersey = turn["wizard"]
-        w = wizard(state, jersey)
+        w = wizard(state, jersey) if by_j is None else by_j[jersey]
         if not w["out"]:
             if goes_on is not None:
                 if goes_on:
@@ -373,6 +374,8 @@ def reachable_with_pickup(
 
 
 def require_turn_wizard(state: State) -> dict:
+    if type(ix := state["budgets"]) is Budgets:
+        return ix.by_j[state["turn"]["wizard"]]  # a fold's index (state.Budgets): no search
     return wizard(state, state["turn"]["wizard"])
 
 
@@ -389,7 +392,7 @@ def not_frozen(state: State, w: dict, verb: str) -> None:
 
 def do_move(state: State, action: dict) -> None:
     turn = state["turn"]
-    w = wizard(state, turn["wizard"])
+    w = ix.by_j[turn["wizard"]] if type(ix := state["budgets"]) is Budgets else wizard(state, turn["wizard"])
     to = sq(action.get("to"))
     pick = action.get("pick_up")
     if turn["actions"] <= 0:

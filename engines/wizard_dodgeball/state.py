@@ -134,7 +134,9 @@ class Budgets(list):
     only built from the state (``index``) and kept equal to it by the rules that move a wizard or
     a ball in an owned state (``test_fold_index.py`` holds it to a fresh ``occupancy`` after
     every event of playouts). ``active`` is whether every ball is active, which ``settle`` would
-    otherwise look at after every event (nothing makes a ball inactive again). It rides on the
+    otherwise look at after every event (nothing makes a ball inactive again). ``by_j`` maps a
+    jersey to its wizard's record, which a fold changes but never replaces, for the turn's wizard
+    that most events look up more than once. It rides on the
     budgets because the rules never read them: a subclass of the state itself, or of a container
     the rules read, loses the interpreter's fast paths for plain dicts and lists (a dict subclass
     made every ``state[key]`` about twice as slow, and the fold slower overall). ``copy_state``
@@ -142,7 +144,7 @@ class Budgets(list):
     as before. The contract of ``apply_in_place`` (the caller owns the state and changes it only
     through the engine) is what keeps the index true between events."""
 
-    __slots__ = ("occ", "active")
+    __slots__ = ("occ", "active", "by_j")
 
 
 def index(state: State) -> None:
@@ -150,6 +152,7 @@ def index(state: State) -> None:
     b = Budgets(state["budgets"])
     b.occ = occupancy(state)
     b.active = all(ball["active"] for ball in state["balls"])
+    b.by_j = {w["j"]: w for w in state["wizards"]}
     state["budgets"] = b
 
 

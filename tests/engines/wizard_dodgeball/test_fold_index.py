@@ -1,6 +1,7 @@
 """A fold (``apply_in_place``) keeps an index derived from its state beside it (``state.Budgets``,
 issue 17, P1): what stands on each square, which the rules ask instead of scanning the wizards
-and balls, and whether every ball is active, which settle asks after every event. It is never
+and balls; whether every ball is active, which settle asks after every event; each jersey's
+record, for the turn's wizard. It is never
 stored and never hashed, so nothing checks it but these tests: after every event of playouts
 (random bots, whose casts teleport; heuristic bots, whose throws hit, are caught and dodged
 aside, and whose eliminated wizards' balls are placed), the index must be the occupancy and the
@@ -54,6 +55,8 @@ def test_the_index_is_the_occupancy_after_every_event_of_a_fold(version, seats, 
             assert type(budgets) is Budgets
             assert budgets.occ == occupancy(folded), event
             assert budgets.active == all(b["active"] for b in folded["balls"]), event
+            assert [budgets.by_j[w["j"]] for w in folded["wizards"]] == folded["wizards"]
+            assert all(budgets.by_j[w["j"]] is w for w in folded["wizards"]), event
             assert canonical_json(folded) == canonical_json(applied), event
             if event["kind"] == "action":
                 met.add(event["action"]["type"])
