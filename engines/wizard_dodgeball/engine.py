@@ -60,6 +60,7 @@ from engines.chance import check_outcome
 from . import bots, data, dice, rules, spells
 from .geometry import court as court_by_id
 from .state import (
+    Budgets,
     State,
     attack_colours,
     ball_square,
@@ -69,6 +70,7 @@ from .state import (
     dodge_colours,
     effect_faces,
     has_effect,
+    index,
     occupancy,
     stats,
     wizard,
@@ -404,6 +406,9 @@ class WizardDodgeballEngine(Engine):
         return self._apply(state, event, False)
 
     def apply_in_place(self, state: State, event: dict[str, Any]) -> State:
+        # The fold's first event gives its state the index (state.Budgets); later events keep it.
+        if type(state["budgets"]) is not Budgets:
+            index(state)
         return self._apply(state, event, True)
 
     def _apply(self, state: State, event: dict[str, Any], owned: bool) -> State:
@@ -530,7 +535,7 @@ class WizardDodgeballEngine(Engine):
             elif atype == "pass":
                 rules.do_pass(new, action)
             elif atype == "cast":
-                spells.do_cast(new, wizard(new, new["turn"]["wizard"]), action)
+                spells.do_cast(new, rules.require_turn_wizard(new), action)
             elif atype in CHOICE_STEPS.values():
                 raise IllegalAction("There is no choice pending.", code="no_choice_pending")
             else:
@@ -776,7 +781,7 @@ class WizardDodgeballEngine(Engine):
             "wizards": wizards,
             "balls": balls,
             "spell_cards": cards,
-            "spell_budgets": state["budgets"],
+            "spell_budgets": list(state["budgets"]),
             "effects": effects,
             "first_player": state["first"],
             "turn": None

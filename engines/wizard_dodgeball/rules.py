@@ -19,6 +19,7 @@ from .state import (
     SLOW,
     SPEED,
     STICKY_FINGERS,
+    Budgets,
     State,
     allowance_with,
     attack_colours,
@@ -31,6 +32,7 @@ from .state import (
     has_effect,
     move_allowance,
     occupancy,
+    reindex,
     stats,
     wizard,
     wizard_squares,
@@ -110,7 +112,7 @@ def end_turn(state: State) -> bool | None:
         # The caster first: it rules out a charged card too (its caster is None; issue 17, P1).
         if card["caster"] == jersey and not card["charged"] and card["turn"] < turn["n"]:
             recharge(state, side, card_id)
-    w = wizard(state, jersey)
+    w = ix.by_j[jersey] if type(ix := state["budgets"]) is Budgets else wizard(state, jersey)
     state["next_slot"][side] = (w["slot"] + 1) % 5
     state["turns_taken"][side] += 1
     state["last_seat"][side] = turn["seat"]
@@ -189,18 +191,28 @@ def settle(state: State, goes_on: bool | None = None, frozen: bool | None = None
     the wizard's turn goes on; ``frozen`` whether the wizard is frozen (False after a move;
     end_turn's answer for the wizard whose turn it began). A turn ended here hands its own answer
     to the next look."""
-    back_rows = None
-    for b in state["balls"]:
-        if not b["active"]:
-            # ball_square and is_behind_attack_line, inline: this runs after every event.
-            where = b["sq"]
-            if where is None and b["holder"] is not None:
-                where = wizard(state, b["holder"])["sq"]
-            if where is not None:
-                if back_rows is None:
-                    back_rows = court_of(state).back_rows
-                if where[1] in back_rows:
-                    b["active"] = True
+    ix = state["budgets"]
+    by_j = ix.by_j if type(ix) is Budgets else None
+    if by_j is None or not ix.active:
+        back_rows = None
+        idle = False
+        for b in state["balls"]:
+            if not b["active"]:
+                # ball_square and is_behind_attack_line, inline: this runs after every event.
+                where = b["sq"]
+                if where is None and b["holder"] is not None:
+                    where = wizard(state, b["holder"])["sq"]
+                if where is not None:
+                    if back_rows is None:
+                        back_rows = court_of(state).back_rows
+                    if where[1] in back_rows:
+                        b["active"] = True
+                        continue
+                idle = True
+        if not idle and by_j is not None:
+            # Nothing makes a ball inactive again: a fold stops looking once all are active
+            # (in a random game about 5% of the way in).
+            ix.active = True
     if state["winner"] is not None or state["queue"] or state["turn"] is None:
         return
     # Each pass looks at the turn's wizard and returns, or ends that turn and looks again. The
@@ -209,7 +221,7 @@ def settle(state: State, goes_on: bool | None = None, frozen: bool | None = None
     while True:
         turn = state["turn"]
         jersey = turn["wizard"]
-        w = wizard(state, jersey)
+        w = wizard(state, jersey) if by_j is None else by_j[jersey]
         if not w["out"]:
             if goes_on is not None:
                 if goes_on:
@@ -253,6 +265,7 @@ def eliminate(state: State, jersey: int) -> None:
     w = wizard(state, jersey)
     w["out"] = True
     w["sq"] = None
+    reindex(state)
     w["ball"] = None
     state["effects"] = [e for e in state["effects"] if e["wizard"] != jersey]
     for card_id, card in state["cards"][w["side"]].items():
@@ -267,6 +280,8 @@ def eliminate(state: State, jersey: int) -> None:
 def _blocked(state: State) -> set[Square]:
     """The squares of ``occupancy(state)``, built without its (kind, id) values: every move
     asks for them (issue 17, P1). Only ever asked for membership."""
+    if type(ix := state["budgets"]) is Budgets:
+        return set(ix.occ)
     out = {tuple(w["sq"]) for w in state["wizards"] if not w["out"]}  # squares are [column, row]
     out.update([tuple(b["sq"]) for b in state["balls"] if b["sq"] is not None])
     return out
@@ -359,6 +374,8 @@ def reachable_with_pickup(
 
 
 def require_turn_wizard(state: State) -> dict:
+    if type(ix := state["budgets"]) is Budgets:
+        return ix.by_j[state["turn"]["wizard"]]  # a fold's index (state.Budgets): no search
     return wizard(state, state["turn"]["wizard"])
 
 
@@ -375,7 +392,7 @@ def not_frozen(state: State, w: dict, verb: str) -> None:
 
 def do_move(state: State, action: dict) -> None:
     turn = state["turn"]
-    w = wizard(state, turn["wizard"])
+    w = ix.by_j[turn["wizard"]] if type(ix := state["budgets"]) is Budgets else wizard(state, turn["wizard"])
     to = sq(action.get("to"))
     pick = action.get("pick_up")
     if turn["actions"] <= 0:
@@ -420,10 +437,16 @@ def do_move(state: State, action: dict) -> None:
             raise IllegalAction(
                 "No path of that length passes next to that ball and ends on that square.", code="out_of_reach"
             )
+        if type(ix := state["budgets"]) is Budgets:
+            del ix.occ[bsq]
         b["sq"] = None
         b["holder"] = j
         w["ball"] = b["id"]
     turn["actions"] -= 1  # spend_action: more than none are left, as checked above
+    if type(ix := state["budgets"]) is Budgets:
+        occ = ix.occ
+        x0, y0 = w["sq"]
+        occ[(gx, gy)] = occ.pop((x0, y0))
     w["sq"] = [gx, gy]
 
 
@@ -458,7 +481,28 @@ def _straight_steps(a: Square, b: Square, blocked: set[Square], lo: int, hi: int
     """Whether every square after ``a`` of the path that steps straight from ``a`` at ``b``
     (``_straight_path``) is free and in rows lo..hi. Such a path is as long as the king distance
     between its ends."""
-    for x, y in _straight_path(a[0], a[1], b[0], b[1], line_first):
+    x, y = a
+    gx, gy = b
+    # _straight_path's walk, each square looked up as it is reached: no list of the path.
+    if line_first:
+        sx, sy = (gx > x) - (gx < x), (gy > y) - (gy < y)
+        longer = (gx - x) * sx - (gy - y) * sy
+        while x != gx or y != gy:
+            if longer > 0:
+                x += sx
+                longer -= 1
+            elif longer < 0:
+                y += sy
+                longer += 1
+            else:
+                x += sx
+                y += sy
+            if (x, y) in blocked or not lo <= y <= hi:
+                return False
+        return True
+    while x != gx or y != gy:
+        x += (gx > x) - (gx < x)
+        y += (gy > y) - (gy < y)
         if (x, y) in blocked or not lo <= y <= hi:
             return False
     return True
@@ -487,7 +531,12 @@ def _straight_path_free(state: State, w: dict, to: Square, allowance: int, lo: i
             sx, sy = (gx > x0) - (gx < x0), (gy > y0) - (gy < y0)
             if sx == 0 or sy == 0 or (gx - x0) * sx == (gy - y0) * sy:
                 return False
-        if _nothing_on(state, _straight_path(x0, y0, gx, gy, line_first)):
+        if type(ix := state["budgets"]) is Budgets:
+            # The index holds every occupied square: the path walked against it (its rows are
+            # lo..hi, as said above).
+            if _straight_steps((x0, y0), to, ix.occ, lo, hi, line_first):
+                return True
+        elif _nothing_on(state, _straight_path(x0, y0, gx, gy, line_first)):
             return True
     return False
 
@@ -563,6 +612,8 @@ def do_pick_up(state: State, action: dict) -> bool:
     dx, dy = b["sq"][0] - w["sq"][0], b["sq"][1] - w["sq"][1]
     if not (-1 <= dx <= 1 and -1 <= dy <= 1) or dx == dy == 0:  # king distance 1, without abs and max
         raise IllegalAction("A ball can be picked up only from an adjacent square.", code="not_adjacent")
+    if type(ix := state["budgets"]) is Budgets:
+        del ix.occ[(b["sq"][0], b["sq"][1])]
     b["sq"] = None
     b["holder"] = w["j"]
     w["ball"] = b["id"]
@@ -573,6 +624,8 @@ def _stands_on(state: State, square: Square) -> bool:
     """Whether a wizard on the court or a loose ball stands on ``square`` (it is in ``occupancy``)."""
     # Coordinates compared one by one, where comparing the state's [column, row] lists built one;
     # a wizard off the court and a held ball have no square (``sq`` None; issue 17, P1).
+    if type(ix := state["budgets"]) is Budgets:
+        return square in ix.occ
     x, y = square
     for w in state["wizards"]:
         s = w["sq"]
@@ -620,6 +673,8 @@ def do_drop(state: State, action: dict) -> bool:
     if to not in court_of(state).neighbours(here) or _stands_on(state, to):
         raise IllegalAction("A dropped ball lands on an empty square next to the wizard.", code="bad_drop_square")
     b = ball(state, w["ball"])
+    if type(ix := state["budgets"]) is Budgets:
+        ix.occ[to] = ("b", b["id"])
     b["sq"] = [to[0], to[1]]
     b["holder"] = None
     w["ball"] = None
@@ -811,11 +866,13 @@ def resolve_throw(state: State, ctx: dict, dodge: int, dodged_by_dice: bool, cau
         if frozen:
             spot = _between_square(state, origin, attacker_sq)
             b["sq"] = [spot[0], spot[1]]
+            reindex(state)
             return
         options = [s for s in empty_neighbours(state, origin) if court_of(state).in_half(t["side"], s)]
         if not options:
             spot = _between_square(state, origin, attacker_sq)
             b["sq"] = [spot[0], spot[1]]
+            reindex(state)
             last["result"] = "dodged_in_place"
             return
         state["queue"].insert(
@@ -827,15 +884,18 @@ def resolve_throw(state: State, ctx: dict, dodge: int, dodged_by_dice: bool, cau
         state["effects"] = [e for e in state["effects"] if not (e["wizard"] == t["j"] and e["face"] == "shield")]
         spot = _between_square(state, origin, attacker_sq)
         b["sq"] = [spot[0], spot[1]]
+        reindex(state)
         return
     last["result"] = "hit"
     held = t["ball"]
     eliminate(state, t["j"])
     b["sq"] = [origin[0], origin[1]]
+    reindex(state)
     if held is not None:
         hb = ball(state, held)
         hb["holder"] = None
         hb["sq"] = None
+        reindex(state)
         state["queue"].insert(
             0,
             {
@@ -850,6 +910,7 @@ def resolve_throw(state: State, ctx: dict, dodge: int, dodged_by_dice: bool, cau
         # the game is over: nobody is left to choose, so the held ball rests on the first free square
         spot = min(placement_squares(state, origin), key=lambda s: (s[1], s[0]))
         hb["sq"] = [spot[0], spot[1]]
+        reindex(state)
 
 
 def do_pass(state: State, action: dict) -> None:
@@ -893,6 +954,7 @@ def choose_dodge_square(state: State, step: dict, action: dict) -> None:
     t["sq"] = [to[0], to[1]]
     b = ball(state, step["ball"])
     b["sq"] = [origin[0], origin[1]]
+    reindex(state)
 
 
 def choose_ball_square(state: State, step: dict, action: dict) -> None:
@@ -902,6 +964,7 @@ def choose_ball_square(state: State, step: dict, action: dict) -> None:
         raise IllegalAction("The ball goes to an empty square next to where it was.", code="bad_ball_square")
     b = ball(state, step["ball"])
     b["sq"] = [to[0], to[1]]
+    reindex(state)
     b["holder"] = None
 
 
@@ -927,4 +990,5 @@ def choose_return(state: State, step: dict, action: dict) -> None:
     w = wizard(state, jersey)
     w["out"] = False
     w["sq"] = [to[0], to[1]]
+    reindex(state)
     w["ball"] = None

@@ -19,6 +19,7 @@ from . import data, dice
 from .geometry import line_of_sight
 from .rules import _stands_on, name, sq
 from .state import (
+    Budgets,
     State,
     ball,
     ball_on_fire,
@@ -733,9 +734,18 @@ def choose_teleport(state: State, step: dict, action: dict) -> None:
     ref = step["ref"]
     if "wizard" in ref:
         w = wizard(state, ref["wizard"])
+        if type(ix := state["budgets"]) is Budgets and not w["out"]:
+            # A fold's index follows the wizard (state.Budgets).
+            occ = ix.occ
+            occ[to] = occ.pop((w["sq"][0], w["sq"][1]))
         w["sq"] = [to[0], to[1]]  # a held ball travels with its wizard
     else:
         b = ball(state, ref["ball"])
+        if type(ix := state["budgets"]) is Budgets:
+            occ = ix.occ  # it follows the ball, loose or held until now
+            if b["sq"] is not None:
+                del occ[(b["sq"][0], b["sq"][1])]
+            occ[to] = ("b", b["id"])
         if b["holder"] is not None:
             holder = wizard(state, b["holder"])
             holder["ball"] = None

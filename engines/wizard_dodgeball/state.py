@@ -31,6 +31,7 @@ def copy_state(state: State) -> State:
         cast = dict(state["cast"])
         cast["outcomes"] = list(cast["outcomes"])
         new["cast"] = cast
+    new["budgets"] = list(state["budgets"])  # never a fold's Budgets: a copy has no index
     new["next_slot"] = list(state["next_slot"])
     new["turns_taken"] = list(state["turns_taken"])
     new["last_seat"] = list(state["last_seat"])
@@ -120,6 +121,46 @@ def occupancy(state: State) -> dict[tuple[int, int], tuple[str, int]]:
         if b["sq"] is not None:
             occ[(b["sq"][0], b["sq"][1])] = ("b", b["id"])
     return occ
+
+
+class Budgets(list):
+    """``state["budgets"]`` (the two spell budgets) in a state that ``apply_in_place`` folds,
+    carrying an index derived from that state.
+
+    ``occ`` is ``occupancy(state)``: what stands on each square. Squares are asked about on most
+    events (a drop's square, a move's path, a turn's free action), each a scan of the ten wizards
+    and five balls without it (issue 17, P1). It is an attribute, so JSON, hashing, equality and
+    ``copy_tree`` see only the list of budgets (the goldens hash the state); it is never stored,
+    only built from the state (``index``) and kept equal to it by the rules that move a wizard or
+    a ball in an owned state (``test_fold_index.py`` holds it to a fresh ``occupancy`` after
+    every event of playouts). ``active`` is whether every ball is active, which ``settle`` would
+    otherwise look at after every event (nothing makes a ball inactive again). ``by_j`` maps a
+    jersey to its wizard's record, which a fold changes but never replaces, for the turn's wizard
+    that most events look up more than once. It rides on the
+    budgets because the rules never read them: a subclass of the state itself, or of a container
+    the rules read, loses the interpreter's fast paths for plain dicts and lists (a dict subclass
+    made every ``state[key]`` about twice as slow, and the fold slower overall). ``copy_state``
+    gives a copy a plain list, so the copying ``apply`` never sees an index and the rules scan
+    as before. The contract of ``apply_in_place`` (the caller owns the state and changes it only
+    through the engine) is what keeps the index true between events."""
+
+    __slots__ = ("occ", "active", "by_j")
+
+
+def index(state: State) -> None:
+    """Give an owned state the index (``apply_in_place``, on the first event of a fold)."""
+    b = Budgets(state["budgets"])
+    b.occ = occupancy(state)
+    b.active = all(ball["active"] for ball in state["balls"])
+    b.by_j = {w["j"]: w for w in state["wizards"]}
+    state["budgets"] = b
+
+
+def reindex(state: State) -> None:
+    """After a rare move of a wizard or a ball (a throw, a choice, a teleport): the index rebuilt."""
+    b = state["budgets"]
+    if type(b) is Budgets:
+        b.occ = occupancy(state)
 
 
 def wizard_squares(state: State) -> dict[tuple[int, int], int]:

@@ -1,0 +1,89 @@
+"""A fold (``apply_in_place``) keeps an index derived from its state beside it (``state.Budgets``,
+issue 17, P1): what stands on each square, which the rules ask instead of scanning the wizards
+and balls; whether every ball is active, which settle asks after every event; each jersey's
+record, for the turn's wizard. It is never
+stored and never hashed, so nothing checks it but these tests: after every event of playouts
+(random bots, whose casts teleport; heuristic bots, whose throws hit, are caught and dodged
+aside, and whose eliminated wizards' balls are placed), the index must be the occupancy and the
+balls' activity read afresh, and the folded state must be the copying ``apply``'s (the
+reference path, which has no index)."""
+
+import json
+
+import pytest
+
+from engines import registry
+from engines.base import CHANCE, canonical_json
+from engines.wizard_dodgeball.state import Budgets, occupancy
+
+from ..test_conformance import Rng, step
+
+
+def _fold_beside_apply(engine, seats: int, key: str, bot: str, bound: int):
+    """Play with ``bot``, folding one owned state in place beside the copying apply; yield
+    (event, folded state, applied state) after every event."""
+    rng = Rng(key)
+    applied = engine.setup(engine.validate_config({}, seats), seats)
+    folded = engine.owned_copy(applied)
+    n = 0
+    while engine.to_move(applied) and n < bound:
+        to_move = engine.to_move(applied)
+        if bot == "random" or to_move == [CHANCE]:
+            event = step(engine, applied, n + 2, rng)
+        else:
+            seat = to_move[0]
+            event = {"kind": "action", "seat": seat, "action": engine.bot_action(bot, applied, seat, rng)}
+        applied = engine.apply(applied, event)
+        folded = engine.apply_in_place(folded, event)
+        n += 1
+        yield event, folded, applied
+
+
+CASES = [("1", 2, "random"), ("2", 2, "random"), ("2", 4, "random"), ("2", 2, "heuristic"), ("2", 4, "heuristic")]
+
+
+@pytest.mark.parametrize("version,seats,bot", CASES)
+def test_the_index_is_the_occupancy_after_every_event_of_a_fold(version, seats, bot):
+    engine = registry.get("wizard-dodgeball", version)
+    met = set()
+    games = 0
+    for g in range(6 if bot == "heuristic" else 1):
+        for event, folded, applied in _fold_beside_apply(
+            engine, seats, f"wd-index:{version}:{seats}:{bot}:{g}", bot, 3000
+        ):
+            budgets = folded["budgets"]
+            assert type(budgets) is Budgets
+            assert budgets.occ == occupancy(folded), event
+            assert budgets.active == all(b["active"] for b in folded["balls"]), event
+            assert [budgets.by_j[w["j"]] for w in folded["wizards"]] == folded["wizards"]
+            assert all(budgets.by_j[w["j"]] is w for w in folded["wizards"]), event
+            assert canonical_json(folded) == canonical_json(applied), event
+            if event["kind"] == "action":
+                met.add(event["action"]["type"])
+            for r in applied["rolls"]:
+                met.add(r.get("result"))
+        games += 1
+    # the moves of wizards and balls the index follows were met, not only plain moves
+    wanted = {"move", "pick_up"}
+    wanted |= (
+        {"drop", "teleport_to"} if bot == "random" else {"hit", "caught", "dodge_to", "place_ball", "return_wizard"}
+    )
+    assert wanted <= met, (wanted - met, met)
+
+
+def test_a_copy_carries_no_index_and_leaves_the_folds_alone():
+    """``apply`` on a folded state copies the budgets as a plain list: the copy's rules scan the
+    state, and nothing they do reaches the index of the state they were given."""
+    engine = registry.get("wizard-dodgeball")
+    folded = [f for _e, f, _a in _fold_beside_apply(engine, 2, "wd-index:copy", "random", 60)][-1]
+    before = dict(folded["budgets"].occ)
+    n = 0
+    state = folded
+    rng = Rng("wd-index:copy:after")
+    while engine.to_move(state) and n < 60:
+        state = engine.apply(state, step(engine, state, n + 100, rng))
+        assert type(state["budgets"]) is list
+        n += 1
+    assert folded["budgets"].occ == before == occupancy(folded)
+    # JSON and the hash see the budgets alone
+    assert json.loads(json.dumps(folded))["budgets"] == list(folded["budgets"])
