@@ -56,6 +56,7 @@ from typing import Any
 
 from engines.base import CHANCE, Engine, IllegalAction, InvalidConfig
 from engines.chance import check_outcome
+from engines.treecopy import copy_tree
 
 from . import bots, data, dice, rules, spells
 from .geometry import court as court_by_id
@@ -404,6 +405,12 @@ class WizardDodgeballEngine(Engine):
     # -- apply -------------------------------------------------------------------------
     def apply(self, state: State, event: dict[str, Any]) -> State:
         return self._apply(state, event, False)
+
+    @staticmethod
+    def owned_copy(state: State) -> State:
+        # A fold's state carries its index on the budgets (state.Budgets), a list subclass that
+        # marshal (copy_tree) refuses; the copy is a plain state, and its own fold indexes it anew.
+        return copy_tree({**state, "budgets": list(state["budgets"])})
 
     def apply_in_place(self, state: State, event: dict[str, Any]) -> State:
         # The fold's first event gives its state the index (state.Budgets); later events keep it.

@@ -87,3 +87,20 @@ def test_a_copy_carries_no_index_and_leaves_the_folds_alone():
     assert folded["budgets"].occ == before == occupancy(folded)
     # JSON and the hash see the budgets alone
     assert json.loads(json.dumps(folded))["budgets"] == list(folded["budgets"])
+
+
+def test_a_state_taken_from_the_middle_of_a_fold_can_be_owned_and_folded_on_to_the_same_end():
+    """A verifier or an analysis may take an owned copy of a state a fold has indexed (it did
+    not: marshal refused the index's list subclass); the copy is plain, and folding on from it
+    builds its own index and ends where the fold it was taken from ends."""
+    engine = registry.get("wizard-dodgeball")
+    events, middle = [], None
+    for event, folded, _applied in _fold_beside_apply(engine, 2, "wd-index:owned", "random", 400):
+        events.append(event)
+        if len(events) == 200:
+            middle = engine.owned_copy(folded)
+    assert type(middle["budgets"]) is list
+    for event in events[200:]:
+        middle = engine.apply_in_place(middle, event)
+    assert middle["budgets"].occ == occupancy(middle)
+    assert canonical_json(middle) == canonical_json(folded)
