@@ -201,6 +201,7 @@ def run(s: State) -> bool:
     # do), so the one read here stays the state's.
     queue = s["queue"]
     auto = AUTO
+    quiet_steps = QUIET_STEPS
     for _ in range(10000):
         if not queue:
             if s["phase"] == "over":
@@ -218,16 +219,18 @@ def run(s: State) -> bool:
             if name in DECISIONS:
                 if _skip_decision(s, st):
                     # closed, or answered with its one answer
-                    quiet = quiet and name in QUIET_STEPS
+                    quiet = quiet and name in quiet_steps
                     continue
                 return quiet
-        del queue[0]
-        if handler is None:
+            del queue[0]
             handler = auto[name]  # no such step: KeyError, as ever
+        else:
+            del queue[0]
         handler(s, st)
-        # A clash's total counts a spell cast only when a spell not the Basic one succeeded; the
-        # rest of what it writes (the totals, clocks, spells returned) the check never reads.
-        quiet = quiet and (name in QUIET_STEPS or (name == "total" and not _spell_counted(s["clash"])))
+        if quiet and name not in quiet_steps:
+            # A clash's total counts a spell cast only when a spell not the Basic one succeeded;
+            # the rest of what it writes (the totals, clocks, spells returned) the check never reads.
+            quiet = name == "total" and not _spell_counted(s["clash"])
         if s["phase"] == "over":
             s["queue"] = []
             return False
@@ -413,9 +416,18 @@ def _h_start_deploy(s: State, st: dict) -> None:
 
 
 def _deploy_seat(s: State) -> int | None:
-    left = [[m for m in alive(s, seat) if m["hex"] is None] for seat in (0, 1)]
+    # Counts of each seat's living models still to deploy and already placed: only how many
+    # matters here, so one pass over the models in any order gives what four sorted ``alive``
+    # lists gave (issue 17, P1; ``test_deploy_order.py`` holds it to those lists).
+    left = [0, 0]
+    placed = [0, 0]
+    for m in s["models"].values():
+        if not m["removed"]:
+            if m["hex"] is None:
+                left[m["seat"]] += 1
+            else:
+                placed[m["seat"]] += 1
     w = s["coin_winner"]
-    placed = [sum(1 for m in alive(s, seat) if m["hex"] is not None) for seat in (0, 1)]
     if not left[0] and not left[1]:
         return None
     if not left[w]:
