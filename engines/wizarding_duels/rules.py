@@ -1013,17 +1013,24 @@ def move_points(s: State, m: dict) -> int:
     base = pk.params["animagus"]["move"] if m["animal"] else 3
     base += 1 if has(m, "fast") else 0
     base += 2 if has(m, "lightning_fast") else 0
-    base += sum(e["n"] for e in _passives(s, m) if e["op"] == "move")
+    base += _passive_total(s, m, "move")
     return max(0, base - m["slow"])
 
 
-def _passives(s: State, m: dict) -> list[dict]:
-    pk = pack(s)
-    out = []
-    for a in m["artifacts"]:
-        if not a["locked"]:
-            out += pk.artifacts[a["id"]]["passive"]
-    return out
+def _passive_total(s: State, m: dict, op: str) -> int:
+    """What the passive effects ``op`` of the model's unlocked artifacts add up to, summed without
+    a list of the effects or a generator: a move's points are worked out twice a move (issue 17,
+    P1; ``test_passive_totals.py`` holds it to the sum over that list)."""
+    n = 0
+    arts = m["artifacts"]
+    if arts:
+        table = pack(s).artifacts
+        for a in arts:
+            if not a["locked"]:
+                for e in table[a["id"]]["passive"]:
+                    if e["op"] == op:
+                        n += e["n"]
+    return n
 
 
 def _step_rules(s: State, m: dict):
@@ -2424,7 +2431,7 @@ def defense_lines(s: State, c: dict) -> list[list]:
         lines.append(["Lower part", side["early"]])
     if c["react"]:
         lines.append([" + ".join(pk.spells[x]["name"] for x in c.get("reactions", [])) or "Reaction", c["react"]])
-    arts = sum(e["n"] for e in _passives(s, d) if e["op"] == "defense")
+    arts = _passive_total(s, d, "defense")
     if arts:
         lines.append(["Artifacts", arts])
     if c["what"] == "attack" and c["prof"]["type"] == "physical" and d["traits"].get("physical_resistance", 0):
@@ -2476,7 +2483,7 @@ def attack_lines(s: State, c: dict) -> list[list]:
         lines += [["Mastery", a["mastery"]], [f"{card['name']} modifier", card["modifier"]]]
         if has(a, "master_wizard") and s["config"]["master_wizard_casting_bonus"]:
             lines.append(["Master Wizard", 1])  # ruling A-01 (EX-5)
-        arts = sum(e["n"] for e in _passives(s, a) if e["op"] == "cast_bonus")
+        arts = _passive_total(s, a, "cast_bonus")
         if arts:
             lines.append(["Artifacts", arts])
     elif c["what"] == "attack":
@@ -2772,6 +2779,9 @@ def _h_action_end(s: State, st: dict) -> None:
 
 
 def _h_power_refills(s: State, st: dict) -> None:
+    players = s["players"]
+    if not players[0]["refill_due"] and not players[1]["refill_due"]:
+        return  # after most actions: nothing to queue
     sp = s["starting"] if s["starting"] is not None else 0
     steps = []
     for seat in (sp, other(sp)):
@@ -3177,7 +3187,9 @@ def check_lightning(s: State) -> None:
     for seat, p in enumerate(s["players"]):
         active = p["active"]
         look = None
-        for q in [q for q in active if q in lightning]:
+        # A copy of the active lightning quests (scoring one takes it out of ``active``),
+        # filtered in C: most of the time it is empty.
+        for q in list(filter(lightning.__contains__, active)):
             if len(p["scored"]) >= 9:
                 break  # WD-48
             look = look if look is not None else _QuestLook(s, seat)
