@@ -865,8 +865,7 @@ def resolve_chance(s: State, outcome) -> None:
         return
     p = P(s, st["seat"])
     if st["pile"] == "quest":
-        deck = list(p["quest_deck"])
-        picked = [deck[i] for i in outcome]
+        picked = list(map(p["quest_deck"].__getitem__, outcome))  # all taken before any is removed
         for q in picked:
             p["quest_deck"].remove(q)
             if st["dest"] == "qhand":
@@ -874,8 +873,7 @@ def resolve_chance(s: State, outcome) -> None:
             else:
                 p["active"].append(q)
         return
-    deck = list(p["deck"])
-    picked = [deck[i] for i in outcome]
+    picked = list(map(p["deck"].__getitem__, outcome))  # all taken before any is removed
     for c in picked:
         p["deck"].remove(c)
         _put_card(s, st, c)
@@ -1181,7 +1179,8 @@ def _routes_to(steps, start: tuple[int, int], goal: tuple[int, int], points: int
                 into = layers[c].get(n)
                 if into is None:
                     into = layers[c][n] = set()
-                into.update(d + add for d in ds)
+                # Entering a space that is not Dangerous adds nothing to any count (most steps).
+                into.update(map(add.__add__, ds) if add else ds)
     return frozenset(out)
 
 
@@ -1437,7 +1436,12 @@ def spell_source(s: State, m: dict, sp) -> str | None:
     if not room or sp not in p["spellbook"]:
         return src
     card = pk.spells[sp]
-    if p["clocks"].get(sp) or card["reaction"] or any(u["spell"] == sp for u in p["upkeep"]) or innate:
+    if (
+        p["clocks"].get(sp)
+        or card["reaction"]
+        or innate
+        or (p["upkeep"] and any(u["spell"] == sp for u in p["upkeep"]))
+    ):
         return src
     if card["unforgivable"] and (elf or not has(m, "dark_arts")):
         return src
@@ -1446,7 +1450,10 @@ def spell_source(s: State, m: dict, sp) -> str | None:
 
 def places_marker(card: dict) -> bool:
     """A spell that puts a marker on the board is cast at a space, not at a model (L1220-1222)."""
-    return any(e["op"] == "marker" for e in card["effects"])
+    for e in card["effects"]:  # a loop, not ``any`` over a generator: asked for every cast
+        if e["op"] == "marker":
+            return True
+    return False
 
 
 def marker_spaces(s: State, m: dict, sp: str) -> list[str]:
@@ -2420,6 +2427,10 @@ def _card_lines(s: State, side: dict) -> list[list]:
     return lines + [["Empowerment card", card_value(s, x)] for x in side["emp_cards"]]
 
 
+#: A total line's amount (lines are ``[label, amount]``), summed in C (issue 17, P1).
+_AMOUNT = itemgetter(1)
+
+
 def defense_lines(s: State, c: dict) -> list[list]:
     """FC-9, the defender's total line by line ([label, amount]); the amounts add up to the total."""
     pk = pack(s)
@@ -2457,14 +2468,14 @@ def defense_lines(s: State, c: dict) -> list[list]:
             lines.append(["Guard marker", guard])
     if d["burning"]:
         lines.append(["Burning", -1])  # WD-S1
-    raw = sum(n for _, n in lines)
+    raw = sum(map(_AMOUNT, lines))
     if raw < 0:
         lines.append(["Defense is never below 0", -raw])  # ruling A-72
     return lines
 
 
 def defense_total(s: State, c: dict) -> int:
-    return sum(n for _, n in defense_lines(s, c))
+    return sum(map(_AMOUNT, defense_lines(s, c)))
 
 
 def attack_lines(s: State, c: dict) -> list[list]:
@@ -2496,13 +2507,13 @@ def attack_lines(s: State, c: dict) -> list[list]:
 def _h_total(s: State, st: dict) -> None:
     c = s["clash"]
     lines = attack_lines(s, c)
-    att = sum(n for _, n in lines)
+    att = sum(map(_AMOUNT, lines))
     c["att"]["total"] = att
     if rules_version(s) >= 2:
         c["att"]["lines"] = lines  # version 2: the total line by line, for the page (spec section 7)
     if c["faced"]:
         lines = defense_lines(s, c)
-        d = sum(n for _, n in lines)
+        d = sum(map(_AMOUNT, lines))
         c["def"]["total"] = d
         if rules_version(s) >= 2:
             c["def"]["lines"] = lines
@@ -2599,10 +2610,15 @@ def effect_steps(
 ) -> list[dict]:
     """Steps applying ``effects`` (impacts first, then statuses, then the rest; WD-S0)."""
     steps: list[dict] = []
-    imp = sum(e["n"] for e in effects if e["op"] == "impacts")
+    imp = 0
+    rest = []
+    for e in effects:  # one loop, not a generator and a comprehension (issue 17, P1)
+        if e["op"] == "impacts":
+            imp += e["n"]
+        else:
+            rest.append(e)
     if imp:
         steps.append({"step": "hit", "model": tgt["uid"], "n": imp, "by": seat, "resist": True})
-    rest = [e for e in effects if e["op"] != "impacts"]
     if rest:
         st = {
             "step": "apply_effects",
@@ -3010,11 +3026,9 @@ def _compile(cond: dict):
     quest's condition is checked after every event (issue 17, P1). Every part only reads, so the
     first part that fails decides."""
     if "all" in cond:
-        parts = [_compile(c) for c in cond["all"]]
-        return lambda s, seat, look: all(f(s, seat, look) for f in parts)
+        return _every([_compile(c) for c in cond["all"]])
     if "any" in cond:
-        parts = [_compile(c) for c in cond["any"]]
-        return lambda s, seat, look: any(f(s, seat, look) for f in parts)
+        return _some([_compile(c) for c in cond["any"]])
     tests = []
     if "challenges" in cond:
         n_held, zone = cond["challenges"], cond.get("zone")
@@ -3124,7 +3138,29 @@ def _compile(cond: dict):
         return lambda s, seat, look: True
     if len(tests) == 1:
         return tests[0]
-    return lambda s, seat, look: all(f(s, seat, look) for f in tests)
+    return _every(tests)
+
+
+# ``all`` and ``any`` over the parts, in their order, as loops: a generator for each check cost
+# more than the parts it ran (issue 17, P1).
+def _every(parts: list):
+    def every(s, seat, look):
+        for f in parts:
+            if not f(s, seat, look):
+                return False
+        return True
+
+    return every
+
+
+def _some(parts: list):
+    def some(s, seat, look):
+        for f in parts:
+            if f(s, seat, look):
+                return True
+        return False
+
+    return some
 
 
 @lru_cache(maxsize=64)
