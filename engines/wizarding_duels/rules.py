@@ -310,10 +310,9 @@ def _challenge_hexes(s: State) -> list[tuple[int, int]]:
     b = board(s)
     arrivals = set(b.arrival[0]) | set(b.arrival[1])
     chal = [geometry.parse(o["hex"]) for o in s["overlays"] if o["kind"] == "challenge"]
+    covered = _overlaid(s)
     base = [
-        h
-        for h in b.hexes
-        if b.terrain[h] == "open" and h not in arrivals and not b.at_edge(h) and overlay_at(s, h) is None
+        h for h in b.hexes if b.terrain[h] == "open" and h not in arrivals and h not in covered and not b.at_edge(h)
     ]
     for spacing in (3, 2, 1):
         ok = [h for h in base if all(geometry.distance(h, c) >= spacing for c in chal)]
@@ -325,7 +324,16 @@ def _challenge_hexes(s: State) -> list[tuple[int, int]]:
 def _terrain_hexes(s: State) -> list[tuple[int, int]]:
     b = board(s)
     arrivals = set(b.arrival[0]) | set(b.arrival[1])
-    return [h for h in b.hexes if b.terrain[h] == "open" and h not in arrivals and overlay_at(s, h) is None]
+    covered = _overlaid(s)
+    return [h for h in b.hexes if b.terrain[h] == "open" and h not in arrivals and h not in covered]
+
+
+def _overlaid(s: State) -> set[tuple[int, int]]:
+    """The spaces holding an overlay, for ``overlay_at(s, h) is None`` asked of every space of the
+    board by a set lookup, not a search of the overlays each (issue 17, P1). An overlay's key is
+    written by ``geometry.key`` (a placement's space is checked to be written so), so parsing it
+    gives the one space whose key it is. Only looked up, never iterated."""
+    return {geometry.parse(o["hex"]) for o in s["overlays"]}
 
 
 def _h_overlays(s: State, st: dict) -> None:
