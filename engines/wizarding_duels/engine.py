@@ -254,6 +254,11 @@ class WizardingDuelsEngine(Engine):
         return True
 
     def validate(self, state, seat, action):
+        self._check(state, seat, action)
+
+    def _check(self, state, seat, action) -> dict:
+        """``validate``'s checks; returns the front step the action answers, which ``_apply``
+        reads next (issue 17, P1)."""
         if type(seat) is not int or seat == CHANCE or not rules.may_answer(state, seat):
             raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
         if not isinstance(action, dict):
@@ -262,10 +267,10 @@ class WizardingDuelsEngine(Engine):
         name = st["step"]
         if name == "build":
             groups.check_group(pack(state), action, state["config"]["galleons"])
-            return
+            return st
         if name == "stock":
             groups.check_stock(pack(state), self._models_of(state, seat), action, state["config"]["potion_duplicates"])
-            return
+            return st
         if name == "mulligan":
             ok = action in self.legal_actions(state, seat)
         else:
@@ -274,6 +279,7 @@ class WizardingDuelsEngine(Engine):
             ok = legal.allowed(state, st, seat, action)
         if not ok:
             raise IllegalAction("That action is not allowed now.", code="illegal_action")
+        return st
 
     def apply(self, state, event):
         return self._apply(state, event, owned=False)
@@ -311,8 +317,7 @@ class WizardingDuelsEngine(Engine):
                 rules.resolve_chance(s, copy_tree(outcome))
         else:
             seat, action = event["seat"], event["action"]
-            self.validate(state, seat, action)
-            st = state["queue"][0]
+            st = self._check(state, seat, action)
             name = st["step"]
             # Does answering this front step leave what ``check_lightning`` reads as it was?
             quiet = action.get("type") in rules.QUIET_ACTS if name == "act" else name in rules.QUIET_STEPS

@@ -47,7 +47,9 @@ def distance(a: Hex, b: Hex) -> int:
 
 
 def neighbours(h: Hex) -> list[Hex]:
-    return [(h[0] + dq, h[1] + dr) for dq, dr in DIRECTIONS]
+    q, r = h
+    # ``DIRECTIONS`` in order, written out: no comprehension's frame (issue 17, P1).
+    return [(q + 1, r), (q + 1, r - 1), (q, r - 1), (q - 1, r), (q - 1, r + 1), (q, r + 1)]
 
 
 def adjacent(a: Hex, b: Hex) -> bool:
@@ -59,8 +61,9 @@ def centre(h: Hex) -> tuple[int, int]:
 
 
 def corners(h: Hex) -> list[tuple[int, int]]:
-    cx, cy = centre(h)
-    return [(cx + dx, cy + dy) for dx, dy in CORNERS]
+    cx, cy = 2 * h[0] + h[1], 3 * h[1]  # ``centre(h)``
+    # ``CORNERS`` in order, written out: no comprehension's frame (issue 17, P1).
+    return [(cx + 1, cy + 1), (cx, cy + 2), (cx - 1, cy + 1), (cx - 1, cy - 1), (cx, cy - 2), (cx + 1, cy - 1)]
 
 
 def _cross(o, a, b) -> int:

@@ -201,6 +201,7 @@ def run(s: State) -> bool:
     # do), so the one read here stays the state's.
     queue = s["queue"]
     auto = AUTO
+    quiet_steps = QUIET_STEPS
     for _ in range(10000):
         if not queue:
             if s["phase"] == "over":
@@ -218,16 +219,18 @@ def run(s: State) -> bool:
             if name in DECISIONS:
                 if _skip_decision(s, st):
                     # closed, or answered with its one answer
-                    quiet = quiet and name in QUIET_STEPS
+                    quiet = quiet and name in quiet_steps
                     continue
                 return quiet
-        del queue[0]
-        if handler is None:
+            del queue[0]
             handler = auto[name]  # no such step: KeyError, as ever
+        else:
+            del queue[0]
         handler(s, st)
-        # A clash's total counts a spell cast only when a spell not the Basic one succeeded; the
-        # rest of what it writes (the totals, clocks, spells returned) the check never reads.
-        quiet = quiet and (name in QUIET_STEPS or (name == "total" and not _spell_counted(s["clash"])))
+        if quiet and name not in quiet_steps:
+            # A clash's total counts a spell cast only when a spell not the Basic one succeeded;
+            # the rest of what it writes (the totals, clocks, spells returned) the check never reads.
+            quiet = name == "total" and not _spell_counted(s["clash"])
         if s["phase"] == "over":
             s["queue"] = []
             return False
@@ -307,10 +310,9 @@ def _challenge_hexes(s: State) -> list[tuple[int, int]]:
     b = board(s)
     arrivals = set(b.arrival[0]) | set(b.arrival[1])
     chal = [geometry.parse(o["hex"]) for o in s["overlays"] if o["kind"] == "challenge"]
+    covered = _overlaid(s)
     base = [
-        h
-        for h in b.hexes
-        if b.terrain[h] == "open" and h not in arrivals and not b.at_edge(h) and overlay_at(s, h) is None
+        h for h in b.hexes if b.terrain[h] == "open" and h not in arrivals and h not in covered and not b.at_edge(h)
     ]
     for spacing in (3, 2, 1):
         ok = [h for h in base if all(geometry.distance(h, c) >= spacing for c in chal)]
@@ -322,7 +324,16 @@ def _challenge_hexes(s: State) -> list[tuple[int, int]]:
 def _terrain_hexes(s: State) -> list[tuple[int, int]]:
     b = board(s)
     arrivals = set(b.arrival[0]) | set(b.arrival[1])
-    return [h for h in b.hexes if b.terrain[h] == "open" and h not in arrivals and overlay_at(s, h) is None]
+    covered = _overlaid(s)
+    return [h for h in b.hexes if b.terrain[h] == "open" and h not in arrivals and h not in covered]
+
+
+def _overlaid(s: State) -> set[tuple[int, int]]:
+    """The spaces holding an overlay, for ``overlay_at(s, h) is None`` asked of every space of the
+    board by a set lookup, not a search of the overlays each (issue 17, P1). An overlay's key is
+    written by ``geometry.key`` (a placement's space is checked to be written so), so parsing it
+    gives the one space whose key it is. Only looked up, never iterated."""
+    return {geometry.parse(o["hex"]) for o in s["overlays"]}
 
 
 def _h_overlays(s: State, st: dict) -> None:
@@ -413,9 +424,18 @@ def _h_start_deploy(s: State, st: dict) -> None:
 
 
 def _deploy_seat(s: State) -> int | None:
-    left = [[m for m in alive(s, seat) if m["hex"] is None] for seat in (0, 1)]
+    # Counts of each seat's living models still to deploy and already placed: only how many
+    # matters here, so one pass over the models in any order gives what four sorted ``alive``
+    # lists gave (issue 17, P1; ``test_deploy_order.py`` holds it to those lists).
+    left = [0, 0]
+    placed = [0, 0]
+    for m in s["models"].values():
+        if not m["removed"]:
+            if m["hex"] is None:
+                left[m["seat"]] += 1
+            else:
+                placed[m["seat"]] += 1
     w = s["coin_winner"]
-    placed = [sum(1 for m in alive(s, seat) if m["hex"] is not None) for seat in (0, 1)]
     if not left[0] and not left[1]:
         return None
     if not left[w]:
@@ -853,8 +873,7 @@ def resolve_chance(s: State, outcome) -> None:
         return
     p = P(s, st["seat"])
     if st["pile"] == "quest":
-        deck = list(p["quest_deck"])
-        picked = [deck[i] for i in outcome]
+        picked = list(map(p["quest_deck"].__getitem__, outcome))  # all taken before any is removed
         for q in picked:
             p["quest_deck"].remove(q)
             if st["dest"] == "qhand":
@@ -862,8 +881,7 @@ def resolve_chance(s: State, outcome) -> None:
             else:
                 p["active"].append(q)
         return
-    deck = list(p["deck"])
-    picked = [deck[i] for i in outcome]
+    picked = list(map(p["deck"].__getitem__, outcome))  # all taken before any is removed
     for c in picked:
         p["deck"].remove(c)
         _put_card(s, st, c)
@@ -1001,17 +1019,24 @@ def move_points(s: State, m: dict) -> int:
     base = pk.params["animagus"]["move"] if m["animal"] else 3
     base += 1 if has(m, "fast") else 0
     base += 2 if has(m, "lightning_fast") else 0
-    base += sum(e["n"] for e in _passives(s, m) if e["op"] == "move")
+    base += _passive_total(s, m, "move")
     return max(0, base - m["slow"])
 
 
-def _passives(s: State, m: dict) -> list[dict]:
-    pk = pack(s)
-    out = []
-    for a in m["artifacts"]:
-        if not a["locked"]:
-            out += pk.artifacts[a["id"]]["passive"]
-    return out
+def _passive_total(s: State, m: dict, op: str) -> int:
+    """What the passive effects ``op`` of the model's unlocked artifacts add up to, summed without
+    a list of the effects or a generator: a move's points are worked out twice a move (issue 17,
+    P1; ``test_passive_totals.py`` holds it to the sum over that list)."""
+    n = 0
+    arts = m["artifacts"]
+    if arts:
+        table = pack(s).artifacts
+        for a in arts:
+            if not a["locked"]:
+                for e in table[a["id"]]["passive"]:
+                    if e["op"] == op:
+                        n += e["n"]
+    return n
 
 
 def _step_rules(s: State, m: dict):
@@ -1162,7 +1187,8 @@ def _routes_to(steps, start: tuple[int, int], goal: tuple[int, int], points: int
                 into = layers[c].get(n)
                 if into is None:
                     into = layers[c][n] = set()
-                into.update(d + add for d in ds)
+                # Entering a space that is not Dangerous adds nothing to any count (most steps).
+                into.update(map(add.__add__, ds) if add else ds)
     return frozenset(out)
 
 
@@ -1418,7 +1444,12 @@ def spell_source(s: State, m: dict, sp) -> str | None:
     if not room or sp not in p["spellbook"]:
         return src
     card = pk.spells[sp]
-    if p["clocks"].get(sp) or card["reaction"] or any(u["spell"] == sp for u in p["upkeep"]) or innate:
+    if (
+        p["clocks"].get(sp)
+        or card["reaction"]
+        or innate
+        or (p["upkeep"] and any(u["spell"] == sp for u in p["upkeep"]))
+    ):
         return src
     if card["unforgivable"] and (elf or not has(m, "dark_arts")):
         return src
@@ -1427,7 +1458,10 @@ def spell_source(s: State, m: dict, sp) -> str | None:
 
 def places_marker(card: dict) -> bool:
     """A spell that puts a marker on the board is cast at a space, not at a model (L1220-1222)."""
-    return any(e["op"] == "marker" for e in card["effects"])
+    for e in card["effects"]:  # a loop, not ``any`` over a generator: asked for every cast
+        if e["op"] == "marker":
+            return True
+    return False
 
 
 def marker_spaces(s: State, m: dict, sp: str) -> list[str]:
@@ -2401,6 +2435,10 @@ def _card_lines(s: State, side: dict) -> list[list]:
     return lines + [["Empowerment card", card_value(s, x)] for x in side["emp_cards"]]
 
 
+#: A total line's amount (lines are ``[label, amount]``), summed in C (issue 17, P1).
+_AMOUNT = itemgetter(1)
+
+
 def defense_lines(s: State, c: dict) -> list[list]:
     """FC-9, the defender's total line by line ([label, amount]); the amounts add up to the total."""
     pk = pack(s)
@@ -2412,7 +2450,7 @@ def defense_lines(s: State, c: dict) -> list[list]:
         lines.append(["Lower part", side["early"]])
     if c["react"]:
         lines.append([" + ".join(pk.spells[x]["name"] for x in c.get("reactions", [])) or "Reaction", c["react"]])
-    arts = sum(e["n"] for e in _passives(s, d) if e["op"] == "defense")
+    arts = _passive_total(s, d, "defense")
     if arts:
         lines.append(["Artifacts", arts])
     if c["what"] == "attack" and c["prof"]["type"] == "physical" and d["traits"].get("physical_resistance", 0):
@@ -2438,14 +2476,14 @@ def defense_lines(s: State, c: dict) -> list[list]:
             lines.append(["Guard marker", guard])
     if d["burning"]:
         lines.append(["Burning", -1])  # WD-S1
-    raw = sum(n for _, n in lines)
+    raw = sum(map(_AMOUNT, lines))
     if raw < 0:
         lines.append(["Defense is never below 0", -raw])  # ruling A-72
     return lines
 
 
 def defense_total(s: State, c: dict) -> int:
-    return sum(n for _, n in defense_lines(s, c))
+    return sum(map(_AMOUNT, defense_lines(s, c)))
 
 
 def attack_lines(s: State, c: dict) -> list[list]:
@@ -2464,7 +2502,7 @@ def attack_lines(s: State, c: dict) -> list[list]:
         lines += [["Mastery", a["mastery"]], [f"{card['name']} modifier", card["modifier"]]]
         if has(a, "master_wizard") and s["config"]["master_wizard_casting_bonus"]:
             lines.append(["Master Wizard", 1])  # ruling A-01 (EX-5)
-        arts = sum(e["n"] for e in _passives(s, a) if e["op"] == "cast_bonus")
+        arts = _passive_total(s, a, "cast_bonus")
         if arts:
             lines.append(["Artifacts", arts])
     elif c["what"] == "attack":
@@ -2477,13 +2515,13 @@ def attack_lines(s: State, c: dict) -> list[list]:
 def _h_total(s: State, st: dict) -> None:
     c = s["clash"]
     lines = attack_lines(s, c)
-    att = sum(n for _, n in lines)
+    att = sum(map(_AMOUNT, lines))
     c["att"]["total"] = att
     if rules_version(s) >= 2:
         c["att"]["lines"] = lines  # version 2: the total line by line, for the page (spec section 7)
     if c["faced"]:
         lines = defense_lines(s, c)
-        d = sum(n for _, n in lines)
+        d = sum(map(_AMOUNT, lines))
         c["def"]["total"] = d
         if rules_version(s) >= 2:
             c["def"]["lines"] = lines
@@ -2580,10 +2618,15 @@ def effect_steps(
 ) -> list[dict]:
     """Steps applying ``effects`` (impacts first, then statuses, then the rest; WD-S0)."""
     steps: list[dict] = []
-    imp = sum(e["n"] for e in effects if e["op"] == "impacts")
+    imp = 0
+    rest = []
+    for e in effects:  # one loop, not a generator and a comprehension (issue 17, P1)
+        if e["op"] == "impacts":
+            imp += e["n"]
+        else:
+            rest.append(e)
     if imp:
         steps.append({"step": "hit", "model": tgt["uid"], "n": imp, "by": seat, "resist": True})
-    rest = [e for e in effects if e["op"] != "impacts"]
     if rest:
         st = {
             "step": "apply_effects",
@@ -2760,6 +2803,9 @@ def _h_action_end(s: State, st: dict) -> None:
 
 
 def _h_power_refills(s: State, st: dict) -> None:
+    players = s["players"]
+    if not players[0]["refill_due"] and not players[1]["refill_due"]:
+        return  # after most actions: nothing to queue
     sp = s["starting"] if s["starting"] is not None else 0
     steps = []
     for seat in (sp, other(sp)):
@@ -2988,11 +3034,9 @@ def _compile(cond: dict):
     quest's condition is checked after every event (issue 17, P1). Every part only reads, so the
     first part that fails decides."""
     if "all" in cond:
-        parts = [_compile(c) for c in cond["all"]]
-        return lambda s, seat, look: all(f(s, seat, look) for f in parts)
+        return _every([_compile(c) for c in cond["all"]])
     if "any" in cond:
-        parts = [_compile(c) for c in cond["any"]]
-        return lambda s, seat, look: any(f(s, seat, look) for f in parts)
+        return _some([_compile(c) for c in cond["any"]])
     tests = []
     if "challenges" in cond:
         n_held, zone = cond["challenges"], cond.get("zone")
@@ -3102,7 +3146,29 @@ def _compile(cond: dict):
         return lambda s, seat, look: True
     if len(tests) == 1:
         return tests[0]
-    return lambda s, seat, look: all(f(s, seat, look) for f in tests)
+    return _every(tests)
+
+
+# ``all`` and ``any`` over the parts, in their order, as loops: a generator for each check cost
+# more than the parts it ran (issue 17, P1).
+def _every(parts: list):
+    def every(s, seat, look):
+        for f in parts:
+            if not f(s, seat, look):
+                return False
+        return True
+
+    return every
+
+
+def _some(parts: list):
+    def some(s, seat, look):
+        for f in parts:
+            if f(s, seat, look):
+                return True
+        return False
+
+    return some
 
 
 @lru_cache(maxsize=64)
@@ -3165,7 +3231,9 @@ def check_lightning(s: State) -> None:
     for seat, p in enumerate(s["players"]):
         active = p["active"]
         look = None
-        for q in [q for q in active if q in lightning]:
+        # A copy of the active lightning quests (scoring one takes it out of ``active``),
+        # filtered in C: most of the time it is empty.
+        for q in list(filter(lightning.__contains__, active)):
             if len(p["scored"]) >= 9:
                 break  # WD-48
             look = look if look is not None else _QuestLook(s, seat)
