@@ -410,7 +410,10 @@ class WizardDodgeballEngine(Engine):
     def owned_copy(state: State) -> State:
         # A fold's state carries its index on the budgets (state.Budgets), a list subclass that
         # marshal (copy_tree) refuses; the copy is a plain state, and its own fold indexes it anew.
-        return copy_tree({**state, "budgets": list(state["budgets"])})
+        # Callers copy other parts of a fold with it too (the analysis, a chance spec).
+        if type(state) is dict and type(state.get("budgets")) is Budgets:
+            state = {**state, "budgets": list(state["budgets"])}
+        return copy_tree(state)
 
     def apply_in_place(self, state: State, event: dict[str, Any]) -> State:
         # The fold's first event gives its state the index (state.Budgets); later events keep it.

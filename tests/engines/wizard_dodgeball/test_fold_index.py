@@ -100,6 +100,9 @@ def test_a_state_taken_from_the_middle_of_a_fold_can_be_owned_and_folded_on_to_t
         if len(events) == 200:
             middle = engine.owned_copy(folded)
     assert type(middle["budgets"]) is list
+    # what else is copied with it, a chance spec for one (the analysis does), is copied as it is
+    spec = {"kind": "dice", "label": "Roll-off", "dice": [[1, 6], [1, 6]]}
+    assert engine.owned_copy(spec) == spec
     for event in events[200:]:
         middle = engine.apply_in_place(middle, event)
     assert middle["budgets"].occ == occupancy(middle)
