@@ -192,8 +192,7 @@ def test_a_verdict_during_a_rebuild_waits_for_it_and_ends_where_a_rebuild_ends(m
     Match.objects.filter(pk=late.pk).update(verdict=Match.Verdict.VERIFIED)
     apply = threading.Thread(name="apply", target=run, args=("apply", lambda: ratings_apply(match_id=late.pk)))
     apply.start()
-    time.sleep(0.5)
-    waited = apply.is_alive()
+    waited = waits_on_a_lock(apply) if postgresql() else (time.sleep(0.5) or apply.is_alive())
     go_on.set()
     rebuild.join(30)
     apply.join(30)
@@ -203,3 +202,20 @@ def test_a_verdict_during_a_rebuild_waits_for_it_and_ends_where_a_rebuild_ends(m
     assert [m for _c, m, *_ in incremental[1]].count(late.pk) == 2
     ratings_rebuild(game=DUELS)
     assert snapshot(DUELS) == incremental
+
+
+def waits_on_a_lock(thread: threading.Thread, timeout: float = 30) -> bool:
+    """Whether another connection to this database is seen waiting for a lock while ``thread``
+    runs: the verdict blocked by the rebuild, not merely slow (a sleep and is_alive could not
+    tell the two apart on a slow machine)."""
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while thread.is_alive() and time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'"
+            )
+            if cursor.fetchone()[0]:
+                return True
+            time.sleep(0.02)
+    return False
