@@ -25,6 +25,7 @@ from .state import (
     attack_colours,
     ball,
     ball_on_fire,
+    clear_line,
     court_of,
     dodge_colours,
     effect_faces,
@@ -687,6 +688,8 @@ def do_drop(state: State, action: dict) -> bool:
 
 def has_line_of_sight(state: State, a: Square, b: Square, squares=None) -> bool:
     if squares is None:
+        if type(ix := state["budgets"]) is Budgets:
+            return clear_line(court_of(state), ix.occ, a, b)  # a fold's index (state.Budgets)
         squares = wizard_squares(state)
     return line_of_sight(a, b, squares)  # an end never blocks its own line (line_blocked_by)
 
