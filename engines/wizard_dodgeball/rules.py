@@ -525,6 +525,17 @@ def _straight_path_free(state: State, w: dict, to: Square, allowance: int, lo: i
     # rows lo..hi, so is every square between (the goal was checked by do_move).
     if not lo <= y0 <= hi:
         return False  # never met: a wizard stands in its own half; let the search decide
+    if type(ix := state["budgets"]) is Budgets:
+        # The index holds every occupied square: the court's table of straight paths walked
+        # against it, the rows being lo..hi as said above (test_move_check holds it to the walk below).
+        occ = ix.occ
+        for path in court_of(state).straight_offsets[(gx - x0, gy - y0)]:
+            for ox, oy in path:
+                if (x0 + ox, y0 + oy) in occ:
+                    break
+            else:
+                return True
+        return False
     for line_first in (False, True):
         if line_first:
             # Another path only when the move is neither straight nor diagonal. About one plain
