@@ -25,6 +25,7 @@ from .state import (
     attack_colours,
     ball,
     ball_on_fire,
+    clear_line,
     court_of,
     dodge_colours,
     effect_faces,
@@ -524,6 +525,17 @@ def _straight_path_free(state: State, w: dict, to: Square, allowance: int, lo: i
     # rows lo..hi, so is every square between (the goal was checked by do_move).
     if not lo <= y0 <= hi:
         return False  # never met: a wizard stands in its own half; let the search decide
+    if type(ix := state["budgets"]) is Budgets:
+        # The index holds every occupied square: the court's table of straight paths walked
+        # against it, the rows being lo..hi as said above (test_move_check holds it to the walk below).
+        occ = ix.occ
+        for path in court_of(state).straight_offsets[(gx - x0, gy - y0)]:
+            for ox, oy in path:
+                if (x0 + ox, y0 + oy) in occ:
+                    break
+            else:
+                return True
+        return False
     for line_first in (False, True):
         if line_first:
             # Another path only when the move is neither straight nor diagonal. About one plain
@@ -687,6 +699,8 @@ def do_drop(state: State, action: dict) -> bool:
 
 def has_line_of_sight(state: State, a: Square, b: Square, squares=None) -> bool:
     if squares is None:
+        if type(ix := state["budgets"]) is Budgets:
+            return clear_line(court_of(state), ix.occ, a, b)  # a fold's index (state.Budgets)
         squares = wizard_squares(state)
     return line_of_sight(a, b, squares)  # an end never blocks its own line (line_blocked_by)
 

@@ -25,6 +25,7 @@ from .state import (
     ball_on_fire,
     ball_square,
     cast_bonus,
+    clear_line,
     court_of,
     effect_faces,
     has_effect,
@@ -316,6 +317,8 @@ class _Targetable:
             rng = self.rng = spell_range(state, self.caster_j)
         if not (-rng <= s[0] - here[0] <= rng and -rng <= s[1] - here[1] <= rng):
             return False  # beyond the range in king distance (a chain: no abs and max per target)
+        if type(ix := state["budgets"]) is Budgets:
+            return clear_line(court_of(state), ix.occ, here, s)  # a fold's index (state.Budgets)
         # The wizards on the court block, their [x, y] squares read straight from the state, once
         # for all of the cast's targets (nothing changes while a cast is checked).
         blockers = self.blockers

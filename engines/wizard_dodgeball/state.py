@@ -163,6 +163,19 @@ def reindex(state: State) -> None:
         b.occ = occupancy(state)
 
 
+def clear_line(c: Court, occ: dict, a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """``line_of_sight(a, b, wizard_squares(state))`` from a fold's occupancy index ``occ``: only the
+    squares the line goes through (``Court.line_offsets``) are asked about, where the reference
+    tests every wizard on the court against the line (issue 17, P1). A loose ball's square is
+    occupied yet blocks nothing, so what stands on a square is looked at before it counts."""
+    ax, ay = a
+    for ox, oy in c.line_offsets[(b[0] - ax, b[1] - ay)]:
+        v = occ.get((ax + ox, ay + oy))
+        if v is not None and v[0] == "w":
+            return False
+    return True
+
+
 def wizard_squares(state: State) -> dict[tuple[int, int], int]:
     return {(w["sq"][0], w["sq"][1]): w["j"] for w in state["wizards"] if not w["out"]}
 

@@ -1,7 +1,8 @@
 """A fold (``apply_in_place``) keeps an index derived from its state beside it (``state.Budgets``,
 issue 17, P1): what stands on each square, which the rules ask instead of scanning the wizards
 and balls; whether every ball is active, which settle asks after every event; each jersey's
-record, for the turn's wizard. It is never
+record, for the turn's wizard; and with the court's table of the squares each line goes
+through, whether a line is clear (``clear_line``). It is never
 stored and never hashed, so nothing checks it but these tests: after every event of playouts
 (random bots, whose casts teleport; heuristic bots, whose throws hit, are caught and dodged
 aside, and whose eliminated wizards' balls are placed), the index must be the occupancy and the
@@ -14,7 +15,8 @@ import pytest
 
 from engines import registry
 from engines.base import CHANCE, canonical_json
-from engines.wizard_dodgeball.state import Budgets, occupancy
+from engines.wizard_dodgeball.geometry import court, line_blocked_by, line_of_sight
+from engines.wizard_dodgeball.state import Budgets, clear_line, court_of, occupancy, wizard_squares
 
 from ..test_conformance import Rng, step
 
@@ -107,3 +109,40 @@ def test_a_state_taken_from_the_middle_of_a_fold_can_be_owned_and_folded_on_to_t
         middle = engine.apply_in_place(middle, event)
     assert middle["budgets"].occ == occupancy(middle)
     assert canonical_json(middle) == canonical_json(folded)
+
+
+def test_the_court_knows_for_every_line_exactly_the_squares_that_can_block_it():
+    """``Court.line_offsets`` (the squares a line goes through, by its displacement) against
+    ``line_blocked_by`` for every pair of squares on the court and every square of it."""
+    c = court("iwdl-standard")
+    for a in c.squares:
+        for b in c.squares:
+            assert set(c.between(a, b)) == {s for s in c.squares if line_blocked_by(a, b, s)}, (a, b)
+
+
+@pytest.mark.parametrize("version,seats,bot", CASES)
+def test_sight_read_from_the_index_is_the_reference_line_of_sight_after_every_event_of_a_fold(version, seats, bot):
+    """``clear_line`` (the fold's line of sight, from the occupancy index) against ``line_of_sight``
+    over the wizards' squares, from every wizard on the court to every square, after every event
+    of playouts: loose balls stand on lines and must not block, wizards must."""
+    engine = registry.get("wizard-dodgeball", version)
+    blocked = clear = ball_on_line = 0
+    for g in range(2 if bot == "heuristic" else 1):
+        for n, (event, folded, _applied) in enumerate(
+            _fold_beside_apply(engine, seats, f"wd-sight:{version}:{seats}:{bot}:{g}", bot, 1500)
+        ):
+            if n % 7:
+                continue  # every seventh event: each asks about every line from every wizard
+            c = court_of(folded)
+            occ = folded["budgets"].occ
+            squares = wizard_squares(folded)
+            balls = {s for s, (k, _i) in occ.items() if k == "b"}
+            for a in squares:
+                for b in c.squares:
+                    fast = clear_line(c, occ, a, b)
+                    assert fast == line_of_sight(a, b, squares), (event, a, b)
+                    blocked += not fast
+                    clear += fast
+                    ball_on_line += fast and any(s in balls for s in c.between(a, b))
+    # both answers were met, and clear lines through a loose ball's square
+    assert blocked and clear and ball_on_line, (blocked, clear, ball_on_line)

@@ -9,7 +9,8 @@ import pytest
 
 from engines import registry
 from engines.base import IllegalAction
-from engines.wizard_dodgeball.state import court_of
+from engines.wizard_dodgeball.rules import _straight_path_free
+from engines.wizard_dodgeball.state import Budgets, court_of, index
 
 from ..test_conformance import playout
 
@@ -46,3 +47,30 @@ def test_a_move_is_admitted_exactly_when_the_search_lists_it(version, seats):
                     else:
                         seen["refused"] += 1
     assert seen["plain"] > 1000 and seen["pick_up"] > 300 and seen["refused"] > 10000, seen
+
+
+@pytest.mark.parametrize("version,seats", [("2", 2), ("2", 4)])
+def test_a_folds_straight_paths_from_the_courts_table_are_the_walked_ones(version, seats):
+    """A fold (an indexed state) checks a plain move's straight paths from ``Court.straight_offsets``
+    against the occupancy index; a copy walks them against the state. From every wizard on the
+    court to every square of its half, with every allowance, both must say the same."""
+    engine = registry.get("wizard-dodgeball", version)
+    states, _ = playout(engine, seats, f"wd-move-table:{version}:{seats}", bound=600, prefix=True)
+    said = {True: 0, False: 0}
+    for state in states[::15]:
+        folded = engine.owned_copy(state)
+        index(folded)
+        assert type(folded["budgets"]) is Budgets
+        c = court_of(state)
+        for w, fw in zip(state["wizards"], folded["wizards"]):
+            if w["out"]:
+                continue
+            lo, hi = c.half_rows[w["side"]]
+            for to in c.squares:
+                if not lo <= to[1] <= hi:
+                    continue
+                for allowance in (1, 2, 4, 6):
+                    walked = _straight_path_free(state, w, to, allowance, lo, hi)
+                    assert _straight_path_free(folded, fw, to, allowance, lo, hi) == walked, (w, to, allowance)
+                    said[walked] += 1
+    assert said[True] > 1000 and said[False] > 10000, said
