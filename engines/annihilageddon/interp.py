@@ -394,6 +394,20 @@ STATIC_SETTERS: dict[str, frozenset[str]] = {
 }
 
 
+#: For each card, the cards whose "on play" text a play of it sets off when controlled
+#: (after_play_triggers' test before any state is read: a text, not the card itself, and
+#: the card matches the text's filter). A filter asks only the card's printed facts, so this
+#: holds in every state; Glyph and Fizzle, having no type, set off none of them.
+PLAY_TRIGGERS: dict[str, frozenset[str]] = {
+    cid: frozenset(
+        trig
+        for trig in HAVING["on_play"]
+        if trig != cid and CARDS[trig]["on_play"] and matches(cid, CARDS[trig]["on_play"].get("filter"))
+    )
+    for cid in CARDS
+}
+
+
 def controlled_having(st: dict, seat: int, having: frozenset[str]) -> list[str]:
     """``[c for c in controlled(st, seat) if c in having]``, in that order, without the whole list."""
     p = st["players"][seat]
@@ -1310,13 +1324,14 @@ def op_grant_standee(st, f, op):
 
 def after_play_triggers(st: dict, seat: int, cid: str) -> list[dict]:
     """AN L282: a played card resolves fully, then what it triggers (tile, Ongoing cards)."""
+    # The loop's own tests before any state is read, asked at once of the texts that pass them
+    # (issue 17, P1: almost no play sets anything off, and the loop walked a filter per text).
+    trigs = PLAY_TRIGGERS[cid]
+    if not trigs or not controls_any(st, seat, trigs):
+        return []
     frames = []
-    for trig in controlled_having(st, seat, HAVING["on_play"]):
-        if trig == cid:
-            continue
+    for trig in controlled_having(st, seat, trigs):
         spec = CARDS[trig]["on_play"]
-        if not spec or not matches(cid, spec.get("filter")):
-            continue
         env = {"you": seat, "source": seat, "card": trig, "scope": new_scope(st), "active": st["active"]}
         if "cond" in spec and not cond(st, env, spec["cond"]):
             continue
