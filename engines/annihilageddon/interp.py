@@ -266,6 +266,12 @@ def targets(st: dict, f: dict, who: str):
     w = f["work"]
     if "_who" in w:
         return w["_who"]
+    if "answer" in w:
+        # The answer to the one question below: every op asks targets first, and its own
+        # questions after ``_who`` is set. The state is the one it was asked in, so the tests
+        # before it need no second run (issue 17, P1).
+        res = w["_who"] = [w.pop("answer")]
+        return res
     env = f["env"]
     you = env["you"]
     n = st["seats"]
@@ -980,11 +986,12 @@ def op_may(st, f, op):
 
 @handler("choose_one")
 def op_choose_one(st, f, op):
-    labels = [o["label"] for o in op["options"]]
-    a = ask(
-        st, f, f["env"]["you"], "option", options=list(range(len(labels))), labels=labels, card=f["env"].get("card")
-    )
-    if a is WAIT:
+    w = f["work"]
+    if "answer" in w:
+        a = w.pop("answer")  # ask's return, without building the question's lists again
+    else:
+        labels = [o["label"] for o in op["options"]]
+        ask(st, f, f["env"]["you"], "option", options=list(range(len(labels))), labels=labels, card=f["env"].get("card"))
         return WAIT
     return push_then_done(st, f, [frame(op["options"][a]["do"], dict(f["env"]))])
 
@@ -1113,11 +1120,14 @@ def _attack_together(st, f, op, victims, named, attacker, deny):
         asked = [] if op.get("unavoidable") else list(victims)
         answers: dict = {}
         if asked:
-            can = {str(v): not (env.get("mayhem") and static(st, v, "no_mayhem_defense")) for v in asked}
-            a = ask_together(st, f, asked, "defend", card=env.get("card"), attacker=attacker, can_defend=can)
-            if a is WAIT:
+            if "answer" in w:
+                # ask_together's return of the answers: the question's ``can_defend`` is not built
+                # again only to be dropped (issue 17, P1: a static test per victim per defend).
+                answers = w.pop("answer")
+            else:
+                can = {str(v): not (env.get("mayhem") and static(st, v, "no_mayhem_defense")) for v in asked}
+                ask_together(st, f, asked, "defend", card=env.get("card"), attacker=attacker, can_defend=can)
                 return WAIT
-            answers = a
         dec = {}
         shown = []
         for v in victims:
