@@ -39,6 +39,7 @@ from . import bots
 from .cards import CARDS, ONGOING, matches, of_kind, physical
 from .interp import (
     HAVING,
+    PLAY_TRIGGERS,
     START_HP,
     controls_any,
     defense_options,
@@ -167,20 +168,6 @@ def _power_only(cid: str) -> int | None:
 #: Cards whose play only adds Power (the starters Glyph and Fizzle among them: about half of all plays),
 #: with the Power each adds.
 POWER_ONLY: dict[str, int] = {cid: n for cid in CARDS if (n := _power_only(cid)) is not None}
-
-#: For each card, the cards whose "on play" text a play of it sets off when controlled
-#: (interp.after_play_triggers' test before any state is read: a text, not the card itself, and
-#: the card matches the text's filter). A filter asks only the card's printed facts, so this
-#: holds in every state; Glyph and Fizzle, having no type, set off none of them.
-PLAY_TRIGGERS: dict[str, frozenset[str]] = {
-    cid: frozenset(
-        trig
-        for trig in HAVING["on_play"]
-        if trig != cid and CARDS[trig]["on_play"] and matches(cid, CARDS[trig]["on_play"].get("filter"))
-    )
-    for cid in CARDS
-}
-
 
 def legends_in_game(seats: int) -> int:
     """AN L112-121: 8/7/6/5 face-down Legends under the first one for 2/3/4/5 players."""

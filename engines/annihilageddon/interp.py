@@ -266,6 +266,12 @@ def targets(st: dict, f: dict, who: str):
     w = f["work"]
     if "_who" in w:
         return w["_who"]
+    if "answer" in w:
+        # The answer to the one question below: every op asks targets first, and its own
+        # questions after ``_who`` is set. The state is the one it was asked in, so the tests
+        # before it need no second run (issue 17, P1).
+        res = w["_who"] = [w.pop("answer")]
+        return res
     env = f["env"]
     you = env["you"]
     n = st["seats"]
@@ -391,6 +397,20 @@ HAVING: dict[str, frozenset[str]] = {
 STATIC_SETTERS: dict[str, frozenset[str]] = {
     key: frozenset(cid for cid in HAVING["static"] if key in CARDS[cid]["static"])
     for key in {key for cid in HAVING["static"] for key in CARDS[cid]["static"]}
+}
+
+
+#: For each card, the cards whose "on play" text a play of it sets off when controlled
+#: (after_play_triggers' test before any state is read: a text, not the card itself, and
+#: the card matches the text's filter). A filter asks only the card's printed facts, so this
+#: holds in every state; Glyph and Fizzle, having no type, set off none of them.
+PLAY_TRIGGERS: dict[str, frozenset[str]] = {
+    cid: frozenset(
+        trig
+        for trig in HAVING["on_play"]
+        if trig != cid and CARDS[trig]["on_play"] and matches(cid, CARDS[trig]["on_play"].get("filter"))
+    )
+    for cid in CARDS
 }
 
 
@@ -966,11 +986,12 @@ def op_may(st, f, op):
 
 @handler("choose_one")
 def op_choose_one(st, f, op):
-    labels = [o["label"] for o in op["options"]]
-    a = ask(
-        st, f, f["env"]["you"], "option", options=list(range(len(labels))), labels=labels, card=f["env"].get("card")
-    )
-    if a is WAIT:
+    w = f["work"]
+    if "answer" in w:
+        a = w.pop("answer")  # ask's return, without building the question's lists again
+    else:
+        labels = [o["label"] for o in op["options"]]
+        ask(st, f, f["env"]["you"], "option", options=list(range(len(labels))), labels=labels, card=f["env"].get("card"))
         return WAIT
     return push_then_done(st, f, [frame(op["options"][a]["do"], dict(f["env"]))])
 
@@ -1099,11 +1120,14 @@ def _attack_together(st, f, op, victims, named, attacker, deny):
         asked = [] if op.get("unavoidable") else list(victims)
         answers: dict = {}
         if asked:
-            can = {str(v): not (env.get("mayhem") and static(st, v, "no_mayhem_defense")) for v in asked}
-            a = ask_together(st, f, asked, "defend", card=env.get("card"), attacker=attacker, can_defend=can)
-            if a is WAIT:
+            if "answer" in w:
+                # ask_together's return of the answers: the question's ``can_defend`` is not built
+                # again only to be dropped (issue 17, P1: a static test per victim per defend).
+                answers = w.pop("answer")
+            else:
+                can = {str(v): not (env.get("mayhem") and static(st, v, "no_mayhem_defense")) for v in asked}
+                ask_together(st, f, asked, "defend", card=env.get("card"), attacker=attacker, can_defend=can)
                 return WAIT
-            answers = a
         dec = {}
         shown = []
         for v in victims:
@@ -1310,13 +1334,14 @@ def op_grant_standee(st, f, op):
 
 def after_play_triggers(st: dict, seat: int, cid: str) -> list[dict]:
     """AN L282: a played card resolves fully, then what it triggers (tile, Ongoing cards)."""
+    # The loop's own tests before any state is read, asked at once of the texts that pass them
+    # (issue 17, P1: almost no play sets anything off, and the loop walked a filter per text).
+    trigs = PLAY_TRIGGERS[cid]
+    if not trigs or not controls_any(st, seat, trigs):
+        return []
     frames = []
-    for trig in controlled_having(st, seat, HAVING["on_play"]):
-        if trig == cid:
-            continue
+    for trig in controlled_having(st, seat, trigs):
         spec = CARDS[trig]["on_play"]
-        if not spec or not matches(cid, spec.get("filter")):
-            continue
         env = {"you": seat, "source": seat, "card": trig, "scope": new_scope(st), "active": st["active"]}
         if "cond" in spec and not cond(st, env, spec["cond"]):
             continue

@@ -322,11 +322,24 @@ def end_turn_at_once(st: dict, f: dict) -> None:
                 "label": f"Seat {seat} draws {need}",
             }
             return
-    got = ensure_top(st, f, seat, w["n"], [seat])  # op_draw, from here to the sort
-    if got is WAIT:
-        return
+    # op_draw, from here to the sort. A draw that came in is taken as ensure_top takes it; it was
+    # recorded for exactly the cards missing from the top n (here or by ensure_top), so the top
+    # then holds n and ensure_top's loop would only count them.
+    n = w["n"]
+    top = p["top"]
+    if "outcome" in w:
+        out = w.pop("outcome")
+        pool = p["pool"]
+        top += map(pool.__getitem__, out)
+        for i in sorted(out, reverse=True):
+            del pool[i]
+    if len(top) >= n:
+        got = n
+    else:
+        got = ensure_top(st, f, seat, n, [seat])
+        if got is WAIT:
+            return
     if got:
-        top = p["top"]
         p["hand"] += top[:got]
         del top[:got]
         p["hand"].sort()
@@ -444,28 +457,36 @@ def op_end_check(st, f, op):
     """AN L523-527: the game ends now if a Legend could not be flipped, if the main deck cannot
     refill the Line-Up, or if the DWT stack is empty; also at the bot-game round bound
     (RULES.md)."""
+    nxt = (st["active"] + 1) % st["seats"]
+    # The four tests below, each true almost never: asked first without building the flags (a
+    # copy of end_flags per turn, issue 17, P1).
+    if not (
+        st["end_flags"]
+        or len(st["main"]) < st["lineup"].count(None)  # a slot holds a card id or None
+        or st["dwt"]["count"] == 0
+        or (nxt == st["first"] and st["config"]["max_rounds"] is not None and st["round"] >= st["config"]["max_rounds"])
+    ):
+        if nxt == st["first"]:
+            st["round"] += 1
+        if start_turn_at_once(st, nxt):
+            return DONE
+        return push_then_done(st, f, [frame([{"op": "_start_turn", "seat": nxt}], {"you": nxt})])
     flags = st["end_flags"][:]  # engine.copy_state shares the list: it is replaced below if need be
-    empty = st["lineup"].count(None)  # a slot holds a card id or None
+    empty = st["lineup"].count(None)
     if len(st["main"]) < empty:
         flags.append("main_deck")
     if st["dwt"]["count"] == 0:
         flags.append("dead_wizard_tokens")
-    nxt = (st["active"] + 1) % st["seats"]
     bound = st["config"]["max_rounds"]
     if not flags and nxt == st["first"] and bound is not None and st["round"] >= bound:
         flags.append("round_limit")
-    if flags:
-        st["end_flags"] = flags
-        st["phase"] = "over"
-        st["end_reason"] = flags[0]
-        st["active"] = None
-        st["stack"] = []
-        return OVER
-    if nxt == st["first"]:
-        st["round"] += 1
-    if start_turn_at_once(st, nxt):
-        return DONE
-    return push_then_done(st, f, [frame([{"op": "_start_turn", "seat": nxt}], {"you": nxt})])
+    # One of the tests above held, so one flag at least is set.
+    st["end_flags"] = flags
+    st["phase"] = "over"
+    st["end_reason"] = flags[0]
+    st["active"] = None
+    st["stack"] = []
+    return OVER
 
 
 def _plain(op: dict) -> bool:
