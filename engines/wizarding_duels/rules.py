@@ -1801,9 +1801,11 @@ def act_options(s: State) -> list[dict]:
 # ====================================================================== decisions
 
 
-def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> None:
+def decide(s: State, seat: int, action: dict, popped: dict | None = None, safest: int | None = None) -> None:
     """Apply a legal answer. The caller has checked legality (``options``). The windows are
-    tested in about the order of how often they are answered (issue 17, P1); each is its own."""
+    tested in about the order of how often they are answered (issue 17, P1); each is its own.
+    ``safest``: for a move by the safest route, what ``safest_to`` says of it, when the check
+    found it (``legal.allowed``'s ``found``); None asks ``safest_to``."""
     st = popped if popped is not None else s["queue"][0]
     name = st["step"]
     if popped is None and name not in _SIMULTANEOUS:
@@ -1848,7 +1850,7 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
             push_front(s, *steps)
         return
     if name == "act":
-        _act(s, seat, action)
+        _act(s, seat, action, safest)
     elif name == "activate":
         m = M(s, action["model"])
         m["animal"] = bool(action.get("animal")) or m["animal"]
@@ -1911,7 +1913,10 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
             m = M(s, uid)
             h = geometry.parse(action["hex"])
             if st["kind"] in ("move", "gryffindor"):
-                dangers = action["dangerous"] if "dangerous" in action else safest_to(s, m, st["n"], h)
+                if "dangerous" in action:
+                    dangers = action["dangerous"]
+                else:
+                    dangers = safest if safest is not None else safest_to(s, m, st["n"], h)
                 push_front(s, *_move_to(s, m, h, dangers))
             elif st["kind"] == "teleport":
                 push_front(s, *_place_on(s, m, h))
@@ -2023,7 +2028,7 @@ def disable_upkeep(s: State, seat: int, spell: str) -> None:
 # ====================================================================== the actions (WD-78..88)
 
 
-def _act(s: State, seat: int, a: dict) -> None:
+def _act(s: State, seat: int, a: dict, safest: int | None = None) -> None:
     m = s["models"][s["act"]["model"]]
     t = a["type"]
     if t == "end":
@@ -2037,7 +2042,11 @@ def _act(s: State, seat: int, a: dict) -> None:
         _spend(s, "move", how, m)
         pts = move_points(s, m)
         h = geometry.parse(a["to"])
-        steps += _move_to(s, m, h, a["dangerous"] if "dangerous" in a else safest_to(s, m, pts, h))
+        if "dangerous" in a:
+            dangers = a["dangerous"]
+        else:
+            dangers = safest if safest is not None else safest_to(s, m, pts, h)
+        steps += _move_to(s, m, h, dangers)
         steps.append({"step": "action_end"})
     elif t == "attack":
         how = _slot(s, "advanced", m, "elite_fighter")
