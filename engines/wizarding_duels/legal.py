@@ -363,10 +363,13 @@ def _place_challenge(s: State, st: dict, action: dict) -> bool:
     if not _open_unmarked(s, h) or board(s).at_edge(h):
         return False
     chal = [geometry.parse(o["hex"]) for o in s["overlays"] if o["kind"] == "challenge"]
-    if all(geometry.distance(h, c) >= 3 for c in chal):
+    near = min([geometry.distance(h, c) for c in chal], default=3)
+    if near >= 3:
         return True  # the widest spacing, which every other space is then offered at too
-    # Closer spacings are offered only when no space keeps the wider one: the whole list then.
-    return h in rules._challenge_hexes(s)
+    # ``h`` keeps the spacing ``near`` (1 or 2: it holds no challenge); the list offers it exactly
+    # when no space keeps a wider one. One pass over the board, where listing took one per
+    # spacing tried (issue 17, P1).
+    return not rules._challenge_space_wider_than(s, chal, near)
 
 
 def _place_terrain(s: State, st: dict, action: dict) -> bool:

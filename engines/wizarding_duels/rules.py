@@ -321,6 +321,25 @@ def _challenge_hexes(s: State) -> list[tuple[int, int]]:
     return []
 
 
+def _challenge_space_wider_than(s: State, chal: list[tuple[int, int]], spacing: int) -> bool:
+    """Does some space ``_challenge_hexes`` may offer keep more than ``spacing`` from every
+    challenge in ``chal``? (Then it offers no space that keeps only ``spacing``.)"""
+    b = board(s)
+    arrivals = set(b.arrival[0]) | set(b.arrival[1])
+    covered = _overlaid(s)
+    want = spacing + 1
+    for h in b.hexes:
+        if b.terrain[h] == "open" and h not in arrivals and h not in covered and not b.at_edge(h):
+            q, r = h
+            for cq, cr in chal:
+                dq, dr = q - cq, r - cr
+                if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 < want:
+                    break
+            else:
+                return True
+    return False
+
+
 def _terrain_hexes(s: State) -> list[tuple[int, int]]:
     b = board(s)
     arrivals = set(b.arrival[0]) | set(b.arrival[1])
