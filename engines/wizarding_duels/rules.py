@@ -1143,6 +1143,39 @@ def destinations(s: State, m: dict, points: int) -> dict[tuple[int, int], int]:
     return out
 
 
+def somewhere_to_move(s: State, m: dict, points: int) -> bool:
+    """``bool(destinations(s, m, points))``: the search stops at the first space the model may end
+    on, where the whole search (kept or not) works out the safest route to every space in reach
+    (asked before each placement by move, issue 17, P1)."""
+    terrain_of, steps, _searches = _step_rules(s, m)
+    start = hex_of(m)
+    occupied = _occupied(s)
+    return _reaches_any(
+        steps, start, points, lambda h: terrain_of(h) != "impassable" and geometry.key(h) not in occupied
+    )
+
+
+def _reaches_any(steps, start: tuple[int, int], points: int, may_end) -> bool:
+    """Does some route within ``points`` come to a space other than ``start`` for which
+    ``may_end(space)`` holds? A space met on any route within the points is in reach, so the first
+    one that may be ended on answers; the fewest points to each space met bound the rest."""
+    least = {start: 0}
+    frontier = [(0, start)]
+    while frontier:
+        used, h = heappop(frontier)
+        if used > least[h]:
+            continue
+        for n, step, _add in steps(h):
+            c = used + step
+            if c > points or c >= least.get(n, 99):
+                continue
+            if n != start and may_end(n):
+                return True
+            least[n] = c
+            heappush(frontier, (c, n))
+    return False
+
+
 def safest_to(s: State, m: dict, points: int, h: tuple[int, int]) -> int | None:
     """``destinations(s, m, points).get(h)`` for the one space ``h``: the fewest Dangerous spaces
     a route there within ``points`` enters, or None when the model may not end a move there. It
@@ -1693,7 +1726,7 @@ def place_somewhere(s: State, st: dict, m: dict) -> bool:
     """Whether a "move" or "teleport" placement of the model ``m`` (on the board) has a space to
     go to: ``len(place_options(s, st)) >= 2``, stopping at the first space."""
     if st["kind"] == "move":
-        return bool(destinations(s, m, st["n"]))
+        return somewhere_to_move(s, m, st["n"])
     b = board(s)
     here = hex_of(m)
     return any(
