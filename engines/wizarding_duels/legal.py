@@ -346,12 +346,13 @@ def _activate(s: State, st: dict, action: dict) -> bool:
 def _open_unmarked(s: State, h: tuple[int, int]) -> bool:
     """Printed Open, no Arrival Space of either half, no overlay (``_terrain_hexes``' test)."""
     b = board(s)
-    return (
-        b.terrain.get(h) == "open"
-        and h not in b.arrival[0]
-        and h not in b.arrival[1]
-        and not any(o["hex"] == geometry.key(h) for o in s["overlays"])
-    )
+    if b.terrain.get(h) != "open" or h in b.arrival[0] or h in b.arrival[1]:
+        return False
+    k = geometry.key(h)  # once, not once per overlay (issue 17, P1)
+    for o in s["overlays"]:
+        if o["hex"] == k:
+            return False
+    return True
 
 
 def _place_challenge(s: State, st: dict, action: dict) -> bool:
