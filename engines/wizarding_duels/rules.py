@@ -1327,12 +1327,32 @@ def _clear_route(steps, start: tuple[int, int], goal: tuple[int, int], far: int,
     for left in range(far - 1, -1, -1):
         nearer: dict = {}
         for h, used in layer.items():
+            # The one or two neighbours a space nearer the goal, without the distance of all six
+            # (issue 17, P1): a step moves two of the cube coordinates (q, r, s = -q-r) by one,
+            # and comes nearer only when it moves both toward the goal's, which they are not at.
+            q, r = h
+            dq, dr = q - gq, r - gr
+            ds = -dq - dr
+            toward = []
+            if dq > 0:
+                if dr < 0:
+                    toward.append((q - 1, r + 1))
+                if ds < 0:
+                    toward.append((q - 1, r))
+            elif dq < 0:
+                if dr > 0:
+                    toward.append((q + 1, r - 1))
+                if ds > 0:
+                    toward.append((q + 1, r))
+            if dr > 0 and ds < 0:
+                toward.append((q, r - 1))
+            elif dr < 0 and ds > 0:
+                toward.append((q, r + 1))
             for n, step, add in steps(h):
-                c = used + step
-                if add or c + left > points:
+                if add or n not in toward:
                     continue
-                dq, dr = n[0] - gq, n[1] - gr
-                if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 == left and c < nearer.get(n, 99):
+                c = used + step
+                if c + left <= points and c < nearer.get(n, 99):
                     nearer[n] = c
         if not nearer:
             return False
