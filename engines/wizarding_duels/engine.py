@@ -256,9 +256,9 @@ class WizardingDuelsEngine(Engine):
     def validate(self, state, seat, action):
         self._check(state, seat, action)
 
-    def _check(self, state, seat, action) -> dict:
+    def _check(self, state, seat, action, found: list | None = None) -> dict:
         """``validate``'s checks; returns the front step the action answers, which ``_apply``
-        reads next (issue 17, P1)."""
+        reads next (issue 17, P1). ``found``: see ``legal.allowed``."""
         if type(seat) is not int or seat == CHANCE or not rules.may_answer(state, seat):
             raise IllegalAction("It is not this seat's turn to act.", code="not_your_turn")
         if not isinstance(action, dict):
@@ -276,7 +276,7 @@ class WizardingDuelsEngine(Engine):
         else:
             # The action's own answer is worked out where a step has a check of its own, not
             # every answer listed (issue 17, P1).
-            ok = legal.allowed(state, st, seat, action)
+            ok = legal.allowed(state, st, seat, action, found)
         if not ok:
             raise IllegalAction("That action is not allowed now.", code="illegal_action")
         return st
@@ -317,7 +317,9 @@ class WizardingDuelsEngine(Engine):
                 rules.resolve_chance(s, copy_tree(outcome))
         else:
             seat, action = event["seat"], event["action"]
-            st = self._check(state, seat, action)
+            # A move's safest route, found by the check and handed to the move (issue 17, P1).
+            found: list = []
+            st = self._check(state, seat, action, found)
             name = st["step"]
             # Does answering this front step leave what ``check_lightning`` reads as it was?
             quiet = action.get("type") in rules.QUIET_ACTS if name == "act" else name in rules.QUIET_STEPS
@@ -325,7 +327,7 @@ class WizardingDuelsEngine(Engine):
             # copied; every other answer's strings and numbers are only read.
             if name in rules.KEPT_ANSWERS:
                 action = copy_tree(action)
-            rules.decide(s, seat, action)
+            rules.decide(s, seat, action, safest=found[0] if found else None)
         # The lightning quests are checked after every event, and a check leaves no active one
         # that holds (it scores each that does, or its seat has scored nine and scores no more).
         # So when neither the event's own step nor any step run after it changed what the check

@@ -18,11 +18,18 @@ from . import geometry, rules
 from .state import M, P, State, board, controls, has, hex_of, other, pack, rules_version, terrain
 
 
-def allowed(s: State, st: dict, seat: int, action: dict) -> bool:
-    """``action in rules.options(s, st, seat)`` for the front step ``st``; ``action`` is a dict."""
+def allowed(s: State, st: dict, seat: int, action: dict, found: list | None = None) -> bool:
+    """``action in rules.options(s, st, seat)`` for the front step ``st``; ``action`` is a dict.
+
+    When ``found`` is a list and the action is an allowed move by the safest route (no
+    ``dangerous`` field), the number of Dangerous spaces that route enters is appended to it:
+    the check has just searched for it, and making the move needs that number and nothing else
+    of the search, so ``rules.decide`` takes it instead of asking ``safest_to`` again (issue 17, P1)."""
     check = CHECKS.get(st["step"])
     if check is None:
         return action in rules.options(s, st, seat)
+    if found is not None and check in _ROUTED:
+        return check(s, st, action, found)
     return check(s, st, action)
 
 
@@ -47,9 +54,9 @@ def _model(s: State, uid) -> dict | None:
     return m
 
 
-def _move(s: State, m: dict, points: int, action: dict, field: str, fixed: dict) -> bool:
+def _move(s: State, m: dict, points: int, action: dict, field: str, fixed: dict, found: list | None = None) -> bool:
     """Is ``action`` one of ``rules.move_choices(s, m, points, make)``, where ``make(k)`` is
-    ``{**fixed, field: k}``?"""
+    ``{**fixed, field: k}``? (``found``: see ``allowed``.)"""
     k = action.get(field)
     h = _space(k)
     if h is None:
@@ -58,7 +65,11 @@ def _move(s: State, m: dict, points: int, action: dict, field: str, fixed: dict)
     if safest is None:
         return False
     if "dangerous" not in action:
-        return action == {**fixed, field: k}
+        if action != {**fixed, field: k}:
+            return False
+        if found is not None:
+            found.append(safest)
+        return True
     if rules_version(s) < 2:
         return False
     danger = action["dangerous"]
@@ -94,7 +105,7 @@ def _first_unspent(potions: list, i: int) -> bool:
 # ---------------------------------------------------------------------------- the act step
 
 
-def _act(s: State, st: dict, action: dict) -> bool:
+def _act(s: State, st: dict, action: dict, found: list | None = None) -> bool:
     t = action.get("type")
     if t == "end":
         return action == {"type": "end"}
@@ -103,13 +114,15 @@ def _act(s: State, st: dict, action: dict) -> bool:
     m = s["models"][s["act"]["model"]]
     if m["removed"] or m["hex"] is None or s["game_over"]:
         return False
+    if t == "move":
+        return _act_move(s, m, action, found)
     return _ACT_CHECKS[t](s, m, action)
 
 
-def _act_move(s: State, m: dict, action: dict) -> bool:
+def _act_move(s: State, m: dict, action: dict, found: list | None = None) -> bool:
     if not rules._slot(s, "move", m):
         return False
-    return _move(s, m, rules.move_points(s, m), action, "to", {"type": "move"})
+    return _move(s, m, rules.move_points(s, m), action, "to", {"type": "move"}, found)
 
 
 def _act_attack(s: State, m: dict, action: dict) -> bool:
@@ -270,7 +283,7 @@ _ACT_CHECKS = {
 # ---------------------------------------------------------------------------- other steps
 
 
-def _place(s: State, st: dict, action: dict) -> bool:
+def _place(s: State, st: dict, action: dict, found: list | None = None) -> bool:
     """rules.place_options for the one answer."""
     kind = st["kind"]
     if kind == "gryffindor":
@@ -280,12 +293,12 @@ def _place(s: State, st: dict, action: dict) -> bool:
         m = _model(s, uid)
         if m is None or m["seat"] != st["seat"] or not has(m, "gryffindor"):
             return False
-        return _move(s, m, st["n"], action, "hex", {"type": "place", "model": uid})
+        return _move(s, m, st["n"], action, "hex", {"type": "place", "model": uid}, found)
     m = M(s, st["model"])
     if m["removed"] or m["hex"] is None:
         return False
     if kind == "move":
-        return action == {"type": "place", "hex": None} or _move(s, m, st["n"], action, "hex", {"type": "place"})
+        return action == {"type": "place", "hex": None} or _move(s, m, st["n"], action, "hex", {"type": "place"}, found)
     if kind == "teleport":
         if action == {"type": "place", "hex": None}:
             return True
@@ -333,12 +346,13 @@ def _activate(s: State, st: dict, action: dict) -> bool:
 def _open_unmarked(s: State, h: tuple[int, int]) -> bool:
     """Printed Open, no Arrival Space of either half, no overlay (``_terrain_hexes``' test)."""
     b = board(s)
-    return (
-        b.terrain.get(h) == "open"
-        and h not in b.arrival[0]
-        and h not in b.arrival[1]
-        and not any(o["hex"] == geometry.key(h) for o in s["overlays"])
-    )
+    if b.terrain.get(h) != "open" or h in b.arrival[0] or h in b.arrival[1]:
+        return False
+    k = geometry.key(h)  # once, not once per overlay (issue 17, P1)
+    for o in s["overlays"]:
+        if o["hex"] == k:
+            return False
+    return True
 
 
 def _place_challenge(s: State, st: dict, action: dict) -> bool:
@@ -350,10 +364,13 @@ def _place_challenge(s: State, st: dict, action: dict) -> bool:
     if not _open_unmarked(s, h) or board(s).at_edge(h):
         return False
     chal = [geometry.parse(o["hex"]) for o in s["overlays"] if o["kind"] == "challenge"]
-    if all(geometry.distance(h, c) >= 3 for c in chal):
+    near = min([geometry.distance(h, c) for c in chal], default=3)
+    if near >= 3:
         return True  # the widest spacing, which every other space is then offered at too
-    # Closer spacings are offered only when no space keeps the wider one: the whole list then.
-    return h in rules._challenge_hexes(s)
+    # ``h`` keeps the spacing ``near`` (1 or 2: it holds no challenge); the list offers it exactly
+    # when no space keeps a wider one. One pass over the board, where listing took one per
+    # spacing tried (issue 17, P1).
+    return not rules._challenge_space_wider_than(s, chal, near)
 
 
 def _place_terrain(s: State, st: dict, action: dict) -> bool:
@@ -376,3 +393,6 @@ CHECKS = {
     "place_challenge": _place_challenge,
     "place_terrain": _place_terrain,
 }
+
+#: The checks that may find a move's route for ``allowed``'s ``found``.
+_ROUTED = (_act, _place)

@@ -321,6 +321,25 @@ def _challenge_hexes(s: State) -> list[tuple[int, int]]:
     return []
 
 
+def _challenge_space_wider_than(s: State, chal: list[tuple[int, int]], spacing: int) -> bool:
+    """Does some space ``_challenge_hexes`` may offer keep more than ``spacing`` from every
+    challenge in ``chal``? (Then it offers no space that keeps only ``spacing``.)"""
+    b = board(s)
+    arrivals = set(b.arrival[0]) | set(b.arrival[1])
+    covered = _overlaid(s)
+    want = spacing + 1
+    for h in b.hexes:
+        if b.terrain[h] == "open" and h not in arrivals and h not in covered and not b.at_edge(h):
+            q, r = h
+            for cq, cr in chal:
+                dq, dr = q - cq, r - cr
+                if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 < want:
+                    break
+            else:
+                return True
+    return False
+
+
 def _terrain_hexes(s: State) -> list[tuple[int, int]]:
     b = board(s)
     arrivals = set(b.arrival[0]) | set(b.arrival[1])
@@ -1124,6 +1143,39 @@ def destinations(s: State, m: dict, points: int) -> dict[tuple[int, int], int]:
     return out
 
 
+def somewhere_to_move(s: State, m: dict, points: int) -> bool:
+    """``bool(destinations(s, m, points))``: the search stops at the first space the model may end
+    on, where the whole search (kept or not) works out the safest route to every space in reach
+    (asked before each placement by move, issue 17, P1)."""
+    terrain_of, steps, _searches = _step_rules(s, m)
+    start = hex_of(m)
+    occupied = _occupied(s)
+    return _reaches_any(
+        steps, start, points, lambda h: terrain_of(h) != "impassable" and geometry.key(h) not in occupied
+    )
+
+
+def _reaches_any(steps, start: tuple[int, int], points: int, may_end) -> bool:
+    """Does some route within ``points`` come to a space other than ``start`` for which
+    ``may_end(space)`` holds? A space met on any route within the points is in reach, so the first
+    one that may be ended on answers; the fewest points to each space met bound the rest."""
+    least = {start: 0}
+    frontier = [(0, start)]
+    while frontier:
+        used, h = heappop(frontier)
+        if used > least[h]:
+            continue
+        for n, step, _add in steps(h):
+            c = used + step
+            if c > points or c >= least.get(n, 99):
+                continue
+            if n != start and may_end(n):
+                return True
+            least[n] = c
+            heappush(frontier, (c, n))
+    return False
+
+
 def safest_to(s: State, m: dict, points: int, h: tuple[int, int]) -> int | None:
     """``destinations(s, m, points).get(h)`` for the one space ``h``: the fewest Dangerous spaces
     a route there within ``points`` enters, or None when the model may not end a move there. It
@@ -1171,8 +1223,11 @@ def _routes_to(steps, start: tuple[int, int], goal: tuple[int, int], points: int
     search over only the pairs (space, points used) from which the goal is still within the points
     left (``_safest_to``). Routes go on from the goal too: one may come back to it."""
     gq, gr = goal
-    layers: list[dict] = [{start: {0}}] + [{} for _ in range(points)]
-    out: set[int] = set()
+    # Each pair's counts as an int whose bit k is set when some route there makes k entries:
+    # a union is ``|`` and entering a Dangerous space a shift, where sets of ints cost a Python
+    # call per count (this search was about 6% of a replay's profile, issue 17, P1).
+    layers: list[dict] = [{start: 1}] + [{} for _ in range(points)]
+    out = 0
     for used in range(points + 1):
         for h, ds in layers[used].items():
             if h == goal:
@@ -1184,12 +1239,9 @@ def _routes_to(steps, start: tuple[int, int], goal: tuple[int, int], points: int
                 dq, dr = n[0] - gq, n[1] - gr
                 if c + (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
                     continue
-                into = layers[c].get(n)
-                if into is None:
-                    into = layers[c][n] = set()
-                # Entering a space that is not Dangerous adds nothing to any count (most steps).
-                into.update(map(add.__add__, ds) if add else ds)
-    return frozenset(out)
+                layer = layers[c]
+                layer[n] = layer.get(n, 0) | (ds << add)
+    return frozenset(k for k in range(out.bit_length()) if out >> k & 1)
 
 
 def _holds_model(s: State, k: str) -> bool:
@@ -1275,12 +1327,32 @@ def _clear_route(steps, start: tuple[int, int], goal: tuple[int, int], far: int,
     for left in range(far - 1, -1, -1):
         nearer: dict = {}
         for h, used in layer.items():
+            # The one or two neighbours a space nearer the goal, without the distance of all six
+            # (issue 17, P1): a step moves two of the cube coordinates (q, r, s = -q-r) by one,
+            # and comes nearer only when it moves both toward the goal's, which they are not at.
+            q, r = h
+            dq, dr = q - gq, r - gr
+            ds = -dq - dr
+            toward = []
+            if dq > 0:
+                if dr < 0:
+                    toward.append((q - 1, r + 1))
+                if ds < 0:
+                    toward.append((q - 1, r))
+            elif dq < 0:
+                if dr > 0:
+                    toward.append((q + 1, r - 1))
+                if ds > 0:
+                    toward.append((q + 1, r))
+            if dr > 0 and ds < 0:
+                toward.append((q, r - 1))
+            elif dr < 0 and ds > 0:
+                toward.append((q, r + 1))
             for n, step, add in steps(h):
-                c = used + step
-                if add or c + left > points:
+                if add or n not in toward:
                     continue
-                dq, dr = n[0] - gq, n[1] - gr
-                if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 == left and c < nearer.get(n, 99):
+                c = used + step
+                if c + left <= points and c < nearer.get(n, 99):
                     nearer[n] = c
         if not nearer:
             return False
@@ -1674,7 +1746,7 @@ def place_somewhere(s: State, st: dict, m: dict) -> bool:
     """Whether a "move" or "teleport" placement of the model ``m`` (on the board) has a space to
     go to: ``len(place_options(s, st)) >= 2``, stopping at the first space."""
     if st["kind"] == "move":
-        return bool(destinations(s, m, st["n"]))
+        return somewhere_to_move(s, m, st["n"])
     b = board(s)
     here = hex_of(m)
     return any(
@@ -1801,9 +1873,11 @@ def act_options(s: State) -> list[dict]:
 # ====================================================================== decisions
 
 
-def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> None:
+def decide(s: State, seat: int, action: dict, popped: dict | None = None, safest: int | None = None) -> None:
     """Apply a legal answer. The caller has checked legality (``options``). The windows are
-    tested in about the order of how often they are answered (issue 17, P1); each is its own."""
+    tested in about the order of how often they are answered (issue 17, P1); each is its own.
+    ``safest``: for a move by the safest route, what ``safest_to`` says of it, when the check
+    found it (``legal.allowed``'s ``found``); None asks ``safest_to``."""
     st = popped if popped is not None else s["queue"][0]
     name = st["step"]
     if popped is None and name not in _SIMULTANEOUS:
@@ -1848,7 +1922,7 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
             push_front(s, *steps)
         return
     if name == "act":
-        _act(s, seat, action)
+        _act(s, seat, action, safest)
     elif name == "activate":
         m = M(s, action["model"])
         m["animal"] = bool(action.get("animal")) or m["animal"]
@@ -1911,7 +1985,10 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None) -> Non
             m = M(s, uid)
             h = geometry.parse(action["hex"])
             if st["kind"] in ("move", "gryffindor"):
-                dangers = action["dangerous"] if "dangerous" in action else safest_to(s, m, st["n"], h)
+                if "dangerous" in action:
+                    dangers = action["dangerous"]
+                else:
+                    dangers = safest if safest is not None else safest_to(s, m, st["n"], h)
                 push_front(s, *_move_to(s, m, h, dangers))
             elif st["kind"] == "teleport":
                 push_front(s, *_place_on(s, m, h))
@@ -2023,7 +2100,7 @@ def disable_upkeep(s: State, seat: int, spell: str) -> None:
 # ====================================================================== the actions (WD-78..88)
 
 
-def _act(s: State, seat: int, a: dict) -> None:
+def _act(s: State, seat: int, a: dict, safest: int | None = None) -> None:
     m = s["models"][s["act"]["model"]]
     t = a["type"]
     if t == "end":
@@ -2037,7 +2114,11 @@ def _act(s: State, seat: int, a: dict) -> None:
         _spend(s, "move", how, m)
         pts = move_points(s, m)
         h = geometry.parse(a["to"])
-        steps += _move_to(s, m, h, a["dangerous"] if "dangerous" in a else safest_to(s, m, pts, h))
+        if "dangerous" in a:
+            dangers = a["dangerous"]
+        else:
+            dangers = safest if safest is not None else safest_to(s, m, pts, h)
+        steps += _move_to(s, m, h, dangers)
         steps.append({"step": "action_end"})
     elif t == "attack":
         how = _slot(s, "advanced", m, "elite_fighter")

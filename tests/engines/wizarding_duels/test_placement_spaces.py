@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from engines.wizarding_duels import geometry, rules
+from engines.wizarding_duels import geometry, legal, rules
 from engines.wizarding_duels.state import board, overlay_at
 
 from .playouts import group_with, random_playout
@@ -51,3 +51,24 @@ def test_the_placement_spaces_are_those_the_per_space_overlay_test_lists(version
             seen[s["queue"][0]["step"] if s["queue"] else None, len(s["overlays"]) > 0] += 1
     # Asked while challenges and terrain were being placed, with overlays already down.
     assert seen["place_challenge", True] and seen["place_terrain", True], seen
+
+
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_the_direct_challenge_check_accepts_every_space_the_list_offers_and_no_other(version):
+    """``legal``'s check of one challenge placement, which tells a closer spacing by one pass for a
+    wider one, against the listed spaces, for every space of the board (issue 17, P1)."""
+    seen = Counter()
+    for seed in range(12):
+        for _engine, s, seat, _rng in random_playout(version, seed, {}):
+            st = s["queue"][0] if s["queue"] else None
+            if seat is None or st is None or st["step"] != "place_challenge":
+                continue
+            listed = set(rules._challenge_hexes(s))
+            chal = [geometry.parse(o["hex"]) for o in s["overlays"] if o["kind"] == "challenge"]
+            for h in board(s).hexes:
+                ok = legal.allowed(s, st, seat, {"type": "place_challenge", "hex": geometry.key(h)})
+                assert ok is (h in listed), (seed, h)
+                near = min([geometry.distance(h, c) for c in chal], default=3)
+                seen[min(near, 3), ok] += 1
+    # Spaces at a closer spacing were both offered (no wider one left) and refused (one left).
+    assert seen[2, True] and seen[2, False] and seen[3, True], seen

@@ -90,3 +90,80 @@ def test_safest_to_and_riskier_routes_read_a_kept_whole_search_as_they_search_to
         if compared > 400 and riskier > 0:
             break
     assert compared > 400 and riskier > 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_search_for_any_space_to_end_on_answers_what_the_whole_search_lists(seed):
+    """``rules._reaches_any`` (``somewhere_to_move``'s search, which stops at the first space a
+    model may end on) against the whole search's spaces, with random spaces held by models."""
+    rng = random.Random(100 + seed)
+    answers = set()
+    for _ in range(300):
+        terrain = random_board(rng)
+        steps = steps_on(terrain, rng.random() < 0.2, rng.random() < 0.2)
+        start, points = rng.choice(sorted(terrain)), rng.randint(0, 4)
+        held = {h for h in terrain if rng.random() < rng.choice([0.1, 0.5, 0.9])}
+
+        def may_end(h, terrain=terrain, held=held):
+            return terrain[h] != "impassable" and h not in held
+
+        whole = any(h != start and may_end(h) for h, _used in rules._safest(steps, start, points))
+        assert rules._reaches_any(steps, start, points, may_end) is whole, (start, points)
+        answers.add(whole)
+    assert answers == {True, False}
+
+
+def test_somewhere_to_move_says_what_destinations_says_along_playouts():
+    from .playouts import random_playout
+
+    seen = set()
+    for version, seed in (("1", 5), ("2", 6), ("2", 7)):
+        for _engine, s, _seat, _rng in random_playout(version, seed, {}):
+            st = s["queue"][0] if s["queue"] else None
+            if not st or st["step"] != "act" or s["act"] is None:
+                continue
+            m = s["models"][s["act"]["model"]]
+            if m["removed"] or m["hex"] is None:
+                continue
+            for points in range(4):
+                whole = bool(rules.destinations(s, m, points))
+                assert rules.somewhere_to_move(s, m, points) is whole
+                seen.add(whole)
+    assert seen == {True, False}
+
+
+def clear_route_by_distance(steps, start, goal, far, points):
+    """``rules._clear_route`` as it was: the distance to the goal of every neighbour."""
+    layer = {start: 0}
+    for left in range(far - 1, -1, -1):
+        nearer = {}
+        for h, used in layer.items():
+            for n, step, add in steps(h):
+                c = used + step
+                if not add and c + left <= points and geometry.distance(n, goal) == left and c < nearer.get(n, 99):
+                    nearer[n] = c
+        if not nearer:
+            return False
+        layer = nearer
+    return goal in layer
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_clear_route_steps_only_toward_the_goal_and_finds_what_every_neighbours_distance_finds(seed):
+    """A miss of ``_clear_route`` would not change a move (the full search follows), only its
+    cost; so it is held to the distance test of every neighbour itself, for every pair of spaces."""
+    rng = random.Random(200 + seed)
+    found = set()
+    for _ in range(20):
+        terrain = random_board(rng)
+        steps = steps_on(terrain, rng.random() < 0.2, rng.random() < 0.2)
+        points = rng.randint(1, 8)
+        for start in sorted(terrain):
+            for goal in sorted(terrain):
+                far = geometry.distance(start, goal)
+                if far > points:
+                    continue
+                clear = rules._clear_route(steps, start, goal, far, points)
+                assert clear is clear_route_by_distance(steps, start, goal, far, points), (start, goal, points)
+                found.add((clear, far > 1))
+    assert found == {(True, True), (False, True), (True, False), (False, False)}
