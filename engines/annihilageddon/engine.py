@@ -38,7 +38,6 @@ from ..treecopy import copy_tree
 from . import bots
 from .cards import CARDS, ONGOING, matches, of_kind, physical
 from .interp import (
-    HAVING,
     PLAY_TRIGGERS,
     START_HP,
     controls_any,
@@ -168,6 +167,7 @@ def _power_only(cid: str) -> int | None:
 #: Cards whose play only adds Power (the starters Glyph and Fizzle among them: about half of all plays),
 #: with the Power each adds.
 POWER_ONLY: dict[str, int] = {cid: n for cid in CARDS if (n := _power_only(cid)) is not None}
+
 
 def legends_in_game(seats: int) -> int:
     """AN L112-121: 8/7/6/5 face-down Legends under the first one for 2/3/4/5 players."""

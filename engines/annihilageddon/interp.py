@@ -991,7 +991,9 @@ def op_choose_one(st, f, op):
         a = w.pop("answer")  # ask's return, without building the question's lists again
     else:
         labels = [o["label"] for o in op["options"]]
-        ask(st, f, f["env"]["you"], "option", options=list(range(len(labels))), labels=labels, card=f["env"].get("card"))
+        ask(
+            st, f, f["env"]["you"], "option", options=list(range(len(labels))), labels=labels, card=f["env"].get("card")
+        )
         return WAIT
     return push_then_done(st, f, [frame(op["options"][a]["do"], dict(f["env"]))])
 
