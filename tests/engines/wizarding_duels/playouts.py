@@ -42,3 +42,19 @@ def random_playout(version, seed, config, bound=5000):
             ev = {"kind": "action", "seat": seat, "action": engine.bot_action("random", s, seat, rng)}
         s = engine.apply(s, ev)
     raise AssertionError("the game did not end")
+
+
+def varied_configs():
+    """Four games of random Groups and two whose Groups hold characters with texts that random
+    Groups seldom bring (the configs the shortcut tests share)."""
+    return [{}] * 4 + [
+        {"groups": [group_with("ashen-regent"), group_with("tobias-fenwick")]},
+        {"groups": [group_with("isolde-marrow"), group_with("mira-quillfeather")]},
+    ]
+
+
+def states_of_varied_games(version):
+    """Yield ``(seed, state)`` before every event of the games of ``varied_configs``."""
+    for seed, config in enumerate(varied_configs()):
+        for _engine, s, _seat, _rng in random_playout(version, seed, config):
+            yield seed, s

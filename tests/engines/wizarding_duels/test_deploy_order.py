@@ -10,7 +10,7 @@ import pytest
 from engines.wizarding_duels import rules
 from engines.wizarding_duels.state import alive, other
 
-from .playouts import group_with, random_playout
+from .playouts import states_of_varied_games
 
 
 def deploy_seat_by_lists(s):
@@ -30,16 +30,11 @@ def deploy_seat_by_lists(s):
 @pytest.mark.parametrize("version", ["1", "2"])
 def test_the_next_seat_to_deploy_is_the_one_the_sorted_lists_name_at_every_state(version):
     seen = Counter()
-    configs = [{}] * 4 + [
-        {"groups": [group_with("ashen-regent"), group_with("tobias-fenwick")]},
-        {"groups": [group_with("isolde-marrow"), group_with("mira-quillfeather")]},
-    ]
-    for seed, config in enumerate(configs):
-        for _engine, s, _seat, _rng in random_playout(version, seed, config):
-            if s["coin_winner"] is None or not s["models"]:
-                continue
-            expected = deploy_seat_by_lists(s)
-            assert rules._deploy_seat(s) == expected, (seed, s["phase"])
-            seen[s["phase"] == "deploy", expected] += 1
+    for seed, s in states_of_varied_games(version):
+        if s["coin_winner"] is None or not s["models"]:
+            continue
+        expected = deploy_seat_by_lists(s)
+        assert rules._deploy_seat(s) == expected, (seed, s["phase"])
+        seen[s["phase"] == "deploy", expected] += 1
     # Met while both seats deploy, while only one has models left, and once all are placed.
     assert seen[True, 0] and seen[True, 1] and seen[False, None], seen

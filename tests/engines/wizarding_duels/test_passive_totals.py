@@ -11,7 +11,7 @@ import pytest
 from engines.wizarding_duels import rules
 from engines.wizarding_duels.state import pack
 
-from .playouts import group_with, random_playout
+from .playouts import states_of_varied_games
 
 
 def listed_total(s, m, op):
@@ -25,25 +25,20 @@ def listed_total(s, m, op):
 @pytest.mark.parametrize("version", ["1", "2"])
 def test_a_models_passive_total_is_the_sum_over_its_unlocked_artifacts_listed_effects(version):
     seen = Counter()
-    configs = [{}] * 4 + [
-        {"groups": [group_with("ashen-regent"), group_with("tobias-fenwick")]},
-        {"groups": [group_with("isolde-marrow"), group_with("mira-quillfeather")]},
-    ]
-    for seed, config in enumerate(configs):
-        for _engine, s, _seat, _rng in random_playout(version, seed, config):
-            ops = {e["op"] for a in pack(s).artifacts.values() for e in a["passive"]}
-            models = list(s["models"].values())
-            for m in list(models):
-                if m["artifacts"] and not m["artifacts"][0]["locked"]:
-                    # The same model with its first artifact locked (few playouts lock one).
-                    locked = copy.deepcopy(m)
-                    locked["artifacts"][0]["locked"] = True
-                    models.append(locked)
-            for m in models:
-                for op in sorted(ops):
-                    want = listed_total(s, m, op)
-                    assert rules._passive_total(s, m, op) == want, (seed, m["uid"], op)
-                    seen[op, want > 0, any(a["locked"] for a in m["artifacts"])] += 1
+    for seed, s in states_of_varied_games(version):
+        ops = {e["op"] for a in pack(s).artifacts.values() for e in a["passive"]}
+        models = list(s["models"].values())
+        for m in list(models):
+            if m["artifacts"] and not m["artifacts"][0]["locked"]:
+                # The same model with its first artifact locked (few playouts lock one).
+                locked = copy.deepcopy(m)
+                locked["artifacts"][0]["locked"] = True
+                models.append(locked)
+        for m in models:
+            for op in sorted(ops):
+                want = listed_total(s, m, op)
+                assert rules._passive_total(s, m, op) == want, (seed, m["uid"], op)
+                seen[op, want > 0, any(a["locked"] for a in m["artifacts"])] += 1
     # Some models carried a bonus, with and without a locked artifact.
     assert any(v for (op, bonus, locked), v in seen.items() if bonus and not locked), seen
     assert any(v for (op, bonus, locked), v in seen.items() if bonus and locked), seen

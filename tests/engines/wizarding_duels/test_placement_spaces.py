@@ -10,7 +10,7 @@ import pytest
 from engines.wizarding_duels import geometry, legal, rules
 from engines.wizarding_duels.state import board, overlay_at
 
-from .playouts import group_with, random_playout
+from .playouts import random_playout, states_of_varied_games
 
 
 def challenge_hexes_by_overlay_at(s):
@@ -38,17 +38,12 @@ def terrain_hexes_by_overlay_at(s):
 @pytest.mark.parametrize("version", ["1", "2"])
 def test_the_placement_spaces_are_those_the_per_space_overlay_test_lists(version):
     seen = Counter()
-    configs = [{}] * 4 + [
-        {"groups": [group_with("ashen-regent"), group_with("tobias-fenwick")]},
-        {"groups": [group_with("isolde-marrow"), group_with("mira-quillfeather")]},
-    ]
-    for seed, config in enumerate(configs):
-        for _engine, s, _seat, _rng in random_playout(version, seed, config):
-            if board(s) is None:
-                continue
-            assert rules._challenge_hexes(s) == challenge_hexes_by_overlay_at(s), seed
-            assert rules._terrain_hexes(s) == terrain_hexes_by_overlay_at(s), seed
-            seen[s["queue"][0]["step"] if s["queue"] else None, len(s["overlays"]) > 0] += 1
+    for seed, s in states_of_varied_games(version):
+        if board(s) is None:
+            continue
+        assert rules._challenge_hexes(s) == challenge_hexes_by_overlay_at(s), seed
+        assert rules._terrain_hexes(s) == terrain_hexes_by_overlay_at(s), seed
+        seen[s["queue"][0]["step"] if s["queue"] else None, len(s["overlays"]) > 0] += 1
     # Asked while challenges and terrain were being placed, with overlays already down.
     assert seen["place_challenge", True] and seen["place_terrain", True], seen
 
