@@ -543,12 +543,7 @@ def _straight_path_free(state: State, w: dict, to: Square, allowance: int, lo: i
             sx, sy = (gx > x0) - (gx < x0), (gy > y0) - (gy < y0)
             if sx == 0 or sy == 0 or (gx - x0) * sx == (gy - y0) * sy:
                 return False
-        if type(ix := state["budgets"]) is Budgets:
-            # The index holds every occupied square: the path walked against it (its rows are
-            # lo..hi, as said above).
-            if _straight_steps((x0, y0), to, ix.occ, lo, hi, line_first):
-                return True
-        elif _nothing_on(state, _straight_path(x0, y0, gx, gy, line_first)):
+        if _nothing_on(state, _straight_path(x0, y0, gx, gy, line_first)):
             return True
     return False
 
