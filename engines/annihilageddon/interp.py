@@ -168,17 +168,23 @@ def zone_list(st: dict, zone: list) -> list:
     raise ValueError(zone)
 
 
+def take_outcome(w: dict, pool: list, into: list) -> list:
+    """Move the cards of the drawn outcome in ``w`` (indices into ``pool``, which the chance
+    event chose) out of ``pool`` onto the end of ``into``, in the outcome's order; ``into``."""
+    out = w.pop("outcome")
+    into += map(pool.__getitem__, out)
+    for i in sorted(out, reverse=True):
+        del pool[i]
+    return into
+
+
 def draw_from(st: dict, f: dict, zone: list, count: int, visible, label: str):
     """Take ``count`` cards from an unordered pool: a list, or WAIT while the draw is due.
     Taking a whole pool needs no chance event (which of them came first does not matter)."""
     pool = zone_list(st, zone)
     w = f["work"]
     if "outcome" in w:
-        out = w.pop("outcome")
-        picks = list(map(pool.__getitem__, out))
-        for i in sorted(out, reverse=True):
-            del pool[i]
-        return picks
+        return take_outcome(w, pool, [])
     if count <= 0:
         return []
     if count >= len(pool):
@@ -197,12 +203,7 @@ def ensure_top(st: dict, f: dict, seat: int, k: int, visible):
     w = f["work"]
     top = p["top"]
     if "outcome" in w:
-        # draw_from's taking of a drawn outcome, from this player's pool.
-        out = w.pop("outcome")
-        pool = p["pool"]
-        top += map(pool.__getitem__, out)
-        for i in sorted(out, reverse=True):
-            del pool[i]
+        take_outcome(w, p["pool"], top)
     while len(top) < k:
         pool = p["pool"]
         if pool:

@@ -31,6 +31,7 @@ from .interp import (
     push_then_done,
     run,
     static,
+    take_outcome,
     without,
 )
 
@@ -328,11 +329,7 @@ def end_turn_at_once(st: dict, f: dict) -> None:
     n = w["n"]
     top = p["top"]
     if "outcome" in w:
-        out = w.pop("outcome")
-        pool = p["pool"]
-        top += map(pool.__getitem__, out)
-        for i in sorted(out, reverse=True):
-            del pool[i]
+        take_outcome(w, p["pool"], top)
     if len(top) >= n:
         got = n
     else:

@@ -67,8 +67,12 @@ def line_of_sight(a: Square, b: Square, blockers: Iterable[Square]) -> bool:
     return True
 
 
-def _straight_offsets(dx: int, dy: int, line_first: bool) -> tuple[tuple[int, int], ...]:
-    """rules._straight_path from (0, 0) to (dx, dy), as offsets."""
+@cache
+def straight_walk(dx: int, dy: int, line_first: bool) -> tuple[tuple[int, int], ...]:
+    """The offsets, from its start, of the squares after it of the path that steps straight by
+    (dx, dy): diagonally, then along the remaining line; with ``line_first``, along the line,
+    then diagonally. The one walk of the rules' straight paths (a move's, a pick-up's legs) and
+    of the court's table of them; a court has few displacements, so each is walked once."""
     x = y = 0
     path = []
     sx, sy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
@@ -144,12 +148,12 @@ class Court:
             for dx in range(1 - self.width, self.width)
         }
         # (dx, dy) -> the offsets from the start of the squares after it of the straight paths of a
-        # move by (dx, dy) (rules._straight_path): diagonally first, then, when the move is neither
+        # move by (dx, dy) (straight_walk): diagonally first, then, when the move is neither
         # straight nor diagonal, along the line first too. A fold walks a move's path against the
         # occupancy index from this table instead of stepping it square by square (issue 17, P1).
         self.straight_offsets: dict[tuple[int, int], tuple[tuple[tuple[int, int], ...], ...]] = {
             (dx, dy): tuple(
-                _straight_offsets(dx, dy, line_first)
+                straight_walk(dx, dy, line_first)
                 for line_first in ((False,) if dx == 0 or dy == 0 or dx in (dy, -dy) else (False, True))
             )
             for dy in range(1 - self.length, self.length)

@@ -12,7 +12,7 @@ from typing import Any
 from engines.base import IllegalAction
 
 from . import dice
-from .geometry import line_of_sight
+from .geometry import line_of_sight, straight_walk
 from .state import (
     BUTTER_FINGERS,
     FREEZE,
@@ -453,58 +453,17 @@ def do_move(state: State, action: dict) -> None:
 
 def _straight_path(x: int, y: int, gx: int, gy: int, line_first: bool) -> list[list[int]]:
     """The squares after (x, y), as the state writes them ([column, row]), of the path that steps
-    straight at (gx, gy): diagonally, then along the remaining line; with ``line_first``, along
-    the line, then diagonally."""
-    path = []
-    if line_first:
-        sx, sy = (gx > x) - (gx < x), (gy > y) - (gy < y)
-        longer = (gx - x) * sx - (gy - y) * sy  # how much farther it goes in columns than in rows
-        while x != gx or y != gy:
-            if longer > 0:
-                x += sx
-                longer -= 1
-            elif longer < 0:
-                y += sy
-                longer += 1
-            else:
-                x += sx
-                y += sy
-            path.append([x, y])
-    else:
-        while x != gx or y != gy:
-            x += (gx > x) - (gx < x)
-            y += (gy > y) - (gy < y)
-            path.append([x, y])
-    return path
+    straight at (gx, gy) (``geometry.straight_walk``)."""
+    return [[x + ox, y + oy] for ox, oy in straight_walk(gx - x, gy - y, line_first)]
 
 
 def _straight_steps(a: Square, b: Square, blocked: set[Square], lo: int, hi: int, line_first: bool = False) -> bool:
     """Whether every square after ``a`` of the path that steps straight from ``a`` at ``b``
-    (``_straight_path``) is free and in rows lo..hi. Such a path is as long as the king distance
-    between its ends."""
+    (``geometry.straight_walk``) is free and in rows lo..hi. Such a path is as long as the king
+    distance between its ends."""
     x, y = a
-    gx, gy = b
-    # _straight_path's walk, each square looked up as it is reached: no list of the path.
-    if line_first:
-        sx, sy = (gx > x) - (gx < x), (gy > y) - (gy < y)
-        longer = (gx - x) * sx - (gy - y) * sy
-        while x != gx or y != gy:
-            if longer > 0:
-                x += sx
-                longer -= 1
-            elif longer < 0:
-                y += sy
-                longer += 1
-            else:
-                x += sx
-                y += sy
-            if (x, y) in blocked or not lo <= y <= hi:
-                return False
-        return True
-    while x != gx or y != gy:
-        x += (gx > x) - (gx < x)
-        y += (gy > y) - (gy < y)
-        if (x, y) in blocked or not lo <= y <= hi:
+    for ox, oy in straight_walk(b[0] - x, b[1] - y, line_first):
+        if (x + ox, y + oy) in blocked or not lo <= y + oy <= hi:
             return False
     return True
 
