@@ -981,6 +981,13 @@ def _skip_decision(s: State, st: dict) -> bool:
             if cards:
                 _keep(s, st["side"], cards[0])
             return True
+        if name == "react":
+            if _some_reaction(s, st):
+                return False
+            # ``options`` would list the pass alone.
+            s["queue"].pop(0)
+            decide(s, st["seat"], {"type": "pass"}, popped=st)
+            return True
         if _two_options(s, st):
             return False
         opts = options(s, st)
@@ -1002,6 +1009,32 @@ def _skip_decision(s: State, st: dict) -> bool:
         s["queue"].pop(0)
         s["queue"].insert(0, {"step": "end_phase"})
         return True
+    return False
+
+
+def _some_reaction(s: State, st: dict) -> bool:
+    """Does ``options(s, st)`` list a reaction beside the pass, for the react window ``st``? The
+    same spells are asked the same questions, but with no sorted list of them or of the seat's
+    models, and the first reaction answers: most react windows offer the pass alone and close at
+    once (issue 17, P1). ``test_skip_window.py`` holds it to the list at every clash of varied games."""
+    seat = st["seat"]
+    tgt = M(s, s["clash"]["target"])
+    if not can_cast(tgt):
+        return False  # ``_reaction_caster`` finds no caster
+    p = P(s, seat)
+    spells = pack(s).spells
+    for sp in p["spellbook"]:
+        if spells[sp]["reaction"] and not p["clocks"].get(sp) and _reaction_caster(s, seat, sp, tgt) is not None:
+            return True
+    for m in s["models"].values():
+        if not m["removed"] and m["seat"] == seat:
+            for sp in m["innate"]:
+                if (
+                    spells[sp]["reaction"]
+                    and not p["clocks"].get(sp)
+                    and _reaction_caster(s, seat, sp, tgt) is not None
+                ):
+                    return True
     return False
 
 
