@@ -73,11 +73,14 @@ def _cross(o, a, b) -> int:
 def segment_enters_hex(p0, p1, h: Hex) -> bool:
     """Does the closed segment p0-p1 meet the OPEN interior of hex ``h``?
 
-    The interior is the intersection of six open half-planes (one per edge, corners in
-    counter-clockwise order, so the inside is where the cross product is positive). Along
-    the segment each edge function is linear in t, so the points inside form an open
-    interval of t; the segment enters the hex when that interval meets [0, 1]. The interval's
-    ends are fractions ``n / d`` with ``d > 0``, compared by cross-multiplying (exact integers)."""
+    In the integer frame, with ``(u, v)`` a point's offset from the hex's centre, the interior is
+    ``|u| < 1 and |u + v| < 2 and |v - u| < 2``: three slabs, one per pair of opposite edges.
+    Along the segment ``u``, ``u + v`` and ``v - u`` are linear in t, so the points inside form an
+    open interval of t; the segment enters the hex when that interval meets [0, 1]. The interval's
+    ends are fractions ``n / d`` with ``d > 0``, compared by cross-multiplying (exact integers).
+    A slab at a time, with the edges' directions known, is fewer integer steps than clipping by six
+    edges worked out from the corners (issue 17, P1: sight is most of a cast's check);
+    ``test_hex_geometry.py`` holds it to that first way, with ``Fraction`` ends."""
     x0, y0 = p0
     x1, y1 = p1
     # The open interior lies strictly inside the corners' box: a segment outside it (most
@@ -97,32 +100,28 @@ def segment_enters_hex(p0, p1, h: Hex) -> bool:
         f = ex * (cy - y0) - ey * (cx - x0)
         if f >= m or f <= -m:
             return False
-    cs = corners(h)
-    lo_n = lo_d = hi_n = hi_d = 0  # lo_d == 0: no lower end yet; hi_d likewise
-    a = cs[5]
-    for b in cs:
-        ax, ay = a
-        ex, ey = b[0] - ax, b[1] - ay
-        f0 = ex * (y0 - ay) - ey * (x0 - ax)
-        d = ex * (y1 - ay) - ey * (x1 - ax) - f0
-        a = b
-        if d == 0:
-            if f0 <= 0:
-                return False
-        elif d > 0:
-            # t = -f0 / d
-            if lo_d == 0 or -f0 * lo_d > lo_n * d:
-                lo_n, lo_d = -f0, d
-        elif hi_d == 0 or f0 * hi_d < hi_n * -d:
-            # t = f0 / -d
-            hi_n, hi_d = f0, -d
-    if lo_d and hi_d and lo_n * hi_d >= hi_n * lo_d:
-        return False
-    if lo_d and lo_n >= lo_d:
-        return False
-    if hi_d and hi_n <= 0:
-        return False
-    return True
+    u0, v0 = x0 - cx, y0 - cy
+    # The interval of t, clipped to [0, 1] from the start: max(lo, 0) < min(hi, 1) exactly when
+    # lo < hi, lo < 1 and hi > 0.
+    lo_n, lo_d, hi_n, hi_d = 0, 1, 1, 1
+    # Each slab ``-c < w(t) < c``, ``w(t) = w0 + t * k``: ``fa = c - w0 > t * k`` and
+    # ``fb = c + w0 > -t * k``.
+    for fa, fb, k in ((1 - u0, 1 + u0, ex), (2 - u0 - v0, 2 + u0 + v0, ex + ey), (2 + u0 - v0, 2 - u0 + v0, ey - ex)):
+        if k > 0:
+            # t < fa / k and t > -fb / k
+            if fa * hi_d < hi_n * k:
+                hi_n, hi_d = fa, k
+            if -fb * lo_d > lo_n * k:
+                lo_n, lo_d = -fb, k
+        elif k < 0:
+            # t > -fa / -k and t < fb / -k
+            if -fa * lo_d > lo_n * -k:
+                lo_n, lo_d = -fa, -k
+            if fb * hi_d < hi_n * -k:
+                hi_n, hi_d = fb, -k
+        elif fa <= 0 or fb <= 0:
+            return False  # parallel to the slab and outside it (or on its edge)
+    return lo_n * hi_d < hi_n * lo_d
 
 
 def _candidates(a: Hex, b: Hex, blockers: Iterable[Hex]) -> list[Hex]:

@@ -981,6 +981,13 @@ def _skip_decision(s: State, st: dict) -> bool:
             if cards:
                 _keep(s, st["side"], cards[0])
             return True
+        if name == "react":
+            if _some_reaction(s, st):
+                return False
+            # ``options`` would list the pass alone.
+            s["queue"].pop(0)
+            decide(s, st["seat"], {"type": "pass"}, popped=st)
+            return True
         if _two_options(s, st):
             return False
         opts = options(s, st)
@@ -1002,6 +1009,32 @@ def _skip_decision(s: State, st: dict) -> bool:
         s["queue"].pop(0)
         s["queue"].insert(0, {"step": "end_phase"})
         return True
+    return False
+
+
+def _some_reaction(s: State, st: dict) -> bool:
+    """Does ``options(s, st)`` list a reaction beside the pass, for the react window ``st``? The
+    same spells are asked the same questions, but with no sorted list of them or of the seat's
+    models, and the first reaction answers: most react windows offer the pass alone and close at
+    once (issue 17, P1). ``test_skip_window.py`` holds it to the list at every clash of varied games."""
+    seat = st["seat"]
+    tgt = M(s, s["clash"]["target"])
+    if not can_cast(tgt):
+        return False  # ``_reaction_caster`` finds no caster
+    p = P(s, seat)
+    spells = pack(s).spells
+    for sp in p["spellbook"]:
+        if spells[sp]["reaction"] and not p["clocks"].get(sp) and _reaction_caster(s, seat, sp, tgt) is not None:
+            return True
+    for m in s["models"].values():
+        if not m["removed"] and m["seat"] == seat:
+            for sp in m["innate"]:
+                if (
+                    spells[sp]["reaction"]
+                    and not p["clocks"].get(sp)
+                    and _reaction_caster(s, seat, sp, tgt) is not None
+                ):
+                    return True
     return False
 
 
@@ -1059,8 +1092,9 @@ def _passive_total(s: State, m: dict, op: str) -> int:
 
 
 def _step_rules(s: State, m: dict):
-    """``terrain_of(h)`` and ``steps(h)`` for a route search of model ``m``. Both are pure functions
-    of the board, its overlays and the mover's Fly and Scout, and route searches run several times
+    """``terrain_of(h)``, ``steps(h)``, the memo's ``searches`` and ``entry(n)`` (``_Entries``) for a
+    route search of model ``m``. The three functions are pure functions of the board, its
+    overlays and the mover's Fly and Scout, and route searches run several times
     an event (listing moves, checking one, making it), so their answers are kept per board and
     overlay set (issue 17, P1); so is each search's own result (``searches``, by kind, start and
     points), which depends on nothing else: only the models in the way, applied after it, do."""
@@ -1075,7 +1109,7 @@ def _step_rules(s: State, m: dict):
             if h in seen:
                 seen[h] = terrain(s, h)
     # A kept step list is read in C; only a space's first ask runs ``_Steps.__missing__``.
-    return seen.get, moves.__getitem__, searches
+    return seen.get, moves.__getitem__, searches, moves.entries.__getitem__
 
 
 #: What of an overlay can change a space's terrain (``terrain``), as one tuple per overlay.
@@ -1095,6 +1129,7 @@ class _Steps(dict):
             "difficult": (1, 0) if fly or scout else (2, 0),
             "dangerous": (1, 0) if fly else (1, 1),
         }
+        self.entries = _Entries(seen, self.enter)
 
     def __missing__(self, h):
         seen, enter = self.seen, self.enter
@@ -1110,6 +1145,24 @@ class _Steps(dict):
                 out.append((n, e[0], e[1]))
         self[h] = out
         return out
+
+
+class _Entries(dict):
+    """(cost to enter, 1 if entering it is Dangerous) for a step into space ``n``, by ``n``, or None
+    when no step may enter it: what every ``_Steps`` list that holds ``n`` says of it, since a
+    step's cost and danger depend only on the space entered. ``_clear_route`` reads the one or two
+    neighbours it may step to here instead of building a space's whole step list (issue 17, P1);
+    ``test_route_search.py`` holds the two to each other along playouts."""
+
+    def __init__(self, seen: dict, enter: dict):
+        super().__init__()
+        self.seen = seen
+        self.enter = enter
+
+    def __missing__(self, n):
+        t = self.seen.get(n)
+        e = self[n] = None if t is None else self.enter.get(t, (1, 0))
+        return e
 
 
 @lru_cache(maxsize=64)
@@ -1129,7 +1182,7 @@ def _occupied(s: State) -> set[str]:
 def destinations(s: State, m: dict, points: int) -> dict[tuple[int, int], int]:
     """Spaces the model may end a move on, each with the fewest Dangerous spaces entered on a
     route within ``points`` (ruling: the mover takes the safest route)."""
-    terrain_of, steps, searches = _step_rules(s, m)
+    terrain_of, steps, searches, _entry = _step_rules(s, m)
     start = hex_of(m)
     best = searches.get(("safest", start, points))
     if best is None:
@@ -1147,7 +1200,7 @@ def somewhere_to_move(s: State, m: dict, points: int) -> bool:
     """``bool(destinations(s, m, points))``: the search stops at the first space the model may end
     on, where the whole search (kept or not) works out the safest route to every space in reach
     (asked before each placement by move, issue 17, P1)."""
-    terrain_of, steps, _searches = _step_rules(s, m)
+    terrain_of, steps, _searches, _entry = _step_rules(s, m)
     start = hex_of(m)
     occupied = _occupied(s)
     return _reaches_any(
@@ -1180,7 +1233,7 @@ def safest_to(s: State, m: dict, points: int, h: tuple[int, int]) -> int | None:
     """``destinations(s, m, points).get(h)`` for the one space ``h``: the fewest Dangerous spaces
     a route there within ``points`` enters, or None when the model may not end a move there. It
     reads the same (kept) search, but only the ``points + 1`` entries of ``h``, not every space's."""
-    terrain_of, steps, searches = _step_rules(s, m)
+    terrain_of, steps, searches, entry = _step_rules(s, m)
     start = hex_of(m)
     if h == start:
         return None
@@ -1192,7 +1245,7 @@ def safest_to(s: State, m: dict, points: int, h: tuple[int, int]) -> int | None:
         # toward it (issue 17, P1), kept like the whole one (None is kept as -1).
         d = searches.get(("safest_to", start, points, h))
         if d is None:
-            d = searches[("safest_to", start, points, h)] = _safest_to(steps, start, h, points)
+            d = searches[("safest_to", start, points, h)] = _safest_to(steps, entry, start, h, points)
         d = None if d < 0 else d
     if d is None or terrain_of(h) == "impassable" or _holds_model(s, geometry.key(h)):
         return None
@@ -1202,7 +1255,7 @@ def safest_to(s: State, m: dict, points: int, h: tuple[int, int]) -> int | None:
 def riskier_routes_to(s: State, m: dict, points: int, h: tuple[int, int], safest: int) -> list[int]:
     """Version 2: the ``dangerous`` counts ``move_choices`` offers for the destination ``h`` (whose
     safest route enters ``safest`` Dangerous spaces): ``route_dangers(s, m, points)[h]`` above it."""
-    _terrain_of, steps, searches = _step_rules(s, m)
+    _terrain_of, steps, searches, _entry = _step_rules(s, m)
     start = hex_of(m)
     reach = searches.get(("routes", start, points))
     if reach is not None:
@@ -1273,18 +1326,19 @@ def _safest(steps, start: tuple[int, int], points: int) -> dict[tuple, int]:
     return best
 
 
-def _safest_to(steps, start: tuple[int, int], goal: tuple[int, int], points: int) -> int:
+def _safest_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], points: int) -> int:
     """``min(best[(goal, used)] for used ...)`` of ``_safest(steps, start, points)``, or -1 when it has
     no such entry: the same search, but only over the pairs (space, points used) from which the goal
     is still within the points left. A step costs at least one point and changes the distance to
     the goal by at most one, so every route to the goal goes through such pairs only, and the
-    fewest Dangerous entries of each of them is what the whole search finds for it."""
+    fewest Dangerous entries of each of them is what the whole search finds for it. ``entry``:
+    the step into a space (``_Entries``), for ``_clear_route``."""
     gq, gr = goal
     dq, dr = start[0] - gq, start[1] - gr
     far = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
     if far > points:
         return -1
-    if _clear_route(steps, start, goal, far, points):
+    if _clear_route(entry, start, goal, far, points):
         return 0  # no route enters fewer Dangerous spaces than none
     # Pairs by points used: a step always uses a point or more, so a layer is complete (every
     # route into it seen) when the search comes to it.
@@ -1315,11 +1369,14 @@ def _safest_to(steps, start: tuple[int, int], goal: tuple[int, int], points: int
     return -1 if found == 99 else found
 
 
-def _clear_route(steps, start: tuple[int, int], goal: tuple[int, int], far: int, points: int) -> bool:
+def _clear_route(entry, start: tuple[int, int], goal: tuple[int, int], far: int, points: int) -> bool:
     """Is there a route from ``start`` to ``goal`` (``far`` spaces apart) within ``points`` that
     enters no Dangerous space and comes one space nearer the goal with every step? Most moves have
     one, and it is found among the few spaces between the two ends, where ``_safest_to``'s search
-    also looks at every space the points left could reach and come back from (issue 17, P1)."""
+    also looks at every space the points left could reach and come back from (issue 17, P1).
+    ``entry(n)`` is the step into ``n`` (``_Entries``): only the one or two neighbours nearer the
+    goal are read, not a space's whole step list (``steps(h)``), which is built only for a search
+    that needs every step (issue 17, P1)."""
     gq, gr = goal
     # Each space of the layer ``left`` spaces from the goal, with the fewest points used to come
     # to it along such a route.
@@ -1348,10 +1405,11 @@ def _clear_route(steps, start: tuple[int, int], goal: tuple[int, int], far: int,
                 toward.append((q, r - 1))
             elif dr < 0 and ds > 0:
                 toward.append((q, r + 1))
-            for n, step, add in steps(h):
-                if add or n not in toward:
+            for n in toward:
+                e = entry(n)
+                if e is None or e[1]:
                     continue
-                c = used + step
+                c = used + e[0]
                 if c + left <= points and c < nearer.get(n, 99):
                     nearer[n] = c
         if not nearer:
@@ -1364,7 +1422,7 @@ def route_dangers(s: State, m: dict, points: int) -> dict[tuple[int, int], list[
     """Version 2 (L653-667, L1214-1216): the mover chooses the route. For each space the model may
     end on, every number of Dangerous spaces some route within ``points`` enters (a route may pass
     any model and enter a space more than once; each entry of a Dangerous space is one Impact, A-32)."""
-    terrain_of, steps, searches = _step_rules(s, m)
+    terrain_of, steps, searches, _entry = _step_rules(s, m)
     start = hex_of(m)
     reach = searches.get(("routes", start, points))
     if reach is None:

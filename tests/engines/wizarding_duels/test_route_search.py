@@ -38,19 +38,32 @@ def steps_on(terrain, fly, scout):
     return steps
 
 
+def entry_on(terrain, fly, scout):
+    """``entry(n)`` (``rules._Entries``) by ``steps_on``'s rule: the step into ``n``, or None."""
+
+    def entry(n):
+        t = terrain.get(n)
+        if t is None or (t == "impassable" and not fly):
+            return None
+        return 2 if t == "difficult" and not fly and not scout else 1, 1 if t == "dangerous" and not fly else 0
+
+    return entry
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_a_search_toward_one_space_finds_what_the_whole_search_finds_there(seed):
     rng = random.Random(seed)
     answers = set()
     for _ in range(60):
         terrain = random_board(rng)
-        steps = steps_on(terrain, rng.random() < 0.2, rng.random() < 0.2)
+        fly, scout = rng.random() < 0.2, rng.random() < 0.2
+        steps, entry = steps_on(terrain, fly, scout), entry_on(terrain, fly, scout)
         start, points = rng.choice(sorted(terrain)), rng.randint(0, 6)
         best = rules._safest(steps, start, points)
         reach = rules._routes(steps, start, points)
         for goal in sorted(terrain):
             safest = min((best[(goal, u)] for u in range(points + 1) if (goal, u) in best), default=-1)
-            assert rules._safest_to(steps, start, goal, points) == safest, (start, goal, points)
+            assert rules._safest_to(steps, entry, start, goal, points) == safest, (start, goal, points)
             every = set()
             for u in range(points + 1):
                 every.update(reach.get((goal, u), ()))
@@ -156,14 +169,39 @@ def test_the_clear_route_steps_only_toward_the_goal_and_finds_what_every_neighbo
     found = set()
     for _ in range(20):
         terrain = random_board(rng)
-        steps = steps_on(terrain, rng.random() < 0.2, rng.random() < 0.2)
+        fly, scout = rng.random() < 0.2, rng.random() < 0.2
+        steps, entry = steps_on(terrain, fly, scout), entry_on(terrain, fly, scout)
         points = rng.randint(1, 8)
         for start in sorted(terrain):
             for goal in sorted(terrain):
                 far = geometry.distance(start, goal)
                 if far > points:
                     continue
-                clear = rules._clear_route(steps, start, goal, far, points)
+                clear = rules._clear_route(entry, start, goal, far, points)
                 assert clear is clear_route_by_distance(steps, start, goal, far, points), (start, goal, points)
                 found.add((clear, far > 1))
     assert found == {(True, True), (False, True), (True, False), (False, False)}
+
+
+def test_the_entry_of_a_space_is_what_every_step_list_says_of_a_step_into_it_along_playouts():
+    """``_clear_route`` reads ``entry(n)`` (``rules._Entries``) where the full search reads the step
+    lists (``rules._Steps``): for every space of the board and of its rim, with the overlays of
+    every state where a model acts and for its Fly and Scout, a step list holds ``(n, *entry(n))``
+    for each neighbour ``n`` whose entry is not None, in neighbour order, and nothing else."""
+    from .playouts import random_playout
+
+    kinds = set()
+    for version, seed in (("1", 11), ("2", 12)):
+        for _engine, s, _seat, _rng in random_playout(version, seed, {}):
+            st = s["queue"][0] if s["queue"] else None
+            if not st or st["step"] != "act" or s["act"] is None:
+                continue
+            m = s["models"][s["act"]["model"]]
+            _terrain_of, steps, _searches, entry = rules._step_rules(s, m)
+            spaces = set(board(s).terrain)
+            for h in sorted(spaces | {n for x in spaces for n in geometry.neighbours(x)}):
+                want = [(n, *entry(n)) for n in geometry.neighbours(h) if entry(n) is not None]
+                assert steps(h) == want, h
+                kinds.update(entry(n) for n in geometry.neighbours(h))
+    # Off the board, an open step, a difficult one and a dangerous one were all compared.
+    assert {None, (1, 0), (2, 0), (1, 1)} <= kinds

@@ -7,7 +7,8 @@ from collections import Counter
 
 import pytest
 
-from engines.wizarding_duels import rules
+from engines.treecopy import copy_tree
+from engines.wizarding_duels import content, rules
 
 from .playouts import group_with, random_playout
 
@@ -70,3 +71,47 @@ def test_a_window_is_told_to_have_two_answers_exactly_when_it_lists_two_or_more(
         assert seen[step, True] > 0 and seen[step, False] > 0, (step, seen)
     for step in ("leadership", "dark_lord", "order"):
         assert seen[step, True] > 0, (step, seen)
+
+
+def react_variants(s, seat):
+    """The state, and copies where the seat's spellbook or the clash's target holds each reaction
+    spell of the pack, on its clock or off it, with the target's room for spells full or not (the
+    playouts seldom deal reactions)."""
+    yield s
+    for spell in sorted(sp for sp, card in content.load(s["pack"]).spells.items() if card["reaction"]):
+        for clocked in (False, True):
+            for where in ("spellbook", "innate"):
+                for full in (False, True):
+                    v = copy_tree(s)
+                    p, tgt = v["players"][seat], v["models"][v["clash"]["target"]]
+                    if where == "spellbook":
+                        p["spellbook"].append(spell)
+                        if clocked:
+                            p["clocks"][spell] = 2
+                    else:
+                        tgt["innate"].append(spell)
+                        if clocked:
+                            tgt["innate_clocks"][spell] = 2
+                    if full:
+                        tgt["spells"] = ["x"] * tgt["mastery"]
+                    yield v
+
+
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_a_react_window_offers_a_reaction_exactly_when_its_list_holds_more_than_the_pass(version):
+    """``rules._some_reaction`` (the step machine closes a react window without listing it when it
+    says no) against ``options``' list, for a react window of either seat at every state of varied
+    games where a clash is open, and with reaction spells dealt (``react_variants``)."""
+    from .playouts import states_of_varied_games
+
+    seen = Counter()
+    for _seed, s in states_of_varied_games(version):
+        if not s.get("clash"):
+            continue
+        for seat in (0, 1):
+            st = {"step": "react", "seat": seat}
+            for v in react_variants(s, seat):
+                listed = len(rules.options(v, st)) > 1
+                assert rules._some_reaction(v, st) is listed
+                seen[listed] += 1
+    assert seen[True] > 100 and seen[False] > 100, seen
