@@ -59,6 +59,7 @@ from engines.chance import check_outcome
 from engines.treecopy import copy_tree
 
 from . import bots, data, dice, rules, spells
+from .fast import FAST_PATHS
 from .geometry import court as court_by_id
 from .state import (
     Budgets,
@@ -417,8 +418,21 @@ class WizardDodgeballEngine(Engine):
 
     def apply_in_place(self, state: State, event: dict[str, Any]) -> State:
         # The fold's first event gives its state the index (state.Budgets); later events keep it.
-        if type(state["budgets"]) is not Budgets:
+        ix = state["budgets"]
+        if type(ix) is not Budgets:
             index(state)
+            ix = state["budgets"]
+        # The turn's own seat acting with no choice or roll pending (_apply_action's first test):
+        # the commonest actions go straight to their fast paths (fast.py; issue 17, P1).
+        if type(event) is dict and event.get("kind") == "action":
+            action = event.get("action")
+            if type(action) is dict and not state["queue"] and state["winner"] is None:
+                turn = state["turn"]
+                seat = event.get("seat")
+                if seat == turn["seat"] and type(seat) is int and type(atype := action.get("type")) is str:
+                    path = FAST_PATHS.get(atype)
+                    if path is not None and path(state, ix, turn, action):
+                        return state
         return self._apply(state, event, True)
 
     def _apply(self, state: State, event: dict[str, Any], owned: bool) -> State:

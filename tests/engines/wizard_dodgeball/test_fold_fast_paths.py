@@ -1,0 +1,135 @@
+"""A fold's fast paths (engines/wizard_dodgeball/fast.py, issue 17, P1) against the general path.
+
+``apply_in_place`` sends the turn's own actions to a fast path per action type, which checks and
+applies the commonest cases in one pass. The copying ``apply`` never takes them (the general
+path, as before). Along random and heuristic playouts of both versions, with 2 and 4 seats,
+every action tried (the one played, others the list offers, their near misses, and actions
+legal in other states) must give the same state (the same hash) or the same refusal (code and
+sentence) both ways, on a state that a fold owns and has indexed."""
+
+import random
+
+import pytest
+
+from engines import registry
+from engines.base import CHANCE, IllegalAction, canonical_json
+from engines.wizard_dodgeball import fast, spells
+from engines.wizard_dodgeball.state import wizard
+
+from ..near_misses import near_misses
+from ..test_conformance import Rng, step
+
+
+def _answer(apply, state, event):
+    try:
+        return ("ok", canonical_json(apply(state, event)))
+    except IllegalAction as exc:
+        return ("refused", exc.code, exc.message)
+
+
+def _playout(engine, seats: int, key: str, bot: str, bound: int):
+    """States before each event of a playout with ``bot``, and the events."""
+    rng = Rng(key)
+    state = engine.setup(engine.validate_config({}, seats), seats)
+    n = 0
+    while engine.to_move(state) and n < bound:
+        to_move = engine.to_move(state)
+        if bot == "random" or to_move == [CHANCE]:
+            event = step(engine, state, n + 2, rng)
+        else:
+            event = {"kind": "action", "seat": to_move[0], "action": engine.bot_action(bot, state, to_move[0], rng)}
+        yield state, event
+        state = engine.apply(state, event)
+        n += 1
+
+
+def _tried(engine, state, event, rng, seen):
+    """Events to try on ``state``: the one played, a sample of the legal list and its near misses,
+    and actions legal in earlier states."""
+    seat = event.get("seat")
+    out = [event]
+    legal = engine.legal_actions(state, seat)
+    for action in rng.sample(legal, min(4, len(legal))):
+        out.append({"kind": "action", "seat": seat, "action": action})
+        out += [{"kind": "action", "seat": seat, "action": a} for a in near_misses(action)]
+    out += [{"kind": "action", "seat": seat, "action": a} for a in rng.sample(seen, min(12, len(seen)))]
+    # the same action by another seat, and events the opening checks refuse
+    out.append({"kind": "action", "seat": 1 - seat if seat in (0, 1) else 0, "action": event["action"]})
+    out += [{"kind": "action", "seat": True, "action": event["action"]}, {"kind": "action", "seat": seat}]
+    seen += legal[:6]
+    # a cast of every face that targets a wizard at every wizard: the refusals of the target's
+    # own rules (already affected, shielded, out of sight) that near misses seldom reach
+    for face, spec in sorted(spells.faces().items()):
+        if spec["targets"] in ("wizard", "wizard_or_ball"):
+            for w in state["wizards"]:
+                action = {"type": "cast", "spell": face, "targets": [{"wizard": w["j"]}]}
+                out.append({"kind": "action", "seat": seat, "action": action})
+    # a drop on every square around the turn's wizard and a pick-up of every ball, whatever its
+    # hands and effects allow (Sticky and Butter Fingers refuse them)
+    x, y = wizard(state, state["turn"]["wizard"])["sq"]
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            out.append({"kind": "action", "seat": seat, "action": {"type": "drop", "to": [x + dx, y + dy]}})
+    for b in state["balls"]:
+        out.append({"kind": "action", "seat": seat, "action": {"type": "pick_up", "ball": b["id"]}})
+    return out
+
+
+CASES = [("1", 2, "random"), ("2", 2, "random"), ("2", 4, "random"), ("2", 2, "heuristic"), ("2", 4, "heuristic")]
+
+
+@pytest.mark.parametrize("version,seats,bot", CASES)
+def test_every_fast_path_answers_as_the_general_path(version, seats, bot):
+    engine = registry.get("wizard-dodgeball", version)
+    rng = random.Random(f"wd-fast:{version}:{seats}:{bot}")
+    seen: list[dict] = []
+    answers = {"ok": 0, "refused": 0}
+    codes: set[str] = set()
+    applied_types: set[str] = set()
+    games = 3 if bot == "heuristic" else 1
+    for g in range(games):
+        for n, (state, event) in enumerate(_playout(engine, seats, f"wd-fast:{version}:{seats}:{bot}:{g}", bot, 2500)):
+            if event["kind"] != "action" or state["queue"]:
+                continue  # the fast paths take only a turn's own actions
+            tried = _tried(engine, state, event, rng, seen) if n % 5 == 0 else [event]
+            for ev in tried:
+                want = _answer(engine.apply, state, ev)
+                got = _answer(engine.apply_in_place, engine.owned_copy(state), ev)
+                assert got == want, ev
+                answers[want[0]] += 1
+                if want[0] == "refused":
+                    codes.add(want[1])
+                elif isinstance(ev["action"], dict):
+                    applied_types.add(ev["action"]["type"])
+    assert answers["ok"] > 500 and answers["refused"] > 2000, answers
+    # every fast path applied actions, and refusals from deep in the rules were compared too
+    assert set(fast.FAST_PATHS) <= applied_types, applied_types
+    wanted = {"not_your_turn", "out_of_reach", "bad_square", "bad_drop_square", "not_adjacent", "no_actions_left"}
+    wanted |= {"no_line_of_sight", "spell_not_charged", "no_such_target"}
+    if bot == "random":
+        wanted |= {"frozen", "shielded_teammate", "target_in_neutral_area", "sticky_fingers", "butter_fingers"}
+        wanted |= {"already_affected", "cast_from_neutral_area"}
+    assert wanted <= codes, wanted - codes
+
+
+def test_the_fast_cast_takes_most_casts_itself(monkeypatch):
+    """The cast fast path must not decline the casts it is for (it would still be right, only
+    slow): over a random playout, most legal casts at one wizard are applied by it."""
+    engine = registry.get("wizard-dodgeball")
+    taken = declined = 0
+    real = fast.cast_at_one_wizard
+
+    def counting(*args):
+        nonlocal taken, declined
+        done = real(*args)
+        taken += done
+        declined += not done
+        return done
+
+    monkeypatch.setitem(fast.FAST_PATHS, "cast", counting)
+    for state, event in _playout(engine, 2, "wd-fast:cast", "random", 2500):
+        action = event.get("action")
+        if event["kind"] == "action" and action["type"] == "cast" and list(action["targets"][0]) == ["wizard"]:
+            if len(action["targets"]) == 1:
+                engine.apply_in_place(engine.owned_copy(state), event)
+    assert taken > 200 and declined < taken // 10, (taken, declined)
