@@ -58,7 +58,7 @@ from engines.base import CHANCE, Engine, IllegalAction, InvalidConfig
 from engines.chance import check_outcome
 from engines.treecopy import copy_tree
 
-from . import bots, data, dice, rules, spells
+from . import bots, data, dice, fast, rules, spells
 from .fast import FAST_PATHS
 from .geometry import court as court_by_id
 from .state import (
@@ -433,6 +433,9 @@ class WizardDodgeballEngine(Engine):
                     path = FAST_PATHS.get(atype)
                     if path is not None and path(state, ix, turn, action):
                         return state
+        elif type(event) is dict and event.get("kind") == "chance":
+            if state["queue"] and state["winner"] is None and fast.chance(state, ix, event.get("outcome")):
+                return state
         return self._apply(state, event, True)
 
     def _apply(self, state: State, event: dict[str, Any], owned: bool) -> State:

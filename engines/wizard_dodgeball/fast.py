@@ -19,21 +19,36 @@ from __future__ import annotations
 from typing import Any
 
 from . import rules, spells
-from .state import _FACE_BIT, FREEZE, Budgets, State, allowance_with, clear_line, court_of
+from .dice import COLOURS
+from .state import (
+    _FACE_BIT,
+    BUTTER_FINGERS,
+    FREEZE,
+    STICKY_FINGERS,
+    Budgets,
+    State,
+    allowance_with,
+    ball,
+    clear_line,
+    court_of,
+    stats,
+)
 
 
 def move(state: State, ix: Budgets, turn: dict, action: dict) -> bool:
     """``_apply_action`` for a move: ``rules.do_move``, then settle (a move writes no effect, and
-    do_move refuses a frozen wizard, so the mover is not frozen). A plain move along a free
-    straight path (most moves) is checked and made here in one pass: do_move's checks in the
-    same order and ``_straight_path_free``'s walk of the court's table against the index. Any
-    other move, legal or not, goes to do_move."""
+    do_move refuses a frozen wizard, so the mover is not frozen). A legal move along free
+    straight paths (most moves, with or without a pick-up) is checked and made here in one pass:
+    do_move's checks, and its quick tests of straight paths (``_straight_path_free``,
+    ``_straight_pickup_free``) as the court's tables walked against the index. Any other move,
+    legal or not, goes to do_move, before anything is written."""
     to = action.get("to")
-    if type(to) is list and len(to) == 2 and action.get("pick_up") is None and turn["actions"] > 0:
+    if type(to) is list and len(to) == 2 and turn["actions"] > 0:
         gx, gy = to
         w = ix.by_j[turn["wizard"]]
         x0, y0 = w["sq"]
         j = w["j"]
+        pick = action.get("pick_up")
         if type(gx) is int and type(gy) is int and (gx != x0 or gy != y0):
             bits = 0  # face_bits
             for e in state["effects"]:
@@ -43,13 +58,30 @@ def move(state: State, ix: Budgets, turn: dict, action: dict) -> bool:
             lo, hi = c.half_rows[w["side"]]
             if not bits & FREEZE and 1 <= gx <= c.width and lo <= gy <= hi and lo <= y0 <= hi:
                 allowance = allowance_with(j, bits)
-                if -allowance <= gx - x0 <= allowance and -allowance <= gy - y0 <= allowance:
-                    occ = ix.occ
-                    for path in c.straight_offsets[(gx - x0, gy - y0)]:
-                        for ox, oy in path:
-                            if (x0 + ox, y0 + oy) in occ:
-                                break
-                        else:
+                occ = ix.occ
+                if pick is None:
+                    if -allowance <= gx - x0 <= allowance and -allowance <= gy - y0 <= allowance:
+                        for path in c.straight_offsets[(gx - x0, gy - y0)]:
+                            for ox, oy in path:
+                                if (x0 + ox, y0 + oy) in occ:
+                                    break
+                            else:
+                                turn["actions"] -= 1
+                                occ[(gx, gy)] = occ.pop((x0, y0))
+                                w["sq"] = [gx, gy]
+                                if ix.active and turn["actions"] > 0:
+                                    return True  # settle: the mover's turn goes on
+                                rules.settle(state, None, False)
+                                return True
+                elif type(pick) is int and w["ball"] is None and not bits & BUTTER_FINGERS:
+                    b = ball(state, pick)
+                    if b is not None and b["sq"] is not None:
+                        bsq = (b["sq"][0], b["sq"][1])
+                        if _pickup_legs_free(c, occ, (x0, y0), bsq, (gx, gy), allowance, lo, hi):
+                            del occ[bsq]
+                            b["sq"] = None
+                            b["holder"] = j
+                            w["ball"] = b["id"]
                             turn["actions"] -= 1
                             occ[(gx, gy)] = occ.pop((x0, y0))
                             w["sq"] = [gx, gy]
@@ -62,20 +94,126 @@ def move(state: State, ix: Budgets, turn: dict, action: dict) -> bool:
     return True
 
 
+def _pickup_legs_free(c, occ: dict, start: tuple, bsq: tuple, to: tuple, allowance: int, lo: int, hi: int) -> bool:
+    """``rules._straight_pickup_free`` from a fold's index: the same legs in the same order, each
+    leg's straight paths taken from ``Court.straight_offsets`` (diagonally first, then along the
+    line first) and asked of ``occ``, the ball's square free on the second leg. The wizard and
+    the goal stand in rows lo..hi, so a leg from one to a square of those rows stays in them."""
+    sx, sy = start
+    gx, gy = to
+    offsets = c.straight_offsets
+    for mx, my in c.neighbours(bsq):
+        dx, dy = mx - sx, my - sy
+        first = dx if dx >= 0 else -dx
+        if dy > first or -dy > first:
+            first = dy if dy >= 0 else -dy
+        dx2, dy2 = gx - mx, gy - my
+        second = dx2 if dx2 >= 0 else -dx2
+        if dy2 > second or -dy2 > second:
+            second = dy2 if dy2 >= 0 else -dy2
+        if first + second > allowance:
+            continue
+        if dx or dy:
+            if not lo <= my <= hi:
+                continue
+            for path in offsets[(dx, dy)]:
+                for ox, oy in path:
+                    if (sx + ox, sy + oy) in occ:
+                        break
+                else:
+                    break  # a free first leg
+            else:
+                continue
+        for path in offsets[(dx2, dy2)]:
+            for ox, oy in path:
+                q = (mx + ox, my + oy)
+                if q in occ and q != bsq:
+                    break
+            else:
+                return True
+    return False
+
+
 def end_turn(state: State, ix: Budgets, turn: dict, action: dict) -> bool:
-    """``_apply_action`` for an ended turn: ``rules.end_turn``, then settle with its answer."""
-    rules.settle(state, None, rules.end_turn(state))
+    """``_apply_action`` for an ended turn: ``rules.end_turn``, then settle with its answer,
+    whose commonest outcome is seen here: the next wizard, not frozen, has actions to take."""
+    frozen = rules.end_turn(state)
+    # end_turn answers False only after begin_turn: the game goes on, a wizard on the court to move
+    if frozen is False and ix.active and state["turn"]["actions"] > 0:
+        return True
+    rules.settle(state, None, frozen)
     return True
 
 
 def pick_up(state: State, ix: Budgets, turn: dict, action: dict) -> bool:
-    """``_apply_action`` for a pick-up: ``rules.do_pick_up``, then settle with its answer."""
+    """``_apply_action`` for a pick-up: ``rules.do_pick_up``, then settle with its answer. A legal
+    pick-up is checked and made here (do_pick_up's checks and writes, its effects read in the
+    same pass); anything else goes to do_pick_up, which refuses it as the general path does."""
+    bid = action.get("ball")
+    w = ix.by_j[turn["wizard"]]
+    if type(bid) is int and w["ball"] is None:
+        b = ball(state, bid)
+        if b is not None and b["sq"] is not None:
+            bx, by = b["sq"]
+            x, y = w["sq"]
+            if -1 <= bx - x <= 1 and -1 <= by - y <= 1 and (bx != x or by != y):
+                j = w["j"]
+                bits = 0  # face_bits
+                for e in state["effects"]:
+                    if e["wizard"] == j:
+                        bits |= _FACE_BIT.get(e["face"], 0)
+                if not bits & BUTTER_FINGERS:
+                    del ix.occ[(bx, by)]
+                    b["sq"] = None
+                    b["holder"] = j
+                    w["ball"] = b["id"]
+                    goes_on = (turn["actions"] > 0 and not bits & FREEZE) or not bits & STICKY_FINGERS
+                    if goes_on and ix.active:
+                        return True  # settle: the wizard's turn goes on
+                    rules.settle(state, goes_on, None)
+                    return True
     rules.settle(state, rules.do_pick_up(state, action), None)
     return True
 
 
 def drop(state: State, ix: Budgets, turn: dict, action: dict) -> bool:
-    """``_apply_action`` for a drop: ``rules.do_drop``, then settle with its answer."""
+    """``_apply_action`` for a drop: ``rules.do_drop``, then settle with its answer. A legal drop
+    is checked and made here (do_drop's checks and writes, its effects read in the same pass);
+    anything else goes to do_drop, which refuses it as the general path does."""
+    to = action.get("to")
+    w = ix.by_j[turn["wizard"]]
+    bid = w["ball"]
+    if type(to) is list and len(to) == 2 and bid is not None:
+        tx, ty = to
+        x, y = w["sq"]
+        c = court_of(state)
+        occ = ix.occ
+        if (
+            type(tx) is int
+            and type(ty) is int
+            and -1 <= tx - x <= 1
+            and -1 <= ty - y <= 1
+            and (tx != x or ty != y)
+            and 1 <= tx <= c.width  # a neighbour is on the court (Court.neighbours)
+            and 1 <= ty <= c.length
+            and (tx, ty) not in occ
+        ):
+            j = w["j"]
+            bits = 0  # face_bits
+            for e in state["effects"]:
+                if e["wizard"] == j:
+                    bits |= _FACE_BIT.get(e["face"], 0)
+            if not bits & STICKY_FINGERS:
+                b = ball(state, bid)
+                occ[(tx, ty)] = ("b", b["id"])
+                b["sq"] = [tx, ty]
+                b["holder"] = None
+                w["ball"] = None
+                goes_on = (turn["actions"] > 0 and not bits & FREEZE) or not bits & BUTTER_FINGERS
+                if goes_on and ix.active:
+                    return True  # settle: the wizard's turn goes on
+                rules.settle(state, goes_on, None)
+                return True
     rules.settle(state, rules.do_drop(state, action), None)
     return True
 
@@ -197,6 +335,43 @@ def cast_at_one_wizard(state: State, ix: Budgets, turn: dict, action: dict) -> b
             turn["actions"] = max(0, turn["actions"] - 1)
     state["cast"] = None
     rules.settle(state, None, face_id == "freeze" and tj == jersey)
+    return True
+
+
+def chance(state: State, ix: Budgets, outcome: Any) -> bool:
+    """``_apply_chance`` for a CAST or a RESIST roll (most rolls, with a roll due and the game
+    not over): the dice asked of the cast directly (``_chance_colours``), the outcome checked
+    against them, then ``spells.resolve_cast_roll`` or ``spells.resolve_resist``, the cast's
+    automatic steps (``_run_auto_steps``) and settle. Declines, before any write, any other roll
+    and an outcome the dice refuse: the general path refuses it with its own error."""
+    step = state["queue"][0]
+    kind = step["step"]
+    if kind == "resist":
+        cast = state["cast"]
+        colours = stats(cast["caster"] if step["rebound"] else cast["resisters"][step["i"]])["resist"]
+    elif kind == "cast_roll":
+        colours = stats(state["cast"]["caster"])["cast"]
+    else:
+        return False
+    if type(outcome) is not list or len(outcome) != len(colours):
+        return False
+    for colour, value in zip(colours, outcome):
+        lo, hi = COLOURS[colour]
+        if type(value) is not int or not lo <= value <= hi:
+            return False
+    state["queue"].pop(0)
+    if kind == "resist":
+        spells.resolve_resist(state, step, outcome)
+    else:
+        spells.resolve_cast_roll(state, outcome)
+    queue = state["queue"]
+    if queue and queue[0]["step"] == "cast_apply":
+        while state["winner"] is None and state["queue"] and state["queue"][0]["step"] == "cast_apply":
+            state["queue"].pop(0)
+            spells.apply_cast(state)
+    elif queue and ix.active:
+        return True  # settle: with a roll or a choice pending, it would only activate balls
+    rules.settle(state)
     return True
 
 

@@ -272,8 +272,16 @@ def spell_range(state: State, jersey: int) -> int:
 
 
 def cast_bonus(state: State, jersey: int) -> int:
-    faces = effect_faces(state, jersey)
-    return (3 if "magic_boost" in faces else 0) - (3 if "magic_drain" in faces else 0)
+    # effect_faces without its set: this runs for every CAST roll (issue 17, P1)
+    boost = drain = False
+    for e in state["effects"]:
+        if e["wizard"] == jersey:
+            face = e["face"]
+            if face == "magic_boost":
+                boost = True
+            elif face == "magic_drain":
+                drain = True
+    return (3 if boost else 0) - (3 if drain else 0)
 
 
 def attack_colours(state: State, jersey: int, zones: int) -> list[str]:

@@ -4,7 +4,7 @@
 applies the commonest cases in one pass. The copying ``apply`` never takes them (the general
 path, as before). Along random and heuristic playouts of both versions, with 2 and 4 seats,
 every action tried (the one played, others the list offers, their near misses, and actions
-legal in other states) must give the same state (the same hash) or the same refusal (code and
+legal in other states) and every roll (the one rolled, and outcomes the dice refuse) must give the same state (the same hash) or the same refusal (code and
 sentence) both ways, on a state that a fold owns and has indexed."""
 
 import random
@@ -75,6 +75,15 @@ def _tried(engine, state, event, rng, seen):
     return out
 
 
+def _other_outcomes(event):
+    """Outcomes the dice refuse, beside the one rolled: a die too many or too few, a value one
+    beyond a face, of another JSON type, or no list at all."""
+    rolled = event["outcome"]
+    out = [rolled[:-1], rolled + [rolled[-1]], [v + 6 for v in rolled], [v - 6 for v in rolled], None, "x", 3]
+    out += [[float(v) for v in rolled], [True] * len(rolled), [str(v) for v in rolled]]
+    return [{"kind": "chance", "outcome": o} for o in out]
+
+
 CASES = [("1", 2, "random"), ("2", 2, "random"), ("2", 4, "random"), ("2", 2, "heuristic"), ("2", 4, "heuristic")]
 
 
@@ -86,12 +95,17 @@ def test_every_fast_path_answers_as_the_general_path(version, seats, bot):
     answers = {"ok": 0, "refused": 0}
     codes: set[str] = set()
     applied_types: set[str] = set()
+    rolls: set[str] = set()
     games = 3 if bot == "heuristic" else 1
     for g in range(games):
         for n, (state, event) in enumerate(_playout(engine, seats, f"wd-fast:{version}:{seats}:{bot}:{g}", bot, 2500)):
-            if event["kind"] != "action" or state["queue"]:
-                continue  # the fast paths take only a turn's own actions
-            tried = _tried(engine, state, event, rng, seen) if n % 5 == 0 else [event]
+            if event["kind"] == "chance":
+                rolls.add(state["queue"][0]["step"])
+                tried = [event] + (_other_outcomes(event) if n % 3 == 0 else [])
+            elif state["queue"]:
+                tried = [event]  # a choice: the general path's
+            else:
+                tried = _tried(engine, state, event, rng, seen) if n % 5 == 0 else [event]
             for ev in tried:
                 want = _answer(engine.apply, state, ev)
                 got = _answer(engine.apply_in_place, engine.owned_copy(state), ev)
@@ -99,13 +113,16 @@ def test_every_fast_path_answers_as_the_general_path(version, seats, bot):
                 answers[want[0]] += 1
                 if want[0] == "refused":
                     codes.add(want[1])
+                elif ev["kind"] == "chance":
+                    applied_types.add("chance")
                 elif isinstance(ev["action"], dict):
                     applied_types.add(ev["action"]["type"])
     assert answers["ok"] > 500 and answers["refused"] > 2000, answers
     # every fast path applied actions, and refusals from deep in the rules were compared too
-    assert set(fast.FAST_PATHS) <= applied_types, applied_types
+    assert set(fast.FAST_PATHS) | {"chance"} <= applied_types, applied_types
+    assert {"cast_roll", "resist", "attack", "dodge"} <= rolls, rolls
     wanted = {"not_your_turn", "out_of_reach", "bad_square", "bad_drop_square", "not_adjacent", "no_actions_left"}
-    wanted |= {"no_line_of_sight", "spell_not_charged", "no_such_target"}
+    wanted |= {"no_line_of_sight", "spell_not_charged", "no_such_target", "bad_chance_outcome"}
     if bot == "random":
         wanted |= {"frozen", "shielded_teammate", "target_in_neutral_area", "sticky_fingers", "butter_fingers"}
         wanted |= {"already_affected", "cast_from_neutral_area"}
