@@ -423,19 +423,22 @@ class WizardDodgeballEngine(Engine):
             index(state)
             ix = state["budgets"]
         # The turn's own seat acting with no choice or roll pending (_apply_action's first test):
-        # the commonest actions go straight to their fast paths (fast.py; issue 17, P1).
-        if type(event) is dict and event.get("kind") == "action":
-            action = event.get("action")
-            if type(action) is dict and not state["queue"] and state["winner"] is None:
-                turn = state["turn"]
-                seat = event.get("seat")
-                if seat == turn["seat"] and type(seat) is int and type(atype := action.get("type")) is str:
-                    path = FAST_PATHS.get(atype)
-                    if path is not None and path(state, ix, turn, action):
-                        return state
-        elif type(event) is dict and event.get("kind") == "chance":
-            if state["queue"] and state["winner"] is None and fast.chance(state, ix, event.get("outcome")):
-                return state
+        # the commonest actions go straight to their fast paths (fast.py; issue 17, P1), as do
+        # the commonest rolls.
+        if type(event) is dict:
+            kind = event.get("kind")
+            if kind == "action":
+                action = event.get("action")
+                if type(action) is dict and not state["queue"] and state["winner"] is None:
+                    seat = event.get("seat")
+                    turn = state["turn"]
+                    if seat == turn["seat"] and type(seat) is int:
+                        atype = action.get("type")
+                        if type(atype) is str and (path := FAST_PATHS.get(atype)) and path(state, ix, turn, action):
+                            return state
+            elif kind == "chance" and state["queue"] and state["winner"] is None:
+                if fast.chance(state, ix, event.get("outcome")):
+                    return state
         return self._apply(state, event, True)
 
     def _apply(self, state: State, event: dict[str, Any], owned: bool) -> State:

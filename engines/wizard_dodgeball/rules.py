@@ -73,16 +73,20 @@ def begin_turn(state: State, side: int) -> bool | None:
     if len(wizards) != 10 or lineup[0]["side"] != side or lineup[4]["side"] != side:
         lineup = [w for w in wizards if w["side"] == side]
     start = state["next_slot"][side] % len(lineup)
-    chosen = None
-    for w in lineup[start:] + lineup[:start]:  # from the next slot round, without a range and modulo per slot
-        if not w["out"]:
-            chosen = w
-            break
-    if chosen is None:  # cannot happen: the game ends when a side has nobody left
-        return None
+    chosen = lineup[start]  # mostly on the court: the round below only when it is not (issue 17, P1)
+    if chosen["out"]:
+        chosen = None
+        for w in lineup[start:] + lineup[:start]:  # from the next slot round, without a range and modulo per slot
+            if not w["out"]:
+                chosen = w
+                break
+        if chosen is None:  # cannot happen: the game ends when a side has nobody left
+            return None
     jersey = chosen["j"]
     bits = face_bits(state, jersey)  # Speed and Slow here, Freeze for settle (issue 17, P1)
-    actions = 2 + (1 if bits & SPEED else 0) - (1 if bits & SLOW else 0)  # 1 to 3, never below 0
+    actions = 2
+    if bits:  # most wizards bear none of the faces asked about
+        actions += (1 if bits & SPEED else 0) - (1 if bits & SLOW else 0)  # 1 to 3, never below 0
     seats = state["sides"][side]
     if state["team_control"] == "turns":
         seat = seats[state["turns_taken"][side] % len(seats)]
