@@ -31,6 +31,7 @@ from .state import (
     ball,
     clear_line,
     court_of,
+    spend_card,
     stats,
 )
 
@@ -292,7 +293,7 @@ def cast_at_one_wizard(state: State, ix: Budgets, turn: dict, action: dict) -> b
         return False
     # do_cast
     turn["actions"] -= 1
-    state["cards"][side][card_id] = {"charged": False, "caster": jersey, "turn": turn["n"]}
+    spend_card(state, side, card_id, jersey, turn["n"])
     state["rolls"] = []
     cast = {
         "face": face_id,

@@ -113,11 +113,22 @@ def end_turn(state: State) -> bool | None:
     turn = state["turn"]
     side, jersey = turn["side"], turn["wizard"]
     # Spell cards recharge at the end of the casting wizard's next turn; their effects end with them.
-    for card_id, card in state["cards"][side].items():
-        # The caster first: it rules out a charged card too (its caster is None; issue 17, P1).
-        if card["caster"] == jersey and not card["charged"] and card["turn"] < turn["n"]:
-            recharge(state, side, card_id)
-    w = ix.by_j[jersey] if type(ix := state["budgets"]) is Budgets else wizard(state, jersey)
+    if type(ix := state["budgets"]) is Budgets:
+        # A fold's index lists the wizard's spent cards: its side's other cards are not looked at
+        # (issue 17, P1). recharge takes a card off the list, so a copy of it is walked.
+        spent = ix.spent[jersey]
+        if spent:
+            cards = state["cards"][side]
+            for card_id in spent[:]:
+                if cards[card_id]["turn"] < turn["n"]:
+                    recharge(state, side, card_id)
+        w = ix.by_j[jersey]
+    else:
+        for card_id, card in state["cards"][side].items():
+            # The caster first: it rules out a charged card too (its caster is None; issue 17, P1).
+            if card["caster"] == jersey and not card["charged"] and card["turn"] < turn["n"]:
+                recharge(state, side, card_id)
+        w = wizard(state, jersey)
     state["next_slot"][side] = (w["slot"] + 1) % 5
     state["turns_taken"][side] += 1
     state["last_seat"][side] = turn["seat"]
@@ -159,7 +170,10 @@ def end_stalled_game(state: State) -> None:
 
 
 def recharge(state: State, side: int, card_id: str) -> None:
-    state["cards"][side][card_id] = {"charged": True, "caster": None, "turn": None}
+    cards = state["cards"][side]
+    if type(ix := state["budgets"]) is Budgets and (caster := cards[card_id]["caster"]) is not None:
+        ix.spent[caster].remove(card_id)
+    cards[card_id] = {"charged": True, "caster": None, "turn": None}
     state["effects"] = [e for e in state["effects"] if not (e["side"] == side and e["card"] == card_id)]
 
 

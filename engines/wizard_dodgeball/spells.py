@@ -31,6 +31,7 @@ from .state import (
     has_effect,
     occupancy,
     spell_range,
+    spend_card,
     stats,
     wizard,
     wizard_squares,
@@ -496,7 +497,7 @@ def do_cast(state: State, caster: dict, action: dict) -> None:
     face_id = action["spell"]
     side = caster["side"]
     state["turn"]["actions"] -= 1
-    state["cards"][side][card_id] = {"charged": False, "caster": caster["j"], "turn": state["turn"]["n"]}
+    spend_card(state, side, card_id, caster["j"], state["turn"]["n"])
     state["rolls"] = []
     # The resisters, the outcomes and the resist steps in one loop over the targets.
     resisters = []

@@ -136,7 +136,9 @@ class Budgets(list):
     every event of playouts). ``active`` is whether every ball is active, which ``settle`` would
     otherwise look at after every event (nothing makes a ball inactive again). ``by_j`` maps a
     jersey to its wizard's record, which a fold changes but never replaces, for the turn's wizard
-    that most events look up more than once. It rides on the
+    that most events look up more than once. ``spent`` maps a jersey to the ids of the spell cards
+    it cast that have not recharged yet (``spend_card``, ``rules.recharge``), which the end of its
+    turn would otherwise find by looking at every card of its side. It rides on the
     budgets because the rules never read them: a subclass of the state itself, or of a container
     the rules read, loses the interpreter's fast paths for plain dicts and lists (a dict subclass
     made every ``state[key]`` about twice as slow, and the fold slower overall). ``copy_state``
@@ -144,7 +146,7 @@ class Budgets(list):
     as before. The contract of ``apply_in_place`` (the caller owns the state and changes it only
     through the engine) is what keeps the index true between events."""
 
-    __slots__ = ("occ", "active", "by_j")
+    __slots__ = ("occ", "active", "by_j", "spent")
 
 
 def index(state: State) -> None:
@@ -153,7 +155,27 @@ def index(state: State) -> None:
     b.occ = occupancy(state)
     b.active = all(ball["active"] for ball in state["balls"])
     b.by_j = {w["j"]: w for w in state["wizards"]}
+    b.spent = spent_cards(state)
     state["budgets"] = b
+
+
+def spent_cards(state: State) -> dict[int, list[str]]:
+    """jersey -> the ids of the spell cards it cast that are not recharged (a spent card is the
+    only kind with a caster), for every wizard: ``Budgets.spent`` read afresh."""
+    spent: dict[int, list[str]] = {w["j"]: [] for w in state["wizards"]}
+    for cards in state["cards"]:
+        for card_id, card in cards.items():
+            if card["caster"] is not None:
+                spent[card["caster"]].append(card_id)
+    return spent
+
+
+def spend_card(state: State, side: int, card_id: str, jersey: int, n: int) -> None:
+    """A cast spends its card (``spells.do_cast``, ``fast.cast_at_one_wizard``); a fold's index
+    notes it under its caster."""
+    state["cards"][side][card_id] = {"charged": False, "caster": jersey, "turn": n}
+    if type(ix := state["budgets"]) is Budgets:
+        ix.spent[jersey].append(card_id)
 
 
 def reindex(state: State) -> None:

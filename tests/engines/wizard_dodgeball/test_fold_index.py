@@ -1,7 +1,7 @@
 """A fold (``apply_in_place``) keeps an index derived from its state beside it (``state.Budgets``,
 issue 17, P1): what stands on each square, which the rules ask instead of scanning the wizards
 and balls; whether every ball is active, which settle asks after every event; each jersey's
-record, for the turn's wizard; and with the court's table of the squares each line goes
+record, for the turn's wizard; each wizard's spent cards, for the end of its turn; and with the court's table of the squares each line goes
 through, whether a line is clear (``clear_line``). It is never
 stored and never hashed, so nothing checks it but these tests: after every event of playouts
 (random bots, whose casts teleport; heuristic bots, whose throws hit, are caught and dodged
@@ -16,7 +16,7 @@ import pytest
 from engines import registry
 from engines.base import CHANCE, canonical_json
 from engines.wizard_dodgeball.geometry import court, line_blocked_by, line_of_sight
-from engines.wizard_dodgeball.state import Budgets, clear_line, court_of, occupancy, wizard_squares
+from engines.wizard_dodgeball.state import Budgets, clear_line, court_of, occupancy, spent_cards, wizard_squares
 
 from ..test_conformance import Rng, step
 
@@ -59,6 +59,9 @@ def test_the_index_is_the_occupancy_after_every_event_of_a_fold(version, seats, 
             assert budgets.active == all(b["active"] for b in folded["balls"]), event
             assert [budgets.by_j[w["j"]] for w in folded["wizards"]] == folded["wizards"]
             assert all(budgets.by_j[w["j"]] is w for w in folded["wizards"]), event
+            # the order a wizard's cards were spent in is not the cards' order: compared as sorted
+            fresh = spent_cards(folded)
+            assert {j: sorted(ids) for j, ids in budgets.spent.items()} == {j: sorted(ids) for j, ids in fresh.items()}
             assert canonical_json(folded) == canonical_json(applied), event
             if event["kind"] == "action":
                 met.add(event["action"]["type"])
