@@ -23,14 +23,15 @@ from .dice import COLOURS
 from .state import (
     _FACE_BIT,
     BUTTER_FINGERS,
+    ENLARGE,
     FREEZE,
+    SHRINK,
     STICKY_FINGERS,
     Budgets,
     State,
     allowance_with,
     ball,
     clear_line,
-    court_of,
     spend_card,
     stats,
 )
@@ -55,10 +56,10 @@ def move(state: State, ix: Budgets, turn: dict, action: dict) -> bool:
             for e in state["effects"]:
                 if e["wizard"] == j:
                     bits |= _FACE_BIT.get(e["face"], 0)
-            c = court_of(state)
+            c = ix.court
             lo, hi = c.half_rows[w["side"]]
             if not bits & FREEZE and 1 <= gx <= c.width and lo <= gy <= hi and lo <= y0 <= hi:
-                allowance = allowance_with(j, bits)
+                allowance = allowance_with(j, bits) if bits & (SHRINK | ENLARGE) else ix.moves[j]
                 occ = ix.occ
                 if pick is None:
                     if -allowance <= gx - x0 <= allowance and -allowance <= gy - y0 <= allowance:
@@ -187,7 +188,7 @@ def drop(state: State, ix: Budgets, turn: dict, action: dict) -> bool:
     if type(to) is list and len(to) == 2 and bid is not None:
         tx, ty = to
         x, y = w["sq"]
-        c = court_of(state)
+        c = ix.court
         occ = ix.occ
         if (
             type(tx) is int
@@ -250,7 +251,7 @@ def cast_at_one_wizard(state: State, ix: Budgets, turn: dict, action: dict) -> b
     card = state["cards"][side].get(card_id)
     if card is None or not card["charged"]:
         return False
-    c = court_of(state)
+    c = ix.court
     here = caster["sq"]
     hx, hy = here
     neutral = c.neutral_rows

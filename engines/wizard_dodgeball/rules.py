@@ -14,6 +14,7 @@ from engines.base import IllegalAction
 from . import dice
 from .geometry import line_of_sight, straight_walk
 from .state import (
+    _FACE_BIT,
     BUTTER_FINGERS,
     FREEZE,
     SLOW,
@@ -66,12 +67,15 @@ def name(jersey: int) -> str:
 def begin_turn(state: State, side: int) -> bool | None:
     """Activate the side's next wizard in line-up order (left to right), skipping the eliminated.
     Returns whether that wizard is frozen, which settle asks next (None: nobody was activated)."""
-    wizards = state["wizards"]
-    # setup lists the first side's five wizards, then the second's, and nothing reorders them: the
-    # side's line-up is its five, taken as a slice once its ends are seen to be the side's (issue 17, P1).
-    lineup = wizards[5 * side : 5 * side + 5]
-    if len(wizards) != 10 or lineup[0]["side"] != side or lineup[4]["side"] != side:
-        lineup = [w for w in wizards if w["side"] == side]
+    if type(ix := state["budgets"]) is Budgets:
+        lineup = ix.lineups[side]  # a fold's index (issue 17, P1)
+    else:
+        wizards = state["wizards"]
+        # setup lists the first side's five wizards, then the second's, and nothing reorders them: the
+        # side's line-up is its five, taken as a slice once its ends are seen to be the side's (issue 17, P1).
+        lineup = wizards[5 * side : 5 * side + 5]
+        if len(wizards) != 10 or lineup[0]["side"] != side or lineup[4]["side"] != side:
+            lineup = [w for w in wizards if w["side"] == side]
     start = state["next_slot"][side] % len(lineup)
     chosen = lineup[start]  # mostly on the court: the round below only when it is not (issue 17, P1)
     if chosen["out"]:
@@ -83,7 +87,10 @@ def begin_turn(state: State, side: int) -> bool | None:
         if chosen is None:  # cannot happen: the game ends when a side has nobody left
             return None
     jersey = chosen["j"]
-    bits = face_bits(state, jersey)  # Speed and Slow here, Freeze for settle (issue 17, P1)
+    bits = 0  # face_bits, inline: Speed and Slow here, Freeze for settle (issue 17, P1)
+    for e in state["effects"]:
+        if e["wizard"] == jersey:
+            bits |= _FACE_BIT.get(e["face"], 0)
     actions = 2
     if bits:  # most wizards bear none of the faces asked about
         actions += (1 if bits & SPEED else 0) - (1 if bits & SLOW else 0)  # 1 to 3, never below 0
@@ -183,8 +190,16 @@ def free_action_available(state: State, w: dict) -> bool:
     only at the neighbouring squares instead of building the court's occupancy (issue 17, P1)."""
     # Every wizard and loose ball stands on the court, so "a neighbour" is "one king step away".
     x, y = w["sq"]
+    j = w["j"]
     if w["ball"] is not None:
-        if has_effect(state, w["j"], "sticky_fingers"):
+        for e in state["effects"]:  # has_effect, inline (issue 17, P1)
+            if e["wizard"] == j and e["face"] == "sticky_fingers":
+                return False
+        if type(ix := state["budgets"]) is Budgets:
+            occ = ix.occ  # a fold's index: _stands_on is a look at it
+            for n in ix.court.neighbours((x, y)):
+                if n not in occ:
+                    return True
             return False
         # The neighbouring squares in turn until one has nothing on it: mostly the first one is
         # free, and one look at it costs less than counting everything near the wizard did.
@@ -192,8 +207,9 @@ def free_action_available(state: State, w: dict) -> bool:
             if not _stands_on(state, n):
                 return True
         return False
-    if has_effect(state, w["j"], "butter_fingers"):
-        return False
+    for e in state["effects"]:  # has_effect, inline
+        if e["wizard"] == j and e["face"] == "butter_fingers":
+            return False
     # A loose ball on a neighbouring square (the occupancy let a ball's square read as the ball's).
     for b in state["balls"]:
         s = b["sq"]

@@ -138,7 +138,10 @@ class Budgets(list):
     jersey to its wizard's record, which a fold changes but never replaces, for the turn's wizard
     that most events look up more than once. ``spent`` maps a jersey to the ids of the spell cards
     it cast that have not recharged yet (``spend_card``, ``rules.recharge``), which the end of its
-    turn would otherwise find by looking at every card of its side. It rides on the
+    turn would otherwise find by looking at every card of its side. ``lineups`` are each side's
+    wizards' records in line-up order (``rules.begin_turn``), ``court`` is ``court_of(state)`` and
+    ``moves`` maps a jersey to its MOVE under no effect (``allowance_with(j, 0)``): read on most
+    events, and fixed for a game. It rides on the
     budgets because the rules never read them: a subclass of the state itself, or of a container
     the rules read, loses the interpreter's fast paths for plain dicts and lists (a dict subclass
     made every ``state[key]`` about twice as slow, and the fold slower overall). ``copy_state``
@@ -146,7 +149,7 @@ class Budgets(list):
     as before. The contract of ``apply_in_place`` (the caller owns the state and changes it only
     through the engine) is what keeps the index true between events."""
 
-    __slots__ = ("occ", "active", "by_j", "spent")
+    __slots__ = ("occ", "active", "by_j", "spent", "lineups", "court", "moves")
 
 
 def index(state: State) -> None:
@@ -156,6 +159,9 @@ def index(state: State) -> None:
     b.active = all(ball["active"] for ball in state["balls"])
     b.by_j = {w["j"]: w for w in state["wizards"]}
     b.spent = spent_cards(state)
+    b.lineups = [[w for w in state["wizards"] if w["side"] == side] for side in (0, 1)]
+    b.court = court_of(state)
+    b.moves = {w["j"]: allowance_with(w["j"], 0) for w in state["wizards"]}
     state["budgets"] = b
 
 

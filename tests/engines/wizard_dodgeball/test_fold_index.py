@@ -10,13 +10,22 @@ balls' activity read afresh, and the folded state must be the copying ``apply``'
 reference path, which has no index)."""
 
 import json
+import operator
 
 import pytest
 
 from engines import registry
 from engines.base import CHANCE, canonical_json
 from engines.wizard_dodgeball.geometry import court, line_blocked_by, line_of_sight
-from engines.wizard_dodgeball.state import Budgets, clear_line, court_of, occupancy, spent_cards, wizard_squares
+from engines.wizard_dodgeball.state import (
+    Budgets,
+    allowance_with,
+    clear_line,
+    court_of,
+    occupancy,
+    spent_cards,
+    wizard_squares,
+)
 
 from ..test_conformance import Rng, step
 
@@ -60,6 +69,11 @@ def test_the_index_is_the_occupancy_after_every_event_of_a_fold(version, seats, 
             assert [budgets.by_j[w["j"]] for w in folded["wizards"]] == folded["wizards"]
             assert all(budgets.by_j[w["j"]] is w for w in folded["wizards"]), event
             # the order a wizard's cards were spent in is not the cards' order: compared as sorted
+            for side in (0, 1):
+                lineup = [w for w in folded["wizards"] if w["side"] == side]
+                assert len(budgets.lineups[side]) == 5 and all(map(operator.is_, budgets.lineups[side], lineup))
+            assert budgets.court is court_of(folded)
+            assert budgets.moves == {w["j"]: allowance_with(w["j"], 0) for w in folded["wizards"]}
             fresh = spent_cards(folded)
             assert {j: sorted(ids) for j, ids in budgets.spent.items()} == {j: sorted(ids) for j, ids in fresh.items()}
             assert canonical_json(folded) == canonical_json(applied), event
