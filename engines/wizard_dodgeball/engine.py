@@ -428,13 +428,19 @@ class WizardDodgeballEngine(Engine):
         if type(event) is dict:
             kind = event.get("kind")
             if kind == "action":
-                action = event.get("action")
-                if type(action) is dict and not state["queue"] and state["winner"] is None:
+                if not state["queue"] and state["winner"] is None:
                     seat = event.get("seat")
                     turn = state["turn"]
                     if seat == turn["seat"] and type(seat) is int:
-                        atype = action.get("type")
-                        if type(atype) is str and (path := FAST_PATHS.get(atype)) and path(state, ix, turn, action):
+                        # The action's type looked up without testing what the action is first: an
+                        # action missing, not an object, without a type or with an unhashable one
+                        # raises here, and goes to the general path, which refuses it.
+                        try:
+                            action = event["action"]
+                            path = FAST_PATHS.get(action["type"])
+                        except (KeyError, TypeError):
+                            path = None
+                        if path is not None and path(state, ix, turn, action):
                             return state
             elif kind == "chance" and state["queue"] and state["winner"] is None:
                 if fast.chance(state, ix, event.get("outcome")):

@@ -32,7 +32,6 @@ from .state import (
     allowance_with,
     ball,
     clear_line,
-    spend_card,
     stats,
 )
 
@@ -76,7 +75,9 @@ def move(state: State, ix: Budgets, turn: dict, action: dict) -> bool:
                                 rules.settle(state, None, False)
                                 return True
                 elif type(pick) is int and w["ball"] is None and not bits & BUTTER_FINGERS:
-                    b = ball(state, pick)
+                    b = balls[pick - 1] if 0 < pick <= len(balls := state["balls"]) else None  # ball(), inline
+                    if b is None or b["id"] != pick:
+                        b = ball(state, pick)
                     if b is not None and b["sq"] is not None:
                         bsq = (b["sq"][0], b["sq"][1])
                         if _pickup_legs_free(c, occ, (x0, y0), bsq, (gx, gy), allowance, lo, hi):
@@ -104,7 +105,7 @@ def _pickup_legs_free(c, occ: dict, start: tuple, bsq: tuple, to: tuple, allowan
     sx, sy = start
     gx, gy = to
     offsets = c.straight_offsets
-    for mx, my in c.neighbours(bsq):
+    for mx, my in c._neighbours[bsq]:  # Court.neighbours, without the call
         dx, dy = mx - sx, my - sy
         first = dx if dx >= 0 else -dx
         if dy > first or -dy > first:
@@ -154,7 +155,9 @@ def pick_up(state: State, ix: Budgets, turn: dict, action: dict) -> bool:
     bid = action.get("ball")
     w = ix.by_j[turn["wizard"]]
     if type(bid) is int and w["ball"] is None:
-        b = ball(state, bid)
+        b = balls[bid - 1] if 0 < bid <= len(balls := state["balls"]) else None  # ball(), inline
+        if b is None or b["id"] != bid:
+            b = ball(state, bid)
         if b is not None and b["sq"] is not None:
             bx, by = b["sq"]
             x, y = w["sq"]
@@ -206,7 +209,9 @@ def drop(state: State, ix: Budgets, turn: dict, action: dict) -> bool:
                 if e["wizard"] == j:
                     bits |= _FACE_BIT.get(e["face"], 0)
             if not bits & STICKY_FINGERS:
-                b = ball(state, bid)
+                b = balls[bid - 1] if 0 < bid <= len(balls := state["balls"]) else None  # ball(), inline
+                if b is None or b["id"] != bid:
+                    b = ball(state, bid)
                 occ[(tx, ty)] = ("b", b["id"])
                 b["sq"] = [tx, ty]
                 b["holder"] = None
@@ -294,7 +299,8 @@ def cast_at_one_wizard(state: State, ix: Budgets, turn: dict, action: dict) -> b
         return False
     # do_cast
     turn["actions"] -= 1
-    spend_card(state, side, card_id, jersey, turn["n"])
+    state["cards"][side][card_id] = {"charged": False, "caster": jersey, "turn": turn["n"]}  # spend_card
+    ix.spent[jersey].append(card_id)
     state["rolls"] = []
     cast = {
         "face": face_id,

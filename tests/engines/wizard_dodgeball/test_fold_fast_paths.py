@@ -57,6 +57,9 @@ def _tried(engine, state, event, rng, seen):
     out.append({"kind": "action", "seat": 1 - seat if seat in (0, 1) else 0, "action": event["action"]})
     out += [{"kind": "action", "seat": True, "action": event["action"]}, {"kind": "action", "seat": seat}]
     seen += legal[:6]
+    # malformed actions, which the dispatch's one look-up of the type hands to the general path
+    for bad in ("move", ["move"], None, 3, {}, {"type": ["move"]}, {"type": {}}, {"type": 3}, {"type": "fly"}):
+        out.append({"kind": "action", "seat": seat, "action": bad})
     # a cast of every face that targets a wizard at every wizard: the refusals of the target's
     # own rules (already affected, shielded, out of sight) that near misses seldom reach
     for face, spec in sorted(spells.faces().items()):
