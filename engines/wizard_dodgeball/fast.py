@@ -51,10 +51,7 @@ def move(state: State, ix: Budgets, turn: dict, action: dict) -> bool:
         j = w["j"]
         pick = action.get("pick_up")
         if type(gx) is int and type(gy) is int and (gx != x0 or gy != y0):
-            bits = 0  # face_bits
-            for e in state["effects"]:
-                if e["wizard"] == j:
-                    bits |= _FACE_BIT.get(e["face"], 0)
+            bits = ix.bits.get(j, 0)  # face_bits
             c = ix.court
             lo, hi = c.half_rows[w["side"]]
             if not bits & FREEZE and 1 <= gx <= c.width and lo <= gy <= hi and lo <= y0 <= hi:
@@ -163,10 +160,7 @@ def pick_up(state: State, ix: Budgets, turn: dict, action: dict) -> bool:
             x, y = w["sq"]
             if -1 <= bx - x <= 1 and -1 <= by - y <= 1 and (bx != x or by != y):
                 j = w["j"]
-                bits = 0  # face_bits
-                for e in state["effects"]:
-                    if e["wizard"] == j:
-                        bits |= _FACE_BIT.get(e["face"], 0)
+                bits = ix.bits.get(j, 0)  # face_bits
                 if not bits & BUTTER_FINGERS:
                     del ix.occ[(bx, by)]
                     b["sq"] = None
@@ -204,10 +198,7 @@ def drop(state: State, ix: Budgets, turn: dict, action: dict) -> bool:
             and (tx, ty) not in occ
         ):
             j = w["j"]
-            bits = 0  # face_bits
-            for e in state["effects"]:
-                if e["wizard"] == j:
-                    bits |= _FACE_BIT.get(e["face"], 0)
+            bits = ix.bits.get(j, 0)  # face_bits
             if not bits & STICKY_FINGERS:
                 b = balls[bid - 1] if 0 < bid <= len(balls := state["balls"]) else None  # ball(), inline
                 if b is None or b["id"] != bid:
@@ -336,6 +327,8 @@ def cast_at_one_wizard(state: State, ix: Budgets, turn: dict, action: dict) -> b
     state["effects"].append(
         {"id": eid, "face": face_id, "card": card_id, "side": side, "caster": jersey, "wizard": tj, "ball": None}
     )
+    if bit := _FACE_BIT.get(face_id):  # effects_changed, for the one effect added
+        ix.bits[tj] = ix.bits.get(tj, 0) | bit
     if tj == jersey:
         if face_id == "speed":
             turn["actions"] += 1

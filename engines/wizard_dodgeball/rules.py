@@ -30,6 +30,7 @@ from .state import (
     court_of,
     dodge_colours,
     effect_faces,
+    effects_changed,
     face_bits,
     has_effect,
     move_allowance,
@@ -69,7 +70,9 @@ def begin_turn(state: State, side: int) -> bool | None:
     Returns whether that wizard is frozen, which settle asks next (None: nobody was activated)."""
     if type(ix := state["budgets"]) is Budgets:
         lineup = ix.lineups[side]  # a fold's index (issue 17, P1)
+        bits_of = ix.bits
     else:
+        bits_of = None
         wizards = state["wizards"]
         # setup lists the first side's five wizards, then the second's, and nothing reorders them: the
         # side's line-up is its five, taken as a slice once its ends are seen to be the side's (issue 17, P1).
@@ -87,10 +90,14 @@ def begin_turn(state: State, side: int) -> bool | None:
         if chosen is None:  # cannot happen: the game ends when a side has nobody left
             return None
     jersey = chosen["j"]
-    bits = 0  # face_bits, inline: Speed and Slow here, Freeze for settle (issue 17, P1)
-    for e in state["effects"]:
-        if e["wizard"] == jersey:
-            bits |= _FACE_BIT.get(e["face"], 0)
+    # face_bits (a fold's index, or inline): Speed and Slow here, Freeze for settle (issue 17, P1)
+    if bits_of is not None:
+        bits = bits_of.get(jersey, 0)
+    else:
+        bits = 0
+        for e in state["effects"]:
+            if e["wizard"] == jersey:
+                bits |= _FACE_BIT.get(e["face"], 0)
     actions = 2
     if bits:  # most wizards bear none of the faces asked about
         actions += (1 if bits & SPEED else 0) - (1 if bits & SLOW else 0)  # 1 to 3, never below 0
@@ -181,7 +188,10 @@ def recharge(state: State, side: int, card_id: str) -> None:
     if type(ix := state["budgets"]) is Budgets and (caster := cards[card_id]["caster"]) is not None:
         ix.spent[caster].remove(card_id)
     cards[card_id] = {"charged": True, "caster": None, "turn": None}
-    state["effects"] = [e for e in state["effects"] if not (e["side"] == side and e["card"] == card_id)]
+    effects = state["effects"]
+    state["effects"] = kept = [e for e in effects if not (e["side"] == side and e["card"] == card_id)]
+    if len(kept) != len(effects):  # a spent card's effects may be gone already (dispelled, eliminated)
+        effects_changed(state)
 
 
 def free_action_available(state: State, w: dict) -> bool:
@@ -191,25 +201,33 @@ def free_action_available(state: State, w: dict) -> bool:
     # Every wizard and loose ball stands on the court, so "a neighbour" is "one king step away".
     x, y = w["sq"]
     j = w["j"]
-    if w["ball"] is not None:
-        for e in state["effects"]:  # has_effect, inline (issue 17, P1)
-            if e["wizard"] == j and e["face"] == "sticky_fingers":
+    if type(ix := state["budgets"]) is Budgets:
+        # A fold's index: the faces from its bits, _stands_on a look at its occupancy (issue 17, P1).
+        bits = ix.bits.get(j, 0)
+        if w["ball"] is not None:
+            if bits & STICKY_FINGERS:
                 return False
-        if type(ix := state["budgets"]) is Budgets:
-            occ = ix.occ  # a fold's index: _stands_on is a look at it
+            occ = ix.occ
             for n in ix.court._neighbours[(x, y)]:  # Court.neighbours, without the call
                 if n not in occ:
                     return True
             return False
+        if bits & BUTTER_FINGERS:
+            return False
+    elif w["ball"] is not None:
+        for e in state["effects"]:  # has_effect, inline (issue 17, P1)
+            if e["wizard"] == j and e["face"] == "sticky_fingers":
+                return False
         # The neighbouring squares in turn until one has nothing on it: mostly the first one is
         # free, and one look at it costs less than counting everything near the wizard did.
         for n in court_of(state).neighbours((x, y)):
             if not _stands_on(state, n):
                 return True
         return False
-    for e in state["effects"]:  # has_effect, inline
-        if e["wizard"] == j and e["face"] == "butter_fingers":
-            return False
+    else:
+        for e in state["effects"]:  # has_effect, inline
+            if e["wizard"] == j and e["face"] == "butter_fingers":
+                return False
     # A loose ball on a neighbouring square (the occupancy let a ball's square read as the ball's).
     for b in state["balls"]:
         s = b["sq"]
@@ -266,11 +284,15 @@ def settle(state: State, goes_on: bool | None = None, frozen: bool | None = None
                     if frozen is False:
                         return
                     if frozen is None:
-                        for e in state["effects"]:
-                            if e["wizard"] == jersey and e["face"] == "freeze":
-                                break
+                        if by_j is not None:
+                            if not ix.bits.get(jersey, 0) & FREEZE:
+                                return  # not stuck (has_effect, from a fold's index)
                         else:
-                            return  # not stuck (has_effect, inline)
+                            for e in state["effects"]:
+                                if e["wizard"] == jersey and e["face"] == "freeze":
+                                    break
+                            else:
+                                return  # not stuck (has_effect, inline)
                 if free_action_available(state, w):
                     return
         frozen = end_turn(state)
@@ -303,6 +325,7 @@ def eliminate(state: State, jersey: int) -> None:
     reindex(state)
     w["ball"] = None
     state["effects"] = [e for e in state["effects"] if e["wizard"] != jersey]
+    effects_changed(state)
     for card_id, card in state["cards"][w["side"]].items():
         if not card["charged"] and card["caster"] == jersey:
             recharge(state, w["side"], card_id)
@@ -838,6 +861,7 @@ def _between_square(state: State, target_sq: Square, attacker_sq: Square) -> Squ
 
 def _end_fireball(state: State, ball_id: int) -> None:
     state["effects"] = [e for e in state["effects"] if not (e["ball"] == ball_id and e["face"] == "fireball")]
+    effects_changed(state)
 
 
 def resolve_throw(state: State, ctx: dict, dodge: int, dodged_by_dice: bool, caught: bool, frozen: bool) -> None:
@@ -884,6 +908,7 @@ def resolve_throw(state: State, ctx: dict, dodge: int, dodged_by_dice: bool, cau
     if has_effect(state, t["j"], "shield"):
         last["result"] = "shielded"
         state["effects"] = [e for e in state["effects"] if not (e["wizard"] == t["j"] and e["face"] == "shield")]
+        effects_changed(state)
         spot = _between_square(state, origin, attacker_sq)
         b["sq"] = [spot[0], spot[1]]
         reindex(state)

@@ -28,6 +28,7 @@ from .state import (
     clear_line,
     court_of,
     effect_faces,
+    effects_changed,
     has_effect,
     occupancy,
     spell_range,
@@ -574,6 +575,7 @@ def resist_spec(state: State, step: dict) -> dict:
 def _use_shield(state: State, jersey: int) -> bool:
     if has_effect(state, jersey, "shield"):
         state["effects"] = [e for e in state["effects"] if not (e["wizard"] == jersey and e["face"] == "shield")]
+        effects_changed(state)
         return True
     return False
 
@@ -627,6 +629,7 @@ def resolve_resist(state: State, step: dict, outcome: list[int]) -> None:
         outcomes[i] = "resisted"
     elif shielded:  # _use_shield: nothing has changed the effects since they were read
         state["effects"] = [e for e in state["effects"] if not (e["wizard"] == who and e["face"] == "shield")]
+        effects_changed(state)
         record["result"] = "shielded"
         outcomes[i] = "resisted"
     else:
@@ -650,6 +653,7 @@ def _add_effect(state: State, cast: dict, wizard_j: int | None, ball_id: int | N
             "ball": ball_id,
         }
     )
+    effects_changed(state)
 
 
 def _apply_to_wizard(state: State, cast: dict, jersey: int, follow: list[dict]) -> None:
@@ -693,6 +697,7 @@ def apply_cast(state: State) -> None:
             follow.append({"step": "teleport", "ref": dict(ref)})
         elif face == "dispel":
             state["effects"] = [e for e in state["effects"] if e["id"] != ref["effect"]]
+            effects_changed(state)
         elif face == "fireball":
             b = ball(state, ref["ball"])
             if b["holder"] is not None and not ball_on_fire(state, b["id"]):

@@ -141,7 +141,9 @@ class Budgets(list):
     turn would otherwise find by looking at every card of its side. ``lineups`` are each side's
     wizards' records in line-up order (``rules.begin_turn``), ``court`` is ``court_of(state)`` and
     ``moves`` maps a jersey to its MOVE under no effect (``allowance_with(j, 0)``): read on most
-    events, and fixed for a game. It rides on the
+    events, and fixed for a game. ``bits`` maps a jersey to its ``face_bits`` where they are not 0
+    (``face_bits_of``): a move, a drop, a pick-up, a turn's start and settle each asked them of every
+    effect; every rule that changes the effects calls ``effects_changed``. It rides on the
     budgets because the rules never read them: a subclass of the state itself, or of a container
     the rules read, loses the interpreter's fast paths for plain dicts and lists (a dict subclass
     made every ``state[key]`` about twice as slow, and the fold slower overall). ``copy_state``
@@ -149,7 +151,7 @@ class Budgets(list):
     as before. The contract of ``apply_in_place`` (the caller owns the state and changes it only
     through the engine) is what keeps the index true between events."""
 
-    __slots__ = ("occ", "active", "by_j", "spent", "lineups", "court", "moves")
+    __slots__ = ("occ", "active", "by_j", "spent", "lineups", "court", "moves", "bits")
 
 
 def index(state: State) -> None:
@@ -162,6 +164,7 @@ def index(state: State) -> None:
     b.lineups = [[w for w in state["wizards"] if w["side"] == side] for side in (0, 1)]
     b.court = court_of(state)
     b.moves = {w["j"]: allowance_with(w["j"], 0) for w in state["wizards"]}
+    b.bits = face_bits_of(state)
     state["budgets"] = b
 
 
@@ -271,6 +274,22 @@ def face_bits(state: State, jersey: int) -> int:
         if e["wizard"] == jersey:
             bits |= _FACE_BIT.get(e["face"], 0)
     return bits
+
+
+def face_bits_of(state: State) -> dict[int, int]:
+    """jersey -> ``face_bits(state, jersey)``, for the wizards whose bits are not 0, in one pass."""
+    out: dict[int, int] = {}
+    for e in state["effects"]:
+        bit = _FACE_BIT.get(e["face"])
+        if bit and (j := e["wizard"]) is not None:
+            out[j] = out.get(j, 0) | bit
+    return out
+
+
+def effects_changed(state: State) -> None:
+    """After any change to the effects: a fold's index reads the faces afresh (``Budgets.bits``)."""
+    if type(ix := state["budgets"]) is Budgets:
+        ix.bits = face_bits_of(state)
 
 
 def move_allowance(state: State, jersey: int) -> int:
