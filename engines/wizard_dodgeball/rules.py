@@ -373,7 +373,7 @@ def reachable(
         nxt = []
         left = allowance - step
         for s in frontier:
-            for n in c.neighbours(s):
+            for n in c._neighbours[s]:  # Court.neighbours, without the call
                 if n in dist or n in blocked or not (lo <= n[1] <= hi):
                     continue
                 if goal is not None and not (-left <= gx - n[0] <= left and -left <= gy - n[1] <= left):

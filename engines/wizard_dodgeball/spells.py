@@ -19,6 +19,7 @@ from . import data, dice
 from .geometry import line_of_sight
 from .rules import _stands_on, name, sq
 from .state import (
+    _FACE_BIT,
     Budgets,
     State,
     ball,
@@ -653,7 +654,9 @@ def _add_effect(state: State, cast: dict, wizard_j: int | None, ball_id: int | N
             "ball": ball_id,
         }
     )
-    effects_changed(state)
+    # effects_changed, for the one effect added: a fold's index takes its bit (issue 17, P1)
+    if type(ix := state["budgets"]) is Budgets and wizard_j is not None and (bit := _FACE_BIT.get(cast["face"])):
+        ix.bits[wizard_j] = ix.bits.get(wizard_j, 0) | bit
 
 
 def _apply_to_wizard(state: State, cast: dict, jersey: int, follow: list[dict]) -> None:

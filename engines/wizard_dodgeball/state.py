@@ -201,8 +201,8 @@ def clear_line(c: Court, occ: dict, a: tuple[int, int], b: tuple[int, int]) -> b
     occupied yet blocks nothing, so what stands on a square is looked at before it counts."""
     ax, ay = a
     for ox, oy in c.line_offsets[(b[0] - ax, b[1] - ay)]:
-        v = occ.get((ax + ox, ay + oy))
-        if v is not None and v[0] == "w":
+        # mostly a free square: one look at it (a call to get cost more)
+        if (q := (ax + ox, ay + oy)) in occ and occ[q][0] == "w":
             return False
     return True
 
