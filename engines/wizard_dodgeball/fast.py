@@ -31,7 +31,9 @@ from .state import (
     State,
     allowance_with,
     ball,
+    ball_square,
     clear_line,
+    effects_changed,
     stats,
 )
 
@@ -231,6 +233,8 @@ def cast_at_one_wizard(state: State, ix: Budgets, turn: dict, action: dict) -> b
         return False
     tj = ref.get("wizard")
     face_id = action.get("spell")
+    if face_id == "dispel":
+        return dispel_one_effect(state, ix, turn, ref)
     if type(tj) is not int or type(face_id) is not str:
         return False
     face = (spells._FACES or spells.faces()).get(face_id)
@@ -336,6 +340,101 @@ def cast_at_one_wizard(state: State, ix: Budgets, turn: dict, action: dict) -> b
             turn["actions"] = max(0, turn["actions"] - 1)
     state["cast"] = None
     rules.settle(state, None, face_id == "freeze" and tj == jersey)
+    return True
+
+
+def dispel_one_effect(state: State, ix: Budgets, turn: dict, ref: dict) -> bool:
+    """A legal Dispel at one effect (a cast's one target ``ref``), checked and applied in one
+    pass: mirrors ``spells.do_cast`` (``check_cast`` with ``caster_reads`` and
+    ``_Targetable.square`` for an effect, then ``resister_of``), the version 1 reset of quiet
+    turns, ``_run_auto_steps`` (``apply_cast``: the effect removed) and ``settle``. Declines,
+    before any write, anything else, which the general path applies or refuses. Held to the
+    general path by test_fold_fast_paths.py, as ``cast_at_one_wizard`` is."""
+    eid = ref.get("effect")
+    face = (spells._FACES or spells.faces()).get("dispel")
+    if type(eid) is not int or face is None or face["targets"] != "effect" or turn["actions"] <= 0:
+        return False
+    jersey = turn["wizard"]
+    caster = ix.by_j[jersey]
+    side = caster["side"]
+    card_id = face["card"]
+    card = state["cards"][side].get(card_id)
+    if card is None or not card["charged"]:
+        return False
+    c = ix.court
+    hx, hy = caster["sq"]
+    neutral = c.neutral_rows
+    if hy in neutral:
+        return False
+    # caster_reads and _effect, in one pass over the effects
+    boost = drain = False
+    target = None
+    for e in state["effects"]:
+        if e["wizard"] == jersey:
+            f = e["face"]
+            if f == "freeze":
+                return False
+            if f == "magic_boost":
+                boost = True
+            elif f == "magic_drain":
+                drain = True
+        if target is None and e["id"] == eid:
+            target = e
+    if target is None:
+        return False
+    # _ref_square of what bears the effect
+    if target["wizard"] is not None:
+        w = ix.by_j.get(target["wizard"])
+        if w is None or w["out"]:
+            return False
+        tx, ty = w["sq"]
+    else:
+        b = ball(state, target["ball"])
+        where = None if b is None else ball_square(state, b)
+        if where is None:
+            return False
+        tx, ty = where
+    if tx != hx or ty != hy:  # the caster sees itself (_Targetable.visible)
+        if ty in neutral:
+            return False
+        rng = c.length + (4 if boost else 0) - (4 if drain else 0)
+        if not (-rng <= tx - hx <= rng and -rng <= ty - hy <= rng):
+            return False
+        if not clear_line(c, ix.occ, (hx, hy), (tx, ty)):
+            return False
+    resisted = target["side"] != side
+    # do_cast
+    turn["actions"] -= 1
+    state["cards"][side][card_id] = {"charged": False, "caster": jersey, "turn": turn["n"]}  # spend_card
+    ix.spent[jersey].append(card_id)
+    state["rolls"] = []
+    state["cast"] = {
+        "face": "dispel",
+        "card": card_id,
+        "caster": jersey,
+        "side": side,
+        "targets": [{"effect": eid}],
+        "resisters": [target["caster"] if resisted else None],
+        "score": None,
+        "outcomes": ["pending" if resisted else "auto"],
+        "rebound": False,
+    }
+    if "quiet_turns" in state:
+        state["quiet_turns"] = 0  # version 1: the magic moved: play is alive
+    if resisted:
+        state["queue"][0:0] = [
+            {"step": "cast_roll"},
+            {"step": "resist", "i": 0, "rebound": False},
+            {"step": "cast_apply"},
+        ]
+        if not ix.active:
+            rules.settle(state)  # with a roll pending, settle only activates balls
+        return True
+    # apply_cast, at once (_run_auto_steps): the queue was empty, and stays without a teleport
+    state["effects"] = [e for e in state["effects"] if e["id"] != eid]
+    effects_changed(state)
+    state["cast"] = None
+    rules.settle(state)
     return True
 
 

@@ -67,6 +67,10 @@ def _tried(engine, state, event, rng, seen):
             for w in state["wizards"]:
                 action = {"type": "cast", "spell": face, "targets": [{"wizard": w["j"]}]}
                 out.append({"kind": "action", "seat": seat, "action": action})
+    # a Dispel at every effect, and at one that is not there
+    for eid in [e["id"] for e in state["effects"]] + [state["next_effect"]]:
+        action = {"type": "cast", "spell": "dispel", "targets": [{"effect": eid}]}
+        out.append({"kind": "action", "seat": seat, "action": action})
     # a drop on every square around the turn's wizard and a pick-up of every ball, whatever its
     # hands and effects allow (Sticky and Butter Fingers refuse them)
     x, y = wizard(state, state["turn"]["wizard"])["sq"]
@@ -134,9 +138,11 @@ def test_every_fast_path_answers_as_the_general_path(version, seats, bot):
 
 def test_the_fast_cast_takes_most_casts_itself(monkeypatch):
     """The cast fast path must not decline the casts it is for (it would still be right, only
-    slow): over a random playout, most legal casts at one wizard are applied by it."""
+    slow): over a random playout, most legal casts at one wizard, and every Dispel at one
+    effect, are applied by it."""
     engine = registry.get("wizard-dodgeball")
     taken = declined = 0
+    dispels = dispels_declined = 0
     real = fast.cast_at_one_wizard
 
     def counting(*args):
@@ -152,4 +158,11 @@ def test_the_fast_cast_takes_most_casts_itself(monkeypatch):
         if event["kind"] == "action" and action["type"] == "cast" and list(action["targets"][0]) == ["wizard"]:
             if len(action["targets"]) == 1:
                 engine.apply_in_place(engine.owned_copy(state), event)
+        elif event["kind"] == "action" and action["type"] == "cast" and action["spell"] == "dispel":
+            before = declined
+            engine.apply_in_place(engine.owned_copy(state), event)
+            dispels += 1
+            dispels_declined += declined - before
+            declined = before
     assert taken > 200 and declined < taken // 10, (taken, declined)
+    assert dispels > 10 and dispels_declined == 0, (dispels, dispels_declined)
