@@ -235,6 +235,8 @@ def cast_at_one_wizard(state: State, ix: Budgets, turn: dict, action: dict) -> b
     face_id = action.get("spell")
     if face_id == "dispel":
         return dispel_one_effect(state, ix, turn, ref)
+    if face_id == "teleport" and tj is None:
+        return teleport_one_ball(state, ix, turn, ref)
     if type(tj) is not int or type(face_id) is not str:
         return False
     face = (spells._FACES or spells.faces()).get(face_id)
@@ -435,6 +437,92 @@ def dispel_one_effect(state: State, ix: Budgets, turn: dict, ref: dict) -> bool:
     effects_changed(state)
     state["cast"] = None
     rules.settle(state)
+    return True
+
+
+def teleport_one_ball(state: State, ix: Budgets, turn: dict, ref: dict) -> bool:
+    """A legal Teleport at one ball (a cast's one target ``ref``), checked and applied in one
+    pass: mirrors ``spells.do_cast`` (``check_cast`` with ``caster_reads`` and
+    ``_Targetable.square`` for a ball, then ``resister_of``: an opponent holding it resists), the
+    version 1 reset of quiet turns, ``_run_auto_steps`` (``apply_cast``: the choice of the
+    ball's square queued) and ``settle``. Declines, before any write, anything else, which the
+    general path applies or refuses. Held to the general path by test_fold_fast_paths.py."""
+    bid = ref.get("ball")
+    face = (spells._FACES or spells.faces()).get("teleport")
+    if type(bid) is not int or face is None or face["targets"] != "wizard_or_ball" or turn["actions"] <= 0:
+        return False
+    jersey = turn["wizard"]
+    caster = ix.by_j[jersey]
+    side = caster["side"]
+    card_id = face["card"]
+    card = state["cards"][side].get(card_id)
+    if card is None or not card["charged"]:
+        return False
+    c = ix.court
+    hx, hy = caster["sq"]
+    neutral = c.neutral_rows
+    if hy in neutral:
+        return False
+    # caster_reads, in one pass over the effects
+    boost = drain = False
+    in_use = 0
+    for e in state["effects"]:
+        if e["wizard"] == jersey:
+            f = e["face"]
+            if f == "freeze":
+                return False
+            if f == "magic_boost":
+                boost = True
+            elif f == "magic_drain":
+                drain = True
+        if e["card"] == card_id and e["side"] == side:
+            in_use += 1
+    if face["marker"] and in_use >= spells.MARKERS_PER_SPELL:
+        return False  # no marker left: an area of no square (MAGIC is at least 1)
+    b = ball(state, bid)
+    where = None if b is None else ball_square(state, b)
+    if where is None:
+        return False
+    tx, ty = where
+    if tx != hx or ty != hy:  # the caster sees itself (_Targetable.visible)
+        if ty in neutral:
+            return False
+        rng = c.length + (4 if boost else 0) - (4 if drain else 0)
+        if not (-rng <= tx - hx <= rng and -rng <= ty - hy <= rng):
+            return False
+        if not clear_line(c, ix.occ, (hx, hy), (tx, ty)):
+            return False
+    holder = None if b["holder"] is None else ix.by_j[b["holder"]]
+    resisted = holder is not None and holder["side"] != side
+    # do_cast
+    turn["actions"] -= 1
+    state["cards"][side][card_id] = {"charged": False, "caster": jersey, "turn": turn["n"]}  # spend_card
+    ix.spent[jersey].append(card_id)
+    state["rolls"] = []
+    state["cast"] = {
+        "face": "teleport",
+        "card": card_id,
+        "caster": jersey,
+        "side": side,
+        "targets": [{"ball": bid}],
+        "resisters": [holder["j"] if resisted else None],
+        "score": None,
+        "outcomes": ["pending" if resisted else "auto"],
+        "rebound": False,
+    }
+    if "quiet_turns" in state:
+        state["quiet_turns"] = 0  # version 1: the magic moved: play is alive
+    if resisted:
+        state["queue"][0:0] = [
+            {"step": "cast_roll"},
+            {"step": "resist", "i": 0, "rebound": False},
+            {"step": "cast_apply"},
+        ]
+    else:
+        # apply_cast, at once (_run_auto_steps): the ball's new square is the caster's choice
+        state["queue"][0:0] = [{"step": "teleport", "ref": {"ball": bid}}]
+    if not ix.active:
+        rules.settle(state)  # with a roll or a choice pending, settle only activates balls
     return True
 
 
