@@ -183,11 +183,19 @@ def end_stalled_game(state: State) -> None:
     state["cast"] = None
 
 
+#: The spell cards none of whose faces leaves an effect (apply_cast: a Teleport queues choices,
+#: a Dispel takes an effect away): a recharge of one has no effect to end, and skips looking for
+#: one (issue 17, P1). test_fold_index holds the effects of playouts to it.
+LEAVES_NO_EFFECT = frozenset({"teleport", "dispel"})
+
+
 def recharge(state: State, side: int, card_id: str) -> None:
     cards = state["cards"][side]
     if type(ix := state["budgets"]) is Budgets and (caster := cards[card_id]["caster"]) is not None:
         ix.spent[caster].remove(card_id)
     cards[card_id] = {"charged": True, "caster": None, "turn": None}
+    if card_id in LEAVES_NO_EFFECT:
+        return
     effects = state["effects"]
     state["effects"] = kept = [e for e in effects if not (e["side"] == side and e["card"] == card_id)]
     if len(kept) != len(effects):  # a spent card's effects may be gone already (dispelled, eliminated)

@@ -17,6 +17,7 @@ import pytest
 from engines import registry
 from engines.base import CHANCE, canonical_json
 from engines.wizard_dodgeball.geometry import court, line_blocked_by, line_of_sight
+from engines.wizard_dodgeball.rules import LEAVES_NO_EFFECT
 from engines.wizard_dodgeball.state import (
     Budgets,
     allowance_with,
@@ -78,6 +79,8 @@ def test_the_index_is_the_occupancy_after_every_event_of_a_fold(version, seats, 
             bits = {w["j"]: face_bits(folded, w["j"]) for w in folded["wizards"]}
             assert budgets.bits == {j: b for j, b in bits.items() if b}, event
             fresh = spent_cards(folded)
+            # recharge looks for no effect of these cards: there is none
+            assert not [e for e in applied["effects"] if e["card"] in LEAVES_NO_EFFECT], event
             assert {j: sorted(ids) for j, ids in budgets.spent.items()} == {j: sorted(ids) for j, ids in fresh.items()}
             assert canonical_json(folded) == canonical_json(applied), event
             if event["kind"] == "action":
