@@ -442,6 +442,9 @@ class WizardDodgeballEngine(Engine):
                             path = None
                         if path is not None and path(state, ix, turn, action):
                             return state
+                elif state["winner"] is None and state["queue"][0]["step"] == "teleport":
+                    if fast.teleport_to(state, event.get("seat"), event.get("action")):
+                        return state
             elif kind == "chance" and state["queue"] and state["winner"] is None:
                 if fast.chance(state, ix, event.get("outcome")):
                     return state

@@ -33,6 +33,7 @@ from .state import (
     ball,
     ball_square,
     clear_line,
+    controller,
     effects_changed,
     stats,
 )
@@ -523,6 +524,29 @@ def teleport_one_ball(state: State, ix: Budgets, turn: dict, ref: dict) -> bool:
         state["queue"][0:0] = [{"step": "teleport", "ref": {"ball": bid}}]
     if not ix.active:
         rules.settle(state)  # with a roll or a choice pending, settle only activates balls
+    return True
+
+
+def teleport_to(state: State, seat: Any, action: Any) -> bool:
+    """``_apply_action`` for the choice of a teleported target's square (the game not over, a
+    teleport step first in the queue): its opening checks (a seat of the game, an action with a
+    type, the choice's seat, the type it expects) seen to pass at once, then
+    ``spells.choose_teleport``, which refuses a bad square as the general path does,
+    ``finish_teleports``, ``_run_auto_steps`` and settle. Declines, before any write, a seat or
+    an action those checks would look at further: the general path refuses it."""
+    if type(seat) is not int or type(action) is not dict or action.get("type") != "teleport_to":
+        return False
+    if seat != controller(state, state["cast"]["caster"]):  # _choice_seat; a seat of the game
+        return False
+    step = state["queue"].pop(0)
+    spells.choose_teleport(state, step, action)
+    spells.finish_teleports(state)
+    queue = state["queue"]
+    if queue and queue[0]["step"] == "cast_apply":
+        while state["winner"] is None and state["queue"] and state["queue"][0]["step"] == "cast_apply":
+            state["queue"].pop(0)
+            spells.apply_cast(state)
+    rules.settle(state, None, None)
     return True
 
 

@@ -86,6 +86,24 @@ def _tried(engine, state, event, rng, seen):
     return out
 
 
+def _choices_tried(state, event):
+    """Beside a choice made: the same action by every other seat, malformed actions, and for a
+    teleport the squares around the one chosen, every wizard's square and squares off the
+    court or out of range (the fast teleport choice's, the others the general path's)."""
+    seat, action = event["seat"], event["action"]
+    out = [{"kind": "action", "seat": s, "action": action} for s in range(state["seats"]) if s != seat]
+    out.append({"kind": "action", "seat": True, "action": action})
+    for bad in ("teleport_to", None, {"type": "end_turn"}, {"to": action.get("to")}, {"type": "teleport_to"}):
+        out.append({"kind": "action", "seat": seat, "action": bad})
+    to = action.get("to")
+    if action.get("type") == "teleport_to" and type(to) is list:
+        squares = [[to[0] + dx, to[1] + dy] for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+        squares += [list(w["sq"]) for w in state["wizards"] if not w["out"]]
+        squares += [[0, 1], [1, 1], [9, 17], [1, 17], [to[0], 30], "x", [to[0]], [float(to[0]), to[1]]]
+        out += [{"kind": "action", "seat": seat, "action": {"type": "teleport_to", "to": s}} for s in squares]
+    return out
+
+
 def _other_outcomes(event):
     """Outcomes the dice refuse, beside the one rolled: a die too many or too few, a value one
     beyond a face, of another JSON type, or no list at all."""
@@ -114,7 +132,7 @@ def test_every_fast_path_answers_as_the_general_path(version, seats, bot):
                 rolls.add(state["queue"][0]["step"])
                 tried = [event] + (_other_outcomes(event) if n % 3 == 0 else [])
             elif state["queue"]:
-                tried = [event]  # a choice: the general path's
+                tried = [event] + (_choices_tried(state, event) if n % 2 == 0 else [])
             else:
                 tried = _tried(engine, state, event, rng, seen) if n % 5 == 0 else [event]
             for ev in tried:
@@ -136,7 +154,8 @@ def test_every_fast_path_answers_as_the_general_path(version, seats, bot):
     wanted |= {"no_line_of_sight", "spell_not_charged", "no_such_target", "bad_chance_outcome"}
     if bot == "random":
         wanted |= {"frozen", "shielded_teammate", "target_in_neutral_area", "sticky_fingers", "butter_fingers"}
-        wanted |= {"already_affected", "cast_from_neutral_area"}
+        wanted |= {"already_affected", "cast_from_neutral_area", "bad_teleport_square"}
+        assert "teleport_to" in applied_types, applied_types  # the fast teleport choice's
     assert wanted <= codes, wanted - codes
 
 
