@@ -67,13 +67,21 @@ def move(state: State, ix: Budgets, turn: dict, action: dict) -> bool:
                                 if (x0 + ox, y0 + oy) in occ:
                                     break
                             else:
-                                turn["actions"] -= 1
-                                occ[(gx, gy)] = occ.pop((x0, y0))
-                                w["sq"] = [gx, gy]
-                                if ix.active and turn["actions"] > 0:
-                                    return True  # settle: the mover's turn goes on
+                                break  # a free straight path
+                        else:
+                            # do_move's search, when the goal is free; a goal it does not reach
+                            # goes to do_move, which refuses it
+                            if (gx, gy) in occ or not _reaches(c, occ, (x0, y0), (gx, gy), allowance, lo, hi):
+                                rules.do_move(state, action)
                                 rules.settle(state, None, False)
                                 return True
+                        turn["actions"] -= 1
+                        occ[(gx, gy)] = occ.pop((x0, y0))
+                        w["sq"] = [gx, gy]
+                        if ix.active and turn["actions"] > 0:
+                            return True  # settle: the mover's turn goes on
+                        rules.settle(state, None, False)
+                        return True
                 elif type(pick) is int and w["ball"] is None and not bits & BUTTER_FINGERS:
                     b = balls[pick - 1] if 0 < pick <= len(balls := state["balls"]) else None  # ball(), inline
                     if b is None or b["id"] != pick:
@@ -95,6 +103,37 @@ def move(state: State, ix: Budgets, turn: dict, action: dict) -> bool:
     rules.do_move(state, action)
     rules.settle(state, None, False)
     return True
+
+
+def _reaches(c, occ: dict, start: tuple, goal: tuple, allowance: int, lo: int, hi: int) -> bool:
+    """``goal in rules.reachable(state, jersey, blocked, goal)`` (do_move's search when no
+    straight path is free) from a fold's index: the same king steps through squares not in
+    ``occ`` and in rows lo..hi, pruned alike to squares from which the goal is still within the
+    steps left, as a yes or no. A square is looked at once: one the pruning turns away at a step
+    is turned away at every later one (fewer steps are left), so it is marked seen at once.
+    The goal, in those rows and within ``allowance`` of the start, is not in ``occ``."""
+    gx, gy = goal
+    seen = set(occ)
+    seen.add(start)
+    frontier = [start]
+    neighbours = c._neighbours  # Court.neighbours, without the call
+    for left in range(allowance - 1, -1, -1):  # the steps left after this one
+        nxt = []
+        for s in frontier:
+            for n in neighbours[s]:
+                if n in seen:
+                    continue
+                seen.add(n)
+                nx, ny = n
+                if not lo <= ny <= hi or not (-left <= gx - nx <= left and -left <= gy - ny <= left):
+                    continue
+                if nx == gx and ny == gy:
+                    return True
+                nxt.append(n)
+        if not nxt:
+            return False
+        frontier = nxt
+    return False
 
 
 def _pickup_legs_free(c, occ: dict, start: tuple, bsq: tuple, to: tuple, allowance: int, lo: int, hi: int) -> bool:

@@ -13,8 +13,8 @@ import pytest
 
 from engines import registry
 from engines.base import CHANCE, IllegalAction, canonical_json
-from engines.wizard_dodgeball import fast, spells
-from engines.wizard_dodgeball.state import wizard
+from engines.wizard_dodgeball import fast, rules, spells
+from engines.wizard_dodgeball.state import index, move_allowance, wizard
 
 from ..near_misses import near_misses
 from ..test_conformance import Rng, step
@@ -194,3 +194,35 @@ def test_the_fast_cast_takes_most_casts_itself(monkeypatch):
             declined = before
     assert taken > 200 and declined < taken // 10, (taken, declined)
     assert others > 10 and others_declined == 0, (others, others_declined)
+
+
+def test_the_fast_moves_search_answers_as_reachable():
+    """``fast._reaches`` (the fast move's search when no straight path is free) against
+    ``rules.reachable``: for the turn's wizard of states along a random playout, every free
+    square of its half within its MOVE is reached by one exactly when by the other, walls of
+    wizards and balls included."""
+    engine = registry.get("wizard-dodgeball")
+    asked = reached = unreached = 0
+    for n, (state, _event) in enumerate(_playout(engine, 2, "wd-fast:reach", "random", 1500)):
+        if n % 7 or state["queue"] or state["turn"] is None:
+            continue
+        folded = engine.owned_copy(state)
+        index(folded)
+        ix = folded["budgets"]
+        w = ix.by_j[folded["turn"]["wizard"]]
+        j, (x0, y0) = w["j"], w["sq"]
+        allowance = move_allowance(folded, j)
+        c = ix.court
+        lo, hi = c.half_rows[w["side"]]
+        want = rules.reachable(folded, j, set(ix.occ))
+        for gx in range(1, c.width + 1):
+            for gy in range(lo, hi + 1):
+                goal = (gx, gy)
+                if goal in ix.occ or goal == (x0, y0) or max(abs(gx - x0), abs(gy - y0)) > allowance:
+                    continue
+                got = fast._reaches(c, ix.occ, (x0, y0), goal, allowance, lo, hi)
+                assert got == (goal in want), (goal, state)
+                asked += 1
+                reached += got
+                unreached += not got
+    assert asked > 2000 and reached > 1000 and unreached > 20, (asked, reached, unreached)
