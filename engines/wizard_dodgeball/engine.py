@@ -58,7 +58,8 @@ from engines.base import CHANCE, Engine, IllegalAction, InvalidConfig
 from engines.chance import check_outcome
 from engines.treecopy import copy_tree
 
-from . import bots, data, dice, rules, spells
+from . import bots, data, dice, fast, rules, spells
+from .fast import FAST_PATHS
 from .geometry import court as court_by_id
 from .state import (
     Budgets,
@@ -417,8 +418,36 @@ class WizardDodgeballEngine(Engine):
 
     def apply_in_place(self, state: State, event: dict[str, Any]) -> State:
         # The fold's first event gives its state the index (state.Budgets); later events keep it.
-        if type(state["budgets"]) is not Budgets:
+        ix = state["budgets"]
+        if type(ix) is not Budgets:
             index(state)
+            ix = state["budgets"]
+        # The turn's own seat acting with no choice or roll pending (_apply_action's first test):
+        # the commonest actions go straight to their fast paths (fast.py; issue 17, P1), as do
+        # the commonest rolls.
+        if type(event) is dict:
+            kind = event.get("kind")
+            if kind == "action":
+                if not state["queue"] and state["winner"] is None:
+                    seat = event.get("seat")
+                    turn = state["turn"]
+                    if seat == turn["seat"] and type(seat) is int:
+                        # The action's type looked up without testing what the action is first: an
+                        # action missing, not an object, without a type or with an unhashable one
+                        # raises here, and goes to the general path, which refuses it.
+                        try:
+                            action = event["action"]
+                            path = FAST_PATHS.get(action["type"])
+                        except (KeyError, TypeError):
+                            path = None
+                        if path is not None and path(state, ix, turn, action):
+                            return state
+                elif state["winner"] is None and state["queue"][0]["step"] == "teleport":
+                    if fast.teleport_to(state, event.get("seat"), event.get("action")):
+                        return state
+            elif kind == "chance" and state["queue"] and state["winner"] is None:
+                if fast.chance(state, ix, event.get("outcome")):
+                    return state
         return self._apply(state, event, True)
 
     def _apply(self, state: State, event: dict[str, Any], owned: bool) -> State:

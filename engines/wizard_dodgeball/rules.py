@@ -14,6 +14,7 @@ from engines.base import IllegalAction
 from . import dice
 from .geometry import line_of_sight, straight_walk
 from .state import (
+    _FACE_BIT,
     BUTTER_FINGERS,
     FREEZE,
     SLOW,
@@ -29,6 +30,7 @@ from .state import (
     court_of,
     dodge_colours,
     effect_faces,
+    effects_changed,
     face_bits,
     has_effect,
     move_allowance,
@@ -66,23 +68,39 @@ def name(jersey: int) -> str:
 def begin_turn(state: State, side: int) -> bool | None:
     """Activate the side's next wizard in line-up order (left to right), skipping the eliminated.
     Returns whether that wizard is frozen, which settle asks next (None: nobody was activated)."""
-    wizards = state["wizards"]
-    # setup lists the first side's five wizards, then the second's, and nothing reorders them: the
-    # side's line-up is its five, taken as a slice once its ends are seen to be the side's (issue 17, P1).
-    lineup = wizards[5 * side : 5 * side + 5]
-    if len(wizards) != 10 or lineup[0]["side"] != side or lineup[4]["side"] != side:
-        lineup = [w for w in wizards if w["side"] == side]
+    if type(ix := state["budgets"]) is Budgets:
+        lineup = ix.lineups[side]  # a fold's index (issue 17, P1)
+        bits_of = ix.bits
+    else:
+        bits_of = None
+        wizards = state["wizards"]
+        # setup lists the first side's five wizards, then the second's, and nothing reorders them: the
+        # side's line-up is its five, taken as a slice once its ends are seen to be the side's (issue 17, P1).
+        lineup = wizards[5 * side : 5 * side + 5]
+        if len(wizards) != 10 or lineup[0]["side"] != side or lineup[4]["side"] != side:
+            lineup = [w for w in wizards if w["side"] == side]
     start = state["next_slot"][side] % len(lineup)
-    chosen = None
-    for w in lineup[start:] + lineup[:start]:  # from the next slot round, without a range and modulo per slot
-        if not w["out"]:
-            chosen = w
-            break
-    if chosen is None:  # cannot happen: the game ends when a side has nobody left
-        return None
+    chosen = lineup[start]  # mostly on the court: the round below only when it is not (issue 17, P1)
+    if chosen["out"]:
+        chosen = None
+        for w in lineup[start:] + lineup[:start]:  # from the next slot round, without a range and modulo per slot
+            if not w["out"]:
+                chosen = w
+                break
+        if chosen is None:  # cannot happen: the game ends when a side has nobody left
+            return None
     jersey = chosen["j"]
-    bits = face_bits(state, jersey)  # Speed and Slow here, Freeze for settle (issue 17, P1)
-    actions = 2 + (1 if bits & SPEED else 0) - (1 if bits & SLOW else 0)  # 1 to 3, never below 0
+    # face_bits (a fold's index, or inline): Speed and Slow here, Freeze for settle (issue 17, P1)
+    if bits_of is not None:
+        bits = bits_of.get(jersey, 0)
+    else:
+        bits = 0
+        for e in state["effects"]:
+            if e["wizard"] == jersey:
+                bits |= _FACE_BIT.get(e["face"], 0)
+    actions = 2
+    if bits:  # most wizards bear none of the faces asked about
+        actions += (1 if bits & SPEED else 0) - (1 if bits & SLOW else 0)  # 1 to 3, never below 0
     seats = state["sides"][side]
     if state["team_control"] == "turns":
         seat = seats[state["turns_taken"][side] % len(seats)]
@@ -109,11 +127,22 @@ def end_turn(state: State) -> bool | None:
     turn = state["turn"]
     side, jersey = turn["side"], turn["wizard"]
     # Spell cards recharge at the end of the casting wizard's next turn; their effects end with them.
-    for card_id, card in state["cards"][side].items():
-        # The caster first: it rules out a charged card too (its caster is None; issue 17, P1).
-        if card["caster"] == jersey and not card["charged"] and card["turn"] < turn["n"]:
-            recharge(state, side, card_id)
-    w = ix.by_j[jersey] if type(ix := state["budgets"]) is Budgets else wizard(state, jersey)
+    if type(ix := state["budgets"]) is Budgets:
+        # A fold's index lists the wizard's spent cards: its side's other cards are not looked at
+        # (issue 17, P1). recharge takes a card off the list, so a copy of it is walked.
+        spent = ix.spent[jersey]
+        if spent:
+            cards = state["cards"][side]
+            for card_id in spent[:]:
+                if cards[card_id]["turn"] < turn["n"]:
+                    recharge(state, side, card_id)
+        w = ix.by_j[jersey]
+    else:
+        for card_id, card in state["cards"][side].items():
+            # The caster first: it rules out a charged card too (its caster is None; issue 17, P1).
+            if card["caster"] == jersey and not card["charged"] and card["turn"] < turn["n"]:
+                recharge(state, side, card_id)
+        w = wizard(state, jersey)
     state["next_slot"][side] = (w["slot"] + 1) % 5
     state["turns_taken"][side] += 1
     state["last_seat"][side] = turn["seat"]
@@ -154,9 +183,23 @@ def end_stalled_game(state: State) -> None:
     state["cast"] = None
 
 
+#: The spell cards none of whose faces leaves an effect (apply_cast: a Teleport queues choices,
+#: a Dispel takes an effect away): a recharge of one has no effect to end, and skips looking for
+#: one (issue 17, P1). test_fold_index holds the effects of playouts to it.
+LEAVES_NO_EFFECT = frozenset({"teleport", "dispel"})
+
+
 def recharge(state: State, side: int, card_id: str) -> None:
-    state["cards"][side][card_id] = {"charged": True, "caster": None, "turn": None}
-    state["effects"] = [e for e in state["effects"] if not (e["side"] == side and e["card"] == card_id)]
+    cards = state["cards"][side]
+    if type(ix := state["budgets"]) is Budgets and (caster := cards[card_id]["caster"]) is not None:
+        ix.spent[caster].remove(card_id)
+    cards[card_id] = {"charged": True, "caster": None, "turn": None}
+    if card_id in LEAVES_NO_EFFECT:
+        return
+    effects = state["effects"]
+    state["effects"] = kept = [e for e in effects if not (e["side"] == side and e["card"] == card_id)]
+    if len(kept) != len(effects):  # a spent card's effects may be gone already (dispelled, eliminated)
+        effects_changed(state)
 
 
 def free_action_available(state: State, w: dict) -> bool:
@@ -165,17 +208,34 @@ def free_action_available(state: State, w: dict) -> bool:
     only at the neighbouring squares instead of building the court's occupancy (issue 17, P1)."""
     # Every wizard and loose ball stands on the court, so "a neighbour" is "one king step away".
     x, y = w["sq"]
-    if w["ball"] is not None:
-        if has_effect(state, w["j"], "sticky_fingers"):
+    j = w["j"]
+    if type(ix := state["budgets"]) is Budgets:
+        # A fold's index: the faces from its bits, _stands_on a look at its occupancy (issue 17, P1).
+        bits = ix.bits.get(j, 0)
+        if w["ball"] is not None:
+            if bits & STICKY_FINGERS:
+                return False
+            occ = ix.occ
+            for n in ix.court._neighbours[(x, y)]:  # Court.neighbours, without the call
+                if n not in occ:
+                    return True
             return False
+        if bits & BUTTER_FINGERS:
+            return False
+    elif w["ball"] is not None:
+        for e in state["effects"]:  # has_effect, inline (issue 17, P1)
+            if e["wizard"] == j and e["face"] == "sticky_fingers":
+                return False
         # The neighbouring squares in turn until one has nothing on it: mostly the first one is
         # free, and one look at it costs less than counting everything near the wizard did.
         for n in court_of(state).neighbours((x, y)):
             if not _stands_on(state, n):
                 return True
         return False
-    if has_effect(state, w["j"], "butter_fingers"):
-        return False
+    else:
+        for e in state["effects"]:  # has_effect, inline
+            if e["wizard"] == j and e["face"] == "butter_fingers":
+                return False
     # A loose ball on a neighbouring square (the occupancy let a ball's square read as the ball's).
     for b in state["balls"]:
         s = b["sq"]
@@ -232,11 +292,15 @@ def settle(state: State, goes_on: bool | None = None, frozen: bool | None = None
                     if frozen is False:
                         return
                     if frozen is None:
-                        for e in state["effects"]:
-                            if e["wizard"] == jersey and e["face"] == "freeze":
-                                break
+                        if by_j is not None:
+                            if not ix.bits.get(jersey, 0) & FREEZE:
+                                return  # not stuck (has_effect, from a fold's index)
                         else:
-                            return  # not stuck (has_effect, inline)
+                            for e in state["effects"]:
+                                if e["wizard"] == jersey and e["face"] == "freeze":
+                                    break
+                            else:
+                                return  # not stuck (has_effect, inline)
                 if free_action_available(state, w):
                     return
         frozen = end_turn(state)
@@ -269,6 +333,7 @@ def eliminate(state: State, jersey: int) -> None:
     reindex(state)
     w["ball"] = None
     state["effects"] = [e for e in state["effects"] if e["wizard"] != jersey]
+    effects_changed(state)
     for card_id, card in state["cards"][w["side"]].items():
         if not card["charged"] and card["caster"] == jersey:
             recharge(state, w["side"], card_id)
@@ -316,7 +381,7 @@ def reachable(
         nxt = []
         left = allowance - step
         for s in frontier:
-            for n in c.neighbours(s):
+            for n in c._neighbours[s]:  # Court.neighbours, without the call
                 if n in dist or n in blocked or not (lo <= n[1] <= hi):
                     continue
                 if goal is not None and not (-left <= gx - n[0] <= left and -left <= gy - n[1] <= left):
@@ -804,6 +869,7 @@ def _between_square(state: State, target_sq: Square, attacker_sq: Square) -> Squ
 
 def _end_fireball(state: State, ball_id: int) -> None:
     state["effects"] = [e for e in state["effects"] if not (e["ball"] == ball_id and e["face"] == "fireball")]
+    effects_changed(state)
 
 
 def resolve_throw(state: State, ctx: dict, dodge: int, dodged_by_dice: bool, caught: bool, frozen: bool) -> None:
@@ -850,6 +916,7 @@ def resolve_throw(state: State, ctx: dict, dodge: int, dodged_by_dice: bool, cau
     if has_effect(state, t["j"], "shield"):
         last["result"] = "shielded"
         state["effects"] = [e for e in state["effects"] if not (e["wizard"] == t["j"] and e["face"] == "shield")]
+        effects_changed(state)
         spot = _between_square(state, origin, attacker_sq)
         b["sq"] = [spot[0], spot[1]]
         reindex(state)

@@ -19,6 +19,7 @@ from . import data, dice
 from .geometry import line_of_sight
 from .rules import _stands_on, name, sq
 from .state import (
+    _FACE_BIT,
     Budgets,
     State,
     ball,
@@ -28,9 +29,11 @@ from .state import (
     clear_line,
     court_of,
     effect_faces,
+    effects_changed,
     has_effect,
     occupancy,
     spell_range,
+    spend_card,
     stats,
     wizard,
     wizard_squares,
@@ -496,7 +499,7 @@ def do_cast(state: State, caster: dict, action: dict) -> None:
     face_id = action["spell"]
     side = caster["side"]
     state["turn"]["actions"] -= 1
-    state["cards"][side][card_id] = {"charged": False, "caster": caster["j"], "turn": state["turn"]["n"]}
+    spend_card(state, side, card_id, caster["j"], state["turn"]["n"])
     state["rolls"] = []
     # The resisters, the outcomes and the resist steps in one loop over the targets.
     resisters = []
@@ -538,16 +541,18 @@ def cast_spec(state: State) -> dict:
 
 def resolve_cast_roll(state: State, outcome: list[int]) -> None:
     cast = state["cast"]
-    colours = list(stats(cast["caster"])["cast"])
-    bonus = cast_bonus(state, cast["caster"])
+    caster = cast["caster"]
+    st = stats(caster)  # read once for the dice and the name (rules.name; issue 17, P1)
+    colours = list(st["cast"])
+    bonus = cast_bonus(state, caster)
     total = sum(outcome) + bonus
     cast = dict(cast, score=total)
     state["cast"] = cast
     state["rolls"].append(
         {
-            "who": cast["caster"],
+            "who": caster,
             "kind": "cast",
-            "label": f"{name(cast['caster'])} casts {faces()[cast['face']]['name']}",
+            "label": f"#{caster} {st['name']} casts {(_FACES or faces())[cast['face']]['name']}",
             "dice": [{"colour": c, "value": v} for c, v in zip(colours, outcome)],
             "bonus": bonus,
             "total": total,
@@ -571,21 +576,23 @@ def resist_spec(state: State, step: dict) -> dict:
 def _use_shield(state: State, jersey: int) -> bool:
     if has_effect(state, jersey, "shield"):
         state["effects"] = [e for e in state["effects"] if not (e["wizard"] == jersey and e["face"] == "shield")]
+        effects_changed(state)
         return True
     return False
 
 
 def resolve_resist(state: State, step: dict, outcome: list[int]) -> None:
     cast = state["cast"]
-    who = resist_roller(state, step)
-    colours = list(stats(who)["resist"])
+    who = cast["caster"] if step["rebound"] else cast["resisters"][step["i"]]  # resist_roller
+    st = stats(who)  # read once for the dice and the name (rules.name; issue 17, P1)
+    colours = list(st["resist"])
     total = sum(outcome)
     doubles = outcome[0] == outcome[1]
-    face = faces()[cast["face"]]
+    face = (_FACES or faces())[cast["face"]]
     record = {
         "who": who,
         "kind": "rebound_resist" if step["rebound"] else "resist",
-        "label": f"{name(who)} resists",
+        "label": f"#{who} {st['name']} resists",
         "dice": [{"colour": c, "value": v} for c, v in zip(colours, outcome)],
         "total": total,
         "against": cast["score"],
@@ -605,7 +612,11 @@ def resolve_resist(state: State, step: dict, outcome: list[int]) -> None:
             state["cast"] = dict(cast, rebound=True)
         state["rolls"].append(record)
         return
-    shielded = has_effect(state, who, "shield")
+    shielded = False
+    for e in state["effects"]:  # has_effect, inline
+        if e["wizard"] == who and e["face"] == "shield":
+            shielded = True
+            break
     if doubles and not shielded:
         if face["rebound"]:
             record["result"] = "rebound"
@@ -617,7 +628,9 @@ def resolve_resist(state: State, step: dict, outcome: list[int]) -> None:
     elif total >= cast["score"]:
         record["result"] = "resisted"
         outcomes[i] = "resisted"
-    elif _use_shield(state, who):
+    elif shielded:  # _use_shield: nothing has changed the effects since they were read
+        state["effects"] = [e for e in state["effects"] if not (e["wizard"] == who and e["face"] == "shield")]
+        effects_changed(state)
         record["result"] = "shielded"
         outcomes[i] = "resisted"
     else:
@@ -641,14 +654,20 @@ def _add_effect(state: State, cast: dict, wizard_j: int | None, ball_id: int | N
             "ball": ball_id,
         }
     )
+    # effects_changed, for the one effect added: a fold's index takes its bit (issue 17, P1)
+    if type(ix := state["budgets"]) is Budgets and wizard_j is not None and (bit := _FACE_BIT.get(cast["face"])):
+        ix.bits[wizard_j] = ix.bits.get(wizard_j, 0) | bit
 
 
 def _apply_to_wizard(state: State, cast: dict, jersey: int, follow: list[dict]) -> None:
-    w = wizard(state, jersey)
-    if w is None or w["out"] or has_effect(state, jersey, cast["face"]):
+    w = ix.by_j.get(jersey) if type(ix := state["budgets"]) is Budgets else wizard(state, jersey)
+    if w is None or w["out"]:
         return
-    _add_effect(state, cast, jersey, None)
     face = cast["face"]
+    for e in state["effects"]:  # has_effect, inline (issue 17, P1)
+        if e["wizard"] == jersey and e["face"] == face:
+            return
+    _add_effect(state, cast, jersey, None)
     turn = state["turn"]
     if turn is not None and turn["wizard"] == jersey:
         if face == "speed":
@@ -681,6 +700,7 @@ def apply_cast(state: State) -> None:
             follow.append({"step": "teleport", "ref": dict(ref)})
         elif face == "dispel":
             state["effects"] = [e for e in state["effects"] if e["id"] != ref["effect"]]
+            effects_changed(state)
         elif face == "fireball":
             b = ball(state, ref["ball"])
             if b["holder"] is not None and not ball_on_fire(state, b["id"]):

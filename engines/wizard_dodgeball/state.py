@@ -136,7 +136,14 @@ class Budgets(list):
     every event of playouts). ``active`` is whether every ball is active, which ``settle`` would
     otherwise look at after every event (nothing makes a ball inactive again). ``by_j`` maps a
     jersey to its wizard's record, which a fold changes but never replaces, for the turn's wizard
-    that most events look up more than once. It rides on the
+    that most events look up more than once. ``spent`` maps a jersey to the ids of the spell cards
+    it cast that have not recharged yet (``spend_card``, ``rules.recharge``), which the end of its
+    turn would otherwise find by looking at every card of its side. ``lineups`` are each side's
+    wizards' records in line-up order (``rules.begin_turn``), ``court`` is ``court_of(state)`` and
+    ``moves`` maps a jersey to its MOVE under no effect (``allowance_with(j, 0)``): read on most
+    events, and fixed for a game. ``bits`` maps a jersey to its ``face_bits`` where they are not 0
+    (``face_bits_of``): a move, a drop, a pick-up, a turn's start and settle each asked them of every
+    effect; every rule that changes the effects calls ``effects_changed``. It rides on the
     budgets because the rules never read them: a subclass of the state itself, or of a container
     the rules read, loses the interpreter's fast paths for plain dicts and lists (a dict subclass
     made every ``state[key]`` about twice as slow, and the fold slower overall). ``copy_state``
@@ -144,7 +151,7 @@ class Budgets(list):
     as before. The contract of ``apply_in_place`` (the caller owns the state and changes it only
     through the engine) is what keeps the index true between events."""
 
-    __slots__ = ("occ", "active", "by_j")
+    __slots__ = ("occ", "active", "by_j", "spent", "lineups", "court", "moves", "bits")
 
 
 def index(state: State) -> None:
@@ -153,7 +160,31 @@ def index(state: State) -> None:
     b.occ = occupancy(state)
     b.active = all(ball["active"] for ball in state["balls"])
     b.by_j = {w["j"]: w for w in state["wizards"]}
+    b.spent = spent_cards(state)
+    b.lineups = [[w for w in state["wizards"] if w["side"] == side] for side in (0, 1)]
+    b.court = court_of(state)
+    b.moves = {w["j"]: allowance_with(w["j"], 0) for w in state["wizards"]}
+    b.bits = face_bits_of(state)
     state["budgets"] = b
+
+
+def spent_cards(state: State) -> dict[int, list[str]]:
+    """jersey -> the ids of the spell cards it cast that are not recharged (a spent card is the
+    only kind with a caster), for every wizard: ``Budgets.spent`` read afresh."""
+    spent: dict[int, list[str]] = {w["j"]: [] for w in state["wizards"]}
+    for cards in state["cards"]:
+        for card_id, card in cards.items():
+            if card["caster"] is not None:
+                spent[card["caster"]].append(card_id)
+    return spent
+
+
+def spend_card(state: State, side: int, card_id: str, jersey: int, n: int) -> None:
+    """A cast spends its card (``spells.do_cast``, ``fast.cast_at_one_wizard``); a fold's index
+    notes it under its caster."""
+    state["cards"][side][card_id] = {"charged": False, "caster": jersey, "turn": n}
+    if type(ix := state["budgets"]) is Budgets:
+        ix.spent[jersey].append(card_id)
 
 
 def reindex(state: State) -> None:
@@ -170,8 +201,8 @@ def clear_line(c: Court, occ: dict, a: tuple[int, int], b: tuple[int, int]) -> b
     occupied yet blocks nothing, so what stands on a square is looked at before it counts."""
     ax, ay = a
     for ox, oy in c.line_offsets[(b[0] - ax, b[1] - ay)]:
-        v = occ.get((ax + ox, ay + oy))
-        if v is not None and v[0] == "w":
+        # mostly a free square: one look at it (a call to get cost more)
+        if (q := (ax + ox, ay + oy)) in occ and occ[q][0] == "w":
             return False
     return True
 
@@ -245,6 +276,22 @@ def face_bits(state: State, jersey: int) -> int:
     return bits
 
 
+def face_bits_of(state: State) -> dict[int, int]:
+    """jersey -> ``face_bits(state, jersey)``, for the wizards whose bits are not 0, in one pass."""
+    out: dict[int, int] = {}
+    for e in state["effects"]:
+        bit = _FACE_BIT.get(e["face"])
+        if bit and (j := e["wizard"]) is not None:
+            out[j] = out.get(j, 0) | bit
+    return out
+
+
+def effects_changed(state: State) -> None:
+    """After any change to the effects: a fold's index reads the faces afresh (``Budgets.bits``)."""
+    if type(ix := state["budgets"]) is Budgets:
+        ix.bits = face_bits_of(state)
+
+
 def move_allowance(state: State, jersey: int) -> int:
     """MOVE, with Shrink (-2) and Enlarge (+2); never below 1."""
     return allowance_with(jersey, face_bits(state, jersey))
@@ -272,8 +319,16 @@ def spell_range(state: State, jersey: int) -> int:
 
 
 def cast_bonus(state: State, jersey: int) -> int:
-    faces = effect_faces(state, jersey)
-    return (3 if "magic_boost" in faces else 0) - (3 if "magic_drain" in faces else 0)
+    # effect_faces without its set: this runs for every CAST roll (issue 17, P1)
+    boost = drain = False
+    for e in state["effects"]:
+        if e["wizard"] == jersey:
+            face = e["face"]
+            if face == "magic_boost":
+                boost = True
+            elif face == "magic_drain":
+                drain = True
+    return (3 if boost else 0) - (3 if drain else 0)
 
 
 def attack_colours(state: State, jersey: int, zones: int) -> list[str]:

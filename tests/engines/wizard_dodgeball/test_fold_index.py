@@ -1,7 +1,7 @@
 """A fold (``apply_in_place``) keeps an index derived from its state beside it (``state.Budgets``,
 issue 17, P1): what stands on each square, which the rules ask instead of scanning the wizards
 and balls; whether every ball is active, which settle asks after every event; each jersey's
-record, for the turn's wizard; and with the court's table of the squares each line goes
+record, for the turn's wizard; each wizard's spent cards, for the end of its turn; the faces each wizard bears; and with the court's table of the squares each line goes
 through, whether a line is clear (``clear_line``). It is never
 stored and never hashed, so nothing checks it but these tests: after every event of playouts
 (random bots, whose casts teleport; heuristic bots, whose throws hit, are caught and dodged
@@ -10,13 +10,24 @@ balls' activity read afresh, and the folded state must be the copying ``apply``'
 reference path, which has no index)."""
 
 import json
+import operator
 
 import pytest
 
 from engines import registry
 from engines.base import CHANCE, canonical_json
 from engines.wizard_dodgeball.geometry import court, line_blocked_by, line_of_sight
-from engines.wizard_dodgeball.state import Budgets, clear_line, court_of, occupancy, wizard_squares
+from engines.wizard_dodgeball.rules import LEAVES_NO_EFFECT
+from engines.wizard_dodgeball.state import (
+    Budgets,
+    allowance_with,
+    clear_line,
+    court_of,
+    face_bits,
+    occupancy,
+    spent_cards,
+    wizard_squares,
+)
 
 from ..test_conformance import Rng, step
 
@@ -59,6 +70,18 @@ def test_the_index_is_the_occupancy_after_every_event_of_a_fold(version, seats, 
             assert budgets.active == all(b["active"] for b in folded["balls"]), event
             assert [budgets.by_j[w["j"]] for w in folded["wizards"]] == folded["wizards"]
             assert all(budgets.by_j[w["j"]] is w for w in folded["wizards"]), event
+            # the order a wizard's cards were spent in is not the cards' order: compared as sorted
+            for side in (0, 1):
+                lineup = [w for w in folded["wizards"] if w["side"] == side]
+                assert len(budgets.lineups[side]) == 5 and all(map(operator.is_, budgets.lineups[side], lineup))
+            assert budgets.court is court_of(folded)
+            assert budgets.moves == {w["j"]: allowance_with(w["j"], 0) for w in folded["wizards"]}
+            bits = {w["j"]: face_bits(folded, w["j"]) for w in folded["wizards"]}
+            assert budgets.bits == {j: b for j, b in bits.items() if b}, event
+            fresh = spent_cards(folded)
+            # recharge looks for no effect of these cards: there is none
+            assert not [e for e in applied["effects"] if e["card"] in LEAVES_NO_EFFECT], event
+            assert {j: sorted(ids) for j, ids in budgets.spent.items()} == {j: sorted(ids) for j, ids in fresh.items()}
             assert canonical_json(folded) == canonical_json(applied), event
             if event["kind"] == "action":
                 met.add(event["action"]["type"])
