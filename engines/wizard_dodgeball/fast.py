@@ -296,8 +296,7 @@ def cast_at_one_wizard(state: State, ix: Budgets, turn: dict, action: dict) -> b
     c = ix.court
     here = caster["sq"]
     hx, hy = here
-    neutral = c.neutral_rows
-    if hy in neutral:
+    if hy in c.neutral_rows:
         return False
     # caster_reads and the target's own test, in one pass over the effects
     boost = drain = False
@@ -323,42 +322,13 @@ def cast_at_one_wizard(state: State, ix: Budgets, turn: dict, action: dict) -> b
     if face["marker"] and in_use >= spells.MARKERS_PER_SPELL:
         return False  # no marker left: an area of no square (MAGIC is at least 1)
     tx, ty = t["sq"]
-    if tx != hx or ty != hy:  # the caster sees itself
-        if ty in neutral:
-            return False
-        rng = c.length + (4 if boost else 0) - (4 if drain else 0)
-        if not (-rng <= tx - hx <= rng and -rng <= ty - hy <= rng):
-            return False
-        if not clear_line(c, ix.occ, (hx, hy), (tx, ty)):
-            return False
+    if (tx != hx or ty != hy) and not _in_range_and_sight(c, ix, hx, hy, tx, ty, boost, drain):
+        return False
     resisted = t["side"] != side
     if not resisted and face_id == "butter_fingers" and t["ball"] is not None:
         return False
-    # do_cast
-    turn["actions"] -= 1
-    state["cards"][side][card_id] = {"charged": False, "caster": jersey, "turn": turn["n"]}  # spend_card
-    ix.spent[jersey].append(card_id)
-    state["rolls"] = []
-    cast = {
-        "face": face_id,
-        "card": card_id,
-        "caster": jersey,
-        "side": side,
-        "targets": [{"wizard": tj}],
-        "resisters": [tj if resisted else None],
-        "score": None,
-        "outcomes": ["pending" if resisted else "auto"],
-        "rebound": False,
-    }
-    state["cast"] = cast
-    if "quiet_turns" in state:
-        state["quiet_turns"] = 0  # version 1: the magic moved: play is alive
+    _open_cast(state, ix, turn, face_id, card_id, jersey, side, {"wizard": tj}, tj if resisted else None)
     if resisted:
-        state["queue"][0:0] = [
-            {"step": "cast_roll"},
-            {"step": "resist", "i": 0, "rebound": False},
-            {"step": "cast_apply"},
-        ]
         if not ix.active:
             rules.settle(state)  # with a roll pending, settle only activates balls
         return True
@@ -405,8 +375,7 @@ def dispel_one_effect(state: State, ix: Budgets, turn: dict, ref: dict) -> bool:
         return False
     c = ix.court
     hx, hy = caster["sq"]
-    neutral = c.neutral_rows
-    if hy in neutral:
+    if hy in c.neutral_rows:
         return False
     # caster_reads and _effect, in one pass over the effects
     boost = drain = False
@@ -436,39 +405,13 @@ def dispel_one_effect(state: State, ix: Budgets, turn: dict, ref: dict) -> bool:
         if where is None:
             return False
         tx, ty = where
-    if tx != hx or ty != hy:  # the caster sees itself (_Targetable.visible)
-        if ty in neutral:
-            return False
-        rng = c.length + (4 if boost else 0) - (4 if drain else 0)
-        if not (-rng <= tx - hx <= rng and -rng <= ty - hy <= rng):
-            return False
-        if not clear_line(c, ix.occ, (hx, hy), (tx, ty)):
-            return False
+    if (tx != hx or ty != hy) and not _in_range_and_sight(c, ix, hx, hy, tx, ty, boost, drain):
+        return False  # the caster sees itself (_Targetable.visible)
     resisted = target["side"] != side
-    # do_cast
-    turn["actions"] -= 1
-    state["cards"][side][card_id] = {"charged": False, "caster": jersey, "turn": turn["n"]}  # spend_card
-    ix.spent[jersey].append(card_id)
-    state["rolls"] = []
-    state["cast"] = {
-        "face": "dispel",
-        "card": card_id,
-        "caster": jersey,
-        "side": side,
-        "targets": [{"effect": eid}],
-        "resisters": [target["caster"] if resisted else None],
-        "score": None,
-        "outcomes": ["pending" if resisted else "auto"],
-        "rebound": False,
-    }
-    if "quiet_turns" in state:
-        state["quiet_turns"] = 0  # version 1: the magic moved: play is alive
+    _open_cast(
+        state, ix, turn, "dispel", card_id, jersey, side, {"effect": eid}, target["caster"] if resisted else None
+    )
     if resisted:
-        state["queue"][0:0] = [
-            {"step": "cast_roll"},
-            {"step": "resist", "i": 0, "rebound": False},
-            {"step": "cast_apply"},
-        ]
         if not ix.active:
             rules.settle(state)  # with a roll pending, settle only activates balls
         return True
@@ -500,8 +443,7 @@ def teleport_one_ball(state: State, ix: Budgets, turn: dict, ref: dict) -> bool:
         return False
     c = ix.court
     hx, hy = caster["sq"]
-    neutral = c.neutral_rows
-    if hy in neutral:
+    if hy in c.neutral_rows:
         return False
     # caster_reads, in one pass over the effects
     boost = drain = False
@@ -524,46 +466,63 @@ def teleport_one_ball(state: State, ix: Budgets, turn: dict, ref: dict) -> bool:
     if where is None:
         return False
     tx, ty = where
-    if tx != hx or ty != hy:  # the caster sees itself (_Targetable.visible)
-        if ty in neutral:
-            return False
-        rng = c.length + (4 if boost else 0) - (4 if drain else 0)
-        if not (-rng <= tx - hx <= rng and -rng <= ty - hy <= rng):
-            return False
-        if not clear_line(c, ix.occ, (hx, hy), (tx, ty)):
-            return False
+    if (tx != hx or ty != hy) and not _in_range_and_sight(c, ix, hx, hy, tx, ty, boost, drain):
+        return False  # the caster sees itself (_Targetable.visible)
     holder = None if b["holder"] is None else ix.by_j[b["holder"]]
     resisted = holder is not None and holder["side"] != side
-    # do_cast
-    turn["actions"] -= 1
-    state["cards"][side][card_id] = {"charged": False, "caster": jersey, "turn": turn["n"]}  # spend_card
-    ix.spent[jersey].append(card_id)
-    state["rolls"] = []
-    state["cast"] = {
-        "face": "teleport",
-        "card": card_id,
-        "caster": jersey,
-        "side": side,
-        "targets": [{"ball": bid}],
-        "resisters": [holder["j"] if resisted else None],
-        "score": None,
-        "outcomes": ["pending" if resisted else "auto"],
-        "rebound": False,
-    }
-    if "quiet_turns" in state:
-        state["quiet_turns"] = 0  # version 1: the magic moved: play is alive
-    if resisted:
-        state["queue"][0:0] = [
-            {"step": "cast_roll"},
-            {"step": "resist", "i": 0, "rebound": False},
-            {"step": "cast_apply"},
-        ]
-    else:
+    _open_cast(state, ix, turn, "teleport", card_id, jersey, side, {"ball": bid}, holder["j"] if resisted else None)
+    if not resisted:
         # apply_cast, at once (_run_auto_steps): the ball's new square is the caster's choice
         state["queue"][0:0] = [{"step": "teleport", "ref": {"ball": bid}}]
     if not ix.active:
         rules.settle(state)  # with a roll or a choice pending, settle only activates balls
     return True
+
+
+def _in_range_and_sight(c, ix: Budgets, hx: int, hy: int, tx: int, ty: int, boost: bool, drain: bool) -> bool:
+    """``check_cast``'s test of a target on square (tx, ty) other than the caster's own (hx, hy):
+    not in the neutral zone, within the caster's spell range (``spell_range``, from the Magic
+    Boost and Magic Drain that ``caster_reads`` found) and in its line of sight, asked of the
+    fold's index (``clear_line``)."""
+    if ty in c.neutral_rows:
+        return False
+    rng = c.length + (4 if boost else 0) - (4 if drain else 0)
+    if not (-rng <= tx - hx <= rng and -rng <= ty - hy <= rng):
+        return False
+    return clear_line(c, ix.occ, (hx, hy), (tx, ty))
+
+
+def _open_cast(
+    state: State, ix: Budgets, turn: dict, face_id: str, card_id: str, jersey: int, side: int, ref: dict, resister
+) -> None:
+    """``spells.do_cast``'s writes for a legal cast at one target ``ref``: the action and the card
+    spent (``spend_card``, and the index's ``spent``), the rolls cleared, the cast opened with
+    ``resister`` (``resister_of``) and, when there is one, the CAST roll, its RESIST roll and the
+    cast's application queued; then the version 1 reset of quiet turns (the magic moved: play
+    is alive). The caller applies an unresisted cast at once (``_run_auto_steps``)."""
+    turn["actions"] -= 1
+    state["cards"][side][card_id] = {"charged": False, "caster": jersey, "turn": turn["n"]}
+    ix.spent[jersey].append(card_id)
+    state["rolls"] = []
+    state["cast"] = {
+        "face": face_id,
+        "card": card_id,
+        "caster": jersey,
+        "side": side,
+        "targets": [ref],
+        "resisters": [resister],
+        "score": None,
+        "outcomes": ["auto" if resister is None else "pending"],
+        "rebound": False,
+    }
+    if resister is not None:
+        state["queue"][0:0] = [
+            {"step": "cast_roll"},
+            {"step": "resist", "i": 0, "rebound": False},
+            {"step": "cast_apply"},
+        ]
+    if "quiet_turns" in state:
+        state["quiet_turns"] = 0
 
 
 def teleport_to(state: State, seat: Any, action: Any) -> bool:
