@@ -588,7 +588,9 @@ class Annihilageddon(Engine):
             if len(answers) < len(pr["seats"]):
                 return st
             st["prompt"] = None
-            st["stack"][-1]["work"]["answer"] = {k: answers[k] for k in sorted(answers)}
+            # Sorted by seat key (unique, so no value is compared); not a comprehension, whose
+            # cell for ``answers`` every apply_in_place would make.
+            st["stack"][-1]["work"]["answer"] = dict(sorted(answers.items()))
             run(st)
             # What the window showed and did is told in the next log line: this event's
             # line must read the same whatever was chosen (describe()).

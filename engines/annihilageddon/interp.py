@@ -258,7 +258,7 @@ def _everyone(st: dict, env: dict) -> list[int]:
     you = env["you"]  # a seat: 0 <= you < seats
     order = [*range(you, st["seats"]), *range(you)]  # [(you + k) % seats for k in range(seats)], in C
     parts = env.get("participants")
-    return order if parts is None else [s for s in order if s in parts]
+    return order if parts is None else list(filter(parts.__contains__, order))
 
 
 def targets(st: dict, f: dict, who: str):
@@ -285,51 +285,9 @@ def targets(st: dict, f: dict, who: str):
         parts = env.get("participants")
         res = [] if seat is None or (who != "it" and parts is not None and seat not in parts) else [seat]
     else:
-        # Only the choices below look at the whole table (one seat named needs no list of it).
-        everyone = _everyone(st, env)
-        foes = [s for s in everyone if s != you]
-        if who == "each_foe":
-            res = foes
-        elif who == "each_player":
-            res = everyone
-        elif who in ("left", "right", "left_and_right"):
-            # AN L217: with two players "left and right" is the one foe, hit once.
-            cands = []
-            if who in ("left", "left_and_right"):
-                cands.append((you + 1) % n)
-            if who in ("right", "left_and_right"):
-                cands.append((you - 1) % n)
-            res = [s for s in everyone if s in cands and s != you]
-        elif who in ("weaker_foes", "stronger_foes"):
-            # AN L215: equal HP is neither weaker nor stronger.
-            mine = hp_of(st, you)
-            res = [s for s in foes if (hp_of(st, s) < mine if who == "weaker_foes" else hp_of(st, s) > mine)]
-        elif who in ("weakest_players", "strongest_players"):
-            # AN L219: "player(s)" hits every player tied for the criterion.
-            pick = min if who == "weakest_players" else max
-            if everyone:
-                best = pick(hp_of(st, s) for s in everyone)
-                res = [s for s in everyone if hp_of(st, s) == best]
-            else:
-                res = []
-        else:
-            if who == "target_foe":
-                cands = foes
-            elif who == "target_player":
-                cands = everyone
-            elif who in ("weakest_foe", "strongest_foe") and foes:
-                pick = min if who == "weakest_foe" else max
-                best = pick(hp_of(st, s) for s in foes)
-                cands = [s for s in foes if hp_of(st, s) == best]
-            else:
-                cands = []
-            if len(cands) <= 1:
-                res = cands
-            else:
-                a = ask(st, f, you, "target", options=cands, why=who, card=env.get("card"))
-                if a is WAIT:
-                    return WAIT
-                res = [a]
+        res = _table_targets(st, f, env, who, you, n)
+        if res is WAIT:
+            return WAIT
     w["_who"] = res
     return res
 
@@ -420,9 +378,10 @@ def controlled_having(st: dict, seat: int, having: frozenset[str]) -> list[str]:
     p = st["players"][seat]
     ongoing, dwts = p["ongoing"], p["dwts"]
     # isdisjoint (in C) first: most of the time none of them has the text, and then no list is walked.
-    out = [c for c in ongoing if c in having] if ongoing and not having.isdisjoint(ongoing) else []
+    # filter, not a comprehension: ``having`` would be a cell made on every call.
+    out = list(filter(having.__contains__, ongoing)) if ongoing and not having.isdisjoint(ongoing) else []
     if dwts and not having.isdisjoint(dwts):
-        out += [c for c in dwts if c in having]
+        out += filter(having.__contains__, dwts)
     tile = p["tile"]
     if tile and tile in having and st["revealed"]["tile"]:
         out.append(tile)
@@ -533,6 +492,57 @@ def cond(st: dict, env: dict, c: dict) -> bool:
 # -- single-player ops --------------------------------------------------------------------------
 
 
+def _table_targets(st: dict, f: dict, env: dict, who: str, you: int, n: int):
+    """targets' choices that look at the whole table (one seat named needs no list of it): the
+    seats, or WAIT. Its own function: its comprehensions' cells are made only when it runs,
+    not on every call of targets (issue 17, P1)."""
+    everyone = _everyone(st, env)
+    foes = [s for s in everyone if s != you]
+    if who == "each_foe":
+        res = foes
+    elif who == "each_player":
+        res = everyone
+    elif who in ("left", "right", "left_and_right"):
+        # AN L217: with two players "left and right" is the one foe, hit once.
+        cands = []
+        if who in ("left", "left_and_right"):
+            cands.append((you + 1) % n)
+        if who in ("right", "left_and_right"):
+            cands.append((you - 1) % n)
+        res = [s for s in everyone if s in cands and s != you]
+    elif who in ("weaker_foes", "stronger_foes"):
+        # AN L215: equal HP is neither weaker nor stronger.
+        mine = hp_of(st, you)
+        res = [s for s in foes if (hp_of(st, s) < mine if who == "weaker_foes" else hp_of(st, s) > mine)]
+    elif who in ("weakest_players", "strongest_players"):
+        # AN L219: "player(s)" hits every player tied for the criterion.
+        pick = min if who == "weakest_players" else max
+        if everyone:
+            best = pick(hp_of(st, s) for s in everyone)
+            res = [s for s in everyone if hp_of(st, s) == best]
+        else:
+            res = []
+    else:
+        if who == "target_foe":
+            cands = foes
+        elif who == "target_player":
+            cands = everyone
+        elif who in ("weakest_foe", "strongest_foe") and foes:
+            pick = min if who == "weakest_foe" else max
+            best = pick(hp_of(st, s) for s in foes)
+            cands = [s for s in foes if hp_of(st, s) == best]
+        else:
+            cands = []
+        if len(cands) <= 1:
+            res = cands
+        else:
+            a = ask(st, f, you, "target", options=cands, why=who, card=env.get("card"))
+            if a is WAIT:
+                return WAIT
+            res = [a]
+    return res
+
+
 def _single(st: dict, f: dict, op: dict):
     seats = targets(st, f, op["who"])
     if seats is WAIT:
@@ -541,8 +551,13 @@ def _single(st: dict, f: dict, op: dict):
         return DONE
     if len(seats) == 1:
         return SINGLE[op["op"]](st, f, op, seats[0])
-    body = dict(op, who="it")
-    return push_then_done(st, f, [frame([body], child_env(f, it=s)) for s in seats])
+    return push_then_done(st, f, _each_it(f, dict(op, who="it"), seats))
+
+
+def _each_it(f: dict, body: dict, seats: list[int]) -> list[dict]:
+    """_single's frames, ``body`` for each of ``seats`` as "it". Its own function: the
+    comprehension's cells are made only here, not on every call of _single (issue 17, P1)."""
+    return [frame([body], child_env(f, it=s)) for s in seats]
 
 
 # run's one table: a single-player op goes through _single (no op name is both kinds).
@@ -1079,15 +1094,22 @@ def _after_every_choice(st, f, op, victims, named, dec, attacker, deny) -> list[
     """The frames that resolve an Attack once every victim has decided (``dec``): the Defenses'
     texts and the Attack on who took it (interactive: once, on all of them; deny: on each named
     player no one else denied it to), else on each victim in turn, clockwise (_resolution)."""
+    # Loops, not comprehensions, over ``dec``: it would be a cell made on every call.
     frames = []
     if op.get("interactive"):
+        hit = []
         for v in victims:
             if dec[str(v)][1]:
                 frames.append(_defense_then(st, f, v, dec[str(v)][1], attacker))
-        hit = [v for v in victims if dec[str(v)][0] == "hit"]
+        for v in victims:
+            if dec[str(v)][0] == "hit":
+                hit.append(v)
         frames.append(frame(op["do"], child_env(f, participants=hit, scope=new_scope(st))))
     elif deny:
-        defenders = {v for v in victims if dec[str(v)][1]}
+        defenders = set()
+        for v in victims:
+            if dec[str(v)][1]:
+                defenders.add(v)
         for v in victims:
             if dec[str(v)][1]:
                 frames.append(_defense_then(st, f, v, dec[str(v)][1], attacker))
@@ -1128,7 +1150,9 @@ def _attack_together(st, f, op, victims, named, attacker, deny):
                 # again only to be dropped (issue 17, P1: a static test per victim per defend).
                 answers = w.pop("answer")
             else:
-                can = {str(v): not (env.get("mayhem") and static(st, v, "no_mayhem_defense")) for v in asked}
+                can = {}  # a loop, not a comprehension: ``st`` and ``env`` would be cells on every call
+                for v in asked:
+                    can[str(v)] = not (env.get("mayhem") and static(st, v, "no_mayhem_defense"))
                 ask_together(st, f, asked, "defend", card=env.get("card"), attacker=attacker, can_defend=can)
                 return WAIT
         dec = {}
@@ -1182,7 +1206,10 @@ def _resolution(st, f, op, v, decision, attacker, at_once: bool = True) -> list[
             # as op_damage reads it), nothing for a count of 0 or less, and no death if the total
             # leaves 1 HP or more, so no kill check acts and "if killed" finds none.
             extra = static(st, v, "wand_extra", 0) if f["env"].get("card") == "wand" else 0
-            total = sum(n + extra for n in hits[1] if n + extra > 0)
+            total = 0
+            for n in hits[1]:  # a loop, not a generator: ``extra`` would be a cell on every call
+                if n + extra > 0:
+                    total += n + extra
             p = st["players"][v]
             if p["hp"] > total:
                 p["hp"] -= total
