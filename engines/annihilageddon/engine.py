@@ -71,14 +71,16 @@ def _draw_fits(pool: int, count: int, outcome: Any) -> bool:
     """Whether ``outcome`` passes check_outcome for a draw of ``count`` from ``pool`` cards, for
     the plain list of ints every recorded draw is (anything else: check_outcome judges it). The
     walks are C's: every value's type is int (not bool), then the range and the distinctness."""
+    if type(outcome) is not list or len(outcome) != count:
+        return False
+    if count == 1:  # the commonest draw (a Line-Up refill, a card): the same tests on its one value
+        return type(outcome[0]) is int and 0 <= outcome[0] < pool
     return (
-        type(outcome) is list
-        and len(outcome) == count
-        and count > 0
+        count > 0
         and set(map(type, outcome)) == _INT_ONLY
         and min(outcome) >= 0
         and max(outcome) < pool
-        and (count == 1 or len(set(outcome)) == count)
+        and len(set(outcome)) == count
     )
 
 
@@ -499,6 +501,20 @@ class Annihilageddon(Engine):
             can = pr["can_defend"][str(seat)] if "seats" in pr else pr["can_defend"]
             # ``value in hand`` first: only then is it a card id, which CARDS can be asked about.
             return bool(can) and value in state["players"][seat]["hand"] and "defense" in CARDS[value]
+        if kind == "card" and pr["zone"] != "hand_or_discard":
+            # prompt_options' list for a card from one zone, asked of ``value`` alone: a card id of
+            # the zone that matches the filter, "none" when optional, or one of the owner's tokens.
+            owner = state["players"][pr["of"]]
+            if value in owner[pr["zone"]]:
+                return matches(value, pr.get("filter"))
+            if value == "none":
+                return bool(pr.get("optional"))
+            return (
+                bool(pr.get("tokens"))
+                and type(value) is str
+                and value.startswith("token:")
+                and value[6:] in owner["dwts"]
+            )
         return value in self.prompt_options(state, seat)
 
     # -- transitions --------------------------------------------------------------------------
@@ -510,13 +526,11 @@ class Annihilageddon(Engine):
     def apply_in_place(self, state: State, event: dict[str, Any]) -> State:
         # engines.base.event_kind's check, inline for the common well-formed envelopes.
         kind = event.get("kind") if type(event) is dict else None
-        if not (
-            (kind == "action" and len(event) == 3 and "seat" in event and "action" in event)
-            or (kind == "chance" and len(event) == 2 and "outcome" in event)
-        ):
-            kind = event_kind(event)
         st = state
-        if kind == "chance":
+        # An action goes past the chance branch on one test.
+        if not (kind == "action" and len(event) == 3 and "seat" in event and "action" in event) and (
+            (kind == "chance" and len(event) == 2 and "outcome" in event) or event_kind(event) == "chance"
+        ):
             need = st["need"]
             if need is None:
                 raise IllegalAction("No random outcome is due now.", code="no_chance_due")
@@ -553,12 +567,32 @@ class Annihilageddon(Engine):
                 ok = self._allowed(st, seat, action, None)  # False for a type that is no action's
             else:
                 ok = False
+        elif "seats" in pr:
+            # _moving, the answer type and _answer_offered's test for a defense window, inline:
+            # a seat asked that has not answered, "take" or a Defense in hand when it may defend.
+            t = action.get("type")
+            ok = (
+                t == "defend"
+                and len(action) == 2
+                and "value" in action
+                and st["phase"] != "over"
+                and seat in pr["seats"]
+                and (key := str(seat)) not in pr["answers"]
+                and pr["kind"] == "defend"
+                and (
+                    (value := action["value"]) == "take"
+                    or (pr["can_defend"][key] and value in st["players"][seat]["hand"] and "defense" in CARDS[value])
+                )
+            )
         else:
             t = action.get("type")
             ok = (
-                self._moving(st, seat, pr)
-                and t == ("defend" if "seats" in pr else "choose")
-                and self._allowed(st, seat, action, pr)
+                t == "choose"
+                and seat == pr["seat"]
+                and st["phase"] != "over"
+                and len(action) == 2
+                and "value" in action
+                and self._answer_offered(st, seat, pr, action["value"])
             )
         if not ok:
             self.validate(st, seat, action)
@@ -583,7 +617,7 @@ class Annihilageddon(Engine):
             # A secret answer: kept in the prompt until every asked seat has answered, then
             # all are handed to the waiting Attack at once (interp.ask_together).
             answers = pr["answers"]
-            answers[str(seat)] = action["value"]
+            answers[key if ok else str(seat)] = action["value"]
             # validate admits only an asked seat that has not answered: the keys are a subset.
             if len(answers) < len(pr["seats"]):
                 return st
