@@ -39,6 +39,7 @@ from . import bots
 from .cards import CARDS, ONGOING, matches, of_kind, physical
 from .interp import (
     PLAY_TRIGGERS,
+    SEAT_KEYS,
     START_HP,
     controls_any,
     defense_options,
@@ -75,16 +76,20 @@ def _draw_fits(pool: int, count: int, outcome: Any) -> bool:
         return False
     if count == 1:  # the commonest draw (a Line-Up refill, a card): the same tests on its one value
         return type(outcome[0]) is int and 0 <= outcome[0] < pool
-    return (
-        count > 0
-        and set(map(type, outcome)) == _INT_ONLY
-        and min(outcome) >= 0
-        and max(outcome) < pool
-        and len(set(outcome)) == count
-    )
+    if count <= 0:
+        return False
+    # Exactly ints, then distinct values of range(pool): their set within the range's (no min and
+    # max walks).
+    if set(map(type, outcome)) != _INT_ONLY:
+        return False
+    values = set(outcome)
+    return len(values) == count and values <= (_RANGES[pool] if pool < len(_RANGES) else frozenset(range(pool)))
 
 
 _INT_ONLY = {int}
+
+#: frozenset(range(n)) for every pool a game draws from (the main deck is the largest).
+_RANGES = tuple(frozenset(range(n)) for n in range(256))
 
 
 def copy_state(st: State) -> State:
@@ -577,7 +582,7 @@ class Annihilageddon(Engine):
                 and "value" in action
                 and st["phase"] != "over"
                 and seat in pr["seats"]
-                and (key := str(seat)) not in pr["answers"]
+                and (key := SEAT_KEYS[seat]) not in pr["answers"]
                 and pr["kind"] == "defend"
                 and (
                     (value := action["value"]) == "take"

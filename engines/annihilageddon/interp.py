@@ -33,6 +33,10 @@ from .cards import CARDS, ONGOING, SINGLE_OPS, matches
 MAX_HP = 25
 START_HP = 20
 
+#: ``str(seat)`` for every seat (2 to 5 players): the key of a seat in the dicts keyed by seat,
+#: indexed instead of converted (issue 17, P1: a str call per victim and per defend answer).
+SEAT_KEYS = tuple(str(s) for s in range(5))
+
 
 class _Signal:
     def __init__(self, name: str):
@@ -172,6 +176,9 @@ def take_outcome(w: dict, pool: list, into: list) -> list:
     """Move the cards of the drawn outcome in ``w`` (indices into ``pool``, which the chance
     event chose) out of ``pool`` onto the end of ``into``, in the outcome's order; ``into``."""
     out = w.pop("outcome")
+    if len(out) == 1:  # most draws: no sort of one index
+        into.append(pool.pop(out[0]))
+        return into
     into += map(pool.__getitem__, out)
     for i in sorted(out, reverse=True):
         del pool[i]
@@ -307,7 +314,7 @@ def statics(st: dict, seat: int) -> dict[str, Any]:
                 out[key] = value
     temp = st["temp"]
     if temp:
-        for key, value in temp.get(str(seat), {}).items():
+        for key, value in temp.get(SEAT_KEYS[seat], {}).items():
             out[key] = value
     return out
 
@@ -320,7 +327,7 @@ def static(st: dict, seat: int, key: str, default: Any = None) -> Any:
     test_static.py holds it to statics at every state of random playouts."""
     temp = st["temp"]
     if temp:
-        mine = temp.get(str(seat))
+        mine = temp.get(SEAT_KEYS[seat])
         if mine and key in mine:
             return mine[key]
     having = STATIC_SETTERS.get(key)
@@ -1054,19 +1061,19 @@ def op_attack(st, f, op):
     i = w.get("i", 0)
     while i < len(victims):
         v = victims[i]
-        if str(v) not in dec:
+        if SEAT_KEYS[v] not in dec:
             if op.get("unavoidable"):
-                dec[str(v)] = ["hit", None]
+                dec[SEAT_KEYS[v]] = ["hit", None]
             else:
                 can = not (env.get("mayhem") and static(st, v, "no_mayhem_defense"))
                 a = ask(st, f, v, "defend", card=env.get("card"), attacker=attacker, can_defend=can)
                 if a is WAIT:
                     w["i"] = i
                     return WAIT
-                dec[str(v)] = ["hit", None] if a == "take" else _use_defense(st, op, v, a, attacker, deny)
+                dec[SEAT_KEYS[v]] = ["hit", None] if a == "take" else _use_defense(st, op, v, a, attacker, deny)
         if not batch:
             w["i"] = i + 1
-            frames = _resolution(st, f, op, v, dec[str(v)], attacker)
+            frames = _resolution(st, f, op, v, dec[SEAT_KEYS[v]], attacker)
             if frames:
                 push(st, frames)
                 return PUSHED
@@ -1099,26 +1106,26 @@ def _after_every_choice(st, f, op, victims, named, dec, attacker, deny) -> list[
     if op.get("interactive"):
         hit = []
         for v in victims:
-            if dec[str(v)][1]:
-                frames.append(_defense_then(st, f, v, dec[str(v)][1], attacker))
+            if dec[SEAT_KEYS[v]][1]:
+                frames.append(_defense_then(st, f, v, dec[SEAT_KEYS[v]][1], attacker))
         for v in victims:
-            if dec[str(v)][0] == "hit":
+            if dec[SEAT_KEYS[v]][0] == "hit":
                 hit.append(v)
         frames.append(frame(op["do"], child_env(f, participants=hit, scope=new_scope(st))))
     elif deny:
         defenders = set()
         for v in victims:
-            if dec[str(v)][1]:
+            if dec[SEAT_KEYS[v]][1]:
                 defenders.add(v)
         for v in victims:
-            if dec[str(v)][1]:
-                frames.append(_defense_then(st, f, v, dec[str(v)][1], attacker))
+            if dec[SEAT_KEYS[v]][1]:
+                frames.append(_defense_then(st, f, v, dec[SEAT_KEYS[v]][1], attacker))
         for b in named:
             if defenders <= {b}:
                 frames.append(frame(op["do"], child_env(f, it=b, scope=new_scope(st))))
     else:
         for v in victims:
-            frames += _resolution(st, f, op, v, dec[str(v)], attacker, not frames)
+            frames += _resolution(st, f, op, v, dec[SEAT_KEYS[v]], attacker, not frames)
     return frames
 
 
@@ -1152,19 +1159,20 @@ def _attack_together(st, f, op, victims, named, attacker, deny):
             else:
                 can = {}  # a loop, not a comprehension: ``st`` and ``env`` would be cells on every call
                 for v in asked:
-                    can[str(v)] = not (env.get("mayhem") and static(st, v, "no_mayhem_defense"))
+                    can[SEAT_KEYS[v]] = not (env.get("mayhem") and static(st, v, "no_mayhem_defense"))
                 ask_together(st, f, asked, "defend", card=env.get("card"), attacker=attacker, can_defend=can)
                 return WAIT
         dec = {}
         shown = []
         for v in victims:
-            a = answers.get(str(v), "take")
-            dec[str(v)] = ["hit", None] if a == "take" else _use_defense(st, op, v, a, attacker, deny)
-            if str(v) in answers:
+            key = SEAT_KEYS[v]
+            a = answers.get(key, "take")
+            dec[key] = ["hit", None] if a == "take" else _use_defense(st, op, v, a, attacker, deny)
+            if key in answers:
                 shown.append([v, a])
         takers = [v for v, a in shown if a == "take"]
         if takers:
-            names = [str(v) for v in takers]
+            names = [SEAT_KEYS[v] for v in takers]
             listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
             st["notes"].append(
                 f"Seat {listed} takes the Attack." if len(names) == 1 else f"Seats {listed} take the Attack."

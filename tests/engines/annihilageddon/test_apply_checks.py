@@ -47,6 +47,18 @@ def _refusal_by_check_outcome(engine, state, outcome) -> str | None:
     return _code(lambda: check_outcome(engine.chance(state), outcome))
 
 
+def _edge_outcomes(spec) -> list:
+    """Outcomes at the edges of a draw: the lowest and highest indices, one past them, a repeat,
+    a bool and a float among ints, one too few and one too many."""
+    if spec["kind"] != "draw":
+        return [[0], [-1], [0.0]]
+    pool, count = spec["pool"], spec["count"]
+    low, high = list(range(count)), list(range(pool - count, pool))
+    out = [low, high, low[:-1], low + [count], [*low[:-1], pool], [-1, *low[1:]], [*low[:-1], low[0]]]
+    out += [[True, *low[1:]], [*high[:-1], float(high[-1])], high[:-1] + [pool]]
+    return out
+
+
 def _prompt_variants(state) -> list[dict]:
     """``state`` and, for an open question, the same question asked otherwise: a defense window
     in which no one may defend, a card asked for optionally or not, with the owner's tokens or
@@ -118,7 +130,7 @@ def test_apply_in_place_refuses_exactly_what_validate_and_check_outcome_refuse(v
         for state, event in zip(states, events):
             movers = engine.to_move(state)
             if movers == [CHANCE]:
-                outcomes = [event["outcome"], *_variants(event["outcome"])]
+                outcomes = [event["outcome"], *_variants(event["outcome"]), *_edge_outcomes(engine.chance(state))]
                 for outcome in outcomes:
                     want = _refusal_by_check_outcome(engine, state, outcome)
                     judge(state, {"kind": "chance", "outcome": outcome}, want)
