@@ -37,6 +37,16 @@ START_HP = 20
 #: indexed instead of converted (issue 17, P1: a str call per victim and per defend answer).
 SEAT_KEYS = tuple(str(s) for s in range(5))
 
+#: The label of a draw of n cards from a seat's deck ([seat][n], n up to 15) and the note of a
+#: seat's reshuffle, made once (issue 17, P1: formatting them was a tenth of an end_turn's cost).
+DRAW_LABELS = tuple(tuple(f"Seat {s} draws {n}" for n in range(16)) for s in range(5))
+SHUFFLE_NOTES = tuple(f"Seat {s} shuffles their discard pile into a new deck." for s in range(5))
+
+
+def draw_label(seat: int, n: int) -> str:
+    """``f"Seat {seat} draws {n}"``, from DRAW_LABELS when it holds it."""
+    return DRAW_LABELS[seat][n] if n < 16 else f"Seat {seat} draws {n}"
+
 
 class _Signal:
     def __init__(self, name: str):
@@ -222,12 +232,12 @@ def ensure_top(st: dict, f: dict, seat: int, k: int, visible):
                 pool.clear()
                 continue
             # The outcome was taken above, so draw_from records the draw due and says WAIT.
-            label = f"Seat {seat} draws {need}" if visible != "all" else f"Top of seat {seat}'s deck"
+            label = draw_label(seat, need) if visible != "all" else f"Top of seat {seat}'s deck"
             return draw_from(st, f, ["player", seat], need, visible, label)
         if p["discard"]:
             p["pool"] = sorted(p["discard"])
             p["discard"] = []
-            st["notes"].append(f"Seat {seat} shuffles their discard pile into a new deck.")
+            st["notes"].append(SHUFFLE_NOTES[seat])
             continue
         break
     return min(k, len(top))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from .cards import CARDS
 from .interp import (
     DONE,
+    DRAW_LABELS,
     HAVING,
     MAX_HP,
     OVER,
@@ -320,7 +321,7 @@ def end_turn_at_once(st: dict, f: dict) -> None:
                 "zone": ["player", seat],
                 "count": need,
                 "visible": [seat],
-                "label": f"Seat {seat} draws {need}",
+                "label": DRAW_LABELS[seat][need],  # need: 1 to 6
             }
             return
     # op_draw, from here to the sort. A draw that came in is taken as ensure_top takes it; it was
