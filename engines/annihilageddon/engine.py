@@ -30,6 +30,7 @@ See RULES.md beside this file for every ruling.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..base import CHANCE, Action, Engine, IllegalAction, InvalidConfig, State, event_kind
@@ -428,6 +429,14 @@ class Annihilageddon(Engine):
                     code="cannot_buy",
                 )
             if kind in ("choose", "defend"):
+                value = action.get("value")
+                if pr is not None and type(value) in (bool, float) and value in self.prompt_options(state, seat):
+                    # Equal to an option only as Python compares numbers: say how to answer it.
+                    raise IllegalAction(
+                        f"{json.dumps(value)} is not one of the choices offered: give a choice exactly as "
+                        f"offered (the whole number {int(value)}, not {json.dumps(value)}).",
+                        code="bad_choice",
+                    )
                 raise IllegalAction("That is not one of the choices offered.", code="bad_choice")
             raise IllegalAction("That action is not allowed now.", code="illegal_action")
 
@@ -499,7 +508,9 @@ class Annihilageddon(Engine):
         prompts every turn asks (its options as stored; a defense: "take" or a Defense in hand)."""
         kind = pr["kind"]
         if kind in ("target", "slot", "option", "token", "yesno", "trigger"):
-            return value in pr["options"]
+            # Every option is an int or a str; the list's == would also take 1.0 and True for 1,
+            # which the ops then use as an index or a seat (a TypeError, or a bool in the state).
+            return (type(value) is int or type(value) is str) and value in pr["options"]
         if kind == "defend":
             if value == "take":
                 return True

@@ -6,6 +6,8 @@ itself is allowed; a chance outcome: check_outcome), with their codes, and accep
 The candidates are every legal action of every seat (to move or not, and seats that are no seat),
 their near misses, actions legal elsewhere in the playout, and near misses of every drawn outcome."""
 
+import json
+
 import pytest
 
 from engines import registry
@@ -36,9 +38,22 @@ def _refusal_by_validate(engine, state, seat, action) -> str | None:
     code = _code(lambda: engine.validate(state, seat, action))
     if code is not None and code not in (*NOT_ALLOWED.values(), "illegal_action"):
         return code
-    if action in engine.legal_actions(state, seat):
+    if _listed(action, engine.legal_actions(state, seat)):
         return None
     return NOT_ALLOWED.get(action["type"], "illegal_action")
+
+
+def _listed(action, legal) -> bool:
+    """Membership in the list as the engine means it: an answer is an offered choice exactly as
+    JSON tells values apart (1.0 and true are not the option 1); anything else as the list's ==
+    says (a Line-Up slot of 1.0 buys slot 1)."""
+    if action["type"] in ("choose", "defend"):
+        return _json(action) in map(_json, legal)
+    return action in legal
+
+
+def _json(value) -> str:
+    return json.dumps(value, sort_keys=True)
 
 
 def _refusal_by_check_outcome(engine, state, outcome) -> str | None:
@@ -98,7 +113,7 @@ TOKENS = of_kind("dwt")
 def _answers(state) -> list:
     """Answers worth trying at ``state``'s question: the plain words, every token, every card
     of every zone of every player."""
-    out: list = ["none", "take", "participate", "decline", 0, 1]
+    out: list = ["none", "take", "participate", "decline", 0, 1, 1.0, True, 0.0, False, "1"]
     for p in state["players"]:
         out += [f"token:{t}" for t in p["dwts"]]
         for zone in ("hand", "discard", "top", "pool"):
@@ -111,19 +126,28 @@ def _answers(state) -> list:
 def test_apply_in_place_refuses_exactly_what_validate_and_check_outcome_refuse(version):
     engine = registry.get("annihilageddon", version)
     seen: list[dict] = []
-    judged = {"accepted": 0, "refused": 0}
+    judged = {"accepted": 0, "refused": 0, "look-alikes": 0}
     kinds: set[str] = set()
 
-    def judge(state, event, want):
+    def judge(state, event, want, *, made_up=False):
         try:
             got = _code(lambda: engine.apply_in_place(copy_state(state), event))
         except (TypeError, IndexError, ValueError):
-            # Past the checks, which is all this test judges: an option answered with 1.0, which
-            # the list admits (1.0 == 1), fails as an index (as it did before these checks), and
-            # _prompt_variants' questions are not always ones their op can take every answer to.
+            # Past the checks, which is all this test judges: _prompt_variants' questions are not
+            # always ones their op can take every answer to. A question the game asked takes
+            # every answer the checks let through.
+            if not made_up:
+                raise
             got = None
         assert got == want, f"{event!r}: apply_in_place says {got!r}, the reference says {want!r}"
         judged["refused" if want else "accepted"] += 1
+        action, seat = event.get("action"), event.get("seat")
+        if type(action) is dict and type(action.get("value")) in (bool, float) and seat in range(state["seats"]):
+            if action in engine.legal_actions(state, seat):
+                # An answer the list's == finds (1.0 or true for the option 1): refused as not
+                # offered, never taken.
+                assert want == "bad_choice" == got, f"{event!r}: {got!r}"
+                judged["look-alikes"] += 1
 
     for seats in (2, 3, 5):
         states, events = playout(engine, seats, f"an-apply-checks:{version}:{seats}", bound=260, prefix=True)
@@ -148,6 +172,7 @@ def test_apply_in_place_refuses_exactly_what_validate_and_check_outcome_refuse(v
                                 variant,
                                 {"kind": "action", "seat": seat, "action": action},
                                 _refusal_by_validate(engine, variant, seat, action),
+                                made_up=variant is not state,
                             )
             candidates = []
             for seat in range(seats):
@@ -165,5 +190,5 @@ def test_apply_in_place_refuses_exactly_what_validate_and_check_outcome_refuse(v
                     want = _refusal_by_validate(engine, state, seat, action)
                     assert want is not None
                     judge(state, {"kind": "action", "seat": seat, "action": action}, want)
-    assert judged["accepted"] > 500 and judged["refused"] > 20000
+    assert judged["accepted"] > 500 and judged["refused"] > 20000 and judged["look-alikes"] > 50, judged
     assert kinds >= {"play", "buy", "end_turn", "choose"} | ({"defend"} if version == "2" else set())
