@@ -30,15 +30,18 @@ See RULES.md beside this file for every ruling.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..base import CHANCE, Action, Engine, IllegalAction, InvalidConfig, State, event_kind
 from ..chance import check_outcome, draw_spec
 from ..treecopy import copy_tree
 from . import bots
+from . import turn as turn_machine
 from .cards import CARDS, ONGOING, matches, of_kind, physical
 from .interp import (
     PLAY_TRIGGERS,
+    SEAT_KEYS,
     START_HP,
     controls_any,
     defense_options,
@@ -50,7 +53,7 @@ from .interp import (
     static,
     zone_list,
 )
-from .turn import end_turn, resume
+from .turn import _END_DRAW_AT, END_OF_TURN, end_turn, resume
 
 FAMILIAR_COST = 6
 WILD_MAGIC_COST = 3
@@ -71,18 +74,24 @@ def _draw_fits(pool: int, count: int, outcome: Any) -> bool:
     """Whether ``outcome`` passes check_outcome for a draw of ``count`` from ``pool`` cards, for
     the plain list of ints every recorded draw is (anything else: check_outcome judges it). The
     walks are C's: every value's type is int (not bool), then the range and the distinctness."""
-    return (
-        type(outcome) is list
-        and len(outcome) == count
-        and count > 0
-        and set(map(type, outcome)) == _INT_ONLY
-        and min(outcome) >= 0
-        and max(outcome) < pool
-        and (count == 1 or len(set(outcome)) == count)
-    )
+    if type(outcome) is not list or len(outcome) != count:
+        return False
+    if count == 1:  # the commonest draw (a Line-Up refill, a card): the same tests on its one value
+        return type(outcome[0]) is int and 0 <= outcome[0] < pool
+    if count <= 0:
+        return False
+    # Exactly ints, then distinct values of range(pool): their set within the range's (no min and
+    # max walks).
+    if set(map(type, outcome)) != _INT_ONLY:
+        return False
+    values = set(outcome)
+    return len(values) == count and values <= (_RANGES[pool] if pool < len(_RANGES) else frozenset(range(pool)))
 
 
 _INT_ONLY = {int}
+
+#: frozenset(range(n)) for every pool a game draws from (the main deck is the largest).
+_RANGES = tuple(frozenset(range(n)) for n in range(256))
 
 
 def copy_state(st: State) -> State:
@@ -421,6 +430,14 @@ class Annihilageddon(Engine):
                     code="cannot_buy",
                 )
             if kind in ("choose", "defend"):
+                value = action.get("value")
+                if pr is not None and type(value) in (bool, float) and value in self.prompt_options(state, seat):
+                    # Equal to an option only as Python compares numbers: say how to answer it.
+                    raise IllegalAction(
+                        f"{json.dumps(value)} is not one of the choices offered: give a choice exactly as "
+                        f"offered (the whole number {int(value)}, not {json.dumps(value)}).",
+                        code="bad_choice",
+                    )
                 raise IllegalAction("That is not one of the choices offered.", code="bad_choice")
             raise IllegalAction("That action is not allowed now.", code="illegal_action")
 
@@ -492,13 +509,29 @@ class Annihilageddon(Engine):
         prompts every turn asks (its options as stored; a defense: "take" or a Defense in hand)."""
         kind = pr["kind"]
         if kind in ("target", "slot", "option", "token", "yesno", "trigger"):
-            return value in pr["options"]
+            # Every option is an int or a str; the list's == would also take 1.0 and True for 1,
+            # which the ops then use as an index or a seat (a TypeError, or a bool in the state).
+            return (type(value) is int or type(value) is str) and value in pr["options"]
         if kind == "defend":
             if value == "take":
                 return True
             can = pr["can_defend"][str(seat)] if "seats" in pr else pr["can_defend"]
             # ``value in hand`` first: only then is it a card id, which CARDS can be asked about.
             return bool(can) and value in state["players"][seat]["hand"] and "defense" in CARDS[value]
+        if kind == "card" and pr["zone"] != "hand_or_discard":
+            # prompt_options' list for a card from one zone, asked of ``value`` alone: a card id of
+            # the zone that matches the filter, "none" when optional, or one of the owner's tokens.
+            owner = state["players"][pr["of"]]
+            if value in owner[pr["zone"]]:
+                return matches(value, pr.get("filter"))
+            if value == "none":
+                return bool(pr.get("optional"))
+            return (
+                bool(pr.get("tokens"))
+                and type(value) is str
+                and value.startswith("token:")
+                and value[6:] in owner["dwts"]
+            )
         return value in self.prompt_options(state, seat)
 
     # -- transitions --------------------------------------------------------------------------
@@ -510,26 +543,37 @@ class Annihilageddon(Engine):
     def apply_in_place(self, state: State, event: dict[str, Any]) -> State:
         # engines.base.event_kind's check, inline for the common well-formed envelopes.
         kind = event.get("kind") if type(event) is dict else None
-        if not (
-            (kind == "action" and len(event) == 3 and "seat" in event and "action" in event)
-            or (kind == "chance" and len(event) == 2 and "outcome" in event)
-        ):
-            kind = event_kind(event)
         st = state
-        if kind == "chance":
+        # An action goes past the chance branch on one test.
+        if not (kind == "action" and len(event) == 3 and "seat" in event and "action" in event) and (
+            (kind == "chance" and len(event) == 2 and "outcome" in event) or event_kind(event) == "chance"
+        ):
             need = st["need"]
             if need is None:
                 raise IllegalAction("No random outcome is due now.", code="no_chance_due")
             outcome = event["outcome"]
-            if "dice" in need or not _draw_fits(len(zone_list(st, need["zone"])), need["count"], outcome):
-                check_outcome(self.chance(st), outcome)  # dice, or a refusal in check_outcome's words
+            if "dice" in need:
+                check_outcome(self.chance(st), outcome)
+            else:
+                # zone_list's commonest answer (a player's deck: every end of turn's draw) inline.
+                zone = need["zone"]
+                pool = st["players"][zone[1]]["pool"] if zone[0] == "player" else zone_list(st, zone)
+                if not _draw_fits(len(pool), need["count"], outcome):
+                    check_outcome(self.chance(st), outcome)  # a refusal in check_outcome's words
             st["notes"] = []
             if "held_notes" in st:
                 st["held_notes"] = []
             st["need"] = None
+            f = st["stack"][-1]
             # Only a list of ints gets here: a new list holds nothing of the event.
-            st["stack"][-1]["work"]["outcome"] = list(outcome)
-            resume(st)
+            f["work"]["outcome"] = list(outcome)
+            if f["prog"] is END_OF_TURN and f["pc"] == _END_DRAW_AT:
+                # resume's first case, asked here (most draws are this one; a frame read back
+                # from JSON holds an equal list, not this one, and goes through resume). Through
+                # the module, which test_turn_shortcuts patches to hold it to run.
+                turn_machine.end_turn_at_once(st, f)
+            else:
+                resume(st)
             return st
         seat, action = event["seat"], event["action"]
         # validate's tests, without its refusals (issue 17, P1: validate and the chain of type
@@ -553,12 +597,32 @@ class Annihilageddon(Engine):
                 ok = self._allowed(st, seat, action, None)  # False for a type that is no action's
             else:
                 ok = False
+        elif "seats" in pr:
+            # _moving, the answer type and _answer_offered's test for a defense window, inline:
+            # a seat asked that has not answered, "take" or a Defense in hand when it may defend.
+            t = action.get("type")
+            ok = (
+                t == "defend"
+                and len(action) == 2
+                and "value" in action
+                and st["phase"] != "over"
+                and seat in pr["seats"]
+                and (key := SEAT_KEYS[seat]) not in pr["answers"]
+                and pr["kind"] == "defend"
+                and (
+                    (value := action["value"]) == "take"
+                    or (pr["can_defend"][key] and value in st["players"][seat]["hand"] and "defense" in CARDS[value])
+                )
+            )
         else:
             t = action.get("type")
             ok = (
-                self._moving(st, seat, pr)
-                and t == ("defend" if "seats" in pr else "choose")
-                and self._allowed(st, seat, action, pr)
+                t == "choose"
+                and seat == pr["seat"]
+                and st["phase"] != "over"
+                and len(action) == 2
+                and "value" in action
+                and self._answer_offered(st, seat, pr, action["value"])
             )
         if not ok:
             self.validate(st, seat, action)
@@ -583,12 +647,14 @@ class Annihilageddon(Engine):
             # A secret answer: kept in the prompt until every asked seat has answered, then
             # all are handed to the waiting Attack at once (interp.ask_together).
             answers = pr["answers"]
-            answers[str(seat)] = action["value"]
+            answers[key if ok else str(seat)] = action["value"]
             # validate admits only an asked seat that has not answered: the keys are a subset.
             if len(answers) < len(pr["seats"]):
                 return st
             st["prompt"] = None
-            st["stack"][-1]["work"]["answer"] = {k: answers[k] for k in sorted(answers)}
+            # Sorted by seat key (unique, so no value is compared); not a comprehension, whose
+            # cell for ``answers`` every apply_in_place would make.
+            st["stack"][-1]["work"]["answer"] = dict(sorted(answers.items()))
             run(st)
             # What the window showed and did is told in the next log line: this event's
             # line must read the same whatever was chosen (describe()).

