@@ -12,12 +12,12 @@ import random
 import pytest
 
 from engines import registry
-from engines.base import CHANCE, IllegalAction, canonical_json
+from engines.base import IllegalAction, canonical_json
 from engines.wizard_dodgeball import fast, rules, spells
 from engines.wizard_dodgeball.state import index, move_allowance, wizard
 
 from ..near_misses import near_misses
-from ..test_conformance import Rng, step
+from .playouts import bot_playout
 
 
 def _answer(apply, state, event):
@@ -29,18 +29,8 @@ def _answer(apply, state, event):
 
 def _playout(engine, seats: int, key: str, bot: str, bound: int):
     """States before each event of a playout with ``bot``, and the events."""
-    rng = Rng(key)
-    state = engine.setup(engine.validate_config({}, seats), seats)
-    n = 0
-    while engine.to_move(state) and n < bound:
-        to_move = engine.to_move(state)
-        if bot == "random" or to_move == [CHANCE]:
-            event = step(engine, state, n + 2, rng)
-        else:
-            event = {"kind": "action", "seat": to_move[0], "action": engine.bot_action(bot, state, to_move[0], rng)}
+    for state, event, _after in bot_playout(engine, seats, key, bot, bound):
         yield state, event
-        state = engine.apply(state, event)
-        n += 1
 
 
 def _tried(engine, state, event, rng, seen):

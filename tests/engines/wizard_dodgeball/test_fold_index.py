@@ -15,7 +15,7 @@ import operator
 import pytest
 
 from engines import registry
-from engines.base import CHANCE, canonical_json
+from engines.base import canonical_json
 from engines.wizard_dodgeball.geometry import court, line_blocked_by, line_of_sight
 from engines.wizard_dodgeball.rules import LEAVES_NO_EFFECT
 from engines.wizard_dodgeball.state import (
@@ -30,25 +30,17 @@ from engines.wizard_dodgeball.state import (
 )
 
 from ..test_conformance import Rng, step
+from .playouts import bot_playout
 
 
 def _fold_beside_apply(engine, seats: int, key: str, bot: str, bound: int):
     """Play with ``bot``, folding one owned state in place beside the copying apply; yield
     (event, folded state, applied state) after every event."""
-    rng = Rng(key)
-    applied = engine.setup(engine.validate_config({}, seats), seats)
-    folded = engine.owned_copy(applied)
-    n = 0
-    while engine.to_move(applied) and n < bound:
-        to_move = engine.to_move(applied)
-        if bot == "random" or to_move == [CHANCE]:
-            event = step(engine, applied, n + 2, rng)
-        else:
-            seat = to_move[0]
-            event = {"kind": "action", "seat": seat, "action": engine.bot_action(bot, applied, seat, rng)}
-        applied = engine.apply(applied, event)
+    folded = None
+    for before, event, applied in bot_playout(engine, seats, key, bot, bound):
+        if folded is None:
+            folded = engine.owned_copy(before)
         folded = engine.apply_in_place(folded, event)
-        n += 1
         yield event, folded, applied
 
 
