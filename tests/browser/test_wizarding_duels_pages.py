@@ -218,7 +218,7 @@ def move_costs(state, actions) -> dict:
     if not state.get("act"):
         return {}
     m = state["models"][state["act"]["model"]]
-    _, steps, _ = rules._step_rules(state, m)
+    _, steps, _, _ = rules._step_rules(state, m)
     points = rules.move_points(state, m)
     start = hex_of(m)
     # (cost, dangerous entries), cheapest first and then safest, as the page's route is chosen.
