@@ -188,6 +188,11 @@ def end_stalled_game(state: State) -> None:
 #: one (issue 17, P1). test_fold_index holds the effects of playouts to it.
 LEAVES_NO_EFFECT = frozenset({"teleport", "dispel"})
 
+#: The spell cards none of whose faces is one of ``face_bits``' (``state._FACE_BIT``): their
+#: effects ending leaves every wizard's bits as they were, so a recharge of one does not read the
+#: bits afresh (issue 17, P1). test_fold_index holds it to the faces' data.
+NO_FACE_BITS = frozenset({"fireball", "shield", "strong_weak", "drain_boost"})
+
 
 def recharge(state: State, side: int, card_id: str) -> None:
     cards = state["cards"][side]
@@ -198,7 +203,8 @@ def recharge(state: State, side: int, card_id: str) -> None:
         return
     effects = state["effects"]
     state["effects"] = kept = [e for e in effects if not (e["side"] == side and e["card"] == card_id)]
-    if len(kept) != len(effects):  # a spent card's effects may be gone already (dispelled, eliminated)
+    # a spent card's effects may be gone already (dispelled, eliminated)
+    if len(kept) != len(effects) and card_id not in NO_FACE_BITS:
         effects_changed(state)
 
 
