@@ -65,10 +65,12 @@ def name(jersey: int) -> str:
 # turns
 
 
-def begin_turn(state: State, side: int) -> bool | None:
+def begin_turn(state: State, side: int, ix: Budgets | None = None, n: int | None = None) -> bool | None:
     """Activate the side's next wizard in line-up order (left to right), skipping the eliminated.
-    Returns whether that wizard is frozen, which settle asks next (None: nobody was activated)."""
-    if type(ix := state["budgets"]) is Budgets:
+    Returns whether that wizard is frozen, which settle asks next (None: nobody was activated).
+    end_turn hands over what it has read already: ``n`` the number of the turn it ended, and
+    ``ix`` a fold's index (None: looked for here), so neither is read again (issue 17, P1)."""
+    if ix is not None or type(ix := state["budgets"]) is Budgets:
         lineup = ix.lineups[side]  # a fold's index (issue 17, P1)
         bits_of = ix.bits
     else:
@@ -106,8 +108,9 @@ def begin_turn(state: State, side: int) -> bool | None:
         seat = seats[state["turns_taken"][side] % len(seats)]
     else:
         seat = state["controllers"][side][chosen["slot"]]
-    prev = state["turn"]["n"] if state["turn"] is not None else 0
-    state["turn"] = {"n": prev + 1, "side": side, "wizard": jersey, "actions": actions, "seat": seat}
+    if n is None:
+        n = state["turn"]["n"] if state["turn"] is not None else 0
+    state["turn"] = {"n": n + 1, "side": side, "wizard": jersey, "actions": actions, "seat": seat}
     return bool(bits & FREEZE)
 
 
@@ -125,7 +128,7 @@ def is_version_1(state: State) -> bool:
 def end_turn(state: State) -> bool | None:
     """Returns begin_turn's answer for the next turn's wizard, None when no turn began."""
     turn = state["turn"]
-    side, jersey = turn["side"], turn["wizard"]
+    side, jersey, n = turn["side"], turn["wizard"], turn["n"]
     # Spell cards recharge at the end of the casting wizard's next turn; their effects end with them.
     if type(ix := state["budgets"]) is Budgets:
         # A fold's index lists the wizard's spent cards: its side's other cards are not looked at
@@ -134,13 +137,14 @@ def end_turn(state: State) -> bool | None:
         if spent:
             cards = state["cards"][side]
             for card_id in spent[:]:
-                if cards[card_id]["turn"] < turn["n"]:
+                if cards[card_id]["turn"] < n:
                     recharge(state, side, card_id)
         w = ix.by_j[jersey]
     else:
+        ix = None
         for card_id, card in state["cards"][side].items():
             # The caster first: it rules out a charged card too (its caster is None; issue 17, P1).
-            if card["caster"] == jersey and not card["charged"] and card["turn"] < turn["n"]:
+            if card["caster"] == jersey and not card["charged"] and card["turn"] < n:
                 recharge(state, side, card_id)
         w = wizard(state, jersey)
     state["next_slot"][side] = (w["slot"] + 1) % 5
@@ -151,10 +155,10 @@ def end_turn(state: State) -> bool | None:
         if state["stall_turns"] and state["quiet_turns"] >= state["stall_turns"]:
             end_stalled_game(state)
             return None
-    elif state["turn_limit"] is not None and turn["n"] >= state["turn_limit"]:
+    elif state["turn_limit"] is not None and n >= state["turn_limit"]:
         end_unfinished_game(state)
         return None
-    return begin_turn(state, 1 - side)
+    return begin_turn(state, 1 - side, ix, n)
 
 
 def end_unfinished_game(state: State) -> None:
