@@ -14,7 +14,7 @@ import pytest
 from engines import registry
 from engines.base import CHANCE, IllegalAction, canonical_json
 from engines.wizard_dodgeball import fast, rules, spells
-from engines.wizard_dodgeball.state import index, move_allowance, wizard
+from engines.wizard_dodgeball.state import court_of, index, move_allowance, occupancy, wizard
 
 from ..near_misses import near_misses
 from ..test_conformance import Rng, step
@@ -226,3 +226,43 @@ def test_the_fast_moves_search_answers_as_reachable():
                 reached += got
                 unreached += not got
     assert asked > 2000 and reached > 1000 and unreached > 20, (asked, reached, unreached)
+
+
+def _placement_scan(state, around):
+    """``rules.placement_squares`` as it was: every ring, the nearest first, found by scanning
+    the court's squares."""
+    c = court_of(state)
+    occ = occupancy(state)
+    for radius in range(1, max(c.width, c.length) + 1):
+        ring = [s for s in c.squares if max(abs(s[0] - around[0]), abs(s[1] - around[1])) == radius and s not in occ]
+        if ring:
+            return ring
+    return []
+
+
+def test_placement_squares_read_from_the_neighbours_are_the_courts_scan():
+    """``rules.placement_squares`` (the nearest ring read from ``Court.neighbours`` when one of
+    them is empty) against the scan of the court it replaced: the same squares in the same order,
+    around every square of the court, along a random playout and on a crowded court where a
+    square's neighbours are all taken."""
+    engine = registry.get("wizard-dodgeball")
+    asked = farther = 0
+    for n, (state, _event) in enumerate(_playout(engine, 2, "wd-fast:placement", "random", 600)):
+        if n % 25:
+            continue
+        for around in court_of(state).squares:
+            want = _placement_scan(state, around)
+            assert rules.placement_squares(state, around) == want, (around, state)
+            asked += 1
+            farther += max(max(abs(s[0] - around[0]), abs(s[1] - around[1])) for s in want) > 1
+    # a crowded corner: the wizards of both sides around (1, 1), so the ring of radius 1 is full
+    state = engine.setup(engine.validate_config({}, 2), 2)
+    for w, square in zip(state["wizards"], [(1, 2), (2, 1), (2, 2), (3, 1), (3, 2)]):
+        w["sq"] = list(square)
+    for b in state["balls"]:
+        b["sq"], b["holder"] = None, None
+    for around in [(1, 1), (1, 2), (2, 1), (3, 3)]:
+        want = _placement_scan(state, around)
+        assert rules.placement_squares(state, around) == want, around
+        farther += max(max(abs(s[0] - around[0]), abs(s[1] - around[1])) for s in want) > 1
+    assert asked > 1000 and farther, (asked, farther)
