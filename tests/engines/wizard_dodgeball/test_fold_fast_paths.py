@@ -67,6 +67,22 @@ def _tried(engine, state, event, rng, seen):
             for w in state["wizards"]:
                 action = {"type": "cast", "spell": face, "targets": [{"wizard": w["j"]}]}
                 out.append({"kind": "action", "seat": seat, "action": action})
+    # a cast of every face that targets a wizard at every pair of neighbouring wizards, and at
+    # three in a row or with a wizard named twice: areas too large, not connected, or one
+    # target's own refusal (the fast cast at several wizards)
+    on = [w for w in state["wizards"] if not w["out"]]
+    groups = [
+        [a["j"], b["j"]]
+        for a in on
+        for b in on
+        if a["j"] < b["j"] and max(abs(a["sq"][0] - b["sq"][0]), abs(a["sq"][1] - b["sq"][1])) <= 2
+    ]
+    groups += [g + [c["j"]] for g in groups[:3] for c in on if c["j"] not in g] + [[g[0], g[0]] for g in groups[:1]]
+    for face, spec in sorted(spells.faces().items()):
+        if spec["targets"] in ("wizard", "wizard_or_ball"):
+            for g in groups:
+                action = {"type": "cast", "spell": face, "targets": [{"wizard": j} for j in g]}
+                out.append({"kind": "action", "seat": seat, "action": action})
     # a Dispel at every effect, and at one that is not there; a Teleport at every ball, and at
     # one that is not there
     for eid in [e["id"] for e in state["effects"]] + [state["next_effect"]]:
@@ -194,6 +210,30 @@ def test_the_fast_cast_takes_most_casts_itself(monkeypatch):
             declined = before
     assert taken > 200 and declined < taken // 10, (taken, declined)
     assert others > 10 and others_declined == 0, (others, others_declined)
+
+
+def test_the_fast_cast_at_several_wizards_takes_every_legal_one(monkeypatch):
+    """``fast.cast_at_wizards`` must not decline a legal cast at several wizards (it would still
+    be right, only slow): over random playouts, every one played is applied by it."""
+    engine = registry.get("wizard-dodgeball")
+    taken = declined = 0
+    real = fast.cast_at_wizards
+
+    def counting(*args):
+        nonlocal taken, declined
+        done = real(*args)
+        taken += done
+        declined += not done
+        return done
+
+    monkeypatch.setattr(fast, "cast_at_wizards", counting)
+    for g in range(2):
+        for state, event in _playout(engine, 2, f"wd-fast:casts:{g}", "random", 2500):
+            action = event.get("action")
+            if event["kind"] == "action" and action["type"] == "cast" and len(action["targets"]) > 1:
+                if all(list(ref) == ["wizard"] for ref in action["targets"]):
+                    engine.apply_in_place(engine.owned_copy(state), event)
+    assert taken > 30 and declined == 0, (taken, declined)
 
 
 def test_the_fast_moves_search_answers_as_reachable():
