@@ -590,6 +590,18 @@ def _open_cast(
     state["cards"][side][card_id] = {"charged": False, "caster": jersey, "turn": turn["n"]}
     ix.spent[jersey].append(card_id)
     state["rolls"] = []
+    if len(resisters) == 1:  # most casts: one target
+        steps = None
+        if resisters[0] is None:
+            outcomes = ["auto"]
+        else:
+            outcomes = ["pending"]
+            steps = [{"step": "cast_roll"}, {"step": "resist", "i": 0, "rebound": False}, {"step": "cast_apply"}]
+    else:
+        outcomes = ["auto" if r is None else "pending" for r in resisters]
+        steps = [{"step": "resist", "i": i, "rebound": False} for i, r in enumerate(resisters) if r is not None]
+        if steps:
+            steps = [{"step": "cast_roll"}, *steps, {"step": "cast_apply"}]
     state["cast"] = {
         "face": face_id,
         "card": card_id,
@@ -598,22 +610,11 @@ def _open_cast(
         "targets": refs,
         "resisters": resisters,
         "score": None,
-        "outcomes": ["auto" if r is None else "pending" for r in resisters]
-        if len(resisters) > 1
-        else ["auto" if resisters[0] is None else "pending"],
+        "outcomes": outcomes,
         "rebound": False,
     }
-    if len(resisters) == 1:
-        if resisters[0] is not None:
-            state["queue"][0:0] = [
-                {"step": "cast_roll"},
-                {"step": "resist", "i": 0, "rebound": False},
-                {"step": "cast_apply"},
-            ]
-    else:
-        steps = [{"step": "resist", "i": i, "rebound": False} for i, r in enumerate(resisters) if r is not None]
-        if steps:
-            state["queue"][0:0] = [{"step": "cast_roll"}, *steps, {"step": "cast_apply"}]
+    if steps:
+        state["queue"][0:0] = steps
     if "quiet_turns" in state:
         state["quiet_turns"] = 0
 
