@@ -103,8 +103,8 @@ def begin_turn(state: State, side: int, ix: Budgets | None = None, n: int | None
     actions = 2
     if bits:  # most wizards bear none of the faces asked about
         actions += (1 if bits & SPEED else 0) - (1 if bits & SLOW else 0)  # 1 to 3, never below 0
-    seats = state["sides"][side]
     if state["team_control"] == "turns":
+        seats = state["sides"][side]
         seat = seats[state["turns_taken"][side] % len(seats)]
     else:
         seat = state["controllers"][side][chosen["slot"]]
