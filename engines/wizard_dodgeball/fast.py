@@ -267,7 +267,7 @@ def cast_at_one_wizard(state: State, ix: Budgets, turn: dict, action: dict) -> b
     holding a ball (its ball is placed by a choice)."""
     targets = action.get("targets")
     if type(targets) is not list or len(targets) != 1:
-        return False
+        return type(targets) is list and len(targets) > 1 and cast_at_wizards(state, ix, turn, action, targets)
     ref = targets[0]
     if type(ref) is not dict or len(ref) != 1:
         return False
@@ -327,7 +327,7 @@ def cast_at_one_wizard(state: State, ix: Budgets, turn: dict, action: dict) -> b
     resisted = t["side"] != side
     if not resisted and face_id == "butter_fingers" and t["ball"] is not None:
         return False
-    _open_cast(state, ix, turn, face_id, card_id, jersey, side, {"wizard": tj}, tj if resisted else None)
+    _open_cast(state, ix, turn, face_id, card_id, jersey, side, [{"wizard": tj}], [tj if resisted else None])
     if resisted:
         if not ix.active:
             rules.settle(state)  # with a roll pending, settle only activates balls
@@ -352,6 +352,83 @@ def cast_at_one_wizard(state: State, ix: Budgets, turn: dict, action: dict) -> b
             turn["actions"] = max(0, turn["actions"] - 1)
     state["cast"] = None
     rules.settle(state, None, face_id == "freeze" and tj == jersey)
+    return True
+
+
+def cast_at_wizards(state: State, ix: Budgets, turn: dict, action: dict, targets: list) -> bool:
+    """A legal cast at several wizards, checked and applied in one pass: mirrors ``spells.do_cast``
+    (``check_cast``: ``caster_reads``, the area's size, ``_Targetable.square`` of each target,
+    distinct squares, one connected group; then ``resister_of``), the version 1 reset of quiet
+    turns, ``_run_auto_steps`` (``spells.apply_cast`` itself, when nobody resists) and
+    ``settle``. Declines, before any write, every other cast: the general path applies or
+    refuses it. Held to the general path by test_fold_fast_paths.py, as ``cast_at_one_wizard``."""
+    face_id = action.get("spell")
+    if type(face_id) is not str or turn["actions"] <= 0:
+        return False
+    face = (spells._FACES or spells.faces()).get(face_id)
+    if face is None or (face["targets"] != "wizard" and face["targets"] != "wizard_or_ball"):
+        return False
+    by_j = ix.by_j
+    tjs = []
+    for ref in targets:
+        if type(ref) is not dict or len(ref) != 1 or type(tj := ref.get("wizard")) is not int:
+            return False
+        t = by_j.get(tj)
+        if t is None or t["out"] or tj in tjs:  # one wizard twice: one square twice
+            return False
+        tjs.append(tj)
+    jersey = turn["wizard"]
+    caster = by_j[jersey]
+    side = caster["side"]
+    card_id = face["card"]
+    card = state["cards"][side].get(card_id)
+    if card is None or not card["charged"]:
+        return False
+    c = ix.court
+    hx, hy = caster["sq"]
+    if hy in c.neutral_rows:
+        return False
+    # caster_reads and each target's own test, in one pass over the effects
+    boost = drain = False
+    in_use = 0
+    for e in state["effects"]:
+        w = e["wizard"]
+        if w == jersey:
+            f = e["face"]
+            if f == "freeze":
+                return False
+            if f == "magic_boost":
+                boost = True
+            elif f == "magic_drain":
+                drain = True
+        if w in tjs:
+            f = e["face"]
+            if f == face_id:
+                return False  # a wizard bears at most one marker of a spell
+            if f == "shield" and by_j[w]["side"] == side:
+                return False  # shielded: cannot be buffed by teammates
+        if e["card"] == card_id and e["side"] == side:
+            in_use += 1
+    size = stats(jersey)["magic"]
+    if face["marker"]:
+        size = min(size, spells.MARKERS_PER_SPELL - in_use)
+    if len(tjs) > size:
+        return False
+    chosen = []
+    for tj in tjs:
+        tx, ty = by_j[tj]["sq"]
+        if (tx != hx or ty != hy) and not _in_range_and_sight(c, ix, hx, hy, tx, ty, boost, drain):
+            return False
+        chosen.append((tx, ty))
+    if not spells._connected(chosen):
+        return False
+    resisters = [tj if by_j[tj]["side"] != side else None for tj in tjs]
+    _open_cast(state, ix, turn, face_id, card_id, jersey, side, [{"wizard": tj} for tj in tjs], resisters)
+    if resisters.count(None) == len(resisters):
+        spells.apply_cast(state)  # _run_auto_steps: the queue was empty, the game not over
+        rules.settle(state, None, None)
+    elif not ix.active:
+        rules.settle(state)  # with a roll pending, settle only activates balls
     return True
 
 
@@ -409,7 +486,7 @@ def dispel_one_effect(state: State, ix: Budgets, turn: dict, ref: dict) -> bool:
         return False  # the caster sees itself (_Targetable.visible)
     resisted = target["side"] != side
     _open_cast(
-        state, ix, turn, "dispel", card_id, jersey, side, {"effect": eid}, target["caster"] if resisted else None
+        state, ix, turn, "dispel", card_id, jersey, side, [{"effect": eid}], [target["caster"] if resisted else None]
     )
     if resisted:
         if not ix.active:
@@ -470,7 +547,7 @@ def teleport_one_ball(state: State, ix: Budgets, turn: dict, ref: dict) -> bool:
         return False  # the caster sees itself (_Targetable.visible)
     holder = None if b["holder"] is None else ix.by_j[b["holder"]]
     resisted = holder is not None and holder["side"] != side
-    _open_cast(state, ix, turn, "teleport", card_id, jersey, side, {"ball": bid}, holder["j"] if resisted else None)
+    _open_cast(state, ix, turn, "teleport", card_id, jersey, side, [{"ball": bid}], [holder["j"] if resisted else None])
     if not resisted:
         # apply_cast, at once (_run_auto_steps): the ball's new square is the caster's choice
         state["queue"][0:0] = [{"step": "teleport", "ref": {"ball": bid}}]
@@ -493,34 +570,51 @@ def _in_range_and_sight(c, ix: Budgets, hx: int, hy: int, tx: int, ty: int, boos
 
 
 def _open_cast(
-    state: State, ix: Budgets, turn: dict, face_id: str, card_id: str, jersey: int, side: int, ref: dict, resister
+    state: State,
+    ix: Budgets,
+    turn: dict,
+    face_id: str,
+    card_id: str,
+    jersey: int,
+    side: int,
+    refs: list[dict],
+    resisters: list,
 ) -> None:
-    """``spells.do_cast``'s writes for a legal cast at one target ``ref``: the action and the card
-    spent (``spend_card``, and the index's ``spent``), the rolls cleared, the cast opened with
-    ``resister`` (``resister_of``) and, when there is one, the CAST roll, its RESIST roll and the
-    cast's application queued; then the version 1 reset of quiet turns (the magic moved: play
-    is alive). The caller applies an unresisted cast at once (``_run_auto_steps``)."""
+    """``spells.do_cast``'s writes for a legal cast at the targets ``refs``: the action and the
+    card spent (``spend_card``, and the index's ``spent``), the rolls cleared, the cast opened
+    with ``resisters`` (``resister_of`` of each target) and, when one resists, the CAST roll, a
+    RESIST roll for each resisting target and the cast's application queued; then the version 1
+    reset of quiet turns (the magic moved: play is alive). The caller applies a cast nobody
+    resists at once (``_run_auto_steps``)."""
     turn["actions"] -= 1
     state["cards"][side][card_id] = {"charged": False, "caster": jersey, "turn": turn["n"]}
     ix.spent[jersey].append(card_id)
     state["rolls"] = []
+    if len(resisters) == 1:  # most casts: one target
+        steps = None
+        if resisters[0] is None:
+            outcomes = ["auto"]
+        else:
+            outcomes = ["pending"]
+            steps = [{"step": "cast_roll"}, {"step": "resist", "i": 0, "rebound": False}, {"step": "cast_apply"}]
+    else:
+        outcomes = ["auto" if r is None else "pending" for r in resisters]
+        steps = [{"step": "resist", "i": i, "rebound": False} for i, r in enumerate(resisters) if r is not None]
+        if steps:
+            steps = [{"step": "cast_roll"}, *steps, {"step": "cast_apply"}]
     state["cast"] = {
         "face": face_id,
         "card": card_id,
         "caster": jersey,
         "side": side,
-        "targets": [ref],
-        "resisters": [resister],
+        "targets": refs,
+        "resisters": resisters,
         "score": None,
-        "outcomes": ["auto" if resister is None else "pending"],
+        "outcomes": outcomes,
         "rebound": False,
     }
-    if resister is not None:
-        state["queue"][0:0] = [
-            {"step": "cast_roll"},
-            {"step": "resist", "i": 0, "rebound": False},
-            {"step": "cast_apply"},
-        ]
+    if steps:
+        state["queue"][0:0] = steps
     if "quiet_turns" in state:
         state["quiet_turns"] = 0
 

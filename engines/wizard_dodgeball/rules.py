@@ -65,10 +65,12 @@ def name(jersey: int) -> str:
 # turns
 
 
-def begin_turn(state: State, side: int) -> bool | None:
+def begin_turn(state: State, side: int, ix: Budgets | None = None, n: int | None = None) -> bool | None:
     """Activate the side's next wizard in line-up order (left to right), skipping the eliminated.
-    Returns whether that wizard is frozen, which settle asks next (None: nobody was activated)."""
-    if type(ix := state["budgets"]) is Budgets:
+    Returns whether that wizard is frozen, which settle asks next (None: nobody was activated).
+    end_turn hands over what it has read already: ``n`` the number of the turn it ended, and
+    ``ix`` a fold's index (None: looked for here), so neither is read again (issue 17, P1)."""
+    if ix is not None or type(ix := state["budgets"]) is Budgets:
         lineup = ix.lineups[side]  # a fold's index (issue 17, P1)
         bits_of = ix.bits
     else:
@@ -101,13 +103,14 @@ def begin_turn(state: State, side: int) -> bool | None:
     actions = 2
     if bits:  # most wizards bear none of the faces asked about
         actions += (1 if bits & SPEED else 0) - (1 if bits & SLOW else 0)  # 1 to 3, never below 0
-    seats = state["sides"][side]
     if state["team_control"] == "turns":
+        seats = state["sides"][side]
         seat = seats[state["turns_taken"][side] % len(seats)]
     else:
         seat = state["controllers"][side][chosen["slot"]]
-    prev = state["turn"]["n"] if state["turn"] is not None else 0
-    state["turn"] = {"n": prev + 1, "side": side, "wizard": jersey, "actions": actions, "seat": seat}
+    if n is None:
+        n = state["turn"]["n"] if state["turn"] is not None else 0
+    state["turn"] = {"n": n + 1, "side": side, "wizard": jersey, "actions": actions, "seat": seat}
     return bool(bits & FREEZE)
 
 
@@ -125,7 +128,7 @@ def is_version_1(state: State) -> bool:
 def end_turn(state: State) -> bool | None:
     """Returns begin_turn's answer for the next turn's wizard, None when no turn began."""
     turn = state["turn"]
-    side, jersey = turn["side"], turn["wizard"]
+    side, jersey, n = turn["side"], turn["wizard"], turn["n"]
     # Spell cards recharge at the end of the casting wizard's next turn; their effects end with them.
     if type(ix := state["budgets"]) is Budgets:
         # A fold's index lists the wizard's spent cards: its side's other cards are not looked at
@@ -134,13 +137,14 @@ def end_turn(state: State) -> bool | None:
         if spent:
             cards = state["cards"][side]
             for card_id in spent[:]:
-                if cards[card_id]["turn"] < turn["n"]:
+                if cards[card_id]["turn"] < n:
                     recharge(state, side, card_id)
         w = ix.by_j[jersey]
     else:
+        ix = None
         for card_id, card in state["cards"][side].items():
             # The caster first: it rules out a charged card too (its caster is None; issue 17, P1).
-            if card["caster"] == jersey and not card["charged"] and card["turn"] < turn["n"]:
+            if card["caster"] == jersey and not card["charged"] and card["turn"] < n:
                 recharge(state, side, card_id)
         w = wizard(state, jersey)
     state["next_slot"][side] = (w["slot"] + 1) % 5
@@ -151,10 +155,10 @@ def end_turn(state: State) -> bool | None:
         if state["stall_turns"] and state["quiet_turns"] >= state["stall_turns"]:
             end_stalled_game(state)
             return None
-    elif state["turn_limit"] is not None and turn["n"] >= state["turn_limit"]:
+    elif state["turn_limit"] is not None and n >= state["turn_limit"]:
         end_unfinished_game(state)
         return None
-    return begin_turn(state, 1 - side)
+    return begin_turn(state, 1 - side, ix, n)
 
 
 def end_unfinished_game(state: State) -> None:
@@ -188,6 +192,11 @@ def end_stalled_game(state: State) -> None:
 #: one (issue 17, P1). test_fold_index holds the effects of playouts to it.
 LEAVES_NO_EFFECT = frozenset({"teleport", "dispel"})
 
+#: The spell cards none of whose faces is one of ``face_bits``' (``state._FACE_BIT``): their
+#: effects ending leaves every wizard's bits as they were, so a recharge of one does not read the
+#: bits afresh (issue 17, P1). test_fold_index holds it to the faces' data.
+NO_FACE_BITS = frozenset({"fireball", "shield", "strong_weak", "drain_boost"})
+
 
 def recharge(state: State, side: int, card_id: str) -> None:
     cards = state["cards"][side]
@@ -198,7 +207,8 @@ def recharge(state: State, side: int, card_id: str) -> None:
         return
     effects = state["effects"]
     state["effects"] = kept = [e for e in effects if not (e["side"] == side and e["card"] == card_id)]
-    if len(kept) != len(effects):  # a spent card's effects may be gone already (dispelled, eliminated)
+    # a spent card's effects may be gone already (dispelled, eliminated)
+    if len(kept) != len(effects) and card_id not in NO_FACE_BITS:
         effects_changed(state)
 
 
@@ -681,6 +691,14 @@ def placement_squares(state: State, around: Square) -> list[Square]:
     there are none, the empty squares of the nearest ring that has any (RULES.md)."""
     c = court_of(state)
     occ = occupancy(state)
+    # The nearest ring is the neighbours on the court (Court.neighbours, listed in the court's
+    # order of squares, row by row, as the scan below lists a ring): mostly one is empty, and
+    # reading them is cheaper than scanning the court (issue 17, P1).
+    near = c._neighbours.get((around[0], around[1]))
+    if near is not None:
+        ring = [n for n in near if n not in occ]
+        if ring:
+            return ring
     for radius in range(1, max(c.width, c.length) + 1):
         ring = [s for s in c.squares if max(abs(s[0] - around[0]), abs(s[1] - around[1])) == radius and s not in occ]
         if ring:

@@ -543,7 +543,7 @@ def resolve_cast_roll(state: State, outcome: list[int]) -> None:
     cast = state["cast"]
     caster = cast["caster"]
     st = stats(caster)  # read once for the dice and the name (rules.name; issue 17, P1)
-    colours = list(st["cast"])
+    colours = st["cast"]  # only read
     bonus = cast_bonus(state, caster)
     total = sum(outcome) + bonus
     cast = dict(cast, score=total)
@@ -585,7 +585,7 @@ def resolve_resist(state: State, step: dict, outcome: list[int]) -> None:
     cast = state["cast"]
     who = cast["caster"] if step["rebound"] else cast["resisters"][step["i"]]  # resist_roller
     st = stats(who)  # read once for the dice and the name (rules.name; issue 17, P1)
-    colours = list(st["resist"])
+    colours = st["resist"]  # only read
     total = sum(outcome)
     doubles = outcome[0] == outcome[1]
     face = (_FACES or faces())[cast["face"]]

@@ -14,7 +14,7 @@ import pytest
 from engines import registry
 from engines.base import IllegalAction, canonical_json
 from engines.wizard_dodgeball import fast, rules, spells
-from engines.wizard_dodgeball.state import index, move_allowance, wizard
+from engines.wizard_dodgeball.state import court_of, index, move_allowance, occupancy, wizard
 
 from ..near_misses import near_misses
 from .playouts import bot_playout
@@ -56,6 +56,22 @@ def _tried(engine, state, event, rng, seen):
         if spec["targets"] in ("wizard", "wizard_or_ball"):
             for w in state["wizards"]:
                 action = {"type": "cast", "spell": face, "targets": [{"wizard": w["j"]}]}
+                out.append({"kind": "action", "seat": seat, "action": action})
+    # a cast of every face that targets a wizard at every pair of neighbouring wizards, and at
+    # three in a row or with a wizard named twice: areas too large, not connected, or one
+    # target's own refusal (the fast cast at several wizards)
+    on = [w for w in state["wizards"] if not w["out"]]
+    groups = [
+        [a["j"], b["j"]]
+        for a in on
+        for b in on
+        if a["j"] < b["j"] and max(abs(a["sq"][0] - b["sq"][0]), abs(a["sq"][1] - b["sq"][1])) <= 2
+    ]
+    groups += [g + [c["j"]] for g in groups[:3] for c in on if c["j"] not in g] + [[g[0], g[0]] for g in groups[:1]]
+    for face, spec in sorted(spells.faces().items()):
+        if spec["targets"] in ("wizard", "wizard_or_ball"):
+            for g in groups:
+                action = {"type": "cast", "spell": face, "targets": [{"wizard": j} for j in g]}
                 out.append({"kind": "action", "seat": seat, "action": action})
     # a Dispel at every effect, and at one that is not there; a Teleport at every ball, and at
     # one that is not there
@@ -186,6 +202,30 @@ def test_the_fast_cast_takes_most_casts_itself(monkeypatch):
     assert others > 10 and others_declined == 0, (others, others_declined)
 
 
+def test_the_fast_cast_at_several_wizards_takes_every_legal_one(monkeypatch):
+    """``fast.cast_at_wizards`` must not decline a legal cast at several wizards (it would still
+    be right, only slow): over random playouts, every one played is applied by it."""
+    engine = registry.get("wizard-dodgeball")
+    taken = declined = 0
+    real = fast.cast_at_wizards
+
+    def counting(*args):
+        nonlocal taken, declined
+        done = real(*args)
+        taken += done
+        declined += not done
+        return done
+
+    monkeypatch.setattr(fast, "cast_at_wizards", counting)
+    for g in range(2):
+        for state, event in _playout(engine, 2, f"wd-fast:casts:{g}", "random", 2500):
+            action = event.get("action")
+            if event["kind"] == "action" and action["type"] == "cast" and len(action["targets"]) > 1:
+                if all(list(ref) == ["wizard"] for ref in action["targets"]):
+                    engine.apply_in_place(engine.owned_copy(state), event)
+    assert taken > 30 and declined == 0, (taken, declined)
+
+
 def test_the_fast_moves_search_answers_as_reachable():
     """``fast._reaches`` (the fast move's search when no straight path is free) against
     ``rules.reachable``: for the turn's wizard of states along a random playout, every free
@@ -216,3 +256,43 @@ def test_the_fast_moves_search_answers_as_reachable():
                 reached += got
                 unreached += not got
     assert asked > 2000 and reached > 1000 and unreached > 20, (asked, reached, unreached)
+
+
+def _placement_scan(state, around):
+    """``rules.placement_squares`` as it was: every ring, the nearest first, found by scanning
+    the court's squares."""
+    c = court_of(state)
+    occ = occupancy(state)
+    for radius in range(1, max(c.width, c.length) + 1):
+        ring = [s for s in c.squares if max(abs(s[0] - around[0]), abs(s[1] - around[1])) == radius and s not in occ]
+        if ring:
+            return ring
+    return []
+
+
+def test_placement_squares_read_from_the_neighbours_are_the_courts_scan():
+    """``rules.placement_squares`` (the nearest ring read from ``Court.neighbours`` when one of
+    them is empty) against the scan of the court it replaced: the same squares in the same order,
+    around every square of the court, along a random playout and on a crowded court where a
+    square's neighbours are all taken."""
+    engine = registry.get("wizard-dodgeball")
+    asked = farther = 0
+    for n, (state, _event) in enumerate(_playout(engine, 2, "wd-fast:placement", "random", 600)):
+        if n % 25:
+            continue
+        for around in court_of(state).squares:
+            want = _placement_scan(state, around)
+            assert rules.placement_squares(state, around) == want, (around, state)
+            asked += 1
+            farther += max(max(abs(s[0] - around[0]), abs(s[1] - around[1])) for s in want) > 1
+    # a crowded corner: the wizards of both sides around (1, 1), so the ring of radius 1 is full
+    state = engine.setup(engine.validate_config({}, 2), 2)
+    for w, square in zip(state["wizards"], [(1, 2), (2, 1), (2, 2), (3, 1), (3, 2)]):
+        w["sq"] = list(square)
+    for b in state["balls"]:
+        b["sq"], b["holder"] = None, None
+    for around in [(1, 1), (1, 2), (2, 1), (3, 3)]:
+        want = _placement_scan(state, around)
+        assert rules.placement_squares(state, around) == want, around
+        farther += max(max(abs(s[0] - around[0]), abs(s[1] - around[1])) for s in want) > 1
+    assert asked > 1000 and farther, (asked, farther)

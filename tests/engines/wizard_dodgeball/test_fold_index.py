@@ -16,9 +16,11 @@ import pytest
 
 from engines import registry
 from engines.base import canonical_json
+from engines.wizard_dodgeball import spells
 from engines.wizard_dodgeball.geometry import court, line_blocked_by, line_of_sight
-from engines.wizard_dodgeball.rules import LEAVES_NO_EFFECT
+from engines.wizard_dodgeball.rules import LEAVES_NO_EFFECT, NO_FACE_BITS
 from engines.wizard_dodgeball.state import (
+    _FACE_BIT,
     Budgets,
     allowance_with,
     clear_line,
@@ -161,3 +163,15 @@ def test_sight_read_from_the_index_is_the_reference_line_of_sight_after_every_ev
                     ball_on_line += fast and any(s in balls for s in c.between(a, b))
     # both answers were met, and clear lines through a loose ball's square
     assert blocked and clear and ball_on_line, (blocked, clear, ball_on_line)
+
+
+def test_the_cards_a_recharge_reads_no_bits_for_are_those_whose_faces_have_none():
+    """``rules.NO_FACE_BITS`` (a recharge of one of these cards leaves ``Budgets.bits`` as they
+    were) against the faces' data: exactly the cards leaving an effect none of whose faces is one
+    of ``face_bits``'. The bits after every event of playouts are held by the tests above."""
+    cards: dict[str, set[str]] = {}
+    for face_id, face in spells.faces().items():
+        cards.setdefault(face["card"], set()).add(face_id)
+    want = {card for card, faces in cards.items() if not faces & set(_FACE_BIT)} - LEAVES_NO_EFFECT
+    assert NO_FACE_BITS == want
+    assert want and len(want) < len(cards) - len(LEAVES_NO_EFFECT)
