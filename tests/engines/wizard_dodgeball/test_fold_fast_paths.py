@@ -165,23 +165,30 @@ def test_every_fast_path_answers_as_the_general_path(version, seats, bot):
     assert wanted <= codes, wanted - codes
 
 
+class _Counted:
+    """A fast path that counts the actions it applied (it answered True) and declined (False)."""
+
+    def __init__(self, real):
+        self.real = real
+        self.taken = self.declined = 0
+
+    def __call__(self, *args):
+        done = self.real(*args)
+        if done:
+            self.taken += 1
+        else:
+            self.declined += 1
+        return done
+
+
 def test_the_fast_cast_takes_most_casts_itself(monkeypatch):
     """The cast fast path must not decline the casts it is for (it would still be right, only
     slow): over a random playout, most legal casts at one wizard, and every Dispel at one
     effect and Teleport at one ball, are applied by it."""
     engine = registry.get("wizard-dodgeball")
-    taken = declined = 0
     others = others_declined = 0
-    real = fast.cast_at_one_wizard
-
-    def counting(*args):
-        nonlocal taken, declined
-        done = real(*args)
-        taken += done
-        declined += not done
-        return done
-
-    monkeypatch.setitem(fast.FAST_PATHS, "cast", counting)
+    counted = _Counted(fast.cast_at_one_wizard)
+    monkeypatch.setitem(fast.FAST_PATHS, "cast", counted)
     for state, event in _playout(engine, 2, "wd-fast:cast", "random", 2500):
         action = event.get("action")
         if event["kind"] == "action" and action["type"] == "cast" and list(action["targets"][0]) == ["wizard"]:
@@ -193,12 +200,12 @@ def test_the_fast_cast_takes_most_casts_itself(monkeypatch):
             and len(action["targets"]) == 1
             and (action["spell"] == "dispel" or (action["spell"] == "teleport" and "ball" in action["targets"][0]))
         ):
-            before = declined
+            before = counted.declined
             engine.apply_in_place(engine.owned_copy(state), event)
             others += 1
-            others_declined += declined - before
-            declined = before
-    assert taken > 200 and declined < taken // 10, (taken, declined)
+            others_declined += counted.declined - before
+            counted.declined = before
+    assert counted.taken > 200 and counted.declined < counted.taken // 10, (counted.taken, counted.declined)
     assert others > 10 and others_declined == 0, (others, others_declined)
 
 
@@ -206,24 +213,15 @@ def test_the_fast_cast_at_several_wizards_takes_every_legal_one(monkeypatch):
     """``fast.cast_at_wizards`` must not decline a legal cast at several wizards (it would still
     be right, only slow): over random playouts, every one played is applied by it."""
     engine = registry.get("wizard-dodgeball")
-    taken = declined = 0
-    real = fast.cast_at_wizards
-
-    def counting(*args):
-        nonlocal taken, declined
-        done = real(*args)
-        taken += done
-        declined += not done
-        return done
-
-    monkeypatch.setattr(fast, "cast_at_wizards", counting)
+    counted = _Counted(fast.cast_at_wizards)
+    monkeypatch.setattr(fast, "cast_at_wizards", counted)
     for g in range(2):
         for state, event in _playout(engine, 2, f"wd-fast:casts:{g}", "random", 2500):
             action = event.get("action")
             if event["kind"] == "action" and action["type"] == "cast" and len(action["targets"]) > 1:
                 if all(list(ref) == ["wizard"] for ref in action["targets"]):
                     engine.apply_in_place(engine.owned_copy(state), event)
-    assert taken > 30 and declined == 0, (taken, declined)
+    assert counted.taken > 30 and counted.declined == 0, (counted.taken, counted.declined)
 
 
 def test_the_fast_moves_search_answers_as_reachable():
