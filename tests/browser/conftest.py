@@ -6,6 +6,7 @@ database; tests commit their data (transactional), so both processes see the sam
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -86,19 +87,47 @@ def asgi_server(django_db_setup, django_db_blocker):
         proc.kill()
 
 
+PROMISE_REFUSED = (
+    "wait_for_function's check returned a Promise, which Playwright takes for true at once: the wait "
+    "would not wait. Wait for the command's answer (page.expect_response) or for what the page shows."
+)
+
+
+def refusing_promises(expression: str) -> str:
+    """``expression`` (a function or an expression, as wait_for_function takes it) inside a check
+    that throws when it gives a Promise. Playwright's polling tests the check's value for truth and
+    never awaits it, so a check that fetched the API ended the wait before the server had answered
+    (issue 17: the check-in window test then read the tournament before the Save's commit)."""
+    return (
+        "(waitArg) => {\n"
+        f"  const check = ({expression}\n  );\n"
+        '  const value = typeof check === "function" ? check(waitArg) : check;\n'
+        f'  if (value && typeof value.then === "function") throw new Error({json.dumps(PROMISE_REFUSED)});\n'
+        "  return value;\n"
+        "}"
+    )
+
+
 @pytest.fixture(scope="package")
 def browser():
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import Frame, Page, sync_playwright
 
     # Playwright's sync API keeps an event loop running in this thread, which trips Django's
     # guard against ORM calls from async code; these tests call the ORM only between steps.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    originals = {cls: cls.wait_for_function for cls in (Page, Frame)}
+    for cls, original in originals.items():
+        cls.wait_for_function = lambda self, expression, _original=original, **kw: _original(
+            self, refusing_promises(expression), **kw
+        )
     try:
         with sync_playwright() as p:
             chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             yield chromium
             chromium.close()
     finally:
+        for cls, original in originals.items():
+            cls.wait_for_function = original
         os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
 

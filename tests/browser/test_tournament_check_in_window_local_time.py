@@ -48,12 +48,14 @@ def test_a_window_typed_in_kolkata_time_is_stored_as_the_same_instant_in_utc(bro
         fill_until_shown(page, "[data-testid=check-in-opens]", "2027-03-05T18:30")
         fill_until_shown(page, "[data-testid=check-in-closes]", "2027-03-05T19:45")
         assert page.input_value("[data-testid=check-in-opens]") == "2027-03-05T18:30"
-        page.click("[data-testid=save-check-in]")
-        page.wait_for_function(
-            "id => fetch(`/api/tournaments/${id}/`).then((r) => r.json())"
-            ".then((d) => !!(d.options.check_in_opens && d.options.check_in_closes))",
-            arg=str(t.id),
-        )
+        # The command's answer comes after its commit: only then is the window stored to be read.
+        # (A wait_for_function whose check fetched the API took its Promise for "true" at once, so
+        # under load the read below came before the commit and found the opening time still None.)
+        with page.expect_response(
+            lambda r: r.url.endswith(f"/api/tournaments/{t.id}/configure/") and r.request.method == "POST"
+        ) as answer:
+            page.click("[data-testid=save-check-in]")
+        assert answer.value.ok, answer.value.text()
         options = tournament_state(tournament=Tournament.objects.get(pk=t.pk))["options"]
         assert dt.datetime.fromisoformat(options["check_in_opens"]) == dt.datetime(2027, 3, 5, 13, 0, tzinfo=dt.UTC)
         assert dt.datetime.fromisoformat(options["check_in_closes"]) == dt.datetime(2027, 3, 5, 14, 15, tzinfo=dt.UTC)
