@@ -1,0 +1,197 @@
+"""Fast paths of a fold (``apply_in_place``) for the commonest events (issue 17, P1).
+
+An event of a replay spent a good part of its cost getting through the layers of the general
+path (``_apply``, ``_check``, ``legal.allowed``, ``rules.decide``), each of which looks up again
+what the one before it had found. Each fast path here checks one kind of answer and applies it in
+one pass, then lets the rules' own automatic steps run (``rules.run``) and checks the lightning
+quests as ``_apply`` does.
+
+A fast path returns True when it has applied the event. It returns False *before it writes
+anything* for anything it does not take: an answer written another way (an extra field, the
+animal form, a riskier route), and every answer the rules refuse. The general path then applies
+the event or refuses it with its own code and sentence, so no refusal is written here.
+
+The dispatch (``WizardingDuelsEngine.apply_in_place``) has already made ``may_answer``'s checks
+for the steps here (a seat answers alone): the queue is not empty, the game is not over, the
+event's seat (an int) is the front step's, and the action is a dict. The copying ``apply`` never
+takes these paths.
+
+``tests/engines/wizarding_duels/test_fold_fast_paths.py`` holds every fast path to the general
+path (the copying ``apply``) along playouts of both versions, with near misses, malformed actions
+and other seats' actions too.
+"""
+
+from __future__ import annotations
+
+from . import legal, rules
+from .state import State, board
+
+_run = rules.run
+_check_lightning = rules.check_lightning
+
+
+def activate(s: State, st: dict, seat: int, action: dict) -> bool:
+    """An activation of a model in its plain form (``{"type": "activate", "model": uid}``)."""
+    uid = action.get("model")
+    if len(action) != 2 or type(uid) is not str or action.get("type") != "activate":
+        return False
+    m = s["models"].get(uid)
+    if m is None or m["removed"] or m["hex"] is None or m["seat"] != seat:
+        return False
+    # ``decide``: the window gives way to the activation's act step (an absent ``animal`` leaves
+    # the model's form as it is).
+    s["queue"][0] = {"step": "act", "seat": seat}
+    s["act"] = {
+        "model": uid,
+        "single": m["markers"] > 0,  # WD-72 (EX-19)
+        "used_single": False,
+        "left": dict(m["actions"]),
+        "basic_used": False,
+        "slytherin": False,
+    }
+    # No ``run``: an act step is never an automatic step and never skipped (``_skip_decision``),
+    # so ``run`` would stop at it at once, quiet; and an activation is quiet (``QUIET_STEPS``), so
+    # the lightning check would score nothing.
+    return True
+
+
+def act_end(s: State, st: dict, seat: int, action: dict) -> bool:
+    """The end of an activation (``{"type": "end"}``)."""
+    if len(action) != 1:
+        return False
+    s["queue"][0] = {"step": "activation_end", "model": s["models"][s["act"]["model"]]["uid"]}
+    if not _run(s):  # the end is a quiet answer (``QUIET_ACTS``)
+        _check_lightning(s)
+    return True
+
+
+def act_move(s: State, st: dict, seat: int, action: dict) -> bool:
+    """A move by the safest route (``{"type": "move", "to": k}``): ``legal._act_move``'s checks
+    and ``rules._act``'s move, with the action slot, the move points and the space worked out once."""
+    k = action.get("to")
+    if len(action) != 2 or type(k) is not str:
+        return False
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False
+    how = rules._slot(s, "move", m)
+    if not how:
+        return False
+    h = legal._space(k)
+    if h is None:
+        return False
+    safest = rules.safest_to(s, m, rules.move_points(s, m), h)
+    if safest is None:
+        return False
+    s["queue"].pop(0)
+    # Paying for the move changes nothing ``move_points`` reads (the form, traits, artifacts, Slow).
+    rules._spend(s, "move", how, m)
+    steps = rules._move_to(s, m, h, safest)
+    steps.append({"step": "action_end"})
+    steps.append({"step": "act", "seat": seat})
+    rules.push_front(s, *steps)
+    _run(s)
+    _check_lightning(s)  # a move is never quiet: the model's space changed
+    return True
+
+
+#: The act step's answers with a fast path, by type; any other type goes to the general path.
+ACT_FAST = {"end": act_end, "move": act_move}
+
+
+def act(s: State, st: dict, seat: int, action: dict) -> bool:
+    t = action.get("type")
+    if type(t) is not str:
+        return False
+    path = ACT_FAST.get(t)
+    return path is not None and path(s, st, seat, action)
+
+
+def deploy(s: State, st: dict, seat: int, action: dict) -> bool:
+    """A deployment (``{"type": "deploy", "model": uid, "hex": k}``): ``legal._deploy`` and ``decide``."""
+    uid = action.get("model")
+    k = action.get("hex")
+    if len(action) != 3 or type(uid) is not str or action.get("type") != "deploy":
+        return False
+    h = legal._space(k)
+    if h is None:
+        return False
+    m = s["models"].get(uid)
+    if m is None or m["removed"] or m["seat"] != seat or m["hex"] is not None:
+        return False
+    if h not in board(s).arrival[s["zone_half"][seat]] or rules._holds_model(s, k):
+        return False
+    s["queue"].pop(0)
+    m["hex"] = k
+    rules._after_deploy(s)
+    _run(s)
+    _check_lightning(s)  # a deployment is never quiet: a model came onto the board
+    return True
+
+
+def swap(s: State, st: dict, seat: int, action: dict) -> bool:
+    """FC-6: keep the card (``{"type": "keep_card"}``) or swap one from the hand
+    (``{"type": "swap", "card": c}``), the answers ``rules.options`` lists for the window."""
+    t = action.get("type")
+    if t == "keep_card" and len(action) == 1:
+        s["queue"].pop(0)
+    elif t == "swap" and len(action) == 2:
+        card = action.get("card")
+        side = s["clash"][st["side"]]
+        hand = s["players"][side["seat"]]["hand"]
+        if type(card) is not str or card not in hand or "apprentice" in s["models"][side["model"]]["traits"]:
+            return False
+        s["queue"].pop(0)
+        hand.remove(card)
+        side["swap"] = card
+        side["swap_up"] = st.get("face_up", False)
+    else:
+        return False
+    if not _run(s):  # a swap window's answers are quiet (``QUIET_STEPS``)
+        _check_lightning(s)
+    return True
+
+
+#: The decision steps with a fast path, each answered by one seat (``may_answer``'s ``st["seat"]``).
+FAST_PATHS = {"act": act, "activate": activate, "deploy": deploy, "swap": swap}
+
+
+def draw(s: State, st: dict, outcome) -> bool:
+    """A Clash or Quest card draw: ``rules.possible_draw``'s checks of the outcome and
+    ``rules.resolve_chance``'s draw in one pass. The dispatch found a ``draw`` step in front."""
+    if type(outcome) is not list:
+        return False
+    seat = st["seat"]
+    if type(seat) is not int or seat < 0:
+        return False
+    p = s["players"][seat]
+    n = st["n"]
+    quest = st["pile"] == "quest"
+    deck = p["quest_deck"] if quest else p["deck"]
+    pool = len(deck)
+    count = min(n, pool) if quest else min(n, pool - rules._reserved(s, seat))
+    if type(count) is not int or not 0 < count <= pool or len(outcome) != count:
+        return False
+    for v in outcome:
+        if type(v) is not int or not 0 <= v < pool:
+            return False
+    if count > 1 and len(set(outcome)) != count:
+        return False
+    s["queue"].pop(0)
+    picked = list(map(deck.__getitem__, outcome))  # all taken before any is removed
+    if quest:
+        into = p["qhand"] if st["dest"] == "qhand" else p["active"]
+        for q in picked:
+            deck.remove(q)
+            into.append(q)
+        _run(s)
+        _check_lightning(s)  # a quest draw fills the active quests: never quiet
+        return True
+    for c in picked:
+        deck.remove(c)
+        rules._put_card(s, st, c)
+    if n > count:
+        rules.push_front(s, dict(st, n=n - count))
+    if not _run(s):  # a Clash draw only moves cards (``quiet_chance``)
+        _check_lightning(s)
+    return True
