@@ -24,7 +24,7 @@ and other seats' actions too.
 from __future__ import annotations
 
 from . import legal, rules
-from .state import State, board
+from .state import State, board, controls
 
 _run = rules.run
 _check_lightning = rules.check_lightning
@@ -95,8 +95,41 @@ def act_move(s: State, st: dict, seat: int, action: dict) -> bool:
     return True
 
 
+def act_draw_quest(s: State, st: dict, seat: int, action: dict) -> bool:
+    """A Quest card drawn for an active one discarded (``{"type": "draw_quest", "discard": q}``):
+    ``legal._act_draw_quest``'s checks and ``rules._act``'s draw, the paying slot worked out once."""
+    q = action.get("discard")
+    if len(action) != 2 or type(q) is not str:
+        return False
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False
+    p = s["players"][m["seat"]]
+    if q not in p["active"]:
+        return False
+    how = rules._slot(s, "advanced", m, "tactician|ravenclaw" if controls(s, m, "challenge") else "tactician|")
+    if not how:
+        return False
+    s["queue"].pop(0)
+    rules._spend(s, "advanced", how, m)
+    # ``_act`` writes into the acting seat's player; the model is that seat's (``may_answer``
+    # and the activation's own check).
+    p = s["players"][seat]
+    p["active"].remove(q)
+    p["quest_discard"].append(q)
+    rules.push_front(
+        s,
+        {"step": "draw", "seat": seat, "pile": "quest", "n": 1, "dest": "active", "vis": "all"},
+        {"step": "action_end"},
+        {"step": "act", "seat": seat},
+    )
+    _run(s)
+    _check_lightning(s)  # a quest discarded and drawn: never quiet
+    return True
+
+
 #: The act step's answers with a fast path, by type; any other type goes to the general path.
-ACT_FAST = {"end": act_end, "move": act_move}
+ACT_FAST = {"end": act_end, "move": act_move, "draw_quest": act_draw_quest}
 
 
 def act(s: State, st: dict, seat: int, action: dict) -> bool:
@@ -152,8 +185,81 @@ def swap(s: State, st: dict, seat: int, action: dict) -> bool:
     return True
 
 
+_PASS = {"type": "pass"}
+_NOT_LOWERED = {"type": "lower", "use": False}
+_DARK_LORD = {"type": "dark_lord"}
+_PEEK = {"type": "peek"}
+
+
+def _window_closed(s: State) -> bool:
+    """After a clash window's quiet answer (``QUIET_STEPS``): the rules' automatic steps, and
+    the lightning check when they were not quiet."""
+    if not _run(s):
+        _check_lightning(s)
+    return True
+
+
+def empower(s: State, st: dict, seat: int, action: dict) -> bool:
+    """FC-3's pass, which ``rules.options`` always lists (an Empowerment paid for goes the general way).
+    Compared as a whole dict, as the list's membership compares it."""
+    if action != _PASS:
+        return False
+    s["queue"].pop(0)
+    return _window_closed(s)
+
+
+def lower(s: State, st: dict, seat: int, action: dict) -> bool:
+    """FC-8 / FC-12: not using the kept card's lower part, which the list always holds."""
+    if action != _NOT_LOWERED:
+        return False
+    s["queue"].pop(0)
+    return _window_closed(s)
+
+
+def dark_lord(s: State, st: dict, seat: int, action: dict) -> bool:
+    """FC-2: the Dark Lord's ability or the pass, the window's two answers."""
+    if action == _DARK_LORD:
+        s["queue"].pop(0)
+        side = s["clash"][st["side"]]
+        s["models"][side["model"]]["dark_lord_used"] = True
+        side["dark_lord"] = True
+        side["adv"] = 0  # A-10 (3): Advantage and Disadvantage are ignored for this clash
+    elif action == _PASS:
+        s["queue"].pop(0)
+    else:
+        return False
+    return _window_closed(s)
+
+
+def leadership(s: State, st: dict, seat: int, action: dict) -> bool:
+    """FC-2: Leadership's peek at three cards or the pass, the window's two answers."""
+    if action == _PEEK:
+        s["queue"].pop(0)
+        s["models"][st["model"]]["round"]["leadership"] = True
+        rules.push_front(
+            s,
+            {"step": "draw", "seat": seat, "pile": "clash", "n": 3, "dest": "known_top", "vis": "owner"},
+            {"step": "order", "seat": seat},
+        )
+    elif action == _PASS:
+        s["queue"].pop(0)
+    else:
+        return False
+    return _window_closed(s)
+
+
 #: The decision steps with a fast path, each answered by one seat (``may_answer``'s ``st["seat"]``).
-FAST_PATHS = {"act": act, "activate": activate, "deploy": deploy, "swap": swap}
+FAST_PATHS = {
+    "act": act,
+    "activate": activate,
+    "deploy": deploy,
+    "swap": swap,
+    "empower": empower,
+    "early": lower,
+    "late": lower,
+    "dark_lord": dark_lord,
+    "leadership": leadership,
+}
 
 
 def draw(s: State, st: dict, outcome) -> bool:
