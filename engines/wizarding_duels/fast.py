@@ -24,7 +24,7 @@ and other seats' actions too.
 from __future__ import annotations
 
 from . import legal, rules
-from .state import State, board, controls
+from .state import State, board, controls, pack
 
 _run = rules.run
 _check_lightning = rules.check_lightning
@@ -128,8 +128,53 @@ def act_draw_quest(s: State, st: dict, seat: int, action: dict) -> bool:
     return True
 
 
+def act_cast(s: State, st: dict, seat: int, action: dict) -> bool:
+    """A spell cast at a model (``{"type": "cast", "spell": sp, "target": uid}``): ``legal._act_cast``'s
+    checks and ``rules._act``'s cast, with the paying slot and the spell's source worked out once.
+    A spell that places a marker (cast at a space) goes the general way."""
+    sp = action.get("spell")
+    target = action.get("target")
+    if len(action) != 3 or type(sp) is not str or type(target) is not str:
+        return False
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False
+    how = rules._slot(s, "advanced", m, "expert_wizard|master_wizard")
+    if not how:
+        return False
+    src = rules.spell_source(s, m, sp)
+    if src is None:
+        return False
+    card = pack(s).spells[sp]
+    if rules.places_marker(card):
+        return False
+    if card["combat"]:
+        if not legal._in_reach_of(s, m, target, 1 - m["seat"], card["range"]):
+            return False
+    elif card["range"] == 0:
+        if target != m["uid"]:
+            return False
+    elif not legal._in_reach_of(s, m, target, m["seat"], card["range"]):
+        return False
+    s["queue"].pop(0)
+    rules._spend(s, "advanced", how, m)
+    # Paying changes nothing ``spell_source`` reads (the clocks, the spells, the basic spell's use).
+    if src == "book":
+        # WD-53: casting a Spellbook spell assigns it to the caster.
+        s["players"][seat]["spellbook"].remove(sp)
+        m["spells"].append(sp)
+    elif src == "basic":
+        s["act"]["basic_used"] = True
+    steps = rules.open_clash(s, "spell", m, s["models"][target], spell=sp, source=src)
+    steps.append({"step": "act", "seat": seat})
+    rules.push_front(s, *steps)
+    if not _run(s):  # a cast is a quiet answer (``QUIET_ACTS``): its clash's steps are judged each
+        _check_lightning(s)
+    return True
+
+
 #: The act step's answers with a fast path, by type; any other type goes to the general path.
-ACT_FAST = {"end": act_end, "move": act_move, "draw_quest": act_draw_quest}
+ACT_FAST = {"end": act_end, "move": act_move, "draw_quest": act_draw_quest, "cast": act_cast}
 
 
 def act(s: State, st: dict, seat: int, action: dict) -> bool:

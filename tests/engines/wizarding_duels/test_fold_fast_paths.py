@@ -18,7 +18,7 @@ import pytest
 from engines.base import CHANCE, IllegalAction, canonical_json, check_action_numbers
 from engines.chance import draw as chance_draw
 from engines.treecopy import copy_tree
-from engines.wizarding_duels import fast, geometry
+from engines.wizarding_duels import content, fast, geometry, rules
 from engines.wizarding_duels.state import board
 
 from ..near_misses import near_misses
@@ -86,6 +86,15 @@ def _tried(engine, s, ev, rng, seen):
     if m is not None and m["hex"] is not None:
         actions += [{"type": "move", "to": k} for k in _spaces_around(s, m["hex"])]
         actions += [{"type": "end", "x": 1}, {"type": "move"}, {"type": "move", "to": m["hex"], "dangerous": 0}]
+        # casts of a few spells at every model: out of range or sight, a friend for a combat
+        # spell, a removed model, a spell the caster may not cast now
+        p = s["players"][m["seat"]]
+        pk = content.load(s["pack"])
+        spells = sorted(set(m["innate"]) | set(p["spellbook"][:2]) | {pk.basic_spell_id})[:4]
+        # and every spell of the caster's that places a marker (cast at a space, never a model)
+        spells += [sp for sp in m["innate"] + p["spellbook"] if rules.places_marker(pk.spells[sp])]
+        for sp in spells:
+            actions += [{"type": "cast", "spell": sp, "target": uid} for uid in sorted(s["models"])]
     if st["step"] in ("activate", "deploy"):
         b = board(s)
         arrival = [geometry.key(h) for half in b.arrival for h in half] if b else []
@@ -201,7 +210,7 @@ def test_every_fast_path_answers_as_the_general_path(version, bot, monkeypatch):
     # each of the codes the opening checks and the rules give.
     # (The clash windows' fast paths are met where a playout's Groups bring the abilities.)
     for name, c in counted.items():
-        if name in ("act", "activate", "deploy", "swap", "draw", "move", "end", "draw_quest", "late"):
+        if name in ("act", "activate", "deploy", "swap", "draw", "move", "end", "draw_quest", "cast", "late"):
             assert c.taken > 0 and c.declined > 0, name
         else:
             assert c.taken > 0 or c.declined == 0, name  # whatever was met, some was taken
@@ -231,6 +240,8 @@ def test_the_fast_paths_take_the_events_they_are_for(monkeypatch):
             elif st["step"] == "act":
                 if a["type"] in ("end", "draw_quest") or (a["type"] == "move" and "dangerous" not in a):
                     played[a["type"]] += 1
+                elif a["type"] == "cast":
+                    played["cast"] += not rules.places_marker(content.load(s["pack"]).spells[a["spell"]])
             elif st["step"] in ("empower", "early", "late"):
                 played[st["step"]] += a in ({"type": "pass"}, {"type": "lower", "use": False})
             elif st["step"] in fast.FAST_PATHS and a.get("animal") is None:
