@@ -289,21 +289,18 @@ class WizardingDuelsEngine(Engine):
         # The commonest events go straight to their fast paths (fast.py; issue 17, P1) once
         # ``may_answer``'s checks pass for a step one seat answers; a fast path that declines has
         # written nothing, and the general path applies or refuses the event as ever.
-        if type(event) is dict and state["queue"] and state["phase"] != "over":
-            st = state["queue"][0]
-            if len(event) == 3 and event.get("kind") == "action":
-                path = FAST_PATHS.get(st["step"])
-                if path is not None:
+        queue = state["queue"]
+        if queue and type(event) is dict and state["phase"] != "over":
+            st = queue[0]
+            path = FAST_PATHS.get(st["step"])
+            if path is not None:
+                if len(event) == 3 and event.get("kind") == "action":
                     seat = event.get("seat")
-                    action = event.get("action")
-                    if (
-                        type(seat) is int
-                        and st["seat"] == seat
-                        and type(action) is dict
-                        and path(state, st, seat, action)
-                    ):
-                        return state
-            elif len(event) == 2 and event.get("kind") == "chance" and st["step"] == "draw":
+                    if type(seat) is int and st["seat"] == seat:
+                        action = event.get("action")
+                        if type(action) is dict and path(state, st, seat, action):
+                            return state
+            elif st["step"] == "draw" and len(event) == 2 and event.get("kind") == "chance":
                 if fast.draw(state, st, event.get("outcome")):
                     return state
         return self._apply(state, event, owned=True)
