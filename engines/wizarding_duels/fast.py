@@ -293,6 +293,27 @@ def leadership(s: State, st: dict, seat: int, action: dict) -> bool:
     return _window_closed(s)
 
 
+def order(s: State, st: dict, seat: int, action: dict) -> bool:
+    """FC-2, Leadership: the cards seen put back in an order (``{"type": "order", "cards": [...]}``).
+    The list offers every permutation of the known cards; the card ids are distinct strings, so an
+    answer is one of them exactly when it holds those strings, each once, sorted alike."""
+    cards = action.get("cards")
+    if len(action) != 2 or type(cards) is not list or action.get("type") != "order":
+        return False
+    p = s["players"][seat]
+    known = p["known_top"]
+    if len(cards) != len(known) or len(set(known)) != len(known):
+        return False
+    for c in cards:
+        if type(c) is not str:
+            return False
+    if sorted(cards) != sorted(known):
+        return False
+    s["queue"].pop(0)
+    p["known_top"] = list(cards)
+    return _window_closed(s)
+
+
 #: The decision steps with a fast path, each answered by one seat (``may_answer``'s ``st["seat"]``).
 FAST_PATHS = {
     "act": act,
@@ -304,6 +325,7 @@ FAST_PATHS = {
     "late": lower,
     "dark_lord": dark_lord,
     "leadership": leadership,
+    "order": order,
 }
 
 
