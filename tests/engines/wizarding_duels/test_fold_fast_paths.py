@@ -23,6 +23,7 @@ from engines.wizarding_duels.state import board
 
 from ..near_misses import near_misses
 from .playouts import ENGINES, varied_configs
+from .test_lightning_shortcut import lightning_group
 
 
 def _playout(version, seed, config, bot):
@@ -261,8 +262,13 @@ def test_the_fast_paths_take_the_events_they_are_for(monkeypatch):
 def test_a_whole_fold_reaches_the_copying_states_and_leaves_its_events_as_they_were(version):
     """A fast path may not hand the state a list or dict of the event's (a later event would
     change the caller's event through it): whole games folded in place reach the copying
-    ``apply``'s state at every event, and every event is still equal to a copy made before."""
-    for seed, config in enumerate(varied_configs() * 4):
+    ``apply``'s state at every event (the lightning quests scored too), and every event is still
+    equal to a copy made before."""
+    # and games whose Quest decks hold every lightning quest they may, scored after events
+    lightning = [
+        {"groups": [lightning_group(k, "spellstorm"), lightning_group(50 + k, "first-foothold")]} for k in range(6)
+    ]
+    for seed, config in enumerate(varied_configs() * 4 + lightning):
         folded = None
         events, copies = [], []
         for engine, s, ev in _playout(version, 50 + seed, config, "random"):
