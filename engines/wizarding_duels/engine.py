@@ -55,7 +55,8 @@ from engines.base import CHANCE, Engine, IllegalAction, InvalidConfig, event_kin
 from engines.chance import check_outcome
 from engines.treecopy import copy_tree
 
-from . import bots, content, groups, legal, rules
+from . import bots, content, fast, groups, legal, rules
+from .fast import FAST_PATHS
 from .state import M, P, pack
 
 
@@ -285,6 +286,23 @@ class WizardingDuelsEngine(Engine):
         return self._apply(state, event, owned=False)
 
     def apply_in_place(self, state, event):
+        # The commonest events go straight to their fast paths (fast.py; issue 17, P1) once
+        # ``may_answer``'s checks pass for a step one seat answers; a fast path that declines has
+        # written nothing, and the general path applies or refuses the event as ever.
+        queue = state["queue"]
+        if queue and type(event) is dict and state["phase"] != "over":
+            st = queue[0]
+            path = FAST_PATHS.get(st["step"])
+            if path is not None:
+                if len(event) == 3 and event.get("kind") == "action":
+                    seat = event.get("seat")
+                    if type(seat) is int and st["seat"] == seat:
+                        action = event.get("action")
+                        if type(action) is dict and path(state, st, seat, action):
+                            return state
+            elif st["step"] == "draw" and len(event) == 2 and event.get("kind") == "chance":
+                if fast.draw(state, st, event.get("outcome")):
+                    return state
         return self._apply(state, event, owned=True)
 
     def _apply(self, state, event, *, owned: bool):

@@ -1,0 +1,370 @@
+"""Fast paths of a fold (``apply_in_place``) for the commonest events (issue 17, P1).
+
+An event of a replay spent a good part of its cost getting through the layers of the general
+path (``_apply``, ``_check``, ``legal.allowed``, ``rules.decide``), each of which looks up again
+what the one before it had found. Each fast path here checks one kind of answer and applies it in
+one pass, then lets the rules' own automatic steps run (``rules.run``) and checks the lightning
+quests as ``_apply`` does.
+
+A fast path returns True when it has applied the event. It returns False *before it writes
+anything* for anything it does not take: an answer written another way (an extra field, the
+animal form, a riskier route), and every answer the rules refuse. The general path then applies
+the event or refuses it with its own code and sentence, so no refusal is written here.
+
+The dispatch (``WizardingDuelsEngine.apply_in_place``) has already made ``may_answer``'s checks
+for the steps here (a seat answers alone): the queue is not empty, the game is not over, the
+event's seat (an int) is the front step's, and the action is a dict. The copying ``apply`` never
+takes these paths.
+
+``tests/engines/wizarding_duels/test_fold_fast_paths.py`` holds every fast path to the general
+path (the copying ``apply``) along playouts of both versions, with near misses, malformed actions
+and other seats' actions too.
+"""
+
+from __future__ import annotations
+
+from . import legal, rules
+from .state import State, board, controls, pack
+
+_run = rules.run
+_check_lightning = rules.check_lightning
+
+
+def activate(s: State, st: dict, seat: int, action: dict) -> bool:
+    """An activation of a model in its plain form (``{"type": "activate", "model": uid}``)."""
+    uid = action.get("model")
+    if len(action) != 2 or type(uid) is not str or action.get("type") != "activate":
+        return False
+    m = s["models"].get(uid)
+    if m is None or m["removed"] or m["hex"] is None or m["seat"] != seat:
+        return False
+    # ``decide``: the window gives way to the activation's act step (an absent ``animal`` leaves
+    # the model's form as it is).
+    s["queue"][0] = {"step": "act", "seat": seat}
+    s["act"] = {
+        "model": uid,
+        "single": m["markers"] > 0,  # WD-72 (EX-19)
+        "used_single": False,
+        "left": dict(m["actions"]),
+        "basic_used": False,
+        "slytherin": False,
+    }
+    # No ``run``: an act step is never an automatic step and never skipped (``_skip_decision``),
+    # so ``run`` would stop at it at once, quiet; and an activation is quiet (``QUIET_STEPS``), so
+    # the lightning check would score nothing.
+    return True
+
+
+def act_end(s: State, st: dict, seat: int, action: dict) -> bool:
+    """The end of an activation (``{"type": "end"}``)."""
+    if len(action) != 1:
+        return False
+    s["queue"][0] = {"step": "activation_end", "model": s["models"][s["act"]["model"]]["uid"]}
+    if not _run(s):  # the end is a quiet answer (``QUIET_ACTS``)
+        _check_lightning(s)
+    return True
+
+
+def act_move(s: State, st: dict, seat: int, action: dict) -> bool:
+    """A move by the safest route (``{"type": "move", "to": k}``): ``legal._act_move``'s checks
+    and ``rules._act``'s move, with the action slot, the move points and the space worked out once."""
+    k = action.get("to")
+    if len(action) != 2 or type(k) is not str:
+        return False
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False
+    how = rules._slot(s, "move", m)
+    if not how:
+        return False
+    h = legal._space(k)
+    if h is None:
+        return False
+    safest = rules.safest_to(s, m, rules.move_points(s, m), h)
+    if safest is None:
+        return False
+    s["queue"].pop(0)
+    # Paying for the move changes nothing ``move_points`` reads (the form, traits, artifacts, Slow).
+    rules._spend(s, "move", how, m)
+    steps = rules._move_to(s, m, h, safest)
+    steps.append({"step": "action_end"})
+    steps.append({"step": "act", "seat": seat})
+    rules.push_front(s, *steps)
+    _run(s)
+    _check_lightning(s)  # a move is never quiet: the model's space changed
+    return True
+
+
+def act_draw_quest(s: State, st: dict, seat: int, action: dict) -> bool:
+    """A Quest card drawn for an active one discarded (``{"type": "draw_quest", "discard": q}``):
+    ``legal._act_draw_quest``'s checks and ``rules._act``'s draw, the paying slot worked out once."""
+    q = action.get("discard")
+    if len(action) != 2 or type(q) is not str:
+        return False
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False
+    p = s["players"][m["seat"]]
+    if q not in p["active"]:
+        return False
+    how = rules._slot(s, "advanced", m, "tactician|ravenclaw" if controls(s, m, "challenge") else "tactician|")
+    if not how:
+        return False
+    s["queue"].pop(0)
+    rules._spend(s, "advanced", how, m)
+    # ``_act`` writes into the acting seat's player; the model is that seat's (``may_answer``
+    # and the activation's own check).
+    p = s["players"][seat]
+    p["active"].remove(q)
+    p["quest_discard"].append(q)
+    rules.push_front(
+        s,
+        {"step": "draw", "seat": seat, "pile": "quest", "n": 1, "dest": "active", "vis": "all"},
+        {"step": "action_end"},
+        {"step": "act", "seat": seat},
+    )
+    _run(s)
+    _check_lightning(s)  # a quest discarded and drawn: never quiet
+    return True
+
+
+def act_cast(s: State, st: dict, seat: int, action: dict) -> bool:
+    """A spell cast at a model (``{"type": "cast", "spell": sp, "target": uid}``): ``legal._act_cast``'s
+    checks and ``rules._act``'s cast, with the paying slot and the spell's source worked out once.
+    A spell that places a marker (cast at a space) goes the general way."""
+    sp = action.get("spell")
+    target = action.get("target")
+    if len(action) != 3 or type(sp) is not str or type(target) is not str:
+        return False
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False
+    how = rules._slot(s, "advanced", m, "expert_wizard|master_wizard")
+    if not how:
+        return False
+    src = rules.spell_source(s, m, sp)
+    if src is None:
+        return False
+    card = pack(s).spells[sp]
+    if rules.places_marker(card):
+        return False
+    if card["combat"]:
+        if not legal._in_reach_of(s, m, target, 1 - m["seat"], card["range"]):
+            return False
+    elif card["range"] == 0:
+        if target != m["uid"]:
+            return False
+    elif not legal._in_reach_of(s, m, target, m["seat"], card["range"]):
+        return False
+    s["queue"].pop(0)
+    rules._spend(s, "advanced", how, m)
+    # Paying changes nothing ``spell_source`` reads (the clocks, the spells, the basic spell's use).
+    if src == "book":
+        # WD-53: casting a Spellbook spell assigns it to the caster.
+        s["players"][seat]["spellbook"].remove(sp)
+        m["spells"].append(sp)
+    elif src == "basic":
+        s["act"]["basic_used"] = True
+    steps = rules.open_clash(s, "spell", m, s["models"][target], spell=sp, source=src)
+    steps.append({"step": "act", "seat": seat})
+    rules.push_front(s, *steps)
+    if not _run(s):  # a cast is a quiet answer (``QUIET_ACTS``): its clash's steps are judged each
+        _check_lightning(s)
+    return True
+
+
+#: The act step's answers with a fast path, by type; any other type goes to the general path.
+ACT_FAST = {"end": act_end, "move": act_move, "draw_quest": act_draw_quest, "cast": act_cast}
+
+
+def act(s: State, st: dict, seat: int, action: dict) -> bool:
+    t = action.get("type")
+    if type(t) is not str:
+        return False
+    path = ACT_FAST.get(t)
+    return path is not None and path(s, st, seat, action)
+
+
+def deploy(s: State, st: dict, seat: int, action: dict) -> bool:
+    """A deployment (``{"type": "deploy", "model": uid, "hex": k}``): ``legal._deploy`` and ``decide``."""
+    uid = action.get("model")
+    k = action.get("hex")
+    if len(action) != 3 or type(uid) is not str or action.get("type") != "deploy":
+        return False
+    h = legal._space(k)
+    if h is None:
+        return False
+    m = s["models"].get(uid)
+    if m is None or m["removed"] or m["seat"] != seat or m["hex"] is not None:
+        return False
+    if h not in board(s).arrival[s["zone_half"][seat]] or rules._holds_model(s, k):
+        return False
+    s["queue"].pop(0)
+    m["hex"] = k
+    rules._after_deploy(s)
+    _run(s)
+    _check_lightning(s)  # a deployment is never quiet: a model came onto the board
+    return True
+
+
+def swap(s: State, st: dict, seat: int, action: dict) -> bool:
+    """FC-6: keep the card (``{"type": "keep_card"}``) or swap one from the hand
+    (``{"type": "swap", "card": c}``), the answers ``rules.options`` lists for the window."""
+    t = action.get("type")
+    if t == "keep_card" and len(action) == 1:
+        s["queue"].pop(0)
+    elif t == "swap" and len(action) == 2:
+        card = action.get("card")
+        side = s["clash"][st["side"]]
+        hand = s["players"][side["seat"]]["hand"]
+        if type(card) is not str or card not in hand or "apprentice" in s["models"][side["model"]]["traits"]:
+            return False
+        s["queue"].pop(0)
+        hand.remove(card)
+        side["swap"] = card
+        side["swap_up"] = st.get("face_up", False)
+    else:
+        return False
+    if not _run(s):  # a swap window's answers are quiet (``QUIET_STEPS``)
+        _check_lightning(s)
+    return True
+
+
+_PASS = {"type": "pass"}
+_NOT_LOWERED = {"type": "lower", "use": False}
+_DARK_LORD = {"type": "dark_lord"}
+_PEEK = {"type": "peek"}
+
+
+def _window_closed(s: State) -> bool:
+    """After a clash window's quiet answer (``QUIET_STEPS``): the rules' automatic steps, and
+    the lightning check when they were not quiet."""
+    if not _run(s):
+        _check_lightning(s)
+    return True
+
+
+def empower(s: State, st: dict, seat: int, action: dict) -> bool:
+    """FC-3's pass, which ``rules.options`` always lists (an Empowerment paid for goes the general way).
+    Compared as a whole dict, as the list's membership compares it."""
+    if action != _PASS:
+        return False
+    s["queue"].pop(0)
+    return _window_closed(s)
+
+
+def lower(s: State, st: dict, seat: int, action: dict) -> bool:
+    """FC-8 / FC-12: not using the kept card's lower part, which the list always holds."""
+    if action != _NOT_LOWERED:
+        return False
+    s["queue"].pop(0)
+    return _window_closed(s)
+
+
+def dark_lord(s: State, st: dict, seat: int, action: dict) -> bool:
+    """FC-2: the Dark Lord's ability or the pass, the window's two answers."""
+    if action == _DARK_LORD:
+        s["queue"].pop(0)
+        side = s["clash"][st["side"]]
+        s["models"][side["model"]]["dark_lord_used"] = True
+        side["dark_lord"] = True
+        side["adv"] = 0  # A-10 (3): Advantage and Disadvantage are ignored for this clash
+    elif action == _PASS:
+        s["queue"].pop(0)
+    else:
+        return False
+    return _window_closed(s)
+
+
+def leadership(s: State, st: dict, seat: int, action: dict) -> bool:
+    """FC-2: Leadership's peek at three cards or the pass, the window's two answers."""
+    if action == _PEEK:
+        s["queue"].pop(0)
+        s["models"][st["model"]]["round"]["leadership"] = True
+        rules.push_front(
+            s,
+            {"step": "draw", "seat": seat, "pile": "clash", "n": 3, "dest": "known_top", "vis": "owner"},
+            {"step": "order", "seat": seat},
+        )
+    elif action == _PASS:
+        s["queue"].pop(0)
+    else:
+        return False
+    return _window_closed(s)
+
+
+def order(s: State, st: dict, seat: int, action: dict) -> bool:
+    """FC-2, Leadership: the cards seen put back in an order (``{"type": "order", "cards": [...]}``).
+    The list offers every permutation of the known cards; the card ids are distinct strings, so an
+    answer is one of them exactly when it holds those strings, each once, sorted alike."""
+    cards = action.get("cards")
+    if len(action) != 2 or type(cards) is not list or action.get("type") != "order":
+        return False
+    p = s["players"][seat]
+    known = p["known_top"]
+    if len(cards) != len(known) or len(set(known)) != len(known):
+        return False
+    for c in cards:
+        if type(c) is not str:
+            return False
+    if sorted(cards) != sorted(known):
+        return False
+    s["queue"].pop(0)
+    p["known_top"] = list(cards)
+    return _window_closed(s)
+
+
+#: The decision steps with a fast path, each answered by one seat (``may_answer``'s ``st["seat"]``).
+FAST_PATHS = {
+    "act": act,
+    "activate": activate,
+    "deploy": deploy,
+    "swap": swap,
+    "empower": empower,
+    "early": lower,
+    "late": lower,
+    "dark_lord": dark_lord,
+    "leadership": leadership,
+    "order": order,
+}
+
+
+def draw(s: State, st: dict, outcome) -> bool:
+    """A Clash or Quest card draw: ``rules.possible_draw``'s checks of the outcome and
+    ``rules.resolve_chance``'s draw in one pass. The dispatch found a ``draw`` step in front."""
+    if type(outcome) is not list:
+        return False
+    seat = st["seat"]
+    if type(seat) is not int or seat < 0:
+        return False
+    p = s["players"][seat]
+    n = st["n"]
+    quest = st["pile"] == "quest"
+    deck = p["quest_deck"] if quest else p["deck"]
+    pool = len(deck)
+    count = min(n, pool) if quest else min(n, pool - rules._reserved(s, seat))
+    if type(count) is not int or not 0 < count <= pool or len(outcome) != count:
+        return False
+    for v in outcome:
+        if type(v) is not int or not 0 <= v < pool:
+            return False
+    if count > 1 and len(set(outcome)) != count:
+        return False
+    s["queue"].pop(0)
+    picked = list(map(deck.__getitem__, outcome))  # all taken before any is removed
+    if quest:
+        into = p["qhand"] if st["dest"] == "qhand" else p["active"]
+        for q in picked:
+            deck.remove(q)
+            into.append(q)
+        _run(s)
+        _check_lightning(s)  # a quest draw fills the active quests: never quiet
+        return True
+    for c in picked:
+        deck.remove(c)
+        rules._put_card(s, st, c)
+    if n > count:
+        rules.push_front(s, dict(st, n=n - count))
+    if not _run(s):  # a Clash draw only moves cards (``quiet_chance``)
+        _check_lightning(s)
+    return True

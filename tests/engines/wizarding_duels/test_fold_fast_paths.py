@@ -1,0 +1,281 @@
+"""A fold's fast paths (engines/wizarding_duels/fast.py, issue 17, P1) against the general path.
+
+``apply_in_place`` sends the commonest events (an activation, a move, the end of an activation,
+a deployment, a swap window's answer, a Clash or Quest draw) to a fast path that checks and
+applies them in one pass. The copying ``apply`` never takes them. Along random and heuristic
+playouts of both versions, every event tried (the one played, others the list offers, their near
+misses, the same action by the other seat, malformed actions, moves and deployments to spaces all
+around, outcomes a draw refuses) must give the same state both ways, or the same refusal (code
+and sentence) with the fold's state left as it was."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from engines.base import CHANCE, IllegalAction, canonical_json, check_action_numbers
+from engines.chance import draw as chance_draw
+from engines.treecopy import copy_tree
+from engines.wizarding_duels import content, fast, geometry, rules
+from engines.wizarding_duels.state import board
+
+from ..near_misses import near_misses
+from .playouts import ENGINES, varied_configs
+from .test_lightning_shortcut import lightning_group
+
+
+def _playout(version, seed, config, bot):
+    """``(engine, state, event)`` before every event of a game played by ``bot``."""
+    engine = ENGINES[version]
+    rng = random.Random(f"wzd-fast:{version}:{seed}:{bot}")
+    s = engine.setup(config, 2)
+    for _ in range(5000):
+        tm = engine.to_move(s)
+        if not tm:
+            return
+        if tm == [CHANCE]:
+            ev = {"kind": "chance", "outcome": chance_draw(engine.chance(s), rng.randrange)}
+        else:
+            seat = tm[int(rng.random() * len(tm))]
+            ev = {"kind": "action", "seat": seat, "action": engine.bot_action(bot, s, seat, rng)}
+        yield engine, s, ev
+        s = engine.apply(s, ev)
+    raise AssertionError("the game did not end")
+
+
+def _answer(engine, state, event):
+    """The general path's answer and the fold's, each as ("ok", state) or ("refused", code,
+    sentence); a refused fold must have left its state as it was."""
+    try:
+        want = ("ok", canonical_json(engine.apply(state, event)))
+    except IllegalAction as exc:
+        want = ("refused", exc.code, exc.message)
+    owned = engine.owned_copy(state)
+    try:
+        got = ("ok", canonical_json(engine.apply_in_place(owned, event)))
+    except IllegalAction as exc:
+        got = ("refused", exc.code, exc.message)
+        assert canonical_json(owned) == canonical_json(state), ("a refusal wrote into the state", event)
+    return want, got
+
+
+def _spaces_around(s, k, reach=2):
+    """Every board space within ``reach`` of ``k`` (occupied, impassable, the model's own), a space
+    off the board, and ``k`` written in ways no list writes it."""
+    h = geometry.parse(k)
+    b = board(s)
+    out = [geometry.key(x) for x in b.hexes if geometry.distance(x, h) <= reach]
+    out += ["99,99", f"{h[0]}, {h[1]}", f"0{h[0]},{h[1]}", f"{h[0]},{h[1]},0", f"{h[0]}", "x,y", ""]
+    return out
+
+
+_MALFORMED = (None, "end", 3, ["move"], {}, {"type": ["move"]}, {"type": {}}, {"type": 3}, {"type": "fly"})
+
+
+def _tried(engine, s, ev, rng, seen):
+    """Actions to try beside the one played, at a step with a fast path."""
+    seat, action = ev["seat"], ev["action"]
+    st = s["queue"][0]
+    legal = engine.legal_actions(s, seat)
+    actions = [action] + rng.sample(legal, min(5, len(legal)))
+    actions += near_misses(action) + [m for a in actions[1:3] for m in near_misses(a)]
+    actions += rng.sample(seen, min(10, len(seen))) + list(_MALFORMED)
+    seen += [a for a in legal[:4] if isinstance(a, dict)]
+    m = s["models"].get(s["act"]["model"]) if st["step"] == "act" and s.get("act") else None
+    if m is not None and m["hex"] is not None:
+        actions += [{"type": "move", "to": k} for k in _spaces_around(s, m["hex"])]
+        actions += [{"type": "end", "x": 1}, {"type": "move"}, {"type": "move", "to": m["hex"], "dangerous": 0}]
+        # casts of a few spells at every model: out of range or sight, a friend for a combat
+        # spell, a removed model, a spell the caster may not cast now
+        p = s["players"][m["seat"]]
+        pk = content.load(s["pack"])
+        spells = sorted(set(m["innate"]) | set(p["spellbook"][:2]) | {pk.basic_spell_id})[:4]
+        # and every spell of the caster's that places a marker (cast at a space, never a model)
+        spells += [sp for sp in m["innate"] + p["spellbook"] if rules.places_marker(pk.spells[sp])]
+        for sp in spells:
+            actions += [{"type": "cast", "spell": sp, "target": uid} for uid in sorted(s["models"])]
+    if st["step"] in ("activate", "deploy"):
+        b = board(s)
+        arrival = [geometry.key(h) for half in b.arrival for h in half] if b else []
+        for uid in sorted(s["models"]) + ["nobody"]:
+            actions += [{"type": "activate", "model": uid}, {"type": "activate", "model": uid, "animal": True}]
+            actions += [{"type": "deploy", "model": uid, "hex": k} for k in arrival[:: 1 if uid == "nobody" else 3]]
+    if st["step"] in ("empower", "early", "late", "dark_lord", "leadership"):
+        actions += [{"type": "pass", "x": 1}, {"type": "lower", "use": 0}, {"type": "lower", "use": True}]
+        actions += [{"type": "lower"}, {"type": "peek"}, {"type": "dark_lord"}, {"type": "empower"}]
+    if st["step"] == "order":
+        known = s["players"][seat]["known_top"]
+        actions += [
+            {"type": "order", "cards": c} for c in ([known[0]] * len(known), sorted(known), known[1:] + ["0-00"])
+        ]
+    if st["step"] == "swap":
+        cards = [c for p in s["players"] for c in p["hand"]] + ["0-00", "nope"]
+        actions += [{"type": "swap", "card": c} for c in cards] + [{"type": "keep_card", "card": None}]
+    # The platform refuses a fraction in an action before any engine sees it (check_action_numbers).
+    out = [{"kind": "action", "seat": seat, "action": a} for a in actions if _whole(a)]
+    out += [{"kind": "action", "seat": 1 - seat, "action": action}, {"kind": "action", "seat": True, "action": action}]
+    out += [{"kind": "action", "seat": CHANCE, "action": action}, {"kind": "action", "seat": seat}]
+    out += [{"kind": "action", "seat": seat, "action": action, "x": 1}, {"kind": "chance", "outcome": [0]}]
+    return out
+
+
+def _whole(action) -> bool:
+    try:
+        check_action_numbers(action)
+    except IllegalAction:
+        return False
+    return True
+
+
+def _outcomes_tried(ev):
+    """Outcomes a draw refuses (or, by chance, accepts), beside the one drawn."""
+    o = ev["outcome"]
+    out = [o[:-1], o + [0], o + [o[-1]], [v + 1 for v in o], [v - 1 for v in o], [v + 60 for v in o], [-1] + o[1:]]
+    out += [[o[0]] * len(o), o + [max(o) + 1], o + [max(o) + 1, max(o) + 2]]
+    out += [[float(v) for v in o], [True] * len(o), [str(v) for v in o], tuple(o), None, "x", 0, {}]
+    events = [{"kind": "chance", "outcome": x} for x in out]
+    return events + [
+        {"kind": "chance"},
+        {"kind": "chance", "outcome": o, "x": 1},
+        {"kind": "action", "seat": 0, "action": {"type": "end"}},
+    ]
+
+
+def _variants(s, ev, n):
+    """The event played, on states a few fields away from the one it was played on, that
+    playouts seldom reach: the game over in the middle of an activation, the swapping side's
+    model an Apprentice (who may not swap), a Dark Lord's side with an Advantage."""
+    st = s["queue"][0]
+    if ev["kind"] != "action" or n % 2:
+        return []
+    out = []
+    if st["step"] == "act":
+        v = copy_tree(s)
+        v["game_over"] = True
+        out.append((v, ev))
+    if st["step"] == "swap":
+        v = copy_tree(s)
+        v["models"][v["clash"][st["side"]]["model"]]["traits"]["apprentice"] = 1
+        out.append((v, ev))
+    if st["step"] == "dark_lord":
+        v = copy_tree(s)
+        v["clash"][st["side"]]["adv"] = 2  # which the Dark Lord's ability sets aside
+        out.append((v, dict(ev, action={"type": "dark_lord"})))
+    return out
+
+
+class _Counted:
+    """A fast path that counts the events it applied (it answered True) and declined (False)."""
+
+    def __init__(self, real):
+        self.real = real
+        self.taken = self.declined = 0
+
+    def __call__(self, *args):
+        done = self.real(*args)
+        if done:
+            self.taken += 1
+        else:
+            self.declined += 1
+        return done
+
+
+CASES = [("1", "random"), ("2", "random"), ("2", "heuristic")]
+
+
+@pytest.mark.parametrize("version,bot", CASES)
+def test_every_fast_path_answers_as_the_general_path(version, bot, monkeypatch):
+    counted = {}
+    for table in (fast.FAST_PATHS, fast.ACT_FAST):
+        for name, path in list(table.items()):
+            counted[name] = _Counted(path)
+            monkeypatch.setitem(table, name, counted[name])
+    counted["draw"] = _Counted(fast.draw)
+    monkeypatch.setattr(fast, "draw", counted["draw"])
+    rng = random.Random(f"wzd-fast:{version}:{bot}")
+    seen: list = []
+    answers: Counter = Counter()
+    # a plain game, and two whose Groups bring the Animagus form, the Gryffindor move and the rest
+    configs = varied_configs()[3:] if bot == "random" else [{}]
+    for seed, config in enumerate(configs):
+        for n, (engine, s, ev) in enumerate(_playout(version, seed, config, bot)):
+            st = s["queue"][0]
+            if ev["kind"] == "chance":
+                tried = [ev] + (_outcomes_tried(ev) if st["step"] == "draw" and n % 2 == 0 else [])
+            elif st["step"] in fast.FAST_PATHS and (n % 4 == 0 or st["step"] not in ("act", "activate", "deploy")):
+                tried = [ev] + _tried(engine, s, ev, rng, seen)
+            else:
+                tried = [ev]
+            for state, e in [(s, e) for e in tried] + _variants(s, ev, n):
+                want, got = _answer(engine, state, e)
+                assert got == want, e
+                answers[want[0] if want[0] == "ok" else want[1]] += 1
+    # Every fast path applied events and declined others, and the general path's refusals met
+    # each of the codes the opening checks and the rules give.
+    # (The clash windows' fast paths are met where a playout's Groups bring the abilities.)
+    for name, c in counted.items():
+        if name in ("act", "activate", "deploy", "swap", "draw", "move", "end", "draw_quest", "cast", "late"):
+            assert c.taken > 0 and c.declined > 0, name
+        else:
+            assert c.taken > 0 or c.declined == 0, name  # whatever was met, some was taken
+    assert answers["ok"] > 500, answers
+    assert {"not_your_turn", "bad_action", "illegal_action", "bad_chance_outcome"} <= set(answers), answers
+
+
+def test_the_fast_paths_take_the_events_they_are_for(monkeypatch):
+    """A fast path that declined its own events would still be right, only slow: along a random
+    playout every activation, move, end, deployment, swap answer and card draw played is applied
+    by its fast path (version 2's riskier routes and the Animagus form go the general way)."""
+    counted = {}
+    for table in (fast.FAST_PATHS, fast.ACT_FAST):
+        for name, path in list(table.items()):
+            counted[name] = _Counted(path)
+            monkeypatch.setitem(table, name, counted[name])
+    counted["draw"] = _Counted(fast.draw)
+    monkeypatch.setattr(fast, "draw", counted["draw"])
+    played: Counter = Counter()
+    for seed in (7, 8):
+        for engine, s, ev in _playout("2", seed, {}, "random"):
+            st = s["queue"][0]
+            a = ev.get("action")
+            if ev["kind"] == "chance":
+                if st["step"] == "draw":
+                    played["draw"] += 1
+            elif st["step"] == "act":
+                if a["type"] in ("end", "draw_quest") or (a["type"] == "move" and "dangerous" not in a):
+                    played[a["type"]] += 1
+                elif a["type"] == "cast":
+                    played["cast"] += not rules.places_marker(content.load(s["pack"]).spells[a["spell"]])
+            elif st["step"] in ("empower", "early", "late"):
+                played[st["step"]] += a in ({"type": "pass"}, {"type": "lower", "use": False})
+            elif st["step"] in fast.FAST_PATHS and a.get("animal") is None:
+                played[st["step"]] += 1
+            engine.apply_in_place(engine.owned_copy(s), ev)
+    for name in set(counted) - {"act"}:  # the act step's dispatch, counted by type
+        assert played[name] > 0, name
+        assert counted[name].taken == played[name], (name, counted[name].taken, played[name])
+
+
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_a_whole_fold_reaches_the_copying_states_and_leaves_its_events_as_they_were(version):
+    """A fast path may not hand the state a list or dict of the event's (a later event would
+    change the caller's event through it): whole games folded in place reach the copying
+    ``apply``'s state at every event (the lightning quests scored too), and every event is still
+    equal to a copy made before."""
+    # and games whose Quest decks hold every lightning quest they may, scored after events
+    lightning = [
+        {"groups": [lightning_group(k, "spellstorm"), lightning_group(50 + k, "first-foothold")]} for k in range(6)
+    ]
+    for seed, config in enumerate(varied_configs() * 4 + lightning):
+        folded = None
+        events, copies = [], []
+        for engine, s, ev in _playout(version, 50 + seed, config, "random"):
+            if folded is None:
+                folded = engine.owned_copy(s)
+            assert canonical_json(folded) == canonical_json(s)
+            events.append(ev)
+            copies.append(copy_tree(ev))
+            folded = engine.apply_in_place(folded, ev)
+        assert events == copies
