@@ -37,8 +37,10 @@ from ..base import CHANCE, Action, Engine, IllegalAction, InvalidConfig, State, 
 from ..chance import check_outcome, draw_spec
 from ..treecopy import copy_tree
 from . import bots
+from . import fast as _fast
 from . import turn as turn_machine
 from .cards import CARDS, ONGOING, matches, of_kind, physical
+from .fast import _INT_ONLY, _RANGES
 from .interp import (
     PLAY_TRIGGERS,
     SEAT_KEYS,
@@ -86,12 +88,6 @@ def _draw_fits(pool: int, count: int, outcome: Any) -> bool:
         return False
     values = set(outcome)
     return len(values) == count and values <= (_RANGES[pool] if pool < len(_RANGES) else frozenset(range(pool)))
-
-
-_INT_ONLY = {int}
-
-#: frozenset(range(n)) for every pool a game draws from (the main deck is the largest).
-_RANGES = tuple(frozenset(range(n)) for n in range(256))
 
 
 def copy_state(st: State) -> State:
@@ -555,6 +551,16 @@ class Annihilageddon(Engine):
             if "dice" in need:
                 check_outcome(self.chance(st), outcome)
             else:
+                f = st["stack"][-1]
+                # The end of a turn's draw (a third of the chance events), checked and taken in one
+                # pass (engine's end_draw_at_once); anything it declines, legal or not, takes the
+                # general path below. Through the module, which test_fold_fast_paths patches.
+                if (
+                    f["prog"] is END_OF_TURN
+                    and f["pc"] == _END_DRAW_AT
+                    and _fast.end_draw_at_once(st, f, need, outcome)
+                ):
+                    return st
                 # zone_list's commonest answer (a player's deck: every end of turn's draw) inline.
                 zone = need["zone"]
                 pool = st["players"][zone[1]]["pool"] if zone[0] == "player" else zone_list(st, zone)

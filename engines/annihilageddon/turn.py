@@ -331,10 +331,16 @@ def end_turn_at_once(st: dict, f: dict) -> None:
     # op_draw, from here to the sort. A draw that came in is taken as ensure_top takes it; it was
     # recorded for exactly the cards missing from the top n (here or by ensure_top), so the top
     # then holds n and ensure_top's loop would only count them.
-    n = w["n"]
     top = p["top"]
     if "outcome" in w:
         take_outcome(w, p["pool"], top)
+    end_turn_drawn(st, f, seat, p, top, w["n"])
+
+
+def end_turn_drawn(st: dict, f: dict, seat: int, p: dict, top: list, n: int) -> None:
+    """end_turn_at_once from the draw taken on (``top`` is the seat's top of the deck, ``n`` the
+    draw's count): the cards to the hand, then the Trophy's discard, the Legend flip and the end
+    check. fast.end_draw_at_once goes on here after taking the draw itself."""
     if len(top) >= n:
         got = n
     else:

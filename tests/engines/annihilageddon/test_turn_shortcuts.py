@@ -13,6 +13,7 @@ import json
 import pytest
 
 from engines import registry
+from engines.annihilageddon import fast as fast_paths
 from engines.annihilageddon import turn
 from engines.annihilageddon.cards import CARDS
 from engines.annihilageddon.engine import copy_state
@@ -123,6 +124,8 @@ def test_an_end_of_turn_run_at_once_leaves_the_state_run_leaves(version, seats, 
 
     end_turn_at_once = turn.end_turn_at_once
     monkeypatch.setattr(turn, "end_turn_at_once", counted)
+    # The draw's chance event in the general path (test_fold_fast_paths holds the fast one to it).
+    monkeypatch.setattr(fast_paths, "end_draw_at_once", lambda st, f, need, outcome: False)
     fast = [json.dumps(engine.apply(st, ev)) for st, ev in zip(states, events)]
     # Both ways in: an end_turn whose draw waits, and the chance event that brings the cards.
     assert seen.count(True) > 10 and seen.count(False) > 10

@@ -1,0 +1,64 @@
+"""Fast paths of the fold (``Annihilageddon.apply_in_place``) for its commonest events (issue 17,
+P1), in the pattern of engines/wizard_dodgeball/fast.py: each checks and applies its event in one
+pass, or declines (False) *before it writes anything*, and the general path then applies the
+event or refuses it with its own code and sentence. The copying ``apply`` goes through
+``apply_in_place`` on a copy, so it takes them too; a state read back from JSON (whose frames
+hold equal lists, not the turn machine's own) never does.
+
+``tests/engines/annihilageddon/test_fold_fast_paths.py`` holds each to the general path along
+playouts, with outcomes that are near misses, malformed or of the wrong size.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import turn as turn_machine
+
+_INT_ONLY = {int}
+
+#: frozenset(range(n)) for every pool a game draws from (the main deck is the largest).
+_RANGES = tuple(frozenset(range(n)) for n in range(256))
+
+
+def end_draw_at_once(st: dict, f: dict, need: dict, outcome: Any) -> bool:
+    """The chance event of the end of a turn's draw (``f``, on top of the stack, is the end-of-turn
+    frame at its draw; ``need`` the draw due): engine._draw_fits' test of ``outcome`` against the
+    drawing seat's deck, then what the general path does with it (the notes cleared, the draw
+    taken as take_outcome takes it, then turn.end_turn_drawn), without the outcome's round trip
+    through the frame's work. Declines an outcome that does not fit, and a frame whose draw count
+    is not set (end_turn_at_once sets it before any draw is recorded)."""
+    w = f["work"]
+    if type(outcome) is not list or "n" not in w:
+        return False
+    seat = st["active"]
+    count = need["count"]
+    # The zone is ["player", the active seat] (end_turn_at_once and ensure_top record it so).
+    if len(outcome) != count or need["zone"][1] != seat:
+        return False
+    p = st["players"][seat]
+    pool = p["pool"]
+    if count == 1:
+        i = outcome[0]
+        if type(i) is not int or not 0 <= i < len(pool):
+            return False
+    elif (
+        count <= 0
+        or set(map(type, outcome)) != _INT_ONLY
+        or len(values := set(outcome)) != count
+        or not values <= (_RANGES[len(pool)] if len(pool) < len(_RANGES) else frozenset(range(len(pool))))
+    ):
+        return False
+    st["notes"] = []
+    if "held_notes" in st:
+        st["held_notes"] = []
+    st["need"] = None
+    top = p["top"]
+    if count == 1:
+        top.append(pool.pop(outcome[0]))
+    else:
+        top += map(pool.__getitem__, outcome)
+        for i in sorted(outcome, reverse=True):
+            del pool[i]
+    turn_machine.end_turn_drawn(st, f, seat, p, top, w["n"])
+    return True

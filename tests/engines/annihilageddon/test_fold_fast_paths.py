@@ -1,0 +1,103 @@
+"""The fold's fast paths (engines/annihilageddon/fast.py, issue 17, P1) against the general path.
+
+Along random playouts of both versions, at 2 and 4 seats, every event a fast path may take is
+applied in place twice, with the fast path and with it declining everything (the general path):
+the event played, other outcomes that fit, and near misses, malformed outcomes and outcomes of
+the wrong size. Both ways must leave the same state (the same canonical JSON), or refuse with
+the same code and sentence and leave the state as it was."""
+
+import pytest
+
+from engines import registry
+from engines.annihilageddon import fast, turn
+from engines.annihilageddon.engine import copy_state
+from engines.base import IllegalAction, canonical_json
+
+from ..test_conformance import playout
+
+
+def _answer(engine, state: dict, event: dict):
+    st = copy_state(state)
+    before = canonical_json(st)
+    try:
+        return ("ok", canonical_json(engine.apply_in_place(st, event)))
+    except IllegalAction as exc:
+        # A refusal changes nothing: the state the fold owns is as it was.
+        assert canonical_json(st) == before, (exc.code, event)
+        return ("refused", exc.code, exc.message)
+
+
+def _at_end_draw(st: dict) -> bool:
+    if st["need"] is None or "dice" in st["need"] or not st["stack"]:
+        return False
+    f = st["stack"][-1]
+    return f["prog"] is turn.END_OF_TURN and f["pc"] == turn._END_DRAW_AT
+
+
+def _outcomes(st: dict, played: list) -> list:
+    """The outcome played, others that fit, and outcomes the draw refuses."""
+    count = st["need"]["count"]
+    size = len(st["players"][st["active"]]["pool"])
+    fits = [played, list(range(count)), list(range(size - count, size)), played[::-1]]
+    wrong = [
+        played[:-1],
+        played + [played[0]],
+        [*played[:-1], size],
+        [*played[:-1], -1],
+        [*played[:-1], True],
+        [*played[:-1], float(played[-1])],
+        [*played[:-1], str(played[-1])],
+        [*played[:-1], None],
+        [played[0]] * count,
+        [],
+        [[i] for i in played],
+        tuple(played),
+        {"0": played[0]},
+        played[0],
+        None,
+        "0",
+    ]
+    return fits + wrong
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_the_end_of_turn_draw_at_once_leaves_the_state_or_refusal_of_the_general_path(version, seats, monkeypatch):
+    engine = registry.get("annihilageddon", version)
+    states, events = playout(engine, seats, f"an-fast-end-draw:{version}:{seats}", bound=900, prefix=True)
+    cases = [(st, ev) for st, ev in zip(states, events) if ev["kind"] == "chance" and _at_end_draw(st)]
+    assert len(cases) > 20
+    # Draws of one card and of several, and a draw after the discard was shuffled in (ensure_top's).
+    assert {st["need"]["count"] == 1 for st, _ in cases} == {True, False}
+    tried = [(st, {"kind": "chance", "outcome": o}) for st, ev in cases for o in _outcomes(st, ev["outcome"])]
+    taken = []
+
+    def counted(st, f, need, outcome):
+        ok = end_draw_at_once(st, f, need, outcome)
+        taken.append(ok)
+        return ok
+
+    end_draw_at_once = fast.end_draw_at_once
+    monkeypatch.setattr(fast, "end_draw_at_once", counted)
+    quick = [_answer(engine, st, ev) for st, ev in tried]
+    # Taken for every outcome that fits, declined for the rest.
+    assert taken.count(True) == sum(1 for a in quick if a[0] == "ok") > 4 * 20
+    assert taken.count(False) > 10 * 20
+    monkeypatch.setattr(fast, "end_draw_at_once", lambda st, f, need, outcome: False)
+    general = [_answer(engine, st, ev) for st, ev in tried]
+    assert quick == general
+
+
+def test_the_copying_apply_takes_the_same_path_and_leaves_its_state_alone():
+    """``apply`` folds a copy: the state it is given stays as it was, and the result is the fold's."""
+    engine = registry.get("annihilageddon", "2")
+    states, events = playout(engine, 3, "an-fast-end-draw-copy", bound=600, prefix=True)
+    met = 0
+    for st, ev in zip(states, events):
+        if ev["kind"] == "chance" and _at_end_draw(st):
+            met += 1
+            before = canonical_json(st)
+            after = engine.apply(st, ev)
+            assert canonical_json(st) == before
+            assert canonical_json(after) == canonical_json(engine.apply_in_place(copy_state(st), ev))
+    assert met > 10
