@@ -640,8 +640,30 @@ class Annihilageddon(Engine):
         if "held_notes" in st:
             st["held_notes"] = []
         if t == "play":
-            if self._play(st, seat, action["card"]):
-                run(st)
+            # Play the card from the hand, here rather than in a method of its own (issue 17, P1:
+            # a third of the events are plays, and a call was a tenth of a Power-only one's cost).
+            cid = action["card"]
+            st["players"][seat]["hand"].remove(cid)
+            turn = st["turn"]
+            turn["played"].append(cid)
+            turn["played_log"].append(cid)
+            st["scope"] = scope = st["scope"] + 1
+            power = POWER_ONLY.get(cid)
+            if power is not None and not ((trigs := PLAY_TRIGGERS[cid]) and controls_any(st, seat, trigs)):
+                # What the two frames below would do, run to the end at once: op_power's test holds
+                # (validate: the seat's own turn), _after_play moves no card that is not Ongoing,
+                # and nothing the seat controls triggers on this card (after_play_triggers passes
+                # over a text whose filter the card fails before reading anything else); nothing
+                # else reads or writes.
+                if not turn["ending"]:
+                    turn["power"] += power
+                return st
+            # interp.push of [the card's program, then _after_play], with the frames written out.
+            stack = st["stack"]
+            stack.append({"prog": [{"op": "_after_play", "card": cid}], "pc": 0, "env": {"you": seat}, "work": {}})
+            env = {"you": seat, "source": seat, "card": cid, "scope": scope, "active": seat}
+            stack.append({"prog": CARDS[cid].get("play", []), "pc": 0, "env": env, "work": {}})
+            run(st)
             return st
         if t == "end_turn":
             end_turn(st, seat)
@@ -684,31 +706,6 @@ class Annihilageddon(Engine):
             )
         run(st)
         return st
-
-    def _play(self, st: State, seat: int, cid: str) -> bool:
-        """Play ``cid`` from ``seat``'s hand: True when its frames are pushed (run them), False
-        when it was played at once."""
-        p = st["players"][seat]
-        p["hand"].remove(cid)
-        t = st["turn"]
-        t["played"].append(cid)
-        t["played_log"].append(cid)
-        st["scope"] = scope = st["scope"] + 1
-        if cid in POWER_ONLY and not ((trigs := PLAY_TRIGGERS[cid]) and controls_any(st, seat, trigs)):
-            # What the two frames below would do, run to the end at once: op_power's test holds
-            # (validate: the seat's own turn), _after_play moves no card that is not Ongoing,
-            # and nothing the seat controls triggers on this card (after_play_triggers passes
-            # over a text whose filter the card fails before reading anything else); nothing
-            # else reads or writes.
-            if not t["ending"]:
-                t["power"] += POWER_ONLY[cid]
-            return False
-        # interp.push of [the card's program, then _after_play], with the frames written out.
-        stack = st["stack"]
-        stack.append({"prog": [{"op": "_after_play", "card": cid}], "pc": 0, "env": {"you": seat}, "work": {}})
-        env = {"you": seat, "source": seat, "card": cid, "scope": scope, "active": seat}
-        stack.append({"prog": CARDS[cid].get("play", []), "pc": 0, "env": env, "work": {}})
-        return True
 
     def _buy(self, st: State, seat: int, action: Action) -> None:
         p = st["players"][seat]
