@@ -478,6 +478,8 @@ def op_end_check(st, f, op):
             st["round"] += 1
         if start_turn_at_once(st, nxt):
             return DONE
+        if start_turn_to_refill(st, f, nxt):
+            return WAIT
         return push_then_done(st, f, [frame([{"op": "_start_turn", "seat": nxt}], {"you": nxt})])
     flags = st["end_flags"][:]  # engine.copy_state shares the list: it is replaced below if need be
     empty = st["lineup"].count(None)
@@ -533,6 +535,28 @@ def start_turn_at_once(st: dict, seat: int) -> bool:
         return False
     _turn_begins(st, seat)
     _run_start_text(st, seat, prog)
+    return True
+
+
+def start_turn_to_refill(st: dict, f: dict, seat: int) -> bool:
+    """Start ``seat``'s turn as op_end_check's frames would up to the Line-Up refill's draw, when
+    a slot is empty and the main deck has two cards or more (fewer: op_refill takes them without
+    a draw): ``f`` (the end-of-turn frame, at its end check) done as push_then_done leaves it, the
+    _start_turn frame done with its op (op_start_turn), the start of the turn's frame pushed and
+    its draw recorded as op_refill's draw_from records it. The caller stops as run stops at WAIT
+    (issue 17, P1: a handover with a refill ran two runs, five frames' worth of calls). Else
+    False, nothing done. test_fold_fast_paths.py holds it to the frames."""
+    main = st["main"]
+    if len(main) < 2 or None not in st["lineup"]:
+        return False
+    f["pc"] += 1
+    f["work"] = {}
+    stack = st["stack"]
+    stack.append({"prog": [{"op": "_start_turn", "seat": seat}], "pc": 1, "env": {"you": seat}, "work": {}})
+    _turn_begins(st, seat)
+    env = {"you": seat, "active": seat, "source": seat}
+    stack.append({"prog": [{"op": "_refill"}, {"op": "_start_effects"}], "pc": 0, "env": env, "work": {}})
+    st["need"] = {"zone": ["main"], "count": 1, "visible": "all", "label": "Line-Up refill"}
     return True
 
 

@@ -101,3 +101,36 @@ def test_the_copying_apply_takes_the_same_path_and_leaves_its_state_alone():
             assert canonical_json(st) == before
             assert canonical_json(after) == canonical_json(engine.apply_in_place(copy_state(st), ev))
     assert met > 10
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_a_turn_started_up_to_its_refill_draw_leaves_the_state_its_frames_leave(version, seats, monkeypatch):
+    """turn.start_turn_to_refill against the frames op_end_check pushes and run runs, at every
+    event of playouts: taken at handovers with an empty Line-Up slot, declined at the others (a
+    full Line-Up with a start-of-turn text, a main deck too small to draw from)."""
+    engine = registry.get("annihilageddon", version)
+    states, events = playout(engine, seats, f"an-fast-refill:{version}:{seats}", bound=900, prefix=True)
+    cases = list(zip(states, events))
+    # The same moments with a main deck of one card and of two (op_refill takes one card without a draw).
+    for st, ev in zip(states, events):
+        if st["phase"] == "turn" and (ev["kind"] == "chance" or ev["action"]["type"] == "end_turn"):
+            for size in (1, 2):
+                short = copy_state(st)
+                short["main"] = short["main"][:size]
+                if short["need"] is None or short["need"].get("zone") != ["main"]:
+                    cases.append((short, ev))
+    taken = []
+
+    def counted(st, f, seat):
+        ok = start_turn_to_refill(st, f, seat)
+        taken.append(ok)
+        return ok
+
+    start_turn_to_refill = turn.start_turn_to_refill
+    monkeypatch.setattr(turn, "start_turn_to_refill", counted)
+    quick = [_answer(engine, st, ev) for st, ev in cases]
+    assert taken.count(True) > 10 and taken.count(False) > 3
+    monkeypatch.setattr(turn, "start_turn_to_refill", lambda st, f, seat: False)
+    general = [_answer(engine, st, ev) for st, ev in cases]
+    assert quick == general
