@@ -27,6 +27,14 @@ def _answer(engine, state: dict, event: dict):
         return ("refused", exc.code, exc.message)
 
 
+def _noted(st: dict) -> dict:
+    st = copy_state(st)
+    st["notes"] = ["Seat 0 shuffles their discard pile into a new deck."]
+    if "held_notes" in st:
+        st["held_notes"] = ["Seat 1 takes the Attack."]
+    return st
+
+
 def _at_end_draw(st: dict) -> bool:
     if st["need"] is None or "dice" in st["need"] or not st["stack"]:
         return False
@@ -70,6 +78,10 @@ def test_the_end_of_turn_draw_at_once_leaves_the_state_or_refusal_of_the_general
     # Draws of one card and of several, and a draw after the discard was shuffled in (ensure_top's).
     assert {st["need"]["count"] == 1 for st, _ in cases} == {True, False}
     tried = [(st, {"kind": "chance", "outcome": o}) for st, ev in cases for o in _outcomes(st, ev["outcome"])]
+    # The notes of the event before still in the state: the draw clears them (a refusal keeps them).
+    tried += [
+        (_noted(st), {"kind": "chance", "outcome": o}) for st, ev in cases[:8] for o in _outcomes(st, ev["outcome"])
+    ]
     taken = []
 
     def counted(st, f, need, outcome):
