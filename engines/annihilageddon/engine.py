@@ -44,6 +44,7 @@ from .fast import _INT_ONLY, _RANGES
 from .interp import (
     PLAY_TRIGGERS,
     SEAT_KEYS,
+    SINGLE,
     START_HP,
     controls_any,
     defense_options,
@@ -172,6 +173,17 @@ def _power_only(cid: str) -> int | None:
 #: Cards whose play only adds Power (the starters Glyph and Fizzle among them: about half of all plays),
 #: with the Power each adds.
 POWER_ONLY: dict[str, int] = {cid: n for cid in CARDS if (n := _power_only(cid)) is not None}
+
+#: Cards (not Ongoing, not in POWER_ONLY) whose play is only Power and heals of "you" by fixed
+#: numbers (Heal-o-Matic, Burpy, Hexbat, Sister Mercy), with their programs.
+PLAIN_PLAYS: dict[str, list] = {
+    cid: prog
+    for cid in CARDS
+    if cid not in ONGOING
+    and cid not in POWER_ONLY
+    and (prog := CARDS[cid].get("play"))
+    and all(turn_machine._plain(op) for op in prog)
+}
 
 
 def legends_in_game(seats: int) -> int:
@@ -657,6 +669,18 @@ class Annihilageddon(Engine):
                 # else reads or writes.
                 if not turn["ending"]:
                     turn["power"] += power
+                return st
+            if cid in PLAIN_PLAYS and not ((trigs := PLAY_TRIGGERS[cid]) and controls_any(st, seat, trigs)):
+                # The same for Power and heals of the player, op by op in the program's order, as
+                # op_power and op_heal do them (the heal's one target is "you", asked of no state;
+                # op_heal reads no frame for a fixed number): a play of Heal-o-Matic ran both
+                # frames through the interpreter, about three times a Power-only play's cost.
+                for op in PLAIN_PLAYS[cid]:
+                    if op["op"] == "power":
+                        if not turn["ending"]:
+                            turn["power"] += op["n"]
+                    else:
+                        SINGLE["heal"](st, None, op, seat)
                 return st
             # interp.push of [the card's program, then _after_play], with the frames written out.
             stack = st["stack"]

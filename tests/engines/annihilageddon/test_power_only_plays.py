@@ -71,3 +71,36 @@ def test_a_power_only_play_beside_an_on_play_card_leaves_the_state_the_interpret
     monkeypatch.setattr(module, "POWER_ONLY", {})
     slow = [json.dumps(engine.apply(st, ev)) for st, ev in cases]
     assert fast == slow
+
+
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_a_play_of_power_and_heals_leaves_the_state_the_interpreter_leaves(version, monkeypatch):
+    """Each card of PLAIN_PLAYS (Power and heals of the player) played at play states of a
+    playout: as it is, at 24 HP (the heal stops at 25), beside Marrow Baths (heals doubled), at
+    the end of a turn (no Power), and beside each card with an "on play" text (some set one off,
+    and the interpreter runs them)."""
+    engine = registry.get("annihilageddon", version)
+    states, events = playout(engine, 3, f"an-plain-plays:{version}", bound=400, prefix=True)
+    at = [
+        (st, ev["seat"])
+        for st, ev in zip(states, events)
+        if ev["kind"] == "action" and ev["action"].get("type") == "play"
+    ]
+    assert sorted(module.PLAIN_PLAYS) == ["burpy", "heal-o-matic", "hexbat", "sister-mercy"]
+    cases = []
+    for st, seat in at[::4]:
+        for cid in sorted(module.PLAIN_PLAYS):
+            play = {"kind": "action", "seat": seat, "action": {"type": "play", "card": cid}}
+            held = json.loads(json.dumps(st))
+            held["players"][seat]["hand"] = sorted(held["players"][seat]["hand"] + [cid])
+            high = json.loads(json.dumps(held))
+            high["players"][seat]["hp"] = 24
+            ending = json.loads(json.dumps(held))
+            ending["turn"]["ending"] = True
+            cases += [(held, play), (high, play), (_controlling(st, seat, "marrow-baths", cid), play), (ending, play)]
+            cases += [(_controlling(st, seat, trig, cid), play) for trig in sorted(HAVING["on_play"])]
+    assert len(cases) > 200
+    fast = [json.dumps(engine.apply(st, ev)) for st, ev in cases]
+    monkeypatch.setattr(module, "PLAIN_PLAYS", {})
+    slow = [json.dumps(engine.apply(st, ev)) for st, ev in cases]
+    assert fast == slow
