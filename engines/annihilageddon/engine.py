@@ -186,6 +186,24 @@ PLAIN_PLAYS: dict[str, list] = {
 }
 
 
+def _leading_power(prog: list) -> tuple[int, int]:
+    """How many of ``prog``'s first ops are plain Power ops (a fixed number), and their Power."""
+    k = 0
+    while k < len(prog) and prog[k].keys() == {"op", "n"} and prog[k]["op"] == "power" and type(prog[k]["n"]) is int:
+        k += 1
+    return k, sum(op["n"] for op in prog[:k])
+
+
+#: For the other cards whose play begins with plain Power ops (the Wand, most Attacks: about
+#: two plays in three of the rest), how many and their Power: done at the play, the program's
+#: frame pushed past them.
+LEAD_POWER: dict[str, tuple[int, int]] = {
+    cid: lead
+    for cid in CARDS
+    if cid not in POWER_ONLY and cid not in PLAIN_PLAYS and (lead := _leading_power(CARDS[cid].get("play", [])))[0]
+}
+
+
 def legends_in_game(seats: int) -> int:
     """AN L112-121: 8/7/6/5 face-down Legends under the first one for 2/3/4/5 players."""
     return 10 - seats
@@ -686,7 +704,15 @@ class Annihilageddon(Engine):
             stack = st["stack"]
             stack.append({"prog": [{"op": "_after_play", "card": cid}], "pc": 0, "env": {"you": seat}, "work": {}})
             env = {"you": seat, "source": seat, "card": cid, "scope": scope, "active": seat}
-            stack.append({"prog": CARDS[cid].get("play", []), "pc": 0, "env": env, "work": {}})
+            lead = LEAD_POWER.get(cid)
+            if lead is None:
+                stack.append({"prog": CARDS[cid].get("play", []), "pc": 0, "env": env, "work": {}})
+            else:
+                # Its first ops as op_power does them (its test holds, as above), and the frame
+                # where run leaves it after them: at the next op, its work empty.
+                if not turn["ending"]:
+                    turn["power"] += lead[1]
+                stack.append({"prog": CARDS[cid]["play"], "pc": lead[0], "env": env, "work": {}})
             run(st)
             return st
         if t == "end_turn":

@@ -104,3 +104,33 @@ def test_a_play_of_power_and_heals_leaves_the_state_the_interpreter_leaves(versi
     monkeypatch.setattr(module, "PLAIN_PLAYS", {})
     slow = [json.dumps(engine.apply(st, ev)) for st, ev in cases]
     assert fast == slow
+
+
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_a_play_begun_with_power_leaves_the_state_the_interpreter_leaves(version, monkeypatch):
+    """Each card of LEAD_POWER (its program begins with plain Power ops, done at the play) played
+    at play states of a playout, as it is and at the end of a turn (no Power): the state after it
+    (its program run up to its first question or draw, or to the end) and after every event of
+    the playout's own plays, against the interpreter running the whole program."""
+    engine = registry.get("annihilageddon", version)
+    states, events = playout(engine, 3, f"an-lead-power:{version}", bound=500, prefix=True)
+    played = [
+        (st, ev)
+        for st, ev in zip(states, events)
+        if ev["kind"] == "action" and ev["action"].get("type") == "play" and ev["action"]["card"] in module.LEAD_POWER
+    ]
+    assert len(played) > 10
+    cases = list(played)
+    for st, ev in played[::3]:
+        seat = ev["seat"]
+        for cid in sorted(module.LEAD_POWER):
+            held = json.loads(json.dumps(st))
+            held["players"][seat]["hand"] = sorted(held["players"][seat]["hand"] + [cid])
+            ending = json.loads(json.dumps(held))
+            ending["turn"]["ending"] = True
+            play = {"kind": "action", "seat": seat, "action": {"type": "play", "card": cid}}
+            cases += [(held, play), (ending, play)]
+    fast = [json.dumps(engine.apply(st, ev)) for st, ev in cases]
+    monkeypatch.setattr(module, "LEAD_POWER", {})
+    slow = [json.dumps(engine.apply(st, ev)) for st, ev in cases]
+    assert fast == slow
