@@ -16,6 +16,7 @@ from .interp import (
     MAX_HP,
     OVER,
     PUSHED,
+    SHUFFLE_NOTES,
     SINGLE,
     START_HP,
     WAIT,
@@ -317,7 +318,8 @@ def end_turn_at_once(st: dict, f: dict) -> None:
     w = f["work"]
     if "n" not in w:
         n = w["n"] = 6 if p["trophy"] else 5  # op_end_draw's count
-        need = n - len(p["top"])
+        top = p["top"]
+        need = n - len(top)
         if 0 < need < len(p["pool"]):
             # What ensure_top and draw_from do with no outcome yet, a part of the deck to draw:
             # record the draw due (the common case: an end_turn).
@@ -328,6 +330,27 @@ def end_turn_at_once(st: dict, f: dict) -> None:
                 "label": DRAW_LABELS[seat][need],  # need: 1 to 6
             }
             return
+        if need > len(p["pool"]) and p["discard"]:
+            # The deck runs short (every other turn or so): ensure_top's first steps written out,
+            # the whole deck onto the top and the discard pile shuffled into a new deck, then the
+            # draw due as above. Anything else (a deck of exactly the cards missing: no shuffle)
+            # is left to ensure_top below, which goes on from here as it would have (issue 17,
+            # P1: four calls less per such end of a turn).
+            pool = p["pool"]
+            top += pool
+            pool.clear()
+            p["pool"] = pool = sorted(p["discard"])
+            p["discard"] = []
+            st["notes"].append(SHUFFLE_NOTES[seat])
+            need = n - len(top)
+            if 0 < need < len(pool):
+                st["need"] = {
+                    "zone": ["player", seat],
+                    "count": need,
+                    "visible": [seat],
+                    "label": DRAW_LABELS[seat][need],
+                }
+                return
     # op_draw, from here to the sort. A draw that came in is taken as ensure_top takes it; it was
     # recorded for exactly the cards missing from the top n (here or by ensure_top), so the top
     # then holds n and ensure_top's loop would only count them.

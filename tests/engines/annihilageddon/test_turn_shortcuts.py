@@ -51,6 +51,17 @@ def test_an_end_of_turn_leaves_the_state_its_whole_frame_leaves(version, seats):
         p["ongoing"] = p["ongoing"] + ["kiddo-chaos"]
         cases += [(played, ev), (ongoing, ev)]
     assert len(ends) > 20
+    for st, ev in ends[::4]:
+        # Decks of every size around the draw's 5 (end_turn_at_once shuffles the discard pile in
+        # itself when the deck runs short), the rest of the deck in the discard pile, or gone.
+        for size in range(8):
+            for keep_discard in (True, False):
+                cut = copy_state(st)
+                p = cut["players"][ev["seat"]]
+                deck = p["top"] + p["pool"]
+                p["top"], p["pool"] = [], sorted(deck[:size])
+                p["discard"] = p["discard"] + deck[size:] if keep_discard else []
+                cases.append((cut, ev))
     for st, ev in cases:
         assert json.dumps(engine.apply(st, ev)) == json.dumps(_end_turn_by_frames(st, ev["seat"]))
 
