@@ -204,6 +204,20 @@ LEAD_POWER: dict[str, tuple[int, int]] = {
 }
 
 
+def _choice_first(cid: str) -> tuple[str, ...] | None:
+    """The labels of the "choose one" a play of ``cid`` asks first (after its leading Power), else None."""
+    prog = CARDS[cid].get("play") or []
+    k = LEAD_POWER.get(cid, (0, 0))[0]
+    if cid in POWER_ONLY or cid in PLAIN_PLAYS or k >= len(prog) or prog[k]["op"] != "choose_one":
+        return None
+    return tuple(o["label"] for o in prog[k]["options"])
+
+
+#: Cards whose play asks "choose one" before anything else (Wild Magic: a play in eight), with the
+#: options' labels: the question is posed at the play, as op_choose_one poses it.
+CHOICE_FIRST: dict[str, tuple[str, ...]] = {cid: labels for cid in CARDS if (labels := _choice_first(cid)) is not None}
+
+
 def legends_in_game(seats: int) -> int:
     """AN L112-121: 8/7/6/5 face-down Legends under the first one for 2/3/4/5 players."""
     return 10 - seats
@@ -713,6 +727,13 @@ class Annihilageddon(Engine):
                 if not turn["ending"]:
                     turn["power"] += lead[1]
                 stack.append({"prog": CARDS[cid]["play"], "pc": lead[0], "env": env, "work": {}})
+            labels = CHOICE_FIRST.get(cid)
+            if labels is not None:
+                # run's first step on the frame: op_choose_one asks (interp.ask's prompt, new lists),
+                # and run stops there with the frame as it is.
+                options = list(range(len(labels)))
+                st["prompt"] = {"seat": seat, "kind": "option", "options": options, "labels": list(labels), "card": cid}
+                return st
             run(st)
             return st
         if t == "end_turn":

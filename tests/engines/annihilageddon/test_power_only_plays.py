@@ -134,3 +134,45 @@ def test_a_play_begun_with_power_leaves_the_state_the_interpreter_leaves(version
     monkeypatch.setattr(module, "LEAD_POWER", {})
     slow = [json.dumps(engine.apply(st, ev)) for st, ev in cases]
     assert fast == slow
+
+
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_a_play_that_asks_first_poses_the_question_the_interpreter_poses(version, monkeypatch):
+    """Each card of CHOICE_FIRST (Wild Magic) played at play states of a playout, as it is and
+    beside every card with an "on play" text: the state with its question open, and the states
+    after each answer, against the interpreter posing it."""
+    engine = registry.get("annihilageddon", version)
+    states, events = playout(engine, 3, f"an-choice-first:{version}", bound=500, prefix=True)
+    at = [
+        (st, ev["seat"])
+        for st, ev in zip(states, events)
+        if ev["kind"] == "action" and ev["action"].get("type") == "play"
+    ]
+    assert sorted(module.CHOICE_FIRST) == ["wild-magic"]
+    cases = []
+    for st, seat in at[::4]:
+        for cid in sorted(module.CHOICE_FIRST):
+            play = {"kind": "action", "seat": seat, "action": {"type": "play", "card": cid}}
+            held = json.loads(json.dumps(st))
+            held["players"][seat]["hand"] = sorted(held["players"][seat]["hand"] + [cid])
+            cases.append((held, play))
+            cases += [(_controlling(st, seat, trig, cid), play) for trig in sorted(HAVING["on_play"])]
+    assert len(cases) > 100
+
+    def states_after(st, ev):
+        asked = engine.apply(st, ev)
+        out = [json.dumps(asked)]
+        for value in asked["prompt"]["options"]:
+            out.append(
+                json.dumps(
+                    engine.apply(
+                        asked, {"kind": "action", "seat": ev["seat"], "action": {"type": "choose", "value": value}}
+                    )
+                )
+            )
+        return out
+
+    fast = [states_after(st, ev) for st, ev in cases]
+    monkeypatch.setattr(module, "CHOICE_FIRST", {})
+    slow = [states_after(st, ev) for st, ev in cases]
+    assert fast == slow
