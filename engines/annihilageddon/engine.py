@@ -218,6 +218,21 @@ def _choice_first(cid: str) -> tuple[str, ...] | None:
 CHOICE_FIRST: dict[str, tuple[str, ...]] = {cid: labels for cid in CARDS if (labels := _choice_first(cid)) is not None}
 
 
+def _target_first(cid: str) -> str | None:
+    """``who`` of the Attack a play of ``cid`` makes first (after its leading Power) when its player
+    picks the target among the foes or all players, else None."""
+    prog = CARDS[cid].get("play") or []
+    k = LEAD_POWER.get(cid, (0, 0))[0]
+    if cid in POWER_ONLY or cid in PLAIN_PLAYS or k >= len(prog) or prog[k]["op"] != "attack":
+        return None
+    return prog[k]["who"] if prog[k]["who"] in ("target_foe", "target_player") else None
+
+
+#: Cards whose play first makes an Attack on a target its player picks (the Wand, Snot Rocket, ...),
+#: with the Attack's ``who``: the question is posed at the play, as op_attack's targets poses it.
+TARGET_FIRST: dict[str, str] = {cid: who for cid in CARDS if (who := _target_first(cid)) is not None}
+
+
 def legends_in_game(seats: int) -> int:
     """AN L112-121: 8/7/6/5 face-down Legends under the first one for 2/3/4/5 players."""
     return 10 - seats
@@ -727,6 +742,19 @@ class Annihilageddon(Engine):
                 if not turn["ending"]:
                     turn["power"] += lead[1]
                 stack.append({"prog": CARDS[cid]["play"], "pc": lead[0], "env": env, "work": {}})
+            who = TARGET_FIRST.get(cid)
+            if who is not None and not static(st, seat, "self_target"):
+                # run's first step on the frame: op_attack marks its env attacking and targets asks
+                # whom (interp._table_targets: clockwise from the player, the player left out for a
+                # foe) when there are two or more to pick from, and not under the mirror Mayhem
+                # (self_target, which static answers the same at every step). run stops there.
+                cands = [*range(seat, st["seats"]), *range(seat)]
+                if who == "target_foe":
+                    del cands[0]
+                if len(cands) > 1:
+                    env["attacking"] = True
+                    st["prompt"] = {"seat": seat, "kind": "target", "options": cands, "why": who, "card": cid}
+                    return st
             labels = CHOICE_FIRST.get(cid)
             if labels is not None:
                 # run's first step on the frame: op_choose_one asks (interp.ask's prompt, new lists),

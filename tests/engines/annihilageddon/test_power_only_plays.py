@@ -131,7 +131,9 @@ def test_a_play_begun_with_power_leaves_the_state_the_interpreter_leaves(version
             play = {"kind": "action", "seat": seat, "action": {"type": "play", "card": cid}}
             cases += [(held, play), (ending, play)]
     fast = [json.dumps(engine.apply(st, ev)) for st, ev in cases]
-    monkeypatch.setattr(module, "LEAD_POWER", {})
+    # The questions posed at the play are posed past the leading Power: the interpreter alone.
+    for table in ("LEAD_POWER", "TARGET_FIRST", "CHOICE_FIRST"):
+        monkeypatch.setattr(module, table, {})
     slow = [json.dumps(engine.apply(st, ev)) for st, ev in cases]
     assert fast == slow
 
@@ -176,3 +178,50 @@ def test_a_play_that_asks_first_poses_the_question_the_interpreter_poses(version
     monkeypatch.setattr(module, "CHOICE_FIRST", {})
     slow = [states_after(st, ev) for st, ev in cases]
     assert fast == slow
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_a_play_that_attacks_a_picked_target_first_poses_the_question_the_interpreter_poses(
+    version, seats, monkeypatch
+):
+    """Each card of TARGET_FIRST (the Wand, Snot Rocket, ...) played at play states of a playout,
+    as it is, under the mirror Mayhem's grant (every Attack on its player: no question) and
+    beside every card with an "on play" text: the state after the play, and after each answer
+    it offers, against the interpreter (with two seats a foe needs no picking)."""
+    engine = registry.get("annihilageddon", version)
+    states, events = playout(engine, seats, f"an-target-first:{version}:{seats}", bound=400, prefix=True)
+    at = [
+        (st, ev["seat"])
+        for st, ev in zip(states, events)
+        if ev["kind"] == "action" and ev["action"].get("type") == "play"
+    ]
+    assert {"wand", "snot-rocket"} <= set(module.TARGET_FIRST)
+    cases = []
+    for st, seat in at[::6]:
+        for cid in sorted(module.TARGET_FIRST):
+            play = {"kind": "action", "seat": seat, "action": {"type": "play", "card": cid}}
+            held = json.loads(json.dumps(st))
+            held["players"][seat]["hand"] = sorted(held["players"][seat]["hand"] + [cid])
+            mirror = json.loads(json.dumps(held))
+            mirror["temp"] = {str(seat): {"self_target": True}}
+            cases += [(held, play), (mirror, play)]
+            cases += [(_controlling(st, seat, trig, cid), play) for trig in sorted(HAVING["on_play"])[::2]]
+    assert len(cases) > 100
+
+    def states_after(st, ev):
+        after = engine.apply(st, ev)
+        out = [json.dumps(after)]
+        pr = after["prompt"]
+        if pr is not None and pr["kind"] == "target":
+            for value in pr["options"]:
+                answer = {"kind": "action", "seat": pr["seat"], "action": {"type": "choose", "value": value}}
+                out.append(json.dumps(engine.apply(after, answer)))
+        return out
+
+    fast = [states_after(st, ev) for st, ev in cases]
+    monkeypatch.setattr(module, "TARGET_FIRST", {})
+    slow = [states_after(st, ev) for st, ev in cases]
+    assert fast == slow
+    asked = sum(1 for a in fast if len(a) > 1)
+    assert (asked > 50) if seats > 2 else (asked > 10)
