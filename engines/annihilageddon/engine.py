@@ -768,6 +768,8 @@ class Annihilageddon(Engine):
             end_turn(st, seat)
             return st
         if t == "choose":
+            if pr["kind"] == "target" and _fast.attack_target_answer(st, action["value"]):
+                return st
             st["prompt"] = None
             st["stack"][-1]["work"]["answer"] = action["value"]
         elif t == "defend":

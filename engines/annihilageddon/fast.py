@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import turn as turn_machine
+from .interp import SEAT_KEYS
 
 _INT_ONLY = {int}
 
@@ -61,4 +62,41 @@ def end_draw_at_once(st: dict, f: dict, need: dict, outcome: Any) -> bool:
         for i in sorted(outcome, reverse=True):
             del pool[i]
     turn_machine.end_turn_drawn(st, f, seat, p, top, w["n"])
+    return True
+
+
+def attack_target_answer(st: dict, value: Any) -> bool:
+    """The answer to an Attack's "whom?" (targets' question, the top frame at its ``attack`` op),
+    in version 2: what run does with it, op_attack taking the target and _attack_together posing
+    the defense window (the one target asked, as ask_together asks), written out (issue 17, P1:
+    the Wand's second event). ``value`` is one of the options (apply_in_place checked it).
+    Declines, before writing anything, for version 1 (one victim asked at a time), a redirected
+    effect, a Mayhem's or a Group Attack's, and an unavoidable or deny-the-good-effect Attack."""
+    if st.get("window") != "together":
+        return False
+    f = st["stack"][-1]
+    op = f["prog"][f["pc"]]
+    env = f["env"]
+    w = f["work"]
+    if (
+        op["op"] != "attack"
+        or w
+        or "redirect" in env
+        or env.get("mayhem")
+        or env.get("group")
+        or op.get("deny")
+        or op.get("unavoidable")
+    ):
+        return False
+    w["_who"] = [value]
+    env.pop("attacking", None)
+    st["prompt"] = {
+        "seat": None,
+        "seats": [value],
+        "kind": "defend",
+        "answers": {},
+        "card": env.get("card"),
+        "attacker": env["you"],
+        "can_defend": {SEAT_KEYS[value]: True},
+    }
     return True

@@ -9,6 +9,7 @@ the same code and sentence and leave the state as it was."""
 import pytest
 
 from engines import registry
+from engines.annihilageddon import engine as engine_module
 from engines.annihilageddon import fast, turn
 from engines.annihilageddon.engine import copy_state
 from engines.base import IllegalAction, canonical_json
@@ -145,4 +146,49 @@ def test_a_turn_started_up_to_its_refill_draw_leaves_the_state_its_frames_leave(
     assert taken.count(True) > 10 and taken.count(False) > 3
     monkeypatch.setattr(turn, "start_turn_to_refill", lambda st, f, seat: False)
     general = [_answer(engine, st, ev) for st, ev in cases]
+    assert quick == general
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_an_attack_target_answered_at_once_leaves_the_state_or_refusal_of_the_general_path(version, seats, monkeypatch):
+    """fast.attack_target_answer against run, at every "target" question of playouts (an Attack's
+    and other ops') and at the question of each card that attacks a picked target planted in the
+    hand and played: every option, the options as other seats, and near misses (refused)."""
+    engine = registry.get("annihilageddon", version)
+    states, events = playout(engine, seats, f"an-fast-target:{version}:{seats}", bound=900, prefix=True)
+    asked = [st for st in states if st["prompt"] is not None and st["prompt"]["kind"] == "target"]
+    for st, ev in list(zip(states, events))[::5]:
+        if ev["kind"] == "action" and ev["action"].get("type") == "play":
+            for cid in sorted(engine_module.TARGET_FIRST):
+                held = copy_state(st)
+                p = held["players"][ev["seat"]]
+                p["hand"] = sorted(p["hand"] + [cid])
+                after = engine.apply(
+                    held, {"kind": "action", "seat": ev["seat"], "action": {"type": "play", "card": cid}}
+                )
+                if after["prompt"] is not None and after["prompt"]["kind"] == "target":
+                    asked.append(after)
+    tried = []
+    for st in asked:
+        pr = st["prompt"]
+        for value in [*pr["options"], -1, seats, float(pr["options"][0]), str(pr["options"][0]), None, True]:
+            for seat in (pr["seat"], (pr["seat"] + 1) % seats):
+                tried.append((st, {"kind": "action", "seat": seat, "action": {"type": "choose", "value": value}}))
+    taken = []
+
+    def counted(st, value):
+        ok = attack_target_answer(st, value)
+        taken.append(ok)
+        return ok
+
+    attack_target_answer = fast.attack_target_answer
+    monkeypatch.setattr(fast, "attack_target_answer", counted)
+    quick = [_answer(engine, st, ev) for st, ev in tried]
+    if version == "2":
+        assert taken.count(True) > 50
+    else:
+        assert True not in taken
+    monkeypatch.setattr(fast, "attack_target_answer", lambda st, value: False)
+    general = [_answer(engine, st, ev) for st, ev in tried]
     assert quick == general
