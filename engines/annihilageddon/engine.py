@@ -773,6 +773,9 @@ class Annihilageddon(Engine):
             st["prompt"] = None
             st["stack"][-1]["work"]["answer"] = action["value"]
         elif t == "defend":
+            if _fast.plain_hit_taken(st, pr, action["value"]):
+                st["held_notes"], st["notes"] = st["notes"], []  # as below
+                return st
             # A secret answer: kept in the prompt until every asked seat has answered, then
             # all are handed to the waiting Attack at once (interp.ask_together).
             answers = pr["answers"]

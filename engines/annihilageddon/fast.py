@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import turn as turn_machine
-from .interp import SEAT_KEYS
+from .interp import PLAIN_HITS, SEAT_KEYS, run, static
 
 _INT_ONLY = {int}
 
@@ -100,3 +100,50 @@ def attack_target_answer(st: dict, value: Any) -> bool:
         "can_defend": {SEAT_KEYS[value]: True},
     }
     return True
+
+
+def plain_hit_taken(st: dict, pr: dict, value: Any) -> bool:
+    """The one answer of a defense window that asked one player, "take", when the Attack's effect
+    is a plain hit (interp.PLAIN_HITS) that leaves them alive: what run does with it up to the
+    Attack's op done (op_attack, _attack_together, _after_every_choice and _resolution: the note,
+    last_defense, the scope taken, the damage; the frame moved on, its work emptied), then run
+    for the rest (issue 17, P1: the Wand's third event). ``value`` was checked by apply_in_place.
+    Declines before writing anything for any other window, answer or effect."""
+    if value != "take" or len(pr["seats"]) != 1:
+        return False
+    f = st["stack"][-1]
+    op = f["prog"][f["pc"]]
+    env = f["env"]
+    w = f["work"]
+    if op["op"] != "attack" or "redirect" in env or len(w) != 1 or "_who" not in w or len(w["_who"]) != 1:
+        return False
+    if op.get("deny") or op.get("interactive") or op.get("unavoidable"):
+        return False
+    v = w["_who"][0]
+    do = op["do"]
+    hits = PLAIN_HITS.get(id(do))
+    if hits is None or hits[0] is not do or v != pr["seats"][0]:
+        return False
+    extra = static(st, v, "wand_extra", 0) if env.get("card") == "wand" else 0
+    total = 0
+    for n in hits[1]:
+        if n + extra > 0:
+            total += n + extra
+    p = st["players"][v]
+    if p["hp"] <= total:
+        return False  # a death: the frames and their kill checks
+    st["prompt"] = None
+    env.pop("attacking", None)
+    st["notes"].append(TAKES_NOTES[v])
+    attacker = None if (env.get("mayhem") or env.get("group")) else env["you"]
+    st["last_defense"] = {"card": env.get("card"), "attacker": attacker, "choices": [[v, "take"]]}
+    st["scope"] += 1
+    p["hp"] -= total
+    f["pc"] += 1
+    f["work"] = {}
+    run(st)
+    return True
+
+
+#: _attack_together's note for one player taking the Attack, per seat.
+TAKES_NOTES = tuple(f"Seat {SEAT_KEYS[s]} takes the Attack." for s in range(5))

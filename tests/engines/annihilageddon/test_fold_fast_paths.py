@@ -192,3 +192,46 @@ def test_an_attack_target_answered_at_once_leaves_the_state_or_refusal_of_the_ge
     monkeypatch.setattr(fast, "attack_target_answer", lambda st, value: False)
     general = [_answer(engine, st, ev) for st, ev in tried]
     assert quick == general
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_a_plain_hit_taken_at_once_leaves_the_state_or_refusal_of_the_general_path(seats, monkeypatch):
+    """fast.plain_hit_taken against run, at every defense window of playouts (version 2): each
+    asked seat's "take" and Defenses in hand, near misses, other seats; and the same windows
+    with the victim at 1 to 3 HP (a death: declined) and with a Wand bonus granted to them."""
+    engine = registry.get("annihilageddon", "2")
+    states, events = playout(engine, seats, f"an-fast-plain-hit:{seats}", bound=900, prefix=True)
+    windows = [st for st in states if st["prompt"] is not None and st["prompt"]["kind"] == "defend"]
+    assert len(windows) > 10
+    varied = []
+    for st in windows:
+        varied.append(st)
+        for victim in st["prompt"]["seats"]:
+            for hp in (1, 2, 3):
+                low = copy_state(st)
+                low["players"][victim]["hp"] = hp
+                varied.append(low)
+            bonus = copy_state(st)
+            bonus["temp"] = {str(victim): {"wand_extra": 2}}
+            varied.append(bonus)
+    tried = []
+    for st in varied:
+        for seat in range(seats):
+            hand = st["players"][seat]["hand"]
+            for value in ["take", *hand[:2], "none", None, 0]:
+                tried.append((st, {"kind": "action", "seat": seat, "action": {"type": "defend", "value": value}}))
+            tried.append((st, {"kind": "action", "seat": seat, "action": {"type": "choose", "value": "take"}}))
+    taken = []
+
+    def counted(st, pr, value):
+        ok = plain_hit_taken(st, pr, value)
+        taken.append(ok)
+        return ok
+
+    plain_hit_taken = fast.plain_hit_taken
+    monkeypatch.setattr(fast, "plain_hit_taken", counted)
+    quick = [_answer(engine, st, ev) for st, ev in tried]
+    assert taken.count(True) > 10 and taken.count(False) > 10
+    monkeypatch.setattr(fast, "plain_hit_taken", lambda st, pr, value: False)
+    general = [_answer(engine, st, ev) for st, ev in tried]
+    assert quick == general
