@@ -768,7 +768,10 @@ class Annihilageddon(Engine):
             end_turn(st, seat)
             return st
         if t == "choose":
-            if pr["kind"] == "target" and _fast.attack_target_answer(st, action["value"]):
+            question = pr["kind"]
+            if question == "target" and _fast.attack_target_answer(st, action["value"]):
+                return st
+            if question == "option" and _fast.power_option_chosen(st, action["value"]):
                 return st
             st["prompt"] = None
             st["stack"][-1]["work"]["answer"] = action["value"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import turn as turn_machine
+from .cards import CARDS
 from .interp import PLAIN_HITS, SEAT_KEYS, run, static
 
 _INT_ONLY = {int}
@@ -147,3 +148,51 @@ def plain_hit_taken(st: dict, pr: dict, value: Any) -> bool:
 
 #: _attack_together's note for one player taking the Attack, per seat.
 TAKES_NOTES = tuple(f"Seat {SEAT_KEYS[s]} takes the Attack." for s in range(5))
+
+
+def _choose_ones(x):
+    """Every "choose one" op anywhere in ``x`` (a card, a program, an op)."""
+    if isinstance(x, dict):
+        if x.get("op") == "choose_one":
+            yield x
+        for value in x.values():
+            yield from _choose_ones(value)
+    elif isinstance(x, list):
+        for value in x:
+            yield from _choose_ones(value)
+
+
+#: id(an option's "do" list in the card table) -> (that list, its Power), for the options of a
+#: "choose one" that only add a fixed Power (Wild Magic's "+2 Power"). Keyed by identity, as
+#: interp.PLAIN_HITS is: a state read back from JSON holds equal copies, which take the frames.
+POWER_OPTIONS: dict[int, tuple[list, int]] = {
+    id(o["do"]): (o["do"], sum(d["n"] for d in o["do"]))
+    for op in _choose_ones(list(CARDS.values()))
+    for o in op["options"]
+    if all(d.keys() == {"op", "n"} and d["op"] == "power" and type(d["n"]) is int for d in o["do"])
+}
+
+
+def power_option_chosen(st: dict, value: Any) -> bool:
+    """The answer to a "choose one" (the top frame at its ``choose_one`` op) picking an option that
+    only adds Power: what run does with it, op_choose_one pushing the option's frame and op_power
+    adding the Power under its test (the player's own turn, not ending), the option's frame then
+    done and the op moved on, written out; then run for the rest (issue 17, P1: Wild Magic's
+    answer). Declines before writing anything for any other option, and in a redirected effect
+    (whose loop runs no Power op)."""
+    f = st["stack"][-1]
+    op = f["prog"][f["pc"]]
+    env = f["env"]
+    if op["op"] != "choose_one" or type(value) is not int or f["work"] or "redirect" in env:
+        return False
+    do = op["options"][value]["do"]
+    entry = POWER_OPTIONS.get(id(do))
+    if entry is None or entry[0] is not do:
+        return False
+    st["prompt"] = None
+    if st["phase"] == "turn" and env.get("you") == st["active"] and not st["turn"]["ending"]:
+        st["turn"]["power"] += entry[1]
+    f["pc"] += 1
+    f["work"] = {}
+    run(st)
+    return True

@@ -235,3 +235,45 @@ def test_a_plain_hit_taken_at_once_leaves_the_state_or_refusal_of_the_general_pa
     monkeypatch.setattr(fast, "plain_hit_taken", lambda st, pr, value: False)
     general = [_answer(engine, st, ev) for st, ev in tried]
     assert quick == general
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_a_power_option_chosen_at_once_leaves_the_state_or_refusal_of_the_general_path(version, seats, monkeypatch):
+    """fast.power_option_chosen against run, at every "choose one" of playouts and at Wild Magic's,
+    played at play states (also at a turn's end: no Power, and as another seat's answer): every
+    option, the options as other seats, and near misses."""
+    engine = registry.get("annihilageddon", version)
+    states, events = playout(engine, seats, f"an-fast-option:{version}:{seats}", bound=900, prefix=True)
+    asked = [st for st in states if st["prompt"] is not None and st["prompt"]["kind"] == "option"]
+    for st, ev in list(zip(states, events))[::5]:
+        if ev["kind"] == "action" and ev["action"].get("type") == "play":
+            held = copy_state(st)
+            p = held["players"][ev["seat"]]
+            p["hand"] = sorted(p["hand"] + ["wild-magic"])
+            after = engine.apply(
+                held, {"kind": "action", "seat": ev["seat"], "action": {"type": "play", "card": "wild-magic"}}
+            )
+            ending = copy_state(after)
+            ending["turn"]["ending"] = True
+            asked += [after, ending]
+    tried = []
+    for st in asked:
+        pr = st["prompt"]
+        for value in [*pr["options"], len(pr["options"]), -1, 0.0, "0", True, None]:
+            for seat in (pr["seat"], (pr["seat"] + 1) % seats):
+                tried.append((st, {"kind": "action", "seat": seat, "action": {"type": "choose", "value": value}}))
+    taken = []
+
+    def counted(st, value):
+        ok = power_option_chosen(st, value)
+        taken.append(ok)
+        return ok
+
+    power_option_chosen = fast.power_option_chosen
+    monkeypatch.setattr(fast, "power_option_chosen", counted)
+    quick = [_answer(engine, st, ev) for st, ev in tried]
+    assert taken.count(True) > 10 and taken.count(False) > 10
+    monkeypatch.setattr(fast, "power_option_chosen", lambda st, value: False)
+    general = [_answer(engine, st, ev) for st, ev in tried]
+    assert quick == general
