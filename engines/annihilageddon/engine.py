@@ -773,6 +773,12 @@ class Annihilageddon(Engine):
                 return st
             if question == "option" and _fast.power_option_chosen(st, action["value"]):
                 return st
+            f = st["stack"][-1]
+            if f["prog"] is END_OF_TURN and f["pc"] == turn_machine._TROPHY_AT:
+                # The Trophy's discard, the frame then run from its Legend flip on as
+                # end_turn_at_once runs it (through the module, which the tests patch).
+                turn_machine.trophy_discarded(st, f, action["value"])
+                return st
             st["prompt"] = None
             st["stack"][-1]["work"]["answer"] = action["value"]
         elif t == "defend":

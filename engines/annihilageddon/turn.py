@@ -377,6 +377,26 @@ def end_turn_drawn(st: dict, f: dict, seat: int, p: dict, top: list, n: int) -> 
     if p["trophy"] and len(p["hand"]) > 5:  # op_trophy_discard asks
         _run_from(st, f, _END_DRAW_AT + 1)
         return
+    end_turn_from_flip(st, f)
+
+
+#: Where the end-of-turn frame's Trophy discard is (trophy_discarded answers it).
+_TROPHY_AT = _END_DRAW_AT + 1
+
+
+def trophy_discarded(st: dict, f: dict, cid: str) -> None:
+    """The Trophy holder's answer (``cid``, a card of their hand: apply_in_place checked it) to
+    op_trophy_discard's question, the end-of-turn frame ``f`` at that op: the card discarded as
+    the op does it, then the rest of the frame as end_turn_at_once runs it (issue 17, P1)."""
+    st["prompt"] = None
+    p = st["players"][st["active"]]
+    p["hand"].remove(cid)
+    p["discard"].append(cid)
+    end_turn_from_flip(st, f)
+
+
+def end_turn_from_flip(st: dict, f: dict) -> None:
+    """The end-of-turn frame ``f`` run from its Legend flip on, as end_turn_at_once runs it."""
     leg = st["legend"]
     if leg["up"] is None:
         if leg["down"]:  # op_legend_flip draws

@@ -277,3 +277,45 @@ def test_a_power_option_chosen_at_once_leaves_the_state_or_refusal_of_the_genera
     monkeypatch.setattr(fast, "power_option_chosen", lambda st, value: False)
     general = [_answer(engine, st, ev) for st, ev in tried]
     assert quick == general
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_the_trophy_discard_answered_at_once_leaves_the_state_or_refusal_of_the_general_path(
+    version, seats, monkeypatch
+):
+    """turn.trophy_discarded against run: the Trophy holder's question at the end of their turn,
+    met by giving the Trophy to the seat ending each turn of playouts, answered with every card
+    of the hand, as another seat, with near misses; also with a Legend to flip next and with
+    none left (the end of the game)."""
+    engine = registry.get("annihilageddon", version)
+    states, events = playout(engine, seats, f"an-fast-trophy:{version}:{seats}", bound=900, prefix=True)
+    asked = []
+    for st, ev in zip(states, events):
+        if ev["kind"] != "action" or ev["action"]["type"] != "end_turn":
+            continue
+        held = copy_state(st)
+        for q in held["players"]:
+            q["trophy"] = False
+        held["players"][ev["seat"]]["trophy"] = True
+        after = engine.apply(held, ev)
+        if after["need"] is not None and "zone" in after["need"]:
+            after = engine.apply(after, {"kind": "chance", "outcome": list(range(after["need"]["count"]))})
+        if after["prompt"] is not None and after["prompt"].get("why") == "trophy":
+            asked.append(after)
+            for down in (1, 0):
+                flip = copy_state(after)
+                flip["legend"] = {**flip["legend"], "up": None, "down": down}
+                asked.append(flip)
+    assert len(asked) > 30
+    tried = []
+    for st in asked:
+        seat = st["prompt"]["seat"]
+        for value in [*sorted(set(st["players"][seat]["hand"])), "none", "glyph:1", None, 0]:
+            for who in (seat, (seat + 1) % seats):
+                tried.append((st, {"kind": "action", "seat": who, "action": {"type": "choose", "value": value}}))
+    quick = [_answer(engine, st, ev) for st, ev in tried]
+    monkeypatch.setattr(turn, "_TROPHY_AT", -1)  # never at the Trophy's discard: run answers it
+    general = [_answer(engine, st, ev) for st, ev in tried]
+    assert quick == general
+    assert sum(1 for a in quick if a[0] == "ok") > 30
