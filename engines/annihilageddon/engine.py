@@ -37,11 +37,14 @@ from ..base import CHANCE, Action, Engine, IllegalAction, InvalidConfig, State, 
 from ..chance import check_outcome, draw_spec
 from ..treecopy import copy_tree
 from . import bots
+from . import fast as _fast
 from . import turn as turn_machine
 from .cards import CARDS, ONGOING, matches, of_kind, physical
+from .fast import _INT_ONLY, _RANGES
 from .interp import (
     PLAY_TRIGGERS,
     SEAT_KEYS,
+    SINGLE,
     START_HP,
     controls_any,
     defense_options,
@@ -86,12 +89,6 @@ def _draw_fits(pool: int, count: int, outcome: Any) -> bool:
         return False
     values = set(outcome)
     return len(values) == count and values <= (_RANGES[pool] if pool < len(_RANGES) else frozenset(range(pool)))
-
-
-_INT_ONLY = {int}
-
-#: frozenset(range(n)) for every pool a game draws from (the main deck is the largest).
-_RANGES = tuple(frozenset(range(n)) for n in range(256))
 
 
 def copy_state(st: State) -> State:
@@ -176,6 +173,64 @@ def _power_only(cid: str) -> int | None:
 #: Cards whose play only adds Power (the starters Glyph and Fizzle among them: about half of all plays),
 #: with the Power each adds.
 POWER_ONLY: dict[str, int] = {cid: n for cid in CARDS if (n := _power_only(cid)) is not None}
+
+#: Cards (not Ongoing, not in POWER_ONLY) whose play is only Power and heals of "you" by fixed
+#: numbers (Heal-o-Matic, Burpy, Hexbat, Sister Mercy), with their programs.
+PLAIN_PLAYS: dict[str, list] = {
+    cid: prog
+    for cid in CARDS
+    if cid not in ONGOING
+    and cid not in POWER_ONLY
+    and (prog := CARDS[cid].get("play"))
+    and all(turn_machine._plain(op) for op in prog)
+}
+
+
+def _leading_power(prog: list) -> tuple[int, int]:
+    """How many of ``prog``'s first ops are plain Power ops (a fixed number), and their Power."""
+    k = 0
+    while k < len(prog) and prog[k].keys() == {"op", "n"} and prog[k]["op"] == "power" and type(prog[k]["n"]) is int:
+        k += 1
+    return k, sum(op["n"] for op in prog[:k])
+
+
+#: For the other cards whose play begins with plain Power ops (the Wand, most Attacks: about
+#: two plays in three of the rest), how many and their Power: done at the play, the program's
+#: frame pushed past them.
+LEAD_POWER: dict[str, tuple[int, int]] = {
+    cid: lead
+    for cid in CARDS
+    if cid not in POWER_ONLY and cid not in PLAIN_PLAYS and (lead := _leading_power(CARDS[cid].get("play", [])))[0]
+}
+
+
+def _choice_first(cid: str) -> tuple[str, ...] | None:
+    """The labels of the "choose one" a play of ``cid`` asks first (after its leading Power), else None."""
+    prog = CARDS[cid].get("play") or []
+    k = LEAD_POWER.get(cid, (0, 0))[0]
+    if cid in POWER_ONLY or cid in PLAIN_PLAYS or k >= len(prog) or prog[k]["op"] != "choose_one":
+        return None
+    return tuple(o["label"] for o in prog[k]["options"])
+
+
+#: Cards whose play asks "choose one" before anything else (Wild Magic: a play in eight), with the
+#: options' labels: the question is posed at the play, as op_choose_one poses it.
+CHOICE_FIRST: dict[str, tuple[str, ...]] = {cid: labels for cid in CARDS if (labels := _choice_first(cid)) is not None}
+
+
+def _target_first(cid: str) -> str | None:
+    """``who`` of the Attack a play of ``cid`` makes first (after its leading Power) when its player
+    picks the target among the foes or all players, else None."""
+    prog = CARDS[cid].get("play") or []
+    k = LEAD_POWER.get(cid, (0, 0))[0]
+    if cid in POWER_ONLY or cid in PLAIN_PLAYS or k >= len(prog) or prog[k]["op"] != "attack":
+        return None
+    return prog[k]["who"] if prog[k]["who"] in ("target_foe", "target_player") else None
+
+
+#: Cards whose play first makes an Attack on a target its player picks (the Wand, Snot Rocket, ...),
+#: with the Attack's ``who``: the question is posed at the play, as op_attack's targets poses it.
+TARGET_FIRST: dict[str, str] = {cid: who for cid in CARDS if (who := _target_first(cid)) is not None}
 
 
 def legends_in_game(seats: int) -> int:
@@ -555,6 +610,16 @@ class Annihilageddon(Engine):
             if "dice" in need:
                 check_outcome(self.chance(st), outcome)
             else:
+                f = st["stack"][-1]
+                # The end of a turn's draw (a third of the chance events), checked and taken in one
+                # pass (engine's end_draw_at_once); anything it declines, legal or not, takes the
+                # general path below. Through the module, which test_fold_fast_paths patches.
+                if (
+                    f["prog"] is END_OF_TURN
+                    and f["pc"] == _END_DRAW_AT
+                    and _fast.end_draw_at_once(st, f, need, outcome)
+                ):
+                    return st
                 # zone_list's commonest answer (a player's deck: every end of turn's draw) inline.
                 zone = need["zone"]
                 pool = st["players"][zone[1]]["pool"] if zone[0] == "player" else zone_list(st, zone)
@@ -634,16 +699,92 @@ class Annihilageddon(Engine):
         if "held_notes" in st:
             st["held_notes"] = []
         if t == "play":
-            if self._play(st, seat, action["card"]):
-                run(st)
+            # Play the card from the hand, here rather than in a method of its own (issue 17, P1:
+            # a third of the events are plays, and a call was a tenth of a Power-only one's cost).
+            cid = action["card"]
+            st["players"][seat]["hand"].remove(cid)
+            turn = st["turn"]
+            turn["played"].append(cid)
+            turn["played_log"].append(cid)
+            st["scope"] = scope = st["scope"] + 1
+            power = POWER_ONLY.get(cid)
+            if power is not None and not ((trigs := PLAY_TRIGGERS[cid]) and controls_any(st, seat, trigs)):
+                # What the two frames below would do, run to the end at once: op_power's test holds
+                # (validate: the seat's own turn), _after_play moves no card that is not Ongoing,
+                # and nothing the seat controls triggers on this card (after_play_triggers passes
+                # over a text whose filter the card fails before reading anything else); nothing
+                # else reads or writes.
+                if not turn["ending"]:
+                    turn["power"] += power
+                return st
+            if cid in PLAIN_PLAYS and not ((trigs := PLAY_TRIGGERS[cid]) and controls_any(st, seat, trigs)):
+                # The same for Power and heals of the player, op by op in the program's order, as
+                # op_power and op_heal do them (the heal's one target is "you", asked of no state;
+                # op_heal reads no frame for a fixed number): a play of Heal-o-Matic ran both
+                # frames through the interpreter, about three times a Power-only play's cost.
+                for op in PLAIN_PLAYS[cid]:
+                    if op["op"] == "power":
+                        if not turn["ending"]:
+                            turn["power"] += op["n"]
+                    else:
+                        SINGLE["heal"](st, None, op, seat)
+                return st
+            # interp.push of [the card's program, then _after_play], with the frames written out.
+            stack = st["stack"]
+            stack.append({"prog": [{"op": "_after_play", "card": cid}], "pc": 0, "env": {"you": seat}, "work": {}})
+            env = {"you": seat, "source": seat, "card": cid, "scope": scope, "active": seat}
+            lead = LEAD_POWER.get(cid)
+            if lead is None:
+                stack.append({"prog": CARDS[cid].get("play", []), "pc": 0, "env": env, "work": {}})
+            else:
+                # Its first ops as op_power does them (its test holds, as above), and the frame
+                # where run leaves it after them: at the next op, its work empty.
+                if not turn["ending"]:
+                    turn["power"] += lead[1]
+                stack.append({"prog": CARDS[cid]["play"], "pc": lead[0], "env": env, "work": {}})
+            who = TARGET_FIRST.get(cid)
+            if who is not None and not static(st, seat, "self_target"):
+                # run's first step on the frame: op_attack marks its env attacking and targets asks
+                # whom (interp._table_targets: clockwise from the player, the player left out for a
+                # foe) when there are two or more to pick from, and not under the mirror Mayhem
+                # (self_target, which static answers the same at every step). run stops there.
+                cands = [*range(seat, st["seats"]), *range(seat)]
+                if who == "target_foe":
+                    del cands[0]
+                if len(cands) > 1:
+                    env["attacking"] = True
+                    st["prompt"] = {"seat": seat, "kind": "target", "options": cands, "why": who, "card": cid}
+                    return st
+            labels = CHOICE_FIRST.get(cid)
+            if labels is not None:
+                # run's first step on the frame: op_choose_one asks (interp.ask's prompt, new lists),
+                # and run stops there with the frame as it is.
+                options = list(range(len(labels)))
+                st["prompt"] = {"seat": seat, "kind": "option", "options": options, "labels": list(labels), "card": cid}
+                return st
+            run(st)
             return st
         if t == "end_turn":
             end_turn(st, seat)
             return st
         if t == "choose":
+            question = pr["kind"]
+            if question == "target" and _fast.attack_target_answer(st, action["value"]):
+                return st
+            if question == "option" and _fast.power_option_chosen(st, action["value"]):
+                return st
+            f = st["stack"][-1]
+            if f["prog"] is END_OF_TURN and f["pc"] == turn_machine._TROPHY_AT:
+                # The Trophy's discard, the frame then run from its Legend flip on as
+                # end_turn_at_once runs it (through the module, which the tests patch).
+                turn_machine.trophy_discarded(st, f, action["value"])
+                return st
             st["prompt"] = None
             st["stack"][-1]["work"]["answer"] = action["value"]
         elif t == "defend":
+            if _fast.plain_hit_taken(st, pr, action["value"]):
+                st["held_notes"], st["notes"] = st["notes"], []  # as below
+                return st
             # A secret answer: kept in the prompt until every asked seat has answered, then
             # all are handed to the waiting Attack at once (interp.ask_together).
             answers = pr["answers"]
@@ -678,31 +819,6 @@ class Annihilageddon(Engine):
             )
         run(st)
         return st
-
-    def _play(self, st: State, seat: int, cid: str) -> bool:
-        """Play ``cid`` from ``seat``'s hand: True when its frames are pushed (run them), False
-        when it was played at once."""
-        p = st["players"][seat]
-        p["hand"].remove(cid)
-        t = st["turn"]
-        t["played"].append(cid)
-        t["played_log"].append(cid)
-        st["scope"] = scope = st["scope"] + 1
-        if cid in POWER_ONLY and not ((trigs := PLAY_TRIGGERS[cid]) and controls_any(st, seat, trigs)):
-            # What the two frames below would do, run to the end at once: op_power's test holds
-            # (validate: the seat's own turn), _after_play moves no card that is not Ongoing,
-            # and nothing the seat controls triggers on this card (after_play_triggers passes
-            # over a text whose filter the card fails before reading anything else); nothing
-            # else reads or writes.
-            if not t["ending"]:
-                t["power"] += POWER_ONLY[cid]
-            return False
-        # interp.push of [the card's program, then _after_play], with the frames written out.
-        stack = st["stack"]
-        stack.append({"prog": [{"op": "_after_play", "card": cid}], "pc": 0, "env": {"you": seat}, "work": {}})
-        env = {"you": seat, "source": seat, "card": cid, "scope": scope, "active": seat}
-        stack.append({"prog": CARDS[cid].get("play", []), "pc": 0, "env": env, "work": {}})
-        return True
 
     def _buy(self, st: State, seat: int, action: Action) -> None:
         p = st["players"][seat]

@@ -16,6 +16,7 @@ from .interp import (
     MAX_HP,
     OVER,
     PUSHED,
+    SHUFFLE_NOTES,
     SINGLE,
     START_HP,
     WAIT,
@@ -317,7 +318,8 @@ def end_turn_at_once(st: dict, f: dict) -> None:
     w = f["work"]
     if "n" not in w:
         n = w["n"] = 6 if p["trophy"] else 5  # op_end_draw's count
-        need = n - len(p["top"])
+        top = p["top"]
+        need = n - len(top)
         if 0 < need < len(p["pool"]):
             # What ensure_top and draw_from do with no outcome yet, a part of the deck to draw:
             # record the draw due (the common case: an end_turn).
@@ -328,13 +330,40 @@ def end_turn_at_once(st: dict, f: dict) -> None:
                 "label": DRAW_LABELS[seat][need],  # need: 1 to 6
             }
             return
+        if need > len(p["pool"]) and p["discard"]:
+            # The deck runs short (every other turn or so): ensure_top's first steps written out,
+            # the whole deck onto the top and the discard pile shuffled into a new deck, then the
+            # draw due as above. Anything else (a deck of exactly the cards missing: no shuffle)
+            # is left to ensure_top below, which goes on from here as it would have (issue 17,
+            # P1: four calls less per such end of a turn).
+            pool = p["pool"]
+            top += pool
+            pool.clear()
+            p["pool"] = pool = sorted(p["discard"])
+            p["discard"] = []
+            st["notes"].append(SHUFFLE_NOTES[seat])
+            need = n - len(top)
+            if 0 < need < len(pool):
+                st["need"] = {
+                    "zone": ["player", seat],
+                    "count": need,
+                    "visible": [seat],
+                    "label": DRAW_LABELS[seat][need],
+                }
+                return
     # op_draw, from here to the sort. A draw that came in is taken as ensure_top takes it; it was
     # recorded for exactly the cards missing from the top n (here or by ensure_top), so the top
     # then holds n and ensure_top's loop would only count them.
-    n = w["n"]
     top = p["top"]
     if "outcome" in w:
         take_outcome(w, p["pool"], top)
+    end_turn_drawn(st, f, seat, p, top, w["n"])
+
+
+def end_turn_drawn(st: dict, f: dict, seat: int, p: dict, top: list, n: int) -> None:
+    """end_turn_at_once from the draw taken on (``top`` is the seat's top of the deck, ``n`` the
+    draw's count): the cards to the hand, then the Trophy's discard, the Legend flip and the end
+    check. fast.end_draw_at_once goes on here after taking the draw itself."""
     if len(top) >= n:
         got = n
     else:
@@ -348,6 +377,26 @@ def end_turn_at_once(st: dict, f: dict) -> None:
     if p["trophy"] and len(p["hand"]) > 5:  # op_trophy_discard asks
         _run_from(st, f, _END_DRAW_AT + 1)
         return
+    end_turn_from_flip(st, f)
+
+
+#: Where the end-of-turn frame's Trophy discard is (trophy_discarded answers it).
+_TROPHY_AT = _END_DRAW_AT + 1
+
+
+def trophy_discarded(st: dict, f: dict, cid: str) -> None:
+    """The Trophy holder's answer (``cid``, a card of their hand: apply_in_place checked it) to
+    op_trophy_discard's question, the end-of-turn frame ``f`` at that op: the card discarded as
+    the op does it, then the rest of the frame as end_turn_at_once runs it (issue 17, P1)."""
+    st["prompt"] = None
+    p = st["players"][st["active"]]
+    p["hand"].remove(cid)
+    p["discard"].append(cid)
+    end_turn_from_flip(st, f)
+
+
+def end_turn_from_flip(st: dict, f: dict) -> None:
+    """The end-of-turn frame ``f`` run from its Legend flip on, as end_turn_at_once runs it."""
     leg = st["legend"]
     if leg["up"] is None:
         if leg["down"]:  # op_legend_flip draws
@@ -472,6 +521,8 @@ def op_end_check(st, f, op):
             st["round"] += 1
         if start_turn_at_once(st, nxt):
             return DONE
+        if start_turn_to_refill(st, f, nxt):
+            return WAIT
         return push_then_done(st, f, [frame([{"op": "_start_turn", "seat": nxt}], {"you": nxt})])
     flags = st["end_flags"][:]  # engine.copy_state shares the list: it is replaced below if need be
     empty = st["lineup"].count(None)
@@ -527,6 +578,28 @@ def start_turn_at_once(st: dict, seat: int) -> bool:
         return False
     _turn_begins(st, seat)
     _run_start_text(st, seat, prog)
+    return True
+
+
+def start_turn_to_refill(st: dict, f: dict, seat: int) -> bool:
+    """Start ``seat``'s turn as op_end_check's frames would up to the Line-Up refill's draw, when
+    a slot is empty and the main deck has two cards or more (fewer: op_refill takes them without
+    a draw): ``f`` (the end-of-turn frame, at its end check) done as push_then_done leaves it, the
+    _start_turn frame done with its op (op_start_turn), the start of the turn's frame pushed and
+    its draw recorded as op_refill's draw_from records it. The caller stops as run stops at WAIT
+    (issue 17, P1: a handover with a refill ran two runs, five frames' worth of calls). Else
+    False, nothing done. test_fold_fast_paths.py holds it to the frames."""
+    main = st["main"]
+    if len(main) < 2 or None not in st["lineup"]:
+        return False
+    f["pc"] += 1
+    f["work"] = {}
+    stack = st["stack"]
+    stack.append({"prog": [{"op": "_start_turn", "seat": seat}], "pc": 1, "env": {"you": seat}, "work": {}})
+    _turn_begins(st, seat)
+    env = {"you": seat, "active": seat, "source": seat}
+    stack.append({"prog": [{"op": "_refill"}, {"op": "_start_effects"}], "pc": 0, "env": env, "work": {}})
+    st["need"] = {"zone": ["main"], "count": 1, "visible": "all", "label": "Line-Up refill"}
     return True
 
 

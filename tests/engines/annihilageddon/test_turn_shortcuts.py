@@ -13,6 +13,7 @@ import json
 import pytest
 
 from engines import registry
+from engines.annihilageddon import fast as fast_paths
 from engines.annihilageddon import turn
 from engines.annihilageddon.cards import CARDS
 from engines.annihilageddon.engine import copy_state
@@ -50,6 +51,17 @@ def test_an_end_of_turn_leaves_the_state_its_whole_frame_leaves(version, seats):
         p["ongoing"] = p["ongoing"] + ["kiddo-chaos"]
         cases += [(played, ev), (ongoing, ev)]
     assert len(ends) > 20
+    for st, ev in ends[::4]:
+        # Decks of every size around the draw's 5 (end_turn_at_once shuffles the discard pile in
+        # itself when the deck runs short), the rest of the deck in the discard pile, or gone.
+        for size in range(8):
+            for keep_discard in (True, False):
+                cut = copy_state(st)
+                p = cut["players"][ev["seat"]]
+                deck = p["top"] + p["pool"]
+                p["top"], p["pool"] = [], sorted(deck[:size])
+                p["discard"] = p["discard"] + deck[size:] if keep_discard else []
+                cases.append((cut, ev))
     for st, ev in cases:
         assert json.dumps(engine.apply(st, ev)) == json.dumps(_end_turn_by_frames(st, ev["seat"]))
 
@@ -123,6 +135,8 @@ def test_an_end_of_turn_run_at_once_leaves_the_state_run_leaves(version, seats, 
 
     end_turn_at_once = turn.end_turn_at_once
     monkeypatch.setattr(turn, "end_turn_at_once", counted)
+    # The draw's chance event in the general path (test_fold_fast_paths holds the fast one to it).
+    monkeypatch.setattr(fast_paths, "end_draw_at_once", lambda st, f, need, outcome: False)
     fast = [json.dumps(engine.apply(st, ev)) for st, ev in zip(states, events)]
     # Both ways in: an end_turn whose draw waits, and the chance event that brings the cards.
     assert seen.count(True) > 10 and seen.count(False) > 10

@@ -1,0 +1,199 @@
+"""Fast paths of the fold (``Annihilageddon.apply_in_place``) for its commonest events (issue 17,
+P1), in the pattern of engines/wizard_dodgeball/fast.py: each checks and applies its event in one
+pass, or declines (False) *before it writes anything*, and the general path then applies the
+event or refuses it with its own code and sentence. The copying ``apply`` goes through
+``apply_in_place`` on a copy, so it takes them too; a state read back from JSON (whose frames
+hold equal lists, not the turn machine's own) never does.
+
+``tests/engines/annihilageddon/test_fold_fast_paths.py`` holds each to the general path along
+playouts, with outcomes that are near misses, malformed or of the wrong size.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import interp
+from . import turn as turn_machine
+from .cards import CARDS
+from .interp import SEAT_KEYS, run, static
+
+_INT_ONLY = {int}
+
+#: frozenset(range(n)) for every pool a game draws from (the main deck is the largest).
+_RANGES = tuple(frozenset(range(n)) for n in range(256))
+
+
+def end_draw_at_once(st: dict, f: dict, need: dict, outcome: Any) -> bool:
+    """The chance event of the end of a turn's draw (``f``, on top of the stack, is the end-of-turn
+    frame at its draw; ``need`` the draw due): engine._draw_fits' test of ``outcome`` against the
+    drawing seat's deck, then what the general path does with it (the notes cleared, the draw
+    taken as take_outcome takes it, then turn.end_turn_drawn), without the outcome's round trip
+    through the frame's work. Declines an outcome that does not fit, and a frame whose draw count
+    is not set (end_turn_at_once sets it before any draw is recorded)."""
+    w = f["work"]
+    if type(outcome) is not list or "n" not in w:
+        return False
+    seat = st["active"]
+    count = need["count"]
+    # The zone is ["player", the active seat] (end_turn_at_once and ensure_top record it so).
+    if len(outcome) != count or need["zone"][1] != seat:
+        return False
+    p = st["players"][seat]
+    pool = p["pool"]
+    if count == 1:
+        i = outcome[0]
+        if type(i) is not int or not 0 <= i < len(pool):
+            return False
+    elif (
+        count <= 0
+        or set(map(type, outcome)) != _INT_ONLY
+        or len(values := set(outcome)) != count
+        or not values <= (_RANGES[len(pool)] if len(pool) < len(_RANGES) else frozenset(range(len(pool))))
+    ):
+        return False
+    st["notes"] = []
+    if "held_notes" in st:
+        st["held_notes"] = []
+    st["need"] = None
+    top = p["top"]
+    if count == 1:
+        top.append(pool.pop(outcome[0]))
+    else:
+        top += map(pool.__getitem__, outcome)
+        for i in sorted(outcome, reverse=True):
+            del pool[i]
+    turn_machine.end_turn_drawn(st, f, seat, p, top, w["n"])
+    return True
+
+
+def attack_target_answer(st: dict, value: Any) -> bool:
+    """The answer to an Attack's "whom?" (targets' question, the top frame at its ``attack`` op),
+    in version 2: what run does with it, op_attack taking the target and _attack_together posing
+    the defense window (the one target asked, as ask_together asks), written out (issue 17, P1:
+    the Wand's second event). ``value`` is one of the options (apply_in_place checked it).
+    Declines, before writing anything, for version 1 (one victim asked at a time), a redirected
+    effect, a Mayhem's or a Group Attack's, and an unavoidable or deny-the-good-effect Attack."""
+    if st.get("window") != "together":
+        return False
+    f = st["stack"][-1]
+    op = f["prog"][f["pc"]]
+    env = f["env"]
+    w = f["work"]
+    if (
+        op["op"] != "attack"
+        or w
+        or "redirect" in env
+        or env.get("mayhem")
+        or env.get("group")
+        or op.get("deny")
+        or op.get("unavoidable")
+    ):
+        return False
+    w["_who"] = [value]
+    env.pop("attacking", None)
+    st["prompt"] = {
+        "seat": None,
+        "seats": [value],
+        "kind": "defend",
+        "answers": {},
+        "card": env.get("card"),
+        "attacker": env["you"],
+        "can_defend": {SEAT_KEYS[value]: True},
+    }
+    return True
+
+
+def plain_hit_taken(st: dict, pr: dict, value: Any) -> bool:
+    """The one answer of a defense window that asked one player, "take", when the Attack's effect
+    is a plain hit (interp.PLAIN_HITS) that leaves them alive: what run does with it up to the
+    Attack's op done (op_attack, _attack_together, _after_every_choice and _resolution: the note,
+    last_defense, the scope taken, the damage; the frame moved on, its work emptied), then run
+    for the rest (issue 17, P1: the Wand's third event). ``value`` was checked by apply_in_place.
+    Declines before writing anything for any other window, answer or effect."""
+    if value != "take" or len(pr["seats"]) != 1:
+        return False
+    f = st["stack"][-1]
+    op = f["prog"][f["pc"]]
+    env = f["env"]
+    w = f["work"]
+    if op["op"] != "attack" or "redirect" in env or len(w) != 1 or "_who" not in w or len(w["_who"]) != 1:
+        return False
+    if op.get("deny") or op.get("interactive") or op.get("unavoidable"):
+        return False
+    v = w["_who"][0]
+    do = op["do"]
+    hits = interp.PLAIN_HITS.get(id(do))  # through the module, which test_attack_at_once patches
+    if hits is None or hits[0] is not do or v != pr["seats"][0]:
+        return False
+    extra = static(st, v, "wand_extra", 0) if env.get("card") == "wand" else 0
+    total = 0
+    for n in hits[1]:
+        if n + extra > 0:
+            total += n + extra
+    p = st["players"][v]
+    if p["hp"] <= total:
+        return False  # a death: the frames and their kill checks
+    st["prompt"] = None
+    env.pop("attacking", None)
+    st["notes"].append(TAKES_NOTES[v])
+    attacker = None if (env.get("mayhem") or env.get("group")) else env["you"]
+    st["last_defense"] = {"card": env.get("card"), "attacker": attacker, "choices": [[v, "take"]]}
+    st["scope"] += 1
+    p["hp"] -= total
+    f["pc"] += 1
+    f["work"] = {}
+    run(st)
+    return True
+
+
+#: _attack_together's note for one player taking the Attack, per seat.
+TAKES_NOTES = tuple(f"Seat {SEAT_KEYS[s]} takes the Attack." for s in range(5))
+
+
+def _choose_ones(x):
+    """Every "choose one" op anywhere in ``x`` (a card, a program, an op)."""
+    if isinstance(x, dict):
+        if x.get("op") == "choose_one":
+            yield x
+        for value in x.values():
+            yield from _choose_ones(value)
+    elif isinstance(x, list):
+        for value in x:
+            yield from _choose_ones(value)
+
+
+#: id(an option's "do" list in the card table) -> (that list, its Power), for the options of a
+#: "choose one" that only add a fixed Power (Wild Magic's "+2 Power"). Keyed by identity, as
+#: interp.PLAIN_HITS is: a state read back from JSON holds equal copies, which take the frames.
+POWER_OPTIONS: dict[int, tuple[list, int]] = {
+    id(o["do"]): (o["do"], sum(d["n"] for d in o["do"]))
+    for op in _choose_ones(list(CARDS.values()))
+    for o in op["options"]
+    if all(d.keys() == {"op", "n"} and d["op"] == "power" and type(d["n"]) is int for d in o["do"])
+}
+
+
+def power_option_chosen(st: dict, value: Any) -> bool:
+    """The answer to a "choose one" (the top frame at its ``choose_one`` op) picking an option that
+    only adds Power: what run does with it, op_choose_one pushing the option's frame and op_power
+    adding the Power under its test (the player's own turn, not ending), the option's frame then
+    done and the op moved on, written out; then run for the rest (issue 17, P1: Wild Magic's
+    answer). Declines before writing anything for any other option, and in a redirected effect
+    (whose loop runs no Power op)."""
+    f = st["stack"][-1]
+    op = f["prog"][f["pc"]]
+    env = f["env"]
+    if op["op"] != "choose_one" or type(value) is not int or f["work"] or "redirect" in env:
+        return False
+    do = op["options"][value]["do"]
+    entry = POWER_OPTIONS.get(id(do))
+    if entry is None or entry[0] is not do:
+        return False
+    st["prompt"] = None
+    if st["phase"] == "turn" and env.get("you") == st["active"] and not st["turn"]["ending"]:
+        st["turn"]["power"] += entry[1]
+    f["pc"] += 1
+    f["work"] = {}
+    run(st)
+    return True
