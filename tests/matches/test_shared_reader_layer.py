@@ -106,6 +106,40 @@ async def test_a_reader_cancelled_between_its_pop_and_the_hand_over_leaves_the_m
     await asyncio.gather(again, return_exceptions=True)
 
 
+async def test_a_reader_cancelled_after_taking_a_batch_leaves_the_batch_in_redis_in_order(layer, monkeypatch):
+    channel = await layer.new_channel()
+    for n in range(3):
+        await layer.send(channel, {"type": "t", "n": n})  # waiting, so one read takes all three
+    moved = asyncio.Event()
+    real_connection = layer.connection
+
+    class StallAfterTheBatch:
+        def __init__(self, connection):
+            self.connection = connection
+
+        def __getattr__(self, name):
+            return getattr(self.connection, name)
+
+        async def eval(self, script, *args):
+            result = await self.connection.eval(script, *args)
+            if result:
+                moved.set()
+                await asyncio.Event().wait()  # cancelled here: the three are in the backup queue only
+            return result
+
+    monkeypatch.setattr(layer, "connection", lambda index: StallAfterTheBatch(real_connection(index)))
+    waiting = asyncio.ensure_future(layer.receive(channel))
+    await asyncio.wait_for(moved.wait(), 10)
+    waiting.cancel()  # the last receive: the reader is cancelled with it
+    await asyncio.gather(waiting, return_exceptions=True)
+    monkeypatch.setattr(layer, "connection", real_connection)
+    assert [(await asyncio.wait_for(layer.receive(channel), 10))["n"] for _ in range(3)] == [0, 1, 2]
+    again = asyncio.ensure_future(layer.receive(channel))
+    await until_waiting(again)  # each once
+    again.cancel()
+    await asyncio.gather(again, return_exceptions=True)
+
+
 async def test_a_read_error_reaches_a_waiting_receive_and_the_next_receive_reads_again(layer, monkeypatch):
     channel = await layer.new_channel()
     stock = layer._brpop_with_clean
