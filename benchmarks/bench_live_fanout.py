@@ -21,9 +21,13 @@ that POSTs and sends the baseline: 1,000 sockets read by one Python process on t
 take long enough to read their frames that the client's own queue shows in both latencies. Every
 time is ``time.monotonic`` (one clock across processes on Linux). ``--setup LAYER:SERVERS`` (may
 repeat): the channel layer of the daphnes and of the baseline, ``core`` (channels-redis'
-RedisChannelLayer, the project's, one list per channel) or ``pubsub`` (its RedisPubSubChannelLayer,
-one PUBLISH per group), and how many daphne processes share the sockets (round robin) and the POSTs
-(by match). Each setup runs every layout with its own baseline.
+RedisChannelLayer, one list per channel), ``project`` (the project's layer, config/settings.py:
+``matches.layers``, that list layer with one reader per process handing messages to the sockets)
+or ``pubsub`` (its RedisPubSubChannelLayer, one PUBLISH per group), and how many daphne processes
+share the sockets (round robin) and the POSTs (by match). Each setup runs every layout with its own
+baseline. The issue's comparison is the project on its layer against a bare send on stock
+channels-redis: by default both setups run (``--setup core:1 --setup project:1``), and a last line
+per layout sets the project's latencies on ``project`` against the bare send's on ``core``.
 """
 
 from __future__ import annotations
@@ -156,7 +160,11 @@ def pct(values: list[float], q: float) -> float:
 
 
 #: The channel layers a setup may name (``--setup``), by the backend's import path.
-LAYERS = {"core": "channels_redis.core.RedisChannelLayer", "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer"}
+LAYERS = {
+    "core": "channels_redis.core.RedisChannelLayer",
+    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+    "project": "matches.layers.SharedReaderRedisChannelLayer",
+}
 
 #: Starts daphne with the project's settings but another channel layer backend (argv[1]), so a
 #: setup is tried without a settings change: the settings module is imported and patched before
@@ -361,7 +369,7 @@ async def run_layout(
                 base.append(arrived - started[match_id])
     cpu_base = cpu_seconds(pids) - cpu_start
     answers = await pool.ask(("close",))
-    await (layer.close_pools() if layer_name == "core" else layer.flush())
+    await (layer.flush() if layer_name == "pubsub" else layer.close_pools())
     pool.stop()
     repeated = sum(a[0] for a in answers)
     cpu = ", ".join(f"{a[1]:.1f}" for a in answers)
@@ -375,6 +383,7 @@ async def run_layout(
         f"daphne CPU s project {cpu_project:.2f}, bare {cpu_base:.2f}; client CPU s per process {cpu}",
         flush=True,
     )
+    return p50, p99, b50, b99
 
 
 def start_daphnes(count: int, layer_name: str, env: dict) -> tuple[list[int], list[subprocess.Popen]]:
@@ -430,12 +439,14 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=4)
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--clients", type=int, default=4, help="client processes the sockets are spread over")
-    parser.add_argument("--setup", action="append", default=[], help="LAYER:SERVERS[:CLIENTS], LAYER core or pubsub")
+    parser.add_argument(
+        "--setup", action="append", default=[], help="LAYER:SERVERS[:CLIENTS], LAYER core, pubsub or project"
+    )
     args = parser.parse_args()
     layouts = [tuple(int(x) for x in layout.split("x")) for layout in (args.layout or ["10x100", "50x20"])]
     setups = [
         (fields[0], int(fields[1]), int(fields[2]) if len(fields) > 2 else args.clients)
-        for fields in (setup.split(":") for setup in (args.setup or ["core:1"]))
+        for fields in (setup.split(":") for setup in (args.setup or ["core:1", "project:1"]))
     ]
     if any(name not in LAYERS for name, _, _ in setups):
         sys.exit(f"--setup layers: {', '.join(LAYERS)}")
@@ -447,7 +458,7 @@ def main() -> None:
         {name: "1000000/minute" for name in ("THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_EXPENSIVE", "THROTTLE_AUTH")}
     )
     env.pop("CELERY_BROKER_URL", None)
-    servers = []
+    servers, results = [], {}
     try:
         print(
             f"channel layer {os.environ['REDIS_URL']}; {args.moves} moves per match; setups LAYER:SERVERS:CLIENTS",
@@ -457,7 +468,7 @@ def main() -> None:
             ports, servers = start_daphnes(count, layer_name, env)
             for matches, spectators in layouts:
                 try:
-                    asyncio.run(
+                    results[layer_name, count, clients, matches, spectators] = asyncio.run(
                         run_layout(
                             ports,
                             [server.pid for server in servers],
@@ -474,6 +485,15 @@ def main() -> None:
                     raise
             stop_daphnes(servers)
             servers = []
+        for (name, count, clients, matches, spectators), (p50, p99, _, _) in results.items():
+            stock = results.get(("core", count, clients, matches, spectators))
+            if name == "project" and stock:
+                print(
+                    f"{matches:>3} x {spectators:<4} project on its layer p50 {p50:7.1f} ms p99 {p99:7.1f} ms | "
+                    f"bare group_send on stock channels-redis p50 {stock[2]:7.1f} ms p99 {stock[3]:7.1f} ms | "
+                    f"ratio p50 {p50 / stock[2]:5.1f}x p99 {p99 / stock[3]:5.1f}x",
+                    flush=True,
+                )
     except Exception:
         import traceback
 

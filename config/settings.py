@@ -272,7 +272,9 @@ REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # channels-redis' RedisChannelLayer with one reader per process handing messages to
+            # the sockets (matches/layers.py): the same Redis lists, a cheaper hand-over.
+            "BACKEND": "matches.layers.SharedReaderRedisChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {

@@ -1,0 +1,168 @@
+"""The channel layer's one reader per process (matches/layers.py, issue 17 P5): the sockets of a
+process get what the stock channels-redis layer would give them, in the same order, once each,
+and a cancelled receive or reader loses nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+
+import pytest
+from channels.exceptions import ChannelFull
+from django.conf import settings
+
+from matches.layers import SharedReaderRedisChannelLayer
+
+pytestmark = pytest.mark.usefixtures("no_task_outlives_its_test")
+
+
+@pytest.fixture
+async def layer():
+    if not settings.REDIS_URL:
+        pytest.skip("set REDIS_URL: this is the Redis channel layer")
+    layer = SharedReaderRedisChannelLayer(
+        hosts=[{"address": settings.REDIS_URL}], prefix=f"test-{uuid.uuid4().hex[:8]}", capacity=5, expiry=2
+    )
+    yield layer
+    await layer.flush()
+
+
+async def until_waiting(task: asyncio.Task) -> None:
+    for _ in range(100):
+        await asyncio.sleep(0.01)  # the receive is waiting (and the reader in its blocking pop)
+    assert not task.done()
+
+
+async def test_messages_to_one_channel_arrive_in_the_order_sent(layer):
+    channel = await layer.new_channel()
+    for n in range(4):
+        await layer.send(channel, {"type": "t", "n": n})
+    assert [(await layer.receive(channel))["n"] for _ in range(4)] == [0, 1, 2, 3]
+
+
+async def test_one_group_send_reaches_every_waiting_channel_of_the_process_once(layer):
+    channels = [await layer.new_channel() for _ in range(50)]
+    for channel in channels:
+        await layer.group_add("watchers", channel)
+    receives = [asyncio.ensure_future(layer.receive(channel)) for channel in channels]
+    await until_waiting(receives[0])
+    await layer.group_send("watchers", {"type": "t", "n": 1})
+    await layer.group_send("watchers", {"type": "t", "n": 2})
+    assert [m["n"] for m in await asyncio.gather(*receives)] == [1] * 50
+    assert [(await layer.receive(channel))["n"] for channel in channels] == [2] * 50
+    nothing_more = [asyncio.ensure_future(layer.receive(channel)) for channel in channels]
+    await until_waiting(nothing_more[0])
+    assert not any(task.done() for task in nothing_more)  # each got each message once
+    for task in nothing_more:
+        task.cancel()
+    await asyncio.gather(*nothing_more, return_exceptions=True)
+
+
+async def test_a_receive_cancelled_while_waiting_loses_no_later_message(layer):
+    channel = await layer.new_channel()
+    waiting = asyncio.ensure_future(layer.receive(channel))
+    await until_waiting(waiting)
+    waiting.cancel()
+    await asyncio.gather(waiting, return_exceptions=True)
+    await layer.send(channel, {"type": "t", "n": 1})
+    assert (await layer.receive(channel))["n"] == 1
+
+
+async def test_a_receive_cancelled_just_after_being_woken_leaves_the_message_for_the_next(layer):
+    channel = await layer.new_channel()
+    first = asyncio.ensure_future(layer.receive(channel))
+    second = asyncio.ensure_future(layer.receive(channel))
+    await until_waiting(first)
+    layer._hand_over(channel, {"type": "t", "n": 1})  # what the reader does with a message read
+    first.cancel()  # woken, but cancelled before it ran
+    assert (await asyncio.wait_for(second, 10))["n"] == 1
+    assert first.cancelled()
+
+
+async def test_a_reader_cancelled_between_its_pop_and_the_hand_over_leaves_the_message_in_redis(layer, monkeypatch):
+    channel = await layer.new_channel()
+    popped = asyncio.Event()
+    stock = layer._brpop_with_clean
+
+    async def pop_then_stall(*args, **kwargs):
+        content = await stock(*args, **kwargs)
+        if content is not None:
+            popped.set()
+            await asyncio.Event().wait()  # cancelled here: the message is in the backup queue only
+        return content
+
+    monkeypatch.setattr(layer, "_brpop_with_clean", pop_then_stall)
+    waiting = asyncio.ensure_future(layer.receive(channel))
+    await until_waiting(waiting)
+    await layer.send(channel, {"type": "t", "n": 1})
+    await asyncio.wait_for(popped.wait(), 10)
+    waiting.cancel()  # the last receive: the reader is cancelled with it
+    await asyncio.gather(waiting, return_exceptions=True)
+    monkeypatch.setattr(layer, "_brpop_with_clean", stock)
+    assert (await asyncio.wait_for(layer.receive(channel), 10))["n"] == 1  # restored from the backup
+    again = asyncio.ensure_future(layer.receive(channel))
+    await until_waiting(again)  # and only once
+    again.cancel()
+    await asyncio.gather(again, return_exceptions=True)
+
+
+async def test_a_reader_cancelled_after_taking_a_batch_leaves_the_batch_in_redis_in_order(layer, monkeypatch):
+    channel = await layer.new_channel()
+    for n in range(3):
+        await layer.send(channel, {"type": "t", "n": n})  # waiting, so one read takes all three
+    moved = asyncio.Event()
+    real_connection = layer.connection
+
+    class StallAfterTheBatch:
+        def __init__(self, connection):
+            self.connection = connection
+
+        def __getattr__(self, name):
+            return getattr(self.connection, name)
+
+        async def eval(self, script, *args):
+            result = await self.connection.eval(script, *args)
+            if result:
+                moved.set()
+                await asyncio.Event().wait()  # cancelled here: the three are in the backup queue only
+            return result
+
+    monkeypatch.setattr(layer, "connection", lambda index: StallAfterTheBatch(real_connection(index)))
+    waiting = asyncio.ensure_future(layer.receive(channel))
+    await asyncio.wait_for(moved.wait(), 10)
+    waiting.cancel()  # the last receive: the reader is cancelled with it
+    await asyncio.gather(waiting, return_exceptions=True)
+    monkeypatch.setattr(layer, "connection", real_connection)
+    assert [(await asyncio.wait_for(layer.receive(channel), 10))["n"] for _ in range(3)] == [0, 1, 2]
+    again = asyncio.ensure_future(layer.receive(channel))
+    await until_waiting(again)  # each once
+    again.cancel()
+    await asyncio.gather(again, return_exceptions=True)
+
+
+async def test_a_read_error_reaches_a_waiting_receive_and_the_next_receive_reads_again(layer, monkeypatch):
+    channel = await layer.new_channel()
+    stock = layer._brpop_with_clean
+    failures = [ConnectionError("Redis went away")]
+
+    async def fail_once(*args, **kwargs):
+        if failures:
+            raise failures.pop()
+        return await stock(*args, **kwargs)
+
+    monkeypatch.setattr(layer, "_brpop_with_clean", fail_once)
+    with pytest.raises(ConnectionError):
+        await asyncio.wait_for(layer.receive(channel), 10)
+    await layer.send(channel, {"type": "t", "n": 1})
+    assert (await asyncio.wait_for(layer.receive(channel), 10))["n"] == 1
+
+
+async def test_capacity_and_expiry_are_the_stock_layers(layer):
+    channel = await layer.new_channel()
+    for n in range(5):
+        await layer.send(channel, {"type": "t", "n": n})
+    with pytest.raises(ChannelFull):
+        await layer.send(channel, {"type": "t", "n": 5})
+    await asyncio.sleep(3)  # past the 2 s expiry: the next send drops the old messages
+    await layer.send(channel, {"type": "t", "n": 6})
+    assert (await layer.receive(channel))["n"] == 6
