@@ -106,3 +106,47 @@ def test_every_quest_condition_reads_the_models_as_the_state_helpers_do(version)
     for q in ("first-foothold", "crowned-victor", "hold-the-ground"):
         assert seen[q, True] > 0 and seen[q, False] > 0, (q, seen)
     assert seen["lightning scored", True] > 0 and seen["lightning scored", False] > 0, seen
+
+
+@pytest.mark.parametrize("map_id", ["mistveil-crossing", "ember-quarry"])
+def test_a_terrain_quest_counts_the_spaces_the_state_helpers_call_rough(map_id):
+    """``rules._counting_keys`` (a terrain quest's spaces, kept per overlay set) against
+    ``terrain`` at every space of a board under overlays of each side and kind, two on one space
+    (the first counts) and one off the board. Mistveil Crossing's Mystery rule makes a face-down
+    overlay's space Difficult, which the playouts above rarely reach."""
+    from engines.wizarding_duels.scenario import build
+
+    s = build(
+        pack_id="original-v1",
+        map_id=map_id,
+        nexus="blue",
+        models=[(0, "cassius-vane", "2,0", {}), (1, "tobias-fenwick", "3,5", {})],
+        active="0a",
+    )
+    b = board(s)
+    spaces = sorted(b.terrain)
+    # A face-down overlay on an open space, face-up ones turning spaces open and rough, a
+    # challenge (its space keeps its printed terrain), and a space holding two.
+    open_ = [h for h in spaces if b.terrain[h] == "open"]
+    rough = [h for h in spaces if b.terrain[h] != "open"]
+    picks = [
+        (open_[0], "terrain", False, "dangerous"),
+        (open_[1], "terrain", True, "difficult"),
+        (rough[0], "terrain", True, "open"),
+        (rough[1], "challenge", True, "relic"),
+        (open_[2], "challenge", False, "relic"),
+        (open_[3], "terrain", True, "open"),
+        (open_[3], "terrain", True, "dangerous"),
+        ((99, 99), "terrain", True, "dangerous"),
+    ]
+    s["overlays"] = [
+        {"kind": kind, "hex": geometry.key(h), "face_up": up, "what": what, "owner": 0} for h, kind, up, what in picks
+    ]
+    fields = tuple(map(rules._OVERLAY_FIELDS, s["overlays"]))
+    counted = rules._counting_keys(s["pack"], s["map"], s["nexus"], fields)
+    expected = {geometry.key(h) for h in spaces if terrain(s, h) not in ("open", None)}
+    assert counted == expected
+    # The overlays changed what counts: the face-down one counts on Mistveil Crossing only.
+    assert (geometry.key(open_[0]) in counted) == (map_id == "mistveil-crossing")
+    assert geometry.key(open_[1]) in counted and geometry.key(rough[0]) not in counted
+    assert geometry.key(open_[3]) not in counted
