@@ -2406,18 +2406,25 @@ def _h_fc2(s: State, st: dict) -> None:
         if not side:
             continue
         me = M(s, side["model"])
-        leader = next(
-            (
-                m
-                for m in on_board(s, side["seat"])
-                if has(m, "leadership")
-                and not m["round"].get("leadership")
-                and me["hex"]
-                and geometry.distance(hex_of(m), hex_of(me)) <= 2
-            ),
-            None,
-        )
-        p = P(s, side["seat"])
+        seat = side["seat"]
+        # The first such model of ``on_board(s, seat)`` (uid order) is the least uid among them:
+        # found without sorting and listing the seat's models for every clash, where most
+        # groups hold no Leadership at all (issue 17, P1).
+        leader = None
+        if me["hex"]:
+            here = hex_of(me)
+            for m in s["models"].values():
+                if (
+                    "leadership" in m["traits"]
+                    and m["seat"] == seat
+                    and not m["removed"]
+                    and m["hex"] is not None
+                    and not m["round"].get("leadership")
+                    and geometry.distance(hex_of(m), here) <= 2
+                    and (leader is None or m["uid"] < leader["uid"])
+                ):
+                    leader = m
+        p = P(s, seat)
         if leader and not p["known_top"] and len(p["deck"]) - _reserved(s, side["seat"]) > 0:
             steps.append({"step": "leadership", "seat": side["seat"], "model": leader["uid"]})
     for name in ("att", "def"):
