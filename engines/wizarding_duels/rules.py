@@ -3370,10 +3370,31 @@ def _lightning_quests(pack_id: str) -> dict[str, int]:
     return {q: card["points"] for q, card in content.load(pack_id).quests.items() if card["lightning"]}
 
 
+#: The condition keys whose tests read the ``_QuestLook`` (the seat's models, the overlays, the
+#: Zones); the others read the state's counters, or (``terrain``) the state itself.
+_LOOK_KEYS = frozenset(
+    {"challenges", "challenge_kinds", "leader", "arrival_spaces", "models_in_enemy_zone", "models_alive"}
+)
+
+
+def _reads_look(cond: dict) -> bool:
+    """Does ``_compile(cond)``'s test read its ``look``?"""
+    if "all" in cond:
+        return any(_reads_look(c) for c in cond["all"])
+    if "any" in cond:
+        return any(_reads_look(c) for c in cond["any"])
+    return not _LOOK_KEYS.isdisjoint(cond)
+
+
 @lru_cache(maxsize=8)
 def _lightning_tests(pack_id: str) -> dict[str, tuple]:
-    """The pack's lightning quests, each with its compiled test (``quest_test``) and points."""
-    return {q: (quest_test(pack_id, q), points) for q, points in _lightning_quests(pack_id).items()}
+    """The pack's lightning quests, each with its compiled test (``quest_test``), points, and
+    whether the test reads a ``_QuestLook`` (``_reads_look``)."""
+    quests = content.load(pack_id).quests
+    return {
+        q: (quest_test(pack_id, q), points, _reads_look(quests[q]["condition"]))
+        for q, points in _lightning_quests(pack_id).items()
+    }
 
 
 def check_lightning(s: State) -> None:
@@ -3393,8 +3414,11 @@ def check_lightning(s: State) -> None:
         for q in list(filter(lightning.__contains__, active)):
             if len(p["scored"]) >= 9:
                 break  # WD-48
-            look = look if look is not None else _QuestLook(s, seat)
-            test, points = lightning[q]
+            test, points, reads_look = lightning[q]
+            # Made only for a test that reads it: most active lightning quests count the
+            # state's counters or its terrain (issue 17, P1).
+            if reads_look and look is None:
+                look = _QuestLook(s, seat)
             if test(s, seat, look):
                 active.remove(q)
                 p["scored"].append(q)
