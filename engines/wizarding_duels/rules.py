@@ -3124,32 +3124,6 @@ def _rough_keys(pack_id: str, map_id: str, nexus: str) -> frozenset[str]:
     return frozenset(k for k, t in _board_by_key(pack_id, map_id, nexus)[0].items() if t not in ("open", None))
 
 
-_HEX = itemgetter("hex")
-
-
-@lru_cache(maxsize=256)
-def _counting_keys(pack_id: str, map_id: str, nexus: str, overlays: tuple) -> frozenset[str]:
-    """The spaces of one board whose terrain (``terrain``) is neither open nor None, under
-    ``overlays`` (``_OVERLAY_FIELDS`` of each, in the state's order): what a terrain quest counts."""
-    printed = _board_by_key(pack_id, map_id, nexus)[0]
-    first: dict[str, tuple] = {}
-    for o in overlays:
-        first.setdefault(o[0], o)  # the first overlay of a space is ``overlay_at``'s
-    out = set(_rough_keys(pack_id, map_id, nexus)).difference(first)
-    for k, (_, kind, face_up, what) in first.items():
-        t = printed.get(k)
-        if t is None:
-            continue
-        if face_up:
-            if kind == "terrain":
-                t = what
-        else:
-            t = _mystery_terrain(pack_id, map_id) or t
-        if t not in ("open", None):
-            out.add(k)
-    return frozenset(out)
-
-
 class _QuestLook:
     """What the quest conditions of one seat read, worked out once per scoring instead of once
     per condition and model (the lightning quests are checked after every event, issue 17, P1):
@@ -3274,20 +3248,35 @@ def _compile(cond: dict):
         n_terrain = cond["terrain"]
 
         def on_terrain(s, seat, look):
-            # The spaces where a model counts, kept per board and overlay set, so a check no
-            # longer reads each model's overlay and terrain (the lightning check runs after every
-            # event; issue 17, P1). Most of the time no model at all stands on one: that is
-            # asked in C first.
-            counting = _counting_keys(s["pack"], s["map"], s["nexus"], tuple(map(_OVERLAY_FIELDS, s["overlays"])))
-            models = s["models"].values()
-            if counting.isdisjoint(map(_HEX, models)):
-                return 0 >= n_terrain
+            printed = _board_by_key(s["pack"], s["map"], s["nexus"])[0]
+            rough = _rough_keys(s["pack"], s["map"], s["nexus"])
+            overlays = s["overlays"]
+            overlay_keys = [o["hex"] for o in overlays]
             count = 0
-            for m in models:  # ``look.mine()``, without building it
-                if m["hex"] in counting and m["seat"] == seat and not m["removed"]:
-                    count += 1
-                    if count >= n_terrain:
-                        return True  # the rest could only add to the count
+            for m in s["models"].values():  # ``look.mine()``, without building it
+                k = m["hex"]
+                if m["seat"] != seat or m["removed"] or k is None:
+                    continue
+                if k not in overlay_keys:
+                    # ``terrain(s, hex_of(m))`` with no overlay there: the printed terrain.
+                    if k not in rough:
+                        continue
+                else:
+                    t = printed.get(k)
+                    if t is None:
+                        continue
+                    # ``k`` is a board key, so the first overlay there is ``overlay_at``'s.
+                    o = overlays[overlay_keys.index(k)]
+                    if o["face_up"]:
+                        if o["kind"] == "terrain":
+                            t = o["what"]
+                    else:
+                        t = _mystery_terrain(s["pack"], s["map"]) or t
+                    if t in ("open", None):
+                        continue
+                count += 1
+                if count >= n_terrain:
+                    return True  # the rest could only add to the count
             return count >= n_terrain
 
         tests.append(on_terrain)
