@@ -2406,18 +2406,25 @@ def _h_fc2(s: State, st: dict) -> None:
         if not side:
             continue
         me = M(s, side["model"])
-        leader = next(
-            (
-                m
-                for m in on_board(s, side["seat"])
-                if has(m, "leadership")
-                and not m["round"].get("leadership")
-                and me["hex"]
-                and geometry.distance(hex_of(m), hex_of(me)) <= 2
-            ),
-            None,
-        )
-        p = P(s, side["seat"])
+        seat = side["seat"]
+        # The first such model of ``on_board(s, seat)`` (uid order) is the least uid among them:
+        # found without sorting and listing the seat's models for every clash, where most
+        # groups hold no Leadership at all (issue 17, P1).
+        leader = None
+        if me["hex"]:
+            here = hex_of(me)
+            for m in s["models"].values():
+                if (
+                    "leadership" in m["traits"]
+                    and m["seat"] == seat
+                    and not m["removed"]
+                    and m["hex"] is not None
+                    and not m["round"].get("leadership")
+                    and geometry.distance(hex_of(m), here) <= 2
+                    and (leader is None or m["uid"] < leader["uid"])
+                ):
+                    leader = m
+        p = P(s, seat)
         if leader and not p["known_top"] and len(p["deck"]) - _reserved(s, side["seat"]) > 0:
             steps.append({"step": "leadership", "seat": side["seat"], "model": leader["uid"]})
     for name in ("att", "def"):
@@ -3352,10 +3359,31 @@ def _lightning_quests(pack_id: str) -> dict[str, int]:
     return {q: card["points"] for q, card in content.load(pack_id).quests.items() if card["lightning"]}
 
 
+#: The condition keys whose tests read the ``_QuestLook`` (the seat's models, the overlays, the
+#: Zones); the others read the state's counters, or (``terrain``) the state itself.
+_LOOK_KEYS = frozenset(
+    {"challenges", "challenge_kinds", "leader", "arrival_spaces", "models_in_enemy_zone", "models_alive"}
+)
+
+
+def _reads_look(cond: dict) -> bool:
+    """Does ``_compile(cond)``'s test read its ``look``?"""
+    if "all" in cond:
+        return any(_reads_look(c) for c in cond["all"])
+    if "any" in cond:
+        return any(_reads_look(c) for c in cond["any"])
+    return not _LOOK_KEYS.isdisjoint(cond)
+
+
 @lru_cache(maxsize=8)
 def _lightning_tests(pack_id: str) -> dict[str, tuple]:
-    """The pack's lightning quests, each with its compiled test (``quest_test``) and points."""
-    return {q: (quest_test(pack_id, q), points) for q, points in _lightning_quests(pack_id).items()}
+    """The pack's lightning quests, each with its compiled test (``quest_test``), points, and
+    whether the test reads a ``_QuestLook`` (``_reads_look``)."""
+    quests = content.load(pack_id).quests
+    return {
+        q: (quest_test(pack_id, q), points, _reads_look(quests[q]["condition"]))
+        for q, points in _lightning_quests(pack_id).items()
+    }
 
 
 def check_lightning(s: State) -> None:
@@ -3375,8 +3403,11 @@ def check_lightning(s: State) -> None:
         for q in list(filter(lightning.__contains__, active)):
             if len(p["scored"]) >= 9:
                 break  # WD-48
-            look = look if look is not None else _QuestLook(s, seat)
-            test, points = lightning[q]
+            test, points, reads_look = lightning[q]
+            # Made only for a test that reads it: most active lightning quests count the
+            # state's counters or its terrain (issue 17, P1).
+            if reads_look and look is None:
+                look = _QuestLook(s, seat)
             if test(s, seat, look):
                 active.remove(q)
                 p["scored"].append(q)

@@ -359,3 +359,25 @@ def test_leadership_shows_the_top_cards_to_their_owner_only_and_they_come_out_in
     s = act(s, 0, {"type": "order", "cards": order})
     assert E.chance(s)["label"] == "seat 1 clash reveal"  # the attacker's reveal needed no chance
     assert s["clash"]["att"]["kept"] == order[0]
+
+
+def test_of_two_leaders_in_reach_the_first_by_uid_peeks_and_one_that_peeked_this_round_does_not():
+    """WD-T20 (L1344-1346), ruling A-51: the Leadership window names the first model of the seat
+    (uid order) within 2 spaces of its side's model that has not peeked this round."""
+    models = [
+        (0, "cassius-vane", "2,1", {}),
+        (0, "lord-malvern", "2,2", {}),
+        (0, "aldous-wren", "3,1", {}),
+        (1, "tobias-fenwick", "3,3", {}),
+    ]
+    cast = {"type": "cast", "spell": "basic-combat-spell", "target": "1a"}
+    s = act(ov(models, active="0a"), 0, cast)
+    assert s["queue"][0] == {"step": "leadership", "seat": 0, "model": "0b"}
+    peeked = ov(models, active="0a")
+    peeked["models"]["0b"]["round"]["leadership"] = True
+    s = act(peeked, 0, cast)
+    assert s["queue"][0] == {"step": "leadership", "seat": 0, "model": "0c"}
+    # Out of reach (3 spaces from the caster), the other leader is not asked either.
+    far = ov([*models[:2], (0, "aldous-wren", "5,1", {}), models[3]], active="0a")
+    far["models"]["0b"]["round"]["leadership"] = True
+    assert front(act(far, 0, cast)) != "leadership"

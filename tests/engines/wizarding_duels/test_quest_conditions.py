@@ -80,6 +80,9 @@ def play_and_compare(version, seed, config, seen):
                     holds = rules.condition_holds(s, seat, card["condition"])
                     assert holds == read_by_helpers(s, seat, card["condition"]), (q, seat)
                     assert rules.quest_test(s["pack"], q)(s, seat, rules._QuestLook(s, seat)) == holds, (q, seat)
+                    if not rules._reads_look(card["condition"]):
+                        # The lightning check gives such a test no look at all.
+                        assert rules.quest_test(s["pack"], q)(s, seat, None) == holds, (q, seat)
                     seen[q, holds] += 1
         # Every quest active as a lightning one (a state the playouts rarely reach) and as dealt.
         for lightning in (False, True):
