@@ -249,16 +249,6 @@ END_OF_TURN = [
 ]
 
 
-def end_turn(st: dict, seat: int) -> None:
-    """An ``end_turn``: its frame pushed (push_end_of_turn) and run, from the draw on by
-    end_turn_at_once when no end-of-turn text is pending."""
-    f = push_end_of_turn(st, seat)
-    if f["pc"] == _END_DRAW_AT:
-        end_turn_at_once(st, f)
-    else:
-        run(st)
-
-
 def push_end_of_turn(st: dict, seat: int) -> dict:
     """The end of ``seat``'s turn on an empty stack (validate: no effect is running): its frame
     pushed with the ops that cannot wait or push done here, as run would do them. The hand goes
