@@ -83,9 +83,10 @@ def _draw_fits(pool: int, count: int, outcome: Any) -> bool:
         return type(outcome[0]) is int and 0 <= outcome[0] < pool
     if count <= 0:
         return False
-    # Exactly ints, then distinct values of range(pool): their set within the range's (no min and
-    # max walks).
-    if set(map(type, outcome)) != _INT_ONLY:
+    # Exactly ints (issuperset walks the types without building their set; count > 1, so not
+    # empty), then distinct values of range(pool): their set within the range's (no min and max
+    # walks).
+    if not _INT_ONLY.issuperset(map(type, outcome)):
         return False
     values = set(outcome)
     return len(values) == count and values <= (_RANGES[pool] if pool < len(_RANGES) else frozenset(range(pool)))

@@ -47,7 +47,7 @@ def end_draw_at_once(st: dict, f: dict, need: dict, outcome: Any) -> bool:
             return False
     elif (
         count <= 0
-        or set(map(type, outcome)) != _INT_ONLY
+        or not _INT_ONLY.issuperset(map(type, outcome))  # as engine._draw_fits asks it
         or len(values := set(outcome)) != count
         or not values <= (_RANGES[len(pool)] if len(pool) < len(_RANGES) else frozenset(range(len(pool))))
     ):
