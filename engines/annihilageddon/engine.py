@@ -56,7 +56,7 @@ from .interp import (
     static,
     zone_list,
 )
-from .turn import _END_DRAW_AT, END_OF_TURN, push_end_of_turn, resume
+from .turn import _END_DRAW_AT, END_OF_TURN, START_OF_TURN, push_end_of_turn, resume
 
 FAMILIAR_COST = 6
 WILD_MAGIC_COST = 3
@@ -620,6 +620,9 @@ class Annihilageddon(Engine):
                     and f["pc"] == _END_DRAW_AT
                     and _fast.end_draw_at_once(st, f, need, outcome)
                 ):
+                    return st
+                # A turn's Line-Up refill (pc 0: its _refill op, the frame's only draw) likewise.
+                if f["prog"] is START_OF_TURN and f["pc"] == 0 and _fast.refill_drawn(st, f, need, outcome):
                     return st
                 # zone_list's commonest answer (a player's deck: every end of turn's draw) inline.
                 zone = need["zone"]

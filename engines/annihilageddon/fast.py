@@ -67,6 +67,28 @@ def end_draw_at_once(st: dict, f: dict, need: dict, outcome: Any) -> bool:
     return True
 
 
+def refill_drawn(st: dict, f: dict, need: dict, outcome: Any) -> bool:
+    """The chance event of a turn's Line-Up refill (``f``, on top of the stack, is the start of a
+    turn's frame at its _refill op; ``need`` op_refill's draw of one card of the main deck):
+    engine._draw_fits' test of ``outcome``, then what the general path does with it (the notes
+    cleared, the card taken as take_outcome takes it, then turn.refill_at_once's rest,
+    turn.refill_taken), without the outcome's round trip through the frame's work and resume
+    (issue 17, P1). Declines an outcome that does not fit, and a Mayhem drawn (refill_at_once
+    hands it to run)."""
+    if type(outcome) is not list or len(outcome) != 1 or need["count"] != 1:
+        return False
+    i = outcome[0]
+    main = st["main"]
+    if type(i) is not int or not 0 <= i < len(main) or CARDS[main[i]]["kind"] == "mayhem":
+        return False
+    st["notes"] = []
+    if "held_notes" in st:
+        st["held_notes"] = []
+    st["need"] = None
+    turn_machine.refill_taken(st, f, main.pop(i))
+    return True
+
+
 def attack_target_answer(st: dict, value: Any) -> bool:
     """The answer to an Attack's "whom?" (targets' question, the top frame at its ``attack`` op),
     in version 2: what run does with it, op_attack taking the target and _attack_together posing
