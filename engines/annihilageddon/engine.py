@@ -56,7 +56,7 @@ from .interp import (
     static,
     zone_list,
 )
-from .turn import _END_DRAW_AT, END_OF_TURN, end_turn, resume
+from .turn import _END_DRAW_AT, END_OF_TURN, START_OF_TURN, push_end_of_turn, resume
 
 FAMILIAR_COST = 6
 WILD_MAGIC_COST = 3
@@ -83,9 +83,10 @@ def _draw_fits(pool: int, count: int, outcome: Any) -> bool:
         return type(outcome[0]) is int and 0 <= outcome[0] < pool
     if count <= 0:
         return False
-    # Exactly ints, then distinct values of range(pool): their set within the range's (no min and
-    # max walks).
-    if set(map(type, outcome)) != _INT_ONLY:
+    # Exactly ints (issuperset walks the types without building their set; count > 1, so not
+    # empty), then distinct values of range(pool): their set within the range's (no min and max
+    # walks).
+    if not _INT_ONLY.issuperset(map(type, outcome)):
         return False
     values = set(outcome)
     return len(values) == count and values <= (_RANGES[pool] if pool < len(_RANGES) else frozenset(range(pool)))
@@ -620,6 +621,9 @@ class Annihilageddon(Engine):
                     and _fast.end_draw_at_once(st, f, need, outcome)
                 ):
                     return st
+                # A turn's Line-Up refill (pc 0: its _refill op, the frame's only draw) likewise.
+                if f["prog"] is START_OF_TURN and f["pc"] == 0 and _fast.refill_drawn(st, f, need, outcome):
+                    return st
                 # zone_list's commonest answer (a player's deck: every end of turn's draw) inline.
                 zone = need["zone"]
                 pool = st["players"][zone[1]]["pool"] if zone[0] == "player" else zone_list(st, zone)
@@ -765,7 +769,13 @@ class Annihilageddon(Engine):
             run(st)
             return st
         if t == "end_turn":
-            end_turn(st, seat)
+            # turn.end_turn's body, here (issue 17, P1: a call per end of a turn). Through the
+            # module for end_turn_at_once, which test_turn_shortcuts patches to hold it to run.
+            f = push_end_of_turn(st, seat)
+            if f["pc"] == _END_DRAW_AT:
+                turn_machine.end_turn_at_once(st, f)
+            else:
+                run(st)
             return st
         if t == "choose":
             question = pr["kind"]

@@ -47,7 +47,7 @@ def end_draw_at_once(st: dict, f: dict, need: dict, outcome: Any) -> bool:
             return False
     elif (
         count <= 0
-        or set(map(type, outcome)) != _INT_ONLY
+        or not _INT_ONLY.issuperset(map(type, outcome))  # as engine._draw_fits asks it
         or len(values := set(outcome)) != count
         or not values <= (_RANGES[len(pool)] if len(pool) < len(_RANGES) else frozenset(range(len(pool))))
     ):
@@ -64,6 +64,28 @@ def end_draw_at_once(st: dict, f: dict, need: dict, outcome: Any) -> bool:
         for i in sorted(outcome, reverse=True):
             del pool[i]
     turn_machine.end_turn_drawn(st, f, seat, p, top, w["n"])
+    return True
+
+
+def refill_drawn(st: dict, f: dict, need: dict, outcome: Any) -> bool:
+    """The chance event of a turn's Line-Up refill (``f``, on top of the stack, is the start of a
+    turn's frame at its _refill op; ``need`` op_refill's draw of one card of the main deck):
+    engine._draw_fits' test of ``outcome``, then what the general path does with it (the notes
+    cleared, the card taken as take_outcome takes it, then turn.refill_at_once's rest,
+    turn.refill_taken), without the outcome's round trip through the frame's work and resume
+    (issue 17, P1). Declines an outcome that does not fit, and a Mayhem drawn (refill_at_once
+    hands it to run)."""
+    if type(outcome) is not list or len(outcome) != 1 or need["count"] != 1:
+        return False
+    i = outcome[0]
+    main = st["main"]
+    if type(i) is not int or not 0 <= i < len(main) or CARDS[main[i]]["kind"] == "mayhem":
+        return False
+    st["notes"] = []
+    if "held_notes" in st:
+        st["held_notes"] = []
+    st["need"] = None
+    turn_machine.refill_taken(st, f, main.pop(i))
     return True
 
 

@@ -198,12 +198,18 @@ def _turn_begins(st: dict, seat: int) -> None:
     st["deaths"] = []
 
 
+#: The program of a turn's start (op_start_turn and start_turn_to_refill push it): one list,
+#: shared as END_OF_TURN is (no op writes into a program), by which apply_in_place knows the
+#: refill's draw (fast.refill_drawn). A state read back from JSON holds an equal list.
+START_OF_TURN = [{"op": "_refill"}, {"op": "_start_effects"}]
+
+
 @handler("_start_turn")
 def op_start_turn(st, f, op):
     seat = op["seat"]
     _turn_begins(st, seat)
     env = {"you": seat, "active": seat, "source": seat}
-    return push_then_done(st, f, [frame([{"op": "_refill"}, {"op": "_start_effects"}], env)])
+    return push_then_done(st, f, [frame(START_OF_TURN, env)])
 
 
 def _ordered_triggers(st, f, key: str):
@@ -247,16 +253,6 @@ END_OF_TURN = [
     {"op": "_legend_flip"},
     {"op": "_end_check"},
 ]
-
-
-def end_turn(st: dict, seat: int) -> None:
-    """An ``end_turn``: its frame pushed (push_end_of_turn) and run, from the draw on by
-    end_turn_at_once when no end-of-turn text is pending."""
-    f = push_end_of_turn(st, seat)
-    if f["pc"] == _END_DRAW_AT:
-        end_turn_at_once(st, f)
-    else:
-        run(st)
 
 
 def push_end_of_turn(st: dict, seat: int) -> dict:
@@ -598,7 +594,7 @@ def start_turn_to_refill(st: dict, f: dict, seat: int) -> bool:
     stack.append({"prog": [{"op": "_start_turn", "seat": seat}], "pc": 1, "env": {"you": seat}, "work": {}})
     _turn_begins(st, seat)
     env = {"you": seat, "active": seat, "source": seat}
-    stack.append({"prog": [{"op": "_refill"}, {"op": "_start_effects"}], "pc": 0, "env": env, "work": {}})
+    stack.append({"prog": START_OF_TURN, "pc": 0, "env": env, "work": {}})
     st["need"] = {"zone": ["main"], "count": 1, "visible": "all", "label": "Line-Up refill"}
     return True
 
@@ -635,10 +631,16 @@ def refill_at_once(st: dict, f: dict) -> None:
         run(st)  # (a Line-Up refill draws one card; a Mayhem pushes its frames)
         return
     del w["outcome"]  # op_refill's draw_from, taking the drawn card
-    cid = main.pop(out[0])
+    refill_taken(st, f, main.pop(out[0]))
+
+
+def refill_taken(st: dict, f: dict, cid: str) -> None:
+    """refill_at_once from the card drawn on (``cid``, out of the main deck, not a Mayhem): it goes
+    to the first empty slot, then the next draw or the start-of-turn texts. fast.refill_drawn goes
+    on here after taking the draw itself."""
     lineup = st["lineup"]
     lineup[lineup.index(None)] = cid
-    if None in lineup and main:
+    if None in lineup and st["main"]:
         run(st)  # op_refill's next draw
         return
     seat = st["active"]

@@ -6,11 +6,14 @@ the event played, other outcomes that fit, and near misses, malformed outcomes a
 the wrong size. Both ways must leave the same state (the same canonical JSON), or refuse with
 the same code and sentence and leave the state as it was."""
 
+import json
+
 import pytest
 
 from engines import registry
 from engines.annihilageddon import engine as engine_module
 from engines.annihilageddon import fast, turn
+from engines.annihilageddon.cards import CARDS
 from engines.annihilageddon.engine import copy_state
 from engines.base import IllegalAction, canonical_json
 
@@ -97,6 +100,57 @@ def test_the_end_of_turn_draw_at_once_leaves_the_state_or_refusal_of_the_general
     assert taken.count(True) == sum(1 for a in quick if a[0] == "ok") > 4 * 20
     assert taken.count(False) > 10 * 20
     monkeypatch.setattr(fast, "end_draw_at_once", lambda st, f, need, outcome: False)
+    general = [_answer(engine, st, ev) for st, ev in tried]
+    assert quick == general
+
+
+def _at_refill(st: dict) -> bool:
+    if st["need"] is None or "dice" in st["need"] or not st["stack"]:
+        return False
+    f = st["stack"][-1]
+    return f["prog"][f["pc"]]["op"] == "_refill" and st["phase"] == "turn"
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_a_refill_draw_at_once_leaves_the_state_or_refusal_of_the_general_path(version, seats, monkeypatch):
+    """fast.refill_drawn at every Line-Up refill of a turn's start in playouts, also with each of
+    START_AT_ONCE's texts and Murder Arcade (left to the frames) planted among the active player's
+    Ongoing cards, and read back from JSON (an equal program, not turn.START_OF_TURN: declined):
+    every card of the main deck drawn (Mayhems are declined), and outcomes the draw refuses."""
+    engine = registry.get("annihilageddon", version)
+    states, events = playout(engine, seats, f"an-fast-refill-draw:{version}:{seats}", bound=900, prefix=True)
+    cases = [st for st, ev in zip(states, events) if ev["kind"] == "chance" and _at_refill(st)]
+    assert len(cases) > 5
+    starts = list(cases)
+    for st in starts:
+        for cid in [*turn.START_AT_ONCE, "murder-arcade"]:
+            planted = copy_state(st)
+            p = planted["players"][st["active"]]
+            p["ongoing"] = p["ongoing"] + [cid]
+            cases.append(planted)
+        cases.append(json.loads(json.dumps(st)))
+        cases.append(_noted(st))
+    tried = []
+    for st in cases:
+        size = len(st["main"])
+        wrong = [[size], [-1], [True], [0.0], ["0"], [None], [], [0, 1], [0, 0], [[0]], (0,), {"0": 0}, 0, None]
+        tried += [(st, {"kind": "chance", "outcome": o}) for o in [*([i] for i in range(size)), *wrong]]
+    taken = []
+
+    def counted(st, f, need, outcome):
+        ok = refill_drawn(st, f, need, outcome)
+        taken.append(ok)
+        return ok
+
+    refill_drawn = fast.refill_drawn
+    monkeypatch.setattr(fast, "refill_drawn", counted)
+    quick = [_answer(engine, st, ev) for st, ev in tried]
+    # A Mayhem of the main deck is drawn (and declined) at a refill.
+    assert "mayhem" in {CARDS[cid]["kind"] for st in cases for cid in st["main"]}
+    assert taken.count(True) > 50 and taken.count(False) > 50
+    assert any(a[0] == "refused" for a in quick)
+    monkeypatch.setattr(fast, "refill_drawn", lambda st, f, need, outcome: False)
     general = [_answer(engine, st, ev) for st, ev in tried]
     assert quick == general
 

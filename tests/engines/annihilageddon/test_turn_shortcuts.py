@@ -221,6 +221,8 @@ def _refills_against_run(version: str, seats: int, monkeypatch) -> list[str]:
 
     refill_at_once = turn.refill_at_once
     monkeypatch.setattr(turn, "refill_at_once", counted)
+    # The draw's chance event in the general path (test_fold_fast_paths holds the fast one to it).
+    monkeypatch.setattr(fast_paths, "refill_drawn", lambda st, f, need, outcome: False)
     fast = [json.dumps(engine.apply(st, ev)) for st, ev in cases]
     assert len(drawn) > 10
     monkeypatch.setattr(turn, "refill_at_once", lambda st, f: run(st))
