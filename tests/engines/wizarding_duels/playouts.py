@@ -44,6 +44,27 @@ def random_playout(version, seed, config, bound=5000):
     raise AssertionError("the game did not end")
 
 
+def played_events(version, seed, config, bot="random", bound=5000):
+    """Yield ``(engine, state, event)`` before every event of a game ``bot`` plays on both seats
+    (``state`` is the state the event applies to; the caller must not change it); the game must end
+    within ``bound`` events."""
+    engine = ENGINES[version]
+    rng = random.Random(seed)
+    s = engine.setup(config, 2)
+    for _ in range(bound):
+        tm = engine.to_move(s)
+        if not tm:
+            return
+        if tm == [CHANCE]:
+            ev = {"kind": "chance", "outcome": chance_draw(engine.chance(s), rng.randrange)}
+        else:
+            seat = tm[int(rng.random() * len(tm))]
+            ev = {"kind": "action", "seat": seat, "action": engine.bot_action(bot, s, seat, rng)}
+        yield engine, s, ev
+        s = engine.apply(s, ev)
+    raise AssertionError("the game did not end")
+
+
 def varied_configs():
     """Four games of random Groups and two whose Groups hold characters with texts that random
     Groups seldom bring (the configs the shortcut tests share)."""

@@ -16,33 +16,18 @@ from collections import Counter
 import pytest
 
 from engines.base import CHANCE, IllegalAction, canonical_json, check_action_numbers
-from engines.chance import draw as chance_draw
 from engines.treecopy import copy_tree
 from engines.wizarding_duels import content, fast, geometry, rules
 from engines.wizarding_duels.state import board
 
 from ..near_misses import near_misses
-from .playouts import ENGINES, varied_configs
+from .playouts import played_events, varied_configs
 from .test_lightning_shortcut import lightning_group
 
 
 def _playout(version, seed, config, bot):
     """``(engine, state, event)`` before every event of a game played by ``bot``."""
-    engine = ENGINES[version]
-    rng = random.Random(f"wzd-fast:{version}:{seed}:{bot}")
-    s = engine.setup(config, 2)
-    for _ in range(5000):
-        tm = engine.to_move(s)
-        if not tm:
-            return
-        if tm == [CHANCE]:
-            ev = {"kind": "chance", "outcome": chance_draw(engine.chance(s), rng.randrange)}
-        else:
-            seat = tm[int(rng.random() * len(tm))]
-            ev = {"kind": "action", "seat": seat, "action": engine.bot_action(bot, s, seat, rng)}
-        yield engine, s, ev
-        s = engine.apply(s, ev)
-    raise AssertionError("the game did not end")
+    return played_events(version, f"wzd-fast:{version}:{seed}:{bot}", config, bot)
 
 
 def _answer(engine, state, event):

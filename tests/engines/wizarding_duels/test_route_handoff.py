@@ -5,16 +5,13 @@ number handed on is ``safest_to``'s, it is handed on only for a move by the safe
 event applied with it leaves the state the general path (no handoff) leaves."""
 
 import copy
-import random
 from collections import Counter
 
 import pytest
 
-from engines.base import CHANCE
-from engines.chance import draw as chance_draw
 from engines.wizarding_duels import geometry, legal, rules
 
-from .playouts import ENGINES, group_with
+from .playouts import group_with, played_events
 
 CONFIGS = [
     ({}, 0),
@@ -50,21 +47,7 @@ def safest_by_the_rules(s, st, action):
 
 def events_of(version, seed, config):
     """Yield ``(engine, state, event)`` for every event of a random game."""
-    engine = ENGINES[version]
-    rng = random.Random(seed)
-    s = engine.setup(config, 2)
-    for _ in range(5000):
-        tm = engine.to_move(s)
-        if not tm:
-            return
-        if tm == [CHANCE]:
-            ev = {"kind": "chance", "outcome": chance_draw(engine.chance(s), rng.randrange)}
-        else:
-            seat = tm[int(rng.random() * len(tm))]
-            ev = {"kind": "action", "seat": seat, "action": engine.bot_action("random", s, seat, rng)}
-        yield engine, s, ev
-        s = engine.apply(s, ev)
-    raise AssertionError("the game did not end")
+    return played_events(version, seed, config)
 
 
 @pytest.mark.parametrize("version", ["1", "2"])
