@@ -16,6 +16,7 @@ from engines.base import IllegalAction, canonical_json
 from engines.wizard_dodgeball import fast, rules, spells
 from engines.wizard_dodgeball.state import court_of, index, move_allowance, occupancy, wizard
 
+from ..counted import Counted
 from ..near_misses import near_misses
 from .playouts import bot_playout
 
@@ -165,29 +166,13 @@ def test_every_fast_path_answers_as_the_general_path(version, seats, bot):
     assert wanted <= codes, wanted - codes
 
 
-class _Counted:
-    """A fast path that counts the actions it applied (it answered True) and declined (False)."""
-
-    def __init__(self, real):
-        self.real = real
-        self.taken = self.declined = 0
-
-    def __call__(self, *args):
-        done = self.real(*args)
-        if done:
-            self.taken += 1
-        else:
-            self.declined += 1
-        return done
-
-
 def test_the_fast_cast_takes_most_casts_itself(monkeypatch):
     """The cast fast path must not decline the casts it is for (it would still be right, only
     slow): over a random playout, most legal casts at one wizard, and every Dispel at one
     effect and Teleport at one ball, are applied by it."""
     engine = registry.get("wizard-dodgeball")
     others = others_declined = 0
-    counted = _Counted(fast.cast_at_one_wizard)
+    counted = Counted(fast.cast_at_one_wizard)
     monkeypatch.setitem(fast.FAST_PATHS, "cast", counted)
     for state, event in _playout(engine, 2, "wd-fast:cast", "random", 2500):
         action = event.get("action")
@@ -213,7 +198,7 @@ def test_the_fast_cast_at_several_wizards_takes_every_legal_one(monkeypatch):
     """``fast.cast_at_wizards`` must not decline a legal cast at several wizards (it would still
     be right, only slow): over random playouts, every one played is applied by it."""
     engine = registry.get("wizard-dodgeball")
-    counted = _Counted(fast.cast_at_wizards)
+    counted = Counted(fast.cast_at_wizards)
     monkeypatch.setattr(fast, "cast_at_wizards", counted)
     for g in range(2):
         for state, event in _playout(engine, 2, f"wd-fast:casts:{g}", "random", 2500):

@@ -20,6 +20,7 @@ from engines.treecopy import copy_tree
 from engines.wizarding_duels import content, fast, geometry, rules
 from engines.wizarding_duels.state import board
 
+from ..counted import Counted
 from ..near_misses import near_misses
 from .playouts import played_events, varied_configs
 from .test_lightning_shortcut import lightning_group
@@ -151,22 +152,6 @@ def _variants(s, ev, n):
     return out
 
 
-class _Counted:
-    """A fast path that counts the events it applied (it answered True) and declined (False)."""
-
-    def __init__(self, real):
-        self.real = real
-        self.taken = self.declined = 0
-
-    def __call__(self, *args):
-        done = self.real(*args)
-        if done:
-            self.taken += 1
-        else:
-            self.declined += 1
-        return done
-
-
 CASES = [("1", "random"), ("2", "random"), ("2", "heuristic")]
 
 
@@ -175,9 +160,9 @@ def test_every_fast_path_answers_as_the_general_path(version, bot, monkeypatch):
     counted = {}
     for table in (fast.FAST_PATHS, fast.ACT_FAST):
         for name, path in list(table.items()):
-            counted[name] = _Counted(path)
+            counted[name] = Counted(path)
             monkeypatch.setitem(table, name, counted[name])
-    counted["draw"] = _Counted(fast.draw)
+    counted["draw"] = Counted(fast.draw)
     monkeypatch.setattr(fast, "draw", counted["draw"])
     rng = random.Random(f"wzd-fast:{version}:{bot}")
     seen: list = []
@@ -216,9 +201,9 @@ def test_the_fast_paths_take_the_events_they_are_for(monkeypatch):
     counted = {}
     for table in (fast.FAST_PATHS, fast.ACT_FAST):
         for name, path in list(table.items()):
-            counted[name] = _Counted(path)
+            counted[name] = Counted(path)
             monkeypatch.setitem(table, name, counted[name])
-    counted["draw"] = _Counted(fast.draw)
+    counted["draw"] = Counted(fast.draw)
     monkeypatch.setattr(fast, "draw", counted["draw"])
     played: Counter = Counter()
     for seed in (7, 8):
