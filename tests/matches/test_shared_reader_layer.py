@@ -18,8 +18,7 @@ pytestmark = pytest.mark.usefixtures("no_task_outlives_its_test")
 
 @pytest.fixture
 async def layer():
-    if not settings.REDIS_URL:
-        pytest.skip("set REDIS_URL: this is the Redis channel layer")
+    assert settings.REDIS_URL, "set REDIS_URL: these tests are about the Redis channel layer"
     layer = SharedReaderRedisChannelLayer(
         hosts=[{"address": settings.REDIS_URL}], prefix=f"test-{uuid.uuid4().hex[:8]}", capacity=5, expiry=2
     )
