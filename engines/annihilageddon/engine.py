@@ -40,7 +40,7 @@ from . import bots
 from . import fast as _fast
 from . import turn as turn_machine
 from .cards import CARDS, ONGOING, matches, of_kind, physical
-from .fast import _INT_ONLY, _RANGES
+from .fast import draw_fits as _draw_fits
 from .interp import (
     PLAY_TRIGGERS,
     SEAT_KEYS,
@@ -71,25 +71,6 @@ SETUP_PROG = [
     {"op": "_first_player"},
     {"op": "_opening_hands"},
 ]
-
-
-def _draw_fits(pool: int, count: int, outcome: Any) -> bool:
-    """Whether ``outcome`` passes check_outcome for a draw of ``count`` from ``pool`` cards, for
-    the plain list of ints every recorded draw is (anything else: check_outcome judges it). The
-    walks are C's: every value's type is int (not bool), then the range and the distinctness."""
-    if type(outcome) is not list or len(outcome) != count:
-        return False
-    if count == 1:  # the commonest draw (a Line-Up refill, a card): the same tests on its one value
-        return type(outcome[0]) is int and 0 <= outcome[0] < pool
-    if count <= 0:
-        return False
-    # Exactly ints (issuperset walks the types without building their set; count > 1, so not
-    # empty), then distinct values of range(pool): their set within the range's (no min and max
-    # walks).
-    if not _INT_ONLY.issuperset(map(type, outcome)):
-        return False
-    values = set(outcome)
-    return len(values) == count and values <= (_RANGES[pool] if pool < len(_RANGES) else frozenset(range(pool)))
 
 
 def copy_state(st: State) -> State:

@@ -24,9 +24,28 @@ _INT_ONLY = {int}
 _RANGES = tuple(frozenset(range(n)) for n in range(256))
 
 
+def draw_fits(pool: int, count: int, outcome: Any) -> bool:
+    """Whether ``outcome`` passes check_outcome for a draw of ``count`` from ``pool`` cards, for
+    the plain list of ints every recorded draw is (anything else: check_outcome judges it). The
+    walks are C's: every value's type is int (not bool), then the range and the distinctness."""
+    if type(outcome) is not list or len(outcome) != count:
+        return False
+    if count == 1:  # the commonest draw (a Line-Up refill, a card): the same tests on its one value
+        return type(outcome[0]) is int and 0 <= outcome[0] < pool
+    if count <= 0:
+        return False
+    # Exactly ints (issuperset walks the types without building their set; count > 1, so not
+    # empty), then distinct values of range(pool): their set within the range's (no min and max
+    # walks).
+    if not _INT_ONLY.issuperset(map(type, outcome)):
+        return False
+    values = set(outcome)
+    return len(values) == count and values <= (_RANGES[pool] if pool < len(_RANGES) else frozenset(range(pool)))
+
+
 def end_draw_at_once(st: dict, f: dict, need: dict, outcome: Any) -> bool:
     """The chance event of the end of a turn's draw (``f``, on top of the stack, is the end-of-turn
-    frame at its draw; ``need`` the draw due): engine._draw_fits' test of ``outcome`` against the
+    frame at its draw; ``need`` the draw due): draw_fits' test of ``outcome`` against the
     drawing seat's deck, then what the general path does with it (the notes cleared, the draw
     taken as take_outcome takes it, then turn.end_turn_drawn), without the outcome's round trip
     through the frame's work. Declines an outcome that does not fit, and a frame whose draw count
@@ -41,28 +60,13 @@ def end_draw_at_once(st: dict, f: dict, need: dict, outcome: Any) -> bool:
         return False
     p = st["players"][seat]
     pool = p["pool"]
-    if count == 1:
-        i = outcome[0]
-        if type(i) is not int or not 0 <= i < len(pool):
-            return False
-    elif (
-        count <= 0
-        or not _INT_ONLY.issuperset(map(type, outcome))  # as engine._draw_fits asks it
-        or len(values := set(outcome)) != count
-        or not values <= (_RANGES[len(pool)] if len(pool) < len(_RANGES) else frozenset(range(len(pool))))
-    ):
+    if not draw_fits(len(pool), count, outcome):
         return False
     st["notes"] = []
     if "held_notes" in st:
         st["held_notes"] = []
     st["need"] = None
-    top = p["top"]
-    if count == 1:
-        top.append(pool.pop(outcome[0]))
-    else:
-        top += map(pool.__getitem__, outcome)
-        for i in sorted(outcome, reverse=True):
-            del pool[i]
+    top = interp.take_drawn(outcome, pool, p["top"])
     turn_machine.end_turn_drawn(st, f, seat, p, top, w["n"])
     return True
 
@@ -70,22 +74,19 @@ def end_draw_at_once(st: dict, f: dict, need: dict, outcome: Any) -> bool:
 def refill_drawn(st: dict, f: dict, need: dict, outcome: Any) -> bool:
     """The chance event of a turn's Line-Up refill (``f``, on top of the stack, is the start of a
     turn's frame at its _refill op; ``need`` op_refill's draw of one card of the main deck):
-    engine._draw_fits' test of ``outcome``, then what the general path does with it (the notes
+    draw_fits' test of ``outcome``, then what the general path does with it (the notes
     cleared, the card taken as take_outcome takes it, then turn.refill_at_once's rest,
     turn.refill_taken), without the outcome's round trip through the frame's work and resume
     (issue 17, P1). Declines an outcome that does not fit, and a Mayhem drawn (refill_at_once
     hands it to run)."""
-    if type(outcome) is not list or len(outcome) != 1 or need["count"] != 1:
-        return False
-    i = outcome[0]
     main = st["main"]
-    if type(i) is not int or not 0 <= i < len(main) or CARDS[main[i]]["kind"] == "mayhem":
+    if need["count"] != 1 or not draw_fits(len(main), 1, outcome) or CARDS[main[outcome[0]]]["kind"] == "mayhem":
         return False
     st["notes"] = []
     if "held_notes" in st:
         st["held_notes"] = []
     st["need"] = None
-    turn_machine.refill_taken(st, f, main.pop(i))
+    turn_machine.refill_taken(st, f, main.pop(outcome[0]))
     return True
 
 

@@ -185,7 +185,11 @@ def zone_list(st: dict, zone: list) -> list:
 def take_outcome(w: dict, pool: list, into: list) -> list:
     """Move the cards of the drawn outcome in ``w`` (indices into ``pool``, which the chance
     event chose) out of ``pool`` onto the end of ``into``, in the outcome's order; ``into``."""
-    out = w.pop("outcome")
+    return take_drawn(w.pop("outcome"), pool, into)
+
+
+def take_drawn(out: list, pool: list, into: list) -> list:
+    """take_outcome's move, of an outcome already in hand (the fold's fast draws)."""
     if len(out) == 1:  # most draws: no sort of one index
         into.append(pool.pop(out[0]))
         return into
@@ -235,12 +239,19 @@ def ensure_top(st: dict, f: dict, seat: int, k: int, visible):
             label = draw_label(seat, need) if visible != "all" else f"Top of seat {seat}'s deck"
             return draw_from(st, f, ["player", seat], need, visible, label)
         if p["discard"]:
-            p["pool"] = sorted(p["discard"])
-            p["discard"] = []
-            st["notes"].append(SHUFFLE_NOTES[seat])
+            reshuffle(st, p, seat)
             continue
         break
     return min(k, len(top))
+
+
+def reshuffle(st: dict, p: dict, seat: int) -> list:
+    """``seat``'s discard pile (``p``'s) becomes their deck (AN L241-243), said in the notes; the
+    new deck."""
+    p["pool"] = pool = sorted(p["discard"])
+    p["discard"] = []
+    st["notes"].append(SHUFFLE_NOTES[seat])
+    return pool
 
 
 def without(items: list, item) -> list:

@@ -16,7 +16,6 @@ from .interp import (
     MAX_HP,
     OVER,
     PUSHED,
-    SHUFFLE_NOTES,
     SINGLE,
     START_HP,
     WAIT,
@@ -31,6 +30,7 @@ from .interp import (
     new_scope,
     push,
     push_then_done,
+    reshuffle,
     run,
     static,
     take_outcome,
@@ -319,12 +319,7 @@ def end_turn_at_once(st: dict, f: dict) -> None:
         if 0 < need < len(p["pool"]):
             # What ensure_top and draw_from do with no outcome yet, a part of the deck to draw:
             # record the draw due (the common case: an end_turn).
-            st["need"] = {
-                "zone": ["player", seat],
-                "count": need,
-                "visible": [seat],
-                "label": DRAW_LABELS[seat][need],  # need: 1 to 6
-            }
+            _draw_due(st, seat, need)
             return
         if need > len(p["pool"]) and p["discard"]:
             # The deck runs short (every other turn or so): ensure_top's first steps written out,
@@ -335,17 +330,10 @@ def end_turn_at_once(st: dict, f: dict) -> None:
             pool = p["pool"]
             top += pool
             pool.clear()
-            p["pool"] = pool = sorted(p["discard"])
-            p["discard"] = []
-            st["notes"].append(SHUFFLE_NOTES[seat])
+            pool = reshuffle(st, p, seat)
             need = n - len(top)
             if 0 < need < len(pool):
-                st["need"] = {
-                    "zone": ["player", seat],
-                    "count": need,
-                    "visible": [seat],
-                    "label": DRAW_LABELS[seat][need],
-                }
+                _draw_due(st, seat, need)
                 return
     # op_draw, from here to the sort. A draw that came in is taken as ensure_top takes it; it was
     # recorded for exactly the cards missing from the top n (here or by ensure_top), so the top
@@ -354,6 +342,12 @@ def end_turn_at_once(st: dict, f: dict) -> None:
     if "outcome" in w:
         take_outcome(w, p["pool"], top)
     end_turn_drawn(st, f, seat, p, top, w["n"])
+
+
+def _draw_due(st: dict, seat: int, need: int) -> None:
+    """Record the end of a turn's draw of ``need`` (1 to 6) cards of ``seat``'s deck as due, as
+    ensure_top and draw_from record it."""
+    st["need"] = {"zone": ["player", seat], "count": need, "visible": [seat], "label": DRAW_LABELS[seat][need]}
 
 
 def end_turn_drawn(st: dict, f: dict, seat: int, p: dict, top: list, n: int) -> None:

@@ -30,6 +30,14 @@ _run = rules.run
 _check_lightning = rules.check_lightning
 
 
+def _after_quiet_answer(s: State) -> bool:
+    """After a quiet answer or draw (``QUIET_STEPS``, ``QUIET_ACTS``, ``quiet_chance``): the
+    rules' automatic steps, and the lightning check when they were not quiet."""
+    if not _run(s):
+        _check_lightning(s)
+    return True
+
+
 def activate(s: State, st: dict, seat: int, action: dict) -> bool:
     """An activation of a model in its plain form (``{"type": "activate", "model": uid}``)."""
     uid = action.get("model")
@@ -60,9 +68,7 @@ def act_end(s: State, st: dict, seat: int, action: dict) -> bool:
     if len(action) != 1:
         return False
     s["queue"][0] = {"step": "activation_end", "model": s["models"][s["act"]["model"]]["uid"]}
-    if not _run(s):  # the end is a quiet answer (``QUIET_ACTS``)
-        _check_lightning(s)
-    return True
+    return _after_quiet_answer(s)  # the end is a quiet answer (``QUIET_ACTS``)
 
 
 def act_move(s: State, st: dict, seat: int, action: dict) -> bool:
@@ -168,9 +174,7 @@ def act_cast(s: State, st: dict, seat: int, action: dict) -> bool:
     steps = rules.open_clash(s, "spell", m, s["models"][target], spell=sp, source=src)
     steps.append({"step": "act", "seat": seat})
     rules.push_front(s, *steps)
-    if not _run(s):  # a cast is a quiet answer (``QUIET_ACTS``): its clash's steps are judged each
-        _check_lightning(s)
-    return True
+    return _after_quiet_answer(s)  # a cast is a quiet answer (``QUIET_ACTS``)
 
 
 #: The act step's answers with a fast path, by type; any other type goes to the general path.
@@ -225,9 +229,7 @@ def swap(s: State, st: dict, seat: int, action: dict) -> bool:
         side["swap_up"] = st.get("face_up", False)
     else:
         return False
-    if not _run(s):  # a swap window's answers are quiet (``QUIET_STEPS``)
-        _check_lightning(s)
-    return True
+    return _after_quiet_answer(s)  # a swap window's answers are quiet (``QUIET_STEPS``)
 
 
 _PASS = {"type": "pass"}
@@ -236,21 +238,13 @@ _DARK_LORD = {"type": "dark_lord"}
 _PEEK = {"type": "peek"}
 
 
-def _window_closed(s: State) -> bool:
-    """After a clash window's quiet answer (``QUIET_STEPS``): the rules' automatic steps, and
-    the lightning check when they were not quiet."""
-    if not _run(s):
-        _check_lightning(s)
-    return True
-
-
 def empower(s: State, st: dict, seat: int, action: dict) -> bool:
     """FC-3's pass, which ``rules.options`` always lists (an Empowerment paid for goes the general way).
     Compared as a whole dict, as the list's membership compares it."""
     if action != _PASS:
         return False
     s["queue"].pop(0)
-    return _window_closed(s)
+    return _after_quiet_answer(s)
 
 
 def lower(s: State, st: dict, seat: int, action: dict) -> bool:
@@ -258,7 +252,7 @@ def lower(s: State, st: dict, seat: int, action: dict) -> bool:
     if action != _NOT_LOWERED:
         return False
     s["queue"].pop(0)
-    return _window_closed(s)
+    return _after_quiet_answer(s)
 
 
 def dark_lord(s: State, st: dict, seat: int, action: dict) -> bool:
@@ -273,7 +267,7 @@ def dark_lord(s: State, st: dict, seat: int, action: dict) -> bool:
         s["queue"].pop(0)
     else:
         return False
-    return _window_closed(s)
+    return _after_quiet_answer(s)
 
 
 def leadership(s: State, st: dict, seat: int, action: dict) -> bool:
@@ -290,7 +284,7 @@ def leadership(s: State, st: dict, seat: int, action: dict) -> bool:
         s["queue"].pop(0)
     else:
         return False
-    return _window_closed(s)
+    return _after_quiet_answer(s)
 
 
 def order(s: State, st: dict, seat: int, action: dict) -> bool:
@@ -311,7 +305,7 @@ def order(s: State, st: dict, seat: int, action: dict) -> bool:
         return False
     s["queue"].pop(0)
     p["known_top"] = list(cards)
-    return _window_closed(s)
+    return _after_quiet_answer(s)
 
 
 #: The decision steps with a fast path, each answered by one seat (``may_answer``'s ``st["seat"]``).
@@ -365,6 +359,4 @@ def draw(s: State, st: dict, outcome) -> bool:
         rules._put_card(s, st, c)
     if n > count:
         rules.push_front(s, dict(st, n=n - count))
-    if not _run(s):  # a Clash draw only moves cards (``quiet_chance``)
-        _check_lightning(s)
-    return True
+    return _after_quiet_answer(s)  # a Clash draw only moves cards (``quiet_chance``)
