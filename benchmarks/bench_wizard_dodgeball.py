@@ -3,9 +3,12 @@
 1. Plays N long bot games (random legal bot against random legal bot: the longest games the
    engine sees; dice derived with engines.chance.derive from a fixed seed, so every run
    plays the same games) and keeps each event as the JSON string the event store would hold.
-2. Times replay over those strings: (a) json.loads + engine.apply from setup to the end,
-   (b) json.loads alone; prints both in events per second and the ratio (a)/(b), the cost
-   of the engine per event measured against merely decoding it.
+2. Times replay over those strings: (a) json.loads + ``engines.base.replay``, the in-place
+   fold every stream replay and verification runs; (b) json.loads + engine.apply from setup
+   to the end, a new state per event as live play makes them; (c) json.loads alone. Prints
+   each in events per second and the ratios (a)/(c) and (b)/(c): the engine's cost per event
+   against merely decoding it. Wall-clock times: on a busy machine compare the ratios
+   (``bench_replay_callgrind.py`` counts instructions instead, which the load does not change).
 3. Times whole random playouts (choosing actions with legal_actions, rolling, applying),
    and heuristic-vs-random games, in games per second.
 
@@ -24,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engines.base import CHANCE  # noqa: E402
+from engines.base import replay as fold  # noqa: E402
 from engines.chance import derive  # noqa: E402
 from engines.wizard_dodgeball import ENGINE  # noqa: E402
 from engines.wizard_dodgeball.bots import heuristic_action  # noqa: E402
@@ -50,7 +54,14 @@ def play(game: int, heuristic_seats=()) -> list[str]:
         events.append(json.dumps(event, separators=(",", ":")))
 
 
-def replay(games: list[list[str]]) -> None:
+def replay_in_place(games: list[list[str]]) -> None:
+    loads = json.loads
+    for events in games:
+        state = fold(ENGINE, CONFIG, 2, [loads(raw) for raw in events])
+        assert ENGINE.result(state) is not None
+
+
+def replay_copying(games: list[list[str]]) -> None:
     for events in games:
         state = ENGINE.setup(CONFIG, 2)
         for raw in events:
@@ -89,11 +100,14 @@ def main() -> None:
         f"(mean {total / args.games:.0f}, longest {max(len(g) for g in games)}) in {recorded:.1f} s"
     )
 
-    t_replay = best_of(args.repeat, replay, games)
+    t_fold = best_of(args.repeat, replay_in_place, games)
+    t_copy = best_of(args.repeat, replay_copying, games)
     t_decode = best_of(args.repeat, decode_only, games)
-    print(f"replay (json.loads + apply): {total / t_replay:12,.0f} events/s  ({1e6 * t_replay / total:.1f} us/event)")
+    print(f"replay, in-place fold:       {total / t_fold:12,.0f} events/s  ({1e6 * t_fold / total:.1f} us/event)")
+    print(f"replay, copying apply:       {total / t_copy:12,.0f} events/s  ({1e6 * t_copy / total:.1f} us/event)")
     print(f"json.loads alone:            {total / t_decode:12,.0f} events/s  ({1e6 * t_decode / total:.2f} us/event)")
-    print(f"ratio replay / decode:       {t_replay / t_decode:12.1f} x")
+    print(f"ratio fold / decode:         {t_fold / t_decode:12.1f} x")
+    print(f"ratio copying / decode:      {t_copy / t_decode:12.1f} x")
 
     start = time.perf_counter()
     n_events = sum(len(play(1000 + g)) for g in range(args.playouts))
