@@ -504,31 +504,7 @@ class Annihilageddon(Engine):
         if kind == "end_turn":
             return len(action) == 1
         if kind == "buy":
-            src = action.get("from")
-            power = state["turn"]["power"]
-            if src == "lineup":
-                if len(action) != 3 or "slot" not in action:
-                    return False
-                slot = action["slot"]
-                slot = int(slot) if isinstance(slot, int) or (isinstance(slot, float) and slot.is_integer()) else None
-                lineup = state["lineup"]
-                return (
-                    slot is not None
-                    and 0 <= slot < len(lineup)
-                    and bool(lineup[slot])
-                    and (CARDS[lineup[slot]]["cost"] <= power)
-                )
-            if len(action) != 2:
-                return False
-            if src == "wild_magic":
-                return state["wild_magic"] > 0 and self.wild_magic_cost(state, seat) <= power
-            if src == "legend":
-                leg = state["legend"]["up"]
-                return bool(leg) and not state["turn"]["legend_taken"] and CARDS[leg]["cost"] <= power
-            if src == "familiar":
-                p = state["players"][seat]
-                return bool(p["familiar"]) and not p["familiar_bought"] and FAMILIAR_COST <= power
-            return False
+            return self._buy_cost(state, seat, action) is not None
         if kind == "activate":
             p = state["players"][seat]
             tile = p["tile"]
@@ -540,6 +516,42 @@ class Annihilageddon(Engine):
                 and p["hp"] >= CARDS[tile]["activated"]["pay_hp"]
             )
         return False
+
+    def _buy_cost(self, state: State, seat: int, action: Action) -> int | None:
+        """The Power the buy ``action`` costs when _allowed admits it, else None: the test and the
+        price are one reading, which _buy then pays (issue 17, P1: Wild Magic's cost, a build of
+        the seat's statics under a tile that changes it, was worked out for the test and again
+        for the payment)."""
+        src = action.get("from")
+        power = state["turn"]["power"]
+        if src == "lineup":
+            if len(action) != 3 or "slot" not in action:
+                return None
+            slot = action["slot"]
+            slot = int(slot) if isinstance(slot, int) or (isinstance(slot, float) and slot.is_integer()) else None
+            lineup = state["lineup"]
+            if slot is None or not 0 <= slot < len(lineup) or not lineup[slot]:
+                return None
+            cost = CARDS[lineup[slot]]["cost"]
+        elif len(action) != 2:
+            return None
+        elif src == "wild_magic":
+            if state["wild_magic"] <= 0:
+                return None
+            cost = self.wild_magic_cost(state, seat)
+        elif src == "legend":
+            leg = state["legend"]["up"]
+            if not leg or state["turn"]["legend_taken"]:
+                return None
+            cost = CARDS[leg]["cost"]
+        elif src == "familiar":
+            p = state["players"][seat]
+            if not p["familiar"] or p["familiar_bought"]:
+                return None
+            cost = FAMILIAR_COST
+        else:
+            return None
+        return cost if cost <= power else None
 
     def _answer_offered(self, state: State, seat: int, pr: dict[str, Any], value: Any) -> bool:
         """``value in self.prompt_options(state, seat)``, without building the list for the
@@ -643,6 +655,8 @@ class Annihilageddon(Engine):
                 ok = len(action) == 2 and "card" in action and action["card"] in st["players"][seat]["hand"]
             elif t == "end_turn":
                 ok = len(action) == 1
+            elif t == "buy":
+                ok = (cost := self._buy_cost(st, seat, action)) is not None
             elif type(t) is str:
                 ok = self._allowed(st, seat, action, None)  # False for a type that is no action's
             else:
@@ -793,7 +807,8 @@ class Annihilageddon(Engine):
             st["held_notes"], st["notes"] = st["notes"], []
             return st
         elif t == "buy":
-            self._buy(st, seat, action)
+            # The cost _buy_cost checked (ok: this branch set it), else worked out again.
+            self._buy(st, seat, action, cost if ok else None)
         elif t == "activate":
             st["turn"]["activated"] = True
             st["stack"].append(
@@ -811,7 +826,10 @@ class Annihilageddon(Engine):
         run(st)
         return st
 
-    def _buy(self, st: State, seat: int, action: Action) -> None:
+    def _buy(self, st: State, seat: int, action: Action, cost: int | None = None) -> None:
+        """The allowed buy ``action``, paying ``cost`` (_buy_cost's, worked out here when not given)."""
+        if cost is None:
+            cost = self._buy_cost(st, seat, action)
         p = st["players"][seat]
         t = st["turn"]
         src = action["from"]
@@ -820,21 +838,17 @@ class Annihilageddon(Engine):
             slot = int(action["slot"])
             cid = st["lineup"][slot]
             st["lineup"][slot] = None
-            cost = CARDS[cid]["cost"]
         elif src == "wild_magic":
             cid = "wild-magic"
             st["wild_magic"] -= 1
-            cost = self.wild_magic_cost(st, seat)
         elif src == "legend":
             # AN L231: the next Legend stays face down until the turn is over.
             cid = st["legend"]["up"]
             st["legend"]["up"] = None
             t["legend_taken"] = True
-            cost = CARDS[cid]["cost"]
         else:
             cid = p["familiar"]
             p["familiar_bought"] = True
-            cost = FAMILIAR_COST
         t["power"] -= cost
         t["bought"].append(cid)
         p["discard"].append(cid)

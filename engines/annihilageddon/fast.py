@@ -51,16 +51,14 @@ def end_draw_at_once(st: dict, f: dict, need: dict, outcome: Any) -> bool:
     through the frame's work. Declines an outcome that does not fit, and a frame whose draw count
     is not set (end_turn_at_once sets it before any draw is recorded)."""
     w = f["work"]
-    if type(outcome) is not list or "n" not in w:
-        return False
     seat = st["active"]
-    count = need["count"]
     # The zone is ["player", the active seat] (end_turn_at_once and ensure_top record it so).
-    if len(outcome) != count or need["zone"][1] != seat:
+    # The outcome's type and length are draw_fits' first test, asked once.
+    if "n" not in w or need["zone"][1] != seat:
         return False
     p = st["players"][seat]
     pool = p["pool"]
-    if not draw_fits(len(pool), count, outcome):
+    if not draw_fits(len(pool), need["count"], outcome):
         return False
     st["notes"] = []
     if "held_notes" in st:

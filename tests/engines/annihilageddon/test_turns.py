@@ -261,3 +261,23 @@ def test_cards_in_the_line_up_or_a_foes_ongoing_cards_are_not_in_play_for_you():
     st = act(st, 0, type="play", card="snot-rocket")
     st = choose(st, 1, "take")
     assert st["turn"]["power"] == 1  # no +1 from a Spite Tower you do not control
+
+
+def test_wild_magic_under_wild_child_costs_2_worked_out_once_per_buy(monkeypatch):
+    """Wild Child: "Wild Magic costs you 2". The buy pays the cost its test read: the seat's
+    statics are asked once per buy, in place and copying (issue 17, P1: they were asked twice)."""
+    st = table(2, hands={0: ["glyph"] * 3}, tiles={0: "tile-wild-child", 1: "tile-underdog"})
+    for _ in range(3):
+        st = act(st, 0, type="play", card="glyph")
+    calls = []
+    real = type(E).wild_magic_cost
+    monkeypatch.setattr(
+        type(E), "wild_magic_cost", lambda self, state, seat: calls.append(seat) or real(self, state, seat)
+    )
+    event = {"kind": "action", "seat": 0, "action": {"type": "buy", "from": "wild_magic"}}
+    bought = E.apply(st, event)
+    assert calls == [0] and bought["turn"]["power"] == 1 and bought["players"][0]["discard"] == ["wild-magic"]
+    assert E.apply_in_place(E.owned_copy(st), event) == bought and calls == [0, 0]
+    with pytest.raises(IllegalAction) as err:
+        act(bought, 0, type="buy", **{"from": "wild_magic"})  # 1 Power left: not enough
+    assert err.value.code == "cannot_buy"
