@@ -353,14 +353,15 @@ def draw(s: State, st: dict, outcome) -> bool:
         v = outcome[0]
         if type(v) is not int or not 0 <= v < pool:
             return False
+        picked = (deck[v],)
     else:
         for v in outcome:
             if type(v) is not int or not 0 <= v < pool:
                 return False
         if len(set(outcome)) != count:
             return False
+        picked = list(map(deck.__getitem__, outcome))  # all taken before any is removed
     s["queue"].pop(0)
-    picked = list(map(deck.__getitem__, outcome))  # all taken before any is removed
     if quest:
         into = p["qhand"] if st["dest"] == "qhand" else p["active"]
         for q in picked:
