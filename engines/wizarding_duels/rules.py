@@ -193,6 +193,10 @@ def quiet_chance(st: dict) -> bool:
     return name in ("coin", "horcrux_deal") or (name == "draw" and st["pile"] != "quest")
 
 
+#: How many steps ``run`` takes at most before it calls the step machine unsettled.
+_SETTLE = range(10000)
+
+
 def run(s: State) -> bool:
     """Take the automatic steps until the front step waits for a seat or a chance outcome. True
     when every step taken was quiet (``QUIET_STEPS``); a draw made ready here (``_prepare_draw``)
@@ -204,7 +208,7 @@ def run(s: State) -> bool:
     steps = _STEPS
     quiet_steps = QUIET_STEPS
     waits = _WAITS
-    for _ in range(10000):
+    for _ in _SETTLE:
         if not queue:
             if s["phase"] == "over":
                 return False
@@ -711,12 +715,20 @@ def _reserved(s: State, seat: int) -> int:
     """Cards of ``seat``'s deck owed as face-down Empowerment cards (each side's ``emp`` less
     ``_emp_set``), in the clash and in the clash it interrupted."""
     n = 0
-    for cl in (s.get("clash"), s.get("outer_clash")):
+    for key in _CLASHES:
+        cl = s.get(key)
         if cl:
-            for side in (cl["att"], cl["def"]):  # both keys in every clash (``open_clash``)
+            for name in _SIDES:
+                side = cl[name]  # both keys in every clash (``open_clash``)
                 if side and side["seat"] == seat:
                     n += side["emp"] - len(side["emp_fixed"]) - len(side.get("emp_known", ()))
     return n
+
+
+#: The clash and the one it interrupted, and a clash's two sides: read by ``_reserved`` on every
+#: draw, named once (no tuple made per call; issue 17, P1).
+_CLASHES = ("clash", "outer_clash")
+_SIDES = ("att", "def")
 
 
 def _emp_set(side: dict) -> int:
