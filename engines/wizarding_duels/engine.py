@@ -293,15 +293,28 @@ class WizardingDuelsEngine(Engine):
         if queue and type(event) is dict and state["phase"] != "over":
             st = queue[0]
             path = FAST_PATHS.get(st["step"])
+            # An event's fields are read without a method call each; the fast paths are called
+            # outside the ``try``, so an error of theirs is never taken for a missing field.
             if path is not None:
-                if len(event) == 3 and event.get("kind") == "action":
-                    seat = event.get("seat")
-                    if type(seat) is int and st["seat"] == seat:
-                        action = event.get("action")
-                        if type(action) is dict and path(state, st, seat, action):
-                            return state
-            elif st["step"] == "draw" and len(event) == 2 and event.get("kind") == "chance":
-                if fast.draw(state, st, event.get("outcome")):
+                if len(event) == 3:
+                    try:
+                        kind, seat, action = event["kind"], event["seat"], event["action"]
+                    except KeyError:
+                        kind = None  # the general path refuses it or names its kind as ever
+                    if (
+                        kind == "action"
+                        and type(seat) is int
+                        and st["seat"] == seat
+                        and type(action) is dict
+                        and path(state, st, seat, action)
+                    ):
+                        return state
+            elif st["step"] == "draw" and len(event) == 2:
+                try:
+                    kind, outcome = event["kind"], event["outcome"]
+                except KeyError:
+                    kind = None
+                if kind == "chance" and fast.draw(state, st, outcome):
                     return state
         return self._apply(state, event, owned=True)
 

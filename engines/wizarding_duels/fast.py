@@ -24,7 +24,7 @@ and other seats' actions too.
 from __future__ import annotations
 
 from . import legal, rules
-from .state import State, board, controls, pack
+from .state import State, board, controls, pack, push_new
 
 _run = rules.run
 _check_lightning = rules.check_lightning
@@ -95,7 +95,7 @@ def act_move(s: State, st: dict, seat: int, action: dict) -> bool:
     steps = rules._move_to(s, m, h, safest)
     steps.append({"step": "action_end"})
     steps.append({"step": "act", "seat": seat})
-    rules.push_front(s, *steps)
+    push_new(s, steps)  # each step made here or by ``_move_to``
     _run(s)
     _check_lightning(s)  # a move is never quiet: the model's space changed
     return True
@@ -123,11 +123,13 @@ def act_draw_quest(s: State, st: dict, seat: int, action: dict) -> bool:
     p = s["players"][seat]
     p["active"].remove(q)
     p["quest_discard"].append(q)
-    rules.push_front(
+    push_new(
         s,
-        {"step": "draw", "seat": seat, "pile": "quest", "n": 1, "dest": "active", "vis": "all"},
-        {"step": "action_end"},
-        {"step": "act", "seat": seat},
+        [
+            {"step": "draw", "seat": seat, "pile": "quest", "n": 1, "dest": "active", "vis": "all"},
+            {"step": "action_end"},
+            {"step": "act", "seat": seat},
+        ],
     )
     _run(s)
     _check_lightning(s)  # a quest discarded and drawn: never quiet
@@ -173,7 +175,7 @@ def act_cast(s: State, st: dict, seat: int, action: dict) -> bool:
         s["act"]["basic_used"] = True
     steps = rules.open_clash(s, "spell", m, s["models"][target], spell=sp, source=src)
     steps.append({"step": "act", "seat": seat})
-    rules.push_front(s, *steps)
+    push_new(s, steps)  # each step made here or by ``open_clash``
     return _after_quiet_answer(s)  # a cast is a quiet answer (``QUIET_ACTS``)
 
 
@@ -275,10 +277,12 @@ def leadership(s: State, st: dict, seat: int, action: dict) -> bool:
     if action == _PEEK:
         s["queue"].pop(0)
         s["models"][st["model"]]["round"]["leadership"] = True
-        rules.push_front(
+        push_new(
             s,
-            {"step": "draw", "seat": seat, "pile": "clash", "n": 3, "dest": "known_top", "vis": "owner"},
-            {"step": "order", "seat": seat},
+            [
+                {"step": "draw", "seat": seat, "pile": "clash", "n": 3, "dest": "known_top", "vis": "owner"},
+                {"step": "order", "seat": seat},
+            ],
         )
     elif action == _PASS:
         s["queue"].pop(0)
@@ -334,18 +338,30 @@ def draw(s: State, st: dict, outcome) -> bool:
     p = s["players"][seat]
     n = st["n"]
     quest = st["pile"] == "quest"
-    deck = p["quest_deck"] if quest else p["deck"]
-    pool = len(deck)
-    count = min(n, pool) if quest else min(n, pool - rules._reserved(s, seat))
+    if quest:
+        deck = p["quest_deck"]
+        pool = avail = len(deck)
+    else:
+        deck = p["deck"]
+        pool = len(deck)
+        avail = pool - rules._reserved(s, seat)
+    count = n if n <= avail else avail  # min(n, avail), without the call
     if type(count) is not int or not 0 < count <= pool or len(outcome) != count:
         return False
-    for v in outcome:
+    if count == 1:
+        # Most draws are of one card (a reveal, a quest, a hand's refill card by card).
+        v = outcome[0]
         if type(v) is not int or not 0 <= v < pool:
             return False
-    if count > 1 and len(set(outcome)) != count:
-        return False
+        picked = (deck[v],)
+    else:
+        for v in outcome:
+            if type(v) is not int or not 0 <= v < pool:
+                return False
+        if len(set(outcome)) != count:
+            return False
+        picked = list(map(deck.__getitem__, outcome))  # all taken before any is removed
     s["queue"].pop(0)
-    picked = list(map(deck.__getitem__, outcome))  # all taken before any is removed
     if quest:
         into = p["qhand"] if st["dest"] == "qhand" else p["active"]
         for q in picked:

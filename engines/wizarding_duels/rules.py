@@ -42,6 +42,7 @@ from .state import (
     pay,
     pay_splits,
     push_front,
+    push_new,
     rank,
     regain,
     rules_version,
@@ -192,6 +193,10 @@ def quiet_chance(st: dict) -> bool:
     return name in ("coin", "horcrux_deal") or (name == "draw" and st["pile"] != "quest")
 
 
+#: How many steps ``run`` takes at most before it calls the step machine unsettled.
+_SETTLE = range(10000)
+
+
 def run(s: State) -> bool:
     """Take the automatic steps until the front step waits for a seat or a chance outcome. True
     when every step taken was quiet (``QUIET_STEPS``); a draw made ready here (``_prepare_draw``)
@@ -200,32 +205,31 @@ def run(s: State) -> bool:
     # No step, decision or draw replaces the queue list (only ``start`` and the game's end here
     # do), so the one read here stays the state's.
     queue = s["queue"]
-    auto = AUTO
+    steps = _STEPS
     quiet_steps = QUIET_STEPS
-    for _ in range(10000):
+    waits = _WAITS
+    for _ in _SETTLE:
         if not queue:
             if s["phase"] == "over":
                 return False
             raise RuntimeError(f"empty queue in phase {s['phase']}")
         st = queue[0]
         name = st["step"]
-        # The automatic steps first: most steps taken here are (issue 17, P1).
-        handler = auto.get(name)
+        handler = steps[name]  # no such step: KeyError, as ever
         if handler is None:
-            if name == "draw" and _prepare_draw(s, st):
-                continue
-            if name in CHANCES:
+            if name in waits:
                 return quiet
-            if name in DECISIONS:
-                if _skip_decision(s, st):
-                    # closed, or answered with its one answer
-                    quiet = quiet and name in quiet_steps
+            if name == "draw":
+                if _prepare_draw(s, st):
                     continue
                 return quiet
-            del queue[0]
-            handler = auto[name]  # no such step: KeyError, as ever
-        else:
-            del queue[0]
+            if _skip_decision(s, st):
+                # closed, or answered with its one answer
+                quiet = quiet and name in quiet_steps
+                continue
+            return quiet
+        # The automatic steps: most steps taken here are (issue 17, P1).
+        del queue[0]
         handler(s, st)
         if quiet and name not in quiet_steps:
             # A clash's total counts a spell cast only when a spell not the Basic one succeeded;
@@ -622,7 +626,7 @@ def _h_activation_end(s: State, st: dict) -> None:
     """A3: Burning takes 1 Impact and goes; Slow ends; the Activation marker goes on (WD-71).
     Without a hit, the "next_activation" step queued here was always the next one ``run`` took,
     at once and quiet like this one, so it runs here (issue 17, P1)."""
-    m = M(s, st["model"])
+    m = s["models"][st["model"]]
     if not m["removed"]:
         m["markers"] += 1
         m["slow"] = 0
@@ -711,12 +715,20 @@ def _reserved(s: State, seat: int) -> int:
     """Cards of ``seat``'s deck owed as face-down Empowerment cards (each side's ``emp`` less
     ``_emp_set``), in the clash and in the clash it interrupted."""
     n = 0
-    for cl in (s.get("clash"), s.get("outer_clash")):
+    for key in _CLASHES:
+        cl = s.get(key)
         if cl:
-            for side in (cl.get("att"), cl.get("def")):
+            for name in _SIDES:
+                side = cl[name]  # both keys in every clash (``open_clash``)
                 if side and side["seat"] == seat:
                     n += side["emp"] - len(side["emp_fixed"]) - len(side.get("emp_known", ()))
     return n
+
+
+#: The clash and the one it interrupted, and a clash's two sides: read by ``_reserved`` on every
+#: draw, named once (no tuple made per call; issue 17, P1).
+_CLASHES = ("clash", "outer_clash")
+_SIDES = ("att", "def")
 
 
 def _emp_set(side: dict) -> int:
@@ -746,7 +758,7 @@ def _refill_clash(s: State, seat: int) -> None:
 
 def _prepare_draw(s: State, st: dict) -> bool:
     """Get a draw ready: refill the deck when needed. True when the step was consumed here."""
-    p = P(s, st["seat"])
+    p = s["players"][st["seat"]]
     if st["pile"] == "quest":
         if st["dest"] == "active":
             st["n"] = min(st["n"], ACTIVE_QUESTS - len(p["active"]))
@@ -910,13 +922,12 @@ def resolve_chance(s: State, outcome) -> None:
 
 
 def _put_card(s: State, st: dict, c: str) -> None:
-    p = P(s, st["seat"])
     dest = st["dest"]
     if dest == "hand":
-        p["hand"].append(c)
+        s["players"][st["seat"]]["hand"].append(c)
         return
     if dest == "known_top":
-        p["known_top"].append(c)
+        s["players"][st["seat"]]["known_top"].append(c)
         return
     if dest == "brave":
         s["brave"]["cards"].append(c)
@@ -959,6 +970,17 @@ _SKIPPABLE = frozenset(
 )
 
 
+#: The steps ``run`` stops at as they are, with no test: the chances other than a draw (which
+#: ``_prepare_draw`` may consume), and the decisions ``_skip_decision`` never skips (it closes
+#: only ``_SKIPPABLE`` windows and an ``activate`` step once the game is over). Most ``run``s end
+#: at an act or activate step (issue 17, P1).
+_WAITS = frozenset((CHANCES - {"draw"}) | (DECISIONS - _SKIPPABLE - {"activate"}))
+
+
+#: The windows whose only answer, when they have one, is a pass that writes nothing.
+_PASS_ALONE = frozenset({"swap", "empower", "early", "late"})
+
+
 def _skip_decision(s: State, st: dict) -> bool:
     """Windows where the seat has no real option close at once (spec section 6, point 1)."""
     name = st["step"]
@@ -990,6 +1012,13 @@ def _skip_decision(s: State, st: dict) -> bool:
             return True
         if _two_options(s, st):
             return False
+        if name in _PASS_ALONE:
+            # ``_two_options`` tells these windows exactly: short of two answers, the list holds
+            # the pass alone (keep the card, no Empowerment, no lower part), which ``decide``
+            # answers by writing nothing. Closed without the list or the answer (issue 17, P1;
+            # test_skip_window.py holds both to the list and to ``decide``).
+            s["queue"].pop(0)
+            return True
         opts = options(s, st)
         if name == "place":
             if not opts or (len(opts) == 1 and opts[0].get("hex") is None):
@@ -1046,16 +1075,16 @@ def _two_options(s: State, st: dict) -> bool:
     if name in ("leadership", "dark_lord"):
         return True  # peek or pass, dark_lord or pass
     if name == "order":
-        return len(P(s, st["seat"])["known_top"]) >= 2  # one answer per permutation
+        return len(s["players"][st["seat"]]["known_top"]) >= 2  # one answer per permutation
     if name == "swap":
         side = s["clash"][st["side"]]
         # keep_card, and a swap per card in hand unless the model is an Apprentice
-        return bool(P(s, side["seat"])["hand"]) and not has(M(s, side["model"]), "apprentice")
+        return bool(s["players"][side["seat"]]["hand"]) and "apprentice" not in s["models"][side["model"]]["traits"]
     if name == "empower":
         c = s["clash"]
         cost, colour = _empower_cost(s, c, st["side"])
         # pass, and at least one paid answer (``_paid`` never lists none)
-        return cost is not None and can_pay(P(s, c[st["side"]]["seat"]), cost, colour)
+        return cost is not None and can_pay(s["players"][c[st["side"]]["seat"]], cost, colour)
     if name in ("early", "late"):
         side = s["clash"][st["side"]]
         return _lower_usable(s, side["seat"], side["kept"], name)  # as empower: not lowering, and paid
@@ -2261,7 +2290,7 @@ def _act(s: State, seat: int, a: dict, safest: int | None = None) -> None:
         m["next_adv"] += 1
         steps.append({"step": "action_end"})
     steps.append({"step": "act", "seat": seat})
-    push_front(s, *steps)
+    push_new(s, steps)  # each made here, by ``open_clash``, ``effect_steps`` or ``_move_to``
 
 
 # ====================================================================== clashes (WD-89..92, FC-1..14)
@@ -2363,13 +2392,14 @@ def open_clash(
 
 def _set_advantage(s: State, c: dict) -> None:
     """WD-92 (L832-846, A-10): sources add up, Hufflepuff drops opponent Disadvantage, then net."""
-    att = M(s, c["att"]["model"])
-    tgt = M(s, c["target"])
+    att = s["models"][c["att"]["model"]]
+    tgt = s["models"][c["target"]]
     adv, dis_opp = 0, 0
     casting = c["what"] == "spell"
-    if casting and has(att, "magical_mastery"):
+    traits = att["traits"]
+    if casting and "magical_mastery" in traits:
         adv += 1
-    if casting and has(att, "apprentice"):
+    if casting and "apprentice" in traits:
         for o in on_board(s, att["seat"]):
             if has(o, "professor") and geometry.distance(hex_of(o), hex_of(att)) <= 2:
                 adv += 1
@@ -2377,11 +2407,11 @@ def _set_advantage(s: State, c: dict) -> None:
     adv += _once_adv(att)
     if casting and c["faced"] and "magical_immunity" in tgt["traits"]:
         dis_opp += tgt["traits"]["magical_immunity"]
-    if has(att, "hufflepuff"):
+    if "hufflepuff" in traits:
         dis_opp = 0
     c["att"]["adv"] = adv - dis_opp
     if c["faced"]:
-        dadv = (1 if has(tgt, "chosen_one") else 0) + _once_adv(tgt)
+        dadv = (1 if "chosen_one" in tgt["traits"] else 0) + _once_adv(tgt)
         c["def"]["adv"] = dadv
 
 
@@ -2405,7 +2435,7 @@ def _h_fc2(s: State, st: dict) -> None:
         side = c.get(name)
         if not side:
             continue
-        me = M(s, side["model"])
+        me = s["models"][side["model"]]
         seat = side["seat"]
         # The first such model of ``on_board(s, seat)`` (uid order) is the least uid among them:
         # found without sorting and listing the seat's models for every clash, where most
@@ -2424,14 +2454,18 @@ def _h_fc2(s: State, st: dict) -> None:
                     and (leader is None or m["uid"] < leader["uid"])
                 ):
                     leader = m
-        p = P(s, seat)
+        p = s["players"][seat]
         if leader and not p["known_top"] and len(p["deck"]) - _reserved(s, side["seat"]) > 0:
             steps.append({"step": "leadership", "seat": side["seat"], "model": leader["uid"]})
+    models = s["models"]
     for name in ("att", "def"):
         side = c.get(name)
-        if side and has(M(s, side["model"]), "dark_lord") and not M(s, side["model"]).get("dark_lord_used"):
-            steps.append({"step": "dark_lord", "seat": side["seat"], "side": name})
-    push_front(s, *steps)
+        if side:
+            m = models[side["model"]]
+            if "dark_lord" in m["traits"] and not m.get("dark_lord_used"):
+                steps.append({"step": "dark_lord", "seat": side["seat"], "side": name})
+    if steps:  # most clashes ask neither
+        push_new(s, steps)
 
 
 def _empower_cost(s: State, c: dict, side: str) -> tuple[int | None, str]:
@@ -2446,12 +2480,13 @@ def _empower_cost(s: State, c: dict, side: str) -> tuple[int | None, str]:
     cost = card["empower"]["cost"]
     if side == "def":
         return cost, "neutral"
-    m = M(s, c["att"]["model"])
-    if has(m, "elf"):
+    m = s["models"][c["att"]["model"]]
+    traits = m["traits"]
+    if "elf" in traits:
         return 0, "neutral"
-    if has(m, "apprentice") and s.get("act") and s["act"]["model"] == m["uid"]:
+    if "apprentice" in traits and s.get("act") and s["act"]["model"] == m["uid"]:
         cost -= 1
-    if has(m, "supreme_mugwump"):
+    if "supreme_mugwump" in traits:
         cost -= 1
     return max(0, cost), card["empower"]["colour"]
 
@@ -2460,19 +2495,21 @@ def _h_reveal(s: State, st: dict) -> None:
     c = s["clash"]
     side = c[st["side"]]
     n = abs(side["adv"])
-    push_front(
+    push_new(
         s,
-        {
-            "step": "draw",
-            "seat": side["seat"],
-            "pile": "clash",
-            "n": 1 + n,
-            "dest": "reveal",
-            "vis": "all",
-            "side": st["side"],
-        },
-        {"step": "pick", "seat": side["seat"], "side": st["side"], "worst": side["adv"] < 0},
-        {"step": "after_pick", "side": st["side"]},
+        [
+            {
+                "step": "draw",
+                "seat": side["seat"],
+                "pile": "clash",
+                "n": 1 + n,
+                "dest": "reveal",
+                "vis": "all",
+                "side": st["side"],
+            },
+            {"step": "pick", "seat": side["seat"], "side": st["side"], "worst": side["adv"] < 0},
+            {"step": "after_pick", "side": st["side"]},
+        ],
     )
 
 
@@ -2535,7 +2572,8 @@ def _h_flip(s: State, st: dict) -> None:
                     "side": name,
                 }
             )
-    push_front(s, *steps)
+    if steps:
+        push_new(s, steps)
 
 
 def _h_emp_draw(s: State, st: dict) -> None:
@@ -2563,7 +2601,8 @@ def _h_emp_draw(s: State, st: dict) -> None:
                         "side": name,
                     }
                 )
-    push_front(s, *steps)
+    if steps:
+        push_new(s, steps)
 
 
 def _obscured(s: State, m: dict) -> bool:
@@ -2733,9 +2772,9 @@ def _h_clash_effects(s: State, st: dict) -> None:
             if c.get("space"):
                 u["space"] = c["space"]
             P(s, a["seat"])["upkeep"].append(u)
-    push_front(
+    push_new(
         s,
-        *effect_steps(
+        effect_steps(
             s,
             effects,
             a,
@@ -2865,7 +2904,8 @@ def _h_apply_effects(s: State, st: dict) -> None:
                 )
         elif op == "aura" or op == "defense_bonus":
             pass  # auras act in 3a while upkept; defense_bonus is a reaction's
-    push_front(s, *steps)
+    if steps:  # each made here
+        push_new(s, steps)
 
 
 def _add_card(s: State, seat: int, kind: str) -> None:
@@ -2921,6 +2961,11 @@ def _use_lower(s: State, side_name: str, timing: str, light: int | None = None) 
     push_front(s, *steps)
 
 
+#: What of a clash stays as ``last_clash`` once it is over, in this order; read in C (issue 17, P1).
+_LAST_CLASH_KEYS = ("what", "att", "def", "net", "success", "target", "spell", "prof", "potion")
+_LAST_CLASH = itemgetter(*_LAST_CLASH_KEYS)
+
+
 def _h_clash_discard(s: State, st: dict) -> None:
     """FC-13: used cards go to their owner's discard; a Lucky or Jinxed card that added its value
     leaves the game (WD-37, A-22)."""
@@ -2937,7 +2982,7 @@ def _h_clash_discard(s: State, st: dict) -> None:
                 p["gone"].append(x)
             else:
                 p["discard"].append(x)
-    s["last_clash"] = {k: c[k] for k in ("what", "att", "def", "net", "success", "target", "spell", "prof", "potion")}
+    s["last_clash"] = dict(zip(_LAST_CLASH_KEYS, _LAST_CLASH(c)))
     s["clash"] = None
 
 
@@ -2979,9 +3024,9 @@ def _h_hit(s: State, st: dict) -> None:
     rx = m["traits"].get("resistance", 0)
     if st["resist"] and rx and P(s, m["seat"])["hand"]:
         # WD-T33 (A-44): discard up to X hand cards, 1 Impact less each.
-        push_front(s, {"step": "resist", "seat": m["seat"], "model": m["uid"], "n": st["n"], "max": rx, "by": st["by"]})
+        push_new(s, [{"step": "resist", "seat": m["seat"], "model": m["uid"], "n": st["n"], "max": rx, "by": st["by"]}])
         return
-    push_front(s, {"step": "impacts", "model": m["uid"], "n": st["n"], "by": st["by"]})
+    push_new(s, [{"step": "impacts", "model": m["uid"], "n": st["n"], "by": st["by"]}])
 
 
 def _h_impacts(s: State, st: dict) -> None:
@@ -3453,3 +3498,7 @@ AUTO = {
     "brave_total": _h_brave_total,
     "removal": _h_removal,
 }
+
+#: Every step by name: its handler for an automatic step, None for a decision or a chance. One
+#: lookup tells ``run`` which it is (issue 17, P1).
+_STEPS = {**dict.fromkeys(sorted(DECISIONS | CHANCES)), **AUTO}

@@ -14,7 +14,8 @@ def pack(s: State) -> content.Pack:
 
 
 def board(s: State) -> geometry.Board | None:
-    if not s.get("map") or not s.get("nexus"):
+    # Both keys are in every state (``setup``): read without a method call (issue 17, P1).
+    if not s["map"] or not s["nexus"]:
         return None
     return content.board(s["pack"], s["map"], s["nexus"])
 
@@ -222,3 +223,9 @@ def lower(s: State, uid: str | None) -> dict | None:
 def push_front(s: State, *steps: dict) -> None:
     # A copy of each step, made in C (no comprehension's frame; issue 17, P1).
     s["queue"][0:0] = map(dict, steps)
+
+
+def push_new(s: State, steps: list[dict]) -> None:
+    """``push_front`` for steps the caller has just made and holds nowhere else (dict displays,
+    ``open_clash``'s list): they go into the queue as they are, with no copy (issue 17, P1)."""
+    s["queue"][0:0] = steps

@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 
+from engines.base import canonical_json
 from engines.treecopy import copy_tree
 from engines.wizarding_duels import content, rules
 
@@ -71,6 +72,36 @@ def test_a_window_is_told_to_have_two_answers_exactly_when_it_lists_two_or_more(
         assert seen[step, True] > 0 and seen[step, False] > 0, (step, seen)
     for step in ("leadership", "dark_lord", "order"):
         assert seen[step, True] > 0, (step, seen)
+
+
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_a_window_closed_without_two_answers_lists_only_a_pass_that_writes_nothing(version, monkeypatch):
+    """The swap, Empowerment and lower-part windows that ``_two_options`` finds short of two
+    answers close with no list and no answer (``rules._PASS_ALONE``, issue 17, P1): there the list
+    holds one answer, and ``decide`` given it leaves the state as closing the window does."""
+    seen = Counter()
+    skip = rules._skip_decision
+
+    def compared(s, st):
+        if st["step"] in rules._PASS_ALONE and not rules._two_options(s, st):
+            opts = rules.options(s, st)
+            assert len(opts) == 1, (st, opts)
+            answered = copy_tree(s)
+            decide_st = answered["queue"].pop(0)
+            rules.decide(answered, st["seat"], opts[0], popped=decide_st)
+            closed = copy_tree(s)
+            assert skip(closed, closed["queue"][0]) is True
+            assert canonical_json(closed) == canonical_json(answered), st
+            seen[st["step"]] += 1
+        return skip(s, st)
+
+    monkeypatch.setattr(rules, "_skip_decision", compared)
+    for seed in range(6):
+        play(version, seed, {})
+    play(version, 100, {"groups": [group_with("ashen-regent"), group_with("tobias-fenwick")]})
+    play(version, 101, {"groups": [group_with("isolde-marrow"), group_with("mira-quillfeather")]})
+    for step in rules._PASS_ALONE:
+        assert seen[step] > 0, (step, seen)
 
 
 def react_variants(s, seat):
