@@ -173,3 +173,28 @@ def test_the_joined_halves_share_the_nexus_space():
     b = content.board("original-v1", "moonlit-cloister", "red")
     n0 = content.geometry.parse(m["halves"][0]["nexus"]["red"])
     assert b.zones[n0] == [0, 1]
+
+
+def joined_boards():
+    """Every board a pack's maps join into: each map on each Nexus colour its halves share."""
+    for pack_id in content.pack_ids():
+        for m in content.load(pack_id).data["maps"]:
+            for colour in sorted(set(m["halves"][0]["nexus"]) & set(m["halves"][1]["nexus"])):
+                yield content.board(pack_id, m["id"], colour)
+
+
+def test_a_boards_spaces_by_name_say_what_its_spaces_by_coordinates_say():
+    """The names the state writes (``geometry.key``) index the same printed terrain, Zones and
+    Arrival Spaces as the coordinates, and the board's line of sight is the corner test's."""
+    g = content.geometry
+    for b in joined_boards():
+        assert b.keys == {h: g.key(h) for h in b.terrain}
+        assert b.terrain_by_key == {g.key(h): t for h, t in b.terrain.items()}
+        assert b.zones_by_key == {g.key(h): z for h, z in b.zones.items()}
+        assert b.rough_keys == {g.key(h) for h, t in b.terrain.items() if t != "open"}
+        assert b.arrival_keys == [{g.key(h) for h in half} for half in b.arrival]
+        assert b.hexes == sorted(b.terrain, key=lambda h: (h[1], h[0]))
+        for a in b.hexes[::5]:
+            for c in b.hexes[::3]:
+                assert b.los(a, c) == g.line_of_sight(a, c, b.impassable)
+                assert b.los(a, c) == g.line_of_sight(a, c, b.impassable)  # the kept answer
