@@ -29,8 +29,21 @@ CORNERS: tuple[tuple[int, int], ...] = ((1, 1), (0, 2), (-1, 1), (-1, -1), (0, -
 TERRAINS = ("open", "difficult", "impassable", "obscuring", "dangerous")
 
 
-def key(h: Hex) -> str:
-    return f"{h[0]},{h[1]}"
+class _Names(dict):
+    """Each space's name ``"q,r"`` as the state writes it, by its coordinates, kept on first ask:
+    an engine step names spaces several times an event, and writing two ints as text costs several
+    times a dict lookup (issue 17, P1). Bounded, as ``parse``'s memo is: past the bound a name is
+    written each time. Names are strings, so no caller can change a kept one."""
+
+    def __missing__(self, h: Hex) -> str:
+        k = f"{h[0]},{h[1]}"
+        if len(self) < 8192:
+            self[h] = k
+        return k
+
+
+#: ``key(h)`` is the name of space ``h``, ``"q,r"`` (``parse``'s inverse); read in C, no frame.
+key = _Names().__getitem__
 
 
 @lru_cache(maxsize=4096)
