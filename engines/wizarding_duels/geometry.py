@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
+from operator import itemgetter
 
 Hex = tuple[int, int]
 
@@ -28,8 +29,21 @@ CORNERS: tuple[tuple[int, int], ...] = ((1, 1), (0, 2), (-1, 1), (-1, -1), (0, -
 TERRAINS = ("open", "difficult", "impassable", "obscuring", "dangerous")
 
 
-def key(h: Hex) -> str:
-    return f"{h[0]},{h[1]}"
+class _Names(dict):
+    """Each space's name ``"q,r"`` as the state writes it, by its coordinates, kept on first ask:
+    an engine step names spaces several times an event, and writing two ints as text costs several
+    times a dict lookup (issue 17, P1). Bounded, as ``parse``'s memo is: past the bound a name is
+    written each time. Names are strings, so no caller can change a kept one."""
+
+    def __missing__(self, h: Hex) -> str:
+        k = f"{h[0]},{h[1]}"
+        if len(self) < 8192:
+            self[h] = k
+        return k
+
+
+#: ``key(h)`` is the name of space ``h``, ``"q,r"`` (``parse``'s inverse); read in C, no frame.
+key = _Names().__getitem__
 
 
 @lru_cache(maxsize=4096)
@@ -171,6 +185,9 @@ def line_of_sight(a: Hex, b: Hex, blockers: Iterable[Hex]) -> bool:
     return sees(a, b, blockers) or sees(b, a, blockers)
 
 
+_ROW_THEN_COLUMN = itemgetter(1, 0)
+
+
 class Board:
     """A joined board: the two halves of a map placed so the chosen Nexus spaces coincide.
 
@@ -192,14 +209,22 @@ class Board:
 
         self.map_id = spec["id"]
         self.nexus = nexus
+        # Built once per board and process (``content.board``) and only read by play; the dicts
+        # are filled in the spec's order, which no caller depends on (each is only looked up,
+        # and ``hexes`` is sorted), so no sort of the spec is needed (issue 17, P1).
         self.terrain: dict[Hex, str] = {}
         self.zones: dict[Hex, list[int]] = {}
-        for k, t in sorted(h0["hexes"].items()):
+        #: The state's name ("q,r") of each space, and the printed terrain and Zones by that name:
+        #: the state names spaces by these strings, and writing one costs more than a lookup.
+        self.keys: dict[Hex, str] = {}
+        self.terrain_by_key: dict[str, str] = {}
+        self.zones_by_key: dict[str, list[int]] = {}
+        for k, t in h0["hexes"].items():
             h = parse(k)
             self.terrain[h] = t
             self.zones[h] = [0]
         self.clash: list[Hex] = []
-        for k, t in sorted(h1["hexes"].items()):
+        for k, t in h1["hexes"].items():
             h = turn(k)
             if h in self.terrain:
                 if self.terrain[h] != t:
@@ -212,9 +237,20 @@ class Board:
             [parse(k) for k in h0["arrival"]],
             [turn(k) for k in h1["arrival"]],
         ]
-        self.hexes: list[Hex] = sorted(self.terrain, key=lambda h: (h[1], h[0]))
+        self.hexes: list[Hex] = sorted(self.terrain, key=_ROW_THEN_COLUMN)
+        for h, t in self.terrain.items():
+            k = self.keys[h] = key(h)
+            self.terrain_by_key[k] = t
+            self.zones_by_key[k] = self.zones[h]
+        #: The spaces whose printed terrain is not Open, by name.
+        self.rough_keys: frozenset[str] = frozenset(k for k, t in self.terrain_by_key.items() if t != "open")
+        #: Each half's Arrival Spaces by name.
+        self.arrival_keys: list[frozenset[str]] = [frozenset(map(self.keys.__getitem__, a)) for a in self.arrival]
         self.impassable: list[Hex] = [h for h in self.hexes if self.terrain[h] == "impassable"]
         self._edge: dict[Hex, bool] = {}
+        # Line of sight between two spaces, by the pair: on one board it depends on nothing else
+        # (the printed Impassable spaces never change), and the board lives as long as the process.
+        self._los: dict[tuple[Hex, Hex], bool] = {}
 
     def on_board(self, h: Hex) -> bool:
         return h in self.terrain
@@ -234,12 +270,10 @@ class Board:
         return side in self.zones.get(h, [])
 
     def los(self, a: Hex, b: Hex) -> bool:
-        return _los_cached(self.map_id, self.nexus, a, b, tuple(self.impassable))
-
-
-@lru_cache(maxsize=200_000)
-def _los_cached(map_id: str, nexus: str, a: Hex, b: Hex, impassable: tuple[Hex, ...]) -> bool:
-    return line_of_sight(a, b, impassable)
+        seen = self._los.get((a, b))
+        if seen is None:
+            seen = self._los[(a, b)] = line_of_sight(a, b, self.impassable)
+        return seen
 
 
 def reachable(

@@ -3155,20 +3155,6 @@ def remove_model(s: State, m: dict, by: int | None) -> None:
 # ====================================================================== quests (WD-42..48)
 
 
-@lru_cache(maxsize=64)
-def _board_by_key(pack_id: str, map_id: str, nexus: str) -> tuple[dict[str, str], dict[str, list[int]]]:
-    """One board's printed terrain and Zones by space as the state writes it ("q,r"), so a
-    quest condition reads a model's space without parsing it (issue 17, P1)."""
-    b = content.board(pack_id, map_id, nexus)
-    return {geometry.key(h): t for h, t in b.terrain.items()}, {geometry.key(h): z for h, z in b.zones.items()}
-
-
-@lru_cache(maxsize=64)
-def _rough_keys(pack_id: str, map_id: str, nexus: str) -> frozenset[str]:
-    """The spaces of one board whose printed terrain is not open (``_board_by_key``'s keys)."""
-    return frozenset(k for k, t in _board_by_key(pack_id, map_id, nexus)[0].items() if t not in ("open", None))
-
-
 class _QuestLook:
     """What the quest conditions of one seat read, worked out once per scoring instead of once
     per condition and model (the lightning quests are checked after every event, issue 17, P1):
@@ -3210,8 +3196,7 @@ class _QuestLook:
 
     def in_zone(self, m: dict, seat: int) -> bool:
         s = self.s
-        zones = _board_by_key(s["pack"], s["map"], s["nexus"])[1]
-        return s["zone_half"][seat] in zones.get(m["hex"], ())
+        return s["zone_half"][seat] in board(s).zones_by_key.get(m["hex"], ())
 
 
 def condition_holds(s: State, seat: int, cond: dict, look: _QuestLook | None = None) -> bool:
@@ -3274,7 +3259,7 @@ def _compile(cond: dict):
         n_arrival = cond["arrival_spaces"]
 
         def arrival_spaces(s, seat, look):
-            arr = {geometry.key(h) for h in board(s).arrival[s["zone_half"][other(seat)]]}
+            arr = board(s).arrival_keys[s["zone_half"][other(seat)]]
             return sum(1 for _, m in look.mine() if m["hex"] in arr) >= n_arrival
 
         tests.append(arrival_spaces)
@@ -3293,8 +3278,8 @@ def _compile(cond: dict):
         n_terrain = cond["terrain"]
 
         def on_terrain(s, seat, look):
-            printed = _board_by_key(s["pack"], s["map"], s["nexus"])[0]
-            rough = _rough_keys(s["pack"], s["map"], s["nexus"])
+            b = board(s)
+            printed, rough = b.terrain_by_key, b.rough_keys
             overlays = s["overlays"]
             overlay_keys = [o["hex"] for o in overlays]
             count = 0

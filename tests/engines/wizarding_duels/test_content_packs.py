@@ -173,3 +173,47 @@ def test_the_joined_halves_share_the_nexus_space():
     b = content.board("original-v1", "moonlit-cloister", "red")
     n0 = content.geometry.parse(m["halves"][0]["nexus"]["red"])
     assert b.zones[n0] == [0, 1]
+
+
+def test_a_pack_joins_each_map_on_exactly_the_nexus_colours_its_halves_share():
+    """The boards built with the pack (``Pack.boards``) are those ``content.board`` can join, and
+    a map or colour the pack does not join raises as building that board does."""
+    for pack_id in content.pack_ids():
+        pack = content.load(pack_id)
+        joined = {
+            (m["id"], colour)
+            for m in pack.data["maps"]
+            for colour in set(m["halves"][0]["nexus"]) & set(m["halves"][1]["nexus"])
+        }
+        assert set(pack.boards) == joined
+        for map_id, colour in joined:
+            assert content.board(pack_id, map_id, colour) is pack.boards[(map_id, colour)]
+    with pytest.raises(KeyError):
+        content.board("original-v1", "no-such-map", "red")
+    with pytest.raises(KeyError):
+        content.board("original-v1", "moonlit-cloister", "purple")
+
+
+def joined_boards():
+    """Every board a pack's maps join into: each map on each Nexus colour its halves share."""
+    for pack_id in content.pack_ids():
+        for m in content.load(pack_id).data["maps"]:
+            for colour in sorted(set(m["halves"][0]["nexus"]) & set(m["halves"][1]["nexus"])):
+                yield content.board(pack_id, m["id"], colour)
+
+
+def test_a_boards_spaces_by_name_say_what_its_spaces_by_coordinates_say():
+    """The names the state writes (``geometry.key``) index the same printed terrain, Zones and
+    Arrival Spaces as the coordinates, and the board's line of sight is the corner test's."""
+    g = content.geometry
+    for b in joined_boards():
+        assert b.keys == {h: g.key(h) for h in b.terrain}
+        assert b.terrain_by_key == {g.key(h): t for h, t in b.terrain.items()}
+        assert b.zones_by_key == {g.key(h): z for h, z in b.zones.items()}
+        assert b.rough_keys == {g.key(h) for h, t in b.terrain.items() if t != "open"}
+        assert b.arrival_keys == [{g.key(h) for h in half} for half in b.arrival]
+        assert b.hexes == sorted(b.terrain, key=lambda h: (h[1], h[0]))
+        for a in b.hexes[::5]:
+            for c in b.hexes[::3]:
+                assert b.los(a, c) == g.line_of_sight(a, c, b.impassable)
+                assert b.los(a, c) == g.line_of_sight(a, c, b.impassable)  # the kept answer

@@ -224,3 +224,16 @@ def test_every_short_segment_near_a_hex_enters_it_exactly_when_the_fractions_say
             assert g.segment_enters_hex(p0, p1, h) == want, (p0, p1)
             seen.add(want)
     assert seen == {True, False}
+
+
+@given(st.tuples(st.integers(-1000, 1000), st.integers(-1000, 1000)))
+def test_a_spaces_name_is_its_two_coordinates_and_parses_back_whether_kept_or_not(h):
+    """``key`` keeps names it has written, up to a bound; a kept name and a newly written one are
+    the same text."""
+    assert g.key(h) == f"{h[0]},{h[1]}" == g.key(h)
+    assert g.parse(g.key(h)) == h
+
+
+def test_names_past_the_memos_bound_are_still_written():
+    names = [g.key((q, 5000)) for q in range(9000)]
+    assert names == [f"{q},5000" for q in range(9000)]
