@@ -173,17 +173,6 @@ class Pack:
         self.clash_cards["jinxed"] = data["jinxed"]
         self.quests = {q["id"]: q for q in data["quests"]}
         self.maps = {m["id"]: m for m in data["maps"]}
-        # Every board the pack's maps can be joined into (each map's halves' shared Nexus
-        # colours), built with the pack: a board depends only on the pack, and a process that
-        # replays many streams needs most of them, so it is read-only data of the pack, loaded
-        # once per process like the pack itself, not work of the game that first uses it
-        # (issue 17, P1).
-        self.boards: dict[tuple[str, str], geometry.Board] = {
-            (m["id"], colour): geometry.Board(m, colour)
-            for m in data["maps"]
-            for colour in m["halves"][0]["nexus"]
-            if colour in m["halves"][1]["nexus"]
-        }
         self.challenges: list[str] = data["challenges"]
         self.affiliations: list[str] = data["affiliations"]
 
@@ -199,7 +188,4 @@ class Pack:
 
 @cache
 def board(pack_id: str, map_id: str, nexus: str) -> geometry.Board:
-    """The joined board; built with its pack (``Pack.boards``). A map or Nexus colour the pack
-    has not joined raises here as building it does (KeyError)."""
-    b = load(pack_id).boards.get((map_id, nexus))
-    return b if b is not None else geometry.Board(load(pack_id).maps[map_id], nexus)
+    return geometry.Board(load(pack_id).maps[map_id], nexus)

@@ -175,25 +175,6 @@ def test_the_joined_halves_share_the_nexus_space():
     assert b.zones[n0] == [0, 1]
 
 
-def test_a_pack_joins_each_map_on_exactly_the_nexus_colours_its_halves_share():
-    """The boards built with the pack (``Pack.boards``) are those ``content.board`` can join, and
-    a map or colour the pack does not join raises as building that board does."""
-    for pack_id in content.pack_ids():
-        pack = content.load(pack_id)
-        joined = {
-            (m["id"], colour)
-            for m in pack.data["maps"]
-            for colour in set(m["halves"][0]["nexus"]) & set(m["halves"][1]["nexus"])
-        }
-        assert set(pack.boards) == joined
-        for map_id, colour in joined:
-            assert content.board(pack_id, map_id, colour) is pack.boards[(map_id, colour)]
-    with pytest.raises(KeyError):
-        content.board("original-v1", "no-such-map", "red")
-    with pytest.raises(KeyError):
-        content.board("original-v1", "moonlit-cloister", "purple")
-
-
 def joined_boards():
     """Every board a pack's maps join into: each map on each Nexus colour its halves share."""
     for pack_id in content.pack_ids():
