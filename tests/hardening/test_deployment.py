@@ -71,3 +71,16 @@ def test_pages_carry_a_content_security_policy_and_refuse_framing():
     assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy and "object-src 'none'" in policy
     assert response["X-Frame-Options"] == "DENY"
     assert response["X-Content-Type-Options"] == "nosniff"
+
+
+def test_a_new_server_process_has_its_urls_loaded_before_its_first_request():
+    # Left to the first request, loading the URLconf (every view module) took 1.2-1.5 s of it and
+    # of the requests arriving with it (the live fan-out benchmark's first round, issue 17 P5).
+    probe = (
+        "import config.asgi, sys\n"
+        "from django.urls import get_resolver\n"
+        "sys.exit(0 if get_resolver()._populated and 'matches.api.views' in sys.modules else 3)\n"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]

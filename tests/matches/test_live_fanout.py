@@ -5,11 +5,14 @@ repeated."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from channels_redis.core import RedisChannelLayer
 
 from matches import live
 from matches.models import OutboxMessage
@@ -162,3 +165,56 @@ def test_an_action_post_reads_the_match_for_its_command_and_once_more_for_its_br
     seat_reads = [s for s in reads if 'FROM "matches_seat"' in s]
     assert len(seat_reads) == 2 and all('JOIN "auth_user"' in s for s in seat_reads), seat_reads
     assert OutboxMessage.objects.filter(topic="match.broadcast", delivered_at__isnull=True).count() == 0
+
+
+@pytest.mark.usefixtures("no_task_outlives_its_test")
+async def test_a_broadcast_on_redis_sends_from_a_loop_of_its_own_not_the_servers(monkeypatch):
+    # The test's loop stands for daphne's: a frame still reaches its socket, and the group_send
+    # did not wait in the server loop's queue behind the sockets' writes.
+    layer = get_channel_layer()
+    if not isinstance(layer, RedisChannelLayer):
+        pytest.fail("Run with REDIS_URL set: the project's channel layer is channels-redis'.")
+    alice, bob, match = await setup_match()
+    watcher = await connect(match)
+    await watcher.receive_json_from(timeout=5)
+    loops = []
+    real = layer.group_send
+
+    async def spy(group, message):
+        loops.append(asyncio.get_running_loop())
+        await real(group, message)
+
+    monkeypatch.setattr(layer, "group_send", spy)
+    await act(match, bob, 1)
+    frame = await watcher.receive_json_from(timeout=5)
+    assert [e["seq"] for e in frame["events"]] == [frame["head_seq"]]
+    server = asyncio.get_running_loop()
+    assert len(loops) == 3 and all(loop is not server for loop in loops)  # spectators and both seats
+    assert len(set(loops)) == 1  # one loop for every broadcast of the process
+    await watcher.disconnect()
+
+
+def test_a_sender_thread_that_is_gone_is_replaced_as_after_a_fork(monkeypatch):
+    sent = []
+
+    class Layer(RedisChannelLayer):
+        def __init__(self):
+            pass
+
+    async def send_all():
+        sent.append(threading.current_thread())
+
+    dead = threading.Thread(target=lambda: None)
+    dead.start()
+    dead.join()
+    inherited = asyncio.new_event_loop()
+    monkeypatch.setattr(live, "_sender", (inherited, dead))
+    try:
+        live.run_sends(Layer(), send_all)
+        live.run_sends(Layer(), send_all)
+        assert sent[0] is not dead and sent[0].name == "broadcast-sender" and sent[1] is sent[0]
+    finally:
+        inherited.close()
+        started, thread = live._sender
+        started.call_soon_threadsafe(started.stop)
+        thread.join(timeout=5)
