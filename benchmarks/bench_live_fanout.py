@@ -28,6 +28,8 @@ share the sockets (round robin) and the POSTs (by match). Each setup runs every 
 baseline. The issue's comparison is the project on its layer against a bare send on stock
 channels-redis: by default both setups run (``--setup core:1 --setup project:1``), and a last line
 per layout sets the project's latencies on ``project`` against the bare send's on ``core``.
+The daphnes run with DEBUG off, as in production; ``--debug`` turns it on, as every round before
+session 12 ran them.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ import base64
 import json
 import multiprocessing
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -438,6 +441,9 @@ def main() -> None:
     parser.add_argument("--layout", action="append", default=[])
     parser.add_argument("--moves", type=int, default=4)
     parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument(
+        "--debug", action="store_true", help="run the daphnes with DEBUG on, as rounds before session 12 did"
+    )
     parser.add_argument("--clients", type=int, default=4, help="client processes the sockets are spread over")
     parser.add_argument(
         "--setup", action="append", default=[], help="LAYER:SERVERS[:CLIENTS], LAYER core, pubsub or project"
@@ -453,7 +459,10 @@ def main() -> None:
     if connection.vendor != "postgresql":
         sys.exit("Set DATABASE_URL to a PostgreSQL server.")
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    env = {**os.environ, "DATABASE_URL": db_url(), "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "true"}
+    # The daphnes run as production does, DEBUG off (a throwaway key), unless --debug: with DEBUG on,
+    # Django also records every query a request makes (earlier rounds' runs, before session 12).
+    env = {**os.environ, "DATABASE_URL": db_url(), "DJANGO_SETTINGS_MODULE": "config.settings"}
+    env.update({"DEBUG": "true"} if args.debug else {"DEBUG": "false", "SECRET_KEY": secrets.token_urlsafe(50)})
     env.update(
         {name: "1000000/minute" for name in ("THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_EXPENSIVE", "THROTTLE_AUTH")}
     )
