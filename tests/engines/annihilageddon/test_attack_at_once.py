@@ -16,7 +16,7 @@ from ..test_conformance import playout
 
 
 class _Counting(dict):
-    """PLAIN_HITS, counting the lookups that find an effect."""
+    """PLAIN_HITS or fast.PLAIN_HIT_OPS, counting the lookups that find an effect."""
 
     found = 0
 
@@ -49,6 +49,7 @@ def test_a_hit_done_at_once_leaves_the_state_its_frame_leaves(version, seats, pl
                 p["dwts"] = p["dwts"] + ["dwt-wand-shy"]
     _Counting.found = 0
     monkeypatch.setattr(interp, "PLAIN_HITS", _Counting(interp.PLAIN_HITS))
+    monkeypatch.setattr(fast_paths, "PLAIN_HIT_OPS", _Counting(fast_paths.PLAIN_HIT_OPS))
     fast = [_applied(engine, st, ev) for st, ev in zip(states, events)]
     assert _Counting.found > 5
     monkeypatch.setattr(interp, "PLAIN_HITS", {})
