@@ -136,20 +136,20 @@ def plain_hit_taken(st: dict, pr: dict, value: Any) -> bool:
         return False
     f = st["stack"][-1]
     op = f["prog"][f["pc"]]
+    # A global, which test_attack_at_once empties (with interp.PLAIN_HITS) for the frames.
+    entry = PLAIN_HIT_OPS.get(id(op))
+    if entry is None or entry[0] is not op:
+        return False
     env = f["env"]
     w = f["work"]
-    if op["op"] != "attack" or "redirect" in env or len(w) != 1 or "_who" not in w or len(w["_who"]) != 1:
-        return False
-    if op.get("deny") or op.get("interactive") or op.get("unavoidable"):
+    if "redirect" in env or len(w) != 1 or "_who" not in w or len(w["_who"]) != 1:
         return False
     v = w["_who"][0]
-    do = op["do"]
-    hits = interp.PLAIN_HITS.get(id(do))  # through the module, which test_attack_at_once patches
-    if hits is None or hits[0] is not do or v != pr["seats"][0]:
+    if v != pr["seats"][0]:
         return False
     extra = static(st, v, "wand_extra", 0) if env.get("card") == "wand" else 0
     total = 0
-    for n in hits[1]:
+    for n in entry[1]:
         if n + extra > 0:
             total += n + extra
     p = st["players"][v]
@@ -167,6 +167,16 @@ def plain_hit_taken(st: dict, pr: dict, value: Any) -> bool:
     run(st)
     return True
 
+
+#: id(an Attack op in the card table) -> (that op, its hit's damage counts), for the Attacks
+#: plain_hit_taken may do: a plain hit (interp.PLAIN_HITS) that the victim may avoid, with no
+#: "deny the good effect" and no interactive resolution. Properties of the op, not of the
+#: moment, so asked once here rather than at every "take". Keyed by identity, as PLAIN_HITS is.
+PLAIN_HIT_OPS: dict[int, tuple[dict, tuple[int, ...]]] = {
+    id(op): (op, interp.PLAIN_HITS[id(op["do"])][1])
+    for op in interp.attack_ops(list(CARDS.values()))
+    if id(op["do"]) in interp.PLAIN_HITS and not (op.get("deny") or op.get("interactive") or op.get("unavoidable"))
+}
 
 #: _attack_together's note for one player taking the Attack, per seat.
 TAKES_NOTES = tuple(f"Seat {SEAT_KEYS[s]} takes the Attack." for s in range(5))

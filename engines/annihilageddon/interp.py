@@ -1273,23 +1273,25 @@ def _plain_hit(prog: list) -> tuple[int, ...] | None:
     return tuple(out)
 
 
-def _attack_effects(x):
-    """Every Attack's "do" list anywhere in ``x`` (a card, a program, an op)."""
+def attack_ops(x):
+    """Every Attack op anywhere in ``x`` (a card, a program, an op)."""
     if isinstance(x, dict):
         if x.get("op") == "attack":
-            yield x["do"]
+            yield x
         for value in x.values():
-            yield from _attack_effects(value)
+            yield from attack_ops(value)
     elif isinstance(x, list):
         for value in x:
-            yield from _attack_effects(value)
+            yield from attack_ops(value)
 
 
 #: id(an Attack's "do" list in the card table) -> (that list, its damage counts), for the effects
 #: _plain_hit admits. Keyed by identity: a frame's program is the card table's own list (a
 #: state read back from JSON holds equal copies, which simply take the frames).
 PLAIN_HITS: dict[int, tuple[list, tuple[int, ...]]] = {
-    id(do): (do, hits) for do in _attack_effects(list(CARDS.values())) if (hits := _plain_hit(do)) is not None
+    id(op["do"]): (op["do"], hits)
+    for op in attack_ops(list(CARDS.values()))
+    if (hits := _plain_hit(op["do"])) is not None
 }
 
 

@@ -97,8 +97,10 @@ def op_refill(st, f, op):
     goes on (AN L318-322)."""
     lineup = st["lineup"]
     while True:
-        # A slot holds a card id or None, so ``None in lineup`` finds exactly the empty ones.
-        if None not in lineup or not st["main"]:
+        # A slot holds a card id (never empty) or None, so ``all(lineup)`` says no slot is empty:
+        # a truth test per slot, where ``None in lineup`` compares each id with None through
+        # rich comparison's fallbacks (issue 17, P1).
+        if all(lineup) or not st["main"]:
             return DONE
         got = draw_from(st, f, ["main"], 1, "all", "Line-Up refill")
         if got is WAIT:
@@ -503,7 +505,9 @@ def op_end_check(st, f, op):
     # copy of end_flags per turn, issue 17, P1).
     if not (
         st["end_flags"]
-        or len(st["main"]) < st["lineup"].count(None)  # a slot holds a card id or None
+        # A slot holds a card id or None; a main deck as long as the Line-Up fills any empty slots
+        # (count(None) compares each id with None, so it is asked only of a short deck).
+        or (len(st["main"]) < len(st["lineup"]) and len(st["main"]) < st["lineup"].count(None))
         or st["dwt"]["count"] == 0
         or (nxt == st["first"] and st["config"]["max_rounds"] is not None and st["round"] >= st["config"]["max_rounds"])
     ):
@@ -556,7 +560,7 @@ def start_turn_at_once(st: dict, seat: int) -> bool:
     nothing done. op_start_turn's writes touch nothing those two tests read (issue 17, P1: the
     turn handover ran three frames and five ops per turn, four frames and seven with a text).
     test_turn_shortcuts.py holds it to the frames."""
-    if None in st["lineup"] and st["main"]:
+    if not all(st["lineup"]) and st["main"]:  # an empty slot (op_refill's test)
         return False
     # Most turns start with a text (controlled_having once, not controls_any first).
     texts = controlled_having(st, seat, HAVING["start_of_turn"])
@@ -580,7 +584,7 @@ def start_turn_to_refill(st: dict, f: dict, seat: int) -> bool:
     (issue 17, P1: a handover with a refill ran two runs, five frames' worth of calls). Else
     False, nothing done. test_fold_fast_paths.py holds it to the frames."""
     main = st["main"]
-    if len(main) < 2 or None not in st["lineup"]:
+    if len(main) < 2 or all(st["lineup"]):
         return False
     f["pc"] += 1
     f["work"] = {}
@@ -634,7 +638,7 @@ def refill_taken(st: dict, f: dict, cid: str) -> None:
     on here after taking the draw itself."""
     lineup = st["lineup"]
     lineup[lineup.index(None)] = cid
-    if None in lineup and st["main"]:
+    if not all(lineup) and st["main"]:
         run(st)  # op_refill's next draw
         return
     seat = st["active"]

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from engines import registry
+from engines.annihilageddon import fast as fast_paths
 from engines.annihilageddon import interp
 from engines.annihilageddon.engine import copy_state
 from engines.base import IllegalAction
@@ -15,7 +16,7 @@ from ..test_conformance import playout
 
 
 class _Counting(dict):
-    """PLAIN_HITS, counting the lookups that find an effect."""
+    """PLAIN_HITS or fast.PLAIN_HIT_OPS, counting the lookups that find an effect."""
 
     found = 0
 
@@ -48,9 +49,11 @@ def test_a_hit_done_at_once_leaves_the_state_its_frame_leaves(version, seats, pl
                 p["dwts"] = p["dwts"] + ["dwt-wand-shy"]
     _Counting.found = 0
     monkeypatch.setattr(interp, "PLAIN_HITS", _Counting(interp.PLAIN_HITS))
+    monkeypatch.setattr(fast_paths, "PLAIN_HIT_OPS", _Counting(fast_paths.PLAIN_HIT_OPS))
     fast = [_applied(engine, st, ev) for st, ev in zip(states, events)]
     assert _Counting.found > 5
     monkeypatch.setattr(interp, "PLAIN_HITS", {})
+    monkeypatch.setattr(fast_paths, "PLAIN_HIT_OPS", {})  # its "take" at once: PLAIN_HITS' too
     slow = [_applied(engine, st, ev) for st, ev in zip(states, events)]
     assert fast == slow
 
@@ -63,3 +66,15 @@ def test_the_plain_hits_are_the_attacks_that_only_damage_their_victim():
     assert interp.PLAIN_HITS[id(wand)] == (wand, (1,))
     for do, _ in interp.PLAIN_HITS.values():
         assert all(op["op"] == "damage" or (op["op"] == "if" and "else" not in op) for op in do)
+
+
+def test_the_attacks_taken_at_once_are_the_plain_hits_a_victim_may_answer():
+    ops = list(interp.attack_ops(list(interp.CARDS.values())))
+    taken = [op for op, _ in fast_paths.PLAIN_HIT_OPS.values()]
+    assert interp.CARDS["wand"]["play"][1] in taken
+    assert fast_paths.PLAIN_HIT_OPS[id(interp.CARDS["wand"]["play"][1])][1] == (1,)
+    for op in ops:
+        plain = id(op["do"]) in interp.PLAIN_HITS
+        flagged = op.get("deny") or op.get("interactive") or op.get("unavoidable")
+        assert any(op is t for t in taken) == bool(plain and not flagged)
+    assert any(op.get("unavoidable") or op.get("deny") for op in ops if id(op["do"]) in interp.PLAIN_HITS)
