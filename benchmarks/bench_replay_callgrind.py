@@ -101,10 +101,17 @@ def child(mode: str, path: str, cold: bool = False) -> None:
                 state = apply(state, loads(text))
 
 
+def _writes_bytecode() -> dict[str, str]:
+    """This environment without PYTHONDONTWRITEBYTECODE (these machines set it): with it, no .pyc
+    is ever written, so every counted child compiled every module it imported, and a module
+    imported lazily during the replay was compiled inside the counted replay."""
+    return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def instructions(mode: str, path: Path, workdir: Path, script: str = __file__, extra: tuple[str, ...] = ()) -> int:
     """Instructions callgrind counts for ``script --child mode path`` (bench_verify_callgrind too)."""
     out = workdir / f"callgrind.{mode}.out"
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    env = {**_writes_bytecode(), "PYTHONHASHSEED": "0"}
     subprocess.run(
         [
             "valgrind",
@@ -155,7 +162,9 @@ def main() -> None:
             count = record(name, args.events, path)
             # A whole native replay first, so every module it imports (lazily too) has a fresh .pyc
             # before the counted runs: a compile inside one of them would count as replay work.
-            subprocess.run([sys.executable, __file__, "--child", "replay", str(path)], check=True, cwd=ROOT)
+            subprocess.run(
+                [sys.executable, __file__, "--child", "replay", str(path)], check=True, cwd=ROOT, env=_writes_bytecode()
+            )
             base = instructions("base", path, workdir, extra=extra)
             loads = instructions("loads", path, workdir, extra=extra) - base
             replay = instructions("replay", path, workdir, extra=extra) - base
