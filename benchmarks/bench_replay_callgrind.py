@@ -20,6 +20,11 @@ stored as the JSON strings the event store holds. Then four runs under
 
 ratio = (replay - base) / (loads - base): what replaying an event costs in units of parsing it;
 the copy ratio likewise for the copying apply.
+
+``--warm EVENTS``: every run, base included, first replays about that many events of other games
+(their own keys), so the counted work starts in a warm process, as a verifier's next stream does:
+memos and lazily built tables (Wizarding Duels' routes and sight lines) hold what earlier streams
+left, not these games' own answers. The default (0) counts a fresh process's first streams.
 """
 
 from __future__ import annotations
@@ -37,17 +42,30 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-def record(engine_name: str, events_wanted: int, path: Path) -> int:
+def record(engine_name: str, events_wanted: int, path: Path, warm_wanted: int = 0) -> int:
     from engines import registry
+
+    sys.path.insert(0, str(ROOT / "tests" / "engines"))
+    from test_conformance import seat_counts
+
+    engine = registry.get(engine_name)
+    counts = seat_counts(engine)
+    # The warm-up's games are other games than the counted ones (their own keys), so what they
+    # leave in a process's memos is what earlier streams leave a verifier, not these games' answers.
+    warm = _play(engine, engine_name, counts, warm_wanted, first=1_000_000) if warm_wanted else []
+    games = _play(engine, engine_name, counts, events_wanted)
+    path.write_text(json.dumps({"engine": engine_name, "games": games, "warm": warm}))
+    return sum(len(game["events"]) for game in games)
+
+
+def _play(engine, engine_name: str, counts, events_wanted: int, first: int = 0) -> list[dict]:
     from engines.base import CHANCE
     from engines.chance import derive
 
     sys.path.insert(0, str(ROOT / "tests" / "engines"))
-    from test_conformance import Rng, seat_counts  # the suite's deterministic rng
+    from test_conformance import Rng  # the suite's deterministic rng
 
-    engine = registry.get(engine_name)
-    games, total, g = [], 0, 0
-    counts = seat_counts(engine)
+    games, total, g = [], 0, first
     while total < events_wanted:
         seats = counts[g % len(counts)]
         config = engine.validate_config({}, seats)
@@ -69,8 +87,7 @@ def record(engine_name: str, events_wanted: int, path: Path) -> int:
         games.append({"config": config, "seats": seats, "events": events})
         total += len(events)
         g += 1
-    path.write_text(json.dumps({"engine": engine_name, "games": games}))
-    return total
+    return games
 
 
 def child(mode: str, path: str, cold: bool = False) -> None:
@@ -84,6 +101,13 @@ def child(mode: str, path: str, cold: bool = False) -> None:
         # that load is no more a cost of each event than the import is.
         engine.setup(data["games"][0]["config"], data["games"][0]["seats"])
     loads = json.loads
+    if data.get("warm"):
+        # --warm: every mode, base included, first replays other games, as a verifier has done
+        # before this stream; the counted work then starts from a warm process.
+        from engines.base import replay
+
+        for game in data["warm"]:
+            replay(engine, game["config"], game["seats"], [loads(text) for text in game["events"]])
     if mode == "loads":
         for game in data["games"]:
             for text in game["events"]:
@@ -141,6 +165,13 @@ def main() -> None:
     parser.add_argument("engines", nargs="*")
     parser.add_argument("--events", type=int, default=3000)
     parser.add_argument("--cold", action="store_true", help="count the engine's first-use data load in the replay")
+    parser.add_argument(
+        "--warm",
+        type=int,
+        default=0,
+        metavar="EVENTS",
+        help="first replay about this many events of other games in every run (base too): a warm process",
+    )
     parser.add_argument("--child", nargs=2, metavar=("MODE", "FILE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -159,7 +190,7 @@ def main() -> None:
         workdir = Path(tmp)
         for name in names:
             path = workdir / f"{name}.json"
-            count = record(name, args.events, path)
+            count = record(name, args.events, path, args.warm)
             # A whole native replay first, so every module it imports (lazily too) has a fresh .pyc
             # before the counted runs: a compile inside one of them would count as replay work.
             subprocess.run(
