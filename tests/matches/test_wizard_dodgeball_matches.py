@@ -78,13 +78,15 @@ def test_illegal_dodgeball_actions_are_refused_with_a_reason_and_append_nothing(
     refused(clients[0], duel, 0, {"type": "throw", "target": 45}, "ball_not_active")
 
 
-def test_a_passive_player_loses_to_the_bot_by_the_books_only_ending(
-    alice, client_for, django_capture_on_commit_callbacks
-):
+def test_a_passive_player_against_the_bot_ends_only_by_the_books(alice, client_for, django_capture_on_commit_callbacks):
     """RULES.md "Winning" and "Unfinished games": a player who only ends turns keeps every wizard
     and, in the end, every thrown ball at home. No head count or stalling rule ends the game any
-    more; the bound on turns (2000) of a match with a bot in it is far away: the bot teleports
-    the balls back and knocks every wizard out. The bot answers in the same request."""
+    more; the bound on turns (2000) of a match with a bot in it is far away: the game ends when a
+    team has no wizard left on the court. Almost always that is the passive team (the bot
+    teleports the balls back and knocks every wizard out), but a passive wizard still catches a
+    throw on doubles (RULES.md "Doubles"), which puts the thrower out: in one of 60 engine-level games of this kind, the
+    catches won it (and once in CI; the match's dice come from its own secret, so
+    which game that is changes from run to run). The bot answers in the same request."""
     client = client_for(alice)
     created = client.post(
         "/api/matches/",
@@ -106,7 +108,10 @@ def test_a_passive_player_loses_to_the_bot_by_the_books_only_ending(
             assert post_action(client, m, 0, action).status_code == 201
     m = fresh(match)
     assert m.status == Match.Status.FINISHED and m.verdict == Match.Verdict.VERIFIED
-    assert m.result["winners"] == [1] and m.result["placements"] == [2, 1] and m.result["scores"][0] == 0
+    (winner,) = m.result["winners"]
+    loser = 1 - winner
+    assert m.result["placements"][winner] == 1 and m.result["placements"][loser] == 2
+    assert m.result["reason"] == f"{('First', 'Second')[loser]} team has no wizards left on the court."
     assert not m.result.get("unfinished")
 
 
