@@ -22,10 +22,33 @@ def group_with(character, galleons=50):
     raise AssertionError(f"no helper Group holds {character}")
 
 
-def random_playout(version, seed, config, bound=5000):
-    """Yield ``(engine, state, seat, rng)`` before every event of a random game (``seat`` None before
-    a chance event); the game must end within ``bound`` events. A caller may draw from ``rng``
-    before the next event: the bot then draws after it, the same way every time."""
+class Turn:
+    """One event of a game, seen before it applies: the engine, the ``state`` it applies to (the
+    caller must not change it), the ``seat`` that moves (None before a chance event) and the game's
+    ``rng``. The ``event`` is made when first asked for, so a caller may draw from ``rng`` first and
+    the bot then draws after it, the same way every time. ``after`` is the state the event led to,
+    set once the game has gone on past it."""
+
+    def __init__(self, engine, state, seat, rng, bot):
+        self.engine, self.state, self.seat, self.rng, self.bot = engine, state, seat, rng, bot
+        self.after = None
+        self._event = None
+
+    @property
+    def event(self):
+        if self._event is None:
+            if self.seat is None:
+                outcome = chance_draw(self.engine.chance(self.state), self.rng.randrange)
+                self._event = {"kind": "chance", "outcome": outcome}
+            else:
+                action = self.engine.bot_action(self.bot, self.state, self.seat, self.rng)
+                self._event = {"kind": "action", "seat": self.seat, "action": action}
+        return self._event
+
+
+def turns(version, seed, config, bot="random", bound=5000):
+    """Yield a ``Turn`` before every event of a game ``bot`` plays on both seats, with chance drawn
+    from the same ``random.Random(seed)``; the game must end within ``bound`` events."""
     engine = ENGINES[version]
     rng = random.Random(seed)
     s = engine.setup(config, 2)
@@ -33,36 +56,23 @@ def random_playout(version, seed, config, bound=5000):
         tm = engine.to_move(s)
         if not tm:
             return
-        if tm == [CHANCE]:
-            yield engine, s, None, rng
-            ev = {"kind": "chance", "outcome": chance_draw(engine.chance(s), rng.randrange)}
-        else:
-            seat = tm[int(rng.random() * len(tm))]
-            yield engine, s, seat, rng
-            ev = {"kind": "action", "seat": seat, "action": engine.bot_action("random", s, seat, rng)}
-        s = engine.apply(s, ev)
+        seat = None if tm == [CHANCE] else tm[int(rng.random() * len(tm))]
+        turn = Turn(engine, s, seat, rng, bot)
+        yield turn
+        s = turn.after = engine.apply(s, turn.event)
     raise AssertionError("the game did not end")
+
+
+def random_playout(version, seed, config, bound=5000):
+    """Yield ``(engine, state, seat, rng)`` before every event of a random game (``Turn``)."""
+    for turn in turns(version, seed, config, bound=bound):
+        yield turn.engine, turn.state, turn.seat, turn.rng
 
 
 def played_events(version, seed, config, bot="random", bound=5000):
-    """Yield ``(engine, state, event)`` before every event of a game ``bot`` plays on both seats
-    (``state`` is the state the event applies to; the caller must not change it); the game must end
-    within ``bound`` events."""
-    engine = ENGINES[version]
-    rng = random.Random(seed)
-    s = engine.setup(config, 2)
-    for _ in range(bound):
-        tm = engine.to_move(s)
-        if not tm:
-            return
-        if tm == [CHANCE]:
-            ev = {"kind": "chance", "outcome": chance_draw(engine.chance(s), rng.randrange)}
-        else:
-            seat = tm[int(rng.random() * len(tm))]
-            ev = {"kind": "action", "seat": seat, "action": engine.bot_action(bot, s, seat, rng)}
-        yield engine, s, ev
-        s = engine.apply(s, ev)
-    raise AssertionError("the game did not end")
+    """Yield ``(engine, state, event)`` before every event of a game ``bot`` plays on both seats."""
+    for turn in turns(version, seed, config, bot, bound):
+        yield turn.engine, turn.state, turn.event
 
 
 def varied_configs():

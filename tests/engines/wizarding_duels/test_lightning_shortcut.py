@@ -4,17 +4,14 @@ quest that holds, and a quiet event changes nothing it reads. On random playouts
 versions, with Quest decks holding as many lightning quests as a deck may, the full check after
 every event scores nothing more than the engine scored, at every state."""
 
-import random
 from collections import Counter
 
 import pytest
 
-from engines.base import CHANCE
-from engines.chance import draw as chance_draw
 from engines.treecopy import copy_tree
 from engines.wizarding_duels import content, groups, rules
 
-from .playouts import ENGINES
+from .playouts import turns
 
 FULL_CHECK = rules.check_lightning  # the engine's calls to it are counted below
 
@@ -37,31 +34,28 @@ def lightning_group(seed: int, left_out: str) -> dict:
 
 def play(version: str, seed: int, config: dict, seen: Counter) -> None:
     """A random game; after every event the full check must find nothing left to score."""
-    engine = ENGINES[version]
-    rng = random.Random(seed)
-    s = engine.setup(config, 2)
+    last = None
+    for turn in turns(version, seed, config):
+        if last and not judged(*last, seen):
+            return
+        turn.event  # noqa: B018 - the bot chooses before the count is taken, as the engine applies
+        last = turn, seen["checks"]
+    judged(*last, seen)
+
+
+def judged(turn, checks: int, seen: Counter) -> bool:
+    """Whether the full check on the state ``turn``'s event led to scores nothing the engine left;
+    counts whether the engine checked (``checks`` was the count before the event applied)."""
+    s = turn.after
+    full = copy_tree(s)
+    FULL_CHECK(full)
+    if full != s:
+        seen["missed"] += 1
+        return False
     lightning = rules._lightning_quests(s["pack"])
-    for _ in range(5000):
-        tm = engine.to_move(s)
-        if not tm:
-            return
-        if tm == [CHANCE]:
-            ev = {"kind": "chance", "outcome": chance_draw(engine.chance(s), rng.randrange)}
-        else:
-            seat = tm[int(rng.random() * len(tm))]
-            ev = {"kind": "action", "seat": seat, "action": engine.bot_action("random", s, seat, rng)}
-        checks = seen["checks"]
-        s = engine.apply(s, ev)
-        full = copy_tree(s)
-        FULL_CHECK(full)
-        if full != s:
-            seen["missed"] += 1
-            return
-        if s["phase"] in ("start", "activation", "end") and any(
-            q in lightning for p in s["players"] for q in p["active"]
-        ):
-            seen["skipped with a lightning quest active" if seen["checks"] == checks else "checked"] += 1
-    raise AssertionError("the game did not end")
+    if s["phase"] in ("start", "activation", "end") and any(q in lightning for p in s["players"] for q in p["active"]):
+        seen["skipped with a lightning quest active" if seen["checks"] == checks else "checked"] += 1
+    return True
 
 
 def playouts(monkeypatch) -> Counter:
