@@ -268,6 +268,9 @@ SPECTACULAR_SETTINGS = {
 }
 
 REDIS_URL = env_str("REDIS_URL", "")
+#: Seconds a request waits for its broadcast's sends after its commit (matches/live.py ``run_sends``);
+#: past it the outbox keeps the broadcast and its sweeper sends it later.
+LIVE_BROADCAST_TIMEOUT = env_int("LIVE_BROADCAST_TIMEOUT", 5)
 
 if REDIS_URL:
     CHANNEL_LAYERS = {

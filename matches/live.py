@@ -22,6 +22,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
+from django.conf import settings
 
 from . import eventstore, selectors
 from .models import Match, MatchLog, Seat
@@ -112,7 +113,20 @@ def run_sends(layer, send_all: Callable[[], Awaitable[None]]) -> None:
     if not isinstance(layer, RedisChannelLayer):
         async_to_sync(send_all)()
         return
-    asyncio.run_coroutine_threadsafe(send_all(), _sender_loop()).result()
+    sending = asyncio.run_coroutine_threadsafe(send_all(), _sender_loop())
+    # A Redis that takes the connection and never answers would hold the request that committed a
+    # move until the socket timeout (30 s, for the sockets' blocking pops), each of the broadcast's
+    # sends in turn. Bounded here instead: the sends are cancelled and the error leaves the outbox
+    # message pending, so the write is answered at once and the sweeper sends the frames later.
+    try:
+        sending.result(timeout=settings.LIVE_BROADCAST_TIMEOUT)
+    except TimeoutError:
+        sending.cancel()
+        raise BroadcastTimeout(f"the broadcast's sends took longer than {settings.LIVE_BROADCAST_TIMEOUT} s") from None
+
+
+class BroadcastTimeout(Exception):
+    """A broadcast's sends did not finish in ``LIVE_BROADCAST_TIMEOUT`` seconds (``run_sends``)."""
 
 
 def _sender_loop() -> asyncio.AbstractEventLoop:

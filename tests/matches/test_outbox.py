@@ -7,6 +7,7 @@ unreachable the message waits and the sweeper delivers it once they are back.
 
 from __future__ import annotations
 
+import socket
 from datetime import timedelta
 
 import pytest
@@ -77,6 +78,43 @@ def test_a_move_committed_while_redis_is_down_answers_201_and_is_broadcast_once_
         assert event_count(match) == before + 1
         [waiting] = pending("match.broadcast")
         assert waiting.attempts == 1 and "Error" in waiting.last_error
+    with override_settings(CHANNEL_LAYERS=IN_MEMORY):
+        channel_layers.backends = {}
+        assert outbox_sweep(now=timezone.now() + timedelta(minutes=10)) == 1
+    assert not pending().exists()
+
+
+@pytest.fixture
+def silent_redis():
+    """Channel layers on a server that takes connections and never answers (a listening socket
+    nobody reads: the kernel completes the handshakes), with a socket timeout far past the test's."""
+    server = socket.create_server(("127.0.0.1", 0), backlog=64)
+    address = f"redis://127.0.0.1:{server.getsockname()[1]}/0"
+    yield {
+        "default": {
+            "BACKEND": "matches.layers.SharedReaderRedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": address, "socket_timeout": 600, "socket_connect_timeout": 600}]},
+        }
+    }
+    server.close()
+
+
+@pytest.mark.timeout(120)  # without the broadcast's own bound, the request waits out the socket's 600 s
+def test_a_move_committed_while_redis_never_answers_answers_201_and_is_broadcast_once_redis_is_back(
+    alice, bob, client_for, fresh_layers, silent_redis, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        match = new_duel(alice, bob)
+    before = event_count(match)
+    legal = client_for(bob).get(f"/api/matches/{match.id}/legal/").json()["actions"]
+    with override_settings(CHANNEL_LAYERS=silent_redis, LIVE_BROADCAST_TIMEOUT=1):
+        channel_layers.backends = {}
+        with django_capture_on_commit_callbacks(execute=True):
+            response = post_action(client_for(bob), match, 1, legal[0])
+        assert response.status_code == 201, response.content
+        assert event_count(match) == before + 1
+        [waiting] = pending("match.broadcast")
+        assert waiting.attempts == 1 and "BroadcastTimeout" in waiting.last_error, waiting.last_error
     with override_settings(CHANNEL_LAYERS=IN_MEMORY):
         channel_layers.backends = {}
         assert outbox_sweep(now=timezone.now() + timedelta(minutes=10)) == 1
