@@ -528,7 +528,9 @@ class Annihilageddon(Engine):
             if len(action) != 3 or "slot" not in action:
                 return None
             slot = action["slot"]
-            slot = int(slot) if isinstance(slot, int) or (isinstance(slot, float) and slot.is_integer()) else None
+            # JSON's true is not slot 1, though Python's True == 1: a bool is refused as a prompt's
+            # answer is (_answer_offered). A whole float (1.0) stays slot 1, as it always bought.
+            slot = int(slot) if type(slot) is int or (type(slot) is float and slot.is_integer()) else None
             lineup = state["lineup"]
             if slot is None or not 0 <= slot < len(lineup) or not lineup[slot]:
                 return None

@@ -281,3 +281,19 @@ def test_wild_magic_under_wild_child_costs_2_worked_out_once_per_buy(monkeypatch
     with pytest.raises(IllegalAction) as err:
         act(bought, 0, type="buy", **{"from": "wild_magic"})  # 1 Power left: not enough
     assert err.value.code == "cannot_buy"
+
+
+def test_a_line_up_slot_of_true_is_refused_where_1_and_1_0_buy_slot_1():
+    """A slot is a JSON number (RULES.md, "Actions and prompts"): Python's True == 1 must not make
+    ``true`` buy slot 1, nor change anything."""
+    st = table(2, hands={0: ["glyph"] * 4}, lineup=LINEUP)
+    for _ in range(4):
+        st = act(st, 0, type="play", card="glyph")
+    for slot in (1, 1.0):
+        assert act(st, 0, type="buy", **{"from": "lineup", "slot": slot})["players"][0]["discard"][-1] == LINEUP[1]
+    before = repr(st)
+    for check in (E.validate, lambda s, seat, a: act(s, seat, **a)):
+        with pytest.raises(IllegalAction) as refused:
+            check(st, 0, {"type": "buy", "from": "lineup", "slot": True})
+        assert refused.value.code == "cannot_buy"
+    assert repr(st) == before
