@@ -1398,6 +1398,44 @@ def _safest_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], poin
     return -1 if found == 99 else found
 
 
+#: Every route that comes one space nearer with every step to a goal two or three spaces away, as
+#: the offsets of the spaces it enters, by the goal's offset (``_clear_route``): constants of the
+#: hex grid alone (no board, pack or game), written out so that no process works them out, neither
+#: at import nor in a replay (issue 17, P1; ``test_route_search.py`` derives them from the grid).
+NEARER_ROUTES: dict[tuple[int, int], tuple[tuple[tuple[int, int], ...], ...]] = {
+    (0, -2): (((0, -1), (0, -2)),),
+    (1, -2): (((1, -1), (1, -2)), ((0, -1), (1, -2))),
+    (2, -2): (((1, -1), (2, -2)),),
+    (-1, -1): (((0, -1), (-1, -1)), ((-1, 0), (-1, -1))),
+    (2, -1): (((1, 0), (2, -1)), ((1, -1), (2, -1))),
+    (-2, 0): (((-1, 0), (-2, 0)),),
+    (2, 0): (((1, 0), (2, 0)),),
+    (-2, 1): (((-1, 0), (-2, 1)), ((-1, 1), (-2, 1))),
+    (1, 1): (((1, 0), (1, 1)), ((0, 1), (1, 1))),
+    (-2, 2): (((-1, 1), (-2, 2)),),
+    (-1, 2): (((-1, 1), (-1, 2)), ((0, 1), (-1, 2))),
+    (0, 2): (((0, 1), (0, 2)),),
+    (0, -3): (((0, -1), (0, -2), (0, -3)),),
+    (1, -3): (((1, -1), (1, -2), (1, -3)), ((0, -1), (1, -2), (1, -3)), ((0, -1), (0, -2), (1, -3))),
+    (2, -3): (((1, -1), (2, -2), (2, -3)), ((1, -1), (1, -2), (2, -3)), ((0, -1), (1, -2), (2, -3))),
+    (3, -3): (((1, -1), (2, -2), (3, -3)),),
+    (-1, -2): (((0, -1), (0, -2), (-1, -2)), ((0, -1), (-1, -1), (-1, -2)), ((-1, 0), (-1, -1), (-1, -2))),
+    (3, -2): (((1, 0), (2, -1), (3, -2)), ((1, -1), (2, -1), (3, -2)), ((1, -1), (2, -2), (3, -2))),
+    (-2, -1): (((0, -1), (-1, -1), (-2, -1)), ((-1, 0), (-1, -1), (-2, -1)), ((-1, 0), (-2, 0), (-2, -1))),
+    (3, -1): (((1, 0), (2, 0), (3, -1)), ((1, 0), (2, -1), (3, -1)), ((1, -1), (2, -1), (3, -1))),
+    (-3, 0): (((-1, 0), (-2, 0), (-3, 0)),),
+    (3, 0): (((1, 0), (2, 0), (3, 0)),),
+    (-3, 1): (((-1, 0), (-2, 0), (-3, 1)), ((-1, 0), (-2, 1), (-3, 1)), ((-1, 1), (-2, 1), (-3, 1))),
+    (2, 1): (((1, 0), (2, 0), (2, 1)), ((1, 0), (1, 1), (2, 1)), ((0, 1), (1, 1), (2, 1))),
+    (-3, 2): (((-1, 0), (-2, 1), (-3, 2)), ((-1, 1), (-2, 1), (-3, 2)), ((-1, 1), (-2, 2), (-3, 2))),
+    (1, 2): (((1, 0), (1, 1), (1, 2)), ((0, 1), (1, 1), (1, 2)), ((0, 1), (0, 2), (1, 2))),
+    (-3, 3): (((-1, 1), (-2, 2), (-3, 3)),),
+    (-2, 3): (((-1, 1), (-2, 2), (-2, 3)), ((-1, 1), (-1, 2), (-2, 3)), ((0, 1), (-1, 2), (-2, 3))),
+    (-1, 3): (((-1, 1), (-1, 2), (-1, 3)), ((0, 1), (-1, 2), (-1, 3)), ((0, 1), (0, 2), (-1, 3))),
+    (0, 3): (((0, 1), (0, 2), (0, 3)),),
+}
+
+
 def _clear_route(entry, start: tuple[int, int], goal: tuple[int, int], far: int, points: int) -> bool:
     """Is there a route from ``start`` to ``goal`` (``far`` spaces apart) within ``points`` that
     enters no Dangerous space and comes one space nearer the goal with every step? Most moves have
@@ -1406,7 +1444,27 @@ def _clear_route(entry, start: tuple[int, int], goal: tuple[int, int], far: int,
     ``entry(n)`` is the step into ``n`` (``_Entries``): only the one or two neighbours nearer the
     goal are read, not a space's whole step list (``steps(h)``), which is built only for a search
     that needs every step (issue 17, P1)."""
+    if far == 1:
+        e = entry(goal)  # the one route: the step into the goal
+        return e is not None and not e[1] and e[0] <= points
+    q, r = start
     gq, gr = goal
+    routes = NEARER_ROUTES.get((gq - q, gr - r))
+    if routes is not None:
+        # Near goals: each such route's spaces from the grid's table, read in turn, where the layers
+        # below work out every space's one or two nearer neighbours (issue 17, P1;
+        # ``test_route_search.py`` holds ``_clear_route`` to the distance of every neighbour).
+        for route in routes:
+            used = 0
+            for dq, dr in route:
+                e = entry((q + dq, r + dr))
+                if e is None or e[1]:
+                    break
+                used += e[0]
+            else:
+                if used <= points:
+                    return True
+        return False
     # Each space of the layer ``left`` spaces from the goal, with the fewest points used to come
     # to it along such a route.
     layer = {start: 0}
