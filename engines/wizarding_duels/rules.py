@@ -1284,7 +1284,7 @@ def safest_to(s: State, m: dict, points: int, h: tuple[int, int]) -> int | None:
 def riskier_routes_to(s: State, m: dict, points: int, h: tuple[int, int], safest: int) -> list[int]:
     """Version 2: the ``dangerous`` counts ``move_choices`` offers for the destination ``h`` (whose
     safest route enters ``safest`` Dangerous spaces): ``route_dangers(s, m, points)[h]`` above it."""
-    _terrain_of, steps, searches, _entry = _step_rules(s, m)
+    _terrain_of, steps, searches, entry = _step_rules(s, m)
     start = hex_of(m)
     reach = searches.get(("routes", start, points))
     if reach is not None:
@@ -1295,22 +1295,26 @@ def riskier_routes_to(s: State, m: dict, points: int, h: tuple[int, int], safest
         # Only the routes that can still reach ``h`` (issue 17, P1), kept like the whole search.
         ds = searches.get(("routes_to", start, points, h))
         if ds is None:
-            ds = searches[("routes_to", start, points, h)] = _routes_to(steps, start, h, points)
+            ds = searches[("routes_to", start, points, h)] = _routes_to(steps, entry, start, h, points)
     return [k for k in sorted(ds) if k > safest]
 
 
-def _routes_to(steps, start: tuple[int, int], goal: tuple[int, int], points: int) -> frozenset[int]:
+def _routes_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], points: int) -> frozenset[int]:
     """Every number of Dangerous entries some route from ``start`` to ``goal`` within ``points``
     makes: the union of ``_routes(steps, start, points)[(goal, used)]`` over ``used``, by the same
     search over only the pairs (space, points used) from which the goal is still within the points
     left (``_safest_to``). Routes go on from the goal too: one may come back to it."""
     gq, gr = goal
+    dq, dr = start[0] - gq, start[1] - gr
+    if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
+        return frozenset()
     # Each pair's counts as an int whose bit k is set when some route there makes k entries:
     # a union is ``|`` and entering a Dangerous space a shift, where sets of ints cost a Python
     # call per count (this search was about 6% of a replay's profile, issue 17, P1).
     layers: list[dict] = [{start: 1}] + [{} for _ in range(points)]
     out = 0
-    for used in range(points + 1):
+    last = points - 1
+    for used in range(last):
         for h, ds in layers[used].items():
             if h == goal:
                 out |= ds
@@ -1323,6 +1327,17 @@ def _routes_to(steps, start: tuple[int, int], goal: tuple[int, int], points: int
                     continue
                 layer = layers[c]
                 layer[n] = layer.get(n, 0) | (ds << add)
+    # With one point left only a step into the goal for one point is in reach (``_safest_to``):
+    # its entry, read once, instead of each space's step list (issue 17, P1).
+    if last >= 0:
+        e = entry(goal)
+        into = e[1] if e is not None and e[0] == 1 else None
+        for h, ds in layers[last].items():
+            if h == goal:
+                out |= ds
+            elif into is not None:
+                out |= ds << into
+    out |= layers[points].get(goal, 0)
     return frozenset(k for k in range(out.bit_length()) if out >> k & 1)
 
 
@@ -1376,7 +1391,8 @@ def _safest_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], poin
     # from it with as many entries or more does nothing a route from there did not.
     low: dict = {}
     found = 99
-    for used in range(points + 1):
+    last = points - 1
+    for used in range(last):
         for h, d0 in layers[used].items():
             if d0 >= low.get(h, 99):
                 continue
@@ -1395,6 +1411,22 @@ def _safest_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], poin
                 layer = layers[c]
                 if d < layer.get(n, 99):
                     layer[n] = d
+    # With one point left, the spaces of the layer are the goal or next to it, and the only step
+    # still in reach is one into the goal for one point: its entry, read once, where each space's
+    # whole step list would be built and read (issue 17, P1). A route the pruning above would
+    # have dropped here has more entries than one kept, so the least is the same.
+    if last >= 0:
+        e = entry(goal)
+        into = e[1] if e is not None and e[0] == 1 else None
+        for h, d0 in layers[last].items():
+            if h == goal:
+                if d0 < found:
+                    found = d0
+            elif into is not None and d0 + into < found:
+                found = d0 + into
+    d0 = layers[points].get(goal, 99)
+    if d0 < found:
+        found = d0
     return -1 if found == 99 else found
 
 
