@@ -175,10 +175,22 @@ def sees(a: Hex, b: Hex, blockers: Iterable[Hex]) -> bool:
         if g <= -mm2 or g >= far or x == a or x == b:
             continue
         boxes.append((cx, cy, x))
+        side = f
     if not boxes:
         return True
+    # The corners on the far side of the centres' line from a blocker (the last kept) first, in
+    # both spaces: their segments pass it by most often, so two clear ones are found after fewer
+    # segment tests. Which corners are tried first changes no answer, only the work (issue 17, P1).
+    if side > 0:
+        away = [ex - ey, 2 * ex, ex + ey, ey - ex, -2 * ex, -ex - ey]
+    else:
+        away = [ey - ex, -2 * ex, -ex - ey, ex - ey, 2 * ex, ex + ey]
+    order = sorted(range(6), key=away.__getitem__)
+    acs = corners(a)
     tcs = corners(b)
-    for c in corners(a):
+    tcs = [tcs[i] for i in order]
+    for i in order:
+        c = acs[i]
         x0, y0 = c
         clear = 0
         for t in tcs:

@@ -1,8 +1,9 @@
 """``geometry.sees`` keeps only the blockers whose open interior can meet the hull of the two
 spaces (two separating axes, exact integers) instead of every blocker within range of both
 (``_candidates``), and says there is sight at once when none is left (issue 17, P1). Dropping a
-blocker that cannot cut any corner-to-corner segment changes no answer: on crowded patches, random
-blocker sets and the packs' boards, it answers what the corner test over ``_candidates`` answers."""
+blocker that cannot cut any corner-to-corner segment changes no answer, nor does trying first the
+corners on the far side of a blocker (issue 17, P1): on crowded patches, random blocker sets and the
+packs' boards, it answers what the corner test over ``_candidates``, in corner order, answers."""
 
 import random
 
