@@ -104,11 +104,16 @@ def segment_enters_hex(p0, p1, h: Hex) -> bool:
         return False
     if (y0 <= cy - 2 and y1 <= cy - 2) or (y0 >= cy + 2 and y1 >= cy + 2):
         return False
+    return _enters(x0, y0, x1 - x0, y1 - y0, cx, cy)
+
+
+def _enters(x0: int, y0: int, ex: int, ey: int, cx: int, cy: int) -> bool:
+    """``segment_enters_hex`` past its box test, for the segment from ``(x0, y0)`` along ``(ex, ey)``
+    and the hex centred on ``(cx, cy)`` in the integer frame: ``sees`` tests the box itself."""
     # The segment's line misses the open interior when every corner lies on one side of it or on
     # it (the hex is convex): corner ``(cx + dx, cy + dy)`` sits ``f + ex * dy - ey * dx`` off the
     # line, and the corner offsets come in opposite pairs, so they lie within ``f - m .. f + m``
     # (issue 17, P1: most segments a blocker's box lets through pass it by).
-    ex, ey = x1 - x0, y1 - y0
     m = max(abs(ex - ey), abs(ex + ey), 2 * abs(ex))
     if m:
         f = ex * (cy - y0) - ey * (cx - x0)
@@ -116,25 +121,60 @@ def segment_enters_hex(p0, p1, h: Hex) -> bool:
             return False
     u0, v0 = x0 - cx, y0 - cy
     # The interval of t, clipped to [0, 1] from the start: max(lo, 0) < min(hi, 1) exactly when
-    # lo < hi, lo < 1 and hi > 0.
+    # lo < hi, lo < 1 and hi > 0. Each slab ``-c < w(t) < c``, ``w(t) = w0 + t * k``:
+    # ``fa = c - w0 > t * k`` and ``fb = c + w0 > -t * k``; for ``k > 0`` that is ``t < fa / k``
+    # and ``t > -fb / k``, for ``k < 0`` ``t > -fa / -k`` and ``t < fb / -k``, and for ``k == 0``
+    # the segment is parallel to the slab, outside it (or on its edge) unless both are positive.
+    # The three slabs are written out, not looped over a tuple of them built per segment: a
+    # blocked sight line asks this of every segment it tests (issue 17, P1).
     lo_n, lo_d, hi_n, hi_d = 0, 1, 1, 1
-    # Each slab ``-c < w(t) < c``, ``w(t) = w0 + t * k``: ``fa = c - w0 > t * k`` and
-    # ``fb = c + w0 > -t * k``.
-    for fa, fb, k in ((1 - u0, 1 + u0, ex), (2 - u0 - v0, 2 + u0 + v0, ex + ey), (2 + u0 - v0, 2 - u0 + v0, ey - ex)):
-        if k > 0:
-            # t < fa / k and t > -fb / k
-            if fa * hi_d < hi_n * k:
-                hi_n, hi_d = fa, k
-            if -fb * lo_d > lo_n * k:
-                lo_n, lo_d = -fb, k
-        elif k < 0:
-            # t > -fa / -k and t < fb / -k
-            if -fa * lo_d > lo_n * -k:
-                lo_n, lo_d = -fa, -k
-            if fb * hi_d < hi_n * -k:
-                hi_n, hi_d = fb, -k
-        elif fa <= 0 or fb <= 0:
-            return False  # parallel to the slab and outside it (or on its edge)
+    # |u| < 1
+    k = ex
+    fa, fb = 1 - u0, 1 + u0
+    if k > 0:
+        if fa < hi_n * k:
+            hi_n, hi_d = fa, k
+        if -fb > lo_n * k:
+            lo_n, lo_d = -fb, k
+    elif k < 0:
+        if -fa > lo_n * -k:
+            lo_n, lo_d = -fa, -k
+        if fb < hi_n * -k:
+            hi_n, hi_d = fb, -k
+    elif fa <= 0 or fb <= 0:
+        return False
+    # |u + v| < 2
+    k = ex + ey
+    w = u0 + v0
+    fa, fb = 2 - w, 2 + w
+    if k > 0:
+        if fa * hi_d < hi_n * k:
+            hi_n, hi_d = fa, k
+        if -fb * lo_d > lo_n * k:
+            lo_n, lo_d = -fb, k
+    elif k < 0:
+        if -fa * lo_d > lo_n * -k:
+            lo_n, lo_d = -fa, -k
+        if fb * hi_d < hi_n * -k:
+            hi_n, hi_d = fb, -k
+    elif fa <= 0 or fb <= 0:
+        return False
+    # |v - u| < 2
+    k = ey - ex
+    w = v0 - u0
+    fa, fb = 2 - w, 2 + w
+    if k > 0:
+        if fa * hi_d < hi_n * k:
+            hi_n, hi_d = fa, k
+        if -fb * lo_d > lo_n * k:
+            lo_n, lo_d = -fb, k
+    elif k < 0:
+        if -fa * lo_d > lo_n * -k:
+            lo_n, lo_d = -fa, -k
+        if fb * hi_d < hi_n * -k:
+            hi_n, hi_d = fb, -k
+    elif fa <= 0 or fb <= 0:
+        return False
     return lo_n * hi_d < hi_n * lo_d
 
 
@@ -197,10 +237,10 @@ def sees(a: Hex, b: Hex, blockers: Iterable[Hex]) -> bool:
             x1, y1 = t
             lo_x, hi_x = (x0, x1) if x0 <= x1 else (x1, x0)
             lo_y, hi_y = (y0, y1) if y0 <= y1 else (y1, y0)
-            for cx, cy, x in boxes:
+            for cx, cy, _x in boxes:
                 if hi_x <= cx - 1 or lo_x >= cx + 1 or hi_y <= cy - 2 or lo_y >= cy + 2:
                     continue
-                if segment_enters_hex(c, t, x):
+                if _enters(x0, y0, x1 - x0, y1 - y0, cx, cy):  # ``segment_enters_hex(c, t, _x)``
                     break
             else:
                 clear += 1
