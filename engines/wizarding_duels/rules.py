@@ -1433,7 +1433,7 @@ def _safest_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], poin
 #: Every route that comes one space nearer with every step to a goal two or three spaces away, as
 #: the offsets of the spaces it enters, by the goal's offset (``_clear_route``): constants of the
 #: hex grid alone (no board, pack or game), written out so that no process works them out, neither
-#: at import nor in a replay (issue 17, P1; ``test_route_search.py`` derives them from the grid).
+#: at import nor in a replay (issue 17, P1; ``test_nearer_routes.py`` derives them from the grid).
 NEARER_ROUTES: dict[tuple[int, int], tuple[tuple[tuple[int, int], ...], ...]] = {
     (0, -2): (((0, -1), (0, -2)),),
     (1, -2): (((1, -1), (1, -2)), ((0, -1), (1, -2))),
