@@ -104,11 +104,16 @@ def segment_enters_hex(p0, p1, h: Hex) -> bool:
         return False
     if (y0 <= cy - 2 and y1 <= cy - 2) or (y0 >= cy + 2 and y1 >= cy + 2):
         return False
+    return _enters(x0, y0, x1 - x0, y1 - y0, cx, cy)
+
+
+def _enters(x0: int, y0: int, ex: int, ey: int, cx: int, cy: int) -> bool:
+    """``segment_enters_hex`` past its box test, for the segment from ``(x0, y0)`` along ``(ex, ey)``
+    and the hex centred on ``(cx, cy)`` in the integer frame: ``sees`` tests the box itself."""
     # The segment's line misses the open interior when every corner lies on one side of it or on
     # it (the hex is convex): corner ``(cx + dx, cy + dy)`` sits ``f + ex * dy - ey * dx`` off the
     # line, and the corner offsets come in opposite pairs, so they lie within ``f - m .. f + m``
     # (issue 17, P1: most segments a blocker's box lets through pass it by).
-    ex, ey = x1 - x0, y1 - y0
     m = max(abs(ex - ey), abs(ex + ey), 2 * abs(ex))
     if m:
         f = ex * (cy - y0) - ey * (cx - x0)
@@ -116,25 +121,60 @@ def segment_enters_hex(p0, p1, h: Hex) -> bool:
             return False
     u0, v0 = x0 - cx, y0 - cy
     # The interval of t, clipped to [0, 1] from the start: max(lo, 0) < min(hi, 1) exactly when
-    # lo < hi, lo < 1 and hi > 0.
+    # lo < hi, lo < 1 and hi > 0. Each slab ``-c < w(t) < c``, ``w(t) = w0 + t * k``:
+    # ``fa = c - w0 > t * k`` and ``fb = c + w0 > -t * k``; for ``k > 0`` that is ``t < fa / k``
+    # and ``t > -fb / k``, for ``k < 0`` ``t > -fa / -k`` and ``t < fb / -k``, and for ``k == 0``
+    # the segment is parallel to the slab, outside it (or on its edge) unless both are positive.
+    # The three slabs are written out, not looped over a tuple of them built per segment: a
+    # blocked sight line asks this of every segment it tests (issue 17, P1).
     lo_n, lo_d, hi_n, hi_d = 0, 1, 1, 1
-    # Each slab ``-c < w(t) < c``, ``w(t) = w0 + t * k``: ``fa = c - w0 > t * k`` and
-    # ``fb = c + w0 > -t * k``.
-    for fa, fb, k in ((1 - u0, 1 + u0, ex), (2 - u0 - v0, 2 + u0 + v0, ex + ey), (2 + u0 - v0, 2 - u0 + v0, ey - ex)):
-        if k > 0:
-            # t < fa / k and t > -fb / k
-            if fa * hi_d < hi_n * k:
-                hi_n, hi_d = fa, k
-            if -fb * lo_d > lo_n * k:
-                lo_n, lo_d = -fb, k
-        elif k < 0:
-            # t > -fa / -k and t < fb / -k
-            if -fa * lo_d > lo_n * -k:
-                lo_n, lo_d = -fa, -k
-            if fb * hi_d < hi_n * -k:
-                hi_n, hi_d = fb, -k
-        elif fa <= 0 or fb <= 0:
-            return False  # parallel to the slab and outside it (or on its edge)
+    # |u| < 1
+    k = ex
+    fa, fb = 1 - u0, 1 + u0
+    if k > 0:
+        if fa < hi_n * k:
+            hi_n, hi_d = fa, k
+        if -fb > lo_n * k:
+            lo_n, lo_d = -fb, k
+    elif k < 0:
+        if -fa > lo_n * -k:
+            lo_n, lo_d = -fa, -k
+        if fb < hi_n * -k:
+            hi_n, hi_d = fb, -k
+    elif fa <= 0 or fb <= 0:
+        return False
+    # |u + v| < 2
+    k = ex + ey
+    w = u0 + v0
+    fa, fb = 2 - w, 2 + w
+    if k > 0:
+        if fa * hi_d < hi_n * k:
+            hi_n, hi_d = fa, k
+        if -fb * lo_d > lo_n * k:
+            lo_n, lo_d = -fb, k
+    elif k < 0:
+        if -fa * lo_d > lo_n * -k:
+            lo_n, lo_d = -fa, -k
+        if fb * hi_d < hi_n * -k:
+            hi_n, hi_d = fb, -k
+    elif fa <= 0 or fb <= 0:
+        return False
+    # |v - u| < 2
+    k = ey - ex
+    w = v0 - u0
+    fa, fb = 2 - w, 2 + w
+    if k > 0:
+        if fa * hi_d < hi_n * k:
+            hi_n, hi_d = fa, k
+        if -fb * lo_d > lo_n * k:
+            lo_n, lo_d = -fb, k
+    elif k < 0:
+        if -fa * lo_d > lo_n * -k:
+            lo_n, lo_d = -fa, -k
+        if fb * hi_d < hi_n * -k:
+            hi_n, hi_d = fb, -k
+    elif fa <= 0 or fb <= 0:
+        return False
     return lo_n * hi_d < hi_n * lo_d
 
 
@@ -148,25 +188,59 @@ def sees(a: Hex, b: Hex, blockers: Iterable[Hex]) -> bool:
     """The rulebook's test, from ``a`` to ``b`` (ruling A-36); range 0 always sees itself."""
     if a == b:
         return True
-    near = _candidates(a, b, blockers)
-    if not near:
+    # Every corner-to-corner segment lies in the hull of the two spaces, the centre-to-centre
+    # segment ``e`` swept by one hex; a blocker whose open interior misses that hull blocks none of
+    # them. Two separating axes decide most blockers with a few integer steps: across ``e`` the
+    # hull's points lie within ``m`` of its line and a hex's within ``m`` of its centre, so a blocker
+    # ``f`` off the line by ``2m`` or more misses; along ``e`` likewise with ``mm`` and the span
+    # ``0 .. e.e``. A blocker neither axis separates is kept, as ``_candidates`` kept it (issue 17,
+    # P1: most sight lines then have no blocker left; ``test_sight_hull_filter.py`` holds ``sees``
+    # to the test over ``_candidates``).
+    ax, ay = 2 * a[0] + a[1], 3 * a[1]
+    ex, ey = 2 * b[0] + b[1] - ax, 3 * b[1] - ay
+    m2 = 2 * max(abs(ex - ey), abs(ex + ey), 2 * abs(ex))
+    mm2 = 2 * max(abs(ex + ey), abs(ey - ex), 2 * abs(ey))
+    far = ex * ex + ey * ey + mm2
+    # Each kept blocker's centre, for ``segment_enters_hex``'s own first test (the open interior
+    # lies strictly inside the corners' box), made here without a call: most blockers near a sight
+    # line miss most of its 36 corner-to-corner segments (issue 17, P1).
+    boxes = []
+    for x in blockers:
+        cx, cy = 2 * x[0] + x[1], 3 * x[1]
+        ux, uy = cx - ax, cy - ay
+        f = ex * uy - ey * ux
+        if f >= m2 or f <= -m2:
+            continue
+        g = ex * ux + ey * uy
+        if g <= -mm2 or g >= far or x == a or x == b:
+            continue
+        boxes.append((cx, cy, x))
+        side = f
+    if not boxes:
         return True
-    # Each blocker's centre, for ``segment_enters_hex``'s own first test (the open interior lies
-    # strictly inside the corners' box), made here without a call: most blockers near a sight line
-    # miss most of its 36 corner-to-corner segments (issue 17, P1).
-    boxes = [(2 * x[0] + x[1], 3 * x[1], x) for x in near]
+    # The corners on the far side of the centres' line from a blocker (the last kept) first, in
+    # both spaces: their segments pass it by most often, so two clear ones are found after fewer
+    # segment tests. Which corners are tried first changes no answer, only the work (issue 17, P1).
+    if side > 0:
+        away = [ex - ey, 2 * ex, ex + ey, ey - ex, -2 * ex, -ex - ey]
+    else:
+        away = [ey - ex, -2 * ex, -ex - ey, ex - ey, 2 * ex, ex + ey]
+    order = sorted(range(6), key=away.__getitem__)
+    acs = corners(a)
     tcs = corners(b)
-    for c in corners(a):
+    tcs = [tcs[i] for i in order]
+    for i in order:
+        c = acs[i]
         x0, y0 = c
         clear = 0
         for t in tcs:
             x1, y1 = t
             lo_x, hi_x = (x0, x1) if x0 <= x1 else (x1, x0)
             lo_y, hi_y = (y0, y1) if y0 <= y1 else (y1, y0)
-            for cx, cy, x in boxes:
+            for cx, cy, _x in boxes:
                 if hi_x <= cx - 1 or lo_x >= cx + 1 or hi_y <= cy - 2 or lo_y >= cy + 2:
                     continue
-                if segment_enters_hex(c, t, x):
+                if _enters(x0, y0, x1 - x0, y1 - y0, cx, cy):  # ``segment_enters_hex(c, t, _x)``
                     break
             else:
                 clear += 1
@@ -200,53 +274,63 @@ class Board:
         h0, h1 = spec["halves"]
         if nexus not in h0["nexus"] or nexus not in h1["nexus"]:
             raise KeyError(nexus)
-        n0 = parse(h0["nexus"][nexus])
-        n1 = parse(h1["nexus"][nexus])
-
-        def turn(k: str) -> Hex:
-            q, r = parse(k)
-            return n0[0] - (q - n1[0]), n0[1] - (r - n1[1])
+        n0q, n0r = parse(h0["nexus"][nexus])
+        n1q, n1r = parse(h1["nexus"][nexus])
+        # The second half turned about its Nexus space onto the first's: ``(q, r)`` goes to
+        # ``n0 - (h - n1)``, written out below without a call per space (issue 17, P1).
+        tq, tr = n0q + n1q, n0r + n1r
 
         self.map_id = spec["id"]
         self.nexus = nexus
         # Built once per board and process (``content.board``) and only read by play; the dicts
         # are filled in the spec's order, which no caller depends on (each is only looked up,
-        # and ``hexes`` is sorted), so no sort of the spec is needed (issue 17, P1).
-        self.terrain: dict[Hex, str] = {}
-        self.zones: dict[Hex, list[int]] = {}
-        #: The state's name ("q,r") of each space, and the printed terrain and Zones by that name:
-        #: the state names spaces by these strings, and writing one costs more than a lookup.
-        self.keys: dict[Hex, str] = {}
-        self.terrain_by_key: dict[str, str] = {}
-        self.zones_by_key: dict[str, list[int]] = {}
+        # and ``hexes`` is sorted), so no sort of the spec is needed (issue 17, P1). A board is
+        # built inside the first replay of a stream on its map, so each space is handled in as
+        # few passes as the fields allow.
+        terrain: dict[Hex, str] = {}
+        zones: dict[Hex, list[int]] = {}
         for k, t in h0["hexes"].items():
             h = parse(k)
-            self.terrain[h] = t
-            self.zones[h] = [0]
+            terrain[h] = t
+            zones[h] = [0]
         self.clash: list[Hex] = []
         for k, t in h1["hexes"].items():
-            h = turn(k)
-            if h in self.terrain:
-                if self.terrain[h] != t:
-                    self.clash.append(h)
-                self.zones[h] = [0, 1]
+            q, r = parse(k)
+            h = (tq - q, tr - r)
+            was = terrain.get(h)
+            if was is None:
+                terrain[h] = t
+                zones[h] = [1]
             else:
-                self.terrain[h] = t
-                self.zones[h] = [1]
-        self.arrival: list[list[Hex]] = [
-            [parse(k) for k in h0["arrival"]],
-            [turn(k) for k in h1["arrival"]],
-        ]
-        self.hexes: list[Hex] = sorted(self.terrain, key=_ROW_THEN_COLUMN)
-        for h, t in self.terrain.items():
-            k = self.keys[h] = key(h)
-            self.terrain_by_key[k] = t
-            self.zones_by_key[k] = self.zones[h]
+                if was != t:
+                    self.clash.append(h)
+                zones[h] = [0, 1]
+        self.terrain = terrain
+        self.zones = zones
+        arrival1 = []
+        for k in h1["arrival"]:
+            q, r = parse(k)
+            arrival1.append((tq - q, tr - r))
+        self.arrival: list[list[Hex]] = [list(map(parse, h0["arrival"])), arrival1]
+        self.hexes: list[Hex] = sorted(terrain, key=_ROW_THEN_COLUMN)
+        #: The state's name ("q,r") of each space, and the printed terrain and Zones by that name:
+        #: the state names spaces by these strings, and writing one costs more than a lookup.
+        keys = self.keys = dict(zip(terrain, map(key, terrain)))
+        self.terrain_by_key: dict[str, str] = dict(zip(keys.values(), terrain.values()))
+        self.zones_by_key: dict[str, list[int]] = dict(zip(keys.values(), zones.values()))
+        rough = []
+        impassable = []
+        for h, t in terrain.items():
+            if t != "open":
+                rough.append(keys[h])
+                if t == "impassable":
+                    impassable.append(h)
         #: The spaces whose printed terrain is not Open, by name.
-        self.rough_keys: frozenset[str] = frozenset(k for k, t in self.terrain_by_key.items() if t != "open")
+        self.rough_keys: frozenset[str] = frozenset(rough)
         #: Each half's Arrival Spaces by name.
-        self.arrival_keys: list[frozenset[str]] = [frozenset(map(self.keys.__getitem__, a)) for a in self.arrival]
-        self.impassable: list[Hex] = [h for h in self.hexes if self.terrain[h] == "impassable"]
+        self.arrival_keys: list[frozenset[str]] = [frozenset(map(keys.__getitem__, a)) for a in self.arrival]
+        impassable.sort(key=_ROW_THEN_COLUMN)
+        self.impassable: list[Hex] = impassable
         self._edge: dict[Hex, bool] = {}
         # Line of sight between two spaces, by the pair: on one board it depends on nothing else
         # (the printed Impassable spaces never change), and the board lives as long as the process.
@@ -263,7 +347,18 @@ class Board:
         never changes once built, so each space's answer is kept (issue 17, P1)."""
         edge = self._edge.get(h)
         if edge is None:
-            edge = self._edge[h] = len(self.board_neighbours(h)) < 6
+            # ``len(self.board_neighbours(h)) < 6``, stopping at the first neighbour off the board,
+            # without the lists: asked of nearly every space once per game (issue 17, P1).
+            t = self.terrain
+            q, r = h
+            edge = self._edge[h] = not (
+                (q + 1, r) in t
+                and (q + 1, r - 1) in t
+                and (q, r - 1) in t
+                and (q - 1, r) in t
+                and (q - 1, r + 1) in t
+                and (q, r + 1) in t
+            )
         return edge
 
     def in_zone(self, h: Hex, side: int) -> bool:

@@ -1284,7 +1284,7 @@ def safest_to(s: State, m: dict, points: int, h: tuple[int, int]) -> int | None:
 def riskier_routes_to(s: State, m: dict, points: int, h: tuple[int, int], safest: int) -> list[int]:
     """Version 2: the ``dangerous`` counts ``move_choices`` offers for the destination ``h`` (whose
     safest route enters ``safest`` Dangerous spaces): ``route_dangers(s, m, points)[h]`` above it."""
-    _terrain_of, steps, searches, _entry = _step_rules(s, m)
+    _terrain_of, steps, searches, entry = _step_rules(s, m)
     start = hex_of(m)
     reach = searches.get(("routes", start, points))
     if reach is not None:
@@ -1295,22 +1295,26 @@ def riskier_routes_to(s: State, m: dict, points: int, h: tuple[int, int], safest
         # Only the routes that can still reach ``h`` (issue 17, P1), kept like the whole search.
         ds = searches.get(("routes_to", start, points, h))
         if ds is None:
-            ds = searches[("routes_to", start, points, h)] = _routes_to(steps, start, h, points)
+            ds = searches[("routes_to", start, points, h)] = _routes_to(steps, entry, start, h, points)
     return [k for k in sorted(ds) if k > safest]
 
 
-def _routes_to(steps, start: tuple[int, int], goal: tuple[int, int], points: int) -> frozenset[int]:
+def _routes_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], points: int) -> frozenset[int]:
     """Every number of Dangerous entries some route from ``start`` to ``goal`` within ``points``
     makes: the union of ``_routes(steps, start, points)[(goal, used)]`` over ``used``, by the same
     search over only the pairs (space, points used) from which the goal is still within the points
     left (``_safest_to``). Routes go on from the goal too: one may come back to it."""
     gq, gr = goal
+    dq, dr = start[0] - gq, start[1] - gr
+    if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
+        return frozenset()
     # Each pair's counts as an int whose bit k is set when some route there makes k entries:
     # a union is ``|`` and entering a Dangerous space a shift, where sets of ints cost a Python
     # call per count (this search was about 6% of a replay's profile, issue 17, P1).
     layers: list[dict] = [{start: 1}] + [{} for _ in range(points)]
     out = 0
-    for used in range(points + 1):
+    last = points - 1
+    for used in range(last):
         for h, ds in layers[used].items():
             if h == goal:
                 out |= ds
@@ -1323,6 +1327,17 @@ def _routes_to(steps, start: tuple[int, int], goal: tuple[int, int], points: int
                     continue
                 layer = layers[c]
                 layer[n] = layer.get(n, 0) | (ds << add)
+    # With one point left only a step into the goal for one point is in reach (``_safest_to``):
+    # its entry, read once, instead of each space's step list (issue 17, P1).
+    if last >= 0:
+        e = entry(goal)
+        into = e[1] if e is not None and e[0] == 1 else None
+        for h, ds in layers[last].items():
+            if h == goal:
+                out |= ds
+            elif into is not None:
+                out |= ds << into
+    out |= layers[points].get(goal, 0)
     return frozenset(k for k in range(out.bit_length()) if out >> k & 1)
 
 
@@ -1376,7 +1391,8 @@ def _safest_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], poin
     # from it with as many entries or more does nothing a route from there did not.
     low: dict = {}
     found = 99
-    for used in range(points + 1):
+    last = points - 1
+    for used in range(last):
         for h, d0 in layers[used].items():
             if d0 >= low.get(h, 99):
                 continue
@@ -1395,7 +1411,61 @@ def _safest_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], poin
                 layer = layers[c]
                 if d < layer.get(n, 99):
                     layer[n] = d
+    # With one point left, the spaces of the layer are the goal or next to it, and the only step
+    # still in reach is one into the goal for one point: its entry, read once, where each space's
+    # whole step list would be built and read (issue 17, P1). A route the pruning above would
+    # have dropped here has more entries than one kept, so the least is the same.
+    if last >= 0:
+        e = entry(goal)
+        into = e[1] if e is not None and e[0] == 1 else None
+        for h, d0 in layers[last].items():
+            if h == goal:
+                if d0 < found:
+                    found = d0
+            elif into is not None and d0 + into < found:
+                found = d0 + into
+    d0 = layers[points].get(goal, 99)
+    if d0 < found:
+        found = d0
     return -1 if found == 99 else found
+
+
+#: Every route that comes one space nearer with every step to a goal two or three spaces away, as
+#: the offsets of the spaces it enters, by the goal's offset (``_clear_route``): constants of the
+#: hex grid alone (no board, pack or game), written out so that no process works them out, neither
+#: at import nor in a replay (issue 17, P1; ``test_nearer_routes.py`` derives them from the grid).
+NEARER_ROUTES: dict[tuple[int, int], tuple[tuple[tuple[int, int], ...], ...]] = {
+    (0, -2): (((0, -1), (0, -2)),),
+    (1, -2): (((1, -1), (1, -2)), ((0, -1), (1, -2))),
+    (2, -2): (((1, -1), (2, -2)),),
+    (-1, -1): (((0, -1), (-1, -1)), ((-1, 0), (-1, -1))),
+    (2, -1): (((1, 0), (2, -1)), ((1, -1), (2, -1))),
+    (-2, 0): (((-1, 0), (-2, 0)),),
+    (2, 0): (((1, 0), (2, 0)),),
+    (-2, 1): (((-1, 0), (-2, 1)), ((-1, 1), (-2, 1))),
+    (1, 1): (((1, 0), (1, 1)), ((0, 1), (1, 1))),
+    (-2, 2): (((-1, 1), (-2, 2)),),
+    (-1, 2): (((-1, 1), (-1, 2)), ((0, 1), (-1, 2))),
+    (0, 2): (((0, 1), (0, 2)),),
+    (0, -3): (((0, -1), (0, -2), (0, -3)),),
+    (1, -3): (((1, -1), (1, -2), (1, -3)), ((0, -1), (1, -2), (1, -3)), ((0, -1), (0, -2), (1, -3))),
+    (2, -3): (((1, -1), (2, -2), (2, -3)), ((1, -1), (1, -2), (2, -3)), ((0, -1), (1, -2), (2, -3))),
+    (3, -3): (((1, -1), (2, -2), (3, -3)),),
+    (-1, -2): (((0, -1), (0, -2), (-1, -2)), ((0, -1), (-1, -1), (-1, -2)), ((-1, 0), (-1, -1), (-1, -2))),
+    (3, -2): (((1, 0), (2, -1), (3, -2)), ((1, -1), (2, -1), (3, -2)), ((1, -1), (2, -2), (3, -2))),
+    (-2, -1): (((0, -1), (-1, -1), (-2, -1)), ((-1, 0), (-1, -1), (-2, -1)), ((-1, 0), (-2, 0), (-2, -1))),
+    (3, -1): (((1, 0), (2, 0), (3, -1)), ((1, 0), (2, -1), (3, -1)), ((1, -1), (2, -1), (3, -1))),
+    (-3, 0): (((-1, 0), (-2, 0), (-3, 0)),),
+    (3, 0): (((1, 0), (2, 0), (3, 0)),),
+    (-3, 1): (((-1, 0), (-2, 0), (-3, 1)), ((-1, 0), (-2, 1), (-3, 1)), ((-1, 1), (-2, 1), (-3, 1))),
+    (2, 1): (((1, 0), (2, 0), (2, 1)), ((1, 0), (1, 1), (2, 1)), ((0, 1), (1, 1), (2, 1))),
+    (-3, 2): (((-1, 0), (-2, 1), (-3, 2)), ((-1, 1), (-2, 1), (-3, 2)), ((-1, 1), (-2, 2), (-3, 2))),
+    (1, 2): (((1, 0), (1, 1), (1, 2)), ((0, 1), (1, 1), (1, 2)), ((0, 1), (0, 2), (1, 2))),
+    (-3, 3): (((-1, 1), (-2, 2), (-3, 3)),),
+    (-2, 3): (((-1, 1), (-2, 2), (-2, 3)), ((-1, 1), (-1, 2), (-2, 3)), ((0, 1), (-1, 2), (-2, 3))),
+    (-1, 3): (((-1, 1), (-1, 2), (-1, 3)), ((0, 1), (-1, 2), (-1, 3)), ((0, 1), (0, 2), (-1, 3))),
+    (0, 3): (((0, 1), (0, 2), (0, 3)),),
+}
 
 
 def _clear_route(entry, start: tuple[int, int], goal: tuple[int, int], far: int, points: int) -> bool:
@@ -1406,7 +1476,27 @@ def _clear_route(entry, start: tuple[int, int], goal: tuple[int, int], far: int,
     ``entry(n)`` is the step into ``n`` (``_Entries``): only the one or two neighbours nearer the
     goal are read, not a space's whole step list (``steps(h)``), which is built only for a search
     that needs every step (issue 17, P1)."""
+    if far == 1:
+        e = entry(goal)  # the one route: the step into the goal
+        return e is not None and not e[1] and e[0] <= points
+    q, r = start
     gq, gr = goal
+    routes = NEARER_ROUTES.get((gq - q, gr - r))
+    if routes is not None:
+        # Near goals: each such route's spaces from the grid's table, read in turn, where the layers
+        # below work out every space's one or two nearer neighbours (issue 17, P1;
+        # ``test_route_search.py`` holds ``_clear_route`` to the distance of every neighbour).
+        for route in routes:
+            used = 0
+            for dq, dr in route:
+                e = entry((q + dq, r + dr))
+                if e is None or e[1]:
+                    break
+                used += e[0]
+            else:
+                if used <= points:
+                    return True
+        return False
     # Each space of the layer ``left`` spaces from the goal, with the fewest points used to come
     # to it along such a route.
     layer = {start: 0}

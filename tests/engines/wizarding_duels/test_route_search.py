@@ -67,7 +67,7 @@ def test_a_search_toward_one_space_finds_what_the_whole_search_finds_there(seed)
             every = set()
             for u in range(points + 1):
                 every.update(reach.get((goal, u), ()))
-            assert rules._routes_to(steps, start, goal, points) == every, (start, goal, points)
+            assert rules._routes_to(steps, entry, start, goal, points) == every, (start, goal, points)
             answers.add((safest, len(every) > 1))
     # Out of reach, reached without danger and with it, and spaces with several danger counts.
     assert {-1, 0, 1} <= {safest for safest, _ in answers}
