@@ -24,12 +24,14 @@ def pack(s: State) -> content.Pack:
 
 
 def board(s: State) -> geometry.Board | None:
-    # Both keys are in every state (``setup``): read without a method call (issue 17, P1).
-    if not s["map"] or not s["nexus"]:
-        return None
+    # Both keys are in every state (``setup``): read without a method call (issue 17, P1). A
+    # board is only ever kept under a chosen map and Nexus colour, so a state with none (None)
+    # finds nothing kept and is told apart after the lookup, not before it on every call.
     try:
         return _BOARDS[s["pack"]][s["map"]][s["nexus"]]
     except KeyError:
+        if not s["map"] or not s["nexus"]:
+            return None
         return content.board(s["pack"], s["map"], s["nexus"])
 
 
