@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import Path
 
 from engines.base import InvalidConfig
@@ -143,8 +143,25 @@ def checked() -> dict[str, str]:
         return {}
 
 
-@cache
+#: The packs loaded, by id. A plain dict read with one lookup: every state names its pack by id
+#: and the engine looks it up several times an event, where ``functools.cache``'s call cost
+#: several times the lookup (issue 17, P1). Cleared by ``load.cache_clear()``, as before.
+_LOADED: dict[str, Pack] = {}
+
+
 def load(pack_id: str) -> Pack:
+    try:
+        return _LOADED[pack_id]
+    except KeyError:
+        pass
+    pk = _LOADED[pack_id] = _load(pack_id)
+    return pk
+
+
+load.cache_clear = _LOADED.clear  # type: ignore[attr-defined]
+
+
+def _load(pack_id: str) -> Pack:
     path = PACK_DIR / f"{pack_id}.json"
     if pack_id in ("schema", "checked") or not path.is_file():
         raise InvalidConfig(f"There is no content pack called '{pack_id}'.", code="unknown_pack")
@@ -174,6 +191,8 @@ class Pack:
         self.quests = {q["id"]: q for q in data["quests"]}
         self.maps = {m["id"]: m for m in data["maps"]}
         self.challenges: list[str] = data["challenges"]
+        #: ``groups.traits`` of each character asked for, by id (``groups.character_traits``).
+        self.traits_of: dict[str, dict[str, int]] = {}
         self.affiliations: list[str] = data["affiliations"]
 
     @property
@@ -186,6 +205,18 @@ class Pack:
         return all(t in types for t in QUEST_TYPES) and bool(self.maps)
 
 
-@cache
+#: The joined boards, by pack, map and Nexus colour: plain dicts, read as ``_LOADED`` is.
+_BOARDS: dict[str, dict[str, dict[str, geometry.Board]]] = {}
+
+
 def board(pack_id: str, map_id: str, nexus: str) -> geometry.Board:
-    return geometry.Board(load(pack_id).maps[map_id], nexus)
+    try:
+        return _BOARDS[pack_id][map_id][nexus]
+    except KeyError:
+        pass
+    b = geometry.Board(load(pack_id).maps[map_id], nexus)
+    _BOARDS.setdefault(pack_id, {}).setdefault(map_id, {})[nexus] = b
+    return b
+
+
+board.cache_clear = _BOARDS.clear  # type: ignore[attr-defined]

@@ -85,6 +85,26 @@ def _player() -> dict:
     }
 
 
+def mulligan_listed(hand: list[str], action: dict) -> bool:
+    """``action in legal_actions(...)`` at a mulligan: the list holds one discard per subset of the
+    sorted hand, its cards in that order; told without listing every subset (issue 17, P1).
+    Compared as a whole dict, as the list's membership compares it."""
+    discard = action.get("discard")
+    if type(discard) is not list or action != {"type": "mulligan", "discard": discard}:
+        return False
+    ordered = sorted(hand)
+    i, n = 0, len(ordered)
+    for card in discard:
+        if type(card) is not str:
+            return False
+        while i < n and ordered[i] != card:
+            i += 1
+        if i == n:
+            return False  # not in the hand, or out of the hand's order
+        i += 1
+    return True
+
+
 #: Every version this class plays; the newest is what new matches use (RULES.md, "Versions").
 VERSIONS = ("1", "2")
 LATEST = VERSIONS[-1]
@@ -273,7 +293,7 @@ class WizardingDuelsEngine(Engine):
             groups.check_stock(pack(state), self._models_of(state, seat), action, state["config"]["potion_duplicates"])
             return st
         if name == "mulligan":
-            ok = action in self.legal_actions(state, seat)
+            ok = mulligan_listed(P(state, seat)["qhand"], action)
         else:
             # The action's own answer is worked out where a step has a check of its own, not
             # every answer listed (issue 17, P1).

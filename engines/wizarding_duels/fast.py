@@ -24,10 +24,12 @@ and other seats' actions too.
 from __future__ import annotations
 
 from . import legal, rules
-from .state import State, board, controls, pack, push_new
+from .state import State, board, can_pay, controls, pack, pay_splits, push_new, rules_version
+from .state import lower as lower_part
 
 _run = rules.run
 _check_lightning = rules.check_lightning
+_activation_end = rules._h_activation_end
 
 
 def _after_quiet_answer(s: State) -> bool:
@@ -67,8 +69,13 @@ def act_end(s: State, st: dict, seat: int, action: dict) -> bool:
     """The end of an activation (``{"type": "end"}``)."""
     if len(action) != 1:
         return False
-    s["queue"][0] = {"step": "activation_end", "model": s["models"][s["act"]["model"]]["uid"]}
-    return _after_quiet_answer(s)  # the end is a quiet answer (``QUIET_ACTS``)
+    # The "activation_end" step ``decide`` queues is the first one ``run`` would take, at once:
+    # its handler runs here with no step made, queued and taken (issue 17, P1). It is quiet
+    # (``QUIET_STEPS``), as the end is (``QUIET_ACTS``), and never ends the game (it only queues
+    # steps), so ``run``'s checks after it would pass.
+    s["queue"].pop(0)
+    _activation_end(s, {"step": "activation_end", "model": s["models"][s["act"]["model"]]["uid"]})
+    return _after_quiet_answer(s)
 
 
 def act_move(s: State, st: dict, seat: int, action: dict) -> bool:
@@ -236,25 +243,63 @@ def swap(s: State, st: dict, seat: int, action: dict) -> bool:
 
 _PASS = {"type": "pass"}
 _NOT_LOWERED = {"type": "lower", "use": False}
+_LOWERED = {"type": "lower", "use": True}
+_EMPOWER = {"type": "empower"}
 _DARK_LORD = {"type": "dark_lord"}
 _PEEK = {"type": "peek"}
 
 
 def empower(s: State, st: dict, seat: int, action: dict) -> bool:
-    """FC-3's pass, which ``rules.options`` always lists (an Empowerment paid for goes the general way).
-    Compared as a whole dict, as the list's membership compares it."""
-    if action != _PASS:
+    """FC-3's pass, which ``rules.options`` always lists, or an Empowerment paid for
+    (``{"type": "empower"[, "light": n]}``) as the list offers it: when the side may pay its cost,
+    with one answer per split of a free colour's payment in version 2, else one. Compared as a
+    whole dict, as the list's membership compares it."""
+    if action == _PASS:
+        s["queue"].pop(0)
+        return _after_quiet_answer(s)
+    if action.get("type") != "empower":
+        return False
+    c = s["clash"]
+    cost, colour = rules._empower_cost(s, c, st["side"])
+    if cost is None:
+        return False
+    p = s["players"][c[st["side"]]["seat"]]
+    if not can_pay(p, cost, colour) or not _paid_answer(s, p, cost, colour, action, _EMPOWER):
         return False
     s["queue"].pop(0)
-    return _after_quiet_answer(s)
+    rules.empower(s, c, st["side"], cost, colour, action.get("light"))
+    return _after_quiet_answer(s)  # an Empowerment window is quiet (``QUIET_STEPS``)
+
+
+def _paid_answer(s: State, p: dict, cost: int, colour: str, action: dict, plain: dict) -> bool:
+    """Is ``action`` in ``rules._paid(s, p, cost, colour, plain)``? One answer per split of a free
+    colour's payment in version 2 (``plain`` with its ``light``), else ``plain`` alone; compared
+    as whole dicts, as the list's membership compares them (1 == 1.0 == True)."""
+    splits = pay_splits(p, cost, colour) if rules_version(s) >= 2 else ()
+    if not splits:
+        return action == plain
+    return "light" in action and action == dict(plain, light=action["light"]) and action["light"] in splits
 
 
 def lower(s: State, st: dict, seat: int, action: dict) -> bool:
-    """FC-8 / FC-12: not using the kept card's lower part, which the list always holds."""
-    if action != _NOT_LOWERED:
+    """FC-8 / FC-12: not using the kept card's lower part, which the list always holds, or using
+    it (``{"type": "lower", "use": True[, "light": n]}``) as ``rules.options`` lists it: when it is
+    usable now, with one answer per split of a free colour's payment in version 2, else one."""
+    if action == _NOT_LOWERED:
+        s["queue"].pop(0)
+        return _after_quiet_answer(s)
+    if action.get("type") != "lower":
+        return False
+    name = st["step"]
+    side = s["clash"][st["side"]]
+    if not rules._lower_usable(s, side["seat"], side["kept"], name):
+        return False
+    lo = lower_part(s, side["kept"])
+    if not _paid_answer(s, s["players"][side["seat"]], lo["cost"], lo["colour"], action, _LOWERED):
         return False
     s["queue"].pop(0)
-    return _after_quiet_answer(s)
+    rules._use_lower(s, st["side"], name, action.get("light"))
+    return _after_quiet_answer(s)  # a lower part's window is quiet (``QUIET_STEPS``)
 
 
 def dark_lord(s: State, st: dict, seat: int, action: dict) -> bool:

@@ -29,6 +29,16 @@ def traits(char: dict) -> dict[str, int]:
     return {t["id"]: t.get("x", 1) for t in char["traits"]}
 
 
+def character_traits(pack: Pack, cid: str) -> dict[str, int]:
+    """``traits(pack.characters[cid])``, made once per pack and character and only to be read: a
+    Group's check and its install asked for each model's, each time building it anew (issue 17,
+    P1). A model's own traits are a copy (``dict(...)``), which the state may change."""
+    t = pack.traits_of.get(cid)
+    if t is None:
+        t = pack.traits_of[cid] = traits(pack.characters[cid])
+    return t
+
+
 def _refuse(message: str, code: str):
     raise IllegalAction(message, code=code)
 
@@ -60,7 +70,7 @@ def check_roster(pack: Pack, group: dict, budget: int) -> None:
         _refuse("Every model in a Group must share one affiliation.", "mixed_affiliation")
     names = [c["name"] for c in chars]
     for c in chars:
-        if names.count(c["name"]) > 1 and "horde" not in traits(c):
+        if names.count(c["name"]) > 1 and "horde" not in character_traits(pack, c["id"]):
             # L378, L1478 (WD-5): unique names, except Horde (WD-T15).
             _refuse(f"Only one model named {c['name']} may join a Group.", "duplicate_name")
     leader = group["leader"]
@@ -74,7 +84,7 @@ def check_roster(pack: Pack, group: dict, budget: int) -> None:
         _refuse("artifacts must list the artifacts of each model, in model order.", "bad_group")
     galleons = sum(c["galleons"] for c in chars)
     for c, carried in zip(chars, arts):
-        t = traits(c)
+        t = character_traits(pack, c["id"])
         cost = 0
         legendary = hallows = slots_used = 0
         for a in carried:
@@ -143,7 +153,7 @@ def check_quest_deck(pack: Pack, quests) -> None:
 
 
 def potioneer_levels(pack: Pack, models: list[str]) -> list[int]:
-    return [traits(pack.characters[m]).get("potioneer", 0) for m in models if "potioneer" in traits(pack.characters[m])]
+    return [character_traits(pack, m).get("potioneer", 0) for m in models if "potioneer" in character_traits(pack, m)]
 
 
 def check_stock(pack: Pack, models: list[str], action: dict, duplicates: bool = True) -> None:

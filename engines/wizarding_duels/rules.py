@@ -24,6 +24,7 @@ from .state import (
     P,
     State,
     alive,
+    alive_unordered,
     any_alive,
     board,
     can_pay,
@@ -275,7 +276,7 @@ def _install_group(s: State, seat: int, g: dict) -> None:
             "defense": c["defense"],
             "slots": c["slots"],
             "cunning": dict(c["cunning"]),
-            "traits": groups.traits(c),
+            "traits": dict(groups.character_traits(pk, cid)),
             "innate": list(c["innate_spells"]),
             "innate_clocks": {},
             "attacks": [dict(a) for a in c["attacks"]],
@@ -488,7 +489,7 @@ def _h_generate_pool(s: State, st: dict) -> None:
     """L1037-1051, WD-27, Adoration (A-47)."""
     for seat in (0, 1):
         p = P(s, seat)
-        ms = alive(s, seat)
+        ms = alive_unordered(s, seat)  # sums and counts only
         light = sum(m["cunning"]["light"] for m in ms)
         dark = sum(m["cunning"]["dark"] for m in ms)
         neutral = sum(m["cunning"]["neutral"] for m in ms)
@@ -517,7 +518,7 @@ def _h_round_start(s: State, st: dict) -> None:
     s["round"] += 1
     s["phase"] = "start"
     s["stats"] = {"impacts": [0, 0], "removed": [0, 0], "spells": [0, 0], "potions": [0, 0]}
-    for m in alive(s):
+    for m in alive_unordered(s):
         m["round"] = {}
         # Hufflepuff (WD-T17, A-50): starting the round on a challenge gives Advantage on the next test.
         if has(m, "hufflepuff") and controls(s, m, "challenge"):
@@ -584,7 +585,7 @@ def _h_cooldown(s: State, st: dict) -> None:
             if p["clocks"][sp] <= 0:
                 del p["clocks"][sp]
                 _return_spell(s, seat, sp)
-        for m in alive(s, seat):
+        for m in alive_unordered(s, seat):
             for sp in sorted(m["innate_clocks"]):
                 m["innate_clocks"][sp] -= 1
                 if m["innate_clocks"][sp] <= 0:
@@ -687,7 +688,7 @@ def _h_poison(s: State, st: dict) -> None:
 
 def _h_end_statuses(s: State, st: dict) -> None:
     # Concealment and wards from spent sources end in 3a (A-37); upkept ones stay.
-    for m in alive(s):
+    for m in alive_unordered(s):
         m["conceal"] = [c for c in m["conceal"] if c.get("upkeep")]
         m["ward"] = [w for w in m["ward"] if w.get("upkeep")]
 
@@ -699,7 +700,7 @@ def _h_score_quests(s: State, st: dict) -> None:
 
 
 def _h_end_round(s: State, st: dict) -> None:
-    for m in alive(s):
+    for m in alive_unordered(s):
         m["markers"] = 0
         m["animal"] = False
     if s["round"] >= ROUNDS or s["game_over"]:
@@ -715,19 +716,27 @@ def _reserved(s: State, seat: int) -> int:
     """Cards of ``seat``'s deck owed as face-down Empowerment cards (each side's ``emp`` less
     ``_emp_set``), in the clash and in the clash it interrupted."""
     n = 0
-    for key in _CLASHES:
-        cl = s.get(key)
-        if cl:
-            for name in _SIDES:
-                side = cl[name]  # both keys in every clash (``open_clash``)
-                if side and side["seat"] == seat:
-                    n += side["emp"] - len(side["emp_fixed"]) - len(side.get("emp_known", ()))
+    cl = s.get("clash")
+    if cl:
+        # The two sides unrolled: this runs on every Clash draw (issue 17, P1). Both keys are in
+        # every clash (``open_clash``).
+        side = cl["att"]
+        if side and side["seat"] == seat:
+            n += side["emp"] - len(side["emp_fixed"]) - len(side.get("emp_known", ()))
+        side = cl["def"]
+        if side and side["seat"] == seat:
+            n += side["emp"] - len(side["emp_fixed"]) - len(side.get("emp_known", ()))
+    # The clash it interrupted: read without a method call when the state has none.
+    cl = s["outer_clash"] if "outer_clash" in s else None
+    if cl:
+        for name in _SIDES:
+            side = cl[name]
+            if side and side["seat"] == seat:
+                n += side["emp"] - len(side["emp_fixed"]) - len(side.get("emp_known", ()))
     return n
 
 
-#: The clash and the one it interrupted, and a clash's two sides: read by ``_reserved`` on every
-#: draw, named once (no tuple made per call; issue 17, P1).
-_CLASHES = ("clash", "outer_clash")
+#: A clash's two sides, named once (no tuple made per call; issue 17, P1).
 _SIDES = ("att", "def")
 
 
@@ -2122,18 +2131,8 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None, safest
     elif name == "empower":
         if t == "empower":
             c = s["clash"]
-            side = c[st["side"]]
             cost, colour = _empower_cost(s, c, st["side"])
-            pay(P(s, side["seat"]), cost, colour, light=action.get("light"))
-            m = M(s, side["model"])
-            n = 2 if (st["side"] == "att" and has(m, "elf") and c["what"] == "spell") else 1
-            side["emp"] += n
-            p = P(s, side["seat"])
-            # Cards the owner saw with Leadership: in version 2 they stay known to their owner
-            # (emp_known); version 1 kept them with the unseen ones (emp_fixed).
-            into = side.setdefault("emp_known", []) if rules_version(s) >= 2 else side["emp_fixed"]
-            while p["known_top"] and _emp_set(side) < side["emp"]:
-                into.append(p["known_top"].pop(0))
+            empower(s, c, st["side"], cost, colour, action.get("light"))
     elif name in ("early", "late"):
         if action["use"]:
             _use_lower(s, st["side"], name, action.get("light"))
@@ -2556,6 +2555,22 @@ def _h_fc2(s: State, st: dict) -> None:
                 steps.append({"step": "dark_lord", "seat": side["seat"], "side": name})
     if steps:  # most clashes ask neither
         push_new(s, steps)
+
+
+def empower(s: State, c: dict, side_name: str, cost: int, colour: str, light: int | None) -> None:
+    """FC-3, an Empowerment paid for (``cost`` and ``colour``: ``_empower_cost``'s; ``light``: the
+    answer's white markers, or None)."""
+    side = c[side_name]
+    p = s["players"][side["seat"]]
+    pay(p, cost, colour, light=light)
+    m = s["models"][side["model"]]
+    n = 2 if (side_name == "att" and has(m, "elf") and c["what"] == "spell") else 1
+    side["emp"] += n
+    # Cards the owner saw with Leadership: in version 2 they stay known to their owner
+    # (emp_known); version 1 kept them with the unseen ones (emp_fixed).
+    into = side.setdefault("emp_known", []) if rules_version(s) >= 2 else side["emp_fixed"]
+    while p["known_top"] and _emp_set(side) < side["emp"]:
+        into.append(p["known_top"].pop(0))
 
 
 def _empower_cost(s: State, c: dict, side: str) -> tuple[int | None, str]:
@@ -3281,7 +3296,11 @@ class _QuestLook:
 
     def controls(self, m: dict, kind: str) -> dict | None:
         """``controls(s, m, kind)`` for a model on the board."""
-        o = self.overlay(m["hex"])
+        # ``overlay``, without its two calls: a challenge condition asks once per model.
+        found = self._overlays
+        if found is None:
+            found = self.overlays()
+        o = found.get(m["hex"])
         return o if o and o["face_up"] and o["kind"] == kind else None
 
     def in_zone(self, m: dict, seat: int) -> bool:
@@ -3517,6 +3536,9 @@ def check_lightning(s: State) -> None:
     lightning = _lightning_tests(s["pack"])
     for seat, p in enumerate(s["players"]):
         active = p["active"]
+        # Told in C: most of the time no active quest is a lightning one (issue 17, P1).
+        if lightning.keys().isdisjoint(active):
+            continue
         look = None
         # A copy of the active lightning quests (scoring one takes it out of ``active``),
         # filtered in C: most of the time it is empty.

@@ -9,15 +9,30 @@ from . import content, geometry
 State = dict[str, Any]
 
 
+#: ``content``'s memos of the packs and boards loaded (``load.cache_clear`` empties the same
+#: dicts), read here with no call: the engine asks for a state's pack or board several times an
+#: event (issue 17, P1). What is not in them yet, ``content`` loads or builds, as before.
+_LOADED = content._LOADED
+_BOARDS = content._BOARDS
+
+
 def pack(s: State) -> content.Pack:
-    return content.load(s["pack"])
+    try:
+        return _LOADED[s["pack"]]
+    except KeyError:
+        return content.load(s["pack"])
 
 
 def board(s: State) -> geometry.Board | None:
-    # Both keys are in every state (``setup``): read without a method call (issue 17, P1).
-    if not s["map"] or not s["nexus"]:
-        return None
-    return content.board(s["pack"], s["map"], s["nexus"])
+    # Both keys are in every state (``setup``): read without a method call (issue 17, P1). A
+    # board is only ever kept under a chosen map and Nexus colour, so a state with none (None)
+    # finds nothing kept and is told apart after the lookup, not before it on every call.
+    try:
+        return _BOARDS[s["pack"]][s["map"]][s["nexus"]]
+    except KeyError:
+        if not s["map"] or not s["nexus"]:
+            return None
+        return content.board(s["pack"], s["map"], s["nexus"])
 
 
 def P(s: State, seat: int) -> dict:
@@ -48,6 +63,15 @@ def alive(s: State, seat: int | None = None) -> list[dict]:
     if seat is None:
         return [m for m in map(models.__getitem__, sorted(models)) if not m["removed"]]
     return [m for m in map(models.__getitem__, sorted(models)) if not m["removed"] and m["seat"] == seat]
+
+
+def alive_unordered(s: State, seat: int | None = None) -> list[dict]:
+    """``alive``'s models in the state's own order, with no sort: for a step that changes each
+    model by itself, reading nothing another model's change writes, where the order cannot
+    matter (the round's start and end, the cooldown, the Power Pool; issue 17, P1)."""
+    if seat is None:
+        return [m for m in s["models"].values() if not m["removed"]]
+    return [m for m in s["models"].values() if not m["removed"] and m["seat"] == seat]
 
 
 def any_alive(s: State, seat: int) -> bool:
@@ -102,13 +126,19 @@ def terrain(s: State, h) -> str | None:
     t = b.terrain.get(h)
     if t is None:
         return None
-    o = overlay_at(s, h)
-    if o and o["kind"] == "terrain" and o["face_up"]:
-        return o["what"]
-    if o and not o["face_up"]:
-        for rule in pack(s).maps[s["map"]].get("special_rules", ()):
-            if rule in MYSTERY_TERRAIN:
-                return MYSTERY_TERRAIN[rule]
+    # ``overlay_at(s, h)``, with the space's name the board keeps (a board space has one): route
+    # searches ask this of many spaces (issue 17, P1).
+    k = b.keys[h]
+    for o in s["overlays"]:
+        if o["hex"] == k:
+            break
+    else:
+        return t
+    if o["face_up"]:
+        return o["what"] if o["kind"] == "terrain" else t
+    for rule in pack(s).maps[s["map"]].get("special_rules", ()):
+        if rule in MYSTERY_TERRAIN:
+            return MYSTERY_TERRAIN[rule]
     return t
 
 
