@@ -94,8 +94,10 @@ def copy_state(st: State) -> State:
       programs and the turn machine's op lists), a player's ``ongoing``, ``dwts``, ``tile_dealt``
       and ``familiar_dealt`` (they change seldom, through interp.without or a new list), the
       seldom changed ``destroyed``, ``mayhem_pile``, ``end_flags`` and ``revealed`` (replaced
-      by a new list or dict where they change), and ``notes`` and ``held_notes``, which
-      apply_in_place replaces with new lists before anything can append to them.
+      by a new list or dict where they change).
+    - ``notes`` and ``held_notes``: copied, as apply_in_place keeps an empty one rather than
+      replacing it at every event (issue 17, P1: two lists made and freed per event of the fold),
+      and may then append to it.
     - ``prompt``: replaced by every question, and set to None by the answer, except for a
       simultaneous choice, whose ``answers`` each defend writes into: that one dict is copied.
 
@@ -127,6 +129,9 @@ def copy_state(st: State) -> State:
         }
         for p in st["players"]
     ]
+    out["notes"] = st["notes"][:]
+    if "held_notes" in st:
+        out["held_notes"] = st["held_notes"][:]
     out["deaths"] = st["deaths"][:]
     out["defending"] = st["defending"][:]
     temp = st["temp"]
@@ -622,8 +627,9 @@ class Annihilageddon(Engine):
                 pool = st["players"][zone[1]]["pool"] if zone[0] == "player" else zone_list(st, zone)
                 if not _draw_fits(len(pool), need["count"], outcome):
                     check_outcome(self.chance(st), outcome)  # a refusal in check_outcome's words
-            st["notes"] = []
-            if "held_notes" in st:
+            if st["notes"]:  # an empty list is kept (copy_state copies it: see there)
+                st["notes"] = []
+            if "held_notes" in st and st["held_notes"]:
                 st["held_notes"] = []
             st["need"] = None
             f = st["stack"][-1]
@@ -694,8 +700,9 @@ class Annihilageddon(Engine):
         # The state is written in place, yet needs no copy of the action: what the rules keep of one
         # is a card id, a slot or an answer, and validate lets an answer through only when it equals
         # one of the prompt's options, every one a string or a number (never a container).
-        st["notes"] = []
-        if "held_notes" in st:
+        if st["notes"]:  # an empty list is kept (copy_state copies it: see there)
+            st["notes"] = []
+        if "held_notes" in st and st["held_notes"]:
             st["held_notes"] = []
         if t == "play":
             # Play the card from the hand, here rather than in a method of its own (issue 17, P1:

@@ -60,12 +60,30 @@ def end_draw_at_once(st: dict, f: dict, need: dict, outcome: Any) -> bool:
     pool = p["pool"]
     if not draw_fits(len(pool), need["count"], outcome):
         return False
-    st["notes"] = []
-    if "held_notes" in st:
+    if st["notes"]:  # an empty list is kept (copy_state copies it: see there)
+        st["notes"] = []
+    if "held_notes" in st and st["held_notes"]:
         st["held_notes"] = []
     st["need"] = None
-    top = interp.take_drawn(outcome, pool, p["top"])
-    turn_machine.end_turn_drawn(st, f, seat, p, top, w["n"])
+    top = p["top"]
+    # interp.take_drawn's move and end_turn_drawn's common case (the top then holds the draw's
+    # count: it was recorded for exactly the cards missing), written out (issue 17, P1: two calls
+    # per turn). A Trophy holder's sixth card goes on in end_turn_drawn, which asks for it.
+    if len(outcome) == 1:
+        top.append(pool.pop(outcome[0]))
+    else:
+        top += map(pool.__getitem__, outcome)
+        for i in sorted(outcome, reverse=True):
+            del pool[i]
+    n = w["n"]
+    if p["trophy"] or len(top) < n:
+        turn_machine.end_turn_drawn(st, f, seat, p, top, n)
+        return True
+    hand = p["hand"]
+    hand += top[:n]
+    del top[:n]
+    hand.sort()
+    turn_machine.end_turn_from_flip(st, f)
     return True
 
 
@@ -80,8 +98,9 @@ def refill_drawn(st: dict, f: dict, need: dict, outcome: Any) -> bool:
     main = st["main"]
     if need["count"] != 1 or not draw_fits(len(main), 1, outcome) or CARDS[main[outcome[0]]]["kind"] == "mayhem":
         return False
-    st["notes"] = []
-    if "held_notes" in st:
+    if st["notes"]:  # an empty list is kept (copy_state copies it: see there)
+        st["notes"] = []
+    if "held_notes" in st and st["held_notes"]:
         st["held_notes"] = []
     st["need"] = None
     turn_machine.refill_taken(st, f, main.pop(outcome[0]))
