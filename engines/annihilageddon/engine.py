@@ -596,11 +596,18 @@ class Annihilageddon(Engine):
 
     def apply_in_place(self, state: State, event: dict[str, Any]) -> State:
         # engines.base.event_kind's check, inline for the common well-formed envelopes.
-        kind = event.get("kind") if type(event) is dict else None
         st = state
-        # An action goes past the chance branch on one test.
-        if not (kind == "action" and len(event) == 3 and "seat" in event and "action" in event) and (
-            (kind == "chance" and len(event) == 2 and "outcome" in event) or event_kind(event) == "chance"
+        # An action goes past the chance branch on one test; the key count first, so a chance
+        # event's kind is read once (no ``kind`` local: a store and loads per event).
+        if not (
+            type(event) is dict
+            and len(event) == 3
+            and event.get("kind") == "action"
+            and "seat" in event
+            and "action" in event
+        ) and (
+            (type(event) is dict and len(event) == 2 and event.get("kind") == "chance" and "outcome" in event)
+            or event_kind(event) == "chance"
         ):
             need = st["need"]
             if need is None:
@@ -658,7 +665,12 @@ class Annihilageddon(Engine):
             if seat != st["active"] or st["phase"] != "turn" or st["stack"]:
                 ok = False
             elif t == "play":
-                ok = len(action) == 2 and "card" in action and action["card"] in st["players"][seat]["hand"]
+                # The card and the hand are kept for the play below (ok: both set).
+                ok = (
+                    len(action) == 2
+                    and "card" in action
+                    and (cid := action["card"]) in (hand := st["players"][seat]["hand"])
+                )
             elif t == "end_turn":
                 ok = len(action) == 1
             elif t == "buy":
@@ -707,8 +719,10 @@ class Annihilageddon(Engine):
         if t == "play":
             # Play the card from the hand, here rather than in a method of its own (issue 17, P1:
             # a third of the events are plays, and a call was a tenth of a Power-only one's cost).
-            cid = action["card"]
-            st["players"][seat]["hand"].remove(cid)
+            if not ok:  # validate let it through: the card and hand not yet read
+                cid = action["card"]
+                hand = st["players"][seat]["hand"]
+            hand.remove(cid)
             turn = st["turn"]
             turn["played"].append(cid)
             turn["played_log"].append(cid)

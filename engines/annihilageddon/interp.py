@@ -433,7 +433,8 @@ def controls_any(st: dict, seat: int, having: frozenset[str]) -> bool:
     standee = p["standee"]
     if standee and standee in having:
         return True
-    return bool(p["trophy"]) and "trophy" in having
+    # The set's test first: "trophy" is in few of them (the player's flag is read only then).
+    return "trophy" in having and bool(p["trophy"])
 
 
 def owned(st: dict, seat: int) -> list[str]:
