@@ -56,7 +56,7 @@ from .interp import (
     static,
     zone_list,
 )
-from .turn import _END_DRAW_AT, END_OF_TURN, START_OF_TURN, push_end_of_turn, resume
+from .turn import _END_DRAW_AT, END_OF_TURN, START_OF_TURN, resume
 
 FAMILIAR_COST = 6
 WILD_MAGIC_COST = 3
@@ -785,13 +785,7 @@ class Annihilageddon(Engine):
             run(st)
             return st
         if t == "end_turn":
-            # turn.end_turn's body, here (issue 17, P1: a call per end of a turn). Through the
-            # module for end_turn_at_once, which test_turn_shortcuts patches to hold it to run.
-            f = push_end_of_turn(st, seat)
-            if f["pc"] == _END_DRAW_AT:
-                turn_machine.end_turn_at_once(st, f)
-            else:
-                run(st)
+            turn_machine.end_turn(st, seat)
             return st
         if t == "choose":
             question = pr["kind"]

@@ -285,6 +285,37 @@ def push_end_of_turn(st: dict, seat: int) -> dict:
     return f
 
 
+def end_turn(st: dict, seat: int) -> None:
+    """An ``end_turn`` of ``seat`` (validated): push_end_of_turn, then the frame run as
+    end_turn_at_once runs it, with its commonest case written out here (issue 17, P1: a call and
+    the fresh frame's reads per turn): no end-of-turn text, and a part of the deck to draw, whose
+    draw is recorded due with the frame at its draw, its count in the work, as end_turn_at_once
+    leaves it. test_turn_shortcuts.py holds the event to the whole frame pushed and run."""
+    t = st["turn"]
+    t["ending"] = True
+    p = st["players"][seat]
+    p["discard"] += p["hand"]  # _hand_to_discard
+    p["hand"] = []
+    played = t["played"]
+    env = {"you": seat, "active": seat, "source": seat}
+    if (played and not _END_HAVING.isdisjoint(played)) or controls_any(st, seat, _END_HAVING):
+        st["stack"].append({"prog": END_OF_TURN, "pc": 1, "env": env, "work": {}})
+        run(st)
+        return
+    p["discard"] += played  # _played_to_discard
+    t["played"] = []
+    t["power"] = 0
+    n = 6 if p["trophy"] else 5  # op_end_draw's count
+    need = n - len(p["top"])
+    if 0 < need < len(p["pool"]):
+        st["stack"].append({"prog": END_OF_TURN, "pc": _END_DRAW_AT, "env": env, "work": {"n": n}})
+        st["need"] = {"zone": ["player", seat], "count": need, "visible": [seat], "label": DRAW_LABELS[seat][need]}
+        return
+    f = {"prog": END_OF_TURN, "pc": _END_DRAW_AT, "env": env, "work": {}}
+    st["stack"].append(f)
+    end_turn_at_once(st, f)
+
+
 #: Where the end-of-turn frame's draw is (end_turn_at_once runs the frame from there).
 _END_DRAW_AT = END_OF_TURN.index({"op": "_end_draw"})
 _END_CHECK = END_OF_TURN[-1]
@@ -641,6 +672,7 @@ def hand_over_at_once(st: dict) -> bool:
 
 
 _START_HAVING = HAVING["start_of_turn"]
+_END_HAVING = HAVING["end_of_turn"]
 
 
 def start_turn_to_refill(st: dict, f: dict, seat: int) -> bool:

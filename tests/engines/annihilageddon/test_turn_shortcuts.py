@@ -1,7 +1,8 @@
 """The turn handover's shortcuts (issue 17, P1) against the frames they stand for, along random
 playouts of both versions:
 
-- ``push_end_of_turn`` does the end of turn's first ops before pushing its frame: the state an
+- ``push_end_of_turn`` (and ``end_turn``, which an ``end_turn`` runs: the same, its draw recorded
+  due itself) does the end of turn's first ops before pushing its frame: the state an
   ``end_turn`` leaves must be the one the whole frame, pushed and run, leaves;
 - ``start_turn_at_once`` starts the next turn without its frames when they would run straight
   through: every event must leave the state it leaves with the frames always pushed;
