@@ -393,7 +393,7 @@ STATIC_SETTERS: dict[str, frozenset[str]] = {
 }
 
 
-def _setters_zone(having: frozenset[str]) -> str | None:
+def setters_zone(having: frozenset[str]) -> str | None:
     """The one zone of a player's that can hold the cards of ``having`` among those controlled
     (controlled()'s order): Ongoing cards for cards of the decks (a card played from the hand or
     taken with Wild Magic stays in front of its player only there), the tokens for Dead Wizard
@@ -409,7 +409,7 @@ def _setters_zone(having: frozenset[str]) -> str | None:
 #: For each standing modifier, its setters and the one zone to look for them in (None: every
 #: zone, through controls_any). static asks only that zone (issue 17, P1: a call per static).
 STATIC_ZONES: dict[str, tuple[frozenset[str], str | None]] = {
-    key: (having, _setters_zone(having)) for key, having in STATIC_SETTERS.items()
+    key: (having, setters_zone(having)) for key, having in STATIC_SETTERS.items()
 }
 
 

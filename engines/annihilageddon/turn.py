@@ -32,6 +32,7 @@ from .interp import (
     push_then_done,
     reshuffle,
     run,
+    setters_zone,
     static,
     take_outcome,
     without,
@@ -298,7 +299,9 @@ def end_turn(st: dict, seat: int) -> None:
     p["hand"] = []
     played = t["played"]
     env = {"you": seat, "active": seat, "source": seat}
-    if (played and not _END_HAVING.isdisjoint(played)) or controls_any(st, seat, _END_HAVING):
+    if (played and not _END_HAVING.isdisjoint(played)) or (
+        not _END_HAVING.isdisjoint(p["ongoing"]) if _END_IN_ONGOING else controls_any(st, seat, _END_HAVING)
+    ):
         st["stack"].append({"prog": END_OF_TURN, "pc": 1, "env": env, "work": {}})
         run(st)
         return
@@ -673,6 +676,10 @@ def hand_over_at_once(st: dict) -> bool:
 
 _START_HAVING = HAVING["start_of_turn"]
 _END_HAVING = HAVING["end_of_turn"]
+#: Whether every end-of-turn text is a deck's card's, which a player controls only among their
+#: Ongoing cards (interp.STATIC_ZONES' ruling): end_turn then asks that zone alone, not
+#: controls_any (issue 17, P1: a call per turn).
+_END_IN_ONGOING = setters_zone(_END_HAVING) == "ongoing"
 
 
 def start_turn_to_refill(st: dict, f: dict, seat: int) -> bool:

@@ -1,4 +1,4 @@
-"""``interp.static`` looks for a standing modifier's setters in one zone (STATIC_ZONES, issue 17,
+"""``interp.static`` (and ``turn.end_turn`` for the end-of-turn texts) looks for a standing modifier's setters in one zone (STATIC_ZONES, issue 17,
 P1): a deck's card among the Ongoing ones, a Dead Wizard Token among the tokens. That rests on
 where the rules put controlled cards; along random playouts of both versions, every controlled
 card must be where its kind says, and static must answer what statics answers."""
@@ -6,8 +6,9 @@ card must be where its kind says, and static must answer what statics answers.""
 import pytest
 
 from engines import registry
+from engines.annihilageddon import turn
 from engines.annihilageddon.cards import CARDS, STATICS
-from engines.annihilageddon.interp import STATIC_SETTERS, STATIC_ZONES, static, statics
+from engines.annihilageddon.interp import STATIC_SETTERS, STATIC_ZONES, controls_any, static, statics
 
 from ..test_conformance import playout
 
@@ -34,6 +35,10 @@ def test_controlled_cards_are_in_the_zone_of_their_kind_and_static_agrees_with_s
             assert all(CARDS[cid]["kind"] in DECK_KINDS for cid in p["ongoing"])
             assert all(CARDS[cid]["kind"] == "dwt" for cid in p["dwts"])
             met += len(p["ongoing"]) + len(p["dwts"])
+            # turn.end_turn's test of the end-of-turn texts (their one zone) against controls_any.
+            assert turn._END_IN_ONGOING
+            ends = not turn._END_HAVING.isdisjoint(p["ongoing"])
+            assert ends == controls_any(st, seat, turn._END_HAVING)
             whole = statics(st, seat)
             for key in STATICS:
                 assert static(st, seat, key, 0) == whole.get(key, 0)
