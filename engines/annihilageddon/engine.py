@@ -56,7 +56,7 @@ from .interp import (
     static,
     zone_list,
 )
-from .turn import _END_DRAW_AT, END_OF_TURN, START_OF_TURN, push_end_of_turn, resume
+from .turn import _END_DRAW_AT, END_OF_TURN, START_OF_TURN, resume
 
 FAMILIAR_COST = 6
 WILD_MAGIC_COST = 3
@@ -94,8 +94,10 @@ def copy_state(st: State) -> State:
       programs and the turn machine's op lists), a player's ``ongoing``, ``dwts``, ``tile_dealt``
       and ``familiar_dealt`` (they change seldom, through interp.without or a new list), the
       seldom changed ``destroyed``, ``mayhem_pile``, ``end_flags`` and ``revealed`` (replaced
-      by a new list or dict where they change), and ``notes`` and ``held_notes``, which
-      apply_in_place replaces with new lists before anything can append to them.
+      by a new list or dict where they change).
+    - ``notes`` and ``held_notes``: copied, as apply_in_place keeps an empty one rather than
+      replacing it at every event (issue 17, P1: two lists made and freed per event of the fold),
+      and may then append to it.
     - ``prompt``: replaced by every question, and set to None by the answer, except for a
       simultaneous choice, whose ``answers`` each defend writes into: that one dict is copied.
 
@@ -127,6 +129,9 @@ def copy_state(st: State) -> State:
         }
         for p in st["players"]
     ]
+    out["notes"] = st["notes"][:]
+    if "held_notes" in st:
+        out["held_notes"] = st["held_notes"][:]
     out["deaths"] = st["deaths"][:]
     out["defending"] = st["defending"][:]
     temp = st["temp"]
@@ -593,11 +598,18 @@ class Annihilageddon(Engine):
 
     def apply_in_place(self, state: State, event: dict[str, Any]) -> State:
         # engines.base.event_kind's check, inline for the common well-formed envelopes.
-        kind = event.get("kind") if type(event) is dict else None
         st = state
-        # An action goes past the chance branch on one test.
-        if not (kind == "action" and len(event) == 3 and "seat" in event and "action" in event) and (
-            (kind == "chance" and len(event) == 2 and "outcome" in event) or event_kind(event) == "chance"
+        # An action goes past the chance branch on one test; the key count first, so a chance
+        # event's kind is read once (no ``kind`` local: a store and loads per event).
+        if not (
+            type(event) is dict
+            and len(event) == 3
+            and event.get("kind") == "action"
+            and "seat" in event
+            and "action" in event
+        ) and (
+            (type(event) is dict and len(event) == 2 and event.get("kind") == "chance" and "outcome" in event)
+            or event_kind(event) == "chance"
         ):
             need = st["need"]
             if need is None:
@@ -624,8 +636,9 @@ class Annihilageddon(Engine):
                 pool = st["players"][zone[1]]["pool"] if zone[0] == "player" else zone_list(st, zone)
                 if not _draw_fits(len(pool), need["count"], outcome):
                     check_outcome(self.chance(st), outcome)  # a refusal in check_outcome's words
-            st["notes"] = []
-            if "held_notes" in st:
+            if st["notes"]:  # an empty list is kept (copy_state copies it: see there)
+                st["notes"] = []
+            if "held_notes" in st and st["held_notes"]:
                 st["held_notes"] = []
             st["need"] = None
             f = st["stack"][-1]
@@ -654,7 +667,12 @@ class Annihilageddon(Engine):
             if seat != st["active"] or st["phase"] != "turn" or st["stack"]:
                 ok = False
             elif t == "play":
-                ok = len(action) == 2 and "card" in action and action["card"] in st["players"][seat]["hand"]
+                # The card and the hand are kept for the play below (ok: both set).
+                ok = (
+                    len(action) == 2
+                    and "card" in action
+                    and (cid := action["card"]) in (hand := st["players"][seat]["hand"])
+                )
             elif t == "end_turn":
                 ok = len(action) == 1
             elif t == "buy":
@@ -696,14 +714,17 @@ class Annihilageddon(Engine):
         # The state is written in place, yet needs no copy of the action: what the rules keep of one
         # is a card id, a slot or an answer, and validate lets an answer through only when it equals
         # one of the prompt's options, every one a string or a number (never a container).
-        st["notes"] = []
-        if "held_notes" in st:
+        if st["notes"]:  # an empty list is kept (copy_state copies it: see there)
+            st["notes"] = []
+        if "held_notes" in st and st["held_notes"]:
             st["held_notes"] = []
         if t == "play":
             # Play the card from the hand, here rather than in a method of its own (issue 17, P1:
             # a third of the events are plays, and a call was a tenth of a Power-only one's cost).
-            cid = action["card"]
-            st["players"][seat]["hand"].remove(cid)
+            if not ok:  # validate let it through: the card and hand not yet read
+                cid = action["card"]
+                hand = st["players"][seat]["hand"]
+            hand.remove(cid)
             turn = st["turn"]
             turn["played"].append(cid)
             turn["played_log"].append(cid)
@@ -766,13 +787,7 @@ class Annihilageddon(Engine):
             run(st)
             return st
         if t == "end_turn":
-            # turn.end_turn's body, here (issue 17, P1: a call per end of a turn). Through the
-            # module for end_turn_at_once, which test_turn_shortcuts patches to hold it to run.
-            f = push_end_of_turn(st, seat)
-            if f["pc"] == _END_DRAW_AT:
-                turn_machine.end_turn_at_once(st, f)
-            else:
-                run(st)
+            turn_machine.end_turn(st, seat)
             return st
         if t == "choose":
             question = pr["kind"]

@@ -15,8 +15,8 @@ from typing import Any
 
 from . import interp
 from . import turn as turn_machine
-from .cards import CARDS
-from .interp import SEAT_KEYS, run, static
+from .cards import CARDS, ONGOING
+from .interp import PLAY_TRIGGERS, SEAT_KEYS, controls_any, run, static
 
 _INT_ONLY = {int}
 
@@ -60,12 +60,30 @@ def end_draw_at_once(st: dict, f: dict, need: dict, outcome: Any) -> bool:
     pool = p["pool"]
     if not draw_fits(len(pool), need["count"], outcome):
         return False
-    st["notes"] = []
-    if "held_notes" in st:
+    if st["notes"]:  # an empty list is kept (copy_state copies it: see there)
+        st["notes"] = []
+    if "held_notes" in st and st["held_notes"]:
         st["held_notes"] = []
     st["need"] = None
-    top = interp.take_drawn(outcome, pool, p["top"])
-    turn_machine.end_turn_drawn(st, f, seat, p, top, w["n"])
+    top = p["top"]
+    # interp.take_drawn's move and end_turn_drawn's common case (the top then holds the draw's
+    # count: it was recorded for exactly the cards missing), written out (issue 17, P1: two calls
+    # per turn). A Trophy holder's sixth card goes on in end_turn_drawn, which asks for it.
+    if len(outcome) == 1:
+        top.append(pool.pop(outcome[0]))
+    else:
+        top += map(pool.__getitem__, outcome)
+        for i in sorted(outcome, reverse=True):
+            del pool[i]
+    n = w["n"]
+    if p["trophy"] or len(top) < n:
+        turn_machine.end_turn_drawn(st, f, seat, p, top, n)
+        return True
+    hand = p["hand"]
+    hand += top[:n]
+    del top[:n]
+    hand.sort()
+    turn_machine.end_turn_from_flip(st, f)
     return True
 
 
@@ -80,8 +98,9 @@ def refill_drawn(st: dict, f: dict, need: dict, outcome: Any) -> bool:
     main = st["main"]
     if need["count"] != 1 or not draw_fits(len(main), 1, outcome) or CARDS[main[outcome[0]]]["kind"] == "mayhem":
         return False
-    st["notes"] = []
-    if "held_notes" in st:
+    if st["notes"]:  # an empty list is kept (copy_state copies it: see there)
+        st["notes"] = []
+    if "held_notes" in st and st["held_notes"]:
         st["held_notes"] = []
     st["need"] = None
     turn_machine.refill_taken(st, f, main.pop(outcome[0]))
@@ -162,9 +181,10 @@ def plain_hit_taken(st: dict, pr: dict, value: Any) -> bool:
     st["last_defense"] = {"card": env.get("card"), "attacker": attacker, "choices": [[v, "take"]]}
     st["scope"] += 1
     p["hp"] -= total
-    f["pc"] += 1
-    f["work"] = {}
-    run(st)
+    if not play_done_at_once(st, f):
+        f["pc"] += 1
+        f["work"] = {}
+        run(st)
     return True
 
 
@@ -224,7 +244,36 @@ def power_option_chosen(st: dict, value: Any) -> bool:
     st["prompt"] = None
     if st["phase"] == "turn" and env.get("you") == st["active"] and not st["turn"]["ending"]:
         st["turn"]["power"] += entry[1]
-    f["pc"] += 1
-    f["work"] = {}
-    run(st)
+    if not play_done_at_once(st, f):
+        f["pc"] += 1
+        f["work"] = {}
+        run(st)
+    return True
+
+
+def play_done_at_once(st: dict, f: dict) -> bool:
+    """The top frame ``f``'s op at ``pc`` done, what run then does when that op was the last of a
+    card's program played from the hand and the play's _after_play frame, the only one under it,
+    has nothing to do (op_after_play: not an Ongoing card, and nothing the player controls
+    triggers on it): both frames done and popped, the stack left empty as run leaves it (issue
+    17, P1: a run and an op's call after the Wand's hit and Wild Magic's Power). Else False,
+    nothing written: the caller moves ``f`` on and runs. test_play_done_at_once.py holds it to
+    run."""
+    stack = st["stack"]
+    if len(stack) != 2 or f["pc"] + 1 != len(f["prog"]):
+        return False
+    g = stack[0]
+    prog = g["prog"]
+    if g["pc"] != 0 or len(prog) != 1 or "redirect" in g["env"]:
+        return False
+    op = prog[0]
+    if op["op"] != "_after_play" or "owner" in op:
+        return False
+    cid = op["card"]
+    if cid in ONGOING:
+        return False
+    trigs = PLAY_TRIGGERS[cid]
+    if trigs and controls_any(st, g["env"]["you"], trigs):
+        return False
+    stack.clear()
     return True

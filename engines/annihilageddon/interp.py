@@ -351,8 +351,14 @@ def static(st: dict, seat: int, key: str, default: Any = None) -> Any:
         mine = temp.get(SEAT_KEYS[seat])
         if mine and key in mine:
             return mine[key]
-    having = STATIC_SETTERS.get(key)
-    if having is None or not controls_any(st, seat, having):
+    where = STATIC_ZONES.get(key)
+    if where is None:
+        return default
+    having, zone = where
+    if zone is not None:
+        if having.isdisjoint(st["players"][seat][zone]):
+            return default
+    elif not controls_any(st, seat, having):
         return default
     return statics(st, seat).get(key, default)
 
@@ -384,6 +390,26 @@ HAVING: dict[str, frozenset[str]] = {
 STATIC_SETTERS: dict[str, frozenset[str]] = {
     key: frozenset(cid for cid in HAVING["static"] if key in CARDS[cid]["static"])
     for key in {key for cid in HAVING["static"] for key in CARDS[cid]["static"]}
+}
+
+
+def setters_zone(having: frozenset[str]) -> str | None:
+    """The one zone of a player's that can hold the cards of ``having`` among those controlled
+    (controlled()'s order): Ongoing cards for cards of the decks (a card played from the hand or
+    taken with Wild Magic stays in front of its player only there), the tokens for Dead Wizard
+    Tokens; None when they are of other kinds or of several (controls_any asks every zone)."""
+    kinds = {CARDS[cid]["kind"] for cid in having}
+    if kinds == {"dwt"}:
+        return "dwts"
+    if kinds <= {"main", "familiar", "legend", "starter"}:
+        return "ongoing"
+    return None
+
+
+#: For each standing modifier, its setters and the one zone to look for them in (None: every
+#: zone, through controls_any). static asks only that zone (issue 17, P1: a call per static).
+STATIC_ZONES: dict[str, tuple[frozenset[str], str | None]] = {
+    key: (having, setters_zone(having)) for key, having in STATIC_SETTERS.items()
 }
 
 
@@ -433,7 +459,8 @@ def controls_any(st: dict, seat: int, having: frozenset[str]) -> bool:
     standee = p["standee"]
     if standee and standee in having:
         return True
-    return bool(p["trophy"]) and "trophy" in having
+    # The set's test first: "trophy" is in few of them (the player's flag is read only then).
+    return "trophy" in having and bool(p["trophy"])
 
 
 def owned(st: dict, seat: int) -> list[str]:

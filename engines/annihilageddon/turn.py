@@ -32,6 +32,7 @@ from .interp import (
     push_then_done,
     reshuffle,
     run,
+    setters_zone,
     static,
     take_outcome,
     without,
@@ -180,6 +181,7 @@ def op_opening_hands(st, f, op):
 
 
 def fresh_turn() -> dict:
+    # hand_over_at_once writes this dict out itself (same keys, same order: the state's JSON).
     return {
         "power": 0,
         "played": [],
@@ -284,6 +286,39 @@ def push_end_of_turn(st: dict, seat: int) -> dict:
     return f
 
 
+def end_turn(st: dict, seat: int) -> None:
+    """An ``end_turn`` of ``seat`` (validated): push_end_of_turn, then the frame run as
+    end_turn_at_once runs it, with its commonest case written out here (issue 17, P1: a call and
+    the fresh frame's reads per turn): no end-of-turn text, and a part of the deck to draw, whose
+    draw is recorded due with the frame at its draw, its count in the work, as end_turn_at_once
+    leaves it. test_turn_shortcuts.py holds the event to the whole frame pushed and run."""
+    t = st["turn"]
+    t["ending"] = True
+    p = st["players"][seat]
+    p["discard"] += p["hand"]  # _hand_to_discard
+    p["hand"] = []
+    played = t["played"]
+    env = {"you": seat, "active": seat, "source": seat}
+    if (played and not _END_HAVING.isdisjoint(played)) or (
+        not _END_HAVING.isdisjoint(p["ongoing"]) if _END_IN_ONGOING else controls_any(st, seat, _END_HAVING)
+    ):
+        st["stack"].append({"prog": END_OF_TURN, "pc": 1, "env": env, "work": {}})
+        run(st)
+        return
+    p["discard"] += played  # _played_to_discard
+    t["played"] = []
+    t["power"] = 0
+    n = 6 if p["trophy"] else 5  # op_end_draw's count
+    need = n - len(p["top"])
+    if 0 < need < len(p["pool"]):
+        st["stack"].append({"prog": END_OF_TURN, "pc": _END_DRAW_AT, "env": env, "work": {"n": n}})
+        st["need"] = {"zone": ["player", seat], "count": need, "visible": [seat], "label": DRAW_LABELS[seat][need]}
+        return
+    f = {"prog": END_OF_TURN, "pc": _END_DRAW_AT, "env": env, "work": {}}
+    st["stack"].append(f)
+    end_turn_at_once(st, f)
+
+
 #: Where the end-of-turn frame's draw is (end_turn_at_once runs the frame from there).
 _END_DRAW_AT = END_OF_TURN.index({"op": "_end_draw"})
 _END_CHECK = END_OF_TURN[-1]
@@ -320,8 +355,8 @@ def end_turn_at_once(st: dict, f: dict) -> None:
         need = n - len(top)
         if 0 < need < len(p["pool"]):
             # What ensure_top and draw_from do with no outcome yet, a part of the deck to draw:
-            # record the draw due (the common case: an end_turn).
-            _draw_due(st, seat, need)
+            # record the draw due (the common case: an end_turn), as _draw_due does.
+            st["need"] = {"zone": ["player", seat], "count": need, "visible": [seat], "label": DRAW_LABELS[seat][need]}
             return
         if need > len(p["pool"]) and p["discard"]:
             # The deck runs short (every other turn or so): ensure_top's first steps written out,
@@ -390,6 +425,14 @@ def trophy_discarded(st: dict, f: dict, cid: str) -> None:
 def end_turn_from_flip(st: dict, f: dict) -> None:
     """The end-of-turn frame ``f`` run from its Legend flip on, as end_turn_at_once runs it."""
     leg = st["legend"]
+    # The common handover (no Legend to flip, no end, the next turn started at once), through the
+    # module, which test_hand_over_at_once patches to hold it to the ops below.
+    if leg["up"] is not None and hand_over_at_once(st):
+        stack = st["stack"]
+        stack.pop()  # ``f``: its end check done, as below
+        if stack:
+            run(st)
+        return
     if leg["up"] is None:
         if leg["down"]:  # op_legend_flip draws
             _run_from(st, f, _END_DRAW_AT + 2)
@@ -573,6 +616,70 @@ def start_turn_at_once(st: dict, seat: int) -> bool:
     _turn_begins(st, seat)
     _run_start_text(st, seat, prog)
     return True
+
+
+def hand_over_at_once(st: dict) -> bool:
+    """What op_end_check and start_turn_at_once do when no end test holds and the next turn starts
+    at once, as one straight path (issue 17, P1: the handover was eight calls a turn, most of the
+    end of turn's chance event): the round counted, the next player's turn begun and its one
+    START_AT_ONCE text run. Asks every test first and returns False before writing anything
+    when one would not hold (an end, an empty Line-Up slot, a text that needs the frames); the
+    caller then runs the ops. The end-of-turn frame is not touched: the caller pops it, done."""
+    lineup = st["lineup"]
+    # A slot empty: a refill due (op_refill's test) or, with no main deck to fill it, the end
+    # check's main-deck test; a full Line-Up makes that test false (no slot to fill).
+    if st["end_flags"] or not all(lineup) or st["dwt"]["count"] == 0:
+        return False
+    nxt = (st["active"] + 1) % st["seats"]
+    new_round = nxt == st["first"]
+    if new_round:
+        bound = st["config"]["max_rounds"]
+        if bound is not None and st["round"] >= bound:
+            return False
+    # controlled_having's answer, asked only as far as START_AT_ONCE needs: none, or exactly one
+    # text that is START_AT_ONCE's (in the order controlled_having lists them).
+    texts = controlled_having(st, nxt, _START_HAVING)
+    prog = None
+    if texts:
+        if len(texts) != 1:
+            return False
+        prog = START_AT_ONCE.get(texts[0])
+        if prog is None:
+            return False
+    if new_round:
+        st["round"] += 1
+    # _turn_begins, its writes in its order (fresh_turn's dict, key for key).
+    st["phase"] = "turn"
+    st["active"] = nxt
+    st["turn"] = turn = {
+        "power": 0,
+        "played": [],
+        "played_log": [],
+        "legend_taken": False,
+        "activated": False,
+        "ending": False,
+        "bought": [],
+        "borrowed": [],
+    }
+    st["temp"] = {}
+    st["deaths"] = []
+    if prog is not None:
+        # _run_start_text's ops (op_power's test holds: the seat's own new turn).
+        st["scope"] += 1
+        for op in prog:
+            if op["op"] == "power":
+                turn["power"] += op["n"]
+            else:
+                SINGLE["heal"](st, None, op, nxt)
+    return True
+
+
+_START_HAVING = HAVING["start_of_turn"]
+_END_HAVING = HAVING["end_of_turn"]
+#: Whether every end-of-turn text is a deck's card's, which a player controls only among their
+#: Ongoing cards (interp.STATIC_ZONES' ruling): end_turn then asks that zone alone, not
+#: controls_any (issue 17, P1: a call per turn).
+_END_IN_ONGOING = setters_zone(_END_HAVING) == "ongoing"
 
 
 def start_turn_to_refill(st: dict, f: dict, seat: int) -> bool:

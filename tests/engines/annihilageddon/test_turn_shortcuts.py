@@ -1,7 +1,8 @@
 """The turn handover's shortcuts (issue 17, P1) against the frames they stand for, along random
 playouts of both versions:
 
-- ``push_end_of_turn`` does the end of turn's first ops before pushing its frame: the state an
+- ``push_end_of_turn`` (and ``end_turn``, which an ``end_turn`` runs: the same, its draw recorded
+  due itself) does the end of turn's first ops before pushing its frame: the state an
   ``end_turn`` leaves must be the one the whole frame, pushed and run, leaves;
 - ``start_turn_at_once`` starts the next turn without its frames when they would run straight
   through: every event must leave the state it leaves with the frames always pushed;
@@ -72,6 +73,8 @@ def test_a_turn_started_at_once_leaves_the_state_its_frames_leave(version, seats
     engine = registry.get("annihilageddon", version)
     states, events = playout(engine, seats, f"an-start-turn:{version}:{seats}", bound=900, prefix=True)
     taken, declined = [], []
+    # Its common case is hand_over_at_once's (test_hand_over_at_once): left to the ops here.
+    monkeypatch.setattr(turn, "hand_over_at_once", lambda st: False)
 
     def counted(st, seat):
         ok = start_turn_at_once(st, seat)
@@ -105,6 +108,7 @@ def test_a_turn_started_at_once_with_a_start_of_turn_text_leaves_the_state_its_f
             p["ongoing"] = p["ongoing"] + [cid]
             cases.append((planted, ev))
     with_text = []
+    monkeypatch.setattr(turn, "hand_over_at_once", lambda st: False)  # as above
 
     def counted(st, seat):
         text = controls_any(st, seat, HAVING["start_of_turn"])

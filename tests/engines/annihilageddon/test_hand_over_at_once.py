@@ -1,0 +1,75 @@
+"""``turn.hand_over_at_once`` (issue 17, P1) starts the next turn as one straight path where the
+end check and start_turn_at_once would: along random playouts of both versions, with texts planted
+on the next player and end conditions met on purpose, every event must leave the state the ops
+leave (the shortcut patched out)."""
+
+import json
+
+import pytest
+
+from engines import registry
+from engines.annihilageddon import turn
+from engines.annihilageddon.engine import copy_state
+
+from ..test_conformance import playout
+
+
+def _variants(st: dict, ev: dict) -> list[tuple[dict, dict]]:
+    """The moment itself, and again with each START_AT_ONCE text, Murder Arcade (left to the
+    frames) and two texts at once on the next player, the round bound reached, the Dead Wizard
+    Tokens gone, a Line-Up slot empty with and without a main deck, and an end flag set."""
+    out = [(st, ev)]
+    nxt = (st["active"] + 1) % st["seats"]
+    for cards in [[cid] for cid in turn.START_AT_ONCE] + [["murder-arcade"], sorted(turn.START_AT_ONCE)[:2]]:
+        planted = copy_state(st)
+        p = planted["players"][nxt]
+        p["ongoing"] = p["ongoing"] + cards
+        out.append((planted, ev))
+    bound = copy_state(st)
+    bound["config"] = {**bound["config"], "max_rounds": bound["round"]}
+    dwt = copy_state(st)
+    dwt["dwt"] = {**dwt["dwt"], "count": 0}
+    flagged = copy_state(st)
+    flagged["end_flags"] = ["legends"]
+    out += [(bound, ev), (dwt, ev), (flagged, ev)]
+    for keep_main in (True, False):
+        gap = copy_state(st)
+        gap["lineup"] = [None] + gap["lineup"][1:]
+        if not keep_main:
+            gap["main"] = []
+        out.append((gap, ev))
+    return out
+
+
+def _after(engine, st: dict, ev: dict) -> str:
+    """The state ``ev`` leaves, or the refusal (a planted variant may make a draw impossible)."""
+    try:
+        return json.dumps(engine.apply(st, ev))
+    except Exception as exc:  # noqa: BLE001 (compared, not hidden: both ways must refuse alike)
+        return repr(exc)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_a_turn_handed_over_at_once_leaves_the_state_the_end_check_and_its_frames_leave(version, seats, monkeypatch):
+    engine = registry.get("annihilageddon", version)
+    states, events = playout(engine, seats, f"an-hand-over:{version}:{seats}", bound=700, prefix=True)
+    cases = []
+    for st, ev in zip(states, events):
+        if st["phase"] == "turn" and (ev["kind"] == "chance" or ev["action"]["type"] in ("end_turn", "choose")):
+            cases += _variants(st, ev)
+    taken, declined = [], []
+
+    def counted(st):
+        ok = hand_over_at_once(st)
+        (taken if ok else declined).append(st["active"])
+        return ok
+
+    hand_over_at_once = turn.hand_over_at_once
+    monkeypatch.setattr(turn, "hand_over_at_once", counted)
+    fast = [_after(engine, st, ev) for st, ev in cases]
+    # Both ways are met: turns handed over at once, and handovers left to the ops.
+    assert len(taken) > 20 and len(declined) > 20
+    monkeypatch.setattr(turn, "hand_over_at_once", lambda st: False)
+    slow = [_after(engine, st, ev) for st, ev in cases]
+    assert fast == slow
