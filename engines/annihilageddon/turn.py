@@ -181,7 +181,6 @@ def op_opening_hands(st, f, op):
 
 
 def fresh_turn() -> dict:
-    # hand_over_at_once writes this dict out itself (same keys, same order: the state's JSON).
     return {
         "power": 0,
         "played": [],
@@ -648,19 +647,10 @@ def hand_over_at_once(st: dict) -> bool:
             return False
     if new_round:
         st["round"] += 1
-    # _turn_begins, its writes in its order (fresh_turn's dict, key for key).
+    # _turn_begins, its writes in its order.
     st["phase"] = "turn"
     st["active"] = nxt
-    st["turn"] = turn = {
-        "power": 0,
-        "played": [],
-        "played_log": [],
-        "legend_taken": False,
-        "activated": False,
-        "ending": False,
-        "bought": [],
-        "borrowed": [],
-    }
+    st["turn"] = turn = fresh_turn()
     st["temp"] = {}
     st["deaths"] = []
     if prog is not None:
