@@ -13,26 +13,16 @@ from hypothesis import strategies as st
 from engines.wizarding_duels import content
 from engines.wizarding_duels import geometry as g
 
+from .test_hex_geometry import sees_segment_by_segment  # the corner test over every blocker in range
+
 coord = st.integers(min_value=-6, max_value=6)
 hexes = st.tuples(coord, coord)
-
-
-def sees_over_candidates(a, b, blockers):
-    """The corner test with every blocker in range of both ends, every segment asked of
-    ``segment_enters_hex``: ``sees`` as it was before the hull filter."""
-    if a == b:
-        return True
-    near = g._candidates(a, b, blockers)
-    for c in g.corners(a):
-        if sum(1 for t in g.corners(b) if not any(g.segment_enters_hex(c, t, x) for x in near)) >= 2:
-            return True
-    return False
 
 
 @settings(max_examples=500, deadline=None)
 @given(hexes, hexes, st.lists(hexes, max_size=16))
 def test_sight_with_the_hull_filter_is_the_corner_test_over_every_blocker_in_range(a, b, blockers):
-    assert g.sees(a, b, blockers) == sees_over_candidates(a, b, blockers)
+    assert g.sees(a, b, blockers) == sees_segment_by_segment(a, b, blockers)
 
 
 def test_sight_between_spaces_of_random_crowded_patches_is_the_corner_test_over_every_blocker_in_range():
@@ -43,7 +33,7 @@ def test_sight_between_spaces_of_random_crowded_patches_is_the_corner_test_over_
         blockers = rng.sample(patch, rng.randint(1, 30))
         for a in patch:
             for b in rng.sample(patch, 12):
-                want = sees_over_candidates(a, b, blockers)
+                want = sees_segment_by_segment(a, b, blockers)
                 seen.add(want)
                 assert g.sees(a, b, blockers) == want, (a, b, blockers)
     assert seen == {True, False}
@@ -57,5 +47,5 @@ def test_sight_between_every_two_spaces_of_every_board_is_the_corner_test_over_e
             for x in b.hexes:
                 for y in b.hexes:
                     assert g.line_of_sight(x, y, b.impassable) == (
-                        sees_over_candidates(x, y, b.impassable) or sees_over_candidates(y, x, b.impassable)
+                        sees_segment_by_segment(x, y, b.impassable) or sees_segment_by_segment(y, x, b.impassable)
                     ), (map_id, nexus, x, y)
