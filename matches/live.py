@@ -151,7 +151,7 @@ def frames_held(
             held.append(event)
     except _Inexact:
         return None
-    if "seats" not in getattr(match, "_prefetched_objects_cache", {}):
+    if "seats" not in getattr(stored, "_prefetched_objects_cache", {}):
         prefetch_related_objects([stored], Prefetch("seats", queryset=Seat.objects.select_related("user")))
     return _frames(stored, start, held, [{"seq": seq, "text": text} for seq, text in log if start < seq <= head])
 
