@@ -10,6 +10,7 @@ process dies between running the handler and marking it delivered.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from datetime import timedelta
@@ -46,9 +47,18 @@ def outbox_add(*, topic: str, payload: dict[str, Any]) -> OutboxMessage:
     return outbox_add_all(messages=[(topic, payload)])[0]
 
 
-def outbox_add_all(*, messages: list[tuple[str, dict[str, Any]]]) -> list[OutboxMessage]:
+def outbox_add_all(
+    *, messages: list[tuple[str, dict[str, Any]]], deliver_first: dict[int, Callable[[], None]] | None = None
+) -> list[OutboxMessage]:
     """Record several messages in the current transaction with one INSERT; each is delivered
-    after the commit, in the order given."""
+    after the commit, in the order given.
+
+    ``deliver_first`` (message index -> function): what delivers that message the first time,
+    right after this commit, in place of the topic's handler: the handler's work done from what
+    the caller holds in memory (a broadcast built from the command's match and events, not read
+    again). It must do what the handler would do with the payload. It runs under the same rules
+    (after the commit, the row locked, marked delivered only if it returns); any later try (it
+    failed, or the process died after the commit) is the handler's, from the database."""
     for topic, _payload in messages:
         if topic not in _HANDLERS:
             raise ValueError(f"no outbox handler for {topic!r}")
@@ -56,21 +66,24 @@ def outbox_add_all(*, messages: list[tuple[str, dict[str, Any]]]) -> list[Outbox
     rows = OutboxMessage.objects.bulk_create(
         [OutboxMessage(topic=topic, payload=payload, available_at=now) for topic, payload in messages]
     )
-    for row in rows:
-        transaction.on_commit(lambda pk=row.pk: _deliver_quietly(pk))
+    first = deliver_first or {}
+    for index, row in enumerate(rows):
+        # A rolled-back transaction drops its on_commit callbacks, and with them what they hold.
+        transaction.on_commit(functools.partial(_deliver_quietly, row.pk, first.get(index)))
     return rows
 
 
-def _deliver_quietly(message_id: int) -> None:
+def _deliver_quietly(message_id: int, deliver: Callable[[], None] | None = None) -> None:
     # Runs after the commit, in the request: nothing here may turn a committed write into an error.
     try:
-        outbox_deliver(message_id=message_id)
+        outbox_deliver(message_id=message_id, deliver=deliver)
     except Exception:  # the message stays pending; the sweeper tries again
         log.exception("outbox: delivering message %s failed; the sweeper will retry", message_id)
 
 
-def outbox_deliver(*, message_id: int) -> bool:
-    """Deliver one pending message; True if this call delivered it."""
+def outbox_deliver(*, message_id: int, deliver: Callable[[], None] | None = None) -> bool:
+    """Deliver one pending message; True if this call delivered it. ``deliver``: what runs in
+    place of the topic's handler (``outbox_add_all``'s ``deliver_first``)."""
     with transaction.atomic():
         message = (
             OutboxMessage.objects.select_for_update(skip_locked=True)
@@ -81,7 +94,10 @@ def outbox_deliver(*, message_id: int) -> bool:
             return False  # delivered already, or another process is delivering it now
         try:
             with transaction.atomic():  # a savepoint: a failing handler leaves none of its writes
-                _HANDLERS[message.topic](message.payload)
+                if deliver is None:
+                    _HANDLERS[message.topic](message.payload)
+                else:
+                    deliver()
         except Exception as exc:
             message.attempts += 1
             delay = min(BACKOFF_CAP, BACKOFF_START * 2 ** (message.attempts - 1))

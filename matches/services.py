@@ -23,7 +23,7 @@ from engines import registry
 from engines.base import CHANCE, EngineError, IllegalAction, chance_enterable, check_action_numbers, replay
 from engines.chance import check_outcome, derive, indices_for_cards, seed_commitment
 
-from . import eventstore
+from . import eventstore, live
 from .commands import Appender, command_create, command_run
 from .errors import Refusal
 from .eventstore import NewEvent
@@ -370,7 +370,7 @@ def _command_execute(match: Match, appender: Appender, user, seat, body, actor: 
     writes = _Writes(match, appender)
     writes.add(new, engine.describe(match.state, engine_event(new.type, new.data), state), engine=engine, after=state)
     events = _advance(match=match, writes=writes, engine=engine, state=state)
-    _after_append(match, events)
+    _after_append(match, events, writes)
     return events
 
 
@@ -504,6 +504,8 @@ class _Writes:
         self.match, self.appender = match, appender
         self.new: list[NewEvent] = []
         self.lines: list[str] = []
+        #: (seq, text) of every log line written so far: the command's broadcast sends them.
+        self.logged: list[tuple[int, str]] = []
 
     @property
     def head_seq(self) -> int:
@@ -537,6 +539,7 @@ class _Writes:
         MatchLog.objects.bulk_create(
             [MatchLog(match=match, seq=event.seq, text=line) for event, line in zip(events, self.lines, strict=True)]
         )
+        self.logged += [(event.seq, line) for event, line in zip(events, self.lines, strict=True)]
         self.new, self.lines = [], []
         if match.status == Match.Status.FINISHED:
             match.head_hash = self.appender.stream.head_hash
@@ -633,7 +636,7 @@ def match_claim_timeout(
         events = writes.write()
         match.state_seq = appender.stream.head_seq
         match.save(update_fields=["state_seq", "status", "result", "finished_at", "head_hash", "clocks"])
-        _after_append(match, events)
+        _after_append(match, events, writes)
 
     done = command_run(
         stream_id=lambda match: match.stream_id,
@@ -698,9 +701,12 @@ def _result_line(match: Match, result: dict | None) -> str:
     return f"Match over. Winner: {winners}." if winners else "Match over."
 
 
-def _after_append(match: Match, events: list[Event]) -> None:
+def _after_append(match: Match, events: list[Event], writes: _Writes | None = None) -> None:
     """Broadcast, verification and the other apps' hooks: recorded in the outbox with the events,
-    delivered after the commit, so a committed move is never reported as failed (matches.outbox)."""
+    delivered after the commit, so a committed move is never reported as failed (matches.outbox).
+    With ``writes`` (a command on a match that exists, after its last change to ``match``) the
+    broadcast's first delivery is built from the match and events in hand (live.broadcast_held),
+    not read back; a new match's has nobody to reach yet and reads."""
     if not events:
         return
     messages = [
@@ -711,5 +717,6 @@ def _after_append(match: Match, events: list[Event]) -> None:
             ("match.verify", {"match_id": str(match.id)}),
             ("match.finished", {"match_id": str(match.id), "game": match.game}),
         ]
+    held = None if writes is None else {0: live.broadcast_held(match=match, events=events, log=writes.logged)}
     # One INSERT for all of them (a finished match's three were three round trips).
-    outbox_add_all(messages=messages)
+    outbox_add_all(messages=messages, deliver_first=held)

@@ -141,7 +141,7 @@ def test_a_broadcast_frame_carries_only_the_events_its_commit_added(make_user, c
     assert len(live.frames_for(match)[None]["events"]) == min(match.state_seq, live.FRAME_WINDOW)
 
 
-def test_an_action_post_reads_the_match_for_its_command_and_once_more_for_its_broadcast(make_user, client_for):
+def test_an_action_post_reads_the_match_once_for_its_command_and_its_broadcast(make_user, client_for):
     import uuid
 
     from django.db import connection
@@ -159,11 +159,13 @@ def test_an_action_post_reads_the_match_for_its_command_and_once_more_for_its_br
         )
     assert response.status_code == 201 and response.json()["head_seq"] == fresh(match).state_seq
     reads = [q["sql"] for q in queries if q["sql"].startswith("SELECT")]
-    # The command's lock, then the broadcast's read after the commit: the answer is the command's match.
-    assert len([s for s in reads if 'FROM "matches_match"' in s]) == 2, reads
-    # Each of the two reads its seats once, joined to their users.
+    # The command's lock; the broadcast after the commit builds its frames from the command's
+    # match and events (live.broadcast_held), reading neither again, nor the log lines.
+    assert len([s for s in reads if 'FROM "matches_match"' in s]) == 1, reads
+    assert not [s for s in reads if 'FROM "matches_event"' in s or 'FROM "matches_matchlog"' in s], reads
+    # The seats once, joined to their users: the command's seat check and the frames share it.
     seat_reads = [s for s in reads if 'FROM "matches_seat"' in s]
-    assert len(seat_reads) == 2 and all('JOIN "auth_user"' in s for s in seat_reads), seat_reads
+    assert len(seat_reads) == 1 and all('JOIN "auth_user"' in s for s in seat_reads), seat_reads
     assert OutboxMessage.objects.filter(topic="match.broadcast", delivered_at__isnull=True).count() == 0
 
 
