@@ -239,12 +239,12 @@ def test_what_a_command_committed_just_before_an_outage_is_delivered_after_it(ou
     deliver = outbox._deliver_quietly
     undelivered = []
 
-    def lose_the_database_then_deliver(message_id):
+    def lose_the_database_then_deliver(message_id, *held):
         # After the commit (transaction.on_commit), before the view answers: the database goes away.
         if not undelivered:
             outage.cut()
             undelivered.append(message_id)
-        deliver(message_id)
+        deliver(message_id, *held)
 
     monkeypatch.setattr(outbox, "_deliver_quietly", lose_the_database_then_deliver)
     command = next_move(clients, match)

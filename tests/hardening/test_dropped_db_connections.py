@@ -112,12 +112,12 @@ def test_a_connection_dropped_after_the_commit_still_answers_success(duel, monke
     deliver = outbox._deliver_quietly
     dropped = []
 
-    def lose_the_connection_then_deliver(message_id):
+    def lose_the_connection_then_deliver(message_id, *held):
         # Runs after the commit (transaction.on_commit), before the view has answered.
         if not dropped:
             terminate_this_threads_connection()
             dropped.append(message_id)
-        deliver(message_id)
+        deliver(message_id, *held)
 
     monkeypatch.setattr(outbox, "_deliver_quietly", lose_the_connection_then_deliver)
     command = next_move(clients, match)

@@ -388,8 +388,8 @@ def test_a_move_waiting_on_the_match_lock_sees_the_head_the_move_before_it_commi
     holding, release, outcome = threading.Event(), threading.Event(), {}
     real_outbox = services.outbox_add_all
 
-    def outbox_then_wait(*, messages):
-        real_outbox(messages=messages)
+    def outbox_then_wait(*, messages, **held):
+        real_outbox(messages=messages, **held)
         if threading.current_thread().name == "first":
             holding.set()
             release.wait(30)  # the first move holds its locks until the second is queued on them
