@@ -765,7 +765,9 @@ class Annihilageddon(Engine):
                     turn["power"] += lead[1]
                 stack.append({"prog": CARDS[cid]["play"], "pc": lead[0], "env": env, "work": {}})
             who = TARGET_FIRST.get(cid)
-            if who is not None and not static(st, seat, "self_target"):
+            # static only with a grant in temp: self_target is a Mayhem's grant for the turn, no
+            # card's static text (test_self_target_is_only_granted.py; a call per Attack played).
+            if who is not None and not (st["temp"] and static(st, seat, "self_target")):
                 # run's first step on the frame: op_attack marks its env attacking and targets asks
                 # whom (interp._table_targets: clockwise from the player, the player left out for a
                 # foe) when there are two or more to pick from, and not under the mirror Mayhem

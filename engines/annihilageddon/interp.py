@@ -304,7 +304,12 @@ def targets(st: dict, f: dict, who: str):
     env = f["env"]
     you = env["you"]
     n = st["seats"]
-    if env.get("attacking") and not (env.get("mayhem") or env.get("group")) and static(st, you, "self_target"):
+    if (
+        env.get("attacking")
+        and not (env.get("mayhem") or env.get("group"))
+        and st["temp"]  # self_target is only ever granted (test_self_target_is_only_granted.py)
+        and static(st, you, "self_target")
+    ):
         # AN L392: under the mirror Mayhem every Attack you make has you as its only target.
         w["_who"] = [you]
         return [you]

@@ -18,6 +18,7 @@ from .interp import (
     PUSHED,
     SINGLE,
     START_HP,
+    STATIC_ZONES,
     WAIT,
     ask,
     child_env,
@@ -660,11 +661,22 @@ def hand_over_at_once(st: dict) -> bool:
             if op["op"] == "power":
                 turn["power"] += op["n"]
             else:
-                SINGLE["heal"](st, None, op, nxt)
+                # op_heal, written out (issue 17, P1: a Thick Skull or Marrow Baths turn's two
+                # calls): a heal of "you" by a fixed number (_plain), on a turn just begun, so no
+                # grant in ``temp``; static's answer is then 1 unless a heal_multiplier setter is
+                # among the player's Ongoing cards, its one zone (_HEAL_IN_ONGOING: else asked).
+                p = st["players"][nxt]
+                n = op["n"]
+                if not _HEAL_IN_ONGOING or not _HEAL_SETTERS.isdisjoint(p["ongoing"]):
+                    n *= static(st, nxt, "heal_multiplier", 1)
+                hp = p["hp"]
+                p["hp"] = max(hp, min(MAX_HP, hp + n))
     return True
 
 
 _START_HAVING = HAVING["start_of_turn"]
+_HEAL_SETTERS = STATIC_ZONES["heal_multiplier"][0]
+_HEAL_IN_ONGOING = STATIC_ZONES["heal_multiplier"][1] == "ongoing"
 _END_HAVING = HAVING["end_of_turn"]
 #: Whether every end-of-turn text is a deck's card's, which a player controls only among their
 #: Ongoing cards (interp.STATIC_ZONES' ruling): end_turn then asks that zone alone, not

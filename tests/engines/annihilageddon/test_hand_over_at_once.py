@@ -16,8 +16,9 @@ from ..test_conformance import playout
 
 def _variants(st: dict, ev: dict) -> list[tuple[dict, dict]]:
     """The moment itself, and again with each START_AT_ONCE text, Murder Arcade (left to the
-    frames) and two texts at once on the next player, the round bound reached, the Dead Wizard
-    Tokens gone, a Line-Up slot empty with and without a main deck, and an end flag set."""
+    frames) and two texts at once on the next player, Thick Skull as their tile, the round bound
+    reached, the Dead Wizard Tokens gone, a Line-Up slot empty with and without a main deck, and
+    an end flag set."""
     out = [(st, ev)]
     nxt = (st["active"] + 1) % st["seats"]
     for cards in [[cid] for cid in turn.START_AT_ONCE] + [["murder-arcade"], sorted(turn.START_AT_ONCE)[:2]]:
@@ -25,6 +26,14 @@ def _variants(st: dict, ev: dict) -> list[tuple[dict, dict]]:
         p = planted["players"][nxt]
         p["ongoing"] = p["ongoing"] + cards
         out.append((planted, ev))
+    # Thick Skull's heal as the one text (revealed), at a low HP and at the cap's edge, and with
+    # Marrow Baths (which doubles heals) beside it: two texts, left to the frames.
+    for hp, more in ((3, []), (24, []), (24, ["marrow-baths"])):
+        skull = copy_state(st)
+        p = skull["players"][nxt]
+        p["tile"], p["hp"], p["ongoing"] = "tile-thick-skull", hp, p["ongoing"] + more
+        skull["revealed"] = {**skull["revealed"], "tile": True}
+        out.append((skull, ev))
     bound = copy_state(st)
     bound["config"] = {**bound["config"], "max_rounds": bound["round"]}
     dwt = copy_state(st)
