@@ -186,8 +186,50 @@ def act_cast(s: State, st: dict, seat: int, action: dict) -> bool:
     return _after_quiet_answer(s)  # a cast is a quiet answer (``QUIET_ACTS``)
 
 
+def act_potion(s: State, st: dict, seat: int, action: dict) -> bool:
+    """A potion drunk or thrown (``{"type": "potion", "index": i, "target": uid}``):
+    ``legal._act_potion``'s checks and ``rules._act``'s potion, the card and its paying slot
+    worked out once. An index written as anything but an int (``True`` for 1) goes the general way."""
+    i = action.get("index")
+    target = action.get("target")
+    if len(action) != 3 or type(i) is not int or type(target) is not str:
+        return False
+    m = s["models"][s["act"]["model"]]
+    if m["animal"] or m["removed"] or m["hex"] is None or s["game_over"] or m["seat"] != seat:
+        return False
+    p = s["players"][seat]
+    potions = p["potions"]
+    if not 0 <= i < len(potions) or not legal._first_unspent(potions, i):
+        return False
+    card = pack(s).potions[potions[i]["id"]]
+    pm = "potion_mastery" if m["traits"].get("potion_mastery", -1) >= card["level"] else ""
+    how = rules._slot(s, "quick", m, pm)
+    if not how:
+        return False
+    if card["range"] == 0:
+        if target != m["uid"]:
+            return False
+    elif not legal._in_reach_of(s, m, target, 1 - seat if rules.potion_offensive(card) else seat, card["range"]):
+        return False
+    s["queue"].pop(0)
+    rules._spend(s, "quick", how, m)
+    potions[i]["spent"] = True
+    s["stats"]["potions"][seat] += 1
+    tgt = s["models"][target]
+    if tgt["seat"] != seat:
+        steps = rules.open_clash(s, "potion", m, tgt, potion=card["id"])
+    else:
+        steps = rules.effect_steps(s, card["effects"], m, tgt, seat, x=m["traits"].get("potioneer", 0))
+        steps.append({"step": "action_end"})
+    steps.append({"step": "act", "seat": seat})
+    push_new(s, steps)  # each step made here, by ``open_clash`` or by ``effect_steps``
+    _run(s)
+    _check_lightning(s)  # a potion is not a quiet answer (``QUIET_ACTS``)
+    return True
+
+
 #: The act step's answers with a fast path, by type; any other type goes to the general path.
-ACT_FAST = {"end": act_end, "move": act_move, "draw_quest": act_draw_quest, "cast": act_cast}
+ACT_FAST = {"end": act_end, "move": act_move, "draw_quest": act_draw_quest, "cast": act_cast, "potion": act_potion}
 
 
 def act(s: State, st: dict, seat: int, action: dict) -> bool:
@@ -357,6 +399,22 @@ def order(s: State, st: dict, seat: int, action: dict) -> bool:
     return _after_quiet_answer(s)
 
 
+def place_overlay(s: State, st: dict, seat: int, action: dict) -> bool:
+    """A Challenge or Terrain overlay placed in the set-up (``{"type": "place_challenge", "hex": k}``,
+    ``{"type": "place_terrain", "hex": k, "terrain": t}``): ``legal``'s own check of the one space
+    (``CHECKS``, which the general path asks too) and ``decide``'s overlay."""
+    name = st["step"]
+    if action.get("type") != name or not legal.CHECKS[name](s, st, action):
+        return False
+    s["queue"].pop(0)
+    kind = "challenge" if name == "place_challenge" else "terrain"
+    what = action["terrain"] if kind == "terrain" else None
+    s["overlays"].append({"kind": kind, "hex": action["hex"], "face_up": False, "what": what, "owner": seat})
+    _run(s)
+    _check_lightning(s)  # an overlay placed is never quiet (``QUIET_STEPS``)
+    return True
+
+
 #: The decision steps with a fast path, each answered by one seat (``may_answer``'s ``st["seat"]``).
 FAST_PATHS = {
     "act": act,
@@ -369,6 +427,8 @@ FAST_PATHS = {
     "dark_lord": dark_lord,
     "leadership": leadership,
     "order": order,
+    "place_challenge": place_overlay,
+    "place_terrain": place_overlay,
 }
 
 

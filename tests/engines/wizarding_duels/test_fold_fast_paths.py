@@ -1,8 +1,8 @@
 """A fold's fast paths (engines/wizarding_duels/fast.py, issue 17, P1) against the general path.
 
 ``apply_in_place`` sends the commonest events (an activation, a move, the end of an activation,
-a deployment, a swap window's answer, a Clash or Quest draw) to a fast path that checks and
-applies them in one pass. The copying ``apply`` never takes them. Along random and heuristic
+a deployment, a swap window's answer, a potion, a Challenge or Terrain placed, a Clash or Quest
+draw) to a fast path that checks and applies them in one pass. The copying ``apply`` never takes them. Along random and heuristic
 playouts of both versions, every event tried (the one played, others the list offers, their near
 misses, the same action by the other seat, malformed actions, moves and deployments to spaces all
 around, outcomes a draw refuses) must give the same state both ways, or the same refusal (code
@@ -82,6 +82,11 @@ def _tried(engine, s, ev, rng, seen):
         spells += [sp for sp in m["innate"] + p["spellbook"] if rules.places_marker(pk.spells[sp])]
         for sp in spells:
             actions += [{"type": "cast", "spell": sp, "target": uid} for uid in sorted(s["models"])]
+        # potions at every position (spent ones, a second copy, out of the list, True for 1) at
+        # every model: out of range or sight, a friend for a thrown one, oneself for a drunk one
+        for i in list(range(-1, len(p["potions"]) + 1)) + [True, "0"]:
+            actions += [{"type": "potion", "index": i, "target": uid} for uid in sorted(s["models"])[::2]]
+        actions += [{"type": "potion", "index": 0}, {"type": "potion", "index": 0, "target": m["uid"], "x": 1}]
     if st["step"] in ("activate", "deploy"):
         b = board(s)
         arrival = [geometry.key(h) for half in b.arrival for h in half] if b else []
@@ -91,6 +96,17 @@ def _tried(engine, s, ev, rng, seen):
     if st["step"] in ("empower", "early", "late", "dark_lord", "leadership"):
         actions += [{"type": "pass", "x": 1}, {"type": "lower", "use": 0}, {"type": "lower", "use": True}]
         actions += [{"type": "lower"}, {"type": "peek"}, {"type": "dark_lord"}, {"type": "empower"}]
+    if st["step"] in ("place_challenge", "place_terrain"):
+        # every space of the board (open or not, overlaid, at the edge, too near a challenge) and
+        # a few written in ways no list writes them, with each terrain and the other step's type
+        spaces = [geometry.key(h) for h in board(s).hexes] + ["99,99", "0, 0", "x", ""]
+        for k in spaces[::2] if st["step"] == "place_challenge" else spaces[::5]:
+            actions += [
+                {"type": "place_challenge", "hex": k},
+                {"type": "place_terrain", "hex": k, "terrain": "difficult"},
+            ]
+        actions += [{"type": "place_terrain", "hex": spaces[0], "terrain": x} for x in ("open", "dangerous", None)]
+        actions += [{"type": "place_challenge"}, {"type": "place_challenge", "hex": spaces[0], "x": 1}]
     if st["step"] == "order":
         known = s["players"][seat]["known_top"]
         actions += [
@@ -186,7 +202,7 @@ def test_every_fast_path_answers_as_the_general_path(version, bot, monkeypatch):
     # each of the codes the opening checks and the rules give.
     # (The clash windows' fast paths are met where a playout's Groups bring the abilities.)
     for name, c in counted.items():
-        if name in ("act", "activate", "deploy", "swap", "draw", "move", "end", "draw_quest", "cast", "late"):
+        if name in ("act", "activate", "deploy", "swap", "draw", "move", "end", "draw_quest", "cast", "late", "potion"):
             assert c.taken > 0 and c.declined > 0, name
         else:
             assert c.taken > 0 or c.declined == 0, name  # whatever was met, some was taken
@@ -215,7 +231,7 @@ def test_the_fast_paths_take_the_events_they_are_for(monkeypatch):
                 if st["step"] == "draw":
                     played["draw"] += 1
             elif st["step"] == "act":
-                if a["type"] in ("end", "draw_quest") or (a["type"] == "move" and "dangerous" not in a):
+                if a["type"] in ("end", "draw_quest", "potion") or (a["type"] == "move" and "dangerous" not in a):
                     played[a["type"]] += 1
                 elif a["type"] == "cast":
                     played["cast"] += not rules.places_marker(content.load(s["pack"]).spells[a["spell"]])
