@@ -23,8 +23,8 @@ and other seats' actions too.
 
 from __future__ import annotations
 
-from . import legal, rules
-from .state import State, board, can_pay, controls, pack, pay_splits, push_new, rules_version
+from . import geometry, legal, rules
+from .state import State, board, can_pay, controls, overlay_at, pack, pay_splits, push_new, rules_version
 from .state import lower as lower_part
 
 _run = rules.run
@@ -228,8 +228,40 @@ def act_potion(s: State, st: dict, seat: int, action: dict) -> bool:
     return True
 
 
+def act_flip(s: State, st: dict, seat: int, action: dict) -> bool:
+    """An overlay next to the model or under it turned over (``{"type": "flip", "hex": k}``):
+    ``legal._act_quick``'s check and ``rules._act``'s flip. Overlays lie on distinct spaces, so
+    the first one at ``k`` (``overlay_at``, which the flip turns) is the one the check finds."""
+    k = action.get("hex")
+    if len(action) != 2 or type(k) is not str:
+        return False
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False
+    how = rules._slot(s, "quick", m)
+    if not how:
+        return False
+    o = overlay_at(s, k)
+    if o is None or geometry.distance(geometry.parse(m["hex"]), geometry.parse(k)) > 1:
+        return False
+    s["queue"].pop(0)
+    rules._spend(s, "quick", how, m)
+    o["face_up"] = not o["face_up"]  # WD-86, ruling A-27
+    push_new(s, [{"step": "action_end"}, {"step": "act", "seat": seat}])
+    _run(s)
+    _check_lightning(s)  # a flip is not a quiet answer (``QUIET_ACTS``)
+    return True
+
+
 #: The act step's answers with a fast path, by type; any other type goes to the general path.
-ACT_FAST = {"end": act_end, "move": act_move, "draw_quest": act_draw_quest, "cast": act_cast, "potion": act_potion}
+ACT_FAST = {
+    "end": act_end,
+    "move": act_move,
+    "draw_quest": act_draw_quest,
+    "cast": act_cast,
+    "potion": act_potion,
+    "flip": act_flip,
+}
 
 
 def act(s: State, st: dict, seat: int, action: dict) -> bool:
@@ -481,3 +513,20 @@ def draw(s: State, st: dict, outcome) -> bool:
     if n > count:
         rules.push_front(s, dict(st, n=n - count))
     return _after_quiet_answer(s)  # a Clash draw only moves cards (``quiet_chance``)
+
+
+def coin(s: State, st: dict, outcome) -> bool:
+    """A coin toss (``rules.chance_spec``'s one die of 0 or 1, ``check_outcome``'s check, and
+    ``rules.resolve_chance``'s coin). The dispatch found a ``coin`` step in front."""
+    if type(outcome) is not list or len(outcome) != 1:
+        return False
+    v = outcome[0]
+    if type(v) is not int or not 0 <= v <= 1:
+        return False
+    s["queue"].pop(0)
+    if st["purpose"] == "setup":
+        s["coin_winner"] = v
+        s["queue"].insert(0, {"step": "choose_map", "seat": v})
+    else:
+        s["starting"] = v
+    return _after_quiet_answer(s)  # a coin only sets who chooses or starts (``quiet_chance``)
