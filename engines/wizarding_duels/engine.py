@@ -336,6 +336,13 @@ class WizardingDuelsEngine(Engine):
                     kind = None
                 if kind == "chance" and fast.draw(state, st, outcome):
                     return state
+            elif st["step"] == "coin" and len(event) == 2:
+                try:
+                    kind, outcome = event["kind"], event["outcome"]
+                except KeyError:
+                    kind = None
+                if kind == "chance" and fast.coin(state, st, outcome):
+                    return state
         return self._apply(state, event, owned=True)
 
     def _apply(self, state, event, *, owned: bool):

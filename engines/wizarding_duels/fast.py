@@ -23,8 +23,8 @@ and other seats' actions too.
 
 from __future__ import annotations
 
-from . import legal, rules
-from .state import State, board, can_pay, controls, pack, pay_splits, push_new, rules_version
+from . import geometry, legal, rules
+from .state import State, board, can_pay, controls, overlay_at, pack, pay_splits, push_new, rules_version
 from .state import lower as lower_part
 
 _run = rules.run
@@ -186,8 +186,82 @@ def act_cast(s: State, st: dict, seat: int, action: dict) -> bool:
     return _after_quiet_answer(s)  # a cast is a quiet answer (``QUIET_ACTS``)
 
 
+def act_potion(s: State, st: dict, seat: int, action: dict) -> bool:
+    """A potion drunk or thrown (``{"type": "potion", "index": i, "target": uid}``):
+    ``legal._act_potion``'s checks and ``rules._act``'s potion, the card and its paying slot
+    worked out once. An index written as anything but an int (``True`` for 1) goes the general way."""
+    i = action.get("index")
+    target = action.get("target")
+    if len(action) != 3 or type(i) is not int or type(target) is not str:
+        return False
+    m = s["models"][s["act"]["model"]]
+    if m["animal"] or m["removed"] or m["hex"] is None or s["game_over"] or m["seat"] != seat:
+        return False
+    p = s["players"][seat]
+    potions = p["potions"]
+    if not 0 <= i < len(potions) or not legal._first_unspent(potions, i):
+        return False
+    card = pack(s).potions[potions[i]["id"]]
+    pm = "potion_mastery" if m["traits"].get("potion_mastery", -1) >= card["level"] else ""
+    how = rules._slot(s, "quick", m, pm)
+    if not how:
+        return False
+    if card["range"] == 0:
+        if target != m["uid"]:
+            return False
+    elif not legal._in_reach_of(s, m, target, 1 - seat if rules.potion_offensive(card) else seat, card["range"]):
+        return False
+    s["queue"].pop(0)
+    rules._spend(s, "quick", how, m)
+    potions[i]["spent"] = True
+    s["stats"]["potions"][seat] += 1
+    tgt = s["models"][target]
+    if tgt["seat"] != seat:
+        steps = rules.open_clash(s, "potion", m, tgt, potion=card["id"])
+    else:
+        steps = rules.effect_steps(s, card["effects"], m, tgt, seat, x=m["traits"].get("potioneer", 0))
+        steps.append({"step": "action_end"})
+    steps.append({"step": "act", "seat": seat})
+    push_new(s, steps)  # each step made here, by ``open_clash`` or by ``effect_steps``
+    _run(s)
+    _check_lightning(s)  # a potion is not a quiet answer (``QUIET_ACTS``)
+    return True
+
+
+def act_flip(s: State, st: dict, seat: int, action: dict) -> bool:
+    """An overlay next to the model or under it turned over (``{"type": "flip", "hex": k}``):
+    ``legal._act_quick``'s check and ``rules._act``'s flip. Overlays lie on distinct spaces, so
+    the first one at ``k`` (``overlay_at``, which the flip turns) is the one the check finds."""
+    k = action.get("hex")
+    if len(action) != 2 or type(k) is not str:
+        return False
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False
+    how = rules._slot(s, "quick", m)
+    if not how:
+        return False
+    o = overlay_at(s, k)
+    if o is None or geometry.distance(geometry.parse(m["hex"]), geometry.parse(k)) > 1:
+        return False
+    s["queue"].pop(0)
+    rules._spend(s, "quick", how, m)
+    o["face_up"] = not o["face_up"]  # WD-86, ruling A-27
+    push_new(s, [{"step": "action_end"}, {"step": "act", "seat": seat}])
+    _run(s)
+    _check_lightning(s)  # a flip is not a quiet answer (``QUIET_ACTS``)
+    return True
+
+
 #: The act step's answers with a fast path, by type; any other type goes to the general path.
-ACT_FAST = {"end": act_end, "move": act_move, "draw_quest": act_draw_quest, "cast": act_cast}
+ACT_FAST = {
+    "end": act_end,
+    "move": act_move,
+    "draw_quest": act_draw_quest,
+    "cast": act_cast,
+    "potion": act_potion,
+    "flip": act_flip,
+}
 
 
 def act(s: State, st: dict, seat: int, action: dict) -> bool:
@@ -357,6 +431,22 @@ def order(s: State, st: dict, seat: int, action: dict) -> bool:
     return _after_quiet_answer(s)
 
 
+def place_overlay(s: State, st: dict, seat: int, action: dict) -> bool:
+    """A Challenge or Terrain overlay placed in the set-up (``{"type": "place_challenge", "hex": k}``,
+    ``{"type": "place_terrain", "hex": k, "terrain": t}``): ``legal``'s own check of the one space
+    (``CHECKS``, which the general path asks too) and ``decide``'s overlay."""
+    name = st["step"]
+    if action.get("type") != name or not legal.CHECKS[name](s, st, action):
+        return False
+    s["queue"].pop(0)
+    kind = "challenge" if name == "place_challenge" else "terrain"
+    what = action["terrain"] if kind == "terrain" else None
+    s["overlays"].append({"kind": kind, "hex": action["hex"], "face_up": False, "what": what, "owner": seat})
+    _run(s)
+    _check_lightning(s)  # an overlay placed is never quiet (``QUIET_STEPS``)
+    return True
+
+
 #: The decision steps with a fast path, each answered by one seat (``may_answer``'s ``st["seat"]``).
 FAST_PATHS = {
     "act": act,
@@ -369,6 +459,8 @@ FAST_PATHS = {
     "dark_lord": dark_lord,
     "leadership": leadership,
     "order": order,
+    "place_challenge": place_overlay,
+    "place_terrain": place_overlay,
 }
 
 
@@ -421,3 +513,20 @@ def draw(s: State, st: dict, outcome) -> bool:
     if n > count:
         rules.push_front(s, dict(st, n=n - count))
     return _after_quiet_answer(s)  # a Clash draw only moves cards (``quiet_chance``)
+
+
+def coin(s: State, st: dict, outcome) -> bool:
+    """A coin toss (``rules.chance_spec``'s one die of 0 or 1, ``check_outcome``'s check, and
+    ``rules.resolve_chance``'s coin). The dispatch found a ``coin`` step in front."""
+    if type(outcome) is not list or len(outcome) != 1:
+        return False
+    v = outcome[0]
+    if type(v) is not int or not 0 <= v <= 1:
+        return False
+    s["queue"].pop(0)
+    if st["purpose"] == "setup":
+        s["coin_winner"] = v
+        s["queue"].insert(0, {"step": "choose_map", "seat": v})
+    else:
+        s["starting"] = v
+    return _after_quiet_answer(s)  # a coin only sets who chooses or starts (``quiet_chance``)

@@ -1,8 +1,8 @@
 """A fold's fast paths (engines/wizarding_duels/fast.py, issue 17, P1) against the general path.
 
 ``apply_in_place`` sends the commonest events (an activation, a move, the end of an activation,
-a deployment, a swap window's answer, a Clash or Quest draw) to a fast path that checks and
-applies them in one pass. The copying ``apply`` never takes them. Along random and heuristic
+a deployment, a swap window's answer, a potion, a flip, a Challenge or Terrain placed, a coin, a Clash
+or Quest draw) to a fast path that checks and applies them in one pass. The copying ``apply`` never takes them. Along random and heuristic
 playouts of both versions, every event tried (the one played, others the list offers, their near
 misses, the same action by the other seat, malformed actions, moves and deployments to spaces all
 around, outcomes a draw refuses) must give the same state both ways, or the same refusal (code
@@ -82,6 +82,14 @@ def _tried(engine, s, ev, rng, seen):
         spells += [sp for sp in m["innate"] + p["spellbook"] if rules.places_marker(pk.spells[sp])]
         for sp in spells:
             actions += [{"type": "cast", "spell": sp, "target": uid} for uid in sorted(s["models"])]
+        # potions at every position (spent ones, a second copy, out of the list, True for 1) at
+        # every model: out of range or sight, a friend for a thrown one, oneself for a drunk one
+        for i in list(range(-1, len(p["potions"]) + 1)) + [True, "0"]:
+            actions += [{"type": "potion", "index": i, "target": uid} for uid in sorted(s["models"])[::2]]
+        actions += [{"type": "potion", "index": 0}, {"type": "potion", "index": 0, "target": m["uid"], "x": 1}]
+        # flips of every space around (an overlay there or not, out of reach) and of every overlay
+        actions += [{"type": "flip", "hex": k} for k in _spaces_around(s, m["hex"])]
+        actions += [{"type": "flip", "hex": o["hex"]} for o in s["overlays"]] + [{"type": "flip"}]
     if st["step"] in ("activate", "deploy"):
         b = board(s)
         arrival = [geometry.key(h) for half in b.arrival for h in half] if b else []
@@ -91,6 +99,17 @@ def _tried(engine, s, ev, rng, seen):
     if st["step"] in ("empower", "early", "late", "dark_lord", "leadership"):
         actions += [{"type": "pass", "x": 1}, {"type": "lower", "use": 0}, {"type": "lower", "use": True}]
         actions += [{"type": "lower"}, {"type": "peek"}, {"type": "dark_lord"}, {"type": "empower"}]
+    if st["step"] in ("place_challenge", "place_terrain"):
+        # every space of the board (open or not, overlaid, at the edge, too near a challenge) and
+        # a few written in ways no list writes them, with each terrain and the other step's type
+        spaces = [geometry.key(h) for h in board(s).hexes] + ["99,99", "0, 0", "x", ""]
+        for k in spaces[::2] if st["step"] == "place_challenge" else spaces[::5]:
+            actions += [
+                {"type": "place_challenge", "hex": k},
+                {"type": "place_terrain", "hex": k, "terrain": "difficult"},
+            ]
+        actions += [{"type": "place_terrain", "hex": spaces[0], "terrain": x} for x in ("open", "dangerous", None)]
+        actions += [{"type": "place_challenge"}, {"type": "place_challenge", "hex": spaces[0], "x": 1}]
     if st["step"] == "order":
         known = s["players"][seat]["known_top"]
         actions += [
@@ -164,6 +183,8 @@ def test_every_fast_path_answers_as_the_general_path(version, bot, monkeypatch):
             monkeypatch.setitem(table, name, counted[name])
     counted["draw"] = Counted(fast.draw)
     monkeypatch.setattr(fast, "draw", counted["draw"])
+    counted["coin"] = Counted(fast.coin)
+    monkeypatch.setattr(fast, "coin", counted["coin"])
     rng = random.Random(f"wzd-fast:{version}:{bot}")
     seen: list = []
     answers: Counter = Counter()
@@ -173,7 +194,7 @@ def test_every_fast_path_answers_as_the_general_path(version, bot, monkeypatch):
         for n, (engine, s, ev) in enumerate(_playout(version, seed, config, bot)):
             st = s["queue"][0]
             if ev["kind"] == "chance":
-                tried = [ev] + (_outcomes_tried(ev) if st["step"] == "draw" and n % 2 == 0 else [])
+                tried = [ev] + (_outcomes_tried(ev) if st["step"] in ("draw", "coin") and n % 2 == 0 else [])
             elif st["step"] in fast.FAST_PATHS and (n % 4 == 0 or st["step"] not in ("act", "activate", "deploy")):
                 tried = [ev] + _tried(engine, s, ev, rng, seen)
             else:
@@ -186,7 +207,20 @@ def test_every_fast_path_answers_as_the_general_path(version, bot, monkeypatch):
     # each of the codes the opening checks and the rules give.
     # (The clash windows' fast paths are met where a playout's Groups bring the abilities.)
     for name, c in counted.items():
-        if name in ("act", "activate", "deploy", "swap", "draw", "move", "end", "draw_quest", "cast", "late"):
+        if name in (
+            "act",
+            "activate",
+            "deploy",
+            "swap",
+            "draw",
+            "move",
+            "end",
+            "draw_quest",
+            "cast",
+            "late",
+            "potion",
+            "coin",
+        ):
             assert c.taken > 0 and c.declined > 0, name
         else:
             assert c.taken > 0 or c.declined == 0, name  # whatever was met, some was taken
@@ -206,16 +240,20 @@ def test_the_fast_paths_take_the_events_they_are_for(monkeypatch):
             monkeypatch.setitem(table, name, counted[name])
     counted["draw"] = Counted(fast.draw)
     monkeypatch.setattr(fast, "draw", counted["draw"])
+    counted["coin"] = Counted(fast.coin)
+    monkeypatch.setattr(fast, "coin", counted["coin"])
     played: Counter = Counter()
     for seed in (7, 8):
         for engine, s, ev in _playout("2", seed, {}, "random"):
             st = s["queue"][0]
             a = ev.get("action")
             if ev["kind"] == "chance":
-                if st["step"] == "draw":
-                    played["draw"] += 1
+                if st["step"] in ("draw", "coin"):
+                    played[st["step"]] += 1
             elif st["step"] == "act":
-                if a["type"] in ("end", "draw_quest") or (a["type"] == "move" and "dangerous" not in a):
+                if a["type"] in ("end", "draw_quest", "potion", "flip") or (
+                    a["type"] == "move" and "dangerous" not in a
+                ):
                     played[a["type"]] += 1
                 elif a["type"] == "cast":
                     played["cast"] += not rules.places_marker(content.load(s["pack"]).spells[a["spell"]])
