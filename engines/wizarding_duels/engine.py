@@ -329,20 +329,15 @@ class WizardingDuelsEngine(Engine):
                         and path(state, st, seat, action)
                     ):
                         return state
-            elif st["step"] == "draw" and len(event) == 2:
-                try:
-                    kind, outcome = event["kind"], event["outcome"]
-                except KeyError:
-                    kind = None
-                if kind == "chance" and fast.draw(state, st, outcome):
-                    return state
-            elif st["step"] == "coin" and len(event) == 2:
-                try:
-                    kind, outcome = event["kind"], event["outcome"]
-                except KeyError:
-                    kind = None
-                if kind == "chance" and fast.coin(state, st, outcome):
-                    return state
+            elif len(event) == 2:
+                chance = fast.CHANCE_FAST.get(st["step"])
+                if chance is not None:
+                    try:
+                        kind, outcome = event["kind"], event["outcome"]
+                    except KeyError:
+                        kind = None
+                    if kind == "chance" and chance(state, st, outcome):
+                        return state
         return self._apply(state, event, owned=True)
 
     def _apply(self, state, event, *, owned: bool):

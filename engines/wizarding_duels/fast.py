@@ -530,3 +530,7 @@ def coin(s: State, st: dict, outcome) -> bool:
     else:
         s["starting"] = v
     return _after_quiet_answer(s)  # a coin only sets who chooses or starts (``quiet_chance``)
+
+
+#: The chance steps with a fast path (``apply_in_place`` sends a chance event there first).
+CHANCE_FAST = {"draw": draw, "coin": coin}

@@ -2,17 +2,15 @@
 SQLite, where a JSONField keeps the text json.dumps wrote, keys in their order, where PostgreSQL's
 jsonb reorders them: its frames must still be the frames read back, byte for byte. The suite runs
 on PostgreSQL, so this plays a duel against the random bot through the services in a subprocess on
-a scratch SQLite file (as test_demo_on_sqlite.py runs the demo)."""
+a scratch SQLite file, as test_demo_on_sqlite.py runs the demo (its ``_manage``)."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.league.test_demo_on_sqlite import _manage
 
 PLAY = """
 import json
@@ -51,21 +49,8 @@ print(json.dumps({"moves": moves, "same": same, "left": len(sent)}))
 """
 
 
-def _manage(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL")}
-    env.update(
-        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
-        SECRET_KEY="a-test-secret-only-for-this-scratch-database",
-        DJANGO_SETTINGS_MODULE="config.settings",
-    )
-    done = subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done
-
-
 def test_a_commands_frames_from_memory_on_sqlite_are_the_frames_read_back_byte_for_byte(tmp_path):
+    (tmp_path / "checkpoint.key").write_text(base64.b64encode(os.urandom(32)).decode())
     _manage(tmp_path, "migrate", "--noinput", "-v0")
     report = json.loads(_manage(tmp_path, "shell", "-c", PLAY).stdout.strip().splitlines()[-1])
     assert report["moves"] > 5 and report["same"] == report["moves"] and report["left"] == 0, report

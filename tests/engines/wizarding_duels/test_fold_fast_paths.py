@@ -174,17 +174,19 @@ def _variants(s, ev, n):
 CASES = [("1", "random"), ("2", "random"), ("2", "heuristic")]
 
 
-@pytest.mark.parametrize("version,bot", CASES)
-def test_every_fast_path_answers_as_the_general_path(version, bot, monkeypatch):
+def count_fast_paths(monkeypatch) -> dict:
+    """Every fast path (decisions, act answers, chance steps) wrapped to count what it takes."""
     counted = {}
-    for table in (fast.FAST_PATHS, fast.ACT_FAST):
+    for table in (fast.FAST_PATHS, fast.ACT_FAST, fast.CHANCE_FAST):
         for name, path in list(table.items()):
             counted[name] = Counted(path)
             monkeypatch.setitem(table, name, counted[name])
-    counted["draw"] = Counted(fast.draw)
-    monkeypatch.setattr(fast, "draw", counted["draw"])
-    counted["coin"] = Counted(fast.coin)
-    monkeypatch.setattr(fast, "coin", counted["coin"])
+    return counted
+
+
+@pytest.mark.parametrize("version,bot", CASES)
+def test_every_fast_path_answers_as_the_general_path(version, bot, monkeypatch):
+    counted = count_fast_paths(monkeypatch)
     rng = random.Random(f"wzd-fast:{version}:{bot}")
     seen: list = []
     answers: Counter = Counter()
@@ -233,15 +235,7 @@ def test_the_fast_paths_take_the_events_they_are_for(monkeypatch):
     playout every activation, move, end, deployment, swap answer and card draw played is applied
     by its fast path (version 2's riskier routes and the Animagus form go the general way), and so
     is every answer of an Empowerment or lower-part window, paid or not."""
-    counted = {}
-    for table in (fast.FAST_PATHS, fast.ACT_FAST):
-        for name, path in list(table.items()):
-            counted[name] = Counted(path)
-            monkeypatch.setitem(table, name, counted[name])
-    counted["draw"] = Counted(fast.draw)
-    monkeypatch.setattr(fast, "draw", counted["draw"])
-    counted["coin"] = Counted(fast.coin)
-    monkeypatch.setattr(fast, "coin", counted["coin"])
+    counted = count_fast_paths(monkeypatch)
     played: Counter = Counter()
     for seed in (7, 8):
         for engine, s, ev in _playout("2", seed, {}, "random"):
