@@ -11,6 +11,7 @@ import socket
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import async_to_sync
 from channels.layers import channel_layers
 from django.test import override_settings
 from django.utils import timezone
@@ -62,28 +63,6 @@ def pending(topic: str | None = None):
     return qs.filter(topic=topic) if topic else qs
 
 
-def test_a_move_committed_while_redis_is_down_answers_201_and_is_broadcast_once_redis_is_back(
-    alice, bob, client_for, fresh_layers, django_capture_on_commit_callbacks
-):
-    with django_capture_on_commit_callbacks(execute=True):
-        match = new_duel(alice, bob)
-    before = event_count(match)
-    assert not pending().exists()
-    legal = client_for(bob).get(f"/api/matches/{match.id}/legal/").json()["actions"]
-    with override_settings(CHANNEL_LAYERS=UNREACHABLE_REDIS):
-        channel_layers.backends = {}
-        with django_capture_on_commit_callbacks(execute=True):
-            response = post_action(client_for(bob), match, 1, legal[0])
-        assert response.status_code == 201, response.content
-        assert event_count(match) == before + 1
-        [waiting] = pending("match.broadcast")
-        assert waiting.attempts == 1 and "Error" in waiting.last_error
-    with override_settings(CHANNEL_LAYERS=IN_MEMORY):
-        channel_layers.backends = {}
-        assert outbox_sweep(now=timezone.now() + timedelta(minutes=10)) == 1
-    assert not pending().exists()
-
-
 @pytest.fixture
 def silent_redis():
     """Channel layers on a server that takes connections and never answers (a listening socket
@@ -99,25 +78,69 @@ def silent_redis():
     server.close()
 
 
-@pytest.mark.timeout(120)  # without the broadcast's own bound, the request waits out the socket's 600 s
-def test_a_move_committed_while_redis_never_answers_answers_201_and_is_broadcast_once_redis_is_back(
-    alice, bob, client_for, fresh_layers, silent_redis, django_capture_on_commit_callbacks
+@pytest.fixture(params=["refused", "silent"])
+def redis_down(request):
+    """(the channel layers, the error the outbox records): a Redis that refuses the connection
+    fails the send at once; one that takes it and never answers is cut off by the broadcast's own
+    bound (LIVE_BROADCAST_TIMEOUT), not by the socket's timeout."""
+    if request.param == "refused":
+        yield UNREACHABLE_REDIS, "Error"
+    else:
+        with override_settings(LIVE_BROADCAST_TIMEOUT=1):
+            yield request.getfixturevalue("silent_redis"), "BroadcastTimeout"
+
+
+@pytest.mark.timeout(120)  # without the broadcast's own bound, a silent Redis holds the request for the socket's 600 s
+def test_a_move_committed_while_redis_is_down_answers_201_and_is_broadcast_once_redis_is_back(
+    alice, bob, client_for, fresh_layers, redis_down, django_capture_on_commit_callbacks
 ):
+    layers, error = redis_down
     with django_capture_on_commit_callbacks(execute=True):
         match = new_duel(alice, bob)
     before = event_count(match)
+    assert not pending().exists()
     legal = client_for(bob).get(f"/api/matches/{match.id}/legal/").json()["actions"]
-    with override_settings(CHANNEL_LAYERS=silent_redis, LIVE_BROADCAST_TIMEOUT=1):
+    with override_settings(CHANNEL_LAYERS=layers):
         channel_layers.backends = {}
         with django_capture_on_commit_callbacks(execute=True):
             response = post_action(client_for(bob), match, 1, legal[0])
         assert response.status_code == 201, response.content
         assert event_count(match) == before + 1
         [waiting] = pending("match.broadcast")
-        assert waiting.attempts == 1 and "BroadcastTimeout" in waiting.last_error, waiting.last_error
+        assert waiting.attempts == 1 and error in waiting.last_error, waiting.last_error
     with override_settings(CHANNEL_LAYERS=IN_MEMORY):
         channel_layers.backends = {}
         assert outbox_sweep(now=timezone.now() + timedelta(minutes=10)) == 1
+    assert not pending().exists()
+
+
+@pytest.mark.timeout(120)
+def test_a_verdict_recorded_while_redis_is_down_reaches_the_spectators_once_redis_is_back(
+    alice, bob, fresh_layers, redis_down, django_capture_on_commit_callbacks
+):
+    from matches.autoplay import autoplay_match
+    from matches.live import group_name
+    from matches.verification import match_verify
+
+    layers, error = redis_down
+    with django_capture_on_commit_callbacks(execute=False):
+        match = autoplay_match(game="dueling-wizards", seats=2)
+    OutboxMessage.objects.all().delete()  # the game's own broadcasts and verification never left
+    with override_settings(CHANNEL_LAYERS=layers):
+        channel_layers.backends = {}
+        with django_capture_on_commit_callbacks(execute=True):
+            assert match_verify(match_id=match.pk).verified
+        [waiting] = pending("match.broadcast_many")
+        assert waiting.attempts == 1 and error in waiting.last_error, waiting.last_error
+    assert fresh(match).verdict == Match.Verdict.VERIFIED  # the verdict itself is kept
+    with override_settings(CHANNEL_LAYERS=IN_MEMORY):
+        channel_layers.backends = {}
+        layer = channel_layers["default"]
+        spectator = async_to_sync(layer.new_channel)()
+        async_to_sync(layer.group_add)(group_name(match.pk), spectator)
+        assert outbox_sweep(now=timezone.now() + timedelta(minutes=10)) == 1
+        message = async_to_sync(layer.receive)(spectator)
+    assert message["frame"]["type"] == "verdict" and message["frame"]["verification"]["verdict"] == "verified"
     assert not pending().exists()
 
 
