@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 
 from matches import live, tasks
-from matches.models import Match, OutboxMessage
+from matches.models import Event, Match, OutboxMessage
 
 from .helpers import first_legal, fresh, new_duel, post_action
 
@@ -116,3 +116,45 @@ def test_a_broadcast_from_memory_that_fails_is_delivered_later_from_the_database
     monkeypatch.setattr(live, "send_frames", lambda layer, match_id, frames: read.append(list(frames)))
     assert outbox_sweep(now=timezone.now() + timedelta(minutes=10)) == 1
     assert [e["seq"] for e in read[0][0][1]["events"]] == list(range(before + 1, fresh(match).state_seq + 1))
+
+
+def test_a_value_memory_cannot_give_exactly_is_read_back_from_the_database(make_user, client_for, monkeypatch):
+    # A float jsonb would print otherwise (1e16 comes back as an int): the held frames would differ
+    # from a reload, so the first delivery reads the match back instead, and sends what it read.
+    alice, bob = make_user("alice"), make_user("bob")
+    match = new_duel(alice, bob)
+    clients = {0: client_for(alice), 1: client_for(bob)}
+    before = fresh(match).state_seq
+    sent, read_back = [], []
+
+    def record(layer, match_id, frames):
+        sent.append([(live.viewer_group(match_id, s), live.frame_message(f)["text"]) for s, f in frames])
+
+    def inexact(value):
+        raise live._Inexact(1e16)
+
+    real_read = live.broadcast_match
+    monkeypatch.setattr(live, "send_frames", record)
+    monkeypatch.setattr(live, "broadcast_match", lambda **kw: (read_back.append(kw), real_read(**kw)))
+    monkeypatch.setattr(live, "_as_stored", inexact)
+    monkeypatch.setattr(live, "_as_json", inexact)
+    seat = clients[0].get(f"/api/matches/{match.id}/").json()["to_move"][0]
+    assert post_action(clients[seat], match, seat, first_legal(clients[seat], match, seat)[0]).status_code == 201
+    after = fresh(match).state_seq
+    assert read_back == [{"match_id": match.pk, "head_seq": after, "after": before}]
+    assert sent == [read_frames(match, before)]
+    assert not OutboxMessage.objects.filter(topic="match.broadcast", delivered_at__isnull=True).exists()
+
+
+def test_events_with_a_gap_or_behind_the_match_are_not_broadcast_from_memory(make_user, client_for):
+    alice, bob = make_user("alice"), make_user("bob")
+    match = new_duel(alice, bob)
+    clients = {0: client_for(alice), 1: client_for(bob)}
+    for _ in range(3):
+        seat = clients[0].get(f"/api/matches/{match.id}/").json()["to_move"][0]
+        assert post_action(clients[seat], match, seat, first_legal(clients[seat], match, seat)[0]).status_code == 201
+    match = fresh(match)
+    events = list(Event.objects.filter(stream_id=match.stream_id).order_by("seq"))
+    assert live.frames_held(match=match, events=events[-3:], log=[]) is not None
+    assert live.frames_held(match=match, events=[events[-3], events[-1]], log=[]) is None  # a gap
+    assert live.frames_held(match=match, events=events[-3:-1], log=[]) is None  # the match moved on
