@@ -1,9 +1,9 @@
 """The turn handover's shortcuts (issue 17, P1) against the frames they stand for, along random
 playouts of both versions:
 
-- ``push_end_of_turn`` (and ``end_turn``, which an ``end_turn`` runs: the same, its draw recorded
-  due itself) does the end of turn's first ops before pushing its frame: the state an
-  ``end_turn`` leaves must be the one the whole frame, pushed and run, leaves;
+- ``end_turn`` does the end of turn's first ops before pushing its frame (its draw recorded due
+  itself): the state an ``end_turn`` leaves must be the one the whole frame, pushed and run,
+  leaves;
 - ``start_turn_at_once`` starts the next turn without its frames when they would run straight
   through: every event must leave the state it leaves with the frames always pushed;
 - ``end_turn_at_once`` runs the end of a turn from its draw on as straight code: every event
@@ -26,9 +26,7 @@ from ..test_conformance import playout
 def _end_turn_by_frames(st: dict, seat: int) -> dict:
     """What an ``end_turn`` did before the shortcut: the whole frame pushed, then run."""
     st = copy_state(st)
-    st["notes"] = []
-    if "held_notes" in st:
-        st["held_notes"] = []
+    _fresh_notes(st)
     st["turn"]["ending"] = True
     st["stack"].append(frame(list(turn.END_OF_TURN), {"you": seat, "active": seat, "source": seat}))
     run(st)
@@ -169,10 +167,7 @@ def test_an_end_of_turn_run_at_once_hands_over_to_run_for_the_trophy_and_the_leg
                 if change == "last_legend":
                     before["legend"]["down"] = 0
             fast = engine.apply(before, ev)
-            slow = copy_state(before)
-            _fresh_notes(slow)
-            turn.push_end_of_turn(slow, ev["seat"])
-            run(slow)
+            slow = _end_turn_by_frames(before, ev["seat"])
             assert json.dumps(fast) == json.dumps(slow), change
             if fast["need"] is not None and "zone" in fast["need"]:
                 # The draw waited: its chance event (the first cards of the pool) runs the rest.
@@ -239,7 +234,7 @@ def _refills_against_run(version: str, seats: int, monkeypatch) -> list[str]:
 @pytest.mark.parametrize("version", ["1", "2"])
 def test_an_end_of_turn_draw_taken_by_apply_in_place_itself_leaves_the_state_resume_leaves(version):
     """apply_in_place hands the end of turn's draw to end_turn_at_once itself when the frame
-    holds turn.END_OF_TURN (the list push_end_of_turn shares); a state read back from JSON holds
+    holds turn.END_OF_TURN (the list end_turn shares); a state read back from JSON holds
     an equal list instead and goes through resume: both must end the same, at 2 and 4 seats, for
     the draw and for a Legend flip's draw after it (the frame's other chance event)."""
     engine = registry.get("annihilageddon", version)
