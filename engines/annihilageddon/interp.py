@@ -692,10 +692,15 @@ def op_heal(st, f, op, seat):
     n = op["n"]
     if type(n) is not int:
         n = num(st, f["env"], n)
-    n *= static(st, seat, "heal_multiplier", 1)
-    p = st["players"][seat]
-    p["hp"] = max(p["hp"], min(MAX_HP, p["hp"] + n))
+    heal_by(st["players"][seat], n * static(st, seat, "heal_multiplier", 1))
     return DONE
+
+
+def heal_by(p: dict, n: int) -> None:
+    """Player ``p`` healed by ``n`` (its multiplier applied): never above 25 (AN L352), and a heal
+    never lowers HP already above it. turn.hand_over_at_once heals through it too."""
+    hp = p["hp"]
+    p["hp"] = max(hp, min(MAX_HP, hp + n))
 
 
 @handler("pay_hp")

@@ -28,6 +28,7 @@ from .interp import (
     ensure_top,
     frame,
     handler,
+    heal_by,
     new_scope,
     push,
     push_then_done,
@@ -645,8 +646,7 @@ def hand_over_at_once(st: dict) -> bool:
                 n = op["n"]
                 if not _HEAL_IN_ONGOING or not _HEAL_SETTERS.isdisjoint(p["ongoing"]):
                     n *= static(st, nxt, "heal_multiplier", 1)
-                hp = p["hp"]
-                p["hp"] = max(hp, min(MAX_HP, hp + n))
+                heal_by(p, n)
     return True
 
 
