@@ -699,8 +699,14 @@ def op_heal(st, f, op, seat):
 def heal_by(p: dict, n: int) -> None:
     """Player ``p`` healed by ``n`` (its multiplier applied): never above 25 (AN L352), and a heal
     never lowers HP already above it. turn.hand_over_at_once heals through it too."""
+    # max(hp, min(MAX_HP, hp + n)) as comparisons: min and max parse their arguments as a tuple
+    # with keywords, about 2,300 instructions a heal in CPython 3.11 (issue 17, P1).
     hp = p["hp"]
-    p["hp"] = max(hp, min(MAX_HP, hp + n))
+    new = hp + n
+    if new > MAX_HP:
+        new = MAX_HP
+    if new > hp:
+        p["hp"] = new
 
 
 @handler("pay_hp")
