@@ -39,7 +39,7 @@ from ..treecopy import copy_tree
 from . import bots
 from . import fast as _fast
 from . import turn as turn_machine
-from .cards import CARDS, ONGOING, matches, of_kind, physical
+from .cards import CARDS, ONGOING, WILD_MAGIC, matches, of_kind, physical
 from .fast import draw_fits as _draw_fits
 from .interp import (
     PLAY_TRIGGERS,
@@ -724,7 +724,9 @@ class Annihilageddon(Engine):
             if not ok:  # validate let it through: the card and hand not yet read
                 cid = action["card"]
                 hand = st["players"][seat]["hand"]
-            hand.remove(cid)
+            # The hand's own string, not the event's equal one: the card table's interned id
+            # (cards.load), which every look-up of it later finds by identity.
+            cid = hand.pop(hand.index(cid))
             turn = st["turn"]
             turn["played"].append(cid)
             turn["played_log"].append(cid)
@@ -858,7 +860,7 @@ class Annihilageddon(Engine):
             cid = st["lineup"][slot]
             st["lineup"][slot] = None
         elif src == "wild_magic":
-            cid = "wild-magic"
+            cid = WILD_MAGIC
             st["wild_magic"] -= 1
         elif src == "legend":
             # AN L231: the next Legend stays face down until the turn is over.

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .cards import CARDS, ONGOING, SINGLE_OPS, matches
+from .cards import CARDS, LIMP_WAND, ONGOING, SINGLE_OPS, WILD_MAGIC, matches
 
 MAX_HP = 25
 START_HP = 20
@@ -759,12 +759,12 @@ def op_gain(st, f, op, seat):
         # AN L310: an empty stack gives nothing; the rest of the effect still happens.
         if st["limp_wands"] > 0:
             st["limp_wands"] -= 1
-            _dest(p, "limp-wand", to)
+            _dest(p, LIMP_WAND, to)
         return DONE
     if src == "wild_magic":
         if st["wild_magic"] > 0:
             st["wild_magic"] -= 1
-            _dest(p, "wild-magic", to)
+            _dest(p, WILD_MAGIC, to)
         return DONE
     if src == "main_top":
         got = draw_from(st, f, ["main"], 1, "all", "Top of the main deck")
