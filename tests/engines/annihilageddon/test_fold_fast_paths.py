@@ -19,6 +19,7 @@ from engines.base import IllegalAction, canonical_json
 
 from ..counted import Counted
 from ..test_conformance import playout
+from .shortcuts import planted
 
 
 def _answer(engine, state: dict, event: dict):
@@ -118,11 +119,7 @@ def test_a_refill_draw_at_once_leaves_the_state_or_refusal_of_the_general_path(v
     assert len(cases) > 5
     starts = list(cases)
     for st in starts:
-        for cid in [*turn.START_AT_ONCE, "murder-arcade"]:
-            planted = copy_state(st)
-            p = planted["players"][st["active"]]
-            p["ongoing"] = p["ongoing"] + [cid]
-            cases.append(planted)
+        cases += [planted(st, st["active"], [cid]) for cid in [*turn.START_AT_ONCE, "murder-arcade"]]
         cases.append(json.loads(json.dumps(st)))
         cases.append(_noted(st))
     tried = []
