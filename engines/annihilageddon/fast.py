@@ -16,7 +16,7 @@ from typing import Any
 from . import interp
 from . import turn as turn_machine
 from .cards import CARDS, ONGOING
-from .interp import PLAY_TRIGGERS, SEAT_KEYS, controls_any, run, static
+from .interp import PLAY_TRIGGERS, SEAT_KEYS, WAND_SETTERS, WAND_ZONE, controls_any, run, static
 
 _INT_ONLY = {int}
 
@@ -166,12 +166,17 @@ def plain_hit_taken(st: dict, pr: dict, value: Any) -> bool:
     v = w["_who"][0]
     if v != pr["seats"][0]:
         return False
-    extra = static(st, v, "wand_extra", 0) if env.get("card") == "wand" else 0
+    p = st["players"][v]
+    # static's answer as _resolution asks it (interp.WAND_SETTERS: the default without a setter).
+    extra = (
+        static(st, v, "wand_extra", 0)
+        if env.get("card") == "wand" and (st["temp"] or not WAND_SETTERS.isdisjoint(p[WAND_ZONE]))
+        else 0
+    )
     total = 0
     for n in entry[1]:
         if n + extra > 0:
             total += n + extra
-    p = st["players"][v]
     if p["hp"] <= total:
         return False  # a death: the frames and their kill checks
     st["prompt"] = None

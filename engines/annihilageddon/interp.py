@@ -242,7 +242,8 @@ def ensure_top(st: dict, f: dict, seat: int, k: int, visible):
             reshuffle(st, p, seat)
             continue
         break
-    return min(k, len(top))
+    n = len(top)
+    return k if k < n else n  # min(k, n) without min's tuple of arguments (issue 17, P1)
 
 
 def reshuffle(st: dict, p: dict, seat: int) -> list:
@@ -416,6 +417,12 @@ def setters_zone(having: frozenset[str]) -> str | None:
 STATIC_ZONES: dict[str, tuple[frozenset[str], str | None]] = {
     key: (having, setters_zone(having)) for key, having in STATIC_SETTERS.items()
 }
+
+
+#: wand_extra's setters and their one zone: a Wand's hit asks static for the bonus only when its
+#: victim holds a setter there or ``temp`` holds a grant (static's other answer is the default, 0;
+#: issue 17, P1: a call per Wand hit). test_static_zones holds it to static.
+WAND_SETTERS, WAND_ZONE = STATIC_ZONES["wand_extra"]
 
 
 #: For each card, the cards whose "on play" text a play of it sets off when controlled
@@ -1277,12 +1284,16 @@ def _resolution(st, f, op, v, decision, attacker, at_once: bool = True) -> list[
             # op_damage for each of the frame's damage ops: the Wand's bonus (read for the victim,
             # as op_damage reads it), nothing for a count of 0 or less, and no death if the total
             # leaves 1 HP or more, so no kill check acts and "if killed" finds none.
-            extra = static(st, v, "wand_extra", 0) if f["env"].get("card") == "wand" else 0
+            p = st["players"][v]
+            extra = (
+                static(st, v, "wand_extra", 0)
+                if f["env"].get("card") == "wand" and (st["temp"] or not WAND_SETTERS.isdisjoint(p[WAND_ZONE]))
+                else 0
+            )
             total = 0
             for n in hits[1]:  # a loop, not a generator: ``extra`` would be a cell on every call
                 if n + extra > 0:
                     total += n + extra
-            p = st["players"][v]
             if p["hp"] > total:
                 p["hp"] -= total
                 hits = True
