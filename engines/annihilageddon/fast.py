@@ -22,6 +22,7 @@ _INT_ONLY = {int}
 
 #: frozenset(range(n)) for every pool a game draws from (the main deck is the largest).
 _RANGES = tuple(frozenset(range(n)) for n in range(256))
+_RANGED = len(_RANGES)
 
 
 def draw_fits(pool: int, count: int, outcome: Any) -> bool:
@@ -40,7 +41,7 @@ def draw_fits(pool: int, count: int, outcome: Any) -> bool:
     if not _INT_ONLY.issuperset(map(type, outcome)):
         return False
     values = set(outcome)
-    return len(values) == count and values <= (_RANGES[pool] if pool < len(_RANGES) else frozenset(range(pool)))
+    return len(values) == count and values <= (_RANGES[pool] if pool < _RANGED else frozenset(range(pool)))
 
 
 def end_draw_at_once(st: dict, f: dict, need: dict, outcome: Any) -> bool:
@@ -76,12 +77,13 @@ def end_draw_at_once(st: dict, f: dict, need: dict, outcome: Any) -> bool:
         for i in sorted(outcome, reverse=True):
             del pool[i]
     n = w["n"]
-    if p["trophy"] or len(top) < n:
+    if p["trophy"] or len(top) != n:
         turn_machine.end_turn_drawn(st, f, seat, p, top, n)
         return True
+    # The top is the draw's n cards: all of them to the hand (end_turn_drawn's top[:n], no slices).
     hand = p["hand"]
-    hand += top[:n]
-    del top[:n]
+    hand += top
+    top.clear()
     hand.sort()
     turn_machine.end_turn_from_flip(st, f)
     return True
