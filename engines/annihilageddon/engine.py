@@ -643,6 +643,9 @@ class Annihilageddon(Engine):
                 # A turn's Line-Up refill (pc 0: its _refill op, the frame's only draw) likewise.
                 if f["prog"] is START_OF_TURN and f["pc"] == 0 and _fast.refill_drawn(st, f, need, outcome):
                     return st
+                # A card's draw (op_draw waiting in ensure_top) likewise.
+                if f["prog"][f["pc"]]["op"] == "draw" and _fast.card_drawn(st, f, need, outcome):
+                    return st
                 # zone_list's commonest answer (a player's deck: every end of turn's draw) inline.
                 zone = need["zone"]
                 pool = st["players"][zone[1]]["pool"] if zone[0] == "player" else zone_list(st, zone)

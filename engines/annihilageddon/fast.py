@@ -109,6 +109,46 @@ def refill_drawn(st: dict, f: dict, need: dict, outcome: Any) -> bool:
     return True
 
 
+def card_drawn(st: dict, f: dict, need: dict, outcome: Any) -> bool:
+    """The chance event of a card's draw (the top frame ``f`` at a ``draw`` op, op_draw's target and
+    count in its work, ``need`` ensure_top's draw of the cards missing from that seat's top):
+    draw_fits' test of ``outcome`` against the seat's deck, then what the general path does with it
+    (the notes cleared, the cards taken as ensure_top takes them, the top's first n to the hand as
+    op_draw puts them, the op done as run leaves it), then run for the rest (issue 17, P1: the
+    general path's resume, run, _single, targets and op_draw before ensure_top took the cards).
+    Declines before writing anything in a redirected effect, for another shape of work or zone,
+    an outcome that does not fit, and one that leaves the top short of the count."""
+    env = f["env"]
+    w = f["work"]
+    if "redirect" in env or len(w) != 2 or "n" not in w or "_who" not in w:
+        return False
+    who = w["_who"]
+    zone = need["zone"]
+    if len(who) != 1 or zone[0] != "player" or zone[1] != who[0]:
+        return False
+    p = st["players"][who[0]]
+    pool = p["pool"]
+    top = p["top"]
+    n = w["n"]
+    # op_draw sorts the hand only when it got a card (n of them here).
+    if n < 1 or not draw_fits(len(pool), need["count"], outcome) or len(top) + len(outcome) < n:
+        return False
+    if st["notes"]:  # an empty list is kept (copy_state copies it: see there)
+        st["notes"] = []
+    if "held_notes" in st and st["held_notes"]:
+        st["held_notes"] = []
+    st["need"] = None
+    interp.take_drawn(outcome, pool, top)
+    hand = p["hand"]
+    hand += top[:n]
+    del top[:n]
+    hand.sort()
+    f["pc"] += 1
+    f["work"] = {}
+    run(st)
+    return True
+
+
 def attack_target_answer(st: dict, value: Any) -> bool:
     """The answer to an Attack's "whom?" (targets' question, the top frame at its ``attack`` op),
     in version 2: what run does with it, op_attack taking the target and _attack_together posing

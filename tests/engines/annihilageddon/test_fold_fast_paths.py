@@ -330,3 +330,48 @@ def test_the_trophy_discard_answered_at_once_leaves_the_state_or_refusal_of_the_
     general = [_answer(engine, st, ev) for st, ev in tried]
     assert quick == general
     assert sum(1 for a in quick if a[0] == "ok") > 30
+
+
+def _at_card_draw(st: dict) -> bool:
+    if st["need"] is None or "dice" in st["need"] or not st["stack"]:
+        return False
+    f = st["stack"][-1]
+    return f["prog"][f["pc"]]["op"] == "draw"
+
+
+def _card_outcomes(st: dict, played: list) -> list:
+    """_outcomes' outcomes for the drawing seat's deck (not always the active player's)."""
+    count = st["need"]["count"]
+    size = len(st["players"][st["need"]["zone"][1]]["pool"])
+    fits = [played, list(range(count)), list(range(size - count, size)), played[::-1]]
+    wrong = [played[:-1], played + [played[0]], [*played[:-1], size], [*played[:-1], -1], [*played[:-1], True]]
+    wrong += [[*played[:-1], float(played[-1])], [*played[:-1], None], [], tuple(played), played[0], None, "0"]
+    return fits + wrong
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_a_card_s_draw_at_once_leaves_the_state_or_refusal_of_the_general_path(version, seats, monkeypatch):
+    """fast.card_drawn at every draw of a card's program waiting for its cards in playouts, also
+    with the notes of the event before, read back from JSON, and with the count raised past what
+    the draw brings (declined); outcomes that fit and outcomes the draw refuses."""
+    engine = registry.get("annihilageddon", version)
+    cases = []
+    for game in range(3):
+        states, events = playout(engine, seats, f"an-fast-card-draw:{version}:{seats}:{game}", bound=900, prefix=True)
+        cases += [(st, ev) for st, ev in zip(states, events) if ev["kind"] == "chance" and _at_card_draw(st)]
+    assert len(cases) > 10
+    tried = [(st, {"kind": "chance", "outcome": o}) for st, ev in cases for o in _card_outcomes(st, ev["outcome"])]
+    for st, ev in cases:
+        tried.append((_noted(st), ev))
+        tried.append((json.loads(json.dumps(st)), ev))
+        more = copy_state(st)
+        more["stack"][-1]["work"]["n"] += 1
+        tried.append((more, ev))
+    counted = Counted(fast.card_drawn)
+    monkeypatch.setattr(fast, "card_drawn", counted)
+    quick = [_answer(engine, st, ev) for st, ev in tried]
+    assert counted.taken > 4 * 10 and counted.declined > 8 * 10
+    monkeypatch.setattr(fast, "card_drawn", lambda st, f, need, outcome: False)
+    general = [_answer(engine, st, ev) for st, ev in tried]
+    assert quick == general
