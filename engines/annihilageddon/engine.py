@@ -689,7 +689,15 @@ class Annihilageddon(Engine):
                     and (cid := action["card"]) in (hand := st["players"][seat]["hand"])
                 )
             elif t == "end_turn":
-                ok = len(action) == 1
+                if len(action) == 1:
+                    # Done here, past the dispatch below (its notes cleared as there).
+                    if st["notes"]:
+                        st["notes"] = []
+                    if "held_notes" in st and st["held_notes"]:
+                        st["held_notes"] = []
+                    turn_machine.end_turn(st, seat)
+                    return st
+                ok = False
             elif t == "buy":
                 ok = (cost := self._buy_cost(st, seat, action)) is not None
             elif type(t) is str:
