@@ -40,6 +40,7 @@ from . import bots
 from . import fast as _fast
 from . import turn as turn_machine
 from .cards import CARDS, ONGOING, WILD_MAGIC, matches, of_kind, physical
+from .fast import POWER_ONLY
 from .fast import draw_fits as _draw_fits
 from .interp import (
     PLAY_TRIGGERS,
@@ -148,18 +149,6 @@ def copy_state(st: State) -> State:
         out["prompt"] = {**pr, "answers": dict(pr["answers"])}
     return out
 
-
-def _power_only(cid: str) -> int | None:
-    """The Power a card's play gives when its program is only plain Power ops (none: 0), else None."""
-    prog = CARDS[cid].get("play", [])
-    if cid in ONGOING or not all(op["op"] == "power" and type(op["n"]) is int for op in prog):
-        return None
-    return sum(op["n"] for op in prog)
-
-
-#: Cards whose play only adds Power (the starters Glyph and Fizzle among them: about half of all plays),
-#: with the Power each adds.
-POWER_ONLY: dict[str, int] = {cid: n for cid in CARDS if (n := _power_only(cid)) is not None}
 
 #: Cards (not Ongoing, not in POWER_ONLY) whose play is only Power and heals of "you" by fixed
 #: numbers (Heal-o-Matic, Burpy, Hexbat, Sister Mercy), with their programs.
@@ -644,7 +633,11 @@ class Annihilageddon(Engine):
                 if f["prog"] is START_OF_TURN and f["pc"] == 0 and _fast.refill_drawn(st, f, need, outcome):
                     return st
                 # A card's draw (op_draw waiting in ensure_top) likewise.
-                if f["prog"][f["pc"]]["op"] == "draw" and _fast.card_drawn(st, f, need, outcome):
+                due = f["prog"][f["pc"]]["op"]
+                if due == "draw" and _fast.card_drawn(st, f, need, outcome):
+                    return st
+                # Wild Magic's play of a foe's top card likewise, when it only adds Power.
+                if due == "play_top" and _fast.top_card_played(st, f, need, outcome):
                     return st
                 # zone_list's commonest answer (a player's deck: every end of turn's draw) inline.
                 zone = need["zone"]

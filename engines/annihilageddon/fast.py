@@ -25,6 +25,20 @@ _RANGES = tuple(frozenset(range(n)) for n in range(256))
 _RANGED = len(_RANGES)
 
 
+def _power_only(cid: str) -> int | None:
+    """The Power a card's play gives when its program is only plain Power ops (none: 0), else None."""
+    prog = CARDS[cid].get("play", [])
+    if cid in ONGOING or not all(op["op"] == "power" and type(op["n"]) is int for op in prog):
+        return None
+    return sum(op["n"] for op in prog)
+
+
+#: Cards whose play only adds Power (the starters Glyph and Fizzle among them: about half of all plays),
+#: with the Power each adds (a play from the hand in engine.apply_in_place, Wild Magic's in
+#: top_card_played).
+POWER_ONLY: dict[str, int] = {cid: n for cid in CARDS if (n := _power_only(cid)) is not None}
+
+
 def draw_fits(pool: int, count: int, outcome: Any) -> bool:
     """Whether ``outcome`` passes check_outcome for a draw of ``count`` from ``pool`` cards, for
     the plain list of ints every recorded draw is (anything else: check_outcome judges it). The
@@ -143,6 +157,56 @@ def card_drawn(st: dict, f: dict, need: dict, outcome: Any) -> bool:
     hand += top[:n]
     del top[:n]
     hand.sort()
+    f["pc"] += 1
+    f["work"] = {}
+    run(st)
+    return True
+
+
+def top_card_played(st: dict, f: dict, need: dict, outcome: Any) -> bool:
+    """The chance event of Wild Magic's draw (the top frame ``f`` at a ``play_top`` op, its foe in
+    the work, ``need`` ensure_top's draw of that foe's top card) when the card drawn only adds
+    Power (POWER_ONLY) and nothing its player controls triggers on it: what the general path does
+    with it (the notes cleared; the card taken, logged, borrowed and noted as op_play_top does it,
+    a scope taken for its frame; its Power as op_power adds it; op_after_play's return of it to its
+    owner's discard), the op done as run leaves it, then run for the rest (issue 17, P1: resume,
+    run, op_play_top, two frames pushed and run). Declines before writing anything for anything
+    else."""
+    env = f["env"]
+    w = f["work"]
+    if "redirect" in env or len(w) != 1 or "_who" not in w or need["count"] != 1:
+        return False
+    who = w["_who"]
+    zone = need["zone"]
+    if len(who) != 1 or zone[0] != "player" or zone[1] != who[0]:
+        return False
+    foe = who[0]
+    p = st["players"][foe]
+    pool = p["pool"]
+    # ensure_top draws the one card only onto an empty top, which op_play_top then takes.
+    if p["top"] or not draw_fits(len(pool), 1, outcome):
+        return False
+    cid = pool[outcome[0]]
+    power = POWER_ONLY.get(cid)
+    you = env["you"]
+    if power is None or ((trigs := PLAY_TRIGGERS[cid]) and controls_any(st, you, trigs)):
+        return False
+    if st["notes"]:  # an empty list is kept (copy_state copies it: see there)
+        st["notes"] = []
+    if "held_notes" in st and st["held_notes"]:
+        st["held_notes"] = []
+    st["need"] = None
+    del pool[outcome[0]]
+    turn = st["turn"]
+    turn["played_log"].append(cid)
+    borrowed = turn["borrowed"]
+    borrowed.append(cid)
+    st["notes"].append(f"Seat {you} plays {CARDS[cid]['name']} from the top of seat {foe}'s deck.")
+    st["scope"] += 1
+    if st["phase"] == "turn" and you == st["active"] and not turn["ending"]:
+        turn["power"] += power
+    borrowed.remove(cid)  # op_after_play's, an equal id first (not always this one)
+    p["discard"].append(cid)
     f["pc"] += 1
     f["work"] = {}
     run(st)
