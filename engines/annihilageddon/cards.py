@@ -10,6 +10,7 @@ a match.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -346,11 +347,22 @@ def check_card(card: Any) -> None:
         _fail(cid, "respawn HP is 1 to 25")
 
 
+def _interned(value: Any) -> Any:
+    """``value`` (JSON data) with every string in it, keys too, replaced by its interned copy."""
+    if type(value) is str:
+        return sys.intern(value)
+    if type(value) is list:
+        return [_interned(v) for v in value]
+    if type(value) is dict:
+        return {sys.intern(k): _interned(v) for k, v in value.items()}
+    return value
+
+
 def load(directory: Path = CARD_DIR) -> dict[str, dict[str, Any]]:
     cards: dict[str, dict[str, Any]] = {}
     for name in FILES:
         with open(directory / f"{name}.json", encoding="utf-8") as fh:
-            data = json.load(fh)
+            data = _interned(json.load(fh))
         if not isinstance(data, list):
             raise CardDataError(f"{name}.json must hold a list of cards")
         for card in data:
@@ -368,6 +380,11 @@ def load(directory: Path = CARD_DIR) -> dict[str, dict[str, Any]]:
 
 
 CARDS = load()
+
+#: The two stacks' card ids as the table's own (interned) strings, for the code that puts one
+#: into a state: a literal with a hyphen is a string of its own, not the interned one.
+WILD_MAGIC = sys.intern("wild-magic")
+LIMP_WAND = sys.intern("limp-wand")
 
 
 def card(cid: str) -> dict[str, Any]:

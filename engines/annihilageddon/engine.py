@@ -39,7 +39,8 @@ from ..treecopy import copy_tree
 from . import bots
 from . import fast as _fast
 from . import turn as turn_machine
-from .cards import CARDS, ONGOING, matches, of_kind, physical
+from .cards import CARDS, ONGOING, WILD_MAGIC, matches, of_kind, physical
+from .fast import POWER_ONLY
 from .fast import draw_fits as _draw_fits
 from .interp import (
     PLAY_TRIGGERS,
@@ -148,18 +149,6 @@ def copy_state(st: State) -> State:
         out["prompt"] = {**pr, "answers": dict(pr["answers"])}
     return out
 
-
-def _power_only(cid: str) -> int | None:
-    """The Power a card's play gives when its program is only plain Power ops (none: 0), else None."""
-    prog = CARDS[cid].get("play", [])
-    if cid in ONGOING or not all(op["op"] == "power" and type(op["n"]) is int for op in prog):
-        return None
-    return sum(op["n"] for op in prog)
-
-
-#: Cards whose play only adds Power (the starters Glyph and Fizzle among them: about half of all plays),
-#: with the Power each adds.
-POWER_ONLY: dict[str, int] = {cid: n for cid in CARDS if (n := _power_only(cid)) is not None}
 
 #: Cards (not Ongoing, not in POWER_ONLY) whose play is only Power and heals of "you" by fixed
 #: numbers (Heal-o-Matic, Burpy, Hexbat, Sister Mercy), with their programs.
@@ -280,6 +269,18 @@ class Annihilageddon(Engine):
         self.version = version
         self.current = version == LATEST
         self.together = version != "1"
+
+    @staticmethod
+    def owned_copy(state: State) -> State:
+        """engines.base.Engine.owned_copy: for a state, copy_state's copy, which shares only what
+        no apply writes into (its audit, which test_copy_state holds along playouts), so folding
+        it in place, or a second owned copy beside it (audit.matchverify), leaves the other as it
+        was; anything else (a chance spec) copy_tree's. A replay owns its setup so (issue 17, P1:
+        copy_tree's marshal round trip of a setup was about 300,000 instructions a stream).
+        test_owned_copy.py."""
+        if type(state) is dict and "stack" in state and "players" in state:
+            return copy_state(state)
+        return copy_tree(state)
 
     # -- configuration ------------------------------------------------------------------
     def default_config(self, seats: int) -> dict[str, Any]:
@@ -631,6 +632,13 @@ class Annihilageddon(Engine):
                 # A turn's Line-Up refill (pc 0: its _refill op, the frame's only draw) likewise.
                 if f["prog"] is START_OF_TURN and f["pc"] == 0 and _fast.refill_drawn(st, f, need, outcome):
                     return st
+                # A card's draw (op_draw waiting in ensure_top) likewise.
+                due = f["prog"][f["pc"]]["op"]
+                if due == "draw" and _fast.card_drawn(st, f, need, outcome):
+                    return st
+                # Wild Magic's play of a foe's top card likewise, when it only adds Power.
+                if due == "play_top" and _fast.top_card_played(st, f, need, outcome):
+                    return st
                 # zone_list's commonest answer (a player's deck: every end of turn's draw) inline.
                 zone = need["zone"]
                 pool = st["players"][zone[1]]["pool"] if zone[0] == "player" else zone_list(st, zone)
@@ -674,7 +682,15 @@ class Annihilageddon(Engine):
                     and (cid := action["card"]) in (hand := st["players"][seat]["hand"])
                 )
             elif t == "end_turn":
-                ok = len(action) == 1
+                if len(action) == 1:
+                    # Done here, past the dispatch below (its notes cleared as there).
+                    if st["notes"]:
+                        st["notes"] = []
+                    if "held_notes" in st and st["held_notes"]:
+                        st["held_notes"] = []
+                    turn_machine.end_turn(st, seat)
+                    return st
+                ok = False
             elif t == "buy":
                 ok = (cost := self._buy_cost(st, seat, action)) is not None
             elif type(t) is str:
@@ -724,7 +740,9 @@ class Annihilageddon(Engine):
             if not ok:  # validate let it through: the card and hand not yet read
                 cid = action["card"]
                 hand = st["players"][seat]["hand"]
-            hand.remove(cid)
+            # The hand's own string, not the event's equal one: the card table's interned id
+            # (cards.load), which every look-up of it later finds by identity.
+            cid = hand.pop(hand.index(cid))
             turn = st["turn"]
             turn["played"].append(cid)
             turn["played_log"].append(cid)
@@ -858,7 +876,7 @@ class Annihilageddon(Engine):
             cid = st["lineup"][slot]
             st["lineup"][slot] = None
         elif src == "wild_magic":
-            cid = "wild-magic"
+            cid = WILD_MAGIC
             st["wild_magic"] -= 1
         elif src == "legend":
             # AN L231: the next Legend stays face down until the turn is over.

@@ -16,12 +16,27 @@ from typing import Any
 from . import interp
 from . import turn as turn_machine
 from .cards import CARDS, ONGOING
-from .interp import PLAY_TRIGGERS, SEAT_KEYS, controls_any, run, static
+from .interp import PLAY_TRIGGERS, SEAT_KEYS, WAND_SETTERS, WAND_ZONE, controls_any, run, static
 
 _INT_ONLY = {int}
 
 #: frozenset(range(n)) for every pool a game draws from (the main deck is the largest).
 _RANGES = tuple(frozenset(range(n)) for n in range(256))
+_RANGED = len(_RANGES)
+
+
+def _power_only(cid: str) -> int | None:
+    """The Power a card's play gives when its program is only plain Power ops (none: 0), else None."""
+    prog = CARDS[cid].get("play", [])
+    if cid in ONGOING or not all(op["op"] == "power" and type(op["n"]) is int for op in prog):
+        return None
+    return sum(op["n"] for op in prog)
+
+
+#: Cards whose play only adds Power (the starters Glyph and Fizzle among them: about half of all plays),
+#: with the Power each adds (a play from the hand in engine.apply_in_place, Wild Magic's in
+#: top_card_played).
+POWER_ONLY: dict[str, int] = {cid: n for cid in CARDS if (n := _power_only(cid)) is not None}
 
 
 def draw_fits(pool: int, count: int, outcome: Any) -> bool:
@@ -40,7 +55,7 @@ def draw_fits(pool: int, count: int, outcome: Any) -> bool:
     if not _INT_ONLY.issuperset(map(type, outcome)):
         return False
     values = set(outcome)
-    return len(values) == count and values <= (_RANGES[pool] if pool < len(_RANGES) else frozenset(range(pool)))
+    return len(values) == count and values <= (_RANGES[pool] if pool < _RANGED else frozenset(range(pool)))
 
 
 def end_draw_at_once(st: dict, f: dict, need: dict, outcome: Any) -> bool:
@@ -76,12 +91,13 @@ def end_draw_at_once(st: dict, f: dict, need: dict, outcome: Any) -> bool:
         for i in sorted(outcome, reverse=True):
             del pool[i]
     n = w["n"]
-    if p["trophy"] or len(top) < n:
+    if p["trophy"] or len(top) != n:
         turn_machine.end_turn_drawn(st, f, seat, p, top, n)
         return True
+    # The top is the draw's n cards: all of them to the hand (end_turn_drawn's top[:n], no slices).
     hand = p["hand"]
-    hand += top[:n]
-    del top[:n]
+    hand += top
+    top.clear()
     hand.sort()
     turn_machine.end_turn_from_flip(st, f)
     return True
@@ -104,6 +120,96 @@ def refill_drawn(st: dict, f: dict, need: dict, outcome: Any) -> bool:
         st["held_notes"] = []
     st["need"] = None
     turn_machine.refill_taken(st, f, main.pop(outcome[0]))
+    return True
+
+
+def card_drawn(st: dict, f: dict, need: dict, outcome: Any) -> bool:
+    """The chance event of a card's draw (the top frame ``f`` at a ``draw`` op, op_draw's target and
+    count in its work, ``need`` ensure_top's draw of the cards missing from that seat's top):
+    draw_fits' test of ``outcome`` against the seat's deck, then what the general path does with it
+    (the notes cleared, the cards taken as ensure_top takes them, the top's first n to the hand as
+    op_draw puts them, the op done as run leaves it), then run for the rest (issue 17, P1: the
+    general path's resume, run, _single, targets and op_draw before ensure_top took the cards).
+    Declines before writing anything in a redirected effect, for another shape of work or zone,
+    an outcome that does not fit, and one that leaves the top short of the count."""
+    env = f["env"]
+    w = f["work"]
+    if "redirect" in env or len(w) != 2 or "n" not in w or "_who" not in w:
+        return False
+    who = w["_who"]
+    zone = need["zone"]
+    if len(who) != 1 or zone[0] != "player" or zone[1] != who[0]:
+        return False
+    p = st["players"][who[0]]
+    pool = p["pool"]
+    top = p["top"]
+    n = w["n"]
+    # op_draw sorts the hand only when it got a card (n of them here).
+    if n < 1 or not draw_fits(len(pool), need["count"], outcome) or len(top) + len(outcome) < n:
+        return False
+    if st["notes"]:  # an empty list is kept (copy_state copies it: see there)
+        st["notes"] = []
+    if "held_notes" in st and st["held_notes"]:
+        st["held_notes"] = []
+    st["need"] = None
+    interp.take_drawn(outcome, pool, top)
+    hand = p["hand"]
+    hand += top[:n]
+    del top[:n]
+    hand.sort()
+    f["pc"] += 1
+    f["work"] = {}
+    run(st)
+    return True
+
+
+def top_card_played(st: dict, f: dict, need: dict, outcome: Any) -> bool:
+    """The chance event of Wild Magic's draw (the top frame ``f`` at a ``play_top`` op, its foe in
+    the work, ``need`` ensure_top's draw of that foe's top card) when the card drawn only adds
+    Power (POWER_ONLY) and nothing its player controls triggers on it: what the general path does
+    with it (the notes cleared; the card taken, logged, borrowed and noted as op_play_top does it,
+    a scope taken for its frame; its Power as op_power adds it; op_after_play's return of it to its
+    owner's discard), the op done as run leaves it, then run for the rest (issue 17, P1: resume,
+    run, op_play_top, two frames pushed and run). Declines before writing anything for anything
+    else."""
+    env = f["env"]
+    w = f["work"]
+    if "redirect" in env or len(w) != 1 or "_who" not in w or need["count"] != 1:
+        return False
+    who = w["_who"]
+    zone = need["zone"]
+    if len(who) != 1 or zone[0] != "player" or zone[1] != who[0]:
+        return False
+    foe = who[0]
+    p = st["players"][foe]
+    pool = p["pool"]
+    # ensure_top draws the one card only onto an empty top, which op_play_top then takes.
+    if p["top"] or not draw_fits(len(pool), 1, outcome):
+        return False
+    cid = pool[outcome[0]]
+    power = POWER_ONLY.get(cid)
+    you = env["you"]
+    if power is None or ((trigs := PLAY_TRIGGERS[cid]) and controls_any(st, you, trigs)):
+        return False
+    if st["notes"]:  # an empty list is kept (copy_state copies it: see there)
+        st["notes"] = []
+    if "held_notes" in st and st["held_notes"]:
+        st["held_notes"] = []
+    st["need"] = None
+    del pool[outcome[0]]
+    turn = st["turn"]
+    turn["played_log"].append(cid)
+    borrowed = turn["borrowed"]
+    borrowed.append(cid)
+    st["notes"].append(f"Seat {you} plays {CARDS[cid]['name']} from the top of seat {foe}'s deck.")
+    st["scope"] += 1
+    if st["phase"] == "turn" and you == st["active"] and not turn["ending"]:
+        turn["power"] += power
+    borrowed.remove(cid)  # op_after_play's, an equal id first (not always this one)
+    p["discard"].append(cid)
+    f["pc"] += 1
+    f["work"] = {}
+    run(st)
     return True
 
 
@@ -166,12 +272,17 @@ def plain_hit_taken(st: dict, pr: dict, value: Any) -> bool:
     v = w["_who"][0]
     if v != pr["seats"][0]:
         return False
-    extra = static(st, v, "wand_extra", 0) if env.get("card") == "wand" else 0
+    p = st["players"][v]
+    # static's answer as _resolution asks it (interp.WAND_SETTERS: the default without a setter).
+    extra = (
+        static(st, v, "wand_extra", 0)
+        if env.get("card") == "wand" and (st["temp"] or not WAND_SETTERS.isdisjoint(p[WAND_ZONE]))
+        else 0
+    )
     total = 0
     for n in entry[1]:
         if n + extra > 0:
             total += n + extra
-    p = st["players"][v]
     if p["hp"] <= total:
         return False  # a death: the frames and their kill checks
     st["prompt"] = None

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .cards import CARDS, ONGOING, SINGLE_OPS, matches
+from .cards import CARDS, LIMP_WAND, ONGOING, SINGLE_OPS, WILD_MAGIC, matches
 
 MAX_HP = 25
 START_HP = 20
@@ -242,7 +242,8 @@ def ensure_top(st: dict, f: dict, seat: int, k: int, visible):
             reshuffle(st, p, seat)
             continue
         break
-    return min(k, len(top))
+    n = len(top)
+    return k if k < n else n  # min(k, n) without min's tuple of arguments (issue 17, P1)
 
 
 def reshuffle(st: dict, p: dict, seat: int) -> list:
@@ -416,6 +417,12 @@ def setters_zone(having: frozenset[str]) -> str | None:
 STATIC_ZONES: dict[str, tuple[frozenset[str], str | None]] = {
     key: (having, setters_zone(having)) for key, having in STATIC_SETTERS.items()
 }
+
+
+#: wand_extra's setters and their one zone: a Wand's hit asks static for the bonus only when its
+#: victim holds a setter there or ``temp`` holds a grant (static's other answer is the default, 0;
+#: issue 17, P1: a call per Wand hit). test_static_zones holds it to static.
+WAND_SETTERS, WAND_ZONE = STATIC_ZONES["wand_extra"]
 
 
 #: For each card, the cards whose "on play" text a play of it sets off when controlled
@@ -692,10 +699,21 @@ def op_heal(st, f, op, seat):
     n = op["n"]
     if type(n) is not int:
         n = num(st, f["env"], n)
-    n *= static(st, seat, "heal_multiplier", 1)
-    p = st["players"][seat]
-    p["hp"] = max(p["hp"], min(MAX_HP, p["hp"] + n))
+    heal_by(st["players"][seat], n * static(st, seat, "heal_multiplier", 1))
     return DONE
+
+
+def heal_by(p: dict, n: int) -> None:
+    """Player ``p`` healed by ``n`` (its multiplier applied): never above 25 (AN L352), and a heal
+    never lowers HP already above it. turn.hand_over_at_once heals through it too."""
+    # max(hp, min(MAX_HP, hp + n)) as comparisons: min and max parse their arguments as a tuple
+    # with keywords, about 2,300 instructions a heal in CPython 3.11 (issue 17, P1).
+    hp = p["hp"]
+    new = hp + n
+    if new > MAX_HP:
+        new = MAX_HP
+    if new > hp:
+        p["hp"] = new
 
 
 @handler("pay_hp")
@@ -748,12 +766,12 @@ def op_gain(st, f, op, seat):
         # AN L310: an empty stack gives nothing; the rest of the effect still happens.
         if st["limp_wands"] > 0:
             st["limp_wands"] -= 1
-            _dest(p, "limp-wand", to)
+            _dest(p, LIMP_WAND, to)
         return DONE
     if src == "wild_magic":
         if st["wild_magic"] > 0:
             st["wild_magic"] -= 1
-            _dest(p, "wild-magic", to)
+            _dest(p, WILD_MAGIC, to)
         return DONE
     if src == "main_top":
         got = draw_from(st, f, ["main"], 1, "all", "Top of the main deck")
@@ -1266,12 +1284,16 @@ def _resolution(st, f, op, v, decision, attacker, at_once: bool = True) -> list[
             # op_damage for each of the frame's damage ops: the Wand's bonus (read for the victim,
             # as op_damage reads it), nothing for a count of 0 or less, and no death if the total
             # leaves 1 HP or more, so no kill check acts and "if killed" finds none.
-            extra = static(st, v, "wand_extra", 0) if f["env"].get("card") == "wand" else 0
+            p = st["players"][v]
+            extra = (
+                static(st, v, "wand_extra", 0)
+                if f["env"].get("card") == "wand" and (st["temp"] or not WAND_SETTERS.isdisjoint(p[WAND_ZONE]))
+                else 0
+            )
             total = 0
             for n in hits[1]:  # a loop, not a generator: ``extra`` would be a cell on every call
                 if n + extra > 0:
                     total += n + extra
-            p = st["players"][v]
             if p["hp"] > total:
                 p["hp"] -= total
                 hits = True

@@ -28,6 +28,7 @@ from .interp import (
     ensure_top,
     frame,
     handler,
+    heal_by,
     new_scope,
     push,
     push_then_done,
@@ -259,39 +260,15 @@ END_OF_TURN = [
 ]
 
 
-def push_end_of_turn(st: dict, seat: int) -> dict:
-    """The end of ``seat``'s turn on an empty stack (validate: no effect is running): its frame
-    pushed with the ops that cannot wait or push done here, as run would do them. The hand goes
-    to the discard (op_hand_to_discard), and when no end-of-turn text is pending
-    (op_end_effects' test) the played cards follow it (op_played_to_discard); the frame is
-    left at the next op due, its work empty as run leaves it (issue 17, P1).
-    test_turn_shortcuts.py holds it to the frame pushed whole and run."""
-    t = st["turn"]
-    t["ending"] = True
-    p = st["players"][seat]
-    p["discard"] += p["hand"]  # _hand_to_discard
-    p["hand"] = []
-    having = HAVING["end_of_turn"]
-    played = t["played"]
-    if (played and not having.isdisjoint(played)) or controls_any(st, seat, having):
-        pc = 1
-    else:
-        p["discard"] += played  # _played_to_discard
-        t["played"] = []
-        t["power"] = 0
-        pc = 3
-    # frame()'s dict, the op list shared as a card's program is (no op writes into one).
-    f = {"prog": END_OF_TURN, "pc": pc, "env": {"you": seat, "active": seat, "source": seat}, "work": {}}
-    st["stack"].append(f)
-    return f
-
-
 def end_turn(st: dict, seat: int) -> None:
-    """An ``end_turn`` of ``seat`` (validated): push_end_of_turn, then the frame run as
-    end_turn_at_once runs it, with its commonest case written out here (issue 17, P1: a call and
-    the fresh frame's reads per turn): no end-of-turn text, and a part of the deck to draw, whose
-    draw is recorded due with the frame at its draw, its count in the work, as end_turn_at_once
-    leaves it. test_turn_shortcuts.py holds the event to the whole frame pushed and run."""
+    """An ``end_turn`` of ``seat`` (validated) on an empty stack (validate: no effect is running):
+    the END_OF_TURN frame pushed with the ops that cannot wait or push done here, as run would do
+    them, then run as end_turn_at_once runs it. The hand goes to the discard
+    (op_hand_to_discard); when no end-of-turn text is pending (op_end_effects' test) the played
+    cards follow it (op_played_to_discard) and the commonest case is written out here (issue 17,
+    P1: a call and the fresh frame's reads per turn): a part of the deck to draw, whose draw is
+    recorded due with the frame at its draw, its count in the work, as end_turn_at_once leaves
+    it. test_turn_shortcuts.py holds the event to the whole frame pushed and run."""
     t = st["turn"]
     t["ending"] = True
     p = st["players"][seat]
@@ -669,8 +646,7 @@ def hand_over_at_once(st: dict) -> bool:
                 n = op["n"]
                 if not _HEAL_IN_ONGOING or not _HEAL_SETTERS.isdisjoint(p["ongoing"]):
                     n *= static(st, nxt, "heal_multiplier", 1)
-                hp = p["hp"]
-                p["hp"] = max(hp, min(MAX_HP, hp + n))
+                heal_by(p, n)
     return True
 
 

@@ -15,10 +15,12 @@ from engines.annihilageddon import engine as engine_module
 from engines.annihilageddon import fast, turn
 from engines.annihilageddon.cards import CARDS
 from engines.annihilageddon.engine import copy_state
+from engines.annihilageddon.interp import HAVING
 from engines.base import IllegalAction, canonical_json
 
 from ..counted import Counted
 from ..test_conformance import playout
+from .shortcuts import planted
 
 
 def _answer(engine, state: dict, event: dict):
@@ -118,11 +120,7 @@ def test_a_refill_draw_at_once_leaves_the_state_or_refusal_of_the_general_path(v
     assert len(cases) > 5
     starts = list(cases)
     for st in starts:
-        for cid in [*turn.START_AT_ONCE, "murder-arcade"]:
-            planted = copy_state(st)
-            p = planted["players"][st["active"]]
-            p["ongoing"] = p["ongoing"] + [cid]
-            cases.append(planted)
+        cases += [planted(st, st["active"], [cid]) for cid in [*turn.START_AT_ONCE, "murder-arcade"]]
         cases.append(json.loads(json.dumps(st)))
         cases.append(_noted(st))
     tried = []
@@ -333,3 +331,98 @@ def test_the_trophy_discard_answered_at_once_leaves_the_state_or_refusal_of_the_
     general = [_answer(engine, st, ev) for st, ev in tried]
     assert quick == general
     assert sum(1 for a in quick if a[0] == "ok") > 30
+
+
+def _at_card_draw(st: dict) -> bool:
+    if st["need"] is None or "dice" in st["need"] or not st["stack"]:
+        return False
+    f = st["stack"][-1]
+    return f["prog"][f["pc"]]["op"] == "draw"
+
+
+def _card_outcomes(st: dict, played: list) -> list:
+    """_outcomes' outcomes for the drawing seat's deck (not always the active player's)."""
+    count = st["need"]["count"]
+    size = len(st["players"][st["need"]["zone"][1]]["pool"])
+    fits = [played, list(range(count)), list(range(size - count, size)), played[::-1]]
+    wrong = [played[:-1], played + [played[0]], [*played[:-1], size], [*played[:-1], -1], [*played[:-1], True]]
+    wrong += [[*played[:-1], float(played[-1])], [*played[:-1], None], [], tuple(played), played[0], None, "0"]
+    return fits + wrong
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_a_card_s_draw_at_once_leaves_the_state_or_refusal_of_the_general_path(version, seats, monkeypatch):
+    """fast.card_drawn at every draw of a card's program waiting for its cards in playouts, also
+    with the notes of the event before, read back from JSON, and with the count raised past what
+    the draw brings (declined); outcomes that fit and outcomes the draw refuses."""
+    engine = registry.get("annihilageddon", version)
+    cases = []
+    for game in range(3):
+        states, events = playout(engine, seats, f"an-fast-card-draw:{version}:{seats}:{game}", bound=900, prefix=True)
+        cases += [(st, ev) for st, ev in zip(states, events) if ev["kind"] == "chance" and _at_card_draw(st)]
+    assert len(cases) > 10
+    tried = [(st, {"kind": "chance", "outcome": o}) for st, ev in cases for o in _card_outcomes(st, ev["outcome"])]
+    for st, ev in cases:
+        tried.append((_noted(st), ev))
+        tried.append((json.loads(json.dumps(st)), ev))
+        more = copy_state(st)
+        more["stack"][-1]["work"]["n"] += 1
+        tried.append((more, ev))
+    counted = Counted(fast.card_drawn)
+    monkeypatch.setattr(fast, "card_drawn", counted)
+    quick = [_answer(engine, st, ev) for st, ev in tried]
+    assert counted.taken > 4 * 10 and counted.declined > 8 * 10
+    monkeypatch.setattr(fast, "card_drawn", lambda st, f, need, outcome: False)
+    general = [_answer(engine, st, ev) for st, ev in tried]
+    assert quick == general
+
+
+def _at_play_top(st: dict) -> bool:
+    if st["need"] is None or "dice" in st["need"] or not st["stack"]:
+        return False
+    f = st["stack"][-1]
+    return f["prog"][f["pc"]]["op"] == "play_top"
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_wild_magic_s_power_only_card_played_at_once_leaves_the_state_or_refusal_of_the_general_path(
+    version, seats, monkeypatch
+):
+    """fast.top_card_played at every draw of Wild Magic's play of a foe's top card in playouts: the
+    card drawn as it came and replaced by each of some Power-only cards (a starter, cards with
+    other texts, one an on-play trigger watches for) and by a card with a program, each also with
+    every on-play text controlled by the player, the notes of the event before, the card already
+    borrowed once, a top that is not empty, and read back from JSON; outcomes that fit and
+    outcomes the draw refuses."""
+    engine = registry.get("annihilageddon", version)
+    cases = []
+    for game in range(4):
+        states, events = playout(engine, seats, f"an-fast-play-top:{version}:{seats}:{game}", bound=900, prefix=True)
+        cases += [(st, ev) for st, ev in zip(states, events) if ev["kind"] == "chance" and _at_play_top(st)]
+    assert len(cases) > 5
+    swaps = ["glyph", "cosmic-bouncer", "kiddo-chaos", "hedge-wretch", "wand", "snot-rocket"]
+    assert all(c in engine_module.POWER_ONLY for c in swaps[:4]) and swaps[4] not in engine_module.POWER_ONLY
+    tried = []
+    for st, ev in cases:
+        tried += [(st, {"kind": "chance", "outcome": o}) for o in _card_outcomes(st, ev["outcome"])]
+        foe = st["need"]["zone"][1]
+        for cid in swaps:
+            swapped = copy_state(st)
+            swapped["players"][foe]["pool"][ev["outcome"][0]] = cid
+            variants = [swapped, _noted(swapped), json.loads(json.dumps(swapped))]
+            for trig in sorted(HAVING["on_play"]):
+                variants.append(planted(swapped, st["stack"][-1]["env"]["you"], [trig]))
+            twice = copy_state(swapped)
+            twice["turn"]["borrowed"] = [cid, *twice["turn"]["borrowed"]]
+            topped = copy_state(swapped)
+            topped["players"][foe]["top"] = ["fizzle"]
+            tried += [(v, ev) for v in [*variants, twice, topped]]
+    counted = Counted(fast.top_card_played)
+    monkeypatch.setattr(fast, "top_card_played", counted)
+    quick = [_answer(engine, st, ev) for st, ev in tried]
+    assert counted.taken > 10 * len(cases) and counted.declined > 10 * len(cases)
+    monkeypatch.setattr(fast, "top_card_played", lambda st, f, need, outcome: False)
+    general = [_answer(engine, st, ev) for st, ev in tried]
+    assert quick == general

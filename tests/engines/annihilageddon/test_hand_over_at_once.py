@@ -3,8 +3,6 @@ end check and start_turn_at_once would: along random playouts of both versions, 
 on the next player and end conditions met on purpose, every event must leave the state the ops
 leave (the shortcut patched out)."""
 
-import json
-
 import pytest
 
 from engines import registry
@@ -12,6 +10,7 @@ from engines.annihilageddon import turn
 from engines.annihilageddon.engine import copy_state
 
 from ..test_conformance import playout
+from .shortcuts import planted, with_and_without
 
 
 def _variants(st: dict, ev: dict) -> list[tuple[dict, dict]]:
@@ -22,16 +21,13 @@ def _variants(st: dict, ev: dict) -> list[tuple[dict, dict]]:
     out = [(st, ev)]
     nxt = (st["active"] + 1) % st["seats"]
     for cards in [[cid] for cid in turn.START_AT_ONCE] + [["murder-arcade"], sorted(turn.START_AT_ONCE)[:2]]:
-        planted = copy_state(st)
-        p = planted["players"][nxt]
-        p["ongoing"] = p["ongoing"] + cards
-        out.append((planted, ev))
+        out.append((planted(st, nxt, cards), ev))
     # Thick Skull's heal as the one text (revealed), at a low HP and at the cap's edge, and with
     # Marrow Baths (which doubles heals) beside it: two texts, left to the frames.
     for hp, more in ((3, []), (24, []), (24, ["marrow-baths"])):
-        skull = copy_state(st)
+        skull = planted(st, nxt, more)
         p = skull["players"][nxt]
-        p["tile"], p["hp"], p["ongoing"] = "tile-thick-skull", hp, p["ongoing"] + more
+        p["tile"], p["hp"] = "tile-thick-skull", hp
         skull["revealed"] = {**skull["revealed"], "tile": True}
         out.append((skull, ev))
     bound = copy_state(st)
@@ -50,14 +46,6 @@ def _variants(st: dict, ev: dict) -> list[tuple[dict, dict]]:
     return out
 
 
-def _after(engine, st: dict, ev: dict) -> str:
-    """The state ``ev`` leaves, or the refusal (a planted variant may make a draw impossible)."""
-    try:
-        return json.dumps(engine.apply(st, ev))
-    except Exception as exc:  # noqa: BLE001 (compared, not hidden: both ways must refuse alike)
-        return repr(exc)
-
-
 @pytest.mark.parametrize("seats", [2, 3, 4])
 @pytest.mark.parametrize("version", ["1", "2"])
 def test_a_turn_handed_over_at_once_leaves_the_state_the_end_check_and_its_frames_leave(version, seats, monkeypatch):
@@ -67,18 +55,7 @@ def test_a_turn_handed_over_at_once_leaves_the_state_the_end_check_and_its_frame
     for st, ev in zip(states, events):
         if st["phase"] == "turn" and (ev["kind"] == "chance" or ev["action"]["type"] in ("end_turn", "choose")):
             cases += _variants(st, ev)
-    taken, declined = [], []
-
-    def counted(st):
-        ok = hand_over_at_once(st)
-        (taken if ok else declined).append(st["active"])
-        return ok
-
-    hand_over_at_once = turn.hand_over_at_once
-    monkeypatch.setattr(turn, "hand_over_at_once", counted)
-    fast = [_after(engine, st, ev) for st, ev in cases]
+    counted, fast, slow = with_and_without(engine, cases, monkeypatch, turn, "hand_over_at_once", lambda st: False)
     # Both ways are met: turns handed over at once, and handovers left to the ops.
-    assert len(taken) > 20 and len(declined) > 20
-    monkeypatch.setattr(turn, "hand_over_at_once", lambda st: False)
-    slow = [_after(engine, st, ev) for st, ev in cases]
+    assert counted.taken > 20 and counted.declined > 20
     assert fast == slow

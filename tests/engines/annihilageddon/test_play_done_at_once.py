@@ -3,23 +3,14 @@ Wand's hit, Wild Magic's Power) without run, when its _after_play has nothing to
 playouts of both versions, and again with each card that triggers on plays planted among the
 active player's Ongoing cards, every answer must leave the state (or refusal) run leaves."""
 
-import json
-
 import pytest
 
 from engines import registry
 from engines.annihilageddon import fast
-from engines.annihilageddon.engine import copy_state
 from engines.annihilageddon.interp import HAVING
 
 from ..test_conformance import playout
-
-
-def _after(engine, st: dict, ev: dict) -> str:
-    try:
-        return json.dumps(engine.apply(st, ev))
-    except Exception as exc:  # noqa: BLE001 (compared, not hidden: both ways must refuse alike)
-        return repr(exc)
+from .shortcuts import planted, with_and_without
 
 
 @pytest.mark.parametrize("seats", [2, 4])
@@ -32,24 +23,11 @@ def test_a_play_done_at_once_leaves_the_state_or_refusal_run_leaves(version, sea
         if ev["kind"] != "action" or ev["action"]["type"] not in ("defend", "choose") or st["active"] is None:
             continue
         cases.append((st, ev))
-        for cid in sorted(HAVING["on_play"]):
-            planted = copy_state(st)
-            p = planted["players"][st["active"]]
-            p["ongoing"] = p["ongoing"] + [cid]
-            cases.append((planted, ev))
-    taken, declined = [], []
-
-    def counted(st, f):
-        ok = play_done_at_once(st, f)
-        (taken if ok else declined).append(ok)
-        return ok
-
-    play_done_at_once = fast.play_done_at_once
-    monkeypatch.setattr(fast, "play_done_at_once", counted)
-    quick = [_after(engine, st, ev) for st, ev in cases]
+        cases += [(planted(st, st["active"], [cid]), ev) for cid in sorted(HAVING["on_play"])]
+    counted, quick, general = with_and_without(
+        engine, cases, monkeypatch, fast, "play_done_at_once", lambda st, f: False
+    )
     # Both ways in version 2 (its Wand hits run through plain_hit_taken; version 1's plays meet
     # it only through Wild Magic's Power, seldom with a trigger that matches).
-    assert len(taken) > 10 and (version == "1" or len(declined) > 10)
-    monkeypatch.setattr(fast, "play_done_at_once", lambda st, f: False)
-    general = [_after(engine, st, ev) for st, ev in cases]
+    assert counted.taken > 10 and (version == "1" or counted.declined > 10)
     assert quick == general

@@ -8,9 +8,18 @@ import pytest
 from engines import registry
 from engines.annihilageddon import turn
 from engines.annihilageddon.cards import CARDS, STATICS
-from engines.annihilageddon.interp import STATIC_SETTERS, STATIC_ZONES, controls_any, static, statics
+from engines.annihilageddon.interp import (
+    STATIC_SETTERS,
+    STATIC_ZONES,
+    WAND_SETTERS,
+    WAND_ZONE,
+    controls_any,
+    static,
+    statics,
+)
 
 from ..test_conformance import playout
+from .test_static import _variants
 
 DECK_KINDS = {"main", "familiar", "legend", "starter"}
 
@@ -43,3 +52,27 @@ def test_controlled_cards_are_in_the_zone_of_their_kind_and_static_agrees_with_s
             for key in STATICS:
                 assert static(st, seat, key, 0) == whole.get(key, 0)
     assert met > 100  # Ongoing cards and tokens were met
+
+
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_a_wand_hit_asks_static_only_when_a_setter_is_in_its_zone_or_a_grant_in_temp(version):
+    """interp.WAND_SETTERS and WAND_ZONE (a Wand hit's test in _resolution and
+    fast.plain_hit_taken): where the test says no, static answers the default, at states of
+    random playouts with every card that has a text of its own controlled by each seat, and with
+    a wand_extra grant given."""
+    assert WAND_ZONE == "dwts"
+    engine = registry.get("annihilageddon", version)
+    seats = 3
+    states, _ = playout(engine, seats, f"an-wand-zone:{version}", bound=600, prefix=True)
+    skipped = asked = 0
+    for st in states[::15]:
+        variants = list(_variants(st, seats))
+        variants.append({**st, "temp": {**st["temp"], "1": {"wand_extra": 2}}})
+        for v in variants:
+            for seat in range(seats):
+                if v["temp"] or not WAND_SETTERS.isdisjoint(v["players"][seat][WAND_ZONE]):
+                    asked += static(v, seat, "wand_extra", 0) != 0
+                else:
+                    skipped += 1
+                    assert static(v, seat, "wand_extra", 0) == 0
+    assert skipped > 100 and asked > 10

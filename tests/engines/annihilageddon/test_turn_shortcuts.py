@@ -1,9 +1,9 @@
 """The turn handover's shortcuts (issue 17, P1) against the frames they stand for, along random
 playouts of both versions:
 
-- ``push_end_of_turn`` (and ``end_turn``, which an ``end_turn`` runs: the same, its draw recorded
-  due itself) does the end of turn's first ops before pushing its frame: the state an
-  ``end_turn`` leaves must be the one the whole frame, pushed and run, leaves;
+- ``end_turn`` does the end of turn's first ops before pushing its frame (its draw recorded due
+  itself): the state an ``end_turn`` leaves must be the one the whole frame, pushed and run,
+  leaves;
 - ``start_turn_at_once`` starts the next turn without its frames when they would run straight
   through: every event must leave the state it leaves with the frames always pushed;
 - ``end_turn_at_once`` runs the end of a turn from its draw on as straight code: every event
@@ -21,14 +21,13 @@ from engines.annihilageddon.engine import copy_state
 from engines.annihilageddon.interp import HAVING, controls_any, frame, run
 
 from ..test_conformance import playout
+from .shortcuts import planted, strictly_after, with_and_without
 
 
 def _end_turn_by_frames(st: dict, seat: int) -> dict:
     """What an ``end_turn`` did before the shortcut: the whole frame pushed, then run."""
     st = copy_state(st)
-    st["notes"] = []
-    if "held_notes" in st:
-        st["held_notes"] = []
+    _fresh_notes(st)
     st["turn"]["ending"] = True
     st["stack"].append(frame(list(turn.END_OF_TURN), {"you": seat, "active": seat, "source": seat}))
     run(st)
@@ -47,10 +46,7 @@ def test_an_end_of_turn_leaves_the_state_its_whole_frame_leaves(version, seats):
         # The same moment with an end-of-turn text pending (a played Kiddo Chaos, or one in play).
         played = copy_state(st)
         played["turn"]["played"] = played["turn"]["played"] + ["kiddo-chaos"]
-        ongoing = copy_state(st)
-        p = ongoing["players"][ev["seat"]]
-        p["ongoing"] = p["ongoing"] + ["kiddo-chaos"]
-        cases += [(played, ev), (ongoing, ev)]
+        cases += [(played, ev), (planted(st, ev["seat"], ["kiddo-chaos"]), ev)]
     assert len(ends) > 20
     for st, ev in ends[::4]:
         # Decks of every size around the draw's 5 (end_turn_at_once shuffles the discard pile in
@@ -72,22 +68,19 @@ def test_an_end_of_turn_leaves_the_state_its_whole_frame_leaves(version, seats):
 def test_a_turn_started_at_once_leaves_the_state_its_frames_leave(version, seats, monkeypatch):
     engine = registry.get("annihilageddon", version)
     states, events = playout(engine, seats, f"an-start-turn:{version}:{seats}", bound=900, prefix=True)
-    taken, declined = [], []
     # Its common case is hand_over_at_once's (test_hand_over_at_once): left to the ops here.
     monkeypatch.setattr(turn, "hand_over_at_once", lambda st: False)
-
-    def counted(st, seat):
-        ok = start_turn_at_once(st, seat)
-        (taken if ok else declined).append(seat)
-        return ok
-
-    start_turn_at_once = turn.start_turn_at_once
-    monkeypatch.setattr(turn, "start_turn_at_once", counted)
-    fast = [json.dumps(engine.apply(st, ev)) for st, ev in zip(states, events)]
+    counted, fast, slow = with_and_without(
+        engine,
+        list(zip(states, events)),
+        monkeypatch,
+        turn,
+        "start_turn_at_once",
+        lambda st, seat: False,
+        outcome=strictly_after,
+    )
     # Both ways are met: a turn started at once, and one whose refill or start-of-turn text needs the frames.
-    assert len(taken) > 10 and declined
-    monkeypatch.setattr(turn, "start_turn_at_once", lambda st, seat: False)
-    slow = [json.dumps(engine.apply(st, ev)) for st, ev in zip(states, events)]
+    assert counted.taken > 10 and counted.declined
     assert fast == slow
 
 
@@ -102,27 +95,32 @@ def test_a_turn_started_at_once_with_a_start_of_turn_text_leaves_the_state_its_f
     for st, ev in zip(states, events):
         if st["phase"] != "turn" or not (ev["kind"] == "chance" or ev["action"]["type"] == "end_turn"):
             continue
-        for cid in [*turn.START_AT_ONCE, "murder-arcade"]:
-            planted = copy_state(st)
-            p = planted["players"][(st["active"] + 1) % st["seats"]]
-            p["ongoing"] = p["ongoing"] + [cid]
-            cases.append((planted, ev))
+        nxt = (st["active"] + 1) % st["seats"]
+        cases += [(planted(st, nxt, [cid]), ev) for cid in [*turn.START_AT_ONCE, "murder-arcade"]]
     with_text = []
     monkeypatch.setattr(turn, "hand_over_at_once", lambda st: False)  # as above
 
-    def counted(st, seat):
-        text = controls_any(st, seat, HAVING["start_of_turn"])
-        ok = start_turn_at_once(st, seat)
-        if ok and text:
-            with_text.append(seat)
-        return ok
+    def counting(start_turn_at_once):
+        def counted(st, seat):
+            text = controls_any(st, seat, HAVING["start_of_turn"])
+            ok = start_turn_at_once(st, seat)
+            if ok and text:
+                with_text.append(seat)
+            return ok
 
-    start_turn_at_once = turn.start_turn_at_once
-    monkeypatch.setattr(turn, "start_turn_at_once", counted)
-    fast = [json.dumps(engine.apply(st, ev)) for st, ev in cases]
+        return counted
+
+    _, fast, slow = with_and_without(
+        engine,
+        cases,
+        monkeypatch,
+        turn,
+        "start_turn_at_once",
+        lambda st, seat: False,
+        wrap=counting,
+        outcome=strictly_after,
+    )
     assert len(with_text) > 10
-    monkeypatch.setattr(turn, "start_turn_at_once", lambda st, seat: False)
-    slow = [json.dumps(engine.apply(st, ev)) for st, ev in cases]
     assert fast == slow
 
 
@@ -169,10 +167,7 @@ def test_an_end_of_turn_run_at_once_hands_over_to_run_for_the_trophy_and_the_leg
                 if change == "last_legend":
                     before["legend"]["down"] = 0
             fast = engine.apply(before, ev)
-            slow = copy_state(before)
-            _fresh_notes(slow)
-            turn.push_end_of_turn(slow, ev["seat"])
-            run(slow)
+            slow = _end_turn_by_frames(before, ev["seat"])
             assert json.dumps(fast) == json.dumps(slow), change
             if fast["need"] is not None and "zone" in fast["need"]:
                 # The draw waited: its chance event (the first cards of the pool) runs the rest.
@@ -212,11 +207,7 @@ def _refills_against_run(version: str, seats: int, monkeypatch) -> list[str]:
         cases.append((st, ev))
         top = st["stack"][-1] if st["stack"] else None
         if ev["kind"] == "chance" and top and top["prog"][top["pc"]]["op"] == "_refill" and st["phase"] == "turn":
-            for cid in [*turn.START_AT_ONCE, "murder-arcade"]:
-                planted = copy_state(st)
-                p = planted["players"][st["active"]]
-                p["ongoing"] = p["ongoing"] + [cid]
-                cases.append((planted, ev))
+            cases += [(planted(st, st["active"], [cid]), ev) for cid in [*turn.START_AT_ONCE, "murder-arcade"]]
     drawn = []
 
     def counted(st, f):
@@ -239,7 +230,7 @@ def _refills_against_run(version: str, seats: int, monkeypatch) -> list[str]:
 @pytest.mark.parametrize("version", ["1", "2"])
 def test_an_end_of_turn_draw_taken_by_apply_in_place_itself_leaves_the_state_resume_leaves(version):
     """apply_in_place hands the end of turn's draw to end_turn_at_once itself when the frame
-    holds turn.END_OF_TURN (the list push_end_of_turn shares); a state read back from JSON holds
+    holds turn.END_OF_TURN (the list end_turn shares); a state read back from JSON holds
     an equal list instead and goes through resume: both must end the same, at 2 and 4 seats, for
     the draw and for a Legend flip's draw after it (the frame's other chance event)."""
     engine = registry.get("annihilageddon", version)
