@@ -278,7 +278,8 @@ class Engine(ABC):
 
     @staticmethod
     def owned_copy(state: State) -> State:
-        """A copy of ``state`` that shares no container with it, for ``apply_in_place``."""
+        """A copy of ``state`` for ``apply_in_place``: folding it leaves ``state`` as it was. Here it
+        shares no container; an engine may share what no apply ever writes into (Annihilageddon)."""
         return copy_tree(state)
 
 
