@@ -23,8 +23,11 @@ and other seats' actions too.
 
 from __future__ import annotations
 
-from . import geometry, legal, rules
-from .state import State, board, can_pay, controls, overlay_at, pack, pay_splits, push_new, rules_version
+from engines.base import IllegalAction
+from engines.treecopy import copy_tree
+
+from . import geometry, groups, legal, rules
+from .state import State, board, can_pay, controls, overlay_at, pack, pay_splits, push_new, rules_version, terrain
 from .state import lower as lower_part
 
 _run = rules.run
@@ -79,11 +82,19 @@ def act_end(s: State, st: dict, seat: int, action: dict) -> bool:
 
 
 def act_move(s: State, st: dict, seat: int, action: dict) -> bool:
-    """A move by the safest route (``{"type": "move", "to": k}``): ``legal._act_move``'s checks
-    and ``rules._act``'s move, with the action slot, the move points and the space worked out once."""
+    """A move (``{"type": "move", "to": k}`` by the safest route, or in version 2
+    ``{"type": "move", "to": k, "dangerous": d}`` by a riskier one): ``legal._act_move``'s checks
+    and ``rules._act``'s move, with the action slot, the move points and the space worked out once.
+    A danger count written as anything but an int (``True`` for 1) goes the general way."""
     k = action.get("to")
-    if len(action) != 2 or type(k) is not str:
+    if type(k) is not str:
         return False
+    if len(action) == 2:
+        danger = None
+    else:
+        danger = action.get("dangerous")
+        if len(action) != 3 or type(danger) is not int or rules_version(s) < 2:
+            return False
     m = s["models"][s["act"]["model"]]
     if m["removed"] or m["hex"] is None or s["game_over"]:
         return False
@@ -93,9 +104,15 @@ def act_move(s: State, st: dict, seat: int, action: dict) -> bool:
     h = legal._space(k)
     if h is None:
         return False
-    safest = rules.safest_to(s, m, rules.move_points(s, m), h)
+    points = rules.move_points(s, m)
+    safest = rules.safest_to(s, m, points, h)
     if safest is None:
         return False
+    if danger is not None:
+        # The list offers a riskier route's count beside the safest one's, never the safest's.
+        if danger not in rules.riskier_routes_to(s, m, points, h, safest):
+            return False
+        safest = danger
     s["queue"].pop(0)
     # Paying for the move changes nothing ``move_points`` reads (the form, traits, artifacts, Slow).
     rules._spend(s, "move", how, m)
@@ -253,6 +270,78 @@ def act_flip(s: State, st: dict, seat: int, action: dict) -> bool:
     return True
 
 
+def act_use_artifact(s: State, st: dict, seat: int, action: dict) -> bool:
+    """An artifact's use (``{"type": "use_artifact", "artifact": a}``): ``legal._act_quick``'s
+    check and ``rules._act``'s use. The check passes when some copy of ``a`` the model holds is
+    usable, and the use takes the first copy it holds, usable or not, as ``_act`` does."""
+    a = action.get("artifact")
+    if len(action) != 2 or type(a) is not str:
+        return False
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False
+    how = rules._slot(s, "quick", m)
+    if not how:
+        return False
+    art = pack(s).artifacts.get(a)
+    if art is None or not art["use"]:
+        return False
+    first = None
+    usable = False
+    for x in m["artifacts"]:
+        if x["id"] == a:
+            if first is None:
+                first = x
+            if not x["locked"] and not x["used"]:
+                usable = True
+                break
+    if not usable:
+        return False
+    s["queue"].pop(0)
+    rules._spend(s, "quick", how, m)
+    if art["lock"]:
+        first["locked"] = True
+    first["used"] = True
+    if art["remove"]:
+        m["artifacts"].remove(first)
+    steps = rules.effect_steps(s, art["use"], m, m, seat)
+    steps.append({"step": "action_end"})
+    steps.append({"step": "act", "seat": seat})
+    push_new(s, steps)  # each step made here or by ``effect_steps``
+    return _after_quiet_answer(s)  # an artifact's use is a quiet answer (``QUIET_ACTS``)
+
+
+def act_dark_lord_swap(s: State, st: dict, seat: int, action: dict) -> bool:
+    """The Dark Lord's Spellbook swap (``{"type": "dark_lord_swap", "give": g, "take": t}``):
+    ``legal._act_dark_lord_swap``'s check and ``rules._act``'s swap."""
+    give = action.get("give")
+    take = action.get("take")
+    if len(action) != 3 or type(give) is not str or type(take) is not str:
+        return False
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False
+    if "dark_lord" not in m["traits"] or m.get("dark_lord_swap_used"):
+        return False
+    pk = pack(s)
+    owner = m["seat"]  # the acting seat's (``may_answer`` and the activation's own check)
+    p = s["players"][owner]
+    book = p["spellbook"]
+    if give not in book or p["clocks"].get(give):
+        return False
+    if take not in pk.spells or take == pk.basic_spell_id or take in book:
+        return False
+    for x in s["models"].values():
+        if x["seat"] == owner and take in x["spells"]:
+            return False
+    s["queue"].pop(0)
+    m["dark_lord_swap_used"] = True
+    p = s["players"][seat]
+    p["spellbook"] = sorted([x for x in p["spellbook"] if x != give] + [take])
+    push_new(s, [{"step": "act", "seat": seat}])
+    return _after_quiet_answer(s)  # the swap is a quiet answer (``QUIET_ACTS``)
+
+
 #: The act step's answers with a fast path, by type; any other type goes to the general path.
 ACT_FAST = {
     "end": act_end,
@@ -261,6 +350,8 @@ ACT_FAST = {
     "cast": act_cast,
     "potion": act_potion,
     "flip": act_flip,
+    "use_artifact": act_use_artifact,
+    "dark_lord_swap": act_dark_lord_swap,
 }
 
 
@@ -447,6 +538,141 @@ def place_overlay(s: State, st: dict, seat: int, action: dict) -> bool:
     return True
 
 
+def place(s: State, st: dict, seat: int, action: dict) -> bool:
+    """A free move, a teleport or a push step of the step's own model (``{"type": "place",
+    "hex": k}``, in version 2 a free move's ``"dangerous": d`` too, or ``"hex": None`` where a move
+    or teleport may be declined): ``legal._place``'s checks and ``decide``'s placement, the space
+    and the route worked out once. The Gryffindor move (a model of the seat's choosing) and a
+    danger count written as anything but an int go the general way."""
+    kind = st["kind"]
+    if kind == "gryffindor" or action.get("type") != "place":
+        return False
+    k = action.get("hex")
+    n = len(action)
+    if n == 3:
+        danger = action.get("dangerous")
+        if kind != "move" or type(danger) is not int or type(k) is not str or rules_version(s) < 2:
+            return False
+    elif n != 2 or "hex" not in action:
+        return False
+    m = s["models"][st["model"]]
+    if m["removed"] or m["hex"] is None:
+        return False
+    if k is None:
+        # Declined: the list offers it for a move and a teleport, not for a push step.
+        if kind != "move" and kind != "teleport":
+            return False
+        s["queue"].pop(0)
+        _run(s)
+        _check_lightning(s)  # a placement is never quiet (``QUIET_STEPS``)
+        return True
+    h = legal._space(k)
+    if h is None:
+        return False
+    if kind == "move":
+        safest = rules.safest_to(s, m, st["n"], h)
+        if safest is None:
+            return False
+        if n == 3:
+            if danger not in rules.riskier_routes_to(s, m, st["n"], h, safest):
+                return False
+            safest = danger
+        s["queue"].pop(0)
+        push_new(s, rules._move_to(s, m, h, safest))
+    elif kind == "teleport":
+        if (
+            h not in board(s).terrain
+            or not 0 < geometry.distance(geometry.parse(m["hex"]), h) <= st["n"]
+            or terrain(s, h) == "impassable"
+            or rules._holds_model(s, k)
+        ):
+            return False
+        s["queue"].pop(0)
+        push_new(s, rules._place_on(s, m, h))
+    elif kind == "push":
+        if h not in rules.push_options(s, m, geometry.parse(st["source"])):
+            return False
+        s["queue"].pop(0)
+        m["hex"] = k
+        steps = []
+        if terrain(s, h) == "dangerous" and "fly" not in m["traits"]:
+            steps.append({"step": "hit", "model": m["uid"], "n": 1, "by": None, "resist": False})
+        if st["n"] > 1:
+            steps.append(dict(st, n=st["n"] - 1))
+        push_new(s, steps)
+    else:
+        return False
+    _run(s)
+    _check_lightning(s)  # a placement is never quiet (``QUIET_STEPS``)
+    return True
+
+
+def choose_map(s: State, st: dict, seat: int, action: dict) -> bool:
+    """The coin winner's map (``{"type": "choose_map", "map": id}``), one the pack holds."""
+    mid = action.get("map")
+    if len(action) != 2 or type(mid) is not str or action.get("type") != "choose_map" or mid not in pack(s).maps:
+        return False
+    s["queue"].pop(0)
+    s["map"] = mid
+    s["queue"].insert(0, {"step": "choose_joining", "seat": 1 - seat})
+    _run(s)
+    _check_lightning(s)  # a choice of the board is never quiet (``QUIET_STEPS``)
+    return True
+
+
+def choose_joining(s: State, st: dict, seat: int, action: dict) -> bool:
+    """The other seat's joining (``{"type": "choose_joining", "nexus": c, "half": h}``): a Nexus
+    colour both halves of the map show and a half, 0 or 1 (written as an int: ``True`` or ``0.0``
+    go the general way)."""
+    c = action.get("nexus")
+    half = action.get("half")
+    if len(action) != 3 or type(c) is not str or type(half) is not int or action.get("type") != "choose_joining":
+        return False
+    halves = pack(s).maps[s["map"]]["halves"]
+    if not (half == 0 or half == 1) or c not in halves[0]["nexus"] or c not in halves[1]["nexus"]:
+        return False
+    s["queue"].pop(0)
+    s["nexus"] = c
+    s["zone_half"] = [1 - half, half] if seat == 1 else [half, 1 - half]
+    s["queue"].insert(0, {"step": "overlays"})
+    _run(s)
+    _check_lightning(s)  # a choice of the board is never quiet (``QUIET_STEPS``)
+    return True
+
+
+def _chosen_in_order(chosen, among: list, most: int) -> bool:
+    """Is ``chosen`` a list of at most ``most`` strings, each in ``among``, in ``among``'s order and
+    each once (one of the lists ``combinations(among, k)`` makes for some ``k <= most``)?"""
+    if type(chosen) is not list or len(chosen) > most:
+        return False
+    i, n = 0, len(among)
+    for x in chosen:
+        if type(x) is not str:
+            return False
+        while i < n and among[i] != x:
+            i += 1
+        if i == n:
+            return False
+        i += 1
+    return True
+
+
+def horcrux_pick(s: State, st: dict, seat: int, action: dict) -> bool:
+    """The Horcrux Maker's models (``{"type": "horcrux", "models": [uids]}``): the list offers
+    every choice of up to ``limit`` of the candidates in their order, and none. The candidates
+    are distinct model ids, so a choice is one of those lists exactly when it is in order."""
+    chosen = action.get("models")
+    if len(action) != 2 or action.get("type") != "horcrux":
+        return False
+    if not _chosen_in_order(chosen, st["candidates"], st["limit"]):
+        return False
+    s["queue"].pop(0)
+    if chosen:
+        # The step keeps its own list: a later write into the state never reaches the event's.
+        push_new(s, [{"step": "horcrux_deal", "seat": seat, "maker": st["model"], "models": list(chosen)}])
+    return _after_quiet_answer(s)  # a Horcrux pick is quiet (``QUIET_STEPS``)
+
+
 #: The decision steps with a fast path, each answered by one seat (``may_answer``'s ``st["seat"]``).
 FAST_PATHS = {
     "act": act,
@@ -461,7 +687,78 @@ FAST_PATHS = {
     "order": order,
     "place_challenge": place_overlay,
     "place_terrain": place_overlay,
+    "place": place,
+    "choose_map": choose_map,
+    "choose_joining": choose_joining,
+    "horcrux_pick": horcrux_pick,
 }
+
+
+def mulligan_listed(hand: list[str], action: dict) -> bool:
+    """``action in legal_actions(...)`` at a mulligan: the list holds one discard per subset of the
+    sorted hand, its cards in that order; told without listing every subset (issue 17, P1).
+    Compared as a whole dict, as the list's membership compares it."""
+    discard = action.get("discard")
+    if type(discard) is not list or action != {"type": "mulligan", "discard": discard}:
+        return False
+    return _chosen_in_order(discard, sorted(hand), len(hand))
+
+
+def _secret_answer(s: State, seat: int, action: dict, quiet: bool) -> bool:
+    """A checked answer to a simultaneous step, kept (a copy: the state never shares the
+    event's lists) and, once both are in, applied by ``decide``; then ``run`` and the lightning
+    check as ``_apply`` takes them."""
+    rules.decide(s, seat, copy_tree(action))
+    if not _run(s) or not quiet:
+        _check_lightning(s)
+    return True
+
+
+def build(s: State, st: dict, seat: int, action: dict) -> bool:
+    """A secret Group (``groups.check_group``, the general path's own check)."""
+    try:
+        groups.check_group(pack(s), action, s["config"]["galleons"])
+    except IllegalAction:
+        return False
+    return _secret_answer(s, seat, action, False)  # Groups installed: never quiet (``QUIET_STEPS``)
+
+
+def stock(s: State, st: dict, seat: int, action: dict) -> bool:
+    """A secret potion Stock (``groups.check_stock`` against the seat's characters, by uid)."""
+    models = s["models"]
+    chars = [models[uid]["char"] for uid in sorted(models) if models[uid]["seat"] == seat]
+    try:
+        groups.check_stock(pack(s), chars, action, s["config"]["potion_duplicates"])
+    except IllegalAction:
+        return False
+    return _secret_answer(s, seat, action, True)
+
+
+def mulligan(s: State, st: dict, seat: int, action: dict) -> bool:
+    """A secret mulligan: quests of the hand put back, in the sorted hand's order."""
+    if not mulligan_listed(s["players"][seat]["qhand"], action):
+        return False
+    return _secret_answer(s, seat, action, False)  # the active quests filled: never quiet
+
+
+def neutral(s: State, st: dict, seat: int, action: dict) -> bool:
+    """How much of the seat's Neutral Cunning is taken as white (``{"type": "neutral", "light": k}``,
+    ``k`` from 0 to the Group's total; written as an int: ``True`` or ``1.0`` go the general way)."""
+    light = action.get("light")
+    if len(action) != 2 or type(light) is not int or action.get("type") != "neutral":
+        return False
+    most = 0
+    for m in s["models"].values():
+        if m["seat"] == seat and not m["removed"]:
+            most += m["cunning"]["neutral"]
+    if not 0 <= light <= most:
+        return False
+    return _secret_answer(s, seat, action, True)
+
+
+#: The simultaneous steps with a fast path; the dispatch has checked that the seat is one of the
+#: step's and has not answered yet (``may_answer``).
+SECRET_FAST = {"build": build, "stock": stock, "mulligan": mulligan, "neutral": neutral}
 
 
 def draw(s: State, st: dict, outcome) -> bool:
@@ -532,5 +829,49 @@ def coin(s: State, st: dict, outcome) -> bool:
     return _after_quiet_answer(s)  # a coin only sets who chooses or starts (``quiet_chance``)
 
 
+def _distinct_below(outcome, count: int, pool: int) -> bool:
+    """``check_outcome``'s test of a draw of ``count`` from ``pool``."""
+    if type(outcome) is not list or len(outcome) != count:
+        return False
+    for v in outcome:
+        if type(v) is not int or not 0 <= v < pool:
+            return False
+    return len(set(outcome)) == count
+
+
+def unveil(s: State, st: dict, outcome) -> bool:
+    """The Challenge overlays' identities (a draw of six from six) and every overlay turned up:
+    ``chance_spec``'s check and ``resolve_chance``'s unveiling."""
+    if not _distinct_below(outcome, 6, 6):
+        return False
+    s["queue"].pop(0)
+    kinds = sorted(pack(s).challenges)
+    chal = [o for o in s["overlays"] if o["kind"] == "challenge"]
+    for o, idx in zip(chal, outcome):
+        o["what"] = kinds[idx]
+    for o in s["overlays"]:
+        o["face_up"] = True  # WD-23
+    s["queue"].insert(0, {"step": "after_unveil"})
+    _run(s)
+    _check_lightning(s)  # the overlays turned up: never quiet (``quiet_chance``)
+    return True
+
+
+def horcrux_deal(s: State, st: dict, outcome) -> bool:
+    """The Horcruxes dealt to the picked models (a draw from the set-aside Horcruxes):
+    ``chance_spec``'s check and ``resolve_chance``'s deal, the set-aside list made once."""
+    pool = rules._set_aside_horcruxes(s, st["seat"])
+    count = len(st["models"])
+    if not 0 < count <= len(pool) or not _distinct_below(outcome, count, len(pool)):
+        return False
+    s["queue"].pop(0)
+    models = s["models"]
+    maker = models[st["maker"]]
+    for uid, idx in zip(st["models"], outcome):
+        models[uid]["artifacts"].append({"id": pool[idx], "locked": False, "used": False})
+        maker["horcruxes"].append({"kind": "artifact", "model": uid, "id": pool[idx]})
+    return _after_quiet_answer(s)  # a deal only hands out artifacts (``quiet_chance``)
+
+
 #: The chance steps with a fast path (``apply_in_place`` sends a chance event there first).
-CHANCE_FAST = {"draw": draw, "coin": coin}
+CHANCE_FAST = {"draw": draw, "coin": coin, "unveil": unveil, "horcrux_deal": horcrux_deal}

@@ -1,0 +1,133 @@
+"""The fold's fast paths for the rarer answers (engines/wizarding_duels/fast.py, issue 17, P1)
+against the general path: the set-up's choices (a Group, a Stock, a map, a joining, a mulligan,
+Neutral Cunning, a Horcrux pick), the Horcrux deal and the unveiling, a placement (a free move, a
+teleport, a push step), a riskier move, an artifact's use and the Dark Lord's Spellbook swap.
+
+Along random playouts of both versions, with Groups that bring the Dark Lord, the Horcrux Maker
+and the Gryffindor move, every such event played and many it is not (the list's other answers,
+near misses, malformed actions, the other seat, outcomes a draw refuses) must give the same state
+both ways, or the same refusal with the fold's state left as it was; each of these fast paths
+must take events and decline others, and take every event played that it is for."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from engines.treecopy import copy_tree
+
+from .playouts import group_with, played_events
+from .test_fold_fast_paths import _answer, _outcomes_tried, _tried, count_fast_paths
+
+#: The fast paths these tests are for, by the name they are counted under.
+RARER = (
+    "build",
+    "stock",
+    "mulligan",
+    "neutral",
+    "choose_map",
+    "choose_joining",
+    "horcrux_pick",
+    "horcrux_deal",
+    "unveil",
+    "place",
+    "use_artifact",
+    "dark_lord_swap",
+)
+_CHANCE = ("horcrux_deal", "unveil")
+_ACT = ("use_artifact", "dark_lord_swap")
+
+
+def _configs():
+    """Random Groups (the set-up's choices are made) and Groups with the Dark Lord and Horcrux
+    Maker against the Gryffindor move."""
+    return [{}, {}, {"groups": [group_with("ashen-regent"), group_with("isolde-marrow")]}]
+
+
+def _meant(s, ev) -> str | None:
+    """The fast path ``ev`` is for, when it is one of ``RARER``."""
+    st = s["queue"][0]
+    if ev["kind"] == "chance":
+        return st["step"] if st["step"] in _CHANCE else None
+    if st["step"] == "act":
+        t = ev["action"].get("type")
+        if t in _ACT:
+            return t
+        return "move" if t == "move" and "dangerous" in ev["action"] else None
+    return st["step"] if st["step"] in RARER else None
+
+
+def _variants(s, ev) -> list:
+    """The event played on states a field away that playouts seldom reach: the artifact already
+    used or locked (every copy, or only the first of two), the Spellbook spell given away still
+    cooling down, the swap already made."""
+    name = _meant(s, ev)
+    out = []
+    if name == "use_artifact":
+        a = ev["action"]["artifact"]
+        for field in ("used", "locked"):
+            v = copy_tree(s)
+            m = v["models"][v["act"]["model"]]
+            for x in m["artifacts"]:
+                if x["id"] == a:
+                    x[field] = True
+            out.append(v)
+            v = copy_tree(s)
+            m = v["models"][v["act"]["model"]]
+            first = next(x for x in m["artifacts"] if x["id"] == a)
+            m["artifacts"].append(dict(first))
+            first[field] = True
+            out.append(v)  # a second copy usable: the use takes the first, as ``_act`` does
+    if name == "dark_lord_swap":
+        v = copy_tree(s)
+        v["players"][ev["seat"]]["clocks"][ev["action"]["give"]] = 1
+        out.append(v)
+        v = copy_tree(s)
+        v["models"][v["act"]["model"]]["dark_lord_swap_used"] = True
+        out.append(v)
+    return [(v, ev) for v in out]
+
+
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_every_rarer_fast_path_answers_as_the_general_path(version, monkeypatch):
+    counted = count_fast_paths(monkeypatch)
+    rng = random.Random(f"wzd-rarer:{version}")
+    seen: list = []
+    answers: Counter = Counter()
+    for seed, config in enumerate(_configs() * 2):
+        for engine, s, ev in played_events(version, f"wzd-rarer:{version}:{seed}", config):
+            name = _meant(s, ev)
+            if name is None:
+                tried = [ev]
+            elif ev["kind"] == "chance":
+                tried = [ev] + _outcomes_tried(ev)
+            else:
+                tried = [ev] + _tried(engine, s, ev, rng, seen)
+            for state, e in [(s, e) for e in tried] + _variants(s, ev):
+                want, got = _answer(engine, state, e)
+                assert got == want, e
+                answers[want[0] if want[0] == "ok" else want[1]] += 1
+    for name in RARER:
+        assert counted[name].taken > 0 and counted[name].declined > 0, name
+    if version == "2":
+        assert counted["move"].taken > 0
+    assert {"not_your_turn", "bad_action", "illegal_action", "bad_chance_outcome"} <= set(answers), answers
+
+
+def test_the_rarer_fast_paths_take_every_event_they_are_for(monkeypatch):
+    """Every such answer played goes its fast path: the Gryffindor move (a model of the seat's
+    choosing) and version 1's riskier moves (which it does not offer) are the general path's."""
+    counted = count_fast_paths(monkeypatch)
+    played: Counter = Counter()
+    for seed, config in enumerate(_configs() * 2):
+        for engine, s, ev in played_events("2", f"wzd-rarer-taken:{seed}", config):
+            name = _meant(s, ev)
+            st = s["queue"][0]
+            if name is not None and not (name == "place" and st["kind"] == "gryffindor"):
+                played[name] += 1
+            engine.apply_in_place(engine.owned_copy(s), ev)
+    for name in RARER:
+        assert played[name] > 0, name
+        assert counted[name].taken == played[name], (name, counted[name].taken, played[name])
