@@ -44,12 +44,19 @@ def _after_quiet_answer(s: State) -> bool:
 
 
 def activate(s: State, st: dict, seat: int, action: dict) -> bool:
-    """An activation of a model in its plain form (``{"type": "activate", "model": uid}``)."""
+    """An activation of a model (``{"type": "activate", "model": uid}``), or of an Animagus in
+    its animal form (``"animal": True``, written as ``true``: ``1`` goes the general way)."""
     uid = action.get("model")
-    if len(action) != 2 or type(uid) is not str or action.get("type") != "activate":
+    if type(uid) is not str or action.get("type") != "activate":
         return False
     m = s["models"].get(uid)
     if m is None or m["removed"] or m["hex"] is None or m["seat"] != seat:
+        return False
+    if len(action) == 3:
+        if action.get("animal") is not True or "animagus" not in m["traits"] or m["animal"]:
+            return False
+        m["animal"] = True
+    elif len(action) != 2:
         return False
     # ``decide``: the window gives way to the activation's act step (an absent ``animal`` leaves
     # the model's form as it is).
@@ -163,7 +170,7 @@ def act_draw_quest(s: State, st: dict, seat: int, action: dict) -> bool:
 def act_cast(s: State, st: dict, seat: int, action: dict) -> bool:
     """A spell cast at a model (``{"type": "cast", "spell": sp, "target": uid}``): ``legal._act_cast``'s
     checks and ``rules._act``'s cast, with the paying slot and the spell's source worked out once.
-    A spell that places a marker (cast at a space) goes the general way."""
+    A spell that places a marker is cast at a space in reach and sight (``rules.marker_spaces``)."""
     sp = action.get("spell")
     target = action.get("target")
     if len(action) != 3 or type(sp) is not str or type(target) is not str:
@@ -178,9 +185,18 @@ def act_cast(s: State, st: dict, seat: int, action: dict) -> bool:
     if src is None:
         return False
     card = pack(s).spells[sp]
-    if rules.places_marker(card):
-        return False
-    if card["combat"]:
+    space = rules.places_marker(card)
+    if space:
+        h = legal._space(target)
+        b = board(s)
+        if h is None or h not in b.terrain:
+            return False
+        here = geometry.parse(m["hex"])
+        if geometry.distance(here, h) > card["range"] or terrain(s, h) == "impassable":
+            return False
+        if h != here and not b.los(here, h):
+            return False
+    elif card["combat"]:
         if not legal._in_reach_of(s, m, target, 1 - m["seat"], card["range"]):
             return False
     elif card["range"] == 0:
@@ -197,7 +213,11 @@ def act_cast(s: State, st: dict, seat: int, action: dict) -> bool:
         m["spells"].append(sp)
     elif src == "basic":
         s["act"]["basic_used"] = True
-    steps = rules.open_clash(s, "spell", m, s["models"][target], spell=sp, source=src)
+    if space:
+        # An Individual Clash of the caster; the marker goes to the space on success.
+        steps = rules.open_clash(s, "spell", m, m, spell=sp, source=src, space=target)
+    else:
+        steps = rules.open_clash(s, "spell", m, s["models"][target], spell=sp, source=src)
     steps.append({"step": "act", "seat": seat})
     push_new(s, steps)  # each step made here or by ``open_clash``
     return _after_quiet_answer(s)  # a cast is a quiet answer (``QUIET_ACTS``)
@@ -268,6 +288,32 @@ def act_flip(s: State, st: dict, seat: int, action: dict) -> bool:
     _run(s)
     _check_lightning(s)  # a flip is not a quiet answer (``QUIET_ACTS``)
     return True
+
+
+def act_draw_clash(s: State, st: dict, seat: int, action: dict) -> bool:
+    """A Clash card drawn into a hand short of three (``{"type": "draw_clash"}``):
+    ``legal._act_draw_clash``'s check and ``rules._act``'s draw, the paying slot worked out once."""
+    if len(action) != 1:
+        return False
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False
+    if len(s["players"][m["seat"]]["hand"]) >= rules.HAND_SIZE:
+        return False
+    how = rules._slot(s, "advanced", m)
+    if not how:
+        return False
+    s["queue"].pop(0)
+    rules._spend(s, "advanced", how, m)
+    push_new(
+        s,
+        [
+            {"step": "draw", "seat": seat, "pile": "clash", "n": 1, "dest": "hand", "vis": "owner"},
+            {"step": "action_end"},
+            {"step": "act", "seat": seat},
+        ],
+    )
+    return _after_quiet_answer(s)  # a Clash card drawn is a quiet answer (``QUIET_ACTS``)
 
 
 def act_use_artifact(s: State, st: dict, seat: int, action: dict) -> bool:
@@ -352,6 +398,7 @@ ACT_FAST = {
     "flip": act_flip,
     "use_artifact": act_use_artifact,
     "dark_lord_swap": act_dark_lord_swap,
+    "draw_clash": act_draw_clash,
 }
 
 
@@ -444,6 +491,41 @@ def _paid_answer(s: State, p: dict, cost: int, colour: str, action: dict, plain:
     if not splits:
         return action == plain
     return "light" in action and action == dict(plain, light=action["light"]) and action["light"] in splits
+
+
+_NOT_KEPT = {"type": "upkeep", "keep": False}
+_KEPT = {"type": "upkeep", "keep": True}
+
+
+def upkeep(s: State, st: dict, seat: int, action: dict) -> bool:
+    """WD-61/62: a spell's upkeep not paid, which the list always holds, or paid
+    (``{"type": "upkeep", "keep": True[, "light": n]}``) as ``rules.options`` lists it: once paid
+    this round, kept as it is; else when the seat may pay, one answer per split of a free colour's
+    payment in version 2. Compared as whole dicts, as the list's membership compares them."""
+    if action.get("type") != "upkeep":
+        return False
+    p = s["players"][seat]
+    spell = st["spell"]
+    u = None
+    for x in p["upkeep"]:
+        if x["spell"] == spell:
+            u = x
+            break
+    if u is None:
+        return False
+    if action != _NOT_KEPT:
+        if u["paid"]:
+            if action != _KEPT:
+                return False
+        else:
+            card = pack(s).spells[spell]
+            cost = card["upkeep"]
+            colour = card["empower"]["colour"] if card["empower"] else "neutral"
+            if not can_pay(p, cost, colour) or not _paid_answer(s, p, cost, colour, action, _KEPT):
+                return False
+    s["queue"].pop(0)
+    rules._upkeep_answer(s, seat, spell, action["keep"], action.get("light"))
+    return _after_quiet_answer(s)  # an upkeep answer is quiet (``QUIET_STEPS``)
 
 
 def lower(s: State, st: dict, seat: int, action: dict) -> bool:
@@ -691,6 +773,7 @@ FAST_PATHS = {
     "choose_map": choose_map,
     "choose_joining": choose_joining,
     "horcrux_pick": horcrux_pick,
+    "upkeep": upkeep,
 }
 
 

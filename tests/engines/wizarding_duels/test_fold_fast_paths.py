@@ -79,9 +79,14 @@ def _tried(engine, s, ev, rng, seen):
         pk = content.load(s["pack"])
         spells = sorted(set(m["innate"]) | set(p["spellbook"][:2]) | {pk.basic_spell_id})[:4]
         # and every spell of the caster's that places a marker (cast at a space, never a model)
-        spells += [sp for sp in m["innate"] + p["spellbook"] if rules.places_marker(pk.spells[sp])]
+        markers = [sp for sp in m["innate"] + p["spellbook"] if rules.places_marker(pk.spells[sp])]
+        spells += markers
         for sp in spells:
             actions += [{"type": "cast", "spell": sp, "target": uid} for uid in sorted(s["models"])]
+        # those cast at spaces all around (in reach and sight or not, impassable, occupied)
+        for sp in markers + [pk.basic_spell_id]:
+            actions += [{"type": "cast", "spell": sp, "target": k} for k in _spaces_around(s, m["hex"], reach=3)]
+        actions += [{"type": "draw_clash"}, {"type": "draw_clash", "x": 1}]
         # potions at every position (spent ones, a second copy, out of the list, True for 1) at
         # every model: out of range or sight, a friend for a thrown one, oneself for a drunk one
         for i in list(range(-1, len(p["potions"]) + 1)) + [True, "0"]:
@@ -108,6 +113,7 @@ def _tried(engine, s, ev, rng, seen):
         arrival = [geometry.key(h) for half in b.arrival for h in half] if b else []
         for uid in sorted(s["models"]) + ["nobody"]:
             actions += [{"type": "activate", "model": uid}, {"type": "activate", "model": uid, "animal": True}]
+            actions += [{"type": "activate", "model": uid, "animal": a} for a in (1, False, None)]
             actions += [{"type": "deploy", "model": uid, "hex": k} for k in arrival[:: 1 if uid == "nobody" else 3]]
     if st["step"] in ("empower", "early", "late", "dark_lord", "leadership"):
         actions += [{"type": "pass", "x": 1}, {"type": "lower", "use": 0}, {"type": "lower", "use": True}]
@@ -143,6 +149,11 @@ def _tried(engine, s, ev, rng, seen):
         c = st["candidates"]
         actions += [{"type": "horcrux", "models": x} for x in (c, c[::-1], c[:1] * 2, c + ["nope"], [], None, "x")]
         actions += [{"type": "horcrux", "models": c[: st["limit"] + 1]}, {"type": "horcrux"}]
+    if st["step"] == "upkeep":
+        for keep in (True, False, 1, 0, None, "yes"):
+            actions += [{"type": "upkeep", "keep": keep, "light": k} for k in (-1, 0, 1, 2, 3, True)]
+            actions += [{"type": "upkeep", "keep": keep}, {"type": "upkeep", "keep": keep, "x": 1}]
+        actions += [{"type": "upkeep"}, {"type": "keep", "keep": True}]
     if st["step"] == "neutral":
         actions += [{"type": "neutral", "light": k} for k in (-1, 0, 1, 2, 3, 4, 9, True, None, "1")]
     if st["step"] == "mulligan":
@@ -267,10 +278,10 @@ def test_every_fast_path_answers_as_the_general_path(version, bot, monkeypatch):
 
 def test_the_fast_paths_take_the_events_they_are_for(monkeypatch):
     """A fast path that declined its own events would still be right, only slow: along a random
-    playout every activation, move (version 2's riskier routes too), end, deployment, swap answer,
-    card draw and set-up answer played is applied by its fast path (the Animagus form and the
-    Gryffindor move go the general way), and so is every answer of an Empowerment or lower-part
-    window, paid or not."""
+    playout every activation (the Animagus form too), move (version 2's riskier routes too), cast
+    (at a space too), end, deployment, swap answer, card draw and set-up answer played is applied
+    by its fast path (the Gryffindor move goes the general way), and so is every answer of an
+    Empowerment or lower-part window, paid or not."""
     counted = count_fast_paths(monkeypatch)
     played: Counter = Counter()
     for seed in (7, 8):
@@ -281,13 +292,11 @@ def test_the_fast_paths_take_the_events_they_are_for(monkeypatch):
                 if st["step"] in fast.CHANCE_FAST:
                     played[st["step"]] += 1
             elif st["step"] == "act":
-                if a["type"] in ("end", "draw_quest", "potion", "flip", "move", "use_artifact", "dark_lord_swap"):
+                if a["type"] in fast.ACT_FAST:
                     played[a["type"]] += 1
-                elif a["type"] == "cast":
-                    played["cast"] += not rules.places_marker(content.load(s["pack"]).spells[a["spell"]])
             elif st["step"] == "place":
                 played["place"] += st["kind"] != "gryffindor"
-            elif (st["step"] in fast.FAST_PATHS or st["step"] in fast.SECRET_FAST) and a.get("animal") is None:
+            elif st["step"] in fast.FAST_PATHS or st["step"] in fast.SECRET_FAST:
                 played[st["step"]] += 1
             engine.apply_in_place(engine.owned_copy(s), ev)
     for name in set(counted) - {"act"}:  # the act step's dispatch, counted by type
@@ -297,7 +306,7 @@ def test_the_fast_paths_take_the_events_they_are_for(monkeypatch):
 
 
 #: Fast paths a random playout may not meet in two games (test_rarer_fast_paths.py meets each).
-RARER = frozenset({"use_artifact", "dark_lord_swap", "place", "horcrux_pick", "horcrux_deal"})
+RARER = frozenset({"use_artifact", "dark_lord_swap", "place", "horcrux_pick", "horcrux_deal", "upkeep", "draw_clash"})
 
 
 @pytest.mark.parametrize("version", ["1", "2"])

@@ -1,7 +1,9 @@
 """The fold's fast paths for the rarer answers (engines/wizarding_duels/fast.py, issue 17, P1)
 against the general path: the set-up's choices (a Group, a Stock, a map, a joining, a mulligan,
 Neutral Cunning, a Horcrux pick), the Horcrux deal and the unveiling, a placement (a free move, a
-teleport, a push step), a riskier move, an artifact's use and the Dark Lord's Spellbook swap.
+teleport, a push step), a riskier move, a spell cast at a space, an Animagus activated in its
+animal form, a Clash card drawn, an upkeep answer, an artifact's use and the Dark Lord's
+Spellbook swap.
 
 Along random playouts of both versions, with Groups that bring the Dark Lord, the Horcrux Maker
 and the Gryffindor move, every such event played and many it is not (the list's other answers,
@@ -17,6 +19,7 @@ from collections import Counter
 import pytest
 
 from engines.treecopy import copy_tree
+from engines.wizarding_duels import content, rules
 
 from .playouts import group_with, played_events
 from .test_fold_fast_paths import _answer, _outcomes_tried, _tried, count_fast_paths
@@ -35,9 +38,11 @@ RARER = (
     "place",
     "use_artifact",
     "dark_lord_swap",
+    "upkeep",
+    "draw_clash",
 )
 _CHANCE = ("horcrux_deal", "unveil")
-_ACT = ("use_artifact", "dark_lord_swap")
+_ACT = ("use_artifact", "dark_lord_swap", "draw_clash")
 
 
 def _configs():
@@ -55,7 +60,11 @@ def _meant(s, ev) -> str | None:
         t = ev["action"].get("type")
         if t in _ACT:
             return t
+        if t == "cast" and rules.places_marker(content.load(s["pack"]).spells[ev["action"]["spell"]]):
+            return "cast"  # at a space
         return "move" if t == "move" and "dangerous" in ev["action"] else None
+    if st["step"] == "activate" and "animal" in ev["action"]:
+        return "activate"
     return st["step"] if st["step"] in RARER else None
 
 
@@ -111,6 +120,7 @@ def test_every_rarer_fast_path_answers_as_the_general_path(version, monkeypatch)
                 answers[want[0] if want[0] == "ok" else want[1]] += 1
     for name in RARER:
         assert counted[name].taken > 0 and counted[name].declined > 0, name
+    assert counted["cast"].taken > 0 and counted["activate"].taken > 0
     if version == "2":
         assert counted["move"].taken > 0
     assert {"not_your_turn", "bad_action", "illegal_action", "bad_chance_outcome"} <= set(answers), answers
