@@ -88,7 +88,7 @@ def act_end(s: State, st: dict, seat: int, action: dict) -> bool:
     return _after_quiet_answer(s)
 
 
-def act_move(s: State, st: dict, seat: int, action: dict) -> bool:
+def act_move(s: State, m: dict, seat: int, action: dict) -> bool:
     """A move (``{"type": "move", "to": k}`` by the safest route, or in version 2
     ``{"type": "move", "to": k, "dangerous": d}`` by a riskier one): ``legal._act_move``'s checks
     and ``rules._act``'s move, with the action slot, the move points and the space worked out once.
@@ -102,9 +102,6 @@ def act_move(s: State, st: dict, seat: int, action: dict) -> bool:
         danger = action.get("dangerous")
         if len(action) != 3 or type(danger) is not int or rules_version(s) < 2:
             return False
-    m = s["models"][s["act"]["model"]]
-    if m["removed"] or m["hex"] is None or s["game_over"]:
-        return False
     how = rules._slot(s, "move", m)
     if not how:
         return False
@@ -132,14 +129,11 @@ def act_move(s: State, st: dict, seat: int, action: dict) -> bool:
     return True
 
 
-def act_draw_quest(s: State, st: dict, seat: int, action: dict) -> bool:
+def act_draw_quest(s: State, m: dict, seat: int, action: dict) -> bool:
     """A Quest card drawn for an active one discarded (``{"type": "draw_quest", "discard": q}``):
     ``legal._act_draw_quest``'s checks and ``rules._act``'s draw, the paying slot worked out once."""
     q = action.get("discard")
     if len(action) != 2 or type(q) is not str:
-        return False
-    m = s["models"][s["act"]["model"]]
-    if m["removed"] or m["hex"] is None or s["game_over"]:
         return False
     p = s["players"][m["seat"]]
     if q not in p["active"]:
@@ -167,16 +161,13 @@ def act_draw_quest(s: State, st: dict, seat: int, action: dict) -> bool:
     return True
 
 
-def act_cast(s: State, st: dict, seat: int, action: dict) -> bool:
+def act_cast(s: State, m: dict, seat: int, action: dict) -> bool:
     """A spell cast at a model (``{"type": "cast", "spell": sp, "target": uid}``): ``legal._act_cast``'s
     checks and ``rules._act``'s cast, with the paying slot and the spell's source worked out once.
     A spell that places a marker is cast at a space in reach and sight (``rules.marker_spaces``)."""
     sp = action.get("spell")
     target = action.get("target")
     if len(action) != 3 or type(sp) is not str or type(target) is not str:
-        return False
-    m = s["models"][s["act"]["model"]]
-    if m["removed"] or m["hex"] is None or s["game_over"]:
         return False
     how = rules._slot(s, "advanced", m, "expert_wizard|master_wizard")
     if not how:
@@ -223,7 +214,7 @@ def act_cast(s: State, st: dict, seat: int, action: dict) -> bool:
     return _after_quiet_answer(s)  # a cast is a quiet answer (``QUIET_ACTS``)
 
 
-def act_potion(s: State, st: dict, seat: int, action: dict) -> bool:
+def act_potion(s: State, m: dict, seat: int, action: dict) -> bool:
     """A potion drunk or thrown (``{"type": "potion", "index": i, "target": uid}``):
     ``legal._act_potion``'s checks and ``rules._act``'s potion, the card and its paying slot
     worked out once. An index written as anything but an int (``True`` for 1) goes the general way."""
@@ -231,8 +222,7 @@ def act_potion(s: State, st: dict, seat: int, action: dict) -> bool:
     target = action.get("target")
     if len(action) != 3 or type(i) is not int or type(target) is not str:
         return False
-    m = s["models"][s["act"]["model"]]
-    if m["animal"] or m["removed"] or m["hex"] is None or s["game_over"] or m["seat"] != seat:
+    if m["animal"] or m["seat"] != seat:
         return False
     p = s["players"][seat]
     potions = p["potions"]
@@ -265,15 +255,12 @@ def act_potion(s: State, st: dict, seat: int, action: dict) -> bool:
     return True
 
 
-def act_flip(s: State, st: dict, seat: int, action: dict) -> bool:
+def act_flip(s: State, m: dict, seat: int, action: dict) -> bool:
     """An overlay next to the model or under it turned over (``{"type": "flip", "hex": k}``):
     ``legal._act_quick``'s check and ``rules._act``'s flip. Overlays lie on distinct spaces, so
     the first one at ``k`` (``overlay_at``, which the flip turns) is the one the check finds."""
     k = action.get("hex")
     if len(action) != 2 or type(k) is not str:
-        return False
-    m = s["models"][s["act"]["model"]]
-    if m["removed"] or m["hex"] is None or s["game_over"]:
         return False
     how = rules._slot(s, "quick", m)
     if not how:
@@ -290,13 +277,10 @@ def act_flip(s: State, st: dict, seat: int, action: dict) -> bool:
     return True
 
 
-def act_draw_clash(s: State, st: dict, seat: int, action: dict) -> bool:
+def act_draw_clash(s: State, m: dict, seat: int, action: dict) -> bool:
     """A Clash card drawn into a hand short of three (``{"type": "draw_clash"}``):
     ``legal._act_draw_clash``'s check and ``rules._act``'s draw, the paying slot worked out once."""
     if len(action) != 1:
-        return False
-    m = s["models"][s["act"]["model"]]
-    if m["removed"] or m["hex"] is None or s["game_over"]:
         return False
     if len(s["players"][m["seat"]]["hand"]) >= rules.HAND_SIZE:
         return False
@@ -316,15 +300,12 @@ def act_draw_clash(s: State, st: dict, seat: int, action: dict) -> bool:
     return _after_quiet_answer(s)  # a Clash card drawn is a quiet answer (``QUIET_ACTS``)
 
 
-def act_use_artifact(s: State, st: dict, seat: int, action: dict) -> bool:
+def act_use_artifact(s: State, m: dict, seat: int, action: dict) -> bool:
     """An artifact's use (``{"type": "use_artifact", "artifact": a}``): ``legal._act_quick``'s
     check and ``rules._act``'s use. The check passes when some copy of ``a`` the model holds is
     usable, and the use takes the first copy it holds, usable or not, as ``_act`` does."""
     a = action.get("artifact")
     if len(action) != 2 or type(a) is not str:
-        return False
-    m = s["models"][s["act"]["model"]]
-    if m["removed"] or m["hex"] is None or s["game_over"]:
         return False
     how = rules._slot(s, "quick", m)
     if not how:
@@ -357,15 +338,12 @@ def act_use_artifact(s: State, st: dict, seat: int, action: dict) -> bool:
     return _after_quiet_answer(s)  # an artifact's use is a quiet answer (``QUIET_ACTS``)
 
 
-def act_dark_lord_swap(s: State, st: dict, seat: int, action: dict) -> bool:
+def act_dark_lord_swap(s: State, m: dict, seat: int, action: dict) -> bool:
     """The Dark Lord's Spellbook swap (``{"type": "dark_lord_swap", "give": g, "take": t}``):
     ``legal._act_dark_lord_swap``'s check and ``rules._act``'s swap."""
     give = action.get("give")
     take = action.get("take")
     if len(action) != 3 or type(give) is not str or type(take) is not str:
-        return False
-    m = s["models"][s["act"]["model"]]
-    if m["removed"] or m["hex"] is None or s["game_over"]:
         return False
     if "dark_lord" not in m["traits"] or m.get("dark_lord_swap_used"):
         return False
@@ -407,7 +385,16 @@ def act(s: State, st: dict, seat: int, action: dict) -> bool:
     if type(t) is not str:
         return False
     path = ACT_FAST.get(t)
-    return path is not None and path(s, st, seat, action)
+    if path is None:
+        return False
+    if t == "end":
+        return path(s, st, seat, action)
+    # Every other answer is the acting model's, and the general check refuses each of them when
+    # the model is off the board or the game is over (``legal._act``): told once, here.
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False
+    return path(s, m, seat, action)
 
 
 def deploy(s: State, st: dict, seat: int, action: dict) -> bool:
