@@ -43,6 +43,23 @@ def _after_quiet_answer(s: State) -> bool:
     return True
 
 
+def _pay(s: State, cat: str, how: str, m: dict) -> None:
+    """An act step's answer taken off the queue and paid for from ``how`` (``rules._slot``)."""
+    s["queue"].pop(0)
+    rules._spend(s, cat, how, m)
+
+
+def _then_act(s: State, seat: int, steps: list[dict], quiet: bool) -> bool:
+    """The act step back after ``steps`` (each made by the caller or the rules for it, held nowhere
+    else: no copy), then ``run`` and the lightning check as ``_apply`` takes them for an answer
+    that is ``quiet`` (``QUIET_ACTS``) or not."""
+    steps.append({"step": "act", "seat": seat})
+    push_new(s, steps)
+    if not _run(s) or not quiet:
+        _check_lightning(s)
+    return True
+
+
 def activate(s: State, st: dict, seat: int, action: dict) -> bool:
     """An activation of a model (``{"type": "activate", "model": uid}``), or of an Animagus in
     its animal form (``"animal": True``, written as ``true``: ``1`` goes the general way)."""
@@ -117,16 +134,11 @@ def act_move(s: State, m: dict, seat: int, action: dict) -> bool:
         if danger not in rules.riskier_routes_to(s, m, points, h, safest):
             return False
         safest = danger
-    s["queue"].pop(0)
     # Paying for the move changes nothing ``move_points`` reads (the form, traits, artifacts, Slow).
-    rules._spend(s, "move", how, m)
+    _pay(s, "move", how, m)
     steps = rules._move_to(s, m, h, safest)
     steps.append({"step": "action_end"})
-    steps.append({"step": "act", "seat": seat})
-    push_new(s, steps)  # each step made here or by ``_move_to``
-    _run(s)
-    _check_lightning(s)  # a move is never quiet: the model's space changed
-    return True
+    return _then_act(s, seat, steps, False)  # a move is never quiet: the model's space changed
 
 
 def act_draw_quest(s: State, m: dict, seat: int, action: dict) -> bool:
@@ -141,24 +153,15 @@ def act_draw_quest(s: State, m: dict, seat: int, action: dict) -> bool:
     how = rules._slot(s, "advanced", m, "tactician|ravenclaw" if controls(s, m, "challenge") else "tactician|")
     if not how:
         return False
-    s["queue"].pop(0)
-    rules._spend(s, "advanced", how, m)
+    _pay(s, "advanced", how, m)
     # ``_act`` writes into the acting seat's player; the model is that seat's (``may_answer``
     # and the activation's own check).
     p = s["players"][seat]
     p["active"].remove(q)
     p["quest_discard"].append(q)
-    push_new(
-        s,
-        [
-            {"step": "draw", "seat": seat, "pile": "quest", "n": 1, "dest": "active", "vis": "all"},
-            {"step": "action_end"},
-            {"step": "act", "seat": seat},
-        ],
-    )
-    _run(s)
-    _check_lightning(s)  # a quest discarded and drawn: never quiet
-    return True
+    steps = [{"step": "draw", "seat": seat, "pile": "quest", "n": 1, "dest": "active", "vis": "all"}]
+    steps.append({"step": "action_end"})
+    return _then_act(s, seat, steps, False)  # a quest discarded and drawn: never quiet
 
 
 def act_cast(s: State, m: dict, seat: int, action: dict) -> bool:
@@ -195,8 +198,7 @@ def act_cast(s: State, m: dict, seat: int, action: dict) -> bool:
             return False
     elif not legal._in_reach_of(s, m, target, m["seat"], card["range"]):
         return False
-    s["queue"].pop(0)
-    rules._spend(s, "advanced", how, m)
+    _pay(s, "advanced", how, m)
     # Paying changes nothing ``spell_source`` reads (the clocks, the spells, the basic spell's use).
     if src == "book":
         # WD-53: casting a Spellbook spell assigns it to the caster.
@@ -209,9 +211,7 @@ def act_cast(s: State, m: dict, seat: int, action: dict) -> bool:
         steps = rules.open_clash(s, "spell", m, m, spell=sp, source=src, space=target)
     else:
         steps = rules.open_clash(s, "spell", m, s["models"][target], spell=sp, source=src)
-    steps.append({"step": "act", "seat": seat})
-    push_new(s, steps)  # each step made here or by ``open_clash``
-    return _after_quiet_answer(s)  # a cast is a quiet answer (``QUIET_ACTS``)
+    return _then_act(s, seat, steps, True)  # a cast is a quiet answer (``QUIET_ACTS``)
 
 
 def act_potion(s: State, m: dict, seat: int, action: dict) -> bool:
@@ -238,8 +238,7 @@ def act_potion(s: State, m: dict, seat: int, action: dict) -> bool:
             return False
     elif not legal._in_reach_of(s, m, target, 1 - seat if rules.potion_offensive(card) else seat, card["range"]):
         return False
-    s["queue"].pop(0)
-    rules._spend(s, "quick", how, m)
+    _pay(s, "quick", how, m)
     potions[i]["spent"] = True
     s["stats"]["potions"][seat] += 1
     tgt = s["models"][target]
@@ -248,11 +247,7 @@ def act_potion(s: State, m: dict, seat: int, action: dict) -> bool:
     else:
         steps = rules.effect_steps(s, card["effects"], m, tgt, seat, x=m["traits"].get("potioneer", 0))
         steps.append({"step": "action_end"})
-    steps.append({"step": "act", "seat": seat})
-    push_new(s, steps)  # each step made here, by ``open_clash`` or by ``effect_steps``
-    _run(s)
-    _check_lightning(s)  # a potion is not a quiet answer (``QUIET_ACTS``)
-    return True
+    return _then_act(s, seat, steps, False)  # a potion is not a quiet answer (``QUIET_ACTS``)
 
 
 def act_flip(s: State, m: dict, seat: int, action: dict) -> bool:
@@ -268,13 +263,9 @@ def act_flip(s: State, m: dict, seat: int, action: dict) -> bool:
     o = overlay_at(s, k)
     if o is None or geometry.distance(geometry.parse(m["hex"]), geometry.parse(k)) > 1:
         return False
-    s["queue"].pop(0)
-    rules._spend(s, "quick", how, m)
+    _pay(s, "quick", how, m)
     o["face_up"] = not o["face_up"]  # WD-86, ruling A-27
-    push_new(s, [{"step": "action_end"}, {"step": "act", "seat": seat}])
-    _run(s)
-    _check_lightning(s)  # a flip is not a quiet answer (``QUIET_ACTS``)
-    return True
+    return _then_act(s, seat, [{"step": "action_end"}], False)  # a flip is not quiet (``QUIET_ACTS``)
 
 
 def act_draw_clash(s: State, m: dict, seat: int, action: dict) -> bool:
@@ -287,17 +278,10 @@ def act_draw_clash(s: State, m: dict, seat: int, action: dict) -> bool:
     how = rules._slot(s, "advanced", m)
     if not how:
         return False
-    s["queue"].pop(0)
-    rules._spend(s, "advanced", how, m)
-    push_new(
-        s,
-        [
-            {"step": "draw", "seat": seat, "pile": "clash", "n": 1, "dest": "hand", "vis": "owner"},
-            {"step": "action_end"},
-            {"step": "act", "seat": seat},
-        ],
-    )
-    return _after_quiet_answer(s)  # a Clash card drawn is a quiet answer (``QUIET_ACTS``)
+    _pay(s, "advanced", how, m)
+    steps = [{"step": "draw", "seat": seat, "pile": "clash", "n": 1, "dest": "hand", "vis": "owner"}]
+    steps.append({"step": "action_end"})
+    return _then_act(s, seat, steps, True)  # a Clash card drawn is a quiet answer (``QUIET_ACTS``)
 
 
 def act_use_artifact(s: State, m: dict, seat: int, action: dict) -> bool:
@@ -324,8 +308,7 @@ def act_use_artifact(s: State, m: dict, seat: int, action: dict) -> bool:
                 break
     if not usable:
         return False
-    s["queue"].pop(0)
-    rules._spend(s, "quick", how, m)
+    _pay(s, "quick", how, m)
     if art["lock"]:
         first["locked"] = True
     first["used"] = True
@@ -333,9 +316,7 @@ def act_use_artifact(s: State, m: dict, seat: int, action: dict) -> bool:
         m["artifacts"].remove(first)
     steps = rules.effect_steps(s, art["use"], m, m, seat)
     steps.append({"step": "action_end"})
-    steps.append({"step": "act", "seat": seat})
-    push_new(s, steps)  # each step made here or by ``effect_steps``
-    return _after_quiet_answer(s)  # an artifact's use is a quiet answer (``QUIET_ACTS``)
+    return _then_act(s, seat, steps, True)  # an artifact's use is a quiet answer (``QUIET_ACTS``)
 
 
 def act_dark_lord_swap(s: State, m: dict, seat: int, action: dict) -> bool:
@@ -362,8 +343,7 @@ def act_dark_lord_swap(s: State, m: dict, seat: int, action: dict) -> bool:
     m["dark_lord_swap_used"] = True
     p = s["players"][seat]
     p["spellbook"] = sorted([x for x in p["spellbook"] if x != give] + [take])
-    push_new(s, [{"step": "act", "seat": seat}])
-    return _after_quiet_answer(s)  # the swap is a quiet answer (``QUIET_ACTS``)
+    return _then_act(s, seat, [], True)  # the swap is a quiet answer (``QUIET_ACTS``)
 
 
 #: The act step's answers with a fast path, by type; any other type goes to the general path.
