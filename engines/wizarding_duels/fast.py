@@ -268,6 +268,54 @@ def act_flip(s: State, m: dict, seat: int, action: dict) -> bool:
     return _then_act(s, seat, [{"step": "action_end"}], False)  # a flip is not quiet (``QUIET_ACTS``)
 
 
+def act_attack(s: State, m: dict, seat: int, action: dict) -> bool:
+    """An attack (``{"type": "attack", "attack": id, "target": uid[, "artifact": a]}``):
+    ``legal._act_attack``'s check and ``rules._act``'s attack. The check passes when some usable
+    profile of that id (and artifact) reaches the target; the attack takes the first such profile
+    listed, in reach or not, as ``_act`` does."""
+    aid = action.get("attack")
+    target = action.get("target")
+    if type(aid) is not str or type(target) is not str:
+        return False
+    n = len(action)
+    if n == 3:
+        art = None
+    else:
+        art = action.get("artifact")
+        if n != 4 or type(art) is not str or not art:
+            return False
+    how = rules._slot(s, "advanced", m, "elite_fighter")
+    if not how:
+        return False
+    o = s["models"].get(target)
+    if o is None or o["removed"] or o["hex"] is None or o["seat"] != 1 - m["seat"]:
+        return False
+    first = None
+    for prof, with_art in rules.attack_profiles(s, m):
+        if prof["id"] == aid and with_art == art:
+            if first is None:
+                first = prof
+            if rules.in_reach(s, m, o, prof["range"]):
+                break
+    else:
+        return False
+    # Paying changes nothing ``attack_profiles`` reads (a free attack marks its own source, not a profile).
+    _pay(s, "advanced", how, m)
+    if art:
+        slot = next(x for x in m["artifacts"] if x["id"] == art)
+        card = pack(s).artifacts[art]
+        if card["lock"]:
+            slot["locked"] = True
+        if first.get("once_per_round"):
+            slot["used"] = True
+        if card["remove"]:
+            m["artifacts"].remove(slot)
+    elif first.get("once_per_round"):
+        m["round"]["atk:" + first["id"]] = True
+    steps = rules.open_clash(s, "attack", m, o, prof=first)
+    return _then_act(s, seat, steps, True)  # an attack is a quiet answer (``QUIET_ACTS``)
+
+
 def act_draw_clash(s: State, m: dict, seat: int, action: dict) -> bool:
     """A Clash card drawn into a hand short of three (``{"type": "draw_clash"}``):
     ``legal._act_draw_clash``'s check and ``rules._act``'s draw, the paying slot worked out once."""
@@ -357,6 +405,7 @@ ACT_FAST = {
     "use_artifact": act_use_artifact,
     "dark_lord_swap": act_dark_lord_swap,
     "draw_clash": act_draw_clash,
+    "attack": act_attack,
 }
 
 
@@ -458,6 +507,42 @@ def _paid_answer(s: State, p: dict, cost: int, colour: str, action: dict, plain:
     if not splits:
         return action == plain
     return "light" in action and action == dict(plain, light=action["light"]) and action["light"] in splits
+
+
+def react(s: State, st: dict, seat: int, action: dict) -> bool:
+    """FC-1: the pass, which the list always holds, or a reaction (``{"type": "react", "spell": sp}``)
+    as ``rules.options`` lists it: a reaction spell of the seat's Spellbook or of one of its living
+    models' own, not cooling down, that the targeted model could cast (``_reaction_caster``)."""
+    if action == _PASS:
+        s["queue"].pop(0)
+        return _after_quiet_answer(s)
+    sp = action.get("spell")
+    if len(action) != 2 or type(sp) is not str or action.get("type") != "react":
+        return False
+    p = s["players"][seat]
+    card = pack(s).spells.get(sp)
+    if card is None or not card["reaction"] or p["clocks"].get(sp):
+        return False
+    if sp not in p["spellbook"]:
+        for m in s["models"].values():
+            if not m["removed"] and m["seat"] == seat and sp in m["innate"]:
+                break
+        else:
+            return False
+    c = s["clash"]
+    tgt = s["models"][c["target"]]
+    if rules._reaction_caster(s, seat, sp, tgt) is None:
+        return False
+    s["queue"].pop(0)
+    if sp in tgt["innate"]:
+        tgt["innate_clocks"][sp] = card["cooldown"]
+    else:
+        p["spellbook"].remove(sp)
+        tgt["spells"].append(sp)
+        p["clocks"][sp] = card["cooldown"]
+    c["react"] += sum(e["n"] for e in card["effects"] if e["op"] == "defense_bonus")
+    c["reactions"].append(sp)
+    return _after_quiet_answer(s)  # a react window is quiet (``QUIET_STEPS``)
 
 
 _NOT_KEPT = {"type": "upkeep", "keep": False}
@@ -741,6 +826,7 @@ FAST_PATHS = {
     "choose_joining": choose_joining,
     "horcrux_pick": horcrux_pick,
     "upkeep": upkeep,
+    "react": react,
 }
 
 

@@ -87,6 +87,16 @@ def _tried(engine, s, ev, rng, seen):
         for sp in markers + [pk.basic_spell_id]:
             actions += [{"type": "cast", "spell": sp, "target": k} for k in _spaces_around(s, m["hex"], reach=3)]
         actions += [{"type": "draw_clash"}, {"type": "draw_clash", "x": 1}]
+        # attacks of every profile (its own, an artifact's, another model's) at every model
+        arts = [a["id"] for x in s["models"].values() for a in x["artifacts"] if pk.artifacts[a["id"]]["attack"]]
+        profiles = sorted({a["id"] for x in s["models"].values() for a in x["attacks"]})
+        for uid in sorted(s["models"]):
+            actions += [{"type": "attack", "attack": a, "target": uid} for a in profiles + ["nope"]]
+            actions += [
+                {"type": "attack", "attack": pk.artifacts[a]["attack"]["id"], "target": uid, "artifact": x}
+                for a in arts[:3]
+                for x in (a, None, "", "nope")
+            ]
         # potions at every position (spent ones, a second copy, out of the list, True for 1) at
         # every model: out of range or sight, a friend for a thrown one, oneself for a drunk one
         for i in list(range(-1, len(p["potions"]) + 1)) + [True, "0"]:
@@ -149,6 +159,10 @@ def _tried(engine, s, ev, rng, seen):
         c = st["candidates"]
         actions += [{"type": "horcrux", "models": x} for x in (c, c[::-1], c[:1] * 2, c + ["nope"], [], None, "x")]
         actions += [{"type": "horcrux", "models": c[: st["limit"] + 1]}, {"type": "horcrux"}]
+    if st["step"] == "react":
+        spells = sorted({sp for x in s["players"] for sp in x["spellbook"]})
+        spells += sorted({sp for x in s["models"].values() for sp in x["innate"]}) + ["nope"]
+        actions += [{"type": "react", "spell": sp} for sp in spells] + [{"type": "react"}, {"type": "pass", "x": 1}]
     if st["step"] == "upkeep":
         for keep in (True, False, 1, 0, None, "yes"):
             actions += [{"type": "upkeep", "keep": keep, "light": k} for k in (-1, 0, 1, 2, 3, True)]
@@ -306,7 +320,19 @@ def test_the_fast_paths_take_the_events_they_are_for(monkeypatch):
 
 
 #: Fast paths a random playout may not meet in two games (test_rarer_fast_paths.py meets each).
-RARER = frozenset({"use_artifact", "dark_lord_swap", "place", "horcrux_pick", "horcrux_deal", "upkeep", "draw_clash"})
+RARER = frozenset(
+    {
+        "use_artifact",
+        "dark_lord_swap",
+        "place",
+        "horcrux_pick",
+        "horcrux_deal",
+        "upkeep",
+        "draw_clash",
+        "attack",
+        "react",
+    }
+)
 
 
 @pytest.mark.parametrize("version", ["1", "2"])

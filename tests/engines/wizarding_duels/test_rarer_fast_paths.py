@@ -40,15 +40,22 @@ RARER = (
     "dark_lord_swap",
     "upkeep",
     "draw_clash",
+    "attack",
+    "react",
 )
 _CHANCE = ("horcrux_deal", "unveil")
-_ACT = ("use_artifact", "dark_lord_swap", "draw_clash")
+_ACT = ("use_artifact", "dark_lord_swap", "draw_clash", "attack")
 
 
-def _configs():
-    """Random Groups (the set-up's choices are made) and Groups with the Dark Lord and Horcrux
-    Maker against the Gryffindor move."""
-    return [{}, {}, {"groups": [group_with("ashen-regent"), group_with("isolde-marrow")]}]
+def _games(version, label):
+    """``(engine, state, event)`` before every event of random games of random Groups (the set-up's
+    choices are made) and of Groups with the Dark Lord and Horcrux Maker against the Gryffindor
+    move, played twice each, and of two games the heuristic bot plays (it attacks and reacts)."""
+    configs = [{}, {}, {"groups": [group_with("ashen-regent"), group_with("isolde-marrow")]}] * 2
+    for seed, config in enumerate(configs):
+        yield from played_events(version, f"{label}:{version}:{seed}", config)
+    for seed in (2, 3):
+        yield from played_events(version, f"wzd-rarer-h:{seed}", {}, "heuristic")
 
 
 def _meant(s, ev) -> str | None:
@@ -71,7 +78,8 @@ def _meant(s, ev) -> str | None:
 def _variants(s, ev) -> list:
     """The event played on states a field away that playouts seldom reach: the artifact already
     used or locked (every copy, or only the first of two), the Spellbook spell given away still
-    cooling down, the swap already made."""
+    cooling down, the swap already made, the attack's profile used this round, its target gone,
+    the attacker in animal form, the reaction's spell cooling down."""
     name = _meant(s, ev)
     out = []
     if name == "use_artifact":
@@ -96,7 +104,35 @@ def _variants(s, ev) -> list:
         v = copy_tree(s)
         v["models"][v["act"]["model"]]["dark_lord_swap_used"] = True
         out.append(v)
-    return [(v, ev) for v in out]
+    if name == "attack":
+        a = ev["action"]
+        v = copy_tree(s)
+        v["models"][v["act"]["model"]]["round"]["atk:" + a["attack"]] = True  # its profile used this round
+        out.append(v)
+        v = copy_tree(s)
+        v["models"][a["target"]]["removed"] = True
+        out.append(v)
+        v = copy_tree(s)
+        v["models"][v["act"]["model"]]["animal"] = True  # no artifact's attack in the animal form
+        out.append(v)
+    if name == "react" and ev["action"].get("type") == "react":
+        v = copy_tree(s)
+        v["players"][ev["seat"]]["clocks"][ev["action"]["spell"]] = 1
+        out.append(v)
+        v = copy_tree(s)
+        v["models"][v["clash"]["target"]]["animal"] = True  # the targeted model may not cast it
+        out.append(v)
+    pairs = [(v, ev) for v in out]
+    if name == "attack":
+        # the attacker given an artifact whose attack is once a round, and that attack made
+        pk = content.load(s["pack"])
+        for art in ("bone-crossbow", "nope"):
+            v = copy_tree(s)
+            v["models"][v["act"]["model"]]["artifacts"].append({"id": "bone-crossbow", "locked": False, "used": False})
+            prof = pk.artifacts["bone-crossbow"]["attack"]["id"]
+            action = {"type": "attack", "attack": prof, "target": ev["action"]["target"], "artifact": art}
+            pairs.append((v, dict(ev, action=action)))
+    return pairs
 
 
 @pytest.mark.parametrize("version", ["1", "2"])
@@ -105,19 +141,18 @@ def test_every_rarer_fast_path_answers_as_the_general_path(version, monkeypatch)
     rng = random.Random(f"wzd-rarer:{version}")
     seen: list = []
     answers: Counter = Counter()
-    for seed, config in enumerate(_configs() * 2):
-        for engine, s, ev in played_events(version, f"wzd-rarer:{version}:{seed}", config):
-            name = _meant(s, ev)
-            if name is None:
-                tried = [ev]
-            elif ev["kind"] == "chance":
-                tried = [ev] + _outcomes_tried(ev)
-            else:
-                tried = [ev] + _tried(engine, s, ev, rng, seen)
-            for state, e in [(s, e) for e in tried] + _variants(s, ev):
-                want, got = _answer(engine, state, e)
-                assert got == want, e
-                answers[want[0] if want[0] == "ok" else want[1]] += 1
+    for engine, s, ev in _games(version, "wzd-rarer"):
+        name = _meant(s, ev)
+        if name is None:
+            tried = [ev]
+        elif ev["kind"] == "chance":
+            tried = [ev] + _outcomes_tried(ev)
+        else:
+            tried = [ev] + _tried(engine, s, ev, rng, seen)
+        for state, e in [(s, e) for e in tried] + _variants(s, ev):
+            want, got = _answer(engine, state, e)
+            assert got == want, e
+            answers[want[0] if want[0] == "ok" else want[1]] += 1
     for name in RARER:
         assert counted[name].taken > 0 and counted[name].declined > 0, name
     assert counted["cast"].taken > 0 and counted["activate"].taken > 0
@@ -131,13 +166,12 @@ def test_the_rarer_fast_paths_take_every_event_they_are_for(monkeypatch):
     choosing) and version 1's riskier moves (which it does not offer) are the general path's."""
     counted = count_fast_paths(monkeypatch)
     played: Counter = Counter()
-    for seed, config in enumerate(_configs() * 2):
-        for engine, s, ev in played_events("2", f"wzd-rarer-taken:{seed}", config):
-            name = _meant(s, ev)
-            st = s["queue"][0]
-            if name is not None and not (name == "place" and st["kind"] == "gryffindor"):
-                played[name] += 1
-            engine.apply_in_place(engine.owned_copy(s), ev)
+    for engine, s, ev in _games("2", "wzd-rarer-taken"):
+        name = _meant(s, ev)
+        st = s["queue"][0]
+        if name is not None and not (name == "place" and st["kind"] == "gryffindor"):
+            played[name] += 1
+        engine.apply_in_place(engine.owned_copy(s), ev)
     for name in RARER:
         assert played[name] > 0, name
         assert counted[name].taken == played[name], (name, counted[name].taken, played[name])
