@@ -27,7 +27,7 @@ from engines.base import IllegalAction
 from engines.treecopy import copy_tree
 
 from . import geometry, groups, legal, rules
-from .state import State, board, can_pay, controls, overlay_at, pack, pay_splits, push_new, rules_version, terrain
+from .state import State, board, can_pay, controls, overlay_at, pack, pay_splits, push_new, rank, rules_version, terrain
 from .state import lower as lower_part
 
 _run = rules.run
@@ -509,6 +509,25 @@ def _paid_answer(s: State, p: dict, cost: int, colour: str, action: dict, plain:
     return "light" in action and action == dict(plain, light=action["light"]) and action["light"] in splits
 
 
+def pick(s: State, st: dict, seat: int, action: dict) -> bool:
+    """The card a side keeps of those it revealed (``{"type": "keep", "card": c}``), the lowest
+    ranked only when the window says ``worst`` (Disadvantage): ``rules.options``' list, one
+    answer per card, told for the one card."""
+    card = action.get("card")
+    if len(action) != 2 or type(card) is not str or action.get("type") != "keep":
+        return False
+    cards = s["clash"][st["side"]]["revealed"]
+    if card not in cards:
+        return False
+    if st.get("worst"):
+        low = min(rank(s, x) for x in cards)
+        if rank(s, card) != low:
+            return False
+    s["queue"].pop(0)
+    rules._keep(s, st["side"], card)
+    return _after_quiet_answer(s)  # a pick window is quiet (``QUIET_STEPS``)
+
+
 def react(s: State, st: dict, seat: int, action: dict) -> bool:
     """FC-1: the pass, which the list always holds, or a reaction (``{"type": "react", "spell": sp}``)
     as ``rules.options`` lists it: a reaction spell of the seat's Spellbook or of one of its living
@@ -827,6 +846,7 @@ FAST_PATHS = {
     "horcrux_pick": horcrux_pick,
     "upkeep": upkeep,
     "react": react,
+    "pick": pick,
 }
 
 

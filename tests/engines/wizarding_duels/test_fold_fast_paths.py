@@ -159,6 +159,10 @@ def _tried(engine, s, ev, rng, seen):
         c = st["candidates"]
         actions += [{"type": "horcrux", "models": x} for x in (c, c[::-1], c[:1] * 2, c + ["nope"], [], None, "x")]
         actions += [{"type": "horcrux", "models": c[: st["limit"] + 1]}, {"type": "horcrux"}]
+    if st["step"] == "pick":
+        c = s["clash"]
+        cards = [x for side in ("att", "def") if c.get(side) for x in c[side]["revealed"]] + ["nope"]
+        actions += [{"type": "keep", "card": x} for x in cards] + [{"type": "keep"}, {"type": "keep", "card": None}]
     if st["step"] == "react":
         spells = sorted({sp for x in s["players"] for sp in x["spellbook"]})
         spells += sorted({sp for x in s["models"].values() for sp in x["innate"]}) + ["nope"]
@@ -331,6 +335,7 @@ RARER = frozenset(
         "draw_clash",
         "attack",
         "react",
+        "pick",
     }
 )
 

@@ -2,11 +2,11 @@
 against the general path: the set-up's choices (a Group, a Stock, a map, a joining, a mulligan,
 Neutral Cunning, a Horcrux pick), the Horcrux deal and the unveiling, a placement (a free move, a
 teleport, a push step), a riskier move, a spell cast at a space, an Animagus activated in its
-animal form, a Clash card drawn, an upkeep answer, an artifact's use and the Dark Lord's
-Spellbook swap.
+animal form, a Clash card drawn, an upkeep answer, an artifact's use, the Dark Lord's Spellbook
+swap, an attack, a react window's answers and the card a side keeps.
 
 Along random playouts of both versions, with Groups that bring the Dark Lord, the Horcrux Maker
-and the Gryffindor move, every such event played and many it is not (the list's other answers,
+and the Gryffindor move, and two heuristic ones (that bot attacks and reacts), every such event played and many it is not (the list's other answers,
 near misses, malformed actions, the other seat, outcomes a draw refuses) must give the same state
 both ways, or the same refusal with the fold's state left as it was; each of these fast paths
 must take events and decline others, and take every event played that it is for."""
@@ -42,6 +42,7 @@ RARER = (
     "draw_clash",
     "attack",
     "react",
+    "pick",
 )
 _CHANCE = ("horcrux_deal", "unveil")
 _ACT = ("use_artifact", "dark_lord_swap", "draw_clash", "attack")
@@ -79,7 +80,7 @@ def _variants(s, ev) -> list:
     """The event played on states a field away that playouts seldom reach: the artifact already
     used or locked (every copy, or only the first of two), the Spellbook spell given away still
     cooling down, the swap already made, the attack's profile used this round, its target gone,
-    the attacker in animal form, the reaction's spell cooling down."""
+    the attacker in animal form, the reaction's spell cooling down, a pick at a Disadvantage."""
     name = _meant(s, ev)
     out = []
     if name == "use_artifact":
@@ -121,6 +122,10 @@ def _variants(s, ev) -> list:
         out.append(v)
         v = copy_tree(s)
         v["models"][v["clash"]["target"]]["animal"] = True  # the targeted model may not cast it
+        out.append(v)
+    if name == "pick" and not s["queue"][0].get("worst"):
+        v = copy_tree(s)
+        v["queue"][0]["worst"] = True  # Disadvantage: only the lowest ranked cards may be kept
         out.append(v)
     pairs = [(v, ev) for v in out]
     if name == "attack":
