@@ -56,7 +56,7 @@ from engines.chance import check_outcome
 from engines.treecopy import copy_tree
 
 from . import bots, content, fast, groups, legal, rules
-from .fast import FAST_PATHS
+from .fast import FAST_PATHS, mulligan_listed
 from .state import M, P, pack
 
 
@@ -83,26 +83,6 @@ def _player() -> dict:
         "refill_due": False,
         "neutral_light": 0,
     }
-
-
-def mulligan_listed(hand: list[str], action: dict) -> bool:
-    """``action in legal_actions(...)`` at a mulligan: the list holds one discard per subset of the
-    sorted hand, its cards in that order; told without listing every subset (issue 17, P1).
-    Compared as a whole dict, as the list's membership compares it."""
-    discard = action.get("discard")
-    if type(discard) is not list or action != {"type": "mulligan", "discard": discard}:
-        return False
-    ordered = sorted(hand)
-    i, n = 0, len(ordered)
-    for card in discard:
-        if type(card) is not str:
-            return False
-        while i < n and ordered[i] != card:
-            i += 1
-        if i == n:
-            return False  # not in the hand, or out of the hand's order
-        i += 1
-    return True
 
 
 #: Every version this class plays; the newest is what new matches use (RULES.md, "Versions").
@@ -337,6 +317,23 @@ class WizardingDuelsEngine(Engine):
                     except KeyError:
                         kind = None
                     if kind == "chance" and chance(state, st, outcome):
+                        return state
+            elif len(event) == 3:
+                # A simultaneous step's secret answer: ``may_answer``'s test for such a step.
+                secret = fast.SECRET_FAST.get(st["step"])
+                if secret is not None:
+                    try:
+                        kind, seat, action = event["kind"], event["seat"], event["action"]
+                    except KeyError:
+                        kind = None
+                    if (
+                        kind == "action"
+                        and type(seat) is int
+                        and type(action) is dict
+                        and seat in st["seats"]
+                        and st["answers"][str(seat)] is None
+                        and secret(state, st, seat, action)
+                    ):
                         return state
         return self._apply(state, event, owned=True)
 
