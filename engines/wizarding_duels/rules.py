@@ -1152,6 +1152,8 @@ def _step_rules(s: State, m: dict):
 
 #: What of an overlay can change a space's terrain (``terrain``), as one tuple per overlay.
 _OVERLAY_FIELDS = itemgetter("hex", "kind", "face_up", "what")
+#: A model's or an overlay's space, read in C.
+_HEX = itemgetter("hex")
 
 
 class _Steps(dict):
@@ -3390,13 +3392,17 @@ def _compile(cond: dict):
             b = board(s)
             printed, rough = b.terrain_by_key, b.rough_keys
             overlays = s["overlays"]
-            overlay_keys = [o["hex"] for o in overlays]
+            # A set, not a list: each of the seat's models asks whether its space has an overlay,
+            # and a list's ``in`` compares the text of every overlay's space (issue 17, P1).
+            overlaid = set(map(_HEX, overlays))
             count = 0
             for m in s["models"].values():  # ``look.mine()``, without building it
-                k = m["hex"]
-                if m["seat"] != seat or m["removed"] or k is None:
+                if m["seat"] != seat:
                     continue
-                if k not in overlay_keys:
+                k = m["hex"]
+                if k is None or m["removed"]:
+                    continue
+                if k not in overlaid:
                     # ``terrain(s, hex_of(m))`` with no overlay there: the printed terrain.
                     if k not in rough:
                         continue
@@ -3405,7 +3411,9 @@ def _compile(cond: dict):
                     if t is None:
                         continue
                     # ``k`` is a board key, so the first overlay there is ``overlay_at``'s.
-                    o = overlays[overlay_keys.index(k)]
+                    for o in overlays:
+                        if o["hex"] == k:
+                            break
                     if o["face_up"]:
                         if o["kind"] == "terrain":
                             t = o["what"]
