@@ -3533,25 +3533,37 @@ def _lightning_tests(pack_id: str) -> dict[str, tuple]:
     }
 
 
+#: The phases in which the lightning quests are checked.
+_LIGHTNING_PHASES = frozenset(("start", "activation", "end"))
+#: ``_lightning_tests`` by pack, read with no call: the check runs after most events (issue 17, P1).
+_LIGHTNING_TESTS: dict[str, dict[str, tuple]] = {}
+
+
 def check_lightning(s: State) -> None:
     """``score_quests(s, seat, lightning_only=True)`` for each seat."""
-    if s["phase"] not in ("start", "activation", "end") or s.get("stats") is None:
+    if s["phase"] not in _LIGHTNING_PHASES or s.get("stats") is None:
         return
-    # Run after every event (issue 17, P1): most of the time no active quest is a lightning one.
     # The seats are taken in seat order, not the acting seat first: a quest condition reads the
     # models, the overlays and the counters, never a player, and scoring changes only its own
     # player, so one seat's scoring cannot change what the other's conditions find.
-    lightning = _lightning_tests(s["pack"])
-    for seat, p in enumerate(s["players"]):
-        active = p["active"]
-        # Told in C: most of the time no active quest is a lightning one (issue 17, P1).
-        if lightning.keys().isdisjoint(active):
+    pack_id = s["pack"]
+    lightning = _LIGHTNING_TESTS.get(pack_id)
+    if lightning is None:
+        lightning = _LIGHTNING_TESTS[pack_id] = _lightning_tests(pack_id)
+    has_lightning = lightning.__contains__
+    seat = -1
+    for p in s["players"]:
+        seat += 1
+        # A copy of the active lightning quests (scoring one takes it out of ``active``),
+        # filtered in C; most of the time a seat has one, and none is told by the same pass
+        # (issue 17, P1).
+        due = list(filter(has_lightning, p["active"]))
+        if not due:
             continue
         look = None
-        # A copy of the active lightning quests (scoring one takes it out of ``active``),
-        # filtered in C: most of the time it is empty.
-        for q in list(filter(lightning.__contains__, active)):
-            if len(p["scored"]) >= 9:
+        scored = p["scored"]
+        for q in due:
+            if len(scored) >= 9:
                 break  # WD-48
             test, points, reads_look = lightning[q]
             # Made only for a test that reads it: most active lightning quests count the
@@ -3559,8 +3571,8 @@ def check_lightning(s: State) -> None:
             if reads_look and look is None:
                 look = _QuestLook(s, seat)
             if test(s, seat, look):
-                active.remove(q)
-                p["scored"].append(q)
+                p["active"].remove(q)
+                scored.append(q)
                 p["qp"] += points
 
 
