@@ -1105,12 +1105,18 @@ def _two_options(s: State, st: dict) -> bool:
 
 def move_points(s: State, m: dict) -> int:
     """WD-78: 3, or Animagus N in Animal Form; Fast +1, Lightning Fast +2, artifacts; Slow -X."""
-    pk = pack(s)
-    base = pk.params["animagus"]["move"] if m["animal"] else 3
-    base += 1 if has(m, "fast") else 0
-    base += 2 if has(m, "lightning_fast") else 0
-    base += _passive_total(s, m, "move")
-    return max(0, base - m["slow"])
+    # Worked out twice a move: the traits read in place, and the artifacts' passive effects
+    # only when the model has artifacts (issue 17, P1).
+    base = pack(s).params["animagus"]["move"] if m["animal"] else 3
+    traits = m["traits"]
+    if "fast" in traits:
+        base += 1
+    if "lightning_fast" in traits:
+        base += 2
+    if m["artifacts"]:
+        base += _passive_total(s, m, "move")
+    base -= m["slow"]
+    return base if base > 0 else 0
 
 
 def _passive_total(s: State, m: dict, op: str) -> int:
@@ -1137,7 +1143,8 @@ def _step_rules(s: State, m: dict):
     overlay set (issue 17, P1); so is each search's own result (``searches``, by kind, start and
     points), which depends on nothing else: only the models in the way, applied after it, do."""
     overlays = tuple(map(_OVERLAY_FIELDS, s["overlays"]))
-    seen, moves, searches = _step_memo(s["pack"], s["map"], s["nexus"], overlays, has(m, "fly"), has(m, "scout"))
+    traits = m["traits"]
+    seen, moves, searches = _step_memo(s["pack"], s["map"], s["nexus"], overlays, "fly" in traits, "scout" in traits)
     if not seen:
         # Every space's ``terrain(s, h)`` at once: the printed terrain, except where an overlay
         # lies (a space no overlay names is its printed terrain, or None off the board).
