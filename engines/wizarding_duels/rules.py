@@ -224,6 +224,8 @@ def run(s: State) -> bool:
                 if _prepare_draw(s, st):
                     continue
                 return quiet
+            if name == "activate" and not s["game_over"]:
+                return quiet  # ``_skip_decision`` closes an activate step only in a game that is over
             if _skip_decision(s, st):
                 # closed, or answered with its one answer
                 quiet = quiet and name in quiet_steps
@@ -2528,23 +2530,31 @@ def _once_adv(m: dict) -> int:
 def _h_fc2(s: State, st: dict) -> None:
     """FC-2 (A-51, A-11): Leadership peeks, attacker's side first; then Dark Lord declarations."""
     c = s["clash"]
+    models = s["models"]
     steps = []
-    for name in ("att", "def"):
+    # The models with Leadership, found in one pass for both sides: most groups hold none
+    # (issue 17, P1).
+    leaders = None
+    for m in models.values():
+        if "leadership" in m["traits"]:
+            if leaders is None:
+                leaders = [m]
+            else:
+                leaders.append(m)
+    for name in ("att", "def") if leaders is not None else ():
         side = c.get(name)
         if not side:
             continue
-        me = s["models"][side["model"]]
+        me = models[side["model"]]
         seat = side["seat"]
         # The first such model of ``on_board(s, seat)`` (uid order) is the least uid among them:
-        # found without sorting and listing the seat's models for every clash, where most
-        # groups hold no Leadership at all (issue 17, P1).
+        # found without sorting and listing the seat's models for every clash (issue 17, P1).
         leader = None
         if me["hex"]:
             here = hex_of(me)
-            for m in s["models"].values():
+            for m in leaders:
                 if (
-                    "leadership" in m["traits"]
-                    and m["seat"] == seat
+                    m["seat"] == seat
                     and not m["removed"]
                     and m["hex"] is not None
                     and not m["round"].get("leadership")
@@ -2555,7 +2565,6 @@ def _h_fc2(s: State, st: dict) -> None:
         p = s["players"][seat]
         if leader and not p["known_top"] and len(p["deck"]) - _reserved(s, side["seat"]) > 0:
             steps.append({"step": "leadership", "seat": side["seat"], "model": leader["uid"]})
-    models = s["models"]
     for name in ("att", "def"):
         side = c.get(name)
         if side:
