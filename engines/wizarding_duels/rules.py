@@ -523,12 +523,12 @@ def _h_round_start(s: State, st: dict) -> None:
     for m in alive_unordered(s):
         m["round"] = {}
         # Hufflepuff (WD-T17, A-50): starting the round on a challenge gives Advantage on the next test.
-        if has(m, "hufflepuff") and controls(s, m, "challenge"):
+        if "hufflepuff" in m["traits"] and controls(s, m, "challenge"):
             m["round"]["huff"] = True
     steps = []
     # S0 (ruling A-04): quest refill back to 3.
     for seat in (0, 1):
-        need = ACTIVE_QUESTS - len(P(s, seat)["active"])
+        need = ACTIVE_QUESTS - len(s["players"][seat]["active"])
         if need > 0 and s["round"] > 1:
             steps.append({"step": "draw", "seat": seat, "pile": "quest", "n": need, "dest": "active", "vis": "all"})
     steps += [{"step": "coin", "purpose": "initiative"}, {"step": "start_refill"}]
@@ -569,7 +569,7 @@ def _h_instinctive_setup(s: State, st: dict) -> None:
     sp = s["starting"] if s["starting"] is not None else 0
     for seat in (sp, other(sp)):
         for m in on_board(s, seat):
-            if has(m, "instinctive_casting") and _instinctive_spells(s, m):
+            if "instinctive_casting" in m["traits"] and _instinctive_spells(s, m):
                 steps.append({"step": "instinctive", "seat": seat, "model": m["uid"]})
     steps.append({"step": "cooldown"})
     push_front(s, *steps)
@@ -1163,6 +1163,8 @@ def _step_rules(s: State, m: dict):
 _OVERLAY_FIELDS = itemgetter("hex", "kind", "face_up", "what")
 #: A model's or an overlay's space, read in C.
 _HEX = itemgetter("hex")
+#: ``geometry.parse``, read with no attribute lookup.
+_parse = geometry.parse
 
 
 class _Steps(dict):
@@ -1657,16 +1659,21 @@ def _spend(s: State, cat: str, how: str, m: dict) -> None:
         m["round"][how] = True
 
 
+# These three are asked for every cast, potion, attack and reaction checked: the traits, the
+# spaces, the Range and the board are read in place, with no call of the small helpers
+# (``has``, ``hex_of``, ``geometry.distance``, ``sees``) each (issue 17, P1).
 def can_cast(m: dict) -> bool:
-    return not has(m, "muggle_beast") and not m["animal"]
+    return "muggle_beast" not in m["traits"] and not m["animal"]
 
 
 def sees(s: State, a: dict, b: dict) -> bool:
-    return board(s).los(hex_of(a), hex_of(b))
+    return board(s).los(_parse(a["hex"]), _parse(b["hex"]))
 
 
 def in_reach(s: State, a: dict, b: dict, rng: int) -> bool:
-    return geometry.distance(hex_of(a), hex_of(b)) <= rng and sees(s, a, b)
+    ha, hb = _parse(a["hex"]), _parse(b["hex"])
+    dq, dr = ha[0] - hb[0], ha[1] - hb[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= rng and board(s).los(ha, hb)
 
 
 def castable_spells(s: State, m: dict) -> list[tuple[str, str]]:
@@ -1789,7 +1796,7 @@ def _lower_usable(s: State, seat: int, card: str | None, timing: str) -> bool:
     lo = lower(s, card)
     if not lo or lo["timing"] != timing:
         return False
-    return can_pay(P(s, seat), lo["cost"], lo["colour"])
+    return can_pay(s["players"][seat], lo["cost"], lo["colour"])
 
 
 def options(s: State, st: dict, seat: int | None = None) -> list[dict]:
