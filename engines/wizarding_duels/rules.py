@@ -1149,12 +1149,31 @@ def _step_rules(s: State, m: dict):
     seen, moves, searches = _step_memo(s["pack"], s["map"], s["nexus"], overlays, "fly" in traits, "scout" in traits)
     if not seen:
         # Every space's ``terrain(s, h)`` at once: the printed terrain, except where an overlay
-        # lies (a space no overlay names is its printed terrain, or None off the board).
-        seen.update(board(s).terrain)
-        for o in s["overlays"]:
-            h = geometry.parse(o["hex"])
-            if h in seen:
-                seen[h] = terrain(s, h)
+        # lies (a space no overlay names is its printed terrain, or None off the board). Each
+        # overlaid space's is worked out here from the key's fields, as ``terrain`` works it out
+        # from the first overlay under the board's name of the space, with no call and no search
+        # of the overlays per space (issue 17, P1).
+        b = board(s)
+        printed, names = b.terrain, b.keys
+        seen.update(printed)
+        first: dict = {}
+        for o in overlays:
+            if o[0] not in first:
+                first[o[0]] = o
+        for k in first:
+            h = _parse(k)
+            t = printed.get(h)
+            if t is None:
+                continue
+            o = first.get(names[h])
+            if o is None:
+                continue  # named otherwise than the board names the space: ``terrain`` finds no overlay
+            if o[2]:  # face up
+                if o[1] == "terrain":
+                    t = o[3]
+            else:
+                t = _mystery_terrain(s["pack"], s["map"]) or t
+            seen[h] = t
     # A kept step list is read in C; only a space's first ask runs ``_Steps.__missing__``.
     return seen.get, moves.__getitem__, searches, moves.entries.__getitem__
 
