@@ -2762,11 +2762,17 @@ def _card_lines(s: State, side: dict) -> list[list]:
     """The card part of a total, line by line: the kept card plus a 2+'s extra (under Dark Lord,
     A-11, the revealed card counts as the pack's value unless it was swapped away), then the
     Empowerment cards."""
+    # Loops, not comprehensions: each comprehension made a function and a frame per total, and
+    # most sides have no extra card and no Empowerment card (issue 17, P1).
     if side.get("dark_lord") and side["swap"] is None:
         lines = [["Dark Lord", pack(s).params["dark_lord_value"]]]
     else:
-        lines = [["Card", card_value(s, side["kept"])]] + [["2+ extra card", card_value(s, x)] for x in side["extra"]]
-    return lines + [["Empowerment card", card_value(s, x)] for x in side["emp_cards"]]
+        lines = [["Card", card_value(s, side["kept"])]]
+        for x in side["extra"]:
+            lines.append(["2+ extra card", card_value(s, x)])
+    for x in side["emp_cards"]:
+        lines.append(["Empowerment card", card_value(s, x)])
+    return lines
 
 
 #: A total line's amount (lines are ``[label, amount]``), summed in C (issue 17, P1).
@@ -2794,7 +2800,8 @@ def defense_lines(s: State, c: dict) -> list[list]:
             lines.append(["Master Wizard", 1])  # WD-T25
         if has(d, "chosen_one") and a["name"] == pk.params["chosen_one_nemesis"]:
             lines.append(["Chosen One", 1])  # WD-T4
-    if a["hex"] and d["hex"] and geometry.distance(hex_of(a), hex_of(d)) > 1 and d["conceal"]:
+    # Concealment first: most defenders have none, and then the spaces are not read (issue 17, P1).
+    if d["conceal"] and a["hex"] and d["hex"] and geometry.distance(hex_of(a), hex_of(d)) > 1:
         lines.append(["Concealment", max(x["x"] for x in d["conceal"])])  # WD-S2
     if _obscured(s, d):
         lines.append(["Obscuring terrain", pk.params["obscuring_defense"]])  # WD-98, ruling A-12
