@@ -691,8 +691,13 @@ def _h_poison(s: State, st: dict) -> None:
 def _h_end_statuses(s: State, st: dict) -> None:
     # Concealment and wards from spent sources end in 3a; upkept ones stay.
     for m in alive_unordered(s):
-        m["conceal"] = [c for c in m["conceal"] if c.get("upkeep")]
-        m["ward"] = [w for w in m["ward"] if w.get("upkeep")]
+        # Filtered only where there is something to filter: most models have no Concealment and
+        # no ward, and a comprehension costs a function and a frame (issue 17, P1). Every model
+        # is made with lists of its own (``_install_group``), so an empty one kept is not shared.
+        if m["conceal"]:
+            m["conceal"] = [c for c in m["conceal"] if c.get("upkeep")]
+        if m["ward"]:
+            m["ward"] = [w for w in m["ward"] if w.get("upkeep")]
 
 
 def _h_score_quests(s: State, st: dict) -> None:
@@ -2302,8 +2307,11 @@ def disable_upkeep(s: State, seat: int, spell: str) -> None:
     if s.get("markers"):
         s["markers"] = [x for x in s["markers"] if x["spell"] != spell or x["seat"] != seat]
     for m in s["models"].values():
-        m["ward"] = [w for w in m["ward"] if w.get("src") != spell or w.get("seat") != seat]
-        m["conceal"] = [w for w in m["conceal"] if w.get("src") != spell or w.get("seat") != seat]
+        # As in ``_h_end_statuses``: only a non-empty list is filtered.
+        if m["ward"]:
+            m["ward"] = [w for w in m["ward"] if w.get("src") != spell or w.get("seat") != seat]
+        if m["conceal"]:
+            m["conceal"] = [w for w in m["conceal"] if w.get("src") != spell or w.get("seat") != seat]
     p["clocks"][spell] = pk.spells[spell]["cooldown"]
     if p["clocks"][spell] <= 0:
         del p["clocks"][spell]
