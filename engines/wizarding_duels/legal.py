@@ -99,7 +99,13 @@ def _first_unspent(potions: list, i: int) -> bool:
     pot = potions[i]
     if pot["spent"]:
         return False
-    return not any(not x["spent"] and x["id"] == pot["id"] for x in potions[:i])
+    pid = pot["id"]
+    # A loop, not ``any`` over a generator: asked for every potion checked (issue 17, P1).
+    for j in range(i):
+        x = potions[j]
+        if not x["spent"] and x["id"] == pid:
+            return False
+    return True
 
 
 # ---------------------------------------------------------------------------- the act step
