@@ -73,9 +73,12 @@ def _move(s: State, m: dict, points: int, action: dict, field: str, fixed: dict,
     if rules_version(s) < 2:
         return False
     danger = action["dangerous"]
-    return action == {**fixed, field: k, "dangerous": danger} and danger in rules.riskier_routes_to(
-        s, m, points, h, safest
-    )
+    if action != {**fixed, field: k, "dangerous": danger}:
+        return False
+    if type(danger) is int:
+        # The one count asked, searched for alone (issue 17, P1).
+        return rules.riskier_route_with(s, m, points, h, safest, danger)
+    return danger in rules.riskier_routes_to(s, m, points, h, safest)
 
 
 def _in_reach_of(s: State, m: dict, uid, seat: int, rng: int) -> bool:

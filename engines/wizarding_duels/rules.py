@@ -1345,15 +1345,36 @@ def riskier_routes_to(s: State, m: dict, points: int, h: tuple[int, int], safest
     return [k for k in sorted(ds) if k > safest]
 
 
+def riskier_route_with(s: State, m: dict, points: int, h: tuple[int, int], safest: int, danger: int) -> bool:
+    """``danger in riskier_routes_to(s, m, points, h, safest)`` for an int ``danger``: a move that
+    names its danger count is checked by a search toward ``h`` that stops at the first route there
+    with that count, not one that finds every count (issue 17, P1). A route enters at most one
+    Dangerous space a point, so no count is above ``points``. With a search kept, its answer."""
+    if danger <= safest or danger > points:
+        return False
+    _terrain_of, steps, searches, entry = _step_rules(s, m)
+    start = hex_of(m)
+    if ("routes", start, points) in searches or ("routes_to", start, points, h) in searches:
+        return danger in riskier_routes_to(s, m, points, h, safest)
+    return _route_bits(steps, entry, start, h, points, 1 << danger) >> danger & 1 == 1
+
+
 def _routes_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], points: int) -> frozenset[int]:
     """Every number of Dangerous entries some route from ``start`` to ``goal`` within ``points``
     makes: the union of ``_routes(steps, start, points)[(goal, used)]`` over ``used``, by the same
     search over only the pairs (space, points used) from which the goal is still within the points
     left (``_safest_to``). Routes go on from the goal too: one may come back to it."""
+    out = _route_bits(steps, entry, start, goal, points)
+    return frozenset(k for k in range(out.bit_length()) if out >> k & 1)
+
+
+def _route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], points: int, want: int = 0) -> int:
+    """``_routes_to``'s counts as an int whose bit k is set when some route makes k entries; with
+    ``want`` (bits), it may stop as soon as one of them is set, with only the counts found so far."""
     gq, gr = goal
     dq, dr = start[0] - gq, start[1] - gr
     if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
-        return frozenset()
+        return 0
     # Each pair's counts as an int whose bit k is set when some route there makes k entries:
     # a union is ``|`` and entering a Dangerous space a shift, where sets of ints cost a Python
     # call per count (this search was about 6% of a replay's profile, issue 17, P1).
@@ -1364,6 +1385,8 @@ def _routes_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], poin
         for h, ds in layers[used].items():
             if h == goal:
                 out |= ds
+                if out & want:
+                    return out
             for n, step, add in steps(h):
                 c = used + step
                 if c > points:
@@ -1383,8 +1406,7 @@ def _routes_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], poin
                 out |= ds
             elif into is not None:
                 out |= ds << into
-    out |= layers[points].get(goal, 0)
-    return frozenset(k for k in range(out.bit_length()) if out >> k & 1)
+    return out | layers[points].get(goal, 0)
 
 
 def _holds_model(s: State, k: str) -> bool:
