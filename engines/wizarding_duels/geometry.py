@@ -42,8 +42,10 @@ class _Names(dict):
         return k
 
 
+#: The names kept: ``key``'s memo.
+_NAMES = _Names()
 #: ``key(h)`` is the name of space ``h``, ``"q,r"`` (``parse``'s inverse); read in C, no frame.
-key = _Names().__getitem__
+key = _NAMES.__getitem__
 
 
 @lru_cache(maxsize=4096)
@@ -315,7 +317,18 @@ class Board:
         self.hexes: list[Hex] = sorted(terrain, key=_ROW_THEN_COLUMN)
         #: The state's name ("q,r") of each space, and the printed terrain and Zones by that name:
         #: the state names spaces by these strings, and writing one costs more than a lookup.
-        keys = self.keys = dict(zip(terrain, map(key, terrain)))
+        #: ``key(h)`` for each space, with a name not kept yet written here as ``_Names`` writes
+        #: and keeps it, not through a call of ``__missing__`` each (half a board's names are new
+        #: when it is built; issue 17, P1).
+        names = _NAMES
+        keys = self.keys = {}
+        for h in terrain:
+            k = names.get(h)
+            if k is None:
+                k = f"{h[0]},{h[1]}"
+                if len(names) < 8192:
+                    names[h] = k
+            keys[h] = k
         self.terrain_by_key: dict[str, str] = dict(zip(keys.values(), terrain.values()))
         self.zones_by_key: dict[str, list[int]] = dict(zip(keys.values(), zones.values()))
         rough = []

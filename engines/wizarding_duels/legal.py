@@ -73,9 +73,12 @@ def _move(s: State, m: dict, points: int, action: dict, field: str, fixed: dict,
     if rules_version(s) < 2:
         return False
     danger = action["dangerous"]
-    return action == {**fixed, field: k, "dangerous": danger} and danger in rules.riskier_routes_to(
-        s, m, points, h, safest
-    )
+    if action != {**fixed, field: k, "dangerous": danger}:
+        return False
+    if type(danger) is int:
+        # The one count asked, searched for alone (issue 17, P1).
+        return rules.riskier_route_with(s, m, points, h, safest, danger)
+    return danger in rules.riskier_routes_to(s, m, points, h, safest)
 
 
 def _in_reach_of(s: State, m: dict, uid, seat: int, rng: int) -> bool:
@@ -99,7 +102,13 @@ def _first_unspent(potions: list, i: int) -> bool:
     pot = potions[i]
     if pot["spent"]:
         return False
-    return not any(not x["spent"] and x["id"] == pot["id"] for x in potions[:i])
+    pid = pot["id"]
+    # A loop, not ``any`` over a generator: asked for every potion checked (issue 17, P1).
+    for j in range(i):
+        x = potions[j]
+        if not x["spent"] and x["id"] == pid:
+            return False
+    return True
 
 
 # ---------------------------------------------------------------------------- the act step

@@ -224,6 +224,8 @@ def run(s: State) -> bool:
                 if _prepare_draw(s, st):
                     continue
                 return quiet
+            if name == "activate" and not s["game_over"]:
+                return quiet  # ``_skip_decision`` closes an activate step only in a game that is over
             if _skip_decision(s, st):
                 # closed, or answered with its one answer
                 quiet = quiet and name in quiet_steps
@@ -521,12 +523,12 @@ def _h_round_start(s: State, st: dict) -> None:
     for m in alive_unordered(s):
         m["round"] = {}
         # Hufflepuff (WD-T17, A-50): starting the round on a challenge gives Advantage on the next test.
-        if has(m, "hufflepuff") and controls(s, m, "challenge"):
+        if "hufflepuff" in m["traits"] and controls(s, m, "challenge"):
             m["round"]["huff"] = True
     steps = []
     # S0 (ruling A-04): quest refill back to 3.
     for seat in (0, 1):
-        need = ACTIVE_QUESTS - len(P(s, seat)["active"])
+        need = ACTIVE_QUESTS - len(s["players"][seat]["active"])
         if need > 0 and s["round"] > 1:
             steps.append({"step": "draw", "seat": seat, "pile": "quest", "n": need, "dest": "active", "vis": "all"})
     steps += [{"step": "coin", "purpose": "initiative"}, {"step": "start_refill"}]
@@ -567,7 +569,7 @@ def _h_instinctive_setup(s: State, st: dict) -> None:
     sp = s["starting"] if s["starting"] is not None else 0
     for seat in (sp, other(sp)):
         for m in on_board(s, seat):
-            if has(m, "instinctive_casting") and _instinctive_spells(s, m):
+            if "instinctive_casting" in m["traits"] and _instinctive_spells(s, m):
                 steps.append({"step": "instinctive", "seat": seat, "model": m["uid"]})
     steps.append({"step": "cooldown"})
     push_front(s, *steps)
@@ -689,8 +691,13 @@ def _h_poison(s: State, st: dict) -> None:
 def _h_end_statuses(s: State, st: dict) -> None:
     # Concealment and wards from spent sources end in 3a (A-37); upkept ones stay.
     for m in alive_unordered(s):
-        m["conceal"] = [c for c in m["conceal"] if c.get("upkeep")]
-        m["ward"] = [w for w in m["ward"] if w.get("upkeep")]
+        # Filtered only where there is something to filter: most models have no Concealment and
+        # no ward, and a comprehension costs a function and a frame (issue 17, P1). Every model
+        # is made with lists of its own (``_install_group``), so an empty one kept is not shared.
+        if m["conceal"]:
+            m["conceal"] = [c for c in m["conceal"] if c.get("upkeep")]
+        if m["ward"]:
+            m["ward"] = [w for w in m["ward"] if w.get("upkeep")]
 
 
 def _h_score_quests(s: State, st: dict) -> None:
@@ -1105,12 +1112,18 @@ def _two_options(s: State, st: dict) -> bool:
 
 def move_points(s: State, m: dict) -> int:
     """WD-78: 3, or Animagus N in Animal Form; Fast +1, Lightning Fast +2, artifacts; Slow -X."""
-    pk = pack(s)
-    base = pk.params["animagus"]["move"] if m["animal"] else 3
-    base += 1 if has(m, "fast") else 0
-    base += 2 if has(m, "lightning_fast") else 0
-    base += _passive_total(s, m, "move")
-    return max(0, base - m["slow"])
+    # Worked out twice a move: the traits read in place, and the artifacts' passive effects
+    # only when the model has artifacts (issue 17, P1).
+    base = pack(s).params["animagus"]["move"] if m["animal"] else 3
+    traits = m["traits"]
+    if "fast" in traits:
+        base += 1
+    if "lightning_fast" in traits:
+        base += 2
+    if m["artifacts"]:
+        base += _passive_total(s, m, "move")
+    base -= m["slow"]
+    return base if base > 0 else 0
 
 
 def _passive_total(s: State, m: dict, op: str) -> int:
@@ -1137,21 +1150,45 @@ def _step_rules(s: State, m: dict):
     overlay set (issue 17, P1); so is each search's own result (``searches``, by kind, start and
     points), which depends on nothing else: only the models in the way, applied after it, do."""
     overlays = tuple(map(_OVERLAY_FIELDS, s["overlays"]))
-    seen, moves, searches = _step_memo(s["pack"], s["map"], s["nexus"], overlays, has(m, "fly"), has(m, "scout"))
+    traits = m["traits"]
+    seen, moves, searches = _step_memo(s["pack"], s["map"], s["nexus"], overlays, "fly" in traits, "scout" in traits)
     if not seen:
         # Every space's ``terrain(s, h)`` at once: the printed terrain, except where an overlay
-        # lies (a space no overlay names is its printed terrain, or None off the board).
-        seen.update(board(s).terrain)
-        for o in s["overlays"]:
-            h = geometry.parse(o["hex"])
-            if h in seen:
-                seen[h] = terrain(s, h)
+        # lies (a space no overlay names is its printed terrain, or None off the board). Each
+        # overlaid space's is worked out here from the key's fields, as ``terrain`` works it out
+        # from the first overlay under the board's name of the space, with no call and no search
+        # of the overlays per space (issue 17, P1).
+        b = board(s)
+        printed, names = b.terrain, b.keys
+        seen.update(printed)
+        first: dict = {}
+        for o in overlays:
+            if o[0] not in first:
+                first[o[0]] = o
+        for k in first:
+            h = _parse(k)
+            t = printed.get(h)
+            if t is None:
+                continue
+            o = first.get(names[h])
+            if o is None:
+                continue  # named otherwise than the board names the space: ``terrain`` finds no overlay
+            if o[2]:  # face up
+                if o[1] == "terrain":
+                    t = o[3]
+            else:
+                t = _mystery_terrain(s["pack"], s["map"]) or t
+            seen[h] = t
     # A kept step list is read in C; only a space's first ask runs ``_Steps.__missing__``.
     return seen.get, moves.__getitem__, searches, moves.entries.__getitem__
 
 
 #: What of an overlay can change a space's terrain (``terrain``), as one tuple per overlay.
 _OVERLAY_FIELDS = itemgetter("hex", "kind", "face_up", "what")
+#: A model's or an overlay's space, read in C.
+_HEX = itemgetter("hex")
+#: ``geometry.parse``, read with no attribute lookup.
+_parse = geometry.parse
 
 
 class _Steps(dict):
@@ -1308,15 +1345,36 @@ def riskier_routes_to(s: State, m: dict, points: int, h: tuple[int, int], safest
     return [k for k in sorted(ds) if k > safest]
 
 
+def riskier_route_with(s: State, m: dict, points: int, h: tuple[int, int], safest: int, danger: int) -> bool:
+    """``danger in riskier_routes_to(s, m, points, h, safest)`` for an int ``danger``: a move that
+    names its danger count is checked by a search toward ``h`` that stops at the first route there
+    with that count, not one that finds every count (issue 17, P1). A route enters at most one
+    Dangerous space a point, so no count is above ``points``. With a search kept, its answer."""
+    if danger <= safest or danger > points:
+        return False
+    _terrain_of, steps, searches, entry = _step_rules(s, m)
+    start = hex_of(m)
+    if ("routes", start, points) in searches or ("routes_to", start, points, h) in searches:
+        return danger in riskier_routes_to(s, m, points, h, safest)
+    return _route_bits(steps, entry, start, h, points, 1 << danger) >> danger & 1 == 1
+
+
 def _routes_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], points: int) -> frozenset[int]:
     """Every number of Dangerous entries some route from ``start`` to ``goal`` within ``points``
     makes: the union of ``_routes(steps, start, points)[(goal, used)]`` over ``used``, by the same
     search over only the pairs (space, points used) from which the goal is still within the points
     left (``_safest_to``). Routes go on from the goal too: one may come back to it."""
+    out = _route_bits(steps, entry, start, goal, points)
+    return frozenset(k for k in range(out.bit_length()) if out >> k & 1)
+
+
+def _route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], points: int, want: int = 0) -> int:
+    """``_routes_to``'s counts as an int whose bit k is set when some route makes k entries; with
+    ``want`` (bits), it may stop as soon as one of them is set, with only the counts found so far."""
     gq, gr = goal
     dq, dr = start[0] - gq, start[1] - gr
     if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
-        return frozenset()
+        return 0
     # Each pair's counts as an int whose bit k is set when some route there makes k entries:
     # a union is ``|`` and entering a Dangerous space a shift, where sets of ints cost a Python
     # call per count (this search was about 6% of a replay's profile, issue 17, P1).
@@ -1327,6 +1385,8 @@ def _routes_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], poin
         for h, ds in layers[used].items():
             if h == goal:
                 out |= ds
+                if out & want:
+                    return out
             for n, step, add in steps(h):
                 c = used + step
                 if c > points:
@@ -1346,8 +1406,7 @@ def _routes_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], poin
                 out |= ds
             elif into is not None:
                 out |= ds << into
-    out |= layers[points].get(goal, 0)
-    return frozenset(k for k in range(out.bit_length()) if out >> k & 1)
+    return out | layers[points].get(goal, 0)
 
 
 def _holds_model(s: State, k: str) -> bool:
@@ -1646,16 +1705,21 @@ def _spend(s: State, cat: str, how: str, m: dict) -> None:
         m["round"][how] = True
 
 
+# These three are asked for every cast, potion, attack and reaction checked: the traits, the
+# spaces, the Range and the board are read in place, with no call of the small helpers
+# (``has``, ``hex_of``, ``geometry.distance``, ``sees``) each (issue 17, P1).
 def can_cast(m: dict) -> bool:
-    return not has(m, "muggle_beast") and not m["animal"]
+    return "muggle_beast" not in m["traits"] and not m["animal"]
 
 
 def sees(s: State, a: dict, b: dict) -> bool:
-    return board(s).los(hex_of(a), hex_of(b))
+    return board(s).los(_parse(a["hex"]), _parse(b["hex"]))
 
 
 def in_reach(s: State, a: dict, b: dict, rng: int) -> bool:
-    return geometry.distance(hex_of(a), hex_of(b)) <= rng and sees(s, a, b)
+    ha, hb = _parse(a["hex"]), _parse(b["hex"])
+    dq, dr = ha[0] - hb[0], ha[1] - hb[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= rng and board(s).los(ha, hb)
 
 
 def castable_spells(s: State, m: dict) -> list[tuple[str, str]]:
@@ -1778,7 +1842,7 @@ def _lower_usable(s: State, seat: int, card: str | None, timing: str) -> bool:
     lo = lower(s, card)
     if not lo or lo["timing"] != timing:
         return False
-    return can_pay(P(s, seat), lo["cost"], lo["colour"])
+    return can_pay(s["players"][seat], lo["cost"], lo["colour"])
 
 
 def options(s: State, st: dict, seat: int | None = None) -> list[dict]:
@@ -2265,8 +2329,11 @@ def disable_upkeep(s: State, seat: int, spell: str) -> None:
     if s.get("markers"):
         s["markers"] = [x for x in s["markers"] if x["spell"] != spell or x["seat"] != seat]
     for m in s["models"].values():
-        m["ward"] = [w for w in m["ward"] if w.get("src") != spell or w.get("seat") != seat]
-        m["conceal"] = [w for w in m["conceal"] if w.get("src") != spell or w.get("seat") != seat]
+        # As in ``_h_end_statuses``: only a non-empty list is filtered.
+        if m["ward"]:
+            m["ward"] = [w for w in m["ward"] if w.get("src") != spell or w.get("seat") != seat]
+        if m["conceal"]:
+            m["conceal"] = [w for w in m["conceal"] if w.get("src") != spell or w.get("seat") != seat]
     p["clocks"][spell] = pk.spells[spell]["cooldown"]
     if p["clocks"][spell] <= 0:
         del p["clocks"][spell]
@@ -2519,23 +2586,31 @@ def _once_adv(m: dict) -> int:
 def _h_fc2(s: State, st: dict) -> None:
     """FC-2 (A-51, A-11): Leadership peeks, attacker's side first; then Dark Lord declarations."""
     c = s["clash"]
+    models = s["models"]
     steps = []
-    for name in ("att", "def"):
+    # The models with Leadership, found in one pass for both sides: most groups hold none
+    # (issue 17, P1).
+    leaders = None
+    for m in models.values():
+        if "leadership" in m["traits"]:
+            if leaders is None:
+                leaders = [m]
+            else:
+                leaders.append(m)
+    for name in ("att", "def") if leaders is not None else ():
         side = c.get(name)
         if not side:
             continue
-        me = s["models"][side["model"]]
+        me = models[side["model"]]
         seat = side["seat"]
         # The first such model of ``on_board(s, seat)`` (uid order) is the least uid among them:
-        # found without sorting and listing the seat's models for every clash, where most
-        # groups hold no Leadership at all (issue 17, P1).
+        # found without sorting and listing the seat's models for every clash (issue 17, P1).
         leader = None
         if me["hex"]:
             here = hex_of(me)
-            for m in s["models"].values():
+            for m in leaders:
                 if (
-                    "leadership" in m["traits"]
-                    and m["seat"] == seat
+                    m["seat"] == seat
                     and not m["removed"]
                     and m["hex"] is not None
                     and not m["round"].get("leadership")
@@ -2546,7 +2621,6 @@ def _h_fc2(s: State, st: dict) -> None:
         p = s["players"][seat]
         if leader and not p["known_top"] and len(p["deck"]) - _reserved(s, side["seat"]) > 0:
             steps.append({"step": "leadership", "seat": side["seat"], "model": leader["uid"]})
-    models = s["models"]
     for name in ("att", "def"):
         side = c.get(name)
         if side:
@@ -2718,11 +2792,17 @@ def _card_lines(s: State, side: dict) -> list[list]:
     """The card part of a total, line by line: the kept card plus a 2+'s extra (under Dark Lord,
     A-11, the revealed card counts as the pack's value unless it was swapped away), then the
     Empowerment cards."""
+    # Loops, not comprehensions: each comprehension made a function and a frame per total, and
+    # most sides have no extra card and no Empowerment card (issue 17, P1).
     if side.get("dark_lord") and side["swap"] is None:
         lines = [["Dark Lord", pack(s).params["dark_lord_value"]]]
     else:
-        lines = [["Card", card_value(s, side["kept"])]] + [["2+ extra card", card_value(s, x)] for x in side["extra"]]
-    return lines + [["Empowerment card", card_value(s, x)] for x in side["emp_cards"]]
+        lines = [["Card", card_value(s, side["kept"])]]
+        for x in side["extra"]:
+            lines.append(["2+ extra card", card_value(s, x)])
+    for x in side["emp_cards"]:
+        lines.append(["Empowerment card", card_value(s, x)])
+    return lines
 
 
 #: A total line's amount (lines are ``[label, amount]``), summed in C (issue 17, P1).
@@ -2750,7 +2830,8 @@ def defense_lines(s: State, c: dict) -> list[list]:
             lines.append(["Master Wizard", 1])  # WD-T25
         if has(d, "chosen_one") and a["name"] == pk.params["chosen_one_nemesis"]:
             lines.append(["Chosen One", 1])  # WD-T4
-    if a["hex"] and d["hex"] and geometry.distance(hex_of(a), hex_of(d)) > 1 and d["conceal"]:
+    # Concealment first: most defenders have none, and then the spaces are not read (issue 17, P1).
+    if d["conceal"] and a["hex"] and d["hex"] and geometry.distance(hex_of(a), hex_of(d)) > 1:
         lines.append(["Concealment", max(x["x"] for x in d["conceal"])])  # WD-S2
     if _obscured(s, d):
         lines.append(["Obscuring terrain", pk.params["obscuring_defense"]])  # WD-98, ruling A-12
@@ -3390,13 +3471,17 @@ def _compile(cond: dict):
             b = board(s)
             printed, rough = b.terrain_by_key, b.rough_keys
             overlays = s["overlays"]
-            overlay_keys = [o["hex"] for o in overlays]
+            # A set, not a list: each of the seat's models asks whether its space has an overlay,
+            # and a list's ``in`` compares the text of every overlay's space (issue 17, P1).
+            overlaid = set(map(_HEX, overlays))
             count = 0
             for m in s["models"].values():  # ``look.mine()``, without building it
-                k = m["hex"]
-                if m["seat"] != seat or m["removed"] or k is None:
+                if m["seat"] != seat:
                     continue
-                if k not in overlay_keys:
+                k = m["hex"]
+                if k is None or m["removed"]:
+                    continue
+                if k not in overlaid:
                     # ``terrain(s, hex_of(m))`` with no overlay there: the printed terrain.
                     if k not in rough:
                         continue
@@ -3405,7 +3490,9 @@ def _compile(cond: dict):
                     if t is None:
                         continue
                     # ``k`` is a board key, so the first overlay there is ``overlay_at``'s.
-                    o = overlays[overlay_keys.index(k)]
+                    for o in overlays:
+                        if o["hex"] == k:
+                            break
                     if o["face_up"]:
                         if o["kind"] == "terrain":
                             t = o["what"]
@@ -3525,25 +3612,37 @@ def _lightning_tests(pack_id: str) -> dict[str, tuple]:
     }
 
 
+#: The phases in which the lightning quests are checked.
+_LIGHTNING_PHASES = frozenset(("start", "activation", "end"))
+#: ``_lightning_tests`` by pack, read with no call: the check runs after most events (issue 17, P1).
+_LIGHTNING_TESTS: dict[str, dict[str, tuple]] = {}
+
+
 def check_lightning(s: State) -> None:
     """``score_quests(s, seat, lightning_only=True)`` for each seat."""
-    if s["phase"] not in ("start", "activation", "end") or s.get("stats") is None:
+    if s["phase"] not in _LIGHTNING_PHASES or s.get("stats") is None:
         return
-    # Run after every event (issue 17, P1): most of the time no active quest is a lightning one.
     # The seats are taken in seat order, not the acting seat first: a quest condition reads the
     # models, the overlays and the counters, never a player, and scoring changes only its own
     # player, so one seat's scoring cannot change what the other's conditions find.
-    lightning = _lightning_tests(s["pack"])
-    for seat, p in enumerate(s["players"]):
-        active = p["active"]
-        # Told in C: most of the time no active quest is a lightning one (issue 17, P1).
-        if lightning.keys().isdisjoint(active):
+    pack_id = s["pack"]
+    lightning = _LIGHTNING_TESTS.get(pack_id)
+    if lightning is None:
+        lightning = _LIGHTNING_TESTS[pack_id] = _lightning_tests(pack_id)
+    has_lightning = lightning.__contains__
+    seat = -1
+    for p in s["players"]:
+        seat += 1
+        # A copy of the active lightning quests (scoring one takes it out of ``active``),
+        # filtered in C; most of the time a seat has one, and none is told by the same pass
+        # (issue 17, P1).
+        due = list(filter(has_lightning, p["active"]))
+        if not due:
             continue
         look = None
-        # A copy of the active lightning quests (scoring one takes it out of ``active``),
-        # filtered in C: most of the time it is empty.
-        for q in list(filter(lightning.__contains__, active)):
-            if len(p["scored"]) >= 9:
+        scored = p["scored"]
+        for q in due:
+            if len(scored) >= 9:
                 break  # WD-48
             test, points, reads_look = lightning[q]
             # Made only for a test that reads it: most active lightning quests count the
@@ -3551,8 +3650,8 @@ def check_lightning(s: State) -> None:
             if reads_look and look is None:
                 look = _QuestLook(s, seat)
             if test(s, seat, look):
-                active.remove(q)
-                p["scored"].append(q)
+                p["active"].remove(q)
+                scored.append(q)
                 p["qp"] += points
 
 

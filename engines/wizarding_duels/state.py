@@ -62,7 +62,12 @@ def alive(s: State, seat: int | None = None) -> list[dict]:
     # the order sorting the (uid, model) pairs did: no two pairs share a uid (issue 17, P1).
     if seat is None:
         return [m for m in map(models.__getitem__, sorted(models)) if not m["removed"]]
-    return [m for m in map(models.__getitem__, sorted(models)) if not m["removed"] and m["seat"] == seat]
+    out = []  # a loop, not a comprehension, as in ``on_board``
+    for uid in sorted(models):
+        m = models[uid]
+        if m["seat"] == seat and not m["removed"]:
+            out.append(m)
+    return out
 
 
 def alive_unordered(s: State, seat: int | None = None) -> list[dict]:
@@ -71,7 +76,11 @@ def alive_unordered(s: State, seat: int | None = None) -> list[dict]:
     matter (the round's start and end, the cooldown, the Power Pool; issue 17, P1)."""
     if seat is None:
         return [m for m in s["models"].values() if not m["removed"]]
-    return [m for m in s["models"].values() if not m["removed"] and m["seat"] == seat]
+    out = []  # a loop, not a comprehension, as in ``on_board``
+    for m in s["models"].values():
+        if m["seat"] == seat and not m["removed"]:
+            out.append(m)
+    return out
 
 
 def any_alive(s: State, seat: int) -> bool:
@@ -87,11 +96,13 @@ def on_board(s: State, seat: int | None = None) -> list[dict]:
     models = s["models"]
     if seat is None:
         return [m for m in map(models.__getitem__, sorted(models)) if not m["removed"] and m["hex"] is not None]
-    return [
-        m
-        for m in map(models.__getitem__, sorted(models))
-        if not m["removed"] and m["seat"] == seat and m["hex"] is not None
-    ]
+    # A loop, not a comprehension (no function and frame made each call; issue 17, P1).
+    out = []
+    for uid in sorted(models):
+        m = models[uid]
+        if m["seat"] == seat and not m["removed"] and m["hex"] is not None:
+            out.append(m)
+    return out
 
 
 def hex_of(m: dict) -> tuple[int, int]:

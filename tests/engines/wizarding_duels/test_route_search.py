@@ -6,6 +6,7 @@ movers and 0 to 6 points, they answer what the whole searches (``_safest``, ``_r
 that space; ``safest_to`` and ``riskier_routes_to`` do so with or without a whole search kept."""
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -205,3 +206,58 @@ def test_the_entry_of_a_space_is_what_every_step_list_says_of_a_step_into_it_alo
                 kinds.update(entry(n) for n in geometry.neighbours(h))
     # Off the board, an open step, a difficult one and a dangerous one were all compared.
     assert {None, (1, 0), (2, 0), (1, 1)} <= kinds
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_search_for_one_danger_count_answers_what_the_list_of_every_count_answers(seed):
+    """``rules._route_bits`` with ``want`` stops at the first route with a wanted count; whether it
+    found that count is what ``_routes_to`` says, for every count from -1 to beyond the points."""
+    rng = random.Random(200 + seed)
+    found = Counter()
+    for _ in range(40):
+        terrain = random_board(rng)
+        fly, scout = rng.random() < 0.2, rng.random() < 0.2
+        steps, entry = steps_on(terrain, fly, scout), entry_on(terrain, fly, scout)
+        start, points = rng.choice(sorted(terrain)), rng.randint(0, 6)
+        for goal in sorted(terrain):
+            every = rules._routes_to(steps, entry, start, goal, points)
+            for k in range(points + 2):
+                bits = rules._route_bits(steps, entry, start, goal, points, 1 << k)
+                assert (bits >> k & 1 == 1) == (k in every), (start, goal, points, k)
+                assert {j for j in range(bits.bit_length()) if bits >> j & 1} <= every
+                found[k in every, k > 0] += 1
+    assert found[True, True] > 0 and found[False, True] > 0, found
+
+
+def test_a_move_naming_its_danger_count_is_checked_as_the_list_of_riskier_counts_checks_it():
+    """Through the state, with a fresh memo and with the whole searches kept: ``riskier_route_with``
+    is ``danger in riskier_routes_to`` for every count from -1 to beyond the points."""
+    from .playouts import random_playout
+
+    compared = riskier = 0
+    for _engine, s, _seat, _rng in random_playout("2", 5, {}):
+        st = s["queue"][0] if s["queue"] else None
+        if not st or st["step"] != "act" or s["act"] is None:
+            continue
+        m = s["models"][s["act"]["model"]]
+        if m["removed"] or m["hex"] is None:
+            continue
+        points = rules.move_points(s, m)
+        for h in sorted(board(s).terrain):
+            rules._step_memo.cache_clear()
+            safest = rules.safest_to(s, m, points, h)
+            if safest is None:
+                continue
+            want = rules.riskier_routes_to(s, m, points, h, safest)
+            for kept in (False, True):
+                rules._step_memo.cache_clear()
+                if kept:
+                    rules.route_dangers(s, m, points)
+                for danger in range(-1, points + 2):
+                    assert rules.riskier_route_with(s, m, points, h, safest, danger) == (danger in want), (h, danger)
+            riskier += bool(want)
+            compared += 1
+        if compared > 200 and riskier > 5:
+            break
+    rules._step_memo.cache_clear()
+    assert compared > 200 and riskier > 5
