@@ -157,6 +157,18 @@ def post(port: int, token: str, match_id, body: dict) -> int:
         return response.status
 
 
+def checkpoints() -> int:
+    """PostgreSQL's checkpoints so far, server-wide. A checkpoint's sync holds up commits for
+    hundreds of ms on this shared machine, several POSTs at once; CREATE and DROP DATABASE (every
+    test run's database) each ask for one."""
+    with connection.cursor() as cursor:
+        if connection.pg_version >= 170000:  # the counters moved to a view of their own in 17
+            cursor.execute("SELECT num_timed + num_requested FROM pg_stat_checkpointer")
+        else:
+            cursor.execute("SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter")
+        return cursor.fetchone()[0]
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms"
 
@@ -324,6 +336,7 @@ async def run_layout(
     latencies, answered, missing = [], [], 0
     # Per POST: (its frame's last arrival, its answer, round): p99 is the slowest POST or two.
     posts: list[tuple[float, float, int]] = []
+    checkpoints_start = await sync_to_async(checkpoints)()
     cpu_start = cpu_seconds(pids)
     for round_ in range(moves):
         planned = [(str(match_id), tokens, await next_move(match_id)) for match_id, tokens in games]
@@ -349,6 +362,7 @@ async def run_layout(
                 last[match_id] = max(last.get(match_id, 0.0), arrived - started[match_id])
         posts.extend((last[m], answers[m], round_) for m in last)
     cpu_project = cpu_seconds(pids) - cpu_start
+    checkpoints_during = await sync_to_async(checkpoints)() - checkpoints_start
     await asyncio.sleep(0.5)
 
     # The baseline: a bare group_send of a frame of the same size, through the same consumers.
@@ -399,7 +413,11 @@ async def run_layout(
         flush=True,
     )
     slowest = ", ".join(f"{ms(f)} (answered {ms(a)}, round {r + 1})" for f, a, r in sorted(posts, reverse=True)[:3])
-    print(f"    slowest POSTs, their frame's last arrival: {slowest}", flush=True)
+    print(
+        f"    slowest POSTs, their frame's last arrival: {slowest}; PostgreSQL checkpoints during the moves: "
+        f"{checkpoints_during}",
+        flush=True,
+    )
     return p50, p99, b50, b99
 
 
