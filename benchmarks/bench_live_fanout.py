@@ -157,6 +157,22 @@ def post(port: int, token: str, match_id, body: dict) -> int:
         return response.status
 
 
+def checkpoints() -> int:
+    """PostgreSQL's checkpoints so far, server-wide, to set beside a run's slowest POSTs: on the
+    shared machine every test run's CREATE and DROP DATABASE asks for one (30 in half an hour,
+    0.59 s of sync each on average, session 14), and a checkpoint's sync can hold up commits."""
+    with connection.cursor() as cursor:
+        if connection.pg_version >= 170000:  # the counters moved to a view of their own in 17
+            cursor.execute("SELECT num_timed + num_requested FROM pg_stat_checkpointer")
+        else:
+            cursor.execute("SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter")
+        return cursor.fetchone()[0]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms"
+
+
 def pct(values: list[float], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))] * 1000 if values else float("nan")
@@ -318,25 +334,35 @@ async def run_layout(
         assert ready == "ready", ready
     await asyncio.sleep(1.0)  # every socket has its connect frame
     latencies, answered, missing = [], [], 0
+    # Per POST: (its frame's last arrival, its answer, round): p99 is the slowest POST or two.
+    posts: list[tuple[float, float, int]] = []
+    checkpoints_start = await sync_to_async(checkpoints)()
     cpu_start = cpu_seconds(pids)
-    for _ in range(moves):
+    for round_ in range(moves):
         planned = [(str(match_id), tokens, await next_move(match_id)) for match_id, tokens in games]
         planned = [(m, t, p) for m, t, p in planned if p is not None]
         started = {}
+
+        answers = {}
 
         def send(match_id, tokens, plan):
             seat, body, _ = plan
             started[match_id] = time.monotonic()
             post(post_port[match_id], tokens[seat], match_id, body)
-            answered.append(time.monotonic() - started[match_id])
+            answers[match_id] = time.monotonic() - started[match_id]
+            answered.append(answers[match_id])
 
         await asyncio.gather(*(asyncio.to_thread(send, m, t, p) for m, t, p in planned))
+        last = {}
         for match_id, arrived in await pool.ask(("events", {m: p[2] for m, _, p in planned}, timeout)):
             if arrived is None:
                 missing += 1
             else:
                 latencies.append(arrived - started[match_id])
+                last[match_id] = max(last.get(match_id, 0.0), arrived - started[match_id])
+        posts.extend((last[m], answers[m], round_) for m in last)
     cpu_project = cpu_seconds(pids) - cpu_start
+    checkpoints_during = await sync_to_async(checkpoints)() - checkpoints_start
     await asyncio.sleep(0.5)
 
     # The baseline: a bare group_send of a frame of the same size, through the same consumers.
@@ -384,6 +410,12 @@ async def run_layout(
         f"bare group_send p50 {b50:7.1f} ms p99 {b99:7.1f} ms | ratio p50 {p50 / b50:5.1f}x p99 {p99 / b99:5.1f}x | "
         f"missed {missing}, repeated {repeated} (baseline missed {base_missing}); frame {size} bytes; "
         f"daphne CPU s project {cpu_project:.2f}, bare {cpu_base:.2f}; client CPU s per process {cpu}",
+        flush=True,
+    )
+    slowest = ", ".join(f"{ms(f)} (answered {ms(a)}, round {r + 1})" for f, a, r in sorted(posts, reverse=True)[:3])
+    print(
+        f"    slowest POSTs, their frame's last arrival: {slowest}; PostgreSQL checkpoints during the moves: "
+        f"{checkpoints_during}",
         flush=True,
     )
     return p50, p99, b50, b99

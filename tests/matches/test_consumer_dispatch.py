@@ -62,3 +62,46 @@ async def test_a_sources_error_is_raised_and_the_other_source_is_stopped():
     with pytest.raises(ConnectionError):
         await asyncio.wait_for(_dispatch_from([watched, source_of(layer)], lambda message: None), 5)
     assert receives and all(task.done() for task in receives)
+
+
+async def test_a_sources_error_is_raised_after_what_the_other_source_delivered_before_it():
+    socket, layer = asyncio.Queue(), asyncio.Queue()
+    seen, release = [], asyncio.Event()
+
+    async def dispatch(message):
+        seen.append(message["n"])
+        if message["n"] == 0:
+            await release.wait()  # a slow handler: the next messages arrive while it runs
+
+    await socket.put({"n": 0})
+    loop = asyncio.ensure_future(_dispatch_from([source_of(socket), source_of(layer)], dispatch))
+    await asyncio.sleep(0.01)
+    await layer.put({"n": 1})
+    await asyncio.sleep(0.01)
+    await socket.put(ConnectionError("the socket went away"))
+    await asyncio.sleep(0.01)
+    release.set()
+    with pytest.raises(ConnectionError):
+        await asyncio.wait_for(loop, 5)
+    assert seen == [0, 1]
+
+
+async def test_a_source_is_read_ahead_by_one_message_at_most_while_a_handler_runs():
+    socket, layer = asyncio.Queue(), asyncio.Queue()
+    seen, release = [], asyncio.Event()
+
+    async def dispatch(message):
+        seen.append(message["n"])
+        await release.wait()
+
+    for n in range(5):
+        await layer.put({"n": n})
+    loop = asyncio.ensure_future(_dispatch_from([source_of(socket), source_of(layer)], dispatch))
+    await asyncio.sleep(0.02)
+    assert seen == [0] and layer.qsize() >= 3  # one in the handler, at most one more read
+    release.set()
+    await asyncio.sleep(0.02)
+    assert seen == [0, 1, 2, 3, 4]
+    loop.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await loop

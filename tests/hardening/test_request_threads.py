@@ -1,0 +1,150 @@
+"""Each HTTP request's sync code runs on a thread an earlier request left idle (config/asgi.py,
+RequestThreads), not on a thread started for it from the event loop (issue 17, P5): one request at
+a time per thread, as before, and a request that nested async and sync code still finishes."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.testing import ApplicationCommunicator
+from django.core.signals import request_started
+
+from config.asgi import RequestThreads, application
+
+
+def thread_app(seen: list, hold: asyncio.Event | None = None):
+    """An app whose request records the thread its thread-sensitive sync code ran on."""
+
+    async def app(scope, receive, send):
+        def work():
+            seen.append(threading.get_ident())
+            # Sync code that calls async code that calls sync code again (Django's middleware).
+            return seen[-1], async_to_sync(sync_to_async(threading.get_ident, thread_sensitive=True))()
+
+        outer, inner = await sync_to_async(work, thread_sensitive=True)()
+        assert inner == outer
+        if hold is not None:
+            await hold.wait()
+
+    return app
+
+
+def test_requests_one_after_another_run_on_one_thread_and_start_none():
+    seen = []
+    app = RequestThreads(thread_app(seen))
+
+    async def three():
+        for _ in range(3):
+            await app({"type": "http"}, None, None)
+        return threading.active_count()
+
+    async def run():
+        before = threading.active_count()
+        await app({"type": "http"}, None, None)  # the first request's thread
+        return before, await three()
+
+    before, after = asyncio.run(run())
+    assert len(set(seen)) == 1 and seen[0] != threading.get_ident()
+    assert after == before + 1
+
+
+def test_requests_at_once_each_have_a_thread_of_their_own():
+    seen = []
+
+    async def run():
+        hold = asyncio.Event()
+        app = RequestThreads(thread_app(seen, hold))
+        first = asyncio.ensure_future(app({"type": "http"}, None, None))
+        second = asyncio.ensure_future(app({"type": "http"}, None, None))
+        while len(seen) < 2:
+            await asyncio.sleep(0.01)
+        hold.set()
+        await asyncio.gather(first, second)
+        # Both idle again: a third request takes one of them.
+        await app({"type": "http"}, None, None)
+        return len(app.idle)
+
+    idle = asyncio.run(run())
+    assert len(set(seen[:2])) == 2 and seen[2] in seen[:2] and idle == 2
+
+
+def test_past_a_burst_only_so_many_idle_threads_are_kept():
+    seen = []
+
+    async def run():
+        hold = asyncio.Event()
+        app = RequestThreads(thread_app(seen, hold))
+        app.IDLE_MAX = 2
+        burst = [asyncio.ensure_future(app({"type": "http"}, None, None)) for _ in range(5)]
+        while len(seen) < 5:
+            await asyncio.sleep(0.01)
+        hold.set()
+        await asyncio.gather(*burst)
+        return app.idle
+
+    idle = asyncio.run(run())
+    assert len(set(seen)) == 5 and len(idle) == 2
+
+
+def test_a_request_whose_app_raises_leaves_its_thread_to_the_next():
+    seen = []
+
+    async def failing(scope, receive, send):
+        await sync_to_async(lambda: seen.append(threading.get_ident()), thread_sensitive=True)()
+        raise RuntimeError("boom")
+
+    async def run():
+        app = RequestThreads(failing)
+        with pytest.raises(RuntimeError):
+            await app({"type": "http"}, None, None)
+        app.app = thread_app(seen)
+        await app({"type": "http"}, None, None)
+
+    asyncio.run(run())
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_servers_http_requests_go_through_request_threads():
+    async def get(path: str) -> int:
+        communicator = ApplicationCommunicator(
+            application,
+            {
+                "type": "http",
+                "method": "GET",
+                "path": path,
+                "raw_path": path.encode(),
+                "query_string": b"",
+                "headers": [(b"host", b"testserver")],
+                "scheme": "http",
+                "server": ("testserver", 80),
+                "client": ("127.0.0.1", 1234),
+                "http_version": "1.1",
+                "root_path": "",
+            },
+        )
+        await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
+        start = await communicator.receive_output(30)
+        while (await communicator.receive_output(30)).get("more_body"):
+            pass
+        return start["status"]
+
+    names = []
+
+    def started(**kwargs):
+        names.append(threading.current_thread().name)
+
+    async def run():
+        return [await get("/api/engines/") for _ in range(3)]
+
+    request_started.connect(started)
+    try:
+        statuses = asyncio.run(run())
+    finally:
+        request_started.disconnect(started)
+    # Django's own context would have started a "ThreadPoolExecutor-..." thread per request.
+    assert statuses == [200, 200, 200]
+    assert len(names) == 3 and len(set(names)) == 1 and names[0].startswith("request"), names
