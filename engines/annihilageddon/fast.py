@@ -81,6 +81,18 @@ def end_draw_at_once(st: dict, f: dict, need: dict, outcome: Any) -> bool:
         st["held_notes"] = []
     st["need"] = None
     top = p["top"]
+    hand = p["hand"]
+    if len(outcome) == 5 and not top and not hand and w["n"] == 5 and not p["trophy"]:
+        # The commonest draw by far (a whole new hand of five, nothing on the top, no Trophy),
+        # unrolled (issue 17, P1: sorted's keyword, the loops and the top's round trip were a
+        # tenth of the event): the five cards straight to the hand, sorted, as the lines below
+        # leave it, then deleted from the deck from the highest index down, as take_drawn does.
+        a, b, c, d, e = outcome
+        p["hand"] = sorted((pool[a], pool[b], pool[c], pool[d], pool[e]))
+        a, b, c, d, e = sorted(outcome)
+        del pool[e], pool[d], pool[c], pool[b], pool[a]
+        turn_machine.end_turn_from_flip(st, f)
+        return True
     # interp.take_drawn's move and end_turn_drawn's common case (the top then holds the draw's
     # count: it was recorded for exactly the cards missing), written out (issue 17, P1: two calls
     # per turn). A Trophy holder's sixth card goes on in end_turn_drawn, which asks for it.
@@ -95,7 +107,6 @@ def end_draw_at_once(st: dict, f: dict, need: dict, outcome: Any) -> bool:
         turn_machine.end_turn_drawn(st, f, seat, p, top, n)
         return True
     # The top is the draw's n cards: all of them to the hand (end_turn_drawn's top[:n], no slices).
-    hand = p["hand"]
     hand += top
     top.clear()
     hand.sort()
