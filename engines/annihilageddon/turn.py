@@ -628,7 +628,18 @@ def hand_over_at_once(st: dict) -> bool:
     # _turn_begins, its writes in its order.
     st["phase"] = "turn"
     st["active"] = nxt
-    st["turn"] = turn = fresh_turn()
+    # fresh_turn's dict, written out (issue 17, P1: a call per turn); test_hand_over_at_once holds
+    # it to _turn_begins'.
+    st["turn"] = turn = {
+        "power": 0,
+        "played": [],
+        "played_log": [],
+        "legend_taken": False,
+        "activated": False,
+        "ending": False,
+        "bought": [],
+        "borrowed": [],
+    }
     st["temp"] = {}
     st["deaths"] = []
     if prog is not None:
