@@ -88,7 +88,8 @@ def end_draw_at_once(st: dict, f: dict, need: dict, outcome: Any) -> bool:
         # unrolled (issue 17, P1: the set, sorted's keyword, the loops and the top's round trip
         # were a tenth of the event). draw_fits' test on the sorted indices: exactly ints, then
         # strictly rising (distinct) from 0 up to below the deck's size.
-        if not _INT_ONLY.issuperset(map(type, outcome)):
+        a, b, c, d, e = outcome
+        if not (type(a) is int and type(b) is int and type(c) is int and type(d) is int and type(e) is int):
             return False
         rising = sorted(outcome)
         a, b, c, d, e = rising
