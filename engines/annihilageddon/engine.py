@@ -208,6 +208,16 @@ def _target_first(cid: str) -> str | None:
 #: with the Attack's ``who``: the question is posed at the play, as op_attack's targets poses it.
 TARGET_FIRST: dict[str, str] = {cid: who for cid in CARDS if (who := _target_first(cid)) is not None}
 
+#: The seats such an Attack's question offers, by ``who``, the number of seats (up to max_seats)
+#: and the player's: interp._table_targets' clockwise order from the player, the player left out
+#: for a foe. Worked out once (issue 17, P1: two ranges and their unpacking per Attack played).
+_FIRST_TARGETS: dict[str, tuple[tuple[tuple[int, ...], ...], ...]] = {
+    who: tuple(
+        tuple(tuple(range(seat, n))[who == "target_foe" :] + tuple(range(seat)) for seat in range(n)) for n in range(6)
+    )
+    for who in ("target_foe", "target_player")
+}
+
 
 def legends_in_game(seats: int) -> int:
     """AN L112-121: 8/7/6/5 face-down Legends under the first one for 2/3/4/5 players."""
@@ -790,12 +800,10 @@ class Annihilageddon(Engine):
                 # whom (interp._table_targets: clockwise from the player, the player left out for a
                 # foe) when there are two or more to pick from, and not under the mirror Mayhem
                 # (self_target, which static answers the same at every step). run stops there.
-                cands = [*range(seat, st["seats"]), *range(seat)]
-                if who == "target_foe":
-                    del cands[0]
+                cands = _FIRST_TARGETS[who][st["seats"]][seat]
                 if len(cands) > 1:
                     env["attacking"] = True
-                    st["prompt"] = {"seat": seat, "kind": "target", "options": cands, "why": who, "card": cid}
+                    st["prompt"] = {"seat": seat, "kind": "target", "options": list(cands), "why": who, "card": cid}
                     return st
             labels = CHOICE_FIRST.get(cid)
             if labels is not None:

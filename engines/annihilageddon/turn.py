@@ -286,10 +286,28 @@ def end_turn(st: dict, seat: int) -> None:
     t["played"] = []
     t["power"] = 0
     n = 6 if p["trophy"] else 5  # op_end_draw's count
-    need = n - len(p["top"])
-    if 0 < need < len(p["pool"]):
+    top = p["top"]
+    need = n - len(top)
+    pool = p["pool"]
+    if 0 < need < len(pool):
         st["stack"].append({"prog": END_OF_TURN, "pc": _END_DRAW_AT, "env": env, "work": {"n": n}})
         st["need"] = {"zone": ["player", seat], "count": need, "visible": [seat], "label": DRAW_LABELS[seat][need]}
+        return
+    if need > len(pool) and p["discard"]:
+        # end_turn_at_once's short deck (every third turn or so), here too (issue 17, P1: two
+        # calls): the whole deck onto the top, the discard pile shuffled into a new deck, then
+        # the draw due as above, or the frame handed to end_turn_at_once past its own such steps.
+        top += pool
+        pool.clear()
+        pool = reshuffle(st, p, seat)
+        need = n - len(top)
+        if 0 < need < len(pool):
+            st["stack"].append({"prog": END_OF_TURN, "pc": _END_DRAW_AT, "env": env, "work": {"n": n}})
+            st["need"] = {"zone": ["player", seat], "count": need, "visible": [seat], "label": DRAW_LABELS[seat][need]}
+            return
+        f = {"prog": END_OF_TURN, "pc": _END_DRAW_AT, "env": env, "work": {"n": n}}
+        st["stack"].append(f)
+        end_turn_at_once(st, f)
         return
     f = {"prog": END_OF_TURN, "pc": _END_DRAW_AT, "env": env, "work": {}}
     st["stack"].append(f)
@@ -628,7 +646,18 @@ def hand_over_at_once(st: dict) -> bool:
     # _turn_begins, its writes in its order.
     st["phase"] = "turn"
     st["active"] = nxt
-    st["turn"] = turn = fresh_turn()
+    # fresh_turn's dict, written out (issue 17, P1: a call per turn); test_hand_over_at_once holds
+    # it to _turn_begins'.
+    st["turn"] = turn = {
+        "power": 0,
+        "played": [],
+        "played_log": [],
+        "legend_taken": False,
+        "activated": False,
+        "ending": False,
+        "bought": [],
+        "borrowed": [],
+    }
     st["temp"] = {}
     st["deaths"] = []
     if prog is not None:

@@ -84,6 +84,9 @@ def test_the_end_of_turn_draw_at_once_leaves_the_state_or_refusal_of_the_general
     assert len(cases) > 20
     # Draws of one card and of several, and a draw after the discard was shuffled in (ensure_top's).
     assert {st["need"]["count"] == 1 for st, _ in cases} == {True, False}
+    # The unrolled whole new hand (five cards, nothing on the top or in the hand, no Trophy).
+    whole = [st for st, _ in cases if st["need"]["count"] == 5 and not st["players"][st["active"]]["top"]]
+    assert len(whole) > 10 and not any(st["players"][st["active"]]["hand"] for st in whole)
     tried = [(st, {"kind": "chance", "outcome": o}) for st, ev in cases for o in _outcomes(st, ev["outcome"])]
     # The notes of the event before still in the state: the draw clears them (a refusal keeps them).
     tried += [

@@ -225,3 +225,13 @@ def test_a_play_that_attacks_a_picked_target_first_poses_the_question_the_interp
     assert fast == slow
     asked = sum(1 for a in fast if len(a) > 1)
     assert (asked > 50) if seats > 2 else (asked > 10)
+
+
+def test_the_seats_an_attack_played_first_offers_are_clockwise_from_its_player_at_every_table_size():
+    """_FIRST_TARGETS, worked out once, for the sizes the playouts above do not reach (five seats)
+    as well: every seat from the player's round the table, the player left out for a foe."""
+    for n in range(module.Annihilageddon.min_seats, module.Annihilageddon.max_seats + 1):
+        for seat in range(n):
+            clockwise = [(seat + k) % n for k in range(n)]
+            assert module._FIRST_TARGETS["target_player"][n][seat] == tuple(clockwise)
+            assert module._FIRST_TARGETS["target_foe"][n][seat] == tuple(clockwise[1:])

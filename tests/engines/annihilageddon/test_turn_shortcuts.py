@@ -49,7 +49,7 @@ def test_an_end_of_turn_leaves_the_state_its_whole_frame_leaves(version, seats):
         cases += [(played, ev), (planted(st, ev["seat"], ["kiddo-chaos"]), ev)]
     assert len(ends) > 20
     for st, ev in ends[::4]:
-        # Decks of every size around the draw's 5 (end_turn_at_once shuffles the discard pile in
+        # Decks of every size around the draw's 5 (end_turn shuffles the discard pile in
         # itself when the deck runs short), the rest of the deck in the discard pile, or gone.
         for size in range(8):
             for keep_discard in (True, False):
@@ -140,8 +140,9 @@ def test_an_end_of_turn_run_at_once_leaves_the_state_run_leaves(version, seats, 
     # The draw's chance event in the general path (test_fold_fast_paths holds the fast one to it).
     monkeypatch.setattr(fast_paths, "end_draw_at_once", lambda st, f, need, outcome: False)
     fast = [json.dumps(engine.apply(st, ev)) for st, ev in zip(states, events)]
-    # Both ways in: an end_turn whose draw waits, and the chance event that brings the cards.
-    assert seen.count(True) > 10 and seen.count(False) > 10
+    # Both ways in: an end_turn whose draw waits, and the chance event that brings the cards. Few
+    # of the first: end_turn shuffles a short deck itself (held to the whole frame above).
+    assert seen.count(True) > 10 and seen.count(False) > 5
     monkeypatch.setattr(turn, "end_turn_at_once", lambda st, f: run(st))
     slow = [json.dumps(engine.apply(st, ev)) for st, ev in zip(states, events)]
     assert fast == slow
