@@ -301,17 +301,7 @@ def act_attack(s: State, m: dict, seat: int, action: dict) -> bool:
         return False
     # Paying changes nothing ``attack_profiles`` reads (a free attack marks its own source, not a profile).
     _pay(s, "advanced", how, m)
-    if art:
-        slot = next(x for x in m["artifacts"] if x["id"] == art)
-        card = pack(s).artifacts[art]
-        if card["lock"]:
-            slot["locked"] = True
-        if first.get("once_per_round"):
-            slot["used"] = True
-        if card["remove"]:
-            m["artifacts"].remove(slot)
-    elif first.get("once_per_round"):
-        m["round"]["atk:" + first["id"]] = True
+    rules._attack_used(s, m, first, art)
     steps = rules.open_clash(s, "attack", m, o, prof=first)
     return _then_act(s, seat, steps, True)  # an attack is a quiet answer (``QUIET_ACTS``)
 

@@ -1696,6 +1696,22 @@ def _slot(s: State, cat: str, m: dict, free: str | None = None) -> str | None:
     return None
 
 
+def _attack_used(s: State, m: dict, prof: dict, artifact: str | None) -> None:
+    """What making an attack spends besides its action: the artifact's lock, its once a round and
+    its removal, or a once-a-round profile's mark (the act step and ``fast.attack``)."""
+    if artifact:
+        slot = next(x for x in m["artifacts"] if x["id"] == artifact)
+        card = pack(s).artifacts[artifact]
+        if card["lock"]:
+            slot["locked"] = True
+        if prof.get("once_per_round"):
+            slot["used"] = True
+        if card["remove"]:
+            m["artifacts"].remove(slot)
+    elif prof.get("once_per_round"):
+        m["round"]["atk:" + prof["id"]] = True
+
+
 def _spend(s: State, cat: str, how: str, m: dict) -> None:
     if how == "single":
         s["act"]["used_single"] = True
@@ -2367,17 +2383,7 @@ def _act(s: State, seat: int, a: dict, safest: int | None = None) -> None:
         how = _slot(s, "advanced", m, "elite_fighter")
         _spend(s, "advanced", how, m)
         prof = next(pr for pr, art in attack_profiles(s, m) if pr["id"] == a["attack"] and art == a.get("artifact"))
-        if a.get("artifact"):
-            slot = next(x for x in m["artifacts"] if x["id"] == a["artifact"])
-            art = pk.artifacts[a["artifact"]]
-            if art["lock"]:
-                slot["locked"] = True
-            if prof.get("once_per_round"):
-                slot["used"] = True
-            if art["remove"]:
-                m["artifacts"].remove(slot)
-        elif prof.get("once_per_round"):
-            m["round"]["atk:" + prof["id"]] = True
+        _attack_used(s, m, prof, a.get("artifact"))
         steps += open_clash(s, "attack", m, M(s, a["target"]), prof=prof)
     elif t == "cast":
         how = _slot(s, "advanced", m, "expert_wizard|master_wizard")
