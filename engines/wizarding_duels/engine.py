@@ -277,7 +277,7 @@ class WizardingDuelsEngine(Engine):
         else:
             # The action's own answer is worked out where a step has a check of its own, not
             # every answer listed (issue 17, P1).
-            ok = legal.allowed(state, st, seat, action, found)
+            ok = legal.typed(action) and legal.allowed(state, st, seat, action, found)
         if not ok:
             raise IllegalAction("That action is not allowed now.", code="illegal_action")
         return st
@@ -306,6 +306,7 @@ class WizardingDuelsEngine(Engine):
                         and type(seat) is int
                         and st["seat"] == seat
                         and type(action) is dict
+                        and legal.typed(action)
                         and path(state, st, seat, action)
                     ):
                         return state

@@ -17,6 +17,25 @@ from __future__ import annotations
 from . import geometry, rules
 from .state import M, P, State, board, controls, has, hex_of, other, pack, rules_version, terrain
 
+#: The answers' fields that hold a flag (``"keep"``, ``"use"``, ``"animal"``); every other
+#: number an answer holds is a count or an index.
+FLAGS = frozenset(("keep", "use", "animal"))
+
+
+def typed(action: dict) -> bool:
+    """Are ``action``'s flags JSON booleans and its numbers JSON integers, as the options write
+    them? Membership alone compares as Python does (``1 == 1.0 == True``), which let ``true`` or
+    ``1.0`` stand for a danger count or a split (and put a float in the state), and ``1`` for a
+    flag (RULES.md, "Answers are typed")."""
+    for k, v in action.items():
+        t = type(v)
+        if t is bool:
+            if k not in FLAGS:
+                return False
+        elif t is float or k in FLAGS:
+            return False
+    return True
+
 
 def allowed(s: State, st: dict, seat: int, action: dict, found: list | None = None) -> bool:
     """``action in rules.options(s, st, seat)`` for the front step ``st``; ``action`` is a dict.
