@@ -306,7 +306,6 @@ class WizardingDuelsEngine(Engine):
                         and type(seat) is int
                         and st["seat"] == seat
                         and type(action) is dict
-                        and legal.typed(action)
                         and path(state, st, seat, action)
                     ):
                         return state

@@ -475,7 +475,7 @@ def empower(s: State, st: dict, seat: int, action: dict) -> bool:
     if action == _PASS:
         s["queue"].pop(0)
         return _after_quiet_answer(s)
-    if action.get("type") != "empower":
+    if action.get("type") != "empower" or not legal.typed(action):
         return False
     c = s["clash"]
     cost, colour = rules._empower_cost(s, c, st["side"])
@@ -492,7 +492,8 @@ def empower(s: State, st: dict, seat: int, action: dict) -> bool:
 def _paid_answer(s: State, p: dict, cost: int, colour: str, action: dict, plain: dict) -> bool:
     """Is ``action`` in ``rules._paid(s, p, cost, colour, plain)``? One answer per split of a free
     colour's payment in version 2 (``plain`` with its ``light``), else ``plain`` alone; compared
-    as whole dicts, as the list's membership compares them (1 == 1.0 == True)."""
+    as whole dicts, as the list's membership compares them, once ``legal.typed`` has held the
+    answer's types to the list's (Python's 1 == 1.0 == True)."""
     splits = pay_splits(p, cost, colour) if rules_version(s) >= 2 else ()
     if not splits:
         return action == plain
@@ -563,7 +564,7 @@ def upkeep(s: State, st: dict, seat: int, action: dict) -> bool:
     (``{"type": "upkeep", "keep": True[, "light": n]}``) as ``rules.options`` lists it: once paid
     this round, kept as it is; else when the seat may pay, one answer per split of a free colour's
     payment in version 2. Compared as whole dicts, as the list's membership compares them."""
-    if action.get("type") != "upkeep":
+    if action.get("type") != "upkeep" or not legal.typed(action):
         return False
     p = s["players"][seat]
     spell = st["spell"]
@@ -593,11 +594,11 @@ def lower(s: State, st: dict, seat: int, action: dict) -> bool:
     """FC-8 / FC-12: not using the kept card's lower part, which the list always holds, or using
     it (``{"type": "lower", "use": True[, "light": n]}``) as ``rules.options`` lists it: when it is
     usable now, with one answer per split of a free colour's payment in version 2, else one."""
+    if action.get("type") != "lower" or not legal.typed(action):
+        return False
     if action == _NOT_LOWERED:
         s["queue"].pop(0)
         return _after_quiet_answer(s)
-    if action.get("type") != "lower":
-        return False
     name = st["step"]
     side = s["clash"][st["side"]]
     if not rules._lower_usable(s, side["seat"], side["kept"], name):

@@ -3,6 +3,7 @@ split is a JSON integer and a flag a JSON boolean. Python's ``1 == 1.0 == True``
 ``1.0`` pass for a danger count (a float then reached the model's Impacts) and ``1`` for a flag."""
 
 import copy
+from collections import Counter
 
 import pytest
 
@@ -11,6 +12,7 @@ from engines.wizarding_duels import legal
 from engines.wizarding_duels.scenario import E, act, build
 
 from .helpers import front
+from .playouts import random_playout
 from .test_version_two_choices import LAVA, ov
 
 
@@ -60,3 +62,35 @@ def test_flags_are_booleans_and_every_other_number_an_integer():
     assert not legal.typed({"type": "lower", "use": 0})
     assert not legal.typed({"type": "potion", "index": True, "target": "1a"})
     assert not legal.typed({"type": "place", "hex": "1,1", "dangerous": 2.0})
+
+
+#: Set-up steps whose answers ``groups`` checks field by field (no listed answer to be equal to).
+SELF_CHECKED = ("build", "stock", "mulligan")
+
+
+def retyped(answer: dict) -> list[dict]:
+    """The answer with one number or flag written as another JSON type that Python finds equal."""
+    out = []
+    for k, v in answer.items():
+        if type(v) is bool:
+            out.append(dict(answer, **{k: int(v)}))
+        elif type(v) is int and v in (0, 1):
+            out += [dict(answer, **{k: bool(v)}), dict(answer, **{k: float(v)})]
+        elif type(v) is int:
+            out.append(dict(answer, **{k: float(v)}))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_along_playouts_the_fold_refuses_every_listed_answer_retyped(seed):
+    # The fold's fast paths run before the general check: each must refuse (or decline to the
+    # general path, which refuses) what the general check refuses.
+    tried = Counter()
+    for engine, s, seat, rng in random_playout(E.version, seed, {}):
+        if seat is None or s["queue"][0]["step"] in SELF_CHECKED:
+            continue
+        forged = [f for answer in engine.legal_actions(s, seat) for f in retyped(answer)]
+        for f in rng.sample(forged, min(3, len(forged))) if forged else ():
+            refused_both_ways(copy.deepcopy(s), seat, f)
+            tried[s["queue"][0]["step"]] += 1
+    assert sum(tried.values()) > 50, tried
