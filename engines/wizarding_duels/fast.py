@@ -992,13 +992,7 @@ def unveil(s: State, st: dict, outcome) -> bool:
     if not _distinct_below(outcome, 6, 6):
         return False
     s["queue"].pop(0)
-    kinds = sorted(pack(s).challenges)
-    chal = [o for o in s["overlays"] if o["kind"] == "challenge"]
-    for o, idx in zip(chal, outcome):
-        o["what"] = kinds[idx]
-    for o in s["overlays"]:
-        o["face_up"] = True  # WD-23
-    s["queue"].insert(0, {"step": "after_unveil"})
+    rules.unveil(s, outcome)
     _run(s)
     _check_lightning(s)  # the overlays turned up: never quiet (``quiet_chance``)
     return True

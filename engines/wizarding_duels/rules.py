@@ -903,13 +903,7 @@ def resolve_chance(s: State, outcome) -> None:
             s["starting"] = v
         return
     if st["step"] == "unveil":
-        kinds = sorted(pack(s).challenges)
-        chal = [o for o in s["overlays"] if o["kind"] == "challenge"]
-        for o, idx in zip(chal, outcome):
-            o["what"] = kinds[idx]
-        for o in s["overlays"]:
-            o["face_up"] = True  # WD-23
-        s["queue"].insert(0, {"step": "after_unveil"})
+        unveil(s, outcome)
         return
     if st["step"] == "horcrux_deal":
         pool = _set_aside_horcruxes(s, st["seat"])
@@ -1694,6 +1688,18 @@ def _slot(s: State, cat: str, m: dict, free: str | None = None) -> str | None:
             if src and has(m, src) and not m["round"].get(src):
                 return src
     return None
+
+
+def unveil(s: State, outcome: list[int]) -> None:
+    """The Challenge overlays take their identities (``outcome``: the sorted kinds' indices, in the
+    overlays' order) and every overlay is turned up (WD-23); then the step after the unveiling."""
+    kinds = sorted(pack(s).challenges)
+    chal = [o for o in s["overlays"] if o["kind"] == "challenge"]
+    for o, idx in zip(chal, outcome):
+        o["what"] = kinds[idx]
+    for o in s["overlays"]:
+        o["face_up"] = True
+    s["queue"].insert(0, {"step": "after_unveil"})
 
 
 def _attack_used(s: State, m: dict, prof: dict, artifact: str | None) -> None:
