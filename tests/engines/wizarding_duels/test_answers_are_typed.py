@@ -13,7 +13,7 @@ from engines.wizarding_duels.scenario import E, act, build
 
 from .helpers import front
 from .playouts import random_playout
-from .test_version_two_choices import LAVA, ov
+from .test_version_two_choices import LAVA, defender_empowers
 
 
 def refused_both_ways(s, seat, action):
@@ -37,14 +37,7 @@ def test_a_danger_count_is_an_integer_not_true_or_a_float():
 
 
 def test_a_split_is_an_integer_and_a_flag_a_boolean():
-    s = ov(
-        [(0, "aldous-wren", "2,1", {}), (1, "nyx-hollow", "2,3", {})],
-        spellbooks={0: ["spark-volley"]},
-        pools={0: {"light": 0, "dark": 0}, 1: {"light": 2, "dark": 3}},
-        active="0a",
-    )
-    s = act(s, 0, {"type": "cast", "spell": "spark-volley", "target": "1a"})
-    s = act(s, 0, {"type": "pass"}) if front(s) == "leadership" else s
+    s = defender_empowers()
     assert front(s) == "empower" and {"type": "empower", "light": 1} in E.legal_actions(s, 1)
     for forged in (True, 1.0):
         refused_both_ways(s, 1, {"type": "empower", "light": forged})

@@ -20,6 +20,19 @@ def ov(models, **kw):
     return build(pack_id=OV, map_id="moonlit-cloister", nexus="blue", models=models, **kw)
 
 
+def defender_empowers():
+    """Spark Volley cast at Nyx Hollow, whose side (seat 1, 2 white and 3 black markers) is asked
+    whether to empower its defence (FC-3)."""
+    s = ov(
+        [(0, "aldous-wren", "2,1", {}), (1, "nyx-hollow", "2,3", {})],
+        spellbooks={0: ["spark-volley"]},
+        pools={0: {"light": 0, "dark": 0}, 1: {"light": 2, "dark": 3}},
+        active="0a",
+    )
+    s = act(s, 0, {"type": "cast", "spell": "spark-volley", "target": "1a"})
+    return act(s, 0, {"type": "pass"}) if front(s) == "leadership" else s
+
+
 def test_both_versions_are_registered_and_new_matches_play_version_two():
     assert registry.get("wizarding-duels").version == "2"
     assert registry.get("wizarding-duels", "1").version == "1"
@@ -29,14 +42,7 @@ def test_both_versions_are_registered_and_new_matches_play_version_two():
 
 def test_the_defender_names_the_colours_it_empowers_with():
     """WD-58, rulebook L1063-1065: "The defending player may use Power Markers of any color"."""
-    s = ov(
-        [(0, "aldous-wren", "2,1", {}), (1, "nyx-hollow", "2,3", {})],
-        spellbooks={0: ["spark-volley"]},
-        pools={0: {"light": 0, "dark": 0}, 1: {"light": 2, "dark": 3}},
-        active="0a",
-    )
-    s = act(s, 0, {"type": "cast", "spell": "spark-volley", "target": "1a"})
-    s = act(s, 0, {"type": "pass"}) if front(s) == "leadership" else s
+    s = defender_empowers()
     assert front(s) == "empower" and s["queue"][0]["seat"] == 1
     assert E.legal_actions(s, 1) == [{"type": "empower", "light": 0}, {"type": "empower", "light": 1}, {"type": "pass"}]
     white = act(s, 1, {"type": "empower", "light": 1})
@@ -139,14 +145,7 @@ def test_a_route_or_a_payment_the_engine_did_not_offer_is_refused():
         with pytest.raises(IllegalAction) as refused:
             act(s, 0, forged)
         assert refused.value.code == "illegal_action"
-    s = ov(
-        [(0, "aldous-wren", "2,1", {}), (1, "nyx-hollow", "2,3", {})],
-        spellbooks={0: ["spark-volley"]},
-        pools={0: {"light": 0, "dark": 0}, 1: {"light": 2, "dark": 3}},
-        active="0a",
-    )
-    s = act(s, 0, {"type": "cast", "spell": "spark-volley", "target": "1a"})
-    s = act(s, 0, {"type": "pass"}) if front(s) == "leadership" else s
+    s = defender_empowers()
     assert front(s) == "empower" and s["queue"][0]["seat"] == 1
     for forged in ({"type": "empower"}, {"type": "empower", "light": 3}, {"type": "empower", "light": -1}):
         with pytest.raises(IllegalAction) as refused:
