@@ -308,11 +308,6 @@ class SpellCasterEngine(Engine):
             raise IllegalAction("The contest is over.", code="game_over")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("An action is a JSON object with a 'type'.", code="bad_action")
-        if not _typed(action):
-            raise IllegalAction(
-                "An action's numbers are whole numbers (not true, false or 1.0), and 'place' is true or false.",
-                code="bad_action",
-            )
         if phase == "play":
             # When one seat is to move (the prompt's or the turn's), what to_move would list is
             # checked without the list, and the action goes straight to its type's check.
@@ -894,32 +889,8 @@ def _allowed(state: State, seat: int, action: Action) -> bool:
     return False  # no answer to this prompt has that type
 
 
-def _typed(action: Action) -> bool:
-    """Is ``action`` typed as the lists write it: its one flag (a Will answer's ``place``) a JSON
-    boolean, every number a JSON integer? Membership compares as Python does (``0 == 0.0 ==
-    False``), which took ``false`` or ``0.0`` for a point of an allocation (RULES.md, "Answers are
-    typed")."""
-    for k, v in action.items():
-        t = type(v)
-        if k == "place":
-            if t is not bool:
-                return False
-        elif t is bool or t is float:
-            return False
-        elif t is list:
-            for x in v:
-                if type(x) is bool or type(x) is float:
-                    return False
-    return True
-
-
 def _ok_conjure(state: State, seat: int, action: Action) -> bool:
-    return (
-        len(action) == 2
-        and type(action.get("cards")) is int  # not true for 1 (RULES.md, "Answers are typed")
-        and action["cards"] in (3, 1)
-        and bool(_turn_conjure(state, seat))
-    )
+    return len(action) == 2 and "cards" in action and action["cards"] in (3, 1) and bool(_turn_conjure(state, seat))
 
 
 def _ok_rest(state: State, seat: int, action: Action) -> bool:

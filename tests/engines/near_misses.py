@@ -57,35 +57,6 @@ def near_misses(action: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def written_as_listed(action: dict[str, Any], legal: list[dict[str, Any]]) -> bool:
-    """``action`` is in ``legal`` with every field of the JSON type the list writes it in: for an
-    engine whose answers are typed (``true`` or ``1.0`` is not a count, ``1`` is not a flag)."""
-    return any(action == a and _same_types(action, a) for a in legal)
-
-
-def _same_types(a: Any, b: Any) -> bool:
-    if type(a) is not type(b):
-        return False
-    if type(a) is list:
-        return all(_same_types(x, y) for x, y in zip(a, b))
-    if type(a) is dict:
-        return all(_same_types(a[k], b[k]) for k in b)
-    return True
-
-
-def retyped(answer: dict[str, Any]) -> list[dict[str, Any]]:
-    """``answer`` with one number or flag written as another JSON type that Python finds equal."""
-    out = []
-    for k, v in answer.items():
-        if type(v) is bool:
-            out.append(dict(answer, **{k: int(v)}))
-        elif type(v) is int and v in (0, 1):
-            out += [dict(answer, **{k: bool(v)}), dict(answer, **{k: float(v)})]
-        elif type(v) is int:
-            out.append(dict(answer, **{k: float(v)}))
-    return out
-
-
 def _key(action: Any) -> str:
     return json.dumps(action, sort_keys=True)
 
