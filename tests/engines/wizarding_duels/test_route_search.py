@@ -75,20 +75,26 @@ def test_a_search_toward_one_space_finds_what_the_whole_search_finds_there(seed)
     assert any(several for _, several in answers)
 
 
-def test_safest_to_and_riskier_routes_read_a_kept_whole_search_as_they_search_toward_one_space():
-    """Through the state: a fresh board memo (``_step_memo`` cleared) searches toward the space; once
-    ``destinations`` and ``route_dangers`` kept the whole searches, the same answers come from them."""
+def acting_models(seed):
+    """Yield ``(state, model, move points)`` at every act step of a random game whose acting
+    model stands on the board."""
     from .playouts import random_playout
 
-    compared = riskier = 0
-    for _engine, s, _seat, _rng in random_playout("2", 3, {}):
+    for _engine, s, _seat, _rng in random_playout("2", seed, {}):
         st = s["queue"][0] if s["queue"] else None
         if not st or st["step"] != "act" or s["act"] is None:
             continue
         m = s["models"][s["act"]["model"]]
         if m["removed"] or m["hex"] is None:
             continue
-        points = rules.move_points(s, m)
+        yield s, m, rules.move_points(s, m)
+
+
+def test_safest_to_and_riskier_routes_read_a_kept_whole_search_as_they_search_toward_one_space():
+    """Through the state: a fresh board memo (``_step_memo`` cleared) searches toward the space; once
+    ``destinations`` and ``route_dangers`` kept the whole searches, the same answers come from them."""
+    compared = riskier = 0
+    for s, m, points in acting_models(3):
         for h in sorted(board(s).terrain):
             rules._step_memo.cache_clear()
             toward = rules.safest_to(s, m, points, h)
@@ -232,17 +238,8 @@ def test_a_search_for_one_danger_count_answers_what_the_list_of_every_count_answ
 def test_a_move_naming_its_danger_count_is_checked_as_the_list_of_riskier_counts_checks_it():
     """Through the state, with a fresh memo and with the whole searches kept: ``riskier_route_with``
     is ``danger in riskier_routes_to`` for every count from -1 to beyond the points."""
-    from .playouts import random_playout
-
     compared = riskier = 0
-    for _engine, s, _seat, _rng in random_playout("2", 5, {}):
-        st = s["queue"][0] if s["queue"] else None
-        if not st or st["step"] != "act" or s["act"] is None:
-            continue
-        m = s["models"][s["act"]["model"]]
-        if m["removed"] or m["hex"] is None:
-            continue
-        points = rules.move_points(s, m)
+    for s, m, points in acting_models(5):
         for h in sorted(board(s).terrain):
             rules._step_memo.cache_clear()
             safest = rules.safest_to(s, m, points, h)
