@@ -334,6 +334,7 @@ async def run_layout(
         assert ready == "ready", ready
     await asyncio.sleep(1.0)  # every socket has its connect frame
     latencies, answered, missing = [], [], 0
+    by_round: list[list[float]] = [[] for _ in range(moves)]  # each round's latencies: its p99 apart
     # Per POST: (its frame's last arrival, its answer, round): p99 is the slowest POST or two.
     posts: list[tuple[float, float, int]] = []
     checkpoints_start = await sync_to_async(checkpoints)()
@@ -359,6 +360,7 @@ async def run_layout(
                 missing += 1
             else:
                 latencies.append(arrived - started[match_id])
+                by_round[round_].append(arrived - started[match_id])
                 last[match_id] = max(last.get(match_id, 0.0), arrived - started[match_id])
         posts.extend((last[m], answers[m], round_) for m in last)
     cpu_project = cpu_seconds(pids) - cpu_start
@@ -415,7 +417,7 @@ async def run_layout(
     slowest = ", ".join(f"{ms(f)} (answered {ms(a)}, round {r + 1})" for f, a, r in sorted(posts, reverse=True)[:3])
     print(
         f"    slowest POSTs, their frame's last arrival: {slowest}; PostgreSQL checkpoints during the moves: "
-        f"{checkpoints_during}",
+        f"{checkpoints_during}; p99 by round: {', '.join(f'{pct(r, 0.99):.0f}' for r in by_round)} ms",
         flush=True,
     )
     return p50, p99, b50, b99

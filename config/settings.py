@@ -156,8 +156,18 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_b
     DATABASES["default"]["ENGINE"] = "config.postgresql"
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    # The pool keeps DB_POOL_MIN_SIZE connections open. Past them it grows one connection at a time,
+    # and only while requests wait for one, and it closes the extra ones after ten idle minutes. So a
+    # burst after a quiet spell waits for connections to open one after another. In the live fan-out
+    # benchmark at 10 x 100 (ten action POSTs at once to one daphne), the slowest POSTs were the first
+    # round's. Two alternating runs on a loaded machine gave p99 795 / 1,382 ms with a minimum of 1,
+    # 639 / 984 with 4, and 575 / 364 with 10 (issue 17, P5). Every process holds its minimum all the
+    # time, workers and short management commands included, and the machine's processes share
+    # PostgreSQL's max_connections (100 by default): 4 (psycopg_pool's own default) covers the usual
+    # handful of concurrent requests. A web process that takes bursts can set DB_POOL_MIN_SIZE up to
+    # DB_POOL_MAX_SIZE.
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": env_int("DB_POOL_MIN_SIZE", 1),
+        "min_size": env_int("DB_POOL_MIN_SIZE", 4),
         "max_size": env_int("DB_POOL_MAX_SIZE", 10),
         "timeout": env_int("DB_POOL_TIMEOUT", 10),
     }

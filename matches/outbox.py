@@ -83,32 +83,64 @@ def _deliver_quietly(message_id: int, deliver: Callable[[], None] | None = None)
 
 def outbox_deliver(*, message_id: int, deliver: Callable[[], None] | None = None) -> bool:
     """Deliver one pending message; True if this call delivered it. ``deliver``: what runs in
-    place of the topic's handler (``outbox_add_all``'s ``deliver_first``)."""
+    place of the topic's handler (``outbox_add_all``'s ``deliver_first``).
+
+    One transaction holds the row locked while the message is delivered, so no other process
+    delivers it at the same time (a locked row is skipped, not waited for), and its delivery is
+    committed with the handler's writes: a handler that fails leaves none of them, and a process
+    that dies while delivering leaves the row pending (its connection's transaction is rolled
+    back). A failed attempt is recorded after that rollback (``_failed``)."""
+    try:
+        with transaction.atomic():
+            pending = OutboxMessage.objects.filter(pk=message_id, delivered_at__isnull=True)
+            if deliver is None:
+                message = pending.select_for_update(skip_locked=True).first()
+                if message is None:
+                    return False  # delivered already, or another process is delivering it now
+                pending.update(delivered_at=timezone.now())
+                run = functools.partial(_HANDLERS[message.topic], message.payload)
+            else:
+                # The first delivery from memory needs neither the topic nor the payload: the row
+                # is locked and marked by one statement (the same skip-locked lock, taken in a
+                # subquery), not read first, nor held in a savepoint (issue 17, P5: an action
+                # POST's first delivery was seven queries, BEGIN, SELECT ... FOR UPDATE,
+                # SAVEPOINT, RELEASE, UPDATE, COMMIT around the broadcast; now three).
+                locked = pending.select_for_update(skip_locked=True).values("pk")
+                if not OutboxMessage.objects.filter(pk__in=locked).update(delivered_at=timezone.now()):
+                    return False
+                run = deliver
+            try:
+                run()
+            except Exception as exc:
+                raise _DeliveryFailed from exc  # rolls the transaction back, the mark with it
+    except _DeliveryFailed as failed:
+        _failed(message_id, failed.__cause__)
+        return False
+    return True
+
+
+class _DeliveryFailed(Exception):
+    """A handler (or ``deliver``) raised; its exception is the cause. The database's own errors
+    around it (reaching the row, the commit) are not this: they propagate, as the sweeper's task
+    must fail during an outage (tests/hardening/test_database_outage.py)."""
+
+
+def _failed(message_id: int, exc: Exception) -> None:
+    """Record a failed attempt and when to try again (its transaction was rolled back first)."""
     with transaction.atomic():
         message = (
             OutboxMessage.objects.select_for_update(skip_locked=True)
             .filter(pk=message_id, delivered_at__isnull=True)
             .first()
         )
-        if message is None:
-            return False  # delivered already, or another process is delivering it now
-        try:
-            with transaction.atomic():  # a savepoint: a failing handler leaves none of its writes
-                if deliver is None:
-                    _HANDLERS[message.topic](message.payload)
-                else:
-                    deliver()
-        except Exception as exc:
-            message.attempts += 1
-            delay = min(BACKOFF_CAP, BACKOFF_START * 2 ** (message.attempts - 1))
-            message.available_at = timezone.now() + timedelta(seconds=delay)
-            message.last_error = f"{type(exc).__name__}: {exc}"[:2000]
-            message.save(update_fields=["attempts", "available_at", "last_error"])
-            log.warning("outbox: %s failed (attempt %s): %s", message, message.attempts, message.last_error)
-            return False
-        message.delivered_at = timezone.now()
-        message.save(update_fields=["delivered_at"])
-        return True
+        if message is None:  # another process took it meanwhile (and records its own attempt)
+            return
+        message.attempts += 1
+        delay = min(BACKOFF_CAP, BACKOFF_START * 2 ** (message.attempts - 1))
+        message.available_at = timezone.now() + timedelta(seconds=delay)
+        message.last_error = f"{type(exc).__name__}: {exc}"[:2000]
+        message.save(update_fields=["attempts", "available_at", "last_error"])
+        log.warning("outbox: %s failed (attempt %s): %s", message, message.attempts, message.last_error)
 
 
 def outbox_sweep(*, limit: int = 500, now=None) -> int:

@@ -13,8 +13,9 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Exists, OuterRef, Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from audit.chain import SALTED_SCHEME
@@ -389,9 +390,20 @@ def check_seat_holder(*, match: Match, user: AbstractBaseUser, seat: int) -> Sea
 
 def match_seats(*, match: Match) -> list[Seat]:
     """The match's seats with their users, read once per command: the seat check, the bots'
-    turn and the closing line share this one read (seats never change once a match exists)."""
+    turn, the closing line and the broadcast share this one read (seats never change once a
+    match exists).
+
+    The read also tells which seats have partners (a team sharing a seat), and a seat without
+    any is given its empty partners at once: a command's broadcast labels every seat
+    (``Seat.label``), and asking for partners nobody has was a query of its own after the commit
+    in every action POST (issue 17, P5). A team's seat reads its partners when they are asked for."""
     if "seats" not in getattr(match, "_prefetched_objects_cache", {}):
-        prefetch_related_objects([match], Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        teams = Exists(Seat.partners.through.objects.filter(seat_id=OuterRef("pk")))
+        seats = Seat.objects.select_related("user").annotate(has_partners=teams)
+        prefetch_related_objects([match], Prefetch("seats", queryset=seats))
+        alone = [s for s in match.seats.all() if not s.has_partners]
+        # An empty queryset is never sent to the database: this fills the cache and reads nothing.
+        prefetch_related_objects(alone, Prefetch("partners", queryset=get_user_model().objects.none()))
     return list(match.seats.all())
 
 

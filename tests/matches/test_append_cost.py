@@ -158,13 +158,14 @@ def test_the_move_that_ends_a_match_writes_its_three_outbox_messages_in_one_inse
     # Written with the closing event, delivered only once the commit is done.
     assert all(r.delivered_at is None for r in rows[-3:])
     assert len(_reads_of(queries, "matches_seat")) == 1, "the seats are read once, with their users"
-    # The winner's name: the users came with the seats; a team's partners are one read for all seats.
-    assert len(_reads_of(queries, "auth_user")) == 1
+    # The winner's name: the users came with the seats, and the seats' read told that none has
+    # partners (a team's would be one read for all seats).
+    assert not _reads_of(queries, "auth_user")
     assert len(_writes_to(queries, "matches_event")) == 1, "the move and the closing event in one statement"
     assert len(_writes_to(queries, "matches_matchlog")) == 1
-    # SAVEPOINT; match and stream locked together; seats; the partners (for the winner's name); the
-    # move's and the closing event; their log lines; the match saved; the outbox; RELEASE.
-    assert len(queries) == 9, [q["sql"][:80] for q in queries]
+    # SAVEPOINT; match and stream locked together; seats; the move's and the closing event; their
+    # log lines; the match saved; the outbox; RELEASE.
+    assert len(queries) == 8, [q["sql"][:80] for q in queries]
     finished = fresh(match)
     assert finished.status == Match.Status.FINISHED
     assert finished.log.last().text.startswith("Match over.")

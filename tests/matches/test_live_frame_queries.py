@@ -61,13 +61,14 @@ def play(match, clients, sent, moves: int) -> None:
         yield queries
 
 
-def test_a_moves_frames_ask_for_the_seats_partners_once(make_user, client_for, monkeypatch):
+def test_a_moves_frames_ask_nothing_when_no_seat_has_partners(make_user, client_for, monkeypatch):
+    # The command's read of its seats told that none has partners (services.match_seats).
     alice, bob = make_user("alice"), make_user("bob")
     match = new_duel(alice, bob)
     clients = {0: client_for(alice), 1: client_for(bob)}
     sent = frames_and_queries(monkeypatch)
     for queries in play(match, clients, sent, 4):
-        assert len(queries) == 1 and "matches_seat_partners" in queries[0], queries
+        assert queries == []
 
 
 def test_a_teams_partners_are_read_once_for_all_the_frames_and_named_in_each(make_user, client_for, monkeypatch):
@@ -79,3 +80,13 @@ def test_a_teams_partners_are_read_once_for_all_the_frames_and_named_in_each(mak
     for queries in play(match, clients, sent, 3):
         assert len(queries) == 1, queries
     assert "alice & carol" in read_frames(match, 0)[0][1]
+
+
+def test_a_partner_still_acts_for_a_teams_seat(make_user, client_for, monkeypatch):
+    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
+    match = new_duel(alice, bob)
+    Seat.objects.get(match=match, index=0).partners.add(carol)
+    clients = {0: client_for(carol), 1: client_for(bob)}
+    sent = frames_and_queries(monkeypatch)
+    for queries in play(match, clients, sent, 3):
+        assert len(queries) == 1, queries

@@ -224,3 +224,28 @@ def test_the_sweeper_forgets_delivered_messages_after_two_days_and_keeps_pending
     outbox_sweep(now=timezone.now() + timedelta(days=3), limit=0)
     assert OutboxMessage.objects.filter(delivered_at__isnull=False).count() == 0
     assert pending().count() == 1
+
+
+def test_a_handler_that_fails_leaves_none_of_its_writes_and_its_message_pending(monkeypatch, make_user):
+    from django.contrib.auth import get_user_model
+
+    from matches import outbox
+
+    def write_then_fail(payload):
+        make_user(payload["name"])
+        raise RuntimeError("the receiver fell over")
+
+    monkeypatch.setitem(outbox._HANDLERS, "test.write_then_fail", write_then_fail)
+    message = OutboxMessage.objects.create(
+        topic="test.write_then_fail", payload={"name": "ghost"}, available_at=timezone.now()
+    )
+    assert outbox.outbox_deliver(message_id=message.pk) is False
+    assert not get_user_model().objects.filter(username="ghost").exists()
+    message.refresh_from_db()
+    assert message.delivered_at is None and message.attempts == 1 and "fell over" in message.last_error
+
+    monkeypatch.setitem(outbox._HANDLERS, "test.write_then_fail", lambda payload: make_user(payload["name"]))
+    assert outbox_sweep(now=timezone.now() + timedelta(minutes=10)) == 1
+    assert get_user_model().objects.filter(username="ghost").exists()  # committed with its delivery
+    message.refresh_from_db()
+    assert message.delivered_at is not None

@@ -1,0 +1,96 @@
+"""The outbox's first delivery of a broadcast from memory (issue 17, P5): right after an action's
+commit, in the request, it locks and marks its row in one statement instead of reading it under
+a lock and delivering in a savepoint (seven queries around every move's broadcast, three now), and
+keeps what the lock was for: a message the sweeper is delivering is neither delivered again nor
+waited for, and a delivery that fails leaves its message pending for the sweeper."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from matches.models import OutboxMessage
+from matches.outbox import outbox_deliver
+
+from .helpers import first_legal, fresh, new_duel
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def a_pending_message() -> OutboxMessage:
+    return OutboxMessage.objects.create(
+        topic="match.broadcast", payload={"match_id": str(uuid.uuid4()), "head_seq": 1}, available_at=timezone.now()
+    )
+
+
+def test_a_first_delivery_skips_a_message_the_sweeper_holds_without_waiting_and_delivers_it_once_after():
+    message = a_pending_message()
+    held, release = threading.Event(), threading.Event()
+
+    def sweeper_delivering():
+        try:
+            with transaction.atomic():
+                OutboxMessage.objects.select_for_update().get(pk=message.pk)
+                held.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    sweeper = threading.Thread(target=sweeper_delivering)
+    sweeper.start()
+    try:
+        assert held.wait(5)
+        sent = []
+        started = time.monotonic()
+        assert outbox_deliver(message_id=message.pk, deliver=lambda: sent.append("frames")) is False
+        # Skipped, not waited for: the request answers while the sweeper still holds the row.
+        assert time.monotonic() - started < 5 and sent == []
+    finally:
+        release.set()
+        sweeper.join()
+    message.refresh_from_db()
+    assert message.delivered_at is None and message.attempts == 0
+    assert outbox_deliver(message_id=message.pk, deliver=lambda: sent.append("frames")) is True
+    assert outbox_deliver(message_id=message.pk, deliver=lambda: sent.append("frames")) is False
+    assert sent == ["frames"]
+    message.refresh_from_db()
+    assert message.delivered_at is not None
+
+
+def test_a_first_delivery_that_fails_leaves_its_message_pending_with_the_attempt_recorded():
+    message = a_pending_message()
+
+    def redis_gone():
+        raise ConnectionError("Redis went away")
+
+    assert outbox_deliver(message_id=message.pk, deliver=redis_gone) is False
+    message.refresh_from_db()
+    assert message.delivered_at is None and message.attempts == 1
+    assert "Redis went away" in message.last_error and message.available_at > timezone.now()
+
+
+def test_an_action_posts_first_delivery_locks_and_marks_its_message_in_one_statement(make_user, client_for):
+    alice, bob = make_user("alice"), make_user("bob")
+    match = new_duel(alice, bob)
+    client = client_for(bob)
+    body = {"seat": 1, "action": first_legal(client, match, 1)[0], "expected_seq": fresh(match).state_seq}
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(
+            f"/api/matches/{match.id}/actions/", {**body, "event_id": str(uuid.uuid4())}, format="json"
+        )
+    assert response.status_code == 201, response.content
+    sql = [q["sql"] for q in queries]
+    committed = sql.index("COMMIT")  # the command's; what follows is its delivery
+    after = sql[committed + 1 :]
+    touching = [s for s in after if "matches_outboxmessage" in s]
+    assert len(touching) == 1 and touching[0].startswith("UPDATE") and "SKIP LOCKED" in touching[0], after
+    assert not [s for s in sql if "SAVEPOINT" in s], sql
+    # The seats' empty partners came with the seats' read (an EXISTS in it): none read after the commit.
+    assert not [s for s in after if "matches_seat_partners" in s], after
+    assert OutboxMessage.objects.filter(delivered_at__isnull=True).count() == 0
