@@ -27,20 +27,7 @@ from engines.base import IllegalAction
 from engines.treecopy import copy_tree
 
 from . import geometry, groups, legal, rules
-from .state import (
-    State,
-    board,
-    board_changed,
-    can_pay,
-    controls,
-    overlay_at,
-    pack,
-    pay_splits,
-    push_new,
-    rank,
-    rules_version,
-    terrain,
-)
+from .state import State, board, can_pay, controls, overlay_at, pack, pay_splits, push_new, rank, rules_version, terrain
 from .state import lower as lower_part
 
 _run = rules.run
@@ -278,7 +265,7 @@ def act_flip(s: State, m: dict, seat: int, action: dict) -> bool:
         return False
     _pay(s, "quick", how, m)
     o["face_up"] = not o["face_up"]  # WD-86, ruling A-27
-    board_changed(s)
+    rules.board_changed(s)
     return _then_act(s, seat, [{"step": "action_end"}], False)  # a flip is not quiet (``QUIET_ACTS``)
 
 
@@ -691,7 +678,7 @@ def place_overlay(s: State, st: dict, seat: int, action: dict) -> bool:
     kind = "challenge" if name == "place_challenge" else "terrain"
     what = action["terrain"] if kind == "terrain" else None
     s["overlays"].append({"kind": kind, "hex": action["hex"], "face_up": False, "what": what, "owner": seat})
-    board_changed(s)
+    rules.board_changed(s)
     _run(s)
     _check_lightning(s)  # an overlay placed is never quiet (``QUIET_STEPS``)
     return True
@@ -773,7 +760,7 @@ def choose_map(s: State, st: dict, seat: int, action: dict) -> bool:
         return False
     s["queue"].pop(0)
     s["map"] = mid
-    board_changed(s)
+    rules.board_changed(s)
     s["queue"].insert(0, {"step": "choose_joining", "seat": 1 - seat})
     _run(s)
     _check_lightning(s)  # a choice of the board is never quiet (``QUIET_STEPS``)
@@ -793,7 +780,7 @@ def choose_joining(s: State, st: dict, seat: int, action: dict) -> bool:
         return False
     s["queue"].pop(0)
     s["nexus"] = c
-    board_changed(s)
+    rules.board_changed(s)
     s["zone_half"] = [1 - half, half] if seat == 1 else [half, 1 - half]
     s["queue"].insert(0, {"step": "overlays"})
     _run(s)
