@@ -265,6 +265,7 @@ def act_flip(s: State, m: dict, seat: int, action: dict) -> bool:
         return False
     _pay(s, "quick", how, m)
     o["face_up"] = not o["face_up"]  # WD-86, ruling A-27
+    rules.board_changed(s)
     return _then_act(s, seat, [{"step": "action_end"}], False)  # a flip is not quiet (``QUIET_ACTS``)
 
 
@@ -677,6 +678,7 @@ def place_overlay(s: State, st: dict, seat: int, action: dict) -> bool:
     kind = "challenge" if name == "place_challenge" else "terrain"
     what = action["terrain"] if kind == "terrain" else None
     s["overlays"].append({"kind": kind, "hex": action["hex"], "face_up": False, "what": what, "owner": seat})
+    rules.board_changed(s)
     _run(s)
     _check_lightning(s)  # an overlay placed is never quiet (``QUIET_STEPS``)
     return True
@@ -758,6 +760,7 @@ def choose_map(s: State, st: dict, seat: int, action: dict) -> bool:
         return False
     s["queue"].pop(0)
     s["map"] = mid
+    rules.board_changed(s)
     s["queue"].insert(0, {"step": "choose_joining", "seat": 1 - seat})
     _run(s)
     _check_lightning(s)  # a choice of the board is never quiet (``QUIET_STEPS``)
@@ -777,6 +780,7 @@ def choose_joining(s: State, st: dict, seat: int, action: dict) -> bool:
         return False
     s["queue"].pop(0)
     s["nexus"] = c
+    rules.board_changed(s)
     s["zone_half"] = [1 - half, half] if seat == 1 else [half, 1 - half]
     s["queue"].insert(0, {"step": "overlays"})
     _run(s)
