@@ -836,8 +836,7 @@ def _prompt_actions(state: State, top: dict[str, Any], seat: int) -> list[Action
 
 
 def _keep_answers(state: State, seat: int, card: Any = None) -> list[Action]:
-    """The keep answers for every card in the hand, or (``card`` given) for the card whose index
-    equals it, compared as the listed actions are (1.0 names card 1)."""
+    """The keep answers for every card in the hand, or (``card`` given) for the card at that index."""
     hand = state["casters"][seat]["hand"]
     return [
         {"type": "keep", "card": i, "spell": slot, "section": sec}
@@ -852,26 +851,44 @@ def _keep_answers(state: State, seat: int, card: Any = None) -> list[Action]:
 # ======================================================================================================
 # validate asks whether an action is in legal_actions' list. Building the list to find one action
 # in it was most of a replay's cost (issue 17, P1), so each check below answers that membership
-# question for its action type without the list, with the list's equality: the same keys, and
-# values equal as Python compares them (1.0 and True name 1, as they did in the list).
-# tests/engines/spellcaster/test_direct_checks.py holds every check to the list over playouts, on
-# the legal actions and on near misses of them.
+# question for its action type without the list: the same keys, and values equal to the list's
+# and of the JSON type the list writes them in (RULES.md, "Answers are typed"). Python's list
+# equality would take 1.0 and True for 1 and 0 for False, so every check that compares a number or
+# a flag asks its type first (``type(v) is int``, on the path the check already takes: a check of
+# every field of every action cost 1.8% of the replay). Strings need no such test: no number
+# equals one. tests/engines/spellcaster/test_direct_checks.py holds every check to the list over
+# playouts, on the legal actions and on near misses of them, and test_answers_are_typed.py holds
+# every listed answer retyped to a refusal.
 
 
-def _whole(v: Any) -> int | None:
-    """The whole number a JSON value equals (1.0 and True equal 1), or None if it equals none."""
-    if isinstance(v, int):
-        return int(v)
-    if isinstance(v, float) and v.is_integer():
-        return int(v)
-    return None
+def _typed(action: Action) -> bool:
+    """Is ``action`` typed as the lists write it: its one flag (a Will answer's ``place``) a JSON
+    boolean, every number a JSON integer? Asked only of a refused action, for its reason: the
+    checks themselves test the type of each number they compare (RULES.md, "Answers are typed")."""
+    for k, v in action.items():
+        t = type(v)
+        if k == "place":
+            if t is not bool:
+                return False
+        elif t is bool or t is float:
+            return False
+        elif t is list:
+            for x in v:
+                if type(x) is bool or type(x) is float:
+                    return False
+    return True
 
 
 def _allowed(state: State, seat: int, action: Action) -> bool:
     """Whether ``action`` is in ``legal_actions(state, seat)``, for a seat that is to move."""
     kind = action["type"]
     if state["phase"] == "allocate":
-        return kind == "allocate" and action in [dict(a, type="allocate") for a in allocations()]
+        # The list's == takes false for 0 and 2.0 for 2: each point an int first.
+        return (
+            kind == "allocate"
+            and all(type(action.get(a)) is int for a in ATTRS)
+            and action in [dict(a, type="allocate") for a in allocations()]
+        )
     stack = state["stack"]
     if not stack:
         check = _TURN_CHECKS.get(kind)
@@ -890,7 +907,12 @@ def _allowed(state: State, seat: int, action: Action) -> bool:
 
 
 def _ok_conjure(state: State, seat: int, action: Action) -> bool:
-    return len(action) == 2 and "cards" in action and action["cards"] in (3, 1) and bool(_turn_conjure(state, seat))
+    return (
+        len(action) == 2
+        and type(cards := action.get("cards")) is int  # not true for 1 (RULES.md, "Answers are typed")
+        and (cards == 3 or cards == 1)
+        and bool(_turn_conjure(state, seat))
+    )
 
 
 def _ok_rest(state: State, seat: int, action: Action) -> bool:
@@ -958,8 +980,8 @@ def _ok_keep(state: State, top: dict[str, Any], seat: int, action: Action) -> bo
     if len(action) != 4 or "card" not in action or "spell" not in action or "section" not in action:
         return False
     hand = state["casters"][seat]["hand"]
-    i, slot = _whole(action["card"]), _whole(action["spell"])
-    if i is None or slot is None or not 0 <= i < len(hand):
+    i, slot = action["card"], action["spell"]
+    if type(i) is not int or type(slot) is not int or not 0 <= i < len(hand):
         return False
     return slot_fits(state, seat, slot, action["section"], hand[i]["id"])
 
@@ -980,9 +1002,9 @@ def _ok_keep_none(state: State, top: dict[str, Any], seat: int, action: Action) 
 def _ok_place(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
     if len(action) != 3 or "spell" not in action or "section" not in action:
         return False
-    slot = _whole(action["spell"])
+    slot = action["spell"]
     c = state["casters"][seat]
-    return slot is not None and slot_fits(state, seat, slot, action["section"], c["hand"][0]["id"])
+    return type(slot) is int and slot_fits(state, seat, slot, action["section"], c["hand"][0]["id"])
 
 
 def _ok_alone(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
@@ -1005,13 +1027,18 @@ def _ok_will(state: State, top: dict[str, Any], seat: int, action: Action) -> bo
         state["contest"]["stage"] == "offer"
         and len(action) == 2
         and "place" in action
-        and action["place"] in (True, False)
+        and type(action["place"]) is bool  # not 1 or 0.0 (RULES.md, "Answers are typed")
     )
 
 
 def _ok_contest(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
     con = state["contest"]
-    return con["stage"] != "offer" and len(action) == 2 and "with" in action and action["with"] in con["queue"]
+    return (
+        con["stage"] != "offer"
+        and len(action) == 2
+        and type(action.get("with")) is int
+        and action["with"] in con["queue"]
+    )
 
 
 def _ok_step(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
@@ -1027,11 +1054,14 @@ def _ok_return(state: State, top: dict[str, Any], seat: int, action: Action) -> 
         return False
     k, last = len(top["cards"]), -1
     for v in action["up"]:
-        w = _whole(v)
-        if w is None or not last < w < k:
+        if type(v) is not int or not last < v < k:
             return False
-        last = w
+        last = v
     return True
+
+
+def _ok_wild_next(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
+    return len(action) == 2 and type(action.get("seat")) is int and action["seat"] in _wild_candidates(state)
 
 
 _ANSWER_CHECKS = {
@@ -1046,10 +1076,12 @@ _ANSWER_CHECKS = {
     ("contest", "contest"): _ok_contest,
     ("steps", "step"): _ok_step,
     ("return", "return"): _ok_return,
+    ("wild_next", "wild_next"): _ok_wild_next,
 }
 
-#: The answers still checked against their prompt's list (the wild movement's, a few per round).
-_ANSWER_TYPES = {("wild_pick", "wild_pick"), ("wild_pick", "wild_pass"), ("wild_next", "wild_next")}
+#: The answers still checked against their prompt's list (the wild movement's picks, a few per
+#: round; a spell is named by a string, which no number equals).
+_ANSWER_TYPES = {("wild_pick", "wild_pick"), ("wild_pick", "wild_pass")}
 
 
 def _outcome_fits(state: State, outcome: Any) -> bool:
@@ -1076,6 +1108,11 @@ def _outcome_fits(state: State, outcome: Any) -> bool:
 
 def _explain(state: State, seat: int, action: Action) -> IllegalAction:
     """The reason an action is refused, with a stable code."""
+    if not _typed(action):
+        return IllegalAction(
+            "An action's numbers are whole numbers (not true, false or 1.0), and 'place' is true or false.",
+            code="bad_action",
+        )
     kind = action.get("type")
     if state["phase"] == "allocate":
         if kind != "allocate":

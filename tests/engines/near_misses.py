@@ -57,6 +57,45 @@ def near_misses(action: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def written_as_listed(action: dict[str, Any], legal: list[dict[str, Any]]) -> bool:
+    """``action`` is in ``legal`` with every field of the JSON type the list writes it in: for an
+    engine whose answers are typed (``true`` or ``1.0`` is not a count, ``1`` is not a flag)."""
+    return any(action == a and _same_types(action, a) for a in legal)
+
+
+def _same_types(a: Any, b: Any) -> bool:
+    if type(a) is not type(b):
+        return False
+    if type(a) is list:
+        return all(_same_types(x, y) for x, y in zip(a, b))
+    if type(a) is dict:
+        return all(_same_types(a[k], b[k]) for k in b)
+    return True
+
+
+def retyped(answer: dict[str, Any]) -> list[dict[str, Any]]:
+    """``answer`` with one number or flag written as another JSON type that Python finds equal: a
+    field's own value, or one item of a list it holds (a list compares item by item)."""
+    out = []
+    for k, v in answer.items():
+        if type(v) is list:
+            out += [
+                dict(answer, **{k: [*v[:i], x, *v[i + 1 :]]}) for i, item in enumerate(v) for x in _look_alikes(item)
+            ]
+        else:
+            out += [dict(answer, **{k: x}) for x in _look_alikes(v)]
+    return out
+
+
+def _look_alikes(v: Any) -> list[Any]:
+    """The values of other JSON types that Python finds equal to ``v`` (1.0 and true for 1)."""
+    if type(v) is bool:
+        return [int(v), float(v)]
+    if type(v) is int:
+        return [bool(v), float(v)] if v in (0, 1) else [float(v)]
+    return []
+
+
 def _key(action: Any) -> str:
     return json.dumps(action, sort_keys=True)
 
