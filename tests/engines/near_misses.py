@@ -74,25 +74,21 @@ def _same_types(a: Any, b: Any) -> bool:
 
 
 def retyped(answer: dict[str, Any]) -> list[dict[str, Any]]:
-    """``answer`` with one number or flag written as another JSON type that Python finds equal: a
-    field's own value, or one item of a list it holds (a list compares item by item)."""
-    out = []
-    for k, v in answer.items():
-        if type(v) is list:
-            out += [
-                dict(answer, **{k: [*v[:i], x, *v[i + 1 :]]}) for i, item in enumerate(v) for x in _look_alikes(item)
-            ]
-        else:
-            out += [dict(answer, **{k: x}) for x in _look_alikes(v)]
-    return out
+    """``answer`` with one number or flag, wherever it lies (a field, an item of a list, a field of
+    a dict within), written as another JSON type that Python finds equal: 1.0 or true for 1, 0 or
+    0.0 for false. A membership test in the listed actions takes every one of them."""
+    return _retyped(answer)
 
 
-def _look_alikes(v: Any) -> list[Any]:
-    """The values of other JSON types that Python finds equal to ``v`` (1.0 and true for 1)."""
-    if type(v) is bool:
-        return [int(v), float(v)]
-    if type(v) is int:
-        return [bool(v), float(v)] if v in (0, 1) else [float(v)]
+def _retyped(value: Any) -> list[Any]:
+    if type(value) is dict:
+        return [{**value, k: x} for k, v in value.items() for x in _retyped(v)]
+    if type(value) is list:
+        return [[*value[:i], x, *value[i + 1 :]] for i, v in enumerate(value) for x in _retyped(v)]
+    if type(value) is bool:
+        return [int(value), float(value)]
+    if type(value) is int:
+        return [bool(value), float(value)] if value in (0, 1) else [float(value)]
     return []
 
 
