@@ -385,13 +385,17 @@ class SpellCasterEngine(Engine):
                 and type(outcome) is list
                 and len(outcome) == 1
                 and type(o := outcome[0]) is int
-                and 0 <= o < len(state["casters"][top["seat"]]["pool"][top["element"]])
+                and 0 <= o < len(pool := (c := state["casters"][top["seat"]])["pool"][top["element"]])
             ):
-                st = state if owned else _copy(state)
+                if owned:
+                    st = state
+                else:  # the copy's own caster and deck
+                    st = _copy(state)
+                    c = st["casters"][top["seat"]]
+                    pool = c["pool"][top["element"]]
                 stack = st["stack"]
                 stack.pop()
-                c = st["casters"][top["seat"]]
-                c["hand"].append({"id": c["pool"][top["element"]].pop(o), "open": False})
+                c["hand"].append({"id": pool.pop(o), "open": False})
                 if stack and (top := stack[-1])["p"] == "draw" and st["alive"].count(True) > 1:
                     _card_drawn(st, top)
                     return st
@@ -471,10 +475,41 @@ class SpellCasterEngine(Engine):
                 # A draw answering its prompt: validate's check and the handler, without validate.
                 st = state if owned else _copy(state)
                 _on_draw(st, seat, action, top := st["stack"][-1])
-                if st["stack"][-1] is top and st["alive"].count(True) > 1:
-                    _card_drawn(st, top)  # a face-up card taken
-                elif st["stack"][-1]["p"] != "deal" or st["alive"].count(True) <= 1:
-                    _settle(st)  # (a deal waits for its chance outcome)
+                if st["alive"].count(True) <= 1:
+                    _settle(st)
+                elif st["stack"][-1] is top:
+                    _card_drawn(st, top)  # a face-up card taken (a deal waits for its chance outcome)
+                return st
+            elif (
+                state["stack"]
+                and (top := state["stack"][-1])["p"] == "steps"
+                and type(action) is dict
+                and action.get("type") == "step"
+                and type(seat) is int
+                and seat == top["seat"]
+                and state["phase"] == "play"
+                and len(action) == 2
+                and (sp := spell_at(state, top["spell"])) is not None
+                and action.get("to") in B.along(sp["point"], _ELEMENT_OF[sp["motion"][top["card"]]["id"]])
+            ):
+                # A familiar's step answering its prompt: validate's _ok_step and _on_step, and
+                # when nothing was struck and the card has steps left, what _settle's _auto finds
+                # (the prompt waits), without a second and third spell_at (a step cost twice a
+                # draw; issue 17, P1).
+                if owned:
+                    st = state
+                else:  # the copy's own prompt and spell
+                    st = _copy(state)
+                    top = st["stack"][-1]
+                    sp = spell_at(st, top["spell"])
+                _on_step(st, seat, action, top, sp)
+                stack = st["stack"]
+                if stack and stack[-1] is top and top["left"] > 0 and st["alive"].count(True) > 1:
+                    # Not struck (a strike pops the prompt), and the card's colour leads on from
+                    # ``to``: at least back along the path just taken (every path is walked both
+                    # ways, test_fold_shortcuts.py), so _auto's test of it is not asked here.
+                    return st
+                _settle(st)
                 return st
             self.validate(state, seat, action)
             st = state if owned else _copy(state)
@@ -585,8 +620,10 @@ def _spells(state: State) -> list[tuple[int, int, dict[str, Any]]]:
 
 
 def spell_at(state: State, r: str) -> dict[str, Any] | None:
-    parts = _REF_PARTS.get(r) if type(r) is str else None
-    owner, slot = parts if parts is not None else unref(r)
+    try:
+        owner, slot = _REF_PARTS[r]
+    except (KeyError, TypeError):  # not a usual name (unref refuses what is not a name at all)
+        owner, slot = unref(r)
     if not 0 <= owner < state["n"]:
         return None
     display = state["casters"][owner]["display"]
@@ -1484,18 +1521,24 @@ def _on_contest(st: State, seat: int, action: Action, top: dict[str, Any]) -> No
     con["stage"] = "roll"
 
 
-def _on_step(st: State, seat: int, action: Action, top: dict[str, Any]) -> None:
+def _on_step(st: State, seat: int, action: Action, top: dict[str, Any], sp: dict[str, Any] | None = None) -> None:
+    """``sp``: the stepping spell, when the caller has it from ``st`` (apply_in_place's shortcut)."""
     r = top["spell"]
-    sp = spell_at(st, r)
-    sp["point"] = action["to"]
+    if sp is None:
+        sp = spell_at(st, r)
+    sp["point"] = to = action["to"]
     top["left"] -= 1
-    struck = [s for s in range(st["n"]) if st["alive"][s] and st["casters"][s]["point"] == action["to"]]
-    if struck:
-        # SC L193-194, SC-R19: the spell strikes; its remaining motion is lost.
-        st["stack"].pop()
-        if top.get("wild"):
-            _wild_done(st, r)
-        _impact(st, r)
+    casters, alive = st["casters"], st["alive"]
+    for s in range(st["n"]):
+        if alive[s] and casters[s]["point"] == to:
+            break
+    else:
+        return  # nobody stands there
+    # SC L193-194, SC-R19: the spell strikes; its remaining motion is lost.
+    st["stack"].pop()
+    if top.get("wild"):
+        _wild_done(st, r)
+    _impact(st, r)
 
 
 def _on_return(st: State, seat: int, action: Action, top: dict[str, Any]) -> None:

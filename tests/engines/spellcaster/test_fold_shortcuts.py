@@ -1,6 +1,6 @@
 """apply_in_place takes the commonest events by shortcuts (issue 17, P1): the deal and the face-up
-draw that end a draw (_card_drawn), the end of a turn with every spell still building (_quiet),
-the envelope read without a test of each key. Each must leave the very state the general path
+draw that end a draw (_card_drawn), the end of a turn with every spell still building (_quiet), a
+familiar's step, the envelope read without a test of each key. Each must leave the very state the general path
 leaves (validate, the event's handler, then _settle), refuse what it refuses, and write nothing then."""
 
 import copy
@@ -10,7 +10,9 @@ import pytest
 
 from engines.base import IllegalAction
 from engines.chance import check_outcome
+from engines.spellcaster import board as B
 from engines.spellcaster import engine as sc
+from engines.spellcaster.board import ELEMENTS
 
 from .helpers import E, act, at, fresh_turn, started
 from .playouts import playout
@@ -36,7 +38,14 @@ def dump(state) -> str:
 
 
 def test_every_event_of_a_playout_folds_to_the_state_the_general_path_leaves():
-    met = {"quiet end": 0, "busy end": 0, "draw ended by a deal": 0, "draw ended face up": 0}
+    met = {
+        "quiet end": 0,
+        "busy end": 0,
+        "draw ended by a deal": 0,
+        "draw ended face up": 0,
+        "step, steps left": 0,
+        "step, the card's last or a strike": 0,
+    }
 
     def every(before, event, after):
         want = general(before, event)
@@ -44,6 +53,9 @@ def test_every_event_of_a_playout_folds_to_the_state_the_general_path_leaves():
         action = event.get("action") or {}
         if action.get("type") == "end_turn":
             met["quiet end" if sc._quiet(before) else "busy end"] += 1
+        elif action.get("type") == "step":
+            goes_on = want["stack"] and want["stack"][-1]["p"] == "steps" and want["stack"][-1]["left"] > 0
+            met["step, steps left" if goes_on else "step, the card's last or a strike"] += 1
         elif before["stack"] and want["stack"] and want["stack"][-1]["p"] in ("keep", "place"):
             met["draw ended by a deal" if event["kind"] == "chance" else "draw ended face up"] += 1
 
@@ -71,6 +83,15 @@ def test_a_draw_cut_short_by_its_decks_ends_in_the_question_the_general_path_ask
     assert dump(folded) == dump(general(st, event))
     (draw,) = [prompt for prompt in st["stack"] if prompt["p"] == "draw"]
     assert draw["left"] - face_up == 2 and folded["stack"] == [{"p": "keep", "seat": 0}]
+
+
+def test_every_path_is_walked_both_ways_so_a_step_always_has_one_onward_of_its_colour():
+    # The step shortcut leaves the steps prompt waiting without asking _auto's question (is there
+    # a path of the card's colour onward?): the path just taken leads back.
+    for point in B.points():
+        for element in ELEMENTS:
+            for onto in B.along(point, element):
+                assert point in B.along(onto, element), (point, element, onto)
 
 
 ENVELOPES = [
