@@ -535,11 +535,11 @@ class Annihilageddon(Engine):
             if len(action) != 3 or "slot" not in action:
                 return None
             slot = action["slot"]
-            # JSON's true is not slot 1, though Python's True == 1: a bool is refused as a prompt's
-            # answer is (_answer_offered). A whole float (1.0) stays slot 1, as it always bought.
-            slot = int(slot) if type(slot) is int or (type(slot) is float and slot.is_integer()) else None
+            # A slot is a JSON integer, as the list writes it: true and 1.0 are not slot 1, though
+            # Python's True == 1.0 == 1 (RULES.md, "Actions and prompts"); refused as a prompt's
+            # answer is (_answer_offered).
             lineup = state["lineup"]
-            if slot is None or not 0 <= slot < len(lineup) or not lineup[slot]:
+            if type(slot) is not int or not 0 <= slot < len(lineup) or not lineup[slot]:
                 return None
             cost = CARDS[lineup[slot]]["cost"]
         elif len(action) != 2:
@@ -870,8 +870,7 @@ class Annihilageddon(Engine):
         t = st["turn"]
         src = action["from"]
         if src == "lineup":
-            # validate takes 3.0 for slot 3 (as the legal list compares it); a list index must be an int.
-            slot = int(action["slot"])
+            slot = action["slot"]  # an int: _buy_cost refuses any other type
             cid = st["lineup"][slot]
             st["lineup"][slot] = None
         elif src == "wild_magic":

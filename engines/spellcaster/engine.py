@@ -352,12 +352,21 @@ class SpellCasterEngine(Engine):
     def apply_in_place(self, state: State, event: dict[str, Any], owned: bool = True) -> State:
         """``owned`` False is ``apply``: the state is copied after the checks, before any write.
         (One method for both, so the in-place fold pays no extra call per event.)"""
-        # event_kind's own first tests, without its call (the envelope of every event)
-        kind = event.get("kind") if type(event) is dict else None
-        if kind == "action":
-            if len(event) != 3 or "seat" not in event or "action" not in event:
+        # event_kind's exact envelope, without its call: an action of three keys with "seat" and
+        # "action" among them has exactly its keys, and reading them is the test (the fold needs
+        # them anyway; a test of each key first was a tenth of a deal's fast path). Anything else
+        # (a key missing, a list or a string for an event) goes to event_kind, which refuses it.
+        # The try costs nothing until it catches (Python 3.11's exceptions).
+        try:
+            kind = event["kind"]
+            if kind == "action" and len(event) == 3:
+                seat = event["seat"]
+                action = event["action"]
+            elif kind == "chance" and len(event) == 2:
+                outcome = event["outcome"]
+            else:
                 kind = event_kind(event)
-        elif kind != "chance" or len(event) != 2 or "outcome" not in event:
+        except (TypeError, KeyError):
             kind = event_kind(event)
         if state["phase"] == "over":
             raise IllegalAction("The contest is over; nothing more can happen.", code="game_over")
@@ -366,7 +375,6 @@ class SpellCasterEngine(Engine):
         # Nothing of an event is stored as a container: the handlers keep only its numbers and
         # strings (a return's list is read into a set), so an owned state needs no copy of it.
         if kind == "chance":
-            outcome = event["outcome"]
             stack = state["stack"]
             # A card dealt from a face-down deck (nearly every chance event): _outcome_fits,
             # _apply_chance and what _settle does next, without their calls.
@@ -377,21 +385,20 @@ class SpellCasterEngine(Engine):
                 and type(outcome) is list
                 and len(outcome) == 1
                 and type(o := outcome[0]) is int
-                and 0 <= o < len(state["casters"][top["seat"]]["pool"][top["element"]])
+                and 0 <= o < len(pool := (c := state["casters"][top["seat"]])["pool"][top["element"]])
             ):
-                st = state if owned else _copy(state)
+                if owned:
+                    st = state
+                else:  # the copy's own caster and deck
+                    st = _copy(state)
+                    c = st["casters"][top["seat"]]
+                    pool = c["pool"][top["element"]]
                 stack = st["stack"]
                 stack.pop()
-                c = st["casters"][top["seat"]]
-                c["hand"].append({"id": c["pool"][top["element"]].pop(o), "open": False})
-                if (
-                    stack
-                    and (top := stack[-1])["p"] == "draw"
-                    and top["left"] > 0
-                    and st["alive"].count(True) > 1
-                    and has_draw_source(st, top["seat"])
-                ):
-                    return st  # the draw goes on: what _settle would find first
+                c["hand"].append({"id": pool.pop(o), "open": False})
+                if stack and (top := stack[-1])["p"] == "draw" and st["alive"].count(True) > 1:
+                    _card_drawn(st, top)
+                    return st
                 _settle(st)
                 return st
             if not _outcome_fits(state, outcome):
@@ -402,7 +409,6 @@ class SpellCasterEngine(Engine):
             st = state if owned else _copy(state)
             _apply_chance(st, outcome)
         else:
-            seat, action = event["seat"], event["action"]
             # The commonest turn actions, checked and settled here when validate would go
             # straight to their check and _settle has little to do (end the turn, let it go on,
             # leave a draw waiting): the seat whose turn it is, no prompt, no wild movement,
@@ -424,10 +430,17 @@ class SpellCasterEngine(Engine):
                 and state["alive"].count(True) > 1
             ):
                 if atype == "end_turn":
-                    if len(action) == 1 and not _owes(state, seat):
-                        st = state if owned else _copy(state)
-                        _turn_ends(st, seat)
-                        return st
+                    if len(action) == 1:
+                        if _quiet(state):
+                            # Nothing owed, nothing to lapse, nothing wild (two thirds of the
+                            # ends of turns): the handover without the scans that find so.
+                            st = state if owned else _copy(state)
+                            _turn_ends(st, seat, True)
+                            return st
+                        if not _owes(state, seat):
+                            st = state if owned else _copy(state)
+                            _turn_ends(st, seat)
+                            return st
                 elif atype == "move":
                     if _ok_move(state, seat, action):
                         st = state if owned else _copy(state)
@@ -461,9 +474,42 @@ class SpellCasterEngine(Engine):
             ):
                 # A draw answering its prompt: validate's check and the handler, without validate.
                 st = state if owned else _copy(state)
-                _on_draw(st, seat, action, st["stack"][-1])
-                if st["stack"][-1]["p"] != "deal" or st["alive"].count(True) <= 1:
-                    _settle(st)  # a face-up card taken (a deal waits for its chance outcome)
+                _on_draw(st, seat, action, top := st["stack"][-1])
+                if st["alive"].count(True) <= 1:
+                    _settle(st)
+                elif st["stack"][-1] is top:
+                    _card_drawn(st, top)  # a face-up card taken (a deal waits for its chance outcome)
+                return st
+            elif (
+                state["stack"]
+                and (top := state["stack"][-1])["p"] == "steps"
+                and type(action) is dict
+                and action.get("type") == "step"
+                and type(seat) is int
+                and seat == top["seat"]
+                and state["phase"] == "play"
+                and len(action) == 2
+                and (sp := spell_at(state, top["spell"])) is not None
+                and action.get("to") in B.along(sp["point"], _ELEMENT_OF[sp["motion"][top["card"]]["id"]])
+            ):
+                # A familiar's step answering its prompt: validate's _ok_step and _on_step, and
+                # when nothing was struck and the card has steps left, what _settle's _auto finds
+                # (the prompt waits), without a second and third spell_at (a step cost twice a
+                # draw; issue 17, P1).
+                if owned:
+                    st = state
+                else:  # the copy's own prompt and spell
+                    st = _copy(state)
+                    top = st["stack"][-1]
+                    sp = spell_at(st, top["spell"])
+                _on_step(st, seat, action, top, sp)
+                stack = st["stack"]
+                if stack and stack[-1] is top and top["left"] > 0 and st["alive"].count(True) > 1:
+                    # Not struck (a strike pops the prompt), and the card's colour leads on from
+                    # ``to``: at least back along the path just taken (every path is walked both
+                    # ways, test_fold_shortcuts.py), so _auto's test of it is not asked here.
+                    return st
+                _settle(st)
                 return st
             self.validate(state, seat, action)
             st = state if owned else _copy(state)
@@ -574,8 +620,10 @@ def _spells(state: State) -> list[tuple[int, int, dict[str, Any]]]:
 
 
 def spell_at(state: State, r: str) -> dict[str, Any] | None:
-    parts = _REF_PARTS.get(r) if type(r) is str else None
-    owner, slot = parts if parts is not None else unref(r)
+    try:
+        owner, slot = _REF_PARTS[r]
+    except (KeyError, TypeError):  # not a usual name (unref refuses what is not a name at all)
+        owner, slot = unref(r)
     if not 0 <= owner < state["n"]:
         return None
     display = state["casters"][owner]["display"]
@@ -836,8 +884,7 @@ def _prompt_actions(state: State, top: dict[str, Any], seat: int) -> list[Action
 
 
 def _keep_answers(state: State, seat: int, card: Any = None) -> list[Action]:
-    """The keep answers for every card in the hand, or (``card`` given) for the card whose index
-    equals it, compared as the listed actions are (1.0 names card 1)."""
+    """The keep answers for every card in the hand, or (``card`` given) for the card at that index."""
     hand = state["casters"][seat]["hand"]
     return [
         {"type": "keep", "card": i, "spell": slot, "section": sec}
@@ -852,26 +899,44 @@ def _keep_answers(state: State, seat: int, card: Any = None) -> list[Action]:
 # ======================================================================================================
 # validate asks whether an action is in legal_actions' list. Building the list to find one action
 # in it was most of a replay's cost (issue 17, P1), so each check below answers that membership
-# question for its action type without the list, with the list's equality: the same keys, and
-# values equal as Python compares them (1.0 and True name 1, as they did in the list).
-# tests/engines/spellcaster/test_direct_checks.py holds every check to the list over playouts, on
-# the legal actions and on near misses of them.
+# question for its action type without the list: the same keys, and values equal to the list's
+# and of the JSON type the list writes them in (RULES.md, "Answers are typed"). Python's list
+# equality would take 1.0 and True for 1 and 0 for False, so every check that compares a number or
+# a flag asks its type first (``type(v) is int``, on the path the check already takes: a check of
+# every field of every action cost 1.8% of the replay). Strings need no such test: no number
+# equals one. tests/engines/spellcaster/test_direct_checks.py holds every check to the list over
+# playouts, on the legal actions and on near misses of them, and test_answers_are_typed.py holds
+# every listed answer retyped to a refusal.
 
 
-def _whole(v: Any) -> int | None:
-    """The whole number a JSON value equals (1.0 and True equal 1), or None if it equals none."""
-    if isinstance(v, int):
-        return int(v)
-    if isinstance(v, float) and v.is_integer():
-        return int(v)
-    return None
+def _typed(action: Action) -> bool:
+    """Is ``action`` typed as the lists write it: its one flag (a Will answer's ``place``) a JSON
+    boolean, every number a JSON integer? Asked only of a refused action, for its reason: the
+    checks themselves test the type of each number they compare (RULES.md, "Answers are typed")."""
+    for k, v in action.items():
+        t = type(v)
+        if k == "place":
+            if t is not bool:
+                return False
+        elif t is bool or t is float:
+            return False
+        elif t is list:
+            for x in v:
+                if type(x) is bool or type(x) is float:
+                    return False
+    return True
 
 
 def _allowed(state: State, seat: int, action: Action) -> bool:
     """Whether ``action`` is in ``legal_actions(state, seat)``, for a seat that is to move."""
     kind = action["type"]
     if state["phase"] == "allocate":
-        return kind == "allocate" and action in [dict(a, type="allocate") for a in allocations()]
+        # The list's == takes false for 0 and 2.0 for 2: each point an int first.
+        return (
+            kind == "allocate"
+            and all(type(action.get(a)) is int for a in ATTRS)
+            and action in [dict(a, type="allocate") for a in allocations()]
+        )
     stack = state["stack"]
     if not stack:
         check = _TURN_CHECKS.get(kind)
@@ -890,7 +955,12 @@ def _allowed(state: State, seat: int, action: Action) -> bool:
 
 
 def _ok_conjure(state: State, seat: int, action: Action) -> bool:
-    return len(action) == 2 and "cards" in action and action["cards"] in (3, 1) and bool(_turn_conjure(state, seat))
+    return (
+        len(action) == 2
+        and type(cards := action.get("cards")) is int  # not true for 1 (RULES.md, "Answers are typed")
+        and (cards == 3 or cards == 1)
+        and bool(_turn_conjure(state, seat))
+    )
 
 
 def _ok_rest(state: State, seat: int, action: Action) -> bool:
@@ -912,6 +982,18 @@ def _ok_move(state: State, seat: int, action: Action) -> bool:
 
 def _ok_end_turn(state: State, seat: int, action: Action) -> bool:
     return len(action) == 1 and not _owes(state, seat)
+
+
+def _quiet(state: State) -> bool:
+    """Whether every spell on the displays is still building: none locked or launched (so an end
+    of turn owes nothing), none released (nothing lapses) and none wild (nothing moves at the
+    round's end). tests/engines/spellcaster/test_fold_shortcuts.py holds the end of turn it lets
+    through to the general one."""
+    for c in state["casters"]:
+        for sp in c["display"]:
+            if sp is not None and sp["state"] != "building":
+                return False
+    return True
 
 
 def _owes(state: State, seat: int) -> bool:
@@ -958,8 +1040,8 @@ def _ok_keep(state: State, top: dict[str, Any], seat: int, action: Action) -> bo
     if len(action) != 4 or "card" not in action or "spell" not in action or "section" not in action:
         return False
     hand = state["casters"][seat]["hand"]
-    i, slot = _whole(action["card"]), _whole(action["spell"])
-    if i is None or slot is None or not 0 <= i < len(hand):
+    i, slot = action["card"], action["spell"]
+    if type(i) is not int or type(slot) is not int or not 0 <= i < len(hand):
         return False
     return slot_fits(state, seat, slot, action["section"], hand[i]["id"])
 
@@ -980,9 +1062,9 @@ def _ok_keep_none(state: State, top: dict[str, Any], seat: int, action: Action) 
 def _ok_place(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
     if len(action) != 3 or "spell" not in action or "section" not in action:
         return False
-    slot = _whole(action["spell"])
+    slot = action["spell"]
     c = state["casters"][seat]
-    return slot is not None and slot_fits(state, seat, slot, action["section"], c["hand"][0]["id"])
+    return type(slot) is int and slot_fits(state, seat, slot, action["section"], c["hand"][0]["id"])
 
 
 def _ok_alone(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
@@ -1005,13 +1087,18 @@ def _ok_will(state: State, top: dict[str, Any], seat: int, action: Action) -> bo
         state["contest"]["stage"] == "offer"
         and len(action) == 2
         and "place" in action
-        and action["place"] in (True, False)
+        and type(action["place"]) is bool  # not 1 or 0.0 (RULES.md, "Answers are typed")
     )
 
 
 def _ok_contest(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
     con = state["contest"]
-    return con["stage"] != "offer" and len(action) == 2 and "with" in action and action["with"] in con["queue"]
+    return (
+        con["stage"] != "offer"
+        and len(action) == 2
+        and type(action.get("with")) is int
+        and action["with"] in con["queue"]
+    )
 
 
 def _ok_step(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
@@ -1027,11 +1114,14 @@ def _ok_return(state: State, top: dict[str, Any], seat: int, action: Action) -> 
         return False
     k, last = len(top["cards"]), -1
     for v in action["up"]:
-        w = _whole(v)
-        if w is None or not last < w < k:
+        if type(v) is not int or not last < v < k:
             return False
-        last = w
+        last = v
     return True
+
+
+def _ok_wild_next(state: State, top: dict[str, Any], seat: int, action: Action) -> bool:
+    return len(action) == 2 and type(action.get("seat")) is int and action["seat"] in _wild_candidates(state)
 
 
 _ANSWER_CHECKS = {
@@ -1046,10 +1136,12 @@ _ANSWER_CHECKS = {
     ("contest", "contest"): _ok_contest,
     ("steps", "step"): _ok_step,
     ("return", "return"): _ok_return,
+    ("wild_next", "wild_next"): _ok_wild_next,
 }
 
-#: The answers still checked against their prompt's list (the wild movement's, a few per round).
-_ANSWER_TYPES = {("wild_pick", "wild_pick"), ("wild_pick", "wild_pass"), ("wild_next", "wild_next")}
+#: The answers still checked against their prompt's list (the wild movement's picks, a few per
+#: round; a spell is named by a string, which no number equals).
+_ANSWER_TYPES = {("wild_pick", "wild_pick"), ("wild_pick", "wild_pass")}
 
 
 def _outcome_fits(state: State, outcome: Any) -> bool:
@@ -1076,6 +1168,11 @@ def _outcome_fits(state: State, outcome: Any) -> bool:
 
 def _explain(state: State, seat: int, action: Action) -> IllegalAction:
     """The reason an action is refused, with a stable code."""
+    if not _typed(action):
+        return IllegalAction(
+            "An action's numbers are whole numbers (not true, false or 1.0), and 'place' is true or false.",
+            code="bad_action",
+        )
     kind = action.get("type")
     if state["phase"] == "allocate":
         if kind != "allocate":
@@ -1424,18 +1521,24 @@ def _on_contest(st: State, seat: int, action: Action, top: dict[str, Any]) -> No
     con["stage"] = "roll"
 
 
-def _on_step(st: State, seat: int, action: Action, top: dict[str, Any]) -> None:
+def _on_step(st: State, seat: int, action: Action, top: dict[str, Any], sp: dict[str, Any] | None = None) -> None:
+    """``sp``: the stepping spell, when the caller has it from ``st`` (apply_in_place's shortcut)."""
     r = top["spell"]
-    sp = spell_at(st, r)
-    sp["point"] = action["to"]
+    if sp is None:
+        sp = spell_at(st, r)
+    sp["point"] = to = action["to"]
     top["left"] -= 1
-    struck = [s for s in range(st["n"]) if st["alive"][s] and st["casters"][s]["point"] == action["to"]]
-    if struck:
-        # SC L193-194, SC-R19: the spell strikes; its remaining motion is lost.
-        st["stack"].pop()
-        if top.get("wild"):
-            _wild_done(st, r)
-        _impact(st, r)
+    casters, alive = st["casters"], st["alive"]
+    for s in range(st["n"]):
+        if alive[s] and casters[s]["point"] == to:
+            break
+    else:
+        return  # nobody stands there
+    # SC L193-194, SC-R19: the spell strikes; its remaining motion is lost.
+    st["stack"].pop()
+    if top.get("wild"):
+        _wild_done(st, r)
+    _impact(st, r)
 
 
 def _on_return(st: State, seat: int, action: Action, top: dict[str, Any]) -> None:
@@ -1861,6 +1964,17 @@ def _settle(st: State) -> None:
         return
 
 
+def _card_drawn(st: State, top: dict[str, Any]) -> None:
+    """What _settle does once a card of the draw ``top`` (the top prompt) came to its seat's hand,
+    more than one caster alive: nothing while the draw goes on; else _auto's end of the draw, its
+    keep or place question (the hand holds that card at least). Without _settle's loop and _auto's
+    tests: a deal ending a draw is a sixth of the chance events (issue 17, P1).
+    tests/engines/spellcaster/test_fold_shortcuts.py holds it to _settle."""
+    if top["left"] > 0 and has_draw_source(st, top["seat"]):
+        return
+    st["stack"][-1] = {"p": "keep" if top["mode"] == 3 else "place", "seat": top["seat"]}
+
+
 #: Prompts that always wait for a seat (or a chance outcome): _auto has nothing to do for them.
 _NEVER_AUTO = frozenset(("deal", "keep", "place", "launch", "return", "wild_pick"))
 
@@ -1949,11 +2063,13 @@ def _lapse_free_launches(st: State, seat: int, turn_no: int) -> None:
             sp["launch_point"] = None
 
 
-def _close_turn(st: State) -> bool:
-    """End the turn; the next living seat clockwise is upcoming. False when the game ended."""
+def _close_turn(st: State, quiet: bool = False) -> bool:
+    """End the turn; the next living seat clockwise is upcoming. False when the game ended.
+    ``quiet``: every spell is building (``_quiet``), so none is released to lapse or wild to move."""
     t = st["turn"]
     seat = t["seat"]
-    _lapse_free_launches(st, seat, t["no"])
+    if not quiet:
+        _lapse_free_launches(st, seat, t["no"])
     st["turn"] = None
     nxt = _next_living(st, seat)
     first = st["first"]
@@ -1964,17 +2080,18 @@ def _close_turn(st: State) -> bool:
             _finish(st, "round_limit")
             return False
         # SC L259-262: the wild spells move before the first player's turn.
-        _close_wild(st, nxt)
+        if not quiet:
+            _close_wild(st, nxt)
     st["upcoming"] = nxt
     return True
 
 
-def _turn_ends(st: State, seat: int) -> None:
+def _turn_ends(st: State, seat: int, quiet: bool = False) -> None:
     """An end_turn's _settle, for a turn of a living seat with no prompt and no wild movement,
     more than one caster alive: _close_turn, then _start_turn of the next living seat unless the
-    round's end set wild spells moving (then _settle goes on from there, as it would have)."""
-    st["turn"]["over"] = True
-    if not _close_turn(st):
+    round's end set wild spells moving (then _settle goes on from there, as it would have).
+    (The ended turn's "over" is not written: _close_turn drops the turn.)"""
+    if not _close_turn(st, quiet):
         return
     if st["wild"] is None:
         _start_turn(st, st["upcoming"])  # the next living seat: _settle would not look further

@@ -57,6 +57,41 @@ def near_misses(action: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def written_as_listed(action: dict[str, Any], legal: list[dict[str, Any]]) -> bool:
+    """``action`` is in ``legal`` with every field of the JSON type the list writes it in: for an
+    engine whose answers are typed (``true`` or ``1.0`` is not a count, ``1`` is not a flag)."""
+    return any(action == a and _same_types(action, a) for a in legal)
+
+
+def _same_types(a: Any, b: Any) -> bool:
+    if type(a) is not type(b):
+        return False
+    if type(a) is list:
+        return all(_same_types(x, y) for x, y in zip(a, b))
+    if type(a) is dict:
+        return all(_same_types(a[k], b[k]) for k in b)
+    return True
+
+
+def retyped(answer: dict[str, Any]) -> list[dict[str, Any]]:
+    """``answer`` with one number or flag, wherever it lies (a field, an item of a list, a field of
+    a dict within), written as another JSON type that Python finds equal: 1.0 or true for 1, 0 or
+    0.0 for false. A membership test in the listed actions takes every one of them."""
+    return _retyped(answer)
+
+
+def _retyped(value: Any) -> list[Any]:
+    if type(value) is dict:
+        return [{**value, k: x} for k, v in value.items() for x in _retyped(v)]
+    if type(value) is list:
+        return [[*value[:i], x, *value[i + 1 :]] for i, v in enumerate(value) for x in _retyped(v)]
+    if type(value) is bool:
+        return [int(value), float(value)]
+    if type(value) is int:
+        return [bool(value), float(value)] if value in (0, 1) else [float(value)]
+    return []
+
+
 def _key(action: Any) -> str:
     return json.dumps(action, sort_keys=True)
 

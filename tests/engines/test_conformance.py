@@ -22,6 +22,7 @@ import pytest
 from engines import registry
 from engines.base import CHANCE, IllegalAction, InvalidConfig, chance_visible, check_action_numbers
 from engines.chance import derive
+from tests.engines.near_misses import retyped
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED = b"conformance-suite-seed"
@@ -221,6 +222,32 @@ def test_refused_events_raise_and_leave_the_state_untouched(played):
             with pytest.raises(IllegalAction):
                 engine.apply(state, event)
             assert state == frozen, f"a refused event changed the state: {event!r}"
+
+
+def test_a_listed_action_with_a_number_or_flag_retyped_is_refused_and_changes_nothing(played):
+    # Python's 1 == 1.0 == True lets a membership test in the listed actions take an answer no list
+    # writes (true for a card count, 1.0 for a slot, 0 for false), which the rules then use as an
+    # index or store. Every engine takes an action only as its list writes it: the copying apply
+    # refuses it and changes nothing, and so does the fold's in-place step (whose state a refusal
+    # drops, as replay does: refused is all it owes). Dueling Wizards' actions name cards by
+    # strings only: nothing to retype.
+    engine, _seats, states, _events = played
+    rng = Rng("retyped")
+    for i in sample(states[:-1], CHECKED_STATES):
+        state = states[i]
+        frozen = copy.deepcopy(state)
+        for seat in [s for s in engine.to_move(state) if s != CHANCE]:
+            actions = engine.legal_actions(state, seat)
+            if len(actions) > ACTIONS_TRIED:
+                actions = [actions[int(rng.random() * len(actions))] for _ in range(ACTIONS_TRIED)]
+            for action in actions:
+                for forged in retyped(action):
+                    event = {"kind": "action", "seat": seat, "action": forged}
+                    with pytest.raises(IllegalAction):
+                        engine.apply(state, event)
+                    assert state == frozen, f"a refused {forged!r} changed the state"
+                    with pytest.raises(IllegalAction):
+                        engine.apply_in_place(engine.owned_copy(state), event)
 
 
 def test_every_bot_plays_a_legal_action(played):

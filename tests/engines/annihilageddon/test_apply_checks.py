@@ -46,10 +46,10 @@ def _refusal_by_validate(engine, state, seat, action) -> str | None:
 def _listed(action, legal) -> bool:
     """Membership in the list as the engine means it: an answer is an offered choice exactly as
     JSON tells values apart (1.0 and true are not the option 1); anything else as the list's ==
-    says (a Line-Up slot of 1.0 buys slot 1), but for a slot of true, which JSON tells from 1."""
+    says, but for a Line-Up slot of true or 1.0, which JSON tells from 1."""
     if action["type"] in ("choose", "defend"):
         return _json(action) in map(_json, legal)
-    if type(action.get("slot")) is bool:
+    if "slot" in action and type(action["slot"]) is not int:
         return False
     return action in legal
 

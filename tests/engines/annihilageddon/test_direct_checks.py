@@ -26,10 +26,10 @@ def _listed_refusal(state, seat, action):
 def _listed(action, legal) -> bool:
     """Membership in the list as the engine means it: an answer is an offered choice exactly as
     JSON tells values apart (1.0 and true are not 1); anything else as the list's == says, but
-    for a Line-Up slot of true, which JSON tells from 1."""
+    for a Line-Up slot of true or 1.0, which JSON tells from 1."""
     if action.get("type") in ("choose", "defend"):
         return False  # not in the list by JSON (the audit asks only then)
-    if type(action.get("slot")) is bool:
+    if "slot" in action and type(action["slot"]) is not int:
         return False
     return action in legal
 

@@ -37,17 +37,22 @@ def test_with_4_power_you_may_buy_cards_costing_up_to_4_but_not_5():
     assert err.value.code == "cannot_buy"
 
 
-def test_a_slot_written_3_point_0_buys_what_slot_3_buys_in_place_and_copying():
-    """validate accepts 3.0 for slot 3, as the legal list compares it (a JSON number may arrive
-    so): the buy must then happen as for 3, not fail with a TypeError out of the list index."""
+def test_a_slot_written_3_point_0_is_refused_in_place_and_copying_where_3_buys():
+    """A slot is a JSON integer (RULES.md, "Actions and prompts"): 3.0 bought slot 3 before, as
+    the legal list compares it; now the fold's step refuses it as the copying apply does, before
+    the list index or any write."""
     st = table(2, hands={0: ["glyph"] * 4}, lineup=LINEUP)
     for _ in range(4):
         st = act(st, 0, type="play", card="glyph")
     want = act(st, 0, type="buy", **{"from": "lineup", "slot": 3})
-    event = {"kind": "action", "seat": 0, "action": {"type": "buy", "from": "lineup", "slot": 3.0}}
-    assert E.apply(st, event) == want
-    assert E.apply_in_place(E.owned_copy(st), event) == want
     assert want["lineup"][3] is None and "snot-rocket" in want["players"][0]["discard"]
+    event = {"kind": "action", "seat": 0, "action": {"type": "buy", "from": "lineup", "slot": 3.0}}
+    before = repr(st)
+    for step in (E.apply, lambda state, e: E.apply_in_place(E.owned_copy(state), e)):
+        with pytest.raises(IllegalAction) as refused:
+            step(st, event)
+        assert refused.value.code == "cannot_buy"
+    assert repr(st) == before
 
 
 def test_you_may_play_more_cards_after_buying():
@@ -283,17 +288,17 @@ def test_wild_magic_under_wild_child_costs_2_worked_out_once_per_buy(monkeypatch
     assert err.value.code == "cannot_buy"
 
 
-def test_a_line_up_slot_of_true_is_refused_where_1_and_1_0_buy_slot_1():
-    """A slot is a JSON number (RULES.md, "Actions and prompts"): Python's True == 1 must not make
-    ``true`` buy slot 1, nor change anything."""
+def test_a_line_up_slot_of_true_or_1_0_is_refused_where_1_buys_slot_1():
+    """A slot is a JSON integer, as the list writes it (RULES.md, "Actions and prompts"): Python's
+    True == 1.0 == 1 must not make ``true`` or ``1.0`` buy slot 1, nor change anything."""
     st = table(2, hands={0: ["glyph"] * 4}, lineup=LINEUP)
     for _ in range(4):
         st = act(st, 0, type="play", card="glyph")
-    for slot in (1, 1.0):
-        assert act(st, 0, type="buy", **{"from": "lineup", "slot": slot})["players"][0]["discard"][-1] == LINEUP[1]
+    assert act(st, 0, type="buy", **{"from": "lineup", "slot": 1})["players"][0]["discard"][-1] == LINEUP[1]
     before = repr(st)
-    for check in (E.validate, lambda s, seat, a: act(s, seat, **a)):
-        with pytest.raises(IllegalAction) as refused:
-            check(st, 0, {"type": "buy", "from": "lineup", "slot": True})
-        assert refused.value.code == "cannot_buy"
+    for slot in (True, 1.0):
+        for check in (E.validate, lambda s, seat, a: act(s, seat, **a)):
+            with pytest.raises(IllegalAction) as refused:
+                check(st, 0, {"type": "buy", "from": "lineup", "slot": slot})
+            assert refused.value.code == "cannot_buy"
     assert repr(st) == before

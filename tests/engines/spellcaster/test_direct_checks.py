@@ -6,9 +6,9 @@ import pytest
 
 from engines.base import CHANCE, IllegalAction
 from engines.chance import check_outcome
-from engines.spellcaster.engine import _explain
+from engines.spellcaster.engine import _explain, _typed
 
-from ..near_misses import DirectCheckAudit, near_misses
+from ..near_misses import DirectCheckAudit, near_misses, written_as_listed
 from .helpers import E
 from .playouts import playout
 
@@ -20,12 +20,15 @@ def _states(seed, n, bots=None, max_events=1500):
 
 
 def _listed_refusal(state, seat, action):
-    # Before the direct checks: an action not in the list was refused with _explain's code.
+    # Before the direct checks: an action not in the list was refused with _explain's code; one
+    # not typed as the list writes it is refused as malformed first (RULES.md, "Answers are typed").
+    if not _typed(action):
+        return "bad_action"
     return _explain(state, seat, action).code
 
 
 def test_validate_accepts_exactly_the_listed_actions_and_refuses_near_misses_as_before():
-    audit = DirectCheckAudit(E, _listed_refusal, seed="sc-direct")
+    audit = DirectCheckAudit(E, _listed_refusal, seed="sc-direct", listed=written_as_listed)
     for seed, n, bot in ((1, 2, "random"), (2, 3, "random"), (3, 4, "random"), (4, 3, "heuristic")):
         audit.walk(_states(seed, n, bots={s: bot for s in range(n)}))
     assert audit.accepted > 2000 and audit.refused > 20000
@@ -35,7 +38,7 @@ def test_validate_accepts_exactly_the_listed_actions_and_refuses_near_misses_as_
 
 
 def test_keep_none_is_accepted_only_when_no_card_of_the_hand_fits_anywhere():
-    audit = DirectCheckAudit(E, _listed_refusal, seed="sc-direct:keep-none")
+    audit = DirectCheckAudit(E, _listed_refusal, seed="sc-direct:keep-none", listed=written_as_listed)
     seen = 0
     for seed in range(5, 12):
         for state in _states(seed, 2, max_events=800):
