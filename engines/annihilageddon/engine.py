@@ -468,6 +468,12 @@ class Annihilageddon(Engine):
             if kind == "play":
                 raise IllegalAction("That card is not in your hand.", code="card_not_in_hand")
             if kind == "buy":
+                if action.get("from") == "lineup" and type(action.get("slot")) in (bool, float):
+                    # Only the refusal asks this: the check itself compares the slot's type (_buy_cost).
+                    raise IllegalAction(
+                        "A Line-Up slot is a whole number (0 for the first card), not true or 1.0.",
+                        code="bad_action",
+                    )
                 raise IllegalAction(
                     "You cannot buy that now: it is not there, or it costs more Power than you have "
                     "(and only one Legend per turn).",

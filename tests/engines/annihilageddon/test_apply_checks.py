@@ -40,6 +40,8 @@ def _refusal_by_validate(engine, state, seat, action) -> str | None:
         return code
     if _listed(action, engine.legal_actions(state, seat)):
         return None
+    if action["type"] == "buy" and action.get("from") == "lineup" and type(action.get("slot")) in (bool, float):
+        return "bad_action"  # a slot retyped: refused as malformed, saying why (RULES.md, "Actions and prompts")
     return NOT_ALLOWED.get(action["type"], "illegal_action")
 
 

@@ -18,6 +18,8 @@ def _listed_refusal(state, seat, action):
     kind = action["type"]
     if pr is not None and kind != answer:
         return "prompt_pending"
+    if kind == "buy" and action.get("from") == "lineup" and type(action.get("slot")) in (bool, float):
+        return "bad_action"  # a slot retyped: refused as malformed, saying why (RULES.md, "Actions and prompts")
     return {"play": "card_not_in_hand", "buy": "cannot_buy", "choose": "bad_choice", "defend": "bad_choice"}.get(
         kind, "illegal_action"
     )
