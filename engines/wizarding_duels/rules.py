@@ -258,15 +258,20 @@ def start(s: State) -> None:
     run(s)
 
 
+#: A model's letter in its uid, by its index in the Group.
+_MODEL_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
 def _install_group(s: State, seat: int, g: dict) -> None:
     pk = pack(s)
     p = P(s, seat)
     p["group"] = g
     p["spellbook"] = list(g["spellbook"])
     p["quest_deck"] = sorted(g["quests"])
+    arts = g["artifacts"]
     for i, cid in enumerate(g["models"]):
         c = pk.characters[cid]
-        uid = f"{seat}{chr(ord('a') + i)}"
+        uid = f"{seat}{_MODEL_LETTERS[i]}"  # "0a", "0b", ...: a Group holds at most six models
         s["models"][uid] = {
             "uid": uid,
             "seat": seat,
@@ -281,9 +286,9 @@ def _install_group(s: State, seat: int, g: dict) -> None:
             "traits": dict(groups.character_traits(pk, cid)),
             "innate": list(c["innate_spells"]),
             "innate_clocks": {},
-            "attacks": [dict(a) for a in c["attacks"]],
+            "attacks": list(map(dict, c["attacks"])),  # a copy of each, made in C
             "actions": dict({"move": 1, "advanced": 1, "quick": 1}, **c.get("actions", {})),
-            "artifacts": [{"id": a, "locked": False, "used": False} for a in g["artifacts"][i]],
+            "artifacts": [{"id": a, "locked": False, "used": False} for a in arts[i]],
             "spells": [],
             "impacts": 0,
             "burning": 0,
@@ -566,13 +571,18 @@ def _h_instinctive_setup(s: State, st: dict) -> None:
     """1d, Instinctive Casting (WD-T18): each such model picks one of its clocked assigned spells."""
     s["ic_bonus"] = [[], []]
     steps = []
-    sp = s["starting"] if s["starting"] is not None else 0
-    for seat in (sp, other(sp)):
-        for m in on_board(s, seat):
-            if "instinctive_casting" in m["traits"] and _instinctive_spells(s, m):
-                steps.append({"step": "instinctive", "seat": seat, "model": m["uid"]})
+    # Most Groups hold no model with the trait: then no seat's models are listed and sorted
+    # (``on_board``) to find none (issue 17, P1).
+    for m in s["models"].values():
+        if "instinctive_casting" in m["traits"]:
+            sp = s["starting"] if s["starting"] is not None else 0
+            for seat in (sp, other(sp)):
+                for m in on_board(s, seat):
+                    if "instinctive_casting" in m["traits"] and _instinctive_spells(s, m):
+                        steps.append({"step": "instinctive", "seat": seat, "model": m["uid"]})
+            break
     steps.append({"step": "cooldown"})
-    push_front(s, *steps)
+    push_new(s, steps)  # made here, held nowhere else
 
 
 def _h_cooldown(s: State, st: dict) -> None:
@@ -581,20 +591,27 @@ def _h_cooldown(s: State, st: dict) -> None:
     picked = s.pop("ic_bonus", None) or [[], []]
     for seat in (0, 1):
         p = P(s, seat)
-        bonus = set(picked[seat])
-        for sp in sorted(p["clocks"]):
-            p["clocks"][sp] -= 2 if sp in bonus else 1
-            if p["clocks"][sp] <= 0:
-                del p["clocks"][sp]
-                _return_spell(s, seat, sp)
-        for m in alive_unordered(s, seat):
-            for sp in sorted(m["innate_clocks"]):
-                m["innate_clocks"][sp] -= 1
-                if m["innate_clocks"][sp] <= 0:
-                    del m["innate_clocks"][sp]
-            for a in m["artifacts"]:
-                a["locked"] = False
-                a["used"] = False
+        if p["clocks"]:
+            bonus = set(picked[seat])
+            for sp in sorted(p["clocks"]):
+                p["clocks"][sp] -= 2 if sp in bonus else 1
+                if p["clocks"][sp] <= 0:
+                    del p["clocks"][sp]
+                    _return_spell(s, seat, sp)
+    # Each living model's own clocks and artifacts, in the state's order: no model's change reads
+    # another's (``alive_unordered``), and both seats' are taken in one pass (issue 17, P1).
+    for m in s["models"].values():
+        if m["removed"]:
+            continue
+        clocks = m["innate_clocks"]
+        if clocks:
+            for sp in sorted(clocks):
+                clocks[sp] -= 1
+                if clocks[sp] <= 0:
+                    del clocks[sp]
+        for a in m["artifacts"]:
+            a["locked"] = False
+            a["used"] = False
     s["phase"] = "activation"
     s["turn"] = 0
     s["queue"].insert(0, {"step": "activate", "seat": s["starting"]})
@@ -611,25 +628,32 @@ def _return_spell(s: State, seat: int, sp: str) -> None:
         P(s, seat)["spellbook"].sort()
 
 
-def _next_activation(s: State) -> None:
+def _next_activation(s: State) -> bool:
+    """The next activation's window, or the end phase. True when it queued an activate step, at
+    which ``run`` stops at once, quiet: the game is not over (``_skip_decision``)."""
     s["turn"] += 1
     s["act"] = None
     if s["game_over"] or s["turn"] >= 2 * ACTIVATIONS:
         s["queue"].insert(0, {"step": "end_phase"})
-        return
-    seat = s["starting"] if s["turn"] % 2 == 0 else other(s["starting"])
+        return False
+    seat = s["starting"] if s["turn"] % 2 == 0 else 1 - s["starting"]
     if not any_alive(s, seat):
         # A player with no model left cannot activate; the game is over anyway (A-42).
         s["queue"].insert(0, {"step": "end_phase"})
-        return
+        return False
     s["queue"].insert(0, {"step": "activate", "seat": seat})
+    return True
 
 
 def _h_activation_end(s: State, st: dict) -> None:
+    _end_activation(s, s["models"][st["model"]])
+
+
+def _end_activation(s: State, m: dict) -> bool:
     """A3: Burning takes 1 Impact and goes; Slow ends; the Activation marker goes on (WD-71).
     Without a hit, the "next_activation" step queued here was always the next one ``run`` took,
-    at once and quiet like this one, so it runs here (issue 17, P1)."""
-    m = s["models"][st["model"]]
+    at once and quiet like this one, so it runs here (issue 17, P1). True when the next
+    activation's window is in front (``_next_activation``)."""
     if not m["removed"]:
         m["markers"] += 1
         m["slow"] = 0
@@ -639,8 +663,8 @@ def _h_activation_end(s: State, st: dict) -> None:
             push_front(
                 s, {"step": "hit", "model": m["uid"], "n": 1, "by": None, "resist": False}, {"step": "next_activation"}
             )
-            return
-    _next_activation(s)
+            return False
+    return _next_activation(s)
 
 
 def _h_next_activation(s: State, st: dict) -> None:
@@ -652,6 +676,13 @@ def _h_end_phase(s: State, st: dict) -> None:
     s["phase"] = "end"
     sp = s["starting"]
     steps = []
+    # Most rounds end with no model poisoned: then no seat's models are listed and sorted for it
+    # (``on_board``; issue 17, P1).
+    poisoned = False
+    for m in s["models"].values():
+        if m["poison"] > 0 and not m["removed"]:
+            poisoned = True
+            break
     for seat in (sp, other(sp)):
         # Upkept auras act at the end of the round (A-68).
         for u in P(s, seat)["upkeep"]:
@@ -670,13 +701,14 @@ def _h_end_phase(s: State, st: dict) -> None:
                 for o in on_board(s, other(seat)):
                     if geometry.distance(geometry.parse(x["hex"]), hex_of(o)) <= x["radius"]:
                         steps.append({"step": "hit", "model": o["uid"], "n": x["n"], "by": seat, "resist": False})
-        for m in on_board(s, seat):
-            if m["poison"] > 0:
-                steps.append({"step": "poison", "model": m["uid"]})
+        if poisoned:
+            for m in on_board(s, seat):
+                if m["poison"] > 0:
+                    steps.append({"step": "poison", "model": m["uid"]})
     steps.append({"step": "end_statuses"})
     steps.append({"step": "score_quests"})
     steps.append({"step": "end_round"})
-    push_front(s, *steps)
+    push_new(s, steps)  # each made here
 
 
 def _h_poison(s: State, st: dict) -> None:
@@ -726,12 +758,15 @@ def _reserved(s: State, seat: int) -> int:
     cl = s.get("clash")
     if cl:
         # The two sides unrolled: this runs on every Clash draw (issue 17, P1). Both keys are in
-        # every clash (``open_clash``).
+        # every clash (``open_clash``). A side owing no card is passed over first: its ``emp`` is
+        # 0 until an Empowerment is paid, and the cards set aside for it (``emp_fixed``,
+        # ``emp_known``) are never more than ``emp`` (``_refill_clash``, ``empower``) and go with
+        # it (``_h_emp_draw``), so with ``emp`` at 0 the side owes nothing.
         side = cl["att"]
-        if side and side["seat"] == seat:
+        if side["emp"] and side["seat"] == seat:
             n += side["emp"] - len(side["emp_fixed"]) - len(side.get("emp_known", ()))
         side = cl["def"]
-        if side and side["seat"] == seat:
+        if side and side["emp"] and side["seat"] == seat:
             n += side["emp"] - len(side["emp_fixed"]) - len(side.get("emp_known", ()))
     # The clash it interrupted: read without a method call when the state has none.
     cl = s["outer_clash"] if "outer_clash" in s else None
@@ -994,59 +1029,63 @@ _PASS_ALONE = frozenset({"swap", "empower", "early", "late"})
 def _skip_decision(s: State, st: dict) -> bool:
     """Windows where the seat has no real option close at once (spec section 6, point 1)."""
     name = st["step"]
-    if name in _SKIPPABLE:
-        if name == "place" and st["kind"] in ("move", "teleport"):
-            # Listing every destination (and in version 2 every riskier route) only to see whether
-            # there is one beside "stay" cost most of this function (issue 17, P1).
-            m = M(s, st["model"])
-            if m["removed"] or m["hex"] is None or not place_somewhere(s, st, m):
-                s["queue"].pop(0)
-                return True
-            return False
-        if name == "pick" and not st.get("worst"):
-            # ``options`` lists one answer per revealed card, and ``decide`` keeps the one card
-            # of a window with one answer: both without the lists (issue 17, P1).
-            cards = s["clash"][st["side"]]["revealed"]
-            if len(cards) >= 2:
-                return False
-            s["queue"].pop(0)
-            if cards:
-                _keep(s, st["side"], cards[0])
-            return True
-        if name == "react":
-            if _some_reaction(s, st):
-                return False
-            # ``options`` would list the pass alone.
-            s["queue"].pop(0)
-            decide(s, st["seat"], {"type": "pass"}, popped=st)
-            return True
+    # The windows in about the order of how often they reach here: the swap, Empowerment and
+    # lower-part windows of every clash, then its pick windows (issue 17, P1).
+    if name in _PASS_ALONE:
         if _two_options(s, st):
             return False
-        if name in _PASS_ALONE:
-            # ``_two_options`` tells these windows exactly: short of two answers, the list holds
-            # the pass alone (keep the card, no Empowerment, no lower part), which ``decide``
-            # answers by writing nothing. Closed without the list or the answer (issue 17, P1;
-            # test_skip_window.py holds both to the list and to ``decide``).
-            s["queue"].pop(0)
-            return True
-        opts = options(s, st)
-        if name == "place":
-            if not opts or (len(opts) == 1 and opts[0].get("hex") is None):
-                s["queue"].pop(0)
-                return True
-            if len(opts) == 1:
-                s["queue"].pop(0)
-                decide(s, st["seat"], opts[0], popped=st)
-                return True
-            return False
-        if len(opts) <= 1:
-            s["queue"].pop(0)
-            if opts:
-                decide(s, st["seat"], opts[0], popped=st)
-            return True
-    if name == "activate" and s["game_over"]:
+        # ``_two_options`` tells these windows exactly: short of two answers, the list holds
+        # the pass alone (keep the card, no Empowerment, no lower part), which ``decide``
+        # answers by writing nothing. Closed without the list or the answer (issue 17, P1;
+        # test_skip_window.py holds both to the list and to ``decide``).
         s["queue"].pop(0)
-        s["queue"].insert(0, {"step": "end_phase"})
+        return True
+    if name == "pick" and not st.get("worst"):
+        # ``options`` lists one answer per revealed card, and ``decide`` keeps the one card
+        # of a window with one answer: both without the lists (issue 17, P1).
+        cards = s["clash"][st["side"]]["revealed"]
+        if len(cards) >= 2:
+            return False
+        s["queue"].pop(0)
+        if cards:
+            _keep(s, st["side"], cards[0])
+        return True
+    if name not in _SKIPPABLE:
+        if name == "activate" and s["game_over"]:
+            s["queue"].pop(0)
+            s["queue"].insert(0, {"step": "end_phase"})
+            return True
+        return False
+    if name == "react":
+        if _some_reaction(s, st):
+            return False
+        # ``options`` would list the pass alone, which ``decide`` answers by writing nothing.
+        s["queue"].pop(0)
+        return True
+    if name == "place" and st["kind"] in ("move", "teleport"):
+        # Listing every destination (and in version 2 every riskier route) only to see whether
+        # there is one beside "stay" cost most of this function (issue 17, P1).
+        m = M(s, st["model"])
+        if m["removed"] or m["hex"] is None or not place_somewhere(s, st, m):
+            s["queue"].pop(0)
+            return True
+        return False
+    if _two_options(s, st):
+        return False
+    opts = options(s, st)
+    if name == "place":
+        if not opts or (len(opts) == 1 and opts[0].get("hex") is None):
+            s["queue"].pop(0)
+            return True
+        if len(opts) == 1:
+            s["queue"].pop(0)
+            decide(s, st["seat"], opts[0], popped=st)
+            return True
+        return False
+    if len(opts) <= 1:
+        s["queue"].pop(0)
+        if opts:
+            decide(s, st["seat"], opts[0], popped=st)
         return True
     return False
 
@@ -1082,22 +1121,24 @@ def _two_options(s: State, st: dict) -> bool:
     (issue 17, P1): a window with one answer or none is skipped, and most windows were listed
     only to find that they are not. False means "list them and see"."""
     name = st["step"]
-    if name in ("leadership", "dark_lord"):
-        return True  # peek or pass, dark_lord or pass
-    if name == "order":
-        return len(s["players"][st["seat"]]["known_top"]) >= 2  # one answer per permutation
+    # In about the order of how often they are asked: every clash has its swap and lower-part
+    # windows, spells their Empowerment windows (issue 17, P1).
     if name == "swap":
         side = s["clash"][st["side"]]
         # keep_card, and a swap per card in hand unless the model is an Apprentice
         return bool(s["players"][side["seat"]]["hand"]) and "apprentice" not in s["models"][side["model"]]["traits"]
+    if name == "early" or name == "late":
+        side = s["clash"][st["side"]]
+        return _lower_usable(s, side["seat"], side["kept"], name)  # as empower: not lowering, and paid
     if name == "empower":
         c = s["clash"]
         cost, colour = _empower_cost(s, c, st["side"])
         # pass, and at least one paid answer (``_paid`` never lists none)
         return cost is not None and can_pay(s["players"][c[st["side"]]["seat"]], cost, colour)
-    if name in ("early", "late"):
-        side = s["clash"][st["side"]]
-        return _lower_usable(s, side["seat"], side["kept"], name)  # as empower: not lowering, and paid
+    if name == "leadership" or name == "dark_lord":
+        return True  # peek or pass, dark_lord or pass
+    if name == "order":
+        return len(s["players"][st["seat"]]["known_top"]) >= 2  # one answer per permutation
     return False
 
 
@@ -3164,24 +3205,36 @@ _LAST_CLASH_KEYS = ("what", "att", "def", "net", "success", "target", "spell", "
 _LAST_CLASH = itemgetter(*_LAST_CLASH_KEYS)
 
 
+#: The cards that leave the game once they added their value (WD-37, A-22).
+_LUCK = frozenset(("lucky", "jinxed"))
+
+
 def _h_clash_discard(s: State, st: dict) -> None:
     """FC-13: used cards go to their owner's discard; a Lucky or Jinxed card that added its value
     leaves the game (WD-37, A-22)."""
     c = s["clash"]
-    for name in ("att", "def"):
-        side = c.get(name)
+    cards = s["cards"]
+    players = s["players"]
+    for side in (c["att"], c["def"]):  # both keys are in every clash (``open_clash``)
         if not side:
             continue
-        p = P(s, side["seat"])
-        for x in [side["kept"]] + side["extra"] + side["emp_cards"]:
+        p = players[side["seat"]]
+        for x in (side["kept"], *side["extra"], *side["emp_cards"]):  # one tuple, not two list sums
             if x is None or x.startswith("blank"):
                 continue
-            if s["cards"][x] in ("lucky", "jinxed"):
+            if cards[x] in _LUCK:
                 p["gone"].append(x)
             else:
                 p["discard"].append(x)
     s["last_clash"] = dict(zip(_LAST_CLASH_KEYS, _LAST_CLASH(c)))
     s["clash"] = None
+    # The clash's "action_end" (FC-14) follows at once (``open_clash`` queues the two together,
+    # and what the windows before them queue goes in front of both): ``run`` would take it next,
+    # quiet like this step, so it is taken here (issue 17, P1).
+    queue = s["queue"]
+    if queue and queue[0]["step"] == "action_end":
+        del queue[0]
+        _h_power_refills(s, None)
 
 
 def _h_action_end(s: State, st: dict) -> None:
