@@ -31,8 +31,10 @@ from .state import State, board, can_pay, controls, overlay_at, pack, pay_splits
 from .state import lower as lower_part
 
 _run = rules.run
+#: The steps ``run`` stops at at once, with no test (``rules._WAITS``).
+_WAITS = rules._WAITS
 _check_lightning = rules.check_lightning
-_activation_end = rules._h_activation_end
+_end_activation = rules._end_activation
 
 
 def _after_quiet_answer(s: State) -> bool:
@@ -58,6 +60,23 @@ def _then_act(s: State, seat: int, steps: list[dict], quiet: bool) -> bool:
     if not _run(s) or not quiet:
         _check_lightning(s)
     return True
+
+
+def _after_action(s: State, seat: int, steps: list[dict], quiet: bool) -> bool:
+    """``_then_act`` for an action whose ``steps`` are followed by its "action_end" (FC-14). With
+    no step before it and no Power Pool to refill, "action_end" queues nothing
+    (``rules._h_power_refills``) and ``run`` would take it and stop at the act step at once, both
+    quiet (``QUIET_STEPS``): the act step goes back with no step made, queued and taken, and no
+    ``run`` (issue 17, P1)."""
+    if not steps:
+        players = s["players"]
+        if not players[0]["refill_due"] and not players[1]["refill_due"]:
+            s["queue"].insert(0, {"step": "act", "seat": seat})
+            if not quiet:
+                _check_lightning(s)
+            return True
+    steps.append({"step": "action_end"})
+    return _then_act(s, seat, steps, quiet)
 
 
 def activate(s: State, st: dict, seat: int, action: dict) -> bool:
@@ -101,7 +120,10 @@ def act_end(s: State, st: dict, seat: int, action: dict) -> bool:
     # (``QUIET_STEPS``), as the end is (``QUIET_ACTS``), and never ends the game (it only queues
     # steps), so ``run``'s checks after it would pass.
     s["queue"].pop(0)
-    _activation_end(s, {"step": "activation_end", "model": s["models"][s["act"]["model"]]["uid"]})
+    if _end_activation(s, s["models"][s["act"]["model"]]):
+        # The next activation's window is in front: ``run`` would stop there at once, quiet, and
+        # a quiet run asks for no lightning check.
+        return True
     return _after_quiet_answer(s)
 
 
@@ -136,9 +158,8 @@ def act_move(s: State, m: dict, seat: int, action: dict) -> bool:
         safest = danger
     # Paying for the move changes nothing ``move_points`` reads (the form, traits, artifacts, Slow).
     _pay(s, "move", how, m)
-    steps = rules._move_to(s, m, h, safest)
-    steps.append({"step": "action_end"})
-    return _then_act(s, seat, steps, False)  # a move is never quiet: the model's space changed
+    # A move is never quiet: the model's space changed.
+    return _after_action(s, seat, rules._move_to(s, m, h, safest), False)
 
 
 def act_draw_quest(s: State, m: dict, seat: int, action: dict) -> bool:
@@ -242,12 +263,11 @@ def act_potion(s: State, m: dict, seat: int, action: dict) -> bool:
     potions[i]["spent"] = True
     s["stats"]["potions"][seat] += 1
     tgt = s["models"][target]
+    # A potion is not a quiet answer (``QUIET_ACTS``).
     if tgt["seat"] != seat:
-        steps = rules.open_clash(s, "potion", m, tgt, potion=card["id"])
-    else:
-        steps = rules.effect_steps(s, card["effects"], m, tgt, seat, x=m["traits"].get("potioneer", 0))
-        steps.append({"step": "action_end"})
-    return _then_act(s, seat, steps, False)  # a potion is not a quiet answer (``QUIET_ACTS``)
+        return _then_act(s, seat, rules.open_clash(s, "potion", m, tgt, potion=card["id"]), False)
+    steps = rules.effect_steps(s, card["effects"], m, tgt, seat, x=m["traits"].get("potioneer", 0))
+    return _after_action(s, seat, steps, False)
 
 
 def act_flip(s: State, m: dict, seat: int, action: dict) -> bool:
@@ -265,7 +285,7 @@ def act_flip(s: State, m: dict, seat: int, action: dict) -> bool:
         return False
     _pay(s, "quick", how, m)
     o["face_up"] = not o["face_up"]  # WD-86, ruling A-27
-    return _then_act(s, seat, [{"step": "action_end"}], False)  # a flip is not quiet (``QUIET_ACTS``)
+    return _after_action(s, seat, [], False)  # a flip is not quiet (``QUIET_ACTS``)
 
 
 def act_attack(s: State, m: dict, seat: int, action: dict) -> bool:
@@ -352,9 +372,8 @@ def act_use_artifact(s: State, m: dict, seat: int, action: dict) -> bool:
     first["used"] = True
     if art["remove"]:
         m["artifacts"].remove(first)
-    steps = rules.effect_steps(s, art["use"], m, m, seat)
-    steps.append({"step": "action_end"})
-    return _then_act(s, seat, steps, True)  # an artifact's use is a quiet answer (``QUIET_ACTS``)
+    # An artifact's use is a quiet answer (``QUIET_ACTS``).
+    return _after_action(s, seat, rules.effect_steps(s, art["use"], m, m, seat), True)
 
 
 def act_dark_lord_swap(s: State, m: dict, seat: int, action: dict) -> bool:
@@ -433,7 +452,8 @@ def deploy(s: State, st: dict, seat: int, action: dict) -> bool:
     s["queue"].pop(0)
     m["hex"] = k
     rules._after_deploy(s)
-    _run(s)
+    if not s["queue"] or s["queue"][0]["step"] not in _WAITS:  # the next deployment's window: ``run`` would stop there
+        _run(s)
     _check_lightning(s)  # a deployment is never quiet: a model came onto the board
     return True
 
@@ -677,7 +697,8 @@ def place_overlay(s: State, st: dict, seat: int, action: dict) -> bool:
     kind = "challenge" if name == "place_challenge" else "terrain"
     what = action["terrain"] if kind == "terrain" else None
     s["overlays"].append({"kind": kind, "hex": action["hex"], "face_up": False, "what": what, "owner": seat})
-    _run(s)
+    if not s["queue"] or s["queue"][0]["step"] not in _WAITS:  # the next overlay's window: ``run`` would stop there
+        _run(s)
     _check_lightning(s)  # an overlay placed is never quiet (``QUIET_STEPS``)
     return True
 
@@ -934,6 +955,8 @@ def draw(s: State, st: dict, outcome) -> bool:
         v = outcome[0]
         if type(v) is not int or not 0 <= v < pool:
             return False
+        if not quest:
+            return _draw_one(s, st, p, deck.pop(v), n)
         picked = (deck[v],)
     else:
         for v in outcome:
@@ -956,6 +979,52 @@ def draw(s: State, st: dict, outcome) -> bool:
         rules._put_card(s, st, c)
     if n > count:
         rules.push_front(s, dict(st, n=n - count))
+    return _after_quiet_answer(s)  # a Clash draw only moves cards (``quiet_chance``)
+
+
+def _draw_one(s: State, st: dict, p: dict, c: str, n: int) -> bool:
+    """One Clash card ``c`` drawn (already taken off the deck by its index: a deck holds each
+    card's uid once, so that is the card ``remove`` took) for the draw step ``st`` in front.
+
+    A reveal of one card (no Advantage, the commonest draw of a clash) is followed in the queue
+    by its pick window and ``after_pick`` (``rules._h_reveal``): a pick window of one card closes
+    keeping it (``rules._skip_decision``), and ``after_pick`` finds the card kept. Both are taken
+    here, with no turn of ``run`` each; the state is the one ``run`` leaves (issue 17, P1)."""
+    queue = s["queue"]
+    del queue[0]
+    dest = st["dest"]
+    if dest == "reveal":
+        side = s["clash"][st["side"]]
+        revealed = side["revealed"]
+        revealed.append(c)
+        if n == 1 and len(revealed) == 1:
+            pick = queue[0]
+            if pick["step"] == "pick" and not pick["worst"] and queue[1]["step"] == "after_pick":
+                # ``_keep`` of the one card (nothing else to discard), then ``_h_after_pick``.
+                del queue[:2]
+                side["revealed"] = [c]
+                side["kept"] = c
+                if rules.is_two_plus(s, c) and not side.get("dark_lord"):
+                    # WD-36: a 2+ reveals one more card whose upper value is added.
+                    queue.insert(
+                        0,
+                        {
+                            "step": "draw",
+                            "seat": side["seat"],
+                            "pile": "clash",
+                            "n": 1,
+                            "dest": "extra",
+                            "vis": "all",
+                            "side": st["side"],
+                        },
+                    )
+                return _after_quiet_answer(s)
+    elif dest == "hand":
+        p["hand"].append(c)
+    else:
+        rules._put_card(s, st, c)
+    if n > 1:
+        rules.push_front(s, dict(st, n=n - 1))
     return _after_quiet_answer(s)  # a Clash draw only moves cards (``quiet_chance``)
 
 
