@@ -106,6 +106,12 @@ class Engine(ABC):
     people_config: dict[str, Any] = {}
     #: The "How to play" page: a Markdown file beside the engine's module (e.g. "howto.md"), or None.
     howto: str | None = None
+    #: Top-level keys of a state that are derived: each a pure function of the rest of the state,
+    #: kept only so the engine need not work it out again (e.g. a memo's key). They carry nothing
+    #: of the game: the replay goldens and the verifier's comparison of a stored state leave them
+    #: out, views show none of them, and a state saved without one (before the engine kept it)
+    #: must still play the same (the engine works a missing one out).
+    derived_keys: tuple[str, ...] = ()
 
     @property
     def best_bot(self) -> str:

@@ -57,7 +57,7 @@ from engines.treecopy import copy_tree
 
 from . import bots, content, fast, groups, legal, rules
 from .fast import FAST_PATHS, mulligan_listed
-from .state import M, P, pack
+from .state import DERIVED_KEYS, M, P, board_changed, pack
 
 
 def _player() -> dict:
@@ -105,6 +105,8 @@ class WizardingDuelsEngine(Engine):
     #: Played on the pages (js/games/wizarding-duels.js), with ready-made or saved Groups from the
     #: group builder (/games/wizarding-duels/groups/), and at a table with coin and card pickers.
     playable = True
+    #: Keys of the state derived from the rest of it (``state.DERIVED_KEYS``, ``Engine.derived_keys``).
+    derived_keys = DERIVED_KEYS
 
     def __init__(self, version: str = LATEST):
         if version not in VERSIONS:
@@ -196,6 +198,7 @@ class WizardingDuelsEngine(Engine):
                 uid = f"{seat}-{i:02d}"
                 s["cards"][uid] = cid
                 s["players"][seat]["deck"].append(uid)
+        board_changed(s)  # the derived ``board_key`` (``state.DERIVED_KEYS``)
         rules.start(s)
         return s
 
@@ -402,6 +405,8 @@ class WizardingDuelsEngine(Engine):
     # -- what people see ---------------------------------------------------------
     def view(self, state, seat):
         v = copy_tree(state)
+        for k in DERIVED_KEYS:  # the engine's own memo keys, not part of the game (``state.DERIVED_KEYS``)
+            v.pop(k, None)
         for i, p in enumerate(v["players"]):
             mine = seat == i
             p["hand"] = p["hand"] if mine else len(p["hand"])

@@ -285,6 +285,7 @@ def act_flip(s: State, m: dict, seat: int, action: dict) -> bool:
         return False
     _pay(s, "quick", how, m)
     o["face_up"] = not o["face_up"]  # WD-86, ruling A-27
+    rules.board_changed(s)
     return _after_action(s, seat, [], False)  # a flip is not quiet (``QUIET_ACTS``)
 
 
@@ -697,6 +698,7 @@ def place_overlay(s: State, st: dict, seat: int, action: dict) -> bool:
     kind = "challenge" if name == "place_challenge" else "terrain"
     what = action["terrain"] if kind == "terrain" else None
     s["overlays"].append({"kind": kind, "hex": action["hex"], "face_up": False, "what": what, "owner": seat})
+    rules.board_changed(s)
     if not s["queue"] or s["queue"][0]["step"] not in _WAITS:  # the next overlay's window: ``run`` would stop there
         _run(s)
     _check_lightning(s)  # an overlay placed is never quiet (``QUIET_STEPS``)
@@ -779,6 +781,7 @@ def choose_map(s: State, st: dict, seat: int, action: dict) -> bool:
         return False
     s["queue"].pop(0)
     s["map"] = mid
+    rules.board_changed(s)
     s["queue"].insert(0, {"step": "choose_joining", "seat": 1 - seat})
     _run(s)
     _check_lightning(s)  # a choice of the board is never quiet (``QUIET_STEPS``)
@@ -798,6 +801,7 @@ def choose_joining(s: State, st: dict, seat: int, action: dict) -> bool:
         return False
     s["queue"].pop(0)
     s["nexus"] = c
+    rules.board_changed(s)
     s["zone_half"] = [1 - half, half] if seat == 1 else [half, 1 - half]
     s["queue"].insert(0, {"step": "overlays"})
     _run(s)

@@ -27,6 +27,8 @@ from .state import (
     alive_unordered,
     any_alive,
     board,
+    board_changed,
+    board_key_of,
     can_pay,
     capacity,
     card_value,
@@ -1183,10 +1185,15 @@ def _step_rules(s: State, m: dict):
     overlays and the mover's Fly and Scout, and route searches run several times
     an event (listing moves, checking one, making it), so their answers are kept per board and
     overlay set (issue 17, P1); so is each search's own result (``searches``, by kind, start and
-    points), which depends on nothing else: only the models in the way, applied after it, do."""
-    overlays = tuple(map(_OVERLAY_FIELDS, s["overlays"]))
+    points), which depends on nothing else: only the models in the way, applied after it, do.
+    The board and overlay set are named by the state's ``board_key`` (a derived key rewritten by
+    every write to them), one text whose hash Python keeps, where a tuple of every overlay's
+    fields was built and hashed per call (issue 17, P1)."""
     traits = m["traits"]
-    seen, moves, searches = _step_memo(s["pack"], s["map"], s["nexus"], overlays, "fly" in traits, "scout" in traits)
+    bk = s.get("board_key")
+    if bk is None:
+        bk = board_key_of(s)  # a state saved before the key was kept
+    seen, moves, searches = _step_memo(bk, "fly" in traits, "scout" in traits)
     if not seen:
         # Every space's ``terrain(s, h)`` at once: the printed terrain, except where an overlay
         # lies (a space no overlay names is its printed terrain, or None off the board). Each
@@ -1197,7 +1204,7 @@ def _step_rules(s: State, m: dict):
         printed, names = b.terrain, b.keys
         seen.update(printed)
         first: dict = {}
-        for o in overlays:
+        for o in map(_OVERLAY_FIELDS, s["overlays"]):
             if o[0] not in first:
                 first[o[0]] = o
         for k in first:
@@ -1220,8 +1227,6 @@ def _step_rules(s: State, m: dict):
 
 #: What of an overlay can change a space's terrain (``terrain``), as one tuple per overlay.
 _OVERLAY_FIELDS = itemgetter("hex", "kind", "face_up", "what")
-#: A model's or an overlay's space, read in C.
-_HEX = itemgetter("hex")
 #: ``geometry.parse``, read with no attribute lookup.
 _parse = geometry.parse
 
@@ -1276,9 +1281,9 @@ class _Entries(dict):
 
 
 @lru_cache(maxsize=64)
-def _step_memo(pack_id, map_id, nexus, overlays, fly, scout) -> tuple[dict, _Steps, dict]:
+def _step_memo(board_key, fly, scout) -> tuple[dict, _Steps, dict]:
     """Memos (terrain by space, filled by the first ``_step_rules``; steps by space; searches) for
-    one board, overlay set and mover kind. Nothing changes what they hold once it is in: callers
+    one board and overlay set (``state.board_key``) and mover kind. Nothing changes what they hold once it is in: callers
     only read it."""
     seen: dict = {}
     return seen, _Steps(seen, fly, scout), {}
@@ -1740,6 +1745,7 @@ def unveil(s: State, outcome: list[int]) -> None:
         o["what"] = kinds[idx]
     for o in s["overlays"]:
         o["face_up"] = True
+    board_changed(s)
     s["queue"].insert(0, {"step": "after_unveil"})
 
 
@@ -2334,10 +2340,12 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None, safest
         _upkeep_answer(s, seat, st["spell"], action["keep"], action.get("light"))
     elif name == "place_challenge":
         s["overlays"].append({"kind": "challenge", "hex": action["hex"], "face_up": False, "what": None, "owner": seat})
+        board_changed(s)
     elif name == "place_terrain":
         s["overlays"].append(
             {"kind": "terrain", "hex": action["hex"], "face_up": False, "what": action["terrain"], "owner": seat}
         )
+        board_changed(s)
     elif name == "horcrux_pick":
         if action["models"]:
             push_front(s, {"step": "horcrux_deal", "seat": seat, "maker": st["model"], "models": action["models"]})
@@ -2356,9 +2364,11 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None, safest
         )
     elif name == "choose_map":
         s["map"] = action["map"]
+        board_changed(s)
         s["queue"].insert(0, {"step": "choose_joining", "seat": other(seat)})
     elif name == "choose_joining":
         s["nexus"] = action["nexus"]
+        board_changed(s)
         s["zone_half"] = [1 - action["half"], action["half"]] if seat == 1 else [action["half"], 1 - action["half"]]
         s["queue"].insert(0, {"step": "overlays"})
 
@@ -2475,6 +2485,7 @@ def _act(s: State, seat: int, a: dict, safest: int | None = None) -> None:
         _spend(s, "quick", _slot(s, "quick", m), m)
         o = overlay_at(s, a["hex"])
         o["face_up"] = not o["face_up"]  # WD-86, ruling A-27
+        board_changed(s)
         steps.append({"step": "action_end"})
     elif t == "use_artifact":
         _spend(s, "quick", _slot(s, "quick", m), m)
@@ -3406,16 +3417,76 @@ def remove_model(s: State, m: dict, by: int | None) -> None:
 # ====================================================================== quests (WD-42..48)
 
 
+#: ``_board_marks``' tables by ``board_key``; emptied when full, so a long-lived process (a
+#: verifier) keeps those of its recent games only.
+_MARKS: dict[str, _Marks] = {}
+
+
+class _Marks:
+    """What the quest conditions read of the board and its overlays (``_board_marks``): sets of
+    spaces by name, so a condition asks one set per model where it worked out each model's
+    terrain or searched the overlays for its space after most events (issue 17, P1).
+
+    ``rough``: the spaces whose terrain (``terrain``) is neither Open nor off the board;
+    ``kinds``: the spaces whose first overlay (``overlay_at``) is a face-up Challenge, each with
+    its kind; ``chal_zone[half]``: those of them in the Zone of that half."""
+
+    __slots__ = ("rough", "kinds", "chal_zone")
+
+    def __init__(self, s: State):
+        b = board(s)
+        printed = b.terrain_by_key
+        rough = set(b.rough_keys)
+        kinds: dict[str, str] = {}
+        first: dict[str, dict] = {}
+        for o in s["overlays"]:
+            first.setdefault(o["hex"], o)
+        for k, o in first.items():
+            t = printed.get(k)
+            if t is None:
+                continue  # off the board: no model stands there
+            if o["face_up"]:
+                if o["kind"] == "terrain":
+                    t = o["what"]
+                elif o["kind"] == "challenge":
+                    kinds[k] = o["what"]
+            else:
+                t = _mystery_terrain(s["pack"], s["map"]) or t
+            if t in ("open", None):
+                rough.discard(k)
+            else:
+                rough.add(k)
+        zones = b.zones_by_key
+        self.rough = frozenset(rough)
+        self.kinds = kinds
+        self.chal_zone = [frozenset(k for k in kinds if half in zones.get(k, ())) for half in (0, 1)]
+
+
+def _board_marks(s: State) -> _Marks:
+    """The quest conditions' tables of the state's board and overlays (``_Marks``): pure functions
+    of the board and the overlays' public side, so kept by the state's ``board_key``
+    (``test_quest_conditions.py`` holds the conditions to the state's helpers along playouts)."""
+    bk = s.get("board_key")
+    if bk is None:
+        bk = board_key_of(s)  # a state saved before the key was kept
+    found = _MARKS.get(bk)
+    if found is None:
+        if len(_MARKS) >= 256:
+            _MARKS.clear()
+        found = _MARKS[bk] = _Marks(s)
+    return found
+
+
 class _QuestLook:
     """What the quest conditions of one seat read, worked out once per scoring instead of once
     per condition and model (the lightning quests are checked after every event, issue 17, P1):
-    the seat's models on the board and the first overlay of each space (``overlay_at``)."""
+    the seat's models on the board. What the overlays hold for the conditions is kept per board and
+    overlay set (``_board_marks``)."""
 
     def __init__(self, s: State, seat: int):
         self.s = s
         self.seat = seat
         self._mine: list[tuple[str, dict]] | None = None
-        self._overlays: dict[str, dict] | None = None
 
     def mine(self) -> list[tuple[str, dict]]:
         """(uid, model) for the seat's living models on the board. In no particular order: the
@@ -3428,26 +3499,6 @@ class _QuestLook:
                 if m["seat"] == seat and not m["removed"] and m["hex"] is not None
             ]
         return self._mine
-
-    def overlays(self) -> dict[str, dict]:
-        """The first overlay of each space that has one (``overlay_at``'s), by its key."""
-        if self._overlays is None:
-            self._overlays = {}
-            for o in self.s["overlays"]:
-                self._overlays.setdefault(o["hex"], o)
-        return self._overlays
-
-    def overlay(self, k: str) -> dict | None:
-        return self.overlays().get(k)
-
-    def controls(self, m: dict, kind: str) -> dict | None:
-        """``controls(s, m, kind)`` for a model on the board."""
-        # ``overlay``, without its two calls: a challenge condition asks once per model.
-        found = self._overlays
-        if found is None:
-            found = self.overlays()
-        o = found.get(m["hex"])
-        return o if o and o["face_up"] and o["kind"] == kind else None
 
     def in_zone(self, m: dict, seat: int) -> bool:
         s = self.s
@@ -3473,15 +3524,26 @@ def _compile(cond: dict):
         n_held, zone = cond["challenges"], cond.get("zone")
 
         def challenges(s, seat, look):
+            # Each of the seat's models asks the board's kept table of face-up Challenges (in the
+            # Zone asked for; ``_Marks``) with its space first, the one field that tells most of
+            # them apart, where its overlay was searched for (issue 17, P1).
+            marks = _MARKS.get(s.get("board_key"))  # ``_board_marks``, with no call once kept
+            if marks is None:
+                marks = _board_marks(s)
+            if zone == "enemy":
+                table = marks.chal_zone[s["zone_half"][1 - seat]]
+            elif zone == "own":
+                table = marks.chal_zone[s["zone_half"][seat]]
+            else:
+                table = marks.kinds
+            if not table:
+                return n_held <= 0  # none face up (before the unveiling), or none in that Zone
             held = 0
-            for _, m in look.mine():
-                if not look.controls(m, "challenge"):
-                    continue
-                if zone == "enemy" and not look.in_zone(m, other(seat)):
-                    continue
-                if zone == "own" and not look.in_zone(m, seat):
-                    continue
-                held += 1
+            for m in s["models"].values():
+                if m["hex"] in table and m["seat"] == seat and not m["removed"]:  # None is in no table
+                    held += 1
+                    if held >= n_held:
+                        return True  # the rest could only add to the count
             return held >= n_held
 
         tests.append(challenges)
@@ -3489,7 +3551,12 @@ def _compile(cond: dict):
         wanted, n_kinds = set(cond["challenge_kinds"]), cond.get("min", 1)
 
         def challenge_kinds(s, seat, look):
-            kinds = {look.controls(m, "challenge")["what"] for _, m in look.mine() if look.controls(m, "challenge")}
+            table = _board_marks(s).kinds
+            kinds = set()
+            for m in s["models"].values():
+                k = m["hex"]
+                if k in table and m["seat"] == seat and not m["removed"]:
+                    kinds.add(table[k])
             return len(kinds & wanted) >= n_kinds
 
         tests.append(challenge_kinds)
@@ -3497,16 +3564,21 @@ def _compile(cond: dict):
         where = cond["leader"]
 
         def leader(s, seat, look):
+            if where == "challenge" and not _board_marks(s).kinds:
+                return False  # no Challenge face up (before the unveiling): no leader on one
+            # The seat's leader: the least uid of its living leaders on the board (``look.mine()``'s),
+            # read in place.
             lead_uid = lead = None
-            for uid, m in look.mine():
-                if m["leader"] and (lead_uid is None or uid < lead_uid):
-                    lead_uid, lead = uid, m
+            for uid, m in s["models"].items():
+                if m["leader"] and m["seat"] == seat and not m["removed"] and m["hex"] is not None:
+                    if lead_uid is None or uid < lead_uid:
+                        lead_uid, lead = uid, m
             if lead is None:
                 return False
             if where == "enemy_zone":
-                return look.in_zone(lead, other(seat))
+                return s["zone_half"][1 - seat] in board(s).zones_by_key.get(lead["hex"], ())
             if where == "challenge":
-                return look.controls(lead, "challenge") is not None
+                return lead["hex"] in _board_marks(s).kinds
             return True
 
         tests.append(leader)
@@ -3533,41 +3605,19 @@ def _compile(cond: dict):
         n_terrain = cond["terrain"]
 
         def on_terrain(s, seat, look):
-            b = board(s)
-            printed, rough = b.terrain_by_key, b.rough_keys
-            overlays = s["overlays"]
-            # A set, not a list: each of the seat's models asks whether its space has an overlay,
-            # and a list's ``in`` compares the text of every overlay's space (issue 17, P1).
-            overlaid = set(map(_HEX, overlays))
+            # Each of the seat's models asks the board's kept table of spaces not Open (``_Marks``)
+            # with its space first, where each overlaid space's terrain was worked out per model
+            # per check (issue 17, P1).
+            marks = _MARKS.get(s.get("board_key"))  # ``_board_marks``, with no call once kept
+            if marks is None:
+                marks = _board_marks(s)
+            rough = marks.rough
             count = 0
-            for m in s["models"].values():  # ``look.mine()``, without building it
-                if m["seat"] != seat:
-                    continue
-                k = m["hex"]
-                if k is None or m["removed"]:
-                    continue
-                if k not in overlaid:
-                    # ``terrain(s, hex_of(m))`` with no overlay there: the printed terrain.
-                    if k not in rough:
-                        continue
-                else:
-                    t = printed.get(k)
-                    if t is None:
-                        continue
-                    # ``k`` is a board key, so the first overlay there is ``overlay_at``'s.
-                    for o in overlays:
-                        if o["hex"] == k:
-                            break
-                    if o["face_up"]:
-                        if o["kind"] == "terrain":
-                            t = o["what"]
-                    else:
-                        t = _mystery_terrain(s["pack"], s["map"]) or t
-                    if t in ("open", None):
-                        continue
-                count += 1
-                if count >= n_terrain:
-                    return True  # the rest could only add to the count
+            for m in s["models"].values():
+                if m["hex"] in rough and m["seat"] == seat and not m["removed"]:  # None is in no table
+                    count += 1
+                    if count >= n_terrain:
+                        return True  # the rest could only add to the count
             return count >= n_terrain
 
         tests.append(on_terrain)
@@ -3650,11 +3700,10 @@ def _lightning_quests(pack_id: str) -> dict[str, int]:
     return {q: card["points"] for q, card in content.load(pack_id).quests.items() if card["lightning"]}
 
 
-#: The condition keys whose tests read the ``_QuestLook`` (the seat's models, the overlays, the
-#: Zones); the others read the state's counters, or (``terrain``) the state itself.
-_LOOK_KEYS = frozenset(
-    {"challenges", "challenge_kinds", "leader", "arrival_spaces", "models_in_enemy_zone", "models_alive"}
-)
+#: The condition keys whose tests read the ``_QuestLook`` (the seat's models, the Zones); the
+#: others read the state's counters, or the state itself and the board's kept tables
+#: (``terrain``, and the Challenges': ``_board_marks``).
+_LOOK_KEYS = frozenset({"arrival_spaces", "models_in_enemy_zone", "models_alive"})
 
 
 def _reads_look(cond: dict) -> bool:

@@ -11,6 +11,7 @@ from engines.chance import indices_for_cards
 
 from . import content, rules
 from .engine import WizardingDuelsEngine, _player
+from .state import board_changed
 
 E = WizardingDuelsEngine()
 
@@ -69,6 +70,7 @@ def build(
     }
     if rules_version != 1:
         s["rules"] = rules_version
+    board_changed(s)  # derived from the overlays given (``state.DERIVED_KEYS``)
     ids = sorted(c for c in pk.clash_cards if c not in ("lucky", "jinxed"))
     for seat in (0, 1):
         for i, cid in enumerate(ids):

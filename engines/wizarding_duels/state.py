@@ -125,6 +125,42 @@ def overlay_at(s: State, h) -> dict | None:
     return None
 
 
+#: The state's keys that are derived: each a pure function of the rest of the state, kept so the
+#: engine need not work it out again (``Engine.derived_keys``; the goldens and the verifier's
+#: comparison of a stored state leave them out, and ``view`` shows none of them).
+#:
+#: ``board_key``: ``board_key(s)``, one text naming the board (pack, map, Nexus) and what of its
+#: overlays can change a space's terrain or what a model controls, rewritten by every write to
+#: any of them (``board_changed``). The board's memos (route searches and their terrain, the
+#: quests' tables) are kept by it, where each use built and hashed a tuple of every overlay's
+#: fields (issue 17, P1); its hash Python works out once per text. A state saved without it
+#: (before it was kept) is read through ``board_key_of``.
+BOARD_KEY = "board_key"
+DERIVED_KEYS = (BOARD_KEY,)
+
+
+def board_key(s: State) -> str:
+    """The pack, map and Nexus, then the overlays in their order: each one's space, kind and face,
+    with its identity only when face up. A face-down overlay's identity is hidden from the other
+    seat (``view``) and changes no terrain (``terrain``), so it is left out: the key holds nothing
+    a seat may not see, and a bot's guess at the identity (``hidden``) does not change it."""
+    return f"{s['pack']}/{s['map']}/{s['nexus']}:" + ";".join(
+        f"{o['hex']}|{o['kind']}|+{o['what']}" if o["face_up"] else f"{o['hex']}|{o['kind']}|-" for o in s["overlays"]
+    )
+
+
+def board_changed(s: State) -> None:
+    """Rewrite ``s[BOARD_KEY]`` after a write to the map, the Nexus or the overlays: every such
+    writer calls it (``test_derived_keys.py`` holds the key to ``board_key`` along playouts)."""
+    s[BOARD_KEY] = board_key(s)
+
+
+def board_key_of(s: State) -> str:
+    """``s[BOARD_KEY]``, or worked out for a state saved without it."""
+    k = s.get(BOARD_KEY)
+    return k if k is not None else board_key(s)
+
+
 #: Board-specific rules for Mystery overlays (V-3, L725), named in a map's ``special_rules``.
 #: ``mystery_difficult``: a space holding an overlay on its Mystery side is Difficult terrain.
 MYSTERY_TERRAIN = {"mystery_difficult": "difficult"}

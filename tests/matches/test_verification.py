@@ -147,6 +147,20 @@ def test_an_altered_match_state_is_disputed(db):
     assert not verdict.verified and "state" in verdict.reason
 
 
+def test_a_state_stored_without_the_engines_derived_keys_verifies_and_an_altered_one_does_not(db):
+    # Wizarding Duels keeps a derived key (``board_key``, issue 17 P1): a match's state stored
+    # before the engine kept it has none, and is still the state its events give.
+    match = autoplay_match(game="wizarding-duels", seats=2)
+    assert match.status == Match.Status.FINISHED and "board_key" in match.state
+    old = {k: v for k, v in match.state.items() if k != "board_key"}
+    Match.objects.filter(pk=match.pk).update(state=old)
+    verdict = match_verify(match_id=match.id)
+    assert verdict.verified, verdict.reason
+    Match.objects.filter(pk=match.pk).update(state=dict(old, round=old["round"] + 1))
+    verdict = match_verify(match_id=match.id)
+    assert not verdict.verified and "state" in verdict.reason
+
+
 def test_a_verdicts_broadcast_is_the_small_verdict_frame_at_the_head_not_every_seats_view(db):
     # A verdict adds no event: re-sending the last events, then every seat's view, was most of what
     # a verification's broadcast cost (issue 17, P7, P6); a socket behind the head still catches up

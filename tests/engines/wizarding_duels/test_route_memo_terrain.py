@@ -12,7 +12,7 @@ import pytest
 
 from engines.treecopy import copy_tree
 from engines.wizarding_duels import geometry, rules
-from engines.wizarding_duels.state import board, terrain
+from engines.wizarding_duels.state import board, board_changed, terrain
 
 from .playouts import random_playout
 
@@ -44,9 +44,11 @@ def test_a_route_searchs_terrain_is_what_terrain_gives_every_space(version):
             turned = copy_tree(s)
             for o in turned["overlays"]:
                 o["face_up"] = not o["face_up"]
+            board_changed(turned)  # as every writer of the overlays does
             _check(turned, seen)
             stacked = copy_tree(s)
             stacked["overlays"].append(dict(stacked["overlays"][0], kind="terrain", face_up=True, what="dangerous"))
+            board_changed(stacked)
             _check(stacked, seen)
     rules._step_memo.cache_clear()
     assert seen["terrain", False, "mistveil-crossing"] > 0 and seen["challenge", False, "mistveil-crossing"] > 0, seen
