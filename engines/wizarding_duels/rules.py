@@ -36,6 +36,8 @@ from .state import (
     has,
     hex_of,
     is_two_plus,
+    living_changed,
+    living_of,
     lower,
     occupant,
     on_board,
@@ -305,6 +307,7 @@ def _install_group(s: State, seat: int, g: dict) -> None:
             "leader": i == g["leader"],
             "next_adv": 0,
         }
+    living_changed(s)  # the derived ``living`` (``state.DERIVED_KEYS``)
 
 
 def _h_reveal_groups(s: State, st: dict) -> None:
@@ -3385,6 +3388,7 @@ def remove_model(s: State, m: dict, by: int | None) -> None:
     p = P(s, seat)
     m["removed"] = True
     m["hex"] = None
+    living_changed(s)  # the derived ``living`` (``state.DERIVED_KEYS``)
     m["artifacts"] = []
     m["burning"] = m["poison"] = m["slow"] = 0
     for u in list(p["upkeep"]):
@@ -3492,12 +3496,14 @@ class _QuestLook:
         """(uid, model) for the seat's living models on the board. In no particular order: the
         conditions count them, and the one that names a model (the leader) takes the least uid."""
         if self._mine is None:
-            seat = self.seat
-            self._mine = [
-                (uid, m)
-                for uid, m in self.s["models"].items()
-                if m["seat"] == seat and not m["removed"] and m["hex"] is not None
-            ]
+            # The seat's kept living uids (``state.LIVING``), not every model filtered by seat and
+            # removal (issue 17, P1).
+            models = self.s["models"]
+            mine = self._mine = []
+            for uid in living_of(self.s)[self.seat]:
+                m = models[uid]
+                if m["hex"] is not None:
+                    mine.append((uid, m))
         return self._mine
 
     def in_zone(self, m: dict, seat: int) -> bool:
