@@ -2549,8 +2549,9 @@ def open_clash(
     space: str | None = None,
 ) -> list[dict]:
     """Open a clash and return its steps in the spec's order (FC-1..FC-14)."""
-    pk = pack(s)
-    faced = what in ("attack", "potion") or (what == "spell" and pk.spells[spell]["combat"])
+    # The pack is read only for a spell, and traits and the version without a call each: a clash
+    # opens every few events (issue 17, P1).
+    faced = what in ("attack", "potion") or (what == "spell" and pack(s).spells[spell]["combat"])
     c = {
         "what": what,
         "faced": faced,
@@ -2569,7 +2570,7 @@ def open_clash(
     }
     if space is not None:
         c["space"] = space
-    if rules_version(s) >= 2:
+    if s.get("rules", 1) >= 2:  # ``rules_version``
         for side in (c["att"], c["def"]):
             if side:
                 side["emp_known"] = []
@@ -2588,11 +2589,11 @@ def open_clash(
     if faced:
         steps.append({"step": "reveal", "side": d})  # FC-5
         # FC-6: defender first, unless the defending model has Duelling (WD-T7, A-25).
-        order = [d, a] if not has(target, "duelling") else [a, d]
+        order = [d, a] if "duelling" not in target["traits"] else [a, d]
         for side in order:
             seat = c[side]["seat"]
             st = {"step": "swap", "seat": seat, "side": side}
-            if side == d and has(att, "duelling"):
+            if side == d and "duelling" in att["traits"]:
                 st["face_up"] = True
             steps.append(st)
     else:
@@ -2627,14 +2628,18 @@ def _set_advantage(s: State, c: dict) -> None:
             if has(o, "professor") and geometry.distance(hex_of(o), hex_of(att)) <= 2:
                 adv += 1
                 break
-    adv += _once_adv(att)
+    # ``_once_adv`` only for a model holding a one-off Advantage: most hold none (issue 17, P1).
+    if att.get("next_adv") or att["round"].get("huff"):
+        adv += _once_adv(att)
     if casting and c["faced"] and "magical_immunity" in tgt["traits"]:
         dis_opp += tgt["traits"]["magical_immunity"]
     if "hufflepuff" in traits:
         dis_opp = 0
     c["att"]["adv"] = adv - dis_opp
     if c["faced"]:
-        dadv = (1 if "chosen_one" in tgt["traits"] else 0) + _once_adv(tgt)
+        dadv = 1 if "chosen_one" in tgt["traits"] else 0
+        if tgt.get("next_adv") or tgt["round"].get("huff"):
+            dadv += _once_adv(tgt)
         c["def"]["adv"] = dadv
 
 
@@ -2880,8 +2885,10 @@ def defense_lines(s: State, c: dict) -> list[list]:
     """FC-9, the defender's total line by line ([label, amount]); the amounts add up to the total."""
     pk = pack(s)
     side = c["def"]
-    d = M(s, side["model"])
-    a = M(s, c["att"]["model"])
+    # Models and traits read in place, not through ``M`` and ``has``: here, in ``attack_lines``,
+    # ``_h_total`` and ``_h_clash_effects`` (a call fewer each, every clash; issue 17, P1).
+    d = s["models"][side["model"]]
+    a = s["models"][c["att"]["model"]]
     lines = _card_lines(s, side) + [["Defense", d["defense"]]]
     if side["early"]:
         lines.append(["Lower part", side["early"]])
@@ -2893,9 +2900,9 @@ def defense_lines(s: State, c: dict) -> list[list]:
     if c["what"] == "attack" and c["prof"]["type"] == "physical" and d["traits"].get("physical_resistance", 0):
         lines.append(["Physical Resistance", d["traits"]["physical_resistance"]])  # WD-T28
     if c["what"] == "spell":
-        if has(d, "master_wizard"):
+        if "master_wizard" in d["traits"]:
             lines.append(["Master Wizard", 1])  # WD-T25
-        if has(d, "chosen_one") and a["name"] == pk.params["chosen_one_nemesis"]:
+        if "chosen_one" in d["traits"] and a["name"] == pk.params["chosen_one_nemesis"]:
             lines.append(["Chosen One", 1])  # WD-T4
     # Concealment first: most defenders have none, and then the spaces are not read (issue 17, P1).
     if d["conceal"] and a["hex"] and d["hex"] and geometry.distance(hex_of(a), hex_of(d)) > 1:
@@ -2928,9 +2935,9 @@ def attack_lines(s: State, c: dict) -> list[list]:
     """FC-9, the attacker's (or the actor's) total line by line ([label, amount])."""
     pk = pack(s)
     side = c["att"]
-    a = M(s, side["model"])
+    a = s["models"][side["model"]]
     lines = _card_lines(s, side)
-    if c["what"] == "spell" and has(a, "elf"):
+    if c["what"] == "spell" and "elf" in a["traits"]:
         card = pk.spells[c["spell"]]
         return lines + [[f"{card['name']} (Elf: a positive modifier only)", max(0, card["modifier"])]]  # WD-T8, A-53
     if side["early"]:
@@ -2938,7 +2945,7 @@ def attack_lines(s: State, c: dict) -> list[list]:
     if c["what"] == "spell":
         card = pk.spells[c["spell"]]
         lines += [["Mastery", a["mastery"]], [f"{card['name']} modifier", card["modifier"]]]
-        if has(a, "master_wizard") and s["config"]["master_wizard_casting_bonus"]:
+        if "master_wizard" in a["traits"] and s["config"]["master_wizard_casting_bonus"]:
             lines.append(["Master Wizard", 1])  # ruling A-01 (EX-5)
         arts = _passive_total(s, a, "cast_bonus")
         if arts:
@@ -2955,13 +2962,14 @@ def _h_total(s: State, st: dict) -> None:
     lines = attack_lines(s, c)
     att = sum(map(_AMOUNT, lines))
     c["att"]["total"] = att
-    if rules_version(s) >= 2:
+    v2 = s.get("rules", 1) >= 2  # ``rules_version``, read once
+    if v2:
         c["att"]["lines"] = lines  # version 2: the total line by line, for the page (spec section 7)
     if c["faced"]:
         lines = defense_lines(s, c)
         d = sum(map(_AMOUNT, lines))
         c["def"]["total"] = d
-        if rules_version(s) >= 2:
+        if v2:
             c["def"]["lines"] = lines
         c["net"] = att - d
     else:
@@ -2970,8 +2978,8 @@ def _h_total(s: State, st: dict) -> None:
     # FC-10: the clock goes on now, success or failure, unless an upkeep spell succeeded.
     if c["what"] == "spell" and c["source"] != "basic":
         card = pack(s).spells[c["spell"]]
-        m = M(s, c["att"]["model"])
-        p = P(s, m["seat"])
+        m = s["models"][c["att"]["model"]]
+        p = s["players"][m["seat"]]
         if c["success"] and card["upkeep"]:
             pass
         elif c["source"] == "innate":
@@ -2997,8 +3005,8 @@ def _h_clash_effects(s: State, st: dict) -> None:
     if not c["success"]:
         return
     pk = pack(s)
-    a = M(s, c["att"]["model"])
-    t = M(s, c["target"])
+    a = s["models"][c["att"]["model"]]
+    t = s["models"][c["target"]]
     if c["what"] == "attack":
         effects = (
             [{"op": "impacts", "n": c["prof"]["damage"] + c["dmg_bonus"]}]
@@ -3024,7 +3032,7 @@ def _h_clash_effects(s: State, st: dict) -> None:
             }
             if c.get("space"):
                 u["space"] = c["space"]
-            P(s, a["seat"])["upkeep"].append(u)
+            s["players"][a["seat"]]["upkeep"].append(u)
     push_new(
         s,
         effect_steps(
