@@ -500,7 +500,7 @@ def _after_deploy(s: State) -> None:
 def _h_generate_pool(s: State, st: dict) -> None:
     """L1037-1051, WD-27, Adoration (A-47)."""
     for seat in (0, 1):
-        p = P(s, seat)
+        p = s["players"][seat]
         ms = alive_unordered(s, seat)  # sums and counts only
         light = sum(m["cunning"]["light"] for m in ms)
         dark = sum(m["cunning"]["dark"] for m in ms)
@@ -509,7 +509,7 @@ def _h_generate_pool(s: State, st: dict) -> None:
         light += as_light
         dark += neutral - as_light
         for m in ms:
-            if has(m, "adoration"):
+            if "adoration" in m["traits"]:
                 dark += sum(1 for o in ms if o["uid"] != m["uid"] and o["cunning"]["dark"] > 0)
         p["pool"] = {"light": light, "dark": dark}
     # WD-28: each player shuffles the Clash deck and draws 3.
@@ -549,7 +549,7 @@ def _h_start_refill(s: State, st: dict) -> None:
     sp = s["starting"]
     steps = []
     for seat in (sp, other(sp)):
-        need = HAND_SIZE - len(P(s, seat)["hand"])
+        need = HAND_SIZE - len(s["players"][seat]["hand"])
         if need > 0:
             steps.append({"step": "draw", "seat": seat, "pile": "clash", "n": need, "dest": "hand", "vis": "owner"})
     steps.append({"step": "power_refills"})
@@ -561,14 +561,14 @@ def _h_start_refill(s: State, st: dict) -> None:
 def _upkeep_steps(s: State, seats: list[int], checkpoint: str) -> list[dict]:
     out = []
     for seat in seats:
-        for u in P(s, seat)["upkeep"]:
+        for u in s["players"][seat]["upkeep"]:
             if checkpoint == "start" or not u["paid"]:
                 out.append({"step": "upkeep", "seat": seat, "spell": u["spell"]})
     return out
 
 
 def _instinctive_spells(s: State, m: dict) -> list[str]:
-    p = P(s, m["seat"])
+    p = s["players"][m["seat"]]
     return sorted(x for x in m["spells"] if p["clocks"].get(x, 0) > 0)
 
 
@@ -595,7 +595,7 @@ def _h_cooldown(s: State, st: dict) -> None:
     more); clocks at 0 go and their spells return to the Spellbook; Locks go."""
     picked = s.pop("ic_bonus", None) or [[], []]
     for seat in (0, 1):
-        p = P(s, seat)
+        p = s["players"][seat]
         if p["clocks"]:
             bonus = set(picked[seat])
             for sp in sorted(p["clocks"]):
@@ -625,12 +625,12 @@ def _h_cooldown(s: State, st: dict) -> None:
 def _return_spell(s: State, seat: int, sp: str) -> None:
     for m in s["models"].values():
         if m["seat"] == seat and sp in m["spells"]:
-            if any(u["spell"] == sp for u in P(s, seat)["upkeep"]):
+            if any(u["spell"] == sp for u in s["players"][seat]["upkeep"]):
                 return
             m["spells"].remove(sp)
-    if sp not in P(s, seat)["spellbook"]:
-        P(s, seat)["spellbook"].append(sp)
-        P(s, seat)["spellbook"].sort()
+    if sp not in s["players"][seat]["spellbook"]:
+        s["players"][seat]["spellbook"].append(sp)
+        s["players"][seat]["spellbook"].sort()
 
 
 def _next_activation(s: State) -> bool:
@@ -690,10 +690,10 @@ def _h_end_phase(s: State, st: dict) -> None:
             break
     for seat in (sp, other(sp)):
         # Upkept auras act at the end of the round (A-68).
-        for u in P(s, seat)["upkeep"]:
+        for u in s["players"][seat]["upkeep"]:
             for e in pack(s).spells[u["spell"]]["effects"]:
                 if e["op"] == "aura":
-                    src = M(s, u["caster"])
+                    src = s["models"][u["caster"]]
                     if not src["removed"] and src["hex"]:
                         for o in on_board(s, other(seat)):
                             if geometry.distance(hex_of(src), hex_of(o)) <= e["radius"]:
@@ -718,7 +718,7 @@ def _h_end_phase(s: State, st: dict) -> None:
 
 def _h_poison(s: State, st: dict) -> None:
     """A-41: 1 Impact, then one Poison marker goes."""
-    m = M(s, st["model"])
+    m = s["models"][st["model"]]
     if m["removed"]:
         return
     m["poison"] -= 1
@@ -795,7 +795,7 @@ def _emp_set(side: dict) -> int:
 def _refill_clash(s: State, seat: int) -> None:
     """WD-38/39 (L341-345): the discard pile becomes the deck; the opponent refills the pool at
     the end of the action. Cards reserved as face-down Empowerment cards stay what they were."""
-    p = P(s, seat)
+    p = s["players"][seat]
     res = _reserved(s, seat)
     if res:
         fixed = list(p["deck"])
@@ -874,7 +874,7 @@ def chance_spec(s: State) -> dict | None:
     if st["step"] == "horcrux_deal":
         pool = _set_aside_horcruxes(s, st["seat"])
         return draw_spec(pool=len(pool), count=len(st["models"]), visible_to="all", label="Horcrux deal")
-    p = P(s, st["seat"])
+    p = s["players"][st["seat"]]
     vis = "all" if st["vis"] == "all" else [st["seat"]]
     if st["pile"] == "quest":
         return draw_spec(
@@ -926,7 +926,7 @@ def draw_pool(s: State) -> list:
         return sorted(pack(s).challenges)
     if st["step"] == "horcrux_deal":
         return _set_aside_horcruxes(s, st["seat"])
-    p = P(s, st["seat"])
+    p = s["players"][st["seat"]]
     if st["pile"] == "quest":
         return list(p["quest_deck"])
     return [s["cards"][c] for c in p["deck"]]
@@ -947,12 +947,12 @@ def resolve_chance(s: State, outcome) -> None:
         return
     if st["step"] == "horcrux_deal":
         pool = _set_aside_horcruxes(s, st["seat"])
-        maker = M(s, st["maker"])
+        maker = s["models"][st["maker"]]
         for uid, idx in zip(st["models"], outcome):
-            M(s, uid)["artifacts"].append({"id": pool[idx], "locked": False, "used": False})
+            s["models"][uid]["artifacts"].append({"id": pool[idx], "locked": False, "used": False})
             maker["horcruxes"].append({"kind": "artifact", "model": uid, "id": pool[idx]})
         return
-    p = P(s, st["seat"])
+    p = s["players"][st["seat"]]
     if st["pile"] == "quest":
         picked = list(map(p["quest_deck"].__getitem__, outcome))  # all taken before any is removed
         for q in picked:
@@ -1070,7 +1070,7 @@ def _skip_decision(s: State, st: dict) -> bool:
     if name == "place" and st["kind"] in ("move", "teleport"):
         # Listing every destination (and in version 2 every riskier route) only to see whether
         # there is one beside "stay" cost most of this function (issue 17, P1).
-        m = M(s, st["model"])
+        m = s["models"][st["model"]]
         if m["removed"] or m["hex"] is None or not place_somewhere(s, st, m):
             s["queue"].pop(0)
             return True
@@ -1101,10 +1101,10 @@ def _some_reaction(s: State, st: dict) -> bool:
     models, and the first reaction answers: most react windows offer the pass alone and close at
     once (issue 17, P1). ``test_skip_window.py`` holds it to the list at every clash of varied games."""
     seat = st["seat"]
-    tgt = M(s, s["clash"]["target"])
+    tgt = s["models"][s["clash"]["target"]]
     if not can_cast(tgt):
         return False  # ``_reaction_caster`` finds no caster
-    p = P(s, seat)
+    p = s["players"][seat]
     spells = pack(s).spells
     for sp in p["spellbook"]:
         if spells[sp]["reaction"] and not p["clocks"].get(sp) and _reaction_caster(s, seat, sp, tgt) is not None:
@@ -1734,7 +1734,7 @@ def _slot(s: State, cat: str, m: dict, free: str | None = None) -> str | None:
         return "slot"
     if free:
         for src in free.split("|"):
-            if src and has(m, src) and not m["round"].get(src):
+            if src and src in m["traits"] and not m["round"].get(src):
                 return src
     return None
 
@@ -2052,13 +2052,13 @@ def _paid(s: State, p: dict, cost: int, colour: str, action: dict) -> list[dict]
 
 def _reaction_caster(s: State, seat: int, sp: str, target: dict) -> dict | None:
     """Ruling A-60: the targeted model casts its reaction, if it could hold the spell."""
-    p = P(s, seat)
+    p = s["players"][seat]
     if not can_cast(target):
         return None
     if sp in target["innate"] and sp not in target["innate_clocks"]:
         return target
     if sp in p["spellbook"]:
-        room = (len(target["spells"]) < 1) if has(target, "elf") else (len(target["spells"]) < target["mastery"])
+        room = (len(target["spells"]) < 1) if "elf" in target["traits"] else (len(target["spells"]) < target["mastery"])
         if room:
             return target
     return None
@@ -2379,7 +2379,7 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None, safest
 def _upkeep_answer(s: State, seat: int, spell: str, keep: bool, light: int | None = None) -> None:
     """WD-61/62 (L1097-1114): keep (pay once; markers stay on the spell) or disable."""
     pk = pack(s)
-    p = P(s, seat)
+    p = s["players"][seat]
     u = next((u for u in p["upkeep"] if u["spell"] == spell), None)
     if u is None:
         return
@@ -2395,7 +2395,7 @@ def _upkeep_answer(s: State, seat: int, spell: str, keep: bool, light: int | Non
 
 def disable_upkeep(s: State, seat: int, spell: str) -> None:
     pk = pack(s)
-    p = P(s, seat)
+    p = s["players"][seat]
     u = next((u for u in p["upkeep"] if u["spell"] == spell), None)
     if u is None:
         return
@@ -2444,7 +2444,7 @@ def _act(s: State, seat: int, a: dict, safest: int | None = None) -> None:
         _spend(s, "advanced", how, m)
         prof = next(pr for pr, art in attack_profiles(s, m) if pr["id"] == a["attack"] and art == a.get("artifact"))
         _attack_used(s, m, prof, a.get("artifact"))
-        steps += open_clash(s, "attack", m, M(s, a["target"]), prof=prof)
+        steps += open_clash(s, "attack", m, s["models"][a["target"]], prof=prof)
     elif t == "cast":
         how = _slot(s, "advanced", m, "expert_wizard|master_wizard")
         _spend(s, "advanced", how, m)
@@ -2459,7 +2459,7 @@ def _act(s: State, seat: int, a: dict, safest: int | None = None) -> None:
             # Cast at a space: an Individual Clash of the caster; the marker goes there on success.
             steps += open_clash(s, "spell", m, m, spell=a["spell"], source=src, space=a["target"])
         else:
-            steps += open_clash(s, "spell", m, M(s, a["target"]), spell=a["spell"], source=src)
+            steps += open_clash(s, "spell", m, s["models"][a["target"]], spell=a["spell"], source=src)
     elif t == "draw_quest":
         ravenclaw = "ravenclaw" if controls(s, m, "challenge") else ""
         how = _slot(s, "advanced", m, "tactician|" + ravenclaw)
@@ -2478,7 +2478,7 @@ def _act(s: State, seat: int, a: dict, safest: int | None = None) -> None:
         _spend(s, "quick", _slot(s, "quick", m, pm), m)
         p["potions"][a["index"]]["spent"] = True
         s["stats"]["potions"][seat] += 1
-        tgt = M(s, a["target"])
+        tgt = s["models"][a["target"]]
         if tgt["seat"] != seat:
             steps += open_clash(s, "potion", m, tgt, potion=card["id"])
         else:
@@ -2710,7 +2710,7 @@ def empower(s: State, c: dict, side_name: str, cost: int, colour: str, light: in
     p = s["players"][side["seat"]]
     pay(p, cost, colour, light=light)
     m = s["models"][side["model"]]
-    n = 2 if (side_name == "att" and has(m, "elf") and c["what"] == "spell") else 1
+    n = 2 if (side_name == "att" and "elf" in m["traits"] and c["what"] == "spell") else 1
     side["emp"] += n
     # Cards the owner saw with Leadership: in version 2 they stay known to their owner
     # (emp_known); version 1 kept them with the unseen ones (emp_fixed).
@@ -2769,7 +2769,7 @@ def _keep(s: State, side_name: str, card: str) -> None:
     side = c[side_name]
     for x in side["revealed"]:
         if x != card and not x.startswith("blank"):
-            P(s, side["seat"])["discard"].append(x)  # WD-92: the others go to the discard pile
+            s["players"][side["seat"]]["discard"].append(x)  # WD-92: the others go to the discard pile
     side["revealed"] = [card]
     side["kept"] = card
 
@@ -2804,7 +2804,7 @@ def _h_flip(s: State, st: dict) -> None:
         side = c.get(name)
         if not side or side["swap"] is None:
             continue
-        p = P(s, side["seat"])
+        p = s["players"][side["seat"]]
         p["discard"] += [x for x in [side["kept"]] + side["extra"] if x and not x.startswith("blank")]
         if rules_version(s) >= 2:
             side["swap_up"] = True  # face up now (FC-7): the view shows the card to everyone
@@ -3092,8 +3092,8 @@ def effect_steps(
 
 
 def _h_apply_effects(s: State, st: dict) -> None:
-    t = M(s, st["tgt"])
-    src = M(s, st["src"])
+    t = s["models"][st["tgt"]]
+    src = s["models"][st["src"]]
     seat = st["seat"]
     steps = []
     for e in st["effects"]:
@@ -3142,7 +3142,7 @@ def _h_apply_effects(s: State, st: dict) -> None:
             if not src["removed"] and src["hex"]:
                 steps.append({"step": "place", "seat": seat, "model": src["uid"], "kind": "move", "n": e["n"]})
         elif op == "regain_power":
-            regain(P(s, seat), e["n"])
+            regain(s["players"][seat], e["n"])
         elif op == "draw_clash":
             steps.append({"step": "draw", "seat": seat, "pile": "clash", "n": e["n"], "dest": "hand", "vis": "owner"})
         elif op == "jinx":
@@ -3175,7 +3175,7 @@ def _add_card(s: State, seat: int, kind: str) -> None:
     s["serial"] += 1
     uid = f"{seat}-{'L' if kind == 'lucky' else 'J'}{s['serial']:03d}"
     s["cards"][uid] = kind
-    p = P(s, seat)
+    p = s["players"][seat]
     p["deck"] = sorted(p["deck"] + p["known_top"] + [uid])
     p["known_top"] = []
 
@@ -3185,10 +3185,10 @@ def _use_lower(s: State, side_name: str, timing: str, light: int | None = None) 
     c = s["clash"]
     side = c[side_name]
     lo = lower(s, side["kept"])
-    p = P(s, side["seat"])
+    p = s["players"][side["seat"]]
     pay(p, lo["cost"], lo["colour"], light=light)
-    me = M(s, side["model"])
-    foe = M(s, c["def"]["model"] if side_name == "att" else c["att"]["model"])
+    me = s["models"][side["model"]]
+    foe = s["models"][c["def"]["model"] if side_name == "att" else c["att"]["model"]]
 
     def effect_on(e: dict, tgt: dict) -> dict:
         # The lower part's own effect, from its owner's model, on ``tgt`` (no X, no upkeep).
@@ -3273,15 +3273,15 @@ def _h_power_refills(s: State, st: dict) -> None:
     sp = s["starting"] if s["starting"] is not None else 0
     steps = []
     for seat in (sp, other(sp)):
-        if P(s, seat)["refill_due"]:
-            P(s, seat)["refill_due"] = False
+        if s["players"][seat]["refill_due"]:
+            s["players"][seat]["refill_due"] = False
             steps += _upkeep_steps(s, [seat], checkpoint="refill")
             steps.append({"step": "pool_refill", "seat": seat})
     push_front(s, *steps)
 
 
 def _h_pool_refill(s: State, st: dict) -> None:
-    p = P(s, st["seat"])
+    p = s["players"][st["seat"]]
     for c in ("light", "dark"):
         p["pool"][c] += p["spent"][c]
         p["spent"][c] = 0
@@ -3291,11 +3291,11 @@ def _h_pool_refill(s: State, st: dict) -> None:
 
 
 def _h_hit(s: State, st: dict) -> None:
-    m = M(s, st["model"])
+    m = s["models"][st["model"]]
     if m["removed"] or st["n"] <= 0:
         return
     rx = m["traits"].get("resistance", 0)
-    if st["resist"] and rx and P(s, m["seat"])["hand"]:
+    if st["resist"] and rx and s["players"][m["seat"]]["hand"]:
         # WD-T33 (A-44): discard up to X hand cards, 1 Impact less each.
         push_new(s, [{"step": "resist", "seat": m["seat"], "model": m["uid"], "n": st["n"], "max": rx, "by": st["by"]}])
         return
@@ -3303,14 +3303,14 @@ def _h_hit(s: State, st: dict) -> None:
 
 
 def _h_impacts(s: State, st: dict) -> None:
-    m = M(s, st["model"])
+    m = s["models"][st["model"]]
     if m["removed"] or st["n"] <= 0:
         return
     m["impacts"] += st["n"]
     if st["by"] is not None and st["by"] != m["seat"]:
         s["stats"]["impacts"][st["by"]] += st["n"]
     if m["impacts"] > capacity(m):
-        if has(m, "brave"):
+        if "brave" in m["traits"]:
             push_front(s, *brave_steps(s, m), {"step": "removal", "model": m["uid"], "by": st["by"]})
         else:
             push_front(s, {"step": "removal", "model": m["uid"], "by": st["by"]})
@@ -3318,7 +3318,7 @@ def _h_impacts(s: State, st: dict) -> None:
 
 def brave_steps(s: State, m: dict) -> list[dict]:
     """WD-T3 (A-45): an Individual-style Defense test, no swap; 3 or more keeps it in play."""
-    adv = 1 if has(m, "chosen_one") else 0
+    adv = 1 if "chosen_one" in m["traits"] else 0
     s["brave"] = {"seat": m["seat"], "model": m["uid"], "cards": [], "extra": [], "adv": adv}
     return [
         {"step": "draw", "seat": m["seat"], "pile": "clash", "n": 1 + adv, "dest": "brave", "vis": "all"},
@@ -3329,19 +3329,19 @@ def brave_steps(s: State, m: dict) -> list[dict]:
 
 def _h_brave_total(s: State, st: dict) -> None:
     b = s["brave"]
-    m = M(s, b["model"])
+    m = s["models"][b["model"]]
     if len(b["cards"]) > 1:
         best = max(b["cards"], key=lambda x: (rank(s, x), x))
         for x in b["cards"]:
             if x != best and not x.startswith("blank"):
-                P(s, b["seat"])["discard"].append(x)
+                s["players"][b["seat"]]["discard"].append(x)
         b["cards"] = [best]
     total = sum(card_value(s, x) for x in b["cards"] + b["extra"]) + m["defense"]
     if _obscured(s, m):
         total += pack(s).params["obscuring_defense"]
     if m["burning"]:
         total -= 1
-    p = P(s, b["seat"])
+    p = s["players"][b["seat"]]
     for x in b["cards"] + b["extra"]:
         if x.startswith("blank"):
             continue
@@ -3354,10 +3354,10 @@ def _h_brave_total(s: State, st: dict) -> None:
 
 def _h_removal(s: State, st: dict) -> None:
     """WD-93/94, Horcrux Maker (WD-T16, A-46), then removal (A-69) and Gryffindor (WD-T13)."""
-    m = M(s, st["model"])
+    m = s["models"][st["model"]]
     if m["removed"] or m["impacts"] <= capacity(m):
         return
-    if has(m, "horcrux_maker"):
+    if "horcrux_maker" in m["traits"]:
         live = _live_horcruxes(s, m)
         if len(live) > 1:
             # A-46: the owner picks which Horcrux goes.
@@ -3393,7 +3393,7 @@ def _lose_horcrux(s: State, m: dict, h: dict, by) -> None:
 
 def remove_model(s: State, m: dict, by: int | None) -> None:
     seat = m["seat"]
-    p = P(s, seat)
+    p = s["players"][seat]
     m["removed"] = True
     m["hex"] = None
     living_changed(s)  # the derived ``living`` (``state.DERIVED_KEYS``)
@@ -3412,7 +3412,7 @@ def remove_model(s: State, m: dict, by: int | None) -> None:
         s["stats"]["removed"][by] += 1
     if not any_alive(s, seat):
         s["game_over"] = True  # WD-94, A-42
-    gry = [o for o in on_board(s, seat) if has(o, "gryffindor")]
+    gry = [o for o in on_board(s, seat) if "gryffindor" in o["traits"]]
     if gry:
         push_front(
             s,
