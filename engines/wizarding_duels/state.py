@@ -67,12 +67,11 @@ def alive(s: State, seat: int | None = None) -> list[dict]:
     return list(map(get, lv[seat]))
 
 
-def alive_unordered(s: State, seat: int | None = None) -> list[dict]:
-    """``alive``'s models, in an order the caller does not rely on: for a step that changes each
-    model by itself, reading nothing another model's change writes, where the order cannot
-    matter (the round's start and end, the cooldown, the Power Pool; issue 17, P1). It is
-    ``alive``'s own now that the living uids are kept (``LIVING``)."""
-    return alive(s, seat)
+#: ``alive``'s models, for a caller that does not rely on their order: a step that changes each
+#: model by itself, reading nothing another model's change writes, where the order cannot matter
+#: (the round's start and end, the cooldown, the Power Pool; issue 17, P1). With the living uids
+#: kept (``LIVING``) it is ``alive`` itself, under the name that says the order is not relied on.
+alive_unordered = alive
 
 
 def any_alive(s: State, seat: int) -> bool:

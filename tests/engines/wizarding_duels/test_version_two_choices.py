@@ -215,7 +215,10 @@ def test_streams_recorded_under_version_one_replay_to_the_same_states():
             s = after
         assert engine.to_move(s) == [] and engine.result(s) == game["result"]
         assert hashlib.sha256(json.dumps(log).encode()).hexdigest() == game["log_sha256"]
-        assert hashlib.sha256(json.dumps(s, sort_keys=True).encode()).hexdigest() == game["final_state_sha256"]
+        # The engine's derived keys (``Engine.derived_keys``), which the recorded digest predates, are
+        # left out, as the goldens and the verifier leave them out.
+        game_state = {k: v for k, v in s.items() if k not in engine.derived_keys}
+        assert hashlib.sha256(json.dumps(game_state, sort_keys=True).encode()).hexdigest() == game["final_state_sha256"]
 
 
 def test_each_clash_total_is_given_line_by_line_and_the_lines_add_up():
