@@ -31,8 +31,10 @@ from .state import State, board, can_pay, controls, overlay_at, pack, pay_splits
 from .state import lower as lower_part
 
 _run = rules.run
+#: The steps ``run`` stops at at once, with no test (``rules._WAITS``).
+_WAITS = rules._WAITS
 _check_lightning = rules.check_lightning
-_activation_end = rules._h_activation_end
+_end_activation = rules._end_activation
 
 
 def _after_quiet_answer(s: State) -> bool:
@@ -58,6 +60,23 @@ def _then_act(s: State, seat: int, steps: list[dict], quiet: bool) -> bool:
     if not _run(s) or not quiet:
         _check_lightning(s)
     return True
+
+
+def _after_action(s: State, seat: int, steps: list[dict], quiet: bool) -> bool:
+    """``_then_act`` for an action whose ``steps`` are followed by its "action_end" (FC-14). With
+    no step before it and no Power Pool to refill, "action_end" queues nothing
+    (``rules._h_power_refills``) and ``run`` would take it and stop at the act step at once, both
+    quiet (``QUIET_STEPS``): the act step goes back with no step made, queued and taken, and no
+    ``run`` (issue 17, P1)."""
+    if not steps:
+        players = s["players"]
+        if not players[0]["refill_due"] and not players[1]["refill_due"]:
+            s["queue"].insert(0, {"step": "act", "seat": seat})
+            if not quiet:
+                _check_lightning(s)
+            return True
+    steps.append({"step": "action_end"})
+    return _then_act(s, seat, steps, quiet)
 
 
 def activate(s: State, st: dict, seat: int, action: dict) -> bool:
@@ -101,15 +120,21 @@ def act_end(s: State, st: dict, seat: int, action: dict) -> bool:
     # (``QUIET_STEPS``), as the end is (``QUIET_ACTS``), and never ends the game (it only queues
     # steps), so ``run``'s checks after it would pass.
     s["queue"].pop(0)
-    _activation_end(s, {"step": "activation_end", "model": s["models"][s["act"]["model"]]["uid"]})
+    if _end_activation(s, s["models"][s["act"]["model"]]):
+        # The next activation's window is in front: ``run`` would stop there at once, quiet, and
+        # a quiet run asks for no lightning check.
+        return True
     return _after_quiet_answer(s)
 
 
-def act_move(s: State, m: dict, seat: int, action: dict) -> bool:
+def act_move(s: State, st: dict, seat: int, action: dict) -> bool:
     """A move (``{"type": "move", "to": k}`` by the safest route, or in version 2
     ``{"type": "move", "to": k, "dangerous": d}`` by a riskier one): ``legal._act_move``'s checks
     and ``rules._act``'s move, with the action slot, the move points and the space worked out once.
     A danger count written as anything but an int (``True`` for 1) goes the general way."""
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False  # the general check refuses it (``legal._act``)
     k = action.get("to")
     if type(k) is not str:
         return False
@@ -136,14 +161,16 @@ def act_move(s: State, m: dict, seat: int, action: dict) -> bool:
         safest = danger
     # Paying for the move changes nothing ``move_points`` reads (the form, traits, artifacts, Slow).
     _pay(s, "move", how, m)
-    steps = rules._move_to(s, m, h, safest)
-    steps.append({"step": "action_end"})
-    return _then_act(s, seat, steps, False)  # a move is never quiet: the model's space changed
+    # A move is never quiet: the model's space changed.
+    return _after_action(s, seat, rules._move_to(s, m, h, safest), False)
 
 
-def act_draw_quest(s: State, m: dict, seat: int, action: dict) -> bool:
+def act_draw_quest(s: State, st: dict, seat: int, action: dict) -> bool:
     """A Quest card drawn for an active one discarded (``{"type": "draw_quest", "discard": q}``):
     ``legal._act_draw_quest``'s checks and ``rules._act``'s draw, the paying slot worked out once."""
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False  # the general check refuses it (``legal._act``)
     q = action.get("discard")
     if len(action) != 2 or type(q) is not str:
         return False
@@ -164,10 +191,13 @@ def act_draw_quest(s: State, m: dict, seat: int, action: dict) -> bool:
     return _then_act(s, seat, steps, False)  # a quest discarded and drawn: never quiet
 
 
-def act_cast(s: State, m: dict, seat: int, action: dict) -> bool:
+def act_cast(s: State, st: dict, seat: int, action: dict) -> bool:
     """A spell cast at a model (``{"type": "cast", "spell": sp, "target": uid}``): ``legal._act_cast``'s
     checks and ``rules._act``'s cast, with the paying slot and the spell's source worked out once.
     A spell that places a marker is cast at a space in reach and sight (``rules.marker_spaces``)."""
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False  # the general check refuses it (``legal._act``)
     sp = action.get("spell")
     target = action.get("target")
     if len(action) != 3 or type(sp) is not str or type(target) is not str:
@@ -214,10 +244,13 @@ def act_cast(s: State, m: dict, seat: int, action: dict) -> bool:
     return _then_act(s, seat, steps, True)  # a cast is a quiet answer (``QUIET_ACTS``)
 
 
-def act_potion(s: State, m: dict, seat: int, action: dict) -> bool:
+def act_potion(s: State, st: dict, seat: int, action: dict) -> bool:
     """A potion drunk or thrown (``{"type": "potion", "index": i, "target": uid}``):
     ``legal._act_potion``'s checks and ``rules._act``'s potion, the card and its paying slot
     worked out once. An index written as anything but an int (``True`` for 1) goes the general way."""
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False  # the general check refuses it (``legal._act``)
     i = action.get("index")
     target = action.get("target")
     if len(action) != 3 or type(i) is not int or type(target) is not str:
@@ -242,18 +275,20 @@ def act_potion(s: State, m: dict, seat: int, action: dict) -> bool:
     potions[i]["spent"] = True
     s["stats"]["potions"][seat] += 1
     tgt = s["models"][target]
+    # A potion is not a quiet answer (``QUIET_ACTS``).
     if tgt["seat"] != seat:
-        steps = rules.open_clash(s, "potion", m, tgt, potion=card["id"])
-    else:
-        steps = rules.effect_steps(s, card["effects"], m, tgt, seat, x=m["traits"].get("potioneer", 0))
-        steps.append({"step": "action_end"})
-    return _then_act(s, seat, steps, False)  # a potion is not a quiet answer (``QUIET_ACTS``)
+        return _then_act(s, seat, rules.open_clash(s, "potion", m, tgt, potion=card["id"]), False)
+    steps = rules.effect_steps(s, card["effects"], m, tgt, seat, x=m["traits"].get("potioneer", 0))
+    return _after_action(s, seat, steps, False)
 
 
-def act_flip(s: State, m: dict, seat: int, action: dict) -> bool:
+def act_flip(s: State, st: dict, seat: int, action: dict) -> bool:
     """An overlay next to the model or under it turned over (``{"type": "flip", "hex": k}``):
     ``legal._act_quick``'s check and ``rules._act``'s flip. Overlays lie on distinct spaces, so
     the first one at ``k`` (``overlay_at``, which the flip turns) is the one the check finds."""
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False  # the general check refuses it (``legal._act``)
     k = action.get("hex")
     if len(action) != 2 or type(k) is not str:
         return False
@@ -266,14 +301,17 @@ def act_flip(s: State, m: dict, seat: int, action: dict) -> bool:
     _pay(s, "quick", how, m)
     o["face_up"] = not o["face_up"]  # WD-86, ruling A-27
     rules.board_changed(s)
-    return _then_act(s, seat, [{"step": "action_end"}], False)  # a flip is not quiet (``QUIET_ACTS``)
+    return _after_action(s, seat, [], False)  # a flip is not quiet (``QUIET_ACTS``)
 
 
-def act_attack(s: State, m: dict, seat: int, action: dict) -> bool:
+def act_attack(s: State, st: dict, seat: int, action: dict) -> bool:
     """An attack (``{"type": "attack", "attack": id, "target": uid[, "artifact": a]}``):
     ``legal._act_attack``'s check and ``rules._act``'s attack. The check passes when some usable
     profile of that id (and artifact) reaches the target; the attack takes the first such profile
     listed, in reach or not, as ``_act`` does."""
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False  # the general check refuses it (``legal._act``)
     aid = action.get("attack")
     target = action.get("target")
     if type(aid) is not str or type(target) is not str:
@@ -307,9 +345,12 @@ def act_attack(s: State, m: dict, seat: int, action: dict) -> bool:
     return _then_act(s, seat, steps, True)  # an attack is a quiet answer (``QUIET_ACTS``)
 
 
-def act_draw_clash(s: State, m: dict, seat: int, action: dict) -> bool:
+def act_draw_clash(s: State, st: dict, seat: int, action: dict) -> bool:
     """A Clash card drawn into a hand short of three (``{"type": "draw_clash"}``):
     ``legal._act_draw_clash``'s check and ``rules._act``'s draw, the paying slot worked out once."""
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False  # the general check refuses it (``legal._act``)
     if len(action) != 1:
         return False
     if len(s["players"][m["seat"]]["hand"]) >= rules.HAND_SIZE:
@@ -323,10 +364,13 @@ def act_draw_clash(s: State, m: dict, seat: int, action: dict) -> bool:
     return _then_act(s, seat, steps, True)  # a Clash card drawn is a quiet answer (``QUIET_ACTS``)
 
 
-def act_use_artifact(s: State, m: dict, seat: int, action: dict) -> bool:
+def act_use_artifact(s: State, st: dict, seat: int, action: dict) -> bool:
     """An artifact's use (``{"type": "use_artifact", "artifact": a}``): ``legal._act_quick``'s
     check and ``rules._act``'s use. The check passes when some copy of ``a`` the model holds is
     usable, and the use takes the first copy it holds, usable or not, as ``_act`` does."""
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False  # the general check refuses it (``legal._act``)
     a = action.get("artifact")
     if len(action) != 2 or type(a) is not str:
         return False
@@ -353,14 +397,16 @@ def act_use_artifact(s: State, m: dict, seat: int, action: dict) -> bool:
     first["used"] = True
     if art["remove"]:
         m["artifacts"].remove(first)
-    steps = rules.effect_steps(s, art["use"], m, m, seat)
-    steps.append({"step": "action_end"})
-    return _then_act(s, seat, steps, True)  # an artifact's use is a quiet answer (``QUIET_ACTS``)
+    # An artifact's use is a quiet answer (``QUIET_ACTS``).
+    return _after_action(s, seat, rules.effect_steps(s, art["use"], m, m, seat), True)
 
 
-def act_dark_lord_swap(s: State, m: dict, seat: int, action: dict) -> bool:
+def act_dark_lord_swap(s: State, st: dict, seat: int, action: dict) -> bool:
     """The Dark Lord's Spellbook swap (``{"type": "dark_lord_swap", "give": g, "take": t}``):
     ``legal._act_dark_lord_swap``'s check and ``rules._act``'s swap."""
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False  # the general check refuses it (``legal._act``)
     give = action.get("give")
     take = action.get("take")
     if len(action) != 3 or type(give) is not str or type(take) is not str:
@@ -401,20 +447,16 @@ ACT_FAST = {
 
 
 def act(s: State, st: dict, seat: int, action: dict) -> bool:
+    """The act step's answer by its type's fast path. ``Engine.apply_in_place`` looks the type up
+    in ``ACT_FAST`` itself (a call fewer per act event; issue 17, P1); this is the same dispatch
+    for the step's entry in ``FAST_PATHS``. Every path but the end's checks that the acting model
+    is on the board and the game not over, as the general check (``legal._act``) refuses every
+    other answer then."""
     t = action.get("type")
     if type(t) is not str:
         return False
     path = ACT_FAST.get(t)
-    if path is None:
-        return False
-    if t == "end":
-        return path(s, st, seat, action)
-    # Every other answer is the acting model's, and the general check refuses each of them when
-    # the model is off the board or the game is over (``legal._act``): told once, here.
-    m = s["models"][s["act"]["model"]]
-    if m["removed"] or m["hex"] is None or s["game_over"]:
-        return False
-    return path(s, m, seat, action)
+    return path is not None and path(s, st, seat, action)
 
 
 def deploy(s: State, st: dict, seat: int, action: dict) -> bool:
@@ -434,7 +476,8 @@ def deploy(s: State, st: dict, seat: int, action: dict) -> bool:
     s["queue"].pop(0)
     m["hex"] = k
     rules._after_deploy(s)
-    _run(s)
+    if not s["queue"] or s["queue"][0]["step"] not in _WAITS:  # the next deployment's window: ``run`` would stop there
+        _run(s)
     _check_lightning(s)  # a deployment is never quiet: a model came onto the board
     return True
 
@@ -679,7 +722,8 @@ def place_overlay(s: State, st: dict, seat: int, action: dict) -> bool:
     what = action["terrain"] if kind == "terrain" else None
     s["overlays"].append({"kind": kind, "hex": action["hex"], "face_up": False, "what": what, "owner": seat})
     rules.board_changed(s)
-    _run(s)
+    if not s["queue"] or s["queue"][0]["step"] not in _WAITS:  # the next overlay's window: ``run`` would stop there
+        _run(s)
     _check_lightning(s)  # an overlay placed is never quiet (``QUIET_STEPS``)
     return True
 
@@ -938,6 +982,8 @@ def draw(s: State, st: dict, outcome) -> bool:
         v = outcome[0]
         if type(v) is not int or not 0 <= v < pool:
             return False
+        if not quest:
+            return _draw_one(s, st, p, deck.pop(v), n)
         picked = (deck[v],)
     else:
         for v in outcome:
@@ -960,6 +1006,52 @@ def draw(s: State, st: dict, outcome) -> bool:
         rules._put_card(s, st, c)
     if n > count:
         rules.push_front(s, dict(st, n=n - count))
+    return _after_quiet_answer(s)  # a Clash draw only moves cards (``quiet_chance``)
+
+
+def _draw_one(s: State, st: dict, p: dict, c: str, n: int) -> bool:
+    """One Clash card ``c`` drawn (already taken off the deck by its index: a deck holds each
+    card's uid once, so that is the card ``remove`` took) for the draw step ``st`` in front.
+
+    A reveal of one card (no Advantage, the commonest draw of a clash) is followed in the queue
+    by its pick window and ``after_pick`` (``rules._h_reveal``): a pick window of one card closes
+    keeping it (``rules._skip_decision``), and ``after_pick`` finds the card kept. Both are taken
+    here, with no turn of ``run`` each; the state is the one ``run`` leaves (issue 17, P1)."""
+    queue = s["queue"]
+    del queue[0]
+    dest = st["dest"]
+    if dest == "reveal":
+        side = s["clash"][st["side"]]
+        revealed = side["revealed"]
+        revealed.append(c)
+        if n == 1 and len(revealed) == 1:
+            pick = queue[0]
+            if pick["step"] == "pick" and not pick["worst"] and queue[1]["step"] == "after_pick":
+                # ``_keep`` of the one card (nothing else to discard), then ``_h_after_pick``.
+                del queue[:2]
+                side["revealed"] = [c]
+                side["kept"] = c
+                if rules.is_two_plus(s, c) and not side.get("dark_lord"):
+                    # WD-36: a 2+ reveals one more card whose upper value is added.
+                    queue.insert(
+                        0,
+                        {
+                            "step": "draw",
+                            "seat": side["seat"],
+                            "pile": "clash",
+                            "n": 1,
+                            "dest": "extra",
+                            "vis": "all",
+                            "side": st["side"],
+                        },
+                    )
+                return _after_quiet_answer(s)
+    elif dest == "hand":
+        p["hand"].append(c)
+    else:
+        rules._put_card(s, st, c)
+    if n > 1:
+        rules.push_front(s, dict(st, n=n - 1))
     return _after_quiet_answer(s)  # a Clash draw only moves cards (``quiet_chance``)
 
 

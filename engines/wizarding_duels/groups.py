@@ -16,6 +16,9 @@ A Stock submission is ``{"type": "potions", "potions": [6 potion ids]}``.
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import itemgetter
+
 from engines.base import IllegalAction
 
 from .content import QUEST_TYPES, Pack
@@ -23,6 +26,17 @@ from .content import QUEST_TYPES, Pack
 MAX_MODELS = 6
 STOCK_SIZE = 6
 MAX_LIGHTNING = 4
+
+# A Group's checks run once per Group built, in every replay of a game: the per-item tests below
+# are made by ``map`` in C, not by generator expressions (issue 17, P1). ``_all_str(xs)`` is
+# ``all(isinstance(x, str) for x in xs)``.
+_GALLEONS = itemgetter("galleons")
+_MASTERY = itemgetter("mastery")
+_SORTED_TYPES = sorted(QUEST_TYPES)
+
+
+def _all_str(xs: list) -> bool:
+    return all(map(isinstance, xs, repeat(str)))
 
 
 def traits(char: dict) -> dict[str, int]:
@@ -56,7 +70,7 @@ def check_roster(pack: Pack, group: dict, budget: int) -> None:
     if set(group) != {"type", "models", "leader", "artifacts", "spellbook", "quests"}:
         _refuse("A Group names exactly: models, leader, artifacts, spellbook and quests.", "bad_group")
     models, arts = group["models"], group["artifacts"]
-    if not isinstance(models, list) or not all(isinstance(m, str) for m in models):
+    if not isinstance(models, list) or not _all_str(models):
         _refuse("models must be a list of character ids.", "bad_group")
     if not 1 <= len(models) <= MAX_MODELS:
         # L1480 (WD-6): at most 6 models; ruling A-66: at least 1.
@@ -79,10 +93,10 @@ def check_roster(pack: Pack, group: dict, budget: int) -> None:
     if (
         not isinstance(arts, list)
         or len(arts) != len(models)
-        or not all(isinstance(a, list) and all(isinstance(x, str) for x in a) for a in arts)
+        or not all(isinstance(a, list) and _all_str(a) for a in arts)
     ):
         _refuse("artifacts must list the artifacts of each model, in model order.", "bad_group")
-    galleons = sum(c["galleons"] for c in chars)
+    galleons = sum(map(_GALLEONS, chars))
     for c, carried in zip(chars, arts):
         t = character_traits(pack, c["id"])
         cost = 0
@@ -125,14 +139,14 @@ def check_roster(pack: Pack, group: dict, budget: int) -> None:
         # L1466-1476 (WD-3): models plus artifacts within the Galleon budget.
         _refuse(f"The Group costs {galleons} Galleons; the budget is {budget}.", "over_budget")
     book = group["spellbook"]
-    if not isinstance(book, list) or not all(isinstance(s, str) for s in book):
+    if not isinstance(book, list) or not _all_str(book):
         _refuse("spellbook must be a list of spell ids.", "bad_group")
     for s in book:
         if s not in pack.spells or s == pack.basic_spell_id:
             _refuse(f"There is no spell card '{s}' in this pack.", "unknown_spell")
     if len(set(book)) != len(book):
         _refuse("A Spellbook holds no two cards of the same name.", "duplicate_spell")  # A-56
-    mastery = sum(c["mastery"] for c in chars)
+    mastery = sum(map(_MASTERY, chars))
     if len(book) > mastery:
         # L989-1006 (WD-14, EX-9): at most the sum of the models' Mastery.
         _refuse(f"The Spellbook may hold at most {mastery} spells (the Group's total Mastery).", "spellbook_too_big")
@@ -140,15 +154,21 @@ def check_roster(pack: Pack, group: dict, budget: int) -> None:
 
 def check_quest_deck(pack: Pack, quests) -> None:
     """L477-501 (WD-16): exactly 9 cards, one of each type, at most 4 with the lightning mark."""
-    if not isinstance(quests, list) or len(quests) != len(QUEST_TYPES) or not all(isinstance(q, str) for q in quests):
+    if not isinstance(quests, list) or len(quests) != len(QUEST_TYPES) or not _all_str(quests):
         _refuse("A Quest deck is exactly 9 quest cards.", "quest_deck_size")
-    for q in quests:
-        if q not in pack.quests:
+    known = pack.quests
+    types = []
+    lightning = 0
+    for q in quests:  # one pass for the three checks, refused in the same order as ever
+        card = known.get(q)
+        if card is None:
             _refuse(f"There is no quest '{q}' in this pack.", "unknown_quest")
-    types = sorted(pack.quests[q]["type"] for q in quests)
-    if types != sorted(QUEST_TYPES):
+        types.append(card["type"])
+        lightning += card["lightning"]
+    types.sort()
+    if types != _SORTED_TYPES:
         _refuse("A Quest deck holds one quest of each of the 9 types.", "quest_types")
-    if sum(pack.quests[q]["lightning"] for q in quests) > MAX_LIGHTNING:
+    if lightning > MAX_LIGHTNING:
         _refuse("A Quest deck holds at most 4 instant (lightning) quests.", "too_many_lightning")
 
 

@@ -36,6 +36,8 @@ from .state import (
     has,
     hex_of,
     is_two_plus,
+    living_changed,
+    living_of,
     lower,
     occupant,
     on_board,
@@ -260,15 +262,20 @@ def start(s: State) -> None:
     run(s)
 
 
+#: A model's letter in its uid, by its index in the Group.
+_MODEL_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
 def _install_group(s: State, seat: int, g: dict) -> None:
     pk = pack(s)
     p = P(s, seat)
     p["group"] = g
     p["spellbook"] = list(g["spellbook"])
     p["quest_deck"] = sorted(g["quests"])
+    arts = g["artifacts"]
     for i, cid in enumerate(g["models"]):
         c = pk.characters[cid]
-        uid = f"{seat}{chr(ord('a') + i)}"
+        uid = f"{seat}{_MODEL_LETTERS[i]}"  # "0a", "0b", ...: a Group holds at most six models
         s["models"][uid] = {
             "uid": uid,
             "seat": seat,
@@ -283,9 +290,9 @@ def _install_group(s: State, seat: int, g: dict) -> None:
             "traits": dict(groups.character_traits(pk, cid)),
             "innate": list(c["innate_spells"]),
             "innate_clocks": {},
-            "attacks": [dict(a) for a in c["attacks"]],
+            "attacks": list(map(dict, c["attacks"])),  # a copy of each, made in C
             "actions": dict({"move": 1, "advanced": 1, "quick": 1}, **c.get("actions", {})),
-            "artifacts": [{"id": a, "locked": False, "used": False} for a in g["artifacts"][i]],
+            "artifacts": [{"id": a, "locked": False, "used": False} for a in arts[i]],
             "spells": [],
             "impacts": 0,
             "burning": 0,
@@ -300,6 +307,7 @@ def _install_group(s: State, seat: int, g: dict) -> None:
             "leader": i == g["leader"],
             "next_adv": 0,
         }
+    living_changed(s)  # the derived ``living`` (``state.DERIVED_KEYS``)
 
 
 def _h_reveal_groups(s: State, st: dict) -> None:
@@ -492,7 +500,7 @@ def _after_deploy(s: State) -> None:
 def _h_generate_pool(s: State, st: dict) -> None:
     """L1037-1051, WD-27, Adoration (A-47)."""
     for seat in (0, 1):
-        p = P(s, seat)
+        p = s["players"][seat]
         ms = alive_unordered(s, seat)  # sums and counts only
         light = sum(m["cunning"]["light"] for m in ms)
         dark = sum(m["cunning"]["dark"] for m in ms)
@@ -501,7 +509,7 @@ def _h_generate_pool(s: State, st: dict) -> None:
         light += as_light
         dark += neutral - as_light
         for m in ms:
-            if has(m, "adoration"):
+            if "adoration" in m["traits"]:
                 dark += sum(1 for o in ms if o["uid"] != m["uid"] and o["cunning"]["dark"] > 0)
         p["pool"] = {"light": light, "dark": dark}
     # WD-28: each player shuffles the Clash deck and draws 3.
@@ -541,7 +549,7 @@ def _h_start_refill(s: State, st: dict) -> None:
     sp = s["starting"]
     steps = []
     for seat in (sp, other(sp)):
-        need = HAND_SIZE - len(P(s, seat)["hand"])
+        need = HAND_SIZE - len(s["players"][seat]["hand"])
         if need > 0:
             steps.append({"step": "draw", "seat": seat, "pile": "clash", "n": need, "dest": "hand", "vis": "owner"})
     steps.append({"step": "power_refills"})
@@ -553,14 +561,14 @@ def _h_start_refill(s: State, st: dict) -> None:
 def _upkeep_steps(s: State, seats: list[int], checkpoint: str) -> list[dict]:
     out = []
     for seat in seats:
-        for u in P(s, seat)["upkeep"]:
+        for u in s["players"][seat]["upkeep"]:
             if checkpoint == "start" or not u["paid"]:
                 out.append({"step": "upkeep", "seat": seat, "spell": u["spell"]})
     return out
 
 
 def _instinctive_spells(s: State, m: dict) -> list[str]:
-    p = P(s, m["seat"])
+    p = s["players"][m["seat"]]
     return sorted(x for x in m["spells"] if p["clocks"].get(x, 0) > 0)
 
 
@@ -568,13 +576,18 @@ def _h_instinctive_setup(s: State, st: dict) -> None:
     """1d, Instinctive Casting (WD-T18): each such model picks one of its clocked assigned spells."""
     s["ic_bonus"] = [[], []]
     steps = []
-    sp = s["starting"] if s["starting"] is not None else 0
-    for seat in (sp, other(sp)):
-        for m in on_board(s, seat):
-            if "instinctive_casting" in m["traits"] and _instinctive_spells(s, m):
-                steps.append({"step": "instinctive", "seat": seat, "model": m["uid"]})
+    # Most Groups hold no model with the trait: then no seat's models are listed and sorted
+    # (``on_board``) to find none (issue 17, P1).
+    for m in s["models"].values():
+        if "instinctive_casting" in m["traits"]:
+            sp = s["starting"] if s["starting"] is not None else 0
+            for seat in (sp, other(sp)):
+                for m in on_board(s, seat):
+                    if "instinctive_casting" in m["traits"] and _instinctive_spells(s, m):
+                        steps.append({"step": "instinctive", "seat": seat, "model": m["uid"]})
+            break
     steps.append({"step": "cooldown"})
-    push_front(s, *steps)
+    push_new(s, steps)  # made here, held nowhere else
 
 
 def _h_cooldown(s: State, st: dict) -> None:
@@ -582,21 +595,28 @@ def _h_cooldown(s: State, st: dict) -> None:
     more); clocks at 0 go and their spells return to the Spellbook; Locks go."""
     picked = s.pop("ic_bonus", None) or [[], []]
     for seat in (0, 1):
-        p = P(s, seat)
-        bonus = set(picked[seat])
-        for sp in sorted(p["clocks"]):
-            p["clocks"][sp] -= 2 if sp in bonus else 1
-            if p["clocks"][sp] <= 0:
-                del p["clocks"][sp]
-                _return_spell(s, seat, sp)
-        for m in alive_unordered(s, seat):
-            for sp in sorted(m["innate_clocks"]):
-                m["innate_clocks"][sp] -= 1
-                if m["innate_clocks"][sp] <= 0:
-                    del m["innate_clocks"][sp]
-            for a in m["artifacts"]:
-                a["locked"] = False
-                a["used"] = False
+        p = s["players"][seat]
+        if p["clocks"]:
+            bonus = set(picked[seat])
+            for sp in sorted(p["clocks"]):
+                p["clocks"][sp] -= 2 if sp in bonus else 1
+                if p["clocks"][sp] <= 0:
+                    del p["clocks"][sp]
+                    _return_spell(s, seat, sp)
+    # Each living model's own clocks and artifacts, in the state's order: no model's change reads
+    # another's (``alive_unordered``), and both seats' are taken in one pass (issue 17, P1).
+    for m in s["models"].values():
+        if m["removed"]:
+            continue
+        clocks = m["innate_clocks"]
+        if clocks:
+            for sp in sorted(clocks):
+                clocks[sp] -= 1
+                if clocks[sp] <= 0:
+                    del clocks[sp]
+        for a in m["artifacts"]:
+            a["locked"] = False
+            a["used"] = False
     s["phase"] = "activation"
     s["turn"] = 0
     s["queue"].insert(0, {"step": "activate", "seat": s["starting"]})
@@ -605,33 +625,40 @@ def _h_cooldown(s: State, st: dict) -> None:
 def _return_spell(s: State, seat: int, sp: str) -> None:
     for m in s["models"].values():
         if m["seat"] == seat and sp in m["spells"]:
-            if any(u["spell"] == sp for u in P(s, seat)["upkeep"]):
+            if any(u["spell"] == sp for u in s["players"][seat]["upkeep"]):
                 return
             m["spells"].remove(sp)
-    if sp not in P(s, seat)["spellbook"]:
-        P(s, seat)["spellbook"].append(sp)
-        P(s, seat)["spellbook"].sort()
+    if sp not in s["players"][seat]["spellbook"]:
+        s["players"][seat]["spellbook"].append(sp)
+        s["players"][seat]["spellbook"].sort()
 
 
-def _next_activation(s: State) -> None:
+def _next_activation(s: State) -> bool:
+    """The next activation's window, or the end phase. True when it queued an activate step, at
+    which ``run`` stops at once, quiet: the game is not over (``_skip_decision``)."""
     s["turn"] += 1
     s["act"] = None
     if s["game_over"] or s["turn"] >= 2 * ACTIVATIONS:
         s["queue"].insert(0, {"step": "end_phase"})
-        return
-    seat = s["starting"] if s["turn"] % 2 == 0 else other(s["starting"])
+        return False
+    seat = s["starting"] if s["turn"] % 2 == 0 else 1 - s["starting"]
     if not any_alive(s, seat):
         # A player with no model left cannot activate; the game is over anyway (A-42).
         s["queue"].insert(0, {"step": "end_phase"})
-        return
+        return False
     s["queue"].insert(0, {"step": "activate", "seat": seat})
+    return True
 
 
 def _h_activation_end(s: State, st: dict) -> None:
+    _end_activation(s, s["models"][st["model"]])
+
+
+def _end_activation(s: State, m: dict) -> bool:
     """A3: Burning takes 1 Impact and goes; Slow ends; the Activation marker goes on (WD-71).
     Without a hit, the "next_activation" step queued here was always the next one ``run`` took,
-    at once and quiet like this one, so it runs here (issue 17, P1)."""
-    m = s["models"][st["model"]]
+    at once and quiet like this one, so it runs here (issue 17, P1). True when the next
+    activation's window is in front (``_next_activation``)."""
     if not m["removed"]:
         m["markers"] += 1
         m["slow"] = 0
@@ -641,8 +668,8 @@ def _h_activation_end(s: State, st: dict) -> None:
             push_front(
                 s, {"step": "hit", "model": m["uid"], "n": 1, "by": None, "resist": False}, {"step": "next_activation"}
             )
-            return
-    _next_activation(s)
+            return False
+    return _next_activation(s)
 
 
 def _h_next_activation(s: State, st: dict) -> None:
@@ -654,12 +681,19 @@ def _h_end_phase(s: State, st: dict) -> None:
     s["phase"] = "end"
     sp = s["starting"]
     steps = []
+    # Most rounds end with no model poisoned: then no seat's models are listed and sorted for it
+    # (``on_board``; issue 17, P1).
+    poisoned = False
+    for m in s["models"].values():
+        if m["poison"] > 0 and not m["removed"]:
+            poisoned = True
+            break
     for seat in (sp, other(sp)):
         # Upkept auras act at the end of the round (A-68).
-        for u in P(s, seat)["upkeep"]:
+        for u in s["players"][seat]["upkeep"]:
             for e in pack(s).spells[u["spell"]]["effects"]:
                 if e["op"] == "aura":
-                    src = M(s, u["caster"])
+                    src = s["models"][u["caster"]]
                     if not src["removed"] and src["hex"]:
                         for o in on_board(s, other(seat)):
                             if geometry.distance(hex_of(src), hex_of(o)) <= e["radius"]:
@@ -672,18 +706,19 @@ def _h_end_phase(s: State, st: dict) -> None:
                 for o in on_board(s, other(seat)):
                     if geometry.distance(geometry.parse(x["hex"]), hex_of(o)) <= x["radius"]:
                         steps.append({"step": "hit", "model": o["uid"], "n": x["n"], "by": seat, "resist": False})
-        for m in on_board(s, seat):
-            if m["poison"] > 0:
-                steps.append({"step": "poison", "model": m["uid"]})
+        if poisoned:
+            for m in on_board(s, seat):
+                if m["poison"] > 0:
+                    steps.append({"step": "poison", "model": m["uid"]})
     steps.append({"step": "end_statuses"})
     steps.append({"step": "score_quests"})
     steps.append({"step": "end_round"})
-    push_front(s, *steps)
+    push_new(s, steps)  # each made here
 
 
 def _h_poison(s: State, st: dict) -> None:
     """A-41: 1 Impact, then one Poison marker goes."""
-    m = M(s, st["model"])
+    m = s["models"][st["model"]]
     if m["removed"]:
         return
     m["poison"] -= 1
@@ -728,12 +763,15 @@ def _reserved(s: State, seat: int) -> int:
     cl = s.get("clash")
     if cl:
         # The two sides unrolled: this runs on every Clash draw (issue 17, P1). Both keys are in
-        # every clash (``open_clash``).
+        # every clash (``open_clash``). A side owing no card is passed over first: its ``emp`` is
+        # 0 until an Empowerment is paid, and the cards set aside for it (``emp_fixed``,
+        # ``emp_known``) are never more than ``emp`` (``_refill_clash``, ``empower``) and go with
+        # it (``_h_emp_draw``), so with ``emp`` at 0 the side owes nothing.
         side = cl["att"]
-        if side and side["seat"] == seat:
+        if side["emp"] and side["seat"] == seat:
             n += side["emp"] - len(side["emp_fixed"]) - len(side.get("emp_known", ()))
         side = cl["def"]
-        if side and side["seat"] == seat:
+        if side and side["emp"] and side["seat"] == seat:
             n += side["emp"] - len(side["emp_fixed"]) - len(side.get("emp_known", ()))
     # The clash it interrupted: read without a method call when the state has none.
     cl = s["outer_clash"] if "outer_clash" in s else None
@@ -757,7 +795,7 @@ def _emp_set(side: dict) -> int:
 def _refill_clash(s: State, seat: int) -> None:
     """WD-38/39 (L341-345): the discard pile becomes the deck; the opponent refills the pool at
     the end of the action. Cards reserved as face-down Empowerment cards stay what they were."""
-    p = P(s, seat)
+    p = s["players"][seat]
     res = _reserved(s, seat)
     if res:
         fixed = list(p["deck"])
@@ -836,7 +874,7 @@ def chance_spec(s: State) -> dict | None:
     if st["step"] == "horcrux_deal":
         pool = _set_aside_horcruxes(s, st["seat"])
         return draw_spec(pool=len(pool), count=len(st["models"]), visible_to="all", label="Horcrux deal")
-    p = P(s, st["seat"])
+    p = s["players"][st["seat"]]
     vis = "all" if st["vis"] == "all" else [st["seat"]]
     if st["pile"] == "quest":
         return draw_spec(
@@ -888,7 +926,7 @@ def draw_pool(s: State) -> list:
         return sorted(pack(s).challenges)
     if st["step"] == "horcrux_deal":
         return _set_aside_horcruxes(s, st["seat"])
-    p = P(s, st["seat"])
+    p = s["players"][st["seat"]]
     if st["pile"] == "quest":
         return list(p["quest_deck"])
     return [s["cards"][c] for c in p["deck"]]
@@ -909,12 +947,12 @@ def resolve_chance(s: State, outcome) -> None:
         return
     if st["step"] == "horcrux_deal":
         pool = _set_aside_horcruxes(s, st["seat"])
-        maker = M(s, st["maker"])
+        maker = s["models"][st["maker"]]
         for uid, idx in zip(st["models"], outcome):
-            M(s, uid)["artifacts"].append({"id": pool[idx], "locked": False, "used": False})
+            s["models"][uid]["artifacts"].append({"id": pool[idx], "locked": False, "used": False})
             maker["horcruxes"].append({"kind": "artifact", "model": uid, "id": pool[idx]})
         return
-    p = P(s, st["seat"])
+    p = s["players"][st["seat"]]
     if st["pile"] == "quest":
         picked = list(map(p["quest_deck"].__getitem__, outcome))  # all taken before any is removed
         for q in picked:
@@ -996,59 +1034,63 @@ _PASS_ALONE = frozenset({"swap", "empower", "early", "late"})
 def _skip_decision(s: State, st: dict) -> bool:
     """Windows where the seat has no real option close at once (spec section 6, point 1)."""
     name = st["step"]
-    if name in _SKIPPABLE:
-        if name == "place" and st["kind"] in ("move", "teleport"):
-            # Listing every destination (and in version 2 every riskier route) only to see whether
-            # there is one beside "stay" cost most of this function (issue 17, P1).
-            m = M(s, st["model"])
-            if m["removed"] or m["hex"] is None or not place_somewhere(s, st, m):
-                s["queue"].pop(0)
-                return True
-            return False
-        if name == "pick" and not st.get("worst"):
-            # ``options`` lists one answer per revealed card, and ``decide`` keeps the one card
-            # of a window with one answer: both without the lists (issue 17, P1).
-            cards = s["clash"][st["side"]]["revealed"]
-            if len(cards) >= 2:
-                return False
-            s["queue"].pop(0)
-            if cards:
-                _keep(s, st["side"], cards[0])
-            return True
-        if name == "react":
-            if _some_reaction(s, st):
-                return False
-            # ``options`` would list the pass alone.
-            s["queue"].pop(0)
-            decide(s, st["seat"], {"type": "pass"}, popped=st)
-            return True
+    # The windows in about the order of how often they reach here: the swap, Empowerment and
+    # lower-part windows of every clash, then its pick windows (issue 17, P1).
+    if name in _PASS_ALONE:
         if _two_options(s, st):
             return False
-        if name in _PASS_ALONE:
-            # ``_two_options`` tells these windows exactly: short of two answers, the list holds
-            # the pass alone (keep the card, no Empowerment, no lower part), which ``decide``
-            # answers by writing nothing. Closed without the list or the answer (issue 17, P1;
-            # test_skip_window.py holds both to the list and to ``decide``).
-            s["queue"].pop(0)
-            return True
-        opts = options(s, st)
-        if name == "place":
-            if not opts or (len(opts) == 1 and opts[0].get("hex") is None):
-                s["queue"].pop(0)
-                return True
-            if len(opts) == 1:
-                s["queue"].pop(0)
-                decide(s, st["seat"], opts[0], popped=st)
-                return True
-            return False
-        if len(opts) <= 1:
-            s["queue"].pop(0)
-            if opts:
-                decide(s, st["seat"], opts[0], popped=st)
-            return True
-    if name == "activate" and s["game_over"]:
+        # ``_two_options`` tells these windows exactly: short of two answers, the list holds
+        # the pass alone (keep the card, no Empowerment, no lower part), which ``decide``
+        # answers by writing nothing. Closed without the list or the answer (issue 17, P1;
+        # test_skip_window.py holds both to the list and to ``decide``).
         s["queue"].pop(0)
-        s["queue"].insert(0, {"step": "end_phase"})
+        return True
+    if name == "pick" and not st.get("worst"):
+        # ``options`` lists one answer per revealed card, and ``decide`` keeps the one card
+        # of a window with one answer: both without the lists (issue 17, P1).
+        cards = s["clash"][st["side"]]["revealed"]
+        if len(cards) >= 2:
+            return False
+        s["queue"].pop(0)
+        if cards:
+            _keep(s, st["side"], cards[0])
+        return True
+    if name not in _SKIPPABLE:
+        if name == "activate" and s["game_over"]:
+            s["queue"].pop(0)
+            s["queue"].insert(0, {"step": "end_phase"})
+            return True
+        return False
+    if name == "react":
+        if _some_reaction(s, st):
+            return False
+        # ``options`` would list the pass alone, which ``decide`` answers by writing nothing.
+        s["queue"].pop(0)
+        return True
+    if name == "place" and st["kind"] in ("move", "teleport"):
+        # Listing every destination (and in version 2 every riskier route) only to see whether
+        # there is one beside "stay" cost most of this function (issue 17, P1).
+        m = s["models"][st["model"]]
+        if m["removed"] or m["hex"] is None or not place_somewhere(s, st, m):
+            s["queue"].pop(0)
+            return True
+        return False
+    if _two_options(s, st):
+        return False
+    opts = options(s, st)
+    if name == "place":
+        if not opts or (len(opts) == 1 and opts[0].get("hex") is None):
+            s["queue"].pop(0)
+            return True
+        if len(opts) == 1:
+            s["queue"].pop(0)
+            decide(s, st["seat"], opts[0], popped=st)
+            return True
+        return False
+    if len(opts) <= 1:
+        s["queue"].pop(0)
+        if opts:
+            decide(s, st["seat"], opts[0], popped=st)
         return True
     return False
 
@@ -1059,10 +1101,10 @@ def _some_reaction(s: State, st: dict) -> bool:
     models, and the first reaction answers: most react windows offer the pass alone and close at
     once (issue 17, P1). ``test_skip_window.py`` holds it to the list at every clash of varied games."""
     seat = st["seat"]
-    tgt = M(s, s["clash"]["target"])
+    tgt = s["models"][s["clash"]["target"]]
     if not can_cast(tgt):
         return False  # ``_reaction_caster`` finds no caster
-    p = P(s, seat)
+    p = s["players"][seat]
     spells = pack(s).spells
     for sp in p["spellbook"]:
         if spells[sp]["reaction"] and not p["clocks"].get(sp) and _reaction_caster(s, seat, sp, tgt) is not None:
@@ -1084,22 +1126,24 @@ def _two_options(s: State, st: dict) -> bool:
     (issue 17, P1): a window with one answer or none is skipped, and most windows were listed
     only to find that they are not. False means "list them and see"."""
     name = st["step"]
-    if name in ("leadership", "dark_lord"):
-        return True  # peek or pass, dark_lord or pass
-    if name == "order":
-        return len(s["players"][st["seat"]]["known_top"]) >= 2  # one answer per permutation
+    # In about the order of how often they are asked: every clash has its swap and lower-part
+    # windows, spells their Empowerment windows (issue 17, P1).
     if name == "swap":
         side = s["clash"][st["side"]]
         # keep_card, and a swap per card in hand unless the model is an Apprentice
         return bool(s["players"][side["seat"]]["hand"]) and "apprentice" not in s["models"][side["model"]]["traits"]
+    if name == "early" or name == "late":
+        side = s["clash"][st["side"]]
+        return _lower_usable(s, side["seat"], side["kept"], name)  # as empower: not lowering, and paid
     if name == "empower":
         c = s["clash"]
         cost, colour = _empower_cost(s, c, st["side"])
         # pass, and at least one paid answer (``_paid`` never lists none)
         return cost is not None and can_pay(s["players"][c[st["side"]]["seat"]], cost, colour)
-    if name in ("early", "late"):
-        side = s["clash"][st["side"]]
-        return _lower_usable(s, side["seat"], side["kept"], name)  # as empower: not lowering, and paid
+    if name == "leadership" or name == "dark_lord":
+        return True  # peek or pass, dark_lord or pass
+    if name == "order":
+        return len(s["players"][st["seat"]]["known_top"]) >= 2  # one answer per permutation
     return False
 
 
@@ -1690,7 +1734,7 @@ def _slot(s: State, cat: str, m: dict, free: str | None = None) -> str | None:
         return "slot"
     if free:
         for src in free.split("|"):
-            if src and has(m, src) and not m["round"].get(src):
+            if src and src in m["traits"] and not m["round"].get(src):
                 return src
     return None
 
@@ -2008,13 +2052,13 @@ def _paid(s: State, p: dict, cost: int, colour: str, action: dict) -> list[dict]
 
 def _reaction_caster(s: State, seat: int, sp: str, target: dict) -> dict | None:
     """Ruling A-60: the targeted model casts its reaction, if it could hold the spell."""
-    p = P(s, seat)
+    p = s["players"][seat]
     if not can_cast(target):
         return None
     if sp in target["innate"] and sp not in target["innate_clocks"]:
         return target
     if sp in p["spellbook"]:
-        room = (len(target["spells"]) < 1) if has(target, "elf") else (len(target["spells"]) < target["mastery"])
+        room = (len(target["spells"]) < 1) if "elf" in target["traits"] else (len(target["spells"]) < target["mastery"])
         if room:
             return target
     return None
@@ -2335,7 +2379,7 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None, safest
 def _upkeep_answer(s: State, seat: int, spell: str, keep: bool, light: int | None = None) -> None:
     """WD-61/62 (L1097-1114): keep (pay once; markers stay on the spell) or disable."""
     pk = pack(s)
-    p = P(s, seat)
+    p = s["players"][seat]
     u = next((u for u in p["upkeep"] if u["spell"] == spell), None)
     if u is None:
         return
@@ -2351,7 +2395,7 @@ def _upkeep_answer(s: State, seat: int, spell: str, keep: bool, light: int | Non
 
 def disable_upkeep(s: State, seat: int, spell: str) -> None:
     pk = pack(s)
-    p = P(s, seat)
+    p = s["players"][seat]
     u = next((u for u in p["upkeep"] if u["spell"] == spell), None)
     if u is None:
         return
@@ -2400,7 +2444,7 @@ def _act(s: State, seat: int, a: dict, safest: int | None = None) -> None:
         _spend(s, "advanced", how, m)
         prof = next(pr for pr, art in attack_profiles(s, m) if pr["id"] == a["attack"] and art == a.get("artifact"))
         _attack_used(s, m, prof, a.get("artifact"))
-        steps += open_clash(s, "attack", m, M(s, a["target"]), prof=prof)
+        steps += open_clash(s, "attack", m, s["models"][a["target"]], prof=prof)
     elif t == "cast":
         how = _slot(s, "advanced", m, "expert_wizard|master_wizard")
         _spend(s, "advanced", how, m)
@@ -2415,7 +2459,7 @@ def _act(s: State, seat: int, a: dict, safest: int | None = None) -> None:
             # Cast at a space: an Individual Clash of the caster; the marker goes there on success.
             steps += open_clash(s, "spell", m, m, spell=a["spell"], source=src, space=a["target"])
         else:
-            steps += open_clash(s, "spell", m, M(s, a["target"]), spell=a["spell"], source=src)
+            steps += open_clash(s, "spell", m, s["models"][a["target"]], spell=a["spell"], source=src)
     elif t == "draw_quest":
         ravenclaw = "ravenclaw" if controls(s, m, "challenge") else ""
         how = _slot(s, "advanced", m, "tactician|" + ravenclaw)
@@ -2434,7 +2478,7 @@ def _act(s: State, seat: int, a: dict, safest: int | None = None) -> None:
         _spend(s, "quick", _slot(s, "quick", m, pm), m)
         p["potions"][a["index"]]["spent"] = True
         s["stats"]["potions"][seat] += 1
-        tgt = M(s, a["target"])
+        tgt = s["models"][a["target"]]
         if tgt["seat"] != seat:
             steps += open_clash(s, "potion", m, tgt, potion=card["id"])
         else:
@@ -2505,8 +2549,9 @@ def open_clash(
     space: str | None = None,
 ) -> list[dict]:
     """Open a clash and return its steps in the spec's order (FC-1..FC-14)."""
-    pk = pack(s)
-    faced = what in ("attack", "potion") or (what == "spell" and pk.spells[spell]["combat"])
+    # The pack is read only for a spell, and traits and the version without a call each: a clash
+    # opens every few events (issue 17, P1).
+    faced = what in ("attack", "potion") or (what == "spell" and pack(s).spells[spell]["combat"])
     c = {
         "what": what,
         "faced": faced,
@@ -2525,7 +2570,7 @@ def open_clash(
     }
     if space is not None:
         c["space"] = space
-    if rules_version(s) >= 2:
+    if s.get("rules", 1) >= 2:  # ``rules_version``
         for side in (c["att"], c["def"]):
             if side:
                 side["emp_known"] = []
@@ -2544,11 +2589,11 @@ def open_clash(
     if faced:
         steps.append({"step": "reveal", "side": d})  # FC-5
         # FC-6: defender first, unless the defending model has Duelling (WD-T7, A-25).
-        order = [d, a] if not has(target, "duelling") else [a, d]
+        order = [d, a] if "duelling" not in target["traits"] else [a, d]
         for side in order:
             seat = c[side]["seat"]
             st = {"step": "swap", "seat": seat, "side": side}
-            if side == d and has(att, "duelling"):
+            if side == d and "duelling" in att["traits"]:
                 st["face_up"] = True
             steps.append(st)
     else:
@@ -2583,14 +2628,18 @@ def _set_advantage(s: State, c: dict) -> None:
             if has(o, "professor") and geometry.distance(hex_of(o), hex_of(att)) <= 2:
                 adv += 1
                 break
-    adv += _once_adv(att)
+    # ``_once_adv`` only for a model holding a one-off Advantage: most hold none (issue 17, P1).
+    if att.get("next_adv") or att["round"].get("huff"):
+        adv += _once_adv(att)
     if casting and c["faced"] and "magical_immunity" in tgt["traits"]:
         dis_opp += tgt["traits"]["magical_immunity"]
     if "hufflepuff" in traits:
         dis_opp = 0
     c["att"]["adv"] = adv - dis_opp
     if c["faced"]:
-        dadv = (1 if "chosen_one" in tgt["traits"] else 0) + _once_adv(tgt)
+        dadv = 1 if "chosen_one" in tgt["traits"] else 0
+        if tgt.get("next_adv") or tgt["round"].get("huff"):
+            dadv += _once_adv(tgt)
         c["def"]["adv"] = dadv
 
 
@@ -2661,7 +2710,7 @@ def empower(s: State, c: dict, side_name: str, cost: int, colour: str, light: in
     p = s["players"][side["seat"]]
     pay(p, cost, colour, light=light)
     m = s["models"][side["model"]]
-    n = 2 if (side_name == "att" and has(m, "elf") and c["what"] == "spell") else 1
+    n = 2 if (side_name == "att" and "elf" in m["traits"] and c["what"] == "spell") else 1
     side["emp"] += n
     # Cards the owner saw with Leadership: in version 2 they stay known to their owner
     # (emp_known); version 1 kept them with the unseen ones (emp_fixed).
@@ -2720,7 +2769,7 @@ def _keep(s: State, side_name: str, card: str) -> None:
     side = c[side_name]
     for x in side["revealed"]:
         if x != card and not x.startswith("blank"):
-            P(s, side["seat"])["discard"].append(x)  # WD-92: the others go to the discard pile
+            s["players"][side["seat"]]["discard"].append(x)  # WD-92: the others go to the discard pile
     side["revealed"] = [card]
     side["kept"] = card
 
@@ -2755,7 +2804,7 @@ def _h_flip(s: State, st: dict) -> None:
         side = c.get(name)
         if not side or side["swap"] is None:
             continue
-        p = P(s, side["seat"])
+        p = s["players"][side["seat"]]
         p["discard"] += [x for x in [side["kept"]] + side["extra"] if x and not x.startswith("blank")]
         if rules_version(s) >= 2:
             side["swap_up"] = True  # face up now (FC-7): the view shows the card to everyone
@@ -2836,8 +2885,10 @@ def defense_lines(s: State, c: dict) -> list[list]:
     """FC-9, the defender's total line by line ([label, amount]); the amounts add up to the total."""
     pk = pack(s)
     side = c["def"]
-    d = M(s, side["model"])
-    a = M(s, c["att"]["model"])
+    # Models and traits read in place, not through ``M`` and ``has``: here, in ``attack_lines``,
+    # ``_h_total`` and ``_h_clash_effects`` (a call fewer each, every clash; issue 17, P1).
+    d = s["models"][side["model"]]
+    a = s["models"][c["att"]["model"]]
     lines = _card_lines(s, side) + [["Defense", d["defense"]]]
     if side["early"]:
         lines.append(["Lower part", side["early"]])
@@ -2849,9 +2900,9 @@ def defense_lines(s: State, c: dict) -> list[list]:
     if c["what"] == "attack" and c["prof"]["type"] == "physical" and d["traits"].get("physical_resistance", 0):
         lines.append(["Physical Resistance", d["traits"]["physical_resistance"]])  # WD-T28
     if c["what"] == "spell":
-        if has(d, "master_wizard"):
+        if "master_wizard" in d["traits"]:
             lines.append(["Master Wizard", 1])  # WD-T25
-        if has(d, "chosen_one") and a["name"] == pk.params["chosen_one_nemesis"]:
+        if "chosen_one" in d["traits"] and a["name"] == pk.params["chosen_one_nemesis"]:
             lines.append(["Chosen One", 1])  # WD-T4
     # Concealment first: most defenders have none, and then the spaces are not read (issue 17, P1).
     if d["conceal"] and a["hex"] and d["hex"] and geometry.distance(hex_of(a), hex_of(d)) > 1:
@@ -2884,9 +2935,9 @@ def attack_lines(s: State, c: dict) -> list[list]:
     """FC-9, the attacker's (or the actor's) total line by line ([label, amount])."""
     pk = pack(s)
     side = c["att"]
-    a = M(s, side["model"])
+    a = s["models"][side["model"]]
     lines = _card_lines(s, side)
-    if c["what"] == "spell" and has(a, "elf"):
+    if c["what"] == "spell" and "elf" in a["traits"]:
         card = pk.spells[c["spell"]]
         return lines + [[f"{card['name']} (Elf: a positive modifier only)", max(0, card["modifier"])]]  # WD-T8, A-53
     if side["early"]:
@@ -2894,7 +2945,7 @@ def attack_lines(s: State, c: dict) -> list[list]:
     if c["what"] == "spell":
         card = pk.spells[c["spell"]]
         lines += [["Mastery", a["mastery"]], [f"{card['name']} modifier", card["modifier"]]]
-        if has(a, "master_wizard") and s["config"]["master_wizard_casting_bonus"]:
+        if "master_wizard" in a["traits"] and s["config"]["master_wizard_casting_bonus"]:
             lines.append(["Master Wizard", 1])  # ruling A-01 (EX-5)
         arts = _passive_total(s, a, "cast_bonus")
         if arts:
@@ -2911,13 +2962,14 @@ def _h_total(s: State, st: dict) -> None:
     lines = attack_lines(s, c)
     att = sum(map(_AMOUNT, lines))
     c["att"]["total"] = att
-    if rules_version(s) >= 2:
+    v2 = s.get("rules", 1) >= 2  # ``rules_version``, read once
+    if v2:
         c["att"]["lines"] = lines  # version 2: the total line by line, for the page (spec section 7)
     if c["faced"]:
         lines = defense_lines(s, c)
         d = sum(map(_AMOUNT, lines))
         c["def"]["total"] = d
-        if rules_version(s) >= 2:
+        if v2:
             c["def"]["lines"] = lines
         c["net"] = att - d
     else:
@@ -2926,8 +2978,8 @@ def _h_total(s: State, st: dict) -> None:
     # FC-10: the clock goes on now, success or failure, unless an upkeep spell succeeded.
     if c["what"] == "spell" and c["source"] != "basic":
         card = pack(s).spells[c["spell"]]
-        m = M(s, c["att"]["model"])
-        p = P(s, m["seat"])
+        m = s["models"][c["att"]["model"]]
+        p = s["players"][m["seat"]]
         if c["success"] and card["upkeep"]:
             pass
         elif c["source"] == "innate":
@@ -2953,8 +3005,8 @@ def _h_clash_effects(s: State, st: dict) -> None:
     if not c["success"]:
         return
     pk = pack(s)
-    a = M(s, c["att"]["model"])
-    t = M(s, c["target"])
+    a = s["models"][c["att"]["model"]]
+    t = s["models"][c["target"]]
     if c["what"] == "attack":
         effects = (
             [{"op": "impacts", "n": c["prof"]["damage"] + c["dmg_bonus"]}]
@@ -2980,7 +3032,7 @@ def _h_clash_effects(s: State, st: dict) -> None:
             }
             if c.get("space"):
                 u["space"] = c["space"]
-            P(s, a["seat"])["upkeep"].append(u)
+            s["players"][a["seat"]]["upkeep"].append(u)
     push_new(
         s,
         effect_steps(
@@ -3040,8 +3092,8 @@ def effect_steps(
 
 
 def _h_apply_effects(s: State, st: dict) -> None:
-    t = M(s, st["tgt"])
-    src = M(s, st["src"])
+    t = s["models"][st["tgt"]]
+    src = s["models"][st["src"]]
     seat = st["seat"]
     steps = []
     for e in st["effects"]:
@@ -3090,7 +3142,7 @@ def _h_apply_effects(s: State, st: dict) -> None:
             if not src["removed"] and src["hex"]:
                 steps.append({"step": "place", "seat": seat, "model": src["uid"], "kind": "move", "n": e["n"]})
         elif op == "regain_power":
-            regain(P(s, seat), e["n"])
+            regain(s["players"][seat], e["n"])
         elif op == "draw_clash":
             steps.append({"step": "draw", "seat": seat, "pile": "clash", "n": e["n"], "dest": "hand", "vis": "owner"})
         elif op == "jinx":
@@ -3123,7 +3175,7 @@ def _add_card(s: State, seat: int, kind: str) -> None:
     s["serial"] += 1
     uid = f"{seat}-{'L' if kind == 'lucky' else 'J'}{s['serial']:03d}"
     s["cards"][uid] = kind
-    p = P(s, seat)
+    p = s["players"][seat]
     p["deck"] = sorted(p["deck"] + p["known_top"] + [uid])
     p["known_top"] = []
 
@@ -3133,10 +3185,10 @@ def _use_lower(s: State, side_name: str, timing: str, light: int | None = None) 
     c = s["clash"]
     side = c[side_name]
     lo = lower(s, side["kept"])
-    p = P(s, side["seat"])
+    p = s["players"][side["seat"]]
     pay(p, lo["cost"], lo["colour"], light=light)
-    me = M(s, side["model"])
-    foe = M(s, c["def"]["model"] if side_name == "att" else c["att"]["model"])
+    me = s["models"][side["model"]]
+    foe = s["models"][c["def"]["model"] if side_name == "att" else c["att"]["model"]]
 
     def effect_on(e: dict, tgt: dict) -> dict:
         # The lower part's own effect, from its owner's model, on ``tgt`` (no X, no upkeep).
@@ -3175,24 +3227,36 @@ _LAST_CLASH_KEYS = ("what", "att", "def", "net", "success", "target", "spell", "
 _LAST_CLASH = itemgetter(*_LAST_CLASH_KEYS)
 
 
+#: The cards that leave the game once they added their value (WD-37, A-22).
+_LUCK = frozenset(("lucky", "jinxed"))
+
+
 def _h_clash_discard(s: State, st: dict) -> None:
     """FC-13: used cards go to their owner's discard; a Lucky or Jinxed card that added its value
     leaves the game (WD-37, A-22)."""
     c = s["clash"]
-    for name in ("att", "def"):
-        side = c.get(name)
+    cards = s["cards"]
+    players = s["players"]
+    for side in (c["att"], c["def"]):  # both keys are in every clash (``open_clash``)
         if not side:
             continue
-        p = P(s, side["seat"])
-        for x in [side["kept"]] + side["extra"] + side["emp_cards"]:
+        p = players[side["seat"]]
+        for x in (side["kept"], *side["extra"], *side["emp_cards"]):  # one tuple, not two list sums
             if x is None or x.startswith("blank"):
                 continue
-            if s["cards"][x] in ("lucky", "jinxed"):
+            if cards[x] in _LUCK:
                 p["gone"].append(x)
             else:
                 p["discard"].append(x)
     s["last_clash"] = dict(zip(_LAST_CLASH_KEYS, _LAST_CLASH(c)))
     s["clash"] = None
+    # The clash's "action_end" (FC-14) follows at once (``open_clash`` queues the two together,
+    # and what the windows before them queue goes in front of both): ``run`` would take it next,
+    # quiet like this step, so it is taken here (issue 17, P1).
+    queue = s["queue"]
+    if queue and queue[0]["step"] == "action_end":
+        del queue[0]
+        _h_power_refills(s, None)
 
 
 def _h_action_end(s: State, st: dict) -> None:
@@ -3209,15 +3273,15 @@ def _h_power_refills(s: State, st: dict) -> None:
     sp = s["starting"] if s["starting"] is not None else 0
     steps = []
     for seat in (sp, other(sp)):
-        if P(s, seat)["refill_due"]:
-            P(s, seat)["refill_due"] = False
+        if s["players"][seat]["refill_due"]:
+            s["players"][seat]["refill_due"] = False
             steps += _upkeep_steps(s, [seat], checkpoint="refill")
             steps.append({"step": "pool_refill", "seat": seat})
     push_front(s, *steps)
 
 
 def _h_pool_refill(s: State, st: dict) -> None:
-    p = P(s, st["seat"])
+    p = s["players"][st["seat"]]
     for c in ("light", "dark"):
         p["pool"][c] += p["spent"][c]
         p["spent"][c] = 0
@@ -3227,11 +3291,11 @@ def _h_pool_refill(s: State, st: dict) -> None:
 
 
 def _h_hit(s: State, st: dict) -> None:
-    m = M(s, st["model"])
+    m = s["models"][st["model"]]
     if m["removed"] or st["n"] <= 0:
         return
     rx = m["traits"].get("resistance", 0)
-    if st["resist"] and rx and P(s, m["seat"])["hand"]:
+    if st["resist"] and rx and s["players"][m["seat"]]["hand"]:
         # WD-T33 (A-44): discard up to X hand cards, 1 Impact less each.
         push_new(s, [{"step": "resist", "seat": m["seat"], "model": m["uid"], "n": st["n"], "max": rx, "by": st["by"]}])
         return
@@ -3239,14 +3303,14 @@ def _h_hit(s: State, st: dict) -> None:
 
 
 def _h_impacts(s: State, st: dict) -> None:
-    m = M(s, st["model"])
+    m = s["models"][st["model"]]
     if m["removed"] or st["n"] <= 0:
         return
     m["impacts"] += st["n"]
     if st["by"] is not None and st["by"] != m["seat"]:
         s["stats"]["impacts"][st["by"]] += st["n"]
     if m["impacts"] > capacity(m):
-        if has(m, "brave"):
+        if "brave" in m["traits"]:
             push_front(s, *brave_steps(s, m), {"step": "removal", "model": m["uid"], "by": st["by"]})
         else:
             push_front(s, {"step": "removal", "model": m["uid"], "by": st["by"]})
@@ -3254,7 +3318,7 @@ def _h_impacts(s: State, st: dict) -> None:
 
 def brave_steps(s: State, m: dict) -> list[dict]:
     """WD-T3 (A-45): an Individual-style Defense test, no swap; 3 or more keeps it in play."""
-    adv = 1 if has(m, "chosen_one") else 0
+    adv = 1 if "chosen_one" in m["traits"] else 0
     s["brave"] = {"seat": m["seat"], "model": m["uid"], "cards": [], "extra": [], "adv": adv}
     return [
         {"step": "draw", "seat": m["seat"], "pile": "clash", "n": 1 + adv, "dest": "brave", "vis": "all"},
@@ -3265,19 +3329,19 @@ def brave_steps(s: State, m: dict) -> list[dict]:
 
 def _h_brave_total(s: State, st: dict) -> None:
     b = s["brave"]
-    m = M(s, b["model"])
+    m = s["models"][b["model"]]
     if len(b["cards"]) > 1:
         best = max(b["cards"], key=lambda x: (rank(s, x), x))
         for x in b["cards"]:
             if x != best and not x.startswith("blank"):
-                P(s, b["seat"])["discard"].append(x)
+                s["players"][b["seat"]]["discard"].append(x)
         b["cards"] = [best]
     total = sum(card_value(s, x) for x in b["cards"] + b["extra"]) + m["defense"]
     if _obscured(s, m):
         total += pack(s).params["obscuring_defense"]
     if m["burning"]:
         total -= 1
-    p = P(s, b["seat"])
+    p = s["players"][b["seat"]]
     for x in b["cards"] + b["extra"]:
         if x.startswith("blank"):
             continue
@@ -3290,10 +3354,10 @@ def _h_brave_total(s: State, st: dict) -> None:
 
 def _h_removal(s: State, st: dict) -> None:
     """WD-93/94, Horcrux Maker (WD-T16, A-46), then removal (A-69) and Gryffindor (WD-T13)."""
-    m = M(s, st["model"])
+    m = s["models"][st["model"]]
     if m["removed"] or m["impacts"] <= capacity(m):
         return
-    if has(m, "horcrux_maker"):
+    if "horcrux_maker" in m["traits"]:
         live = _live_horcruxes(s, m)
         if len(live) > 1:
             # A-46: the owner picks which Horcrux goes.
@@ -3329,9 +3393,10 @@ def _lose_horcrux(s: State, m: dict, h: dict, by) -> None:
 
 def remove_model(s: State, m: dict, by: int | None) -> None:
     seat = m["seat"]
-    p = P(s, seat)
+    p = s["players"][seat]
     m["removed"] = True
     m["hex"] = None
+    living_changed(s)  # the derived ``living`` (``state.DERIVED_KEYS``)
     m["artifacts"] = []
     m["burning"] = m["poison"] = m["slow"] = 0
     for u in list(p["upkeep"]):
@@ -3347,7 +3412,7 @@ def remove_model(s: State, m: dict, by: int | None) -> None:
         s["stats"]["removed"][by] += 1
     if not any_alive(s, seat):
         s["game_over"] = True  # WD-94, A-42
-    gry = [o for o in on_board(s, seat) if has(o, "gryffindor")]
+    gry = [o for o in on_board(s, seat) if "gryffindor" in o["traits"]]
     if gry:
         push_front(
             s,
@@ -3439,12 +3504,14 @@ class _QuestLook:
         """(uid, model) for the seat's living models on the board. In no particular order: the
         conditions count them, and the one that names a model (the leader) takes the least uid."""
         if self._mine is None:
-            seat = self.seat
-            self._mine = [
-                (uid, m)
-                for uid, m in self.s["models"].items()
-                if m["seat"] == seat and not m["removed"] and m["hex"] is not None
-            ]
+            # The seat's kept living uids (``state.LIVING``), not every model filtered by seat and
+            # removal (issue 17, P1).
+            models = self.s["models"]
+            mine = self._mine = []
+            for uid in living_of(self.s)[self.seat]:
+                m = models[uid]
+                if m["hex"] is not None:
+                    mine.append((uid, m))
         return self._mine
 
     def in_zone(self, m: dict, seat: int) -> bool:

@@ -57,50 +57,37 @@ def has(m: dict, t: str) -> bool:
 
 def alive(s: State, seat: int | None = None) -> list[dict]:
     """Living models on the board (or waiting to deploy), in uid order."""
-    models = s["models"]
-    # Sorting the uids alone (strings, which a list sorts fastest) and looking the models up gives
-    # the order sorting the (uid, model) pairs did: no two pairs share a uid (issue 17, P1).
+    # The kept uid lists (``LIVING``), looked up in C: no sort or filter of every model a call
+    # (issue 17, P1). A seat's uids begin with its number, so seat 0's list, then seat 1's, is
+    # every living uid in uid order.
+    lv = living_of(s)
+    get = s["models"].__getitem__
     if seat is None:
-        return [m for m in map(models.__getitem__, sorted(models)) if not m["removed"]]
-    out = []  # a loop, not a comprehension, as in ``on_board``
-    for uid in sorted(models):
-        m = models[uid]
-        if m["seat"] == seat and not m["removed"]:
-            out.append(m)
-    return out
+        return list(map(get, lv[0] + lv[1]))
+    return list(map(get, lv[seat]))
 
 
-def alive_unordered(s: State, seat: int | None = None) -> list[dict]:
-    """``alive``'s models in the state's own order, with no sort: for a step that changes each
-    model by itself, reading nothing another model's change writes, where the order cannot
-    matter (the round's start and end, the cooldown, the Power Pool; issue 17, P1)."""
-    if seat is None:
-        return [m for m in s["models"].values() if not m["removed"]]
-    out = []  # a loop, not a comprehension, as in ``on_board``
-    for m in s["models"].values():
-        if m["seat"] == seat and not m["removed"]:
-            out.append(m)
-    return out
+#: ``alive``'s models, for a caller that does not rely on their order: a step that changes each
+#: model by itself, reading nothing another model's change writes, where the order cannot matter
+#: (the round's start and end, the cooldown, the Power Pool; issue 17, P1). With the living uids
+#: kept (``LIVING``) it is ``alive`` itself, under the name that says the order is not relied on.
+alive_unordered = alive
 
 
 def any_alive(s: State, seat: int) -> bool:
-    """``bool(alive(s, seat))`` without sorting or listing (issue 17, P1)."""
-    for m in s["models"].values():
-        if not m["removed"] and m["seat"] == seat:
-            return True
-    return False
+    """``bool(alive(s, seat))`` without listing (issue 17, P1)."""
+    return bool(living_of(s)[seat])
 
 
 def on_board(s: State, seat: int | None = None) -> list[dict]:
-    """Living models on the board, in uid order (``alive``'s, without its list)."""
+    """Living models on the board, in uid order (``alive``'s, without its undeployed ones)."""
+    lv = living_of(s)
     models = s["models"]
-    if seat is None:
-        return [m for m in map(models.__getitem__, sorted(models)) if not m["removed"] and m["hex"] is not None]
     # A loop, not a comprehension (no function and frame made each call; issue 17, P1).
     out = []
-    for uid in sorted(models):
+    for uid in lv[0] + lv[1] if seat is None else lv[seat]:
         m = models[uid]
-        if m["seat"] == seat and not m["removed"] and m["hex"] is not None:
+        if m["hex"] is not None:
             out.append(m)
     return out
 
@@ -135,8 +122,15 @@ def overlay_at(s: State, h) -> dict | None:
 #: quests' tables) are kept by it, where each use built and hashed a tuple of every overlay's
 #: fields (issue 17, P1); its hash Python works out once per text. A state saved without it
 #: (before it was kept) is read through ``board_key_of``.
+#:
+#: ``living``: ``living(s)``, each seat's living models' uids (not ``removed``, deployed or not) in
+#: uid order, ``[[seat 0's], [seat 1's]]``. Only a Group's installing adds models and only
+#: ``remove_model`` removes one; both rewrite it (``living_changed``). ``alive``, ``on_board`` and
+#: ``any_alive`` read it, where each call sorted and filtered every model (issue 17, P1). A state
+#: saved without it is read through ``living_of``.
 BOARD_KEY = "board_key"
-DERIVED_KEYS = (BOARD_KEY,)
+LIVING = "living"
+DERIVED_KEYS = (BOARD_KEY, LIVING)
 
 
 def board_key(s: State) -> str:
@@ -159,6 +153,30 @@ def board_key_of(s: State) -> str:
     """``s[BOARD_KEY]``, or worked out for a state saved without it."""
     k = s.get(BOARD_KEY)
     return k if k is not None else board_key(s)
+
+
+def living(s: State) -> list[list[str]]:
+    """Each seat's living models' uids (``removed`` false), in uid order."""
+    out: list[list[str]] = [[], []]
+    models = s["models"]
+    for uid in sorted(models):
+        m = models[uid]
+        if not m["removed"]:
+            out[m["seat"]].append(uid)
+    return out
+
+
+def living_changed(s: State) -> None:
+    """Rewrite ``s[LIVING]`` after models are added or one is removed: every such writer calls it
+    (``test_derived_keys.py`` holds the key to ``living`` along playouts)."""
+    s[LIVING] = living(s)
+
+
+def living_of(s: State) -> list[list[str]]:
+    """``s[LIVING]``, or worked out for a state saved without it (and for a view, which shows no
+    derived key)."""
+    lv = s.get(LIVING)
+    return lv if lv is not None else living(s)
 
 
 #: Board-specific rules for Mystery overlays (V-3, L725), named in a map's ``special_rules``.

@@ -15,12 +15,12 @@ from engines.base import CHANCE
 from engines.chance import draw as chance_draw
 from engines.treecopy import copy_tree
 from engines.wizarding_duels import rules
-from engines.wizarding_duels.state import BOARD_KEY, DERIVED_KEYS, board_key
+from engines.wizarding_duels.state import BOARD_KEY, DERIVED_KEYS, LIVING, board_key, living
 
 from .playouts import ENGINES, played_events, varied_configs
 
 #: Each derived key and what it is derived from.
-RECOMPUTE = {BOARD_KEY: board_key}
+RECOMPUTE = {BOARD_KEY: board_key, LIVING: living}
 
 
 def test_every_derived_key_is_declared_on_the_engine_and_recomputed_here():
@@ -58,19 +58,24 @@ def _play(version, seed, config, bot, in_place):
 @pytest.mark.parametrize("version", ["1", "2"])
 @pytest.mark.parametrize("in_place", [False, True], ids=["copying", "in-place"])
 def test_every_derived_key_equals_its_recomputation_after_every_event(version, in_place):
-    seen = Counter()
+    seen, living_seen = Counter(), Counter()
     games = [(seed, config, "random") for seed, config in enumerate(varied_configs())]
     games += [(100 + seed, {}, "heuristic") for seed in range(2)]
     for seed, config, bot in games:
-        last = None
+        last = living_last = None
         for s in _play(version, f"wzd-derived:{seed}", config, bot, in_place):
             for key, recompute in RECOMPUTE.items():
                 assert s[key] == recompute(s), (seed, key)
             if s[BOARD_KEY] != last:
                 seen["+" in s[BOARD_KEY].partition(":")[2], s["phase"]] += 1
                 last = s[BOARD_KEY]
+            if s[LIVING] != living_last:
+                living_seen[sum(map(len, s[LIVING])) < sum(map(len, living_last or ([], [])))] += 1
+                living_last = s[LIVING]
     # The key changed with the overlays face down (placed) and face up (unveiled, flipped).
     assert any(n for (up, _), n in seen.items() if up) and any(n for (up, _), n in seen.items() if not up), seen
+    # The living uids changed as Groups were installed and as models were removed.
+    assert living_seen[False] and living_seen[True], living_seen
 
 
 @pytest.mark.parametrize("version", ["1", "2"])
@@ -103,6 +108,6 @@ def test_no_view_shows_a_derived_key():
     for k, (_engine, s, _event) in enumerate(played_events("2", "wzd-derived-view:0", {})):
         if k % 5:
             continue
-        assert BOARD_KEY in s
+        assert BOARD_KEY in s and LIVING in s
         for seat in (0, 1, None):
             assert not set(DERIVED_KEYS) & set(engine.view(s, seat))
