@@ -1032,19 +1032,7 @@ def _draw_one(s: State, st: dict, p: dict, c: str, n: int) -> bool:
                 side["revealed"] = [c]
                 side["kept"] = c
                 if rules.is_two_plus(s, c) and not side.get("dark_lord"):
-                    # WD-36: a 2+ reveals one more card whose upper value is added.
-                    queue.insert(
-                        0,
-                        {
-                            "step": "draw",
-                            "seat": side["seat"],
-                            "pile": "clash",
-                            "n": 1,
-                            "dest": "extra",
-                            "vis": "all",
-                            "side": st["side"],
-                        },
-                    )
+                    queue.insert(0, rules.extra_draw(side, st["side"]))
                 return _after_quiet_answer(s)
     elif dest == "hand":
         p["hand"].append(c)

@@ -2780,19 +2780,13 @@ def _h_after_pick(s: State, st: dict) -> None:
     if side["kept"] is None:
         _keep(s, st["side"], side["revealed"][0])
     if is_two_plus(s, side["kept"]) and not side.get("dark_lord"):
-        # WD-36: a 2+ reveals one more card whose upper value is added.
-        push_front(
-            s,
-            {
-                "step": "draw",
-                "seat": side["seat"],
-                "pile": "clash",
-                "n": 1,
-                "dest": "extra",
-                "vis": "all",
-                "side": st["side"],
-            },
-        )
+        push_front(s, extra_draw(side, st["side"]))
+
+
+def extra_draw(side: dict, name: str) -> dict:
+    """WD-36: a 2+ kept reveals one more card, whose upper value is added: the draw step for
+    ``side`` (the clash's side ``name``), which ``_h_after_pick`` and the fold's shortcut push."""
+    return {"step": "draw", "seat": side["seat"], "pile": "clash", "n": 1, "dest": "extra", "vis": "all", "side": name}
 
 
 def _h_flip(s: State, st: dict) -> None:
