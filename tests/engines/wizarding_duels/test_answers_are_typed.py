@@ -11,6 +11,7 @@ from engines.base import IllegalAction
 from engines.wizarding_duels import legal
 from engines.wizarding_duels.scenario import E, act, build
 
+from ..near_misses import retyped
 from .helpers import front
 from .playouts import random_playout
 from .test_version_two_choices import LAVA, defender_empowers
@@ -59,19 +60,6 @@ def test_flags_are_booleans_and_every_other_number_an_integer():
 
 #: Set-up steps whose answers ``groups`` checks field by field (no listed answer to be equal to).
 SELF_CHECKED = ("build", "stock", "mulligan")
-
-
-def retyped(answer: dict) -> list[dict]:
-    """The answer with one number or flag written as another JSON type that Python finds equal."""
-    out = []
-    for k, v in answer.items():
-        if type(v) is bool:
-            out.append(dict(answer, **{k: int(v)}))
-        elif type(v) is int and v in (0, 1):
-            out += [dict(answer, **{k: bool(v)}), dict(answer, **{k: float(v)})]
-        elif type(v) is int:
-            out.append(dict(answer, **{k: float(v)}))
-    return out
 
 
 @pytest.mark.parametrize("seed", range(3))

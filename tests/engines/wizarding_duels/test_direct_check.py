@@ -14,6 +14,7 @@ from engines.chance import draw as chance_draw
 from engines.wizarding_duels import content, geometry, legal, rules
 from engines.wizarding_duels.state import board
 
+from ..near_misses import written_as_listed
 from .playouts import ENGINES, group_with, random_playout
 
 #: Decisions taken from a list in ``validate`` before and after (secret, simultaneous answers).
@@ -88,10 +89,6 @@ def near_misses(s, st, answer, rng):
         out += [dict(answer, type=t) for t in ACT_TYPES if t != answer["type"]]
     out.append(dict(answer, type=[answer["type"]]))
     return out
-
-
-def written_as_listed(action: dict, listed: list[dict]) -> bool:
-    return any(action == a and all(type(action[k]) is type(a[k]) for k in a) for a in listed)
 
 
 def check_state(engine, s, seat, rng, seen):
