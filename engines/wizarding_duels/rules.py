@@ -3547,8 +3547,9 @@ def _compile(cond: dict):
             if not table:
                 return n_held <= 0  # none face up (before the unveiling), or none in that Zone
             held = 0
-            for m in s["models"].values():
-                if m["hex"] in table and m["seat"] == seat and not m["removed"]:  # None is in no table
+            models = s["models"]
+            for uid in living_of(s)[seat]:  # the seat's living uids (``state.LIVING``)
+                if models[uid]["hex"] in table:  # None is in no table
                     held += 1
                     if held >= n_held:
                         return True  # the rest could only add to the count
@@ -3561,9 +3562,10 @@ def _compile(cond: dict):
         def challenge_kinds(s, seat, look):
             table = _board_marks(s).kinds
             kinds = set()
-            for m in s["models"].values():
-                k = m["hex"]
-                if k in table and m["seat"] == seat and not m["removed"]:
+            models = s["models"]
+            for uid in living_of(s)[seat]:
+                k = models[uid]["hex"]
+                if k in table:
                     kinds.add(table[k])
             return len(kinds & wanted) >= n_kinds
 
@@ -3574,13 +3576,15 @@ def _compile(cond: dict):
         def leader(s, seat, look):
             if where == "challenge" and not _board_marks(s).kinds:
                 return False  # no Challenge face up (before the unveiling): no leader on one
-            # The seat's leader: the least uid of its living leaders on the board (``look.mine()``'s),
-            # read in place.
-            lead_uid = lead = None
-            for uid, m in s["models"].items():
-                if m["leader"] and m["seat"] == seat and not m["removed"] and m["hex"] is not None:
-                    if lead_uid is None or uid < lead_uid:
-                        lead_uid, lead = uid, m
+            # The seat's leader: the least uid of its living leaders on the board, the first met in
+            # the seat's living uids (``state.LIVING``, in uid order).
+            lead = None
+            models = s["models"]
+            for uid in living_of(s)[seat]:
+                m = models[uid]
+                if m["leader"] and m["hex"] is not None:
+                    lead = m
+                    break
             if lead is None:
                 return False
             if where == "enemy_zone":
@@ -3621,8 +3625,9 @@ def _compile(cond: dict):
                 marks = _board_marks(s)
             rough = marks.rough
             count = 0
-            for m in s["models"].values():
-                if m["hex"] in rough and m["seat"] == seat and not m["removed"]:  # None is in no table
+            models = s["models"]
+            for uid in living_of(s)[seat]:  # the seat's living uids (``state.LIVING``)
+                if models[uid]["hex"] in rough:  # None is in no table
                     count += 1
                     if count >= n_terrain:
                         return True  # the rest could only add to the count
