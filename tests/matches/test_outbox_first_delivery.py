@@ -18,7 +18,7 @@ from django.utils import timezone
 from matches.models import OutboxMessage
 from matches.outbox import outbox_deliver
 
-from .helpers import first_legal, fresh, new_duel
+from .helpers import first_legal, new_duel, post_action
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -79,11 +79,9 @@ def test_an_action_posts_first_delivery_locks_and_marks_its_message_in_one_state
     alice, bob = make_user("alice"), make_user("bob")
     match = new_duel(alice, bob)
     client = client_for(bob)
-    body = {"seat": 1, "action": first_legal(client, match, 1)[0], "expected_seq": fresh(match).state_seq}
+    action = first_legal(client, match, 1)[0]
     with CaptureQueriesContext(connection) as queries:
-        response = client.post(
-            f"/api/matches/{match.id}/actions/", {**body, "event_id": str(uuid.uuid4())}, format="json"
-        )
+        response = post_action(client, match, 1, action)  # its read of the match comes before the command's BEGIN
     assert response.status_code == 201, response.content
     sql = [q["sql"] for q in queries]
     committed = sql.index("COMMIT")  # the command's; what follows is its delivery
