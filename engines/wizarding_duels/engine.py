@@ -56,8 +56,7 @@ from engines.chance import check_outcome
 from engines.treecopy import copy_tree
 
 from . import bots, content, fast, groups, legal, rules
-from .fast import ACT_FAST, FAST_PATHS, mulligan_listed
-from .fast import act as fast_act
+from .fast import FAST_PATHS, mulligan_listed
 from .state import DERIVED_KEYS, M, P, board_changed, living_changed, pack
 
 
@@ -306,17 +305,14 @@ class WizardingDuelsEngine(Engine):
                         kind, seat, action = event["kind"], event["seat"], event["action"]
                     except KeyError:
                         kind = None  # the general path refuses it or names its kind as ever
-                    if kind == "action" and type(seat) is int and st["seat"] == seat and type(action) is dict:
-                        if path is fast_act:
-                            # The act step: its answer's own path by type, with no call of
-                            # ``fast.act`` between, a third of the events (issue 17, P1).
-                            t = action.get("type")
-                            if type(t) is str:
-                                path = ACT_FAST.get(t)
-                                if path is not None and path(state, st, seat, action):
-                                    return state
-                        elif path(state, st, seat, action):
-                            return state
+                    if (
+                        kind == "action"
+                        and type(seat) is int
+                        and st["seat"] == seat
+                        and type(action) is dict
+                        and path(state, st, seat, action)
+                    ):
+                        return state
             elif len(event) == 2:
                 chance = fast.CHANCE_FAST.get(st["step"])
                 if chance is not None:

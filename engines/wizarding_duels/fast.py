@@ -127,14 +127,11 @@ def act_end(s: State, st: dict, seat: int, action: dict) -> bool:
     return _after_quiet_answer(s)
 
 
-def act_move(s: State, st: dict, seat: int, action: dict) -> bool:
+def act_move(s: State, m: dict, seat: int, action: dict) -> bool:
     """A move (``{"type": "move", "to": k}`` by the safest route, or in version 2
     ``{"type": "move", "to": k, "dangerous": d}`` by a riskier one): ``legal._act_move``'s checks
     and ``rules._act``'s move, with the action slot, the move points and the space worked out once.
     A danger count written as anything but an int (``True`` for 1) goes the general way."""
-    m = s["models"][s["act"]["model"]]
-    if m["removed"] or m["hex"] is None or s["game_over"]:
-        return False  # the general check refuses it (``legal._act``)
     k = action.get("to")
     if type(k) is not str:
         return False
@@ -165,12 +162,9 @@ def act_move(s: State, st: dict, seat: int, action: dict) -> bool:
     return _after_action(s, seat, rules._move_to(s, m, h, safest), False)
 
 
-def act_draw_quest(s: State, st: dict, seat: int, action: dict) -> bool:
+def act_draw_quest(s: State, m: dict, seat: int, action: dict) -> bool:
     """A Quest card drawn for an active one discarded (``{"type": "draw_quest", "discard": q}``):
     ``legal._act_draw_quest``'s checks and ``rules._act``'s draw, the paying slot worked out once."""
-    m = s["models"][s["act"]["model"]]
-    if m["removed"] or m["hex"] is None or s["game_over"]:
-        return False  # the general check refuses it (``legal._act``)
     q = action.get("discard")
     if len(action) != 2 or type(q) is not str:
         return False
@@ -191,13 +185,10 @@ def act_draw_quest(s: State, st: dict, seat: int, action: dict) -> bool:
     return _then_act(s, seat, steps, False)  # a quest discarded and drawn: never quiet
 
 
-def act_cast(s: State, st: dict, seat: int, action: dict) -> bool:
+def act_cast(s: State, m: dict, seat: int, action: dict) -> bool:
     """A spell cast at a model (``{"type": "cast", "spell": sp, "target": uid}``): ``legal._act_cast``'s
     checks and ``rules._act``'s cast, with the paying slot and the spell's source worked out once.
     A spell that places a marker is cast at a space in reach and sight (``rules.marker_spaces``)."""
-    m = s["models"][s["act"]["model"]]
-    if m["removed"] or m["hex"] is None or s["game_over"]:
-        return False  # the general check refuses it (``legal._act``)
     sp = action.get("spell")
     target = action.get("target")
     if len(action) != 3 or type(sp) is not str or type(target) is not str:
@@ -244,13 +235,10 @@ def act_cast(s: State, st: dict, seat: int, action: dict) -> bool:
     return _then_act(s, seat, steps, True)  # a cast is a quiet answer (``QUIET_ACTS``)
 
 
-def act_potion(s: State, st: dict, seat: int, action: dict) -> bool:
+def act_potion(s: State, m: dict, seat: int, action: dict) -> bool:
     """A potion drunk or thrown (``{"type": "potion", "index": i, "target": uid}``):
     ``legal._act_potion``'s checks and ``rules._act``'s potion, the card and its paying slot
     worked out once. An index written as anything but an int (``True`` for 1) goes the general way."""
-    m = s["models"][s["act"]["model"]]
-    if m["removed"] or m["hex"] is None or s["game_over"]:
-        return False  # the general check refuses it (``legal._act``)
     i = action.get("index")
     target = action.get("target")
     if len(action) != 3 or type(i) is not int or type(target) is not str:
@@ -282,13 +270,10 @@ def act_potion(s: State, st: dict, seat: int, action: dict) -> bool:
     return _after_action(s, seat, steps, False)
 
 
-def act_flip(s: State, st: dict, seat: int, action: dict) -> bool:
+def act_flip(s: State, m: dict, seat: int, action: dict) -> bool:
     """An overlay next to the model or under it turned over (``{"type": "flip", "hex": k}``):
     ``legal._act_quick``'s check and ``rules._act``'s flip. Overlays lie on distinct spaces, so
     the first one at ``k`` (``overlay_at``, which the flip turns) is the one the check finds."""
-    m = s["models"][s["act"]["model"]]
-    if m["removed"] or m["hex"] is None or s["game_over"]:
-        return False  # the general check refuses it (``legal._act``)
     k = action.get("hex")
     if len(action) != 2 or type(k) is not str:
         return False
@@ -304,14 +289,11 @@ def act_flip(s: State, st: dict, seat: int, action: dict) -> bool:
     return _after_action(s, seat, [], False)  # a flip is not quiet (``QUIET_ACTS``)
 
 
-def act_attack(s: State, st: dict, seat: int, action: dict) -> bool:
+def act_attack(s: State, m: dict, seat: int, action: dict) -> bool:
     """An attack (``{"type": "attack", "attack": id, "target": uid[, "artifact": a]}``):
     ``legal._act_attack``'s check and ``rules._act``'s attack. The check passes when some usable
     profile of that id (and artifact) reaches the target; the attack takes the first such profile
     listed, in reach or not, as ``_act`` does."""
-    m = s["models"][s["act"]["model"]]
-    if m["removed"] or m["hex"] is None or s["game_over"]:
-        return False  # the general check refuses it (``legal._act``)
     aid = action.get("attack")
     target = action.get("target")
     if type(aid) is not str or type(target) is not str:
@@ -345,12 +327,9 @@ def act_attack(s: State, st: dict, seat: int, action: dict) -> bool:
     return _then_act(s, seat, steps, True)  # an attack is a quiet answer (``QUIET_ACTS``)
 
 
-def act_draw_clash(s: State, st: dict, seat: int, action: dict) -> bool:
+def act_draw_clash(s: State, m: dict, seat: int, action: dict) -> bool:
     """A Clash card drawn into a hand short of three (``{"type": "draw_clash"}``):
     ``legal._act_draw_clash``'s check and ``rules._act``'s draw, the paying slot worked out once."""
-    m = s["models"][s["act"]["model"]]
-    if m["removed"] or m["hex"] is None or s["game_over"]:
-        return False  # the general check refuses it (``legal._act``)
     if len(action) != 1:
         return False
     if len(s["players"][m["seat"]]["hand"]) >= rules.HAND_SIZE:
@@ -364,13 +343,10 @@ def act_draw_clash(s: State, st: dict, seat: int, action: dict) -> bool:
     return _then_act(s, seat, steps, True)  # a Clash card drawn is a quiet answer (``QUIET_ACTS``)
 
 
-def act_use_artifact(s: State, st: dict, seat: int, action: dict) -> bool:
+def act_use_artifact(s: State, m: dict, seat: int, action: dict) -> bool:
     """An artifact's use (``{"type": "use_artifact", "artifact": a}``): ``legal._act_quick``'s
     check and ``rules._act``'s use. The check passes when some copy of ``a`` the model holds is
     usable, and the use takes the first copy it holds, usable or not, as ``_act`` does."""
-    m = s["models"][s["act"]["model"]]
-    if m["removed"] or m["hex"] is None or s["game_over"]:
-        return False  # the general check refuses it (``legal._act``)
     a = action.get("artifact")
     if len(action) != 2 or type(a) is not str:
         return False
@@ -401,12 +377,9 @@ def act_use_artifact(s: State, st: dict, seat: int, action: dict) -> bool:
     return _after_action(s, seat, rules.effect_steps(s, art["use"], m, m, seat), True)
 
 
-def act_dark_lord_swap(s: State, st: dict, seat: int, action: dict) -> bool:
+def act_dark_lord_swap(s: State, m: dict, seat: int, action: dict) -> bool:
     """The Dark Lord's Spellbook swap (``{"type": "dark_lord_swap", "give": g, "take": t}``):
     ``legal._act_dark_lord_swap``'s check and ``rules._act``'s swap."""
-    m = s["models"][s["act"]["model"]]
-    if m["removed"] or m["hex"] is None or s["game_over"]:
-        return False  # the general check refuses it (``legal._act``)
     give = action.get("give")
     take = action.get("take")
     if len(action) != 3 or type(give) is not str or type(take) is not str:
@@ -447,16 +420,20 @@ ACT_FAST = {
 
 
 def act(s: State, st: dict, seat: int, action: dict) -> bool:
-    """The act step's answer by its type's fast path. ``Engine.apply_in_place`` looks the type up
-    in ``ACT_FAST`` itself (a call fewer per act event; issue 17, P1); this is the same dispatch
-    for the step's entry in ``FAST_PATHS``. Every path but the end's checks that the acting model
-    is on the board and the game not over, as the general check (``legal._act``) refuses every
-    other answer then."""
     t = action.get("type")
     if type(t) is not str:
         return False
     path = ACT_FAST.get(t)
-    return path is not None and path(s, st, seat, action)
+    if path is None:
+        return False
+    if t == "end":
+        return path(s, st, seat, action)
+    # Every other answer is the acting model's, and the general check refuses each of them when
+    # the model is off the board or the game is over (``legal._act``): told once, here.
+    m = s["models"][s["act"]["model"]]
+    if m["removed"] or m["hex"] is None or s["game_over"]:
+        return False
+    return path(s, m, seat, action)
 
 
 def deploy(s: State, st: dict, seat: int, action: dict) -> bool:
