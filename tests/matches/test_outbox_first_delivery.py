@@ -29,11 +29,11 @@ def a_pending_message() -> OutboxMessage:
     )
 
 
-def test_a_first_delivery_skips_a_message_the_sweeper_holds_without_waiting_and_delivers_it_once_after():
-    message = a_pending_message()
+def sweeper_holding(message: OutboxMessage):
+    """Another process's delivery of ``message`` in progress: its row locked until ``release``."""
     held, release = threading.Event(), threading.Event()
 
-    def sweeper_delivering():
+    def deliver():
         try:
             with transaction.atomic():
                 OutboxMessage.objects.select_for_update().get(pk=message.pk)
@@ -42,10 +42,16 @@ def test_a_first_delivery_skips_a_message_the_sweeper_holds_without_waiting_and_
         finally:
             connection.close()
 
-    sweeper = threading.Thread(target=sweeper_delivering)
-    sweeper.start()
+    thread = threading.Thread(target=deliver)
+    thread.start()
+    assert held.wait(5)
+    return thread, release
+
+
+def test_a_first_delivery_skips_a_message_the_sweeper_holds_without_waiting_and_delivers_it_once_after():
+    message = a_pending_message()
+    thread, release = sweeper_holding(message)
     try:
-        assert held.wait(5)
         sent = []
         started = time.monotonic()
         assert outbox_deliver(message_id=message.pk, deliver=lambda: sent.append("frames")) is False
@@ -53,7 +59,7 @@ def test_a_first_delivery_skips_a_message_the_sweeper_holds_without_waiting_and_
         assert time.monotonic() - started < 5 and sent == []
     finally:
         release.set()
-        sweeper.join()
+        thread.join()
     message.refresh_from_db()
     assert message.delivered_at is None and message.attempts == 0
     assert outbox_deliver(message_id=message.pk, deliver=lambda: sent.append("frames")) is True
@@ -92,3 +98,31 @@ def test_an_action_posts_first_delivery_locks_and_marks_its_message_in_one_state
     # The seats' empty partners came with the seats' read (an EXISTS in it): none read after the commit.
     assert not [s for s in after if "matches_seat_partners" in s], after
     assert OutboxMessage.objects.filter(delivered_at__isnull=True).count() == 0
+
+
+def test_a_failed_attempt_is_not_recorded_over_a_delivery_another_process_finished_meanwhile():
+    from matches.outbox import _failed
+
+    message = a_pending_message()
+    # Between this process's rollback and its record of the failure, the sweeper delivered it.
+    OutboxMessage.objects.filter(pk=message.pk).update(delivered_at=timezone.now())
+    _failed(message.pk, ConnectionError("Redis went away"))
+    message.refresh_from_db()
+    assert message.delivered_at is not None and message.attempts == 0 and not message.last_error
+
+
+def test_a_failed_attempt_leaves_a_message_another_process_is_delivering_to_that_process_without_waiting():
+    from matches.outbox import _failed
+
+    message = a_pending_message()
+    thread, release = sweeper_holding(message)
+    try:
+        started = time.monotonic()
+        _failed(message.pk, ConnectionError("Redis went away"))
+        # Skipped, not waited for: the holder records its own outcome.
+        assert time.monotonic() - started < 5
+    finally:
+        release.set()
+        thread.join()
+    message.refresh_from_db()
+    assert message.delivered_at is None and message.attempts == 0 and not message.last_error
