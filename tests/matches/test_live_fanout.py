@@ -142,21 +142,17 @@ def test_a_broadcast_frame_carries_only_the_events_its_commit_added(make_user, c
 
 
 def test_an_action_post_reads_the_match_once_for_its_command_and_its_broadcast(make_user, client_for):
-    import uuid
-
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from .helpers import first_legal, fresh, new_duel
+    from .helpers import first_legal, fresh, new_duel, post_action
 
     alice, bob = make_user("alice"), make_user("bob")
     match = new_duel(alice, bob)
     client = client_for(bob)
-    body = {"seat": 1, "action": first_legal(client, match, 1)[0], "expected_seq": fresh(match).state_seq}
+    action, seq = first_legal(client, match, 1)[0], fresh(match).state_seq
     with CaptureQueriesContext(connection) as queries:
-        response = client.post(
-            f"/api/matches/{match.id}/actions/", {**body, "event_id": str(uuid.uuid4())}, format="json"
-        )
+        response = post_action(client, match, 1, action, expected_seq=seq)
     assert response.status_code == 201 and response.json()["head_seq"] == fresh(match).state_seq
     reads = [q["sql"] for q in queries if q["sql"].startswith("SELECT")]
     # The command's lock; the broadcast after the commit builds its frames from the command's
