@@ -27,7 +27,20 @@ from engines.base import IllegalAction
 from engines.treecopy import copy_tree
 
 from . import geometry, groups, legal, rules
-from .state import State, board, can_pay, controls, overlay_at, pack, pay_splits, push_new, rank, rules_version, terrain
+from .state import (
+    State,
+    board,
+    can_pay,
+    controls,
+    overlay_at,
+    pack,
+    pay_splits,
+    push_new,
+    rank,
+    rules_version,
+    set_space,
+    terrain,
+)
 from .state import lower as lower_part
 
 _run = rules.run
@@ -451,7 +464,7 @@ def deploy(s: State, st: dict, seat: int, action: dict) -> bool:
     if h not in board(s).arrival[s["zone_half"][seat]] or rules._holds_model(s, k):
         return False
     s["queue"].pop(0)
-    m["hex"] = k
+    set_space(s, m, k)
     rules._after_deploy(s)
     if not s["queue"] or s["queue"][0]["step"] not in _WAITS:  # the next deployment's window: ``run`` would stop there
         _run(s)
@@ -760,7 +773,7 @@ def place(s: State, st: dict, seat: int, action: dict) -> bool:
         if h not in rules.push_options(s, m, geometry.parse(st["source"])):
             return False
         s["queue"].pop(0)
-        m["hex"] = k
+        set_space(s, m, k)
         steps = []
         if terrain(s, h) == "dangerous" and "fly" not in m["traits"]:
             steps.append({"step": "hit", "model": m["uid"], "n": 1, "by": None, "resist": False})

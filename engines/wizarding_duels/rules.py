@@ -51,6 +51,8 @@ from .state import (
     rank,
     regain,
     rules_version,
+    set_space,
+    spaces_of,
     terrain,
 )
 
@@ -1288,7 +1290,8 @@ def _step_memo(board_key, fly, scout) -> tuple[dict, _Steps, dict]:
 
 def _occupied(s: State) -> set[str]:
     """The spaces holding a model (``occupant(s, h) is not None`` for each of them)."""
-    return {m["hex"] for m in on_board(s)}
+    sp = spaces_of(s)
+    return {*sp[0], *sp[1]}
 
 
 def destinations(s: State, m: dict, points: int) -> dict[tuple[int, int], int]:
@@ -1448,10 +1451,10 @@ def _route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], poi
 
 def _holds_model(s: State, k: str) -> bool:
     """Does a model on the board stand on space ``k``? (``k in _occupied(s)``, without the set.)"""
-    for x in s["models"].values():  # a loop, not ``any`` over a generator: asked for every move
-        if x["hex"] == k and not x["removed"]:
-            return True
-    return False
+    sp = s.get("spaces")  # ``spaces_of``, with no call once kept
+    if sp is None:
+        sp = spaces_of(s)
+    return k in sp[0] or k in sp[1]
 
 
 def _safest(steps, start: tuple[int, int], points: int) -> dict[tuple, int]:
@@ -1687,13 +1690,13 @@ def move_choices(s: State, m: dict, points: int, make) -> list[dict]:
 
 def _move_to(s: State, m: dict, h: tuple[int, int], dangers: int) -> list[dict]:
     """Move; each Dangerous space entered gives 1 Impact (L1214-1216, ruling A-32)."""
-    m["hex"] = geometry.key(h)
+    set_space(s, m, geometry.key(h))
     return [{"step": "hit", "model": m["uid"], "n": dangers, "by": None, "resist": False}] if dangers else []
 
 
 def _place_on(s: State, m: dict, h: tuple[int, int]) -> list[dict]:
     """Placed (teleport): Dangerous gives 1 Impact (L1214-1216), Fly may ignore it."""
-    m["hex"] = geometry.key(h)
+    set_space(s, m, geometry.key(h))
     if terrain(s, h) == "dangerous" and not has(m, "fly"):
         return [{"step": "hit", "model": m["uid"], "n": 1, "by": None, "resist": False}]
     return []
@@ -2267,7 +2270,7 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None, safest
         if action["use"]:
             _use_lower(s, st["side"], name, action.get("light"))
     elif name == "deploy":
-        M(s, action["model"])["hex"] = action["hex"]
+        set_space(s, M(s, action["model"]), action["hex"])
         _after_deploy(s)
     elif name == "leadership":
         if t == "peek":
@@ -2299,7 +2302,7 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None, safest
             elif st["kind"] == "teleport":
                 push_front(s, *_place_on(s, m, h))
             elif st["kind"] == "push":
-                m["hex"] = action["hex"]
+                set_space(s, m, action["hex"])
                 steps = []
                 if terrain(s, h) == "dangerous" and not has(m, "fly"):
                     steps.append({"step": "hit", "model": m["uid"], "n": 1, "by": None, "resist": False})
@@ -3382,8 +3385,8 @@ def _lose_horcrux(s: State, m: dict, h: dict, by) -> None:
 def remove_model(s: State, m: dict, by: int | None) -> None:
     seat = m["seat"]
     p = s["players"][seat]
+    set_space(s, m, None)
     m["removed"] = True
-    m["hex"] = None
     living_changed(s)  # the derived ``living`` (``state.DERIVED_KEYS``)
     m["artifacts"] = []
     m["burning"] = m["poison"] = m["slow"] = 0
@@ -3540,14 +3543,11 @@ def _compile(cond: dict):
                 table = marks.kinds
             if not table:
                 return n_held <= 0  # none face up (before the unveiling), or none in that Zone
-            held = 0
-            models = s["models"]
-            for uid in living_of(s)[seat]:  # the seat's living uids (``state.LIVING``)
-                if models[uid]["hex"] in table:  # None is in no table
-                    held += 1
-                    if held >= n_held:
-                        return True  # the rest could only add to the count
-            return held >= n_held
+            # The seat's models by space (``state.SPACES``): those on a table's space, counted in C.
+            sp = s.get("spaces")
+            if sp is None:
+                sp = spaces_of(s)
+            return len(sp[seat].keys() & table) >= n_held
 
         tests.append(challenges)
     if "challenge_kinds" in cond:
@@ -3617,15 +3617,11 @@ def _compile(cond: dict):
             marks = _MARKS.get(s.get("board_key"))  # ``_board_marks``, with no call once kept
             if marks is None:
                 marks = _board_marks(s)
-            rough = marks.rough
-            count = 0
-            models = s["models"]
-            for uid in living_of(s)[seat]:  # the seat's living uids (``state.LIVING``)
-                if models[uid]["hex"] in rough:  # None is in no table
-                    count += 1
-                    if count >= n_terrain:
-                        return True  # the rest could only add to the count
-            return count >= n_terrain
+            # The seat's models by space (``state.SPACES``): those on a space not Open, counted in C.
+            sp = s.get("spaces")
+            if sp is None:
+                sp = spaces_of(s)
+            return len(marks.rough.intersection(sp[seat])) >= n_terrain
 
         tests.append(on_terrain)
     for key, counter in (
