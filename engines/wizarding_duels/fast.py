@@ -195,7 +195,7 @@ def act_draw_quest(s: State, m: dict, seat: int, action: dict) -> bool:
     p["quest_discard"].append(q)
     steps = [{"step": "draw", "seat": seat, "pile": "quest", "n": 1, "dest": "active", "vis": "all"}]
     steps.append({"step": "action_end"})
-    return _then_act(s, seat, steps, False)  # a quest discarded and drawn: never quiet
+    return _then_act(s, seat, steps, True)  # a quest discarded is quiet (``QUIET_ACTS``)
 
 
 def act_cast(s: State, m: dict, seat: int, action: dict) -> bool:

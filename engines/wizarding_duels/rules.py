@@ -187,8 +187,11 @@ QUIET_STEPS = frozenset(
     }
 )
 #: The act step's quiet answers: paying for an action and opening its clash or queueing its steps.
+#: A Quest card discarded to draw one only takes a quest out of the active ones, which makes no
+#: other hold; the draw that fills its place is a chance event of its own, never quiet
+#: (``quiet_chance``).
 QUIET_ACTS = frozenset(
-    {"end", "attack", "cast", "draw_clash", "use_artifact", "dark_lord_swap", "herbology", "slytherin"}
+    {"end", "attack", "cast", "draw_clash", "draw_quest", "use_artifact", "dark_lord_swap", "herbology", "slytherin"}
 )
 
 
