@@ -166,7 +166,7 @@ def act_move(s: State, m: dict, seat: int, action: dict) -> bool:
         return False
     if danger is not None:
         # The list offers a riskier route's count beside the safest one's, never the safest's.
-        if danger not in rules.riskier_routes_to(s, m, points, h, safest):
+        if not rules.riskier_route_with(s, m, points, h, safest, danger):
             return False
         safest = danger
     # Paying for the move changes nothing ``move_points`` reads (the form, traits, artifacts, Slow).
@@ -754,7 +754,7 @@ def place(s: State, st: dict, seat: int, action: dict) -> bool:
         if safest is None:
             return False
         if n == 3:
-            if danger not in rules.riskier_routes_to(s, m, st["n"], h, safest):
+            if not rules.riskier_route_with(s, m, st["n"], h, safest, danger):
                 return False
             safest = danger
         s["queue"].pop(0)
