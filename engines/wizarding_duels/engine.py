@@ -57,7 +57,7 @@ from engines.treecopy import copy_tree
 
 from . import bots, content, fast, groups, legal, rules
 from .fast import FAST_PATHS, mulligan_listed
-from .state import DERIVED_KEYS, M, P, board_changed, living_changed, pack
+from .state import DERIVED_KEYS, M, P, board_changed, living_changed, pack, spaces_changed
 
 
 def _player() -> dict:
@@ -200,6 +200,7 @@ class WizardingDuelsEngine(Engine):
                 s["players"][seat]["deck"].append(uid)
         board_changed(s)  # the derived ``board_key`` (``state.DERIVED_KEYS``)
         living_changed(s)  # and ``living``: no models yet
+        spaces_changed(s)  # and ``spaces``: none on the board
         rules.start(s)
         return s
 

@@ -27,7 +27,20 @@ from engines.base import IllegalAction
 from engines.treecopy import copy_tree
 
 from . import geometry, groups, legal, rules
-from .state import State, board, can_pay, controls, overlay_at, pack, pay_splits, push_new, rank, rules_version, terrain
+from .state import (
+    State,
+    board,
+    can_pay,
+    controls,
+    overlay_at,
+    pack,
+    pay_splits,
+    push_new,
+    rank,
+    rules_version,
+    set_space,
+    terrain,
+)
 from .state import lower as lower_part
 
 _run = rules.run
@@ -153,7 +166,7 @@ def act_move(s: State, m: dict, seat: int, action: dict) -> bool:
         return False
     if danger is not None:
         # The list offers a riskier route's count beside the safest one's, never the safest's.
-        if danger not in rules.riskier_routes_to(s, m, points, h, safest):
+        if not rules.riskier_route_with(s, m, points, h, safest, danger):
             return False
         safest = danger
     # Paying for the move changes nothing ``move_points`` reads (the form, traits, artifacts, Slow).
@@ -182,7 +195,7 @@ def act_draw_quest(s: State, m: dict, seat: int, action: dict) -> bool:
     p["quest_discard"].append(q)
     steps = [{"step": "draw", "seat": seat, "pile": "quest", "n": 1, "dest": "active", "vis": "all"}]
     steps.append({"step": "action_end"})
-    return _then_act(s, seat, steps, False)  # a quest discarded and drawn: never quiet
+    return _then_act(s, seat, steps, True)  # a quest discarded is quiet (``QUIET_ACTS``)
 
 
 def act_cast(s: State, m: dict, seat: int, action: dict) -> bool:
@@ -451,7 +464,7 @@ def deploy(s: State, st: dict, seat: int, action: dict) -> bool:
     if h not in board(s).arrival[s["zone_half"][seat]] or rules._holds_model(s, k):
         return False
     s["queue"].pop(0)
-    m["hex"] = k
+    set_space(s, m, k)
     rules._after_deploy(s)
     if not s["queue"] or s["queue"][0]["step"] not in _WAITS:  # the next deployment's window: ``run`` would stop there
         _run(s)
@@ -741,7 +754,7 @@ def place(s: State, st: dict, seat: int, action: dict) -> bool:
         if safest is None:
             return False
         if n == 3:
-            if danger not in rules.riskier_routes_to(s, m, st["n"], h, safest):
+            if not rules.riskier_route_with(s, m, st["n"], h, safest, danger):
                 return False
             safest = danger
         s["queue"].pop(0)
@@ -760,7 +773,7 @@ def place(s: State, st: dict, seat: int, action: dict) -> bool:
         if h not in rules.push_options(s, m, geometry.parse(st["source"])):
             return False
         s["queue"].pop(0)
-        m["hex"] = k
+        set_space(s, m, k)
         steps = []
         if terrain(s, h) == "dangerous" and "fly" not in m["traits"]:
             steps.append({"step": "hit", "model": m["uid"], "n": 1, "by": None, "resist": False})

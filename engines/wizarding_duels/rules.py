@@ -51,6 +51,8 @@ from .state import (
     rank,
     regain,
     rules_version,
+    set_space,
+    spaces_of,
     terrain,
 )
 
@@ -185,8 +187,11 @@ QUIET_STEPS = frozenset(
     }
 )
 #: The act step's quiet answers: paying for an action and opening its clash or queueing its steps.
+#: A Quest card discarded to draw one only takes a quest out of the active ones, which makes no
+#: other hold; the draw that fills its place is a chance event of its own, never quiet
+#: (``quiet_chance``).
 QUIET_ACTS = frozenset(
-    {"end", "attack", "cast", "draw_clash", "use_artifact", "dark_lord_swap", "herbology", "slytherin"}
+    {"end", "attack", "cast", "draw_clash", "draw_quest", "use_artifact", "dark_lord_swap", "herbology", "slytherin"}
 )
 
 
@@ -324,13 +329,9 @@ def _h_after_stock(s: State, st: dict) -> None:
 def _challenge_hexes(s: State) -> list[tuple[int, int]]:
     """WD-21 with rulings A-28/A-29: Open, no overlay, no Arrival Space, not at the edge,
     at least 3 from other challenges; relaxed to 2 only when 3 is impossible."""
-    b = board(s)
-    arrivals = set(b.arrival[0]) | set(b.arrival[1])
     chal = [geometry.parse(o["hex"]) for o in s["overlays"] if o["kind"] == "challenge"]
     covered = _overlaid(s)
-    base = [
-        h for h in b.hexes if b.terrain[h] == "open" and h not in arrivals and h not in covered and not b.at_edge(h)
-    ]
+    base = [h for h in board(s).challenge_spaces if h not in covered]
     for spacing in (3, 2, 1):
         ok = [h for h in base if all(geometry.distance(h, c) >= spacing for c in chal)]
         if ok:
@@ -341,12 +342,10 @@ def _challenge_hexes(s: State) -> list[tuple[int, int]]:
 def _challenge_space_wider_than(s: State, chal: list[tuple[int, int]], spacing: int) -> bool:
     """Does some space ``_challenge_hexes`` may offer keep more than ``spacing`` from every
     challenge in ``chal``? (Then it offers no space that keeps only ``spacing``.)"""
-    b = board(s)
-    arrivals = set(b.arrival[0]) | set(b.arrival[1])
     covered = _overlaid(s)
     want = spacing + 1
-    for h in b.hexes:
-        if b.terrain[h] == "open" and h not in arrivals and h not in covered and not b.at_edge(h):
+    for h in board(s).challenge_spaces:
+        if h not in covered:
             q, r = h
             for cq, cr in chal:
                 dq, dr = q - cq, r - cr
@@ -1294,7 +1293,8 @@ def _step_memo(board_key, fly, scout) -> tuple[dict, _Steps, dict]:
 
 def _occupied(s: State) -> set[str]:
     """The spaces holding a model (``occupant(s, h) is not None`` for each of them)."""
-    return {m["hex"] for m in on_board(s)}
+    sp = spaces_of(s)
+    return {*sp[0], *sp[1]}
 
 
 def destinations(s: State, m: dict, points: int) -> dict[tuple[int, int], int]:
@@ -1454,10 +1454,10 @@ def _route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], poi
 
 def _holds_model(s: State, k: str) -> bool:
     """Does a model on the board stand on space ``k``? (``k in _occupied(s)``, without the set.)"""
-    for x in s["models"].values():  # a loop, not ``any`` over a generator: asked for every move
-        if x["hex"] == k and not x["removed"]:
-            return True
-    return False
+    sp = s.get("spaces")  # ``spaces_of``, with no call once kept
+    if sp is None:
+        sp = spaces_of(s)
+    return k in sp[0] or k in sp[1]
 
 
 def _safest(steps, start: tuple[int, int], points: int) -> dict[tuple, int]:
@@ -1693,13 +1693,13 @@ def move_choices(s: State, m: dict, points: int, make) -> list[dict]:
 
 def _move_to(s: State, m: dict, h: tuple[int, int], dangers: int) -> list[dict]:
     """Move; each Dangerous space entered gives 1 Impact (L1214-1216, ruling A-32)."""
-    m["hex"] = geometry.key(h)
+    set_space(s, m, geometry.key(h))
     return [{"step": "hit", "model": m["uid"], "n": dangers, "by": None, "resist": False}] if dangers else []
 
 
 def _place_on(s: State, m: dict, h: tuple[int, int]) -> list[dict]:
     """Placed (teleport): Dangerous gives 1 Impact (L1214-1216), Fly may ignore it."""
-    m["hex"] = geometry.key(h)
+    set_space(s, m, geometry.key(h))
     if terrain(s, h) == "dangerous" and not has(m, "fly"):
         return [{"step": "hit", "model": m["uid"], "n": 1, "by": None, "resist": False}]
     return []
@@ -2273,7 +2273,7 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None, safest
         if action["use"]:
             _use_lower(s, st["side"], name, action.get("light"))
     elif name == "deploy":
-        M(s, action["model"])["hex"] = action["hex"]
+        set_space(s, M(s, action["model"]), action["hex"])
         _after_deploy(s)
     elif name == "leadership":
         if t == "peek":
@@ -2305,7 +2305,7 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None, safest
             elif st["kind"] == "teleport":
                 push_front(s, *_place_on(s, m, h))
             elif st["kind"] == "push":
-                m["hex"] = action["hex"]
+                set_space(s, m, action["hex"])
                 steps = []
                 if terrain(s, h) == "dangerous" and not has(m, "fly"):
                     steps.append({"step": "hit", "model": m["uid"], "n": 1, "by": None, "resist": False})
@@ -3388,8 +3388,8 @@ def _lose_horcrux(s: State, m: dict, h: dict, by) -> None:
 def remove_model(s: State, m: dict, by: int | None) -> None:
     seat = m["seat"]
     p = s["players"][seat]
+    set_space(s, m, None)
     m["removed"] = True
-    m["hex"] = None
     living_changed(s)  # the derived ``living`` (``state.DERIVED_KEYS``)
     m["artifacts"] = []
     m["burning"] = m["poison"] = m["slow"] = 0
@@ -3546,14 +3546,11 @@ def _compile(cond: dict):
                 table = marks.kinds
             if not table:
                 return n_held <= 0  # none face up (before the unveiling), or none in that Zone
-            held = 0
-            models = s["models"]
-            for uid in living_of(s)[seat]:  # the seat's living uids (``state.LIVING``)
-                if models[uid]["hex"] in table:  # None is in no table
-                    held += 1
-                    if held >= n_held:
-                        return True  # the rest could only add to the count
-            return held >= n_held
+            # The seat's models by space (``state.SPACES``): those on a table's space, counted in C.
+            sp = s.get("spaces")
+            if sp is None:
+                sp = spaces_of(s)
+            return len(sp[seat].keys() & table) >= n_held
 
         tests.append(challenges)
     if "challenge_kinds" in cond:
@@ -3623,15 +3620,11 @@ def _compile(cond: dict):
             marks = _MARKS.get(s.get("board_key"))  # ``_board_marks``, with no call once kept
             if marks is None:
                 marks = _board_marks(s)
-            rough = marks.rough
-            count = 0
-            models = s["models"]
-            for uid in living_of(s)[seat]:  # the seat's living uids (``state.LIVING``)
-                if models[uid]["hex"] in rough:  # None is in no table
-                    count += 1
-                    if count >= n_terrain:
-                        return True  # the rest could only add to the count
-            return count >= n_terrain
+            # The seat's models by space (``state.SPACES``): those on a space not Open, counted in C.
+            sp = s.get("spaces")
+            if sp is None:
+                sp = spaces_of(s)
+            return len(marks.rough.intersection(sp[seat])) >= n_terrain
 
         tests.append(on_terrain)
     for key, counter in (

@@ -11,7 +11,7 @@ from engines.chance import indices_for_cards
 
 from . import content, rules
 from .engine import WizardingDuelsEngine, _player
-from .state import board_changed, living_changed
+from .state import board_changed, living_changed, spaces_changed
 
 E = WizardingDuelsEngine()
 
@@ -99,6 +99,7 @@ def build(
             for k, v in (over or {}).items():
                 m[k] = copy.deepcopy(v)
     living_changed(s)  # the overrides may remove a model (``state.DERIVED_KEYS``)
+    spaces_changed(s)  # and the models were placed by hand
     for seat, cards in (hands or {}).items():
         p = s["players"][seat]
         for cid in cards:

@@ -128,9 +128,17 @@ def overlay_at(s: State, h) -> dict | None:
 #: ``remove_model`` removes one; both rewrite it (``living_changed``). ``alive``, ``on_board`` and
 #: ``any_alive`` read it, where each call sorted and filtered every model (issue 17, P1). A state
 #: saved without it is read through ``living_of``.
+#:
+#: ``spaces``: ``spaces(s)``, each seat's living models on the board by space, ``[{space: uid},
+#: {space: uid}]`` (a space holds one model). Every write of a model's space goes through
+#: ``set_space``, which moves the model's entry; a state made otherwise (a scenario) is rewritten
+#: whole (``spaces_changed``). "Is a model on this space" and the quest conditions that count a
+#: seat's models on some spaces read it, where each walked every model (issue 17, P1). A state
+#: saved without it is read through ``spaces_of``.
 BOARD_KEY = "board_key"
 LIVING = "living"
-DERIVED_KEYS = (BOARD_KEY, LIVING)
+SPACES = "spaces"
+DERIVED_KEYS = (BOARD_KEY, LIVING, SPACES)
 
 
 def board_key(s: State) -> str:
@@ -170,6 +178,38 @@ def living_changed(s: State) -> None:
     """Rewrite ``s[LIVING]`` after models are added or one is removed: every such writer calls it
     (``test_derived_keys.py`` holds the key to ``living`` along playouts)."""
     s[LIVING] = living(s)
+
+
+def spaces(s: State) -> list[dict[str, str]]:
+    """Each seat's living models on the board (``removed`` false, a space) by space."""
+    out: list[dict[str, str]] = [{}, {}]
+    for uid, m in s["models"].items():
+        if m["hex"] is not None and not m["removed"]:
+            out[m["seat"]][m["hex"]] = uid
+    return out
+
+
+def spaces_changed(s: State) -> None:
+    """Rewrite ``s[SPACES]`` after models were placed other than by ``set_space``."""
+    s[SPACES] = spaces(s)
+
+
+def spaces_of(s: State) -> list[dict[str, str]]:
+    """``s[SPACES]``, or worked out for a state saved without it (and for a view)."""
+    sp = s.get(SPACES)
+    return sp if sp is not None else spaces(s)
+
+
+def set_space(s: State, m: dict, k: str | None) -> None:
+    """Put living model ``m`` on space ``k`` (None: off the board), with its entry in ``spaces``."""
+    sp = s.get(SPACES)
+    if sp is not None:
+        mine = sp[m["seat"]]
+        if m["hex"] is not None:
+            del mine[m["hex"]]
+        if k is not None:
+            mine[k] = m["uid"]
+    m["hex"] = k
 
 
 def living_of(s: State) -> list[list[str]]:

@@ -15,12 +15,12 @@ from engines.base import CHANCE
 from engines.chance import draw as chance_draw
 from engines.treecopy import copy_tree
 from engines.wizarding_duels import rules
-from engines.wizarding_duels.state import BOARD_KEY, DERIVED_KEYS, LIVING, board_key, living
+from engines.wizarding_duels.state import BOARD_KEY, DERIVED_KEYS, LIVING, SPACES, board_key, living, spaces
 
 from .playouts import ENGINES, played_events, varied_configs
 
 #: Each derived key and what it is derived from.
-RECOMPUTE = {BOARD_KEY: board_key, LIVING: living}
+RECOMPUTE = {BOARD_KEY: board_key, LIVING: living, SPACES: spaces}
 
 
 def test_every_derived_key_is_declared_on_the_engine_and_recomputed_here():
@@ -58,11 +58,11 @@ def _play(version, seed, config, bot, in_place):
 @pytest.mark.parametrize("version", ["1", "2"])
 @pytest.mark.parametrize("in_place", [False, True], ids=["copying", "in-place"])
 def test_every_derived_key_equals_its_recomputation_after_every_event(version, in_place):
-    seen, living_seen = Counter(), Counter()
+    seen, living_seen, spaces_seen = Counter(), Counter(), 0
     games = [(seed, config, "random") for seed, config in enumerate(varied_configs())]
     games += [(100 + seed, {}, "heuristic") for seed in range(2)]
     for seed, config, bot in games:
-        last = living_last = None
+        last = living_last = spaces_last = None
         for s in _play(version, f"wzd-derived:{seed}", config, bot, in_place):
             for key, recompute in RECOMPUTE.items():
                 assert s[key] == recompute(s), (seed, key)
@@ -72,10 +72,15 @@ def test_every_derived_key_equals_its_recomputation_after_every_event(version, i
             if s[LIVING] != living_last:
                 living_seen[sum(map(len, s[LIVING])) < sum(map(len, living_last or ([], [])))] += 1
                 living_last = s[LIVING]
+            if s[SPACES] != spaces_last:
+                spaces_seen += 1
+                spaces_last = copy_tree(s[SPACES])  # the in-place fold changes the same dicts
     # The key changed with the overlays face down (placed) and face up (unveiled, flipped).
     assert any(n for (up, _), n in seen.items() if up) and any(n for (up, _), n in seen.items() if not up), seen
     # The living uids changed as Groups were installed and as models were removed.
     assert living_seen[False] and living_seen[True], living_seen
+    # The models by space changed as models were deployed, moved, placed and removed.
+    assert spaces_seen > 100, spaces_seen
 
 
 @pytest.mark.parametrize("version", ["1", "2"])

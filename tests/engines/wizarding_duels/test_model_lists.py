@@ -9,7 +9,7 @@ import pytest
 
 from engines.treecopy import copy_tree
 from engines.wizarding_duels import legal
-from engines.wizarding_duels.state import alive, alive_unordered, living_changed, on_board
+from engines.wizarding_duels.state import alive, alive_unordered, living_changed, on_board, spaces_changed
 
 from .playouts import random_playout, varied_configs
 
@@ -37,6 +37,7 @@ def test_the_model_lists_and_the_potion_check_are_what_the_comprehensions_gave(v
                 m = gone["models"][sorted(gone["models"])[k % len(gone["models"])]]
                 m["removed"], m["hex"] = True, None
                 living_changed(gone)
+                spaces_changed(gone)
                 states.append(gone)
             for state in states:
                 for seat in (0, 1):

@@ -4,6 +4,7 @@ the nine-quest cap, empower colours and lower-part costs."""
 from engines.wizarding_duels import rules
 from engines.wizarding_duels.content import load
 from engines.wizarding_duels.scenario import E, act, build, deal
+from engines.wizarding_duels.state import set_space
 
 OV = "original-v1"
 
@@ -19,7 +20,9 @@ def test_the_leader_is_what_leaders_missions_look_at():
         [(0, "aldous-wren", "2,1", {}), (0, "isolde-marrow", "2,2", {}), (1, "cassius-vane", "3,6", {})], overlays=ovs
     )
     assert s["models"]["0a"]["leader"] and not rules.condition_holds(s, 0, {"leader": "challenge"})
-    s["models"]["0a"]["hex"], s["models"]["0b"]["hex"] = "2,2", "2,1"
+    set_space(s, s["models"]["0a"], None)  # as every writer of a model's space does
+    set_space(s, s["models"]["0b"], "2,1")
+    set_space(s, s["models"]["0a"], "2,2")
     assert rules.condition_holds(s, 0, {"leader": "challenge"})
 
 
@@ -60,7 +63,7 @@ def test_no_player_completes_more_than_nine_quests():
     p = s["players"][0]
     p["scored"] = [f"done-{i}" for i in range(9)]
     p["active"] = ["hold-the-ground"]
-    s["models"]["0a"]["hex"] = "2,3"  # printed Obscuring terrain: the condition holds
+    set_space(s, s["models"]["0a"], "2,3")  # printed Obscuring terrain: the condition holds
     assert rules.condition_holds(s, 0, {"terrain": 1})
     rules.score_quests(s, 0, lightning_only=False)
     assert p["qp"] == 0 and p["active"] == ["hold-the-ground"]
