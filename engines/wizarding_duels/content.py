@@ -155,15 +155,6 @@ def load(pack_id: str) -> Pack:
     except KeyError:
         pass
     pk = _LOADED[pack_id] = _load(pack_id)
-    # Every board the pack's maps join into (each map on each Nexus colour its halves share) is
-    # built with the pack, as static data of it: a board is a few thousand bytecodes, which the
-    # first replay on each map paid inside its events (issue 17, P1). Built anew by ``board`` after
-    # ``board.cache_clear``, as before.
-    for m in pk.maps.values():
-        h0, h1 = m["halves"]
-        for colour in h0["nexus"]:
-            if colour in h1["nexus"]:
-                board(pack_id, m["id"], colour)
     return pk
 
 

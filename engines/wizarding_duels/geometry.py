@@ -348,15 +348,6 @@ class Board:
         # Line of sight between two spaces, by the pair: on one board it depends on nothing else
         # (the printed Impassable spaces never change), and the board lives as long as the process.
         self._los: dict[tuple[Hex, Hex], bool] = {}
-        # WD-21's spaces by the printed board alone (rulings A-28/A-29): Open, no Arrival Space of
-        # either half, not at the edge; in ``hexes``' order. Each challenge placement's list and
-        # check read these, where each asked every space's terrain, Arrival and edge again
-        # (issue 17, P1); only the overlays already down are left to tell.
-        arrivals = set(self.arrival[0]) | set(self.arrival[1])
-        self.challenge_spaces: list[Hex] = [
-            h for h in self.hexes if terrain[h] == "open" and h not in arrivals and not self.at_edge(h)
-        ]
-        self.challenge_space_set: frozenset[Hex] = frozenset(self.challenge_spaces)
 
     def on_board(self, h: Hex) -> bool:
         return h in self.terrain

@@ -389,11 +389,8 @@ def _place_challenge(s: State, st: dict, action: dict) -> bool:
     h = _space(k)
     if h is None or action != {"type": "place_challenge", "hex": k}:
         return False
-    if h not in board(s).challenge_space_set:
+    if not _open_unmarked(s, h) or board(s).at_edge(h):
         return False
-    for o in s["overlays"]:
-        if o["hex"] == k:  # ``k`` is ``geometry.key(h)``: ``_space`` read it so
-            return False
     chal = [geometry.parse(o["hex"]) for o in s["overlays"] if o["kind"] == "challenge"]
     near = min([geometry.distance(h, c) for c in chal], default=3)
     if near >= 3:

@@ -33,9 +33,6 @@ def board_field_by_field(spec, nexus):
     arrival = [[g.parse(k) for k in h0["arrival"]], [turn(k) for k in h1["arrival"]]]
     hexes = sorted(terrain, key=lambda h: (h[1], h[0]))
     keys = {h: f"{h[0]},{h[1]}" for h in terrain}
-    edge = {h: sum(n in terrain for n in g.neighbours(h)) < 6 for h in hexes}
-    # WD-21, rulings: Open, no Arrival Space of either half, not at the edge.
-    challenge = [h for h in hexes if terrain[h] == "open" and h not in arrival[0] + arrival[1] and not edge[h]]
     return {
         "terrain": terrain,
         "zones": zones,
@@ -48,9 +45,7 @@ def board_field_by_field(spec, nexus):
         "rough_keys": frozenset(keys[h] for h, t in terrain.items() if t != "open"),
         "arrival_keys": [frozenset(keys[h] for h in a) for a in arrival],
         "impassable": [h for h in hexes if terrain[h] == "impassable"],
-        "edge": edge,
-        "challenge_spaces": challenge,
-        "challenge_space_set": frozenset(challenge),
+        "edge": {h: sum(n in terrain for n in g.neighbours(h)) < 6 for h in hexes},
     }
 
 

@@ -36,31 +36,6 @@ def test_a_pack_loaded_again_after_the_memo_is_cleared_is_the_one_states_read():
         content.load.cache_clear()
 
 
-def test_loading_a_pack_builds_every_board_its_maps_join_into_and_states_read_those():
-    """The boards are built with the pack (issue 17, P1), not on a replay's first use of a map."""
-    content.load.cache_clear()
-    content.board.cache_clear()
-    try:
-        pk = content.load("original-v1")
-        built = content._BOARDS["original-v1"]
-        want = {
-            (map_id, colour)
-            for map_id, spec in pk.maps.items()
-            for colour in spec["halves"][0]["nexus"]
-            if colour in spec["halves"][1]["nexus"]
-        }
-        assert {(map_id, colour) for map_id, by in built.items() for colour in by} == want
-        assert len(want) == 9
-        for map_id, colour in want:
-            s = {"pack": "original-v1", "map": map_id, "nexus": colour}
-            assert state.board(s) is built[map_id][colour]
-            fresh = geometry.Board(pk.maps[map_id], colour)
-            assert (built[map_id][colour].terrain, built[map_id][colour].arrival) == (fresh.terrain, fresh.arrival)
-    finally:
-        content.load.cache_clear()
-        content.board.cache_clear()
-
-
 def test_a_characters_kept_traits_are_its_traits_and_a_models_are_its_own_copy():
     pk = content.load("original-v1")
     for cid, char in pk.characters.items():
