@@ -84,3 +84,20 @@ def test_a_new_server_process_has_its_urls_loaded_before_its_first_request():
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_new_server_process_leaves_what_it_loaded_out_of_its_garbage_collections():
+    # A full collection walks every tracked object with the GIL held: in daphne with 1,000 sockets
+    # that was 230-350 ms, the slowest round of the live fan-out benchmark (issue 17 P5).
+    probe = (
+        "import gc, sys\n"
+        "import config.asgi\n"
+        "from django.urls import get_resolver\n"
+        "walked = gc.get_objects()\n"
+        "loaded = get_resolver().url_patterns\n"
+        "frozen = not any(o is loaded for o in walked) and gc.get_freeze_count() > len(walked)\n"
+        "sys.exit(0 if frozen and gc.get_threshold()[0] == config.asgi.GC_YOUNG_THRESHOLD > 700 else 3)\n"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
