@@ -1,3 +1,4 @@
+import contextvars
 import gc
 import os
 
@@ -24,8 +25,13 @@ from matches.routing import websocket_urlpatterns as match_websockets  # noqa: E
 # first reverse or resolve: left to the first request, that was 1.2-1.5 s of it on a new process,
 # and of every request arriving with it (they wait on the import lock and the GIL; the live
 # fan-out benchmark's first round at 10 x 100: p99 2.2-2.4 s against 0.4-0.8 s for the next
-# rounds). Done here, a new process pays it before it serves.
-reverse("login")
+# rounds). Done here, a new process pays it before it serves. In a context of its own: each of
+# the 22 resolvers marks its loading in an asgiref Local, a context variable, and set in the
+# process's own context those 22 values were inherited by every task after it, and re-made
+# (asgiref re-homes every Local's value) in a task's context by each sync_to_async that returns
+# to it: ~70 objects kept per open socket, a quarter of what every full garbage collection walked
+# per socket (issue 17, P5). The loaded patterns are on the resolvers themselves, not in the Local.
+contextvars.copy_context().run(reverse, "login")
 
 #: Objects the youngest generation holds before it is collected (CPython's default is 700).
 GC_YOUNG_THRESHOLD = 10_000
