@@ -18,6 +18,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 from django.urls import re_path, reverse  # noqa: E402
 
 from league.routing import websocket_urlpatterns as league_websockets  # noqa: E402
+from matches import live  # noqa: E402
 from matches.consumers import NotFoundConsumer  # noqa: E402
 from matches.routing import websocket_urlpatterns as match_websockets  # noqa: E402
 
@@ -51,6 +52,12 @@ GC_YOUNG_THRESHOLD = 10_000
 gc.collect()
 gc.freeze()
 gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
+
+# The broadcast sender's Redis connections, opened before the first broadcasts would open them one
+# after another (matches/live.py, warm_sender): as many as send at once, a request per database
+# connection of the pool, each sending a two-seat match's three frames side by side. Nothing waits
+# for it, so a Redis that is down at start-up holds nothing up.
+live.warm_sender(sends=3 * settings.DATABASES["default"].get("OPTIONS", {}).get("pool", {}).get("max_size", 10))
 
 
 class RequestThreads:

@@ -118,3 +118,18 @@ def test_a_new_server_process_loads_its_urls_without_leaving_their_state_in_its_
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_new_server_process_starts_with_the_database_and_redis_unreachable():
+    # Its warm-up (the URLconf, the collector, the broadcast sender's Redis connections) must
+    # neither fail the import nor wait on a service: the sender's connections open in the background.
+    probe = "import time\nstarted = time.monotonic()\nimport config.asgi\nprint(time.monotonic() - started)\n"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": "postgresql://postgres@127.0.0.1:1/nowhere",
+        "REDIS_URL": "redis://127.0.0.1:1/0",
+    }
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert float(done.stdout.split()[-1]) < 30
