@@ -1,3 +1,5 @@
+import contextvars
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -16,6 +18,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 from django.urls import re_path, reverse  # noqa: E402
 
 from league.routing import websocket_urlpatterns as league_websockets  # noqa: E402
+from matches import live  # noqa: E402
 from matches.consumers import NotFoundConsumer  # noqa: E402
 from matches.routing import websocket_urlpatterns as match_websockets  # noqa: E402
 
@@ -23,8 +26,38 @@ from matches.routing import websocket_urlpatterns as match_websockets  # noqa: E
 # first reverse or resolve: left to the first request, that was 1.2-1.5 s of it on a new process,
 # and of every request arriving with it (they wait on the import lock and the GIL; the live
 # fan-out benchmark's first round at 10 x 100: p99 2.2-2.4 s against 0.4-0.8 s for the next
-# rounds). Done here, a new process pays it before it serves.
-reverse("login")
+# rounds). Done here, a new process pays it before it serves. In a context of its own: each of
+# the 22 resolvers marks its loading in an asgiref Local, a context variable, and set in the
+# process's own context those 22 values were inherited by every task after it, and re-made
+# (asgiref re-homes every Local's value) in a task's context by each sync_to_async that returns
+# to it: ~70 objects kept per open socket, a quarter of what every full garbage collection walked
+# per socket (issue 17, P5). The loaded patterns are on the resolvers themselves, not in the Local.
+contextvars.copy_context().run(reverse, "login")
+
+#: Objects the youngest generation holds before it is collected (CPython's default is 700).
+GC_YOUNG_THRESHOLD = 10_000
+
+# Garbage collection in a server process (issue 17, P5). A full collection walks every object the
+# collector tracks, with the GIL held, so every request and every socket of the process waits for
+# it. In daphne with 1,000 sockets that was the ~170,000 objects loaded at start-up and ~300 per
+# socket: 230-350 ms, and the live fan-out benchmark's slow rounds were the rounds with a full
+# collection in them (10 x 100, p99 by round: 149, 146, then 404 ms with one of 227 ms). So:
+# - what start-up loaded (modules, the URLconf, the engines) lives as long as the process: it is
+#   frozen, and no collection walks it again (its garbage is collected first, not kept);
+# - the youngest generation is larger: a frame's fan-out keeps thousands of short-lived objects
+#   alive at once (each socket's message and the task steps that pass it on), and with 700 every
+#   young collection moved them on to the older generations, whose growth is what sets off a full
+#   collection. At 50 x 20, eight rounds of 50 POSTs: a full collection in four rounds with 700
+#   (252-335 ms each), in none with 10,000, whose young collections take 6-10 ms.
+gc.collect()
+gc.freeze()
+gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
+
+# The broadcast sender's Redis connections, opened before the first broadcasts would open them one
+# after another (matches/live.py, warm_sender): as many as send at once, a request per database
+# connection of the pool, each sending a two-seat match's three frames side by side. Nothing waits
+# for it, so a Redis that is down at start-up holds nothing up.
+live.warm_sender(sends=3 * settings.DATABASES["default"].get("OPTIONS", {}).get("pool", {}).get("max_size", 10))
 
 
 class RequestThreads:

@@ -84,3 +84,52 @@ def test_a_new_server_process_has_its_urls_loaded_before_its_first_request():
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_new_server_process_leaves_what_it_loaded_out_of_its_garbage_collections():
+    # A full collection walks every tracked object with the GIL held: in daphne with 1,000 sockets
+    # that was 230-350 ms, the slowest round of the live fan-out benchmark (issue 17 P5).
+    probe = (
+        "import gc, sys\n"
+        "import config.asgi\n"
+        "from django.urls import get_resolver\n"
+        "walked = gc.get_objects()\n"
+        "loaded = get_resolver().url_patterns\n"
+        "frozen = not any(o is loaded for o in walked) and gc.get_freeze_count() > len(walked)\n"
+        "sys.exit(0 if frozen and gc.get_threshold()[0] == config.asgi.GC_YOUNG_THRESHOLD > 700 else 3)\n"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_new_server_process_loads_its_urls_without_leaving_their_state_in_its_context():
+    # Every task (each socket's) inherits the process's context, and each sync_to_async that
+    # returns to a task re-makes there every asgiref Local value the context holds: the 22
+    # resolvers' loading flags were ~70 objects kept per open socket for the collector to walk.
+    probe = (
+        "import contextvars, sys\n"
+        "import config.asgi\n"
+        "from asgiref.local import _Storage\n"
+        "from django.urls import get_resolver\n"
+        "held = [v for v in contextvars.copy_context().values() if isinstance(v, _Storage)]\n"
+        "sys.exit(0 if get_resolver()._populated and not held else 3)\n"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_new_server_process_starts_with_the_database_and_redis_unreachable():
+    # Its warm-up (the URLconf, the collector, the broadcast sender's Redis connections) must
+    # neither fail the import nor wait on a service: the sender's connections open in the background.
+    probe = "import time\nstarted = time.monotonic()\nimport config.asgi\nprint(time.monotonic() - started)\n"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": "postgresql://postgres@127.0.0.1:1/nowhere",
+        "REDIS_URL": "redis://127.0.0.1:1/0",
+    }
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert float(done.stdout.split()[-1]) < 30

@@ -216,3 +216,18 @@ def test_a_sender_thread_that_is_gone_is_replaced_as_after_a_fork(monkeypatch):
         started, thread = live._sender
         started.call_soon_threadsafe(started.stop)
         thread.join(timeout=5)
+
+
+def test_a_warmed_sender_has_the_redis_connections_a_burst_of_broadcasts_sends_on():
+    layer = get_channel_layer()
+    if not isinstance(layer, RedisChannelLayer):
+        pytest.fail("Run with REDIS_URL set: the project's channel layer is channels-redis'.")
+    live.warm_sender(sends=6).result(timeout=10)
+    pool = layer._layers[live._sender_loop()].get_connection(0).connection_pool
+    opened = len(pool._available_connections) + len(pool._in_use_connections)
+
+    async def send_all():
+        await asyncio.gather(*(layer.group_send(f"warm.{i}", {"type": "match.frame"}) for i in range(6)))
+
+    live.run_sends(layer, send_all)
+    assert opened >= 6 and len(pool._available_connections) + len(pool._in_use_connections) == opened
