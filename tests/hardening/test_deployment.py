@@ -73,6 +73,15 @@ def test_pages_carry_a_content_security_policy_and_refuse_framing():
     assert response["X-Content-Type-Options"] == "nosniff"
 
 
+def new_server_process(probe: str, **env: str) -> subprocess.CompletedProcess:
+    """Runs ``probe`` in a new Python process, as a web process starts (``import config.asgi``);
+    it passes when the probe exits with 0."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", **env}
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done
+
+
 def test_a_new_server_process_has_its_urls_loaded_before_its_first_request():
     # Left to the first request, loading the URLconf (every view module) took 1.2-1.5 s of it and
     # of the requests arriving with it (the live fan-out benchmark's first round, issue 17 P5).
@@ -81,9 +90,7 @@ def test_a_new_server_process_has_its_urls_loaded_before_its_first_request():
         "from django.urls import get_resolver\n"
         "sys.exit(0 if get_resolver()._populated and 'matches.api.views' in sys.modules else 3)\n"
     )
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
-    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-2000:]
+    new_server_process(probe)
 
 
 def test_a_new_server_process_leaves_what_it_loaded_out_of_its_garbage_collections():
@@ -98,9 +105,7 @@ def test_a_new_server_process_leaves_what_it_loaded_out_of_its_garbage_collectio
         "frozen = not any(o is loaded for o in walked) and gc.get_freeze_count() > len(walked)\n"
         "sys.exit(0 if frozen and gc.get_threshold()[0] == config.asgi.GC_YOUNG_THRESHOLD > 700 else 3)\n"
     )
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
-    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-2000:]
+    new_server_process(probe)
 
 
 def test_a_new_server_process_loads_its_urls_without_leaving_their_state_in_its_context():
@@ -115,21 +120,14 @@ def test_a_new_server_process_loads_its_urls_without_leaving_their_state_in_its_
         "held = [v for v in contextvars.copy_context().values() if isinstance(v, _Storage)]\n"
         "sys.exit(0 if get_resolver()._populated and not held else 3)\n"
     )
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
-    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-2000:]
+    new_server_process(probe)
 
 
 def test_a_new_server_process_starts_with_the_database_and_redis_unreachable():
     # Its warm-up (the URLconf, the collector, the broadcast sender's Redis connections) must
     # neither fail the import nor wait on a service: the sender's connections open in the background.
     probe = "import time\nstarted = time.monotonic()\nimport config.asgi\nprint(time.monotonic() - started)\n"
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DATABASE_URL": "postgresql://postgres@127.0.0.1:1/nowhere",
-        "REDIS_URL": "redis://127.0.0.1:1/0",
-    }
-    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-2000:]
+    done = new_server_process(
+        probe, DATABASE_URL="postgresql://postgres@127.0.0.1:1/nowhere", REDIS_URL="redis://127.0.0.1:1/0"
+    )
     assert float(done.stdout.split()[-1]) < 30
