@@ -20,6 +20,7 @@ from engines.chance import draw_spec
 from . import content, geometry, groups
 from .state import (
     MYSTERY_TERRAIN,
+    SPACES,
     M,
     P,
     State,
@@ -1460,9 +1461,7 @@ def _route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], poi
 
 def _holds_model(s: State, k: str) -> bool:
     """Does a model on the board stand on space ``k``? (``k in _occupied(s)``, without the set.)"""
-    sp = s.get("spaces")  # ``spaces_of``, with no call once kept
-    if sp is None:
-        sp = spaces_of(s)
+    sp = s.get(SPACES) or spaces_of(s)  # ``spaces_of``, with no call once kept
     return k in sp[0] or k in sp[1]
 
 
@@ -3553,9 +3552,7 @@ def _compile(cond: dict):
             if not table:
                 return n_held <= 0  # none face up (before the unveiling), or none in that Zone
             # The seat's models by space (``state.SPACES``): those on a table's space, counted in C.
-            sp = s.get("spaces")
-            if sp is None:
-                sp = spaces_of(s)
+            sp = s.get(SPACES) or spaces_of(s)
             return len(sp[seat].keys() & table) >= n_held
 
         tests.append(challenges)
@@ -3564,12 +3561,8 @@ def _compile(cond: dict):
 
         def challenge_kinds(s, seat, look):
             table = _board_marks(s).kinds
-            kinds = set()
-            models = s["models"]
-            for uid in living_of(s)[seat]:
-                k = models[uid]["hex"]
-                if k in table:
-                    kinds.add(table[k])
+            sp = s.get(SPACES) or spaces_of(s)  # the seat's models by space (``state.SPACES``)
+            kinds = {table[k] for k in sp[seat] if k in table}
             return len(kinds & wanted) >= n_kinds
 
         tests.append(challenge_kinds)
@@ -3627,9 +3620,7 @@ def _compile(cond: dict):
             if marks is None:
                 marks = _board_marks(s)
             # The seat's models by space (``state.SPACES``): those on a space not Open, counted in C.
-            sp = s.get("spaces")
-            if sp is None:
-                sp = spaces_of(s)
+            sp = s.get(SPACES) or spaces_of(s)
             return len(marks.rough.intersection(sp[seat])) >= n_terrain
 
         tests.append(on_terrain)

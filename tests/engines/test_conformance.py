@@ -33,6 +33,14 @@ CHECKED_STATES = 40
 #: Legal actions tried per checked state (all of them when there are fewer).
 ACTIONS_TRIED = 12
 
+
+def some_of(actions: list, rng) -> list:
+    """All of ``actions``, or ``ACTIONS_TRIED`` of them drawn by ``rng`` when there are more."""
+    if len(actions) <= ACTIONS_TRIED:
+        return actions
+    return [actions[int(rng.random() * len(actions))] for _ in range(ACTIONS_TRIED)]
+
+
 ENGINES = registry.all_engines()
 
 
@@ -175,12 +183,7 @@ def test_apply_never_mutates_and_every_listed_legal_action_applies(played):
         for seat in [s for s in engine.to_move(state) if s != CHANCE]:
             actions = engine.legal_actions(state, seat)
             assert actions, f"seat {seat} is to move with no legal action"
-            tried = (
-                actions
-                if len(actions) <= ACTIONS_TRIED
-                else [actions[int(rng.random() * len(actions))] for _ in range(ACTIONS_TRIED)]
-            )
-            for action in tried:
+            for action in some_of(actions, rng):
                 engine.apply(state, {"kind": "action", "seat": seat, "action": action})
                 assert state == frozen
 
@@ -237,10 +240,7 @@ def test_a_listed_action_with_a_number_or_flag_retyped_is_refused_and_changes_no
         state = states[i]
         frozen = copy.deepcopy(state)
         for seat in [s for s in engine.to_move(state) if s != CHANCE]:
-            actions = engine.legal_actions(state, seat)
-            if len(actions) > ACTIONS_TRIED:
-                actions = [actions[int(rng.random() * len(actions))] for _ in range(ACTIONS_TRIED)]
-            for action in actions:
+            for action in some_of(engine.legal_actions(state, seat), rng):
                 for forged in retyped(action):
                     event = {"kind": "action", "seat": seat, "action": forged}
                     with pytest.raises(IllegalAction):

@@ -71,10 +71,16 @@ def test_a_moves_frames_ask_nothing_when_no_seat_has_partners(make_user, client_
         assert queries == []
 
 
-def test_a_teams_partners_are_read_once_for_all_the_frames_and_named_in_each(make_user, client_for, monkeypatch):
+def team_duel(make_user):
+    """A duel whose seat 0 is a team: alice with carol as her partner, against bob."""
     alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
     match = new_duel(alice, bob)
     Seat.objects.get(match=match, index=0).partners.add(carol)
+    return match, alice, bob, carol
+
+
+def test_a_teams_partners_are_read_once_for_all_the_frames_and_named_in_each(make_user, client_for, monkeypatch):
+    match, alice, bob, _carol = team_duel(make_user)
     clients = {0: client_for(alice), 1: client_for(bob)}
     sent = frames_and_queries(monkeypatch)
     for queries in play(match, clients, sent, 3):
@@ -83,9 +89,7 @@ def test_a_teams_partners_are_read_once_for_all_the_frames_and_named_in_each(mak
 
 
 def test_a_partner_still_acts_for_a_teams_seat(make_user, client_for, monkeypatch):
-    alice, bob, carol = make_user("alice"), make_user("bob"), make_user("carol")
-    match = new_duel(alice, bob)
-    Seat.objects.get(match=match, index=0).partners.add(carol)
+    match, _alice, bob, carol = team_duel(make_user)
     clients = {0: client_for(carol), 1: client_for(bob)}
     sent = frames_and_queries(monkeypatch)
     for queries in play(match, clients, sent, 3):
