@@ -48,7 +48,9 @@
   // or the page would show an older tournament than the one its socket already announced.
   function accept(fresh) {
     if (data && fresh.head_seq < data.head_seq) return;
-    data = fresh; render();
+    data = fresh;
+    root.dataset.headSeq = fresh.head_seq; // at once, even while the redraw waits (below)
+    render();
   }
 
   function newEventId() {
@@ -696,7 +698,22 @@
     return [standingsPanel() || empty("No standings yet.")];
   }
 
+  // A redraw between a press and its release replaces the button under the pointer, and the
+  // browser sends the click to what the two share, not to the button: the organiser's command
+  // was lost without a word (the match page's race in stop 35). The redraw waits for the release
+  // and the click it makes, then shows the newest tournament.
+  let pressed = false;
+  let redrawHeld = false;
+  function released() {
+    if (!pressed) return;
+    setTimeout(() => {
+      pressed = false;
+      if (redrawHeld) { redrawHeld = false; render(); }
+    }, 0);
+  }
+
   function render() {
+    if (pressed) { redrawHeld = true; return; }
     // A live update redraws the page: whoever was typing keeps the field, its caret and their
     // keystrokes (the new field of the same name takes the focus back), instead of typing into nothing.
     const focused = document.activeElement;
@@ -727,6 +744,9 @@
     root = node; id = node.dataset.id; me = node.dataset.user || null; playerName = node.dataset.player || null; embed = node.dataset.embed || null;
     body = document.getElementById("tournament-body");
     errorBox = document.getElementById("error");
+    body.addEventListener("pointerdown", () => { pressed = true; }, true);
+    window.addEventListener("pointerup", released, true);
+    window.addEventListener("pointercancel", released, true);
     load();
     connect(node.querySelector("[data-testid=connection]"));
   }
