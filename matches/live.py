@@ -31,6 +31,7 @@ from django.db import connections
 from django.db.models import Prefetch, prefetch_related_objects
 
 from . import eventstore, selectors
+from .layers import group_send_all
 from .models import Event, Match, MatchLog, Seat
 
 #: The most events and log lines a broadcast frame carries, counting back from its head.
@@ -80,9 +81,7 @@ def _window_start(head: int, after: int | None) -> int:
 
 
 def _frames(match: Match, start: int, events: list, log: list[dict]) -> Iterator[tuple[int | None, dict[str, Any]]]:
-    """The spectators' frame first, then each seat's, built one at a time: the broadcast sends
-    each as it is built, so the spectators' (the big fan-out) is on its way while the seats'
-    are built."""
+    """The spectators' frame first, then each seat's."""
     engine = selectors.engine_for(match)
     for seat in [None, *sorted(s.index for s in match.seats.all())]:
         yield (
@@ -199,24 +198,23 @@ def _jsonb_key(key: str) -> tuple[int, bytes]:
 
 
 def send_frames(layer, match_id, frames: Iterable[tuple[int | None, dict[str, Any]]]) -> None:
-    """Sends each frame to its group as it comes (the spectators' first) and waits for them all.
-    On channels-redis the sends run on the sender loop (``run_sends``) side by side: a frame's
-    send does not wait for the one before it, nor for the next frame to be built."""
-    if not isinstance(layer, RedisChannelLayer):
-        sends = [(viewer_group(match_id, seat), frame_message(frame)) for seat, frame in frames]
+    """Sends each frame to its group (the spectators' first) and waits for them all."""
+    send_messages(layer, [(viewer_group(match_id, seat), frame_message(frame)) for seat, frame in frames])
 
-        async def send_all():
-            for group, message in sends:
-                await layer.group_send(group, message)
 
-        run_sends(layer, send_all)
+def send_messages(layer, sends: list[tuple[str, dict[str, Any]]]) -> None:
+    """Sends each (group, message) and waits for them all. On channels-redis the sends run on
+    the sender loop (``run_sends``), pipelined together (``layers.group_send_all``): two round
+    trips for a duel's three groups, not four for each."""
+    if isinstance(layer, RedisChannelLayer):
+        run_sends(layer, lambda: group_send_all(layer, sends))
         return
-    loop = _sender_loop()
-    pending = [
-        asyncio.run_coroutine_threadsafe(layer.group_send(viewer_group(match_id, seat), frame_message(frame)), loop)
-        for seat, frame in frames
-    ]
-    _wait_sent(pending)
+
+    async def send_all():
+        for group, message in sends:
+            await layer.group_send(group, message)
+
+    run_sends(layer, send_all)
 
 
 #: The event loop that sends broadcasts on channels-redis, in a thread of its own (``run_sends``).
