@@ -17,7 +17,6 @@ import asyncio
 import concurrent.futures
 import copy
 import json
-import math
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator
@@ -81,8 +80,11 @@ def _window_start(head: int, after: int | None) -> int:
 
 
 def _frames(match: Match, start: int, events: list, log: list[dict]) -> Iterator[tuple[int | None, dict[str, Any]]]:
-    """The spectators' frame first, then each seat's."""
+    """The spectators' frame first, then each seat's. The summary is the same for every viewer
+    but its ``your_seat``: it is built once (its seats' labels, whose turn, the clocks as of one
+    instant), not once per frame."""
     engine = selectors.engine_for(match)
+    summary = selectors.match_summary(match=match, seat=None)
     for seat in [None, *sorted(s.index for s in match.seats.all())]:
         yield (
             seat,
@@ -90,7 +92,7 @@ def _frames(match: Match, start: int, events: list, log: list[dict]) -> Iterator
                 "type": "update",
                 "after": start,
                 "head_seq": match.state_seq,
-                "match": selectors.match_summary(match=match, seat=seat),
+                "match": summary if seat is None else {**summary, "your_seat": seat},
                 "events": [selectors.event_public(match=match, event=e, seat=seat, engine=engine) for e in events],
                 "log": log,
                 "view": selectors.match_view(match=match, seat=seat),
@@ -173,8 +175,11 @@ def _as_stored(value):
     int keys strings) and jsonb, which keeps an object's keys shortest first, then bytewise
     (PostgreSQL's jsonb ordering, checked against the server in tests/matches/test_broadcast_held.py). jsonb prints a
     number as it was written, except in exponent form or as -0 (1e+16 comes back as an int):
-    such a float raises _Inexact."""
-    return _jsonb(_as_json(value))
+    such a float raises _Inexact. The decoder's hooks do it as it parses, not a walk of the
+    whole value after it in Python: objects and floats are all there is to change."""
+    return json.loads(
+        json.dumps(value), object_pairs_hook=_jsonb_object, parse_float=_jsonb_float, parse_constant=_not_finite
+    )
 
 
 def _as_json(value):
@@ -182,18 +187,23 @@ def _as_json(value):
     return json.loads(json.dumps(value))
 
 
-def _jsonb(value):
-    if isinstance(value, dict):
-        return {key: _jsonb(value[key]) for key in sorted(value, key=_jsonb_key)}
-    if isinstance(value, list):
-        return [_jsonb(item) for item in value]
-    if isinstance(value, float) and (not math.isfinite(value) or "e" in repr(value) or str(value) == "-0.0"):
-        raise _Inexact(value)
-    return value
+def _jsonb_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    return dict(sorted(pairs, key=_jsonb_key))
 
 
-def _jsonb_key(key: str) -> tuple[int, bytes]:
-    encoded = key.encode()
+def _jsonb_float(text: str) -> float:
+    # json.dumps wrote the float as its repr, which is what the check was of.
+    if "e" in text or text == "-0.0":
+        raise _Inexact(text)
+    return float(text)
+
+
+def _not_finite(text: str):
+    raise _Inexact(text)  # NaN, Infinity, -Infinity: jsonb has none of them
+
+
+def _jsonb_key(pair: tuple[str, Any]) -> tuple[int, bytes]:
+    encoded = pair[0].encode()
     return len(encoded), encoded
 
 
