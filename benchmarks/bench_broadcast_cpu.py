@@ -251,7 +251,7 @@ def run(args) -> None:
     )
 
     # The broadcast alone, on the held commits, in turns with the bare send.
-    phases = {name: [] for name in ("build", "encode", "send", "delivery", "bare")}
+    phases = {name: [] for name in ("build", "encode", "send", "delivery", "delivery_request", "bare")}
     sizes = []
 
     def send_messages(match_id, messages):
@@ -295,9 +295,10 @@ def run(args) -> None:
             if profile:
                 on_sender(sender_profiling(True))
                 profile.enable()
-            before = cpu()
+            before, before_thread = cpu(), time.thread_time()
             deliver()
             phases["delivery"].append(cpu() - before)
+            phases["delivery_request"].append(time.thread_time() - before_thread)
             if profile:
                 profile.disable()
                 on_sender(sender_profiling(False))
@@ -311,6 +312,7 @@ def run(args) -> None:
         ("encode", "frames encoded"),
         ("send", "frames sent (3 group_sends)"),
         ("delivery", "the whole delivery"),
+        ("delivery_request", "  of it the request thread's"),
         ("bare", "bare group_send, same size"),
     ):
         print(f"    {label:<30}{us(phases[name])}   {statistics.median(phases[name]) / bare:5.2f}x the bare send")
