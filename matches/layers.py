@@ -246,14 +246,15 @@ GROUP_SEND = """
 
 
 async def group_send_all(layer: RedisChannelLayer, sends: list[tuple[str, dict]]) -> None:
-    """channels-redis' ``group_send`` of each (group, message), the same commands in the same
-    order for each, pipelined: one round trip per Redis host for every group's members (old ones
-    dropped first), one per host for every message (old messages dropped from its channel keys,
-    then the stock script). Three group_sends (a move's spectators and two seats) were twelve
-    round trips, each a command's worth of redis-py's Python: most of a broadcast's CPU (issue 17,
-    P5, benchmarks/bench_broadcast_cpu.py). A socket that joins its group after the members are
-    read joined after the commit being broadcast, and reads it from the database (consumers.py).
-    Uses channels-redis internals, as ``group_send`` does (pinned below 4.4 in pyproject.toml)."""
+    """channels-redis' ``group_send`` of each (group, message), its commands pipelined: one round
+    trip per Redis host for every group's members (old ones dropped first), one per host for
+    every message (each channel key's old messages dropped, once, then the stock script per
+    message, with its own time and capacities). Three group_sends (a move's spectators and two
+    seats) were twelve round trips, and redis-py's Python per command was most of a broadcast's
+    CPU (issue 17, P5: benchmarks/bench_broadcast_cpu.py). A socket that joins its group after
+    the members are read joined after the commit being broadcast, and reads it from the database
+    (consumers.py), as with one group_send. Uses channels-redis internals, as ``group_send``
+    does (pinned below 4.4 in pyproject.toml)."""
     now = int(time.time())
     groups: dict[int, list[int]] = {}
     for position, (group, _) in enumerate(sends):
