@@ -8,11 +8,11 @@ group_send of a frame of the same size in the same run (the issue's baseline).
 
 First ``--actions`` action POSTs through Django's test client (token auth, DEBUG off) to
 ``--matches`` Dueling Wizards duels between two people, each match's spectators' group holding
-``--spectators`` channels and each seat's group one, of ``--servers`` daphne processes (channels
-nobody reads: a group_send costs the sender the same, and their messages expire in Redis). Per POST, the process's CPU (every
-thread: the broadcast's sends run on the sender loop's) of the whole request, of the outbox's
-first delivery, and of the broadcast in it (``live.broadcast_held``'s delivery); then one more
-pass counts the queries of each. The POSTs are few and each differs (a round's last defence also
+``--spectators`` channels and each seat's group one, of ``--servers`` daphne processes
+(channels nobody reads: a group_send costs the sender the same, and their messages expire in
+Redis). Per POST, the process's CPU (every thread: the broadcast's sends run on the sender
+loop's) of the whole request, of the outbox's first delivery, and of the broadcast in it
+(``live.broadcast_held``'s delivery); then one more pass counts the queries of each. The POSTs are few and each differs (a round's last defence also
 writes the round's end and the draws after it): the shares are the median of each POST's share.
 
 Then the broadcast alone, on the commits those POSTs held (match, events, log lines), each sent
@@ -21,7 +21,7 @@ again ``--repeat`` times in turns with the baseline: per broadcast the CPU of th
 whole delivery, and of one bare group_send of a frame as long as the spectators'. Medians per
 broadcast; the ratio of the delivery to the bare send is the number to compare across runs.
 ``--profile`` prints the top entries of a profile of the deliveries. Runs on a scratch test
-database (created and dropped) and flushes its Redis database before and after.
+database (created and dropped) and flushes the channel layer's keys before and after.
 """
 
 from __future__ import annotations
