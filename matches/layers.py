@@ -30,8 +30,12 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import logging
+import time
 
 from channels_redis.core import RedisChannelLayer
+
+log = logging.getLogger(__name__)
 
 #: The most messages one read moves from the channel's queue to its backup queue and hands over.
 BATCH = 100
@@ -221,3 +225,74 @@ async def _stop(reader: asyncio.Task) -> None:
     while not reader.done():
         reader.cancel()
         await asyncio.wait([reader], timeout=0.1)
+
+
+#: channels-redis' group_send script, as its group_send sends it (core.py, 4.3): each channel
+#: key's message added unless the key is at capacity, and the key's expiry renewed.
+GROUP_SEND = """
+                local over_capacity = 0
+                local current_time = ARGV[#ARGV - 1]
+                local expiry = ARGV[#ARGV]
+                for i=1,#KEYS do
+                    if redis.call('ZCOUNT', KEYS[i], '-inf', '+inf') < tonumber(ARGV[i + #KEYS]) then
+                        redis.call('ZADD', KEYS[i], current_time, ARGV[i])
+                        redis.call('EXPIRE', KEYS[i], expiry)
+                    else
+                        over_capacity = over_capacity + 1
+                    end
+                end
+                return over_capacity
+            """
+
+
+async def group_send_all(layer: RedisChannelLayer, sends: list[tuple[str, dict]]) -> None:
+    """channels-redis' ``group_send`` of each (group, message), its commands pipelined: one round
+    trip per Redis host for every group's members (old ones dropped first), one per host for
+    every message (each channel key's old messages dropped, once, then the stock script per
+    message, with its own time and capacities). Three group_sends (a move's spectators and two
+    seats) were twelve round trips, and redis-py's Python per command was most of a broadcast's
+    CPU (issue 17, P5: benchmarks/bench_broadcast_cpu.py). A socket that joins its group after
+    the members are read joined after the commit being broadcast, and reads it from the database
+    (consumers.py), as with one group_send. Uses channels-redis internals, as ``group_send``
+    does (pinned below 4.4 in pyproject.toml)."""
+    now = int(time.time())
+    groups: dict[int, list[int]] = {}
+    for position, (group, _) in enumerate(sends):
+        assert layer.require_valid_group_name(group), "Group name not valid"
+        groups.setdefault(layer.consistent_hash(group), []).append(position)
+
+    async def members_on(index: int) -> list[tuple[int, list[str]]]:
+        pipe = layer.connection(index).pipeline(transaction=False)
+        for position in groups[index]:
+            key = layer._group_key(sends[position][0])
+            pipe.zremrangebyscore(key, min=0, max=now - layer.group_expiry)
+            pipe.zrange(key, 0, -1)
+        replies = await pipe.execute()
+        return [(p, [name.decode("utf8") for name in names]) for p, names in zip(groups[index], replies[1::2])]
+
+    members = dict(pair for pairs in await asyncio.gather(*(members_on(i) for i in groups)) for pair in pairs)
+    # Per host of the channel keys: each key's old messages dropped, then each message's script.
+    expired: dict[int, dict[bytes | str, None]] = {}
+    scripts: dict[int, list[tuple[int, list, list]]] = {}
+    for position, (_, message) in enumerate(sends):
+        by_host, messages, capacities = layer._map_channel_keys_to_connection(members[position], message)
+        for index, keys in by_host.items():
+            expired.setdefault(index, {}).update(dict.fromkeys(keys))
+            args = [messages[key] for key in keys] + [capacities[key] for key in keys]
+            scripts.setdefault(index, []).append((position, keys, args))
+
+    async def send_on(index: int) -> list[tuple[int, int]]:
+        pipe = layer.connection(index).pipeline(transaction=False)
+        for key in expired[index]:
+            pipe.zremrangebyscore(key, min=0, max=int(time.time()) - int(layer.expiry))
+        for _, keys, args in scripts[index]:
+            pipe.eval(GROUP_SEND, len(keys), *keys, *args, time.time(), layer.expiry)
+        replies = await pipe.execute()
+        return [(position, over) for (position, _, _), over in zip(scripts[index], replies[len(expired[index]) :])]
+
+    for results in await asyncio.gather(*(send_on(i) for i in scripts)):
+        for position, over in results:
+            if over > 0:
+                log.info(
+                    "%s of %s channels over capacity in group %s", over, len(members[position]), sends[position][0]
+                )

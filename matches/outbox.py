@@ -16,7 +16,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from .models import OutboxMessage
@@ -92,8 +92,8 @@ def outbox_deliver(*, message_id: int, deliver: Callable[[], None] | None = None
     back). A failed attempt is recorded after that rollback (``_failed``)."""
     try:
         with transaction.atomic():
-            pending = OutboxMessage.objects.filter(pk=message_id, delivered_at__isnull=True)
             if deliver is None:
+                pending = OutboxMessage.objects.filter(pk=message_id, delivered_at__isnull=True)
                 message = pending.select_for_update(skip_locked=True).first()
                 if message is None:
                     return False  # delivered already, or another process is delivering it now
@@ -105,8 +105,7 @@ def outbox_deliver(*, message_id: int, deliver: Callable[[], None] | None = None
                 # subquery), not read first, nor held in a savepoint (issue 17, P5: an action
                 # POST's first delivery was seven queries, BEGIN, SELECT ... FOR UPDATE,
                 # SAVEPOINT, RELEASE, UPDATE, COMMIT around the broadcast; now three).
-                locked = pending.select_for_update(skip_locked=True).values("pk")
-                if not OutboxMessage.objects.filter(pk__in=locked).update(delivered_at=timezone.now()):
+                if not _mark_delivered(message_id):
                     return False
                 run = deliver
             try:
@@ -117,6 +116,29 @@ def outbox_deliver(*, message_id: int, deliver: Callable[[], None] | None = None
         _failed(message_id, failed.__cause__)
         return False
     return True
+
+
+#: ``_mark_delivered``'s statement on PostgreSQL: the ORM's, written out.
+_MARK_DELIVERED = (
+    f'UPDATE "{OutboxMessage._meta.db_table}" SET "delivered_at" = %s WHERE "id" IN'
+    f' (SELECT "id" FROM "{OutboxMessage._meta.db_table}" WHERE "delivered_at" IS NULL AND "id" = %s'
+    " FOR UPDATE SKIP LOCKED)"
+)
+
+
+def _mark_delivered(message_id: int) -> bool:
+    """Locks the pending row (skipping it if another process holds it) and marks it delivered,
+    in one statement; True if it did. On PostgreSQL the statement is written out: building it
+    with the ORM took more CPU than the rest of the bookkeeping (a first delivery's BEGIN, this
+    and COMMIT: 0.65 ms of CPU with the ORM's statement, 0.2 ms without it, in every action
+    POST; issue 17, P5). Elsewhere (SQLite, which has no row locks) the ORM builds it."""
+    if connection.vendor != "postgresql":
+        pending = OutboxMessage.objects.filter(pk=message_id, delivered_at__isnull=True)
+        locked = pending.select_for_update(skip_locked=True).values("pk")
+        return bool(OutboxMessage.objects.filter(pk__in=locked).update(delivered_at=timezone.now()))
+    with connection.cursor() as cursor:
+        cursor.execute(_MARK_DELIVERED, [timezone.now(), message_id])
+        return cursor.rowcount > 0
 
 
 class _DeliveryFailed(Exception):

@@ -175,20 +175,27 @@ async def test_a_broadcast_on_redis_sends_from_a_loop_of_its_own_not_the_servers
     alice, bob, match = await setup_match()
     watcher = await connect(match)
     await watcher.receive_json_from(timeout=5)
-    loops = []
-    real = layer.group_send
+    sent = []
+    real = live.group_send_all
 
-    async def spy(group, message):
-        loops.append(asyncio.get_running_loop())
-        await real(group, message)
+    async def spy(layer, sends):
+        sent.append((asyncio.get_running_loop(), [group for group, _ in sends]))
+        await real(layer, sends)
 
-    monkeypatch.setattr(layer, "group_send", spy)
+    monkeypatch.setattr(live, "group_send_all", spy)
     await act(match, bob, 1)
     frame = await watcher.receive_json_from(timeout=5)
     assert [e["seq"] for e in frame["events"]] == [frame["head_seq"]]
+    await act(match, alice, 0)  # the round resolves: its events and the draws after it, one frame
+    frame = await watcher.receive_json_from(timeout=5)
+    assert frame["events"][-1]["seq"] == frame["head_seq"]
     server = asyncio.get_running_loop()
-    assert len(loops) == 3 and all(loop is not server for loop in loops)  # spectators and both seats
-    assert len(set(loops)) == 1  # one loop for every broadcast of the process
+    # The spectators' frame and both seats' went together, from a loop that is not the server's,
+    # the same loop for every broadcast of the process.
+    assert [groups for _, groups in sent] == [
+        [live.group_name(match.pk)] + [live.seat_group(match.pk, s) for s in (0, 1)]
+    ] * 2
+    assert sent[0][0] is not server and sent[0][0] is sent[1][0]
     await watcher.disconnect()
 
 

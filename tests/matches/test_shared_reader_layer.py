@@ -11,7 +11,7 @@ import pytest
 from channels.exceptions import ChannelFull
 from django.conf import settings
 
-from matches.layers import SharedReaderRedisChannelLayer
+from matches.layers import SharedReaderRedisChannelLayer, group_send_all
 
 pytestmark = pytest.mark.usefixtures("no_task_outlives_its_test")
 
@@ -165,3 +165,41 @@ async def test_capacity_and_expiry_are_the_stock_layers(layer):
     await asyncio.sleep(3)  # past the 2 s expiry: the next send drops the old messages
     await layer.send(channel, {"type": "t", "n": 6})
     assert (await layer.receive(channel))["n"] == 6
+
+
+async def test_group_sends_pipelined_together_reach_each_channel_as_one_group_send_each_would(layer):
+    # Two server processes (their own local channels, one Redis key each) and a channel of no
+    # process; a group nobody is in; a channel that is full keeps its messages and gets none.
+    other = SharedReaderRedisChannelLayer(hosts=[{"address": settings.REDIS_URL}], prefix=layer.prefix, capacity=5)
+    here, there = [await layer.new_channel() for _ in range(3)], [await other.new_channel() for _ in range(2)]
+    # A full channel of no process: a process's channels share one Redis key, and its capacity.
+    plain, full = f"plain.{uuid.uuid4().hex}", f"full.{uuid.uuid4().hex}"
+    for channel in [here[0], here[1], there[0], plain]:
+        await layer.group_add("spectators", channel)
+    for group, channel in [("seat.0", here[2]), ("seat.1", there[1]), ("seat.1", full)]:
+        await layer.group_add(group, channel)
+    for n in range(5):
+        await layer.send(full, {"type": "t", "n": n})
+    sends = [(group, {"type": "t", "to": group}) for group in ("spectators", "seat.0", "seat.1", "nobody")]
+    await group_send_all(layer, sends)
+    got = {
+        channel: (await (other if channel in there else layer).receive(channel))["to"]
+        for channel in [*here, *there, plain]
+    }
+    assert got == {
+        here[0]: "spectators",
+        here[1]: "spectators",
+        there[0]: "spectators",
+        plain: "spectators",
+        here[2]: "seat.0",
+        there[1]: "seat.1",
+    }
+    assert [(await layer.receive(full))["n"] for _ in range(5)] == [0, 1, 2, 3, 4]
+    nothing_more = [asyncio.ensure_future(layer.receive(channel)) for channel in [*here, plain, full]]
+    nothing_more += [asyncio.ensure_future(other.receive(channel)) for channel in there]
+    await until_waiting(nothing_more[0])
+    assert not any(task.done() for task in nothing_more)  # each channel got its message once
+    for task in nothing_more:
+        task.cancel()
+    await asyncio.gather(*nothing_more, return_exceptions=True)
+    await other.close_pools()
