@@ -474,7 +474,8 @@ def _match_for_update(match_id) -> Match:
     write it, and built the same way (matches/rows.py): compiling it was a third of its CPU."""
     connection = connections[router.db_for_write(Match)]
     try:
-        # The ORM's own conversion of the id, with its refusals (not a UUID: ValidationError).
+        # Converted as the ORM's lookup converts it, refusals included (a string that is no UUID
+        # raises ValidationError, as it did); what cannot be converted at all finds no match.
         key = Match._meta.pk.get_db_prep_value(match_id, connection)
     except (ValueError, TypeError):
         key = None
