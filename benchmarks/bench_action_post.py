@@ -11,7 +11,7 @@ it was based on, a new event_id and the first legal action. The POSTs go through
 client (the whole middleware stack, DRF, token authentication, the command, its commit and the
 outbox's first delivery of the broadcast, which is sent to nobody: no socket is open), on a
 scratch test database on the given PostgreSQL that the run creates and drops. ``--layer``: the
-broadcast's channel layer, Django's in-memory one (default) or the project's Redis layer on
+broadcast's channel layer, Channels' in-memory one (default) or the project's Redis layer on
 ``REDIS_URL``. Choosing the next move (a read of the match and its legal actions) is outside the
 measured region; a match that ends is replaced by a new one, also outside it.
 
@@ -25,6 +25,10 @@ execute wrapper, ``BEGIN``/``COMMIT`` excepted, as Django issues them through th
 not the cursor); medians, quartiles, and the ratio of the medians besides the median of the
 per-turn ratios. ``--profile``: the POSTs run again under cProfile afterwards (the timed run is
 not profiled) and the top entries, in CPU time, are printed by own time and by cumulative time.
+
+To compare with another commit, export it and run its copy of this file from the export's own
+directory: Celery's Django fix-up puts the working directory first on ``sys.path`` at start-up,
+so a copy run from here measures this tree's ``matches``.
 """
 
 from __future__ import annotations
