@@ -233,12 +233,12 @@ def test_a_database_that_went_away_is_503_json_with_retry_after(monkeypatch, ali
 
 def test_a_database_fault_outside_any_view_is_503_json_too(monkeypatch, alice):
     """Session and token lookups run before the view (in middleware and authentication)."""
-    from rest_framework.authentication import TokenAuthentication
+    from config import auth
 
-    def dropped(self, key):
+    def dropped(key):
         raise OperationalError("terminating connection due to administrator command")
 
-    monkeypatch.setattr(TokenAuthentication, "authenticate_credentials", dropped)
+    monkeypatch.setattr(auth, "_token_with_user", dropped)
     client = Client(raise_request_exception=False, HTTP_AUTHORIZATION="Token abc")
     assert_error(client.get("/api/engines/"), 503, "database_unavailable")
 

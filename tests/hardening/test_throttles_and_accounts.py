@@ -192,6 +192,18 @@ def test_a_token_older_than_its_lifetime_is_refused_until_rotated(alice, setting
     assert "It works until" in page.get("/accounts/").content.decode()
 
 
+def test_a_made_up_token_and_the_token_of_a_switched_off_account_are_refused(alice):
+    token = Token.objects.create(user=alice)
+    api = Client()
+    made_up = api.get("/api/matches/", HTTP_AUTHORIZATION="Token " + "0" * 40)
+    assert made_up.status_code == 401 and made_up.json()["detail"] == "Invalid token."
+    assert api.get("/api/tournaments/", HTTP_AUTHORIZATION=f"Token {token.key}").status_code == 200
+    alice.is_active = False
+    alice.save()
+    off = api.get("/api/matches/", HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert off.status_code == 401 and off.json()["detail"] == "User inactive or deleted."
+
+
 def test_behind_a_proxy_each_client_address_has_its_own_sign_in_budget(settings):
     settings.THROTTLE_AUTH = "2/minute"
     settings.PROXY_COUNT = 1

@@ -1,0 +1,237 @@
+"""An action POST's own cost, in process: CPU, wall time and queries per POST, against a bare
+event-store append of the same event in the same run (issue 17, P5).
+
+    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/wizard_duels \
+        .venv/bin/python benchmarks/bench_action_post.py [--posts 200] [--matches 10] [--warmup 20] \
+        [--layer memory|redis] [--profile [--top 40]]
+
+People playing Dueling Wizards through the REST API, as bench_live_fanout.py's client does: two
+accounts per match, a token each, ``POST /api/matches/<id>/actions/`` with the seat, the head
+it was based on, a new event_id and the first legal action. The POSTs go through Django's test
+client (the whole middleware stack, DRF, token authentication, the command, its commit and the
+outbox's first delivery of the broadcast, which is sent to nobody: no socket is open), on a
+scratch test database on the given PostgreSQL that the run creates and drops. ``--layer``: the
+broadcast's channel layer, Channels' in-memory one (default) or the project's Redis layer on
+``REDIS_URL``. Choosing the next move (a read of the match and its legal actions) is outside the
+measured region; a match that ends is replaced by a new one, also outside it.
+
+The baseline, taken in turns with the POSTs (which goes first alternates): the same event's data
+appended to a stream of its own the event store's plain way (one transaction: lock the stream,
+check the expected seq, hash, insert, move the head), with no HTTP, no match and no broadcast.
+
+Reported per POST and per baseline append: CPU (``time.process_time``, this process: the
+client's and the server's Python alike), wall (``time.perf_counter``) and queries (counted by an
+execute wrapper, ``BEGIN``/``COMMIT`` excepted, as Django issues them through the connection,
+not the cursor); medians, quartiles, and the ratio of the medians besides the median of the
+per-turn ratios. ``--profile``: the POSTs run again under cProfile afterwards (the timed run is
+not profiled) and the top entries, in CPU time, are printed by own time and by cumulative time.
+
+To compare with another commit, export it and run its copy of this file from the export's own
+directory: Celery's Django fix-up puts the working directory first on ``sys.path`` at start-up,
+so a copy run from here measures this tree's ``matches``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import io
+import os
+import pstats
+import statistics
+import sys
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+parser.add_argument("--posts", type=int, default=200, help="timed POSTs (and as many baseline appends)")
+parser.add_argument("--matches", type=int, default=10, help="matches played side by side, a POST each in turn")
+parser.add_argument("--warmup", type=int, default=20, help="untimed POSTs first (imports, URL resolution, caches)")
+parser.add_argument("--layer", choices=["memory", "redis"], default="memory")
+parser.add_argument("--profile", action="store_true", help="then profile as many POSTs again")
+parser.add_argument("--top", type=int, default=40, help="profile entries to print")
+args = parser.parse_args()
+
+if args.layer == "memory":
+    # Read by config/settings.py: without a Redis URL the channel layer is the in-memory one.
+    os.environ["REDIS_URL"] = ""
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.db import connection, transaction  # noqa: E402
+from django.test import Client  # noqa: E402
+
+
+class Counter:
+    """Counts the statements sent through the connection's cursors."""
+
+    def __init__(self):
+        self.n = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        self.n += 1
+        return execute(sql, params, many, context)
+
+
+def quartiles(values: list[float]) -> tuple[float, float, float]:
+    q = statistics.quantiles(values, n=4)
+    return q[0], statistics.median(values), q[2]
+
+
+def main() -> None:
+    if connection.vendor != "postgresql":
+        sys.exit("Set DATABASE_URL to a PostgreSQL server.")
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    try:
+        run()
+    finally:
+        connection.close()
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+def run() -> None:
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    from engines import registry
+    from matches import eventstore
+    from matches.models import Match, Stream
+    from matches.services import SeatSpec, match_create
+
+    engine = registry.get("dueling-wizards")
+    User = get_user_model()
+    client = Client()
+
+    def new_match():
+        a = User.objects.create_user(f"a{uuid.uuid4().hex[:10]}", password="x")
+        b = User.objects.create_user(f"b{uuid.uuid4().hex[:10]}", password="x")
+        m = match_create(game="dueling-wizards", seats=[SeatSpec(user=a), SeatSpec(user=b)], created_by=a)
+        return [m.pk, [Token.objects.create(user=a).key, Token.objects.create(user=b).key]]
+
+    def next_move(game):
+        """(token, url, body) of the next POST of ``game``; a finished match is replaced first."""
+        while True:
+            m = Match.objects.get(pk=game[0])
+            to_move = [s for s in engine.to_move(m.state) if s >= 0]
+            if to_move:
+                break
+            game[:] = new_match()
+        seat = to_move[0]
+        body = {
+            "seat": seat,
+            "action": engine.legal_actions(m.state, seat)[0],
+            "expected_seq": m.state_seq,
+            "event_id": str(uuid.uuid4()),
+        }
+        return game[1][seat], f"/api/matches/{game[0]}/actions/", body
+
+    t0 = time.perf_counter()
+    games = [new_match() for _ in range(args.matches)]
+    print(f"setup: {args.matches} matches in {time.perf_counter() - t0:.1f} s", flush=True)
+
+    def post(token, url, body) -> dict:
+        response = client.post(url, body, content_type="application/json", HTTP_AUTHORIZATION=f"Token {token}")
+        if response.status_code != 201:
+            raise SystemExit(f"POST {url}: {response.status_code} {response.content[:300]!r}")
+        return response
+
+    base_seq = 0
+    Stream.objects.create(id="bench:append", kind="bench")
+
+    def append(body) -> None:
+        nonlocal base_seq
+        with transaction.atomic():
+            stream = eventstore.stream_lock(stream_id="bench:append")
+            eventstore.check_expected_seq(stream=stream, expected_seq=base_seq)
+            eventstore.events_append(
+                stream=stream,
+                new_events=[
+                    eventstore.NewEvent(
+                        type="action", data={"seat": body["seat"], "action": body["action"]}, actor="bench"
+                    )
+                ],
+            )
+        base_seq += 1
+
+    t0 = time.perf_counter()
+    for i in range(args.warmup):
+        post(*next_move(games[i % len(games)]))
+        append(next_move(games[i % len(games)])[2])
+    print(f"warm-up: {args.warmup} POSTs and appends in {time.perf_counter() - t0:.1f} s", flush=True)
+
+    counter = Counter()
+    sides = {"post": {"cpu": [], "wall": [], "queries": []}, "append": {"cpu": [], "wall": [], "queries": []}}
+
+    def timed(side: str, fn, *fn_args) -> None:
+        counter.n = 0
+        w0, c0 = time.perf_counter(), time.process_time()
+        fn(*fn_args)
+        c1, w1 = time.process_time(), time.perf_counter()
+        sides[side]["cpu"].append((c1 - c0) * 1000)
+        sides[side]["wall"].append((w1 - w0) * 1000)
+        sides[side]["queries"].append(counter.n)
+
+    # As a server process runs (config/asgi.py): what start-up loaded is frozen out of collection.
+    gc.collect()
+    gc.freeze()
+    step = max(1, args.posts // 10)
+    t0 = time.perf_counter()
+    with connection.execute_wrapper(counter):
+        for i in range(args.posts):
+            token, url, body = next_move(games[i % len(games)])
+            turns = [("post", post, token, url, body), ("append", append, body)]
+            for side, fn, *fn_args in turns if i % 2 == 0 else reversed(turns):
+                timed(side, fn, *fn_args)
+            if (i + 1) % step == 0:
+                done = sides["post"]["cpu"]
+                print(
+                    f"  {i + 1:5d}/{args.posts}  POST CPU median so far {statistics.median(done):6.2f} ms"
+                    f"  ({time.perf_counter() - t0:.1f} s)",
+                    flush=True,
+                )
+
+    post_s, base_s = sides["post"], sides["append"]
+    print()
+    print(f"{args.posts} action POSTs (Dueling Wizards, {args.layer} channel layer) and as many appends, in turns")
+    print(f"{'':28} {'q1':>8} {'median':>8} {'q3':>8} {'mean':>8}")
+    for label, values in (
+        ("POST CPU ms", post_s["cpu"]),
+        ("POST wall ms", post_s["wall"]),
+        ("POST queries", post_s["queries"]),
+        ("append CPU ms", base_s["cpu"]),
+        ("append wall ms", base_s["wall"]),
+        ("append queries", base_s["queries"]),
+    ):
+        q1, med, q3 = quartiles(values)
+        print(f"  {label:26} {q1:8.2f} {med:8.2f} {q3:8.2f} {statistics.fmean(values):8.2f}")
+    for what in ("cpu", "wall"):
+        per_turn = [p / b for p, b in zip(post_s[what], base_s[what]) if b > 0]
+        print(
+            f"  POST / append, {what:4}: {statistics.median(post_s[what]) / statistics.median(base_s[what]):5.2f}x"
+            f" the medians; median of the turns {statistics.median(per_turn):5.2f}x"
+        )
+
+    if args.profile:
+        # CPU time, not wall: a POST waits on PostgreSQL for about half its wall time.
+        profiler = cProfile.Profile(time.process_time)
+        for i in range(args.posts):
+            move = next_move(games[i % len(games)])
+            profiler.enable()
+            post(*move)
+            profiler.disable()
+        for order in ("tottime", "cumulative"):
+            out = io.StringIO()
+            pstats.Stats(profiler, stream=out).sort_stats(order).print_stats(args.top)
+            print(f"\nprofile of {args.posts} POSTs, by {order}:")
+            print("\n".join(line for line in out.getvalue().splitlines() if line.strip())[:20000])
+
+
+if __name__ == "__main__":
+    main()
