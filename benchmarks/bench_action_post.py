@@ -34,13 +34,16 @@ so a copy run from here measures this tree's ``matches``.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import cProfile
 import gc
 import io
+import json
 import os
 import pstats
 import statistics
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -53,6 +56,12 @@ parser.add_argument("--posts", type=int, default=200, help="timed POSTs (and as 
 parser.add_argument("--matches", type=int, default=10, help="matches played side by side, a POST each in turn")
 parser.add_argument("--warmup", type=int, default=20, help="untimed POSTs first (imports, URL resolution, caches)")
 parser.add_argument("--layer", choices=["memory", "redis"], default="memory")
+parser.add_argument(
+    "--via",
+    choices=["client", "asgi"],
+    default="client",
+    help="Django's test client, or the server's ASGI application (config/asgi.py) called in process",
+)
 parser.add_argument("--profile", action="store_true", help="then profile as many POSTs again")
 parser.add_argument("--top", type=int, default=40, help="profile entries to print")
 args = parser.parse_args()
@@ -96,6 +105,63 @@ def main() -> None:
         connection.creation.destroy_test_db(old_name, verbosity=0)
 
 
+def asgi_poster():
+    """A POST through the ASGI application daphne serves (config/asgi.py: its request threads,
+    the middleware as Django adapts it for ASGI, the view), on an event loop of its own thread, as
+    daphne's: what the test client leaves out besides the HTTP parsing. Its queries run on the
+    request threads' connections, which the counter (this thread's) does not see."""
+    from config.asgi import application
+
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, daemon=True).start()
+
+    async def call(token, url, body):
+        raw = json.dumps(body).encode()
+        headers = [
+            (b"host", b"localhost"),
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(raw)).encode()),
+            (b"authorization", f"Token {token}".encode()),
+        ]
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "POST",
+            "scheme": "http",
+            "path": url,
+            "raw_path": url.encode(),
+            "query_string": b"",
+            "root_path": "",
+            "headers": headers,
+            "client": ("127.0.0.1", 50000),
+            "server": ("127.0.0.1", 8000),
+        }
+        messages = [{"type": "http.request", "body": raw, "more_body": False}]
+        answer = {"body": b""}
+
+        async def receive():
+            if messages:
+                return messages.pop()
+            await asyncio.Future()  # the client never goes away: Django stops listening when it answers
+
+        async def send(message):
+            if message["type"] == "http.response.start":
+                answer["status"] = message["status"]
+            else:
+                answer["body"] += message.get("body", b"")
+
+        await application(scope, receive, send)
+        return answer
+
+    def post(token, url, body) -> None:
+        answer = asyncio.run_coroutine_threadsafe(call(token, url, body), loop).result()
+        if answer.get("status") != 201:
+            raise SystemExit(f"POST {url}: {answer.get('status')} {answer['body'][:300]!r}")
+
+    return post
+
+
 def run() -> None:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
@@ -136,11 +202,13 @@ def run() -> None:
     games = [new_match() for _ in range(args.matches)]
     print(f"setup: {args.matches} matches in {time.perf_counter() - t0:.1f} s", flush=True)
 
-    def post(token, url, body) -> dict:
+    def post(token, url, body) -> None:
         response = client.post(url, body, content_type="application/json", HTTP_AUTHORIZATION=f"Token {token}")
         if response.status_code != 201:
             raise SystemExit(f"POST {url}: {response.status_code} {response.content[:300]!r}")
-        return response
+
+    if args.via == "asgi":
+        post = asgi_poster()
 
     base_seq = 0
     Stream.objects.create(id="bench:append", kind="bench")
@@ -199,7 +267,10 @@ def run() -> None:
 
     post_s, base_s = sides["post"], sides["append"]
     print()
-    print(f"{args.posts} action POSTs (Dueling Wizards, {args.layer} channel layer) and as many appends, in turns")
+    print(
+        f"{args.posts} action POSTs (Dueling Wizards, {args.layer} channel layer, through the {args.via})"
+        " and as many appends, in turns"
+    )
     print(f"{'':28} {'q1':>8} {'median':>8} {'q3':>8} {'mean':>8}")
     for label, values in (
         ("POST CPU ms", post_s["cpu"]),

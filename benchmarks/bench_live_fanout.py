@@ -339,6 +339,13 @@ async def run_layout(
     # Per POST: (its frame's last arrival, its answer, round): p99 is the slowest POST or two.
     posts: list[tuple[float, float, int]] = []
     checkpoints_start = await sync_to_async(checkpoints)()
+    # A mark to start a sampling profiler on (py-spy record -p DAPHNE --duration ...) after the
+    # sockets' connect storm, so that its samples are the moves' alone.
+    print(
+        f"{time.strftime('%H:%M:%S')} {layer_name}:{len(ports)} {matches} x {spectators}: the moves start",
+        file=sys.stderr,
+        flush=True,
+    )
     cpu_start = cpu_seconds(pids)
     # A thread per match, so a round's POSTs all go at once: ``asyncio.to_thread``'s default
     # executor has min(32, cores + 4) threads, six here, and sent a round's ten or fifty POSTs six
