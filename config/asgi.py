@@ -2,10 +2,33 @@ import contextvars
 import gc
 import os
 
-from django.core.asgi import get_asgi_application
+import django
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)
+
+
+class OneThreadASGIHandler(ASGIHandler):
+    """Django's ASGI handler, with the middleware and the view run as under WSGI: the whole
+    stack in one call on the request's thread.
+
+    Loaded for ASGI, every middleware that can run async does, and Django's own (sessions, CSRF,
+    authentication, messages...) then run each of their sync hooks through ``sync_to_async``: an
+    action POST crossed from the event loop to its thread and back about a dozen times, each
+    crossing a turn of the loop that waits behind every socket's frames, and about 2 ms of CPU
+    over the test client's path (issue 17, P5; ``bench_action_post.py --via asgi``). Nothing
+    here awaits anything: the views are sync, and the sockets have their own consumers."""
+
+    def load_middleware(self, is_async=False):
+        super().load_middleware(is_async=False)
+
+    async def get_response_async(self, request):
+        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+
+
+django_asgi_app = OneThreadASGIHandler()
 
 from concurrent.futures import ThreadPoolExecutor  # noqa: E402
 

@@ -8,7 +8,7 @@ import asyncio
 import threading
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import SyncToAsync, async_to_sync, sync_to_async
 from asgiref.testing import ApplicationCommunicator
 from django.core.signals import request_started
 
@@ -107,31 +107,33 @@ def test_a_request_whose_app_raises_leaves_its_thread_to_the_next():
     assert seen[0] == seen[1]
 
 
+async def get(path: str) -> int:
+    """The status of a GET of ``path`` through the server's ASGI application."""
+    communicator = ApplicationCommunicator(
+        application,
+        {
+            "type": "http",
+            "method": "GET",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "headers": [(b"host", b"testserver")],
+            "scheme": "http",
+            "server": ("testserver", 80),
+            "client": ("127.0.0.1", 1234),
+            "http_version": "1.1",
+            "root_path": "",
+        },
+    )
+    await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
+    start = await communicator.receive_output(30)
+    while (await communicator.receive_output(30)).get("more_body"):
+        pass
+    return start["status"]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_servers_http_requests_go_through_request_threads():
-    async def get(path: str) -> int:
-        communicator = ApplicationCommunicator(
-            application,
-            {
-                "type": "http",
-                "method": "GET",
-                "path": path,
-                "raw_path": path.encode(),
-                "query_string": b"",
-                "headers": [(b"host", b"testserver")],
-                "scheme": "http",
-                "server": ("testserver", 80),
-                "client": ("127.0.0.1", 1234),
-                "http_version": "1.1",
-                "root_path": "",
-            },
-        )
-        await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
-        start = await communicator.receive_output(30)
-        while (await communicator.receive_output(30)).get("more_body"):
-            pass
-        return start["status"]
-
     names = []
 
     def started(**kwargs):
@@ -148,3 +150,22 @@ def test_the_servers_http_requests_go_through_request_threads():
     # Django's own context would have started a "ThreadPoolExecutor-..." thread per request.
     assert statuses == [200, 200, 200]
     assert len(names) == 3 and len(set(names)) == 1 and names[0].startswith("request"), names
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_requests_middleware_and_view_run_in_one_call_on_its_thread(monkeypatch):
+    # Loaded for ASGI, Django's middleware ran each of its sync hooks (sessions, CSRF,
+    # authentication...) through sync_to_async of its own: a dozen crossings from the loop to the
+    # request's thread and back per request (issue 17, P5). Now the stack is one crossing.
+    crossed = []
+    original = SyncToAsync.__init__
+
+    def recording(self, func, *args, **kwargs):
+        crossed.append(getattr(func, "__name__", type(func).__name__))
+        original(self, func, *args, **kwargs)
+
+    monkeypatch.setattr(SyncToAsync, "__init__", recording)
+    assert asyncio.run(get("/api/engines/")) == 200
+    assert asyncio.run(get("/api/no-such-thing/")) == 404
+    hooks = [name for name in crossed if name.startswith("process_")]
+    assert crossed.count("get_response") == 2 and hooks == [], crossed
