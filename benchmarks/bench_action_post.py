@@ -77,6 +77,8 @@ django.setup()
 from django.db import connection, transaction  # noqa: E402
 from django.test import Client  # noqa: E402
 
+from benchmarks._moves import first_legal_action_body  # noqa: E402
+
 
 class Counter:
     """Counts the statements sent through the connection's cursors."""
@@ -190,12 +192,7 @@ def run() -> None:
                 break
             game[:] = new_match()
         seat = to_move[0]
-        body = {
-            "seat": seat,
-            "action": engine.legal_actions(m.state, seat)[0],
-            "expected_seq": m.state_seq,
-            "event_id": str(uuid.uuid4()),
-        }
+        body = first_legal_action_body(engine, m, seat)
         return game[1][seat], f"/api/matches/{game[0]}/actions/", body
 
     t0 = time.perf_counter()

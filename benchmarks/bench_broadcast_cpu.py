@@ -56,6 +56,8 @@ django.setup()
 
 from django.db import connection  # noqa: E402
 
+from benchmarks._moves import first_legal_action_body  # noqa: E402
+
 
 def cpu() -> float:
     return time.process_time()
@@ -179,12 +181,7 @@ def run(args) -> None:
             matches[index] = new_match()
             return next_post(index)
         seat = to_move[0]
-        body = {
-            "seat": seat,
-            "action": engine.legal_actions(match.state, seat)[0],
-            "expected_seq": match.state_seq,
-            "event_id": str(uuid.uuid4()),
-        }
+        body = first_legal_action_body(engine, match, seat)
         return clients[match_id][seat], f"/api/matches/{match_id}/actions/", body
 
     def posts(count: int, counting: bool):

@@ -62,6 +62,8 @@ django.setup()
 
 from django.db import connection  # noqa: E402
 
+from benchmarks._moves import first_legal_action_body  # noqa: E402
+
 
 class Watcher:
     """One spectator socket (a minimal RFC 6455 client on asyncio streams: daphne's autobahn is
@@ -310,16 +312,7 @@ async def run_layout(
         if not to_move or to_move[0] < 0:
             return None
         seat = to_move[0]
-        return (
-            seat,
-            {
-                "seat": seat,
-                "action": engine.legal_actions(m.state, seat)[0],
-                "expected_seq": m.state_seq,
-                "event_id": str(uuid.uuid4()),
-            },
-            m.state_seq + 1,
-        )
+        return seat, first_legal_action_body(engine, m, seat), m.state_seq + 1
 
     games = await make()
     # Socket k of the layout goes to daphne k mod servers; match i's POSTs to daphne i mod servers.
