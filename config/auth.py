@@ -15,7 +15,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
-from matches.rows import Columns
+from config.rows import Columns
 
 
 class LockoutBackend(AxesStandaloneBackend):
@@ -46,7 +46,7 @@ class ExpiringTokenAuthentication(TokenAuthentication):
 
 def _token_with_user(key: str):
     """DRF's ``TokenAuthentication.authenticate_credentials``, its refusals word for word, with
-    the token and its user read by one statement written once (matches/rows.py): every API
+    the token and its user read by one statement written once (config/rows.py): every API
     request signed with a token makes this read, and the ORM's compiling of it was most of its
     CPU (issue 17, P5)."""
     connection = connections[router.db_for_read(Token)]

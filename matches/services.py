@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from audit.chain import SALTED_SCHEME
 from audit.clocks import SECOND, BadTimeControl, Clocks, check_time_control, micros
+from config.rows import Columns
 from engines import registry
 from engines.base import CHANCE, EngineError, IllegalAction, chance_enterable, check_action_numbers, replay
 from engines.chance import check_outcome, derive, indices_for_cards, seed_commitment
@@ -33,7 +34,6 @@ from .eventstore import NewEvent
 from .models import Event, Match, MatchLog, Seat, Stream
 from .outbox import outbox_add_all
 from .replay import engine_event, engine_events
-from .rows import Columns
 
 
 class MatchError(Refusal):
@@ -404,7 +404,7 @@ def match_seats(*, match: Match) -> list[Seat]:
     One hand-written statement, its rows put where ``prefetch_related`` would put them
     (``match.seats.all()``, each seat's ``user`` and ``match``, a lone seat's ``partners``): the
     prefetch built the same read anew for every POST, 1.5 ms of CPU against 0.1 ms for the
-    statement (matches/rows.py)."""
+    statement (config/rows.py)."""
     cache = match.__dict__.setdefault("_prefetched_objects_cache", {})
     if "seats" not in cache:
         connection = connections[match._state.db or router.db_for_read(Seat, instance=match)]
@@ -471,7 +471,7 @@ def _match_for_update(match_id) -> Match:
     """The match and its stream row in one statement: FOR UPDATE locks the joined rows in the
     order every match command takes them (match, then stream), and after a wait returns their
     newest versions. Written by hand, as ``select_for_update().select_related("stream")`` would
-    write it, and built the same way (matches/rows.py): compiling it was a third of its CPU."""
+    write it, and built the same way (config/rows.py): compiling it was a third of its CPU."""
     connection = connections[router.db_for_write(Match)]
     try:
         # Converted as the ORM's lookup converts it, refusals included (a string that is no UUID

@@ -1,4 +1,4 @@
-"""A match command reads its match, stream and seats by hand-written statements (matches/rows.py;
+"""A match command reads its match, stream and seats by hand-written statements (config/rows.py;
 issue 17, P5): what they give must be what the ORM gives, field for field, with the relations in
 the places the ORM leaves them, so nothing after the read can tell."""
 
