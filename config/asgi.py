@@ -78,9 +78,10 @@ gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
 
 # The broadcast sender's Redis connections, opened before the first broadcasts would open them one
 # after another (matches/live.py, warm_sender): as many as send at once, a request per database
-# connection of the pool, each sending a two-seat match's three frames side by side. Nothing waits
-# for it, so a Redis that is down at start-up holds nothing up.
-live.warm_sender(sends=3 * settings.DATABASES["default"].get("OPTIONS", {}).get("pool", {}).get("max_size", 10))
+# connection of the pool, each broadcast's sends pipelined on one connection at a time
+# (``layers.group_send_all``). Nothing waits for it, so a Redis that is down at start-up holds
+# nothing up.
+live.warm_sender(sends=settings.DATABASES["default"].get("OPTIONS", {}).get("pool", {}).get("max_size", 10))
 
 
 class RequestThreads:

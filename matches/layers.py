@@ -227,28 +227,31 @@ async def _stop(reader: asyncio.Task) -> None:
         await asyncio.wait([reader], timeout=0.1)
 
 
-#: channels-redis' group_send script, as its group_send sends it (core.py, 4.3): each channel
-#: key's message added unless the key is at capacity, and the key's expiry renewed.
+#: Each channel key of a group send gets its message unless it already holds its capacity, and its
+#: expiry is renewed when it does; returns how many keys were full. The same rule as channels-redis'
+#: ``group_send`` (a full channel keeps what it has and gets nothing), written here for the
+#: pipelined send. KEYS: the channel keys; ARGV: a message per key, a capacity per key, the
+#: score to add with, the expiry in seconds.
 GROUP_SEND = """
-                local over_capacity = 0
-                local current_time = ARGV[#ARGV - 1]
-                local expiry = ARGV[#ARGV]
-                for i=1,#KEYS do
-                    if redis.call('ZCOUNT', KEYS[i], '-inf', '+inf') < tonumber(ARGV[i + #KEYS]) then
-                        redis.call('ZADD', KEYS[i], current_time, ARGV[i])
-                        redis.call('EXPIRE', KEYS[i], expiry)
-                    else
-                        over_capacity = over_capacity + 1
-                    end
-                end
-                return over_capacity
-            """
+local keys = #KEYS
+local score, expiry = ARGV[2 * keys + 1], ARGV[2 * keys + 2]
+local full = 0
+for i = 1, keys do
+    if redis.call('ZCARD', KEYS[i]) < tonumber(ARGV[keys + i]) then
+        redis.call('ZADD', KEYS[i], score, ARGV[i])
+        redis.call('EXPIRE', KEYS[i], expiry)
+    else
+        full = full + 1
+    end
+end
+return full
+"""
 
 
 async def group_send_all(layer: RedisChannelLayer, sends: list[tuple[str, dict]]) -> None:
     """channels-redis' ``group_send`` of each (group, message), its commands pipelined: one round
     trip per Redis host for every group's members (old ones dropped first), one per host for
-    every message (each channel key's old messages dropped, once, then the stock script per
+    every message (each channel key's old messages dropped, once, then ``GROUP_SEND`` per
     message, with its own time and capacities). Three group_sends (a move's spectators and two
     seats) were twelve round trips, and redis-py's Python per command was most of a broadcast's
     CPU (issue 17, P5: benchmarks/bench_broadcast_cpu.py). A socket that joins its group after

@@ -18,7 +18,6 @@ import concurrent.futures
 import copy
 import json
 import threading
-import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from typing import Any
 
@@ -244,22 +243,16 @@ def run_sends(layer, send_all: Callable[[], Awaitable[None]]) -> None:
     if not isinstance(layer, RedisChannelLayer):
         async_to_sync(send_all)()
         return
-    _wait_sent([asyncio.run_coroutine_threadsafe(send_all(), _sender_loop())])
-
-
-def _wait_sent(sends: list[concurrent.futures.Future]) -> None:
+    sent = asyncio.run_coroutine_threadsafe(send_all(), _sender_loop())
     # A Redis that takes the connection and never answers would hold the request that committed a
-    # move until the socket timeout (30 s, for the sockets' blocking pops), each of the broadcast's
-    # sends in turn. Bounded here instead: the sends are cancelled and the error leaves the outbox
-    # message pending, so the write is answered at once and the sweeper sends the frames later.
+    # move until the socket timeout (30 s, for the sockets' blocking pops). Bounded here instead:
+    # the sends are cancelled and the error leaves the outbox message pending, so the write is
+    # answered at once and the sweeper sends the frames later.
     bound = settings.LIVE_BROADCAST_TIMEOUT
-    deadline = time.monotonic() + bound
     try:
-        for sent in sends:
-            sent.result(timeout=max(0.0, deadline - time.monotonic()))
+        sent.result(timeout=bound)
     except TimeoutError:
-        for sent in sends:
-            sent.cancel()
+        sent.cancel()
         raise BroadcastTimeout(f"the broadcast's sends took longer than {bound} s") from None
 
 

@@ -234,7 +234,9 @@ def test_a_warmed_sender_has_the_redis_connections_a_burst_of_broadcasts_sends_o
     opened = len(pool._available_connections) + len(pool._in_use_connections)
 
     async def send_all():
-        await asyncio.gather(*(layer.group_send(f"warm.{i}", {"type": "match.frame"}) for i in range(6)))
+        # Six requests' broadcasts at once, each sent as a broadcast sends (one pipeline at a time).
+        sends = [[(f"warm.{i}.{g}", {"type": "match.frame"}) for g in range(3)] for i in range(6)]
+        await asyncio.gather(*(live.group_send_all(layer, broadcast) for broadcast in sends))
 
     live.run_sends(layer, send_all)
     assert opened >= 6 and len(pool._available_connections) + len(pool._in_use_connections) == opened
