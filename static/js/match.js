@@ -359,34 +359,15 @@
       root.dispatchEvent(new CustomEvent("match:update", { detail: update }));
     }
 
-    // A frame that lands between a press on the page (a card, a button, the chance entry) and its
-    // release would replace what is under the pointer, and the browser sends the click to what
-    // the press and the release share (the board), not to either: the move was lost without a
-    // word (stop 35's draft room, a coach saving a line-up as the other said ready). The redraw
-    // waits for the release, and then for the click it makes; the head it moves to is taken at
-    // once, so the move is sent against it.
-    let pressed = false;
-    let heldUpdate = null;
-    function drawBoard(update) {
-      if (pressed) { heldUpdate = update; return; }
+    // The head a frame moves to is taken at once (above), so a move clicked during a press is
+    // sent against it; the board waits for the click (js/redraw-after-press.js).
+    const drawBoard = window.redrawAfterPress(root, (update) => {
       renderChanceEntry(update);
       const focused = focusMark(board);
       if (renderer) renderer.render(board, update.view, { ...ctx, match: update.match, live: true });
       else board.textContent = JSON.stringify(update.view, null, 2);
       refocus(board, focused);
-    }
-    root.addEventListener("pointerdown", () => { pressed = true; }, true);
-    function released() {
-      if (!pressed) return;
-      setTimeout(() => {
-        pressed = false;
-        const update = heldUpdate;
-        heldUpdate = null;
-        if (update) drawBoard(update);
-      }, 0);
-    }
-    window.addEventListener("pointerup", released, true);
-    window.addEventListener("pointercancel", released, true);
+    });
 
     function connect() {
       const scheme = location.protocol === "https:" ? "wss" : "ws";

@@ -23,6 +23,7 @@
   const csrf = () => { const m = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/); return m ? decodeURIComponent(m[1]) : ""; };
 
   let root, body, errorBox, id, me, data = null;
+  let render = () => {}; // draw, once start has the page: it waits for a press to end
   let playerName = null;  // set on a player's own page
   let embed = null;  // "standings" or "bracket" in an embedded widget
   let typedName = "";
@@ -698,22 +699,8 @@
     return [standingsPanel() || empty("No standings yet.")];
   }
 
-  // A redraw between a press and its release replaces the button under the pointer, and the
-  // browser sends the click to what the two share, not to the button: the organiser's command
-  // was lost without a word (the match page's race in stop 35). The redraw waits for the release
-  // and the click it makes, then shows the newest tournament.
-  let pressed = false;
-  let redrawHeld = false;
-  function released() {
-    if (!pressed) return;
-    setTimeout(() => {
-      pressed = false;
-      if (redrawHeld) { redrawHeld = false; render(); }
-    }, 0);
-  }
-
-  function render() {
-    if (pressed) { redrawHeld = true; return; }
+  // Drawn through render (start: js/redraw-after-press.js), which waits for a press to end.
+  function draw() {
     // A live update redraws the page: whoever was typing keeps the field, its caret and their
     // keystrokes (the new field of the same name takes the focus back), instead of typing into nothing.
     const focused = document.activeElement;
@@ -744,9 +731,7 @@
     root = node; id = node.dataset.id; me = node.dataset.user || null; playerName = node.dataset.player || null; embed = node.dataset.embed || null;
     body = document.getElementById("tournament-body");
     errorBox = document.getElementById("error");
-    body.addEventListener("pointerdown", () => { pressed = true; }, true);
-    window.addEventListener("pointerup", released, true);
-    window.addEventListener("pointercancel", released, true);
+    render = window.redrawAfterPress(body, draw);
     load();
     connect(node.querySelector("[data-testid=connection]"));
   }
