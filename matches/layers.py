@@ -34,8 +34,16 @@ import logging
 import time
 
 from channels_redis.core import RedisChannelLayer
+from redis.driver_info import DriverInfo
 
 log = logging.getLogger(__name__)
+
+#: What every new Redis connection of the layer tells the server about its client (CLIENT SETINFO),
+#: looked up once a process. Left to redis-py 8, each new connection looks its own version up in
+#: the installed packages' metadata (importlib.metadata: a scan of sys.path, about a millisecond):
+#: when a thousand sockets leave at once, each ``group_discard`` opens a connection, and that scan
+#: was a fifth of daphne's samples while those sockets' neighbours waited for their frames.
+DRIVER_INFO = DriverInfo()
 
 #: The most messages one read moves from the channel's queue to its backup queue and hands over.
 BATCH = 100
@@ -61,6 +69,7 @@ return members
 class SharedReaderRedisChannelLayer(RedisChannelLayer):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.hosts = [{"driver_info": DRIVER_INFO, **host} for host in self.hosts]
         #: Messages the reader handed over, by process-local channel, oldest first.
         self._buffers: dict[str, collections.deque] = {}
         #: The futures of the receives waiting on each channel, first come first served.

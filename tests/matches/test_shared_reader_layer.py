@@ -203,3 +203,20 @@ async def test_group_sends_pipelined_together_reach_each_channel_as_one_group_se
         task.cancel()
     await asyncio.gather(*nothing_more, return_exceptions=True)
     await other.close_pools()
+
+
+async def test_new_connections_name_the_client_without_looking_its_version_up_again(layer, monkeypatch):
+    # A thousand sockets leaving at once open a connection each for their group_discard; redis-py
+    # 8 looked its own version up in the installed packages for every one of them.
+    import redis
+    import redis.utils
+
+    lookups = []
+    monkeypatch.setattr(redis.utils, "get_lib_version", lambda: lookups.append(1) or "0")
+    pool = layer.connection(0).connection_pool
+    connections = [pool.make_connection() for _ in range(3)]
+    assert lookups == []
+    assert {c.driver_info.lib_version for c in connections} == {redis.__version__}
+    # Still named to a server that keeps client names (CLIENT SETINFO, Redis 7.2 and later).
+    assert {c.driver_info.formatted_name for c in connections} == {"redis-py"}
+    assert await layer.connection(0).ping()
