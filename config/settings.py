@@ -282,6 +282,11 @@ REDIS_URL = env_str("REDIS_URL", "")
 #: past it the outbox keeps the broadcast and its sweeper sends it later.
 LIVE_BROADCAST_TIMEOUT = env_int("LIVE_BROADCAST_TIMEOUT", 5)
 
+# How many HTTP requests of one web process run their view code at once (config/asgi.py); the rest
+# wait their turn on the event loop. Python runs one thread's code at a time, so past a few the
+# extra threads only interleave: raise it when views wait mostly on the database or other services.
+WEB_REQUEST_THREADS = env_int("WEB_REQUEST_THREADS", 4)
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {

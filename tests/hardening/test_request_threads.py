@@ -11,8 +11,10 @@ import pytest
 from asgiref.sync import SyncToAsync, async_to_sync, sync_to_async
 from asgiref.testing import ApplicationCommunicator
 from django.core.signals import request_started
+from django.http import HttpResponse
+from django.test import override_settings
 
-from config.asgi import RequestThreads, application
+from config.asgi import OneThreadASGIHandler, RequestThreads, application
 
 
 def thread_app(seen: list, hold: asyncio.Event | None = None):
@@ -169,3 +171,88 @@ def test_a_requests_middleware_and_view_run_in_one_call_on_its_thread(monkeypatc
     assert asyncio.run(get("/api/no-such-thing/")) == 404
     hooks = [name for name in crossed if name.startswith("process_")]
     assert crossed.count("get_response") == 2 and hooks == [], crossed
+
+
+class Probe(OneThreadASGIHandler):
+    """The server's handler with a view that holds its thread until released, counting how many
+    requests run their sync code at once."""
+
+    def __init__(self):
+        super().__init__()
+        self.lock, self.release = threading.Lock(), threading.Event()
+        self.running = self.peak = self.served = 0
+
+    def get_response(self, request):
+        with self.lock:
+            self.running += 1
+            self.peak = max(self.peak, self.running)
+        self.release.wait(30)
+        with self.lock:
+            self.running -= 1
+            self.served += 1
+        return HttpResponse("ok")
+
+
+def post_scope() -> dict:
+    return {
+        "type": "http",
+        "method": "POST",
+        "path": "/api/anything/",
+        "raw_path": b"/api/anything/",
+        "query_string": b"",
+        "headers": [(b"host", b"testserver"), (b"content-type", b"application/json")],
+        "scheme": "http",
+        "server": ("testserver", 80),
+        "client": ("127.0.0.1", 1234),
+        "http_version": "1.1",
+        "root_path": "",
+    }
+
+
+async def until(condition) -> None:
+    for _ in range(3000):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the condition never held")
+
+
+@override_settings(WEB_REQUEST_THREADS=2)
+def test_no_more_requests_than_the_limit_run_their_views_at_once_and_every_one_is_answered():
+    # Fifty POSTs at once ran their views interleaved under the GIL, all finishing near the end of
+    # the burst (issue 17, P5); past the limit a request waits for a turn, and loses nothing.
+    probe = Probe()
+
+    async def run():
+        talks = [ApplicationCommunicator(probe, post_scope()) for _ in range(5)]
+        for talk in talks:
+            await talk.send_input({"type": "http.request", "body": b"{}", "more_body": False})
+        await until(lambda: probe.running == 2)
+        await asyncio.sleep(0.2)  # time for a third to start, were it allowed to
+        waiting = probe.running
+        probe.release.set()
+        statuses = [(await talk.receive_output(30))["status"] for talk in talks]
+        return waiting, statuses
+
+    waiting, statuses = asyncio.run(run())
+    assert waiting == 2 and probe.peak == 2
+    assert statuses == [200] * 5 and probe.served == 5
+
+
+@override_settings(WEB_REQUEST_THREADS=1)
+def test_a_client_sending_its_body_slowly_holds_no_turn_from_the_others():
+    probe = Probe()
+    probe.release.set()
+
+    async def run():
+        slow = ApplicationCommunicator(probe, post_scope())
+        await slow.send_input({"type": "http.request", "body": b"{", "more_body": True})
+        await asyncio.sleep(0.1)
+        quick = ApplicationCommunicator(probe, post_scope())
+        await quick.send_input({"type": "http.request", "body": b"{}", "more_body": False})
+        status = (await quick.receive_output(30))["status"]
+        await slow.send_input({"type": "http.request", "body": b"}", "more_body": False})
+        return status, (await slow.receive_output(30))["status"]
+
+    assert asyncio.run(run()) == (200, 200)
+    assert probe.served == 2
