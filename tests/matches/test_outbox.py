@@ -249,3 +249,24 @@ def test_a_handler_that_fails_leaves_none_of_its_writes_and_its_message_pending(
     assert get_user_model().objects.filter(username="ghost").exists()  # committed with its delivery
     message.refresh_from_db()
     assert message.delivered_at is not None
+
+
+def test_messages_recorded_together_are_stored_as_given_in_their_order(monkeypatch):
+    # The INSERT is written by hand on PostgreSQL (issue 17, P5): each row must read back as the
+    # ORM would have stored it, and each returned message must carry its own row's id.
+    from django.db import transaction
+
+    from matches import outbox
+
+    monkeypatch.setitem(outbox._HANDLERS, "test.note", lambda payload: None)
+    payloads = [{"n": n, "text": "Ünïcode \"quoted\" {braces}", "nested": {"list": [1, None, True]}} for n in range(3)]
+    before = timezone.now()
+    with transaction.atomic():
+        rows = outbox.outbox_add_all(messages=[("test.note", payload) for payload in payloads])
+    assert [row.pk for row in rows] == sorted(row.pk for row in rows)
+    stored = {m.pk: m for m in OutboxMessage.objects.filter(pk__in=[row.pk for row in rows])}
+    for row, payload in zip(rows, payloads, strict=True):
+        message = stored[row.pk]
+        assert (message.topic, message.payload, message.attempts, message.last_error) == ("test.note", payload, 0, "")
+        assert message.delivered_at is None or message.delivered_at >= before  # delivered after the commit
+        assert before <= message.created_at == message.available_at <= timezone.now()
