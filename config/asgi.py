@@ -7,22 +7,33 @@ import weakref
 import django
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.core.handlers.asgi import ASGIHandler
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
+from django.urls import set_script_prefix
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)
 
 
 class OneThreadASGIHandler(ASGIHandler):
-    """Django's ASGI handler, with the middleware and the view run as under WSGI: the whole
-    stack in one call on the request's thread.
+    """Django's ASGI handler, with a request served as under WSGI: the request's start, its
+    middleware and view, and its end in one call on the request's thread.
 
     Loaded for ASGI, every middleware that can run async does, and Django's own (sessions, CSRF,
     authentication, messages...) then run each of their sync hooks through ``sync_to_async``: an
     action POST crossed from the event loop to its thread and back about a dozen times, each
     crossing a turn of the loop that waits behind every socket's frames, and about 2 ms of CPU
-    over the test client's path (issue 17, P5; ``bench_action_post.py --via asgi``). Nothing
-    here awaits anything: the views are sync, and the sockets have their own consumers."""
+    over the test client's path (issue 17, P5; ``bench_action_post.py --via asgi``). Django's
+    handler also crosses once for the ``request_started`` signal's receivers and once more for
+    the response's ``close`` (``request_finished``): about 0.1 ms of CPU each, and a turn of the
+    loop before the view could start. Here the one crossing does all three, and the database
+    connection goes back to its pool before the response is sent. Nothing here awaits anything
+    but the body and the sending: the views are sync, and the sockets have their own consumers.
+    A streaming response (none of ours; the static files have their own handler) is closed
+    after it is sent, as Django does. A client that leaves once its body is in still has its
+    request served, as under WSGI (Django's handler cancels the view's task, which stops nothing
+    once a sync view runs)."""
 
     def __init__(self):
         super().__init__()
@@ -32,20 +43,44 @@ class OneThreadASGIHandler(ASGIHandler):
     def load_middleware(self, is_async=False):
         super().load_middleware(is_async=False)
 
-    async def get_response_async(self, request):
-        # At most WEB_REQUEST_THREADS requests run their sync code at once; the rest wait here, on
-        # the event loop, in the order they came. The sync code holds the GIL for most of its time
-        # (an action POST: about 5.5 ms of CPU in 8 ms), so more threads add no throughput: fifty
-        # POSTs at once ran interleaved and all finished near the end of the burst, while the
-        # loop's frames queued for the GIL behind them (issue 17, P5). The wait comes after the
-        # body is read (Django reads it first), so a client that sends its body slowly holds no
-        # slot, and a response streams out after its slot is given back.
-        loop = asyncio.get_running_loop()
-        slots = self._slots.get(loop)
-        if slots is None:
-            slots = self._slots[loop] = asyncio.Semaphore(settings.WEB_REQUEST_THREADS)
-        async with slots:
-            return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+    async def handle(self, scope, receive, send):
+        try:
+            body = await self.read_body(receive)
+        except RequestAborted:
+            return
+        try:
+            set_script_prefix(get_script_prefix(scope))
+            # At most WEB_REQUEST_THREADS requests run their sync code at once; the rest wait
+            # here, on the event loop, in the order they came. The sync code holds the GIL for
+            # most of its time (an action POST: about 5.5 ms of CPU in 8 ms), so more threads add
+            # no throughput: fifty POSTs at once ran interleaved and all finished near the end of
+            # the burst, while the loop's frames queued for the GIL behind them (issue 17, P5).
+            # The wait comes after the body is read, so a client that sends its body slowly
+            # holds no turn, and the response is sent after its turn is given back.
+            loop = asyncio.get_running_loop()
+            slots = self._slots.get(loop)
+            if slots is None:
+                slots = self._slots[loop] = asyncio.Semaphore(settings.WEB_REQUEST_THREADS)
+            async with slots:
+                response = await sync_to_async(self._serve, thread_sensitive=True)(scope, body)
+            try:
+                await self.send_response(response, send)
+            except asyncio.CancelledError:
+                pass  # the client went away while it was sent
+            if response.streaming:
+                await sync_to_async(response.close, thread_sensitive=True)()
+        finally:
+            body.close()
+
+    def _serve(self, scope, body):
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, response = self.create_request(scope, body)
+        if request is not None:
+            response = self.get_response(request)
+            response._handler_class = self.__class__
+        if not response.streaming:
+            response.close()  # request_finished: the connection back to its pool
+        return response
 
 
 django_asgi_app = OneThreadASGIHandler()

@@ -10,7 +10,7 @@ import threading
 import pytest
 from asgiref.sync import SyncToAsync, async_to_sync, sync_to_async
 from asgiref.testing import ApplicationCommunicator
-from django.core.signals import request_started
+from django.core.signals import request_finished, request_started
 from django.http import HttpResponse
 from django.test import override_settings
 
@@ -109,24 +109,25 @@ def test_a_request_whose_app_raises_leaves_its_thread_to_the_next():
     assert seen[0] == seen[1]
 
 
+def http_scope(path: str) -> dict:
+    return {
+        "type": "http",
+        "method": "GET",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": [(b"host", b"testserver")],
+        "scheme": "http",
+        "server": ("testserver", 80),
+        "client": ("127.0.0.1", 1234),
+        "http_version": "1.1",
+        "root_path": "",
+    }
+
+
 async def get(path: str) -> int:
     """The status of a GET of ``path`` through the server's ASGI application."""
-    communicator = ApplicationCommunicator(
-        application,
-        {
-            "type": "http",
-            "method": "GET",
-            "path": path,
-            "raw_path": path.encode(),
-            "query_string": b"",
-            "headers": [(b"host", b"testserver")],
-            "scheme": "http",
-            "server": ("testserver", 80),
-            "client": ("127.0.0.1", 1234),
-            "http_version": "1.1",
-            "root_path": "",
-        },
-    )
+    communicator = ApplicationCommunicator(application, http_scope(path))
     await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
     start = await communicator.receive_output(30)
     while (await communicator.receive_output(30)).get("more_body"):
@@ -155,10 +156,11 @@ def test_the_servers_http_requests_go_through_request_threads():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_requests_middleware_and_view_run_in_one_call_on_its_thread(monkeypatch):
+def test_a_request_crosses_to_its_thread_once_for_its_start_its_view_and_its_end(monkeypatch):
     # Loaded for ASGI, Django's middleware ran each of its sync hooks (sessions, CSRF,
     # authentication...) through sync_to_async of its own: a dozen crossings from the loop to the
-    # request's thread and back per request (issue 17, P5). Now the stack is one crossing.
+    # request's thread and back per request, and Django's handler crossed twice more, for the
+    # request_started receivers and for the response's close (issue 17, P5). Now one crossing.
     crossed = []
     original = SyncToAsync.__init__
 
@@ -169,8 +171,38 @@ def test_a_requests_middleware_and_view_run_in_one_call_on_its_thread(monkeypatc
     monkeypatch.setattr(SyncToAsync, "__init__", recording)
     assert asyncio.run(get("/api/engines/")) == 200
     assert asyncio.run(get("/api/no-such-thing/")) == 404
-    hooks = [name for name in crossed if name.startswith("process_")]
-    assert crossed.count("get_response") == 2 and hooks == [], crossed
+    assert crossed == ["_serve", "_serve"], crossed
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_requests_end_has_run_on_its_thread_before_its_answer_is_sent():
+    # request_finished gives the database connection back to its pool: before the answer goes
+    # out, so a connection is not held while the loop sends.
+    seen = []
+
+    def started(**kwargs):
+        seen.append(("started", threading.current_thread().name))
+
+    def finished(**kwargs):
+        seen.append(("finished", threading.current_thread().name))
+
+    async def run():
+        communicator = ApplicationCommunicator(application, http_scope("/api/engines/"))
+        await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
+        start = await communicator.receive_output(30)
+        seen.append(("sent", start["status"]))
+        while (await communicator.receive_output(30)).get("more_body"):
+            pass
+
+    request_started.connect(started)
+    request_finished.connect(finished)
+    try:
+        asyncio.run(run())
+    finally:
+        request_started.disconnect(started)
+        request_finished.disconnect(finished)
+    assert [what for what, _ in seen] == ["started", "finished", "sent"], seen
+    assert seen[0][1] == seen[1][1] and seen[0][1].startswith("request"), seen
 
 
 class Probe(OneThreadASGIHandler):
@@ -194,19 +226,8 @@ class Probe(OneThreadASGIHandler):
 
 
 def post_scope() -> dict:
-    return {
-        "type": "http",
-        "method": "POST",
-        "path": "/api/anything/",
-        "raw_path": b"/api/anything/",
-        "query_string": b"",
-        "headers": [(b"host", b"testserver"), (b"content-type", b"application/json")],
-        "scheme": "http",
-        "server": ("testserver", 80),
-        "client": ("127.0.0.1", 1234),
-        "http_version": "1.1",
-        "root_path": "",
-    }
+    scope = http_scope("/api/anything/")
+    return {**scope, "method": "POST", "headers": [*scope["headers"], (b"content-type", b"application/json")]}
 
 
 async def until(condition) -> None:
