@@ -192,12 +192,13 @@ class WizardingDuelsEngine(Engine):
         }
         if self.version != "1":
             s["rules"] = int(self.version)  # version 1's states stay exactly as they were recorded
-        clash_cards = pk.clash_cards
-        ids = sorted([clash_cards[c]["id"] for c in clash_cards if c not in ("lucky", "jinxed")])
-        # Each seat's deck of uids "0-00", "0-01", ... and the cards by uid, made in C: every
-        # replay of a game makes its setup (issue 17, P1).
+        # The pack's Clash cards (each keyed by its id) but Lucky and Jinxed, by id.
+        ids = sorted(pk.clash_cards.keys() - {"lucky", "jinxed"})
+        # Each seat's deck of uids "0-00", "0-01", ... (``f"{seat}-{i:02d}"``, written without the
+        # format spec, which cost several times the rest) and the cards by uid: every replay of
+        # a game makes its setup (issue 17, P1).
         for seat in (0, 1):
-            uids = list(map(f"{seat}-{{:02d}}".format, range(len(ids))))
+            uids = [f"{seat}-0{i}" if i < 10 else f"{seat}-{i}" for i in range(len(ids))]
             s["cards"].update(zip(uids, ids))
             s["players"][seat]["deck"] = uids
         board_changed(s)  # the derived ``board_key`` (``state.DERIVED_KEYS``)
