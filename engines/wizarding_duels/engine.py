@@ -214,7 +214,8 @@ class WizardingDuelsEngine(Engine):
         # So with the config copied the state is the caller's own, without the copy of the whole
         # state ``Engine.owned_setup`` makes (more than half a setup's cost; issue 17, P1).
         # ``test_owned_setup.py`` holds it to sharing nothing else with the config or the pack.
-        return self.setup(copy_tree(config), seats)
+        # Anything but a dict is refused by ``setup`` as it was given (no copy to fail first).
+        return self.setup(copy_tree(config) if type(config) is dict else config, seats)
 
     def to_move(self, state):
         if state["phase"] == "over":

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from engines.base import replay
+from engines.base import InvalidConfig, replay
 from engines.treecopy import copy_tree
 from engines.wizarding_duels import content
 
@@ -75,3 +75,19 @@ def test_a_replay_from_the_owned_setup_shares_nothing_and_equals_the_copying_app
         folded = replay(ENGINES[version], config, 2, json.loads(json.dumps(events)))
         assert folded == last
         assert config == given
+
+
+@pytest.mark.parametrize("config", [None, {}])
+def test_the_owned_setup_of_no_config_is_the_default_setup(config):
+    engine = ENGINES["2"]
+    assert engine.owned_setup(config, 2) == engine.setup({}, 2)
+
+
+@pytest.mark.parametrize("config", [[], "pack", object()])
+def test_the_owned_setup_refuses_what_setup_refuses(config):
+    engine = ENGINES["2"]
+    with pytest.raises(InvalidConfig) as refused:
+        engine.setup(config, 2)
+    with pytest.raises(InvalidConfig) as owned:
+        engine.owned_setup(config, 2)
+    assert owned.value.code == refused.value.code
