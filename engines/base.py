@@ -288,6 +288,13 @@ class Engine(ABC):
         shares no container; an engine may share what no apply ever writes into (Annihilageddon)."""
         return copy_tree(state)
 
+    def owned_setup(self, config: dict[str, Any], seats: int) -> State:
+        """``setup``'s state, owned by the caller as ``apply_in_place`` needs it. Here a copy
+        (``owned_copy``), as a setup may hand out containers of the engine's static data; an
+        engine whose setup builds every container it returns, or copies it, may skip the copy
+        (Wizarding Duels: its copy was most of a setup's cost)."""
+        return self.owned_copy(self.setup(config, seats))
+
 
 @functools.cache
 def _odds_beside(engine_module: str):
@@ -359,17 +366,17 @@ def replay(engine: Engine, config: dict[str, Any], seats: int, events: Iterable[
 
     No intermediate state is kept, so the events are applied in place to one owned state; a
     refusal raises out of here, and the half-changed state goes with it."""
-    state = engine.setup(config, seats)
     step = engine.apply_in_place
     if getattr(step, "__func__", None) is Engine.apply_in_place:
         # The default would only call apply: one call less per event. And apply never changes
         # the state it is given, so the setup needs no copy either (for Dueling Wizards' short
         # games the copy was about 2.5% of a replay).
         step = engine.apply
+        state = engine.setup(config, seats)
     else:
-        # setup may hand out containers of the engine's static data (a pack, a roster): one copy
-        # makes the state the fold's own before anything writes into it.
-        state = engine.owned_copy(state)
+        # setup may hand out containers of the engine's static data: ``owned_setup`` makes the
+        # state the fold's own before anything writes into it.
+        state = engine.owned_setup(config, seats)
     for event in events:
         state = step(state, event)
     return state

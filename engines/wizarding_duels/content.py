@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
 
 from engines.base import InvalidConfig
@@ -43,6 +44,7 @@ QUEST_TYPES = (
     "terrain_control",
     "various",
 )
+_TYPE = itemgetter("type")
 
 
 class PackError(ValueError):
@@ -201,8 +203,7 @@ class Pack:
 
     def playable(self) -> bool:
         """Whole games need a quest of every type and at least one map."""
-        types = {q["type"] for q in self.data["quests"]}
-        return all(t in types for t in QUEST_TYPES) and bool(self.maps)
+        return set(map(_TYPE, self.data["quests"])).issuperset(QUEST_TYPES) and bool(self.maps)
 
 
 #: The joined boards, by pack, map and Nexus colour: plain dicts, read as ``_LOADED`` is.

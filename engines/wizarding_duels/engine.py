@@ -192,17 +192,30 @@ class WizardingDuelsEngine(Engine):
         }
         if self.version != "1":
             s["rules"] = int(self.version)  # version 1's states stay exactly as they were recorded
-        ids = sorted(pk.clash_cards[c]["id"] for c in pk.clash_cards if c not in ("lucky", "jinxed"))
+        # The pack's Clash cards (each keyed by its id) but Lucky and Jinxed, by id.
+        ids = sorted(pk.clash_cards.keys() - {"lucky", "jinxed"})
+        # Each seat's deck of uids "0-00", "0-01", ... (``f"{seat}-{i:02d}"``, written without the
+        # format spec, which cost several times the rest) and the cards by uid: every replay of
+        # a game makes its setup (issue 17, P1).
         for seat in (0, 1):
-            for i, cid in enumerate(ids):
-                uid = f"{seat}-{i:02d}"
-                s["cards"][uid] = cid
-                s["players"][seat]["deck"].append(uid)
+            uids = [f"{seat}-0{i}" if i < 10 else f"{seat}-{i}" for i in range(len(ids))]
+            s["cards"].update(zip(uids, ids))
+            s["players"][seat]["deck"] = uids
         board_changed(s)  # the derived ``board_key`` (``state.DERIVED_KEYS``)
         living_changed(s)  # and ``living``: no models yet
         spaces_changed(s)  # and ``spaces``: none on the board
         rules.start(s)
         return s
+
+    def owned_setup(self, config, seats):
+        # ``setup`` builds every container of its state but the config's (a Group the config
+        # names is installed as given, ``rules._install_group``) and the effects of the models'
+        # attacks, which no apply writes into (a clash keeps a pack's attack profile as it is).
+        # So with the config copied the state is the caller's own, without the copy of the whole
+        # state ``Engine.owned_setup`` makes (more than half a setup's cost; issue 17, P1).
+        # ``test_owned_setup.py`` holds it to sharing nothing else with the config or the pack.
+        # Anything but a dict is refused by ``setup`` as it was given (no copy to fail first).
+        return self.setup(copy_tree(config) if type(config) is dict else config, seats)
 
     def to_move(self, state):
         if state["phase"] == "over":

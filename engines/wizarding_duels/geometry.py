@@ -15,7 +15,6 @@ survive any affine map, so the test needs no square roots.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 from operator import itemgetter
 
 Hex = tuple[int, int]
@@ -48,12 +47,26 @@ _NAMES = _Names()
 key = _NAMES.__getitem__
 
 
-@lru_cache(maxsize=4096)
-def parse(k: str) -> Hex:
-    # Kept: the state names a board's few hundred spaces by these strings, parsed several
-    # times an event (issue 17, P1); a space is a tuple, so no caller can change a kept answer.
-    q, r = k.split(",")
-    return int(q), int(r)
+class _Coords(dict):
+    """Each space's coordinates by its name ``"q,r"``, kept on first ask: the state names a
+    board's few hundred spaces by these strings, parsed several times an event (issue 17, P1). A
+    plain dict, so a kept one is read in C with no frame (an ``lru_cache`` called the parse as a
+    new frame on every miss and kept its order on every hit), and a board's build fills it as
+    ``__missing__`` does without a call each. Bounded as ``_Names`` is. A space is a tuple, so no
+    caller can change a kept answer."""
+
+    def __missing__(self, k: str) -> Hex:
+        q, r = k.split(",")
+        h = int(q), int(r)
+        if len(self) < 8192:
+            self[k] = h
+        return h
+
+
+#: The coordinates kept: ``parse``'s memo.
+_COORDS = _Coords()
+#: ``parse(k)`` is the space named ``k`` (``key``'s inverse).
+parse = _COORDS.__getitem__
 
 
 def distance(a: Hex, b: Hex) -> int:
@@ -287,57 +300,81 @@ class Board:
         # Built once per board and process (``content.board``) and only read by play; the dicts
         # are filled in the spec's order, which no caller depends on (each is only looked up,
         # and ``hexes`` is sorted), so no sort of the spec is needed (issue 17, P1). A board is
-        # built inside the first replay of a stream on its map, so each space is handled in as
-        # few passes as the fields allow.
+        # built inside the first replay of a stream on its map, so every table of a space is
+        # filled in the one pass over its half that finds it (a space of both halves, the shared
+        # front row, is found first in the first half; the second only adds its Zone).
+        #: The state's name ("q,r") of each space, and the printed terrain and Zones by that name:
+        #: the state names spaces by these strings, and writing one costs more than a lookup.
+        #: ``key(h)`` for each space, with a name not kept yet written here as ``_Names`` writes
+        #: and keeps it, not through a call of ``__missing__`` each.
+        names = _NAMES
         terrain: dict[Hex, str] = {}
         zones: dict[Hex, list[int]] = {}
+        keys: dict[Hex, str] = {}
+        terrain_by_key: dict[str, str] = {}
+        zones_by_key: dict[str, list[int]] = {}
+        rough = []
+        impassable = []
+        coords = _COORDS
         for k, t in h0["hexes"].items():
-            h = parse(k)
-            terrain[h] = t
-            zones[h] = [0]
+            # ``parse(k)``, a name not kept yet parsed and kept here as ``_Coords`` does (the
+            # second half's spec mostly repeats the first's names: the halves share a shape).
+            h = coords.get(k)
+            if h is None:
+                q, r = k.split(",")
+                h = int(q), int(r)
+                if len(coords) < 8192:
+                    coords[k] = h
+            k = names.get(h)
+            if k is None:
+                k = f"{h[0]},{h[1]}"
+                if len(names) < 8192:
+                    names[h] = k
+            terrain[h] = terrain_by_key[k] = t
+            keys[h] = k
+            zones[h] = zones_by_key[k] = [0]
+            if t != "open":
+                rough.append(k)
+                if t == "impassable":
+                    impassable.append(h)
+        if len(terrain) != len(h0["hexes"]):
+            # Two names of the first half for one space ("3,1", "03,1"): its terrain is the last
+            # one's, so the lists are made again from the terrain as it ends.
+            rough = [keys[h] for h, t in terrain.items() if t != "open"]
+            impassable = [h for h, t in terrain.items() if t == "impassable"]
         self.clash: list[Hex] = []
         for k, t in h1["hexes"].items():
             q, r = parse(k)
             h = (tq - q, tr - r)
             was = terrain.get(h)
             if was is None:
-                terrain[h] = t
-                zones[h] = [1]
+                k = names.get(h)
+                if k is None:
+                    k = f"{h[0]},{h[1]}"
+                    if len(names) < 8192:
+                        names[h] = k
+                terrain[h] = terrain_by_key[k] = t
+                keys[h] = k
+                zones[h] = zones_by_key[k] = [1]
+                if t != "open":
+                    rough.append(k)
+                    if t == "impassable":
+                        impassable.append(h)
             else:
                 if was != t:
                     self.clash.append(h)
-                zones[h] = [0, 1]
+                zones[h] = zones_by_key[keys[h]] = [0, 1]
         self.terrain = terrain
         self.zones = zones
+        self.keys = keys
+        self.terrain_by_key = terrain_by_key
+        self.zones_by_key = zones_by_key
         arrival1 = []
         for k in h1["arrival"]:
             q, r = parse(k)
             arrival1.append((tq - q, tr - r))
         self.arrival: list[list[Hex]] = [list(map(parse, h0["arrival"])), arrival1]
         self.hexes: list[Hex] = sorted(terrain, key=_ROW_THEN_COLUMN)
-        #: The state's name ("q,r") of each space, and the printed terrain and Zones by that name:
-        #: the state names spaces by these strings, and writing one costs more than a lookup.
-        #: ``key(h)`` for each space, with a name not kept yet written here as ``_Names`` writes
-        #: and keeps it, not through a call of ``__missing__`` each (half a board's names are new
-        #: when it is built; issue 17, P1).
-        names = _NAMES
-        keys = self.keys = {}
-        for h in terrain:
-            k = names.get(h)
-            if k is None:
-                k = f"{h[0]},{h[1]}"
-                if len(names) < 8192:
-                    names[h] = k
-            keys[h] = k
-        self.terrain_by_key: dict[str, str] = dict(zip(keys.values(), terrain.values()))
-        self.zones_by_key: dict[str, list[int]] = dict(zip(keys.values(), zones.values()))
-        rough = []
-        impassable = []
-        for h, t in terrain.items():
-            if t != "open":
-                rough.append(keys[h])
-                if t == "impassable":
-                    impassable.append(h)
         #: The spaces whose printed terrain is not Open, by name.
         self.rough_keys: frozenset[str] = frozenset(rough)
         #: Each half's Arrival Spaces by name.

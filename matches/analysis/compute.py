@@ -60,7 +60,7 @@ def analyse(engine, config: dict[str, Any], seats: int, events: Iterable[tuple[i
     """``events``: (seq, type, data) of the stream in order (other types are passed over).
     Returns plain JSON: per chance event the odds, stakes and luck; per seat the luck over time."""
     # Only the state before each chance event is read, so one owned state takes every event in place.
-    state = engine.owned_copy(engine.setup(config, seats))
+    state = engine.owned_setup(config, seats)
     luck = [Fraction(0)] * seats
     expected = [Fraction(0)] * seats
     actual = [Fraction(0)] * seats

@@ -3,6 +3,7 @@ tables in as few passes as their fields allow, turning the second half without a
 and ``at_edge`` stops at the first neighbour off the board (issue 17, P1). On every map and Nexus of
 the packs, every table is what the construction a field at a time, over the spec, builds."""
 
+from engines.treecopy import copy_tree
 from engines.wizarding_duels import content
 from engines.wizarding_duels import geometry as g
 
@@ -77,3 +78,23 @@ def test_a_space_off_the_board_is_at_its_edge_as_the_neighbour_count_says():
     for q in range(lo_q, hi_q + 1):
         for r in range(lo_r, hi_r + 1):
             assert b.at_edge((q, r)) == (len(b.board_neighbours((q, r))) < 6), (q, r)
+
+
+def test_a_space_named_twice_in_a_half_takes_its_last_terrain_in_every_table():
+    # The schema lets a space be written "03,1" beside "3,1"; the one pass over a half still
+    # leaves the tables the field-by-field construction builds (the last name's terrain).
+    spec = copy_tree(content.load("original-v1").maps["moonlit-cloister"])
+    h0 = spec["halves"][0]["hexes"]
+    first = next(k for k, t in h0.items() if t == "open" and not k.startswith("-"))
+    q, r = first.split(",")
+    h0["0" + q + "," + r] = "impassable"
+    second = next(k for k, t in h0.items() if t == "impassable" and k != "0" + first)
+    q, r = second.split(",")
+    h0["0" + q + "," + r] = "open"
+    nexus = sorted(spec["halves"][0]["nexus"])[0]
+    b = g.Board(spec, nexus)
+    want = board_field_by_field(spec, nexus)
+    for field, value in want.items():
+        got = {h: b.at_edge(h) for h in b.hexes} if field == "edge" else getattr(b, field)
+        assert got == value, field
+    assert g.parse(first) in b.impassable and g.parse(second) not in b.impassable
