@@ -305,8 +305,6 @@ class Board:
         # front row, is found first in the first half; the second only adds its Zone).
         #: The state's name ("q,r") of each space, and the printed terrain and Zones by that name:
         #: the state names spaces by these strings, and writing one costs more than a lookup.
-        #: ``key(h)`` for each space, with a name not kept yet written here as ``_Names`` writes
-        #: and keeps it, not through a call of ``__missing__`` each.
         names = _NAMES
         terrain: dict[Hex, str] = {}
         zones: dict[Hex, list[int]] = {}
@@ -317,19 +315,8 @@ class Board:
         impassable = []
         coords = _COORDS
         for k, t in h0["hexes"].items():
-            # ``parse(k)``, a name not kept yet parsed and kept here as ``_Coords`` does (the
-            # second half's spec mostly repeats the first's names: the halves share a shape).
-            h = coords.get(k)
-            if h is None:
-                q, r = k.split(",")
-                h = int(q), int(r)
-                if len(coords) < 8192:
-                    coords[k] = h
-            k = names.get(h)
-            if k is None:
-                k = f"{h[0]},{h[1]}"
-                if len(names) < 8192:
-                    names[h] = k
+            h = coords[k]  # ``parse(k)``
+            k = names[h]  # ``key(h)``
             terrain[h] = terrain_by_key[k] = t
             keys[h] = k
             zones[h] = zones_by_key[k] = [0]
@@ -348,11 +335,7 @@ class Board:
             h = (tq - q, tr - r)
             was = terrain.get(h)
             if was is None:
-                k = names.get(h)
-                if k is None:
-                    k = f"{h[0]},{h[1]}"
-                    if len(names) < 8192:
-                        names[h] = k
+                k = names[h]
                 terrain[h] = terrain_by_key[k] = t
                 keys[h] = k
                 zones[h] = zones_by_key[k] = [1]
