@@ -118,12 +118,14 @@ def test_a_move_reads_no_event_id_and_its_seats_once_and_writes_its_event_and_he
     assert not [s for s in sql if s.startswith("UPDATE") and "matches_stream" in s]
     [locked] = [s for s in sql if "FOR UPDATE" in s]
     assert '"matches_match"' in locked and '"matches_stream"' in locked, "the match and its stream in one lock"
+    assert 'FROM "matches_seat"' in locked, "the seats come back with the lock, in the same round trip"
     # Inside the test's transaction the command's own is a savepoint. The statements: SAVEPOINT; the
-    # match and its stream locked; the seats read (with their users); the event inserted with the head
-    # moved; the match's projection saved with the log line; the outbox row; RELEASE SAVEPOINT.
+    # match and its stream locked, and the seats read (with their users) in the same execute; the
+    # event inserted with the head moved; the match's projection saved with the log line; the outbox
+    # row; RELEASE SAVEPOINT.
     [saved] = _writes_to(queries, "matches_matchlog")
     assert '"matches_match" SET' in saved, "the log line goes in with the match's projection"
-    assert len(queries) == 7, [s[:80] for s in sql]
+    assert len(queries) == 6, [s[:80] for s in sql]
 
 
 def _play_to_the_last_move(match, users):
@@ -165,9 +167,9 @@ def test_the_move_that_ends_a_match_writes_its_three_outbox_messages_in_one_inse
     assert not _reads_of(queries, "auth_user")
     assert len(_writes_to(queries, "matches_event")) == 1, "the move and the closing event in one statement"
     assert len(_writes_to(queries, "matches_matchlog")) == 1
-    # SAVEPOINT; match and stream locked together; seats; the move's and the closing event; the
-    # match saved with their log lines; the outbox; RELEASE.
-    assert len(queries) == 7, [q["sql"][:80] for q in queries]
+    # SAVEPOINT; match and stream locked together, the seats with them; the move's and the
+    # closing event; the match saved with their log lines; the outbox; RELEASE.
+    assert len(queries) == 6, [q["sql"][:80] for q in queries]
     finished = fresh(match)
     assert finished.status == Match.Status.FINISHED
     assert finished.log.last().text.startswith("Match over.")
