@@ -313,17 +313,18 @@ class Board:
         zones_by_key: dict[str, list[int]] = {}
         rough = []
         impassable = []
-        coords = _COORDS
-        for k, t in h0["hexes"].items():
-            h = coords[k]  # ``parse(k)``
-            k = names[h]  # ``key(h)``
+
+        def place(h: Hex, t: str, zone: int) -> None:
+            k = keys[h] = names[h]  # ``key(h)``
             terrain[h] = terrain_by_key[k] = t
-            keys[h] = k
-            zones[h] = zones_by_key[k] = [0]
+            zones[h] = zones_by_key[k] = [zone]
             if t != "open":
                 rough.append(k)
                 if t == "impassable":
                     impassable.append(h)
+
+        for k, t in h0["hexes"].items():
+            place(_COORDS[k], t, 0)  # ``parse(k)``
         if len(terrain) != len(h0["hexes"]):
             # Two names of the first half for one space ("3,1", "03,1"): its terrain is the last
             # one's, so the lists are made again from the terrain as it ends.
@@ -335,14 +336,7 @@ class Board:
             h = (tq - q, tr - r)
             was = terrain.get(h)
             if was is None:
-                k = names[h]
-                terrain[h] = terrain_by_key[k] = t
-                keys[h] = k
-                zones[h] = zones_by_key[k] = [1]
-                if t != "open":
-                    rough.append(k)
-                    if t == "impassable":
-                        impassable.append(h)
+                place(h, t, 1)
             else:
                 if was != t:
                     self.clash.append(h)
