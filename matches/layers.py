@@ -32,6 +32,7 @@ import asyncio
 import collections
 import logging
 import time
+import weakref
 
 from channels_redis.core import RedisChannelLayer
 from redis.driver_info import DriverInfo
@@ -77,6 +78,9 @@ class SharedReaderRedisChannelLayer(RedisChannelLayer):
         self._reader: asyncio.Task | None = None
         #: The last read's removal of its message from the backup queue.
         self._cleaner: asyncio.Future | None = None
+        #: Per event loop, per host: the group changes waiting for the next batch.
+        self._batches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._flushers: set[asyncio.Task] = set()
 
     async def receive(self, channel):
         if "!" not in channel:
@@ -129,6 +133,66 @@ class SharedReaderRedisChannelLayer(RedisChannelLayer):
                     # pop's timeout.
                     reader, self._reader = self._reader, None
                     await _stop(reader)
+
+    # Group membership, batched (issue 17, P5). When a thousand sockets leave at once (a match
+    # ends, a network blip), each consumer's stock ``group_discard`` took a connection of its own
+    # from the pool for its one ZREM: the pool opened hundreds of new connections in a burst, and
+    # kept them. Here the changes asked for while a batch is on its way go together, in the order
+    # asked, as one pipeline on one connection, and each caller returns when its change is made
+    # (or gets the batch's error), as with the stock call. A socket's add and its discard, asked
+    # in that order, are made in that order, even in one batch.
+
+    async def group_add(self, group, channel):
+        assert self.require_valid_group_name(group), "Group name not valid"
+        assert self.require_valid_channel_name(channel), "Channel name not valid"
+        await self._membership(group, ("add", self._group_key(group), channel))
+
+    async def group_discard(self, group, channel):
+        assert self.require_valid_group_name(group), "Group name not valid"
+        assert self.require_valid_channel_name(channel), "Channel name not valid"
+        await self._membership(group, ("discard", self._group_key(group), channel))
+
+    async def _membership(self, group: str, change: tuple[str, str, str]) -> None:
+        loop = asyncio.get_running_loop()
+        index = self.consistent_hash(group)
+        batches = self._batches.setdefault(loop, {})
+        done = loop.create_future()
+        if index in batches:
+            batches[index].append((change, done))  # the next batch of the flusher on its way
+        else:
+            batches[index] = [(change, done)]
+            # Not awaited here: the flusher outlives a caller that is cancelled, so the others
+            # in its batch still get their answers.
+            flusher = loop.create_task(self._flush_membership(batches, index))
+            self._flushers.add(flusher)  # a task nothing refers to may be collected mid-way
+            flusher.add_done_callback(self._flushers.discard)
+        await done
+
+    async def _flush_membership(self, batches: dict, index: int) -> None:
+        # One batch at a time per host: what is asked while a batch is on its way goes next.
+        batch: list = []
+        try:
+            while batches[index]:
+                batch, batches[index] = batches[index], []
+                pipe = self.connection(index).pipeline(transaction=False)
+                for (kind, key, channel), _done in batch:
+                    if kind == "add":
+                        pipe.zadd(key, {channel: time.time()})
+                        pipe.expire(key, self.group_expiry)
+                    else:
+                        pipe.zrem(key, channel)
+                try:
+                    await pipe.execute()
+                except Exception as error:
+                    _answer(batch, error)
+                else:
+                    _answer(batch, None)
+                batch = []
+        except BaseException as error:  # cancelled with the loop, or a bug: nobody waits forever
+            _answer(batch + batches.get(index, []), error)
+            raise
+        finally:
+            del batches[index]
 
     async def close_pools(self):
         # And so flush(): the reader reads through these pools. A reader the last receive left
@@ -225,6 +289,18 @@ class SharedReaderRedisChannelLayer(RedisChannelLayer):
                     self._hand_over(name, message)
             else:
                 self._hand_over(message_channel, message)
+
+
+def _answer(batch: list, error: BaseException | None) -> None:
+    for _change, done in batch:
+        if done.done():
+            continue
+        if error is None:
+            done.set_result(None)
+        elif isinstance(error, asyncio.CancelledError):
+            done.cancel()
+        else:
+            done.set_exception(error)
 
 
 async def _stop(reader: asyncio.Task) -> None:

@@ -220,3 +220,58 @@ async def test_new_connections_name_the_client_without_looking_its_version_up_ag
     # Still named to a server that keeps client names (CLIENT SETINFO, Redis 7.2 and later).
     assert {c.driver_info.formatted_name for c in connections} == {"redis-py"}
     assert await layer.connection(0).ping()
+
+
+def _connections_opened(layer) -> int:
+    pool = layer.connection(0).connection_pool
+    return len(pool._available_connections) + len(pool._in_use_connections)
+
+
+async def test_three_hundred_sockets_joining_and_leaving_at_once_do_it_over_one_connection(layer):
+    # Each stock group_add and group_discard took a connection of its own from the pool: a crowd
+    # leaving at once (a match's end, a network blip) opened hundreds in a burst.
+    channels = [f"specific.{uuid.uuid4().hex}!{n}" for n in range(300)]
+    await layer.group_add("spectators", channels[0])
+    before = _connections_opened(layer)
+    await asyncio.gather(*(layer.group_add("spectators", channel) for channel in channels))
+    members = await layer.connection(0).zrange(layer._group_key("spectators"), 0, -1)
+    assert sorted(m.decode() for m in members) == sorted(channels)
+    await asyncio.gather(*(layer.group_discard("spectators", channel) for channel in channels))
+    assert await layer.connection(0).zrange(layer._group_key("spectators"), 0, -1) == []
+    assert _connections_opened(layer) - before <= 1
+
+
+async def test_a_join_and_a_leave_asked_one_after_the_other_are_made_in_that_order(layer):
+    stays, goes = f"specific.{uuid.uuid4().hex}!a", f"specific.{uuid.uuid4().hex}!b"
+    await asyncio.gather(
+        layer.group_add("watchers", goes),
+        layer.group_discard("watchers", stays),
+        layer.group_discard("watchers", goes),
+        layer.group_add("watchers", stays),
+    )
+    members = await layer.connection(0).zrange(layer._group_key("watchers"), 0, -1)
+    assert [m.decode() for m in members] == [stays]
+
+
+async def test_a_failed_batch_reaches_every_caller_and_the_next_one_is_made(layer, monkeypatch):
+    import redis.asyncio.client
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    real = redis.asyncio.client.Pipeline.execute
+    failures = iter([RedisConnectionError("Redis went away")])
+
+    async def once_failing(self, *args, **kwargs):
+        failure = next(failures, None)
+        if failure is not None:
+            raise failure
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(redis.asyncio.client.Pipeline, "execute", once_failing)
+    channels = [f"specific.{uuid.uuid4().hex}!{n}" for n in range(5)]
+    outcomes = await asyncio.gather(
+        *(layer.group_add("watchers", channel) for channel in channels), return_exceptions=True
+    )
+    assert all(isinstance(outcome, RedisConnectionError) for outcome in outcomes)
+    await layer.group_add("watchers", channels[0])
+    members = await layer.connection(0).zrange(layer._group_key("watchers"), 0, -1)
+    assert [m.decode() for m in members] == [channels[0]]
