@@ -259,7 +259,7 @@ def test_messages_recorded_together_are_stored_as_given_in_their_order(monkeypat
     from matches import outbox
 
     monkeypatch.setitem(outbox._HANDLERS, "test.note", lambda payload: None)
-    payloads = [{"n": n, "text": "Ünïcode \"quoted\" {braces}", "nested": {"list": [1, None, True]}} for n in range(3)]
+    payloads = [{"n": n, "text": 'Ünïcode "quoted" {braces}', "nested": {"list": [1, None, True]}} for n in range(3)]
     before = timezone.now()
     with transaction.atomic():
         rows = outbox.outbox_add_all(messages=[("test.note", payload) for payload in payloads])
