@@ -54,3 +54,13 @@ class Columns:
                     found.append((index, column, converters))
             self._converters[connection.alias] = found
         return found
+
+
+def statements_together(connection) -> bool:
+    """Can one ``execute`` send several statements, each with its result (``cursor.nextset()``)?
+    On PostgreSQL with Django's default client-side binding, yes: the statements go by the
+    simple query protocol. With ``server_side_binding`` (an OPTIONS setting) a statement is
+    prepared, and a prepared statement holds one command."""
+    return (
+        connection.vendor == "postgresql" and connection.settings_dict["OPTIONS"].get("server_side_binding") is not True
+    )

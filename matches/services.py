@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from audit.chain import SALTED_SCHEME
 from audit.clocks import SECOND, BadTimeControl, Clocks, check_time_control, micros
-from config.rows import Columns
+from config.rows import Columns, statements_together
 from engines import registry
 from engines.base import CHANCE, EngineError, IllegalAction, chance_enterable, check_action_numbers, replay
 from engines.chance import check_outcome, derive, indices_for_cards, seed_commitment
@@ -475,9 +475,10 @@ def _match_for_update(match_id) -> Match:
     newest versions. Written by hand, as ``select_for_update().select_related("stream")`` would
     write it, and built the same way (config/rows.py): compiling it was a third of its CPU.
 
-    On PostgreSQL the match's seats (``match_seats``, which every command on a match reads next,
-    for its seat check) come back in the same round trip, a second statement sent with the lock:
-    one query less in every action POST (issue 17, P5)."""
+    Where one execute takes two statements (``statements_together``: PostgreSQL, binding on the
+    client) the match's seats (``match_seats``, which every command on a match reads next, for its
+    seat check) come back in the same round trip: one query less in every action POST (issue 17,
+    P5). Elsewhere ``match_seats`` reads them when asked."""
     connection = connections[router.db_for_write(Match)]
     try:
         # Converted as the ORM's lookup converts it, refusals included (a string that is no UUID
@@ -487,9 +488,7 @@ def _match_for_update(match_id) -> Match:
         key = None
     seats = None
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            # Two statements in one execute: Django's psycopg cursor binds on the client and sends
-            # them by the simple query protocol, each with its own result.
+        if statements_together(connection):
             cursor.execute(f"{_lock_sql(connection.alias)}; {_seats_sql(connection.alias)}", [key, key])
             row = cursor.fetchone()
             cursor.nextset()

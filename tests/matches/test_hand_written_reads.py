@@ -72,3 +72,19 @@ def test_a_teams_seat_reads_its_partners_when_asked(alice, bob, carol):
         assert alone.label == "bob" and not alone.held_by(carol) and not alone.partners.exists()
     assert len(queries) == 0
     assert get_user_model().objects.filter(partner_seats=team).get() == carol
+
+
+def test_the_seats_come_with_the_lock_in_one_round_trip_and_apart_where_statements_cannot_share_one(
+    alice, bob, monkeypatch
+):
+    # One execute carries two statements only with client-side binding; with server_side_binding
+    # each statement is prepared alone, so the seats are read when asked, and read the same.
+    match = new_duel(alice, bob)
+    with transaction.atomic(), CaptureQueriesContext(connection) as together:
+        seats = [fields_of(s) for s in services.match_seats(match=services._match_for_update(match.pk))]
+    monkeypatch.setitem(connection.settings_dict["OPTIONS"], "server_side_binding", True)
+    with transaction.atomic(), CaptureQueriesContext(connection) as apart:
+        locked = services._match_for_update(match.pk)
+        assert 'FROM "matches_seat"' not in apart.captured_queries[-1]["sql"]
+        assert [fields_of(s) for s in services.match_seats(match=locked)] == seats
+    assert (len(together), len(apart)) == (1, 2)
