@@ -188,8 +188,10 @@ class SharedReaderRedisChannelLayer(RedisChannelLayer):
                 else:
                     _answer(batch, None)
                 batch = []
-        except BaseException as error:  # cancelled with the loop, or a bug: nobody waits forever
-            _answer(batch + batches.get(index, []), error)
+        except Exception as error:  # no connection to be had, or a bug: nobody waits forever
+            _answer(batch + batches.get(index, []), error)  # the callers have it; nobody awaits this task
+        except asyncio.CancelledError as cancelled:  # with the loop
+            _answer(batch + batches.get(index, []), cancelled)
             raise
         finally:
             del batches[index]

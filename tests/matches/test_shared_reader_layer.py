@@ -275,3 +275,17 @@ async def test_a_failed_batch_reaches_every_caller_and_the_next_one_is_made(laye
     await layer.group_add("watchers", channels[0])
     members = await layer.connection(0).zrange(layer._group_key("watchers"), 0, -1)
     assert [m.decode() for m in members] == [channels[0]]
+
+
+async def test_a_batch_that_cannot_even_start_answers_its_callers_and_the_next_one_is_made(layer, monkeypatch):
+    # Whatever ends a batch early (here its connection cannot be had), nobody waits forever.
+    real = layer.connection
+    monkeypatch.setattr(layer, "connection", lambda index: (_ for _ in ()).throw(RuntimeError("no pool")))
+    outcomes = await asyncio.wait_for(
+        asyncio.gather(*(layer.group_add("watchers", f"specific.x!{n}") for n in range(3)), return_exceptions=True),
+        timeout=5,
+    )
+    assert [type(outcome) for outcome in outcomes] == [RuntimeError] * 3
+    monkeypatch.setattr(layer, "connection", real)
+    await layer.group_add("watchers", "specific.x!0")
+    assert await layer.connection(0).zrange(layer._group_key("watchers"), 0, -1) == [b"specific.x!0"]
