@@ -94,7 +94,7 @@ def field_after_rounds(size: int, rounds: int, seed: int = 2026) -> list[SwissPl
 
 def trf(state: dict, planned: int) -> tuple[str, dict[int, int]]:
     """The field as TRF(x), and the start number of each player id."""
-    start = {pid: n for n, pid in enumerate(start_order((i, s["rating"]) for i, s in state.items()), start=1)}
+    start = {pid: n for n, pid in enumerate(start_order((i, s["rating"], 0) for i, s in state.items()), start=1)}
     lines = ["012 bench_swiss", f"062 {len(start):4d}", f"XXR {planned}"]
     for pid, number in sorted(start.items(), key=lambda kv: kv[1]):
         s = state[pid]

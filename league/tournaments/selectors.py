@@ -361,7 +361,7 @@ def trf_report(*, tournament: Tournament) -> str:
     opponent's start number, the seat (w first, b second, - none) and the result code.
 
     Start numbers follow the order the pairing ranks an empty score sheet by (rating,
-    then id: ``swiss.start_order``), so another pairing program reading the file sees the
+    then entry: ``swiss.start_order``), so another pairing program reading the file sees the
     same field. ``XXR`` is the number of rounds planned (the JaVaFo / bbpPairings
     extension). A round still being played is left out: TRF has no code for a game
     without a result. The bye's worth goes into ``XXS PAB=`` when it is not a point."""
@@ -378,7 +378,12 @@ def trf_report(*, tournament: Tournament) -> str:
     # The Swiss's own table: a cut's playoff (its bracket) is no part of the report.
     table = standings({**state, "rounds": played, "bracket": None})["tables"]
     rows = table[0]["rows"] if table else []
-    entrants = [(pid, p.get("rating")) for pid, p in state["players"].items() if p["status"] in ENTERED]
+    entered = {pid: n for n, pid in enumerate(state["entry_order"])}
+    entrants = [
+        (pid, p.get("rating"), entered.get(pid, len(entered)))
+        for pid, p in state["players"].items()
+        if p["status"] in ENTERED
+    ]
     start = {pid: n for n, pid in enumerate(start_order(entrants), start=1)}
     by_player = {r["player"]: r for r in rows}
     bye = as_fraction_text(state["options"].get("bye_score", "1"))

@@ -392,7 +392,7 @@ def swiss_field(state) -> list[SwissPlayer]:
         forbidden[b].add(a)
     field = []
     sitting_out = set(requested_byes(state, len(state["rounds"]) + 1))
-    for pid in state["entry_order"]:
+    for seed, pid in enumerate(state["entry_order"]):
         p = state["players"][pid]
         if p["status"] != PlayerStatus.ACTIVE or pid in sitting_out:
             continue
@@ -406,6 +406,7 @@ def swiss_field(state) -> list[SwissPlayer]:
                 byes=byes[pid],
                 club=p.get("club") or None,
                 forbidden=frozenset(forbidden[pid]),
+                seed=seed,
             )
         )
     return field

@@ -16,7 +16,7 @@ this order (a higher tier always outweighs any sum of lower ones):
                  same club. Treated like a rematch, one step below it.
 3. ``bye``       (only on the edges to the bye) how many bye-eligible players rank below
                  the one who would get it, so the bye goes to the lowest-ranked eligible
-                 player (lowest score, then lowest rating, then highest id) unless that
+                 player (lowest score, then lowest rating, then latest seed) unless that
                  would force a rematch or a forbidden pairing.
 4. ``seat_limit`` (strict seats only) both players must take the same seat: one of them
                  would sit there a third time running or go three seats out of balance.
@@ -101,7 +101,7 @@ has its edges into such a group weighed. Left-out edges of negative slack are ad
 the graph solved again (``_match_pruned``).
 ``SwissOptions(prune=False)`` keeps the complete-graph path for the tests that compare them.
 
-Determinism: players are ranked by (score, rating, id) and given integer vertices in that
+Determinism: players are ranked by (score, rating, seed, id) and given integer vertices in that
 order; edges are added in that order and the matching is read back sorted. No set or hash
 order decides anything, so the same players give the same pairing in every process.
 """
@@ -144,7 +144,10 @@ class SwissPlayer:
 
     ``opponents`` holds one entry per game played (a repeated id means they met twice);
     byes are not opponents. ``first_seats`` holds one entry per game played, in round
-    order: True when the player sat first (white), False when second.
+    order: True when the player sat first (white), False when second. ``seed``: the
+    player's start number among equals (a tournament's entry order), which ranks players of
+    equal score and rating before the id does: ids need not sort as people entered (a
+    tournament's are user ids as text, and "99" sorts after "100").
     """
 
     id: PlayerId
@@ -155,6 +158,7 @@ class SwissPlayer:
     byes: int = 0
     club: str | None = None
     forbidden: frozenset = frozenset()
+    seed: int = 0
 
 
 @dataclass(frozen=True)
@@ -317,17 +321,17 @@ def first_seat(higher: SwissPlayer, lower: SwissPlayer, board: int = 1) -> tuple
     return (higher, lower) if board % 2 else (lower, higher)
 
 
-def start_order(players: Iterable[tuple[PlayerId, Any]]) -> list[PlayerId]:
-    """Start numbers: ``(id, rating)`` pairs in the order the pairing ranks players of
-    equal score (higher rating first, then id), so start number 1 is who the pairing
-    treats as the strongest on an empty score sheet."""
-    return [pid for pid, _ in sorted(players, key=lambda pr: (-as_fraction(pr[1] or 0), pr[0]))]
+def start_order(players: Iterable[tuple[PlayerId, Any, int]]) -> list[PlayerId]:
+    """Start numbers: ``(id, rating, seed)`` triples in the order the pairing ranks players
+    of equal score (higher rating first, then seed, then id), so start number 1 is who the
+    pairing treats as the strongest on an empty score sheet."""
+    return [p[0] for p in sorted(players, key=lambda p: (-as_fraction(p[1] or 0), p[2], p[0]))]
 
 
 def rank_key(player: SwissPlayer):
-    # Higher score first, then higher rating, then id, so that ties never depend on the
-    # order the caller happened to pass the players in.
-    return (-as_fraction(player.score), -as_fraction(player.rating or 0), player.id)
+    # Higher score first, then higher rating, then seed and id, so that ties never depend on
+    # the order the caller happened to pass the players in.
+    return (-as_fraction(player.score), -as_fraction(player.rating or 0), player.seed, player.id)
 
 
 # --------------------------------------------------------------------------------------
@@ -373,7 +377,9 @@ def _build_field(players: Iterable[SwissPlayer], options: SwissOptions) -> _Fiel
     # numbers ABCs, and sorting a field by them cost more than its pairing's matching.
     ratings = [p.rating if type(p.rating) is int else as_fraction(p.rating or 0) for p in players]
     try:
-        order = sorted(range(len(players)), key=lambda i: (-score_units[i], -ratings[i], players[i].id))
+        order = sorted(
+            range(len(players)), key=lambda i: (-score_units[i], -ratings[i], players[i].seed, players[i].id)
+        )
     except TypeError as exc:
         raise PairingError("Player ids must all be of one orderable type") from exc
     ranked = [players[i] for i in order]

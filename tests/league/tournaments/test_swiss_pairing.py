@@ -260,6 +260,14 @@ def test_the_bye_goes_to_the_lowest_ranked_player():
     assert rnd.bye_score == Fraction(1, 2)
 
 
+def test_seeds_rank_equal_players_before_their_ids_do():
+    # Text ids as a tournament has them: "99" sorts after "100", the seeds say who entered first.
+    players = [P(pid) for pid in ("98", "99", "100", "101", "102")]
+    players = [SwissPlayer(id=p.id, seed=n) for n, p in enumerate(players)]
+    assert pair_round(players).bye == "102"
+    assert pair_round([P(pid) for pid in ("98", "99", "100", "101", "102")]).bye == "99"
+
+
 def test_a_player_who_had_a_bye_is_skipped_for_the_next_lowest():
     players = [P(i, score=1 if i <= 4 else 0, rating=100 - i) for i in range(1, 8)]
     players[6] = P(7, 0, 93, byes=1)

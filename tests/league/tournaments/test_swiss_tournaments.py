@@ -9,6 +9,7 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from league.tournaments import services
 from league.tournaments.standings import progress, round_standings, standings
@@ -46,6 +47,15 @@ def test_the_bye_goes_to_the_lowest_ranked_player_and_is_worth_the_configured_sc
     assert bye[0]["status"] == "final"
     rows = {r["player"]: r["score"] for r in round_standings(s)}
     assert rows[pid(players[4])] == Fraction(1, 2)
+
+
+def test_the_bye_goes_to_the_last_entrant_when_user_ids_cross_a_power_of_ten(alice):
+    # The ids are text in the tournament's state: by them alone, user 99 would rank below 102.
+    User = get_user_model()
+    players = [User.objects.create_user(f"late{pk}", password="pw", pk=pk) for pk in (98, 99, 100, 101, 102)]
+    s = state(open_tournament(alice, "swiss", players, start=True, rounds=3))
+    bye = [r for r in round_records(s, 1) if len(r["players"]) == 1]
+    assert [r["players"] for r in bye] == [["102"]]
 
 
 def test_nobody_gets_two_byes_and_nobody_meets_twice_over_a_full_swiss(alice):

@@ -8,6 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from django.contrib.auth import get_user_model
 
 from league.tournaments import services
 from league.tournaments.selectors import trf_report
@@ -122,3 +123,13 @@ def test_a_bye_worth_half_a_point_is_declared_for_pairing_programs(alice):
     assert header["XXS"] == "PAB=0.5"
     bye = next(r for r in rows.values() if r["rounds"][0][0] == 0)
     assert bye["rounds"][0][2] == "U" and bye["points"] == Fraction(1, 2)
+
+
+def test_start_numbers_of_equal_ratings_follow_the_entry_order_not_the_ids_as_text(alice):
+    # User ids 99 and 100 as text sort "100" first; the start numbers keep who entered first.
+    User = get_user_model()
+    players = [User.objects.create_user(f"seed{pk}", password="pw", pk=pk) for pk in (98, 99, 100, 101)]
+    t = open_tournament(alice, "swiss", players, start=True, rounds=2)
+    settle(t, lambda r: min(r["players"], key=int))
+    _, rows = read_trf(trf_report(tournament=t))
+    assert [rows[n]["name"] for n in sorted(rows)] == ["seed98", "seed99", "seed100", "seed101"]
