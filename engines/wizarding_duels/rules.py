@@ -3772,6 +3772,41 @@ def check_lightning(s: State) -> None:
                 p["qp"] += points
 
 
+def check_lightning_of(s: State, seat: int, drawn: list[str] | None = None) -> None:
+    """``check_lightning`` after an event whose only change a quest condition reads was made to
+    ``seat``'s side: one of its models moved (nothing else the check reads changed), or with
+    ``drawn``, those quests came into its active ones (a draw). The check after the event before
+    left no active lightning quest that holds unless its seat has scored nine (it scores each
+    that does), and a condition of a seat reads only that seat's models and counters, the board
+    and the overlays (``_compile``), never the other seat's side. So the other seat's quests, and
+    with ``drawn`` the seat's other quests, still do not hold, and the full check would score
+    only what this one scores, in the same order (issue 17, P1; ``test_lightning_shortcut.py``
+    holds the engine's scores to the full check after every event of playouts)."""
+    if s["phase"] not in _LIGHTNING_PHASES or s.get("stats") is None:
+        return
+    pack_id = s["pack"]
+    lightning = _LIGHTNING_TESTS.get(pack_id)
+    if lightning is None:
+        lightning = _LIGHTNING_TESTS[pack_id] = _lightning_tests(pack_id)
+    p = s["players"][seat]
+    if drawn is None:
+        due = list(filter(lightning.__contains__, p["active"]))
+    else:
+        due = [q for q in p["active"] if q in lightning and q in drawn]
+    look = None
+    scored = p["scored"]
+    for q in due:
+        if len(scored) >= 9:
+            break  # WD-48
+        test, points, reads_look = lightning[q]
+        if reads_look and look is None:
+            look = _QuestLook(s, seat)
+        if test(s, seat, look):
+            p["active"].remove(q)
+            scored.append(q)
+            p["qp"] += points
+
+
 # ====================================================================== automatic step table
 
 AUTO = {
