@@ -467,25 +467,22 @@ def _h_start_deploy(s: State, st: dict) -> None:
 
 def _deploy_seat(s: State) -> int | None:
     # Counts of each seat's living models still to deploy and already placed: only how many
-    # matters here, so one pass over the models in any order gives what four sorted ``alive``
-    # lists gave (issue 17, P1; ``test_deploy_order.py`` holds it to those lists).
-    left = [0, 0]
-    placed = [0, 0]
-    for m in s["models"].values():
-        if not m["removed"]:
-            if m["hex"] is None:
-                left[m["seat"]] += 1
-            else:
-                placed[m["seat"]] += 1
+    # matters here, which four sorted ``alive`` lists gave (``test_deploy_order.py`` holds it to
+    # those lists). The kept keys count them without a pass over the models (issue 17, P1): a
+    # seat's living models (``LIVING``) are those on the board (``SPACES``, one a space) and those
+    # still to deploy.
+    lv = living_of(s)
+    sp = s.get(SPACES) or spaces_of(s)
     w = s["coin_winner"]
-    if not left[0] and not left[1]:
-        return None
-    if not left[w]:
-        return other(w)
-    if not left[other(w)]:
+    o = 1 - w
+    placed_w, placed_o = len(sp[w]), len(sp[o])
+    left_w, left_o = len(lv[w]) - placed_w, len(lv[o]) - placed_o
+    if not left_w:
+        return o if left_o else None
+    if not left_o:
         return w
     # WD-26 (ruling A-65): alternate, coin winner first.
-    return w if placed[w] <= placed[other(w)] else other(w)
+    return w if placed_w <= placed_o else o
 
 
 def _after_deploy(s: State) -> None:
