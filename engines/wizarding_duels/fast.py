@@ -33,6 +33,7 @@ from .state import (
     can_pay,
     controls,
     overlay_at,
+    overlay_placed,
     pack,
     pay_splits,
     push_new,
@@ -719,7 +720,7 @@ def place_overlay(s: State, st: dict, seat: int, action: dict) -> bool:
     kind = "challenge" if name == "place_challenge" else "terrain"
     what = action["terrain"] if kind == "terrain" else None
     s["overlays"].append({"kind": kind, "hex": action["hex"], "face_up": False, "what": what, "owner": seat})
-    rules.board_changed(s)
+    overlay_placed(s)
     if not s["queue"] or s["queue"][0]["step"] not in _WAITS:  # the next overlay's window: ``run`` would stop there
         _run(s)
     _check_lightning(s)  # an overlay placed is never quiet (``QUIET_STEPS``)
