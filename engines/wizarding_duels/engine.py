@@ -304,56 +304,65 @@ class WizardingDuelsEngine(Engine):
         return self._apply(state, event, owned=False)
 
     def apply_in_place(self, state, event):
+        return self.fold(state, (event,))
+
+    def fold(self, state, events):
         # The commonest events go straight to their fast paths (fast.py; issue 17, P1) once
         # ``may_answer``'s checks pass for a step one seat answers; a fast path that declines has
-        # written nothing, and the general path applies or refuses the event as ever.
-        queue = state["queue"]
-        if queue and type(event) is dict and state["phase"] != "over":
-            st = queue[0]
-            path = FAST_PATHS.get(st["step"])
-            # An event's fields are read without a method call each; the fast paths are called
-            # outside the ``try``, so an error of theirs is never taken for a missing field.
-            if path is not None:
-                if len(event) == 3:
-                    try:
-                        kind, seat, action = event["kind"], event["seat"], event["action"]
-                    except KeyError:
-                        kind = None  # the general path refuses it or names its kind as ever
-                    if (
-                        kind == "action"
-                        and type(seat) is int
-                        and st["seat"] == seat
-                        and type(action) is dict
-                        and path(state, st, seat, action)
-                    ):
-                        return state
-            elif len(event) == 2:
-                chance = fast.CHANCE_FAST.get(st["step"])
-                if chance is not None:
-                    try:
-                        kind, outcome = event["kind"], event["outcome"]
-                    except KeyError:
-                        kind = None
-                    if kind == "chance" and chance(state, st, outcome):
-                        return state
-            elif len(event) == 3:
-                # A simultaneous step's secret answer: ``may_answer``'s test for such a step.
-                secret = fast.SECRET_FAST.get(st["step"])
-                if secret is not None:
-                    try:
-                        kind, seat, action = event["kind"], event["seat"], event["action"]
-                    except KeyError:
-                        kind = None
-                    if (
-                        kind == "action"
-                        and type(seat) is int
-                        and type(action) is dict
-                        and seat in st["seats"]
-                        and st["answers"][str(seat)] is None
-                        and secret(state, st, seat, action)
-                    ):
-                        return state
-        return self._apply(state, event, owned=True)
+        # written nothing, and the general path applies or refuses the event as ever. The
+        # dispatch is made here for the whole stream, not by a call of ``apply_in_place`` per
+        # event with its tables looked up anew each time (issue 17, P1).
+        fast_paths, chance_paths, secret_paths = FAST_PATHS, fast.CHANCE_FAST, fast.SECRET_FAST
+        for event in events:
+            queue = state["queue"]
+            if queue and type(event) is dict and state["phase"] != "over":
+                st = queue[0]
+                path = fast_paths.get(st["step"])
+                # An event's fields are read without a method call each; the fast paths are
+                # called outside the ``try``, so an error of theirs is never taken for a missing
+                # field.
+                if path is not None:
+                    if len(event) == 3:
+                        try:
+                            kind, seat, action = event["kind"], event["seat"], event["action"]
+                        except KeyError:
+                            kind = None  # the general path refuses it or names its kind as ever
+                        if (
+                            kind == "action"
+                            and type(seat) is int
+                            and st["seat"] == seat
+                            and type(action) is dict
+                            and path(state, st, seat, action)
+                        ):
+                            continue
+                elif len(event) == 2:
+                    chance = chance_paths.get(st["step"])
+                    if chance is not None:
+                        try:
+                            kind, outcome = event["kind"], event["outcome"]
+                        except KeyError:
+                            kind = None
+                        if kind == "chance" and chance(state, st, outcome):
+                            continue
+                elif len(event) == 3:
+                    # A simultaneous step's secret answer: ``may_answer``'s test for such a step.
+                    secret = secret_paths.get(st["step"])
+                    if secret is not None:
+                        try:
+                            kind, seat, action = event["kind"], event["seat"], event["action"]
+                        except KeyError:
+                            kind = None
+                        if (
+                            kind == "action"
+                            and type(seat) is int
+                            and type(action) is dict
+                            and seat in st["seats"]
+                            and st["answers"][str(seat)] is None
+                            and secret(state, st, seat, action)
+                        ):
+                            continue
+            state = self._apply(state, event, owned=True)
+        return state
 
     def _apply(self, state, event, *, owned: bool):
         # ``event_kind``'s check of a well-formed event, inline (it runs once per event); anything

@@ -33,6 +33,7 @@ from .state import (
     can_pay,
     controls,
     overlay_at,
+    overlay_placed,
     pack,
     pay_splits,
     push_new,
@@ -47,6 +48,7 @@ _run = rules.run
 #: The steps ``run`` stops at at once, with no test (``rules._WAITS``).
 _WAITS = rules._WAITS
 _check_lightning = rules.check_lightning
+_check_lightning_of = rules.check_lightning_of
 _end_activation = rules._end_activation
 
 
@@ -64,18 +66,22 @@ def _pay(s: State, cat: str, how: str, m: dict) -> None:
     rules._spend(s, cat, how, m)
 
 
-def _then_act(s: State, seat: int, steps: list[dict], quiet: bool) -> bool:
+def _then_act(s: State, seat: int, steps: list[dict], quiet: bool, moved: int | None = None) -> bool:
     """The act step back after ``steps`` (each made by the caller or the rules for it, held nowhere
     else: no copy), then ``run`` and the lightning check as ``_apply`` takes them for an answer
-    that is ``quiet`` (``QUIET_ACTS``) or not."""
+    that is ``quiet`` (``QUIET_ACTS``) or not. ``moved``: the seat whose model the answer moved,
+    its one change the check reads; when the steps run after it were quiet, only that seat's
+    quests are checked (``rules.check_lightning_of``)."""
     steps.append({"step": "act", "seat": seat})
     push_new(s, steps)
-    if not _run(s) or not quiet:
+    if not _run(s) or (not quiet and moved is None):
         _check_lightning(s)
+    elif not quiet:
+        _check_lightning_of(s, moved)
     return True
 
 
-def _after_action(s: State, seat: int, steps: list[dict], quiet: bool) -> bool:
+def _after_action(s: State, seat: int, steps: list[dict], quiet: bool, moved: int | None = None) -> bool:
     """``_then_act`` for an action whose ``steps`` are followed by its "action_end" (FC-14). With
     no step before it and no Power Pool to refill, "action_end" queues nothing
     (``rules._h_power_refills``) and ``run`` would take it and stop at the act step at once, both
@@ -86,10 +92,13 @@ def _after_action(s: State, seat: int, steps: list[dict], quiet: bool) -> bool:
         if not players[0]["refill_due"] and not players[1]["refill_due"]:
             s["queue"].insert(0, {"step": "act", "seat": seat})
             if not quiet:
-                _check_lightning(s)
+                if moved is None:
+                    _check_lightning(s)
+                else:
+                    _check_lightning_of(s, moved)
             return True
     steps.append({"step": "action_end"})
-    return _then_act(s, seat, steps, quiet)
+    return _then_act(s, seat, steps, quiet, moved)
 
 
 def activate(s: State, st: dict, seat: int, action: dict) -> bool:
@@ -171,8 +180,8 @@ def act_move(s: State, m: dict, seat: int, action: dict) -> bool:
         safest = danger
     # Paying for the move changes nothing ``move_points`` reads (the form, traits, artifacts, Slow).
     _pay(s, "move", how, m)
-    # A move is never quiet: the model's space changed.
-    return _after_action(s, seat, rules._move_to(s, m, h, safest), False)
+    # A move is never quiet: the model's space changed, a change to its seat's side alone.
+    return _after_action(s, seat, rules._move_to(s, m, h, safest), False, m["seat"])
 
 
 def act_draw_quest(s: State, m: dict, seat: int, action: dict) -> bool:
@@ -711,7 +720,7 @@ def place_overlay(s: State, st: dict, seat: int, action: dict) -> bool:
     kind = "challenge" if name == "place_challenge" else "terrain"
     what = action["terrain"] if kind == "terrain" else None
     s["overlays"].append({"kind": kind, "hex": action["hex"], "face_up": False, "what": what, "owner": seat})
-    rules.board_changed(s)
+    overlay_placed(s)
     if not s["queue"] or s["queue"][0]["step"] not in _WAITS:  # the next overlay's window: ``run`` would stop there
         _run(s)
     _check_lightning(s)  # an overlay placed is never quiet (``QUIET_STEPS``)
@@ -988,8 +997,12 @@ def draw(s: State, st: dict, outcome) -> bool:
         for q in picked:
             deck.remove(q)
             into.append(q)
-        _run(s)
-        _check_lightning(s)  # a quest draw fills the active quests: never quiet
+        # A quest draw fills the active quests: never quiet. When the steps run after it are,
+        # only the quests drawn can hold now (``rules.check_lightning_of``).
+        if _run(s) and into is p["active"]:
+            _check_lightning_of(s, seat, picked)
+        else:
+            _check_lightning(s)
         return True
     for c in picked:
         deck.remove(c)

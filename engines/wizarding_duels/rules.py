@@ -422,13 +422,21 @@ def _h_after_mulligan(s: State, st: dict) -> None:
     push_front(s, *steps)
 
 
+#: Each pack's Horcrux artifacts but the rival's, sorted, by pack id (``_set_aside_horcruxes``):
+#: read from the pack's whole artifact list once, not at each Horcrux set-up and deal (issue 17, P1).
+_HORCRUXES: dict[str, list[str]] = {}
+
+
 def _set_aside_horcruxes(s: State, seat: int) -> list[str]:
-    pk = pack(s)
+    horcruxes = _HORCRUXES.get(s["pack"])
+    if horcruxes is None:
+        pk = pack(s)
+        rival = pk.params["horcrux_maker"]["rival_horcrux"]
+        horcruxes = _HORCRUXES[s["pack"]] = sorted(
+            a for a, art in pk.artifacts.items() if "Horcrux" in art["keywords"] and a != rival
+        )
     assigned = {a["id"] for m in s["models"].values() if m["seat"] == seat for a in m["artifacts"]}
-    rival = pk.params["horcrux_maker"]["rival_horcrux"]
-    return sorted(
-        a for a, art in pk.artifacts.items() if "Horcrux" in art["keywords"] and a not in assigned and a != rival
-    )
+    return [a for a in horcruxes if a not in assigned]
 
 
 def _h_horcrux_setup(s: State, st: dict) -> None:
@@ -467,25 +475,22 @@ def _h_start_deploy(s: State, st: dict) -> None:
 
 def _deploy_seat(s: State) -> int | None:
     # Counts of each seat's living models still to deploy and already placed: only how many
-    # matters here, so one pass over the models in any order gives what four sorted ``alive``
-    # lists gave (issue 17, P1; ``test_deploy_order.py`` holds it to those lists).
-    left = [0, 0]
-    placed = [0, 0]
-    for m in s["models"].values():
-        if not m["removed"]:
-            if m["hex"] is None:
-                left[m["seat"]] += 1
-            else:
-                placed[m["seat"]] += 1
+    # matters here, which four sorted ``alive`` lists gave (``test_deploy_order.py`` holds it to
+    # those lists). The kept keys count them without a pass over the models (issue 17, P1): a
+    # seat's living models (``LIVING``) are those on the board (``SPACES``, one a space) and those
+    # still to deploy.
+    lv = living_of(s)
+    sp = s.get(SPACES) or spaces_of(s)
     w = s["coin_winner"]
-    if not left[0] and not left[1]:
-        return None
-    if not left[w]:
-        return other(w)
-    if not left[other(w)]:
+    o = 1 - w
+    placed_w, placed_o = len(sp[w]), len(sp[o])
+    left_w, left_o = len(lv[w]) - placed_w, len(lv[o]) - placed_o
+    if not left_w:
+        return o if left_o else None
+    if not left_o:
         return w
     # WD-26 (ruling A-65): alternate, coin winner first.
-    return w if placed[w] <= placed[other(w)] else other(w)
+    return w if placed_w <= placed_o else o
 
 
 def _after_deploy(s: State) -> None:
@@ -3770,6 +3775,41 @@ def check_lightning(s: State) -> None:
                 p["active"].remove(q)
                 scored.append(q)
                 p["qp"] += points
+
+
+def check_lightning_of(s: State, seat: int, drawn: list[str] | None = None) -> None:
+    """``check_lightning`` after an event whose only change a quest condition reads was made to
+    ``seat``'s side: one of its models moved (nothing else the check reads changed), or with
+    ``drawn``, those quests came into its active ones (a draw). The check after the event before
+    left no active lightning quest that holds unless its seat has scored nine (it scores each
+    that does), and a condition of a seat reads only that seat's models and counters, the board
+    and the overlays (``_compile``), never the other seat's side. So the other seat's quests, and
+    with ``drawn`` the seat's other quests, still do not hold, and the full check would score
+    only what this one scores, in the same order (issue 17, P1; ``test_lightning_shortcut.py``
+    holds the engine's scores to the full check after every event of playouts)."""
+    if s["phase"] not in _LIGHTNING_PHASES or s.get("stats") is None:
+        return
+    pack_id = s["pack"]
+    lightning = _LIGHTNING_TESTS.get(pack_id)
+    if lightning is None:
+        lightning = _LIGHTNING_TESTS[pack_id] = _lightning_tests(pack_id)
+    p = s["players"][seat]
+    if drawn is None:
+        due = list(filter(lightning.__contains__, p["active"]))
+    else:
+        due = [q for q in p["active"] if q in lightning and q in drawn]
+    look = None
+    scored = p["scored"]
+    for q in due:
+        if len(scored) >= 9:
+            break  # WD-48
+        test, points, reads_look = lightning[q]
+        if reads_look and look is None:
+            look = _QuestLook(s, seat)
+        if test(s, seat, look):
+            p["active"].remove(q)
+            scored.append(q)
+            p["qp"] += points
 
 
 # ====================================================================== automatic step table

@@ -157,6 +157,21 @@ def board_changed(s: State) -> None:
     s[BOARD_KEY] = board_key(s)
 
 
+def overlay_placed(s: State) -> None:
+    """``board_changed`` after a face-down overlay was put at the end of the overlays (a set-up
+    placement): ``board_key`` of the overlays before it with the new one's part joined at the end,
+    where the whole key was written again from every overlay (issue 17, P1). A state without the
+    key (saved before it was kept) gets the whole key."""
+    k = s.get(BOARD_KEY)
+    if k is None:
+        board_changed(s)
+        return
+    overlays = s["overlays"]
+    o = overlays[-1]
+    part = f"{o['hex']}|{o['kind']}|-"  # ``board_key``'s part of a face-down overlay
+    s[BOARD_KEY] = f"{k};{part}" if len(overlays) > 1 else k + part
+
+
 def board_key_of(s: State) -> str:
     """``s[BOARD_KEY]``, or worked out for a state saved without it."""
     k = s.get(BOARD_KEY)

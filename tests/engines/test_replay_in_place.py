@@ -60,6 +60,17 @@ def test_replay_in_place_leaves_the_events_and_the_setup_as_they_were(played):
     assert _dump(engine.setup(_config(engine, seats), seats)) == _dump(states[0])
 
 
+def test_an_engines_fold_leaves_what_its_apply_in_place_leaves_event_by_event(played):
+    """``replay`` hands the whole stream to ``Engine.fold`` (Wizarding Duels folds it in a loop of
+    its own, issue 17, P1): the state must be the one ``apply_in_place`` leaves, event by event."""
+    engine, seats, states, events = played
+    folded = engine.fold(engine.owned_setup(_config(engine, seats), seats), json.loads(json.dumps(events)))
+    state = engine.owned_setup(_config(engine, seats), seats)
+    for event in json.loads(json.dumps(events)):
+        state = engine.apply_in_place(state, event)
+    assert _dump(folded) == _dump(state)
+
+
 def _refused(engine, seats, state) -> list[dict]:
     to_move = engine.to_move(state)
     refused = [

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from engines.treecopy import copy_tree
-from engines.wizarding_duels import content, groups, rules
+from engines.wizarding_duels import content, fast, groups, rules
 
 from .playouts import turns
 
@@ -103,3 +103,51 @@ def test_the_playouts_catch_a_step_wrongly_taken_for_quiet(monkeypatch, table, n
     else:
         monkeypatch.setattr(rules, table, getattr(rules, table) | {name})
     assert playouts(monkeypatch)["missed"] > 0
+
+
+def fold_playouts(monkeypatch) -> Counter:
+    """The games of ``playouts`` folded in place (``apply_in_place``, whose fast paths check one
+    seat's quests after a move or a quest draw, ``rules.check_lightning_of``); after every event
+    the full check must find nothing left to score."""
+    seen = Counter()
+    one_seat = rules.check_lightning_of
+
+    def counted(s, seat, drawn=None):
+        before = [len(p["scored"]) for p in s["players"]]
+        one_seat(s, seat, drawn)
+        kind = "a move" if drawn is None else "a draw"
+        seen["one seat checked after " + kind] += 1
+        if [len(p["scored"]) for p in s["players"]] != before:
+            seen["one seat scored after " + kind] += 1
+
+    monkeypatch.setattr(fast, "_check_lightning_of", counted)
+    for version in ("1", "2"):
+        for seed in range(4):
+            config = {"groups": [lightning_group(seed, "spellstorm"), lightning_group(50 + seed, "first-foothold")]}
+            fold = None
+            for turn in turns(version, seed, config):
+                if fold is None:
+                    fold = turn.engine.owned_copy(turn.state)
+                fold = turn.engine.apply_in_place(fold, copy_tree(turn.event))
+                full = copy_tree(fold)
+                FULL_CHECK(full)
+                if full != fold:
+                    seen["missed"] += 1
+                    break
+    return seen
+
+
+def test_the_folds_one_seat_checks_only_score_what_the_check_of_both_seats_scores(monkeypatch):
+    seen = fold_playouts(monkeypatch)
+    assert seen["missed"] == 0, seen
+    assert seen["one seat scored after a move"] > 0 and seen["one seat scored after a draw"] > 0, seen
+
+
+@pytest.mark.parametrize("wrong", ["no check", "the other seat"])
+def test_the_fold_playouts_catch_a_one_seat_check_of_the_wrong_quests(monkeypatch, wrong):
+    right = rules.check_lightning_of
+    if wrong == "no check":
+        monkeypatch.setattr(rules, "check_lightning_of", lambda s, seat, drawn=None: None)
+    else:
+        monkeypatch.setattr(rules, "check_lightning_of", lambda s, seat, drawn=None: right(s, 1 - seat, drawn))
+    assert fold_playouts(monkeypatch)["missed"] > 0

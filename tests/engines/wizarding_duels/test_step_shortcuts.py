@@ -40,11 +40,11 @@ def test_a_step_taken_without_a_turn_of_run_leaves_the_state_the_step_machine_le
     seen: Counter = Counter()
     shortcut = fast._after_action
 
-    def counted(s, seat, steps, quiet):
+    def counted(s, seat, steps, quiet, *moved):
         # Whether the act step goes back at once: no step before the end, no Power Pool to refill.
         players = s["players"]
         seen["act step back at once", not steps and not players[0]["refill_due"] and not players[1]["refill_due"]] += 1
-        return shortcut(s, seat, steps, quiet)
+        return shortcut(s, seat, steps, quiet, *moved)
 
     monkeypatch.setattr(fast, "_after_action", counted)
     for seed, config in enumerate(varied_configs()[:4]):
