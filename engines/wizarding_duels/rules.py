@@ -3740,6 +3740,34 @@ _LIGHTNING_PHASES = frozenset(("start", "activation", "end"))
 _LIGHTNING_TESTS: dict[str, dict[str, tuple]] = {}
 
 
+def _lightning_of_pack(s: State) -> dict[str, tuple]:
+    pack_id = s["pack"]
+    lightning = _LIGHTNING_TESTS.get(pack_id)
+    if lightning is None:
+        lightning = _LIGHTNING_TESTS[pack_id] = _lightning_tests(pack_id)
+    return lightning
+
+
+def _score_lightning(s: State, seat: int, due: list[str], lightning: dict[str, tuple]) -> None:
+    """Scores those of ``due`` (a copy of some of ``seat``'s active lightning quests: scoring one
+    takes it out of ``active``) whose condition holds, in order, up to nine scored (WD-48)."""
+    p = s["players"][seat]
+    look = None
+    scored = p["scored"]
+    for q in due:
+        if len(scored) >= 9:
+            break  # WD-48
+        test, points, reads_look = lightning[q]
+        # Made only for a test that reads it: most active lightning quests count the state's
+        # counters or its terrain (issue 17, P1).
+        if reads_look and look is None:
+            look = _QuestLook(s, seat)
+        if test(s, seat, look):
+            p["active"].remove(q)
+            scored.append(q)
+            p["qp"] += points
+
+
 def check_lightning(s: State) -> None:
     """``score_quests(s, seat, lightning_only=True)`` for each seat."""
     if s["phase"] not in _LIGHTNING_PHASES or s.get("stats") is None:
@@ -3747,34 +3775,17 @@ def check_lightning(s: State) -> None:
     # The seats are taken in seat order, not the acting seat first: a quest condition reads the
     # models, the overlays and the counters, never a player, and scoring changes only its own
     # player, so one seat's scoring cannot change what the other's conditions find.
-    pack_id = s["pack"]
-    lightning = _LIGHTNING_TESTS.get(pack_id)
-    if lightning is None:
-        lightning = _LIGHTNING_TESTS[pack_id] = _lightning_tests(pack_id)
+    lightning = _lightning_of_pack(s)
     has_lightning = lightning.__contains__
-    seat = -1
-    for p in s["players"]:
-        seat += 1
-        # A copy of the active lightning quests (scoring one takes it out of ``active``),
-        # filtered in C; most of the time a seat has one, and none is told by the same pass
-        # (issue 17, P1).
-        due = list(filter(has_lightning, p["active"]))
-        if not due:
-            continue
-        look = None
-        scored = p["scored"]
-        for q in due:
-            if len(scored) >= 9:
-                break  # WD-48
-            test, points, reads_look = lightning[q]
-            # Made only for a test that reads it: most active lightning quests count the
-            # state's counters or its terrain (issue 17, P1).
-            if reads_look and look is None:
-                look = _QuestLook(s, seat)
-            if test(s, seat, look):
-                p["active"].remove(q)
-                scored.append(q)
-                p["qp"] += points
+    players = s["players"]
+    # The active lightning quests filtered in C; most of the time a seat has one, and none is
+    # told by the same pass (issue 17, P1).
+    due = list(filter(has_lightning, players[0]["active"]))
+    if due:
+        _score_lightning(s, 0, due, lightning)
+    due = list(filter(has_lightning, players[1]["active"]))
+    if due:
+        _score_lightning(s, 1, due, lightning)
 
 
 def check_lightning_of(s: State, seat: int, drawn: list[str] | None = None) -> None:
@@ -3789,27 +3800,14 @@ def check_lightning_of(s: State, seat: int, drawn: list[str] | None = None) -> N
     holds the engine's scores to the full check after every event of playouts)."""
     if s["phase"] not in _LIGHTNING_PHASES or s.get("stats") is None:
         return
-    pack_id = s["pack"]
-    lightning = _LIGHTNING_TESTS.get(pack_id)
-    if lightning is None:
-        lightning = _LIGHTNING_TESTS[pack_id] = _lightning_tests(pack_id)
-    p = s["players"][seat]
+    lightning = _lightning_of_pack(s)
+    active = s["players"][seat]["active"]
     if drawn is None:
-        due = list(filter(lightning.__contains__, p["active"]))
+        due = list(filter(lightning.__contains__, active))
     else:
-        due = [q for q in p["active"] if q in lightning and q in drawn]
-    look = None
-    scored = p["scored"]
-    for q in due:
-        if len(scored) >= 9:
-            break  # WD-48
-        test, points, reads_look = lightning[q]
-        if reads_look and look is None:
-            look = _QuestLook(s, seat)
-        if test(s, seat, look):
-            p["active"].remove(q)
-            scored.append(q)
-            p["qp"] += points
+        due = [q for q in active if q in lightning and q in drawn]
+    if due:
+        _score_lightning(s, seat, due, lightning)
 
 
 # ====================================================================== automatic step table
