@@ -376,17 +376,17 @@ def replay(engine: Engine, config: dict[str, Any], seats: int, events: Iterable[
 
     No intermediate state is kept, so the events are applied in place to one owned state; a
     refusal raises out of here, and the half-changed state goes with it."""
-    step = engine.apply_in_place
-    if getattr(step, "__func__", None) is Engine.apply_in_place:
-        # The default would only call apply: one call less per event. And apply never changes
-        # the state it is given, so the setup needs no copy either (for Dueling Wizards' short
-        # games the copy was about 2.5% of a replay).
-        step = engine.apply
+    if (
+        getattr(engine.apply_in_place, "__func__", None) is Engine.apply_in_place
+        and getattr(engine.fold, "__func__", None) is Engine.fold
+    ):
+        # The default fold would only call apply through apply_in_place: one call less per
+        # event. And apply never changes the state it is given, so the setup needs no copy
+        # either (for Dueling Wizards' short games the copy was about 2.5% of a replay).
         state = engine.setup(config, seats)
-    else:
-        # setup may hand out containers of the engine's static data: ``owned_setup`` makes the
-        # state the fold's own before anything writes into it.
-        return engine.fold(engine.owned_setup(config, seats), events)
-    for event in events:
-        state = step(state, event)
-    return state
+        for event in events:
+            state = engine.apply(state, event)
+        return state
+    # setup may hand out containers of the engine's static data: ``owned_setup`` makes the state
+    # the fold's own before anything writes into it. An engine's own ``fold`` is always used.
+    return engine.fold(engine.owned_setup(config, seats), events)

@@ -71,6 +71,22 @@ def test_an_engines_fold_leaves_what_its_apply_in_place_leaves_event_by_event(pl
     assert _dump(folded) == _dump(state)
 
 
+def test_replay_hands_the_stream_to_an_engines_own_fold(played, monkeypatch):
+    # An engine that folds a stream its own way (and only that) must have its fold used by replay.
+    engine, seats, states, events = played
+    its_fold = type(engine).fold
+    calls = []
+
+    def own_fold(self, state, stream):
+        calls.append(self)
+        return its_fold(self, state, stream)
+
+    monkeypatch.setattr(type(engine), "fold", own_fold)
+    got = replay(engine, _config(engine, seats), seats, events)
+    assert calls == [engine]
+    assert _dump(got) == _dump(states[len(events)])
+
+
 def _refused(engine, seats, state) -> list[dict]:
     to_move = engine.to_move(state)
     refused = [
