@@ -422,21 +422,18 @@ def _h_after_mulligan(s: State, st: dict) -> None:
     push_front(s, *steps)
 
 
-#: Each pack's Horcrux artifacts but the rival's, sorted, by pack id (``_set_aside_horcruxes``):
-#: read from the pack's whole artifact list once, not at each Horcrux set-up and deal (issue 17, P1).
-_HORCRUXES: dict[str, list[str]] = {}
+@lru_cache(maxsize=8)
+def _horcruxes(pack_id: str) -> tuple[str, ...]:
+    """The pack's Horcrux artifacts but the rival's, sorted: listed from its whole artifact list
+    once, not at each Horcrux set-up and deal (issue 17, P1)."""
+    pk = content.load(pack_id)
+    rival = pk.params["horcrux_maker"]["rival_horcrux"]
+    return tuple(sorted(a for a, art in pk.artifacts.items() if "Horcrux" in art["keywords"] and a != rival))
 
 
 def _set_aside_horcruxes(s: State, seat: int) -> list[str]:
-    horcruxes = _HORCRUXES.get(s["pack"])
-    if horcruxes is None:
-        pk = pack(s)
-        rival = pk.params["horcrux_maker"]["rival_horcrux"]
-        horcruxes = _HORCRUXES[s["pack"]] = sorted(
-            a for a, art in pk.artifacts.items() if "Horcrux" in art["keywords"] and a != rival
-        )
     assigned = {a["id"] for m in s["models"].values() if m["seat"] == seat for a in m["artifacts"]}
-    return [a for a in horcruxes if a not in assigned]
+    return [a for a in _horcruxes(s["pack"]) if a not in assigned]
 
 
 def _h_horcrux_setup(s: State, st: dict) -> None:
