@@ -3733,16 +3733,18 @@ def _lightning_tests(pack_id: str) -> dict[str, tuple]:
 
 #: The phases in which the lightning quests are checked.
 _LIGHTNING_PHASES = frozenset(("start", "activation", "end"))
-#: ``_lightning_tests`` by pack, read with no call: the check runs after most events (issue 17, P1).
-_LIGHTNING_TESTS: dict[str, dict[str, tuple]] = {}
 
 
-def _lightning_of_pack(s: State) -> dict[str, tuple]:
-    pack_id = s["pack"]
-    lightning = _LIGHTNING_TESTS.get(pack_id)
-    if lightning is None:
-        lightning = _LIGHTNING_TESTS[pack_id] = _lightning_tests(pack_id)
-    return lightning
+class _TestsByPack(dict):
+    """``_lightning_tests`` by pack id, filled on first ask: a kept one is read in C with no call,
+    and the check runs after most events (issue 17, P1)."""
+
+    def __missing__(self, pack_id: str) -> dict[str, tuple]:
+        tests = self[pack_id] = _lightning_tests(pack_id)
+        return tests
+
+
+_LIGHTNING_TESTS = _TestsByPack()
 
 
 def _score_lightning(s: State, seat: int, due: list[str], lightning: dict[str, tuple]) -> None:
@@ -3772,7 +3774,7 @@ def check_lightning(s: State) -> None:
     # The seats are taken in seat order, not the acting seat first: a quest condition reads the
     # models, the overlays and the counters, never a player, and scoring changes only its own
     # player, so one seat's scoring cannot change what the other's conditions find.
-    lightning = _lightning_of_pack(s)
+    lightning = _LIGHTNING_TESTS[s["pack"]]
     has_lightning = lightning.__contains__
     players = s["players"]
     # The active lightning quests filtered in C; most of the time a seat has one, and none is
@@ -3797,7 +3799,7 @@ def check_lightning_of(s: State, seat: int, drawn: list[str] | None = None) -> N
     holds the engine's scores to the full check after every event of playouts)."""
     if s["phase"] not in _LIGHTNING_PHASES or s.get("stats") is None:
         return
-    lightning = _lightning_of_pack(s)
+    lightning = _LIGHTNING_TESTS[s["pack"]]
     active = s["players"][seat]["active"]
     if drawn is None:
         due = list(filter(lightning.__contains__, active))
