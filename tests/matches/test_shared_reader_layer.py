@@ -289,3 +289,27 @@ async def test_a_batch_that_cannot_even_start_answers_its_callers_and_the_next_o
     monkeypatch.setattr(layer, "connection", real)
     await layer.group_add("watchers", "specific.x!0")
     assert await layer.connection(0).zrange(layer._group_key("watchers"), 0, -1) == [b"specific.x!0"]
+
+
+async def test_a_batch_cancelled_on_its_way_cancels_its_callers_and_the_next_one_is_made(layer, monkeypatch):
+    # The loop shutting down cancels the flusher mid-pipeline: its callers are cancelled with it
+    # (none waits forever), and a later change starts a batch of its own.
+    import redis.asyncio.client
+
+    real = redis.asyncio.client.Pipeline.execute
+    stuck = asyncio.Event()
+
+    async def never_answers(self, *args, **kwargs):
+        stuck.set()
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(redis.asyncio.client.Pipeline, "execute", never_answers)
+    callers = [asyncio.ensure_future(layer.group_add("watchers", f"specific.y!{n}")) for n in range(3)]
+    await asyncio.wait_for(stuck.wait(), timeout=5)
+    [flusher] = layer._flushers
+    flusher.cancel()
+    outcomes = await asyncio.wait_for(asyncio.gather(*callers, return_exceptions=True), timeout=5)
+    assert [type(outcome) for outcome in outcomes] == [asyncio.CancelledError] * 3
+    monkeypatch.setattr(redis.asyncio.client.Pipeline, "execute", real)
+    await asyncio.wait_for(layer.group_add("watchers", "specific.y!0"), timeout=5)
+    assert await layer.connection(0).zrange(layer._group_key("watchers"), 0, -1) == [b"specific.y!0"]
