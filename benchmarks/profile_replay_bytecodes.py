@@ -1,6 +1,7 @@
 """Where a replay's work goes, as Python bytecodes an event by function and by line (issue 17, P1).
 
-    .venv/bin/python benchmarks/profile_replay_bytecodes.py ENGINE [--events 3000] [--functions 40] [--lines 0]
+    .venv/bin/python benchmarks/profile_replay_bytecodes.py ENGINE [--events 3000] [--functions 40] [--lines 0] \
+        [--inclusive 0]
 
 Records the same random playouts as ``bench_replay_callgrind.py`` (its recorder, so the same games
 for the same ``--events``), replays them once untraced (so memos and lazily built tables are as a
@@ -8,6 +9,9 @@ verifier's next stream finds them after the first), then replays them again with
 counted (``sys.settrace`` with ``f_trace_opcodes``). Callgrind's instruction count stays the
 judge of P1; this says which functions and lines the count comes from, which callgrind cannot
 (it sees the interpreter's C functions). A traced run is about 50 times slower than a plain one.
+``--inclusive N`` also lists the N functions with the most bytecodes run inside them, their callees'
+included (a function counted once however deep it recurses): what a whole path (a move, a clash)
+costs, where the default list shows only each function's own share.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=3000)
     parser.add_argument("--functions", type=int, default=40, help="how many functions to list")
     parser.add_argument("--lines", type=int, default=0, help="how many lines to list")
+    parser.add_argument("--inclusive", type=int, default=0, help="how many functions to list with their callees")
     args = parser.parse_args()
 
     from bench_replay_callgrind import record
@@ -49,7 +54,10 @@ def main() -> None:
 
     by_function: collections.Counter = collections.Counter()
     by_line: collections.Counter = collections.Counter()
+    inclusive: collections.Counter = collections.Counter()
     prefix = str(ROOT) + "/"
+    # Only the replay's own frames are walked: the tracer is set inside this function's frame.
+    outer = sys._getframe()
 
     def tracer(frame, event, arg):
         if event == "call":
@@ -60,6 +68,12 @@ def main() -> None:
             where = code.co_filename.removeprefix(prefix)
             by_function[(where, code.co_firstlineno, code.co_name)] += 1
             by_line[(where, frame.f_lineno)] += 1
+            if args.inclusive:
+                codes, f = set(), frame
+                while f is not None and f is not outer:
+                    codes.add(f.f_code)
+                    f = f.f_back
+                inclusive.update(codes)
         return tracer
 
     parsed = [(config, seats, [json.loads(t) for t in texts]) for config, seats, texts in games]
@@ -77,6 +91,11 @@ def main() -> None:
         print("by line:")
         for (where, line), n in by_line.most_common(args.lines):
             print(f"{n / events:9.1f}  {where}:{line}")
+    if args.inclusive:
+        print("inclusive (with callees):")
+        for code, n in inclusive.most_common(args.inclusive):
+            where = code.co_filename.removeprefix(prefix)
+            print(f"{n / events:9.1f} {100 * n / total:5.1f}%  {where}:{code.co_firstlineno} {code.co_name}")
 
 
 if __name__ == "__main__":
