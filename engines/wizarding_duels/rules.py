@@ -2662,46 +2662,60 @@ def _once_adv(m: dict) -> int:
     return n
 
 
+class _LeadersByPack(dict):
+    """The pack's characters with Leadership, by pack id, filled on first ask and read in C. A
+    model's traits are its character's (``_install_group`` copies them, and nothing writes them),
+    so a Group none of whose characters is here holds no model with Leadership."""
+
+    def __missing__(self, pack_id: str) -> frozenset[str]:
+        characters = content.load(pack_id).characters
+        chars = self[pack_id] = frozenset(
+            cid for cid, c in characters.items() for t in c["traits"] if t["id"] == "leadership"
+        )
+        return chars
+
+
+_LEADERSHIP_CHARS = _LeadersByPack()
+
+
 def _h_fc2(s: State, st: dict) -> None:
     """FC-2 (A-51, A-11): Leadership peeks, attacker's side first; then Dark Lord declarations."""
     c = s["clash"]
     models = s["models"]
+    players = s["players"]
     steps = []
-    # The models with Leadership, found in one pass for both sides: most groups hold none
-    # (issue 17, P1).
-    leaders = None
-    for m in models.values():
-        if "leadership" in m["traits"]:
-            if leaders is None:
-                leaders = [m]
-            else:
-                leaders.append(m)
-    for name in ("att", "def") if leaders is not None else ():
-        side = c.get(name)
+    lead = _LEADERSHIP_CHARS[s["pack"]]
+    for name in _SIDES:
+        side = c[name]  # both keys are in every clash (``open_clash``)
         if not side:
             continue
-        me = models[side["model"]]
         seat = side["seat"]
-        # The first such model of ``on_board(s, seat)`` (uid order) is the least uid among them:
-        # found without sorting and listing the seat's models for every clash (issue 17, P1).
+        p = players[seat]
+        g = p["group"]
+        # A side's Group with no character of Leadership (most Groups) is passed over with one
+        # test in C, where every model of the game was looked through each clash (issue 17, P1).
+        if g is not None and lead.isdisjoint(g["models"]):
+            continue
+        me = models[side["model"]]
+        # The first such model of ``on_board(s, seat)`` (uid order), from the seat's kept living
+        # uids (``state.LIVING``), which are in uid order.
         leader = None
         if me["hex"]:
             here = hex_of(me)
-            for m in leaders:
+            for uid in living_of(s)[seat]:
+                m = models[uid]
                 if (
-                    m["seat"] == seat
-                    and not m["removed"]
+                    "leadership" in m["traits"]
                     and m["hex"] is not None
                     and not m["round"].get("leadership")
                     and geometry.distance(hex_of(m), here) <= 2
-                    and (leader is None or m["uid"] < leader["uid"])
                 ):
                     leader = m
-        p = s["players"][seat]
-        if leader and not p["known_top"] and len(p["deck"]) - _reserved(s, side["seat"]) > 0:
-            steps.append({"step": "leadership", "seat": side["seat"], "model": leader["uid"]})
-    for name in ("att", "def"):
-        side = c.get(name)
+                    break
+        if leader and not p["known_top"] and len(p["deck"]) - _reserved(s, seat) > 0:
+            steps.append({"step": "leadership", "seat": seat, "model": leader["uid"]})
+    for name in _SIDES:
+        side = c[name]
         if side:
             m = models[side["model"]]
             if "dark_lord" in m["traits"] and not m.get("dark_lord_used"):
