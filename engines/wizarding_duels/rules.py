@@ -2526,8 +2526,10 @@ def _act(s: State, seat: int, a: dict, safest: int | None = None) -> None:
 # ====================================================================== clashes (WD-89..92, FC-1..14)
 
 
-def _side(seat: int, model: str) -> dict:
-    return {
+def _side(seat: int, model: str, known: bool) -> dict:
+    """A clash's side as it opens; ``known``: version 2's list of the Empowerment cards its owner
+    saw (``emp_known``)."""
+    side = {
         "seat": seat,
         "model": model,
         "revealed": [],
@@ -2542,6 +2544,9 @@ def _side(seat: int, model: str) -> dict:
         "adv": 0,
         "total": None,
     }
+    if known:
+        side["emp_known"] = []
+    return side
 
 
 def open_clash(
@@ -2559,12 +2564,15 @@ def open_clash(
     # The pack is read only for a spell, and traits and the version without a call each: a clash
     # opens every few events (issue 17, P1).
     faced = what in ("attack", "potion") or (what == "spell" and pack(s).spells[spell]["combat"])
+    known = s.get("rules", 1) >= 2  # ``rules_version``
+    a_seat = att["seat"]
+    t_seat = target["seat"]
     c = {
         "what": what,
         "faced": faced,
         "target": target["uid"],
-        "att": _side(att["seat"], att["uid"]),
-        "def": _side(target["seat"], target["uid"]) if faced else None,
+        "att": _side(a_seat, att["uid"], known),
+        "def": _side(t_seat, target["uid"], known) if faced else None,
         "prof": prof,
         "spell": spell,
         "source": source,
@@ -2577,47 +2585,58 @@ def open_clash(
     }
     if space is not None:
         c["space"] = space
-    if s.get("rules", 1) >= 2:  # ``rules_version``
-        for side in (c["att"], c["def"]):
-            if side:
-                side["emp_known"] = []
     s["clash"] = c
     _set_advantage(s, c)
-    a, d = "att", "def"
-    steps = []
-    if faced and what == "spell":
-        steps.append({"step": "react", "seat": target["seat"]})  # FC-1
-    steps.append({"step": "fc2"})  # FC-2: Leadership, then Dark Lord
+    # The steps of each of the three shapes of clash in one list each, not appended one by one
+    # (issue 17, P1).
+    if not faced:
+        # Not faced: a spell not a combat spell (an attack or a potion at a foe always is).
+        return [
+            {"step": "fc2"},  # FC-2: Leadership, then Dark Lord
+            {"step": "empower", "seat": a_seat, "side": "att"},  # FC-3
+            {"step": "reveal", "side": "att"},  # FC-4
+            {"step": "swap", "seat": a_seat, "side": "att"},  # FC-6
+            {"step": "flip"},  # FC-7
+            {"step": "emp_draw"},  # FC-9..11
+            {"step": "total"},
+            {"step": "clash_effects"},
+            {"step": "clash_discard"},  # FC-13, FC-14
+            {"step": "action_end"},
+        ]
     if what == "spell":
-        if faced:
-            steps.append({"step": "empower", "seat": target["seat"], "side": d})  # FC-3, defender first
-        steps.append({"step": "empower", "seat": att["seat"], "side": a})
-    steps.append({"step": "reveal", "side": a})  # FC-4
-    if faced:
-        steps.append({"step": "reveal", "side": d})  # FC-5
-        # FC-6: defender first, unless the defending model has Duelling (WD-T7, A-25).
-        order = [d, a] if "duelling" not in target["traits"] else [a, d]
-        for side in order:
-            seat = c[side]["seat"]
-            st = {"step": "swap", "seat": seat, "side": side}
-            if side == d and "duelling" in att["traits"]:
-                st["face_up"] = True
-            steps.append(st)
+        steps = [
+            {"step": "react", "seat": t_seat},  # FC-1
+            {"step": "fc2"},  # FC-2
+            {"step": "empower", "seat": t_seat, "side": "def"},  # FC-3, defender first
+            {"step": "empower", "seat": a_seat, "side": "att"},
+            {"step": "reveal", "side": "att"},  # FC-4
+            {"step": "reveal", "side": "def"},  # FC-5
+        ]
     else:
-        steps.append({"step": "swap", "seat": att["seat"], "side": a})
-    steps.append({"step": "flip"})  # FC-7
-    if faced:
-        steps += [
-            {"step": "early", "seat": target["seat"], "side": d},
-            {"step": "early", "seat": att["seat"], "side": a},
-        ]  # FC-8
-    steps += [{"step": "emp_draw"}, {"step": "total"}, {"step": "clash_effects"}]  # FC-9..11
-    if faced:
-        steps += [
-            {"step": "late", "seat": target["seat"], "side": d},
-            {"step": "late", "seat": att["seat"], "side": a},
-        ]  # FC-12
-    steps += [{"step": "clash_discard"}, {"step": "action_end"}]  # FC-13, FC-14
+        steps = [{"step": "fc2"}, {"step": "reveal", "side": "att"}, {"step": "reveal", "side": "def"}]
+    # FC-6: defender first, unless the defending model has Duelling (WD-T7, A-25).
+    d_swap = {"step": "swap", "seat": t_seat, "side": "def"}
+    if "duelling" in att["traits"]:
+        d_swap["face_up"] = True
+    a_swap = {"step": "swap", "seat": a_seat, "side": "att"}
+    if "duelling" not in target["traits"]:
+        steps.append(d_swap)
+        steps.append(a_swap)
+    else:
+        steps.append(a_swap)
+        steps.append(d_swap)
+    steps += [
+        {"step": "flip"},  # FC-7
+        {"step": "early", "seat": t_seat, "side": "def"},  # FC-8
+        {"step": "early", "seat": a_seat, "side": "att"},
+        {"step": "emp_draw"},  # FC-9..11
+        {"step": "total"},
+        {"step": "clash_effects"},
+        {"step": "late", "seat": t_seat, "side": "def"},  # FC-12
+        {"step": "late", "seat": a_seat, "side": "att"},
+        {"step": "clash_discard"},  # FC-13, FC-14
+        {"step": "action_end"},
+    ]
     return steps
 
 
