@@ -1917,8 +1917,22 @@ def potion_offensive(pot: dict) -> bool:
     )
 
 
+class _LowersByPack(dict):
+    """Each Clash card kind's lower part (``state.lower``'s), by pack id, filled on first ask and
+    read in C: every clash asks it of its lower-part windows (issue 17, P1)."""
+
+    def __missing__(self, pack_id: str) -> dict[str, dict | None]:
+        lowers = self[pack_id] = {kind: c["lower"] for kind, c in content.load(pack_id).clash_cards.items()}
+        return lowers
+
+
+_LOWERS = _LowersByPack()
+
+
 def _lower_usable(s: State, seat: int, card: str | None, timing: str) -> bool:
-    lo = lower(s, card)
+    if card is None or card.startswith("blank"):
+        return False  # no lower part (``state.lower``)
+    lo = _LOWERS[s["pack"]][s["cards"][card]]
     if not lo or lo["timing"] != timing:
         return False
     return can_pay(s["players"][seat], lo["cost"], lo["colour"])
@@ -2894,20 +2908,38 @@ def _obscured(s: State, m: dict) -> bool:
     return m["hex"] is not None and terrain(s, hex_of(m)) == "obscuring"
 
 
+class _CardValuesByPack(dict):
+    """Each Clash card kind's upper number as ``card_value`` reads it (a 2+ counts 2), by pack id,
+    filled on first ask and read in C: a total reads two to four cards (issue 17, P1)."""
+
+    def __missing__(self, pack_id: str) -> dict[str, int]:
+        values = self[pack_id] = {
+            kind: 2 if c["upper"] == "2+" else int(c["upper"]) for kind, c in content.load(pack_id).clash_cards.items()
+        }
+        return values
+
+
+_CARD_VALUES = _CardValuesByPack()
+
+
 def _card_lines(s: State, side: dict) -> list[list]:
     """The card part of a total, line by line: the kept card plus a 2+'s extra (under Dark Lord,
     A-11, the revealed card counts as the pack's value unless it was swapped away), then the
     Empowerment cards."""
     # Loops, not comprehensions: each comprehension made a function and a frame per total, and
-    # most sides have no extra card and no Empowerment card (issue 17, P1).
+    # most sides have no extra card and no Empowerment card (issue 17, P1). Each card's value is
+    # ``card_value``'s, read from the pack's table with no call: a blank (or no card) counts 0.
+    values = _CARD_VALUES[s["pack"]]
+    cards = s["cards"]
     if side.get("dark_lord") and side["swap"] is None:
         lines = [["Dark Lord", pack(s).params["dark_lord_value"]]]
     else:
-        lines = [["Card", card_value(s, side["kept"])]]
+        x = side["kept"]
+        lines = [["Card", 0 if x is None or x.startswith("blank") else values[cards[x]]]]
         for x in side["extra"]:
-            lines.append(["2+ extra card", card_value(s, x)])
+            lines.append(["2+ extra card", 0 if x.startswith("blank") else values[cards[x]]])
     for x in side["emp_cards"]:
-        lines.append(["Empowerment card", card_value(s, x)])
+        lines.append(["Empowerment card", 0 if x.startswith("blank") else values[cards[x]]])
     return lines
 
 
