@@ -2849,12 +2849,19 @@ def _h_flip(s: State, st: dict) -> None:
     c = s["clash"]
     steps = []
     for name in ("def", "att"):
-        side = c.get(name)
+        side = c[name]  # both keys are in every clash (``open_clash``)
         if not side or side["swap"] is None:
             continue
-        p = s["players"][side["seat"]]
-        p["discard"] += [x for x in [side["kept"]] + side["extra"] if x and not x.startswith("blank")]
-        if rules_version(s) >= 2:
+        # The cards swapped away, in a loop, not a comprehension (a function and a frame each;
+        # issue 17, P1).
+        discard = s["players"][side["seat"]]["discard"]
+        x = side["kept"]
+        if x and not x.startswith("blank"):
+            discard.append(x)
+        for x in side["extra"]:
+            if x and not x.startswith("blank"):
+                discard.append(x)
+        if s.get("rules", 1) >= 2:  # ``rules_version``
             side["swap_up"] = True  # face up now (FC-7): the view shows the card to everyone
         side["kept"] = side["swap"]
         side["revealed"] = [side["swap"]]
@@ -3070,25 +3077,26 @@ def _h_clash_effects(s: State, st: dict) -> None:
     c = s["clash"]
     if not c["success"]:
         return
-    pk = pack(s)
     a = s["models"][c["att"]["model"]]
     t = s["models"][c["target"]]
-    if c["what"] == "attack":
-        effects = (
-            [{"op": "impacts", "n": c["prof"]["damage"] + c["dmg_bonus"]}]
-            if c["prof"]["damage"] + c["dmg_bonus"] > 0
-            else []
-        )
-        effects += c["prof"]["effects"]
+    what = c["what"]
+    upkeep = False
+    if what == "attack":
+        prof = c["prof"]
+        n = prof["damage"] + c["dmg_bonus"]
+        effects = [{"op": "impacts", "n": n}] if n > 0 else []
+        effects += prof["effects"]
         x = 0
-    elif c["what"] == "potion":
-        effects, x = pk.potions[c["potion"]]["effects"], a["traits"].get("potioneer", 0)
+    elif what == "potion":
+        effects, x = pack(s).potions[c["potion"]]["effects"], a["traits"].get("potioneer", 0)
     else:
-        effects, x = pk.spells[c["spell"]]["effects"], 0
+        # The spell's card read once, not three times (issue 17, P1).
+        card = pack(s).spells[c["spell"]]
+        effects, x = card["effects"], 0
         if c["dmg_bonus"]:
             effects = [dict(e, n=e["n"] + c["dmg_bonus"]) if e["op"] == "impacts" else e for e in effects]
-        card = pk.spells[c["spell"]]
-        if card["upkeep"]:
+        upkeep = card["upkeep"]
+        if upkeep:
             u = {
                 "spell": c["spell"],
                 "caster": a["uid"],
@@ -3099,21 +3107,7 @@ def _h_clash_effects(s: State, st: dict) -> None:
             if c.get("space"):
                 u["space"] = c["space"]
             s["players"][a["seat"]]["upkeep"].append(u)
-    push_new(
-        s,
-        effect_steps(
-            s,
-            effects,
-            a,
-            t,
-            a["seat"],
-            x=x,
-            upkeep=c["what"] == "spell" and pk.spells[c["spell"]]["upkeep"],
-            spell=c["spell"],
-            hostile=c["faced"],
-            space=c.get("space"),
-        ),
-    )
+    push_new(s, effect_steps(s, effects, a, t, a["seat"], x, upkeep, c["spell"], c["faced"], c.get("space")))
 
 
 def effect_steps(
