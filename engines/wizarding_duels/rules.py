@@ -1103,6 +1103,17 @@ def _skip_decision(s: State, st: dict) -> bool:
     return False
 
 
+class _ReactionsByPack(dict):
+    """The pack's reaction spells, by pack id, filled on first ask and read in C."""
+
+    def __missing__(self, pack_id: str) -> frozenset[str]:
+        spells = self[pack_id] = frozenset(sp for sp, card in content.load(pack_id).spells.items() if card["reaction"])
+        return spells
+
+
+_REACTIONS = _ReactionsByPack()
+
+
 def _some_reaction(s: State, st: dict) -> bool:
     """Does ``options(s, st)`` list a reaction beside the pass, for the react window ``st``? The
     same spells are asked the same questions, but with no sorted list of them or of the seat's
@@ -1113,18 +1124,19 @@ def _some_reaction(s: State, st: dict) -> bool:
     if not can_cast(tgt):
         return False  # ``_reaction_caster`` finds no caster
     p = s["players"][seat]
-    spells = pack(s).spells
+    reactions = _REACTIONS[s["pack"]]
     for sp in p["spellbook"]:
-        if spells[sp]["reaction"] and not p["clocks"].get(sp) and _reaction_caster(s, seat, sp, tgt) is not None:
+        if sp in reactions and not p["clocks"].get(sp) and _reaction_caster(s, seat, sp, tgt) is not None:
             return True
-    for m in s["models"].values():
-        if not m["removed"] and m["seat"] == seat:
-            for sp in m["innate"]:
-                if (
-                    spells[sp]["reaction"]
-                    and not p["clocks"].get(sp)
-                    and _reaction_caster(s, seat, sp, tgt) is not None
-                ):
+    # The seat's living models (``state.LIVING``), not every model filtered by seat and removal;
+    # most hold no reaction of their own, told in C. The first reaction found answers, so the
+    # order of the models does not matter (issue 17, P1).
+    models = s["models"]
+    for uid in living_of(s)[seat]:
+        innate = models[uid]["innate"]
+        if innate and not reactions.isdisjoint(innate):
+            for sp in innate:
+                if sp in reactions and not p["clocks"].get(sp) and _reaction_caster(s, seat, sp, tgt) is not None:
                     return True
     return False
 
