@@ -1153,8 +1153,16 @@ def _two_options(s: State, st: dict) -> bool:
         # keep_card, and a swap per card in hand unless the model is an Apprentice
         return bool(s["players"][side["seat"]]["hand"]) and "apprentice" not in s["models"][side["model"]]["traits"]
     if name == "early" or name == "late":
+        # As empower: not lowering, and paid. ``_lower_usable`` written out here, a call fewer
+        # for each of a faced clash's four lower-part windows (issue 17, P1).
         side = s["clash"][st["side"]]
-        return _lower_usable(s, side["seat"], side["kept"], name)  # as empower: not lowering, and paid
+        card = side["kept"]
+        if card is None or card.startswith("blank"):
+            return False
+        lo = _LOWERS[s["pack"]][s["cards"][card]]
+        if not lo or lo["timing"] != name:
+            return False
+        return can_pay(s["players"][side["seat"]], lo["cost"], lo["colour"])
     if name == "empower":
         c = s["clash"]
         cost, colour = _empower_cost(s, c, st["side"])
@@ -2729,19 +2737,24 @@ def _h_fc2(s: State, st: dict) -> None:
     models = s["models"]
     players = s["players"]
     steps = []
+    dark = None  # the Dark Lord's windows, queued after every Leadership one
     lead = _LEADERSHIP_CHARS[s["pack"]]
+    # One pass over the sides for both windows (issue 17, P1).
     for name in _SIDES:
         side = c[name]  # both keys are in every clash (``open_clash``)
         if not side:
             continue
         seat = side["seat"]
+        me = models[side["model"]]
+        if "dark_lord" in me["traits"] and not me.get("dark_lord_used"):
+            dark = dark or []
+            dark.append({"step": "dark_lord", "seat": seat, "side": name})
         p = players[seat]
         g = p["group"]
         # A side's Group with no character of Leadership (most Groups) is passed over with one
         # test in C, where every model of the game was looked through each clash (issue 17, P1).
         if g is not None and lead.isdisjoint(g["models"]):
             continue
-        me = models[side["model"]]
         # The first such model of ``on_board(s, seat)`` (uid order), from the seat's kept living
         # uids (``state.LIVING``), which are in uid order.
         leader = None
@@ -2759,12 +2772,8 @@ def _h_fc2(s: State, st: dict) -> None:
                     break
         if leader and not p["known_top"] and len(p["deck"]) - _reserved(s, seat) > 0:
             steps.append({"step": "leadership", "seat": seat, "model": leader["uid"]})
-    for name in _SIDES:
-        side = c[name]
-        if side:
-            m = models[side["model"]]
-            if "dark_lord" in m["traits"] and not m.get("dark_lord_used"):
-                steps.append({"step": "dark_lord", "seat": side["seat"], "side": name})
+    if dark:
+        steps += dark
     if steps:  # most clashes ask neither
         push_new(s, steps)
 
@@ -3313,13 +3322,22 @@ def _h_clash_discard(s: State, st: dict) -> None:
         if not side:
             continue
         p = players[side["seat"]]
-        for x in (side["kept"], *side["extra"], *side["emp_cards"]):  # one tuple, not two list sums
-            if x is None or x.startswith("blank"):
-                continue
+        x = side["kept"]
+        if x is not None and not x.startswith("blank"):
             if cards[x] in _LUCK:
                 p["gone"].append(x)
             else:
                 p["discard"].append(x)
+        # Then the extra and Empowerment cards, which most sides have none of: no tuple of the
+        # cards made for each side (issue 17, P1).
+        if side["extra"] or side["emp_cards"]:
+            for x in (*side["extra"], *side["emp_cards"]):
+                if x.startswith("blank"):
+                    continue
+                if cards[x] in _LUCK:
+                    p["gone"].append(x)
+                else:
+                    p["discard"].append(x)
     s["last_clash"] = dict(zip(_LAST_CLASH_KEYS, _LAST_CLASH(c)))
     s["clash"] = None
     # The clash's "action_end" (FC-14) follows at once (``open_clash`` queues the two together,
