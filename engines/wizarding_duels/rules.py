@@ -510,15 +510,21 @@ def _h_generate_pool(s: State, st: dict) -> None:
     for seat in (0, 1):
         p = s["players"][seat]
         ms = alive_unordered(s, seat)  # sums and counts only
-        light = sum(m["cunning"]["light"] for m in ms)
-        dark = sum(m["cunning"]["dark"] for m in ms)
-        neutral = sum(m["cunning"]["neutral"] for m in ms)
+        # The three sums in one loop, not three generators (a frame each; issue 17, P1).
+        light = dark = neutral = 0
+        for m in ms:
+            cunning = m["cunning"]
+            light += cunning["light"]
+            dark += cunning["dark"]
+            neutral += cunning["neutral"]
         as_light = p.get("neutral_light", 0)
         light += as_light
         dark += neutral - as_light
         for m in ms:
             if "adoration" in m["traits"]:
-                dark += sum(1 for o in ms if o["uid"] != m["uid"] and o["cunning"]["dark"] > 0)
+                for o in ms:
+                    if o["uid"] != m["uid"] and o["cunning"]["dark"] > 0:
+                        dark += 1
         p["pool"] = {"light": light, "dark": dark}
     # WD-28: each player shuffles the Clash deck and draws 3.
     s["phase"] = "hands"
