@@ -42,7 +42,6 @@ from .state import (
     set_space,
     terrain,
 )
-from .state import lower as lower_part
 
 _run = rules.run
 #: The steps ``run`` stops at at once, with no test (``rules._WAITS``).
@@ -646,7 +645,7 @@ def lower(s: State, st: dict, seat: int, action: dict) -> bool:
     side = s["clash"][st["side"]]
     if not rules._lower_usable(s, side["seat"], side["kept"], name):
         return False
-    lo = lower_part(s, side["kept"])
+    lo = rules._LOWERS[s["pack"]][s["cards"][side["kept"]]]  # ``lower_part``: a card is kept (usable)
     if not _paid_answer(s, s["players"][side["seat"]], lo["cost"], lo["colour"], action, _LOWERED):
         return False
     s["queue"].pop(0)

@@ -391,8 +391,20 @@ def _place_challenge(s: State, st: dict, action: dict) -> bool:
         return False
     if not _open_unmarked(s, h) or board(s).at_edge(h):
         return False
-    chal = [geometry.parse(o["hex"]) for o in s["overlays"] if o["kind"] == "challenge"]
-    near = min([geometry.distance(h, c) for c in chal], default=3)
+    # The challenges' spaces and the least distance to them (3 when none is nearer), in one loop
+    # with the distance written out: no comprehension's frame and no call per challenge (issue 17,
+    # P1).
+    q, r = h
+    chal = []
+    near = 3
+    for o in s["overlays"]:
+        if o["kind"] == "challenge":
+            c = geometry.parse(o["hex"])
+            chal.append(c)
+            dq, dr = q - c[0], r - c[1]
+            d = (abs(dq) + abs(dr) + abs(dq + dr)) // 2  # ``geometry.distance(h, c)``
+            if d < near:
+                near = d
     if near >= 3:
         return True  # the widest spacing, which every other space is then offered at too
     # ``h`` keeps the spacing ``near`` (1 or 2: it holds no challenge); the list offers it exactly

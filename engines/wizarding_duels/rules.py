@@ -510,15 +510,21 @@ def _h_generate_pool(s: State, st: dict) -> None:
     for seat in (0, 1):
         p = s["players"][seat]
         ms = alive_unordered(s, seat)  # sums and counts only
-        light = sum(m["cunning"]["light"] for m in ms)
-        dark = sum(m["cunning"]["dark"] for m in ms)
-        neutral = sum(m["cunning"]["neutral"] for m in ms)
+        # The three sums in one loop, not three generators (a frame each; issue 17, P1).
+        light = dark = neutral = 0
+        for m in ms:
+            cunning = m["cunning"]
+            light += cunning["light"]
+            dark += cunning["dark"]
+            neutral += cunning["neutral"]
         as_light = p.get("neutral_light", 0)
         light += as_light
         dark += neutral - as_light
         for m in ms:
             if "adoration" in m["traits"]:
-                dark += sum(1 for o in ms if o["uid"] != m["uid"] and o["cunning"]["dark"] > 0)
+                for o in ms:
+                    if o["uid"] != m["uid"] and o["cunning"]["dark"] > 0:
+                        dark += 1
         p["pool"] = {"light": light, "dark": dark}
     # WD-28: each player shuffles the Clash deck and draws 3.
     s["phase"] = "hands"
@@ -1103,6 +1109,17 @@ def _skip_decision(s: State, st: dict) -> bool:
     return False
 
 
+class _ReactionsByPack(dict):
+    """The pack's reaction spells, by pack id, filled on first ask and read in C."""
+
+    def __missing__(self, pack_id: str) -> frozenset[str]:
+        spells = self[pack_id] = frozenset(sp for sp, card in content.load(pack_id).spells.items() if card["reaction"])
+        return spells
+
+
+_REACTIONS = _ReactionsByPack()
+
+
 def _some_reaction(s: State, st: dict) -> bool:
     """Does ``options(s, st)`` list a reaction beside the pass, for the react window ``st``? The
     same spells are asked the same questions, but with no sorted list of them or of the seat's
@@ -1113,18 +1130,19 @@ def _some_reaction(s: State, st: dict) -> bool:
     if not can_cast(tgt):
         return False  # ``_reaction_caster`` finds no caster
     p = s["players"][seat]
-    spells = pack(s).spells
+    reactions = _REACTIONS[s["pack"]]
     for sp in p["spellbook"]:
-        if spells[sp]["reaction"] and not p["clocks"].get(sp) and _reaction_caster(s, seat, sp, tgt) is not None:
+        if sp in reactions and not p["clocks"].get(sp) and _reaction_caster(s, seat, sp, tgt) is not None:
             return True
-    for m in s["models"].values():
-        if not m["removed"] and m["seat"] == seat:
-            for sp in m["innate"]:
-                if (
-                    spells[sp]["reaction"]
-                    and not p["clocks"].get(sp)
-                    and _reaction_caster(s, seat, sp, tgt) is not None
-                ):
+    # The seat's living models (``state.LIVING``), not every model filtered by seat and removal;
+    # most hold no reaction of their own, told in C. The first reaction found answers, so the
+    # order of the models does not matter (issue 17, P1).
+    models = s["models"]
+    for uid in living_of(s)[seat]:
+        innate = models[uid]["innate"]
+        if innate and not reactions.isdisjoint(innate):
+            for sp in innate:
+                if sp in reactions and not p["clocks"].get(sp) and _reaction_caster(s, seat, sp, tgt) is not None:
                     return True
     return False
 
@@ -1141,8 +1159,16 @@ def _two_options(s: State, st: dict) -> bool:
         # keep_card, and a swap per card in hand unless the model is an Apprentice
         return bool(s["players"][side["seat"]]["hand"]) and "apprentice" not in s["models"][side["model"]]["traits"]
     if name == "early" or name == "late":
+        # As empower: not lowering, and paid. ``_lower_usable`` written out here, a call fewer
+        # for each of a faced clash's four lower-part windows (issue 17, P1).
         side = s["clash"][st["side"]]
-        return _lower_usable(s, side["seat"], side["kept"], name)  # as empower: not lowering, and paid
+        card = side["kept"]
+        if card is None or card.startswith("blank"):
+            return False
+        lo = _LOWERS[s["pack"]][s["cards"][card]]
+        if not lo or lo["timing"] != name:
+            return False
+        return can_pay(s["players"][side["seat"]], lo["cost"], lo["colour"])
     if name == "empower":
         c = s["clash"]
         cost, colour = _empower_cost(s, c, st["side"])
@@ -1917,8 +1943,22 @@ def potion_offensive(pot: dict) -> bool:
     )
 
 
+class _LowersByPack(dict):
+    """Each Clash card kind's lower part (``state.lower``'s), by pack id, filled on first ask and
+    read in C: every clash asks it of its lower-part windows (issue 17, P1)."""
+
+    def __missing__(self, pack_id: str) -> dict[str, dict | None]:
+        lowers = self[pack_id] = {kind: c["lower"] for kind, c in content.load(pack_id).clash_cards.items()}
+        return lowers
+
+
+_LOWERS = _LowersByPack()
+
+
 def _lower_usable(s: State, seat: int, card: str | None, timing: str) -> bool:
-    lo = lower(s, card)
+    if card is None or card.startswith("blank"):
+        return False  # no lower part (``state.lower``)
+    lo = _LOWERS[s["pack"]][s["cards"][card]]
     if not lo or lo["timing"] != timing:
         return False
     return can_pay(s["players"][seat], lo["cost"], lo["colour"])
@@ -2526,8 +2566,10 @@ def _act(s: State, seat: int, a: dict, safest: int | None = None) -> None:
 # ====================================================================== clashes (WD-89..92, FC-1..14)
 
 
-def _side(seat: int, model: str) -> dict:
-    return {
+def _side(seat: int, model: str, known: bool) -> dict:
+    """A clash's side as it opens; ``known``: version 2's list of the Empowerment cards its owner
+    saw (``emp_known``)."""
+    side = {
         "seat": seat,
         "model": model,
         "revealed": [],
@@ -2542,6 +2584,9 @@ def _side(seat: int, model: str) -> dict:
         "adv": 0,
         "total": None,
     }
+    if known:
+        side["emp_known"] = []
+    return side
 
 
 def open_clash(
@@ -2559,12 +2604,15 @@ def open_clash(
     # The pack is read only for a spell, and traits and the version without a call each: a clash
     # opens every few events (issue 17, P1).
     faced = what in ("attack", "potion") or (what == "spell" and pack(s).spells[spell]["combat"])
+    known = s.get("rules", 1) >= 2  # ``rules_version``
+    a_seat = att["seat"]
+    t_seat = target["seat"]
     c = {
         "what": what,
         "faced": faced,
         "target": target["uid"],
-        "att": _side(att["seat"], att["uid"]),
-        "def": _side(target["seat"], target["uid"]) if faced else None,
+        "att": _side(a_seat, att["uid"], known),
+        "def": _side(t_seat, target["uid"], known) if faced else None,
         "prof": prof,
         "spell": spell,
         "source": source,
@@ -2577,47 +2625,58 @@ def open_clash(
     }
     if space is not None:
         c["space"] = space
-    if s.get("rules", 1) >= 2:  # ``rules_version``
-        for side in (c["att"], c["def"]):
-            if side:
-                side["emp_known"] = []
     s["clash"] = c
     _set_advantage(s, c)
-    a, d = "att", "def"
-    steps = []
-    if faced and what == "spell":
-        steps.append({"step": "react", "seat": target["seat"]})  # FC-1
-    steps.append({"step": "fc2"})  # FC-2: Leadership, then Dark Lord
+    # The steps of each of the three shapes of clash in one list each, not appended one by one
+    # (issue 17, P1).
+    if not faced:
+        # Not faced: a spell not a combat spell (an attack or a potion at a foe always is).
+        return [
+            {"step": "fc2"},  # FC-2: Leadership, then Dark Lord
+            {"step": "empower", "seat": a_seat, "side": "att"},  # FC-3
+            {"step": "reveal", "side": "att"},  # FC-4
+            {"step": "swap", "seat": a_seat, "side": "att"},  # FC-6
+            {"step": "flip"},  # FC-7
+            {"step": "emp_draw"},  # FC-9..11
+            {"step": "total"},
+            {"step": "clash_effects"},
+            {"step": "clash_discard"},  # FC-13, FC-14
+            {"step": "action_end"},
+        ]
     if what == "spell":
-        if faced:
-            steps.append({"step": "empower", "seat": target["seat"], "side": d})  # FC-3, defender first
-        steps.append({"step": "empower", "seat": att["seat"], "side": a})
-    steps.append({"step": "reveal", "side": a})  # FC-4
-    if faced:
-        steps.append({"step": "reveal", "side": d})  # FC-5
-        # FC-6: defender first, unless the defending model has Duelling (WD-T7, A-25).
-        order = [d, a] if "duelling" not in target["traits"] else [a, d]
-        for side in order:
-            seat = c[side]["seat"]
-            st = {"step": "swap", "seat": seat, "side": side}
-            if side == d and "duelling" in att["traits"]:
-                st["face_up"] = True
-            steps.append(st)
+        steps = [
+            {"step": "react", "seat": t_seat},  # FC-1
+            {"step": "fc2"},  # FC-2
+            {"step": "empower", "seat": t_seat, "side": "def"},  # FC-3, defender first
+            {"step": "empower", "seat": a_seat, "side": "att"},
+            {"step": "reveal", "side": "att"},  # FC-4
+            {"step": "reveal", "side": "def"},  # FC-5
+        ]
     else:
-        steps.append({"step": "swap", "seat": att["seat"], "side": a})
-    steps.append({"step": "flip"})  # FC-7
-    if faced:
-        steps += [
-            {"step": "early", "seat": target["seat"], "side": d},
-            {"step": "early", "seat": att["seat"], "side": a},
-        ]  # FC-8
-    steps += [{"step": "emp_draw"}, {"step": "total"}, {"step": "clash_effects"}]  # FC-9..11
-    if faced:
-        steps += [
-            {"step": "late", "seat": target["seat"], "side": d},
-            {"step": "late", "seat": att["seat"], "side": a},
-        ]  # FC-12
-    steps += [{"step": "clash_discard"}, {"step": "action_end"}]  # FC-13, FC-14
+        steps = [{"step": "fc2"}, {"step": "reveal", "side": "att"}, {"step": "reveal", "side": "def"}]
+    # FC-6: defender first, unless the defending model has Duelling (WD-T7, A-25).
+    d_swap = {"step": "swap", "seat": t_seat, "side": "def"}
+    if "duelling" in att["traits"]:
+        d_swap["face_up"] = True
+    a_swap = {"step": "swap", "seat": a_seat, "side": "att"}
+    if "duelling" not in target["traits"]:
+        steps.append(d_swap)
+        steps.append(a_swap)
+    else:
+        steps.append(a_swap)
+        steps.append(d_swap)
+    steps += [
+        {"step": "flip"},  # FC-7
+        {"step": "early", "seat": t_seat, "side": "def"},  # FC-8
+        {"step": "early", "seat": a_seat, "side": "att"},
+        {"step": "emp_draw"},  # FC-9..11
+        {"step": "total"},
+        {"step": "clash_effects"},
+        {"step": "late", "seat": t_seat, "side": "def"},  # FC-12
+        {"step": "late", "seat": a_seat, "side": "att"},
+        {"step": "clash_discard"},  # FC-13, FC-14
+        {"step": "action_end"},
+    ]
     return steps
 
 
@@ -2662,50 +2721,65 @@ def _once_adv(m: dict) -> int:
     return n
 
 
+class _LeadersByPack(dict):
+    """The pack's characters with Leadership, by pack id, filled on first ask and read in C. A
+    model's traits are its character's (``_install_group`` copies them, and nothing writes them),
+    so a Group none of whose characters is here holds no model with Leadership."""
+
+    def __missing__(self, pack_id: str) -> frozenset[str]:
+        characters = content.load(pack_id).characters
+        chars = self[pack_id] = frozenset(
+            cid for cid, c in characters.items() for t in c["traits"] if t["id"] == "leadership"
+        )
+        return chars
+
+
+_LEADERSHIP_CHARS = _LeadersByPack()
+
+
 def _h_fc2(s: State, st: dict) -> None:
     """FC-2 (A-51, A-11): Leadership peeks, attacker's side first; then Dark Lord declarations."""
     c = s["clash"]
     models = s["models"]
+    players = s["players"]
     steps = []
-    # The models with Leadership, found in one pass for both sides: most groups hold none
-    # (issue 17, P1).
-    leaders = None
-    for m in models.values():
-        if "leadership" in m["traits"]:
-            if leaders is None:
-                leaders = [m]
-            else:
-                leaders.append(m)
-    for name in ("att", "def") if leaders is not None else ():
-        side = c.get(name)
+    dark = None  # the Dark Lord's windows, queued after every Leadership one
+    lead = _LEADERSHIP_CHARS[s["pack"]]
+    # One pass over the sides for both windows (issue 17, P1).
+    for name in _SIDES:
+        side = c[name]  # both keys are in every clash (``open_clash``)
         if not side:
             continue
-        me = models[side["model"]]
         seat = side["seat"]
-        # The first such model of ``on_board(s, seat)`` (uid order) is the least uid among them:
-        # found without sorting and listing the seat's models for every clash (issue 17, P1).
+        me = models[side["model"]]
+        if "dark_lord" in me["traits"] and not me.get("dark_lord_used"):
+            dark = dark or []
+            dark.append({"step": "dark_lord", "seat": seat, "side": name})
+        p = players[seat]
+        g = p["group"]
+        # A side's Group with no character of Leadership (most Groups) is passed over with one
+        # test in C, where every model of the game was looked through each clash (issue 17, P1).
+        if g is not None and lead.isdisjoint(g["models"]):
+            continue
+        # The first such model of ``on_board(s, seat)`` (uid order), from the seat's kept living
+        # uids (``state.LIVING``), which are in uid order.
         leader = None
         if me["hex"]:
             here = hex_of(me)
-            for m in leaders:
+            for uid in living_of(s)[seat]:
+                m = models[uid]
                 if (
-                    m["seat"] == seat
-                    and not m["removed"]
+                    "leadership" in m["traits"]
                     and m["hex"] is not None
                     and not m["round"].get("leadership")
                     and geometry.distance(hex_of(m), here) <= 2
-                    and (leader is None or m["uid"] < leader["uid"])
                 ):
                     leader = m
-        p = s["players"][seat]
-        if leader and not p["known_top"] and len(p["deck"]) - _reserved(s, side["seat"]) > 0:
-            steps.append({"step": "leadership", "seat": side["seat"], "model": leader["uid"]})
-    for name in ("att", "def"):
-        side = c.get(name)
-        if side:
-            m = models[side["model"]]
-            if "dark_lord" in m["traits"] and not m.get("dark_lord_used"):
-                steps.append({"step": "dark_lord", "seat": side["seat"], "side": name})
+                    break
+        if leader and not p["known_top"] and len(p["deck"]) - _reserved(s, seat) > 0:
+            steps.append({"step": "leadership", "seat": seat, "model": leader["uid"]})
+    if dark:
+        steps += dark
     if steps:  # most clashes ask neither
         push_new(s, steps)
 
@@ -2802,12 +2876,19 @@ def _h_flip(s: State, st: dict) -> None:
     c = s["clash"]
     steps = []
     for name in ("def", "att"):
-        side = c.get(name)
+        side = c[name]  # both keys are in every clash (``open_clash``)
         if not side or side["swap"] is None:
             continue
-        p = s["players"][side["seat"]]
-        p["discard"] += [x for x in [side["kept"]] + side["extra"] if x and not x.startswith("blank")]
-        if rules_version(s) >= 2:
+        # The cards swapped away, in a loop, not a comprehension (a function and a frame each;
+        # issue 17, P1).
+        discard = s["players"][side["seat"]]["discard"]
+        x = side["kept"]
+        if x and not x.startswith("blank"):
+            discard.append(x)
+        for x in side["extra"]:
+            if x and not x.startswith("blank"):
+                discard.append(x)
+        if s.get("rules", 1) >= 2:  # ``rules_version``
             side["swap_up"] = True  # face up now (FC-7): the view shows the card to everyone
         side["kept"] = side["swap"]
         side["revealed"] = [side["swap"]]
@@ -2861,20 +2942,38 @@ def _obscured(s: State, m: dict) -> bool:
     return m["hex"] is not None and terrain(s, hex_of(m)) == "obscuring"
 
 
+class _CardValuesByPack(dict):
+    """Each Clash card kind's upper number as ``card_value`` reads it (a 2+ counts 2), by pack id,
+    filled on first ask and read in C: a total reads two to four cards (issue 17, P1)."""
+
+    def __missing__(self, pack_id: str) -> dict[str, int]:
+        values = self[pack_id] = {
+            kind: 2 if c["upper"] == "2+" else int(c["upper"]) for kind, c in content.load(pack_id).clash_cards.items()
+        }
+        return values
+
+
+_CARD_VALUES = _CardValuesByPack()
+
+
 def _card_lines(s: State, side: dict) -> list[list]:
     """The card part of a total, line by line: the kept card plus a 2+'s extra (under Dark Lord,
     A-11, the revealed card counts as the pack's value unless it was swapped away), then the
     Empowerment cards."""
     # Loops, not comprehensions: each comprehension made a function and a frame per total, and
-    # most sides have no extra card and no Empowerment card (issue 17, P1).
+    # most sides have no extra card and no Empowerment card (issue 17, P1). Each card's value is
+    # ``card_value``'s, read from the pack's table with no call: a blank (or no card) counts 0.
+    values = _CARD_VALUES[s["pack"]]
+    cards = s["cards"]
     if side.get("dark_lord") and side["swap"] is None:
         lines = [["Dark Lord", pack(s).params["dark_lord_value"]]]
     else:
-        lines = [["Card", card_value(s, side["kept"])]]
+        x = side["kept"]
+        lines = [["Card", 0 if x is None or x.startswith("blank") else values[cards[x]]]]
         for x in side["extra"]:
-            lines.append(["2+ extra card", card_value(s, x)])
+            lines.append(["2+ extra card", 0 if x.startswith("blank") else values[cards[x]]])
     for x in side["emp_cards"]:
-        lines.append(["Empowerment card", card_value(s, x)])
+        lines.append(["Empowerment card", 0 if x.startswith("blank") else values[cards[x]]])
     return lines
 
 
@@ -3005,25 +3104,26 @@ def _h_clash_effects(s: State, st: dict) -> None:
     c = s["clash"]
     if not c["success"]:
         return
-    pk = pack(s)
     a = s["models"][c["att"]["model"]]
     t = s["models"][c["target"]]
-    if c["what"] == "attack":
-        effects = (
-            [{"op": "impacts", "n": c["prof"]["damage"] + c["dmg_bonus"]}]
-            if c["prof"]["damage"] + c["dmg_bonus"] > 0
-            else []
-        )
-        effects += c["prof"]["effects"]
+    what = c["what"]
+    upkeep = False
+    if what == "attack":
+        prof = c["prof"]
+        n = prof["damage"] + c["dmg_bonus"]
+        effects = [{"op": "impacts", "n": n}] if n > 0 else []
+        effects += prof["effects"]
         x = 0
-    elif c["what"] == "potion":
-        effects, x = pk.potions[c["potion"]]["effects"], a["traits"].get("potioneer", 0)
+    elif what == "potion":
+        effects, x = pack(s).potions[c["potion"]]["effects"], a["traits"].get("potioneer", 0)
     else:
-        effects, x = pk.spells[c["spell"]]["effects"], 0
+        # The spell's card read once, not three times (issue 17, P1).
+        card = pack(s).spells[c["spell"]]
+        effects, x = card["effects"], 0
         if c["dmg_bonus"]:
             effects = [dict(e, n=e["n"] + c["dmg_bonus"]) if e["op"] == "impacts" else e for e in effects]
-        card = pk.spells[c["spell"]]
-        if card["upkeep"]:
+        upkeep = card["upkeep"]
+        if upkeep:
             u = {
                 "spell": c["spell"],
                 "caster": a["uid"],
@@ -3034,21 +3134,7 @@ def _h_clash_effects(s: State, st: dict) -> None:
             if c.get("space"):
                 u["space"] = c["space"]
             s["players"][a["seat"]]["upkeep"].append(u)
-    push_new(
-        s,
-        effect_steps(
-            s,
-            effects,
-            a,
-            t,
-            a["seat"],
-            x=x,
-            upkeep=c["what"] == "spell" and pk.spells[c["spell"]]["upkeep"],
-            spell=c["spell"],
-            hostile=c["faced"],
-            space=c.get("space"),
-        ),
-    )
+    push_new(s, effect_steps(s, effects, a, t, a["seat"], x, upkeep, c["spell"], c["faced"], c.get("space")))
 
 
 def effect_steps(
@@ -3242,13 +3328,22 @@ def _h_clash_discard(s: State, st: dict) -> None:
         if not side:
             continue
         p = players[side["seat"]]
-        for x in (side["kept"], *side["extra"], *side["emp_cards"]):  # one tuple, not two list sums
-            if x is None or x.startswith("blank"):
-                continue
+        x = side["kept"]
+        if x is not None and not x.startswith("blank"):
             if cards[x] in _LUCK:
                 p["gone"].append(x)
             else:
                 p["discard"].append(x)
+        # Then the extra and Empowerment cards, which most sides have none of: no tuple of the
+        # cards made for each side (issue 17, P1).
+        if side["extra"] or side["emp_cards"]:
+            for x in (*side["extra"], *side["emp_cards"]):
+                if x.startswith("blank"):
+                    continue
+                if cards[x] in _LUCK:
+                    p["gone"].append(x)
+                else:
+                    p["discard"].append(x)
     s["last_clash"] = dict(zip(_LAST_CLASH_KEYS, _LAST_CLASH(c)))
     s["clash"] = None
     # The clash's "action_end" (FC-14) follows at once (``open_clash`` queues the two together,
