@@ -1268,6 +1268,10 @@ _OVERLAY_FIELDS = itemgetter("hex", "kind", "face_up", "what")
 _parse = geometry.parse
 
 
+#: A step into a space whose terrain asks nothing more: one point, not Dangerous.
+_OPEN_STEP = (1, 0)
+
+
 class _Steps(dict):
     """(neighbour, cost to enter it, 1 if entering it is Dangerous) for each space a step from
     ``h`` may enter, by ``h``, each worked out on its first ask from the memo's terrain."""
@@ -1286,15 +1290,15 @@ class _Steps(dict):
     def __missing__(self, h):
         seen, enter = self.seen, self.enter
         out = []
+        # ``geometry.neighbours(h)``, in its order; a step is the neighbour and its entry, one
+        # tuple added to another (fewer steps than reading out each field of the entry).
         q, r = h
-        # ``geometry.neighbours(h)``, in its order
         for n in ((q + 1, r), (q + 1, r - 1), (q, r - 1), (q - 1, r), (q - 1, r + 1), (q, r + 1)):
             t = seen.get(n)
-            if t is None:
-                continue
-            e = enter.get(t, (1, 0))
-            if e is not None:
-                out.append((n, e[0], e[1]))
+            if t is not None:
+                e = enter.get(t, _OPEN_STEP)
+                if e is not None:
+                    out.append((n,) + e)
         self[h] = out
         return out
 
@@ -1453,6 +1457,8 @@ def _route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], poi
     dq, dr = start[0] - gq, start[1] - gr
     if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
         return 0
+    if want:
+        return _wanted_route_bits(steps, entry, start, goal, points, want)
     # Each pair's counts as an int whose bit k is set when some route there makes k entries:
     # a union is ``|`` and entering a Dangerous space a shift, where sets of ints cost a Python
     # call per count (this search was about 6% of a replay's profile, issue 17, P1).
@@ -1463,8 +1469,6 @@ def _route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], poi
         for h, ds in layers[used].items():
             if h == goal:
                 out |= ds
-                if out & want:
-                    return out
             for n, step, add in steps(h):
                 c = used + step
                 if c > points:
@@ -1484,6 +1488,48 @@ def _route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], poi
                 out |= ds
             elif into is not None:
                 out |= ds << into
+    return out | layers[points].get(goal, 0)
+
+
+def _wanted_route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], points: int, want: int) -> int:
+    """``_route_bits`` with ``want``: the same layers, but each pair keeps only the counts up to the
+    highest wanted one (a route's count only grows on from a pair, so a higher one never comes
+    back down to a wanted one), a pair left with none is not gone on from, and the search stops
+    at the first step into the goal that brings a wanted count, not when the layer holding it is
+    taken: a move naming its danger count went through the counts of every route within its
+    points (issue 17, P1; ``test_route_search.py`` holds it to ``_routes_to``)."""
+    gq, gr = goal
+    keep = (1 << want.bit_length()) - 1
+    layers: list[dict] = [{start: 1}] + [{} for _ in range(points)]
+    out = 0
+    last = points - 1
+    for used in range(last):
+        for h, ds in layers[used].items():
+            if h == goal:
+                out |= ds
+            for n, step, add in steps(h):
+                c = used + step
+                if c > points:
+                    continue
+                dq, dr = n[0] - gq, n[1] - gr
+                if c + (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
+                    continue
+                b = ds << add & keep if add else ds
+                if not b:
+                    continue
+                if n == goal and b & want:
+                    return out | b
+                layer = layers[c]
+                layer[n] = layer.get(n, 0) | b
+    # One point left: only a step into the goal for one point (``_route_bits``).
+    if last >= 0:
+        e = entry(goal)
+        into = e[1] if e is not None and e[0] == 1 else None
+        for h, ds in layers[last].items():
+            if h == goal:
+                out |= ds
+            elif into is not None:
+                out |= ds << into & keep
     return out | layers[points].get(goal, 0)
 
 
