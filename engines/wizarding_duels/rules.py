@@ -330,13 +330,9 @@ def _h_after_stock(s: State, st: dict) -> None:
 def _challenge_hexes(s: State) -> list[tuple[int, int]]:
     """WD-21 with rulings A-28/A-29: Open, no overlay, no Arrival Space, not at the edge,
     at least 3 from other challenges; relaxed to 2 only when 3 is impossible."""
-    b = board(s)
-    arrivals = set(b.arrival[0]) | set(b.arrival[1])
     chal = [geometry.parse(o["hex"]) for o in s["overlays"] if o["kind"] == "challenge"]
     covered = _overlaid(s)
-    base = [
-        h for h in b.hexes if b.terrain[h] == "open" and h not in arrivals and h not in covered and not b.at_edge(h)
-    ]
+    base = [h for h in board(s).inner_open() if h not in covered]
     for spacing in (3, 2, 1):
         ok = [h for h in base if all(geometry.distance(h, c) >= spacing for c in chal)]
         if ok:
@@ -347,12 +343,10 @@ def _challenge_hexes(s: State) -> list[tuple[int, int]]:
 def _challenge_space_wider_than(s: State, chal: list[tuple[int, int]], spacing: int) -> bool:
     """Does some space ``_challenge_hexes`` may offer keep more than ``spacing`` from every
     challenge in ``chal``? (Then it offers no space that keeps only ``spacing``.)"""
-    b = board(s)
-    arrivals = set(b.arrival[0]) | set(b.arrival[1])
     covered = _overlaid(s)
     want = spacing + 1
-    for h in b.hexes:
-        if b.terrain[h] == "open" and h not in arrivals and h not in covered and not b.at_edge(h):
+    for h in board(s).inner_open():
+        if h not in covered:
             q, r = h
             for cq, cr in chal:
                 dq, dr = q - cq, r - cr
