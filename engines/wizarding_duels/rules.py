@@ -248,7 +248,8 @@ def run(s: State) -> bool:
             # A clash's total counts a spell cast only when a spell not the Basic one succeeded;
             # the rest of what it writes (the totals, clocks, spells returned) the check never reads.
             quiet = name == "total" and not _spell_counted(s["clash"])
-        if s["phase"] == "over":
+        # Only the round's end ends the game (``_h_end_round``); no other step's phase is read.
+        if name == "end_round" and s["phase"] == "over":
             s["queue"] = []
             return False
     raise RuntimeError("step machine did not settle")
@@ -2154,14 +2155,30 @@ def _reaction_caster(s: State, seat: int, sp: str, target: dict) -> dict | None:
 def place_somewhere(s: State, st: dict, m: dict) -> bool:
     """Whether a "move" or "teleport" placement of the model ``m`` (on the board) has a space to
     go to: ``len(place_options(s, st)) >= 2``, stopping at the first space."""
+    n = st["n"]
     if st["kind"] == "move":
-        return somewhere_to_move(s, m, st["n"])
+        return somewhere_to_move(s, m, n)
     b = board(s)
-    here = hex_of(m)
-    return any(
-        0 < geometry.distance(here, h) <= st["n"] and terrain(s, h) != "impassable" and occupant(s, h) is None
-        for h in b.hexes
-    )
+    hq, hr = hex_of(m)
+    spaces = b.keys  # the board's spaces, each with its name
+    # The spaces within ``n``, by their offsets from the model's, where every space of the board
+    # had its distance worked out by a call: asked at every teleport an effect makes (issue 17,
+    # P1). Which space answers first changes no answer (``any``).
+    if 3 * n * (n + 1) < len(spaces):
+        near = [(hq + dq, hr + dr) for dq in range(-n, n + 1) for dr in range(max(-n, -dq - n), min(n, n - dq) + 1)]
+    else:
+        near = b.hexes
+    for h in near:
+        k = spaces.get(h)
+        if k is not None:
+            dq, dr = h[0] - hq, h[1] - hr
+            if (
+                0 < (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= n
+                and terrain(s, h) != "impassable"
+                and not _holds_model(s, k)
+            ):
+                return True
+    return False
 
 
 def place_options(s: State, st: dict) -> list[dict]:
