@@ -1263,6 +1263,8 @@ _OVERLAY_FIELDS = itemgetter("hex", "kind", "face_up", "what")
 _parse = geometry.parse
 
 
+#: The six steps of the grid, in ``geometry.neighbours``' order.
+_DIRECTIONS = geometry.DIRECTIONS
 #: A step into a space whose terrain asks nothing more: one point, not Dangerous.
 _OPEN_STEP = (1, 0)
 
@@ -1499,17 +1501,30 @@ def _wanted_route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, in
     out = 0
     last = points - 1
     for used in range(last):
+        # A step costs a point or more: a neighbour farther from the goal than the points left
+        # after one is dropped before its entry is read. Each neighbour's entry (``_Entries``) is
+        # read only then, where a space's whole step list was built first (``_Steps``), most of
+        # whose steps this distance then dropped (issue 17, P1; ``test_route_search.py`` holds
+        # the lists to the entries).
+        room = points - used - 1
         for h, ds in layers[used].items():
             if h == goal:
                 out |= ds
-            for n, step, add in steps(h):
-                c = used + step
-                if c > points:
+            q, r = h
+            for dq, dr in _DIRECTIONS:
+                n = (q + dq, r + dr)
+                dq = n[0] - gq
+                dr = n[1] - gr
+                far = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+                if far > room:
                     continue
-                dq, dr = n[0] - gq, n[1] - gr
-                if c + (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
+                e = entry(n)
+                if e is None:
                     continue
-                b = ds << add & keep if add else ds
+                c = used + e[0]
+                if c + far > points:
+                    continue
+                b = ds << e[1] & keep if e[1] else ds
                 if not b:
                     continue
                 if n == goal and b & want:
