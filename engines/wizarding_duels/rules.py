@@ -1576,7 +1576,8 @@ def _safest_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], poin
     is still within the points left. A step costs at least one point and changes the distance to
     the goal by at most one, so every route to the goal goes through such pairs only, and the
     fewest Dangerous entries of each of them is what the whole search finds for it. ``entry``:
-    the step into a space (``_Entries``), for ``_clear_route``."""
+    the step into a space (``_Entries``), read for each neighbour in reach; ``steps`` (the step
+    lists ``_safest`` reads) is not read here, and is taken as ``_route_bits`` takes it."""
     gq, gr = goal
     dq, dr = start[0] - gq, start[1] - gr
     far = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
@@ -1593,6 +1594,9 @@ def _safest_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], poin
     found = 99
     last = points - 1
     for used in range(last):
+        # Each neighbour's entry read only once the distance leaves it in reach, with no step list
+        # built (``_wanted_route_bits``).
+        room = points - used - 1
         for h, d0 in layers[used].items():
             if d0 >= low.get(h, 99):
                 continue
@@ -1600,14 +1604,21 @@ def _safest_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], poin
             if h == goal:
                 found = d0
                 continue  # going on from the goal only comes back to it later with more entries
-            for n, step, add in steps(h):
-                c = used + step
-                if c > points:
+            q, r = h
+            for dq, dr in _DIRECTIONS:
+                n = (q + dq, r + dr)
+                dq = n[0] - gq
+                dr = n[1] - gr
+                far = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+                if far > room:
                     continue
-                dq, dr = n[0] - gq, n[1] - gr
-                if c + (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
+                e = entry(n)
+                if e is None:
                     continue
-                d = d0 + add
+                c = used + e[0]
+                if c + far > points:
+                    continue
+                d = d0 + e[1]
                 layer = layers[c]
                 if d < layer.get(n, 99):
                     layer[n] = d
