@@ -1511,13 +1511,14 @@ def _wanted_route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, in
             if h == goal:
                 out |= ds
             q, r = h
+            oq, o_r = q - gq, r - gr  # the space's offset from the goal
             for dq, dr in _DIRECTIONS:
-                n = (q + dq, r + dr)
-                dq = n[0] - gq
-                dr = n[1] - gr
-                far = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+                x = oq + dq
+                y = o_r + dr
+                far = (abs(x) + abs(y) + abs(x + y)) // 2
                 if far > room:
                     continue
+                n = (q + dq, r + dr)
                 e = entry(n)
                 if e is None:
                     continue
@@ -1605,13 +1606,14 @@ def _safest_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], poin
                 found = d0
                 continue  # going on from the goal only comes back to it later with more entries
             q, r = h
+            oq, o_r = q - gq, r - gr  # the space's offset from the goal
             for dq, dr in _DIRECTIONS:
-                n = (q + dq, r + dr)
-                dq = n[0] - gq
-                dr = n[1] - gr
-                far = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+                x = oq + dq
+                y = o_r + dr
+                far = (abs(x) + abs(y) + abs(x + y)) // 2
                 if far > room:
                     continue
+                n = (q + dq, r + dr)
                 e = entry(n)
                 if e is None:
                     continue
