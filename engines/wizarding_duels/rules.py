@@ -1489,59 +1489,53 @@ def _route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], poi
 
 
 def _wanted_route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], points: int, want: int) -> int:
-    """``_route_bits`` with ``want``: the same layers, but each pair keeps only the counts up to the
-    highest wanted one (a route's count only grows on from a pair, so a higher one never comes
-    back down to a wanted one), a pair left with none is not gone on from, and the search stops
-    at the first step into the goal that brings a wanted count, not when the layer holding it is
-    taken: a move naming its danger count went through the counts of every route within its
-    points (issue 17, P1; ``test_route_search.py`` holds it to ``_routes_to``)."""
+    """``_route_bits`` with ``want``: ``1 << k`` for the first count ``k`` of ``want`` that some
+    route from ``start`` to ``goal`` within ``points`` makes, found by a search that goes deep first
+    and stops at the first such route, or 0 when none makes one. A move naming its danger count is
+    legal, so a route with that count is there to find in every replayed move: the layered search
+    (``_route_bits``) went through every pair (space, points used) of the layers before the goal's
+    (issue 17, P1; ``test_route_search.py`` holds it to ``_routes_to``).
+
+    A state is a space, the points used coming to it and its count so far; a route's count only
+    grows, so one above the highest wanted count is dropped, and a space and count met again on
+    as many points or more is not gone on from again (the first met can go everywhere it can).
+    A neighbour farther from the goal than the points left after a step is dropped before its
+    entry (``_Entries``) is read."""
+    if start == goal and want & 1:
+        return 1  # the route of no step
     gq, gr = goal
-    keep = (1 << want.bit_length()) - 1
-    layers: list[dict] = [{start: 1}] + [{} for _ in range(points)]
-    out = 0
-    last = points - 1
-    for used in range(last):
-        # A step costs a point or more: a neighbour farther from the goal than the points left
-        # after one is dropped before its entry is read. Each neighbour's entry (``_Entries``) is
-        # read only then, where a space's whole step list was built first (``_Steps``), most of
-        # whose steps this distance then dropped (issue 17, P1; ``test_route_search.py`` holds
-        # the lists to the entries).
+    top = want.bit_length() - 1  # the highest wanted count
+    least = {(start, 0): 0}  # the fewest points used coming to (space, count)
+    todo = [(start, 0, 0)]
+    while todo:
+        h, used, k = todo.pop()
         room = points - used - 1
-        for h, ds in layers[used].items():
-            if h == goal:
-                out |= ds
-            q, r = h
-            oq, o_r = q - gq, r - gr  # the space's offset from the goal
-            for dq, dr in _DIRECTIONS:
-                x = oq + dq
-                y = o_r + dr
-                far = (abs(x) + abs(y) + abs(x + y)) // 2
-                if far > room:
-                    continue
-                n = (q + dq, r + dr)
-                e = entry(n)
-                if e is None:
-                    continue
-                c = used + e[0]
-                if c + far > points:
-                    continue
-                b = ds << e[1] & keep if e[1] else ds
-                if not b:
-                    continue
-                if n == goal and b & want:
-                    return out | b
-                layer = layers[c]
-                layer[n] = layer.get(n, 0) | b
-    # One point left: only a step into the goal for one point (``_route_bits``).
-    if last >= 0:
-        e = entry(goal)
-        into = e[1] if e is not None and e[0] == 1 else None
-        for h, ds in layers[last].items():
-            if h == goal:
-                out |= ds
-            elif into is not None:
-                out |= ds << into & keep
-    return out | layers[points].get(goal, 0)
+        if room < 0:
+            continue
+        q, r = h
+        oq, o_r = q - gq, r - gr  # the space's offset from the goal
+        for dq, dr in _DIRECTIONS:
+            x = oq + dq
+            y = o_r + dr
+            far = (abs(x) + abs(y) + abs(x + y)) // 2
+            if far > room:
+                continue
+            n = (q + dq, r + dr)
+            e = entry(n)
+            if e is None:
+                continue
+            c = used + e[0]
+            if c + far > points:
+                continue
+            nk = k + e[1]
+            if nk > top:
+                continue
+            if n == goal and want >> nk & 1:
+                return 1 << nk
+            if c < least.get((n, nk), 99):
+                least[(n, nk)] = c
+                todo.append((n, c, nk))
+    return 0
 
 
 def _holds_model(s: State, k: str) -> bool:
