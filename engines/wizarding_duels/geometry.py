@@ -359,6 +359,7 @@ class Board:
         impassable.sort(key=_ROW_THEN_COLUMN)
         self.impassable: list[Hex] = impassable
         self._edge: dict[Hex, bool] = {}
+        self._inner_open: list[Hex] | None = None
         # Line of sight between two spaces, by the pair: on one board it depends on nothing else
         # (the printed Impassable spaces never change), and the board lives as long as the process.
         self._los: dict[tuple[Hex, Hex], bool] = {}
@@ -387,6 +388,31 @@ class Board:
                 and (q, r + 1) in t
             )
         return edge
+
+    def inner_open(self) -> list[Hex]:
+        """The spaces printed Open, of no half's Arrival Spaces and not at the edge, in ``hexes``'
+        order: where a challenge may go on an empty board (WD-21, rulings A-28/A-29). Each of a
+        game's six placements asked it of every space again (issue 17, P1)."""
+        out = self._inner_open
+        if out is None:
+            arrivals = set(self.arrival[0]) | set(self.arrival[1])
+            t = self.terrain
+            out = self._inner_open = []
+            for h in self.hexes:
+                if t[h] == "open" and h not in arrivals:
+                    # ``not at_edge(h)``: six neighbours on the board, told in place (no call per
+                    # space; the board is built inside the first replay that chose it).
+                    q, r = h
+                    if (
+                        (q + 1, r) in t
+                        and (q + 1, r - 1) in t
+                        and (q, r - 1) in t
+                        and (q - 1, r) in t
+                        and (q - 1, r + 1) in t
+                        and (q, r + 1) in t
+                    ):
+                        out.append(h)
+        return out
 
     def in_zone(self, h: Hex, side: int) -> bool:
         return side in self.zones.get(h, [])

@@ -248,7 +248,8 @@ def run(s: State) -> bool:
             # A clash's total counts a spell cast only when a spell not the Basic one succeeded;
             # the rest of what it writes (the totals, clocks, spells returned) the check never reads.
             quiet = name == "total" and not _spell_counted(s["clash"])
-        if s["phase"] == "over":
+        # Only the round's end ends the game (``_h_end_round``); no other step's phase is read.
+        if name == "end_round" and s["phase"] == "over":
             s["queue"] = []
             return False
     raise RuntimeError("step machine did not settle")
@@ -330,13 +331,9 @@ def _h_after_stock(s: State, st: dict) -> None:
 def _challenge_hexes(s: State) -> list[tuple[int, int]]:
     """WD-21 with rulings A-28/A-29: Open, no overlay, no Arrival Space, not at the edge,
     at least 3 from other challenges; relaxed to 2 only when 3 is impossible."""
-    b = board(s)
-    arrivals = set(b.arrival[0]) | set(b.arrival[1])
     chal = [geometry.parse(o["hex"]) for o in s["overlays"] if o["kind"] == "challenge"]
     covered = _overlaid(s)
-    base = [
-        h for h in b.hexes if b.terrain[h] == "open" and h not in arrivals and h not in covered and not b.at_edge(h)
-    ]
+    base = [h for h in board(s).inner_open() if h not in covered]
     for spacing in (3, 2, 1):
         ok = [h for h in base if all(geometry.distance(h, c) >= spacing for c in chal)]
         if ok:
@@ -347,12 +344,10 @@ def _challenge_hexes(s: State) -> list[tuple[int, int]]:
 def _challenge_space_wider_than(s: State, chal: list[tuple[int, int]], spacing: int) -> bool:
     """Does some space ``_challenge_hexes`` may offer keep more than ``spacing`` from every
     challenge in ``chal``? (Then it offers no space that keeps only ``spacing``.)"""
-    b = board(s)
-    arrivals = set(b.arrival[0]) | set(b.arrival[1])
     covered = _overlaid(s)
     want = spacing + 1
-    for h in b.hexes:
-        if b.terrain[h] == "open" and h not in arrivals and h not in covered and not b.at_edge(h):
+    for h in board(s).inner_open():
+        if h not in covered:
             q, r = h
             for cq, cr in chal:
                 dq, dr = q - cq, r - cr
@@ -1268,6 +1263,12 @@ _OVERLAY_FIELDS = itemgetter("hex", "kind", "face_up", "what")
 _parse = geometry.parse
 
 
+#: The six steps of the grid, in ``geometry.neighbours``' order.
+_DIRECTIONS = geometry.DIRECTIONS
+#: A step into a space whose terrain asks nothing more: one point, not Dangerous.
+_OPEN_STEP = (1, 0)
+
+
 class _Steps(dict):
     """(neighbour, cost to enter it, 1 if entering it is Dangerous) for each space a step from
     ``h`` may enter, by ``h``, each worked out on its first ask from the memo's terrain."""
@@ -1286,15 +1287,15 @@ class _Steps(dict):
     def __missing__(self, h):
         seen, enter = self.seen, self.enter
         out = []
+        # ``geometry.neighbours(h)``, in its order; a step is the neighbour and its entry, one
+        # tuple added to another (fewer steps than reading out each field of the entry).
         q, r = h
-        # ``geometry.neighbours(h)``, in its order
         for n in ((q + 1, r), (q + 1, r - 1), (q, r - 1), (q - 1, r), (q - 1, r + 1), (q, r + 1)):
             t = seen.get(n)
-            if t is None:
-                continue
-            e = enter.get(t, (1, 0))
-            if e is not None:
-                out.append((n, e[0], e[1]))
+            if t is not None:
+                e = enter.get(t, _OPEN_STEP)
+                if e is not None:
+                    out.append((n,) + e)
         self[h] = out
         return out
 
@@ -1453,6 +1454,8 @@ def _route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], poi
     dq, dr = start[0] - gq, start[1] - gr
     if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
         return 0
+    if want:
+        return _wanted_route_bits(steps, entry, start, goal, points, want)
     # Each pair's counts as an int whose bit k is set when some route there makes k entries:
     # a union is ``|`` and entering a Dangerous space a shift, where sets of ints cost a Python
     # call per count (this search was about 6% of a replay's profile, issue 17, P1).
@@ -1463,8 +1466,6 @@ def _route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], poi
         for h, ds in layers[used].items():
             if h == goal:
                 out |= ds
-                if out & want:
-                    return out
             for n, step, add in steps(h):
                 c = used + step
                 if c > points:
@@ -1485,6 +1486,56 @@ def _route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], poi
             elif into is not None:
                 out |= ds << into
     return out | layers[points].get(goal, 0)
+
+
+def _wanted_route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], points: int, want: int) -> int:
+    """``_route_bits`` with ``want``: ``1 << k`` for the first count ``k`` of ``want`` that some
+    route from ``start`` to ``goal`` within ``points`` makes, found by a search that goes deep first
+    and stops at the first such route, or 0 when none makes one. A move naming its danger count is
+    legal, so a route with that count is there to find in every replayed move: the layered search
+    (``_route_bits``) went through every pair (space, points used) of the layers before the goal's
+    (issue 17, P1; ``test_route_search.py`` holds it to ``_routes_to``).
+
+    A state is a space, the points used coming to it and its count so far; a route's count only
+    grows, so one above the highest wanted count is dropped, and a space and count met again on
+    as many points or more is not gone on from again (the first met can go everywhere it can).
+    A neighbour farther from the goal than the points left after a step is dropped before its
+    entry (``_Entries``) is read."""
+    if start == goal and want & 1:
+        return 1  # the route of no step
+    gq, gr = goal
+    top = want.bit_length() - 1  # the highest wanted count
+    least = {(start, 0): 0}  # the fewest points used coming to (space, count)
+    todo = [(start, 0, 0)]
+    while todo:
+        h, used, k = todo.pop()
+        room = points - used - 1
+        if room < 0:
+            continue
+        q, r = h
+        oq, o_r = q - gq, r - gr  # the space's offset from the goal
+        for dq, dr in _DIRECTIONS:
+            x = oq + dq
+            y = o_r + dr
+            far = (abs(x) + abs(y) + abs(x + y)) // 2
+            if far > room:
+                continue
+            n = (q + dq, r + dr)
+            e = entry(n)
+            if e is None:
+                continue
+            c = used + e[0]
+            if c + far > points:
+                continue
+            nk = k + e[1]
+            if nk > top:
+                continue
+            if n == goal and want >> nk & 1:
+                return 1 << nk
+            if c < least.get((n, nk), 99):
+                least[(n, nk)] = c
+                todo.append((n, c, nk))
+    return 0
 
 
 def _holds_model(s: State, k: str) -> bool:
@@ -1520,7 +1571,8 @@ def _safest_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], poin
     is still within the points left. A step costs at least one point and changes the distance to
     the goal by at most one, so every route to the goal goes through such pairs only, and the
     fewest Dangerous entries of each of them is what the whole search finds for it. ``entry``:
-    the step into a space (``_Entries``), for ``_clear_route``."""
+    the step into a space (``_Entries``), read for each neighbour in reach; ``steps`` (the step
+    lists ``_safest`` reads) is not read here, and is taken as ``_route_bits`` takes it."""
     gq, gr = goal
     dq, dr = start[0] - gq, start[1] - gr
     far = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
@@ -1537,6 +1589,9 @@ def _safest_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], poin
     found = 99
     last = points - 1
     for used in range(last):
+        # Each neighbour's entry read only once the distance leaves it in reach, with no step list
+        # built (``_wanted_route_bits``).
+        room = points - used - 1
         for h, d0 in layers[used].items():
             if d0 >= low.get(h, 99):
                 continue
@@ -1544,14 +1599,22 @@ def _safest_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], poin
             if h == goal:
                 found = d0
                 continue  # going on from the goal only comes back to it later with more entries
-            for n, step, add in steps(h):
-                c = used + step
-                if c > points:
+            q, r = h
+            oq, o_r = q - gq, r - gr  # the space's offset from the goal
+            for dq, dr in _DIRECTIONS:
+                x = oq + dq
+                y = o_r + dr
+                far = (abs(x) + abs(y) + abs(x + y)) // 2
+                if far > room:
                     continue
-                dq, dr = n[0] - gq, n[1] - gr
-                if c + (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
+                n = (q + dq, r + dr)
+                e = entry(n)
+                if e is None:
                     continue
-                d = d0 + add
+                c = used + e[0]
+                if c + far > points:
+                    continue
+                d = d0 + e[1]
                 layer = layers[c]
                 if d < layer.get(n, 99):
                     layer[n] = d
@@ -2114,14 +2177,30 @@ def _reaction_caster(s: State, seat: int, sp: str, target: dict) -> dict | None:
 def place_somewhere(s: State, st: dict, m: dict) -> bool:
     """Whether a "move" or "teleport" placement of the model ``m`` (on the board) has a space to
     go to: ``len(place_options(s, st)) >= 2``, stopping at the first space."""
+    n = st["n"]
     if st["kind"] == "move":
-        return somewhere_to_move(s, m, st["n"])
+        return somewhere_to_move(s, m, n)
     b = board(s)
-    here = hex_of(m)
-    return any(
-        0 < geometry.distance(here, h) <= st["n"] and terrain(s, h) != "impassable" and occupant(s, h) is None
-        for h in b.hexes
-    )
+    hq, hr = hex_of(m)
+    spaces = b.keys  # the board's spaces, each with its name
+    # The spaces within ``n``, by their offsets from the model's, where every space of the board
+    # had its distance worked out by a call: asked at every teleport an effect makes (issue 17,
+    # P1). Which space answers first changes no answer (``any``).
+    if 3 * n * (n + 1) < len(spaces):
+        near = [(hq + dq, hr + dr) for dq in range(-n, n + 1) for dr in range(max(-n, -dq - n), min(n, n - dq) + 1)]
+    else:
+        near = b.hexes
+    for h in near:
+        k = spaces.get(h)
+        if k is not None:
+            dq, dr = h[0] - hq, h[1] - hr
+            if (
+                0 < (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= n
+                and terrain(s, h) != "impassable"
+                and not _holds_model(s, k)
+            ):
+                return True
+    return False
 
 
 def place_options(s: State, st: dict) -> list[dict]:
