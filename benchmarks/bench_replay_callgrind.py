@@ -25,6 +25,16 @@ the copy ratio likewise for the copying apply.
 (their own keys), so the counted work starts in a warm process, as a verifier's next stream does:
 memos and lazily built tables (Wizarding Duels' routes and sight lines) hold what earlier streams
 left, not these games' own answers. The default (0) counts a fresh process's first streams.
+
+For comparing two versions of an engine, whose difference may be smaller than where a garbage
+collection happens to fall in a counted run (1-2% at ``--events 300``):
+
+``--against DIR``: also counts DIR's replay (another checkout, e.g. ``git worktree add /tmp/main
+main``, with its own ``.venv`` or this one's) on the same recorded file, base and replay, and prints
+its replay Ir/event and the change. The json.loads run is this tree's alone: compare the replay
+counts, not two runs' ratios (the loads count itself moves by about 2% between recordings).
+``--no-gc``: every counted child runs with the collector off. For such comparisons only: a
+verifier's replay collects garbage, so the goal's count is the default's.
 """
 
 from __future__ import annotations
@@ -36,6 +46,7 @@ import re
 import subprocess
 import sys
 import tempfile
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -132,16 +143,34 @@ def _writes_bytecode() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def instructions(mode: str, path: Path, workdir: Path, script: str = __file__, extra: tuple[str, ...] = ()) -> int:
-    """Instructions callgrind counts for ``script --child mode path`` (bench_verify_callgrind too)."""
-    out = workdir / f"callgrind.{mode}.out"
+#: Runs a script as ``python script ARGS`` would, with the collector off first (``--no-gc``): the
+#: same for any checkout's script, whichever options its own child knows.
+_NO_GC = (
+    "import gc, runpy, sys; gc.disable(); sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')"
+)
+
+
+def instructions(
+    mode: str,
+    path: Path,
+    workdir: Path,
+    script: str = __file__,
+    extra: tuple[str, ...] = (),
+    *,
+    root: Path = ROOT,
+    no_gc: bool = False,
+) -> int:
+    """Instructions callgrind counts for ``script --child mode path`` (bench_verify_callgrind too),
+    run in ``root`` (another checkout's, for ``--against``)."""
+    out = workdir / f"callgrind.{root.name}.{mode}.out"
     env = {**_writes_bytecode(), "PYTHONHASHSEED": "0"}
+    python = [sys.executable, "-c", _NO_GC] if no_gc else [sys.executable]
     subprocess.run(
         [
             "valgrind",
             "--tool=callgrind",
             f"--callgrind-out-file={out}",
-            sys.executable,
+            *python,
             script,
             "--child",
             mode,
@@ -150,7 +179,7 @@ def instructions(mode: str, path: Path, workdir: Path, script: str = __file__, e
         ],
         check=True,
         env=env,
-        cwd=ROOT,
+        cwd=root,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -172,6 +201,10 @@ def main() -> None:
         metavar="EVENTS",
         help="first replay about this many events of other games in every run (base too): a warm process",
     )
+    parser.add_argument(
+        "--against", type=Path, metavar="DIR", help="also count DIR's replay (another checkout) on the same file"
+    )
+    parser.add_argument("--no-gc", action="store_true", help="counted children run with the collector off")
     parser.add_argument("--child", nargs=2, metavar=("MODE", "FILE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -181,11 +214,15 @@ def main() -> None:
     from engines import registry
 
     names = args.engines or list(dict.fromkeys(e.name for e in registry.all_engines()))  # newest version each
+    against = args.against.resolve() if args.against else None
+    if against is not None and not (against / "benchmarks" / "bench_replay_callgrind.py").exists():
+        sys.exit(f"{against} has no benchmarks/bench_replay_callgrind.py")
     print(
         f"{'engine':<18}{'events':>8}{'loads Ir/event':>16}{'replay Ir/event':>17}{'ratio':>8}"
-        f"{'copy Ir/event':>15}{'ratio':>8}",
+        f"{'copy Ir/event':>15}{'ratio':>8}" + (f"  {against}: replay Ir/event, this tree's change" if against else ""),
         flush=True,
     )
+    count_ir = partial(instructions, extra=extra, no_gc=args.no_gc)
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         for name in names:
@@ -196,15 +233,26 @@ def main() -> None:
             subprocess.run(
                 [sys.executable, __file__, "--child", "replay", str(path)], check=True, cwd=ROOT, env=_writes_bytecode()
             )
-            base = instructions("base", path, workdir, extra=extra)
-            loads = instructions("loads", path, workdir, extra=extra) - base
-            replay = instructions("replay", path, workdir, extra=extra) - base
-            copy = instructions("copy", path, workdir, extra=extra) - base
-            print(
+            base = count_ir("base", path, workdir)
+            loads = count_ir("loads", path, workdir) - base
+            replay = count_ir("replay", path, workdir) - base
+            copy = count_ir("copy", path, workdir) - base
+            line = (
                 f"{name:<18}{count:>8}{loads / count:>16,.0f}{replay / count:>17,.0f}{replay / loads:>7.1f}x"
-                f"{copy / count:>15,.0f}{copy / loads:>7.1f}x",
-                flush=True,
+                f"{copy / count:>15,.0f}{copy / loads:>7.1f}x"
             )
+            if against is not None:
+                theirs = str(against / "benchmarks" / "bench_replay_callgrind.py")
+                subprocess.run(
+                    [sys.executable, theirs, "--child", "replay", str(path)],
+                    check=True,
+                    cwd=against,
+                    env=_writes_bytecode(),
+                )
+                their_base = count_ir("base", path, workdir, theirs, root=against)
+                their_replay = count_ir("replay", path, workdir, theirs, root=against) - their_base
+                line += f"  {their_replay / count:>15,.0f} {100 * (replay - their_replay) / their_replay:+6.2f}%"
+            print(line, flush=True)
 
 
 if __name__ == "__main__":
