@@ -195,6 +195,11 @@ class Pack:
         self.challenges: list[str] = data["challenges"]
         #: ``groups.traits`` of each character asked for, by id (``groups.character_traits``).
         self.traits_of: dict[str, dict[str, int]] = {}
+        #: Made from the pack alone and only read, so kept with it: the cards of a new game's
+        #: Clash decks (``WizardingDuelsEngine.setup``) and each character's model before its Group
+        #: places it (``rules._install_group``).
+        self.starting_cards: tuple[dict[str, str], list[str], list[str]] | None = None
+        self.fresh_models: dict[str, tuple] = {}
         self.affiliations: list[str] = data["affiliations"]
 
     @property
