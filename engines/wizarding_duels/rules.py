@@ -19,6 +19,7 @@ from engines.chance import draw_spec
 
 from . import content, geometry, groups
 from .state import (
+    LIVING,
     MYSTERY_TERRAIN,
     SPACES,
     M,
@@ -269,8 +270,48 @@ def start(s: State) -> None:
     run(s)
 
 
-#: A model's letter in its uid, by its index in the Group.
-_MODEL_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+#: A model's uid by its seat and its index in the Group: "0a", "0b", ... (a Group holds at most six).
+_MODEL_UIDS = tuple(tuple(f"{seat}{letter}" for letter in "abcdefghijklmnopqrstuvwxyz") for seat in (0, 1))
+
+
+def _fresh_model(pk: content.Pack, cid: str) -> tuple:
+    """Character ``cid``'s model before its Group places it, with None for each container, then
+    what the model's own containers are copied from: its Cunning, traits, innate spells, attacks
+    and actions."""
+    c = pk.characters[cid]
+    model = {
+        "uid": None,
+        "seat": None,
+        "char": cid,
+        "name": c["name"],
+        "hex": None,
+        "removed": False,
+        "mastery": c["mastery"],
+        "defense": c["defense"],
+        "slots": c["slots"],
+        "cunning": None,
+        "traits": None,
+        "innate": None,
+        "innate_clocks": None,
+        "attacks": None,
+        "actions": None,
+        "artifacts": None,
+        "spells": None,
+        "impacts": 0,
+        "burning": 0,
+        "poison": 0,
+        "slow": 0,
+        "conceal": None,
+        "ward": None,
+        "markers": 0,
+        "animal": False,
+        "round": None,
+        "horcruxes": None,
+        "leader": False,
+        "next_adv": 0,
+    }
+    actions = dict({"move": 1, "advanced": 1, "quick": 1}, **c.get("actions", {}))
+    return model, c["cunning"], groups.character_traits(pk, cid), c["innate_spells"], c["attacks"], actions
 
 
 def _install_group(s: State, seat: int, g: dict) -> None:
@@ -280,41 +321,45 @@ def _install_group(s: State, seat: int, g: dict) -> None:
     p["spellbook"] = list(g["spellbook"])
     p["quest_deck"] = sorted(g["quests"])
     arts = g["artifacts"]
+    leader = g["leader"]
+    models = s["models"]
+    uids = _MODEL_UIDS[seat]
+    # A character's model is the same in every game until placed: kept with the pack and copied
+    # in C, then given its place and containers of its own, where a display of every field and
+    # the copies made with calls were a good part of a Group's install (issue 17, P1).
+    fresh = pk.fresh_models
     for i, cid in enumerate(g["models"]):
-        c = pk.characters[cid]
-        uid = f"{seat}{_MODEL_LETTERS[i]}"  # "0a", "0b", ...: a Group holds at most six models
-        s["models"][uid] = {
-            "uid": uid,
-            "seat": seat,
-            "char": cid,
-            "name": c["name"],
-            "hex": None,
-            "removed": False,
-            "mastery": c["mastery"],
-            "defense": c["defense"],
-            "slots": c["slots"],
-            "cunning": dict(c["cunning"]),
-            "traits": dict(groups.character_traits(pk, cid)),
-            "innate": list(c["innate_spells"]),
-            "innate_clocks": {},
-            "attacks": list(map(dict, c["attacks"])),  # a copy of each, made in C
-            "actions": dict({"move": 1, "advanced": 1, "quick": 1}, **c.get("actions", {})),
-            "artifacts": [{"id": a, "locked": False, "used": False} for a in arts[i]],
-            "spells": [],
-            "impacts": 0,
-            "burning": 0,
-            "poison": 0,
-            "slow": 0,
-            "conceal": [],
-            "ward": [],
-            "markers": 0,
-            "animal": False,
-            "round": {},
-            "horcruxes": [],
-            "leader": i == g["leader"],
-            "next_adv": 0,
-        }
-    living_changed(s)  # the derived ``living`` (``state.DERIVED_KEYS``)
+        made = fresh.get(cid)
+        if made is None:
+            made = fresh[cid] = _fresh_model(pk, cid)
+        model, cunning, traits, innate, attacks, actions = made
+        m = model.copy()
+        uid = uids[i]
+        m["uid"] = uid
+        m["seat"] = seat
+        m["cunning"] = cunning.copy()
+        m["traits"] = traits.copy()
+        m["innate"] = innate[:]
+        m["innate_clocks"] = {}
+        m["attacks"] = list(map(dict, attacks))  # a copy of each, made in C
+        m["actions"] = actions.copy()
+        m["artifacts"] = carried = []
+        for a in arts[i]:
+            carried.append({"id": a, "locked": False, "used": False})
+        m["spells"] = []
+        m["conceal"] = []
+        m["ward"] = []
+        m["round"] = {}
+        m["horcruxes"] = []
+        m["leader"] = i == leader
+        models[uid] = m
+    # The derived ``living`` (``state.DERIVED_KEYS``): with none of the seat's models living
+    # before, its list is the uids just made, in uid order, and the other seat's is unchanged.
+    lv = s.get(LIVING)
+    if lv is not None and not lv[seat]:
+        lv[seat] = list(uids[: len(g["models"])])
+    else:
+        living_changed(s)
 
 
 def _h_reveal_groups(s: State, st: dict) -> None:
