@@ -39,6 +39,7 @@ _TYPE = itemgetter("type")
 _LIGHTNING = itemgetter("lightning")
 _SORTED_TYPES = sorted(QUEST_TYPES)
 _GROUP_KEYS = {"type", "models", "leader", "artifacts", "spellbook", "quests"}
+_STOCK_KEYS = {"type", "potions"}
 
 
 def traits(char: dict) -> dict[str, int]:
@@ -176,26 +177,44 @@ def check_quest_deck(pack: Pack, quests) -> None:
 
 
 def potioneer_levels(pack: Pack, models: list[str]) -> list[int]:
-    return [character_traits(pack, m).get("potioneer", 0) for m in models if "potioneer" in character_traits(pack, m)]
+    levels = []
+    for m in models:
+        t = character_traits(pack, m)
+        if "potioneer" in t:
+            levels.append(t["potioneer"])
+    return levels
 
 
 def check_stock(pack: Pack, models: list[str], action: dict, duplicates: bool = True) -> None:
     """L1126-1138, L1388-1392 (WD-17, EX-14): six potions, all level 0, except that each Potioneer X
     lets one of them be of level <= X."""
-    if not isinstance(action, dict) or set(action) != {"type", "potions"} or action["type"] != "potions":
+    if not isinstance(action, dict) or action.keys() != _STOCK_KEYS or action["type"] != "potions":
         _refuse("A Stock is {'type': 'potions', 'potions': [six potion ids]}.", "bad_stock")
     pots = action["potions"]
-    if not isinstance(pots, list) or len(pots) != STOCK_SIZE or not all(isinstance(p, str) for p in pots):
+    if not isinstance(pots, list) or len(pots) != STOCK_SIZE or not all(map(isinstance, pots, repeat(str))):
         _refuse("A potion Stock is exactly 6 potions.", "stock_size")
+    potions = pack.potions
+    higher = []  # the levels above 0, read in the same pass (a Stock with an unknown potion is refused)
     for p in pots:
-        if p not in pack.potions:
+        potion = potions.get(p)
+        if potion is None:
             _refuse(f"There is no potion '{p}' in this pack.", "unknown_potion")
+        if potion["level"] > 0:
+            higher.append(potion["level"])
     if not duplicates and len(set(pots)) != len(pots):
         _refuse("This match allows no duplicate potions.", "duplicate_potion")
-    higher = sorted((pack.potions[p]["level"] for p in pots if pack.potions[p]["level"] > 0), reverse=True)
+    if not higher:
+        return  # all of level 0: always allowed, whatever the Potioneers
+    higher.sort(reverse=True)
     levels = sorted(potioneer_levels(pack, models), reverse=True)
     # Greedy matching: the highest potions take the highest Potioneers.
-    if len(higher) > len(levels) or any(h > lv for h, lv in zip(higher, levels)):
+    refused = len(higher) > len(levels)
+    if not refused:
+        for h, lv in zip(higher, levels):
+            if h > lv:
+                refused = True
+                break
+    if refused:
         _refuse(
             "Only level-0 potions, except one potion of level up to X for each Potioneer X in the Group.",
             "stock_levels",

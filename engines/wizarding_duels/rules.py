@@ -516,7 +516,7 @@ def _deploy_seat(s: State) -> int | None:
     # those lists). The kept keys count them without a pass over the models (issue 17, P1): a
     # seat's living models (``LIVING``) are those on the board (``SPACES``, one a space) and those
     # still to deploy.
-    lv = living_of(s)
+    lv = s.get(LIVING) or living_of(s)  # ``living_of``, with no call once kept
     sp = s.get(SPACES) or spaces_of(s)
     w = s["coin_winner"]
     o = 1 - w
@@ -537,10 +537,21 @@ def _after_deploy(s: State) -> None:
         return
     # WD-27: Power Pool. Neutral points are chosen (simultaneously, publicly).
     s["phase"] = "pool"
-    seats = [seat for seat in (0, 1) if sum(m["cunning"]["neutral"] for m in alive(s, seat)) > 0]
+    # The seats with Neutral Cunning, in loops, not a comprehension, generators and a dict
+    # comprehension (a frame each; issue 17, P1).
+    models = s["models"]
+    seats = []
+    answers = {}
+    for seat in (0, 1):
+        neutral = 0
+        for uid in living_of(s)[seat]:
+            neutral += models[uid]["cunning"]["neutral"]
+        if neutral > 0:
+            seats.append(seat)
+            answers[str(seat)] = None
     steps = []
     if seats:
-        steps.append({"step": "neutral", "seats": seats, "answers": {str(x): None for x in seats}})
+        steps.append({"step": "neutral", "seats": seats, "answers": answers})
     steps.append({"step": "generate_pool"})
     push_front(s, *steps)
 
@@ -549,22 +560,26 @@ def _h_generate_pool(s: State, st: dict) -> None:
     """L1037-1051, WD-27, Adoration (A-47)."""
     for seat in (0, 1):
         p = s["players"][seat]
-        ms = alive_unordered(s, seat)  # sums and counts only
-        # The three sums in one loop, not three generators (a frame each; issue 17, P1).
+        # The three sums and Adoration's counts in one loop, not three generators (a frame each)
+        # and a loop over the models for each Adoration model (issue 17, P1).
         light = dark = neutral = 0
-        for m in ms:
+        with_dark = adoring = adoring_with_dark = 0
+        for m in alive_unordered(s, seat):  # sums and counts only
             cunning = m["cunning"]
             light += cunning["light"]
             dark += cunning["dark"]
             neutral += cunning["neutral"]
+            if cunning["dark"] > 0:
+                with_dark += 1
+                if "adoration" in m["traits"]:
+                    adoring_with_dark += 1
+            if "adoration" in m["traits"]:
+                adoring += 1
         as_light = p.get("neutral_light", 0)
         light += as_light
         dark += neutral - as_light
-        for m in ms:
-            if "adoration" in m["traits"]:
-                for o in ms:
-                    if o["uid"] != m["uid"] and o["cunning"]["dark"] > 0:
-                        dark += 1
+        # Adoration: each Adoration model adds one Dark for every other model with Dark Cunning.
+        dark += adoring * with_dark - adoring_with_dark
         p["pool"] = {"light": light, "dark": dark}
     # WD-28: each player shuffles the Clash deck and draws 3.
     s["phase"] = "hands"
@@ -2377,16 +2392,21 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None, safest
         s["queue"].pop(0)
     t = action["type"]
     if name in _SIMULTANEOUS:
-        st["answers"][str(seat)] = action
-        if any(st["answers"][str(x)] is None for x in st["seats"]):
-            return
+        answers = st["answers"]
+        answers[str(seat)] = action
+        # Loops, not a generator and a comprehension (a frame each; issue 17, P1).
+        for x in st["seats"]:
+            if answers[str(x)] is None:
+                return
         s["queue"].pop(0)
         for x in st["seats"]:
-            ans = st["answers"][str(x)]
+            ans = answers[str(x)]
             if name == "build":
                 _install_group(s, x, ans)
             elif name == "stock":
-                P(s, x)["potions"] = [{"id": pid, "spent": False} for pid in ans["potions"]]
+                stock = P(s, x)["potions"] = []
+                for pid in ans["potions"]:
+                    stock.append({"id": pid, "spent": False})
             elif name == "neutral":
                 P(s, x)["neutral_light"] = ans["light"]
             else:
