@@ -149,7 +149,10 @@ class WizardingDuelsEngine(Engine):
                 "Without duplicates a Stock needs six different level-0 potions; this pack has fewer.",
                 code="stock_impossible",
             )
-        if all(c["galleons"] > cfg["galleons"] for c in pk.characters.values()):
+        for c in pk.characters.values():  # a loop, not ``all`` of a generator (a frame; issue 17, P1)
+            if c["galleons"] <= cfg["galleons"]:
+                break
+        else:
             raise InvalidConfig(
                 f"No model of this pack fits a budget of {cfg['galleons']} Galleons.", code="budget_too_small"
             )
