@@ -477,7 +477,10 @@ def deploy(s: State, st: dict, seat: int, action: dict) -> bool:
     if k in sp[0] or k in sp[1]:
         return False
     s["queue"].pop(0)
-    set_space(s, m, k)
+    # ``set_space(s, m, k)`` for a model off the board, with no call: a ``spaces`` not kept was
+    # made just now, and writing into it writes nothing of the state.
+    sp[seat][k] = uid
+    m["hex"] = k
     rules._after_deploy(s)
     if not s["queue"] or s["queue"][0]["step"] not in _WAITS:  # the next deployment's window: ``run`` would stop there
         _run(s)

@@ -420,9 +420,21 @@ def _overlaid(s: State) -> set[tuple[int, int]]:
 
 def _h_overlays(s: State, st: dict) -> None:
     w = s["coin_winner"]
-    seq = [{"step": "place_challenge", "seat": w if i % 2 == 0 else other(w)} for i in range(6)]
-    seq += [{"step": "place_terrain", "seat": w}, {"step": "place_terrain", "seat": other(w)}, {"step": "unveil"}]
-    push_front(s, *seq)
+    o = other(w)
+    # Six Challenge placements, alternating from the coin winner, written out: no comprehension's
+    # frame (issue 17, P1).
+    push_front(
+        s,
+        {"step": "place_challenge", "seat": w},
+        {"step": "place_challenge", "seat": o},
+        {"step": "place_challenge", "seat": w},
+        {"step": "place_challenge", "seat": o},
+        {"step": "place_challenge", "seat": w},
+        {"step": "place_challenge", "seat": o},
+        {"step": "place_terrain", "seat": w},
+        {"step": "place_terrain", "seat": o},
+        {"step": "unveil"},
+    )
 
 
 def _h_after_unveil(s: State, st: dict) -> None:
@@ -454,10 +466,12 @@ def _h_after_unveil(s: State, st: dict) -> None:
 def _h_after_mulligan(s: State, st: dict) -> None:
     s["phase"] = "horcrux"
     steps = []
+    models = s["models"]
+    lv = living_of(s)
     for seat in (s["coin_winner"], other(s["coin_winner"])):
-        for m in alive(s, seat):
-            if has(m, "horcrux_maker"):
-                steps.append({"step": "horcrux_setup", "seat": seat, "model": m["uid"]})
+        for uid in lv[seat]:  # ``alive(s, seat)``'s models, in uid order
+            if "horcrux_maker" in models[uid]["traits"]:
+                steps.append({"step": "horcrux_setup", "seat": seat, "model": uid})
     steps.append({"step": "start_deploy"})
     push_front(s, *steps)
 
@@ -472,8 +486,17 @@ def _horcruxes(pack_id: str) -> tuple[str, ...]:
 
 
 def _set_aside_horcruxes(s: State, seat: int) -> list[str]:
-    assigned = {a["id"] for m in s["models"].values() if m["seat"] == seat for a in m["artifacts"]}
-    return [a for a in _horcruxes(s["pack"]) if a not in assigned]
+    # Loops, not a set and a list comprehension (a frame each; issue 17, P1).
+    assigned = set()
+    for m in s["models"].values():
+        if m["seat"] == seat:
+            for a in m["artifacts"]:
+                assigned.add(a["id"])
+    out = []
+    for a in _horcruxes(s["pack"]):
+        if a not in assigned:
+            out.append(a)
+    return out
 
 
 def _h_horcrux_setup(s: State, st: dict) -> None:
@@ -482,15 +505,25 @@ def _h_horcrux_setup(s: State, st: dict) -> None:
     hm = pk.params["horcrux_maker"]
     seat = st["seat"]
     maker = M(s, st["model"])
-    rival = next((m for m in alive(s, other(seat)) if m["name"] == hm["rival_name"]), None)
+    # Searches in loops, not ``next`` of generators and a comprehension (a frame each; issue 17, P1).
+    rival = None
+    for m in alive(s, other(seat)):
+        if m["name"] == hm["rival_name"]:
+            rival = m
+            break
     if rival is not None:
         rival["artifacts"].append({"id": hm["rival_horcrux"], "locked": False, "used": False})
         maker["horcruxes"].append({"kind": "artifact", "model": rival["uid"], "id": hm["rival_horcrux"]})
-    fam = next((m for m in alive(s, seat) if m["name"] == hm["familiar_name"]), None)
-    if fam is not None:
-        maker["horcruxes"].append({"kind": "model", "model": fam["uid"]})
+    mine = alive(s, seat)
+    for m in mine:
+        if m["name"] == hm["familiar_name"]:
+            maker["horcruxes"].append({"kind": "model", "model": m["uid"]})
+            break
     limit = 2 if rival is not None else 3
-    candidates = [m["uid"] for m in alive(s, seat) if m["uid"] != maker["uid"] and m["slots"] >= 1]
+    candidates = []
+    for m in mine:
+        if m["uid"] != maker["uid"] and m["slots"] >= 1:
+            candidates.append(m["uid"])
     pool = _set_aside_horcruxes(s, seat)
     if candidates and pool:
         push_front(
@@ -1899,10 +1932,13 @@ def unveil(s: State, outcome: list[int]) -> None:
     """The Challenge overlays take their identities (``outcome``: the sorted kinds' indices, in the
     overlays' order) and every overlay is turned up (WD-23); then the step after the unveiling."""
     kinds = sorted(pack(s).challenges)
-    chal = [o for o in s["overlays"] if o["kind"] == "challenge"]
-    for o, idx in zip(chal, outcome):
-        o["what"] = kinds[idx]
+    # The Challenge overlays in order, the i-th taking the i-th outcome, and every overlay turned
+    # up, in one loop: no comprehension's frame (issue 17, P1).
+    i, n = 0, len(outcome)
     for o in s["overlays"]:
+        if o["kind"] == "challenge" and i < n:
+            o["what"] = kinds[outcome[i]]
+            i += 1
         o["face_up"] = True
     board_changed(s)
     s["queue"].insert(0, {"step": "after_unveil"})
@@ -2421,18 +2457,28 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None, safest
         elif name == "stock":
             s["queue"].insert(0, {"step": "after_stock"})
         elif name == "mulligan":
-            steps = [
+            w = s["coin_winner"]
+            o = other(w)
+            # Both refills written out: no comprehension's frame (issue 17, P1).
+            push_front(
+                s,
                 {
                     "step": "draw",
-                    "seat": x,
+                    "seat": w,
                     "pile": "quest",
-                    "n": ACTIVE_QUESTS - len(P(s, x)["active"]),
+                    "n": ACTIVE_QUESTS - len(P(s, w)["active"]),
                     "dest": "active",
                     "vis": "all",
-                }
-                for x in (s["coin_winner"], other(s["coin_winner"]))
-            ]
-            push_front(s, *steps)
+                },
+                {
+                    "step": "draw",
+                    "seat": o,
+                    "pile": "quest",
+                    "n": ACTIVE_QUESTS - len(P(s, o)["active"]),
+                    "dest": "active",
+                    "vis": "all",
+                },
+            )
         return
     if name == "act":
         _act(s, seat, action, safest)
