@@ -195,6 +195,8 @@ class Pack:
         self.challenges: list[str] = data["challenges"]
         #: ``groups.traits`` of each character asked for, by id (``groups.character_traits``).
         self.traits_of: dict[str, dict[str, int]] = {}
+        #: ``groups.artifact_facts`` of each artifact asked for, by id.
+        self.artifact_facts: dict[str, tuple] = {}
         #: Made from the pack alone and only read, so kept with it: the cards of a new game's
         #: Clash decks (``WizardingDuelsEngine.setup``) and each character's model before its Group
         #: places it (``rules._install_group``).

@@ -56,6 +56,20 @@ def character_traits(pack: Pack, cid: str) -> dict[str, int]:
     return t
 
 
+def artifact_facts(art: dict) -> tuple:
+    """What a Group's check reads of an artifact: the names it is restricted to, whether it is a
+    Horcrux, whether it is Legendary, whether it is a Deathly Hallow, and its Galleons. Made once
+    per pack and artifact (``Pack.artifact_facts``): the check asked each of the card every time."""
+    keywords = art["keywords"]
+    return (
+        art["restricted_to"],
+        "Horcrux" in keywords,
+        art["rarity"] == "legendary",
+        "Deathly Hallow" in keywords,
+        art["galleons"],
+    )
+
+
 def _refuse(message: str, code: str):
     raise IllegalAction(message, code=code)
 
@@ -101,30 +115,36 @@ def check_roster(pack: Pack, group: dict, budget: int) -> None:
         if not isinstance(carried, list) or not all(map(isinstance, carried, repeat(str))):
             _refuse("artifacts must list the artifacts of each model, in model order.", "bad_group")
     galleons = sum(map(_GALLEONS, chars))
-    artifacts = pack.artifacts
+    facts = pack.artifact_facts
+    traits_of = pack.traits_of
     for c, carried in zip(chars, arts):
         if not carried:
             continue  # passes every test below (a character's slots are never negative: the schema)
-        t = character_traits(pack, c["id"])
+        t = traits_of.get(c["id"])
+        if t is None:
+            t = character_traits(pack, c["id"])
         cost = 0
         legendary = hallows = slots_used = 0
         for a in carried:
-            art = artifacts.get(a)
-            if art is None:
-                _refuse(f"There is no artifact '{a}' in this pack.", "unknown_artifact")
-            if art["restricted_to"] and c["name"] not in art["restricted_to"]:
+            fact = facts.get(a)
+            if fact is None:
+                if a not in pack.artifacts:
+                    _refuse(f"There is no artifact '{a}' in this pack.", "unknown_artifact")
+                fact = facts[a] = artifact_facts(pack.artifacts[a])
+            restricted, horcrux, legend, hallow, price = fact
+            if restricted and c["name"] not in restricted:
                 # L529 (WD-9): Crookshanks goes only to Hermione.
+                art = pack.artifacts[a]
                 _refuse(
                     f"{art['name']} can only be assigned to {', '.join(art['restricted_to'])}.", "artifact_restricted"
                 )
-            if "Horcrux" in art["keywords"] and "horcrux_maker" in t:
+            if horcrux and "horcrux_maker" in t:
                 _refuse("A Horcrux Maker may not take Horcrux artifacts.", "horcrux_maker_horcrux")
-            legendary += art["rarity"] == "legendary"
-            hallow = "Deathly Hallow" in art["keywords"]
+            legendary += legend
             hallows += hallow
             if not (hallow and "master_of_death" in t):
                 slots_used += 1
-            cost += art["galleons"]
+            cost += price
         if slots_used > c["slots"]:
             # L522, L1484 (WD-8): no more artifacts than item slots.
             _refuse(f"{c['name']} has {c['slots']} item slot(s).", "too_many_artifacts")
