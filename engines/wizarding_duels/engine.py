@@ -57,7 +57,7 @@ from engines.treecopy import copy_tree
 
 from . import bots, content, fast, groups, legal, rules
 from .fast import FAST_PATHS, mulligan_listed
-from .state import DERIVED_KEYS, M, P, board_changed, living_changed, pack, spaces_changed
+from .state import DERIVED_KEYS, LIVING, SPACES, M, P, board_changed, pack
 
 
 def _player() -> dict:
@@ -83,6 +83,14 @@ def _player() -> dict:
         "refill_due": False,
         "neutral_light": 0,
     }
+
+
+def _starting_cards(pk: content.Pack) -> tuple[dict[str, str], list[str], list[str]]:
+    """A new game's cards by uid, then each seat's Clash deck: the pack's Clash cards but Lucky and
+    Jinxed, by id, as uids "0-00", "0-01", ... for seat 0 and "1-00", ... for seat 1."""
+    ids = sorted(pk.clash_cards.keys() - {"lucky", "jinxed"})
+    decks = [[f"{seat}-{i:02d}" for i in range(len(ids))] for seat in (0, 1)]
+    return {**dict(zip(decks[0], ids)), **dict(zip(decks[1], ids))}, decks[0], decks[1]
 
 
 #: Every version this class plays; the newest is what new matches use (RULES.md, "Versions").
@@ -141,7 +149,10 @@ class WizardingDuelsEngine(Engine):
                 "Without duplicates a Stock needs six different level-0 potions; this pack has fewer.",
                 code="stock_impossible",
             )
-        if all(c["galleons"] > cfg["galleons"] for c in pk.characters.values()):
+        for c in pk.characters.values():  # a loop, not ``all`` of a generator (a frame; issue 17, P1)
+            if c["galleons"] <= cfg["galleons"]:
+                break
+        else:
             raise InvalidConfig(
                 f"No model of this pack fits a budget of {cfg['galleons']} Galleons.", code="budget_too_small"
             )
@@ -164,14 +175,22 @@ class WizardingDuelsEngine(Engine):
     def setup(self, config, seats):
         cfg = self.validate_config(config, seats)
         pk = content.load(cfg["pack"])
+        # Every game of a pack starts with the same Clash decks and cards by uid: listed once and
+        # kept with the pack, and each game's copied in C from them (issue 17, P1).
+        cards = pk.starting_cards
+        if cards is None:
+            cards = pk.starting_cards = _starting_cards(pk)
+        players = [_player(), _player()]
+        players[0]["deck"] = cards[1][:]
+        players[1]["deck"] = cards[2][:]
         s: dict[str, Any] = {
             "pack": pk.id,
             "config": cfg,
             "phase": "build",
             "queue": [],
-            "players": [_player(), _player()],
+            "players": players,
             "models": {},
-            "cards": {},
+            "cards": cards[0].copy(),
             "overlays": [],
             "map": None,
             "nexus": None,
@@ -192,18 +211,10 @@ class WizardingDuelsEngine(Engine):
         }
         if self.version != "1":
             s["rules"] = int(self.version)  # version 1's states stay exactly as they were recorded
-        # The pack's Clash cards (each keyed by its id) but Lucky and Jinxed, by id.
-        ids = sorted(pk.clash_cards.keys() - {"lucky", "jinxed"})
-        # Each seat's deck of uids "0-00", "0-01", ... (``f"{seat}-{i:02d}"``, written without the
-        # format spec, which cost several times the rest) and the cards by uid: every replay of
-        # a game makes its setup (issue 17, P1).
-        for seat in (0, 1):
-            uids = [f"{seat}-0{i}" if i < 10 else f"{seat}-{i}" for i in range(len(ids))]
-            s["cards"].update(zip(uids, ids))
-            s["players"][seat]["deck"] = uids
         board_changed(s)  # the derived ``board_key`` (``state.DERIVED_KEYS``)
-        living_changed(s)  # and ``living``: no models yet
-        spaces_changed(s)  # and ``spaces``: none on the board
+        # and ``living`` and ``spaces`` (``state.living``, ``state.spaces``): no models yet
+        s[LIVING] = [[], []]
+        s[SPACES] = [{}, {}]
         rules.start(s)
         return s
 

@@ -28,10 +28,12 @@ from engines.treecopy import copy_tree
 
 from . import geometry, groups, legal, rules
 from .state import (
+    SPACES,
     State,
     board,
     can_pay,
     controls,
+    living_of,
     overlay_at,
     overlay_placed,
     pack,
@@ -40,6 +42,7 @@ from .state import (
     rank,
     rules_version,
     set_space,
+    spaces_of,
     terrain,
 )
 
@@ -463,16 +466,21 @@ def deploy(s: State, st: dict, seat: int, action: dict) -> bool:
     k = action.get("hex")
     if len(action) != 3 or type(uid) is not str or action.get("type") != "deploy":
         return False
-    h = legal._space(k)
-    if h is None:
-        return False
     m = s["models"].get(uid)
     if m is None or m["removed"] or m["seat"] != seat or m["hex"] is not None:
         return False
-    if h not in board(s).arrival[s["zone_half"][seat]] or rules._holds_model(s, k):
+    # ``legal._space(k)`` one of the seat's Arrival Spaces, told by its name: a space's name is
+    # the one way ``_space`` takes it written (``Board.arrival_keys``), and no parse is needed.
+    if not isinstance(k, str) or k not in board(s).arrival_keys[s["zone_half"][seat]]:
+        return False
+    sp = s.get(SPACES) or spaces_of(s)  # ``rules._holds_model``, with no call
+    if k in sp[0] or k in sp[1]:
         return False
     s["queue"].pop(0)
-    set_space(s, m, k)
+    # ``set_space(s, m, k)`` for a model off the board, with no call: a ``spaces`` not kept was
+    # made just now, and writing into it writes nothing of the state.
+    sp[seat][k] = uid
+    m["hex"] = k
     rules._after_deploy(s)
     if not s["queue"] or s["queue"][0]["step"] not in _WAITS:  # the next deployment's window: ``run`` would stop there
         _run(s)
@@ -918,8 +926,11 @@ def build(s: State, st: dict, seat: int, action: dict) -> bool:
 
 def stock(s: State, st: dict, seat: int, action: dict) -> bool:
     """A secret potion Stock (``groups.check_stock`` against the seat's characters, by uid)."""
-    models = s["models"]
-    chars = [models[uid]["char"] for uid in sorted(models) if models[uid]["seat"] == seat]
+    # The seat's characters in any order: only their Potioneer levels are read, sorted.
+    chars = []
+    for m in s["models"].values():
+        if m["seat"] == seat:
+            chars.append(m["char"])
     try:
         groups.check_stock(pack(s), chars, action, s["config"]["potion_duplicates"])
     except IllegalAction:
@@ -941,9 +952,9 @@ def neutral(s: State, st: dict, seat: int, action: dict) -> bool:
     if len(action) != 2 or type(light) is not int or action.get("type") != "neutral":
         return False
     most = 0
-    for m in s["models"].values():
-        if m["seat"] == seat and not m["removed"]:
-            most += m["cunning"]["neutral"]
+    models = s["models"]
+    for uid in living_of(s)[seat]:  # the seat's living models, kept (``state.LIVING``)
+        most += models[uid]["cunning"]["neutral"]
     if not 0 <= light <= most:
         return False
     return _secret_answer(s, seat, action, True)

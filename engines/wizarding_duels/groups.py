@@ -16,7 +16,7 @@ A Stock submission is ``{"type": "potions", "potions": [6 potion ids]}``.
 
 from __future__ import annotations
 
-from itertools import repeat
+from itertools import chain, repeat
 from operator import itemgetter
 
 from engines.base import IllegalAction
@@ -28,15 +28,18 @@ STOCK_SIZE = 6
 MAX_LIGHTNING = 4
 
 # A Group's checks run once per Group built, in every replay of a game: the per-item tests below
-# are made by ``map`` in C, not by generator expressions (issue 17, P1). ``_all_str(xs)`` is
+# are made by ``map`` in C, not by comprehensions or generator expressions, each a frame of its
+# own (issue 17, P1). ``all(map(isinstance, xs, repeat(str)))`` is
 # ``all(isinstance(x, str) for x in xs)``.
 _GALLEONS = itemgetter("galleons")
 _MASTERY = itemgetter("mastery")
+_AFFILIATION = itemgetter("affiliation")
+_NAME = itemgetter("name")
+_TYPE = itemgetter("type")
+_LIGHTNING = itemgetter("lightning")
 _SORTED_TYPES = sorted(QUEST_TYPES)
-
-
-def _all_str(xs: list) -> bool:
-    return all(map(isinstance, xs, repeat(str)))
+_GROUP_KEYS = {"type", "models", "leader", "artifacts", "spellbook", "quests"}
+_STOCK_KEYS = {"type", "potions"}
 
 
 def traits(char: dict) -> dict[str, int]:
@@ -67,57 +70,65 @@ def check_roster(pack: Pack, group: dict, budget: int) -> None:
     """Everything but the quest deck: models, leader, artifacts, budget and Spellbook."""
     if not isinstance(group, dict) or group.get("type") != "group":
         _refuse("A Group is {'type': 'group', 'models', 'leader', 'artifacts', 'spellbook', 'quests'}.", "bad_group")
-    if set(group) != {"type", "models", "leader", "artifacts", "spellbook", "quests"}:
+    if group.keys() != _GROUP_KEYS:
         _refuse("A Group names exactly: models, leader, artifacts, spellbook and quests.", "bad_group")
     models, arts = group["models"], group["artifacts"]
-    if not isinstance(models, list) or not _all_str(models):
+    if not isinstance(models, list) or not all(map(isinstance, models, repeat(str))):
         _refuse("models must be a list of character ids.", "bad_group")
     if not 1 <= len(models) <= MAX_MODELS:
         # L1480 (WD-6): at most 6 models; ruling A-66: at least 1.
         _refuse(f"A Group holds 1 to {MAX_MODELS} models.", "group_size")
+    characters = pack.characters
     for m in models:
-        if m not in pack.characters:
+        if m not in characters:
             _refuse(f"There is no character '{m}' in this pack.", "unknown_character")
-    chars = [pack.characters[m] for m in models]
-    if len({c["affiliation"] for c in chars}) != 1:
+    chars = list(map(characters.__getitem__, models))
+    if len(set(map(_AFFILIATION, chars))) != 1:
         # L379, L1474 (WD-4): one affiliation per Group.
         _refuse("Every model in a Group must share one affiliation.", "mixed_affiliation")
-    names = [c["name"] for c in chars]
-    for c in chars:
-        if names.count(c["name"]) > 1 and "horde" not in character_traits(pack, c["id"]):
-            # L378, L1478 (WD-5): unique names, except Horde (WD-T15).
-            _refuse(f"Only one model named {c['name']} may join a Group.", "duplicate_name")
+    names = list(map(_NAME, chars))
+    if len(set(names)) != len(names):  # else no name is repeated: the loop would refuse nothing
+        for c in chars:
+            if names.count(c["name"]) > 1 and "horde" not in character_traits(pack, c["id"]):
+                # L378, L1478 (WD-5): unique names, except Horde (WD-T15).
+                _refuse(f"Only one model named {c['name']} may join a Group.", "duplicate_name")
     leader = group["leader"]
     if type(leader) is not int or not 0 <= leader < len(models):
         _refuse("leader must be the index of one of the Group's models.", "bad_leader")
-    if (
-        not isinstance(arts, list)
-        or len(arts) != len(models)
-        or not all(isinstance(a, list) and _all_str(a) for a in arts)
-    ):
+    if not isinstance(arts, list) or len(arts) != len(models):
         _refuse("artifacts must list the artifacts of each model, in model order.", "bad_group")
+    for carried in arts:
+        if not isinstance(carried, list) or not all(map(isinstance, carried, repeat(str))):
+            _refuse("artifacts must list the artifacts of each model, in model order.", "bad_group")
     galleons = sum(map(_GALLEONS, chars))
+    facts = pack.artifact_facts
+    traits_of = pack.traits_of
     for c, carried in zip(chars, arts):
-        t = character_traits(pack, c["id"])
+        if not carried:
+            continue  # passes every test below (a character's slots are never negative: the schema)
+        t = traits_of.get(c["id"])
+        if t is None:
+            t = character_traits(pack, c["id"])
         cost = 0
         legendary = hallows = slots_used = 0
         for a in carried:
-            if a not in pack.artifacts:
+            fact = facts.get(a)
+            if fact is None:
                 _refuse(f"There is no artifact '{a}' in this pack.", "unknown_artifact")
-            art = pack.artifacts[a]
-            if art["restricted_to"] and c["name"] not in art["restricted_to"]:
+            restricted, horcrux, legend, hallow, price = fact
+            if restricted and c["name"] not in restricted:
                 # L529 (WD-9): Crookshanks goes only to Hermione.
+                art = pack.artifacts[a]
                 _refuse(
                     f"{art['name']} can only be assigned to {', '.join(art['restricted_to'])}.", "artifact_restricted"
                 )
-            if "Horcrux" in art["keywords"] and "horcrux_maker" in t:
+            if horcrux and "horcrux_maker" in t:
                 _refuse("A Horcrux Maker may not take Horcrux artifacts.", "horcrux_maker_horcrux")
-            legendary += art["rarity"] == "legendary"
-            hallow = "Deathly Hallow" in art["keywords"]
+            legendary += legend
             hallows += hallow
             if not (hallow and "master_of_death" in t):
                 slots_used += 1
-            cost += art["galleons"]
+            cost += price
         if slots_used > c["slots"]:
             # L522, L1484 (WD-8): no more artifacts than item slots.
             _refuse(f"{c['name']} has {c['slots']} item slot(s).", "too_many_artifacts")
@@ -132,17 +143,18 @@ def check_roster(pack: Pack, group: dict, budget: int) -> None:
         if "malfoy_patriarch" in t:
             cost = max(0, cost - 3)  # WD-T27
         galleons += cost
-    all_arts = [a for carried in arts for a in carried]
+    all_arts = list(chain.from_iterable(arts))
     if len(set(all_arts)) != len(all_arts):
         _refuse("Each artifact card can be assigned to one model only.", "duplicate_artifact")
     if galleons > budget:
         # L1466-1476 (WD-3): models plus artifacts within the Galleon budget.
         _refuse(f"The Group costs {galleons} Galleons; the budget is {budget}.", "over_budget")
     book = group["spellbook"]
-    if not isinstance(book, list) or not _all_str(book):
+    if not isinstance(book, list) or not all(map(isinstance, book, repeat(str))):
         _refuse("spellbook must be a list of spell ids.", "bad_group")
+    spells, basic = pack.spells, pack.basic_spell_id
     for s in book:
-        if s not in pack.spells or s == pack.basic_spell_id:
+        if s not in spells or s == basic:
             _refuse(f"There is no spell card '{s}' in this pack.", "unknown_spell")
     if len(set(book)) != len(book):
         _refuse("A Spellbook holds no two cards of the same name.", "duplicate_spell")  # A-56
@@ -154,45 +166,59 @@ def check_roster(pack: Pack, group: dict, budget: int) -> None:
 
 def check_quest_deck(pack: Pack, quests) -> None:
     """L477-501 (WD-16): exactly 9 cards, one of each type, at most 4 with the lightning mark."""
-    if not isinstance(quests, list) or len(quests) != len(QUEST_TYPES) or not _all_str(quests):
+    if not isinstance(quests, list) or len(quests) != len(QUEST_TYPES) or not all(map(isinstance, quests, repeat(str))):
         _refuse("A Quest deck is exactly 9 quest cards.", "quest_deck_size")
     known = pack.quests
-    types = []
-    lightning = 0
-    for q in quests:  # one pass for the three checks, refused in the same order as ever
-        card = known.get(q)
-        if card is None:
-            _refuse(f"There is no quest '{q}' in this pack.", "unknown_quest")
-        types.append(card["type"])
-        lightning += card["lightning"]
-    types.sort()
-    if types != _SORTED_TYPES:
+    cards = list(map(known.get, quests))
+    if None in cards:
+        for q in quests:
+            if q not in known:
+                _refuse(f"There is no quest '{q}' in this pack.", "unknown_quest")
+    if sorted(map(_TYPE, cards)) != _SORTED_TYPES:
         _refuse("A Quest deck holds one quest of each of the 9 types.", "quest_types")
-    if lightning > MAX_LIGHTNING:
+    if sum(map(_LIGHTNING, cards)) > MAX_LIGHTNING:
         _refuse("A Quest deck holds at most 4 instant (lightning) quests.", "too_many_lightning")
 
 
 def potioneer_levels(pack: Pack, models: list[str]) -> list[int]:
-    return [character_traits(pack, m).get("potioneer", 0) for m in models if "potioneer" in character_traits(pack, m)]
+    levels = []
+    for m in models:
+        t = character_traits(pack, m)
+        if "potioneer" in t:
+            levels.append(t["potioneer"])
+    return levels
 
 
 def check_stock(pack: Pack, models: list[str], action: dict, duplicates: bool = True) -> None:
     """L1126-1138, L1388-1392 (WD-17, EX-14): six potions, all level 0, except that each Potioneer X
     lets one of them be of level <= X."""
-    if not isinstance(action, dict) or set(action) != {"type", "potions"} or action["type"] != "potions":
+    if not isinstance(action, dict) or action.keys() != _STOCK_KEYS or action["type"] != "potions":
         _refuse("A Stock is {'type': 'potions', 'potions': [six potion ids]}.", "bad_stock")
     pots = action["potions"]
-    if not isinstance(pots, list) or len(pots) != STOCK_SIZE or not all(isinstance(p, str) for p in pots):
+    if not isinstance(pots, list) or len(pots) != STOCK_SIZE or not all(map(isinstance, pots, repeat(str))):
         _refuse("A potion Stock is exactly 6 potions.", "stock_size")
+    potions = pack.potions
+    higher = []  # the levels above 0, read in the same pass (a Stock with an unknown potion is refused)
     for p in pots:
-        if p not in pack.potions:
+        potion = potions.get(p)
+        if potion is None:
             _refuse(f"There is no potion '{p}' in this pack.", "unknown_potion")
+        if potion["level"] > 0:
+            higher.append(potion["level"])
     if not duplicates and len(set(pots)) != len(pots):
         _refuse("This match allows no duplicate potions.", "duplicate_potion")
-    higher = sorted((pack.potions[p]["level"] for p in pots if pack.potions[p]["level"] > 0), reverse=True)
+    if not higher:
+        return  # all of level 0: always allowed, whatever the Potioneers
+    higher.sort(reverse=True)
     levels = sorted(potioneer_levels(pack, models), reverse=True)
     # Greedy matching: the highest potions take the highest Potioneers.
-    if len(higher) > len(levels) or any(h > lv for h, lv in zip(higher, levels)):
+    refused = len(higher) > len(levels)
+    if not refused:
+        for h, lv in zip(higher, levels):
+            if h > lv:
+                refused = True
+                break
+    if refused:
         _refuse(
             "Only level-0 potions, except one potion of level up to X for each Potioneer X in the Group.",
             "stock_levels",

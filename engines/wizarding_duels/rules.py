@@ -19,6 +19,7 @@ from engines.chance import draw_spec
 
 from . import content, geometry, groups
 from .state import (
+    LIVING,
     MYSTERY_TERRAIN,
     SPACES,
     M,
@@ -269,8 +270,48 @@ def start(s: State) -> None:
     run(s)
 
 
-#: A model's letter in its uid, by its index in the Group.
-_MODEL_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+#: A model's uid by its seat and its index in the Group: "0a", "0b", ... (a Group holds at most six).
+_MODEL_UIDS = tuple(tuple(f"{seat}{letter}" for letter in "abcdefghijklmnopqrstuvwxyz") for seat in (0, 1))
+
+
+def _fresh_model(pk: content.Pack, cid: str) -> tuple:
+    """Character ``cid``'s model before its Group places it, with None for each container, then
+    what the model's own containers are copied from: its Cunning, traits, innate spells, attacks
+    and actions."""
+    c = pk.characters[cid]
+    model = {
+        "uid": None,
+        "seat": None,
+        "char": cid,
+        "name": c["name"],
+        "hex": None,
+        "removed": False,
+        "mastery": c["mastery"],
+        "defense": c["defense"],
+        "slots": c["slots"],
+        "cunning": None,
+        "traits": None,
+        "innate": None,
+        "innate_clocks": None,
+        "attacks": None,
+        "actions": None,
+        "artifacts": None,
+        "spells": None,
+        "impacts": 0,
+        "burning": 0,
+        "poison": 0,
+        "slow": 0,
+        "conceal": None,
+        "ward": None,
+        "markers": 0,
+        "animal": False,
+        "round": None,
+        "horcruxes": None,
+        "leader": False,
+        "next_adv": 0,
+    }
+    actions = dict({"move": 1, "advanced": 1, "quick": 1}, **c.get("actions", {}))
+    return model, c["cunning"], groups.character_traits(pk, cid), c["innate_spells"], c["attacks"], actions
 
 
 def _install_group(s: State, seat: int, g: dict) -> None:
@@ -280,41 +321,45 @@ def _install_group(s: State, seat: int, g: dict) -> None:
     p["spellbook"] = list(g["spellbook"])
     p["quest_deck"] = sorted(g["quests"])
     arts = g["artifacts"]
+    leader = g["leader"]
+    models = s["models"]
+    uids = _MODEL_UIDS[seat]
+    # A character's model is the same in every game until placed: kept with the pack and copied
+    # in C, then given its place and containers of its own, where a display of every field and
+    # the copies made with calls were a good part of a Group's install (issue 17, P1).
+    fresh = pk.fresh_models
     for i, cid in enumerate(g["models"]):
-        c = pk.characters[cid]
-        uid = f"{seat}{_MODEL_LETTERS[i]}"  # "0a", "0b", ...: a Group holds at most six models
-        s["models"][uid] = {
-            "uid": uid,
-            "seat": seat,
-            "char": cid,
-            "name": c["name"],
-            "hex": None,
-            "removed": False,
-            "mastery": c["mastery"],
-            "defense": c["defense"],
-            "slots": c["slots"],
-            "cunning": dict(c["cunning"]),
-            "traits": dict(groups.character_traits(pk, cid)),
-            "innate": list(c["innate_spells"]),
-            "innate_clocks": {},
-            "attacks": list(map(dict, c["attacks"])),  # a copy of each, made in C
-            "actions": dict({"move": 1, "advanced": 1, "quick": 1}, **c.get("actions", {})),
-            "artifacts": [{"id": a, "locked": False, "used": False} for a in arts[i]],
-            "spells": [],
-            "impacts": 0,
-            "burning": 0,
-            "poison": 0,
-            "slow": 0,
-            "conceal": [],
-            "ward": [],
-            "markers": 0,
-            "animal": False,
-            "round": {},
-            "horcruxes": [],
-            "leader": i == g["leader"],
-            "next_adv": 0,
-        }
-    living_changed(s)  # the derived ``living`` (``state.DERIVED_KEYS``)
+        made = fresh.get(cid)
+        if made is None:
+            made = fresh[cid] = _fresh_model(pk, cid)
+        model, cunning, traits, innate, attacks, actions = made
+        m = model.copy()
+        uid = uids[i]
+        m["uid"] = uid
+        m["seat"] = seat
+        m["cunning"] = cunning.copy()
+        m["traits"] = traits.copy()
+        m["innate"] = innate[:]
+        m["innate_clocks"] = {}
+        m["attacks"] = list(map(dict, attacks))  # a copy of each, made in C
+        m["actions"] = actions.copy()
+        m["artifacts"] = carried = []
+        for a in arts[i]:
+            carried.append({"id": a, "locked": False, "used": False})
+        m["spells"] = []
+        m["conceal"] = []
+        m["ward"] = []
+        m["round"] = {}
+        m["horcruxes"] = []
+        m["leader"] = i == leader
+        models[uid] = m
+    # The derived ``living`` (``state.DERIVED_KEYS``): with none of the seat's models living
+    # before, its list is the uids just made, in uid order, and the other seat's is unchanged.
+    lv = s.get(LIVING)
+    if lv is not None and not lv[seat]:
+        lv[seat] = list(uids[: len(g["models"])])
+    else:
+        living_changed(s)
 
 
 def _h_reveal_groups(s: State, st: dict) -> None:
@@ -375,9 +420,21 @@ def _overlaid(s: State) -> set[tuple[int, int]]:
 
 def _h_overlays(s: State, st: dict) -> None:
     w = s["coin_winner"]
-    seq = [{"step": "place_challenge", "seat": w if i % 2 == 0 else other(w)} for i in range(6)]
-    seq += [{"step": "place_terrain", "seat": w}, {"step": "place_terrain", "seat": other(w)}, {"step": "unveil"}]
-    push_front(s, *seq)
+    o = other(w)
+    # Six Challenge placements, alternating from the coin winner, written out: no comprehension's
+    # frame (issue 17, P1).
+    push_front(
+        s,
+        {"step": "place_challenge", "seat": w},
+        {"step": "place_challenge", "seat": o},
+        {"step": "place_challenge", "seat": w},
+        {"step": "place_challenge", "seat": o},
+        {"step": "place_challenge", "seat": w},
+        {"step": "place_challenge", "seat": o},
+        {"step": "place_terrain", "seat": w},
+        {"step": "place_terrain", "seat": o},
+        {"step": "unveil"},
+    )
 
 
 def _h_after_unveil(s: State, st: dict) -> None:
@@ -409,10 +466,12 @@ def _h_after_unveil(s: State, st: dict) -> None:
 def _h_after_mulligan(s: State, st: dict) -> None:
     s["phase"] = "horcrux"
     steps = []
+    models = s["models"]
+    lv = living_of(s)
     for seat in (s["coin_winner"], other(s["coin_winner"])):
-        for m in alive(s, seat):
-            if has(m, "horcrux_maker"):
-                steps.append({"step": "horcrux_setup", "seat": seat, "model": m["uid"]})
+        for uid in lv[seat]:  # ``alive(s, seat)``'s models, in uid order
+            if "horcrux_maker" in models[uid]["traits"]:
+                steps.append({"step": "horcrux_setup", "seat": seat, "model": uid})
     steps.append({"step": "start_deploy"})
     push_front(s, *steps)
 
@@ -427,8 +486,17 @@ def _horcruxes(pack_id: str) -> tuple[str, ...]:
 
 
 def _set_aside_horcruxes(s: State, seat: int) -> list[str]:
-    assigned = {a["id"] for m in s["models"].values() if m["seat"] == seat for a in m["artifacts"]}
-    return [a for a in _horcruxes(s["pack"]) if a not in assigned]
+    # Loops, not a set and a list comprehension (a frame each; issue 17, P1).
+    assigned = set()
+    for m in s["models"].values():
+        if m["seat"] == seat:
+            for a in m["artifacts"]:
+                assigned.add(a["id"])
+    out = []
+    for a in _horcruxes(s["pack"]):
+        if a not in assigned:
+            out.append(a)
+    return out
 
 
 def _h_horcrux_setup(s: State, st: dict) -> None:
@@ -437,15 +505,25 @@ def _h_horcrux_setup(s: State, st: dict) -> None:
     hm = pk.params["horcrux_maker"]
     seat = st["seat"]
     maker = M(s, st["model"])
-    rival = next((m for m in alive(s, other(seat)) if m["name"] == hm["rival_name"]), None)
+    # Searches in loops, not ``next`` of generators and a comprehension (a frame each; issue 17, P1).
+    rival = None
+    for m in alive(s, other(seat)):
+        if m["name"] == hm["rival_name"]:
+            rival = m
+            break
     if rival is not None:
         rival["artifacts"].append({"id": hm["rival_horcrux"], "locked": False, "used": False})
         maker["horcruxes"].append({"kind": "artifact", "model": rival["uid"], "id": hm["rival_horcrux"]})
-    fam = next((m for m in alive(s, seat) if m["name"] == hm["familiar_name"]), None)
-    if fam is not None:
-        maker["horcruxes"].append({"kind": "model", "model": fam["uid"]})
+    mine = alive(s, seat)
+    for m in mine:
+        if m["name"] == hm["familiar_name"]:
+            maker["horcruxes"].append({"kind": "model", "model": m["uid"]})
+            break
     limit = 2 if rival is not None else 3
-    candidates = [m["uid"] for m in alive(s, seat) if m["uid"] != maker["uid"] and m["slots"] >= 1]
+    candidates = []
+    for m in mine:
+        if m["uid"] != maker["uid"] and m["slots"] >= 1:
+            candidates.append(m["uid"])
     pool = _set_aside_horcruxes(s, seat)
     if candidates and pool:
         push_front(
@@ -471,7 +549,7 @@ def _deploy_seat(s: State) -> int | None:
     # those lists). The kept keys count them without a pass over the models (issue 17, P1): a
     # seat's living models (``LIVING``) are those on the board (``SPACES``, one a space) and those
     # still to deploy.
-    lv = living_of(s)
+    lv = s.get(LIVING) or living_of(s)  # ``living_of``, with no call once kept
     sp = s.get(SPACES) or spaces_of(s)
     w = s["coin_winner"]
     o = 1 - w
@@ -492,10 +570,21 @@ def _after_deploy(s: State) -> None:
         return
     # WD-27: Power Pool. Neutral points are chosen (simultaneously, publicly).
     s["phase"] = "pool"
-    seats = [seat for seat in (0, 1) if sum(m["cunning"]["neutral"] for m in alive(s, seat)) > 0]
+    # The seats with Neutral Cunning, in loops, not a comprehension, generators and a dict
+    # comprehension (a frame each; issue 17, P1).
+    models = s["models"]
+    seats = []
+    answers = {}
+    for seat in (0, 1):
+        neutral = 0
+        for uid in living_of(s)[seat]:
+            neutral += models[uid]["cunning"]["neutral"]
+        if neutral > 0:
+            seats.append(seat)
+            answers[str(seat)] = None
     steps = []
     if seats:
-        steps.append({"step": "neutral", "seats": seats, "answers": {str(x): None for x in seats}})
+        steps.append({"step": "neutral", "seats": seats, "answers": answers})
     steps.append({"step": "generate_pool"})
     push_front(s, *steps)
 
@@ -504,22 +593,26 @@ def _h_generate_pool(s: State, st: dict) -> None:
     """L1037-1051, WD-27, Adoration (A-47)."""
     for seat in (0, 1):
         p = s["players"][seat]
-        ms = alive_unordered(s, seat)  # sums and counts only
-        # The three sums in one loop, not three generators (a frame each; issue 17, P1).
+        # The three sums and Adoration's counts in one loop, not three generators (a frame each)
+        # and a loop over the models for each Adoration model (issue 17, P1).
         light = dark = neutral = 0
-        for m in ms:
+        with_dark = adoring = adoring_with_dark = 0
+        for m in alive_unordered(s, seat):  # sums and counts only
             cunning = m["cunning"]
             light += cunning["light"]
             dark += cunning["dark"]
             neutral += cunning["neutral"]
+            if cunning["dark"] > 0:
+                with_dark += 1
+                if "adoration" in m["traits"]:
+                    adoring_with_dark += 1
+            if "adoration" in m["traits"]:
+                adoring += 1
         as_light = p.get("neutral_light", 0)
         light += as_light
         dark += neutral - as_light
-        for m in ms:
-            if "adoration" in m["traits"]:
-                for o in ms:
-                    if o["uid"] != m["uid"] and o["cunning"]["dark"] > 0:
-                        dark += 1
+        # Adoration: each Adoration model adds one Dark for every other model with Dark Cunning.
+        dark += adoring * with_dark - adoring_with_dark
         p["pool"] = {"light": light, "dark": dark}
     # WD-28: each player shuffles the Clash deck and draws 3.
     s["phase"] = "hands"
@@ -1839,10 +1932,13 @@ def unveil(s: State, outcome: list[int]) -> None:
     """The Challenge overlays take their identities (``outcome``: the sorted kinds' indices, in the
     overlays' order) and every overlay is turned up (WD-23); then the step after the unveiling."""
     kinds = sorted(pack(s).challenges)
-    chal = [o for o in s["overlays"] if o["kind"] == "challenge"]
-    for o, idx in zip(chal, outcome):
-        o["what"] = kinds[idx]
+    # The Challenge overlays in order, the i-th taking the i-th outcome, and every overlay turned
+    # up, in one loop: no comprehension's frame (issue 17, P1).
+    i, n = 0, len(outcome)
     for o in s["overlays"]:
+        if o["kind"] == "challenge" and i < n:
+            o["what"] = kinds[outcome[i]]
+            i += 1
         o["face_up"] = True
     board_changed(s)
     s["queue"].insert(0, {"step": "after_unveil"})
@@ -2332,16 +2428,21 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None, safest
         s["queue"].pop(0)
     t = action["type"]
     if name in _SIMULTANEOUS:
-        st["answers"][str(seat)] = action
-        if any(st["answers"][str(x)] is None for x in st["seats"]):
-            return
+        answers = st["answers"]
+        answers[str(seat)] = action
+        # Loops, not a generator and a comprehension (a frame each; issue 17, P1).
+        for x in st["seats"]:
+            if answers[str(x)] is None:
+                return
         s["queue"].pop(0)
         for x in st["seats"]:
-            ans = st["answers"][str(x)]
+            ans = answers[str(x)]
             if name == "build":
                 _install_group(s, x, ans)
             elif name == "stock":
-                P(s, x)["potions"] = [{"id": pid, "spent": False} for pid in ans["potions"]]
+                stock = P(s, x)["potions"] = []
+                for pid in ans["potions"]:
+                    stock.append({"id": pid, "spent": False})
             elif name == "neutral":
                 P(s, x)["neutral_light"] = ans["light"]
             else:
@@ -2356,18 +2457,28 @@ def decide(s: State, seat: int, action: dict, popped: dict | None = None, safest
         elif name == "stock":
             s["queue"].insert(0, {"step": "after_stock"})
         elif name == "mulligan":
-            steps = [
+            w = s["coin_winner"]
+            o = other(w)
+            # Both refills written out: no comprehension's frame (issue 17, P1).
+            push_front(
+                s,
                 {
                     "step": "draw",
-                    "seat": x,
+                    "seat": w,
                     "pile": "quest",
-                    "n": ACTIVE_QUESTS - len(P(s, x)["active"]),
+                    "n": ACTIVE_QUESTS - len(P(s, w)["active"]),
                     "dest": "active",
                     "vis": "all",
-                }
-                for x in (s["coin_winner"], other(s["coin_winner"]))
-            ]
-            push_front(s, *steps)
+                },
+                {
+                    "step": "draw",
+                    "seat": o,
+                    "pile": "quest",
+                    "n": ACTIVE_QUESTS - len(P(s, o)["active"]),
+                    "dest": "active",
+                    "vis": "all",
+                },
+            )
         return
     if name == "act":
         _act(s, seat, action, safest)

@@ -146,9 +146,11 @@ def board_key(s: State) -> str:
     with its identity only when face up. A face-down overlay's identity is hidden from the other
     seat (``view``) and changes no terrain (``terrain``), so it is left out: the key holds nothing
     a seat may not see, and a bot's guess at the identity (``hidden``) does not change it."""
-    return f"{s['pack']}/{s['map']}/{s['nexus']}:" + ";".join(
-        f"{o['hex']}|{o['kind']}|+{o['what']}" if o["face_up"] else f"{o['hex']}|{o['kind']}|-" for o in s["overlays"]
-    )
+    # The parts in a loop, not a generator (a frame, resumed once per overlay; issue 17, P1).
+    parts = []
+    for o in s["overlays"]:
+        parts.append(f"{o['hex']}|{o['kind']}|+{o['what']}" if o["face_up"] else f"{o['hex']}|{o['kind']}|-")
+    return f"{s['pack']}/{s['map']}/{s['nexus']}:" + ";".join(parts)
 
 
 def board_changed(s: State) -> None:
