@@ -177,20 +177,6 @@ def _load(pack_id: str) -> Pack:
     return Pack(data)
 
 
-def artifact_facts(art: dict) -> tuple:
-    """What a Group's check reads of an artifact (``groups.check_roster``): the names it is
-    restricted to, whether it is a Horcrux, whether it is Legendary, whether it is a Deathly
-    Hallow, and its Galleons."""
-    keywords = art["keywords"]
-    return (
-        art["restricted_to"],
-        "Horcrux" in keywords,
-        art["rarity"] == "legendary",
-        "Deathly Hallow" in keywords,
-        art["galleons"],
-    )
-
-
 class Pack:
     def __init__(self, data: dict):
         self.data = data
@@ -209,9 +195,8 @@ class Pack:
         self.challenges: list[str] = data["challenges"]
         #: ``groups.traits`` of each character asked for, by id (``groups.character_traits``).
         self.traits_of: dict[str, dict[str, int]] = {}
-        #: What a Group's check reads of each artifact, by id (``artifact_facts``): made with the
-        #: pack, where the check looked each up in the card every time (issue 17, P1).
-        self.artifact_facts: dict[str, tuple] = {a: artifact_facts(art) for a, art in self.artifacts.items()}
+        #: ``groups.artifact_facts`` of each artifact asked for, by id.
+        self.artifact_facts: dict[str, tuple] = {}
         #: Made from the pack alone and only read, so kept with it: the cards of a new game's
         #: Clash decks (``WizardingDuelsEngine.setup``) and each character's model before its Group
         #: places it (``rules._install_group``).

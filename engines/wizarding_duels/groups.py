@@ -56,6 +56,20 @@ def character_traits(pack: Pack, cid: str) -> dict[str, int]:
     return t
 
 
+def artifact_facts(art: dict) -> tuple:
+    """What a Group's check reads of an artifact: the names it is restricted to, whether it is a
+    Horcrux, whether it is Legendary, whether it is a Deathly Hallow, and its Galleons. Made once
+    per pack and artifact (``Pack.artifact_facts``): the check asked each of the card every time."""
+    keywords = art["keywords"]
+    return (
+        art["restricted_to"],
+        "Horcrux" in keywords,
+        art["rarity"] == "legendary",
+        "Deathly Hallow" in keywords,
+        art["galleons"],
+    )
+
+
 def _refuse(message: str, code: str):
     raise IllegalAction(message, code=code)
 
@@ -114,7 +128,9 @@ def check_roster(pack: Pack, group: dict, budget: int) -> None:
         for a in carried:
             fact = facts.get(a)
             if fact is None:
-                _refuse(f"There is no artifact '{a}' in this pack.", "unknown_artifact")
+                if a not in pack.artifacts:
+                    _refuse(f"There is no artifact '{a}' in this pack.", "unknown_artifact")
+                fact = facts[a] = artifact_facts(pack.artifacts[a])
             restricted, horcrux, legend, hallow, price = fact
             if restricted and c["name"] not in restricted:
                 # L529 (WD-9): Crookshanks goes only to Hermione.
