@@ -398,20 +398,10 @@ class Board:
             arrivals = set(self.arrival[0]) | set(self.arrival[1])
             t = self.terrain
             out = self._inner_open = []
+            at_edge = self.at_edge
             for h in self.hexes:
-                if t[h] == "open" and h not in arrivals:
-                    # ``not at_edge(h)``: six neighbours on the board, told in place (no call per
-                    # space; the board is built inside the first replay that chose it).
-                    q, r = h
-                    if (
-                        (q + 1, r) in t
-                        and (q + 1, r - 1) in t
-                        and (q, r - 1) in t
-                        and (q - 1, r) in t
-                        and (q - 1, r + 1) in t
-                        and (q, r + 1) in t
-                    ):
-                        out.append(h)
+                if t[h] == "open" and h not in arrivals and not at_edge(h):
+                    out.append(h)
         return out
 
     def in_zone(self, h: Hex, side: int) -> bool:
