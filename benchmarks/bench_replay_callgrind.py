@@ -30,8 +30,8 @@ For comparing two versions of an engine, whose difference may be smaller than wh
 collection happens to fall in a counted run (1-2% at ``--events 300``):
 
 ``--against DIR``: also counts DIR's replay (another checkout, e.g. ``git worktree add /tmp/main
-main``, with its own ``.venv`` or this one's) on the same recorded file, base and replay, and prints
-its replay Ir/event and the change. The json.loads run is this tree's alone: compare the replay
+main``; its own bench's child, run by this Python) on the same recorded file, base and replay, and
+prints its replay Ir/event and this tree's change against it. The json.loads run is this tree's alone: compare the replay
 counts, not two runs' ratios (the loads count itself moves by about 2% between recordings).
 ``--no-gc``: every counted child runs with the collector off. For such comparisons only: a
 verifier's replay collects garbage, so the goal's count is the default's.
