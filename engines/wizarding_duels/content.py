@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from functools import lru_cache
 from operator import itemgetter
 from pathlib import Path
+from typing import Any
 
 from engines.base import InvalidConfig
 
@@ -211,6 +213,20 @@ class Pack:
     def playable(self) -> bool:
         """Whole games need a quest of every type and at least one map."""
         return set(map(_TYPE, self.data["quests"])).issuperset(QUEST_TYPES) and bool(self.maps)
+
+
+class PerPack(dict):
+    """What ``make`` derives from a pack, by pack id: made on the first ask of each pack and kept,
+    and a kept one read by subscript, in C with no call (``__missing__`` runs only on a miss). For
+    the tables the rules read in every clash or after every event (issue 17, P1)."""
+
+    def __init__(self, make: Callable[[str], Any]):
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, pack_id: str) -> Any:
+        made = self[pack_id] = self.make(pack_id)
+        return made
 
 
 #: The joined boards, by pack, map and Nexus colour: plain dicts, read as ``_LOADED`` is.

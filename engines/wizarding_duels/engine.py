@@ -57,7 +57,7 @@ from engines.treecopy import copy_tree
 
 from . import bots, content, fast, groups, legal, rules
 from .fast import FAST_PATHS, mulligan_listed
-from .state import DERIVED_KEYS, LIVING, SPACES, M, P, board_changed, pack
+from .state import DERIVED_KEYS, M, P, board_changed, living_changed, pack, spaces_changed
 
 
 def _player() -> dict:
@@ -212,9 +212,8 @@ class WizardingDuelsEngine(Engine):
         if self.version != "1":
             s["rules"] = int(self.version)  # version 1's states stay exactly as they were recorded
         board_changed(s)  # the derived ``board_key`` (``state.DERIVED_KEYS``)
-        # and ``living`` and ``spaces`` (``state.living``, ``state.spaces``): no models yet
-        s[LIVING] = [[], []]
-        s[SPACES] = [{}, {}]
+        living_changed(s)  # and ``living``: no models yet
+        spaces_changed(s)  # and ``spaces``: none on the board
         rules.start(s)
         return s
 

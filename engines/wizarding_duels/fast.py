@@ -28,7 +28,6 @@ from engines.treecopy import copy_tree
 
 from . import geometry, groups, legal, rules
 from .state import (
-    SPACES,
     State,
     board,
     can_pay,
@@ -42,9 +41,9 @@ from .state import (
     rank,
     rules_version,
     set_space,
-    spaces_of,
     terrain,
 )
+from .state import lower as lower_part
 
 _run = rules.run
 #: The steps ``run`` stops at at once, with no test (``rules._WAITS``).
@@ -473,14 +472,10 @@ def deploy(s: State, st: dict, seat: int, action: dict) -> bool:
     # the one way ``_space`` takes it written (``Board.arrival_keys``), and no parse is needed.
     if not isinstance(k, str) or k not in board(s).arrival_keys[s["zone_half"][seat]]:
         return False
-    sp = s.get(SPACES) or spaces_of(s)  # ``rules._holds_model``, with no call
-    if k in sp[0] or k in sp[1]:
+    if rules._holds_model(s, k):
         return False
     s["queue"].pop(0)
-    # ``set_space(s, m, k)`` for a model off the board, with no call: a ``spaces`` not kept was
-    # made just now, and writing into it writes nothing of the state.
-    sp[seat][k] = uid
-    m["hex"] = k
+    set_space(s, m, k)
     rules._after_deploy(s)
     if not s["queue"] or s["queue"][0]["step"] not in _WAITS:  # the next deployment's window: ``run`` would stop there
         _run(s)
@@ -653,7 +648,7 @@ def lower(s: State, st: dict, seat: int, action: dict) -> bool:
     side = s["clash"][st["side"]]
     if not rules._lower_usable(s, side["seat"], side["kept"], name):
         return False
-    lo = rules._LOWERS[s["pack"]][s["cards"][side["kept"]]]  # ``lower_part``: a card is kept (usable)
+    lo = lower_part(s, side["kept"])
     if not _paid_answer(s, s["players"][side["seat"]], lo["cost"], lo["colour"], action, _LOWERED):
         return False
     s["queue"].pop(0)

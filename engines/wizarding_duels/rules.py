@@ -353,13 +353,7 @@ def _install_group(s: State, seat: int, g: dict) -> None:
         m["horcruxes"] = []
         m["leader"] = i == leader
         models[uid] = m
-    # The derived ``living`` (``state.DERIVED_KEYS``): with none of the seat's models living
-    # before, its list is the uids just made, in uid order, and the other seat's is unchanged.
-    lv = s.get(LIVING)
-    if lv is not None and not lv[seat]:
-        lv[seat] = list(uids[: len(g["models"])])
-    else:
-        living_changed(s)
+    living_changed(s)  # the derived ``living`` (``state.DERIVED_KEYS``)
 
 
 def _h_reveal_groups(s: State, st: dict) -> None:
@@ -1197,15 +1191,10 @@ def _skip_decision(s: State, st: dict) -> bool:
     return False
 
 
-class _ReactionsByPack(dict):
-    """The pack's reaction spells, by pack id, filled on first ask and read in C."""
-
-    def __missing__(self, pack_id: str) -> frozenset[str]:
-        spells = self[pack_id] = frozenset(sp for sp, card in content.load(pack_id).spells.items() if card["reaction"])
-        return spells
-
-
-_REACTIONS = _ReactionsByPack()
+#: The pack's reaction spells, by pack.
+_REACTIONS = content.PerPack(
+    lambda pack_id: frozenset(sp for sp, card in content.load(pack_id).spells.items() if card["reaction"])
+)
 
 
 def _some_reaction(s: State, st: dict) -> bool:
@@ -1247,16 +1236,8 @@ def _two_options(s: State, st: dict) -> bool:
         # keep_card, and a swap per card in hand unless the model is an Apprentice
         return bool(s["players"][side["seat"]]["hand"]) and "apprentice" not in s["models"][side["model"]]["traits"]
     if name == "early" or name == "late":
-        # As empower: not lowering, and paid. ``_lower_usable`` written out here, a call fewer
-        # for each of a faced clash's four lower-part windows (issue 17, P1).
         side = s["clash"][st["side"]]
-        card = side["kept"]
-        if card is None or card.startswith("blank"):
-            return False
-        lo = _LOWERS[s["pack"]][s["cards"][card]]
-        if not lo or lo["timing"] != name:
-            return False
-        return can_pay(s["players"][side["seat"]], lo["cost"], lo["colour"])
+        return _lower_usable(s, side["seat"], side["kept"], name)  # as empower: not lowering, and paid
     if name == "empower":
         c = s["clash"]
         cost, colour = _empower_cost(s, c, st["side"])
@@ -1480,7 +1461,7 @@ def safest_to(s: State, m: dict, points: int, h: tuple[int, int]) -> int | None:
     """``destinations(s, m, points).get(h)`` for the one space ``h``: the fewest Dangerous spaces
     a route there within ``points`` enters, or None when the model may not end a move there. It
     reads the same (kept) search, but only the ``points + 1`` entries of ``h``, not every space's."""
-    terrain_of, steps, searches, entry = _step_rules(s, m)
+    terrain_of, _, searches, entry = _step_rules(s, m)
     start = hex_of(m)
     if h == start:
         return None
@@ -1492,7 +1473,7 @@ def safest_to(s: State, m: dict, points: int, h: tuple[int, int]) -> int | None:
         # toward it (issue 17, P1), kept like the whole one (None is kept as -1).
         d = searches.get(("safest_to", start, points, h))
         if d is None:
-            d = searches[("safest_to", start, points, h)] = _safest_to(steps, entry, start, h, points)
+            d = searches[("safest_to", start, points, h)] = _safest_to(entry, start, h, points)
         d = None if d < 0 else d
     if d is None or terrain_of(h) == "impassable" or _holds_model(s, geometry.key(h)):
         return None
@@ -1548,7 +1529,7 @@ def _route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], poi
     if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
         return 0
     if want:
-        return _wanted_route_bits(steps, entry, start, goal, points, want)
+        return _wanted_route_bits(entry, start, goal, points, want)
     # Each pair's counts as an int whose bit k is set when some route there makes k entries:
     # a union is ``|`` and entering a Dangerous space a shift, where sets of ints cost a Python
     # call per count (this search was about 6% of a replay's profile, issue 17, P1).
@@ -1581,7 +1562,7 @@ def _route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], poi
     return out | layers[points].get(goal, 0)
 
 
-def _wanted_route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], points: int, want: int) -> int:
+def _wanted_route_bits(entry, start: tuple[int, int], goal: tuple[int, int], points: int, want: int) -> int:
     """``_route_bits`` with ``want``: ``1 << k`` for the first count ``k`` of ``want`` that some
     route from ``start`` to ``goal`` within ``points`` makes, found by a search that goes deep first
     and stops at the first such route, or 0 when none makes one. A move naming its danger count is
@@ -1593,7 +1574,8 @@ def _wanted_route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, in
     grows, so one above the highest wanted count is dropped, and a space and count met again on
     as many points or more is not gone on from again (the first met can go everywhere it can).
     A neighbour farther from the goal than the points left after a step is dropped before its
-    entry (``_Entries``) is read."""
+    entry (``_Entries``) is read. The loop over a space's neighbours is ``_safest_to``'s, written
+    out in both: a generator shared by the two would cost a frame for every space searched."""
     if start == goal and want & 1:
         return 1  # the route of no step
     gq, gr = goal
@@ -1658,14 +1640,13 @@ def _safest(steps, start: tuple[int, int], points: int) -> dict[tuple, int]:
     return best
 
 
-def _safest_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], points: int) -> int:
+def _safest_to(entry, start: tuple[int, int], goal: tuple[int, int], points: int) -> int:
     """``min(best[(goal, used)] for used ...)`` of ``_safest(steps, start, points)``, or -1 when it has
     no such entry: the same search, but only over the pairs (space, points used) from which the goal
     is still within the points left. A step costs at least one point and changes the distance to
     the goal by at most one, so every route to the goal goes through such pairs only, and the
     fewest Dangerous entries of each of them is what the whole search finds for it. ``entry``:
-    the step into a space (``_Entries``), read for each neighbour in reach; ``steps`` (the step
-    lists ``_safest`` reads) is not read here, and is taken as ``_route_bits`` takes it."""
+    the step into a space (``_Entries``), read for each neighbour in reach."""
     gq, gr = goal
     dq, dr = start[0] - gq, start[1] - gr
     far = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
@@ -1683,7 +1664,7 @@ def _safest_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], poin
     last = points - 1
     for used in range(last):
         # Each neighbour's entry read only once the distance leaves it in reach, with no step list
-        # built (``_wanted_route_bits``).
+        # built (the same loop as ``_wanted_route_bits``', kept in step with it).
         room = points - used - 1
         for h, d0 in layers[used].items():
             if d0 >= low.get(h, 99):
@@ -2102,22 +2083,8 @@ def potion_offensive(pot: dict) -> bool:
     )
 
 
-class _LowersByPack(dict):
-    """Each Clash card kind's lower part (``state.lower``'s), by pack id, filled on first ask and
-    read in C: every clash asks it of its lower-part windows (issue 17, P1)."""
-
-    def __missing__(self, pack_id: str) -> dict[str, dict | None]:
-        lowers = self[pack_id] = {kind: c["lower"] for kind, c in content.load(pack_id).clash_cards.items()}
-        return lowers
-
-
-_LOWERS = _LowersByPack()
-
-
 def _lower_usable(s: State, seat: int, card: str | None, timing: str) -> bool:
-    if card is None or card.startswith("blank"):
-        return False  # no lower part (``state.lower``)
-    lo = _LOWERS[s["pack"]][s["cards"][card]]
+    lo = lower(s, card)
     if not lo or lo["timing"] != timing:
         return False
     return can_pay(s["players"][seat], lo["cost"], lo["colour"])
@@ -2911,20 +2878,14 @@ def _once_adv(m: dict) -> int:
     return n
 
 
-class _LeadersByPack(dict):
-    """The pack's characters with Leadership, by pack id, filled on first ask and read in C. A
-    model's traits are its character's (``_install_group`` copies them, and nothing writes them),
-    so a Group none of whose characters is here holds no model with Leadership."""
-
-    def __missing__(self, pack_id: str) -> frozenset[str]:
-        characters = content.load(pack_id).characters
-        chars = self[pack_id] = frozenset(
-            cid for cid, c in characters.items() for t in c["traits"] if t["id"] == "leadership"
-        )
-        return chars
-
-
-_LEADERSHIP_CHARS = _LeadersByPack()
+#: The pack's characters with Leadership, by pack. A model's traits are its character's
+#: (``_install_group`` copies them, and nothing writes them), so a Group none of whose characters
+#: is here holds no model with Leadership.
+_LEADERSHIP_CHARS = content.PerPack(
+    lambda pack_id: frozenset(
+        cid for cid, c in content.load(pack_id).characters.items() for t in c["traits"] if t["id"] == "leadership"
+    )
+)
 
 
 def _h_fc2(s: State, st: dict) -> None:
@@ -3132,38 +3093,20 @@ def _obscured(s: State, m: dict) -> bool:
     return m["hex"] is not None and terrain(s, hex_of(m)) == "obscuring"
 
 
-class _CardValuesByPack(dict):
-    """Each Clash card kind's upper number as ``card_value`` reads it (a 2+ counts 2), by pack id,
-    filled on first ask and read in C: a total reads two to four cards (issue 17, P1)."""
-
-    def __missing__(self, pack_id: str) -> dict[str, int]:
-        values = self[pack_id] = {
-            kind: 2 if c["upper"] == "2+" else int(c["upper"]) for kind, c in content.load(pack_id).clash_cards.items()
-        }
-        return values
-
-
-_CARD_VALUES = _CardValuesByPack()
-
-
 def _card_lines(s: State, side: dict) -> list[list]:
     """The card part of a total, line by line: the kept card plus a 2+'s extra (under Dark Lord,
     A-11, the revealed card counts as the pack's value unless it was swapped away), then the
     Empowerment cards."""
     # Loops, not comprehensions: each comprehension made a function and a frame per total, and
-    # most sides have no extra card and no Empowerment card (issue 17, P1). Each card's value is
-    # ``card_value``'s, read from the pack's table with no call: a blank (or no card) counts 0.
-    values = _CARD_VALUES[s["pack"]]
-    cards = s["cards"]
+    # most sides have no extra card and no Empowerment card (issue 17, P1).
     if side.get("dark_lord") and side["swap"] is None:
         lines = [["Dark Lord", pack(s).params["dark_lord_value"]]]
     else:
-        x = side["kept"]
-        lines = [["Card", 0 if x is None or x.startswith("blank") else values[cards[x]]]]
+        lines = [["Card", card_value(s, side["kept"])]]
         for x in side["extra"]:
-            lines.append(["2+ extra card", 0 if x.startswith("blank") else values[cards[x]]])
+            lines.append(["2+ extra card", card_value(s, x)])
     for x in side["emp_cards"]:
-        lines.append(["Empowerment card", 0 if x.startswith("blank") else values[cards[x]]])
+        lines.append(["Empowerment card", card_value(s, x)])
     return lines
 
 
@@ -3518,22 +3461,19 @@ def _h_clash_discard(s: State, st: dict) -> None:
         if not side:
             continue
         p = players[side["seat"]]
-        x = side["kept"]
-        if x is not None and not x.startswith("blank"):
+        # The kept card, then the extra and Empowerment cards, which most sides have none of: then
+        # no tuple of them is made (issue 17, P1).
+        if side["extra"] or side["emp_cards"]:
+            used = (side["kept"], *side["extra"], *side["emp_cards"])
+        else:
+            used = (side["kept"],)
+        for x in used:
+            if x is None or x.startswith("blank"):
+                continue
             if cards[x] in _LUCK:
                 p["gone"].append(x)
             else:
                 p["discard"].append(x)
-        # Then the extra and Empowerment cards, which most sides have none of: no tuple of the
-        # cards made for each side (issue 17, P1).
-        if side["extra"] or side["emp_cards"]:
-            for x in (*side["extra"], *side["emp_cards"]):
-                if x.startswith("blank"):
-                    continue
-                if cards[x] in _LUCK:
-                    p["gone"].append(x)
-                else:
-                    p["discard"].append(x)
     s["last_clash"] = dict(zip(_LAST_CLASH_KEYS, _LAST_CLASH(c)))
     s["clash"] = None
     # The clash's "action_end" (FC-14) follows at once (``open_clash`` queues the two together,
@@ -4020,16 +3960,8 @@ def _lightning_tests(pack_id: str) -> dict[str, tuple]:
 _LIGHTNING_PHASES = frozenset(("start", "activation", "end"))
 
 
-class _TestsByPack(dict):
-    """``_lightning_tests`` by pack id, filled on first ask: a kept one is read in C with no call,
-    and the check runs after most events (issue 17, P1)."""
-
-    def __missing__(self, pack_id: str) -> dict[str, tuple]:
-        tests = self[pack_id] = _lightning_tests(pack_id)
-        return tests
-
-
-_LIGHTNING_TESTS = _TestsByPack()
+#: ``_lightning_tests`` by pack: the check runs after most events (issue 17, P1).
+_LIGHTNING_TESTS = content.PerPack(_lightning_tests)
 
 
 def _score_lightning(s: State, seat: int, due: list[str], lightning: dict[str, tuple]) -> None:

@@ -349,12 +349,20 @@ def regain(p: dict, n: int) -> None:
         p["pool"][c] += 1
 
 
+#: Each Clash card kind's upper number as ``card_value`` reads it (a 2+ counts 2), by pack: a
+#: clash's total reads two to four cards (issue 17, P1).
+_CARD_VALUES = content.PerPack(
+    lambda pack_id: {
+        kind: 2 if c["upper"] == "2+" else int(c["upper"]) for kind, c in content.load(pack_id).clash_cards.items()
+    }
+)
+
+
 def card_value(s: State, uid: str | None) -> int:
     """The upper number of a card (a 2+ counts 2; a blank from an empty deck counts 0)."""
     if uid is None or uid.startswith("blank"):
         return 0
-    upper = pack(s).clash_cards[s["cards"][uid]]["upper"]
-    return 2 if upper == "2+" else int(upper)
+    return _CARD_VALUES[s["pack"]][s["cards"][uid]]
 
 
 def is_two_plus(s: State, uid: str | None) -> bool:
@@ -366,10 +374,15 @@ def rank(s: State, uid: str) -> int:
     return 4 if is_two_plus(s, uid) else card_value(s, uid)
 
 
+#: Each Clash card kind's lower part, by pack: every faced clash asks it of its four lower-part
+#: windows (issue 17, P1).
+_LOWERS = content.PerPack(lambda pack_id: {kind: c["lower"] for kind, c in content.load(pack_id).clash_cards.items()})
+
+
 def lower(s: State, uid: str | None) -> dict | None:
     if uid is None or uid.startswith("blank"):
         return None
-    return pack(s).clash_cards[s["cards"][uid]]["lower"]
+    return _LOWERS[s["pack"]][s["cards"][uid]]
 
 
 def push_front(s: State, *steps: dict) -> None:

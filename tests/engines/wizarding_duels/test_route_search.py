@@ -64,7 +64,7 @@ def test_a_search_toward_one_space_finds_what_the_whole_search_finds_there(seed)
         reach = rules._routes(steps, start, points)
         for goal in sorted(terrain):
             safest = min((best[(goal, u)] for u in range(points + 1) if (goal, u) in best), default=-1)
-            assert rules._safest_to(steps, entry, start, goal, points) == safest, (start, goal, points)
+            assert rules._safest_to(entry, start, goal, points) == safest, (start, goal, points)
             every = set()
             for u in range(points + 1):
                 every.update(reach.get((goal, u), ()))

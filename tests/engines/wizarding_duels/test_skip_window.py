@@ -26,8 +26,9 @@ def test_a_placement_has_somewhere_to_go_exactly_when_its_listed_answers_are_two
 
     def compared(s, st, m):
         # The window as it came and with shorter and longer reaches, down to none at all (the
-        # playouts rarely leave a model nowhere to go).
-        for n in sorted({st["n"], 0, 1, 2, 4}):
+        # playouts rarely leave a model nowhere to go), and one reaching past the whole board
+        # (a teleport that far looks through the board's spaces, not the ring of its reach).
+        for n in sorted({st["n"], 0, 1, 2, 4, 30}):
             window = dict(st, n=n)
             answer = shortcut(s, window, m)
             assert answer == (len(rules.place_options(s, window)) >= 2), window
