@@ -215,10 +215,14 @@ def complete_rounds(state) -> int:
 
 
 def pod_standings(state) -> list[dict[str, Any]]:
-    """Free-for-all pods: placement points, then first places, then average place."""
+    """Free-for-all pods: placement points, then first places, then average place (lower is
+    better; a place shared by tied players counts as the middle of the places they cover, as
+    their points do). Players equal on all three share a rank and keep their entry order."""
     score: dict[str, Fraction] = defaultdict(Fraction)
     firsts: dict[str, int] = defaultdict(int)
     played: dict[str, int] = defaultdict(int)
+    place_sum: dict[str, Fraction] = defaultdict(Fraction)
+    finished: dict[str, int] = defaultdict(int)
     for pid, p in state["players"].items():
         if p["status"] in ENTERED:
             score[pid] += 0
@@ -228,28 +232,62 @@ def pod_standings(state) -> list[dict[str, Any]]:
             score[pid] += value
             played[pid] += 1
         finish = (record["result"] or {}).get("finish")
-        if finish and len(finish[0]) == 1:
+        if not finish:
+            continue  # a requested bye: points, but no place
+        if len(finish[0]) == 1:
             firsts[finish[0][0]] += 1
-    order = sorted(score, key=lambda p: (-score[p], -firsts[p], p))
-    rows, previous = [], None
+        place = 1
+        for tied in finish:
+            middle = place + Fraction(len(tied) - 1, 2)
+            for pid in tied:
+                place_sum[pid] += middle
+                finished[pid] += 1
+            place += len(tied)
+    average = {pid: place_sum[pid] / finished[pid] if finished[pid] else None for pid in score}
+    entry = {pid: i for i, pid in enumerate(state["entry_order"])}
+
+    def key(pid):
+        # A player with no finished pod yet sorts below every average on equal points and firsts.
+        return (-score[pid], -firsts[pid], average[pid] is None, average[pid] or 0)
+
+    order = sorted(score, key=lambda pid: (key(pid), entry.get(pid, len(entry)), pid))
+    separated = []
+    for a, b in zip(order, order[1:]):
+        if score[a] != score[b]:
+            separated.append("score")
+        elif firsts[a] != firsts[b]:
+            separated.append("firsts")
+        elif average[a] != average[b]:
+            separated.append("average_place")
+        else:
+            separated.append(None)
+    table: list[tiebreaks.StandingRow] = []
     for i, pid in enumerate(order):
-        key = (score[pid], firsts[pid])
-        rank = rows[-1]["rank"] if previous == key else i + 1
-        previous = key
-        rows.append(
-            {
-                "rank": rank,
-                "player": pid,
-                "name": state["players"][pid]["name"],
-                "status": state["players"][pid]["status"],
-                "score": score[pid],
-                "played": played[pid],
-                "tiebreaks": {"firsts": firsts[pid]},
-                "separated_by": None,
-                "decided_by": None,
-            }
+        tied_above = i > 0 and separated[i - 1] is None
+        table.append(
+            tiebreaks.StandingRow(
+                rank=table[-1].rank if tied_above else i + 1,
+                player=pid,
+                score=score[pid],
+                values={"firsts": firsts[pid], "average_place": average[pid]},
+                separated_from_next=separated[i] if i < len(separated) else None,
+            )
         )
-    return rows
+    words = tiebreaks.in_words(table, {pid: p["name"] for pid, p in state["players"].items()})
+    return [
+        {
+            "rank": row.rank,
+            "player": row.player,
+            "name": state["players"][row.player]["name"],
+            "status": state["players"][row.player]["status"],
+            "score": row.score,
+            "played": played[row.player],
+            "tiebreaks": dict(row.values),
+            "separated_by": row.separated_from_next,
+            "decided_by": said,
+        }
+        for row, said in zip(table, words, strict=True)
+    ]
 
 
 def elimination_places(state) -> list[dict[str, Any]]:

@@ -70,6 +70,9 @@ LABELS = {
     "mwp": "match-win %",
     "gwp": "game-win %",
     "ogwp": "opponents' game-win %",
+    # Pods' own (``standings.pod_standings``).
+    "firsts": "first places",
+    "average_place": "average place",
 }
 
 

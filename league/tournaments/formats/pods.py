@@ -125,4 +125,4 @@ class Pods(Format):
         return [{"title": "Standings", "rows": pod_standings(state)}]
 
     def standings_columns(self, state):
-        return ["firsts"]
+        return ["firsts", "average_place"]
