@@ -35,6 +35,12 @@ prints its replay Ir/event and this tree's change against it. The json.loads run
 counts, not two runs' ratios (the loads count itself moves by about 2% between recordings).
 ``--no-gc``: every counted child runs with the collector off. For such comparisons only: a
 verifier's replay collects garbage, so the goal's count is the default's.
+
+``--by-c N``: also prints the engine's own instructions an event (the replay run's less the loads
+run's) by the interpreter's C source file, and its N costliest C functions: how much of a replay
+is the bytecode loop (ceval.c), dict look-ups and writes (dictobject.c), allocation, calls. What
+a change of representation could save at most is read here: plain-dict state costs what
+dictobject.c shows, and no representation makes fewer bytecodes run.
 """
 
 from __future__ import annotations
@@ -205,6 +211,9 @@ def main() -> None:
         "--against", type=Path, metavar="DIR", help="also count DIR's replay (another checkout) on the same file"
     )
     parser.add_argument("--no-gc", action="store_true", help="counted children run with the collector off")
+    parser.add_argument(
+        "--by-c", type=int, default=0, metavar="N", help="the engine's own count by C file and function"
+    )
     parser.add_argument("--child", nargs=2, metavar=("MODE", "FILE"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -253,6 +262,39 @@ def main() -> None:
                 their_replay = count_ir("replay", path, workdir, theirs, root=against) - their_base
                 line += f"  {their_replay / count:>15,.0f} {100 * (replay - their_replay) / their_replay:+6.2f}%"
             print(line, flush=True)
+            if args.by_c:
+                print_by_c(workdir, count, args.by_c)
+
+
+def _annotated(out: Path) -> dict[tuple[str, str], int]:
+    """Inclusive-free (self) instructions by (C source file, function) from callgrind_annotate."""
+    text = subprocess.run(
+        ["callgrind_annotate", "--threshold=100", str(out)], check=True, capture_output=True, text=True
+    ).stdout
+    counts: dict[tuple[str, str], int] = {}
+    for line in text.splitlines():
+        m = re.match(r"\s*([\d,]+) \([\s\d.]+%\)\s+(\S+?):(\S+)", line)
+        if m and "PROGRAM TOTALS" not in line:
+            # "'2" and the like mark a recursion level: one function for this purpose.
+            key = (m.group(2).rsplit("/", 1)[-1], re.sub(r"'\d+$", "", m.group(3)))
+            counts[key] = counts.get(key, 0) + int(m.group(1).replace(",", ""))
+    return counts
+
+
+def print_by_c(workdir: Path, events: int, top: int) -> None:
+    replay = _annotated(workdir / f"callgrind.{ROOT.name}.replay.out")
+    loads = _annotated(workdir / f"callgrind.{ROOT.name}.loads.out")
+    own = {k: replay.get(k, 0) - loads.get(k, 0) for k in replay.keys() | loads.keys()}
+    total = sum(own.values())
+    by_file: dict[str, int] = {}
+    for (source, _), n in own.items():
+        by_file[source] = by_file.get(source, 0) + n
+    print(f"  the engine's own count (replay less loads): {total / events:,.0f} an event; by C file:")
+    for source, n in sorted(by_file.items(), key=lambda kv: -kv[1])[:12]:
+        print(f"  {n / events:>10,.0f} {100 * n / total:5.1f}%  {source}")
+    print("  by C function:")
+    for (source, function), n in sorted(own.items(), key=lambda kv: -kv[1])[:top]:
+        print(f"  {n / events:>10,.0f} {100 * n / total:5.1f}%  {source}:{function}")
 
 
 if __name__ == "__main__":
