@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 import time
@@ -29,6 +30,9 @@ def real_worker(settings):
     finally:
         app.conf.update(previous)
         reset_broker_connections()
+        # A worker freezes what it loaded at start-up (config/celery.py); this one ran in the test
+        # process, whose objects go on being collected as before.
+        gc.unfreeze()
 
 
 def reset_broker_connections():
