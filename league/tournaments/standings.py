@@ -178,12 +178,17 @@ def round_standings(state, group: int | None = None) -> list[dict[str, Any]]:
     rows = tiebreaks.standings(
         games(state, group), names, players=sorted(members), rounds=use_rounds, win_points=scoring(state)["win"]
     )
-    words = tiebreaks.in_words(rows, {pid: p["name"] for pid, p in state["players"].items()})
     played = defaultdict(int)
     for g in games(state, group):
         played[g.first] += 1
         if g.second is not None:
             played[g.second] += 1
+    return _shown(state, rows, played)
+
+
+def _shown(state, rows: list[tiebreaks.StandingRow], played: dict[str, int]) -> list[dict[str, Any]]:
+    """A table's rows as the pages and the API show them."""
+    words = tiebreaks.in_words(rows, {pid: p["name"] for pid, p in state["players"].items()})
     return [
         {
             "rank": r.rank,
@@ -273,21 +278,7 @@ def pod_standings(state) -> list[dict[str, Any]]:
                 separated_from_next=separated[i] if i < len(separated) else None,
             )
         )
-    words = tiebreaks.in_words(table, {pid: p["name"] for pid, p in state["players"].items()})
-    return [
-        {
-            "rank": row.rank,
-            "player": row.player,
-            "name": state["players"][row.player]["name"],
-            "status": state["players"][row.player]["status"],
-            "score": row.score,
-            "played": played[row.player],
-            "tiebreaks": dict(row.values),
-            "separated_by": row.separated_from_next,
-            "decided_by": said,
-        }
-        for row, said in zip(table, words, strict=True)
-    ]
+    return _shown(state, table, played)
 
 
 def elimination_places(state) -> list[dict[str, Any]]:
