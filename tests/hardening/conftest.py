@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import pytest
 
+from .workers import broker, workers  # noqa: F401  (fixtures of the tests that start real workers)
+
 
 @pytest.fixture(autouse=True)
 def fresh_throttle_history():
