@@ -7,10 +7,11 @@
 The database needs finished matches of the game (``manage.py autoplay --game dueling-wizards
 --matches 112`` makes them). Each round, for one
 worker and then for two (separate ``celery worker --concurrency 1`` processes, as a deployment
-scales out), the same matches are set back to "pending", one ``matches.verify_match`` task per
-match is queued on the Redis broker, the workers are started and the run ends when every match has
-its verdict again. Throughput counts from the first verdict to the last (the workers' start-up is
-not in it): (matches - 1) / (last verified_at - first verified_at).
+scales out), the same matches are set back to "pending", the workers are started, one
+``matches.verify_match`` task per match is queued on the Redis broker once every worker has
+answered a ping, and the run ends when every match has its verdict again. Throughput
+counts from the first verdict to the last (the workers' start-up is not in it): (matches - 1) /
+(last verified_at - first verified_at).
 
 Beside the wall-clock throughput it prints the CPU seconds the workers used per stream: when two
 workers cost no more CPU per stream than one but do not finish in half the time, they are waiting
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -67,8 +69,6 @@ def run(ids: list[str], workers: int, timeout: float) -> tuple[float, float]:
     """Streams per second and CPU seconds per stream for ``workers`` worker processes."""
     app.control.purge()
     Match.objects.filter(pk__in=ids).update(verdict=Match.Verdict.PENDING, verified_at=None)
-    for match_id in ids:
-        verify_match.delay(match_id)
     procs = [
         subprocess.Popen(
             [
@@ -100,6 +100,18 @@ def run(ids: list[str], workers: int, timeout: float) -> tuple[float, float]:
     cpu_start = None
     try:
         deadline = time.monotonic() + timeout
+        # Every worker answers before the first task is queued: one that started later would
+        # otherwise leave the others to verify alone for part of the timed span (a run of 112
+        # streams takes one to three seconds, a worker's start-up about one).
+        names = {f"bench{i}@{socket.gethostname()}" for i in range(workers)}
+        while True:
+            answered = {name for reply in app.control.ping(timeout=0.5) for name in reply}
+            if names <= answered:
+                break
+            if time.monotonic() > deadline or any(p.poll() is not None for p in procs):
+                raise SystemExit("the workers did not start: are Redis and the database up?")
+        for match_id in ids:
+            verify_match.delay(match_id)
         while True:
             done = Match.objects.filter(pk__in=ids, verified_at__isnull=False).count()
             if cpu_start is None and done:
