@@ -28,15 +28,13 @@ def sessions_opened() -> int:
         return cursor.fetchone()[0]
 
 
+def verified(match, worker, what: str) -> None:
+    wait_until(lambda: Match.objects.filter(pk=match.pk, verdict=Match.Verdict.VERIFIED).exists(), 90, what, worker)
+
+
 def test_a_prefork_worker_verifies_match_after_match_on_the_connections_it_opened_once(broker, workers):
     worker = workers("pooled", pool="prefork")
-    first = autoplay_match(game="dueling-wizards", seats=2)
-    wait_until(
-        lambda: Match.objects.filter(pk=first.pk, verdict=Match.Verdict.VERIFIED).exists(),
-        90,
-        "the worker's first verification (its pool opened)",
-        worker,
-    )
+    verified(autoplay_match(game="dueling-wizards", seats=2), worker, "the first verdict (the worker's pool opened)")
     before = sessions_opened()
     played = [autoplay_match(game="dueling-wizards", seats=2) for _ in range(MATCHES)]
     wait_until(
@@ -57,25 +55,13 @@ def test_a_connection_the_database_ended_between_tasks_is_never_handed_to_the_ne
     # an operator's pg_terminate_backend. Each task takes a checked connection from the pool, so
     # the next verification runs first time, with no error and no retry.
     worker = workers("pooled", pool="prefork")
-    first = autoplay_match(game="dueling-wizards", seats=2)
-    wait_until(
-        lambda: Match.objects.filter(pk=first.pk, verdict=Match.Verdict.VERIFIED).exists(),
-        90,
-        "the first verdict",
-        worker,
-    )
+    verified(autoplay_match(game="dueling-wizards", seats=2), worker, "the first verdict")
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
         assert cursor.fetchone()[0] >= 1  # the worker's connections
-    second = autoplay_match(game="dueling-wizards", seats=2)
-    wait_until(
-        lambda: Match.objects.filter(pk=second.pk, verdict=Match.Verdict.VERIFIED).exists(),
-        90,
-        "the verdict after the worker's connections were ended",
-        worker,
-    )
+    verified(autoplay_match(game="dueling-wizards", seats=2), worker, "the verdict after its connections were ended")
     log = worker_log(worker)
     assert "OperationalError" not in log and "Retry in" not in log, log
