@@ -7,6 +7,9 @@ streams of one). The workers here are real processes on the test database and th
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from django.db import connection
 
@@ -30,6 +33,15 @@ def sessions_opened() -> int:
 
 def verified(match, worker, what: str) -> None:
     wait_until(lambda: Match.objects.filter(pk=match.pk, verdict=Match.Verdict.VERIFIED).exists(), 90, what, worker)
+
+
+def idle(worker, broker) -> bool:
+    """Every task the worker took has ended and none waits: the verdict is written before its
+    task delivers the broadcasts and queues the ratings, so a verdict alone is not the task's end."""
+    log = Path(worker.log_path).read_text()
+    taken = set(re.findall(r"Task [\w.]+\[([\w-]+)\] received", log))
+    ended = set(re.findall(r"Task [\w.]+\[([\w-]+)\] succeeded", log))
+    return bool(taken) and taken == ended and broker.llen("celery") == 0
 
 
 def test_a_prefork_worker_verifies_match_after_match_on_the_connections_it_opened_once(broker, workers):
@@ -56,6 +68,7 @@ def test_a_connection_the_database_ended_between_tasks_is_never_handed_to_the_ne
     # the next verification runs first time, with no error and no retry.
     worker = workers("pooled", pool="prefork")
     verified(autoplay_match(game="dueling-wizards", seats=2), worker, "the first verdict")
+    wait_until(lambda: idle(worker, broker), 60, "the worker to finish its tasks", worker)
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
