@@ -342,9 +342,9 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 300)}
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Celery's Django fix-up closes a prefork child's database connection pool before and after every
-# task (celery 5.7; celery/celery#10554), so each task opened a new pool: DB_POOL_MIN_SIZE + 1
-# PostgreSQL sessions a verification, whose start-ups cost PostgreSQL more CPU than the
-# verification cost the worker, and two workers verified only 1.1-1.5x as many streams a second
+# task (celery 5.7; celery/celery#10554), so each task opened a new pool: about five PostgreSQL
+# sessions a verification, whose start-ups cost PostgreSQL more CPU than the verification cost the
+# worker, and two workers verified only 1.1-1.5x as many streams a second
 # as one (issue 17, P7). Given a reuse count the fix-up closes them only every that many tasks;
 # between, each task hands its connection back to the pool and takes a checked one, as a request
 # does (config/celery.py).
