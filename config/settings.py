@@ -344,10 +344,9 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Celery's Django fix-up closes a prefork child's database connection pool before and after every
 # task (celery 5.7; celery/celery#10554), so each task opened a new pool: about five PostgreSQL
 # sessions a verification, whose start-ups cost PostgreSQL more CPU than the verification cost the
-# worker, and two workers verified only 1.1-1.5x as many streams a second
-# as one (issue 17, P7). Given a reuse count the fix-up closes them only every that many tasks;
-# between, each task hands its connection back to the pool and takes a checked one, as a request
-# does (config/celery.py).
+# worker, and two workers verified only 1.1-1.5x as many streams a second as one (issue 17, P7).
+# Given a reuse count the fix-up closes them only every that many tasks; between, each task hands
+# its connection back to the pool and takes a checked one, as a request does (config/celery.py).
 CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 1000)
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
