@@ -180,6 +180,43 @@ def database_url() -> str:
     return f"postgresql://{auth}{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
 
 
+def broker_url() -> str:
+    """The real broker: this worker's own Redis database (``use_this_workers_own_redis_database``;
+    the test command always has Redis). Read when asked, after that has set it."""
+    return os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+
+
+def reset_broker_connections() -> None:
+    """Drop the connection and producer pools made for the previous broker (eager tests may have
+    built them for memory://), so the next publish uses the broker set now."""
+    from config.celery import app
+
+    app.close()
+    app.__dict__.pop("amqp", None)  # a cached property holding the producer pool
+
+
+@pytest.fixture
+def broker():
+    """This process publishes to the real broker (tasks not eager), which starts empty: for tests
+    with real Celery workers, in this process or in their own."""
+    import redis
+
+    from config.celery import app
+
+    url = broker_url()
+    previous = {key: app.conf[key] for key in ("task_always_eager", "broker_url")}
+    app.conf.task_always_eager = False
+    app.conf.broker_url = url
+    reset_broker_connections()
+    # Messages and unacknowledged deliveries an earlier, interrupted run left on this broker.
+    redis.Redis.from_url(url).delete("celery", "unacked", "unacked_index", "unacked_mutex")
+    try:
+        yield redis.Redis.from_url(url)
+    finally:
+        app.conf.update(previous)
+        reset_broker_connections()
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup):
     from django.db import connection

@@ -116,13 +116,10 @@ def check_roster(pack: Pack, group: dict, budget: int) -> None:
             _refuse("artifacts must list the artifacts of each model, in model order.", "bad_group")
     galleons = sum(map(_GALLEONS, chars))
     facts = pack.artifact_facts
-    traits_of = pack.traits_of
     for c, carried in zip(chars, arts):
         if not carried:
             continue  # passes every test below (a character's slots are never negative: the schema)
-        t = traits_of.get(c["id"])
-        if t is None:
-            t = character_traits(pack, c["id"])
+        t = character_traits(pack, c["id"])
         cost = 0
         legendary = hallows = slots_used = 0
         for a in carried:

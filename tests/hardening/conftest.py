@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from .workers import broker, workers  # noqa: F401  (fixtures of the tests that start real workers)
+from .workers import workers  # noqa: F401  (the fixture of the tests that start real workers)
 
 
 @pytest.fixture(autouse=True)

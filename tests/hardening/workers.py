@@ -1,5 +1,6 @@
-"""Real Celery worker processes for the hardening tests, on the test database and the real broker:
-the ``broker`` and ``workers`` fixtures (tests/hardening/conftest.py) and what their tests wait with."""
+"""Real Celery worker processes for the hardening tests, on the test database and the real broker
+(tests/conftest.py's ``broker``): the ``workers`` fixture (tests/hardening/conftest.py) and what
+their tests wait with."""
 
 from __future__ import annotations
 
@@ -10,35 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
-import redis
 
-from config.celery import app
-from tests.conftest import database_url
+from tests.conftest import broker_url, database_url
 
 ROOT = Path(__file__).resolve().parents[2]
-# The test command always has Redis (REDIS_URL); the broker's visibility timeout is Redis's behaviour.
-BROKER = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
-
-
-@pytest.fixture
-def broker():
-    """This process publishes to the real broker (tasks not eager), which starts empty."""
-    previous = {key: app.conf[key] for key in ("task_always_eager", "broker_url")}
-    app.conf.task_always_eager = False
-    app.conf.broker_url = BROKER
-    reset_broker_connections()
-    # Messages and unacknowledged deliveries an earlier, interrupted run left on this broker.
-    redis.Redis.from_url(BROKER).delete("celery", "unacked", "unacked_index", "unacked_mutex")
-    try:
-        yield redis.Redis.from_url(BROKER)
-    finally:
-        app.conf.update(previous)
-        reset_broker_connections()
-
-
-def reset_broker_connections():
-    app.close()
-    app.__dict__.pop("amqp", None)  # a cached property holding the producer pool
 
 
 @pytest.fixture
@@ -51,7 +27,7 @@ def workers(tmp_path):
         full = {
             **os.environ,
             "DATABASE_URL": database_url(),
-            "CELERY_BROKER_URL": BROKER,
+            "CELERY_BROKER_URL": broker_url(),
             "CELERY_TASK_ALWAYS_EAGER": "false",
             "CELERY_VISIBILITY_TIMEOUT": "2",
             "DJANGO_SETTINGS_MODULE": "config.settings",

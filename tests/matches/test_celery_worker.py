@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import os
 import threading
 import time
 
@@ -17,29 +16,15 @@ from matches.models import Match
 
 
 @pytest.fixture
-def real_worker(settings):
-    """A worker thread consuming from the real broker (Redis in CI), tasks no longer eager."""
-    previous = {key: app.conf[key] for key in ("task_always_eager", "broker_url")}
-    app.conf.task_always_eager = False
-    app.conf.broker_url = os.environ.get("REDIS_URL") or "memory://localhost/"
-    reset_broker_connections()
+def real_worker(broker):
+    """A worker thread in this process consuming from the real broker, tasks no longer eager."""
     try:
-        app.control.purge()  # messages an earlier, interrupted run left on this broker
         with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
             yield app
     finally:
-        app.conf.update(previous)
-        reset_broker_connections()
         # A worker freezes what it loaded at start-up (config/celery.py); this one ran in the test
         # process, whose objects go on being collected as before.
         gc.unfreeze()
-
-
-def reset_broker_connections():
-    """Drop the connection and producer pools made for the previous broker (eager tests
-    may have built them for memory://), so the next publish uses the broker set now."""
-    app.close()
-    app.__dict__.pop("amqp", None)  # a cached property holding the producer pool
 
 
 @pytest.mark.django_db(transaction=True)
