@@ -94,6 +94,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 from django.urls import re_path, reverse  # noqa: E402
 
+from engines import registry  # noqa: E402
 from league.routing import websocket_urlpatterns as league_websockets  # noqa: E402
 from matches import live  # noqa: E402
 from matches.consumers import NotFoundConsumer  # noqa: E402
@@ -113,6 +114,10 @@ contextvars.copy_context().run(reverse, "login")
 
 #: Objects the youngest generation holds before it is collected (CPython's default is 700).
 GC_YOUNG_THRESHOLD = 10_000
+
+# Every engine and its data (a content pack, its boards), which a process otherwise loaded on its
+# first game, as part of that request: loaded now, they are frozen below with the rest.
+registry.preload()
 
 # Garbage collection in a server process (issue 17, P5). A full collection walks every object the
 # collector tracks, with the GIL held, so every request and every socket of the process waits for

@@ -4,6 +4,8 @@ import os
 from celery import Celery, signals
 from django.db import close_old_connections
 
+from engines import registry
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("wizard_duels")
@@ -32,7 +34,10 @@ def freeze_start_up(**_) -> None:
     task modules are imported and before the pool starts, so prefork's children inherit it.
     Without it, a full collection writes the header of every start-up object, and each child ends
     up with its own copy of every page that holds one. ``benchmarks/bench_worker_gc.py`` (issue 17),
-    idle: a child's full collection 110 ms -> 2.8 ms, its private dirty memory 57 -> 6 MB."""
+    idle: a child's full collection 110 ms -> 2.8 ms, its private dirty memory 57 -> 6 MB.
+    The engines and their data are loaded first (``registry.preload``): left to each child's first
+    task, every child imported them and kept its own copy."""
+    registry.preload()
     gc.collect()
     gc.freeze()
 

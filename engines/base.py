@@ -144,6 +144,15 @@ class Engine(ABC):
             merged[key] = value
         return merged
 
+    def preload(self) -> None:
+        """Load now what the engine would load on its first game: its data files and the tables
+        made from them. A server or worker process calls it (``registry.preload``) before it
+        freezes its start-up and forks, so the data is loaded once, shared by the forked children
+        and left out of garbage collections, not loaded again by each child's first game. The
+        default sets up one game with the default options; an engine whose data a game reaches
+        only later (a board chosen in play) loads that too."""
+        self.setup(self.validate_config({}, self.min_seats), self.min_seats)
+
     # -- the game --------------------------------------------------------
     @abstractmethod
     def setup(self, config: dict[str, Any], seats: int) -> State:

@@ -56,6 +56,13 @@ def playable() -> list[Engine]:
     return [e for e in latest() if e.playable]
 
 
+def preload() -> None:
+    """Every engine imported and its data loaded (``Engine.preload``): for a process's start-up,
+    before it freezes what it loaded and forks (config/asgi.py, config/celery.py)."""
+    for engine in all_engines():
+        engine.preload()
+
+
 def rated() -> list[Engine]:
     return [e for e in latest() if e.rating]
 

@@ -172,6 +172,16 @@ class WizardingDuelsEngine(Engine):
         return cfg
 
     # -- the game --------------------------------------------------------------
+    def preload(self):
+        super().preload()
+        # A game's board is joined once its map and Nexus colour are chosen, in play: every board
+        # of every pack is joined here instead.
+        for pack_id in content.pack_ids():
+            for map_id, spec in content.load(pack_id).maps.items():
+                for nexus in spec["halves"][0]["nexus"]:
+                    if nexus in spec["halves"][1]["nexus"]:
+                        content.board(pack_id, map_id, nexus)
+
     def setup(self, config, seats):
         cfg = self.validate_config(config, seats)
         pk = content.load(cfg["pack"])

@@ -40,3 +40,30 @@ def test_a_fresh_process_asked_by_many_threads_at_once_finds_every_game():
             [sys.executable, "-c", _CHILD, str(ROOT)], capture_output=True, text=True, timeout=120, check=True
         ).stdout.split()
         assert out[:2] == ["24", "0"], out
+
+
+_PRELOAD = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from engines import registry
+from engines.wizarding_duels import content
+registry.preload()
+boards = {(p, m, n) for p, maps in content._BOARDS.items() for m, by in maps.items() for n in by}
+wanted = {
+    (p, m, n)
+    for p in content.pack_ids()
+    for m, spec in content.load(p).maps.items()
+    for n in set(spec["halves"][0]["nexus"]) & set(spec["halves"][1]["nexus"])
+}
+print(sorted(sys.modules).count("engines.spellcaster.engine"), sorted(content._LOADED) == content.pack_ids(),
+      boards == wanted, len(boards))
+"""
+
+
+def test_preload_imports_every_engine_and_loads_the_data_its_games_would_load_on_first_use():
+    # A server or worker calls it before it freezes and forks (config/asgi.py, config/celery.py):
+    # what a game would load lazily (Wizarding Duels' packs and joined boards) is loaded now.
+    out = subprocess.run(
+        [sys.executable, "-c", _PRELOAD, str(ROOT)], capture_output=True, text=True, timeout=120, check=True
+    ).stdout.split()
+    assert out[:3] == ["1", "True", "True"] and int(out[3]) >= 4

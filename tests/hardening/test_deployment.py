@@ -127,6 +127,37 @@ def test_a_new_worker_process_leaves_what_it_loaded_out_of_its_garbage_collectio
     new_server_process(probe)
 
 
+#: Exits 0 when every engine is imported and Wizarding Duels' packs and boards, which a game would
+#: load on first use, are loaded and frozen (no garbage collection walks them).
+_ENGINE_DATA_FROZEN = (
+    "from engines import registry\n"
+    "from engines.wizarding_duels import content\n"
+    "walked = gc.get_objects()\n"
+    "data = [content._LOADED['original-v1'].characters, content._BOARDS['original-v1']]\n"
+    "frozen = registry._loaded and not any(o is d for o in walked for d in data)\n"
+    "sys.exit(0 if frozen else 3)\n"
+)
+
+
+def test_a_new_server_process_loads_every_engine_and_its_data_before_it_freezes():
+    # Left to the first request of a game, the engines' imports and Wizarding Duels' pack and
+    # boards were loaded then, as part of that request, and walked by every full collection.
+    new_server_process("import gc, sys\nimport config.asgi\n" + _ENGINE_DATA_FROZEN)
+
+
+def test_a_new_worker_process_loads_every_engine_and_its_data_before_its_pool_forks():
+    # Left to each prefork child's first task, every child imported the engines and loaded the
+    # data again, each into pages of its own.
+    probe = (
+        "import gc, sys\n"
+        "from config.celery import app\n"
+        "from celery.worker import WorkController\n"
+        "WorkController(app=app, pool_cls='solo', concurrency=1, without_heartbeat=True,\n"
+        "               without_mingle=True, without_gossip=True)\n"
+    )
+    new_server_process(probe + _ENGINE_DATA_FROZEN)
+
+
 def test_a_new_server_process_loads_its_urls_without_leaving_their_state_in_its_context():
     # Every task (each socket's) inherits the process's context, and each sync_to_async that
     # returns to a task re-makes there every asgiref Local value the context holds: the 22
