@@ -124,7 +124,9 @@ def _line(engine, before, event, after) -> str:
     if t == "deploy":
         return f"{_who(seat)} deploys {_name(before, a['model'])} at {a['hex']}."
     if t == "neutral":
-        return f"{_who(seat)} takes {a['light']} Neutral Cunning as white."
+        # Simultaneous (WD-27): the line never tells the number, or a seat still choosing would read
+        # it here; once both are in, each seat's choice and the pool it made are in the view.
+        return f"{_who(seat)} chooses how to take Neutral Cunning."
     if t == "horcrux":
         return f"{_who(seat)} picks {len(a['models'])} model(s) for Horcruxes."
     if t == "upkeep":

@@ -484,7 +484,9 @@ class WizardingDuelsEngine(Engine):
         if viewer == seat or not isinstance(action, dict):
             return action
         t = action.get("type")
-        if t in ("group", "potions", "mulligan", "order"):
+        # The simultaneous answers (rules._SIMULTANEOUS) are secret until both are in, and what
+        # they decide shows in the view once they are: the event itself never tells.
+        if t in ("group", "potions", "mulligan", "neutral", "order"):
             return {"type": t}
         if t == "swap":
             return {"type": "swap", "card": None}

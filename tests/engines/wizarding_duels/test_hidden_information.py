@@ -162,3 +162,54 @@ def test_hand_draws_are_private_and_reveals_public():
     s = act(s, 0, {"type": "draw_clash"})
     assert E.chance(s)["visible_to"] == [0]
     assert rules.chance_spec(s)["pool"] == 20
+
+
+def neutral_answers(seeds=range(40)):
+    """(before, event, after) of every Neutral Cunning answer in random playouts, until a game has had
+    one answer held while the other seat still chose."""
+    found = []
+
+    def visit(before, event, after):
+        if event["kind"] == "action" and event["action"].get("type") == "neutral":
+            found.append((before, event, after))
+
+    for seed in seeds:
+        playout(seed, visit=visit)
+        if any(after["queue"][0]["step"] == "neutral" for _, _, after in found):
+            return found
+    raise AssertionError("no playout had both seats choosing Neutral Cunning")
+
+
+def test_a_neutral_cunning_choice_is_hidden_until_both_are_in():
+    """WD-27 (L1045), as RULES.md rules it: both seats choose in secret; neither the event nor its log
+    line tells the first choice while the other seat still chooses."""
+    held = 0
+    for before, event, after in neutral_answers():
+        seat, action = event["seat"], event["action"]
+        if after["queue"][0]["step"] != "neutral":
+            continue
+        held += 1
+        other = 1 - seat
+        assert E.view(after, other)["queue"][0]["answers"][str(seat)] is True
+        assert E.redact_action(seat, action, other) == {"type": "neutral"}
+        assert E.redact_action(seat, action, None) == {"type": "neutral"}
+        assert E.redact_action(seat, action, seat) == action
+        lines = set()
+        for choice in E.legal_actions(before, seat):
+            ev = {"kind": "action", "seat": seat, "action": choice}
+            lines.add(E.describe(before, ev, E.apply(before, ev)))
+        assert lines == {f"Seat {seat} chooses how to take Neutral Cunning."}
+    assert held
+
+
+def test_both_neutral_cunning_choices_are_public_once_both_are_in():
+    shown = 0
+    for before, event, after in neutral_answers():
+        if after["queue"][0]["step"] == "neutral":
+            continue
+        answers = {**before["queue"][0]["answers"], str(event["seat"]): event["action"]}
+        for x, answer in answers.items():
+            for viewer in (None, 0, 1):
+                assert E.view(after, viewer)["players"][int(x)]["neutral_light"] == answer["light"]
+        shown += 1
+    assert shown
