@@ -166,9 +166,13 @@ load.cache_clear = _LOADED.clear  # type: ignore[attr-defined]
 
 
 def _load(pack_id: str) -> Pack:
+    # A pack id comes from a config anyone may send (a Group check needs no account): it names one
+    # of the packs here and is never a path, so "../x", an absolute path or a name too long for a
+    # file is unknown like any other name, whatever exists on the machine.
+    if pack_id not in pack_ids():
+        shown = pack_id if len(pack_id) <= 60 else pack_id[:60] + "…"
+        raise InvalidConfig(f"There is no content pack called '{shown}'.", code="unknown_pack")
     path = PACK_DIR / f"{pack_id}.json"
-    if pack_id in ("schema", "checked") or not path.is_file():
-        raise InvalidConfig(f"There is no content pack called '{pack_id}'.", code="unknown_pack")
     raw = path.read_bytes()
     data = json.loads(raw)
     # A pack byte for byte equal (with the same schema) to one that passed ``check`` passes again:
