@@ -2,8 +2,9 @@
 
 In stream order, so the first problem is the earliest bad seq: the hash chain; the creation
 fact against the season's stored config; every fact folds (it names a scheduled fixture);
-every recorded result against the match it cites (the season's fixture, a verified verdict or
-a retraction after it, the head hash published with the result, the score the match gives).
+every recorded result against the match it cites (the season's fixture, a verified verdict,
+the head hash published with the result, the score the match gives; of a match found disputed
+and this result retracted after, the fixture alone: see ``_check_result``).
 Then the stored projection (Fixture rows, from which standings are computed) against a fresh
 fold of the facts, reported at the last fact that touched the fixture that differs.
 """
@@ -44,7 +45,16 @@ def _stored(fixture) -> dict:
     }
 
 
-def _check_result(season: Season, event, retracted: set[str]) -> str | None:
+def _retractions(events) -> dict[tuple, list[int]]:
+    """(fixture, match id) -> the seqs of the facts retracting that match's result."""
+    found: dict[tuple, list[int]] = {}
+    for e in events:
+        if e.type == "result.retracted":
+            found.setdefault((e.data.get("fixture"), e.data.get("match")), []).append(e.seq)
+    return found
+
+
+def _check_result(season: Season, event, retracted_later: bool) -> str | None:
     d = event.data
     match = Match.objects.filter(pk=d.get("match")).first()
     if match is None:
@@ -52,8 +62,17 @@ def _check_result(season: Season, event, retracted: set[str]) -> str | None:
     origin = match.origin or {}
     if origin.get("season") != str(season.pk) or origin.get("fixture") != d.get("fixture"):
         return "The result cites a match that was not played for this fixture."
-    if match.verdict != Match.Verdict.VERIFIED and str(match.id) not in retracted:
-        return f"The match behind this result is {match.verdict}, not verified, and the result was never retracted."
+    if retracted_later and match.verdict == Match.Verdict.DISPUTED:
+        # Found disputed, the match's published verdict, result and head are the very things in
+        # doubt (the README's demo alters the published result), so they are no measure of a
+        # result the stream has since retracted and no longer counts. That is all a retraction
+        # excuses: it must come after this result and name this fixture and match, and a match
+        # that verifies (never disputed, or put right since) must still give exactly the score
+        # recorded, so a retraction cannot hide a wrong score of an honest match.
+        return None
+    if match.verdict != Match.Verdict.VERIFIED:
+        never = "" if retracted_later else ", and the result was never retracted"
+        return f"The match behind this result is {match.verdict}, not verified{never}."
     if match.status != Match.Status.FINISHED or not match.result:
         return "The match behind this result has not finished."
     if d.get("head_hash") != match.head_hash:
@@ -117,7 +136,7 @@ def verify_season(stream: Stream) -> StreamVerdict:
     if events[0].data != season.config:
         return bad(1, "The season's stored configuration differs from the one recorded at creation.")
 
-    retracted = {e.data.get("match") for e in events if e.type == "result.retracted"}
+    retractions = _retractions(events)
     touched: dict[str, int] = {}
     for event in events:
         fixture = event.data.get("fixture") if isinstance(event.data, dict) else None
@@ -127,7 +146,10 @@ def verify_season(stream: Stream) -> StreamVerdict:
             for f in event.data.get("fixtures", []):
                 touched[f["key"]] = event.seq
         if event.type == "result.recorded":
-            problem = _check_result(season, event, retracted)
+            later = any(
+                seq > event.seq for seq in retractions.get((event.data.get("fixture"), event.data.get("match")), ())
+            )
+            problem = _check_result(season, event, later)
             if problem:
                 return bad(event.seq, problem)
         elif event.type == "result.unfinished":
