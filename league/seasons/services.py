@@ -20,7 +20,7 @@ from league import streams
 from league.drafts.services import draft_create
 from league.errors import LeagueError
 from league.seasons.schedule import season_schedule
-from league.seasons.table import DEFAULT_TIEBREAKS
+from league.seasons.table import DEFAULT_TIEBREAKS, movements_problem
 from matches.commands import AT_HEAD, Appender, command_create, command_run
 from matches.eventstore import NewEvent
 from matches.models import Event, Match
@@ -66,6 +66,16 @@ def check_organiser(*, league: League, user: AbstractBaseUser | None) -> None:
 
 def _actor(user) -> str:
     return f"user:{user.pk}" if user is not None else "system"
+
+
+def _movements_problem(sizes: list[tuple[str, int]], moves: dict) -> str | None:
+    """Why divisions of these sizes (top first) cannot hold the season's movements, or None."""
+    return movements_problem(
+        sizes,
+        promote=moves.get("promote", 2),
+        relegate=moves.get("relegate", 2),
+        playoff_spots=moves.get("playoff_spots", 0),
+    )
 
 
 def season_create(
@@ -122,6 +132,15 @@ def season_create_or_get(
         listed = sorted(s for members in divisions.values() for s in members)
         if listed != sorted(slugs):
             raise LeagueError("Every club must be in exactly one division.", code="bad_divisions")
+    moves = {"promote": 2, "relegate": 2, "playoff_spots": 0, **(movements or {})}
+    if divisions:
+        # Refused now, not when the season is played out and its close cannot place the clubs.
+        problem = _movements_problem([(name, len(members)) for name, members in divisions.items()], moves)
+        if problem:
+            raise LeagueError(
+                f"{problem} Ask for fewer promotions, relegations or play-off places, or put more clubs in it.",
+                code="movements_do_not_fit",
+            )
     try:
         clock = check_time_control(time_control)  # every fixture's match is played with it
     except BadTimeControl as exc:
@@ -141,7 +160,7 @@ def season_create_or_get(
         "points": league.points or [3, 1, 0],
         "tiebreaks": league.tiebreaks or list(DEFAULT_TIEBREAKS),
         "lot_seed": f"{league.slug}:{number}",
-        "movements": {"promote": 2, "relegate": 2, "playoff_spots": 0, **(movements or {})},
+        "movements": moves,
         **({"time_control": clock} if clock else {}),
     }
     fixtures = season_schedule(
@@ -654,6 +673,15 @@ def season_close(*, season: Season, user, expected_seq: int | object, event_id: 
             )
         )
     moves = config.get("movements", {})
+    # A season stored before such schedules were refused at creation: a refusal, not a crash.
+    problem = _movements_problem([(name, len(rows)) for name, rows in tables], moves) if len(tables) > 1 else None
+    if problem:
+        raise LeagueError(
+            f"This season's promotions, relegations and play-off places do not fit its divisions, so its "
+            f"movements cannot be worked out: {problem}",
+            code="movements_do_not_fit",
+            status=409,
+        )
     boundaries = (
         division_movements(
             tables,

@@ -342,6 +342,30 @@ class Boundary:
     playoff: tuple[ClubId, ...]
 
 
+def movements_problem(
+    sizes: Sequence[tuple[Any, int]],
+    *,
+    promote: int = 2,
+    relegate: int = 2,
+    playoff_spots: int = 0,
+    relegation_playoff_spots: int = 0,
+) -> str | None:
+    """Why divisions of these sizes ((name, clubs), top first) cannot hold these movements, in
+    a sentence for the organiser; None if they can. ``division_movements`` refuses the same."""
+    if min(promote, relegate, playoff_spots, relegation_playoff_spots) < 0:
+        return "Promotion, relegation and play-off places cannot be negative."
+    for i, (name, clubs) in enumerate(sizes):
+        up = [(promote, "promoted"), (playoff_spots, "in the promotion play-off")] if i > 0 else []
+        down = [(relegate, "relegated"), (relegation_playoff_spots, "in the relegation play-off")]
+        down = down if i < len(sizes) - 1 else []
+        places = [(n, what) for n, what in up + down if n]
+        if sum(n for n, _ in places) > clubs:
+            named = [f"{n} {what}" for n, what in places]
+            wanted = " and ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
+            return f"Division '{name}' has {clubs} club(s), too few for {wanted}."
+    return None
+
+
 def division_movements(
     tables_by_division: Mapping[Any, Sequence[Row]] | Sequence[tuple[Any, Sequence[Row]]],
     *,
@@ -361,14 +385,16 @@ def division_movements(
     up and going down must not overlap.
     """
     items = list(tables_by_division.items()) if isinstance(tables_by_division, Mapping) else list(tables_by_division)
-    if min(promote, relegate, playoff_spots, relegation_playoff_spots) < 0:
-        raise ValueError("Spots cannot be negative")
     tables = [(name, sorted(rows, key=lambda r: r.position)) for name, rows in items]
-    for i, (name, rows) in enumerate(tables):
-        top = (promote + playoff_spots) if i > 0 else 0
-        bottom = (relegate + relegation_playoff_spots) if i < len(tables) - 1 else 0
-        if top + bottom > len(rows):
-            raise ValueError(f"Division {name!r} has {len(rows)} clubs, too few for {top} up and {bottom} down")
+    problem = movements_problem(
+        [(name, len(rows)) for name, rows in tables],
+        promote=promote,
+        relegate=relegate,
+        playoff_spots=playoff_spots,
+        relegation_playoff_spots=relegation_playoff_spots,
+    )
+    if problem:
+        raise ValueError(problem)
     boundaries = []
     for (upper, up_rows), (lower, low_rows) in zip(tables, tables[1:]):
         up_clubs = [r.club for r in up_rows]
