@@ -660,16 +660,35 @@
 
   function grid() {
     const ids = data.players.filter((p) => ["active", "dropped"].includes(p.status)).map((p) => p.id);
-    const cell = {};
-    for (const r of data.rounds) for (const p of r.pairings) {
-      if (p.players.length !== 2 || p.status !== "final") continue;
+    // Every meeting of a pair, in round order (a double round robin has two): one cell holds
+    // them all, the row player's points from each, "·" for one with no result yet.
+    const legs = data.options.double ? 2 : 1;
+    const met = {};
+    const rounds = data.rounds.filter((r) => r.kind === "round").slice().sort((x, y) => x.number - y.number);
+    for (const r of rounds) for (const p of r.pairings) {
+      if (p.players.length !== 2) continue;
       const [a, b] = p.players;
-      cell[`${a}|${b}`] = p.points[a]; cell[`${b}|${a}`] = p.points[b];
+      for (const [x, y] of [[a, b], [b, a]]) {
+        (met[`${x}|${y}`] ||= []).push({ round: r.number, points: p.status === "final" ? p.points[x] : null });
+      }
     }
+    const meetings = (a, b) => {
+      const list = (met[`${a}|${b}`] || []).slice();
+      while (list.length < legs) list.push({ round: null, points: null });
+      return list;
+    };
+    const shown = (m) => (m.points === null || m.points === undefined ? "·" : String(m.points));
+    const said = (a, b) => `${nameOf(a)} against ${nameOf(b)}: ` + meetings(a, b).map((m, i) =>
+      `${legs > 1 ? `${i ? "second" : "first"} meeting` : "meeting"}${m.round ? ` (round ${m.round})` : ""} ${m.points === null || m.points === undefined ? "no result yet" : `${m.points} point(s)`}`).join("; ");
+    const td = (a, b) => a === b ? el("td", { class: "self" }, "")
+      : el("td", { title: said(a, b), "aria-label": said(a, b), "data-testid": `rr-${nameOf(a)}-${nameOf(b)}` },
+        meetings(a, b).map(shown).join(" "));
     return el("section", { class: "card" }, el("h3", {}, "Cross table"),
       el("table", { class: "list rr-grid", "data-testid": "rr-grid" },
         el("thead", {}, el("tr", {}, el("th", {}), ids.map((x) => el("th", {}, nameOf(x))))),
-        el("tbody", {}, ids.map((a) => el("tr", {}, el("th", {}, nameOf(a)), ids.map((b) => el("td", { class: a === b ? "self" : "" }, a === b ? "" : (cell[`${a}|${b}`] ?? "·"))))))));
+        el("tbody", {}, ids.map((a) => el("tr", {}, el("th", {}, nameOf(a)), ids.map((b) => td(a, b)))))),
+      legs > 1 ? el("p", { class: "muted small", "data-testid": "rr-grid-key" },
+        "Each cell gives the row player's points from each meeting with the column player, first meeting then second; · is a meeting with no result yet.") : null);
   }
 
   function standingsPanel() {
