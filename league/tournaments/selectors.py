@@ -351,7 +351,7 @@ def _trf_points(value: Fraction) -> str:
 #: Result codes of FIDE's TRF-16 that this export writes (and nothing else):
 #: 1 = 0 a game won, drawn, lost; + - a forfeit won, lost; U the pairing-allocated bye;
 #: Z a round the player was not in (dropped, joined later) or a zero-point bye they asked
-#: for; F and H a full- and half-point bye they asked for.
+#: for; F and H a bye they asked for worth a win, or half a win (``_requested_bye_code``).
 TRF_CODES = ("1", "=", "0", "+", "-", "U", "Z", "F", "H")
 
 
@@ -414,9 +414,7 @@ def trf_report(*, tournament: Tournament) -> str:
                 if len(record["players"]) == 1:
                     cell = "0000 - U"
                     if result.get("requested"):
-                        # A bye the player asked for: TRF's full-, half- or zero-point bye.
-                        worth = as_fraction_text(state["options"].get("requested_bye_points", "0"))
-                        cell = "0000 - " + {"1.0": "F", "0.5": "H"}.get(worth, "Z")
+                        cell = "0000 - " + _requested_bye_code(state)
                     break
                 first = record["players"][0] == pid
                 other = record["players"][1] if first else record["players"][0]
@@ -434,6 +432,18 @@ def trf_report(*, tournament: Tournament) -> str:
             line += "  " + cell
         lines.append(line)
     return "\n".join(lines) + "\n"
+
+
+def _requested_bye_code(state) -> str:
+    """TRF-16's code for a bye the player asked for, by its share of a win (1 point, or 3
+    with 3/1/0): F a full-point bye (a win's worth), H a half-point bye (half a win), Z a
+    zero-point bye. TRF has no other: a worth in between is written as the nearest, the
+    lower on a tie (RULES.md "Requested byes"); the line's points keep the exact total."""
+    from .standings import scoring
+    from .swiss import as_fraction
+
+    share = as_fraction(state["options"].get("requested_bye_points", "0")) / scoring(state)["win"]
+    return min((("Z", Fraction(0)), ("H", Fraction(1, 2)), ("F", Fraction(1))), key=lambda c: abs(share - c[1]))[0]
 
 
 def as_fraction_text(value) -> str:

@@ -62,11 +62,14 @@ def game_score(state, record) -> tuple[list[int], int] | None:
     """Games won by each player of a final two-player pairing (in its player order) and games
     drawn. A bye or a forfeit win is the games needed to win to none (2-0 in a best of three,
     as Magic tournaments count it); a result without a game score is one game (1-0, or one
-    drawn game), as a platform match is; a double forfeit is no game. None for a pod."""
+    drawn game), as a platform match is; a double forfeit is no game. A bye the player asked
+    for is no game at all (0-0): the round is unplayed, not won. None for a pod."""
     result = record["result"] or {}
     players = record["players"]
     if "finish" in result:
         return None
+    if result.get("requested"):
+        return [0], 0
     if result.get("bye"):
         return [games_to_win(state)], 0
     if result.get("double_forfeit"):
@@ -105,8 +108,13 @@ def match_points(state, record) -> dict[str, Fraction]:
 
 def points(state, record) -> dict[str, Fraction]:
     """Points each player of a final pairing takes from it: its match points, or with
-    ``points_from: "games"`` (battle points) the games each won in it."""
+    ``points_from: "games"`` (battle points) the games each won in it. A requested bye then
+    takes its share of a win in games: ``requested_bye_points`` / a win's match points x the
+    games that win a match (RULES.md "Requested byes")."""
     if state["options"].get("points_from") == "games":
+        if (record["result"] or {}).get("requested"):
+            worth = match_points(state, record)[record["players"][0]]
+            return {record["players"][0]: worth / scoring(state)["win"] * games_to_win(state)}
         score = game_score(state, record)
         if score is not None:
             won, _ = score
@@ -175,8 +183,12 @@ def round_standings(state, group: int | None = None) -> list[dict[str, Any]]:
     # yet for anyone whose result is not in, so pairing a round moves no tie-break.
     round_count = complete_rounds(state)
     use_rounds = round_count if fmt.scores_unplayed_rounds and round_count else None
+    # Players level on everything keep the order they entered (their start number), never
+    # their ids as text ("100" before "99"): a group's cut takes the first listed.
+    entry = {pid: i for i, pid in enumerate(state["entry_order"])}
+    members = sorted(members, key=lambda pid: (entry.get(pid, len(entry)), pid))
     rows = tiebreaks.standings(
-        games(state, group), names, players=sorted(members), rounds=use_rounds, win_points=scoring(state)["win"]
+        games(state, group), names, players=members, rounds=use_rounds, win_points=scoring(state)["win"]
     )
     played = defaultdict(int)
     for g in games(state, group):
@@ -352,19 +364,23 @@ def standings(state) -> dict[str, Any]:
 
 
 def progress(state) -> dict[str, Any]:
-    """Where the tournament stands: registration, running (round n, complete or not), finished."""
+    """Where the tournament stands: registration, running (round n, complete or not), finished.
+
+    ``open_pairings`` are the newest round's pairings still waiting for a result;
+    ``reopened_pairings`` those of earlier rounds, put back before the organiser when a result
+    was retracted after its round was over (a platform match later found disputed:
+    ``services.corrections``). While any is open the event is not finished and no round is
+    paired on standings missing it (RULES.md "A retracted result reopens the event")."""
     fmt = formats.of(state)
     rounds = state["rounds"]
     current = rounds[-1] if rounds else None
     open_pairings = [
-        pid
-        for pid in (current["pairings"] if current else [])
-        if state["pairings"][pid]["status"]
-        not in (PairingStatus.FINAL, PairingStatus.NOT_NEEDED, PairingStatus.WAITING)
+        pid for pid in (current["pairings"] if current else []) if state["pairings"][pid]["status"] in OPEN
     ]
+    reopened = [pid for rnd in rounds[:-1] for pid in rnd["pairings"] if state["pairings"][pid]["status"] in OPEN]
     complete = current is not None and not open_pairings
     planned = fmt.planned_rounds(state)
-    finished = state["started"] and fmt.finished(state, round_complete=complete, planned=planned)
+    finished = state["started"] and not reopened and fmt.finished(state, round_complete=complete, planned=planned)
     if state["bracket"] is not None:
         complete = finished
     status = (
@@ -377,11 +393,13 @@ def progress(state) -> dict[str, Any]:
         "round": current["number"] if current else 0,
         "round_complete": complete,
         "open_pairings": open_pairings,
+        "reopened_pairings": reopened,
         "planned_rounds": planned,
         "finished": finished,
         "can_pair_next": state["started"]
         and not finished
         and (current is None or complete)
+        and not reopened
         and fmt.more_rounds(state, planned),
     }
 

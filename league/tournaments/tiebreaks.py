@@ -37,7 +37,8 @@ stand; FIDE's further adjustment of opponents' own unplayed rounds is not applie
 skips unplayed rounds altogether, as match-win percentages usually do.
 
 Everything is a ``fractions.Fraction`` (or int), so ties are exact and never an artefact
-of float rounding. Players tied on every criterion share a rank and are listed by id.
+of float rounding. Players tied on every criterion share a rank and are listed in the order
+``players`` gives them (the caller's entry order); anyone else, by id.
 """
 
 from __future__ import annotations
@@ -135,7 +136,8 @@ def standings(
     """Ordered standings with every tie-break value and what separated each neighbour pair.
 
     ``players`` adds players with no games yet; everyone who appears in a game is in the
-    table too (a dropped player stays, their games still count for their opponents).
+    table too (a dropped player stays, their games still count for their opponents). Players
+    tied on every criterion are listed in the order ``players`` gives them, then by id.
     ``win_points``: what a match win is worth (the match-win percentages divide by it).
     """
     unknown = [t for t in tiebreaks if t not in TIEBREAKS]
@@ -144,6 +146,7 @@ def standings(
     if len(set(tiebreaks)) != len(tiebreaks):
         raise ValueError("Each tie-break may be listed once")
 
+    players = list(players)
     entries: dict[PlayerId, dict[int, _Entry]] = defaultdict(dict)
     for pid in players:
         entries[pid]
@@ -166,7 +169,9 @@ def standings(
             for r in range(1, rounds + 1):
                 entries[pid].setdefault(r, _Entry(None, Fraction(0), False, present=False))
 
-    ids = sorted(entries)
+    given = list(dict.fromkeys(players))
+    listed = set(given)
+    ids = given + sorted(p for p in entries if p not in listed)
     score = {p: sum((e.points for e in entries[p].values()), Fraction(0)) for p in ids}
     context = _Context(entries, score, as_fraction(win_points))
     fixed = {name: {p: context.value(name, p) for p in ids} for name in tiebreaks if name != "head_to_head"}
