@@ -121,7 +121,11 @@ class NewTournamentForm(forms.Form):
         for key in ("check_in_opens", "check_in_closes"):
             if d.get(key):
                 # Django read the typed wall-clock time as UTC; it was the organiser's.
-                d[key] = d[key].replace(tzinfo=None).replace(tzinfo=zone).astimezone(dt.UTC)
+                try:
+                    d[key] = d[key].replace(tzinfo=None).replace(tzinfo=zone).astimezone(dt.UTC)
+                except OverflowError:
+                    # At the calendar's edge (year 1 east of UTC, 9999 west of it) UTC has no such day.
+                    self.add_error(key, "Choose a real date: this one falls outside the years 1 to 9999 in UTC.")
         return d
 
     def options(self) -> dict:

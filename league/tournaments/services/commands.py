@@ -10,14 +10,17 @@ writes nothing.
 from __future__ import annotations
 
 import copy
+import json
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
+from django.db import transaction
 
 from league.streams import stream_followups
 from matches.commands import Appender, command_run
+from matches.errors import Refusal
 from matches.eventstore import NewEvent
 from matches.models import Event
 
@@ -157,11 +160,57 @@ def _run(
         event_id=event_id,
         lock=lock,
         execute=execute,
-        # A retry is the same hand's: event ids are public, another's is a reused id, not a replay.
-        same=lambda existing: existing.actor == (actor or actor_of(user)),
+        same=lambda existing: _same_command(existing, decide, actor or actor_of(user), platform=actor is not None),
         replay=lambda row, stream, existing: current_state(row, stream.head_seq),
     )
     return Outcome(done.subject, done.value, done.events, done.created)
+
+
+# What a command records from the world outside the stream at the moment it ran (the clock, a
+# rating, the row it made): decided again later, these differ without the command differing.
+_FROM_OUTSIDE = frozenset({"at", "rating", "ratings", "draft_id", "match_id"})
+
+
+class _Decided(Exception):
+    """Carries the facts a command decides again out of the savepoint that undoes its side effects."""
+
+    def __init__(self, facts: list[tuple[str, dict]]) -> None:
+        self.facts = facts
+
+
+def _same_command(
+    existing: Event, decide: Callable[[dict], list[tuple[str, dict]]], actor: str, *, platform: bool
+) -> bool:
+    """Whether the event stored under a command's ``event_id`` is this command's own (a retry).
+
+    A retry is the same hand's: event ids are public, another's is a reused id, not a replay. A
+    platform fact's id derives from what it records, so its hand is enough. A person's is decided
+    again on the state the stored event was decided on: the same command decides the same first
+    fact there, while another command (a different result, another verb under the same id) does
+    not, and is 409 event_id_reused rather than told that what it asked for was stored."""
+    if existing.actor != actor:
+        return False
+    if platform:
+        return True
+    events = Event.objects.filter(stream_id=existing.stream_id, seq__lt=existing.seq).order_by("seq")
+    before = projection.fold(event_dict(e) for e in events)
+    try:
+        # Deciding may make rows (a pairing's match, the draft's room): undone with the savepoint.
+        with transaction.atomic():
+            raise _Decided(decide(before))
+    except _Decided as decided:
+        facts = decided.facts
+    except Refusal:
+        return False  # refused where the stored event was accepted: not the command that made it
+    if not facts:
+        return False
+    kind, data = facts[0]
+
+    def recorded(value: dict) -> dict:
+        # As stored (JSON: tuples become lists), less what the outside world decided.
+        return {k: v for k, v in json.loads(json.dumps(value)).items() if k not in _FROM_OUTSIDE}
+
+    return kind == existing.type and recorded(data) == recorded(existing.data)
 
 
 __all__ = ["NAMESPACE", "Outcome", "current_state", "event_dict", "pid_of", "actor_of", "is_organiser"]

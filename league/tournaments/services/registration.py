@@ -7,6 +7,7 @@ named in options) are made here and recorded in the event, so replay needs only 
 
 from __future__ import annotations
 
+import json
 import uuid
 from datetime import datetime
 from typing import Any
@@ -92,19 +93,26 @@ def clean_options(format: str, game: str, options: dict | None) -> dict:
         out["time_control"] = check_time_control(options.get("time_control"))
     except BadTimeControl as exc:
         raise refuse(f"Option 'time_control': {exc}", "bad_options", 400) from None
+    window: dict[str, datetime] = {}
     for key in ("check_in_opens", "check_in_closes"):
         value = options.get(key)
         if value:
-            when = parse_datetime(str(value)) if not isinstance(value, datetime) else value
+            try:
+                # Shaped like a time but not one (month 13, an offset of 99 hours): ValueError.
+                when = parse_datetime(str(value)) if not isinstance(value, datetime) else value
+            except ValueError:
+                when = None
             if when is None:
                 raise refuse(f"Option '{key}' must be a date and time (ISO 8601).", "bad_options", 400)
             if timezone.is_naive(when):
                 when = timezone.make_aware(when)
+            window[key] = when
             out[key] = when.isoformat()
             out["check_in_required"] = True
         else:
             out[key] = None
-    if out["check_in_opens"] and out["check_in_closes"] and out["check_in_opens"] >= out["check_in_closes"]:
+    # Compared as instants: the two may be written with different UTC offsets.
+    if len(window) == 2 and window["check_in_opens"] >= window["check_in_closes"]:
         raise refuse("The check-in window must close after it opens.", "bad_options", 400)
     out.update(fmt.clean_options(options, engine=registry.get(game), user_pid=_user_pid))
     return out
@@ -169,6 +177,8 @@ def tournament_create_or_get(
             and data.get("name") == name
             and data.get("game") == engine.name
             and data.get("format") == format
+            # Options as cleaned (JSON as stored): another event under a used id is no retry.
+            and data.get("options") == json.loads(json.dumps(cleaned))
         )
 
     return command_create(
