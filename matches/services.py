@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -106,7 +107,16 @@ def match_create_or_get(
         )
     except MatchError:
         # A retry is answered as one even if the server would now refuse the create itself.
-        existing = match_create_retry(event_id=event_id, game=game, seats=seats, created_by=created_by, mode=mode)
+        existing = match_create_retry(
+            event_id=event_id,
+            game=game,
+            seats=seats,
+            created_by=created_by,
+            mode=mode,
+            config=config,
+            origin=origin,
+            time_control=time_control,
+        )
         if existing is None:
             raise
         return existing, False
@@ -176,7 +186,17 @@ def match_create_or_get(
             event_id=event_id,
             execute=execute,
             found=lambda event: Match.objects.get(stream_id=event.stream_id),
-            same=lambda event: _same_create(event, game=game, seats=seats, created_by=created_by, mode=mode),
+            same=lambda event: _same_create(
+                event,
+                game=game,
+                seats=seats,
+                created_by=created_by,
+                mode=mode,
+                origin=origin,
+                config=normalised,
+                clock=clock,
+                checked=True,
+            ),
         )
     except eventstore.EventIdReused:
         raise _event_id_reused() from None
@@ -230,13 +250,34 @@ def _checked_setup(*, game, seats, mode, config, time_control):
     return engine, normalised, state, clock
 
 
-def match_create_retry(*, event_id, game: str, seats: list[SeatSpec], created_by, mode: str) -> Match | None:
+def match_create_retry(
+    *,
+    event_id,
+    game: str,
+    seats: list[SeatSpec],
+    created_by,
+    mode: str,
+    config: dict[str, Any] | None = None,
+    origin: dict[str, Any] | None = None,
+    time_control: dict[str, Any] | None = None,
+) -> Match | None:
     """The match an earlier create with this ``event_id`` made, if it asked for the same thing;
     None if the id is new; MatchError event_id_reused if it was used for anything else."""
     existing = eventstore.event_find(event_id=event_id)
     if existing is None:
         return None
-    if not _same_create(existing, game=game, seats=seats, created_by=created_by, mode=mode):
+    same = _same_create(
+        existing,
+        game=game,
+        seats=seats,
+        created_by=created_by,
+        mode=mode,
+        origin=origin,
+        config=config,
+        clock=time_control,
+        checked=False,
+    )
+    if not same:
         raise _event_id_reused()
     return Match.objects.get(stream_id=existing.stream_id)
 
@@ -249,15 +290,62 @@ def _event_id_reused() -> MatchError:
     )
 
 
-def _same_create(existing: Event, *, game: str, seats: list[SeatSpec], created_by, mode: str) -> bool:
+def _same_create(
+    existing: Event,
+    *,
+    game: str,
+    seats: list[SeatSpec],
+    created_by,
+    mode: str,
+    origin: dict[str, Any] | None,
+    config: dict[str, Any] | None,
+    clock: dict[str, Any] | None,
+    checked: bool,
+) -> bool:
+    """Whether the stored create asked for this very match: game, mode, creator, seats, origin,
+    configuration and clock. A different one under the same id is a mistake, not a retry.
+
+    ``checked``: ``config`` and ``clock`` are as the setup check normalised them. False for a
+    retry whose setup the server would now refuse: they are compared as given (every option it
+    names has the recorded value; its clock, read if it still reads, is the recorded one)."""
     data = existing.data if existing.type == "match.created" else {}
+    recorded_config, recorded_clock = data.get("config") or {}, data.get("time_control") or {}
+    if checked:
+        same_settings = recorded_config == _as_json(config or {}) and recorded_clock == _as_json(clock or {})
+    else:
+        try:
+            clock = check_time_control(clock)
+        except BadTimeControl:
+            pass
+        given = _as_json(config or {})
+        same_settings = (
+            recorded_clock == _as_json(clock or {})
+            and isinstance(given, dict)
+            and all(recorded_config.get(key, _ABSENT) == value for key, value in given.items())
+        )
     return (
         data.get("game") == game
         and data.get("mode") == mode
         and existing.actor == (user_actor(created_by) if created_by else "system")
-        and [(s.get("user_id"), s.get("bot")) for s in data.get("seats", [])]
-        == [(spec.user.pk if spec.user else None, spec.bot or None) for spec in seats]
+        and [(s.get("user_id"), s.get("bot"), s.get("partners", [])) for s in data.get("seats", [])]
+        == [
+            (spec.user.pk if spec.user else None, spec.bot or None, [p.get_username() for p in spec.partners])
+            for spec in seats
+        ]
+        and (data.get("origin") or {}) == _as_json(origin or {})
+        and same_settings
     )
+
+
+_ABSENT = object()
+
+
+def _as_json(value: Any) -> Any:
+    """``value`` as the event store gives it back (tuples as lists); what is not JSON compares unequal."""
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError):
+        return _ABSENT
 
 
 def engine_bots(engine) -> tuple[str, ...]:
@@ -604,7 +692,18 @@ def _outcome_from_cards(engine, state, spec, outcome):
     """A draw may be entered as the cards drawn, ``{"cards": [...]}``: people at a table know
     which cards came up, never where those cards stood in the engine's ordering of the pool."""
     if spec.get("kind") == "draw" and isinstance(outcome, dict) and set(outcome) == {"cards"}:
-        return indices_for_cards(engine.draw_pool(state), outcome["cards"])
+        cards, count = outcome["cards"], int(spec["count"])
+        # The size first: matching names to the pool tells a card left to draw from one out of it
+        # (in a hand, unseen), so an entry that can never be taken must be refused the same way
+        # whatever it names, or it is a free probe of another wizard's hand. An entry of the right
+        # size naming a card out of the pool must still be refused, and the refusal names the card:
+        # a drawer testing one name beside two cards they drew learns as much from any refusal
+        # (and risks having the entry taken), and one who mistyped needs to know which card it was.
+        if not isinstance(cards, list) or len(cards) != count:
+            raise IllegalAction(
+                f"Name the {count} card{'s' if count != 1 else ''} drawn, as a list.", code="bad_chance_outcome"
+            )
+        return indices_for_cards(engine.draw_pool(state), cards)
     return outcome
 
 

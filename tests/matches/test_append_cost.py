@@ -12,6 +12,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from engines import registry
+from engines.base import InvalidConfig
 from matches import eventstore, services
 from matches.commands import AT_HEAD, command_create, command_run
 from matches.eventstore import EventIdReused, NewEvent, StaleSequence
@@ -236,16 +237,25 @@ def test_a_create_sent_again_returns_the_first_match_and_another_create_under_it
 
 
 @pytest.mark.django_db
-def test_a_create_sent_again_is_answered_as_a_retry_even_where_its_setup_would_now_be_refused(alice, bob):
+def test_a_create_sent_again_is_answered_as_a_retry_even_where_its_setup_would_now_be_refused(alice, bob, monkeypatch):
     event_id, seats = uuid.uuid4(), [SeatSpec(user=alice), SeatSpec(user=bob)]
-    first = match_create(game="dueling-wizards", seats=seats, created_by=alice, event_id=event_id)
-    again, made = match_create_or_get(
-        game="dueling-wizards", seats=seats, created_by=alice, event_id=event_id, config={"jokers": "yes"}
-    )
-    assert (again.pk, made) == (first.pk, False)
+    body = {"game": "dueling-wizards", "seats": seats, "created_by": alice, "config": {"jokers": True}}
+    first = match_create(**body, event_id=event_id)
+
+    def refuse_jokers(config, seats):
+        raise InvalidConfig("Jokers are no longer played.", code="bad_option_value")
+
+    # A later release refuses what this one accepted: the retry still gets the match it made.
+    monkeypatch.setattr(registry.get("dueling-wizards"), "validate_config", refuse_jokers)
     with pytest.raises(MatchError) as refused:
-        match_create(game="dueling-wizards", seats=seats, created_by=alice, config={"jokers": "yes"})
+        match_create(**body)
     assert refused.value.code == "bad_option_value"
+    again, made = match_create_or_get(**body, event_id=event_id)
+    assert (again.pk, made) == (first.pk, False)
+    # Another create under that id is not taken for a retry because the server cannot check it now.
+    with pytest.raises(MatchError) as reused:
+        match_create_or_get(**{**body, "config": {"jokers": False}}, event_id=event_id)
+    assert reused.value.code == "event_id_reused"
 
 
 def _create_note(stream_id: str, event_id, data: dict, *, fail: bool = False):
