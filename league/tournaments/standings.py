@@ -363,6 +363,24 @@ def standings(state) -> dict[str, Any]:
     return formats.of(state).standings(state)
 
 
+def reopened_in_words(state, pairings: list[str]) -> str:
+    """ "Round 1's result between p01 and p02 was retracted and waits for your ruling: ..."."""
+    said = []
+    for key in pairings:
+        record = state["pairings"][key]
+        names = [state["players"][p]["name"] for p in record["players"] if p in state["players"]]
+        said.append(f"round {record['round']}'s result between {listed(names)}")
+    one = len(said) == 1
+    text = listed(said)
+    verb, them = ("was retracted and waits", "it") if one else ("were retracted and wait", "them")
+    return f"{text[0].upper()}{text[1:]} {verb} for your ruling: rule on {them} before pairing the next round."
+
+
+def listed(items: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def progress(state) -> dict[str, Any]:
     """Where the tournament stands: registration, running (round n, complete or not), finished.
 
@@ -394,6 +412,9 @@ def progress(state) -> dict[str, Any]:
         "round_complete": complete,
         "open_pairings": open_pairings,
         "reopened_pairings": reopened,
+        # What holds the event up, in the organiser's words: the page shows it where the button to
+        # pair the next round would be, and pairing is refused with it.
+        "reopened_words": reopened_in_words(state, reopened) if reopened else "",
         "planned_rounds": planned,
         "finished": finished,
         "can_pair_next": state["started"]

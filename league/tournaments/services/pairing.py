@@ -65,30 +65,13 @@ def tournament_pair_next(*, tournament, by, expected_seq, event_id=None) -> Outc
             # A result retracted after its round was over (its match found disputed): the
             # next round would be paired on standings missing it (RULES.md).
             raise refuse(
-                _reopened_in_words(state, info["reopened_pairings"]),
+                info["reopened_words"],
                 "earlier_result_open",
                 open_pairings=info["reopened_pairings"],
             )
         return formats.of(state).pair(state)
 
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
-
-
-def _reopened_in_words(state, pairings: list[str]) -> str:
-    """ "Round 1's result between p01 and p02 was retracted and waits for your ruling: ..."."""
-    said = []
-    for key in pairings:
-        record = state["pairings"][key]
-        names = [state["players"][p]["name"] for p in record["players"] if p in state["players"]]
-        said.append(f"round {record['round']}'s result between {_listed(names)}")
-    one = len(said) == 1
-    listed = _listed(said)
-    verb, them = ("was retracted and waits", "it") if one else ("were retracted and wait", "them")
-    return f"{listed[0].upper()}{listed[1:]} {verb} for your ruling: rule on {them} before pairing the next round."
-
-
-def _listed(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 # --------------------------------------------------------------------------------------

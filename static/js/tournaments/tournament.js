@@ -235,6 +235,8 @@
       bits.push(el("button", { class: "primary", "data-testid": "start", onclick: () => post("start", {}) }, "Start"));
     } else if (p.status === "running") {
       if (p.can_pair_next) bits.push(el("button", { class: "primary", "data-testid": "pair-next", onclick: () => post("pair", {}) }, "Pair the next round"));
+      // A retracted result holds the event up: said where the button would be, not left to a refusal.
+      if (p.reopened_words) bits.push(el("span", { class: "muted small", role: "status", "data-testid": "reopened" }, p.reopened_words));
       if (data.format_info.late_entry && !data.stage) bits.push(who, el("button", { "data-testid": "late-join", onclick: () => { const n = named(); if (n) post("join-late", { user: n }); } }, "Add a late player"));
       // No player is preselected, and the one picked survives a websocket redraw: a redraw between
       // picking and pressing used to fall back to the first name, dropping someone else.
