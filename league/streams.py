@@ -12,12 +12,12 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from matches import eventstore
 from matches.commands import Appender, command_run
 from matches.eventstore import NewEvent
+from matches.live import send_messages
 from matches.models import Event
 from matches.outbox import handler
 
@@ -79,4 +79,8 @@ def _broadcast_message(payload: dict[str, Any]) -> None:
 def broadcast(*, stream_id: str, head_seq: int) -> None:
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(stream_group(stream_id), {"type": "stream.update", "head_seq": head_seq})
+        # The match broadcasts' sender, bounded by LIVE_BROADCAST_TIMEOUT: a Redis that takes the
+        # connection and never answers held the request that committed (a registration, a
+        # result) for the layer's socket timeout (30 s), and the sweeper as long per message.
+        # Past the bound the message stays pending and the sweeper sends it later.
+        send_messages(layer, [(stream_group(stream_id), {"type": "stream.update", "head_seq": head_seq})])

@@ -8,9 +8,9 @@ nobody anything its page could not read anyway.
 
 from __future__ import annotations
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from matches.live import send_messages
 from matches.outbox import handler, outbox_add
 
 TOPIC = "invitation.changed"
@@ -27,7 +27,9 @@ def invitation_changed(invitation) -> None:
 
 @handler(TOPIC)
 def _tell_pages(payload: dict) -> None:
-    # Idempotent: a page told twice reads the invitation twice.
+    # Idempotent: a page told twice reads the invitation twice. Sent as the match broadcasts are,
+    # within LIVE_BROADCAST_TIMEOUT (matches/live.py run_sends): a Redis that never answers leaves
+    # the message to the sweeper instead of holding the answer's request for the socket timeout.
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(invitation_group(payload["invitation_id"]), {"type": "invitation.changed"})
+        send_messages(layer, [(invitation_group(payload["invitation_id"]), {"type": "invitation.changed"})])

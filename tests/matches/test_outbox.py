@@ -8,11 +8,13 @@ unreachable the message waits and the sweeper delivers it once they are back.
 from __future__ import annotations
 
 import socket
+import time
 from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import channel_layers
+from django.conf import settings
 from django.test import override_settings
 from django.utils import timezone
 
@@ -164,6 +166,51 @@ def test_a_match_created_while_redis_is_down_returns_its_id(
     assert response.status_code == 200, response.content
     assert Match.objects.filter(pk=response.json()["match"]).exists()
     assert pending("match.broadcast").exists()
+
+
+@pytest.mark.timeout(120)  # without the broadcast's own bound, a silent Redis holds the request for the socket's 600 s
+def test_an_invitation_answered_while_redis_is_down_is_answered_at_once_and_its_pages_hear_of_it_once_redis_is_back(
+    alice, bob, carol, client_for, fresh_layers, redis_down, django_capture_on_commit_callbacks
+):
+    from matches.invitations.live import invitation_group
+
+    layers, error = redis_down
+    with override_settings(CHANNEL_LAYERS=IN_MEMORY):
+        channel_layers.backends = {}
+        with django_capture_on_commit_callbacks(execute=True):
+            invitation = (
+                client_for(alice)
+                .post(
+                    "/api/matches/",
+                    {"game": "dueling-wizards", "seats": [{"username": n} for n in ("alice", "bob", "carol")]},
+                    format="json",
+                )
+                .json()
+            )
+    assert not pending().exists()
+    with override_settings(CHANNEL_LAYERS=layers):
+        channel_layers.backends = {}
+        started = time.monotonic()
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client_for(bob).post(f"/api/invitations/{invitation['id']}/accept/", format="json")
+        took = time.monotonic() - started
+        assert response.status_code == 200, response.content
+        assert took < settings.LIVE_BROADCAST_TIMEOUT + 3, f"the answer was answered after {took:.1f} s"
+        [waiting] = pending("invitation.changed")
+        assert waiting.attempts == 1 and error in waiting.last_error, waiting.last_error
+        # The sweeper meets the same Redis: it gives up within the same bound and keeps the message.
+        started = time.monotonic()
+        assert outbox_sweep(now=timezone.now() + timedelta(minutes=10)) == 0
+        took = time.monotonic() - started
+        assert took < settings.LIVE_BROADCAST_TIMEOUT + 3, f"the sweep took {took:.1f} s"
+    with override_settings(CHANNEL_LAYERS=IN_MEMORY):
+        channel_layers.backends = {}
+        layer = channel_layers["default"]
+        page = async_to_sync(layer.new_channel)()
+        async_to_sync(layer.group_add)(invitation_group(invitation["id"]), page)
+        assert outbox_sweep(now=timezone.now() + timedelta(hours=1)) == 1
+        assert async_to_sync(layer.receive)(page) == {"type": "invitation.changed"}
+    assert not pending().exists()
 
 
 def test_a_match_ending_while_the_broker_is_down_is_verified_once_the_broker_is_back(
