@@ -3,6 +3,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import logging
 import time
 from urllib.parse import parse_qs
 
@@ -15,6 +16,8 @@ from django.db import InterfaceError, OperationalError
 
 from . import live
 
+log = logging.getLogger(__name__)
+
 #: Bounds on what a client may send over the socket: it only ever asks to resync.
 MAX_FRAME_BYTES = 4096
 #: A resync replays the caller's whole view, so a client gets one per this many seconds; more are
@@ -24,6 +27,8 @@ RESYNC_INTERVAL_SECONDS = 1.0
 #: sockets of a killed process do not linger for a day); a live socket renews its membership well
 #: within that.
 GROUP_RENEW_SECONDS = 120
+#: After a renewal failed (a Redis blip), the next try comes this much sooner (keep_membership).
+GROUP_RENEW_RETRY_SECONDS = 5
 
 
 class FrameConsumer(AsyncJsonWebsocketConsumer):
@@ -67,6 +72,11 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
             await _dispatch_from(sources, self.dispatch)
         except StopConsumer:
             pass
+        finally:
+            # However the consumer ends: an error out of a source or a handler (a Redis read
+            # error raised into its receive) skips disconnect, and the renewal would go on
+            # re-adding a dead channel to its group, holding the consumer, for good.
+            self.stop_renewing()
 
     async def dispatch(self, message):
         # channels' AsyncConsumer.dispatch first runs close_old_connections through
@@ -85,9 +95,32 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "error", "code": code, "detail": detail})
 
     async def keep_membership(self, group: str) -> None:
+        """Renews the socket's membership of ``group`` (joined just before this starts) until the
+        socket ends. A failed renewal (a Redis blip) is tried again soon: the membership still
+        stands until the layer's group_expiry after the last renewal that succeeded, so the page
+        misses nothing and is left alone, where closing its socket at the first failure would send
+        every page of the process through a reconnect and a full catch-up read for a blip. Only
+        when the next try would come after the membership may have lapsed is the socket closed
+        instead: from then on frames may pass it by unseen while the page still says it is live,
+        and a page that reconnects catches up from what it holds (or keeps reconnecting, showing
+        that it is, until Redis is back)."""
+        expiry = getattr(self.channel_layer, "group_expiry", 86400)
+        renewed = time.monotonic()
+        delay = GROUP_RENEW_SECONDS
         while True:
-            await asyncio.sleep(GROUP_RENEW_SECONDS)
-            await self.channel_layer.group_add(group, self.channel_name)
+            await asyncio.sleep(delay)
+            try:
+                await self.channel_layer.group_add(group, self.channel_name)
+            except Exception as error:
+                if delay == GROUP_RENEW_SECONDS:  # once per outage, not at every retry of every socket
+                    log.warning("group %s: renewing the membership failed (%r); trying again", group, error)
+                delay = min(GROUP_RENEW_RETRY_SECONDS, GROUP_RENEW_SECONDS)
+                if time.monotonic() + delay >= renewed + expiry:
+                    log.warning("group %s: membership not renewed within the group expiry; closing the socket", group)
+                    await self.close(code=4503)
+                    return
+                continue
+            renewed, delay = time.monotonic(), GROUP_RENEW_SECONDS
 
     def start_renewing(self, group: str) -> None:
         self._renewal = asyncio.ensure_future(self.keep_membership(group))
