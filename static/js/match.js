@@ -326,14 +326,56 @@
       setBadge(root.querySelector('[data-testid="verdict"]'), VERDICT_TEXT[v] || v, v);
     }
 
+    // The server's error frames ({type: "error", code, detail}) are not updates. After
+    // "database_unavailable" the server could not read what this page missed (on connect, on a
+    // resync, or for a frame past its window): the board is older than the match until the next
+    // update, so the page says so and asks again, each try twice as long after the last (from
+    // the server's one resync a second up to 30 s), until an update comes. "throttled" answers a
+    // resync within a second of another, whose answer is on its way: only a page still behind
+    // asks again. A move made meanwhile would catch the page up too (its frame finds the gap).
+    let behind = false;
+    let catchUp = null;
+    let catchUpDelay = 0;
+    function askToCatchUp() {
+      if (catchUp !== null) return;
+      catchUpDelay = Math.min(catchUpDelay ? catchUpDelay * 2 : 1000, 30000);
+      catchUp = setTimeout(() => {
+        catchUp = null;
+        if (!behind) return;
+        if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "resync" }));
+        askToCatchUp(); // the next try, should this one's answer be another error (or none)
+      }, catchUpDelay);
+    }
+    function caughtUp() {
+      behind = false;
+      clearTimeout(catchUp);
+      catchUp = null;
+      catchUpDelay = 0;
+    }
+    function serverError(frame) {
+      if (frame.code === "database_unavailable") {
+        behind = true;
+        conn.textContent = "not up to date, retrying…";
+        askToCatchUp();
+      } else if (frame.code === "throttled" && behind) {
+        askToCatchUp();
+      }
+    }
+
     function apply(update) {
+      if (update.type === "error") {
+        serverError(update);
+        return;
+      }
       if (update.type === "verdict") {
         // A verdict adds no event and changes nothing else on the page: a batch of them (a
         // season's) sends this one small frame per match, not every seat's view (matches/live.py).
         showVerdict(update.verification);
         return;
       }
-      conn.textContent = "live"; // connected and caught up: the board shows the current state
+      // Connected and caught up: an update carries everything after what the page held.
+      caughtUp();
+      conn.textContent = "live";
       if (update.match.clocks) {
         clockData = { ...update.match.clocks, seats: update.match.seats, live: update.match.status !== "finished" };
         clockBase = performance.now();
@@ -376,6 +418,7 @@
       socket.onmessage = (msg) => apply(JSON.parse(msg.data));
       socket.onclose = () => {
         conn.textContent = "reconnecting…";
+        if (behind) { clearTimeout(catchUp); catchUp = null; } // the new socket catches up when it opens
         retry = Math.min(retry + 1, 6);
         setTimeout(connect, 300 * 2 ** retry); // catches up from lastSeq: nothing missed, nothing twice
       };
