@@ -139,4 +139,15 @@ class CloseForm(_Guarded):
     )
 
 
+class StartForm(_Guarded):
+    """The season page's Start button: its guards alone (who may press it is the service's check)."""
+
+
+#: What a press without readable guards is told (it did not come from the season page as shown).
+START_UNGUARDED = (
+    "The fixture was not started: the Start button did not say which state of the season it was pressed on. "
+    "Press Start again on the season page."
+)
+
+
 RULINGS = {"postpone": PostponeForm, "walkover": WalkoverForm, "correct": CorrectForm}

@@ -9,10 +9,11 @@ from __future__ import annotations
 import datetime as dt
 import json
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from audit.clocks import BadTimeControl, check_time_control
 from engines import registry
@@ -22,7 +23,7 @@ from league.errors import LeagueError
 from league.seasons.schedule import season_schedule
 from league.seasons.table import DEFAULT_TIEBREAKS, movements_problem
 from matches.commands import AT_HEAD, Appender, command_create, command_run
-from matches.eventstore import NewEvent
+from matches.eventstore import EventIdReused, NewEvent
 from matches.models import Event, Match
 from matches.services import SeatSpec, match_create
 
@@ -93,7 +94,8 @@ def season_create(
 ) -> Season:
     """Schedule a season. ``divisions`` maps division names (top first) to club slugs;
     ``movements`` (promote, relegate, playoff_spots) apply at the season's close. With
-    ``event_id`` a retried create returns the season the first one made (``season_create_or_get``)."""
+    ``event_id`` a retried create returns the season the first one made (``season_create_or_get``);
+    another create under that id (any setting changed) is 409 ``event_id_reused``."""
     return season_create_or_get(
         league=league,
         created_by=created_by,
@@ -128,10 +130,22 @@ def season_create_or_get(
     slugs = [c.slug for c in clubs]
     if len(slugs) < 2:
         raise LeagueError("A season needs at least two clubs.", code="too_few_clubs")
+    twice = sorted({s for s in slugs if slugs.count(s) > 1})
+    if twice:
+        raise LeagueError(
+            f"Each club plays in a season once; listed more than once: {', '.join(twice)}.", code="club_listed_twice"
+        )
     if divisions is not None:
         listed = sorted(s for members in divisions.values() for s in members)
         if listed != sorted(slugs):
             raise LeagueError("Every club must be in exactly one division.", code="bad_divisions")
+        small = [name for name, members in divisions.items() if len(members) < 2]
+        if small:
+            # A division is a round robin of its own: one club alone has no one to play.
+            raise LeagueError(
+                f"Each division needs at least two clubs to play each other; too few in: {', '.join(small)}.",
+                code="division_too_small",
+            )
     moves = {"promote": 2, "relegate": 2, "playoff_spots": 0, **(movements or {})}
     if divisions:
         # Refused now, not when the season is played out and its close cannot place the clubs.
@@ -145,6 +159,12 @@ def season_create_or_get(
         clock = check_time_control(time_control)  # every fixture's match is played with it
     except BadTimeControl as exc:
         raise LeagueError(str(exc), code="bad_time_control") from None
+    _check_last_round_date(
+        [len(members) for members in divisions.values()] if divisions else [len(slugs)],
+        double=double,
+        start_date=start_date,
+        days_between_rounds=days_between_rounds,
+    )
     number = (league.seasons.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     stream_id = f"season:{uuid.uuid4()}"
     config = {
@@ -191,12 +211,12 @@ def season_create_or_get(
         return season
 
     def same(existing: Event) -> bool:
+        # A retry asks for the very season the first create scheduled: every setting it sent. The
+        # same id with other settings is a mistake, not a retry (409 event_id_reused), or the
+        # client would believe its settings were taken. The number and lot seed are the server's.
         data = existing.data if existing.type == "season.created" else {}
-        return (
-            existing.actor == _actor(created_by)
-            and data.get("league") == league.slug
-            and data.get("start_date") == start_date.isoformat()
-            and data.get("clubs") == slugs
+        return existing.actor == _actor(created_by) and all(
+            data.get(key) == _as_json(config.get(key)) for key in _REQUESTED
         )
 
     return command_create(
@@ -207,6 +227,38 @@ def season_create_or_get(
         same=same,
         found=lambda existing: Season.objects.get(stream_id=existing.stream_id),
     )
+
+
+#: What a season create asks for (the rest of its config is the league's or the server's).
+_REQUESTED = (
+    "league",
+    "clubs",
+    "double",
+    "divisions",
+    "division_order",
+    "start_date",
+    "days_between_rounds",
+    "movements",
+    "time_control",
+)
+
+
+def _as_json(value):
+    # As the stored fact reads back (tuples become lists).
+    return json.loads(json.dumps(value))
+
+
+def _check_last_round_date(sizes: list[int], *, double: bool, start_date: dt.date, days_between_rounds: int) -> None:
+    """Refuse a schedule whose last round would fall after the calendar's end (31 December 9999)."""
+    rounds = max((n - 1 if n % 2 == 0 else n) * (2 if double else 1) for n in sizes)
+    try:
+        start_date + dt.timedelta(days=(rounds - 1) * days_between_rounds)
+    except OverflowError:
+        raise LeagueError(
+            f"The season's {rounds} rounds, {days_between_rounds} day(s) apart from {start_date:%-d %B %Y}, "
+            "would end after 31 December 9999: choose an earlier first round or fewer days between rounds.",
+            code="dates_out_of_range",
+        ) from None
 
 
 def _append(season: Season, type: str, data: dict, actor: str, *, expected_seq, event_id=None) -> bool:
@@ -230,7 +282,8 @@ def _append(season: Season, type: str, data: dict, actor: str, *, expected_seq, 
         expected_seq=expected_seq,
         event_id=event_id,
         execute=execute,
-        same=lambda existing: existing.type == type and existing.data == data,
+        # A retry is the same hand's: event ids are public, another's is a reused id, not a replay.
+        same=lambda existing: existing.type == type and existing.data == data and existing.actor == actor,
     )
     return done.created
 
@@ -347,7 +400,8 @@ def season_project(*, season: Season) -> None:
         for name, value in values.items():
             setattr(fixture, name, value)
         fixture.save()
-    Season.objects.filter(pk=season.pk).update(projected_seq=events[-1].seq if events else 0)
+    season.projected_seq = events[-1].seq if events else 0  # the caller's copy too (a create answers with it)
+    Season.objects.filter(pk=season.pk).update(projected_seq=season.projected_seq)
 
 
 def _same(current, value) -> bool:
@@ -445,27 +499,41 @@ def fixture_start(
     hands off to the match; a league of another game starts its match at once. With
     ``bots``, both clubs are coached by bots (a simulated season). Returns the draft or match.
     A stale ``expected_seq`` starts nothing (two coaches starting at once open one draft); a
-    retried ``event_id`` returns what the first start opened."""
-    if event_id is not None:
-        stored = Event.objects.filter(event_id=event_id).first()
-        if stored is not None:
-            return _started_by(stored, fixture)
-    if fixture.status not in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED):
-        raise LeagueError("This fixture has already started or finished.", code="fixture_started", status=409)
+    retried ``event_id`` returns what the first start opened.
+
+    Any coach of either club, or an organiser of the league, may start it. The coach who starts
+    it plays for their club; a club whose coach did not press Start is played by its first
+    coach (the earliest account among its coaches)."""
     game = fixture.season.league.game
     drafted = game == DRAFTED_GAME
+    opener = user
     if bots:
         bot = "auto" if drafted else registry.get(game).bots[0]
         seats = [SeatSpec(bot=bot), SeatSpec(bot=bot)]
     else:
-        home_coach, away_coach = fixture.home.coaches.first(), fixture.away.coaches.first()
-        if home_coach is None or away_coach is None:
+        home_coaches = list(fixture.home.coaches.order_by("pk"))
+        away_coaches = list(fixture.away.coaches.order_by("pk"))
+        if not home_coaches or not away_coaches:
             raise LeagueError("Both clubs need a coach before the fixture can start.", code="no_coach")
-        if user is not None and user not in (home_coach, away_coach) and not user.is_staff:
-            raise LeagueError(
-                "Only the two coaches or an organiser may start the fixture.", code="not_a_coach", status=403
-            )
+        # Who is asking comes before a stored event_id is looked up: ids are public (the season's
+        # events list them), and a stranger resending a coach's must be refused, not told "done".
+        if user is not None and user not in home_coaches and user not in away_coaches:
+            try:
+                check_organiser(league=fixture.season.league, user=user)
+            except LeagueError:
+                raise LeagueError(
+                    "Only the two coaches or an organiser may start the fixture.", code="not_a_coach", status=403
+                ) from None
+            opener = None  # an organiser who does not play opens no room of their own (see below)
+        home_coach = user if user in home_coaches else home_coaches[0]
+        away_coach = user if user in away_coaches and user != home_coach else away_coaches[0]
         seats = [SeatSpec(user=home_coach), SeatSpec(user=away_coach)]
+    if event_id is not None:
+        stored = Event.objects.filter(event_id=event_id).first()
+        if stored is not None:
+            return _started_by(stored, fixture, actor=_actor(user))
+    if fixture.status not in (Fixture.Status.SCHEDULED, Fixture.Status.POSTPONED):
+        raise LeagueError("This fixture has already started or finished.", code="fixture_started", status=409)
     origin = {
         "season": str(fixture.season_id),
         "fixture": fixture.key,
@@ -480,7 +548,9 @@ def fixture_start(
         if drafted:
             started = draft_create(
                 seats=seats,
-                created_by=user,
+                # A draft room is opened by one of its coaches (league/drafts/services.py); the
+                # season's fixture.started fact records the organiser who started it.
+                created_by=opener,
                 config={"format": "schoolyard"},
                 clock_seconds=clock_seconds,
                 origin=origin,
@@ -496,8 +566,8 @@ def fixture_start(
     return started
 
 
-def _started_by(stored: Event, fixture: Fixture):
-    """The draft or match a stored ``fixture.started`` opened (a retried start)."""
+def _started_by(stored: Event, fixture: Fixture, *, actor: str):
+    """The draft or match a stored ``fixture.started`` opened (a retried start: the same hand's)."""
     from league.drafts.models import Draft
 
     data = stored.data
@@ -505,8 +575,9 @@ def _started_by(stored: Event, fixture: Fixture):
         stored.type != "fixture.started"
         or stored.stream_id != fixture.season.stream_id
         or data.get("fixture") != fixture.key
+        or stored.actor != actor
     ):
-        raise LeagueError("This event_id was already used for a different command.", code="event_id_reused", status=409)
+        raise EventIdReused("This event_id was already used for a different command. Use a new id for a new command.")
     if data.get("draft"):
         return Draft.objects.get(draft_match_id=data["draft"])
     return Match.objects.get(pk=data["match"])
@@ -745,16 +816,39 @@ def league_create(*, slug: str, name: str, game: str, created_by, points=(3, 1, 
     unknown = [t for t in tiebreaks if t not in KNOWN]
     if unknown or len(set(tiebreaks)) != len(tiebreaks):
         raise LeagueError(f"Tie-breaks come from {', '.join(KNOWN)}, each at most once.", code="bad_tiebreaks")
-    return League.objects.create(
-        slug=slug, name=name, game=engine.name, points=list(points), tiebreaks=list(tiebreaks), created_by=created_by
-    )
+    with _slug_taken_if_raced(League, slug, f"There is already a league called '{slug}'."):
+        return League.objects.create(
+            slug=slug,
+            name=name,
+            game=engine.name,
+            points=list(points),
+            tiebreaks=list(tiebreaks),
+            created_by=created_by,
+        )
+
+
+@contextmanager
+def _slug_taken_if_raced(model, slug: str, sentence: str):
+    """The check above saw no such slug, but a create racing this one may insert it first: the
+    unique index then refuses this insert (once the other commits), and the loser is told what a
+    later create is told, 409 slug_taken, with nothing written (a savepoint, so a caller's
+    transaction goes on)."""
+    try:
+        with transaction.atomic():
+            yield
+    except IntegrityError:
+        if not model.objects.filter(slug=slug).exists():
+            raise
+        raise LeagueError(sentence, code="slug_taken", status=409) from None
 
 
 def club_create(*, league: League, user, slug: str, name: str, plane: str = "", colours=("#5b3cc4", "#ffffff")) -> Club:
     check_organiser(league=league, user=user)
+    taken = f"There is already a club called '{slug}'."
     if Club.objects.filter(slug=slug).exists():
-        raise LeagueError(f"There is already a club called '{slug}'.", code="slug_taken", status=409)
-    return Club.objects.create(league=league, slug=slug, name=name, plane=plane, colours=list(colours))
+        raise LeagueError(taken, code="slug_taken", status=409)
+    with _slug_taken_if_raced(Club, slug, taken):
+        return Club.objects.create(league=league, slug=slug, name=name, plane=plane, colours=list(colours))
 
 
 def club_coach_add(*, club: Club, user, coach) -> None:
