@@ -4,8 +4,8 @@ In stream order, so the first problem is the earliest bad seq: the hash chain; t
 fact names this tournament; every fact folds (projection.apply refuses nothing it should
 accept); every platform match a pairing cites is that pairing's, and every result taken from
 a match equals the result the match gives, its verdict is verified, and the head hash recorded
-with it is the match's published head (unless the result was retracted after: see
-``_check_match_result``). Then the cached projection on the Tournament row (pairings, brackets,
+with it is the match's published head (unless the result was retracted, or replaced by the
+organiser's correction, after it and the match is disputed: see ``_check_match_result``). Then the cached projection on the Tournament row (pairings, brackets,
 players) against a fresh fold.
 """
 
@@ -42,6 +42,24 @@ def _retracted_later(retractions: dict[str, list], result) -> bool:
     )
 
 
+def _corrections(events) -> dict[str, list]:
+    """Each pairing's organiser corrections, by pairing id."""
+    found: dict[str, list] = {}
+    for e in events:
+        if e.type == "result.corrected":
+            found.setdefault(e.data.get("pairing"), []).append(e)
+    return found
+
+
+def _corrected_later(corrections: dict[str, list], result) -> bool:
+    """Does an organiser's correction after ``result`` replace it: the same pairing, and the
+    result it replaced (``before``) is this one?"""
+    d = result.data
+    return any(
+        e.seq > result.seq and e.data.get("before") == d.get("result") for e in corrections.get(d.get("pairing"), ())
+    )
+
+
 def _check_match_result(tournament_id: str, state: dict, data: dict, retracted_later: bool) -> str | None:
     match = Match.objects.filter(pk=data.get("match_id")).first()
     if match is None:
@@ -55,10 +73,12 @@ def _check_match_result(tournament_id: str, state: dict, data: dict, retracted_l
     if retracted_later and match.verdict == Match.Verdict.DISPUTED:
         # Found disputed, the match's published verdict, result and head are the very things in
         # doubt (the README's demo alters the published result), so they are no measure of a
-        # result the stream has since retracted and no longer counts. That is all a retraction
-        # excuses: it must come after this result and name this pairing, match and result, and
-        # a match that verifies (never disputed, or put right since) must still give exactly the
-        # result recorded, so a retraction cannot hide a wrong result of an honest match.
+        # result the stream has since retracted or replaced and no longer counts. That is all a
+        # retraction (or an organiser's correction: RULES.md "A corrected result stands when its
+        # match is later disputed") excuses: it must come after this result and name this pairing
+        # and result (a retraction, this match too), and a match that verifies (never disputed,
+        # or put right since) must still give exactly the result recorded, so neither can hide a
+        # wrong result of an honest match.
         return None
     if match.verdict != Match.Verdict.VERIFIED:
         never = "" if retracted_later else ", and the result was never retracted"
@@ -99,12 +119,12 @@ def verify_tournament(stream: Stream) -> StreamVerdict:
     if not events or events[0].type != "tournament.created" or events[0].data.get("id") != str(tournament.pk):
         return bad(1, "The stream does not start with this tournament's creation.")
 
-    retractions = _retractions(events)
+    retractions, corrections = _retractions(events), _corrections(events)
     state = projection.initial()
     cached_at = copy.deepcopy(state) if tournament.state_seq == 0 else None
     for event in events:
         if event.type == "result.verified":
-            later = _retracted_later(retractions, event)
+            later = _retracted_later(retractions, event) or _corrected_later(corrections, event)
             problem = _check_match_result(str(tournament.pk), state, event.data, later)
             if problem:
                 return bad(event.seq, problem)

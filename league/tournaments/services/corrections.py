@@ -59,7 +59,12 @@ def tournament_retract_match(*, match_id) -> str:
 
     Recorded as ``result.match_disputed`` (the fact the fold already knows for "this pairing's
     match is disputed"), carrying the retracted result. Returns "retracted" or "ignored".
-    Idempotent: the event id derives from the match id."""
+    Idempotent: the event id derives from the match id.
+
+    Only a result still taken from the match is retracted. One the organiser has corrected since
+    is the organiser's ruling, no longer the match's, and stands (RULES.md "A corrected result
+    stands when its match is later disputed"): reopening it would undo a ruling nobody withdrew.
+    The tournament verifier knows the correction replaced the match's result."""
     match = Match.objects.filter(pk=match_id).first()
     if match is None or "tournament" not in (match.origin or {}) or match.verdict != Match.Verdict.DISPUTED:
         return "ignored"
