@@ -21,6 +21,12 @@ _DEV_SECRET = "dev-only-not-secret-change-me-in-production"
 SECRET_KEY = env_str("SECRET_KEY", _DEV_SECRET)
 if not DEBUG and SECRET_KEY == _DEV_SECRET:
     raise ImproperlyConfigured("Set SECRET_KEY when DEBUG is false.")
+# Keys the ids of the platform's own facts about a match (a verified result, a retraction:
+# matches.commands.platform_event_id). Event ids are unique across every stream and a client may
+# choose its own, so an id anyone could work out from the match id could be taken first and the
+# fact never recorded. Set it on its own, and keep it, before rotating SECRET_KEY: a fact's id
+# must stay the same for a follow-up delivered again to land it once.
+EVENT_ID_KEY = env_str("EVENT_ID_KEY", SECRET_KEY)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 

@@ -27,11 +27,14 @@ Refusals are ``EventStoreError``s or the caller's own errors, raised before anyt
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from django.conf import settings
 from django.db import transaction
 
 from . import eventstore
@@ -40,6 +43,17 @@ from .models import Event, Stream
 from .outbox import outbox_add
 
 T = TypeVar("T")
+
+
+def platform_event_id(namespace: uuid.UUID, name: str) -> uuid.UUID:
+    """The id of a fact the platform appends about a match (its verified result, a retraction),
+    the same every time it is asked, so a follow-up delivered twice lands the fact once. Event ids
+    are unique across every stream and clients choose their own: an id derived from the match id
+    alone, which is public, could be taken first by anyone in a stream they may write to, and the
+    platform's fact would then be refused as a reused id and never recorded. So ``name`` is keyed
+    with the server's ``EVENT_ID_KEY`` first."""
+    keyed = hmac.new(settings.EVENT_ID_KEY.encode(), name.encode(), hashlib.sha256).hexdigest()
+    return uuid.uuid5(namespace, keyed)
 
 
 class _AtHead:

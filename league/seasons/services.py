@@ -22,7 +22,7 @@ from league.drafts.services import draft_create
 from league.errors import LeagueError
 from league.seasons.schedule import season_schedule
 from league.seasons.table import DEFAULT_TIEBREAKS, movements_problem
-from matches.commands import AT_HEAD, Appender, command_create, command_run
+from matches.commands import AT_HEAD, Appender, command_create, command_run, platform_event_id
 from matches.eventstore import EventIdReused, NewEvent
 from matches.models import Event, Match
 from matches.services import SeatSpec, match_create
@@ -598,7 +598,7 @@ def _result_fact(match: Match) -> NewEvent | None:
     origin = match.origin or {}
     if match.verdict != Match.Verdict.VERIFIED or "fixture" not in origin or "season" not in origin:
         return None
-    event_id = uuid.uuid5(RESULT_NAMESPACE, str(match.id))
+    event_id = platform_event_id(RESULT_NAMESPACE, str(match.id))
     if match.result.get("unfinished"):
         # No winner, so no result: the fixture goes back to the organiser with the reason
         # (engines/wizard_dodgeball/RULES.md "Unfinished games").
@@ -888,5 +888,5 @@ def result_retract(*, match_id) -> bool:
         "system",
         # The dispute is final whatever the season recorded since; the derived id lands it once.
         expected_seq=AT_HEAD,
-        event_id=uuid.uuid5(RETRACT_NAMESPACE, str(match.id)),
+        event_id=platform_event_id(RETRACT_NAMESPACE, str(match.id)),
     )

@@ -1,9 +1,8 @@
-import uuid
 
 from django.dispatch import receiver
 
 from config.celery import app
-from matches.commands import AT_HEAD
+from matches.commands import AT_HEAD, platform_event_id
 from matches.models import Match
 from matches.signals import match_verified, matches_verified
 
@@ -63,7 +62,7 @@ def tournament_hold_unfinished(*, match_id) -> str:
         actor="system",
         # The platform's own fact, at whatever head it finds: its id derives from the match.
         expected_seq=AT_HEAD,
-        event_id=uuid.uuid5(NAMESPACE, f"{match.id}:unfinished"),
+        event_id=platform_event_id(NAMESPACE, f"{match.id}:unfinished"),
     )
     return "held" if done.events else "ignored"
 

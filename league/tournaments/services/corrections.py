@@ -4,12 +4,10 @@ rebuilt from the stream."""
 
 from __future__ import annotations
 
-import uuid
-
 from django.db import transaction
 
 from matches import eventstore
-from matches.commands import AT_HEAD
+from matches.commands import AT_HEAD, platform_event_id
 from matches.models import Match
 
 from .. import projection
@@ -99,7 +97,7 @@ def tournament_retract_match(*, match_id) -> str:
         actor="system",
         # The platform's own fact, at whatever head it finds: its id derives from the match.
         expected_seq=AT_HEAD,
-        event_id=uuid.uuid5(NAMESPACE, f"{match.id}:retracted"),
+        event_id=platform_event_id(NAMESPACE, f"{match.id}:retracted"),
     )
     return "retracted" if done.events else "ignored"
 

@@ -3,11 +3,9 @@ platform matches are created for pairings and report their own verified results.
 
 from __future__ import annotations
 
-import uuid
-
 from django.contrib.auth import get_user_model
 
-from matches.commands import AT_HEAD
+from matches.commands import AT_HEAD, platform_event_id
 from matches.models import Match
 from matches.services import SeatSpec, match_create
 
@@ -325,7 +323,7 @@ def tournament_record_match(*, match_id) -> str:
         actor="system",
         # The platform's own fact, at whatever head it finds: its id derives from the match.
         expected_seq=AT_HEAD,
-        event_id=uuid.uuid5(NAMESPACE, f"{match.id}:{kind}"),
+        event_id=platform_event_id(NAMESPACE, f"{match.id}:{kind}"),
     )
     if not done.created:
         return "disputed" if not verified else ("drawn" if outcome["value"] == "drawn" else "recorded")
