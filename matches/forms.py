@@ -1,10 +1,14 @@
 from __future__ import annotations
 
+import uuid
+
 from django import forms
 from django.contrib.auth import get_user_model
 
 from engines import registry
 
+from .errors import Refusal
+from .eventstore import EventIdReused
 from .models import Match
 
 #: The time controls offered on the form (the API takes any within audit.clocks.LIMITS).
@@ -17,7 +21,27 @@ TIME_CONTROLS = {
 }
 
 
-class NewMatchForm(forms.Form):
+#: What a person is told when a form's event_id already made something else (they went back to
+#: a form they had sent and changed it): the service's sentence speaks to a script's author.
+EVENT_ID_REUSED = "This form was already sent once, for something else. It is ready again: send it to go ahead."
+
+
+class CreateOnceForm(forms.Form):
+    """A page's form that creates something (a match, a draft, an invitation). One id per form
+    shown, passed to the service as the create's ``event_id``: a second submit of the same form (a
+    double click, a resend after a lost answer) finds what the first made instead of making another."""
+
+    event_id = forms.UUIDField(required=False, initial=uuid.uuid4, widget=forms.HiddenInput)
+
+    def refuse(self, exc: Refusal) -> None:
+        """Show the service's refusal. Nothing was made under this form's id (or, event_id_reused,
+        something else was), so the form shown again carries a new one: sending it is a new create."""
+        self.add_error(None, EVENT_ID_REUSED if exc.code == EventIdReused.code else exc.message)
+        self.data = self.data.copy()
+        self.data[self.add_prefix("event_id")] = str(uuid.uuid4())
+
+
+class NewMatchForm(CreateOnceForm):
     game = forms.ChoiceField()
     opponent = forms.CharField(
         required=False,

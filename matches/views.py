@@ -8,10 +8,10 @@ from urllib.parse import urlencode
 from django import forms
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
@@ -65,9 +65,10 @@ def match_new(request):
                 config=data["config"],
                 time_control=data["time_control"],
                 setup=data["setup"],
+                event_id=data["event_id"],
             )
         except services.MatchError as exc:
-            form.add_error(None, exc.message)
+            form.refuse(exc)
         else:
             if isinstance(opened, Invitation):
                 # Another person is seated only once they accept: the inviter waits on the invitation's page.
@@ -119,6 +120,12 @@ class SignupForm(UserCreationForm):
 
     UNAVAILABLE = "This username is not available; choose another."
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The model's own unique check runs after clean_username: a same-case sign-up saved
+        # between the two (one at once with this one) got its "already exists" here.
+        self.fields["username"].error_messages["unique"] = self.UNAVAILABLE
+
     def clean_username(self):
         username = self.cleaned_data.get("username")
         if username and self._meta.model.objects.filter(username__iexact=username).exists():
@@ -129,9 +136,16 @@ class SignupForm(UserCreationForm):
 def signup(request):
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect("home")
+        try:
+            with transaction.atomic():
+                user = form.save()
+        except IntegrityError:
+            # Another sign-up took the name (in some case) after clean_username looked: the unique
+            # index on UPPER(username) (migration 0013) refused this one.
+            form.add_error("username", forms.ValidationError(SignupForm.UNAVAILABLE, code="unavailable"))
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
 
 
@@ -142,6 +156,9 @@ def account(request):
     if request.method == "POST":
         # Rotate: the old key stops working the moment the new one exists.
         with transaction.atomic():
+            # Rotations one after another: two at once (a double click) both deleted the old key,
+            # then both inserted a new one for the same user, and the second hit the unique user.
+            get_user_model().objects.select_for_update().get(pk=request.user.pk)
             Token.objects.filter(user=request.user).delete()
             Token.objects.create(user=request.user)
         messages.success(request, "A new API token replaced the old one; update your scripts.")

@@ -1,8 +1,10 @@
 from django import forms
 from django.contrib.auth import get_user_model
 
+from matches.forms import CreateOnceForm
 
-class NewDraftForm(forms.Form):
+
+class NewDraftForm(CreateOnceForm):
     format = forms.ChoiceField(
         choices=[("schoolyard", "Schoolyard (pick from a pool of ten)"), ("basic", "Basic (deal five each)")]
     )

@@ -28,9 +28,10 @@ def draft_list(request):
                     created_by=request.user,
                     config={"format": form.cleaned_data["format"]},
                     clock_seconds=form.cleaned_data["clock_seconds"],
+                    event_id=form.cleaned_data["event_id"],
                 )
             except Refusal as exc:  # the draft's (LeagueError) or its match's (MatchError)
-                form.add_error(None, exc.message)
+                form.refuse(exc)
             else:
                 if isinstance(opened, Invitation):
                     # The other coach is seated only once they accept: wait on the invitation's page.
