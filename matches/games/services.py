@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from matches import services as match_services
@@ -43,7 +44,11 @@ def setup_save(*, user, game: str, name: str, data: dict) -> tuple[SavedSetup, b
     # Keep the configuration as the engine completed it (pack and budget), so a match can take it.
     clean = {**data, "config": report["config"]}
     with transaction.atomic():
-        existing = SavedSetup.objects.select_for_update().filter(user=user, game=game, name=name).first()
+        # The player's row is the lock: a row lock on a setup not yet saved locks nothing, so two
+        # saves of one new name at once both inserted (the second hit the unique name), and two
+        # new names at once could both pass the count below.
+        get_user_model().objects.select_for_update().get(pk=user.pk)
+        existing = SavedSetup.objects.filter(user=user, game=game, name=name).first()
         if existing:
             existing.data = clean
             existing.save(update_fields=["data", "updated_at"])

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import threading
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 
+from django.db import connection
 from django.utils import timezone
 
 from matches.models import Event, Match, Seat, Stream
@@ -98,3 +101,22 @@ def accept_invitation(client_for, response, *invitees) -> str:
         assert answered.status_code == 200, answered.json()
     assert answered.json()["status"] == "accepted", answered.json()
     return answered.json()["match"]
+
+
+def at_once(n: int, send) -> list:
+    """``send(i)`` for i in 0..n-1, each in its own thread with its own database connection, all
+    released together by a barrier (a double click, a form sent from two tabs): what each returned,
+    or the name of what it raised."""
+    start = threading.Barrier(n)
+
+    def run(i):
+        try:
+            start.wait(timeout=60)
+            return send(i)
+        except Exception as exc:  # reported, so the test names it instead of a thread dying quietly
+            return f"raised {type(exc).__name__}: {exc}"
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(max_workers=n) as pool:
+        return list(pool.map(run, range(n)))

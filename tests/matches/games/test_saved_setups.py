@@ -8,6 +8,8 @@ import pytest
 from engines.wizarding_duels import content, groups
 from matches.models import SavedSetup
 
+from ..helpers import at_once
+
 pytestmark = pytest.mark.django_db
 
 CHECK = "/api/games/wizarding-duels/groups/check/"
@@ -264,3 +266,44 @@ def test_another_players_saved_setup_cannot_be_played_into_a_match(alice, bob):
     with pytest.raises(SetupError) as refused:
         setup_play(match=match, user=bob, seat=0, setup=setup)
     assert refused.value.code == "bad_setup" and refused.value.status == 403
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_new_name_saved_six_times_at_once_is_one_setup_and_every_save_is_answered(client_for, alice):
+    g, stock = a_group()
+    data = {"config": {"pack": "original-v1", "galleons": 50}, "actions": [g, stock]}
+    apis = [client_for(alice) for _ in range(6)]
+
+    def save(i):
+        apis[i].raise_request_exception = False
+        body = {"game": "wizarding-duels", "name": "Lanterns", "data": data}
+        return apis[i].post("/api/setups/", body, format="json").status_code
+
+    answers = at_once(6, save)
+    # A row lock on a name not yet saved locked nothing: the saves after the first hit the unique name.
+    assert sorted(answers) == [200] * 5 + [201], answers
+    assert list(SavedSetup.objects.values_list("name", flat=True)) == ["Lanterns"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_new_names_saved_at_once_never_take_a_player_past_fifty_setups(client_for, alice):
+    from matches.games.services import MAX_SETUPS_PER_GAME
+
+    g, stock = a_group()
+    data = {"config": {"pack": "original-v1", "galleons": 50}, "actions": [g, stock]}
+    SavedSetup.objects.bulk_create(
+        SavedSetup(user=alice, game="wizarding-duels", name=f"S{i}", data=data) for i in range(MAX_SETUPS_PER_GAME - 1)
+    )
+
+    apis = [client_for(alice) for _ in range(6)]
+
+    def save(i):
+        apis[i].raise_request_exception = False
+        response = apis[i].post(
+            "/api/setups/", {"game": "wizarding-duels", "name": f"New {i}", "data": data}, format="json"
+        )
+        return response.status_code, response.json().get("code")
+
+    answers = at_once(6, save)
+    assert sorted(answers, key=str) == [(201, None)] + [(400, "too_many_setups")] * 5, answers
+    assert SavedSetup.objects.filter(user=alice).count() == MAX_SETUPS_PER_GAME
