@@ -173,7 +173,9 @@ class WizardDodgeballEngine(Engine):
         if config is not None and not isinstance(config, dict):
             raise InvalidConfig("The configuration must be an object.", code="bad_config")
         merged = super().validate_config(config, seats)
-        if merged["court"] not in data.courts():
+        # Each value is looked up in a table (a dict, a set) or sorted: a list or an object from the
+        # JSON would raise TypeError there (a 500), and true/false would pass as the seat 1/0.
+        if not isinstance(merged["court"], str) or merged["court"] not in data.courts():
             raise InvalidConfig(
                 f"Unknown court {merged['court']!r}; known: {sorted(data.courts())}.", code="unknown_court"
             )
@@ -204,7 +206,7 @@ class WizardDodgeballEngine(Engine):
                 raise InvalidConfig("A team's 'spells' must be a list of spell card ids.", code="bad_spells")
             cards = data.spell_cards()
             for s in spell_list:
-                if s not in cards:
+                if not isinstance(s, str) or s not in cards:
                     raise InvalidConfig(
                         f"Unknown spell card {s!r}; cards are {data.SPELL_ORDER}.", code="unknown_spell"
                     )
@@ -239,7 +241,9 @@ class WizardDodgeballEngine(Engine):
                 }
             )
         merged["teams"] = norm_teams
-        if merged["first_player"] not in (None, 0, 1):
+        if merged["first_player"] is not None and (
+            type(merged["first_player"]) is not int or merged["first_player"] not in (0, 1)
+        ):
             raise InvalidConfig("'first_player' is 0, 1 or null (roll-off).", code="bad_first_player")
         sides = merged["sides"]
         flat = (
@@ -249,13 +253,14 @@ class WizardDodgeballEngine(Engine):
         )
         if (
             flat is None
+            or any(type(s) is not int for s in flat)
             or len(sides) != 2
             or sorted(flat) != list(range(seats))
             or any(not g for g in sides)
             or (seats == 4 and any(len(g) != 2 for g in sides))
         ):
             raise InvalidConfig(
-                "'sides' must split the seats between the two teams (2 players: [[0], [1]]; 4 players: two each).",
+                "'sides' must split the seat numbers between the two teams (2 players: [[0], [1]]; 4 players: two each).",
                 code="bad_sides",
             )
         if merged["team_control"] not in ("wizards", "turns"):
@@ -268,7 +273,9 @@ class WizardDodgeballEngine(Engine):
                 isinstance(controllers, list)
                 and len(controllers) == 2
                 and all(
-                    isinstance(g, list) and len(g) == data.TEAM_SIZE and all(s in sides[i] for s in g)
+                    isinstance(g, list)
+                    and len(g) == data.TEAM_SIZE
+                    and all(type(s) is int and s in sides[i] for s in g)
                     for i, g in enumerate(controllers)
                 )
             )

@@ -78,6 +78,33 @@ def test_illegal_dodgeball_actions_are_refused_with_a_reason_and_append_nothing(
     refused(clients[0], duel, 0, {"type": "throw", "target": 45}, "ball_not_active")
 
 
+@pytest.mark.parametrize(
+    "config, code",
+    [
+        ({"court": ["iwdl-standard"]}, "unknown_court"),
+        ({"court": {"id": "iwdl-standard"}}, "unknown_court"),
+        (
+            {"teams": [{"wizards": [21, 58, 41, 25, 36], "spells": [["fireball"]]}, {"wizards": [45, 30, 47, 10, 12]}]},
+            "unknown_spell",
+        ),
+        ({"sides": [["abc"], [1]]}, "bad_sides"),
+        ({"controllers": [[0] * 5, [True] * 5]}, "bad_controllers"),
+    ],
+    ids=["court-list", "court-object", "spell-list", "side-text", "controller-true"],
+)
+def test_a_config_with_a_wrong_type_inside_is_answered_400_and_creates_nothing(alice, client_for, config, code):
+    client = client_for(alice)
+    client.raise_request_exception = False
+    response = client.post(
+        "/api/matches/",
+        {"game": "wizard-dodgeball", "seats": [{"username": "alice"}, {"bot": "random"}], "config": config},
+        format="json",
+    )
+    assert response.status_code == 400, response.content[:300]
+    assert response.json()["code"] == code and response.json()["detail"]
+    assert not Match.objects.exists()
+
+
 def test_a_passive_player_against_the_bot_ends_only_by_the_books(alice, client_for, django_capture_on_commit_callbacks):
     """RULES.md "Winning" and "Unfinished games": a player who only ends turns keeps every wizard
     and, in the end, every thrown ball at home. No head count or stalling rule ends the game any
