@@ -11,12 +11,12 @@ from django.views.decorators.http import require_POST
 
 from engines import registry
 from matches.errors import Refusal
-from matches.eventstore import EventStoreError
-from matches.forms import TIME_CONTROLS
+from matches.eventstore import EventIdReused, EventStoreError
+from matches.forms import EVENT_ID_REUSED, TIME_CONTROLS
 
 from . import selectors as season_selectors
 from . import services as season_services
-from .forms import OUT, RULINGS, CloseForm, CoachForm, SeasonForm, WalkoverForm
+from .forms import OUT, RULINGS, START_UNGUARDED, CloseForm, CoachForm, SeasonForm, StartForm, WalkoverForm
 from .models import Club, Fixture
 
 
@@ -132,14 +132,20 @@ def fixture_start_page(request, slug, number, key):
     )
     if fixture is None:
         raise Http404("No such fixture.")
+    form = StartForm(request.POST)
+    if not form.is_valid():
+        # Like every ruling's form: without the head the page showed, a press could start the
+        # fixture at whatever the season has become since. Nothing is written.
+        messages.error(request, START_UNGUARDED)
+        return redirect("season", slug=slug, number=number)
     try:
-        # Based on the season's head as the page showed it (the form sends it), else as it is now:
-        # two coaches pressing Start at once open one draft, the other is told the fixture started.
+        # Based on the season's head as the page showed it: two coaches pressing Start at once
+        # open one draft, the other is told the fixture started.
         started = season_services.fixture_start(
             fixture=fixture,
             user=request.user,
-            expected_seq=_posted_seq(request, season.projected_seq),
-            event_id=_posted_uuid(request),
+            expected_seq=form.cleaned_data["expected_seq"],
+            event_id=form.cleaned_data["event_id"],
         )
     except (Refusal, EventStoreError) as exc:  # the season's, its draft's or its match's refusal
         messages.error(request, exc.message)
@@ -147,18 +153,6 @@ def fixture_start_page(request, slug, number, key):
     if hasattr(started, "draft_match_id"):
         return redirect("draft-room", draft_id=started.draft_match_id)
     return redirect("match-live", match_id=started.id)
-
-
-def _posted_seq(request, default: int) -> int:
-    value = request.POST.get("expected_seq", "")
-    return int(value) if value.isdigit() and len(value) < 11 else default
-
-
-def _posted_uuid(request) -> uuid.UUID | None:
-    try:
-        return uuid.UUID(request.POST.get("event_id", ""))
-    except ValueError:
-        return None
 
 
 # The organiser's pages. Each write is a service call (the same ones the API makes) after the
@@ -260,6 +254,12 @@ def season_new(request, slug):
                 time_control=TIME_CONTROLS[d["clock"] or ""][1],
                 event_id=d["event_id"],
             )
+        except EventIdReused:
+            # They went back to a form they had sent and changed it: the season it made stands,
+            # and the form shown again carries a new id, so sending it makes another.
+            form.add_error(None, EVENT_ID_REUSED)
+            form.data = form.data.copy()
+            form.data["event_id"] = str(uuid.uuid4())
         except Refusal as exc:
             form.add_error(None, exc.message)
         else:

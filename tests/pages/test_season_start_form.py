@@ -68,3 +68,30 @@ def test_a_press_on_a_page_gone_stale_is_refused_and_starts_nothing(coached_seas
     assert Match.objects.count() == 0
     assert response.redirect_chain[-1][0].endswith(f"/seasons/{season.number}/")
     assert any(m.level_tag == "error" for m in response.context["messages"])
+
+
+@pytest.mark.parametrize(
+    "guards",
+    [{"expected_seq": None}, {"expected_seq": "abc"}, {"expected_seq": "-1"}, {"event_id": None}],
+    ids=["no-expected-seq", "text", "negative", "no-command-id"],
+)
+def test_a_press_without_readable_guards_is_refused_and_starts_nothing(coached_season, guards):
+    # As every ruling's form: without the head the page showed, the press would be applied at
+    # whatever the season has become since, which is what the guard is there to prevent.
+    season, _organiser, client = coached_season
+    action, fields = start_form(client, season)
+    sent = {name: value for name, value in {**fields, **guards}.items() if value is not None}
+    response = client.post(action, sent, follow=True)
+    assert Match.objects.count() == 0
+    assert Season.objects.get(pk=season.pk).projected_seq == int(fields["expected_seq"])
+    assert response.redirect_chain[-1][0].endswith(f"/seasons/{season.number}/")
+    assert any("was not started" in str(m) for m in response.context["messages"])
+
+
+def test_the_leagues_organiser_is_shown_the_start_button_and_may_press_it(coached_season):
+    season, organiser, _client = coached_season
+    browser = Client()
+    browser.force_login(organiser)
+    action, fields = start_form(browser, season)
+    response = browser.post(action, fields)
+    assert response.status_code == 302 and response["Location"] == f"/matches/{Match.objects.get().id}/"
