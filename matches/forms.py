@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from engines import registry
 
 from .errors import Refusal
-from .eventstore import EventIdReused
+from .eventstore import EventIdReused, EventStoreError
 from .models import Match
 
 #: The time controls offered on the form (the API takes any within audit.clocks.LIMITS).
@@ -33,7 +33,7 @@ class CreateOnceForm(forms.Form):
 
     event_id = forms.UUIDField(required=False, initial=uuid.uuid4, widget=forms.HiddenInput)
 
-    def refuse(self, exc: Refusal) -> None:
+    def refuse(self, exc: Refusal | EventStoreError) -> None:
         """Show the service's refusal. Nothing was made under this form's id (or, event_id_reused,
         something else was), so the form shown again carries a new one: sending it is a new create."""
         self.add_error(None, EVENT_ID_REUSED if exc.code == EventIdReused.code else exc.message)

@@ -1,11 +1,11 @@
 import datetime as dt
-import uuid
 from fractions import Fraction
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django import forms
 
 from engines import registry
+from matches.forms import CreateOnceForm
 
 from .formats import registry as formats
 from .formats.base import CUT_FORMATS
@@ -16,10 +16,9 @@ TIEBREAK_CHOICES = [("", "(default)")] + [(n, n.replace("_", " ")) for n in TIEB
 FORMAT_LABELS = {f.name: f.label for f in formats.all_formats()}
 
 
-class NewTournamentForm(forms.Form):
-    # One id per form shown: a second submit of the same form (a double click, a resend after a
-    # lost answer) finds the tournament the first made instead of making another.
-    event_id = forms.UUIDField(required=False, initial=uuid.uuid4, widget=forms.HiddenInput)
+class NewTournamentForm(CreateOnceForm):
+    # One id per form shown (CreateOnceForm): a second submit of the same form (a double click, a
+    # resend after a lost answer) finds the tournament the first made instead of making another.
     name = forms.CharField(max_length=120)
     game = forms.ChoiceField()
     format = forms.ChoiceField(choices=list(FORMAT_LABELS.items()))

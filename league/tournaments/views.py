@@ -2,6 +2,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 
 from matches.errors import Refusal
+from matches.eventstore import EventStoreError
 
 from . import selectors, services
 from .formats import registry as formats
@@ -22,8 +23,10 @@ def tournament_list(request):
                     options=form.options(),
                     event_id=form.cleaned_data.get("event_id"),
                 )
-            except Refusal as exc:  # the tournament's (LeagueError) or the command runner's (MatchError)
-                form.add_error(None, exc.message)
+            # The tournament's (LeagueError), the command runner's (MatchError) or the event store's
+            # (the form's id already made another tournament: EventIdReused).
+            except (Refusal, EventStoreError) as exc:
+                form.refuse(exc)
             else:
                 return redirect("tournament-page", tournament_id=t.id)
     tournaments = selectors.tournament_list()

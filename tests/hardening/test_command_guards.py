@@ -368,3 +368,33 @@ def test_in_process_callers_of_season_and_draft_commands_state_the_head_they_dec
     parameter = inspect.signature(service).parameters["expected_seq"]
     assert parameter.kind is inspect.Parameter.KEYWORD_ONLY
     assert parameter.default is inspect.Parameter.empty
+
+
+@pytest.mark.django_db
+def test_a_sent_tournament_form_changed_and_sent_again_is_told_so_in_words_and_can_then_be_sent(alice):
+    # Back to a form already sent, its name changed: the id made the first tournament, so the form
+    # says so in words (not the API's sentence for scripts) and comes back with a new id.
+    import re
+
+    from django.test import Client
+
+    from matches.forms import EVENT_ID_REUSED
+
+    browser = Client()
+    browser.force_login(alice)
+    form = {
+        "name": "First Open",
+        "game": "dueling-wizards",
+        "format": "swiss",
+        "bye_score": "1",
+        "seeding": "registration",
+        "event_id": str(uuid.uuid4()),
+    }
+    assert browser.post("/tournaments/", form).status_code == 302
+    changed = browser.post("/tournaments/", {**form, "name": "Second Open"})
+    page = changed.content.decode()
+    assert changed.status_code == 200 and EVENT_ID_REUSED in page
+    renewed = re.search(r'<input type="hidden" name="event_id" value="([^"]+)"', page).group(1)
+    assert renewed != form["event_id"]
+    assert browser.post("/tournaments/", {**form, "name": "Second Open", "event_id": renewed}).status_code == 302
+    assert sorted(Tournament.objects.values_list("name", flat=True)) == ["First Open", "Second Open"]
