@@ -8,9 +8,10 @@ from ..registry import register
 from . import cards
 from .engine import Annihilageddon
 
-# Version 2 is what new matches play; version 1 stays so that matches recorded with it replay and
-# verify exactly as they were played (RULES.md, "Versions").
+# Version 3 is what new matches play; versions 1 and 2 stay so that matches recorded with them
+# replay and verify exactly as they were played (RULES.md, "Versions").
 ENGINE_V1 = register(Annihilageddon(version="1"))
+ENGINE_V2 = register(Annihilageddon(version="2"))
 ENGINE = register(Annihilageddon())
 
-__all__ = ["ENGINE", "ENGINE_V1", "Annihilageddon", "cards"]
+__all__ = ["ENGINE", "ENGINE_V1", "ENGINE_V2", "Annihilageddon", "cards"]

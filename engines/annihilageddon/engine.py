@@ -3,8 +3,10 @@
 State (plain JSON; every list in a deterministic order)::
 
     seats, config {max_rounds}, phase "setup" | "turn" | "over", round, first, active
-    players[i]   hp, top (known top of the deck, in order), pool (the rest of the deck, unordered,
-                 sorted by id), hand (sorted), discard (last = top), ongoing, dwts, tile, familiar,
+    players[i]   hp, top (known top of the deck, in order: cards revealed and put back, or, while
+                 a private draw is due, a deck that ran short on its way to the hand, which only
+                 its owner sees: drawing_privately), pool (the rest of the deck, unordered, sorted
+                 by id), hand (sorted), discard (last = top), ongoing, dwts, tile, familiar,
                  familiar_bought, trophy, standee, tile_dealt, familiar_dealt
     box          {"tile": [...], "familiar": [...]}: undealt (then returned) tiles and Familiars
     revealed     {"tile": bool, "familiar": bool}
@@ -18,9 +20,11 @@ State (plain JSON; every list in a deterministic order)::
     turn         power, played (cards in the play area), played_log (played this turn, incl. via
                  Wild Magic), legend_taken, activated, ending
     stack, prompt, need   the interpreter (interp.py): frames, a pending decision, a pending draw
-    window       version 2 only: "together", every defense window is one simultaneous, secret choice
-    held_notes   version 2 only: what the last defense window showed and did, told in the next log line
-    last_defense version 2 only: the choices the last defense window showed (public)
+    window       version 2 on: "together", every defense window is one simultaneous, secret choice
+    held_notes   version 2 on: what the last defense window showed and did, told in the next log line
+    last_defense version 2 on: the choices the last defense window showed (public)
+    hand_questions  version 3 on: "always", a question about a card of a hand is asked whatever
+                 the hand holds, so that whether it is asked tells nobody what it holds
     deaths, scope, temp, notes, end_flags, end_reason
 
 Decks are lazy: no order exists until a card leaves the pool (a private draw for the owner,
@@ -253,15 +257,17 @@ def first_legend() -> str:
 
 
 #: Every version this class can play; the newest is what new matches use.
-VERSIONS = ("1", "2")
+VERSIONS = ("1", "2", "3")
 LATEST = VERSIONS[-1]
 
 
 class Annihilageddon(Engine):
-    """``Annihilageddon()`` plays the current rules; ``Annihilageddon(version="1")`` replays
-    matches recorded before version 2 exactly as they were played. Version 2 makes every
-    defense window one simultaneous, secret choice (a ``defend`` action); version 1 asked the
-    affected players one at a time (a ``choose`` action, shown at once). RULES.md, "Versions"."""
+    """``Annihilageddon()`` plays the current rules; ``Annihilageddon(version="1")`` and
+    ``Annihilageddon(version="2")`` replay matches recorded before the next version exactly as
+    they were played. Version 2 makes every defense window one simultaneous, secret choice (a
+    ``defend`` action); version 1 asked the affected players one at a time (a ``choose`` action,
+    shown at once). Version 3 keeps a setup tile or Familiar with a secret ``keep`` action and
+    asks every question about a hand's cards whatever the hand holds. RULES.md, "Versions"."""
 
     name = "annihilageddon"
     title = "Epic Spell Wars: Annihilageddon"
@@ -279,6 +285,9 @@ class Annihilageddon(Engine):
         self.version = version
         self.current = version == LATEST
         self.together = version != "1"
+        # Version 3 (RULES.md, "Versions"): a setup keep is a ``keep`` action, redacted for the
+        # other viewers; a discard or a destroy from a hand asks whatever the hand holds.
+        self.secret_keeps = self.hand_questions = version not in ("1", "2")
 
     @staticmethod
     def owned_copy(state: State) -> State:
@@ -345,6 +354,8 @@ class Annihilageddon(Engine):
         }
         if self.together:
             st.update(window="together", held_notes=[], last_defense=None)
+        if self.hand_questions:
+            st["hand_questions"] = "always"
         run(st)
         return st
 
@@ -407,7 +418,10 @@ class Annihilageddon(Engine):
                 opts = [c for c in sorted(set(owner[zone])) if matches(c, pr.get("filter"))]
             if pr.get("tokens"):
                 opts += [f"token:{t}" for t in sorted(set(owner["dwts"]))]
-            return opts + (["none"] if pr.get("optional") else [])
+            # "none": an optional question's no, or (version 3) the answer when nothing in the
+            # hand matches: the question is asked whatever the hand holds (RULES.md, "Every
+            # question about a hand is asked whatever it holds").
+            return opts + (["none"] if pr.get("optional") or not opts else [])
         raise ValueError(kind)  # pragma: no cover
 
     def main_actions(self, state: State, seat: int) -> list[Action]:
@@ -439,9 +453,19 @@ class Annihilageddon(Engine):
             return []
         pr = state["prompt"]
         if pr is not None:
-            kind = "defend" if "seats" in pr else "choose"
+            kind = self.answer_type(pr)
             return [{"type": kind, "value": v} for v in self.prompt_options(state, seat)]
         return self.main_actions(state, seat)
+
+    def answer_type(self, pr: dict[str, Any]) -> str:
+        """The type of the action that answers the open prompt ``pr``: "defend" in a (version 2)
+        defense window, "keep" for a setup keep (version 3: secret, so redact_action can tell it
+        from every other answer), else "choose"."""
+        if "seats" in pr:
+            return "defend"
+        if self.secret_keeps and pr["kind"] == "setup":
+            return "keep"
+        return "choose"
 
     def validate(self, state: State, seat: int, action: Action) -> None:
         n = state["seats"]
@@ -460,7 +484,7 @@ class Annihilageddon(Engine):
         ):
             raise IllegalAction("An action is a JSON object with a 'type'.", code="bad_action")
         if pr is not None:
-            answer = "defend" if "seats" in pr else "choose"
+            answer = self.answer_type(pr)
             if action["type"] != answer:
                 raise IllegalAction(f"Answer the open question first (a '{answer}' action).", code="prompt_pending")
         if not self._allowed(state, seat, action, pr):
@@ -479,7 +503,7 @@ class Annihilageddon(Engine):
                     "(and only one Legend per turn).",
                     code="cannot_buy",
                 )
-            if kind in ("choose", "defend"):
+            if kind in ("choose", "defend", "keep"):
                 value = action.get("value")
                 if pr is not None and type(value) in (bool, float) and value in self.prompt_options(state, seat):
                     # Equal to an option only as Python compares numbers: say how to answer it.
@@ -589,7 +613,7 @@ class Annihilageddon(Engine):
             if value in owner[pr["zone"]]:
                 return matches(value, pr.get("filter"))
             if value == "none":
-                return bool(pr.get("optional"))
+                return bool(pr.get("optional")) or self.prompt_options(state, seat) == ["none"]
             return (
                 bool(pr.get("tokens"))
                 and type(value) is str
@@ -725,6 +749,7 @@ class Annihilageddon(Engine):
             t = action.get("type")
             ok = (
                 t == "choose"
+                and pr["kind"] != "setup"  # a setup keep goes through validate (version 3: "keep")
                 and seat == pr["seat"]
                 and st["phase"] != "over"
                 and len(action) == 2
@@ -814,7 +839,7 @@ class Annihilageddon(Engine):
         if t == "end_turn":
             turn_machine.end_turn(st, seat)
             return st
-        if t == "choose":
+        if t == "choose" or t == "keep":
             question = pr["kind"]
             if question == "target" and _fast.attack_target_answer(st, action["value"]):
                 return st
@@ -951,16 +976,31 @@ class Annihilageddon(Engine):
         }
 
     # -- what people see -------------------------------------------------------------------------
+    @staticmethod
+    def drawing_privately(state: State) -> int | None:
+        """The seat a private draw from its own deck is due for, else None. The cards then on
+        its deck's top are the old deck, taken whole, and any known top cards, all on their
+        way to its hand: only that seat sees them (RULES.md, "A deck that runs short")."""
+        need = state["need"]
+        if need is not None and "zone" in need and need["zone"][0] == "player" and need["visible"] != "all":
+            return need["zone"][1]
+        return None
+
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         over = state["phase"] == "over"
+        drawing = self.drawing_privately(state)
         players = []
         for s, p in enumerate(state["players"]):
             mine = seat == s or over
+            # Being drawn: the others see how many cards, not which (hand + deck is public as
+            # a whole, so naming the deck's cards would name the hand's).
+            drawn = s == drawing and not mine
             v = {
                 "hp": p["hp"],
                 "hand_count": len(p["hand"]),
                 "deck_count": len(p["top"]) + len(p["pool"]),
-                "deck_top": list(p["top"]),
+                "deck_top": [] if drawn else list(p["top"]),
+                "deck_top_hidden": len(p["top"]) if drawn else 0,
                 "discard": list(p["discard"]),
                 "ongoing": list(p["ongoing"]),
                 "dwts": list(p["dwts"]),
@@ -1178,7 +1218,9 @@ class Annihilageddon(Engine):
             }.get(why, f"{who} picks {name(v)}.")
         if kind == "card":
             if v == "none":
-                return f"{who} destroys nothing." if why == "destroy" else f"{who} picks nothing."
+                return {"destroy": f"{who} destroys nothing.", "discard": f"{who} discards nothing."}.get(
+                    why, f"{who} picks nothing."
+                )
             zone, _, cid = v.rpartition(":")
             if zone == "token":
                 return f"{who} puts {name(cid)} back into the stack instead."
@@ -1196,8 +1238,9 @@ class Annihilageddon(Engine):
 
     def resample_hidden(self, state: State, viewer: int | None, rng) -> State:
         """Hidden from ``viewer``: each other seat's hand and deck pool (their union is public,
-        so they are reshuffled within the seat), and, during setup, the tiles and Familiars dealt
-        to others, chosen but not yet shown, returned or never dealt."""
+        so they are reshuffled within the seat), the top of a deck a private draw is due from
+        (drawing_privately: reshuffled with that seat's hand and pool), and, during setup, the
+        tiles and Familiars dealt to others, chosen but not yet shown, returned or never dealt."""
         st = copy_state(state)
         if st["phase"] == "over":
             return st  # a finished game shows every hand (AN L191: all cards are counted openly)
@@ -1212,13 +1255,17 @@ class Annihilageddon(Engine):
                 items[i], items[j] = items[j], items[i]
             return items
 
+        drawing = self.drawing_privately(st)
         for s, p in enumerate(st["players"]):
             if s == viewer:
                 continue
-            both = shuffle(p["hand"] + p["pool"])
-            k = len(p["hand"])
+            top = p["top"] if s == drawing else []
+            both = shuffle(p["hand"] + top + p["pool"])
+            k, t = len(p["hand"]), len(top)
             p["hand"] = sorted(both[:k])
-            p["pool"] = sorted(both[k:])
+            if t:
+                p["top"] = sorted(both[k : k + t])
+            p["pool"] = sorted(both[k + t :])
         for cat in ("tile", "familiar"):
             slots: list[tuple] = []
             values: list[str] = []
@@ -1257,8 +1304,10 @@ class Annihilageddon(Engine):
     def redact_action(self, seat: int, action: Action, viewer: int | None) -> Action:
         # Version 2: a defense answer is secret until every asked seat has answered; the answers
         # are then shown by the state (last_defense, the next log line), never by the event.
-        if isinstance(action, dict) and action.get("type") == "defend" and viewer != seat:
-            return {"type": "defend"}
+        # Version 3: so is a setup keep until every seat has kept (AN-R19); the view shows the
+        # kept tiles and Familiars then. (The platform shows every event once the match is over.)
+        if isinstance(action, dict) and viewer != seat and action.get("type") in ("defend", "keep"):
+            return {"type": action["type"]}
         return action
 
     # -- bots -----------------------------------------------------------------------------------

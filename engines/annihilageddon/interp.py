@@ -812,17 +812,30 @@ def op_discard(st, f, op, seat):
     w = f["work"]
     if "left" not in w:
         w["left"] = num(st, f["env"], op["n"])
+    always = "hand_questions" in st
     while w["left"] > 0:
-        options = sorted({c for c in p["hand"] if matches(c, flt)})
         tokens = bool(op.get("or_token") and p["dwts"])
-        if not options and not tokens:
-            break
-        if len(options) == 1 and not tokens:
-            a = options[0]
-        else:
+        if always:
+            # Version 3 (RULES.md, "Every question about a hand is asked whatever it holds"): asked
+            # whenever the hand holds a card, even copies of one card (one answer offered); no
+            # question told everyone the hand was all one card (AN-R7: a question reveals nothing).
+            if not p["hand"] and not tokens:
+                break
             a = ask(st, f, seat, "card", zone="hand", of=seat, filter=flt, why="discard", tokens=tokens)
-        if a is WAIT:
-            return WAIT
+            if a is WAIT:
+                return WAIT
+            if a == "none":  # nothing in the hand matches the filter
+                break
+        else:
+            options = sorted({c for c in p["hand"] if matches(c, flt)})
+            if not options and not tokens:
+                break
+            if len(options) == 1 and not tokens:
+                a = options[0]
+            else:
+                a = ask(st, f, seat, "card", zone="hand", of=seat, filter=flt, why="discard", tokens=tokens)
+            if a is WAIT:
+                return WAIT
         if a.startswith("token:"):
             # AN L402: the one way to get rid of a token; the stack is shuffled after it.
             return_token(st, seat, a[6:])
@@ -888,7 +901,10 @@ def op_destroy(st, f, op, seat):
         else:
             zones = ["hand", "discard"] if src == "hand_or_discard" else [src]
             options = [c for z in zones for c in p[z] if matches(c, flt)]
-            if not options:
+            # Version 3 (RULES.md, "Every question about a hand is asked whatever it holds"): a
+            # hand with cards is asked ("none" when nothing in it matches), so the question tells
+            # nobody whether it holds, say, a Fizzle (AN-R7).
+            if not options and not ("hand_questions" in st and "hand" in zones and p["hand"]):
                 break
             chooser = f["env"]["you"] if src == "ongoing" else seat
             a = ask(st, f, chooser, "card", zone=src, of=seat, filter=flt, optional=may, why="destroy")

@@ -451,12 +451,12 @@ def test_every_kind_of_question_the_engine_asks_is_a_sentence_and_a_row_of_click
         shown = prompt.locator("[data-testid=choice]").evaluate_all("ns => ns.map(n => n.dataset.value)")
         assert sorted(shown) == sorted(str(c) for c in choices), key
         # The last answer offered is the one clicked: the page sends exactly that legal action (a
-        # "defend" in a defense window, a "choose" for every other question).
+        # "defend" in a defense window, a "keep" at a setup keep, a "choose" for every other question).
         last = prompt.locator("[data-testid=choice]").last
         (last if last.evaluate("n => n.tagName") == "BUTTON" else last.locator(".an-card")).click()
         value = last.get_attribute("data-value")
         sent = next(a for a in view["legal_actions"] if str(a["value"]) == value)
-        assert sent["type"] == ("defend" if view["prompt"]["kind"] == "defend" else "choose"), key
+        assert sent["type"] == {"defend": "defend", "setup": "keep"}.get(view["prompt"]["kind"], "choose"), key
         assert page.evaluate("window.__sent") == [sent], key
     # A Defense on offer is a readable card to click; taking the Attack is a plain button.
     seat, view = views["defend/None/True"]

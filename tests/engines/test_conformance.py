@@ -281,6 +281,25 @@ def test_no_view_spec_or_legal_action_depends_on_what_is_hidden_from_its_viewer(
                 assert engine.legal_actions(other, viewer) == engine.legal_actions(state, viewer)
 
 
+def test_no_view_depends_on_what_is_hidden_while_a_random_outcome_is_due(played):
+    """The states where a draw is due are where cards are in transit (a deck taken whole before
+    a reshuffle, the rest of the draw still to come), and an even sample of a whole playout
+    meets few of them: Annihilageddon showed such a deck's cards to everyone (its deck_top), and
+    the test above passed or failed with the playout's seed."""
+    engine, seats, states, _events = played
+    due = [state for state in states if engine.to_move(state) == [CHANCE]]
+    rng = Rng("hidden-chance")
+    for i in sample(due, CHECKED_STATES):
+        state = due[i]
+        for viewer in [None, *range(seats)]:
+            other = engine.resample_hidden(state, viewer, rng)
+            assert engine.view(other, viewer) == engine.view(state, viewer), (
+                f"viewer {viewer}'s view changes with what is hidden from them while a draw is due"
+            )
+            if viewer is None:
+                assert engine.chance(other) == engine.chance(state)
+
+
 def _log_line(engine, state, event):
     return engine.describe(state, event, engine.apply(state, event))
 

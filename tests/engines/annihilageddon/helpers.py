@@ -24,8 +24,8 @@ def act(st, seat, **action):
 
 def choose(st, seat, value):
     """Answer the open prompt: a ``defend`` action in a (version-2, simultaneous) defense window,
-    else a ``choose``."""
-    kind = "defend" if st["prompt"] is not None and "seats" in st["prompt"] else "choose"
+    a ``keep`` at a (version-3) setup keep, else a ``choose``."""
+    kind = E.answer_type(st["prompt"]) if st["prompt"] is not None else "choose"
     return act(st, seat, type=kind, value=value)
 
 

@@ -33,7 +33,7 @@ def _every_text(st: dict, seat: int, cid: str) -> list[dict]:
     return frames
 
 
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_the_triggers_of_a_play_are_those_the_loop_over_every_text_finds(version):
     engine = registry.get("annihilageddon", version)
     states, events = playout(engine, 3, f"an-after-play:{version}", bound=400, prefix=True)
@@ -74,7 +74,7 @@ def _after_play_by_frames(st, f, op):
     return interp.push_then_done(st, f, interp.after_play_triggers(st, you, cid))
 
 
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_a_play_of_a_program_beside_each_on_play_text_leaves_the_state_it_left_before(version, monkeypatch):
     """Every card that has a program to run (not Power only) played beside each card with an
     "on play" text: op_after_play's own test of PLAY_TRIGGERS against handing every play to

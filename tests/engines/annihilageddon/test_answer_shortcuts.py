@@ -1,6 +1,6 @@
 """An answer to a target, option or defense question is taken without building the question
 again (issue 17, P1): ``targets``, ``op_choose_one`` and ``_attack_together`` return the
-answer in the frame's work before their tests. Along random playouts of both versions:
+answer in the frame's work before their tests. Along random playouts of every version:
 
 - the question an op poses again from the state it was answered in is the one answered (the
   shortcut's premise: nothing between the question and its answer changes what it asks);
@@ -33,7 +33,7 @@ def _question(pr: dict) -> dict:
 
 
 @pytest.mark.parametrize("seats", [2, 4])
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_an_op_run_again_poses_the_question_that_was_answered(version, seats):
     kinds = set()
     for st, _ in _answers(version, seats):
@@ -74,7 +74,7 @@ _targets = interp.targets
 
 
 @pytest.mark.parametrize("seats", [2, 4])
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_an_answer_taken_at_once_leaves_the_state_the_whole_question_leaves(version, seats, monkeypatch):
     engine = registry.get("annihilageddon", version)
     cases = _answers(version, seats)

@@ -1,5 +1,5 @@
 """apply_in_place checks an event itself, inline, instead of calling validate (issue 17, P1): over
-random playouts of both versions it must refuse exactly the events the list-based checks refuse
+random playouts of every version it must refuse exactly the events the list-based checks refuse
 (an action: validate's order of refusals, with membership in legal_actions for whether the action
 itself is allowed; a chance outcome: check_outcome), with their codes, and accept the rest.
 
@@ -29,7 +29,13 @@ def _code(fn) -> str | None:
 
 
 #: validate's refusals of an action not allowed now: whether one is due is the legal list's to say.
-NOT_ALLOWED = {"play": "card_not_in_hand", "buy": "cannot_buy", "choose": "bad_choice", "defend": "bad_choice"}
+NOT_ALLOWED = {
+    "play": "card_not_in_hand",
+    "buy": "cannot_buy",
+    "choose": "bad_choice",
+    "defend": "bad_choice",
+    "keep": "bad_choice",
+}
 
 
 def _refusal_by_validate(engine, state, seat, action) -> str | None:
@@ -49,7 +55,7 @@ def _listed(action, legal) -> bool:
     """Membership in the list as the engine means it: an answer is an offered choice exactly as
     JSON tells values apart (1.0 and true are not the option 1); anything else as the list's ==
     says, but for a Line-Up slot of true or 1.0, which JSON tells from 1."""
-    if action["type"] in ("choose", "defend"):
+    if action["type"] in ("choose", "defend", "keep"):
         return _json(action) in map(_json, legal)
     if "slot" in action and type(action["slot"]) is not int:
         return False
@@ -126,7 +132,7 @@ def _answers(state) -> list:
     return out
 
 
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_apply_in_place_refuses_exactly_what_validate_and_check_outcome_refuse(version):
     engine = registry.get("annihilageddon", version)
     seen: list[dict] = []
@@ -195,4 +201,4 @@ def test_apply_in_place_refuses_exactly_what_validate_and_check_outcome_refuse(v
                     assert want is not None
                     judge(state, {"kind": "action", "seat": seat, "action": action}, want)
     assert judged["accepted"] > 500 and judged["refused"] > 20000 and judged["look-alikes"] > 50, judged
-    assert kinds >= {"play", "buy", "end_turn", "choose"} | ({"defend"} if version == "2" else set())
+    assert kinds >= {"play", "buy", "end_turn", "choose"} | ({"defend"} if version != "1" else set())

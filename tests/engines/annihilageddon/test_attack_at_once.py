@@ -36,7 +36,7 @@ def _applied(engine, st, ev) -> str:
 
 @pytest.mark.parametrize("planted", [False, True], ids=["as-played", "wand-shy"])
 @pytest.mark.parametrize("seats", [2, 3, 5])
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_a_hit_done_at_once_leaves_the_state_its_frame_leaves(version, seats, planted, monkeypatch):
     """With ``planted``, every player holds Wand-Shy (the Wand deals 3 more damage, the bonus
     op_damage reads), so more hits kill and the Wand's hit counts its bonus."""

@@ -120,7 +120,7 @@ def test_a_players_own_attack_also_waits_for_every_answer_then_hits_each_in_turn
 def test_version_1_still_asks_one_player_at_a_time_and_replays_its_matches():
     """Matches recorded under version 1 replay exactly as they were played (registry: both)."""
     v1 = registry.get("annihilageddon", "1")
-    assert registry.get("annihilageddon").version == "2" and not v1.current
+    assert registry.get("annihilageddon").version == "3" and not v1.current
     assert isinstance(v1, Annihilageddon) and "window" not in v1.setup({}, 3)
     rng = random.Random(7)
     st = v1.setup({}, 3)
@@ -142,7 +142,7 @@ def test_version_1_still_asks_one_player_at_a_time_and_replays_its_matches():
 
     assert replay(v1, {}, 3, events) == st
     with pytest.raises(IllegalAction):
-        replay(E, {}, 3, events)  # the same record means something else under version 2
+        replay(registry.get("annihilageddon", "2"), {}, 3, events)  # it means something else under version 2
 
 
 def test_a_window_that_ends_the_game_is_told_by_the_final_view_and_its_line_reads_the_same():

@@ -1,6 +1,6 @@
 """The fold's fast paths (engines/annihilageddon/fast.py, issue 17, P1) against the general path.
 
-Along random playouts of both versions, at 2 and 4 seats, every event a fast path may take is
+Along random playouts of every version, at 2 and 4 seats, every event a fast path may take is
 applied in place twice, with the fast path and with it declining everything (the general path):
 the event played, other outcomes that fit, and near misses, malformed outcomes and outcomes of
 the wrong size. Both ways must leave the same state (the same canonical JSON), or refuse with
@@ -76,7 +76,7 @@ def _outcomes(st: dict, played: list) -> list:
 
 
 @pytest.mark.parametrize("seats", [2, 4])
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_the_end_of_turn_draw_at_once_leaves_the_state_or_refusal_of_the_general_path(version, seats, monkeypatch):
     engine = registry.get("annihilageddon", version)
     states, events = playout(engine, seats, f"an-fast-end-draw:{version}:{seats}", bound=900, prefix=True)
@@ -111,7 +111,7 @@ def _at_refill(st: dict) -> bool:
 
 
 @pytest.mark.parametrize("seats", [2, 4])
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_a_refill_draw_at_once_leaves_the_state_or_refusal_of_the_general_path(version, seats, monkeypatch):
     """fast.refill_drawn at every Line-Up refill of a turn's start in playouts, also with each of
     START_AT_ONCE's texts and Murder Arcade (left to the frames) planted among the active player's
@@ -159,16 +159,19 @@ def test_the_copying_apply_takes_the_same_path_and_leaves_its_state_alone():
 
 
 @pytest.mark.parametrize("seats", [2, 4])
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_a_turn_started_up_to_its_refill_draw_leaves_the_state_its_frames_leave(version, seats, monkeypatch):
     """turn.start_turn_to_refill against the frames op_end_check pushes and run runs, at every
     event of playouts: taken at handovers with an empty Line-Up slot, declined at the others (a
     full Line-Up with a start-of-turn text, a main deck too small to draw from)."""
     engine = registry.get("annihilageddon", version)
-    states, events = playout(engine, seats, f"an-fast-refill:{version}:{seats}", bound=900, prefix=True)
-    cases = list(zip(states, events))
+    cases = []
+    # Two games: one short game at two seats hands over too seldom to count on.
+    for key in (f"{version}:{seats}", f"{version}:{seats}:1"):
+        states, events = playout(engine, seats, f"an-fast-refill:{key}", bound=900, prefix=True)
+        cases += list(zip(states, events))
     # The same moments with a main deck of one card and of two (op_refill takes one card without a draw).
-    for st, ev in zip(states, events):
+    for st, ev in list(cases):
         if st["phase"] == "turn" and (ev["kind"] == "chance" or ev["action"]["type"] == "end_turn"):
             for size in (1, 2):
                 short = copy_state(st)
@@ -185,7 +188,7 @@ def test_a_turn_started_up_to_its_refill_draw_leaves_the_state_its_frames_leave(
 
 
 @pytest.mark.parametrize("seats", [3, 4])
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_an_attack_target_answered_at_once_leaves_the_state_or_refusal_of_the_general_path(version, seats, monkeypatch):
     """fast.attack_target_answer against run, at every "target" question of playouts (an Attack's
     and other ops') and at the question of each card that attacks a picked target planted in the
@@ -213,7 +216,7 @@ def test_an_attack_target_answered_at_once_leaves_the_state_or_refusal_of_the_ge
     counted = Counted(fast.attack_target_answer)
     monkeypatch.setattr(fast, "attack_target_answer", counted)
     quick = [_answer(engine, st, ev) for st, ev in tried]
-    if version == "2":
+    if version != "1":
         assert counted.taken > 50
     else:
         # version 1 poses no target question this way: the path is asked and declines every answer
@@ -260,7 +263,7 @@ def test_a_plain_hit_taken_at_once_leaves_the_state_or_refusal_of_the_general_pa
 
 
 @pytest.mark.parametrize("seats", [2, 4])
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_a_power_option_chosen_at_once_leaves_the_state_or_refusal_of_the_general_path(version, seats, monkeypatch):
     """fast.power_option_chosen against run, at every "choose one" of playouts and at Wild Magic's,
     played at play states (also at a turn's end: no Power, and as another seat's answer): every
@@ -295,7 +298,7 @@ def test_a_power_option_chosen_at_once_leaves_the_state_or_refusal_of_the_genera
 
 
 @pytest.mark.parametrize("seats", [2, 4])
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_the_trophy_discard_answered_at_once_leaves_the_state_or_refusal_of_the_general_path(
     version, seats, monkeypatch
 ):
@@ -354,14 +357,14 @@ def _card_outcomes(st: dict, played: list) -> list:
 
 
 @pytest.mark.parametrize("seats", [2, 4])
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_a_card_s_draw_at_once_leaves_the_state_or_refusal_of_the_general_path(version, seats, monkeypatch):
     """fast.card_drawn at every draw of a card's program waiting for its cards in playouts, also
     with the notes of the event before, read back from JSON, and with the count raised past what
     the draw brings (declined); outcomes that fit and outcomes the draw refuses."""
     engine = registry.get("annihilageddon", version)
     cases = []
-    for game in range(3):
+    for game in range(4):  # a card's draw is due a few times a game
         states, events = playout(engine, seats, f"an-fast-card-draw:{version}:{seats}:{game}", bound=900, prefix=True)
         cases += [(st, ev) for st, ev in zip(states, events) if ev["kind"] == "chance" and _at_card_draw(st)]
     assert len(cases) > 10
@@ -389,7 +392,7 @@ def _at_play_top(st: dict) -> bool:
 
 
 @pytest.mark.parametrize("seats", [2, 4])
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_wild_magic_s_power_only_card_played_at_once_leaves_the_state_or_refusal_of_the_general_path(
     version, seats, monkeypatch
 ):

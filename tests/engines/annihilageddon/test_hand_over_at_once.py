@@ -1,5 +1,5 @@
 """``turn.hand_over_at_once`` (issue 17, P1) starts the next turn as one straight path where the
-end check and start_turn_at_once would: along random playouts of both versions, with texts planted
+end check and start_turn_at_once would: along random playouts of every version, with texts planted
 on the next player and end conditions met on purpose, every event must leave the state the ops
 leave (the shortcut patched out)."""
 
@@ -47,7 +47,7 @@ def _variants(st: dict, ev: dict) -> list[tuple[dict, dict]]:
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_a_turn_handed_over_at_once_leaves_the_state_the_end_check_and_its_frames_leave(version, seats, monkeypatch):
     engine = registry.get("annihilageddon", version)
     states, events = playout(engine, seats, f"an-hand-over:{version}:{seats}", bound=700, prefix=True)

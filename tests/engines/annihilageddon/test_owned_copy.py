@@ -1,5 +1,5 @@
 """Annihilageddon's owned_copy is copy_state's for a state (issue 17, P1): it shares with the state
-only what no apply writes into. Along random playouts of both versions, two owned copies of the
+only what no apply writes into. Along random playouts of every version, two owned copies of the
 setup folded apart in place (as audit.matchverify folds them), and an owned copy of every tenth
 state folded to the end, must reach the copying replay's states and leave what they were copied
 from as it was; anything that is not a state is copied whole."""
@@ -14,7 +14,7 @@ from ..test_conformance import playout
 
 
 @pytest.mark.parametrize("seats", [2, 4])
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_owned_copies_fold_apart_and_leave_what_they_were_copied_from(version, seats):
     engine = registry.get("annihilageddon", version)
     states, events = playout(engine, seats, f"an-owned-copy:{version}:{seats}", bound=600, prefix=True)

@@ -1,6 +1,6 @@
 """``fast.play_done_at_once`` (issue 17, P1) finishes a play whose program's last op is done (the
 Wand's hit, Wild Magic's Power) without run, when its _after_play has nothing to do: along random
-playouts of both versions, and again with each card that triggers on plays planted among the
+playouts of every version, and again with each card that triggers on plays planted among the
 active player's Ongoing cards, every answer must leave the state (or refusal) run leaves."""
 
 import pytest
@@ -14,7 +14,7 @@ from .shortcuts import planted, with_and_without
 
 
 @pytest.mark.parametrize("seats", [2, 4])
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_a_play_done_at_once_leaves_the_state_or_refusal_run_leaves(version, seats, monkeypatch):
     engine = registry.get("annihilageddon", version)
     states, events = playout(engine, seats, f"an-play-done:{version}:{seats}", bound=900, prefix=True)

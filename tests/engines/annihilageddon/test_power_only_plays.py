@@ -1,7 +1,7 @@
 """A card whose play is only Power (Glyph, Fizzle: about half of all plays) adds it at once
 instead of running its program through the interpreter (``POWER_ONLY`` in engine.py, issue 17
 P1), also when the player controls a card that triggers on other plays (``PLAY_TRIGGERS``). Along
-random playouts of both versions, every play gives the state the interpreter gives."""
+random playouts of every version, every play gives the state the interpreter gives."""
 
 import json
 
@@ -16,7 +16,7 @@ from ..test_conformance import playout
 
 
 @pytest.mark.parametrize("seats", [2, 4])
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_a_power_only_play_leaves_the_state_the_interpreter_leaves(version, seats, monkeypatch):
     engine = registry.get("annihilageddon", version)
     states, events = playout(engine, seats, f"an-power-only:{version}:{seats}", bound=700, prefix=True)
@@ -45,7 +45,7 @@ def _controlling(st: dict, seat: int, trig: str, cid: str) -> dict:
     return st
 
 
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_a_power_only_play_beside_an_on_play_card_leaves_the_state_the_interpreter_leaves(version, monkeypatch):
     """Every Power-only card played while each card with an "on play" text is controlled: the
     shortcut (taken only when no controlled text's filter takes the card, PLAY_TRIGGERS) against
@@ -73,7 +73,7 @@ def test_a_power_only_play_beside_an_on_play_card_leaves_the_state_the_interpret
     assert fast == slow
 
 
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_a_play_of_power_and_heals_leaves_the_state_the_interpreter_leaves(version, monkeypatch):
     """Each card of PLAIN_PLAYS (Power and heals of the player) played at play states of a
     playout: as it is, at 24 HP (the heal stops at 25), beside Marrow Baths (heals doubled), at
@@ -106,7 +106,7 @@ def test_a_play_of_power_and_heals_leaves_the_state_the_interpreter_leaves(versi
     assert fast == slow
 
 
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_a_play_begun_with_power_leaves_the_state_the_interpreter_leaves(version, monkeypatch):
     """Each card of LEAD_POWER (its program begins with plain Power ops, done at the play) played
     at play states of a playout, as it is and at the end of a turn (no Power): the state after it
@@ -138,7 +138,7 @@ def test_a_play_begun_with_power_leaves_the_state_the_interpreter_leaves(version
     assert fast == slow
 
 
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_a_play_that_asks_first_poses_the_question_the_interpreter_poses(version, monkeypatch):
     """Each card of CHOICE_FIRST (Wild Magic) played at play states of a playout, as it is and
     beside every card with an "on play" text: the state with its question open, and the states
@@ -181,7 +181,7 @@ def test_a_play_that_asks_first_poses_the_question_the_interpreter_poses(version
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_a_play_that_attacks_a_picked_target_first_poses_the_question_the_interpreter_poses(
     version, seats, monkeypatch
 ):

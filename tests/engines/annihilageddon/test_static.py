@@ -1,6 +1,6 @@
 """``interp.static`` answers one standing modifier without building ``statics``' whole dict, and
 ``interp.controls_any`` whether a seat controls any of some cards without listing them
-(issue 17, P1): at states of random playouts of both versions, and at the same states with each
+(issue 17, P1): at states of random playouts of every version, and at the same states with each
 card that has a text of its own controlled by each seat and each grant given, they must answer
 what ``statics(st, seat).get(key, default)`` and ``bool(controlled_having(st, seat, having))``
 answer, for every key and every set of cards the engine asks about."""
@@ -51,7 +51,7 @@ def _variants(st: dict, seats: int):
             yield v
 
 
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_static_answers_what_statics_answers(version):
     engine = registry.get("annihilageddon", version)
     seats = 3

@@ -1,6 +1,6 @@
 """``interp.static`` (and ``turn.end_turn`` for the end-of-turn texts) looks for a standing modifier's setters in one zone (STATIC_ZONES, issue 17,
 P1): a deck's card among the Ongoing ones, a Dead Wizard Token among the tokens. That rests on
-where the rules put controlled cards; along random playouts of both versions, every controlled
+where the rules put controlled cards; along random playouts of every version, every controlled
 card must be where its kind says, and static must answer what statics answers."""
 
 import pytest
@@ -32,7 +32,7 @@ def test_every_modifier_with_a_zone_has_its_setters_of_that_zones_kind():
 
 
 @pytest.mark.parametrize("seats", [2, 4])
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_controlled_cards_are_in_the_zone_of_their_kind_and_static_agrees_with_statics(version, seats):
     engine = registry.get("annihilageddon", version)
     states = []
@@ -54,7 +54,7 @@ def test_controlled_cards_are_in_the_zone_of_their_kind_and_static_agrees_with_s
     assert met > 100  # Ongoing cards and tokens were met
 
 
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_a_wand_hit_asks_static_only_when_a_setter_is_in_its_zone_or_a_grant_in_temp(version):
     """interp.WAND_SETTERS and WAND_ZONE (a Wand hit's test in _resolution and
     fast.plain_hit_taken): where the test says no, static answers the default, at states of

@@ -1,5 +1,5 @@
 """The turn handover's shortcuts (issue 17, P1) against the frames they stand for, along random
-playouts of both versions:
+playouts of every version:
 
 - ``end_turn`` does the end of turn's first ops before pushing its frame (its draw recorded due
   itself): the state an ``end_turn`` leaves must be the one the whole frame, pushed and run,
@@ -35,7 +35,7 @@ def _end_turn_by_frames(st: dict, seat: int) -> dict:
 
 
 @pytest.mark.parametrize("seats", [2, 4])
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_an_end_of_turn_leaves_the_state_its_whole_frame_leaves(version, seats):
     engine = registry.get("annihilageddon", version)
     states, events = playout(engine, seats, f"an-end-turn:{version}:{seats}", bound=900, prefix=True)
@@ -64,7 +64,7 @@ def test_an_end_of_turn_leaves_the_state_its_whole_frame_leaves(version, seats):
 
 
 @pytest.mark.parametrize("seats", [2, 4])
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_a_turn_started_at_once_leaves_the_state_its_frames_leave(version, seats, monkeypatch):
     engine = registry.get("annihilageddon", version)
     states, events = playout(engine, seats, f"an-start-turn:{version}:{seats}", bound=900, prefix=True)
@@ -84,7 +84,7 @@ def test_a_turn_started_at_once_leaves_the_state_its_frames_leave(version, seats
     assert fast == slow
 
 
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_a_turn_started_at_once_with_a_start_of_turn_text_leaves_the_state_its_frames_leave(version, monkeypatch):
     """Each of START_AT_ONCE's texts, and one it leaves to the frames (Murder Arcade's Attack),
     planted among the Ongoing cards of the seat whose turn comes next, before every event that
@@ -125,7 +125,7 @@ def test_a_turn_started_at_once_with_a_start_of_turn_text_leaves_the_state_its_f
 
 
 @pytest.mark.parametrize("seats", [2, 4])
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_an_end_of_turn_run_at_once_leaves_the_state_run_leaves(version, seats, monkeypatch):
     engine = registry.get("annihilageddon", version)
     states, events = playout(engine, seats, f"an-end-at-once:{version}:{seats}", bound=900, prefix=True)
@@ -190,7 +190,7 @@ def _fresh_notes(st: dict) -> None:
 
 
 def test_a_refill_run_at_once_leaves_the_state_run_leaves(monkeypatch):
-    """Along playouts of both versions at 2 and 4 seats, and again with each of START_AT_ONCE's
+    """Along playouts of every version at 2 and 4 seats, and again with each of START_AT_ONCE's
     texts and Murder Arcade (left to the frames) planted among the active player's Ongoing cards
     before every refill's draw; the draws meet a Mayhem (left to the frames) and other cards."""
     drawn = []
@@ -228,7 +228,7 @@ def _refills_against_run(version: str, seats: int, monkeypatch) -> list[str]:
     return drawn
 
 
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize("version", ["1", "2", "3"])
 def test_an_end_of_turn_draw_taken_by_apply_in_place_itself_leaves_the_state_resume_leaves(version):
     """apply_in_place hands the end of turn's draw to end_turn_at_once itself when the frame
     holds turn.END_OF_TURN (the list end_turn shares); a state read back from JSON holds
