@@ -1,8 +1,8 @@
 """python -m audit verify FILE [--key BASE64]: check an exported bundle offline.
 
 Needs only this package, the engines and the ``cryptography`` package; no Django, no database,
-no network. Exit status 0 when the bundle verifies, 2 when it does not (the first bad event
-and why are printed), 1 when the file cannot be read.
+no network. Exit status 0 when the bundle verifies, 2 when it does not, malformed bundles
+included (the first bad event and why are printed), 1 when the file cannot be read.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             with open(args.file, encoding="utf-8") as handle:
                 data = json.load(handle)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         print(f"Cannot read {args.file}: {exc}", file=sys.stderr)
         return 1
 

@@ -20,6 +20,9 @@ GENESIS_HASH = "0" * 64
 #: Streams whose first event's data says ``"hash_scheme": 2`` salt every later event.
 SALTED_SCHEME = 2
 
+#: The stored fields every event has besides ``data`` (any JSON) and ``salt`` (hex text or null).
+TEXT_FIELDS = ("stream", "event_id", "type", "actor", "recorded_at", "prev_hash", "hash")
+
 
 def hash_payload(
     *,
@@ -63,6 +66,27 @@ def payload_of(event: dict[str, Any]) -> dict[str, Any]:
     )
 
 
+def malformed(event: Any) -> str | None:
+    """Why ``event`` cannot be a stored event (a field missing, or of the wrong JSON type), or None.
+    An export read from a file can hold anything; this names what is wrong instead of failing on it."""
+    if not isinstance(event, dict):
+        return "The event is not a JSON object."
+    if type(event.get("seq")) is not int:
+        return "The event's seq is missing or not a whole number."
+    for name in TEXT_FIELDS:
+        if name not in event:
+            return f"The event has no {name}."
+        if not isinstance(event[name], str):
+            return f"The event's {name} is not text."
+    if not event["stream"].isascii():
+        return "The event's stream id is not ASCII text (a salt's message is ASCII, docs/AUDIT.md 4)."
+    if "data" not in event:
+        return "The event has no data."
+    if not isinstance(event.get("salt"), (str, type(None))):
+        return "The event's salt is neither text nor null."
+    return None
+
+
 def hash_scheme(first_event: dict[str, Any] | None) -> int:
     if not first_event or not isinstance(first_event.get("data"), dict):
         return 1
@@ -79,14 +103,18 @@ class ChainCheck:
 
 
 def check_chain(events: Iterable[dict[str, Any]], secret: bytes | None = None) -> ChainCheck:
-    """Seqs run 1, 2, 3...; every hash covers its event and the one before; in a salted
-    stream every event after the first carries a salt, and with the revealed ``secret``
-    each salt is the one the secret gives (so no salt was invented to fit an altered event)."""
+    """Every event has its stored fields; seqs run 1, 2, 3...; every hash covers its event and
+    the one before; in a salted stream every event after the first carries a salt, and with the
+    revealed ``secret`` each salt is the one the secret gives (so no salt was invented to fit an
+    altered event)."""
     prev = GENESIS_HASH
     expected = 1
     scheme = 1
     for event in events:
-        seq = event.get("seq")
+        problem = malformed(event)
+        if problem is not None:
+            return ChainCheck(False, expected, problem, prev)
+        seq = event["seq"]
         if seq != expected:
             return ChainCheck(False, expected, f"Event {expected} is missing from the stream.", prev)
         if seq == 1:

@@ -50,6 +50,20 @@ def check_time_control(value: Any) -> dict[str, Any]:
     return dict(value)
 
 
+def control_problem(control: Any) -> str | None:
+    """Why a recorded time control cannot run the clocks, or None. Only its shape: its limits are
+    the platform's to enforce when a match is made, not a replay's."""
+    if not isinstance(control, dict):
+        return "The recorded time control is not a JSON object."
+    kind = control.get("kind")
+    needs = ("base", "increment") if kind == FISCHER else ("days_per_move",) if kind == CORRESPONDENCE else None
+    if needs is None:
+        return "The recorded time control's kind is neither 'fischer' nor 'correspondence'."
+    if any(type(control.get(key)) is not int for key in needs):
+        return f"The recorded {kind} time control needs whole numbers for {' and '.join(needs)}."
+    return None
+
+
 def micros(at: str | datetime) -> int:
     """An ISO 8601 time (as events record it) in whole microseconds since the epoch."""
     moment = datetime.fromisoformat(at) if isinstance(at, str) else at

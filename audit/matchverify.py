@@ -18,7 +18,7 @@ from engines.base import CHANCE, IllegalAction, chance_enterable
 from engines.chance import check_outcome, derive, seed_commitment
 
 from .chain import SALTED_SCHEME, check_chain, hash_scheme
-from .clocks import Clocks, micros
+from .clocks import Clocks, control_problem, micros
 
 SERVER, TABLETOP = "server", "tabletop"
 
@@ -100,11 +100,16 @@ def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None =
     created = first["data"]
     finished_event = events[-1] if events[-1].get("type") == "match.finished" else None
     finished = finished_event["data"] if finished_event else None
+    closed_without_data = finished is not None and not isinstance(finished, dict)
+    if closed_without_data:
+        finished = {}
     secret, problem = _secret(created, finished)
 
     chain = check_chain(events, secret)
     if not chain.ok:
         return bad(chain.seq, chain.reason)
+    if closed_without_data:
+        return bad(finished_event["seq"], "The match's close is malformed: its data is not a JSON object.")
     if problem:
         return bad(finished_event["seq"], problem)
     try:
@@ -130,8 +135,15 @@ def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None =
     control = created.get("time_control") or {}
     clocks = None
     if control:
-        clocks = Clocks.start(control, len(created["seats"]), micros(first["recorded_at"]))
-        clocks.step(micros(first["recorded_at"]), None, _running(engine, state))
+        problem = control_problem(control)
+        if problem:
+            return bad(1, problem)
+        try:
+            started = micros(first["recorded_at"])
+        except ValueError:
+            return bad(1, "The event's recorded_at is not an ISO 8601 time.")
+        clocks = Clocks.start(control, len(created["seats"]), started)
+        clocks.step(started, None, _running(engine, state))
     timed_out = None
     lines: dict[int, str] = {}
     for event in events[1:]:
@@ -143,9 +155,12 @@ def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None =
         if timed_out is not None:
             return bad(seq, "Nothing but the match's close may follow a timeout.")
         if event["type"] == "match.timeout":
-            at = micros(event["recorded_at"])
             if clocks is None:
                 return bad(seq, "A timeout was recorded in a match without a clock.")
+            try:
+                at = micros(event["recorded_at"])
+            except ValueError:
+                return bad(seq, "The event's recorded_at is not an ISO 8601 time.")
             seat = data.get("seat") if isinstance(data, dict) else None
             if seat not in clocks.expired_at(at):
                 return bad(seq, "This timeout was recorded before the seat's time was up.")
@@ -195,7 +210,9 @@ def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None =
                 clocks.step(at, mover, _running(engine, state))
         except IllegalAction as exc:
             return bad(seq, f"Replaying this event is refused by the rules: {exc.message}")
-        except (KeyError, TypeError, ValueError) as exc:
+        except (LookupError, TypeError, ValueError, AttributeError) as exc:
+            # Data of the wrong shape (a seat that is text, an action that is a list...) fails
+            # wherever the engine first reads it: the event is malformed, whichever error that is.
             return bad(seq, f"The event is malformed ({exc}).")
 
     if finished_event is None:

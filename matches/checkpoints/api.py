@@ -157,14 +157,18 @@ class ConsistencyProof(Public):
 class BundleDownload(Public):
     @extend_schema(
         summary="A finished stream's audit bundle (check it offline with `python -m audit verify FILE`)",
+        description="Anchored only by a signed checkpoint that holds the bundle's last event (a match's "
+        "final head); the `Audit-Anchor` header says which, or that none holds it yet. A request never "
+        "signs a checkpoint: the platform signs one every few minutes.",
         operation_id="bundles_get",
         responses=BundleSerializer,
     )
     def get(self, request, ref: str):
-        from .export import NotExportable, bundle_for, stream_for
+        from .export import NotExportable, anchor_note, bundle_for, stream_for
 
         try:
-            data = bundle_for(stream_for(ref))
+            stream = stream_for(ref)
+            data = bundle_for(stream)
         except NotExportable as exc:
             error = ProofRefused(exc.message, code=exc.code)
             error.status_code = exc.status
@@ -172,6 +176,7 @@ class BundleDownload(Public):
         except ImproperlyConfigured:
             raise SigningKeyMissing() from None
         response = Response(data)
+        response["Audit-Anchor"] = anchor_note(data, stream_events=stream.head_seq)
         name = data["stream"].replace(":", "-")
         response["Content-Disposition"] = f'attachment; filename="{name}.audit.json"'
         return response

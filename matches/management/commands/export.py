@@ -2,7 +2,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from matches.checkpoints.export import NotExportable, bundle_for, stream_for
+from matches.checkpoints.export import NotExportable, anchor_note, bundle_for, stream_for
 from matches.checkpoints.services import checkpoint_sign
 
 
@@ -35,7 +35,8 @@ class Command(BaseCommand):
             return
         with open(out, "w", encoding="utf-8") as handle:
             handle.write(text + "\n")
-        anchor = f"in checkpoint {data['checkpoint']['tree_size']}" if data["checkpoint"] else "not yet in a checkpoint"
+        anchor = anchor_note(data, stream_events=found.head_seq)
         self.stderr.write(
-            f"{found.id}: {len(data['events'])} events, head {data['head']['hash']}, {anchor}; written to {out}."
+            f"{found.id}: {len(data['events'])} events, head {data['head']['hash']}, anchored by {anchor}; "
+            f"written to {out}."
         )
