@@ -36,7 +36,12 @@ def check_time_control(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise BadTimeControl("A time control is a JSON object.")
     kind = value.get("kind")
-    keys = {FISCHER: {"kind", "base", "increment"}, CORRESPONDENCE: {"kind", "days_per_move"}}.get(kind)
+    # A kind that is a list or an object cannot be looked up (unhashable): unknown like any other.
+    keys = (
+        {FISCHER: {"kind", "base", "increment"}, CORRESPONDENCE: {"kind", "days_per_move"}}.get(kind)
+        if type(kind) is str
+        else None
+    )
     if keys is None:
         raise BadTimeControl("A time control's kind is 'fischer' or 'correspondence'.")
     if FISCHER == kind:

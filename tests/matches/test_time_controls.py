@@ -107,6 +107,9 @@ def test_a_bad_time_control_is_refused_and_creates_nothing(alice, bob, client_fo
         {"kind": "fischer", "base": 1},
         {"kind": "fischer", "base": 60, "extra": 1},
         "60+0",
+        # A kind that cannot be looked up (a list, an object) was a 500.
+        {"kind": [], "base": 60},
+        {"kind": {"fischer": 1}},
     ):
         response = client_for(alice).post(
             "/api/matches/",
