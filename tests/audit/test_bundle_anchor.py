@@ -223,3 +223,17 @@ def test_a_bundle_that_ends_before_the_head_the_checkpoint_logged_is_refused(db,
 
     assert (outcome.ok, outcome.seq) == (False, end)
     assert f"logged the stream's head at event {end}, but the bundle ends at event {end - 1}" in outcome.reason
+
+
+def test_the_replay_page_says_a_bundle_downloaded_before_the_next_checkpoint_carries_no_anchor(db, alice, bob, client):
+    # The download link is there from the end of the match; until a checkpoint holds its last
+    # event, the page says the offline check will refuse that bundle and when to fetch it again.
+    from django.urls import reverse
+
+    match = played_with_a_checkpoint_at(alice, bob, 12)
+    page = client.get(reverse("match-replay", args=[match.id])).content.decode()
+    assert "carries no anchor, and the offline check refuses it" in page and "Anchored in" not in page
+
+    checkpoint_sign()
+    page = client.get(reverse("match-replay", args=[match.id])).content.decode()
+    assert "Anchored in" in page and "carries no anchor" not in page
