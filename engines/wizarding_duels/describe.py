@@ -124,9 +124,13 @@ def _line(engine, before, event, after) -> str:
     if t == "deploy":
         return f"{_who(seat)} deploys {_name(before, a['model'])} at {a['hex']}."
     if t == "neutral":
-        # Simultaneous (WD-27): the line never tells the number, or a seat still choosing would read
-        # it here; once both are in, each seat's choice and the pool it made are in the view.
-        return f"{_who(seat)} chooses how to take Neutral Cunning."
+        # Simultaneous (WD-27): from version 3 the line never tells the number, or a seat still
+        # choosing would read it here; once both are in, each seat's choice and the pool it made
+        # are in the view. Earlier versions keep the line their matches recorded (the verifier
+        # compares every stored log line).
+        if engine.version not in ("1", "2"):
+            return f"{_who(seat)} chooses how to take Neutral Cunning."
+        return f"{_who(seat)} takes {a['light']} Neutral Cunning as white."
     if t == "horcrux":
         return f"{_who(seat)} picks {len(a['models'])} model(s) for Horcruxes."
     if t == "upkeep":

@@ -94,7 +94,7 @@ def _starting_cards(pk: content.Pack) -> tuple[dict[str, str], list[str], list[s
 
 
 #: Every version this class plays; the newest is what new matches use (RULES.md, "Versions").
-VERSIONS = ("1", "2")
+VERSIONS = ("1", "2", "3")
 LATEST = VERSIONS[-1]
 
 
@@ -220,7 +220,9 @@ class WizardingDuelsEngine(Engine):
             "blank": 0,
         }
         if self.version != "1":
-            s["rules"] = int(self.version)  # version 1's states stay exactly as they were recorded
+            # Version 3 plays version 2's rules: it only tells less in its log (RULES.md,
+            # "Versions"). Version 1's states stay exactly as they were recorded.
+            s["rules"] = 2
         board_changed(s)  # the derived ``board_key`` (``state.DERIVED_KEYS``)
         living_changed(s)  # and ``living``: no models yet
         spaces_changed(s)  # and ``spaces``: none on the board
@@ -485,8 +487,9 @@ class WizardingDuelsEngine(Engine):
             return action
         t = action.get("type")
         # The simultaneous answers (rules._SIMULTANEOUS) are secret until both are in, and what
-        # they decide shows in the view once they are: the event itself never tells.
-        if t in ("group", "potions", "mulligan", "neutral", "order"):
+        # they decide shows in the view once they are: the event itself never tells. Versions 1
+        # and 2 told a Neutral Cunning answer in its log line, which their matches keep.
+        if t in ("group", "potions", "mulligan", "order") or (t == "neutral" and self.version not in ("1", "2")):
             return {"type": t}
         if t == "swap":
             return {"type": "swap", "card": None}

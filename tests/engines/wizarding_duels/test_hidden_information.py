@@ -213,3 +213,22 @@ def test_both_neutral_cunning_choices_are_public_once_both_are_in():
                 assert E.view(after, viewer)["players"][int(x)]["neutral_light"] == answer["light"]
         shown += 1
     assert shown
+
+
+def test_version_three_plays_version_twos_states_and_only_its_neutral_log_line_differs():
+    # Version 3 exists for the line alone (RULES.md "Versions"): version 2 keeps the line its
+    # matches recorded, which the verifier compares, and every state and other line stay the same.
+    from engines.wizarding_duels.engine import WizardingDuelsEngine
+
+    v2 = WizardingDuelsEngine(version="2")
+    differed = 0
+    for before, event, after in neutral_answers() + sampled_states(6, every=1):
+        assert v2.apply(before, event) == after
+        line, old = E.describe(before, event, after), v2.describe(before, event, after)
+        if event["kind"] == "action" and event["action"].get("type") == "neutral":
+            assert old == f"Seat {event['seat']} takes {event['action']['light']} Neutral Cunning as white."
+            assert line == f"Seat {event['seat']} chooses how to take Neutral Cunning."
+            differed += 1
+        else:
+            assert line == old
+    assert differed

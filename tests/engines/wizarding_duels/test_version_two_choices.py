@@ -33,10 +33,12 @@ def defender_empowers():
     return act(s, 0, {"type": "pass"}) if front(s) == "leadership" else s
 
 
-def test_both_versions_are_registered_and_new_matches_play_version_two():
-    assert registry.get("wizarding-duels").version == "2"
+def test_every_version_is_registered_and_new_matches_play_version_two_rules_as_version_three():
+    assert registry.get("wizarding-duels").version == "3"
+    assert registry.get("wizarding-duels", "2").version == "2"
     assert registry.get("wizarding-duels", "1").version == "1"
     assert E.setup({}, 2)["rules"] == 2
+    assert registry.get("wizarding-duels", "2").setup({}, 2)["rules"] == 2
     assert "rules" not in V1.setup({}, 2)  # version 1's states stay exactly as they were recorded
 
 
