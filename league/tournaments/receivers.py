@@ -1,4 +1,3 @@
-
 from django.dispatch import receiver
 
 from config.celery import app
