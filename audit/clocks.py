@@ -29,6 +29,15 @@ class BadTimeControl(ValueError):
     pass
 
 
+#: The whole numbers each kind of time control is made of.
+NUMBERS = {FISCHER: ("base", "increment"), CORRESPONDENCE: ("days_per_move",)}
+
+
+def _numbers(kind: Any) -> tuple[str, ...] | None:
+    # A kind that is a list or an object cannot be looked up (unhashable): unknown like any other.
+    return NUMBERS.get(kind) if type(kind) is str else None
+
+
 def check_time_control(value: Any) -> dict[str, Any]:
     """The time control, normalised; ``{}`` for an untimed match; BadTimeControl otherwise."""
     if value in (None, {}):
@@ -36,19 +45,15 @@ def check_time_control(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise BadTimeControl("A time control is a JSON object.")
     kind = value.get("kind")
-    # A kind that is a list or an object cannot be looked up (unhashable): unknown like any other.
-    keys = (
-        {FISCHER: {"kind", "base", "increment"}, CORRESPONDENCE: {"kind", "days_per_move"}}.get(kind)
-        if type(kind) is str
-        else None
-    )
-    if keys is None:
+    numbers = _numbers(kind)
+    if numbers is None:
         raise BadTimeControl("A time control's kind is 'fischer' or 'correspondence'.")
     if FISCHER == kind:
         value = {"increment": 0, **value}
+    keys = {"kind", *numbers}
     if set(value) != keys:
         raise BadTimeControl(f"A {kind} time control has exactly: {', '.join(sorted(keys))}.")
-    for key in keys - {"kind"}:
+    for key in numbers:
         low, high = LIMITS[key]
         if type(value[key]) is not int or not low <= value[key] <= high:
             raise BadTimeControl(f"'{key}' must be a whole number from {low} to {high}.")
@@ -61,11 +66,11 @@ def control_problem(control: Any) -> str | None:
     if not isinstance(control, dict):
         return "The recorded time control is not a JSON object."
     kind = control.get("kind")
-    needs = ("base", "increment") if kind == FISCHER else ("days_per_move",) if kind == CORRESPONDENCE else None
-    if needs is None:
+    numbers = _numbers(kind)
+    if numbers is None:
         return "The recorded time control's kind is neither 'fischer' nor 'correspondence'."
-    if any(type(control.get(key)) is not int for key in needs):
-        return f"The recorded {kind} time control needs whole numbers for {' and '.join(needs)}."
+    if any(type(control.get(key)) is not int for key in numbers):
+        return f"The recorded {kind} time control needs whole numbers for {' and '.join(numbers)}."
     return None
 
 

@@ -9,6 +9,7 @@ caller sees the same 409 as a stale ``expected_seq``.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -50,6 +51,13 @@ class NewEvent:
     actor: str
     event_id: uuid.UUID | None = None
     recorded_at: Any = field(default=None)
+
+
+def as_stored(value: Any) -> Any:
+    """``value`` as an event's data reads back from the store: through JSON (tuples as lists,
+    keys as text). What a retry's request is compared in with the event stored under its id.
+    TypeError or ValueError for what JSON cannot hold."""
+    return json.loads(json.dumps(value))
 
 
 def event_record(event: Event) -> dict[str, Any]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -311,15 +310,20 @@ def _same_create(
     data = existing.data if existing.type == "match.created" else {}
     recorded_config, recorded_clock = data.get("config") or {}, data.get("time_control") or {}
     if checked:
-        same_settings = recorded_config == _as_json(config or {}) and recorded_clock == _as_json(clock or {})
+        same_settings = recorded_config == eventstore.as_stored(
+            config or {}
+        ) and recorded_clock == eventstore.as_stored(clock or {})
     else:
         try:
             clock = check_time_control(clock)
         except BadTimeControl:
             pass
-        given = _as_json(config or {})
+        try:
+            given, clock = eventstore.as_stored(config or {}), eventstore.as_stored(clock or {})
+        except (TypeError, ValueError):  # what JSON cannot hold was never stored
+            return False
         same_settings = (
-            recorded_clock == _as_json(clock or {})
+            recorded_clock == clock
             and isinstance(given, dict)
             and all(recorded_config.get(key, _ABSENT) == value for key, value in given.items())
         )
@@ -332,20 +336,12 @@ def _same_create(
             (spec.user.pk if spec.user else None, spec.bot or None, [p.get_username() for p in spec.partners])
             for spec in seats
         ]
-        and (data.get("origin") or {}) == _as_json(origin or {})
+        and (data.get("origin") or {}) == eventstore.as_stored(origin or {})
         and same_settings
     )
 
 
 _ABSENT = object()
-
-
-def _as_json(value: Any) -> Any:
-    """``value`` as the event store gives it back (tuples as lists); what is not JSON compares unequal."""
-    try:
-        return json.loads(json.dumps(value))
-    except (TypeError, ValueError):
-        return _ABSENT
 
 
 def engine_bots(engine) -> tuple[str, ...]:

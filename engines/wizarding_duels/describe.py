@@ -128,7 +128,7 @@ def _line(engine, before, event, after) -> str:
         # choosing would read it here; once both are in, each seat's choice and the pool it made
         # are in the view. Earlier versions keep the line their matches recorded (the verifier
         # compares every stored log line).
-        if engine.version not in ("1", "2"):
+        if engine.secret_neutral:
             return f"{_who(seat)} chooses how to take Neutral Cunning."
         return f"{_who(seat)} takes {a['light']} Neutral Cunning as white."
     if t == "horcrux":

@@ -121,6 +121,9 @@ class WizardingDuelsEngine(Engine):
             raise ValueError(f"Wizarding Duels has no engine version {version!r}.")
         self.version = version
         self.current = version == LATEST
+        # Version 3 (RULES.md, "Versions"): a Neutral Cunning answer is secret in its event and
+        # its log line until both seats are in; versions 1 and 2 keep the line they recorded.
+        self.secret_neutral = version not in ("1", "2")
 
     # -- configuration -------------------------------------------------------
     def default_config(self, seats: int) -> dict[str, Any]:
@@ -487,9 +490,8 @@ class WizardingDuelsEngine(Engine):
             return action
         t = action.get("type")
         # The simultaneous answers (rules._SIMULTANEOUS) are secret until both are in, and what
-        # they decide shows in the view once they are: the event itself never tells. Versions 1
-        # and 2 told a Neutral Cunning answer in its log line, which their matches keep.
-        if t in ("group", "potions", "mulligan", "order") or (t == "neutral" and self.version not in ("1", "2")):
+        # they decide shows in the view once they are: the event itself never tells.
+        if t in ("group", "potions", "mulligan", "order") or (t == "neutral" and self.secret_neutral):
             return {"type": t}
         if t == "swap":
             return {"type": "swap", "card": None}

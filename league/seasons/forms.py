@@ -11,7 +11,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import get_user_model
 
-from matches.forms import TIME_CONTROLS
+from matches.forms import TIME_CONTROLS, CreateOnceForm
 
 #: How many divisions the new-season form offers (the IWDL's 24 clubs fit four of six).
 MAX_DIVISIONS = 4
@@ -23,9 +23,10 @@ class _Guarded(forms.Form):
     event_id = forms.UUIDField(widget=forms.HiddenInput)
 
 
-class SeasonForm(forms.Form):
+class SeasonForm(CreateOnceForm):
     """Clubs go into divisions by a choice per club; a single division is one table."""
 
+    # Required here: the page always sends the id it was shown with (CreateOnceForm.refuse renews it).
     event_id = forms.UUIDField(widget=forms.HiddenInput)
     division_names = forms.CharField(
         max_length=400,

@@ -23,7 +23,7 @@ from league.errors import LeagueError
 from league.seasons.schedule import season_schedule
 from league.seasons.table import DEFAULT_TIEBREAKS, movements_problem
 from matches.commands import AT_HEAD, Appender, command_create, command_run, platform_event_id
-from matches.eventstore import EventIdReused, NewEvent
+from matches.eventstore import EventIdReused, NewEvent, as_stored
 from matches.models import Event, Match
 from matches.services import SeatSpec, match_create
 
@@ -159,12 +159,6 @@ def season_create_or_get(
         clock = check_time_control(time_control)  # every fixture's match is played with it
     except BadTimeControl as exc:
         raise LeagueError(str(exc), code="bad_time_control") from None
-    _check_last_round_date(
-        [len(members) for members in divisions.values()] if divisions else [len(slugs)],
-        double=double,
-        start_date=start_date,
-        days_between_rounds=days_between_rounds,
-    )
     number = (league.seasons.order_by("-number").values_list("number", flat=True).first() or 0) + 1
     stream_id = f"season:{uuid.uuid4()}"
     config = {
@@ -183,9 +177,16 @@ def season_create_or_get(
         "movements": moves,
         **({"time_control": clock} if clock else {}),
     }
-    fixtures = season_schedule(
-        slugs, double=double, divisions=divisions, start_date=start_date, days_between_rounds=days_between_rounds
-    )
+    try:
+        fixtures = season_schedule(
+            slugs, double=double, divisions=divisions, start_date=start_date, days_between_rounds=days_between_rounds
+        )
+    except OverflowError:  # a round's date past the calendar's end
+        raise LeagueError(
+            f"Rounds {days_between_rounds} day(s) apart from {start_date:%-d %B %Y} would end after "
+            "31 December 9999: choose an earlier first round or fewer days between rounds.",
+            code="dates_out_of_range",
+        ) from None
     listing = [
         {
             "key": f"r{f.round}:{f.home}:{f.away}",
@@ -216,7 +217,7 @@ def season_create_or_get(
         # client would believe its settings were taken. The number and lot seed are the server's.
         data = existing.data if existing.type == "season.created" else {}
         return existing.actor == _actor(created_by) and all(
-            data.get(key) == _as_json(config.get(key)) for key in _REQUESTED
+            data.get(key) == as_stored(config.get(key)) for key in _REQUESTED
         )
 
     return command_create(
@@ -241,24 +242,6 @@ _REQUESTED = (
     "movements",
     "time_control",
 )
-
-
-def _as_json(value):
-    # As the stored fact reads back (tuples become lists).
-    return json.loads(json.dumps(value))
-
-
-def _check_last_round_date(sizes: list[int], *, double: bool, start_date: dt.date, days_between_rounds: int) -> None:
-    """Refuse a schedule whose last round would fall after the calendar's end (31 December 9999)."""
-    rounds = max((n - 1 if n % 2 == 0 else n) * (2 if double else 1) for n in sizes)
-    try:
-        start_date + dt.timedelta(days=(rounds - 1) * days_between_rounds)
-    except OverflowError:
-        raise LeagueError(
-            f"The season's {rounds} rounds, {days_between_rounds} day(s) apart from {start_date:%-d %B %Y}, "
-            "would end after 31 December 9999: choose an earlier first round or fewer days between rounds.",
-            code="dates_out_of_range",
-        ) from None
 
 
 def _append(season: Season, type: str, data: dict, actor: str, *, expected_seq, event_id=None) -> bool:

@@ -11,8 +11,8 @@ from django.views.decorators.http import require_POST
 
 from engines import registry
 from matches.errors import Refusal
-from matches.eventstore import EventIdReused, EventStoreError
-from matches.forms import EVENT_ID_REUSED, TIME_CONTROLS
+from matches.eventstore import EventStoreError
+from matches.forms import TIME_CONTROLS
 
 from . import selectors as season_selectors
 from . import services as season_services
@@ -254,14 +254,8 @@ def season_new(request, slug):
                 time_control=TIME_CONTROLS[d["clock"] or ""][1],
                 event_id=d["event_id"],
             )
-        except EventIdReused:
-            # They went back to a form they had sent and changed it: the season it made stands,
-            # and the form shown again carries a new id, so sending it makes another.
-            form.add_error(None, EVENT_ID_REUSED)
-            form.data = form.data.copy()
-            form.data["event_id"] = str(uuid.uuid4())
-        except Refusal as exc:
-            form.add_error(None, exc.message)
+        except (Refusal, EventStoreError) as exc:  # EventIdReused: a sent form changed and sent again
+            form.refuse(exc)
         else:
             return redirect("season", slug=slug, number=season.number)
     return render(

@@ -5,8 +5,8 @@ fact names this tournament; every fact folds (projection.apply refuses nothing i
 accept); every platform match a pairing cites is that pairing's, and every result taken from
 a match equals the result the match gives, its verdict is verified, and the head hash recorded
 with it is the match's published head (unless the result was retracted, or replaced by the
-organiser's correction, after it and the match is disputed: see ``_check_match_result``). Then the cached projection on the Tournament row (pairings, brackets,
-players) against a fresh fold.
+organiser's correction, after it and the match is disputed: see ``_check_match_result``). Then
+the cached projection on the Tournament row (pairings, brackets, players) against a fresh fold.
 """
 
 from __future__ import annotations
@@ -24,38 +24,23 @@ from .projection import event_dict
 from .services import result_from_match
 
 
-def _retractions(events) -> dict[str, list]:
-    """Each match's retractions of a result taken from it, by match id."""
+def _by(events, type: str, key: str) -> dict[str, list]:
+    """The facts of ``type``, grouped by ``data[key]``."""
     found: dict[str, list] = {}
     for e in events:
-        if e.type == "result.match_disputed" and "retracted" in e.data:
-            found.setdefault(e.data.get("match_id"), []).append(e)
+        if e.type == type:
+            found.setdefault(e.data.get(key), []).append(e)
     return found
 
 
-def _retracted_later(retractions: dict[str, list], result) -> bool:
-    """Does a fact after ``result`` retract it: the same pairing, match and result?"""
+def _replaced_later(result, retractions: dict[str, list], corrections: dict[str, list]) -> bool:
+    """Does a fact after ``result`` take it back: a retraction of the same pairing, match and
+    result, or an organiser's correction of the same pairing that replaced (``before``) it?"""
     d = result.data
     return any(
-        e.seq > result.seq and e.data.get("pairing") == d.get("pairing") and e.data["retracted"] == d.get("result")
+        e.seq > result.seq and e.data.get("pairing") == d.get("pairing") and e.data.get("retracted") == d.get("result")
         for e in retractions.get(d.get("match_id"), ())
-    )
-
-
-def _corrections(events) -> dict[str, list]:
-    """Each pairing's organiser corrections, by pairing id."""
-    found: dict[str, list] = {}
-    for e in events:
-        if e.type == "result.corrected":
-            found.setdefault(e.data.get("pairing"), []).append(e)
-    return found
-
-
-def _corrected_later(corrections: dict[str, list], result) -> bool:
-    """Does an organiser's correction after ``result`` replace it: the same pairing, and the
-    result it replaced (``before``) is this one?"""
-    d = result.data
-    return any(
+    ) or any(
         e.seq > result.seq and e.data.get("before") == d.get("result") for e in corrections.get(d.get("pairing"), ())
     )
 
@@ -119,12 +104,13 @@ def verify_tournament(stream: Stream) -> StreamVerdict:
     if not events or events[0].type != "tournament.created" or events[0].data.get("id") != str(tournament.pk):
         return bad(1, "The stream does not start with this tournament's creation.")
 
-    retractions, corrections = _retractions(events), _corrections(events)
+    retractions = _by(events, "result.match_disputed", "match_id")
+    corrections = _by(events, "result.corrected", "pairing")
     state = projection.initial()
     cached_at = copy.deepcopy(state) if tournament.state_seq == 0 else None
     for event in events:
         if event.type == "result.verified":
-            later = _retracted_later(retractions, event) or _corrected_later(corrections, event)
+            later = _replaced_later(event, retractions, corrections)
             problem = _check_match_result(str(tournament.pk), state, event.data, later)
             if problem:
                 return bad(event.seq, problem)

@@ -237,3 +237,18 @@ def test_the_replay_page_says_a_bundle_downloaded_before_the_next_checkpoint_car
     checkpoint_sign()
     page = client.get(reverse("match-replay", args=[match.id])).content.decode()
     assert "Anchored in" in page and "carries no anchor" not in page
+
+
+def test_the_anchor_note_says_when_the_logged_head_lies_past_the_bundles_end():
+    # The stream lost events after its head was logged: the export keeps the proof (so the
+    # verifier says events went missing), and the header says the bundle is anchored by nothing.
+    from matches.checkpoints.export import anchor_note
+
+    bundle = {
+        "head": {"seq": 7},
+        "checkpoint": {"tree_size": 3, "timestamp": "2026-11-30T06:00:00+00:00"},
+        "inclusion": {"seq": 9},
+    }
+    assert anchor_note(bundle, stream_events=7) == (
+        "none: checkpoint 3 holds the stream's head at event 9, which this bundle does not end at (its last event is 7)"
+    )

@@ -121,6 +121,7 @@ def test_a_field_missing_or_of_the_wrong_type_is_named_in_a_failed_line(bundle, 
             "FAILED at event 1: The recorded fischer time control needs whole numbers",
         ),
         ({"kind": "blitz"}, "FAILED at event 1: The recorded time control's kind is neither"),
+        ({"kind": ["fischer"]}, "FAILED at event 1: The recorded time control's kind is neither"),
     ],
 )
 def test_a_rehashed_time_control_of_the_wrong_shape_is_refused_at_event_1(bundle, tmp_path, capsys, value, named):

@@ -10,7 +10,6 @@ writes nothing.
 from __future__ import annotations
 
 import copy
-import json
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ from django.db import transaction
 from league.streams import stream_followups
 from matches.commands import Appender, command_run
 from matches.errors import Refusal
-from matches.eventstore import NewEvent
+from matches.eventstore import NewEvent, as_stored
 from matches.models import Event
 
 from .. import projection
@@ -208,7 +207,7 @@ def _same_command(
 
     def recorded(value: dict) -> dict:
         # As stored (JSON: tuples become lists), less what the outside world decided.
-        return {k: v for k, v in json.loads(json.dumps(value)).items() if k not in _FROM_OUTSIDE}
+        return {k: v for k, v in as_stored(value).items() if k not in _FROM_OUTSIDE}
 
     return kind == existing.type and recorded(data) == recorded(existing.data)
 

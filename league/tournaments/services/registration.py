@@ -7,7 +7,6 @@ named in options) are made here and recorded in the event, so replay needs only 
 
 from __future__ import annotations
 
-import json
 import uuid
 from datetime import datetime
 from typing import Any
@@ -20,7 +19,7 @@ from audit.clocks import BadTimeControl, check_time_control
 from engines import registry
 from league.streams import stream_followups
 from matches.commands import Appender, command_create
-from matches.eventstore import NewEvent
+from matches.eventstore import NewEvent, as_stored
 from matches.models import Event
 from matches.services import SeatSpec
 
@@ -178,7 +177,7 @@ def tournament_create_or_get(
             and data.get("game") == engine.name
             and data.get("format") == format
             # Options as cleaned (JSON as stored): another event under a used id is no retry.
-            and data.get("options") == json.loads(json.dumps(cleaned))
+            and data.get("options") == as_stored(cleaned)
         )
 
     return command_create(
