@@ -337,54 +337,52 @@ class WizardingDuelsEngine(Engine):
         # written nothing, and the general path applies or refuses the event as ever. The
         # dispatch is made here for the whole stream, not by a call of ``apply_in_place`` per
         # event with its tables looked up anew each time (issue 17, P1).
-        fast_paths, chance_paths, secret_paths = FAST_PATHS, fast.CHANCE_FAST, fast.SECRET_FAST
+        fast_path, chance_path, secret_path = FAST_PATHS.get, fast.CHANCE_FAST.get, fast.SECRET_FAST.get
+        # Read once: only ``rules.start`` (the setup's) puts a new list in the queue's place, and
+        # the general path applies an event to this same state (owned).
+        queue = state["queue"]
         for event in events:
-            queue = state["queue"]
-            if queue and type(event) is dict and state["phase"] != "over":
+            # No step is queued in a game that is over (``rules.run`` empties the queue as it
+            # ends the game, and nothing else ends it): an empty queue tells both of
+            # ``may_answer``'s first checks.
+            if queue and type(event) is dict:
                 st = queue[0]
-                path = fast_paths.get(st["step"])
                 # An event's fields are read without a method call each; the fast paths are
                 # called outside the ``try``, so an error of theirs is never taken for a missing
                 # field.
-                if path is not None:
-                    if len(event) == 3:
-                        try:
-                            kind, seat, action = event["kind"], event["seat"], event["action"]
-                        except KeyError:
-                            kind = None  # the general path refuses it or names its kind as ever
-                        if (
-                            kind == "action"
-                            and type(seat) is int
-                            and st["seat"] == seat
-                            and type(action) is dict
-                            and path(state, st, seat, action)
-                        ):
-                            continue
+                if len(event) == 3:
+                    try:
+                        kind, seat, action = event["kind"], event["seat"], event["action"]
+                    except KeyError:
+                        kind = None  # the general path refuses it or names its kind as ever
+                    if kind == "action" and type(action) is dict:
+                        path = fast_path(st["step"])
+                        if path is not None:
+                            # The front step's seat is an int, so ``is`` takes only that int: the
+                            # type and the value checked at once. (A 0 or 1 read from JSON is the
+                            # interpreter's one object for it; any other object goes the general
+                            # way, which applies or refuses it as ever.)
+                            if seat is st["seat"] and path(state, st, seat, action):
+                                continue
+                        else:
+                            # A simultaneous step's secret answer: ``may_answer``'s test for such a step.
+                            secret = secret_path(st["step"])
+                            if (
+                                secret is not None
+                                and type(seat) is int
+                                and seat in st["seats"]
+                                and st["answers"][str(seat)] is None
+                                and secret(state, st, seat, action)
+                            ):
+                                continue
                 elif len(event) == 2:
-                    chance = chance_paths.get(st["step"])
+                    chance = chance_path(st["step"])
                     if chance is not None:
                         try:
                             kind, outcome = event["kind"], event["outcome"]
                         except KeyError:
                             kind = None
                         if kind == "chance" and chance(state, st, outcome):
-                            continue
-                elif len(event) == 3:
-                    # A simultaneous step's secret answer: ``may_answer``'s test for such a step.
-                    secret = secret_paths.get(st["step"])
-                    if secret is not None:
-                        try:
-                            kind, seat, action = event["kind"], event["seat"], event["action"]
-                        except KeyError:
-                            kind = None
-                        if (
-                            kind == "action"
-                            and type(seat) is int
-                            and type(action) is dict
-                            and seat in st["seats"]
-                            and st["answers"][str(seat)] is None
-                            and secret(state, st, seat, action)
-                        ):
                             continue
             state = self._apply(state, event, owned=True)
         return state

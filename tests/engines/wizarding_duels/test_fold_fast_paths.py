@@ -22,7 +22,7 @@ from engines.wizarding_duels.state import board
 
 from ..counted import Counted
 from ..near_misses import near_misses
-from .playouts import played_events, varied_configs
+from .playouts import played_events, turns, varied_configs
 from .test_lightning_shortcut import lightning_group
 
 
@@ -183,6 +183,8 @@ def _tried(engine, s, ev, rng, seen):
     # The platform refuses a fraction in an action before any engine sees it (check_action_numbers).
     out = [{"kind": "action", "seat": seat, "action": a} for a in actions if _whole(a)]
     out += [{"kind": "action", "seat": 1 - seat, "action": action}, {"kind": "action", "seat": True, "action": action}]
+    # the seat's number as a float: the fold's ``is`` test of the seat leaves it to the general path
+    out += [{"kind": "action", "seat": float(seat), "action": action}]
     out += [{"kind": "action", "seat": CHANCE, "action": action}, {"kind": "action", "seat": seat}]
     out += [{"kind": "action", "seat": seat, "action": action, "x": 1}, {"kind": "chance", "outcome": [0]}]
     return out
@@ -361,3 +363,48 @@ def test_a_whole_fold_reaches_the_copying_states_and_leaves_its_events_as_they_w
             copies.append(copy_tree(ev))
             folded = engine.apply_in_place(folded, ev)
         assert events == copies
+
+
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_a_game_is_over_exactly_when_no_step_is_queued(version):
+    """The fold tells ``may_answer``'s first two checks (the game is not over, a step is queued)
+    by the queue alone (issue 17, P1), which holds because only the round's end ends a game and it
+    leaves no step queued (``rules._h_end_round``): along playouts every state before the last has
+    a step queued and is not over, and the last is over with none. Events after the end are
+    refused by the fold as by the general path."""
+    for seed, config in enumerate(varied_configs()[:4]):
+        last = None
+        for turn in turns(version, f"wzd-over:{version}:{seed}", config):
+            assert turn.state["queue"] and turn.state["phase"] != "over"
+            last = turn
+        final = last.after
+        assert final["phase"] == "over" and final["queue"] == []
+        for ev in (
+            {"kind": "action", "seat": 0, "action": {"type": "end"}},
+            {"kind": "action", "seat": 1, "action": {"type": "activate", "model": "1a"}},
+            {"kind": "chance", "outcome": [0]},
+        ):
+            want, got = _answer(last.engine, final, ev)
+            assert got == want and want[0] == "refused", (ev, want, got)
+
+
+@pytest.mark.parametrize("version", ["1", "2"])
+def test_no_event_puts_a_new_list_in_the_queues_place(version):
+    """A fold reads the state's queue list once for its whole stream (issue 17, P1): only the
+    setup's ``rules.start`` puts a list there, and every event after it, the fast paths' and the
+    general path's, the game's end too, writes into that one."""
+    for seed, config in enumerate(varied_configs()[:3]):
+        folded = None
+        for engine, s, ev in _playout(version, 70 + seed, config, "random"):
+            if folded is None:
+                folded = engine.owned_copy(s)
+                queue = folded["queue"]
+            folded = engine.apply_in_place(folded, ev)
+            assert folded["queue"] is queue, ev
+            if ev["kind"] == "action":
+                # the same answer by the general path, into a copy holding the same queue list
+                general = engine.owned_copy(s)
+                kept = general["queue"]
+                general = engine._apply(general, ev, owned=True)
+                assert general["queue"] is kept, ev
+        assert folded["phase"] == "over" and folded["queue"] == []
