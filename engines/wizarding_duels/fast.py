@@ -134,8 +134,8 @@ def activate(s: State, st: dict, seat: int, action: dict) -> bool:
     return True
 
 
-def act_end(s: State, st: dict, seat: int, action: dict) -> bool:
-    """The end of an activation (``{"type": "end"}``)."""
+def act_end(s: State, m: dict, seat: int, action: dict) -> bool:
+    """The end of an activation (``{"type": "end"}``) of model ``m``, on the board or not."""
     if len(action) != 1:
         return False
     # The "activation_end" step ``decide`` queues is the first one ``run`` would take, at once:
@@ -143,7 +143,7 @@ def act_end(s: State, st: dict, seat: int, action: dict) -> bool:
     # (``QUIET_STEPS``), as the end is (``QUIET_ACTS``), and never ends the game (it only queues
     # steps), so ``run``'s checks after it would pass.
     s["queue"].pop(0)
-    if _end_activation(s, s["models"][s["act"]["model"]]):
+    if _end_activation(s, m):
         # The next activation's window is in front: ``run`` would stop there at once, quiet, and
         # a quiet run asks for no lightning check.
         return True
@@ -443,18 +443,15 @@ ACT_FAST = {
 
 
 def act(s: State, st: dict, seat: int, action: dict) -> bool:
-    t = action.get("type")
-    if type(t) is not str:
+    try:
+        t = action["type"]
+        path = ACT_FAST[t]
+    except (KeyError, TypeError):  # no type, a type with no fast path, or one no key can be
         return False
-    path = ACT_FAST.get(t)
-    if path is None:
-        return False
-    if t == "end":
-        return path(s, st, seat, action)
-    # Every other answer is the acting model's, and the general check refuses each of them when
-    # the model is off the board or the game is over (``legal._act``): told once, here.
     m = s["models"][s["act"]["model"]]
-    if m["removed"] or m["hex"] is None or s["game_over"]:
+    # Every answer but the end is the acting model's, and the general check refuses each of them
+    # when the model is off the board or the game is over (``legal._act``): told once, here.
+    if (m["removed"] or m["hex"] is None or s["game_over"]) and t != "end":
         return False
     return path(s, m, seat, action)
 
