@@ -62,9 +62,15 @@ def _after_quiet_answer(s: State) -> bool:
 
 
 def _pay(s: State, cat: str, how: str, m: dict) -> None:
-    """An act step's answer taken off the queue and paid for from ``how`` (``rules._slot``)."""
+    """An act step's answer taken off the queue and paid for from ``how`` (``rules._slot``):
+    ``rules._spend``'s payment, written here with no call of it (issue 17, P1)."""
     s["queue"].pop(0)
-    rules._spend(s, cat, how, m)
+    if how == "single":
+        s["act"]["used_single"] = True
+    elif how == "slot":
+        s["act"]["left"][cat] -= 1
+    else:
+        m["round"][how] = True
 
 
 def _then_act(s: State, seat: int, steps: list[dict], quiet: bool, moved: int | None = None) -> bool:
@@ -74,7 +80,7 @@ def _then_act(s: State, seat: int, steps: list[dict], quiet: bool, moved: int | 
     its one change the check reads; when the steps run after it were quiet, only that seat's
     quests are checked (``rules.check_lightning_of``)."""
     steps.append({"step": "act", "seat": seat})
-    push_new(s, steps)
+    s["queue"][0:0] = steps  # ``push_new``'s write, with no call of it (issue 17, P1)
     if not _run(s) or (not quiet and moved is None):
         _check_lightning(s)
     elif not quiet:
