@@ -220,6 +220,7 @@ def run(s: State) -> bool:
     steps = _STEPS
     quiet_steps = QUIET_STEPS
     waits = _WAITS
+    pass_alone = _PASS_ALONE
     for _ in _SETTLE:
         if not queue:
             if s["phase"] == "over":
@@ -231,6 +232,17 @@ def run(s: State) -> bool:
         if handler is None:
             if name in waits:
                 return quiet
+            if name in pass_alone:
+                # The swap, Empowerment and lower-part windows of every clash, the commonest to
+                # reach here: ``_two_options`` tells them exactly, and short of two answers the
+                # list holds the pass alone (keep the card, no Empowerment, no lower part), which
+                # ``decide`` answers by writing nothing. Closed here, quiet (``QUIET_STEPS``), with
+                # no list, no answer and no call of ``_skip_decision`` (issue 17, P1;
+                # test_skip_window.py holds both to the list and to ``decide``).
+                if _two_options(s, st):
+                    return quiet
+                del queue[0]
+                continue
             if name == "draw":
                 if _prepare_draw(s, st):
                     continue
@@ -1132,17 +1144,8 @@ _PASS_ALONE = frozenset({"swap", "empower", "early", "late"})
 def _skip_decision(s: State, st: dict) -> bool:
     """Windows where the seat has no real option close at once (spec section 6, point 1)."""
     name = st["step"]
-    # The windows in about the order of how often they reach here: the swap, Empowerment and
-    # lower-part windows of every clash, then its pick windows (issue 17, P1).
-    if name in _PASS_ALONE:
-        if _two_options(s, st):
-            return False
-        # ``_two_options`` tells these windows exactly: short of two answers, the list holds
-        # the pass alone (keep the card, no Empowerment, no lower part), which ``decide``
-        # answers by writing nothing. Closed without the list or the answer (issue 17, P1;
-        # test_skip_window.py holds both to the list and to ``decide``).
-        s["queue"].pop(0)
-        return True
+    # ``run`` closes the swap, Empowerment and lower-part windows itself (``_PASS_ALONE``); of
+    # the rest, a clash's pick windows reach here most often (issue 17, P1).
     if name == "pick" and not st.get("worst"):
         # ``options`` lists one answer per revealed card, and ``decide`` keeps the one card
         # of a window with one answer: both without the lists (issue 17, P1).
