@@ -1526,9 +1526,17 @@ def _route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], poi
     ``want`` (bits), it may stop as soon as one of them is set, with only the counts found so far."""
     gq, gr = goal
     dq, dr = start[0] - gq, start[1] - gr
-    if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
+    far = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+    if far > points:
         return 0
     if want:
+        # A route that comes nearer with every step and has a wanted count answers with no search;
+        # when the goal is as many spaces away as the points, there is no other route (issue 17,
+        # P1: most moves that name their count).
+        near = _nearer_bits(entry, start, goal, far, points)
+        if near is not None and (near & want or far == points):
+            near &= want
+            return near & -near
         return _wanted_route_bits(entry, start, goal, points, want)
     # Each pair's counts as an int whose bit k is set when some route there makes k entries:
     # a union is ``|`` and entering a Dangerous space a shift, where sets of ints cost a Python
@@ -1654,23 +1662,37 @@ def _safest_to(entry, start: tuple[int, int], goal: tuple[int, int], points: int
         return -1
     if _clear_route(entry, start, goal, far, points):
         return 0  # no route enters fewer Dangerous spaces than none
+    into = entry(goal)
+    if into is None:
+        return -1  # no step enters the goal
+    # Every route ends by entering the goal, so none enters fewer Dangerous spaces than that step;
+    # the routes that come nearer with every step enter no fewer than the safest route. When the
+    # two bounds meet, or when the goal is as many spaces away as the points (then every route
+    # comes nearer with every step, each for one point), that is the answer, with no search: most
+    # moves whose route is not clear (issue 17, P1; ``test_route_search.py``).
+    near = _nearer_bits(entry, start, goal, far, points)
+    found = (near & -near).bit_length() - 1 if near else 99
+    if (far == points and near is not None) or found == into[1]:
+        return -1 if found == 99 else found
     # Pairs by points used: a step always uses a point or more, so a layer is complete (every
     # route into it seen) when the search comes to it.
     layers: list[dict] = [{start: 0}] + [{} for _ in range(points)]
     # The fewest Dangerous entries with which a space was reached on fewer points: a route on
-    # from it with as many entries or more does nothing a route from there did not.
+    # from it with as many entries or more does nothing a route from there did not. A route with
+    # as many entries as the fewest found (by a nearer route, or at the goal) is not gone on with.
     low: dict = {}
-    found = 99
     last = points - 1
     for used in range(last):
         # Each neighbour's entry read only once the distance leaves it in reach, with no step list
         # built (the same loop as ``_wanted_route_bits``', kept in step with it).
         room = points - used - 1
         for h, d0 in layers[used].items():
-            if d0 >= low.get(h, 99):
+            if d0 >= found or d0 >= low.get(h, 99):
                 continue
             low[h] = d0
             if h == goal:
+                if d0 == into[1]:
+                    return d0  # no route enters fewer than the step into the goal
                 found = d0
                 continue  # going on from the goal only comes back to it later with more entries
             q, r = h
@@ -1697,18 +1719,45 @@ def _safest_to(entry, start: tuple[int, int], goal: tuple[int, int], points: int
     # whole step list would be built and read (issue 17, P1). A route the pruning above would
     # have dropped here has more entries than one kept, so the least is the same.
     if last >= 0:
-        e = entry(goal)
-        into = e[1] if e is not None and e[0] == 1 else None
+        add = into[1] if into[0] == 1 else None
         for h, d0 in layers[last].items():
             if h == goal:
                 if d0 < found:
                     found = d0
-            elif into is not None and d0 + into < found:
-                found = d0 + into
+            elif add is not None and d0 + add < found:
+                found = d0 + add
     d0 = layers[points].get(goal, 99)
     if d0 < found:
         found = d0
     return -1 if found == 99 else found
+
+
+def _nearer_bits(entry, start: tuple[int, int], goal: tuple[int, int], far: int, points: int) -> int | None:
+    """The Dangerous entries of the routes from ``start`` to ``goal`` (``far`` spaces apart) within
+    ``points`` that come one space nearer the goal with every step, as an int whose bit k is set when
+    such a route enters k: ``_clear_route``'s routes with their counts, read when it found none
+    clear (``_safest_to``) or for a move that names its count (``_route_bits``). Only for a goal one
+    to three spaces away (``NEARER_ROUTES``); None for any other, whose routes a search finds."""
+    if far == 1:
+        e = entry(goal)
+        return 1 << e[1] if e is not None and e[0] <= points else 0
+    q, r = start
+    routes = NEARER_ROUTES.get((goal[0] - q, goal[1] - r))
+    if routes is None:
+        return None
+    bits = 0
+    for route in routes:
+        used = k = 0
+        for dq, dr in route:
+            e = entry((q + dq, r + dr))
+            if e is None:
+                break
+            used += e[0]
+            k += e[1]
+        else:
+            if used <= points:
+                bits |= 1 << k
+    return bits
 
 
 #: Every route that comes one space nearer with every step to a goal two or three spaces away, as
