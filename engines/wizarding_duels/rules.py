@@ -1313,20 +1313,23 @@ def _step_rules(s: State, m: dict):
         for o in map(_OVERLAY_FIELDS, s["overlays"]):
             if o[0] not in first:
                 first[o[0]] = o
-        for k in first:
-            h = _parse(k)
-            t = printed.get(h)
-            if t is None:
-                continue
-            o = first.get(names[h])
-            if o is None:
-                continue  # named otherwise than the board names the space: ``terrain`` finds no overlay
+        # Only a face-up Terrain overlay, or a face-down one on a map with a Mystery rule, makes a
+        # space's terrain other than the printed one ``seen`` holds: any other overlay is passed
+        # over before its space is worked out (issue 17, P1). An overlay named otherwise than the
+        # board names its space is not the one ``terrain`` finds there.
+        mystery = _mystery_terrain(s["pack"], s["map"])
+        for k, o in first.items():
             if o[2]:  # face up
-                if o[1] == "terrain":
-                    t = o[3]
+                if o[1] != "terrain":
+                    continue
+                t = o[3]
+            elif mystery:
+                t = mystery
             else:
-                t = _mystery_terrain(s["pack"], s["map"]) or t
-            seen[h] = t
+                continue
+            h = _parse(k)
+            if h in printed and names[h] == k:
+                seen[h] = t
     # A kept step list is read in C; only a space's first ask runs ``_Steps.__missing__``.
     return seen.get, moves.__getitem__, searches, moves.entries.__getitem__
 
