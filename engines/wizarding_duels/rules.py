@@ -1351,10 +1351,10 @@ class _Around(dict):
     the space's offset from the goal (``x - goal`` in each coordinate): a search toward one space
     drops a neighbour the points left cannot bring back, and reads the steps up to the first too
     far, where it worked out each neighbour's distance from its offset (issue 17, P1). The order of
-    the steps changes no answer (``_safest_to`` takes the least count, ``_wanted_route_bits`` one
-    wanted count). Written out for offsets up to five spaces (``test_nearer_routes.py`` derives
-    them from the grid), so that no process works them out; a farther one is worked out on its
-    first ask and kept."""
+    the steps changes no answer (``_wanted_route_bits`` looks for any route with a wanted count).
+    Written out for offsets up to five spaces (``test_nearer_routes.py`` derives them from the
+    grid), so that no process works them out; a farther one is worked out on its first ask and
+    kept."""
 
     def __missing__(self, offset):
         oq, o_r = offset
@@ -1637,7 +1637,9 @@ def _routes_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], poin
     """Every number of Dangerous entries some route from ``start`` to ``goal`` within ``points``
     makes: the union of ``_routes(steps, start, points)[(goal, used)]`` over ``used``, by the same
     search over only the pairs (space, points used) from which the goal is still within the points
-    left (``_safest_to``). Routes go on from the goal too: one may come back to it."""
+    left: a step costs at least one point and changes the distance to the goal by at most one, so
+    every route to the goal goes through such pairs only. Routes go on from the goal too: one may
+    come back to it."""
     out = _route_bits(steps, entry, start, goal, points)
     return frozenset(k for k in range(out.bit_length()) if out >> k & 1)
 
@@ -1678,8 +1680,8 @@ def _route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], poi
                     continue
                 layer = layers[c]
                 layer[n] = layer.get(n, 0) | (ds << add)
-    # With one point left only a step into the goal for one point is in reach (``_safest_to``):
-    # its entry, read once, instead of each space's step list (issue 17, P1).
+    # With one point left only a step into the goal for one point is in reach: its entry, read
+    # once, instead of each space's step list (issue 17, P1).
     if last >= 0:
         e = entry(goal)
         into = e[1] if e is not None and e[0] == 1 else None
@@ -1703,8 +1705,7 @@ def _wanted_route_bits(entry, start: tuple[int, int], goal: tuple[int, int], poi
     grows, so one above the highest wanted count is dropped, and a space and count met again on
     as many points or more is not gone on from again (the first met can go everywhere it can).
     A neighbour farther from the goal than the points left after a step is dropped before its
-    entry (``_Entries``) is read. The loop over a space's neighbours is ``_safest_to``'s, written
-    out in both: a generator shared by the two would cost a frame for every space searched."""
+    entry (``_Entries``) is read. ``_safest_to`` asks it for each count in turn."""
     if start == goal and want & 1:
         return 1  # the route of no step
     gq, gr = goal
@@ -1767,11 +1768,10 @@ def _safest(steps, start: tuple[int, int], points: int) -> dict[tuple, int]:
 
 def _safest_to(entry, start: tuple[int, int], goal: tuple[int, int], points: int) -> int:
     """``min(best[(goal, used)] for used ...)`` of ``_safest(steps, start, points)``, or -1 when it has
-    no such entry: the same search, but only over the pairs (space, points used) from which the goal
-    is still within the points left. A step costs at least one point and changes the distance to
-    the goal by at most one, so every route to the goal goes through such pairs only, and the
-    fewest Dangerous entries of each of them is what the whole search finds for it. ``entry``:
-    the step into a space (``_Entries``), read for each neighbour in reach."""
+    no such entry: the fewest Dangerous entries of a route from ``start`` to ``goal`` within
+    ``points``, from the routes that come nearer with every step when they settle it, else by
+    searches toward the goal alone (``_wanted_route_bits``). ``entry``: the step into a space
+    (``_Entries``), read for each neighbour in reach."""
     gq, gr = goal
     dq, dr = start[0] - gq, start[1] - gr
     far = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
@@ -1791,57 +1791,15 @@ def _safest_to(entry, start: tuple[int, int], goal: tuple[int, int], points: int
     found = (near & -near).bit_length() - 1 if near else 99
     if (far == points and near is not None) or found == into[1]:
         return -1 if found == 99 else found
-    # Pairs by points used: a step always uses a point or more, so a layer is complete (every
-    # route into it seen) when the search comes to it.
-    layers: list[dict] = [{start: 0}] + [{} for _ in range(points)]
-    # The fewest Dangerous entries with which a space was reached on fewer points: a route on
-    # from it with as many entries or more does nothing a route from there did not. A route with
-    # as many entries as the fewest found (by a nearer route, or at the goal) is not gone on with.
-    low: dict = {}
-    last = points - 1
-    for used in range(last):
-        # Each neighbour's entry read only once the distance leaves it in reach, with no step list
-        # built (the same loop as ``_wanted_route_bits``', kept in step with it).
-        room = points - used - 1
-        for h, d0 in layers[used].items():
-            if d0 >= found or d0 >= low.get(h, 99):
-                continue
-            low[h] = d0
-            if h == goal:
-                if d0 == into[1]:
-                    return d0  # no route enters fewer than the step into the goal
-                found = d0
-                continue  # going on from the goal only comes back to it later with more entries
-            q, r = h
-            for dq, dr, far in _AROUND[(q - gq, r - gr)]:
-                if far > room:
-                    break
-                n = (q + dq, r + dr)
-                e = entry(n)
-                if e is None:
-                    continue
-                c = used + e[0]
-                if c + far > points:
-                    continue
-                d = d0 + e[1]
-                layer = layers[c]
-                if d < layer.get(n, 99):
-                    layer[n] = d
-    # With one point left, the spaces of the layer are the goal or next to it, and the only step
-    # still in reach is one into the goal for one point: its entry, read once, where each space's
-    # whole step list would be built and read (issue 17, P1). A route the pruning above would
-    # have dropped here has more entries than one kept, so the least is the same.
-    if last >= 0:
-        add = into[1] if into[0] == 1 else None
-        for h, d0 in layers[last].items():
-            if h == goal:
-                if d0 < found:
-                    found = d0
-            elif add is not None and d0 + add < found:
-                found = d0 + add
-    d0 = layers[points].get(goal, 99)
-    if d0 < found:
-        found = d0
+    # Otherwise a search for each count from the floor up, below the nearer routes' least: one
+    # that goes deep first and stops at its first route (``_wanted_route_bits``), where a search
+    # by layers of points used went through every pair (space, points used) from which the goal
+    # was in reach (issue 17, P1). None of the counts below was found, so the first found is the
+    # least; a route enters at most one Dangerous space a point, so no count is above the points.
+    floor = into[1]
+    for k in range(floor, min(found, points + 1)):
+        if _wanted_route_bits(entry, start, goal, points, (2 << k) - (1 << floor)):
+            return k
     return -1 if found == 99 else found
 
 
@@ -1914,7 +1872,7 @@ NEARER_ROUTES: dict[tuple[int, int], tuple[tuple[tuple[int, int], ...], ...]] = 
 def _clear_route(entry, start: tuple[int, int], goal: tuple[int, int], far: int, points: int) -> bool:
     """Is there a route from ``start`` to ``goal`` (``far`` spaces apart) within ``points`` that
     enters no Dangerous space and comes one space nearer the goal with every step? Most moves have
-    one, and it is found among the few spaces between the two ends, where ``_safest_to``'s search
+    one, and it is found among the few spaces between the two ends, where a search toward the goal
     also looks at every space the points left could reach and come back from (issue 17, P1).
     ``entry(n)`` is the step into ``n`` (``_Entries``): only the one or two neighbours nearer the
     goal are read, not a space's whole step list (``steps(h)``), which is built only for a search
