@@ -1318,20 +1318,23 @@ def _step_rules(s: State, m: dict):
         for o in map(_OVERLAY_FIELDS, s["overlays"]):
             if o[0] not in first:
                 first[o[0]] = o
-        for k in first:
-            h = _parse(k)
-            t = printed.get(h)
-            if t is None:
-                continue
-            o = first.get(names[h])
-            if o is None:
-                continue  # named otherwise than the board names the space: ``terrain`` finds no overlay
+        # Only a face-up Terrain overlay, or a face-down one on a map with a Mystery rule, makes a
+        # space's terrain other than the printed one ``seen`` holds: any other overlay is passed
+        # over before its space is worked out (issue 17, P1). An overlay named otherwise than the
+        # board names its space is not the one ``terrain`` finds there.
+        mystery = _mystery_terrain(s["pack"], s["map"])
+        for k, o in first.items():
             if o[2]:  # face up
-                if o[1] == "terrain":
-                    t = o[3]
+                if o[1] != "terrain":
+                    continue
+                t = o[3]
+            elif mystery:
+                t = mystery
             else:
-                t = _mystery_terrain(s["pack"], s["map"]) or t
-            seen[h] = t
+                continue
+            h = _parse(k)
+            if h in printed and names[h] == k:
+                seen[h] = t
     # A kept step list is read in C; only a space's first ask runs ``_Steps.__missing__``.
     return seen.get, moves.__getitem__, searches, moves.entries.__getitem__
 
@@ -1346,6 +1349,124 @@ _parse = geometry.parse
 _DIRECTIONS = geometry.DIRECTIONS
 #: A step into a space whose terrain asks nothing more: one point, not Dangerous.
 _OPEN_STEP = (1, 0)
+
+
+class _Around(dict):
+    """The six steps from a space, each with the distance to the goal it leaves, nearest first, by
+    the space's offset from the goal (``x - goal`` in each coordinate): a search toward one space
+    drops a neighbour the points left cannot bring back, and reads the steps up to the first too
+    far, where it worked out each neighbour's distance from its offset (issue 17, P1). The order of
+    the steps changes no answer (``_wanted_route_bits`` looks for any route with a wanted count).
+    Written out for offsets up to five spaces (``test_nearer_routes.py`` derives them from the
+    grid), so that no process works them out; a farther one is worked out on its first ask and
+    kept."""
+
+    def __missing__(self, offset):
+        oq, o_r = offset
+        out = []
+        for dq, dr in _DIRECTIONS:
+            x, y = oq + dq, o_r + dr
+            out.append((dq, dr, (abs(x) + abs(y) + abs(x + y)) // 2))
+        out.sort(key=itemgetter(2))
+        self[offset] = out = tuple(out)
+        return out
+
+
+_AROUND = _Around(
+    {
+        (0, 0): ((1, 0, 1), (1, -1, 1), (0, -1, 1), (-1, 0, 1), (-1, 1, 1), (0, 1, 1)),
+        (0, -1): ((0, 1, 0), (1, 0, 1), (-1, 1, 1), (1, -1, 2), (0, -1, 2), (-1, 0, 2)),
+        (1, -1): ((-1, 1, 0), (-1, 0, 1), (0, 1, 1), (1, 0, 2), (1, -1, 2), (0, -1, 2)),
+        (-1, 0): ((1, 0, 0), (1, -1, 1), (0, 1, 1), (0, -1, 2), (-1, 0, 2), (-1, 1, 2)),
+        (1, 0): ((-1, 0, 0), (0, -1, 1), (-1, 1, 1), (1, 0, 2), (1, -1, 2), (0, 1, 2)),
+        (-1, 1): ((1, -1, 0), (1, 0, 1), (0, -1, 1), (-1, 0, 2), (-1, 1, 2), (0, 1, 2)),
+        (0, 1): ((0, -1, 0), (1, -1, 1), (-1, 0, 1), (1, 0, 2), (-1, 1, 2), (0, 1, 2)),
+        (0, -2): ((0, 1, 1), (1, 0, 2), (-1, 1, 2), (1, -1, 3), (0, -1, 3), (-1, 0, 3)),
+        (1, -2): ((-1, 1, 1), (0, 1, 1), (1, 0, 2), (-1, 0, 2), (1, -1, 3), (0, -1, 3)),
+        (2, -2): ((-1, 1, 1), (-1, 0, 2), (0, 1, 2), (1, 0, 3), (1, -1, 3), (0, -1, 3)),
+        (-1, -1): ((1, 0, 1), (0, 1, 1), (1, -1, 2), (-1, 1, 2), (0, -1, 3), (-1, 0, 3)),
+        (2, -1): ((-1, 0, 1), (-1, 1, 1), (0, -1, 2), (0, 1, 2), (1, 0, 3), (1, -1, 3)),
+        (-2, 0): ((1, 0, 1), (1, -1, 2), (0, 1, 2), (0, -1, 3), (-1, 0, 3), (-1, 1, 3)),
+        (2, 0): ((-1, 0, 1), (0, -1, 2), (-1, 1, 2), (1, 0, 3), (1, -1, 3), (0, 1, 3)),
+        (-2, 1): ((1, 0, 1), (1, -1, 1), (0, -1, 2), (0, 1, 2), (-1, 0, 3), (-1, 1, 3)),
+        (1, 1): ((0, -1, 1), (-1, 0, 1), (1, -1, 2), (-1, 1, 2), (1, 0, 3), (0, 1, 3)),
+        (-2, 2): ((1, -1, 1), (1, 0, 2), (0, -1, 2), (-1, 0, 3), (-1, 1, 3), (0, 1, 3)),
+        (-1, 2): ((1, -1, 1), (0, -1, 1), (1, 0, 2), (-1, 0, 2), (-1, 1, 3), (0, 1, 3)),
+        (0, 2): ((0, -1, 1), (1, -1, 2), (-1, 0, 2), (1, 0, 3), (-1, 1, 3), (0, 1, 3)),
+        (0, -3): ((0, 1, 2), (1, 0, 3), (-1, 1, 3), (1, -1, 4), (0, -1, 4), (-1, 0, 4)),
+        (1, -3): ((-1, 1, 2), (0, 1, 2), (1, 0, 3), (-1, 0, 3), (1, -1, 4), (0, -1, 4)),
+        (2, -3): ((-1, 1, 2), (0, 1, 2), (1, 0, 3), (-1, 0, 3), (1, -1, 4), (0, -1, 4)),
+        (3, -3): ((-1, 1, 2), (-1, 0, 3), (0, 1, 3), (1, 0, 4), (1, -1, 4), (0, -1, 4)),
+        (-1, -2): ((1, 0, 2), (0, 1, 2), (1, -1, 3), (-1, 1, 3), (0, -1, 4), (-1, 0, 4)),
+        (3, -2): ((-1, 0, 2), (-1, 1, 2), (0, -1, 3), (0, 1, 3), (1, 0, 4), (1, -1, 4)),
+        (-2, -1): ((1, 0, 2), (0, 1, 2), (1, -1, 3), (-1, 1, 3), (0, -1, 4), (-1, 0, 4)),
+        (3, -1): ((-1, 0, 2), (-1, 1, 2), (0, -1, 3), (0, 1, 3), (1, 0, 4), (1, -1, 4)),
+        (-3, 0): ((1, 0, 2), (1, -1, 3), (0, 1, 3), (0, -1, 4), (-1, 0, 4), (-1, 1, 4)),
+        (3, 0): ((-1, 0, 2), (0, -1, 3), (-1, 1, 3), (1, 0, 4), (1, -1, 4), (0, 1, 4)),
+        (-3, 1): ((1, 0, 2), (1, -1, 2), (0, -1, 3), (0, 1, 3), (-1, 0, 4), (-1, 1, 4)),
+        (2, 1): ((0, -1, 2), (-1, 0, 2), (1, -1, 3), (-1, 1, 3), (1, 0, 4), (0, 1, 4)),
+        (-3, 2): ((1, 0, 2), (1, -1, 2), (0, -1, 3), (0, 1, 3), (-1, 0, 4), (-1, 1, 4)),
+        (1, 2): ((0, -1, 2), (-1, 0, 2), (1, -1, 3), (-1, 1, 3), (1, 0, 4), (0, 1, 4)),
+        (-3, 3): ((1, -1, 2), (1, 0, 3), (0, -1, 3), (-1, 0, 4), (-1, 1, 4), (0, 1, 4)),
+        (-2, 3): ((1, -1, 2), (0, -1, 2), (1, 0, 3), (-1, 0, 3), (-1, 1, 4), (0, 1, 4)),
+        (-1, 3): ((1, -1, 2), (0, -1, 2), (1, 0, 3), (-1, 0, 3), (-1, 1, 4), (0, 1, 4)),
+        (0, 3): ((0, -1, 2), (1, -1, 3), (-1, 0, 3), (1, 0, 4), (-1, 1, 4), (0, 1, 4)),
+        (0, -4): ((0, 1, 3), (1, 0, 4), (-1, 1, 4), (1, -1, 5), (0, -1, 5), (-1, 0, 5)),
+        (1, -4): ((-1, 1, 3), (0, 1, 3), (1, 0, 4), (-1, 0, 4), (1, -1, 5), (0, -1, 5)),
+        (2, -4): ((-1, 1, 3), (0, 1, 3), (1, 0, 4), (-1, 0, 4), (1, -1, 5), (0, -1, 5)),
+        (3, -4): ((-1, 1, 3), (0, 1, 3), (1, 0, 4), (-1, 0, 4), (1, -1, 5), (0, -1, 5)),
+        (4, -4): ((-1, 1, 3), (-1, 0, 4), (0, 1, 4), (1, 0, 5), (1, -1, 5), (0, -1, 5)),
+        (-1, -3): ((1, 0, 3), (0, 1, 3), (1, -1, 4), (-1, 1, 4), (0, -1, 5), (-1, 0, 5)),
+        (4, -3): ((-1, 0, 3), (-1, 1, 3), (0, -1, 4), (0, 1, 4), (1, 0, 5), (1, -1, 5)),
+        (-2, -2): ((1, 0, 3), (0, 1, 3), (1, -1, 4), (-1, 1, 4), (0, -1, 5), (-1, 0, 5)),
+        (4, -2): ((-1, 0, 3), (-1, 1, 3), (0, -1, 4), (0, 1, 4), (1, 0, 5), (1, -1, 5)),
+        (-3, -1): ((1, 0, 3), (0, 1, 3), (1, -1, 4), (-1, 1, 4), (0, -1, 5), (-1, 0, 5)),
+        (4, -1): ((-1, 0, 3), (-1, 1, 3), (0, -1, 4), (0, 1, 4), (1, 0, 5), (1, -1, 5)),
+        (-4, 0): ((1, 0, 3), (1, -1, 4), (0, 1, 4), (0, -1, 5), (-1, 0, 5), (-1, 1, 5)),
+        (4, 0): ((-1, 0, 3), (0, -1, 4), (-1, 1, 4), (1, 0, 5), (1, -1, 5), (0, 1, 5)),
+        (-4, 1): ((1, 0, 3), (1, -1, 3), (0, -1, 4), (0, 1, 4), (-1, 0, 5), (-1, 1, 5)),
+        (3, 1): ((0, -1, 3), (-1, 0, 3), (1, -1, 4), (-1, 1, 4), (1, 0, 5), (0, 1, 5)),
+        (-4, 2): ((1, 0, 3), (1, -1, 3), (0, -1, 4), (0, 1, 4), (-1, 0, 5), (-1, 1, 5)),
+        (2, 2): ((0, -1, 3), (-1, 0, 3), (1, -1, 4), (-1, 1, 4), (1, 0, 5), (0, 1, 5)),
+        (-4, 3): ((1, 0, 3), (1, -1, 3), (0, -1, 4), (0, 1, 4), (-1, 0, 5), (-1, 1, 5)),
+        (1, 3): ((0, -1, 3), (-1, 0, 3), (1, -1, 4), (-1, 1, 4), (1, 0, 5), (0, 1, 5)),
+        (-4, 4): ((1, -1, 3), (1, 0, 4), (0, -1, 4), (-1, 0, 5), (-1, 1, 5), (0, 1, 5)),
+        (-3, 4): ((1, -1, 3), (0, -1, 3), (1, 0, 4), (-1, 0, 4), (-1, 1, 5), (0, 1, 5)),
+        (-2, 4): ((1, -1, 3), (0, -1, 3), (1, 0, 4), (-1, 0, 4), (-1, 1, 5), (0, 1, 5)),
+        (-1, 4): ((1, -1, 3), (0, -1, 3), (1, 0, 4), (-1, 0, 4), (-1, 1, 5), (0, 1, 5)),
+        (0, 4): ((0, -1, 3), (1, -1, 4), (-1, 0, 4), (1, 0, 5), (-1, 1, 5), (0, 1, 5)),
+        (0, -5): ((0, 1, 4), (1, 0, 5), (-1, 1, 5), (1, -1, 6), (0, -1, 6), (-1, 0, 6)),
+        (1, -5): ((-1, 1, 4), (0, 1, 4), (1, 0, 5), (-1, 0, 5), (1, -1, 6), (0, -1, 6)),
+        (2, -5): ((-1, 1, 4), (0, 1, 4), (1, 0, 5), (-1, 0, 5), (1, -1, 6), (0, -1, 6)),
+        (3, -5): ((-1, 1, 4), (0, 1, 4), (1, 0, 5), (-1, 0, 5), (1, -1, 6), (0, -1, 6)),
+        (4, -5): ((-1, 1, 4), (0, 1, 4), (1, 0, 5), (-1, 0, 5), (1, -1, 6), (0, -1, 6)),
+        (5, -5): ((-1, 1, 4), (-1, 0, 5), (0, 1, 5), (1, 0, 6), (1, -1, 6), (0, -1, 6)),
+        (-1, -4): ((1, 0, 4), (0, 1, 4), (1, -1, 5), (-1, 1, 5), (0, -1, 6), (-1, 0, 6)),
+        (5, -4): ((-1, 0, 4), (-1, 1, 4), (0, -1, 5), (0, 1, 5), (1, 0, 6), (1, -1, 6)),
+        (-2, -3): ((1, 0, 4), (0, 1, 4), (1, -1, 5), (-1, 1, 5), (0, -1, 6), (-1, 0, 6)),
+        (5, -3): ((-1, 0, 4), (-1, 1, 4), (0, -1, 5), (0, 1, 5), (1, 0, 6), (1, -1, 6)),
+        (-3, -2): ((1, 0, 4), (0, 1, 4), (1, -1, 5), (-1, 1, 5), (0, -1, 6), (-1, 0, 6)),
+        (5, -2): ((-1, 0, 4), (-1, 1, 4), (0, -1, 5), (0, 1, 5), (1, 0, 6), (1, -1, 6)),
+        (-4, -1): ((1, 0, 4), (0, 1, 4), (1, -1, 5), (-1, 1, 5), (0, -1, 6), (-1, 0, 6)),
+        (5, -1): ((-1, 0, 4), (-1, 1, 4), (0, -1, 5), (0, 1, 5), (1, 0, 6), (1, -1, 6)),
+        (-5, 0): ((1, 0, 4), (1, -1, 5), (0, 1, 5), (0, -1, 6), (-1, 0, 6), (-1, 1, 6)),
+        (5, 0): ((-1, 0, 4), (0, -1, 5), (-1, 1, 5), (1, 0, 6), (1, -1, 6), (0, 1, 6)),
+        (-5, 1): ((1, 0, 4), (1, -1, 4), (0, -1, 5), (0, 1, 5), (-1, 0, 6), (-1, 1, 6)),
+        (4, 1): ((0, -1, 4), (-1, 0, 4), (1, -1, 5), (-1, 1, 5), (1, 0, 6), (0, 1, 6)),
+        (-5, 2): ((1, 0, 4), (1, -1, 4), (0, -1, 5), (0, 1, 5), (-1, 0, 6), (-1, 1, 6)),
+        (3, 2): ((0, -1, 4), (-1, 0, 4), (1, -1, 5), (-1, 1, 5), (1, 0, 6), (0, 1, 6)),
+        (-5, 3): ((1, 0, 4), (1, -1, 4), (0, -1, 5), (0, 1, 5), (-1, 0, 6), (-1, 1, 6)),
+        (2, 3): ((0, -1, 4), (-1, 0, 4), (1, -1, 5), (-1, 1, 5), (1, 0, 6), (0, 1, 6)),
+        (-5, 4): ((1, 0, 4), (1, -1, 4), (0, -1, 5), (0, 1, 5), (-1, 0, 6), (-1, 1, 6)),
+        (1, 4): ((0, -1, 4), (-1, 0, 4), (1, -1, 5), (-1, 1, 5), (1, 0, 6), (0, 1, 6)),
+        (-5, 5): ((1, -1, 4), (1, 0, 5), (0, -1, 5), (-1, 0, 6), (-1, 1, 6), (0, 1, 6)),
+        (-4, 5): ((1, -1, 4), (0, -1, 4), (1, 0, 5), (-1, 0, 5), (-1, 1, 6), (0, 1, 6)),
+        (-3, 5): ((1, -1, 4), (0, -1, 4), (1, 0, 5), (-1, 0, 5), (-1, 1, 6), (0, 1, 6)),
+        (-2, 5): ((1, -1, 4), (0, -1, 4), (1, 0, 5), (-1, 0, 5), (-1, 1, 6), (0, 1, 6)),
+        (-1, 5): ((1, -1, 4), (0, -1, 4), (1, 0, 5), (-1, 0, 5), (-1, 1, 6), (0, 1, 6)),
+        (0, 5): ((0, -1, 4), (1, -1, 5), (-1, 0, 5), (1, 0, 6), (-1, 1, 6), (0, 1, 6)),
+    }
+)
 
 
 class _Steps(dict):
@@ -1521,7 +1642,9 @@ def _routes_to(steps, entry, start: tuple[int, int], goal: tuple[int, int], poin
     """Every number of Dangerous entries some route from ``start`` to ``goal`` within ``points``
     makes: the union of ``_routes(steps, start, points)[(goal, used)]`` over ``used``, by the same
     search over only the pairs (space, points used) from which the goal is still within the points
-    left (``_safest_to``). Routes go on from the goal too: one may come back to it."""
+    left: a step costs at least one point and changes the distance to the goal by at most one, so
+    every route to the goal goes through such pairs only. Routes go on from the goal too: one may
+    come back to it."""
     out = _route_bits(steps, entry, start, goal, points)
     return frozenset(k for k in range(out.bit_length()) if out >> k & 1)
 
@@ -1531,9 +1654,17 @@ def _route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], poi
     ``want`` (bits), it may stop as soon as one of them is set, with only the counts found so far."""
     gq, gr = goal
     dq, dr = start[0] - gq, start[1] - gr
-    if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > points:
+    far = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+    if far > points:
         return 0
     if want:
+        # A route that comes nearer with every step and has a wanted count answers with no search;
+        # when the goal is as many spaces away as the points, there is no other route (issue 17,
+        # P1: most moves that name their count).
+        near = _nearer_bits(entry, start, goal, far, points)
+        if near is not None and (near & want or far == points):
+            near &= want
+            return near & -near
         return _wanted_route_bits(entry, start, goal, points, want)
     # Each pair's counts as an int whose bit k is set when some route there makes k entries:
     # a union is ``|`` and entering a Dangerous space a shift, where sets of ints cost a Python
@@ -1554,8 +1685,8 @@ def _route_bits(steps, entry, start: tuple[int, int], goal: tuple[int, int], poi
                     continue
                 layer = layers[c]
                 layer[n] = layer.get(n, 0) | (ds << add)
-    # With one point left only a step into the goal for one point is in reach (``_safest_to``):
-    # its entry, read once, instead of each space's step list (issue 17, P1).
+    # With one point left only a step into the goal for one point is in reach: its entry, read
+    # once, instead of each space's step list (issue 17, P1).
     if last >= 0:
         e = entry(goal)
         into = e[1] if e is not None and e[0] == 1 else None
@@ -1579,8 +1710,7 @@ def _wanted_route_bits(entry, start: tuple[int, int], goal: tuple[int, int], poi
     grows, so one above the highest wanted count is dropped, and a space and count met again on
     as many points or more is not gone on from again (the first met can go everywhere it can).
     A neighbour farther from the goal than the points left after a step is dropped before its
-    entry (``_Entries``) is read. The loop over a space's neighbours is ``_safest_to``'s, written
-    out in both: a generator shared by the two would cost a frame for every space searched."""
+    entry (``_Entries``) is read. ``_safest_to`` asks it for each count in turn."""
     if start == goal and want & 1:
         return 1  # the route of no step
     gq, gr = goal
@@ -1593,13 +1723,9 @@ def _wanted_route_bits(entry, start: tuple[int, int], goal: tuple[int, int], poi
         if room < 0:
             continue
         q, r = h
-        oq, o_r = q - gq, r - gr  # the space's offset from the goal
-        for dq, dr in _DIRECTIONS:
-            x = oq + dq
-            y = o_r + dr
-            far = (abs(x) + abs(y) + abs(x + y)) // 2
+        for dq, dr, far in _AROUND[(q - gq, r - gr)]:
             if far > room:
-                continue
+                break
             n = (q + dq, r + dr)
             e = entry(n)
             if e is None:
@@ -1647,11 +1773,10 @@ def _safest(steps, start: tuple[int, int], points: int) -> dict[tuple, int]:
 
 def _safest_to(entry, start: tuple[int, int], goal: tuple[int, int], points: int) -> int:
     """``min(best[(goal, used)] for used ...)`` of ``_safest(steps, start, points)``, or -1 when it has
-    no such entry: the same search, but only over the pairs (space, points used) from which the goal
-    is still within the points left. A step costs at least one point and changes the distance to
-    the goal by at most one, so every route to the goal goes through such pairs only, and the
-    fewest Dangerous entries of each of them is what the whole search finds for it. ``entry``:
-    the step into a space (``_Entries``), read for each neighbour in reach."""
+    no such entry: the fewest Dangerous entries of a route from ``start`` to ``goal`` within
+    ``points``, from the routes that come nearer with every step when they settle it, else by
+    searches toward the goal alone (``_wanted_route_bits``). ``entry``: the step into a space
+    (``_Entries``), read for each neighbour in reach."""
     gq, gr = goal
     dq, dr = start[0] - gq, start[1] - gr
     far = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
@@ -1659,61 +1784,56 @@ def _safest_to(entry, start: tuple[int, int], goal: tuple[int, int], points: int
         return -1
     if _clear_route(entry, start, goal, far, points):
         return 0  # no route enters fewer Dangerous spaces than none
-    # Pairs by points used: a step always uses a point or more, so a layer is complete (every
-    # route into it seen) when the search comes to it.
-    layers: list[dict] = [{start: 0}] + [{} for _ in range(points)]
-    # The fewest Dangerous entries with which a space was reached on fewer points: a route on
-    # from it with as many entries or more does nothing a route from there did not.
-    low: dict = {}
-    found = 99
-    last = points - 1
-    for used in range(last):
-        # Each neighbour's entry read only once the distance leaves it in reach, with no step list
-        # built (the same loop as ``_wanted_route_bits``', kept in step with it).
-        room = points - used - 1
-        for h, d0 in layers[used].items():
-            if d0 >= low.get(h, 99):
-                continue
-            low[h] = d0
-            if h == goal:
-                found = d0
-                continue  # going on from the goal only comes back to it later with more entries
-            q, r = h
-            oq, o_r = q - gq, r - gr  # the space's offset from the goal
-            for dq, dr in _DIRECTIONS:
-                x = oq + dq
-                y = o_r + dr
-                far = (abs(x) + abs(y) + abs(x + y)) // 2
-                if far > room:
-                    continue
-                n = (q + dq, r + dr)
-                e = entry(n)
-                if e is None:
-                    continue
-                c = used + e[0]
-                if c + far > points:
-                    continue
-                d = d0 + e[1]
-                layer = layers[c]
-                if d < layer.get(n, 99):
-                    layer[n] = d
-    # With one point left, the spaces of the layer are the goal or next to it, and the only step
-    # still in reach is one into the goal for one point: its entry, read once, where each space's
-    # whole step list would be built and read (issue 17, P1). A route the pruning above would
-    # have dropped here has more entries than one kept, so the least is the same.
-    if last >= 0:
-        e = entry(goal)
-        into = e[1] if e is not None and e[0] == 1 else None
-        for h, d0 in layers[last].items():
-            if h == goal:
-                if d0 < found:
-                    found = d0
-            elif into is not None and d0 + into < found:
-                found = d0 + into
-    d0 = layers[points].get(goal, 99)
-    if d0 < found:
-        found = d0
+    into = entry(goal)
+    if into is None:
+        return -1  # no step enters the goal
+    # Every route ends by entering the goal, so none enters fewer Dangerous spaces than that step;
+    # the routes that come nearer with every step enter no fewer than the safest route. When the
+    # two bounds meet, or when the goal is as many spaces away as the points (then every route
+    # comes nearer with every step, each for one point), that is the answer, with no search: most
+    # moves whose route is not clear (issue 17, P1; ``test_route_search.py``).
+    near = _nearer_bits(entry, start, goal, far, points)
+    found = (near & -near).bit_length() - 1 if near else 99
+    if (far == points and near is not None) or found == into[1]:
+        return -1 if found == 99 else found
+    # Otherwise a search for each count from the floor up, below the nearer routes' least: one
+    # that goes deep first and stops at its first route (``_wanted_route_bits``), where a search
+    # by layers of points used went through every pair (space, points used) from which the goal
+    # was in reach (issue 17, P1). None of the counts below was found, so the first found is the
+    # least; a route enters at most one Dangerous space a point, so no count is above the points.
+    floor = into[1]
+    for k in range(floor, min(found, points + 1)):
+        if _wanted_route_bits(entry, start, goal, points, (2 << k) - (1 << floor)):
+            return k
     return -1 if found == 99 else found
+
+
+def _nearer_bits(entry, start: tuple[int, int], goal: tuple[int, int], far: int, points: int) -> int | None:
+    """The Dangerous entries of the routes from ``start`` to ``goal`` (``far`` spaces apart) within
+    ``points`` that come one space nearer the goal with every step, as an int whose bit k is set when
+    such a route enters k: ``_clear_route``'s routes with their counts, read when it found none
+    clear (``_safest_to``) or for a move that names its count (``_route_bits``). Only for a goal one
+    to three spaces away (``NEARER_ROUTES``); None for any other, whose routes a search finds."""
+    if far == 1:
+        e = entry(goal)
+        return 1 << e[1] if e is not None and e[0] <= points else 0
+    q, r = start
+    routes = NEARER_ROUTES.get((goal[0] - q, goal[1] - r))
+    if routes is None:
+        return None
+    bits = 0
+    for route in routes:
+        used = k = 0
+        for dq, dr in route:
+            e = entry((q + dq, r + dr))
+            if e is None:
+                break
+            used += e[0]
+            k += e[1]
+        else:
+            if used <= points:
+                bits |= 1 << k
+    return bits
 
 
 #: Every route that comes one space nearer with every step to a goal two or three spaces away, as
@@ -1757,7 +1877,7 @@ NEARER_ROUTES: dict[tuple[int, int], tuple[tuple[tuple[int, int], ...], ...]] = 
 def _clear_route(entry, start: tuple[int, int], goal: tuple[int, int], far: int, points: int) -> bool:
     """Is there a route from ``start`` to ``goal`` (``far`` spaces apart) within ``points`` that
     enters no Dangerous space and comes one space nearer the goal with every step? Most moves have
-    one, and it is found among the few spaces between the two ends, where ``_safest_to``'s search
+    one, and it is found among the few spaces between the two ends, where a search toward the goal
     also looks at every space the points left could reach and come back from (issue 17, P1).
     ``entry(n)`` is the step into ``n`` (``_Entries``): only the one or two neighbours nearer the
     goal are read, not a space's whole step list (``steps(h)``), which is built only for a search

@@ -258,3 +258,47 @@ def test_a_move_naming_its_danger_count_is_checked_as_the_list_of_riskier_counts
             break
     rules._step_memo.cache_clear()
     assert compared > 200 and riskier > 5
+
+
+def nearer_counts(entry, start, goal, points):
+    """Every count of Dangerous entries of a route within ``points`` that comes one space nearer
+    ``goal`` with every step, by trying every such route."""
+    counts = set()
+
+    def walk(h, used, k):
+        if h == goal:
+            counts.add(k)
+            return
+        for n in geometry.neighbours(h):
+            e = entry(n)
+            if e is not None and geometry.distance(n, goal) < geometry.distance(h, goal) and used + e[0] <= points:
+                walk(n, used + e[0], k + e[1])
+
+    walk(start, 0, 0)
+    return counts
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_counts_of_the_routes_that_come_nearer_are_every_such_routes_count(seed):
+    """``_safest_to`` answers from ``rules._nearer_bits`` with no search when its lowest count is the
+    goal's own entry or when the points are the distance, and ``_route_bits`` answers a wanted count
+    it holds (issue 17, P1); so its counts are held to every such route's, tried one by one."""
+    rng = random.Random(300 + seed)
+    found = Counter()
+    for _ in range(20):
+        terrain = random_board(rng)
+        fly, scout = rng.random() < 0.2, rng.random() < 0.2
+        entry = entry_on(terrain, fly, scout)
+        points = rng.randint(1, 6)
+        for start in sorted(terrain):
+            for goal in sorted(terrain):
+                far = geometry.distance(start, goal)
+                bits = rules._nearer_bits(entry, start, goal, far, points)
+                if not 1 <= far <= 3:
+                    assert bits is None
+                    continue
+                counts = nearer_counts(entry, start, goal, points)
+                assert {k for k in range(bits.bit_length()) if bits >> k & 1} == counts, (start, goal, points)
+                found[len(counts)] += 1
+    # No such route, one count, and several counts.
+    assert found[0] and found[1] and sum(n for size, n in found.items() if size > 1), found
