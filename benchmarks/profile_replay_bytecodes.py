@@ -9,6 +9,9 @@ verifier's next stream finds them after the first), then replays them again with
 counted (``sys.settrace`` with ``f_trace_opcodes``). Callgrind's instruction count stays the
 judge of P1; this says which functions and lines the count comes from, which callgrind cannot
 (it sees the interpreter's C functions). A traced run is about 50 times slower than a plain one.
+The untraced replay is of the same games, so memos keyed on what a game asked (Wizarding Duels'
+route memo) already hold every answer the traced replay asks for: work the callgrind count's fresh
+process does (``_safest_to``'s searches) may not show here at all, most with few ``--events``.
 ``--inclusive N`` also lists the N functions with the most bytecodes run inside them, their callees'
 included (a function counted once however deep it recurses): what a whole path (a move, a clash)
 costs, where the default list shows only each function's own share.
