@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -83,3 +84,45 @@ def test_users_made_in_an_ordinary_test_get_a_quick_hash_and_production_hashes_s
     assert user.check_password("pw-hasty")
     production = make_password("pw-hasty", hasher="pbkdf2_sha256")
     assert check_password("pw-hasty", production)
+
+
+HANGS = """
+import time
+
+
+def test_that_swallows_its_timeout_and_waits_on():
+    # Catches what a signal would raise in it, as a teardown stuck on a lock in C would.
+    while True:
+        try:
+            time.sleep(60)
+        except BaseException:
+            pass
+
+
+def test_after_it():
+    pass
+"""
+
+
+def test_a_test_that_hangs_is_ended_at_the_limit_named_with_its_stack_and_the_run_goes_on(tmp_path):
+    # The suite's own settings (pyproject.toml) with their numbers made short: the method of
+    # ending a test is what is checked, and the order of the two limits.
+    ini = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert ini["faulthandler_timeout"] < ini["timeout"]
+    (tmp_path / "test_hangs.py").write_text(HANGS)
+    env = {**os.environ}
+    env.pop("PYTEST_XDIST_WORKER", None)
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(ROOT), "-n", "1"]
+        + ["-p", "no:cacheprovider", "--timeout", "6", "-o", "faulthandler_timeout=3", str(tmp_path)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == pytest.ExitCode.TESTS_FAILED, (run.returncode, run.stdout[-2000:], run.stderr[-2000:])
+    assert "crashed while running" in run.stdout and "test_that_swallows_its_timeout_and_waits_on" in run.stdout
+    assert "1 failed, 1 passed" in run.stdout
+    # Where it waited, for whoever reads the CI log.
+    assert "test_hangs.py" in run.stderr and "in test_that_swallows_its_timeout_and_waits_on" in run.stderr
