@@ -5,6 +5,7 @@ their tests wait with."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -55,6 +56,10 @@ def workers(tmp_path):
                 env=full,
                 stdout=log,
                 stderr=subprocess.STDOUT,
+                # Its own process group, so the end of the test stops a prefork worker's children
+                # too: an orphaned child still in a task would keep its database session, and the
+                # test database's flush would wait on that session's locks with no end.
+                start_new_session=True,
             )
         proc.log_path = tmp_path / f"{name}.log"
         started.append(proc)
@@ -63,12 +68,22 @@ def workers(tmp_path):
     yield start
     for proc in started:
         if proc.poll() is None:
-            proc.terminate()
+            _signal_group(proc, signal.SIGTERM)
             try:
                 proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+                pass
+        # Whatever of the group is left (the main process past its warm shutdown's grace, or a
+        # child that outlived a main process the test killed) ends here.
+        _signal_group(proc, signal.SIGKILL)
+        proc.wait()
+
+
+def _signal_group(proc: subprocess.Popen, sig: int) -> None:
+    try:
+        os.killpg(proc.pid, sig)
+    except ProcessLookupError:
+        pass
 
 
 def wait_until(condition, timeout: float, what: str, worker: subprocess.Popen | None = None):
