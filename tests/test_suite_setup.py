@@ -45,18 +45,24 @@ def test_workers_whose_last_redis_database_the_server_lacks_are_refused_with_wha
 SAFE_TEST = "test_each_worker_gets_the_base_redis_database_plus_its_index"
 
 
-def test_a_run_whose_workers_would_run_out_of_redis_databases_stops_before_any_test():
-    env = {**os.environ, "REDIS_URL": redis_database(15)}
-    env.pop("PYTEST_XDIST_WORKER", None)
-    run = subprocess.run(
-        # One test that touches neither Redis nor a database: without the check it would run and pass.
-        [sys.executable, "-m", "pytest", "-n", "2", "-p", "no:cacheprovider", f"{__file__}::{SAFE_TEST}"],
+def pytest_run(*args: str, **env: str) -> subprocess.CompletedProcess:
+    """A pytest run of its own from the project's root, as a person starts one (not an xdist
+    worker), with ``env`` over this process's environment."""
+    full = {**os.environ, **env}
+    full.pop("PYTEST_XDIST_WORKER", None)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
         cwd=ROOT,
-        env=env,
+        env=full,
         capture_output=True,
         text=True,
         timeout=300,
     )
+
+
+def test_a_run_whose_workers_would_run_out_of_redis_databases_stops_before_any_test():
+    # One test that touches neither Redis nor a database: without the check it would run and pass.
+    run = pytest_run("-n", "2", f"{__file__}::{SAFE_TEST}", REDIS_URL=redis_database(15))
     assert run.returncode == pytest.ExitCode.USAGE_ERROR, (run.returncode, run.stdout[-2000:], run.stderr[-2000:])
     assert "which this Redis does not have" in run.stderr
     assert "passed" not in run.stdout and "failed" not in run.stdout
@@ -110,19 +116,12 @@ def test_a_test_that_hangs_is_ended_at_the_limit_named_with_its_stack_and_the_ru
     ini = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
     assert ini["faulthandler_timeout"] < ini["timeout"]
     (tmp_path / "test_hangs.py").write_text(HANGS)
-    env = {**os.environ}
-    env.pop("PYTEST_XDIST_WORKER", None)
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "--rootdir", str(ROOT), "-n", "1"]
+    run = pytest_run(
+        *("-c", str(ROOT / "pyproject.toml"), "--rootdir", str(ROOT), "-n", "1"),
         # Django and the heavy plugins stay out: the file needs none of them, and each of the
         # run's three processes (the controller, the worker and its replacement) would load them.
-        + ["-p", "no:cacheprovider", "-p", "no:django", "-p", "no:schemathesis", "-p", "no:hypothesispytest"]
-        + ["--timeout", "4", "-o", "faulthandler_timeout=2", str(tmp_path)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
+        *("-p", "no:django", "-p", "no:schemathesis", "-p", "no:hypothesispytest"),
+        *("--timeout", "4", "-o", "faulthandler_timeout=2", str(tmp_path)),
     )
     assert run.returncode == pytest.ExitCode.TESTS_FAILED, (run.returncode, run.stdout[-2000:], run.stderr[-2000:])
     assert "crashed while running" in run.stdout and "test_that_swallows_its_timeout_and_waits_on" in run.stdout
