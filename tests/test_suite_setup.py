@@ -45,7 +45,7 @@ def test_workers_whose_last_redis_database_the_server_lacks_are_refused_with_wha
 SAFE_TEST = "test_each_worker_gets_the_base_redis_database_plus_its_index"
 
 
-def pytest_run(*args: str, **env: str) -> subprocess.CompletedProcess:
+def run_pytest(*args: str, **env: str) -> subprocess.CompletedProcess:
     """A pytest run of its own from the project's root, as a person starts one (not an xdist
     worker), with ``env`` over this process's environment."""
     full = {**os.environ, **env}
@@ -62,7 +62,7 @@ def pytest_run(*args: str, **env: str) -> subprocess.CompletedProcess:
 
 def test_a_run_whose_workers_would_run_out_of_redis_databases_stops_before_any_test():
     # One test that touches neither Redis nor a database: without the check it would run and pass.
-    run = pytest_run("-n", "2", f"{__file__}::{SAFE_TEST}", REDIS_URL=redis_database(15))
+    run = run_pytest("-n", "2", f"{__file__}::{SAFE_TEST}", REDIS_URL=redis_database(15))
     assert run.returncode == pytest.ExitCode.USAGE_ERROR, (run.returncode, run.stdout[-2000:], run.stderr[-2000:])
     assert "which this Redis does not have" in run.stderr
     assert "passed" not in run.stdout and "failed" not in run.stdout
@@ -116,7 +116,7 @@ def test_a_test_that_hangs_is_ended_at_the_limit_named_with_its_stack_and_the_ru
     ini = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
     assert ini["faulthandler_timeout"] < ini["timeout"]
     (tmp_path / "test_hangs.py").write_text(HANGS)
-    run = pytest_run(
+    run = run_pytest(
         *("-c", str(ROOT / "pyproject.toml"), "--rootdir", str(ROOT), "-n", "1"),
         # Django and the heavy plugins stay out: the file needs none of them, and each of the
         # run's three processes (the controller, the worker and its replacement) would load them.
