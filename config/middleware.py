@@ -168,7 +168,12 @@ class AuthThrottleMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.method == "POST" and request.path_info in (reverse("login"), reverse("signup")):
+        # The admin's sign-in checks any account's password, as ours does: it shares the budget.
+        if request.method == "POST" and request.path_info in (
+            reverse("login"),
+            reverse("signup"),
+            reverse("admin:login"),
+        ):
             count, seconds = _parse_rate(settings.THROTTLE_AUTH)
             # The window opens at an address's first attempt and closes `seconds` later (the
             # counter's expiry; incr keeps it). Windows on the clock's minutes would let twice
@@ -192,7 +197,7 @@ class AuthThrottleMiddleware:
 
 def client_address(request) -> str:
     """The caller's address as the outermost of PROXY_COUNT trusted proxies saw it (as DRF's
-    throttles and django-axes read it), else the socket's peer."""
+    throttles read it, and django-axes through AXES_CLIENT_IP_CALLABLE), else the socket's peer."""
     forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
     if settings.PROXY_COUNT and forwarded:
         hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]

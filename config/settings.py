@@ -202,7 +202,11 @@ AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 15) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_IPWARE_PROXY_COUNT = PROXY_COUNT
+# The address a lock is kept for is the one the throttles read (PROXY_COUNT trusted proxies). Left to
+# itself, django-axes reads REMOTE_ADDR (its proxy settings need django-ipware, not installed): behind
+# a proxy that is the proxy's address for everyone, and five wrong guesses locked a player out from
+# every address.
+AXES_CLIENT_IP_CALLABLE = "config.middleware.client_address"
 AXES_HTTP_RESPONSE_CODE = 429
 # API tokens expire this many days after they were made (the account page makes a new one).
 TOKEN_MAX_AGE_DAYS = env_int("TOKEN_MAX_AGE_DAYS", 90)

@@ -216,3 +216,41 @@ def test_behind_a_proxy_each_client_address_has_its_own_sign_in_budget(settings)
         "/accounts/login/", {"username": "w", "password": "x"}, HTTP_X_FORWARDED_FOR="198.51.100.1, 127.0.0.1"
     )
     assert spoofed.status_code == 429  # only the hop the trusted proxy added counts
+
+
+def test_behind_a_proxy_wrong_guesses_lock_a_username_only_from_the_guessing_address(make_user, settings):
+    # Everyone behind a proxy reaches Django from the proxy's address. The lock keyed on that
+    # address let anyone lock a player out from every address with five wrong guesses.
+    settings.PROXY_COUNT = 1
+    make_user("dora")  # password pw-dora
+    attacker, player = Client(), Client()
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        attacker.post(
+            "/accounts/login/", {"username": "dora", "password": "guess"}, HTTP_X_FORWARDED_FOR="198.51.100.1"
+        )
+    still_locked = attacker.post(
+        "/accounts/login/", {"username": "dora", "password": "pw-dora"}, HTTP_X_FORWARDED_FOR="198.51.100.1"
+    )
+    assert still_locked.status_code == 429
+    # Naming her address in front of the proxy's hop does not move the attacker's lock onto it.
+    spoofed = attacker.post(
+        "/accounts/login/",
+        {"username": "dora", "password": "pw-dora"},
+        HTTP_X_FORWARDED_FOR="203.0.113.9, 198.51.100.1",
+    )
+    assert spoofed.status_code == 429
+    signed_in = player.post(
+        "/accounts/login/", {"username": "dora", "password": "pw-dora"}, HTTP_X_FORWARDED_FOR="203.0.113.9"
+    )
+    assert signed_in.status_code == 302 and player.session["_auth_user_id"]
+
+
+def test_the_admin_sign_in_shares_the_per_address_sign_in_budget(make_user, settings):
+    # The admin's form checks any account's password, staff or not: unthrottled, it let one address
+    # try a password against any number of usernames.
+    settings.THROTTLE_AUTH = "3/minute"
+    client = Client()
+    codes = [client.post("/admin/login/", {"username": f"user{i}", "password": "x"}).status_code for i in range(2)]
+    codes += [login(client, "user2", "x").status_code]
+    codes += [client.post("/admin/login/", {"username": "user3", "password": "x"}).status_code]
+    assert codes == [200, 200, 200, 429]
