@@ -9,6 +9,7 @@ from rest_framework.exceptions import APIException, NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ..api.views import with_expensive_throttle
 from . import keys, selectors
 from .serializers import (
     BundleSerializer,
@@ -155,6 +156,9 @@ class ConsistencyProof(Public):
 
 
 class BundleDownload(Public):
+    # A whole stream, every event unpaged (a season's runs to thousands): the event feed's rate.
+    get_throttles = with_expensive_throttle
+
     @extend_schema(
         summary="A finished stream's audit bundle (check it offline with `python -m audit verify FILE`)",
         description="Anchored only by a signed checkpoint that holds the bundle's last event (a match's "

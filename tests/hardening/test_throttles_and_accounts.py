@@ -12,6 +12,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from matches.api import views
+from matches.autoplay import autoplay_match
 from tests.matches.helpers import new_duel
 
 pytestmark = pytest.mark.django_db
@@ -35,6 +36,16 @@ def test_event_feeds_share_the_expensive_rate(alice, bob, client_for, monkeypatc
     match = new_duel(alice, bob)
     client = client_for(alice)
     codes = [client.get(f"/api/matches/{match.id}/events/").status_code for _ in range(3)]
+    assert codes == [200, 200, 429]
+
+
+def test_audit_bundles_share_the_expensive_rate(alice, bob, client_for, monkeypatch):
+    # A bundle is a whole stream, unpaged: at the general rate one address could ask for far more
+    # than the paged feed allows.
+    monkeypatch.setattr(views.ExpensiveReadThrottle, "rate", "2/minute", raising=False)
+    match = autoplay_match(game="dueling-wizards", seats=2)
+    anonymous = client_for()
+    codes = [anonymous.get(f"/api/bundles/{match.id}/").status_code for _ in range(3)]
     assert codes == [200, 200, 429]
 
 
