@@ -138,6 +138,12 @@ def test_urls_that_are_not_http_are_refused(client_for, organiser, url):
         "http://169.254.169.254/latest/meta-data/",
         "http://[::1]/hook",
         "http://0.0.0.0/hook",
+        # IPv6 addresses that a NAT64 gateway or a 6to4 relay turns into an internal IPv4 one
+        # (Python counts the first two prefixes as global).
+        "http://[64:ff9b::a9fe:a9fe]/latest/meta-data/",
+        "http://[64:ff9b::7f00:1]/hook",
+        "http://[2002:a9fe:a9fe::]/hook",
+        "http://[::a9fe:a9fe]/hook",
     ],
 )
 def test_urls_of_loopback_and_private_addresses_are_refused_unless_allowed(client_for, organiser, settings, url):
@@ -151,6 +157,13 @@ def test_urls_of_loopback_and_private_addresses_are_refused_unless_allowed(clien
     assert (
         client_for(organiser).post(f"/api/tournaments/{t.id}/webhooks/", {"url": url}, format="json").status_code == 201
     )
+
+
+@pytest.mark.parametrize("url", ["http://[64:ff9b::808:808]/hook", "http://[2002:808:808::1]/hook"])
+def test_an_ipv6_address_carrying_a_public_ipv4_one_is_accepted(client_for, organiser, url):
+    t = open_tournament(organiser, "swiss")
+    response = client_for(organiser).post(f"/api/tournaments/{t.id}/webhooks/", {"url": url}, format="json")
+    assert response.status_code == 201
 
 
 def test_a_paired_round_is_posted_signed_with_the_secret(
