@@ -42,11 +42,38 @@ def option_int(options: dict, key: str, default, low: int, high: int | None = No
     return value
 
 
+#: A score (match points, a bye's worth, placement points) is at most this much either way,
+#: with a denominator of at most ``MAX_SCORE_DENOMINATOR``. Far beyond any scoring an organiser
+#: uses (3/1/0, 1/½/0, 25/18/15... placement points), and small enough that every total, the
+#: tie-breaks' products and the hundredths the pages show stay a few digits long.
+MAX_SCORE = 1000
+MAX_SCORE_DENOMINATOR = 100
+#: Longer text is no score: "999.99" and "99/100" are short.
+MAX_SCORE_TEXT = 20
+
+
+def _score_refusal(key: str):
+    return refuse(
+        f"Option '{key}' must be a number from -{MAX_SCORE} to {MAX_SCORE}: a whole number, a decimal or a "
+        f"fraction with a denominator of at most {MAX_SCORE_DENOMINATOR} (like 3, 0.25 or 1/3).",
+        "bad_options",
+        400,
+    )
+
+
 def option_score(value, key: str):
+    # Text is read by Fraction, which expands an exponent in full: "1e9999999" takes seconds
+    # to read and "1e99999" cannot be written out again (Python's 4300-digit limit). A score
+    # never needs one. true/false would read as 1/0.
+    if isinstance(value, bool) or (isinstance(value, str) and (len(value) > MAX_SCORE_TEXT or "e" in value.lower())):
+        raise _score_refusal(key)
     try:
-        return as_fraction(value)
+        score = as_fraction(value)
     except (ValueError, ZeroDivisionError, TypeError):
-        raise refuse(f"Option '{key}' must be a number.", "bad_options", 400) from None
+        raise _score_refusal(key) from None
+    if abs(score) > MAX_SCORE or score.denominator > MAX_SCORE_DENOMINATOR:
+        raise _score_refusal(key)
+    return score
 
 
 def clean_requested_bye_points(options: dict, *, high) -> str:
@@ -81,9 +108,20 @@ def clean_match_points(options: dict) -> dict[str, str]:
     if not isinstance(given, dict) or set(given) - {"win", "draw", "loss", "bye"}:
         raise refuse("Option 'match_points' is an object of win, draw, loss and bye.", "bad_options", 400)
     win = option_score(given.get("win", 1), "match_points")
+    if "draw" not in given and (win / 2).denominator > MAX_SCORE_DENOMINATOR:
+        # The stored draw is cleaned again by every later configure: it must be a score too.
+        raise refuse(
+            f"A draw left out is worth half a win, and half of {win} is finer than 1/{MAX_SCORE_DENOMINATOR}: "
+            "give match_points' draw.",
+            "bad_options",
+            400,
+        )
     draw = option_score(given.get("draw", win / 2), "match_points")
     loss = option_score(given.get("loss", 0), "match_points")
-    bye = option_score(given.get("bye", options.get("bye_score", win)), "match_points")
+    if "bye" in given:
+        bye = option_score(given["bye"], "match_points")
+    else:
+        bye = option_score(options.get("bye_score", win), "bye_score")
     if not (0 <= loss <= draw <= win and win > 0 and 0 <= bye <= win):
         raise refuse(
             "Match points run loss ≤ draw ≤ win (a win worth more than nothing), and a bye is worth 0 to a win.",
