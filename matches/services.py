@@ -238,15 +238,32 @@ def _checked_setup(*, game, seats, mode, config, time_control):
         clock = check_time_control(time_control)
     except BadTimeControl as exc:
         raise MatchError(str(exc), code="bad_time_control") from None
-    if seats and all(s.user is not None for s in seats):
+    people = bool(seats) and all(s.user is not None for s in seats)
+    normalised, state = _config_setup(engine, config, len(seats), people=people)
+    return engine, normalised, state, clock
+
+
+def match_config_check(*, game: str, config: dict[str, Any] | None, seats: int) -> None:
+    """The check ``match_create`` makes of a config, for a match of ``seats`` people, writing
+    nothing: a tournament asks it of the config every pairing's match will be created with."""
+    try:
+        engine = registry.get(game)
+    except registry.UnknownEngine as exc:
+        raise MatchError(str(exc), code="unknown_game", status=400) from None
+    _config_setup(engine, config, seats, people=True)
+
+
+def _config_setup(engine, config, seats: int, *, people: bool):
+    """(normalised config, first state) of ``engine`` for ``seats`` seats; MatchError if the
+    engine refuses the config."""
+    if people:
         # Between people the bound that ends bot games is off (their clocks end a stalled game).
         config = {**engine.people_config, **(config or {})}
     try:
-        normalised = engine.validate_config(config or {}, len(seats))
-        state = engine.setup(normalised, len(seats))
+        normalised = engine.validate_config(config or {}, seats)
+        return normalised, engine.setup(normalised, seats)
     except EngineError as exc:
         raise MatchError(exc.message, code=exc.code) from None
-    return engine, normalised, state, clock
 
 
 def match_create_retry(

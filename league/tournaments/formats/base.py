@@ -247,6 +247,11 @@ class Format:
             out.update(clean_cut(options, sized=not self.always_cut))
         return out
 
+    def table_sizes(self, options: dict) -> tuple[int, ...]:
+        """The seats of the platform matches its pairings are played as, from its cleaned
+        options: the match config is checked at each (``services/registration.py``)."""
+        return (2,)
+
     # -- the start and the rounds --------------------------------------------------------
 
     def minimum_players(self, options: dict) -> int:

@@ -84,6 +84,11 @@ class Pods(Format):
         out["requested_bye_points"] = clean_requested_bye_points(options, high=values[0])
         return out
 
+    def table_sizes(self, options):
+        # The preferred pod: a field that does not split into it also has smaller pods, which
+        # some games seat differently (Wizard Dodgeball: two or four); a cut's bracket seats two.
+        return (options["pod_size"], 2) if options.get("cut") else (options["pod_size"],)
+
     def minimum_players(self, options):
         return 3
 
