@@ -131,9 +131,12 @@ class LeagueDetail(APIView):
 class SeasonCreateSerializer(serializers.Serializer):
     start_date = serializers.DateField()
     double = serializers.BooleanField(default=True)
-    clubs = serializers.ListField(child=serializers.SlugField(max_length=50), required=False, max_length=256)
+    clubs = serializers.ListField(
+        child=serializers.SlugField(max_length=50), required=False, max_length=services.MAX_SEASON_CLUBS
+    )
     divisions = serializers.DictField(
-        child=serializers.ListField(child=serializers.SlugField(max_length=50), max_length=256), required=False
+        child=serializers.ListField(child=serializers.SlugField(max_length=50), max_length=services.MAX_SEASON_CLUBS),
+        required=False,
     )
     days_between_rounds = serializers.IntegerField(min_value=1, max_value=60, default=7)
     promote = serializers.IntegerField(min_value=0, max_value=6, default=2)

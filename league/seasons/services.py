@@ -36,6 +36,10 @@ TIEBREAKS = ("head_to_head", "wizard_difference", "wizards_remaining", "wins", "
 #: uuid5 namespace: a verified match's result event has an id derived from the match id,
 #: so recording it twice (a retried task) stores it once.
 RESULT_NAMESPACE = uuid.UUID("6f1c1d4e-3c8b-4a8e-9b7a-1e0f4f6d2a51")
+#: The most clubs a season holds, however they are chosen: a round robin of n clubs is n(n-1)/2
+#: fixtures (twice that double), all scheduled in one request and one event, so 256 is already
+#: 32,640 (65,280) of them. The API's clubs list is bounded by it too.
+MAX_SEASON_CLUBS = 256
 
 
 def league_load_iwdl() -> League:
@@ -126,7 +130,15 @@ def season_create_or_get(
     """``season_create``, saying whether this call made the season (False: a retry)."""
     if created_by is not None:
         check_organiser(league=league, user=created_by)
-    clubs = clubs if clubs is not None else list(league.clubs.order_by("slug"))
+    if clubs is None:
+        # One more than a season holds is enough to refuse: a league's clubs are not capped.
+        clubs = list(league.clubs.order_by("slug")[: MAX_SEASON_CLUBS + 1])
+    if len(clubs) > MAX_SEASON_CLUBS:
+        raise LeagueError(
+            f"A season has at most {MAX_SEASON_CLUBS} clubs, and this one would have more: "
+            f"name the clubs that play in it, {MAX_SEASON_CLUBS} or fewer.",
+            code="too_many_clubs",
+        )
     slugs = [c.slug for c in clubs]
     if len(slugs) < 2:
         raise LeagueError("A season needs at least two clubs.", code="too_few_clubs")
