@@ -256,10 +256,14 @@ _REQUESTED = (
 )
 
 
-def _append(season: Season, type: str, data: dict, actor: str, *, expected_seq, event_id=None) -> bool:
+def _append(season: Season, type: str, data: dict, actor: str, *, expected_seq, event_id=None, check=None) -> bool:
+    """Append one fact and project it. ``check``, if given, runs under the season's stream lock
+    before the append and refuses (raises) on the projection as it then is."""
     from .projector import season_project_fixture
 
     def execute(_subject, appender: Appender) -> Event:
+        if check is not None:
+            check()
         [event] = appender.append([NewEvent(type=type, data=data, actor=actor)])
         streams.stream_followups(appender)
         # The fact and the projection it changes commit together (ARCHITECTURE.md, projectors). A
@@ -417,10 +421,27 @@ def fixture_postpone(
     event_id: uuid.UUID | None = None,
 ) -> None:
     check_organiser(league=fixture.season.league, user=user)
-    if fixture.status in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER):
-        raise LeagueError(
-            "A played fixture cannot be postponed; correct its result instead.", code="already_played", status=409
-        )
+
+    def postponable() -> None:
+        # Read under the season's lock, not from the fixture the caller holds: a start sent at the
+        # same time (or before, with the postponement sent at the head) has moved it on. And a
+        # retried postponement whose fixture has been started since finds its fact stored, and is
+        # answered with it, not refused.
+        status = Fixture.objects.filter(pk=fixture.pk).values_list("status", flat=True).get()
+        if status in (Fixture.Status.PLAYED, Fixture.Status.WALKOVER):
+            raise LeagueError(
+                "A played fixture cannot be postponed; correct its result instead.", code="already_played", status=409
+            )
+        if status == Fixture.Status.IN_PLAY:
+            # A postponed fixture may be started again: one fixture would have two matches, and
+            # both their results would land in the season.
+            raise LeagueError(
+                "This fixture is being played, so it cannot be postponed. Award a walkover, or wait "
+                "for its result and correct it if need be.",
+                code="fixture_in_play",
+                status=409,
+            )
+
     _append(
         fixture.season,
         "fixture.postponed",
@@ -428,6 +449,7 @@ def fixture_postpone(
         _actor(user),
         expected_seq=expected_seq,
         event_id=event_id,
+        check=postponable,
     )
 
 
