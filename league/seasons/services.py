@@ -294,6 +294,15 @@ def season_fold(events) -> dict[str, dict]:
     is stored. Refuses (KeyError, ValueError) a fact about a fixture that was never scheduled."""
     rows: dict[str, dict] = {}
     from_match: set[str] = set()  # fixtures whose standing result came from a verified match
+    ruled: set[str] = set()  # fixtures whose standing result is the organiser's (walkover, correction)
+
+    def stands(key: str, row: dict) -> bool:
+        """Whether the fixture's standing result outranks a match's later-arriving report."""
+        # An organiser's ruling stands by being one. The older mark, a ruling text beside a
+        # standing result, is kept as well: seasons recorded under it (a result after a
+        # postponement with a reason, of a fixture started twice) were projected by it.
+        return key in ruled or (row["result_seq"] is not None and bool(row["ruling"]))
+
     for event in events:
         d = event.data
         if event.type == "fixtures.scheduled":
@@ -317,12 +326,15 @@ def season_fold(events) -> dict[str, dict]:
             rows[d["fixture"]].update(
                 status=Fixture.Status.POSTPONED, date=dt.date.fromisoformat(d["date"]), ruling=d.get("reason", "")
             )
+            # A ruled fixture is not postponed (fixture_postpone refuses it); if a stream says so,
+            # the postponement reopens it, as the older mark had it.
+            ruled.discard(d["fixture"])
         elif event.type == "fixture.started":
             rows[d["fixture"]].update(status=Fixture.Status.IN_PLAY, draft_id=d.get("draft"), match_id=d.get("match"))
         elif event.type == "result.recorded":
             row = rows[d["fixture"]]
-            if row["result_seq"] is not None and row["ruling"]:
-                continue  # an organiser's correction stands over a later-arriving report
+            if stands(d["fixture"], row):
+                continue  # an organiser's ruling stands over a later-arriving report
             row.update(
                 status=Fixture.Status.PLAYED,
                 match_id=d["match"],
@@ -335,7 +347,7 @@ def season_fold(events) -> dict[str, dict]:
             # The match ended unfinished (the bound on turns: no winner). It counts nowhere: the
             # fixture stays open, to be replayed or ruled on, and says why. A ruling stands.
             row = rows[d["fixture"]]
-            if row["result_seq"] is None or not row["ruling"]:
+            if not stands(d["fixture"], row):
                 row.update(
                     status=Fixture.Status.SCHEDULED,
                     match_id=d["match"],
@@ -368,6 +380,7 @@ def season_fold(events) -> dict[str, dict]:
                 result_seq=event.seq,
             )
             from_match.discard(d["fixture"])
+            ruled.add(d["fixture"])
         elif event.type == "fixture.walkover":
             rows[d["fixture"]].update(
                 status=Fixture.Status.WALKOVER,
@@ -378,6 +391,14 @@ def season_fold(events) -> dict[str, dict]:
                 result_seq=event.seq,
             )
             from_match.discard(d["fixture"])
+            if d.get("reason"):
+                ruled.add(d["fixture"])
+            else:
+                # Only before a walkover needed a reason (the API took none): the replaced match's
+                # result then overturned it, and seasons recorded so were projected that way. Folded
+                # as it was, so their stored rows still match their facts; the organiser may rule
+                # again, with a reason, to restore the walkover.
+                ruled.discard(d["fixture"])
     return rows
 
 
@@ -463,6 +484,8 @@ def fixture_walkover(
     event_id: uuid.UUID | None = None,
 ) -> None:
     check_organiser(league=fixture.season.league, user=user)
+    if not reason.strip():
+        raise LeagueError("Say why the walkover is awarded.", code="reason_required")
     if winner.pk not in (fixture.home_id, fixture.away_id):
         raise LeagueError("The walkover goes to one of the two clubs in the fixture.", code="bad_winner")
     _append(
