@@ -11,15 +11,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
 
 from audit import matchverify
+from audit.chain import hash_scheme
 from audit.matchverify import verify_match_stream
 from engines import registry
 
 from . import eventstore
-from .models import Match, MatchLog
+from .models import Match, MatchLog, Seat
 from .outbox import outbox_add
 
 
@@ -32,13 +34,20 @@ class Verdict(matchverify.Verdict):
         return Match.Verdict.VERIFIED if self.verified else Match.Verdict.DISPUTED
 
 
+#: A seat as its Seat row has it and as match.created recorded it: (user id or None, bot or "",
+#: the partners' usernames, sorted). The event names partners by username only.
+SeatHolder = tuple[Any, str, tuple[str, ...]]
+
+
 @dataclass
 class Published:
     """What the platform stores beside a match's stream and holds against it: the match log's
-    lines by seq, and the heads the transparency log recorded for the stream (seq order)."""
+    lines by seq, the heads the transparency log recorded for the stream (seq order), and who
+    holds each seat (by index: ``SeatHolder``)."""
 
     lines: dict[int, str] = field(default_factory=dict)
     logged: list[tuple[int, str]] = field(default_factory=list)
+    seats: dict[int, SeatHolder] = field(default_factory=dict)
 
 
 def _game_state(match: Match, state: Any) -> Any:
@@ -71,6 +80,9 @@ def verify_records(match: Match, records: list[dict[str, Any]], published: Publi
             "The match's game or engine version differs from the one recorded at creation.",
             events=found.events,
         )
+    differs = _creation_differs(match, created, published.seats)
+    if differs is not None:
+        return Verdict(False, 1, differs, events=found.events)
     if match.result != found.result:
         return Verdict(
             False,
@@ -103,6 +115,40 @@ def verify_records(match: Match, records: list[dict[str, Any]], published: Publi
     if rewritten is not None:
         return Verdict(False, rewritten[0], rewritten[1], events=found.events)
     return Verdict(True, head_hash=found.head_hash, events=found.events)
+
+
+def _creation_differs(match: Match, created: dict[str, Any], seats: dict[int, SeatHolder]) -> str | None:
+    """Why the seats or the settings stored on the match are not the ones match.created recorded,
+    or None. Ratings credit a result to the Seat rows' users, and the season and tournament
+    verifiers trust the match's origin: an edit of either must not pass as the match that was played.
+
+    A key the first event lacks is read as the value a match created then was stored with (an
+    empty commitment, scheme 1, no clock, no origin)."""
+    recorded = {
+        s.get("seat"): (s.get("user_id"), s.get("bot") or "", tuple(sorted(s.get("partners") or ())))
+        for s in created.get("seats") or []
+    }
+    for index in sorted(recorded.keys() | seats.keys(), key=lambda i: (type(i) is not int, i if type(i) is int else 0)):
+        here, there = seats.get(index), recorded.get(index)
+        if here != there:
+            return f"Seat {index} is held by {_holder(here)}, but was given to {_holder(there)} at creation."
+    for name, stored, at_creation in (
+        ("seed commitment", match.seed_commitment or "", created.get("seed_commitment") or ""),
+        ("hash scheme", match.hash_scheme, hash_scheme({"data": created})),
+        ("time control", match.time_control or {}, created.get("time_control") or {}),
+        ("origin", match.origin or {}, created.get("origin") or {}),
+    ):
+        if stored != at_creation:
+            return f"The match's {name} differs from the one recorded at creation."
+    return None
+
+
+def _holder(holder: SeatHolder | None) -> str:
+    if holder is None:
+        return "nobody"
+    user_id, bot, partners = holder
+    who = f"user {user_id}" if user_id is not None else f"the {bot or 'unnamed'} bot"
+    return who + (f" with partners {', '.join(partners)}" if partners else "")
 
 
 def match_verify(*, match_id) -> Verdict:
@@ -206,7 +252,7 @@ READ_CHUNK = 100
 
 def _streams_read(matches: list[Match]) -> tuple[dict[str, list[dict[str, Any]]], dict[str, Published]]:
     """The events of many matches' streams (by stream id, in seq order, as records) and what is published
-    beside each (by match id), in three queries in all instead of three per match: on a loaded
+    beside each (by match id), in four queries in all instead of four per match: on a loaded
     machine each round trip to the database cost more wall clock than a stream's replay."""
     from .checkpoints.verification import logged_heads
 
@@ -216,6 +262,18 @@ def _streams_read(matches: list[Match]) -> tuple[dict[str, list[dict[str, Any]]]
         MatchLog.objects.filter(match_id__in=[m.pk for m in matches]).order_by().values_list("match_id", "seq", "text")
     ):
         published[str(match_id)].lines[seq] = text
+    # One row per seat and partner (the join to partners is outer: a seat without any is one row).
+    holders: dict[tuple[str, int], tuple[Any, str, list[str]]] = {}
+    for match_id, index, user_id, bot, partner in (
+        Seat.objects.filter(match_id__in=[m.pk for m in matches])
+        .order_by()
+        .values_list("match_id", "index", "user_id", "bot", f"partners__{get_user_model().USERNAME_FIELD}")
+    ):
+        holder = holders.setdefault((str(match_id), index), (user_id, bot, []))
+        if partner is not None:
+            holder[2].append(partner)
+    for (match_id, index), (user_id, bot, partners) in holders.items():
+        published[match_id].seats[index] = (user_id, bot, tuple(sorted(partners)))
     logged = logged_heads(stream_ids=[m.stream_id for m in matches])
     for m in matches:
         published[str(m.pk)].logged = logged.get(m.stream_id, [])
