@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -35,8 +34,10 @@ class Verdict(matchverify.Verdict):
 
 
 #: A seat as its Seat row has it and as match.created recorded it: (user id or None, bot or "",
-#: the partners' usernames, sorted). The event names partners by username only.
-SeatHolder = tuple[Any, str, tuple[str, ...]]
+#: how many partners). The event names partners by username only, and an account may be renamed
+#: (the admin's form): held to their names, a rename would dispute every team match its holder
+#: played, so a partner swapped for another is not caught here; one added or removed is.
+SeatHolder = tuple[Any, str, int]
 
 
 @dataclass
@@ -125,7 +126,7 @@ def _creation_differs(match: Match, created: dict[str, Any], seats: dict[int, Se
     A key the first event lacks is read as the value a match created then was stored with (an
     empty commitment, scheme 1, no clock, no origin)."""
     recorded = {
-        s.get("seat"): (s.get("user_id"), s.get("bot") or "", tuple(sorted(s.get("partners") or ())))
+        s.get("seat"): (s.get("user_id"), s.get("bot") or "", len(s.get("partners") or ()))
         for s in created.get("seats") or []
     }
     for index in sorted(recorded.keys() | seats.keys(), key=lambda i: (type(i) is not int, i if type(i) is int else 0)):
@@ -148,7 +149,7 @@ def _holder(holder: SeatHolder | None) -> str:
         return "nobody"
     user_id, bot, partners = holder
     who = f"user {user_id}" if user_id is not None else f"the {bot or 'unnamed'} bot"
-    return who + (f" with partners {', '.join(partners)}" if partners else "")
+    return who + (f" with {partners} partner{'s' if partners > 1 else ''}" if partners else "")
 
 
 def match_verify(*, match_id) -> Verdict:
@@ -263,17 +264,17 @@ def _streams_read(matches: list[Match]) -> tuple[dict[str, list[dict[str, Any]]]
     ):
         published[str(match_id)].lines[seq] = text
     # One row per seat and partner (the join to partners is outer: a seat without any is one row).
-    holders: dict[tuple[str, int], tuple[Any, str, list[str]]] = {}
+    holders: dict[tuple[str, int], tuple[Any, str, list[int]]] = {}
     for match_id, index, user_id, bot, partner in (
         Seat.objects.filter(match_id__in=[m.pk for m in matches])
         .order_by()
-        .values_list("match_id", "index", "user_id", "bot", f"partners__{get_user_model().USERNAME_FIELD}")
+        .values_list("match_id", "index", "user_id", "bot", "partners__pk")
     ):
         holder = holders.setdefault((str(match_id), index), (user_id, bot, []))
         if partner is not None:
             holder[2].append(partner)
     for (match_id, index), (user_id, bot, partners) in holders.items():
-        published[match_id].seats[index] = (user_id, bot, tuple(sorted(partners)))
+        published[match_id].seats[index] = (user_id, bot, len(partners))
     logged = logged_heads(stream_ids=[m.stream_id for m in matches])
     for m in matches:
         published[str(m.pk)].logged = logged.get(m.stream_id, [])

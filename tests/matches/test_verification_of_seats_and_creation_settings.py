@@ -62,10 +62,18 @@ def test_a_seats_bot_changed_to_another_is_disputed():
     assert_disputed_at_creation(match, "Seat 1", "greedy bot", "random bot")
 
 
-def test_a_partner_swapped_in_a_team_seat_is_disputed(team_match, carol):
+def test_a_partner_added_to_a_team_seat_is_disputed(team_match, carol):
     match = team_match
-    Seat.objects.get(match=match, index=0).partners.set([carol])
-    assert_disputed_at_creation(match, "Seat 0", "partners carol", "partners bob")
+    Seat.objects.get(match=match, index=0).partners.add(carol)
+    assert_disputed_at_creation(match, "Seat 0", "with 2 partners", "with 1 partner")
+
+
+def test_a_partner_renamed_after_the_match_still_verifies(team_match):
+    # The created event names partners by username; an account renamed since is the same player.
+    partner = Seat.objects.get(match=team_match, index=0).partners.get()
+    partner.username = "renamed-since"
+    partner.save()
+    assert match_verify(match_id=team_match.pk).verified
 
 
 def test_a_seat_row_removed_is_disputed():
