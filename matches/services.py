@@ -24,7 +24,7 @@ from audit.chain import SALTED_SCHEME
 from audit.clocks import SECOND, BadTimeControl, Clocks, check_time_control, micros
 from config.rows import Columns, statements_together
 from engines import registry
-from engines.base import CHANCE, EngineError, IllegalAction, chance_enterable, check_action_numbers, replay
+from engines.base import CHANCE, Engine, EngineError, IllegalAction, chance_enterable, check_action_numbers, replay
 from engines.chance import check_outcome, derive, indices_for_cards, seed_commitment
 
 from . import eventstore, live
@@ -243,13 +243,9 @@ def _checked_setup(*, game, seats, mode, config, time_control):
     return engine, normalised, state, clock
 
 
-def match_config_check(*, game: str, config: dict[str, Any] | None, seats: int) -> None:
+def match_config_check(*, engine: Engine, config: dict[str, Any] | None, seats: int) -> None:
     """The check ``match_create`` makes of a config, for a match of ``seats`` people, writing
     nothing: a tournament asks it of the config every pairing's match will be created with."""
-    try:
-        engine = registry.get(game)
-    except registry.UnknownEngine as exc:
-        raise MatchError(str(exc), code="unknown_game", status=400) from None
     _config_setup(engine, config, seats, people=True)
 
 

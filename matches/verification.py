@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import Count
 from django.utils import timezone
 
 from audit import matchverify
@@ -129,6 +130,7 @@ def _creation_differs(match: Match, created: dict[str, Any], seats: dict[int, Se
         s.get("seat"): (s.get("user_id"), s.get("bot") or "", len(s.get("partners") or ()))
         for s in created.get("seats") or []
     }
+    # Seat numbers are ints; a created event naming none (or not a number) sorts after them.
     for index in sorted(recorded.keys() | seats.keys(), key=lambda i: (type(i) is not int, i if type(i) is int else 0)):
         here, there = seats.get(index), recorded.get(index)
         if here != there:
@@ -263,18 +265,13 @@ def _streams_read(matches: list[Match]) -> tuple[dict[str, list[dict[str, Any]]]
         MatchLog.objects.filter(match_id__in=[m.pk for m in matches]).order_by().values_list("match_id", "seq", "text")
     ):
         published[str(match_id)].lines[seq] = text
-    # One row per seat and partner (the join to partners is outer: a seat without any is one row).
-    holders: dict[tuple[str, int], tuple[Any, str, list[int]]] = {}
-    for match_id, index, user_id, bot, partner in (
+    for match_id, index, user_id, bot, partners in (
         Seat.objects.filter(match_id__in=[m.pk for m in matches])
         .order_by()
-        .values_list("match_id", "index", "user_id", "bot", "partners__pk")
+        .annotate(partner_count=Count("partners"))
+        .values_list("match_id", "index", "user_id", "bot", "partner_count")
     ):
-        holder = holders.setdefault((str(match_id), index), (user_id, bot, []))
-        if partner is not None:
-            holder[2].append(partner)
-    for (match_id, index), (user_id, bot, partners) in holders.items():
-        published[match_id].seats[index] = (user_id, bot, len(partners))
+        published[str(match_id)].seats[index] = (user_id, bot, partners)
     logged = logged_heads(stream_ids=[m.stream_id for m in matches])
     for m in matches:
         published[str(m.pk)].logged = logged.get(m.stream_id, [])

@@ -63,21 +63,21 @@ def draft_create_or_get(
             origin=origin,
             event_id=event_id,
         )
-        # A tournament draft's teams meet in pairings the tournament makes, not in one match.
-        hand_off = len(seats) == 2
         if not created:
             # The draft stream and its room are made in one transaction: the room is there. The
             # stream's first event records no pick clock (the room holds it), so the match create
             # took a retry with another clock for the same command: the room tells them apart.
+            # (Its hand-off follows from the seats, which the match create compared.)
             draft = Draft.objects.filter(draft_match=draft_match).first()
-            if draft is None or (draft.clock_seconds, draft.hand_off) != (clock_seconds, hand_off):
+            if draft is None or draft.clock_seconds != clock_seconds:
                 raise LeagueError(
                     "This event_id was already used for a different command. Use a new id for a new command.",
                     code="event_id_reused",
                     status=409,
                 )
             return draft, False
-        draft = Draft.objects.create(draft_match=draft_match, clock_seconds=clock_seconds, hand_off=hand_off)
+        # A tournament draft's teams meet in pairings the tournament makes, not in one match.
+        draft = Draft.objects.create(draft_match=draft_match, clock_seconds=clock_seconds, hand_off=len(seats) == 2)
         return draft, True
 
 

@@ -70,28 +70,24 @@ def verify(secret: str, body: bytes, header: str, *, tolerance: int = 300, now: 
     return hmac.compare_digest(sign(secret, body, timestamp), f"t={timestamp},v1={parts.get('v1', '')}")
 
 
-#: IPv6 prefixes that carry an IPv4 address a gateway may forward to: NAT64's well-known prefix (RFC
-#: 6052, the address in its last 32 bits) and its local-use one (RFC 8215, where the address may sit
-#: at several places), and the deprecated IPv4-compatible ::/96. Python counts the first and the last
-#: as global.
-_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+#: IPv6 prefixes that carry an IPv4 address a gateway may forward to, which Python counts as
+#: global: NAT64's local-use prefix (RFC 8215, where the address may sit at several places) and the
+#: deprecated IPv4-compatible ::/96. NAT64's well-known prefix (RFC 6052) carries it in its last 32 bits.
 _V4_CARRIERS = (ipaddress.ip_network("64:ff9b:1::/48"), ipaddress.ip_network("::/96"))
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
 
 
 def _public(address: str) -> bool:
     ip = ipaddress.ip_address(address.split("%", 1)[0])
     if isinstance(ip, ipaddress.IPv6Address):
-        # An IPv6 address that reaches an IPv4 one through a translator or a tunnel (6to4's
-        # 2002::/16, Teredo's, NAT64's) is as public as that IPv4 address, not more.
         if any(ip in net for net in _V4_CARRIERS):
             return False
-        inner = [ip.ipv4_mapped, ip.sixtofour, *(ip.teredo or ())]
-        if ip in _NAT64:
-            inner.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
-        if any(v4 is not None and not _public(str(v4)) for v4 in inner):
-            return False
-        if ip.ipv4_mapped:
-            ip = ip.ipv4_mapped
+        # An address that reaches an IPv4 one through a translator or a tunnel (mapped, 6to4's
+        # 2002::/16, NAT64's) is as public as that address, not more. (Teredo's 2001::/32 is
+        # not global to begin with.)
+        v4 = ip.ipv4_mapped or ip.sixtofour or (ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF) if ip in _NAT64 else None)
+        if v4 is not None:
+            return _public(str(v4))
     return ip.is_global and not ip.is_multicast
 
 

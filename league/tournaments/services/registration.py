@@ -113,14 +113,15 @@ def clean_options(format: str, game: str, options: dict | None) -> dict:
     # Compared as instants: the two may be written with different UTC offsets.
     if len(window) == 2 and window["check_in_opens"] >= window["check_in_closes"]:
         raise refuse("The check-in window must close after it opens.", "bad_options", 400)
-    out.update(fmt.clean_options(options, engine=registry.get(game), user_pid=_user_pid))
+    engine = registry.get(game)
+    out.update(fmt.clean_options(options, engine=engine, user_pid=_user_pid))
     if out["match_config"]:
         # Every pairing's match is created with it, and the created event cannot be changed:
         # checked now as match_create will check it, not refused by every match later. An
         # empty one is the game's defaults, which need no check.
         for seats in fmt.table_sizes(out):
             try:
-                match_config_check(game=game, config=out["match_config"], seats=seats)
+                match_config_check(engine=engine, config=out["match_config"], seats=seats)
             except MatchError as exc:
                 raise refuse(f"Option 'match_config': {exc.message}", "bad_options", 400, reason=exc.code) from None
     return out

@@ -144,6 +144,7 @@ def test_urls_that_are_not_http_are_refused(client_for, organiser, url):
         "http://[64:ff9b::7f00:1]/hook",
         "http://[2002:a9fe:a9fe::]/hook",
         "http://[::a9fe:a9fe]/hook",
+        "http://[64:ff9b:1::a9fe:a9fe]/hook",
     ],
 )
 def test_urls_of_loopback_and_private_addresses_are_refused_unless_allowed(client_for, organiser, settings, url):
