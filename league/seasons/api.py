@@ -264,7 +264,15 @@ def _action(name: str):
 
 
 def _reason():
-    return serializers.CharField(required=False, allow_blank=True, default="", max_length=500)
+    # Optional to the serializer so that a missing reason gets the service's own refusal
+    # (400 reason_required), the same for the API and the page.
+    return serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=500,
+        help_text="Why the organiser rules so; shown to everyone. Every ruling needs one (400 reason_required).",
+    )
 
 
 class FixtureStartSerializer(FixtureCommandSerializer):

@@ -442,6 +442,10 @@ def fixture_postpone(
     event_id: uuid.UUID | None = None,
 ) -> None:
     check_organiser(league=fixture.season.league, user=user)
+    if not reason.strip():
+        # The page always asked for one; the API did not. Everyone reads a season's rulings, and
+        # a fixture moved without a word leaves both clubs to guess.
+        raise LeagueError("Say why the fixture is postponed.", code="reason_required")
 
     def postponable() -> None:
         # Read under the season's lock, not from the fixture the caller holds: a start sent at the

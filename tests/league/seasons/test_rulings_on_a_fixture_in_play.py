@@ -122,6 +122,22 @@ def test_a_walkover_without_a_reason_is_400_reason_required_and_writes_nothing(d
     assert facts(season) == before and season.fixtures.get().status == Fixture.Status.SCHEDULED
 
 
+def test_a_postponement_without_a_reason_is_400_reason_required_and_writes_nothing(duels, client_for):
+    season, people = duels
+    fixture = season.fixtures.get()
+    before = facts(season), fixture.status, fixture.date
+    for body in (
+        {"action": "postpone", "date": "2027-04-01"},
+        {"action": "postpone", "date": "2027-04-01", "reason": " \n "},
+    ):
+        refused = command(client_for(people["organiser"]), season, body)
+        assert (refused.status_code, refused.json()["code"]) == (400, "reason_required"), refused.json()
+        assert refused.json()["detail"]
+    fixture.refresh_from_db()
+    assert (facts(season), fixture.status, fixture.date) == before
+    assert fixture.status == Fixture.Status.SCHEDULED
+
+
 def test_a_walkover_awarded_in_play_stands_when_the_replaced_matchs_result_arrives(duels, client_for):
     season, people = duels
     match = in_play(season, client_for(people["ann"]))
