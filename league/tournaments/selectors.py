@@ -344,8 +344,19 @@ def standings_csv(*, tournament: Tournament) -> str:
     return out.getvalue()
 
 
-def _trf_points(value: Fraction) -> str:
-    return f"{float(value):4.1f}"
+def _trf_points(value: Fraction, what: str = "A player's points") -> str:
+    """Points as TRF-16 writes them: one decimal in four columns (81-84 on a 001 line). A
+    total that needs more (``1/4`` of a point, or 100 and over with a win worth 3) is refused,
+    not rounded or spilled into the rank's columns: every reader takes the file's points as
+    the exact sum of its results, and a wider field shifts every column after it."""
+    text = f"{float(value):4.1f}"
+    if value * 10 != int(value * 10) or len(text) > 4:
+        raise refuse(
+            f"{what} ({value}) cannot be written in TRF-16, whose points have one decimal in four "
+            "characters; the standings and their CSV export give every score exactly.",
+            "trf_unrepresentable",
+        )
+    return text
 
 
 #: Result codes of FIDE's TRF-16 that this export writes (and nothing else):
@@ -366,7 +377,7 @@ def trf_report(*, tournament: Tournament) -> str:
     extension). A round still being played is left out: TRF has no code for a game
     without a result. The bye's worth goes into ``XXS PAB=`` when it is not a point."""
     from .standings import complete_rounds, planned_rounds
-    from .swiss import start_order
+    from .swiss import as_fraction, start_order
 
     state = tournament_state(tournament=tournament)
     if not formats.of(state).trf_export:
@@ -386,7 +397,7 @@ def trf_report(*, tournament: Tournament) -> str:
     ]
     start = {pid: n for n, pid in enumerate(start_order(entrants), start=1)}
     by_player = {r["player"]: r for r in rows}
-    bye = as_fraction_text(state["options"].get("bye_score", "1"))
+    bye = _trf_points(as_fraction(state["options"].get("bye_score", "1")), "The pairing bye's worth").strip()
     lines = [
         f"012 {state['name'][:80]}",
         f"062 {len(start):4d}",
@@ -444,9 +455,3 @@ def _requested_bye_code(state) -> str:
 
     share = as_fraction(state["options"].get("requested_bye_points", "0")) / scoring(state)["win"]
     return min((("Z", Fraction(0)), ("H", Fraction(1, 2)), ("F", Fraction(1))), key=lambda c: abs(share - c[1]))[0]
-
-
-def as_fraction_text(value) -> str:
-    from .swiss import as_fraction
-
-    return f"{float(as_fraction(value)):.1f}"

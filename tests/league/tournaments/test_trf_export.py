@@ -133,3 +133,49 @@ def test_start_numbers_of_equal_ratings_follow_the_entry_order_not_the_ids_as_te
     settle(t, lambda r: min(r["players"], key=int))
     _, rows = read_trf(trf_report(tournament=t))
     assert [rows[n]["name"] for n in sorted(rows)] == ["seed98", "seed99", "seed100", "seed101"]
+
+
+def refusal(call):
+    from matches.errors import Refusal
+
+    with pytest.raises(Refusal) as refused:
+        call()
+    return refused.value
+
+
+def test_points_past_trfs_four_columns_are_refused_not_spilled_into_the_rank(alice, client_for):
+    # A win worth 40: the winner of three rounds has 120.0, five characters where TRF-16 has
+    # four (columns 81-84); written anyway, it would move the rank and every round's cell.
+    t = open_tournament(
+        alice, "swiss", field(4), start=True, rounds=3, match_points={"win": 40, "draw": 20, "loss": 0, "bye": 40}
+    )
+    for _ in range(2):
+        settle(t, lambda r: min(r["players"], key=int))
+        services.tournament_pair_next(tournament=t, by=alice, expected_seq=AT_HEAD)
+    settle(t, lambda r: min(r["players"], key=int))
+    assert max(r["score"] for r in round_standings(state(t))) == 120
+
+    refused = refusal(lambda: trf_report(tournament=t))
+    assert refused.code == "trf_unrepresentable" and "120" in refused.message
+    answer = client_for(alice).get(f"/api/tournaments/{t.pk}/trf.txt")
+    assert (answer.status_code, answer.json()["code"]) == (409, "trf_unrepresentable"), answer.content
+
+
+def test_a_total_with_a_quarter_point_is_refused_not_rounded(alice):
+    # A bye asked for at a quarter of a one-point win: the player's total ends in .25, which
+    # one decimal would write as .2, and a reader would take as the sum of the results.
+    players = field(4)
+    t = open_tournament(alice, "swiss", players, start=True, rounds=2, requested_bye_points="1/4")
+    services.tournament_bye_request(tournament=t, user=players[0], round=2, expected_seq=AT_HEAD)
+    settle(t, lambda r: min(r["players"], key=int))
+    services.tournament_pair_next(tournament=t, by=alice, expected_seq=AT_HEAD)
+    settle(t, lambda r: min(r["players"], key=int))
+    assert any(r["score"].denominator == 4 for r in round_standings(state(t)))
+    assert refusal(lambda: trf_report(tournament=t)).code == "trf_unrepresentable"
+
+
+def test_a_pairing_bye_worth_a_third_is_refused_in_the_header(alice):
+    t = open_tournament(alice, "swiss", field(3), start=True, rounds=2, bye_score="1/3")
+    settle(t, lambda r: r["players"][0])
+    refused = refusal(lambda: trf_report(tournament=t))
+    assert refused.code == "trf_unrepresentable" and "bye" in refused.message
