@@ -79,7 +79,7 @@ def world(db, make_user, settings):
     return {"token": Token.objects.create(user=owner).key, "ids": ids}
 
 
-def test_no_generated_request_gets_a_server_error(world):
+def test_no_generated_request_gets_a_server_error(world, caplog):
     from django.core import signals
     from django.core.wsgi import get_wsgi_application
     from django.db import close_old_connections
@@ -88,14 +88,17 @@ def test_no_generated_request_gets_a_server_error(world):
     # must not close it (every request runs in this thread, inside that transaction).
     signals.request_started.disconnect(close_old_connections)
     signals.request_finished.disconnect(close_old_connections)
+    # A 503 database_unavailable seen once on a loaded machine (session 25) left no trace of its
+    # cause: the views log the database's own error, and a failure now quotes it.
+    caplog.set_level("WARNING")
     try:
-        probe_every_operation(world, get_wsgi_application())
+        probe_every_operation(world, get_wsgi_application(), caplog)
     finally:
         signals.request_started.connect(close_old_connections)
         signals.request_finished.connect(close_old_connections)
 
 
-def probe_every_operation(world, app):
+def probe_every_operation(world, app, caplog=None):
     from hypothesis import given
 
     schema = schemathesis.openapi.from_wsgi("/api/schema/", app)
@@ -139,4 +142,7 @@ def probe_every_operation(world, app):
                     case.call_and_validate(headers=headers, checks=[not_a_server_error])
         except (Exception, BaseExceptionGroup) as exc:  # every operation's failure, not only the first
             failures.append(f"{operation.method.upper()} {operation.path}: {str(exc)[:600]}")
-    assert not failures, "\n\n".join(failures)
+    causes = [
+        r.getMessage()[:600] for r in (caplog.records if caplog else ()) if "Database unavailable" in r.getMessage()
+    ]
+    assert not failures, "\n\n".join(failures + ["Database errors logged:", *causes])
