@@ -399,7 +399,7 @@ def trf_report(*, tournament: Tournament) -> str:
     by_player = {r["player"]: r for r in rows}
     bye = _trf_points(as_fraction(state["options"].get("bye_score", "1")), "The pairing bye's worth").strip()
     lines = [
-        f"012 {state['name'][:80]}",
+        f"012 {_one_line(state['name'])[:80]}",
         f"062 {len(start):4d}",
         "092 Swiss (minimum-cost matching)",
         f"XXR {planned_rounds(state) or len(played)}",
@@ -411,7 +411,7 @@ def trf_report(*, tournament: Tournament) -> str:
         row = by_player.get(pid)
         rating = max(0, min(9999, int(player.get("rating") or 0)))
         line = (
-            f"001 {number:4d}      {player['name'][:33]:<33} {rating:4d}"
+            f"001 {number:4d}      {_one_line(player['name'])[:33]:<33} {rating:4d}"
             + " " * 28
             + f"{_trf_points(row['score'] if row else Fraction(0))} {row['rank'] if row else 0:4d}"
         )
@@ -443,6 +443,12 @@ def trf_report(*, tournament: Tournament) -> str:
             line += "  " + cell
         lines.append(line)
     return "\n".join(lines) + "\n"
+
+
+def _one_line(text: str) -> str:
+    # A tournament's name is free text: a line break in it would start a line a pairing program
+    # reads as a header or a player of its own.
+    return " ".join(text.splitlines())
 
 
 def _requested_bye_code(state) -> str:
