@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from league.seasons import selectors, services
 from league.seasons.models import Club, Fixture, League, Season
+from league.spreadsheets import text_cell
 from matches.api.views import int_param
 
 
@@ -222,6 +223,9 @@ STANDINGS_COLUMNS = [
     "tiebreak",
 ]
 
+#: The columns whose text someone chose (the club's slug and name): cells a spreadsheet must not run.
+STANDINGS_TEXT_COLUMNS = ("club", "name")
+
 
 class SeasonStandings(APIView):
     permission_classes = [permissions.AllowAny]
@@ -238,7 +242,7 @@ class SeasonStandings(APIView):
             out = io.StringIO()
             writer = csv.DictWriter(out, fieldnames=STANDINGS_COLUMNS, extrasaction="ignore")
             writer.writeheader()
-            writer.writerows(rows)
+            writer.writerows({**row, **{k: text_cell(row[k]) for k in STANDINGS_TEXT_COLUMNS}} for row in rows)
             response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
             response["Content-Disposition"] = f'attachment; filename="{slug}-season-{number}-standings.csv"'
             return response

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from engines import registry
+from league.spreadsheets import text_cell
 from matches import eventstore
 from matches.models import Stream
 
@@ -334,7 +335,7 @@ def standings_csv(*, tournament: Tournament) -> str:
                 [
                     t["title"],
                     row["rank"],
-                    row["name"],
+                    text_cell(row["name"]),
                     row["status"],
                     as_decimal(row["score"]),
                     row["played"],
