@@ -3,6 +3,7 @@ separated each club from the next, club pages and rating charts."""
 
 from __future__ import annotations
 
+from league.errors import LeagueError
 from league.ratings.models import Rating, RatingPoint
 from league.seasons.table import Result, standings
 
@@ -61,6 +62,13 @@ def season_standings(*, season: Season, division: str | None = None) -> list[dic
     config = season.config
     clubs = config["clubs"]
     if division is not None and config.get("divisions"):
+        if division not in config["divisions"]:
+            names = ", ".join(season_divisions(season=season))
+            raise LeagueError(
+                f"This season has no division called '{division}'; its divisions are {names}.",
+                code="unknown_division",
+                status=404,
+            )
         clubs = config["divisions"][division]
     results = [r for r in season_results(season=season) if r.home in clubs and r.away in clubs]
     rows = standings(
