@@ -738,13 +738,20 @@
     try { if (keep.start !== null && keep.start !== undefined) again.setSelectionRange(keep.start, keep.end); } catch (e) { /* no caret here */ }
   }
 
+  let retry = 1500;
   function connect(status) {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}/ws/streams/tournament:${id}/`);
-    socket.onopen = () => { status.textContent = "live"; load(); };
+    socket.onopen = () => { retry = 1500; status.textContent = "live"; load(); };
     socket.onmessage = (ev) => { const msg = JSON.parse(ev.data); if (!data || msg.head_seq !== data.head_seq) load(); };
     // On every (re)open the page reloads the tournament: whatever happened while the socket was down shows.
-    socket.onclose = () => { status.textContent = "reconnecting…"; setTimeout(() => connect(status), 1500); };
+    // Backing off, with jitter: after a restart every open page would otherwise come back at once,
+    // and again every 1.5 s while the server is still down.
+    socket.onclose = () => {
+      status.textContent = "reconnecting…";
+      setTimeout(() => connect(status), retry * (0.75 + Math.random() / 2));
+      retry = Math.min(retry * 2, 15000);
+    };
     window.__tournamentSocket = socket;
   }
 
