@@ -168,11 +168,13 @@ class AuthThrottleMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        # The admin's sign-in checks any account's password, as ours does: it shares the budget.
+        # The admin's sign-in checks any account's password, as ours does, and the password page
+        # checks the old one: they share the budget.
         if request.method == "POST" and request.path_info in (
             reverse("login"),
             reverse("signup"),
             reverse("admin:login"),
+            reverse("password_change"),
         ):
             count, seconds = _parse_rate(settings.THROTTLE_AUTH)
             # The window opens at an address's first attempt and closes `seconds` later (the

@@ -267,7 +267,8 @@ REST_FRAMEWORK = {
 CACHE_URL = env_str("CACHE_URL", "")
 if CACHE_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}}
-# Sign-in and sign-up forms: attempts per address (AuthThrottleMiddleware), on top of the lockout.
+# Sign-in, sign-up and password-change forms: attempts per address (AuthThrottleMiddleware), on top
+# of the lockout.
 # Generous enough for a club's players signing in from one venue's address.
 THROTTLE_AUTH = env_str("THROTTLE_AUTH", "120/minute")
 SPECTACULAR_SETTINGS = {

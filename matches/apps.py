@@ -6,6 +6,9 @@ class MatchesConfig(AppConfig):
     verbose_name = "Matches and the event store"
 
     def ready(self):
+        from . import accounts
+
+        accounts.connect()
         from . import followups  # noqa: F401  (registers the outbox handlers)
         from .invitations import models as invitation_models  # noqa: F401  (Invitation, Invitee)
         from .invitations import services as invitation_services  # noqa: F401  (the "match" kind)

@@ -15,5 +15,6 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/password/", views.PasswordChange.as_view(), name="password_change"),
     path("accounts/", views.account, name="account"),
 ]

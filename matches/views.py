@@ -8,12 +8,14 @@ from urllib.parse import urlencode
 from django import forms
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import authenticate, get_user_model, login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
 from django.db import IntegrityError, transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 from rest_framework.authtoken.models import Token
@@ -147,6 +149,43 @@ def signup(request):
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
+
+
+class AccountPasswordChangeForm(PasswordChangeForm):
+    """Django's form, its old password checked through ``authenticate`` as the sign-in form's is:
+    django-axes then counts a wrong one against the (username, address) pair and refuses a locked
+    one, so a stolen session cannot guess the password here faster than at the sign-in page."""
+
+    def __init__(self, user, *args, request=None, **kwargs):
+        super().__init__(user, *args, **kwargs)
+        self.request = request
+
+    def clean_old_password(self):
+        old_password = self.cleaned_data["old_password"]
+        checked = authenticate(self.request, username=self.user.get_username(), password=old_password)
+        if checked is None or checked.pk != self.user.pk:
+            raise forms.ValidationError(self.error_messages["password_incorrect"], code="password_incorrect")
+        return old_password
+
+
+class PasswordChange(auth_views.PasswordChangeView):
+    """Django's view (it keeps this session signed in with update_session_auth_hash; every other
+    session of the account ends, and matches/accounts.py revokes its API token)."""
+
+    form_class = AccountPasswordChangeForm
+    success_url = reverse_lazy("account")
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request}
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        messages.success(
+            self.request,
+            "Your password is changed. You are signed out everywhere else, and your API token was "
+            "replaced: update your scripts with the new one below.",
+        )
+        return response
 
 
 @never_cache  # the page shows a credential: no browser or proxy may keep a copy
