@@ -99,7 +99,12 @@ class ApiErrorMiddleware:
             code, detail = STATUS_CODES.get(
                 response.status_code, STATUS_CODES[400 if response.status_code < 500 else 500]
             )
+            retry_after = response.get("Retry-After")
             response = JsonResponse({"code": code, "detail": detail}, status=response.status_code)
+            if retry_after is not None:
+                # A view rendering its errors in another type (the schema's OpenAPI renderers) still
+                # tells a throttled client when to come back.
+                response["Retry-After"] = retry_after
         return response
 
     def process_exception(self, request, exc):

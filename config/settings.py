@@ -259,6 +259,9 @@ REST_FRAMEWORK = {
         "anon": env_str("THROTTLE_ANON", "1200/minute"),
         "user": env_str("THROTTLE_USER", "2400/minute"),
         "expensive": env_str("THROTTLE_EXPENSIVE", "300/minute"),
+        # Pages that replay or analyse matches per request (matches/throttles.py): a person opens a
+        # few a minute; each is an analysis, so a script's flood stops sooner than on the API.
+        "expensive_page": env_str("THROTTLE_EXPENSIVE_PAGES", "60/minute"),
     },
 }
 # DRF keeps throttle history (and django-axes nothing: it keeps failures in the database) in the

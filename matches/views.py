@@ -25,6 +25,7 @@ from .forms import MatchFilterForm, NewMatchForm
 from .invitations.models import Invitation
 from .invitations.services import match_open
 from .models import Match
+from .throttles import expensive_page
 
 
 def home(request):
@@ -96,6 +97,7 @@ def match_live(request, match_id):
     )
 
 
+@expensive_page
 def match_replay(request, match_id):
     match = _match(match_id)
     if match.status != Match.Status.FINISHED:

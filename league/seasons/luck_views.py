@@ -12,11 +12,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from matches.api.views import with_expensive_throttle
+from matches.throttles import expensive_page
 
 from . import luck as analysis
 from . import selectors as season_selectors
 
 
+@expensive_page
 def season_luck_page(request, slug, number):
     season = season_selectors.season_get(league_slug=slug, number=number)
     if season is None:

@@ -7,6 +7,7 @@ from django.http import Http404
 from django.shortcuts import render
 
 from ..models import Match
+from ..throttles import expensive_page
 from . import selectors, services
 
 LUCK_FILL_PER_PAGE = 10
@@ -25,6 +26,7 @@ def _sections(report: dict) -> list[tuple[str, list[dict]]]:
     ]
 
 
+@expensive_page
 def fairness_page(request):
     mode = _mode(request)
     report = selectors.fairness_report(mode=mode)
@@ -35,6 +37,7 @@ def fairness_page(request):
     )
 
 
+@expensive_page
 def player_fairness_page(request, username):
     user = get_user_model().objects.filter(username=username).first()
     if user is None:

@@ -53,7 +53,16 @@ def asgi_server(django_db_setup, django_db_blocker):
     # One server plays every browser test's games at machine speed from one address, far past
     # any person's pace: its throttles (tested in tests/hardening) would make later tests flaky.
     env.update(
-        {name: "1000000/minute" for name in ("THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_EXPENSIVE", "THROTTLE_AUTH")}
+        {
+            name: "1000000/minute"
+            for name in (
+                "THROTTLE_ANON",
+                "THROTTLE_USER",
+                "THROTTLE_EXPENSIVE",
+                "THROTTLE_EXPENSIVE_PAGES",
+                "THROTTLE_AUTH",
+            )
+        }
     )
     env.pop("CELERY_BROKER_URL", None)  # verification runs in the server process, on commit
     # One log per pytest-xdist worker (each starts its own server): daphne-gw0.log, daphne-gw1.log.
