@@ -214,6 +214,16 @@ TOKEN_MAX_AGE_DAYS = env_int("TOKEN_MAX_AGE_DAYS", 90)
 # longer be accepted, and its inviter sees it expired (matches/invitations). Three days leaves a
 # weekend's players time to answer without keeping a proposal open forever.
 INVITATION_TTL_HOURS = env_int("INVITATION_TTL_HOURS", 72)
+# What one account may have at once; past a cap a create is 409 too_many_<things> and writes nothing.
+# Generous for an organiser (a league's clubs cover a season of the most clubs one holds, 256, and
+# the clubs it keeps between seasons); a bound on the rows a script with one account can make.
+MAX_LEAGUES_PER_USER = env_int("MAX_LEAGUES_PER_USER", 20)
+MAX_CLUBS_PER_LEAGUE = env_int("MAX_CLUBS_PER_LEAGUE", 512)
+# Tournaments in registration or running; finished ones do not count.
+MAX_TOURNAMENTS_PER_USER = env_int("MAX_TOURNAMENTS_PER_USER", 30)
+# Match and draft invitations sent and still waiting for answers (not accepted, declined,
+# cancelled or expired).
+MAX_OPEN_INVITATIONS_PER_USER = env_int("MAX_OPEN_INVITATIONS_PER_USER", 30)
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"

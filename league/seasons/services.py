@@ -12,6 +12,8 @@ import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 
@@ -860,15 +862,27 @@ def league_create(*, slug: str, name: str, game: str, created_by, points=(3, 1, 
     unknown = [t for t in tiebreaks if t not in KNOWN]
     if unknown or len(set(tiebreaks)) != len(tiebreaks):
         raise LeagueError(f"Tie-breaks come from {', '.join(KNOWN)}, each at most once.", code="bad_tiebreaks")
-    with _slug_taken_if_raced(League, slug, f"There is already a league called '{slug}'."):
-        return League.objects.create(
-            slug=slug,
-            name=name,
-            game=engine.name,
-            points=list(points),
-            tiebreaks=list(tiebreaks),
-            created_by=created_by,
-        )
+    with transaction.atomic():
+        if created_by is not None:
+            # The account's row is the lock: two creates at once count one after the other, so
+            # they cannot both take the last place.
+            get_user_model().objects.select_for_update().get(pk=created_by.pk)
+            cap = settings.MAX_LEAGUES_PER_USER
+            if League.objects.filter(created_by=created_by).count() >= cap:
+                raise LeagueError(
+                    f"You organise {cap} leagues already, as many as one account may.",
+                    code="too_many_leagues",
+                    status=409,
+                )
+        with _slug_taken_if_raced(League, slug, f"There is already a league called '{slug}'."):
+            return League.objects.create(
+                slug=slug,
+                name=name,
+                game=engine.name,
+                points=list(points),
+                tiebreaks=list(tiebreaks),
+                created_by=created_by,
+            )
 
 
 @contextmanager
@@ -891,8 +905,17 @@ def club_create(*, league: League, user, slug: str, name: str, plane: str = "", 
     taken = f"There is already a club called '{slug}'."
     if Club.objects.filter(slug=slug).exists():
         raise LeagueError(taken, code="slug_taken", status=409)
-    with _slug_taken_if_raced(Club, slug, taken):
-        return Club.objects.create(league=league, slug=slug, name=name, plane=plane, colours=list(colours))
+    with transaction.atomic():
+        # The league's row is the lock (its organiser and staff both add clubs): two adds at once
+        # count one after the other.
+        League.objects.select_for_update().get(pk=league.pk)
+        cap = settings.MAX_CLUBS_PER_LEAGUE
+        if league.clubs.count() >= cap:
+            raise LeagueError(
+                f"A league has at most {cap} clubs, and this one has them all.", code="too_many_clubs", status=409
+            )
+        with _slug_taken_if_raced(Club, slug, taken):
+            return Club.objects.create(league=league, slug=slug, name=name, plane=plane, colours=list(colours))
 
 
 def club_coach_add(*, club: Club, user, coach) -> None:

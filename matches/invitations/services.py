@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import uuid
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -22,7 +23,7 @@ from matches.services import MatchError, SeatSpec, match_create, match_create_ch
 
 from . import kinds
 from .live import invitation_changed
-from .models import EXPIRED, Invitation, Invitee
+from .models import EXPIRED, Invitation, Invitee, expiry_cutoff
 
 
 def seats_needing_consent(*, seats: list[SeatSpec], created_by: AbstractBaseUser) -> list[AbstractBaseUser]:
@@ -67,6 +68,14 @@ def invitation_create(
     proposal.check(request, created_by)
     try:
         with transaction.atomic():
+            # The inviter's row is the lock: two invitations sent at once count one after the other.
+            get_user_model().objects.select_for_update().get(pk=created_by.pk)
+            if event_id is not None:
+                # A retry that waited on the lock finds what the first one made.
+                existing = _retry(event_id=event_id, kind=kind, request=request, created_by=created_by)
+                if existing is not None:
+                    return existing, False
+            _check_open_invitations(created_by)
             invitation = Invitation.objects.create(kind=kind, request=request, created_by=created_by, event_id=event_id)
             Invitee.objects.bulk_create([Invitee(invitation=invitation, user=u) for u in invitees])
     except IntegrityError:
@@ -76,6 +85,21 @@ def invitation_create(
             raise
         return existing, False
     return invitation, True
+
+
+def _check_open_invitations(user) -> None:
+    cap = settings.MAX_OPEN_INVITATIONS_PER_USER
+    waiting = Invitation.objects.filter(
+        created_by=user, status=Invitation.Status.PENDING, created_at__gt=expiry_cutoff()
+    ).count()
+    if waiting >= cap:
+        noun = "invitation" if cap == 1 else "invitations"
+        raise MatchError(
+            f"You have {cap} {noun} waiting for answers, as many as one account may: "
+            "cancel one, or wait for answers, before you invite anyone else.",
+            code="too_many_invitations",
+            status=409,
+        )
 
 
 def _retry(*, event_id, kind, request, created_by) -> Invitation | None:

@@ -11,6 +11,7 @@ import uuid
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -31,7 +32,7 @@ from ..formats.base import option_bool, option_int
 from ..models import Tournament
 from ..projection import event_dict
 from ..standings import progress
-from ..states import PlayerStatus
+from ..states import PlayerStatus, TournamentStatus
 from ..timer import DEFAULT_MINUTES as DEFAULT_ROUND_MINUTES
 from ..timer import MAX_MINUTES as MAX_ROUND_MINUTES
 from .commands import Outcome, _acting_for, _need_organiser, _need_user, _pid_in, _registered, _run, _save_cache
@@ -156,6 +157,18 @@ def tournament_create_or_get(
     tournament_id = uuid.uuid4()
 
     def execute(appender: Appender) -> Tournament:
+        # In the create's transaction, with the organiser's row locked: two creates at once count
+        # one after the other. A retry refused here still gets its tournament (command_create
+        # answers from the stored event).
+        get_user_model().objects.select_for_update().get(pk=created_by.pk)
+        cap = settings.MAX_TOURNAMENTS_PER_USER
+        if Tournament.objects.filter(created_by=created_by).exclude(status=TournamentStatus.FINISHED).count() >= cap:
+            raise refuse(
+                f"You organise {cap} tournaments that have not finished, as many as one account may: "
+                "finish one before you create another.",
+                "too_many_tournaments",
+                409,
+            )
         tournament = Tournament.objects.create(
             id=tournament_id, name=name, game=engine.name, format=format, created_by=created_by
         )
