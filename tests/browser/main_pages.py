@@ -65,4 +65,5 @@ def build_main_pages(off_loop) -> dict[str, tuple[str | None, str]]:
         "fairness": (None, "/fairness/"),
         "account": ("alice", "/accounts/"),
         "login": (None, "/accounts/login/"),
+        "password-change": ("alice", "/accounts/password/"),
     }
