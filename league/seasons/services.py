@@ -22,6 +22,7 @@ from engines import registry
 from league import streams
 from league.drafts.services import draft_create
 from league.errors import LeagueError
+from league.names import name_problem
 from league.seasons.schedule import season_schedule
 from league.seasons.table import DEFAULT_TIEBREAKS, movements_problem
 from matches.commands import AT_HEAD, Appender, command_create, command_run, platform_event_id
@@ -851,6 +852,8 @@ def league_create(*, slug: str, name: str, game: str, created_by, points=(3, 1, 
         raise LeagueError(str(exc), code="unknown_game") from None
     if engine.draft:
         raise LeagueError("A draft is not a game a league can play.", code="unknown_game")
+    if problem := name_problem(name):
+        raise LeagueError(f"The league's name cannot be used: {problem}.", code="bad_name")
     if League.objects.filter(slug=slug).exists():
         raise LeagueError(f"There is already a league called '{slug}'.", code="slug_taken", status=409)
     if (
@@ -902,6 +905,9 @@ def _slug_taken_if_raced(model, slug: str, sentence: str):
 
 def club_create(*, league: League, user, slug: str, name: str, plane: str = "", colours=("#5b3cc4", "#ffffff")) -> Club:
     check_organiser(league=league, user=user)
+    for what, text in (("name", name), ("plane", plane)):
+        if problem := name_problem(text):
+            raise LeagueError(f"The club's {what} cannot be used: {problem}.", code="bad_name")
     taken = f"There is already a club called '{slug}'."
     if Club.objects.filter(slug=slug).exists():
         raise LeagueError(taken, code="slug_taken", status=409)
@@ -912,7 +918,7 @@ def club_create(*, league: League, user, slug: str, name: str, plane: str = "", 
         cap = settings.MAX_CLUBS_PER_LEAGUE
         if league.clubs.count() >= cap:
             raise LeagueError(
-                f"A league has at most {cap} clubs, and this one has them all.", code="too_many_clubs", status=409
+                f"A league has at most {cap} clubs, and this one has them all.", code="league_full", status=409
             )
         with _slug_taken_if_raced(Club, slug, taken):
             return Club.objects.create(league=league, slug=slug, name=name, plane=plane, colours=list(colours))

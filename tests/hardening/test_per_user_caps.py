@@ -52,7 +52,7 @@ def test_a_league_holds_at_most_its_cap_of_clubs(alice, client_for, settings):
     assert new_league(client, "small").status_code == 201
     codes = [client.post("/api/leagues/small/clubs/", {"slug": f"c{i}", "name": f"C{i}"}).status_code for i in range(2)]
     assert codes == [201, 201]
-    refused(client.post("/api/leagues/small/clubs/", {"slug": "c2", "name": "C2"}), "too_many_clubs", "at most 2 clubs")
+    refused(client.post("/api/leagues/small/clubs/", {"slug": "c2", "name": "C2"}), "league_full", "at most 2 clubs")
     assert not Club.objects.filter(slug="c2").exists()
 
 

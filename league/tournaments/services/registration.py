@@ -18,6 +18,7 @@ from django.utils.dateparse import parse_datetime
 
 from audit.clocks import BadTimeControl, check_time_control
 from engines import registry
+from league.names import name_problem
 from league.streams import stream_followups
 from matches.commands import Appender, command_create
 from matches.eventstore import NewEvent, as_stored
@@ -147,6 +148,8 @@ def tournament_create_or_get(
     name = (name or "").strip()
     if not name or len(name) > 120:
         raise refuse("A tournament needs a name of at most 120 characters.", "bad_name", 400)
+    if problem := name_problem(name):
+        raise refuse(f"The tournament's name cannot be used: {problem}.", "bad_name", 400)
     if format not in formats.names():
         raise refuse(f"Format is one of {', '.join(formats.names())}.", "bad_format", 400)
     try:
