@@ -20,9 +20,11 @@ def rating_chart(
     right: int = 12,
     top: int = 12,
     bottom: int = 26,
+    first_number: int = 1,
 ) -> dict | None:
     """Where each rating (in the order played) goes: x by match number, y by rating, with
-    gridlines at round numbers spanning them all. None when there is nothing to draw."""
+    gridlines at round numbers spanning them all. None when there is nothing to draw.
+    ``first_number`` is the first rating's match number, when the chart shows only the latest."""
     if not ratings:
         return None
     lo, hi = min(ratings), max(ratings)
@@ -37,7 +39,10 @@ def rating_chart(
 
     n = len(ratings)
     xs = [round(left + (i * plot_w / (n - 1) if n > 1 else plot_w / 2), 1) for i in range(n)]
-    dots = [{"x": x, "y": y_of(r), "rating": round(r, 1), "number": i + 1} for i, (x, r) in enumerate(zip(xs, ratings))]
+    dots = [
+        {"x": x, "y": y_of(r), "rating": round(r, 1), "number": first_number + i}
+        for i, (x, r) in enumerate(zip(xs, ratings))
+    ]
     ticks = [{"value": v, "y": y_of(v)} for v in range(int(floor), int(ceil) + 1, step)]
     return {
         "width": width,
@@ -48,6 +53,8 @@ def rating_chart(
         "polyline": " ".join(f"{d['x']},{d['y']}" for d in dots),
         "dots": dots,
         "ticks": ticks,
+        "first_number": first_number,
+        "last_number": first_number + n - 1,
         "first": round(ratings[0], 1),
         "last": round(ratings[-1], 1),
         "low": round(lo, 1),

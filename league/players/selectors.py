@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from django.contrib.auth import get_user_model
+from django.db.models import Count
 
 from engines import registry
 from league.ratings.models import Rating, RatingPoint
@@ -17,6 +18,9 @@ from .charts import rating_chart
 
 #: Recent matches listed under each game.
 RECENT_PER_GAME = 8
+#: Rated matches drawn on each game's chart and listed under it: the latest ones. A player of
+#: thousands of matches would otherwise get a page of thousands of points and rows.
+HISTORY_SHOWN = 200
 
 
 def _title(game: str) -> str:
@@ -37,63 +41,80 @@ def outcome(placements: list[int], seat: int) -> str:
     return "drew" if placements.count(best) > 1 else "won"
 
 
+def _said(seat: int, result: dict | None) -> str:
+    result = result or {}
+    return "unfinished" if result.get("unfinished") else outcome(result.get("placements") or [], seat)
+
+
 def player_profile(*, username: str) -> dict | None:
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
         return None
     competitor = f"user:{user.pk}"
     current = {r.game: r for r in Rating.objects.filter(competitor=competitor)}
-    history: dict[str, list[RatingPoint]] = defaultdict(list)
-    for p in RatingPoint.objects.filter(competitor=competitor).order_by("game", "sequence"):
-        history[p.game].append(p)
-
-    seats = (
-        Seat.objects.filter(user=user, match__status=Match.Status.FINISHED)
-        .select_related("match")
-        .order_by("-match__finished_at", "-match__created_at")
+    # Per game the latest HISTORY_SHOWN points (newest first, turned round below) and how many
+    # there are in all: two short reads a game through the competitor index, whatever its length.
+    counts = dict(
+        RatingPoint.objects.filter(competitor=competitor)
+        .values_list("game")
+        .annotate(n=Count("sequence"))
+        .values_list("game", "n")
     )
+    history: dict[str, list[tuple]] = {}
+    for game in counts:
+        latest = RatingPoint.objects.filter(competitor=competitor, game=game).order_by("-sequence")
+        history[game] = list(latest.values_list("rating", "deviation", "match_id")[:HISTORY_SHOWN])[::-1]
+
+    # The record counts every finished match, so it reads every seat, but only three columns:
+    # never the match's state, which for a long game is far larger than the page.
     record: dict[str, dict[str, int]] = defaultdict(lambda: {"won": 0, "drew": 0, "lost": 0, "unfinished": 0})
-    recent: dict[str, list[tuple[Seat, str]]] = defaultdict(list)
-    for seat in seats:
-        m = seat.match
-        result = m.result or {}
-        said = "unfinished" if result.get("unfinished") else outcome(result.get("placements") or [], seat.index)
-        record[m.game][said] += 1
-        if len(recent[m.game]) < RECENT_PER_GAME:
-            recent[m.game].append((seat, said))
+    finished = Seat.objects.filter(user=user, match__status=Match.Status.FINISHED)
+    for index, game, result in finished.values_list("index", "match__game", "match__result").iterator():
+        record[game][_said(index, result)] += 1
+    recent: dict[str, list[tuple[dict, str]]] = {}
+    for game in record:
+        rows = (
+            finished.filter(match__game=game)
+            .order_by("-match__finished_at", "-match__created_at")
+            .values_list("index", "match_id", "match__finished_at", "match__result")[:RECENT_PER_GAME]
+        )
+        recent[game] = [
+            ({"id": match_id, "finished_at": finished_at}, _said(index, result))
+            for index, match_id, finished_at, result in rows
+        ]
     # Who each recent match was against, in one query.
-    shown = [s.match_id for rows in recent.values() for s, _ in rows]
+    shown = [m["id"] for rows in recent.values() for m, _ in rows]
     others: dict = defaultdict(list)
-    for s in Seat.objects.filter(match_id__in=shown).exclude(user=user).select_related("user").order_by("index"):
+    opposing = Seat.objects.filter(match_id__in=shown).exclude(user=user).select_related("user")
+    for s in opposing.prefetch_related("partners").order_by("index"):
         others[s.match_id].append({"label": s.label, "username": s.user.username if s.user_id else None})
 
     games = []
     for game in sorted(set(current) | set(history) | set(record), key=lambda g: _title(g).lower()):
         points = history.get(game, [])
+        total = counts.get(game, 0)
+        first = total - len(points) + 1
         rating = current.get(game)
         games.append(
             {
                 "game": game,
                 "title": _title(game),
                 "rating": rating,
+                "rated": total,
                 "history": [
                     {
-                        "number": i + 1,
-                        "rating": round(p.rating, 1),
-                        "deviation": round(p.deviation, 1),
-                        "match": p.match_id,
+                        "number": first + i,
+                        "rating": round(r, 1),
+                        "deviation": round(d, 1),
+                        "match": match_id,
                     }
-                    for i, p in enumerate(points)
+                    for i, (r, d, match_id) in enumerate(points)
                 ],
-                "chart": rating_chart([p.rating for p in points]),
+                "chart": rating_chart([r for r, _, _ in points], first_number=first),
                 "record": dict(record.get(game, {"won": 0, "drew": 0, "lost": 0, "unfinished": 0})),
                 "recent": [
-                    {
-                        "match": s.match,
-                        "outcome": said,
-                        "against": others.get(s.match_id, []),
-                    }
-                    for s, said in recent.get(game, [])
+                    {"match": m, "outcome": said, "against": others.get(m["id"], [])}
+                    for m, said in recent.get(game, [])
                 ],
             }
         )

@@ -119,3 +119,40 @@ def test_the_leaderboard_and_match_pages_link_to_the_players_page(history):
     live = match_create(game="dueling-wizards", seats=[SeatSpec(user=ann), SeatSpec(user=ben)], created_by=ann)
     html = Client().get(f"/matches/{live.id}/").content.decode()
     assert 'href="/players/ann/"' in html and 'href="/players/ben/"' in html
+
+
+def test_a_long_history_shows_its_latest_points_numbered_as_played(history, monkeypatch):
+    ann, *_ = history
+    monkeypatch.setattr("league.players.selectors.HISTORY_SHOWN", 3)
+    html = page("ann")
+    dodgeball = section(html, "wizard-dodgeball")
+    points = list(RatingPoint.objects.filter(game="wizard-dodgeball", competitor=f"user:{ann.pk}").order_by("sequence"))
+    assert len(points) == 4
+    dots = re.findall(r'data-rating="([\d.]+)" data-number="(\d+)"', dodgeball)
+    # The latest three, numbered as the fourth is numbered in the whole history.
+    assert [(float(r), int(n)) for r, n in dots] == [(round(p.rating, 1), i) for i, p in enumerate(points, 1)][1:]
+    assert dodgeball.count("replay</a>") == 3
+    assert ">match 2</text>" in dodgeball and ">match 4</text>" in dodgeball
+    assert "the latest 3 of 4" in re.sub(r"\s+", " ", dodgeball)
+    # A history within the bound says nothing of the kind.
+    assert "the latest" not in section(html, "dueling-wizards")
+
+
+def test_the_page_reads_no_match_state_and_its_queries_do_not_grow_with_the_matches(history):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    ann, ben, cyd, _ = history
+
+    def queries():
+        with CaptureQueriesContext(connection) as seen:
+            page("ann")
+        return [q["sql"] for q in seen.captured_queries]
+
+    before = queries()
+    for _ in range(6):
+        finished("wizard-dodgeball", [ann, ben], [1, 2])
+    after = queries()
+    assert len(after) == len(before)
+    # A match's state can be far larger than the page: no query of the page selects it.
+    assert not [q for q in after if '"matches_match"."state"' in q and q.lstrip().upper().startswith("SELECT")]
