@@ -20,6 +20,7 @@ from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent
 from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.urls import reverse
 from rest_framework import exceptions
 from rest_framework.parsers import JSONParser
@@ -165,6 +166,9 @@ def _is_json(response) -> bool:
     return response.get("Content-Type", "").startswith("application/json")
 
 
+TOO_MANY_ATTEMPTS = "Too many sign-in attempts from your address in a short time."
+
+
 class AuthThrottleMiddleware:
     """Bounds sign-in and sign-up attempts per address (django-axes locks a username after repeated
     failures; this keeps one address from trying many usernames, or creating accounts in bulk)."""
@@ -192,11 +196,10 @@ class AuthThrottleMiddleware:
             except ValueError:  # expired between add and incr
                 seen = 1
             if seen > count:
-                response = HttpResponse(
-                    "Too many attempts; wait a minute and try again.\n",
-                    status=429,
-                    content_type="text/plain; charset=utf-8",
-                )
+                # Each of these is a page's form: its visitor gets a page, as for every other
+                # refusal, not a bare line of text.
+                context = {"wait": seconds, "why": TOO_MANY_ATTEMPTS}
+                response = render(request, "429.html", context, status=429)
                 response["Retry-After"] = str(seconds)
                 return response
         return self.get_response(request)

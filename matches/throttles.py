@@ -26,7 +26,8 @@ def expensive_page(view):
         throttle = ExpensivePageThrottle()
         if not throttle.allow_request(request, None):
             wait = max(1, math.ceil(throttle.wait() or 1))
-            response = render(request, "429.html", {"wait": wait}, status=429)
+            why = "Too many requests for this page from you in a short time: each one replays or analyses matches."
+            response = render(request, "429.html", {"wait": wait, "why": why}, status=429)
             response["Retry-After"] = str(wait)
             return response
         return view(request, *args, **kwargs)

@@ -265,3 +265,14 @@ def test_the_admin_sign_in_shares_the_per_address_sign_in_budget(make_user, sett
     codes += [login(client, "user2", "x").status_code]
     codes += [client.post("/admin/login/", {"username": "user3", "password": "x"}).status_code]
     assert codes == [200, 200, 200, 429]
+
+
+def test_a_throttled_sign_in_gets_a_page_that_says_when_to_come_back(make_user, settings):
+    settings.THROTTLE_AUTH = "1/minute"
+    client = Client()
+    login(client, "someone", "wrong")
+    refused = login(client, "someone", "wrong")
+    assert refused.status_code == 429 and refused["Content-Type"].startswith("text/html")
+    assert refused["Retry-After"] == "60"
+    page = refused.content.decode()
+    assert 'data-testid="throttled"' in page and "Too many sign-in attempts" in page and "60 seconds" in page
