@@ -94,8 +94,8 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
     async def send_error(self, code: str, detail: str) -> None:
         await self.send_json({"type": "error", "code": code, "detail": detail})
 
-    async def keep_membership(self, group: str) -> None:
-        """Renews the socket's membership of ``group`` (joined just before this starts) until the
+    async def keep_membership(self, *groups: str) -> None:
+        """Renews the socket's membership of ``groups`` (joined just before this starts) until the
         socket ends. A failed renewal (a Redis blip) is tried again soon: the membership still
         stands until the layer's group_expiry after the last renewal that succeeded, so the page
         misses nothing and is left alone, where closing its socket at the first failure would send
@@ -103,14 +103,16 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
         when the next try would come after the membership may have lapsed is the socket closed
         instead: from then on frames may pass it by unseen while the page still says it is live,
         and a page that reconnects catches up from what it holds (or keeps reconnecting, showing
-        that it is, until Redis is back)."""
+        that it is, until Redis is back). After each renewal the socket is closed (4401) if what
+        entitled it to its groups no longer holds (``entitled``)."""
         expiry = getattr(self.channel_layer, "group_expiry", 86400)
         renewed = time.monotonic()
         delay = GROUP_RENEW_SECONDS
         while True:
             await asyncio.sleep(delay)
             try:
-                await self.channel_layer.group_add(group, self.channel_name)
+                for group in groups:
+                    await self.channel_layer.group_add(group, self.channel_name)
             except Exception as error:
                 if delay == GROUP_RENEW_SECONDS:  # once per outage, not at every retry of every socket
                     log.warning("group %s: renewing the membership failed (%r); trying again", group, error)
@@ -121,9 +123,19 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
                     return
                 continue
             renewed, delay = time.monotonic(), GROUP_RENEW_SECONDS
+            if not await self.entitled():
+                await self.end(code=4401)
+                return
 
-    def start_renewing(self, group: str) -> None:
-        self._renewal = asyncio.ensure_future(self.keep_membership(group))
+    async def entitled(self) -> bool:
+        """Whether the socket may still have what it was given on connect (checked at each renewal)."""
+        return True
+
+    async def end(self, *, code: int) -> None:
+        await self.close(code=code)
+
+    def start_renewing(self, *groups: str) -> None:
+        self._renewal = asyncio.ensure_future(self.keep_membership(*groups))
 
     def stop_renewing(self) -> None:
         renewal = getattr(self, "_renewal", None)
@@ -138,7 +150,16 @@ class MatchConsumer(FrameConsumer):
     carries the events after the client's last seq, so a reconnecting client gets every
     event exactly once; the view in it is the caller's own (hidden cards redacted).
     Send ``{"type": "resync"}`` for the current view again (at most one a second).
+
+    A seat's socket lasts as long as the session that opened it: signing out closes it at once
+    (``session_ended``), an expired or otherwise ended session at the next renewal (``entitled``),
+    with code 4401, and the page reconnects as whoever its cookies now say.
     """
+
+    #: Set once the socket is being closed for its session: nothing more is sent on it.
+    ended = False
+    #: A seat's session key (None for a spectator, whose frames hide nothing from anyone).
+    session_key: str | None = None
 
     async def connect(self):
         self.match_id = self.scope["url_route"]["kwargs"]["match_id"]
@@ -157,16 +178,39 @@ class MatchConsumer(FrameConsumer):
             await self.close(code=4404)
             return
         # A seat's sockets get the seat's frames, everyone else the spectators' (live.py).
-        self.group = live.viewer_group(self.match_id, seat)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        self.start_renewing(self.group)
+        self.groups = [live.viewer_group(self.match_id, seat)]
+        if seat is not None:
+            session = self.scope.get("session")
+            self.session_key = session.session_key if session is not None else None
+            self.groups.append(live.user_group(self.user.pk))
+        for group in self.groups:
+            await self.channel_layer.group_add(group, self.channel_name)
+        self.start_renewing(*self.groups)
         await self.accept()
         await self.send_update(force=True)
 
     async def disconnect(self, code):
         self.stop_renewing()
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        for group in getattr(self, "groups", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def session_ended(self, message):
+        """One of the seat's user's sessions was signed out (live.py): this socket's, or another."""
+        if self.session_key is not None and message["session"] == live.session_tag(self.session_key):
+            await self.end(code=4401)
+
+    async def entitled(self) -> bool:
+        if self.session_key is None:
+            return True
+        try:
+            return await database_sync_to_async(live.session_holds)(session_key=self.session_key, user_id=self.user.pk)
+        except (OperationalError, InterfaceError):
+            return True  # the database is briefly away: the next renewal asks again
+
+    async def end(self, *, code: int) -> None:
+        # Frames already queued for this socket are dropped, not sent before the close.
+        self.ended = True
+        await self.close(code=code)
 
     async def receive_json(self, content, **kwargs):
         # Clients act through the REST API; the socket only asks to resync.
@@ -183,6 +227,8 @@ class MatchConsumer(FrameConsumer):
     async def match_frame(self, message):
         """A frame built once by the broadcast for this socket's group: passed on without a
         database read, unless this socket is further behind than the frame reaches."""
+        if self.ended:
+            return
         text = message.get("text")
         # Frames sent without their text (verdicts, processes from before it was sent along) carry the frame.
         frame = message["frame"] if text is None else None
@@ -210,6 +256,8 @@ class MatchConsumer(FrameConsumer):
         await self.send_update(force=True)
 
     async def send_update(self, *, force: bool):
+        if self.ended:
+            return
         try:
             update = await database_sync_to_async(live.update_for)(
                 match_id=self.match_id, user=self.user, after=self.last_seq

@@ -16,21 +16,30 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import copy
+import hashlib
 import json
+import logging
 import threading
 from collections.abc import Awaitable, Callable, Iterable, Iterator
+from importlib import import_module
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
 from django.conf import settings
+from django.contrib import auth
+from django.contrib.auth.signals import user_logged_out
 from django.db import connections
 from django.db.models import Prefetch, prefetch_related_objects
+from django.dispatch import receiver
+from django.http import HttpRequest
 
 from . import eventstore, selectors
 from .layers import group_send_all
 from .models import Event, Match, MatchLog, Seat
+
+log = logging.getLogger(__name__)
 
 #: The most events and log lines a broadcast frame carries, counting back from its head.
 FRAME_WINDOW = 64
@@ -47,6 +56,41 @@ def seat_group(match_id, seat: int) -> str:
 
 def viewer_group(match_id, seat: int | None) -> str:
     return group_name(match_id) if seat is None else seat_group(match_id, seat)
+
+
+def user_group(user_id) -> str:
+    """A signed-in user's seat sockets, told when one of the user's sessions ends."""
+    return f"user.{user_id}"
+
+
+def session_tag(session_key: str | None) -> str | None:
+    """What names a session on the channel layer: a digest, so that Redis, which holds the group
+    messages, never holds a key that would sign anyone in."""
+    return hashlib.sha256(session_key.encode()).hexdigest() if session_key else None
+
+
+@receiver(user_logged_out)
+def _seat_sockets_of_the_session_end(sender, request, user, **kwargs) -> None:
+    """A player who signs out stops receiving their seat's frames on the pages that session opened
+    (consumers.py closes those sockets; the pages reconnect as spectators). Sent before Django
+    flushes the session, while its key is known. A Redis that is away fails nothing here: the
+    socket's own check at its next renewal ends it (consumers.py)."""
+    tag = session_tag(getattr(request, "session", None) and request.session.session_key)
+    layer = get_channel_layer()
+    if user is None or tag is None or layer is None:
+        return
+    try:
+        send_messages(layer, [(user_group(user.pk), {"type": "session.ended", "session": tag})])
+    except Exception as error:
+        log.warning("sign-out of user %s: telling its seat sockets failed (%r)", user.pk, error)
+
+
+def session_holds(*, session_key: str, user_id) -> bool:
+    """Whether the session still signs ``user_id`` in: not signed out, not expired, its password
+    hash unchanged, the account still active (Django's own checks, as on every request)."""
+    request = HttpRequest()
+    request.session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    return auth.get_user(request).pk == user_id
 
 
 def frames_for(match: Match, after: int | None = None) -> dict[int | None, dict[str, Any]]:
