@@ -416,7 +416,10 @@
       socket = new WebSocket(`${scheme}://${location.host}/ws/matches/${matchId}/?after=${lastSeq}`);
       socket.onopen = () => { retry = 0; conn.textContent = "syncing…"; };
       socket.onmessage = (msg) => apply(JSON.parse(msg.data));
-      socket.onclose = () => {
+      socket.onclose = (event) => {
+        // 4401: the session that opened this seat's page has ended (signed out, expired). The page
+        // was drawn for the seat, so it is drawn again for whoever the cookies now say.
+        if (event.code === 4401) { conn.textContent = "signed out, reloading…"; location.reload(); return; }
         conn.textContent = "reconnecting…";
         if (behind) { clearTimeout(catchUp); catchUp = null; } // the new socket catches up when it opens
         retry = Math.min(retry + 1, 6);
