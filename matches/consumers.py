@@ -20,6 +20,11 @@ log = logging.getLogger(__name__)
 
 #: Bounds on what a client may send over the socket: it only ever asks to resync.
 MAX_FRAME_BYTES = 4096
+#: Client frames a socket may send at once, and how many more each second gives it: a page sends a
+#: resync at most once a second (match.js). Past that the socket is told and closed (4429): every
+#: frame costs a parse and an answer on the loop all the process's sockets share.
+FRAME_BURST = 10
+FRAME_RATE = 1.0
 #: A resync replays the caller's whole view, so a client gets one per this many seconds; more are
 #: answered with an error frame (the socket stays open).
 RESYNC_INTERVAL_SECONDS = 1.0
@@ -33,9 +38,24 @@ GROUP_RENEW_RETRY_SECONDS = 5
 
 class FrameConsumer(AsyncJsonWebsocketConsumer):
     """A socket whose client frames are validated: whatever arrives (binary, not JSON, JSON that is
-    not an object, an unknown type) is answered with an error frame, and the socket stays open."""
+    not an object, an unknown type) is answered with an error frame, and the socket stays open,
+    unless it sends more frames than FRAME_BURST and FRAME_RATE allow."""
+
+    #: Set once the server closes the socket (``end``): nothing more is read or sent on it.
+    ended = False
+    #: Frames the socket may still send now (FRAME_BURST at most), as of ``_budget_at``.
+    _budget: float = FRAME_BURST
+    _budget_at: float | None = None
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        if self.ended:
+            return  # frames already on their way when the socket was closed
+        if not self._spend_frame():
+            await self.send_error(
+                "too_many_frames", f"At most {FRAME_BURST} frames at once and {FRAME_RATE:g} a second."
+            )
+            await self.end(code=4429)
+            return
         if text_data is None:
             await self.send_error("binary_frame", "Send text frames holding a JSON object.")
             return
@@ -51,6 +71,16 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
             await self.send_error("not_an_object", 'A frame must be a JSON object, like {"type": "resync"}.')
             return
         await self.receive_json(content, **kwargs)
+
+    def _spend_frame(self) -> bool:
+        now = time.monotonic()
+        if self._budget_at is not None:
+            self._budget = min(FRAME_BURST, self._budget + (now - self._budget_at) * FRAME_RATE)
+        self._budget_at = now
+        if self._budget < 1:
+            return False
+        self._budget -= 1
+        return True
 
     async def __call__(self, scope, receive, send):
         # channels' AsyncConsumer.__call__ sets up the same (scope, channel layer and name, send)
@@ -132,6 +162,7 @@ class FrameConsumer(AsyncJsonWebsocketConsumer):
         return True
 
     async def end(self, *, code: int) -> None:
+        self.ended = True
         await self.close(code=code)
 
     def start_renewing(self, *groups: str) -> None:
@@ -156,8 +187,6 @@ class MatchConsumer(FrameConsumer):
     with code 4401, and the page reconnects as whoever its cookies now say.
     """
 
-    #: Set once the socket is being closed for its session: nothing more is sent on it.
-    ended = False
     #: A seat's session key (None for a spectator, whose frames hide nothing from anyone).
     session_key: str | None = None
 
@@ -206,11 +235,6 @@ class MatchConsumer(FrameConsumer):
             return await database_sync_to_async(live.session_holds)(session_key=self.session_key, user_id=self.user.pk)
         except (OperationalError, InterfaceError):
             return True  # the database is briefly away: the next renewal asks again
-
-    async def end(self, *, code: int) -> None:
-        # Frames already queued for this socket are dropped, not sent before the close.
-        self.ended = True
-        await self.close(code=code)
 
     async def receive_json(self, content, **kwargs):
         # Clients act through the REST API; the socket only asks to resync.

@@ -4,11 +4,14 @@ server traceback; "Deliver" items 3 and 4: resync frames limited)."""
 
 from __future__ import annotations
 
+import types
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
+from matches import consumers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -123,4 +126,57 @@ async def test_a_database_fault_during_an_update_is_an_error_frame_and_the_next_
     monkeypatch.setattr(live, "update_for", real)
     await socket.send_to(text_data="[]")  # still open: it answers
     assert (await socket.receive_json_from(timeout=10))["code"] == "not_an_object"
+    await socket.disconnect(timeout=30)
+
+
+async def answers_until_closed(socket: WebsocketCommunicator) -> tuple[list[dict], dict | None]:
+    """Every frame the socket is sent, up to and with its close (None if it stays open)."""
+    import json
+
+    answers = []
+    while not await socket.receive_nothing(timeout=1):
+        output = await socket.receive_output(timeout=10)
+        if output["type"] == "websocket.close":
+            return answers, output
+        answers.append(json.loads(output["text"]))
+    return answers, None
+
+
+@pytest.mark.parametrize("path", ["match", "/ws/streams/tournament:0f0f0f0f-0000-4000-8000-000000000000/"])
+@pytest.mark.usefixtures("no_task_outlives_its_test")
+async def test_a_socket_that_floods_frames_is_answered_a_few_times_then_closed_while_others_are_served(path):
+    match = await a_duel()
+    watcher, _ = await open_match_socket(match)
+    if path == "match":
+        flooder, _ = await open_match_socket(match)
+    else:
+        flooder = WebsocketCommunicator(application, path, headers=HEADERS)
+        assert (await flooder.connect())[0]
+    for _ in range(500):
+        await flooder.send_to(text_data='{"type": "ping"}')
+    answers, closed = await answers_until_closed(flooder)
+    # A page sends a resync now and then; five hundred frames at once are no page's. They cost the
+    # server a parse and an answer each, on the loop every socket of the process shares: past a
+    # small burst the socket is told why and closed (its page, if it is one, reconnects).
+    assert closed == {"type": "websocket.close", "code": 4429}
+    assert len(answers) <= consumers.FRAME_BURST + 1
+    assert answers[-1]["code"] == "too_many_frames" and answers[-1]["detail"]
+    await flooder.disconnect(timeout=30)
+    # The match's other socket is served as before.
+    await watcher.send_json_to({"type": "resync"})
+    assert (await watcher.receive_json_from(timeout=10))["type"] == "update"
+    await watcher.disconnect(timeout=30)
+
+
+@pytest.mark.usefixtures("no_task_outlives_its_test")
+async def test_a_page_asking_once_a_second_is_never_cut_off(monkeypatch):
+    # The consumers' clock only (asyncio's own stays real), a second a frame.
+    clock = [1000.0]
+    monkeypatch.setattr(consumers, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
+    match = await a_duel()
+    socket, _ = await open_match_socket(match)
+    for _ in range(3 * consumers.FRAME_BURST):
+        clock[0] += 1.0
+        await socket.send_json_to({"type": "resync"})
+        assert (await socket.receive_json_from(timeout=10))["type"] == "update"
     await socket.disconnect(timeout=30)
