@@ -47,7 +47,7 @@ os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/6")
 # As production runs: DEBUG off (Django records no queries), no throttle in the way.
 os.environ["DEBUG"] = "false"
 os.environ.setdefault("SECRET_KEY", secrets.token_urlsafe(50))
-for _name in ("THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_EXPENSIVE", "THROTTLE_AUTH"):
+for _name in ("THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_EXPENSIVE", "THROTTLE_AUTH", "THROTTLE_SOCKETS"):
     os.environ[_name] = "1000000/minute"
 
 import django  # noqa: E402

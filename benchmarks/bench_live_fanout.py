@@ -505,7 +505,10 @@ def main() -> None:
     env = {**os.environ, "DATABASE_URL": db_url(), "DJANGO_SETTINGS_MODULE": "config.settings"}
     env.update({"DEBUG": "true"} if args.debug else {"DEBUG": "false", "SECRET_KEY": secrets.token_urlsafe(50)})
     env.update(
-        {name: "1000000/minute" for name in ("THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_EXPENSIVE", "THROTTLE_AUTH")}
+        {
+            name: "1000000/minute"
+            for name in ("THROTTLE_ANON", "THROTTLE_USER", "THROTTLE_EXPENSIVE", "THROTTLE_AUTH", "THROTTLE_SOCKETS")
+        }
     )
     env.pop("CELERY_BROKER_URL", None)
     servers, results = [], {}

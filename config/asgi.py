@@ -94,6 +94,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 from django.urls import re_path, reverse  # noqa: E402
 
+from config.middleware import SocketOpenThrottle  # noqa: E402
 from engines import registry  # noqa: E402
 from league.routing import websocket_urlpatterns as league_websockets  # noqa: E402
 from matches import live  # noqa: E402
@@ -187,9 +188,12 @@ application = ProtocolTypeRouter(
     {
         "http": http_app,
         # Anything else (a non-UUID match id, a path that does not exist) is closed with 4404, not a traceback.
+        # Origins first (a foreign page's opens are refused, not counted), then opens per address.
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(
-                URLRouter(match_websockets + league_websockets + [re_path(r"", NotFoundConsumer.as_asgi())])
+            SocketOpenThrottle(
+                AuthMiddlewareStack(
+                    URLRouter(match_websockets + league_websockets + [re_path(r"", NotFoundConsumer.as_asgi())])
+                )
             )
         ),
     }

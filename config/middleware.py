@@ -208,12 +208,43 @@ class AuthThrottleMiddleware:
 def client_address(request) -> str:
     """The caller's address as the outermost of PROXY_COUNT trusted proxies saw it (as DRF's
     throttles read it, and django-axes through AXES_CLIENT_IP_CALLABLE), else the socket's peer."""
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    return _address(request.META.get("HTTP_X_FORWARDED_FOR", ""), request.META.get("REMOTE_ADDR", ""))
+
+
+def _address(forwarded: str, peer: str) -> str:
     if settings.PROXY_COUNT and forwarded:
         hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
         if hops:
             return hops[-min(settings.PROXY_COUNT, len(hops))]
-    return request.META.get("REMOTE_ADDR", "")
+    return peer
+
+
+class SocketOpenThrottle:
+    """ASGI middleware bounding websocket opens per address (THROTTLE_SOCKETS), as DRF's throttles
+    bound API requests: an open reads the match and sends its whole view, like GET .../events/,
+    and nothing else counted them. A refused open is closed before the session, the user or the
+    match is read, with code 4429 (a page retries with its backoff)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        count, seconds = _parse_rate(settings.THROTTLE_SOCKETS)
+        headers = dict(scope.get("headers") or [])
+        peer = (scope.get("client") or [""])[0] or ""
+        key = f"socket-throttle:{_address(headers.get(b'x-forwarded-for', b'').decode('latin-1'), peer)}"
+        # The window opens at the address's first open and closes `seconds` later (AuthThrottleMiddleware).
+        await cache.aadd(key, 0, timeout=seconds)
+        try:
+            seen = await cache.aincr(key)
+        except ValueError:  # expired between add and incr
+            seen = 1
+        if seen > count:
+            message = await receive()
+            if message["type"] == "websocket.connect":
+                await send({"type": "websocket.close", "code": 4429})
+            return
+        await self.app(scope, receive, send)
 
 
 def _parse_rate(rate: str) -> tuple[int, int]:

@@ -284,6 +284,9 @@ if CACHE_URL:
 # of the lockout.
 # Generous enough for a club's players signing in from one venue's address.
 THROTTLE_AUTH = env_str("THROTTLE_AUTH", "120/minute")
+# Websocket opens per address (config.middleware.SocketOpenThrottle): each reads and sends a match's
+# whole view. A page reconnects at most every 0.6 s, and a venue's players share one address.
+THROTTLE_SOCKETS = env_str("THROTTLE_SOCKETS", "300/minute")
 SPECTACULAR_SETTINGS = {
     "TITLE": "Wizard Duels API",
     "DESCRIPTION": "Matches as append-only, hash-chained event streams; every finished match is verifiable.",

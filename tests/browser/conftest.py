@@ -61,6 +61,7 @@ def asgi_server(django_db_setup, django_db_blocker):
                 "THROTTLE_EXPENSIVE",
                 "THROTTLE_EXPENSIVE_PAGES",
                 "THROTTLE_AUTH",
+                "THROTTLE_SOCKETS",
             )
         }
     )
