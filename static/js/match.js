@@ -423,7 +423,9 @@
         conn.textContent = "reconnecting…";
         if (behind) { clearTimeout(catchUp); catchUp = null; } // the new socket catches up when it opens
         retry = Math.min(retry + 1, 6);
-        setTimeout(connect, 300 * 2 ** retry); // catches up from lastSeq: nothing missed, nothing twice
+        // Catches up from lastSeq: nothing missed, nothing twice. The jitter spreads the pages of a
+        // restarted server over the interval instead of bringing them all back in the same instant.
+        setTimeout(connect, 300 * 2 ** retry * (0.75 + Math.random() / 2));
       };
     }
     connect();
