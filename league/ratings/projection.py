@@ -289,6 +289,25 @@ def _lock(game: str) -> RatingCheckpoint:
     return locked
 
 
+def _hold_verdicts(match_ids: Iterable[Any]) -> None:
+    """Keep these matches' verdicts as they are until the transaction ends (a share lock).
+
+    A verdict's follow-up decides from what it reads, without waiting for the game's lock when
+    nothing is to change. Were a verdict changed (re-verification finding the match disputed, or
+    putting it right) while an update that read the old one was still writing, the new verdict's
+    follow-up could read the ratings before that update committed, find nothing to do, and leave
+    them wrong until the sweep. With the verdicts held, the new verdict commits after the update,
+    and its follow-up, sent after that commit, sees what the update wrote. In id order, so two
+    batches over the same matches queue rather than deadlock."""
+    if connection.vendor != "postgresql":
+        return  # SQLite writes one transaction at a time
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _sql("SELECT 1 FROM {match} WHERE id = ANY(%s::uuid[]) ORDER BY id FOR SHARE"),
+            [sorted(str(m) for m in match_ids)],
+        )
+
+
 def ratings_rebuild(*, game: str) -> int:
     """Recompute a game's ratings from every verified result; returns how many were used."""
     with transaction.atomic(), connection.cursor() as cursor:
@@ -517,7 +536,8 @@ def _rewind(game: str, system: str, since: int) -> list[Any] | None:
 # so a checkpoint still at the version read means the ratings read are still the ratings: the
 # write is the step the locked path would have taken. If another update got there first (or the
 # row is locked by one still running: the write waits for it, then sees the new version), the
-# write changes nothing and the locked path below runs instead. Each statement is atomic on its
+# write changes nothing and the locked path below runs instead. The write also holds the match's
+# verdict still (``_hold_verdicts``) and changes nothing if it is no longer verified. Each statement is atomic on its
 # own, so outside a transaction there is no BEGIN or COMMIT to wait for either.
 
 _READ_ONE = """
@@ -540,6 +560,8 @@ _WRITE_ONE = """
 WITH moved AS (
     UPDATE {checkpoint} SET sequence = %(sequence)s
     WHERE game = %(game)s AND xmin::text = %(version)s
+        AND EXISTS (SELECT 1 FROM {match} m WHERE m.id = %(match_id)s::uuid AND m.status = %(finished)s
+                    AND m.verdict = %(verified)s FOR SHARE)
     RETURNING game
 ), rated AS (
     INSERT INTO {rating} (game, competitor, label, system, rating, deviation, volatility, sort_key, matches)
@@ -634,6 +656,8 @@ def _apply_newest(match_id) -> bool | None:
             {
                 "sequence": rated.sequence,
                 "game": game,
+                "finished": Match.Status.FINISHED,
+                "verified": Match.Verdict.VERIFIED,
                 "version": version,
                 "system": system,
                 "match_id": rated.match_id,
@@ -663,6 +687,7 @@ def ratings_apply(*, match_id) -> bool:
         return False
     with transaction.atomic():
         checkpoint = _lock(game)
+        _hold_verdicts([match_id])
         found, labels = rated_results(game, match_ids=[match_id])
         result = found[0] if found else None
         included = RatingPoint.objects.filter(game=game, match_id=match_id).values_list("sequence", flat=True).first()
@@ -714,6 +739,7 @@ def ratings_apply_many(*, match_ids: Iterable[Any]) -> int:
 def _apply_many(game: str, system: str, match_ids: list[str]) -> int:
     with transaction.atomic():
         checkpoint = _lock(game)
+        _hold_verdicts(match_ids)
         found, labels = rated_results(game, match_ids=match_ids)
         included = dict(
             (str(m), s)
