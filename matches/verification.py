@@ -287,6 +287,14 @@ def _verdicts_write(matches: list[Match], now) -> None:
         return
     q = connection.ops.quote_name
     with connection.cursor() as cursor:
+        # The rows first, in id order, as the ratings' updates hold them (``_hold_verdicts``): an
+        # UPDATE joined to the arrays locks them in whatever order its plan visits them, and two
+        # transactions taking the same rows in different orders deadlock (PostgreSQL then ends
+        # one: a verification retried, or a ratings follow-up left to the sweep).
+        cursor.execute(
+            f"SELECT 1 FROM {q(Match._meta.db_table)} WHERE id = ANY(%s::uuid[]) ORDER BY id FOR NO KEY UPDATE",
+            [sorted(str(m.pk) for m in matches)],
+        )
         cursor.execute(
             f"UPDATE {q(Match._meta.db_table)} AS m SET verdict = v.verdict, verdict_seq = v.seq, "
             "verdict_reason = v.reason, verified_at = %s "
