@@ -21,6 +21,7 @@ RECENT_PER_GAME = 8
 #: Rated matches drawn on each game's chart and listed under it: the latest ones. A player of
 #: thousands of matches would otherwise get a page of thousands of points and rows.
 HISTORY_SHOWN = 200
+EMPTY_RECORD = {"won": 0, "drew": 0, "lost": 0, "unfinished": 0, "unverified": 0}
 
 
 def _title(game: str) -> str:
@@ -67,20 +68,23 @@ def player_profile(*, username: str) -> dict | None:
 
     # The record counts every finished match, so it reads every seat, but only three columns:
     # never the match's state, which for a long game is far larger than the page.
-    record: dict[str, dict[str, int]] = defaultdict(lambda: {"won": 0, "drew": 0, "lost": 0, "unfinished": 0})
+    # Only verified results count as won, drawn or lost (as for ratings): a result still being
+    # checked, or found disputed, is counted apart, not as a win it may not be.
+    record: dict[str, dict[str, int]] = defaultdict(lambda: dict(EMPTY_RECORD))
     finished = Seat.objects.filter(user=user, match__status=Match.Status.FINISHED)
-    for index, game, result in finished.values_list("index", "match__game", "match__result").iterator():
-        record[game][_said(index, result)] += 1
+    rows = finished.values_list("index", "match__game", "match__result", "match__verdict")
+    for index, game, result, verdict in rows.iterator():
+        record[game][_said(index, result) if verdict == Match.Verdict.VERIFIED else "unverified"] += 1
     recent: dict[str, list[tuple[dict, str]]] = {}
     for game in record:
         rows = (
             finished.filter(match__game=game)
             .order_by("-match__finished_at", "-match__created_at")
-            .values_list("index", "match_id", "match__finished_at", "match__result")[:RECENT_PER_GAME]
+            .values_list("index", "match_id", "match__finished_at", "match__result", "match__verdict")[:RECENT_PER_GAME]
         )
         recent[game] = [
-            ({"id": match_id, "finished_at": finished_at}, _said(index, result))
-            for index, match_id, finished_at, result in rows
+            ({"id": match_id, "finished_at": finished_at, "verdict": verdict}, _said(index, result))
+            for index, match_id, finished_at, result, verdict in rows
         ]
     # Who each recent match was against, in one query.
     shown = [m["id"] for rows in recent.values() for m, _ in rows]
@@ -111,7 +115,7 @@ def player_profile(*, username: str) -> dict | None:
                     for i, (r, d, match_id) in enumerate(points)
                 ],
                 "chart": rating_chart([r for r, _, _ in points], first_number=first),
-                "record": dict(record.get(game, {"won": 0, "drew": 0, "lost": 0, "unfinished": 0})),
+                "record": dict(record.get(game, EMPTY_RECORD)),
                 "recent": [
                     {"match": m, "outcome": said, "against": others.get(m["id"], [])}
                     for m, said in recent.get(game, [])

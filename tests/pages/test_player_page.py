@@ -13,6 +13,7 @@ from league.players.charts import rating_chart
 from league.ratings.models import Rating, RatingPoint
 from league.tournaments import services as tournaments
 from matches.commands import AT_HEAD
+from matches.models import Match
 from matches.services import SeatSpec, match_create
 from tests.pages.rated import finished
 
@@ -156,3 +157,15 @@ def test_the_page_reads_no_match_state_and_its_queries_do_not_grow_with_the_matc
     assert len(after) == len(before)
     # A match's state can be far larger than the page: no query of the page selects it.
     assert not [q for q in after if '"matches_match"."state"' in q and q.lstrip().upper().startswith("SELECT")]
+
+
+def test_only_verified_results_count_as_won_drawn_or_lost(history):
+    ann, ben, *_ = history
+    disputed = finished("dueling-wizards", [ann, ben], [1, 2])
+    Match.objects.filter(pk=disputed.pk).update(verdict=Match.Verdict.DISPUTED)
+    pending = finished("dueling-wizards", [ann, ben], [1, 2])
+    Match.objects.filter(pk=pending.pk).update(verdict=Match.Verdict.PENDING)
+    duels = re.sub(r"\s+", " ", section(page("ann"), "dueling-wizards"))
+    # The one verified duel was lost; the two "wins" are not counted as wins.
+    assert "Results: 0 won · 0 drawn · 1 lost · 2 not counted yet (being verified, or disputed)" in duels
+    assert duels.count('data-testid="recent-disputed"') == 1 and "(being verified)" in duels
