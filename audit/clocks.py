@@ -7,8 +7,11 @@ A match's ``time_control`` (recorded in its first event) is one of:
   ``{"kind": "correspondence", "days_per_move": d}``  each seat has ``d`` days for every move
 
 A seat's clock runs while the engine names it among the seats to move (simultaneous movers'
-clocks run together); nobody's runs while a random outcome is due. Times are whole microseconds
-since the epoch, so the web process, a worker and an offline verifier compute the same numbers.
+clocks run together); nobody's runs while a random outcome is due, except in a match recorded with
+``entry_clocks`` (a timed tabletop match): there a draw only some seats may enter runs their clocks,
+or a player could leave their own draw unentered and the match would never end. Times are whole
+microseconds since the epoch, so the web process, a worker and an offline verifier compute the same
+numbers.
 """
 
 from __future__ import annotations
@@ -91,10 +94,19 @@ class Clocks:
     left: list[int]  # microseconds left per seat (correspondence: for the current move)
     running: list[int] = field(default_factory=list)
     since: int = 0  # when the running clocks last started or were last settled
+    entries: bool = False  # a due outcome runs the clocks of the seats that alone may enter it
 
     @classmethod
-    def start(cls, control: dict[str, Any], seats: int, at: int) -> Clocks:
-        return cls(control, [cls._allowance(control)] * seats, [], at)
+    def start(cls, control: dict[str, Any], seats: int, at: int, *, entries: bool = False) -> Clocks:
+        return cls(control, [cls._allowance(control)] * seats, [], at, entries)
+
+    def seats_to_run(self, to_move: list[int], due: dict[str, Any] | None) -> list[int]:
+        """The seats whose clocks run next: ``to_move`` (the engine's, chance left out), or while
+        the outcome ``due`` is owed, nobody, or with ``entries`` the seats it names in ``visible_to``."""
+        if due is not None:
+            owed_by = due.get("visible_to") if self.entries else None
+            return sorted(s for s in owed_by if type(s) is int) if isinstance(owed_by, list) else []
+        return [s for s in to_move if s >= 0]
 
     @staticmethod
     def _allowance(control: dict[str, Any]) -> int:
@@ -127,8 +139,11 @@ class Clocks:
         self.since = at
 
     def as_dict(self) -> dict[str, Any]:
-        return {"control": self.control, "left": self.left, "running": self.running, "since": self.since}
+        data = {"control": self.control, "left": self.left, "running": self.running, "since": self.since}
+        return {**data, "entries": True} if self.entries else data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Clocks:
-        return cls(data["control"], list(data["left"]), list(data["running"]), data["since"])
+        return cls(
+            data["control"], list(data["left"]), list(data["running"]), data["since"], data.get("entries") is True
+        )

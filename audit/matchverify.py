@@ -49,8 +49,9 @@ class Verdict:
     lines: dict[int, str] = field(default_factory=dict)
 
 
-def _running(engine, state) -> list[int]:
-    return [s for s in engine.to_move(state) if s != CHANCE]
+def _running(engine, state, clocks: Clocks) -> list[int]:
+    to_move = engine.to_move(state)
+    return clocks.seats_to_run(to_move, engine.chance(state) if to_move == [CHANCE] else None)
 
 
 def engine_event(type: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -142,8 +143,10 @@ def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None =
             started = micros(first["recorded_at"])
         except ValueError:
             return bad(1, "The event's recorded_at is not an ISO 8601 time.")
-        clocks = Clocks.start(control, len(created["seats"]), started)
-        clocks.step(started, None, _running(engine, state))
+        # Recorded from when a drawer's clock ran while their draw was due (audit/clocks.py).
+        entries = created.get("entry_clocks") is True
+        clocks = Clocks.start(control, len(created["seats"]), started, entries=entries)
+        clocks.step(started, None, _running(engine, state, clocks))
     timed_out = None
     lines: dict[int, str] = {}
     for event in events[1:]:
@@ -165,7 +168,7 @@ def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None =
             if seat not in clocks.expired_at(at):
                 return bad(seq, "This timeout was recorded before the seat's time was up.")
             timed_out = seat
-            clocks.step(at, None, _running(engine, state))
+            clocks.step(at, None, _running(engine, state, clocks))
             continue
         try:
             if event["type"] == "action":
@@ -207,7 +210,9 @@ def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None =
                 mover = data["seat"] if event["type"] == "action" else None
                 if mover is not None and mover in clocks.expired_at(at):
                     return bad(seq, "This move was made after the seat's time had run out.")
-                clocks.step(at, mover, _running(engine, state))
+                if mover is None and set(_seat_of_actor(created, event["actor"]) or ()) & set(clocks.expired_at(at)):
+                    return bad(seq, "This outcome was entered after the seat's time had run out.")
+                clocks.step(at, mover, _running(engine, state, clocks))
         except IllegalAction as exc:
             return bad(seq, f"Replaying this event is refused by the rules: {exc.message}")
         except (LookupError, TypeError, ValueError, AttributeError) as exc:

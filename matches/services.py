@@ -170,6 +170,7 @@ def match_create_or_get(
                 "seed_commitment": commitment,
                 "hash_scheme": SALTED_SCHEME,
                 **({"time_control": clock} if clock else {}),
+                **({"entry_clocks": True} if entry_clocks(match) else {}),
                 "origin": origin or {},
             },
         )
@@ -461,8 +462,9 @@ def _command_execute(match: Match, appender: Appender, user, seat, body, actor: 
         new, state = _checked_tabletop_chance(match, engine, state, body["outcome"], user, seat)
     else:
         new, state = _checked_action(engine, state, seat, body["action"], actor or user_actor(user))
-    if match.time_control and body["kind"] == "action":
-        # One instant for the check and the record, so the verifier sees what the server saw.
+    if match.time_control:
+        # One instant for the check and the record, so the verifier sees what the server saw (a
+        # draw's too: the drawer's clock runs while it is due, in matches recorded with entry_clocks).
         new.recorded_at = timezone.now()
         if seat in Clocks.from_dict(match.clocks).expired_at(micros(new.recorded_at)):
             raise MatchError(
@@ -741,13 +743,13 @@ class _Writes:
         # Stamped when decided, as an append right then would have been: the clocks step by it.
         new.recorded_at = new.recorded_at or timezone.now()
         if match.time_control:
-            running = [] if after is None else [s for s in engine.to_move(after) if s != CHANCE]
             at = micros(new.recorded_at)
             clocks = (
-                Clocks.start(match.time_control, len(match_seats(match=match)), at)
+                Clocks.start(match.time_control, len(match_seats(match=match)), at, entries=entry_clocks(match))
                 if self.head_seq == 0
                 else Clocks.from_dict(match.clocks)
             )
+            running = [] if after is None else _clock_seats(clocks, engine, after)
             clocks.step(at, new.data.get("seat") if new.type == "action" else None, running)
             match.clocks = clocks.as_dict()
         self.new.append(new)
@@ -795,6 +797,18 @@ class _Writes:
             cursor.execute(f"{log}UPDATE {table} SET {sets} WHERE {key} = %s", params)
             if cursor.rowcount != 1:
                 raise DatabaseError("Save with update_fields did not affect any rows.")
+
+
+def entry_clocks(match: Match) -> bool:
+    """Whether a new timed match runs a drawer's clock while their draw is due (audit/clocks.py):
+    at a real table the drawer alone enters it, so without a clock they could hold the match up
+    for ever. A server-dealt match owes no draw for longer than a command."""
+    return bool(match.time_control) and match.mode == Match.Mode.TABLETOP
+
+
+def _clock_seats(clocks: Clocks, engine, state) -> list[int]:
+    to_move = engine.to_move(state)
+    return clocks.seats_to_run(to_move, engine.chance(state) if to_move == [CHANCE] else None)
 
 
 def _advance(*, match: Match, writes: _Writes, engine, state) -> list[Event]:
