@@ -889,7 +889,10 @@ def match_claim_timeout(
         if not expired:
             left = {s: round(clocks.left_at(now)[s] / SECOND, 1) for s in clocks.running}
             raise MatchError(f"No clock has run out: seconds left {left}.", code="time_not_up", status=409)
-        seat = expired[0]
+        # Running clocks have all run since the same moment: the least left ran out first (a
+        # claim made after several ran out must not time out whichever seat comes first).
+        left = clocks.left_at(now)
+        seat = min(expired, key=lambda s: left[s])
         engine = registry.get(match.game, match.engine_version)
         timeout = NewEvent(
             type="match.timeout", data={"seat": seat}, actor=actor, recorded_at=datetime_from_micros(now)

@@ -1,0 +1,57 @@
+"""When several seats moving at once have all run out, the one whose time ran out first loses.
+
+Dueling Wizards' defences are simultaneous, so two defenders' clocks run together from different
+times left. A claim (or the platform's sweep) made after both ran out used to time out the lower
+seat, whichever ran out first: a wizard with time to spare lost to one who had none for longer.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from matches.models import Match
+
+from . import test_time_controls
+from .helpers import fresh, post_action
+from .test_time_controls import claim, match_verdict, timed_duel
+
+pytestmark = pytest.mark.django_db
+
+clock = test_time_controls.clock  # the platform's now, moved on by hand
+
+
+def summary(client, match):
+    return client.get(f"/api/matches/{match.id}/").json()
+
+
+def play(users, client_for, match, seat):
+    m = fresh(match)
+    kind = "defend" if m.state["phase"] == "defend" else "attack"
+    response = post_action(client_for(users[seat]), m, seat, {"type": kind, "card": m.state["hands"][seat][0]})
+    assert response.status_code == 201, response.json()
+
+
+def test_of_two_defenders_out_of_time_the_one_who_ran_out_first_loses(alice, bob, carol, client_for, clock):
+    users = [alice, bob, carol]
+    match = timed_duel(alice, bob, carol)
+    assert summary(client_for(alice), match)["to_move"] == [1, 2]
+    clock.advance(40)
+    play(users, client_for, match, 2)  # carol takes 40 s over her defence
+    clock.advance(5)
+    play(users, client_for, match, 1)  # bob 45 s in all
+    # Play on at once until two seats whose times differ are to move together.
+    for _ in range(20):
+        now = summary(client_for(alice), match)
+        left = now["clocks"]["left"]
+        if len(now["to_move"]) > 1 and len({left[s] for s in now["to_move"]}) > 1:
+            break
+        play(users, client_for, match, now["to_move"][0])
+    else:
+        pytest.fail("no two seats with different times left came to move together")
+    first_out = min(now["to_move"], key=lambda s: left[s])
+    clock.advance(max(left[s] for s in now["to_move"]) + 1)  # both have run out now
+
+    won = claim(client_for(alice), match)
+    assert won.status_code == 201, won.json()
+    assert won.json()["result"]["timed_out"] == first_out, (now, won.json()["result"])
+    assert match_verdict(match) == Match.Verdict.VERIFIED
