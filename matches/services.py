@@ -886,6 +886,11 @@ def match_claim_timeout(
         clocks = Clocks.from_dict(match.clocks)
         now = micros(timezone.now())
         expired = clocks.expired_at(now)
+        # A bot moves as soon as no person moves with it: its clock runs out only while it waits on
+        # a person, whose stalling must not win them the match. Such a person loses once theirs is out.
+        bots = {s.index for s in match_seats(match=match) if s.bot}
+        if any(s not in bots for s in clocks.running):
+            expired = [s for s in expired if s not in bots]
         if not expired:
             left = {s: round(clocks.left_at(now)[s] / SECOND, 1) for s in clocks.running}
             raise MatchError(f"No clock has run out: seconds left {left}.", code="time_not_up", status=409)

@@ -55,3 +55,23 @@ def test_of_two_defenders_out_of_time_the_one_who_ran_out_first_loses(alice, bob
     assert won.status_code == 201, won.json()
     assert won.json()["result"]["timed_out"] == first_out, (now, won.json()["result"])
     assert match_verdict(match) == Match.Verdict.VERIFIED
+
+
+def test_a_bot_waiting_on_a_person_who_stalls_never_loses_on_time(alice, bob, client_for, clock):
+    # Bots move as soon as no person moves with them, so a bot defending beside a person waits on
+    # that person, its clock running with theirs: the person who stalls must be the one who loses.
+    from matches import services
+
+    match = services.match_create(
+        game="dueling-wizards",
+        seats=[services.SeatSpec(user=alice), services.SeatSpec(bot="random"), services.SeatSpec(user=bob)],
+        created_by=alice,
+        time_control=test_time_controls.FISCHER_60,
+    )
+    assert summary(client_for(bob), match)["to_move"] == [1, 2]
+    clock.advance(61)
+
+    won = claim(client_for(alice), match)
+    assert won.status_code == 201, won.json()
+    assert won.json()["result"]["timed_out"] == 2 and won.json()["result"]["winners"] == [0, 1]
+    assert match_verdict(match) == Match.Verdict.VERIFIED
