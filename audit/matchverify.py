@@ -147,6 +147,9 @@ def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None =
         entries = created.get("entry_clocks") is True
         clocks = Clocks.start(control, len(created["seats"]), started, entries=entries)
         clocks.step(started, None, _running(engine, state, clocks))
+    # A bot moves the moment no person moves with it, so its clock runs out only while it waits on
+    # people: its move is never late (a person who waited it out could otherwise void the match).
+    bot_seats = {s.get("seat") for s in created["seats"] if isinstance(s, dict) and s.get("bot")}
     timed_out = None
     lines: dict[int, str] = {}
     for event in events[1:]:
@@ -208,7 +211,7 @@ def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None =
             if clocks is not None:
                 at = micros(event["recorded_at"])
                 mover = data["seat"] if event["type"] == "action" else None
-                if mover is not None and mover in clocks.expired_at(at):
+                if mover is not None and mover not in bot_seats and mover in clocks.expired_at(at):
                     return bad(seq, "This move was made after the seat's time had run out.")
                 if mover is None and set(_seat_of_actor(created, event["actor"]) or ()) & set(clocks.expired_at(at)):
                     return bad(seq, "This outcome was entered after the seat's time had run out.")

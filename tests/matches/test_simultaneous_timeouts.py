@@ -75,3 +75,41 @@ def test_a_bot_waiting_on_a_person_who_stalls_never_loses_on_time(alice, bob, cl
     assert won.status_code == 201, won.json()
     assert won.json()["result"]["timed_out"] == 2 and won.json()["result"]["winners"] == [0, 1]
     assert match_verdict(match) == Match.Verdict.VERIFIED
+
+
+def test_a_bot_that_waited_past_its_time_on_people_moves_and_the_match_still_verifies(alice, bob, client_for, clock):
+    # The bot's clock runs while it waits on whoever defends beside it: alice's slow defence spends
+    # its time, and bob, with time to spare, waits until the bot's is out before he defends. The
+    # bot then answers at once; its move must not make the match disputed (a loser could void a
+    # result that way).
+    from matches import services
+
+    match = services.match_create(
+        game="dueling-wizards",
+        seats=[services.SeatSpec(user=alice), services.SeatSpec(bot="random"), services.SeatSpec(user=bob)],
+        created_by=alice,
+        time_control=test_time_controls.FISCHER_60,
+    )
+    users = [alice, None, bob]
+    waited_with_alice = False
+    for _ in range(40):
+        now = summary(client_for(alice), match)
+        to_move, left = set(now["to_move"]), now["clocks"]["left"]
+        person = min(to_move - {1})
+        if to_move == {0, 1} and not waited_with_alice:
+            clock.advance(50)  # alice takes 50 s, and so does the bot waiting on her
+            waited_with_alice = True
+        elif to_move == {1, 2} and waited_with_alice and left[2] > left[1] + 5:
+            clock.advance(left[1] + 3)  # the bot's time is out, bob's is not
+            play(users, client_for, match, 2)
+            break
+        play(users, client_for, match, person)
+    else:
+        pytest.fail("the bot never came to wait on bob with less time than he had")
+    assert summary(client_for(alice), match)["clocks"]["left"][1] < 0  # and the bot has moved
+
+    clock.advance(200)
+    ended = claim(client_for(alice), match)
+    assert ended.status_code == 201, ended.json()
+    assert ended.json()["result"]["timed_out"] != 1
+    assert match_verdict(match) == Match.Verdict.VERIFIED
