@@ -213,7 +213,11 @@ def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None =
                 mover = data["seat"] if event["type"] == "action" else None
                 if mover is not None and mover not in bot_seats and mover in clocks.expired_at(at):
                     return bad(seq, "This move was made after the seat's time had run out.")
-                if mover is None and set(_seat_of_actor(created, event["actor"]) or ()) & set(clocks.expired_at(at)):
+                # Only where a drawer's clock runs while their draw is due (entry_clocks): in a match
+                # recorded before, an outcome entered by a seat already out of time was no fault, and
+                # it must verify as it did.
+                late_entry = clocks.entries and mover is None
+                if late_entry and set(_seat_of_actor(created, event["actor"]) or ()) & set(clocks.expired_at(at)):
                     return bad(seq, "This outcome was entered after the seat's time had run out.")
                 clocks.step(at, mover, _running(engine, state, clocks))
         except IllegalAction as exc:

@@ -462,9 +462,10 @@ def _command_execute(match: Match, appender: Appender, user, seat, body, actor: 
         new, state = _checked_tabletop_chance(match, engine, state, body["outcome"], user, seat)
     else:
         new, state = _checked_action(engine, state, seat, body["action"], actor or user_actor(user))
-    if match.time_control:
+    if match.time_control and (body["kind"] == "action" or entry_clocks(match)):
         # One instant for the check and the record, so the verifier sees what the server saw (a
-        # draw's too: the drawer's clock runs while it is due, in matches recorded with entry_clocks).
+        # draw's too where the drawer's clock runs while it is due: matches recorded with
+        # entry_clocks; in one recorded before, a late drawer was no fault, as its verifier has it).
         new.recorded_at = timezone.now()
         if seat in Clocks.from_dict(match.clocks).expired_at(micros(new.recorded_at)):
             raise MatchError(
