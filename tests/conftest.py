@@ -262,3 +262,15 @@ async def no_task_outlives_its_test(request):
         f"{len(left)} task(s) outlived the test ({len(still_running)} still running 10 s after being cancelled): "
         f"{names}. Disconnect every socket the test opens, a refused one included."
     )
+
+
+@pytest.fixture
+async def close_thread_connections():
+    """For coroutine tests on the database: ``database_sync_to_async`` runs in one shared worker
+    thread whose connection outlives the test; closed here, or the test database's flush or drop
+    finds a session still attached."""
+    yield
+    from channels.db import database_sync_to_async
+    from django.db import connections
+
+    await database_sync_to_async(connections.close_all)()

@@ -28,14 +28,6 @@ from tests.conftest import database_url
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-async def close_thread_connections():
-    yield
-    from django.db import connections
-
-    await database_sync_to_async(connections.close_all)()
-
-
 def on_the_redis_list_layer() -> bool:
     """channels-redis' list layer, or the project's subclass of it (matches/layers.py: the same
     Redis lists, read the same way, handed to the sockets by one reader)."""

@@ -10,15 +10,11 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_task_outlives_its_test")]
-
-
-@pytest.fixture(autouse=True)
-async def close_thread_connections():
-    yield
-    from django.db import connections
-
-    await database_sync_to_async(connections.close_all)()
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("no_task_outlives_its_test"),
+    pytest.mark.usefixtures("close_thread_connections"),
+]
 
 
 @database_sync_to_async

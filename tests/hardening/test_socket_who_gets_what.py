@@ -12,17 +12,13 @@ from django.test import Client
 
 from config.asgi import application
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_task_outlives_its_test")]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("no_task_outlives_its_test"),
+    pytest.mark.usefixtures("close_thread_connections"),
+]
 
 SAME_SITE = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
-
-
-@pytest.fixture(autouse=True)
-async def close_thread_connections():
-    yield
-    from django.db import connections
-
-    await database_sync_to_async(connections.close_all)()
 
 
 @database_sync_to_async

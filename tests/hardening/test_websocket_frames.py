@@ -13,17 +13,9 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from matches import consumers
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_thread_connections")]
 
 HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
-
-
-@pytest.fixture(autouse=True)
-async def close_thread_connections():
-    yield
-    from django.db import connections
-
-    await database_sync_to_async(connections.close_all)()
 
 
 @database_sync_to_async

@@ -21,20 +21,16 @@ from config.asgi import application
 from league import streams
 from matches import consumers, live, services
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("no_task_outlives_its_test")]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("no_task_outlives_its_test"),
+    pytest.mark.usefixtures("close_thread_connections"),
+]
 
 HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 #: The layer's group expiry in these tests, and the renewal period well within it.
 EXPIRY, RENEW = 2, 0.5
 TOURNAMENT = "tournament:0f0f0f0f-0000-4000-8000-000000000000"
-
-
-@pytest.fixture(autouse=True)
-async def close_thread_connections():
-    yield
-    from django.db import connections
-
-    await database_sync_to_async(connections.close_all)()
 
 
 @pytest.fixture

@@ -13,15 +13,7 @@ from matches.invitations import services
 from matches.models import OutboxMessage
 from matches.services import SeatSpec
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-async def close_thread_connections():
-    yield
-    from django.db import connections
-
-    await database_sync_to_async(connections.close_all)()
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_thread_connections")]
 
 
 @database_sync_to_async

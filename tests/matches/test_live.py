@@ -14,17 +14,7 @@ from matches.models import Match
 
 from .helpers import new_duel
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-async def close_thread_connections():
-    yield
-    # database_sync_to_async runs in one shared worker thread whose connection outlives
-    # the test; close it, or dropping the test database finds a session still attached.
-    from django.db import connections
-
-    await database_sync_to_async(connections.close_all)()
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_thread_connections")]
 
 
 @database_sync_to_async

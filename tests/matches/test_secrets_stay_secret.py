@@ -203,14 +203,6 @@ def _ben_defends(match: Match, ben) -> str:
     return card
 
 
-@pytest.fixture
-async def close_thread_connections():
-    yield
-    from django.db import connections
-
-    await database_sync_to_async(connections.close_all)()
-
-
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("no_task_outlives_its_test")
 async def test_the_websocket_frame_gives_the_defence_away_neither_to_the_opponent_nor_to_a_spectator(
