@@ -18,9 +18,11 @@ ERROR_SCHEMA = {
     "additionalProperties": True,
 }
 
-#: Status -> when it happens. 401/403 only where the operation can refuse a caller.
+#: Status -> when it happens, on every operation. 401 on reads too: a token that was deleted or has
+#: expired (config/auth.py) is refused before any view runs, whatever it asks for.
 ERRORS = {
     "400": "Bad input: a field, a query parameter, JSON too deep, NUL or bad UTF-8.",
+    "401": "Sign in (session) or send Authorization: Token <key>; a token not (or no longer) valid is refused.",
     "404": "No such object (or no such address).",
     "405": "This address does not take that method.",
     "413": "The body is larger than the server accepts.",
@@ -28,8 +30,9 @@ ERRORS = {
     "500": "A fault on the server's side.",
     "503": "The database (or another service) is briefly unavailable; retry.",
 }
+#: On writes. A read that can refuse a caller (403) or conflict (409) declares it in its view's
+#: extend_schema, with when it happens; this hook gives it the error body.
 WRITE_ERRORS = {
-    "401": "Sign in (session) or send Authorization: Token <key>.",
     "403": "You may not do this.",
     "409": "The stream moved on (stale_seq) or the command conflicts with what is recorded.",
 }
@@ -50,7 +53,8 @@ def add_error_responses(result, generator, request, public):
                 errors.update(WRITE_ERRORS)
             responses = operation.setdefault("responses", {})
             for status, description in errors.items():
-                responses.setdefault(
-                    status, {"description": description, "content": {"application/json": {"schema": ref}}}
-                )
+                responses.setdefault(status, {"description": description})
+            for status, response in responses.items():
+                if status.isdigit() and int(status) >= 400:
+                    response["content"] = {"application/json": {"schema": ref}}
     return result

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
@@ -45,7 +45,10 @@ class MatchAnalysisView(APIView):
     get_throttles = with_expensive_throttle
 
     @extend_schema(
-        responses=OpenApiTypes.OBJECT,
+        responses={
+            200: OpenApiTypes.OBJECT,
+            409: OpenApiResponse(description="match_not_finished: the match is still being played."),
+        },
         summary="A finished match's analysis: the exact odds of every chance event and each seat's luck",
         description="Computed on the first request and kept; computed again when the engine's odds code or "
         "this analysis changes. 409 match_not_finished while the match is live.",

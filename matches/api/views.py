@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.response import Response
@@ -227,7 +227,10 @@ class MatchState(APIView):
 class MatchLegal(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("seat", int, description="Default: the caller's seat")],
-        responses=OpenApiTypes.OBJECT,
+        responses={
+            200: OpenApiTypes.OBJECT,
+            403: OpenApiResponse(description="permission_denied: another seat's actions while the match is live."),
+        },
         summary="The legal actions of a seat now",
     )
     def get(self, request, match_id):

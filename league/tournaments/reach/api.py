@@ -6,7 +6,7 @@ tournament's settings."""
 from __future__ import annotations
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
@@ -16,6 +16,9 @@ from .. import selectors as tournament_selectors
 from ..access import is_organiser
 from ..errors import refuse
 from . import selectors, services
+
+#: What a read of a tournament's settings answers anyone but its organiser.
+NOT_ORGANISER = OpenApiResponse(description="not_organiser: only the tournament's organiser may see this.")
 
 
 def _organisers_tournament(request, tournament_id):
@@ -45,7 +48,10 @@ class EmailsInput(serializers.Serializer):
 class TournamentWebhooks(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The organiser's webhooks and their delivery log")
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT, 403: NOT_ORGANISER},
+        summary="The organiser's webhooks and their delivery log",
+    )
     def get(self, request, tournament_id):
         t = _organisers_tournament(request, tournament_id)
         return Response({"webhooks": selectors.webhooks(tournament=t), "events": ["pairing", "result", "finished"]})
@@ -79,7 +85,9 @@ class TournamentWebhook(APIView):
 class TournamentEmbed(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The origins allowed to frame the widgets")
+    @extend_schema(
+        responses={200: OpenApiTypes.OBJECT, 403: NOT_ORGANISER}, summary="The origins allowed to frame the widgets"
+    )
     def get(self, request, tournament_id):
         t = _organisers_tournament(request, tournament_id)
         return Response({"origins": selectors.embed_origins(tournament=t)})

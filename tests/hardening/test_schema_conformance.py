@@ -1,0 +1,191 @@
+"""The API answers as its published OpenAPI schema (/api/schema/) says: every status code it sends is
+documented for that operation, every body has the documented content type and fits the documented
+schema (errors the shared ``{"code", "detail"}`` shape), and the documented headers are sent.
+
+tests/hardening/test_schema.py asks only that no generated request gets a 5xx; here schemathesis's
+response checks are run on valid (positive) requests, by the callers a developer is: the owner of
+the objects, another signed-in user, and nobody signed in."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import uuid
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from schemathesis import GenerationMode
+from schemathesis.checks import (
+    content_type_conformance,
+    not_a_server_error,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+#: Bounded so the whole file runs in a couple of minutes on two busy cores; derandomized, so a
+#: failure reproduces.
+EXAMPLES_PER_OPERATION = 6
+EXAMPLES_PER_READ_FOR_OTHERS = 3
+CONFORMANCE = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+    response_headers_conformance,
+]
+
+
+@pytest.fixture
+def published(db, make_user, settings):
+    """Real objects behind every path parameter, so requests reach the views' own answers: a live
+    match and a finished, verified one, a signed checkpoint, an IWDL season, a club with a coach and
+    a tournament, all the owner's."""
+    import base64
+
+    settings.CHECKPOINT_SIGNING_KEY = base64.b64encode(bytes(range(32))).decode()
+    from django.core.wsgi import get_wsgi_application
+    from rest_framework.authtoken.models import Token
+
+    from league.seasons import services as seasons
+    from league.tournaments import services as tournaments
+    from matches.autoplay import autoplay_match
+    from matches.checkpoints.services import checkpoint_sign
+    from matches.verification import match_verify
+    from tests.matches.helpers import new_duel
+
+    owner, rival = make_user("owner"), make_user("rival")
+    live = new_duel(owner, rival)
+    finished = autoplay_match(game="dueling-wizards", seats=2)
+    match_verify(match_id=finished.id)  # queued on commit, which a test transaction never reaches
+    checkpoint_sign()
+    league = seasons.league_load_iwdl()
+    league.created_by = owner
+    league.save()
+    clubs = list(league.clubs.order_by("slug")[:4])
+    season = seasons.season_create(league=league, created_by=owner, start_date=dt.date(2026, 1, 5), clubs=clubs)
+    clubs[0].coaches.add(owner)
+    tournament = tournaments.tournament_create(
+        created_by=owner, name="Fuzz Open", game="dueling-wizards", format="swiss", options={}
+    )
+    ids = {
+        "match_id": [str(live.id), str(finished.id)],
+        "ref": [str(finished.id)],
+        "tree_size": [1],
+        "slug": ["iwdl"],
+        "number": [season.number],
+        "tournament_id": [str(tournament.id)],
+        "username": [owner.username],
+        "draft_id": [str(uuid.uuid4())],
+        "game": ["dueling-wizards"],
+    }
+    return {
+        "app": get_wsgi_application(),
+        "ids": ids,
+        "club": clubs[0].slug,
+        "owner": {"Authorization": f"Token {Token.objects.create(user=owner).key}"},
+        "rival": {"Authorization": f"Token {Token.objects.create(user=rival).key}"},
+        "nobody": {},
+    }
+
+
+@pytest.fixture(autouse=True)
+def requests_inside_the_test_transaction():
+    """As Django's test client does: every request runs in this thread, inside the test's
+    transaction, so a request's end must not close the connection."""
+    from django.core import signals
+    from django.db import close_old_connections
+
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
+def operations(published):
+    schema = schemathesis.openapi.from_wsgi("/api/schema/", published["app"])
+    found = [result.ok() for result in schema.get_all_operations()]
+    assert len(found) >= 60
+    return found
+
+
+def path_choices(published, operation) -> list[dict]:
+    """Every combination of the world's objects for the operation's path parameters."""
+    ids = dict(published["ids"])
+    if operation.path.startswith("/api/clubs/"):
+        ids["slug"] = [published["club"]]  # a club's slug there, a league's elsewhere
+    names = [p.name for p in operation.path_parameters if p.name in ids]
+    return [dict(zip(names, values)) for values in itertools.product(*(ids[n] for n in names))]
+
+
+def check_examples(operation, *, path_choices, headers, checks, examples) -> None:
+    strategy = st.one_of(
+        *[operation.as_strategy(GenerationMode.POSITIVE, path_parameters=fixed) for fixed in path_choices]
+    )
+
+    @given(case=strategy)
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    def check(case):
+        case.call_and_validate(headers=headers, checks=checks)
+
+    check()
+
+
+def failures_of(published, callers, *, checks, examples, methods=None) -> list[str]:
+    from django.core.cache import cache
+
+    failures = []
+    for operation in operations(published):
+        if methods and operation.method.upper() not in methods:
+            continue
+        for caller in callers:
+            cache.clear()  # no throttle spent by the previous operations' requests
+            try:
+                check_examples(
+                    operation,
+                    path_choices=path_choices(published, operation),
+                    headers=published[caller],
+                    checks=checks,
+                    examples=examples,
+                )
+            except (Exception, BaseExceptionGroup) as exc:  # every operation's failure, not the first
+                failures.append(f"{operation.method.upper()} {operation.path} as {caller}: {str(exc)[:700]}")
+    return failures
+
+
+def test_the_owners_valid_requests_are_answered_as_each_operation_documents(published):
+    failures = failures_of(published, ["owner"], checks=CONFORMANCE, examples=EXAMPLES_PER_OPERATION)
+    assert not failures, "\n\n".join(failures)
+
+
+def test_other_users_and_visitors_reading_are_answered_as_each_operation_documents(published):
+    # Reads are where a refusal is easy to leave undocumented: another user asking for the
+    # organiser's webhooks, a visitor asking for their invitations, a live match's other seat.
+    failures = failures_of(
+        published, ["rival", "nobody"], checks=CONFORMANCE, examples=EXAMPLES_PER_READ_FOR_OTHERS, methods={"GET"}
+    )
+    assert not failures, "\n\n".join(failures)
+
+
+def answered_401(ctx, response, case):
+    """A custom check: the request was refused as unauthenticated (not served, not 404)."""
+    if response.status_code != 401:
+        raise AssertionError(f"Expected 401 for a rejected token, got {response.status_code}")
+
+
+def test_a_rejected_token_is_a_documented_401_on_every_operation(published):
+    # A token deleted or expired (config/auth.py) is refused before any view runs, reads included:
+    # a developer's client must expect 401 wherever it sends its token.
+    published["rejected"] = {"Authorization": "Token not-a-token-anyone-was-given"}
+    failures = failures_of(published, ["rejected"], checks=[*CONFORMANCE, answered_401], examples=1)
+    assert not failures, "\n\n".join(failures)
