@@ -30,6 +30,21 @@ ERRORS = {
     "500": "A fault on the server's side.",
     "503": "The database (or another service) is briefly unavailable; retry.",
 }
+#: When to come back, in whole seconds. Every 429 says it (DRF's throttles, config/middleware.py);
+#: a 503 says it when a retry soon can succeed (database_unavailable), not when it waits on the
+#: operator (signing_key_missing: no checkpoint signing key configured).
+RETRY_AFTER = {
+    "429": {
+        "description": "Seconds until the throttle lets this caller through again.",
+        "required": True,
+        "schema": {"type": "integer", "minimum": 1},
+    },
+    "503": {
+        "description": "Seconds to wait before retrying (sent with database_unavailable).",
+        "required": False,
+        "schema": {"type": "integer", "minimum": 1},
+    },
+}
 #: On writes. A read that can refuse a caller (403) or conflict (409) declares it in its view's
 #: extend_schema, with when it happens; this hook gives it the error body.
 WRITE_ERRORS = {
@@ -57,4 +72,6 @@ def add_error_responses(result, generator, request, public):
             for status, response in responses.items():
                 if status.isdigit() and int(status) >= 400:
                     response["content"] = {"application/json": {"schema": ref}}
+            for status, header in RETRY_AFTER.items():
+                responses[status].setdefault("headers", {})["Retry-After"] = header
     return result

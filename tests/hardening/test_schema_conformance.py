@@ -189,3 +189,49 @@ def test_a_rejected_token_is_a_documented_401_on_every_operation(published):
     published["rejected"] = {"Authorization": "Token not-a-token-anyone-was-given"}
     failures = failures_of(published, ["rejected"], checks=[*CONFORMANCE, answered_401], examples=1)
     assert not failures, "\n\n".join(failures)
+
+
+def retry_after_documented(published, status: str) -> list[str]:
+    """The operations whose ``status`` answer does not document a Retry-After header."""
+    missing = []
+    for operation in operations(published):
+        headers = operation.definition.raw["responses"][status].get("headers", {})
+        if "Retry-After" not in headers:
+            missing.append(f"{operation.method.upper()} {operation.path}")
+    return missing
+
+
+def test_a_throttled_request_is_told_when_to_come_back_as_documented(published, monkeypatch):
+    from rest_framework.throttling import UserRateThrottle
+
+    assert not retry_after_documented(published, "429")
+    for operation in operations(published):
+        assert operation.definition.raw["responses"]["429"]["headers"]["Retry-After"]["required"] is True
+    operation = schemathesis.openapi.from_wsgi("/api/schema/", published["app"])["/api/engines/"]["GET"]
+    monkeypatch.setattr(UserRateThrottle, "rate", "1/minute", raising=False)
+    case = operation.Case()
+    assert case.call(headers=published["owner"]).status_code == 200
+    throttled = case.call(headers=published["owner"])
+    assert throttled.status_code == 429
+    case.validate_response(throttled, checks=CONFORMANCE)
+    assert int(throttled.headers["retry-after"][0]) > 0
+
+
+def test_an_answer_while_the_database_is_down_says_when_to_retry_as_documented(published, monkeypatch):
+    from django.db import OperationalError
+
+    from matches.api import views
+
+    assert not retry_after_documented(published, "503")
+
+    def dropped(**kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(views.selectors, "match_summary", dropped)
+    operation = schemathesis.openapi.from_wsgi("/api/schema/", published["app"])["/api/matches/"]["GET"]
+    case = operation.Case()
+    down = case.call(headers=published["owner"])
+    assert down.status_code == 503 and down.json()["code"] == "database_unavailable"
+    # A 5xx is what this test provokes: every other check holds.
+    case.validate_response(down, checks=[c for c in CONFORMANCE if c is not not_a_server_error])
+    assert int(down.headers["retry-after"][0]) > 0
