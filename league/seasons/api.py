@@ -7,7 +7,7 @@ import io
 
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 from league.seasons import selectors, services
 from league.seasons.models import Club, Fixture, League, Season
 from league.spreadsheets import text_cell
-from matches.api.views import int_param
+from matches.api.views import int_param, int_parameter
 
 
 def _season_or_404(slug: str, number: int) -> Season:
@@ -197,7 +197,7 @@ class SeasonFixtures(APIView):
     @extend_schema(
         responses=OpenApiTypes.OBJECT,
         summary="Fixtures and results by round",
-        parameters=[OpenApiParameter("round", int, description="Only this round")],
+        parameters=[int_parameter("round", "Only this round")],
     )
     def get(self, request, slug, number):
         season = _season_or_404(slug, number)

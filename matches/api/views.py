@@ -51,6 +51,12 @@ def int_param(request, name: str, default: int | None, *, maximum: int = MAX_QUE
 _int_param = int_param
 
 
+def int_parameter(name: str, description: str = "", *, maximum: int = MAX_QUERY_INT) -> OpenApiParameter:
+    """How the schema states an ``int_param``: the bounds it enforces, so a client built from the
+    schema never sends what the view refuses."""
+    return OpenApiParameter(name, {"type": "integer", "minimum": 0, "maximum": maximum}, description=description)
+
+
 class ExpensiveReadThrottle(SimpleRateThrottle):
     """The stricter "expensive" rate (settings: THROTTLE_EXPENSIVE), per account or, for anonymous
     callers, per address: for reads that replay a stream or list it whole."""
@@ -90,8 +96,8 @@ class MatchList(APIView):
         parameters=[
             OpenApiParameter("status", str, enum=Match.Status.values),
             OpenApiParameter("game", str),
-            OpenApiParameter("limit", int, description="At most this many (default 50, at most 200)"),
-            OpenApiParameter("offset", int, description="Skip this many"),
+            int_parameter("limit", "At most this many (default 50)", maximum=200),
+            int_parameter("offset", "Skip this many"),
         ],
         responses=OpenApiTypes.OBJECT,
         summary="Matches, newest first",
@@ -171,8 +177,10 @@ class MatchEvents(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("after", int, description="Only events with a greater seq"),
-            OpenApiParameter("limit", int, description="At most this many (then follow next_after)"),
+            int_parameter("after", "Only events with a greater seq"),
+            int_parameter(
+                "limit", f"At most this many (default {EVENTS_PAGE}; then follow next_after)", maximum=EVENTS_PAGE_MAX
+            ),
         ],
         responses=OpenApiTypes.OBJECT,
         summary="The match's events (hidden information redacted while live)",
@@ -196,7 +204,9 @@ class MatchEvents(APIView):
 
 class MatchLog(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("after", int)], responses=OpenApiTypes.OBJECT, summary="Readable match log"
+        parameters=[int_parameter("after", "Only events with a greater seq")],
+        responses=OpenApiTypes.OBJECT,
+        summary="Readable match log",
     )
     def get(self, request, match_id):
         match = _match_or_404(match_id)
@@ -211,7 +221,7 @@ class MatchState(APIView):
         return super().get_throttles()
 
     @extend_schema(
-        parameters=[OpenApiParameter("at", int, description="The view after this seq (default: now)")],
+        parameters=[int_parameter("at", "The view after this seq (default: now)")],
         responses=OpenApiTypes.OBJECT,
         summary="What the caller may see of the game, now or after event N",
     )
@@ -226,7 +236,7 @@ class MatchState(APIView):
 
 class MatchLegal(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("seat", int, description="Default: the caller's seat")],
+        parameters=[int_parameter("seat", "Default: the caller's seat (required if you hold none)")],
         responses={
             200: OpenApiTypes.OBJECT,
             403: OpenApiResponse(description="permission_denied: another seat's actions while the match is live."),

@@ -32,6 +32,16 @@ def _refused(exc: selectors.ProofUnavailable) -> APIException:
     return ProofRefused(exc.message, code=exc.code)
 
 
+#: Sizes and seqs here are whole numbers of at most 15 digits (``_int``).
+MAX_SIZE = 10**15 - 1
+
+
+def _size(name: str, description: str = "", *, required: bool = False) -> OpenApiParameter:
+    """How the schema states an ``_int`` parameter: the bounds it enforces."""
+    schema = {"type": "integer", "minimum": 0, "maximum": MAX_SIZE}
+    return OpenApiParameter(name, schema, required=required, description=description)
+
+
 def _int(request, name: str, *, required: bool = False) -> int | None:
     raw = request.query_params.get(name)
     if raw in (None, ""):
@@ -66,7 +76,7 @@ class CheckpointList(Public):
         summary="Recent signed checkpoints (newest first) and the key that signs them",
         operation_id="checkpoints_list",
         responses=CheckpointListSerializer,
-        parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
+        parameters=[_size("limit", "At most this many (default 50, at most 500)"), _size("offset", "Skip this many")],
     )
     def get(self, request):
         limit = min(_int(request, "limit") or 50, 500)
@@ -111,9 +121,11 @@ class InclusionProof(Public):
         operation_id="checkpoints_inclusion",
         responses=InclusionSerializer,
         parameters=[
-            OpenApiParameter("stream", str, required=True),
-            OpenApiParameter("seq", int),
-            OpenApiParameter("tree_size", int, description="default: the latest checkpoint"),
+            OpenApiParameter(
+                "stream", {"type": "string", "minLength": 1}, required=True, description="e.g. match:<id>"
+            ),
+            _size("seq", "default: the stream's head"),
+            _size("tree_size", "default: the latest checkpoint"),
         ],
     )
     def get(self, request):
@@ -135,7 +147,7 @@ class ConsistencyProof(Public):
         "the signed checkpoints of those sizes come with it where there are any",
         operation_id="checkpoints_consistency",
         responses=ConsistencySerializer,
-        parameters=[OpenApiParameter("first", int, required=True), OpenApiParameter("second", int, required=True)],
+        parameters=[_size("first", required=True), _size("second", required=True)],
     )
     def get(self, request):
         try:

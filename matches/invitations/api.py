@@ -9,7 +9,7 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from matches.api.views import int_param
+from matches.api.views import int_param, int_parameter
 
 from . import selectors, services
 
@@ -25,8 +25,8 @@ class InvitationList(APIView):
         parameters=[
             OpenApiParameter("status", str, enum=selectors.STATUSES),
             OpenApiParameter("role", str, enum=["sent", "received"], description="Default: both"),
-            OpenApiParameter("limit", int, description="At most this many (default 50, at most 200)"),
-            OpenApiParameter("offset", int, description="Skip this many"),
+            int_parameter("limit", "At most this many (default 50)", maximum=200),
+            int_parameter("offset", "Skip this many"),
         ],
         responses=OpenApiTypes.OBJECT,
         summary="Your invitations, sent and received, newest first",
