@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
+from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
@@ -181,6 +181,7 @@ class DraftAction(APIView):
             serializers=list(dict.fromkeys(serializer for _, serializer in DRAFT_ACTIONS.values())),
             resource_type_field_name=None,
         ),
+        parameters=[OpenApiParameter("verb", str, OpenApiParameter.PATH, enum=list(DRAFT_ACTIONS))],
         responses={201: OpenApiTypes.OBJECT},
         operation_id="drafts_act",
         summary="pick {wizard} | take | pass | lineup {wizards} | spells {spells} | ready",

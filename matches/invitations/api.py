@@ -69,6 +69,7 @@ class InvitationAnswer(APIView):
 
     @extend_schema(
         request=InvitationAnswerSerializer,
+        parameters=[OpenApiParameter("verb", str, OpenApiParameter.PATH, enum=list(services.ANSWERS))],
         responses=OpenApiTypes.OBJECT,
         summary="accept or decline (an invitee), cancel (the inviter)",
         description="The last acceptance creates the match or draft: the answer's `url` leads there. Answering "

@@ -201,6 +201,29 @@ def test_every_read_accepts_the_query_parameters_its_schema_allows(published):
     assert not failures, "\n\n".join(failures)
 
 
+def verb_known(ctx, response, case):
+    """A custom check: the verb in the path is one the view knows (its refusal of an unknown verb is
+    404 with a sentence naming it)."""
+    body = response.json() if response.status_code == 404 else {}
+    if body.get("code") == "unknown_verb" or str(body.get("detail", "")).startswith("Unknown "):
+        raise AssertionError(f"The schema allowed a verb the view does not know: {body}")
+
+
+def test_every_verb_the_schema_allows_is_one_the_view_knows(published):
+    # /api/drafts/{id}/{verb}/ and the like: a client reads the verbs from the schema.
+    failures = []
+    for operation in operations(published):
+        if "verb" not in {p.name for p in operation.path_parameters}:
+            continue
+        verbs = next(p for p in operation.path_parameters if p.name == "verb").definition["schema"]
+        if "enum" not in verbs:
+            failures.append(f"{operation.method.upper()} {operation.path}: any string is a verb")
+    failures += failures_of(
+        published, ["owner"], checks=[verb_known], examples=EXAMPLES_PER_OPERATION, methods={"POST"}
+    )
+    assert not failures, "\n\n".join(failures)
+
+
 def answered_401(ctx, response, case):
     """A custom check: the request was refused as unauthenticated (not served, not 404)."""
     if response.status_code != 401:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
+from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
@@ -255,6 +255,7 @@ class TournamentCommand(APIView):
 
     @extend_schema(
         request=_one_of("TournamentCommandBody", TOURNAMENT_INPUT),
+        parameters=[OpenApiParameter("verb", str, OpenApiParameter.PATH, enum=list(TOURNAMENT_VERBS))],
         responses={201: OpenApiTypes.OBJECT},
         operation_id="tournaments_command",
         summary="register | withdraw | check-in | seed {method, order} | start | pair | drop | join-late "
@@ -279,6 +280,7 @@ class PairingCommand(APIView):
 
     @extend_schema(
         request=_one_of("PairingCommandBody", PAIRING_INPUT),
+        parameters=[OpenApiParameter("verb", str, OpenApiParameter.PATH, enum=list(PAIRING_VERBS))],
         responses={201: OpenApiTypes.OBJECT},
         operation_id="tournaments_pairings_command",
         summary="report {result} | confirm | dispute {reason} | rule {result} | correct {result} | "
