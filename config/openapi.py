@@ -21,7 +21,9 @@ ERROR_SCHEMA = {
 #: Status -> when it happens, on every operation. 401 on reads too: a token that was deleted or has
 #: expired (config/auth.py) is refused before any view runs, whatever it asks for.
 ERRORS = {
-    "400": "Bad input: a field, a query parameter, JSON too deep, NUL or bad UTF-8.",
+    "400": "Bad input: a field or a query parameter; or anywhere in a JSON body (config.middleware."
+    "BoundedJSONParser): nesting deeper than API_MAX_JSON_DEPTH (32), an integer past 2**53, NaN or "
+    "Infinity, a NUL or an unpaired surrogate in text, bytes that are not UTF-8.",
     "401": "Sign in (session) or send Authorization: Token <key>; a token not (or no longer) valid is refused.",
     "404": "No such object (or no such address).",
     "405": "This address does not take that method.",

@@ -298,6 +298,9 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # The draft's and the tournament draft's pick order are one choice set, under one name.
     "ENUM_NAME_OVERRIDES": {"PickOrderEnum": ["snake", "straight"]},
+    # The API's bodies are JSON: its objects and lists have no faithful form encoding, so the schema
+    # offers no form or multipart body (the parsers still read a form some page may post).
+    "PARSER_WHITELIST": ["config.middleware.BoundedJSONParser"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.openapi.add_error_responses",

@@ -13,6 +13,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from ..api.serializers import JSONObjectField
 from ..api.views import _match_or_404, with_expensive_throttle
 from ..models import Match
 from . import selectors, services
@@ -123,7 +124,7 @@ class BranchSerializer(serializers.Serializer):
 
 class SandboxActionSerializer(serializers.Serializer):
     seat = serializers.IntegerField(min_value=0, max_value=64)
-    action = serializers.JSONField(help_text="The move, as the sandbox's legal lists it.")
+    action = JSONObjectField(help_text="The move, as the sandbox's legal lists it.")
 
     def validate_action(self, value):
         if not isinstance(value, dict):

@@ -1,9 +1,16 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from matches.models import Match
+
+
+@extend_schema_field({"type": "object", "additionalProperties": True})
+class JSONObjectField(serializers.JSONField):
+    """A JSON value its serializer or view refuses unless it is an object: the schema says so, so a
+    client built from it does not send a number or a list there."""
 
 
 class SeatInSerializer(serializers.Serializer):
@@ -24,7 +31,7 @@ class SeatInSerializer(serializers.Serializer):
 class MatchCreateSerializer(serializers.Serializer):
     game = serializers.CharField(max_length=64)
     mode = serializers.ChoiceField(choices=Match.Mode.values, default=Match.Mode.SERVER)
-    config = serializers.JSONField(required=False, default=dict)
+    config = JSONObjectField(required=False, default=dict)
     seats = SeatInSerializer(many=True, max_length=16)
     event_id = serializers.UUIDField(
         required=False, help_text="A new UUID per match; resending the same create returns the match it made."
@@ -49,7 +56,7 @@ class CommandSerializer(serializers.Serializer):
         min_value=0, max_value=2**31 - 1, help_text="The match's head_seq this move was based on."
     )
     event_id = serializers.UUIDField(help_text="A new UUID per move; resend it to retry.")
-    action = serializers.JSONField(required=False, help_text="The move, as legal/ lists it.")
+    action = JSONObjectField(required=False, help_text="The move, as legal/ lists it.")
     chance = serializers.JSONField(required=False, help_text="Tabletop only: the outcome shown at the table.")
 
     def validate(self, attrs):

@@ -9,15 +9,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from matches.api.errors import error_response
+from matches.api.serializers import JSONObjectField
 
 from . import checks, selectors, services
 
 
 class GroupCheckSerializer(serializers.Serializer):
-    config = serializers.JSONField(required=False, default=dict, help_text='{"pack": id, "galleons": budget}')
-    group = serializers.JSONField(
-        help_text="The Group action: {type: group, models, leader, artifacts, spellbook, quests}"
-    )
+    config = JSONObjectField(required=False, default=dict, help_text='{"pack": id, "galleons": budget}')
+    group = JSONObjectField(help_text="The Group action: {type: group, models, leader, artifacts, spellbook, quests}")
     potions = serializers.JSONField(
         required=False,
         default=None,

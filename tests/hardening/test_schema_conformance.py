@@ -145,12 +145,16 @@ def check_examples(operation, *, path_choices, headers, checks, examples, keep=N
     check()
 
 
-def failures_of(published, callers, *, checks, examples, methods=None, narrowed=None, keep=None) -> list[str]:
+def failures_of(
+    published, callers, *, checks, examples, methods=None, paths=None, narrowed=None, keep=None
+) -> list[str]:
     from django.core.cache import cache
 
     failures = []
     for operation in operations(published):
         if methods and operation.method.upper() not in methods:
+            continue
+        if paths and operation.path not in paths:
             continue
         for caller in callers:
             cache.clear()  # no throttle spent by the previous operations' requests
@@ -199,6 +203,63 @@ def test_every_read_accepts_the_query_parameters_its_schema_allows(published):
         keep={"/api/checkpoints/consistency/": lambda case: case.query["first"] <= case.query["second"]},
     )
     assert not failures, "\n\n".join(failures)
+
+
+def parser_accepts(value) -> bool:
+    """Whether config.middleware.BoundedJSONParser reads this body (as the 400's description says)."""
+    from django.conf import settings
+
+    from config.middleware import MAX_JSON_INT
+
+    def ok(value, depth) -> bool:
+        if depth > settings.API_MAX_JSON_DEPTH:
+            return False
+        if isinstance(value, dict):
+            return all(ok(k, depth) and ok(v, depth + 1) for k, v in value.items())
+        if isinstance(value, list):
+            return all(ok(v, depth + 1) for v in value)
+        if isinstance(value, str):
+            return "\x00" not in value and not any(0xD800 <= ord(c) <= 0xDFFF for c in value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return abs(value) <= MAX_JSON_INT
+        return True
+
+    return ok(value, 1)
+
+
+def test_a_body_the_schema_allows_reaches_the_views_own_checks(published):
+    # The group builder's check names nothing that must exist and writes nothing: any body its
+    # schema allows is judged by the engine (200, each part's refusal in the answer), never refused
+    # by the parser for a type or an encoding the schema offered.
+    failures = failures_of(
+        published,
+        ["owner", "nobody"],
+        checks=[positive_data_acceptance, *CONFORMANCE],
+        examples=EXAMPLES_PER_OPERATION * 2,
+        paths={"/api/games/wizarding-duels/groups/check/"},
+        # The parser's rules for every body, stated in the 400's description: a free-form object's
+        # schema cannot bound the numbers and text deep inside it.
+        keep={"/api/games/wizarding-duels/groups/check/": lambda case: parser_accepts(case.body)},
+    )
+    assert not failures, "\n\n".join(failures)
+
+
+def test_json_values_the_views_require_to_be_objects_are_documented_as_objects(published):
+    schema = schemathesis.openapi.from_wsgi("/api/schema/", published["app"]).raw_schema
+    components = schema["components"]["schemas"]
+    for component, field in [
+        ("Command", "action"),
+        ("MatchCreate", "config"),
+        ("SandboxAction", "action"),
+        ("GroupCheck", "group"),
+        ("GroupCheck", "config"),
+    ]:
+        assert components[component]["properties"][field].get("type") == "object", (component, field)
+    # Bodies are JSON: a form's fields cannot carry these objects or lists as the schema shows them.
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            if "requestBody" in operation:
+                assert set(operation["requestBody"]["content"]) == {"application/json"}, (method, path)
 
 
 def verb_known(ctx, response, case):
