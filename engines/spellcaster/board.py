@@ -148,6 +148,26 @@ def validate_life_chart(chart: Any) -> dict[str, Any]:
     return chart
 
 
+#: The most squares a chart row may hold (the book's rows hold six), and the longest end mark.
+MAX_ROW_SQUARES = 60
+MAX_END_MARK = 20
+
+
+def check_chart_size(chart: dict[str, Any]) -> None:
+    """A chart that ``validate_life_chart`` took holds its rows and its end mark and nothing more, and
+    is small: every view carries the chart, so every live frame to every viewer would carry whatever
+    else it held."""
+    if set(chart) - {"rows", "after_last"}:
+        raise DataError("A Life Force chart holds 'rows' and optionally its end mark 'after_last', nothing else.")
+    mark = chart.get("after_last", "")
+    if not isinstance(mark, str) or len(mark) > MAX_END_MARK:
+        raise DataError(
+            f"A chart's end mark 'after_last' is a text of at most {MAX_END_MARK} characters, like \"End\"."
+        )
+    if any(len(row["squares"]) > MAX_ROW_SQUARES for row in chart["rows"]):
+        raise DataError(f"A chart row holds at most {MAX_ROW_SQUARES} squares.")
+
+
 def owned_squares(chart: dict[str, Any], life_force: int) -> list[int]:
     """The squares a caster with this Life Force owns, top (first lost) to bottom."""
     return [sq for row in chart["rows"] if row["needs_life_force"] <= life_force for sq in row["squares"]]

@@ -176,6 +176,16 @@ class SpellCasterEngine(Engine):
         return {"max_rounds": DEFAULT_MAX_ROUNDS, "life_chart": B.life_chart()}
 
     def validate_config(self, config: dict[str, Any] | None, seats: int) -> dict[str, Any]:
+        merged = self._checked_config(config, seats)
+        # A new match's chart only: a match recorded before the bound must still set up (setup
+        # checks what it checked then), or its replay would be refused.
+        try:
+            B.check_chart_size(merged["life_chart"])
+        except B.DataError as exc:
+            raise InvalidConfig(str(exc), code="bad_life_chart") from None
+        return merged
+
+    def _checked_config(self, config: dict[str, Any] | None, seats: int) -> dict[str, Any]:
         merged = super().validate_config(config, seats)
         rounds = merged["max_rounds"]
         if type(rounds) is not int or not (rounds == 0 or 5 <= rounds <= 1000):
@@ -190,7 +200,7 @@ class SpellCasterEngine(Engine):
 
     # -- setup ---------------------------------------------------------------------------
     def setup(self, config: dict[str, Any], seats: int) -> State:
-        config = self.validate_config(config, seats)
+        config = self._checked_config(config, seats)
         starts = B.starts(seats)  # SC L65-67, SC-R2
         casters = []
         for s in range(seats):
