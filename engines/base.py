@@ -173,6 +173,14 @@ class Engine(ABC):
         if action not in self.legal_actions(state, seat):
             raise IllegalAction("That action is not allowed now.", code="illegal_action")
 
+    def check_sent_action(self, action: Action) -> None:
+        """Refuse (IllegalAction) an action as a client sends it, by its shape alone, before
+        ``apply``: fields the rules never read would be stored in the match's public record for
+        good. Called where actions arrive (the match services, the sandbox), as
+        ``check_action_numbers`` is, never in a replay: so a stricter check here refuses new
+        input without failing a stream recorded before it. By default none."""
+        return None
+
     def chance(self, state: State) -> dict[str, Any] | None:
         """The pending random draw (see engines.chance for the spec shapes), or None."""
         return None

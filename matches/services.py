@@ -673,6 +673,7 @@ def _checked_action(engine, state, seat, action, actor: str):
     event = {"kind": "action", "seat": seat, "action": action}
     try:
         check_action_numbers(action)
+        engine.check_sent_action(action)
         new_state = engine.apply(state, event)
     except IllegalAction as exc:
         raise MatchError(exc.message, code=exc.code, status=422) from None

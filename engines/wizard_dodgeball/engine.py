@@ -107,6 +107,20 @@ CHOICE_STEPS = {
     "teleport": "teleport_to",
 }
 CHANCE_STEPS = {"rolloff", "attack", "dodge", "cast_roll", "resist"}
+#: The fields each action type holds (``check_sent_action``): what the rules read of it.
+ACTION_FIELDS = {
+    "end_turn": {"type"},
+    "move": {"type", "to", "pick_up"},
+    "pick_up": {"type", "ball"},
+    "drop": {"type", "to"},
+    "throw": {"type", "target"},
+    "pass": {"type", "to"},
+    "cast": {"type", "spell", "targets"},
+    "dodge_to": {"type", "to"},
+    "place_ball": {"type", "to"},
+    "return_wizard": {"type", "wizard", "to"},
+    "teleport_to": {"type", "to"},
+}
 ROLLOFF_DICE = ("grey", "grey")
 
 
@@ -679,6 +693,24 @@ class WizardDodgeballEngine(Engine):
 
     def validate(self, state: State, seat: int, action: dict[str, Any]) -> None:
         self._apply_action(state, seat, action, owned=False)
+
+    def check_sent_action(self, action: Any) -> None:
+        # The rules read only these fields of each action and ignore any other, which would then
+        # be stored in the match's public record for good (RULES.md "Fields of an action").
+        if not isinstance(action, dict):
+            return  # apply refuses it with its own code
+        atype = action.get("type")
+        fields = ACTION_FIELDS.get(atype) if isinstance(atype, str) else None
+        if fields is None:
+            return  # an unknown type: apply refuses it with its own code
+        unknown = [key for key in action if key not in fields]
+        if unknown:
+            raise IllegalAction(
+                f"A '{atype}' action has no field {unknown[0][:40]!r}: it holds {', '.join(sorted(fields))}.",
+                code="unknown_field",
+            )
+        if "pick_up" in action and action["pick_up"] is None:
+            raise IllegalAction("A move that picks nothing up leaves 'pick_up' out.", code="bad_action")
 
     # -- result, view, log -------------------------------------------------------------
     def result(self, state: State) -> dict[str, Any] | None:

@@ -265,6 +265,7 @@ def sandbox_act(*, sandbox_id, owner, seat: int, action: dict[str, Any]) -> Sand
             raise MatchError(f"The bot plays seat {seat} in this sandbox.", code="bot_seat", status=409)
         try:
             check_action_numbers(action)
+            engine.check_sent_action(action)
             engine.validate(sandbox.state, seat, action)
             _step(sandbox, engine, {"kind": "action", "seat": seat, "action": action})
             _advance(sandbox, engine, auto_chance=not _settings(sandbox))
