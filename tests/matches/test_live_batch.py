@@ -14,7 +14,9 @@ from matches.models import Match
 from matches.verification import matches_verify
 
 from .helpers import fresh, new_duel
-from .test_live import close_thread_connections, connect  # noqa: F401
+from .test_live import connect
+
+pytestmark = pytest.mark.usefixtures("close_thread_connections")
 
 
 class RecordingLayer:

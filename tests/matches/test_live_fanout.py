@@ -17,9 +17,9 @@ from channels_redis.core import RedisChannelLayer
 from matches import live
 from matches.models import OutboxMessage
 
-from .test_live import act, close_thread_connections, connect, setup_match  # noqa: F401
+from .test_live import act, connect, setup_match
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("close_thread_connections")]
 
 
 @pytest.mark.usefixtures("no_task_outlives_its_test")
