@@ -537,8 +537,9 @@ def _rewind(game: str, system: str, since: int) -> list[Any] | None:
 # write is the step the locked path would have taken. If another update got there first (or the
 # row is locked by one still running: the write waits for it, then sees the new version), the
 # write changes nothing and the locked path below runs instead. The write also holds the match's
-# verdict still (``_hold_verdicts``) and changes nothing if it is no longer verified. Each statement is atomic on its
-# own, so outside a transaction there is no BEGIN or COMMIT to wait for either.
+# verdict still (``_hold_verdicts``) and changes nothing if it is no longer verified. Each
+# statement is atomic on its own, so outside a transaction there is no BEGIN or COMMIT to wait for
+# either.
 
 _READ_ONE = """
 SELECT m.game, m.status, m.verdict, m.result, m.origin,
