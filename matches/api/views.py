@@ -51,10 +51,13 @@ def int_param(request, name: str, default: int | None, *, maximum: int = MAX_QUE
 _int_param = int_param
 
 
-def int_parameter(name: str, description: str = "", *, maximum: int = MAX_QUERY_INT) -> OpenApiParameter:
-    """How the schema states an ``int_param``: the bounds it enforces, so a client built from the
-    schema never sends what the view refuses."""
-    return OpenApiParameter(name, {"type": "integer", "minimum": 0, "maximum": maximum}, description=description)
+def int_parameter(
+    name: str, description: str = "", *, maximum: int = MAX_QUERY_INT, required: bool = False
+) -> OpenApiParameter:
+    """How the schema states a whole-number query parameter: the bounds its view enforces, so a
+    client built from the schema never sends what the view refuses."""
+    schema = {"type": "integer", "minimum": 0, "maximum": maximum}
+    return OpenApiParameter(name, schema, required=required, description=description)
 
 
 class ExpensiveReadThrottle(SimpleRateThrottle):

@@ -9,7 +9,7 @@ from rest_framework.exceptions import APIException, NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from ..api.views import with_expensive_throttle
+from ..api.views import int_parameter, with_expensive_throttle
 from . import keys, selectors
 from .serializers import (
     BundleSerializer,
@@ -37,9 +37,7 @@ MAX_SIZE = 10**15 - 1
 
 
 def _size(name: str, description: str = "", *, required: bool = False) -> OpenApiParameter:
-    """How the schema states an ``_int`` parameter: the bounds it enforces."""
-    schema = {"type": "integer", "minimum": 0, "maximum": MAX_SIZE}
-    return OpenApiParameter(name, schema, required=required, description=description)
+    return int_parameter(name, description, maximum=MAX_SIZE, required=required)
 
 
 def _int(request, name: str, *, required: bool = False) -> int | None:
