@@ -105,10 +105,29 @@ def _player(pid: str, data: dict, status: str) -> dict:
     }
 
 
+def _entered(player: dict, event: dict) -> dict:
+    """Note who entered the player when it was someone else (the organiser at the desk): such an
+    entry is not the player's own asking until they confirm it (``asked_to_play``). Only then is the
+    key set, so a stream whose players all registered themselves folds to the state it always did."""
+    actor = event.get("actor") or ""
+    if actor and actor != f"user:{player['id']}":
+        player["entered_by"] = actor.removeprefix("user:")
+    return player
+
+
+def asked_to_play(player: dict) -> bool:
+    """Whether the player asked to be in the tournament themselves: they entered themselves, or
+    confirmed the organiser's entry (``player.entry_confirmed``, or checking in themselves). Only
+    such players are sent the tournament's emails (reach/followups.py)."""
+    return "entered_by" not in player or bool(player.get("entry_confirmed"))
+
+
 def _registered(state, data, event):
     pid = data["player"]
     existing = state["players"].get(pid)
-    player = _player(pid, data, PlayerStatus.REGISTERED)
+    # A new entry: whoever makes it decides whether it is the player's own (a player who withdrew
+    # and is entered again by the organiser has not asked for this entry).
+    player = _entered(_player(pid, data, PlayerStatus.REGISTERED), event)
     if existing:  # re-registering after a withdrawal
         player["checked_in"] = False
     state["players"][pid] = player
@@ -118,7 +137,7 @@ def _registered(state, data, event):
 
 def _waitlisted(state, data, event):
     pid = data["player"]
-    state["players"][pid] = _player(pid, data, PlayerStatus.WAITLISTED)
+    state["players"][pid] = _entered(_player(pid, data, PlayerStatus.WAITLISTED), event)
     state["waitlist"].append(pid)
 
 
@@ -147,6 +166,14 @@ def _checked_in(state, data, event):
     if data.get("by"):
         # Checked in at the desk by the organiser (the player's own check-in names nobody).
         player["checked_in_by"] = data["by"]
+    elif "entered_by" in player and event.get("actor") == f"user:{data['player']}":
+        # Checking in oneself is asking to play: it confirms the organiser's entry.
+        player["entry_confirmed"] = True
+
+
+def _entry_confirmed(state, data, event):
+    # The player confirmed the organiser's entry themselves (the service refuses anyone else).
+    state["players"][data["player"]]["entry_confirmed"] = True
 
 
 def _check_in_undone(state, data, event):
@@ -202,7 +229,7 @@ def _dropped(state, data, event):
 
 def _joined_late(state, data, event):
     pid = data["player"]
-    player = _player(pid, data, PlayerStatus.ACTIVE)
+    player = _entered(_player(pid, data, PlayerStatus.ACTIVE), event)
     player["joined_round"] = data["round"]
     state["players"][pid] = player
     if pid not in state["entry_order"]:
@@ -500,6 +527,7 @@ _HANDLERS = {
     "player.withdrew": _withdrew,
     "player.checked_in": _checked_in,
     "player.check_in_undone": _check_in_undone,
+    "player.entry_confirmed": _entry_confirmed,
     "player.seeded": _seeded,
     "tournament.started": _started,
     "options.changed": _options_changed,

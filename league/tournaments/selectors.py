@@ -215,6 +215,8 @@ def tournament_summary(*, tournament: Tournament, user, state: dict | None = Non
             "player": me,
             "status": state["players"][me]["status"],
             "checked_in": state["players"][me]["checked_in"],
+            # False: the organiser entered you and you have not confirmed it, so no emails.
+            "asked_to_play": projection.asked_to_play(state["players"][me]),
             "next": pairing_view(state, nxt) if nxt else None,
         }
     return _texted(

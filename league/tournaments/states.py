@@ -70,6 +70,8 @@ class PlayerState(TypedDict, total=False):
     status: PlayerStatus
     checked_in: bool
     checked_in_by: str
+    entered_by: str  # who entered the player, when not the player (the organiser): see asked_to_play
+    entry_confirmed: bool  # the player confirmed that entry themselves
     rating: float | None
     club: str | None
     joined_round: int

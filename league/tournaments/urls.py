@@ -7,6 +7,7 @@ urlpatterns = [
     path("tournaments/", views.tournament_list, name="tournament-list"),
     path("tournaments/emails/", pages.email_preferences, name="tournament-emails"),
     path("tournaments/<uuid:tournament_id>/", views.tournament_page, name="tournament-page"),
+    path("tournaments/<uuid:tournament_id>/confirm-entry/", pages.entry_confirm, name="tournament-entry-confirm"),
     path(
         "tournaments/<uuid:tournament_id>/players/<str:username>/",
         views.tournament_player_page,

@@ -56,7 +56,8 @@ class TournamentRegisterSerializer(TournamentCommandSerializer):
 
 
 class TournamentForUserSerializer(TournamentCommandSerializer):
-    """withdraw, check-in, drop: the caller, or the player the organiser names."""
+    """withdraw, check-in, drop, confirm-entry: the caller, or the player the organiser names (who
+    confirms no entry but their own)."""
 
     user = _user()
 

@@ -119,6 +119,10 @@ def _tournament_verbs():
         "check-in": lambda r, t, d: services.tournament_check_in(
             tournament=t, user=_target(r, d), by=r.user, **common(d)
         ),
+        # The player's own confirmation of an entry the organiser made (naming another: refused).
+        "confirm-entry": lambda r, t, d: services.tournament_confirm_entry(
+            tournament=t, user=_target(r, d), by=r.user, **common(d)
+        ),
         "check-in-undo": lambda r, t, d: services.tournament_check_in_undo(
             tournament=t, user=_target(r, d), by=r.user, reason=d.get("reason", ""), **common(d)
         ),
@@ -213,6 +217,7 @@ TOURNAMENT_INPUT = {
     "register": commands.TournamentRegisterSerializer,
     "withdraw": commands.TournamentForUserSerializer,
     "check-in": commands.TournamentForUserSerializer,
+    "confirm-entry": commands.TournamentForUserSerializer,
     "check-in-undo": commands.TournamentCheckInUndoSerializer,
     "seed": commands.TournamentSeedSerializer,
     "start": commands.TournamentCommandSerializer,
@@ -259,7 +264,8 @@ class TournamentCommand(APIView):
         responses={201: OpenApiTypes.OBJECT},
         operation_id="tournaments_command",
         summary="register | withdraw | check-in | seed {method, order} | start | pair | drop | join-late "
-        "(organisers may name a {user}: check-in at the desk) | check-in-undo {user, reason} "
+        "(organisers may name a {user}: check-in at the desk) | confirm-entry (the player: an entry the "
+        "organiser made is theirs, and its emails are sent) | check-in-undo {user, reason} "
         "(organiser) | configure {tiebreaks, forbidden_pairs, check_in_opens, "
         "check_in_closes, best_of, match_points, points_from, requested_bye_points (before the start)} | draft {pick_order, clock_seconds} | timer-start {minutes} | timer-pause | "
         "timer-resume | timer-extend {minutes} (organiser: the round timer) | swap {round, players, reason} | "

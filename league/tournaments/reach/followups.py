@@ -10,6 +10,12 @@ that second copy carries the first one's Message-ID (``message_id``), so mail sy
 message per id show it once.
 A mail server that is down fails only the email's outbox message, which the sweeper retries with
 backoff; the command that caused it was reported as the success it is.
+
+Only a player who asked to be in the tournament is written to (``projection.asked_to_play``): one
+who registered themselves, or confirmed the entry the organiser made for them. Anyone can organise
+a tournament, name it with any text and enter any account: without this rule the platform would
+mail that text to strangers. Who asked is read from the state the command ran on and carried in the
+row (``write_to``), like the rest of the facts. Webhooks are the organiser's own: unchanged.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from matches.outbox import handler, outbox_add
 
 from .. import sheets
 from ..models import EmailOptOut, EmailSent, Tournament
+from ..projection import asked_to_play
 from ..standings import as_decimal, as_text, match_points, progress, standings
 from ..states import OPEN, PairingStatus, ResultSource
 from .webhooks import webhooks_queue
@@ -43,6 +50,7 @@ QUIET = frozenset(
         "player.withdrew",
         "player.checked_in",
         "player.check_in_undone",
+        "player.entry_confirmed",
         "player.seeded",
         "options.changed",
         "draft.opened",
@@ -176,8 +184,19 @@ def command_followups(appender, *, tournament: Tournament, before: dict[str, Any
     if found:
         appender.outbox(
             "tournament.reach",
-            {"tournament": str(tournament.pk), "seq": appender.events[-1].seq, "notices": found},
+            {
+                "tournament": str(tournament.pk),
+                "seq": appender.events[-1].seq,
+                "notices": found,
+                "write_to": write_to(state, found),
+            },
         )
+
+
+def write_to(state, found: list[dict[str, Any]]) -> list[str]:
+    """The players the notices name who asked to be in the tournament: the only ones emailed."""
+    named = {pid for n in found for p in n.get("pairings", [n]) for pid in p.get("players", ())}
+    return sorted(pid for pid in named if pid in state["players"] and asked_to_play(state["players"][pid]))
 
 
 def wants_snapshot(types) -> bool:
@@ -242,7 +261,9 @@ def _emails(payload) -> list[dict[str, Any]]:
 def fan_out(payload: dict[str, Any]) -> None:
     """Runs once per command, after its commit: queue each email and each webhook delivery."""
     User = get_user_model()
-    emails = _emails(payload)
+    # A row queued before ``write_to`` was carried writes to nobody: the rule fails closed.
+    asked = set(payload.get("write_to", ()))
+    emails = [e for e in _emails(payload) if e["pid"] in asked]
     users = {str(u.pk): u for u in User.objects.filter(pk__in={int(e["pid"]) for e in emails if e["pid"].isdigit()})}
     opted_out = set(EmailOptOut.objects.filter(user__in=users.values()).values_list("user_id", flat=True))
     for e in emails:
@@ -260,7 +281,7 @@ def fan_out(payload: dict[str, Any]) -> None:
 
 
 OPT_OUT_LINE = (
-    "You get these emails because you play in this tournament; turn them off on your account page: {site}/accounts/"
+    "You get these emails because you entered this tournament; turn them off on your account page: {site}/accounts/"
 )
 
 

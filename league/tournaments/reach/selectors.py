@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from ..access import pid_of
 from ..models import EmailOptOut, EmbedSettings, Tournament, WebhookDelivery, WebhookEndpoint
+from ..projection import asked_to_play
+from ..states import PlayerStatus, TournamentStatus
 
 
 def embed_origins(*, tournament: Tournament) -> list[str]:
@@ -12,6 +15,34 @@ def embed_origins(*, tournament: Tournament) -> list[str]:
 
 def email_opted_out(*, user) -> bool:
     return bool(user and user.is_authenticated and EmailOptOut.objects.filter(user=user).exists())
+
+
+def entries_to_confirm(*, user, limit: int = 50) -> list[dict]:
+    """Tournaments not yet finished that the organiser entered the user in, unconfirmed: the
+    account page lists them so the player can confirm (and be emailed) or withdraw."""
+    if user is None or not user.is_authenticated:
+        return []
+    pid = pid_of(user)
+    out = []
+    rows = (
+        Tournament.objects.filter(state__players__has_key=pid)
+        .exclude(status=TournamentStatus.FINISHED)
+        .select_related("created_by")
+    )
+    for t in rows[:limit]:
+        player = t.state["players"][pid]
+        if player["status"] == PlayerStatus.WITHDRAWN or asked_to_play(player):
+            continue
+        out.append(
+            {
+                "id": str(t.id),
+                "name": t.name,
+                "organiser": t.created_by.get_username(),
+                "status": t.status,
+                "player_status": player["status"],
+            }
+        )
+    return out
 
 
 def _delivery(d: WebhookDelivery) -> dict:

@@ -321,6 +321,27 @@ def tournament_check_in(
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
 
+def tournament_confirm_entry(*, tournament, user, by=None, expected_seq, event_id=None) -> Outcome:
+    """The player confirms an entry the organiser made for them: from then on they are sent the
+    tournament's emails (``projection.asked_to_play``). Only the player may: an organiser who could
+    confirm for them could write to anyone. Open at any time, before the start or after."""
+    by = by or user
+
+    def decide(state):
+        _need_user(by)
+        if by.pk != user.pk:
+            raise refuse("Only the player confirms their own entry.", "not_your_entry", 403)
+        pid = pid_of(user)
+        current = state["players"].get(pid)
+        if not current or current["status"] == PlayerStatus.WITHDRAWN:
+            raise refuse("You are not entered in this tournament.", "not_registered")
+        if projection.asked_to_play(current):
+            raise refuse("Your entry is already your own: nothing to confirm.", "already_confirmed")
+        return [("player.entry_confirmed", {"player": pid})]
+
+    return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
+
+
 def tournament_check_in_undo(*, tournament, user, by, reason: str = "", expected_seq, event_id=None) -> Outcome:
     """The organiser takes back a check-in made by mistake (the wrong name ticked at the
     desk, a player who has left), before the start. The check-in stays in the stream;

@@ -444,6 +444,11 @@
       bits.push(el("span", { class: "badge", "data-testid": "my-status" }, mine.status + (mine.checked_in ? " · checked in" : "")));
       const myName = nameOf(me);
       bits.push(el("a", { href: playerUrl(myName), "data-testid": "my-page" }, "your page →"));
+      // Entered by the organiser: no emails from this tournament until the player says it is theirs.
+      if (mine.asked_to_play === false) {
+        bits.push(el("span", { class: "muted", "data-testid": "entered-by-organiser" }, "The organiser entered you: you get no emails from this tournament until you confirm."),
+          el("button", { class: "primary", "data-testid": "confirm-entry", onclick: () => post("confirm-entry", {}) }, "Confirm my entry"));
+      }
       if (p.status === "registration") {
         if (data.options.check_in_required && mine.status === "registered" && !mine.checked_in) bits.push(el("button", { "data-testid": "check-in", onclick: () => post("check-in", {}) }, "Check in"));
         bits.push(el("button", { "data-testid": "withdraw", onclick: () => post("withdraw", {}) }, "Withdraw"));
