@@ -109,7 +109,12 @@ class Match(models.Model):
     verdict = models.CharField(max_length=16, choices=Verdict.choices, default=Verdict.PENDING)
     verdict_seq = models.PositiveIntegerField(null=True, blank=True)
     verdict_reason = models.TextField(blank=True, default="")
+    #: When the verdict's stream read began (the database's clock): a verdict based on an older
+    #: read never replaces it (matches/verification.py ``_verdicts_write``).
     verified_at = models.DateTimeField(null=True, blank=True)
+    #: When a verification first found the match disputed, kept whatever later ones find: a dispute
+    #: is final for the ratings, the season and the tournament, as a retraction is.
+    disputed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

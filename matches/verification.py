@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count
+from django.db.models import Count, F, Q, Value
+from django.db.models.expressions import RawSQL
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from audit import matchverify
@@ -158,27 +160,11 @@ def match_verify(*, match_id) -> Verdict:
     """Verify and record the verdict. Idempotent: running it again gives the same verdict.
 
     The stream is read and checked by ``matches_check``, as a batch's are: one path decides every
-    verdict, whichever task or command asked for it."""
+    verdict, whichever task or command asked for it. Returns what this run found, even when a
+    verdict based on a newer read was recorded first and this one was not (``_verdicts_write``)."""
     checked = matches_check(match_ids=[match_id])[str(match_id)]
-    match, verdict = checked.match, checked.verdict
-    with transaction.atomic():
-        Match.objects.filter(pk=match.pk).update(
-            verdict=verdict.label,
-            verdict_seq=verdict.seq,
-            verdict_reason=verdict.reason,
-            verified_at=timezone.now(),
-        )
-        # A verdict adds no event: open pages get the small verdict frame a batch sends (live.py
-        # broadcast_matches), not every seat's summary and view (issue 17, P6/P7).
-        outbox_add(
-            topic="match.broadcast_many",
-            payload={"matches": [{"match_id": str(match.pk), "head_seq": checked.head_seq, "after": match.state_seq}]},
-        )
-        outbox_add(
-            topic="match.verified",
-            payload={"match_id": str(match.pk), "game": match.game, "verdict": verdict.label},
-        )
-    return verdict
+    _checked_record({str(match_id): checked}, batch=False)
+    return checked.verdict
 
 
 def matches_verify(*, match_ids: Sequence[Any]) -> dict[str, Verdict]:
@@ -194,29 +180,45 @@ def matches_verify(*, match_ids: Sequence[Any]) -> dict[str, Verdict]:
     checked = matches_check(match_ids=match_ids)
     if not checked:
         return {}
-    now = timezone.now()
+    _checked_record(checked, batch=True)
+    return {m: c.verdict for m, c in checked.items()}
+
+
+def _checked_record(checked: dict[str, Checked], *, batch: bool) -> None:
+    """Write the verdicts and queue their follow-ups, only for those that landed. The receivers
+    pick what to do by the verdict the message carries (record a result, or retract it): a
+    verdict skipped for one based on a later read would send them the wrong way (a stale
+    "verified" tried to record again the result its match's dispute had retracted)."""
     for c in checked.values():
         c.match.verdict, c.match.verdict_seq, c.match.verdict_reason = c.verdict.label, c.verdict.seq, c.verdict.reason
-        c.match.verified_at = now
+        c.match.verified_at = c.read_at
     with transaction.atomic():
-        _verdicts_write([c.match for c in checked.values()], now)
+        landed = _verdicts_write([c.match for c in checked.values()])
+        done = {m: c for m, c in checked.items() if m in landed}
+        if not done:
+            return
+        # A verdict adds no event: open pages get the small verdict frame a batch sends (live.py
+        # broadcast_matches), not every seat's summary and view (issue 17, P6/P7).
         outbox_add(
             topic="match.broadcast_many",
             payload={
                 "matches": [
-                    {"match_id": m, "head_seq": c.head_seq, "after": c.match.state_seq} for m, c in checked.items()
+                    {"match_id": m, "head_seq": c.head_seq, "after": c.match.state_seq} for m, c in done.items()
                 ]
             },
         )
+        if not batch:
+            ((m, c),) = done.items()
+            outbox_add(
+                topic="match.verified", payload={"match_id": m, "game": c.match.game, "verdict": c.verdict.label}
+            )
+            return
         outbox_add(
             topic="match.verified_many",
             payload={
-                "verdicts": [
-                    {"match_id": m, "game": c.match.game, "verdict": c.verdict.label} for m, c in checked.items()
-                ]
+                "verdicts": [{"match_id": m, "game": c.match.game, "verdict": c.verdict.label} for m, c in done.items()]
             },
         )
-    return {m: c.verdict for m, c in checked.items()}
 
 
 @dataclass
@@ -226,26 +228,52 @@ class Checked:
     match: Match
     verdict: Verdict
     head_seq: int
+    #: When the read the verdict is based on began, by the database's clock (``_matches_read``).
+    read_at: Any = None
 
 
 def matches_check(*, match_ids: Sequence[Any]) -> dict[str, Checked]:
     """``matches_verify``'s verification work, nothing written: every stream read (a hundred per
     query) and replayed by ``verify_records``. By match id (as text), in the order given; raises
-    Match.DoesNotExist, before replaying anything, for an id that names no match."""
+    Match.DoesNotExist, before replaying anything, for an id that names no match.
+
+    Each hundred's match rows are read with the time their read began (``_matches_read``), and their
+    streams after it: of two runs over one match, the one whose reads began later has the later
+    time, so its verdict is the one that stands (``_verdicts_write``)."""
     ids = list(dict.fromkeys(str(m) for m in match_ids))
-    found = {str(pk): match for pk, match in Match.objects.in_bulk(ids).items()}
-    missing = [m for m in ids if m not in found]
-    if missing:
-        raise Match.DoesNotExist(f"No match {missing[0]}: nothing was verified.")
+    if len(ids) > READ_CHUNK:
+        known = {str(pk) for pk in Match.objects.filter(pk__in=ids).values_list("pk", flat=True)}
+        _refuse_missing(ids, known)
     checked: dict[str, Checked] = {}
     for start in range(0, len(ids), READ_CHUNK):
         chunk = ids[start : start + READ_CHUNK]
+        found, read_at = _matches_read(chunk)
+        _refuse_missing(chunk, found)
         streams, published = _streams_read([found[m] for m in chunk])
         for match_id in chunk:
             records = streams.get(found[match_id].stream_id, [])
             verdict = verify_records(found[match_id], records, published[match_id])
-            checked[match_id] = Checked(found[match_id], verdict, len(records))
+            checked[match_id] = Checked(found[match_id], verdict, len(records), read_at)
     return checked
+
+
+def _refuse_missing(ids: list[str], found) -> None:
+    missing = [m for m in ids if m not in found]
+    if missing:
+        raise Match.DoesNotExist(f"No match {missing[0]}: nothing was verified.")
+
+
+def _matches_read(ids: list[str]) -> tuple[dict[str, Match], Any]:
+    """The matches by id (as text) and when their read began. On PostgreSQL that is the
+    database's ``statement_timestamp()`` of this very read, so every worker and command takes its
+    time from one clock, and it is no later than the snapshot the rows (and, after them, the
+    streams) are read from; elsewhere (SQLite, one writer at a time) the process's clock, taken
+    just before."""
+    if connection.vendor != "postgresql":
+        read_at = timezone.now()
+        return {str(pk): match for pk, match in Match.objects.in_bulk(ids).items()}, read_at
+    rows = list(Match.objects.filter(pk__in=ids).annotate(read_at=RawSQL("statement_timestamp()", ())))
+    return {str(m.pk): m for m in rows}, rows[0].read_at if rows else None
 
 
 #: Matches whose streams ``matches_verify`` reads per query (bounds the memory: a hundred of a
@@ -278,13 +306,20 @@ def _streams_read(matches: list[Match]) -> tuple[dict[str, list[dict[str, Any]]]
     return streams, published
 
 
-def _verdicts_write(matches: list[Match], now) -> None:
-    """Every verdict in one statement on PostgreSQL: the rows joined to arrays of their new
-    values (Django's ``bulk_update`` builds a CASE per field over every row, which costs more
-    Python than the write itself at a season's thousand verdicts)."""
+def _verdicts_write(matches: list[Match]) -> set[str]:
+    """Write each match's verdict (``verdict``, ``verdict_seq``, ``verdict_reason``, and the time
+    of its read as ``verified_at``) where it is newer than the one stored; returns the ids (as
+    text) of those written. Two runs over one match (a retried task, ``verify --all`` beside the
+    after-commit task) can write in the opposite order to their reads: the one that read first
+    must not replace what a later read found. At the same instant neither read is known to be
+    the later, and a dispute stands over a verification (it is final for the ratings anyway).
+    A verdict that disputes sets ``disputed_at`` once, to the time of that read.
+
+    Every verdict in one statement on PostgreSQL: the rows joined to arrays of their new values
+    (Django's ``bulk_update`` builds a CASE per field over every row, which costs more Python than
+    the write itself at a season's thousand verdicts)."""
     if connection.vendor != "postgresql":
-        Match.objects.bulk_update(matches, ["verdict", "verdict_seq", "verdict_reason", "verified_at"], batch_size=500)
-        return
+        return _verdicts_write_portable(matches)
     q = connection.ops.quote_name
     with connection.cursor() as cursor:
         # The rows first, in id order, as the ratings' updates hold them (``_hold_verdicts``): an
@@ -297,14 +332,44 @@ def _verdicts_write(matches: list[Match], now) -> None:
         )
         cursor.execute(
             f"UPDATE {q(Match._meta.db_table)} AS m SET verdict = v.verdict, verdict_seq = v.seq, "
-            "verdict_reason = v.reason, verified_at = %s "
-            "FROM unnest(%s::uuid[], %s::varchar[], %s::integer[], %s::text[]) AS v(id, verdict, seq, reason) "
-            "WHERE m.id = v.id",
+            "verdict_reason = v.reason, verified_at = v.at, "
+            "disputed_at = CASE WHEN v.verdict = %s THEN coalesce(m.disputed_at, v.at) ELSE m.disputed_at END "
+            "FROM unnest(%s::uuid[], %s::varchar[], %s::integer[], %s::text[], %s::timestamptz[]) "
+            "AS v(id, verdict, seq, reason, at) "
+            "WHERE m.id = v.id AND (m.verified_at IS NULL OR m.verified_at < v.at "
+            "OR (m.verified_at = v.at AND v.verdict = %s AND m.verdict <> %s)) "
+            "RETURNING m.id",
             [
-                now,
+                Match.Verdict.DISPUTED,
                 [m.pk for m in matches],
                 [m.verdict for m in matches],
                 [m.verdict_seq for m in matches],
                 [m.verdict_reason for m in matches],
+                [m.verified_at for m in matches],
+                Match.Verdict.DISPUTED,
+                Match.Verdict.DISPUTED,
             ],
         )
+        return {str(pk) for (pk,) in cursor.fetchall()}
+
+
+def _verdicts_write_portable(matches: list[Match]) -> set[str]:
+    """``_verdicts_write`` through the ORM, one conditional UPDATE per match (SQLite, the
+    embedded default: one writer at a time, and a demo's or a newcomer's few matches)."""
+    disputed = Match.Verdict.DISPUTED
+    landed = set()
+    for m in sorted(matches, key=lambda m: str(m.pk)):
+        newer = Q(verified_at__isnull=True) | Q(verified_at__lt=m.verified_at)
+        if m.verdict == disputed:
+            newer |= Q(verified_at=m.verified_at) & ~Q(verdict=disputed)
+        fields = {
+            "verdict": m.verdict,
+            "verdict_seq": m.verdict_seq,
+            "verdict_reason": m.verdict_reason,
+            "verified_at": m.verified_at,
+        }
+        if m.verdict == disputed:
+            fields["disputed_at"] = Coalesce(F("disputed_at"), Value(m.verified_at))
+        if Match.objects.filter(newer, pk=m.pk).update(**fields):
+            landed.add(str(m.pk))
+    return landed

@@ -34,13 +34,14 @@ def test_a_verdict_batch_waits_for_a_held_row_before_taking_any_other(make_user)
     for m in matches:
         m.verdict = Match.Verdict.DISPUTED
         m.verdict_reason = "checked again"
+        m.verified_at = timezone.now()  # the time of the read the verdict is based on
     outcome: dict = {}
 
     def verify():
         try:
             with transaction.atomic():
                 # The later id first, as a batch read in another order would hand them over.
-                _verdicts_write([last, first], timezone.now())
+                _verdicts_write([last, first])
             outcome["verify"] = "written"
         except Exception as error:  # a deadlock found by PostgreSQL
             outcome["verify"] = repr(error)
