@@ -379,7 +379,7 @@ def broadcast_matches(*, items: list[dict[str, Any]]) -> None:
         rows = {
             str(row["pk"]): row
             for row in Match.objects.filter(pk__in=ids).values(
-                "pk", "state_seq", "verdict", "verdict_seq", "verdict_reason", "verified_at"
+                "pk", "state_seq", "verdict", "verdict_seq", "verdict_reason", "verified_at", "disputed_at"
             )
         }
         seats: dict[str, list[int]] = {}
@@ -401,6 +401,7 @@ def broadcast_matches(*, items: list[dict[str, Any]]) -> None:
                         "seq": row["verdict_seq"],
                         "reason": row["verdict_reason"] or None,
                         "verified_at": row["verified_at"].isoformat() if row["verified_at"] else None,
+                        "disputed_at": row["disputed_at"].isoformat() if row["disputed_at"] else None,
                     },
                 ),
             }

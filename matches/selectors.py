@@ -143,6 +143,9 @@ def match_summary(*, match: Match, seat: int | None) -> dict[str, Any]:
             "seq": match.verdict_seq,
             "reason": match.verdict_reason or None,
             "verified_at": match.verified_at.isoformat() if match.verified_at else None,
+            # Set once a verification found the match disputed, whatever later ones found: its
+            # result then counts in no rating, standing or bracket (a dispute is final).
+            "disputed_at": match.disputed_at.isoformat() if match.disputed_at else None,
         },
     }
 

@@ -10,6 +10,10 @@ Two ways in, giving the same numbers (``tests/league/ratings/test_incremental.py
   A result older than the newest one already in (verdicts can arrive out of commit order) or a
   result withdrawn (a match found disputed on re-verification) rewinds the ratings to just
   before it, from the stored points, and replays only the results after it.
+
+A match once found disputed (``Match.disputed_at``) stays out for good, whatever a later
+verification finds, as its season and tournament retract its result for good: the ratings and
+the standings never disagree about a match.
 - ``ratings_rebuild(game=...)``, on demand (``manage.py ratings rebuild``) and in bulk: every
   verified result read in one query, folded while its points stream to one binary COPY.
 
@@ -128,7 +132,7 @@ _RATED = """
 WITH rated AS MATERIALIZED (
     SELECT m.id, m.stream_id, m.result -> 'placements' AS placements, m.result -> 'unfinished' AS unfinished,
         m.origin -> 'fixture_clubs' AS clubs
-    FROM {match} m WHERE m.game = %s AND m.status = %s AND m.verdict = %s {only}
+    FROM {match} m WHERE m.game = %s AND m.status = %s AND m.verdict = %s AND m.disputed_at IS NULL {only}
 )
 SELECT r.id, closing.id, r.placements, r.unfinished, r.clubs, seats.indexes, seats.users, seats.bot
 FROM rated r
@@ -194,7 +198,9 @@ def _rows_portable(game: str, match_ids: Iterable[Any] | None) -> list[tuple]:
     """``_RATED``'s rows through the ORM, for databases other than PostgreSQL (SQLite, the
     embedded default: the demo and a newcomer's first run rate their matches too). A few
     queries instead of one; nothing here is on a PostgreSQL deployment's path."""
-    matches = Match.objects.filter(game=game, status=Match.Status.FINISHED, verdict=Match.Verdict.VERIFIED)
+    matches = Match.objects.filter(
+        game=game, status=Match.Status.FINISHED, verdict=Match.Verdict.VERIFIED, disputed_at__isnull=True
+    )
     if match_ids is not None:
         matches = matches.filter(pk__in=[str(m) for m in match_ids])
     found = list(matches.values_list("id", "stream_id", "result", "origin"))
@@ -542,7 +548,7 @@ def _rewind(game: str, system: str, since: int) -> list[Any] | None:
 # either.
 
 _READ_ONE = """
-SELECT m.game, m.status, m.verdict, m.result, m.origin,
+SELECT m.game, m.status, m.verdict, m.disputed_at IS NOT NULL, m.result, m.origin,
     (SELECT array_agg(ARRAY[s.index::text, s.user_id::text, s.bot, u.{username}] ORDER BY s.index)
         FROM {seat} s LEFT JOIN {user} u ON u.id = s.user_id WHERE s.match_id = m.id),
     (SELECT max(e.id) FROM {event} e WHERE e.stream_id = m.stream_id AND e.type = 'match.finished'),
@@ -562,7 +568,7 @@ WITH moved AS (
     UPDATE {checkpoint} SET sequence = %(sequence)s
     WHERE game = %(game)s AND xmin::text = %(version)s
         AND EXISTS (SELECT 1 FROM {match} m WHERE m.id = %(match_id)s::uuid AND m.status = %(finished)s
-                    AND m.verdict = %(verified)s FOR SHARE)
+                    AND m.verdict = %(verified)s AND m.disputed_at IS NULL FOR SHARE)
     RETURNING game
 ), rated AS (
     INSERT INTO {rating} (game, competitor, label, system, rating, deviation, volatility, sort_key, matches)
@@ -614,7 +620,7 @@ def _apply_newest(match_id) -> bool | None:
         row = cursor.fetchone()
         if row is None:
             return False  # no such match
-        game, status, verdict, result, origin, seats, closing, last, version, included, stored = row
+        game, status, verdict, disputed, result, origin, seats, closing, last, version, included, stored = row
         system = rating_system(game)
         if not system:
             return False
@@ -622,7 +628,7 @@ def _apply_newest(match_id) -> bool | None:
             result = json.loads(result)
         if isinstance(origin, str):
             origin = json.loads(origin)
-        verified = status == Match.Status.FINISHED and verdict == Match.Verdict.VERIFIED
+        verified = status == Match.Status.FINISHED and verdict == Match.Verdict.VERIFIED and not disputed
         seats = seats or []
         rated = None
         if verified and closing is not None and result and not result.get("unfinished"):  # as _made_results

@@ -641,9 +641,13 @@ def _fixture_score(match: Match) -> tuple[int, int]:
 
 def _result_fact(match: Match) -> NewEvent | None:
     """The fact a verified match of a fixture adds to its season, under an id derived from the
-    match (so it lands once); None for any other match."""
+    match (so it lands once); None for any other match, and for one a verification has found
+    disputed before: a dispute is final (``Match.disputed_at``), whether or not its result was
+    recorded (and retracted) while it stood."""
     origin = match.origin or {}
     if match.verdict != Match.Verdict.VERIFIED or "fixture" not in origin or "season" not in origin:
+        return None
+    if match.disputed_at is not None:
         return None
     event_id = platform_event_id(RESULT_NAMESPACE, str(match.id))
     if match.result.get("unfinished"):

@@ -65,6 +65,7 @@ def requeue_followups(now=None) -> dict[str, int]:
         Fixture.objects.filter(
             status=Fixture.Status.IN_PLAY,
             match__verdict=Match.Verdict.VERIFIED,
+            match__disputed_at__isnull=True,
             match__verified_at__range=(since, until),
         )
         .order_by("match__verified_at", "match_id")
@@ -82,8 +83,15 @@ def requeue_followups(now=None) -> dict[str, int]:
     disagree = (
         Match.objects.filter(game__in=rated_games(), verified_at__range=(since, until))
         .filter(
-            Q(verdict=Match.Verdict.VERIFIED, status=Match.Status.FINISHED, result__isnull=False) & ~Exists(rated)
-            | Q(verdict=Match.Verdict.DISPUTED) & Exists(rated)
+            Q(
+                verdict=Match.Verdict.VERIFIED,
+                status=Match.Status.FINISHED,
+                result__isnull=False,
+                disputed_at__isnull=True,
+            )
+            & ~Exists(rated)
+            # Once found disputed, out for good, whatever the verdict now says (projection.py).
+            | (Q(verdict=Match.Verdict.DISPUTED) | Q(disputed_at__isnull=False)) & Exists(rated)
         )
         .order_by("verified_at", "pk")
         .values_list("pk", flat=True)

@@ -267,8 +267,11 @@ def tournament_record_match(*, match_id) -> str:
     if match.status != Match.Status.FINISHED or match.verdict == Match.Verdict.PENDING:
         return "pending"
     origin = match.origin
-    verified = match.verdict == Match.Verdict.VERIFIED
+    # A match once found disputed records no result, whatever a later verification finds (a
+    # dispute is final, as for the season and the ratings): its pairing stays before the organiser.
+    verified = match.verdict == Match.Verdict.VERIFIED and match.disputed_at is None
     kind = "verified" if verified else "disputed"
+    reason = match.verdict_reason or "An earlier verification found the match disputed."
     outcome = {"value": "ignored"}
 
     def decide(state):
@@ -312,7 +315,7 @@ def tournament_record_match(*, match_id) -> str:
         return [
             (
                 "result.match_disputed",
-                {"pairing": origin["pairing"], "match_id": str(match.id), "reason": match.verdict_reason},
+                {"pairing": origin["pairing"], "match_id": str(match.id), "reason": reason},
             )
         ]
 

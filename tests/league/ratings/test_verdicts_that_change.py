@@ -1,13 +1,14 @@
 """A match's verdict may change after it was rated: re-verification finds it disputed, and a
-later run puts it right again. Whatever the verdicts do, and however their follow-ups arrive
-(one at a time, twice, out of commit order, in batches, lost and caught up by the sweep), once
-every verdict has been brought in the ratings must be exactly what ``ratings rebuild`` gives
-from the verified results."""
+later run puts it right again (the match stays out of the ratings: a dispute is final). Whatever
+the verdicts do, and however their follow-ups arrive (one at a time, twice, out of commit order,
+in batches, lost and caught up by the sweep), once every verdict has been brought in the ratings
+must be exactly what ``ratings rebuild`` gives from the verified results never disputed."""
 
 from __future__ import annotations
 
 import pytest
 from django.db import transaction
+from django.db.models.functions import Coalesce, Now
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -87,7 +88,9 @@ def test_ratings_equal_a_rebuild_after_every_verdict_change_however_it_is_delive
         for step in steps:
             if step[0] == "verdict":
                 _, index, label = step
-                Match.objects.filter(pk=matches[index].pk).update(verdict=label)
+                # As the verdict's write records it: a dispute once found is kept (a dispute is final).
+                found = {"disputed_at": Coalesce("disputed_at", Now())} if label == Match.Verdict.DISPUTED else {}
+                Match.objects.filter(pk=matches[index].pk).update(verdict=label, **found)
                 undelivered.add(index)
                 continue
             _, chosen, twice = step
