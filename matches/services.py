@@ -163,7 +163,17 @@ def match_create_or_get(
                         "user_id": s.user.pk if s.user else None,
                         "username": s.user.get_username() if s.user else None,
                         "bot": s.bot or None,
-                        **({"partners": [p.get_username() for p in s.partners]} if s.partners else {}),
+                        # Names for people, ids for the verifier: an account may be renamed,
+                        # and an id never changes (user ids are public already: this seat's
+                        # holder's above, every acting partner's in its events' actor).
+                        **(
+                            {
+                                "partners": [p.get_username() for p in s.partners],
+                                "partner_ids": [p.pk for p in s.partners],
+                            }
+                            if s.partners
+                            else {}
+                        ),
                     }
                     for i, s in enumerate(seats)
                 ],

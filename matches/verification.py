@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Count, F, Q, Value
+from django.db.models import F, Q, Value
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -37,10 +37,12 @@ class Verdict(matchverify.Verdict):
 
 
 #: A seat as its Seat row has it and as match.created recorded it: (user id or None, bot or "",
-#: how many partners). The event names partners by username only, and an account may be renamed
-#: (the admin's form): held to their names, a rename would dispute every team match its holder
-#: played, so a partner swapped for another is not caught here; one added or removed is.
-SeatHolder = tuple[Any, str, int]
+#: its partners). Partners are held to their user ids (``partner_ids``, in id order), never to
+#: their usernames: an account may be renamed (the admin's form), and a rename must not dispute
+#: every team match its holder played. A match created before the event recorded partner_ids
+#: names them by username only: its partners are held to their number (an int here), so a
+#: partner swapped for another is not caught there; one added or removed is.
+SeatHolder = tuple[Any, str, "tuple[Any, ...] | int"]
 
 
 @dataclass
@@ -129,12 +131,18 @@ def _creation_differs(match: Match, created: dict[str, Any], seats: dict[int, Se
     A key the first event lacks is read as the value a match created then was stored with (an
     empty commitment, scheme 1, no clock, no origin)."""
     recorded = {
-        s.get("seat"): (s.get("user_id"), s.get("bot") or "", len(s.get("partners") or ()))
+        s.get("seat"): (
+            s.get("user_id"),
+            s.get("bot") or "",
+            _partner_ids(s["partner_ids"]) if "partner_ids" in s else len(s.get("partners") or ()),
+        )
         for s in created.get("seats") or []
     }
     # Seat numbers are ints; a created event naming none (or not a number) sorts after them.
     for index in sorted(recorded.keys() | seats.keys(), key=lambda i: (type(i) is not int, i if type(i) is int else 0)):
         here, there = seats.get(index), recorded.get(index)
+        if here is not None and there is not None and isinstance(there[2], int):
+            here = (here[0], here[1], len(here[2]))  # recorded by username: held to their number
         if here != there:
             return f"Seat {index} is held by {_holder(here)}, but was given to {_holder(there)} at creation."
     for name, stored, at_creation in (
@@ -148,12 +156,25 @@ def _creation_differs(match: Match, created: dict[str, Any], seats: dict[int, Se
     return None
 
 
+def _partner_ids(ids: Any) -> tuple[Any, ...]:
+    """Partner ids in one order whatever order they were given in: numbers in order, then
+    anything else a tampered event may hold (by repr: sorting mixed types would raise)."""
+    ids = ids if isinstance(ids, list) else [ids]
+    return tuple(sorted(ids, key=lambda i: (type(i) is not int, i if type(i) is int else 0, repr(i))))
+
+
 def _holder(holder: SeatHolder | None) -> str:
+    """A seat's holder by user id or bot, never by username (the reason is public, and a rename
+    must not make it stale)."""
     if holder is None:
         return "nobody"
     user_id, bot, partners = holder
     who = f"user {user_id}" if user_id is not None else f"the {bot or 'unnamed'} bot"
-    return who + (f" with {partners} partner{'s' if partners > 1 else ''}" if partners else "")
+    if isinstance(partners, int):
+        return who + (f" with {partners} partner{'s' if partners > 1 else ''}" if partners else "")
+    if not partners:
+        return who
+    return who + f" with partner{'s' if len(partners) > 1 else ''} " + ", ".join(f"user {p}" for p in partners)
 
 
 def match_verify(*, match_id) -> Verdict:
@@ -293,13 +314,20 @@ def _streams_read(matches: list[Match]) -> tuple[dict[str, list[dict[str, Any]]]
         MatchLog.objects.filter(match_id__in=[m.pk for m in matches]).order_by().values_list("match_id", "seq", "text")
     ):
         published[str(match_id)].lines[seq] = text
-    for match_id, index, user_id, bot, partners in (
+    # One row per seat and partner (a seat without partners: one row, partner None), in one query.
+    partners: dict[tuple[str, int], list[Any]] = {}
+    for match_id, index, user_id, bot, partner in (
         Seat.objects.filter(match_id__in=[m.pk for m in matches])
         .order_by()
-        .annotate(partner_count=Count("partners"))
-        .values_list("match_id", "index", "user_id", "bot", "partner_count")
+        .values_list("match_id", "index", "user_id", "bot", "partners")
     ):
-        published[str(match_id)].seats[index] = (user_id, bot, partners)
+        ids = partners.setdefault((str(match_id), index), [])
+        if partner is not None:
+            ids.append(partner)
+        published[str(match_id)].seats[index] = (user_id, bot, ids)
+    for (match_id, index), ids in partners.items():
+        user_id, bot, _ = published[match_id].seats[index]
+        published[match_id].seats[index] = (user_id, bot, _partner_ids(ids))
     logged = logged_heads(stream_ids=[m.stream_id for m in matches])
     for m in matches:
         published[str(m.pk)].logged = logged.get(m.stream_id, [])

@@ -9,8 +9,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from matches import services
 from matches.autoplay import autoplay_match
-from matches.models import Match, Seat
+from matches.eventstore import NewEvent
+from matches.models import Event, Match, Seat
 from matches.services import SeatSpec, match_create
 from matches.verification import match_verify, matches_check
 
@@ -62,18 +64,68 @@ def test_a_seats_bot_changed_to_another_is_disputed():
     assert_disputed_at_creation(match, "Seat 1", "greedy bot", "random bot")
 
 
-def test_a_partner_added_to_a_team_seat_is_disputed(team_match, carol):
+def test_a_partner_added_to_a_team_seat_is_disputed(team_match, alice, bob, carol):
     match = team_match
     Seat.objects.get(match=match, index=0).partners.add(carol)
-    assert_disputed_at_creation(match, "Seat 0", "with 2 partners", "with 1 partner")
+    partners = ", ".join(f"user {u.pk}" for u in sorted((bob, carol), key=lambda u: u.pk))
+    assert_disputed_at_creation(
+        match, "Seat 0", f"user {alice.pk} with partners {partners}", f"user {alice.pk} with partner user {bob.pk}"
+    )
 
 
-def test_a_partner_renamed_after_the_match_still_verifies(team_match):
+def test_a_partner_swapped_for_another_account_is_disputed_naming_the_seat_and_ids_not_names(
+    team_match, alice, bob, carol
+):
+    match = team_match
+    Seat.objects.get(match=match, index=0).partners.set([carol])
+    assert_disputed_at_creation(
+        match, "Seat 0", f"with partner user {carol.pk}", f"was given to user {alice.pk} with partner user {bob.pk}"
+    )
+    reason = fresh(match).verdict_reason
+    assert not any(u.username in reason for u in (alice, bob, carol)), reason
+
+
+def test_a_partner_and_a_seat_holder_renamed_after_the_match_still_verify(team_match):
     # The created event names partners by username; an account renamed since is the same player.
-    partner = Seat.objects.get(match=team_match, index=0).partners.get()
-    partner.username = "renamed-since"
-    partner.save()
+    seat = Seat.objects.get(match=team_match, index=0)
+    for user, name in ((seat.partners.get(), "renamed-partner"), (seat.user, "renamed-holder")):
+        user.username = name
+        user.save()
     assert match_verify(match_id=team_match.pk).verified
+
+
+@pytest.fixture
+def old_shape_team_match(alice, bob, client_for, monkeypatch) -> Match:
+    """A team match whose created event names partners by username only, as every match created
+    before the event recorded partner_ids: the event is written as the server wrote it then."""
+
+    def as_written_before(*, type, data=None, **fields):
+        if type == "match.created":
+            data = {**data, "seats": [{k: v for k, v in s.items() if k != "partner_ids"} for s in data["seats"]]}
+        return NewEvent(type=type, data=data, **fields)
+
+    monkeypatch.setattr(services, "NewEvent", as_written_before)
+    match = match_create(
+        game="dueling-wizards", seats=[SeatSpec(user=alice, partners=(bob,)), SeatSpec(bot="random")], created_by=alice
+    )
+    monkeypatch.undo()
+    created = Event.objects.get(stream_id=match.stream_id, seq=1).data
+    assert created["seats"][0]["partners"] == [bob.username] and "partner_ids" not in created["seats"][0]
+    return play_out({0: client_for(alice)}, match)
+
+
+def test_a_match_whose_created_event_names_partners_by_username_only_verifies_as_before(old_shape_team_match, bob):
+    match = old_shape_team_match
+    assert match_verify(match_id=match.pk).verified
+    bob.username = "renamed-since"
+    bob.save()
+    assert match_verify(match_id=match.pk).verified
+
+
+def test_a_partner_added_to_a_match_of_the_old_shape_is_still_disputed_by_count(old_shape_team_match, carol):
+    match = old_shape_team_match
+    Seat.objects.get(match=match, index=0).partners.add(carol)
+    assert_disputed_at_creation(match, "Seat 0", "with 2 partners", "with 1 partner")
 
 
 def test_a_seat_row_removed_is_disputed():
