@@ -4,9 +4,10 @@ In stream order, so the first problem is the earliest bad seq: the hash chain; t
 fact names this tournament; every fact folds (projection.apply refuses nothing it should
 accept); every platform match a pairing cites is that pairing's, and every result taken from
 a match equals the result the match gives, its verdict is verified, and the head hash recorded
-with it is the match's published head (unless the result was retracted, or replaced by the
-organiser's correction, after it and the match is disputed: see ``_check_match_result``). Then
-the cached projection on the Tournament row (pairings, brackets, players) against a fresh fold.
+with it (required once results carry one: see ``verify_tournament``) is the match's published
+head (unless the result was retracted, or replaced by the organiser's correction, after it and
+the match is disputed: see ``_check_match_result``). Then the cached projection on the
+Tournament row (pairings, brackets, players) against a fresh fold.
 """
 
 from __future__ import annotations
@@ -45,7 +46,9 @@ def _replaced_later(result, retractions: dict[str, list], corrections: dict[str,
     )
 
 
-def _check_match_result(tournament_id: str, state: dict, data: dict, retracted_later: bool) -> str | None:
+def _check_match_result(
+    tournament_id: str, state: dict, data: dict, retracted_later: bool, head_required: bool
+) -> str | None:
     match = Match.objects.filter(pk=data.get("match_id")).first()
     if match is None:
         return "The result cites a match that does not exist."
@@ -70,6 +73,8 @@ def _check_match_result(tournament_id: str, state: dict, data: dict, retracted_l
         return f"The match behind this result is {match.verdict}, not verified{never}."
     if match.status != Match.Status.FINISHED or not match.result:
         return "The match behind this result has not finished."
+    if "head_hash" not in data and head_required:
+        return "The result records no head hash, though this tournament's results record their match's head."
     if "head_hash" in data and data["head_hash"] != match.head_hash:
         return "The head hash recorded with the result differs from the match's published head."
     if data.get("result") != result_from_match(record, match, pod=formats.of(state).reports_finish(record)):
@@ -106,14 +111,22 @@ def verify_tournament(stream: Stream) -> StreamVerdict:
 
     retractions = _by(events, "result.match_disputed", "match_id")
     corrections = _by(events, "result.corrected", "pairing")
+    # Results carry their match's head hash since the tournament verifier came (commit 0f94cf9);
+    # a result recorded before carries none. Required of every result of a tournament whose
+    # creation says its results carry one, and, in a tournament created before that flag, of
+    # every result after the first that carries one (the platform writes results in stream
+    # order, and once it wrote the head it always did): a head deleted from a result (the stream
+    # rehashed) is then found, and a tournament recorded before verifies as it did.
+    head_required = events[0].data.get("result_head_hashes") is True
     state = projection.initial()
     cached_at = copy.deepcopy(state) if tournament.state_seq == 0 else None
     for event in events:
         if event.type == "result.verified":
             later = _replaced_later(event, retractions, corrections)
-            problem = _check_match_result(str(tournament.pk), state, event.data, later)
+            problem = _check_match_result(str(tournament.pk), state, event.data, later, head_required)
             if problem:
                 return bad(event.seq, problem)
+            head_required = head_required or "head_hash" in event.data
         elif event.type in ("match.created", "result.match_disputed"):
             match = Match.objects.filter(pk=event.data.get("match_id")).first()
             origin = (match.origin or {}) if match else {}

@@ -187,6 +187,10 @@ def tournament_create_or_get(
                         "format": format,
                         "options": cleaned,
                         "organiser": created_by.pk,
+                        # Every result.verified of this stream carries its match's head hash:
+                        # the verifier then requires it (a tournament created before this flag
+                        # has it required from its first result that carries one).
+                        "result_head_hashes": True,
                     },
                 )
             ]
