@@ -125,7 +125,9 @@ def player_profile(*, username: str) -> dict | None:
 
     tournaments = [
         {"id": t.id, "name": t.name, "game": _title(t.game), "status": t.status}
-        for t in Tournament.objects.filter(state__players__has_key=str(user.pk)).order_by("-created_at")[:20]
+        # Through the Entrant index (the players of each tournament's cached projection), not a
+        # read of every tournament's JSON state.
+        for t in Tournament.objects.filter(entrants__user=user).order_by("-created_at")[:20]
     ]
     clubs = list(Club.objects.filter(coaches=user).select_related("league").order_by("name"))
     return {"player": user, "games": games, "tournaments": tournaments, "clubs": clubs}

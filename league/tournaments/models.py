@@ -35,6 +35,19 @@ class Tournament(models.Model):
         return f"tournament:{self.id}"
 
 
+class Entrant(models.Model):
+    """A user among a tournament's players (the keys of the cached projection's ``players``,
+    whatever their status), kept with that cache by the command runner and rebuilt with it: the
+    player page finds a player's tournaments through this index instead of reading every
+    tournament's JSON state."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "tournament"], name="tournament_entrant_once")]
+
+
 # --------------------------------------------------------------------------------------
 # Reach (league/tournaments/reach/): who hears about a tournament outside its pages. Plain
 # rows, not events: a webhook's secret must never enter the public stream, and these are the

@@ -14,7 +14,7 @@ for themselves.
 from ..access import actor_of, is_organiser, pid_of
 from ..errors import refuse as _refuse
 from ..projection import event_dict
-from .commands import NAMESPACE, Outcome, _need_organiser, _need_user, _run, current_state
+from .commands import NAMESPACE, Outcome, _need_organiser, _need_user, _run, current_state, entrants_save
 from .corrections import projection_rebuild, tournament_correct, tournament_retract_match
 from .edits import (
     MAX_REQUESTED_BYES,
@@ -71,6 +71,7 @@ __all__ = [
     "clean_options",
     "clean_result",
     "current_state",
+    "entrants_save",
     "event_dict",
     "is_organiser",
     "pid_of",

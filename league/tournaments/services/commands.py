@@ -14,6 +14,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
@@ -26,7 +27,7 @@ from matches.models import Event
 from .. import projection
 from ..access import actor_of, is_organiser, pid_of
 from ..errors import refuse
-from ..models import Tournament
+from ..models import Entrant, Tournament
 from ..projection import event_dict
 from ..reach import followups as reach
 from ..selectors import state_at_head
@@ -114,6 +115,31 @@ def _save_cache(tournament: Tournament, state: dict) -> None:
     tournament.state_seq = state["seq"]
     tournament.status = progress(state)["status"] if state["id"] else TournamentStatus.REGISTRATION
     Tournament.objects.filter(pk=tournament.pk).update(state=state, state_seq=state["seq"], status=tournament.status)
+    entrants_save(tournament_id=tournament.pk, state=state)
+
+
+def _user_pk(pid: str) -> int | None:
+    """The user id a player id names (``pid_of``: the id as text), or None."""
+    try:
+        pk = int(pid)
+    except ValueError:
+        return None
+    return pk if str(pk) == pid else None
+
+
+def entrants_save(*, tournament_id, state: dict) -> None:
+    """The tournament's Entrant rows made to name the users among ``state``'s players, as the
+    cache beside them is saved (one small read when nobody joined or left the players)."""
+    wanted = {pk for pk in map(_user_pk, state.get("players") or {}) if pk is not None}
+    have = set(Entrant.objects.filter(tournament_id=tournament_id).values_list("user_id", flat=True))
+    if have - wanted:
+        Entrant.objects.filter(tournament_id=tournament_id, user_id__in=have - wanted).delete()
+    if wanted - have:
+        # Only users that exist: a player id may outlive its account (asked again next time).
+        users = get_user_model().objects.filter(pk__in=wanted - have).values_list("pk", flat=True)
+        Entrant.objects.bulk_create(
+            [Entrant(tournament_id=tournament_id, user_id=pk) for pk in users], ignore_conflicts=True
+        )
 
 
 def _run(

@@ -16,7 +16,7 @@ from ..models import Tournament
 from ..projection import event_dict
 from ..standings import progress
 from ..states import PairingStatus
-from .commands import NAMESPACE, Outcome, _need_organiser, _pairing, _run
+from .commands import NAMESPACE, Outcome, _need_organiser, _pairing, _run, entrants_save
 from .results import clean_result
 
 
@@ -111,5 +111,6 @@ def projection_rebuild(*, tournament: Tournament) -> dict:
         Tournament.objects.filter(pk=tournament.pk).update(
             state=state, state_seq=state["seq"], status=progress(state)["status"]
         )
+        entrants_save(tournament_id=tournament.pk, state=state)
     tournament.refresh_from_db()
     return state
