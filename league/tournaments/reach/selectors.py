@@ -25,9 +25,10 @@ def entries_to_confirm(*, user, limit: int = 50) -> list[dict]:
     pid = pid_of(user)
     out = []
     rows = (
-        Tournament.objects.filter(state__players__has_key=pid)
+        Tournament.objects.filter(entrants__user=user)
         .exclude(status=TournamentStatus.FINISHED)
         .select_related("created_by")
+        .order_by("-created_at")
     )
     for t in rows[:limit]:
         player = t.state["players"][pid]
