@@ -297,10 +297,19 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # The draft's and the tournament draft's pick order are one choice set, under one name.
-    "ENUM_NAME_OVERRIDES": {"PickOrderEnum": ["snake", "straight"]},
+    "ENUM_NAME_OVERRIDES": {
+        "PickOrderEnum": ["snake", "straight"],
+        # The response bodies' choice sets (matches/api/responses.py), each under one name.
+        "MatchStatusEnum": ["live", "finished"],
+        "InvitationStatusEnum": "matches.invitations.selectors.STATUSES",
+        "InviteeResponseEnum": ["pending", "accepted", "declined"],
+    },
     # The API's bodies are JSON: its objects and lists have no faithful form encoding, so the schema
     # offers no form or multipart body (the parsers still read a form some page may post).
     "PARSER_WHITELIST": ["config.middleware.BoundedJSONParser"],
+    # A text field the serializer refuses blank says so (minLength: 1), so a client built from the
+    # schema never sends "" where it is refused; a response field that can be empty says allow_blank.
+    "ENFORCE_NON_BLANK_FIELDS": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.openapi.add_error_responses",

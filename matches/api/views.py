@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
@@ -15,6 +14,7 @@ from matches.invitations import services as invitation_services
 from matches.invitations.models import Invitation
 from matches.models import Match
 
+from . import responses
 from .serializers import CommandSerializer, EngineSerializer, MatchCreateSerializer, TimeoutClaimSerializer
 
 
@@ -102,7 +102,7 @@ class MatchList(APIView):
             int_parameter("limit", "At most this many (default 50)", maximum=200),
             int_parameter("offset", "Skip this many"),
         ],
-        responses=OpenApiTypes.OBJECT,
+        responses=responses.MatchPageSerializer,
         summary="Matches, newest first",
         operation_id="matches_list",
     )
@@ -127,7 +127,11 @@ class MatchList(APIView):
 
     @extend_schema(
         request=MatchCreateSerializer,
-        responses={201: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT},
+        responses={
+            201: responses.MatchSummarySerializer,
+            202: responses.InvitationSerializer,
+            200: responses.MATCH_OR_INVITATION,
+        },
         summary="Create a match (or invite the other players to it)",
         description=(
             "Against bots (or as an organiser) the match starts at once: 201 with the match. A match that "
@@ -168,7 +172,7 @@ class MatchList(APIView):
 
 
 class MatchDetail(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A match: seats, status, result, verification")
+    @extend_schema(responses=responses.MatchSummarySerializer, summary="A match: seats, status, result, verification")
     def get(self, request, match_id):
         match = _match_or_404(match_id)
         seat = selectors.viewer_seat(match=match, user=request.user)
@@ -185,7 +189,7 @@ class MatchEvents(APIView):
                 "limit", f"At most this many (default {EVENTS_PAGE}; then follow next_after)", maximum=EVENTS_PAGE_MAX
             ),
         ],
-        responses=OpenApiTypes.OBJECT,
+        responses=responses.EventPageSerializer,
         summary="The match's events (hidden information redacted while live)",
     )
     def get(self, request, match_id):
@@ -208,7 +212,7 @@ class MatchEvents(APIView):
 class MatchLog(APIView):
     @extend_schema(
         parameters=[int_parameter("after", "Only events with a greater seq")],
-        responses=OpenApiTypes.OBJECT,
+        responses=responses.MatchLogSerializer,
         summary="Readable match log",
     )
     def get(self, request, match_id):
@@ -225,7 +229,7 @@ class MatchState(APIView):
 
     @extend_schema(
         parameters=[int_parameter("at", "The view after this seq (default: now)")],
-        responses=OpenApiTypes.OBJECT,
+        responses=responses.MatchStateSerializer,
         summary="What the caller may see of the game, now or after event N",
     )
     def get(self, request, match_id):
@@ -241,7 +245,7 @@ class MatchLegal(APIView):
     @extend_schema(
         parameters=[int_parameter("seat", "Default: the caller's seat (required if you hold none)")],
         responses={
-            200: OpenApiTypes.OBJECT,
+            200: responses.MatchLegalSerializer,
             403: OpenApiResponse(description="permission_denied: another seat's actions while the match is live."),
         },
         summary="The legal actions of a seat now",
@@ -266,7 +270,7 @@ class MatchActions(APIView):
 
     @extend_schema(
         request=CommandSerializer,
-        responses={201: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT},
+        responses={201: responses.MatchCommandResultSerializer, 200: responses.MatchCommandResultSerializer},
         summary="Act for your seat (or record a tabletop chance outcome)",
         description=(
             "Send the seq your move was based on as expected_seq; if the stream has moved on, "
@@ -310,7 +314,7 @@ class MatchTimeout(APIView):
 
     @extend_schema(
         request=TimeoutClaimSerializer,
-        responses={201: OpenApiTypes.OBJECT, 200: OpenApiTypes.OBJECT},
+        responses={201: responses.MatchSummarySerializer, 200: responses.MatchSummarySerializer},
         summary="Claim a win on time: ends the match if a running clock is out",
         description="Anyone signed in may claim; the server checks the clocks against the recorded times "
         "(409 time_not_up otherwise). The seat whose time ran out loses on time.",

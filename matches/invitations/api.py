@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from matches.api.responses import InvitationPageSerializer, InvitationSerializer
 from matches.api.views import int_param, int_parameter
 
 from . import selectors, services
@@ -28,7 +28,7 @@ class InvitationList(APIView):
             int_parameter("limit", "At most this many (default 50)", maximum=200),
             int_parameter("offset", "Skip this many"),
         ],
-        responses=OpenApiTypes.OBJECT,
+        responses=InvitationPageSerializer,
         summary="Your invitations, sent and received, newest first",
         operation_id="invitations_list",
     )
@@ -55,7 +55,9 @@ class InvitationDetail(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        responses=OpenApiTypes.OBJECT, summary="An invitation you sent or received", operation_id="invitations_retrieve"
+        responses=InvitationSerializer,
+        summary="An invitation you sent or received",
+        operation_id="invitations_retrieve",
     )
     def get(self, request, invitation_id):
         invitation = selectors.invitation_get(invitation_id=invitation_id, user=request.user)
@@ -70,7 +72,7 @@ class InvitationAnswer(APIView):
     @extend_schema(
         request=InvitationAnswerSerializer,
         parameters=[OpenApiParameter("verb", str, OpenApiParameter.PATH, enum=list(services.ANSWERS))],
-        responses=OpenApiTypes.OBJECT,
+        responses=InvitationSerializer,
         summary="accept or decline (an invitee), cancel (the inviter)",
         description="The last acceptance creates the match or draft: the answer's `url` leads there. Answering "
         "the same way again returns the invitation as it stands; answering a closed invitation is "
