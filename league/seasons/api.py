@@ -13,7 +13,7 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from league.seasons import selectors, services
+from league.seasons import responses, selectors, services
 from league.seasons.models import Club, Fixture, League, Season
 from league.spreadsheets import text_cell
 from matches.api.views import int_param, int_parameter
@@ -64,7 +64,7 @@ class LeagueList(APIView):
 
     @extend_schema(
         request=LeagueCreateSerializer,
-        responses={201: OpenApiTypes.OBJECT},
+        responses={201: responses.LeagueCreatedSerializer},
         summary="Start a league for any game (you become its organiser)",
     )
     def post(self, request):
@@ -90,7 +90,7 @@ class LeagueList(APIView):
             status=status.HTTP_201_CREATED,
         )
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Leagues", operation_id="leagues_list")
+    @extend_schema(responses=responses.LeagueListSerializer, summary="Leagues", operation_id="leagues_list")
     def get(self, request):
         return Response(
             {
@@ -111,7 +111,7 @@ class LeagueList(APIView):
 class LeagueDetail(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A league, its clubs and seasons")
+    @extend_schema(responses=responses.LeagueDetailSerializer, summary="A league, its clubs and seasons")
     def get(self, request, slug):
         league = _league_or_404(slug)
         return Response(
@@ -154,7 +154,7 @@ class SeasonCreateSerializer(serializers.Serializer):
 class SeasonList(APIView):
     @extend_schema(
         request=SeasonCreateSerializer,
-        responses={201: OpenApiTypes.OBJECT},
+        responses={201: responses.SeasonSerializer, 200: responses.SeasonSerializer},
         summary="Schedule a new season (organisers)",
     )
     def post(self, request, slug):
@@ -186,7 +186,7 @@ class SeasonList(APIView):
 class SeasonDetail(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A season's settings and stream head")
+    @extend_schema(responses=responses.SeasonSerializer, summary="A season's settings and stream head")
     def get(self, request, slug, number):
         return Response(_season_dict(_season_or_404(slug, number)))
 
@@ -195,7 +195,7 @@ class SeasonFixtures(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        responses=OpenApiTypes.OBJECT,
+        responses=responses.FixtureListSerializer,
         summary="Fixtures and results by round",
         parameters=[int_parameter("round", "Only this round")],
     )
@@ -231,7 +231,10 @@ class SeasonStandings(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        responses=OpenApiTypes.OBJECT,
+        responses={
+            (200, "application/json"): responses.SeasonStandingsSerializer,
+            (200, "text/csv"): OpenApiTypes.STR,
+        },
         summary="Standings; each row names the tie-break that put it above the next (?export=csv)",
     )
     def get(self, request, slug, number):
@@ -267,13 +270,22 @@ def _action(name: str):
     return serializers.ChoiceField(choices=[name], help_text=f"Always '{name}' for this command.")
 
 
+class RulingReasonField(serializers.CharField):
+    """A ruling's reason. A blank one is let through to the service, whose refusal (400
+    reason_required) is the same for the API and the page; the schema states that rule
+    (minLength 1), as for any text refused blank."""
+
+    def run_validation(self, data=serializers.empty):
+        if isinstance(data, str) and not data.strip():
+            return ""
+        return super().run_validation(data)
+
+
 def _reason():
-    # Optional to the serializer so that a missing reason gets the service's own refusal
-    # (400 reason_required), the same for the API and the page.
-    return serializers.CharField(
+    # Optional to the serializer so that a missing reason, like a blank one, gets the service's own
+    # refusal (400 reason_required).
+    return RulingReasonField(
         required=False,
-        allow_blank=True,
-        default="",
         max_length=500,
         help_text="Why the organiser rules so; shown to everyone. Every ruling needs one (400 reason_required).",
     )
@@ -329,16 +341,21 @@ def _walkover(fixture, user, d, guard):
     winner = Club.objects.filter(slug=d["winner"]).first()
     if winner is None:
         raise serializers.ValidationError({"winner": ["No such club."]})
-    services.fixture_walkover(fixture=fixture, user=user, winner=winner, reason=d["reason"], **guard)
+    services.fixture_walkover(fixture=fixture, user=user, winner=winner, reason=d.get("reason", ""), **guard)
 
 
 FIXTURE_COMMANDS = {
     "postpone": lambda fixture, user, d, guard: services.fixture_postpone(
-        fixture=fixture, user=user, date=d["date"], reason=d["reason"], **guard
+        fixture=fixture, user=user, date=d["date"], reason=d.get("reason", ""), **guard
     ),
     "walkover": _walkover,
     "correct": lambda fixture, user, d, guard: services.result_correct(
-        fixture=fixture, user=user, home_left=d["home_left"], away_left=d["away_left"], reason=d["reason"], **guard
+        fixture=fixture,
+        user=user,
+        home_left=d["home_left"],
+        away_left=d["away_left"],
+        reason=d.get("reason", ""),
+        **guard,
     ),
     "start": lambda fixture, user, d, guard: services.fixture_start(fixture=fixture, user=user, **guard),
 }
@@ -352,7 +369,7 @@ class FixtureAction(APIView):
         request=PolymorphicProxySerializer(
             component_name="FixtureCommandBody", serializers=FIXTURE_INPUT, resource_type_field_name="action"
         ),
-        responses=OpenApiTypes.OBJECT,
+        responses=responses.FixtureSerializer,
         summary="Organiser: postpone {date}, walkover {winner}, correct {home_left, away_left} a result; "
         "coaches: start (opens the draft)",
     )
@@ -376,7 +393,7 @@ class FixtureAction(APIView):
 class ClubDetail(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A club: coaches, results, squads, rating history")
+    @extend_schema(responses=responses.ClubDetailSerializer, summary="A club: coaches, results, squads, rating history")
     def get(self, request, slug):
         club = Club.objects.select_related("league").filter(slug=slug).first()
         if club is None:
@@ -413,7 +430,7 @@ class ClubDetail(APIView):
 class Leaderboard(APIView):
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Ratings leaderboard for a game")
+    @extend_schema(responses=responses.LeaderboardSerializer, summary="Ratings leaderboard for a game")
     def get(self, request, game):
         return Response(
             {
@@ -446,7 +463,7 @@ class SeasonClose(APIView):
 
     @extend_schema(
         request=SeasonCloseSerializer,
-        responses=OpenApiTypes.OBJECT,
+        responses=responses.SeasonClosedSerializer,
         summary="Organiser: close a finished season (final tables, promotion and relegation)",
     )
     def post(self, request, slug, number):
@@ -470,7 +487,9 @@ class ClubCreateSerializer(serializers.Serializer):
 
 
 class LeagueClubs(APIView):
-    @extend_schema(request=ClubCreateSerializer, responses={201: OpenApiTypes.OBJECT}, summary="Organiser: add a club")
+    @extend_schema(
+        request=ClubCreateSerializer, responses={201: responses.ClubCreatedSerializer}, summary="Organiser: add a club"
+    )
     def post(self, request, slug):
         league = _league_or_404(slug)
         s = ClubCreateSerializer(data=request.data)
@@ -486,7 +505,9 @@ class CoachSerializer(serializers.Serializer):
 class ClubCoaches(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=CoachSerializer, responses=OpenApiTypes.OBJECT, summary="Organiser: name a club's coach")
+    @extend_schema(
+        request=CoachSerializer, responses=responses.ClubCoachesSerializer, summary="Organiser: name a club's coach"
+    )
     def post(self, request, slug):
         from django.contrib.auth import get_user_model
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import render
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions
 from rest_framework.exceptions import NotFound
@@ -16,6 +15,7 @@ from matches.throttles import expensive_page
 
 from . import luck as analysis
 from . import selectors as season_selectors
+from .responses import SeasonLuckSerializer
 
 
 @expensive_page
@@ -36,7 +36,7 @@ class SeasonLuckView(APIView):
     get_throttles = with_expensive_throttle
 
     @extend_schema(
-        responses=OpenApiTypes.OBJECT,
+        responses=SeasonLuckSerializer,
         summary="Each club's luck across a season's verified fixtures",
         description=f"Fixtures not yet analysed are analysed, {analysis.FILL_PER_REQUEST} per request; "
         "'analysed' says how many of 'verified_fixtures' are counted so far.",
