@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from league.errors import LeagueError
 from league.tournaments import selectors, services, timer_services
+from league.tournaments.api import responses
 from league.tournaments.api import serializers as commands
 from league.tournaments.api.serializers import NAME_MAX
 from league.tournaments.formats import registry as formats
@@ -57,13 +58,17 @@ def _outcome(request, outcome) -> Response:
 
 
 class TournamentList(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Tournaments, newest first", operation_id="tournaments_list")
+    @extend_schema(
+        responses=responses.TournamentListSerializer,
+        summary="Tournaments, newest first",
+        operation_id="tournaments_list",
+    )
     def get(self, request):
         return Response({"results": selectors.tournament_list()})
 
     @extend_schema(
         request=CreateSerializer,
-        responses={201: OpenApiTypes.OBJECT},
+        responses={201: responses.TournamentSerializer, 200: responses.TournamentSerializer},
         summary="Create a tournament (you become its organiser)",
     )
     def post(self, request):
@@ -87,7 +92,7 @@ class TournamentList(APIView):
 
 class TournamentDetail(APIView):
     @extend_schema(
-        responses=OpenApiTypes.OBJECT,
+        responses=responses.TournamentSerializer,
         summary="A tournament: players, rounds, bracket, standings, your next match, head_seq; "
         "?player=<username> adds that player's page (next match, results, standing)",
     )
@@ -248,6 +253,57 @@ PAIRING_INPUT = {
 assert set(TOURNAMENT_INPUT) == set(TOURNAMENT_VERBS) and set(PAIRING_INPUT) == set(PAIRING_VERBS)
 
 
+#: A body for each verb, shown as the request's examples (the verb is in the path, so the schema's
+#: "one of" cannot be tied to it by a discriminator; the description names each verb's body).
+_GUARDS = {"expected_seq": 4, "event_id": "3f2b8c1e-5d7a-4c8e-9b1f-2a6d0e4c7b95"}
+TOURNAMENT_EXAMPLES = {
+    "register": {"club": "Hogsmeade", "rating": 1500},
+    "withdraw": {},
+    "check-in": {"user": "alice"},
+    "check-in-undo": {"user": "alice", "reason": "Checked in the wrong player."},
+    "seed": {"method": "manual", "order": ["alice", "bob", "carol"]},
+    "start": {},
+    "pair": {},
+    "drop": {},
+    "join-late": {"club": "Hogsmeade"},
+    "configure": {"best_of": 3, "tiebreaks": ["buchholz", "sonneborn_berger"]},
+    "draft": {"pick_order": "snake", "clock_seconds": 60},
+    "timer-start": {"minutes": 50},
+    "timer-pause": {},
+    "timer-resume": {},
+    "timer-extend": {"minutes": 5},
+    "swap": {"round": 2, "players": ["alice", "bob"], "reason": "They are siblings."},
+    "set-bye": {"round": 2, "player": "carol", "reason": "Arrived late."},
+    "repair": {"round": 2, "reason": "A result was entered on the wrong board."},
+    "readmit": {"user": "dave"},
+    "request-bye": {"round": 3},
+}
+PAIRING_EXAMPLES = {
+    "report": {"result": {"winner": "alice"}},
+    "confirm": {},
+    "dispute": {"reason": "The score sheet says otherwise."},
+    "rule": {"result": {"draw": True}, "reason": "Both agreed a draw at the table."},
+    "correct": {"result": {"winner": "bob"}, "reason": "The sheet was misread."},
+    "no-show": {"absent": ["bob"]},
+    "match": {"mode": "server"},
+}
+assert set(TOURNAMENT_EXAMPLES) == set(TOURNAMENT_INPUT) and set(PAIRING_EXAMPLES) == set(PAIRING_INPUT)
+
+
+def _examples(bodies: dict) -> list[OpenApiExample]:
+    return [
+        OpenApiExample(verb, value={**_GUARDS, **body}, request_only=True, summary=f"{verb}: its body")
+        for verb, body in bodies.items()
+    ]
+
+
+def _bodies_by_verb(table: dict) -> str:
+    lines = [f"- `{verb}`: {serializer.__name__.removesuffix('Serializer')}" for verb, serializer in table.items()]
+    return "The verb in the path picks the body (one of the schemas below; an example for each verb):\n\n" + (
+        "\n".join(lines)
+    )
+
+
 def _one_of(name: str, table: dict) -> PolymorphicProxySerializer:
     """The schema's request body: one of the commands' own serializers (the verb in the path
     says which)."""
@@ -261,8 +317,10 @@ class TournamentCommand(APIView):
     @extend_schema(
         request=_one_of("TournamentCommandBody", TOURNAMENT_INPUT),
         parameters=[OpenApiParameter("verb", str, OpenApiParameter.PATH, enum=list(TOURNAMENT_VERBS))],
-        responses={201: OpenApiTypes.OBJECT},
+        examples=_examples(TOURNAMENT_EXAMPLES),
+        responses={201: responses.TournamentOutcomeSerializer, 200: responses.TournamentOutcomeSerializer},
         operation_id="tournaments_command",
+        description=_bodies_by_verb(TOURNAMENT_INPUT),
         summary="register | withdraw | check-in | seed {method, order} | start | pair | drop | join-late "
         "(organisers may name a {user}: check-in at the desk) | confirm-entry (the player: an entry the "
         "organiser made is theirs, and its emails are sent) | check-in-undo {user, reason} "
@@ -287,8 +345,10 @@ class PairingCommand(APIView):
     @extend_schema(
         request=_one_of("PairingCommandBody", PAIRING_INPUT),
         parameters=[OpenApiParameter("verb", str, OpenApiParameter.PATH, enum=list(PAIRING_VERBS))],
-        responses={201: OpenApiTypes.OBJECT},
+        examples=_examples(PAIRING_EXAMPLES),
+        responses={201: responses.TournamentOutcomeSerializer, 200: responses.TournamentOutcomeSerializer},
         operation_id="tournaments_pairings_command",
+        description=_bodies_by_verb(PAIRING_INPUT),
         summary="report {result} | confirm | dispute {reason} | rule {result} | correct {result} | "
         "no-show {absent} | match {mode}",
     )
@@ -302,7 +362,7 @@ class PairingCommand(APIView):
 
 
 class TournamentStandings(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Standings with every tie-break column")
+    @extend_schema(responses=responses.TournamentStandingsSerializer, summary="Standings with every tie-break column")
     def get(self, request, tournament_id):
         t = _tournament_or_404(tournament_id)
         summary = selectors.tournament_summary(tournament=t, user=request.user)
@@ -326,7 +386,9 @@ class TournamentTrf(APIView):
 
 
 class TournamentEvents(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="The tournament's events (the audit trail)")
+    @extend_schema(
+        responses=responses.TournamentEventListSerializer, summary="The tournament's events (the audit trail)"
+    )
     def get(self, request, tournament_id):
         from league.streams import stream_events
 
