@@ -51,9 +51,11 @@ def published(db, make_user, settings):
     from rest_framework.authtoken.models import Token
 
     from league.seasons import services as seasons
+    from league.tournaments import selectors
     from league.tournaments import services as tournaments
     from matches.autoplay import autoplay_match
     from matches.checkpoints.services import checkpoint_sign
+    from matches.commands import AT_HEAD
     from matches.verification import match_verify
     from tests.matches.helpers import new_duel
 
@@ -71,13 +73,28 @@ def published(db, make_user, settings):
     tournament = tournaments.tournament_create(
         created_by=owner, name="Fuzz Open", game="dueling-wizards", format="swiss", options={}
     )
+    # And one under way, so its answers are checked with players, a round and a final result in
+    # them (the fresh one's lists are empty); a season with a result in its table likewise.
+    running = tournaments.tournament_create(
+        created_by=owner, name="Fuzz Swiss", game="dueling-wizards", format="swiss", options={}
+    )
+    for player in (owner, rival, make_user("third"), make_user("fourth")):
+        tournaments.tournament_register(tournament=running, user=player, expected_seq=AT_HEAD)
+    tournaments.tournament_start(tournament=running, by=owner, expected_seq=AT_HEAD)
+    first = selectors.tournament_state(tournament=running)["rounds"][0]["pairings"][0]
+    tournaments.tournament_rule(
+        tournament=running, pairing=first, by=owner, result={"draw": True}, reason="Agreed", expected_seq=AT_HEAD
+    )
+    fixture = season.fixtures.order_by("round", "key").first()
+    seasons.fixture_walkover(fixture=fixture, user=owner, winner=fixture.home, reason="No show", expected_seq=AT_HEAD)
     ids = {
         "match_id": [str(live.id), str(finished.id)],
         "ref": [str(finished.id)],
         "tree_size": [1],
         "slug": ["iwdl"],
         "number": [season.number],
-        "tournament_id": [str(tournament.id)],
+        "tournament_id": [str(tournament.id), str(running.id)],
+        "pairing_id": [first, *selectors.tournament_state(tournament=running)["rounds"][0]["pairings"][1:]],
         "username": [owner.username],
         "draft_id": [str(uuid.uuid4())],
         "game": ["dueling-wizards"],

@@ -103,7 +103,9 @@ class MeSerializer(serializers.Serializer):
 class FormatInfoSerializer(serializers.Serializer):
     name = serializers.CharField()
     label = serializers.CharField()
-    draws = serializers.BooleanField()
+    draws = serializers.ChoiceField(
+        choices=["rounds", "bracket", "groups"], help_text="What the page draws: rounds, a bracket, or groups."
+    )
     multiplayer = serializers.BooleanField()
     late_entry = serializers.BooleanField()
     ranks_by_tiebreaks = serializers.BooleanField()
@@ -153,7 +155,7 @@ class TournamentSerializer(serializers.Serializer):
     game_title = serializers.CharField()
     format = serializers.CharField()
     options = free("The options it was created or configured with.")
-    organiser = serializers.CharField(help_text="The organiser's player id.")
+    organiser = serializers.IntegerField(help_text="The organiser's user id.")
     organiser_name = serializers.CharField()
     is_organiser = serializers.BooleanField(help_text="Whether the caller organises it.")
     head_seq = serializers.IntegerField(min_value=0, help_text="Send it as expected_seq with a command.")
