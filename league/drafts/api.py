@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
@@ -12,12 +11,13 @@ from rest_framework.views import APIView
 
 from matches import selectors as match_selectors
 from matches import services as match_services
+from matches.api.responses import InvitationSerializer
 from matches.invitations.models import Invitation
 from matches.invitations.selectors import invitation_summary
 
 from ..errors import LeagueError
 from . import invitations as draft_invitations
-from . import selectors, services
+from . import responses, selectors, services
 from .models import Draft
 
 
@@ -91,14 +91,18 @@ def _draft_or_404(draft_id):
 
 
 class DraftList(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Drafts, newest first", operation_id="drafts_list")
+    @extend_schema(responses=responses.DraftPageSerializer, summary="Drafts, newest first", operation_id="drafts_list")
     def get(self, request):
         drafts = Draft.objects.select_related("draft_match", "match")[:100]
         return Response({"results": [selectors.draft_summary(draft=d, user=request.user) for d in drafts]})
 
     @extend_schema(
         request=DraftCreateSerializer,
-        responses={201: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT},
+        responses={
+            201: responses.DraftSummarySerializer,
+            202: InvitationSerializer,
+            200: responses.DRAFT_OR_INVITATION,
+        },
         summary="Open a draft (or invite the other coaches to it)",
         description="201 with the draft when it seats nobody else (or an organiser opens it); otherwise "
         "202 with an invitation: the draft opens when every other coach accepted "
@@ -129,7 +133,9 @@ class DraftList(APIView):
 
 
 class DraftDetail(APIView):
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A draft: pool, picks, clock deadline, resulting match")
+    @extend_schema(
+        responses=responses.DraftDetailSerializer, summary="A draft: pool, picks, clock deadline, resulting match"
+    )
     def get(self, request, draft_id):
         draft = _draft_or_404(draft_id)
         data = selectors.draft_summary(draft=draft, user=request.user)
@@ -143,7 +149,7 @@ class DraftClock(APIView):
 
     @extend_schema(
         request=DraftCommandSerializer,
-        responses=OpenApiTypes.OBJECT,
+        responses=responses.DraftClockSerializer,
         summary="The pick clock ran out: the configured auto-pick acts (refused before the deadline)",
     )
     def post(self, request, draft_id):
@@ -167,6 +173,18 @@ DRAFT_ACTIONS = {
     "ready": ("ready", DraftCommandSerializer),
 }
 GUARDS = ("expected_seq", "event_id")
+#: A body for each verb, shown as the request's examples: the verb is in the path, so the schema's
+#: "one of" cannot be tied to it by a discriminator.
+DRAFT_GUARDS_EXAMPLE = {"expected_seq": 7, "event_id": "9b2e4f1a-6c3d-4e8b-a5f7-1d0c2b3a4e5f"}
+DRAFT_EXAMPLES = {
+    "pick": {"wizard": 3},
+    "take": {},
+    "pass": {},
+    "lineup": {"wizards": [3, 5, 8]},
+    "spells": {"spells": ["freeze", "shield"]},
+    "ready": {},
+}
+assert set(DRAFT_EXAMPLES) == set(DRAFT_ACTIONS)
 
 
 class DraftAction(APIView):
@@ -182,7 +200,11 @@ class DraftAction(APIView):
             resource_type_field_name=None,
         ),
         parameters=[OpenApiParameter("verb", str, OpenApiParameter.PATH, enum=list(DRAFT_ACTIONS))],
-        responses={201: OpenApiTypes.OBJECT},
+        examples=[
+            OpenApiExample(verb, value={**DRAFT_GUARDS_EXAMPLE, **body}, request_only=True, summary=f"{verb}: its body")
+            for verb, body in DRAFT_EXAMPLES.items()
+        ],
+        responses={201: responses.DraftActedSerializer, 200: responses.DraftActedSerializer},
         operation_id="drafts_act",
         summary="pick {wizard} | take | pass | lineup {wizards} | spells {spells} | ready",
     )

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
-import uuid
 
 import pytest
 import schemathesis
@@ -42,20 +41,22 @@ CONFORMANCE = [
 @pytest.fixture
 def published(db, make_user, settings):
     """Real objects behind every path parameter, so requests reach the views' own answers: a live
-    match and a finished, verified one, a signed checkpoint, an IWDL season, a club with a coach and
-    a tournament, all the owner's."""
+    match and a finished, verified one, a signed checkpoint, an IWDL season with a result, a club
+    with a coach, a new tournament and a running one, and a draft, all the owner's."""
     import base64
 
     settings.CHECKPOINT_SIGNING_KEY = base64.b64encode(bytes(range(32))).decode()
     from django.core.wsgi import get_wsgi_application
     from rest_framework.authtoken.models import Token
 
+    from league.drafts import services as drafts
     from league.seasons import services as seasons
     from league.tournaments import selectors
     from league.tournaments import services as tournaments
     from matches.autoplay import autoplay_match
     from matches.checkpoints.services import checkpoint_sign
     from matches.commands import AT_HEAD
+    from matches.services import SeatSpec
     from matches.verification import match_verify
     from tests.matches.helpers import new_duel
 
@@ -85,6 +86,7 @@ def published(db, make_user, settings):
     tournaments.tournament_rule(
         tournament=running, pairing=first, by=owner, result={"draw": True}, reason="Agreed", expected_seq=AT_HEAD
     )
+    draft = drafts.draft_create(seats=[SeatSpec(user=owner), SeatSpec(user=rival)], created_by=owner)
     fixture = season.fixtures.order_by("round", "key").first()
     seasons.fixture_walkover(fixture=fixture, user=owner, winner=fixture.home, reason="No show", expected_seq=AT_HEAD)
     ids = {
@@ -96,7 +98,7 @@ def published(db, make_user, settings):
         "tournament_id": [str(tournament.id), str(running.id)],
         "pairing_id": [first, *selectors.tournament_state(tournament=running)["rounds"][0]["pairings"][1:]],
         "username": [owner.username],
-        "draft_id": [str(uuid.uuid4())],
+        "draft_id": [str(draft.draft_match_id)],
         "game": ["dueling-wizards"],
     }
     return {

@@ -48,6 +48,11 @@ DOCUMENTED = [
     "tournaments_events_retrieve",
     "tournaments_command",
     "tournaments_pairings_command",
+    "drafts_list",
+    "drafts_create",
+    "drafts_retrieve",
+    "drafts_clock_create",
+    "drafts_act",
 ]
 
 
