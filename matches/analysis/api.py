@@ -6,7 +6,6 @@ All of them replay streams or read many events, so they take the stricter "expen
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
@@ -16,7 +15,7 @@ from rest_framework.views import APIView
 from ..api.serializers import JSONObjectField
 from ..api.views import _match_or_404, with_expensive_throttle
 from ..models import Match
-from . import selectors, services
+from . import responses, selectors, services
 
 #: Analyses a player's luck request may compute on the spot (the rest on later requests).
 LUCK_FILL_PER_REQUEST = 10
@@ -47,7 +46,7 @@ class MatchAnalysisView(APIView):
 
     @extend_schema(
         responses={
-            200: OpenApiTypes.OBJECT,
+            200: responses.MatchAnalysisSerializer,
             409: OpenApiResponse(description="match_not_finished: the match is still being played."),
         },
         summary="A finished match's analysis: the exact odds of every chance event and each seat's luck",
@@ -65,7 +64,7 @@ class PlayerLuckView(APIView):
     get_throttles = with_expensive_throttle
 
     @extend_schema(
-        responses=OpenApiTypes.OBJECT,
+        responses=responses.PlayerLuckSerializer,
         summary="A player's luck over their verified matches",
         description=f"Analyses not yet computed are computed, {LUCK_FILL_PER_REQUEST} per request; "
         "'analysed' says how many of 'verified_matches' are counted so far.",
@@ -82,7 +81,7 @@ class FairnessView(APIView):
 
     @extend_schema(
         parameters=[_MODE],
-        responses=OpenApiTypes.OBJECT,
+        responses=responses.FairnessReportSerializer,
         summary="The fairness report of the whole platform: dice faces and draw positions against "
         "the exact uniform odds, with chi-square p-values",
     )
@@ -96,7 +95,7 @@ class PlayerFairnessView(APIView):
 
     @extend_schema(
         parameters=[_MODE],
-        responses=OpenApiTypes.OBJECT,
+        responses=responses.FairnessReportSerializer,
         summary="The fairness report over every finished match a player played",
     )
     def get(self, request, username):
@@ -151,7 +150,7 @@ class MatchWhatIfView(APIView):
 
     @extend_schema(
         request=BranchSerializer,
-        responses={201: OpenApiTypes.OBJECT},
+        responses={201: responses.SandboxSerializer},
         summary="Branch a private what-if sandbox from a finished match's replay",
         description="Never recorded in the event store; only you see it; it expires after "
         f"{services.SANDBOX_HOURS} hours.",
@@ -175,7 +174,9 @@ class SandboxList(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        responses=OpenApiTypes.OBJECT, summary="Your what-if sandboxes (not yet expired)", operation_id="sandboxes_list"
+        responses=responses.SandboxListSerializer,
+        summary="Your what-if sandboxes (not yet expired)",
+        operation_id="sandboxes_list",
     )
     def get(self, request):
         from django.utils import timezone
@@ -201,7 +202,9 @@ class SandboxList(APIView):
 class SandboxDetail(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="A sandbox of yours: every seat's view, legal moves, steps")
+    @extend_schema(
+        responses=responses.SandboxSerializer, summary="A sandbox of yours: every seat's view, legal moves, steps"
+    )
     def get(self, request, sandbox_id):
         return Response(selectors.sandbox_public(sandbox=_sandbox_or_404(request, sandbox_id)))
 
@@ -217,7 +220,7 @@ class SandboxActions(APIView):
 
     @extend_schema(
         request=SandboxActionSerializer,
-        responses=OpenApiTypes.OBJECT,
+        responses=responses.SandboxSerializer,
         summary="Play a move by hand in your sandbox (the bots and the server's dice answer)",
     )
     def post(self, request, sandbox_id):
@@ -234,7 +237,7 @@ class SandboxChance(APIView):
 
     @extend_schema(
         request=SandboxChanceSerializer,
-        responses=OpenApiTypes.OBJECT,
+        responses=responses.SandboxSerializer,
         summary="Re-roll the pending chance event of your sandbox, or pick its outcome",
     )
     def post(self, request, sandbox_id):
@@ -249,7 +252,7 @@ class SandboxBot(APIView):
 
     @extend_schema(
         request=None,
-        responses=OpenApiTypes.OBJECT,
+        responses=responses.SandboxSerializer,
         summary="Let the game's bot make the next move in your sandbox (or the server roll)",
     )
     def post(self, request, sandbox_id):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.response import Response
@@ -31,6 +30,42 @@ class SetupSaveSerializer(serializers.Serializer):
     data = serializers.JSONField(help_text='{"config": {...}, "actions": [...]}: what the game\'s checks accept')
 
 
+class RefusalSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    detail = serializers.CharField()
+
+
+class GroupRefusalsSerializer(serializers.Serializer):
+    group = RefusalSerializer(allow_null=True, help_text="The roster's refusal; null if the engine accepts it.")
+    quests = RefusalSerializer(allow_null=True, help_text="The quest deck's refusal; null if accepted.")
+    stock = RefusalSerializer(allow_null=True, help_text="The potion Stock's refusal; null if accepted or not sent.")
+
+
+class GroupCheckConfigSerializer(serializers.Serializer):
+    pack = serializers.CharField()
+    galleons = serializers.IntegerField()
+
+
+class GroupReportSerializer(serializers.Serializer):
+    """The engine's verdict on each part, in its own words."""
+
+    legal = serializers.BooleanField(help_text="Whether every part is accepted.")
+    refusals = GroupRefusalsSerializer()
+    config = GroupCheckConfigSerializer(help_text="The pack and budget the parts were checked against.")
+
+
+class SetupSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    name = serializers.CharField()
+    data = serializers.JSONField(help_text='{"config": {...}, "actions": [...]}, as saved.')
+    updated_at = serializers.DateTimeField()
+
+
+class SetupListSerializer(serializers.Serializer):
+    setups = SetupSerializer(many=True)
+
+
 class WizardingDuelsGroupCheck(APIView):
     """Anyone may ask (the builder works before signing in); nothing is written."""
 
@@ -38,7 +73,7 @@ class WizardingDuelsGroupCheck(APIView):
 
     @extend_schema(
         request=GroupCheckSerializer,
-        responses=OpenApiTypes.OBJECT,
+        responses=GroupReportSerializer,
         summary="Wizarding Duels: the engine's verdict on a Group, its quest deck and a potion Stock",
     )
     def post(self, request):
@@ -59,7 +94,7 @@ class SetupList(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("game", str)],
-        responses=OpenApiTypes.OBJECT,
+        responses=SetupListSerializer,
         summary="Your saved setups (for one game, or all)",
     )
     def get(self, request):
@@ -70,7 +105,7 @@ class SetupList(APIView):
 
     @extend_schema(
         request=SetupSaveSerializer,
-        responses={200: OpenApiTypes.OBJECT, 201: OpenApiTypes.OBJECT},
+        responses={200: SetupSerializer, 201: SetupSerializer},
         summary="Save a setup (the same name replaces it); the game's engine must accept it",
     )
     def post(self, request):

@@ -42,7 +42,7 @@ CONFORMANCE = [
 def published(db, make_user, settings):
     """Real objects behind every path parameter, so requests reach the views' own answers: a live
     match and a finished, verified one, a signed checkpoint, an IWDL season with a result, a club
-    with a coach, a new tournament and a running one, and a draft, all the owner's."""
+    with a coach, a new tournament and a running one, a draft and a what-if sandbox, all the owner's."""
     import base64
 
     settings.CHECKPOINT_SIGNING_KEY = base64.b64encode(bytes(range(32))).decode()
@@ -53,6 +53,7 @@ def published(db, make_user, settings):
     from league.seasons import services as seasons
     from league.tournaments import selectors
     from league.tournaments import services as tournaments
+    from matches.analysis import services as sandboxes
     from matches.autoplay import autoplay_match
     from matches.checkpoints.services import checkpoint_sign
     from matches.commands import AT_HEAD
@@ -86,6 +87,7 @@ def published(db, make_user, settings):
     tournaments.tournament_rule(
         tournament=running, pairing=first, by=owner, result={"draw": True}, reason="Agreed", expected_seq=AT_HEAD
     )
+    sandbox = sandboxes.sandbox_create(match=finished, owner=owner, at=2, bot_seats=[1], hand_chance=False)
     draft = drafts.draft_create(seats=[SeatSpec(user=owner), SeatSpec(user=rival)], created_by=owner)
     fixture = season.fixtures.order_by("round", "key").first()
     seasons.fixture_walkover(fixture=fixture, user=owner, winner=fixture.home, reason="No show", expected_seq=AT_HEAD)
@@ -99,6 +101,7 @@ def published(db, make_user, settings):
         "pairing_id": [first, *selectors.tournament_state(tournament=running)["rounds"][0]["pairings"][1:]],
         "username": [owner.username],
         "draft_id": [str(draft.draft_match_id)],
+        "sandbox_id": [str(sandbox.id)],
         "game": ["dueling-wizards"],
     }
     return {

@@ -1,6 +1,5 @@
-"""The schema states what the match, invitation, league and tournament endpoints answer: every 2xx
-body of theirs is documented field by field (not a bare object a generated client cannot type),
-and the real answers about a finished match, a season's standings and a running tournament
+"""The schema states what the API answers: every 2xx JSON body is documented field by field (not a
+bare object a generated client cannot type), and the real answers about a finished match, a season's standings and a running tournament
 validate against those schemas."""
 
 from __future__ import annotations
@@ -11,49 +10,6 @@ import uuid
 
 import jsonschema
 import pytest
-
-#: Every operation whose answers are documented field by field (by operationId). An operation
-#: left as a bare object is reported by name.
-DOCUMENTED = [
-    "matches_list",
-    "matches_create",
-    "matches_retrieve",
-    "matches_events_retrieve",
-    "matches_log_retrieve",
-    "matches_state_retrieve",
-    "matches_legal_retrieve",
-    "matches_actions_create",
-    "matches_timeout_create",
-    "invitations_list",
-    "invitations_retrieve",
-    "invitations_answer",
-    "leagues_list",
-    "leagues_create",
-    "leagues_retrieve",
-    "leagues_clubs_create",
-    "leagues_seasons_create",
-    "leagues_seasons_retrieve",
-    "leagues_seasons_fixtures_retrieve",
-    "leagues_seasons_fixtures_create",
-    "leagues_seasons_standings_retrieve",
-    "leagues_seasons_close_create",
-    "leagues_seasons_luck_retrieve",
-    "clubs_retrieve",
-    "clubs_coaches_create",
-    "ratings_retrieve",
-    "tournaments_list",
-    "tournaments_create",
-    "tournaments_retrieve",
-    "tournaments_standings_retrieve",
-    "tournaments_events_retrieve",
-    "tournaments_command",
-    "tournaments_pairings_command",
-    "drafts_list",
-    "drafts_create",
-    "drafts_retrieve",
-    "drafts_clock_create",
-    "drafts_act",
-]
 
 
 @pytest.fixture(scope="module")
@@ -81,25 +37,28 @@ def resolved(openapi, schema: dict) -> dict:
 
 
 def bare_bodies(openapi, schema: dict) -> bool:
-    """Whether the body's schema (or any alternative of a oneOf) lists no properties."""
+    """Whether the body's schema (or any alternative of a oneOf, or a list's items) lists no properties."""
     schema = resolved(openapi, schema)
+    if schema.get("type") == "array":
+        return bare_bodies(openapi, schema["items"])
     if "oneOf" in schema:
         return any(bare_bodies(openapi, alternative) for alternative in schema["oneOf"])
     return not schema.get("properties")
 
 
-def test_every_success_body_of_the_documented_operations_states_its_fields(openapi):
-    by_id = operations_by_id(openapi)
-    missing = [name for name in DOCUMENTED if name not in by_id]
-    assert not missing, f"No such operations: {missing}"
-    bare = []
-    for name in DOCUMENTED:
-        for status, response in by_id[name]["responses"].items():
-            if not status.startswith("2"):
-                continue
+def test_every_json_success_body_of_every_operation_states_its_fields(openapi):
+    # A bare object gives a generated client no types and the conformance check nothing to hold
+    # the answer to; game-specific parts are free-form objects inside a documented body instead.
+    bare, checked = [], 0
+    for name, operation in operations_by_id(openapi).items():
+        for status, response in operation["responses"].items():
             json_body = (response.get("content") or {}).get("application/json")
-            if json_body is None or bare_bodies(openapi, json_body["schema"]):
+            if not status.startswith("2") or json_body is None:
+                continue
+            checked += 1
+            if bare_bodies(openapi, json_body["schema"]):
                 bare.append(f"{name} {status}")
+    assert checked >= 60
     assert not bare, "Bodies documented as bare objects: " + ", ".join(bare)
 
 

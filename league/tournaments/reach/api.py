@@ -5,7 +5,6 @@ tournament's settings."""
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import NotFound
@@ -45,11 +44,53 @@ class EmailsInput(serializers.Serializer):
     opted_out = serializers.BooleanField()
 
 
+class DeliverySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    event = serializers.CharField(help_text="pairing, result or finished.")
+    event_id = serializers.CharField(allow_null=True, help_text="The delivered body's id.")
+    status = serializers.ChoiceField(choices=["pending", "delivered", "failed"])
+    attempts = serializers.IntegerField(min_value=0)
+    last_status_code = serializers.IntegerField(allow_null=True)
+    last_error = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+    delivered_at = serializers.DateTimeField(allow_null=True)
+    next_attempt_at = serializers.DateTimeField(allow_null=True)
+
+
+class WebhookSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.CharField()
+    secret_hint = serializers.CharField(help_text="The secret's last four characters (it is shown once, at creation).")
+    created_at = serializers.DateTimeField()
+    deliveries = DeliverySerializer(many=True, help_text="The latest deliveries, newest first.")
+
+
+class WebhookListSerializer(serializers.Serializer):
+    webhooks = WebhookSerializer(many=True)
+    events = serializers.ListField(child=serializers.CharField(), help_text="What a webhook is told of.")
+
+
+class WebhookCreatedSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.CharField()
+    secret = serializers.CharField(help_text="Signs every delivery; shown this once.")
+    signature_header = serializers.CharField(help_text="The header carrying the signature.")
+
+
+class OriginsSerializer(serializers.Serializer):
+    origins = serializers.ListField(child=serializers.CharField(), help_text="scheme://host[:port] each.")
+
+
+class EmailsSerializer(serializers.Serializer):
+    opted_out = serializers.BooleanField()
+    email = serializers.CharField(allow_blank=True, required=False, help_text="Where they go (on a read only).")
+
+
 class TournamentWebhooks(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        responses={200: OpenApiTypes.OBJECT, 403: NOT_ORGANISER},
+        responses={200: WebhookListSerializer, 403: NOT_ORGANISER},
         summary="The organiser's webhooks and their delivery log",
     )
     def get(self, request, tournament_id):
@@ -58,7 +99,7 @@ class TournamentWebhooks(APIView):
 
     @extend_schema(
         request=WebhookInput,
-        responses={201: OpenApiTypes.OBJECT},
+        responses={201: WebhookCreatedSerializer},
         summary="Register a webhook URL; the answer shows its signing secret, this once",
     )
     def post(self, request, tournament_id):
@@ -86,13 +127,13 @@ class TournamentEmbed(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        responses={200: OpenApiTypes.OBJECT, 403: NOT_ORGANISER}, summary="The origins allowed to frame the widgets"
+        responses={200: OriginsSerializer, 403: NOT_ORGANISER}, summary="The origins allowed to frame the widgets"
     )
     def get(self, request, tournament_id):
         t = _organisers_tournament(request, tournament_id)
         return Response({"origins": selectors.embed_origins(tournament=t)})
 
-    @extend_schema(request=EmbedInput, responses=OpenApiTypes.OBJECT, summary="Set the origins (scheme://host[:port])")
+    @extend_schema(request=EmbedInput, responses=OriginsSerializer, summary="Set the origins (scheme://host[:port])")
     def put(self, request, tournament_id):
         t = _organisers_tournament(request, tournament_id)
         s = EmbedInput(data=request.data)
@@ -105,11 +146,11 @@ class TournamentEmbed(APIView):
 class TournamentEmails(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses=OpenApiTypes.OBJECT, summary="Whether you get tournament emails")
+    @extend_schema(responses=EmailsSerializer, summary="Whether you get tournament emails")
     def get(self, request):
         return Response({"opted_out": selectors.email_opted_out(user=request.user), "email": request.user.email})
 
-    @extend_schema(request=EmailsInput, responses=OpenApiTypes.OBJECT, summary="Turn tournament emails off or on")
+    @extend_schema(request=EmailsInput, responses=EmailsSerializer, summary="Turn tournament emails off or on")
     def put(self, request):
         s = EmailsInput(data=request.data)
         s.is_valid(raise_exception=True)
