@@ -51,7 +51,14 @@ class MatchVerificationSerializer(serializers.Serializer):
     verdict = serializers.ChoiceField(choices=Match.Verdict.values, help_text="The verifier's last verdict.")
     seq = serializers.IntegerField(allow_null=True, help_text="The head seq it verified; null until it ran.")
     reason = serializers.CharField(allow_null=True, help_text="Why it disputes the match; null otherwise.")
-    verified_at = serializers.DateTimeField(allow_null=True)
+    verified_at = serializers.DateTimeField(
+        allow_null=True, help_text="When the read this verdict is based on began (the database's clock)."
+    )
+    disputed_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When a verification first found this match disputed; set for good, whatever a later one "
+        "finds: such a match stays out of ratings, seasons and tournaments.",
+    )
 
 
 class MatchResultSerializer(serializers.Serializer):

@@ -97,6 +97,10 @@ class MeSerializer(serializers.Serializer):
     player = serializers.CharField()
     status = serializers.CharField()
     checked_in = serializers.BooleanField()
+    asked_to_play = serializers.BooleanField(
+        help_text="False while the organiser entered you and you have not confirmed it (confirm-entry): "
+        "until then the platform sends you no email about this tournament."
+    )
     next = PairingSerializer(allow_null=True)
 
 

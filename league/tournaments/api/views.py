@@ -260,6 +260,7 @@ TOURNAMENT_EXAMPLES = {
     "register": {"club": "Hogsmeade", "rating": 1500},
     "withdraw": {},
     "check-in": {"user": "alice"},
+    "confirm-entry": {},
     "check-in-undo": {"user": "alice", "reason": "Checked in the wrong player."},
     "seed": {"method": "manual", "order": ["alice", "bob", "carol"]},
     "start": {},
