@@ -224,6 +224,12 @@ MAX_TOURNAMENTS_PER_USER = env_int("MAX_TOURNAMENTS_PER_USER", 30)
 # Match and draft invitations sent and still waiting for answers (not accepted, declined,
 # cancelled or expired).
 MAX_OPEN_INVITATIONS_PER_USER = env_int("MAX_OPEN_INVITATIONS_PER_USER", 30)
+# Unfinished matches and drafts an account started with nobody else seated (bots, or nobody but
+# itself), the ones it makes without anyone's consent: each keeps a live state and stream and a bot
+# turn per move. Ten is more than one person plays at once (a practice game per game and a few
+# spare) and bounds what a script can start; finishing one frees its place. Season and tournament
+# fixtures are not counted (their organisers' caps bound them).
+MAX_OPEN_BOT_MATCHES_PER_USER = env_int("MAX_OPEN_BOT_MATCHES_PER_USER", 10)
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 
 from engines import registry
 from engines.base import CHANCE, chance_enterable, replay
@@ -189,3 +189,17 @@ def match_list(
     start = (page - 1) * per_page
     rows = list(qs.order_by("-created_at", "id").prefetch_related("seats__user")[start : start + per_page + 1])
     return rows[:per_page], len(rows) > per_page and page < MATCH_LIST_MAX_PAGE
+
+
+def open_bot_match_count(*, user) -> int:
+    """How many unfinished matches and drafts ``user`` started with no other person seated (bots,
+    or nobody but ``user``): the ones ``MAX_OPEN_BOT_MATCHES_PER_USER`` bounds. Only those started
+    on the account's own say (no ``origin``): a season's or tournament's fixture is its organiser's."""
+    other_player = Seat.objects.filter(match=OuterRef("pk"), user__isnull=False).exclude(user=user)
+    other_partner = Seat.partners.through.objects.filter(seat__match=OuterRef("pk")).exclude(user=user)
+    return (
+        Match.objects.filter(created_by=user, status=Match.Status.LIVE, origin={})
+        .exclude(Exists(other_player))
+        .exclude(Exists(other_partner))
+        .count()
+    )

@@ -14,6 +14,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import DatabaseError, connections, router
@@ -27,7 +28,7 @@ from engines import registry
 from engines.base import CHANCE, Engine, EngineError, IllegalAction, chance_enterable, check_action_numbers, replay
 from engines.chance import check_outcome, derive, indices_for_cards, seed_commitment
 
-from . import eventstore, live
+from . import eventstore, live, selectors
 from .commands import Appender, command_create, command_run
 from .errors import Refusal
 from .eventstore import NewEvent
@@ -210,6 +211,33 @@ def match_create_or_get(
         )
     except eventstore.EventIdReused:
         raise _event_id_reused() from None
+
+
+def bot_match_cap_check(
+    *, created_by: AbstractBaseUser | None, seats: list[SeatSpec], event_id: uuid.UUID | None
+) -> None:
+    """Refuse (409 ``too_many_bot_matches``) a match or draft that seats no other person than
+    ``created_by`` when it already has ``MAX_OPEN_BOT_MATCHES_PER_USER`` of them unfinished.
+    Call it inside the transaction that creates the match: it locks the creator's row, so two
+    creates at once count one after the other and cannot both take the last place. A retry of a
+    stored create (the same ``event_id``) is not refused: it gets what the first one made."""
+    if created_by is None or not created_by.is_authenticated:
+        return
+    people = [u for s in seats for u in ((s.user,) if s.user else ()) + tuple(s.partners)]
+    if any(u.pk != created_by.pk for u in people):
+        return
+    get_user_model().objects.select_for_update().get(pk=created_by.pk)
+    if event_id is not None and eventstore.event_find(event_id=event_id) is not None:
+        return
+    cap = settings.MAX_OPEN_BOT_MATCHES_PER_USER
+    if selectors.open_bot_match_count(user=created_by) >= cap:
+        noun = "match or draft" if cap == 1 else "matches and drafts"
+        raise MatchError(
+            f"You have {cap} {noun} against bots that have not finished, as many as one account may: "
+            "finish one before you start another.",
+            code="too_many_bot_matches",
+            status=409,
+        )
 
 
 def match_create_check(

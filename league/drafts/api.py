@@ -106,7 +106,9 @@ class DraftList(APIView):
         summary="Open a draft (or invite the other coaches to it)",
         description="201 with the draft when it seats nobody else (or an organiser opens it); otherwise "
         "202 with an invitation: the draft opens when every other coach accepted "
-        "(POST /api/invitations/{id}/accept/). The same event_id again returns the invitation.",
+        "(POST /api/invitations/{id}/accept/). The same event_id again returns the invitation. A draft "
+        "that seats no other person counts against MAX_OPEN_BOT_MATCHES_PER_USER with the account's matches "
+        "against bots: past it, 409 too_many_bot_matches.",
     )
     def post(self, request):
         s = DraftCreateSerializer(data=request.data)

@@ -8,13 +8,14 @@ from __future__ import annotations
 import uuid
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
 from django.urls import reverse
 
 from matches.invitations import kinds
 from matches.invitations import services as invitation_services
 from matches.invitations.models import Invitation
 from matches.models import Match
-from matches.services import SeatSpec
+from matches.services import SeatSpec, bot_match_cap_check
 
 from .models import Draft
 from .services import DRAFT_GAME, draft_create, draft_create_check, draft_create_or_get
@@ -72,9 +73,11 @@ def draft_open(
     invitees = invitation_services.seats_needing_consent(seats=seats, created_by=created_by)
     if not invitees:
         invitation_services.check_event_id_unused(event_id=event_id)
-        return draft_create_or_get(
-            seats=seats, created_by=created_by, config=config, clock_seconds=clock_seconds, event_id=event_id
-        )
+        with transaction.atomic():
+            bot_match_cap_check(created_by=created_by, seats=seats, event_id=event_id)
+            return draft_create_or_get(
+                seats=seats, created_by=created_by, config=config, clock_seconds=clock_seconds, event_id=event_id
+            )
     return invitation_services.invitation_create(
         kind="draft",
         created_by=created_by,

@@ -137,7 +137,9 @@ class MatchList(APIView):
             "Against bots (or as an organiser) the match starts at once: 201 with the match. A match that "
             "seats other people is an invitation until each of them accepts (POST /api/invitations/{id}/accept/): "
             "202 with the invitation; its `url` leads to the match once the last one accepted. The same "
-            "event_id again returns what the first create made (200)."
+            "event_id again returns what the first create made (200). One account has at most "
+            "MAX_OPEN_BOT_MATCHES_PER_USER (10) unfinished matches and drafts that seat no other person: past "
+            "that, 409 too_many_bot_matches and nothing is made (a finished one frees its place)."
         ),
     )
     def post(self, request):

@@ -19,7 +19,14 @@ from django.utils import timezone
 from matches import eventstore
 from matches.eventstore import EventIdReused
 from matches.models import Match
-from matches.services import MatchError, SeatSpec, match_create, match_create_check, match_create_or_get
+from matches.services import (
+    MatchError,
+    SeatSpec,
+    bot_match_cap_check,
+    match_create,
+    match_create_check,
+    match_create_or_get,
+)
 
 from . import kinds
 from .live import invitation_changed
@@ -328,15 +335,17 @@ def match_open(
             ),
         )
     check_event_id_unused(event_id=event_id)
-    match, created = match_create_or_get(
-        game=game,
-        seats=seats,
-        created_by=created_by,
-        mode=mode,
-        config=config,
-        time_control=time_control,
-        event_id=event_id,
-    )
+    with transaction.atomic():
+        bot_match_cap_check(created_by=created_by, seats=seats, event_id=event_id)
+        match, created = match_create_or_get(
+            game=game,
+            seats=seats,
+            created_by=created_by,
+            mode=mode,
+            config=config,
+            time_control=time_control,
+            event_id=event_id,
+        )
     if created and setup is not None:
         _setup_play(match, created_by, setup, seat=0)
     return match, created
