@@ -42,6 +42,18 @@ class EngineError(Exception):
         return {"code": self.code, "detail": self.message}
 
 
+def quoted(value: Any, limit: int = 40, otherwise: str = "that value") -> str:
+    """A value someone sent, as a refusal may name it: quoted when it is a short string or whole
+    number (a card's id, a jersey), otherwise ``otherwise``. A refusal goes back to whoever sent the
+    action and a page may show it: quoting anything sent repeated a whole request body (tens of KB),
+    and a value cut short is still whatever they sent. repr escapes control characters."""
+    if isinstance(value, (str, int)):
+        said = repr(value)
+        if len(said) <= limit:
+            return said
+    return otherwise
+
+
 class IllegalAction(EngineError):
     """An action (or chance outcome) that the rules do not allow in this state."""
 
@@ -140,7 +152,9 @@ class Engine(ABC):
         merged = self.default_config(seats)
         for key, value in (config or {}).items():
             if key not in merged:
-                raise InvalidConfig(f"Unknown option '{key}' for {self.title}.", code="unknown_option")
+                raise InvalidConfig(
+                    f"Unknown option {quoted(key, otherwise='with that name')} for {self.title}.", code="unknown_option"
+                )
             merged[key] = value
         return merged
 
@@ -295,7 +309,7 @@ class Engine(ABC):
         """The action the named bot takes. ``rng`` only needs ``random()``."""
         if bot == "random":
             return self.random_action(state, seat, rng)
-        raise IllegalAction(f"There is no '{bot}' bot for {self.title}.", code="unknown_bot")
+        raise IllegalAction(f"There is no {quoted(bot, otherwise='such')} bot for {self.title}.", code="unknown_bot")
 
     def random_action(self, state: State, seat: int, rng) -> Action:
         """A uniformly random legal action. ``rng`` only needs ``random()``."""

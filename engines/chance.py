@@ -25,7 +25,7 @@ import hmac
 from collections.abc import Callable
 from typing import Any
 
-from .base import IllegalAction
+from .base import IllegalAction, quoted
 
 _SPACE = 1 << 64
 
@@ -111,7 +111,10 @@ def indices_for_cards(pool: list[Any], cards: Any) -> list[int]:
     for card in cards:
         index = next((i for i, c in enumerate(pool) if c == card and i not in used), None)
         if index is None:
-            raise IllegalAction(f"{card!r} cannot have been drawn: it is not in the pool.", code="card_not_in_pool")
+            raise IllegalAction(
+                f"{quoted(card, otherwise='That card')} cannot have been drawn: it is not in the pool.",
+                code="card_not_in_pool",
+            )
         used.add(index)
         out.append(index)
     return out
@@ -153,7 +156,7 @@ def check_outcome(spec: dict[str, Any], outcome: Any) -> None:
         for i, ((lo, hi), value) in enumerate(zip(dice, outcome)):
             if type(value) is not int or not lo <= value <= hi:
                 raise IllegalAction(
-                    f"Die {i + 1} shows {lo} to {hi}; {value!r} is not possible.", code="bad_chance_outcome"
+                    f"Die {i + 1} shows {lo} to {hi}; {quoted(value)} is not possible.", code="bad_chance_outcome"
                 )
         return
     raise IllegalAction(f"Unknown chance kind {kind!r}.", code="bad_chance_outcome")

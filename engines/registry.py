@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from .base import Engine
+from .base import Engine, quoted
 
 _ENGINES: dict[tuple[str, str], Engine] = {}
 _LATEST: dict[str, str] = {}
@@ -31,7 +31,7 @@ class UnknownEngine(LookupError):
 def get(name: str, version: str | None = None) -> Engine:
     _load_builtin()
     if name not in _LATEST:
-        raise UnknownEngine(f"No game called '{name}'.")
+        raise UnknownEngine(f"No game called {quoted(name, otherwise='that')}.")
     version = version or _LATEST[name]
     try:
         return _ENGINES[(name, version)]

@@ -25,7 +25,16 @@ from audit.chain import SALTED_SCHEME
 from audit.clocks import SECOND, BadTimeControl, Clocks, check_time_control, micros
 from config.rows import Columns, statements_together
 from engines import registry
-from engines.base import CHANCE, Engine, EngineError, IllegalAction, chance_enterable, check_action_numbers, replay
+from engines.base import (
+    CHANCE,
+    Engine,
+    EngineError,
+    IllegalAction,
+    chance_enterable,
+    check_action_numbers,
+    quoted,
+    replay,
+)
 from engines.chance import check_outcome, derive, indices_for_cards, seed_commitment
 
 from . import eventstore, live, selectors
@@ -265,7 +274,9 @@ def _checked_setup(*, game, seats, mode, config, time_control):
         if (spec.user is None) == (not spec.bot):
             raise MatchError(f"Seat {i} needs exactly one of a user or a bot.", code="bad_seat")
         if spec.bot and spec.bot not in engine_bots(engine):
-            raise MatchError(f"There is no '{spec.bot}' bot for {engine.title}.", code="unknown_bot")
+            raise MatchError(
+                f"There is no {quoted(spec.bot, otherwise='such')} bot for {engine.title}.", code="unknown_bot"
+            )
     if mode == Match.Mode.TABLETOP and any(s.bot for s in seats):
         raise MatchError("A tabletop match is played by people at a table: no bots.", code="bot_at_tabletop")
     user_ids = [u.pk for s in seats for u in ((s.user,) if s.user else ()) + tuple(s.partners)]

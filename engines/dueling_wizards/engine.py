@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import CHANCE, Action, Engine, IllegalAction, InvalidConfig, State, event_kind
+from ..base import CHANCE, Action, Engine, IllegalAction, InvalidConfig, State, event_kind, quoted
 from ..chance import check_outcome, draw_spec
 from . import deck
 from .deck import INDEX, INVERTED, MULTIPLIER_HALVES, STRONGER, STRONGEST, SUIT_OF, VALUE_OF
@@ -481,7 +481,9 @@ def _check_action_shape(action: Any) -> None:
 
 def _check_card_in_hand(card: str, hand: list[str]) -> None:
     if card not in INDEX:
-        raise IllegalAction(f"There is no card '{card}' in the Janken Deck.", code="unknown_card")
+        raise IllegalAction(
+            f"There is no card {quoted(card, otherwise='of that name')} in the Janken Deck.", code="unknown_card"
+        )
     if card not in hand:
         raise IllegalAction(f"The {deck.card_name(card)} is not in this spell book.", code="card_not_in_hand")
 
@@ -497,7 +499,9 @@ def _check_heal(cards: list[str], hand: list[str]) -> None:
         )
     for card in cards:
         if card not in INDEX:
-            raise IllegalAction(f"There is no card '{card}' in the Janken Deck.", code="unknown_card")
+            raise IllegalAction(
+                f"There is no card {quoted(card, otherwise='of that name')} in the Janken Deck.", code="unknown_card"
+            )
     if len(set(cards)) != HAND_SIZE:
         raise IllegalAction("A healing spell uses three different cards.", code="duplicate_card")
     for card in cards:

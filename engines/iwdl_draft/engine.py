@@ -52,7 +52,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from ..base import CHANCE, Action, Engine, IllegalAction, InvalidConfig, State, event_kind
+from ..base import CHANCE, Action, Engine, IllegalAction, InvalidConfig, State, event_kind, quoted
 from ..chance import check_outcome
 from ..wizard_dodgeball import data as wd_data
 
@@ -123,6 +123,15 @@ def magic_sum(jerseys: list[int]) -> int:
 
 def wizard_label(jersey: int) -> str:
     return f"#{jersey} {roster()[jersey]['name']}"
+
+
+def _sent_jersey(jersey: Any, otherwise: str) -> str:
+    """A jersey someone sent, as a refusal names it: "#99" (also for the string "99"), a short
+    string quoted, anything else ``otherwise``."""
+    said = quoted(jersey, otherwise=otherwise)
+    if (type(jersey) is int or isinstance(jersey, str) and jersey.isascii() and jersey.isdigit()) and said != otherwise:
+        return f"#{jersey}"
+    return said
 
 
 def wizard_card(jersey: int) -> dict[str, Any]:
@@ -263,7 +272,7 @@ class IwdlDraftEngine(Engine):
         fmt = config.get("format", self.default_config(seats)["format"])
         if not isinstance(fmt, str) or fmt not in FORMATS:
             raise InvalidConfig(
-                f"The draft 'format' is 'basic', 'schoolyard' or 'tournament', not {fmt!r}.", code="bad_format"
+                f"The draft 'format' is 'basic', 'schoolyard' or 'tournament', not {quoted(fmt)}.", code="bad_format"
             )
         if seats != SEATS_FOR[fmt]:
             raise InvalidConfig(
@@ -274,7 +283,8 @@ class IwdlDraftEngine(Engine):
         for key in config:
             if key not in merged:
                 raise InvalidConfig(
-                    f"Unknown draft option {key!r}; the options are {', '.join(merged)}.", code="unknown_option"
+                    f"Unknown draft option {quoted(key, otherwise='with that name')}; the options are {', '.join(merged)}.",
+                    code="unknown_option",
                 )
         for key, value in config.items():
             merged[key] = value
@@ -283,7 +293,7 @@ class IwdlDraftEngine(Engine):
         if fmt == TOURNAMENT:
             if order not in (SNAKE, STRAIGHT):
                 raise InvalidConfig(
-                    f"The tournament 'order' is 'snake' or 'straight', not {order!r}.", code="bad_order"
+                    f"The tournament 'order' is 'snake' or 'straight', not {quoted(order)}.", code="bad_order"
                 )
         elif order is not None:
             raise InvalidConfig(
@@ -295,7 +305,7 @@ class IwdlDraftEngine(Engine):
         allowed = (LINEUP_SIZE, LINEUP_SIZE + 1) if fmt == TOURNAMENT else (LINEUP_SIZE,)
         if type(size) is not int or size not in allowed:
             words = " or ".join(str(a) for a in allowed)
-            raise InvalidConfig(f"A {fmt} team has {words} wizards, not {size!r}.", code="bad_team_size")
+            raise InvalidConfig(f"A {fmt} team has {words} wizards, not {quoted(size)}.", code="bad_team_size")
 
         seat_order = merged["seat_order"]
         if (
@@ -318,11 +328,13 @@ class IwdlDraftEngine(Engine):
                 )
         elif type(pool) is not int or not 1 <= pool <= deck_size:
             raise InvalidConfig(
-                f"'pool_size' is a whole number from 1 to {deck_size}, not {pool!r}.", code="bad_pool_size"
+                f"'pool_size' is a whole number from 1 to {deck_size}, not {quoted(pool)}.", code="bad_pool_size"
             )
 
         if merged["auto_pick"] not in AUTO_PICKS:
-            raise InvalidConfig(f"'auto_pick' is 'highest_magic', not {merged['auto_pick']!r}.", code="bad_auto_pick")
+            raise InvalidConfig(
+                f"'auto_pick' is 'highest_magic', not {quoted(merged['auto_pick'])}.", code="bad_auto_pick"
+            )
         if seats * size > deck_size:  # cannot happen with the allowed sizes; kept as a guard
             raise InvalidConfig("There are not enough wizards for these teams.", code="bad_team_size")
         merged["seat_order"] = list(seat_order)
@@ -536,7 +548,10 @@ class IwdlDraftEngine(Engine):
 
     def _check_pick(self, state: State, jersey: Any) -> None:
         if type(jersey) is not int or jersey not in roster():
-            raise IllegalAction(f"There is no wizard #{jersey} in the IWDL roster.", code="wizard_not_in_pool")
+            raise IllegalAction(
+                f"There is no wizard {_sent_jersey(jersey, 'by that number')} in the IWDL roster.",
+                code="wizard_not_in_pool",
+            )
         if jersey in state["pool"]:
             return
         for s, team in enumerate(state["teams"]):
@@ -560,7 +575,7 @@ class IwdlDraftEngine(Engine):
         seen: list[int] = []
         for j in wizards:
             if type(j) is not int or j not in team:
-                who = wizard_label(j) if type(j) is int and j in roster() else f"#{j}"
+                who = wizard_label(j) if type(j) is int and j in roster() else _sent_jersey(j, "That wizard")
                 raise IllegalAction(f"{who} is not on seat {seat}'s team.", code="bad_lineup")
             if j in seen:
                 raise IllegalAction(f"{wizard_label(j)} is named twice in the line-up.", code="bad_lineup")
@@ -571,7 +586,7 @@ class IwdlDraftEngine(Engine):
         for s in spells:
             if not isinstance(s, str) or s not in cards:
                 raise IllegalAction(
-                    f"There is no spell card {s!r}; the cards are {', '.join(spell_order())}.",
+                    f"There is no spell card {quoted(s, otherwise='of that name')}; the cards are {', '.join(spell_order())}.",
                     code="unknown_spell",
                 )
         if len(set(spells)) != len(spells):
@@ -928,7 +943,9 @@ def _check_action_shape(action: Any) -> str:
         raise IllegalAction("An action must be a JSON object with a 'type'.", code="bad_action")
     kind = action.get("type")
     if not isinstance(kind, str) or kind not in _ACTION_KEYS:
-        raise IllegalAction(f"An action's 'type' is one of {', '.join(_ACTION_KEYS)}; not {kind!r}.", code="bad_action")
+        raise IllegalAction(
+            f"An action's 'type' is one of {', '.join(_ACTION_KEYS)}; not {quoted(kind)}.", code="bad_action"
+        )
     keys = action.keys()
     if not keys >= _REQUIRED_KEYS[kind] or not keys <= _ALLOWED_KEYS[kind]:
         expected = _REQUIRED_KEYS[kind]

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import CHANCE, Engine, IllegalAction, InvalidConfig
+from engines.base import CHANCE, Engine, IllegalAction, InvalidConfig, quoted
 from engines.chance import check_outcome
 from engines.treecopy import copy_tree
 
@@ -124,6 +124,11 @@ ACTION_FIELDS = {
 ROLLOFF_DICE = ("grey", "grey")
 
 
+def _sent_square(square: list[int]) -> str:
+    """A [column, row] someone sent, as a refusal names it (its numbers may be any size)."""
+    return f"[{quoted(square[0])}, {quoted(square[1])}]" if max(map(abs, square)) < 10**6 else "That square"
+
+
 def _team_name(side: int) -> str:
     return "first team" if side == 0 else "second team"
 
@@ -191,7 +196,8 @@ class WizardDodgeballEngine(Engine):
         # JSON would raise TypeError there (a 500), and true/false would pass as the seat 1/0.
         if not isinstance(merged["court"], str) or merged["court"] not in data.courts():
             raise InvalidConfig(
-                f"Unknown court {merged['court']!r}; known: {sorted(data.courts())}.", code="unknown_court"
+                f"Unknown court {quoted(merged['court'], otherwise='with that name')}; known: {sorted(data.courts())}.",
+                code="unknown_court",
             )
         c = court_by_id(merged["court"])
         teams = merged["teams"]
@@ -203,14 +209,21 @@ class WizardDodgeballEngine(Engine):
         for side, team in enumerate(teams):
             unknown = set(team) - {"wizards", "spells", "start"}
             if unknown:
-                raise InvalidConfig(f"Unknown team option(s) {sorted(unknown)}.", code="unknown_option")
+                raise InvalidConfig(
+                    f"A team's options are 'wizards', 'spells' and 'start', not {quoted(min(unknown))}.",
+                    code="unknown_option",
+                )
             wizards = team.get("wizards")
             if not isinstance(wizards, list) or len(wizards) != data.TEAM_SIZE:
                 raise InvalidConfig(f"Each team fields exactly {data.TEAM_SIZE} wizards.", code="wrong_team_size")
             for j in wizards:
                 if type(j) is not int or j not in roster:
+                    said = quoted(j, otherwise="")
                     raise InvalidConfig(
-                        f"There is no wizard with jersey {j!r} in the IWDL roster.", code="unknown_wizard"
+                        f"There is no wizard with jersey {said} in the IWDL roster."
+                        if said
+                        else "There is no wizard with that jersey in the IWDL roster.",
+                        code="unknown_wizard",
                     )
                 if j in seen:
                     raise InvalidConfig(f"Wizard #{j} {roster[j]['name']} is named twice.", code="duplicate_wizard")
@@ -222,7 +235,8 @@ class WizardDodgeballEngine(Engine):
             for s in spell_list:
                 if not isinstance(s, str) or s not in cards:
                     raise InvalidConfig(
-                        f"Unknown spell card {s!r}; cards are {data.SPELL_ORDER}.", code="unknown_spell"
+                        f"Unknown spell card {quoted(s, otherwise='with that name')}; cards are {data.SPELL_ORDER}.",
+                        code="unknown_spell",
                     )
             if len(set(spell_list)) != len(spell_list):
                 raise InvalidConfig("A team has each spell card at most once.", code="duplicate_spell")
@@ -244,7 +258,8 @@ class WizardDodgeballEngine(Engine):
                         raise InvalidConfig("Starting squares are [column, row].", code="bad_start")
                     if not c.in_starting_area(side, (s[0], s[1])) or tuple(s) in used:
                         raise InvalidConfig(
-                            f"{s} is not a free square of the {_team_name(side)}'s starting area.", code="bad_start"
+                            f"{_sent_square(s)} is not a free square of the {_team_name(side)}'s starting area.",
+                            code="bad_start",
                         )
                     used.add(tuple(s))
             norm_teams.append(
@@ -599,7 +614,9 @@ class WizardDodgeballEngine(Engine):
             elif atype in CHOICE_STEPS.values():
                 raise IllegalAction("There is no choice pending.", code="no_choice_pending")
             else:
-                raise IllegalAction(f"Unknown action type {atype!r}.", code="unknown_action")
+                raise IllegalAction(
+                    f"Unknown action type {quoted(atype, otherwise='of that name')}.", code="unknown_action"
+                )
             if "quiet_turns" in new and atype in ("throw", "pass", "cast"):
                 new["quiet_turns"] = 0  # version 1: the ball or the magic moved: play is alive
         queue = new["queue"]
@@ -706,7 +723,8 @@ class WizardDodgeballEngine(Engine):
         unknown = [key for key in action if key not in fields]
         if unknown:
             raise IllegalAction(
-                f"A '{atype}' action has no field {unknown[0][:40]!r}: it holds {', '.join(sorted(fields))}.",
+                f"A '{atype}' action has no field {quoted(unknown[0], otherwise='of that name')}: it holds "
+                f"{', '.join(sorted(fields))}.",
                 code="unknown_field",
             )
         if "pick_up" in action and action["pick_up"] is None:

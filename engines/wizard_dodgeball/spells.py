@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import IllegalAction
+from engines.base import IllegalAction, quoted
 
 from . import data, dice
 from .geometry import line_of_sight
@@ -198,7 +198,7 @@ def _connected(squares: list[Square]) -> bool:
 def card_for(state: State, side: int, face_id: str) -> str:
     face = faces().get(face_id)
     if face is None:
-        raise IllegalAction(f"There is no spell called {face_id!r}.", code="unknown_spell")
+        raise IllegalAction(f"There is no spell called {quoted(face_id, otherwise='that')}.", code="unknown_spell")
     if face["card"] not in state["cards"][side]:
         raise IllegalAction(f"{face['name']} is not on this team's spell list.", code="spell_not_in_list")
     return face["card"]

@@ -15,7 +15,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from engines.base import InvalidConfig
+from engines.base import InvalidConfig, quoted
 
 from . import geometry
 
@@ -170,8 +170,9 @@ def _load(pack_id: str) -> Pack:
     # of the packs here and is never a path, so "../x", an absolute path or a name too long for a
     # file is unknown like any other name, whatever exists on the machine.
     if pack_id not in pack_ids():
-        shown = pack_id if len(pack_id) <= 60 else pack_id[:60] + "…"
-        raise InvalidConfig(f"There is no content pack called '{shown}'.", code="unknown_pack")
+        raise InvalidConfig(
+            f"There is no content pack called {quoted(pack_id, otherwise='that')}.", code="unknown_pack"
+        )
     path = PACK_DIR / f"{pack_id}.json"
     raw = path.read_bytes()
     data = json.loads(raw)

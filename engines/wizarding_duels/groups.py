@@ -19,7 +19,7 @@ from __future__ import annotations
 from itertools import chain, repeat
 from operator import itemgetter
 
-from engines.base import IllegalAction
+from engines.base import IllegalAction, quoted
 
 from .content import QUEST_TYPES, Pack
 
@@ -95,7 +95,7 @@ def check_roster(pack: Pack, group: dict, budget: int) -> None:
     characters = pack.characters
     for m in models:
         if m not in characters:
-            _refuse(f"There is no character '{m}' in this pack.", "unknown_character")
+            _refuse(f"There is no character {quoted(m, otherwise='of that name')} in this pack.", "unknown_character")
     chars = list(map(characters.__getitem__, models))
     if len(set(map(_AFFILIATION, chars))) != 1:
         # L379, L1474 (WD-4): one affiliation per Group.
@@ -126,7 +126,9 @@ def check_roster(pack: Pack, group: dict, budget: int) -> None:
             fact = facts.get(a)
             if fact is None:
                 if a not in pack.artifacts:
-                    _refuse(f"There is no artifact '{a}' in this pack.", "unknown_artifact")
+                    _refuse(
+                        f"There is no artifact {quoted(a, otherwise='of that name')} in this pack.", "unknown_artifact"
+                    )
                 fact = facts[a] = artifact_facts(pack.artifacts[a])
             restricted, horcrux, legend, hallow, price = fact
             if restricted and c["name"] not in restricted:
@@ -168,7 +170,7 @@ def check_roster(pack: Pack, group: dict, budget: int) -> None:
     spells, basic = pack.spells, pack.basic_spell_id
     for s in book:
         if s not in spells or s == basic:
-            _refuse(f"There is no spell card '{s}' in this pack.", "unknown_spell")
+            _refuse(f"There is no spell card {quoted(s, otherwise='of that name')} in this pack.", "unknown_spell")
     if len(set(book)) != len(book):
         _refuse("A Spellbook holds no two cards of the same name.", "duplicate_spell")
     mastery = sum(map(_MASTERY, chars))
@@ -186,7 +188,7 @@ def check_quest_deck(pack: Pack, quests) -> None:
     if None in cards:
         for q in quests:
             if q not in known:
-                _refuse(f"There is no quest '{q}' in this pack.", "unknown_quest")
+                _refuse(f"There is no quest {quoted(q, otherwise='of that name')} in this pack.", "unknown_quest")
     if sorted(map(_TYPE, cards)) != _SORTED_TYPES:
         _refuse("A Quest deck holds one quest of each of the 9 types.", "quest_types")
     if sum(map(_LIGHTNING, cards)) > MAX_LIGHTNING:
@@ -215,7 +217,7 @@ def check_stock(pack: Pack, models: list[str], action: dict, duplicates: bool = 
     for p in pots:
         potion = potions.get(p)
         if potion is None:
-            _refuse(f"There is no potion '{p}' in this pack.", "unknown_potion")
+            _refuse(f"There is no potion {quoted(p, otherwise='of that name')} in this pack.", "unknown_potion")
         if potion["level"] > 0:
             higher.append(potion["level"])
     if not duplicates and len(set(pots)) != len(pots):
