@@ -15,10 +15,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import IntegrityError, connection
+from django.db import IntegrityError, connection, connections, router
 from django.utils import timezone
 
 from audit.chain import ChainCheck, check_chain, event_hash, hash_payload, payload_of
+from config.rows import Columns, statements_together
 from engines.chance import event_salt
 
 from .models import Event, Stream
@@ -100,13 +101,93 @@ def event_payload(event: Event) -> dict:
     return payload_of(event_record(event))
 
 
+#: Where a command's instant is kept on the stream row it locked (or created): see ``stream_now``.
+_NOW = "_command_now"
+
+#: The database's clock as a statement reads it: ``clock_timestamp()``, not the statement's or the
+#: transaction's start, which may be from before the lock was granted (a writer waits on it).
+DATABASE_CLOCK = "SELECT clock_timestamp()"
+
+
+def stream_now(stream: Stream):
+    """The time of the command holding ``stream``'s lock: every event it appends is recorded at it,
+    and its clock checks (a move out of time, a claim on time) are made at it.
+
+    One clock for every web process: the database's, read once under the stream's lock (in the same
+    round trip as the lock where one execute takes several statements, ``stream_lock``; else by a
+    statement of its own here). Each host's own clock let one running ahead win a timeout claim
+    early by its skew, and two hosts stamp one stream's events out of order. Read under the lock,
+    after whatever the writer before committed, the stamps of a stream never go backwards. On
+    SQLite (the embedded default, one host) the process clock is that one clock."""
+    at = stream.__dict__.get(_NOW)
+    if at is None:
+        at = stream.__dict__[_NOW] = database_now(using=stream._state.db or router.db_for_write(Stream))
+    return at
+
+
+def stream_now_is(stream: Stream, at) -> None:
+    """Keep ``at``, the database's clock read under ``stream``'s lock by the caller (in the round
+    trip that took it), as the time of the command holding it."""
+    stream.__dict__[_NOW] = at
+
+
+def database_now(*, using: str | None = None):
+    """The database's clock now (PostgreSQL), or the process clock where the database keeps none
+    that matters (SQLite: embedded, in this very process)."""
+    connection = connections[using or router.db_for_write(Stream)]
+    if connection.vendor != "postgresql":
+        return timezone.now()
+    with connection.cursor() as cursor:
+        cursor.execute(DATABASE_CLOCK)
+        return cursor.fetchone()[0]
+
+
 def stream_create(*, stream_id: str, kind: str) -> Stream:
-    return Stream.objects.create(id=stream_id, kind=kind)
+    """A new stream. On PostgreSQL its ``created_at`` is the database's clock, which the INSERT
+    returns as the time of the command creating it (``stream_now``): no other writer can see the
+    row until the command commits, so no lock is needed and no statement is added to read it."""
+    connection = connections[router.db_for_write(Stream)]
+    if connection.vendor != "postgresql":
+        return Stream.objects.create(id=stream_id, kind=kind)
+    stream = Stream(id=stream_id, kind=kind)
+    qn = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {qn(Stream._meta.db_table)} ({qn('id')}, {qn('kind')}, {qn('head_seq')}, {qn('head_hash')},"
+            f" {qn('created_at')}) VALUES (%s, %s, %s, %s, clock_timestamp()) RETURNING {qn('created_at')}",
+            [stream.id, stream.kind, stream.head_seq, stream.head_hash],
+        )
+        stream.created_at = cursor.fetchone()[0]
+    stream._state.adding, stream._state.db = False, connection.alias
+    stream_now_is(stream, stream.created_at)
+    return stream
+
+
+_STREAM = Columns(Stream, "stream")
 
 
 def stream_lock(*, stream_id: str) -> Stream:
-    """Take the stream's append lock for the rest of the transaction."""
-    return Stream.objects.select_for_update().get(pk=stream_id)
+    """Take the stream's append lock for the rest of the transaction (Stream.DoesNotExist if there
+    is no such stream). Where one execute takes two statements, the database's clock comes back in
+    the same round trip, read once the lock is held: the command's time (``stream_now``)."""
+    connection = connections[router.db_for_write(Stream)]
+    if not statements_together(connection):
+        return Stream.objects.select_for_update().get(pk=stream_id)
+    qn = connection.ops.quote_name
+    sql = (
+        f"SELECT {_STREAM.select(connection)} FROM {qn(Stream._meta.db_table)} {qn('stream')}"
+        f" WHERE {qn('stream')}.{qn('id')} = %s FOR UPDATE; {DATABASE_CLOCK}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [stream_id])
+        row = cursor.fetchone()
+        cursor.nextset()
+        (now,) = cursor.fetchone()
+    if row is None:
+        raise Stream.DoesNotExist(f"No stream {stream_id!r}.")
+    stream = _STREAM.build(connection, row)
+    stream_now_is(stream, now)
+    return stream
 
 
 def event_find(*, event_id: uuid.UUID | str | None) -> Event | None:
@@ -132,7 +213,7 @@ def events_append(*, stream: Stream, new_events: Iterable[NewEvent], secret: byt
     after the first then carries ``HMAC(secret, "salt:<stream>:<seq>")`` inside what its
     hash covers, so nobody without the secret can test a guess at hidden content."""
     rows = []
-    now = timezone.now()
+    now = stream_now(stream)
     seq, prev = stream.head_seq, stream.head_hash
     for new in new_events:
         seq += 1

@@ -19,7 +19,6 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import DatabaseError, connections, router
 from django.db.models import QuerySet, prefetch_related_objects
-from django.utils import timezone
 
 from audit.chain import SALTED_SCHEME
 from audit.clocks import SECOND, BadTimeControl, Clocks, check_time_control, micros
@@ -515,7 +514,7 @@ def _command_execute(match: Match, appender: Appender, user, seat, body, actor: 
         # One instant for the check and the record, so the verifier sees what the server saw (a
         # draw's too where the drawer's clock runs while it is due: matches recorded with
         # entry_clocks; in one recorded before, a late drawer was no fault, as its verifier has it).
-        new.recorded_at = timezone.now()
+        new.recorded_at = eventstore.stream_now(appender.stream)
         if seat in Clocks.from_dict(match.clocks).expired_at(micros(new.recorded_at)):
             raise MatchError(
                 "Your time is up: the match ends on time once anyone claims it.", code="time_up", status=409
@@ -627,7 +626,9 @@ def _match_for_update(match_id) -> Match:
     Where one execute takes two statements (``statements_together``: PostgreSQL, binding on the
     client) the match's seats (``match_seats``, which every command on a match reads next, for its
     seat check) come back in the same round trip: one query less in every action POST (issue 17,
-    P5). Elsewhere ``match_seats`` reads them when asked."""
+    P5), and so does the database's clock, read once the locks are held: the command's time
+    (``eventstore.stream_now``). Elsewhere ``match_seats`` reads the seats when asked, and
+    ``stream_now`` the clock."""
     connection = connections[router.db_for_write(Match)]
     try:
         # Converted as the ORM's lookup converts it, refusals included (a string that is no UUID
@@ -635,13 +636,18 @@ def _match_for_update(match_id) -> Match:
         key = Match._meta.pk.get_db_prep_value(match_id, connection)
     except (ValueError, TypeError):
         key = None
-    seats = None
+    seats = now = None
     with connection.cursor() as cursor:
         if statements_together(connection):
-            cursor.execute(f"{_lock_sql(connection.alias)}; {_seats_sql(connection.alias)}", [key, key])
+            cursor.execute(
+                f"{_lock_sql(connection.alias)}; {_seats_sql(connection.alias)}; {eventstore.DATABASE_CLOCK}",
+                [key, key],
+            )
             row = cursor.fetchone()
             cursor.nextset()
             seats = cursor.fetchall()
+            cursor.nextset()
+            (now,) = cursor.fetchone()
         else:
             cursor.execute(_lock_sql(connection.alias), [key])
             row = cursor.fetchone()
@@ -651,6 +657,8 @@ def _match_for_update(match_id) -> Match:
     if seats is not None:
         _keep_seats(match, connection, seats)
     stream = _STREAM.build(connection, row[len(_MATCH) :])
+    if now is not None:
+        eventstore.stream_now_is(stream, now)
     _MATCH_STREAM.set_cached_value(match, stream)
     _MATCH_STREAM.remote_field.set_cached_value(stream, match)
     return match
@@ -791,8 +799,8 @@ class _Writes:
         """Queue an event and its log line and move the clocks on: ``after`` is the state the
         event leaves, whose seats to move have their clocks running (none once the match closes)."""
         match = self.match
-        # Stamped when decided, as an append right then would have been: the clocks step by it.
-        new.recorded_at = new.recorded_at or timezone.now()
+        # Stamped with the command's time, as the append will stamp it: the clocks step by it.
+        new.recorded_at = new.recorded_at or eventstore.stream_now(self.appender.stream)
         if match.time_control:
             at = micros(new.recorded_at)
             clocks = (
@@ -907,7 +915,7 @@ def _close(match: Match, writes: _Writes, result: dict) -> None:
     writes.add(NewEvent(type="match.finished", data=data, actor="server"), _result_line(match, result))
     match.status = Match.Status.FINISHED
     match.result = result
-    match.finished_at = timezone.now()
+    match.finished_at = eventstore.stream_now(writes.appender.stream)
 
 
 # -- time --------------------------------------------------------------------------
@@ -935,7 +943,8 @@ def match_claim_timeout(
         if not match.time_control:
             raise MatchError("This match has no clock.", code="untimed", status=409)
         clocks = Clocks.from_dict(match.clocks)
-        now = micros(timezone.now())
+        # The database's clock, as every event was stamped with: never this host's own.
+        now = micros(eventstore.stream_now(appender.stream))
         expired = clocks.expired_at(now)
         # A bot moves as soon as no person moves with it: its clock runs out only while it waits on
         # a person, whose stalling must not win them the match. Such a person loses once theirs is out.
@@ -985,9 +994,11 @@ def matches_claim_timeouts() -> int:
     """The platform's sweep: end every live timed match whose running clock is out (a player who
     left and never came back). Returns how many it ended."""
     ended = 0
+    # A first sift by the database's clock (each claim checks again under its match's lock).
+    now = micros(eventstore.database_now())
     for match in Match.objects.filter(status=Match.Status.LIVE).exclude(time_control={}).only("pk", "clocks"):
         clocks = Clocks.from_dict(match.clocks) if match.clocks else None
-        if clocks is None or not clocks.expired_at(micros(timezone.now())):
+        if clocks is None or not clocks.expired_at(now):
             continue
         try:
             match_claim_timeout(match_id=match.pk, user=None, expected_seq=Match.objects.get(pk=match.pk).state_seq)

@@ -1,7 +1,8 @@
 """Every match ends: clocks, a loss on time, and the verifier checking it (issue 20, item 1).
 
-The clock is moved by hand (django.utils.timezone.now is what records every event's time), so
-these tests take no real time and a busy machine cannot make them flaky.
+The clock is moved by hand (eventstore.stream_now, the database's clock, is what records every
+event's time; django.utils.timezone.now what the clocks are shown at), so these tests take no real
+time and a busy machine cannot make them flaky.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ def clock(monkeypatch):
 
     moving = Clock()
     monkeypatch.setattr(timezone, "now", lambda: moving.now)
+    # The database's clock, which stamps events and decides claims (eventstore.stream_now), with it.
+    monkeypatch.setattr(eventstore, "stream_now", lambda stream: moving.now)
+    monkeypatch.setattr(eventstore, "database_now", lambda using=None: moving.now)
     return moving
 
 
