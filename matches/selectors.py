@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -106,6 +107,7 @@ def match_state_at(*, match: Match, seat: int | None, at: int) -> dict[str, Any]
 
 def match_summary(*, match: Match, seat: int | None) -> dict[str, Any]:
     engine = engine_for(match)
+    seats = list(match.seats.all())
     to_move = engine.to_move(match.state)
     spec = engine.chance(match.state) if to_move == [CHANCE] else None
     return {
@@ -124,7 +126,7 @@ def match_summary(*, match: Match, seat: int | None) -> dict[str, Any]:
                 "bot": s.bot or None,
                 "label": s.label,
             }
-            for s in match.seats.all()
+            for s in seats
         ],
         "your_seat": seat,
         "head_seq": match.state_seq,
@@ -132,9 +134,9 @@ def match_summary(*, match: Match, seat: int | None) -> dict[str, Any]:
         # What a tabletop seat must enter next (dice ranges, a shuffle size, how many cards to draw),
         # and which seats may enter it (a private draw: only the drawer).
         "chance": spec,
-        "chance_entered_by": ([s.index for s in match.seats.all() if chance_enterable(spec, s.index)] if spec else []),
+        "chance_entered_by": ([s.index for s in seats if chance_enterable(spec, s.index)] if spec else []),
         "result": match.result,
-        "clocks": match_clocks(match=match),
+        "clocks": match_clocks(match=match, bots={s.index for s in seats if s.bot}),
         "head_hash": match.head_hash or None,
         "seed_commitment": match.seed_commitment or None,
         "seed": match.seed_hex if match.status == Match.Status.FINISHED and match.seed_hex else None,
@@ -150,8 +152,12 @@ def match_summary(*, match: Match, seat: int | None) -> dict[str, Any]:
     }
 
 
-def match_clocks(*, match: Match) -> dict[str, Any] | None:
-    """The seats' time left now (seconds) and whose clock runs; None for an untimed match."""
+def match_clocks(*, match: Match, bots: Collection[int]) -> dict[str, Any] | None:
+    """The seats' time left now (seconds) and whose clock runs; None for an untimed match.
+
+    ``bots``: the bot seats. A bot's clock is shown standing and never below zero: a bot moves the
+    moment no person moves with it, so it is never the one holding a match up (its clock no longer
+    runs while it waits, services._Writes.add; one stored before may still run, or be spent past zero)."""
     if not match.time_control or not match.clocks:
         return None
     from django.utils import timezone
@@ -160,10 +166,11 @@ def match_clocks(*, match: Match) -> dict[str, Any] | None:
 
     clocks = Clocks.from_dict(match.clocks)
     now = timezone.now()
+    left = [max(0, clocks.left[s]) if s in bots else v for s, v in enumerate(clocks.left_at(micros(now)))]
     return {
         "control": match.time_control,
-        "left": [round(v / SECOND, 3) for v in clocks.left_at(micros(now))],
-        "running": [] if match.status == Match.Status.FINISHED else clocks.running,
+        "left": [round(v / SECOND, 3) for v in left],
+        "running": [] if match.status == Match.Status.FINISHED else [s for s in clocks.running if s not in bots],
         "as_of": now.isoformat(),
     }
 

@@ -809,6 +809,12 @@ class _Writes:
                 else Clocks.from_dict(match.clocks)
             )
             running = [] if after is None else _clock_seats(clocks, engine, after)
+            # A bot moves in the very command that makes it one to move, unless a person moves with
+            # it (a simultaneous step): then it waits on them, and the wait is theirs, not the bot's.
+            # Its clock stands still (it ran and went below zero). The verifier's runs, and ignores
+            # it: a bot's move is never late, and no claim times a bot out while a person's runs.
+            bots = {s.index for s in match_seats(match=match) if s.bot}
+            running = [s for s in running if s not in bots]
             clocks.step(at, new.data.get("seat") if new.type == "action" else None, running)
             match.clocks = clocks.as_dict()
         self.new.append(new)
@@ -946,8 +952,9 @@ def match_claim_timeout(
         # The database's clock, as every event was stamped with: never this host's own.
         now = micros(eventstore.stream_now(appender.stream))
         expired = clocks.expired_at(now)
-        # A bot moves as soon as no person moves with it: its clock runs out only while it waits on
+        # A bot moves as soon as no person moves with it: its clock ran out only while it waited on
         # a person, whose stalling must not win them the match. Such a person loses once theirs is out.
+        # (A bot's clock no longer runs while it waits, _Writes.add, but one stored before may.)
         bots = {s.index for s in match_seats(match=match) if s.bot}
         if any(s not in bots for s in clocks.running):
             expired = [s for s in expired if s not in bots]

@@ -78,10 +78,11 @@ def test_a_bot_waiting_on_a_person_who_stalls_never_loses_on_time(alice, bob, cl
 
 
 def test_a_bot_that_waited_past_its_time_on_people_moves_and_the_match_still_verifies(alice, bob, client_for, clock):
-    # The bot's clock runs while it waits on whoever defends beside it: alice's slow defence spends
-    # its time, and bob, with time to spare, waits until the bot's is out before he defends. The
-    # bot then answers at once; its move must not make the match disputed (a loser could void a
-    # result that way).
+    # In the verifier's replay the bot's clock runs while it waits on whoever defends beside it
+    # (the server's stands: test_bot_clocks_stand_while_they_wait.py): alice's slow defence spends
+    # 50 s of its minute, and bob, with time to spare, waits until the rest is out before he
+    # defends. The bot then answers at once; its move must not make the match disputed (a loser
+    # could void a result that way).
     from matches import services
 
     match = services.match_create(
@@ -99,14 +100,15 @@ def test_a_bot_that_waited_past_its_time_on_people_moves_and_the_match_still_ver
         if to_move == {0, 1} and not waited_with_alice:
             clock.advance(50)  # alice takes 50 s, and so does the bot waiting on her
             waited_with_alice = True
-        elif to_move == {1, 2} and waited_with_alice and left[2] > left[1] + 5:
-            clock.advance(left[1] + 3)  # the bot's time is out, bob's is not
+        elif to_move == {1, 2} and waited_with_alice and left[2] > 15:
+            clock.advance(13)  # the 10 s the bot had left in the verifier's replay are out, bob's are not
             play(users, client_for, match, 2)
             break
         play(users, client_for, match, person)
     else:
-        pytest.fail("the bot never came to wait on bob with less time than he had")
-    assert summary(client_for(alice), match)["clocks"]["left"][1] < 0  # and the bot has moved
+        pytest.fail("the bot never came to wait on bob with more than 15 s left to him")
+    seen = summary(client_for(alice), match)
+    assert 1 not in seen["to_move"] and seen["clocks"]["left"][1] == 60  # the bot has moved, its clock standing
 
     clock.advance(200)
     ended = claim(client_for(alice), match)
