@@ -13,9 +13,10 @@ import datetime as dt
 
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from matches import eventstore
+from matches import eventstore, services
 from matches.eventstore import NewEvent
 from matches.models import Event
 
@@ -96,3 +97,26 @@ def test_an_append_to_any_stream_is_stamped_by_the_database_under_its_lock(host_
     after = database_clock()
     assert before <= event.recorded_at <= after
     assert Event.objects.get(pk=event.pk).recorded_at == event.recorded_at
+
+
+def test_where_statements_cannot_share_a_round_trip_the_clock_is_read_apart_under_the_lock(
+    alice, bob, host_clock, monkeypatch
+):
+    # With server_side_binding each statement is prepared alone: the lock comes back without the
+    # clock, which is read by a statement of its own when the command first needs it.
+    match = timed_duel(alice, bob)
+    eventstore.stream_create(stream_id="note:1", kind="note")
+    host_clock(SKEW)
+    monkeypatch.setitem(connection.settings_dict["OPTIONS"], "server_side_binding", True)
+    for lock in (
+        lambda: services._match_for_update(match.pk).stream,
+        lambda: eventstore.stream_lock(stream_id="note:1"),
+    ):
+        before = database_clock()
+        with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+            stream = lock()
+            assert "clock_timestamp" not in queries.captured_queries[-1]["sql"]
+            now = eventstore.stream_now(stream)
+            assert eventstore.stream_now(stream) == now  # one instant for the whole command
+        assert before <= now <= database_clock()
+        assert [q["sql"] for q in queries.captured_queries[1:]] == [eventstore.DATABASE_CLOCK]
