@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError
-from django.utils import timezone
 
+from matches import eventstore
 from matches import selectors as match_selectors
 
 from .models import Draft
@@ -25,7 +25,8 @@ def draft_summary(*, draft: Draft, user) -> dict:
         "draft": match_selectors.match_summary(match=match, seat=seat),
         "clock_seconds": draft.clock_seconds,
         "deadline": deadline.isoformat() if deadline else None,
-        "server_time": timezone.now().isoformat(),
+        # The clock the deadline is counted by (the events' stamps): a page corrects its own by it.
+        "server_time": eventstore.database_now().isoformat(),
         "match": str(draft.match_id) if draft.match_id else None,
         "hand_off": draft.hand_off,
     }

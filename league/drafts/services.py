@@ -12,6 +12,7 @@ from django.utils import timezone
 from engines import registry
 from engines.base import CHANCE
 from engines.iwdl_draft.engine import match_config
+from matches import eventstore
 from matches import services as match_services
 from matches.models import Event, Match
 from matches.outbox import outbox_add
@@ -127,7 +128,8 @@ def draft_clock_expire(*, draft: Draft, expected_seq: int, event_id: uuid.UUID |
     deadline = draft_deadline(draft=draft)
     if deadline is None:
         raise LeagueError("The draft is over.", code="match_finished", status=409)
-    if timezone.now() < deadline:
+    # By the clock that stamped the pick the deadline runs from: the database's, not this host's.
+    if eventstore.database_now() < deadline:
         raise LeagueError(
             "The pick clock has not run out yet.", code="clock_running", status=409, deadline=deadline.isoformat()
         )

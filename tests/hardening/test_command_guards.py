@@ -222,7 +222,7 @@ def test_a_retried_clock_call_reports_what_the_first_did_and_acts_once(alice, bo
     head = draft.draft_match.state_seq
     eid = uuid.uuid4()
     later = timezone.now() + timedelta(seconds=31)
-    with mock.patch("league.drafts.services.timezone.now", return_value=later):
+    with mock.patch("matches.eventstore.database_now", return_value=later):
         first = draft_clock_expire(draft=draft, expected_seq=head, event_id=eid)
     # The reply was lost; the page retries at once, before the next coach's clock has run out.
     again = draft_clock_expire(draft=draft, expected_seq=head, event_id=eid)

@@ -201,7 +201,7 @@ def test_the_clock_refuses_before_the_deadline_and_auto_picks_after_it(coaches, 
     state = draft_state(draft).state
     best = min(state["pool"], key=lambda j: (-roster()[j]["magic"], j))  # highest MAGIC, then lowest jersey
     later = timezone.now() + timedelta(seconds=31)
-    with mock.patch("league.drafts.services.timezone.now", return_value=later):
+    with mock.patch("matches.eventstore.database_now", return_value=later):
         r = clock(client_for(alice), draft, draft_state(draft).state_seq)
     assert r.status_code == 200, r.json()
     assert r.json()["acted_for"] == [1]
@@ -214,7 +214,7 @@ def test_a_stale_clock_call_acts_on_nothing(coaches, client_for):
     draft = open_draft(client_for(alice), clock_seconds=30)["id"]
     stale = draft_state(draft).state_seq - 1
     before = events(draft)
-    with mock.patch("league.drafts.services.timezone.now", return_value=timezone.now() + timedelta(seconds=31)):
+    with mock.patch("matches.eventstore.database_now", return_value=timezone.now() + timedelta(seconds=31)):
         r = clock(client_for(alice), draft, stale)
     assert r.status_code == 409 and r.json()["code"] == "stale_seq"
     assert events(draft) == before
