@@ -165,7 +165,11 @@ def match_clocks(*, match: Match, bots: Collection[int]) -> dict[str, Any] | Non
     from audit.clocks import SECOND, Clocks, micros
 
     clocks = Clocks.from_dict(match.clocks)
-    now = timezone.now()
+    # A running clock is counted by the clock that stamped the events and judges claims, the
+    # database's: by this host's, one running ahead showed a clock out (and offered a claim that is
+    # refused) before it was. One statement, for a live timed match only.
+    running = match.status != Match.Status.FINISHED and bool(set(clocks.running) - set(bots))
+    now = eventstore.database_now() if running else timezone.now()
     left = [max(0, clocks.left[s]) if s in bots else v for s, v in enumerate(clocks.left_at(micros(now)))]
     return {
         "control": match.time_control,

@@ -67,6 +67,13 @@ def test_a_host_whose_clock_runs_ahead_cannot_win_on_time_before_the_real_deadli
     assert before <= events_of(match)[3].recorded_at <= after
 
 
+def test_a_host_whose_clock_runs_ahead_shows_the_clocks_as_the_database_counts_them(alice, bob, client_for, host_clock):
+    match = timed_duel(alice, bob)
+    host_clock(SKEW)
+    clocks = client_for(alice).get(f"/api/matches/{match.id}/").json()["clocks"]
+    assert clocks["running"] == [1] and 55 < clocks["left"][1] <= 60 and clocks["left"][0] == 60
+
+
 def test_a_match_created_on_a_host_whose_clock_runs_ahead_is_stamped_by_the_database(alice, bob, host_clock):
     host_clock(SKEW)
     before = database_clock()
