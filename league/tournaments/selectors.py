@@ -170,12 +170,16 @@ def tournament_summary(*, tournament: Tournament, user, state: dict | None = Non
         game_title = registry.get(state["game"]).title
     except registry.UnknownEngine:
         game_title = state["game"]
+    organiser = is_organiser(state, user)
     players = [
         {
             "id": pid,
             **{k: p[k] for k in ("name", "status", "checked_in", "rating", "club", "joined_round", "dropped_after")},
             "checked_in_at_desk": bool(p.get("checked_in_by")),
             "seed": (state["seeds"].index(pid) + 1) if state["seeds"] and pid in state["seeds"] else None,
+            # Whether the player gets this tournament's emails at all, for those who act on it: the
+            # organiser (whose entry it was) and the player. Others' bodies stay as they were.
+            **({"asked_to_play": projection.asked_to_play(p)} if organiser or pid == me else {}),
         }
         for pid, p in state["players"].items()
     ]
@@ -229,7 +233,7 @@ def tournament_summary(*, tournament: Tournament, user, state: dict | None = Non
             "options": state["options"],
             "organiser": state["organiser"],
             "organiser_name": tournament.created_by.get_username(),
-            "is_organiser": is_organiser(state, user),
+            "is_organiser": organiser,
             "head_seq": state["seq"],
             "progress": info,
             "players": players,

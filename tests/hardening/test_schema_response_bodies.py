@@ -211,3 +211,24 @@ def test_a_running_tournaments_answers_validate_against_their_schemas(openapi, m
     final = [p for r in body["rounds"] for p in r["pairings"] if p["status"] == "final"]
     assert final and final[0]["points"] and body["player"]["results"] and body["me"]["next"] is None
     assert errors_of(openapi, "tournaments_retrieve", {**body, "rounds": [{**body["rounds"][0], "number": "1"}]})
+
+
+def test_the_organisers_answer_with_an_entry_they_made_validates_and_states_asked_to_play(openapi, make_user):
+    from rest_framework.test import APIClient
+
+    from league.tournaments import services
+    from matches.commands import AT_HEAD
+    from tests.league.tournaments.helpers import open_tournament
+
+    organiser, entered = make_user("organiser"), make_user("entered")
+    t = open_tournament(organiser, "swiss")
+    services.tournament_register(tournament=t, user=entered, by=organiser, expected_seq=AT_HEAD)
+    client = APIClient()
+    client.force_authenticate(organiser)
+    body = client.get(f"/api/tournaments/{t.id}/").json()
+    assert body["players"][0]["asked_to_play"] is False
+    assert not errors_of(openapi, "tournaments_retrieve", body)
+    # The field is documented (an undocumented one would pass whatever it held).
+    assert errors_of(
+        openapi, "tournaments_retrieve", {**body, "players": [{**body["players"][0], "asked_to_play": "no"}]}
+    )

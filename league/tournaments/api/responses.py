@@ -37,6 +37,12 @@ class PlayerSerializer(serializers.Serializer):
     dropped_after = serializers.IntegerField(allow_null=True, help_text="The last round played before dropping.")
     checked_in_at_desk = serializers.BooleanField()
     seed = serializers.IntegerField(allow_null=True, min_value=1)
+    asked_to_play = serializers.BooleanField(
+        required=False,
+        help_text="Only in the organiser's answer, and in a player's own row: false while the organiser "
+        "entered the player and they have not confirmed it (confirm-entry), so the platform sends them no "
+        "email about this tournament. Anyone can read who made each entry in the events.",
+    )
 
 
 class PairingSerializer(serializers.Serializer):

@@ -237,6 +237,9 @@
       if (p.can_pair_next) bits.push(el("button", { class: "primary", "data-testid": "pair-next", onclick: () => post("pair", {}) }, "Pair the next round"));
       // A retracted result holds the event up: said where the button would be, not left to a refusal.
       if (p.reopened_words) bits.push(el("span", { class: "muted small", role: "status", "data-testid": "reopened" }, p.reopened_words));
+      // The players list is gone once the event runs: who gets no emails is said here instead.
+      const unconfirmed = data.players.filter((x) => x.asked_to_play === false && x.status === "active").map((x) => x.name);
+      if (unconfirmed.length) bits.push(el("span", { class: "muted small", "data-testid": "unconfirmed" }, `Not confirmed, so no emails: ${unconfirmed.join(", ")}`));
       if (data.format_info.late_entry && !data.stage) bits.push(who, el("button", { "data-testid": "late-join", onclick: () => { const n = named(); if (n) post("join-late", { user: n }); } }, "Add a late player"));
       // No player is preselected, and the one picked survives a websocket redraw: a redraw between
       // picking and pressing used to fall back to the first name, dropping someone else.
@@ -500,11 +503,14 @@
         : el("button", { class: "small", "data-testid": `desk-check-in-${p.name}`, onclick: () => post("check-in", { user: p.name }) }, "Check in");
     };
     const checkedIn = (p) => (p.checked_in ? (p.checked_in_at_desk ? " · checked in at the desk" : " · checked in") : "");
+    // The organiser's entries the player has not confirmed: the platform writes them no email.
+    const unconfirmed = (p) => (data.is_organiser && p.asked_to_play === false
+      ? el("span", { class: "muted small", "data-testid": `unconfirmed-${p.name}` }, "not confirmed: no emails") : null);
     return el("section", { class: "card" }, el("h3", {}, "Players", data.seeding ? el("span", { class: "muted small", "data-testid": "seeding" }, ` · seeded by ${data.seeding}`) : null),
       el("ol", { "data-testid": "players" }, listed.map((p) =>
         el("li", { "data-player": p.name }, seedInput(p), " ", el("a", { href: playerUrl(p.name) }, p.name), " ",
           el("span", { class: "muted small", "data-testid": `player-state-${p.name}` }, p.status + checkedIn(p) + (p.rating ? ` · ${p.rating}` : "")),
-          " ", desk(p)))),
+          " ", unconfirmed(p), " ", desk(p)))),
       save);
   }
 
