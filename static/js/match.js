@@ -324,6 +324,18 @@
     function showVerdict(verification) {
       const v = verification.verdict;
       setBadge(root.querySelector('[data-testid="verdict"]'), VERDICT_TEXT[v] || v, v);
+      // The badge says what the newest verification found; a dispute found before stays final
+      // (ratings, seasons, brackets leave the result out), so the page says so, as the replay does.
+      const before = root.querySelector('[data-testid="disputed-before"]');
+      const earlier = Boolean(verification.disputed_at) && v !== "disputed";
+      if (!before) return;
+      before.hidden = !earlier;
+      if (!earlier) return;
+      const when = before.querySelector("time");
+      if (when.getAttribute("datetime") === verification.disputed_at) return; // drawn already
+      when.setAttribute("datetime", verification.disputed_at);
+      when.textContent = verification.disputed_at;
+      if (window.LocalTime) window.LocalTime.render(before);
     }
 
     // The server's error frames ({type: "error", code, detail}) are not updates. After
