@@ -393,10 +393,9 @@ def _same_create(
         data.get("game") == game
         and data.get("mode") == mode
         and existing.actor == (user_actor(created_by) if created_by else "system")
-        and [(s.get("user_id"), s.get("bot"), s.get("partners", [])) for s in data.get("seats", [])]
+        and [(s.get("user_id"), s.get("bot"), _recorded_partners(s)) for s in data.get("seats", [])]
         == [
-            (spec.user.pk if spec.user else None, spec.bot or None, [p.get_username() for p in spec.partners])
-            for spec in seats
+            (spec.user.pk if spec.user else None, spec.bot or None, _partners_as_recorded(spec, data)) for spec in seats
         ]
         and (data.get("origin") or {}) == eventstore.as_stored(origin or {})
         and same_settings
@@ -404,6 +403,18 @@ def _same_create(
 
 
 _ABSENT = object()
+
+
+def _recorded_partners(seat: dict) -> list:
+    """A recorded seat's partners by id where the created event has them (a partner renamed since
+    is the same partner), by username in a match created before it recorded ids."""
+    return seat["partner_ids"] if "partner_ids" in seat else seat.get("partners", [])
+
+
+def _partners_as_recorded(spec: SeatSpec, data: dict) -> list:
+    """A seat's partners as ``_recorded_partners`` reads the stored create's: by id if it has any."""
+    by_id = any("partner_ids" in seat for seat in data.get("seats", []))
+    return [p.pk if by_id else p.get_username() for p in spec.partners]
 
 
 def engine_bots(engine) -> tuple[str, ...]:
