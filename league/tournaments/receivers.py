@@ -76,7 +76,7 @@ def on_match_verified(sender, match_id, game, verdict, **kwargs):
     # A verdict (verified or not) settles a pairing's platform match: a verified one
     # records its result, any other puts the pairing before the organiser. The task is
     # idempotent, so a verdict sent twice records once.
-    match = Match.objects.filter(pk=match_id, origin__has_key="tournament").only("result").first()
+    match = Match.objects.filter(pk=match_id, origin__has_key="tournament").only("result", "disputed_at").first()
     if match is not None:
         _settle_pairing(match, verdict)
 
@@ -86,7 +86,7 @@ def on_matches_verified(sender, verdicts, **kwargs):
     # Many verdicts recorded together: one read finds the few that are a pairing's, if any.
     by_id = {str(v["match_id"]): v["verdict"] for v in verdicts}
     order = {match_id: n for n, match_id in enumerate(by_id)}
-    ours = Match.objects.filter(pk__in=list(by_id), origin__has_key="tournament").only("result")
+    ours = Match.objects.filter(pk__in=list(by_id), origin__has_key="tournament").only("result", "disputed_at")
     for match in sorted(ours, key=lambda m: order[str(m.pk)]):
         _settle_pairing(match, by_id[str(match.pk)])
 
@@ -98,6 +98,7 @@ def _settle_pairing(match: Match, verdict: str) -> None:
         hold_unfinished_tournament_match.delay(str(match_id))
         return
     record_tournament_match.delay(str(match_id))
-    if verdict == Match.Verdict.DISPUTED:
-        # A result recorded before the match was found disputed is retracted, never kept.
+    if verdict == Match.Verdict.DISPUTED or match.disputed_at is not None:
+        # A result recorded before the match was found disputed is retracted, never kept; asked
+        # again on a later verdict (a dispute is final), in case the first retraction was lost.
         retract_tournament_match.delay(str(match_id))

@@ -24,8 +24,9 @@ def requeue_tournament_followups(now=None) -> int:
 
     Over the verdicts of the same window (after the same grace), in their order: a pairing still
     open on its match gets the verdict's fact, and a result still taken from a match now disputed
-    is retracted. Each call is the task's own idempotent service, so a follow-up that was only
-    late is done once. Returns how many pairings it changed."""
+    (or verified again since a dispute: a dispute is final) is retracted. Each call is the task's
+    own idempotent service, so a follow-up that was only late is done once. Returns how many
+    pairings it changed."""
     from league.seasons.tasks import FOLLOWUPS_GRACE, FOLLOWUPS_WINDOW
     from matches.models import Match
 
@@ -44,11 +45,11 @@ def requeue_tournament_followups(now=None) -> int:
             verified_at__range=(now - FOLLOWUPS_WINDOW, now - FOLLOWUPS_GRACE),
         )
         .order_by("verified_at", "pk")
-        .values_list("pk", "origin", "verdict", "result")
+        .values_list("pk", "origin", "verdict", "result", "disputed_at")
     )
     states: dict[str, dict | None] = {}
     changed = 0
-    for match_id, origin, verdict, result in settled:
+    for match_id, origin, verdict, result, disputed_at in settled:
         key = str(origin["tournament"])
         if key not in states:
             tournament = Tournament.objects.filter(pk=key).first()
@@ -62,8 +63,10 @@ def requeue_tournament_followups(now=None) -> int:
             tournament_hold_unfinished(match_id=match_id)
         elif waiting:
             tournament_record_match(match_id=match_id)
-        elif verdict == Match.Verdict.DISPUTED and record["status"] == PairingStatus.FINAL:
-            tournament_retract_match(match_id=match_id)  # only a result still taken from the match
+        elif (verdict == Match.Verdict.DISPUTED or disputed_at) and record["status"] == PairingStatus.FINAL:
+            # Verified again since a dispute, it still loses its result (a dispute is final): the
+            # retraction its dispute sent may be the lost one. Only a result still taken from the match.
+            tournament_retract_match(match_id=match_id)
         else:
             continue
         states[key] = tournament_state(tournament=Tournament.objects.get(pk=key))

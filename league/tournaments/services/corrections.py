@@ -64,10 +64,18 @@ def tournament_retract_match(*, match_id) -> str:
     stands when its match is later disputed"): reopening it would undo a ruling nobody withdrew.
     The tournament verifier knows the correction replaced the match's result."""
     match = Match.objects.filter(pk=match_id).first()
-    if match is None or "tournament" not in (match.origin or {}) or match.verdict != Match.Verdict.DISPUTED:
+    # A dispute is final (Match.disputed_at): a match verified again since its dispute still loses
+    # the result, or a retraction lost before the re-verification would never be made.
+    disputed = match is not None and (match.verdict == Match.Verdict.DISPUTED or match.disputed_at is not None)
+    if not disputed or "tournament" not in (match.origin or {}):
         return "ignored"
     origin = match.origin
     where = f" (event {match.verdict_seq})" if match.verdict_seq else ""
+    why = (
+        f"the match was disputed{where}: {match.verdict_reason}"
+        if match.verdict == Match.Verdict.DISPUTED
+        else "an earlier verification found the match disputed."
+    )
 
     def decide(state):
         record = state["pairings"].get(origin["pairing"])
@@ -85,7 +93,7 @@ def tournament_retract_match(*, match_id) -> str:
                     "pairing": origin["pairing"],
                     "match_id": str(match.id),
                     "retracted": record["result"],
-                    "reason": f"Result retracted: the match was disputed{where}: {match.verdict_reason}",
+                    "reason": f"Result retracted: {why}",
                 },
             )
         ]

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from league.tournaments import services
+from league.tournaments import receivers, services
+from league.tournaments.verification import verify_tournament
 from matches.commands import AT_HEAD
-from matches.models import Match
+from matches.models import Match, Stream
 from matches.verification import match_verify
 
 from .helpers import field, open_tournament, state
@@ -37,3 +38,34 @@ def test_a_pairing_whose_match_was_disputed_records_no_result_when_the_match_ver
     assert record["result"] is None and record["status"] == "disputed"
     assert [h["event"] for h in record["history"]].count("match_disputed") == 1
     assert "verified" not in [h["event"] for h in record["history"]]
+
+
+def test_a_recorded_result_whose_retraction_was_lost_is_retracted_when_the_match_verifies_again(
+    alice, django_capture_on_commit_callbacks, monkeypatch
+):
+    # Verified, recorded; then found disputed, and the retraction that verdict sent was lost (a
+    # broker restart); then verified again. The later verdict must not leave the result standing.
+    players = field(2)
+    t = open_tournament(alice, "single_elimination", players, start=True)
+    out = services.tournament_match_create(tournament=t, pairing="M1", by=players[0], expected_seq=AT_HEAD)
+    match = Match.objects.get(pk=out.state["pairings"]["M1"]["match_id"])
+    match = play_out(match, {s.index: s.user for s in match.seats.all()})
+    with django_capture_on_commit_callbacks(execute=True):
+        assert match_verify(match_id=match.id).verified
+    assert state(t)["pairings"]["M1"]["status"] == "final"
+    honest = dict(match.result)
+    Match.objects.filter(pk=match.pk).update(result={**honest, "placements": list(reversed(honest["placements"]))})
+    with monkeypatch.context() as lost:
+        lost.setattr(receivers.retract_tournament_match, "delay", lambda match_id: None)
+        with django_capture_on_commit_callbacks(execute=True):
+            assert not match_verify(match_id=match.id).verified
+    assert state(t)["pairings"]["M1"]["status"] == "final"  # the retraction never ran
+    Match.objects.filter(pk=match.pk).update(result=honest)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert match_verify(match_id=match.id).verified
+
+    record = state(t)["pairings"]["M1"]
+    assert record["status"] == "disputed" and record["result"] is None
+    assert "an earlier verification found the match disputed" in record["history"][-1]["reason"]
+    # The stream still verifies: the retracted result is the one the match gives.
+    assert verify_tournament(Stream.objects.get(pk=t.stream_id)).ok

@@ -91,3 +91,19 @@ def test_the_beat_runs_the_sweep_every_minute():
     from config.celery import app
 
     assert {"task": "tournaments.requeue_followups", "schedule": 60.0} in app.conf.beat_schedule.values()
+
+
+def test_a_result_whose_match_was_verified_again_after_a_dispute_is_retracted(paired):
+    # The dispute's retraction was lost, and the match was verified again before the sweep came
+    # round: the newest verdict says verified, but a dispute is final (Match.disputed_at).
+    t, match, _ = paired
+    verdict_whose_followups_were_lost(match, Match.Verdict.VERIFIED, ago=timedelta(minutes=30))
+    assert services.tournament_record_match(match_id=match.pk) == "recorded"
+    Match.objects.filter(pk=match.pk).update(
+        disputed_at=timezone.now() - timedelta(minutes=20), verified_at=timezone.now() - timedelta(minutes=10)
+    )
+
+    assert requeue_tournament_followups() == 1
+    record = state(t)["pairings"]["M1"]
+    assert record["status"] == "disputed" and record["result"] is None
+    assert requeue_tournament_followups() == 0
