@@ -5,7 +5,9 @@ Checks, in stream order, so the first problem found is the earliest bad seq: the
 revealed secret against its commitment; every action is legal when replayed under the
 recorded engine version; every chance draw is the one the rules call for, its outcome is
 possible, was entered (at a real table) by a seat allowed to see it, and (server-dealt)
-equals the one the revealed secret derives; the recorded result equals the replayed one.
+equals the one the revealed secret derives; a timeout came when the seat's time was up, and a
+resignation from a person playing the seat while the game went on, each followed only by the
+close; the recorded result equals the replayed one.
 """
 
 from __future__ import annotations
@@ -85,6 +87,31 @@ def _seat_of_actor(created: dict[str, Any], actor: str) -> list[int] | None:
     return [s["seat"] for s in seats if actor == f"user:{s.get('user_id')}"]
 
 
+def resigner_problem(created: dict[str, Any], engine, state, data: Any, actor: str) -> str | None:
+    """Why a ``match.resigned`` event (``data``, ``actor``) recorded when the game stood at
+    ``state`` cannot be one the platform wrote, or None. Only a person seated in the match
+    resigns, and only the seat they play: its ``user_id`` or one of its ``partner_ids``. A team
+    seat recorded before partner ids were (names only) cannot be told here; the platform's
+    verifier holds it to the seat rows."""
+    if engine.draft:
+        return "A draft cannot be resigned."
+    seats = created.get("seats") or []
+    seat = data.get("seat") if isinstance(data, dict) else None
+    if type(seat) is not int or not 0 <= seat < len(seats) or not isinstance(seats[seat], dict):
+        return "The resignation names no seat of the match."
+    holder = seats[seat]
+    if holder.get("user_id") is None:
+        return "A bot's seat was recorded as resigned."
+    if not engine.to_move(state):
+        return "A resignation was recorded after the game was over."
+    if holder.get("partners") and "partner_ids" not in holder:
+        return None if str(actor).startswith("user:") else "The resignation was not made by the seat's player."
+    people = [holder.get("user_id"), *(holder.get("partner_ids") or [])]
+    if actor not in {f"user:{p}" for p in people}:
+        return "The resignation was not made by the seat's player."
+    return None
+
+
 def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None = None) -> Verdict:
     """The stream's verdict. ``in_place`` picks how events are applied (None: ``APPLIED_IN_PLACE``
     decides by game; True or False forces one way, for the tests and benchmarks that compare them)."""
@@ -150,7 +177,7 @@ def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None =
     # A bot moves the moment no person moves with it, so its clock runs out only while it waits on
     # people: its move is never late (a person who waited it out could otherwise void the match).
     bot_seats = {s.get("seat") for s in created["seats"] if isinstance(s, dict) and s.get("bot")}
-    timed_out = None
+    timed_out = resigned = None
     lines: dict[int, str] = {}
     for event in events[1:]:
         seq, data = event["seq"], event.get("data")
@@ -160,6 +187,14 @@ def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None =
             break
         if timed_out is not None:
             return bad(seq, "Nothing but the match's close may follow a timeout.")
+        if resigned is not None:
+            return bad(seq, "Nothing but the match's close may follow a resignation.")
+        if event["type"] == "match.resigned":
+            problem = resigner_problem(created, engine, state, data, event.get("actor"))
+            if problem is not None:
+                return bad(seq, problem)
+            resigned = data["seat"]
+            continue
         if event["type"] == "match.timeout":
             if clocks is None:
                 return bad(seq, "A timeout was recorded in a match without a clock.")
@@ -231,6 +266,8 @@ def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None =
         return bad(events[-1]["seq"] + 1, "The match has not finished.")
     if timed_out is not None:
         replayed = engine.result_on_time(state, timed_out, len(created["seats"]))
+    elif resigned is not None:
+        replayed = engine.result_on_resign(state, resigned, len(created["seats"]))
     elif engine.to_move(state):
         return bad(finished_event["seq"], "The match was closed while the game was still going.")
     else:

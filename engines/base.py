@@ -248,6 +248,16 @@ class Engine(ABC):
             "timed_out": seat,
         }
 
+    def result_on_resign(self, state: State, seat: int, seats: int) -> dict[str, Any]:
+        """The result when a person resigns ``seat``: the loss ``result_on_time`` gives (its
+        placements, scores and winners, so a game with teams or positions loses the whole side
+        as it does on time), said as a resignation. A game overriding ``result_on_time`` gets
+        the same rules here without a second copy of them."""
+        result = {k: v for k, v in self.result_on_time(state, seat, seats).items() if k != "timed_out"}
+        result["reason"] = "resigned"
+        result["resigned"] = seat
+        return result
+
     @abstractmethod
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may see; hidden information redacted."""

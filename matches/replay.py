@@ -1,9 +1,9 @@
 """A stored stream event as its engine sees it: the one conversion every reader of a match stream uses.
 
 A match stream records the moves (``action``) and the dealt outcomes (``chance``) beside its own
-bookkeeping (``match.created``, ``match.finished``, ``match.timeout``). The services, the replay
-page, the analysis and the what-if sandboxes all replay a stream by turning its rows into engine
-events here. The rule itself is ``audit.matchverify.engine_event``: the Django-free verifier needs
+bookkeeping (``match.created``, ``match.finished``, and a loss off the board: ``match.timeout``,
+``match.resigned``). The services, the replay page, the analysis and the what-if sandboxes all
+replay a stream by turning its rows into engine events here. The rule itself is ``audit.matchverify.engine_event``: the Django-free verifier needs
 it too, and audit cannot import matches. No Django here either, so pure modules
 (``analysis/compute.py``) use it.
 """

@@ -242,7 +242,7 @@ def bot_match_cap_check(
         noun = "match or draft" if cap == 1 else "matches and drafts"
         raise MatchError(
             f"You have {cap} {noun} against bots that have not finished, as many as one account may: "
-            "finish one before you start another.",
+            "finish or resign one before you start another.",
             code="too_many_bot_matches",
             status=409,
         )
@@ -1000,6 +1000,67 @@ def match_claim_timeout(
         same=lambda existing: existing.type == "match.timeout" and existing.actor == actor,
     )
     return CommandOutcome(match=done.subject, events=done.events, created=done.created)
+
+
+def match_resign(
+    *,
+    match_id: uuid.UUID | str,
+    user: AbstractBaseUser,
+    expected_seq: int,
+    event_id: uuid.UUID | None = None,
+) -> CommandOutcome:
+    """A person concedes the match for the seat they play: it ends at once, that seat losing as
+    it would on time (``Engine.result_on_resign``: in a game of sides, its whole side). Any person
+    seated may resign their seat, its holder or a partner alike: a partner plays the seat in every
+    other command too, and a team concedes together. Bots never resign, and a draft cannot be
+    resigned (it has no winner, and its league match is made from the finished picks)."""
+
+    def authorize(match: Match) -> None:
+        if not user or not user.is_authenticated:
+            raise MatchError("Sign in to resign.", code="not_authenticated", status=401)
+        if _seat_of(match, user) is None:
+            raise MatchError("Only a player in this match can resign it.", code="not_your_seat", status=403)
+
+    def execute(match: Match, appender: Appender) -> None:
+        if match.status == Match.Status.FINISHED:
+            raise MatchError("This match is over.", code="match_finished", status=409)
+        engine = registry.get(match.game, match.engine_version)
+        if engine.draft:
+            raise MatchError(
+                "A draft cannot be resigned: it has no winner, and its picks make the match that follows.",
+                code="draft_not_resignable",
+                status=409,
+            )
+        seat = _seat_of(match, user)
+        writes = _Writes(match, appender)
+        names = _seat_names(match)
+        label = names.get(seat.index, f"Seat {seat.index}")
+        line = f"{label} resigned." if seat.user_id == user.pk else f"{user.get_username()} resigned for {label}."
+        resigned = NewEvent(type="match.resigned", data={"seat": seat.index}, actor=user_actor(user))
+        writes.add(resigned, line, engine=engine, after=match.state)
+        _close(match, writes, engine.result_on_resign(match.state, seat.index, len(match_seats(match=match))))
+        events = writes.write()
+        match.state_seq = appender.stream.head_seq
+        writes.save(["state_seq", "status", "result", "finished_at", "head_hash", "clocks"])
+        _after_append(match, events, writes)
+
+    done = command_run(
+        stream_id=lambda match: match.stream_id,
+        expected_seq=expected_seq,
+        event_id=event_id,
+        lock=lambda: _match_for_update(match_id),
+        stream_of=lambda match: match.stream,
+        authorize=authorize,
+        execute=execute,
+        same=lambda existing: existing.type == "match.resigned" and existing.actor == user_actor(user),
+    )
+    return CommandOutcome(match=done.subject, events=done.events, created=done.created)
+
+
+def _seat_of(match: Match, user: AbstractBaseUser) -> Seat | None:
+    """The seat ``user`` plays in ``match`` (as its holder or a partner), or None. A person holds
+    at most one seat in a match (``duplicate_user``)."""
+    return next((s for s in match_seats(match=match) if s.held_by(user)), None)
 
 
 def datetime_from_micros(value: int):

@@ -89,6 +89,9 @@ def verify_records(match: Match, records: list[dict[str, Any]], published: Publi
     differs = _creation_differs(match, created, published.seats)
     if differs is not None:
         return Verdict(False, 1, differs, events=found.events)
+    resigned = _resigned_by_another(records, published.seats)
+    if resigned is not None:
+        return Verdict(False, resigned, "The resignation was not made by the seat's player.", events=found.events)
     if match.result != found.result:
         return Verdict(
             False,
@@ -153,6 +156,20 @@ def _creation_differs(match: Match, created: dict[str, Any], seats: dict[int, Se
     ):
         if stored != at_creation:
             return f"The match's {name} differs from the one recorded at creation."
+    return None
+
+
+def _resigned_by_another(records: list[dict[str, Any]], seats: dict[int, SeatHolder]) -> int | None:
+    """The seq of a ``match.resigned`` whose actor is not a person playing its seat by the Seat
+    rows (the ones ratings credit), or None. The stream's verifier holds it to ``match.created``,
+    which cannot tell a team's partners apart in a match created before partner ids were recorded."""
+    for record in records:
+        if record["type"] != "match.resigned":
+            continue
+        user_id, _bot, partners = seats.get(record["data"]["seat"], (None, "", ()))
+        people = [] if user_id is None else [user_id, *(partners if isinstance(partners, tuple) else ())]
+        if record["actor"] not in {f"user:{p}" for p in people}:
+            return record["seq"]
     return None
 
 

@@ -72,6 +72,13 @@ class TimeoutClaimSerializer(serializers.Serializer):
     event_id = serializers.UUIDField()
 
 
+class ResignSerializer(serializers.Serializer):
+    expected_seq = serializers.IntegerField(
+        min_value=0, max_value=2**31 - 1, help_text="The match's head_seq the resignation was based on."
+    )
+    event_id = serializers.UUIDField(help_text="A new UUID per resignation; resend it to retry.")
+
+
 class EngineSerializer(serializers.Serializer):
     name = serializers.CharField()
     title = serializers.CharField()

@@ -14,6 +14,7 @@ urlpatterns = [
     path("matches/<uuid:match_id>/legal/", views.MatchLegal.as_view(), name="api-match-legal"),
     path("matches/<uuid:match_id>/actions/", views.MatchActions.as_view(), name="api-match-actions"),
     path("matches/<uuid:match_id>/timeout/", views.MatchTimeout.as_view(), name="api-match-timeout"),
+    path("matches/<uuid:match_id>/resign/", views.MatchResign.as_view(), name="api-match-resign"),
     path("invitations/", invitations.InvitationList.as_view(), name="api-invitations"),
     path("invitations/<uuid:invitation_id>/", invitations.InvitationDetail.as_view(), name="api-invitation"),
     path(

@@ -15,7 +15,13 @@ from matches.invitations.models import Invitation
 from matches.models import Match
 
 from . import responses
-from .serializers import CommandSerializer, EngineSerializer, MatchCreateSerializer, TimeoutClaimSerializer
+from .serializers import (
+    CommandSerializer,
+    EngineSerializer,
+    MatchCreateSerializer,
+    ResignSerializer,
+    TimeoutClaimSerializer,
+)
 
 
 def _match_or_404(match_id) -> Match:
@@ -325,6 +331,36 @@ class MatchTimeout(APIView):
         serializer = TimeoutClaimSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         outcome = services.match_claim_timeout(
+            match_id=match_id,
+            user=request.user,
+            expected_seq=serializer.validated_data["expected_seq"],
+            event_id=serializer.validated_data["event_id"],
+        )
+        match = selectors.match_get(match_id=outcome.match.id)
+        seat = selectors.viewer_seat(match=match, user=request.user)
+        return Response(
+            selectors.match_summary(match=match, seat=seat),
+            status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK,
+        )
+
+
+class MatchResign(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=ResignSerializer,
+        responses={201: responses.MatchSummarySerializer, 200: responses.MatchSummarySerializer},
+        summary="Resign: concede the match for the seat you play",
+        description="Only a person seated in the match (the seat's player or a partner) may resign, and only "
+        "their own seat (403 not_your_seat otherwise); the match ends at once, that seat (in a game of sides, "
+        "its side) losing as it would on time, with the result's reason 'resigned'. A finished match is 409 "
+        "match_finished, a draft 409 draft_not_resignable; a refusal writes nothing. The same event_id again "
+        "returns the match as the first resignation left it (200).",
+    )
+    def post(self, request, match_id):
+        serializer = ResignSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        outcome = services.match_resign(
             match_id=match_id,
             user=request.user,
             expected_seq=serializer.validated_data["expected_seq"],
