@@ -321,6 +321,36 @@
       setInterval(drawClocks, 250);
     }
 
+    // Resigning takes two clicks (Resign, then Yes): one stray click never ends a match. The
+    // same event_id is sent again if the answer was lost and Yes is pressed once more.
+    const resignBox = root.querySelector("#resign");
+    if (resignBox) {
+      const start = resignBox.querySelector('[data-testid="resign-start"]');
+      const confirm = resignBox.querySelector('[data-testid="resign-confirm"]');
+      let resignId = null;
+      const ask = (asking) => {
+        start.hidden = asking;
+        confirm.hidden = !asking;
+      };
+      start.onclick = () => {
+        resignId = uuid4();
+        ask(true);
+        confirm.querySelector('[data-testid="resign-no"]').focus();
+      };
+      confirm.querySelector('[data-testid="resign-no"]').onclick = () => { ask(false); start.focus(); };
+      confirm.querySelector('[data-testid="resign-yes"]').onclick = async () => {
+        showError("");
+        try {
+          await api(`/api/matches/${matchId}/resign/`, {
+            method: "POST", body: JSON.stringify({ expected_seq: headSeq, event_id: resignId }),
+          });
+        } catch (err) {
+          showError(err.message);
+          ask(false);
+        }
+      };
+    }
+
     function showVerdict(verification) {
       const v = verification.verdict;
       setBadge(root.querySelector('[data-testid="verdict"]'), VERDICT_TEXT[v] || v, v);
@@ -399,13 +429,18 @@
       setBadge(root.querySelector('[data-testid="status"]'), update.match.status === "finished" ? "Finished" : "Live",
         update.match.status);
       showVerdict(update.match.verification);
-      if (update.match.status === "finished") root.querySelector("#replay-link").hidden = false;
+      if (update.match.status === "finished") {
+        root.querySelector("#replay-link").hidden = false;
+        if (resignBox) resignBox.hidden = true;
+      }
       const outcome = root.querySelector("#match-outcome");
       const r = update.match.result;
-      if (outcome && r && r.reason === "timeout") {
-        // A loss on time ends the match, not the game: the board cannot say it, so the page does.
+      if (outcome && r && (r.reason === "timeout" || r.reason === "resigned")) {
+        // A loss on time or by resignation ends the match, not the game: the board cannot say it,
+        // so the page does.
         const names = (seats) => seats.map((s) => (update.match.seats[s] || {}).label || `seat ${s}`).join(" & ");
-        outcome.textContent = `${names([r.timed_out])} ran out of time: ${names(r.winners)} win${r.winners.length > 1 ? "" : "s"}.`;
+        const lost = r.reason === "timeout" ? `${names([r.timed_out])} ran out of time` : `${names([r.resigned])} resigned`;
+        outcome.textContent = `${lost}: ${names(r.winners)} win${r.winners.length > 1 ? "" : "s"}.`;
         outcome.hidden = false;
       }
       root.dataset.headSeq = headSeq;
