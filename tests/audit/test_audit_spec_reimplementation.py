@@ -75,6 +75,34 @@ def rederive(spec: dict, secret: bytes, stream: str, seq: int):  # AUDIT.md 5.2
     raise AssertionError(f"AUDIT.md has no construction for {spec['kind']!r}")
 
 
+def check_resignation(events: list[dict]) -> None:  # AUDIT.md 6.2
+    """A ``match.resigned`` event: from a person of its seat, while the game went on, followed only
+    by the close, whose result is the engine's loss on time for that seat said as a resignation.
+    The engine is the game's rules: the state is replayed from the events (AUDIT.md 6, step 3)."""
+    created = events[0]["data"]
+    at = next(i for i, e in enumerate(events) if e["type"] == "match.resigned")
+    resigned = events[at]
+    assert at == len(events) - 2 and events[-1]["type"] == "match.finished", "only the close may follow"
+    assert not any(e["type"] in ("match.timeout", "match.resigned") for e in events[1:at])
+    engine = registry.get(created["game"], created["engine_version"])
+    assert not engine.draft
+    seat = resigned["data"]["seat"]
+    holder = created["seats"][seat]
+    assert holder["user_id"] is not None, "a bot never resigns"
+    people = [holder["user_id"], *holder.get("partner_ids", [])]
+    assert resigned["actor"] in [f"user:{p}" for p in people], "not the seat's person"
+    state = engine.setup(created["config"], len(created["seats"]))
+    for e in events[1:at]:
+        if e["type"] == "action":
+            state = engine.apply(state, {"kind": "action", "seat": e["data"]["seat"], "action": e["data"]["action"]})
+        elif e["type"] == "chance":
+            state = engine.apply(state, {"kind": "chance", "outcome": e["data"]["outcome"]})
+    assert engine.to_move(state), "resigned after the game was over"
+    on_time = engine.result_on_time(state, seat, len(created["seats"]))
+    expected = {k: v for k, v in on_time.items() if k != "timed_out"} | {"reason": "resigned", "resigned": seat}
+    assert events[-1]["data"]["result"] == expected
+
+
 def audit(events: list[dict], revealed_seed: str) -> dict:
     """Everything AUDIT.md 3-5 asks of a finished server-dealt stream; returns what was checked."""
     secret = bytes.fromhex(revealed_seed)
@@ -98,6 +126,8 @@ def audit(events: list[dict], revealed_seed: str) -> dict:
             counts["outcomes"] += 1
         prev = event["hash"]
         counts["events"] += 1
+    if any(e["type"] == "match.resigned" for e in events):
+        check_resignation(events)
     return counts
 
 
@@ -172,3 +202,40 @@ def test_the_independent_audit_catches_a_changed_outcome_a_changed_salt_and_a_ch
     forged[1]["actor"] = forged[1]["actor"] + " "
     with pytest.raises(AssertionError):
         audit(forged, summary["seed"])
+
+
+def rechain(events: list[dict], secret: bytes) -> list[dict]:
+    """What a forger holding the revealed secret can do after changing an event: every salt and
+    hash recomputed (AUDIT.md 3 and 4), so only the rules of 6.2 can tell."""
+    prev = "0" * 64
+    for event in events:
+        if event["seq"] > 1:
+            event["salt"] = salt(secret, event["stream"], event["seq"])
+        event["prev_hash"] = prev
+        event["hash"] = prev = recompute_hash(event)
+    return events
+
+
+@pytest.mark.parametrize("game,seats", [("dueling-wizards", 2), ("wizard-dodgeball", 4)])
+def test_the_independent_audit_checks_a_resignation_and_catches_one_made_by_someone_else(
+    game, seats, client_for, make_user
+):
+    from matches.services import SeatSpec, match_create, match_resign
+
+    users = [make_user(f"player{i}") for i in range(seats)]
+    match = match_create(game=game, seats=[SeatSpec(user=u) for u in users], created_by=users[0])
+    match_resign(match_id=match.id, user=users[1], expected_seq=Match.objects.get(pk=match.pk).state_seq)
+    events, summary = download(client_for(), match)
+    assert events[-2]["type"] == "match.resigned"
+    audit(events, summary["seed"])
+
+    secret = bytes.fromhex(summary["seed"])
+    for forger in (users[0], make_user("stranger")):
+        forged = json.loads(json.dumps(events))
+        forged[-2]["actor"] = f"user:{forger.pk}"
+        with pytest.raises(AssertionError, match="not the seat's person"):
+            audit(rechain(forged, secret), summary["seed"])
+    forged = json.loads(json.dumps(events))
+    forged[-1]["data"]["result"]["winners"] = [1]
+    with pytest.raises(AssertionError):
+        audit(rechain(forged, secret), summary["seed"])
