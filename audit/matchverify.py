@@ -104,6 +104,8 @@ def resigner_problem(created: dict[str, Any], engine, state, data: Any, actor: s
         return "A bot's seat was recorded as resigned."
     if not engine.to_move(state):
         return "A resignation was recorded after the game was over."
+    if not engine.in_game(state, seat):
+        return "A resignation was recorded for a seat already out of the game."
     if holder.get("partners") and "partner_ids" not in holder:
         return None if str(actor).startswith("user:") else "The resignation was not made by the seat's player."
     people = [holder.get("user_id"), *(holder.get("partner_ids") or [])]

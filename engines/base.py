@@ -248,6 +248,14 @@ class Engine(ABC):
             "timed_out": seat,
         }
 
+    def in_game(self, state: State, seat: int) -> bool:
+        """Whether ``seat`` still plays in a game that is not over: False once the rules have put
+        it out (a wizard knocked out, a caster retired) while others play on. Such a seat is
+        never to move, so its clock never runs, and it cannot resign: its place is the one it
+        fell to, and a resignation would end the game for the seats still playing. By default
+        every seat plays until the end."""
+        return True
+
     def result_on_resign(self, state: State, seat: int, seats: int) -> dict[str, Any]:
         """The result when a person resigns ``seat``: the loss ``result_on_time`` gives (its
         placements, scores and winners, so a game with teams or positions loses the whole side

@@ -1032,6 +1032,12 @@ def match_resign(
                 status=409,
             )
         seat = _seat_of(match, user)
+        if not engine.in_game(match.state, seat.index):
+            raise MatchError(
+                "Your seat is already out of this game: the others play on, and your place stands.",
+                code="seat_out_of_game",
+                status=409,
+            )
         writes = _Writes(match, appender)
         names = _seat_names(match)
         label = names.get(seat.index, f"Seat {seat.index}")

@@ -172,6 +172,9 @@ class DuelingWizards(Engine):
             raise IllegalAction("No card draw is due now.", code="no_draw_due")
         return list(state["pool"])
 
+    def in_game(self, state: State, seat: int) -> bool:
+        return state["alive"][seat]
+
     def to_move(self, state: State) -> list[int]:
         phase = state["phase"]
         if phase == DEFEND:

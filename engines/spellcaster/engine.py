@@ -243,6 +243,9 @@ class SpellCasterEngine(Engine):
         }
 
     # -- who acts --------------------------------------------------------------------------
+    def in_game(self, state: State, seat: int) -> bool:
+        return state["alive"][seat]
+
     def to_move(self, state: State) -> list[int]:
         phase = state["phase"]
         if phase == "over":

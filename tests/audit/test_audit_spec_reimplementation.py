@@ -98,6 +98,7 @@ def check_resignation(events: list[dict]) -> None:  # AUDIT.md 6.2
         elif e["type"] == "chance":
             state = engine.apply(state, {"kind": "chance", "outcome": e["data"]["outcome"]})
     assert engine.to_move(state), "resigned after the game was over"
+    assert engine.in_game(state, seat), "resigned by a seat already out of the game"
     on_time = engine.result_on_time(state, seat, len(created["seats"]))
     expected = {k: v for k, v in on_time.items() if k != "timed_out"} | {"reason": "resigned", "resigned": seat}
     assert events[-1]["data"]["result"] == expected
