@@ -360,6 +360,11 @@ def _verdicts_write(matches: list[Match]) -> set[str]:
     the later, and a dispute stands over a verification (it is final for the ratings anyway).
     A verdict that disputes sets ``disputed_at`` once, to the time of that read.
 
+    A stored time ahead of the database's clock now is no read's (every read began before its
+    write): the old code stamped the write by the verifying host's own clock, and a host running
+    ahead left a time no later read would pass while the skew lasted (for good, from one years
+    out), so no verdict, not even a dispute, could ever replace it. The next verdict does.
+
     Every verdict in one statement on PostgreSQL: the rows joined to arrays of their new values
     (Django's ``bulk_update`` builds a CASE per field over every row, which costs more Python than
     the write itself at a season's thousand verdicts)."""
@@ -382,7 +387,8 @@ def _verdicts_write(matches: list[Match]) -> set[str]:
             "FROM unnest(%s::uuid[], %s::varchar[], %s::integer[], %s::text[], %s::timestamptz[]) "
             "AS v(id, verdict, seq, reason, at) "
             "WHERE m.id = v.id AND (m.verified_at IS NULL OR m.verified_at < v.at "
-            "OR (m.verified_at = v.at AND v.verdict = %s AND m.verdict <> %s)) "
+            "OR (m.verified_at = v.at AND v.verdict = %s AND m.verdict <> %s) "
+            "OR m.verified_at > clock_timestamp()) "
             "RETURNING m.id",
             [
                 Match.Verdict.DISPUTED,
@@ -403,8 +409,9 @@ def _verdicts_write_portable(matches: list[Match]) -> set[str]:
     embedded default: one writer at a time, and a demo's or a newcomer's few matches)."""
     disputed = Match.Verdict.DISPUTED
     landed = set()
+    now = timezone.now()  # the clock the reads took their time from (``_matches_read``)
     for m in sorted(matches, key=lambda m: str(m.pk)):
-        newer = Q(verified_at__isnull=True) | Q(verified_at__lt=m.verified_at)
+        newer = Q(verified_at__isnull=True) | Q(verified_at__lt=m.verified_at) | Q(verified_at__gt=now)
         if m.verdict == disputed:
             newer |= Q(verified_at=m.verified_at) & ~Q(verdict=disputed)
         fields = {

@@ -97,7 +97,9 @@ def test_of_two_reads_at_the_same_instant_the_dispute_stands(
 ):
     _season, fixture = played
     match = Match.objects.get(pk=fixture.match_id)
-    instant = Match.objects.get(pk=match.pk).verified_at + dt.timedelta(seconds=1)
+    # Later than the stored verdict's read, and not ahead of the database's clock, as a read's time
+    # never is (a stored time ahead of it is the old code's write time, which any verdict replaces).
+    instant = Match.objects.get(pk=match.pk).verified_at + dt.timedelta(microseconds=1)
     at_instant(monkeypatch, instant)
     honest = dict(match.result)
     published_score_altered(match)
