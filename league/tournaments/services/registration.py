@@ -328,7 +328,8 @@ def tournament_check_in(
 def tournament_confirm_entry(*, tournament, user, by=None, expected_seq, event_id=None) -> Outcome:
     """The player confirms an entry the organiser made for them: from then on they are sent the
     tournament's emails (``projection.asked_to_play``). Only the player may: an organiser who could
-    confirm for them could write to anyone. Open at any time, before the start or after."""
+    confirm for them could write to anyone. Open before the start and while the tournament runs;
+    once it is over there is nothing left to email, and its stream takes no new fact."""
     by = by or user
 
     def decide(state):
@@ -341,6 +342,8 @@ def tournament_confirm_entry(*, tournament, user, by=None, expected_seq, event_i
             raise refuse("You are not entered in this tournament.", "not_registered")
         if projection.asked_to_play(current):
             raise refuse("Your entry is already your own: nothing to confirm.", "already_confirmed")
+        if progress(state)["finished"]:
+            raise refuse("The tournament is over.", "tournament_finished")
         return [("player.entry_confirmed", {"player": pid})]
 
     return _run(tournament=tournament, user=by, decide=decide, expected_seq=expected_seq, event_id=event_id)
