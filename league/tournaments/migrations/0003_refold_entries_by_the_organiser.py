@@ -12,7 +12,12 @@ def refold_entries_by_the_organiser(apps, schema_editor):
     cache equals a fresh fold (verification compares them) and such players, not having asked to
     play, get no emails from now on. Tournaments whose players all entered themselves fold as
     before and are not touched. This runs today's fold (``projection.fold`` is pure: events in,
-    JSON out), which is what a cache must equal."""
+    JSON out), which is what a cache must equal.
+
+    A cache behind the stream's head is refolded where it was (the next read folds the rest). A
+    cache claiming an event the stream does not hold is left as it is: verification reports it,
+    where a refold would claim less than ``state_seq`` and the next command would save that, so
+    the gap would leave no trace."""
     from league.tournaments import projection
 
     Event = apps.get_model("matches", "Event")
@@ -25,6 +30,8 @@ def refold_entries_by_the_organiser(apps, schema_editor):
             streams.add(stream_id)
     for tournament in Tournament.objects.filter(id__in=[s.partition(":")[2] for s in streams]):
         events = Event.objects.filter(stream_id=f"tournament:{tournament.id}", seq__lte=tournament.state_seq)
+        if tournament.state_seq and not events.filter(seq=tournament.state_seq).exists():
+            continue
         state = projection.fold(
             {"seq": e.seq, "type": e.type, "data": e.data, "actor": e.actor} for e in events.order_by("seq")
         )
