@@ -93,9 +93,9 @@ def resigner_problem(created: dict[str, Any], engine, state, data: Any, actor: s
     resigns, and only the seat they play: its ``user_id`` or one of its ``partner_ids``. A team
     seat recorded before partner ids were (names only) cannot be told here; the platform's
     verifier holds it to the seat rows."""
-    if engine.draft:
-        return "A draft cannot be resigned."
     seats = created.get("seats") or []
+    if engine.draft and len(seats) != 2:
+        return "A draft of more than two coaches cannot be resigned."
     seat = data.get("seat") if isinstance(data, dict) else None
     if type(seat) is not int or not 0 <= seat < len(seats) or not isinstance(seats[seat], dict):
         return "The resignation names no seat of the match."

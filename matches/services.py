@@ -1012,8 +1012,10 @@ def match_resign(
     """A person concedes the match for the seat they play: it ends at once, that seat losing as
     it would on time (``Engine.result_on_resign``: in a game of sides, its whole side). Any person
     seated may resign their seat, its holder or a partner alike: a partner plays the seat in every
-    other command too, and a team concedes together. Bots never resign, and a draft cannot be
-    resigned (it has no winner, and its league match is made from the finished picks)."""
+    other command too, and a team concedes together. Bots never resign. A two-coach draft may be
+    resigned: that coach forfeits it, and the draft ends with no match made from it (a season
+    fixture's goes to the other club as a walkover, league.seasons). A draft of more coaches may
+    not: the others' teams are still being drafted, and the pick clock drafts for one who leaves."""
 
     def authorize(match: Match) -> None:
         if not user or not user.is_authenticated:
@@ -1025,9 +1027,10 @@ def match_resign(
         if match.status == Match.Status.FINISHED:
             raise MatchError("This match is over.", code="match_finished", status=409)
         engine = registry.get(match.game, match.engine_version)
-        if engine.draft:
+        if engine.draft and len(match_seats(match=match)) != 2:
             raise MatchError(
-                "A draft cannot be resigned: it has no winner, and its picks make the match that follows.",
+                "A draft of more than two coaches cannot be resigned: the other teams are still being "
+                "drafted. The pick clock drafts for a coach who leaves.",
                 code="draft_not_resignable",
                 status=409,
             )

@@ -185,8 +185,17 @@ def _clock_replay(*, draft: Draft, event_id: uuid.UUID) -> list[int]:
     return acted
 
 
+def draft_forfeited(*, draft_match: Match) -> bool:
+    """Whether a coach resigned this draft (``match_resign``): it ended before its picks did, and
+    its result names the seat that forfeited it. (A draft room has no match clock to run out:
+    its pick clock drafts for a coach who does not, so no draft room ends on time.)"""
+    result = draft_match.result or {}
+    return draft_match.status == Match.Status.FINISHED and result.get("reason") == "resigned"
+
+
 def draft_hand_off(*, draft_match_id) -> Match | None:
-    """Create the Wizard Dodgeball match for a finished two-coach draft (once)."""
+    """Create the Wizard Dodgeball match for a finished two-coach draft (once). A draft that
+    ended before its picks did (a coach resigned it) makes none: it has no teams to play."""
     with transaction.atomic():
         draft = (
             Draft.objects.select_for_update()
@@ -198,6 +207,11 @@ def draft_hand_off(*, draft_match_id) -> Match | None:
             return draft.match if draft else None
         draft_match = draft.draft_match
         if draft_match.status != Match.Status.FINISHED:
+            return None
+        engine = registry.get(draft_match.game, draft_match.engine_version)
+        if not engine.is_terminal(draft_match.state):
+            # Ended off the board (draft_forfeited): building a config from the picks so far
+            # raised, and the outbox retried the finished draft's message for ever.
             return None
         config = match_config(draft_match.state)
         # Coaches play their own teams; a drafting bot hands its team to the match's best bot.

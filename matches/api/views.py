@@ -354,8 +354,10 @@ class MatchResign(APIView):
         description="Only a person seated in the match (the seat's player or a partner) may resign, and only "
         "their own seat (403 not_your_seat otherwise); the match ends at once, that seat (in a game of sides, "
         "its side) losing as it would on time, with the result's reason 'resigned'. A finished match is 409 "
-        "match_finished, a draft 409 draft_not_resignable, a seat the rules have already put out of the game (a "
-        "wizard knocked out, a caster retired) 409 seat_out_of_game; a refusal writes nothing. The same event_id again "
+        "match_finished, a draft of more than two coaches 409 draft_not_resignable (a coach resigning a "
+        "two-coach draft forfeits it: no match is made from it, and a season fixture's goes to the other club "
+        "as a walkover), a seat the rules have already put out of the game (a wizard knocked out, a caster "
+        "retired) 409 seat_out_of_game; a refusal writes nothing. The same event_id again "
         "returns the match as the first resignation left it (200).",
     )
     def post(self, request, match_id):

@@ -150,12 +150,14 @@ def test_a_finished_match_cannot_be_resigned(alice, bob, client_for):
     assert event_count(match) == before and fresh(match).result["resigned"] == 0
 
 
-def test_a_draft_cannot_be_resigned(alice, bob):
+def test_a_draft_of_more_than_two_coaches_cannot_be_resigned(alice, bob, carol, make_user):
+    # A two-coach draft can (tests/league/drafts/test_resigning_a_draft.py): here the other teams
+    # are still being drafted.
     draft = services.match_create(
         game="iwdl-draft",
-        seats=[services.SeatSpec(user=alice), services.SeatSpec(user=bob)],
+        seats=[services.SeatSpec(user=u) for u in (alice, bob, carol, make_user("dan"))],
         created_by=alice,
-        config={"format": "basic"},
+        config={"format": "tournament"},
     )
     before = event_count(draft)
     with pytest.raises(services.MatchError) as refused:
