@@ -15,6 +15,13 @@ def retract_result(match_id: str) -> bool:
     return result_retract(match_id=match_id)
 
 
+def _forfeited(match_id) -> bool:
+    from league.drafts.services import draft_forfeited
+
+    match = Match.objects.filter(pk=match_id).only("status", "result").first()
+    return match is not None and draft_forfeited(draft_match=match)
+
+
 @receiver(match_verified)
 def on_match_verified(sender, match_id, game, verdict, **kwargs):
     origin = Match.objects.filter(pk=match_id).values_list("origin", flat=True).first() or {}
@@ -28,7 +35,8 @@ def on_match_verified(sender, match_id, game, verdict, **kwargs):
     # Only verified results move standings and ratings (ARCHITECTURE.md "Verification").
     if verdict != Match.Verdict.VERIFIED:
         return
-    if "fixture" in origin and not registry.get(game).draft:  # a fixture's draft has no result
+    # A fixture's draft has no result of its own, only a forfeit when a coach resigned it.
+    if "fixture" in origin and (not registry.get(game).draft or _forfeited(match_id)):
         record_result.delay(str(match_id))
     # One result folded into the stored ratings: constant in the history's length (issue 17, P4a).
     rate_result.delay(str(match_id))

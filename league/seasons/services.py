@@ -364,11 +364,12 @@ def season_fold(events) -> dict[str, dict]:
             # The match behind the result was found disputed: the fixture is open again (to be
             # replayed, or ruled on by the organiser) and says why. A ruling already made stands.
             row = rows[d["fixture"]]
-            if d["fixture"] in from_match and row["match_id"] == d["match"]:
+            if d["fixture"] in from_match and d["match"] in (row["match_id"], row["draft_id"]):
                 row.update(
                     status=Fixture.Status.SCHEDULED,
                     home_left=None,
                     away_left=None,
+                    walkover_winner=None,
                     result_seq=None,
                     ruling=f"Result retracted: {d['reason']}",
                 )
@@ -385,6 +386,8 @@ def season_fold(events) -> dict[str, dict]:
             from_match.discard(d["fixture"])
             ruled.add(d["fixture"])
         elif event.type == "fixture.walkover":
+            if d.get("draft") and (stands(d["fixture"], rows[d["fixture"]]) or d["fixture"] in from_match):
+                continue  # a forfeited draft's walkover (_forfeit_fact) yields to any result standing
             rows[d["fixture"]].update(
                 status=Fixture.Status.WALKOVER,
                 walkover_winner=d["winner"],
@@ -394,7 +397,12 @@ def season_fold(events) -> dict[str, dict]:
                 result_seq=event.seq,
             )
             from_match.discard(d["fixture"])
-            if d.get("reason"):
+            if d.get("draft"):
+                # The platform's, from a verified draft: retracted as a match's result is if the
+                # draft is found disputed, and an organiser may still rule over it.
+                from_match.add(d["fixture"])
+                ruled.discard(d["fixture"])
+            elif d.get("reason"):
                 ruled.add(d["fixture"])
             else:
                 # Only before a walkover needed a reason (the API took none): the replaced match's
@@ -650,6 +658,8 @@ def _result_fact(match: Match) -> NewEvent | None:
     if match.disputed_at is not None:
         return None
     event_id = platform_event_id(RESULT_NAMESPACE, str(match.id))
+    if registry.get(match.game, match.engine_version).draft:
+        return _forfeit_fact(match, event_id)
     if match.result.get("unfinished"):
         # No winner, so no result: the fixture goes back to the organiser with the reason
         # (engines/wizard_dodgeball/RULES.md "Unfinished games").
@@ -670,6 +680,28 @@ def _result_fact(match: Match) -> NewEvent | None:
         "head_hash": match.head_hash,
     }
     return NewEvent(type="result.recorded", data=data, actor="system", event_id=event_id)
+
+
+def _forfeit_fact(draft: Match, event_id: uuid.UUID) -> NewEvent | None:
+    """A fixture's draft has no result of its own: the match its teams play has. But a draft one
+    coach resigned makes no match, so the fixture goes to the other club as a walkover, as an
+    organiser would award it, saying why. None for any other draft."""
+    result = draft.result or {}
+    forfeited = result.get("resigned") if result.get("reason") == "resigned" else None
+    clubs = draft.origin.get("fixture_clubs") or []
+    if type(forfeited) is not int or len(clubs) != 2 or forfeited not in (0, 1):
+        return None
+    # The fixture's draft seats the home coach first (fixture_start), as the clubs are listed.
+    loser, winner = clubs[forfeited], clubs[1 - forfeited]
+    names = dict(Club.objects.filter(slug__in=clubs).values_list("slug", "name"))
+    data = {
+        "fixture": draft.origin["fixture"],
+        "winner": winner,
+        "reason": f"The {names.get(loser, loser)} coach resigned the draft.",
+        "draft": str(draft.id),
+        "head_hash": draft.head_hash,
+    }
+    return NewEvent(type="fixture.walkover", data=data, actor="system", event_id=event_id)
 
 
 def result_record(*, match_id) -> bool:
@@ -746,7 +778,7 @@ def verdicts_followups_apply(*, verdicts: list[dict]) -> dict[str, int]:
     nothing more. Returns how many results, retractions and rating changes it made."""
     from league.ratings.projection import ratings_apply_many
 
-    def drafted(game: str) -> bool:  # a fixture's draft has no result of its own
+    def drafted(game: str) -> bool:  # a draft has no rating (and a fixture's only a forfeit)
         try:
             return registry.get(game).draft
         except registry.UnknownEngine:
@@ -754,8 +786,9 @@ def verdicts_followups_apply(*, verdicts: list[dict]) -> dict[str, int]:
 
     disputed = [v["match_id"] for v in verdicts if v["verdict"] == Match.Verdict.DISPUTED]
     retracted = sum(1 for match_id in disputed if result_retract(match_id=match_id))
+    fixtures = [v["match_id"] for v in verdicts if v["verdict"] == Match.Verdict.VERIFIED]
+    recorded = season_results_record(match_ids=fixtures) if fixtures else 0
     verified = [v["match_id"] for v in verdicts if v["verdict"] == Match.Verdict.VERIFIED and not drafted(v["game"])]
-    recorded = season_results_record(match_ids=verified) if verified else 0
     rated = ratings_apply_many(match_ids=[*verified, *disputed])
     return {"results": recorded, "retracted": retracted, "ratings": rated}
 
@@ -948,7 +981,8 @@ def result_retract(*, match_id) -> bool:
         return False
     season = Season.objects.get(pk=origin["season"])
     recorded = any(
-        e.type == "result.recorded" and e.data.get("match") == str(match.id)
+        (e.type == "result.recorded" and e.data.get("match") == str(match.id))
+        or (e.type == "fixture.walkover" and e.data.get("draft") == str(match.id))  # a forfeited draft's
         for e in streams.stream_events(stream_id=season.stream_id)
     )
     if not recorded:

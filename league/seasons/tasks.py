@@ -71,14 +71,32 @@ def requeue_followups(now=None) -> dict[str, int]:
         .order_by("match__verified_at", "match_id")
         .values_list("match_id", flat=True)
     )
-    recorded = season_results_record(match_ids=list(in_play)) if in_play else 0
+    # A fixture's draft a coach forfeited: no match follows it, its verdict brings the walkover.
+    forfeited = (
+        Fixture.objects.filter(
+            status=Fixture.Status.IN_PLAY,
+            match__isnull=True,
+            draft__verdict=Match.Verdict.VERIFIED,
+            draft__disputed_at__isnull=True,
+            draft__verified_at__range=(since, until),
+        )
+        .order_by("draft__verified_at", "draft_id")
+        .values_list("draft_id", flat=True)
+    )
+    due = [*in_play, *forfeited]
+    recorded = season_results_record(match_ids=due) if due else 0
     # A result recorded before its match was found disputed, whose retraction was lost.
     kept = Fixture.objects.filter(
         status=Fixture.Status.PLAYED,
         match__verdict=Match.Verdict.DISPUTED,
         match__verified_at__range=(since, until),
     ).values_list("match_id", flat=True)
-    retracted = sum(1 for match_id in kept if result_retract(match_id=match_id))
+    kept_walkovers = Fixture.objects.filter(
+        status=Fixture.Status.WALKOVER,
+        draft__verdict=Match.Verdict.DISPUTED,
+        draft__verified_at__range=(since, until),
+    ).values_list("draft_id", flat=True)
+    retracted = sum(1 for match_id in [*kept, *kept_walkovers] if result_retract(match_id=match_id))
     rated = RatingPoint.objects.filter(game=OuterRef("game"), match_id=OuterRef("pk"))
     disagree = (
         Match.objects.filter(game__in=rated_games(), verified_at__range=(since, until))

@@ -16,7 +16,7 @@ from matches.models import Match, Stream
 from matches.stream_verifiers import StreamVerdict
 
 from .models import Season
-from .services import _fixture_score, _same, season_fold
+from .services import _fixture_score, _forfeit_fact, _same, season_fold
 
 #: Projection fields compared; clubs and matches by slug and id.
 FIELDS = (
@@ -100,6 +100,31 @@ def _check_unfinished(season: Season, event) -> str | None:
     return None
 
 
+def _check_forfeit(season: Season, event, retracted_later: bool) -> str | None:
+    """A walkover the platform gave for a forfeited draft must cite this fixture's verified draft,
+    which the losing club's coach really resigned (or ran out of time in), and name the other club."""
+    d = event.data
+    draft = Match.objects.filter(pk=d.get("draft")).first()
+    if draft is None:
+        return "The walkover cites a draft that does not exist."
+    origin = draft.origin or {}
+    if origin.get("season") != str(season.pk) or origin.get("fixture") != d.get("fixture"):
+        return "The walkover cites a draft that was not made for this fixture."
+    if retracted_later and draft.verdict == Match.Verdict.DISPUTED:
+        return None  # as for a result (_check_result): the retraction is what counts
+    if draft.verdict != Match.Verdict.VERIFIED:
+        never = "" if retracted_later else ", and the walkover was never retracted"
+        return f"The draft behind this walkover is {draft.verdict}, not verified{never}."
+    fact = _forfeit_fact(draft, event.event_id)
+    if fact is None:
+        return "The draft behind this walkover was not forfeited."
+    if d.get("head_hash") != draft.head_hash:
+        return "The head hash recorded with the walkover differs from the draft's published head."
+    if d.get("winner") != fact.data["winner"]:
+        return "The walkover was given to the club whose coach forfeited the draft."
+    return None
+
+
 def _check_started(season: Season, data: dict) -> str | None:
     """The draft or match a fixture started must be that fixture's."""
     cited = data.get("match") or data.get("draft")
@@ -150,6 +175,13 @@ def verify_season(stream: Stream) -> StreamVerdict:
                 seq > event.seq for seq in retractions.get((event.data.get("fixture"), event.data.get("match")), ())
             )
             problem = _check_result(season, event, later)
+            if problem:
+                return bad(event.seq, problem)
+        elif event.type == "fixture.walkover" and event.data.get("draft"):
+            later = any(
+                seq > event.seq for seq in retractions.get((event.data.get("fixture"), event.data.get("draft")), ())
+            )
+            problem = _check_forfeit(season, event, later)
             if problem:
                 return bad(event.seq, problem)
         elif event.type == "result.unfinished":
