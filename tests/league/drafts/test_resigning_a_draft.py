@@ -142,3 +142,22 @@ def test_resigning_a_draft_against_a_bot_frees_its_place_under_the_cap(alice, se
     )
     again, created = draft_open(seats=seats, created_by=alice, config={"format": "schoolyard"})
     assert created and again.pk != draft.pk
+
+
+def test_the_draft_room_offers_its_coaches_a_resign_button_and_nobody_else(alice, bob, carol, make_user):
+    from django.test import Client
+
+    def page(user, draft):
+        browser = Client()
+        browser.force_login(user)
+        return browser.get(f"/drafts/{draft.draft_match_id}/").content.decode()
+
+    draft = open_draft(alice, bob)
+    assert 'data-testid="resign-start"' in page(alice, draft)
+    assert 'data-testid="resign"' not in page(carol, draft)  # a spectator
+    four = open_draft(carol, make_user("dan"), make_user("eve"), make_user("fay"), fmt="tournament")
+    assert 'data-testid="resign"' not in page(carol, four)
+    match_services.match_resign(
+        match_id=draft.draft_match_id, user=bob, expected_seq=fresh(draft.draft_match).state_seq
+    )
+    assert 'aria-label="Resign the draft" hidden' in page(alice, draft)  # over: the button is gone
