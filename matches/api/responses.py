@@ -49,7 +49,11 @@ class MatchClocksSerializer(serializers.Serializer):
 
 class MatchVerificationSerializer(serializers.Serializer):
     verdict = serializers.ChoiceField(choices=Match.Verdict.values, help_text="The verifier's last verdict.")
-    seq = serializers.IntegerField(allow_null=True, help_text="The head seq it verified; null until it ran.")
+    seq = serializers.IntegerField(
+        allow_null=True,
+        help_text="The event at which the verifier found the match disputed; null when it is verified or not yet "
+        "verified.",
+    )
     reason = serializers.CharField(allow_null=True, help_text="Why it disputes the match; null otherwise.")
     verified_at = serializers.DateTimeField(
         allow_null=True, help_text="When the read this verdict is based on began (the database's clock)."
