@@ -102,7 +102,7 @@ def _check_unfinished(season: Season, event) -> str | None:
 
 def _check_forfeit(season: Season, event, retracted_later: bool) -> str | None:
     """A walkover the platform gave for a forfeited draft must cite this fixture's verified draft,
-    which the losing club's coach really resigned (or ran out of time in), and name the other club."""
+    which the losing club's coach really resigned, and name the other club."""
     d = event.data
     draft = Match.objects.filter(pk=d.get("draft")).first()
     if draft is None:
