@@ -110,6 +110,7 @@ def match_summary(*, match: Match, seat: int | None) -> dict[str, Any]:
     seats = list(match.seats.all())
     to_move = engine.to_move(match.state)
     spec = engine.chance(match.state) if to_move == [CHANCE] else None
+    live = match.status != Match.Status.FINISHED
     return {
         "id": str(match.id),
         "game": match.game,
@@ -125,6 +126,9 @@ def match_summary(*, match: Match, seat: int | None) -> dict[str, Any]:
                 "username": s.user.username if s.user_id else None,
                 "bot": s.bot or None,
                 "label": s.label,
+                # False once the rules put the seat out while others play on (a knocked-out wizard):
+                # such a seat neither moves nor resigns, so the page offers it no Resign.
+                "in_game": live and engine.in_game(match.state, s.index),
             }
             for s in seats
         ],

@@ -36,6 +36,10 @@ class MatchSeatSerializer(serializers.Serializer):
     username = serializers.CharField(allow_null=True, help_text="The account that plays it; null for a bot.")
     bot = serializers.CharField(allow_null=True, help_text="The bot that plays it; null for a person.")
     label = serializers.CharField(help_text="How pages name the seat (a username with partners, or 'random bot').")
+    in_game = serializers.BooleanField(
+        help_text="Whether the seat still plays: false once the match is over, and once the rules put it out "
+        "while others play on (a knocked-out wizard, a retired caster), when it may no longer resign."
+    )
 
 
 class MatchClocksSerializer(serializers.Serializer):

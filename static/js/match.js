@@ -429,9 +429,11 @@
       setBadge(root.querySelector('[data-testid="status"]'), update.match.status === "finished" ? "Finished" : "Live",
         update.match.status);
       showVerdict(update.match.verification);
-      if (update.match.status === "finished") {
-        root.querySelector("#replay-link").hidden = false;
-        if (resignBox) resignBox.hidden = true;
+      if (update.match.status === "finished") root.querySelector("#replay-link").hidden = false;
+      if (resignBox) {
+        // Only a seat still in the game may resign (a knocked-out wizard is refused: seat_out_of_game).
+        const mine = update.match.seats.find((s) => s.seat === update.match.your_seat);
+        resignBox.hidden = update.match.status === "finished" || (mine !== undefined && mine.in_game === false);
       }
       const outcome = root.querySelector("#match-outcome");
       const r = update.match.result;

@@ -77,3 +77,16 @@ def test_the_verifier_disputes_a_resignation_by_a_seat_already_out(alice, bob, c
     verdict = verify_match_stream(rechained(forged, at))
     assert not verdict.verified and verdict.seq == records[at]["seq"]
     assert "already out of the game" in verdict.reason
+
+
+def test_the_match_says_which_seats_are_still_in_the_game(alice, bob, carol, client):
+    users = [alice, bob, carol]
+    match = three_wizards_one_knocked_out(users)
+    out = match.state["alive"].index(False)
+    client.force_login(users[out])
+    seats = client.get(f"/api/matches/{match.id}/").json()["seats"]
+    assert [s["in_game"] for s in seats] == [s != out for s in range(3)]
+    standing = next(s for s in range(3) if match.state["alive"][s])
+    services.match_resign(match_id=match.id, user=users[standing], expected_seq=match.state_seq)
+    seats = client.get(f"/api/matches/{match.id}/").json()["seats"]
+    assert [s["in_game"] for s in seats] == [False, False, False]  # over: nobody plays on
