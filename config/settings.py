@@ -101,6 +101,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: /healthz and /readyz answer before anything reads the database, the session or the
+    # Host header, and a load balancer's plain-HTTP probe is not redirected (config/health.py).
+    "config.health.HealthMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Before anything reads the request: refuses NUL, bad UTF-8 and oversized bodies, and turns every
     # error under /api/ (404, 405, 413, 500, database down) into {"code", "detail"} JSON.
@@ -321,6 +324,14 @@ SPECTACULAR_SETTINGS = {
         "config.openapi.add_error_responses",
     ],
 }
+
+# /readyz (config/health.py): how long its database and Redis checks wait before calling either
+# down, how old the oldest due outbox message may be before the outbox is "degraded" (still 200),
+# and how long a process reuses its last checks (probes are not throttled; this bounds their cost).
+READY_DB_TIMEOUT_SECONDS = env_int("READY_DB_TIMEOUT_SECONDS", 2)
+READY_REDIS_TIMEOUT_SECONDS = env_int("READY_REDIS_TIMEOUT_SECONDS", 2)
+READY_OUTBOX_MAX_AGE_SECONDS = env_int("READY_OUTBOX_MAX_AGE_SECONDS", 300)
+READY_CACHE_SECONDS = env_int("READY_CACHE_SECONDS", 1)
 
 REDIS_URL = env_str("REDIS_URL", "")
 #: Seconds a request waits for its broadcast's sends after its commit (matches/live.py ``run_sends``);

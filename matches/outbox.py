@@ -13,10 +13,11 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import Count, Min
 from django.utils import timezone
 
 from .models import OutboxMessage
@@ -206,6 +207,15 @@ def outbox_sweep(*, limit: int = 500, now=None) -> int:
     delivered = sum(1 for pk in pending if outbox_deliver(message_id=pk))
     outbox_prune(before=now - timedelta(days=KEEP_DELIVERED_DAYS))
     return delivered
+
+
+def outbox_backlog(*, now) -> tuple[int, datetime | None]:
+    """How many messages are due and undelivered at ``now`` (their backoff has passed), and when
+    the oldest of them was written (None when there is none): what readiness reports."""
+    found = OutboxMessage.objects.filter(delivered_at__isnull=True, available_at__lte=now).aggregate(
+        pending=Count("pk"), oldest=Min("created_at")
+    )
+    return found["pending"], found["oldest"]
 
 
 #: Delivered messages are kept this long (to look into a problem), then deleted by the sweeper.

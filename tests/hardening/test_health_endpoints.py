@@ -1,0 +1,221 @@
+"""/healthz and /readyz, as a load balancer, an orchestrator's probes and an operator use them.
+
+Liveness answers with the database gone (it reads nothing); readiness says 503 while the database
+or the channel layer's Redis is unreachable and 200 once they are back, calls an old outbox backlog
+"degraded" (still 200), and tells only staff the details (errors, the backlog's size and age)."""
+
+from __future__ import annotations
+
+import socket
+import time
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from config import health
+from matches.models import OutboxMessage
+from tests.hardening.test_database_outage import outage  # noqa: F401  (the proxy that cuts PostgreSQL)
+
+CHECKS = {"database", "channel_layer", "outbox"}
+
+
+@pytest.fixture(autouse=True)
+def checks_run_every_time(settings):
+    settings.READY_CACHE_SECONDS = 0
+    health._checks.forget()
+    yield
+    health._checks.forget()
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def redis_layer_at(address: str) -> dict:
+    return {
+        "default": {
+            "BACKEND": "matches.layers.SharedReaderRedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": address}]},
+        }
+    }
+
+
+def assert_anonymous_body(response) -> dict:
+    """Each check's status word and nothing else: no error text, host, port or count."""
+    assert response["Content-Type"].startswith("application/json"), response.content[:300]
+    body = response.json()
+    assert set(body) == {"status", "checks"}
+    assert set(body["checks"]) == CHECKS
+    for check in body["checks"].values():
+        assert set(check) == {"status"}, body
+    return body
+
+
+@pytest.mark.django_db(transaction=True)
+def test_liveness_answers_200_while_the_database_is_unreachable(outage, alice):  # noqa: F811
+    signed_in = Client(raise_request_exception=False)
+    signed_in.force_login(alice)  # a session cookie the session middleware would look up
+    outage.cut()
+    started = time.monotonic()
+    answers = [signed_in.get("/healthz"), Client(raise_request_exception=False).get("/healthz")]
+    elapsed = time.monotonic() - started
+    outage.restore()
+
+    for response in answers:
+        assert response.status_code == 200, (response.status_code, response.content[:300])
+        assert response.json() == {"status": "ok"}
+        assert response["Cache-Control"] == "no-store"
+    assert elapsed < 1.5  # nothing waited for the pool (two seconds in the outage fixture)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_readiness_is_503_json_while_the_database_is_down_and_200_once_it_is_back(outage, settings, monkeypatch):  # noqa: F811
+    from django.db import connection
+
+    # A request would wait the pool's own timeout for a connection; the probe waits its own, shorter one.
+    if connection.pool is not None:
+        monkeypatch.setattr(connection.pool, "timeout", 30)
+    settings.READY_DB_TIMEOUT_SECONDS = 1
+    outage.cut()
+    started = time.monotonic()
+    down = Client(raise_request_exception=False).get("/readyz")
+    elapsed = time.monotonic() - started
+    outage.restore()
+
+    assert down.status_code == 503, (down.status_code, down.content[:300])
+    body = assert_anonymous_body(down)  # its own JSON, not the "Back in a moment" page
+    assert body["status"] == "unavailable"
+    assert body["checks"]["database"] == {"status": "unavailable"}
+    assert body["checks"]["outbox"] == {"status": "unavailable"}
+    assert b"Back in a moment" not in down.content
+    assert elapsed < 10, elapsed
+
+    # Back: the pool reconnects about once a second, well within this wait.
+    settings.READY_DB_TIMEOUT_SECONDS = 10
+    up = Client(raise_request_exception=False).get("/readyz")
+    assert up.status_code == 200, (up.status_code, up.content[:300])
+    assert assert_anonymous_body(up)["status"] == "ok"
+
+
+def stuck_message(*, age: timedelta, due: bool = True) -> OutboxMessage:
+    now = timezone.now()
+    message = OutboxMessage.objects.create(
+        topic="test.stuck", payload={}, available_at=now - timedelta(seconds=1) if due else now + timedelta(hours=1)
+    )
+    OutboxMessage.objects.filter(pk=message.pk).update(created_at=now - age)
+    return message
+
+
+@pytest.mark.django_db
+def test_an_outbox_message_stuck_past_the_threshold_is_degraded_and_only_staff_see_its_age(
+    settings, make_user, client_for
+):
+    settings.READY_OUTBOX_MAX_AGE_SECONDS = 300
+    stuck_message(age=timedelta(minutes=10))
+    stuck_message(age=timedelta(hours=2), due=False)  # backing off: not due yet, not counted
+    delivered = stuck_message(age=timedelta(hours=3))
+    OutboxMessage.objects.filter(pk=delivered.pk).update(delivered_at=timezone.now())
+
+    anonymous = Client().get("/readyz")
+    assert anonymous.status_code == 200  # a web process cannot deliver it; out of rotation helps nobody
+    body = assert_anonymous_body(anonymous)
+    assert body["status"] == "degraded"
+    assert body["checks"]["outbox"] == {"status": "degraded"}
+
+    staff = make_user("operator", staff=True)
+    signed_in = Client()
+    signed_in.force_login(staff)
+    for response in (signed_in.get("/readyz"), client_for(staff).get("/readyz")):
+        assert response.status_code == 200
+        outbox = response.json()["checks"]["outbox"]
+        assert outbox["status"] == "degraded"
+        assert outbox["pending"] == 1
+        assert 600 <= outbox["oldest_age_seconds"] < 700
+        assert outbox["max_age_seconds"] == 300
+        assert response.json()["checks"]["database"]["status"] == "ok"
+
+
+@pytest.mark.django_db
+def test_a_young_backlog_is_ok_and_a_signed_in_player_who_is_not_staff_sees_no_details(settings, alice):
+    settings.READY_OUTBOX_MAX_AGE_SECONDS = 300
+    stuck_message(age=timedelta(seconds=30))
+    player = Client()
+    player.force_login(alice)
+    response = player.get("/readyz")
+    assert response.status_code == 200
+    body = assert_anonymous_body(response)
+    assert body["status"] == "ok"
+    assert body["checks"]["outbox"] == {"status": "ok"}
+
+
+@pytest.mark.django_db
+def test_readiness_is_503_when_the_channel_layers_redis_is_unreachable_and_says_why_only_to_staff(settings, make_user):
+    port = closed_port()
+    settings.CHANNEL_LAYERS = redis_layer_at(f"redis://127.0.0.1:{port}/0")
+    settings.READY_REDIS_TIMEOUT_SECONDS = 1
+
+    anonymous = Client().get("/readyz")
+    assert anonymous.status_code == 503
+    body = assert_anonymous_body(anonymous)
+    assert body["status"] == "unavailable"
+    assert body["checks"]["channel_layer"] == {"status": "unavailable"}
+    assert body["checks"]["database"] == {"status": "ok"}
+    assert str(port).encode() not in anonymous.content
+    assert b"127.0.0.1" not in anonymous.content
+
+    signed_in = Client()
+    signed_in.force_login(make_user("operator", staff=True))
+    staff = signed_in.get("/readyz")
+    assert staff.status_code == 503
+    assert str(port) in staff.json()["checks"]["channel_layer"]["error"]
+
+
+@pytest.mark.django_db
+def test_a_reachable_redis_is_ok_and_the_in_memory_layer_is_skipped_and_ready(settings):
+    settings.CHANNEL_LAYERS = redis_layer_at(settings.REDIS_URL or "redis://127.0.0.1:6379/0")
+    reachable = Client().get("/readyz")
+    assert reachable.status_code == 200, reachable.content
+    assert reachable.json()["checks"]["channel_layer"] == {"status": "ok"}
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    in_memory = Client().get("/readyz")
+    assert in_memory.status_code == 200
+    assert in_memory.json()["checks"]["channel_layer"] == {"status": "skipped"}
+    assert in_memory.json()["status"] == "ok"
+
+
+@pytest.mark.django_db
+def test_probes_are_answered_for_any_host_header_and_over_plain_http_behind_the_https_redirect(settings):
+    settings.SECURE_SSL_REDIRECT = True
+    settings.ALLOWED_HOSTS = ["duels.example"]
+    probe = Client()
+    for path in ("/healthz", "/readyz"):
+        # Kubernetes sends the pod's address as the Host; no answer is built from it.
+        response = probe.get(path, HTTP_HOST="10.1.2.3:8000")
+        assert response.status_code == 200, (path, response.status_code, response.content[:300])
+    assert probe.head("/healthz", HTTP_HOST="10.1.2.3:8000").status_code == 200
+    # Everything else still redirects and checks its host.
+    assert probe.get("/", HTTP_HOST="duels.example").status_code == 301
+
+
+def test_only_get_and_head_are_answered():
+    response = Client().post("/healthz")
+    assert response.status_code == 405
+    assert response["Allow"] == "GET, HEAD"
+    assert response.json()["code"] == "method_not_allowed"
+
+
+@pytest.mark.django_db
+def test_a_flood_of_probes_runs_the_checks_once_per_interval(settings, monkeypatch):
+    settings.READY_CACHE_SECONDS = 60
+    runs = []
+    run = health.run_checks
+    monkeypatch.setattr(health, "run_checks", lambda: runs.append(1) or run())
+    probe = Client()
+    for _ in range(20):
+        assert probe.get("/readyz").status_code == 200
+    assert len(runs) == 1
