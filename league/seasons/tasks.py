@@ -61,29 +61,24 @@ def requeue_followups(now=None) -> dict[str, int]:
     idempotent, so a follow-up that was only late is done once."""
     now = now or timezone.now()
     since, until = now - FOLLOWUPS_WINDOW, now - FOLLOWUPS_GRACE
-    in_play = (
-        Fixture.objects.filter(
-            status=Fixture.Status.IN_PLAY,
-            match__verdict=Match.Verdict.VERIFIED,
-            match__disputed_at__isnull=True,
-            match__verified_at__range=(since, until),
+    verified = {"verdict": Match.Verdict.VERIFIED, "disputed_at__isnull": True, "verified_at__range": (since, until)}
+
+    def due_through(path: str) -> list[tuple]:
+        """(verified_at, id) of the verified matches reached from fixtures in play by ``path``."""
+        found = Fixture.objects.filter(
+            status=Fixture.Status.IN_PLAY, **{f"{path}__{k}": v for k, v in verified.items()}
         )
-        .order_by("match__verified_at", "match_id")
-        .values_list("match_id", flat=True)
-    )
-    # A fixture's draft a coach forfeited: no match follows it, its verdict brings the walkover.
-    forfeited = (
-        Fixture.objects.filter(
-            status=Fixture.Status.IN_PLAY,
-            match__isnull=True,
-            draft__verdict=Match.Verdict.VERIFIED,
-            draft__disputed_at__isnull=True,
-            draft__verified_at__range=(since, until),
-        )
-        .order_by("draft__verified_at", "draft_id")
-        .values_list("draft_id", flat=True)
-    )
-    due = [*in_play, *forfeited]
+        return list(found.values_list(f"{path}__verified_at", path))
+
+    due = [
+        *due_through("match"),
+        # An IWDL fixture names its draft; the match its draft handed off to only once its result
+        # lands, so a result lost on its way is found through the draft room.
+        *due_through("draft__draft_room__match"),
+        # A fixture's draft a coach forfeited: no match follows it, its verdict brings the walkover.
+        *due_through("draft"),
+    ]
+    due = [match_id for _, match_id in sorted(set(due), key=lambda pair: (pair[0], str(pair[1])))]
     recorded = season_results_record(match_ids=due) if due else 0
     # A result recorded before its match was found disputed, whose retraction was lost.
     kept = Fixture.objects.filter(

@@ -11,11 +11,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from league.drafts.models import Draft
 from league.ratings.models import RatingPoint
 from league.ratings.projection import ratings_apply
 from league.seasons import services
 from league.seasons.models import Fixture
-from league.seasons.tasks import requeue_followups
+from league.seasons.tasks import record_result, requeue_followups
 from matches.commands import AT_HEAD
 from matches.models import Event, Match, Stream
 from tests.matches.helpers import stored_finished_match
@@ -96,6 +97,27 @@ def test_a_match_found_disputed_after_its_result_was_recorded_loses_it_and_its_r
     assert not RatingPoint.objects.filter(match_id=match.pk).exists()
     assert Event.objects.filter(stream_id=season.stream_id, type="result.retracted").count() == 1
     assert requeue_followups() == NOTHING
+
+
+def test_a_drafted_fixtures_match_whose_result_task_was_lost_gets_its_result(
+    season, monkeypatch, django_capture_on_commit_callbacks
+):
+    # An IWDL fixture starts a draft, not a match: the fixture names its draft, and the match the
+    # draft hands off to only once its result lands. The sweep found lost results through the
+    # fixture's match, so such a fixture stayed in play for good.
+    monkeypatch.setattr(record_result, "delay", lambda match_id: None)  # the broker loses it
+    fixture = season.fixtures.select_related("home", "away", "season__league").order_by("round", "key").first()
+    with django_capture_on_commit_callbacks(execute=True):
+        draft = services.fixture_start(fixture=fixture, bots=True, expected_seq=AT_HEAD)
+    match = Draft.objects.get(pk=draft.pk).match
+    assert match.verdict == Match.Verdict.VERIFIED
+    assert Fixture.objects.get(pk=fixture.pk).status == Fixture.Status.IN_PLAY
+
+    later = match.verified_at + timedelta(minutes=5)
+    assert requeue_followups(now=later)["results"] == 1
+    played = Fixture.objects.get(pk=fixture.pk)
+    assert (played.status, played.match_id) == (Fixture.Status.PLAYED, match.pk)
+    assert requeue_followups(now=later)["results"] == 0
 
 
 def test_a_match_whose_ratings_fail_holds_back_no_other_verdict(make_user, monkeypatch):
