@@ -102,7 +102,7 @@ def _check_unfinished(season: Season, event) -> str | None:
 
 def _check_forfeit(season: Season, event, retracted_later: bool) -> str | None:
     """A walkover the platform gave for a forfeited draft must cite this fixture's verified draft,
-    which the losing club's coach really resigned, and name the other club."""
+    which the losing club's coach really resigned, name the other club, and say which resigned."""
     d = event.data
     draft = Match.objects.filter(pk=d.get("draft")).first()
     if draft is None:
@@ -122,6 +122,9 @@ def _check_forfeit(season: Season, event, retracted_later: bool) -> str | None:
         return "The head hash recorded with the walkover differs from the draft's published head."
     if d.get("winner") != fact.data["winner"]:
         return "The walkover was given to the club whose coach forfeited the draft."
+    if d.get("reason") != fact.data["reason"]:
+        # The fixture's ruling on every page: it must name the club whose coach resigned.
+        return f"The walkover's reason differs from the draft's: {fact.data['reason']}"
     return None
 
 

@@ -24,6 +24,7 @@ from matches.commands import AT_HEAD
 from matches.eventstore import StaleSequence
 from matches.models import Event, Match
 from matches.services import MatchError
+from matches.verification import match_verify
 from tests.matches.helpers import fresh
 
 pytestmark = pytest.mark.django_db
@@ -214,3 +215,17 @@ def test_the_season_verifier_disputes_a_walkover_citing_a_draft_still_running(iw
     seq = forged_walkover(iwdl, fixture, draft.draft_match)
     verdict = verify_season(Season.objects.get(pk=iwdl["season"].pk).stream)
     assert (verdict.ok, verdict.seq) == (False, seq) and "not forfeited" in verdict.reason
+
+
+def test_the_season_verifier_disputes_a_forfeit_whose_reason_blames_the_club_that_won(iwdl):
+    # The ruling every page shows is the walkover's reason: one naming the winner as the club
+    # that resigned tells everyone the wrong story, though the table is right.
+    fixture = fixtures(iwdl["season"])[0]
+    draft = start(iwdl, fixture)
+    match_services.match_resign(
+        match_id=draft.draft_match_id, user=seat_user(iwdl, fixture, 0), expected_seq=fresh(draft.draft_match).state_seq
+    )
+    match_verify(match_id=draft.draft_match_id)
+    seq = forged_walkover(iwdl, fixture, draft.draft_match, reason=f"The {fixture.away.name} coach resigned the draft.")
+    verdict = verify_season(Season.objects.get(pk=iwdl["season"].pk).stream)
+    assert (verdict.ok, verdict.seq) == (False, seq) and "reason" in verdict.reason
