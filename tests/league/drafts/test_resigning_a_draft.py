@@ -161,3 +161,20 @@ def test_the_draft_room_offers_its_coaches_a_resign_button_and_nobody_else(alice
         match_id=draft.draft_match_id, user=bob, expected_seq=fresh(draft.draft_match).state_seq
     )
     assert 'aria-label="Resign the draft" hidden' in page(alice, draft)  # over: the button is gone
+
+
+def test_a_bare_draft_made_through_the_match_api_can_be_resigned_and_nothing_follows_it(
+    alice, client_for, django_capture_on_commit_callbacks
+):
+    body = {"game": "iwdl-draft", "config": {"format": "schoolyard"}, "seats": [{"username": "alice"}, {"bot": "auto"}]}
+    made = client_for(alice).post("/api/matches/", body, format="json")
+    assert made.status_code == 201, made.json()
+    draft_match = Match.objects.get(pk=made.json()["id"])
+    assert not Draft.objects.filter(draft_match=draft_match).exists()  # no room, so nothing to hand off
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = resign(client_for(alice), draft_match)
+    assert answer.status_code == 201, answer.json()
+    ended = fresh(draft_match)
+    assert ended.result["resigned"] == 0 and ended.verdict == Match.Verdict.VERIFIED
+    assert not Match.objects.filter(origin__draft=str(ended.id)).exists()
+    assert not OutboxMessage.objects.filter(topic="match.finished", delivered_at__isnull=True).exists()
