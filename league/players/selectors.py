@@ -72,9 +72,11 @@ def player_profile(*, username: str) -> dict | None:
     # checked, or found disputed, is counted apart, not as a win it may not be.
     record: dict[str, dict[str, int]] = defaultdict(lambda: dict(EMPTY_RECORD))
     finished = Seat.objects.filter(user=user, match__status=Match.Status.FINISHED)
-    rows = finished.values_list("index", "match__game", "match__result", "match__verdict")
-    for index, game, result, verdict in rows.iterator():
-        record[game][_said(index, result) if verdict == Match.Verdict.VERIFIED else "unverified"] += 1
+    # A match once found disputed stays out for good, as in the ratings (``Match.disputed_at``).
+    rows = finished.values_list("index", "match__game", "match__result", "match__verdict", "match__disputed_at")
+    for index, game, result, verdict, disputed_at in rows.iterator():
+        counted = verdict == Match.Verdict.VERIFIED and disputed_at is None
+        record[game][_said(index, result) if counted else "unverified"] += 1
     recent: dict[str, list[tuple[dict, str]]] = {}
     for game in record:
         rows = (

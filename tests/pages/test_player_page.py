@@ -4,6 +4,7 @@ their replays; tournaments and clubs; linked from the leaderboard and from match
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 import pytest
@@ -169,3 +170,14 @@ def test_only_verified_results_count_as_won_drawn_or_lost(history):
     # The one verified duel was lost; the two "wins" are not counted as wins.
     assert "Results: 0 won · 0 drawn · 1 lost · 2 not counted yet (being verified, or disputed)" in duels
     assert duels.count('data-testid="recent-disputed"') == 1 and "(being verified)" in duels
+
+
+def test_a_win_once_found_disputed_is_not_counted_though_verified_again(history):
+    ann, ben, *_ = history
+    again = finished("dueling-wizards", [ann, ben], [1, 2])
+    Match.objects.filter(pk=again.pk).update(
+        verdict=Match.Verdict.VERIFIED, disputed_at=dt.datetime(2026, 11, 1, tzinfo=dt.UTC)
+    )
+    duels = re.sub(r"\s+", " ", section(page("ann"), "dueling-wizards"))
+    # A dispute is final, for the record as for the ratings: the win stays out.
+    assert "Results: 0 won · 0 drawn · 1 lost · 1 not counted yet (being verified, or disputed)" in duels
