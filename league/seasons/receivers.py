@@ -24,7 +24,11 @@ def _forfeited(match_id) -> bool:
 
 @receiver(match_verified)
 def on_match_verified(sender, match_id, game, verdict, **kwargs):
-    origin = Match.objects.filter(pk=match_id).values_list("origin", flat=True).first() or {}
+    origin, disputed_at = Match.objects.filter(pk=match_id).values_list("origin", "disputed_at").first() or ({}, None)
+    origin = origin or {}
+    if verdict == Match.Verdict.VERIFIED and disputed_at is not None and "fixture" in origin:
+        # Verified again after a dispute, which is final: its retraction may have been lost.
+        retract_result.delay(str(match_id))
     if verdict == Match.Verdict.DISPUTED:
         # A result recorded before the match was found disputed is retracted, never kept.
         if "fixture" in origin:

@@ -785,7 +785,15 @@ def verdicts_followups_apply(*, verdicts: list[dict]) -> dict[str, int]:
             return False
 
     disputed = [v["match_id"] for v in verdicts if v["verdict"] == Match.Verdict.DISPUTED]
-    retracted = sum(1 for match_id in disputed if result_retract(match_id=match_id))
+    # A verified verdict on a match once found disputed retracts too: a dispute is final, and the
+    # dispute's own retraction may have been lost (result_retract does it once).
+    once_disputed = set(
+        Match.objects.filter(
+            pk__in=[v["match_id"] for v in verdicts if v["verdict"] == Match.Verdict.VERIFIED],
+            disputed_at__isnull=False,
+        ).values_list("pk", flat=True)
+    )
+    retracted = sum(1 for match_id in [*disputed, *map(str, once_disputed)] if result_retract(match_id=match_id))
     fixtures = [v["match_id"] for v in verdicts if v["verdict"] == Match.Verdict.VERIFIED]
     recorded = season_results_record(match_ids=fixtures) if fixtures else 0
     verified = [v["match_id"] for v in verdicts if v["verdict"] == Match.Verdict.VERIFIED and not drafted(v["game"])]
@@ -977,24 +985,36 @@ def result_retract(*, match_id) -> bool:
     verifier's reason. Returns whether a retraction was appended."""
     match = Match.objects.filter(pk=match_id).first()
     origin = (match.origin or {}) if match is not None else {}
-    if match is None or match.verdict != Match.Verdict.DISPUTED or "fixture" not in origin or "season" not in origin:
+    # A dispute is final (Match.disputed_at): a match verified again since still loses the result,
+    # or a retraction lost before the re-verification would never be made.
+    disputed = match is not None and (match.verdict == Match.Verdict.DISPUTED or match.disputed_at is not None)
+    if not disputed or "fixture" not in origin or "season" not in origin:
         return False
     season = Season.objects.get(pk=origin["season"])
+    events = streams.stream_events(stream_id=season.stream_id)
     recorded = any(
         (e.type == "result.recorded" and e.data.get("match") == str(match.id))
         or (e.type == "fixture.walkover" and e.data.get("draft") == str(match.id))  # a forfeited draft's
-        for e in streams.stream_events(stream_id=season.stream_id)
+        for e in events
     )
-    if not recorded:
+    # Retracted already: a verdict's follow-ups delivered again, or the sweep after them, would
+    # otherwise ask for it once more (with another reason, when the newest verdict is verified).
+    retracted = any(e.type == "result.retracted" and e.data.get("match") == str(match.id) for e in events)
+    if not recorded or retracted:
         return False
     where = f" (event {match.verdict_seq})" if match.verdict_seq else ""
+    why = (
+        f"the match was disputed{where}: {match.verdict_reason}"
+        if match.verdict == Match.Verdict.DISPUTED
+        else "an earlier verification found the match disputed."
+    )
     return _append(
         season,
         "result.retracted",
         {
             "fixture": origin["fixture"],
             "match": str(match.id),
-            "reason": f"the match was disputed{where}: {match.verdict_reason}",
+            "reason": why,
         },
         "system",
         # The dispute is final whatever the season recorded since; the derived id lands it once.

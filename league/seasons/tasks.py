@@ -81,14 +81,15 @@ def requeue_followups(now=None) -> dict[str, int]:
     due = [match_id for _, match_id in sorted(set(due), key=lambda pair: (pair[0], str(pair[1])))]
     recorded = season_results_record(match_ids=due) if due else 0
     # A result recorded before its match was found disputed, whose retraction was lost.
+    # (Or found disputed once and verified since: a dispute is final.)
     kept = Fixture.objects.filter(
+        Q(match__verdict=Match.Verdict.DISPUTED) | Q(match__disputed_at__isnull=False),
         status=Fixture.Status.PLAYED,
-        match__verdict=Match.Verdict.DISPUTED,
         match__verified_at__range=(since, until),
     ).values_list("match_id", flat=True)
     kept_walkovers = Fixture.objects.filter(
+        Q(draft__verdict=Match.Verdict.DISPUTED) | Q(draft__disputed_at__isnull=False),
         status=Fixture.Status.WALKOVER,
-        draft__verdict=Match.Verdict.DISPUTED,
         draft__verified_at__range=(since, until),
     ).values_list("draft_id", flat=True)
     retracted = sum(1 for match_id in [*kept, *kept_walkovers] if result_retract(match_id=match_id))

@@ -133,3 +133,53 @@ def test_a_rebuild_leaves_out_a_match_once_disputed_as_the_incremental_update_do
     assert ratings_apply(match_id=first.pk) is False
     assert [m for m, _ in snapshot(game)[1]] == [later.pk, later.pk]
     assert snapshot(game) == rebuilt(game)
+
+
+@pytest.mark.parametrize("verify", [match_verify, matches_verify], ids=["one verdict", "a batch"])
+def test_a_result_whose_retraction_was_lost_is_retracted_when_the_match_is_verified_again(
+    played,  # noqa: F811
+    django_capture_on_commit_callbacks,
+    verify,
+):
+    played_season, fixture = played
+    match = Match.objects.get(pk=fixture.match_id)
+    honest = dict(match.result)
+    published_score_altered(match)
+    # The dispute is written, but its follow-ups (the retraction) are lost on their way.
+    verify(match_id=match.pk) if verify is match_verify else verify(match_ids=[match.pk])
+    assert Match.objects.get(pk=match.pk).disputed_at is not None
+    assert Fixture.objects.get(pk=fixture.pk).status == Fixture.Status.PLAYED
+    Match.objects.filter(pk=match.pk).update(result=honest)  # the tampering undone
+    with django_capture_on_commit_callbacks(execute=True):
+        verify(match_id=match.pk) if verify is match_verify else verify(match_ids=[match.pk])
+    assert Match.objects.get(pk=match.pk).verdict == Match.Verdict.VERIFIED
+    # A dispute is final: the verified verdict's follow-ups retract what the lost one did not.
+    fixture.refresh_from_db()
+    assert fixture.status != Fixture.Status.PLAYED and fixture.home_left is None
+    kinds = list(
+        Event.objects.filter(stream_id=played_season.stream_id, type__startswith="result.").values_list(
+            "type", flat=True
+        )
+    )
+    assert kinds == ["result.recorded", "result.retracted"]
+    # Delivered once more, or swept, nothing more is written.
+    with django_capture_on_commit_callbacks(execute=True):
+        verify(match_id=match.pk) if verify is match_verify else verify(match_ids=[match.pk])
+    requeue_followups(now=timezone.now() + timedelta(minutes=5))
+    assert Event.objects.filter(stream_id=played_season.stream_id, type="result.retracted").count() == 1
+
+
+def test_the_sweep_retracts_a_result_whose_retraction_was_lost_before_a_new_verdict(
+    played,  # noqa: F811
+):
+    played_season, fixture = played
+    match = Match.objects.get(pk=fixture.match_id)
+    # Found disputed and then verified again, each verdict's follow-ups lost on their way.
+    Match.objects.filter(pk=match.pk).update(
+        verdict=Match.Verdict.VERIFIED,
+        disputed_at=timezone.now() - timedelta(minutes=4),
+        verified_at=timezone.now() - timedelta(minutes=3),
+    )
+    assert requeue_followups(now=timezone.now())["retracted"] == 1
+    fixture.refresh_from_db()
+    assert fixture.status != Fixture.Status.PLAYED
