@@ -336,7 +336,13 @@ def match_open(
         )
     check_event_id_unused(event_id=event_id)
     with transaction.atomic():
-        bot_match_cap_check(created_by=created_by, seats=seats, event_id=event_id)
+        try:
+            bot_match_cap_check(created_by=created_by, seats=seats, event_id=event_id)
+        except MatchError:
+            # A create that could never start is told why (400), not to finish a match first: the
+            # next try would fail again. Checked only at the cap, so no create sets up twice.
+            match_create_check(game=game, seats=seats, mode=mode, config=config, time_control=time_control)
+            raise
         match, created = match_create_or_get(
             game=game,
             seats=seats,

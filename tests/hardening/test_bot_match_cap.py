@@ -119,3 +119,18 @@ def test_creates_sent_at_once_cannot_both_take_the_last_place(make_user, client_
 
 def test_the_default_leaves_a_player_room(settings):
     assert settings.MAX_OPEN_BOT_MATCHES_PER_USER >= 5
+
+
+def test_at_the_cap_a_create_that_could_never_start_gets_its_own_refusal(alice, client_for, settings):
+    settings.MAX_OPEN_BOT_MATCHES_PER_USER = 1
+    client = client_for(alice)
+    assert bot_match(client).status_code == 201
+    before = rows()
+    # Bad input first: the cap would only tell them to finish a match, and the next try would fail too.
+    bad = client.post(
+        "/api/matches/",
+        {"game": "dueling-wizards", "seats": [{"username": "alice"}, {"bot": "no-such-bot"}]},
+        format="json",
+    )
+    assert bad.status_code == 400 and bad.json()["code"] == "unknown_bot", bad.json()
+    assert rows() == before
