@@ -980,15 +980,35 @@ def match_claim_timeout(
         timeout = NewEvent(
             type="match.timeout", data={"seat": seat}, actor=actor, recorded_at=datetime_from_micros(now)
         )
-        writes = _Writes(match, appender)
         names = _seat_names(match)
-        writes.add(timeout, f"{names.get(seat, f'Seat {seat}')} ran out of time.", engine=engine, after=match.state)
-        _close(match, writes, engine.result_on_time(match.state, seat, len(match_seats(match=match))))
-        events = writes.write()
-        match.state_seq = appender.stream.head_seq
-        writes.save(["state_seq", "status", "result", "finished_at", "head_hash", "clocks"])
-        _after_append(match, events, writes)
+        line = f"{names.get(seat, f'Seat {seat}')} ran out of time."
+        result = engine.result_on_time(match.state, seat, len(match_seats(match=match)))
+        _end_off_board(match, appender, engine, timeout, line, result)
 
+    return _match_command(
+        match_id=match_id,
+        expected_seq=expected_seq,
+        event_id=event_id,
+        authorize=authorize,
+        execute=execute,
+        same=lambda existing: existing.type == "match.timeout" and existing.actor == actor,
+    )
+
+
+def _end_off_board(match: Match, appender: Appender, engine: Engine, event: NewEvent, line: str, result) -> None:
+    """Append ``event`` (a claim on time, a resignation) with its log line, and close the match with
+    ``result``: the game ends off the board, with nothing but the close after it (docs/AUDIT.md 6)."""
+    writes = _Writes(match, appender)
+    writes.add(event, line, engine=engine, after=match.state)
+    _close(match, writes, result)
+    events = writes.write()
+    match.state_seq = appender.stream.head_seq
+    writes.save(["state_seq", "status", "result", "finished_at", "head_hash", "clocks"])
+    _after_append(match, events, writes)
+
+
+def _match_command(*, match_id, expected_seq: int, event_id, authorize, execute, same) -> CommandOutcome:
+    """``command_run`` for a command on one match under its lock (a claim on time, a resignation)."""
     done = command_run(
         stream_id=lambda match: match.stream_id,
         expected_seq=expected_seq,
@@ -997,7 +1017,7 @@ def match_claim_timeout(
         stream_of=lambda match: match.stream,
         authorize=authorize,
         execute=execute,
-        same=lambda existing: existing.type == "match.timeout" and existing.actor == actor,
+        same=same,
     )
     return CommandOutcome(match=done.subject, events=done.events, created=done.created)
 
@@ -1041,29 +1061,21 @@ def match_resign(
                 code="seat_out_of_game",
                 status=409,
             )
-        writes = _Writes(match, appender)
         names = _seat_names(match)
         label = names.get(seat.index, f"Seat {seat.index}")
         line = f"{label} resigned." if seat.user_id == user.pk else f"{user.get_username()} resigned for {label}."
         resigned = NewEvent(type="match.resigned", data={"seat": seat.index}, actor=user_actor(user))
-        writes.add(resigned, line, engine=engine, after=match.state)
-        _close(match, writes, engine.result_on_resign(match.state, seat.index, len(match_seats(match=match))))
-        events = writes.write()
-        match.state_seq = appender.stream.head_seq
-        writes.save(["state_seq", "status", "result", "finished_at", "head_hash", "clocks"])
-        _after_append(match, events, writes)
+        result = engine.result_on_resign(match.state, seat.index, len(match_seats(match=match)))
+        _end_off_board(match, appender, engine, resigned, line, result)
 
-    done = command_run(
-        stream_id=lambda match: match.stream_id,
+    return _match_command(
+        match_id=match_id,
         expected_seq=expected_seq,
         event_id=event_id,
-        lock=lambda: _match_for_update(match_id),
-        stream_of=lambda match: match.stream,
         authorize=authorize,
         execute=execute,
         same=lambda existing: existing.type == "match.resigned" and existing.actor == user_actor(user),
     )
-    return CommandOutcome(match=done.subject, events=done.events, created=done.created)
 
 
 def _seat_of(match: Match, user: AbstractBaseUser) -> Seat | None:

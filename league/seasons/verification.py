@@ -54,14 +54,23 @@ def _retractions(events) -> dict[tuple, list[int]]:
     return found
 
 
+def _cited(season: Season, data: dict, key: str, fact: str, kind: str, made: str) -> tuple[Match | None, str | None]:
+    """The match (or draft) a fact cites by ``data[key]``, or why it is not this fixture's: one that
+    does not exist, or was made for another season or fixture."""
+    match = Match.objects.filter(pk=data.get(key)).first()
+    if match is None:
+        return None, f"The {fact} cites a {kind} that does not exist."
+    origin = match.origin or {}
+    if origin.get("season") != str(season.pk) or origin.get("fixture") != data.get("fixture"):
+        return None, f"The {fact} cites a {kind} that was not {made} for this fixture."
+    return match, None
+
+
 def _check_result(season: Season, event, retracted_later: bool) -> str | None:
     d = event.data
-    match = Match.objects.filter(pk=d.get("match")).first()
-    if match is None:
-        return "The result cites a match that does not exist."
-    origin = match.origin or {}
-    if origin.get("season") != str(season.pk) or origin.get("fixture") != d.get("fixture"):
-        return "The result cites a match that was not played for this fixture."
+    match, problem = _cited(season, d, "match", "result", "match", "played")
+    if problem:
+        return problem
     if retracted_later and match.verdict == Match.Verdict.DISPUTED:
         # Found disputed, the match's published verdict, result and head are the very things in
         # doubt (the README's demo alters the published result), so they are no measure of a
@@ -85,12 +94,9 @@ def _check_result(season: Season, event, retracted_later: bool) -> str | None:
 def _check_unfinished(season: Season, event) -> str | None:
     """An unfinished fact must cite this fixture's verified match, which really ended unfinished."""
     d = event.data
-    match = Match.objects.filter(pk=d.get("match")).first()
-    if match is None:
-        return "The unfinished result cites a match that does not exist."
-    origin = match.origin or {}
-    if origin.get("season") != str(season.pk) or origin.get("fixture") != d.get("fixture"):
-        return "The unfinished result cites a match that was not played for this fixture."
+    match, problem = _cited(season, d, "match", "unfinished result", "match", "played")
+    if problem:
+        return problem
     if match.verdict != Match.Verdict.VERIFIED:
         return f"The match behind this unfinished result is {match.verdict}, not verified."
     if not (match.result or {}).get("unfinished"):
@@ -104,12 +110,9 @@ def _check_forfeit(season: Season, event, retracted_later: bool) -> str | None:
     """A walkover the platform gave for a forfeited draft must cite this fixture's verified draft,
     which the losing club's coach really resigned, name the other club, and say which resigned."""
     d = event.data
-    draft = Match.objects.filter(pk=d.get("draft")).first()
-    if draft is None:
-        return "The walkover cites a draft that does not exist."
-    origin = draft.origin or {}
-    if origin.get("season") != str(season.pk) or origin.get("fixture") != d.get("fixture"):
-        return "The walkover cites a draft that was not made for this fixture."
+    draft, problem = _cited(season, d, "draft", "walkover", "draft", "made")
+    if problem:
+        return problem
     if retracted_later and draft.verdict == Match.Verdict.DISPUTED:
         return None  # as for a result (_check_result): the retraction is what counts
     if draft.verdict != Match.Verdict.VERIFIED:

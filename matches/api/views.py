@@ -328,20 +328,26 @@ class MatchTimeout(APIView):
         "(409 time_not_up otherwise). The seat whose time ran out loses on time.",
     )
     def post(self, request, match_id):
-        serializer = TimeoutClaimSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        outcome = services.match_claim_timeout(
-            match_id=match_id,
-            user=request.user,
-            expected_seq=serializer.validated_data["expected_seq"],
-            event_id=serializer.validated_data["event_id"],
-        )
-        match = selectors.match_get(match_id=outcome.match.id)
-        seat = selectors.viewer_seat(match=match, user=request.user)
-        return Response(
-            selectors.match_summary(match=match, seat=seat),
-            status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK,
-        )
+        return _match_ending(request, match_id, TimeoutClaimSerializer, services.match_claim_timeout)
+
+
+def _match_ending(request, match_id, serializer_class, command) -> Response:
+    """A command that ends the match off the board (a claim on time, a resignation): the match's
+    summary as the caller sees it, 201 when this call ended it, 200 for a retry of the same event_id."""
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    outcome = command(
+        match_id=match_id,
+        user=request.user,
+        expected_seq=serializer.validated_data["expected_seq"],
+        event_id=serializer.validated_data["event_id"],
+    )
+    match = selectors.match_get(match_id=outcome.match.id)
+    seat = selectors.viewer_seat(match=match, user=request.user)
+    return Response(
+        selectors.match_summary(match=match, seat=seat),
+        status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK,
+    )
 
 
 class MatchResign(APIView):
@@ -361,17 +367,4 @@ class MatchResign(APIView):
         "returns the match as the first resignation left it (200).",
     )
     def post(self, request, match_id):
-        serializer = ResignSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        outcome = services.match_resign(
-            match_id=match_id,
-            user=request.user,
-            expected_seq=serializer.validated_data["expected_seq"],
-            event_id=serializer.validated_data["event_id"],
-        )
-        match = selectors.match_get(match_id=outcome.match.id)
-        seat = selectors.viewer_seat(match=match, user=request.user)
-        return Response(
-            selectors.match_summary(match=match, seat=seat),
-            status=status.HTTP_201_CREATED if outcome.created else status.HTTP_200_OK,
-        )
+        return _match_ending(request, match_id, ResignSerializer, services.match_resign)
