@@ -10,40 +10,22 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.utils import timezone
 
 from league.drafts.models import Draft
 from league.seasons import services as season_services
 from league.seasons.models import Fixture
-from matches import eventstore
 from matches import services as match_services
 from matches.commands import AT_HEAD
 from matches.models import Match, OutboxMessage
 from tests.matches.helpers import fresh
+from tests.matches.test_time_controls import clock  # noqa: F401  (the database's clock, moved by hand)
 
 pytestmark = pytest.mark.django_db
 
 CLOCK = {"kind": "fischer", "base": 60, "increment": 0}
 
 
-@pytest.fixture
-def clock(monkeypatch):
-    """The database's clock (which stamps events and judges claims), moved on by hand."""
-
-    class Clock:
-        now = timezone.now().replace(microsecond=0)
-
-        def advance(self, seconds: float):
-            self.now += dt.timedelta(seconds=seconds)
-
-    moving = Clock()
-    monkeypatch.setattr(timezone, "now", lambda: moving.now)
-    monkeypatch.setattr(eventstore, "stream_now", lambda stream: moving.now)
-    monkeypatch.setattr(eventstore, "database_now", lambda using=None: moving.now)
-    return moving
-
-
-def test_a_fixtures_draft_in_a_season_on_a_clock_cannot_be_timed_out(make_user, clock):
+def test_a_fixtures_draft_in_a_season_on_a_clock_cannot_be_timed_out(make_user, clock):  # noqa: F811
     organiser, ann, ben = make_user("organiser"), make_user("ann"), make_user("ben")
     league = season_services.league_create(slug="iw", name="IW", game="wizard-dodgeball", created_by=organiser)
     for slug, coach in (("reds", ann), ("blues", ben)):
@@ -65,7 +47,10 @@ def test_a_fixtures_draft_in_a_season_on_a_clock_cannot_be_timed_out(make_user, 
 
 
 def test_a_bare_draft_made_with_a_match_clock_ends_on_time_with_nothing_handed_off(
-    alice, client_for, clock, django_capture_on_commit_callbacks
+    alice,
+    client_for,
+    clock,  # noqa: F811
+    django_capture_on_commit_callbacks,
 ):
     body = {
         "game": "iwdl-draft",
