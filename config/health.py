@@ -8,8 +8,10 @@ channel layer's Redis (one PING per host; skipped with the in-memory layer of a 
 outbox's backlog. 200 when every check is ok, 503 when the database or Redis is not; an outbox
 backlog older than READY_OUTBOX_MAX_AGE_SECONDS is "degraded" and still 200: the web process cannot
 deliver what a stuck worker or beat left behind, and taking it out of rotation would only add an
-outage to the delay. Anonymous callers see each check's status word only; staff (signed in, or with
-an API token) also see the error text, the backlog's size and age, and the thresholds.
+outage to the delay. So is a dead outbox message (OUTBOX_MAX_ATTEMPTS ran out), until an operator
+retries or discards it; it is not part of the backlog. Anonymous callers see each check's status
+word only; staff (signed in, or with an API token) also see the error text, the backlog's size and
+age, the dead messages' count, and the thresholds.
 
 Both are answered by a middleware placed first, before anything that reads the database or the
 request's host: the session and user are not loaded for /healthz at all, and a probe that sends the
@@ -174,15 +176,18 @@ def outbox_check() -> dict[str, Any]:
     now = timezone.now()
     limit = settings.READY_OUTBOX_MAX_AGE_SECONDS
     try:
-        pending, oldest = outbox_backlog(now=now)
+        pending, oldest, dead = outbox_backlog(now=now)
     except Exception as exc:
         return {"status": UNAVAILABLE, "error": _describe(exc)}
     age = max(0, int((now - oldest).total_seconds())) if oldest is not None else 0
+    # A dead message (its attempts ran out) waits for an operator, not for a worker: degraded
+    # until it is retried or discarded (manage.py outbox), and apart from the backlog's age.
     return {
-        "status": DEGRADED if age > limit else OK,
+        "status": DEGRADED if age > limit or dead else OK,
         "pending": pending,
         "oldest_age_seconds": age,
         "max_age_seconds": limit,
+        "dead": dead,
     }
 
 

@@ -333,6 +333,14 @@ READY_REDIS_TIMEOUT_SECONDS = env_int("READY_REDIS_TIMEOUT_SECONDS", 2)
 READY_OUTBOX_MAX_AGE_SECONDS = env_int("READY_OUTBOX_MAX_AGE_SECONDS", 300)
 READY_CACHE_SECONDS = env_int("READY_CACHE_SECONDS", 1)
 
+# The outbox (matches/outbox.py): a message whose handler has failed this many times is dead, not
+# tried again until an operator retries it (manage.py outbox retry); /readyz is degraded meanwhile.
+# With the backoff (5 s doubling to a 5 min cap; the first six waits add to 315 s, the next 18 are
+# 5 min each) the 25th and last attempt of the default comes about 95 minutes after the first: past
+# an outage of Redis or the broker that a restart mends, well within the day the follow-up sweeps
+# look back over (league/seasons/tasks.py FOLLOWUPS_WINDOW).
+OUTBOX_MAX_ATTEMPTS = env_int("OUTBOX_MAX_ATTEMPTS", 25)
+
 REDIS_URL = env_str("REDIS_URL", "")
 #: Seconds a request waits for its broadcast's sends after its commit (matches/live.py ``run_sends``);
 #: past it the outbox keeps the broadcast and its sweeper sends it later.

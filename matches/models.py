@@ -189,7 +189,10 @@ class OutboxMessage(models.Model):
 
     Written in the same transaction as the events it follows, delivered right after the commit,
     and again by the sweeper if that failed: a committed write never depends on Redis, the
-    broker or a receiver being up at that moment, nor on the process staying alive."""
+    broker or a receiver being up at that moment, nor on the process staying alive.
+
+    Pending until delivered, or dead after OUTBOX_MAX_ATTEMPTS failed attempts (or discarded by an
+    operator, which sets both): a dead message is not tried again until an operator retries it."""
 
     topic = models.CharField(max_length=64)
     payload = models.JSONField(default=dict)
@@ -198,6 +201,9 @@ class OutboxMessage(models.Model):
     attempts = models.PositiveIntegerField(default=0)
     delivered_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True, default="")
+    dead_at = models.DateTimeField(null=True, blank=True, help_text="Not tried again since (its attempts ran out).")
+    discarded_at = models.DateTimeField(null=True, blank=True, help_text="Given up on for good by an operator.")
+    discard_reason = models.TextField(blank=True, default="")
 
     class Meta:
         ordering = ["id"]

@@ -6,38 +6,57 @@ broker down, a receiver raising) the message stays pending with a backoff, the c
 still reported as the success it is, and ``outbox_sweep`` (Celery beat, or ``manage.py outbox``)
 delivers it later. Handlers must be idempotent: a message may be delivered more than once if a
 process dies between running the handler and marking it delivered.
+
+A message whose handler has failed OUTBOX_MAX_ATTEMPTS times is dead: tried no more (a poisoned
+payload would otherwise be retried for ever and keep /readyz degraded for ever), kept with its
+attempts and last error, logged once, counted by /readyz until an operator retries it once its
+cause is fixed (``outbox_retry``) or gives up on it for good with a reason (``outbox_discard``).
+Each topic says when it registers what makes up for a message of it given up on (``if_given_up``):
+a sweep that re-derives the work, or a later message that supersedes it. A topic that says nothing
+is one that must happen and that nothing else will do: its death is logged as an error.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Count, Min
+from django.db.models import Count, Min, Q
 from django.utils import timezone
 
+from .errors import Refusal
 from .models import OutboxMessage
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[dict[str, Any]], None]
 _HANDLERS: dict[str, Handler] = {}
+#: topic -> what makes up for a message of it that is given up on (``handler``'s ``if_given_up``).
+_IF_GIVEN_UP: dict[str, str] = {}
 
 #: Seconds before a failed message is tried again: 5, 10, 20 ... capped at five minutes.
 BACKOFF_START, BACKOFF_CAP = 5, 300
 
 
-def handler(topic: str) -> Callable[[Handler], Handler]:
-    """Register the function that delivers ``topic`` (apps register theirs when they load)."""
+def handler(topic: str, *, if_given_up: str | None = None) -> Callable[[Handler], Handler]:
+    """Register the function that delivers ``topic`` (apps register theirs when they load).
+
+    ``if_given_up``: what makes up for a message of this topic that goes dead or is discarded (the
+    sweep that re-derives its work, or why losing it costs nothing lasting), told to the operator
+    with it. None: nothing does, and its death is logged as an error."""
 
     def register(fn: Handler) -> Handler:
         if _HANDLERS.get(topic, fn) is not fn:
             raise ValueError(f"outbox topic {topic!r} has two handlers")
         _HANDLERS[topic] = fn
+        if if_given_up:
+            _IF_GIVEN_UP[topic] = if_given_up
         return fn
 
     return register
@@ -120,11 +139,12 @@ def outbox_deliver(*, message_id: int, deliver: Callable[[], None] | None = None
     delivers it at the same time (a locked row is skipped, not waited for), and its delivery is
     committed with the handler's writes: a handler that fails leaves none of them, and a process
     that dies while delivering leaves the row pending (its connection's transaction is rolled
-    back). A failed attempt is recorded after that rollback (``_failed``)."""
+    back). A failed attempt is recorded after that rollback (``_failed``). A dead message is not
+    delivered (``outbox_retry`` makes it pending again)."""
     try:
         with transaction.atomic():
             if deliver is None:
-                pending = OutboxMessage.objects.filter(pk=message_id, delivered_at__isnull=True)
+                pending = OutboxMessage.objects.filter(pk=message_id, delivered_at__isnull=True, dead_at__isnull=True)
                 message = pending.select_for_update(skip_locked=True).first()
                 if message is None:
                     return False  # delivered already, or another process is delivering it now
@@ -152,8 +172,8 @@ def outbox_deliver(*, message_id: int, deliver: Callable[[], None] | None = None
 #: ``_mark_delivered``'s statement on PostgreSQL: the ORM's, written out.
 _MARK_DELIVERED = (
     f'UPDATE "{OutboxMessage._meta.db_table}" SET "delivered_at" = %s WHERE "id" IN'
-    f' (SELECT "id" FROM "{OutboxMessage._meta.db_table}" WHERE "delivered_at" IS NULL AND "id" = %s'
-    " FOR UPDATE SKIP LOCKED)"
+    f' (SELECT "id" FROM "{OutboxMessage._meta.db_table}" WHERE "delivered_at" IS NULL AND "dead_at" IS NULL'
+    ' AND "id" = %s FOR UPDATE SKIP LOCKED)'
 )
 
 
@@ -164,7 +184,7 @@ def _mark_delivered(message_id: int) -> bool:
     and COMMIT: 0.65 ms of CPU with the ORM's statement, 0.2 ms without it, in every action
     POST; issue 17, P5). Elsewhere (SQLite, which has no row locks) the ORM builds it."""
     if connection.vendor != "postgresql":
-        pending = OutboxMessage.objects.filter(pk=message_id, delivered_at__isnull=True)
+        pending = OutboxMessage.objects.filter(pk=message_id, delivered_at__isnull=True, dead_at__isnull=True)
         locked = pending.select_for_update(skip_locked=True).values("pk")
         return bool(OutboxMessage.objects.filter(pk__in=locked).update(delivered_at=timezone.now()))
     with connection.cursor() as cursor:
@@ -179,28 +199,58 @@ class _DeliveryFailed(Exception):
 
 
 def _failed(message_id: int, exc: Exception) -> None:
-    """Record a failed attempt and when to try again (its transaction was rolled back first)."""
+    """Record a failed attempt and when to try again (its transaction was rolled back first), or,
+    when it was the last attempt allowed, that the message is dead.
+
+    Under the row's lock, and only on a row still pending: of two processes that both failed it
+    (one took the row between the other's rollback and its record), one records its attempt
+    while the other skips the locked row or finds it dead, so no attempt is counted past the last
+    and a message goes dead, and is logged dead, once."""
     with transaction.atomic():
         message = (
             OutboxMessage.objects.select_for_update(skip_locked=True)
-            .filter(pk=message_id, delivered_at__isnull=True)
+            .filter(pk=message_id, delivered_at__isnull=True, dead_at__isnull=True)
             .first()
         )
         if message is None:  # another process took it meanwhile (and records its own attempt)
             return
         message.attempts += 1
+        now = timezone.now()
         delay = min(BACKOFF_CAP, BACKOFF_START * 2 ** (message.attempts - 1))
-        message.available_at = timezone.now() + timedelta(seconds=delay)
+        message.available_at = now + timedelta(seconds=delay)
         message.last_error = f"{type(exc).__name__}: {exc}"[:2000]
-        message.save(update_fields=["attempts", "available_at", "last_error"])
+        if message.attempts >= settings.OUTBOX_MAX_ATTEMPTS:
+            message.dead_at = now
+        message.save(update_fields=["attempts", "available_at", "last_error", "dead_at"])
+    if message.dead_at is None:
         log.warning("outbox: %s failed (attempt %s): %s", message, message.attempts, message.last_error)
+        return
+    # Once, by the process whose record made it dead: an operator must hear of a message that
+    # nothing will deliver any more, and of what (if anything) makes up for it.
+    log.log(
+        logging.WARNING if message.topic in _IF_GIVEN_UP else logging.ERROR,
+        "outbox: %s is dead after %s attempts, not tried again; last error: %s. %s",
+        message,
+        message.attempts,
+        message.last_error,
+        made_up_for(message.topic, message_id=message.pk),
+    )
+
+
+def made_up_for(topic: str, *, message_id: int) -> str:
+    """What makes up for a message of ``topic`` given up on, as a sentence for the operator."""
+    made_up = _IF_GIVEN_UP.get(topic)
+    retry = f"manage.py outbox retry {message_id}"
+    if made_up:
+        return f"If it stays given up on: {made_up} ({retry} delivers it itself once its cause is fixed)."
+    return f"If it stays given up on, nothing makes up for it: run {retry} once its cause is fixed."
 
 
 def outbox_sweep(*, limit: int = 500, now=None) -> int:
     """Deliver the pending messages whose backoff has passed, oldest first; returns how many."""
     now = now or timezone.now()
     pending = list(
-        OutboxMessage.objects.filter(delivered_at__isnull=True, available_at__lte=now)
+        OutboxMessage.objects.filter(delivered_at__isnull=True, dead_at__isnull=True, available_at__lte=now)
         .order_by("id")
         .values_list("pk", flat=True)[:limit]
     )
@@ -209,13 +259,19 @@ def outbox_sweep(*, limit: int = 500, now=None) -> int:
     return delivered
 
 
-def outbox_backlog(*, now) -> tuple[int, datetime | None]:
-    """How many messages are due and undelivered at ``now`` (their backoff has passed), and when
-    the oldest of them was written (None when there is none): what readiness reports."""
-    found = OutboxMessage.objects.filter(delivered_at__isnull=True, available_at__lte=now).aggregate(
-        pending=Count("pk"), oldest=Min("created_at")
+def outbox_backlog(*, now) -> tuple[int, datetime | None, int]:
+    """How many messages are due and undelivered at ``now`` (their backoff has passed), when the
+    oldest of them was written (None when there is none), and how many are dead and not discarded,
+    waiting for an operator: what readiness reports. A dead message is not part of the backlog (no
+    sweep will deliver it, so its age would keep the backlog "degraded" for ever); it is counted
+    apart."""
+    due = Q(dead_at__isnull=True, available_at__lte=now)
+    found = OutboxMessage.objects.filter(delivered_at__isnull=True).aggregate(
+        pending=Count("pk", filter=due),
+        oldest=Min("created_at", filter=due),
+        dead=Count("pk", filter=Q(dead_at__isnull=False, discarded_at__isnull=True)),
     )
-    return found["pending"], found["oldest"]
+    return found["pending"], found["oldest"], found["dead"]
 
 
 #: Delivered messages are kept this long (to look into a problem), then deleted by the sweeper.
@@ -228,3 +284,71 @@ def outbox_prune(*, before, batch: int = 5000) -> int:
         OutboxMessage.objects.filter(delivered_at__lt=before).order_by("id").values_list("pk", flat=True)[:batch]
     )
     return OutboxMessage.objects.filter(pk__in=old).delete()[0] if old else 0
+
+
+# What an operator does with a dead message (manage.py outbox) ------------------------------------
+
+
+def outbox_retry(*, message_id: int) -> OutboxMessage:
+    """Make a dead message pending again, due now, its attempts counted from 0 (its last error is
+    kept until the next attempt replaces it); returns the message as it was, for the audit line.
+    Refused for a message that is not dead (pending, delivered) or that was discarded for good."""
+    with transaction.atomic():
+        message = OutboxMessage.objects.select_for_update().filter(pk=message_id).first()
+        if message is None:
+            raise Refusal(f"No outbox message #{message_id}.", code="outbox_message_not_found", status=404)
+        if message.discarded_at is not None:
+            raise Refusal(
+                f"{message} was discarded for good ({message.discard_reason}): it is not retried.",
+                code="outbox_message_discarded",
+                status=409,
+            )
+        if message.dead_at is None:
+            state = "delivered" if message.delivered_at is not None else "pending"
+            raise Refusal(
+                f"{message} is not dead but {state}: there is nothing to retry.",
+                code="outbox_message_not_dead",
+                status=409,
+            )
+        was = copy.copy(message)
+        message.dead_at, message.attempts, message.available_at = None, 0, timezone.now()
+        message.save(update_fields=["dead_at", "attempts", "available_at"])
+    log.info("outbox: %s retried by an operator (it was dead after %s attempts)", message, was.attempts)
+    return was
+
+
+def outbox_discard(*, message_id: int, reason: str) -> OutboxMessage:
+    """Give up on an undelivered message for good (dead or still pending), keeping ``reason`` on it:
+    it is neither tried nor retried again, nor counted by readiness. A reason is required, so that
+    whoever finds the row later knows why the work it stood for was never done."""
+    reason = " ".join(reason.split())
+    if not reason:
+        raise Refusal(
+            "Say why the message is given up on (--reason): it is kept on the message.",
+            code="outbox_discard_needs_reason",
+        )
+    with transaction.atomic():
+        # Skip-locked: a message a process is delivering right now is not waited for (nor
+        # discarded under it); its delivery may yet succeed.
+        message = OutboxMessage.objects.select_for_update(skip_locked=True).filter(pk=message_id).first()
+        if message is None:
+            if OutboxMessage.objects.filter(pk=message_id).exists():
+                raise Refusal(
+                    f"outbox message #{message_id} is being delivered right now: look again in a moment.",
+                    code="outbox_message_busy",
+                    status=409,
+                )
+            raise Refusal(f"No outbox message #{message_id}.", code="outbox_message_not_found", status=404)
+        if message.delivered_at is not None or message.discarded_at is not None:
+            state = "delivered" if message.delivered_at is not None else "discarded already"
+            raise Refusal(
+                f"{message} is {state}: there is nothing to give up on.",
+                code="outbox_message_not_undelivered",
+                status=409,
+            )
+        now = timezone.now()
+        message.dead_at = message.dead_at or now
+        message.discarded_at, message.discard_reason = now, reason[:2000]
+        message.save(update_fields=["dead_at", "discarded_at", "discard_reason"])
+    log.warning("outbox: %s discarded by an operator after %s attempts: %s", message, message.attempts, reason)
+    return message

@@ -153,6 +153,40 @@ def test_a_young_backlog_is_ok_and_a_signed_in_player_who_is_not_staff_sees_no_d
 
 
 @pytest.mark.django_db
+def test_a_dead_outbox_message_is_degraded_with_its_count_for_staff_and_not_as_an_old_backlog(
+    settings, make_user, client_for
+):
+    settings.READY_OUTBOX_MAX_AGE_SECONDS = 300
+    dead = stuck_message(age=timedelta(hours=5))  # due, and far past the age threshold
+    OutboxMessage.objects.filter(pk=dead.pk).update(dead_at=timezone.now(), attempts=25, last_error="Boom: broken")
+    stuck_message(age=timedelta(seconds=30))  # a young backlog beside it
+
+    anonymous = Client().get("/readyz")
+    assert anonymous.status_code == 200
+    body = assert_anonymous_body(anonymous)
+    assert body["status"] == "degraded" and body["checks"]["outbox"] == {"status": "degraded"}
+
+    staff = client_for(make_user("operator", staff=True)).get("/readyz")
+    outbox = staff.json()["checks"]["outbox"]
+    assert outbox["status"] == "degraded"
+    assert outbox["dead"] == 1
+    # The dead row is not the backlog: only the young message is pending, and it is young.
+    assert outbox["pending"] == 1 and outbox["oldest_age_seconds"] < 300
+
+
+@pytest.mark.django_db
+def test_a_discarded_outbox_message_no_longer_degrades_readiness(settings, make_user, client_for):
+    settings.READY_OUTBOX_MAX_AGE_SECONDS = 300
+    given_up = stuck_message(age=timedelta(hours=5))
+    OutboxMessage.objects.filter(pk=given_up.pk).update(
+        dead_at=timezone.now(), discarded_at=timezone.now(), discard_reason="its match was deleted"
+    )
+    assert assert_anonymous_body(Client().get("/readyz"))["status"] == "ok"
+    outbox = client_for(make_user("operator", staff=True)).get("/readyz").json()["checks"]["outbox"]
+    assert outbox == {**outbox, "status": "ok", "dead": 0, "pending": 0}
+
+
+@pytest.mark.django_db
 def test_readiness_is_503_when_the_channel_layers_redis_is_unreachable_and_says_why_only_to_staff(settings, make_user):
     port = closed_port()
     settings.CHANNEL_LAYERS = redis_layer_at(f"redis://127.0.0.1:{port}/0")
