@@ -71,7 +71,10 @@ def stream_events(*, stream_id: str, after: int = 0) -> list[Event]:
     return eventstore.stream_events(stream_id=stream_id, after=after)
 
 
-@handler("league.stream_broadcast")
+@handler(
+    "league.stream_broadcast",
+    if_given_up="its pages miss one live update; the next one carries the head and a page read again shows it",
+)
 def _broadcast_message(payload: dict[str, Any]) -> None:
     broadcast(stream_id=payload["stream_id"], head_seq=payload["head_seq"])
 

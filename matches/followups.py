@@ -12,37 +12,55 @@ from . import live, signals, tasks
 from .models import Match
 from .outbox import handler
 
+# What makes up for a message given up on (matches/outbox.py): each is told to the operator with it.
+_NEXT_FRAME = (
+    "its pages miss one live update; the next broadcast carries the head, and a socket that reconnects "
+    "catches up from its last seq"
+)
 
-@handler("match.broadcast")
+
+@handler("match.broadcast", if_given_up=_NEXT_FRAME)
 def broadcast(payload: dict) -> None:
     # Messages written before "after" was recorded carry none: their frames take the whole window.
     live.broadcast_match(match_id=payload["match_id"], head_seq=payload["head_seq"], after=payload.get("after"))
 
 
-@handler("match.verify")
+@handler(
+    "match.verify",
+    if_given_up="matches.requeue_unverified (every minute) queues again the verification of every finished "
+    "match still unverified",
+)
 def verify(payload: dict) -> None:
     tasks.verify_match.delay(payload["match_id"])
 
 
+# Nothing re-derives a finished match's signal: a draft whose hand-off was lost never gets its
+# match (league/drafts), so a dead message of it must be retried (logged as an error).
 @handler("match.finished")
 def finished(payload: dict) -> None:
     signals.match_finished.send(sender=Match, match_id=payload["match_id"], game=payload["game"])
 
 
-@handler("match.verified")
+_FOLLOWUPS_SWEEPS = (
+    "league.requeue_followups and tournaments.requeue_followups (every minute) redo a verdict's results, "
+    "retractions and ratings for the verdicts of the last day"
+)
+
+
+@handler("match.verified", if_given_up=_FOLLOWUPS_SWEEPS)
 def verified(payload: dict) -> None:
     signals.match_verified.send(
         sender=Match, match_id=payload["match_id"], game=payload["game"], verdict=payload["verdict"]
     )
 
 
-@handler("match.broadcast_many")
+@handler("match.broadcast_many", if_given_up="open pages miss a verdict frame; a page read again shows the verdict")
 def broadcast_many(payload: dict) -> None:
     # A batch of verdicts (matches_verify): one small verdict frame per watched match (live.py), not
     # every seat's view as "match.broadcast" sends for an event.
     live.broadcast_matches(items=payload["matches"])
 
 
-@handler("match.verified_many")
+@handler("match.verified_many", if_given_up=_FOLLOWUPS_SWEEPS)
 def verified_many(payload: dict) -> None:
     signals.matches_verified.send(sender=Match, verdicts=payload["verdicts"])

@@ -25,7 +25,7 @@ def invitation_changed(invitation) -> None:
     outbox_add(topic=TOPIC, payload={"invitation_id": str(invitation.pk)})
 
 
-@handler(TOPIC)
+@handler(TOPIC, if_given_up="its pages miss one nudge to read the invitation again; a page read again shows it")
 def _tell_pages(payload: dict) -> None:
     # Idempotent: a page told twice reads the invitation twice. Sent as the match broadcasts are,
     # within LIVE_BROADCAST_TIMEOUT (matches/live.py run_sends): a Redis that never answers leaves

@@ -257,6 +257,7 @@ def _emails(payload) -> list[dict[str, Any]]:
     return out
 
 
+# Nothing re-derives a command's emails and webhooks: a dead message of it is logged as an error.
 @handler("tournament.reach")
 def fan_out(payload: dict[str, Any]) -> None:
     """Runs once per command, after its commit: queue each email and each webhook delivery."""
@@ -285,7 +286,10 @@ OPT_OUT_LINE = (
 )
 
 
-@handler("tournament.email")
+@handler(
+    "tournament.email",
+    if_given_up="one player misses one email; what it said is on their tournament page",
+)
 def send_email(payload: dict[str, Any]) -> None:
     """One email, once: the key is recorded in the same transaction that marks the message
     delivered, so only a crash between the send and that commit can send it again."""

@@ -180,7 +180,11 @@ def webhooks_queue(payload) -> None:
                 outbox_add(topic="tournament.webhook", payload={"delivery": delivery.pk})
 
 
-@handler("tournament.webhook")
+@handler(
+    "tournament.webhook",
+    if_given_up="tournaments.webhooks_retry_due (every 30 s) tries every pending webhook delivery whose time has "
+    "come, with the delivery's own attempts",
+)
 def _dispatch(payload: dict[str, Any]) -> None:
     webhook_deliver.delay(payload["delivery"])
 
