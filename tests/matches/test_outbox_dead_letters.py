@@ -64,8 +64,15 @@ def run(*args) -> str:
     return out.getvalue()
 
 
-def test_the_default_allows_twenty_five_attempts(settings):
-    assert settings.OUTBOX_MAX_ATTEMPTS == 25
+def test_the_default_keeps_trying_for_as_long_as_the_follow_up_sweeps_look_back(settings):
+    # A broker or Redis outage of hours must not kill messages nothing else re-derives (a draft's
+    # hand-off): the default's attempts, spaced by the backoff, span at least that day.
+    from league.seasons.tasks import FOLLOWUPS_WINDOW
+    from matches.outbox import BACKOFF_CAP, BACKOFF_START
+
+    waits = [min(BACKOFF_CAP, BACKOFF_START * 2 ** (k - 1)) for k in range(1, settings.OUTBOX_MAX_ATTEMPTS)]
+    assert sum(waits) >= FOLLOWUPS_WINDOW.total_seconds()
+    assert sum(waits) <= 2 * FOLLOWUPS_WINDOW.total_seconds()  # and a poisoned message does die
 
 
 def test_a_handler_that_always_fails_goes_dead_after_the_max_attempts_and_is_not_tried_again(settings, receiver):
