@@ -253,6 +253,15 @@ def result_from_match(record, match: Match, pod: bool = False) -> dict:
     return {"winner": players[0] if placements[0] < placements[1] else players[1]}
 
 
+class _MatchMoved(Exception):
+    """The match changed between the first read and the tournament's lock (rolls the command back)."""
+
+
+def _as_read(match: Match) -> tuple:
+    # What a recorded result is decided from: the verdict, the dispute mark, the result, its head.
+    return (match.status, match.verdict, match.disputed_at, match.result, match.head_hash)
+
+
 def tournament_record_match(*, match_id) -> str:
     """Record a finished platform match's result if (and only if) it is verified.
 
@@ -261,6 +270,20 @@ def tournament_record_match(*, match_id) -> str:
     (not a tournament match, or the pairing moved on).
     Idempotent: event ids are derived from the match id.
     """
+    # A verification may dispute the match between the read that names the tournament (and the
+    # fact's id) and the tournament's lock; its retraction, finding nothing recorded yet, would
+    # then leave the result standing until a sweep. So the match is read again under the lock,
+    # and if it moved, the command is rolled back and decided again from a fresh read. A dispute
+    # is final, so the next read is the last: the bound only stops a match that keeps changing.
+    for _ in range(5):
+        try:
+            return _record_match(match_id)
+        except _MatchMoved:
+            continue
+    raise RuntimeError(f"Match {match_id} kept changing while its tournament result was recorded.")
+
+
+def _record_match(match_id) -> str:
     match = Match.objects.filter(pk=match_id).first()
     if match is None or "tournament" not in (match.origin or {}):
         return "ignored"
@@ -275,6 +298,8 @@ def tournament_record_match(*, match_id) -> str:
     outcome = {"value": "ignored"}
 
     def decide(state):
+        if _as_read(Match.objects.get(pk=match.pk)) != _as_read(match):
+            raise _MatchMoved
         record = state["pairings"].get(origin["pairing"])
         if (
             record is None
