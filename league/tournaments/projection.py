@@ -117,8 +117,9 @@ def _entered(player: dict, event: dict) -> dict:
 
 def asked_to_play(player: dict) -> bool:
     """Whether the player asked to be in the tournament themselves: they entered themselves, or
-    confirmed the organiser's entry (``player.entry_confirmed``, or checking in themselves). Only
-    such players are sent the tournament's emails (reach/followups.py)."""
+    confirmed the organiser's entry (``player.entry_confirmed``: confirm-entry, or a result command of
+    their own, services/results.py; or checking in themselves). Only such players are sent the
+    tournament's emails (reach/followups.py)."""
     return "entered_by" not in player or bool(player.get("entry_confirmed"))
 
 

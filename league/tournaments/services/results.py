@@ -3,16 +3,20 @@ platform matches are created for pairings and report their own verified results.
 
 from __future__ import annotations
 
+import copy
+
 from django.contrib.auth import get_user_model
 
 from matches.commands import AT_HEAD, platform_event_id
 from matches.models import Match
 from matches.services import SeatSpec, match_create
 
+from .. import projection
 from ..access import is_organiser, pid_of
 from ..errors import refuse
 from ..formats import registry as formats
-from ..standings import best_of, games_to_win
+from ..projection import asked_to_play
+from ..standings import best_of, games_to_win, progress
 from ..states import PairingStatus
 from .commands import NAMESPACE, Outcome, _need_organiser, _need_user, _open, _pairing, _pid_in, _run
 
@@ -97,6 +101,24 @@ def _need_player(state, record, user) -> str:
     return pid
 
 
+def _asking_to_play(state, pid: str, facts: list[tuple[str, dict]]) -> list[tuple[str, dict]]:
+    """A player's own result command, and the confirmation of their entry it makes: reporting,
+    confirming or disputing one's own result is asking to play, so an entry the organiser made is
+    confirmed by the fact ``confirm-entry`` appends (the one the fold and the emails read), in the
+    same command. After the result, not before: a retried ``event_id`` is checked against the
+    command's first fact, which must be the result for another result to be a reused id. Not when
+    that result ends the tournament: as ``confirm-entry`` is refused then, a finished tournament's
+    stream takes no new fact from a player, and there is nothing left to be emailed about."""
+    if asked_to_play(state["players"][pid]):
+        return facts
+    after = copy.deepcopy(state)
+    for kind, data in facts:
+        projection.apply(after, {"seq": after["seq"] + 1, "type": kind, "data": data, "actor": f"user:{pid}"})
+    if progress(after)["finished"]:
+        return facts
+    return [*facts, ("player.entry_confirmed", {"player": pid})]
+
+
 def tournament_report(*, tournament, pairing: str, user, result: dict, expected_seq, event_id=None) -> Outcome:
     """A player reports. When the opponent already reported the same result it is
     confirmed; a different one puts the pairing in dispute for the organiser to rule."""
@@ -109,21 +131,14 @@ def tournament_report(*, tournament, pairing: str, user, result: dict, expected_
             raise refuse("This result is disputed; the organiser rules on it.", "disputed")
         cleaned = clean_result(state, record, result)
         others = {p: r for p, r in record["reports"].items() if p != pid}
-        if others:
-            if any(r == cleaned for r in others.values()):
-                return [("result.confirmed", {"pairing": pairing, "by": pid, "result": cleaned})]
-            return [
-                (
-                    "result.disputed",
-                    {
-                        "pairing": pairing,
-                        "by": pid,
-                        "result": cleaned,
-                        "reason": "The players reported different results.",
-                    },
-                )
-            ]
-        return [("result.reported", {"pairing": pairing, "by": pid, "result": cleaned})]
+        if not others:
+            fact = ("result.reported", {"pairing": pairing, "by": pid, "result": cleaned})
+        elif any(r == cleaned for r in others.values()):
+            fact = ("result.confirmed", {"pairing": pairing, "by": pid, "result": cleaned})
+        else:
+            reason = "The players reported different results."
+            fact = ("result.disputed", {"pairing": pairing, "by": pid, "result": cleaned, "reason": reason})
+        return _asking_to_play(state, pid, [fact])
 
     return _run(tournament=tournament, user=user, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
@@ -137,7 +152,7 @@ def tournament_confirm(*, tournament, pairing: str, user, expected_seq, event_id
         if record["status"] != PairingStatus.REPORTED or not others:
             code = "nothing_to_confirm" if not record["reports"] else "cannot_confirm_own_report"
             raise refuse("Only another player's report can be confirmed.", code)
-        return [("result.confirmed", {"pairing": pairing, "by": pid, "result": others[0]})]
+        return _asking_to_play(state, pid, [("result.confirmed", {"pairing": pairing, "by": pid, "result": others[0]})])
 
     return _run(tournament=tournament, user=user, decide=decide, expected_seq=expected_seq, event_id=event_id)
 
@@ -149,7 +164,8 @@ def tournament_dispute(*, tournament, pairing: str, user, reason: str = "", expe
         _open(record)
         if record["status"] == PairingStatus.DISPUTED:
             raise refuse("This result is already disputed.", "disputed")
-        return [("result.disputed", {"pairing": pairing, "by": pid, "result": None, "reason": reason[:500]})]
+        fact = ("result.disputed", {"pairing": pairing, "by": pid, "result": None, "reason": reason[:500]})
+        return _asking_to_play(state, pid, [fact])
 
     return _run(tournament=tournament, user=user, decide=decide, expected_seq=expected_seq, event_id=event_id)
 

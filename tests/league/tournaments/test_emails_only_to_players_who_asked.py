@@ -20,7 +20,7 @@ from matches import eventstore
 from matches.commands import AT_HEAD
 from matches.models import Event, OutboxMessage
 
-from .helpers import open_pairings, people, pid, refused, settle, state
+from .helpers import open_pairings, people, pid, refused, state
 
 pytestmark = pytest.mark.django_db
 
@@ -63,7 +63,12 @@ def start(t, organiser, capture):
 
 
 def next_round(t, organiser, capture):
-    settle(t, lambda record: min(record["players"], key=int))
+    # The organiser rules every result: a player who reported their own would have asked to play.
+    for record in state(t)["pairings"].values():
+        if record["status"] == "final":
+            continue
+        result = {"winner": min(record["players"], key=int)}
+        services.tournament_rule(tournament=t, pairing=record["id"], by=organiser, result=result, expected_seq=AT_HEAD)
     mail.outbox.clear()
     with capture(execute=True):
         services.tournament_pair_next(tournament=t, by=organiser, expected_seq=AT_HEAD)
@@ -316,3 +321,130 @@ def test_the_confirm_form_refuses_with_its_sentence_and_writes_nothing(organiser
     r = client.post(f"/tournaments/{t.id}/confirm-entry/", follow=True)
     assert "already your own" in r.content.decode()
     assert events(t) == before
+
+
+# --------------------------------------------------------------------------------------
+# Reporting one's own result is asking to play
+
+
+def report_over_api(client, t, record, verb, **body):
+    head = client.get(f"/api/tournaments/{t.id}/").json()["head_seq"]
+    body = {"expected_seq": head, "event_id": str(uuid.uuid4()), **body}
+    return client.post(f"/api/tournaments/{t.id}/pairings/{record['id']}/{verb}/", body, format="json")
+
+
+def entered_and_paired(organiser, players, capture):
+    """Everyone entered by the organiser, round 1 paired; the first pairing's players, reporter first."""
+    t = swiss(organiser, entered=players)
+    start(t, organiser, capture)
+    record = open_pairings(t)[0]
+    users = {pid(u): u for u in players}
+    return t, record, users[record["players"][0]], users[record["players"][1]]
+
+
+def test_a_player_who_reports_their_own_result_over_the_api_confirms_their_entry_in_the_same_command(
+    organiser, players, client_for, django_capture_on_commit_callbacks
+):
+    t, record, reporter, opponent = entered_and_paired(organiser, players, django_capture_on_commit_callbacks)
+    assert client_for(reporter).get(f"/api/tournaments/{t.id}/").json()["me"]["asked_to_play"] is False
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        r = report_over_api(client_for(reporter), t, record, "report", result={"winner": pid(reporter)})
+    assert r.status_code == 201, r.json()
+    assert [e["type"] for e in r.json()["events"]] == ["result.reported", "player.entry_confirmed"]
+    assert r.json()["me"]["asked_to_play"] is True
+    assert not projection.asked_to_play(state(t)["players"][pid(opponent)])
+    # The confirmation sends nothing of its own, and the reporter is not asked to confirm their own
+    # report; the opponent, whose entry is still the organiser's, is not written to either.
+    assert mailed() == [] and queued_to() == []
+    fresh = projection.fold(event_dict(e) for e in eventstore.stream_events(stream_id=t.stream_id))
+    assert fresh == state(t)
+
+
+def test_a_reporter_is_emailed_from_then_on(organiser, players, client_for, django_capture_on_commit_callbacks):
+    t, record, reporter, opponent = entered_and_paired(organiser, players, django_capture_on_commit_callbacks)
+    r = report_over_api(client_for(reporter), t, record, "report", result={"winner": pid(reporter)})
+    assert r.status_code == 201, r.json()
+    next_round(t, organiser, django_capture_on_commit_callbacks)  # the organiser rules the reported one too
+    assert mailed() == [reporter.email]
+
+
+def test_a_player_who_confirms_or_disputes_the_reported_result_confirms_their_entry_too(
+    organiser, players, client_for, django_capture_on_commit_callbacks
+):
+    t, record, reporter, opponent = entered_and_paired(organiser, players, django_capture_on_commit_callbacks)
+    report_over_api(client_for(reporter), t, record, "report", result={"winner": pid(reporter)})
+    r = report_over_api(client_for(opponent), t, record, "confirm")
+    assert r.status_code == 201, r.json()
+    assert [e["type"] for e in r.json()["events"]] == ["result.confirmed", "player.entry_confirmed"]
+    assert r.json()["me"]["asked_to_play"] is True
+
+    other = open_pairings(t)[0]
+    users = {pid(u): u for u in players}
+    r = report_over_api(client_for(users[other["players"][1]]), t, other, "dispute", reason="We never played.")
+    assert r.status_code == 201, r.json()
+    assert [e["type"] for e in r.json()["events"]] == ["result.disputed", "player.entry_confirmed"]
+
+
+def test_a_player_whose_entry_is_their_own_reports_with_no_second_fact(
+    organiser, players, client_for, django_capture_on_commit_callbacks
+):
+    ann, ben, cat, dan = players
+    t = swiss(organiser, own=players)
+    start(t, organiser, django_capture_on_commit_callbacks)
+    record = open_pairings(t)[0]
+    reporter = {pid(u): u for u in players}[record["players"][0]]
+    r = report_over_api(client_for(reporter), t, record, "report", result={"winner": pid(reporter)})
+    assert r.status_code == 201, r.json()
+    assert [e["type"] for e in r.json()["events"]] == ["result.reported"]
+
+
+def test_a_refused_report_confirms_nothing_and_writes_nothing(
+    organiser, players, client_for, django_capture_on_commit_callbacks
+):
+    t, record, reporter, opponent = entered_and_paired(organiser, players, django_capture_on_commit_callbacks)
+    before = events(t)
+    r = report_over_api(client_for(reporter), t, record, "report", result={"winner": "nobody"})
+    assert r.status_code == 400 and r.json()["code"] == "bad_result"
+    assert events(t) == before
+    assert client_for(reporter).get(f"/api/tournaments/{t.id}/").json()["me"]["asked_to_play"] is False
+
+
+def test_a_report_retried_with_its_event_id_confirms_the_entry_once(
+    organiser, players, client_for, django_capture_on_commit_callbacks
+):
+    t, record, reporter, opponent = entered_and_paired(organiser, players, django_capture_on_commit_callbacks)
+    client = client_for(reporter)
+    head = client.get(f"/api/tournaments/{t.id}/").json()["head_seq"]
+    body = {"expected_seq": head, "event_id": str(uuid.uuid4()), "result": {"winner": pid(reporter)}}
+    url = f"/api/tournaments/{t.id}/pairings/{record['id']}/report/"
+    first = client.post(url, body, format="json")
+    again = client.post(url, body, format="json")
+    assert first.status_code == 201 and again.status_code == 200, again.json()
+    assert Event.objects.filter(stream_id=t.stream_id, type="player.entry_confirmed").count() == 1
+    # The same id with another result is another command: refused, nothing written.
+    before = events(t)
+    other = client.post(url, {**body, "result": {"winner": pid(opponent)}}, format="json")
+    assert other.status_code == 409 and other.json()["code"] == "event_id_reused"
+    assert events(t) == before
+
+
+def test_a_confirmation_that_ends_the_tournament_confirms_no_entry_as_confirm_entry_would_refuse(
+    organiser, players, client_for
+):
+    ann, ben, *_ = players
+    t = services.tournament_create(
+        created_by=organiser, name="Cup", game="dueling-wizards", format="single_elimination"
+    )
+    services.tournament_register(tournament=t, user=ann, expected_seq=AT_HEAD)
+    services.tournament_register(tournament=t, user=ben, by=organiser, expected_seq=AT_HEAD)
+    services.tournament_start(tournament=t, by=organiser, expected_seq=AT_HEAD)
+    [record] = open_pairings(t)
+    services.tournament_report(
+        tournament=t, pairing=record["id"], user=ann, result={"winner": pid(ann)}, expected_seq=AT_HEAD
+    )
+    r = report_over_api(client_for(ben), t, record, "confirm")
+    assert r.status_code == 201, r.json()
+    assert r.json()["progress"]["finished"] is True
+    assert [e["type"] for e in r.json()["events"]] == ["result.confirmed"]
+    assert r.json()["me"]["asked_to_play"] is False
