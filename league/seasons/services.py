@@ -386,8 +386,13 @@ def season_fold(events) -> dict[str, dict]:
             from_match.discard(d["fixture"])
             ruled.add(d["fixture"])
         elif event.type == "fixture.walkover":
-            if d.get("draft") and (stands(d["fixture"], rows[d["fixture"]]) or d["fixture"] in from_match):
-                continue  # a forfeited draft's walkover (_forfeit_fact) yields to any result standing
+            # A forfeited draft's walkover is the platform's (_forfeit_fact, actor "system"): one citing
+            # a draft in any other hand is only what its hand may give, an organiser's walkover. Only
+            # a rewritten stream holds one (the season verifier disputes it); taken as the platform's,
+            # it would yield to a standing result and the platform's retraction would undo it.
+            platforms = bool(d.get("draft")) and event.actor == "system"
+            if platforms and (stands(d["fixture"], rows[d["fixture"]]) or d["fixture"] in from_match):
+                continue  # a forfeited draft's walkover yields to any result standing
             rows[d["fixture"]].update(
                 status=Fixture.Status.WALKOVER,
                 walkover_winner=d["winner"],
@@ -397,7 +402,7 @@ def season_fold(events) -> dict[str, dict]:
                 result_seq=event.seq,
             )
             from_match.discard(d["fixture"])
-            if d.get("draft"):
+            if platforms:
                 # The platform's, from a verified draft: retracted as a match's result is if the
                 # draft is found disputed, and an organiser may still rule over it.
                 from_match.add(d["fixture"])

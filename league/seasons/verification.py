@@ -107,9 +107,15 @@ def _check_unfinished(season: Season, event) -> str | None:
 
 
 def _check_forfeit(season: Season, event, retracted_later: bool) -> str | None:
-    """A walkover the platform gave for a forfeited draft must cite this fixture's verified draft,
-    which the losing club's coach really resigned, name the other club, and say which resigned."""
+    """A walkover the platform gave for a forfeited draft must be in the platform's hand ("system"),
+    cite this fixture's verified draft, which the losing club's coach really resigned, name the
+    other club, and say which resigned."""
     d = event.data
+    if event.actor != "system":
+        # Only the platform gives a walkover for a forfeited draft (_forfeit_fact); an organiser's
+        # cites no draft. The fold takes this one as its hand's walkover, not the platform's.
+        who = event.actor or "nobody"
+        return f"A walkover for a forfeited draft is the platform's to give, but this one is by {who}."
     draft, problem = _cited(season, d, "draft", "walkover", "draft", "made")
     if problem:
         return problem

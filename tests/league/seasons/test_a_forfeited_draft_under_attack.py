@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from types import SimpleNamespace
 from unittest import mock
 
 import pytest
@@ -182,7 +183,7 @@ def test_a_fixture_replayed_after_its_forfeit_was_retracted_forfeits_again_to_th
     assert verify_season(Season.objects.get(pk=iwdl["season"].pk).stream).ok
 
 
-def forged_walkover(iwdl, fixture, draft_match, **changes):
+def forged_walkover(iwdl, fixture, draft_match, actor="system", **changes):
     season = iwdl["season"]
     data = {
         "fixture": fixture.key,
@@ -192,7 +193,7 @@ def forged_walkover(iwdl, fixture, draft_match, **changes):
         "head_hash": fresh(draft_match).head_hash,
         **changes,
     }
-    season_services._append(season, "fixture.walkover", data, "system", expected_seq=AT_HEAD, event_id=uuid.uuid4())
+    season_services._append(season, "fixture.walkover", data, actor, expected_seq=AT_HEAD, event_id=uuid.uuid4())
     return Event.objects.filter(stream_id=season.stream_id).order_by("-seq").first().seq
 
 
@@ -229,3 +230,43 @@ def test_the_season_verifier_disputes_a_forfeit_whose_reason_blames_the_club_tha
     seq = forged_walkover(iwdl, fixture, draft.draft_match, reason=f"The {fixture.away.name} coach resigned the draft.")
     verdict = verify_season(Season.objects.get(pk=iwdl["season"].pk).stream)
     assert (verdict.ok, verdict.seq) == (False, seq) and "reason" in verdict.reason
+
+
+def test_the_season_verifier_disputes_a_draft_forfeit_written_by_anyone_but_the_platform(iwdl):
+    # Everything as the platform would write it (a verified draft the home coach resigned, the
+    # right winner, reason and head), but in the organiser's hand: only a rewritten stream holds it.
+    fixture = fixtures(iwdl["season"])[0]
+    draft = start(iwdl, fixture)
+    match_services.match_resign(
+        match_id=draft.draft_match_id, user=seat_user(iwdl, fixture, 0), expected_seq=fresh(draft.draft_match).state_seq
+    )
+    assert match_verify(match_id=draft.draft_match_id).verified
+    seq = forged_walkover(iwdl, fixture, draft.draft_match, actor=f"user:{iwdl['organiser'].pk}")
+    verdict = verify_season(Season.objects.get(pk=iwdl["season"].pk).stream)
+    assert (verdict.ok, verdict.seq) == (False, seq)
+    assert "platform" in verdict.reason and f"user:{iwdl['organiser'].pk}" in verdict.reason
+
+
+def fact(seq, type, data, actor="system"):
+    return SimpleNamespace(seq=seq, type=type, data=data, actor=actor)
+
+
+@pytest.mark.parametrize("actor", ["user:1", "", "clock"])
+def test_the_season_fold_takes_a_draft_forfeit_as_the_platforms_only_from_the_platform(actor):
+    # The platform's forfeit is retracted when its draft is found disputed; one in any other hand
+    # is no platform fact, so the platform's retraction does not reopen the fixture it decided.
+    scheduled = fact(
+        1,
+        "fixtures.scheduled",
+        {"fixtures": [{"key": "r1-a-b", "round": 1, "date": "2027-03-01", "division": "", "home": "a", "away": "b"}]},
+    )
+    started = fact(2, "fixture.started", {"fixture": "r1-a-b", "draft": "d1"}, "user:2")
+    walkover = {"fixture": "r1-a-b", "winner": "b", "reason": "The A coach resigned the draft.", "draft": "d1"}
+    retracted = fact(4, "result.retracted", {"fixture": "r1-a-b", "match": "d1", "reason": "the draft was disputed"})
+
+    platforms = season_services.season_fold([scheduled, started, fact(3, "fixture.walkover", walkover), retracted])
+    assert platforms["r1-a-b"]["status"] == Fixture.Status.SCHEDULED
+
+    forged = season_services.season_fold([scheduled, started, fact(3, "fixture.walkover", walkover, actor), retracted])
+    assert forged["r1-a-b"]["status"] == Fixture.Status.WALKOVER
+    assert forged["r1-a-b"]["ruling"] == "The A coach resigned the draft."
