@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import uuid
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -259,20 +260,32 @@ _REQUESTED = (
 )
 
 
-def _append(season: Season, type: str, data: dict, actor: str, *, expected_seq, event_id=None, check=None) -> bool:
+def _append(
+    season: Season,
+    type: str,
+    data: dict | Callable[[], dict],
+    actor: str,
+    *,
+    expected_seq,
+    event_id=None,
+    check=None,
+) -> bool:
     """Append one fact and project it. ``check``, if given, runs under the season's stream lock
-    before the append and refuses (raises) on the projection as it then is."""
+    before the append and refuses (raises) on the projection as it then is. ``data`` may be a
+    function, called under that lock, for a platform fact that depends on the stream (its id,
+    derived from what it records, is what answers a retry: the stored data is not compared)."""
     from .projector import season_project_fixture
 
     def execute(_subject, appender: Appender) -> Event:
         if check is not None:
             check()
-        [event] = appender.append([NewEvent(type=type, data=data, actor=actor)])
+        fact = data() if callable(data) else data
+        [event] = appender.append([NewEvent(type=type, data=fact, actor=actor)])
         streams.stream_followups(appender)
         # The fact and the projection it changes commit together (ARCHITECTURE.md, projectors). A
         # fact about one fixture refolds that fixture alone (projector.py): a whole refold per
         # result made a season's results cost grow with the square of its length (issue 17, P6).
-        season_project_fixture(season=season, fixture=data.get("fixture"), head_seq=event.seq)
+        season_project_fixture(season=season, fixture=fact.get("fixture"), head_seq=event.seq)
         return event
 
     # The command runner directly, not streams.stream_append: a season's stream is made with the
@@ -285,7 +298,9 @@ def _append(season: Season, type: str, data: dict, actor: str, *, expected_seq, 
         event_id=event_id,
         execute=execute,
         # A retry is the same hand's: event ids are public, another's is a reused id, not a replay.
-        same=lambda existing: existing.type == type and existing.data == data and existing.actor == actor,
+        same=lambda existing: (
+            existing.type == type and existing.actor == actor and (callable(data) or existing.data == data)
+        ),
     )
     return done.created
 
@@ -365,6 +380,13 @@ def season_fold(events) -> dict[str, dict]:
             # replayed, or ruled on by the organiser) and says why. A ruling already made stands.
             row = rows[d["fixture"]]
             if d["fixture"] in from_match and d["match"] in (row["match_id"], row["draft_id"]):
+                if d.get("season_closed"):
+                    # Found disputed after the season closed (result_retract): a closed season's table
+                    # is final (its movements were announced, the next season is built from them), so
+                    # the result keeps its place, and the fixture says on every page that it was
+                    # disputed after the close. The fact is in the stream either way: nothing silent.
+                    row.update(ruling=f"{DISPUTED_AFTER_CLOSE}{d['reason']}")
+                    continue
                 row.update(
                     status=Fixture.Status.SCHEDULED,
                     home_left=None,
@@ -984,10 +1006,18 @@ def club_coach_add(*, club: Club, user, coach) -> None:
 RETRACT_NAMESPACE = uuid.UUID("0b8f6c7e-52d4-4f43-9a0c-7d2e8f1b6c39")
 
 
+#: The ruling a fixture shows when its result was found disputed after its season closed.
+DISPUTED_AFTER_CLOSE = "Result disputed after the season closed: "
+
+
 def result_retract(*, match_id) -> bool:
     """A match whose result the season recorded has since been found disputed: retract the
     result by a fact in the season's stream (ARCHITECTURE.md: never silently kept), with the
-    verifier's reason. Returns whether a retraction was appended."""
+    verifier's reason. Returns whether a retraction was appended.
+
+    Once the season has closed the retraction is still recorded, marked ``season_closed``: the
+    fold then keeps the closed table as it was and the fixture says the result was disputed after
+    the close (season_fold), rather than reopening a fixture of a season that is over."""
     match = Match.objects.filter(pk=match_id).first()
     origin = (match.origin or {}) if match is not None else {}
     # A dispute is final (Match.disputed_at): a match verified again since still loses the result,
@@ -1013,14 +1043,18 @@ def result_retract(*, match_id) -> bool:
         if match.verdict == Match.Verdict.DISPUTED
         else "an earlier verification found the match disputed."
     )
+
+    def retraction() -> dict:
+        fact = {"fixture": origin["fixture"], "match": str(match.id), "reason": why}
+        # Under the season's lock, so a close racing this retraction is either seen here or after it.
+        if Event.objects.filter(stream_id=season.stream_id, type="season.closed").exists():
+            fact["season_closed"] = True
+        return fact
+
     return _append(
         season,
         "result.retracted",
-        {
-            "fixture": origin["fixture"],
-            "match": str(match.id),
-            "reason": why,
-        },
+        retraction,
         "system",
         # The dispute is final whatever the season recorded since; the derived id lands it once.
         expected_seq=AT_HEAD,

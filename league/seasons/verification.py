@@ -4,7 +4,8 @@ In stream order, so the first problem is the earliest bad seq: the hash chain; t
 fact against the season's stored config; every fact folds (it names a scheduled fixture);
 every recorded result against the match it cites (the season's fixture, a verified verdict,
 the head hash published with the result, the score the match gives; of a match found disputed
-and this result retracted after, the fixture alone: see ``_check_result``).
+and this result retracted after, the fixture alone: see ``_check_result``); a retraction that
+keeps its result because the season had closed comes after the close.
 Then the stored projection (Fixture rows, from which standings are computed) against a fresh
 fold of the facts, reported at the last fact that touched the fixture that differs.
 """
@@ -175,7 +176,10 @@ def verify_season(stream: Stream) -> StreamVerdict:
 
     retractions = _retractions(events)
     touched: dict[str, int] = {}
+    closed = False
     for event in events:
+        if event.type == "season.closed":
+            closed = True
         fixture = event.data.get("fixture") if isinstance(event.data, dict) else None
         if fixture is not None:
             touched[fixture] = event.seq
@@ -196,6 +200,10 @@ def verify_season(stream: Stream) -> StreamVerdict:
             problem = _check_forfeit(season, event, later)
             if problem:
                 return bad(event.seq, problem)
+        elif event.type == "result.retracted" and event.data.get("season_closed") and not closed:
+            # Marked as after the close, a retraction keeps the disputed result in the table: only
+            # a closed season's table is kept so (services.result_retract).
+            return bad(event.seq, "The retraction says the season had closed, but it had not: the result still counts.")
         elif event.type == "result.unfinished":
             problem = _check_unfinished(season, event)
             if problem:
