@@ -17,7 +17,7 @@ from ..errors import refuse
 from ..formats import registry as formats
 from ..projection import asked_to_play
 from ..standings import best_of, games_to_win, progress
-from ..states import PairingStatus
+from ..states import OPEN, PairingStatus
 from .commands import NAMESPACE, Outcome, _need_organiser, _need_user, _open, _pairing, _pid_in, _run
 
 # --------------------------------------------------------------------------------------
@@ -111,12 +111,26 @@ def _asking_to_play(state, pid: str, facts: list[tuple[str, dict]]) -> list[tupl
     stream takes no new fact from a player, and there is nothing left to be emailed about."""
     if asked_to_play(state["players"][pid]):
         return facts
+    if _ends_no_event(state, facts[0][1]["pairing"]):
+        return [*facts, ("player.entry_confirmed", {"player": pid})]
     after = copy.deepcopy(state)
     for kind, data in facts:
         projection.apply(after, {"seq": after["seq"] + 1, "type": kind, "data": data, "actor": f"user:{pid}"})
     if progress(after)["finished"]:
         return facts
     return [*facts, ("player.entry_confirmed", {"player": pid})]
+
+
+def _ends_no_event(state, pairing: str) -> bool:
+    """Whether a result for ``pairing`` certainly leaves the tournament running: outside a bracket
+    an event ends only with its newest round complete, so not while another of that round's
+    pairings still waits. A cheap test, so that ``_asking_to_play`` copies and folds the whole
+    state (a large event's is large, and the tournament's lock is held) only for a round's last
+    result or a bracket's."""
+    if state["bracket"] is not None or not state["rounds"]:
+        return False
+    current = state["rounds"][-1]["pairings"]
+    return any(other != pairing and state["pairings"][other]["status"] in OPEN for other in current)
 
 
 def tournament_report(*, tournament, pairing: str, user, result: dict, expected_seq, event_id=None) -> Outcome:
