@@ -29,7 +29,11 @@ class SeatInSerializer(serializers.Serializer):
 
 
 class MatchCreateSerializer(serializers.Serializer):
-    game = serializers.CharField(max_length=64)
+    game = serializers.CharField(
+        max_length=64,
+        help_text="A game's name from GET /api/engines/. A draft (iwdl-draft) is not made here: it is opened "
+        "in a draft room, POST /api/drafts/ (400 draft_needs_a_room otherwise).",
+    )
     mode = serializers.ChoiceField(choices=Match.Mode.values, default=Match.Mode.SERVER)
     config = JSONObjectField(required=False, default=dict)
     seats = SeatInSerializer(many=True, max_length=16)

@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from engines import registry
 from matches import eventstore
 from matches.eventstore import EventIdReused
 from matches.models import Match
@@ -323,6 +324,7 @@ def match_open(
     otherwise invite the other players (as ``league.drafts.invitations.draft_open`` does for drafts).
     ``setup``, a SavedSetup of the creator's, is played for seat 0 once the match starts. Returns (the
     match or the invitation, whether this call made it: a retry with the same ``event_id`` gets the first)."""
+    _refuse_a_bare_draft(game)
     invitees = seats_needing_consent(seats=seats, created_by=created_by)
     if invitees:
         return invitation_create(
@@ -355,6 +357,23 @@ def match_open(
     if created and setup is not None:
         _setup_play(match, created_by, setup, seat=0)
     return match, created
+
+
+def _refuse_a_bare_draft(game: str) -> None:
+    """A draft engine's stream is made only by its draft room (league.drafts, through
+    ``match_create``): a bare one has no pick clock to draft for a coach who leaves and no
+    hand-off of its teams to their match, so it could only stall or end with nothing made."""
+    try:
+        engine = registry.get(game)
+    except registry.UnknownEngine:
+        return  # refused as unknown_game by the create's own checks
+    if engine.draft:
+        raise MatchError(
+            f"A draft ({engine.title}) is not started as a match: it is made in a draft room, which keeps the "
+            "pick clock and hands the teams on to their match. Open one at /drafts/ (POST /api/drafts/), or "
+            "from a league or tournament.",
+            code="draft_needs_a_room",
+        )
 
 
 def _setup_play(match: Match, created_by, setup, *, seat: int) -> None:

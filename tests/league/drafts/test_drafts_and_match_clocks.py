@@ -1,9 +1,10 @@
 """Can a draft end on time? A draft room (a season fixture's, a standalone one, a tournament's) is
 opened without a match clock: its pick clock drafts for a coach who does not pick, so neither a
 claim nor the platform's sweep can time it out, also in a season played on a clock (that clock
-rides in the draft's origin to the match it hands off to). A bare ``iwdl-draft`` made through the
-match API with a time control can run out of time, and has no room to hand off from: it ends with
-no match made, and no follow-up fails."""
+rides in the draft's origin to the match it hands off to). A bare ``iwdl-draft`` stream with a time
+control (the match API refuses one now, draft_needs_a_room; one made before that, or by the services
+directly) can run out of time, and has no room to hand off from: it ends with no match made, and no
+follow-up fails."""
 
 from __future__ import annotations
 
@@ -48,19 +49,16 @@ def test_a_fixtures_draft_in_a_season_on_a_clock_cannot_be_timed_out(make_user, 
 
 def test_a_bare_draft_made_with_a_match_clock_ends_on_time_with_nothing_handed_off(
     alice,
-    client_for,
     clock,  # noqa: F811
     django_capture_on_commit_callbacks,
 ):
-    body = {
-        "game": "iwdl-draft",
-        "config": {"format": "schoolyard"},
-        "seats": [{"username": "alice"}, {"bot": "auto"}],
-        "time_control": CLOCK,
-    }
-    made = client_for(alice).post("/api/matches/", body, format="json")
-    assert made.status_code == 201, made.json()
-    draft_match = Match.objects.get(pk=made.json()["id"])
+    draft_match = match_services.match_create(
+        game="iwdl-draft",
+        seats=[match_services.SeatSpec(user=alice), match_services.SeatSpec(bot="auto")],
+        created_by=alice,
+        config={"format": "schoolyard"},
+        time_control=CLOCK,
+    )
     assert not Draft.objects.filter(draft_match=draft_match).exists()  # no room: no pick clock, no hand-off
     clock.advance(61)
     with django_capture_on_commit_callbacks(execute=True):
