@@ -22,6 +22,13 @@ RECENT_PER_GAME = 8
 #: thousands of matches would otherwise get a page of thousands of points and rows.
 HISTORY_SHOWN = 200
 EMPTY_RECORD = {"won": 0, "drew": 0, "lost": 0, "unfinished": 0, "unverified": 0}
+#: A draft's record: nobody wins a draft (its result places every coach first and names no
+#: winner), so won, drawn and lost would say what never happened. What a coach wants to know is
+#: whether it ran to its end and handed the teams on, or was given up, and by whom: a forfeited
+#: draft makes no match (a season fixture's goes to the other club as a walkover, counted there).
+EMPTY_DRAFT_RECORD = {"completed": 0, "forfeited": 0, "forfeited_by_another": 0, "unverified": 0}
+#: How each way a draft ends reads in the recent list.
+DRAFT_SAID = {"completed": "completed", "forfeited": "forfeited", "forfeited_by_another": "forfeited by another coach"}
 
 
 def _title(game: str) -> str:
@@ -42,9 +49,27 @@ def outcome(placements: list[int], seat: int) -> str:
     return "drew" if placements.count(best) > 1 else "won"
 
 
-def _said(seat: int, result: dict | None) -> str:
+def _said(seat: int, result: dict | None, *, draft: bool = False) -> str:
     result = result or {}
+    if draft:
+        return _drafted(seat, result)
     return "unfinished" if result.get("unfinished") else outcome(result.get("placements") or [], seat)
+
+
+def _drafted(seat: int, result: dict) -> str:
+    """How a finished draft ended for ``seat``: given up by a coach (resigned, or out of time on
+    a match clock) or run to its end."""
+    gave_up = result.get("resigned", result.get("timed_out"))
+    if gave_up is None:
+        return "completed"
+    return "forfeited" if gave_up == seat else "forfeited_by_another"
+
+
+def _is_draft(game: str) -> bool:
+    try:
+        return registry.get(game).draft
+    except registry.UnknownEngine:
+        return False
 
 
 def player_profile(*, username: str) -> dict | None:
@@ -70,13 +95,17 @@ def player_profile(*, username: str) -> dict | None:
     # never the match's state, which for a long game is far larger than the page.
     # Only verified results count as won, drawn or lost (as for ratings): a result still being
     # checked, or found disputed, is counted apart, not as a win it may not be.
-    record: dict[str, dict[str, int]] = defaultdict(lambda: dict(EMPTY_RECORD))
+    record: dict[str, dict[str, int]] = {}
+    drafts: dict[str, bool] = {}
     finished = Seat.objects.filter(user=user, match__status=Match.Status.FINISHED)
     # A match once found disputed stays out for good, as in the ratings (``Match.disputed_at``).
     rows = finished.values_list("index", "match__game", "match__result", "match__verdict", "match__disputed_at")
     for index, game, result, verdict, disputed_at in rows.iterator():
+        if game not in record:
+            drafts[game] = _is_draft(game)
+            record[game] = dict(EMPTY_DRAFT_RECORD if drafts[game] else EMPTY_RECORD)
         counted = verdict == Match.Verdict.VERIFIED and disputed_at is None
-        record[game][_said(index, result) if counted else "unverified"] += 1
+        record[game][_said(index, result, draft=drafts[game]) if counted else "unverified"] += 1
     recent: dict[str, list[tuple[dict, str]]] = {}
     for game in record:
         rows = (
@@ -85,7 +114,7 @@ def player_profile(*, username: str) -> dict | None:
             .values_list("index", "match_id", "match__finished_at", "match__result", "match__verdict")[:RECENT_PER_GAME]
         )
         recent[game] = [
-            ({"id": match_id, "finished_at": finished_at, "verdict": verdict}, _said(index, result))
+            ({"id": match_id, "finished_at": finished_at, "verdict": verdict}, _said(index, result, draft=drafts[game]))
             for index, match_id, finished_at, result, verdict in rows
         ]
     # Who each recent match was against, in one query.
@@ -117,9 +146,15 @@ def player_profile(*, username: str) -> dict | None:
                     for i, (r, d, match_id) in enumerate(points)
                 ],
                 "chart": rating_chart([r for r, _, _ in points], first_number=first),
+                "draft": drafts.get(game, False),
                 "record": dict(record.get(game, EMPTY_RECORD)),
                 "recent": [
-                    {"match": m, "outcome": said, "against": others.get(m["id"], [])}
+                    {
+                        "match": m,
+                        "outcome": said,
+                        "said": DRAFT_SAID[said] if drafts.get(game) else said,
+                        "against": others.get(m["id"], []),
+                    }
                     for m, said in recent.get(game, [])
                 ],
             }
