@@ -3,15 +3,19 @@
 ``GET /healthz`` (liveness) answers ``{"status": "ok"}`` whenever the process can answer at all: it
 touches neither the database nor Redis, so an outage of either never has every web process killed
 and restarted, which would fix nothing. ``GET /readyz`` (readiness) checks what a request needs:
-PostgreSQL (one ``SELECT 1`` through the pool, waiting at most READY_DB_TIMEOUT_SECONDS), the
-channel layer's Redis (one PING per host; skipped with the in-memory layer of a first run) and the
-outbox's backlog. 200 when every check is ok, 503 when the database or Redis is not; an outbox
-backlog older than READY_OUTBOX_MAX_AGE_SECONDS is "degraded" and still 200: the web process cannot
-deliver what a stuck worker or beat left behind, and taking it out of rotation would only add an
-outage to the delay. So is a dead outbox message (OUTBOX_MAX_ATTEMPTS ran out), until an operator
-retries or discards it; it is not part of the backlog. Anonymous callers see each check's status
-word only; staff (signed in, or with an API token) also see the error text, the backlog's size and
-age, the dead messages' count, and the thresholds.
+PostgreSQL (one ``SELECT 1`` through the pool, answered within READY_DB_TIMEOUT_SECONDS or called
+down, also by a server that takes the connection and never answers), the channel layer's Redis (one
+PING per host; skipped with the in-memory layer of a first run), the cache's Redis and the Celery
+broker's Redis (each pinged when configured and not the channel layer's server, which is pinged
+already) and the outbox's backlog. 200 when every check is ok, 503 when the database, the channel
+layer or the cache is not (every throttled request reads the cache); an unreachable broker and an
+outbox backlog older than READY_OUTBOX_MAX_AGE_SECONDS are "degraded" and still 200: the outbox keeps
+what a request queues until the broker is back, the web process cannot deliver what a stuck worker
+or beat left behind, and taking it out of rotation would only add an outage to the delay. So is a
+dead outbox message (OUTBOX_MAX_ATTEMPTS ran out), until an operator retries or discards it; it is
+not part of the backlog. Anonymous callers see each check's status word only; staff (signed in, or
+with an API token) also see the error text, the backlog's size and age, the dead messages' count,
+and the thresholds.
 
 Both are answered by a middleware placed first, before anything that reads the database or the
 request's host: the session and user are not loaded for /healthz at all, and a probe that sends the
@@ -28,6 +32,7 @@ import threading
 import time
 from importlib import import_module
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import connections
@@ -101,6 +106,8 @@ def run_checks() -> dict[str, dict[str, Any]]:
     return {
         "database": database,
         "channel_layer": channel_layer_check(),
+        "broker": broker_check(),
+        "cache": cache_check(),
         # Read only when the database answered: otherwise it would wait out a second timeout to
         # say what the database check already said.
         "outbox": outbox_check() if database["status"] == OK else {"status": UNAVAILABLE, "error": "database down"},
@@ -110,9 +117,47 @@ def run_checks() -> dict[str, dict[str, Any]]:
 def database_check() -> dict[str, Any]:
     timeout = settings.READY_DB_TIMEOUT_SECONDS
     started = time.monotonic()
-    connection = connections["default"]
+    # Asked in a thread of its own and waited for at most the timeout: neither the pool's check of
+    # the connection it hands out nor the query has a bound of its own on the client's side (a
+    # statement_timeout is the server's, and a server that never answers never applies it).
+    with _database_probe.lock:
+        waiting = _database_probe.thread
+        if waiting is not None and waiting.is_alive():
+            # The last check is still unanswered: another would only wait beside it, holding a
+            # second connection. So at most one probe thread is ever left waiting on the server;
+            # this one waits for it (within its own bound) and then asks afresh.
+            waiting.join(timeout)
+            if waiting.is_alive():
+                since = round(time.monotonic() - _database_probe.since)
+                error = f"the check sent {since} s ago has had no answer"
+                return {"status": UNAVAILABLE, "error": error, "elapsed_ms": _ms_since(started)}
+        outcome: list[Exception | None] = []
+        pool = getattr(connections["default"], "pool", None)
+        thread = threading.Thread(
+            target=_database_query, args=(pool, timeout, outcome), name="readyz-database", daemon=True
+        )
+        _database_probe.thread, _database_probe.since = thread, started
+        thread.start()
+    thread.join(max(0.0, started + timeout - time.monotonic()))
+    if not outcome:
+        return {"status": UNAVAILABLE, "error": f"no answer within {timeout} s", "elapsed_ms": _ms_since(started)}
+    if outcome[0] is not None:
+        return {"status": UNAVAILABLE, "error": _describe(outcome[0]), "elapsed_ms": _ms_since(started)}
+    return {"status": OK, "elapsed_ms": _ms_since(started)}
+
+
+class _DatabaseProbe:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.thread: threading.Thread | None = None
+        self.since = 0.0
+
+
+_database_probe = _DatabaseProbe()
+
+
+def _database_query(pool, timeout: int, outcome: list) -> None:
     try:
-        pool = getattr(connection, "pool", None)
         if pool is not None:
             # Through the pool, as a request's queries go, but waiting seconds rather than the
             # DB_POOL_TIMEOUT a request waits: a probe that took a request's wait during an outage
@@ -122,11 +167,15 @@ def database_check() -> dict[str, Any]:
                 raw.execute(f"SET LOCAL statement_timeout = {int(timeout * 1000)}")
                 raw.execute("SELECT 1")
         else:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT 1")
+            try:
+                with connections["default"].cursor() as cursor:
+                    cursor.execute("SELECT 1")
+            finally:
+                connections["default"].close()  # this thread's own; it ends here
     except Exception as exc:  # any failure is the answer, not an error of the probe
-        return {"status": UNAVAILABLE, "error": _describe(exc), "elapsed_ms": _ms_since(started)}
-    return {"status": OK, "elapsed_ms": _ms_since(started)}
+        outcome.append(exc)
+    else:
+        outcome.append(None)
 
 
 def channel_layer_check() -> dict[str, Any]:
@@ -149,6 +198,62 @@ def channel_layer_check() -> dict[str, Any]:
     except Exception as exc:
         return {"status": UNAVAILABLE, "error": _describe(exc), "elapsed_ms": _ms_since(started)}
     return {"status": OK, "elapsed_ms": _ms_since(started)}
+
+
+def broker_check() -> dict[str, Any]:
+    """The Celery broker, when it is a Redis of its own. Down, it is "degraded", not a 503: a request
+    records the tasks it queues in the outbox, whose sweeper sends them once the broker is back."""
+    urls = [u for u in settings.CELERY_BROKER_URL.split(";") if u]
+    schemes = {urlsplit(u).scheme for u in urls}
+    if not urls or not schemes <= {"redis", "rediss"}:
+        what = ", ".join(sorted(schemes)) or "no broker"
+        return {"status": SKIPPED, "detail": f"{what}: {'nothing to reach' if what == 'memory' else 'not a Redis'}"}
+    return _ping_apart(urls, down=DEGRADED)
+
+
+def cache_check() -> dict[str, Any]:
+    """The cache, when it is a Redis: throttles and sign-in limits read it on every request."""
+    cache = settings.CACHES.get("default", {})
+    backend = cache.get("BACKEND", "")
+    if not backend.endswith(".RedisCache"):
+        return {"status": SKIPPED, "detail": f"{backend.rsplit('.', 1)[-1] or 'no cache'}: nothing to reach"}
+    location = cache.get("LOCATION") or []
+    urls = [u.strip() for u in (location.split(",") if isinstance(location, str) else location) if u.strip()]
+    return _ping_apart(urls, down=UNAVAILABLE)
+
+
+def _ping_apart(urls: list[str], *, down: str) -> dict[str, Any]:
+    """PING each Redis in ``urls`` that is not the channel layer's (its check pinged that one)."""
+    layer = settings.CHANNEL_LAYERS.get("default", {}).get("CONFIG", {}).get("hosts") or []
+    pinged = {_server(host) for host in layer}
+    apart = [u for u in urls if _server(u) not in pinged]
+    if not apart:
+        return {"status": SKIPPED, "detail": "the channel layer's Redis, checked there"}
+    timeout = settings.READY_REDIS_TIMEOUT_SECONDS
+    started = time.monotonic()
+    try:
+        for url in apart:
+            client = _redis_client(url, timeout)
+            try:
+                client.ping()
+            finally:
+                client.close()
+    except Exception as exc:
+        return {"status": down, "error": _describe(exc), "elapsed_ms": _ms_since(started)}
+    return {"status": OK, "elapsed_ms": _ms_since(started)}
+
+
+def _server(host) -> tuple:
+    """Which Redis server a channel layer host or a URL names: its database number aside, one
+    server answers a PING for all of them."""
+    if isinstance(host, dict):
+        host = host.get("address") or (host.get("host", "localhost"), host.get("port", 6379))
+    if isinstance(host, (tuple, list)):
+        return (str(host[0]), int(host[1]))
+    parts = urlsplit(host)
+    if parts.scheme == "unix":
+        return ("unix", parts.path)
+    return (parts.hostname or "localhost", parts.port or 6379)
 
 
 def _redis_client(host, timeout: int):

@@ -180,6 +180,11 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_b
         "max_size": env_int("DB_POOL_MAX_SIZE", 10),
         "timeout": env_int("DB_POOL_TIMEOUT", 10),
     }
+if DATABASES["default"]["ENGINE"] in ("config.postgresql", "django.db.backends.postgresql"):
+    # A server that takes the connection and then never answers (frozen, or a black hole after a
+    # failover) held a connect for ever: a request's, or one of the pool's few workers, which then
+    # opened no connection again. psycopg bounds the whole start-up, the server's answers included.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", env_int("DB_CONNECT_TIMEOUT", 5))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -33,7 +33,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 class Outage:
-    """A TCP proxy to PostgreSQL that can be cut (open connections reset, new ones refused) and restored."""
+    """A TCP proxy to PostgreSQL that can be cut (open connections reset, new ones refused) or
+    stalled (connections open and new ones accepted, but nothing answered: a frozen server, a
+    black hole after a failover), and restored."""
 
     def __init__(self, host: str, port: int):
         self.target = (host, port)
@@ -41,8 +43,10 @@ class Outage:
         self.port = self.listener.getsockname()[1]
         self.lock = threading.Lock()
         self.pairs: list[tuple[socket.socket, socket.socket]] = []
+        self.held: list[socket.socket] = []  # accepted while stalled, never connected on
         self.cuts = 0
         self.down = False
+        self.stalled = False
         self._serve()
 
     @staticmethod
@@ -62,6 +66,10 @@ class Outage:
                 client, _ = listener.accept()
             except OSError:
                 return  # the listener was closed: the outage, or the end of the test
+            with self.lock:
+                if self.stalled:  # accepted, and then never a byte in answer
+                    self.held.append(client)
+                    continue
             try:
                 upstream = socket.create_connection(self.target, timeout=5)
             except OSError:
@@ -83,7 +91,8 @@ class Outage:
                     data = sock.recv(65536)
                     if not data:
                         return
-                    (b if sock is a else a).sendall(data)
+                    if not self.stalled:  # stalled: read and dropped, so nothing is ever answered
+                        (b if sock is a else a).sendall(data)
         except (OSError, ValueError):
             return
         finally:
@@ -109,6 +118,8 @@ class Outage:
         with self.lock:
             self.down = True
             pairs, self.pairs = self.pairs, []
+            held, self.held = self.held, []
+        self._close(*held)
         for pair in pairs:
             for sock in pair:
                 try:
@@ -118,7 +129,18 @@ class Outage:
             self._close(*pair)
         self.cuts += 1
 
+    def stall(self) -> None:
+        """Keep every connection open and accept new ones, but answer nothing on any of them."""
+        with self.lock:
+            self.stalled = True
+
     def restore(self) -> None:
+        if self.stalled:
+            # What was sent while stalled was dropped: those connections are out of step with the
+            # server, so they go as in a cut (the listener is closed and opened again below).
+            self.cut()
+            with self.lock:
+                self.stalled = False
         with self.lock:
             self.down = False
         self.listener = self._listen(self.port)

@@ -1,16 +1,21 @@
 """/healthz and /readyz, as a load balancer, an orchestrator's probes and an operator use them.
 
 Liveness answers with the database gone (it reads nothing); readiness says 503 while the database
-or the channel layer's Redis is unreachable and 200 once they are back, calls an old outbox backlog
-"degraded" (still 200), and tells only staff the details (errors, the backlog's size and age)."""
+(also one that takes the connection and never answers), the channel layer's Redis or the cache's
+Redis is unreachable and 200 once they are back, calls an old outbox backlog or an unreachable
+Celery broker "degraded" (still 200), and tells only staff the details (errors, the backlog's size
+and age)."""
 
 from __future__ import annotations
 
 import socket
+import threading
 import time
 from datetime import timedelta
 
+import psycopg
 import pytest
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -18,7 +23,7 @@ from config import health
 from matches.models import OutboxMessage
 from tests.hardening.test_database_outage import outage  # noqa: F401  (the proxy that cuts PostgreSQL)
 
-CHECKS = {"database", "channel_layer", "outbox"}
+CHECKS = {"database", "channel_layer", "broker", "cache", "outbox"}
 
 
 @pytest.fixture(autouse=True)
@@ -99,6 +104,50 @@ def test_readiness_is_503_json_while_the_database_is_down_and_200_once_it_is_bac
     up = Client(raise_request_exception=False).get("/readyz")
     assert up.status_code == 200, (up.status_code, up.content[:300])
     assert assert_anonymous_body(up)["status"] == "ok"
+
+
+def probe_within(seconds: float):
+    """/readyz asked in a thread of its own: (the answer, or None if it had none after ``seconds``;
+    how long it took). A probe that hangs must fail the test, not hold it."""
+    answer: list = []
+    started = time.monotonic()
+    asking = threading.Thread(target=lambda: answer.append(Client(raise_request_exception=False).get("/readyz")))
+    asking.daemon = True
+    asking.start()
+    asking.join(seconds)
+    return (answer[0] if answer else None), time.monotonic() - started
+
+
+@pytest.mark.django_db(transaction=True)
+def test_readiness_is_503_within_its_bound_when_the_database_takes_connections_and_never_answers(outage, settings):  # noqa: F811
+    settings.READY_DB_TIMEOUT_SECONDS = 1
+    ready, _ = probe_within(30)
+    assert ready is not None and ready.status_code == 200  # the pool holds connections through the proxy
+    outage.stall()
+    for _ in range(2):  # and the next probe too, while the first one's query is still unanswered
+        down, elapsed = probe_within(30)
+        assert down is not None, "the probe had no answer after 30 seconds"
+        assert down.status_code == 503, (down.status_code, down.content[:300])
+        body = assert_anonymous_body(down)
+        assert body["checks"]["database"] == {"status": "unavailable"}
+        assert body["checks"]["outbox"] == {"status": "unavailable"}
+        assert elapsed < settings.READY_DB_TIMEOUT_SECONDS + 1.5, elapsed
+    outage.restore()
+    settings.READY_DB_TIMEOUT_SECONDS = 10
+    back, _ = probe_within(30)
+    assert back is not None and back.status_code == 200, back and back.content[:300]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_database_connection_to_a_server_that_never_answers_gives_up_within_its_connect_timeout(outage):  # noqa: F811
+    params = connection.get_connection_params()
+    limit = int(params.get("connect_timeout") or 0)
+    assert limit > 0  # a pool's worker waiting on such a connect would wait for ever without it
+    outage.stall()
+    started = time.monotonic()
+    with pytest.raises(psycopg.OperationalError):
+        psycopg.connect(**params)
+    assert time.monotonic() - started < limit + 1.5
 
 
 def stuck_message(*, age: timedelta, due: bool = True) -> OutboxMessage:
@@ -220,6 +269,71 @@ def test_a_reachable_redis_is_ok_and_the_in_memory_layer_is_skipped_and_ready(se
     assert in_memory.status_code == 200
     assert in_memory.json()["checks"]["channel_layer"] == {"status": "skipped"}
     assert in_memory.json()["status"] == "ok"
+
+
+@pytest.mark.django_db
+def test_a_celery_broker_on_a_redis_of_its_own_is_checked_and_when_down_is_degraded_not_503(settings, make_user):
+    port = closed_port()
+    settings.CELERY_BROKER_URL = f"redis://127.0.0.1:{port}/0"
+    settings.READY_REDIS_TIMEOUT_SECONDS = 1
+    anonymous = Client().get("/readyz")
+    # The outbox keeps every task a request queues until the broker is back: a web process serves
+    # without it, and taking every one out of rotation would add an outage to the delay.
+    assert anonymous.status_code == 200, anonymous.content
+    body = assert_anonymous_body(anonymous)
+    assert body["status"] == "degraded" and body["checks"]["broker"] == {"status": "degraded"}
+    assert str(port).encode() not in anonymous.content
+    signed_in = Client()
+    signed_in.force_login(make_user("operator", staff=True))
+    assert str(port) in signed_in.get("/readyz").json()["checks"]["broker"]["error"]
+
+    settings.CELERY_BROKER_URL = redis_url_of_another_database()
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    reachable = Client().get("/readyz")
+    assert reachable.status_code == 200 and reachable.json()["checks"]["broker"] == {"status": "ok"}
+
+
+@pytest.mark.django_db
+def test_a_cache_on_an_unreachable_redis_is_503_and_says_why_only_to_staff(settings, make_user):
+    port = closed_port()
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": f"redis://127.0.0.1:{port}/0"}
+    }
+    settings.READY_REDIS_TIMEOUT_SECONDS = 1
+    anonymous = Client().get("/readyz")
+    assert anonymous.status_code == 503  # every throttled request reads the cache
+    body = assert_anonymous_body(anonymous)
+    assert body["checks"]["cache"] == {"status": "unavailable"} and body["checks"]["database"] == {"status": "ok"}
+    assert str(port).encode() not in anonymous.content
+    staff = make_user("operator", staff=True)
+    signed_in = Client()
+    signed_in.force_login(staff)
+    assert str(port) in signed_in.get("/readyz").json()["checks"]["cache"]["error"]
+
+
+@pytest.mark.django_db
+def test_a_broker_or_cache_on_the_channel_layers_redis_is_not_pinged_twice_and_a_local_one_is_skipped(settings):
+    settings.CHANNEL_LAYERS = redis_layer_at(settings.REDIS_URL or "redis://127.0.0.1:6379/0")
+    same_server = redis_url_of_another_database()
+    settings.CELERY_BROKER_URL = same_server
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": same_server}}
+    shared = Client().get("/readyz")
+    assert shared.status_code == 200, shared.content
+    assert shared.json()["checks"]["broker"] == shared.json()["checks"]["cache"] == {"status": "skipped"}
+
+    settings.CELERY_BROKER_URL = "memory://localhost/"
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    local = Client().get("/readyz")
+    assert local.status_code == 200 and local.json()["status"] == "ok"
+    assert local.json()["checks"]["broker"] == local.json()["checks"]["cache"] == {"status": "skipped"}
+
+
+def redis_url_of_another_database() -> str:
+    """The tests' Redis server, another database number: the same server as the channel layer's."""
+    from django.conf import settings
+
+    base = (settings.REDIS_URL or "redis://127.0.0.1:6379/0").rsplit("/", 1)[0]
+    return f"{base}/15"
 
 
 @pytest.mark.django_db
