@@ -90,10 +90,14 @@ def _match(match_id) -> Match:
 def match_live(request, match_id):
     match = _match(match_id)
     seat = selectors.viewer_seat(match=match, user=request.user)
+    summary = selectors.match_summary(match=match, seat=seat)
+    # Resign is offered only to a seat still in the game, in the page as served too (not only once
+    # the socket's first update came): a knocked-out wizard's resignation is refused.
+    in_game = any(s["seat"] == seat and s["in_game"] for s in summary["seats"])
     return render(
         request,
         "matches/live.html",
-        {"match": match, "seat": seat, "summary": selectors.match_summary(match=match, seat=seat)},
+        {"match": match, "seat": seat, "seat_in_game": in_game, "summary": summary},
     )
 
 
