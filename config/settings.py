@@ -2,7 +2,7 @@
 
 First run (nothing set): SQLite beside manage.py, Celery tasks run eagerly in-process,
 in-memory channel layer. Production: DATABASE_URL (PostgreSQL), REDIS_URL (channel
-layer, and Celery broker unless CELERY_BROKER_URL says otherwise), SECRET_KEY, DEBUG=false.
+layer), CELERY_BROKER_URL (the Celery broker; without it tasks run eagerly in-process), SECRET_KEY, DEBUG=false.
 """
 
 from __future__ import annotations
