@@ -22,6 +22,8 @@ app.conf.beat_schedule = {
     "requeue-followups": {"task": "league.requeue_followups", "schedule": 60.0},
     # The same for a tournament pairing's platform match (its result, or its retraction).
     "requeue-tournament-followups": {"task": "tournaments.requeue_followups", "schedule": 60.0},
+    # A finished draft whose hand-off (its match.finished message, or the queued task) was lost.
+    "hand-off-lost-drafts": {"task": "league.hand_off_lost_drafts", "schedule": 60.0},
     "claim-timeouts": {"task": "matches.claim_timeouts", "schedule": 15.0},
     # Organisers' webhooks whose backoff has passed (a worker lost the scheduled retry, or eager mode).
     "webhooks-retry": {"task": "tournaments.webhooks_retry_due", "schedule": 30.0},

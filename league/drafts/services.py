@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -20,6 +21,8 @@ from matches.services import SeatSpec
 
 from ..errors import LeagueError
 from .models import Draft
+
+log = logging.getLogger(__name__)
 
 DRAFT_GAME = "iwdl-draft"
 MATCH_GAME = "wizard-dodgeball"
@@ -235,3 +238,62 @@ def draft_hand_off(*, draft_match_id) -> Match | None:
             topic="match.broadcast", payload={"match_id": str(draft_match.id), "head_seq": draft_match.state_seq}
         )
         return match
+
+
+#: How long after a draft ends its hand-off may still be on its way (the ``match.finished``
+#: message, then the queued ``league.hand_off_draft``): the sweep leaves it to them till then.
+HAND_OFF_GRACE = timedelta(minutes=2)
+#: How far back the sweep looks: longer than an outage of the broker (which stops the beat as
+#: well) is likely to last, a long weekend included; a draft that ended before it needs an
+#: operator (``draft_hand_off`` by hand). The drafts read are those without a match, few at any time.
+HAND_OFF_WINDOW = timedelta(days=7)
+#: Drafts one sweep hands off at most, oldest first: a backlog (after an outage) is worked off a
+#: batch a minute rather than in one task that holds a worker for as long as it takes.
+HAND_OFF_BATCH = 50
+
+
+def drafts_hand_off_lost(*, now: datetime | None = None, batch: int = HAND_OFF_BATCH) -> int:
+    """Make the match of each draft that finished its picks and should have handed off but has no
+    match (its ``match.finished`` message went dead, or the broker lost the queued task): nothing
+    else would, and a season fixture drafted that way would wait for ever. The beat's backstop
+    (``league.hand_off_lost_drafts``); returns how many matches this call made.
+
+    Only a draft that ended with its picks done is due (a resigned one makes no match): one that
+    makes none would otherwise come back first in every batch and hold back a lost one behind it.
+    Each is taken under its row's lock, skipped if another process holds it (the normal task, or
+    another sweep, making its match now: the next sweep finds it made), and handed off by
+    ``draft_hand_off`` under that lock, so a match is made once."""
+    now = now or timezone.now()
+    due = list(
+        Draft.objects.filter(
+            hand_off=True,
+            match__isnull=True,
+            draft_match__status=Match.Status.FINISHED,
+            # The draft engine's word for a draft that ended with its picks (engines/iwdl_draft).
+            draft_match__result__reason="draft_complete",
+            draft_match__finished_at__range=(now - HAND_OFF_WINDOW, now - HAND_OFF_GRACE),
+        )
+        .order_by("draft_match__finished_at", "pk")
+        .values_list("pk", flat=True)[:batch]
+    )
+    made = 0
+    for pk in due:
+        # One draft whose hand-off fails (a bug, bad data) must not hold back the others behind
+        # it: it is logged, and the next sweep tries it again.
+        try:
+            with transaction.atomic():
+                # The rows draft_hand_off locks (the draft and its draft match, joined), so that
+                # taking them again there waits for nothing; skip_locked: this never waits either.
+                held = (
+                    Draft.objects.select_for_update(skip_locked=True)
+                    .select_related("draft_match")
+                    .filter(pk=pk, match__isnull=True)
+                    .first()
+                )
+                if held is not None and draft_hand_off(draft_match_id=held.draft_match_id) is not None:
+                    made += 1
+        except Exception:
+            log.exception("Drafts: the lost hand-off of draft %s failed; the next sweep tries it again.", pk)
+    if made:
+        log.warning("Drafts: %s finished drafts had lost their hand-off; their matches are made.", made)
+    return made
