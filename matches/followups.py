@@ -34,9 +34,12 @@ def verify(payload: dict) -> None:
     tasks.verify_match.delay(payload["match_id"])
 
 
-# Nothing re-derives a finished match's signal: a draft whose hand-off was lost never gets its
-# match (league/drafts), so a dead message of it must be retried (logged as an error).
-@handler("match.finished")
+# Its only receiver is a draft's hand-off (league/drafts/receivers.py), which the sweep re-derives.
+@handler(
+    "match.finished",
+    if_given_up="league.hand_off_lost_drafts (every minute) makes the match of every draft finished in the last "
+    "week that should have handed off to one and has none",
+)
 def finished(payload: dict) -> None:
     signals.match_finished.send(sender=Match, match_id=payload["match_id"], game=payload["game"])
 
