@@ -65,8 +65,8 @@ def run(*args) -> str:
 
 
 def test_the_default_keeps_trying_for_as_long_as_the_follow_up_sweeps_look_back(settings):
-    # A broker or Redis outage of hours must not kill messages nothing else re-derives (a draft's
-    # hand-off): the default's attempts, spaced by the backoff, span at least that day.
+    # A broker or Redis outage of hours must not kill messages (a draft's hand-off waits for no
+    # sweep): the default's attempts, spaced by the backoff, span at least that day.
     from league.seasons.tasks import FOLLOWUPS_WINDOW
     from matches.outbox import BACKOFF_CAP, BACKOFF_START
 

@@ -258,6 +258,10 @@ def _emails(payload) -> list[dict[str, Any]]:
 
 
 # Nothing re-derives a command's emails and webhooks: a dead message of it is logged as an error.
+# Its handler only writes rows (it needs no broker, no mail server), so it dies of a bug, not of an
+# outage, and a sweep would run the same bug. Its row keeps every fact they are made from (a sweep
+# would have to replay the stream to before the command), and what it queues is keyed (EmailSent,
+# WebhookDelivery.key): ``manage.py outbox retry`` once the bug is fixed sends each of them once.
 @handler("tournament.reach")
 def fan_out(payload: dict[str, Any]) -> None:
     """Runs once per command, after its commit: queue each email and each webhook delivery."""
