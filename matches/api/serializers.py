@@ -90,3 +90,7 @@ class EngineSerializer(serializers.Serializer):
     min_seats = serializers.IntegerField()
     max_seats = serializers.IntegerField()
     bots = serializers.ListField(child=serializers.CharField())
+    draft = serializers.BooleanField(
+        help_text="A draft, not a game: made in a draft room (POST /api/drafts/), a league or a tournament, "
+        "never with POST /api/matches/ (400 draft_needs_a_room)."
+    )

@@ -94,6 +94,7 @@ class EngineList(APIView):
                 "min_seats": e.min_seats,
                 "max_seats": e.max_seats,
                 "bots": list(services.engine_bots(e)),
+                "draft": e.draft,
             }
             for e in registry.latest()
         ]

@@ -78,3 +78,10 @@ def test_the_api_docs_say_drafts_are_not_made_here():
     schema = SchemaGenerator().get_schema(request=None, public=True)
     game = schema["components"]["schemas"]["MatchCreate"]["properties"]["game"]
     assert "/api/drafts/" in game["description"]
+
+
+def test_the_game_list_tells_a_client_which_games_are_drafts(client):
+    # A client building its own new-match form must be able to leave drafts out, as the page does.
+    games = {g["name"]: g for g in client.get("/api/engines/").json()}
+    assert {name for name, g in games.items() if g["draft"]} == set(DRAFTS)
+    assert all(g["draft"] is False for name, g in games.items() if name not in DRAFTS)
