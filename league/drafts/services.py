@@ -200,8 +200,10 @@ def draft_hand_off(*, draft_match_id) -> Match | None:
     """Create the Wizard Dodgeball match for a finished two-coach draft (once). A draft that
     ended before its picks did (a coach resigned it) makes none: it has no teams to play."""
     with transaction.atomic():
+        # Only the draft's row is locked (of=self): the draft match is finished, and a lock on it
+        # would wait behind its verification's writes for nothing.
         draft = (
-            Draft.objects.select_for_update()
+            Draft.objects.select_for_update(of=("self",))
             .select_related("draft_match")
             .filter(draft_match_id=draft_match_id)
             .first()
@@ -282,10 +284,10 @@ def drafts_hand_off_lost(*, now: datetime | None = None, batch: int = HAND_OFF_B
         # it: it is logged, and the next sweep tries it again.
         try:
             with transaction.atomic():
-                # The rows draft_hand_off locks (the draft and its draft match, joined), so that
-                # taking them again there waits for nothing; skip_locked: this never waits either.
+                # The row draft_hand_off locks (the draft's), so that taking it again there waits
+                # for nothing; skip_locked: this never waits either.
                 held = (
-                    Draft.objects.select_for_update(skip_locked=True)
+                    Draft.objects.select_for_update(skip_locked=True, of=("self",))
                     .select_related("draft_match")
                     .filter(pk=pk, match__isnull=True)
                     .first()

@@ -242,3 +242,42 @@ def test_a_sweep_and_the_late_normal_hand_off_at_once_make_one_match(
     made = matches_from(draft)
     assert results["sweep"] == 1 and len(made) == 1
     assert results["task"] == str(made[0].pk)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hand_off_does_not_wait_behind_a_write_to_the_finished_draft_match(
+    broker_loses_hand_offs, django_capture_on_commit_callbacks
+):
+    # The verifier writes its verdict to the draft match's row; the hand-off reads that row but
+    # changes only the draft's, so it must not queue behind the verdict's transaction.
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks are PostgreSQL's")
+    draft = bots_draft(django_capture_on_commit_callbacks)
+    holding, release = threading.Event(), threading.Event()
+
+    def verifier_writing():
+        from django.db import connections, transaction
+
+        try:
+            with transaction.atomic():
+                Match.objects.select_for_update().get(pk=draft.draft_match_id)
+                holding.set()
+                release.wait(30)
+        finally:
+            connections.close_all()
+
+    other = threading.Thread(target=verifier_writing)
+    other.start()
+    try:
+        assert holding.wait(30)
+        done: list = []
+        hand_off = threading.Thread(
+            target=lambda: done.append(draft_services.draft_hand_off(draft_match_id=draft.draft_match_id))
+        )
+        hand_off.start()
+        hand_off.join(20)
+        assert done and done[0] is not None, "the hand-off waited for the draft match's row"
+    finally:
+        release.set()
+        other.join(30)
+    assert len(matches_from(draft)) == 1
