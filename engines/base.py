@@ -256,6 +256,14 @@ class Engine(ABC):
         every seat plays until the end."""
         return True
 
+    def leave(self, state: State, seat: int) -> State | None:
+        """The state after ``seat`` leaves a game the others play on (RULING "Leaving": a
+        resignation or a loss on time with at least two other seats still in the game), or None
+        when this engine or version does not play on, and the match ends as ``result_on_time``
+        says. Never mutates ``state``. After it, ``in_game(state, seat)`` is False, ``to_move``
+        never names the seat, and ``result`` places the seat below every seat still playing."""
+        return None
+
     def result_on_resign(self, state: State, seat: int, seats: int) -> dict[str, Any]:
         """The result when a person resigns ``seat``: the loss ``result_on_time`` gives (its
         placements, scores and winners, so a game with teams or positions loses the whole side

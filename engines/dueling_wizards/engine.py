@@ -6,9 +6,11 @@ The attack hurts each defender according to how the defender's suit stands again
 the attacking suit. Played cards are discarded, everyone draws back up to three, and
 the next wizard to the left attacks.
 
-Two engine versions share this class (RULES.md, "Version history"):
+Three engine versions share this class (RULES.md, "Version history"):
 
-* version "2" (current): the draw pile is an unknown pool with no order; every card
+* version "3" (current): version 2's rules, and a wizard who resigns or runs out of time
+  while two others still duel leaves the duel, which goes on without them (``leave``);
+* version "2" (replay only): the draw pile is an unknown pool with no order; every card
   that leaves it is a private draw (one chance event per wizard per deal or refill),
   and a Joker reverses the circle of strength until another Joker turns it back;
 * version "1" (replay only): one shuffle of the whole deck orders the pile, and a Joker
@@ -31,6 +33,8 @@ State layout (plain JSON; health in half-points so that 13.5 damage stays an int
     health               per seat, half-points (200 = 100 HP)
     alive                per seat
     knocked_out_in       per seat, the round that knocked the seat out, or None
+    left                 version 3, once a wizard has left: per seat None, or when it left,
+                         [round, 0 before that round's spell or 2 after it, wizards gone before]
     last_round           the previous round, fully revealed (see _resolve)
     end                  None, "last_standing" or "deck_out"
 
@@ -54,8 +58,8 @@ DEAL, DEFEND, ATTACK, REFILL, OVER = "deal", "defend", "attack", "refill", "over
 LAST_STANDING, DECK_OUT = "last_standing", "deck_out"
 
 #: Every version this class can play; the newest is what new matches use.
-VERSIONS = ("1", "2")
-LATEST = "2"
+VERSIONS = ("1", "2", "3")
+LATEST = "3"
 
 _COUNT_WORDS = {1: "one spell", 2: "two spells", 3: "three spells"}
 
@@ -106,6 +110,8 @@ class DuelingWizards(Engine):
         self.current = version == LATEST
         #: Version 2 draws lazily from an unknown pool and keeps the Joker reversal.
         self.lazy = version != "1"
+        #: Version 3: a wizard who resigns or runs out of time leaves, and the others duel on.
+        self.plays_on = version not in ("1", "2")
 
     # -- configuration -------------------------------------------------------------
     def default_config(self, seats: int) -> dict[str, Any]:
@@ -174,6 +180,55 @@ class DuelingWizards(Engine):
 
     def in_game(self, state: State, seat: int) -> bool:
         return state["alive"][seat]
+
+    def leave(self, state: State, seat: int) -> State | None:
+        """Version 3 (RULES.md, "Leaving the duel"): the wizard leaves as if knocked out now. What
+        they owed is settled: their pending draws are dropped (the cards stay in the pool), their
+        spell book and any defence they laid leave play face up; an attacker who leaves voids the
+        round: the defences laid go back to their owners' books unseen, and the attack passes to
+        the left with the round begun again."""
+        if not self.plays_on:
+            return None
+        n = state["seats"]
+        if type(seat) is not int or not 0 <= seat < n:
+            raise IllegalAction(f"Seat must be a whole number from 0 to {n - 1}.", code="bad_seat")
+        alive = list(state["alive"])
+        if state["phase"] == OVER or not alive[seat]:
+            raise IllegalAction(f"Seat {seat} is no longer in the duel.", code="not_in_game")
+        if sum(alive) < 3:
+            raise IllegalAction("A wizard leaves a duel only while two others go on.", code="too_few_left")
+        alive[seat] = False
+        phase, attacker = state["phase"], state["attacker"]
+        hands = list(state["hands"])
+        defences = list(state["defences"])
+        discard = list(state["discard"])
+        left = list(state.get("left") or [None] * n)
+        # Placed below every wizard still duelling and above everyone gone before (_place_key).
+        left[seat] = [state["round"], 2 if phase == REFILL else 0, sum(1 for x in left if x is not None)]
+        if seat == attacker and phase in (DEFEND, ATTACK):
+            for s in range(n):
+                if defences[s] is not None and s != seat:
+                    hands[s] = deck.sort_cards(hands[s] + [defences[s]])
+                    defences[s] = None
+            phase = DEFEND
+        if defences[seat] is not None:
+            discard.append(defences[seat])
+            defences[seat] = None
+        discard += hands[seat]
+        hands[seat] = []
+        new = dict(state)
+        new.update(alive=alive, hands=hands, defences=defences, discard=discard, left=left, phase=phase)
+        if seat == attacker:
+            new["attacker"] = _next_attacker(seat, alive)
+        new["draws"] = [list(d) for d in state["draws"] if d[0] != seat]
+        if phase in (DEAL, REFILL) and not new["draws"]:
+            if phase == DEAL:
+                new.update(phase=DEFEND, round=1)
+                return new
+            return _after_refill(new)
+        if phase == DEFEND and all(defences[s] is not None for s in range(n) if alive[s] and s != new["attacker"]):
+            new["phase"] = ATTACK
+        return new
 
     def to_move(self, state: State) -> list[int]:
         phase = state["phase"]
@@ -294,16 +349,32 @@ class DuelingWizards(Engine):
         if state["phase"] != OVER:
             return None
         n = state["seats"]
-        health, alive, out = state["health"], state["alive"], state["knocked_out_in"]
+        health, alive = state["health"], state["alive"]
         # The End: the living rank above the fallen (by health, which only matters at a
         # deck-out); the fallen rank by how long they lasted. Equal keys share a place.
-        keys = [(1, health[s]) if alive[s] else (0, out[s]) for s in range(n)]
+        keys = [(1, health[s]) if alive[s] else _fallen_key(state, s) for s in range(n)]
         placements = [1 + sum(1 for other in keys if other > keys[s]) for s in range(n)]
         return {
             "placements": placements,
             "scores": [points(h) for h in health],
             "winners": [s for s in range(n) if placements[s] == 1],
             "reason": state["end"],
+        }
+
+    def result_on_time(self, state: State, seat: int, seats: int) -> dict[str, Any]:
+        """Version 3: the wizards still duelling share first, the one out of time is next, and
+        everyone gone before (knocked out or left) keeps the place their going gave them."""
+        if not self.plays_on:
+            return super().result_on_time(state, seat, seats)
+        alive = state["alive"]
+        keys = [(2,) if s != seat and alive[s] else (1,) if s == seat else _fallen_key(state, s) for s in range(seats)]
+        placements = [1 + sum(1 for other in keys if other > keys[s]) for s in range(seats)]
+        return {
+            "placements": placements,
+            "scores": [0] * seats,
+            "winners": [s for s in range(seats) if placements[s] == 1],
+            "reason": "timeout",
+            "timed_out": seat,
         }
 
     # -- what people see ----------------------------------------------------------------------
@@ -706,6 +777,16 @@ def _resolve(state: State, seat: int, action: Action, lazy: bool = False) -> Sta
     new["phase"] = DEFEND
     new["round"] = state["round"] + 1
     return new
+
+
+def _fallen_key(state: State, seat: int) -> tuple:
+    """How long a wizard no longer duelling lasted, for its place (later is better): knocked out
+    at the end of round r is (0, r, 1, 0); left in round r before its spell (0, r, 0, k), after
+    it (0, r, 2, k), where k counts the wizards that left before (version 3, "left")."""
+    gone = (state.get("left") or [None] * state["seats"])[seat]
+    if gone is not None:
+        return (0, *gone)
+    return (0, state["knocked_out_in"][seat], 1, 0)
 
 
 def _plain_draw(outcome: Any, count: int, size: int) -> bool:

@@ -8,6 +8,8 @@ from engines.registry import register
 
 from .engine import SpellCasterEngine
 
+# Version 1 stays registered so that matches recorded with it replay and verify as they were played.
+ENGINE_V1 = register(SpellCasterEngine(version="1"))
 ENGINE = register(SpellCasterEngine())
 
-__all__ = ["ENGINE", "SpellCasterEngine"]
+__all__ = ["ENGINE", "ENGINE_V1", "SpellCasterEngine"]

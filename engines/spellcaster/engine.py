@@ -62,6 +62,10 @@ DEFAULT_MAX_ROUNDS = 60  # SC-R25
 SECTIONS = ("motion", "mass")
 COST_ACTIONS = ("conjure", "continue", "control", "capture", "move", "rest")
 
+#: Every version this class can play; the newest is what new matches use (RULES.md, "Version history").
+VERSIONS = ("1", "2")
+LATEST = "2"
+
 
 def card_ids(seat: int, element: str) -> list[str]:
     ids = _CARD_IDS.get((seat, element))
@@ -161,15 +165,26 @@ def _clockwise_from(start: int, n: int) -> list[int]:
 
 
 class SpellCasterEngine(Engine):
+    """``SpellCasterEngine()`` plays the current rules; ``SpellCasterEngine(version="1")`` replays
+    matches recorded before a caster who resigns or runs out of time could leave a game the
+    others play on (version 2, ``leave``). Both play every other rule alike."""
+
     name = "spellcaster"
     title = "SpellCaster"
     howto = "howto.md"  # the How to play page (engines/base.py)
-    version = "1"
     min_seats = 2
     max_seats = 4
     bots = ("heuristic", "random")
     rating = "openskill"
     people_config = {"max_rounds": 0}  # RULES.md: the round bound is for bot games
+
+    def __init__(self, version: str = LATEST):
+        if version not in VERSIONS:
+            raise ValueError(f"SpellCaster has no engine version {version!r}.")
+        self.version = version
+        # Version 1 stays registered only so that matches recorded with it replay and verify.
+        self.current = version == LATEST
+        self.plays_on = version != "1"
 
     # -- configuration -----------------------------------------------------------------
     def default_config(self, seats: int) -> dict[str, Any]:
@@ -246,12 +261,32 @@ class SpellCasterEngine(Engine):
     def in_game(self, state: State, seat: int) -> bool:
         return state["alive"][seat]
 
+    def leave(self, state: State, seat: int) -> State | None:
+        """Version 2 (RULES.md, "Leaving the game"): the caster retires now, as an exhausted one
+        does (his spells go wild or break, his prompts and turn end), at a moment of his own, so
+        he places below everyone still playing and above everyone retired before. What he owed is
+        settled: a secret allocation leaves with him unrevealed; a Contest of Wills goes on
+        without him (or ends, when it was his)."""
+        if not self.plays_on:
+            return None
+        n = state["n"]
+        if type(seat) is not int or not 0 <= seat < n:
+            raise IllegalAction(f"Seat must be a whole number from 0 to {n - 1}.", code="bad_seat")
+        if state["phase"] == "over" or not state["alive"][seat]:
+            raise IllegalAction(f"Seat {seat} is no longer in the game.", code="not_in_game")
+        if state["alive"].count(True) < 3:
+            raise IllegalAction("A caster leaves the game only while two others play on.", code="too_few_left")
+        st = _copy(state)
+        _leave(st, seat)
+        return st
+
     def to_move(self, state: State) -> list[int]:
         phase = state["phase"]
         if phase == "over":
             return []
         if phase == "allocate":
-            return [s for s in range(state["n"]) if state["casters"][s]["alloc"] is None]
+            alive = state["alive"]
+            return [s for s in range(state["n"]) if state["casters"][s]["alloc"] is None and alive[s]]
         if phase == "first":
             return [CHANCE]
         if state["stack"]:
@@ -558,6 +593,22 @@ class SpellCasterEngine(Engine):
             "scores": [state["casters"][s]["life"] for s in range(n)],
             "winners": [s for s in range(n) if placements[s] == 1],
             "reason": state["end"],
+        }
+
+    def result_on_time(self, state: State, seat: int, seats: int) -> dict[str, Any]:
+        """Version 2: the casters still playing share first, the one out of time is next, and
+        everyone retired before (exhausted or left) keeps the place his retirement gave him."""
+        if not self.plays_on:
+            return super().result_on_time(state, seat, seats)
+        alive, retired_at = state["alive"], state["retired_at"]
+        keys = [(2, 0) if s != seat and alive[s] else (1, 0) if s == seat else (0, retired_at[s]) for s in range(seats)]
+        placements = [1 + sum(1 for k in keys if k > keys[s]) for s in range(seats)]
+        return {
+            "placements": placements,
+            "scores": [0] * seats,
+            "winners": [s for s in range(seats) if placements[s] == 1],
+            "reason": "timeout",
+            "timed_out": seat,
         }
 
     # -- views ---------------------------------------------------------------------------------------
@@ -1265,10 +1316,17 @@ def _spend_action(t: dict) -> None:
 
 def _allocate(st: State, seat: int, action: Action) -> None:
     st["casters"][seat]["alloc"] = {a: action[a] for a in ATTRS}
-    if any(c["alloc"] is None for c in st["casters"]):
+    _reveal_when_allocated(st)
+
+
+def _reveal_when_allocated(st: State) -> None:
+    alive = st["alive"]
+    if any(c["alloc"] is None and alive[s] for s, c in enumerate(st["casters"])):
         return
-    # SC L45-49: all sheets are revealed together.
+    # SC L45-49: all sheets are revealed together (a caster who left before has none).
     for c in st["casters"]:
+        if c["alloc"] is None:
+            continue
         attrs = {a: BASE[a] + c["alloc"][a] for a in ATTRS}
         c["attrs"] = attrs
         c["squares"] = B.owned_squares(st["chart"], attrs["life_force"])
@@ -1912,6 +1970,41 @@ def _retire(st: State, seat: int) -> None:
         st["wild"]["picker"] = _next_living(st, seat)
     c["discarded"] += c["tokens"]
     c["tokens"] = 0
+
+
+def _leave(st: State, seat: int) -> None:
+    """Version 2: ``seat`` leaves (``SpellCasterEngine.leave``; RULES.md, "Leaving the game")."""
+    # A moment of his own: retired casters rank by retired_at, and one struck before him shares
+    # none with him, nor does one struck after.
+    st["clock"] += 1
+    if st["phase"] == "allocate":
+        st["casters"][seat]["alloc"] = None  # never revealed: it leaves with him
+    _retire(st, seat)
+    con = st["contest"]
+    if con is not None:
+        sp = spell_at(st, con["spell"])
+        if con["caster"] == seat:
+            # His contest ends: every contester's token goes home (his own left with him).
+            if sp is not None:
+                for s in list(con["queue"]):
+                    _token_back(st, sp, s)
+            _contest_over(st)
+        else:
+            if seat in con["offers"]:
+                con["offers"].remove(seat)
+            if seat in con["queue"]:
+                con["queue"].remove(seat)
+            if con["current"] == seat:
+                con["current"] = None
+                if con["kind"] == "continue":
+                    _contest_over(st)  # the lock was his: _retire released it, as his withdrawal
+                else:
+                    _contest_next(st)
+            elif con["stage"] == "order" and len(con["queue"]) < 2:
+                _contest_next(st)
+    if st["phase"] == "allocate":
+        _reveal_when_allocated(st)
+    _settle(st)
 
 
 # ======================================================================================================

@@ -56,7 +56,7 @@ MARK_CASES: dict[str, list[dict[str, Any]]] = {
     ],
     "dueling-wizards": [
         {"version": v, "seats": n, "config": {"jokers": j}, "key": f"v{v}-{n}p-jokers-{j}-{k}", "bound": 5000}
-        for v in ("1", "2")
+        for v in ("1", "2", "3")
         for n in (2, 3)
         for j in (True, False)
         for k in range(8)

@@ -9,12 +9,12 @@ from engines import registry
 from engines.base import InvalidConfig
 
 
-def test_importing_the_package_registers_dueling_wizards_version_two_as_the_current_engine():
+def test_importing_the_package_registers_dueling_wizards_version_three_as_the_current_engine():
     engine = registry.get("dueling-wizards")
     assert engine is engines.dueling_wizards.ENGINE
-    assert (engine.title, engine.version, engine.min_seats, engine.max_seats) == ("Dueling Wizards", "2", 2, 3)
+    assert (engine.title, engine.version, engine.min_seats, engine.max_seats) == ("Dueling Wizards", "3", 2, 3)
     assert engine.current is True
-    assert registry.get("dueling-wizards", "2") is engine
+    assert registry.get("dueling-wizards", "3") is engine
     assert engine in registry.latest() and engine in registry.playable()
 
 
@@ -30,7 +30,7 @@ def test_version_one_stays_registered_for_replay_but_is_not_current():
 def test_both_versions_are_one_class_with_behaviour_chosen_by_version():
     assert type(registry.get("dueling-wizards", "1")) is type(registry.get("dueling-wizards"))
     with pytest.raises(ValueError):
-        engines.dueling_wizards.DuelingWizards(version="3")
+        engines.dueling_wizards.DuelingWizards(version="4")
 
 
 def test_both_versions_declare_the_same_platform_facts():
