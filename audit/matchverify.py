@@ -7,7 +7,9 @@ recorded engine version; every chance draw is the one the rules call for, its ou
 possible, was entered (at a real table) by a seat allowed to see it, and (server-dealt)
 equals the one the revealed secret derives; a timeout came when the seat's time was up, and a
 resignation from a person playing the seat while the game went on, each followed only by the
-close; the recorded result equals the replayed one.
+close, unless the seat left a game the others play on (``plays_on``: the engine's ``leave``,
+with at least two others still in the game, and only then); the recorded result equals the
+replayed one.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engines import registry
-from engines.base import CHANCE, IllegalAction, chance_enterable
+from engines.base import CHANCE, IllegalAction, chance_enterable, replay
 from engines.chance import check_outcome, derive, seed_commitment
 
 from .chain import SALTED_SCHEME, check_chain, hash_scheme
@@ -56,12 +58,84 @@ def _running(engine, state, clocks: Clocks) -> list[int]:
     return clocks.seats_to_run(to_move, engine.chance(state) if to_move == [CHANCE] else None)
 
 
+#: The stream events by which a seat leaves the game off the board: a loss on time, a resignation.
+OFF_BOARD = ("match.timeout", "match.resigned")
+#: The kind of the marker ``engine_event`` gives for a seat leaving a game the others play on: no
+#: engine applies it (``replay_stream`` calls ``Engine.leave`` for it).
+LEAVE = "leave"
+
+
+def leaves(type: str, data: Any) -> bool:
+    """Whether a stored event is a seat leaving a game the others play on (a resignation or a loss
+    on time recorded with ``"plays_on": true``, docs/AUDIT.md 6), not the end of the match."""
+    return type in OFF_BOARD and isinstance(data, dict) and data.get("plays_on") is True
+
+
 def engine_event(type: str, data: dict[str, Any]) -> dict[str, Any]:
     """The engine event an ``action`` or ``chance`` stream event records (the one conversion
-    every reader of match streams uses)."""
+    every reader of match streams uses); for a seat leaving a game the others play on
+    (``leaves``), the marker ``{"kind": "leave", "seat": ...}`` that ``replay_stream`` applies."""
     if type == "chance":
         return {"kind": "chance", "outcome": data["outcome"]}
+    if type != "action" and leaves(type, data):
+        return {"kind": LEAVE, "seat": data["seat"]}
     return {"kind": "action", "seat": data["seat"], "action": data["action"]}
+
+
+def left_state(engine, state, seat: Any):
+    """``engine.leave(state, seat)``; IllegalAction when the engine does not play on there."""
+    after = engine.leave(state, seat)
+    if after is None:
+        raise IllegalAction(f"{engine.title} (version {engine.version}) does not play on without a seat.")
+    return after
+
+
+def replay_stream(engine, config: dict[str, Any], seats: int, events) -> Any:
+    """``engines.base.replay`` of engine events among which a seat may leave (``engine_event``'s
+    leave markers): each run of moves between two leaves is folded as ``replay`` folds it, and
+    each leave is the engine's ``leave``. IllegalAction for a refused event or leave."""
+    events = list(events)
+    cuts = [i for i, e in enumerate(events) if e.get("kind") == LEAVE]
+    if not cuts:
+        return replay(engine, config, seats, events)
+    state = replay(engine, config, seats, events[: cuts[0]])
+    for k, cut in enumerate(cuts):
+        # The state leave returns may share containers with the one it was given: the fold
+        # changes what it owns, so it gets a copy of its own.
+        state = engine.owned_copy(left_state(engine, state, events[cut]["seat"]))
+        end = cuts[k + 1] if k + 1 < len(cuts) else len(events)
+        state = engine.fold(state, events[cut + 1 : end])
+    return state
+
+
+def plays_on_problem(engine, state, seat: int, seats: int, plays_on: bool) -> str | None:
+    """Why a resignation or loss on time of ``seat`` (a seat of the match) at ``state`` was
+    recorded the wrong way round, or None: the others play on (``plays_on``) exactly when the seat
+    is still in the game, at least two others are too, and the engine's ``leave`` plays on (the
+    ruling "Leaving"). An engine version whose leave never plays on (every one recorded before the
+    ruling) ends the match as it always did."""
+    others = sum(1 for s in range(seats) if s != seat and engine.in_game(state, s))
+    if plays_on:
+        if not engine.to_move(state) or not engine.in_game(state, seat):
+            return "A seat was recorded as leaving a game it was no longer in."
+        if others < 2:
+            return "The game was recorded as playing on with fewer than two other seats still in it."
+        try:
+            after = engine.leave(state, seat)
+        except IllegalAction as exc:
+            return f"The game was recorded as playing on, but the rules refuse the seat's leaving: {exc.message}"
+        if after is None:
+            return "The game was recorded as playing on, but this engine version ends the match when a seat leaves."
+        return None
+    if others < 2 or not engine.to_move(state) or not engine.in_game(state, seat):
+        return None
+    try:
+        after = engine.leave(state, seat)
+    except IllegalAction:
+        return None
+    if after is not None:
+        return "The match was recorded as ended, but the rules play on without the seat: two others were still in it."
+    return None
 
 
 def _secret(created: dict[str, Any], finished: dict[str, Any] | None) -> tuple[bytes | None, str | None]:
@@ -112,6 +186,14 @@ def resigner_problem(created: dict[str, Any], engine, state, data: Any, actor: s
     if actor not in {f"user:{p}" for p in people}:
         return "The resignation was not made by the seat's player."
     return None
+
+
+def _left(engine, state, seat: int, in_place: bool) -> tuple[Any, Any]:
+    """(state, behind) after ``seat`` leaves: in place, two owned copies (verify_match_stream)."""
+    after = left_state(engine, state, seat)
+    if not in_place:
+        return after, None
+    return engine.owned_copy(after), engine.owned_copy(after)
 
 
 def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None = None) -> Verdict:
@@ -193,9 +275,23 @@ def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None =
             return bad(seq, "Nothing but the match's close may follow a resignation.")
         if event["type"] == "match.resigned":
             problem = resigner_problem(created, engine, state, data, event.get("actor"))
+            plays_on = leaves(event["type"], data)
+            if problem is None:
+                problem = plays_on_problem(engine, state, data["seat"], len(created["seats"]), plays_on)
             if problem is not None:
                 return bad(seq, problem)
-            resigned = data["seat"]
+            if not plays_on:
+                resigned = data["seat"]
+                continue
+            at = None
+            if clocks is not None:
+                try:
+                    at = micros(event["recorded_at"])
+                except ValueError:
+                    return bad(seq, "The event's recorded_at is not an ISO 8601 time.")
+            state, behind = _left(engine, state, data["seat"], in_place)
+            if at is not None:
+                clocks.step(at, None, _running(engine, state, clocks))
             continue
         if event["type"] == "match.timeout":
             if clocks is None:
@@ -207,7 +303,14 @@ def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None =
             seat = data.get("seat") if isinstance(data, dict) else None
             if seat not in clocks.expired_at(at):
                 return bad(seq, "This timeout was recorded before the seat's time was up.")
-            timed_out = seat
+            plays_on = leaves(event["type"], data)
+            problem = plays_on_problem(engine, state, seat, len(created["seats"]), plays_on)
+            if problem is not None:
+                return bad(seq, problem)
+            if plays_on:
+                state, behind = _left(engine, state, seat, in_place)
+            else:
+                timed_out = seat
             clocks.step(at, None, _running(engine, state, clocks))
             continue
         try:

@@ -104,6 +104,9 @@ class Match(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # The seats' clocks after the last event (audit.clocks.Clocks.as_dict), for timed matches.
     clocks = models.JSONField(default=dict, blank=True)
+    # Per seat, why it left a game the others played on ("resigned", "timeout") or None; [] while
+    # no seat has (the ruling "Leaving": a resignation or timeout recorded with "plays_on").
+    left = models.JSONField(default=list, blank=True)
 
     # Verification verdict (projection of the verifier's last run).
     verdict = models.CharField(max_length=16, choices=Verdict.choices, default=Verdict.PENDING)

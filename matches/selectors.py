@@ -9,11 +9,11 @@ from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, Prefetch
 
 from engines import registry
-from engines.base import CHANCE, chance_enterable, replay
+from engines.base import CHANCE, chance_enterable
 
 from . import eventstore
 from .models import Event, Match, MatchLog, Seat
-from .replay import engine_events
+from .replay import engine_events, replay_stream
 
 
 def match_get(*, match_id) -> Match | None:
@@ -98,7 +98,7 @@ def match_state_at(*, match: Match, seat: int | None, at: int) -> dict[str, Any]
     engine = engine_for(match)
     events = eventstore.stream_events(stream_id=match.stream_id, upto=at)
     seats = match.seats.count()
-    state = replay(engine, match.config, seats, engine_events(events))
+    state = replay_stream(engine, match.config, seats, engine_events(events))
     if match.status == Match.Status.FINISHED:
         # An auditor stepping through a finished match sees every seat's hand as it was.
         return {**engine.view(state, None), "seat_views": [engine.view(state, s) for s in range(seats)]}
@@ -129,6 +129,7 @@ def match_summary(*, match: Match, seat: int | None) -> dict[str, Any]:
                 # False once the rules put the seat out while others play on (a knocked-out wizard):
                 # such a seat neither moves nor resigns, so the page offers it no Resign.
                 "in_game": live and engine.in_game(match.state, s.index),
+                "left": _left(match, s.index),
             }
             for s in seats
         ],
@@ -154,6 +155,20 @@ def match_summary(*, match: Match, seat: int | None) -> dict[str, Any]:
             "disputed_at": match.disputed_at.isoformat() if match.disputed_at else None,
         },
     }
+
+
+def _left(match: Match, seat: int) -> str | None:
+    """Why ``seat`` left the match ("resigned", "timeout"), or None: a seat that left a game the
+    others played on (``Match.left``), or the seat whose resignation or timeout ended it."""
+    left = match.left or []
+    if seat < len(left) and left[seat]:
+        return left[seat]
+    result = match.result or {}
+    if result.get("reason") == "resigned" and result.get("resigned") == seat:
+        return "resigned"
+    if result.get("reason") == "timeout" and result.get("timed_out") == seat:
+        return "timeout"
+    return None
 
 
 def match_clocks(*, match: Match, bots: Collection[int]) -> dict[str, Any] | None:

@@ -32,7 +32,6 @@ from engines.base import (
     chance_enterable,
     check_action_numbers,
     quoted,
-    replay,
 )
 from engines.chance import check_outcome, derive, indices_for_cards, seed_commitment
 
@@ -42,7 +41,7 @@ from .errors import Refusal
 from .eventstore import NewEvent
 from .models import Event, Match, MatchLog, Seat, Stream
 from .outbox import outbox_add_all
-from .replay import engine_event, engine_events
+from .replay import engine_event, engine_events, replay_stream
 
 
 class MatchError(Refusal):
@@ -725,7 +724,7 @@ def _state_before(event: Event):
     match = event.stream.match
     earlier = eventstore.stream_events(stream_id=event.stream_id, upto=event.seq - 1)
     engine = registry.get(match.game, match.engine_version)
-    return replay(
+    return replay_stream(
         engine,
         match.config,
         match.seats.count(),
@@ -887,9 +886,10 @@ def _clock_seats(clocks: Clocks, engine, state) -> list[int]:
     return clocks.seats_to_run(to_move, engine.chance(state) if to_move == [CHANCE] else None)
 
 
-def _advance(*, match: Match, writes: _Writes, engine, state) -> list[Event]:
+def _advance(*, match: Match, writes: _Writes, engine, state, also: tuple[str, ...] = ()) -> list[Event]:
     """After a command: deal server chance, let bots move, close a finished match; then write
-    every event the command decided and save the match's projection. Returns those events.
+    every event the command decided and save the match's projection (and the fields ``also``
+    names, which the command changed). Returns those events.
 
     All in the caller's transaction, so the stream never rests at a point where the
     server owes an outcome. Bots play only while no person is to move."""
@@ -920,7 +920,7 @@ def _advance(*, match: Match, writes: _Writes, engine, state) -> list[Event]:
     events = writes.write()
     match.state = state
     match.state_seq = stream.head_seq
-    writes.save(["state", "state_seq", "status", "result", "finished_at", "head_hash", "clocks"])
+    writes.save(["state", "state_seq", "status", "result", "finished_at", "head_hash", "clocks", *also])
     return events
 
 
@@ -946,7 +946,8 @@ def match_claim_timeout(
     event_id: uuid.UUID | None = None,
 ) -> CommandOutcome:
     """End a match whose running clock is out: that seat loses on time (the engine's rules for
-    the others' places). Anyone may claim it; the server checks it against the recorded times,
+    the others' places), or, where two other seats still play and the engine plays on without it
+    (the ruling "Leaving"), leaves the game while the others play on. Anyone may claim it; the server checks it against the recorded times,
     and so does the verifier. ``user`` None is the platform's own sweep (actor "clock")."""
     actor = user_actor(user) if user is not None else "clock"
 
@@ -977,11 +978,21 @@ def match_claim_timeout(
         left = clocks.left_at(now)
         seat = min(expired, key=lambda s: left[s])
         engine = registry.get(match.game, match.engine_version)
+        names = _seat_names(match)
+        line = f"{names.get(seat, f'Seat {seat}')} ran out of time."
+        after = _left_state(engine, match.state, seat, len(match_seats(match=match)))
+        if after is not None:
+            timeout = NewEvent(
+                type="match.timeout",
+                data={"seat": seat, "plays_on": True},
+                actor=actor,
+                recorded_at=datetime_from_micros(now),
+            )
+            _play_on(match, appender, engine, timeout, f"{line} The others play on.", after, seat=seat, why="timeout")
+            return
         timeout = NewEvent(
             type="match.timeout", data={"seat": seat}, actor=actor, recorded_at=datetime_from_micros(now)
         )
-        names = _seat_names(match)
-        line = f"{names.get(seat, f'Seat {seat}')} ran out of time."
         result = engine.result_on_time(match.state, seat, len(match_seats(match=match)))
         _end_off_board(match, appender, engine, timeout, line, result)
 
@@ -1004,6 +1015,31 @@ def _end_off_board(match: Match, appender: Appender, engine: Engine, event: NewE
     events = writes.write()
     match.state_seq = appender.stream.head_seq
     writes.save(["state_seq", "status", "result", "finished_at", "head_hash", "clocks"])
+    _after_append(match, events, writes)
+
+
+def _left_state(engine: Engine, state, seat: int, seats: int):
+    """The state after ``seat`` leaves a game the others play on, or None when its resignation or
+    loss on time ends the match: the ruling "Leaving" plays on only with at least two other seats
+    still in the game, and only under an engine version whose ``leave`` does (docs/AUDIT.md 6)."""
+    if sum(1 for s in range(seats) if s != seat and engine.in_game(state, s)) < 2:
+        return None
+    try:
+        return engine.leave(state, seat)
+    except IllegalAction:
+        return None  # the rules refuse this leave: the match ends, as the verifier expects then
+
+
+def _play_on(match: Match, appender: Appender, engine: Engine, event: NewEvent, line: str, state, *, seat, why):
+    """Append ``event`` (a claim on time, a resignation, with ``plays_on``) with its log line: the
+    seat has left, and the others play on from ``state``. Its clock stops and whoever moves now
+    has theirs running (``_Writes.add``); a bot that now moves moves, as after any move."""
+    writes = _Writes(match, appender)
+    writes.add(event, line, engine=engine, after=state)
+    left = list(match.left) or [None] * len(match_seats(match=match))
+    left[seat] = why
+    match.left = left
+    events = _advance(match=match, writes=writes, engine=engine, state=state, also=("left",))
     _after_append(match, events, writes)
 
 
@@ -1030,7 +1066,9 @@ def match_resign(
     event_id: uuid.UUID | None = None,
 ) -> CommandOutcome:
     """A person concedes the match for the seat they play: it ends at once, that seat losing as
-    it would on time (``Engine.result_on_resign``: in a game of sides, its whole side). Any person
+    it would on time (``Engine.result_on_resign``: in a game of sides, its whole side), unless
+    two other seats still play and the engine plays on without it (the ruling "Leaving",
+    ``_left_state``): then the seat leaves the game, and the others play on. Any person
     seated may resign their seat, its holder or a partner alike: a partner plays the seat in every
     other command too, and a team concedes together. Bots never resign. A two-coach draft may be
     resigned: that coach forfeits it, and the draft ends with no match made from it (a season
@@ -1064,6 +1102,15 @@ def match_resign(
         names = _seat_names(match)
         label = names.get(seat.index, f"Seat {seat.index}")
         line = f"{label} resigned." if seat.user_id == user.pk else f"{user.get_username()} resigned for {label}."
+        after = _left_state(engine, match.state, seat.index, len(match_seats(match=match)))
+        if after is not None:
+            resigned = NewEvent(
+                type="match.resigned", data={"seat": seat.index, "plays_on": True}, actor=user_actor(user)
+            )
+            _play_on(
+                match, appender, engine, resigned, f"{line} The others play on.", after, seat=seat.index, why="resigned"
+            )
+            return
         resigned = NewEvent(type="match.resigned", data={"seat": seat.index}, actor=user_actor(user))
         result = engine.result_on_resign(match.state, seat.index, len(match_seats(match=match)))
         _end_off_board(match, appender, engine, resigned, line, result)

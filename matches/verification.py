@@ -99,6 +99,13 @@ def verify_records(match: Match, records: list[dict[str, Any]], published: Publi
             "The result published for the match differs from the replayed result.",
             events=found.events,
         )
+    if list(match.left or []) != _left_recorded(records, len(created["seats"])):
+        return Verdict(
+            False,
+            finished_seq,
+            "The seats published as having left the game differ from the ones the stream records.",
+            events=found.events,
+        )
     if match.head_hash and match.head_hash != found.head_hash:
         return Verdict(
             False, finished_seq, "The published head hash differs from the stream's head.", events=found.events
@@ -171,6 +178,16 @@ def _resigned_by_another(records: list[dict[str, Any]], seats: dict[int, SeatHol
         if record["actor"] not in {f"user:{p}" for p in people}:
             return record["seq"]
     return None
+
+
+def _left_recorded(records: list[dict[str, Any]], seats: int) -> list[str | None]:
+    """``Match.left`` as the stream records it: why each seat left a game the others played on."""
+    left: list[str | None] = []
+    for record in records:
+        if matchverify.leaves(record["type"], record["data"]):
+            left = left or [None] * seats
+            left[record["data"]["seat"]] = "resigned" if record["type"] == "match.resigned" else "timeout"
+    return left
 
 
 def _partner_ids(ids: Any) -> tuple[Any, ...]:

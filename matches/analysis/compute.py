@@ -21,7 +21,7 @@ from typing import Any
 
 from engines.base import CHANCE
 from engines.odds import fraction_json
-from matches.replay import engine_event
+from matches.replay import LEAVE, engine_event, left_state
 
 #: Bumped whenever this module's output changes shape or meaning: every cached analysis is redone.
 ANALYSIS_VERSION = 1
@@ -69,6 +69,10 @@ def analyse(engine, config: dict[str, Any], seats: int, events: Iterable[tuple[i
     for seq, type_, data in events:
         event = engine_event(type_, data)
         if event is None:
+            continue
+        if event["kind"] == LEAVE:
+            # A seat left a game the others played on: its own copy, as apply_in_place owns it.
+            state = engine.owned_copy(left_state(engine, state, event["seat"]))
             continue
         if type_ == "chance" and engine.to_move(state) == [CHANCE]:
             spec = engine.chance(state) or {}

@@ -15,13 +15,13 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from engines import registry
-from engines.base import CHANCE, EngineError, IllegalAction, check_action_numbers, replay
+from engines.base import CHANCE, EngineError, IllegalAction, check_action_numbers
 from engines.chance import check_outcome, draw
 from engines.registry import UnknownEngine
 
 from .. import eventstore
 from ..models import Match
-from ..replay import engine_event
+from ..replay import engine_event, replay_stream
 from ..selectors import engine_for
 from ..services import MatchError
 from .compute import ANALYSIS_VERSION, analyse, odds_fingerprint
@@ -162,7 +162,7 @@ def sandbox_create(*, match: Match, owner, at: int, bot_seats: list[int], hand_c
     following = stream[-1] if stream and stream[-1][0] == at + 1 else None
     events = [e for e in (engine_event(t, d) for seq, t, d in stream if seq <= at) if e is not None]
     try:
-        state = replay(engine, match.config, seats, events)
+        state = replay_stream(engine, match.config, seats, events)
     except EngineError as exc:
         raise MatchError(
             f"The match could not be replayed: {exc.message}", code="analysis_failed", status=409

@@ -40,6 +40,14 @@ class MatchSeatSerializer(serializers.Serializer):
         help_text="Whether the seat still plays: false once the match is over, and once the rules put it out "
         "while others play on (a knocked-out wizard, a retired caster), when it may no longer resign."
     )
+    left = serializers.ChoiceField(
+        choices=["resigned", "timeout"],
+        allow_null=True,
+        help_text="Why the seat left the match, or null while it plays (or played to the end): 'resigned' or "
+        "'timeout' (its time ran out and someone claimed it). A seat that left a game of three or more while two "
+        "others still played is out of it for good and the others play on; one whose leaving ended the match is "
+        "named in the result too.",
+    )
 
 
 class MatchClocksSerializer(serializers.Serializer):
