@@ -430,8 +430,16 @@
         update.match.status);
       showVerdict(update.match.verification);
       if (update.match.status === "finished") root.querySelector("#replay-link").hidden = false;
+      for (const s of update.match.seats) {
+        // A seat that left (resigned, or out of time) says so beside its name; the others play on.
+        const left = root.querySelector(`[data-testid="seat-left"][data-seat="${s.seat}"]`);
+        if (!left) continue;
+        left.textContent = s.left === "timeout" ? " · out of time" : s.left ? " · resigned" : "";
+        left.hidden = !s.left;
+      }
       if (resignBox) {
-        // Only a seat still in the game may resign (a knocked-out wizard is refused: seat_out_of_game).
+        // Only a seat still in the game may resign (a knocked-out wizard, or one that left, is
+        // refused: seat_out_of_game).
         const mine = update.match.seats.find((s) => s.seat === update.match.your_seat);
         resignBox.hidden = update.match.status === "finished" || (mine !== undefined && mine.in_game === false);
       }

@@ -107,7 +107,8 @@
         el("div", { class: `hp-bar ${low ? "low" : ""}` }, el("span", { style: `width:${Math.max(0, p.health)}%` })),
         el("p", { class: "small muted" },
           p.attacker ? "Attacking this round. " : "",
-          !p.alive ? "Knocked out. " : "",
+          // A wizard who left (resigned, or out of time) is out as a knocked-out one is, and says so.
+          !p.alive ? (((ctx.match && ctx.match.seats[p.seat]) || {}).left ? "Left the duel. " : "Knocked out. ") : "",
           p.has_defended ? "Defence chosen (face down). " : "",
           view.draw && view.draw.seat === p.seat ? `Drawing ${COUNT_WORDS[view.draw.count] || view.draw.count}. ` : ""),
         p.seat === ctx.seat ? null : el("div", { class: "dw-hand" },
