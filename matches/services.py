@@ -1139,7 +1139,8 @@ def datetime_from_micros(value: int):
 
 def matches_claim_timeouts() -> int:
     """The platform's sweep: end every live timed match whose running clock is out (a player who
-    left and never came back). Returns how many it ended."""
+    left and never came back). Returns how many claims it made: one in a game the others play on
+    (the ruling "Leaving") takes the seat out and ends nothing, and the match's clocks run on."""
     ended = 0
     # A first sift by the database's clock (each claim checks again under its match's lock).
     now = micros(eventstore.database_now())

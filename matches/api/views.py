@@ -326,14 +326,17 @@ class MatchTimeout(APIView):
         responses={201: responses.MatchSummarySerializer, 200: responses.MatchSummarySerializer},
         summary="Claim a win on time: ends the match if a running clock is out",
         description="Anyone signed in may claim; the server checks the clocks against the recorded times "
-        "(409 time_not_up otherwise). The seat whose time ran out loses on time.",
+        "(409 time_not_up otherwise). The seat whose time ran out loses on time; in a game of three or more "
+        "whose engine plays on, while two other seats still play, it leaves the game instead (its seat's "
+        "`left` is 'timeout') and the others play on: the match stays live.",
     )
     def post(self, request, match_id):
         return _match_ending(request, match_id, TimeoutClaimSerializer, services.match_claim_timeout)
 
 
 def _match_ending(request, match_id, serializer_class, command) -> Response:
-    """A command that ends the match off the board (a claim on time, a resignation): the match's
+    """A command that ends the match off the board (a claim on time, a resignation), or takes a
+    seat out of a game the others play on (the ruling "Leaving"): the match's
     summary as the caller sees it, 201 when this call ended it, 200 for a retry of the same event_id."""
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
@@ -360,7 +363,10 @@ class MatchResign(APIView):
         summary="Resign: concede the match for the seat you play",
         description="Only a person seated in the match (the seat's player or a partner) may resign, and only "
         "their own seat (403 not_your_seat otherwise); the match ends at once, that seat (in a game of sides, "
-        "its side) losing as it would on time, with the result's reason 'resigned'. A finished match is 409 "
+        "its side) losing as it would on time, with the result's reason 'resigned'; but in a game of three or "
+        "more whose engine plays on, while two other seats still play, the seat leaves the game (its `left` "
+        "is 'resigned', and it places below every seat still playing) and the others play on: the match "
+        "stays live. A finished match is 409 "
         "match_finished, a draft of more than two coaches 409 draft_not_resignable (a coach resigning a "
         "two-coach draft forfeits it: no match is made from it, and a season fixture's goes to the other club "
         "as a walkover), a seat the rules have already put out of the game (a wizard knocked out, a caster "

@@ -55,10 +55,14 @@ def test_a_bot_is_never_shown_below_zero_while_the_person_beside_it_stalls(alice
     clock.advance(600)
     seen = summary(client_for(alice), match)["clocks"]
     assert seen["left"][1] == 60 and seen["left"][2] < 0 and seen["running"] == [2]
-    # Only the person's clock is out: the claim times bob out, and the match verifies.
+    # Only the person's clock is out: the claim times bob out (he leaves, and alice and the bot
+    # play on: the ruling "Leaving"), and the match, ended on time later, verifies.
     won = claim(client_for(alice), match)
     assert won.status_code == 201, won.json()
-    assert won.json()["result"]["timed_out"] == 2
+    assert won.json()["seats"][2]["left"] == "timeout" and won.json()["status"] == "live"
+    clock.advance(600)
+    ended = claim(client_for(alice), match)
+    assert ended.status_code == 201 and ended.json()["result"]["placements"][2] == 3
     assert match_verdict(match) == Match.Verdict.VERIFIED
 
 

@@ -14,7 +14,7 @@ from .helpers import accept_invitation, event_count, first_legal, fresh, new_due
 def test_engine_list_names_every_game_with_its_version(client_for):
     games = {g["name"]: g for g in client_for().get("/api/engines/").json()}
     assert games["dueling-wizards"]["title"] == "Dueling Wizards"
-    assert games["dueling-wizards"]["version"] == "2"
+    assert games["dueling-wizards"]["version"] == "3"
     assert (games["dueling-wizards"]["min_seats"], games["dueling-wizards"]["max_seats"]) == (2, 3)
 
 

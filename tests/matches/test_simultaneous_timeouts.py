@@ -3,13 +3,15 @@
 Dueling Wizards' defences are simultaneous, so two defenders' clocks run together from different
 times left. A claim (or the platform's sweep) made after both ran out used to time out the lower
 seat, whichever ran out first: a wizard with time to spare lost to one who had none for longer.
+In a duel of three the seat timed out leaves and the two others play on (the ruling "Leaving"):
+the claims below time out the right seat, and the match, ended on time later, verifies.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from matches.models import Match
+from matches.models import Event, Match
 
 from . import test_time_controls
 from .helpers import fresh, post_action
@@ -22,6 +24,21 @@ clock = test_time_controls.clock  # the platform's now, moved on by hand
 
 def summary(client, match):
     return client.get(f"/api/matches/{match.id}/").json()
+
+
+def timed_out(match) -> dict:
+    """The data of the match's last claim on time."""
+    return Event.objects.filter(stream_id=match.stream_id, type="match.timeout").order_by("-seq")[0].data
+
+
+def end_on_time(client, match, clock) -> None:
+    """Let every clock run out, claim after claim, until the match is over (two seats left: the next ends it)."""
+    for _ in range(3):
+        if fresh(match).status == Match.Status.FINISHED:
+            return
+        clock.advance(3600)
+        assert claim(client, match).status_code == 201
+    assert fresh(match).status == Match.Status.FINISHED
 
 
 def play(users, client_for, match, seat):
@@ -53,7 +70,8 @@ def test_of_two_defenders_out_of_time_the_one_who_ran_out_first_loses(alice, bob
 
     won = claim(client_for(alice), match)
     assert won.status_code == 201, won.json()
-    assert won.json()["result"]["timed_out"] == first_out, (now, won.json()["result"])
+    assert timed_out(match) == {"seat": first_out, "plays_on": True}, now
+    end_on_time(client_for(alice), match, clock)
     assert match_verdict(match) == Match.Verdict.VERIFIED
 
 
@@ -73,7 +91,9 @@ def test_a_bot_waiting_on_a_person_who_stalls_never_loses_on_time(alice, bob, cl
 
     won = claim(client_for(alice), match)
     assert won.status_code == 201, won.json()
-    assert won.json()["result"]["timed_out"] == 2 and won.json()["result"]["winners"] == [0, 1]
+    assert timed_out(match) == {"seat": 2, "plays_on": True}
+    end_on_time(client_for(alice), match, clock)
+    assert 1 in fresh(match).result["winners"] and fresh(match).result["placements"][2] == 3
     assert match_verdict(match) == Match.Verdict.VERIFIED
 
 
@@ -113,5 +133,7 @@ def test_a_bot_that_waited_past_its_time_on_people_moves_and_the_match_still_ver
     clock.advance(200)
     ended = claim(client_for(alice), match)
     assert ended.status_code == 201, ended.json()
-    assert ended.json()["result"]["timed_out"] != 1
+    assert timed_out(match)["seat"] != 1
+    end_on_time(client_for(alice), match, clock)
+    assert fresh(match).result.get("timed_out") != 1
     assert match_verdict(match) == Match.Verdict.VERIFIED
