@@ -202,3 +202,20 @@ def test_a_claim_on_time_in_a_duel_of_three_plays_on_and_the_next_seats_clock_ru
     m = play_to_the_end(m, users)
     assert m.result["placements"][2] == 3
     assert verify_match_stream(records_of(m)).verified
+
+
+def test_the_replay_the_analysis_and_a_what_if_after_a_leave_see_the_seat_out(alice, bob, carol, client_for):
+    from matches.analysis.services import analysis_ensure, sandbox_create
+
+    users = [alice, bob, carol]
+    match = three_wizards(users)
+    services.match_resign(match_id=match.id, user=bob, expected_seq=match.state_seq)
+    left_at = fresh(match).state_seq
+    m = play_to_the_end(match, users, seed=1)
+    # The replay page steps through the stream: after the resignation, bob is out.
+    before = client_for(alice).get(f"/api/matches/{m.id}/state/", {"at": left_at - 1}).json()["view"]
+    after = client_for(alice).get(f"/api/matches/{m.id}/state/", {"at": left_at}).json()["view"]
+    assert before["players"][1]["alive"] and not after["players"][1]["alive"]
+    assert analysis_ensure(match=m).data["seats"] == 3
+    sandbox = sandbox_create(match=m, owner=alice, at=left_at, bot_seats=[0, 2], hand_chance=False)
+    assert not sandbox.state["alive"][1]
