@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("matches", "0014_match_disputed_at"),
+        ("matches", "0015_outbox_dead_letters"),
     ]
 
     operations = [
