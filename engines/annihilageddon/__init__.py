@@ -8,10 +8,12 @@ from ..registry import register
 from . import cards
 from .engine import Annihilageddon
 
-# Version 3 is what new matches play; versions 1 and 2 stay so that matches recorded with them
-# replay and verify exactly as they were played (RULES.md, "Versions").
+# Version 4 is what new matches play; versions 1 to 3 stay so that matches recorded with them
+# replay and verify exactly as they were played (RULES.md, "Versions"), and end as they did when a
+# seat resigns or runs out of time (RULES.md, "A seat that leaves").
 ENGINE_V1 = register(Annihilageddon(version="1"))
 ENGINE_V2 = register(Annihilageddon(version="2"))
+ENGINE_V3 = register(Annihilageddon(version="3"))
 ENGINE = register(Annihilageddon())
 
-__all__ = ["ENGINE", "ENGINE_V1", "ENGINE_V2", "Annihilageddon", "cards"]
+__all__ = ["ENGINE", "ENGINE_V1", "ENGINE_V2", "ENGINE_V3", "Annihilageddon", "cards"]

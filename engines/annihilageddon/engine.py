@@ -25,6 +25,8 @@ State (plain JSON; every list in a deterministic order)::
     last_defense version 2 on: the choices the last defense window showed (public)
     hand_questions  version 3 on: "always", a question about a card of a hand is asked whatever
                  the hand holds, so that whether it is asked tells nobody what it holds
+    gone         version 4, once a seat has left (``leave``): the seats that left, in the order
+                 they left; absent until then
     deaths, scope, temp, notes, end_flags, end_reason
 
 Decks are lazy: no order exists until a card leaves the pool (a private draw for the owner,
@@ -55,6 +57,7 @@ from .interp import (
     defense_options,
     frame,
     new_scope,
+    next_in_game,
     num,
     owned,
     run,
@@ -66,6 +69,10 @@ from .turn import _END_DRAW_AT, END_OF_TURN, START_OF_TURN, resume
 FAMILIAR_COST = 6
 WILD_MAGIC_COST = 3
 DEFAULT_MAX_ROUNDS = 60
+
+#: The end of the turn of an active player who left (version 4; RULES.md, "A seat that leaves"):
+#: the table's part of END_OF_TURN only, once whatever was still resolving is done.
+LEAVER_TURN_END = [{"op": "_legend_flip"}, {"op": "_end_check"}]
 
 SETUP_PROG = [
     {"op": "_deal", "cat": "tile"},
@@ -257,7 +264,7 @@ def first_legend() -> str:
 
 
 #: Every version this class can play; the newest is what new matches use.
-VERSIONS = ("1", "2", "3")
+VERSIONS = ("1", "2", "3", "4")
 LATEST = VERSIONS[-1]
 
 
@@ -267,7 +274,9 @@ class Annihilageddon(Engine):
     they were played. Version 2 makes every defense window one simultaneous, secret choice (a
     ``defend`` action); version 1 asked the affected players one at a time (a ``choose`` action,
     shown at once). Version 3 keeps a setup tile or Familiar with a secret ``keep`` action and
-    asks every question about a hand's cards whatever the hand holds. RULES.md, "Versions"."""
+    asks every question about a hand's cards whatever the hand holds. Version 4 plays the same
+    events the same way and plays on when a seat leaves (``leave``: RULING "Leaving"); versions 1
+    to 3 end the match then. RULES.md, "Versions" and "A seat that leaves"."""
 
     name = "annihilageddon"
     title = "Epic Spell Wars: Annihilageddon"
@@ -288,6 +297,9 @@ class Annihilageddon(Engine):
         # Version 3 (RULES.md, "Versions"): a setup keep is a ``keep`` action, redacted for the
         # other viewers; a discard or a destroy from a hand asks whatever the hand holds.
         self.secret_keeps = self.hand_questions = version not in ("1", "2")
+        # Version 4 (RULES.md, "A seat that leaves"): a seat that resigns or runs out of time
+        # leaves, and the others play on.
+        self.plays_on = version not in ("1", "2", "3")
 
     @staticmethod
     def owned_copy(state: State) -> State:
@@ -817,11 +829,12 @@ class Annihilageddon(Engine):
             who = TARGET_FIRST.get(cid)
             # static only with a grant in temp: self_target is a Mayhem's grant for the turn, no
             # card's static text (test_self_target_is_only_granted.py; a call per Attack played).
-            if who is not None and not (st["temp"] and static(st, seat, "self_target")):
+            if who is not None and not (st["temp"] and static(st, seat, "self_target")) and "gone" not in st:
                 # run's first step on the frame: op_attack marks its env attacking and targets asks
                 # whom (interp._table_targets: clockwise from the player, the player left out for a
                 # foe) when there are two or more to pick from, and not under the mirror Mayhem
                 # (self_target, which static answers the same at every step). run stops there.
+                # Once a seat has left (version 4) targets leaves it out: run asks.
                 cands = _FIRST_TARGETS[who][st["seats"]][seat]
                 if len(cands) > 1:
                     env["attacking"] = True
@@ -919,6 +932,163 @@ class Annihilageddon(Engine):
         t["bought"].append(cid)
         p["discard"].append(cid)
 
+    # -- a seat that leaves (version 4) -----------------------------------------------------------
+    def in_game(self, state: State, seat: int) -> bool:
+        return not ("gone" in state and seat in state["gone"])
+
+    def leave(self, state: State, seat: int) -> State | None:
+        """engines.base.Engine.leave. Version 4 plays on without the seat (RULES.md, "A seat that
+        leaves"): whatever it owed is settled at once, its turn ends if it was the active player,
+        and nothing names it again; versions 1 to 3 (None) end the match as they always did."""
+        if not self.plays_on:
+            return None
+        n = state["seats"]
+        if type(seat) is not int or not 0 <= seat < n:
+            raise IllegalAction(f"Seat must be a whole number from 0 to {n - 1}.", code="bad_seat")
+        if state["phase"] == "over":
+            raise IllegalAction("The game is over.", code="game_over")
+        gone = state.get("gone", [])
+        if seat in gone:
+            raise IllegalAction(f"Seat {seat} has already left the game.", code="not_in_game")
+        if n - len(gone) - 1 < 2:
+            return None  # RULING "Leaving": with one other seat still playing the match ends at once
+        st = copy_tree(state)  # a leave is rare: a whole copy, sharing nothing with ``state``
+        st["gone"] = gone + [seat]  # replaced, never written into (copy_state shares it)
+        held, st["notes"] = st["notes"], []
+        self._settle_leaver(st, seat)
+        # Told in the next event's log line, as a defense window's reveal is (describe: held_notes).
+        told = [*st.get("held_notes", []), f"Seat {seat} leaves the game.", *st["notes"]]
+        st["notes"] = held
+        if self.together:
+            st["held_notes"] = told
+        return st
+
+    def _settle_leaver(self, st: State, seat: int) -> None:
+        """What ``seat`` owed or had under way when it left, settled (RULES.md, "A seat that
+        leaves"): the frames that act for it or on it are dropped, with the cards and tokens they
+        held put back; the frames it only anchors (a Mayhem, a Group Attack) go on from the next
+        seat in the game; a question to it is withdrawn (a defense window goes on without it);
+        and if it was the active player its turn ends: the table's end of turn (a Legend flip,
+        the end check) comes once whatever is still resolving is done."""
+        stack = st["stack"]
+        was_active = st["phase"] == "turn" and st["active"] == seat
+        p = st["players"][seat]
+        kept = []
+        top_dropped = False
+        top_retargeted = False
+        for i, f in enumerate(stack):
+            env, w = f["env"], f["work"]
+            if self._leaver_frame(f, seat):
+                self._put_back(st, f)
+                top_dropped = top_dropped or i == len(stack) - 1
+                continue
+            if env.get("you") == seat:
+                env["you"] = next_in_game(st, seat)  # a Mayhem or Group Attack it only anchored
+            parts = env.get("participants")
+            if parts is not None and seat in parts:
+                env["participants"] = [s for s in parts if s != seat]
+            mine = (w.get("held") or {}).pop(SEAT_KEYS[seat], None)
+            if mine:  # cards it had picked for a pass go back to its hand (AN L320: it passes nothing)
+                p["hand"] = sorted(p["hand"] + [c for _, c in sorted(mine.items()) if c is not None])
+            who = w.get("_who")
+            if who is not None and seat in who:
+                w["_who"] = [s for s in who if s != seat]
+                top_retargeted = top_retargeted or i == len(stack) - 1
+            kept.append(f)
+        st["stack"] = kept
+        # Defenses it used wait in ``defending`` for frames that are gone: into its discard.
+        if any(d[0] == seat for d in st["defending"]):
+            p["discard"] = p["discard"] + [card for s, card in st["defending"] if s == seat]
+            st["defending"] = [d for d in st["defending"] if d[0] != seat]
+        pr, need = st["prompt"], st["need"]
+        if top_dropped:
+            st["prompt"] = st["need"] = None
+        elif pr is not None and "seats" in pr:
+            if seat in pr["seats"]:
+                # A defense window goes on without it; its answer, if given, is withdrawn (AN L320).
+                key = SEAT_KEYS[seat]
+                pr["seats"] = [s for s in pr["seats"] if s != seat]
+                pr["answers"].pop(key, None)
+                pr["can_defend"] = {k: v for k, v in pr["can_defend"].items() if k != key}
+                if len(pr["answers"]) == len(pr["seats"]):
+                    st["prompt"] = None
+                    st["stack"][-1]["work"]["answer"] = dict(sorted(pr["answers"].items()))
+        elif (
+            pr is not None
+            and (pr["seat"] == seat or top_retargeted or (pr["kind"] == "target" and seat in pr["options"]))
+        ) or (
+            need is not None and (top_retargeted or need.get("zone") == ["player", seat])
+        ):
+            # A question to it, or about it, or offering it as a target, is withdrawn: the op asks
+            # again of the seats in the game (or, with one choice left, asks nothing).
+            st["prompt"] = st["need"] = None
+        # The Trophy and a standee are the table's (AN L342: held "until someone wrestles it away"):
+        # set aside for the next player who takes them, not kept by a seat that plays no more.
+        p["trophy"] = False
+        p["standee"] = None
+        if was_active:
+            # Its turn ends at once: no end-of-turn texts, no draw, no Trophy discard (it plays no
+            # more); what it played goes to its discard. The table's end of turn comes last.
+            t = st["turn"]
+            t["ending"] = True
+            p["discard"] = p["discard"] + t["played"]
+            t["played"] = []
+            t["power"] = 0
+            st["stack"].insert(0, frame(LEAVER_TURN_END, {"you": None}))
+        if st["stack"] and st["prompt"] is None and st["need"] is None:
+            run(st)
+
+    @staticmethod
+    def _leaver_frame(f: dict, seat: int) -> bool:
+        """Whether the frame ``f`` acts for ``seat`` (its card, its Defense, its turn) or on it (an
+        effect on it as "it", a redirect it made), and so ends when the seat leaves."""
+        env, prog = f["env"], f["prog"]
+        first = prog[0]["op"] if prog else None
+        if first in ("_deal", "_start_turn", "_mayhem", "_mayhem_done"):
+            return False  # setup, a turn about to start, a Mayhem's own frames: the table's
+        if first == "_die":
+            return prog[0]["seat"] == seat
+        if env.get("it") == seat or env.get("count_it") == seat:
+            return True
+        return env.get("you") == seat and not (env.get("mayhem") or env.get("group"))
+
+    @staticmethod
+    def _put_back(st: State, f: dict) -> None:
+        """Cards and tokens a dropped frame held, back where they belong."""
+        w = f["work"]
+        for passer, mine in sorted((w.get("held") or {}).items()):
+            q = st["players"][int(passer)]
+            q["hand"] = sorted(q["hand"] + [c for _, c in sorted(mine.items()) if c is not None])
+        op = f["prog"][0] if f["prog"] else {}
+        if op.get("op") == "_after_play" and op.get("owner") is not None and op["card"] in st["turn"]["borrowed"]:
+            st["turn"]["borrowed"].remove(op["card"])
+            st["players"][op["owner"]]["discard"].append(op["card"])
+        if op.get("op") == "_die":
+            for key in ("t1", "t2"):
+                if w.get(key) is not None:
+                    st["dwt"]["returned"] = sorted(st["dwt"]["returned"] + [w[key]])
+                    st["dwt"]["count"] += 1
+
+    def result_on_time(self, state: State, seat: int, seats: int) -> dict[str, Any]:
+        """engines.base.Engine.result_on_time; once seats have left (version 4), they place below
+        ``seat``, the later leaver higher (RULING "Leaving")."""
+        gone = state.get("gone")
+        if not gone:
+            return super().result_on_time(state, seat, seats)
+        staying = [s for s in range(seats) if s != seat and s not in gone]
+        placements = [1] * seats
+        placements[seat] = len(staying) + 1
+        for i, s in enumerate(gone):
+            placements[s] = len(staying) + 1 + len(gone) - i
+        return {
+            "placements": placements,
+            "scores": [0] * seats,
+            "winners": staying,
+            "reason": "timeout",
+            "timed_out": seat,
+            "left": list(gone),
+        }
+
     # -- the end --------------------------------------------------------------------------------
     def vp(self, state: State, seat: int) -> int:
         return sum(self.vp_breakdown(state, seat).values())
@@ -965,8 +1135,17 @@ class Annihilageddon(Engine):
         dwts = [len(state["players"][s]["dwts"]) for s in range(n)]
         # AN L195: most VP; then more Legends; then fewer Dead Wizard Tokens; then shared (AN-R20)
         keys = [(-scores[s], -legends[s], dwts[s]) for s in range(n)]
-        placements = [1 + sum(1 for o in range(n) if keys[o] < keys[s]) for s in range(n)]
-        return {
+        gone = state.get("gone")
+        if gone:
+            # RULING "Leaving" (version 4): the seats that stayed by the game's own order, then
+            # the seats that left, below them all, the later leaver higher.
+            staying = [s for s in range(n) if s not in gone]
+            placements = [1 + sum(1 for o in staying if keys[o] < keys[s]) for s in range(n)]
+            for i, s in enumerate(gone):
+                placements[s] = len(staying) + len(gone) - i
+        else:
+            placements = [1 + sum(1 for o in range(n) if keys[o] < keys[s]) for s in range(n)]
+        out = {
             "placements": placements,
             "scores": scores,
             "winners": [s for s in range(n) if placements[s] == 1],
@@ -974,6 +1153,9 @@ class Annihilageddon(Engine):
             "dwts": dwts,
             "end_reason": state["end_reason"],
         }
+        if gone:
+            out["left"] = list(gone)
+        return out
 
     # -- what people see -------------------------------------------------------------------------
     @staticmethod
@@ -1068,6 +1250,10 @@ class Annihilageddon(Engine):
         }
         if "last_defense" in state:
             out["last_defense"] = state["last_defense"]
+        if "gone" in state:
+            out["left"] = list(state["gone"])  # who left, in order (version 4)
+            for s, v in enumerate(players):
+                v["left"] = s in state["gone"]
         if over:
             out["result"] = self.result(state)
         return out
@@ -1312,6 +1498,8 @@ class Annihilageddon(Engine):
 
     # -- bots -----------------------------------------------------------------------------------
     def bot_action(self, bot: str, state: State, seat: int, rng) -> Action:
+        if not self.in_game(state, seat):
+            raise IllegalAction(f"Seat {seat} has left the game.", code="not_in_game")
         if bot == "heuristic":
             return bots.heuristic_action(self, state, seat, rng)
         return super().bot_action(bot, state, seat, rng)

@@ -283,9 +283,32 @@ def one(env: dict, sel: str, counting: bool = False):
     return env.get(sel)
 
 
+def next_in_game(st: dict, seat: int, step: int = 1) -> int:
+    """The next seat clockwise from ``seat`` (counter-clockwise with ``step`` -1) that has not left
+    the game (version 4, ``gone``: RULES.md, "A seat that leaves"; AN L147, L280)."""
+    n = st["seats"]
+    nxt = (seat + step) % n
+    gone = st.get("gone")
+    if gone:
+        while nxt in gone:
+            nxt = (nxt + step) % n
+    return nxt
+
+
+def passes_first(st: dict, active: int, nxt: int) -> bool:
+    """Whether play passing from ``active`` to ``nxt`` passes the first player's seat: a new round,
+    also when the first player has left the game (version 4) and ``nxt`` is a seat after theirs."""
+    n = st["seats"]
+    return (st["first"] - active - 1) % n < (nxt - active) % n
+
+
 def _everyone(st: dict, env: dict) -> list[int]:
     you = env["you"]  # a seat: 0 <= you < seats
     order = [*range(you, st["seats"]), *range(you)]  # [(you + k) % seats for k in range(seats)], in C
+    if "gone" in st:
+        # Version 4: a seat that left is no player any card names (RULES.md, "A seat that leaves").
+        gone = st["gone"]
+        order = [s for s in order if s not in gone]
     parts = env.get("participants")
     return order if parts is None else list(filter(parts.__contains__, order))
 
@@ -317,7 +340,13 @@ def targets(st: dict, f: dict, who: str):
     if who in ("you", "it", "attacker", "killer", "active"):
         seat = env.get(who) if who != "active" else env.get("active", you)  # one(env, who), inline
         parts = env.get("participants")
-        res = [] if seat is None or (who != "it" and parts is not None and seat not in parts) else [seat]
+        res = (
+            []
+            if seat is None
+            or (who != "it" and parts is not None and seat not in parts)
+            or ("gone" in st and seat in st["gone"])  # version 4: a seat that left is no one's target
+            else [seat]
+        )
     else:
         res = _table_targets(st, f, env, who, you, n)
         if res is WAIT:
@@ -543,6 +572,9 @@ def cond(st: dict, env: dict, c: dict) -> bool:
         return bool(env.get("at_death")) == val
     if key == "weakest":
         seat = one(env, val)
+        if "gone" in st:  # version 4: among the players still in the game
+            gone = st["gone"]
+            return hp_of(st, seat) == min(p["hp"] for s, p in enumerate(st["players"]) if s not in gone)
         return hp_of(st, seat) == min(p["hp"] for p in st["players"])
     if key == "has":
         spec = {"count": val["zone"], "of": val.get("of", "you")}
@@ -573,9 +605,9 @@ def _table_targets(st: dict, f: dict, env: dict, who: str, you: int, n: int):
         # AN L217: with two players "left and right" is the one foe, hit once.
         cands = []
         if who in ("left", "left_and_right"):
-            cands.append((you + 1) % n)
+            cands.append((you + 1) % n if "gone" not in st else next_in_game(st, you))
         if who in ("right", "left_and_right"):
-            cands.append((you - 1) % n)
+            cands.append((you - 1) % n if "gone" not in st else next_in_game(st, you, -1))
         res = [s for s in everyone if s in cands and s != you]
     elif who in ("weaker_foes", "stronger_foes"):
         # AN L215: equal HP is neither weaker nor stronger.
@@ -1235,6 +1267,14 @@ def _attack_together(st, f, op, victims, named, attacker, deny):
     the active player, AN L280, L320), each one "immediately affected" when their turn comes."""
     env = f["env"]
     w = f["work"]
+    if "gone" in st:
+        # Version 4: a seat that left is no victim, also of an Attack that named it before it left
+        # (AN L320: it "does not participate in the Attack text in any way").
+        gone = st["gone"]
+        victims = [v for v in victims if v not in gone]
+        named = [v for v in named if v not in gone]
+        if not victims:
+            w.pop("answer", None)  # every seat asked has left: the window closed with no answer
     if "dec" not in w:
         asked = [] if op.get("unavoidable") else list(victims)
         answers: dict = {}

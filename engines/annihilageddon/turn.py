@@ -30,6 +30,8 @@ from .interp import (
     handler,
     heal_by,
     new_scope,
+    next_in_game,
+    passes_first,
     push,
     push_then_done,
     reshuffle,
@@ -61,6 +63,9 @@ def op_deal(st, f, op):
     i = w.get("i", 0)
     while i < n:
         w["i"] = i
+        if "gone" in st and i in st["gone"]:
+            i += 1  # version 4: a seat that left during setup is dealt nothing more
+            continue
         got = draw_from(st, f, ["box", cat], count, [i], f"Deal {count} {cat}s to seat {i}")
         if got is WAIT:
             return WAIT
@@ -80,6 +85,9 @@ def op_choose(st, f, op):
         w["i"] = i
         p = st["players"][i]
         dealt = p[f"{cat}_dealt"]
+        if "gone" in st and i in st["gone"]:
+            i += 1  # version 4: a seat that left keeps nothing; what it was dealt stays hidden
+            continue
         if len(dealt) == 1:
             pick = dealt[0]
         else:
@@ -129,8 +137,10 @@ def op_mayhem(st, f, op):
     dec = w.setdefault("declined", [])
     asked = w.setdefault("asked", [])
     n = st["seats"]
+    # Version 4: a seat that left takes no part and is not asked (AN L324: as a decliner).
+    gone = st.get("gone") or ()
     for s in [(you + k) % n for k in range(n)]:
-        if s in asked or not static(st, s, "may_decline_mayhem"):
+        if s in asked or s in gone or not static(st, s, "may_decline_mayhem"):
             continue
         a = ask(st, f, s, "decline", card=cid)
         if a is WAIT:
@@ -138,7 +148,7 @@ def op_mayhem(st, f, op):
         asked.append(s)
         if a == "decline":
             dec.append(s)
-    parts = [s for s in range(n) if s not in dec]
+    parts = [s for s in range(n) if s not in dec and s not in gone]
     env = {
         "you": you,
         "mayhem": True,
@@ -174,7 +184,10 @@ def op_first_player(st, f, op):
 @handler("_opening_hands")
 def op_opening_hands(st, f, op):
     # AN L147: everyone shuffles their deck and draws 5 (a lazy deck: drawing is the shuffle).
-    frames = [frame([{"op": "draw", "who": "it", "n": 5}], {"you": s, "it": s}) for s in range(st["seats"])]
+    gone = st.get("gone") or ()  # version 4: a seat that left during setup draws no hand
+    frames = [
+        frame([{"op": "draw", "who": "it", "n": 5}], {"you": s, "it": s}) for s in range(st["seats"]) if s not in gone
+    ]
     first = st["first"]
     return push_then_done(st, f, frames + [frame([{"op": "_start_turn", "seat": first}], {"you": first})])
 
@@ -212,6 +225,8 @@ START_OF_TURN = [{"op": "_refill"}, {"op": "_start_effects"}]
 @handler("_start_turn")
 def op_start_turn(st, f, op):
     seat = op["seat"]
+    if "gone" in st and seat in st["gone"]:
+        seat = next_in_game(st, seat)  # version 4: the first player left during setup
     _turn_begins(st, seat)
     env = {"you": seat, "active": seat, "source": seat}
     return push_then_done(st, f, [frame(START_OF_TURN, env)])
@@ -527,7 +542,7 @@ def op_legend_flip(st, f, op):
         return WAIT
     leg["up"] = got[0]
     leg["down"] -= 1
-    nxt = (st["active"] + 1) % st["seats"]
+    nxt = next_in_game(st, st["active"])
     prog = CARDS[got[0]].get("group_attack", [])
     env = {"you": nxt, "group": True, "source": None, "card": got[0], "scope": new_scope(st), "active": nxt}
     return push_then_done(st, f, [frame(prog, env)])
@@ -539,6 +554,12 @@ def op_end_check(st, f, op):
     refill the Line-Up, or if the DWT stack is empty; also at the bot-game round bound
     (RULES.md)."""
     nxt = (st["active"] + 1) % st["seats"]
+    new_round = nxt == st["first"]
+    if "gone" in st:
+        # Version 4: play passes to the next seat still in the game; a round ends where play passes
+        # the first player's seat, whether or not that player is still in the game.
+        nxt = next_in_game(st, st["active"])
+        new_round = passes_first(st, st["active"], nxt)
     # The four tests below, each true almost never: asked first without building the flags (a
     # copy of end_flags per turn, issue 17, P1).
     if not (
@@ -547,9 +568,9 @@ def op_end_check(st, f, op):
         # (count(None) compares each id with None, so it is asked only of a short deck).
         or (len(st["main"]) < len(st["lineup"]) and len(st["main"]) < st["lineup"].count(None))
         or st["dwt"]["count"] == 0
-        or (nxt == st["first"] and st["config"]["max_rounds"] is not None and st["round"] >= st["config"]["max_rounds"])
+        or (new_round and st["config"]["max_rounds"] is not None and st["round"] >= st["config"]["max_rounds"])
     ):
-        if nxt == st["first"]:
+        if new_round:
             st["round"] += 1
         if start_turn_at_once(st, nxt):
             return DONE
@@ -563,7 +584,7 @@ def op_end_check(st, f, op):
     if st["dwt"]["count"] == 0:
         flags.append("dead_wizard_tokens")
     bound = st["config"]["max_rounds"]
-    if not flags and nxt == st["first"] and bound is not None and st["round"] >= bound:
+    if not flags and new_round and bound is not None and st["round"] >= bound:
         flags.append("round_limit")
     # One of the tests above held, so one flag at least is set.
     st["end_flags"] = flags
@@ -627,6 +648,9 @@ def hand_over_at_once(st: dict) -> bool:
         return False
     nxt = (st["active"] + 1) % st["seats"]
     new_round = nxt == st["first"]
+    if "gone" in st:  # version 4: as op_end_check
+        nxt = next_in_game(st, st["active"])
+        new_round = passes_first(st, st["active"], nxt)
     if new_round:
         bound = st["config"]["max_rounds"]
         if bound is not None and st["round"] >= bound:
@@ -812,11 +836,22 @@ def op_die(st, f, op):
     "fatality", AN L370) the killer draws two tokens, gives the victim one and shuffles the
     other back: the victim still gets only one."""
     seat, killer = op["seat"], op["killer"]
+    if "gone" in st and killer in st["gone"]:
+        # Version 4: a killer that left takes nothing and picks nothing (RULES.md, "A seat that
+        # leaves"): the Trophy stays where it is, the victim keeps the first token drawn and a
+        # second one already drawn for the killer's pick goes back into the stack.
+        killer = None
     p = st["players"][seat]
     token = draw_token(st, f, "t1")
     if token is WAIT:
         return WAIT
-    if op.get("choose") and token is not None:
+    if op.get("choose") and token is not None and killer is None:
+        back = f["work"].get("t2")
+        if back is not None:
+            st["dwt"]["returned"].append(back)
+            st["dwt"]["returned"].sort()
+            st["dwt"]["count"] += 1
+    elif op.get("choose") and token is not None:
         second = draw_token(st, f, "t2")
         if second is WAIT:
             return WAIT
