@@ -486,6 +486,8 @@ class Annihilageddon(Engine):
         phase = state["phase"]
         if phase == "over":
             raise IllegalAction("The game is over.", code="game_over")
+        if "gone" in state and seat in state["gone"]:
+            raise IllegalAction(f"Seat {seat} has left the game.", code="not_in_game")
         if state["need"] is not None:
             raise IllegalAction("A random draw is due before anyone acts.", code="chance_pending")
         pr = state["prompt"]
@@ -1017,10 +1019,12 @@ class Annihilageddon(Engine):
             pr is not None
             and (pr["seat"] == seat or top_retargeted or (pr["kind"] == "target" and seat in pr["options"]))
         ) or (
-            need is not None and (top_retargeted or need.get("zone") == ["player", seat])
+            need is not None
+            and (top_retargeted or need.get("zone") == ["player", seat] or need.get("visible") == [seat])
         ):
             # A question to it, or about it, or offering it as a target, is withdrawn: the op asks
-            # again of the seats in the game (or, with one choice left, asks nothing).
+            # again of the seats in the game (or, with one choice left, asks nothing). So is a draw
+            # only it would see (its deck, a setup deal): its outcome must not go to another seat.
             st["prompt"] = st["need"] = None
         # The Trophy and a standee are the table's (AN L342: held "until someone wrestles it away"):
         # set aside for the next player who takes them, not kept by a seat that plays no more.

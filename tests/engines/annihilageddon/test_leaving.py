@@ -56,6 +56,9 @@ def leave_checked(engine, st, seat):
     if tokens is not None and _tokens_in_play(st) is not None:
         assert tokens == _tokens_in_play(st)
     assert seat in engine.view(after, None)["left"]
+    # A draw only it would see (its deck, a setup deal) is withdrawn: no other seat takes its outcome.
+    spec = engine.chance(after)
+    assert spec is None or spec.get("visible_to") != [seat]
     return after
 
 
@@ -80,7 +83,11 @@ def play_with_leaves(seats, seed, pick, leaves=1, bots=None, max_events=60000):
             if seat is not None and engine.in_game(st, seat):
                 st = leave_checked(engine, st, seat)
                 gone.append((seat, n))
-                frozen[seat] = (_record(st["players"][seat]), list(st["players"][seat]["discard"]), list(st["turn"]["borrowed"]))
+                frozen[seat] = (
+                    _record(st["players"][seat]),
+                    list(st["players"][seat]["discard"]),
+                    list(st["turn"]["borrowed"]),
+                )
         moving = engine.to_move(st)
         if not moving:
             return st, gone, frozen
@@ -108,9 +115,7 @@ def play_with_leaves(seats, seed, pick, leaves=1, bots=None, max_events=60000):
 
 def stayers_placements(engine, st, stayers):
     """The game's own placing (AN L195: VP, then Legends, then fewer tokens) among ``stayers``."""
-    keys = {
-        s: (-engine.vp(st, s), -engine.legends_owned(st, s), len(st["players"][s]["dwts"])) for s in stayers
-    }
+    keys = {s: (-engine.vp(st, s), -engine.legends_owned(st, s), len(st["players"][s]["dwts"])) for s in stayers}
     return {s: 1 + sum(1 for o in stayers if keys[o] < keys[s]) for s in stayers}
 
 
@@ -209,12 +214,16 @@ def drawing(after):
     return pick
 
 
-def in_setup(engine, st, n):
-    """A seat whose setup keep is pending (AN L86-90), or the last seat while the deals are drawn."""
-    if st["phase"] != "setup":
-        return None
+def keeping(engine, st, n):
+    """A seat whose setup keep is pending (AN L86-90)."""
     pr = st["prompt"]
-    return pr["seat"] if pr is not None else st["seats"] - 1
+    return pr["seat"] if st["phase"] == "setup" and pr is not None and n >= 4 else None
+
+
+def dealt_to(engine, st, n):
+    """A seat while its setup deal, seen only by it, is being drawn (AN L86-88)."""
+    spec = engine.chance(st) if st["phase"] == "setup" and n >= 2 else None
+    return spec["visible_to"][0] if spec is not None and isinstance(spec.get("visible_to"), list) else None
 
 
 MOMENTS = {
@@ -226,7 +235,8 @@ MOMENTS = {
     "asked-off-turn": asked_off_turn(20),
     "passive": passive(50),
     "drawing": drawing(70),
-    "setup": in_setup,
+    "setup-keep": keeping,
+    "setup-deal": dealt_to,
 }
 
 
@@ -281,7 +291,9 @@ def test_the_active_seat_leaving_in_its_main_phase_hands_the_turn_to_the_next_se
     """AN L147: turns go clockwise; the seat that left is passed over, and its turn ends with no
     end-of-turn texts and no draw: its hand stays its hand (RULES.md, "A seat that leaves")."""
     engine = v4()
-    st = _first(engine, 4, "main", lambda s: s["phase"] == "turn" and not s["stack"] and not s["need"] and s["round"] > 1)
+    st = _first(
+        engine, 4, "main", lambda s: s["phase"] == "turn" and not s["stack"] and not s["need"] and s["round"] > 1
+    )
     seat = st["active"]
     hand = list(st["players"][seat]["hand"])
     after = leave_checked(engine, st, seat)
@@ -319,7 +331,10 @@ def test_a_seat_that_left_during_a_defense_window_is_no_victim_and_the_window_cl
     """AN L320: a player who avoids an Attack "does not participate in the Attack text in any way"."""
     engine = v4()
     st = _first(
-        engine, 4, "window", lambda s: s["prompt"] is not None and "seats" in s["prompt"] and len(s["prompt"]["seats"]) >= 2
+        engine,
+        4,
+        "window",
+        lambda s: s["prompt"] is not None and "seats" in s["prompt"] and len(s["prompt"]["seats"]) >= 2,
     )
     pr = st["prompt"]
     seat = pr["seats"][0]
