@@ -986,6 +986,9 @@ class Annihilageddon(Engine):
                 continue
             if env.get("you") == seat:
                 env["you"] = next_in_game(st, seat)  # a Mayhem or Group Attack it only anchored
+            for role in ("attacker", "killer"):
+                if env.get(role) == seat:
+                    env[role] = None  # a Defense's or a token's text names it no more (AN L320)
             parts = env.get("participants")
             if parts is not None and seat in parts:
                 env["participants"] = [s for s in parts if s != seat]

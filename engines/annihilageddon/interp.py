@@ -340,13 +340,9 @@ def targets(st: dict, f: dict, who: str):
     if who in ("you", "it", "attacker", "killer", "active"):
         seat = env.get(who) if who != "active" else env.get("active", you)  # one(env, who), inline
         parts = env.get("participants")
-        res = (
-            []
-            if seat is None
-            or (who != "it" and parts is not None and seat not in parts)
-            or ("gone" in st and seat in st["gone"])  # version 4: a seat that left is no one's target
-            else [seat]
-        )
+        # A seat that left (version 4) is never named here: engine.leave drops or re-anchors the
+        # frames that name it and clears an "attacker" or "killer" that is it.
+        res = [] if seat is None or (who != "it" and parts is not None and seat not in parts) else [seat]
     else:
         res = _table_targets(st, f, env, who, you, n)
         if res is WAIT:

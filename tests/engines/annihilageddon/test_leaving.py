@@ -268,6 +268,24 @@ def test_the_heuristic_bot_plays_on_after_a_seat_leaves():
     assert_placed_by_the_ruling(v4(), st, gone)
 
 
+def test_without_a_round_bound_a_game_someone_left_ends_by_the_rulebook():
+    """AN L183-189: the Legends, the main deck or the token stack still run out with fewer players
+    (the stack keeps its 4 per player of the setup, AN L131), as between people (max_rounds null)."""
+    engine = v4()
+    for seed in range(2):
+        rng = random.Random(seed)
+        st = engine.setup({"max_rounds": None}, 4)
+        for n in range(20000):
+            if st["phase"] == "turn" and st["round"] == 2 and engine.in_game(st, 1):
+                st = leave_checked(engine, st, 1)
+            if not engine.to_move(st):
+                break
+            st = engine.apply(st, _event(engine, st, rng, f"no-bound:{seed}", n, ["heuristic"] * 4))
+        assert st["phase"] == "over"
+        assert st["end_reason"] in ("legends", "main_deck", "dead_wizard_tokens")
+        assert_placed_by_the_ruling(engine, st, [(1, None)])
+
+
 def test_the_same_playout_with_the_same_leave_ends_in_the_same_state():
     runs = [play_with_leaves(4, "again", defending(40))[0] for _ in range(2)]
     assert canonical_json(runs[0]) == canonical_json(runs[1])
