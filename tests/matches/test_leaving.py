@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from audit.matchverify import verify_match_stream
 from engines import registry
-from engines.base import CHANCE
+from engines.base import CHANCE, Engine
 from matches import eventstore, services
 from matches.models import Event, Match, MatchLog
 from matches.verification import match_verify
@@ -219,3 +219,29 @@ def test_the_replay_the_analysis_and_a_what_if_after_a_leave_see_the_seat_out(al
     assert analysis_ensure(match=m).data["seats"] == 3
     sandbox = sandbox_create(match=m, owner=alice, at=left_at, bot_seats=[0, 2], hand_chance=False)
     assert not sandbox.state["alive"][1]
+
+
+PLAYS_ON = [e for e in registry.latest() if e.max_seats >= 3 and type(e).leave is not Engine.leave]
+
+
+@pytest.mark.parametrize("engine", PLAYS_ON, ids=lambda e: f"{e.name}@{e.version}")
+def test_every_game_that_plays_on_does_so_through_the_services_and_verifies(engine, alice):
+    # A person and two bots: once the person resigns, nobody but bots is left, and they play the
+    # game to its own end in the same command; the match verifies and the person is placed last.
+    seats = [services.SeatSpec(user=alice), services.SeatSpec(bot="random"), services.SeatSpec(bot="random")]
+    match = services.match_create(game=engine.name, seats=seats, created_by=alice)
+    match = fresh(match)
+    if match.status == Match.Status.FINISHED or alice_out(match):
+        pytest.fail("the bots' opening ended the game before the person could resign")
+    done = services.match_resign(match_id=match.id, user=alice, expected_seq=match.state_seq)
+    match = fresh(done.match)
+    assert match.status == Match.Status.FINISHED
+    assert match.result["placements"][0] == 3 and sorted(match.result["placements"][1:]) in ([1, 2], [1, 1])
+    assert match.left == ["resigned", None, None]
+    resigned = Event.objects.get(stream_id=match.stream_id, type="match.resigned")
+    assert resigned.data == {"seat": 0, "plays_on": True}
+    assert match_verify(match_id=match.id).verified
+
+
+def alice_out(match: Match) -> bool:
+    return not registry.get(match.game, match.engine_version).in_game(match.state, 0)
