@@ -269,11 +269,15 @@ def _append(
     expected_seq,
     event_id=None,
     check=None,
+    closed: str | None = None,
 ) -> bool:
     """Append one fact and project it. ``check``, if given, runs under the season's stream lock
     before the append and refuses (raises) on the projection as it then is. ``data`` may be a
-    function, called under that lock, for a platform fact that depends on the stream (its id,
-    derived from what it records, is what answers a retry: the stored data is not compared)."""
+    function, called under that lock, for a fact that depends on the stream (its id, derived
+    from what it records, or the command's own, is what answers a retry: the stored data is not
+    compared). ``closed``, if given, is the sentence refusing the fact (409 season_closed) once
+    the season has closed, read under that lock before the head is: a closed season stays
+    closed, so an organiser whose page is stale is told that, not to read the season again."""
     from .projector import season_project_fixture
 
     def execute(_subject, appender: Appender) -> Event:
@@ -288,6 +292,10 @@ def _append(
         season_project_fixture(season=season, fixture=fact.get("fixture"), head_seq=event.seq)
         return event
 
+    def still_open(_subject) -> None:
+        if Event.objects.filter(stream_id=season.stream_id, type="season.closed").exists():
+            raise LeagueError(closed, code="season_closed", status=409)
+
     # The command runner directly, not streams.stream_append: a season's stream is made with the
     # season, so there is no stream to make first (a lookup per fact), and the projection runs
     # inside the runner's transaction (no savepoint around it). A retry finds the fact stored and
@@ -297,6 +305,8 @@ def _append(
         expected_seq=expected_seq,
         event_id=event_id,
         execute=execute,
+        # A retried command made before the close is answered with its fact: its id is looked up first.
+        authorize=still_open if closed is not None else None,
         # A retry is the same hand's: event ids are public, another's is a reused id, not a replay.
         same=lambda existing: (
             existing.type == type and existing.actor == actor and (callable(data) or existing.data == data)
@@ -831,16 +841,39 @@ def verdicts_followups_apply(*, verdicts: list[dict]) -> dict[str, int]:
 def season_close(*, season: Season, user, expected_seq: int | object, event_id: uuid.UUID | None = None) -> dict:
     """End a finished season: the final tables and, between divisions, who goes up, who goes
     down and who enters the play-offs (a fact in the stream; the next season can use it)."""
-    from league.seasons.table import division_movements, standings
-
-    from .selectors import season_divisions, season_results
-
     check_organiser(league=season.league, user=user)
     stored = Event.objects.filter(event_id=event_id).first() if event_id is not None else None
     if stored is not None and stored.type == "season.closed" and stored.stream_id == season.stream_id:
         return stored.data  # a retried close: what the first one recorded
-    if any(e.type == "season.closed" for e in streams.stream_events(stream_id=season.stream_id)):
-        raise LeagueError("This season is already closed.", code="season_closed", status=409)
+    closing: dict = {}
+
+    def decided() -> dict:
+        # Read under the season's lock, the one this append takes: a close at the head (AT_HEAD,
+        # the platform's) read before it could miss a retraction that reopened a fixture in
+        # between, and close the season with that fixture open and its table short of it.
+        closing.update(_season_closing(season))
+        return closing
+
+    created = _append(
+        season,
+        "season.closed",
+        decided,
+        _actor(user),
+        expected_seq=expected_seq,
+        event_id=event_id,
+        closed="This season is already closed.",
+    )
+    # Not created: a retry that raced the first close, found under the lock.
+    return closing if created else Event.objects.get(event_id=event_id).data
+
+
+def _season_closing(season: Season) -> dict:
+    """The season's final tables and movements, or why it cannot close yet (the caller holds
+    the season's lock, so the fixtures counted are the ones the close is made on)."""
+    from league.seasons.table import division_movements, standings
+
+    from .selectors import season_divisions, season_results
+
     open_fixtures = season.fixtures.exclude(status__in=[Fixture.Status.PLAYED, Fixture.Status.WALKOVER]).count()
     if open_fixtures:
         raise LeagueError(f"{open_fixtures} fixture(s) still to play or rule on.", code="season_unfinished", status=409)
@@ -882,7 +915,7 @@ def season_close(*, season: Season, user, expected_seq: int | object, event_id: 
         if len(tables) > 1
         else []
     )
-    data = {
+    return {
         "final": {name: [r.club for r in rows] for name, rows in tables},
         "movements": [
             {
@@ -895,8 +928,6 @@ def season_close(*, season: Season, user, expected_seq: int | object, event_id: 
             for b in boundaries
         ],
     }
-    _append(season, "season.closed", data, _actor(user), expected_seq=expected_seq, event_id=event_id)
-    return data
 
 
 def next_divisions(*, season: Season) -> dict[str, list[str]] | None:
