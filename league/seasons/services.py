@@ -73,6 +73,12 @@ def check_organiser(*, league: League, user: AbstractBaseUser | None) -> None:
         raise LeagueError("Only the league's organisers may do that.", code="not_organiser", status=403)
 
 
+#: Why an organiser's ruling on a fixture of a closed season is refused (409 season_closed): its
+#: final table and movements are announced and the next season is built from them (the ruling of
+#: test_a_result_disputed_after_the_season_closed.py). Nothing reopens a closed season.
+SEASON_CLOSED = "This season is closed: its final table stands, so its fixtures can no longer be ruled on."
+
+
 def _actor(user) -> str:
     return f"user:{user.pk}" if user is not None else "system"
 
@@ -523,6 +529,7 @@ def fixture_postpone(
         expected_seq=expected_seq,
         event_id=event_id,
         check=postponable,
+        closed=SEASON_CLOSED,
     )
 
 
@@ -547,6 +554,7 @@ def fixture_walkover(
         _actor(user),
         expected_seq=expected_seq,
         event_id=event_id,
+        closed=SEASON_CLOSED,
     )
 
 
@@ -560,8 +568,8 @@ def result_correct(
     expected_seq: int | object,
     event_id: uuid.UUID | None = None,
 ) -> None:
-    """The organiser's ruling on a result, at any time: later rounds keep their results and
-    the standings everywhere are recomputed from the corrected facts."""
+    """The organiser's ruling on a result, at any time until the season closes: later rounds keep
+    their results and the standings everywhere are recomputed from the corrected facts."""
     check_organiser(league=fixture.season.league, user=user)
     if not reason.strip():
         raise LeagueError("Say why the result is corrected.", code="reason_required")
@@ -575,6 +583,7 @@ def result_correct(
         _actor(user),
         expected_seq=expected_seq,
         event_id=event_id,
+        closed=SEASON_CLOSED,
     )
 
 

@@ -312,6 +312,8 @@ def fixture_rule(request, slug, number, key):
             "fixture": fixture,
             "forms": forms_,
             "guard": _fresh_guard(season),
+            # A closed season's fixtures are final (services.SEASON_CLOSED): no ruling is offered.
+            "closed": season_services.SEASON_CLOSED if season_selectors.season_closing(season=season) else "",
         },
     )
 

@@ -19,22 +19,24 @@ from matches.commands import AT_HEAD
 from matches.models import Event
 
 from .test_league_api import close, create_season, iwdl, rule  # noqa: F401  (iwdl is a fixture)
-from .test_organiser_pages import client_for, league_setup, season, season_url  # noqa: F401
+from .test_organiser_pages import client_for as page_client
+from .test_organiser_pages import league_setup, season, season_url  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.django_db
 
 CLOSED = "This season is closed: its final table stands, so its fixtures can no longer be ruled on."
 
 
-def events(season) -> list[tuple[str, dict]]:
-    return list(Event.objects.filter(stream_id=season.stream_id).order_by("seq").values_list("type", "data"))
+def events(of: Season) -> list[tuple[str, dict]]:
+    return list(Event.objects.filter(stream_id=of.stream_id).order_by("seq").values_list("type", "data"))
 
 
-def closed(season, organiser) -> Season:
-    for f in season.fixtures.select_related("home", "away"):
+def closed(open_season: Season, organiser) -> Season:
+    """Every fixture ruled, then the season closed."""
+    for f in open_season.fixtures.select_related("home", "away"):
         services.fixture_walkover(fixture=f, user=organiser, winner=f.home, reason="ruled", expected_seq=AT_HEAD)
-    services.season_close(season=season, user=organiser, expected_seq=AT_HEAD)
-    return Season.objects.get(pk=season.pk)
+    services.season_close(season=open_season, user=organiser, expected_seq=AT_HEAD)
+    return Season.objects.get(pk=open_season.pk)
 
 
 RULINGS = {
@@ -52,7 +54,12 @@ RULINGS = {
 
 @pytest.mark.parametrize("ruling", list(RULINGS))
 @pytest.mark.parametrize("at_head", [False, True], ids=["at_the_head_read", "AT_HEAD"])
-def test_a_ruling_on_a_fixture_of_a_closed_season_is_refused_and_writes_nothing(season, league_setup, ruling, at_head):  # noqa: F811
+def test_a_ruling_on_a_fixture_of_a_closed_season_is_refused_and_writes_nothing(
+    season,  # noqa: F811
+    league_setup,  # noqa: F811
+    ruling,
+    at_head,
+):
     _, organiser, _ = league_setup
     season = closed(season, organiser)
     fixture = season.fixtures.select_related("home", "away", "season__league").first()
@@ -78,12 +85,17 @@ def test_a_ruling_made_before_the_close_and_sent_again_after_it_is_answered_with
     assert events(season) == before
 
 
-def test_the_api_refuses_every_ruling_on_a_closed_seasons_fixture_with_409_season_closed(iwdl, client_for):  # noqa: F811
+def test_the_api_refuses_every_ruling_on_a_closed_seasons_fixture_with_409_season_closed(
+    iwdl,  # noqa: F811
+    client_for,
+):
     organiser = client_for(iwdl.created_by)
     create_season(organiser)
     fixtures = client_for().get("/api/leagues/iwdl/seasons/1/fixtures/").json()["fixtures"]
     for f in fixtures:
-        assert rule(organiser, f["key"], {"action": "walkover", "winner": f["home"], "reason": "ruled"}).status_code == 200
+        assert (
+            rule(organiser, f["key"], {"action": "walkover", "winner": f["home"], "reason": "ruled"}).status_code == 200
+        )
     assert close(organiser).status_code == 200
     settled = client_for().get("/api/leagues/iwdl/seasons/1/fixtures/").json()["fixtures"]
     before = Event.objects.count()
@@ -104,7 +116,7 @@ def test_the_rule_page_of_a_closed_season_says_so_offers_no_ruling_and_a_press_f
     league_setup,  # noqa: F811
 ):
     _, organiser, _ = league_setup
-    client = client_for(organiser)
+    client = page_client(organiser)
     fixture = season.fixtures.select_related("home", "away").first()
     url = f"{season_url(season)}fixtures/{fixture.key}/rule/"
     season = closed(season, organiser)
