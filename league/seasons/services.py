@@ -321,6 +321,15 @@ def _append(
     return done.created
 
 
+#: The facts the platform alone writes about a fixture's match (actor "system"): its verified
+#: result (_result_fact) and that result's retraction when the match is found disputed (result_retract).
+PLATFORM_RESULT_FACTS = {
+    "result.recorded": "A recorded result",
+    "result.unfinished": "An unfinished result",
+    "result.retracted": "A retraction",
+}
+
+
 def season_fold(events) -> dict[str, dict]:
     """The season's fixtures from its facts alone: key -> the Fixture fields, clubs by slug.
 
@@ -339,6 +348,12 @@ def season_fold(events) -> dict[str, dict]:
 
     for event in events:
         d = event.data
+        if event.type in PLATFORM_RESULT_FACTS and event.actor != "system":
+            # Only the platform records, leaves unfinished or retracts a match's result (no organiser
+            # command writes one; their rulings are corrections and walkovers). Only a rewritten
+            # stream holds one in another hand, and the season verifier disputes it: it counts for
+            # nothing here, as a forfeit's walkover in another hand is not taken as the platform's.
+            continue
         if event.type == "fixtures.scheduled":
             for f in d["fixtures"]:
                 rows[f["key"]] = {

@@ -2,10 +2,11 @@
 
 In stream order, so the first problem is the earliest bad seq: the hash chain; the creation
 fact against the season's stored config; every fact folds (it names a scheduled fixture);
-every recorded result against the match it cites (the season's fixture, a verified verdict,
-the head hash published with the result, the score the match gives; of a match found disputed
-and this result retracted after, the fixture alone: see ``_check_result``); a retraction that
-keeps its result because the season had closed comes after the close.
+every recorded result, unfinished result and retraction in the platform's hand (no organiser
+writes one); every recorded result against the match it cites (the season's fixture, a verified
+verdict, the head hash published with the result, the score the match gives; of a match found
+disputed and this result retracted after, the fixture alone: see ``_check_result``); a retraction
+that keeps its result because the season had closed comes after the close.
 Then the stored projection (Fixture rows, from which standings are computed) against a fresh
 fold of the facts, reported at the last fact that touched the fixture that differs.
 """
@@ -17,7 +18,7 @@ from matches.models import Match, Stream
 from matches.stream_verifiers import StreamVerdict
 
 from .models import Season
-from .services import _fixture_score, _forfeit_fact, _same, season_fold
+from .services import PLATFORM_RESULT_FACTS, _fixture_score, _forfeit_fact, _same, season_fold
 
 #: Projection fields compared; clubs and matches by slug and id.
 FIELDS = (
@@ -50,7 +51,8 @@ def _retractions(events) -> dict[tuple, list[int]]:
     """(fixture, match id) -> the seqs of the facts retracting that match's result."""
     found: dict[tuple, list[int]] = {}
     for e in events:
-        if e.type == "result.retracted":
+        # Only the platform's: a retraction in another hand excuses nothing (it is disputed itself).
+        if e.type == "result.retracted" and e.actor == "system":
             found.setdefault((e.data.get("fixture"), e.data.get("match")), []).append(e.seq)
     return found
 
@@ -186,6 +188,12 @@ def verify_season(stream: Stream) -> StreamVerdict:
         if event.type == "fixtures.scheduled":
             for f in event.data.get("fixtures", []):
                 touched[f["key"]] = event.seq
+        if event.type in PLATFORM_RESULT_FACTS and event.actor != "system":
+            # The platform's alone (services.PLATFORM_RESULT_FACTS); the fold takes no other's.
+            who = event.actor or "nobody"
+            return bad(
+                event.seq, f"{PLATFORM_RESULT_FACTS[event.type]} is the platform's to record, but this one is by {who}."
+            )
         if event.type == "result.recorded":
             later = any(
                 seq > event.seq for seq in retractions.get((event.data.get("fixture"), event.data.get("match")), ())

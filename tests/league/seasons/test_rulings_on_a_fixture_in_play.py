@@ -157,8 +157,9 @@ def test_a_walkover_awarded_in_play_stands_when_the_replaced_matchs_result_arriv
 
 
 class _Fact:
-    def __init__(self, seq, type, data):
-        self.seq, self.type, self.data = seq, type, data
+    # In the platform's hand unless said: the fold takes a result, or its retraction, from no other.
+    def __init__(self, seq, type, data, actor="system"):
+        self.seq, self.type, self.data, self.actor = seq, type, data, actor
 
 
 SCHEDULED = _Fact(

@@ -60,7 +60,10 @@ def test_a_retraction_by_an_organiser_is_disputed_and_does_not_reopen_the_fixtur
     assert found.reason == f"A retraction is the platform's to record, but this one is by user:{organiser.pk}."
 
 
-def test_an_unfinished_result_by_an_organiser_is_disputed_and_does_not_reopen_the_fixture(played, organiser):  # noqa: F811
+def test_an_unfinished_result_by_an_organiser_is_disputed_and_does_not_reopen_the_fixture(
+    played,  # noqa: F811
+    organiser,  # noqa: F811
+):
     season, fixture = played
     match = Match.objects.get(pk=fixture.match_id)
     data = {"fixture": fixture.key, "match": str(match.id), "reason": "Too many turns.", "head_hash": match.head_hash}
