@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Min, Q
 from django.utils import timezone
 
@@ -139,7 +139,8 @@ def outbox_deliver(*, message_id: int, deliver: Callable[[], None] | None = None
     delivers it at the same time (a locked row is skipped, not waited for), and its delivery is
     committed with the handler's writes: a handler that fails leaves none of them, and a process
     that dies while delivering leaves the row pending (its connection's transaction is rolled
-    back). A failed attempt is recorded after that rollback (``_failed``). A dead message is not
+    back). A failed attempt is recorded after that rollback (``_failed``), also when it is the
+    commit that refuses the handler's writes (a deferred foreign key). A dead message is not
     delivered (``outbox_retry`` makes it pending again)."""
     try:
         with transaction.atomic():
@@ -165,6 +166,14 @@ def outbox_deliver(*, message_id: int, deliver: Callable[[], None] | None = None
                 raise _DeliveryFailed from exc  # rolls the transaction back, the mark with it
     except _DeliveryFailed as failed:
         _failed(message_id, failed.__cause__)
+        return False
+    except IntegrityError as refused:
+        # The commit refused the handler's writes: PostgreSQL checks Django's foreign keys there
+        # (they are deferred), so a handler writing a row for one deleted meanwhile returned
+        # normally. The handler's failure, not an outage: an attempt like any other, where it
+        # propagated and stopped every sweep at this message, the younger ones behind it, for
+        # ever (it never went dead).
+        _failed(message_id, refused)
         return False
     return True
 
@@ -195,7 +204,8 @@ def _mark_delivered(message_id: int) -> bool:
 class _DeliveryFailed(Exception):
     """A handler (or ``deliver``) raised; its exception is the cause. The database's own errors
     around it (reaching the row, the commit) are not this: they propagate, as the sweeper's task
-    must fail during an outage (tests/hardening/test_database_outage.py)."""
+    must fail during an outage (tests/hardening/test_database_outage.py); but for a commit that
+    refuses the handler's writes (``outbox_deliver``)."""
 
 
 def _failed(message_id: int, exc: Exception) -> None:

@@ -336,3 +336,40 @@ def test_only_the_topics_nothing_else_makes_up_for_are_left_without_a_word_on_gi
 
 def test_a_dead_drafts_hand_off_names_the_sweep_that_makes_its_match():
     assert "league.hand_off_lost_drafts" in outbox._IF_GIVEN_UP["match.finished"]
+
+
+# A handler whose writes are refused only at the commit -------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_handler_whose_writes_fail_at_the_commit_is_a_failed_attempt_and_the_sweep_delivers_the_rest(
+    settings, monkeypatch
+):
+    # PostgreSQL checks Django's foreign keys at the commit (they are deferred): a handler that
+    # writes a row for a user deleted meanwhile returns normally, and its delivery's commit is
+    # refused. That is the handler's failure, not an outage: it must count as an attempt (and go
+    # dead in the end), not stop every sweep at the oldest message with the ones behind it waiting.
+    from django.contrib.admin.models import ADDITION, LogEntry
+
+    settings.OUTBOX_MAX_ATTEMPTS = 2
+    delivered = []
+
+    def writes_for_a_user_gone(payload):
+        LogEntry.objects.create(user_id=987654321, action_flag=ADDITION, object_repr="gone", change_message="")
+
+    monkeypatch.setitem(outbox._HANDLERS, TOPIC, writes_for_a_user_gone)
+    monkeypatch.setitem(outbox._HANDLERS, "test.fine", lambda payload: delivered.append(payload))
+    poisoned = a_message()
+    fine = OutboxMessage.objects.create(topic="test.fine", payload={"n": 2}, available_at=timezone.now())
+
+    assert outbox_sweep() == 1
+    assert delivered == [{"n": 2}]
+    fine.refresh_from_db()
+    poisoned.refresh_from_db()
+    assert fine.delivered_at is not None
+    assert poisoned.delivered_at is None and poisoned.attempts == 1
+    assert "IntegrityError" in poisoned.last_error
+    assert not LogEntry.objects.exists()  # the handler's writes were rolled back with the mark
+    assert sweep_past_every_backoff(3) == 0
+    poisoned.refresh_from_db()
+    assert poisoned.dead_at is not None and poisoned.attempts == 2
