@@ -21,8 +21,9 @@ Both are answered by a middleware placed first, before anything that reads the d
 request's host: the session and user are not loaded for /healthz at all, and a probe that sends the
 instance's address as its Host header (Kubernetes does) is not refused by ALLOWED_HOSTS. Neither
 response contains anything built from the Host header. No throttle counts them; /readyz instead
-runs its checks at most once per READY_CACHE_SECONDS per process, and concurrent callers share a
-run, so a flood of probes costs the database and Redis no more than one caller would.
+runs its checks at most once per READY_CACHE_SECONDS per process, and a caller arriving while they
+run is answered with the last run's result, so a flood of probes costs the database and Redis no
+more than one caller would, and holds no request turn waiting for a check's timeout.
 """
 
 from __future__ import annotations
@@ -306,8 +307,9 @@ def _ms_since(started: float) -> int:
 
 
 class _SharedChecks:
-    """The last run's result, reused for READY_CACHE_SECONDS; callers arriving during a run wait
-    for it instead of starting their own."""
+    """The last run's result, reused for READY_CACHE_SECONDS; callers arriving during a run are
+    answered with the last run's result instead of starting their own (only a process's first
+    callers, with no result yet, wait for the run)."""
 
     def __init__(self):
         self.lock = threading.Lock()
@@ -315,7 +317,15 @@ class _SharedChecks:
         self.at = 0.0
 
     def get(self) -> dict[str, dict[str, Any]]:
-        with self.lock:
+        last = self.result
+        # Not waiting for a run under way: a check can take its timeout (a Redis or a database that
+        # takes the connection and never answers), and every caller waiting on it held one of the
+        # process's few request turns (WEB_REQUEST_THREADS), so a flood of anonymous probes held
+        # them all, also while the site still served (a broker down is only "degraded"). The last
+        # result is at most one run older than the one under way.
+        if not self.lock.acquire(blocking=last is None):
+            return last
+        try:
             if self.result is None or time.monotonic() - self.at >= settings.READY_CACHE_SECONDS:
                 self.result = run_checks()
                 self.at = time.monotonic()
@@ -323,6 +333,8 @@ class _SharedChecks:
                     if check["status"] == UNAVAILABLE:
                         log.warning("readyz: %s unavailable: %s", name, check.get("error", ""))
             return self.result
+        finally:
+            self.lock.release()
 
     def forget(self) -> None:
         with self.lock:

@@ -367,3 +367,41 @@ def test_a_flood_of_probes_runs_the_checks_once_per_interval(settings, monkeypat
     for _ in range(20):
         assert probe.get("/readyz").status_code == 200
     assert len(runs) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_probe_arriving_while_a_slow_check_runs_is_answered_with_the_last_result_at_once(settings, monkeypatch):
+    # A request waiting for a check that waits out its timeout (a broker's Redis that takes the
+    # connection and never answers is "degraded": the site still serves) holds one of the process's
+    # few request turns meanwhile (WEB_REQUEST_THREADS): a flood of anonymous probes would hold them
+    # all and starve the players' requests. Only the probe that runs the checks waits for them.
+    assert Client().get("/readyz").status_code == 200
+    inside, release = threading.Event(), threading.Event()
+
+    def stalled_broker():
+        inside.set()
+        release.wait(30)
+        return {"status": health.DEGRADED, "error": "TimeoutError: no answer"}
+
+    monkeypatch.setattr(health, "broker_check", stalled_broker)
+
+    def run_the_checks():
+        try:
+            Client().get("/readyz")
+        finally:
+            connection.close()
+
+    running = threading.Thread(target=run_the_checks, daemon=True)
+    running.start()
+    try:
+        assert inside.wait(10)
+        meanwhile, elapsed = probe_within(5)
+        assert meanwhile is not None, "the probe waited for the check another was running"
+        assert elapsed < 1, elapsed
+        assert meanwhile.status_code == 200
+        assert assert_anonymous_body(meanwhile)["status"] == "ok"  # the last run's answer
+    finally:
+        release.set()
+        running.join(10)
+    after = Client().get("/readyz")
+    assert assert_anonymous_body(after)["checks"]["broker"] == {"status": "degraded"}
