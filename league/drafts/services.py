@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from engines import registry
@@ -249,6 +250,30 @@ HAND_OFF_GRACE = timedelta(minutes=2)
 #: well) is likely to last, a long weekend included; a draft that ended before it needs an
 #: operator (``draft_hand_off`` by hand). The drafts read are those without a match, few at any time.
 HAND_OFF_WINDOW = timedelta(days=7)
+#: After the sweep fails to hand a draft off it waits this long before trying it again, doubled
+#: after each failure up to the cap: a draft that always fails (bad data, a bug) is tried, and
+#: logged, about once an hour rather than every minute for the week of the window, and it does
+#: not fill every batch ahead of the lost hand-offs behind it. Still tried: once its cause is
+#: fixed, the next try makes its match.
+HAND_OFF_RETRY_START, HAND_OFF_RETRY_CAP = timedelta(minutes=5), timedelta(hours=1)
+
+
+def _hand_off_failed(*, pk: int, failures: int, now: datetime, exc: Exception) -> None:
+    retry_at = now + min(HAND_OFF_RETRY_CAP, HAND_OFF_RETRY_START * 2 ** (failures - 1))
+    Draft.objects.filter(pk=pk).update(hand_off_failures=failures, hand_off_retry_at=retry_at)
+    if failures == 1:
+        log.exception("Drafts: the lost hand-off of draft %s failed; it is tried again at %s.", pk, retry_at)
+        return
+    log.error(
+        "Drafts: the lost hand-off of draft %s failed again (%s times): %s: %s; it is tried again at %s.",
+        pk,
+        failures,
+        type(exc).__name__,
+        exc,
+        retry_at,
+    )
+
+
 #: Drafts one sweep hands off at most, oldest first: a backlog (after an outage) is worked off a
 #: batch a minute rather than in one task that holds a worker for as long as it takes.
 HAND_OFF_BATCH = 50
@@ -262,12 +287,14 @@ def drafts_hand_off_lost(*, now: datetime | None = None, batch: int = HAND_OFF_B
 
     Only a draft that ended with its picks done is due (a resigned one makes no match): one that
     makes none would otherwise come back first in every batch and hold back a lost one behind it.
+    So is one whose hand-off failed, until its backoff has passed (``_hand_off_failed``).
     Each is taken under its row's lock, skipped if another process holds it (the normal task, or
     another sweep, making its match now: the next sweep finds it made), and handed off by
     ``draft_hand_off`` under that lock, so a match is made once."""
     now = now or timezone.now()
     due = list(
         Draft.objects.filter(
+            Q(hand_off_retry_at__isnull=True) | Q(hand_off_retry_at__lte=now),
             hand_off=True,
             match__isnull=True,
             draft_match__status=Match.Status.FINISHED,
@@ -276,12 +303,12 @@ def drafts_hand_off_lost(*, now: datetime | None = None, batch: int = HAND_OFF_B
             draft_match__finished_at__range=(now - HAND_OFF_WINDOW, now - HAND_OFF_GRACE),
         )
         .order_by("draft_match__finished_at", "pk")
-        .values_list("pk", flat=True)[:batch]
+        .values_list("pk", "hand_off_failures")[:batch]
     )
     made = 0
-    for pk in due:
+    for pk, failures in due:
         # One draft whose hand-off fails (a bug, bad data) must not hold back the others behind
-        # it: it is logged, and the next sweep tries it again.
+        # it: it is logged, and a later sweep tries it again.
         try:
             with transaction.atomic():
                 # The row draft_hand_off locks (the draft's), so that taking it again there waits
@@ -294,8 +321,8 @@ def drafts_hand_off_lost(*, now: datetime | None = None, batch: int = HAND_OFF_B
                 )
                 if held is not None and draft_hand_off(draft_match_id=held.draft_match_id) is not None:
                     made += 1
-        except Exception:
-            log.exception("Drafts: the lost hand-off of draft %s failed; the next sweep tries it again.", pk)
+        except Exception as exc:
+            _hand_off_failed(pk=pk, failures=failures + 1, now=now, exc=exc)
     if made:
         log.warning("Drafts: %s finished drafts had lost their hand-off; their matches are made.", made)
     return made

@@ -5,6 +5,7 @@ never while the normal hand-off may still be on its way, and never for a draft t
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from datetime import timedelta
@@ -281,3 +282,52 @@ def test_a_hand_off_does_not_wait_behind_a_write_to_the_finished_draft_match(
         release.set()
         other.join(30)
     assert len(matches_from(draft)) == 1
+
+
+@pytest.fixture
+def match_creation_refused(monkeypatch):
+    """Making the match of the drafts named in the returned set fails every time (a bad config, a
+    bug): a permanent failure the sweep meets again each time it tries."""
+    refused: set[str] = set()
+    create = draft_services.match_services.match_create
+
+    def refusing(**kwargs):
+        if kwargs["origin"]["draft"] in refused:
+            raise ValueError("the drafted teams make no valid Wizard Dodgeball config")
+        return create(**kwargs)
+
+    monkeypatch.setattr(draft_services.match_services, "match_create", refusing)
+    return refused
+
+
+def test_a_draft_whose_match_can_never_be_made_does_not_hold_back_a_lost_hand_off_behind_it(
+    broker_loses_hand_offs, match_creation_refused, django_capture_on_commit_callbacks
+):
+    broken = bots_draft(django_capture_on_commit_callbacks)
+    match_creation_refused.add(str(broken.draft_match_id))
+    lost = bots_draft(django_capture_on_commit_callbacks)
+
+    assert sweep(batch=1) == 0  # the oldest, which fails
+    # The next minute's sweep takes the one behind it, not the same failure again.
+    assert hand_off_lost_drafts(now=timezone.now() + LATER + timedelta(minutes=1), batch=1) == 1
+    assert len(matches_from(lost)) == 1 and matches_from(broken) == []
+
+
+def test_a_draft_whose_match_can_never_be_made_is_tried_and_logged_less_and_less_often(
+    broker_loses_hand_offs, match_creation_refused, django_capture_on_commit_callbacks, caplog
+):
+    broken = bots_draft(django_capture_on_commit_callbacks)
+    match_creation_refused.add(str(broken.draft_match_id))
+    start = timezone.now() + LATER
+    with caplog.at_level(logging.WARNING, logger="league.drafts.services"):
+        for minute in range(120):  # two hours of the beat's sweeps
+            assert hand_off_lost_drafts(now=start + timedelta(minutes=minute)) == 0
+    told = [r for r in caplog.records if r.name == "league.drafts.services" and "hand-off" in r.getMessage()]
+    # Not 120 tracebacks: tried again after 5, 10, 20 ... minutes, at most an hour apart.
+    assert 1 < len(told) <= 8, len(told)
+    assert told[0].exc_info is not None  # the first says what failed and where
+    assert "the drafted teams make no valid" in told[-1].getMessage()
+    # It is still tried: once its cause is fixed, the next try makes its match.
+    match_creation_refused.clear()
+    assert hand_off_lost_drafts(now=start + timedelta(hours=3)) == 1
+    assert len(matches_from(broken)) == 1
