@@ -150,7 +150,7 @@ def outbox_deliver(*, message_id: int, deliver: Callable[[], None] | None = None
                 if message is None:
                     return False  # delivered already, or another process is delivering it now
                 pending.update(delivered_at=timezone.now())
-                run = functools.partial(_HANDLERS[message.topic], message.payload)
+                run = functools.partial(_handle, message.topic, message.payload)
             else:
                 # The first delivery from memory needs neither the topic nor the payload: the row
                 # is locked and marked by one statement (the same skip-locked lock, taken in a
@@ -176,6 +176,17 @@ def outbox_deliver(*, message_id: int, deliver: Callable[[], None] | None = None
         _failed(message_id, refused)
         return False
     return True
+
+
+def _handle(topic: str, payload: dict[str, Any]) -> None:
+    handle = _HANDLERS.get(topic)
+    if handle is None:
+        # A topic this process's code does not know: during a rolling deploy an old process sweeps
+        # a message only the new code handles (or, after one, a row of a topic since renamed). A
+        # failed attempt, tried again later by a process that knows it, not an error that stopped
+        # the sweep at this message with every younger one behind it.
+        raise LookupError(f"no handler for outbox topic {topic!r} in this process's code")
+    handle(payload)
 
 
 #: ``_mark_delivered``'s statement on PostgreSQL: the ORM's, written out.

@@ -373,3 +373,24 @@ def test_a_handler_whose_writes_fail_at_the_commit_is_a_failed_attempt_and_the_s
     assert sweep_past_every_backoff(3) == 0
     poisoned.refresh_from_db()
     assert poisoned.dead_at is not None and poisoned.attempts == 2
+
+
+def test_a_message_whose_topic_this_process_has_no_handler_for_is_a_failed_attempt_not_a_stuck_sweep(
+    settings, receiver
+):
+    # During a rolling deploy a process still running the old code sweeps messages of a topic only
+    # the new code handles (or, after one, rows of a topic since renamed): each is an attempt that
+    # failed, tried again later (by a process that knows it), while the messages behind it are
+    # delivered. It used to raise, and every sweep stopped at it.
+    settings.OUTBOX_MAX_ATTEMPTS = 3
+    fn = receiver(failures=0)
+    unknown = OutboxMessage.objects.create(topic="test.newer", payload={"n": 0}, available_at=timezone.now())
+    known = a_message()
+
+    assert outbox_sweep() == 1
+    assert fn.delivered == [{"n": 1}]
+    known.refresh_from_db()
+    unknown.refresh_from_db()
+    assert known.delivered_at is not None
+    assert unknown.delivered_at is None and unknown.attempts == 1
+    assert "test.newer" in unknown.last_error
