@@ -162,6 +162,15 @@ def outbox_deliver(*, message_id: int, deliver: Callable[[], None] | None = None
                 run = deliver
             try:
                 run()
+                if transaction.get_rollback():
+                    # The handler caught a database error of its own (a write "there already",
+                    # without a savepoint) and returned: its transaction can only be rolled back,
+                    # the mark with it, so the message was counted delivered, stayed pending, and
+                    # was run again by every sweep for ever without an attempt counted.
+                    raise RuntimeError(
+                        "the handler returned after a database error it caught: its writes and the "
+                        "delivered mark could only be rolled back"
+                    )
             except Exception as exc:
                 raise _DeliveryFailed from exc  # rolls the transaction back, the mark with it
     except _DeliveryFailed as failed:

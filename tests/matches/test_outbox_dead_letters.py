@@ -394,3 +394,36 @@ def test_a_message_whose_topic_this_process_has_no_handler_for_is_a_failed_attem
     assert known.delivered_at is not None
     assert unknown.delivered_at is None and unknown.attempts == 1
     assert "test.newer" in unknown.last_error
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_handler_that_swallows_a_database_error_is_a_failed_attempt_not_a_delivery_rolled_back_in_silence(
+    settings, monkeypatch
+):
+    # A handler that catches a failed write of its own (an "it is there already" without a
+    # savepoint) returns normally, but its transaction can only be rolled back, the delivered mark
+    # with it: the message was counted delivered, stayed pending, and was run again by every sweep
+    # for ever (its broadcasts and tasks sent again each time) without ever counting an attempt.
+    from django.contrib.admin.models import LogEntry
+    from django.db import IntegrityError
+
+    settings.OUTBOX_MAX_ATTEMPTS = 2
+    calls = []
+
+    def swallows_its_failure(payload):
+        calls.append(payload)
+        try:
+            LogEntry.objects.create(user_id=None, action_flag=1, object_repr="x", change_message="")
+        except IntegrityError:
+            pass  # "there already"
+
+    monkeypatch.setitem(outbox._HANDLERS, TOPIC, swallows_its_failure)
+    message = a_message()
+
+    assert outbox_sweep() == 0
+    message.refresh_from_db()
+    assert message.delivered_at is None and message.attempts == 1
+    assert message.last_error
+    assert sweep_past_every_backoff(3) == 0
+    message.refresh_from_db()
+    assert message.dead_at is not None and len(calls) == 2
