@@ -272,9 +272,16 @@ def test_a_hand_off_does_not_wait_behind_a_write_to_the_finished_draft_match(
     try:
         assert holding.wait(30)
         done: list = []
-        hand_off = threading.Thread(
-            target=lambda: done.append(draft_services.draft_hand_off(draft_match_id=draft.draft_match_id))
-        )
+
+        def handing_off():
+            from django.db import connections
+
+            try:
+                done.append(draft_services.draft_hand_off(draft_match_id=draft.draft_match_id))
+            finally:
+                connections.close_all()
+
+        hand_off = threading.Thread(target=handing_off)
         hand_off.start()
         hand_off.join(20)
         assert done and done[0] is not None, "the hand-off waited for the draft match's row"
