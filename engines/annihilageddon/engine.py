@@ -974,6 +974,7 @@ class Annihilageddon(Engine):
         the end check) comes once whatever is still resolving is done."""
         stack = st["stack"]
         was_active = st["phase"] == "turn" and st["active"] == seat
+        drawer = self.drawing_privately(st)
         p = st["players"][seat]
         kept = []
         top_dropped = False
@@ -1029,6 +1030,12 @@ class Annihilageddon(Engine):
             # again of the seats in the game (or, with one choice left, asks nothing). So is a draw
             # only it would see (its deck, a setup deal): its outcome must not go to another seat.
             st["prompt"] = st["need"] = None
+        if drawer is not None and st["need"] is None:
+            # A private draw stopped: the cards already on their way to the drawer's hand (its old
+            # deck taken whole, its known top) were seen by it alone. Left on the top they would be
+            # shown to everyone (view's deck_top), so they go back into its deck, face down.
+            d = st["players"][drawer]
+            d["pool"], d["top"] = sorted(d["pool"] + d["top"]), []
         # The Trophy and a standee are the table's (AN L342: held "until someone wrestles it away"):
         # set aside for the next player who takes them, not kept by a seat that plays no more.
         p["trophy"] = False

@@ -466,3 +466,59 @@ def test_version_4_plays_exactly_as_version_3_while_nobody_leaves(seats):
         assert ea == eb
         a, b = old.apply(a, ea), new.apply(b, eb)
     assert old.result(a) == new.result(b)
+
+
+# -- what a leave shows --------------------------------------------------------------------------------
+
+
+def _in_transit(engine, st):
+    """The seat whose private draw is due with cards already on their way to its hand (its old
+    deck taken whole, or cards known on its top: RULES.md, "A deck that runs short"), or None."""
+    drawer = engine.drawing_privately(st)
+    return drawer if drawer is not None and st["players"][drawer]["top"] else None
+
+
+def _nobody_else_sees_the_cards_in_transit(engine, st, after, drawer):
+    for viewer in [None, *(s for s in range(st["seats"]) if s != drawer)]:
+        before = engine.view(st, viewer)["players"][drawer]
+        assert before["deck_top"] == [] and before["deck_top_hidden"] == len(st["players"][drawer]["top"])
+        seen = engine.view(after, viewer)["players"][drawer]
+        assert seen["deck_top"] == [], f"viewer {viewer} sees seat {drawer}'s cards on their way to its hand"
+        assert seen["deck_count"] == before["deck_count"]
+
+
+def test_a_seat_that_leaves_during_its_own_draw_shows_nobody_the_cards_on_their_way_to_its_hand():
+    """The leaver's draw stops, and what it had drawn is still seen by it alone: everything it owns
+    stays where it is and nothing of it reaches the others (RULES.md, "A seat that leaves")."""
+    engine = v4()
+    for seed in range(3):
+        st = _first(engine, 4, f"transit:{seed}", lambda s: s["phase"] == "turn" and _in_transit(engine, s) is not None)
+        drawer = _in_transit(engine, st)
+        after = leave_checked(engine, st, drawer)
+        _nobody_else_sees_the_cards_in_transit(engine, st, after, drawer)
+
+
+def _stops_anothers_draw(engine, st):
+    """(the seat whose leave withdraws another seat's private draw with cards in transit, that
+    seat), or None: an effect on the leaver that made another seat draw stops."""
+    drawer = _in_transit(engine, st) if st["phase"] == "turn" else None
+    if drawer is None or sum(engine.in_game(st, s) for s in range(st["seats"])) < 3:
+        return None
+    for seat in range(st["seats"]):
+        if seat != drawer and engine.in_game(st, seat):
+            if engine.drawing_privately(engine.leave(st, seat)) != drawer:
+                return seat, drawer
+    return None
+
+
+def test_a_leave_that_stops_another_seats_draw_shows_nobody_that_seats_cards_on_their_way_to_its_hand():
+    engine = v4()
+    st = _first(engine, 5, "transit-other:25", lambda s: _stops_anothers_draw(engine, s) is not None)
+    seat, drawer = _stops_anothers_draw(engine, st)
+    after = leave_checked(engine, st, seat)
+    _nobody_else_sees_the_cards_in_transit(engine, st, after, drawer)
+    # The drawer still knows its whole deck, those cards in it.
+    mine = engine.view(after, drawer)["players"][drawer]
+    assert sorted(mine["deck_cards"] + mine["deck_top"]) == sorted(
+        st["players"][drawer]["pool"] + st["players"][drawer]["top"]
+    )
