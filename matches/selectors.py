@@ -137,9 +137,13 @@ def match_summary(*, match: Match, seat: int | None) -> dict[str, Any]:
         "head_seq": match.state_seq,
         "to_move": ["chance" if s == CHANCE else s for s in to_move],
         # What a tabletop seat must enter next (dice ranges, a shuffle size, how many cards to draw),
-        # and which seats may enter it (a private draw: only the drawer).
+        # and which seats may enter it (a private draw: only the drawer; never a seat out of the game).
         "chance": spec,
-        "chance_entered_by": ([s.index for s in seats if chance_enterable(spec, s.index)] if spec else []),
+        "chance_entered_by": (
+            [s.index for s in seats if chance_enterable(spec, s.index) and engine.in_game(match.state, s.index)]
+            if spec
+            else []
+        ),
         "result": match.result,
         "clocks": match_clocks(match=match, bots={s.index for s in seats if s.bot}),
         "head_hash": match.head_hash or None,

@@ -759,6 +759,14 @@ def _checked_tabletop_chance(match, engine, state, outcome, user, seat):
         # A private draw is entered by the seat that draws it: anyone else would either learn
         # the card or choose it for them.
         raise MatchError("Only the player who may see this outcome can enter it.", code="outcome_not_yours", status=403)
+    if not engine.in_game(state, seat):
+        # Whoever enters a roll at a real table picks it: a seat out of the game (one that left, a
+        # caster retired) would still be steering the game it no longer plays.
+        raise MatchError(
+            "Your seat is out of this game: the players still in it enter its random outcomes.",
+            code="seat_out_of_game",
+            status=409,
+        )
     try:
         outcome = _outcome_from_cards(engine, state, spec, outcome)
         check_outcome(spec, outcome)

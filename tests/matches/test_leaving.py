@@ -245,3 +245,32 @@ def test_every_game_that_plays_on_does_so_through_the_services_and_verifies(engi
 
 def alice_out(match: Match) -> bool:
     return not registry.get(match.game, match.engine_version).in_game(match.state, 0)
+
+
+def test_a_caster_who_left_a_game_at_a_real_table_enters_none_of_its_random_outcomes(alice, bob, carol, client_for):
+    # At a real table whoever enters a public roll chooses it: a seat that left plays no more, so it
+    # must not pick the die that decides who goes first (SpellCaster L90), or any other outcome.
+    users = [alice, bob, carol]
+    match = services.match_create(
+        game="spellcaster",
+        seats=[services.SeatSpec(user=u) for u in users],
+        created_by=alice,
+        mode=Match.Mode.TABLETOP,
+    )
+    services.match_resign(match_id=match.id, user=bob, expected_seq=fresh(match).state_seq)
+    engine = registry.get("spellcaster")
+    for seat in (0, 2):
+        m = fresh(match)
+        action = engine.legal_actions(m.state, seat)[0]
+        services.match_act(match_id=m.id, user=users[seat], seat=seat, action=action, expected_seq=m.state_seq)
+    m = fresh(match)
+    assert engine.to_move(m.state) == [CHANCE] and engine.chance(m.state)["label"] == "Who goes first"
+    # The page offers bob no entry: it waits on the two still playing.
+    assert client_for(bob).get(f"/api/matches/{m.id}/").json()["chance_entered_by"] == [0, 2]
+    body = {"seat": 1, "chance": [1], "expected_seq": m.state_seq, "event_id": str(uuid.uuid4())}
+    refused = client_for(bob).post(f"/api/matches/{m.id}/actions/", body, format="json")
+    assert refused.status_code == 409 and refused.json()["code"] == "seat_out_of_game", refused.json()
+    assert fresh(m).state_seq == m.state_seq
+    # A player still in the game enters it.
+    body = {**body, "seat": 0, "event_id": str(uuid.uuid4())}
+    assert client_for(alice).post(f"/api/matches/{m.id}/actions/", body, format="json").status_code == 201
