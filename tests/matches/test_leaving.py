@@ -274,3 +274,32 @@ def test_a_caster_who_left_a_game_at_a_real_table_enters_none_of_its_random_outc
     # A player still in the game enters it.
     body = {**body, "seat": 0, "event_id": str(uuid.uuid4())}
     assert client_for(alice).post(f"/api/matches/{m.id}/actions/", body, format="json").status_code == 201
+
+
+def test_when_every_clock_of_a_game_of_four_runs_out_at_once_the_sweep_takes_one_seat_a_time(
+    alice, bob, carol, dave, clock
+):
+    # SpellCaster opens with a secret allocation every caster makes at once: four clocks run together.
+    users = [alice, bob, carol, dave]
+    match = services.match_create(
+        game="spellcaster",
+        seats=[services.SeatSpec(user=u) for u in users],
+        created_by=alice,
+        time_control=FISCHER_60,
+    )
+    clock.advance(61)
+    engine = registry.get("spellcaster")
+    # Each sweep claims once: two seats leave while two others still play, the third claim ends it.
+    assert [services.matches_claim_timeouts() for _ in range(4)] == [1, 1, 1, 0]
+    m = fresh(match)
+    timeouts = list(Event.objects.filter(stream_id=m.stream_id, type="match.timeout").order_by("seq"))
+    seats = [t.data["seat"] for t in timeouts]
+    assert len(set(seats)) == 3, "a seat was timed out twice"
+    assert [t.data.get("plays_on") for t in timeouts] == [True, True, None]
+    assert m.status == Match.Status.FINISHED and m.result["timed_out"] == seats[2]
+    (stayer,) = {0, 1, 2, 3} - set(seats)
+    # The one still playing first; the last out second; of the two who left, the later higher.
+    assert [m.result["placements"][s] for s in (stayer, seats[2], seats[1], seats[0])] == [1, 2, 3, 4]
+    assert [engine.in_game(m.state, s) for s in seats[:2]] == [False, False]
+    assert verify_match_stream(records_of(m)).verified
+    assert match_verify(match_id=m.id).verified
