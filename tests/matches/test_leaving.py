@@ -303,3 +303,14 @@ def test_when_every_clock_of_a_game_of_four_runs_out_at_once_the_sweep_takes_one
     assert [engine.in_game(m.state, s) for s in seats[:2]] == [False, False]
     assert verify_match_stream(records_of(m)).verified
     assert match_verify(match_id=m.id).verified
+
+
+@pytest.mark.parametrize("published", [[None, "timeout", None], [None, None, None], [], ["resigned", "resigned", None]])
+def test_a_published_record_of_who_left_that_differs_from_the_stream_is_disputed(alice, bob, carol, published):
+    match = three_wizards([alice, bob, carol])
+    services.match_resign(match_id=match.id, user=bob, expected_seq=fresh(match).state_seq)
+    done = services.match_resign(match_id=match.id, user=carol, expected_seq=fresh(match).state_seq)
+    assert fresh(done.match).left == [None, "resigned", None] and match_verify(match_id=match.id).verified
+    Match.objects.filter(pk=match.pk).update(left=published)
+    verdict = match_verify(match_id=match.id)
+    assert not verdict.verified and "having left the game differ" in verdict.reason
