@@ -149,3 +149,15 @@ def test_a_plays_on_timeout_of_a_seat_whose_time_was_not_up_is_disputed(timed_ou
     at = at_type(records, "match.timeout")
     records[at] = {**records[at], "data": {"seat": 1, "plays_on": True}}
     disputed_at(records, at, "before the seat's time was up")
+
+
+def test_a_loss_on_time_recorded_as_the_end_where_the_rules_play_on_is_disputed(timed_out_then_resigned):
+    match, records = timed_out_then_resigned
+    at = at_type(records, "match.timeout")
+    engine = registry.get("dueling-wizards", "3")
+    ended = engine.result_on_time(match.state, 2, 3)  # any result: the end itself is the forgery
+    forged = records[:at] + [
+        {**records[at], "data": {"seat": 2}},
+        {**records[-1], "seq": records[at]["seq"] + 1, "data": {**records[-1]["data"], "result": ended}},
+    ]
+    disputed_at(forged, at, "rules play on")
