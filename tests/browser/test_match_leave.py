@@ -55,3 +55,29 @@ def test_a_wizard_resigns_a_duel_of_three_and_the_two_others_see_it_go_on(page_a
     for page in (alice_page, carol_page, bob_page):
         page.wait_for_selector("[data-testid=last-round]")
     assert "bob" not in carol_page.inner_text("[data-testid=last-round]")
+
+
+def test_a_wizard_who_left_and_opens_the_page_again_sees_it_and_has_nothing_to_act_on(page_as, live, off_loop):
+    from matches.services import match_resign
+
+    alice, bob, carol = users("alice", "bob", "carol")
+    match = off_loop(
+        match_create,
+        game="dueling-wizards",
+        seats=[SeatSpec(user=alice), SeatSpec(user=bob), SeatSpec(user=carol)],
+        created_by=alice,
+    )
+    # Bob, a defender, is one of the seats to move when he leaves.
+    off_loop(match_resign, match_id=match.id, user=bob, expected_seq=Match.objects.get(pk=match.pk).state_seq)
+    page = page_as("bob")
+    page.goto(f"{live}/matches/{match.id}/")
+    wait_live(page)
+    page.wait_for_selector("[data-testid=player-1] :text('Left the duel.')")
+    assert page.inner_text("[data-testid=seat-left][data-seat='1']").strip() == "· resigned"
+    assert page.locator("[data-testid=resign]").is_hidden()
+    assert page.locator(".dw-card.playable").count() == 0
+    # Carol, still duelling, has her spells to lay.
+    carol = page_as("carol")
+    carol.goto(f"{live}/matches/{match.id}/")
+    carol.wait_for_selector(".dw-card.playable")
+    assert page.locator(".dw-card.playable").count() == 0
