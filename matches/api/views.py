@@ -284,7 +284,9 @@ class MatchActions(APIView):
         description=(
             "Send the seq your move was based on as expected_seq; if the stream has moved on, "
             "the answer is 409 stale_seq and nothing is written. Send an event_id (UUID) to make "
-            "retries safe: the same id again returns the stored event (200) instead of a duplicate."
+            "retries safe: the same id again returns the stored event (200) instead of a duplicate. "
+            "A tabletop outcome is entered only by a seat that may see it (403 outcome_not_yours) and "
+            "is still in the game (409 seat_out_of_game: a seat that left, or that the rules put out)."
         ),
     )
     def post(self, request, match_id):
