@@ -262,6 +262,8 @@ def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None =
     # people: its move is never late (a person who waited it out could otherwise void the match).
     bot_seats = {s.get("seat") for s in created["seats"] if isinstance(s, dict) and s.get("bot")}
     timed_out = resigned = None
+    # Seats that left a game the others play on (6.3): at a real table they enter no outcome.
+    gone: set[int] = set()
     lines: dict[int, str] = {}
     for event in events[1:]:
         seq, data = event["seq"], event.get("data")
@@ -290,6 +292,7 @@ def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None =
                 except ValueError:
                     return bad(seq, "The event's recorded_at is not an ISO 8601 time.")
             state, behind = _left(engine, state, data["seat"], in_place)
+            gone.add(data["seat"])
             if at is not None:
                 clocks.step(at, None, _running(engine, state, clocks))
             continue
@@ -309,6 +312,7 @@ def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None =
                 return bad(seq, problem)
             if plays_on:
                 state, behind = _left(engine, state, seat, in_place)
+                gone.add(seat)
             else:
                 timed_out = seat
             clocks.step(at, None, _running(engine, state, clocks))
@@ -336,6 +340,11 @@ def verify_match_stream(events: list[dict[str, Any]], *, in_place: bool | None =
                     seats = _seat_of_actor(created, event["actor"])
                     if seats is not None and not any(chance_enterable(spec, s) for s in seats):
                         return bad(seq, "This outcome was entered by a seat that was not allowed to see it.")
+                if mode == TABLETOP and gone:
+                    # Whoever enters a public roll chooses it: a seat that left plays no more.
+                    seats = _seat_of_actor(created, event["actor"])
+                    if seats and all(s in gone for s in seats):
+                        return bad(seq, "This outcome was entered by a seat that had left the game.")
                 applied = engine_event("chance", data)
                 after = step(state, applied)
             else:

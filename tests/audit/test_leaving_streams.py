@@ -161,3 +161,34 @@ def test_a_loss_on_time_recorded_as_the_end_where_the_rules_play_on_is_disputed(
         {**records[-1], "seq": records[at]["seq"] + 1, "data": {**records[-1]["data"], "result": ended}},
     ]
     disputed_at(forged, at, "rules play on")
+
+
+def test_an_outcome_entered_at_a_real_table_by_a_seat_that_had_left_is_disputed(alice, bob, carol, client_for):
+    # Whoever enters a public roll at a real table chooses it; a seat that left plays no more, so
+    # the server refuses its entry (409 seat_out_of_game), and a stream claiming one is forged.
+    import uuid
+
+    from engines.base import CHANCE
+
+    users = [alice, bob, carol]
+    match = services.match_create(
+        game="spellcaster", seats=[services.SeatSpec(user=u) for u in users], created_by=alice, mode=Match.Mode.TABLETOP
+    )
+    services.match_resign(match_id=match.id, user=bob, expected_seq=fresh(match).state_seq)
+    engine = registry.get("spellcaster")
+    for seat in (0, 2):
+        m = fresh(match)
+        action = engine.legal_actions(m.state, seat)[0]
+        services.match_act(match_id=m.id, user=users[seat], seat=seat, action=action, expected_seq=m.state_seq)
+    m = fresh(match)
+    assert engine.to_move(m.state) == [CHANCE]
+    body = {"seat": 0, "chance": [1], "expected_seq": m.state_seq, "event_id": str(uuid.uuid4())}
+    assert client_for(alice).post(f"/api/matches/{m.id}/actions/", body, format="json").status_code == 201
+    services.match_resign(match_id=match.id, user=carol, expected_seq=fresh(match).state_seq)
+    match = fresh(match)
+    assert match.status == Match.Status.FINISHED
+    records = records_of(match)
+    assert verify_match_stream(records).verified
+    at = at_type(records, "chance")
+    records[at] = {**records[at], "actor": f"user:{bob.pk}"}
+    disputed_at(records, at, "had left the game")
