@@ -9,20 +9,27 @@ unknown address) and the ones no view expected (a database that went away: 503).
 
 from __future__ import annotations
 
+import http.client as http_client
 import json
 import logging
 import math
 import re
 from urllib.parse import unquote_to_bytes
 
+from csp import constants as csp_constants
+from csp import middleware as csp_middleware
+from csp.middleware import CSPMiddleware
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent
+from django.core.signals import setting_changed
 from django.db import InterfaceError, OperationalError
+from django.dispatch import receiver
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from rest_framework import exceptions
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import JSONParser
 
 log = logging.getLogger(__name__)
@@ -179,12 +186,7 @@ class AuthThrottleMiddleware:
     def __call__(self, request):
         # The admin's sign-in checks any account's password, as ours does, and the password page
         # checks the old one: they share the budget.
-        if request.method == "POST" and request.path_info in (
-            reverse("login"),
-            reverse("signup"),
-            reverse("admin:login"),
-            reverse("password_change"),
-        ):
+        if request.method == "POST" and request.path_info in sign_in_paths():
             count, seconds = _parse_rate(settings.THROTTLE_AUTH)
             # The window opens at an address's first attempt and closes `seconds` later (the
             # counter's expiry; incr keeps it). Windows on the clock's minutes would let twice
@@ -203,6 +205,29 @@ class AuthThrottleMiddleware:
                 response["Retry-After"] = str(seconds)
                 return response
         return self.get_response(request)
+
+
+#: The URLs of the forms AuthThrottleMiddleware counts, by (URLconf, request's URLconf, script prefix).
+_SIGN_IN_PATHS: dict[tuple, tuple[str, ...]] = {}
+
+
+def sign_in_paths() -> tuple[str, ...]:
+    """The sign-in, sign-up, admin sign-in and password-change URLs, as ``reverse`` gives them now.
+    Resolved once per URLconf and script prefix, not on every POST: four reverses were about 3% of
+    an action POST's CPU (issue 17, P5), and their answer changes only with what keys them."""
+    key = (settings.ROOT_URLCONF, get_urlconf(), get_script_prefix())
+    paths = _SIGN_IN_PATHS.get(key)
+    if paths is None:
+        paths = _SIGN_IN_PATHS[key] = tuple(
+            reverse(name) for name in ("login", "signup", "admin:login", "password_change")
+        )
+    return paths
+
+
+@receiver(setting_changed)
+def _forget_sign_in_paths(*, setting, **kwargs) -> None:
+    if setting == "ROOT_URLCONF":  # a test's URLconf of the same name as another's
+        _SIGN_IN_PATHS.clear()
 
 
 def client_address(request) -> str:
@@ -343,3 +368,79 @@ def _check_string(value: str) -> None:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise exceptions.ParseError("Text contains an unpaired surrogate.", code="bad_encoding") from None
+
+
+# Per-process answers to per-request questions ----------------------------------------------------
+
+#: The Accept headers nearly every API call sends (none at all, a fetch's, a script's), whose
+#: renderer ``ApiContentNegotiation`` keeps: at most these, so no client fills the process with its own.
+USUAL_ACCEPTS = frozenset({"*/*", "application/json"})
+
+
+class ApiContentNegotiation(DefaultContentNegotiation):
+    """DRF's negotiation, its choice kept for the usual Accept headers and the same renderers.
+
+    DRF parses the header and every renderer's media type on every request (and builds the
+    request's whole header map to read one header): about 3% of an action POST's CPU (issue 17,
+    P5) for an answer that depends only on the header's text and the renderers. A format asked for
+    (a suffix, ``?format=``), an unusual header or a refusal goes through DRF every time, as before."""
+
+    _chosen: dict[tuple, tuple[int, str]] = {}
+
+    def select_renderer(self, request, renderers, format_suffix=None):
+        accept = request.META.get("HTTP_ACCEPT", "*/*")  # what request.headers.get("accept", "*/*") reads
+        if format_suffix or accept not in USUAL_ACCEPTS or self.settings.URL_FORMAT_OVERRIDE in request.query_params:
+            return super().select_renderer(request, renderers, format_suffix)
+        key = (accept, *((type(r), r.media_type, r.format) for r in renderers))
+        chosen = self._chosen.get(key)
+        if chosen is None:
+            renderer, media_type = super().select_renderer(request, renderers, format_suffix)
+            chosen = self._chosen[key] = (renderers.index(renderer), media_type)
+        return renderers[chosen[0]], chosen[1]
+
+
+class PolicyOnceCSPMiddleware(CSPMiddleware):
+    """django-csp's middleware, with the policy header built once per setting, not per response.
+
+    Building it (``build_policy`` over the settings' directives) was about 2.5% of an action POST's
+    CPU (issue 17, P5), and for a response that changes nothing of the policy (no ``csp_update``,
+    ``csp_replace`` or per-view config, no nonce asked for) it is the same text every time. Such a
+    response gets the kept text; any other goes through the library's own process_response."""
+
+    _built: dict[bool, str] = {}
+
+    def process_response(self, request, response):
+        if getattr(request, "_csp_nonce", None) is not None or any(
+            getattr(response, name, None) is not None for name in _PER_RESPONSE_POLICY
+        ):
+            return super().process_response(request, response)
+        # Everything below is the library's process_response, with the kept policies.
+        if response.status_code in (http_client.INTERNAL_SERVER_ERROR, http_client.NOT_FOUND) and settings.DEBUG:
+            return response
+        for report_only, header, exempt, setting in _POLICY_HEADERS:
+            policy = self._built.get(report_only)
+            if policy is None:
+                policy = self._built[report_only] = csp_middleware.build_policy(report_only=report_only)
+            if not policy or header in response or getattr(response, exempt, False) is not False:
+                continue
+            prefixes = (getattr(settings, setting, None) or {}).get("EXCLUDE_URL_PREFIXES", None) or ()
+            if not request.path_info.startswith(tuple(prefixes)):
+                response[header] = policy
+        # As the library does: a nonce asked for after the header was written is an error.
+        request.csp_nonce = csp_middleware.CheckableLazyObject(self._csp_nonce_post_response)
+        return response
+
+
+#: The response attributes through which a view changes its policy (django-csp's decorators).
+_PER_RESPONSE_POLICY = tuple(f"_csp_{part}{ro}" for part in ("config", "update", "replace") for ro in ("", "_ro"))
+#: (report only, header, the response's exemption attribute, the setting with its excluded prefixes)
+_POLICY_HEADERS = (
+    (False, csp_constants.HEADER, "_csp_exempt", "CONTENT_SECURITY_POLICY"),
+    (True, csp_constants.HEADER_REPORT_ONLY, "_csp_exempt_ro", "CONTENT_SECURITY_POLICY_REPORT_ONLY"),
+)
+
+
+@receiver(setting_changed)
+def _forget_policies(*, setting, **kwargs) -> None:
+    if setting.startswith("CONTENT_SECURITY_POLICY"):
+        PolicyOnceCSPMiddleware._built.clear()

@@ -109,7 +109,8 @@ MIDDLEWARE = [
     # error under /api/ (404, 405, 413, 500, database down) into {"code", "detail"} JSON.
     "config.middleware.ApiErrorMiddleware",
     "config.middleware.AuthThrottleMiddleware",
-    "csp.middleware.CSPMiddleware",
+    # django-csp's, with the policy built once per setting (config/middleware.py).
+    "config.middleware.PolicyOnceCSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -261,6 +262,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "matches.api.errors.exception_handler",
+    # DRF's, its choice of renderer kept for the usual Accept headers (config/middleware.py).
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "config.middleware.ApiContentNegotiation",
     "NUM_PROXIES": PROXY_COUNT,
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
