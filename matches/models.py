@@ -165,14 +165,21 @@ class Seat(models.Model):
     @property
     def label(self) -> str:
         if self.user_id:
-            names = [self.user.username] + [p.username for p in self.partners.all()]
+            names = [self.user.username] + [p.username for p in self._partners()]
             return " & ".join(names)
         return f"{self.bot} bot"
 
     def held_by(self, user) -> bool:
         if not user or not user.is_authenticated:
             return False
-        return self.user_id == user.pk or any(p.pk == user.pk for p in self.partners.all())
+        return self.user_id == user.pk or any(p.pk == user.pk for p in self._partners())
+
+    def _partners(self):
+        """``self.partners.all()``: the kept (prefetched) partners when there are, without the new
+        related manager each ``self.partners`` builds to hand them back. A broadcast labels every
+        seat in every frame's summary (issue 17, P5)."""
+        kept = self.__dict__.get("_prefetched_objects_cache", {}).get("partners")
+        return kept if kept is not None else self.partners.all()
 
 
 class MatchLog(models.Model):
