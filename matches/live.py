@@ -204,8 +204,17 @@ def frames_held(
     if "seats" not in getattr(stored, "_prefetched_objects_cache", {}):
         prefetch_related_objects([stored], Prefetch("seats", queryset=Seat.objects.select_related("user")))
     # Every frame's summary labels every seat with its partners (Seat.label): read here once for
-    # all of them, as match_get does, not once per seat per frame (six queries a duel's move).
-    prefetch_related_objects([s for s in stored.seats.all() if s.user_id], "partners")
+    # all of them, as match_get does, not once per seat per frame (six queries a duel's move). A
+    # seat whose partners the command's read already holds (``services.match_seats``: none) is
+    # left out: the prefetch would find them kept, after working out how to fetch them.
+    prefetch_related_objects(
+        [
+            s
+            for s in stored.seats.all()
+            if s.user_id and "partners" not in s.__dict__.get("_prefetched_objects_cache", {})
+        ],
+        "partners",
+    )
     return _frames(stored, start, held, [{"seq": seq, "text": text} for seq, text in log if start < seq <= head])
 
 

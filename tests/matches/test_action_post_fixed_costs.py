@@ -11,7 +11,7 @@ import pytest
 from django.db.models import prefetch_related_objects
 
 from matches.api.serializers import CommandSerializer
-from matches.models import Seat
+from matches.models import Event, Seat
 from matches.services import match_seats
 
 from .helpers import fresh, new_duel
@@ -74,3 +74,20 @@ def test_a_seats_label_and_holder_read_its_kept_partners_without_a_new_manager(a
     assert [s.label for s in seats] == ["alice & carol", "bob"]
     assert [s.held_by(carol) for s in seats] == [True, False]
     assert managers == []
+
+
+@pytest.mark.django_db
+def test_a_broadcast_asks_for_no_partners_the_command_already_knows_of(alice, bob, monkeypatch):
+    from django.db.models import query
+
+    from matches import live, services
+
+    match = new_duel(alice, bob)
+    locked = services._match_for_update(match.pk)  # the seats come with it, each without partners
+    events = list(Event.objects.filter(stream_id=locked.stream_id).order_by("seq"))
+    looked_up = []
+    real = query.get_prefetcher
+    monkeypatch.setattr(query, "get_prefetcher", lambda *a: looked_up.append(a) or real(*a))
+    frames = dict(live.frames_held(match=locked, events=events, log=[]))
+    assert [frame["match"]["seats"][0]["label"] for frame in frames.values()] == ["alice"] * 3
+    assert looked_up == []
