@@ -11,6 +11,8 @@ arrives as text and is parsed by the field), so nothing downstream can tell the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Model
@@ -64,3 +66,13 @@ def statements_together(connection) -> bool:
     return (
         connection.vendor == "postgresql" and connection.settings_dict["OPTIONS"].get("server_side_binding") is not True
     )
+
+
+@dataclass
+class Statement:
+    """A statement sent with others in one execute (``statements_together``), and what reads its
+    result once it has run (the cursor is on its result set)."""
+
+    sql: str
+    params: list[Any]
+    read: Callable[[Any], None]

@@ -82,11 +82,12 @@ class Appender:
     event_id: uuid.UUID | None
     events: list[Event] = field(default_factory=list)
 
-    def append(self, new_events: list[NewEvent], *, secret: bytes | None = None) -> list[Event]:
+    def append(self, new_events: list[NewEvent], *, secret: bytes | None = None, then=None) -> list[Event]:
+        """``then``: as ``eventstore.events_append``'s."""
         new_events = list(new_events)
         if not self.events and new_events and new_events[0].event_id is None and self.event_id is not None:
             new_events[0].event_id = self.event_id
-        appended = eventstore.events_append(stream=self.stream, new_events=new_events, secret=secret)
+        appended = eventstore.events_append(stream=self.stream, new_events=new_events, secret=secret, then=then)
         self.events += appended
         return appended
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +19,7 @@ from django.db import IntegrityError, connection, connections, router
 from django.utils import timezone
 
 from audit.chain import ChainCheck, check_chain, event_hash, hash_payload, payload_of
-from config.rows import Columns, statements_together
+from config.rows import Columns, Statement, statements_together
 from engines.chance import event_salt
 
 from .models import Event, Stream
@@ -206,12 +206,23 @@ def check_expected_seq(*, stream: Stream, expected_seq: int) -> None:
         )
 
 
-def events_append(*, stream: Stream, new_events: Iterable[NewEvent], secret: bytes | None = None) -> list[Event]:
+def events_append(
+    *,
+    stream: Stream,
+    new_events: Iterable[NewEvent],
+    secret: bytes | None = None,
+    then: Callable[[list[Event]], list[Statement]] | None = None,
+) -> list[Event]:
     """Append events to a stream whose lock the caller holds (inside transaction.atomic).
 
     ``secret``: the stream secret of a salted stream (docs/AUDIT.md); every event appended
     after the first then carries ``HMAC(secret, "salt:<stream>:<seq>")`` inside what its
-    hash covers, so nobody without the secret can test a guess at hidden content."""
+    hash covers, so nobody without the secret can test a guess at hidden content.
+
+    ``then`` (only where ``statements_together``): given the events about to be inserted (seq,
+    hash and all, no id yet), the statements the caller would send next in this transaction; they
+    go in the insert's own round trip, after it, and each is read once the events are in. If the
+    append is refused they may have run, but the refusal rolls back the caller's transaction."""
     rows = []
     now = stream_now(stream)
     seq, prev = stream.head_seq, stream.head_hash
@@ -248,10 +259,13 @@ def events_append(*, stream: Stream, new_events: Iterable[NewEvent], secret: byt
         prev = digest
     if not rows:
         return []
+    statements = then(rows) if then is not None else []
     try:
         # No savepoint: on a conflict the caller's whole transaction is abandoned anyway.
-        moved = _insert_and_move_head(stream, rows)
+        moved = _insert_and_move_head(stream, rows, statements)
     except IntegrityError as exc:
+        if statements and _table_of(exc) not in (None, Event._meta.db_table, Stream._meta.db_table):
+            raise  # one of the caller's statements, as if it had been sent on its own
         # Another writer took this seq (or this event_id) first.
         raise StaleSequence(
             "Another change reached this stream first. Reload and try again.",
@@ -266,18 +280,27 @@ def events_append(*, stream: Stream, new_events: Iterable[NewEvent], secret: byt
     return rows
 
 
+def _table_of(error: Exception) -> str | None:
+    """The table a database error names (psycopg's diagnostics), if it names one."""
+    diag = getattr(error.__cause__, "diag", None)
+    return getattr(diag, "table_name", None)
+
+
 _EVENT_COLUMNS = ("seq", "event_id", "type", "data", "actor", "recorded_at", "prev_hash", "hash", "salt")
 # Typed once in the VALUES list: PostgreSQL takes every later row's types from the first row's.
 _FIRST_ROW = "(%s::integer, %s::uuid, %s::varchar, %s::jsonb, %s::varchar, %s::timestamptz, %s::varchar, %s::varchar, %s::varchar)"
 _NEXT_ROW = "(" + ", ".join(["%s"] * len(_EVENT_COLUMNS)) + ")"
 
 
-def _insert_and_move_head(stream: Stream, rows: list[Event]) -> bool:
+def _insert_and_move_head(stream: Stream, rows: list[Event], statements: list[Statement] = ()) -> bool:
     """Insert the events and move the stream's head to the last of them, only if the head is
     still where the events were chained from; False (nothing written) if it is not.
 
-    On PostgreSQL this is one statement, so an append costs one round trip beyond the lock."""
+    On PostgreSQL this is one statement, so an append costs one round trip beyond the lock;
+    ``statements`` (``events_append``'s ``then``) go in the same round trip."""
     first, last = rows[0], rows[-1]
+    if statements and not statements_together(connection):
+        raise ValueError("statements sent with an append need statements_together")
     if connection.vendor != "postgresql":
         if not Stream.objects.filter(pk=stream.pk, head_seq=first.seq - 1, head_hash=first.prev_hash).update(
             head_seq=last.seq, head_hash=last.hash
@@ -308,14 +331,20 @@ def _insert_and_move_head(stream: Stream, rows: list[Event]) -> bool:
         f" FROM head, (VALUES {', '.join([_FIRST_ROW] + [_NEXT_ROW] * (len(rows) - 1))}) AS v({columns})"
         " RETURNING id, seq"
     )
+    for statement in statements:
+        sql += f"; {statement.sql}"
+        params += statement.params
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         ids = {seq: pk for pk, seq in cursor.fetchall()}
-    if not ids:
-        return False
-    for event in rows:
-        event.pk = ids[event.seq]
-        event._state.adding, event._state.db = False, connection.alias
+        if not ids:
+            return False
+        for event in rows:
+            event.pk = ids[event.seq]
+            event._state.adding, event._state.db = False, connection.alias
+        for statement in statements:
+            cursor.nextset()
+            statement.read(cursor)
     return True
 
 

@@ -30,6 +30,8 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Min, Q
 from django.utils import timezone
 
+from config.rows import Statement
+
 from .errors import Refusal
 from .models import OutboxMessage
 
@@ -79,19 +81,43 @@ def outbox_add_all(
     again). It must do what the handler would do with the payload. It runs under the same rules
     (after the commit, the row locked, marked delivered only if it returns); any later try (it
     failed, or the process died after the commit) is the handler's, from the database."""
+    rows = _rows(messages)
+    _insert(rows)
+    _deliver_after_commit(rows, deliver_first)
+    return rows
+
+
+def outbox_add_all_statement(
+    *, messages: list[tuple[str, dict[str, Any]]], deliver_first: dict[int, Callable[[], None]] | None = None
+) -> Statement:
+    """``outbox_add_all`` as a statement to send with others in one execute (PostgreSQL,
+    ``statements_together``): the messages are recorded, and their delivery asked for, once it
+    has run (``Statement.read``)."""
+    rows = _rows(messages)
+    sql, params = _insert_sql(rows)
+
+    def read(cursor) -> None:
+        _inserted(rows, cursor)
+        _deliver_after_commit(rows, deliver_first)
+
+    return Statement(sql, params, read)
+
+
+def _rows(messages: list[tuple[str, dict[str, Any]]]) -> list[OutboxMessage]:
     for topic, _payload in messages:
         if topic not in _HANDLERS:
             raise ValueError(f"no outbox handler for {topic!r}")
     now = timezone.now()
-    rows = [
+    return [
         OutboxMessage(topic=topic, payload=payload, created_at=now, available_at=now) for topic, payload in messages
     ]
-    _insert(rows)
+
+
+def _deliver_after_commit(rows: list[OutboxMessage], deliver_first: dict[int, Callable[[], None]] | None) -> None:
     first = deliver_first or {}
     for index, row in enumerate(rows):
         # A rolled-back transaction drops its on_commit callbacks, and with them what they hold.
         transaction.on_commit(functools.partial(_deliver_quietly, row.pk, first.get(index)))
-    return rows
 
 
 def _deliver_quietly(message_id: int, deliver: Callable[[], None] | None = None) -> None:
@@ -110,21 +136,27 @@ def _insert(rows: list[OutboxMessage]) -> None:
     if connection.vendor != "postgresql":
         OutboxMessage.objects.bulk_create(rows)
         return
+    with connection.cursor() as cursor:
+        cursor.execute(*_insert_sql(rows))
+        _inserted(rows, cursor)
+
+
+def _insert_sql(rows: list[OutboxMessage]) -> tuple[str, list[Any]]:
     # Every field but the id, each with the value its instance holds (the model's defaults
     # included), as the field prepares it for the database.
     params = [f.get_db_prep_save(getattr(row, f.attname), connection) for row in rows for f in _FIELDS]
     qn = connection.ops.quote_name
     columns = ", ".join(qn(f.column) for f in _FIELDS)
     values = ", ".join(["(" + ", ".join(["%s"] * len(_FIELDS)) + ")"] * len(rows))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {qn(OutboxMessage._meta.db_table)} ({columns}) VALUES {values} RETURNING id", params
-        )
-        # PostgreSQL returns a multi-row VALUES insert's rows in their order (bulk_create relies
-        # on it as well).
-        for row, (pk,) in zip(rows, cursor.fetchall(), strict=True):
-            row.pk = pk
-            row._state.adding, row._state.db = False, connection.alias
+    return f"INSERT INTO {qn(OutboxMessage._meta.db_table)} ({columns}) VALUES {values} RETURNING id", params
+
+
+def _inserted(rows: list[OutboxMessage], cursor) -> None:
+    # PostgreSQL returns a multi-row VALUES insert's rows in their order (bulk_create relies on it
+    # as well).
+    for row, (pk,) in zip(rows, cursor.fetchall(), strict=True):
+        row.pk = pk
+        row._state.adding, row._state.db = False, connection.alias
 
 
 #: What ``_insert`` writes: every concrete field but the id.

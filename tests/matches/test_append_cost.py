@@ -11,6 +11,7 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
+from config.rows import Statement
 from engines import registry
 from engines.base import InvalidConfig
 from matches import eventstore, services
@@ -122,11 +123,12 @@ def test_a_move_reads_no_event_id_and_its_seats_once_and_writes_its_event_and_he
     assert 'FROM "matches_seat"' in locked, "the seats come back with the lock, in the same round trip"
     # Inside the test's transaction the command's own is a savepoint. The statements: SAVEPOINT; the
     # match and its stream locked, and the seats read (with their users) in the same execute; the
-    # event inserted with the head moved; the match's projection saved with the log line; the outbox
-    # row; RELEASE SAVEPOINT.
+    # event inserted with the head moved, the match's projection saved with the log line and the
+    # outbox row, in one execute (they were three round trips); RELEASE SAVEPOINT.
     [saved] = _writes_to(queries, "matches_matchlog")
     assert '"matches_match" SET' in saved, "the log line goes in with the match's projection"
-    assert len(queries) == 6, [s[:80] for s in sql]
+    assert "matches_event" in saved and '"matches_outboxmessage"' in saved, "and in the event's round trip"
+    assert len(queries) == 4, [s[:80] for s in sql]
 
 
 def _play_to_the_last_move(match, users):
@@ -169,8 +171,8 @@ def test_the_move_that_ends_a_match_writes_its_three_outbox_messages_in_one_inse
     assert len(_writes_to(queries, "matches_event")) == 1, "the move and the closing event in one statement"
     assert len(_writes_to(queries, "matches_matchlog")) == 1
     # SAVEPOINT; match and stream locked together, the seats with them; the move's and the
-    # closing event; the match saved with their log lines; the outbox; RELEASE.
-    assert len(queries) == 6, [q["sql"][:80] for q in queries]
+    # closing event, the match saved with their log lines, and the outbox, in one execute; RELEASE.
+    assert len(queries) == 4, [q["sql"][:80] for q in queries]
     finished = fresh(match)
     assert finished.status == Match.Status.FINISHED
     assert finished.log.last().text.startswith("Match over.")
@@ -192,8 +194,9 @@ def test_a_create_with_an_event_id_looks_nothing_up_and_takes_no_lock_on_its_new
     assert not _reads_of(queries, "matches_event"), "a new create looks up no event_id"
     assert not _reads_of(queries, "matches_stream"), "nobody else can see the new stream: no lock"
     # SAVEPOINT; stream, match and seats inserted; the seats read for the bots; the created event
-    # and the two dealing events; the match saved with their log lines; the outbox; RELEASE.
-    assert len(queries) == 9, [q["sql"][:80] for q in queries]
+    # and the two dealing events, with the match saved with their log lines in the same execute;
+    # the outbox; RELEASE.
+    assert len(queries) == 8, [q["sql"][:80] for q in queries]
 
 
 @pytest.mark.django_db
@@ -206,7 +209,8 @@ def test_a_whole_bot_match_is_written_in_one_statement_of_events_and_one_of_log_
     assert len(stored) > 20 and stored[-1].type == "match.finished"
     assert len(_writes_to(queries, "matches_event")) == 1
     assert len(_writes_to(queries, "matches_matchlog")) == 1
-    assert len(queries) == 9, [q["sql"][:80] for q in queries]
+    # As a create's (above): the match is saved in the events' execute.
+    assert len(queries) == 8, [q["sql"][:80] for q in queries]
     # One statement, the same record: an unbroken salted chain, a log line per event, the head moved.
     assert eventstore.chain_check(stored, bytes.fromhex(match.seed_hex)).ok
     assert list(match.log.values_list("seq", flat=True)) == [e.seq for e in stored]
@@ -401,13 +405,19 @@ def test_a_move_waiting_on_the_match_lock_sees_the_head_the_move_before_it_commi
     second_action = engine.legal_actions(state, second_seat)[0]
 
     holding, release, outcome = threading.Event(), threading.Event(), {}
-    real_outbox = services.outbox_add_all
+    real_outbox = services.outbox_add_all_statement
 
     def outbox_then_wait(*, messages, **held):
-        real_outbox(messages=messages, **held)
-        if threading.current_thread().name == "first":
-            holding.set()
-            release.wait(30)  # the first move holds its locks until the second is queued on them
+        # The outbox's row goes in the execute that writes the move: the first waits once it has run.
+        statement = real_outbox(messages=messages, **held)
+
+        def read(cursor):
+            statement.read(cursor)
+            if threading.current_thread().name == "first":
+                holding.set()
+                release.wait(30)  # the first move holds its locks until the second is queued on them
+
+        return Statement(statement.sql, statement.params, read)
 
     def run(name, fn):
         try:
@@ -426,7 +436,7 @@ def test_a_move_waiting_on_the_match_lock_sees_the_head_the_move_before_it_commi
         event_id=uuid.uuid4(),
     )
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(services, "outbox_add_all", outbox_then_wait)
+        patch.setattr(services, "outbox_add_all_statement", outbox_then_wait)
         threads = [threading.Thread(target=run, args=("first", first_move), name="first")]
         threads[0].start()
         assert holding.wait(30)
@@ -463,3 +473,53 @@ def _wait_until_a_backend_waits_on_a_lock() -> None:
                 return
             time.sleep(0.1)
     raise AssertionError("the second move never waited on the first's lock")
+
+
+@pytest.mark.django_db
+def test_statements_sent_with_an_append_run_in_its_round_trip_and_are_read_once_it_is_in():
+    eventstore.stream_create(stream_id="note:1", kind="note")
+    read = []
+
+    def then(rows):
+        assert [e.seq for e in rows] == [1, 2] and all(e.pk is None for e in rows)
+        return [Statement("SELECT %s", [41], lambda cursor: read.append((cursor.fetchone()[0], rows[0].pk)))]
+
+    with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+        stream = eventstore.stream_lock(stream_id="note:1")
+        events = eventstore.events_append(
+            stream=stream,
+            new_events=[NewEvent(type="noted", data={"n": i}, actor="system") for i in range(2)],
+            then=then,
+        )
+    assert read == [(41, events[0].pk)] and events[0].pk is not None
+    assert len(queries) == 2, [q["sql"][:80] for q in queries]  # the lock; the events with the SELECT
+
+
+@pytest.mark.django_db
+def test_a_refused_append_reads_none_of_the_statements_sent_with_it():
+    eventstore.stream_create(stream_id="note:1", kind="note")
+    read = []
+    with pytest.raises(StaleSequence), transaction.atomic():
+        behind = eventstore.stream_lock(stream_id="note:1")
+        _append("note:1", 1, 0)
+        eventstore.events_append(
+            stream=behind,
+            new_events=[NewEvent(type="noted", data={}, actor="system")],
+            then=lambda rows: [Statement("SELECT 1", [], read.append)],
+        )
+    assert read == []
+
+
+@pytest.mark.django_db
+def test_a_statement_sent_with_an_append_that_breaks_a_constraint_fails_as_itself_not_as_a_stale_seq():
+    from django.db import IntegrityError
+
+    eventstore.stream_create(stream_id="note:1", kind="note")
+    duplicate = Statement("INSERT INTO auth_group (name) VALUES ('twice'), ('twice')", [], lambda cursor: None)
+    with pytest.raises(IntegrityError) as failed, transaction.atomic():
+        stream = eventstore.stream_lock(stream_id="note:1")
+        eventstore.events_append(
+            stream=stream, new_events=[NewEvent(type="noted", data={}, actor="system")], then=lambda rows: [duplicate]
+        )
+    assert not isinstance(failed.value, StaleSequence)
+    assert not Event.objects.filter(stream_id="note:1").exists()
