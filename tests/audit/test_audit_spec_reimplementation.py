@@ -75,33 +75,44 @@ def rederive(spec: dict, secret: bytes, stream: str, seq: int):  # AUDIT.md 5.2
     raise AssertionError(f"AUDIT.md has no construction for {spec['kind']!r}")
 
 
-def check_resignation(events: list[dict]) -> None:  # AUDIT.md 6.2
-    """A ``match.resigned`` event: from a person of its seat, while the game went on, followed only
-    by the close, whose result is the engine's loss on time for that seat said as a resignation.
-    The engine is the game's rules: the state is replayed from the events (AUDIT.md 6, step 3)."""
+def check_resignations(events: list[dict]) -> None:  # AUDIT.md 6.2 and 6.3
+    """Each ``match.resigned`` event: from a person of its seat, while the game went on and the seat
+    was still in it. Where at least two other seats were still in the game and the engine's
+    ``leave`` plays on (6.3), it says ``plays_on``, the seat leaves and the replay goes on; any
+    other is followed only by the close, whose result is the engine's loss on time for that seat
+    said as a resignation. The engine is the game's rules: the state is replayed from the events
+    (AUDIT.md 6, step 3)."""
     created = events[0]["data"]
-    at = next(i for i, e in enumerate(events) if e["type"] == "match.resigned")
-    resigned = events[at]
-    assert at == len(events) - 2 and events[-1]["type"] == "match.finished", "only the close may follow"
-    assert not any(e["type"] in ("match.timeout", "match.resigned") for e in events[1:at])
     engine = registry.get(created["game"], created["engine_version"])
-    assert not engine.draft or len(created["seats"]) == 2, "a draft of more than two coaches is not resigned"
-    seat = resigned["data"]["seat"]
-    holder = created["seats"][seat]
-    assert holder["user_id"] is not None, "a bot never resigns"
-    people = [holder["user_id"], *holder.get("partner_ids", [])]
-    assert resigned["actor"] in [f"user:{p}" for p in people], "not the seat's person"
-    state = engine.setup(created["config"], len(created["seats"]))
-    for e in events[1:at]:
+    seats = len(created["seats"])
+    state = engine.setup(created["config"], seats)
+    for at, e in enumerate(events[1:-1], start=1):
         if e["type"] == "action":
             state = engine.apply(state, {"kind": "action", "seat": e["data"]["seat"], "action": e["data"]["action"]})
         elif e["type"] == "chance":
             state = engine.apply(state, {"kind": "chance", "outcome": e["data"]["outcome"]})
-    assert engine.to_move(state), "resigned after the game was over"
-    assert engine.in_game(state, seat), "resigned by a seat already out of the game"
-    on_time = engine.result_on_time(state, seat, len(created["seats"]))
-    expected = {k: v for k, v in on_time.items() if k != "timed_out"} | {"reason": "resigned", "resigned": seat}
-    assert events[-1]["data"]["result"] == expected
+        elif e["type"] == "match.resigned":
+            assert not engine.draft or seats == 2, "a draft of more than two coaches is not resigned"
+            seat = e["data"]["seat"]
+            holder = created["seats"][seat]
+            assert holder["user_id"] is not None, "a bot never resigns"
+            people = [holder["user_id"], *holder.get("partner_ids", [])]
+            assert e["actor"] in [f"user:{p}" for p in people], "not the seat's person"
+            assert engine.to_move(state), "resigned after the game was over"
+            assert engine.in_game(state, seat), "resigned by a seat already out of the game"
+            others = sum(1 for s in range(seats) if s != seat and engine.in_game(state, s))
+            after = engine.leave(state, seat) if others >= 2 else None
+            if e["data"].get("plays_on") is True:
+                assert after is not None, "the rules end the game here: it cannot play on"
+                state = after
+                continue
+            assert after is None, "the rules play on here: the resignation cannot end the game"
+            assert at == len(events) - 2, "only the close may follow"
+            on_time = engine.result_on_time(state, seat, seats)
+            expected = {k: v for k, v in on_time.items() if k != "timed_out"} | {"reason": "resigned", "resigned": seat}
+            assert events[-1]["data"]["result"] == expected
+            return
+    assert events[-1]["data"]["result"] == engine.result(state), "the close's result is not the game's"
 
 
 def audit(events: list[dict], revealed_seed: str) -> dict:
@@ -128,7 +139,7 @@ def audit(events: list[dict], revealed_seed: str) -> dict:
         prev = event["hash"]
         counts["events"] += 1
     if any(e["type"] == "match.resigned" for e in events):
-        check_resignation(events)
+        check_resignations(events)
     return counts
 
 
@@ -242,4 +253,29 @@ def test_the_independent_audit_checks_a_resignation_and_catches_one_made_by_some
     forged = json.loads(json.dumps(events))
     forged[-1]["data"]["result"]["winners"] = [1]
     with pytest.raises(AssertionError):
+        audit(rechain(forged, secret), summary["seed"])
+
+
+def test_the_independent_audit_follows_a_seat_that_left_a_game_the_others_played_on(client_for, make_user):
+    # AUDIT.md 6.3: bob leaves a duel of three and the others play on; then carol resigns, which
+    # ends it. Recorded the other way round (bob's resignation as the end), the rules are broken.
+    from matches.services import SeatSpec, match_create, match_resign
+
+    users = [make_user(name) for name in ("ann", "bob", "cat")]
+    match = match_create(game="dueling-wizards", seats=[SeatSpec(user=u) for u in users], created_by=users[0])
+    for user in users[1:]:
+        match_resign(match_id=match.id, user=user, expected_seq=Match.objects.get(pk=match.pk).state_seq)
+    events, summary = download(client_for(), match)
+    resigned = [i for i, e in enumerate(events) if e["type"] == "match.resigned"]
+    assert [events[i]["data"].get("plays_on") for i in resigned] == [True, None]
+    audit(events, summary["seed"])
+
+    secret = bytes.fromhex(summary["seed"])
+    forged = json.loads(json.dumps(events))
+    del forged[resigned[0]]["data"]["plays_on"]
+    with pytest.raises(AssertionError, match="the rules play on here"):
+        audit(rechain(forged, secret), summary["seed"])
+    forged = json.loads(json.dumps(events))
+    forged[resigned[1]]["data"]["plays_on"] = True
+    with pytest.raises(AssertionError, match="the rules end the game here"):
         audit(rechain(forged, secret), summary["seed"])
