@@ -43,7 +43,7 @@ def exception_handler(exc, context):
     if response is None:
         return None
     if isinstance(exc, exceptions.ValidationError):
-        fields = exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+        fields = _unechoed(exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail})
         first = _first_message(fields)
         response.data = {"code": "invalid_request", "detail": first, "fields": fields}
         response.status_code = status.HTTP_400_BAD_REQUEST
@@ -53,6 +53,31 @@ def exception_handler(exc, context):
         code = codes if isinstance(codes, str) else exc.default_code
         response.data = {"code": code, "detail": str(exc.detail)}
     return response
+
+
+#: The longest field message passed on as DRF wrote it. DRF's own messages quote what was sent
+#: ('"<input>" is not a valid choice.', '"<input>" is not a valid UUID.'), and a refusal must not
+#: send back a long value it was sent (engines.base.quoted holds the engines' refusals to the same).
+MOST_MESSAGE = 200
+
+#: What a message too long to pass on says instead, by its DRF code.
+_INSTEAD = {
+    "invalid_choice": "This is not one of the allowed values.",
+    "invalid": "This value is not valid.",
+    "does_not_exist": "Nothing with this value exists.",
+}
+
+
+def _unechoed(detail):
+    """``detail`` with every message longer than MOST_MESSAGE replaced by a sentence for its code
+    that quotes nothing sent."""
+    if isinstance(detail, dict):
+        return {name: _unechoed(value) for name, value in detail.items()}
+    if isinstance(detail, list):
+        return [_unechoed(value) for value in detail]
+    if isinstance(detail, exceptions.ErrorDetail) and len(detail) > MOST_MESSAGE:
+        return exceptions.ErrorDetail(_INSTEAD.get(detail.code, "This value is not valid."), code=detail.code)
+    return detail
 
 
 def _first_message(fields) -> str:

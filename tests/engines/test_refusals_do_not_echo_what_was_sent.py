@@ -144,7 +144,7 @@ def test_a_sent_value_is_quoted_only_when_it_is_a_short_string_or_number(value, 
 
 
 @pytest.mark.django_db
-def test_the_api_refuses_a_long_option_or_card_without_repeating_it(alice, client_for):
+def test_the_api_refuses_a_long_option_or_card_without_repeating_it(alice, bob, client_for):
     client = client_for(alice)
     bot = {"bot": "random"}
     created = client.post(
@@ -154,7 +154,16 @@ def test_the_api_refuses_a_long_option_or_card_without_repeating_it(alice, clien
     )
     assert created.status_code == 400 and created.json()["code"] == "unknown_option"
     assert SHOWN not in created.content.decode() and len(created.content) < MOST * 2
-    draft = {"game": "iwdl-draft", "seats": [{"username": "alice"}, {"bot": "auto"}], "config": {"format": LONG}}
-    created = client.post("/api/matches/", draft, format="json")
-    assert created.status_code == 400 and created.json()["code"] == "bad_format"
+    # A draft is made in a draft room (POST /api/matches/ refuses one, draft_needs_a_room).
+    draft = {"coaches": ["alice", "alice"], "format": LONG}
+    created = client.post("/api/drafts/", draft, format="json")
+    assert created.status_code == 400 and created.json()["code"] == "invalid_request"
     assert SHOWN not in created.content.decode() and len(created.content) < MOST * 2
+    # DRF's own field messages quote the value too ('"<value>" is not a valid UUID.').
+    body = {"game": "dueling-wizards", "seats": [{"username": "alice"}, bot], "event_id": LONG}
+    created = client.post("/api/matches/", body, format="json")
+    assert created.status_code == 400 and created.json()["code"] == "invalid_request"
+    assert SHOWN not in created.content.decode() and len(created.content) < MOST * 2
+    # A short value is still quoted back, so a person sees what they sent wrong.
+    created = client.post("/api/drafts/", {"coaches": ["alice", "bob"], "format": "blitz"}, format="json")
+    assert '"blitz" is not a valid choice.' in created.json()["detail"]
