@@ -9,16 +9,12 @@ unknown address) and the ones no view expected (a database that went away: 503).
 
 from __future__ import annotations
 
-import http.client as http_client
 import json
 import logging
 import math
 import re
 from urllib.parse import unquote_to_bytes
 
-from csp import constants as csp_constants
-from csp import middleware as csp_middleware
-from csp.middleware import CSPMiddleware
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent
@@ -397,50 +393,3 @@ class ApiContentNegotiation(DefaultContentNegotiation):
             renderer, media_type = super().select_renderer(request, renderers, format_suffix)
             chosen = self._chosen[key] = (renderers.index(renderer), media_type)
         return renderers[chosen[0]], chosen[1]
-
-
-class PolicyOnceCSPMiddleware(CSPMiddleware):
-    """django-csp's middleware, with the policy header built once per setting, not per response.
-
-    Building it (``build_policy`` over the settings' directives) was about 2.5% of an action POST's
-    CPU (issue 17, P5), and for a response that changes nothing of the policy (no ``csp_update``,
-    ``csp_replace`` or per-view config, no nonce asked for) it is the same text every time. Such a
-    response gets the kept text; any other goes through the library's own process_response."""
-
-    _built: dict[bool, str] = {}
-
-    def process_response(self, request, response):
-        if getattr(request, "_csp_nonce", None) is not None or any(
-            getattr(response, name, None) is not None for name in _PER_RESPONSE_POLICY
-        ):
-            return super().process_response(request, response)
-        # Everything below is the library's process_response, with the kept policies.
-        if response.status_code in (http_client.INTERNAL_SERVER_ERROR, http_client.NOT_FOUND) and settings.DEBUG:
-            return response
-        for report_only, header, exempt, setting in _POLICY_HEADERS:
-            policy = self._built.get(report_only)
-            if policy is None:
-                policy = self._built[report_only] = csp_middleware.build_policy(report_only=report_only)
-            if not policy or header in response or getattr(response, exempt, False) is not False:
-                continue
-            prefixes = (getattr(settings, setting, None) or {}).get("EXCLUDE_URL_PREFIXES", None) or ()
-            if not request.path_info.startswith(tuple(prefixes)):
-                response[header] = policy
-        # As the library does: a nonce asked for after the header was written is an error.
-        request.csp_nonce = csp_middleware.CheckableLazyObject(self._csp_nonce_post_response)
-        return response
-
-
-#: The response attributes through which a view changes its policy (django-csp's decorators).
-_PER_RESPONSE_POLICY = tuple(f"_csp_{part}{ro}" for part in ("config", "update", "replace") for ro in ("", "_ro"))
-#: (report only, header, the response's exemption attribute, the setting with its excluded prefixes)
-_POLICY_HEADERS = (
-    (False, csp_constants.HEADER, "_csp_exempt", "CONTENT_SECURITY_POLICY"),
-    (True, csp_constants.HEADER_REPORT_ONLY, "_csp_exempt_ro", "CONTENT_SECURITY_POLICY_REPORT_ONLY"),
-)
-
-
-@receiver(setting_changed)
-def _forget_policies(*, setting, **kwargs) -> None:
-    if setting.startswith("CONTENT_SECURITY_POLICY"):
-        PolicyOnceCSPMiddleware._built.clear()

@@ -110,7 +110,7 @@ MIDDLEWARE = [
     "config.middleware.ApiErrorMiddleware",
     "config.middleware.AuthThrottleMiddleware",
     # django-csp's, with the policy built once per setting (config/middleware.py).
-    "config.middleware.PolicyOnceCSPMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -1,15 +1,12 @@
 """Work every API request did again although its answer does not change between requests (issue 17,
 P5: fifty action POSTs at once in one daphne wait on each other's CPU): the sign-in throttle's
-URLs, the renderer chosen for the usual Accept headers, the Content-Security-Policy header. Each is
-now worked out once per process and setting, and each answer is the one it was."""
+URLs and the renderer chosen for the usual Accept headers. Each is now worked out once per process
+and setting, and each answer is the one it was."""
 
 from __future__ import annotations
 
 import pytest
-from csp import middleware as csp_middleware
-from csp.constants import NONCE
-from django.http import HttpResponse
-from django.test import Client, RequestFactory, override_settings
+from django.test import Client, RequestFactory
 from django.urls import set_script_prefix
 from rest_framework import negotiation
 from rest_framework.negotiation import DefaultContentNegotiation
@@ -103,32 +100,3 @@ def test_the_usual_accept_headers_are_not_parsed_on_every_request(accept, monkey
         answer = client.get("/api/engines/", **headers)
         assert answer.status_code == 200 and answer["Content-Type"] == "application/json"
     assert parsed == []
-
-
-def test_the_policy_header_is_built_once_per_setting(monkeypatch, settings):
-    client = Client()
-    first = client.get("/api/engines/")["Content-Security-Policy"]
-    built = _counted(monkeypatch, csp_middleware, "build_policy")
-    assert [client.get("/api/engines/")["Content-Security-Policy"] for _ in range(3)] == [first] * 3
-    assert built == []
-    policy = {**settings.CONTENT_SECURITY_POLICY}
-    policy["DIRECTIVES"] = {**policy["DIRECTIVES"], "img-src": ["'self'", "https://images.example"]}
-    with override_settings(CONTENT_SECURITY_POLICY=policy):
-        changed = client.get("/api/engines/")["Content-Security-Policy"]
-    assert "https://images.example" in changed and "https://images.example" not in first
-    assert client.get("/api/engines/")["Content-Security-Policy"] == first
-
-
-def test_a_page_that_asks_for_a_nonce_gets_its_own_in_the_header(settings):
-    def page(request):
-        return HttpResponse(str(request.csp_nonce))
-
-    policy = {**settings.CONTENT_SECURITY_POLICY}
-    policy["DIRECTIVES"] = {**policy["DIRECTIVES"], "script-src": ["'self'", NONCE]}
-    settings.CONTENT_SECURITY_POLICY = policy
-    csp = middleware.PolicyOnceCSPMiddleware(page)
-    answers = [csp(RequestFactory().get("/")) for _ in range(2)]
-    nonces = [answer.content.decode() for answer in answers]
-    assert nonces[0] != nonces[1]
-    for answer, nonce in zip(answers, nonces, strict=True):
-        assert f"'nonce-{nonce}'" in answer["Content-Security-Policy"]
