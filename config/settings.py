@@ -109,7 +109,6 @@ MIDDLEWARE = [
     # error under /api/ (404, 405, 413, 500, database down) into {"code", "detail"} JSON.
     "config.middleware.ApiErrorMiddleware",
     "config.middleware.AuthThrottleMiddleware",
-    # django-csp's, with the policy built once per setting (config/middleware.py).
     "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
