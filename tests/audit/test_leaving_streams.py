@@ -6,16 +6,14 @@ play the seat, a timeout before the seat's time was up, and an end recorded wher
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
-from django.utils import timezone
 
 from audit.matchverify import verify_match_stream
 from engines import registry
-from matches import eventstore, services
+from matches import services
 from matches.models import Match
 from tests.matches.test_resign import rechained, records_of
+from tests.matches.test_time_controls import clock  # noqa: F401  (fixture)
 
 from .test_bundle import offline, signing_key  # noqa: F401  (fixture)
 from .test_resigned_match_bundle import exported_verifies_offline
@@ -105,22 +103,7 @@ def test_a_plays_on_resignation_by_someone_not_playing_the_seat_is_disputed(left
 
 
 @pytest.fixture
-def clock(monkeypatch):
-    class Clock:
-        now = timezone.now().replace(microsecond=0)
-
-        def advance(self, seconds: float):
-            self.now += dt.timedelta(seconds=seconds)
-
-    moving = Clock()
-    monkeypatch.setattr(timezone, "now", lambda: moving.now)
-    monkeypatch.setattr(eventstore, "stream_now", lambda stream: moving.now)
-    monkeypatch.setattr(eventstore, "database_now", lambda using=None: moving.now)
-    return moving
-
-
-@pytest.fixture
-def timed_out_then_resigned(alice, bob, carol, clock):
+def timed_out_then_resigned(alice, bob, carol, clock):  # noqa: F811
     """Carol's minute runs out in a timed duel of three: the claim plays on; then alice resigns."""
     match = three_wizards([alice, bob, carol], time_control={"kind": "fischer", "base": 60, "increment": 0})
     card = match.state["hands"][1][0]

@@ -6,22 +6,21 @@ version whose ``leave`` does not play on ends the match as before."""
 
 from __future__ import annotations
 
-import datetime as dt
 import random
 import uuid
 
 import pytest
-from django.utils import timezone
 
 from audit.matchverify import verify_match_stream
 from engines import registry
 from engines.base import CHANCE, Engine
-from matches import eventstore, services
+from matches import services
 from matches.models import Event, Match, MatchLog
 from matches.verification import match_verify
 
 from .helpers import fresh
 from .test_resign import records_of
+from .test_time_controls import FISCHER_60, clock  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -153,26 +152,12 @@ def test_two_casters_leave_a_game_of_four_one_after_the_other_and_the_later_one_
     assert match_verify(match_id=m.id).verified
 
 
-FISCHER_60 = {"kind": "fischer", "base": 60, "increment": 0}
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    class Clock:
-        now = timezone.now().replace(microsecond=0)
-
-        def advance(self, seconds: float):
-            self.now += dt.timedelta(seconds=seconds)
-
-    moving = Clock()
-    monkeypatch.setattr(timezone, "now", lambda: moving.now)
-    monkeypatch.setattr(eventstore, "stream_now", lambda stream: moving.now)
-    monkeypatch.setattr(eventstore, "database_now", lambda using=None: moving.now)
-    return moving
-
-
 def test_a_claim_on_time_in_a_duel_of_three_plays_on_and_the_next_seats_clock_runs(
-    alice, bob, carol, client_for, clock
+    alice,
+    bob,
+    carol,
+    client_for,
+    clock,  # noqa: F811
 ):
     users = [alice, bob, carol]
     match = three_wizards(users, time_control=FISCHER_60)
@@ -277,7 +262,11 @@ def test_a_caster_who_left_a_game_at_a_real_table_enters_none_of_its_random_outc
 
 
 def test_when_every_clock_of_a_game_of_four_runs_out_at_once_the_sweep_takes_one_seat_a_time(
-    alice, bob, carol, dave, clock
+    alice,
+    bob,
+    carol,
+    dave,
+    clock,  # noqa: F811
 ):
     # SpellCaster opens with a secret allocation every caster makes at once: four clocks run together.
     users = [alice, bob, carol, dave]
