@@ -185,20 +185,7 @@ def channel_layer_check() -> dict[str, Any]:
     hosts = layer.get("CONFIG", {}).get("hosts")
     if not hosts:
         return {"status": SKIPPED, "detail": f"{backend.rsplit('.', 1)[-1] or 'no layer'}: nothing to reach"}
-    timeout = settings.READY_REDIS_TIMEOUT_SECONDS
-    started = time.monotonic()
-    try:
-        for host in hosts:
-            # A connection of its own, closed at once: the layer's pools belong to the event loop
-            # and its sockets, and a readiness probe must not take one of theirs.
-            client = _redis_client(host, timeout)
-            try:
-                client.ping()
-            finally:
-                client.close()
-    except Exception as exc:
-        return {"status": UNAVAILABLE, "error": _describe(exc), "elapsed_ms": _ms_since(started)}
-    return {"status": OK, "elapsed_ms": _ms_since(started)}
+    return _ping_all(hosts, down=UNAVAILABLE)
 
 
 def broker_check() -> dict[str, Any]:
@@ -230,11 +217,18 @@ def _ping_apart(urls: list[str], *, down: str) -> dict[str, Any]:
     apart = [u for u in urls if _server(u) not in pinged]
     if not apart:
         return {"status": SKIPPED, "detail": "the channel layer's Redis, checked there"}
+    return _ping_all(apart, down=down)
+
+
+def _ping_all(hosts: list, *, down: str) -> dict[str, Any]:
+    """PING each Redis in ``hosts`` (channel layer hosts or URLs); ``down`` if one does not answer."""
     timeout = settings.READY_REDIS_TIMEOUT_SECONDS
     started = time.monotonic()
     try:
-        for url in apart:
-            client = _redis_client(url, timeout)
+        for host in hosts:
+            # A connection of its own, closed at once: the layer's pools belong to the event loop
+            # and its sockets, and a readiness probe must not take one of theirs.
+            client = _redis_client(host, timeout)
             try:
                 client.ping()
             finally:
