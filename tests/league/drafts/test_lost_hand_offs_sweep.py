@@ -251,8 +251,6 @@ def test_a_hand_off_does_not_wait_behind_a_write_to_the_finished_draft_match(
 ):
     # The verifier writes its verdict to the draft match's row; the hand-off reads that row but
     # changes only the draft's, so it must not queue behind the verdict's transaction.
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks are PostgreSQL's")
     draft = bots_draft(django_capture_on_commit_callbacks)
     holding, release = threading.Event(), threading.Event()
 
