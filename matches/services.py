@@ -1040,21 +1040,7 @@ def match_claim_timeout(
         engine = registry.get(match.game, match.engine_version)
         names = _seat_names(match)
         line = f"{names.get(seat, f'Seat {seat}')} ran out of time."
-        after = _left_state(engine, match.state, seat, len(match_seats(match=match)))
-        if after is not None:
-            timeout = NewEvent(
-                type="match.timeout",
-                data={"seat": seat, "plays_on": True},
-                actor=actor,
-                recorded_at=datetime_from_micros(now),
-            )
-            _play_on(match, appender, engine, timeout, f"{line} The others play on.", after, seat=seat, why="timeout")
-            return
-        timeout = NewEvent(
-            type="match.timeout", data={"seat": seat}, actor=actor, recorded_at=datetime_from_micros(now)
-        )
-        result = engine.result_on_time(match.state, seat, len(match_seats(match=match)))
-        _end_off_board(match, appender, engine, timeout, line, result)
+        _seat_goes(match, appender, engine, "timeout", seat=seat, actor=actor, line=line, at=datetime_from_micros(now))
 
     return _match_command(
         match_id=match_id,
@@ -1073,6 +1059,23 @@ def _end_off_board(match: Match, appender: Appender, engine: Engine, event: NewE
     writes.add(event, line, engine=engine, after=match.state)
     _close(match, writes, result)
     writes.write_and_save(["state_seq", "status", "result", "finished_at", "head_hash", "clocks"], after_append=True)
+
+
+def _seat_goes(
+    match: Match, appender: Appender, engine: Engine, kind: str, *, seat: int, actor: str, line: str, at=None
+):
+    """A resignation (``kind`` "resigned") or a loss on time ("timeout") of ``seat``: it leaves a
+    game the others play on (the ruling "Leaving", ``"plays_on": true``), or the match ends off the
+    board with the engine's result for it."""
+    seats = len(match_seats(match=match))
+    after = _left_state(engine, match.state, seat, seats)
+    data = {"seat": seat, "plays_on": True} if after is not None else {"seat": seat}
+    event = NewEvent(type=f"match.{kind}", data=data, actor=actor, recorded_at=at)
+    if after is not None:
+        _play_on(match, appender, engine, event, f"{line} The others play on.", after, seat=seat, why=kind)
+        return
+    result = (engine.result_on_time if kind == "timeout" else engine.result_on_resign)(match.state, seat, seats)
+    _end_off_board(match, appender, engine, event, line, result)
 
 
 def _left_state(engine: Engine, state, seat: int, seats: int):
@@ -1158,18 +1161,7 @@ def match_resign(
         names = _seat_names(match)
         label = names.get(seat.index, f"Seat {seat.index}")
         line = f"{label} resigned." if seat.user_id == user.pk else f"{user.get_username()} resigned for {label}."
-        after = _left_state(engine, match.state, seat.index, len(match_seats(match=match)))
-        if after is not None:
-            resigned = NewEvent(
-                type="match.resigned", data={"seat": seat.index, "plays_on": True}, actor=user_actor(user)
-            )
-            _play_on(
-                match, appender, engine, resigned, f"{line} The others play on.", after, seat=seat.index, why="resigned"
-            )
-            return
-        resigned = NewEvent(type="match.resigned", data={"seat": seat.index}, actor=user_actor(user))
-        result = engine.result_on_resign(match.state, seat.index, len(match_seats(match=match)))
-        _end_off_board(match, appender, engine, resigned, line, result)
+        _seat_goes(match, appender, engine, "resigned", seat=seat.index, actor=user_actor(user), line=line)
 
     return _match_command(
         match_id=match_id,
