@@ -182,7 +182,9 @@ class AuthThrottleMiddleware:
     def __call__(self, request):
         # The admin's sign-in checks any account's password, as ours does, and the password page
         # checks the old one: they share the budget.
-        if request.method == "POST" and request.path_info in sign_in_paths():
+        # request.path, not path_info: reverse() gives each URL with the script prefix, and so does
+        # request.path (path_info drops it, so under a prefix no attempt was counted).
+        if request.method == "POST" and request.path in sign_in_paths():
             count, seconds = _parse_rate(settings.THROTTLE_AUTH)
             # The window opens at an address's first attempt and closes `seconds` later (the
             # counter's expiry; incr keeps it). Windows on the clock's minutes would let twice

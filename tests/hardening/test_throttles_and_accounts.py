@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.urls import set_script_prefix
 from rest_framework.authtoken.models import Token
 
 from matches.api import views
@@ -276,3 +277,22 @@ def test_a_throttled_sign_in_gets_a_page_that_says_when_to_come_back(make_user, 
     assert refused["Retry-After"] == "60"
     page = refused.content.decode()
     assert 'data-testid="throttled"' in page and "Too many sign-in attempts" in page and "60 seconds" in page
+
+
+def test_sign_in_attempts_under_a_script_prefix_are_throttled_too(make_user, settings):
+    # Served under a prefix (FORCE_SCRIPT_NAME, or a proxy's SCRIPT_NAME), the request's path_info
+    # drops the prefix while reverse() keeps it: compared with each other, no attempt was counted.
+    # Django's WSGI handler sets the prefix from SCRIPT_NAME; its test client does not, so we do.
+    settings.THROTTLE_AUTH = "3/minute"
+    client = Client()
+    set_script_prefix("/games/")
+    try:
+        codes = [
+            client.post(
+                "/accounts/login/", {"username": f"user{i}", "password": "wrong"}, SCRIPT_NAME="/games"
+            ).status_code
+            for i in range(4)
+        ]
+    finally:
+        set_script_prefix("/")
+    assert codes == [200, 200, 200, 429]
