@@ -3,7 +3,7 @@ event-store append of the same event in the same run (issue 17, P5).
 
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/wizard_duels \
         .venv/bin/python benchmarks/bench_action_post.py [--posts 200] [--matches 10] [--warmup 20] \
-        [--layer memory|redis] [--profile [--top 40]]
+        [--layer memory|redis] [--debug] [--profile [--top 40]]
 
 People playing Dueling Wizards through the REST API, as bench_live_fanout.py's client does: two
 accounts per match, a token each, ``POST /api/matches/<id>/actions/`` with the seat, the head
@@ -25,6 +25,7 @@ execute wrapper, ``BEGIN``/``COMMIT`` excepted, as Django issues them through th
 not the cursor); medians, quartiles, and the ratio of the medians besides the median of the
 per-turn ratios. ``--profile``: the POSTs run again under cProfile afterwards (the timed run is
 not profiled) and the top entries, in CPU time, are printed by own time and by cumulative time.
+DEBUG is off, as in production (``--debug`` turns it on, as every run before session 29 had it).
 
 To compare with another commit, export it and run its copy of this file from the export's own
 directory: Celery's Django fix-up puts the working directory first on ``sys.path`` at start-up,
@@ -41,6 +42,7 @@ import io
 import json
 import os
 import pstats
+import secrets
 import statistics
 import sys
 import threading
@@ -62,9 +64,16 @@ parser.add_argument(
     default="client",
     help="Django's test client, or the server's ASGI application (config/asgi.py) called in process",
 )
+parser.add_argument(
+    "--debug", action="store_true", help="run with DEBUG on, as rounds before session 29 did (off: as in production)"
+)
 parser.add_argument("--profile", action="store_true", help="then profile as many POSTs again")
 parser.add_argument("--top", type=int, default=40, help="profile entries to print")
 args = parser.parse_args()
+
+# As production and bench_live_fanout.py's daphnes run: DEBUG on adds its own per-request work
+# (query logging among it), which is no part of what a POST costs a player.
+os.environ.update({"DEBUG": "true"} if args.debug else {"DEBUG": "false", "SECRET_KEY": secrets.token_urlsafe(50)})
 
 if args.layer == "memory":
     # Read by config/settings.py: without a Redis URL the channel layer is the in-memory one.
