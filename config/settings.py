@@ -344,9 +344,10 @@ READY_CACHE_SECONDS = env_int("READY_CACHE_SECONDS", 1)
 # tried again until an operator retries it (manage.py outbox retry); /readyz is degraded meanwhile.
 # With the backoff (5 s doubling to a 5 min cap) the 300th and last attempt of the default comes
 # about 24.5 hours after the first: no message is given up on because Redis or the broker was down
-# over a night, and one that fails for longer has outlived the day the follow-up sweeps look back
-# over (league/seasons/tasks.py FOLLOWUPS_WINDOW). A poisoned message costs one attempt every five
-# minutes until then, and /readyz says "degraded" from the backlog's age meanwhile.
+# over a night. The sweeps that make up for a dead message look back past the latest it can die
+# (matches/outbox.py ``outbox_death_horizon``), so raising this widens them. A poisoned message
+# costs one attempt every five minutes until then, and /readyz says "degraded" from the backlog's
+# age meanwhile.
 OUTBOX_MAX_ATTEMPTS = env_int("OUTBOX_MAX_ATTEMPTS", 300)
 
 REDIS_URL = env_str("REDIS_URL", "")

@@ -37,8 +37,8 @@ def verify(payload: dict) -> None:
 # Its only receiver is a draft's hand-off (league/drafts/receivers.py), which the sweep re-derives.
 @handler(
     "match.finished",
-    if_given_up="league.hand_off_lost_drafts (every minute) makes the match of every draft finished in the last "
-    "week that should have handed off to one and has none",
+    if_given_up="league.hand_off_lost_drafts (every minute) makes the match of every draft that should have "
+    "handed off to one and has none, finished in the last week or since before its message could go dead",
 )
 def finished(payload: dict) -> None:
     signals.match_finished.send(sender=Match, match_id=payload["match_id"], game=payload["game"])
@@ -46,7 +46,7 @@ def finished(payload: dict) -> None:
 
 _FOLLOWUPS_SWEEPS = (
     "league.requeue_followups and tournaments.requeue_followups (every minute) redo a verdict's results, "
-    "retractions and ratings for the verdicts of the last day"
+    "retractions and ratings for every verdict since before its message could go dead (followups_window)"
 )
 
 

@@ -44,6 +44,37 @@ _IF_GIVEN_UP: dict[str, str] = {}
 
 #: Seconds before a failed message is tried again: 5, 10, 20 ... capped at five minutes.
 BACKOFF_START, BACKOFF_CAP = 5, 300
+#: A due message is tried by the sweeper's next run, every 10 s (config/celery.py): the death
+#: horizon counts each attempt up to half a minute late (a backlog, a slow handler).
+ATTEMPT_LATENESS = timedelta(seconds=30)
+#: How long past a message's death the horizon reaches: the sweep that makes up for it still looks
+#: at its work that long after it died, so a cause fixed meanwhile (a dead message is logged and
+#: keeps /readyz degraded) is caught up without an operator's retry.
+AFTER_DEATH = timedelta(hours=6)
+
+
+def outbox_death_horizon() -> timedelta:
+    """How long after its work was written a sweep that makes up for a dead message must still look
+    at that work: the longest a message takes to go dead (OUTBOX_MAX_ATTEMPTS attempts, spaced by
+    the backoff, each up to ATTEMPT_LATENESS late), and AFTER_DEATH more. About 33 hours with the
+    default 300 attempts (the backoff alone spans 24.5 of them).
+
+    A sweep whose window were shorter would stop looking at a verdict or a draft before its message
+    died: once dead, nothing would redo its work. So the sweeps named by ``if_given_up`` look back
+    this far at least (league/seasons/tasks.py ``followups_window``, league/drafts/services.py
+    ``hand_off_window``), and raising OUTBOX_MAX_ATTEMPTS widens them with it. Only a sweeper
+    stopped for longer than the margin while a message still had attempts left (the workers or the
+    broker down: no attempt is made meanwhile) makes one die later than this; it is then
+    ``outbox retry``'s, as its log line says."""
+    attempts = settings.OUTBOX_MAX_ATTEMPTS
+    # The first attempt follows the commit; attempt k fails and waits before attempt k + 1.
+    waits = sum(_backoff(k) for k in range(1, attempts))
+    return timedelta(seconds=waits) + attempts * ATTEMPT_LATENESS + AFTER_DEATH
+
+
+def _backoff(attempts: int) -> int:
+    """Seconds before a message that has failed ``attempts`` times is tried again."""
+    return min(BACKOFF_CAP, BACKOFF_START * 2 ** min(attempts - 1, 30))  # the cap long before 2**30
 
 
 def handler(topic: str, *, if_given_up: str | None = None) -> Callable[[Handler], Handler]:
@@ -278,8 +309,7 @@ def _failed(message_id: int, exc: Exception) -> None:
             return
         message.attempts += 1
         now = timezone.now()
-        delay = min(BACKOFF_CAP, BACKOFF_START * 2 ** (message.attempts - 1))
-        message.available_at = now + timedelta(seconds=delay)
+        message.available_at = now + timedelta(seconds=_backoff(message.attempts))
         message.last_error = f"{type(exc).__name__}: {exc}"[:2000]
         if message.attempts >= settings.OUTBOX_MAX_ATTEMPTS:
             message.dead_at = now

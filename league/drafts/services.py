@@ -17,7 +17,7 @@ from engines.iwdl_draft.engine import match_config
 from matches import eventstore
 from matches import services as match_services
 from matches.models import Event, Match
-from matches.outbox import outbox_add
+from matches.outbox import outbox_add, outbox_death_horizon
 from matches.services import SeatSpec
 
 from ..errors import LeagueError
@@ -246,10 +246,19 @@ def draft_hand_off(*, draft_match_id) -> Match | None:
 #: How long after a draft ends its hand-off may still be on its way (the ``match.finished``
 #: message, then the queued ``league.hand_off_draft``): the sweep leaves it to them till then.
 HAND_OFF_GRACE = timedelta(minutes=2)
-#: How far back the sweep looks: longer than an outage of the broker (which stops the beat as
-#: well) is likely to last, a long weekend included; a draft that ended before it needs an
+#: How far back the sweep looks at least: longer than an outage of the broker (which stops the beat
+#: as well) is likely to last, a long weekend included; a draft that ended before it needs an
 #: operator (``draft_hand_off`` by hand). The drafts read are those without a match, few at any time.
-HAND_OFF_WINDOW = timedelta(days=7)
+HAND_OFF_WINDOW_MIN = timedelta(days=7)
+
+
+def hand_off_window() -> timedelta:
+    """How far back ``drafts_hand_off_lost`` looks: the week, or past the death of a draft's
+    ``match.finished`` message (``outbox_death_horizon``) if OUTBOX_MAX_ATTEMPTS makes that later,
+    so that a draft whose message went dead is still handed off."""
+    return max(HAND_OFF_WINDOW_MIN, outbox_death_horizon())
+
+
 #: After the sweep fails to hand a draft off it waits this long before trying it again, doubled
 #: after each failure up to the cap: a draft that always fails (bad data, a bug) is tried, and
 #: logged, about once an hour rather than every minute for the week of the window, and it does
@@ -300,7 +309,7 @@ def drafts_hand_off_lost(*, now: datetime | None = None, batch: int = HAND_OFF_B
             draft_match__status=Match.Status.FINISHED,
             # The draft engine's word for a draft that ended with its picks (engines/iwdl_draft).
             draft_match__result__reason="draft_complete",
-            draft_match__finished_at__range=(now - HAND_OFF_WINDOW, now - HAND_OFF_GRACE),
+            draft_match__finished_at__range=(now - hand_off_window(), now - HAND_OFF_GRACE),
         )
         .order_by("draft_match__finished_at", "pk")
         .values_list("pk", "hand_off_failures")[:batch]

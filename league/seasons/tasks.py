@@ -8,6 +8,7 @@ from config.celery import app
 from league.ratings.models import RatingPoint
 from league.ratings.projection import rated_games, ratings_apply, ratings_apply_many, ratings_refresh
 from matches.models import Match
+from matches.outbox import outbox_death_horizon
 
 from .models import Fixture
 from .services import result_record, result_retract, season_results_record, verdicts_followups_apply
@@ -42,9 +43,16 @@ def verdicts_followups(verdicts: list[dict]) -> dict[str, int]:
 
 #: How long after its verdict a match's follow-ups may still be on their way (queued, or running).
 FOLLOWUPS_GRACE = timedelta(minutes=2)
-#: How far back the sweep looks: a lost message is found within a day, and the sweep's reads stay
-#: bounded by a day's verdicts rather than growing with the whole history.
-FOLLOWUPS_WINDOW = timedelta(days=1)
+#: How far back the sweep looks at least: a lost task is found within a day, and the sweep's reads
+#: stay bounded by the window's verdicts (an index on ``verified_at``) rather than the whole history.
+FOLLOWUPS_WINDOW_MIN = timedelta(days=1)
+
+
+def followups_window() -> timedelta:
+    """How far back this sweep and ``tournaments.requeue_followups`` look: past the death of a
+    verdict's ``match.verified`` message (``outbox_death_horizon``, about 33 hours by default), so
+    that a verdict whose message went dead is still redone; a day at least."""
+    return max(FOLLOWUPS_WINDOW_MIN, outbox_death_horizon())
 
 
 @app.task(name="league.requeue_followups", acks_late=True)
@@ -60,7 +68,7 @@ def requeue_followups(now=None) -> dict[str, int]:
     result not in, a disputed one still in) is applied in the same order. Both steps are
     idempotent, so a follow-up that was only late is done once."""
     now = now or timezone.now()
-    since, until = now - FOLLOWUPS_WINDOW, now - FOLLOWUPS_GRACE
+    since, until = now - followups_window(), now - FOLLOWUPS_GRACE
     verified = {"verdict": Match.Verdict.VERIFIED, "disputed_at__isnull": True, "verified_at__range": (since, until)}
 
     def due_through(path: str) -> list[tuple]:

@@ -27,7 +27,7 @@ def requeue_tournament_followups(now=None) -> int:
     (or verified again since a dispute: a dispute is final) is retracted. Each call is the task's
     own idempotent service, so a follow-up that was only late is done once. Returns how many
     pairings it changed."""
-    from league.seasons.tasks import FOLLOWUPS_GRACE, FOLLOWUPS_WINDOW
+    from league.seasons.tasks import FOLLOWUPS_GRACE, followups_window
     from matches.models import Match
 
     from .models import Tournament
@@ -42,7 +42,7 @@ def requeue_tournament_followups(now=None) -> int:
             origin__has_key="tournament",
             status=Match.Status.FINISHED,
             verdict__in=[Match.Verdict.VERIFIED, Match.Verdict.DISPUTED],
-            verified_at__range=(now - FOLLOWUPS_WINDOW, now - FOLLOWUPS_GRACE),
+            verified_at__range=(now - followups_window(), now - FOLLOWUPS_GRACE),
         )
         .order_by("verified_at", "pk")
         .values_list("pk", "origin", "verdict", "result", "disputed_at")
