@@ -12,8 +12,9 @@ payload would otherwise be retried for ever and keep /readyz degraded for ever),
 attempts and last error, logged once, counted by /readyz until an operator retries it once its
 cause is fixed (``outbox_retry``) or gives up on it for good with a reason (``outbox_discard``).
 Each topic says when it registers what makes up for a message of it given up on (``if_given_up``):
-a sweep that re-derives the work, or a later message that supersedes it. A topic that says nothing
-is one that must happen and that nothing else will do: its death is logged as an error.
+a sweep that re-derives the work, or a later message that supersedes it; or, when nothing does,
+what is lost for good (``lost``). A topic that nothing makes up for is one that must happen and that
+nothing else will do: its death is logged as an error, with what it loses.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ Handler = Callable[[dict[str, Any]], None]
 _HANDLERS: dict[str, Handler] = {}
 #: topic -> what makes up for a message of it that is given up on (``handler``'s ``if_given_up``).
 _IF_GIVEN_UP: dict[str, str] = {}
+#: The topics whose ``if_given_up`` says what is lost for good, nothing making up for it (``lost``).
+_LOST_IF_GIVEN_UP: set[str] = set()
 
 #: Seconds before a failed message is tried again: 5, 10, 20 ... capped at five minutes.
 BACKOFF_START, BACKOFF_CAP = 5, 300
@@ -77,12 +80,13 @@ def _backoff(attempts: int) -> int:
     return min(BACKOFF_CAP, BACKOFF_START * 2 ** min(attempts - 1, 30))  # the cap long before 2**30
 
 
-def handler(topic: str, *, if_given_up: str | None = None) -> Callable[[Handler], Handler]:
+def handler(topic: str, *, if_given_up: str | None = None, lost: bool = False) -> Callable[[Handler], Handler]:
     """Register the function that delivers ``topic`` (apps register theirs when they load).
 
     ``if_given_up``: what makes up for a message of this topic that goes dead or is discarded (the
     sweep that re-derives its work, or why losing it costs nothing lasting), told to the operator
-    with it. None: nothing does, and its death is logged as an error."""
+    with it. ``lost``: it says instead what is lost for good, which nothing makes up for; its death
+    is logged as an error, with that. None: nothing is said, and its death is logged as an error."""
 
     def register(fn: Handler) -> Handler:
         if _HANDLERS.get(topic, fn) is not fn:
@@ -90,6 +94,8 @@ def handler(topic: str, *, if_given_up: str | None = None) -> Callable[[Handler]
         _HANDLERS[topic] = fn
         if if_given_up:
             _IF_GIVEN_UP[topic] = if_given_up
+            if lost:
+                _LOST_IF_GIVEN_UP.add(topic)
         return fn
 
     return register
@@ -320,7 +326,7 @@ def _failed(message_id: int, exc: Exception) -> None:
     # Once, by the process whose record made it dead: an operator must hear of a message that
     # nothing will deliver any more, and of what (if anything) makes up for it.
     log.log(
-        logging.WARNING if message.topic in _IF_GIVEN_UP else logging.ERROR,
+        logging.WARNING if message.topic in _IF_GIVEN_UP.keys() - _LOST_IF_GIVEN_UP else logging.ERROR,
         "outbox: %s is dead after %s attempts, not tried again; last error: %s. %s",
         message,
         message.attempts,
@@ -333,6 +339,8 @@ def made_up_for(topic: str, *, message_id: int) -> str:
     """What makes up for a message of ``topic`` given up on, as a sentence for the operator."""
     made_up = _IF_GIVEN_UP.get(topic)
     retry = f"manage.py outbox retry {message_id}"
+    if made_up and topic in _LOST_IF_GIVEN_UP:
+        return f"If it stays given up on, nothing makes up for it: {made_up}. Run {retry} once its cause is fixed."
     if made_up:
         return f"If it stays given up on: {made_up} ({retry} delivers it itself once its cause is fixed)."
     return f"If it stays given up on, nothing makes up for it: run {retry} once its cause is fixed."

@@ -257,12 +257,19 @@ def _emails(payload) -> list[dict[str, Any]]:
     return out
 
 
-# Nothing re-derives a command's emails and webhooks: a dead message of it is logged as an error.
-# Its handler only writes rows (it needs no broker, no mail server), so it dies of a bug, not of an
-# outage, and a sweep would run the same bug. Its row keeps every fact they are made from (a sweep
-# would have to replay the stream to before the command), and what it queues is keyed (EmailSent,
-# WebhookDelivery.key): ``manage.py outbox retry`` once the bug is fixed sends each of them once.
-@handler("tournament.reach")
+# Nothing re-derives a command's emails and webhooks: a dead message of it is logged as an error,
+# with what is lost. Its handler only writes rows (it needs no broker, no mail server), so it dies of
+# a bug, not of an outage, and a sweep would run the same bug. Its row keeps every fact they are made
+# from (a sweep would have to replay the stream to before the command), and what it queues is keyed
+# (EmailSent, WebhookDelivery.key): ``manage.py outbox retry`` once the bug is fixed sends each once.
+@handler(
+    "tournament.reach",
+    if_given_up="the players it names miss that command's emails (their pairing, bye or result to "
+    "confirm: their tournament page shows it) and the organiser's webhooks miss its pairing, result "
+    "and finish deliveries (the tournament's API, /api/tournaments/<id>/ and its events/, holds them); "
+    "it dies of a bug in its handler, which only writes rows",
+    lost=True,
+)
 def fan_out(payload: dict[str, Any]) -> None:
     """Runs once per command, after its commit: queue each email and each webhook delivery."""
     User = get_user_model()
