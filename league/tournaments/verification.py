@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import copy
 
+from django.contrib.auth import get_user_model
+
 from matches import eventstore
 from matches.models import Match, Stream
 from matches.stream_verifiers import StreamVerdict
@@ -82,6 +84,137 @@ def _check_match_result(
     return None
 
 
+# --------------------------------------------------------------------------------------
+# Whose hand each fact is in (docs/AUDIT.md 8.1)
+#
+# The services write a fact's actor as ``access.actor_of``: ``user:<pk>`` of whoever ran the
+# command, or ``system`` for the platform's own facts. Who may run each command is read from the
+# stream as it stood before the fact: the organiser is ``tournament.created``'s ``organiser`` (no
+# fact changes it), a pairing's players are the fold's. The one exception is staff: a staff user
+# acts as organiser everywhere (``access.is_organiser``) and no fact records who is staff, so the
+# user row's ``is_staff`` today is taken. A user made staff since is accepted for earlier facts,
+# and a fact by a staff user demoted (or deleted) since is disputed: a stream cannot say better.
+#
+# Old streams: every rule below is what the services allow now, and none has ever been narrower
+# in what it accepted (``git log -S`` on the guards of league/tournaments/services): the platform's
+# facts were always ``system`` (839e75e, b6750ed), confirm-entry always the player's alone
+# (c090832, c8cd12f), results reported, confirmed and disputed always by a pairing's player, the
+# organiser's commands always the organiser's or staff's. Check-in was the player's alone until
+# the desk check-in (c303ce5) let the organiser do it too: a wider rule, so older streams pass.
+
+#: Facts only the organiser (or staff) makes.
+_ORGANISERS = {
+    "player.check_in_undone": "An undone check-in",
+    "player.seeded": "The seeding",
+    "tournament.started": "The start",
+    "round.paired": "A round's pairing",
+    "stage.advanced": "A cut to the next stage",
+    "options.changed": "A change of options",
+    "draft.opened": "The draft's opening",
+    "player.readmitted": "A readmission",
+    "result.ruled": "A ruling",
+    "result.corrected": "A correction",
+    "match.no_show": "A no-show",
+    "round.timer_started": "The round timer's start",
+    "round.timer_paused": "The round timer's pause",
+    "round.timer_resumed": "The round timer's resumption",
+    "round.timer_extended": "The round timer's extension",
+    "pairing.swapped": "A swap of players",
+    "pairing.bye_set": "A bye given by the organiser",
+    "round.unpaired": "A round's un-pairing",
+}
+#: Facts about ``data["player"]`` made by that player or by the organiser for them (``_acting_for``).
+_PLAYER_OR_ORGANISER = {
+    "player.registered": "A registration",
+    "player.waitlisted": "A place on the waiting list",
+    "player.withdrew": "A withdrawal",
+    "player.checked_in": "A check-in",
+    "player.dropped": "A drop",
+    "player.joined_late": "A late entry",
+    "bye.requested": "A requested bye",
+}
+#: A pairing's player's own result commands (``_need_player``): ``data["by"]`` is the actor.
+_PAIRING_PLAYERS = {
+    "result.reported": "A result report",
+    "result.confirmed": "A result confirmation",
+    "result.disputed": "A dispute of a result",
+}
+#: The platform's own facts about a pairing's match (record, retract, hold unfinished).
+_PLATFORMS = {
+    "result.verified": "A result taken from a match",
+    "result.match_disputed": "A match's dispute",
+}
+#: Facts that name who ran the command in ``data["by"]`` (the desk's check-in, an undone
+#: check-in, a requested bye): that is the actor.
+_NAMES_ITS_HAND = ("player.checked_in", "player.check_in_undone", "bye.requested")
+#: Every fact type with a rule here (the rest below: the creation, an entry's confirmation, a
+#: promotion); a fact type the fold learns without one would go unchecked.
+HANDS_CHECKED = frozenset(
+    {*_ORGANISERS, *_PLAYER_OR_ORGANISER, *_PAIRING_PLAYERS, *_PLATFORMS, "match.created"}
+    | {"tournament.created", "player.entry_confirmed", "player.promoted"}
+)
+
+
+class _Staff:
+    """Whether an actor is a staff user (today's row: see above), each asked once."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, bool] = {}
+
+    def __call__(self, actor: str) -> bool:
+        if actor not in self.known:
+            pk = actor.removeprefix("user:")
+            self.known[actor] = (
+                actor.startswith("user:")
+                and pk.isdigit()
+                and get_user_model().objects.filter(pk=int(pk), is_staff=True).exists()
+            )
+        return self.known[actor]
+
+
+def _actor_problem(state: dict, event, previous, staff: _Staff) -> str | None:
+    """Why ``event``'s actor is one the services would never write, on ``state`` (the fold of
+    every fact before it; ``previous`` is the fact just before), or None."""
+    kind, data, actor = event.type, event.data if isinstance(event.data, dict) else {}, event.actor or ""
+    who = actor or "nobody"
+    organiser = actor == f"user:{state['organiser']}" or staff(actor)
+
+    def own(pid) -> bool:
+        return pid is not None and actor == f"user:{pid}"
+
+    if kind == "tournament.created":
+        if not own(data.get("organiser")):
+            return f"The creation names organiser {data.get('organiser')}, but is by {who}."
+        return None
+    if kind in _NAMES_ITS_HAND and "by" in data and not own(data["by"]):
+        return f"The fact says user {data['by']} made it, but it is by {who}."
+    if kind in _ORGANISERS and not organiser:
+        return f"{_ORGANISERS[kind]} is the organiser's to make, but this one is by {who}."
+    if kind in _PLAYER_OR_ORGANISER and not (own(data.get("player")) or organiser):
+        return f"{_PLAYER_OR_ORGANISER[kind]} is made by its player or the organiser, but this one is by {who}."
+    if kind == "player.entry_confirmed" and not own(data.get("player")):
+        # The organiser cannot confirm for the player: that confirmation is what lets the
+        # tournament email them (services/registration.py tournament_confirm_entry).
+        return f"An entry is confirmed only by its player ({data.get('player')}), but this one is by {who}."
+    if kind == "player.promoted" and not (
+        previous is not None and previous.type == "player.withdrew" and previous.actor == event.actor
+    ):
+        # Only a withdrawal promotes, in the same command and so the same hand, just after it.
+        return f"A promotion from the waiting list comes with a withdrawal, in its hand, but this one is by {who}."
+    record = state["pairings"].get(data.get("pairing")) if isinstance(data.get("pairing"), str) else None
+    if kind in _PAIRING_PLAYERS:
+        if not own(data.get("by")):
+            return f"{_PAIRING_PLAYERS[kind]} names player {data.get('by')}, but is by {who}."
+        if record is not None and data["by"] not in record["players"]:
+            return f"{_PAIRING_PLAYERS[kind]} is made by one of the pairing's players, but this one is by {who}."
+    if kind == "match.created" and record is not None:
+        if not (organiser or any(own(p) for p in record["players"])):
+            return f"A pairing's match is started by its players or the organiser, but this one is by {who}."
+    if kind in _PLATFORMS and actor != "system":
+        return f"{_PLATFORMS[kind]} is the platform's to record, but this one is by {who}."
+    return None
+
+
 def _first_difference(stored, folded, path="") -> str:
     if isinstance(stored, dict) and isinstance(folded, dict):
         for key in sorted(set(stored) | set(folded), key=str):
@@ -120,7 +253,13 @@ def verify_tournament(stream: Stream) -> StreamVerdict:
     head_required = events[0].data.get("result_head_hashes") is True
     state = projection.initial()
     cached_at = copy.deepcopy(state) if tournament.state_seq == 0 else None
+    staff = _Staff()
+    previous = None
     for event in events:
+        problem = _actor_problem(state, event, previous, staff)
+        if problem:
+            return bad(event.seq, problem)
+        previous = event
         if event.type == "result.verified":
             later = _replaced_later(event, retractions, corrections)
             problem = _check_match_result(str(tournament.pk), state, event.data, later, head_required)
