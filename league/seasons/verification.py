@@ -3,7 +3,8 @@
 In stream order, so the first problem is the earliest bad seq: the hash chain; the creation
 fact against the season's stored config; every fact folds (it names a scheduled fixture);
 every recorded result, unfinished result and retraction in the platform's hand (no organiser
-writes one); every recorded result against the match it cites (the season's fixture, a verified
+writes one), every ruling, start, creation and close in a hand the services let make it
+(``_hand_problem``); every recorded result against the match it cites (the season's fixture, a verified
 verdict, the head hash published with the result, the score the match gives; of a match found
 disputed and this result retracted after, the fixture alone: see ``_check_result``); a retraction
 that keeps its result because the season had closed comes after the close.
@@ -13,11 +14,13 @@ fold of the facts, reported at the last fact that touched the fixture that diffe
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
+
 from matches import eventstore
 from matches.models import Match, Stream
 from matches.stream_verifiers import StreamVerdict
 
-from .models import Season
+from .models import Club, Season
 from .services import PLATFORM_RESULT_FACTS, _fixture_score, _forfeit_fact, _same, season_fold
 
 #: Projection fields compared; clubs and matches by slug and id.
@@ -152,6 +155,67 @@ def _check_started(season: Season, data: dict) -> str | None:
     return None
 
 
+# --------------------------------------------------------------------------------------
+# Whose hand each organiser's and coach's fact is in (docs/AUDIT.md 8.2)
+#
+# The services write ``user:<pk>`` of whoever ran the command, or ``system`` when no user did
+# (``_actor``). No season fact records who organises the league, who is staff or who coaches a
+# club, so these are today's rows, as the services read them (``check_organiser``: the league's
+# ``created_by`` or a staff user; ``fixture_start``: a coach of either club): a user who lost the
+# role since (or was deleted) has their earlier facts disputed, and one given it since has them
+# accepted. Old streams: no rule was ever narrower than now (``git log -S check_organiser`` on
+# league/seasons/services.py): rulings and the close were always an organiser's (c3f3712,
+# 5fcc958); a season created with no user (simulate-season) was always ``system``; a start was
+# the first coach of either club's, staff's or ``system``'s until fe0e8ee let any coach and the
+# league's organiser start one too, a wider rule that older streams meet.
+
+#: An organiser's rulings and the close: never the platform's (a forfeit's walkover, which cites
+#: a draft, is checked by ``_check_forfeit``).
+ORGANISERS = {
+    "fixture.postponed": "A postponement",
+    "fixture.walkover": "A walkover",
+    "result.corrected": "A correction",
+    "season.closed": "The season's close",
+}
+#: The creation and the schedule: an organiser's, or the platform's when no user made the season.
+CREATION = {"season.created": "The season's creation", "fixtures.scheduled": "The season's schedule"}
+
+
+class _Hands:
+    """Who the season's services let act: the league's organisers and the clubs' coaches (rows)."""
+
+    def __init__(self, season: Season) -> None:
+        self.organiser = f"user:{season.league.created_by_id}" if season.league.created_by_id else None
+        self.staff = {
+            f"user:{pk}" for pk in get_user_model().objects.filter(is_staff=True).values_list("pk", flat=True)
+        }
+        self.coaches: dict[str, set[str]] = {}
+        for slug, pk in Club.objects.filter(league=season.league, coaches__isnull=False).values_list(
+            "slug", "coaches__pk"
+        ):
+            self.coaches.setdefault(slug, set()).add(f"user:{pk}")
+
+    def organises(self, actor: str) -> bool:
+        return actor == self.organiser or actor in self.staff
+
+
+def _hand_problem(hands: _Hands, event, clubs: dict[str, tuple[str, str]]) -> str | None:
+    """Why the actor of an organiser's or a coach's fact is one the services would never write, or
+    None. ``clubs`` maps each fixture scheduled so far to its two clubs' slugs."""
+    actor = event.actor or ""
+    who = actor or "nobody"
+    data = event.data if isinstance(event.data, dict) else {}
+    if event.type in ORGANISERS and not data.get("draft") and not hands.organises(actor):
+        return f"{ORGANISERS[event.type]} is the league organiser's to make, but this one is by {who}."
+    if event.type in CREATION and not (actor == "system" or hands.organises(actor)):
+        return f"{CREATION[event.type]} is the league organiser's (or the platform's), but this one is by {who}."
+    if event.type == "fixture.started":
+        coaches = set().union(*(hands.coaches.get(slug, ()) for slug in clubs.get(data.get("fixture"), ())))
+        if not (actor == "system" or actor in coaches or hands.organises(actor)):
+            return f"A fixture is started by a coach of either club or an organiser, but this one is by {who}."
+    return None
+
+
 def _folds(events) -> bool:
     try:
         season_fold(events)
@@ -178,6 +242,8 @@ def verify_season(stream: Stream) -> StreamVerdict:
 
     retractions = _retractions(events)
     touched: dict[str, int] = {}
+    hands = _Hands(season)
+    clubs: dict[str, tuple[str, str]] = {}
     closed = False
     for event in events:
         if event.type == "season.closed":
@@ -188,6 +254,10 @@ def verify_season(stream: Stream) -> StreamVerdict:
         if event.type == "fixtures.scheduled":
             for f in event.data.get("fixtures", []):
                 touched[f["key"]] = event.seq
+                clubs[f["key"]] = (f.get("home"), f.get("away"))
+        problem = _hand_problem(hands, event, clubs)
+        if problem:
+            return bad(event.seq, problem)
         if event.type in PLATFORM_RESULT_FACTS and event.actor != "system":
             # The platform's alone (services.PLATFORM_RESULT_FACTS); the fold takes no other's.
             who = event.actor or "nobody"
