@@ -14,13 +14,11 @@ fold of the facts, reported at the last fact that touched the fixture that diffe
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
-
 from matches import eventstore
 from matches.models import Match, Stream
 from matches.stream_verifiers import StreamVerdict
 
-from .models import Club, Season
+from .models import Season
 from .services import PLATFORM_RESULT_FACTS, _fixture_score, _forfeit_fact, _same, season_fold
 
 #: Projection fields compared; clubs and matches by slug and id.
@@ -159,15 +157,16 @@ def _check_started(season: Season, data: dict) -> str | None:
 # Whose hand each organiser's and coach's fact is in (docs/AUDIT.md 8.2)
 #
 # The services write ``user:<pk>`` of whoever ran the command, or ``system`` when no user did
-# (``_actor``). No season fact records who organises the league, who is staff or who coaches a
-# club, so these are today's rows, as the services read them (``check_organiser``: the league's
-# ``created_by`` or a staff user; ``fixture_start``: a coach of either club): a user who lost the
-# role since (or was deleted) has their earlier facts disputed, and one given it since has them
-# accepted. Old streams: no rule was ever narrower than now (``git log -S check_organiser`` on
-# league/seasons/services.py): rulings and the close were always an organiser's (c3f3712,
-# 5fcc958); a season created with no user (simulate-season) was always ``system``; a start was
-# the first coach of either club's, staff's or ``system``'s until fe0e8ee let any coach and the
-# league's organiser start one too, a wider rule that older streams meet.
+# (``_actor``). No season fact records who is staff or who coaches a club (``check_organiser``:
+# the league's ``created_by`` or a staff user; ``fixture_start``: a coach of either club). Today's
+# rows are no measure of the day of the fact: clubs change coaches between seasons and staff are
+# demoted, and a fact by either, honest when written, would be disputed; a forger who can rewrite
+# the stream can rewrite those rows as easily. So these hands are checked as far as the stream
+# can say: a ruling or the close is a person's (``user:``), never the platform's or a bot's; a
+# start, the creation and the schedule a person's or the platform's. Old streams: no rule was ever
+# narrower (``git log -S check_organiser`` on league/seasons/services.py): rulings and the close
+# were always an organiser's (c3f3712, 5fcc958), a season created with no user (simulate-season)
+# always ``system``'s, and a start a coach's, staff's or ``system``'s (fe0e8ee widened it).
 
 #: An organiser's rulings and the close: never the platform's (a forfeit's walkover, which cites
 #: a draft, is checked by ``_check_forfeit``).
@@ -181,38 +180,21 @@ ORGANISERS = {
 CREATION = {"season.created": "The season's creation", "fixtures.scheduled": "The season's schedule"}
 
 
-class _Hands:
-    """Who the season's services let act: the league's organisers and the clubs' coaches (rows)."""
-
-    def __init__(self, season: Season) -> None:
-        self.organiser = f"user:{season.league.created_by_id}" if season.league.created_by_id else None
-        self.staff = {
-            f"user:{pk}" for pk in get_user_model().objects.filter(is_staff=True).values_list("pk", flat=True)
-        }
-        self.coaches: dict[str, set[str]] = {}
-        for slug, pk in Club.objects.filter(league=season.league, coaches__isnull=False).values_list(
-            "slug", "coaches__pk"
-        ):
-            self.coaches.setdefault(slug, set()).add(f"user:{pk}")
-
-    def organises(self, actor: str) -> bool:
-        return actor == self.organiser or actor in self.staff
-
-
-def _hand_problem(hands: _Hands, event, clubs: dict[str, tuple[str, str]]) -> str | None:
+def _hand_problem(event) -> str | None:
     """Why the actor of an organiser's or a coach's fact is one the services would never write, or
-    None. ``clubs`` maps each fixture scheduled so far to its two clubs' slugs."""
+    None (see above: a person's, or for a start, the creation and the schedule also the platform's)."""
     actor = event.actor or ""
     who = actor or "nobody"
+    person = actor.startswith("user:")
     data = event.data if isinstance(event.data, dict) else {}
-    if event.type in ORGANISERS and not data.get("draft") and not hands.organises(actor):
+    if event.type in ORGANISERS and not data.get("draft") and not person:
         return f"{ORGANISERS[event.type]} is the league organiser's to make, but this one is by {who}."
-    if event.type in CREATION and not (actor == "system" or hands.organises(actor)):
+    if event.type in CREATION and not (actor == "system" or person):
         return f"{CREATION[event.type]} is the league organiser's (or the platform's), but this one is by {who}."
-    if event.type == "fixture.started":
-        coaches = set().union(*(hands.coaches.get(slug, ()) for slug in clubs.get(data.get("fixture"), ())))
-        if not (actor == "system" or actor in coaches or hands.organises(actor)):
-            return f"A fixture is started by a coach of either club or an organiser, but this one is by {who}."
+    if event.type == "fixture.started" and not (actor == "system" or person):
+        return (
+            f"A fixture is started by a coach of either club, an organiser or the platform, but this one is by {who}."
+        )
     return None
 
 
@@ -242,8 +224,6 @@ def verify_season(stream: Stream) -> StreamVerdict:
 
     retractions = _retractions(events)
     touched: dict[str, int] = {}
-    hands = _Hands(season)
-    clubs: dict[str, tuple[str, str]] = {}
     closed = False
     for event in events:
         if event.type == "season.closed":
@@ -254,8 +234,7 @@ def verify_season(stream: Stream) -> StreamVerdict:
         if event.type == "fixtures.scheduled":
             for f in event.data.get("fixtures", []):
                 touched[f["key"]] = event.seq
-                clubs[f["key"]] = (f.get("home"), f.get("away"))
-        problem = _hand_problem(hands, event, clubs)
+        problem = _hand_problem(event)
         if problem:
             return bad(event.seq, problem)
         if event.type in PLATFORM_RESULT_FACTS and event.actor != "system":

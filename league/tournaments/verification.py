@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import copy
 
-from django.contrib.auth import get_user_model
-
 from matches import eventstore
 from matches.models import Match, Stream
 from matches.stream_verifiers import StreamVerdict
@@ -90,10 +88,12 @@ def _check_match_result(
 # The services write a fact's actor as ``access.actor_of``: ``user:<pk>`` of whoever ran the
 # command, or ``system`` for the platform's own facts. Who may run each command is read from the
 # stream as it stood before the fact: the organiser is ``tournament.created``'s ``organiser`` (no
-# fact changes it), a pairing's players are the fold's. The one exception is staff: a staff user
-# acts as organiser everywhere (``access.is_organiser``) and no fact records who is staff, so the
-# user row's ``is_staff`` today is taken. A user made staff since is accepted for earlier facts,
-# and a fact by a staff user demoted (or deleted) since is disputed: a stream cannot say better.
+# fact changes it), a pairing's players are the fold's. Staff are the exception: a staff user acts
+# as the organiser everywhere (``access.is_organiser``) and no fact records who is staff. Today's
+# ``is_staff`` is no measure of yesterday's: a fact by a staff user demoted (or deleted) since
+# would be disputed, though the platform wrote it honestly, and a forger who can rewrite the
+# stream can set ``is_staff`` as easily. So where the organiser or staff may act, the hand is
+# checked as far as the stream can say: a person's (``user:``), never the platform's or a bot's.
 #
 # Old streams: every rule below is what the services allow now, and none has ever been narrower
 # in what it accepted (``git log -S`` on the guards of league/tournaments/services): the platform's
@@ -155,29 +155,13 @@ HANDS_CHECKED = frozenset(
 )
 
 
-class _Staff:
-    """Whether an actor is a staff user (today's row: see above), each asked once."""
-
-    def __init__(self) -> None:
-        self.known: dict[str, bool] = {}
-
-    def __call__(self, actor: str) -> bool:
-        if actor not in self.known:
-            pk = actor.removeprefix("user:")
-            self.known[actor] = (
-                actor.startswith("user:")
-                and pk.isdigit()
-                and get_user_model().objects.filter(pk=int(pk), is_staff=True).exists()
-            )
-        return self.known[actor]
-
-
-def _actor_problem(state: dict, event, previous, staff: _Staff) -> str | None:
+def _actor_problem(state: dict, event, previous) -> str | None:
     """Why ``event``'s actor is one the services would never write, on ``state`` (the fold of
     every fact before it; ``previous`` is the fact just before), or None."""
     kind, data, actor = event.type, event.data if isinstance(event.data, dict) else {}, event.actor or ""
     who = actor or "nobody"
-    organiser = actor == f"user:{state['organiser']}" or staff(actor)
+    # The organiser, or a staff user: a person, as far as the stream can say (see above).
+    person = actor.startswith("user:")
 
     def own(pid) -> bool:
         return pid is not None and actor == f"user:{pid}"
@@ -188,9 +172,9 @@ def _actor_problem(state: dict, event, previous, staff: _Staff) -> str | None:
         return None
     if kind in _NAMES_ITS_HAND and "by" in data and not own(data["by"]):
         return f"The fact says user {data['by']} made it, but it is by {who}."
-    if kind in _ORGANISERS and not organiser:
-        return f"{_ORGANISERS[kind]} is the organiser's to make, but this one is by {who}."
-    if kind in _PLAYER_OR_ORGANISER and not (own(data.get("player")) or organiser):
+    if kind in _ORGANISERS and not person:
+        return f"{_ORGANISERS[kind]} is the organiser's (or staff's) to make, but this one is by {who}."
+    if kind in _PLAYER_OR_ORGANISER and not person:
         return f"{_PLAYER_OR_ORGANISER[kind]} is made by its player or the organiser, but this one is by {who}."
     if kind == "player.entry_confirmed" and not own(data.get("player")):
         # The organiser cannot confirm for the player: that confirmation is what lets the
@@ -208,7 +192,7 @@ def _actor_problem(state: dict, event, previous, staff: _Staff) -> str | None:
         if record is not None and data["by"] not in record["players"]:
             return f"{_PAIRING_PLAYERS[kind]} is made by one of the pairing's players, but this one is by {who}."
     if kind == "match.created" and record is not None:
-        if not (organiser or any(own(p) for p in record["players"])):
+        if not person:
             return f"A pairing's match is started by its players or the organiser, but this one is by {who}."
     if kind in _PLATFORMS and actor != "system":
         return f"{_PLATFORMS[kind]} is the platform's to record, but this one is by {who}."
@@ -253,10 +237,9 @@ def verify_tournament(stream: Stream) -> StreamVerdict:
     head_required = events[0].data.get("result_head_hashes") is True
     state = projection.initial()
     cached_at = copy.deepcopy(state) if tournament.state_seq == 0 else None
-    staff = _Staff()
     previous = None
     for event in events:
-        problem = _actor_problem(state, event, previous, staff)
+        problem = _actor_problem(state, event, previous)
         if problem:
             return bad(event.seq, problem)
         previous = event
