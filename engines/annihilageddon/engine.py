@@ -1024,11 +1024,18 @@ class Annihilageddon(Engine):
             and (pr["seat"] == seat or top_retargeted or (pr["kind"] == "target" and seat in pr["options"]))
         ) or (
             need is not None
-            and (top_retargeted or need.get("zone") == ["player", seat] or need.get("visible") == [seat])
+            and (
+                top_retargeted
+                or need.get("zone") == ["player", seat]
+                or need.get("visible") == [seat]
+                or self._second_token_due(kept, seat)
+            )
         ):
             # A question to it, or about it, or offering it as a target, is withdrawn: the op asks
             # again of the seats in the game (or, with one choice left, asks nothing). So is a draw
             # only it would see (its deck, a setup deal): its outcome must not go to another seat.
+            # So is the second token of its fatality: it picks nothing, so that draw would change
+            # nothing but the log (op_die gives the victim the first token).
             st["prompt"] = st["need"] = None
         if drawer is not None and st["need"] is None:
             # A private draw stopped: the cards already on their way to the drawer's hand (its old
@@ -1051,6 +1058,17 @@ class Annihilageddon(Engine):
             st["stack"].insert(0, frame(LEAVER_TURN_END, {"you": None}))
         if st["stack"] and st["prompt"] is None and st["need"] is None:
             run(st)
+
+    @staticmethod
+    def _second_token_due(stack: list, seat: int) -> bool:
+        """Whether the draw due is the second Dead Wizard Token of a fatality ``seat`` scored (AN
+        L370: two drawn for the killer's pick), the first already drawn: the draw on top of the
+        stack of a ``_die`` whose killer is ``seat``."""
+        if not stack:
+            return False
+        f = stack[-1]
+        op = f["prog"][f["pc"]] if f["pc"] < len(f["prog"]) else {}
+        return op.get("op") == "_die" and bool(op.get("choose")) and op["killer"] == seat and "t1" in f["work"]
 
     @staticmethod
     def _leaver_frame(f: dict, seat: int) -> bool:

@@ -839,7 +839,9 @@ def op_die(st, f, op):
     if "gone" in st and killer in st["gone"]:
         # Version 4: a killer that left takes nothing and picks nothing (RULES.md, "A seat that
         # leaves"): the Trophy stays where it is, the victim keeps the first token drawn and a
-        # second one already drawn for the killer's pick goes back into the stack.
+        # second one already drawn for the killer's pick goes back into the stack. A second draw
+        # still due when it left was withdrawn by the leave (Annihilageddon._second_token_due), so
+        # no outcome for it comes in here.
         killer = None
     p = st["players"][seat]
     token = draw_token(st, f, "t1")

@@ -19,6 +19,7 @@ from engines import registry
 from engines.base import CHANCE, IllegalAction, canonical_json
 from engines.chance import derive
 
+from .helpers import E, act, choose, step_chance, table
 from .test_bots_and_playouts import total_cards
 
 
@@ -522,3 +523,75 @@ def test_a_leave_that_stops_another_seats_draw_shows_nobody_that_seats_cards_on_
     assert sorted(mine["deck_cards"] + mine["deck_top"]) == sorted(
         st["players"][drawer]["pool"] + st["players"][drawer]["top"]
     )
+
+
+# -- a killer who leaves during its fatality's draws ---------------------------------------------------
+
+FIRST, SECOND = "dwt-extra-dead", "dwt-patchwork"
+
+
+def _fatality_drawing(moment):
+    """Seat 0, the active player, kills seat 1 with Fatality Fiend (AN L370: draw two tokens, give
+    the victim the one you like) on a table of three, and stops at ``moment`` of its two draws:
+    the first token (FIRST) drawn and the second's draw due, the die that says which slot of the
+    stack comes up due, that die thrown and the draw of an unseen token due, or the pick asked.
+    With a die, FIRST and SECOND are known tokens put back into the stack (AN L394). Returns the
+    state and the number of tokens in the game (the stack's, nobody holds one yet)."""
+    st = table(3, hands={0: ["fatality-fiend"]}, hp={1: 3})
+    d = st["dwt"]
+    tokens = d["count"]
+    assert not any(p["dwts"] for p in st["players"])
+    if moment.startswith("second-die"):
+        d["returned"] = [FIRST, SECOND]
+        d["unseen"] = sorted(without_one(without_one(d["unseen"], FIRST), SECOND))
+    st = act(st, 0, type="play", card="fatality-fiend")
+    st = choose(st, 0, 1)
+    st = choose(st, 1, "take")
+    if d["returned"]:
+        st = E.apply(st, {"kind": "chance", "outcome": [0]})  # slot 0 of the stack: FIRST
+        if moment == "second-die-thrown":
+            st = E.apply(st, {"kind": "chance", "outcome": [st["dwt"]["count"] - 1]})  # an unseen slot
+    else:
+        st = step_chance(st, [FIRST])
+        if moment == "pick-asked":
+            st = step_chance(st, [SECOND])
+    assert st["stack"][-1]["work"]["t1"] == FIRST
+    return st, tokens
+
+
+def without_one(cards, cid):
+    cards = list(cards)
+    cards.remove(cid)
+    return cards
+
+
+@pytest.mark.parametrize("moment", ["second-draw-due", "second-die-due", "second-die-thrown", "pick-asked"])
+def test_a_killer_who_leaves_during_its_fatality_draws_nothing_more_and_the_victim_keeps_the_first_token(moment):
+    """RULES.md, "A seat that leaves", a killer who left (AN L344-346, L370): it picks nothing and
+    takes no Trophy; the victim keeps the first token drawn, a second one already drawn goes back
+    into the stack, and a second draw still due is withdrawn: nothing is rolled or drawn that no
+    state would keep. Every token stays in the stack or in a player's hands."""
+    st, tokens = _fatality_drawing(moment)
+    before = st["dwt"]
+    engine = v4()
+    after = leave_checked(engine, st, 0)
+    # Nothing about the killer's token is waited for: the victim's turn begins (AN L147).
+    assert engine.chance(after) is None and after["prompt"] is None
+    assert after["active"] == 1 and engine.to_move(after) == [1]
+    assert not any(op["op"] == "_die" for f in after["stack"] for op in f["prog"])
+    victim = after["players"][1]
+    assert victim["dwts"] == [FIRST] and victim["hp"] == 20
+    assert not any(p["trophy"] for p in after["players"])
+    d = after["dwt"]
+    assert d["count"] + sum(len(p["dwts"]) for p in after["players"]) == tokens
+    assert d["count"] == tokens - 1
+    if moment == "pick-asked":
+        assert d["returned"] == [SECOND] and d["unseen"] == before["unseen"]
+    else:
+        # The second token was never drawn: the stack is as the first draw left it.
+        assert d["returned"] == before["returned"]
+        assert d["unseen"] == before["unseen"]
+    # The next log line tells the leave and the death, and no draw for a pick nobody makes.
+    event = {"kind": "action", "seat": 1, "action": {"type": "end_turn"}}
+    line = engine.describe(after, event, engine.apply(after, event))
+    assert line.startswith("Seat 0 leaves the game. Seat 1 dies and takes Extra Dead.")
