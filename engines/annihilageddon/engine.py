@@ -264,7 +264,7 @@ def first_legend() -> str:
 
 
 #: Every version this class can play; the newest is what new matches use.
-VERSIONS = ("1", "2", "3", "4")
+VERSIONS = ("1", "2", "3", "4", "5")
 LATEST = VERSIONS[-1]
 
 
@@ -276,7 +276,9 @@ class Annihilageddon(Engine):
     shown at once). Version 3 keeps a setup tile or Familiar with a secret ``keep`` action and
     asks every question about a hand's cards whatever the hand holds. Version 4 plays the same
     events the same way and plays on when a seat leaves (``leave``: RULING "Leaving"); versions 1
-    to 3 end the match then. RULES.md, "Versions" and "A seat that leaves"."""
+    to 3 end the match then. Version 5 plays as version 4 but for a killer that leaves with its
+    fatality's second token still to draw: that draw is withdrawn. RULES.md, "Versions" and "A seat
+    that leaves"."""
 
     name = "annihilageddon"
     title = "Epic Spell Wars: Annihilageddon"
@@ -300,6 +302,10 @@ class Annihilageddon(Engine):
         # Version 4 (RULES.md, "A seat that leaves"): a seat that resigns or runs out of time
         # leaves, and the others play on.
         self.plays_on = version not in ("1", "2", "3")
+        # Version 5 (RULES.md, "A seat that leaves"): a killer that leaves with the second token of
+        # its fatality still to be drawn withdraws that draw. Version 4 still asks it (a table's
+        # match could have recorded its outcome after the leave), and the draw changes nothing.
+        self.withdraws_second_token = version not in ("1", "2", "3", "4")
 
     @staticmethod
     def owned_copy(state: State) -> State:
@@ -1028,7 +1034,7 @@ class Annihilageddon(Engine):
                 top_retargeted
                 or need.get("zone") == ["player", seat]
                 or need.get("visible") == [seat]
-                or self._second_token_due(kept, seat)
+                or (self.withdraws_second_token and self._second_token_due(kept, seat))
             )
         ):
             # A question to it, or about it, or offering it as a target, is withdrawn: the op asks

@@ -51,7 +51,7 @@ MARK = 4
 MARK_CASES: dict[str, list[dict[str, Any]]] = {
     "annihilageddon": [
         {"version": v, "seats": n, "config": {"max_rounds": r}, "key": f"v{v}-{n}p-rounds-{r}", "bound": 3000}
-        for v in ("1", "2", "3", "4")
+        for v in ("1", "2", "3", "4", "5")
         for (n, r) in ((2, 6), (3, 3), (5, 2), (4, None))
     ],
     "dueling-wizards": [

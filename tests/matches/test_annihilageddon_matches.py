@@ -27,7 +27,7 @@ def test_one_autoplay_command_plays_every_seat_count_from_two_to_five_and_verifi
     assert "4 matches played: 4 verified, 0 disputed, 0 pending." in said
     played = Match.objects.all()
     assert sorted(m.seats.count() for m in played) == [2, 3, 4, 5]
-    assert {m.engine_version for m in played} == {"4"}  # new matches play the newest version
+    assert {m.engine_version for m in played} == {"5"}  # new matches play the newest version
     assert all(m.status == Match.Status.FINISHED and m.verdict == Match.Verdict.VERIFIED for m in played)
 
 

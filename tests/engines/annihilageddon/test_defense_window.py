@@ -120,7 +120,7 @@ def test_a_players_own_attack_also_waits_for_every_answer_then_hits_each_in_turn
 def test_version_1_still_asks_one_player_at_a_time_and_replays_its_matches():
     """Matches recorded under version 1 replay exactly as they were played (registry: both)."""
     v1 = registry.get("annihilageddon", "1")
-    assert registry.get("annihilageddon").version == "4" and not v1.current
+    assert registry.get("annihilageddon").version == "5" and not v1.current
     assert isinstance(v1, Annihilageddon) and "window" not in v1.setup({}, 3)
     rng = random.Random(7)
     st = v1.setup({}, 3)

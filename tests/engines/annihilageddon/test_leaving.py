@@ -567,13 +567,13 @@ def without_one(cards, cid):
 
 @pytest.mark.parametrize("moment", ["second-draw-due", "second-die-due", "second-die-thrown", "pick-asked"])
 def test_a_killer_who_leaves_during_its_fatality_draws_nothing_more_and_the_victim_keeps_the_first_token(moment):
-    """RULES.md, "A seat that leaves", a killer who left (AN L344-346, L370): it picks nothing and
+    """Version 5. RULES.md, "A seat that leaves", a killer who left (AN L344-346, L370): it picks nothing and
     takes no Trophy; the victim keeps the first token drawn, a second one already drawn goes back
     into the stack, and a second draw still due is withdrawn: nothing is rolled or drawn that no
     state would keep. Every token stays in the stack or in a player's hands."""
     st, tokens = _fatality_drawing(moment)
     before = st["dwt"]
-    engine = v4()
+    engine = registry.get("annihilageddon", "5")
     after = leave_checked(engine, st, 0)
     # Nothing about the killer's token is waited for: the victim's turn begins (AN L147).
     assert engine.chance(after) is None and after["prompt"] is None
@@ -595,3 +595,18 @@ def test_a_killer_who_leaves_during_its_fatality_draws_nothing_more_and_the_vict
     event = {"kind": "action", "seat": 1, "action": {"type": "end_turn"}}
     line = engine.describe(after, event, engine.apply(after, event))
     assert line.startswith("Seat 0 leaves the game. Seat 1 dies and takes Extra Dead.")
+
+
+@pytest.mark.parametrize("moment", ["second-draw-due", "second-die-due", "second-die-thrown"])
+def test_version_4_still_asks_a_leaving_killers_second_draw_so_its_records_replay(moment):
+    """RULES.md, "Versions": a version-4 match recorded the second draw's outcome after the leave
+    (a table's match could have), so version 4 still asks it and then gives the victim the first
+    token all the same; only version 5 withdraws it."""
+    st, tokens = _fatality_drawing(moment)
+    engine = v4()
+    after = leave_checked(engine, st, 0)
+    assert engine.to_move(after) == [CHANCE]
+    while engine.to_move(after) == [CHANCE]:
+        after = engine.apply(after, {"kind": "chance", "outcome": [0]})
+    assert after["players"][1]["dwts"] == [FIRST]
+    assert after["dwt"]["count"] + sum(len(p["dwts"]) for p in after["players"]) == tokens
