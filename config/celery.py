@@ -25,6 +25,8 @@ app.conf.beat_schedule = {
     # A finished draft whose hand-off (its match.finished message, or the queued task) was lost.
     "hand-off-lost-drafts": {"task": "league.hand_off_lost_drafts", "schedule": 60.0},
     "claim-timeouts": {"task": "matches.claim_timeouts", "schedule": 15.0},
+    # A match whose bots play on in later commands and whose next one a broker or the outbox lost.
+    "bots-move-stalled": {"task": "matches.bots_move_stalled", "schedule": 60.0},
     # Organisers' webhooks whose backoff has passed (a worker lost the scheduled retry, or eager mode).
     "webhooks-retry": {"task": "tournaments.webhooks_retry_due", "schedule": 30.0},
 }

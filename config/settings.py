@@ -238,6 +238,18 @@ MAX_OPEN_INVITATIONS_PER_USER = env_int("MAX_OPEN_INVITATIONS_PER_USER", 30)
 # spare) and bounds what a script can start; finishing one frees its place. Season and tournament
 # fixtures are not counted (their organisers' caps bound them).
 MAX_OPEN_BOT_MATCHES_PER_USER = env_int("MAX_OPEN_BOT_MATCHES_PER_USER", 10)
+# How many events the server appends on its own in one command (bots' moves and the draws it deals
+# between them): past it the command ends and the bots play on in later ones, each its own
+# transaction (matches.tasks.bots_move), so a person who leaves a game of bots, or a game of bots
+# alone, never keeps one request and the match's lock for thousands of moves (an Annihilageddon game
+# played on after its one person resigned: about 3,000). Bots reply to a person's move within it
+# in every engine: at most 44 events seen, 1 to 9 typically (4 random games per engine and seat count).
+BOT_MOVES_PER_COMMAND = env_int("BOT_MOVES_PER_COMMAND", 200)
+if BOT_MOVES_PER_COMMAND < 1:
+    raise ImproperlyConfigured("BOT_MOVES_PER_COMMAND must be at least 1: with 0 no bot would ever move.")
+# A match whose bots are left to play on and that has not moved for this long lost its queued
+# command (a broker that dropped it, a message given up on): matches.bots_move_stalled queues it again.
+BOTS_STALLED_SECONDS = env_int("BOTS_STALLED_SECONDS", 60)
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"

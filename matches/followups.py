@@ -8,6 +8,12 @@ idempotent tasks.
 
 from __future__ import annotations
 
+import collections
+import functools
+import threading
+
+from django.db import transaction
+
 from . import live, signals, tasks
 from .models import Match
 from .outbox import handler
@@ -23,6 +29,37 @@ _NEXT_FRAME = (
 def broadcast(payload: dict) -> None:
     # Messages written before "after" was recorded carry none: their frames take the whole window.
     live.broadcast_match(match_id=payload["match_id"], head_seq=payload["head_seq"], after=payload.get("after"))
+
+
+@handler(
+    "match.bots_move",
+    if_given_up="matches.bots_move_stalled (every minute) queues again the bots' moves of every live match "
+    "whose bots were left to play on and have waited a minute (BOTS_STALLED_SECONDS)",
+)
+def bots_move(payload: dict) -> None:
+    if tasks.app.conf.task_always_eager:
+        # Run in-process, each command's commit would deliver the next one's message inside its
+        # own commit, a frame deeper every command; after this delivery's commit, one loop in the
+        # outermost of them runs them one after another instead (a game of bots alone: about 30).
+        transaction.on_commit(functools.partial(_bots_move_in_turn, payload["match_id"], payload["head_seq"]))
+        return
+    tasks.bots_move.delay(payload["match_id"], payload["head_seq"])
+
+
+_in_turn = threading.local()
+
+
+def _bots_move_in_turn(match_id: str, head_seq: int) -> None:
+    waiting = getattr(_in_turn, "waiting", None)
+    if waiting is not None:
+        waiting.append((match_id, head_seq))  # the loop below, further up this thread, runs it next
+        return
+    _in_turn.waiting = waiting = collections.deque([(match_id, head_seq)])
+    try:
+        while waiting:
+            tasks.bots_move.delay(*waiting.popleft())
+    finally:
+        _in_turn.waiting = None
 
 
 @handler(

@@ -107,6 +107,11 @@ class Match(models.Model):
     # Per seat, why it left a game the others played on ("resigned", "timeout") or None; [] while
     # no seat has (the ruling "Leaving": a resignation or timeout recorded with "plays_on").
     left = models.JSONField(default=list, blank=True)
+    # When a command stopped at BOT_MOVES_PER_COMMAND with only bots (and the server's draws) still to
+    # move, their next moves queued for a later command (matches.tasks.bots_move); None while a person
+    # or nobody is to move. A live match whose bots have waited long is one whose queued command was
+    # lost: the sweep queues it again (matches.tasks.bots_move_stalled).
+    bots_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     # Verification verdict (projection of the verifier's last run).
     verdict = models.CharField(max_length=16, choices=Verdict.choices, default=Verdict.PENDING)

@@ -7,6 +7,7 @@ happen before anything is written, so a refusal writes nothing.
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import hashlib
 import secrets
@@ -194,7 +195,7 @@ def match_create_or_get(
         )
         writes = _Writes(match, appender)
         writes.add(created, "Match created.", engine=engine, after=state)
-        _after_append(match, _advance(match=match, writes=writes, engine=engine, state=state))
+        _after_append(match, _advance(match=match, writes=writes, engine=engine, state=state), bots_due=writes.bots_due)
         return match
 
     try:
@@ -805,6 +806,9 @@ class _Writes:
         #: (seq, text) of every log line written so far: the command's broadcast sends them.
         self.logged: list[tuple[int, str]] = []
         self._saved = 0  # how many of them ``save`` has stored
+        #: Set by ``_advance`` when it stopped at ``BOT_MOVES_PER_COMMAND`` with bots still to move:
+        #: the command records the message that has a later one play on (``match.bots_move``).
+        self.bots_due = False
 
     @property
     def head_seq(self) -> int:
@@ -951,25 +955,29 @@ def _advance(
     names, which the command changed; and, with ``after_append``, record ``_after_append``'s
     messages). Returns those events.
 
-    All in the caller's transaction, so the stream never rests at a point where the
-    server owes an outcome. Bots play only while no person is to move."""
+    All in the caller's transaction. Bots play only while no person is to move, and at most
+    ``BOT_MOVES_PER_COMMAND`` events are dealt and moved here: past it, the rest is left to later
+    commands (``writes.bots_due``, ``match_bots_move``), so a game of bots alone is never played
+    out in one request and one transaction (the stream then rests, for as long as the queued
+    command takes, where only bots, or the server's draw, are due)."""
     stream = writes.appender.stream
     bot_seats = {s.index: s.bot for s in match_seats(match=match) if s.bot}
     rng = _BotRng(match.seed_hex or match.stream_id, writes.head_seq)
+    left = settings.BOT_MOVES_PER_COMMAND
     while True:
         to_move = engine.to_move(state)
-        if not to_move:
+        if not to_move or not _server_moves(match, to_move, bot_seats):
             break
+        if not left:
+            writes.bots_due = True
+            break
+        left -= 1
         if to_move == [CHANCE]:
-            if match.mode != Match.Mode.SERVER:
-                break
             spec = engine.chance(state)
             outcome = derive(spec, bytes.fromhex(match.seed_hex), stream.id, writes.head_seq + 1)
             new = NewEvent(type="chance", data={"spec": spec, "outcome": outcome}, actor="server")
         else:
-            bot_seat = next((s for s in to_move if s in bot_seats), None)
-            if bot_seat is None or any(s not in bot_seats for s in to_move):
-                break  # a person must act (bots wait for people moving at the same time)
+            bot_seat = next(s for s in to_move if s in bot_seats)
             action = bot_action(engine, bot_seats[bot_seat], state, bot_seat, rng)
             new = NewEvent(type="action", data={"seat": bot_seat, "action": action}, actor=f"bot:{bot_seats[bot_seat]}")
         before = state
@@ -977,11 +985,20 @@ def _advance(
         writes.add(new, engine.describe(before, engine_event(new.type, new.data), state), engine=engine, after=state)
     if not engine.to_move(state):
         _close(match, writes, engine.result(state))
-    return writes.write_and_save(
-        ["state", "state_seq", "status", "result", "finished_at", "head_hash", "clocks", *also],
-        state=state,
-        after_append=after_append,
-    )
+    fields = ["state", "state_seq", "status", "result", "finished_at", "head_hash", "clocks", *also]
+    if writes.bots_due or match.bots_due_at is not None:
+        # Written only when it changes or is renewed: every other command's UPDATE stays as it was.
+        match.bots_due_at = eventstore.stream_now(stream) if writes.bots_due else None
+        fields.append("bots_due_at")
+    return writes.write_and_save(fields, state=state, after_append=after_append)
+
+
+def _server_moves(match: Match, to_move: list[int], bot_seats: dict[int, str]) -> bool:
+    """Whether what ``to_move`` waits on is the server's to play: a draw it deals (server-dealt
+    matches), or bots' moves with no person moving at the same time (bots wait for people)."""
+    if to_move == [CHANCE]:
+        return match.mode == Match.Mode.SERVER
+    return all(s in bot_seats for s in to_move)
 
 
 def _close(match: Match, writes: _Writes, result: dict) -> None:
@@ -1100,6 +1117,59 @@ def _play_on(match: Match, appender: Appender, engine: Engine, event: NewEvent, 
     left[seat] = why
     match.left = left
     _advance(match=match, writes=writes, engine=engine, state=state, also=("left",), after_append=True)
+
+
+def match_bots_move(*, match_id: uuid.UUID | str, head_seq: int) -> list[Event]:
+    """The bots' next moves (and the draws dealt between them) in a match a command left them to
+    play on at ``head_seq`` (``BOT_MOVES_PER_COMMAND``, ``_advance``): at most that many more
+    under the match's lock, in a transaction of their own, broadcast like any command's; past it,
+    the next such command is queued again. Returns the events written.
+
+    Writes nothing for a delivery that is not due: the head has moved past ``head_seq`` (a
+    repeated or late delivery, or a resignation meanwhile, whose command played the bots on
+    itself), the match is over, or a person is to move. The moves are as the one command would
+    have made them, but for each command's bot randomness being keyed by the head it starts at
+    (``_BotRng``): the verifier checks a bot's move for legality only, as any seat's."""
+
+    def execute(match: Match, appender: Appender) -> list[Event]:
+        engine = registry.get(match.game, match.engine_version)
+        bots = {s.index: s.bot for s in match_seats(match=match) if s.bot}
+        to_move = [] if match.status == Match.Status.FINISHED else engine.to_move(match.state)
+        if not to_move or not _server_moves(match, to_move, bots):
+            raise MatchError("Nobody but a person, or nobody, is to move.", code="bots_not_due", status=409)
+        return _advance(
+            match=match, writes=_Writes(match, appender), engine=engine, state=match.state, after_append=True
+        )
+
+    try:
+        done = command_run(
+            stream_id=lambda match: match.stream_id,
+            expected_seq=head_seq,
+            event_id=None,
+            lock=lambda: _match_for_update(match_id),
+            stream_of=lambda match: match.stream,
+            execute=execute,
+        )
+    except (eventstore.StaleSequence, MatchError) as refused:
+        if getattr(refused, "code", "") == "match_not_found":
+            raise
+        return []
+    return done.events
+
+
+def matches_bots_move_stalled() -> int:
+    """Queue again the bots' next moves in every live match whose bots were left to play on
+    (``Match.bots_due_at``) and have waited ``BOTS_STALLED_SECONDS`` since: its queued command was
+    lost (a broker that dropped it, an outbox message given up on). Returns how many it queued.
+    A match whose chain is merely slow gets a second command for the same head: one of the two
+    finds the head moved and writes nothing."""
+    cutoff = eventstore.database_now() - dt.timedelta(seconds=settings.BOTS_STALLED_SECONDS)
+    stalled = Match.objects.filter(status=Match.Status.LIVE, bots_due_at__lte=cutoff).values_list("pk", "state_seq")
+    queued = 0
+    for match_id, head_seq in stalled:
+        outbox_add_all(messages=[("match.bots_move", {"match_id": str(match_id), "head_seq": head_seq})])
+        queued += 1
+    return queued
 
 
 def _match_command(*, match_id, expected_seq: int, event_id, authorize, execute, same) -> CommandOutcome:
@@ -1232,23 +1302,29 @@ def _result_line(match: Match, result: dict | None) -> str:
     return f"Match over. Winner: {winners}." if winners else "Match over."
 
 
-def _after_append(match: Match, events: list[Event], writes: _Writes | None = None) -> None:
+def _after_append(match: Match, events: list[Event], writes: _Writes | None = None, *, bots_due: bool = False) -> None:
     """Broadcast, verification and the other apps' hooks: recorded in the outbox with the events,
     delivered after the commit, so a committed move is never reported as failed (matches.outbox).
     With ``writes`` (a command on a match that exists, after its last change to ``match``) the
     broadcast's first delivery is built from the match and events in hand (live.broadcast_held),
-    not read back; a new match's has nobody to reach yet and reads."""
+    not read back; a new match's has nobody to reach yet and reads. ``bots_due``: the bots play on
+    in a later command (``_Writes.bots_due``, which ``writes`` carries when given)."""
     if not events:
         return
     # One INSERT for all of them (a finished match's three were three round trips).
-    outbox_add_all(**_after_append_messages(match, events, writes))
+    outbox_add_all(**_after_append_messages(match, events, writes, bots_due=bots_due))
 
 
-def _after_append_messages(match: Match, events: list[Event], writes: _Writes | None) -> dict[str, Any]:
+def _after_append_messages(
+    match: Match, events: list[Event], writes: _Writes | None, *, bots_due: bool = False
+) -> dict[str, Any]:
     """``outbox_add_all``'s arguments for ``_after_append``."""
     messages = [
         ("match.broadcast", {"match_id": str(match.id), "head_seq": events[-1].seq, "after": events[0].seq - 1})
     ]
+    if bots_due or (writes is not None and writes.bots_due):
+        # After the broadcast: watchers get this command's events before the next command's.
+        messages.append(("match.bots_move", {"match_id": str(match.id), "head_seq": events[-1].seq}))
     if match.status == Match.Status.FINISHED and events[-1].type == "match.finished":
         messages += [
             ("match.verify", {"match_id": str(match.id)}),

@@ -119,3 +119,21 @@ def claim_timeouts() -> int:
     from .services import matches_claim_timeouts
 
     return matches_claim_timeouts()
+
+
+@app.task(name="matches.bots_move", **RETRIED)
+def bots_move(match_id: str, head_seq: int) -> int:
+    """The bots' next moves in a match a command left them to play on at ``head_seq``
+    (``services.match_bots_move``); returns how many events it wrote. A repeated or stale delivery
+    writes nothing, so running it twice is harmless."""
+    from .services import match_bots_move
+
+    return len(match_bots_move(match_id=match_id, head_seq=head_seq))
+
+
+@app.task(name="matches.bots_move_stalled", acks_late=True)
+def bots_move_stalled() -> int:
+    """Queue again the bots' moves of every live match whose queued ones were lost; on a beat."""
+    from .services import matches_bots_move_stalled
+
+    return matches_bots_move_stalled()

@@ -210,15 +210,20 @@ PLAYS_ON = [e for e in registry.latest() if e.max_seats >= 3 and type(e).leave i
 
 
 @pytest.mark.parametrize("engine", PLAYS_ON, ids=lambda e: f"{e.name}@{e.version}")
-def test_every_game_that_plays_on_does_so_through_the_services_and_verifies(engine, alice):
+def test_every_game_that_plays_on_does_so_through_the_services_and_verifies(
+    engine, alice, django_capture_on_commit_callbacks
+):
     # A person and two bots: once the person resigns, nobody but bots is left, and they play the
-    # game to its own end in the same command; the match verifies and the person is placed last.
+    # game to its own end, BOT_MOVES_PER_COMMAND moves a command (the first with the resignation,
+    # the rest queued after its commit: test_bot_chunks.py); the match verifies and the person is
+    # placed last.
     seats = [services.SeatSpec(user=alice), services.SeatSpec(bot="random"), services.SeatSpec(bot="random")]
     match = services.match_create(game=engine.name, seats=seats, created_by=alice)
     match = fresh(match)
     if match.status == Match.Status.FINISHED or alice_out(match):
         pytest.fail("the bots' opening ended the game before the person could resign")
-    done = services.match_resign(match_id=match.id, user=alice, expected_seq=match.state_seq)
+    with django_capture_on_commit_callbacks(execute=True):
+        done = services.match_resign(match_id=match.id, user=alice, expected_seq=match.state_seq)
     match = fresh(done.match)
     assert match.status == Match.Status.FINISHED
     assert match.result["placements"][0] == 3 and sorted(match.result["placements"][1:]) in ([1, 2], [1, 1])
