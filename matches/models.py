@@ -111,7 +111,7 @@ class Match(models.Model):
     # move, their next moves queued for a later command (matches.tasks.bots_move); None while a person
     # or nobody is to move. A live match whose bots have waited long is one whose queued command was
     # lost: the sweep queues it again (matches.tasks.bots_move_stalled).
-    bots_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    bots_due_at = models.DateTimeField(null=True, blank=True)  # indexed where set: migration 0018
 
     # Verification verdict (projection of the verifier's last run).
     verdict = models.CharField(max_length=16, choices=Verdict.choices, default=Verdict.PENDING)
