@@ -173,7 +173,15 @@ def test_a_finished_match_unverified_for_longer_than_any_message_lives_is_still_
 def test_the_sweeps_checked_here_are_every_sweep_a_topic_names_as_its_make_up():
     # A topic that comes to name a sweep (and a window) must be checked here as the ones above are:
     # requeue_followups and tournaments.requeue_followups (followups_window), hand_off_lost_drafts
-    # (hand_off_window), requeue_unverified (no window), and tournaments.webhooks_retry_due, which
-    # takes every pending delivery whose time has come, however old (no window either).
+    # (hand_off_window), requeue_unverified (no window), tournaments.webhooks_retry_due, which
+    # takes every pending delivery whose time has come, however old (no window either), and
+    # matches.bots_move_stalled, every live match whose bots have waited, however long (none).
     named = {topic for topic, text in outbox._IF_GIVEN_UP.items() if "(every " in text}
-    assert named == {"match.verify", "match.finished", "match.verified", "match.verified_many", "tournament.webhook"}
+    assert named == {
+        "match.verify",
+        "match.finished",
+        "match.verified",
+        "match.verified_many",
+        "tournament.webhook",
+        "match.bots_move",
+    }
