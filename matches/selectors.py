@@ -6,7 +6,7 @@ from collections.abc import Collection
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import Exists, OuterRef, Prefetch, Subquery
+from django.db.models import Exists, OuterRef, Prefetch
 
 from engines import registry
 from engines.base import CHANCE, chance_enterable
@@ -228,20 +228,12 @@ def match_list(
 def open_bot_match_count(*, user) -> int:
     """How many unfinished matches and drafts ``user`` started with no other person seated (bots,
     or nobody but ``user``): the ones ``MAX_OPEN_BOT_MATCHES_PER_USER`` bounds. Only those started
-    on the account's own say (no ``origin``): a season's or tournament's fixture is its organiser's.
-    Nor one whose seat ``user`` left (the ruling "Leaving": resigned, or out of time) while its bots
-    play on: the refusal tells the player to resign one, and its bots finish it in later commands
-    (``BOT_MOVES_PER_COMMAND``) that are the platform's work, not the player's."""
+    on the account's own say (no ``origin``): a season's or tournament's fixture is its organiser's."""
     other_player = Seat.objects.filter(match=OuterRef("pk"), user__isnull=False).exclude(user=user)
     other_partner = Seat.partners.through.objects.filter(seat__match=OuterRef("pk")).exclude(user=user)
-    own_seat = Seat.objects.filter(match=OuterRef("pk"), user=user).values("index")[:1]
-    open_ones = (
+    return (
         Match.objects.filter(created_by=user, status=Match.Status.LIVE, origin={})
         .exclude(Exists(other_player))
         .exclude(Exists(other_partner))
-        .annotate(own_seat=Subquery(own_seat))
-        .values_list("own_seat", "left")
+        .count()
     )
-    # Few rows (those the cap bounds, and the ones whose bots are finishing them), so who left is read
-    # here rather than looked up in the JSON by SQL.
-    return sum(1 for seat, left in open_ones if seat is None or seat >= len(left) or left[seat] is None)

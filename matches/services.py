@@ -242,7 +242,7 @@ def bot_match_cap_check(
         noun = "match or draft" if cap == 1 else "matches and drafts"
         raise MatchError(
             f"You have {cap} {noun} against bots that have not finished, as many as one account may: "
-            "finish or resign one before you start another.",
+            "finish or resign one before you start another (a game you left counts until its bots have finished it).",
             code="too_many_bot_matches",
             status=409,
         )
