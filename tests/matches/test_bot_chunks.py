@@ -229,3 +229,11 @@ def test_on_the_embedded_default_the_bots_finish_the_game_one_command_after_anot
     report = json.loads(_manage(tmp_path, "shell", "-c", PLAY_ON_SQLITE).stdout.strip().splitlines()[-1])
     assert (report["status"], report["verdict"]) == ("finished", "verified"), report
     assert len(report["depths"]) >= 10 and len(set(report["depths"])) == 1, report
+
+
+def test_a_delivery_for_a_match_that_does_not_exist_is_an_error_not_a_silent_nothing():
+    # Only a stale head or bots not due are normal for a queued command; anything else (no such
+    # match, a bot's move the rules refuse) must reach the task's retries and the logs.
+    with pytest.raises(services.MatchError) as refused:
+        services.match_bots_move(match_id=uuid.uuid4(), head_seq=1)
+    assert refused.value.code == "match_not_found"
