@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
 
 from matches.autoplay import autoplay_match
-from matches.models import Match
+from matches.models import Event, Match
 from matches.verification import match_verify
 
 from ..helpers import fresh, new_duel, play_out
@@ -45,9 +46,19 @@ def test_a_disputed_match_counts_for_nobodys_luck(client_for, alice):
 
 
 def test_the_fairness_page_shows_every_group_with_its_p_value_and_says_what_it_means(client, alice):
-    autoplay_match(game="spellcaster", seats=2)
+    match = autoplay_match(game="spellcaster", seats=2)
+    # The groups are read off the match's own chance events: which dice a random game rolls is
+    # chance too (SpellCaster rolls its d10s only in a contest or a capture, which a short game
+    # may never reach), but every game rolls who goes first and draws cards.
+    specs = [
+        data["spec"] for data in Event.objects.filter(stream__match=match, type="chance").values_list("data", flat=True)
+    ]
+    keys = {f"die:{lo}-{hi}" for s in specs if s["kind"] == "dice" for lo, hi in s["dice"]}
+    keys |= {f"pool:{s['pool']}" for s in specs if s["kind"] == "draw"} | {"draw-tenths"}
+    assert "die:0-1" in keys and any(k.startswith("pool:") for k in keys)
     page = client.get("/fairness/").content.decode()
-    assert 'data-key="die:1-10"' in page and "p = " in page
+    assert set(re.findall(r'data-testid="fairness-group" data-key="([^"]+)"', page)) == keys
+    assert page.count("p = ") >= len(keys)
     assert "chi-square test gives a p-value" in page
 
 
