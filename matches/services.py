@@ -95,6 +95,14 @@ def match_create(
     )[0]
 
 
+def _new_match_identity() -> tuple[uuid.UUID, bytes]:
+    """A new match's id and its stream secret. The secret seeds a server-dealt match's outcomes
+    and salts every event's hash (docs/AUDIT.md), so a tabletop match has one too; it is committed
+    at the start and revealed at the end. The test suite replaces this function
+    (tests/conftest.py) so that each test's matches deal the same outcomes in every run."""
+    return uuid.uuid4(), secrets.token_bytes(32)
+
+
 def match_create_or_get(
     *,
     game: str,
@@ -128,10 +136,7 @@ def match_create_or_get(
         if existing is None:
             raise
         return existing, False
-    match_id = uuid.uuid4()
-    # The stream secret: it seeds a server-dealt match's outcomes and salts every event's hash
-    # (docs/AUDIT.md), so a tabletop match has one too. Committed now, revealed at the end.
-    seed = secrets.token_bytes(32)
+    match_id, seed = _new_match_identity()
     commitment = seed_commitment(seed)
 
     def execute(appender: Appender) -> Match:
