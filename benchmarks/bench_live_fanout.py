@@ -223,10 +223,12 @@ async def client_loop(conn, plan: list[tuple[int, str]]) -> None:
         kind = request[0]
         if kind == "events":  # {match id: seq}: first arrival of that seq per socket, or None
             _, targets, timeout = request
+            # A match that is over by this round had no move POSTed: its sockets wait for nothing.
+            waiting = [(m, w) for m, w in watchers if m in targets]
             deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline and not all(targets[m] in w.seen for m, w in watchers):
+            while time.monotonic() < deadline and not all(targets[m] in w.seen for m, w in waiting):
                 await asyncio.sleep(0.005)
-            conn.send([(m, w.seen[targets[m]][0] if targets[m] in w.seen else None) for m, w in watchers])
+            conn.send([(m, w.seen[targets[m]][0] if targets[m] in w.seen else None) for m, w in waiting])
         elif kind == "marker":
             _, marker, timeout = request
             deadline = time.monotonic() + timeout
