@@ -1,7 +1,9 @@
-"""What tests/conftest.py sets up for the suite: two pytest-xdist workers kept apart, quick password hashing."""
+"""What tests/conftest.py sets up for the suite: two pytest-xdist workers kept apart, quick password hashing,
+matches that deal the same outcomes in every run of a test."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -131,3 +133,55 @@ def test_a_test_that_hangs_is_ended_at_the_limit_named_with_its_stack_and_the_ru
     assert "1 failed, 1 passed" in run.stdout
     # Where it waited, for whoever reads the CI log.
     assert "test_hangs.py" in run.stderr and "in test_that_swallows_its_timeout_and_waits_on" in run.stderr
+
+
+RECORD_SEEDS = """
+import json
+import os
+
+made = []
+
+
+def pytest_collection_finish(session):
+    from matches import services
+
+    commitment = services.seed_commitment
+
+    def recording(seed):
+        made.append(commitment(seed))
+        return made[-1]
+
+    services.seed_commitment = recording
+
+
+def pytest_sessionfinish(session, exitstatus):
+    with open(os.environ["SEEDS_OUT"], "w") as out:
+        json.dump(made, out)
+"""
+
+
+def test_a_test_run_twice_deals_its_matches_the_same_seeds_and_each_match_its_own(tmp_path):
+    # tests/conftest.py's reproducible_matches: a failure that hangs on the dice comes back when the
+    # one test is run again. Two runs of a test that makes three matches, each in a fresh process.
+    (tmp_path / "record_seeds.py").write_text(RECORD_SEEDS)
+    base = urlsplit(os.environ.get("DATABASE_URL") or "postgresql://postgres@127.0.0.1:5432/wizard_duels")
+    database = urlunsplit(base._replace(path=f"{base.path}_seeds_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"))
+    test = "tests/matches/analysis/test_player_luck_and_pages.py::test_a_players_luck_is_the_sum_of_their_seats_luck_in_their_verified_matches"
+    runs = []
+    for n in range(2):
+        out = tmp_path / f"seeds-{n}.json"
+        run = run_pytest(
+            "-p",
+            "no:xdist",
+            "-p",
+            "record_seeds",
+            "-q",
+            test,
+            PYTHONPATH=str(tmp_path),
+            SEEDS_OUT=str(out),
+            DATABASE_URL=database,
+        )
+        assert run.returncode == 0, (run.stdout[-2000:], run.stderr[-2000:])
+        runs.append(json.loads(out.read_text()))
+    assert len(runs[0]) == 3 and len(set(runs[0])) == 3
+    assert runs[1] == runs[0]
