@@ -161,7 +161,7 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def test_a_test_run_twice_deals_its_matches_the_same_seeds_and_each_match_its_own(tmp_path):
-    # tests/conftest.py's reproducible_matches: a failure that hangs on the dice comes back when the
+    # tests/conftest.py's reproducible_matches: a failure that depends on the dice comes back when the
     # one test is run again. Two runs of a test that makes three matches, each in a fresh process.
     (tmp_path / "record_seeds.py").write_text(RECORD_SEEDS)
     base = urlsplit(os.environ.get("DATABASE_URL") or "postgresql://postgres@127.0.0.1:5432/wizard_duels")

@@ -9,11 +9,7 @@ to a person's move is in the same answer."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import uuid
-from pathlib import Path
 
 import pytest
 
@@ -246,14 +242,8 @@ def test_a_delivery_for_a_match_that_does_not_exist_is_an_error_not_a_silent_not
 @pytest.mark.parametrize("value", ["0", "-5"])
 def test_a_server_refuses_to_start_with_a_bound_under_one_and_says_why(value):
     # With 0 no command would ever move a bot: every game with a bot would stall at its first turn.
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "BOT_MOVES_PER_COMMAND": value}
-    done = subprocess.run(
-        [sys.executable, "-c", "import django; django.setup()"],
-        cwd=Path(__file__).resolve().parents[2],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    from tests.hardening.test_deployment import run_manage
+
+    done = run_manage("check", env={"BOT_MOVES_PER_COMMAND": value})
     assert done.returncode != 0
     assert "ImproperlyConfigured: BOT_MOVES_PER_COMMAND must be at least 1" in done.stderr
