@@ -160,15 +160,18 @@ def pytest_sessionfinish(session, exitstatus):
 """
 
 
-def test_a_test_run_twice_deals_its_matches_the_same_seeds_and_each_match_its_own(tmp_path):
+def test_a_test_run_twice_deals_its_matches_the_same_seeds_and_each_match_its_own_and_a_salt_deals_others(
+    tmp_path,
+):
     # tests/conftest.py's reproducible_matches: a failure that depends on the dice comes back when the
-    # one test is run again. Two runs of a test that makes three matches, each in a fresh process.
+    # one test is run again. Two runs of a test that makes three matches, each in a fresh process,
+    # then a third with TEST_MATCH_SALT, as a sweep for outcome-dependent tests runs it.
     (tmp_path / "record_seeds.py").write_text(RECORD_SEEDS)
     base = urlsplit(os.environ.get("DATABASE_URL") or "postgresql://postgres@127.0.0.1:5432/wizard_duels")
     database = urlunsplit(base._replace(path=f"{base.path}_seeds_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"))
     test = "tests/matches/analysis/test_player_luck_and_pages.py::test_a_players_luck_is_the_sum_of_their_seats_luck_in_their_verified_matches"
     runs = []
-    for n in range(2):
+    for n, salt in enumerate(["", "", "sweep-1"]):
         out = tmp_path / f"seeds-{n}.json"
         run = run_pytest(
             "-p",
@@ -180,8 +183,10 @@ def test_a_test_run_twice_deals_its_matches_the_same_seeds_and_each_match_its_ow
             PYTHONPATH=str(tmp_path),
             SEEDS_OUT=str(out),
             DATABASE_URL=database,
+            TEST_MATCH_SALT=salt,
         )
         assert run.returncode == 0, (run.stdout[-2000:], run.stderr[-2000:])
         runs.append(json.loads(out.read_text()))
     assert len(runs[0]) == 3 and len(set(runs[0])) == 3
     assert runs[1] == runs[0]
+    assert len(runs[2]) == 3 and not set(runs[2]) & set(runs[0])
