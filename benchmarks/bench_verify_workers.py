@@ -6,12 +6,13 @@
 
 The database needs finished matches of the game (``manage.py autoplay --game dueling-wizards
 --matches 112`` makes them). Each round, for one
-worker and then for two (separate ``celery worker --concurrency 1`` processes, as a deployment
+worker and for two (which goes first alternates from round to round; separate ``celery worker --concurrency 1`` processes, as a deployment
 scales out), the same matches are set back to "pending", the workers are started, one
 ``matches.verify_match`` task per match is queued on the Redis broker once every worker has
 answered a ping, and the run ends when every match has its verdict again. Throughput
 counts from the first verdict to the last (the workers' start-up is not in it): (matches - 1) /
-(last verified_at - first verified_at).
+(last verified_at - first verified_at). Reported: the best rate of each side and their ratio,
+and each round's ratio of two workers to one with the median over the rounds.
 
 Beside the wall-clock throughput it prints the CPU seconds the workers used per stream: when two
 workers cost no more CPU per stream than one but do not finish in half the time, they are waiting
@@ -24,6 +25,7 @@ import argparse
 import os
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -152,10 +154,13 @@ def main() -> None:
     ids = [str(pk) for pk in finished.values_list("pk", flat=True)[: args.matches]]
     if len(ids) < args.matches:
         raise SystemExit(f"only {len(ids)} finished {args.game} matches: run manage.py autoplay first")
-    print(f"{len(ids)} {args.game} streams, {args.rounds} round(s), one worker then two each round", flush=True)
+    print(
+        f"{len(ids)} {args.game} streams, {args.rounds} round(s) of one worker and two, which goes first alternating",
+        flush=True,
+    )
     rates: dict[int, list[float]] = {1: [], 2: []}
     for r in range(args.rounds):
-        for workers in (1, 2):
+        for workers in (1, 2) if r % 2 == 0 else (2, 1):
             rate, cpu = run(ids, workers, args.timeout)
             rates[workers].append(rate)
             print(
@@ -164,6 +169,16 @@ def main() -> None:
             )
     one, two = max(rates[1]), max(rates[2])
     print(f"best: 1 worker {one:.1f} streams/s, 2 workers {two:.1f} streams/s, ratio {two / one:.2f}x")
+    # The best of each side can pair a round when the machine ran fast with one when it ran slow
+    # (a single worker's CPU per stream moves by a quarter between rounds on a shared host); the
+    # two runs of one round are minutes apart at most, so their ratio is the steadier measure.
+    ratios = sorted(b / a for a, b in zip(rates[1], rates[2], strict=True))
+    by_round = " / ".join(f"{b / a:.2f}x" for a, b in zip(rates[1], rates[2], strict=True))
+    print(f"by round: {by_round}; median {statistics.median(ratios):.2f}x", end="")
+    if len(ratios) >= 4:
+        q1, _, q3 = statistics.quantiles(ratios, n=4)
+        print(f" (quartiles {q1:.2f}x-{q3:.2f}x)", end="")
+    print()
 
 
 if __name__ == "__main__":
