@@ -5,7 +5,9 @@ expectation, a share of draws, a fixed seed). Round 5 is then paired by ``pair_r
 in the same run, by a bbpPairings binary given with ``--bbp`` on the same field written as
 a TRF(x) file (the layout of the project's TRF export: start numbers by rating, then id;
 ``XXR`` the planned rounds). bbp's time is its whole process (start, reading the file,
-pairing, writing the pairs), each run bounded by ``--timeout``. The two sides are taken in
+pairing, writing the pairs), each run bounded by ``--timeout``: a run stopped there is
+shown as ``>T`` with its CPU until then, a lower bound, and the ratios as upper bounds
+(``<r``), since its pairing would have cost at least that much. The two sides are taken in
 turns (which goes first alternates), and each is reported as wall time and CPU time: ours
 ``time.process_time`` around ``pair_round``, bbp's the child's user and system time
 (``RUSAGE_CHILDREN``), which on a loaded machine says more than the wall clock. Without
@@ -122,7 +124,11 @@ def run_bbp(binary: str, text: str, timeout: float) -> tuple[float | None, float
                 [binary, "--dutch", str(source), "-p", str(out)], capture_output=True, timeout=timeout
             )
         except subprocess.TimeoutExpired:
-            return None, 0.0, [], f"timed out after {timeout:.0f} s"
+            # subprocess.run kills and reaps the child, so its CPU until then is counted: a
+            # lower bound on what its pairing would have cost.
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            return None, cpu, [], f"timed out after {timeout:.0f} s"
         seconds = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -158,6 +164,12 @@ def timed(fn) -> tuple[float, float, object]:
     return time.perf_counter() - start, time.process_time() - cpu, result
 
 
+def share(ratio: float) -> str:
+    """Two decimals, or two significant digits below 0.1, so that a ratio of a large field
+    (ours 0.5 s against bbp's 900 s) does not print as 0.00."""
+    return f"{ratio:.2f}" if ratio >= 0.1 else f"{ratio:.2g}"
+
+
 def describe(q: dict[str, int]) -> str:
     return f"{q['rematches']}/{q['floats']}/{q['score']}/{q['clashes']}/{q['colour']}"
 
@@ -187,6 +199,7 @@ def main() -> None:
         text, start = trf(state, ROUNDS_BEFORE + 1) if run_it else ("", {})
         ours_wall, ours_cpu, bbp_wall, bbp_cpu = [], [], [], []
         rnd, pairs, note = None, [], ""
+        bbp_unfinished: list[float] = []
 
         def ours() -> None:
             nonlocal rnd
@@ -199,6 +212,8 @@ def main() -> None:
             if note:
                 return
             wall, cpu, got, note = run_bbp(args.bbp, text, args.timeout)
+            if note.startswith("timed out"):
+                bbp_unfinished.append(cpu)
             if wall is not None:
                 bbp_wall.append(wall)
                 bbp_cpu.append(cpu)
@@ -218,12 +233,18 @@ def main() -> None:
             bbp_text = "not run"
         elif args.bbp and bbp_wall and not note:
             their_wall, their_cpu = statistics.median(bbp_wall), statistics.median(bbp_cpu)
-            bbp_text, ratio = f"{their_wall:.3f}", f"{wall / their_wall:.2f}"
+            bbp_text, ratio = f"{their_wall:.3f}", share(wall / their_wall)
             bbp_cpu_text = f"{their_cpu:.3f}"
-            cpu_ratio = f"{cpu / their_cpu:.2f}" if their_cpu else "-"
+            cpu_ratio = share(cpu / their_cpu) if their_cpu else "-"
             by_start = {n: pid for pid, n in start.items()}
             ids = [(by_start[a], by_start[b] if b else None) for a, b in pairs]
             bbp_q = describe(quality(players, ids))
+        elif args.bbp and bbp_unfinished:
+            # Unfinished: its CPU so far bounds it from below, so our ratio is bounded above.
+            their_cpu = bbp_unfinished[0]
+            bbp_text, bbp_cpu_text = f">{args.timeout:g}", f">{their_cpu:.1f}"
+            ratio = f"<{share(wall / args.timeout)}"
+            cpu_ratio = f"<{share(cpu / their_cpu)}" if their_cpu else "-"
         elif args.bbp:
             bbp_text = note[:40]
 
@@ -245,6 +266,7 @@ def main() -> None:
     print("wall: the clock around each run; cpu: our process_time, bbp's child user + system time.")
     print("r/f/s/c/col: rematches / floats / sum of squared score differences in half points /")
     print("seat-limit clashes (both players due the same seat absolutely) / colour cost, by our tiers.")
+    print("'>T' / '<r': bbp did not finish within --timeout; its CPU until it was stopped bounds it below.")
     print("complete: our earlier path (complete graphs), and whether it costs the same in every tier.")
 
 
