@@ -34,6 +34,7 @@ import tempfile
 import time
 from fractions import Fraction
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -111,9 +112,16 @@ def trf(state: dict, planned: int) -> tuple[str, dict[int, int]]:
     return "\n".join(lines) + "\n", start
 
 
-def run_bbp(binary: str, text: str, timeout: float) -> tuple[float | None, float, list[tuple[int, int]], str]:
-    """Wall and CPU seconds for one bbp process, its pairs as (start, start or 0 for the
-    bye), and a note."""
+class BbpRun(NamedTuple):
+    wall: float | None  # None: no pairing came back (stopped, or failed: see note)
+    cpu: float
+    pairs: list[tuple[int, int]]  # (start, start or 0 for the bye)
+    note: str
+    timed_out: bool = False
+
+
+def run_bbp(binary: str, text: str, timeout: float) -> BbpRun:
+    """Wall and CPU seconds for one bbp process, its pairs, and a note."""
     with tempfile.TemporaryDirectory() as tmp:
         source, out = Path(tmp) / "field.trf", Path(tmp) / "pairs.txt"
         source.write_text(text)
@@ -124,19 +132,19 @@ def run_bbp(binary: str, text: str, timeout: float) -> tuple[float | None, float
                 [binary, "--dutch", str(source), "-p", str(out)], capture_output=True, timeout=timeout
             )
         except subprocess.TimeoutExpired:
-            # subprocess.run kills and reaps the child, so its CPU until then is counted: a
-            # lower bound on what its pairing would have cost.
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-            return None, cpu, [], f"timed out after {timeout:.0f} s"
+            done = None
         seconds = time.perf_counter() - start
+        # subprocess.run kills and reaps a child it stopped at the timeout, so its CPU until
+        # then is counted here too: a lower bound on what its pairing would have cost.
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        if done is None:
+            return BbpRun(None, cpu, [], f"timed out after {timeout:g} s", timed_out=True)
         if done.returncode != 0:
-            return None, cpu, [], f"exit {done.returncode}: {done.stderr.decode()[:200]}"
+            return BbpRun(None, cpu, [], f"exit {done.returncode}: {done.stderr.decode()[:200]}")
         rows = out.read_text().split("\n")[1:]
         pairs = [tuple(int(x) for x in row.split()) for row in rows if row.strip()]
-        return seconds, cpu, pairs, ""
+        return BbpRun(seconds, cpu, pairs, "")
 
 
 def quality(players: list[SwissPlayer], pairs: list[tuple[int, int | None]]) -> dict[str, int]:
@@ -199,7 +207,7 @@ def main() -> None:
         text, start = trf(state, ROUNDS_BEFORE + 1) if run_it else ("", {})
         ours_wall, ours_cpu, bbp_wall, bbp_cpu = [], [], [], []
         rnd, pairs, note = None, [], ""
-        bbp_unfinished: list[float] = []
+        unfinished_cpu = None  # bbp's CPU when it was stopped at the timeout
 
         def ours() -> None:
             nonlocal rnd
@@ -208,16 +216,17 @@ def main() -> None:
             ours_cpu.append(cpu)
 
         def bbp() -> None:
-            nonlocal pairs, note
+            nonlocal pairs, note, unfinished_cpu
             if note:
                 return
-            wall, cpu, got, note = run_bbp(args.bbp, text, args.timeout)
-            if note.startswith("timed out"):
-                bbp_unfinished.append(cpu)
-            if wall is not None:
-                bbp_wall.append(wall)
-                bbp_cpu.append(cpu)
-                pairs = got
+            run = run_bbp(args.bbp, text, args.timeout)
+            note = run.note
+            if run.timed_out:
+                unfinished_cpu = run.cpu
+            if run.wall is not None:
+                bbp_wall.append(run.wall)
+                bbp_cpu.append(run.cpu)
+                pairs = run.pairs
 
         # In turns, the first side alternating, so that a burst of load on the shared
         # machine falls on both sides alike.
@@ -239,12 +248,11 @@ def main() -> None:
             by_start = {n: pid for pid, n in start.items()}
             ids = [(by_start[a], by_start[b] if b else None) for a, b in pairs]
             bbp_q = describe(quality(players, ids))
-        elif args.bbp and bbp_unfinished:
+        elif args.bbp and unfinished_cpu is not None:
             # Unfinished: its CPU so far bounds it from below, so our ratio is bounded above.
-            their_cpu = bbp_unfinished[0]
-            bbp_text, bbp_cpu_text = f">{args.timeout:g}", f">{their_cpu:.1f}"
+            bbp_text, bbp_cpu_text = f">{args.timeout:g}", f">{unfinished_cpu:.1f}"
             ratio = f"<{share(wall / args.timeout)}"
-            cpu_ratio = f"<{share(cpu / their_cpu)}" if their_cpu else "-"
+            cpu_ratio = f"<{share(cpu / unfinished_cpu)}" if unfinished_cpu else "-"
         elif args.bbp:
             bbp_text = note[:40]
 
