@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -117,7 +118,9 @@ def outbox_add_all(
     the caller holds in memory (a broadcast built from the command's match and events, not read
     again). It must do what the handler would do with the payload. It runs under the same rules
     (after the commit, the row locked, marked delivered only if it returns); any later try (it
-    failed, or the process died after the commit) is the handler's, from the database."""
+    failed, or the process died after the commit) is the handler's, from the database. A message
+    without one is first delivered by its topic's handler, with the payload this process wrote,
+    not read back."""
     rows = _rows(messages)
     _insert(rows)
     _deliver_after_commit(rows, deliver_first)
@@ -153,8 +156,19 @@ def _rows(messages: list[tuple[str, dict[str, Any]]]) -> list[OutboxMessage]:
 def _deliver_after_commit(rows: list[OutboxMessage], deliver_first: dict[int, Callable[[], None]] | None) -> None:
     first = deliver_first or {}
     for index, row in enumerate(rows):
+        # The first delivery needs nothing read back: the process that wrote the row holds its
+        # topic and its payload (a verdict's two messages were a SELECT ... FOR UPDATE each
+        # before the mark; issue 17, P7). The payload is handed over as the database gives it
+        # back, decoded from its JSON (a UUID as text, a tuple as a list), and as it was when
+        # added: the handler sees what any later try, the sweeper's, would see.
+        deliver = first.get(index) or functools.partial(_handle, row.topic, _stored(row.payload))
         # A rolled-back transaction drops its on_commit callbacks, and with them what they hold.
-        transaction.on_commit(functools.partial(_deliver_quietly, row.pk, first.get(index)))
+        transaction.on_commit(functools.partial(_deliver_quietly, row.pk, deliver))
+
+
+def _stored(payload: dict[str, Any]) -> dict[str, Any]:
+    """``payload`` as its row's JSON column reads back."""
+    return json.loads(json.dumps(payload))
 
 
 def _deliver_quietly(message_id: int, deliver: Callable[[], None] | None = None) -> None:

@@ -24,7 +24,7 @@ from engines import registry
 
 from . import eventstore
 from .models import Match, MatchLog, Seat
-from .outbox import outbox_add
+from .outbox import outbox_add_all
 
 
 @dataclass
@@ -254,26 +254,24 @@ def _checked_record(checked: dict[str, Checked], *, batch: bool) -> None:
             return
         # A verdict adds no event: open pages get the small verdict frame a batch sends (live.py
         # broadcast_matches), not every seat's summary and view (issue 17, P6/P7).
-        outbox_add(
-            topic="match.broadcast_many",
-            payload={
-                "matches": [
-                    {"match_id": m, "head_seq": c.head_seq, "after": c.match.state_seq} for m, c in done.items()
-                ]
-            },
+        broadcast = (
+            "match.broadcast_many",
+            {"matches": [{"match_id": m, "head_seq": c.head_seq, "after": c.match.state_seq} for m, c in done.items()]},
         )
         if not batch:
             ((m, c),) = done.items()
-            outbox_add(
-                topic="match.verified", payload={"match_id": m, "game": c.match.game, "verdict": c.verdict.label}
+            follow = ("match.verified", {"match_id": m, "game": c.match.game, "verdict": c.verdict.label})
+        else:
+            follow = (
+                "match.verified_many",
+                {
+                    "verdicts": [
+                        {"match_id": m, "game": c.match.game, "verdict": c.verdict.label} for m, c in done.items()
+                    ]
+                },
             )
-            return
-        outbox_add(
-            topic="match.verified_many",
-            payload={
-                "verdicts": [{"match_id": m, "game": c.match.game, "verdict": c.verdict.label} for m, c in done.items()]
-            },
-        )
+        # One INSERT for both (each is still delivered, and may fail, on its own).
+        outbox_add_all(messages=[broadcast, follow])
 
 
 @dataclass
@@ -392,11 +390,14 @@ def _verdicts_write(matches: list[Match]) -> set[str]:
         # The rows first, in id order, as the ratings' updates hold them (``_hold_verdicts``): an
         # UPDATE joined to the arrays locks them in whatever order its plan visits them, and two
         # transactions taking the same rows in different orders deadlock (PostgreSQL then ends
-        # one: a verification retried, or a ratings follow-up left to the sweep).
-        cursor.execute(
-            f"SELECT 1 FROM {q(Match._meta.db_table)} WHERE id = ANY(%s::uuid[]) ORDER BY id FOR NO KEY UPDATE",
-            [sorted(str(m.pk) for m in matches)],
-        )
+        # one: a verification retried, or a ratings follow-up left to the sweep). A single row
+        # needs no order: the UPDATE's own lock on it is the same lock, a round trip fewer for
+        # every finished match's verification (issue 17, P7).
+        if len(matches) > 1:
+            cursor.execute(
+                f"SELECT 1 FROM {q(Match._meta.db_table)} WHERE id = ANY(%s::uuid[]) ORDER BY id FOR NO KEY UPDATE",
+                [sorted(str(m.pk) for m in matches)],
+            )
         cursor.execute(
             f"UPDATE {q(Match._meta.db_table)} AS m SET verdict = v.verdict, verdict_seq = v.seq, "
             "verdict_reason = v.reason, verified_at = v.at, "

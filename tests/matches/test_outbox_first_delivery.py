@@ -126,3 +126,40 @@ def test_a_failed_attempt_leaves_a_message_another_process_is_delivering_to_that
         thread.join()
     message.refresh_from_db()
     assert message.delivered_at is None and message.attempts == 0 and not message.last_error
+
+
+def test_a_message_added_without_a_delivery_of_its_own_is_first_delivered_from_what_was_written(monkeypatch):
+    from matches import outbox
+
+    received = []
+    monkeypatch.setitem(outbox._HANDLERS, "match.finished", received.append)
+    payload = {"match_id": str(uuid.uuid4()), "game": "dueling-wizards", "seats": (0, 1)}
+    with CaptureQueriesContext(connection) as queries:
+        with transaction.atomic():
+            outbox.outbox_add(topic="match.finished", payload=payload)
+            payload["game"] = "changed after it was added"
+    sql = [q["sql"] for q in queries]
+    after = sql[sql.index("COMMIT") + 1 :]
+    touching = [s for s in after if "matches_outboxmessage" in s]
+    # Marked in one statement under the skip-locked lock; the row is not read back.
+    assert len(touching) == 1 and touching[0].startswith("UPDATE") and "SKIP LOCKED" in touching[0], after
+    stored = OutboxMessage.objects.get()
+    assert stored.delivered_at is not None
+    # What the sweeper would hand the handler: the row's JSON (a tuple comes back a list), as added.
+    assert received == [stored.payload]
+    assert received[0]["seats"] == [0, 1] and received[0]["game"] == "dueling-wizards"
+
+
+def test_a_single_verification_writes_its_two_messages_at_once_and_reads_neither_back(make_user):
+    from matches.verification import match_verify
+
+    from .helpers import stored_finished_match
+
+    ann, ben = make_user("ann"), make_user("ben")
+    match = stored_finished_match("dueling-wizards", result={"placements": [1, 2]}, users=[ann, ben])
+    with CaptureQueriesContext(connection) as queries:
+        match_verify(match_id=match.pk)
+    touching = [q["sql"] for q in queries if "matches_outboxmessage" in q["sql"]]
+    assert [s.split()[0] for s in touching] == ["INSERT", "UPDATE", "UPDATE"], touching
+    assert sorted(OutboxMessage.objects.values_list("topic", flat=True)) == ["match.broadcast_many", "match.verified"]
+    assert not OutboxMessage.objects.filter(delivered_at__isnull=True).exists()

@@ -10,6 +10,7 @@ import time
 
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from matches.models import Match
@@ -67,3 +68,43 @@ def test_a_verdict_batch_waits_for_a_held_row_before_taking_any_other(make_user)
     writer.join(30)
     assert outcome == {"verify": "written"}
     assert set(Match.objects.values_list("verdict", flat=True)) == {Match.Verdict.DISPUTED}
+
+
+def test_a_single_verdict_waits_for_a_held_row_and_lands_after_it_with_one_statement(make_user):
+    ann, ben = make_user("ann"), make_user("ben")
+    match = stored_finished_match("dueling-wizards", result={"placements": [1, 2]}, users=[ann, ben])
+    match.verdict = Match.Verdict.DISPUTED
+    match.verdict_reason = "checked again"
+    match.verified_at = timezone.now()
+    outcome: dict = {}
+
+    def verify():
+        try:
+            with CaptureQueriesContext(connection) as queries, transaction.atomic():
+                outcome["landed"] = _verdicts_write([match])
+            outcome["statements"] = [q["sql"] for q in queries if "matches_match" in q["sql"]]
+        finally:
+            connection.close()
+
+    waited = False
+    with transaction.atomic():
+        share_lock(match.pk)  # a ratings update that read the old verdict, still writing
+        writer = threading.Thread(target=verify, daemon=True)
+        writer.start()
+        deadline = time.monotonic() + 30
+        while not waited and time.monotonic() < deadline:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                    "AND wait_event_type = 'Lock'"
+                )
+                waited = bool(cursor.fetchone()[0])
+            time.sleep(0.05)
+    writer.join(30)
+    # Without the batch's ordered SELECT the UPDATE itself takes the row, so it still lands after
+    # the update that held it, not beside it.
+    assert waited
+    assert outcome["landed"] == {str(match.pk)}
+    assert len(outcome["statements"]) == 1 and outcome["statements"][0].startswith("UPDATE"), outcome
+    match.refresh_from_db()
+    assert match.verdict == Match.Verdict.DISPUTED and match.disputed_at == match.verified_at
