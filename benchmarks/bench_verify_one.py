@@ -24,7 +24,10 @@ To compare two commits, run each one's copy of this file from its own directory,
 ``--instructions K``: instead, the instructions this process runs per stream under
 ``valgrind --tool=callgrind`` (PYTHONHASHSEED=0), which the machine's load does not change:
 each side runs twice in a child, over the warm-up's streams and over K more, and the difference
-is divided by K. Only this process is counted (the worker's side), not PostgreSQL's or Redis's.
+is divided by K. Only this process's own instructions are counted (the worker's side): not
+PostgreSQL's or Redis's, nor the kernel's for its sockets. Here the work alone's child reads its
+streams in the counted region too (in one query per table, as a batch's are read), so its count
+is the reads and the work.
 """
 
 from __future__ import annotations
