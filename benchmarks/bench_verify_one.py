@@ -22,52 +22,59 @@ included); each round's ratio of the whole verification to the work alone and th
 To compare two commits, run each one's copy of this file from its own directory, in turns.
 
 ``--instructions K``: instead, the instructions this process runs per stream under
-``valgrind --tool=callgrind`` (PYTHONHASHSEED=0), which the machine's load does not change:
-each side runs twice in a child, over the warm-up's streams and over K more, and the difference
-is divided by K. Only this process's own instructions are counted (the worker's side): not
-PostgreSQL's or Redis's, nor the kernel's for its sockets. Here the work alone's child reads its
-streams in the counted region too (in one query per table, as a batch's are read), so its count
-is the reads and the work.
+``valgrind --tool=callgrind`` (bench_replay_callgrind.py's runner), which the machine's load does
+not change: each side runs twice in a child, over the warm-up's streams and over K more, and the
+difference is divided by K. Only this process's own instructions are counted (the worker's side):
+not PostgreSQL's or Redis's, nor the kernel's for its sockets. Here the work alone's child reads
+its streams in the counted region too (in one query per table, as a batch's are read), so its
+count is the reads and the work.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
-import os
-import re
+import json
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ["CELERY_BROKER_URL"] = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/6")
-os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
+from _celery_django import ROOT  # noqa: F401  (beside this script: sets up Django on the broker first)
+from bench_replay_callgrind import instructions as callgrind_instructions
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-import django  # noqa: E402
-
-django.setup()
-
-from django.db import connection  # noqa: E402
-from django.test.utils import CaptureQueriesContext  # noqa: E402
-
-from config.celery import app  # noqa: E402
-from engines import registry  # noqa: E402
-from matches.models import Match  # noqa: E402
-from matches.tasks import verify_match  # noqa: E402
-from matches.verification import _matches_read, _streams_read, verify_records  # noqa: E402
+from config.celery import app
+from engines import registry
+from matches.models import Match
+from matches.tasks import verify_match
+from matches.verification import _matches_read, _streams_read, verify_records
 
 WARMUP = 10
 
 
+def pending(ids: list[str]) -> None:
+    Match.objects.filter(pk__in=ids).update(verdict=Match.Verdict.PENDING, verified_at=None)
+
+
+def read(ids: list[str]) -> list[tuple]:
+    """Each match with its stream's records and what is published beside it, in a batch's reads."""
+    found, _ = _matches_read(ids)
+    streams, published = _streams_read([found[m] for m in ids])
+    return [(found[m], streams.get(found[m].stream_id, []), published[m]) for m in ids]
+
+
+def check(items: list[tuple]) -> None:
+    """The verification work alone over ``read``'s items."""
+    for match, records, published in items:
+        if not verify_records(match, records, published).verified:
+            raise SystemExit(f"{match.pk} did not verify: the benchmark's streams are broken")
+
+
 def whole(ids: list[str]) -> tuple[float, float, float]:
     """CPU ms, wall ms and queries per verification, over ``ids`` after the warm-up."""
-    Match.objects.filter(pk__in=ids).update(verdict=Match.Verdict.PENDING, verified_at=None)
+    pending(ids)
     # The queries are counted in the warm-up (the same path, each verification alike), so that
     # logging them is not in the timed CPU.
     connection.queries_log.clear()
@@ -87,60 +94,39 @@ def whole(ids: list[str]) -> tuple[float, float, float]:
 
 def alone(ids: list[str]) -> tuple[float, float]:
     """CPU ms and wall ms per stream of the verification work alone, the streams read first."""
-    found, _ = _matches_read(ids)
-    streams, published = _streams_read([found[m] for m in ids])
-    counted = ids[WARMUP:]
+    items = read(ids)[WARMUP:]
     cpu, wall = time.process_time(), time.perf_counter()
-    for match_id in counted:
-        match = found[match_id]
-        if not verify_records(match, streams.get(match.stream_id, []), published[match_id]).verified:
-            raise SystemExit(f"{match_id} did not verify: the benchmark's streams are broken")
+    check(items)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    return cpu / len(counted) * 1000, wall / len(counted) * 1000
+    return cpu / len(items) * 1000, wall / len(items) * 1000
 
 
 def child(side: str, ids: list[str]) -> None:
-    """What a counted run does: verify ``ids`` (``side`` "whole") or only their work ("alone")."""
-    if side == "whole":
-        Match.objects.filter(pk__in=ids).update(verdict=Match.Verdict.PENDING, verified_at=None)
-        for match_id in ids:
-            verify_match(match_id)
-        app.control.purge()
+    """A counted run under callgrind: verify ``ids`` (``side`` "whole") or only their work ("alone")."""
+    # As a worker starts (config/celery.py ``freeze_start_up``): what start-up loaded is not
+    # walked by the collector again. Without it a full collection falls in one counted run and
+    # not in the other, and moves a side's count by millions of instructions.
+    registry.preload()
+    gc.collect()
+    gc.freeze()
+    if side == "alone":
+        check(read(ids))
         return
-    found, _ = _matches_read(ids)
-    streams, published = _streams_read([found[m] for m in ids])
+    pending(ids)
     for match_id in ids:
-        match = found[match_id]
-        verify_records(match, streams.get(match.stream_id, []), published[match_id])
+        verify_match(match_id)
+    app.control.purge()
 
 
-def instructions(args: argparse.Namespace, side: str, count: int) -> int:
-    """Instructions callgrind counts for a child run of ``side`` over the first ``count`` streams."""
-    with tempfile.TemporaryDirectory() as workdir:
-        out = Path(workdir) / "callgrind.out"
-        subprocess.run(
-            [
-                "valgrind",
-                "--tool=callgrind",
-                f"--callgrind-out-file={out}",
-                sys.executable,
-                str(Path(__file__).resolve()),
-                "--game",
-                args.game,
-                "--matches",
-                str(count),
-                "--child",
-                side,
-            ],
-            check=True,
-            env={**os.environ, "PYTHONHASHSEED": "0"},
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        text = out.read_text()
-    found = re.search(r"^summary:\s*(\d+)", text, re.M) or re.search(r"^totals:\s*(\d+)", text, re.M)
-    return int(found.group(1))
+def per_stream(side: str, ids: list[str], more: int) -> float:
+    """Instructions a stream of ``side``: a child over the warm-up's ids, one over ``more`` after them."""
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir, counts = Path(tmp), []
+        for n in (WARMUP, WARMUP + more):
+            wanted = workdir / f"ids-{n}.json"
+            wanted.write_text(json.dumps(ids[:n]))
+            counts.append(callgrind_instructions(side, wanted, workdir, script=__file__))
+    return (counts[1] - counts[0]) / more
 
 
 def main() -> None:
@@ -149,27 +135,21 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--instructions", type=int, metavar="K", help="count instructions under callgrind instead")
-    parser.add_argument("--child", choices=["whole", "alone"], help=argparse.SUPPRESS)
+    parser.add_argument("--child", nargs=2, metavar=("SIDE", "IDS"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:
+        side, path = args.child
+        child(side, json.loads(Path(path).read_text()))
+        return
     finished = Match.objects.filter(game=args.game, status=Match.Status.FINISHED).order_by("finished_at", "pk")
     wanted = WARMUP + args.instructions if args.instructions else args.matches
     ids = [str(pk) for pk in finished.values_list("pk", flat=True)[:wanted]]
-    if args.child:
-        # As a worker starts (config/celery.py ``freeze_start_up``): what start-up loaded is not
-        # walked by the collector again. Without it a full collection falls in one counted run
-        # and not in the other, and moves a side's count by millions of instructions.
-        registry.preload()
-        gc.collect()
-        gc.freeze()
-        child(args.child, ids)
-        return
     if len(ids) < wanted or len(ids) <= WARMUP:
         raise SystemExit(f"only {len(ids)} finished {args.game} matches: run manage.py autoplay first")
     if args.instructions:
         per = {}
         for side in ("whole", "alone"):
-            counts = [instructions(args, side, n) for n in (WARMUP, WARMUP + args.instructions)]
-            per[side] = (counts[1] - counts[0]) / args.instructions
+            per[side] = per_stream(side, ids, args.instructions)
             print(f"{side}: {per[side]:,.0f} instructions a stream", flush=True)
         print(f"ratio {per['whole'] / per['alone']:.2f}x")
         return

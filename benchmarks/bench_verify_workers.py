@@ -32,19 +32,11 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ["CELERY_BROKER_URL"] = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/6")
-os.environ["CELERY_TASK_ALWAYS_EAGER"] = "false"
+from _celery_django import ROOT  # beside this script: sets up Django on the broker first
 
-import django  # noqa: E402
-
-django.setup()
-
-from config.celery import app  # noqa: E402
-from matches.models import Match  # noqa: E402
-from matches.tasks import verify_match  # noqa: E402
+from config.celery import app
+from matches.models import Match
+from matches.tasks import verify_match
 
 
 def cpu_seconds(pid: int) -> float:
