@@ -33,7 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench_replay_callgrind import instructions as replay_instructions  # noqa: E402  (beside this script)
+from bench_replay_callgrind import _writes_bytecode  # noqa: E402  (beside this script)
+from bench_replay_callgrind import instructions as replay_instructions  # noqa: E402
 
 
 def record(engine_name: str, events_wanted: int, path: Path) -> tuple[int, int]:
@@ -102,7 +103,9 @@ def main() -> None:
             # Every run natively first, so every module they import (lazily too) has a fresh .pyc
             # before the counted runs: a compile inside one of them would count as its work.
             for mode in ("base", "copy", "in_place"):
-                subprocess.run([sys.executable, __file__, "--child", mode, str(path)], check=True, cwd=ROOT)
+                subprocess.run(
+                    [sys.executable, __file__, "--child", mode, str(path)], check=True, cwd=ROOT, env=_writes_bytecode()
+                )
             base = instructions("base", path, workdir)
             loads = instructions("loads", path, workdir) - base
             copy = instructions("copy", path, workdir) - base
