@@ -18,11 +18,22 @@ and each round's ratio of two workers to one with the median over the rounds.
 Beside the wall-clock throughput it prints the CPU seconds the workers used per stream: when two
 workers cost no more CPU per stream than one but do not finish in half the time, they are waiting
 (on a lock, the database, or for a core the machine does not have free).
+
+The machine's own ceiling, in the same rounds: the verification work alone on the same streams
+(bench_verify_one.py's baseline: the streams read first, then the hash chain, the replay and every
+check of what is published, nothing read or written during it), in one process and in two at
+once, each of the two taking every other stream; ``--passes`` times over the streams on each side
+(six by default, a few seconds), after a first pass untimed.
+Pure CPU-bound Python in two processes on these 2-core machines runs 1.8x-2.1x as fast as in one,
+varying from one run to the next, so a worker ratio means little without it. Each round prints
+both ratios and the workers' as a share of the machine's; the summary gives their medians.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import multiprocessing
 import os
 import signal
 import socket
@@ -33,6 +44,8 @@ import time
 from pathlib import Path
 
 from _celery_django import ROOT  # beside this script: sets up Django on the broker first
+from bench_verify_one import check, read
+from django.db import connections
 
 from config.celery import app
 from matches.models import Match
@@ -136,12 +149,55 @@ def run(ids: list[str], workers: int, timeout: float) -> tuple[float, float]:
     return (len(ids) - 1) / span, cpu / (len(ids) - 1)
 
 
+def _alone_part(ids: list[str], passes: int, ready, start, out) -> None:
+    """One process of the machine's ceiling: read its streams, wait for the start, verify them
+    ``passes`` times."""
+    items = read(ids)
+    connections.close_all()
+    check(items)  # a first pass untimed: the engine's content loaded and its code warm, as in a worker
+    # As a worker does after start-up (config/celery.py ``freeze_start_up``).
+    gc.collect()
+    gc.freeze()
+    ready.release()
+    start.wait()
+    began = time.perf_counter()
+    for _ in range(passes):
+        check(items)
+    out.put((began, time.perf_counter()))
+
+
+def alone(ids: list[str], processes: int, passes: int) -> float:
+    """Streams per second of the verification work alone in ``processes`` processes at once, each
+    over its share of the streams (every ``processes``-th), ``passes`` times."""
+    # New processes, as workers are: a forked one inherits the broker's and the database's sockets
+    # (a forked child once hung reading one of them).
+    ctx = multiprocessing.get_context("spawn")
+    ready, start, out = ctx.Semaphore(0), ctx.Event(), ctx.Queue()
+    procs = [
+        ctx.Process(target=_alone_part, args=(ids[i::processes], passes, ready, start, out)) for i in range(processes)
+    ]
+    for p in procs:
+        p.start()
+    for _ in procs:
+        if not ready.acquire(timeout=300):
+            raise SystemExit("a process of the work alone did not start")
+    start.set()
+    spans = [out.get(timeout=600) for _ in procs]
+    for p in procs:
+        p.join()
+        if p.exitcode:
+            raise SystemExit(f"a process of the work alone failed (exit {p.exitcode})")
+    # perf_counter is the system's monotonic clock: the processes' readings compare.
+    return len(ids) * passes / (max(e for _, e in spans) - min(b for b, _ in spans))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="dueling-wizards")
     parser.add_argument("--matches", type=int, default=112)
     parser.add_argument("--rounds", type=int, default=2, help="1-worker and 2-worker runs, alternated")
     parser.add_argument("--timeout", type=float, default=1800)
+    parser.add_argument("--passes", type=int, default=6, help="passes over the streams of the work alone, each side")
     args = parser.parse_args()
     finished = Match.objects.filter(game=args.game, status=Match.Status.FINISHED).order_by("finished_at", "pk")
     ids = [str(pk) for pk in finished.values_list("pk", flat=True)[: args.matches]]
@@ -152,8 +208,18 @@ def main() -> None:
         flush=True,
     )
     rates: dict[int, list[float]] = {1: [], 2: []}
+    machine: list[float] = []
     for r in range(args.rounds):
-        for workers in (1, 2) if r % 2 == 0 else (2, 1):
+        order = (1, 2) if r % 2 == 0 else (2, 1)
+        # The machine's ceiling is measured next to the workers' rounds, the sides in turns.
+        ceiling = {n: alone(ids, n, args.passes) for n in order}
+        machine.append(ceiling[2] / ceiling[1])
+        print(
+            f"round {r + 1}: the work alone: 1 process {ceiling[1]:6.1f} streams/s, 2 processes"
+            f" {ceiling[2]:6.1f} streams/s: {machine[-1]:.2f}x",
+            flush=True,
+        )
+        for workers in order:
             rate, cpu = run(ids, workers, args.timeout)
             rates[workers].append(rate)
             print(
@@ -167,11 +233,21 @@ def main() -> None:
     # two runs of one round are seconds apart, so their ratio is the steadier measure.
     ratios = [two / one for one, two in zip(rates[1], rates[2], strict=True)]
     by_round = " / ".join(f"{ratio:.2f}x" for ratio in ratios)
-    print(f"by round: {by_round}; median {statistics.median(ratios):.2f}x", end="")
-    if len(ratios) >= 4:
-        q1, _, q3 = statistics.quantiles(ratios, n=4)
-        print(f" (quartiles {q1:.2f}x-{q3:.2f}x)", end="")
-    print()
+    print(f"by round: {by_round}; median {statistics.median(ratios):.2f}x{quartiles(ratios)}")
+    by_round = " / ".join(f"{ratio:.2f}x" for ratio in machine)
+    print(f"the machine's ceiling by round: {by_round}; median {statistics.median(machine):.2f}x{quartiles(machine)}")
+    shares = [w / m for w, m in zip(ratios, machine, strict=True)]
+    by_round = " / ".join(f"{share:.0%}" for share in shares)
+    print(
+        f"the workers' ratio as a share of the machine's by round: {by_round}; median {statistics.median(shares):.0%}"
+    )
+
+
+def quartiles(values: list[float]) -> str:
+    if len(values) < 4:
+        return ""
+    q1, _, q3 = statistics.quantiles(values, n=4)
+    return f" (quartiles {q1:.2f}x-{q3:.2f}x)"
 
 
 if __name__ == "__main__":
