@@ -27,6 +27,15 @@ per-turn ratios. ``--profile``: the POSTs run again under cProfile afterwards (t
 not profiled) and the top entries, in CPU time, are printed by own time and by cumulative time.
 DEBUG is off, as in production (``--debug`` turns it on, as every run before session 29 had it).
 
+``--instructions K``: instead, the instructions this process runs per POST and per baseline append
+under ``valgrind --tool=callgrind`` (bench_replay_callgrind.py's runner), which the machine's load
+does not change. The POSTs are recorded once (``--warmup`` and K more, none ending a match), on a
+database copied first; each counted child starts from its own copy of that database (PostgreSQL's
+``CREATE DATABASE ... TEMPLATE``) and sends the recorded POSTs, or appends their events, the
+warm-up's alone in one child and the warm-up's and K more in another: the difference over K is
+one POST's (or append's) instructions, choosing the moves left out. Only this process is counted
+(the client's and the server's Python), not PostgreSQL's or Redis's, nor the kernel's.
+
 To compare with another commit, export it and run its copy of this file from the export's own
 directory: Celery's Django fix-up puts the working directory first on ``sys.path`` at start-up,
 so a copy run from here measures this tree's ``matches``.
@@ -44,13 +53,18 @@ import os
 import pstats
 import secrets
 import statistics
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
 from pathlib import Path
+from urllib.parse import urlsplit
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -69,7 +83,13 @@ parser.add_argument(
 )
 parser.add_argument("--profile", action="store_true", help="then profile as many POSTs again")
 parser.add_argument("--top", type=int, default=40, help="profile entries to print")
+parser.add_argument("--instructions", type=int, metavar="K", help="count instructions per POST under callgrind instead")
+parser.add_argument("--child", nargs=2, metavar=("SIDE", "FILE"), help=argparse.SUPPRESS)
 args = parser.parse_args()
+
+if args.child:
+    # A counted child: its own copy of the recorded database, named in its file.
+    os.environ["DATABASE_URL"] = json.loads(Path(args.child[1]).read_text())["database_url"]
 
 # As production and bench_live_fanout.py's daphnes run: DEBUG on adds its own per-request work
 # (query logging among it), which is no part of what a POST costs a player.
@@ -87,6 +107,8 @@ from django.db import connection, transaction  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from benchmarks._moves import first_legal_action_body  # noqa: E402
+
+APPEND_STREAM = "bench:append"
 
 
 class Counter:
@@ -108,12 +130,57 @@ def quartiles(values: list[float]) -> tuple[float, float, float]:
 def main() -> None:
     if connection.vendor != "postgresql":
         sys.exit("Set DATABASE_URL to a PostgreSQL server.")
+    if args.child:
+        child(*args.child)
+        return
     old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     try:
         run()
     finally:
         connection.close()
         connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
+def client_poster():
+    """A POST through Django's test client, refused unless it is answered 201."""
+    client = Client()
+
+    def post(token, url, body) -> None:
+        response = client.post(url, body, content_type="application/json", HTTP_AUTHORIZATION=f"Token {token}")
+        if response.status_code != 201:
+            raise SystemExit(f"POST {url}: {response.status_code} {response.content[:300]!r}")
+
+    return post
+
+
+def append(body, seq: int) -> None:
+    """The baseline: the event's data appended the event store's plain way at ``seq``."""
+    from matches import eventstore
+
+    with transaction.atomic():
+        stream = eventstore.stream_lock(stream_id=APPEND_STREAM)
+        eventstore.check_expected_seq(stream=stream, expected_seq=seq)
+        eventstore.events_append(
+            stream=stream,
+            new_events=[
+                eventstore.NewEvent(type="action", data={"seat": body["seat"], "action": body["action"]}, actor="bench")
+            ],
+        )
+
+
+def child(side: str, path: str) -> None:
+    """A counted run: the file's first ``n`` recorded POSTs sent (``side`` "post") or their events
+    appended ("append"), on the file's copy of the database."""
+    spec = json.loads(Path(path).read_text())
+    post = asgi_poster() if args.via == "asgi" else client_poster()
+    # As a server process runs (config/asgi.py): what start-up loaded is frozen out of collection.
+    gc.collect()
+    gc.freeze()
+    for seq, (token, url, body) in enumerate(spec["posts"][: spec["n"]]):
+        if side == "post":
+            post(token, url, body)
+        else:
+            append(body, seq)
 
 
 def asgi_poster():
@@ -178,13 +245,11 @@ def run() -> None:
     from rest_framework.authtoken.models import Token
 
     from engines import registry
-    from matches import eventstore
     from matches.models import Match, Stream
     from matches.services import SeatSpec, match_create
 
     engine = registry.get("dueling-wizards")
     User = get_user_model()
-    client = Client()
 
     def new_match():
         a = User.objects.create_user(f"a{uuid.uuid4().hex[:10]}", password="x")
@@ -192,13 +257,15 @@ def run() -> None:
         m = match_create(game="dueling-wizards", seats=[SeatSpec(user=a), SeatSpec(user=b)], created_by=a)
         return [m.pk, [Token.objects.create(user=a).key, Token.objects.create(user=b).key]]
 
-    def next_move(game):
+    def next_move(game, replace: bool = True):
         """(token, url, body) of the next POST of ``game``; a finished match is replaced first."""
         while True:
             m = Match.objects.get(pk=game[0])
             to_move = [s for s in engine.to_move(m.state) if s >= 0]
             if to_move:
                 break
+            if not replace:
+                raise SystemExit("a match ended while the POSTs were recorded: give --matches more, or K fewer")
             game[:] = new_match()
         seat = to_move[0]
         body = first_legal_action_body(engine, m, seat)
@@ -208,36 +275,18 @@ def run() -> None:
     games = [new_match() for _ in range(args.matches)]
     print(f"setup: {args.matches} matches in {time.perf_counter() - t0:.1f} s", flush=True)
 
-    def post(token, url, body) -> None:
-        response = client.post(url, body, content_type="application/json", HTTP_AUTHORIZATION=f"Token {token}")
-        if response.status_code != 201:
-            raise SystemExit(f"POST {url}: {response.status_code} {response.content[:300]!r}")
-
-    if args.via == "asgi":
-        post = asgi_poster()
+    post = asgi_poster() if args.via == "asgi" else client_poster()
+    Stream.objects.create(id=APPEND_STREAM, kind="bench")
+    if args.instructions:
+        count_instructions(games, next_move, post, args.instructions)
+        return
 
     base_seq = 0
-    Stream.objects.create(id="bench:append", kind="bench")
-
-    def append(body) -> None:
-        nonlocal base_seq
-        with transaction.atomic():
-            stream = eventstore.stream_lock(stream_id="bench:append")
-            eventstore.check_expected_seq(stream=stream, expected_seq=base_seq)
-            eventstore.events_append(
-                stream=stream,
-                new_events=[
-                    eventstore.NewEvent(
-                        type="action", data={"seat": body["seat"], "action": body["action"]}, actor="bench"
-                    )
-                ],
-            )
-        base_seq += 1
-
     t0 = time.perf_counter()
     for i in range(args.warmup):
         post(*next_move(games[i % len(games)]))
-        append(next_move(games[i % len(games)])[2])
+        append(next_move(games[i % len(games)])[2], base_seq)
+        base_seq += 1
     print(f"warm-up: {args.warmup} POSTs and appends in {time.perf_counter() - t0:.1f} s", flush=True)
 
     counter = Counter()
@@ -260,9 +309,10 @@ def run() -> None:
     with connection.execute_wrapper(counter):
         for i in range(args.posts):
             token, url, body = next_move(games[i % len(games)])
-            turns = [("post", post, token, url, body), ("append", append, body)]
+            turns = [("post", post, token, url, body), ("append", append, body, base_seq)]
             for side, fn, *fn_args in turns if i % 2 == 0 else reversed(turns):
                 timed(side, fn, *fn_args)
+            base_seq += 1
             if (i + 1) % step == 0:
                 done = sides["post"]["cpu"]
                 print(
@@ -308,6 +358,71 @@ def run() -> None:
             pstats.Stats(profiler, stream=out).sort_stats(order).print_stats(args.top)
             print(f"\nprofile of {args.posts} POSTs, by {order}:")
             print("\n".join(line for line in out.getvalue().splitlines() if line.strip())[:20000])
+
+
+def count_instructions(games, next_move, post, more: int) -> None:
+    """``--instructions``: record the POSTs on the database as it is, then count them in children,
+    each on its own copy of it as it was (module docstring)."""
+    import psycopg
+    from bench_replay_callgrind import _writes_bytecode
+    from bench_replay_callgrind import instructions as callgrind_instructions
+
+    url = os.environ["DATABASE_URL"]
+    name = connection.settings_dict["NAME"]
+    template, copy = f"{name}_start", f"{name}_run"
+    # The copies are made on the server's maintenance database, with no session on their source.
+    admin = psycopg.connect(urlsplit(url)._replace(path="/postgres").geturl(), autocommit=True)
+
+    def copy_of(source: str, target: str) -> None:
+        connection.close()
+        if hasattr(connection, "close_pool"):
+            connection.close_pool()
+        admin.execute(f'DROP DATABASE IF EXISTS "{target}"')
+        admin.execute(f'CREATE DATABASE "{target}" TEMPLATE "{source}"')
+
+    try:
+        copy_of(name, template)
+        posts = []
+        for i in range(args.warmup + more):
+            move = next_move(games[i % len(games)], replace=False)
+            post(*move)
+            posts.append(move)
+        with tempfile.TemporaryDirectory() as tmp:
+            workdir = Path(tmp)
+            run_url = urlsplit(url)._replace(path=f"/{copy}").geturl()
+            files = {}
+            for n in (args.warmup, args.warmup + more):
+                files[n] = workdir / f"posts-{n}.json"
+                files[n].write_text(json.dumps({"database_url": run_url, "n": n, "posts": posts}))
+            extra = ("--layer", args.layer, "--via", args.via, *(["--debug"] if args.debug else []))
+            counts = {}
+            for side in ("post", "append"):
+                # Natively first, so that every module the children import (lazily too) has a
+                # fresh .pyc: the first counted run would otherwise compile what the second loads.
+                copy_of(template, copy)
+                subprocess.run(
+                    [sys.executable, __file__, *extra, "--child", side, str(files[args.warmup + more])],
+                    check=True,
+                    cwd=ROOT,
+                    env=_writes_bytecode(),
+                )
+                runs = []
+                for path in files.values():
+                    copy_of(template, copy)
+                    runs.append(callgrind_instructions(side, path, workdir, script=__file__, extra=extra))
+                counts[side] = (runs[1] - runs[0]) / more
+        print(
+            f"{more} action POSTs (Dueling Wizards, {args.layer} channel layer, through the {args.via}) after"
+            f" {args.warmup}, instructions under callgrind (this process only):"
+        )
+        print(f"  POST   {counts['post']:14,.0f} a POST")
+        print(f"  append {counts['append']:14,.0f} an append")
+        print(f"  POST / append: {counts['post'] / counts['append']:.2f}x")
+    finally:
+        connection.close()
+        for db in (copy, template):
+            admin.execute(f'DROP DATABASE IF EXISTS "{db}"')
+        admin.close()
 
 
 if __name__ == "__main__":
