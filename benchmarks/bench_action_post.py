@@ -53,7 +53,6 @@ import os
 import pstats
 import secrets
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -364,8 +363,7 @@ def count_instructions(games, next_move, post, more: int) -> None:
     """``--instructions``: record the POSTs on the database as it is, then count them in children,
     each on its own copy of it as it was (module docstring)."""
     import psycopg
-    from bench_replay_callgrind import _writes_bytecode
-    from bench_replay_callgrind import instructions as callgrind_instructions
+    from bench_replay_callgrind import instructions_per_item
 
     url = os.environ["DATABASE_URL"]
     name = connection.settings_dict["NAME"]
@@ -395,22 +393,18 @@ def count_instructions(games, next_move, post, more: int) -> None:
                 files[n] = workdir / f"posts-{n}.json"
                 files[n].write_text(json.dumps({"database_url": run_url, "n": n, "posts": posts}))
             extra = ("--layer", args.layer, "--via", args.via, *(["--debug"] if args.debug else []))
-            counts = {}
-            for side in ("post", "append"):
-                # Natively first, so that every module the children import (lazily too) has a
-                # fresh .pyc: the first counted run would otherwise compile what the second loads.
-                copy_of(template, copy)
-                subprocess.run(
-                    [sys.executable, __file__, *extra, "--child", side, str(files[args.warmup + more])],
-                    check=True,
-                    cwd=ROOT,
-                    env=_writes_bytecode(),
+            counts = {
+                side: instructions_per_item(
+                    side,
+                    (files[args.warmup], files[args.warmup + more]),
+                    more,
+                    workdir,
+                    script=__file__,
+                    extra=extra,
+                    before_each=lambda: copy_of(template, copy),
                 )
-                runs = []
-                for path in files.values():
-                    copy_of(template, copy)
-                    runs.append(callgrind_instructions(side, path, workdir, script=__file__, extra=extra))
-                counts[side] = (runs[1] - runs[0]) / more
+                for side in ("post", "append")
+            }
         print(
             f"{more} action POSTs (Dueling Wizards, {args.layer} channel layer, through the {args.via}) after"
             f" {args.warmup}, instructions under callgrind (this process only):"

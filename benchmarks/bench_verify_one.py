@@ -36,15 +36,12 @@ import argparse
 import gc
 import json
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from _celery_django import ROOT  # beside this script: sets up Django on the broker first
-from bench_replay_callgrind import _writes_bytecode
-from bench_replay_callgrind import instructions as callgrind_instructions
+import _celery_django  # noqa: F401  (beside this script: sets up Django on the broker first)
+from bench_replay_callgrind import instructions_per_item
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -124,22 +121,11 @@ def child(side: str, ids: list[str]) -> None:
 def per_stream(side: str, ids: list[str], more: int) -> float:
     """Instructions a stream of ``side``: a child over the warm-up's ids, one over ``more`` after them."""
     with tempfile.TemporaryDirectory() as tmp:
-        workdir, counts = Path(tmp), []
-        files = {n: workdir / f"ids-{n}.json" for n in (WARMUP, WARMUP + more)}
-        for n, path in files.items():
-            path.write_text(json.dumps(ids[:n]))
-        # Natively first, so that every module the children import (lazily too) has a fresh .pyc:
-        # the first counted run would otherwise compile what the second loads, and the
-        # difference would lose the compiling (a verification counted 19.5M instead of 62.3M).
-        subprocess.run(
-            [sys.executable, __file__, "--child", side, str(files[WARMUP + more])],
-            check=True,
-            cwd=ROOT,
-            env=_writes_bytecode(),
-        )
-        for path in files.values():
-            counts.append(callgrind_instructions(side, path, workdir, script=__file__))
-    return (counts[1] - counts[0]) / more
+        workdir = Path(tmp)
+        files = (workdir / "ids-warmup.json", workdir / "ids-more.json")
+        files[0].write_text(json.dumps(ids[:WARMUP]))
+        files[1].write_text(json.dumps(ids[: WARMUP + more]))
+        return instructions_per_item(side, files, more, workdir, script=__file__)
 
 
 def main() -> None:
