@@ -3,7 +3,7 @@ event-store append of the same event in the same run (issue 17, P5).
 
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/wizard_duels \
         .venv/bin/python benchmarks/bench_action_post.py [--posts 200] [--matches 10] [--warmup 20] \
-        [--layer memory|redis] [--debug] [--profile [--top 40]]
+        [--layer memory|redis] [--debug] [--profile [--top 40] [--profile-out FILE]]
 
 People playing Dueling Wizards through the REST API, as bench_live_fanout.py's client does: two
 accounts per match, a token each, ``POST /api/matches/<id>/actions/`` with the seat, the head
@@ -24,7 +24,12 @@ client's and the server's Python alike), wall (``time.perf_counter``) and querie
 execute wrapper, ``BEGIN``/``COMMIT`` excepted, as Django issues them through the connection,
 not the cursor); medians, quartiles, and the ratio of the medians besides the median of the
 per-turn ratios. ``--profile``: the POSTs run again under cProfile afterwards (the timed run is
-not profiled) and the top entries, in CPU time, are printed by own time and by cumulative time.
+not profiled) and the top entries, in CPU time, are printed by own time and by cumulative time;
+``--profile-out FILE`` also writes that profile for pstats (its callers, say). Beside this
+process's CPU, each side's "PostgreSQL CPU": what every process named postgres on the machine
+spent on a CPU during the turn (``/proc/PID/schedstat``, nanoseconds), the backend's parsing,
+planning and executing and the WAL's flushing alike. It is only the POST's on an otherwise idle
+server, and it runs on the same cores as the web processes.
 DEBUG is off, as in production (``--debug`` turns it on, as every run before session 29 had it).
 
 ``--instructions K``: instead, the instructions this process runs per POST and per baseline append
@@ -82,6 +87,9 @@ parser.add_argument(
 )
 parser.add_argument("--profile", action="store_true", help="then profile as many POSTs again")
 parser.add_argument("--top", type=int, default=40, help="profile entries to print")
+parser.add_argument(
+    "--profile-out", metavar="FILE", help="with --profile: also write the profile there (pstats' format)"
+)
 parser.add_argument("--instructions", type=int, metavar="K", help="count instructions per POST under callgrind instead")
 parser.add_argument("--child", nargs=2, metavar=("SIDE", "FILE"), help=argparse.SUPPRESS)
 args = parser.parse_args()
@@ -119,6 +127,26 @@ class Counter:
     def __call__(self, execute, sql, params, many, context):
         self.n += 1
         return execute(sql, params, many, context)
+
+
+def postgres_cpu_ns() -> int:
+    """Nanoseconds on a CPU so far of every process named postgres on this machine (Linux's
+    /proc/PID/schedstat): the server's backends and its WAL writer alike. Compared around a POST
+    on an otherwise idle server, the database's share of the POST's work, which runs on the same
+    cores as the web processes (bench_live_fanout.py reports it for a whole burst)."""
+    total = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/comm") as comm:
+                if comm.read().strip() != "postgres":
+                    continue
+            with open(f"/proc/{entry.name}/schedstat") as schedstat:
+                total += int(schedstat.read().split()[0])
+        except OSError:  # gone since the listing
+            continue
+    return total
 
 
 def quartiles(values: list[float]) -> tuple[float, float, float]:
@@ -289,16 +317,20 @@ def run() -> None:
     print(f"warm-up: {args.warmup} POSTs and appends in {time.perf_counter() - t0:.1f} s", flush=True)
 
     counter = Counter()
-    sides = {"post": {"cpu": [], "wall": [], "queries": []}, "append": {"cpu": [], "wall": [], "queries": []}}
+    sides = {side: {"cpu": [], "wall": [], "queries": [], "postgres": []} for side in ("post", "append")}
 
     def timed(side: str, fn, *fn_args) -> None:
         counter.n = 0
+        # Read outside this process's own measure: the listing of /proc is the bench's, not the POST's.
+        pg0 = postgres_cpu_ns()
         w0, c0 = time.perf_counter(), time.process_time()
         fn(*fn_args)
         c1, w1 = time.process_time(), time.perf_counter()
+        pg1 = postgres_cpu_ns()
         sides[side]["cpu"].append((c1 - c0) * 1000)
         sides[side]["wall"].append((w1 - w0) * 1000)
         sides[side]["queries"].append(counter.n)
+        sides[side]["postgres"].append((pg1 - pg0) / 1e6)
 
     # As a server process runs (config/asgi.py): what start-up loaded is frozen out of collection.
     gc.collect()
@@ -331,9 +363,11 @@ def run() -> None:
         ("POST CPU ms", post_s["cpu"]),
         ("POST wall ms", post_s["wall"]),
         ("POST queries", post_s["queries"]),
+        ("POST PostgreSQL CPU ms", post_s["postgres"]),
         ("append CPU ms", base_s["cpu"]),
         ("append wall ms", base_s["wall"]),
         ("append queries", base_s["queries"]),
+        ("append PostgreSQL CPU ms", base_s["postgres"]),
     ):
         q1, med, q3 = quartiles(values)
         print(f"  {label:26} {q1:8.2f} {med:8.2f} {q3:8.2f} {statistics.fmean(values):8.2f}")
@@ -352,6 +386,8 @@ def run() -> None:
             profiler.enable()
             post(*move)
             profiler.disable()
+        if args.profile_out:
+            profiler.dump_stats(args.profile_out)
         for order in ("tottime", "cumulative"):
             out = io.StringIO()
             pstats.Stats(profiler, stream=out).sort_stats(order).print_stats(args.top)

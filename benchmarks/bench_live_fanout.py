@@ -13,7 +13,9 @@ at once (the REST API, a token per player), and every socket's arrival time of t
 the new event is recorded; then the baseline, one bare ``group_send`` per match of a frame of the
 same size (the last frame's length, padded), timed the same way. Reported: p50 and p99 of the
 latencies, their ratio to the baseline, and frames missed (an event a socket never received) or
-repeated (an event a socket received twice). Bounded: ``--timeout`` seconds per round, and the
+repeated (an event a socket received twice), and the CPU the daphnes, the clients and the
+services (PostgreSQL, Redis: every process of theirs on the machine) spent in each phase: on a
+machine with two cores a burst's latency follows the CPU all of them spend on it. Bounded: ``--timeout`` seconds per round, and the
 socket count is the layout's.
 
 The spectators' sockets are spread over ``--clients`` processes (round robin), away from the one
@@ -208,6 +210,35 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+#: The services the servers share the machine's cores with, by their process name.
+SERVICES = ("postgres", "redis-server")
+
+
+def services_cpu() -> dict[str, float]:
+    """User plus system CPU time so far of every process named in SERVICES, by name, with what
+    their exited children (PostgreSQL's backends of closed connections) spent: the burst's work
+    beyond the daphnes', which runs on the same two cores."""
+    totals = dict.fromkeys(SERVICES, 0)
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat") as stat:
+                text = stat.read()
+        except OSError:  # gone since the listing
+            continue
+        name = text[text.index("(") + 1 : text.rindex(")")]
+        if name in totals:
+            fields = text.rsplit(")", 1)[1].split()
+            totals[name] += sum(int(f) for f in fields[11:15])
+    return {name: ticks / os.sysconf("SC_CLK_TCK") for name, ticks in totals.items()}
+
+
+def services_since(start: dict[str, float]) -> str:
+    now = services_cpu()
+    return ", ".join(f"{name} {now[name] - start[name]:.2f}" for name in SERVICES)
+
+
 def client_main(conn, sockets: list[tuple[int, str]]) -> None:
     """One client process: opens its share of the sockets ((port, match id) each), then answers
     the parent's requests over the pipe until told to close."""
@@ -341,7 +372,7 @@ async def run_layout(
         file=sys.stderr,
         flush=True,
     )
-    cpu_start = cpu_seconds(pids)
+    cpu_start, services_start = cpu_seconds(pids), services_cpu()
     # A thread per match, so a round's POSTs all go at once: ``asyncio.to_thread``'s default
     # executor has min(32, cores + 4) threads, six here, and sent a round's ten or fifty POSTs six
     # at a time (every round before session 16).
@@ -371,7 +402,7 @@ async def run_layout(
                 by_round[round_].append(arrived - started[match_id])
                 last[match_id] = max(last.get(match_id, 0.0), arrived - started[match_id])
         posts.extend((last[m], answers[m], round_) for m in last)
-    cpu_project = cpu_seconds(pids) - cpu_start
+    cpu_project, services_project = cpu_seconds(pids) - cpu_start, services_since(services_start)
     posters.shutdown()
     checkpoints_during = await sync_to_async(checkpoints)() - checkpoints_start
     await asyncio.sleep(0.5)
@@ -381,7 +412,7 @@ async def run_layout(
     layer = import_string(LAYERS[layer_name])(**config)
     size = max(await pool.ask(("size",)))  # the largest frame a spectator received
     base, base_missing = [], 0
-    cpu_start = cpu_seconds(pids)
+    cpu_start, services_start = cpu_seconds(pids), services_cpu()
     for round_ in range(moves):
         marker = f"r{round_}"
         frame = {
@@ -407,7 +438,7 @@ async def run_layout(
                 base_missing += 1
             else:
                 base.append(arrived - started[match_id])
-    cpu_base = cpu_seconds(pids) - cpu_start
+    cpu_base, services_base = cpu_seconds(pids) - cpu_start, services_since(services_start)
     answers = await pool.ask(("close",))
     await (layer.flush() if layer_name == "pubsub" else layer.close_pools())
     pool.stop()
@@ -420,7 +451,8 @@ async def run_layout(
         f"project p50 {p50:7.1f} ms p99 {p99:7.1f} ms (POST answered p50 {pct(answered, 0.5):7.1f} ms) | "
         f"bare group_send p50 {b50:7.1f} ms p99 {b99:7.1f} ms | ratio p50 {p50 / b50:5.1f}x p99 {p99 / b99:5.1f}x | "
         f"missed {missing}, repeated {repeated} (baseline missed {base_missing}); frame {size} bytes; "
-        f"daphne CPU s project {cpu_project:.2f}, bare {cpu_base:.2f}; client CPU s per process {cpu}",
+        f"daphne CPU s project {cpu_project:.2f}, bare {cpu_base:.2f}; client CPU s per process {cpu}; "
+        f"services' CPU s project {services_project}, bare {services_base}",
         flush=True,
     )
     slowest = ", ".join(f"{ms(f)} (answered {ms(a)}, round {r + 1})" for f, a, r in sorted(posts, reverse=True)[:3])
