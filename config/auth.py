@@ -15,7 +15,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 
-from config.rows import Columns
+from config.rows import Columns, prepared
 
 
 class LockoutBackend(AxesStandaloneBackend):
@@ -51,7 +51,7 @@ def _token_with_user(key: str):
     CPU (issue 17, P5)."""
     connection = connections[router.db_for_read(Token)]
     with connection.cursor() as cursor:
-        cursor.execute(_token_sql(connection.alias), [key])
+        cursor.execute(prepared(connection, cursor, _token_sql(connection.alias)), [key])
         row = cursor.fetchone()
     if row is None:
         raise exceptions.AuthenticationFailed(_("Invalid token."))

@@ -9,6 +9,7 @@ caller sees the same 409 as a stale ``expected_seq``.
 
 from __future__ import annotations
 
+import functools
 import json
 import uuid
 from collections.abc import Callable, Iterable
@@ -19,7 +20,7 @@ from django.db import IntegrityError, connection, connections, router
 from django.utils import timezone
 
 from audit.chain import ChainCheck, check_chain, event_hash, hash_payload, payload_of
-from config.rows import Columns, Statement, statements_together
+from config.rows import Columns, Statement, prepared, statements_together
 from engines.chance import event_salt
 
 from .models import Event, Stream
@@ -166,6 +167,16 @@ def stream_create(*, stream_id: str, kind: str) -> Stream:
 _STREAM = Columns(Stream, "stream")
 
 
+@functools.cache
+def _stream_lock_sql(alias: str) -> str:
+    connection = connections[alias]
+    qn = connection.ops.quote_name
+    return (
+        f"SELECT {_STREAM.select(connection)} FROM {qn(Stream._meta.db_table)} {qn('stream')}"
+        f" WHERE {qn('stream')}.{qn('id')} = %s FOR UPDATE"
+    )
+
+
 def stream_lock(*, stream_id: str) -> Stream:
     """Take the stream's append lock for the rest of the transaction (Stream.DoesNotExist if there
     is no such stream). Where one execute takes two statements, the database's clock comes back in
@@ -173,13 +184,10 @@ def stream_lock(*, stream_id: str) -> Stream:
     connection = connections[router.db_for_write(Stream)]
     if not statements_together(connection):
         return Stream.objects.select_for_update().get(pk=stream_id)
-    qn = connection.ops.quote_name
-    sql = (
-        f"SELECT {_STREAM.select(connection)} FROM {qn(Stream._meta.db_table)} {qn('stream')}"
-        f" WHERE {qn('stream')}.{qn('id')} = %s FOR UPDATE; {DATABASE_CLOCK}"
-    )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [stream_id])
+        cursor.execute(
+            f"{prepared(connection, cursor, _stream_lock_sql(connection.alias))}; {DATABASE_CLOCK}", [stream_id]
+        )
         row = cursor.fetchone()
         cursor.nextset()
         (now,) = cursor.fetchone()
@@ -292,6 +300,10 @@ _FIRST_ROW = "(%s::integer, %s::uuid, %s::varchar, %s::jsonb, %s::varchar, %s::t
 _NEXT_ROW = "(" + ", ".join(["%s"] * len(_EVENT_COLUMNS)) + ")"
 
 
+#: The most events an append sends by its prepared statement (``_insert_and_move_head``).
+PREPARED_ROWS = 8
+
+
 def _insert_and_move_head(stream: Stream, rows: list[Event], statements: list[Statement] = ()) -> bool:
     """Insert the events and move the stream's head to the last of them, only if the head is
     still where the events were chained from; False (nothing written) if it is not.
@@ -331,10 +343,15 @@ def _insert_and_move_head(stream: Stream, rows: list[Event], statements: list[St
         f" FROM head, (VALUES {', '.join([_FIRST_ROW] + [_NEXT_ROW] * (len(rows) - 1))}) AS v({columns})"
         " RETURNING id, seq"
     )
-    for statement in statements:
-        sql += f"; {statement.sql}"
-        params += statement.params
     with connection.cursor() as cursor:
+        # A person's command appends an event or a few: those shapes are prepared, each once per
+        # session (config/rows.py). A batch (bots playing on, a season's fixtures) runs as text:
+        # its planning is shared by its many rows, and its shapes, one per length, are not kept.
+        texts = [prepared(connection, cursor, sql) if len(rows) <= PREPARED_ROWS else sql]
+        for statement in statements:
+            texts.append(prepared(connection, cursor, statement.sql) if statement.prepare else statement.sql)
+            params += statement.params
+        sql = "; ".join(texts)
         cursor.execute(sql, params)
         ids = {seq: pk for pk, seq in cursor.fetchall()}
         if not ids:

@@ -32,7 +32,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, Min, Q
 from django.utils import timezone
 
-from config.rows import Statement
+from config.rows import Statement, prepared
 
 from .errors import Refusal
 from .models import OutboxMessage
@@ -140,7 +140,7 @@ def outbox_add_all_statement(
         _inserted(rows, cursor)
         _deliver_after_commit(rows, deliver_first)
 
-    return Statement(sql, params, read)
+    return Statement(sql, params, read, prepare=True)
 
 
 def _rows(messages: list[tuple[str, dict[str, Any]]]) -> list[OutboxMessage]:
@@ -300,7 +300,7 @@ def _mark_delivered(message_id: int) -> bool:
         locked = pending.select_for_update(skip_locked=True).values("pk")
         return bool(OutboxMessage.objects.filter(pk__in=locked).update(delivered_at=timezone.now()))
     with connection.cursor() as cursor:
-        cursor.execute(_MARK_DELIVERED, [timezone.now(), message_id])
+        cursor.execute(prepared(connection, cursor, _MARK_DELIVERED), [timezone.now(), message_id])
         return cursor.rowcount > 0
 
 

@@ -23,7 +23,7 @@ from django.db.models import QuerySet, prefetch_related_objects
 
 from audit.chain import SALTED_SCHEME
 from audit.clocks import SECOND, BadTimeControl, Clocks, check_time_control, micros
-from config.rows import Columns, Statement, statements_together
+from config.rows import Columns, Statement, prepared, statements_together
 from engines import registry
 from engines.base import (
     CHANCE,
@@ -653,10 +653,8 @@ def _match_for_update(match_id) -> Match:
     seats = now = None
     with connection.cursor() as cursor:
         if statements_together(connection):
-            cursor.execute(
-                f"{_lock_sql(connection.alias)}; {_seats_sql(connection.alias)}; {eventstore.DATABASE_CLOCK}",
-                [key, key],
-            )
+            lock, seats = (prepared(connection, cursor, sql(connection.alias)) for sql in (_lock_sql, _seats_sql))
+            cursor.execute(f"{lock}; {seats}; {eventstore.DATABASE_CLOCK}", [key, key])
             row = cursor.fetchone()
             cursor.nextset()
             seats = cursor.fetchall()
@@ -937,7 +935,7 @@ class _Writes:
             if cursor.rowcount != 1:
                 raise DatabaseError("Save with update_fields did not affect any rows.")
 
-        return Statement(f"{log}UPDATE {table} SET {sets} WHERE {key} = %s", params, read)
+        return Statement(f"{log}UPDATE {table} SET {sets} WHERE {key} = %s", params, read, prepare=True)
 
 
 def entry_clocks(match: Match) -> bool:

@@ -1,4 +1,5 @@
-"""Django's PostgreSQL backend, with a pool that recovers at once when all its connections died.
+"""Django's PostgreSQL backend, with a pool that recovers at once when all its connections died,
+and a query log that shows a prepared statement (config/rows.py ``prepared``) as its text.
 
 Django hands psycopg_pool a check that tests each connection before a request gets it (one round
 trip), so a connection PostgreSQL ended while it sat idle is replaced rather than used. One dead
@@ -21,12 +22,26 @@ the outage lasted.
 from __future__ import annotations
 
 from django.core.exceptions import ImproperlyConfigured
-from django.db.backends.postgresql import base
+from django.db.backends.postgresql import base, operations
 from psycopg_pool import ConnectionPool
 from psycopg_pool.base import AttemptWithBackoff
 
+from config.rows import unprepared
+
+
+class DatabaseOperations(operations.DatabaseOperations):
+    def last_executed_query(self, cursor, sql, params):
+        # What the query log (DEBUG, a test's CaptureQueriesContext) shows of a statement run by
+        # EXECUTE of its prepared form (config/rows.py ``prepared``): the statement as it would
+        # have been sent, its parameters in place, not the name of the server's copy.
+        if sql and "EXECUTE wd_" in sql:
+            return self.compose_sql(unprepared(sql), params)
+        return super().last_executed_query(cursor, sql, params)
+
 
 class DatabaseWrapper(base.DatabaseWrapper):
+    ops_class = DatabaseOperations
+
     @property
     def pool(self):
         options = self.settings_dict["OPTIONS"].get("pool")
