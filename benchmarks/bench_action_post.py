@@ -114,6 +114,7 @@ from django.db import connection, transaction  # noqa: E402
 from django.test import Client  # noqa: E402
 
 from benchmarks._moves import first_legal_action_body  # noqa: E402
+from benchmarks._proc_cpu import cpu_by_name  # noqa: E402
 
 APPEND_STREAM = "bench:append"
 
@@ -127,26 +128,6 @@ class Counter:
     def __call__(self, execute, sql, params, many, context):
         self.n += 1
         return execute(sql, params, many, context)
-
-
-def postgres_cpu_ns() -> int:
-    """Nanoseconds on a CPU so far of every process named postgres on this machine (Linux's
-    /proc/PID/schedstat): the server's backends and its WAL writer alike. Compared around a POST
-    on an otherwise idle server, the database's share of the POST's work, which runs on the same
-    cores as the web processes (bench_live_fanout.py reports it for a whole burst)."""
-    total = 0
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/comm") as comm:
-                if comm.read().strip() != "postgres":
-                    continue
-            with open(f"/proc/{entry.name}/schedstat") as schedstat:
-                total += int(schedstat.read().split()[0])
-        except OSError:  # gone since the listing
-            continue
-    return total
 
 
 def quartiles(values: list[float]) -> tuple[float, float, float]:
@@ -322,15 +303,15 @@ def run() -> None:
     def timed(side: str, fn, *fn_args) -> None:
         counter.n = 0
         # Read outside this process's own measure: the listing of /proc is the bench's, not the POST's.
-        pg0 = postgres_cpu_ns()
+        pg0 = cpu_by_name(("postgres",))["postgres"]
         w0, c0 = time.perf_counter(), time.process_time()
         fn(*fn_args)
         c1, w1 = time.process_time(), time.perf_counter()
-        pg1 = postgres_cpu_ns()
+        pg1 = cpu_by_name(("postgres",))["postgres"]
         sides[side]["cpu"].append((c1 - c0) * 1000)
         sides[side]["wall"].append((w1 - w0) * 1000)
         sides[side]["queries"].append(counter.n)
-        sides[side]["postgres"].append((pg1 - pg0) / 1e6)
+        sides[side]["postgres"].append((pg1 - pg0) * 1000)
 
     # As a server process runs (config/asgi.py): what start-up loaded is frozen out of collection.
     gc.collect()

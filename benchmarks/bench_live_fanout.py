@@ -65,6 +65,7 @@ django.setup()
 from django.db import connection  # noqa: E402
 
 from benchmarks._moves import first_legal_action_body  # noqa: E402
+from benchmarks._proc_cpu import cpu_by_name  # noqa: E402
 
 
 class Watcher:
@@ -214,28 +215,8 @@ def cpu_seconds(pids: list[int]) -> float:
 SERVICES = ("postgres", "redis-server")
 
 
-def services_cpu() -> dict[str, float]:
-    """User plus system CPU time so far of every process named in SERVICES, by name, with what
-    their exited children (PostgreSQL's backends of closed connections) spent: the burst's work
-    beyond the daphnes', which runs on the same two cores."""
-    totals = dict.fromkeys(SERVICES, 0)
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat") as stat:
-                text = stat.read()
-        except OSError:  # gone since the listing
-            continue
-        name = text[text.index("(") + 1 : text.rindex(")")]
-        if name in totals:
-            fields = text.rsplit(")", 1)[1].split()
-            totals[name] += sum(int(f) for f in fields[11:15])
-    return {name: ticks / os.sysconf("SC_CLK_TCK") for name, ticks in totals.items()}
-
-
 def services_since(start: dict[str, float]) -> str:
-    now = services_cpu()
+    now = cpu_by_name(SERVICES)
     return ", ".join(f"{name} {now[name] - start[name]:.2f}" for name in SERVICES)
 
 
@@ -372,7 +353,7 @@ async def run_layout(
         file=sys.stderr,
         flush=True,
     )
-    cpu_start, services_start = cpu_seconds(pids), services_cpu()
+    cpu_start, services_start = cpu_seconds(pids), cpu_by_name(SERVICES)
     # A thread per match, so a round's POSTs all go at once: ``asyncio.to_thread``'s default
     # executor has min(32, cores + 4) threads, six here, and sent a round's ten or fifty POSTs six
     # at a time (every round before session 16).
@@ -412,7 +393,7 @@ async def run_layout(
     layer = import_string(LAYERS[layer_name])(**config)
     size = max(await pool.ask(("size",)))  # the largest frame a spectator received
     base, base_missing = [], 0
-    cpu_start, services_start = cpu_seconds(pids), services_cpu()
+    cpu_start, services_start = cpu_seconds(pids), cpu_by_name(SERVICES)
     for round_ in range(moves):
         marker = f"r{round_}"
         frame = {

@@ -121,7 +121,10 @@ def prepared(connection, cursor, sql: str) -> str:
     if not _prepares(connection):
         return sql
     name, prepare, execute = _prepared_forms(sql)
-    done = _PREPARED.setdefault(connection.connection, set())
+    session = connection.connection
+    done = _PREPARED.get(session)
+    if done is None:  # setdefault would make a weak reference in every call, on the hot path
+        done = _PREPARED[session] = set()
     if name not in done:
         if len(done) >= PREPARED_PER_SESSION:
             return sql

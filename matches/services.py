@@ -653,8 +653,10 @@ def _match_for_update(match_id) -> Match:
     seats = now = None
     with connection.cursor() as cursor:
         if statements_together(connection):
-            lock, seats = (prepared(connection, cursor, sql(connection.alias)) for sql in (_lock_sql, _seats_sql))
-            cursor.execute(f"{lock}; {seats}; {eventstore.DATABASE_CLOCK}", [key, key])
+            lock_sql, seats_sql = (
+                prepared(connection, cursor, sql(connection.alias)) for sql in (_lock_sql, _seats_sql)
+            )
+            cursor.execute(f"{lock_sql}; {seats_sql}; {eventstore.DATABASE_CLOCK}", [key, key])
             row = cursor.fetchone()
             cursor.nextset()
             seats = cursor.fetchall()

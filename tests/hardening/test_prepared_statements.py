@@ -11,14 +11,15 @@ import types
 
 import psycopg
 import pytest
-from django.db import DataError, connection, transaction
+from django.db import DatabaseError, DataError, connection, transaction
 from django.test.utils import CaptureQueriesContext, override_settings
 
 from config import rows
 from config.auth import _token_sql
 from config.rows import prepared, unprepared
 from engines import registry
-from matches import services
+from matches import eventstore, services
+from matches.eventstore import NewEvent
 from tests.conftest import database_url
 from tests.matches.helpers import first_legal, fresh, new_duel, post_action
 
@@ -165,3 +166,44 @@ def test_past_the_cap_a_session_runs_further_statements_as_they_are(alice, monke
 def test_only_single_statements_with_plain_parameters_are_prepared(sql):
     with pytest.raises(ValueError):
         rows._prepared_forms(sql)
+
+
+def test_a_prepare_the_server_refuses_is_djangos_error_and_is_tried_again_next_time(alice):
+    # In a transaction an earlier statement broke, the PREPARE itself fails: the caller sees the
+    # error Django's own statements raise there, and the name is not kept as prepared (its next
+    # use would EXECUTE a statement the session does not have). A text of this test's own, so no
+    # earlier test has prepared it on this pooled session.
+    sql = 'SELECT "username" AS "refused_once" FROM "auth_user" WHERE "id" = %s'
+    name = rows._prepared_forms(sql)[0]
+    with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
+        try:
+            cursor.execute("SELECT 1 / 0")
+        except DataError:
+            pass
+        prepared(connection, cursor, sql)
+    assert name not in rows._PREPARED.get(connection.connection, set())
+    assert name not in session_prepared()
+    assert run(sql, [alice.pk]) == [("alice",)]
+    assert name in session_prepared()
+
+
+@pytest.mark.parametrize(
+    ("events", "prepares"), [(eventstore.PREPARED_ROWS, True), (eventstore.PREPARED_ROWS + 1, False)]
+)
+@pytest.mark.django_db
+def test_an_append_of_a_few_events_is_prepared_and_a_batch_runs_as_text(events, prepares, monkeypatch):
+    asked = []
+
+    def watched(connection, cursor, sql):
+        asked.append(sql)
+        return prepared(connection, cursor, sql)
+
+    monkeypatch.setattr(eventstore, "prepared", watched)
+    eventstore.stream_create(stream_id="note:1", kind="note")
+    with transaction.atomic():
+        stream = eventstore.stream_lock(stream_id="note:1")
+        eventstore.events_append(
+            stream=stream, new_events=[NewEvent(type="noted", data={"n": i}, actor="system") for i in range(events)]
+        )
+    assert any("INSERT INTO matches_event" in sql for sql in asked) is prepares
+    assert [e.seq for e in eventstore.stream_events(stream_id="note:1")] == list(range(1, events + 1))
