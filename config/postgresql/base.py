@@ -21,12 +21,27 @@ the outage lasted.
 
 from __future__ import annotations
 
+import psycopg._queries
 from django.core.exceptions import ImproperlyConfigured
 from django.db.backends.postgresql import base, operations
 from psycopg_pool import ConnectionPool
 from psycopg_pool.base import AttemptWithBackoff
 
 from config.rows import unprepared
+
+#: The most parameters of a statement whose conversion psycopg keeps (its own limit is 50).
+CONVERTED_PARAMS = 256
+
+# psycopg turns a statement's %s placeholders into the text it sends by a tokenising pass (a
+# regular expression over the whole statement), and keeps the result in an LRU of 128 statements
+# only for statements of at most 4,096 bytes and 50 parameters. An action POST's one statement
+# (its events' append, the match's update and the outbox's insert, each an EXECUTE of its
+# prepared form, config/rows.py) is a few hundred bytes but 50 to 140 parameters once a move
+# appends two events or more, so it was converted anew on every POST: 3.7% of its instructions
+# (issue 17, P5). Raised here, for every statement of at most 256 parameters: the 4,096 bytes
+# still bound what the LRU holds, and a shape not used again is only evicted.
+# tests/hardening/test_statement_conversion.py fails if psycopg stops reading this constant.
+psycopg._queries.MAX_CACHED_STATEMENT_PARAMS = max(psycopg._queries.MAX_CACHED_STATEMENT_PARAMS, CONVERTED_PARAMS)
 
 
 class DatabaseOperations(operations.DatabaseOperations):
