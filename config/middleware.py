@@ -15,6 +15,9 @@ import math
 import re
 from urllib.parse import unquote_to_bytes
 
+import csp.constants
+import csp.middleware
+import csp.utils
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent
@@ -395,3 +398,58 @@ class ApiContentNegotiation(DefaultContentNegotiation):
             renderer, media_type = super().select_renderer(request, renderers, format_suffix)
             chosen = self._chosen[key] = (renderers.index(renderer), media_type)
         return renderers[chosen[0]], chosen[1]
+
+
+#: The response attributes through which django-csp's view decorators change a response's policy.
+_CSP_PER_RESPONSE = (
+    "_csp_config",
+    "_csp_update",
+    "_csp_replace",
+    "_csp_exempt",
+    "_csp_config_ro",
+    "_csp_update_ro",
+    "_csp_replace_ro",
+    "_csp_exempt_ro",
+)
+
+
+class CSPMiddleware(csp.middleware.CSPMiddleware):
+    """django-csp's middleware, its headers built once per process and setting for the responses
+    that change nothing in them.
+
+    django-csp builds the policy's text from the settings twice per response (the policy and the
+    report-only one): about 3% of an action POST's CPU (issue 17, P5). That text depends only on the
+    settings unless the response carries a view's own policy (a ``csp_*`` decorator, the embed
+    page's ``_csp_replace``) or the request used a nonce; such responses, and a debug page's, go
+    through django-csp every time, as before. The kept text is the one django-csp gives for the
+    same settings (tests/hardening/test_csp.py compares them for every kind of response)."""
+
+    _built: dict[bool, str] = {}
+
+    def process_response(self, request, response):
+        if (
+            getattr(request, "_csp_nonce", None) is not None
+            or any(hasattr(response, name) for name in _CSP_PER_RESPONSE)
+            or (settings.DEBUG and response.status_code in (500, 404))
+        ):
+            return super().process_response(request, response)
+        for report_only, header, setting in (
+            (False, csp.constants.HEADER, "CONTENT_SECURITY_POLICY"),
+            (True, csp.constants.HEADER_REPORT_ONLY, "CONTENT_SECURITY_POLICY_REPORT_ONLY"),
+        ):
+            policy = self._built.get(report_only)
+            if policy is None:
+                policy = self._built[report_only] = csp.utils.build_policy(report_only=report_only)
+            if policy and header not in response:
+                prefixes = (getattr(settings, setting, None) or {}).get("EXCLUDE_URL_PREFIXES", None) or ()
+                if not request.path_info.startswith(tuple(prefixes)):
+                    response[header] = policy
+        # As django-csp does: a nonce asked for after the header was written raises, not slips by.
+        request.csp_nonce = csp.middleware.CheckableLazyObject(self._csp_nonce_post_response)
+        return response
+
+
+@receiver(setting_changed)
+def _forget_csp_policies(*, setting, **kwargs) -> None:
+    if setting.startswith("CONTENT_SECURITY_POLICY"):
+        CSPMiddleware._built.clear()

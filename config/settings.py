@@ -109,7 +109,8 @@ MIDDLEWARE = [
     # error under /api/ (404, 405, 413, 500, database down) into {"code", "detail"} JSON.
     "config.middleware.ApiErrorMiddleware",
     "config.middleware.AuthThrottleMiddleware",
-    "csp.middleware.CSPMiddleware",
+    # django-csp's, its headers' text built once per process and setting (config/middleware.py).
+    "config.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
