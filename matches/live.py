@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import copy
 import hashlib
 import json
 import logging
@@ -34,6 +33,8 @@ from django.db import connections
 from django.db.models import Prefetch, prefetch_related_objects
 from django.dispatch import receiver
 from django.http import HttpRequest
+
+from config.rows import copied
 
 from . import eventstore, selectors
 from .layers import group_send_all
@@ -191,12 +192,12 @@ def frames_held(
     # Only jsonb reorders keys: SQLite's JSONField keeps the text json.dumps wrote, in its order.
     as_stored = _as_stored if connections[match._state.db or "default"].vendor == "postgresql" else _as_json
     try:
-        stored = copy.copy(match)  # the command's match (its answer's) stays as it is
+        stored = copied(match)  # the command's match (its answer's) stays as it is
         stored.state, stored.result, stored.clocks = (as_stored(v) for v in (match.state, match.result, match.clocks))
         start = _window_start(head, after)
         held = []
         for event in events[start - after :]:
-            event = copy.copy(event)
+            event = copied(event)
             event.data = as_stored(event.data)
             held.append(event)
     except _Inexact:

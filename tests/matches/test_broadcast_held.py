@@ -4,9 +4,12 @@ byte the ones read back from the database after the commit, for the spectators a
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from django.db import connection
 
+from config.rows import copied
 from matches import live, tasks
 from matches.models import Event, Match, OutboxMessage
 
@@ -158,3 +161,26 @@ def test_events_with_a_gap_or_behind_the_match_are_not_broadcast_from_memory(mak
     assert live.frames_held(match=match, events=events[-3:], log=[]) is not None
     assert live.frames_held(match=match, events=[events[-3], events[-1]], log=[]) is None  # a gap
     assert live.frames_held(match=match, events=events[-3:-1], log=[]) is None  # the match moved on
+
+
+def test_the_broadcasts_copy_of_a_model_is_the_one_copy_copy_makes(make_user):
+    # config.rows.copied stands in for copy.copy (without pickling's round trip) where the
+    # broadcast copies the command's match and events: the same values and related objects, its
+    # own state, and a change to the copy leaves the command's instance as it was.
+    match = fresh(new_duel(make_user("alice"), make_user("bob")))
+    assert len(match.seats.all()) == 2 and match.created_by is not None  # prefetched, and a related object cached
+    theirs, ours = copy.copy(match), copied(match)
+    assert type(ours) is Match and ours is not match
+    # copy.copy also leaves pickling's version mark on its copy, which nothing reads.
+    assert {k: v for k, v in vars(ours).items() if k != "_state"} == {
+        k: v for k, v in vars(theirs).items() if k not in ("_state", "_django_version")
+    }
+    assert all(vars(ours)[k] is vars(match)[k] for k in vars(match) if k != "_state")
+    assert vars(ours._state) == vars(theirs._state) and ours._state is not match._state
+    assert ours._state.fields_cache == match._state.fields_cache
+    ours.state, ours._state.fields_cache["created_by"] = {"changed": True}, None
+    assert match.state != {"changed": True} and match.created_by is not None
+    event = Event.objects.filter(stream_id=match.stream_id).first()
+    event_copy = copied(event)
+    event_copy.data = {"changed": True}
+    assert event.data != {"changed": True} and event_copy.pk == event.pk and event_copy._state.db == event._state.db
