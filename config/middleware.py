@@ -422,7 +422,8 @@ class CSPMiddleware(csp.middleware.CSPMiddleware):
     settings unless the response carries a view's own policy (a ``csp_*`` decorator, the embed
     page's ``_csp_replace``) or the request used a nonce; such responses, and a debug page's, go
     through django-csp every time, as before. The kept text is the one django-csp gives for the
-    same settings (tests/hardening/test_csp.py compares them for every kind of response)."""
+    same settings (tests/hardening/test_csp_kept_policy.py compares them for every kind of
+    response)."""
 
     _built: dict[bool, str] = {}
 

@@ -25,11 +25,12 @@ from django.db.models.base import ModelState
 
 
 def copied(instance: Model) -> Model:
-    """A shallow copy of a model instance, as ``copy.copy`` makes one: its own field values and
-    state (its cache of related objects included), the related objects and the prefetched
-    lists themselves shared. ``copy.copy`` goes through pickling's protocol (``__reduce_ex__``,
-    ``model_unpickle``'s look-up of the model, ``__setstate__``'s version check), about 60 us a
-    copy on an action POST's path, which makes three (issue 17, P5)."""
+    """A shallow copy of a model instance, as ``copy.copy`` makes one: a field set on it is not
+    set on the original, and it has its own state and cache of related objects; the values, the
+    related objects and the prefetched lists themselves are shared. ``copy.copy`` goes through pickling's protocol (``__reduce_ex__``,
+    ``model_unpickle``'s look-up of the model, ``__setstate__``'s version check): an action POST's
+    broadcast makes about three, and without them the POST ran 1.4% fewer instructions under
+    callgrind (issue 17, P5)."""
     clone = instance.__class__.__new__(instance.__class__)
     clone.__dict__.update(instance.__dict__)
     state = clone._state = ModelState()
