@@ -13,6 +13,9 @@
   async function refresh() {
     if (inFlight) { again = true; return; }
     inFlight = true;
+    // While a table request is out: assistive technology waits for it, and so can a test, which
+    // must not record a result while the page's first request may still be answered after it.
+    box.setAttribute("aria-busy", "true");
     try {
       const res = await fetch(`${location.pathname}?partial=standings`, { credentials: "same-origin" });
       // A refusal (429, a 503 while the database restarts) has a page of its own as its body:
@@ -27,6 +30,7 @@
       status.textContent = "update delayed";
     } finally {
       inFlight = false;
+      box.removeAttribute("aria-busy");
       if (again) { again = false; refresh(); }
     }
   }
