@@ -22,6 +22,17 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Model
 from django.db.models.base import ModelState
+from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
+from django.db.models.query_utils import DeferredAttribute
+from django.db.models.signals import post_init, pre_init
+
+#: The attributes Django gives a concrete field's value (``Field.descriptor_class``) that store it
+#: as it is given.
+_PLAIN_ATTRIBUTES = (DeferredAttribute, ForeignKeyDeferredAttribute)
+
+
+def _class_attribute(model: type[Model], name: str) -> Any:
+    return next((klass.__dict__[name] for klass in model.__mro__ if name in klass.__dict__), None)
 
 
 def copied(instance: Model) -> Model:
@@ -46,6 +57,14 @@ class Columns:
         self.model, self.alias = model, alias
         self.fields = model._meta.concrete_fields
         self._converters: dict[str, list[tuple[int, Any, list]]] = {}
+        self._attnames = [f.attname for f in self.fields]
+        # Model.__init__ does nothing for such a model but set each value on its attribute (an
+        # attribute with no setter, or a foreign key's, which on a new instance only stores it).
+        self._plain = (
+            model.__init__ is Model.__init__
+            and model.from_db.__func__ is Model.from_db.__func__
+            and all(type(_class_attribute(model, name)) in _PLAIN_ATTRIBUTES for name in self._attnames)
+        )
 
     def __len__(self) -> int:
         return len(self.fields)
@@ -63,7 +82,19 @@ class Columns:
             for converter in converters:
                 value = converter(value, expression, connection)
             values[index] = value
-        return self.model.from_db(connection.alias, None, values)
+        model = self.model
+        if not self._plain or pre_init.has_listeners(model) or post_init.has_listeners(model):
+            return model.from_db(connection.alias, None, values)
+        # What from_db builds, without Model.__init__'s general path (its signals, which no one
+        # listens to here, the check for deferred values, a setattr a field). An action POST
+        # builds eight (a token and its user, a match, its stream, its seats and their users),
+        # and runs 0.8% fewer instructions this way (issue 17, P5).
+        new = model.__new__(model)
+        state = ModelState()
+        state.adding, state.db = False, connection.alias
+        new.__dict__["_state"] = state
+        new.__dict__.update(zip(self._attnames, values))
+        return new
 
     def _converters_for(self, connection) -> list[tuple[int, Any, list]]:
         found = self._converters.get(connection.alias)
