@@ -165,6 +165,9 @@ def prepared(connection, cursor, sql: str) -> str:
     binding (``statements_together``: server-side binding prepares by itself), a session that
     lasts only a request (no pool, CONN_MAX_AGE 0: a round trip more in each), DB_PREPARED_STATEMENTS
     off (a pooler that shares sessions), or a session that has prepared PREPARED_PER_SESSION."""
+    # The cursor's own wrapper: ``connection`` may be django.db.connection, a proxy that looks the
+    # wrapper up in a context-local for each attribute read here (issue 17, P5).
+    connection = cursor.db
     if not _prepares(connection):
         return sql
     name, prepare, execute = _prepared_forms(sql)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import IntegrityError, connection, connections, router
+from django.db import IntegrityError, connections, router
 from django.utils import timezone
 
 from audit.chain import ChainCheck, check_chain, event_hash, hash_payload, payload_of
@@ -310,6 +310,9 @@ def _insert_and_move_head(stream: Stream, rows: list[Event], statements: list[St
 
     On PostgreSQL this is one statement, so an append costs one round trip beyond the lock;
     ``statements`` (``events_append``'s ``then``) go in the same round trip."""
+    # The wrapper itself: each attribute of django.db.connection, a proxy, looks it up again in a
+    # context-local, and the fields' preparing of values reads several (issue 17, P5).
+    connection = connections[router.db_for_write(Event)]
     first, last = rows[0], rows[-1]
     if statements and not statements_together(connection):
         raise ValueError("statements sent with an append need statements_together")

@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, connection, connections, router, transaction
 from django.db.models import Count, Min, Q
 from django.utils import timezone
 
@@ -193,6 +193,9 @@ def _insert(rows: list[OutboxMessage]) -> None:
 
 
 def _insert_sql(rows: list[OutboxMessage]) -> tuple[str, list[Any]]:
+    # The wrapper itself, not django.db.connection's proxy, which looks it up again for each
+    # attribute each field's preparing reads (issue 17, P5).
+    connection = connections[router.db_for_write(OutboxMessage)]
     # Every field but the id, each with the value its instance holds (the model's defaults
     # included), as the field prepares it for the database.
     params = [f.get_db_prep_save(getattr(row, f.attname), connection) for row in rows for f in _FIELDS]
@@ -299,8 +302,8 @@ def _mark_delivered(message_id: int) -> bool:
         pending = OutboxMessage.objects.filter(pk=message_id, delivered_at__isnull=True, dead_at__isnull=True)
         locked = pending.select_for_update(skip_locked=True).values("pk")
         return bool(OutboxMessage.objects.filter(pk__in=locked).update(delivered_at=timezone.now()))
-    with connection.cursor() as cursor:
-        cursor.execute(prepared(connection, cursor, _MARK_DELIVERED), [timezone.now(), message_id])
+    with connections[router.db_for_write(OutboxMessage)].cursor() as cursor:
+        cursor.execute(prepared(cursor.db, cursor, _MARK_DELIVERED), [timezone.now(), message_id])
         return cursor.rowcount > 0
 
 
