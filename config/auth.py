@@ -51,7 +51,7 @@ def _token_with_user(key: str):
     CPU (issue 17, P5)."""
     connection = connections[router.db_for_read(Token)]
     with connection.cursor() as cursor:
-        cursor.execute(prepared(connection, cursor, _token_sql(connection.alias)), [key])
+        cursor.execute(prepared(cursor, _token_sql(connection.alias)), [key])
         row = cursor.fetchone()
     if row is None:
         raise exceptions.AuthenticationFailed(_("Invalid token."))

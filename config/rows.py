@@ -38,10 +38,10 @@ def _class_attribute(model: type[Model], name: str) -> Any:
 def copied(instance: Model) -> Model:
     """A shallow copy of a model instance, as ``copy.copy`` makes one: a field set on it is not
     set on the original, and it has its own state and cache of related objects; the values, the
-    related objects and the prefetched lists themselves are shared. ``copy.copy`` goes through pickling's protocol (``__reduce_ex__``,
-    ``model_unpickle``'s look-up of the model, ``__setstate__``'s version check): an action POST's
-    broadcast makes about three, and without them the POST ran 1.4% fewer instructions under
-    callgrind (issue 17, P5)."""
+    related objects and the prefetched lists themselves are shared. ``copy.copy`` goes through
+    pickling's protocol (``__reduce_ex__``, ``model_unpickle``'s look-up of the model,
+    ``__setstate__``'s version check): an action POST's broadcast makes about three, and without
+    them the POST ran 1.4% fewer instructions under callgrind (issue 17, P5)."""
     clone = instance.__class__.__new__(instance.__class__)
     clone.__dict__.update(instance.__dict__)
     state = clone._state = ModelState()
@@ -142,7 +142,7 @@ _PREPARED: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary(
 PREPARED_PER_SESSION = 200
 
 
-def prepared(connection, cursor, sql: str) -> str:
+def prepared(cursor, sql: str) -> str:
     """``sql`` (a single statement, its parameters ``%s``) as this connection's session runs it
     cheapest: ``EXECUTE`` of a statement the session has PREPAREd, the parameters the same ``%s``
     in the same order, so the caller passes the same list. PostgreSQL then neither parses nor
@@ -165,8 +165,8 @@ def prepared(connection, cursor, sql: str) -> str:
     binding (``statements_together``: server-side binding prepares by itself), a session that
     lasts only a request (no pool, CONN_MAX_AGE 0: a round trip more in each), DB_PREPARED_STATEMENTS
     off (a pooler that shares sessions), or a session that has prepared PREPARED_PER_SESSION."""
-    # The cursor's own wrapper: ``connection`` may be django.db.connection, a proxy that looks the
-    # wrapper up in a context-local for each attribute read here (issue 17, P5).
+    # The cursor's own wrapper, not django.db.connection, a proxy that looks the wrapper up in a
+    # context-local for each attribute read (issue 17, P5).
     connection = cursor.db
     if not _prepares(connection):
         return sql

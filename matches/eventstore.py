@@ -185,9 +185,7 @@ def stream_lock(*, stream_id: str) -> Stream:
     if not statements_together(connection):
         return Stream.objects.select_for_update().get(pk=stream_id)
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"{prepared(connection, cursor, _stream_lock_sql(connection.alias))}; {DATABASE_CLOCK}", [stream_id]
-        )
+        cursor.execute(f"{prepared(cursor, _stream_lock_sql(connection.alias))}; {DATABASE_CLOCK}", [stream_id])
         row = cursor.fetchone()
         cursor.nextset()
         (now,) = cursor.fetchone()
@@ -350,9 +348,9 @@ def _insert_and_move_head(stream: Stream, rows: list[Event], statements: list[St
         # A person's command appends an event or a few: those shapes are prepared, each once per
         # session (config/rows.py). A batch (bots playing on, a season's fixtures) runs as text:
         # its planning is shared by its many rows, and its shapes, one per length, are not kept.
-        texts = [prepared(connection, cursor, sql) if len(rows) <= PREPARED_ROWS else sql]
+        texts = [prepared(cursor, sql) if len(rows) <= PREPARED_ROWS else sql]
         for statement in statements:
-            texts.append(prepared(connection, cursor, statement.sql) if statement.prepare else statement.sql)
+            texts.append(prepared(cursor, statement.sql) if statement.prepare else statement.sql)
             params += statement.params
         sql = "; ".join(texts)
         cursor.execute(sql, params)

@@ -28,7 +28,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, connection, connections, router, transaction
+from django.db import IntegrityError, connections, router, transaction
 from django.db.models import Count, Min, Q
 from django.utils import timezone
 
@@ -184,6 +184,7 @@ def _insert(rows: list[OutboxMessage]) -> None:
     ``bulk_create`` built it through the ORM's compiler on every action POST (347 against 209 µs
     of CPU; issue 17, P5). ``created_at`` is the caller's: the row is new, and it was set with
     ``available_at``."""
+    connection = _db()
     if connection.vendor != "postgresql":
         OutboxMessage.objects.bulk_create(rows)
         return
@@ -192,10 +193,15 @@ def _insert(rows: list[OutboxMessage]) -> None:
         _inserted(rows, cursor)
 
 
+def _db():
+    """The outbox's database wrapper itself: each attribute read through django.db.connection, a
+    proxy, looks the wrapper up again in a context-local, and the fields' preparing of values
+    reads several (issue 17, P5)."""
+    return connections[router.db_for_write(OutboxMessage)]
+
+
 def _insert_sql(rows: list[OutboxMessage]) -> tuple[str, list[Any]]:
-    # The wrapper itself, not django.db.connection's proxy, which looks it up again for each
-    # attribute each field's preparing reads (issue 17, P5).
-    connection = connections[router.db_for_write(OutboxMessage)]
+    connection = _db()
     # Every field but the id, each with the value its instance holds (the model's defaults
     # included), as the field prepares it for the database.
     params = [f.get_db_prep_save(getattr(row, f.attname), connection) for row in rows for f in _FIELDS]
@@ -210,7 +216,7 @@ def _inserted(rows: list[OutboxMessage], cursor) -> None:
     # as well).
     for row, (pk,) in zip(rows, cursor.fetchall(), strict=True):
         row.pk = pk
-        row._state.adding, row._state.db = False, connection.alias
+        row._state.adding, row._state.db = False, cursor.db.alias
 
 
 #: What ``_insert`` writes: every concrete field but the id.
@@ -298,12 +304,13 @@ def _mark_delivered(message_id: int) -> bool:
     with the ORM took more CPU than the rest of the bookkeeping (a first delivery's BEGIN, this
     and COMMIT: 0.65 ms of CPU with the ORM's statement, 0.2 ms without it, in every action
     POST; issue 17, P5). Elsewhere (SQLite, which has no row locks) the ORM builds it."""
+    connection = _db()
     if connection.vendor != "postgresql":
         pending = OutboxMessage.objects.filter(pk=message_id, delivered_at__isnull=True, dead_at__isnull=True)
         locked = pending.select_for_update(skip_locked=True).values("pk")
         return bool(OutboxMessage.objects.filter(pk__in=locked).update(delivered_at=timezone.now()))
-    with connections[router.db_for_write(OutboxMessage)].cursor() as cursor:
-        cursor.execute(prepared(cursor.db, cursor, _MARK_DELIVERED), [timezone.now(), message_id])
+    with connection.cursor() as cursor:
+        cursor.execute(prepared(cursor, _MARK_DELIVERED), [timezone.now(), message_id])
         return cursor.rowcount > 0
 
 

@@ -653,9 +653,7 @@ def _match_for_update(match_id) -> Match:
     seats = now = None
     with connection.cursor() as cursor:
         if statements_together(connection):
-            lock_sql, seats_sql = (
-                prepared(connection, cursor, sql(connection.alias)) for sql in (_lock_sql, _seats_sql)
-            )
+            lock_sql, seats_sql = (prepared(cursor, sql(connection.alias)) for sql in (_lock_sql, _seats_sql))
             cursor.execute(f"{lock_sql}; {seats_sql}; {eventstore.DATABASE_CLOCK}", [key, key])
             row = cursor.fetchone()
             cursor.nextset()

@@ -35,14 +35,14 @@ def session_prepared() -> set[str]:
 
 def run(sql: str, params: list) -> list[tuple]:
     with connection.cursor() as cursor:
-        cursor.execute(prepared(connection, cursor, sql), params)
+        cursor.execute(prepared(cursor, sql), params)
         return cursor.fetchall()
 
 
 def test_a_statement_runs_by_its_prepared_form_with_the_answer_of_its_text(alice):
     name, _, execute = rows._prepared_forms(USERNAME)
     with connection.cursor() as cursor:
-        assert prepared(connection, cursor, USERNAME) == execute == f"EXECUTE {name}(%s)"
+        assert prepared(cursor, USERNAME) == execute == f"EXECUTE {name}(%s)"
         cursor.execute(USERNAME, [alice.pk])
         plain = cursor.fetchall()
     assert run(USERNAME, [alice.pk]) == plain == [("alice",)]
@@ -84,7 +84,7 @@ def test_a_statement_prepared_in_a_rolled_back_transaction_is_still_there_after_
 
 def test_a_later_statement_failing_leaves_the_session_able_to_run_the_prepared_one(alice):
     with pytest.raises(DataError), transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute(f"{prepared(connection, cursor, USERNAME)}; SELECT 1 / 0", [alice.pk])
+        cursor.execute(f"{prepared(cursor, USERNAME)}; SELECT 1 / 0", [alice.pk])
     assert run(USERNAME, [alice.pk]) == [("alice",)]
 
 
@@ -132,7 +132,7 @@ def test_the_query_log_shows_a_prepared_statement_as_its_text(alice):
 @override_settings(DB_PREPARED_STATEMENTS=False)
 def test_with_the_setting_off_statements_run_as_they_are(alice):
     with connection.cursor() as cursor:
-        assert prepared(connection, cursor, USERNAME) == USERNAME
+        assert prepared(cursor, USERNAME) == USERNAME
     assert run(USERNAME, [alice.pk]) == [("alice",)]
 
 
@@ -158,7 +158,7 @@ def test_past_the_cap_a_session_runs_further_statements_as_they_are(alice, monke
     monkeypatch.setattr(rows, "PREPARED_PER_SESSION", len(rows._PREPARED[connection.connection]))
     other = 'SELECT "email" FROM "auth_user" WHERE "id" = %s'
     with connection.cursor() as cursor:
-        assert prepared(connection, cursor, other) == other
+        assert prepared(cursor, other) == other
     assert run(other, [alice.pk]) == [("",)]
 
 
@@ -180,7 +180,7 @@ def test_a_prepare_the_server_refuses_is_djangos_error_and_is_tried_again_next_t
             cursor.execute("SELECT 1 / 0")
         except DataError:
             pass
-        prepared(connection, cursor, sql)
+        prepared(cursor, sql)
     assert name not in rows._PREPARED.get(connection.connection, set())
     assert name not in session_prepared()
     assert run(sql, [alice.pk]) == [("alice",)]
@@ -194,9 +194,9 @@ def test_a_prepare_the_server_refuses_is_djangos_error_and_is_tried_again_next_t
 def test_an_append_of_a_few_events_is_prepared_and_a_batch_runs_as_text(events, prepares, monkeypatch):
     asked = []
 
-    def watched(connection, cursor, sql):
+    def watched(cursor, sql):
         asked.append(sql)
-        return prepared(connection, cursor, sql)
+        return prepared(cursor, sql)
 
     monkeypatch.setattr(eventstore, "prepared", watched)
     eventstore.stream_create(stream_id="note:1", kind="note")

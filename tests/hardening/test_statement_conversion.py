@@ -21,8 +21,6 @@ def test_psycopg_reads_the_raised_limit():
 
 
 def test_action_posts_of_more_than_fifty_parameters_are_converted_once(alice, bob, client_for, monkeypatch):
-    if connection.vendor != "postgresql":
-        pytest.skip("psycopg's conversion is PostgreSQL's")
     uncached = []
     real = psycopg._queries._query2pg_client_nocache
     # The LRU wraps the function itself, so this name is called only for a statement not kept.
