@@ -26,7 +26,7 @@ To compare two commits, run each one's copy of this file from its own directory,
 not change: each side runs twice in a child, over the warm-up's streams and over K more, and the
 difference is divided by K. Only this process's own instructions are counted (the worker's side):
 not PostgreSQL's or Redis's, nor the kernel's for its sockets. Here the work alone's child reads
-its streams in the counted region too (in one query per table, as a batch's are read), so its
+its streams in the counted region too (in one round trip, as a batch's are read), so its
 count is the reads and the work.
 """
 
@@ -49,7 +49,7 @@ from config.celery import app
 from engines import registry
 from matches.models import Match
 from matches.tasks import verify_match
-from matches.verification import _matches_read, _streams_read, verify_records
+from matches.verification import _chunk_read, verify_records
 
 WARMUP = 10
 
@@ -60,8 +60,7 @@ def pending(ids: list[str]) -> None:
 
 def read(ids: list[str]) -> list[tuple]:
     """Each match with its stream's records and what is published beside it, in a batch's reads."""
-    found, _ = _matches_read(ids)
-    streams, published = _streams_read([found[m] for m in ids])
+    found, _, streams, published = _chunk_read(ids)
     return [(found[m], streams.get(found[m].stream_id, []), published[m]) for m in ids]
 
 

@@ -377,11 +377,63 @@ def streams_records(*, stream_ids: list[str]) -> dict[str, list[dict[str, Any]]]
     """Many whole streams in one query (a batch of verifications): each stream's events in seq
     order, as ``event_record`` gives them, by stream id; a stream with no events is absent. Read
     as rows, not models: building a season's 90,000 events as models cost seconds of CPU."""
-    found: dict[str, list[dict[str, Any]]] = {}
     rows = Event.objects.filter(stream_id__in=stream_ids).order_by("stream_id", "seq").values_list(*_RECORD_COLUMNS)
+    return records_by_stream(rows)
+
+
+def records_by_stream(rows: Iterable[tuple]) -> dict[str, list[dict[str, Any]]]:
+    """``_RECORD_COLUMNS`` rows, ordered by stream and seq, as records by stream id."""
+    found: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         found.setdefault(row[0], []).append(_record(*row))
     return found
+
+
+@functools.cache
+def streams_records_sql(alias: str, streams: str) -> str:
+    """``streams_records``' read as one statement, for a caller that sends it with others
+    (``statements_together``): the events of the streams that ``streams`` (a subquery of stream
+    ids) names, in ``_RECORD_COLUMNS`` order. Its rows go through ``stored_rows`` first."""
+    qn = connections[alias].ops.quote_name
+    columns = ", ".join(qn(Event._meta.get_field(name).column) for name in _RECORD_COLUMNS)
+    stream = qn(Event._meta.get_field("stream").column)
+    return (
+        f"SELECT {columns} FROM {qn(Event._meta.db_table)} WHERE {stream} IN ({streams}) ORDER BY {stream}, {qn('seq')}"
+    )
+
+
+def stored_rows(connection, rows: list[tuple]) -> list[tuple]:
+    """``streams_records_sql``'s rows with each value as the ORM's ``values_list`` gives it (its
+    field's converters: the data's jsonb text parsed by its JSONField)."""
+    converters = _record_converters(connection)
+    if not converters:
+        return rows
+    converted = []
+    for row in rows:
+        row = list(row)
+        for index, expression, functions in converters:
+            value = row[index]
+            for function in functions:
+                value = function(value, expression, connection)
+            row[index] = value
+        converted.append(row)
+    return converted
+
+
+def _record_converters(connection) -> list[tuple[int, Any, list]]:
+    found = _CONVERTERS.get(connection.alias)
+    if found is None:
+        found = []
+        for index, name in enumerate(_RECORD_COLUMNS):
+            column = Event._meta.get_field(name).get_col(Event._meta.db_table)
+            functions = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+            if functions:
+                found.append((index, column, functions))
+        _CONVERTERS[connection.alias] = found
+    return found
+
+
+_CONVERTERS: dict[str, list[tuple[int, Any, list]]] = {}
 
 
 def chain_check(events: Iterable[Event], secret: bytes | None = None) -> ChainCheck:

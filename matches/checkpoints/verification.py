@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from django.db import connections
+
 from matches.models import Event
 
 from .models import LogLeaf
@@ -22,11 +26,26 @@ def log_check(*, stream_id: str) -> tuple[int, str] | None:
 def logged_heads(*, stream_ids: list[str]) -> dict[str, list[tuple[int, str]]]:
     """The (seq, head) pairs the log recorded for each of many streams, in seq order, read in one
     query (a batch of verifications, which holds each stream against them with ``heads_check``)."""
-    found: dict[str, list[tuple[int, str]]] = {}
     rows = LogLeaf.objects.filter(stream_id__in=stream_ids).order_by("stream_id", "seq")
-    for stream_id, seq, head in rows.values_list("stream_id", "seq", "head_hash"):
+    return heads_by_stream(rows.values_list("stream_id", "seq", "head_hash"))
+
+
+def heads_by_stream(rows: Iterable[tuple[str, int, str]]) -> dict[str, list[tuple[int, str]]]:
+    """(stream id, seq, head) rows, in stream and seq order, as ``logged_heads`` gives them."""
+    found: dict[str, list[tuple[int, str]]] = {}
+    for stream_id, seq, head in rows:
         found.setdefault(stream_id, []).append((seq, head))
     return found
+
+
+def logged_heads_sql(alias: str, streams: str) -> str:
+    """``logged_heads``' read as one statement for the streams ``streams`` (a subquery of stream
+    ids) names, for a caller that sends it with others; its rows go to ``heads_by_stream``."""
+    qn = connections[alias].ops.quote_name
+    return (
+        f"SELECT {qn('stream_id')}, {qn('seq')}, {qn('head_hash')} FROM {qn(LogLeaf._meta.db_table)}"
+        f" WHERE {qn('stream_id')} IN ({streams}) ORDER BY {qn('stream_id')}, {qn('seq')}"
+    )
 
 
 def heads_check(leaves: list[tuple[int, str]], hashes: dict[int, str]) -> tuple[int, str] | None:

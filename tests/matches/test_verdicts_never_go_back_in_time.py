@@ -79,13 +79,13 @@ def test_a_verdict_read_before_the_stream_was_tampered_with_does_not_overwrite_t
 
 def at_instant(monkeypatch, instant: dt.datetime) -> None:
     """Every read from now on begins at ``instant``: two runs whose reads the clock cannot tell apart."""
-    real_read = verification._matches_read
+    real_read = verification._chunk_read
 
     def read(ids):
-        found, _ = real_read(ids)
-        return found, instant
+        found, _, streams, published = real_read(ids)
+        return found, instant, streams, published
 
-    monkeypatch.setattr(verification, "_matches_read", read)
+    monkeypatch.setattr(verification, "_chunk_read", read)
 
 
 @pytest.mark.parametrize("dispute_first", [True, False], ids=["dispute written first", "dispute written second"])
