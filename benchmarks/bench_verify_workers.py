@@ -74,7 +74,7 @@ def children(pid: int) -> list[int]:
         return []
 
 
-def run(ids: list[str], workers: int, timeout: float) -> tuple[float, float]:
+def run(ids: list[str], workers: int, timeout: float, pool: str = "prefork") -> tuple[float, float]:
     """Streams per second and CPU seconds per stream for ``workers`` worker processes."""
     app.control.purge()
     Match.objects.filter(pk__in=ids).update(verdict=Match.Verdict.PENDING, verified_at=None)
@@ -90,7 +90,7 @@ def run(ids: list[str], workers: int, timeout: float) -> tuple[float, float]:
                 "--concurrency",
                 "1",
                 "--pool",
-                "prefork",
+                pool,
                 "--without-gossip",
                 "--without-mingle",
                 "--without-heartbeat",
@@ -203,6 +203,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="1-worker and 2-worker runs, alternated")
     parser.add_argument("--timeout", type=float, default=1800)
     parser.add_argument("--passes", type=int, default=6, help="passes over the streams of the work alone, each side")
+    parser.add_argument(
+        "--pool",
+        choices=["prefork", "solo"],
+        default="prefork",
+        help="each worker's pool: a parent handing tasks to one child (prefork), or the tasks run in the worker itself",
+    )
     args = parser.parse_args()
     finished = Match.objects.filter(game=args.game, status=Match.Status.FINISHED).order_by("finished_at", "pk")
     ids = [str(pk) for pk in finished.values_list("pk", flat=True)[: args.matches]]
@@ -225,7 +231,7 @@ def main() -> None:
             flush=True,
         )
         for workers in order:
-            rate, cpu = run(ids, workers, args.timeout)
+            rate, cpu = run(ids, workers, args.timeout, args.pool)
             rates[workers].append(rate)
             print(
                 f"round {r + 1}: {workers} worker(s): {rate:6.1f} streams/s, {cpu * 1000:6.1f} ms CPU per stream",
