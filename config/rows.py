@@ -15,7 +15,7 @@ import functools
 import hashlib
 import re
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,17 +51,28 @@ def copied(instance: Model) -> Model:
 
 
 class Columns:
-    """``model``'s concrete columns under the table alias ``alias``."""
+    """``model``'s concrete columns under the table alias ``alias``; with ``only`` (field names,
+    the primary key's among them), those alone, the instances built with the others deferred, as
+    the ORM's ``only()`` builds them."""
 
-    def __init__(self, model: type[Model], alias: str):
+    def __init__(self, model: type[Model], alias: str, *, only: Sequence[str] | None = None):
         self.model, self.alias = model, alias
-        self.fields = model._meta.concrete_fields
+        if only is None:
+            self.fields = model._meta.concrete_fields
+        else:
+            # In the model's order, whatever the order given: ``from_db`` takes the values so.
+            wanted = {model._meta.get_field(name) for name in only}
+            self.fields = [f for f in model._meta.concrete_fields if f in wanted]
+            if model._meta.pk not in wanted or len(self.fields) != len(wanted):
+                raise ValueError(f"Columns of {model.__name__}: concrete fields, its primary key among them")
         self._converters: dict[str, list[tuple[int, Any, list]]] = {}
         self._attnames = [f.attname for f in self.fields]
+        self._deferring = only is not None
         # Model.__init__ does nothing for such a model but set each value on its attribute (an
         # attribute with no setter, or a foreign key's, which on a new instance only stores it).
         self._plain = (
-            model.__init__ is Model.__init__
+            not self._deferring
+            and model.__init__ is Model.__init__
             and model.from_db.__func__ is Model.from_db.__func__
             and all(type(_class_attribute(model, name)) in _PLAIN_ATTRIBUTES for name in self._attnames)
         )
@@ -84,7 +95,7 @@ class Columns:
             values[index] = value
         model = self.model
         if not self._plain or pre_init.has_listeners(model) or post_init.has_listeners(model):
-            return model.from_db(connection.alias, None, values)
+            return model.from_db(connection.alias, self._attnames if self._deferring else None, values)
         # What from_db builds, without Model.__init__'s general path (its signals, which no one
         # listens to here, the check for deferred values, a setattr a field). An action POST
         # builds eight (a token and its user, a match, its stream, its seats and their users),

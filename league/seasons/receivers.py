@@ -3,6 +3,7 @@ from django.dispatch import receiver
 from config.celery import app
 from engines import registry
 from matches.models import Match
+from matches.selectors import match_for_followups
 from matches.signals import match_verified, matches_verified
 
 from .services import result_retract
@@ -15,17 +16,16 @@ def retract_result(match_id: str) -> bool:
     return result_retract(match_id=match_id)
 
 
-def _forfeited(match_id) -> bool:
+def _forfeited(match: Match) -> bool:
     from league.drafts.services import draft_forfeited
 
-    match = Match.objects.filter(pk=match_id).only("status", "result").first()
-    return match is not None and draft_forfeited(draft_match=match)
+    return draft_forfeited(draft_match=match)
 
 
 @receiver(match_verified)
 def on_match_verified(sender, match_id, game, verdict, **kwargs):
-    origin, disputed_at = Match.objects.filter(pk=match_id).values_list("origin", "disputed_at").first() or ({}, None)
-    origin = origin or {}
+    match = match_for_followups(match_id=match_id)
+    origin, disputed_at = (match.origin or {}, match.disputed_at) if match is not None else ({}, None)
     if verdict == Match.Verdict.VERIFIED and disputed_at is not None and "fixture" in origin:
         # Verified again after a dispute, which is final: its retraction may have been lost.
         retract_result.delay(str(match_id))
@@ -40,7 +40,7 @@ def on_match_verified(sender, match_id, game, verdict, **kwargs):
     if verdict != Match.Verdict.VERIFIED:
         return
     # A fixture's draft has no result of its own, only a forfeit when a coach resigned it.
-    if "fixture" in origin and (not registry.get(game).draft or _forfeited(match_id)):
+    if "fixture" in origin and (not registry.get(game).draft or (match is not None and _forfeited(match))):
         record_result.delay(str(match_id))
     # One result folded into the stored ratings: constant in the history's length (issue 17, P4a).
     rate_result.delay(str(match_id))

@@ -3,6 +3,7 @@ from django.dispatch import receiver
 from config.celery import app
 from matches.commands import AT_HEAD, platform_event_id
 from matches.models import Match
+from matches.selectors import match_for_followups
 from matches.signals import match_verified, matches_verified
 
 from .services import NAMESPACE, _run, tournament_retract_match
@@ -76,8 +77,8 @@ def on_match_verified(sender, match_id, game, verdict, **kwargs):
     # A verdict (verified or not) settles a pairing's platform match: a verified one
     # records its result, any other puts the pairing before the organiser. The task is
     # idempotent, so a verdict sent twice records once.
-    match = Match.objects.filter(pk=match_id, origin__has_key="tournament").only("result", "disputed_at").first()
-    if match is not None:
+    match = match_for_followups(match_id=match_id)
+    if match is not None and isinstance(match.origin, dict) and "tournament" in match.origin:
         _settle_pairing(match, verdict)
 
 

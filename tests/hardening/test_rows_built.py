@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.exceptions import FieldDoesNotExist
 from django.db import connection
 from django.db.models import Model
 from django.db.models.signals import post_init, pre_init
@@ -103,3 +104,23 @@ def test_a_model_with_its_own_init_or_an_attribute_that_stores_differently_is_bu
         patched.setattr(Seat, "index", _Storing())
         assert not Columns(Seat, "t")._plain
     assert Columns(Seat, "t")._plain
+
+
+def test_some_columns_build_the_instance_only_builds_with_the_rest_deferred(alice, bob):
+    match = new_duel(alice, bob)
+    Match.objects.filter(pk=match.pk).update(origin={"tournament": 7}, result={"placements": [1, 0]})
+    # Given in another order than the model's: the select list and the values follow the model's.
+    columns = Columns(Match, "t", only=("result", "id", "origin", "status"))
+    built = columns.build(connection, row_of(match, columns))
+    orm = Match.objects.only("result", "id", "origin", "status").get(pk=match.pk)
+    assert built.get_deferred_fields() == orm.get_deferred_fields() and "state" in built.get_deferred_fields()
+    assert (built.pk, built.result, built.origin, built.status) == (orm.pk, orm.result, orm.origin, orm.status)
+    assert built.origin == {"tournament": 7} and built._state.adding is False
+    assert built.game == match.game  # a deferred field is read when asked for, as the ORM's is
+
+
+def test_columns_refuse_a_subset_without_the_primary_key_or_with_a_name_that_is_no_column():
+    with pytest.raises(ValueError):
+        Columns(Match, "t", only=("result", "status"))
+    with pytest.raises(FieldDoesNotExist):
+        Columns(Match, "t", only=("id", "no_such_field"))

@@ -9,10 +9,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from matches import live, verification
+from matches import live, selectors, verification
 from matches.autoplay import autoplay_match
 from matches.checkpoints.services import heads_log
 from matches.models import Match
+from matches.selectors import FOLLOWUP_FIELDS, match_for_followups
 from matches.services import SeatSpec, match_create
 from matches.verification import match_verify, matches_check
 
@@ -83,3 +84,18 @@ def test_the_verdict_frames_read_gives_what_the_orms_queries_give(matches, monke
     rows, seats = read
     assert sorted(rows) == sorted(ids[:2]) and rows[ids[0]]["verdict"] == Match.Verdict.VERIFIED
     assert sorted(seats[ids[0]]) == [0, 1]
+
+
+def test_the_match_a_verdicts_receivers_read_is_the_one_only_reads(matches, monkeypatch):
+    match = matches[0]
+    Match.objects.filter(pk=match.pk).update(origin={"tournament": 3, "round": 1})
+    built = match_for_followups(match_id=match.pk)
+    orm = Match.objects.only(*FOLLOWUP_FIELDS).get(pk=match.pk)
+    assert built.get_deferred_fields() == orm.get_deferred_fields()
+    assert [getattr(built, f) for f in FOLLOWUP_FIELDS] == [getattr(orm, f) for f in FOLLOWUP_FIELDS]
+    assert built.origin == {"tournament": 3, "round": 1} and built.status == Match.Status.FINISHED
+    with monkeypatch.context() as patch:
+        patch.setattr(selectors, "statements_together", lambda connection: False)
+        portable = match_for_followups(match_id=str(match.pk))
+    assert [getattr(portable, f) for f in FOLLOWUP_FIELDS] == [getattr(built, f) for f in FOLLOWUP_FIELDS]
+    assert match_for_followups(match_id="00000000-0000-0000-0000-000000000000") is None
