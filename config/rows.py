@@ -50,62 +50,33 @@ def copied(instance: Model) -> Model:
     return clone
 
 
-class Columns:
-    """``model``'s concrete columns under the table alias ``alias``; with ``only`` (field names,
-    the primary key's among them), those alone, the instances built with the others deferred, as
-    the ORM's ``only()`` builds them."""
+class Values:
+    """Some of ``model``'s fields (by name, in the order given) as a hand-written statement selects
+    them under the table alias ``alias``, each value converted as the ORM converts it for
+    ``values_list`` (jsonb arrives as text and is parsed by its field)."""
 
-    def __init__(self, model: type[Model], alias: str, *, only: Sequence[str] | None = None):
+    def __init__(self, model: type[Model], alias: str, names: Sequence[str]):
         self.model, self.alias = model, alias
-        if only is None:
-            self.fields = model._meta.concrete_fields
-        else:
-            # In the model's order, whatever the order given: ``from_db`` takes the values so.
-            wanted = {model._meta.get_field(name) for name in only}
-            self.fields = [f for f in model._meta.concrete_fields if f in wanted]
-            if model._meta.pk not in wanted or len(self.fields) != len(wanted):
-                raise ValueError(f"Columns of {model.__name__}: concrete fields, its primary key among them")
+        self.fields = [model._meta.get_field(name) for name in names]
         self._converters: dict[str, list[tuple[int, Any, list]]] = {}
-        self._attnames = [f.attname for f in self.fields]
-        self._deferring = only is not None
-        # Model.__init__ does nothing for such a model but set each value on its attribute (an
-        # attribute with no setter, or a foreign key's, which on a new instance only stores it).
-        self._plain = (
-            not self._deferring
-            and model.__init__ is Model.__init__
-            and model.from_db.__func__ is Model.from_db.__func__
-            and all(type(_class_attribute(model, name)) in _PLAIN_ATTRIBUTES for name in self._attnames)
-        )
 
     def __len__(self) -> int:
         return len(self.fields)
 
     def select(self, connection) -> str:
-        """The select list: ``"alias"."column", ...`` in the model's field order."""
+        """The select list: ``"alias"."column", ...`` in this object's field order."""
         qn = connection.ops.quote_name
         return ", ".join(f"{qn(self.alias)}.{qn(f.column)}" for f in self.fields)
 
-    def build(self, connection, values) -> Model:
-        """The instance the ORM would build from ``values`` (this select list's part of a row)."""
+    def convert(self, connection, values) -> list:
+        """``values`` (this select list's part of a row) as the ORM gives them."""
         values = list(values)
         for index, expression, converters in self._converters_for(connection):
             value = values[index]
             for converter in converters:
                 value = converter(value, expression, connection)
             values[index] = value
-        model = self.model
-        if not self._plain or pre_init.has_listeners(model) or post_init.has_listeners(model):
-            return model.from_db(connection.alias, self._attnames if self._deferring else None, values)
-        # What from_db builds, without Model.__init__'s general path (its signals, which no one
-        # listens to here, the check for deferred values, a setattr a field). An action POST
-        # builds eight (a token and its user, a match, its stream, its seats and their users),
-        # and runs 0.8% fewer instructions this way (issue 17, P5).
-        new = model.__new__(model)
-        state = ModelState()
-        state.adding, state.db = False, connection.alias
-        new.__dict__["_state"] = state
-        new.__dict__.update(zip(self._attnames, values))
-        return new
+        return values
 
     def _converters_for(self, connection) -> list[tuple[int, Any, list]]:
         found = self._converters.get(connection.alias)
@@ -119,6 +90,58 @@ class Columns:
                     found.append((index, column, converters))
             self._converters[connection.alias] = found
         return found
+
+
+class Columns(Values):
+    """``model``'s concrete columns under the table alias ``alias``; with ``only`` (field names,
+    the primary key's among them), those alone, the instances built with the others deferred, as
+    the ORM's ``only()`` builds them."""
+
+    def __init__(self, model: type[Model], alias: str, *, only: Sequence[str] | None = None):
+        if only is None:
+            fields = model._meta.concrete_fields
+        else:
+            # In the model's order, whatever the order given: ``from_db`` takes the values so.
+            wanted = {model._meta.get_field(name) for name in only}
+            fields = [f for f in model._meta.concrete_fields if f in wanted]
+            if model._meta.pk not in wanted or len(fields) != len(wanted):
+                raise ValueError(f"Columns of {model.__name__}: concrete fields, its primary key among them")
+        super().__init__(model, alias, [f.name for f in fields])
+        self._attnames = [f.attname for f in self.fields]
+        self._deferring = only is not None
+        # Model.__init__ does nothing for such a model but set each value on its attribute (an
+        # attribute with no setter, or a foreign key's, which on a new instance only stores it).
+        self._plain = (
+            not self._deferring
+            and model.__init__ is Model.__init__
+            and model.from_db.__func__ is Model.from_db.__func__
+            and all(type(_class_attribute(model, name)) in _PLAIN_ATTRIBUTES for name in self._attnames)
+        )
+
+    def by_pk(self, connection) -> str:
+        """``SELECT`` of these columns from the model's table, the row whose primary key is ``%s``."""
+        qn = connection.ops.quote_name
+        return (
+            f"SELECT {self.select(connection)} FROM {qn(self.model._meta.db_table)} {qn(self.alias)}"
+            f" WHERE {qn(self.alias)}.{qn(self.model._meta.pk.column)} = %s"
+        )
+
+    def build(self, connection, values) -> Model:
+        """The instance the ORM would build from ``values`` (this select list's part of a row)."""
+        values = self.convert(connection, values)
+        model = self.model
+        if not self._plain or pre_init.has_listeners(model) or post_init.has_listeners(model):
+            return model.from_db(connection.alias, self._attnames if self._deferring else None, values)
+        # What from_db builds, without Model.__init__'s general path (its signals, which no one
+        # listens to here, the check for deferred values, a setattr a field). An action POST
+        # builds eight (a token and its user, a match, its stream, its seats and their users),
+        # and runs 0.8% fewer instructions this way (issue 17, P5).
+        new = model.__new__(model)
+        state = ModelState()
+        state.adding, state.db = False, connection.alias
+        new.__dict__["_state"] = state
+        new.__dict__.update(zip(self._attnames, values))
+        return new
 
 
 def statements_together(connection) -> bool:

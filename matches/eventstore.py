@@ -20,7 +20,7 @@ from django.db import IntegrityError, connections, router
 from django.utils import timezone
 
 from audit.chain import ChainCheck, check_chain, event_hash, hash_payload, payload_of
-from config.rows import Columns, Statement, prepared, statements_together
+from config.rows import Columns, Statement, Values, prepared, statements_together
 from engines.chance import event_salt
 
 from .models import Event, Stream
@@ -169,12 +169,7 @@ _STREAM = Columns(Stream, "stream")
 
 @functools.cache
 def _stream_lock_sql(alias: str) -> str:
-    connection = connections[alias]
-    qn = connection.ops.quote_name
-    return (
-        f"SELECT {_STREAM.select(connection)} FROM {qn(Stream._meta.db_table)} {qn('stream')}"
-        f" WHERE {qn('stream')}.{qn('id')} = %s FOR UPDATE"
-    )
+    return f"{_STREAM.by_pk(connections[alias])} FOR UPDATE"
 
 
 def stream_lock(*, stream_id: str) -> Stream:
@@ -389,51 +384,22 @@ def records_by_stream(rows: Iterable[tuple]) -> dict[str, list[dict[str, Any]]]:
     return found
 
 
+#: ``_RECORD_COLUMNS`` as a hand-written statement reads them (``streams_records_sql``).
+RECORD_VALUES = Values(Event, "event", _RECORD_COLUMNS)
+
+
 @functools.cache
 def streams_records_sql(alias: str, streams: str) -> str:
     """``streams_records``' read as one statement, for a caller that sends it with others
     (``statements_together``): the events of the streams that ``streams`` (a subquery of stream
-    ids) names, in ``_RECORD_COLUMNS`` order. Its rows go through ``stored_rows`` first."""
-    qn = connections[alias].ops.quote_name
-    columns = ", ".join(qn(Event._meta.get_field(name).column) for name in _RECORD_COLUMNS)
-    stream = qn(Event._meta.get_field("stream").column)
+    ids) names, in ``_RECORD_COLUMNS`` order. Each row goes through ``RECORD_VALUES.convert`` first."""
+    connection = connections[alias]
+    qn = connection.ops.quote_name
+    stream = f"{qn('event')}.{qn(Event._meta.get_field('stream').column)}"
     return (
-        f"SELECT {columns} FROM {qn(Event._meta.db_table)} WHERE {stream} IN ({streams}) ORDER BY {stream}, {qn('seq')}"
+        f"SELECT {RECORD_VALUES.select(connection)} FROM {qn(Event._meta.db_table)} {qn('event')}"
+        f" WHERE {stream} IN ({streams}) ORDER BY {stream}, {qn('event')}.{qn('seq')}"
     )
-
-
-def stored_rows(connection, rows: list[tuple]) -> list[tuple]:
-    """``streams_records_sql``'s rows with each value as the ORM's ``values_list`` gives it (its
-    field's converters: the data's jsonb text parsed by its JSONField)."""
-    converters = _record_converters(connection)
-    if not converters:
-        return rows
-    converted = []
-    for row in rows:
-        row = list(row)
-        for index, expression, functions in converters:
-            value = row[index]
-            for function in functions:
-                value = function(value, expression, connection)
-            row[index] = value
-        converted.append(row)
-    return converted
-
-
-def _record_converters(connection) -> list[tuple[int, Any, list]]:
-    found = _CONVERTERS.get(connection.alias)
-    if found is None:
-        found = []
-        for index, name in enumerate(_RECORD_COLUMNS):
-            column = Event._meta.get_field(name).get_col(Event._meta.db_table)
-            functions = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
-            if functions:
-                found.append((index, column, functions))
-        _CONVERTERS[connection.alias] = found
-    return found
-
-
-_CONVERTERS: dict[str, list[tuple[int, Any, list]]] = {}
 
 
 def chain_check(events: Iterable[Event], secret: bytes | None = None) -> ChainCheck:

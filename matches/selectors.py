@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Collection
 from typing import Any
 
@@ -46,19 +45,9 @@ def match_for_followups(*, match_id) -> Match | None:
         return Match.objects.filter(pk=match_id).only(*FOLLOWUP_FIELDS).first()
     key = Match._meta.pk.get_db_prep_value(match_id, connection)  # ValidationError, as the ORM's
     with connection.cursor() as cursor:
-        cursor.execute(prepared(cursor, _followup_sql(connection.alias)), [key])
+        cursor.execute(prepared(cursor, _FOLLOWUP.by_pk(connection)), [key])
         row = cursor.fetchone()
     return None if row is None else _FOLLOWUP.build(connection, row)
-
-
-@functools.cache
-def _followup_sql(alias: str) -> str:
-    connection = connections[alias]
-    qn = connection.ops.quote_name
-    return (
-        f"SELECT {_FOLLOWUP.select(connection)} FROM {qn(Match._meta.db_table)} {qn('match')}"
-        f" WHERE {qn('match')}.{qn(Match._meta.pk.column)} = %s"
-    )
 
 
 def viewer_seat(*, match: Match, user) -> int | None:

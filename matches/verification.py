@@ -350,7 +350,8 @@ def _chunk_read(
         found[str(match.pk)] = match
     _refuse_missing(ids, found)
     read_at = matches[0][-1] if matches else None
-    streams = eventstore.records_by_stream(eventstore.stored_rows(connection, events))
+    convert = eventstore.RECORD_VALUES.convert
+    streams = eventstore.records_by_stream(convert(connection, row) for row in events)
     return found, read_at, streams, _published(list(found.values()), lines, seats, heads_by_stream(heads))
 
 
@@ -364,13 +365,14 @@ def _chunk_sql(alias: str) -> tuple[str, ...]:
     qn = connection.ops.quote_name
     match, seat = qn(Match._meta.db_table), qn(Seat._meta.db_table)
     ids = "ANY(%s::uuid[])"
-    streams = f"SELECT {qn(Match._meta.get_field('stream').column)} FROM {match} WHERE {qn('id')} = {ids}"
+    pk = qn(Match._meta.pk.column)
+    streams = f"SELECT {qn(Match._meta.get_field('stream').column)} FROM {match} WHERE {pk} = {ids}"
     partners = Seat.partners.through._meta
     through = qn(partners.db_table)
     return (
         # The time the read began: the database's, as ``_matches_read`` takes it.
         f"SELECT {_MATCH.select(connection)}, statement_timestamp() FROM {match} {qn('match')}"
-        f" WHERE {qn('match')}.{qn('id')} = {ids}",
+        f" WHERE {qn('match')}.{pk} = {ids}",
         eventstore.streams_records_sql(alias, streams),
         f"SELECT {qn('match_id')}, {qn('seq')}, {qn('text')} FROM {qn(MatchLog._meta.db_table)}"
         f" WHERE {qn('match_id')} = {ids}",

@@ -2,6 +2,7 @@ from django.dispatch import receiver
 
 from config.celery import app
 from engines import registry
+from league.drafts.services import draft_forfeited
 from matches.models import Match
 from matches.selectors import match_for_followups
 from matches.signals import match_verified, matches_verified
@@ -14,12 +15,6 @@ from .tasks import rate_result, record_result, verdicts_followups
 def retract_result(match_id: str) -> bool:
     """Idempotent: the retraction's event id is derived from the match id."""
     return result_retract(match_id=match_id)
-
-
-def _forfeited(match: Match) -> bool:
-    from league.drafts.services import draft_forfeited
-
-    return draft_forfeited(draft_match=match)
 
 
 @receiver(match_verified)
@@ -40,7 +35,9 @@ def on_match_verified(sender, match_id, game, verdict, **kwargs):
     if verdict != Match.Verdict.VERIFIED:
         return
     # A fixture's draft has no result of its own, only a forfeit when a coach resigned it.
-    if "fixture" in origin and (not registry.get(game).draft or (match is not None and _forfeited(match))):
+    if "fixture" in origin and (
+        not registry.get(game).draft or (match is not None and draft_forfeited(draft_match=match))
+    ):
         record_result.delay(str(match_id))
     # One result folded into the stored ratings: constant in the history's length (issue 17, P4a).
     rate_result.delay(str(match_id))

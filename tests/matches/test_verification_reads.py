@@ -6,6 +6,7 @@ which the portable path (SQLite, the embedded default) still runs."""
 from __future__ import annotations
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -99,3 +100,14 @@ def test_the_match_a_verdicts_receivers_read_is_the_one_only_reads(matches, monk
         portable = match_for_followups(match_id=str(match.pk))
     assert [getattr(portable, f) for f in FOLLOWUP_FIELDS] == [getattr(built, f) for f in FOLLOWUP_FIELDS]
     assert match_for_followups(match_id="00000000-0000-0000-0000-000000000000") is None
+
+
+@pytest.mark.parametrize("together", [True, False], ids=["one round trip", "the ORM's queries"])
+def test_a_match_id_that_is_no_uuid_is_refused_as_the_orm_refuses_it(matches, monkeypatch, together):
+    if not together:
+        monkeypatch.setattr(verification, "statements_together", lambda connection: False)
+        monkeypatch.setattr(selectors, "statements_together", lambda connection: False)
+    with pytest.raises(ValidationError):
+        matches_check(match_ids=[matches[0].pk, "not-a-match-id"])
+    with pytest.raises(ValidationError):
+        match_for_followups(match_id="not-a-match-id")
