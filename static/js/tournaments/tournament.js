@@ -49,6 +49,10 @@
   // or the page would show an older tournament than the one its socket already announced.
   function accept(fresh) {
     if (data && fresh.head_seq < data.head_seq) return;
+    // A reload that brings nothing new leaves the page as it is: a redraw replaces every field,
+    // and one landing mid-keystroke (a reload set off by an earlier command's late update) could
+    // drop what was being typed into a number field, whose caret cannot be put back.
+    if (data && fresh.head_seq === data.head_seq && JSON.stringify(fresh) === JSON.stringify(data)) return;
     data = fresh;
     root.dataset.headSeq = fresh.head_seq; // at once, even while the redraw waits (below)
     render();
@@ -754,7 +758,9 @@
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}/ws/streams/tournament:${id}/`);
     socket.onopen = () => { retry = 1500; status.textContent = "live"; load(); };
-    socket.onmessage = (ev) => { const msg = JSON.parse(ev.data); if (!data || msg.head_seq !== data.head_seq) load(); };
+    // Only an update past what the page shows is news: one at or before it (a command's update
+    // arriving after its own answer) would only reload what is already here.
+    socket.onmessage = (ev) => { const msg = JSON.parse(ev.data); if (!data || msg.head_seq > data.head_seq) load(); };
     // On every (re)open the page reloads the tournament: whatever happened while the socket was down shows.
     // Backing off, with jitter: after a restart every open page would otherwise come back at once,
     // and again every 1.5 s while the server is still down.
