@@ -384,8 +384,9 @@ def records_by_stream(rows: Iterable[tuple]) -> dict[str, list[dict[str, Any]]]:
     return found
 
 
-#: ``_RECORD_COLUMNS`` as a hand-written statement reads them (``streams_records_sql``).
-RECORD_VALUES = Values(Event, "event", _RECORD_COLUMNS)
+#: ``_RECORD_COLUMNS`` as a hand-written statement reads them (``streams_records_sql``), the event id as
+#: the text a record holds.
+RECORD_VALUES = Values(Event, "event", _RECORD_COLUMNS, as_text=("event_id",))
 
 
 @functools.cache

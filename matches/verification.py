@@ -374,10 +374,11 @@ def _chunk_sql(alias: str) -> tuple[str, ...]:
         f"SELECT {_MATCH.select(connection)}, statement_timestamp() FROM {match} {qn('match')}"
         f" WHERE {qn('match')}.{pk} = {ids}",
         eventstore.streams_records_sql(alias, streams),
-        f"SELECT {qn('match_id')}, {qn('seq')}, {qn('text')} FROM {qn(MatchLog._meta.db_table)}"
+        # The match ids as text, as ``_published`` keys them (PostgreSQL prints a uuid as str() does).
+        f"SELECT CAST({qn('match_id')} AS text), {qn('seq')}, {qn('text')} FROM {qn(MatchLog._meta.db_table)}"
         f" WHERE {qn('match_id')} = {ids}",
         # One row per seat and partner, as ``_streams_read``'s values_list gives them.
-        f"SELECT s.{qn('match_id')}, s.{qn('index')}, s.{qn('user_id')}, s.{qn('bot')},"
+        f"SELECT CAST(s.{qn('match_id')} AS text), s.{qn('index')}, s.{qn('user_id')}, s.{qn('bot')},"
         f" p.{qn(partners.get_field('user').column)} FROM {seat} s LEFT OUTER JOIN {through} p"
         f" ON p.{qn(partners.get_field('seat').column)} = s.{qn('id')} WHERE s.{qn('match_id')} = {ids}",
         logged_heads_sql(alias, streams),

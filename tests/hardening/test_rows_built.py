@@ -12,8 +12,8 @@ from django.db.models import Model
 from django.db.models.signals import post_init, pre_init
 from rest_framework.authtoken.models import Token
 
-from config.rows import Columns
-from matches.models import Match, Seat, Stream
+from config.rows import Columns, Values
+from matches.models import Event, Match, Seat, Stream
 from tests.matches.helpers import new_duel
 
 pytestmark = pytest.mark.django_db
@@ -124,3 +124,29 @@ def test_columns_refuse_a_subset_without_the_primary_key_or_with_a_name_that_is_
         Columns(Match, "t", only=("result", "status"))
     with pytest.raises(FieldDoesNotExist):
         Columns(Match, "t", only=("id", "no_such_field"))
+
+
+def test_values_read_as_text_are_the_text_str_gives_of_what_the_orm_reads(alice, bob):
+    # A record holds an event's id as str(UUID): read as the database prints it, nothing is built
+    # to be printed again, and the record is the one the ORM's values would make.
+    match = new_duel(alice, bob)
+    values = Values(Event, "e", ("seq", "event_id", "data"), as_text=("event_id",))
+    qn = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {values.select(connection)} FROM {qn(Event._meta.db_table)} AS {qn('e')}"
+            f" WHERE {qn('e')}.{qn('stream_id')} = %s ORDER BY {qn('e')}.{qn('seq')}",
+            [match.stream_id],
+        )
+        read = [values.convert(connection, row) for row in cursor.fetchall()]
+    orm = Event.objects.filter(stream_id=match.stream_id).order_by("seq").values_list("seq", "event_id", "data")
+    assert read and [(seq, event_id, data) for seq, event_id, data in read] == [
+        (seq, str(event_id), data) for seq, event_id, data in orm
+    ]
+    assert all(type(event_id) is str for _seq, event_id, _data in read)
+    assert isinstance(read[0][2], dict)  # the other columns still converted: jsonb parsed by its field
+
+
+def test_values_refuse_as_text_for_a_field_not_selected():
+    with pytest.raises(ValueError):
+        Values(Event, "e", ("seq", "data"), as_text=("event_id",))
