@@ -31,7 +31,6 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db.backends.postgresql import base, operations
 from django.db.backends.postgresql.psycopg_any import BaseTzLoader
 from psycopg import adapt
-from psycopg._tz import get_tzinfo
 from psycopg.abc import AdaptContext
 from psycopg.pq import Format
 from psycopg_pool import ConnectionPool
@@ -97,8 +96,10 @@ class UtcTimestamptzLoader:
     format = Format.TEXT
 
     def __new__(cls, oid: int, context: AdaptContext | None = None):
+        # Asked each time a cursor's result needs a loader, so a session back in UTC gets psycopg's
+        # again. Without a connection psycopg's loader takes UTC too.
         connection = context.connection if context is not None else None
-        if get_tzinfo(connection.pgconn if connection is not None else None) is datetime.UTC:
+        if connection is None or connection.info.timezone is datetime.UTC:
             return _PSYCOPG_TIMESTAMPTZ(oid, context)
         return _DjangoUtcLoader(oid, context)
 

@@ -21,14 +21,8 @@ pytestmark = pytest.mark.django_db
 
 def row_of(instance, columns: Columns) -> list:
     """The instance's row as its table holds it, read back in the select list's order."""
-    model = type(instance)
-    qn = connection.ops.quote_name
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {columns.select(connection)} FROM {qn(model._meta.db_table)} AS {qn(columns.alias)}"
-            f" WHERE {qn(columns.alias)}.{qn(model._meta.pk.column)} = %s",
-            [instance.pk],
-        )
+        cursor.execute(columns.by_pk(connection), [instance.pk])
         return list(cursor.fetchone())
 
 

@@ -88,10 +88,19 @@ def test_a_session_moved_to_another_zone_reads_as_django_did():
             cursor.execute(f"SELECT '{text}'::timestamptz")
             read = cursor.fetchone()[0]
             made = UtcTimestamptzLoader(1184, cursor.cursor)
+            # Django's loader made in the same session: what it gives depends on the session's zone.
+            django_reads = _Django(1184, connection.connection).load(printed.encode())
+        # Rolled back to the savepoint, which takes the SET LOCAL with it (the test's own
+        # transaction goes on, and a released savepoint would keep the zone until its end).
+        transaction.set_rollback(True)
     assert type(made) is not _PSYCOPG_TIMESTAMPTZ
-    assert read == _Django(1184, connection.connection).load(printed.encode())
+    assert read == django_reads
     assert read.tzinfo is datetime.UTC
-    assert _read("SELECT now()")[0].tzinfo is datetime.UTC  # UTC again after the transaction
+    # Back in UTC, the next loader is psycopg's again: the zone is looked at each time.
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW TIME ZONE")
+        assert cursor.fetchone()[0] == "UTC"
+        assert type(UtcTimestamptzLoader(1184, cursor.cursor)) is _PSYCOPG_TIMESTAMPTZ
 
 
 def test_timestamps_written_through_the_orm_come_back_equal():
