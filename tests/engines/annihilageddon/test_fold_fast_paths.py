@@ -16,21 +16,22 @@ from engines.annihilageddon import fast, turn
 from engines.annihilageddon.cards import CARDS
 from engines.annihilageddon.engine import copy_state
 from engines.annihilageddon.interp import HAVING
-from engines.base import IllegalAction, canonical_json
+from engines.base import IllegalAction
 
 from ..counted import Counted
+from ..state_bytes import state_bytes
 from ..test_conformance import playout
 from .shortcuts import planted
 
 
 def _answer(engine, state: dict, event: dict):
     st = copy_state(state)
-    before = canonical_json(st)
+    before = state_bytes(st)
     try:
-        return ("ok", canonical_json(engine.apply_in_place(st, event)))
+        return ("ok", state_bytes(engine.apply_in_place(st, event)))
     except IllegalAction as exc:
         # A refusal changes nothing: the state the fold owns is as it was.
-        assert canonical_json(st) == before, (exc.code, event)
+        assert state_bytes(st) == before, (exc.code, event)
         return ("refused", exc.code, exc.message)
 
 
@@ -151,10 +152,10 @@ def test_the_copying_apply_takes_the_same_path_and_leaves_its_state_alone():
     for st, ev in zip(states, events):
         if ev["kind"] == "chance" and _at_end_draw(st):
             met += 1
-            before = canonical_json(st)
+            before = state_bytes(st)
             after = engine.apply(st, ev)
-            assert canonical_json(st) == before
-            assert canonical_json(after) == canonical_json(engine.apply_in_place(copy_state(st), ev))
+            assert state_bytes(st) == before
+            assert state_bytes(after) == state_bytes(engine.apply_in_place(copy_state(st), ev))
     assert met > 10
 
 

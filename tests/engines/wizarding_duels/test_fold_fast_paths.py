@@ -15,13 +15,14 @@ from collections import Counter
 
 import pytest
 
-from engines.base import CHANCE, IllegalAction, canonical_json, check_action_numbers
+from engines.base import CHANCE, IllegalAction, check_action_numbers
 from engines.treecopy import copy_tree
 from engines.wizarding_duels import content, fast, geometry, rules
 from engines.wizarding_duels.state import board
 
 from ..counted import Counted
 from ..near_misses import near_misses
+from ..state_bytes import state_bytes
 from .playouts import played_events, turns, varied_configs
 from .test_lightning_shortcut import lightning_group
 
@@ -35,15 +36,15 @@ def _answer(engine, state, event):
     """The general path's answer and the fold's, each as ("ok", state) or ("refused", code,
     sentence); a refused fold must have left its state as it was."""
     try:
-        want = ("ok", canonical_json(engine.apply(state, event)))
+        want = ("ok", state_bytes(engine.apply(state, event)))
     except IllegalAction as exc:
         want = ("refused", exc.code, exc.message)
     owned = engine.owned_copy(state)
     try:
-        got = ("ok", canonical_json(engine.apply_in_place(owned, event)))
+        got = ("ok", state_bytes(engine.apply_in_place(owned, event)))
     except IllegalAction as exc:
         got = ("refused", exc.code, exc.message)
-        assert canonical_json(owned) == canonical_json(state), ("a refusal wrote into the state", event)
+        assert state_bytes(owned) == state_bytes(state), ("a refusal wrote into the state", event)
     return want, got
 
 
@@ -358,7 +359,7 @@ def test_a_whole_fold_reaches_the_copying_states_and_leaves_its_events_as_they_w
         for engine, s, ev in _playout(version, 50 + seed, config, "random"):
             if folded is None:
                 folded = engine.owned_copy(s)
-            assert canonical_json(folded) == canonical_json(s)
+            assert state_bytes(folded) == state_bytes(s)
             events.append(ev)
             copies.append(copy_tree(ev))
             folded = engine.apply_in_place(folded, ev)
