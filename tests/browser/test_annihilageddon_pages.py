@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from engines.annihilageddon.engine import DEFAULT_MAX_ROUNDS
 from tests.browser.people import users
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -134,8 +135,19 @@ def one_move(page, seen: set) -> bool:
     return True
 
 
+def play_on(page, seen: set, until=None) -> None:
+    """The newcomer's moves (``one_move``) until the game is over, or until ``until`` is seen."""
+    for _ in range(3000):
+        page.wait_for_selector(READY)
+        if not one_move(page, seen) and page.locator("[data-testid=result]").count():
+            return
+        if until in seen:
+            return
+    raise AssertionError("the game did not end")
+
+
 @pytest.mark.browser
-def test_a_newcomer_plays_annihilageddon_against_the_bot_from_the_home_page_to_the_end(page_as, live):
+def test_a_newcomer_starts_annihilageddon_against_the_bot_from_the_home_page_and_plays_a_turn(page_as, live):
     users("newcomer")
     page = page_as("newcomer")
     page.goto(f"{live}/")
@@ -148,11 +160,41 @@ def test_a_newcomer_plays_annihilageddon_against_the_bot_from_the_home_page_to_t
     # The opening question: which Ability tile to keep, shown as two readable cards.
     page.wait_for_selector("[data-testid=prompt][data-kind=setup]")
     assert page.locator("[data-testid=prompt] .an-card .an-text").count() == 2
-    for _ in range(3000):
-        page.wait_for_selector(READY)
-        if not one_move(page, seen):
-            if page.locator("[data-testid=result]").count():
-                break
+    play_on(page, seen, until="turn")
+    assert {"setup", "turn"} <= seen
+    # A match against the bot keeps the engine's round bound (AN-R26): the page says so.
+    assert f"of at most {DEFAULT_MAX_ROUNDS}" in page.inner_text("[data-testid=status-line]")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    "max_rounds",
+    [
+        pytest.param(3, id="three-rounds"),
+        # What the home page starts: the rules end it, in 18-50 rounds against the bot (AN-R26),
+        # about a minute and a half here and more on a loaded machine: marked slow.
+        pytest.param(None, id="default-bound", marks=pytest.mark.slow),
+    ],
+)
+def test_a_newcomer_plays_annihilageddon_against_the_bot_to_the_end_and_steps_through_its_replay(
+    page_as, live, off_loop, max_rounds
+):
+    from matches.services import SeatSpec, match_create
+
+    (newcomer,) = users("newcomer")
+    config = {} if max_rounds is None else {"max_rounds": max_rounds}
+    match = off_loop(
+        match_create,
+        game="annihilageddon",
+        seats=[SeatSpec(user=newcomer), SeatSpec(bot="heuristic")],
+        created_by=newcomer,
+        config=config,
+    )
+    page = page_as("newcomer")
+    page.goto(f"{live}/matches/{match.id}/")
+    wait_live(page)
+    seen: set = set()
+    play_on(page, seen)
     assert page.locator("[data-testid=result]").count() == 1, "the game did not end"
     assert {"setup", "turn"} <= seen
     board = page.inner_text("[data-testid=board]")

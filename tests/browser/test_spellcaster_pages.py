@@ -7,6 +7,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
+from engines.spellcaster.engine import DEFAULT_MAX_ROUNDS
 from matches.services import SeatSpec, match_create
 from tests.browser.people import head_seq
 
@@ -87,7 +88,21 @@ def newcomer_click(page, seq):
     return chosen
 
 
-def test_a_newcomer_starts_a_match_against_the_bot_from_the_home_page_and_plays_it_to_the_end(page_as, live):
+def play_on(page, clicks: set, until=None) -> None:
+    """The newcomer's clicks by the plan while it is their turn, until the game is over (or the
+    ``until`` click has been made)."""
+    for _ in range(3000):
+        page.wait_for_selector(".sc[data-turn-state=mine], .sc[data-turn-state=over]")
+        if page.locator("[data-testid=result]").count():
+            return
+        done = newcomer_click(page, head_seq(page))
+        clicks.add(done.split("-")[1] if done.startswith("act-") else done)
+        if until in clicks:
+            return
+    raise AssertionError("the game did not end")
+
+
+def test_a_newcomer_starts_a_match_against_the_bot_from_the_home_page_and_plays_a_turn(page_as, live):
     get_user_model().objects.create_user("newcomer", password="pw-newcomer")
     page = page_as("newcomer")
     errors = []
@@ -99,6 +114,8 @@ def test_a_newcomer_starts_a_match_against_the_bot_from_the_home_page_and_plays_
     page.wait_for_selector("[data-testid=connection]:text('live')")
     page.wait_for_selector("[data-testid=board-svg]")
     assert "heuristic" in page.inner_text(".players")
+    # A match against the bot keeps the engine's round bound (RULES.md): the page says so.
+    assert f"of at most {DEFAULT_MAX_ROUNDS}" in page.inner_text(".sc")
     # the board: 13 points in their element colours, 40 paths, two casters in opposite corners
     assert page.locator("[data-testid=board-svg] [data-point]").count() >= 13
     assert page.locator("[data-testid=board-svg] line[data-path]").count() == 40
@@ -114,12 +131,42 @@ def test_a_newcomer_starts_a_match_against_the_bot_from_the_home_page_and_plays_
     page.click("[data-testid=alloc-life_force-minus]")
     allocate(page, life_force=2, will=2, skill=2)
     clicks = {"allocate"}
-    for _ in range(3000):
-        page.wait_for_selector(".sc[data-turn-state=mine], .sc[data-turn-state=over]")
-        if page.locator("[data-testid=result]").count():
-            break
-        done = newcomer_click(page, head_seq(page))
-        clicks.add(done.split("-")[1] if done.startswith("act-") else done)
+    play_on(page, clicks, until="end_turn")
+    assert {"conjure", "end_turn"} <= clicks
+    # the bot has played its turn and handed the game back
+    page.wait_for_selector(".sc[data-turn-state=mine]")
+    assert errors == []
+
+
+@pytest.mark.parametrize(
+    "max_rounds",
+    [
+        pytest.param(5, id="five-rounds"),
+        # What the home page starts: the engine's bound of 60 rounds, about 600 clicks (a minute
+        # and a half here, more on a loaded machine): marked slow.
+        pytest.param(None, id="default-bound", marks=pytest.mark.slow),
+    ],
+)
+def test_a_newcomer_plays_a_match_against_the_bot_to_the_end_and_steps_through_its_replay(
+    page_as, live, off_loop, max_rounds
+):
+    newcomer = get_user_model().objects.create_user("newcomer", password="pw-newcomer")
+    config = {} if max_rounds is None else {"max_rounds": max_rounds}
+    match = off_loop(
+        match_create,
+        game="spellcaster",
+        seats=[SeatSpec(user=newcomer), SeatSpec(bot="heuristic")],
+        created_by=newcomer,
+        config=config,
+    )
+    page = page_as("newcomer")
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{live}/matches/{match.id}/")
+    page.wait_for_selector("[data-testid=connection]:text('live')")
+    allocate(page, life_force=2, will=2, skill=2)
+    clicks = {"allocate"}
+    play_on(page, clicks)
     page.wait_for_selector("[data-testid=result]")
     page.screenshot(path=f"{SHOTS}/sc-finished.png", full_page=True)
     assert "Game over" in page.inner_text("[data-testid=result]")
