@@ -249,8 +249,14 @@ def count_fast_paths(monkeypatch) -> dict:
     return counted
 
 
+#: How sparsely the near misses are tried along the playouts: every other time they would be in the
+#: suite's run (half its minute), at every chance in a ``slow`` run (``bash scripts/test -m slow``).
+STRIDES = [pytest.param(2, id="sample"), pytest.param(1, id="every", marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("stride", STRIDES)
 @pytest.mark.parametrize("version,bot", CASES)
-def test_every_fast_path_answers_as_the_general_path(version, bot, monkeypatch):
+def test_every_fast_path_answers_as_the_general_path(version, bot, stride, monkeypatch):
     counted = count_fast_paths(monkeypatch)
     rng = random.Random(f"wzd-fast:{version}:{bot}")
     seen: list = []
@@ -261,9 +267,9 @@ def test_every_fast_path_answers_as_the_general_path(version, bot, monkeypatch):
         for n, (engine, s, ev) in enumerate(_playout(version, seed, config, bot)):
             st = s["queue"][0]
             if ev["kind"] == "chance":
-                tried = [ev] + (_outcomes_tried(ev) if st["step"] in fast.CHANCE_FAST and n % 2 == 0 else [])
+                tried = [ev] + (_outcomes_tried(ev) if st["step"] in fast.CHANCE_FAST and n % (2 * stride) == 0 else [])
             elif (st["step"] in fast.FAST_PATHS or st["step"] in fast.SECRET_FAST) and (
-                n % 4 == 0 or st["step"] not in ("act", "activate", "deploy")
+                n % (4 * stride) == 0 or (st["step"] not in ("act", "activate", "deploy") and n % stride == 0)
             ):
                 tried = [ev] + _tried(engine, s, ev, rng, seen)
             else:
