@@ -56,3 +56,28 @@ def hold_first_answer(page, path_end: str, method: str) -> None:
 })(__ARGS__);
 """.replace("__ARGS__", json.dumps([path_end, method]))
     )
+
+
+def bot_bounds(rounds: int, name: str) -> list:
+    """The two forms of a test that plays a newcomer's game against the bot to the end: bounded to
+    ``rounds`` in the suite, and under the engine's default bound (what the home page starts, a
+    minute and a half or more of clicks) in a ``slow`` run."""
+    import pytest
+
+    return [pytest.param(rounds, id=name), pytest.param(None, id="default-bound", marks=pytest.mark.slow)]
+
+
+def match_against_the_bot(off_loop, game: str, max_rounds: int | None):
+    """(newcomer, match): a new person seated against the heuristic bot at ``game``, under
+    ``max_rounds`` (None: the engine's default bound)."""
+    from matches.services import SeatSpec, match_create
+
+    (newcomer,) = users("newcomer")
+    match = off_loop(
+        match_create,
+        game=game,
+        seats=[SeatSpec(user=newcomer), SeatSpec(bot="heuristic")],
+        created_by=newcomer,
+        config={} if max_rounds is None else {"max_rounds": max_rounds},
+    )
+    return newcomer, match

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from engines.annihilageddon.engine import DEFAULT_MAX_ROUNDS
-from tests.browser.people import users
+from tests.browser.people import bot_bounds, match_against_the_bot, users
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "static" / "js" / "games" / "annihilageddon.js"
@@ -167,29 +167,12 @@ def test_a_newcomer_starts_annihilageddon_against_the_bot_from_the_home_page_and
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize(
-    "max_rounds",
-    [
-        pytest.param(3, id="three-rounds"),
-        # What the home page starts: the rules end it, in 18-50 rounds against the bot (AN-R26),
-        # about a minute and a half here and more on a loaded machine: marked slow.
-        pytest.param(None, id="default-bound", marks=pytest.mark.slow),
-    ],
-)
+# The rules end a game against the bot in 18-50 rounds (AN-R26); the suite's stops after three.
+@pytest.mark.parametrize("max_rounds", bot_bounds(3, "three-rounds"))
 def test_a_newcomer_plays_annihilageddon_against_the_bot_to_the_end_and_steps_through_its_replay(
     page_as, live, off_loop, max_rounds
 ):
-    from matches.services import SeatSpec, match_create
-
-    (newcomer,) = users("newcomer")
-    config = {} if max_rounds is None else {"max_rounds": max_rounds}
-    match = off_loop(
-        match_create,
-        game="annihilageddon",
-        seats=[SeatSpec(user=newcomer), SeatSpec(bot="heuristic")],
-        created_by=newcomer,
-        config=config,
-    )
+    _, match = match_against_the_bot(off_loop, "annihilageddon", max_rounds)
     page = page_as("newcomer")
     page.goto(f"{live}/matches/{match.id}/")
     wait_live(page)

@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 
 from engines.spellcaster.engine import DEFAULT_MAX_ROUNDS
 from matches.services import SeatSpec, match_create
-from tests.browser.people import head_seq
+from tests.browser.people import bot_bounds, head_seq, match_against_the_bot
 
 pytestmark = pytest.mark.browser
 
@@ -138,27 +138,12 @@ def test_a_newcomer_starts_a_match_against_the_bot_from_the_home_page_and_plays_
     assert errors == []
 
 
-@pytest.mark.parametrize(
-    "max_rounds",
-    [
-        pytest.param(5, id="five-rounds"),
-        # What the home page starts: the engine's bound of 60 rounds, about 600 clicks (a minute
-        # and a half here, more on a loaded machine): marked slow.
-        pytest.param(None, id="default-bound", marks=pytest.mark.slow),
-    ],
-)
+# The engine's bound is 60 rounds, about 600 clicks; the suite's game stops after five.
+@pytest.mark.parametrize("max_rounds", bot_bounds(5, "five-rounds"))
 def test_a_newcomer_plays_a_match_against_the_bot_to_the_end_and_steps_through_its_replay(
     page_as, live, off_loop, max_rounds
 ):
-    newcomer = get_user_model().objects.create_user("newcomer", password="pw-newcomer")
-    config = {} if max_rounds is None else {"max_rounds": max_rounds}
-    match = off_loop(
-        match_create,
-        game="spellcaster",
-        seats=[SeatSpec(user=newcomer), SeatSpec(bot="heuristic")],
-        created_by=newcomer,
-        config=config,
-    )
+    _, match = match_against_the_bot(off_loop, "spellcaster", max_rounds)
     page = page_as("newcomer")
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
