@@ -66,11 +66,12 @@ def drop_test_database(database_url: str) -> None:
     """Drop the test database a run of its own kept with ``--reuse-db`` on ``database_url``'s server
     (pytest-django names it ``test_`` and the database's name)."""
     import psycopg
+    from psycopg import sql
 
     parts = urlsplit(database_url)
     name = "test_" + parts.path.lstrip("/")
     with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
 def test_a_run_whose_workers_would_run_out_of_redis_databases_stops_before_any_test():

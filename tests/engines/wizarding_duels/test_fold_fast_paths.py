@@ -249,8 +249,9 @@ def count_fast_paths(monkeypatch) -> dict:
     return counted
 
 
-#: How sparsely the near misses are tried along the playouts: every other time they would be in the
-#: suite's run (half its minute), at every chance in a ``slow`` run (``bash scripts/test -m slow``).
+#: Where along the playouts the near misses are tried: at every other one of the events the full sweep
+#: tries them at in the suite's run (``[sample]``, half its minute), at all of them in a ``slow`` run
+#: (``[every]``, ``bash scripts/test -m slow``).
 STRIDES = [pytest.param(2, id="sample"), pytest.param(1, id="every", marks=pytest.mark.slow)]
 
 
