@@ -187,7 +187,8 @@ def test_a_test_run_twice_deals_its_matches_the_same_seeds_and_each_match_its_ow
         for n, salt in enumerate(["", "", "sweep-1"]):
             out = tmp_path / f"seeds-{n}.json"
             # The first run builds the test database afresh and keeps it; the other two take it as
-            # it was left (the test's writes rolled back), which spares two migrations of ten seconds.
+            # it was left (the test's writes rolled back) instead of building it again (about 3 s
+            # of the test's 34 here: each run's own start-up is most of the rest).
             kept = ["--reuse-db", "--create-db"] if n == 0 else ["--reuse-db"]
             run = run_pytest(
                 "-p",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from django.contrib.auth import get_user_model
 
 
@@ -62,13 +63,11 @@ def bot_bounds(rounds: int, name: str) -> list:
     """The two forms of a test that plays a newcomer's game against the bot to the end: bounded to
     ``rounds`` in the suite, and under the engine's default bound (what the home page starts, a
     minute and a half or more of clicks) in a ``slow`` run."""
-    import pytest
-
     return [pytest.param(rounds, id=name), pytest.param(None, id="default-bound", marks=pytest.mark.slow)]
 
 
 def match_against_the_bot(off_loop, game: str, max_rounds: int | None):
-    """(newcomer, match): a new person seated against the heuristic bot at ``game``, under
+    """A match of ``game`` between a new person, "newcomer", and the heuristic bot, under
     ``max_rounds`` (None: the engine's default bound)."""
     from matches.services import SeatSpec, match_create
 
@@ -80,4 +79,4 @@ def match_against_the_bot(off_loop, game: str, max_rounds: int | None):
         created_by=newcomer,
         config={} if max_rounds is None else {"max_rounds": max_rounds},
     )
-    return newcomer, match
+    return match

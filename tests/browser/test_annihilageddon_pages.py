@@ -147,7 +147,7 @@ def play_on(page, seen: set, until=None) -> None:
 
 
 @pytest.mark.browser
-def test_a_newcomer_starts_annihilageddon_against_the_bot_from_the_home_page_and_plays_a_turn(page_as, live):
+def test_a_newcomer_starts_annihilageddon_against_the_bot_from_the_home_page_and_makes_a_move_in_a_turn(page_as, live):
     users("newcomer")
     page = page_as("newcomer")
     page.goto(f"{live}/")
@@ -172,7 +172,7 @@ def test_a_newcomer_starts_annihilageddon_against_the_bot_from_the_home_page_and
 def test_a_newcomer_plays_annihilageddon_against_the_bot_to_the_end_and_steps_through_its_replay(
     page_as, live, off_loop, max_rounds
 ):
-    _, match = match_against_the_bot(off_loop, "annihilageddon", max_rounds)
+    match = match_against_the_bot(off_loop, "annihilageddon", max_rounds)
     page = page_as("newcomer")
     page.goto(f"{live}/matches/{match.id}/")
     wait_live(page)

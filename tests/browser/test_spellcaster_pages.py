@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 
 from engines.spellcaster.engine import DEFAULT_MAX_ROUNDS
 from matches.services import SeatSpec, match_create
-from tests.browser.people import bot_bounds, head_seq, match_against_the_bot
+from tests.browser.people import bot_bounds, head_seq, match_against_the_bot, users
 
 pytestmark = pytest.mark.browser
 
@@ -103,7 +103,7 @@ def play_on(page, clicks: set, until=None) -> None:
 
 
 def test_a_newcomer_starts_a_match_against_the_bot_from_the_home_page_and_plays_a_turn(page_as, live):
-    get_user_model().objects.create_user("newcomer", password="pw-newcomer")
+    users("newcomer")
     page = page_as("newcomer")
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -143,7 +143,7 @@ def test_a_newcomer_starts_a_match_against_the_bot_from_the_home_page_and_plays_
 def test_a_newcomer_plays_a_match_against_the_bot_to_the_end_and_steps_through_its_replay(
     page_as, live, off_loop, max_rounds
 ):
-    _, match = match_against_the_bot(off_loop, "spellcaster", max_rounds)
+    match = match_against_the_bot(off_loop, "spellcaster", max_rounds)
     page = page_as("newcomer")
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -13,6 +13,8 @@ from django.db.models.signals import post_init, pre_init
 from rest_framework.authtoken.models import Token
 
 from config.rows import Columns, Values
+from matches import eventstore
+from matches.eventstore import _RECORD_COLUMNS
 from matches.models import Event, Match, Seat, Stream
 from tests.matches.helpers import new_duel
 
@@ -121,24 +123,17 @@ def test_columns_refuse_a_subset_without_the_primary_key_or_with_a_name_that_is_
 
 
 def test_values_read_as_text_are_the_text_str_gives_of_what_the_orm_reads(alice, bob):
-    # A record holds an event's id as str(UUID): read as the database prints it, nothing is built
-    # to be printed again, and the record is the one the ORM's values would make.
+    # A record holds an event's id as str(UUID): the verification's statement reads it as the
+    # database prints it, nothing is built to be printed again, and the records are the ones the
+    # ORM's values make.
     match = new_duel(alice, bob)
-    values = Values(Event, "e", ("seq", "event_id", "data"), as_text=("event_id",))
-    qn = connection.ops.quote_name
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {values.select(connection)} FROM {qn(Event._meta.db_table)} AS {qn('e')}"
-            f" WHERE {qn('e')}.{qn('stream_id')} = %s ORDER BY {qn('e')}.{qn('seq')}",
-            [match.stream_id],
-        )
-        read = [values.convert(connection, row) for row in cursor.fetchall()]
-    orm = Event.objects.filter(stream_id=match.stream_id).order_by("seq").values_list("seq", "event_id", "data")
-    assert read and [(seq, event_id, data) for seq, event_id, data in read] == [
-        (seq, str(event_id), data) for seq, event_id, data in orm
-    ]
-    assert all(type(event_id) is str for _seq, event_id, _data in read)
-    assert isinstance(read[0][2], dict)  # the other columns still converted: jsonb parsed by its field
+        cursor.execute(eventstore.streams_records_sql(connection.alias, "%s"), [match.stream_id])
+        rows = [eventstore.RECORD_VALUES.convert(connection, row) for row in cursor.fetchall()]
+    event_id, data = _RECORD_COLUMNS.index("event_id"), _RECORD_COLUMNS.index("data")
+    assert rows and all(type(row[event_id]) is str for row in rows)
+    assert all(isinstance(row[data], dict) for row in rows)  # the other columns still converted
+    assert eventstore.records_by_stream(rows) == eventstore.streams_records(stream_ids=[match.stream_id])
 
 
 def test_values_refuse_as_text_for_a_field_not_selected():
